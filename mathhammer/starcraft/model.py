@@ -1,0 +1,332 @@
+"""StarCraft TMG values a user builds: weapons, Batches and target units.
+
+Instances are immutable and validated on construction; every problem is an
+:class:`~mathhammer.errors.InputError` naming the field.
+
+>>> rifle = Weapon.build("C-14 Rifle", roa=2, hit=3, damage=1, range=12, surge="Light:D3")
+>>> marines = Target.build(models=6, hp=2, armour=5, evade=5, tags="Biological,Light,Ground")
+>>> Batch(rifle, models=9).weapon.surge_dice
+SDice(n=1, sides=3, bonus=0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..dice import SDice
+from ..errors import InputError
+from .keywords import Keyword, normalise_tag, parse_keywords
+
+REMOVAL_ORDERS = ("listed", "fewest-hp-first", "most-hp-first")
+
+
+def _int(name: str, value: object, lo: int, hi: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        try:
+            if isinstance(value, float) and not value.is_integer():
+                raise ValueError
+            value = int(str(value).strip()) if not isinstance(value, float) else int(value)
+        except (TypeError, ValueError):
+            raise InputError(name, value, f"{what}: a whole number from {lo} to {hi}") from None
+    if not lo <= value <= hi:
+        raise InputError(name, value, f"{what}: a whole number from {lo} to {hi}")
+    return value
+
+
+def _target_number(name: str, value: object, what: str) -> int:
+    text = str(value).strip().rstrip("+")
+    try:
+        number = int(text)
+    except ValueError:
+        raise InputError(name, value, f"{what}: a target number from 2 to 6 (4 or 4+ means 4+)") from None
+    if not 2 <= number <= 6:
+        raise InputError(name, value, f"{what}: a target number from 2 to 6 (4 or 4+ means 4+)")
+    return number
+
+
+def parse_tags(text: str | Iterable[str], field: str) -> tuple[str, ...]:
+    """Parse ``"Light,Biological"`` (or a list) into Combat Tags."""
+    items = text.split(",") if isinstance(text, str) else list(text)
+    tags = [normalise_tag(t, field) for t in items if str(t).strip()]
+    return tuple(dict.fromkeys(tags))
+
+
+def parse_surge(text: str, field: str = "--surge") -> tuple[tuple[str, ...], SDice]:
+    """Parse ``TYPE[,TYPE]:DICE`` as on a card: ``"Light,Armoured:D3+1"``.
+
+    >>> parse_surge("Light,Armoured:D3+1")
+    (('Light', 'Armoured'), SDice(n=1, sides=3, bonus=1))
+    """
+    if ":" not in str(text):
+        raise InputError(field, text, "Surge written TYPE[,TYPE]:DICE, e.g. Light:D3 or Light,Armoured:D3+1")
+    types, dice = str(text).rsplit(":", 1)
+    tags = parse_tags(types, field)
+    if not tags:
+        raise InputError(field, text, "at least one Surge Type (a Combat Tag) before the colon, e.g. Light:D3")
+    return tags, SDice.parse(dice, field)
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon profile (one row of a unit card).
+
+    Attributes:
+        name: the weapon's name.
+        roa: Rate of Attack, dice per attacking model.
+        hit: Hit target number (3 means 3+).
+        damage: Damage per die in the Damage Pool.
+        range: profile range in inches (None: not checked).
+        surge_tags: the Surge Types (Combat Tags) that trigger Surge.
+        surge_dice: the S Dice, or None (Surge result 0, 8.7.4 step 1).
+        keywords: parsed weapon keywords.
+    """
+
+    name: str = "weapon"
+    roa: int = 1
+    hit: int = 4
+    damage: int = 1
+    range: float | None = None
+    surge_tags: tuple[str, ...] = ()
+    surge_dice: SDice | None = None
+    keywords: tuple[Keyword, ...] = ()
+
+    def __post_init__(self) -> None:
+        _int("roa", self.roa, 0, 99, "Rate of Attack")
+        _target_number("hit", self.hit, "Hit")
+        _int("damage", self.damage, 1, 99, "Damage")
+        if self.range is not None and not (0 <= float(self.range) <= 999):
+            raise InputError("range", self.range, "a range in inches from 0 to 999")
+        if (self.surge_dice is None) != (not self.surge_tags):
+            raise InputError("surge", self.surge_tags, "Surge Types and S Dice given together (or neither)")
+
+    @classmethod
+    def build(
+        cls,
+        name: str = "weapon",
+        *,
+        roa: int | str = 1,
+        hit: int | str = 4,
+        damage: int | str = 1,
+        range: float | None = None,
+        surge: str | None = None,
+        keywords: Iterable[str | Keyword] = (),
+    ) -> Weapon:
+        """Build a weapon from card-style text.
+
+        >>> Weapon.build(roa=3, hit="3+", surge="Light,Armoured:D3+1", keywords=["PRECISION (1)"]).hit
+        3
+        """
+        tags, dice = parse_surge(surge) if surge else ((), None)
+        return cls(
+            name=name,
+            roa=_int("roa", roa, 0, 99, "Rate of Attack"),
+            hit=_target_number("hit", hit, "Hit"),
+            damage=_int("damage", damage, 1, 99, "Damage"),
+            range=range,
+            surge_tags=tags,
+            surge_dice=dice,
+            keywords=parse_keywords(keywords, "weapon", "keyword"),
+        )
+
+
+@dataclass(frozen=True)
+class Batch:
+    """All models firing one weapon profile at one target (8.7.3).
+
+    Attributes:
+        weapon: the weapon profile.
+        models: number of attacking models (those with the target in range
+            and visible; 8.7.3 step 1).
+        distances: per-model distance to the target in inches; None means
+            every model is within the profile range and beyond any BURST FIRE
+            distance. Models beyond range (and LONG RANGE) roll no dice.
+        visible: how many models of the target this Batch may remove (8.7.4
+            step 5); None: the target's own ``visible`` setting.
+        evade: force the target's Evade eligibility for this Batch (None: the
+            target's setting).
+        kind: ``"weapon"``; ``"hits"`` for HITS X (Y) (X dice straight into
+            the Armour Pool, no Surge); ``"impact"`` for IMPACT (X) Y.
+    """
+
+    weapon: Weapon
+    models: int = 1
+    distances: tuple[float, ...] | None = None
+    visible: int | None = None
+    evade: bool | None = None
+    kind: str = "weapon"
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        _int("models", self.models, 0, 999, "attacking models")
+        if self.distances is not None:
+            if len(self.distances) != self.models:
+                raise InputError("distances", self.distances, f"one distance per attacking model ({self.models})")
+            for d in self.distances:
+                if not 0 <= float(d) <= 999:
+                    raise InputError("distances", d, "distances in inches from 0 to 999")
+        if self.visible is not None:
+            _int("visible", self.visible, 1, 999, "visible target models")
+        if self.kind not in ("weapon", "hits", "impact"):
+            raise InputError("kind", self.kind, "weapon, hits or impact")
+
+    @classmethod
+    def at(cls, weapon: Weapon, models: int, distance: float | None = None, **kw: object) -> Batch:
+        """A Batch whose models all stand ``distance`` inches from the target."""
+        dist = None if distance is None else (float(distance),) * int(models)
+        return cls(weapon, models=models, distances=dist, **kw)  # type: ignore[arg-type]
+
+    @classmethod
+    def hits(cls, x: int, damage: int, name: str = "HITS") -> Batch:
+        """HITS X (Y): X dice straight into the Armour Pool, Damage Y, no Surge (part 11)."""
+        _int("HITS X", x, 1, 999, "automatic hits")
+        return cls(Weapon(name=name, roa=0, hit=6, damage=damage), models=int(x), kind="hits", name=name)
+
+    @classmethod
+    def impact(cls, models: int, dice: int, threshold: int, name: str = "IMPACT") -> Batch:
+        """IMPACT (X) Y: X Impact Dice per model; each Y+ puts a die in the Armour Pool; Damage 1 (part 11)."""
+        weapon = Weapon(name=name, roa=dice, hit=threshold, damage=1)
+        return cls(weapon, models=models, kind="impact", name=name)
+
+    @property
+    def label(self) -> str:
+        return self.name or self.weapon.name
+
+
+@dataclass(frozen=True)
+class ModelGroup:
+    """``count`` models of ``hp`` Hit Points each, in removal order."""
+
+    count: int
+    hp: int
+    name: str = "model"
+
+    def __post_init__(self) -> None:
+        _int("models", self.count, 1, 999, "models")
+        _int("hp", self.hp, 1, 999, "Hit Points")
+
+
+@dataclass(frozen=True)
+class Target:
+    """The target unit as it stands when the attack begins.
+
+    Attributes:
+        groups: the models, as groups in the order the defender removes them
+            (see ``removal_order``); Shield is added to the first model.
+        armour: Armour target number.
+        evade: Evade target number.
+        shield: the Shield value (0: none).
+        tags: the unit's Combat Tags.
+        keywords: target keywords (TOUGH, DODGE, HIDDEN, BUFF Armour …).
+        marker: the Damage Marker already on the unit.
+        shielded: whether the unit is still SHIELDED (None: Shield > 0 and the
+            marker does not exceed Shield).
+        visible: how many models attacks may remove (None: all).
+        evade_eligible: the target gets Evade Rolls (Engaged and shot at,
+            HIGH GROUND cover, INDIRECT FIRE out of sight … 8.7.4 step 4).
+        stationary: the unit has Stationary Status (LOCKED IN).
+        removal_order: ``listed`` (default), ``fewest-hp-first`` or
+            ``most-hp-first``.
+    """
+
+    groups: tuple[ModelGroup, ...]
+    armour: int = 4
+    evade: int = 6
+    shield: int = 0
+    tags: tuple[str, ...] = ()
+    keywords: tuple[Keyword, ...] = ()
+    marker: int = 0
+    shielded: bool | None = None
+    visible: int | None = None
+    evade_eligible: bool = False
+    stationary: bool = False
+    removal_order: str = "listed"
+    name: str = "target"
+
+    def __post_init__(self) -> None:
+        if not self.groups:
+            raise InputError("target models", 0, "at least one model")
+        _target_number("armour", self.armour, "Armour")
+        _target_number("evade", self.evade, "Evade")
+        _int("shield", self.shield, 0, 99, "Shield")
+        _int("marker", self.marker, 0, 999, "Damage Marker")
+        if self.visible is not None:
+            _int("visible", self.visible, 1, 999, "visible models")
+        if self.removal_order not in REMOVAL_ORDERS:
+            raise InputError("removal_order", self.removal_order, ", ".join(REMOVAL_ORDERS))
+
+    @classmethod
+    def build(
+        cls,
+        models: int = 1,
+        hp: int = 1,
+        *,
+        armour: int | str = 4,
+        evade: int | str = 6,
+        shield: int = 0,
+        tags: str | Sequence[str] = (),
+        keywords: Iterable[str | Keyword] = (),
+        marker: int = 0,
+        shielded: bool | None = None,
+        visible: int | None = None,
+        evade_eligible: bool = False,
+        stationary: bool = False,
+        groups: Sequence[ModelGroup] | None = None,
+        removal_order: str = "listed",
+        name: str = "target",
+    ) -> Target:
+        """Build a target from card-style values.
+
+        >>> Target.build(5, 2, shield=2, armour="4+", keywords=["TOUGH (1)"]).model_hp()
+        [4, 2, 2, 2, 2]
+        """
+        if groups is None:
+            groups = (ModelGroup(_int("models", models, 1, 999, "models"), _int("hp", hp, 1, 999, "Hit Points")),)
+        return cls(
+            groups=tuple(groups),
+            armour=_target_number("armour", armour, "Armour"),
+            evade=_target_number("evade", evade, "Evade"),
+            shield=shield,
+            tags=parse_tags(tags, "tags"),
+            keywords=parse_keywords(keywords, "target", "target keyword"),
+            marker=marker,
+            shielded=shielded,
+            visible=visible,
+            evade_eligible=evade_eligible,
+            stationary=stationary,
+            removal_order=removal_order,
+            name=name,
+        )
+
+    @property
+    def models(self) -> int:
+        return sum(g.count for g in self.groups)
+
+    def model_hp(self) -> list[int]:
+        """HP of each model in removal order, with Shield added to the first (SHIELDED)."""
+        hps = [g.hp for g in self.groups for _ in range(g.count)]
+        if self.removal_order == "fewest-hp-first":
+            hps.sort()
+        elif self.removal_order == "most-hp-first":
+            hps.sort(reverse=True)
+        hps[0] += self.shield
+        return hps
+
+    @property
+    def is_shielded(self) -> bool:
+        if self.shielded is not None:
+            return bool(self.shielded) and self.shield > 0
+        return self.shield > 0 and self.marker <= self.shield
+
+
+@dataclass(frozen=True)
+class Attack:
+    """A chain of Batches resolved in order against one target (8.7.3, Batch sequence)."""
+
+    batches: tuple[Batch, ...]
+    target: Target
+    notes: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if not self.batches:
+            raise InputError("batches", 0, "at least one Batch")
