@@ -191,8 +191,10 @@ def compile_batch(batch: Batch, target: Target) -> CompiledBatch:
     wk = w.keywords
     tk = target.keywords
     visible = batch.visible or target.visible or ALL_VISIBLE
-    evade = batch.evade if batch.evade is not None else (
-        target.evade_eligible or find(tk, "HIDDEN") is not None or find(tk, "BURROWED") is not None
+    evade = (
+        batch.evade
+        if batch.evade is not None
+        else (target.evade_eligible or find(tk, "HIDDEN") is not None or find(tk, "BURROWED") is not None)
     )
     armour_target = clamp_target(target.armour - _signed(tk, "Armour"))
     evade_target = clamp_target(target.evade - _signed(tk, "Evade") + keyword_value(wk, "ANTI-EVADE"))

@@ -40,7 +40,7 @@ COMBAT_TAGS: tuple[str, ...] = (
     "Flying",
     "Ground",
 )
-_TAG_ALIASES = {"armored": "Armoured"}
+_TAG_ALIASES = {"armored": "armoured"}
 
 #: Characteristics that BUFF / DEBUFF may name, and on which side they act.
 ATTACKER_CHARACTERISTICS = ("Hit", "RoA", "Damage")
@@ -261,7 +261,10 @@ def parse_keyword(text: str, scope: str = "weapon", field: str = "keyword") -> K
         values[key] = group if key == "tag" else int(group)
     tag = values.get("tag")
     if spec.name == "PIERCE":
-        tag = normalise_tag(str(tag), field)
+        try:
+            tag = normalise_tag(str(tag), field)
+        except InputError as exc:
+            raise InputError(field, raw, f"PIERCE [TAG] (X) with TAG one of the {exc.allowed}", exc.hint) from None
     elif spec.name in ("BUFF", "DEBUFF"):
         tag = _normalise_characteristic(str(tag), scope, field, raw)
     kw = Keyword(

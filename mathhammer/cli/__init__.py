@@ -1,0 +1,31 @@
+"""The ``mathhammer`` command line.
+
+One command group per module, joined here. Importing this module is light:
+no numba, pandas or matplotlib until a command needs them.
+"""
+
+from __future__ import annotations
+
+import typer
+
+from . import attack
+
+app = typer.Typer(
+    name="mathhammer",
+    help="Exact and Monte Carlo combat maths for StarCraft: Tabletop Miniatures Game.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+attack.register(app)
+
+
+@app.callback()
+def _root() -> None:
+    """Exact and Monte Carlo combat maths for StarCraft: Tabletop Miniatures Game."""
+
+
+def main() -> None:
+    """Entry point of the ``mathhammer`` script."""
+    app()
