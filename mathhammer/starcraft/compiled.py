@@ -27,7 +27,9 @@ both engines implement and ``tests/naive.py`` implements die by die:
 
 Everything about the target's models lives in :class:`CompiledTarget`; the
 state carried from Batch to Batch of a chain (8.7.3, Batch sequence) is
-``(removed, marker, shielded)``.
+``(removed, marker, shielded)``. Once every model is removed, the remaining
+Batches of the chain are not resolved against the unit (no Damage is dealt:
+a destroyed unit is no longer a target).
 """
 
 from __future__ import annotations
@@ -290,7 +292,10 @@ def apply_damage(
         shield: the unit's Shield value.
         dice_damage: dice in the Damage Pool x Damage.
         nonlethal: NON-LETHAL DAMAGE (X) of this Batch.
-        visible: at most this many models may be removed by this Batch.
+        visible: the models of the unit visible to this Batch's attackers,
+            counted at the start of the chain; every model removed so far was
+            one of them, so this Batch may remove at most ``visible -
+            removed`` (8.7.4 step 5: only Visible models are removed).
         concentrated: CONCENTRATED FIRE (X), 0 for none.
 
     The rules, in order:
@@ -305,7 +310,8 @@ def apply_damage(
       Damage exceeds Shield (Shield 3 is lost at 4, FAQ v1.0) or when the
       first model is removed (part 11 SHIELDED).
     - While Total Damage >= the next model's HP, remove it; never more than
-      ``visible`` models, nor more than CONCENTRATED FIRE allows.
+      the visible models left (``visible - removed``), nor more than
+      CONCENTRATED FIRE allows.
     - All models removed, or every visible model removed: the rest of the
       damage is discarded. CONCENTRATED FIRE limit reached: discarded (part
       11). Otherwise the rest is the new Damage Marker.
@@ -331,7 +337,8 @@ def apply_damage(
     total = dice_damage + marker
     if shielded and total > shield:
         shielded = False
-    cap = min(visible, left)
+    visible_left = max(0, min(visible, models) - removed)
+    cap = min(visible_left, left)
     if concentrated:
         cap = min(cap, concentrated)
     killed = 0
@@ -341,6 +348,6 @@ def apply_damage(
     if removed == 0 and killed > 0:
         shielded = False
     removed += killed
-    if killed == left or killed == min(visible, left) or (concentrated and killed == concentrated):
+    if killed == left or killed == visible_left or (concentrated and killed == concentrated):
         total = 0
     return removed, int(total), bool(shielded)

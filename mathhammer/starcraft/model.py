@@ -141,8 +141,10 @@ class Batch:
         distances: per-model distance to the target in inches; None means
             every model is within the profile range and beyond any BURST FIRE
             distance. Models beyond range (and LONG RANGE) roll no dice.
-        visible: how many models of the target this Batch may remove (8.7.4
-            step 5); None: the target's own ``visible`` setting.
+        visible: how many models of the target are visible to this Batch's
+            attackers at the start of the chain (8.7.4 step 5: only Visible
+            models are removed; models removed earlier in the chain count as
+            visible ones); None: the target's own ``visible`` setting.
         evade: force the target's Evade eligibility for this Batch (None: the
             target's setting).
         kind: ``"weapon"``; ``"hits"`` for HITS X (Y) (X dice straight into
@@ -221,7 +223,8 @@ class Target:
         marker: the Damage Marker already on the unit.
         shielded: whether the unit is still SHIELDED (None: Shield > 0 and the
             marker does not exceed Shield).
-        visible: how many models attacks may remove (None: all).
+        visible: how many models are visible to the attackers (None: all);
+            attacks remove only visible models, at most this many over a chain.
         evade_eligible: the target gets Evade Rolls (Engaged and shot at,
             HIGH GROUND cover, INDIRECT FIRE out of sight … 8.7.4 step 4).
         stationary: the unit has Stationary Status (LOCKED IN).
