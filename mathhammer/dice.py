@@ -27,9 +27,7 @@ import numpy as np
 
 from .errors import InputError
 
-SDICE_ALLOWED = (
-    "dice written NdM+K, e.g. D3, D3+1, D6, 2D3+1 (N 1-20, M 2-20, K 0-20), or a fixed integer 0-50"
-)
+SDICE_ALLOWED = "dice written NdM+K, e.g. D3, D3+1, D6, 2D3+1 (N 1-20, M 2-20, K 0-20), or a fixed integer 0-50"
 _SDICE_RE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:\+\s*(\d+))?\s*$")
 
 
