@@ -201,7 +201,7 @@ def exact_tally(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Tal
             head = vec[: reach + 1]
             for d, p in dice:
                 nxt = apply_damage(
-                    hp, removed, marker, shielded, target.shield, d * step, cb.nonlethal, cb.visible, cb.concentrated
+                    hp, removed, marker, shielded, target.shield, d, step, cb.nonlethal, cb.visible, cb.concentrated
                 )
                 acc = new.get(nxt)
                 if acc is None:

@@ -210,9 +210,11 @@ def compile_batch(batch: Batch, target: Target) -> CompiledBatch:
             bool(evade), evade_target, int(w.damage), 0, 0, int(visible),
         )  # fmt: skip
     if batch.kind == "impact":
+        # Part 11 HIDDEN: "A HIDDEN Unit is immune to the IMPACT keyword" (BURROWED has HIDDEN).
+        immune = find(tk, "HIDDEN") is not None or find(tk, "BURROWED") is not None
         return CompiledBatch(
             batch.label,
-            np.array([batch.models * w.roa], dtype=np.int64),
+            np.array([0 if immune else batch.models * w.roa], dtype=np.int64),
             np.array([clamp_target(w.hit)], dtype=np.int64),
             0, 0, None, 0, dodge, armour_target, tough, bool(evade), evade_target, 1, 0, 0, int(visible),
         )  # fmt: skip
@@ -277,7 +279,8 @@ def apply_damage(
     marker: int,
     shielded: bool,
     shield: int,
-    dice_damage: int,
+    dice: int,
+    damage: int,
     nonlethal: int,
     visible: int,
     concentrated: int,
@@ -290,7 +293,8 @@ def apply_damage(
         marker: the Damage Marker before this Batch.
         shielded: SHIELDED before this Batch.
         shield: the unit's Shield value.
-        dice_damage: dice in the Damage Pool x Damage.
+        dice: dice left in the Damage Pool after step 4.
+        damage: the Damage characteristic (PIERCE, BUFF/DEBUFF folded in; may be 0).
         nonlethal: NON-LETHAL DAMAGE (X) of this Batch.
         visible: the models of the unit visible to this Batch's attackers,
             counted at the start of the chain; every model removed so far was
@@ -305,8 +309,9 @@ def apply_damage(
       ("If the Unit subsequently suffers standard Damage, the combined Total
       Damage triggers casualty removal normally"). This project's reading: the
       Batch's non-lethal part lands before its lethal part.
-    - No dice in the Damage Pool: step 5 is skipped (8.7.4 step 5).
-    - Total Damage = ``dice_damage + marker``. SHIELDED is lost when the Total
+    - No dice in the Damage Pool: step 5 is skipped (8.7.4 step 5). Dice with
+      Damage 0 (DEBUFF Damage) still resolve step 5 with the marker alone.
+    - Total Damage = ``dice x damage + marker``. SHIELDED is lost when the Total
       Damage exceeds Shield (Shield 3 is lost at 4, FAQ v1.0) or when the
       first model is removed (part 11 SHIELDED).
     - While Total Damage >= the next model's HP, remove it; never more than
@@ -317,11 +322,11 @@ def apply_damage(
       11). Otherwise the rest is the new Damage Marker.
 
     >>> hp = np.array([7, 4, 4])   # Zealots: 4 HP, Shield 3 on the first
-    >>> apply_damage(hp, 0, 0, True, 3, 3, 0, 999, 0)
+    >>> apply_damage(hp, 0, 0, True, 3, 3, 1, 0, 999, 0)
     (0, 3, True)
-    >>> apply_damage(hp, 0, 0, True, 3, 4, 0, 999, 0)
+    >>> apply_damage(hp, 0, 0, True, 3, 2, 2, 0, 999, 0)
     (0, 4, False)
-    >>> apply_damage(hp, 0, 0, True, 3, 7, 0, 999, 0)
+    >>> apply_damage(hp, 0, 0, True, 3, 7, 1, 0, 999, 0)
     (1, 0, False)
     """
     models = int(hp.size)
@@ -332,9 +337,9 @@ def apply_damage(
         marker += nonlethal
         if shielded and marker > shield:
             shielded = False
-    if dice_damage <= 0:
+    if dice <= 0:
         return removed, marker, shielded
-    total = dice_damage + marker
+    total = dice * damage + marker
     if shielded and total > shield:
         shielded = False
     visible_left = max(0, min(visible, models) - removed)
@@ -348,6 +353,6 @@ def apply_damage(
     if removed == 0 and killed > 0:
         shielded = False
     removed += killed
-    if killed == left or killed == visible_left or (concentrated and killed == concentrated):
+    if killed in (left, visible_left) or (concentrated and killed == concentrated):
         total = 0
     return removed, int(total), bool(shielded)

@@ -1,0 +1,64 @@
+"""Numba flags and engine sizes, in one place: kernels never hard-code them.
+
+- ``cache=True`` so a new process loads compiled kernels from disk (~0.2 s)
+  instead of compiling them (several seconds). Numba honours
+  ``NUMBA_CACHE_DIR``; when no cache folder is writable, caching is switched
+  off here rather than failing at import.
+- ``fastmath`` off: nothing to gain (the kernels are integer code) and no
+  reassociation to worry about.
+- ``error_model="numpy"``: no Python-style zero-division checks in loops.
+
+Pitfall: numba's cache is invalidated only when the file of the cached
+function changes. After editing :mod:`mathhammer.engine.rng`, touch
+``kernels.py`` (or clear the cache) so the kernels are rebuilt.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any
+
+
+def _writable(path: str) -> bool:
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path):
+            pass
+    except OSError:
+        return False
+    return True
+
+
+def _cache_available() -> bool:
+    """True when numba will find a writable cache folder for this package."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    if chosen:
+        return _writable(chosen)
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
+    user = os.path.join(os.path.expanduser("~"), ".cache", "numba")
+    return _writable(here) or _writable(user)
+
+
+#: Cache compiled kernels on disk.
+CACHE: bool = _cache_available()
+
+#: Flags of every single-thread kernel.
+JIT: dict[str, Any] = {"cache": CACHE, "fastmath": False, "nogil": True, "error_model": "numpy"}
+
+#: Flags of the helpers of one trial: inlined in numba's IR. A call that
+#: passes arrays costs atomic reference counts on the shared arrays (cache-line
+#: ping-pong between threads) and blocks LLVM's optimisation across pools.
+INLINE: dict[str, Any] = {**JIT, "inline": "always"}
+
+#: Flags of the ``prange`` drivers.
+PARALLEL: dict[str, Any] = {**JIT, "parallel": True}
+
+#: Trials per call of the parallel kernel; the driver loops over super-blocks.
+SUPER_BLOCK: int = 2**24
+
+#: Largest pool of the binomial alias tables; larger pools are drawn in pieces.
+BINOMIAL_TABLE_MAX: int = 256
+
+#: Default trials per chunk (the scheduling unit inside a super-block).
+CHUNK_SIZE: int = 65536

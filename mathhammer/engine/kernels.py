@@ -1,0 +1,365 @@
+"""Numba kernels of the Monte Carlo engine: arrays and scalars in, counts out.
+
+Three layers (see ``/work/shared/design/STYLE.md``): single-trial helpers
+(the pool draws, :func:`_casualties`), inlined in numba's IR; a
+single-thread loop over the trials of one slot (:func:`_run_slot`); and the
+``prange`` driver (:func:`run_block`) that gives every slot its own
+histogram row. The typed
+layer that builds the arrays is :mod:`mathhammer.engine.driver`.
+
+One trial follows the procedure of :mod:`mathhammer.starcraft.compiled`
+exactly. Two ways to draw a pool's successes:
+
+- ``METHOD_COUNT``: one 64-bit draw per pool, turned into a binomial count
+  by Walker's alias method on the table ``binom_alias[target - 2, n]``
+  (O(1) and branch-free, see :func:`_alias`); the Surge result from its own
+  alias table.
+- ``METHOD_DIE``: every d6 rolled (two per 64-bit draw) and tested with the
+  bitmask ``(mask >> face) & 1``; the S Dice rolled as N dice of M sides + K.
+
+:func:`apply_damage` is the line-by-line port of the contract's casualty
+rules; the trial uses :func:`_casualties`, the same rules with fewer
+unpredictable branches, tested equal to it on every small input.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .config import INLINE, JIT, PARALLEL
+from .rng import below, high32, low32, mix64, next_u64, trial_state
+
+METHOD_COUNT = 0
+METHOD_DIE = 1
+
+# Columns of the per-Batch parameter table ``params[b, :]`` (all int64).
+P_GROUP_START = 0  # first Hit group of the Batch in g_dice / g_target
+P_GROUP_STOP = 1
+P_AUTO_HITS = 2
+P_PRECISION = 3
+P_SURGE_SIZE = 4  # values 0 .. size - 1 in the Surge alias table surge_alias[b, 0, :size]
+P_SURGE_N = 5  # S Dice: N dice of M sides + K (N == 0: the fixed result K)
+P_SURGE_SIDES = 6
+P_SURGE_BONUS = 7
+P_CRITICAL = 8
+P_DODGE = 9
+P_ARMOUR = 10
+P_TOUGH = 11
+P_EVADE = 12  # 1: Evade Rolls
+P_EVADE_TARGET = 13
+P_DAMAGE = 14
+P_NONLETHAL = 15
+P_CONCENTRATED = 16
+P_VISIBLE = 17
+N_PARAMS = 18
+
+#: Alias table entries: ``threshold << ALIAS_BITS | alias`` (see ``_alias``).
+ALIAS_BITS = 9
+ALIAS_MASK = (1 << ALIAS_BITS) - 1
+
+_S11 = np.uint64(11)
+_S53 = np.uint64(53)
+_LOW53 = np.uint64(2**53 - 1)
+
+
+@njit(**JIT)
+def apply_damage(hp, removed, marker, shielded, shield, dice, damage, nonlethal, visible, concentrated):
+    """Port of :func:`mathhammer.starcraft.compiled.apply_damage` (same arguments and result)."""
+    models = hp.shape[0]
+    left = models - removed
+    if left <= 0:
+        return removed, 0, False
+    if nonlethal != 0:
+        marker += nonlethal
+        if shielded and marker > shield:
+            shielded = False
+    if dice <= 0:
+        return removed, marker, shielded
+    total = dice * damage + marker
+    if shielded and total > shield:
+        shielded = False
+    visible_left = max(0, min(visible, models) - removed)
+    cap = min(visible_left, left)
+    if concentrated != 0:
+        cap = min(cap, concentrated)
+    killed = 0
+    while killed < cap and total >= hp[removed + killed]:
+        total -= hp[removed + killed]
+        killed += 1
+    if removed == 0 and killed > 0:
+        shielded = False
+    removed += killed
+    if killed in (left, visible_left) or (concentrated != 0 and killed == concentrated):
+        total = 0
+    return removed, total, shielded
+
+
+#: Units of at most this many models take casualties by a fixed-length count
+#: (no data-dependent loop exit to mispredict); larger ones by the loop.
+SMALL_UNIT = 16
+
+
+@njit(**INLINE)
+def _casualties(hp, cum, removed, marker, shielded, shield, dice, damage, nonlethal, visible, concentrated):
+    """:func:`apply_damage` with fewer unpredictable branches (the kernels use this one).
+
+    ``cum[i]`` is the HP of the first ``i`` models. Models removed = how many
+    of the next ``cap`` models' cumulative HP fit in the Total Damage, counted
+    over a fixed number of steps; "no dice in the Damage Pool" is a select,
+    not an early return. Tested equal to :func:`apply_damage` on every small
+    input.
+    """
+    models = hp.shape[0]
+    left = models - removed
+    if left <= 0:
+        return removed, 0, False
+    if nonlethal != 0:
+        marker += nonlethal
+        shielded = shielded & (marker <= shield)
+    total = dice * damage + marker
+    kept_shield = shielded & (total <= shield)
+    visible_left = max(0, min(visible, models) - removed)
+    cap = min(visible_left, left)
+    if concentrated != 0:
+        cap = min(cap, concentrated)
+    base = cum[removed]
+    killed = 0
+    if models <= SMALL_UNIT:
+        for k in range(models):
+            killed += (k < cap) & (cum[min(removed + k + 1, models)] - base <= total)
+    else:
+        while killed < cap and cum[removed + killed + 1] - base <= total:
+            killed += 1
+    rest = total - (cum[removed + killed] - base)
+    kept_shield = kept_shield & ((removed != 0) | (killed == 0))
+    wipe = (killed == left) | (killed == visible_left) | ((concentrated != 0) & (killed == concentrated))
+    rest = 0 if wipe else rest
+    # No dice in the Damage Pool: step 5 is skipped. Arithmetic, not a branch
+    # (the pool is empty in a fair share of trials, so a branch mispredicts).
+    lethal = np.int64(dice > 0)
+    return (
+        removed + killed * lethal,
+        marker + (rest - marker) * lethal,
+        (kept_shield & (lethal == 1)) | (shielded & (lethal == 0)),
+    )
+
+
+@njit(**INLINE)
+def _alias(state, gamma, m, table, t, n):
+    """A value ``0 .. m - 1`` from the alias table row ``table[t, n, :m]``: ``(state, value)``.
+
+    Walker's alias method in integers. An entry packs the cell's threshold
+    (its own probability x 2**53) above ``ALIAS_BITS`` bits of alias. With 53
+    random bits ``r`` and ``y = r * m``: cell ``j = y >> 53``; the result is
+    ``j`` when ``y mod 2**53`` is below the threshold, else the alias.
+
+    O(1) and branch-free. Measured here: an early-stopping search in a
+    cumulative table mispredicts (15-30 ns a draw); separate threshold and
+    alias arrays let LLVM turn the select into a jump around the alias load
+    (~10 ns a draw); one packed load gives a ``cmov``. Rows are indexed, never
+    sliced: a slice in the trial loop costs atomic reference counts.
+    """
+    state, x = next_u64(state, gamma)
+    y = (x >> _S11) * np.uint64(m)
+    j = np.int64(y >> _S53)
+    entry = table[t, n, j]
+    other = entry & ALIAS_MASK
+    return state, (j if np.int64(y & _LOW53) < (entry >> ALIAS_BITS) else other)
+
+
+@njit(**INLINE)
+def _binomial(state, gamma, n, target, binom_alias):
+    """Successes of ``n`` d6 against ``target`` from the alias tables: ``(state, successes)``.
+
+    Pools larger than the tables are drawn in pieces (a sum of binomials is
+    binomial). The common case stays free of loops: a ``while`` around the
+    single draw made it 7x slower.
+    """
+    largest = binom_alias.shape[1] - 1
+    t = target - 2
+    if n <= largest:
+        return _alias(state, gamma, n + 1, binom_alias, t, n)
+    successes = 0
+    while n > 0:
+        m = min(n, largest)
+        state, s = _alias(state, gamma, m + 1, binom_alias, t, m)
+        successes += s
+        n -= m
+    return state, successes
+
+
+@njit(**INLINE)
+def _dice(state, gamma, n, target):
+    """Successes of ``n`` d6 rolled one by one against ``target``: ``(state, successes)``."""
+    mask = np.int64(0x3F) >> (target - 1) << (target - 1)  # bit f set: face f + 1 succeeds
+    successes = 0
+    i = 0
+    while i + 1 < n:
+        state, x = next_u64(state, gamma)
+        successes += (mask >> below(low32(x), 6)) & 1
+        successes += (mask >> below(high32(x), 6)) & 1
+        i += 2
+    if i < n:
+        state, x = next_u64(state, gamma)
+        successes += (mask >> below(low32(x), 6)) & 1
+    return state, successes
+
+
+@njit(**INLINE)
+def _successes(state, gamma, method, n, target, binom_alias):
+    """Successes of a pool of ``n`` d6 (no test for ``n == 0``: row 0 of the tables gives 0)."""
+    if method == METHOD_COUNT:
+        return _binomial(state, gamma, n, target, binom_alias)
+    return _dice(state, gamma, n, target)
+
+
+@njit(**INLINE)
+def _surge(state, gamma, method, params, b, surge_alias):
+    """The Surge result of Batch ``b`` (0 when Surge does not apply)."""
+    m = params[b, P_SURGE_SIZE]
+    if m <= 1:
+        return state, 0
+    if method == METHOD_COUNT:
+        state, j = _alias(state, gamma, m, surge_alias, b, 0)
+        return state, j
+    result = params[b, P_SURGE_BONUS]
+    sides = params[b, P_SURGE_SIDES]
+    for _ in range(params[b, P_SURGE_N]):
+        state, x = next_u64(state, gamma)
+        result += below(low32(x), sides) + 1
+    return state, result
+
+
+@njit(**INLINE)
+def _trial(
+    state,
+    gamma,
+    method,
+    params,
+    g_dice,
+    g_target,
+    surge_alias,
+    binom_alias,
+    hp,
+    cum,
+    shield,
+    marker,
+    shielded,
+):
+    """One trial of the chain: ``(damage dealt, removed, marker, shielded)``."""
+    dealt = 0
+    removed = 0
+    models = hp.shape[0]
+    for b in range(params.shape[0]):
+        if removed == models:
+            break  # a destroyed unit is no longer a target: later Batches are not resolved
+        # 1. Attack Pool, PRECISION, HITS.
+        hits = 0
+        failures = 0
+        for g in range(params[b, P_GROUP_START], params[b, P_GROUP_STOP]):
+            n = g_dice[g]
+            state, s = _successes(state, gamma, method, n, g_target[g], binom_alias)
+            hits += s
+            failures += n - s
+        hits += min(params[b, P_PRECISION], failures) + params[b, P_AUTO_HITS]
+        # 2. Surge, CRITICAL HIT, DODGE.
+        state, surge = _surge(state, gamma, method, params, b, surge_alias)
+        moved = max(0, min(surge + params[b, P_CRITICAL], hits) - params[b, P_DODGE])
+        pool = hits - moved
+        # 3. Armour Rolls, TOUGH.
+        state, saved = _successes(state, gamma, method, pool, params[b, P_ARMOUR], binom_alias)
+        dice = moved + max(0, pool - saved - params[b, P_TOUGH])
+        # 4. Evade Rolls.
+        if params[b, P_EVADE] != 0:
+            state, evaded = _successes(state, gamma, method, dice, params[b, P_EVADE_TARGET], binom_alias)
+            dice -= evaded
+        # 5. Damage and casualties.
+        damage = dice * params[b, P_DAMAGE]
+        dealt += damage
+        removed, marker, shielded = _casualties(
+            hp, cum, removed, marker, shielded, shield, dice, params[b, P_DAMAGE],
+            params[b, P_NONLETHAL], params[b, P_VISIBLE], params[b, P_CONCENTRATED],
+        )  # fmt: skip
+    return dealt, removed, marker, shielded
+
+
+# Entries of ``layout``: where each histogram lives in a slot's row of ``hist``.
+# Each histogram ends with an overflow bin that must stay empty.
+L_DAMAGE = 0  # offset; the length is layout[L_DAMAGE + 1]
+L_MODELS = 2
+L_MARKER = 4
+L_SHIELDED = 6
+
+
+@njit(**INLINE)
+def _count(row, start, size, value):
+    """Add one to bin ``value`` of the histogram at ``row[start : start + size]`` (its last bin: overflow)."""
+    row[start + min(value, size - 1)] += 1
+
+
+@njit(**JIT)
+def _run_slot(
+    slot, n_slots, key, gamma, first, n, chunk, method, params, g_dice, g_target, surge_alias,
+    binom_alias, hp, cum, shield, marker, shielded, layout, row,
+):  # fmt: skip
+    """Trials of chunks ``slot, slot + n_slots, ...`` of ``[first, first + n)``, counted into ``row``."""
+    # Read the layout once: LLVM must assume ``row`` and ``layout`` alias and
+    # would reload it after every count.
+    d0, d1 = layout[L_DAMAGE], layout[L_DAMAGE + 1]
+    m0, m1 = layout[L_MODELS], layout[L_MODELS + 1]
+    k0, k1 = layout[L_MARKER], layout[L_MARKER + 1]
+    s0 = layout[L_SHIELDED]
+    n_chunks = (n + chunk - 1) // chunk
+    for c in range(slot, n_chunks, n_slots):
+        stop = min(n, (c + 1) * chunk)
+        for i in range(c * chunk, stop):
+            state = trial_state(key, gamma, first + i)
+            dealt, removed, mark, sh = _trial(
+                state, gamma, method, params, g_dice, g_target, surge_alias, binom_alias,
+                hp, cum, shield, marker, shielded,
+            )  # fmt: skip
+            _count(row, d0, d1, dealt)
+            _count(row, m0, m1, removed)
+            _count(row, k0, k1, mark)
+            row[s0 + np.int64(sh)] += 1
+
+
+@njit(**PARALLEL)
+def run_block(
+    key, gamma, first, n, chunk, method, params, g_dice, g_target, surge_alias, binom_alias,
+    hp, cum, shield, marker, shielded, layout, hist,
+):  # fmt: skip
+    """Run trials ``first .. first + n - 1``, adding counts to row ``slot`` of ``hist``.
+
+    Chunk ``c`` (trials ``c * chunk ..``, relative to ``first``) goes to slot
+    ``c % n_slots``; the numbers a trial draws depend on the seed's stream
+    ``(key, gamma)`` and its index
+    only, and integer counts add up the same in any order, so the summed rows
+    do not depend on the number of slots, threads or the chunk size. Rows are
+    padded by the driver so two slots never write to one cache line.
+    """
+    n_slots = hist.shape[0]
+    for slot in prange(n_slots):
+        _run_slot(
+            slot, n_slots, key, gamma, first, n, chunk, method, params, g_dice, g_target, surge_alias,
+            binom_alias, hp, cum, shield, marker, shielded, layout, hist[slot],
+        )  # fmt: skip
+
+
+@njit(**JIT)
+def _d6_slot(key, gamma, first, n):
+    total = 0
+    state = trial_state(key, gamma, first)
+    for _ in range(n // 2):
+        state = state + gamma
+        x = mix64(state)
+        total += below(low32(x), 6) + below(high32(x), 6)
+    return total
+
+
+@njit(**PARALLEL)
+def d6_limit(key, gamma, n_per_slot, out):
+    """The generator's limit: every slot rolls ``n_per_slot`` d6 (two per draw) and sums them into ``out``."""
+    for slot in prange(out.shape[0]):
+        out[slot] = _d6_slot(key, gamma, slot * 64, n_per_slot)  # 64 trial blocks (2**32 draws) apart
