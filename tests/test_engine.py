@@ -163,6 +163,21 @@ def test_super_blocks_do_not_change_the_result(monkeypatch):
     assert_same(a, b)
 
 
+@pytest.mark.parametrize("name", ["reference", "zealots", "mixed"])
+def test_casualty_table_and_casualty_function_give_the_same_tally(name, monkeypatch):
+    """The transition table is apply_damage tabulated: with the same draws, the same counts."""
+    from mathhammer.engine import driver
+
+    batches, target = CHAINS[name]()
+    packed = driver.pack(batches, target)
+    assert driver.Run(packed, 5, "count", 1000, planned=50_000).casualties[0] is not None
+    a = simulate(batches, target, 50_000, seed=5)
+    monkeypatch.setattr(engine_config, "TRANSITIONS_ALWAYS", 0)
+    assert driver.Run(packed, 5, "count", 1000, planned=50_000).casualties[0] is None
+    b = simulate(batches, target, 50_000, seed=5)
+    assert_same(a, b)
+
+
 def test_different_seeds_differ():
     batches, target = reference_attack()
     a = simulate(batches, target, 20_000, seed=1)

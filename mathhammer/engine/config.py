@@ -60,5 +60,9 @@ SUPER_BLOCK: int = 2**24
 #: Largest pool of the binomial alias tables; larger pools are drawn in pieces.
 BINOMIAL_TABLE_MAX: int = 256
 
+#: Casualty transition tables up to this many entries are always built (a
+#: few ms); larger ones only when the run is 200 or more trials per entry.
+TRANSITIONS_ALWAYS: int = 4096
+
 #: Default trials per chunk (the scheduling unit inside a super-block).
 CHUNK_SIZE: int = 65536

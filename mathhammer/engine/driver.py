@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..outcome import Tally, damage_bound, marker_bound
-from ..starcraft.compiled import CompiledBatch, CompiledTarget
+from ..starcraft.compiled import CompiledBatch, CompiledTarget, apply_damage
 from . import config
 from . import kernels as kn
 from .rng import MAX_TRIALS, seed_stream
@@ -91,6 +91,38 @@ def binomial_tables(n_max: int) -> np.ndarray:
     return table
 
 
+def transitions(batches: Sequence[CompiledBatch], target: CompiledTarget, marker_size: int) -> np.ndarray:
+    """Casualty transitions ``trans[b, state, dice]`` of every Batch (8.7.4 step 5).
+
+    ``state = (removed * marker_size + marker) * 2 + shielded``; each entry is
+    :func:`~mathhammer.starcraft.compiled.apply_damage` itself, so the table
+    cannot disagree with the contract. Markers beyond ``marker_size - 1``
+    happen only from states no trial reaches (``marker_bound`` is an upper
+    bound); they are clamped to keep every entry a valid state.
+    """
+    models = target.models
+    dmax = max(cb.max_pool for cb in batches)
+    trans = np.zeros((len(batches), (models + 1) * marker_size * 2, dmax + 1), dtype=np.int32)
+    for b, cb in enumerate(batches):
+        for removed in range(models + 1):
+            for marker in range(marker_size):
+                for shielded in (0, 1):
+                    row = trans[b, (removed * marker_size + marker) * 2 + shielded]
+                    for dice in range(dmax + 1):
+                        r, m, s = apply_damage(
+                            target.hp, removed, marker, bool(shielded), target.shield, dice, cb.damage,
+                            cb.nonlethal, cb.visible, cb.concentrated,
+                        )  # fmt: skip
+                        row[dice] = (r * marker_size + min(m, marker_size - 1)) * 2 + int(s)
+    trans.flags.writeable = False
+    return trans
+
+
+def transition_entries(batches: Sequence[CompiledBatch], target: CompiledTarget, marker_size: int) -> int:
+    """Size of :func:`transitions`' table."""
+    return len(batches) * (target.models + 1) * marker_size * 2 * (max(cb.max_pool for cb in batches) + 1)
+
+
 @dataclass(frozen=True)
 class Packed:
     """A chain and its target as the kernels' arrays (see :mod:`~mathhammer.engine.kernels`)."""
@@ -108,6 +140,8 @@ class Packed:
     damage_size: int  # damage_bound + 1
     models_size: int  # M + 1
     marker_size: int  # marker_bound + 1
+    batches: tuple[CompiledBatch, ...] = ()
+    target: CompiledTarget | None = None
 
 
 def pack(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Packed:
@@ -165,6 +199,8 @@ def pack(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Packed:
         damage_size=damage_bound(batches) + 1,
         models_size=int(hp.size) + 1,
         marker_size=marker_bound(batches, target) + 1,
+        batches=tuple(batches),
+        target=target,
     )
 
 
@@ -176,13 +212,25 @@ class Run:
     padded to whole cache lines so threads never share one.
     """
 
-    def __init__(self, packed: Packed, seed: int, method: str, chunk_size: int) -> None:
+    def __init__(self, packed: Packed, seed: int, method: str, chunk_size: int, planned: int = 0) -> None:
         import numba  # already imported by the kernels module
 
         self.packed = packed
         base, gamma = seed_stream(seed)
         self.key, self.gamma = np.uint64(base), np.uint64(gamma)
         self.method = METHODS[method]
+        # The die method passes None for both tables: numba compiles it as its own kernel.
+        self.tables = (packed.surge_alias, packed.binom_alias) if self.method == kn.METHOD_COUNT else (None, None)
+        # Casualties by table lookup when building the table (about 2 us an
+        # entry, in Python) costs little next to the run (about 20 ns a trial);
+        # otherwise by the kernel's casualty function. The die method, the
+        # reference path, always uses the function.
+        trans = None
+        if self.method == kn.METHOD_COUNT and packed.target is not None:
+            entries = transition_entries(packed.batches, packed.target, packed.marker_size)
+            if entries <= max(config.TRANSITIONS_ALWAYS, planned // 200):
+                trans = transitions(packed.batches, packed.target, packed.marker_size)
+        self.casualties = (trans, packed.marker_size)
         self.chunk = int(chunk_size)
         sizes = (packed.damage_size + 1, packed.models_size + 1, packed.marker_size + 1, 2)
         offsets = np.concatenate(([0], np.cumsum(sizes)))
@@ -197,9 +245,9 @@ class Run:
         while self.trials < stop:
             n = min(config.SUPER_BLOCK, stop - self.trials)
             kn.run_block(
-                self.key, self.gamma, self.trials, n, self.chunk, self.method, pk.params, pk.g_dice, pk.g_target,
-                pk.surge_alias, pk.binom_alias, pk.hp, pk.cum, pk.shield, pk.marker,
-                pk.shielded, self.layout, self.hist,
+                self.key, self.gamma, self.trials, n, self.chunk, pk.params, pk.g_dice, pk.g_target,
+                *self.tables, pk.hp, pk.cum, pk.shield, pk.marker,
+                pk.shielded, *self.casualties, self.layout, self.hist,
             )  # fmt: skip
             self.trials += n
 
@@ -260,7 +308,7 @@ def simulate(
         raise InputError("trials", trials, f"at most {MAX_TRIALS} trials per seed")
     chunk_size = _whole("chunk_size", chunk_size, 1, "trials per chunk")
     seed = _check(seed, method)
-    run = Run(pack(batches, target), seed, method, chunk_size)
+    run = Run(pack(batches, target), seed, method, chunk_size, planned=trials)
     run.extend(trials)
     return run.tally()
 
@@ -284,7 +332,7 @@ def simulate_adaptive(
         raise InputError("max_trials", max_trials, f"at most {MAX_TRIALS} trials per seed")
     chunk_size = _whole("chunk_size", chunk_size, 1, "trials per chunk")
     seed = _check(seed, method)
-    run = Run(pack(batches, target), seed, method, chunk_size)
+    run = Run(pack(batches, target), seed, method, chunk_size, planned=min_trials)
     stop = min_trials
     while True:
         run.extend(stop)

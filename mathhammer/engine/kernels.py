@@ -1,7 +1,9 @@
 """Numba kernels of the Monte Carlo engine: arrays and scalars in, counts out.
 
 Three layers (see ``/work/shared/design/STYLE.md``): single-trial helpers
-(the pool draws, :func:`_casualties`), inlined in numba's IR; a
+(the pool draws inlined in numba's IR; :func:`_casualties`, :func:`_dice`
+and :func:`_surge` plain calls, which halves the cold compile at no
+measured cost in speed); a
 single-thread loop over the trials of one slot (:func:`_run_slot`); and the
 ``prange`` driver (:func:`run_block`) that gives every slot its own
 histogram row. The typed
@@ -16,6 +18,11 @@ exactly. Two ways to draw a pool's successes:
   alias table.
 - ``METHOD_DIE``: every d6 rolled (two per 64-bit draw) and tested with the
   bitmask ``(mask >> face) & 1``; the S Dice rolled as N dice of M sides + K.
+
+The method is chosen by the *type* of the tables argument (arrays for count,
+``None`` for die), so numba prunes the other path at compile time: each
+method is its own compiled kernel, and the CLI compiles and loads only the
+count kernel.
 
 :func:`apply_damage` is the line-by-line port of the contract's casualty
 rules; the trial uses :func:`_casualties`, the same rules with fewer
@@ -100,7 +107,7 @@ def apply_damage(hp, removed, marker, shielded, shield, dice, damage, nonlethal,
 SMALL_UNIT = 16
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def _casualties(hp, cum, removed, marker, shielded, shield, dice, damage, nonlethal, visible, concentrated):
     """:func:`apply_damage` with fewer unpredictable branches (the kernels use this one).
 
@@ -173,23 +180,29 @@ def _binomial(state, gamma, n, target, binom_alias):
     """Successes of ``n`` d6 against ``target`` from the alias tables: ``(state, successes)``.
 
     Pools larger than the tables are drawn in pieces (a sum of binomials is
-    binomial). The common case stays free of loops: a ``while`` around the
-    single draw made it 7x slower.
+    binomial) by :func:`_binomial_pieces`, a plain call: the common case
+    stays one inlined table draw (a ``while`` around it made it 7x slower,
+    and an inlined loop at every pool doubles the cold compile).
     """
+    if n < binom_alias.shape[1]:
+        return _alias(state, gamma, n + 1, binom_alias, target - 2, n)
+    return _binomial_pieces(state, gamma, n, target, binom_alias)
+
+
+@njit(**JIT)
+def _binomial_pieces(state, gamma, n, target, binom_alias):
+    """Successes of a pool larger than the tables, drawn in table-sized pieces."""
     largest = binom_alias.shape[1] - 1
-    t = target - 2
-    if n <= largest:
-        return _alias(state, gamma, n + 1, binom_alias, t, n)
     successes = 0
     while n > 0:
         m = min(n, largest)
-        state, s = _alias(state, gamma, m + 1, binom_alias, t, m)
+        state, s = _alias(state, gamma, m + 1, binom_alias, target - 2, m)
         successes += s
         n -= m
     return state, successes
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def _dice(state, gamma, n, target):
     """Successes of ``n`` d6 rolled one by one against ``target``: ``(state, successes)``."""
     mask = np.int64(0x3F) >> (target - 1) << (target - 1)  # bit f set: face f + 1 succeeds
@@ -207,20 +220,25 @@ def _dice(state, gamma, n, target):
 
 
 @njit(**INLINE)
-def _successes(state, gamma, method, n, target, binom_alias):
-    """Successes of a pool of ``n`` d6 (no test for ``n == 0``: row 0 of the tables gives 0)."""
-    if method == METHOD_COUNT:
-        return _binomial(state, gamma, n, target, binom_alias)
-    return _dice(state, gamma, n, target)
+def _successes(state, gamma, n, target, binom_alias):
+    """Successes of a pool of ``n`` d6 (no test for ``n == 0``: row 0 of the tables gives 0).
+
+    ``binom_alias is None`` selects the die method. The test is on the *type*
+    of an argument, so numba prunes the other branch when it compiles: each
+    method compiles (and loads from the cache) only its own kernel.
+    """
+    if binom_alias is None:
+        return _dice(state, gamma, n, target)
+    return _binomial(state, gamma, n, target, binom_alias)
 
 
-@njit(**INLINE)
-def _surge(state, gamma, method, params, b, surge_alias):
-    """The Surge result of Batch ``b`` (0 when Surge does not apply)."""
+@njit(**JIT)
+def _surge(state, gamma, params, b, surge_alias):
+    """The Surge result of Batch ``b`` (0 when Surge does not apply); ``surge_alias is None``: die method."""
     m = params[b, P_SURGE_SIZE]
     if m <= 1:
         return state, 0
-    if method == METHOD_COUNT:
+    if surge_alias is not None:
         state, j = _alias(state, gamma, m, surge_alias, b, 0)
         return state, j
     result = params[b, P_SURGE_BONUS]
@@ -235,7 +253,6 @@ def _surge(state, gamma, method, params, b, surge_alias):
 def _trial(
     state,
     gamma,
-    method,
     params,
     g_dice,
     g_target,
@@ -246,41 +263,62 @@ def _trial(
     shield,
     marker,
     shielded,
+    trans,
+    kmark,
 ):
-    """One trial of the chain: ``(damage dealt, removed, marker, shielded)``."""
+    """One trial of the chain: ``(damage dealt, removed, marker, shielded)``.
+
+    Casualties come from the transition table ``trans[b, state, dice]`` when
+    the driver built one (state ``(removed * kmark + marker) * 2 +
+    shielded``), else from :func:`_casualties`. ``trans is None`` is a test
+    on the argument's type: numba compiles only one of the two paths.
+    """
     dealt = 0
     removed = 0
     models = hp.shape[0]
+    code = (marker * 2 + np.int64(shielded)) if trans is not None else 0
+    dead = models * kmark * 2
     for b in range(params.shape[0]):
-        if removed == models:
-            break  # a destroyed unit is no longer a target: later Batches are not resolved
+        # A destroyed unit is no longer a target: later Batches are not resolved.
+        if trans is None:
+            if removed == models:
+                break
+        elif code >= dead:
+            break
         # 1. Attack Pool, PRECISION, HITS.
         hits = 0
         failures = 0
         for g in range(params[b, P_GROUP_START], params[b, P_GROUP_STOP]):
             n = g_dice[g]
-            state, s = _successes(state, gamma, method, n, g_target[g], binom_alias)
+            state, s = _successes(state, gamma, n, g_target[g], binom_alias)
             hits += s
             failures += n - s
         hits += min(params[b, P_PRECISION], failures) + params[b, P_AUTO_HITS]
         # 2. Surge, CRITICAL HIT, DODGE.
-        state, surge = _surge(state, gamma, method, params, b, surge_alias)
+        state, surge = _surge(state, gamma, params, b, surge_alias)
         moved = max(0, min(surge + params[b, P_CRITICAL], hits) - params[b, P_DODGE])
         pool = hits - moved
         # 3. Armour Rolls, TOUGH.
-        state, saved = _successes(state, gamma, method, pool, params[b, P_ARMOUR], binom_alias)
+        state, saved = _successes(state, gamma, pool, params[b, P_ARMOUR], binom_alias)
         dice = moved + max(0, pool - saved - params[b, P_TOUGH])
         # 4. Evade Rolls.
         if params[b, P_EVADE] != 0:
-            state, evaded = _successes(state, gamma, method, dice, params[b, P_EVADE_TARGET], binom_alias)
+            state, evaded = _successes(state, gamma, dice, params[b, P_EVADE_TARGET], binom_alias)
             dice -= evaded
         # 5. Damage and casualties.
         damage = dice * params[b, P_DAMAGE]
         dealt += damage
-        removed, marker, shielded = _casualties(
-            hp, cum, removed, marker, shielded, shield, dice, params[b, P_DAMAGE],
-            params[b, P_NONLETHAL], params[b, P_VISIBLE], params[b, P_CONCENTRATED],
-        )  # fmt: skip
+        if trans is None:
+            removed, marker, shielded = _casualties(
+                hp, cum, removed, marker, shielded, shield, dice, params[b, P_DAMAGE],
+                params[b, P_NONLETHAL], params[b, P_VISIBLE], params[b, P_CONCENTRATED],
+            )  # fmt: skip
+        else:
+            code = np.int64(trans[b, code, dice])
+    if trans is not None:
+        removed = code // (2 * kmark)
+        marker = (code >> 1) % kmark
+        shielded = (code & 1) == 1
     return dealt, removed, marker, shielded
 
 
@@ -300,8 +338,8 @@ def _count(row, start, size, value):
 
 @njit(**JIT)
 def _run_slot(
-    slot, n_slots, key, gamma, first, n, chunk, method, params, g_dice, g_target, surge_alias,
-    binom_alias, hp, cum, shield, marker, shielded, layout, row,
+    slot, n_slots, key, gamma, first, n, chunk, params, g_dice, g_target, surge_alias,
+    binom_alias, hp, cum, shield, marker, shielded, trans, kmark, layout, row,
 ):  # fmt: skip
     """Trials of chunks ``slot, slot + n_slots, ...`` of ``[first, first + n)``, counted into ``row``."""
     # Read the layout once: LLVM must assume ``row`` and ``layout`` alias and
@@ -316,8 +354,8 @@ def _run_slot(
         for i in range(c * chunk, stop):
             state = trial_state(key, gamma, first + i)
             dealt, removed, mark, sh = _trial(
-                state, gamma, method, params, g_dice, g_target, surge_alias, binom_alias,
-                hp, cum, shield, marker, shielded,
+                state, gamma, params, g_dice, g_target, surge_alias, binom_alias,
+                hp, cum, shield, marker, shielded, trans, kmark,
             )  # fmt: skip
             _count(row, d0, d1, dealt)
             _count(row, m0, m1, removed)
@@ -327,8 +365,8 @@ def _run_slot(
 
 @njit(**PARALLEL)
 def run_block(
-    key, gamma, first, n, chunk, method, params, g_dice, g_target, surge_alias, binom_alias,
-    hp, cum, shield, marker, shielded, layout, hist,
+    key, gamma, first, n, chunk, params, g_dice, g_target, surge_alias, binom_alias,
+    hp, cum, shield, marker, shielded, trans, kmark, layout, hist,
 ):  # fmt: skip
     """Run trials ``first .. first + n - 1``, adding counts to row ``slot`` of ``hist``.
 
@@ -342,8 +380,8 @@ def run_block(
     n_slots = hist.shape[0]
     for slot in prange(n_slots):
         _run_slot(
-            slot, n_slots, key, gamma, first, n, chunk, method, params, g_dice, g_target, surge_alias,
-            binom_alias, hp, cum, shield, marker, shielded, layout, hist[slot],
+            slot, n_slots, key, gamma, first, n, chunk, params, g_dice, g_target, surge_alias,
+            binom_alias, hp, cum, shield, marker, shielded, trans, kmark, layout, hist[slot],
         )  # fmt: skip
 
 
