@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from scipy.stats import power_divergence
+from scipy.stats import chi2_contingency, power_divergence
 
 from mathhammer.outcome import Tally
 
@@ -97,3 +97,42 @@ def assert_agree(mc: Tally, exact: Tally, p_min: float = 1e-6, se_max: float = 5
         elif abs(mc_mean - mean) > se_max * se:
             problems.append(f"{name}: mean {mc_mean:.5f} vs exact {mean:.5f} ({(mc_mean - mean) / se:.1f} SE)")
     assert not problems, f"{label}: Monte Carlo disagrees with exact:\n" + "\n".join(problems)
+
+
+def two_sample_p(a_counts: np.ndarray, b_counts: np.ndarray, min_expected: float = 5.0) -> float:
+    """p-value of a G-test that two histograms of counts come from one distribution.
+
+    Adjacent bins are merged until each column's smaller expected count is at
+    least ``min_expected``. One column left: p = 1.
+    """
+    n = max(a_counts.size, b_counts.size)
+    a, b = _pad(np.asarray(a_counts, float), n), _pad(np.asarray(b_counts, float), n)
+    share = min(a.sum(), b.sum()) / (a.sum() + b.sum())
+    cols: list[tuple[float, float]] = []
+    acc_a = acc_b = 0.0
+    for x, y in zip(a, b, strict=True):
+        acc_a += x
+        acc_b += y
+        if (acc_a + acc_b) * share >= min_expected:
+            cols.append((acc_a, acc_b))
+            acc_a = acc_b = 0.0
+    if acc_a or acc_b:
+        if cols:
+            cols[-1] = (cols[-1][0] + acc_a, cols[-1][1] + acc_b)
+        else:
+            cols.append((acc_a, acc_b))
+    if len(cols) < 2:
+        return 1.0
+    table = np.array(cols).T
+    return float(chi2_contingency(table, lambda_="log-likelihood").pvalue)
+
+
+def assert_same_distribution(x: Tally, y: Tally, p_min: float = 1e-6, label: str = "") -> None:
+    """Assert that two Monte Carlo tallies (counts) agree on every histogram (two-sample G-test)."""
+    assert x.trials > 0 and y.trials > 0, "both arguments: Monte Carlo tallies (counts)"
+    problems = []
+    for name in HISTOGRAMS:
+        p = two_sample_p(getattr(x, name), getattr(y, name))
+        if p < p_min:
+            problems.append(f"{name}: two-sample G-test p={p:.3g}")
+    assert not problems, f"{label}: the two samples disagree:\n" + "\n".join(problems)

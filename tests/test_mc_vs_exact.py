@@ -22,7 +22,7 @@ from mathhammer.starcraft.compiled import compile_attack
 from mathhammer.starcraft.keywords import parse_keyword
 from mathhammer.starcraft.model import Attack, Batch, ModelGroup, Target, Weapon
 from tests.naive import naive_tally
-from tests.stats import assert_agree, g_test
+from tests.stats import assert_agree, assert_same_distribution, g_test
 
 MC_TRIALS = 200_000
 NAIVE_TRIALS = 20_000
@@ -187,6 +187,25 @@ def test_monte_carlo_agrees_with_exact(name: str, method: str) -> None:
 def test_naive_agrees_with_exact(name: str) -> None:
     seed = 77 + NAIVE_SUBSET.index(name)
     assert_agree(naive_tally(CASES[name], NAIVE_TRIALS, seed), exact(CASES[name]), label=f"{name} (naive)")
+
+
+@pytest.mark.parametrize("method", ["count", "die"])
+@pytest.mark.parametrize("name", NAIVE_SUBSET)
+def test_naive_agrees_with_monte_carlo(name: str, method: str) -> None:
+    """The per-die reference against the Monte Carlo engine directly (two-sample G-test)."""
+    seed = 500 + NAIVE_SUBSET.index(name)
+    batches, target = compile_attack(CASES[name])
+    mc = simulate(batches, target, MC_TRIALS, seed=seed, method=method)
+    assert_same_distribution(naive_tally(CASES[name], NAIVE_TRIALS, seed), mc, label=f"{name} (naive vs {method})")
+
+
+def test_two_sample_test_detects_a_difference() -> None:
+    """The two-sample check is not vacuous: a shifted sample fails it."""
+    a = Tally(np.array([500.0, 500]), np.array([500.0, 500]), np.array([1000.0]), np.array([1000.0, 0]), 1000)
+    b = Tally(np.array([650.0, 350]), np.array([500.0, 500]), np.array([1000.0]), np.array([1000.0, 0]), 1000)
+    with pytest.raises(AssertionError, match="damage"):
+        assert_same_distribution(a, b)
+    assert_same_distribution(a, a)
 
 
 @pytest.mark.parametrize("name", list(CASES))
