@@ -220,9 +220,15 @@ def render(result: Result, batch: object, target: object) -> str:
         lines.append(f"{title}: mean {pm(dist.mean, dist.stderr)}  (sd {dist.sd:.3f})")
         header = f"{'k':>4}  {'P(=k)':>8}  {'P(>=k)':>8}" + (f"  {'± P(>=k)':>9}" if mc else "")
         lines.append(header)
+        skipped = False
         for k, p_eq, p_ge, se in result.table(which):
+            if which == "damage" and k > 0 and p_eq == 0.0:
+                skipped = True  # e.g. odd totals with Damage 2: P(>=k) is the next row's
+                continue
             row = f"{k:>4}  {p_eq:8.4f}  {p_ge:8.4f}" + (f"  {se:9.4f}" if mc else "")
             lines.append(row)
+        if skipped:
+            lines.append("      (values of k that cannot happen are left out)")
     lines.append("")
     lines.append(f"P(unit destroyed): {pm(result.unit_destroyed, result.unit_destroyed_stderr)}")
     lines.append(f"P(still SHIELDED): {result.shielded_after:.4f}")
