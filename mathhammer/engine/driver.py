@@ -302,7 +302,21 @@ def simulate(
     method: str = "count",
     chunk_size: int = config.CHUNK_SIZE,
 ) -> Tally:
-    """See :func:`mathhammer.engine.simulate`."""
+    """Simulate a compiled chain ``trials`` times; a Monte Carlo :class:`~mathhammer.outcome.Tally`.
+
+    Args:
+        batches: the compiled Batches, resolved in order.
+        target: the compiled target.
+        trials: number of trials (at least 1).
+        seed: 0 to 2**64 - 1; the same seed gives the same Tally.
+        method: ``"count"`` (binomial draws from tables, fast) or ``"die"``
+            (every d6 rolled; the reference path). Same distribution, different
+            random numbers.
+        chunk_size: trials per scheduling chunk; does not change the result.
+
+    Raises:
+        InputError: a bad ``trials``, ``seed``, ``method`` or ``chunk_size``.
+    """
     trials = _whole("trials", trials, 1, "Monte Carlo trials")
     if trials > MAX_TRIALS:
         raise InputError("trials", trials, f"at most {MAX_TRIALS} trials per seed")
@@ -323,7 +337,16 @@ def simulate_adaptive(
     max_trials: int = 1_000_000_000,
     chunk_size: int = config.CHUNK_SIZE,
 ) -> Tally:
-    """See :func:`mathhammer.engine.simulate_adaptive`."""
+    """Simulate until the standard errors of mean Damage and of P(unit destroyed) are both <= ``tolerance``.
+
+    The errors are checked only at ``min_trials``, then at every doubling
+    (capped at ``max_trials``), so the result depends on the seed and the
+    arguments only, and equals ``simulate(batches, target, tally.trials, seed)``.
+    Stops at ``max_trials`` even when the tolerance is not met.
+
+    Raises:
+        InputError: ``tolerance`` not above 0, or bad trial counts, seed or method.
+    """
     if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) or not tolerance > 0:
         raise InputError("tolerance", tolerance, "a standard error greater than 0, e.g. 0.001")
     min_trials = _whole("min_trials", min_trials, 1, "Monte Carlo trials")

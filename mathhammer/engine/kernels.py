@@ -24,9 +24,10 @@ The method is chosen by the *type* of the tables argument (arrays for count,
 method is its own compiled kernel, and the CLI compiles and loads only the
 count kernel.
 
-:func:`apply_damage` is the line-by-line port of the contract's casualty
-rules; the trial uses :func:`_casualties`, the same rules with fewer
-unpredictable branches, tested equal to it on every small input.
+:func:`_casualties` is the contract's
+:func:`~mathhammer.starcraft.compiled.apply_damage` with fewer unpredictable
+branches, tested equal to it on every small input; the driver's transition
+tables are that function tabulated.
 """
 
 from __future__ import annotations
@@ -70,38 +71,6 @@ _S53 = np.uint64(53)
 _LOW53 = np.uint64(2**53 - 1)
 
 
-@njit(**JIT)
-def apply_damage(hp, removed, marker, shielded, shield, dice, damage, nonlethal, visible, concentrated):
-    """Port of :func:`mathhammer.starcraft.compiled.apply_damage` (same arguments and result)."""
-    models = hp.shape[0]
-    left = models - removed
-    if left <= 0:
-        return removed, 0, False
-    if nonlethal != 0:
-        marker += nonlethal
-        if shielded and marker > shield:
-            shielded = False
-    if dice <= 0:
-        return removed, marker, shielded
-    total = dice * damage + marker
-    if shielded and total > shield:
-        shielded = False
-    visible_left = max(0, min(visible, models) - removed)
-    cap = min(visible_left, left)
-    if concentrated != 0:
-        cap = min(cap, concentrated)
-    killed = 0
-    while killed < cap and total >= hp[removed + killed]:
-        total -= hp[removed + killed]
-        killed += 1
-    if removed == 0 and killed > 0:
-        shielded = False
-    removed += killed
-    if killed in (left, visible_left) or (concentrated != 0 and killed == concentrated):
-        total = 0
-    return removed, total, shielded
-
-
 #: Units of at most this many models take casualties by a fixed-length count
 #: (no data-dependent loop exit to mispredict); larger ones by the loop.
 SMALL_UNIT = 16
@@ -109,12 +78,12 @@ SMALL_UNIT = 16
 
 @njit(**JIT)
 def _casualties(hp, cum, removed, marker, shielded, shield, dice, damage, nonlethal, visible, concentrated):
-    """:func:`apply_damage` with fewer unpredictable branches (the kernels use this one).
+    """The contract's ``apply_damage`` with fewer unpredictable branches.
 
     ``cum[i]`` is the HP of the first ``i`` models. Models removed = how many
     of the next ``cap`` models' cumulative HP fit in the Total Damage, counted
     over a fixed number of steps; "no dice in the Damage Pool" is a select,
-    not an early return. Tested equal to :func:`apply_damage` on every small
+    not an early return. Tested equal to the contract's ``apply_damage`` on every small
     input.
     """
     models = hp.shape[0]
