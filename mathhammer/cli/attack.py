@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .common import fail, handle_errors, parse_float, parse_int, parse_target_number
+from .common import fail, handle_errors
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..results import Result
@@ -132,49 +132,54 @@ def attack(
     from ..errors import InputError
     from ..starcraft.keywords import parse_keywords
     from ..starcraft.model import Batch, ModelGroup, Target, Weapon, parse_surge, parse_tags
+    from ..validate import number, target_number, whole
 
-    n_models = parse_int("--models", models, 0, 999, "attacking models")
-    assert n_models is not None
+    def opt_whole(flag: str, value: str | None, lo: int, hi: int, what: str) -> int | None:
+        return None if value is None else whole(flag, value, lo, hi, what)
+
+    def opt_number(flag: str, value: str | None, lo: float, hi: float, what: str) -> float | None:
+        return None if value is None else number(flag, value, lo, hi, what)
+
+    n_models = whole("--models", models, 0, 999, "attacking models")
     surge_tags: tuple[str, ...] = ()
     surge_dice: SDice | None = None
     if surge:
         surge_tags, surge_dice = parse_surge(surge, "--surge")
     weapon = Weapon(
         name=name,
-        roa=parse_int("--roa", roa, 0, 99, "Rate of Attack") or 0,
-        hit=parse_target_number("--hit", hit, "Hit"),
-        damage=parse_int("--damage", damage, 1, 99, "Damage") or 1,
-        range=parse_float("--range", weapon_range, 0, 999, "profile range in inches"),
+        roa=whole("--roa", roa, 0, 99, "Rate of Attack"),
+        hit=target_number("--hit", hit, "Hit"),
+        damage=whole("--damage", damage, 1, 99, "Damage"),
+        range=opt_number("--range", weapon_range, 0, 999, "profile range in inches"),
         surge_tags=surge_tags,
         surge_dice=surge_dice,
         keywords=parse_keywords(keyword or [], "weapon", "--keyword"),
     )
-    dist = parse_float("--distance", distance, 0, 999, "distance in inches")
+    dist = opt_number("--distance", distance, 0, 999, "distance in inches")
     has_ranged_kw = any(k.name in ("BURST FIRE", "LONG RANGE") for k in weapon.keywords)
     if dist is not None and weapon.range is None and any(k.name == "LONG RANGE" for k in weapon.keywords):
         raise InputError("--range", None, "the weapon's profile range in inches, needed with LONG RANGE and --distance")
     batch = Batch.at(weapon, n_models, dist)
-    n_target = parse_int("--target-models", target_models, 1, 999, "models in the target unit")
-    hp = parse_int("--target-hp", target_hp, 1, 999, "Hit Points per model")
-    assert n_target is not None and hp is not None
+    n_target = whole("--target-models", target_models, 1, 999, "models in the target unit")
+    hp = whole("--target-hp", target_hp, 1, 999, "Hit Points per model")
     target = Target(
         groups=(ModelGroup(n_target, hp),),
-        armour=parse_target_number("--target-armour", target_armour, "Armour"),
-        evade=parse_target_number("--target-evade", target_evade, "Evade"),
-        shield=parse_int("--target-shield", target_shield, 0, 99, "Shield") or 0,
+        armour=target_number("--target-armour", target_armour, "Armour"),
+        evade=target_number("--target-evade", target_evade, "Evade"),
+        shield=whole("--target-shield", target_shield, 0, 99, "Shield"),
         tags=parse_tags(target_tags, "--target-tags"),
         keywords=parse_keywords(target_keyword or [], "target", "--target-keyword"),
-        marker=parse_int("--target-marker", target_marker, 0, 999, "Damage Marker") or 0,
+        marker=whole("--target-marker", target_marker, 0, 999, "Damage Marker"),
         shielded=False if target_unshielded else None,
-        visible=parse_int("--target-visible", target_visible, 1, 999, "visible models"),
+        visible=opt_whole("--target-visible", target_visible, 1, 999, "visible models"),
         evade_eligible=evade_eligible,
         stationary=target_stationary,
     )
     if method not in ("count", "die"):
         raise InputError("--method", method, "count or die")
-    n_trials = parse_int("--trials", trials, 1, 10**12, "Monte Carlo trials")
-    tol = parse_float("--tolerance", tolerance, 1e-6, 100, "standard error wanted")
-    n_seed = parse_int("--seed", seed, 0, 2**63 - 1, "seed")
+    n_trials = opt_whole("--trials", trials, 1, 10**12, "Monte Carlo trials")
+    tol = opt_number("--tolerance", tolerance, 1e-6, 100, "standard error wanted")
+    n_seed = whole("--seed", seed, 0, 2**63 - 1, "seed")
     if exact and (n_trials is not None or tol is not None):
         raise fail("--exact: got it with --trials/--tolerance; allowed: either --exact or --trials N/--tolerance E")
     if n_trials is not None and tol is not None:
@@ -189,7 +194,7 @@ def attack(
         target,
         engine="monte-carlo" if (n_trials is not None or tol is not None) else "exact",
         trials=n_trials,
-        seed=n_seed or 0,
+        seed=n_seed,
         tolerance=tol,
         method=method,
         label=name,

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import functools
-import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import typer
 
-from ..errors import InputError, MathhammerError
+from ..errors import MathhammerError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,48 +33,3 @@ def handle_errors(func: F) -> F:
             raise typer.Exit(130) from None
 
     return wrapper  # type: ignore[return-value]
-
-
-def parse_int(flag: str, text: str | None, lo: int, hi: int, what: str) -> int | None:
-    """Parse a whole number given to ``flag``; refuse anything outside lo..hi."""
-    if text is None:
-        return None
-    try:
-        value = int(str(text).strip())
-    except ValueError:
-        raise InputError(flag, text, f"{what}: a whole number from {lo} to {hi}") from None
-    if not lo <= value <= hi:
-        raise InputError(flag, text, f"{what}: a whole number from {lo} to {hi}")
-    return value
-
-
-def parse_target_number(flag: str, text: str, what: str) -> int:
-    """Parse a target number written ``4`` or ``4+``."""
-    raw = str(text).strip()
-    try:
-        value = int(raw[:-1] if raw.endswith("+") else raw)
-    except ValueError:
-        value = 0
-    if not 2 <= value <= 6:
-        raise InputError(flag, text, f"{what}: a target number from 2 to 6 (4 or 4+ means 4+)")
-    return value
-
-
-def parse_float(flag: str, text: str | None, lo: float, hi: float, what: str) -> float | None:
-    if text is None:
-        return None
-    try:
-        value = float(str(text).strip().rstrip('"'))
-    except ValueError:
-        raise InputError(flag, text, f"{what}: a number from {lo:g} to {hi:g}") from None
-    if not (lo <= value <= hi):
-        raise InputError(flag, text, f"{what}: a number from {lo:g} to {hi:g}")
-    return value
-
-
-def rewrap(exc: InputError, flag: str) -> InputError:
-    return exc.with_field(flag)
-
-
-def stdout_is_terminal() -> bool:
-    return sys.stdout.isatty()

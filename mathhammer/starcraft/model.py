@@ -16,33 +16,10 @@ from dataclasses import dataclass, field
 
 from ..dice import SDice
 from ..errors import InputError
+from ..validate import number, target_number, whole
 from .keywords import Keyword, normalise_tag, parse_keywords
 
 REMOVAL_ORDERS = ("listed", "fewest-hp-first", "most-hp-first")
-
-
-def _int(name: str, value: object, lo: int, hi: int, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        try:
-            if isinstance(value, float) and not value.is_integer():
-                raise ValueError
-            value = int(str(value).strip()) if not isinstance(value, float) else int(value)
-        except (TypeError, ValueError):
-            raise InputError(name, value, f"{what}: a whole number from {lo} to {hi}") from None
-    if not lo <= value <= hi:
-        raise InputError(name, value, f"{what}: a whole number from {lo} to {hi}")
-    return value
-
-
-def _target_number(name: str, value: object, what: str) -> int:
-    text = str(value).strip().rstrip("+")
-    try:
-        number = int(text)
-    except ValueError:
-        raise InputError(name, value, f"{what}: a target number from 2 to 6 (4 or 4+ means 4+)") from None
-    if not 2 <= number <= 6:
-        raise InputError(name, value, f"{what}: a target number from 2 to 6 (4 or 4+ means 4+)")
-    return number
 
 
 def parse_tags(text: str | Iterable[str], field: str) -> tuple[str, ...]:
@@ -92,11 +69,11 @@ class Weapon:
     keywords: tuple[Keyword, ...] = ()
 
     def __post_init__(self) -> None:
-        _int("roa", self.roa, 0, 99, "Rate of Attack")
-        _target_number("hit", self.hit, "Hit")
-        _int("damage", self.damage, 1, 99, "Damage")
-        if self.range is not None and not (0 <= float(self.range) <= 999):
-            raise InputError("range", self.range, "a range in inches from 0 to 999")
+        whole("roa", self.roa, 0, 99, "Rate of Attack")
+        target_number("hit", self.hit, "Hit")
+        whole("damage", self.damage, 1, 99, "Damage")
+        if self.range is not None:
+            number("range", self.range, 0, 999, "a range in inches")
         if (self.surge_dice is None) != (not self.surge_tags):
             raise InputError("surge", self.surge_tags, "Surge Types and S Dice given together (or neither)")
 
@@ -120,9 +97,9 @@ class Weapon:
         tags, dice = parse_surge(surge) if surge else ((), None)
         return cls(
             name=name,
-            roa=_int("roa", roa, 0, 99, "Rate of Attack"),
-            hit=_target_number("hit", hit, "Hit"),
-            damage=_int("damage", damage, 1, 99, "Damage"),
+            roa=whole("roa", roa, 0, 99, "Rate of Attack"),
+            hit=target_number("hit", hit, "Hit"),
+            damage=whole("damage", damage, 1, 99, "Damage"),
             range=range,
             surge_tags=tags,
             surge_dice=dice,
@@ -160,15 +137,14 @@ class Batch:
     name: str = ""
 
     def __post_init__(self) -> None:
-        _int("models", self.models, 0, 999, "attacking models")
+        whole("models", self.models, 0, 999, "attacking models")
         if self.distances is not None:
             if len(self.distances) != self.models:
                 raise InputError("distances", self.distances, f"one distance per attacking model ({self.models})")
             for d in self.distances:
-                if not 0 <= float(d) <= 999:
-                    raise InputError("distances", d, "distances in inches from 0 to 999")
+                number("distances", d, 0, 999, "distances in inches")
         if self.visible is not None:
-            _int("visible", self.visible, 1, 999, "visible target models")
+            whole("visible", self.visible, 1, 999, "visible target models")
         if self.kind not in ("weapon", "hits", "impact"):
             raise InputError("kind", self.kind, "weapon, hits or impact")
 
@@ -181,7 +157,7 @@ class Batch:
     @classmethod
     def hits(cls, x: int, damage: int, name: str = "HITS") -> Batch:
         """HITS X (Y): X dice straight into the Armour Pool, Damage Y, no Surge (part 11)."""
-        _int("HITS X", x, 1, 999, "automatic hits")
+        whole("HITS X", x, 1, 999, "automatic hits")
         return cls(Weapon(name=name, roa=0, hit=6, damage=damage), models=int(x), kind="hits", name=name)
 
     @classmethod
@@ -204,8 +180,8 @@ class ModelGroup:
     name: str = "model"
 
     def __post_init__(self) -> None:
-        _int("models", self.count, 1, 999, "models")
-        _int("hp", self.hp, 1, 999, "Hit Points")
+        whole("models", self.count, 1, 999, "models")
+        whole("hp", self.hp, 1, 999, "Hit Points")
 
 
 @dataclass(frozen=True)
@@ -249,12 +225,12 @@ class Target:
     def __post_init__(self) -> None:
         if not self.groups:
             raise InputError("target models", 0, "at least one model")
-        _target_number("armour", self.armour, "Armour")
-        _target_number("evade", self.evade, "Evade")
-        _int("shield", self.shield, 0, 99, "Shield")
-        _int("marker", self.marker, 0, 999, "Damage Marker")
+        target_number("armour", self.armour, "Armour")
+        target_number("evade", self.evade, "Evade")
+        whole("shield", self.shield, 0, 99, "Shield")
+        whole("marker", self.marker, 0, 999, "Damage Marker")
         if self.visible is not None:
-            _int("visible", self.visible, 1, 999, "visible models")
+            whole("visible", self.visible, 1, 999, "visible models")
         if self.removal_order not in REMOVAL_ORDERS:
             raise InputError("removal_order", self.removal_order, ", ".join(REMOVAL_ORDERS))
 
@@ -284,11 +260,11 @@ class Target:
         [4, 2, 2, 2, 2]
         """
         if groups is None:
-            groups = (ModelGroup(_int("models", models, 1, 999, "models"), _int("hp", hp, 1, 999, "Hit Points")),)
+            groups = (ModelGroup(whole("models", models, 1, 999, "models"), whole("hp", hp, 1, 999, "Hit Points")),)
         return cls(
             groups=tuple(groups),
-            armour=_target_number("armour", armour, "Armour"),
-            evade=_target_number("evade", evade, "Evade"),
+            armour=target_number("armour", armour, "Armour"),
+            evade=target_number("evade", evade, "Evade"),
             shield=shield,
             tags=parse_tags(tags, "tags"),
             keywords=parse_keywords(keywords, "target", "target keyword"),

@@ -1,0 +1,63 @@
+"""Checks of single values, shared by the typed model and the CLI.
+
+Each returns the parsed value or raises :class:`~mathhammer.errors.InputError`
+naming the field (a CLI flag or a model field), the value and what is allowed.
+
+>>> whole("--models", "9", 0, 999, "attacking models")
+9
+>>> target_number("--hit", "4+", "Hit")
+4
+>>> target_number("--hit", "7", "Hit")
+Traceback (most recent call last):
+...
+mathhammer.errors.InputError: --hit: got '7'; allowed: Hit: a target number from 2 to 6 (4 or 4+ means 4+)
+"""
+
+from __future__ import annotations
+
+from .errors import InputError
+
+
+def whole(field: str, value: object, lo: int, hi: int, what: str) -> int:
+    """A whole number from ``lo`` to ``hi`` (ints, integral floats and digit strings)."""
+    allowed = f"{what}: a whole number from {lo} to {hi}"
+    if isinstance(value, bool):
+        raise InputError(field, value, allowed)
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    else:
+        try:
+            number = int(str(value).strip())
+        except ValueError:
+            raise InputError(field, value, allowed) from None
+    if not lo <= number <= hi:
+        raise InputError(field, value, allowed)
+    return number
+
+
+def target_number(field: str, value: object, what: str) -> int:
+    """A target number 2..6, written ``4`` or ``4+``."""
+    text = str(value).strip()
+    text = text[:-1] if text.endswith("+") else text
+    allowed = f"{what}: a target number from 2 to 6 (4 or 4+ means 4+)"
+    try:
+        number = int(text)
+    except ValueError:
+        raise InputError(field, value, allowed) from None
+    if isinstance(value, bool) or not 2 <= number <= 6:
+        raise InputError(field, value, allowed)
+    return number
+
+
+def number(field: str, value: object, lo: float, hi: float, what: str) -> float:
+    """A number from ``lo`` to ``hi`` (inches may be written ``12"``)."""
+    allowed = f"{what}: a number from {lo:g} to {hi:g}"
+    try:
+        result = float(str(value).strip().rstrip('"'))
+    except ValueError:
+        raise InputError(field, value, allowed) from None
+    if not lo <= result <= hi:
+        raise InputError(field, value, allowed)
+    return result
