@@ -95,7 +95,8 @@ class _Spec:
     def render(self, kw: Keyword) -> str:
         out = self.form
         if kw.value is not None:
-            out = out.replace("(X)", f"({kw.value})")
+            v = kw.value
+            out = out.replace("(X)", f"({v})").replace('(X")', f'({v}")').replace("HITS X", f"HITS {v}")
         if kw.tag is not None:
             out = out.replace("[TAG]", kw.tag).replace("[Characteristic]", kw.tag)
         if kw.extra is not None:

@@ -1,0 +1,230 @@
+"""Load and validate profile files: built-ins, then the user's folders.
+
+Every problem in every file is collected and reported at once, one line each:
+
+    terran.toml: units.Marine.weapons[0].hit: got 9; allowed: Input should be less than or equal to 6
+    terran.toml: units.Marine.wepons: unknown key (did you mean 'weapons'?)
+
+Built-in profiles ship inside the package (``mathhammer/builtin_profiles``,
+mapped from the repository's ``profiles/`` folder). A user folder given with
+``--profiles DIR`` or the ``MATHHAMMER_PROFILES`` environment variable (paths
+separated by ``os.pathsep``) extends them; a unit or card of the same name
+replaces the built-in one.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from ..errors import InputError, MathhammerError
+from .schema import FactionCard, ProfileFile, TacticalCard, UnitCard
+
+ENV_VAR = "MATHHAMMER_PROFILES"
+
+
+class ProfileError(MathhammerError):
+    """One or more problems in profile files; ``problems`` holds one line each."""
+
+    def __init__(self, problems: Sequence[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+def builtin_dir() -> Path:
+    """The folder of the built-in profiles (package data, or the repository's ``profiles/``)."""
+    try:
+        root = Path(str(resources.files("mathhammer.builtin_profiles")))
+        if (root / "starcraft").is_dir():
+            return root
+    except ModuleNotFoundError:  # pragma: no cover - a broken install
+        pass
+    return Path(__file__).resolve().parents[2] / "profiles"
+
+
+def _all_field_names() -> set[str]:
+    from . import schema
+
+    names: set[str] = set()
+    for obj in vars(schema).values():
+        if isinstance(obj, type) and hasattr(obj, "model_fields"):
+            names.update(obj.model_fields)
+    return names
+
+
+def _path(loc: Iterable[Any]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            text = str(part)
+            if " " in text or "." in text or "'" in text:
+                text = f'"{text}"'
+            out += ("." if out else "") + text
+    return out
+
+
+_UNION_TAG = re.compile(r"^(constrained-\w+|literal\[.*\]|function-.*|list\[.*\]|dict\[.*\]|int|str|float|bool)$")
+
+
+def _format_errors(name: str, exc: Any) -> list[str]:
+    """One line per problem; the alternatives of a union (``5`` or ``"-"``) fold into one line."""
+    fields = sorted(_all_field_names())
+    lines: list[str] = []
+    merged: dict[str, int] = {}
+    for err in exc.errors(include_url=False):
+        loc = [p for p in err["loc"] if not (isinstance(p, str) and _UNION_TAG.match(p))]
+        where = f"{name}: {_path(loc)}" if loc else name
+        if where in merged and err["type"] != "extra_forbidden":
+            i = merged[where]
+            lines[i] += " or " + str(err["msg"]).removeprefix("Value error, ").replace("Input should be ", "")
+            continue
+        merged[where] = len(lines)
+        if err["type"] == "extra_forbidden":
+            key = str(loc[-1]) if loc else "?"
+            close = difflib.get_close_matches(key, fields, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            lines.append(f"{where}: unknown key{hint}")
+            continue
+        msg = str(err["msg"]).removeprefix("Value error, ").replace("Input should be ", "")
+        value = err.get("input")
+        shown = "" if isinstance(value, dict) else f"got {value!r}; "
+        if "allowed:" in msg:
+            lines.append(f"{where}: {shown}{msg}")
+        else:
+            lines.append(f"{where}: {shown}allowed: {msg}")
+    return lines
+
+
+def load_file(path: Path) -> ProfileFile:
+    """Read and validate one TOML file; raises :class:`ProfileError` with every problem."""
+    from pydantic import ValidationError
+
+    name = path.name
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise ProfileError([f"{path}: cannot read: {exc.strerror}"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError([f"{name}: not valid TOML: {exc}"]) from None
+    except UnicodeDecodeError:
+        raise ProfileError([f"{name}: not a UTF-8 text file; allowed: TOML profiles (profiles/README.md)"]) from None
+    try:
+        return ProfileFile.model_validate(data)
+    except ValidationError as exc:
+        raise ProfileError(_format_errors(name, exc)) from None
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A unit card with its name, race (file) and source."""
+
+    name: str
+    race: str
+    card: UnitCard
+    source: str
+
+
+@dataclass(frozen=True)
+class Roster:
+    """Every loaded unit, faction, tactical and creep card, by name."""
+
+    units: dict[str, Unit] = field(default_factory=dict)
+    factions: dict[str, FactionCard] = field(default_factory=dict)
+    tactical: dict[str, TacticalCard] = field(default_factory=dict)
+    creep: dict[str, TacticalCard] = field(default_factory=dict)
+    files: tuple[str, ...] = ()
+
+    def unit(self, name: str, field_name: str = "unit") -> Unit:
+        """Find a unit by name, case-insensitively; ``"Raptor"`` finds ``"Raptor (Zergling)"``.
+
+        Raises:
+            InputError: no such unit (with the closest names).
+        """
+        return _lookup(self.units, name, field_name, "a unit of the roster")
+
+    def card(self, name: str, field_name: str = "card") -> FactionCard | TacticalCard:
+        pool: dict[str, FactionCard | TacticalCard] = {**self.factions, **self.tactical, **self.creep}
+        return _lookup(pool, name, field_name, "a faction, tactical or creep card")
+
+
+def _lookup(pool: dict[str, Any], name: str, field_name: str, what: str) -> Any:
+    if name in pool:
+        return pool[name]
+    key = " ".join(name.lower().split())
+    exact = [k for k in pool if k.lower() == key]
+    if exact:
+        return pool[exact[0]]
+    short = [k for k in pool if k.lower().split(" (")[0] == key]
+    if len(short) == 1:
+        return pool[short[0]]
+    close = difflib.get_close_matches(name, list(pool), n=3, cutoff=0.5)
+    hint = "did you mean " + " or ".join(repr(c) for c in close) + "?" if close else ""
+    raise InputError(field_name, name, f"{what} (mathhammer profiles list)", hint)
+
+
+def _toml_files(folder: Path) -> list[Path]:
+    if folder.is_file():
+        return [folder]
+    if not folder.is_dir():
+        raise ProfileError([f"{folder}: no such folder (--profiles / {ENV_VAR})"])
+    return sorted(p for p in folder.rglob("*.toml") if "scenarios" not in p.parts and "armies" not in p.parts)
+
+
+def user_dirs(extra: Sequence[str | Path] = ()) -> list[Path]:
+    """The user's folders: ``MATHHAMMER_PROFILES`` first, then ``extra`` (later ones win)."""
+    env = [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p.strip()]
+    return env + [Path(p) for p in extra]
+
+
+def load_roster(extra: Sequence[str | Path] = (), builtin: bool = True) -> Roster:
+    """Load the built-in profiles and the user's folders into one :class:`Roster`.
+
+    Raises:
+        ProfileError: every problem of every file, one line each.
+    """
+    folders = ([builtin_dir() / "starcraft"] if builtin else []) + user_dirs(extra)
+    problems: list[str] = []
+    roster = Roster()
+    files: list[str] = []
+    for folder in folders:
+        try:
+            paths = _toml_files(folder)
+        except ProfileError as exc:
+            problems.extend(exc.problems)
+            continue
+        for path in paths:
+            try:
+                pf = load_file(path)
+            except ProfileError as exc:
+                problems.extend(exc.problems)
+                continue
+            files.append(str(path))
+            src = f"{pf.source.document} ({pf.source.version})"
+            for name, card in pf.units.items():
+                source = f"{src}, {card.source}" if card.source else src
+                roster.units[name] = Unit(name, path.stem, card, source)
+            roster.factions.update(pf.factions)
+            roster.tactical.update(pf.tactical)
+            roster.creep.update(pf.creep)
+    if problems:
+        raise ProfileError(problems)
+    return Roster(roster.units, roster.factions, roster.tactical, roster.creep, tuple(files))
+
+
+def validate_dir(folder: str | Path) -> list[str]:
+    """Check a user's folder; returns the problems (empty when all is well)."""
+    try:
+        load_roster([folder], builtin=False)
+    except ProfileError as exc:
+        return exc.problems
+    return []

@@ -1,0 +1,286 @@
+"""The profile format (``profiles/README.md``) as pydantic v2 models.
+
+Unknown keys are refused (``extra="forbid"``), keywords are parsed with the
+rules' own parser (:mod:`mathhammer.starcraft.keywords`), and every model is
+frozen. The loader turns pydantic's errors into one line per problem naming
+the file and the path (``terran.toml: units.Marine.weapons[0].hit``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from ..dice import SDice
+from ..errors import InputError
+from ..starcraft.keywords import COMBAT_TAGS, normalise_tag, parse_keyword
+
+Phase = Literal["assault", "combat"]
+Slot = Literal["Core", "Elite", "Support", "Air", "Hero"]
+Resource = Literal["CP", "BM", "PE", ""]
+EFFECT_KINDS = (
+    "weapon_keyword",
+    "weapon_s_dice",
+    "weapon_surge",
+    "unit_keyword",
+    "evade_eligible",
+    "non_lethal_self",
+    "speed",
+    "hits",
+)
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _tags(values: list[str]) -> list[str]:
+    out = []
+    for v in values:
+        try:
+            out.append(normalise_tag(v, "tag"))
+        except InputError as exc:
+            hint = f" ({exc.hint})" if exc.hint else ""
+            raise ValueError(f"{v!r} is not a Combat Tag; allowed: {', '.join(COMBAT_TAGS)}{hint}") from None
+    return out
+
+
+def _keyword(text: str, scope: str) -> str:
+    try:
+        parse_keyword(text, scope, "keyword")
+    except InputError as exc:
+        raise ValueError(f"{text!r}: allowed: {exc.allowed}" + (f" ({exc.hint})" if exc.hint else "")) from None
+    return text
+
+
+class WeaponProfile(_Frozen):
+    """One weapon row of a card."""
+
+    name: str
+    phase: Phase
+    range: int | Literal["E"]
+    target: Literal["Ground", "Flying", "All"]
+    roa: int = Field(ge=0, le=99)
+    hit: int = Field(ge=2, le=6)
+    surge_types: list[str] = []
+    s_dice: str = ""
+    damage: int = Field(ge=1, le=99)
+    keywords: list[str] = []
+
+    @field_validator("surge_types")
+    @classmethod
+    def _surge_tags(cls, v: list[str]) -> list[str]:
+        return _tags(v)
+
+    @field_validator("s_dice")
+    @classmethod
+    def _s_dice(cls, v: str) -> str:
+        if v:
+            try:
+                SDice.parse(v)
+            except InputError as exc:
+                raise ValueError(f"{v!r}: allowed: {exc.allowed}") from None
+        return v
+
+    @field_validator("keywords")
+    @classmethod
+    def _keywords(cls, v: list[str]) -> list[str]:
+        return [_keyword(k, "weapon") for k in v]
+
+    @model_validator(mode="after")
+    def _surge_pair(self) -> WeaponProfile:
+        if bool(self.surge_types) != bool(self.s_dice):
+            raise ValueError("surge_types and s_dice go together: both given, or both empty for '-'")
+        return self
+
+
+class Effect(_Frozen):
+    """A machine-readable effect of an ability or upgrade (profiles/README.md, Effects)."""
+
+    kind: Literal[
+        "weapon_keyword",
+        "weapon_s_dice",
+        "weapon_surge",
+        "unit_keyword",
+        "evade_eligible",
+        "non_lethal_self",
+        "speed",
+        "hits",
+    ]
+    keyword: str = ""
+    surge_types: list[str] = []
+    weapons: list[str] = []
+    within: float | None = Field(default=None, ge=0, le=999)
+    vs_tags: list[str] = []
+    s_dice: str = ""
+    against: Literal["ranged", "close", "all"] = "all"
+    value: int = Field(default=0, ge=0, le=99)
+    damage: int = Field(default=0, ge=0, le=99)
+    on_creep: bool = False
+
+    @field_validator("vs_tags", "surge_types")
+    @classmethod
+    def _vs(cls, v: list[str]) -> list[str]:
+        return _tags(v)
+
+    @model_validator(mode="after")
+    def _fields_of_kind(self) -> Effect:
+        k = self.kind
+        if k == "weapon_keyword":
+            if not self.keyword or not self.weapons:
+                raise ValueError("weapon_keyword needs keyword and weapons")
+            _keyword(self.keyword, "weapon")
+        elif k == "weapon_s_dice":
+            if not self.s_dice or not self.weapons:
+                raise ValueError("weapon_s_dice needs s_dice and weapons")
+            WeaponProfile._s_dice(self.s_dice)
+        elif k == "weapon_surge":
+            if not self.s_dice or not self.weapons or not self.surge_types:
+                raise ValueError("weapon_surge needs surge_types, s_dice and weapons")
+            WeaponProfile._s_dice(self.s_dice)
+        elif k == "unit_keyword":
+            if not self.keyword:
+                raise ValueError("unit_keyword needs keyword")
+            _keyword(self.keyword, "target")
+        elif k in ("non_lethal_self", "speed") and self.value <= 0:
+            raise ValueError(f"{k} needs value >= 1")
+        elif k == "hits" and (self.value <= 0 or self.damage <= 0):
+            raise ValueError("hits needs value >= 1 and damage >= 1")
+        return self
+
+
+class Ability(_Frozen):
+    name: str
+    phase: Literal["movement", "assault", "combat", "any", "scoring", "deployment"]
+    type: Literal["active", "passive", "reaction"]
+    cost: int | Literal["X"] = 0  # "X": the card lets the player choose (the text says how)
+    resource: Resource = ""
+
+    @field_validator("cost")
+    @classmethod
+    def _cost(cls, v: int | str) -> int | str:
+        if isinstance(v, int) and not 0 <= v <= 9:
+            raise ValueError('a cost from 0 to 9, or "X"')
+        return v
+
+    text: str = ""
+    effects: list[Effect] = []
+
+
+class Upgrade(_Frozen):
+    name: str
+    cost: dict[str, int] = {}
+    specialist: bool = False
+    replaces: str = ""
+    weapons: list[WeaponProfile] = []
+    abilities: list[Ability] = []
+    stats: dict[Literal["size", "hp", "shield", "evade", "armour", "speed"], int] = {}
+
+    @field_validator("cost")
+    @classmethod
+    def _cost(cls, v: dict[str, int]) -> dict[str, int]:
+        for models, minerals in v.items():
+            if not models.isdigit() or minerals < 0:
+                raise ValueError('cost maps a composition\'s models (as a string, e.g. "6") to minerals >= 0')
+        return v
+
+
+class SupplyBracket(_Frozen):
+    models: tuple[int, int]
+    supply: int = Field(ge=0, le=20)
+
+
+class Composition(_Frozen):
+    models: int = Field(ge=1, le=99)
+    minerals: int = Field(ge=0, le=9999)
+    supply: int = Field(ge=0, le=20)
+
+
+class UnitCard(_Frozen):
+    """A unit card (profiles/README.md)."""
+
+    faction_tags: list[str]
+    combat_tags: list[str]
+    army_slot: Slot | Literal["-"]  # "-": the card prints none (a summoned unit)
+    combat_role: str = ""
+    base_mm: Annotated[int, Field(ge=10, le=200)] | tuple[int, int]  # an oval base: [40, 100]
+    size: Annotated[int, Field(ge=0, le=10)] | Literal["-"]  # "-": printed as such
+    hp: int = Field(ge=1, le=99)
+    shield: int = Field(default=0, ge=0, le=99)
+    evade: Annotated[int, Field(ge=2, le=6)] | Literal["-"]  # "-": no Evade characteristic, never an Evade Roll
+    armour: int = Field(ge=2, le=6)
+    speed: list[int] | Literal["-"]  # [4, 7] for "4/7", [7] for "7", "-" for none
+    unique: bool = False
+    summoned: bool = False
+    supply: list[SupplyBracket]
+    compositions: list[Composition]
+    weapons: list[WeaponProfile] = []
+    abilities: list[Ability] = []
+    upgrades: list[Upgrade] = []
+    source: str = ""
+
+    @field_validator("combat_tags")
+    @classmethod
+    def _combat(cls, v: list[str]) -> list[str]:
+        return _tags(v)
+
+    @field_validator("speed")
+    @classmethod
+    def _speed(cls, v: list[int] | str) -> list[int] | str:
+        if isinstance(v, list) and not (1 <= len(v) <= 2 and all(0 <= x <= 30 for x in v)):
+            raise ValueError('speed as printed: [4, 7] for "4/7", [7] for "7", or "-"')
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> UnitCard:
+        sizes = {c.models for c in self.compositions}
+        for up in self.upgrades:
+            unknown = set(up.cost) - {str(s) for s in sizes}
+            if unknown:
+                raise ValueError(
+                    f"upgrade {up.name!r} has costs for {sorted(unknown)} models; compositions have {sorted(sizes)}"
+                )
+            names = {w.name for w in self.weapons}
+            if up.replaces and up.replaces not in names:
+                raise ValueError(f"upgrade {up.name!r} replaces {up.replaces!r}, not a weapon of this card: {names}")
+        for c in self.compositions:
+            if not any(b.models[0] <= c.models <= b.models[1] for b in self.supply):
+                raise ValueError(f"composition of {c.models} models is in no Models/Supply bracket")
+        return self
+
+
+class FactionCard(_Frozen):
+    tags: list[str]
+    slots: dict[Slot, int]
+    unique: bool = False
+    resource: Resource = ""
+    resource_per_round: int = Field(default=0, ge=0, le=9)
+    abilities: list[Ability] = []
+    source: str = ""
+
+
+class TacticalCard(_Frozen):
+    tags: list[str]
+    vespene: int = Field(ge=0, le=999)
+    slots: dict[Slot, int] = {}
+    unique: bool = False
+    resource: Resource = ""
+    resource_per_round: int = Field(default=0, ge=0, le=9)
+    abilities: list[Ability] = []
+    source: str = ""
+
+
+class Source(_Frozen):
+    document: str
+    version: str
+
+
+class ProfileFile(_Frozen):
+    """One TOML file of profiles."""
+
+    source: Source
+    units: dict[str, UnitCard] = {}
+    factions: dict[str, FactionCard] = {}
+    tactical: dict[str, TacticalCard] = {}
+    creep: dict[str, TacticalCard] = {}
