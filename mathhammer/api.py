@@ -34,6 +34,7 @@ def run(
     tolerance: float | None = None,
     method: str = "count",
     label: str | None = None,
+    tolerance_on: str = "both",
 ) -> Result:
     """Resolve one Batch, or a chain of Batches in order, against one target.
 
@@ -48,6 +49,7 @@ def run(
             number of threads).
         tolerance: Monte Carlo until the standard errors of mean damage and of
             P(unit destroyed) are both at most this.
+        tolerance_on: ``"both"``, or only ``"damage"`` or ``"p_destroy"``.
         method: Monte Carlo sampling, ``"count"`` (binomial counts, fast) or
             ``"die"`` (per die, the reference path).
         label: a name for tables and plots.
@@ -82,7 +84,7 @@ def run(
     if tolerance is not None:
         if not (0 < float(tolerance) < 1e3):
             raise InputError("tolerance", tolerance, "a positive standard error, e.g. 0.01")
-        tally = mc.simulate_adaptive(batches_c, target_c, float(tolerance), seed=seed, method=method)
+        tally = mc.simulate_adaptive(batches_c, target_c, float(tolerance), seed=seed, method=method, on=tolerance_on)
     else:
         n = 1_000_000 if trials is None else trials
         if not isinstance(n, int) or n < 1 or n > 10**12:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from . import attack
+from . import army, attack, compare, profiles
 
 app = typer.Typer(
     name="mathhammer",
@@ -19,6 +19,9 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 attack.register(app)
+compare.register(app)
+profiles.register(app)
+army.register(app)
 
 
 @app.callback()

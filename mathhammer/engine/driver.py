@@ -336,8 +336,11 @@ def simulate_adaptive(
     min_trials: int = 100_000,
     max_trials: int = 1_000_000_000,
     chunk_size: int = config.CHUNK_SIZE,
+    on: str = "both",
 ) -> Tally:
     """Simulate until the standard errors of mean Damage and of P(unit destroyed) are both <= ``tolerance``.
+
+    ``on="p_destroy"`` (or ``"damage"``) checks only that one standard error.
 
     The errors are checked only at ``min_trials``, then at every doubling
     (capped at ``max_trials``), so the result depends on the seed and the
@@ -355,10 +358,14 @@ def simulate_adaptive(
         raise InputError("max_trials", max_trials, f"at most {MAX_TRIALS} trials per seed")
     chunk_size = _whole("chunk_size", chunk_size, 1, "trials per chunk")
     seed = _check(seed, method)
+    if on not in ("both", "damage", "p_destroy"):
+        raise InputError("on", on, "both, damage or p_destroy")
     run = Run(pack(batches, target), seed, method, chunk_size, planned=min_trials)
     stop = min_trials
     while True:
         run.extend(stop)
-        if max(run.standard_errors()) <= tolerance or stop >= max_trials:
+        se_damage, se_destroy = run.standard_errors()
+        watched = {"both": max(se_damage, se_destroy), "damage": se_damage, "p_destroy": se_destroy}[on]
+        if watched <= tolerance or stop >= max_trials:
             return run.tally()
         stop = min(2 * stop, max_trials)

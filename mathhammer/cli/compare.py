@@ -1,0 +1,233 @@
+"""``mathhammer compare UNIT --vs TARGET`` and ``mathhammer matchup A B``."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .common import handle_errors, run_options
+
+R = "Run"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("compare", no_args_is_help=True)(compare)
+    app.command("matchup", no_args_is_help=True)(matchup)
+
+
+def _check_output(flag: str, path: str | None, suffix: str) -> Path | None:
+    """Refuse an output path before any work: wrong suffix or a folder that cannot be written."""
+    from ..errors import InputError
+
+    if path is None:
+        return None
+    p = Path(path)
+    if p.suffix.lower() != suffix:
+        raise InputError(flag, path, f"a file name ending in {suffix}")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise InputError(flag, path, "a file in an existing folder you can write to")
+    return p
+
+
+def write_atomically(path: Path, write: Callable[[str], None]) -> None:
+    """Write through a temporary file in the same folder, then rename: never a partial file."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent or ".")
+    os.close(fd)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+@handle_errors
+def compare(
+    unit: Annotated[str, typer.Argument(help="The unit whose loadouts are compared.")],
+    vs: Annotated[list[str], typer.Option("--vs", metavar="TARGET[:MODELS]", help="A target unit, repeatable.")],
+    comp: Annotated[
+        list[str] | None, typer.Option("--comp", metavar="N", help="Only these compositions (models).")
+    ] = None,
+    upgrades: Annotated[
+        str | None, typer.Option("--upgrades", metavar="A,B", help="Combine only these upgrades.")
+    ] = None,
+    use: Annotated[list[str] | None, typer.Option("--use", metavar="NAME", help="Ability switched on.")] = None,
+    phase: Annotated[str, typer.Option("--phase", help="assault or combat.")] = "assault",
+    distance: Annotated[str | None, typer.Option("--range", metavar="INCHES", help="Distance to targets.")] = None,
+    rank_by: Annotated[
+        str, typer.Option("--rank-by", help="kills-per-100, damage-per-100, p-destroy or damage.")
+    ] = "kills-per-100",
+    profiles: Annotated[list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profiles.")] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact (the default).", rich_help_panel=R)] = False,
+    trials: Annotated[str | None, typer.Option("--trials", metavar="N", rich_help_panel=R)] = None,
+    seed: Annotated[str, typer.Option("--seed", metavar="S", rich_help_panel=R)] = "0",
+    tolerance: Annotated[str | None, typer.Option("--tolerance", metavar="E", rich_help_panel=R)] = None,
+    method: Annotated[str, typer.Option("--method", rich_help_panel=R)] = "count",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rows as JSON.")] = False,
+    csv: Annotated[str | None, typer.Option("--csv", metavar="FILE", help="Write the rows as CSV.")] = None,
+    plot: Annotated[
+        str | None, typer.Option("--plot", metavar="FILE.png", help="P(>=k) step lines, a panel per target.")
+    ] = None,
+    plot_top: Annotated[
+        str, typer.Option("--plot-top", metavar="N", help="Loadouts drawn per target, best ranked first.")
+    ] = "10",
+) -> None:
+    """Every upgrade combination of UNIT against each target, ranked per target.
+
+    Example: mathhammer compare Marine --vs Zergling --vs Roach --range 10
+    """
+    from ..starcraft import compare as cmp
+    from ..validate import number, whole
+    from .named import roster
+
+    opts = run_options(exact, trials, seed, tolerance, method)
+    top = whole("--plot-top", plot_top, 1, 50, "loadouts per panel")
+    csv_path = _check_output("--csv", csv, ".csv")
+    png_path = _check_output("--plot", plot, ".png")
+    dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
+    r = roster(profiles or [])
+    attacker = r.unit(unit, "UNIT")
+    sizes = [whole("--comp", c, 1, 99, "models") for c in comp or []]
+    for s in sizes:
+        if s not in {c.models for c in attacker.card.compositions}:
+            from ..errors import InputError
+
+            allowed = ", ".join(str(c.models) for c in attacker.card.compositions)
+            raise InputError("--comp", s, f"a composition of {attacker.name}: {allowed}")
+    pool = [p for p in upgrades.split(",") if p.strip()] if upgrades is not None else None
+    rows = cmp.compare(
+        attacker,
+        cmp.resolve_targets(r, vs),
+        phase=phase,
+        compositions=sizes or None,
+        upgrade_pool=pool,
+        use=use or [],
+        distance=dist,
+        rank_by=rank_by,
+        **opts,
+    )
+    if not rows:
+        from ..errors import InputError
+
+        raise InputError("--phase", phase, f"a phase in which {attacker.name} can attack the targets")
+    if csv_path is not None:
+        import pandas as pd
+
+        frame = pd.DataFrame(rows)
+        write_atomically(csv_path, lambda tmp: frame.to_csv(tmp, index=False))
+    if png_path is not None:
+        fig = _plot(rows, top)
+        write_atomically(png_path, lambda tmp: fig.savefig(tmp, dpi=110))
+    if as_json:
+        typer.echo(json.dumps(rows))
+        return
+    typer.echo(_table(rows))
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    out = []
+    mc = any(r["trials"] for r in rows)
+    for target in dict.fromkeys(r["target"] for r in rows):
+        out.append(f"vs {target} ({rows[0]['phase']}; {'± one standard error' if mc else 'exact'})")
+        out.append(
+            f"{'#':>3} {'models':>6} {'upgrades':<34} {'min':>4} {'damage':>15} {'destroyed':>15} "
+            f"{'P(destroy)':>16} {'dmg/100m':>8} {'kills/100m':>10}"
+        )
+        for r in (x for x in rows if x["target"] == target):
+
+            def pm(v: float, se: float, d: int = 3) -> str:
+                return f"{v:.{d}f}" + (f" ±{se:.{d}f}" if mc else "")
+
+            out.append(
+                f"{r['rank']:>3} {r['models']:>6} {r['upgrades'][:34]:<34} {r['minerals']:>4} "
+                f"{pm(r['damage_mean'], r['damage_se']):>15} {pm(r['destroyed_mean'], r['destroyed_se']):>15} "
+                f"{pm(r['p_destroy'], r['p_destroy_se'], 4):>16} {r['damage_per_100']:>8.3f} "
+                f"{r['kills_per_100']:>10.3f}"
+            )
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def _plot(rows: list[dict[str, Any]], top: int) -> Any:
+    """P(>= k models destroyed) step lines: the ``top`` best-ranked loadouts, one panel per target."""
+    from matplotlib.figure import Figure
+
+    targets = list(dict.fromkeys(r["target"] for r in rows))
+    fig = Figure(figsize=(6 * len(targets), 4.5), layout="constrained")
+    axes = fig.subplots(1, len(targets), squeeze=False)[0]
+    for ax, target in zip(axes, targets, strict=True):
+        for r in [x for x in rows if x["target"] == target and x["rank"] <= top]:
+            ks = sorted(int(k[5:]) for k in r if k.startswith("p_ge_"))
+            ax.step([0, *ks], [1.0] + [r[f"p_ge_{k}"] for k in ks], where="post", label=_label(r))
+        ax.set_title(f"vs {target} (best {top} by rank)")
+        ax.set_xlabel("models destroyed, k")
+        ax.set_ylabel("P(≥ k)")
+        ax.set_ylim(0, 1.02)
+        ax.legend(fontsize=7)
+    return fig
+
+
+def _label(r: dict[str, Any]) -> str:
+    return (
+        f"{r['models']} {r['unit']}" + ("" if r["upgrades"] == "-" else f" + {r['upgrades']}") + f" ({r['minerals']}m)"
+    )
+
+
+@handle_errors
+def matchup(
+    a: Annotated[str, typer.Argument(help="First unit (NAME or NAME:MODELS).")],
+    b: Annotated[str, typer.Argument(help="Second unit (NAME or NAME:MODELS).")],
+    a_upgrade: Annotated[list[str] | None, typer.Option("--a-upgrade", metavar="NAME")] = None,
+    b_upgrade: Annotated[list[str] | None, typer.Option("--b-upgrade", metavar="NAME")] = None,
+    distance: Annotated[str | None, typer.Option("--range", metavar="INCHES", help="Distance between units.")] = None,
+    profiles: Annotated[list[str] | None, typer.Option("--profiles", metavar="DIR")] = None,
+    exact: Annotated[bool, typer.Option("--exact", rich_help_panel=R)] = False,
+    trials: Annotated[str | None, typer.Option("--trials", metavar="N", rich_help_panel=R)] = None,
+    seed: Annotated[str, typer.Option("--seed", metavar="S", rich_help_panel=R)] = "0",
+    tolerance: Annotated[str | None, typer.Option("--tolerance", metavar="E", rich_help_panel=R)] = None,
+    method: Annotated[str, typer.Option("--method", rich_help_panel=R)] = "count",
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Both directions, side by side: Assault Phase ranged, then Combat Phase.
+
+    Example: mathhammer matchup Marine:9 Zergling:18 --range 8
+    """
+    from ..starcraft import compare as cmp
+    from ..starcraft.loadout import make_loadout
+    from ..validate import number
+    from .named import roster
+
+    opts = run_options(exact, trials, seed, tolerance, method)
+    dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
+    r = roster(profiles or [])
+    (ta,) = cmp.resolve_targets(r, [a])
+    (tb,) = cmp.resolve_targets(r, [b])
+    lo_a = make_loadout(ta.unit, ta.models, a_upgrade or [], (), "a-")
+    lo_b = make_loadout(tb.unit, tb.models, b_upgrade or [], (), "b-")
+    rows = cmp.matchup(lo_a, lo_b, dist, **opts)
+    if as_json:
+        typer.echo(json.dumps(rows))
+        return
+    mc = opts["engine"] == "monte-carlo"
+    lines = [f"{'attacker':<28} {'target':<28} {'phase':<15} {'damage':>15} {'destroyed':>15} {'P(destroy)':>16}"]
+    for row in rows:
+        if not row["batches"]:
+            lines.append(f"{row['attacker']:<28} {row['target']:<28} {row['phase']:<15} {'(no weapon)':>15}")
+            continue
+
+        def pm(v: float, se: float, d: int = 3) -> str:
+            return f"{v:.{d}f}" + (f" ±{se:.{d}f}" if mc else "")
+
+        lines.append(
+            f"{row['attacker'][:28]:<28} {row['target'][:28]:<28} {row['phase']:<15} "
+            f"{pm(row['damage_mean'], row['damage_se']):>15} {pm(row['destroyed_mean'], row['destroyed_se']):>15} "
+            f"{pm(row['p_destroy'], row['p_destroy_se'], 4):>16}"
+        )
+    typer.echo("\n".join(lines))

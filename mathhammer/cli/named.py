@@ -1,0 +1,104 @@
+"""Named units on the command line: the roster, loadouts and target states."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import InputError
+from ..profiles import Roster, load_roster
+from ..starcraft.loadout import Loadout, as_target, attack_batches, make_loadout
+from ..starcraft.model import Batch, Target
+from ..validate import whole
+
+STATE_KEYS = ("models", "marker", "shielded")
+
+
+def roster(profiles: Sequence[str]) -> Roster:
+    return load_roster(profiles)
+
+
+def parse_state(text: str | None, loadout: Loadout) -> dict[str, Any]:
+    """``models=8,marker=1,shielded=no`` into the target's state at the start of the attack."""
+    state: dict[str, Any] = {"models": loadout.models, "marker": 0, "shielded": None}
+    if not text:
+        return state
+    for item in text.split(","):
+        if not item.strip():
+            continue
+        key, sep, value = item.partition("=")
+        key = key.strip().lower()
+        if not sep or key not in STATE_KEYS:
+            raise InputError("--target-state", item, "KEY=VALUE items, keys " + ", ".join(STATE_KEYS))
+        if key == "models":
+            state["models"] = whole("--target-state models", value, 1, loadout.models, "models left")
+        elif key == "marker":
+            state["marker"] = whole("--target-state marker", value, 0, 999, "Damage Marker")
+        else:
+            v = value.strip().lower()
+            if v not in ("yes", "no", "true", "false"):
+                raise InputError("--target-state shielded", value, "yes or no")
+            state["shielded"] = v in ("yes", "true")
+    return state
+
+
+def describe_batches(batches: Sequence[Batch]) -> list[dict[str, Any]]:
+    return [{"weapon": b.label, "models": b.models, "keywords": [str(k) for k in b.weapon.keywords]} for b in batches]
+
+
+def named_attack(
+    attacker: str,
+    target: str,
+    attacker_comp: str | None,
+    upgrades: Sequence[str],
+    use: Sequence[str],
+    attacker_models: str | None,
+    phase: str,
+    target_comp: str | None,
+    target_upgrades: Sequence[str],
+    target_use: Sequence[str],
+    target_state: str | None,
+    on_creep: bool,
+    profiles: Sequence[str],
+    distance: float | None,
+    flags: dict[str, Any],
+) -> tuple[list[Batch], Target, dict[str, Any]]:
+    """Resolve ``attack ATTACKER TARGET`` flags into Batches, a Target and the loadout used."""
+    if phase not in ("assault", "combat"):
+        raise InputError("--phase", phase, "assault or combat")
+    r = roster(profiles)
+    a_unit = r.unit(attacker, "ATTACKER")
+    t_unit = r.unit(target, "TARGET")
+    a_comp = None if attacker_comp is None else whole("--attacker-comp", attacker_comp, 1, 99, "models")
+    t_comp = None if target_comp is None else whole("--target-comp", target_comp, 1, 99, "models")
+    lo_a = make_loadout(a_unit, a_comp, upgrades, use, "attacker-")
+    lo_t = make_loadout(t_unit, t_comp, target_upgrades, target_use, "target-")
+    alive = None if attacker_models is None else whole("--attacker-models", attacker_models, 1, lo_a.models, "models")
+    state = parse_state(target_state, lo_t)
+    batches = attack_batches(lo_a, t_unit, phase, distance, alive, on_creep)
+    if not batches:
+        raise InputError(
+            "--phase",
+            phase,
+            f"a phase in which {a_unit.name} has a weapon that can target {t_unit.name} "
+            f"({', '.join(t_unit.card.combat_tags)})",
+        )
+    tgt = as_target(
+        lo_t,
+        phase,
+        alive=state["models"],
+        marker=state["marker"],
+        evade_eligible=flags["evade_eligible"],
+        stationary=flags["stationary"],
+        shielded=False if flags["unshielded"] else state["shielded"],
+        visible=flags["visible"],
+    )
+    loadout = {
+        "attacker": lo_a.describe(),
+        "target": lo_t.describe(),
+        "target_models": state["models"],
+        "phase": phase,
+        "distance": distance,
+        "batches": describe_batches(batches),
+    }
+    return batches, tgt, loadout
