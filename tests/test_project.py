@@ -23,7 +23,7 @@ def test_readme_quick_start_has_exactly_two_commands() -> None:
     commands = quick_start_commands()
     assert len(commands) == 2
     assert all("\n" not in c for c in commands)
-    assert "mathhammer attack" in commands[0]
+    assert "mathhammer compare" in commands[0]
     assert "pytest" in commands[1]
 
 
