@@ -198,3 +198,24 @@ def test_matchup_both_directions() -> None:
     assert res.exit_code == 0, res.output
     rows = json.loads(res.stdout)
     assert {(r["attacker"].split()[1], r["phase"]) for r in rows} >= {("Marine", "assault"), ("Zergling", "combat")}
+
+
+@pytest.mark.parametrize(
+    ("args", "start"),
+    [
+        (["matchup", "Marine:7", "Zergling"], "error: A: got '7'; allowed: a composition of Marine"),
+        (["matchup", "Marine", "Zergling", "--b-upgrade", "Nope"], "error: --b-upgrade: got 'Nope'"),
+        (["matchup", "Marine", "Zerglinx"], "error: --vs: got 'Zerglinx'"),
+        (["matchup", "Marine", "Zergling", "--range", "far"], "error: --range: got 'far'"),
+        (["compare", "Marine", "--vs", "Zergling:5"], "error: --vs: got '5'"),
+        (["compare", "Marine", "--vs", "Zergling", "--upgrades", "Nope"], "error: --upgrades: got 'Nope'"),
+        (["compare", "Marine", "--vs", "Zergling", "--rank-by", "cost"], "error: --rank-by: got 'cost'"),
+        (["compare", "Marine", "--vs", "Zergling", "--comp", "7"], "error: --comp: got '7'"),
+        (["compare", "Marine", "--vs", "Zergling", "--trials", "10", "--tolerance", "0.1"], "error: --tolerance"),
+    ],
+)
+def test_compare_and_matchup_bad_input(args: list[str], start: str) -> None:
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith(start), res.stderr
+    assert "Traceback" not in res.output

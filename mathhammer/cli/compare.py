@@ -209,8 +209,8 @@ def matchup(
     r = roster(profiles or [])
     (ta,) = cmp.resolve_targets(r, [a])
     (tb,) = cmp.resolve_targets(r, [b])
-    lo_a = make_loadout(ta.unit, ta.models, a_upgrade or [], (), "a-")
-    lo_b = make_loadout(tb.unit, tb.models, b_upgrade or [], (), "b-")
+    lo_a = make_loadout(ta.unit, ta.models, a_upgrade or [], (), ("A", "--a-upgrade", "--use"))
+    lo_b = make_loadout(tb.unit, tb.models, b_upgrade or [], (), ("B", "--b-upgrade", "--use"))
     rows = cmp.matchup(lo_a, lo_b, dist, **opts)
     if as_json:
         typer.echo(json.dumps(rows))

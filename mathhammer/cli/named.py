@@ -71,8 +71,10 @@ def named_attack(
     t_unit = r.unit(target, "TARGET")
     a_comp = None if attacker_comp is None else whole("--attacker-comp", attacker_comp, 1, 99, "models")
     t_comp = None if target_comp is None else whole("--target-comp", target_comp, 1, 99, "models")
-    lo_a = make_loadout(a_unit, a_comp, upgrades, use, "attacker-")
-    lo_t = make_loadout(t_unit, t_comp, target_upgrades, target_use, "target-")
+    lo_a = make_loadout(a_unit, a_comp, upgrades, use, ("--attacker-comp", "--upgrade", "--use"))
+    lo_t = make_loadout(
+        t_unit, t_comp, target_upgrades, target_use, ("--target-comp", "--target-upgrade", "--target-use")
+    )
     alive = None if attacker_models is None else whole("--attacker-models", attacker_models, 1, lo_a.models, "models")
     state = parse_state(target_state, lo_t)
     batches = attack_batches(lo_a, t_unit, phase, distance, alive, on_creep)

@@ -31,7 +31,7 @@ class TargetSpec:
     upgrades: tuple[str, ...] = ()
 
     def loadout(self) -> Loadout:
-        return make_loadout(self.unit, self.models, self.upgrades, (), "target-")
+        return make_loadout(self.unit, self.models, self.upgrades, (), ("--vs", "--vs", "--use"))
 
 
 def upgrade_sets(unit: Unit, pool: Sequence[str] | None = None) -> list[tuple[str, ...]]:
@@ -112,7 +112,7 @@ def compare(
         block = []
         for models in sizes:
             for ups in upgrade_sets(unit, upgrade_pool):
-                lo = make_loadout(unit, models, ups, use, "")
+                lo = make_loadout(unit, models, ups, use, ("--comp", "--upgrades", "--use"))
                 batches = attack_batches(lo, spec.unit, phase, distance)
                 if not batches:
                     continue

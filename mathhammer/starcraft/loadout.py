@@ -82,7 +82,7 @@ def make_loadout(
     models: int | None = None,
     upgrades: Sequence[str] = (),
     use: Sequence[str] = (),
-    field_prefix: str = "",
+    flags: tuple[str, str, str] = ("--comp", "--upgrade", "--use"),
 ) -> Loadout:
     """Validate a loadout: a composition of the card, upgrades of the card, abilities of the unit.
 
@@ -91,11 +91,12 @@ def make_loadout(
         models: the composition bought (its number of models); None: the smallest.
         upgrades: upgrade names as on the card.
         use: active or reaction abilities switched on (e.g. ``"Stimpack"``).
-        field_prefix: prefix of the CLI flags named in errors (``"attacker-"``).
+        flags: the names of the composition, upgrade and ability flags, for
+            error messages (``("--attacker-comp", "--upgrade", "--use")``).
     """
     card = unit.card
     sizes = sorted(c.models for c in card.compositions)
-    comp_flag = f"--{field_prefix}comp"
+    comp_flag, upgrade_flag, use_flag = flags
     if models is None:
         models = sizes[0]
     if models not in sizes:
@@ -109,13 +110,13 @@ def make_loadout(
 
             close = difflib.get_close_matches(name, names, n=1, cutoff=0.5)
             allowed = f"an upgrade of {unit.name}: {', '.join(names) or 'none'}"
-            raise InputError("--upgrade", name, allowed, f"did you mean {close[0]!r}?" if close else "")
+            raise InputError(upgrade_flag, name, allowed, f"did you mean {close[0]!r}?" if close else "")
         if match[0] in chosen:
-            raise InputError("--upgrade", name, "each upgrade once (9.1.7: a different entry each)")
+            raise InputError(upgrade_flag, name, "each upgrade once (9.1.7: a different entry each)")
         chosen.append(match[0])
     specialists = [u for u in chosen if u.specialist]
     if len(specialists) > models:
-        raise InputError("--upgrade", ", ".join(u.name for u in specialists), f"at most {models} SPECIALIST upgrades")
+        raise InputError(upgrade_flag, ", ".join(u.name for u in specialists), f"at most {models} SPECIALIST upgrades")
     abilities = [a.name for a in card.abilities] + [a.name for u in chosen for a in u.abilities]
     for name in use:
         if name.strip().lower() not in {a.lower() for a in abilities}:
@@ -123,7 +124,7 @@ def make_loadout(
 
             close = difflib.get_close_matches(name, abilities, n=1, cutoff=0.5)
             raise InputError(
-                "--use",
+                use_flag,
                 name,
                 f"an ability of this loadout: {', '.join(abilities) or 'none'}",
                 f"did you mean {close[0]!r}?" if close else "",
