@@ -142,3 +142,44 @@ def test_cli_profiles_validate(tmp_path: Path) -> None:
     assert "Traceback" not in res.output
     res = runner.invoke(app, ["profiles", "validate", str(tmp_path / "nowhere")])
     assert res.exit_code == 2 and "no such folder" in res.stderr
+
+
+def test_wheel_ships_the_cards_and_finds_them(tmp_path: Path) -> None:
+    """`pip install .` (the README's first command) installs the cards inside the package, and they load from there."""
+    import subprocess
+    import sys
+    import zipfile
+
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(root),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("mathhammer-*.whl")
+    site = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        zf.extractall(site)
+    for race in ("terran", "zerg", "protoss"):
+        assert f"mathhammer/builtin_profiles/starcraft/{race}.toml" in names
+    code = (
+        "from mathhammer.profiles import load_roster; from mathhammer.profiles.loader import builtin_dir; "
+        "print(len(load_roster().units), builtin_dir())"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env={"PYTHONPATH": str(site)}, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    count, where = out.stdout.split()
+    assert count == "26" and where.startswith(str(site))

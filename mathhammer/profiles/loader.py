@@ -20,7 +20,6 @@ import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -39,13 +38,15 @@ class ProfileError(MathhammerError):
 
 
 def builtin_dir() -> Path:
-    """The folder of the built-in profiles (package data, or the repository's ``profiles/``)."""
-    try:
-        root = Path(str(resources.files("mathhammer.builtin_profiles")))
-        if (root / "starcraft").is_dir():
-            return root
-    except ModuleNotFoundError:  # pragma: no cover - a broken install
-        pass
+    """The folder of the built-in profiles.
+
+    An installed package carries them as ``mathhammer/builtin_profiles`` (the
+    repository's ``profiles/``, mapped by pyproject.toml); a source checkout or
+    an editable install reads the repository's ``profiles/`` itself.
+    """
+    installed = Path(__file__).resolve().parents[1] / "builtin_profiles"
+    if (installed / "starcraft").is_dir():
+        return installed
     return Path(__file__).resolve().parents[2] / "profiles"
 
 
