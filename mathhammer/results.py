@@ -235,6 +235,45 @@ class Result:
         fig.suptitle(f"{self.label} ({self._engine_text()})")
         return fig
 
+    def text_report(self, damage_title: str = "Damage dealt", tail: list[str] | None = None) -> str:
+        """A plain-text report: means ± standard errors and k / P(=k) / P(>=k) tables.
+
+        Args:
+            damage_title: what the damage histogram counts ("Wounds" in Grimdark Future).
+            tail: closing lines; by default P(unit destroyed), P(still SHIELDED) and the Damage Marker.
+        """
+        mc = self.trials > 0
+        engine = (
+            "exact" if not mc else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}, ± is one standard error"
+        )
+        lines = [f"Engine: {engine}"]
+
+        def pm(value: float, se: float, digits: int = 4) -> str:
+            return f"{value:.{digits}f}" + (f" ± {se:.{digits}f}" if mc else "")
+
+        for which, title in (("damage", damage_title), ("models_destroyed", "Models destroyed")):
+            dist = getattr(self, which)
+            lines.append("")
+            lines.append(f"{title}: mean {pm(dist.mean, dist.stderr)}  (sd {dist.sd:.3f})")
+            lines.append(f"{'k':>4}  {'P(=k)':>8}  {'P(>=k)':>8}" + (f"  {'± P(>=k)':>9}" if mc else ""))
+            skipped = False
+            for k, p_eq, p_ge, se in self.table(which):
+                if which == "damage" and k > 0 and p_eq == 0.0:
+                    skipped = True  # e.g. odd totals with Damage 2: P(>=k) is the next row's
+                    continue
+                lines.append(f"{k:>4}  {p_eq:8.4f}  {p_ge:8.4f}" + (f"  {se:9.4f}" if mc else ""))
+            if skipped:
+                lines.append("      (values of k that cannot happen are left out)")
+        lines.append("")
+        lines.append(f"P(unit destroyed): {pm(self.unit_destroyed, self.unit_destroyed_stderr)}")
+        if tail is None:
+            tail = [
+                f"P(still SHIELDED): {self.shielded_after:.4f}",
+                f"Damage Marker: mean {self.damage_marker.mean:.4f}",
+            ]
+        lines.extend(tail)
+        return "\n".join(lines)
+
     def _engine_text(self) -> str:
         return "exact" if not self.trials else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
 

@@ -142,7 +142,7 @@ def test_named_attack_human_output() -> None:
         (["attack", "Marine", "Zergling", "--roa", "3"], "error: --roa: got '3'; allowed: not with named units"),
         (["attack", "Marine", "Zergling", "--target-state", "hp=3"], "error: --target-state: got 'hp=3'"),
         (["attack", "Marine"], "error: TARGET: got ''"),
-        (["attack", "--upgrade", "AGG-12"], "error: --upgrade: got 'AGG-12'; allowed: not with an ad-hoc Batch"),
+        (["attack", "--upgrade", "AGG-12"], "error: --upgrade: got 'AGG-12'; allowed: not with an ad-hoc attack"),
     ],
 )
 def test_named_attack_bad_input(args: list[str], start: str) -> None:

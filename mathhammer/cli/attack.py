@@ -10,27 +10,14 @@ import typer
 from .common import handle_errors, run_options
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..results import Result
+    pass
 
 W = "Ad-hoc weapon (the attacking Batch)"
 T = "Ad-hoc target unit"
 N = "Named units (ATTACKER TARGET from the profiles)"
 S = "Both modes"
+G = "Other game systems (--system)"
 R = "Run"
-
-_ADHOC_DEFAULTS = {
-    "--models": "1",
-    "--roa": "1",
-    "--hit": "4",
-    "--damage": "1",
-    "--target-models": "1",
-    "--target-hp": "1",
-    "--target-shield": "0",
-    "--target-armour": "4",
-    "--target-evade": "6",
-    "--target-tags": "",
-    "--target-marker": "0",
-}
 
 
 def register(app: typer.Typer) -> None:
@@ -104,6 +91,19 @@ def attack(
     ] = None,
     method: Annotated[str, _opt("--method", "Monte Carlo sampling: count or die [count].", R)] = "count",
     as_json: Annotated[bool, _opt("--json", "Print only the JSON result.", R)] = False,
+    system: Annotated[str, _opt("--system", "Game system: starcraft (sc) or grimdark (gf, opr) [starcraft].", G)] = (
+        "starcraft"
+    ),
+    attacks: Annotated[str | None, _opt("--attacks", "Grimdark: attacks (A) per model.", G, "N")] = None,
+    quality: Annotated[str | None, _opt("--quality", "Grimdark: Quality, 4 = 4+.", G, "N")] = None,
+    rule: Annotated[list[str] | None, _opt("--rule", 'Grimdark: weapon rule, repeatable: "AP(1)".', G, "RULE")] = None,
+    target_defense: Annotated[str | None, _opt("--target-defense", "Grimdark: Defense, 4 = 4+.", G, "N")] = None,
+    target_tough: Annotated[str | None, _opt("--target-tough", "Grimdark: Tough(X) of each model [1].", G, "N")] = None,
+    target_rule: Annotated[list[str] | None, _opt("--target-rule", "Grimdark: target rule.", G, "RULE")] = None,
+    target_quality: Annotated[str | None, _opt("--target-quality", "Grimdark: target Quality.", G, "N")] = None,
+    cover: Annotated[bool, _opt("--cover", "Grimdark: the target is in cover (+1 Defense vs shooting).", G)] = False,
+    melee: Annotated[bool, _opt("--melee", "Grimdark: a melee attack (no cover).", G)] = False,
+    charging: Annotated[bool, _opt("--charging", "Grimdark: the attacker charged (Furious, Impact).", G)] = False,
 ) -> None:
     """Resolve an attack on one target unit (rulebook 8.7.4), exactly or by Monte Carlo.
 
@@ -152,15 +152,33 @@ def attack(
         )  # fmt: skip
         label = loadout["attacker"]["unit"] + " vs " + loadout["target"]["unit"]
     else:
-        _refuse(named, "an ad-hoc Batch (no unit names)")
+        _refuse(named, "an ad-hoc attack (no unit names)")
         if phase != "assault" or on_creep:
             _refuse(
-                {"--phase": phase if phase != "assault" else None, "--on-creep": on_creep or None}, "an ad-hoc Batch"
+                {"--phase": phase if phase != "assault" else None, "--on-creep": on_creep or None}, "an ad-hoc attack"
             )
-        values = {k: (v if v is not None else _ADHOC_DEFAULTS.get(k)) for k, v in adhoc.items()}
-        batches, tgt = _adhoc(values, name, dist, state_flags, as_json)
-        loadout = None
-        label = name
+        from .. import systems
+
+        game = systems.get(system)
+        flags = {
+            **adhoc,
+            "--name": None if name == "weapon" else name, "--range": raw_distance, "--target-visible": target_visible,
+            "--evade-eligible": evade_eligible or None, "--target-stationary": target_stationary or None,
+            "--target-unshielded": target_unshielded or None, "--attacks": attacks, "--quality": quality,
+            "--rule": rule, "--target-defense": target_defense, "--target-tough": target_tough,
+            "--target-rule": target_rule, "--target-quality": target_quality, "--cover": cover or None,
+            "--melee": melee or None, "--charging": charging or None,
+        }  # fmt: skip
+        allowed = game.adhoc_flags | systems.COMMON_FLAGS
+        _refuse({k: v for k, v in flags.items() if k not in allowed}, f"--system {game.name}")
+        out, text, notes = game.run_adhoc(flags, opts, as_json)
+        if not as_json:
+            for note in notes:
+                typer.echo(f"note: {note}", err=True)
+        typer.echo(json.dumps(out) if as_json else text)
+        return
+    if system.strip().lower() not in ("starcraft", "sc", "sctmg", "starcraft-tmg", "tmg"):
+        _refuse({"--system": system}, "named units (the profiles are StarCraft TMG's for now)")
     result = run(batches, tgt, label=label, **opts)
     if as_json:
         out = result.to_dict()
@@ -168,7 +186,7 @@ def attack(
             out["loadout"] = loadout
         typer.echo(json.dumps(out))
     else:
-        text = render(result, batches, tgt)
+        text = result.text_report()
         if loadout is not None:
             text = _render_loadout(loadout) + "\n" + text
         typer.echo(text)
@@ -180,57 +198,6 @@ def _refuse(given: dict[str, Any], mode: str) -> None:
     for flag, value in given.items():
         if value:
             raise InputError(flag, value if not isinstance(value, list) else value[0], f"not with {mode}")
-
-
-def _adhoc(values: dict[str, Any], name: str, dist: float | None, flags: dict[str, Any], quiet: bool) -> tuple:
-    from ..dice import SDice
-    from ..errors import InputError
-    from ..starcraft.keywords import parse_keywords
-    from ..starcraft.model import Batch, ModelGroup, Target, Weapon, parse_surge, parse_tags
-    from ..validate import number, target_number, whole
-
-    surge_tags: tuple[str, ...] = ()
-    surge_dice: SDice | None = None
-    if values["--surge"]:
-        surge_tags, surge_dice = parse_surge(values["--surge"], "--surge")
-    wr = values["--weapon-range"]
-    weapon = Weapon(
-        name=name,
-        roa=whole("--roa", values["--roa"], 0, 99, "Rate of Attack"),
-        hit=target_number("--hit", values["--hit"], "Hit"),
-        damage=whole("--damage", values["--damage"], 1, 99, "Damage"),
-        range=None if wr is None else number("--weapon-range", wr, 0, 999, "profile range in inches"),
-        surge_tags=surge_tags,
-        surge_dice=surge_dice,
-        keywords=parse_keywords(values["--keyword"] or [], "weapon", "--keyword"),
-    )
-    if dist is not None and weapon.range is None and any(k.name == "LONG RANGE" for k in weapon.keywords):
-        raise InputError("--weapon-range", None, "the profile range in inches, needed with LONG RANGE and --range")
-    if not quiet and dist is None and any(k.name in ("BURST FIRE", "LONG RANGE") for k in weapon.keywords):
-        typer.echo(
-            "note: no --range given: models are taken to be within profile range and beyond BURST FIRE distance",
-            err=True,
-        )
-    batch = Batch.at(weapon, whole("--models", values["--models"], 0, 999, "attacking models"), dist)
-    target = Target(
-        groups=(
-            ModelGroup(
-                whole("--target-models", values["--target-models"], 1, 999, "models in the target unit"),
-                whole("--target-hp", values["--target-hp"], 1, 999, "Hit Points per model"),
-            ),
-        ),
-        armour=target_number("--target-armour", values["--target-armour"], "Armour"),
-        evade=target_number("--target-evade", values["--target-evade"], "Evade"),
-        shield=whole("--target-shield", values["--target-shield"], 0, 99, "Shield"),
-        tags=parse_tags(values["--target-tags"], "--target-tags"),
-        keywords=parse_keywords(values["--target-keyword"] or [], "target", "--target-keyword"),
-        marker=whole("--target-marker", values["--target-marker"], 0, 999, "Damage Marker"),
-        shielded=False if flags["unshielded"] else None,
-        visible=flags["visible"],
-        evade_eligible=flags["evade_eligible"],
-        stationary=flags["stationary"],
-    )
-    return [batch], target
 
 
 def _render_loadout(loadout: dict[str, Any]) -> str:
@@ -249,40 +216,4 @@ def _render_loadout(loadout: dict[str, Any]) -> str:
     for b in loadout["batches"]:
         kws = ", ".join(b["keywords"])
         lines.append(f"  Batch: {b['models']} x {b['weapon']}" + (f" [{kws}]" if kws else ""))
-    return "\n".join(lines)
-
-
-def render(result: Result, batch: object, target: object) -> str:
-    """The human-readable report: summaries and k / P(=k) / P(>=k) tables."""
-    lines = []
-    engine = (
-        "exact"
-        if not result.trials
-        else f"Monte Carlo, {result.trials:,} trials, seed {result.seed}, ± is one standard error"
-    )
-    lines.append(f"Engine: {engine}")
-    mc = result.trials > 0
-
-    def pm(value: float, se: float, digits: int = 4) -> str:
-        return f"{value:.{digits}f}" + (f" ± {se:.{digits}f}" if mc else "")
-
-    for which, title in (("damage", "Damage dealt"), ("models_destroyed", "Models destroyed")):
-        dist = getattr(result, which)
-        lines.append("")
-        lines.append(f"{title}: mean {pm(dist.mean, dist.stderr)}  (sd {dist.sd:.3f})")
-        header = f"{'k':>4}  {'P(=k)':>8}  {'P(>=k)':>8}" + (f"  {'± P(>=k)':>9}" if mc else "")
-        lines.append(header)
-        skipped = False
-        for k, p_eq, p_ge, se in result.table(which):
-            if which == "damage" and k > 0 and p_eq == 0.0:
-                skipped = True  # e.g. odd totals with Damage 2: P(>=k) is the next row's
-                continue
-            row = f"{k:>4}  {p_eq:8.4f}  {p_ge:8.4f}" + (f"  {se:9.4f}" if mc else "")
-            lines.append(row)
-        if skipped:
-            lines.append("      (values of k that cannot happen are left out)")
-    lines.append("")
-    lines.append(f"P(unit destroyed): {pm(result.unit_destroyed, result.unit_destroyed_stderr)}")
-    lines.append(f"P(still SHIELDED): {result.shielded_after:.4f}")
-    lines.append(f"Damage Marker: mean {result.damage_marker.mean:.4f}")
     return "\n".join(lines)
