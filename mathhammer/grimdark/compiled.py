@@ -1,0 +1,323 @@
+"""The Grimdark Future attack procedure, written once, and its compiled form.
+
+:func:`compile_attack` turns an :class:`~mathhammer.grimdark.model.Attacker`
+and a :class:`~mathhammer.grimdark.model.Defender` into plain numbers
+(:class:`CompiledGroup` rows and a :class:`CompiledTarget`); both engines
+read only those. The procedure, per weapon group in order (seed, "Procedura
+ataku strzeleckiego", steps 5-8):
+
+1. **Attacks**: models x A dice (seed: "5 modeli × A2 = 10 rzutów na
+   trafienie"). Impact(X) adds its own group of models x X dice.
+2. **Quality roll** per die: a hit on ``die + modifier >= Quality``, the
+   total modifier capped at +1/-1, a natural 6 always hits and a natural 1
+   always misses (seed, "Modyfikatory trafienia"). :func:`hit_mask`.
+3. **Hits of one die**: a hit is ``b`` hits, ``b = min(X, models left)``
+   with Blast(X) (fixed when the group starts), else 1. An unmodified 6 is a
+   "six" hit (Rending, Poison); Relentless/Furious add ``b`` plain hits to a 6.
+   The hits of one die are resolved before the next die is rolled, six hits
+   first (this order matters only when the Defense changes inside a group,
+   i.e. when a joined hero with another Defense is reached).
+4. **Defense roll** per hit, against the Defense of the model next in line
+   to take a wound (the unit's models first, the hero last): saved on
+   ``die + cover - AP >= Defense``; :data:`NATURAL_DEFENSE` (6 always saves,
+   1 always fails). :func:`save_mask`.
+5. **Regeneration** per unsaved hit (before Deadly's multiplication): on a
+   5+ the wound is ignored.
+6. **Wounds**: one wound, or X with Deadly(X), on the model next in line;
+   they finish that model first and never carry over to the next model
+   (:func:`take_wounds`). Plain wounds go one per hit, so they carry on to
+   the next model hit by hit.
+
+After the last group: morale test due when the unit (hero included) is at
+half its starting size or below, or, for a unit of one model with Tough(X),
+when it has half its wounds or fewer left (:func:`morale_due`); a destroyed
+unit takes no test.
+
+Rule wordings (Grimdark Future core rules v3, from memory of the public
+rules; a search of stored pages found only an older OPR community wiki
+revision with older wordings, e.g. "Impact(X): Deals X automatic hits when
+charging successfully", so these are not verified against v3):
+
+- Rending: "Ignores Regeneration, and on unmodified results of 6 to hit,
+  those hits get AP(4)" - six hits get AP(max(X, 4)).
+- Reliable: "Attacks with this weapon always hit on 2+" - the hit roll
+  ignores Quality and all modifiers; a natural 1 misses.
+- Lock-On: "Ignores cover and all negative modifiers to hit rolls and range".
+- Indirect: "May target enemies that are not in line of sight as if in line
+  of sight, and ignores cover from sight obstructions, but gets -1 to hit
+  rolls when shooting after moving" - the -1 when ``moved``; ``cover`` is
+  read as cover terrain the unit stands in, which Indirect does not ignore.
+- Poison: "Ignores Regeneration, and on unmodified results of 6 to hit, the
+  target must re-roll unmodified Defense results of 6" - the re-roll stands.
+- Relentless: "When this model shoots at enemies over 9" away, unmodified
+  results of 6 to hit deal one extra hit".
+- Furious: "When charging, unmodified results of 6 to hit in melee deal one
+  extra hit".
+- Impact(X): "Roll X dice when attacking after charging, unless fatigued.
+  For each 2+ the target takes one hit" - plain hits (AP 0, no weapon rules).
+- Regeneration: "When a unit where all models have this rule takes wounds,
+  roll one die for each. On a 5+ it is ignored" - active while every model
+  left (hero included) has it.
+
+>>> from .model import Attacker, Defender, Weapon, WeaponGroup
+>>> attack = compile_attack(Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4),
+...                         Defender(models=5, defense=4, cover=True))
+>>> g = attack.groups[0]
+>>> g.attacks, bin(g.hit_mask), g.ap_normal, g.cover
+(5, '0b1110000', 1, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import InputError
+from .model import Attacker, Defender, Weapon
+from .rules import has, rating
+
+#: Natural 6 always saves and natural 1 always fails a Defense roll. The seed
+#: states this for the Quality roll ("Naturalny wynik 6 jest zawsze sukcesem,
+#: a naturalny wynik 1 zawsze porażką"); it is read here as the general
+#: principle of every roll, so that Defense 2+ in cover is not immune.
+NATURAL_DEFENSE = True
+
+#: Regeneration ignores a wound on this roll or more.
+REGENERATION_TARGET = 5
+
+#: Relentless: "over 9\"".
+RELENTLESS_DISTANCE = 9.0
+
+
+@dataclass(frozen=True)
+class CompiledGroup:
+    """One weapon group as numbers.
+
+    Attributes:
+        label: for messages.
+        attacks: dice rolled (models x A).
+        hit_mask: bit ``f`` set when face ``f`` (1..6) hits.
+        extra: 1 when an unmodified 6 deals one extra plain hit (Relentless, Furious).
+        blast: X of Blast(X), 0 without Blast.
+        ap_normal: AP of plain hits.
+        ap_six: AP of hits from an unmodified 6 (Rending: at least 4).
+        poison: 1 when six hits make the target re-roll unmodified Defense 6s.
+        cover: 1 when the target's cover counts (+1 to Defense).
+        deadly: wounds per unsaved hit (X of Deadly(X), else 1).
+        regeneration: 1 when the target's Regeneration may apply.
+    """
+
+    label: str
+    attacks: int
+    hit_mask: int
+    extra: int = 0
+    blast: int = 0
+    ap_normal: int = 0
+    ap_six: int = 0
+    poison: int = 0
+    cover: int = 0
+    deadly: int = 1
+    regeneration: int = 1
+
+
+@dataclass(frozen=True)
+class CompiledTarget:
+    """The target unit as numbers; models in the order they take wounds (the hero last).
+
+    Attributes:
+        tough: int64[M], wounds of each model.
+        defense: int64[M], Defense of each model.
+        regeneration: int64[M], 1 when Regeneration is active while model ``i`` is next in line.
+        single_tough: 1 when the unit is one model with Tough(X > 1) (morale by wounds).
+    """
+
+    tough: np.ndarray
+    defense: np.ndarray
+    regeneration: np.ndarray
+    single_tough: int
+
+    @property
+    def models(self) -> int:
+        return int(self.tough.size)
+
+    @property
+    def cum(self) -> np.ndarray:
+        """``cum[i]``: wounds of the first ``i`` models."""
+        return np.concatenate(([0], np.cumsum(self.tough))).astype(np.int64)
+
+    @property
+    def marker_size(self) -> int:
+        return int(self.tough.max())
+
+    @property
+    def damage_size(self) -> int:
+        return int(self.tough.sum()) + 1
+
+
+@dataclass(frozen=True)
+class CompiledAttack:
+    """Groups in order, the target and warnings (rules that had no effect, skipped weapons)."""
+
+    groups: tuple[CompiledGroup, ...]
+    target: CompiledTarget
+    warnings: tuple[str, ...] = ()
+
+
+def hit_mask(quality: int, modifier: int, reliable: bool = False) -> int:
+    """Faces that hit, as bits ``1 << face``.
+
+    >>> bin(hit_mask(4, 0)), bin(hit_mask(4, -5)), bin(hit_mask(2, 1)), bin(hit_mask(6, 0, reliable=True))
+    ('0b1110000', '0b1100000', '0b1111100', '0b1111100')
+    """
+    if reliable:  # "always hit on 2+"
+        return 0b1111100
+    modifier = max(-1, min(1, modifier))  # seed: the total is capped at +1/-1
+    mask = 1 << 6  # a natural 6 always hits
+    for face in range(2, 6):  # a natural 1 always misses
+        if face + modifier >= quality:
+            mask |= 1 << face
+    return mask
+
+
+def save_mask(defense: int, ap: int, cover: int) -> int:
+    """Faces that save, as bits ``1 << face``: ``face + cover - AP >= Defense``.
+
+    Seed example: Defense 4+ in cover against AP(2) saves on 5+.
+
+    >>> bin(save_mask(4, 2, 1)), bin(save_mask(2, 0, 1)), bin(save_mask(2, 6, 0))
+    ('0b1100000', '0b1111100', '0b1000000')
+    """
+    mask = 0
+    for face in range(1, 7):
+        if face + cover - ap >= defense:
+            mask |= 1 << face
+    if NATURAL_DEFENSE:
+        mask = (mask | (1 << 6)) & ~(1 << 1)
+    return mask
+
+
+def faces(mask: int) -> int:
+    """How many faces a mask holds."""
+    return bin(mask).count("1")
+
+
+def unsaved_probability(defense: int, ap: int, cover: int, poison: int) -> float:
+    """P(a hit is not saved); with ``poison`` a natural 6 is re-rolled once."""
+    m = save_mask(defense, ap, cover)
+    saved = faces(m) / 6.0
+    if poison and m & (1 << 6):
+        saved = (faces(m) - 1) / 6.0 + saved / 6.0
+    return 1.0 - saved
+
+
+def take_wounds(tough: np.ndarray, i: int, w: int, wounds: int) -> tuple[int, int, int]:
+    """``wounds`` on model ``i`` carrying ``w``: ``(i, w, wounds taken)``; no carry-over to the next model.
+
+    >>> take_wounds(np.array([3, 3]), 0, 1, 5)   # Deadly(5) on a model of Tough(3) with 1 wound
+    (1, 0, 2)
+    """
+    if i >= tough.size:
+        return i, w, 0
+    taken = min(wounds, int(tough[i]) - w)
+    w += taken
+    if w >= tough[i]:
+        return i + 1, 0, taken
+    return i, w, taken
+
+
+def morale_due(target: CompiledTarget, i: int, w: int) -> bool:
+    """Seed: a test when the unit ends at half its starting size or less (one Tough model: half its wounds)."""
+    m = target.models
+    if i >= m:
+        return False  # destroyed: no unit left to test
+    if target.single_tough:
+        t = int(target.tough[0])
+        return 2 * (t - w) <= t
+    return 2 * (m - i) <= m
+
+
+def blast_multiplier(group: CompiledGroup, models_left: int) -> int:
+    """Hits per hit: Blast(X) gives X, "at most the number of models in the target"."""
+    return min(group.blast, models_left) if group.blast else 1
+
+
+def compile_target(defender: Defender) -> CompiledTarget:
+    """The defender's models in wound order, the joined hero last."""
+    n = defender.models
+    hero = defender.hero
+    tough = [defender.tough] * n + ([hero.tough] if hero else [])
+    defense = [defender.defense] * n + ([hero.defense] if hero else [])
+    unit_regen = has(defender.rules, "Regeneration")
+    hero_regen = hero is not None and has(hero.rules, "Regeneration")
+    # "a unit where all models have this rule": all models left, hero included
+    regen = [int(unit_regen and (hero is None or hero_regen))] * n + ([int(hero_regen)] if hero else [])
+    return CompiledTarget(
+        tough=np.array(tough, dtype=np.int64),
+        defense=np.array(defense, dtype=np.int64),
+        regeneration=np.array(regen, dtype=np.int64),
+        single_tough=int(hero is None and n == 1 and defender.tough > 1),
+    )
+
+
+def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: Defender, warnings: list[str]):
+    rules = weapon.rules
+    label = weapon.name
+    shooting = not weapon.melee
+    if shooting and attacker.charging:
+        warnings.append(f"{label}: a shooting weapon resolved although the attacker is charging")
+    if shooting and weapon.range is not None and attacker.distance is not None and attacker.distance > weapon.range:
+        warnings.append(f'{label}: target at {attacker.distance:g}" is out of range {weapon.range:g}"; no dice')
+        return []
+    modifier = attacker.hit_modifier
+    if has(rules, "Indirect") and attacker.moved:
+        modifier -= 1
+    if has(rules, "Lock-On"):
+        modifier = max(0, attacker.hit_modifier)  # "ignores ... all negative modifiers to hit rolls"
+    extra = 0
+    if has(rules, "Relentless"):
+        if attacker.distance is None:
+            warnings.append(f"{label}: Relentless needs the distance; no extra hits counted")
+        elif attacker.distance > RELENTLESS_DISTANCE:
+            extra = 1
+    if has(rules, "Furious"):
+        if attacker.charging:
+            extra = 1
+        else:
+            warnings.append(f"{label}: Furious applies only when charging")
+    ap = rating(rules, "AP")
+    ignores_cover = has(rules, "Blast") or has(rules, "Lock-On") or weapon.melee
+    out = [
+        CompiledGroup(
+            label=label,
+            attacks=models * weapon.attacks,
+            hit_mask=hit_mask(attacker.quality, modifier, has(rules, "Reliable")),
+            extra=extra,
+            blast=rating(rules, "Blast"),
+            ap_normal=ap,
+            ap_six=max(ap, 4) if has(rules, "Rending") else ap,
+            poison=int(has(rules, "Poison")),
+            cover=int(defender.cover and not ignores_cover),
+            deadly=rating(rules, "Deadly", 1),
+            regeneration=int(not (has(rules, "Rending") or has(rules, "Poison"))),
+        )
+    ]
+    if has(rules, "Impact"):
+        if attacker.charging and not attacker.fatigued:
+            out.insert(0, CompiledGroup(f"{label}: Impact", models * rating(rules, "Impact"), 0b1111100))
+        else:
+            warnings.append(f"{label}: Impact applies only after charging, unless fatigued")
+    return out
+
+
+def compile_attack(attacker: Attacker, defender: Defender) -> CompiledAttack:
+    """Compile an attack: one :class:`CompiledGroup` per weapon group (Impact dice first), in order."""
+    if not isinstance(attacker, Attacker):
+        raise InputError("attacker", attacker, "an Attacker")
+    if not isinstance(defender, Defender):
+        raise InputError("defender", defender, "a Defender")
+    warnings: list[str] = []
+    groups: list[CompiledGroup] = []
+    for g in attacker.groups:
+        groups.extend(_compile_weapon(attacker, g.models, g.weapon, defender, warnings))
+    return CompiledAttack(tuple(groups), compile_target(defender), tuple(warnings))

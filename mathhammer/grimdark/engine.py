@@ -1,0 +1,216 @@
+"""Monte Carlo engine of Grimdark Future attacks: every die rolled, in numba.
+
+Three layers, as :mod:`mathhammer.engine.kernels`: :func:`_trial` (one
+attack, die by die, following :mod:`mathhammer.grimdark.compiled`),
+:func:`_run_slot` (the trials of one slot's chunks into its histogram row)
+and :func:`_run_block` (``prange`` over slots). Trial ``t`` draws its numbers
+from the counter-based stream of ``(seed, t)``
+(:mod:`mathhammer.engine.rng`), so the same seed gives the same Tally for any
+thread count and chunk size.
+
+>>> from .model import Attacker, Defender, Weapon, WeaponGroup
+>>> robots = Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4)
+>>> t = grimdark_simulate(robots, Defender(models=5, defense=4, cover=True), trials=1000, seed=1)
+>>> t.trials, int(t.damage.sum())
+(1000, 1000)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..engine.config import JIT, PARALLEL
+from ..engine.rng import MAX_TRIALS, TRIAL_BITS, below, low32, next_u64, seed_stream, trial_state
+from ..errors import InputError
+from ..outcome import Tally
+from .compiled import REGENERATION_TARGET, CompiledAttack, compile_attack
+from .model import Attacker, Defender
+
+__all__ = ["grimdark_simulate", "simulate_compiled"]
+
+# Columns of the group table ``params[g, :]``.
+G_ATTACKS = 0
+G_HIT_MASK = 1
+G_EXTRA = 2
+G_BLAST = 3
+G_AP_NORMAL = 4
+G_AP_SIX = 5
+G_POISON = 6
+G_COVER = 7
+G_DEADLY = 8
+G_REGEN = 9
+N_COLUMNS = 10
+
+CHUNK = 4096
+
+
+@njit(**JIT)
+def _d6(state, gamma):
+    state, x = next_u64(state, gamma)
+    return state, below(low32(x), 6) + 1
+
+
+@njit(**JIT)
+def _hits(state, gamma, count, ap, poison, cover, deadly, regen_ok, natural, tough, defense, regen, i, w, dealt):
+    """Resolve ``count`` hits of one class: Defense rolls, Regeneration, wounds. Returns the new state."""
+    m = tough.shape[0]
+    for _ in range(count):
+        if i >= m:
+            break
+        state, d = _d6(state, gamma)
+        target = defense[i] + ap - cover
+        saved = d >= target
+        if natural:
+            saved = (d == 6) or (d != 1 and saved)
+        if poison and d == 6:
+            state, d = _d6(state, gamma)
+            saved = d >= target
+            if natural:
+                saved = (d == 6) or (d != 1 and saved)
+        if saved:
+            continue
+        if regen_ok and regen[i]:
+            state, r = _d6(state, gamma)
+            if r >= REGENERATION_TARGET:
+                continue
+        taken = min(deadly, tough[i] - w)
+        w += taken
+        dealt += taken
+        if w >= tough[i]:
+            i += 1
+            w = 0
+    return state, i, w, dealt
+
+
+@njit(**JIT)
+def _trial(state, gamma, params, natural, tough, defense, regen):
+    """One attack: ``(state, models removed, marker, damage dealt)``."""
+    m = tough.shape[0]
+    i = 0
+    w = 0
+    dealt = 0
+    for g in range(params.shape[0]):
+        if i >= m:
+            break
+        blast = params[g, G_BLAST]
+        b = min(blast, m - i) if blast > 0 else 1
+        mask = params[g, G_HIT_MASK]
+        cover = params[g, G_COVER]
+        deadly = params[g, G_DEADLY]
+        regen_ok = params[g, G_REGEN]
+        for _ in range(params[g, G_ATTACKS]):
+            if i >= m:
+                break
+            state, d = _d6(state, gamma)
+            if (mask >> d) & 1 == 0:
+                continue
+            if d == 6:
+                state, i, w, dealt = _hits(
+                    state, gamma, b, params[g, G_AP_SIX], params[g, G_POISON], cover, deadly, regen_ok,
+                    natural, tough, defense, regen, i, w, dealt,
+                )  # fmt: skip
+                plain = b * params[g, G_EXTRA]  # Relentless / Furious: one extra plain hit per 6
+            else:
+                plain = b
+            state, i, w, dealt = _hits(
+                state, gamma, plain, params[g, G_AP_NORMAL], 0, cover, deadly, regen_ok,
+                natural, tough, defense, regen, i, w, dealt,
+            )  # fmt: skip
+    return state, i, w, dealt
+
+
+@njit(**JIT)
+def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, single, row):
+    """Trials of chunks ``slot, slot + n_slots, ...`` counted into ``row``: damage | models | marker | due."""
+    m = tough.shape[0]
+    total = 0
+    for k in range(m):
+        total += tough[k]
+    tmax = 0
+    for k in range(m):
+        tmax = max(tmax, tough[k])
+    d0 = 0
+    m0 = total + 1
+    k0 = m0 + m + 1
+    s0 = k0 + tmax
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    for c in range(slot, n_chunks, n_slots):
+        for t in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            state = trial_state(key, gamma, t)
+            state, i, w, dealt = _trial(state, gamma, params, natural, tough, defense, regen)
+            row[d0 + dealt] += 1
+            row[m0 + i] += 1
+            row[k0 + w] += 1
+            # seed: half the starting size or less; one Tough model: half its wounds or fewer left
+            left = tough[0] - w if single else m - i
+            start = tough[0] if single else m
+            due = 1 if (i < m and 2 * left <= start) else 0
+            row[s0 + due] += 1
+
+
+@njit(**PARALLEL)
+def _run_block(key, gamma, n, params, natural, tough, defense, regen, single, hist):
+    """All ``n`` trials; slot ``s`` of ``hist`` counts chunks ``s, s + n_slots, ...``."""
+    n_slots = hist.shape[0]
+    for slot in prange(n_slots):
+        _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, single, hist[slot])
+
+
+def pack_groups(attack: CompiledAttack) -> np.ndarray:
+    """The group table of the kernel (int64[G, N_COLUMNS])."""
+    params = np.zeros((max(1, len(attack.groups)), N_COLUMNS), dtype=np.int64)
+    for g, cg in enumerate(attack.groups):
+        params[g] = (
+            cg.attacks, cg.hit_mask, cg.extra, cg.blast, cg.ap_normal, cg.ap_six,
+            cg.poison, cg.cover, cg.deadly, cg.regeneration,
+        )  # fmt: skip
+    return params
+
+
+def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tally:
+    """Monte Carlo :class:`~mathhammer.outcome.Tally` of a compiled attack (see :func:`grimdark_simulate`)."""
+    import numba
+
+    from . import compiled as cmp
+
+    if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or not 1 <= trials <= MAX_TRIALS:
+        raise InputError("trials", trials, f"Monte Carlo trials: a whole number from 1 to {MAX_TRIALS}")
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**64:
+        raise InputError("seed", seed, "a whole number from 0 to 2**64 - 1")
+    target = attack.target
+    longest = sum(cg.attacks * (1 + 4 * max(1, cg.blast) * (1 + cg.extra)) for cg in attack.groups)
+    if longest >= 2**TRIAL_BITS:
+        raise InputError("attacks", longest, f"fewer than {2**TRIAL_BITS} dice per trial")
+    base, gamma = seed_stream(int(seed))
+    params = pack_groups(attack)
+    if not attack.groups:
+        params[0, G_ATTACKS] = 0
+    m = target.models
+    sizes = (target.damage_size, m + 1, target.marker_size, 2)
+    width = -(-sum(sizes) // 8) * 8 + 8  # whole 64-byte lines and one spare: slots never share a line
+    hist = np.zeros((numba.get_num_threads(), width), dtype=np.int64)
+    _run_block(
+        np.uint64(base), np.uint64(gamma), int(trials), params, int(cmp.NATURAL_DEFENSE),
+        target.tough, target.defense, target.regeneration, target.single_tough, hist,
+    )  # fmt: skip
+    total = hist.sum(axis=0).astype(np.float64)
+    out = []
+    start = 0
+    for size in sizes:
+        out.append(total[start : start + size])
+        start += size
+    return Tally(out[0], out[1], out[2], out[3], int(trials))
+
+
+def grimdark_simulate(attacker: Attacker, defender: Defender, trials: int, seed: int = 0) -> Tally:
+    """Simulate one Grimdark Future attack ``trials`` times: a Monte Carlo Tally of counts.
+
+    The histograms mean what :func:`~mathhammer.grimdark.exact.grimdark_exact`
+    says, as counts over ``trials``. The same ``seed`` gives the same Tally
+    for any number of threads.
+
+    Raises:
+        InputError: an invalid attacker, defender, ``trials`` or ``seed``.
+    """
+    return simulate_compiled(compile_attack(attacker, defender), trials, seed)

@@ -1,0 +1,161 @@
+"""Exact distribution of a Grimdark Future attack: a Markov chain over the target's state.
+
+The state is ``(i, w)``: ``i`` models removed (the hero, last in line, counts
+as a model) and ``w`` wounds on the model next in line. Everything the
+procedure of :mod:`mathhammer.grimdark.compiled` needs is in it: the damage
+dealt is ``cum[i] + w`` (wounds the models took), the Defense and
+Regeneration of the next hit are model ``i``'s, and Blast's cap is the
+``M - i`` models left.
+
+Per group, with ``H_N`` and ``H_S`` the transition matrices of one plain hit
+and one six hit (Defense roll, Regeneration, wounds), one die is the matrix
+``A_b = P(miss) I + P(plain hit) H_N^b + P(six) H_S^b H_N^(b * extra)``; the
+group applies ``A_b^attacks`` to the states whose Blast multiplier is ``b``.
+
+>>> from .model import Attacker, Defender, Weapon, WeaponGroup
+>>> robots = Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4)
+>>> t = grimdark_exact(robots, Defender(models=5, defense=4, cover=True))
+>>> float(t.damage @ range(6))   # the seed's worked example: 5 x 1/2 x 1/2
+1.25
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..outcome import Tally
+from .compiled import (
+    REGENERATION_TARGET,
+    CompiledAttack,
+    CompiledGroup,
+    CompiledTarget,
+    blast_multiplier,
+    compile_attack,
+    faces,
+    morale_due,
+    take_wounds,
+    unsaved_probability,
+)
+from .model import Attacker, Defender
+
+__all__ = ["exact_compiled", "grimdark_exact", "morale_fail_probability"]
+
+
+def _index(target: CompiledTarget, i: int, w: int) -> int:
+    return i * target.marker_size + w
+
+
+def _hit_matrix(group: CompiledGroup, target: CompiledTarget, ap: int, poison: int) -> np.ndarray:
+    """Transition matrix of one hit of this class (Defense roll, Regeneration, wounds)."""
+    k = target.marker_size
+    size = (target.models + 1) * k
+    h = np.zeros((size, size))
+    h[_index(target, target.models, 0), _index(target, target.models, 0)] = 1.0
+    for i in range(target.models):
+        p_unsaved = unsaved_probability(int(target.defense[i]), ap, group.cover, poison)
+        if target.regeneration[i] and group.regeneration:
+            p_unsaved *= (REGENERATION_TARGET - 1) / 6.0
+        for w in range(int(target.tough[i])):
+            s = _index(target, i, w)
+            ni, nw, _ = take_wounds(target.tough, i, w, group.deadly)
+            h[s, s] += 1.0 - p_unsaved
+            h[s, _index(target, ni, nw)] += p_unsaved
+    return h
+
+
+def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.ndarray:
+    k = target.marker_size
+    size = v.size
+    plain = _hit_matrix(group, target, group.ap_normal, 0)
+    six = _hit_matrix(group, target, group.ap_six, group.poison)
+    p_six = 1.0 / 6.0  # a natural 6 always hits
+    p_plain = (faces(group.hit_mask) - 1) / 6.0
+    p_miss = 1.0 - p_six - p_plain
+    out = np.zeros(size)
+    by_b: dict[int, list[int]] = {}
+    for i in range(target.models + 1):
+        by_b.setdefault(blast_multiplier(group, target.models - i), []).append(i)
+    for b, rows in by_b.items():
+        part = np.zeros(size)
+        for i in rows:
+            part[i * k : (i + 1) * k] = v[i * k : (i + 1) * k]
+        if not part.any():
+            continue
+        hn = np.linalg.matrix_power(plain, b)
+        die = (
+            p_miss * np.eye(size)
+            + p_plain * hn
+            + p_six * np.linalg.matrix_power(six, b) @ (hn if group.extra else np.eye(size))
+        )
+        if group.attacks > 4 * size:
+            part = part @ np.linalg.matrix_power(die, group.attacks)
+        else:
+            for _ in range(group.attacks):
+                part = part @ die
+        out += part
+    return out
+
+
+def exact_compiled(attack: CompiledAttack) -> Tally:
+    """The exact :class:`~mathhammer.outcome.Tally` of a compiled attack (see :func:`grimdark_exact`)."""
+    target = attack.target
+    k = target.marker_size
+    v = np.zeros((target.models + 1) * k)
+    v[0] = 1.0
+    for group in attack.groups:
+        v = _group(v, group, target)
+    cum = target.cum
+    damage = np.zeros(target.damage_size)
+    destroyed = np.zeros(target.models + 1)
+    marker = np.zeros(k)
+    due = np.zeros(2)
+    for i in range(target.models + 1):
+        for w in range(k):
+            p = v[_index(target, i, w)]
+            if p == 0.0:
+                continue
+            damage[cum[i] + w] += p
+            destroyed[i] += p
+            marker[w] += p
+            due[int(morale_due(target, i, w))] += p
+    return Tally(damage, destroyed, marker, due, 0)
+
+
+def grimdark_exact(attacker: Attacker, defender: Defender) -> Tally:
+    """Exact distribution of one Grimdark Future attack (probabilities, ``trials == 0``).
+
+    Histograms (a :class:`~mathhammer.outcome.Tally`):
+
+    - ``damage[k]``: P(the defender's models took ``k`` wounds in total):
+      wounds after Regeneration and Deadly, counted as the models took them,
+      so a Deadly(X) wound on a model with fewer than X wounds left counts
+      only the wounds it had left, and nothing counts once the unit is
+      destroyed. Equals the wounds of the removed models plus ``marker``.
+    - ``models_destroyed[k]``: P(``k`` models removed), the joined hero
+      counted as a model, removed last.
+    - ``marker[w]``: P(the model next in line carries ``w`` wounds).
+    - ``shielded[1]``: P(a morale test is due) (seed: at half the starting
+      size or below; a single Tough model at half its wounds or fewer; a
+      destroyed unit takes none); ``shielded[0]`` the rest.
+
+    Raises:
+        InputError: an invalid attacker or defender.
+    """
+    return exact_compiled(compile_attack(attacker, defender))
+
+
+def morale_fail_probability(tally: Tally, quality: int) -> float:
+    """P(a morale test is due and fails): a Quality test fails on a roll below Quality.
+
+    A natural 1 always fails and a natural 6 always passes, so it fails with
+    probability ``(quality - 1) / 6``.
+
+    >>> import numpy as np
+    >>> morale_fail_probability(Tally(np.ones(1), np.ones(1), np.ones(1), np.array([0.5, 0.5])), 4)
+    0.25
+    """
+    from ..validate import target_number
+
+    q = target_number("quality", quality, "Quality")
+    total = float(tally.shielded.sum())
+    return float(tally.shielded[1]) / total * (q - 1) / 6.0

@@ -1,0 +1,193 @@
+"""Grimdark Future values a user builds: weapons, attackers and defenders.
+
+Instances are immutable and validated on construction; every problem is an
+:class:`~mathhammer.errors.InputError` naming the field. Rules may be given
+as text (``"AP(1)"``) or objects (``{"name": "AP", "rating": 1}``); they are
+stored parsed (:class:`~mathhammer.grimdark.rules.Rule`).
+
+>>> rifle = Weapon("Rifle", attacks=1, range=24, rules=("AP(1)",))
+>>> robots = Attacker((WeaponGroup(5, rifle),), quality=4)
+>>> saurians = Defender(models=5, defense=4, cover=True)
+>>> rifle.rules
+(Rule(name='AP', rating=1),)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from ..errors import InputError
+from ..validate import number, target_number, whole
+from .rules import Rule, parse_rules, rating
+
+RuleInput = str | Mapping[str, object] | Rule
+
+
+def _rules(value: Iterable[RuleInput] | str, scope: str, field: str) -> tuple[Rule, ...]:
+    if value is None:
+        return ()
+    return parse_rules(value, scope, field)
+
+
+def _flag(field: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InputError(field, value, "True or False")
+    return value
+
+
+def _tough(field: str, tough: object, rules: tuple[Rule, ...]) -> int:
+    """``tough`` merged with a ``Tough(X)`` among the rules (they must agree when both are given)."""
+    t = whole(field, tough, 1, 99, "Tough(X) wounds per model")
+    from_rules = rating(rules, "Tough", 0)
+    if from_rules and t not in (1, from_rules):
+        raise InputError(field, tough, f"the same value as the Tough({from_rules}) among the rules")
+    return from_rules or t
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon profile, e.g. ``Plasma Rifle (24", A2, AP(2))``.
+
+    Attributes:
+        name: the weapon's name.
+        attacks: A, dice per model.
+        range: range in inches; None for melee or when not checked.
+        melee: True for a melee weapon (no cover, Furious and Impact apply).
+        rules: weapon special rules (see :data:`~mathhammer.grimdark.rules.KNOWN`).
+    """
+
+    name: str = "weapon"
+    attacks: int = 1
+    range: float | None = None
+    melee: bool = False
+    rules: tuple[Rule, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "attacks", whole("attacks", self.attacks, 0, 99, "A, attacks per model"))
+        if self.range is not None:
+            object.__setattr__(self, "range", number("range", self.range, 0, 999, "a range in inches"))
+        _flag("melee", self.melee)
+        object.__setattr__(self, "rules", _rules(self.rules, "weapon", "rules"))
+        shooting_only = [r.name for r in self.rules if r.name in ("Indirect", "Relentless", "Lock-On")]
+        melee_only = [r.name for r in self.rules if r.name in ("Furious", "Impact")]
+        if self.melee and shooting_only:
+            raise InputError("rules", shooting_only[0], "rules of shooting weapons on a shooting weapon (melee=False)")
+        if not self.melee and melee_only:
+            raise InputError("rules", melee_only[0], "rules of melee weapons on a melee weapon (melee=True)")
+
+
+@dataclass(frozen=True)
+class WeaponGroup:
+    """All models of the attacking unit that use one weapon profile (seed: "grouped by identical profile").
+
+    Attributes:
+        models: how many models use the weapon (in range and line of sight).
+        weapon: the profile.
+    """
+
+    models: int
+    weapon: Weapon
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "models", whole("models", self.models, 0, 999, "models using the weapon"))
+        if not isinstance(self.weapon, Weapon):
+            raise InputError("weapon", self.weapon, "a Weapon")
+
+
+@dataclass(frozen=True)
+class Attacker:
+    """The attacking unit.
+
+    Attributes:
+        groups: its weapon groups, resolved in order.
+        quality: Quality (4 means 4+), the hit roll's target.
+        hit_modifier: the sum of other modifiers to hit; the total (with
+            Indirect's -1) is capped at +1/-1 (seed: "łączna wartość
+            modyfikatorów ... nie może przekroczyć +1 ani -1").
+        charging: the unit charged this activation (Furious, Impact).
+        fatigued: the unit is fatigued (no Impact hits).
+        moved: the unit moved before shooting (Indirect's -1).
+        distance: distance to the target in inches (Relentless: over 9");
+            None: unknown (no Relentless bonus, a warning; ranges unchecked).
+    """
+
+    groups: tuple[WeaponGroup, ...]
+    quality: int = 4
+    hit_modifier: int = 0
+    charging: bool = False
+    moved: bool = False
+    distance: float | None = None
+    fatigued: bool = False
+
+    def __post_init__(self) -> None:
+        groups = tuple(self.groups)
+        if not groups or not all(isinstance(g, WeaponGroup) for g in groups):
+            raise InputError("groups", self.groups, "at least one WeaponGroup")
+        object.__setattr__(self, "groups", groups)
+        object.__setattr__(self, "quality", target_number("quality", self.quality, "Quality"))
+        if isinstance(self.hit_modifier, bool) or not isinstance(self.hit_modifier, int):
+            raise InputError("hit_modifier", self.hit_modifier, "a whole number, e.g. -1, 0 or 1")
+        if not -9 <= self.hit_modifier <= 9:
+            raise InputError("hit_modifier", self.hit_modifier, "a whole number from -9 to 9")
+        for name in ("charging", "moved", "fatigued"):
+            _flag(name, getattr(self, name))
+        if self.distance is not None:
+            object.__setattr__(self, "distance", number("distance", self.distance, 0, 999, "a distance in inches"))
+
+
+@dataclass(frozen=True)
+class Hero:
+    """A hero joined to the defending unit; it takes wounds only after the rest of its unit (seed).
+
+    Attributes:
+        tough: its Tough(X).
+        defense: its Defense (4 means 4+), rolled for hits it would take.
+        rules: unit special rules of the hero (Regeneration, Tough(X)).
+    """
+
+    tough: int = 1
+    defense: int = 4
+    rules: tuple[Rule, ...] = ()
+
+    def __post_init__(self) -> None:
+        rules = _rules(self.rules, "unit", "hero.rules")
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "tough", _tough("hero.tough", self.tough, rules))
+        object.__setattr__(self, "defense", target_number("hero.defense", self.defense, "Defense"))
+
+
+@dataclass(frozen=True)
+class Defender:
+    """The target unit, at full strength.
+
+    Attributes:
+        models: models in the unit, the joined hero not counted.
+        defense: Defense (4 means 4+).
+        tough: Tough(X) of each model (1: one wound removes a model).
+        quality: Quality for its morale test.
+        rules: unit special rules (Tough(X), Regeneration).
+        cover: the unit is in cover (+1 to Defense rolls against shooting).
+        hero: an optional joined :class:`Hero`.
+    """
+
+    models: int = 1
+    defense: int = 4
+    tough: int = 1
+    quality: int = 4
+    rules: tuple[Rule, ...] = ()
+    cover: bool = False
+    hero: Hero | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "models", whole("models", self.models, 1, 999, "models in the target unit"))
+        object.__setattr__(self, "defense", target_number("defense", self.defense, "Defense"))
+        rules = _rules(self.rules, "unit", "rules")
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "tough", _tough("tough", self.tough, rules))
+        object.__setattr__(self, "quality", target_number("quality", self.quality, "Quality"))
+        _flag("cover", self.cover)
+        if self.hero is not None and not isinstance(self.hero, Hero):
+            raise InputError("hero", self.hero, "a Hero or None")
+        if self.models * self.tough + (self.hero.tough if self.hero else 0) > 4000:
+            raise InputError("models", self.models, "at most 4000 wounds in the whole unit")

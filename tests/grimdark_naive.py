@@ -1,0 +1,148 @@
+"""Slow, obviously-correct reference of a Grimdark Future attack: every die rolled in plain Python.
+
+Written from the model values (not the compiled numbers), following the
+seed (/work/shared/rules/seeds/002_2581754eb54f7632.txt) and the core-rule
+wordings quoted in :mod:`mathhammer.grimdark.compiled`, with the same
+conventions: a die's hits are resolved before the next die, six hits first;
+Blast's cap is the models left when the weapon group starts; Regeneration is
+rolled before Deadly's multiplication.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from mathhammer.grimdark.model import Attacker, Defender
+from mathhammer.outcome import Tally
+
+
+def _rating(rules, name, default=0):
+    for r in rules:
+        if r.name == name:
+            return r.rating if r.rating is not None else default
+    return default
+
+
+def _has(rules, name):
+    return any(r.name == name for r in rules)
+
+
+def _models(defender: Defender):
+    """[tough, defense, regeneration] of each model, in the order they take wounds (hero last)."""
+    unit_regen = _has(defender.rules, "Regeneration")
+    hero = defender.hero
+    out = []
+    for _ in range(defender.models):
+        out.append(
+            [defender.tough, defender.defense, unit_regen and (hero is None or _has(hero.rules, "Regeneration"))]
+        )
+    if hero is not None:
+        out.append([hero.tough, hero.defense, _has(hero.rules, "Regeneration")])
+    return out
+
+
+def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
+    """One attack: ``(damage, models removed, wounds on the next model, morale due)``."""
+    models = _models(defender)
+    m = len(models)
+    state = {"i": 0, "w": 0, "dealt": 0}
+
+    def d6():
+        return rng.randint(1, 6)
+
+    def hit(ap, poison, cover, deadly, ignores_regen):
+        if state["i"] >= m:
+            return
+        tough, defense, regen = models[state["i"]]
+        roll = d6()
+
+        def saves(r):
+            if r == 6:  # natural 6 always saves, natural 1 always fails
+                return True
+            if r == 1:
+                return False
+            return r + cover - ap >= defense
+
+        ok = saves(roll)
+        if poison and roll == 6:  # "the target must re-roll unmodified Defense results of 6"
+            ok = saves(d6())
+        if ok:
+            return
+        if regen and not ignores_regen and d6() >= 5:  # Regeneration: "On a 5+ it is ignored"
+            return
+        taken = min(deadly, tough - state["w"])  # Deadly: no carry-over to the next model
+        state["w"] += taken
+        state["dealt"] += taken
+        if state["w"] >= tough:
+            state["i"] += 1
+            state["w"] = 0
+
+    for group in attacker.groups:
+        weapon = group.weapon
+        rules = weapon.rules
+        shooting = not weapon.melee
+        if shooting and weapon.range is not None and attacker.distance is not None and attacker.distance > weapon.range:
+            continue
+        cover = 1 if (defender.cover and shooting and not _has(rules, "Blast") and not _has(rules, "Lock-On")) else 0
+        if _has(rules, "Impact") and attacker.charging and not attacker.fatigued:
+            for _ in range(group.models * _rating(rules, "Impact")):
+                if d6() >= 2:  # "For each 2+ the target takes one hit"
+                    hit(0, False, 0, 1, False)
+        modifiers = [attacker.hit_modifier]
+        if _has(rules, "Indirect") and attacker.moved:
+            modifiers.append(-1)
+        if _has(rules, "Lock-On"):
+            modifiers = [x for x in modifiers if x > 0]
+        modifier = max(-1, min(1, sum(modifiers)))
+        ap = _rating(rules, "AP")
+        ap_six = max(ap, 4) if _has(rules, "Rending") else ap
+        extra = (_has(rules, "Relentless") and attacker.distance is not None and attacker.distance > 9) or (
+            _has(rules, "Furious") and attacker.charging
+        )
+        deadly = _rating(rules, "Deadly", 1)
+        ignores_regen = _has(rules, "Rending") or _has(rules, "Poison")
+        left = m - state["i"]
+        b = min(_rating(rules, "Blast"), left) if _has(rules, "Blast") else 1
+        for _ in range(group.models * weapon.attacks):
+            roll = d6()
+            if _has(rules, "Reliable"):
+                hits = roll >= 2
+            else:
+                hits = roll == 6 or (roll != 1 and roll + modifier >= attacker.quality)
+            if not hits:
+                continue
+            if roll == 6:
+                for _ in range(b):
+                    hit(ap_six, _has(rules, "Poison"), cover, deadly, ignores_regen)
+                for _ in range(b if extra else 0):
+                    hit(ap, False, cover, deadly, ignores_regen)
+            else:
+                for _ in range(b):
+                    hit(ap, False, cover, deadly, ignores_regen)
+    i, w = state["i"], state["w"]
+    if i >= m:
+        due = False
+    elif m == 1 and models[0][0] > 1:
+        due = 2 * (models[0][0] - w) <= models[0][0]
+    else:
+        due = 2 * (m - i) <= m
+    return state["dealt"], i, w, due
+
+
+def naive_tally(attacker: Attacker, defender: Defender, trials: int, seed: int = 0) -> Tally:
+    """A Monte Carlo Tally of counts from :func:`one_attack`."""
+    rng = random.Random(seed)
+    models = _models(defender)
+    damage = np.zeros(sum(t for t, _, _ in models) + 1)
+    destroyed = np.zeros(len(models) + 1)
+    marker = np.zeros(max(t for t, _, _ in models))
+    due = np.zeros(2)
+    for _ in range(trials):
+        d, i, w, u = one_attack(attacker, defender, rng)
+        damage[d] += 1
+        destroyed[i] += 1
+        marker[w] += 1
+        due[int(u)] += 1
+    return Tally(damage, destroyed, marker, due, trials)

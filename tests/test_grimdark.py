@@ -1,0 +1,443 @@
+"""Grimdark Future: rules parsing, the model, and the exact engine against hand-computed numbers.
+
+Seed: /work/shared/rules/seeds/002_2581754eb54f7632.txt (Polish; digest in
+/work/shared/rules/README.md, "One Page Rules: Grimdark Future"). Core-rule
+wordings are quoted in mathhammer/grimdark/compiled.py.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from mathhammer.errors import InputError
+from mathhammer.grimdark import (
+    Attacker,
+    Defender,
+    Hero,
+    Rule,
+    Weapon,
+    WeaponGroup,
+    compile_attack,
+    grimdark_exact,
+    morale_fail_probability,
+    parse_rule,
+    parse_rules,
+)
+from mathhammer.grimdark.compiled import save_mask, unsaved_probability
+
+from .grimdark_naive import naive_tally
+from .stats import assert_agree
+
+F = Fraction
+
+
+def mean(h: np.ndarray) -> float:
+    return float(h @ np.arange(h.size))
+
+
+def attack(attacks=1, quality=4, rules=(), models=1, melee=False, **kw) -> Attacker:
+    return Attacker((WeaponGroup(models, Weapon("w", attacks=attacks, melee=melee, rules=rules)),), quality, **kw)
+
+
+def close(x, y) -> bool:
+    return abs(float(x) - float(y)) < 1e-12
+
+
+# --- rules.py ---------------------------------------------------------------------------------------
+
+
+def test_rules_parse_text_and_objects():
+    got = parse_rules(
+        ["AP(1)", {"name": "Blast", "rating": 3}, {"name": "deadly", "rating": "3"}, "Lock On"], "weapon", "r"
+    )
+    assert got == (Rule("AP", 1), Rule("Blast", 3), Rule("Deadly", 3), Rule("Lock-On"))
+    assert parse_rules("AP(2), Rending", "weapon", "r") == (Rule("AP", 2), Rule("Rending"))
+    assert parse_rule("Tough(3)", "unit", "r") == Rule("Tough", 3)
+    assert str(Rule("Impact", 2)) == "Impact(2)"
+
+
+def test_unknown_rule_is_an_error_naming_field_rule_and_known_rules():
+    with pytest.raises(InputError) as e:
+        parse_rules(["AP(1)", "Shred"], "weapon", "weapon.rules")
+    assert e.value.field == "weapon.rules[1]"
+    assert "Shred" in str(e.value) and "Rending" in str(e.value) and "Blast(X)" in str(e.value)
+    with pytest.raises(InputError, match="did you mean 'Rending'"):
+        parse_rule("Rendin", "weapon", "rules")
+    with pytest.raises(InputError, match="Tough is a unit rule"):
+        parse_rule("Tough(3)", "weapon", "rules")
+
+
+@pytest.mark.parametrize(
+    "bad", ["AP", "AP(x)", "AP(-1)", "Rending(2)", {"name": "AP", "rating": 1.5}, {"nom": "AP"}, 7, "Blast(0)"]
+)
+def test_bad_ratings_are_errors(bad):
+    with pytest.raises(InputError):
+        parse_rule(bad, "weapon", "rules")
+
+
+def test_unknown_rule_in_a_weapon_or_defender_is_an_error():
+    with pytest.raises(InputError, match="rules"):
+        Weapon(rules=("Sniper",))
+    with pytest.raises(InputError, match="Stealth"):
+        Defender(models=5, rules=("Stealth",))
+    with pytest.raises(InputError):
+        Weapon(rules=("AP(1)", "AP(2)"))
+
+
+def test_model_validation_names_fields():
+    for make, field in [
+        (lambda: Attacker((), 4), "groups"),
+        (lambda: attack(quality=7), "quality"),
+        (lambda: Defender(models=0), "models"),
+        (lambda: Defender(defense=1), "defense"),
+        (lambda: Defender(tough=2, rules=("Tough(3)",)), "tough"),
+        (lambda: Weapon(attacks=-1), "attacks"),
+        (lambda: Weapon(melee=True, rules=("Indirect",)), "rules"),
+        (lambda: Weapon(rules=("Impact(2)",)), "rules"),
+        (lambda: Hero(defense=9), "hero.defense"),
+    ]:
+        with pytest.raises(InputError) as e:
+            make()
+        assert e.value.field == field
+    assert Defender(rules=("Tough(3)",)).tough == 3
+    assert Weapon(rules=[{"name": "AP", "rating": "2"}]).rules == (Rule("AP", 2),)
+
+
+# --- the seed's numbers --------------------------------------------------------------------------------
+
+
+def test_seed_worked_example_robots_against_saurians_in_cover():
+    """Seed, "Przykład pełnego ataku strzeleckiego": 5 Robot Warriors, Quality 4+, 24" A1 AP(1), at 5 Saurian
+    Warriors with Defense 4+ in ruins; cover +1 and AP(1) cancel, 4+ saves. 5 x 1/2 x 1/2 = 1.25 wounds."""
+    robots = Attacker((WeaponGroup(5, Weapon("Rifle", 1, range=24, rules=("AP(1)",))),), quality=4, distance=12)
+    tally = grimdark_exact(robots, Defender(models=5, defense=4, cover=True))
+    assert close(mean(tally.damage), 1.25)
+    want = [float(F(3, 4) ** (5 - k) * F(1, 4) ** k * [1, 5, 10, 10, 5, 1][k]) for k in range(6)]
+    assert np.allclose(tally.models_destroyed, want, atol=1e-15)
+    assert close(tally.damage.sum(), 1.0)
+
+
+def test_seed_cover_and_ap_add_up():
+    """Seed, "Współdziałanie osłony i AP": Defense 4+ in cover against AP(2) saves on 5+."""
+    assert save_mask(4, 2, 1) == (1 << 5) | (1 << 6)
+    tally = grimdark_exact(attack(quality=2, rules=("AP(2)",)), Defender(5, defense=4, cover=True))
+    assert close(mean(tally.damage), F(5, 6) * F(4, 6))
+
+
+def test_seed_ap_example_defense_3_against_ap2_needs_5():
+    """Seed, "Przebicie pancerza": Defense 3+ with AP(2) needs a natural 5 or 6."""
+    assert close(unsaved_probability(3, 2, 0, 0), F(4, 6))
+
+
+def test_seed_cover_example_defense_4_saves_on_3():
+    """Seed, "Osłona": Defense 4+ in cover blocks on a natural 3+; not in melee.
+
+    ("Osłona nie działa podczas walki wręcz.")
+    """
+    shoot = grimdark_exact(attack(quality=2), Defender(5, defense=4, cover=True))
+    melee = grimdark_exact(attack(quality=2, melee=True), Defender(5, defense=4, cover=True))
+    assert close(mean(shoot.damage), F(5, 6) * F(2, 6))
+    assert close(mean(melee.damage), F(5, 6) * F(3, 6))
+
+
+def test_attacks_are_models_times_a():
+    """Seed, "Liczba ataków": 5 models x A2 = 10 dice."""
+    assert compile_attack(attack(attacks=2, models=5), Defender(10)).groups[0].attacks == 10
+    tally = grimdark_exact(attack(attacks=2, models=5), Defender(20, defense=6))
+    assert close(mean(tally.damage), 10 * F(3, 6) * F(5, 6))
+
+
+@pytest.mark.parametrize(
+    ("quality", "modifier", "p_hit"),
+    [
+        (4, 0, F(3, 6)),
+        (4, 1, F(4, 6)),
+        (4, 3, F(4, 6)),
+        (4, -1, F(2, 6)),
+        (4, -3, F(2, 6)),
+        (6, -1, F(1, 6)),
+        (2, 1, F(5, 6)),
+    ],
+)
+def test_hit_modifiers_capped_and_natural_rolls(quality, modifier, p_hit):
+    """Seed, "Modyfikatory trafienia": the total is at most +1/-1; natural 6 always hits, natural 1 always misses."""
+    tally = grimdark_exact(attack(quality=quality, hit_modifier=modifier), Defender(3, defense=6))
+    assert close(mean(tally.damage), p_hit * F(5, 6))
+
+
+def test_natural_rolls_on_defense():
+    """NATURAL_DEFENSE: Defense 2+ in cover still fails on a 1; AP(5) on Defense 2+ still saves on a 6."""
+    assert close(unsaved_probability(2, 0, 1, 0), F(1, 6))
+    assert close(unsaved_probability(2, 5, 0, 0), F(5, 6))
+
+
+def test_tough_finishes_one_model_before_the_next():
+    """Seed, "Modele z zasadą Tough": wounds finish one model first. 3 sure-ish wounds on 2 models of Tough(2)."""
+    p = F(5, 6) * F(5, 6)  # Quality 2+, Defense 6+
+    tally = grimdark_exact(attack(attacks=3, quality=2), Defender(2, defense=6, tough=2))
+    # exactly: 2 or 3 wounds -> 1 model removed (marker 0 or 1); 0-1 wounds -> none
+    assert close(tally.models_destroyed[1], 3 * p**2 * (1 - p) + p**3)
+    assert close(tally.marker[1], 3 * p * (1 - p) ** 2 + p**3)
+    assert close(tally.models_destroyed[2], 0)
+
+
+def test_joined_hero_takes_wounds_last_with_its_own_defense():
+    """Seed, "Bohater dołączony do oddziału": the hero takes wounds only after the rest of the unit."""
+    defender = Defender(1, defense=6, hero=Hero(tough=3, defense=2))
+    tally = grimdark_exact(attack(attacks=2, quality=2), defender)
+    kill = F(5, 6) * F(5, 6)
+    hero_wound = F(5, 6) * F(1, 6)
+    assert close(tally.models_destroyed[1], 1 - (1 - kill) ** 2)
+    assert close(tally.marker[1], kill * hero_wound)
+    assert close(tally.damage[2], kill * hero_wound)
+    assert close(tally.models_destroyed[2], 0)
+
+
+def test_deadly_does_not_carry_over():
+    """Seed, "Broń Deadly": the excess does not pass to the next model; Deadly(3) on Tough(1) kills one a wound."""
+    plain = grimdark_exact(attack(attacks=4, quality=2), Defender(5, defense=5))
+    deadly = grimdark_exact(attack(attacks=4, quality=2, rules=("Deadly(3)",)), Defender(5, defense=5))
+    assert np.allclose(plain.models_destroyed, deadly.models_destroyed, atol=1e-15)
+    assert np.allclose(plain.damage, deadly.damage, atol=1e-15)  # damage counts the wounds the models took
+
+
+def test_deadly_multiplies_on_one_tough_model():
+    """Deadly(3): one unsaved hit removes a Tough(3) model; a Tough(4) model needs two."""
+    p = F(5, 6) * F(4, 6)  # Quality 2+, Defense 5+
+    t3 = grimdark_exact(attack(attacks=1, quality=2, rules=("Deadly(3)",)), Defender(1, defense=5, tough=3))
+    assert close(t3.models_destroyed[1], p)
+    t4 = grimdark_exact(attack(attacks=2, quality=2, rules=("Deadly(3)",)), Defender(1, defense=5, tough=4))
+    assert close(t4.models_destroyed[1], p * p)
+    assert close(t4.marker[3], 2 * p * (1 - p))
+
+
+def test_blast_capped_by_models_and_ignores_cover():
+    """Blast(X): "each hit becomes X hits, at most the number of models in the target", and ignores cover."""
+    for cover in (False, True):
+        tally = grimdark_exact(attack(quality=2, rules=("Blast(3)",)), Defender(2, defense=6, cover=cover))
+        u = F(5, 6)
+        want = [F(1, 6) + F(5, 6) * (1 - u) ** 2, F(5, 6) * 2 * u * (1 - u), F(5, 6) * u * u]
+        assert np.allclose(tally.models_destroyed, [float(x) for x in want], atol=1e-15)
+    many = grimdark_exact(attack(quality=2, rules=("Blast(3)",)), Defender(10, defense=6))
+    assert close(mean(many.damage), F(5, 6) * 3 * F(5, 6))
+
+
+def test_rending():
+    """Rending: "on unmodified results of 6 to hit, those hits get AP(4)".
+
+    Defense 2+: plain hits fail on a 1, six hits save on a 6.
+    """
+    tally = grimdark_exact(attack(quality=4, rules=("Rending",)), Defender(3, defense=2))
+    assert close(mean(tally.damage), F(2, 6) * F(1, 6) + F(1, 6) * F(5, 6))
+
+
+def test_poison():
+    """Poison: "the target must re-roll unmodified Defense results of 6" on six hits."""
+    tally = grimdark_exact(attack(quality=4, rules=("Poison",)), Defender(3, defense=2))
+    six_unsaved = 1 - (F(4, 6) + F(1, 6) * F(5, 6))
+    assert close(mean(tally.damage), F(2, 6) * F(1, 6) + F(1, 6) * six_unsaved)
+
+
+def test_rending_and_poison_ignore_regeneration():
+    """Regeneration: "roll one die for each. On a 5+ it is ignored"; Rending and Poison: "Ignores Regeneration"."""
+    base = dict(quality=2)
+    d = Defender(3, defense=6, rules=("Regeneration",))
+    assert close(mean(grimdark_exact(attack(**base), d).damage), F(5, 6) * F(5, 6) * F(4, 6))
+    assert close(mean(grimdark_exact(attack(rules=("Rending",), **base), d).damage), F(5, 6) * F(5, 6))
+    poison_six = 1 - F(1, 6) * F(1, 6)  # a Defense 6 is re-rolled on six hits
+    want = F(4, 6) * F(5, 6) + F(1, 6) * poison_six
+    assert close(mean(grimdark_exact(attack(rules=("Poison",), **base), d).damage), want)
+
+
+def test_regeneration_needs_all_models_including_the_hero():
+    """Regeneration: "When a unit where all models have this rule" - a hero without it switches it off."""
+    with_hero = Defender(3, defense=6, rules=("Regeneration",), hero=Hero(1, 6))
+    assert close(mean(grimdark_exact(attack(quality=2), with_hero).damage), F(25, 36))
+    both = Defender(3, defense=6, rules=("Regeneration",), hero=Hero(1, 6, rules=("Regeneration",)))
+    assert close(mean(grimdark_exact(attack(quality=2), both).damage), F(25, 36) * F(4, 6))
+
+
+def test_regeneration_before_deadly():
+    """Reading chosen: Regeneration is rolled per unsaved hit, before Deadly multiplies it."""
+    d = Defender(1, defense=6, tough=3, rules=("Regeneration",))
+    tally = grimdark_exact(attack(quality=2, rules=("Deadly(3)",)), d)
+    assert close(tally.models_destroyed[1], F(5, 6) * F(5, 6) * F(4, 6))
+
+
+def test_reliable_hits_on_2_whatever_quality():
+    """Reliable: "Attacks with this weapon always hit on 2+"."""
+    tally = grimdark_exact(attack(quality=6, hit_modifier=-1, rules=("Reliable",)), Defender(3, defense=6))
+    assert close(mean(tally.damage), F(5, 6) * F(5, 6))
+
+
+def test_lock_on_ignores_cover_and_negative_modifiers():
+    """Lock-On: "Ignores cover and all negative modifiers to hit rolls"."""
+    d = Defender(3, defense=4, cover=True)
+    tally = grimdark_exact(attack(quality=4, hit_modifier=-1, rules=("Lock-On",)), d)
+    assert close(mean(tally.damage), F(3, 6) * F(3, 6))
+    plus = grimdark_exact(attack(quality=4, hit_modifier=1, rules=("Lock-On",)), d)
+    assert close(mean(plus.damage), F(4, 6) * F(3, 6))
+
+
+def test_indirect_minus_one_after_moving():
+    """Indirect: "gets -1 to hit rolls when shooting after moving"; with Lock-On the -1 is ignored."""
+    d = Defender(3, defense=6)
+    assert close(mean(grimdark_exact(attack(rules=("Indirect",), moved=True), d).damage), F(2, 6) * F(5, 6))
+    assert close(mean(grimdark_exact(attack(rules=("Indirect",), moved=False), d).damage), F(3, 6) * F(5, 6))
+    both = attack(rules=("Indirect", "Lock-On"), moved=True)
+    assert close(mean(grimdark_exact(both, d).damage), F(3, 6) * F(5, 6))
+
+
+def test_relentless_over_9_inches():
+    """Relentless: "... shoots at enemies over 9\" away, unmodified results of 6 to hit deal one extra hit"."""
+    d = Defender(5, defense=6)
+    far = grimdark_exact(attack(quality=6, rules=("Relentless",), distance=12), d)
+    near = grimdark_exact(attack(quality=6, rules=("Relentless",), distance=9), d)
+    assert close(mean(far.damage), F(1, 6) * 2 * F(5, 6))
+    assert close(mean(near.damage), F(1, 6) * F(5, 6))
+    unknown = compile_attack(attack(rules=("Relentless",)), d)
+    assert unknown.groups[0].extra == 0 and any("Relentless" in w for w in unknown.warnings)
+
+
+def test_furious_when_charging_in_melee():
+    """Furious: "When charging, unmodified results of 6 to hit in melee deal one extra hit"."""
+    d = Defender(5, defense=6, cover=True)
+    charge = grimdark_exact(attack(quality=6, melee=True, rules=("Furious",), charging=True), d)
+    still = grimdark_exact(attack(quality=6, melee=True, rules=("Furious",)), d)
+    assert close(mean(charge.damage), F(1, 6) * 2 * F(5, 6))
+    assert close(mean(still.damage), F(1, 6) * F(5, 6))
+
+
+def test_impact_after_charging_unless_fatigued():
+    """Impact(X): "Roll X dice when attacking after charging, unless fatigued. For each 2+ the target takes one hit"."""
+    d = Defender(5, defense=6)
+    impact = Weapon("Hooves", attacks=0, melee=True, rules=("Impact(2)",))
+    charging = Attacker((WeaponGroup(2, impact),), 4, charging=True)
+    assert close(mean(grimdark_exact(charging, d).damage), 4 * F(5, 6) * F(5, 6))
+    tired = Attacker((WeaponGroup(2, impact),), 4, charging=True, fatigued=True)
+    assert close(mean(grimdark_exact(tired, d).damage), 0)
+    assert compile_attack(tired, d).warnings
+
+
+def test_morale_due_at_half_or_below():
+    """Seed, "Kiedy wykonuje się test morale?": at half the starting size or below; a destroyed unit takes none."""
+    tally = grimdark_exact(attack(attacks=5, quality=2), Defender(5, defense=5))
+    p = tally.models_destroyed
+    assert close(tally.shielded[1], p[3] + p[4])
+    assert close(morale_fail_probability(tally, 4), (p[3] + p[4]) * F(3, 6))
+    four = grimdark_exact(attack(attacks=5, quality=2), Defender(4, defense=5))
+    assert close(four.shielded[1], four.models_destroyed[2] + four.models_destroyed[3])
+
+
+def test_morale_single_tough_model_by_wounds():
+    """Seed: one Tough model counts its wounds: Tough(3) tests with 1 wound left, Tough(4) with 2 left."""
+    t3 = grimdark_exact(attack(attacks=3, quality=2), Defender(1, defense=5, tough=3))
+    assert close(t3.shielded[1], t3.marker[2])
+    t4 = grimdark_exact(attack(attacks=4, quality=2), Defender(1, defense=5, tough=4))
+    assert close(t4.shielded[1], t4.marker[2] + t4.marker[3])
+
+
+def test_out_of_range_weapon_rolls_nothing_and_warns():
+    """Seed, "Zasięg broni": at 25\" a 24\" weapon cannot be used."""
+    a = Attacker((WeaponGroup(5, Weapon("Carbine", 1, range=24)),), 4, distance=25)
+    compiled = compile_attack(a, Defender(5))
+    assert compiled.groups == () and compiled.warnings
+    assert close(grimdark_exact(a, Defender(5)).damage[0], 1)
+
+
+# --- the per-die reference ------------------------------------------------------------------------------
+
+NAIVE_CASES = {
+    "seed_example": (attack(attacks=1, models=5, rules=("AP(1)",)), Defender(5, defense=4, cover=True)),
+    "hero_rending_blast": (
+        attack(attacks=2, models=3, rules=("Rending", "Blast(2)")),
+        Defender(3, defense=5, tough=2, hero=Hero(3, 3)),
+    ),
+    "poison_deadly_regen": (
+        attack(attacks=3, models=2, quality=3, rules=("Poison", "Deadly(2)")),
+        Defender(2, defense=4, tough=3, rules=("Regeneration",)),
+    ),
+    "impact_furious": (
+        Attacker(
+            (WeaponGroup(3, Weapon("Claws", 2, melee=True, rules=("Impact(1)", "Furious", "AP(1)"))),),
+            5,
+            charging=True,
+        ),
+        Defender(4, defense=4, cover=True, hero=Hero(2, 4, rules=("Regeneration",)), rules=("Regeneration",)),
+    ),
+    "two_groups_single_tough": (
+        Attacker(
+            (
+                WeaponGroup(2, Weapon("Rifle", 2, rules=("Relentless", "Indirect"))),
+                WeaponGroup(1, Weapon("Lascannon", 1, rules=("AP(3)", "Deadly(3)", "Lock-On"))),
+            ),
+            4,
+            hit_modifier=-1,
+            moved=True,
+            distance=18,
+        ),
+        Defender(1, defense=3, tough=6, cover=True),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NAIVE_CASES))
+def test_naive_reference_agrees_with_exact(name):
+    attacker, defender = NAIVE_CASES[name]
+    assert_agree(naive_tally(attacker, defender, 6000, seed=7), grimdark_exact(attacker, defender), label=name)
+
+
+# --- properties of the exact engine -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(NAIVE_CASES))
+def test_pmfs_sum_to_one(name):
+    tally = grimdark_exact(*NAIVE_CASES[name])
+    for h in (tally.damage, tally.models_destroyed, tally.marker, tally.shielded):
+        assert abs(h.sum() - 1.0) < 1e-12
+        assert (h >= -1e-15).all()
+
+
+def test_blast_cap_is_fixed_when_the_group_starts():
+    """Blast(X) "at most the number of models in the target": counted when the weapon group starts (reading chosen).
+
+    Reliable Blast(3), 2 dice, at 3 models of Defense 6+: hits = 3 x Bin(2, 5/6), each unsaved with 5/6.
+    """
+    from math import comb
+
+    tally = grimdark_exact(attack(attacks=2, quality=2, rules=("Blast(3)", "Reliable")), Defender(3, defense=6))
+    u = F(5, 6)
+    wiped = F(0)
+    for h in range(3):
+        p_h = comb(2, h) * F(5, 6) ** h * F(1, 6) ** (2 - h)
+        wiped += p_h * sum(comb(3 * h, k) * u**k * (1 - u) ** (3 * h - k) for k in range(3, 3 * h + 1))
+    assert close(tally.models_destroyed[3], wiped)
+
+
+def test_unknown_rule_objects_and_wrong_scope_on_defender():
+    with pytest.raises(InputError, match="Shred"):
+        Weapon(rules=[{"name": "Shred", "rating": 1}])
+    with pytest.raises(InputError, match="AP is a weapon rule"):
+        Defender(rules=("AP(1)",))
+    with pytest.raises(InputError, match=r"hero\.rules"):
+        Hero(rules=("Fearless",))
+
+
+def test_shooting_while_charging_and_furious_without_charge_warn():
+    d = Defender(5)
+    assert any("charging" in w for w in compile_attack(attack(charging=True), d).warnings)
+    assert any("Furious" in w for w in compile_attack(attack(melee=True, rules=("Furious",)), d).warnings)
+    assert compile_attack(attack(), d).warnings == ()
+
+
+def test_morale_fail_probability_on_counts_and_quality_check():
+    """A Quality test "fails on a roll below Quality": Quality 5+ fails with 4/6."""
+    from mathhammer.outcome import Tally
+
+    counts = Tally(np.ones(1), np.ones(1), np.ones(1), np.array([300.0, 100.0]), trials=400)
+    assert close(morale_fail_probability(counts, 5), F(1, 4) * F(4, 6))
+    with pytest.raises(InputError):
+        morale_fail_probability(counts, 7)
