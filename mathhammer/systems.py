@@ -63,6 +63,7 @@ def register(system: GameSystem) -> None:
 def _load_builtin() -> None:
     if _REGISTRY:
         return
+    from .grimdark import system as _grimdark  # noqa: F401
     from .starcraft import system as _starcraft  # noqa: F401
 
 

@@ -33,6 +33,17 @@ def test_ci_runs_the_readme_test_command_verbatim() -> None:
     assert "NUMBA_CACHE_DIR" in ci and "mktemp -d" in ci
 
 
+def test_every_subpackage_is_listed_in_pyproject() -> None:
+    """pyproject.toml lists the packages explicitly (profiles/ is mapped in): a new one must not be left out."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "mathhammer").rglob("__init__.py")} | {
+        "mathhammer.builtin_profiles"
+    }
+    assert found == listed, found ^ listed
+
+
 def _tool(name: str) -> list[str]:
     if shutil.which(name):
         return [name]

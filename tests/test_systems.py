@@ -43,3 +43,54 @@ def test_flags_of_another_system_are_refused() -> None:
     assert res.stderr.startswith("error: --quality: got '4'; allowed: not with --system starcraft")
     res = runner.invoke(app, ["attack", "--system", "warhammer"])
     assert res.exit_code == 2 and res.stderr.startswith("error: --system: got 'warhammer'")
+
+
+GF = ["attack", "--system", "grimdark"]
+
+
+def test_grimdark_is_registered() -> None:
+    for alias in ("grimdark", "gf", "OPR", "grimdark-future"):
+        assert systems.get(alias).name == "grimdark"
+
+
+def test_grimdark_seed_example_through_the_cli() -> None:
+    """Seed 002 worked example: 5 Robot Warriors, Quality 4+, A1 AP(1), against 5 Saurian Warriors, Defense 4+
+    in cover: expected wounds 1.25 exactly."""
+    args = [*GF, "--models", "5", "--attacks", "1", "--quality", "4", "--rule", "AP(1)"]
+    args += ["--target-models", "5", "--target-defense", "4", "--cover", "--exact", "--json"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    keys = {"engine", "trials", "seed", "wounds", "models_destroyed", "unit_destroyed", "morale_test_due"}
+    assert set(out) == keys
+    assert set(out["wounds"]) == {"pmf", "mean", "stderr"} and set(out["morale_test_due"]) == {"p"}
+    assert abs(out["wounds"]["mean"] - 1.25) < 1e-12
+    assert abs(sum(out["models_destroyed"]["pmf"]) - 1) < 1e-12
+    mc = json.loads(runner.invoke(app, [*args[:-2], "--trials", "200000", "--seed", "4", "--json"]).stdout)
+    assert mc["engine"] == "monte-carlo" and abs(mc["wounds"]["mean"] - 1.25) < 5 * mc["wounds"]["stderr"]
+
+
+def test_grimdark_human_output_and_tolerance() -> None:
+    res = runner.invoke(app, [*GF, "--models", "10", "--attacks", "2", "--target-models", "5", "--target-tough", "3"])
+    assert res.exit_code == 0, res.output
+    assert "Wounds: mean" in res.stdout and "P(morale test due)" in res.stdout
+    res = runner.invoke(app, [*GF, "--models", "10", "--target-models", "5", "--tolerance", "0.01", "--json"])
+    out = json.loads(res.stdout)
+    assert out["wounds"]["stderr"] <= 0.01 and out["unit_destroyed"]["stderr"] <= 0.01
+
+
+@pytest.mark.parametrize(
+    ("args", "start"),
+    [
+        (["--rule", "Rendng"], "error: "),
+        (["--quality", "9"], "error: --quality: got '9'"),
+        (["--target-defense", "1"], "error: --target-defense: got '1'"),
+        (["--roa", "2"], "error: --roa: got '2'; allowed: not with --system grimdark"),
+        (["--target-rule", "Fear"], "error: "),
+    ],
+)
+def test_grimdark_bad_input(args: list[str], start: str) -> None:
+    res = runner.invoke(app, [*GF, *args])
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith(start) and len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert "Traceback" not in res.output
