@@ -39,6 +39,8 @@ class GameSystem:
             :data:`COMMON_FLAGS` and the run options).
         run_adhoc: ``(flags, run_options, as_json) -> (json_dict, human_text, notes)``;
             ``flags`` maps every ad-hoc flag to its raw value (None when not given).
+        named_flags, run_named, compare_rows, matchup_rows: named units from
+            the system's own profiles (None: the CLI's StarCraft path).
     """
 
     name: str
@@ -46,6 +48,10 @@ class GameSystem:
     title: str
     adhoc_flags: frozenset[str]
     run_adhoc: Callable[[dict[str, Any], dict[str, Any], bool], tuple[dict[str, Any], str, list[str]]]
+    named_flags: frozenset[str] = frozenset()
+    run_named: Callable[[str, str, dict[str, Any], dict[str, Any]], tuple[dict[str, Any], str, list[str]]] | None = None
+    compare_rows: Callable[[str, list[str], dict[str, Any], dict[str, Any]], list[dict[str, Any]]] | None = None
+    matchup_rows: Callable[[str, str, dict[str, Any], dict[str, Any]], list[dict[str, Any]]] | None = None
 
 
 _REGISTRY: dict[str, GameSystem] = {}

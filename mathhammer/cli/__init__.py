@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import typer
 
-from . import army, attack, compare, profiles
+from . import army, attack, compare, import_opr, profiles
 
 app = typer.Typer(
     name="mathhammer",
-    help="Exact and Monte Carlo combat maths for StarCraft: Tabletop Miniatures Game.",
+    help="Exact and Monte Carlo combat maths for StarCraft: Tabletop Miniatures Game and Grimdark Future.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -22,11 +22,12 @@ attack.register(app)
 compare.register(app)
 profiles.register(app)
 army.register(app)
+import_opr.register(app)
 
 
 @app.callback()
 def _root() -> None:
-    """Exact and Monte Carlo combat maths for StarCraft: Tabletop Miniatures Game."""
+    """Exact and Monte Carlo combat maths for StarCraft: Tabletop Miniatures Game and Grimdark Future."""
 
 
 def main() -> None:

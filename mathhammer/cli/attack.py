@@ -144,6 +144,24 @@ def attack(
             from ..errors import InputError
 
             raise InputError("TARGET", "", "a target unit by name after the attacker, e.g. attack Marine Zergling")
+        from .. import systems
+
+        game = systems.get(system)
+        if game.run_named is not None:
+            given = {
+                **named, "--phase": None if phase == "assault" else phase, "--on-creep": on_creep or None,
+                "--melee": melee or None, "--charging": charging or None, "--cover": cover or None,
+                "--range": raw_distance, "--target-visible": target_visible, "--evade-eligible": evade_eligible or None,
+                "--target-stationary": target_stationary or None, "--target-unshielded": target_unshielded or None,
+            }  # fmt: skip
+            _refuse({k: v for k, v in given.items() if k not in game.named_flags}, f"--system {game.name} units")
+            given["--phase"] = phase
+            out, text, notes = game.run_named(attacker, target, given, opts)
+            if not as_json:
+                for note in notes:
+                    typer.echo(f"note: {note}", err=True)
+            typer.echo(json.dumps(out) if as_json else text)
+            return
         from .named import named_attack
 
         batches, tgt, loadout = named_attack(
@@ -177,8 +195,6 @@ def attack(
                 typer.echo(f"note: {note}", err=True)
         typer.echo(json.dumps(out) if as_json else text)
         return
-    if system.strip().lower() not in ("starcraft", "sc", "sctmg", "starcraft-tmg", "tmg"):
-        _refuse({"--system": system}, "named units (the profiles are StarCraft TMG's for now)")
     result = run(batches, tgt, label=label, **opts)
     if as_json:
         out = result.to_dict()

@@ -78,6 +78,12 @@ def compare(
     plot_top: Annotated[
         str, typer.Option("--plot-top", metavar="N", help="Loadouts drawn per target, best ranked first.")
     ] = "10",
+    system: Annotated[str, typer.Option("--system", help="Game system: starcraft (sc) or grimdark (gf).")] = (
+        "starcraft"
+    ),
+    melee: Annotated[bool, typer.Option("--melee", help="Grimdark: melee weapons.")] = False,
+    charging: Annotated[bool, typer.Option("--charging", help="Grimdark: the attacker charged.")] = False,
+    cover: Annotated[bool, typer.Option("--cover", help="Grimdark: targets in cover.")] = False,
 ) -> None:
     """Every upgrade combination of UNIT against each target, ranked per target.
 
@@ -92,6 +98,21 @@ def compare(
     csv_path = _check_output("--csv", csv, ".csv")
     png_path = _check_output("--plot", plot, ".png")
     dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
+    from .. import systems
+
+    game = systems.get(system)
+    if game.compare_rows is not None:
+        if comp or upgrades or use:
+            from ..errors import InputError
+
+            flag, value = ("--comp", comp) if comp else ("--upgrades", upgrades) if upgrades else ("--use", use)
+            raise InputError(flag, value, f"not with --system {game.name} (its units have no upgrade options)")
+        flags = {
+            "--profiles": profiles, "--melee": melee or None, "--charging": charging or None, "--cover": cover or None,
+            "--range": distance, "--phase": phase,
+        }  # fmt: skip
+        _emit(game.compare_rows(unit, vs, flags, opts), csv_path, png_path, top, as_json)
+        return
     r = roster(profiles or [])
     attacker = r.unit(unit, "UNIT")
     sizes = [whole("--comp", c, 1, 99, "models") for c in comp or []]
@@ -117,6 +138,11 @@ def compare(
         from ..errors import InputError
 
         raise InputError("--phase", phase, f"a phase in which {attacker.name} can attack the targets")
+    _emit(rows, csv_path, png_path, top, as_json)
+
+
+def _emit(rows: list[dict[str, Any]], csv_path: Path | None, png_path: Path | None, top: int, as_json: bool) -> None:
+    """Write the CSV and the plot (each atomically), then print the rows."""
     if csv_path is not None:
         import pandas as pd
 
@@ -137,8 +163,8 @@ def _table(rows: list[dict[str, Any]]) -> str:
     for target in dict.fromkeys(r["target"] for r in rows):
         out.append(f"vs {target} ({rows[0]['phase']}; {'± one standard error' if mc else 'exact'})")
         out.append(
-            f"{'#':>3} {'models':>6} {'upgrades':<34} {'min':>4} {'damage':>15} {'destroyed':>15} "
-            f"{'P(destroy)':>16} {'dmg/100m':>8} {'kills/100m':>10}"
+            f"{'#':>3} {'models':>6} {'upgrades':<34} {'cost':>4} {'damage':>15} {'destroyed':>15} "
+            f"{'P(destroy)':>16} {'dmg/100':>8} {'kills/100':>10}"
         )
         for r in (x for x in rows if x["target"] == target):
 
@@ -194,28 +220,48 @@ def matchup(
     tolerance: Annotated[str | None, typer.Option("--tolerance", metavar="E", rich_help_panel=R)] = None,
     method: Annotated[str, typer.Option("--method", rich_help_panel=R)] = "count",
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    system: Annotated[str, typer.Option("--system", help="Game system: starcraft (sc) or grimdark (gf).")] = (
+        "starcraft"
+    ),
+    cover: Annotated[bool, typer.Option("--cover", help="Grimdark: both units in cover against shooting.")] = False,
 ) -> None:
     """Both directions, side by side: Assault Phase ranged, then Combat Phase.
 
     Example: mathhammer matchup Marine:9 Zergling:18 --range 8
     """
-    from ..starcraft import compare as cmp
-    from ..starcraft.loadout import make_loadout
     from ..validate import number
     from .named import roster
 
     opts = run_options(exact, trials, seed, tolerance, method)
     dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
-    r = roster(profiles or [])
+    from .. import systems
+
+    game = systems.get(system)
+    if game.matchup_rows is not None:
+        flags = {"--profiles": profiles, "--range": distance, "--cover": cover or None}
+        rows = game.matchup_rows(a, b, flags, opts)
+        mc = opts["engine"] == "monte-carlo"
+    else:
+        r = roster(profiles or [])
+        rows, mc = _starcraft_matchup(r, a, b, a_upgrade, b_upgrade, dist, opts)
+    _print_matchup(rows, mc, as_json)
+
+
+def _starcraft_matchup(r: Any, a: str, b: str, a_up: Any, b_up: Any, dist: Any, opts: dict[str, Any]) -> tuple:
+    from ..starcraft import compare as cmp
+    from ..starcraft.loadout import make_loadout
+
     (ta,) = cmp.resolve_targets(r, [a])
     (tb,) = cmp.resolve_targets(r, [b])
-    lo_a = make_loadout(ta.unit, ta.models, a_upgrade or [], (), ("A", "--a-upgrade", "--use"))
-    lo_b = make_loadout(tb.unit, tb.models, b_upgrade or [], (), ("B", "--b-upgrade", "--use"))
-    rows = cmp.matchup(lo_a, lo_b, dist, **opts)
+    lo_a = make_loadout(ta.unit, ta.models, a_up or [], (), ("A", "--a-upgrade", "--use"))
+    lo_b = make_loadout(tb.unit, tb.models, b_up or [], (), ("B", "--b-upgrade", "--use"))
+    return cmp.matchup(lo_a, lo_b, dist, **opts), opts["engine"] == "monte-carlo"
+
+
+def _print_matchup(rows: list[dict[str, Any]], mc: bool, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(rows))
         return
-    mc = opts["engine"] == "monte-carlo"
     lines = [f"{'attacker':<28} {'target':<28} {'phase':<15} {'damage':>15} {'destroyed':>15} {'P(destroy)':>16}"]
     for row in rows:
         if not row["batches"]:

@@ -86,14 +86,36 @@ def run_adhoc(flags: dict[str, Any], opts: dict[str, Any], as_json: bool) -> tup
     from .compiled import compile_attack
 
     notes = list(compile_attack(attacker, defender).warnings)
-    tally = _tally(attacker, defender, opts)
-    models = defender.models + (1 if defender.hero else 0)
+    result = _result(_tally(attacker, defender, opts), defender, opts["seed"], "Grimdark Future")
+    out = _json(result)
+    return out, result.text_report("Wounds", _tail(result, defender.quality)), notes
+
+
+# --- named units from profiles/grimdark -------------------------------------------------------------
+
+NAMED_FLAGS = frozenset(
+    {"--attacker-models", "--target-state", "--profiles", "--melee", "--charging", "--cover", "--range", "--phase"}
+)
+
+
+def _result(tally: Tally, defender: Defender, seed: int | None, label: str) -> Result:
     engine = "exact" if tally.trials == 0 else "monte-carlo"
-    result = Result(engine, tally, models, None if engine == "exact" else opts["seed"], label="Grimdark Future")
-    due = result.shielded_after  # the Tally's second flag holds "morale test due" for this system
-    fails = morale_fail_probability(tally, defender.quality)
-    out = {
-        "engine": engine,
+    models = defender.models + (1 if defender.hero else 0)
+    return Result(engine, tally, models, None if engine == "exact" else seed, label=label)
+
+
+def _tail(result: Result, quality: int) -> list[str]:
+    """The closing lines of the text report: the morale test (seed 002: a Quality test)."""
+    fails = morale_fail_probability(result.tally, quality)
+    return [
+        f"P(morale test due): {result.shielded_after:.4f}",
+        f"P(morale test failed, Quality {quality}+): {fails:.4f}",
+    ]
+
+
+def _json(result: Result) -> dict[str, Any]:
+    return {
+        "engine": result.engine,
         "trials": result.trials or None,
         "seed": result.seed,
         "wounds": {
@@ -107,13 +129,147 @@ def run_adhoc(flags: dict[str, Any], opts: dict[str, Any], as_json: bool) -> tup
             "stderr": result.models_destroyed.stderr,
         },
         "unit_destroyed": {"p": result.unit_destroyed, "stderr": result.unit_destroyed_stderr},
-        "morale_test_due": {"p": due},
+        "morale_test_due": {"p": result.shielded_after},
     }
-    tail = [
-        f"P(morale test due): {due:.4f}",
-        f"P(morale test failed, Quality {defender.quality}+): {fails:.4f}",
-    ]
-    return out, result.text_report("Wounds", tail), notes
+
+
+def _melee(flags: dict[str, Any]) -> bool:
+    phase = flags.get("--phase") or "assault"
+    if phase not in ("assault", "combat", "shooting", "melee"):
+        raise InputError("--phase", phase, "assault (shooting) or combat (melee)")
+    return bool(flags.get("--melee")) or phase in ("combat", "melee")
+
+
+def run_named(
+    attacker_name: str, target_name: str, flags: dict[str, Any], opts: dict[str, Any]
+) -> tuple[dict[str, Any], str, list[str]]:
+    """``attack ATTACKER TARGET --system grimdark``: units from profiles/grimdark (and --profiles)."""
+    from .profiles import find_unit, load_units, unit_attacker, unit_defender
+
+    units = load_units(flags.get("--profiles") or [])
+    a = find_unit(units, attacker_name, "ATTACKER")
+    t = find_unit(units, target_name, "TARGET")
+    melee = _melee(flags)
+    alive = flags.get("--attacker-models")
+    models = None if alive is None else whole("--attacker-models", alive, 1, a.models, "attacking models left")
+    t_models = t.models
+    state = flags.get("--target-state")
+    if state:
+        key, _, value = str(state).partition("=")
+        if key.strip() != "models" or not value:
+            raise InputError("--target-state", state, "models=N (Grimdark Future units carry no other state)")
+        t_models = whole("--target-state models", value, 1, t.models, "models left")
+    distance = flags.get("--range")
+    attacker = unit_attacker(
+        a,
+        melee,
+        models=models,
+        charging=bool(flags.get("--charging")),
+        distance=None if distance is None else number("--range", distance, 0, 999, "distance in inches"),
+    )
+    if attacker is None:
+        raise InputError("--phase", "combat" if melee else "assault", f"a phase in which {a.name} has a weapon")
+    defender = unit_defender(t, models=t_models, cover=bool(flags.get("--cover")))
+    from .compiled import compile_attack
+
+    notes = list(compile_attack(attacker, defender).warnings)
+    result = _result(_tally(attacker, defender, opts), defender, opts["seed"], f"{a.name} vs {t.name}")
+    out = _json(result)
+    out["loadout"] = {
+        "attacker": {"unit": a.name, "models": models or a.models, "points": a.points, "source": a.source},
+        "target": {"unit": t.name, "models": t_models, "points": t.points, "source": t.source},
+        "phase": "melee" if melee else "shooting",
+    }
+    tail = _tail(result, defender.quality)
+    head = f"{models or a.models} {a.name} ({a.points} pts) vs {t_models} {t.name}, {'melee' if melee else 'shooting'}"
+    return out, head + "\n" + result.text_report("Wounds", tail), notes
+
+
+def compare_rows(
+    unit_name: str, targets: list[str], flags: dict[str, Any], opts: dict[str, Any]
+) -> list[dict[str, Any]]:
+    """``compare UNIT --vs T --system grimdark``: the unit against each target, per 100 points."""
+    from .profiles import find_unit, load_units, unit_attacker, unit_defender
+
+    units = load_units(flags.get("--profiles") or [])
+    a = find_unit(units, unit_name, "UNIT")
+    melee = _melee(flags)
+    distance = flags.get("--range")
+    attacker = unit_attacker(
+        a,
+        melee,
+        charging=bool(flags.get("--charging")),
+        distance=None if distance is None else number("--range", distance, 0, 999, "distance in inches"),
+    )
+    if attacker is None:
+        raise InputError("--phase", "combat" if melee else "assault", f"a phase in which {a.name} has a weapon")
+    rows = []
+    for name in targets:
+        t = find_unit(units, name.split(":")[0], "--vs")
+        defender = unit_defender(t, cover=bool(flags.get("--cover")))
+        result = _result(_tally(attacker, defender, opts), defender, opts["seed"], a.name)
+        per = 100.0 / a.points if a.points else float("nan")
+        row: dict[str, Any] = {
+            "unit": a.name,
+            "models": a.models,
+            "upgrades": "-",
+            "use": "-",
+            "minerals": a.points,
+            "target": f"{defender.models} {t.name}",
+            "phase": "melee" if melee else "shooting",
+            "engine": result.engine,
+            "trials": result.trials,
+            "damage_mean": result.damage.mean,
+            "damage_se": result.damage.stderr,
+            "destroyed_mean": result.models_destroyed.mean,
+            "destroyed_se": result.models_destroyed.stderr,
+            "p_destroy": result.unit_destroyed,
+            "p_destroy_se": result.unit_destroyed_stderr,
+            "damage_per_100": result.damage.mean * per,
+            "kills_per_100": result.models_destroyed.mean * per,
+            "morale_test_due": result.shielded_after,
+            "rank": 1,
+        }
+        for k in range(1, result.models + 1):
+            row[f"p_ge_{k}"] = result.models_destroyed.at_least(k)
+        rows.append(row)
+    return rows
+
+
+def matchup_rows(a_name: str, b_name: str, flags: dict[str, Any], opts: dict[str, Any]) -> list[dict[str, Any]]:
+    """``matchup A B --system grimdark``: both directions, shooting then melee."""
+    from .profiles import find_unit, load_units, unit_attacker, unit_defender
+
+    units = load_units(flags.get("--profiles") or [])
+    a = find_unit(units, a_name.split(":")[0], "A")
+    b = find_unit(units, b_name.split(":")[0], "B")
+    distance = flags.get("--range")
+    dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
+    rows: list[dict[str, Any]] = []
+    for att, dfn in ((a, b), (b, a)):
+        for melee in (False, True):
+            attacker = unit_attacker(att, melee, distance=None if melee else dist)
+            label = {"attacker": f"{att.models} {att.name}", "target": f"{dfn.models} {dfn.name}"}
+            phase = "melee" if melee else "shooting"
+            if attacker is None:
+                rows.append({**label, "phase": phase, "batches": 0})
+                continue
+            defender = unit_defender(dfn, cover=bool(flags.get("--cover")) and not melee)
+            r = _result(_tally(attacker, defender, opts), defender, opts["seed"], att.name)
+            rows.append(
+                {
+                    **label,
+                    "phase": phase,
+                    "batches": len(attacker.groups),
+                    "damage_mean": r.damage.mean,
+                    "damage_se": r.damage.stderr,
+                    "destroyed_mean": r.models_destroyed.mean,
+                    "destroyed_se": r.models_destroyed.stderr,
+                    "p_destroy": r.unit_destroyed,
+                    "p_destroy_se": r.unit_destroyed_stderr,
+                }
+            )
+    return rows
 
 
 SYSTEM = GameSystem(
@@ -122,5 +278,9 @@ SYSTEM = GameSystem(
     title="One Page Rules: Grimdark Future",
     adhoc_flags=FLAGS,
     run_adhoc=run_adhoc,
+    named_flags=NAMED_FLAGS,
+    run_named=run_named,
+    compare_rows=compare_rows,
+    matchup_rows=matchup_rows,
 )
 register(SYSTEM)

@@ -1,0 +1,428 @@
+"""Grimdark Future unit profiles from TOML (``profiles/grimdark/README.md``).
+
+A file holds ``[units."Name"]`` tables: models, Quality, Defense, Tough,
+points, unit rules and weapons. Unknown keys are refused (with a "did you
+mean"), rules are parsed by :func:`~mathhammer.grimdark.rules.parse_rule`,
+and every problem of every file is reported at once as a
+:class:`~mathhammer.profiles.ProfileError`, one line each::
+
+    broken.toml: units."Robot Warriors".qualty: unknown key (did you mean 'quality'?)
+    broken.toml: units."Robot Warriors".weapons[0].rules[0]: got 'Rendin'; allowed: ... (did you mean 'Rending'?)
+
+A unit becomes an :class:`~mathhammer.grimdark.model.Attacker` with
+:func:`unit_attacker` and a :class:`~mathhammer.grimdark.model.Defender` with
+:func:`unit_defender`:
+
+>>> from mathhammer.grimdark import grimdark_exact
+>>> units = load_units()
+>>> robots = find_unit(units, "robot warriors", "--attacker")
+>>> saurians = find_unit(units, "Saurian Warriors", "--target")
+>>> tally = grimdark_exact(unit_attacker(robots, melee=False), unit_defender(saurians, cover=True))
+>>> round(float(tally.models_destroyed @ range(len(tally.models_destroyed))), 12)
+1.25
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from ..errors import InputError
+from ..profiles.loader import ProfileError
+from ..validate import whole
+from .model import Attacker, Defender, Weapon, WeaponGroup
+from .rules import KNOWN, Rule, parse_rule, rating
+
+#: Rules of models that the core rules write on the unit but this package
+#: applies to its weapons: Furious and Impact(X) in melee, Relentless when shooting.
+MODEL_RULES = ("Furious", "Relentless", "Impact")
+#: Unit rules recorded on a profile that change nothing in one attack.
+MARKER_RULES = ("Hero",)
+#: Every rule a unit's ``rules`` may hold.
+UNIT_RULES = ("Tough", "Regeneration", *MODEL_RULES, *MARKER_RULES)
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\s_\-]", "", name).lower()
+
+
+def _written(name: str) -> str:
+    return name + ("(X)" if name in KNOWN and KNOWN[name][1] else "")
+
+
+_UNIT_ALLOWED = "a unit rule: " + ", ".join(_written(n) for n in UNIT_RULES)
+_RULE_NAME = re.compile(r"\s*([A-Za-z][A-Za-z \-_]*?)\s*(?:\(.*\))?\s*")
+
+
+def _rule_name(value: object) -> str | None:
+    if isinstance(value, dict):
+        name = value.get("name")
+        return str(name) if name is not None else None
+    if isinstance(value, str):
+        m = _RULE_NAME.fullmatch(value)
+        return m.group(1) if m else None
+    return None
+
+
+def _unit_rule(value: object) -> Rule:
+    """One unit rule (Tough(X), Regeneration, Furious, Relentless, Impact(X), Hero)."""
+    name = _rule_name(value)
+    by_key = {_key(n): n for n in UNIT_RULES}
+    canonical = by_key.get(_key(name)) if name else None
+    if canonical is None:
+        close = difflib.get_close_matches(_key(name or ""), list(by_key), n=1, cutoff=0.6)
+        hint = f" (did you mean {by_key[close[0]]!r}?)" if close else ""
+        if name and _key(name) in {_key(n) for n in KNOWN}:
+            hint = f" ({name} is a weapon rule: write it on the weapon)"
+        raise ValueError(f"allowed: {_UNIT_ALLOWED}{hint}")
+    if canonical in MARKER_RULES:
+        if not (isinstance(value, str) and _key(value) == _key(canonical)) and not (
+            isinstance(value, dict) and value.get("rating") is None and set(value) <= {"name", "rating"}
+        ):
+            raise ValueError(f"allowed: {canonical} without a rating")
+        return Rule(canonical)
+    scope = "weapon" if canonical in MODEL_RULES else "unit"
+    try:
+        return parse_rule(value, scope, "rules")  # type: ignore[arg-type]
+    except InputError as exc:
+        raise ValueError(f"allowed: {exc.allowed}" + (f" ({exc.hint})" if exc.hint else "")) from None
+
+
+def _weapon_rule(value: object) -> Rule:
+    if not isinstance(value, str | dict):
+        raise ValueError('allowed: a rule such as "AP(1)" or {name = "AP", rating = 1}')
+    try:
+        return parse_rule(value, "weapon", "rules")
+    except InputError as exc:
+        raise ValueError(f"allowed: {exc.allowed}" + (f" ({exc.hint})" if exc.hint else "")) from None
+
+
+def _target_number(value: object) -> object:
+    """``"4+"`` is 4; everything else goes to the integer check."""
+    if isinstance(value, str) and value.strip().endswith("+"):
+        return value.strip()[:-1]
+    return value
+
+
+def _in_range(value: int) -> int:
+    if not 2 <= value <= 6:
+        raise ValueError('allowed: a target number from 2 to 6 (4 or "4+" means 4+)')
+    return value
+
+
+TargetNumber = Annotated[int, BeforeValidator(_target_number), AfterValidator(_in_range)]
+UnitRule = Annotated[Any, AfterValidator(_unit_rule)]
+WeaponRule = Annotated[Any, AfterValidator(_weapon_rule)]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class WeaponSpec(_Frozen):
+    """One weapon of a unit: ``{name = "Rifle", range = 24, attacks = 1, rules = ["AP(1)"]}``."""
+
+    name: str = Field(min_length=1)
+    count: int | None = Field(default=None, ge=1, le=999)
+    range: float = Field(ge=0, le=999)
+    attacks: int = Field(ge=1, le=99)
+    rules: list[WeaponRule] = []
+
+    @model_validator(mode="after")
+    def _phase_rules(self) -> WeaponSpec:
+        names = {r.name for r in self.rules}
+        if len(names) < len(self.rules):
+            raise ValueError("allowed: each rule at most once")
+        melee = self.range == 0
+        wrong = sorted(names & ({"Indirect", "Relentless", "Lock-On"} if melee else {"Furious", "Impact"}))
+        if wrong:
+            kind = "shooting weapons (range > 0)" if melee else "melee weapons (range = 0)"
+            raise ValueError(f"allowed: {', '.join(wrong)} only on {kind}")
+        return self
+
+
+class UnitSpec(_Frozen):
+    """One unit (profiles/grimdark/README.md)."""
+
+    models: int = Field(ge=1, le=999)
+    quality: TargetNumber
+    defense: TargetNumber
+    tough: int = Field(default=1, ge=1, le=99)
+    points: int = Field(ge=0, le=99999)
+    rules: list[UnitRule] = []
+    weapons: list[WeaponSpec] = []
+    source: str = Field(min_length=1)
+    sample: bool = False
+
+    @model_validator(mode="after")
+    def _consistent(self) -> UnitSpec:
+        names = [r.name for r in self.rules]
+        if len(set(names)) < len(names):
+            raise ValueError("allowed: each unit rule at most once")
+        from_rules = rating(self.rules, "Tough", 0)
+        if from_rules and self.tough not in (1, from_rules):
+            raise ValueError(f"allowed: tough = {from_rules}, the same as the Tough({from_rules}) among the rules")
+        for w in self.weapons:
+            if w.count is not None and w.count > self.models:
+                raise ValueError(f"allowed: weapon {w.name!r} carried by at most the unit's {self.models} models")
+        return self
+
+
+class UnitFile(_Frozen):
+    """One TOML file of Grimdark Future units."""
+
+    units: dict[str, UnitSpec] = {}
+
+
+@dataclass(frozen=True)
+class GFWeapon:
+    """A weapon of a :class:`GFUnit`; ``count`` None means every model carries it, ``range`` 0 means melee."""
+
+    name: str
+    attacks: int
+    range: float
+    count: int | None = None
+    rules: tuple[Rule, ...] = ()
+
+    @property
+    def melee(self) -> bool:
+        return self.range == 0
+
+
+@dataclass(frozen=True)
+class GFUnit:
+    """A Grimdark Future unit profile.
+
+    Attributes:
+        name: the unit's name.
+        models: models in the unit.
+        quality: Quality (4 means 4+).
+        defense: Defense (4 means 4+).
+        tough: Tough(X) of each model (from ``tough`` or a ``Tough(X)`` rule).
+        points: the unit's cost.
+        rules: unit rules (Tough, Regeneration, Furious, Relentless, Impact, Hero).
+        weapons: its weapons.
+        source: where the values come from.
+        sample: True for our illustrative samples (not army-book data).
+    """
+
+    name: str
+    models: int
+    quality: int
+    defense: int
+    tough: int
+    points: int
+    rules: tuple[Rule, ...]
+    weapons: tuple[GFWeapon, ...]
+    source: str
+    sample: bool = False
+
+
+_FIELDS = sorted(set(UnitFile.model_fields) | set(UnitSpec.model_fields) | set(WeaponSpec.model_fields))
+
+
+def _path(loc: Iterable[Any]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            text = str(part)
+            if re.search(r"[^A-Za-z0-9_\-]", text) or not text:
+                text = '"' + text.replace('"', '\\"') + '"'
+            out += ("." if out else "") + text
+    return out
+
+
+_INTERNAL = re.compile(r"^(function-.*|constrained-\w+|int|str|float|bool|none)$")
+
+
+def _problems(name: str, exc: Any) -> list[str]:
+    lines: list[str] = []
+    for err in exc.errors(include_url=False):
+        loc = [p for p in err["loc"] if not (isinstance(p, str) and _INTERNAL.match(p))]
+        where = f"{name}: {_path(loc)}" if loc else name
+        if err["type"] == "extra_forbidden":
+            key = str(loc[-1]) if loc else "?"
+            close = difflib.get_close_matches(key, _FIELDS, n=1)
+            lines.append(f"{where}: unknown key" + (f" (did you mean {close[0]!r}?)" if close else ""))
+            continue
+        if err["type"] == "missing":
+            lines.append(f"{where}: missing; a value is required")
+            continue
+        msg = str(err["msg"]).removeprefix("Value error, ").replace("Input should be ", "")
+        value = err.get("input")
+        shown = "" if isinstance(value, dict | list) else f"got {value!r}; "
+        if msg.startswith("allowed:"):
+            lines.append(f"{where}: {shown}{msg}")
+        else:
+            lines.append(f"{where}: {shown}allowed: {msg}")
+    return lines
+
+
+def _weapon(spec: WeaponSpec) -> GFWeapon:
+    rng = int(spec.range) if float(spec.range).is_integer() else spec.range
+    return GFWeapon(spec.name, spec.attacks, rng, spec.count, tuple(spec.rules))
+
+
+def _unit(name: str, spec: UnitSpec) -> GFUnit:
+    tough = rating(spec.rules, "Tough", 0) or spec.tough
+    return GFUnit(
+        name=name,
+        models=spec.models,
+        quality=spec.quality,
+        defense=spec.defense,
+        tough=tough,
+        points=spec.points,
+        rules=tuple(spec.rules),
+        weapons=tuple(_weapon(w) for w in spec.weapons),
+        source=spec.source,
+        sample=spec.sample,
+    )
+
+
+def parse_units(data: Any, name: str) -> dict[str, GFUnit]:
+    """Validate the parsed TOML ``data`` of the file ``name``; raises :class:`ProfileError` with every problem."""
+    from pydantic import ValidationError
+
+    try:
+        parsed = UnitFile.model_validate(data)
+    except ValidationError as exc:
+        raise ProfileError(_problems(name, exc)) from None
+    problems = [f"{name}: units: a unit name must not be empty" for n in parsed.units if not n.strip()]
+    if problems:
+        raise ProfileError(problems)
+    return {n: _unit(n, spec) for n, spec in parsed.units.items()}
+
+
+def load_text(text: str, name: str) -> dict[str, GFUnit]:
+    """Load the units of a TOML text (``name`` is used in error lines)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ProfileError([f"{name}: not valid TOML: {exc}"]) from None
+    return parse_units(data, name)
+
+
+def load_file(path: Path) -> dict[str, GFUnit]:
+    """Load the units of one TOML file; raises :class:`ProfileError` with every problem."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as exc:
+        raise ProfileError([f"{path}: cannot read: {exc.strerror}"]) from None
+    except UnicodeDecodeError:
+        raise ProfileError([f"{path.name}: not a UTF-8 text file; allowed: TOML unit profiles"]) from None
+    return load_text(text, path.name)
+
+
+def builtin_dir() -> Path:
+    """The folder of the built-in Grimdark Future profiles (installed package, else the repository's)."""
+    installed = Path(__file__).resolve().parents[1] / "builtin_profiles" / "grimdark"
+    if installed.is_dir():
+        return installed
+    return Path(__file__).resolve().parents[2] / "profiles" / "grimdark"
+
+
+def _toml_files(folder: Path) -> list[Path]:
+    if folder.is_file():
+        return [folder]
+    if not folder.is_dir():
+        raise ProfileError([f"{folder}: no such file or folder"])
+    return sorted(folder.rglob("*.toml"))
+
+
+def load_units(extra: Sequence[str | Path] = (), builtin: bool = True) -> dict[str, GFUnit]:
+    """The built-in units, then those of the user's files or folders ``extra`` (a later unit of the same name wins).
+
+    Raises:
+        ProfileError: every problem of every file, one line each.
+    """
+    folders = ([builtin_dir()] if builtin else []) + [Path(p) for p in extra]
+    problems: list[str] = []
+    units: dict[str, GFUnit] = {}
+    for folder in folders:
+        if builtin and folder == builtin_dir() and not folder.is_dir():
+            continue
+        try:
+            paths = _toml_files(folder)
+        except ProfileError as exc:
+            problems.extend(exc.problems)
+            continue
+        for path in paths:
+            try:
+                units.update(load_file(path))
+            except ProfileError as exc:
+                problems.extend(exc.problems)
+    if problems:
+        raise ProfileError(problems)
+    return units
+
+
+def find_unit(units: dict[str, GFUnit], name: str, field: str = "unit") -> GFUnit:
+    """A unit by name, without regard to case and spacing.
+
+    Raises:
+        InputError: no such unit (naming ``field``, with the closest names).
+    """
+    if name in units:
+        return units[name]
+    key = " ".join(name.lower().split())
+    for n, unit in units.items():
+        if " ".join(n.lower().split()) == key:
+            return unit
+    lowered = {n.lower(): n for n in units}
+    close = difflib.get_close_matches(key, list(lowered), n=3, cutoff=0.5)
+    hint = "did you mean " + " or ".join(repr(lowered[c]) for c in close) + "?" if close else ""
+    raise InputError(field, name, "a Grimdark Future unit of the profiles", hint)
+
+
+def _models(unit: GFUnit, models: int | None) -> int:
+    if models is None:
+        return unit.models
+    return whole("models", models, 1, unit.models, f"models of {unit.name} still fighting")
+
+
+def unit_attacker(
+    unit: GFUnit,
+    melee: bool,
+    models: int | None = None,
+    charging: bool = False,
+    distance: float | None = None,
+) -> Attacker | None:
+    """The unit attacking in melee (``melee=True``) or shooting: one weapon group per weapon of that phase.
+
+    ``models`` is how many models fight (default: all). A weapon carried by
+    ``count`` models is used by ``min(count, models)`` of them (special weapons
+    are assumed to be lost last). Furious (melee) and Relentless (shooting)
+    among the unit rules go on each weapon of the phase; Impact(X) adds a group
+    of its own, one per model. Returns None when the unit has nothing to attack with.
+    """
+    n = _models(unit, models)
+    groups: list[WeaponGroup] = []
+    extra = [r for r in unit.rules if r.name == ("Furious" if melee else "Relentless")]
+    for w in unit.weapons:
+        if w.melee != melee:
+            continue
+        rules = w.rules + tuple(r for r in extra if all(x.name != r.name for x in w.rules))
+        weapon = Weapon(w.name, w.attacks, range=None if melee else w.range, melee=melee, rules=rules)
+        groups.append(WeaponGroup(n if w.count is None else min(w.count, n), weapon))
+    impact = [r for r in unit.rules if r.name == "Impact"]
+    if melee and impact:
+        groups.insert(0, WeaponGroup(n, Weapon("Impact", attacks=0, melee=True, rules=(impact[0],))))
+    if not groups:
+        return None
+    return Attacker(tuple(groups), quality=unit.quality, charging=charging, distance=distance)
+
+
+def unit_defender(unit: GFUnit, models: int | None = None, cover: bool = False) -> Defender:
+    """The unit as the target (its Tough, Regeneration, Defense and Quality for morale)."""
+    n = _models(unit, models)
+    rules = tuple(r for r in unit.rules if r.name in ("Tough", "Regeneration"))
+    return Defender(models=n, defense=unit.defense, tough=unit.tough, quality=unit.quality, rules=rules, cover=cover)
