@@ -15,6 +15,10 @@ mathhammer.errors.InputError: --hit: got '7'; allowed: Hit: a target number from
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+from typing import Any
+
 from .errors import InputError
 
 
@@ -61,3 +65,21 @@ def number(field: str, value: object, lo: float, hi: float, what: str) -> float:
     if not lo <= result <= hi:
         raise InputError(field, value, allowed)
     return result
+
+
+def toml_path(loc: Iterable[Any]) -> str:
+    """A location in a TOML file as a person writes it: ``units."Raynor's Raider".weapons[0].hit``.
+
+    >>> toml_path(["units", "Jim Raynor", "weapons", 0, "hit"])
+    'units."Jim Raynor".weapons[0].hit'
+    """
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            text = str(part)
+            if re.search(r"[^A-Za-z0-9_\-]", text) or not text:
+                text = '"' + text.replace('"', '\\"') + '"'
+            out += ("." if out else "") + text
+    return out

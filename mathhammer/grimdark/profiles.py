@@ -27,7 +27,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -36,7 +36,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from ..errors import InputError
 from ..profiles.loader import ProfileError
-from ..validate import whole
+from ..validate import toml_path, whole
 from .model import Attacker, Defender, Weapon, WeaponGroup
 from .rules import KNOWN, Rule, parse_rule, rating
 
@@ -228,19 +228,6 @@ class GFUnit:
 _FIELDS = sorted(set(UnitFile.model_fields) | set(UnitSpec.model_fields) | set(WeaponSpec.model_fields))
 
 
-def _path(loc: Iterable[Any]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            text = str(part)
-            if re.search(r"[^A-Za-z0-9_\-]", text) or not text:
-                text = '"' + text.replace('"', '\\"') + '"'
-            out += ("." if out else "") + text
-    return out
-
-
 _INTERNAL = re.compile(r"^(function-.*|constrained-\w+|int|str|float|bool|none)$")
 
 
@@ -248,7 +235,7 @@ def _problems(name: str, exc: Any) -> list[str]:
     lines: list[str] = []
     for err in exc.errors(include_url=False):
         loc = [p for p in err["loc"] if not (isinstance(p, str) and _INTERNAL.match(p))]
-        where = f"{name}: {_path(loc)}" if loc else name
+        where = f"{name}: {toml_path(loc)}" if loc else name
         if err["type"] == "extra_forbidden":
             key = str(loc[-1]) if loc else "?"
             close = difflib.get_close_matches(key, _FIELDS, n=1)

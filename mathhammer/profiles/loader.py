@@ -18,12 +18,13 @@ import difflib
 import os
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, MathhammerError
+from ..validate import toml_path
 from .schema import FactionCard, ProfileFile, TacticalCard, UnitCard
 
 ENV_VAR = "MATHHAMMER_PROFILES"
@@ -60,19 +61,6 @@ def _all_field_names() -> set[str]:
     return names
 
 
-def _path(loc: Iterable[Any]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            text = str(part)
-            if " " in text or "." in text or "'" in text:
-                text = f'"{text}"'
-            out += ("." if out else "") + text
-    return out
-
-
 _UNION_TAG = re.compile(r"^(constrained-\w+|literal\[.*\]|function-.*|list\[.*\]|dict\[.*\]|int|str|float|bool)$")
 
 
@@ -83,7 +71,7 @@ def _format_errors(name: str, exc: Any) -> list[str]:
     merged: dict[str, int] = {}
     for err in exc.errors(include_url=False):
         loc = [p for p in err["loc"] if not (isinstance(p, str) and _UNION_TAG.match(p))]
-        where = f"{name}: {_path(loc)}" if loc else name
+        where = f"{name}: {toml_path(loc)}" if loc else name
         if where in merged and err["type"] != "extra_forbidden":
             i = merged[where]
             lines[i] += " or " + str(err["msg"]).removeprefix("Value error, ").replace("Input should be ", "")

@@ -8,7 +8,7 @@ the file and the path (``terran.toml: units.Marine.weapons[0].hit``).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -19,7 +19,7 @@ from ..starcraft.keywords import COMBAT_TAGS, normalise_tag, parse_keyword
 Phase = Literal["assault", "combat"]
 Slot = Literal["Core", "Elite", "Support", "Air", "Hero"]
 Resource = Literal["CP", "BM", "PE", ""]
-EFFECT_KINDS = (
+EffectKind = Literal[
     "weapon_keyword",
     "weapon_s_dice",
     "weapon_surge",
@@ -28,7 +28,8 @@ EFFECT_KINDS = (
     "non_lethal_self",
     "speed",
     "hits",
-)
+]
+EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
 
 class _Frozen(BaseModel):
@@ -98,16 +99,7 @@ class WeaponProfile(_Frozen):
 class Effect(_Frozen):
     """A machine-readable effect of an ability or upgrade (profiles/README.md, Effects)."""
 
-    kind: Literal[
-        "weapon_keyword",
-        "weapon_s_dice",
-        "weapon_surge",
-        "unit_keyword",
-        "evade_eligible",
-        "non_lethal_self",
-        "speed",
-        "hits",
-    ]
+    kind: EffectKind
     keyword: str = ""
     surge_types: list[str] = []
     weapons: list[str] = []

@@ -60,6 +60,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..errors import InputError, MathhammerError
 from ..profiles.loader import Roster, Unit
 from ..profiles.schema import FactionCard, TacticalCard
+from ..validate import toml_path
 from .loadout import Loadout, make_loadout
 
 SLOT_TYPES = ("Core", "Elite", "Support", "Air", "Hero")
@@ -187,16 +188,6 @@ class ArmyReport:
 # ------------------------------------------------------------------ reading
 
 
-def _loc(parts: Sequence[Any]) -> str:
-    out = ""
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out
-
-
 _FIELDS = sorted(set(_ArmyFile.model_fields) | set(_UnitEntryFile.model_fields))
 
 
@@ -204,7 +195,7 @@ def _format(name: str, exc: ValidationError) -> list[str]:
     lines = []
     for err in exc.errors(include_url=False):
         loc = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "literal[")))]
-        where = f"{name}: {_loc(loc)}" if loc else name
+        where = f"{name}: {toml_path(loc)}" if loc else name
         if err["type"] == "extra_forbidden":
             key = str(loc[-1]) if loc else "?"
             close = difflib.get_close_matches(key, _FIELDS, n=1)
