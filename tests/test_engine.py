@@ -175,6 +175,16 @@ def test_casualty_table_and_casualty_function_give_the_same_tally(name, monkeypa
     assert_same(a, b)
 
 
+@pytest.mark.parametrize("method", ["count", "die"])
+def test_serial_and_parallel_drivers_give_the_same_tally(method, monkeypatch):
+    """Short runs use the single-thread kernel; forcing the prange driver must not change a count."""
+    batches, target = CHAINS["mixed"]()
+    a = simulate(batches, target, 70_001, seed=9, method=method, chunk_size=4096)
+    monkeypatch.setattr(engine_config, "SERIAL_MAX", 0)
+    b = simulate(batches, target, 70_001, seed=9, method=method, chunk_size=4096)
+    assert_same(a, b)
+
+
 def test_different_seeds_differ():
     batches, target = reference_attack()
     a = simulate(batches, target, 20_000, seed=1)
@@ -188,7 +198,8 @@ _THREAD_SCRIPT = textwrap.dedent(
     import numba
     sys.path.insert(0, {tests!r})
     from test_engine import CHAINS
-    from mathhammer.engine import simulate
+    from mathhammer.engine import config, simulate
+    config.SERIAL_MAX = 0  # every run through the parallel driver, whatever its size
     out = {{"threads": numba.get_num_threads()}}
     for name in ("reference", "zealots"):
         for method in ("count", "die"):

@@ -54,6 +54,11 @@ INLINE: dict[str, Any] = {**JIT, "inline": "always"}
 #: Flags of the ``prange`` drivers.
 PARALLEL: dict[str, Any] = {**JIT, "parallel": True}
 
+#: Runs of at most this many trials per super-block go to the single-thread
+#: kernel: they take tens of milliseconds, and a first run then skips the
+#: parallel driver's compile. The counts are the same either way.
+SERIAL_MAX: int = 2**22
+
 #: Trials per call of the parallel kernel; the driver loops over super-blocks.
 SUPER_BLOCK: int = 2**24
 

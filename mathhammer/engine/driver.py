@@ -244,11 +244,16 @@ class Run:
         pk = self.packed
         while self.trials < stop:
             n = min(config.SUPER_BLOCK, stop - self.trials)
-            kn.run_block(
+            args = (
                 self.key, self.gamma, self.trials, n, self.chunk, pk.params, pk.g_dice, pk.g_target,
-                *self.tables, pk.hp, pk.cum, pk.shield, pk.marker,
-                pk.shielded, *self.casualties, self.layout, self.hist,
+                *self.tables, pk.hp, pk.cum, pk.shield, pk.marker, pk.shielded, *self.casualties, self.layout,
             )  # fmt: skip
+            if n <= config.SERIAL_MAX:
+                # A short run on one thread: the same counts (every trial's numbers come from its own
+                # index), and no compile of the parallel driver on a first run (about 2 s).
+                kn._run_slot(0, 1, *args, self.hist[0])
+            else:
+                kn.run_block(*args, self.hist)
             self.trials += n
 
     def counts(self) -> tuple[np.ndarray, ...]:
