@@ -79,7 +79,9 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             state["i"] += 1
             state["w"] = 0
 
-    for group in attacker.groups:
+    # Deadly(X) (v3): "Hits from Deadly must be resolved first".
+    ordered = sorted(attacker.groups, key=lambda g: _rating(g.weapon.rules, "Deadly", 1) == 1)
+    for group in ordered:
         weapon = group.weapon
         rules = weapon.rules
         shooting = not weapon.melee

@@ -441,3 +441,29 @@ def test_morale_fail_probability_on_counts_and_quality_check():
     assert close(morale_fail_probability(counts, 5), F(1, 4) * F(4, 6))
     with pytest.raises(InputError):
         morale_fail_probability(counts, 7)
+
+
+def test_deadly_hits_are_resolved_first() -> None:
+    """Grimdark Future v3 Deadly(X): "Hits from Deadly must be resolved first" - a Deadly weapon listed
+    second is resolved before the plain one, so its wounds cannot spill (none carry over) past a model
+    the plain hits already damaged."""
+    from mathhammer.grimdark import compile_attack
+
+    plain = WeaponGroup(1, Weapon("Rifle", attacks=1))
+    deadly = WeaponGroup(1, Weapon("Lance", attacks=1, rules=("Deadly(3)",)))
+    attack = compile_attack(Attacker((plain, deadly), quality=2), Defender(models=2, defense=6, tough=3))
+    assert [g.deadly for g in attack.groups] == [3, 1]
+    swapped = compile_attack(Attacker((deadly, plain), quality=2), Defender(models=2, defense=6, tough=3))
+    assert [g.deadly for g in swapped.groups] == [3, 1]
+    a = grimdark_exact(Attacker((plain, deadly), quality=2), Defender(models=2, defense=6, tough=3))
+    b = grimdark_exact(Attacker((deadly, plain), quality=2), Defender(models=2, defense=6, tough=3))
+    assert np.allclose(a.models_destroyed, b.models_destroyed) and np.allclose(a.damage, b.damage)
+
+
+def test_deadly_first_naive_agrees_with_exact() -> None:
+    """The per-die reference resolves Deadly first too (Deadly(X), v3)."""
+    plain = WeaponGroup(3, Weapon("Rifle", attacks=2, rules=("AP(1)",)))
+    deadly = WeaponGroup(1, Weapon("Lance", attacks=2, rules=("Deadly(3)",)))
+    attacker = Attacker((plain, deadly), quality=3)
+    defender = Defender(models=3, defense=5, tough=3)
+    assert_agree(naive_tally(attacker, defender, 8000, seed=3), grimdark_exact(attacker, defender), label="deadly")

@@ -311,13 +311,21 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
 
 
 def compile_attack(attacker: Attacker, defender: Defender) -> CompiledAttack:
-    """Compile an attack: one :class:`CompiledGroup` per weapon group (Impact dice first), in order."""
+    """Compile an attack: one :class:`CompiledGroup` per weapon group (Impact dice first), in order.
+
+    Groups with Deadly are moved before the others (stable otherwise): "Hits from Deadly must be
+    resolved first, and these wounds don't carry over to other models if the target is killed"
+    (Grimdark Future v3 Deadly(X), as quoted on the OPR community wiki, revision of September 2023).
+    """
     if not isinstance(attacker, Attacker):
         raise InputError("attacker", attacker, "an Attacker")
     if not isinstance(defender, Defender):
         raise InputError("defender", defender, "a Defender")
     warnings: list[str] = []
     groups: list[CompiledGroup] = []
-    for g in attacker.groups:
+    # Deadly weapons first (a stable sort: the rest keep their order; a weapon's Impact dice stay
+    # just before its own attacks).
+    ordered = sorted(attacker.groups, key=lambda g: not any(r.name == "Deadly" for r in g.weapon.rules))
+    for g in ordered:
         groups.extend(_compile_weapon(attacker, g.models, g.weapon, defender, warnings))
     return CompiledAttack(tuple(groups), compile_target(defender), tuple(warnings))
