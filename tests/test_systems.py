@@ -94,3 +94,20 @@ def test_grimdark_bad_input(args: list[str], start: str) -> None:
     assert res.exit_code == 2, res.output
     assert res.stderr.startswith(start) and len(res.stderr.strip().splitlines()) == 1, res.stderr
     assert "Traceback" not in res.output
+
+
+def test_grimdark_joined_hero_from_the_cli() -> None:
+    """Seed 002: a joined hero takes wounds only after the rest of its unit; the CLI result equals the API's."""
+    from mathhammer.grimdark import Attacker, Defender, Hero, Weapon, WeaponGroup, grimdark_exact
+
+    args = [*GF, "--models", "6", "--attacks", "2", "--quality", "3", "--target-models", "3"]
+    args += ["--target-defense", "5", "--target-hero-tough", "3", "--target-hero-defense", "4", "--json"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    defender = Defender(models=3, defense=5, hero=Hero(tough=3, defense=4))
+    tally = grimdark_exact(Attacker((WeaponGroup(6, Weapon("weapon", attacks=2)),), quality=3), defender)
+    assert len(out["models_destroyed"]["pmf"]) == 5  # 3 models and the hero
+    assert out["models_destroyed"]["pmf"] == pytest.approx(tally.models_destroyed.tolist(), abs=1e-12)
+    res = runner.invoke(app, [*GF, "--target-hero-tough", "0"])
+    assert res.exit_code == 2 and res.stderr.startswith("error: --target-hero-tough: got '0'")

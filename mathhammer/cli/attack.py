@@ -104,6 +104,12 @@ def attack(
     cover: Annotated[bool, _opt("--cover", "Grimdark: the target is in cover (+1 Defense vs shooting).", G)] = False,
     melee: Annotated[bool, _opt("--melee", "Grimdark: a melee attack (no cover).", G)] = False,
     charging: Annotated[bool, _opt("--charging", "Grimdark: the attacker charged (Furious, Impact).", G)] = False,
+    target_hero_tough: Annotated[
+        str | None, _opt("--target-hero-tough", "Grimdark: a joined hero's Tough(X) (takes wounds last).", G, "N")
+    ] = None,
+    target_hero_defense: Annotated[
+        str | None, _opt("--target-hero-defense", "Grimdark: the joined hero's Defense [the unit's].", G, "N")
+    ] = None,
 ) -> None:
     """Resolve an attack on one target unit (rulebook 8.7.4), exactly or by Monte Carlo.
 
@@ -186,6 +192,7 @@ def attack(
             "--rule": rule, "--target-defense": target_defense, "--target-tough": target_tough,
             "--target-rule": target_rule, "--target-quality": target_quality, "--cover": cover or None,
             "--melee": melee or None, "--charging": charging or None,
+            "--target-hero-tough": target_hero_tough, "--target-hero-defense": target_hero_defense,
         }  # fmt: skip
         allowed = game.adhoc_flags | systems.COMMON_FLAGS
         _refuse({k: v for k, v in flags.items() if k not in allowed}, f"--system {game.name}")

@@ -20,12 +20,13 @@ from ..results import Result, _trim
 from ..systems import GameSystem, register
 from ..validate import number, target_number, whole
 from .exact import grimdark_exact, morale_fail_probability
-from .model import Attacker, Defender, Weapon, WeaponGroup
+from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 
 FLAGS = frozenset(
     {
         "--attacks", "--quality", "--rule", "--target-defense", "--target-tough", "--target-rule",
-        "--target-quality", "--cover", "--melee", "--charging", "--range", "--name",
+        "--target-quality", "--cover", "--melee", "--charging", "--range", "--name", "--target-hero-tough",
+        "--target-hero-defense",
     }
 )  # fmt: skip
 
@@ -50,9 +51,17 @@ def build_adhoc(flags: dict[str, Any]) -> tuple[Attacker, Defender]:
         charging=bool(get("--charging", False)),
         distance=None if distance is None else number("--range", distance, 0, 999, "distance in inches"),
     )
+    defense = target_number("--target-defense", get("--target-defense", "4"), "Defense")
+    hero = None
+    if flags.get("--target-hero-tough") is not None or flags.get("--target-hero-defense") is not None:
+        hero = Hero(
+            tough=whole("--target-hero-tough", get("--target-hero-tough", "1"), 1, 99, "the hero's Tough(X)"),
+            defense=target_number("--target-hero-defense", get("--target-hero-defense", defense), "Defense"),
+        )
     defender = Defender(
         models=whole("--target-models", get("--target-models", "1"), 1, 999, "models in the target unit"),
-        defense=target_number("--target-defense", get("--target-defense", "4"), "Defense"),
+        defense=defense,
+        hero=hero,
         tough=whole("--target-tough", get("--target-tough", "1"), 1, 99, "Tough(X) per model"),
         quality=target_number("--target-quality", get("--target-quality", "4"), "Quality"),
         rules=tuple(get("--target-rule", [])),
