@@ -150,13 +150,14 @@ class Result:
         total = self.trials or 1
         return float(self.tally.shielded[1] / total)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON contract of ``mathhammer attack --json``."""
+    def json_head(self, damage_key: str = "damage") -> dict[str, Any]:
+        """The keys every game system's JSON shares: engine, trials, seed, the damage (or wounds)
+        and models-destroyed distributions, and P(unit destroyed)."""
         return {
             "engine": self.engine,
             "trials": self.trials or None,
             "seed": self.seed,
-            "damage": {
+            damage_key: {
                 "pmf": _trim(self.damage.pmf).tolist(),
                 "mean": self.damage.mean,
                 "stderr": self.damage.stderr,
@@ -167,6 +168,12 @@ class Result:
                 "stderr": self.models_destroyed.stderr,
             },
             "unit_destroyed": {"p": self.unit_destroyed, "stderr": self.unit_destroyed_stderr},
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON contract of ``mathhammer attack --json``."""
+        return {
+            **self.json_head(),
             "damage_marker": {"pmf": _trim(self.damage_marker.pmf).tolist()},
             "shielded_after": {"p": self.shielded_after},
         }

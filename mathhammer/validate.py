@@ -15,8 +15,9 @@ mathhammer.errors.InputError: --hit: got '7'; allowed: Hit: a target number from
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .errors import InputError
@@ -83,3 +84,45 @@ def toml_path(loc: Iterable[Any]) -> str:
                 text = '"' + text.replace('"', '\\"') + '"'
             out += ("." if out else "") + text
     return out
+
+
+#: pydantic's tags for the alternatives of a union in an error location (not keys of the file).
+_UNION_TAG = re.compile(r"^(constrained-\w+|literal\[.*\]|function-.*|list\[.*\]|dict\[.*\]|int|str|float|bool|none)$")
+
+
+def validation_problems(
+    name: str,
+    exc: Any,
+    fields: Sequence[str],
+    allowed_keys: Callable[[Sequence[Any]], Sequence[str]] | None = None,
+) -> list[str]:
+    """A pydantic ``ValidationError`` as one line per problem: ``file: path: got X; allowed: Y``.
+
+    The alternatives of a union (``5`` or ``"-"``) fold into one line; an unknown key gets the
+    closest of ``fields`` as "did you mean", and the keys allowed there when ``allowed_keys`` says.
+    """
+    lines: list[str] = []
+    merged: dict[str, int] = {}
+    for err in exc.errors(include_url=False):
+        loc = [p for p in err["loc"] if not (isinstance(p, str) and _UNION_TAG.match(p))]
+        where = f"{name}: {toml_path(loc)}" if loc else name
+        msg = str(err["msg"]).removeprefix("Value error, ").replace("Input should be ", "")
+        kind = err["type"]
+        if where in merged and kind not in ("extra_forbidden", "missing"):
+            lines[merged[where]] += " or " + msg
+            continue
+        merged[where] = len(lines)
+        if kind == "extra_forbidden":
+            key = str(loc[-1]) if loc else "?"
+            close = difflib.get_close_matches(key, list(fields), n=1)
+            line = f"{where}: unknown key" + (f" (did you mean {close[0]!r}?)" if close else "")
+            if allowed_keys is not None:
+                line += f"; allowed: {', '.join(allowed_keys(loc))}"
+            lines.append(line)
+        elif kind == "missing":
+            lines.append(f"{where}: missing; required")
+        else:
+            value = err.get("input")
+            shown = "" if isinstance(value, dict) else f"got {value!r}; "
+            lines.append(f"{where}: {shown}{msg}" if "allowed:" in msg else f"{where}: {shown}allowed: {msg}")
+    return lines

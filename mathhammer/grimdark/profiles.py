@@ -36,7 +36,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from ..errors import InputError
 from ..profiles.loader import ProfileError
-from ..validate import toml_path, whole
+from ..validate import validation_problems, whole
 from .model import Attacker, Defender, Weapon, WeaponGroup
 from .rules import KNOWN, Rule, parse_rule, rating
 
@@ -228,32 +228,6 @@ class GFUnit:
 _FIELDS = sorted(set(UnitFile.model_fields) | set(UnitSpec.model_fields) | set(WeaponSpec.model_fields))
 
 
-_INTERNAL = re.compile(r"^(function-.*|constrained-\w+|int|str|float|bool|none)$")
-
-
-def _problems(name: str, exc: Any) -> list[str]:
-    lines: list[str] = []
-    for err in exc.errors(include_url=False):
-        loc = [p for p in err["loc"] if not (isinstance(p, str) and _INTERNAL.match(p))]
-        where = f"{name}: {toml_path(loc)}" if loc else name
-        if err["type"] == "extra_forbidden":
-            key = str(loc[-1]) if loc else "?"
-            close = difflib.get_close_matches(key, _FIELDS, n=1)
-            lines.append(f"{where}: unknown key" + (f" (did you mean {close[0]!r}?)" if close else ""))
-            continue
-        if err["type"] == "missing":
-            lines.append(f"{where}: missing; a value is required")
-            continue
-        msg = str(err["msg"]).removeprefix("Value error, ").replace("Input should be ", "")
-        value = err.get("input")
-        shown = "" if isinstance(value, dict | list) else f"got {value!r}; "
-        if msg.startswith("allowed:"):
-            lines.append(f"{where}: {shown}{msg}")
-        else:
-            lines.append(f"{where}: {shown}allowed: {msg}")
-    return lines
-
-
 def _weapon(spec: WeaponSpec) -> GFWeapon:
     rng = int(spec.range) if float(spec.range).is_integer() else spec.range
     return GFWeapon(spec.name, spec.attacks, rng, spec.count, tuple(spec.rules))
@@ -282,7 +256,7 @@ def parse_units(data: Any, name: str) -> dict[str, GFUnit]:
     try:
         parsed = UnitFile.model_validate(data)
     except ValidationError as exc:
-        raise ProfileError(_problems(name, exc)) from None
+        raise ProfileError(validation_problems(name, exc, _FIELDS)) from None
     problems = [f"{name}: units: a unit name must not be empty" for n in parsed.units if not n.strip()]
     if problems:
         raise ProfileError(problems)

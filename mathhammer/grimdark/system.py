@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..outcome import Tally
-from ..results import Result, _trim
+from ..results import Result
 from ..systems import GameSystem, register
 from ..validate import number, target_number, whole
 from .exact import grimdark_exact, morale_fail_probability
@@ -123,23 +123,8 @@ def _tail(result: Result, quality: int) -> list[str]:
 
 
 def _json(result: Result) -> dict[str, Any]:
-    return {
-        "engine": result.engine,
-        "trials": result.trials or None,
-        "seed": result.seed,
-        "wounds": {
-            "pmf": _trim(result.damage.pmf).tolist(),
-            "mean": result.damage.mean,
-            "stderr": result.damage.stderr,
-        },
-        "models_destroyed": {
-            "pmf": result.models_destroyed.pmf.tolist(),
-            "mean": result.models_destroyed.mean,
-            "stderr": result.models_destroyed.stderr,
-        },
-        "unit_destroyed": {"p": result.unit_destroyed, "stderr": result.unit_destroyed_stderr},
-        "morale_test_due": {"p": result.shielded_after},
-    }
+    """The Grimdark Future JSON contract: the shared keys with "wounds", and P(morale test due)."""
+    return {**result.json_head("wounds"), "morale_test_due": {"p": result.shielded_after}}
 
 
 def _melee(flags: dict[str, Any]) -> bool:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, MathhammerError
-from ..validate import toml_path
+from ..validate import validation_problems
 from .schema import FactionCard, ProfileFile, TacticalCard, UnitCard
 
 ENV_VAR = "MATHHAMMER_PROFILES"
@@ -61,38 +60,6 @@ def _all_field_names() -> set[str]:
     return names
 
 
-_UNION_TAG = re.compile(r"^(constrained-\w+|literal\[.*\]|function-.*|list\[.*\]|dict\[.*\]|int|str|float|bool)$")
-
-
-def _format_errors(name: str, exc: Any) -> list[str]:
-    """One line per problem; the alternatives of a union (``5`` or ``"-"``) fold into one line."""
-    fields = sorted(_all_field_names())
-    lines: list[str] = []
-    merged: dict[str, int] = {}
-    for err in exc.errors(include_url=False):
-        loc = [p for p in err["loc"] if not (isinstance(p, str) and _UNION_TAG.match(p))]
-        where = f"{name}: {toml_path(loc)}" if loc else name
-        if where in merged and err["type"] != "extra_forbidden":
-            i = merged[where]
-            lines[i] += " or " + str(err["msg"]).removeprefix("Value error, ").replace("Input should be ", "")
-            continue
-        merged[where] = len(lines)
-        if err["type"] == "extra_forbidden":
-            key = str(loc[-1]) if loc else "?"
-            close = difflib.get_close_matches(key, fields, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            lines.append(f"{where}: unknown key{hint}")
-            continue
-        msg = str(err["msg"]).removeprefix("Value error, ").replace("Input should be ", "")
-        value = err.get("input")
-        shown = "" if isinstance(value, dict) else f"got {value!r}; "
-        if "allowed:" in msg:
-            lines.append(f"{where}: {shown}{msg}")
-        else:
-            lines.append(f"{where}: {shown}allowed: {msg}")
-    return lines
-
-
 def load_file(path: Path) -> ProfileFile:
     """Read and validate one TOML file; raises :class:`ProfileError` with every problem."""
     from pydantic import ValidationError
@@ -110,7 +77,7 @@ def load_file(path: Path) -> ProfileFile:
     try:
         return ProfileFile.model_validate(data)
     except ValidationError as exc:
-        raise ProfileError(_format_errors(name, exc)) from None
+        raise ProfileError(validation_problems(name, exc, sorted(_all_field_names()))) from None
 
 
 @dataclass(frozen=True)

@@ -60,7 +60,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..errors import InputError, MathhammerError
 from ..profiles.loader import Roster, Unit
 from ..profiles.schema import FactionCard, TacticalCard
-from ..validate import toml_path
+from ..validate import validation_problems
 from .loadout import Loadout, make_loadout
 
 SLOT_TYPES = ("Core", "Elite", "Support", "Air", "Hero")
@@ -191,27 +191,6 @@ class ArmyReport:
 _FIELDS = sorted(set(_ArmyFile.model_fields) | set(_UnitEntryFile.model_fields))
 
 
-def _format(name: str, exc: ValidationError) -> list[str]:
-    lines = []
-    for err in exc.errors(include_url=False):
-        loc = [p for p in err["loc"] if not (isinstance(p, str) and p.startswith(("function-", "literal[")))]
-        where = f"{name}: {toml_path(loc)}" if loc else name
-        if err["type"] == "extra_forbidden":
-            key = str(loc[-1]) if loc else "?"
-            close = difflib.get_close_matches(key, _FIELDS, n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            lines.append(f"{where}: unknown key{hint}; allowed: {', '.join(_allowed_keys(loc))}")
-            continue
-        if err["type"] == "missing":
-            lines.append(f"{where}: missing; required")
-            continue
-        msg = str(err["msg"]).removeprefix("Value error, ").replace("Input should be ", "")
-        value = err.get("input")
-        shown = "" if isinstance(value, dict | list) else f"got {value!r}; "
-        lines.append(f"{where}: {shown}allowed: {msg}")
-    return lines
-
-
 def _allowed_keys(loc: Sequence[Any]) -> list[str]:
     model: type[BaseModel] = _UnitEntryFile if loc and loc[0] == "units" and len(loc) > 2 else _ArmyFile
     return list(model.model_fields)
@@ -251,7 +230,7 @@ def load_army(path: str | Path, roster: Roster | None = None) -> Army:
     try:
         af = _ArmyFile.model_validate(data)
     except ValidationError as exc:
-        raise ArmyError(_format(name, exc)) from None
+        raise ArmyError(validation_problems(name, exc, _FIELDS, _allowed_keys)) from None
     return Army(
         file=name,
         faction=af.faction,
