@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from . import army, attack, compare, import_opr, profiles
+from . import army, attack, board, compare, import_opr, profiles
 
 app = typer.Typer(
     name="mathhammer",
@@ -23,6 +23,7 @@ compare.register(app)
 profiles.register(app)
 army.register(app)
 import_opr.register(app)
+board.register(app)
 
 
 @app.callback()

@@ -1,0 +1,380 @@
+"""Attack facts from a board: who rolls, at what distance, what may be removed, Evade, eligibility.
+
+:func:`attack_facts` reads one weapon's Ranged Attack by one unit at another off the
+battlefield and returns the numbers the engine wants (``Batch(distances=..., visible=...,
+evade=...)``) with the reason for each. Readings (rulebook seed 003 and FAQ v1.0):
+
+* 8.7.3 step 1, TARGET ELIGIBILITY: "At least one Visible model from the target Unit is Within
+  the weapon's maximum Range" and "Only models Within Range to at least one Visible model from
+  the target Unit contribute dice". Per attacking model: the distance (base edge to base edge)
+  to the nearest target model it sees; the model contributes when that distance is Within the
+  profile Range (``normal``) or Within LONG RANGE (X) (``long``, -1 to Hit: "Measure each
+  attacking model's distance to the target individually"). ``weapon_range=None`` is no limit.
+  BURST FIRE Y" (X): "against a target Within Y" of the attacking model", read per model with
+  the same distance.
+* Casualties (8.7.4 step 5, FAQ v1.0 "models out of a weapon's range may be removed as casualties
+  if visible to any attacking model"): ``removable`` counts target models Visible to at least one
+  *contributing* model (the models making the attack). INDIRECT FIRE: "may ignore Line of Sight
+  when selecting a target and resolving Damage. The target must still be Within Range" and FAQ
+  "one visible model puts the whole unit in line of sight (no Evade, all models removable)": with
+  INDIRECT FIRE every target model counts for range (a HIDDEN one only from Within 4": HIDDEN
+  bars any Ranged Attack, not only Line of Sight) and every model is removable; Evade only when
+  no contributing model sees any target model. An Engaged target ignores visibility for
+  casualties (8.7.5 "When the target Unit is Engaged, ignore standard Visibility rules"): all
+  its models are removable, in the priority tiers below.
+* Evade (8.7.4 step 4, 7.1.3, part 11): "The target is Engaged and is suffering Damage from a
+  Ranged Attack" (``engaged``); HIGH GROUND Cover, "If all models of a Unit are standing on HIGH
+  GROUND (Size 3 or larger terrain) ... against all Ranged Attacks originating from a lower
+  elevation. The attack originates from the lower elevation if at least one model of the
+  attacking Unit isn't standing on the HIGH GROUND", never for a Flying target and never against
+  a Flying attacker (``high-ground``; a model stands on HIGH GROUND when the terrain under its
+  centre totals Size 3+, the board's ``elevation``); INDIRECT FIRE "If the target is not within
+  Line of Sight, it may make an Evade Roll" (``indirect-out-of-sight``); HIDDEN "may make an Evade
+  Roll against every attack targeting it" (``hidden``: the unit's ``hidden`` flag or a ``Hidden``
+  entry in ``target_tags``); BURROWED "may make an Evade Roll against every attack targeting
+  them" (``burrowed``: a ``Burrowed`` entry in ``target_tags``, the board has no such flag;
+  BURROWED also gives HIDDEN, so it hides the unit beyond 4" too).
+* Refusals (8.7.3 step 1, part 11): the Combat Tag must match the weapon's Target (``Ground``,
+  ``Flying`` or ``All``; the target's tag is ``Flying`` or ``Ground`` from ``target_tags``, else
+  from the board's ``flying`` flags); "An Unengaged attacking Unit cannot select an Engaged Unit as
+  a target" unless PINPOINT ("may target Engaged Enemy Units"); "An Engaged attacking Unit may
+  only target the Unit(s) it is currently Engaged with" (PINPOINT does not lift it: FAQ
+  "PINPOINT shoots *into* melee, not *out of* it"); BULKY "cannot be used to make a Ranged Attack
+  while the Unit is currently Engaged"; no contributing model (no Visible target model Within
+  Range); a target of the attacker's own side.
+* 8.7.5 casualty priority for the target's models: tier 1 "Models not Within the Engagement
+  Range of any Enemy Unit", tier 2 "Within the Engagement Range but not in Base-to-Base contact",
+  tier 3 "in Base-to-Base contact with an Enemy model". "Within the Engagement Range" is read as
+  Engaged with that enemy model (:func:`~mathhammer.board.engagement.engaged`: a Size 2+ wall or
+  an elevation gap means no engagement); base-to-base is an Engaged pair whose bases touch.
+  ``anchors``: per enemy unit Engaged with the target, the target models Engaged with it; the
+  only such model of an enemy unit holds that engagement alone: "the
+  defending player cannot choose a model if removing it would cause the Unit to stop being Engaged
+  with a specific Enemy Unit - provided there is another valid casualty in any priority tier".
+  :meth:`AttackFacts.next_casualties` applies both rules to a set of already removed models.
+
+>>> from mathhammer.board.model import Board, Model, Unit
+>>> a = Unit("a", "p1", (Model("a1", 2, 5), Model("a2", 2, 20)))
+>>> t = Unit("t", "p2", (Model("t1", 12, 5),))
+>>> facts = attack_facts(Board(44, 30, units=(a, t)), "a", "t", 12)
+>>> facts.distances, facts.eligible, facts.removable
+((9.016,), True, 1)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..errors import InputError
+from .engagement import engaged
+from .los import HIDDEN_RANGE, line_of_sight
+from .model import EPS, Board, Model, Unit
+
+Band = Literal["normal", "long", "out", "no-target"]
+WEAPON_TARGETS = ("All", "Ground", "Flying")
+
+
+@dataclass(frozen=True)
+class ModelFacts:
+    """One attacking model.
+
+    Attributes:
+        model: its id.
+        nearest: the nearest target model it may shoot at (Visible, or any with INDIRECT FIRE), or None.
+        distance: base edge to base edge to ``nearest``, inches (3 decimals), or None.
+        band: ``normal`` (Within the profile Range), ``long`` (beyond it, Within LONG RANGE),
+            ``out`` (beyond both) or ``no-target`` (sees no target model).
+        burst: Within the BURST FIRE distance.
+        sees: the target models Visible to it.
+    """
+
+    model: str
+    nearest: str | None
+    distance: float | None
+    band: Band
+    burst: bool
+    sees: tuple[str, ...]
+
+    @property
+    def contributes(self) -> bool:
+        """Rolls dice (8.7.3 step 1)."""
+        return self.band in ("normal", "long")
+
+
+@dataclass(frozen=True)
+class AttackFacts:
+    """What the board says about one weapon's Ranged Attack (see the module text)."""
+
+    attacker: str
+    target: str
+    models: tuple[ModelFacts, ...]
+    removable_models: tuple[str, ...]
+    evade_reasons: tuple[str, ...]
+    refusals: tuple[str, ...]
+    attacker_engaged: bool
+    target_engaged: bool
+    target_tag: str
+    casualty_tiers: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    anchors: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def contributing(self) -> tuple[ModelFacts, ...]:
+        return tuple(m for m in self.models if m.contributes)
+
+    @property
+    def distances(self) -> tuple[float, ...]:
+        """Per contributing model, ready for ``Batch(distances=...)``."""
+        return tuple(m.distance for m in self.contributing if m.distance is not None)
+
+    @property
+    def normal_range(self) -> tuple[str, ...]:
+        return tuple(m.model for m in self.models if m.band == "normal")
+
+    @property
+    def long_range(self) -> tuple[str, ...]:
+        return tuple(m.model for m in self.models if m.band == "long")
+
+    @property
+    def burst(self) -> tuple[str, ...]:
+        return tuple(m.model for m in self.contributing if m.burst)
+
+    @property
+    def removable(self) -> int:
+        """How many target models may be removed (``Batch(visible=...)``; 0 when none)."""
+        return len(self.removable_models)
+
+    @property
+    def evade_eligible(self) -> bool:
+        return bool(self.evade_reasons)
+
+    @property
+    def eligible(self) -> bool:
+        return not self.refusals
+
+    def next_casualties(self, removed: Iterable[str] = ()) -> tuple[str, ...]:
+        """The target models the defender may remove next (8.7.5), after ``removed`` are gone.
+
+        Not Engaged: any removable model. Engaged: the lowest non-empty priority tier, without the
+        models that alone hold an engagement with an enemy unit; when only such models are left,
+        any of them.
+        """
+        gone = set(removed)
+        if not self.target_engaged:
+            return tuple(m for m in self.removable_models if m not in gone)
+        left = [tuple(m for m in tier if m not in gone) for tier in self.casualty_tiers]
+        held: dict[str, set[str]] = {}
+        for enemy, holders in self.anchors.items():
+            alive = {m for m in holders if m not in gone}
+            if alive:
+                held[enemy] = alive
+        lone = {next(iter(ms)) for ms in held.values() if len(ms) == 1}
+        free = [tuple(m for m in tier if m not in lone) for tier in left]
+        for tier in free:
+            if tier:
+                return tier
+        # Every model left holds an engagement alone: no other valid casualty, the defender picks
+        # any of them (8.7.5 example: "Once only one valid casualty remains, the controlling
+        # player may choose either the last A or B").
+        return tuple(m for tier in left for m in tier)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready; the keys of ``mathhammer board los --json``."""
+        return {
+            "attacker": self.attacker,
+            "target": self.target,
+            "eligible": self.eligible,
+            "refusals": list(self.refusals),
+            "models": [
+                {
+                    "model": m.model,
+                    "nearest": m.nearest,
+                    "distance": m.distance,
+                    "band": m.band,
+                    "burst": m.burst,
+                    "contributes": m.contributes,
+                    "sees": list(m.sees),
+                }
+                for m in self.models
+            ],
+            "distances": list(self.distances),
+            "normal_range": list(self.normal_range),
+            "long_range": list(self.long_range),
+            "burst": list(self.burst),
+            "removable": self.removable,
+            "removable_models": list(self.removable_models),
+            "evade_eligible": self.evade_eligible,
+            "evade_reasons": list(self.evade_reasons),
+            "attacker_engaged": self.attacker_engaged,
+            "target_engaged": self.target_engaged,
+            "target_tag": self.target_tag,
+            "casualty_tiers": {
+                "1": list(self.casualty_tiers[0]),
+                "2": list(self.casualty_tiers[1]),
+                "3": list(self.casualty_tiers[2]),
+            },
+            "anchors": {k: list(v) for k, v in self.anchors.items()},
+        }
+
+
+def _distance(value: float | None, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value < 0:
+        raise InputError(name, value, "a distance in inches, 0 or more")
+    return float(value)
+
+
+def _engaged_with(board: Board, unit: Unit) -> dict[str, set[str]]:
+    """Enemy unit id -> the models of ``unit`` Engaged with it."""
+    out: dict[str, set[str]] = {}
+    for other in board.units:
+        if other.side == unit.side:
+            continue
+        for m in unit.models:
+            if any(engaged(board, m, e) for e in other.models):
+                out.setdefault(other.id, set()).add(m.id)
+    return out
+
+
+def _tiers(board: Board, unit: Unit) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    enemies = [e for u in board.units if u.side != unit.side for e in u.models]
+    tiers: tuple[list[str], list[str], list[str]] = ([], [], [])
+    for m in unit.models:
+        pairs = [e for e in enemies if engaged(board, m, e)]
+        if not pairs:
+            tiers[0].append(m.id)
+        elif any(m.distance(e) <= EPS for e in pairs):
+            tiers[2].append(m.id)
+        else:
+            tiers[1].append(m.id)
+    return (tuple(tiers[0]), tuple(tiers[1]), tuple(tiers[2]))
+
+
+def attack_facts(
+    board: Board,
+    attacker_unit_id: str,
+    target_unit_id: str,
+    weapon_range: float | None,
+    long_range: float | None = None,
+    burst_within: float | None = None,
+    indirect: bool = False,
+    pinpoint: bool = False,
+    bulky: bool = False,
+    target_tags: Iterable[str] = (),
+    weapon_target: str = "All",
+) -> AttackFacts:
+    """The facts of a Ranged Attack by ``attacker_unit_id`` at ``target_unit_id`` (see the module text).
+
+    Raises:
+        InputError: an unknown unit id, a negative range, an unknown ``weapon_target``.
+    """
+    attacker = board.unit(attacker_unit_id)
+    target = board.unit(target_unit_id)
+    rng = _distance(weapon_range, "range")
+    long_rng = _distance(long_range, "long range")
+    burst_rng = _distance(burst_within, "burst fire")
+    wanted = {t.title(): t for t in WEAPON_TARGETS}.get(str(weapon_target).strip().title())
+    if wanted is None:
+        raise InputError("weapon target", weapon_target, ", ".join(WEAPON_TARGETS))
+    tags = {str(t).strip().lower() for t in target_tags}
+    burrowed = "burrowed" in tags
+    hidden = target.hidden or "hidden" in tags or burrowed
+    if "flying" in tags:
+        target_tag = "Flying"
+    elif "ground" in tags:
+        target_tag = "Ground"
+    else:
+        target_tag = "Flying" if target.flying else "Ground"
+
+    def sees(a: Model, t: Model) -> bool:
+        if hidden and a.distance(t) > HIDDEN_RANGE + EPS:
+            return False
+        return line_of_sight(board, a, t).visible
+
+    per_model: list[ModelFacts] = []
+    for a in attacker.models:
+        seen = tuple(t.id for t in target.models if sees(a, t))
+        if indirect:  # ignores Line of Sight, not HIDDEN ("unless the acting model is Within 4"")
+            candidates = [t for t in target.models if not hidden or a.distance(t) <= HIDDEN_RANGE + EPS]
+        else:
+            candidates = [t for t in target.models if t.id in seen]
+        if not candidates:
+            per_model.append(ModelFacts(a.id, None, None, "no-target", False, seen))
+            continue
+        near = min(candidates, key=lambda t: (a.distance(t), t.id))
+        d = a.distance(near)
+        band: Band
+        if rng is None or d <= rng + EPS:
+            band = "normal"
+        elif long_rng is not None and d <= long_rng + EPS:
+            band = "long"
+        else:
+            band = "out"
+        burst = burst_rng is not None and d <= burst_rng + EPS
+        per_model.append(ModelFacts(a.id, near.id, round(d, 3), band, burst, seen))
+
+    contributing = [m for m in per_model if m.contributes]
+    seen_by_any = {t for m in contributing for t in m.sees}
+
+    target_links = _engaged_with(board, target)
+    attacker_links = _engaged_with(board, attacker)
+    target_engaged = bool(target_links)
+    attacker_engaged = bool(attacker_links)
+
+    if indirect or target_engaged:
+        removable = tuple(t.id for t in target.models) if contributing else ()
+    else:
+        removable = tuple(t.id for t in target.models if t.id in seen_by_any)
+
+    evade: list[str] = []
+    if target_engaged:
+        evade.append("engaged")
+    on_high = all(board.elevation(m) == "high" for m in target.models)
+    attacker_low = any(board.elevation(m) != "high" for m in attacker.models)
+    if on_high and not target.flying and target_tag != "Flying" and not attacker.flying and attacker_low:
+        evade.append("high-ground")
+    if indirect and contributing and not seen_by_any:
+        evade.append("indirect-out-of-sight")
+    if target.hidden or "hidden" in tags:
+        evade.append("hidden")
+    if burrowed:
+        evade.append("burrowed")
+
+    refusals: list[str] = []
+    if attacker.id == target.id or attacker.side == target.side:
+        refusals.append(f"{target.id!r} is not an enemy unit of {attacker.id!r}")
+    if wanted != "All" and wanted != target_tag:
+        refusals.append(f"weapon Target {wanted} cannot shoot a {target_tag} unit (8.7.3 step 1)")
+    if bulky and attacker_engaged:
+        refusals.append("BULKY: cannot make a Ranged Attack while the unit is Engaged")
+    if attacker_engaged and target.id not in attacker_links:
+        refusals.append(
+            f"{attacker.id!r} is Engaged: it may only target the units it is Engaged with "
+            f"({', '.join(sorted(attacker_links))}) (8.7.3 step 1; PINPOINT does not shoot out of melee)"
+        )
+    if not attacker_engaged and target_engaged and not pinpoint:
+        refusals.append(f"{target.id!r} is Engaged: an Unengaged unit cannot target it without PINPOINT (8.7.3 step 1)")
+    if not contributing:
+        what = "target model" if indirect else "Visible target model"
+        refusals.append(f"no {what} Within Range of any model of {attacker.id!r} (8.7.3 step 1)")
+
+    anchors = {enemy: tuple(sorted(ms)) for enemy, ms in sorted(target_links.items())}
+    return AttackFacts(
+        attacker=attacker.id,
+        target=target.id,
+        models=tuple(per_model),
+        removable_models=removable,
+        evade_reasons=tuple(evade),
+        refusals=tuple(refusals),
+        attacker_engaged=attacker_engaged,
+        target_engaged=target_engaged,
+        target_tag=target_tag,
+        casualty_tiers=_tiers(board, target),
+        anchors=anchors,
+    )
+
+
+__all__ = ["AttackFacts", "ModelFacts", "attack_facts"]
