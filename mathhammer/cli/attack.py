@@ -74,6 +74,11 @@ def attack(
         str | None, _opt("--target-state", "Target state: models=8,marker=1,shielded=no.", N, "K=V,...")
     ] = None,
     on_creep: Annotated[bool, _opt("--on-creep", "The attacker is On Creep.", N)] = False,
+    board_file: Annotated[str | None, _opt("--board", "A battlefield file (positions, terrain).", N, "FILE")] = None,
+    attacker_unit: Annotated[
+        str | None, _opt("--attacker-unit", "The attacker's unit id on the board.", N, "ID")
+    ] = None,
+    target_unit: Annotated[str | None, _opt("--target-unit", "The target's unit id on the board.", N, "ID")] = None,
     profiles: Annotated[list[str] | None, _opt("--profiles", "Extra profile folder, repeatable.", N, "DIR")] = None,
     distance: Annotated[
         str | None, _opt("--range", "Distance to the target in inches (range, LONG RANGE, BURST FIRE).", S, "INCHES")
@@ -142,7 +147,8 @@ def attack(
     named = {
         "--attacker-comp": attacker_comp, "--upgrade": upgrade, "--use": use, "--attacker-models": attacker_models,
         "--target-comp": target_comp, "--target-upgrade": target_upgrade, "--target-use": target_use,
-        "--target-state": target_state, "--profiles": profiles,
+        "--target-state": target_state, "--profiles": profiles, "--board": board_file,
+        "--attacker-unit": attacker_unit, "--target-unit": target_unit,
     }  # fmt: skip
     if attacker is not None:
         _refuse(adhoc, "named units (ATTACKER TARGET)")
@@ -173,6 +179,7 @@ def attack(
         batches, tgt, loadout = named_attack(
             attacker, target, attacker_comp, upgrade or [], use or [], attacker_models, phase, target_comp,
             target_upgrade or [], target_use or [], target_state, on_creep, profiles or [], dist, state_flags,
+            _board_args(board_file, attacker_unit, target_unit),
         )  # fmt: skip
         label = loadout["attacker"]["unit"] + " vs " + loadout["target"]["unit"]
     else:
@@ -215,6 +222,20 @@ def attack(
         typer.echo(text)
 
 
+def _board_args(path: str | None, attacker: str | None, target: str | None) -> tuple[str, str, str] | None:
+    from ..errors import InputError
+
+    if path is None:
+        if attacker or target:
+            raise InputError(
+                "--attacker-unit" if attacker else "--target-unit", attacker or target, "with --board FILE"
+            )
+        return None
+    if not attacker or not target:
+        raise InputError("--board", path, "with --attacker-unit ID and --target-unit ID (unit ids of the board)")
+    return path, attacker, target
+
+
 def _refuse(given: dict[str, Any], mode: str) -> None:
     from ..errors import InputError
 
@@ -236,6 +257,14 @@ def _render_loadout(loadout: dict[str, Any]) -> str:
     lines.append(
         f"Phase: {loadout['phase']}" + (f', range {loadout["distance"]:g}"' if loadout["distance"] is not None else "")
     )
+    if "board" in loadout:
+        bd = loadout["board"]
+        rolling = ", ".join(f"{n} with {w}" for w, n in bd["models_rolling"].items())
+        evade = "yes (" + ", ".join(bd["evade_reasons"]) + ")" if bd["evade_eligible"] else "no"
+        lines.append(
+            f"Board {bd['file']}: models rolling dice: {rolling}; models that may be removed: {bd['removable']}"
+        )
+        lines.append(f"  Evade Rolls: {evade}" + "".join(f"\n  not shooting: {r}" for r in bd["refusals"]))
     for b in loadout["batches"]:
         kws = ", ".join(b["keywords"])
         lines.append(f"  Batch: {b['models']} x {b['weapon']}" + (f" [{kws}]" if kws else ""))

@@ -62,6 +62,7 @@ def named_attack(
     profiles: Sequence[str],
     distance: float | None,
     flags: dict[str, Any],
+    board: tuple[str, str, str] | None = None,
 ) -> tuple[list[Batch], Target, dict[str, Any]]:
     """Resolve ``attack ATTACKER TARGET`` flags into Batches, a Target and the loadout used."""
     if phase not in ("assault", "combat"):
@@ -85,15 +86,24 @@ def named_attack(
             f"a phase in which {a_unit.name} has a weapon that can target {t_unit.name} "
             f"({', '.join(t_unit.card.combat_tags)})",
         )
+    facts: dict[str, Any] | None = None
+    visible = flags["visible"]
+    evade_eligible = flags["evade_eligible"]
+    if board is not None:
+        if distance is not None or phase != "assault":
+            raise InputError("--board", board[0], "a board for Ranged Attacks (the Assault Phase), without --range")
+        batches, facts = board_batches(batches, board, t_unit.card.combat_tags)
+        visible = facts["removable"] if visible is None else min(visible, facts["removable"])
+        evade_eligible = evade_eligible or facts["evade_eligible"]
     tgt = as_target(
         lo_t,
         phase,
         alive=state["models"],
         marker=state["marker"],
-        evade_eligible=flags["evade_eligible"],
+        evade_eligible=evade_eligible,
         stationary=flags["stationary"],
         shielded=False if flags["unshielded"] else state["shielded"],
-        visible=flags["visible"],
+        visible=max(1, visible) if visible is not None else None,
     )
     loadout = {
         "attacker": lo_a.describe(),
@@ -103,4 +113,68 @@ def named_attack(
         "distance": distance,
         "batches": describe_batches(batches),
     }
+    if facts is not None:
+        loadout["board"] = facts
     return batches, tgt, loadout
+
+
+def board_batches(
+    batches: Sequence[Batch], board: tuple[str, str, str], target_tags: Sequence[str]
+) -> tuple[list[Batch], dict[str, Any]]:
+    """Each Batch with the board's facts (issue 5, 8.7.3 step 1): only the models with a Visible target
+    model Within Range roll, at their own distances; only Visible models may be removed (FAQ v1.0).
+
+    The models carrying a weapon are taken to be the unit's first contributing models, in the order
+    the board file lists them. Returns the Batches that still roll dice and the facts used.
+    """
+    from ..board.facts import attack_facts
+    from ..board.loader import load_board
+    from ..starcraft.keywords import find
+
+    path, attacker_id, target_id = board
+    b = load_board(path)
+    out: list[Batch] = []
+    rolled: dict[str, int] = {}
+    removable = 0
+    evade = False
+    reasons: set[str] = set()
+    refusals: list[str] = []
+    for batch in batches:
+        w = batch.weapon
+        lr, burst = find(w.keywords, "LONG RANGE"), find(w.keywords, "BURST FIRE")
+        f = attack_facts(
+            b,
+            attacker_id,
+            target_id,
+            w.range,
+            long_range=None if lr is None else float(lr.value or 0),
+            burst_within=None if burst is None else float(burst.extra or 0),
+            indirect=find(w.keywords, "INDIRECT FIRE") is not None,
+            pinpoint=find(w.keywords, "PINPOINT") is not None,
+            bulky=find(w.keywords, "BULKY") is not None,
+            target_tags=tuple(target_tags),
+        )
+        if not f.eligible:
+            refusals.extend(f"{batch.label}: {r}" for r in f.refusals)
+            continue
+        distances = tuple(f.distances[: batch.models]) if batch.kind == "weapon" else None
+        n = len(distances) if distances is not None else batch.models
+        rolled[batch.label] = n
+        removable = max(removable, f.removable)
+        evade = evade or f.evade_eligible
+        reasons.update(f.evade_reasons)
+        if n:
+            out.append(Batch(w, models=n, distances=distances, kind=batch.kind, name=batch.name))
+    if not out:
+        raise InputError("--board", path, "a board where some model can shoot: " + "; ".join(refusals or ["none"]))
+    facts = {
+        "file": path,
+        "attacker_unit": attacker_id,
+        "target_unit": target_id,
+        "models_rolling": rolled,
+        "removable": removable,
+        "evade_eligible": evade,
+        "evade_reasons": sorted(reasons),
+        "refusals": refusals,
+    }
+    return out, facts
