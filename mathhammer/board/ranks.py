@@ -1,0 +1,96 @@
+"""Fighting Rank and Supporting Rank (rulebook 8.8.1 step 2, part 11 FIGHTING RANK, SUPPORTING RANK).
+
+8.8.1 step 2: "Fighting Rank: Within the Engagement Range (1") of an Enemy model. Supporting
+Rank: In Base-to-Base contact with a Friendly model from the same Unit that is in the Fighting
+Rank." Part 11 SUPPORTING RANK adds: "but is not itself Within the Engagement Range of an Enemy
+model".
+
+Readings:
+
+* Fighting Rank uses :func:`~mathhammer.board.engagement.engaged` (the model is Engaged with an
+  Enemy model: Within 1", both Ground, no Size 2+ wall between them, elevation rules). A model
+  Within 1" of an Enemy model it cannot Engage (a wall between, a Flying enemy) is not in the
+  Fighting Rank: 8.8.1 is "An Engaged Ground Unit attacks Enemy Units it is Engaged with" and
+  "A Flying Unit cannot participate in the Combat Phase".
+* Base-to-Base contact: bases touching, edge gap at most :data:`CONTACT` inches (0.05").
+* Supporting Rank excludes, as the glossary says, a model Within 1" of an Enemy Ground model even
+  when it is not Engaged with it (e.g. across a Size 2+ wall): such a model is in neither rank.
+  (Flying enemies are ignored here: they are never Engaged and take no part in the Combat Phase.)
+* Supporting Rank is one step (contact with a Fighting Rank model); a model touching only a
+  Supporting Rank model is in neither rank.
+
+>>> from mathhammer.board.model import Board, Model, Unit
+>>> a, b = Model("a", 5, 5, base_mm=25.4), Model("b", 6, 5, base_mm=25.4)
+>>> e = Model("e", 3.5, 5, base_mm=25.4)
+>>> board = Board(44, 30, units=(Unit("u", "p1", (a, b)), Unit("v", "p2", (e,))))
+>>> fighting_ranks(board, "u").rank
+{'a': 'fighting', 'b': 'supporting'}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from .engagement import ENGAGEMENT_RANGE, engaged
+from .model import EPS, Board
+
+#: Base-to-Base contact: the bases' edges at most this many inches apart.
+CONTACT = 0.05
+
+Rank = Literal["fighting", "supporting", "none"]
+
+
+@dataclass(frozen=True)
+class Ranks:
+    """Per model of the unit: its rank, and for Fighting Rank models the Enemy models it is Engaged with.
+
+    Attributes:
+        unit: the unit id.
+        rank: model id -> "fighting", "supporting" or "none" (in the unit's model order).
+        engaged_with: model id -> the ids of the Enemy models it is Engaged with (Fighting Rank models only).
+        supports: model id -> the ids of the Fighting Rank models it touches (Supporting Rank models only).
+    """
+
+    unit: str
+    rank: dict[str, Rank]
+    engaged_with: dict[str, tuple[str, ...]]
+    supports: dict[str, tuple[str, ...]]
+
+    @property
+    def fighting(self) -> tuple[str, ...]:
+        return tuple(k for k, v in self.rank.items() if v == "fighting")
+
+    @property
+    def supporting(self) -> tuple[str, ...]:
+        return tuple(k for k, v in self.rank.items() if v == "supporting")
+
+    @property
+    def attackers(self) -> tuple[str, ...]:
+        """Models that may strike (8.8.1 step 2: Fighting Rank and Supporting Rank)."""
+        return tuple(k for k, v in self.rank.items() if v != "none")
+
+
+def fighting_ranks(board: Board, unit_id: str) -> Ranks:
+    """The Fighting Rank and Supporting Rank of every model of the unit (8.8.1 step 2)."""
+    unit = board.unit(unit_id)
+    enemies = [m for m in board.models if board.unit_of(m).side != unit.side]
+    engaged_with: dict[str, tuple[str, ...]] = {}
+    if not unit.flying:
+        for m in unit.models:
+            hits = tuple(e.id for e in enemies if engaged(board, m, e))
+            if hits:
+                engaged_with[m.id] = hits
+    supports: dict[str, tuple[str, ...]] = {}
+    for m in unit.models:
+        if m.id in engaged_with:
+            continue
+        if any(not e.flying and m.distance(e) <= ENGAGEMENT_RANGE + EPS for e in enemies):
+            continue
+        touching = tuple(f.id for f in unit.models if f.id in engaged_with and m.distance(f) <= CONTACT)
+        if touching:
+            supports[m.id] = touching
+    rank: dict[str, Rank] = {
+        m.id: "fighting" if m.id in engaged_with else "supporting" if m.id in supports else "none" for m in unit.models
+    }
+    return Ranks(unit.id, rank, engaged_with, supports)

@@ -1,0 +1,311 @@
+"""Charges (rulebook 8.7.7) and close-combat ranks (8.8.1 step 2) on the battlefield model.
+
+Each test cites the rule it checks. Golden boards live in tests/golden/board/charge_*.toml.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from shapely.geometry import LineString
+
+from mathhammer.board import Board, Model, Terrain, Unit, load_board
+from mathhammer.board.charge import (
+    GOAL_STEP,
+    charge_distance,
+    charge_probability,
+    charge_probability_exact,
+    charge_probability_for,
+)
+from mathhammer.board.ranks import fighting_ranks
+from mathhammer.errors import InputError
+
+GOLDEN = Path(__file__).parent / "golden" / "board"
+INCH = 25.4
+
+
+def _two(a: Model, b: Model, terrain: tuple[Terrain, ...] = ()) -> Board:
+    return Board(44, 30, terrain, (Unit("chargers", "p1", (a,)), Unit("targets", "p2", (b,))))
+
+
+def _path_clear(board: Board, lead: Model, path: tuple[tuple[float, float], ...]) -> None:
+    """Every segment keeps the base clear of Size 2+ non-GRASS terrain and other units' bases (8.5.3)."""
+    line = LineString(path) if len(path) > 1 else None
+    if line is None:
+        return
+    for piece in board.terrain:
+        if piece.size >= 2 and not piece.grass:
+            assert line.distance(piece.polygon) >= lead.radius - 1e-6, piece.id
+    for m in board.models:
+        if board.unit_of(m).id != board.unit_of(lead).id:
+            assert line.distance(m.base.centroid) >= lead.radius + m.radius - 1e-6, m.id
+
+
+# -- 8.7.7 step 2: Charge distance ------------------------------------------------------------
+
+
+def test_open_table_straight_line() -> None:
+    """8.7.7 step 3: end Within 1" of the target; open table: centre distance - radii - 1"."""
+    a, b = Model("a", 5, 5, base_mm=25), Model("b", 17, 9, base_mm=50)
+    got = charge_distance(_two(a, b), "a", ["targets"])
+    want = math.dist(a.centre, b.centre) - a.radius - b.radius - 1.0
+    assert got.reachable and got.length == pytest.approx(want, abs=0.01)
+    assert len(got.path or ()) == 2
+    end = Model("end", *got.end or (0, 0), base_mm=25)
+    assert end.distance(b) <= 1.0 + 1e-6
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.floats(2, 40),
+    st.floats(2, 26),
+    st.floats(2, 40),
+    st.floats(2, 26),
+    st.sampled_from([25, 32, 40, 50]),
+    st.sampled_from([25, 32, 40, 60]),
+)
+def test_open_table_straight_line_any(ax: float, ay: float, bx: float, by: float, ma: int, mb: int) -> None:
+    """8.7.7: on an open table the Charge distance is max(0, edge gap - 1") (to 0.01")."""
+    a, b = Model("a", ax, ay, base_mm=ma), Model("b", bx, by, base_mm=mb)
+    assume(math.dist(a.centre, b.centre) >= a.radius + b.radius and a.distance(b) > 1.0 + 1e-6)  # not Engaged
+    got = charge_distance(_two(a, b), "a", ["targets"])
+    assert got.length == pytest.approx(a.distance(b) - 1.0, abs=0.01)
+
+
+def test_engaged_unit_cannot_charge() -> None:
+    """8.7.7: "An Unengaged Ground Unit moves into the Engagement Range of Enemy Units"."""
+    a, b = Model("a", 5, 5, base_mm=INCH), Model("b", 6.8, 5, base_mm=INCH)
+    # 0.8" apart: Within 1" of an Enemy, so the unit is Engaged and cannot Charge (8.7.7: "An Unengaged Ground Unit")
+    with pytest.raises(InputError):
+        charge_distance(_two(a, b), "a", ["targets"])
+
+
+def test_wall_forces_detour() -> None:
+    """8.7.7 step 2 "bypass impassable obstacles", 8.5.3 "cannot move through terrain of Size 2 or larger"."""
+    board = load_board(GOLDEN / "charge_wall.toml")
+    open_board = Board(board.width, board.depth, (), board.units)
+    straight = charge_distance(open_board, "z1", ["marines"])
+    detour = charge_distance(board, "z1", ["marines"])
+    assert straight.length == pytest.approx(8.0, abs=0.01)
+    assert detour.reachable
+    # exact: tangent to the r = 0.5" circle round corner (14, 10) (6.384"), arc 0.487", 0.5" along the wall's
+    # end, arc 0.403" round (14.5, 10), then straight at the Marine until 2" from its centre (5.416"): 13.189"
+    assert detour.length == pytest.approx(13.189, abs=0.01)
+    _path_clear(board, board.model("z1"), detour.path or ())
+    end = Model("end", *detour.end or (0, 0), base_mm=INCH)
+    assert end.distance(board.model("m1")) <= 1.0 + 1e-6
+
+
+def test_impassable_ring_unreachable() -> None:
+    """IMPASSABLE TERRAIN: "Models cannot move through, onto, or across" it; a closed ring cannot be Charged into."""
+    board = load_board(GOLDEN / "charge_ring.toml")
+    got = charge_distance(board, "z1", ["marines"])
+    assert not got.reachable and got.path is None and got.length == math.inf
+    assert charge_probability_for(board, "z1", ["marines"], 8) == 0.0
+
+
+def test_grass_does_not_block() -> None:
+    """GRASS: "Unlike other Size 2 terrain, Grass does not block movement"; a GRASS ring is charged straight through."""
+    board = load_board(GOLDEN / "charge_grass.toml")
+    got = charge_distance(board, "z1", ["marines"])
+    assert got.reachable and got.length == pytest.approx(18.0, abs=0.01)
+
+
+def test_size_one_terrain_passable() -> None:
+    """8.5.3 TERRAIN INTERACTIONS: "Size 0 & Size 1: Pass through freely"."""
+    low = Terrain("barricade", ((14, 10), (14.5, 10), (14.5, 20), (14, 20)), size=1)
+    a, b = Model("a", 10, 15, base_mm=INCH), Model("b", 20, 15, base_mm=INCH)
+    assert charge_distance(_two(a, b, (low,)), "a", ["targets"]).length == pytest.approx(8.0, abs=0.01)
+
+
+def test_multi_charge_within_one_inch_of_both() -> None:
+    """8.7.7 step 3: "Within the Engagement Range (1") of every declared Charge target"."""
+    board = load_board(GOLDEN / "charge_multi.toml")
+    one = charge_distance(board, "z1", ["marines-a"])
+    both = charge_distance(board, "z1", ["marines-a", "marines-b"])
+    assert one.length == pytest.approx(math.dist((10, 15), (20, 13.25)) - 2.0, abs=0.01)
+    assert both.length == pytest.approx(10 - math.sqrt(4 - 1.75**2), abs=0.01)
+    assert both.length > one.length
+    end = Model("end", *both.end or (0, 0), base_mm=INCH)
+    assert end.distance(board.model("a1")) <= 1.0 + 1e-6
+    assert end.distance(board.model("b1")) <= 1.0 + 1e-6
+
+
+def test_multi_charge_too_far_apart() -> None:
+    """8.7.7 step 3 / Abathur's TIP: "if the targets don't line up just right, you'll have wasted your whole Charge"."""
+    a = Model("a", 5, 15, base_mm=INCH)
+    x, y = Model("x", 20, 10, base_mm=INCH), Model("y", 20, 20, base_mm=INCH)
+    board = Board(44, 30, units=(Unit("c", "p1", (a,)), Unit("ux", "p2", (x,)), Unit("uy", "p2", (y,))))
+    assert not charge_distance(board, "a", ["ux", "uy"]).reachable
+
+
+def test_undeclared_enemy_range_avoided() -> None:
+    """8.7.7 step 3: "Not Within the Engagement Range of any Enemy Unit that was not declared as a target"."""
+    board = load_board(GOLDEN / "charge_multi.toml")
+    hydra = Model("h1", 17.5, 15, base_mm=INCH)
+    units = tuple(u if u.id != "hydras" else Unit("hydras", "terran", (hydra,)) for u in board.units)
+    board = Board(board.width, board.depth, (), units)
+    got = charge_distance(board, "z1", ["marines-a", "marines-b"])
+    assert got.reachable and got.length > 9.1
+    end = Model("end", *got.end or (0, 0), base_mm=INCH)
+    assert end.distance(hydra) >= 1.0 - 1e-6
+    assert end.distance(board.model("a1")) <= 1.0 + 1e-6 and end.distance(board.model("b1")) <= 1.0 + 1e-6
+    _path_clear(board, board.model("z1"), got.path or ())
+
+
+def test_other_units_block_but_own_unit_does_not() -> None:
+    """8.5.3: "may pass through Friendly models in its own Unit"; "may not pass through ... Friendly models from
+    other Units"."""
+    a = Model("a", 10, 15, base_mm=INCH)
+    t = Model("t", 20, 15, base_mm=INCH)
+    screen = tuple(Model(f"s{i}", 14, 11 + i, base_mm=INCH) for i in range(9))  # a line of touching bases
+    own = Board(44, 30, units=(Unit("c", "p1", (a, *screen)), Unit("t", "p2", (t,))))
+    other = Board(44, 30, units=(Unit("c", "p1", (a,)), Unit("f", "p1", screen), Unit("t", "p2", (t,))))
+    assert charge_distance(own, "a", ["t"]).length == pytest.approx(8.0, abs=0.01)
+    assert charge_distance(other, "a", ["t"]).length > 8.5
+
+
+def test_flying_cannot_charge_or_be_charged() -> None:
+    """8.7.7 step 1 and FLYING: "Flying Units cannot Charge or be Charged"."""
+    ground, flyer = Model("g", 5, 5, base_mm=INCH), Model("f", 15, 5, base_mm=INCH, flying=True)
+    board = _two(ground, flyer)
+    with pytest.raises(InputError, match="Charged"):
+        charge_distance(board, "g", ["targets"])
+    board = Board(44, 30, units=(Unit("flyers", "p1", (flyer,)), Unit("walkers", "p2", (ground,))))
+    with pytest.raises(InputError, match="Charge"):
+        charge_distance(board, "f", ["walkers"])
+
+
+def test_bad_targets() -> None:
+    """8.7.7: the targets are Enemy Units, at least one declared."""
+    a, b = Model("a", 5, 5, base_mm=INCH), Model("b", 15, 5, base_mm=INCH)
+    board = Board(44, 30, units=(Unit("u", "p1", (a,)), Unit("v", "p1", (b,))))
+    with pytest.raises(InputError):
+        charge_distance(board, "a", ["v"])
+    with pytest.raises(InputError):
+        charge_distance(board, "a", [])
+    with pytest.raises(InputError):
+        charge_distance(board, "a", ["nope"])
+
+
+# -- 8.7.7 step 2: the Charge Roll ------------------------------------------------------------
+
+#: hand-computed P(Speed + 1D6 >= d) in sixths, Speed 4..8 (rows) x distance 5..14 (columns).
+TABLE = {
+    4: [6, 5, 4, 3, 2, 1, 0, 0, 0, 0],
+    5: [6, 6, 5, 4, 3, 2, 1, 0, 0, 0],
+    6: [6, 6, 6, 5, 4, 3, 2, 1, 0, 0],
+    7: [6, 6, 6, 6, 5, 4, 3, 2, 1, 0],
+    8: [6, 6, 6, 6, 6, 5, 4, 3, 2, 1],
+}
+
+
+@pytest.mark.parametrize("speed", sorted(TABLE))
+def test_charge_probability_table(speed: int) -> None:
+    """8.7.7 step 2: "Roll 1D6 and add it to the Unit's Speed. This is the Charge Roll Distance"."""
+    for distance, sixths in zip(range(5, 15), TABLE[speed], strict=True):
+        assert charge_probability_exact(distance, speed) == Fraction(sixths, 6), (speed, distance)
+        assert charge_probability(distance, speed) == pytest.approx(sixths / 6)
+
+
+def test_charge_probability_fractional_and_edges() -> None:
+    """8.7.7: Speed 6 vs 9": P(1D6 >= 3) = 4/6; 8.2" needs a 3 too; unreachable (inf) is 0."""
+    assert charge_probability(9, 6) == pytest.approx(4 / 6)
+    assert charge_probability(8.2, 6) == pytest.approx(4 / 6)
+    assert charge_probability(8.0, 6) == pytest.approx(5 / 6)
+    assert charge_probability(0, 0) == 1.0
+    assert charge_probability(math.inf, 8) == 0.0
+    with pytest.raises(InputError):
+        charge_probability(5, -1)
+    with pytest.raises(InputError):
+        charge_probability(-1, 5)
+
+
+def test_charge_probability_for_board() -> None:
+    """8.7.7: the wall detour (about 13.19") needs Speed 7 + a 7: impossible; Speed 8 needs a 6."""
+    board = load_board(GOLDEN / "charge_wall.toml")
+    assert charge_probability_for(board, "z1", ["marines"], 7) == 0.0
+    assert charge_probability_for(board, "z1", ["marines"], 8) == pytest.approx(1 / 6)
+    assert GOAL_STEP <= 0.1
+
+
+# -- 8.8.1 step 2: Fighting Rank and Supporting Rank ------------------------------------------
+
+
+def test_fighting_and_supporting_ranks() -> None:
+    """8.8.1 step 2: Fighting Rank "Within the Engagement Range (1") of an Enemy model"; Supporting Rank "In
+    Base-to-Base contact with a Friendly model from the same Unit that is in the Fighting Rank"."""
+    board = load_board(GOLDEN / "charge_ranks.toml")
+    ranks = fighting_ranks(board, "marines")
+    assert ranks.rank == {"m1": "fighting", "m2": "supporting", "m3": "none", "m4": "none", "m5": "fighting"}
+    assert ranks.fighting == ("m1", "m5") and ranks.supporting == ("m2",)
+    assert ranks.attackers == ("m1", "m2", "m5")
+    assert ranks.engaged_with["m1"] == ("z1",) and ranks.supports["m2"] == ("m1",)
+    assert fighting_ranks(board, "zealots").rank == {"z1": "fighting"}
+
+
+def test_ranks_wall_and_glossary_reading() -> None:
+    """7.2.1 "Even Within 1", a Size 2+ wall between them means they are not Engaged"; SUPPORTING RANK "but is not
+    itself Within the Engagement Range of an Enemy model" (read literally: a model Within 1" of an enemy across a
+    wall supports nobody)."""
+    wall = Terrain("wall", ((9.1, 9), (9.4, 9), (9.4, 13), (9.1, 13)), size=2)
+    f, s = Model("f", 10, 10, base_mm=INCH), Model("s", 10, 11, base_mm=INCH)
+    e1, e2 = Model("e1", 11.5, 9.5, base_mm=INCH), Model("e2", 8.5, 11, base_mm=INCH)
+    board = Board(44, 30, (wall,), (Unit("u", "p1", (f, s)), Unit("v", "p2", (e1, e2))))
+    ranks = fighting_ranks(board, "u")
+    assert ranks.rank == {"f": "fighting", "s": "none"}
+    assert ranks.engaged_with["f"] == ("e1",)
+    open_board = Board(44, 30, (), board.units)
+    assert fighting_ranks(open_board, "u").rank == {"f": "fighting", "s": "fighting"}
+
+
+def test_flying_unit_has_no_ranks() -> None:
+    """FLYING: "A Flying Unit cannot participate in the Combat Phase"; "Flying models cannot be Engaged"."""
+    g, fl = Model("g", 10, 10, base_mm=INCH), Model("fl", 11.2, 10, base_mm=INCH, flying=True)
+    board = Board(44, 30, units=(Unit("g", "p1", (g,)), Unit("fl", "p2", (fl,))))
+    assert fighting_ranks(board, "g").rank == {"g": "none"}
+    assert fighting_ranks(board, "fl").rank == {"fl": "none"}
+
+
+def test_start_touching_wall() -> None:
+    """8.5.3: a Leading Model in contact with a wall still moves away from it along the wall's face."""
+    wall = Terrain("wall", ((9, 5), (9.5, 5), (9.5, 25), (9, 25)), size=3)
+    a, b = Model("a", 10, 15, base_mm=INCH), Model("b", 20, 15, base_mm=INCH)  # a's base touches the wall
+    got = charge_distance(_two(a, b, (wall,)), "a", ["targets"])
+    assert got.length == pytest.approx(8.0, abs=0.01)
+
+
+def test_target_across_wall_must_be_engaged() -> None:
+    """7.2.1 "Even Within 1", a Size 2+ wall between them means they are not Engaged": by default the Charge
+    must end Engaged, so it goes round the wall; ``engage=False`` is the bare 8.7.7 step 3 "Within 1" test."""
+    wall = Terrain("wall", ((10.6, 10), (10.9, 10), (10.9, 20), (10.6, 20)), size=2)
+    a, b = Model("a", 10, 15, base_mm=INCH), Model("b", 11.5, 15, base_mm=INCH)
+    board = _two(a, b, (wall,))
+    assert charge_distance(board, "a", ["targets"], engage=False).length == 0.0
+    got = charge_distance(board, "a", ["targets"])
+    assert got.reachable and got.length > 4.0
+    _path_clear(board, a, got.path or ())
+    end = Model("end", *got.end or (0, 0), base_mm=INCH)
+    assert end.distance(b) <= 1.0 + 1e-6
+
+
+def test_busy_board_is_quick() -> None:
+    """Performance guard: 40 models and 6 walls, a Charge in well under a few seconds."""
+    import time
+
+    walls = tuple(
+        Terrain(f"w{i}", ((6 + 6 * i, 8), (6.5 + 6 * i, 8), (6.5 + 6 * i, 22), (6 + 6 * i, 22)), size=3)
+        for i in range(6)
+    )
+    ours = tuple(Model(f"o{i}", 2, 2 + 1.2 * i, base_mm=25) for i in range(20))
+    theirs = tuple(Model(f"t{i}", 42, 2 + 1.2 * i, base_mm=25) for i in range(20))
+    board = Board(44, 30, walls, (Unit("ours", "p1", ours), Unit("theirs", "p2", theirs)))
+    t0 = time.perf_counter()
+    got = charge_distance(board, "o10", ["theirs"])
+    assert time.perf_counter() - t0 < 5.0
+    assert got.reachable and got.length >= 40 - 2 * (25 / INCH / 2) - 1 - 0.01
