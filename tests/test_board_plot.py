@@ -188,3 +188,12 @@ def test_board_package_does_not_import_matplotlib() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_board_plot_method_is_the_plot_function() -> None:
+    """Issue 5 item 8: `board.plot()` draws the same picture as `plot_board(board)`."""
+    from mathhammer.board.loader import load_board
+
+    board = load_board(Path(__file__).parent / "golden" / "board" / "goliath_marines_wall.toml")
+    fig = board.plot("goliath", "marines")
+    assert len([a for a in fig.axes[0].get_children() if (a.get_gid() or "").startswith("model:")]) == 6
