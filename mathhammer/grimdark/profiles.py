@@ -30,12 +30,12 @@ import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from ..errors import InputError
-from ..profiles.loader import ProfileError
+from ..profiles.loader import ProfileError, lookup, toml_files
 from ..validate import validation_problems, whole
 from .model import Attacker, Defender, Weapon, WeaponGroup
 from .rules import KNOWN, Rule, parse_rule, rating
@@ -291,14 +291,6 @@ def builtin_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "profiles" / "grimdark"
 
 
-def _toml_files(folder: Path) -> list[Path]:
-    if folder.is_file():
-        return [folder]
-    if not folder.is_dir():
-        raise ProfileError([f"{folder}: no such file or folder"])
-    return sorted(folder.rglob("*.toml"))
-
-
 def load_units(extra: Sequence[str | Path] = (), builtin: bool = True) -> dict[str, GFUnit]:
     """The built-in units, then those of the user's files or folders ``extra`` (a later unit of the same name wins).
 
@@ -312,7 +304,7 @@ def load_units(extra: Sequence[str | Path] = (), builtin: bool = True) -> dict[s
         if builtin and folder == builtin_dir() and not folder.is_dir():
             continue
         try:
-            paths = _toml_files(folder)
+            paths = toml_files(folder, "no such file or folder")
         except ProfileError as exc:
             problems.extend(exc.problems)
             continue
@@ -332,16 +324,7 @@ def find_unit(units: dict[str, GFUnit], name: str, field: str = "unit") -> GFUni
     Raises:
         InputError: no such unit (naming ``field``, with the closest names).
     """
-    if name in units:
-        return units[name]
-    key = " ".join(name.lower().split())
-    for n, unit in units.items():
-        if " ".join(n.lower().split()) == key:
-            return unit
-    lowered = {n.lower(): n for n in units}
-    close = difflib.get_close_matches(key, list(lowered), n=3, cutoff=0.5)
-    hint = "did you mean " + " or ".join(repr(lowered[c]) for c in close) + "?" if close else ""
-    raise InputError(field, name, "a Grimdark Future unit of the profiles", hint)
+    return cast(GFUnit, lookup(units, name, field, "a Grimdark Future unit of the profiles"))
 
 
 def _models(unit: GFUnit, models: int | None) -> int:

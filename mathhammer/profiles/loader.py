@@ -106,18 +106,24 @@ class Roster:
         Raises:
             InputError: no such unit (with the closest names).
         """
-        return _lookup(self.units, name, field_name, "a unit of the roster")
+        return lookup(self.units, name, field_name, "a unit of the roster (mathhammer profiles list)")
 
     def card(self, name: str, field_name: str = "card") -> FactionCard | TacticalCard:
         pool: dict[str, FactionCard | TacticalCard] = {**self.factions, **self.tactical, **self.creep}
-        return _lookup(pool, name, field_name, "a faction, tactical or creep card")
+        return lookup(pool, name, field_name, "a faction, tactical or creep card (mathhammer profiles list)")
 
 
-def _lookup(pool: dict[str, Any], name: str, field_name: str, what: str) -> Any:
+def lookup(pool: dict[str, Any], name: str, field_name: str, what: str) -> Any:
+    """An entry by name, without regard to case and spacing; ``"Raptor"`` finds ``"Raptor (Zergling)"``
+    when only one name starts so.
+
+    Raises:
+        InputError: no such entry, naming ``field_name`` and ``what`` is allowed, with the closest names.
+    """
     if name in pool:
         return pool[name]
     key = " ".join(name.lower().split())
-    exact = [k for k in pool if k.lower() == key]
+    exact = [k for k in pool if " ".join(k.lower().split()) == key]
     if exact:
         return pool[exact[0]]
     short = [k for k in pool if k.lower().split(" (")[0] == key]
@@ -125,15 +131,16 @@ def _lookup(pool: dict[str, Any], name: str, field_name: str, what: str) -> Any:
         return pool[short[0]]
     close = difflib.get_close_matches(name, list(pool), n=3, cutoff=0.5)
     hint = "did you mean " + " or ".join(repr(c) for c in close) + "?" if close else ""
-    raise InputError(field_name, name, f"{what} (mathhammer profiles list)", hint)
+    raise InputError(field_name, name, what, hint)
 
 
-def _toml_files(folder: Path) -> list[Path]:
+def toml_files(folder: Path, missing: str, skip: Sequence[str] = ()) -> list[Path]:
+    """The TOML files of a folder (or the file itself); ``missing`` is the problem when it does not exist."""
     if folder.is_file():
         return [folder]
     if not folder.is_dir():
-        raise ProfileError([f"{folder}: no such folder (--profiles / {ENV_VAR})"])
-    return sorted(p for p in folder.rglob("*.toml") if "scenarios" not in p.parts and "armies" not in p.parts)
+        raise ProfileError([f"{folder}: {missing}"])
+    return sorted(p for p in folder.rglob("*.toml") if not set(skip) & set(p.parts))
 
 
 def user_dirs(extra: Sequence[str | Path] = ()) -> list[Path]:
@@ -154,7 +161,7 @@ def load_roster(extra: Sequence[str | Path] = (), builtin: bool = True) -> Roste
     files: list[str] = []
     for folder in folders:
         try:
-            paths = _toml_files(folder)
+            paths = toml_files(folder, f"no such folder (--profiles / {ENV_VAR})", skip=("scenarios", "armies"))
         except ProfileError as exc:
             problems.extend(exc.problems)
             continue
