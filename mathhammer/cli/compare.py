@@ -167,18 +167,24 @@ def _table(rows: list[dict[str, Any]]) -> str:
             f"{'P(destroy)':>16} {'dmg/100':>8} {'kills/100':>10}"
         )
         for r in (x for x in rows if x["target"] == target):
-
-            def pm(v: float, se: float, d: int = 3) -> str:
-                return f"{v:.{d}f}" + (f" ±{se:.{d}f}" if mc else "")
-
             out.append(
                 f"{r['rank']:>3} {r['models']:>6} {r['upgrades'][:34]:<34} {r['minerals']:>4} "
-                f"{pm(r['damage_mean'], r['damage_se']):>15} {pm(r['destroyed_mean'], r['destroyed_se']):>15} "
-                f"{pm(r['p_destroy'], r['p_destroy_se'], 4):>16} {r['damage_per_100']:>8.3f} "
-                f"{r['kills_per_100']:>10.3f}"
+                f"{_result_cells(r, mc)} {r['damage_per_100']:>8.3f} {r['kills_per_100']:>10.3f}"
             )
         out.append("")
     return "\n".join(out).rstrip()
+
+
+def _result_cells(row: dict[str, Any], mc: bool) -> str:
+    """Mean damage, mean models destroyed and P(destroy), each ± its standard error under Monte Carlo."""
+
+    def pm(v: float, se: float, d: int = 3) -> str:
+        return f"{v:.{d}f}" + (f" ±{se:.{d}f}" if mc else "")
+
+    return (
+        f"{pm(row['damage_mean'], row['damage_se']):>15} {pm(row['destroyed_mean'], row['destroyed_se']):>15} "
+        f"{pm(row['p_destroy'], row['p_destroy_se'], 4):>16}"
+    )
 
 
 def _plot(rows: list[dict[str, Any]], top: int) -> Any:
@@ -267,13 +273,5 @@ def _print_matchup(rows: list[dict[str, Any]], mc: bool, as_json: bool) -> None:
         if not row["batches"]:
             lines.append(f"{row['attacker']:<28} {row['target']:<28} {row['phase']:<15} {'(no weapon)':>15}")
             continue
-
-        def pm(v: float, se: float, d: int = 3) -> str:
-            return f"{v:.{d}f}" + (f" ±{se:.{d}f}" if mc else "")
-
-        lines.append(
-            f"{row['attacker'][:28]:<28} {row['target'][:28]:<28} {row['phase']:<15} "
-            f"{pm(row['damage_mean'], row['damage_se']):>15} {pm(row['destroyed_mean'], row['destroyed_se']):>15} "
-            f"{pm(row['p_destroy'], row['p_destroy_se'], 4):>16}"
-        )
+        lines.append(f"{row['attacker'][:28]:<28} {row['target'][:28]:<28} {row['phase']:<15} {_result_cells(row, mc)}")
     typer.echo("\n".join(lines))
