@@ -41,6 +41,10 @@ class GameSystem:
             ``flags`` maps every ad-hoc flag to its raw value (None when not given).
         named_flags, run_named, compare_rows, matchup_rows: named units from
             the system's own profiles (None: the CLI's StarCraft path).
+        list_profiles: ``(profile_dirs) -> (json_rows, human_text)`` for
+            ``profiles list --system NAME`` (None: the CLI's StarCraft path).
+        show_profile: ``(name, profile_dirs) -> (json_dict, human_text)`` for
+            ``profiles show NAME --system NAME`` (None: the CLI's StarCraft path).
     """
 
     name: str
@@ -52,6 +56,8 @@ class GameSystem:
     run_named: Callable[[str, str, dict[str, Any], dict[str, Any]], tuple[dict[str, Any], str, list[str]]] | None = None
     compare_rows: Callable[[str, list[str], dict[str, Any], dict[str, Any]], list[dict[str, Any]]] | None = None
     matchup_rows: Callable[[str, str, dict[str, Any], dict[str, Any]], list[dict[str, Any]]] | None = None
+    list_profiles: Callable[[list[str]], tuple[list[dict[str, Any]], str]] | None = None
+    show_profile: Callable[[str, list[str]], tuple[dict[str, Any], str]] | None = None
 
 
 _REGISTRY: dict[str, GameSystem] = {}
@@ -67,8 +73,8 @@ def register(system: GameSystem) -> None:
 
 
 def _load_builtin() -> None:
-    if _REGISTRY:
-        return
+    # Always import both: a module imported first on its own (a doctest of grimdark/system.py) has
+    # registered only itself; a second import is a no-op, so nothing registers twice.
     from .grimdark import system as _grimdark  # noqa: F401
     from .starcraft import system as _starcraft  # noqa: F401
 

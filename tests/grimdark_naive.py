@@ -99,30 +99,29 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             modifiers = [x for x in modifiers if x > 0]
         modifier = max(-1, min(1, sum(modifiers)))
         ap = _rating(rules, "AP")
-        ap_six = max(ap, 4) if _has(rules, "Rending") else ap
+        ap_six = ap + 4 if _has(rules, "Rending") else ap  # Rending (v3.5): six hits get AP(+4)
         extra = (_has(rules, "Relentless") and attacker.distance is not None and attacker.distance > 9) or (
             _has(rules, "Furious") and attacker.charging
         )
         deadly = _rating(rules, "Deadly", 1)
-        ignores_regen = _has(rules, "Rending") or _has(rules, "Poison")
+        poison = _has(rules, "Poison") or _has(rules, "Bane")  # every hit re-rolls a Defense 6
+        ignores_regen = _has(rules, "Rending") or poison
         left = m - state["i"]
         b = min(_rating(rules, "Blast"), left) if _has(rules, "Blast") else 1
         for _ in range(group.models * weapon.attacks):
             roll = d6()
-            if _has(rules, "Reliable"):
-                hits = roll >= 2
-            else:
-                hits = roll == 6 or (roll != 1 and roll + modifier >= attacker.quality)
+            quality = 2 if _has(rules, "Reliable") else attacker.quality  # Reliable: "attacks at Quality 2+"
+            hits = roll == 6 or (roll != 1 and roll + modifier >= quality)
             if not hits:
                 continue
             if roll == 6:
                 for _ in range(b):
-                    hit(ap_six, _has(rules, "Poison"), cover, deadly, ignores_regen)
+                    hit(ap_six, poison, cover, deadly, ignores_regen)
                 for _ in range(b if extra else 0):
-                    hit(ap, False, cover, deadly, ignores_regen)
+                    hit(ap, poison, cover, deadly, ignores_regen)
             else:
                 for _ in range(b):
-                    hit(ap, False, cover, deadly, ignores_regen)
+                    hit(ap, poison, cover, deadly, ignores_regen)
     i, w = state["i"], state["w"]
     if i >= m:
         due = False

@@ -135,7 +135,8 @@ def test_seed_ap_example_defense_3_against_ap2_needs_5():
 def test_seed_cover_example_defense_4_saves_on_3():
     """Seed, "Osłona": Defense 4+ in cover blocks on a natural 3+; not in melee.
 
-    ("Osłona nie działa podczas walki wręcz.")
+    ("Osłona nie działa podczas walki wręcz."; GF Beginner's Guide v3.4.1, Terrain, Cover: "+1 to Defense
+    rolls when blocking hits from shooting attacks".)
     """
     shoot = grimdark_exact(attack(quality=2), Defender(5, defense=4, cover=True))
     melee = grimdark_exact(attack(quality=2, melee=True), Defender(5, defense=4, cover=True))
@@ -169,7 +170,9 @@ def test_hit_modifiers_capped_and_natural_rolls(quality, modifier, p_hit):
 
 
 def test_natural_rolls_on_defense():
-    """NATURAL_DEFENSE: Defense 2+ in cover still fails on a 1; AP(5) on Defense 2+ still saves on a 6."""
+    """GF Beginner's Guide v3.4.1, "Modifiers": "a roll of 6 always counts as a success and a roll of 1 always
+    counts as a fail, regardless of how much it is being modified by" - Defense rolls too (NATURAL_DEFENSE):
+    Defense 2+ in cover still fails on a 1; AP(5) on Defense 2+ still saves on a 6."""
     assert close(unsaved_probability(2, 0, 1, 0), F(1, 6))
     assert close(unsaved_probability(2, 5, 0, 0), F(5, 6))
 
@@ -226,19 +229,32 @@ def test_blast_capped_by_models_and_ignores_cover():
 
 
 def test_rending():
-    """Rending: "on unmodified results of 6 to hit, those hits get AP(4)".
+    """Rending (v3.5): "on unmodified results of 6 to hit, those hits get AP(+4)" - added to the weapon's AP.
 
-    Defense 2+: plain hits fail on a 1, six hits save on a 6.
+    AP(1) Rending at Defense 2+ in cover: plain hits save on 2+ (fail on a 1); six hits have AP(5) and
+    save only on a natural 6 (v3.4.1's "AP(4)" would save on 5+).
     """
-    tally = grimdark_exact(attack(quality=4, rules=("Rending",)), Defender(3, defense=2))
+    tally = grimdark_exact(attack(quality=4, rules=("AP(1)", "Rending")), Defender(3, defense=2, cover=True))
     assert close(mean(tally.damage), F(2, 6) * F(1, 6) + F(1, 6) * F(5, 6))
+    assert compile_attack(attack(rules=("AP(2)", "Rending")), Defender(3)).groups[0].ap_six == 6
 
 
 def test_poison():
-    """Poison: "the target must re-roll unmodified Defense results of 6" on six hits."""
+    """Poison (GF Beginner's Guide v3.4.1): "the target must re-roll unmodified Defense rolls of 6 when
+    blocking hits ... a die roll may only be re-rolled once" - every hit of the weapon."""
     tally = grimdark_exact(attack(quality=4, rules=("Poison",)), Defender(3, defense=2))
-    six_unsaved = 1 - (F(4, 6) + F(1, 6) * F(5, 6))
-    assert close(mean(tally.damage), F(2, 6) * F(1, 6) + F(1, 6) * six_unsaved)
+    unsaved = 1 - (F(4, 6) + F(1, 6) * F(5, 6))  # 2-5 save; a 6 is re-rolled and saves on 2+
+    assert close(mean(tally.damage), F(3, 6) * unsaved)
+
+
+def test_bane_is_the_v35_name_of_poison():
+    """Bane (v3.5): "Ignores Regeneration, and when attacking the target must re-roll unmodified Defense
+    results of 6" - the same effect as Poison."""
+    d = Defender(3, defense=2, rules=("Regeneration",))
+    assert close(
+        mean(grimdark_exact(attack(rules=("Bane",)), d).damage),
+        mean(grimdark_exact(attack(rules=("Poison",)), d).damage),
+    )
 
 
 def test_rending_and_poison_ignore_regeneration():
@@ -247,8 +263,7 @@ def test_rending_and_poison_ignore_regeneration():
     d = Defender(3, defense=6, rules=("Regeneration",))
     assert close(mean(grimdark_exact(attack(**base), d).damage), F(5, 6) * F(5, 6) * F(4, 6))
     assert close(mean(grimdark_exact(attack(rules=("Rending",), **base), d).damage), F(5, 6) * F(5, 6))
-    poison_six = 1 - F(1, 6) * F(1, 6)  # a Defense 6 is re-rolled on six hits
-    want = F(4, 6) * F(5, 6) + F(1, 6) * poison_six
+    want = F(5, 6) * (1 - F(1, 6) * F(1, 6))  # every Defense 6 is re-rolled
     assert close(mean(grimdark_exact(attack(rules=("Poison",), **base), d).damage), want)
 
 
@@ -267,10 +282,27 @@ def test_regeneration_before_deadly():
     assert close(tally.models_destroyed[1], F(5, 6) * F(5, 6) * F(4, 6))
 
 
-def test_reliable_hits_on_2_whatever_quality():
-    """Reliable: "Attacks with this weapon always hit on 2+"."""
-    tally = grimdark_exact(attack(quality=6, hit_modifier=-1, rules=("Reliable",)), Defender(3, defense=6))
-    assert close(mean(tally.damage), F(5, 6) * F(5, 6))
+def test_reliable_is_quality_2_and_still_modified():
+    """Reliable (GF Beginner's Guide v3.4.1): "attacks at Quality 2+ with this weapon ... Reliable only
+    changes the Quality value, so the roll can still be modified"."""
+    plain = grimdark_exact(attack(quality=6, rules=("Reliable",)), Defender(3, defense=6))
+    assert close(mean(plain.damage), F(5, 6) * F(5, 6))
+    minus = grimdark_exact(attack(quality=6, hit_modifier=-1, rules=("Reliable",)), Defender(3, defense=6))
+    assert close(mean(minus.damage), F(4, 6) * F(5, 6))  # 2+ with -1: hits on 3+
+    plus = grimdark_exact(attack(quality=6, hit_modifier=1, rules=("Reliable",)), Defender(3, defense=6))
+    assert close(mean(plus.damage), F(5, 6) * F(5, 6))  # a natural 1 still misses
+
+
+def test_joined_hero_takes_morale_tests_with_its_quality():
+    """Hero (GF Beginner's Guide v3.4.1): "The hero may take morale tests on behalf of the unit" - the better
+    Quality of the two is used; the hero counts in the unit's starting size."""
+    from mathhammer.grimdark.compiled import morale_quality
+
+    assert morale_quality(Defender(5, quality=5, hero=Hero(3, quality=3))) == 3
+    assert morale_quality(Defender(5, quality=3, hero=Hero(3, quality=5))) == 3
+    assert morale_quality(Defender(5, quality=4, hero=Hero(3))) == 4
+    with pytest.raises(InputError, match=r"hero\.quality"):
+        Hero(3, quality=7)
 
 
 def test_lock_on_ignores_cover_and_negative_modifiers():
@@ -352,6 +384,14 @@ def test_out_of_range_weapon_rolls_nothing_and_warns():
 
 NAIVE_CASES = {
     "seed_example": (attack(attacks=1, models=5, rules=("AP(1)",)), Defender(5, defense=4, cover=True)),
+    "rending_ap_bane_relentless": (
+        attack(attacks=2, models=3, rules=("Rending", "AP(1)", "Bane", "Relentless"), distance=12),
+        Defender(3, defense=2, tough=2, cover=True),
+    ),
+    "reliable_modified_poison": (
+        attack(attacks=2, models=3, quality=6, rules=("Reliable", "Poison", "Indirect"), moved=True),
+        Defender(4, defense=3),
+    ),
     "hero_rending_blast": (
         attack(attacks=2, models=3, rules=("Rending", "Blast(2)")),
         Defender(3, defense=5, tough=2, hero=Hero(3, 3)),

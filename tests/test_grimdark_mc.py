@@ -56,6 +56,16 @@ CASES = {
         Defender(4, defense=4, rules=("Regeneration",), hero=Hero(3, 3, rules=("Regeneration",))),
     ),
     "single_monster_morale": (Attacker((group(5, 2, "AP(2)"),), 3), Defender(1, defense=3, tough=6)),
+    # v3.5 Rending AP(+4) on an AP weapon, Bane on every hit (extra Relentless hits included), Blast
+    "rending_ap_bane_relentless_blast": (
+        Attacker((group(3, 2, "Rending", "AP(1)", "Bane", "Relentless", "Blast(2)"),), 4, distance=12),
+        Defender(4, defense=2, tough=2, rules=("Regeneration",)),
+    ),
+    # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
+    "reliable_modified_poison": (
+        Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
+        Defender(4, defense=3, cover=True),
+    ),
 }
 
 

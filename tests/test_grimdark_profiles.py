@@ -232,11 +232,17 @@ def test_import_list_export_shape() -> None:
     alpha = units["Raiders Alpha"]
     assert [(w.name, w.count) for w in alpha.weapons] == [("Test Blade", 4), ("Test Flamer", 1)]
     assert alpha.weapons[1].rules == (Rule("Blast", 3), Rule("Reliable"))
-    assert alpha.rules == (Rule("Furious"), Rule("Regeneration"))
+    assert alpha.rules == (Rule("Furious"),)  # the banner's Regeneration is carried by one model only
+    assert any("rule Regeneration of item Test Banner is carried by 1 of 5 models" in w for w in warnings)
     assert any("Bad Shot is not modelled" in w for w in warnings)
     assert any("Test Aura is not modelled" in w for w in warnings)
     assert any("modifies another rule" in w for w in warnings)
-    assert any("Test Gun: count 7 is more than" in w for w in warnings)
+    # Army Forge's count is the number of weapons: 7 guns on 5 models (Furious, a melee rule, left out)
+    assert [(w.name, w.count, w.attacks) for w in units["Test Raiders"].weapons[1:]] == [
+        ("Test Gun", None, 1),
+        ("Test Gun", 2, 1),
+    ]
+    assert any("Test Gun: 7 weapons on 5 models" in w for w in warnings)
     assert any("Test Gun: rule Furious does not apply" in w for w in warnings)
     assert any(w.startswith("Broken Unit: quality 9") and "left out" in w for w in warnings)
 
@@ -390,6 +396,16 @@ _unit = st.fixed_dictionaries(
         "rules": st.lists(_rule | _scalar, max_size=3) | _scalar,
         "loadout": st.lists(_weapon | _scalar, max_size=3) | _scalar,
         "equipment": st.lists(_weapon, max_size=2),
+        "weapons": st.lists(_weapon, max_size=2),
+        "items": st.lists(_weapon | _scalar, max_size=2) | _scalar,
+        "selectedUpgrades": st.lists(
+            st.fixed_dictionaries({"option": st.fixed_dictionaries({}, optional={"cost": _scalar})}) | _scalar,
+            max_size=2,
+        )
+        | _scalar,
+        "selectionId": st.sampled_from(["s1", "s2"]) | _scalar,
+        "joinToUnit": st.sampled_from(["s1", "s2"]) | _scalar,
+        "combined": st.booleans() | _scalar,
     },
 )
 

@@ -15,6 +15,25 @@ ProfilesOpt = Annotated[
     list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profile folder, repeatable.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+SystemOpt = Annotated[
+    str, typer.Option("--system", help="Game system: starcraft (sc) or grimdark (gf, opr) [starcraft].")
+]
+
+
+def _other_system(name: str, hook: str) -> Any:
+    """The registered system ``name`` when it is not StarCraft TMG (whose cards this module shows itself),
+    with its ``hook``; None for StarCraft."""
+    from .. import systems
+    from ..errors import InputError
+
+    game = systems.get(name)
+    if game.name == "starcraft":
+        return None
+    fn = getattr(game, hook)
+    if fn is None:
+        with_hook = [n for n in systems.names() if n == "starcraft" or getattr(systems.get(n), hook) is not None]
+        raise InputError("--system", name, ", ".join(with_hook) + " (systems with profiles)")
+    return fn
 
 
 def register(root: typer.Typer) -> None:
@@ -45,10 +64,20 @@ def list_(
     profiles: ProfilesOpt = None,
     race: Annotated[str | None, typer.Option("--race", help="Only this race (terran, zerg, protoss).")] = None,
     as_json: JsonOpt = False,
+    system: SystemOpt = "starcraft",
 ) -> None:
-    """List every unit card: race, slot, HP, Shield, Armour, Evade, compositions."""
+    """List every unit card: race, slot, HP, Shield, Armour, Evade, compositions (Grimdark Future:
+    models, Quality, Defense, Tough, points, rules)."""
     from ..errors import InputError
     from ..profiles import load_roster
+
+    other = _other_system(system, "list_profiles")
+    if other is not None:
+        if race is not None:
+            raise InputError("--race", race, "only with --system starcraft (races are StarCraft TMG's)")
+        rows_, text = other(list(profiles or []))
+        typer.echo(json.dumps(rows_) if as_json else text)
+        return
 
     roster = load_roster(profiles or [])
     rows = [_row(n, u) for n, u in sorted(roster.units.items(), key=lambda kv: (kv[1].race, kv[0]))]
@@ -76,9 +105,16 @@ def show(
     name: Annotated[str, typer.Argument(help="Unit name (case-insensitive).")],
     profiles: ProfilesOpt = None,
     as_json: JsonOpt = False,
+    system: SystemOpt = "starcraft",
 ) -> None:
     """Show one unit card in full: profile, weapons, abilities, upgrades, source."""
     from ..profiles import load_roster
+
+    other = _other_system(system, "show_profile")
+    if other is not None:
+        data_, text = other(name, list(profiles or []))
+        typer.echo(json.dumps(data_) if as_json else text)
+        return
 
     roster = load_roster(profiles or [])
     unit = roster.unit(name, "NAME")

@@ -13,14 +13,15 @@ ataku strzeleckiego", steps 5-8):
    always misses (seed, "Modyfikatory trafienia"). :func:`hit_mask`.
 3. **Hits of one die**: a hit is ``b`` hits, ``b = min(X, models left)``
    with Blast(X) (fixed when the group starts), else 1. An unmodified 6 is a
-   "six" hit (Rending, Poison); Relentless/Furious add ``b`` plain hits to a 6.
+   "six" hit (Rending); Relentless/Furious add ``b`` plain hits to a 6.
    The hits of one die are resolved before the next die is rolled, six hits
    first (this order matters only when the Defense changes inside a group,
    i.e. when a joined hero with another Defense is reached).
 4. **Defense roll** per hit, against the Defense of the model next in line
    to take a wound (the unit's models first, the hero last): saved on
    ``die + cover - AP >= Defense``; :data:`NATURAL_DEFENSE` (6 always saves,
-   1 always fails). :func:`save_mask`.
+   1 always fails); with Poison/Bane a natural 6 is re-rolled once, the
+   re-roll stands. :func:`save_mask`.
 5. **Regeneration** per unsaved hit (before Deadly's multiplication): on a
    5+ the wound is ignored.
 6. **Wounds**: one wound, or X with Deadly(X), on the model next in line;
@@ -33,31 +34,91 @@ half its starting size or below, or, for a unit of one model with Tough(X),
 when it has half its wounds or fewer left (:func:`morale_due`); a destroyed
 unit takes no test.
 
-Rule wordings (Grimdark Future core rules v3, from memory of the public
-rules; a search of stored pages found only an older OPR community wiki
-revision with older wordings, e.g. "Impact(X): Deals X automatic hits when
-charging successfully", so these are not verified against v3):
+Sources, and the version this package follows
+----------------------------------------------
 
-- Rending: "Ignores Regeneration, and on unmodified results of 6 to hit,
-  those hits get AP(4)" - six hits get AP(max(X, 4)).
-- Reliable: "Attacks with this weapon always hit on 2+" - the hit roll
-  ignores Quality and all modifiers; a natural 1 misses.
-- Lock-On: "Ignores cover and all negative modifiers to hit rolls and range".
-- Indirect: "May target enemies that are not in line of sight as if in line
-  of sight, and ignores cover from sight obstructions, but gets -1 to hit
-  rolls when shooting after moving" - the -1 when ``moved``; ``cover`` is
-  read as cover terrain the unit stands in, which Indirect does not ignore.
-- Poison: "Ignores Regeneration, and on unmodified results of 6 to hit, the
-  target must re-roll unmodified Defense results of 6" - the re-roll stands.
-- Relentless: "When this model shoots at enemies over 9" away, unmodified
-  results of 6 to hit deal one extra hit".
-- Furious: "When charging, unmodified results of 6 to hit in melee deal one
-  extra hit".
-- Impact(X): "Roll X dice when attacking after charging, unless fatigued.
-  For each 2+ the target takes one hit" - plain hits (AP 0, no weapon rules).
-- Regeneration: "When a unit where all models have this rule takes wounds,
-  roll one die for each. On a 5+ it is ignored" - active while every model
-  left (hero included) has it.
+The rules are those of the public Grimdark Future core rules, version 3:
+
+- **[BG 3.4.1]** "Grimdark Future - Beginner's Guide v3.4.1" (OPR Games, 2024),
+  as converted to text in the public repository ``Majawat/battlesync``, file
+  ``docs/rules/OPR/GrimdarkFuture/bevinners-guide.md`` (commit
+  ``d6c6d434ad04645bbcbf977177b4a91d5e14628c``): the sections "Modifiers",
+  "Shooting", "Terrain / Cover", "Morale from Wounds" and "Special Rules".
+- **[Wiki 2023]** OPR Community Wiki, "Grimdark Future Special Rules",
+  revision of 28 September 2023 ("3.0 Updates"),
+  https://wiki.onepagerules.com/index.php?oldid=3642&title=Grimdark_Future_Special_Rules
+- **[3.5]** the v3.5 common-rule texts shipped with Army Forge data (seen in
+  several public repositories that bundle Army Forge's common rules,
+  ``"system": "all"`` entries), and the r/onepagerules thread "AP
+  clarification" (https://red2.klt.pw/r/onepagerules/comments/1q88363/ap_clarification)
+  on how v3.5's ``AP(+X)`` adds up.
+
+Where v3.4.1 and v3.5 differ, **v3.5 is followed** (it is what Army Forge
+exports today); the difference is named below. Wordings, and what this
+package does with them:
+
+- **Modifiers** [BG 3.4.1]: "a roll of 6 always counts as a success and a roll
+  of 1 always counts as a fail, regardless of how much it is being modified
+  by" - for every roll, Quality and Defense alike (:data:`NATURAL_DEFENSE`).
+  The cap of the total hit modifier at +1/-1 is the seed's.
+- **AP(X)** [BG 3.4.1]: "Targets get -X to Defense rolls when blocking hits
+  from weapons with this special rule."
+- **Cover** [BG 3.4.1, Terrain]: units mostly in or behind cover terrain "get
+  +1 to Defense rolls when blocking hits from shooting attacks" - never in
+  melee; AP and cover add up (seed).
+- **Blast(X)** [BG 3.4.1]: "Ignores cover, and after resolving other special
+  rules, each hit is multiplied by X, where X is up to as many hits as models
+  in the target unit" - extra hits of Relentless/Furious are multiplied too.
+- **Deadly(X)** [BG 3.4.1]: "Assign each wound to one model, and multiply it by
+  X. Hits from Deadly must be resolved first, and these wounds don't carry
+  over to other models if the original target is killed."
+- **Tough(X)** [BG 3.4.1]: "This model must take X wounds before being killed
+  ... you must continue to put wounds on the tough model with most wounds in
+  the unit until it is killed ... (heroes must be assigned wounds last)."
+- **Hero** [BG 3.4.1]: a hero (up to Tough(6)) may join one multi-model unit;
+  it "may take morale tests on behalf of the unit, but must use the unit's
+  Defense until all other models have been killed", and the unit's size "is
+  increased by 1". Here: the hero takes wounds last (so every hit before
+  that is rolled against the unit's Defense, the hero's own after), it
+  counts in the starting size for morale, and the morale test uses the
+  better of the unit's and the hero's Quality (:func:`morale_quality`).
+- **Morale** [BG 3.4.1, Morale from Wounds]: a test when wounds "leave it with
+  half or less of its starting size or tough value (for units with a single
+  model)"; the test is one Quality test.
+- **Rending** [3.5]: "Ignores Regeneration, and on unmodified results of 6 to
+  hit, those hits get AP(+4)" - six hits get the weapon's AP plus 4. (v3.4.1:
+  "unmodified rolls of 6 to hit get AP(4)", i.e. AP 4 whatever the weapon's.)
+- **Reliable** [BG 3.4.1; 3.5 alike]: "attacks at Quality 2+ with this weapon
+  ... Reliable only changes the Quality value, so the roll can still be
+  modified" - Quality 2+, modifiers (capped) still apply.
+- **Lock-On** [BG 3.4.1; 3.5 alike]: "Ignores cover and all negative modifiers
+  to hit rolls and range."
+- **Indirect** [BG 3.4.1; 3.5 alike]: "Gets -1 to hit rolls when shooting after
+  moving. May target enemies that are not in line of sight as if in line of
+  sight, and ignores cover from sight obstructions" - the -1 when ``moved``;
+  ``cover`` is read as cover terrain the unit stands in, which Indirect does
+  not ignore.
+- **Poison** [BG 3.4.1]: "This weapon ignores Regeneration, and the target must
+  re-roll unmodified Defense rolls of 6 when blocking hits. Note that a die
+  roll may only be re-rolled once" - every hit of the weapon, not only six
+  hits. v3.5 renamed it **Bane** ("Ignores Regeneration, and when attacking
+  the target must re-roll unmodified Defense results of 6"); both names are
+  accepted, with the same effect.
+- **Relentless** [3.5]: "When this model shoots at enemies over 9\" away,
+  unmodified results of 6 to hit deal 1 extra hit (only the original hit
+  counts as a 6 for special rules)". (v3.4.1: "When this model uses a Hold
+  action and shoots".)
+- **Furious** [BG 3.4.1; 3.5 alike]: "When charging, unmodified rolls of 6 to
+  hit in melee deal one extra hit (only the original hit counts as a 6 for
+  special rules)" - the extra hit is a plain hit (no Rending AP).
+- **Impact(X)** [BG 3.4.1; 3.5 alike]: "Roll X dice when attacking after
+  charging, unless fatigued. For each 2+ the target takes one hit" - plain
+  hits (AP 0, no weapon rules), in melee (no cover).
+- **Regeneration** [3.5]: "When a unit where all models have this rule takes
+  wounds, roll one die for each. On a 5+ it is ignored" - active while every
+  model left (hero included) has it. (v3.4.1: "When taking a wound, roll one
+  die", model by model.) Reading chosen where the text leaves room: one roll
+  per unsaved hit, before Deadly multiplies it.
 
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> attack = compile_attack(Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4),
@@ -86,6 +147,9 @@ NATURAL_DEFENSE = True
 #: Regeneration ignores a wound on this roll or more.
 REGENERATION_TARGET = 5
 
+#: Rending [3.5]: six hits get AP(+4).
+RENDING_AP = 4
+
 #: Relentless: "over 9\"".
 RELENTLESS_DISTANCE = 9.0
 
@@ -101,8 +165,8 @@ class CompiledGroup:
         extra: 1 when an unmodified 6 deals one extra plain hit (Relentless, Furious).
         blast: X of Blast(X), 0 without Blast.
         ap_normal: AP of plain hits.
-        ap_six: AP of hits from an unmodified 6 (Rending: at least 4).
-        poison: 1 when six hits make the target re-roll unmodified Defense 6s.
+        ap_six: AP of hits from an unmodified 6 (Rending: the weapon's AP + 4).
+        poison: 1 when the target re-rolls unmodified Defense 6s (Poison/Bane, every hit).
         cover: 1 when the target's cover counts (+1 to Defense).
         deadly: wounds per unsaved hit (X of Deadly(X), else 1).
         regeneration: 1 when the target's Regeneration may apply.
@@ -167,11 +231,16 @@ class CompiledAttack:
 def hit_mask(quality: int, modifier: int, reliable: bool = False) -> int:
     """Faces that hit, as bits ``1 << face``.
 
+    Reliable sets Quality 2+ and the modifiers still apply ([BG 3.4.1] "Reliable
+    only changes the Quality value, so the roll can still be modified").
+
     >>> bin(hit_mask(4, 0)), bin(hit_mask(4, -5)), bin(hit_mask(2, 1)), bin(hit_mask(6, 0, reliable=True))
     ('0b1110000', '0b1100000', '0b1111100', '0b1111100')
+    >>> bin(hit_mask(6, -1, reliable=True))
+    '0b1111000'
     """
-    if reliable:  # "always hit on 2+"
-        return 0b1111100
+    if reliable:  # "attacks at Quality 2+"
+        quality = 2
     modifier = max(-1, min(1, modifier))  # seed: the total is capped at +1/-1
     mask = 1 << 6  # a natural 6 always hits
     for face in range(2, 6):  # a natural 1 always misses
@@ -237,6 +306,20 @@ def morale_due(target: CompiledTarget, i: int, w: int) -> bool:
     return 2 * (m - i) <= m
 
 
+def morale_quality(defender: Defender) -> int:
+    """The Quality of the unit's morale test: a joined hero "may take morale tests on behalf of the unit"
+    ([BG 3.4.1] Hero), so the better (lower) of the unit's and the hero's.
+
+    >>> from .model import Hero
+    >>> morale_quality(Defender(5, quality=5, hero=Hero(3, quality=3))), morale_quality(Defender(5, quality=4))
+    (3, 4)
+    """
+    hero = defender.hero
+    if hero is None or hero.quality is None:
+        return defender.quality
+    return min(defender.quality, hero.quality)
+
+
 def blast_multiplier(group: CompiledGroup, models_left: int) -> int:
     """Hits per hit: Blast(X) gives X, "at most the number of models in the target"."""
     return min(group.blast, models_left) if group.blast else 1
@@ -286,6 +369,7 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
         else:
             warnings.append(f"{label}: Furious applies only when charging")
     ap = rating(rules, "AP")
+    poison = has(rules, "Poison") or has(rules, "Bane")
     ignores_cover = has(rules, "Blast") or has(rules, "Lock-On") or weapon.melee
     out = [
         CompiledGroup(
@@ -295,11 +379,11 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
             extra=extra,
             blast=rating(rules, "Blast"),
             ap_normal=ap,
-            ap_six=max(ap, 4) if has(rules, "Rending") else ap,
-            poison=int(has(rules, "Poison")),
+            ap_six=ap + RENDING_AP if has(rules, "Rending") else ap,
+            poison=int(poison),
             cover=int(defender.cover and not ignores_cover),
             deadly=rating(rules, "Deadly", 1),
-            regeneration=int(not (has(rules, "Rending") or has(rules, "Poison"))),
+            regeneration=int(not (has(rules, "Rending") or poison)),
         )
     ]
     if has(rules, "Impact"):

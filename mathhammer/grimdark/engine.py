@@ -114,7 +114,7 @@ def _trial(state, gamma, params, natural, tough, defense, regen):
             else:
                 plain = b
             state, i, w, dealt = _hits(
-                state, gamma, plain, params[g, G_AP_NORMAL], 0, cover, deadly, regen_ok,
+                state, gamma, plain, params[g, G_AP_NORMAL], params[g, G_POISON], cover, deadly, regen_ok,
                 natural, tough, defense, regen, i, w, dealt,
             )  # fmt: skip
     return state, i, w, dealt

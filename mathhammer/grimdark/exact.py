@@ -66,7 +66,7 @@ def _hit_matrix(group: CompiledGroup, target: CompiledTarget, ap: int, poison: i
 def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.ndarray:
     k = target.marker_size
     size = v.size
-    plain = _hit_matrix(group, target, group.ap_normal, 0)
+    plain = _hit_matrix(group, target, group.ap_normal, group.poison)
     six = _hit_matrix(group, target, group.ap_six, group.poison)
     p_six = 1.0 / 6.0  # a natural 6 always hits
     p_plain = (faces(group.hit_mask) - 1) / 6.0

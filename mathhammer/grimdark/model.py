@@ -140,21 +140,29 @@ class Attacker:
 class Hero:
     """A hero joined to the defending unit; it takes wounds only after the rest of its unit (seed).
 
+    Hero ([BG 3.4.1], see :mod:`mathhammer.grimdark.compiled`): it "must use the unit's Defense until
+    all other models have been killed" (here: it takes no wound before then, and its own Defense after)
+    and "may take morale tests on behalf of the unit".
+
     Attributes:
         tough: its Tough(X).
         defense: its Defense (4 means 4+), rolled for hits it would take.
         rules: unit special rules of the hero (Regeneration, Tough(X)).
+        quality: its Quality, for the unit's morale test (the better of the two is used); None: the unit's.
     """
 
     tough: int = 1
     defense: int = 4
     rules: tuple[Rule, ...] = ()
+    quality: int | None = None
 
     def __post_init__(self) -> None:
         rules = _rules(self.rules, "unit", "hero.rules")
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "tough", _tough("hero.tough", self.tough, rules))
         object.__setattr__(self, "defense", target_number("hero.defense", self.defense, "Defense"))
+        if self.quality is not None:
+            object.__setattr__(self, "quality", target_number("hero.quality", self.quality, "Quality"))
 
 
 @dataclass(frozen=True)

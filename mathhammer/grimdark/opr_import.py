@@ -10,10 +10,25 @@ schema; it accepts:
   cost as ``cost`` or ``points``; Quality and Defense as numbers or ``"4+"``;
 - rules as objects ``{"name": "Tough", "rating": 3}`` (the rating a number or
   a string) or as text ``"Tough(3)"``, under ``rules`` or ``specialRules``;
-- weapons under ``loadout`` (a list export, preferred), ``weapons`` (an army
-  book) or ``equipment``, each with ``name``, ``count``, ``attacks``, ``range``
-  (0 or absent: melee) and ``specialRules`` or ``rules``; an item with a
-  ``content`` list contributes the weapons and rules it holds.
+- equipment: a list export's ``loadout`` (weapons and items with the upgrades
+  applied) when present, else an army book's ``weapons`` (or ``equipment``)
+  and ``items``. A weapon has ``name``, ``count``, ``attacks``, ``range`` (0,
+  ``null`` or absent: melee) and ``specialRules`` or ``rules``. ``count`` is
+  how many of the weapon the unit has, as Army Forge writes it ("2x CCW" on a
+  single model is count 2): up to the unit's size it is the models carrying
+  one, more is spread over the models (A times ``count // size`` on every
+  model, plus one more on ``count % size`` of them). Identical weapons listed
+  twice are added up. An item (``ArmyBookItem``) with a ``content`` list
+  contributes the weapons and rules it holds; a unit rule from an item that
+  only some models carry is left out with a warning (Regeneration needs "a
+  unit where all models have this rule").
+- a list export's (Army Forge share/TTS shape: ``gameSystem``, ``units`` with
+  ``selectionId``, ``joinToUnit``, ``combined``, ``selectedUpgrades``):
+  the unit's ``cost`` is its base cost, so each ``selectedUpgrades[].option.cost``
+  is added; the two halves of a combined unit (the second with ``"combined":
+  true`` and ``"joinToUnit"``) become one unit; a hero joined to a unit
+  (``joinToUnit``, not combined) is written as its own unit with a comment
+  saying how to join it as a target (``"Unit + Hero"``).
 
 Nothing is dropped silently: every rule this package does not model, every
 unit or weapon that cannot be read, is left out of the TOML and named in a
@@ -81,7 +96,7 @@ def _int(value: object) -> int | None:
         return value
     if isinstance(value, float):
         return int(value) if value.is_integer() else None
-    m = re.fullmatch(r"\s*[A-Za-z]?\s*(\d+)\s*(\+|\"|''|in)?\s*", str(value))
+    m = re.fullmatch(r"\s*[A-Za-z+]?\s*(\d+)\s*(\+|\"|''|in)?\s*", str(value))
     return int(m.group(1)) if m else None
 
 
@@ -169,34 +184,42 @@ def _rules_of(obj: Mapping[str, Any]) -> list[Any]:
 
 
 def _items(unit: Mapping[str, Any]) -> list[Any]:
-    for key in _WEAPON_KEYS:
+    """The unit's equipment: a list export's ``loadout`` (weapons and items, upgrades applied) when it has
+    one, else an army book's ``weapons`` (or ``equipment``) followed by its ``items`` (wargear such as
+    shields, whose ``content`` holds rules and sometimes weapons)."""
+    loadout = unit.get("loadout")
+    if isinstance(loadout, list) and loadout:
+        return loadout
+    out: list[Any] = []
+    for key in ("weapons", "equipment"):
         value = unit.get(key)
         if isinstance(value, list) and value:
-            return value
-    return []
+            out.extend(value)
+            break
+    items = unit.get("items")
+    if isinstance(items, list):
+        out.extend(items)
+    return out
 
 
-def _weapon(item: Mapping[str, Any], who: str, models: int, warnings: list[str]) -> str | None:
+def _weapon(item: Mapping[str, Any], who: str, models: int, warnings: list[str]) -> list[str]:
     name = str(item.get("name") or item.get("label") or "weapon").strip()
     here = f"{who}: weapon {name}"
     attacks = _int(item.get("attacks"))
     if attacks is None or not 1 <= attacks <= 99:
         warnings.append(f"{here}: attacks {item.get('attacks')!r} cannot be read; weapon left out")
-        return None
+        return []
     raw_range = item.get("range", 0)
     rng = 0 if raw_range in (None, "", "-") else _int(raw_range)
     if rng is None or not 0 <= rng <= 999:
         warnings.append(f"{here}: range {raw_range!r} cannot be read; weapon left out")
-        return None
+        return []
     count = _int(item["count"]) if "count" in item else None
     if "count" in item and count is None:
         warnings.append(f"{here}: count {item['count']!r} cannot be read; every model counted as carrying it")
     if count == 0:
         warnings.append(f"{here}: count 0; weapon left out")
-        return None
-    if count is not None and count > models:
-        warnings.append(f"{here}: count {count} is more than the unit's {models} models; counted as {models}")
-        count = models
+        return []
     rules: list[str] = []
     for value in _rules_of(item):
         rule = _canonical(value, here, warnings)
@@ -213,13 +236,119 @@ def _weapon(item: Mapping[str, Any], who: str, models: int, warnings: list[str])
             warnings.append(f"{here}: rule {rule} given twice; the first kept")
         else:
             rules.append(rule)
-    parts = [f"name = {_q(name)}"]
-    if count is not None and count != models:
-        parts.append(f"count = {count}")
-    parts += [f"range = {rng}", f"attacks = {attacks}"]
-    if rules:
-        parts.append("rules = [" + ", ".join(_q(r) for r in rules) + "]")
-    return "{ " + ", ".join(parts) + " }"
+    # Army Forge's ``count`` is how many of this weapon the unit has ("2x CCW" on one model is count 2):
+    # ``count`` up to the unit's size is the models carrying one; more is spread over the models, every
+    # model carrying ``count // models`` (A times as many attacks) and ``count % models`` carrying one more.
+    groups: list[tuple[int | None, int]] = []
+    if count is None or count == models:
+        groups.append((None, attacks))
+    elif count < models:
+        groups.append((count, attacks))
+    else:
+        per, rest = divmod(count, models)
+        groups.append((None, per * attacks))
+        if rest:
+            groups.append((rest, attacks))
+        warnings.append(
+            f"{here}: {count} weapons on {models} model{'s' if models > 1 else ''}; written as A{per * attacks} "
+            "on every model" + (f" and A{attacks} more on {rest}" if rest else "")
+        )
+    lines = []
+    for n, a in groups:
+        if a > 99:
+            warnings.append(f"{here}: {a} attacks per model is more than 99; weapon left out")
+            return []
+        parts = [f"name = {_q(name)}"]
+        if n is not None:
+            parts.append(f"count = {n}")
+        parts += [f"range = {rng}", f"attacks = {a}"]
+        if rules:
+            parts.append("rules = [" + ", ".join(_q(r) for r in rules) + "]")
+        lines.append("{ " + ", ".join(parts) + " }")
+    return lines
+
+
+def _upgrade_points(unit: Mapping[str, Any], name: str, warnings: list[str]) -> int:
+    """The cost of a list export's ``selectedUpgrades`` (each ``option.cost``): Army Forge writes a unit's
+    base ``cost`` and the upgrades bought separately."""
+    chosen = unit.get("selectedUpgrades")
+    if not isinstance(chosen, list):
+        return 0
+    total = 0
+    for su in chosen:
+        option = su.get("option") if isinstance(su, Mapping) else None
+        cost = _int(option.get("cost")) if isinstance(option, Mapping) else None
+        if cost is None:
+            label = option.get("label") if isinstance(option, Mapping) else su
+            warnings.append(f"{name}: the cost of upgrade {label!r} cannot be read; not counted")
+            continue
+        total += cost
+    return total
+
+
+def _merge_same_weapons(items: list[Any]) -> list[Any]:
+    """Weapons listed more than once with the same profile (the two halves of a combined unit, a list
+    repeating a weapon) become one entry whose ``count`` is the sum."""
+    out: list[Any] = []
+    index: dict[str, int] = {}
+    for item in items:
+        if not (isinstance(item, Mapping) and "attacks" in item and "content" not in item):
+            out.append(item)
+            continue
+        key = json.dumps(
+            [item.get("name"), item.get("range"), item.get("attacks"), item.get("specialRules"), item.get("rules")],
+            sort_keys=True,
+            default=str,
+        )
+        if key in index:
+            prev = out[index[key]]
+            a, b = _int(prev.get("count")), _int(item.get("count"))
+            if a is not None and b is not None:
+                out[index[key]] = {**prev, "count": a + b}
+                continue
+        index[key] = len(out)
+        out.append(item)
+    return out
+
+
+def _fold_combined(units: list[Any], warnings: list[str]) -> list[Any]:
+    """Army Forge lists a combined unit as two halves; the second has ``"combined": true`` and
+    ``"joinToUnit"`` naming the first's ``selectionId``. The two become one unit (sizes, costs and
+    equipment added up)."""
+    by_sel: dict[str, int] = {}
+    for i, u in enumerate(units):
+        if isinstance(u, Mapping):
+            for key in ("selectionId", "id"):
+                if isinstance(u.get(key), str) and u[key] not in by_sel:
+                    by_sel[u[key]] = i
+    out = list(units)
+    dropped: set[int] = set()
+    for i, u in enumerate(units):
+        if not (isinstance(u, Mapping) and u.get("combined") and u.get("joinToUnit")):
+            continue
+        host_i = by_sel.get(str(u["joinToUnit"]))
+        if host_i is None or host_i == i or host_i in dropped or not isinstance(out[host_i], Mapping):
+            continue
+        host = dict(out[host_i])
+        sizes = [_int(x.get("size", x.get("models", 1))) for x in (host, u)]
+        if None in sizes:
+            continue
+        host["size"] = sum(s for s in sizes if s is not None)
+        costs = [_int(x.get("cost", x.get("points", 0))) for x in (host, u)]
+        if None not in costs:
+            host["cost"] = sum(c for c in costs if c is not None)
+        for key in ("loadout", "weapons", "equipment", "items", "selectedUpgrades"):
+            if isinstance(host.get(key), list) and isinstance(u.get(key), list):
+                host[key] = list(host[key]) + list(u[key])
+        host["combined"] = False
+        host["_combined"] = True
+        out[host_i] = host
+        dropped.add(i)
+        warnings.append(
+            f"{host.get('customName') or host.get('name')}: a combined unit; its two halves are imported as "
+            f"one unit of {host['size']} models"
+        )
+    return [u for i, u in enumerate(out) if i not in dropped]
 
 
 def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str]) -> str | None:
@@ -240,33 +369,46 @@ def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str]) 
     if points is None or points < 0:
         warnings.append(f"{name}: cost {unit.get('cost', unit.get('points'))!r} cannot be read; 0 written")
         points = 0
+    points += _upgrade_points(unit, name, warnings)
+    if not 0 <= points <= 99999:
+        warnings.append(f"{name}: points {points} (with upgrades) is not 0..99999; 0 written")
+        points = 0
     if unit.get("combined"):
         warnings.append(f"{name}: a combined unit; check its size ({models}) against your list")
     rules: list[str] = []
     weapon_lines: list[str] = []
     pending: list[Any] = list(_rules_of(unit))
-    for item in _items(unit):
+    for item in _merge_same_weapons(_items(unit)):
         if not isinstance(item, Mapping):
             warnings.append(f"{name}: equipment {item!r} cannot be read; left out")
             continue
         content = item.get("content")
         if isinstance(content, list):
+            carried = _int(item["count"]) if "count" in item else None
             for part in content:
                 if isinstance(part, Mapping) and "attacks" in part:
-                    line = _weapon(part, name, models, warnings)
-                    if line:
-                        weapon_lines.append(line)
+                    inner = dict(part)
+                    if "count" not in inner and "count" in item:
+                        inner["count"] = item["count"]  # a weapon inside an item: as many as the item
+                    weapon_lines.extend(_weapon(inner, name, models, warnings))
+                elif carried is not None and carried < models:
+                    # a unit rule needs every model ("a unit where all models have this rule")
+                    rule = _canonical(part, name, warnings)
+                    if rule is not None:
+                        warnings.append(
+                            f"{name}: rule {rule} of item {item.get('name', '?')} is carried by {carried} of "
+                            f"{models} models; left out"
+                        )
                 else:
                     pending.append(part)
+            pending.extend(_rules_of(item))
             continue
         if "attacks" not in item:
             pending.extend(_rules_of(item))
             if not _rules_of(item):
                 warnings.append(f"{name}: item {item.get('name', '?')} is not a weapon and has no rules; left out")
             continue
-        line = _weapon(item, name, models, warnings)
-        if line:
-            weapon_lines.append(line)
+        weapon_lines.extend(_weapon(item, name, models, warnings))
     for value in pending:
         rule = _canonical(value, name, warnings)
         if rule is None:
@@ -311,9 +453,11 @@ def convert(data: dict[str, Any] | list[Any], source_name: str) -> tuple[str, li
     blocks: list[str] = []
     seen: dict[str, int] = {}
     source = f"Army Forge export {source_name}"
+    found = _fold_combined(found, warnings)
+    names: dict[int, str] = {}
+    by_sel: dict[str, str] = {}
     for i, unit in enumerate(found):
         if not isinstance(unit, Mapping):
-            warnings.append(f"units[{i}]: not a unit object; left out")
             continue
         raw = unit.get("customName") or unit.get("name")
         name = " ".join(str(raw).split()) if raw else f"Unit {i + 1}"
@@ -323,7 +467,24 @@ def convert(data: dict[str, Any] | list[Any], source_name: str) -> tuple[str, li
         if seen[name] > 1:
             name = f"{name} ({seen[name]})"
             warnings.append(f"{name}: the same name again; numbered")
+        names[i] = name
+        for key in ("selectionId", "id"):
+            if isinstance(unit.get(key), str):
+                by_sel.setdefault(unit[key], name)
+    for i, unit in enumerate(found):
+        if not isinstance(unit, Mapping):
+            warnings.append(f"units[{i}]: not a unit object; left out")
+            continue
+        name = names[i]
         block = _unit(unit, name, source, warnings)
+        if block is not None and unit.get("joinToUnit") and not unit.get("combined"):
+            host = by_sel.get(str(unit["joinToUnit"]))
+            if host is not None and host != name:
+                # a hero joined to a unit (Army Forge "joinToUnit"): it is wounded only after that unit's
+                # models; mathhammer joins it when the target is written "Unit + Hero"
+                block = (
+                    f"# {name} is joined to {host} in the list: as a target write {_q(host + ' + ' + name)}\n" + block
+                )
         if block is None:
             continue
         try:

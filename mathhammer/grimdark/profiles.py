@@ -37,7 +37,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from ..errors import InputError
 from ..profiles.loader import ProfileError, lookup, toml_files
 from ..validate import validation_problems, whole
-from .model import Attacker, Defender, Weapon, WeaponGroup
+from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 from .rules import KNOWN, Rule, parse_rule, rating
 
 #: Rules of models that the core rules write on the unit but this package
@@ -160,12 +160,15 @@ class UnitSpec(_Frozen):
     weapons: list[WeaponSpec] = []
     source: str = Field(min_length=1)
     sample: bool = False
+    hero: bool = False
 
     @model_validator(mode="after")
     def _consistent(self) -> UnitSpec:
         names = [r.name for r in self.rules]
         if len(set(names)) < len(names):
             raise ValueError("allowed: each unit rule at most once")
+        if (self.hero or "Hero" in names) and self.models != 1:
+            raise ValueError(f"allowed: a hero (hero = true or the Hero rule) of 1 model, not {self.models}")
         from_rules = rating(self.rules, "Tough", 0)
         if from_rules and self.tough not in (1, from_rules):
             raise ValueError(f"allowed: tough = {from_rules}, the same as the Tough({from_rules}) among the rules")
@@ -211,6 +214,8 @@ class GFUnit:
         weapons: its weapons.
         source: where the values come from.
         sample: True for our illustrative samples (not army-book data).
+        hero: True for a hero (``hero = true`` or the ``Hero`` rule): it may join a
+            multi-model unit as the target (:func:`join_hero`).
     """
 
     name: str
@@ -223,6 +228,7 @@ class GFUnit:
     weapons: tuple[GFWeapon, ...]
     source: str
     sample: bool = False
+    hero: bool = False
 
 
 _FIELDS = sorted(set(UnitFile.model_fields) | set(UnitSpec.model_fields) | set(WeaponSpec.model_fields))
@@ -246,6 +252,7 @@ def _unit(name: str, spec: UnitSpec) -> GFUnit:
         weapons=tuple(_weapon(w) for w in spec.weapons),
         source=spec.source,
         sample=spec.sample,
+        hero=spec.hero or any(r.name == "Hero" for r in spec.rules),
     )
 
 
@@ -365,8 +372,49 @@ def unit_attacker(
     return Attacker(tuple(groups), quality=unit.quality, charging=charging, distance=distance)
 
 
-def unit_defender(unit: GFUnit, models: int | None = None, cover: bool = False) -> Defender:
-    """The unit as the target (its Tough, Regeneration, Defense and Quality for morale)."""
+def unit_defender(unit: GFUnit, models: int | None = None, cover: bool = False, hero: GFUnit | None = None) -> Defender:
+    """The unit as the target (its Tough, Regeneration, Defense and Quality for morale), with an optional
+    joined ``hero`` (see :func:`join_hero`), which takes wounds only after the rest of the unit."""
     n = _models(unit, models)
     rules = tuple(r for r in unit.rules if r.name in ("Tough", "Regeneration"))
-    return Defender(models=n, defense=unit.defense, tough=unit.tough, quality=unit.quality, rules=rules, cover=cover)
+    joined = None
+    if hero is not None:
+        joined = Hero(
+            tough=hero.tough,
+            defense=hero.defense,
+            rules=tuple(r for r in hero.rules if r.name == "Regeneration"),
+            quality=hero.quality,
+        )
+    return Defender(
+        models=n, defense=unit.defense, tough=unit.tough, quality=unit.quality, rules=rules, cover=cover, hero=joined
+    )
+
+
+#: Hero [BG 3.4.1]: "Heroes with up to Tough(6) may deploy as part of one multi-model unit without another Hero."
+HERO_MAX_TOUGH = 6
+
+
+def split_joined(text: str) -> tuple[str, str | None]:
+    """``"Unit + Hero"`` into ``("Unit", "Hero")``; a name without ``+`` into ``(name, None)``.
+
+    >>> split_joined("Saurian Warriors + Saurian Captain"), split_joined("Saurian Warriors")
+    (('Saurian Warriors', 'Saurian Captain'), ('Saurian Warriors', None))
+    """
+    unit, sep, hero = str(text).partition("+")
+    return (unit.strip(), hero.strip() if sep else None)
+
+
+def join_hero(unit: GFUnit, hero: GFUnit, field: str) -> GFUnit:
+    """Check that ``hero`` may join ``unit`` ([BG 3.4.1] Hero) and return the hero.
+
+    Raises:
+        InputError: naming ``field``: the hero is not a hero (``hero = true`` or the ``Hero`` rule), has
+            more than Tough(6), or the unit is a single model or a hero itself.
+    """
+    if not hero.hero:
+        raise InputError(field, hero.name, "a hero unit to join (a profile with hero = true or the Hero rule)")
+    if hero.models != 1 or hero.tough > HERO_MAX_TOUGH:
+        raise InputError(field, hero.name, f"a hero of one model with up to Tough({HERO_MAX_TOUGH}) (core rules, Hero)")
+    if unit.hero or unit.models < 2:
+        raise InputError(field, unit.name, "a multi-model unit that is not a hero for the hero to join")
+    return hero

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from ..errors import InputError
 
 #: Known rules: name -> (scope, takes a rating (X), smallest rating).
-#: The wording each rule is modelled from is quoted where it is applied
-#: (:mod:`mathhammer.grimdark.compiled`).
+#: The wording each rule is modelled from, its source and version are quoted
+#: where it is applied (:mod:`mathhammer.grimdark.compiled`). ``Bane`` is the
+#: v3.5 name of ``Poison`` (the same effect).
 KNOWN: dict[str, tuple[str, bool, int]] = {
     "AP": ("weapon", True, 0),
     "Blast": ("weapon", True, 1),
@@ -42,6 +43,7 @@ KNOWN: dict[str, tuple[str, bool, int]] = {
     "Lock-On": ("weapon", False, 0),
     "Indirect": ("weapon", False, 0),
     "Poison": ("weapon", False, 0),
+    "Bane": ("weapon", False, 0),
     "Relentless": ("weapon", False, 0),
     "Furious": ("weapon", False, 0),
     "Impact": ("weapon", True, 1),

@@ -8,6 +8,12 @@ The ad-hoc flags: ``--models N --attacks N --quality N --rule "AP(1)" [--rule ..
 The JSON result has the keys ``engine, trials, seed, wounds {pmf, mean,
 stderr}, models_destroyed {pmf, mean, stderr}, unit_destroyed {p, stderr},
 morale_test_due {p}``; the text report adds P(morale test failed).
+
+Named units (``attack A T``, ``compare``, ``matchup``) come from
+``profiles/grimdark`` and ``--profiles``; a target written ``"Unit + Hero"``
+(or given ``--target-hero NAME`` by a CLI that passes that flag) has the hero
+joined to it, wounded last. ``profiles list/show --system grimdark`` are the
+:func:`list_profiles` and :func:`show_profile` hooks.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from ..outcome import Tally
 from ..results import Result
 from ..systems import GameSystem, register
 from ..validate import number, target_number, whole
+from .compiled import morale_quality
 from .exact import grimdark_exact, morale_fail_probability
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 
@@ -97,14 +104,46 @@ def run_adhoc(flags: dict[str, Any], opts: dict[str, Any], as_json: bool) -> tup
     notes = list(compile_attack(attacker, defender).warnings)
     result = _result(_tally(attacker, defender, opts), defender, opts["seed"], "Grimdark Future")
     out = _json(result)
-    return out, result.text_report("Wounds", _tail(result, defender.quality)), notes
+    return out, result.text_report("Wounds", _tail(result, morale_quality(defender))), notes
 
 
 # --- named units from profiles/grimdark -------------------------------------------------------------
 
 NAMED_FLAGS = frozenset(
-    {"--attacker-models", "--target-state", "--profiles", "--melee", "--charging", "--cover", "--range", "--phase"}
-)
+    {
+        "--attacker-models", "--target-state", "--profiles", "--melee", "--charging", "--cover", "--range", "--phase",
+        "--target-hero",
+    }
+)  # fmt: skip
+
+
+def _target_and_hero(units: dict[str, Any], text: str, field: str, hero_flag: Any = None) -> tuple[Any, Any]:
+    """The target unit and its joined hero: ``"Unit + Hero"`` (or ``--target-hero NAME``); the hero takes
+    wounds only after the rest of its unit (seed 002; core rules, Hero)."""
+    from .profiles import find_unit, join_hero, split_joined
+
+    name, hero_name = split_joined(text)
+    hero_field = f"{field} (the hero after '+')"
+    if hero_flag:
+        if hero_name is not None:
+            raise InputError("--target-hero", hero_flag, f"either --target-hero or {field} written 'Unit + Hero'")
+        hero_name, hero_field = str(hero_flag), "--target-hero"
+    unit = find_unit(units, name, field)
+    if hero_name is None:
+        return unit, None
+    if not hero_name:
+        raise InputError(field, text, "'Unit + Hero' with a hero's name after '+'")
+    hero = find_unit(units, hero_name, hero_field)
+    return unit, join_hero(unit, hero, hero_field)
+
+
+def _attacker_unit(units: dict[str, Any], text: str, field: str) -> Any:
+    from .profiles import find_unit, split_joined
+
+    name, hero = split_joined(text)
+    if hero is not None:
+        raise InputError(field, text, "one unit (a joined hero is modelled on the target side: TARGET 'Unit + Hero')")
+    return find_unit(units, name, field)
 
 
 def _result(tally: Tally, defender: Defender, seed: int | None, label: str) -> Result:
@@ -138,11 +177,11 @@ def run_named(
     attacker_name: str, target_name: str, flags: dict[str, Any], opts: dict[str, Any]
 ) -> tuple[dict[str, Any], str, list[str]]:
     """``attack ATTACKER TARGET --system grimdark``: units from profiles/grimdark (and --profiles)."""
-    from .profiles import find_unit, load_units, unit_attacker, unit_defender
+    from .profiles import load_units, unit_attacker, unit_defender
 
     units = load_units(flags.get("--profiles") or [])
-    a = find_unit(units, attacker_name, "ATTACKER")
-    t = find_unit(units, target_name, "TARGET")
+    a = _attacker_unit(units, attacker_name, "ATTACKER")
+    t, hero = _target_and_hero(units, target_name, "TARGET", flags.get("--target-hero"))
     melee = _melee(flags)
     alive = flags.get("--attacker-models")
     models = None if alive is None else whole("--attacker-models", alive, 1, a.models, "attacking models left")
@@ -163,7 +202,7 @@ def run_named(
     )
     if attacker is None:
         raise InputError("--phase", "combat" if melee else "assault", f"a phase in which {a.name} has a weapon")
-    defender = unit_defender(t, models=t_models, cover=bool(flags.get("--cover")))
+    defender = unit_defender(t, models=t_models, cover=bool(flags.get("--cover")), hero=hero)
     from .compiled import compile_attack
 
     notes = list(compile_attack(attacker, defender).warnings)
@@ -174,8 +213,17 @@ def run_named(
         "target": {"unit": t.name, "models": t_models, "points": t.points, "source": t.source},
         "phase": "melee" if melee else "shooting",
     }
-    tail = _tail(result, defender.quality)
-    head = f"{models or a.models} {a.name} ({a.points} pts) vs {t_models} {t.name}, {'melee' if melee else 'shooting'}"
+    if hero is not None:
+        out["loadout"]["target"]["hero"] = {
+            "unit": hero.name, "tough": hero.tough, "defense": hero.defense, "quality": hero.quality,
+            "points": hero.points, "source": hero.source,
+        }  # fmt: skip
+    tail = _tail(result, morale_quality(defender))
+    joined = f" + {hero.name} (Tough({hero.tough}), wounded last)" if hero is not None else ""
+    head = (
+        f"{models or a.models} {a.name} ({a.points} pts) vs {t_models} {t.name}{joined}, "
+        f"{'melee' if melee else 'shooting'}"
+    )
     return out, head + "\n" + result.text_report("Wounds", tail), notes
 
 
@@ -183,10 +231,10 @@ def compare_rows(
     unit_name: str, targets: list[str], flags: dict[str, Any], opts: dict[str, Any]
 ) -> list[dict[str, Any]]:
     """``compare UNIT --vs T --system grimdark``: the unit against each target, per 100 points."""
-    from .profiles import find_unit, load_units, unit_attacker, unit_defender
+    from .profiles import load_units, unit_attacker, unit_defender
 
     units = load_units(flags.get("--profiles") or [])
-    a = find_unit(units, unit_name, "UNIT")
+    a = _attacker_unit(units, unit_name, "UNIT")
     melee = _melee(flags)
     distance = flags.get("--range")
     attacker = unit_attacker(
@@ -199,8 +247,8 @@ def compare_rows(
         raise InputError("--phase", "combat" if melee else "assault", f"a phase in which {a.name} has a weapon")
     rows = []
     for name in targets:
-        t = find_unit(units, name.split(":")[0], "--vs")
-        defender = unit_defender(t, cover=bool(flags.get("--cover")))
+        t, hero = _target_and_hero(units, name.split(":")[0], "--vs")
+        defender = unit_defender(t, cover=bool(flags.get("--cover")), hero=hero)
         result = _result(_tally(attacker, defender, opts), defender, opts["seed"], a.name)
         per = 100.0 / a.points if a.points else float("nan")
         row: dict[str, Any] = {
@@ -209,7 +257,7 @@ def compare_rows(
             "upgrades": "-",
             "use": "-",
             "minerals": a.points,
-            "target": f"{defender.models} {t.name}",
+            "target": f"{defender.models} {t.name}" + (f" + {hero.name}" if hero is not None else ""),
             "phase": "melee" if melee else "shooting",
             "engine": result.engine,
             "trials": result.trials,
@@ -232,11 +280,11 @@ def compare_rows(
 
 def matchup_rows(a_name: str, b_name: str, flags: dict[str, Any], opts: dict[str, Any]) -> list[dict[str, Any]]:
     """``matchup A B --system grimdark``: both directions, shooting then melee."""
-    from .profiles import find_unit, load_units, unit_attacker, unit_defender
+    from .profiles import load_units, unit_attacker, unit_defender
 
     units = load_units(flags.get("--profiles") or [])
-    a = find_unit(units, a_name.split(":")[0], "A")
-    b = find_unit(units, b_name.split(":")[0], "B")
+    a = _attacker_unit(units, a_name.split(":")[0], "A")
+    b = _attacker_unit(units, b_name.split(":")[0], "B")
     distance = flags.get("--range")
     dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
     rows: list[dict[str, Any]] = []
@@ -266,6 +314,74 @@ def matchup_rows(a_name: str, b_name: str, flags: dict[str, Any], opts: dict[str
     return rows
 
 
+# --- profiles list / show ----------------------------------------------------------------------------
+
+
+def _weapon_text(w: Any) -> str:
+    rng = "melee" if w.melee else f'{w.range:g}"'
+    rules = "".join(f", {r}" for r in w.rules)
+    count = f"{w.count}x " if w.count is not None else ""
+    return f"{count}{w.name} ({rng}, A{w.attacks}{rules})"
+
+
+def _unit_dict(u: Any) -> dict[str, Any]:
+    return {
+        "name": u.name,
+        "models": u.models,
+        "quality": u.quality,
+        "defense": u.defense,
+        "tough": u.tough,
+        "points": u.points,
+        "hero": u.hero,
+        "sample": u.sample,
+        "source": u.source,
+        "rules": [str(r) for r in u.rules],
+        "weapons": [
+            {
+                "name": w.name,
+                "count": w.count,
+                "range": w.range,
+                "melee": w.melee,
+                "attacks": w.attacks,
+                "rules": [str(r) for r in w.rules],
+            }
+            for w in u.weapons
+        ],
+    }
+
+
+def list_profiles(profiles: list[str]) -> tuple[list[dict[str, Any]], str]:
+    """``profiles list --system grimdark``: every unit (built-in samples and ``--profiles`` folders)."""
+    from .profiles import load_units
+
+    units = load_units(profiles)
+    rows = [_unit_dict(u) for _, u in sorted(units.items())]
+    lines = [f"{'unit':<30} {'models':>6} {'Q':>3} {'D':>3} {'Tough':>5} {'pts':>5}  rules"]
+    for r in rows:
+        rules = ", ".join(r["rules"]) or "-"
+        stats = f"{r['models']:>6} {r['quality']:>2}+ {r['defense']:>2}+ {r['tough']:>5} {r['points']:>5}"
+        lines.append(f"{r['name']:<30} {stats}  {rules}")
+    return rows, "\n".join(lines)
+
+
+def show_profile(name: str, profiles: list[str]) -> tuple[dict[str, Any], str]:
+    """``profiles show NAME --system grimdark``: one unit in full."""
+    from .profiles import find_unit, load_units
+
+    u = find_unit(load_units(profiles), name, "NAME")
+    data = _unit_dict(u)
+    kind = ", hero" if u.hero else ""
+    out = [
+        f"{u.name} [{u.models}]{kind}{' (sample, not army-book data)' if u.sample else ''}",
+        f"  source: {u.source}",
+        f"  Quality {u.quality}+  Defense {u.defense}+  Tough({u.tough})  {u.points} pts",
+        "  Rules: " + (", ".join(data["rules"]) or "-"),
+        "  Weapons:",
+    ]
+    out += [f"    {_weapon_text(w)}" for w in u.weapons] or ["    -"]
+    return data, "\n".join(out)
+
+
 SYSTEM = GameSystem(
     name="grimdark",
     aliases=("grimdark-future", "gf", "opr", "onepagerules"),
@@ -276,5 +392,7 @@ SYSTEM = GameSystem(
     run_named=run_named,
     compare_rows=compare_rows,
     matchup_rows=matchup_rows,
+    list_profiles=list_profiles,
+    show_profile=show_profile,
 )
 register(SYSTEM)
