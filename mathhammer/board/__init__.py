@@ -7,6 +7,7 @@
 True
 """
 
+from .combat import CombatFacts, combat_facts
 from .engagement import Engagement, engaged, engagement
 from .loader import load_board, parse_board
 from .los import Block, Sight, Visibility, line_of_sight, visibility
@@ -16,12 +17,14 @@ __all__ = [
     "Block",
     "Board",
     "BoardError",
+    "CombatFacts",
     "Engagement",
     "Model",
     "Sight",
     "Terrain",
     "Unit",
     "Visibility",
+    "combat_facts",
     "engaged",
     "engagement",
     "line_of_sight",

@@ -54,14 +54,56 @@ handled by testing the first leg against that obstacle's inscribed polygon.
 
 The Charge Roll (8.7.7 step 2): "Roll 1D6 and add it to the Unit's Speed. This is the Charge Roll
 Distance" (Abathur's TIP: "The Charge Roll is your Speed plus 1D6"). :func:`charge_probability` is
-P(Speed + 1D6 >= distance). Which number of a split Speed value ("4/7") is "the Unit's Speed" is
-set in Part 5.1 (8.5.3: "see Part 5.1 for split Speed values"), which is not in the rulebook seed;
-8.7.7 names no Run or Charge value, so ``speed`` is a single number chosen by the caller, and the
-second number of a split value is NOT assumed to be the Charge value.
+P(Speed + 1D6 >= distance).
 
-Not modelled: elevation and ACCESS POINTS (the Leading Model is taken to move on one level; a
-piece it stands on is ignored), the Part 4.6 Gap Clearance size categories (the text of 4.6 is
-not in the rulebook seed; only the base itself must fit through a gap here), LARGE (X).
+Split Speed values. The cards print one Speed ("7": Goliath, Jim Raynor, Artanis, Kerrigan; "4":
+Queen), none ("-": Pylon, Omega Worm, Point Defense Drone) or two ("4/7": Marine, Zealot, Roach ...;
+"4/8", "5/8", "5/9"); the profiles store them as printed (``[7]``, ``"-"``, ``[4, 7]``). The card sheets
+print no legend for the two numbers, and the rule for them is in Part 5.1 (8.5.3: "move it up to the
+Unit's Speed (see Part 5.1 for split Speed values)"), which is not in the rulebook seed. What the text
+and cards do support: 8.7.7 adds the D6 to "the Unit's Speed", the same words as for a Move, and cards
+name one "Speed characteristic" (Zealot CHARGE: "use the higher result to add to the Unit's Speed
+characteristic"); a ground/flying reading is refuted by the cards (every unit with a split Speed is a
+Ground unit; the only Flying unit prints "-"). So :func:`speed_values` returns both printed numbers
+and :func:`charge_probabilities` gives the chance under each, labelled; nothing here picks one of the
+two silently (``mathhammer board charge --card`` prints both unless ``--speed N`` is given). A unit
+printing "-" never moves and cannot Charge (refused).
+
+Elevation and ACCESS POINTs (8.5.3 ELEVATION, part 11 ACCESS POINT, IMPASSABLE TERRAIN, FAQ v1.0).
+The text: "The Leading Model cannot change elevation unless it passes through an ACCESS POINT";
+"ACCESS POINTS connect different elevation levels. Models change elevation only by moving through an
+ACCESS POINT"; IMPASSABLE TERRAIN: "A terrain piece is Impassable if it has no Access Point connecting
+it to an adjacent elevation level. Models cannot move through, onto, or across IMPASSABLE TERRAIN";
+FAQ v1.0: "Ground Units cannot move directly between unconnected areas of High Ground"; and (Wobbly
+Model Syndrome) the centre of a base on a piece stays over the piece. Readings:
+
+* Levels: the playmat, and the top of every piece with ``surface = true``. On the playmat the
+  obstacles are the ones above; on a piece's top the centre stays over its footprint, and the
+  obstacles are the Size 2+ pieces set on it and the bases of models standing on it. The Leading
+  Model leaves a level only through an ACCESS POINT of the piece (which joins its top to the level it
+  stands on: the playmat or the piece under it).
+* Passing an ACCESS POINT: the centre of the base crosses it (for a segment, any point of it; sampled
+  every :data:`PORTAL_STEP` inches); on the level below, the base may overlap the piece only while its
+  centre is within one base radius of that point.
+* The climb counts. 8.5.3: "Measure the actual path travelled" and "No part of a base of the Leading
+  Model can move more than its unit Speed value"; 8.7.7 step 2: "Measure along the actual path of
+  travel". Where the rulebook wants a distance measured horizontally it says so (FLYING: "The Leading
+  Model moves point-to-point, measuring horizontally"; ENGAGEMENT RANGE: "measured horizontally from a
+  top-down perspective, ignoring vertical height (Part 4.1)"), so a Ground model's path includes the
+  climb: each pass through an ACCESS POINT of a piece adds the piece's ``height``, up or down (a ladder:
+  vertical). Terrain Size is not a length, so ``height`` (inches) is board data; a shortest path that
+  climbs a piece without one is REFUSED (:class:`~mathhammer.errors.InputError` naming the piece and
+  field) rather than guessed. Part 4.1 (measuring) is not in the rulebook seed: ``count_climb=False``
+  measures top-down only, for players who agree so. A sloped RAMP (8.5.3: "Size 1 MID GROUND terrain"
+  entered "through the ramp's two ACCESS POINTS") is a Size 1 surface piece with two ACCESS POINTs; its
+  climb is counted as vertical too (at most the slope's horizontal length too long).
+* Ends: Engaged (``engage``) uses :func:`~mathhammer.board.engagement.engaged` at the end position and
+  level, so the 7.2.1 elevation rules apply ("Models on HIGH GROUND cannot Engage models on GROUND
+  LEVEL"; MID GROUND only next to the same ACCESS POINT). "Not Within the Engagement Range of any Enemy
+  Unit that was not declared" is measured horizontally on every level (ENGAGEMENT RANGE ignores height).
+
+Not modelled: the Part 4.6 Gap Clearance size categories (the text of 4.6 is not in the rulebook
+seed; only the base itself must fit through a gap here, the least any category can ask), LARGE (X).
 
 >>> from mathhammer.board.model import Board, Model, Unit
 >>> a, b = Model("a", 5, 5, base_mm=25.4), Model("b", 15, 5, base_mm=25.4)
@@ -77,7 +119,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
@@ -88,8 +130,7 @@ from shapely.ops import nearest_points
 
 from ..errors import InputError
 from .engagement import ENGAGEMENT_RANGE, engaged
-from .model import EPS, Board, Coord, Model
-from .trace import free_trace
+from .model import Board, Coord, Model
 
 #: segments per quarter circle for grown bases and rounded corners.
 QUAD_SEGS = 8
@@ -99,6 +140,8 @@ GOAL_STEP = 0.1
 MAX_GOAL_SAMPLES = 600
 #: slack when testing a segment against grown obstacles (lets paths graze a corner or edge).
 SLACK = 1e-6
+#: spacing of the points where the centre may pass an ACCESS POINT given as a segment, inches.
+PORTAL_STEP = 0.25
 
 
 @dataclass(frozen=True)
@@ -107,11 +150,16 @@ class ChargePath:
 
     Attributes:
         path: the points from the start to the end position, or None when no legal end is reachable.
-        length: the path length in inches (``inf`` when unreachable, 0 when already in place).
+        length: the path length in inches (``inf`` when unreachable, 0 when already in place), climbs included.
+        levels: per point of ``path``, the level of the centre there: None (GROUND LEVEL, on the playmat) or
+            the id of the surface piece it is on; an ACCESS POINT shows as two points, one per level.
+        climb: the vertical part of ``length`` (the ``height`` of each piece climbed up or down), inches.
     """
 
     path: tuple[Coord, ...] | None
     length: float
+    levels: tuple[str | None, ...] = ()
+    climb: float = 0.0
 
     @property
     def reachable(self) -> bool:
@@ -152,35 +200,56 @@ def _check_charge(board: Board, lead: Model, target_unit_ids: Sequence[str]) -> 
     return targets
 
 
-def _obstacles(
-    board: Board, lead: Model, targets: Sequence[str], grow: float = GROW
-) -> tuple[list[Polygon], BaseGeometry]:
-    """(the path obstacles grown by r, the goal region); ``grow`` 1 gives inscribed polygons (never too big)."""
+@dataclass
+class _Level:
+    """One level the Leading Model's centre moves on: the playmat (``key`` None) or the top of a surface piece."""
+
+    key: str | None
+    obstacles: list[Polygon]  # path obstacles grown by r (circumscribed)
+    inscribed: list[Polygon]  # the same grown by r with grow 1 (never too big), for a start touching one
+    owners: list[str | None]  # the terrain piece each obstacle is, or None (a base, the fence)
+    goal: BaseGeometry
+
+
+def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -> _Level:
+    """Path obstacles and the goal region (legal end positions of the centre) on one level."""
     r = lead.radius
     own = board.unit_of(lead)
-    under = {p.id for p in board.stack(lead.stands_on)}
-    path_polys: list[Polygon] = []
+    path: list[tuple[Polygon, Polygon, str | None]] = []
     end_polys: list[BaseGeometry] = []
-    for piece in board.terrain:
-        if piece.id in under:
-            continue
-        grown = piece.polygon.buffer(r * grow, quad_segs=QUAD_SEGS)
-        if piece.size >= 2 and not piece.grass and not piece.token:
-            path_polys.append(grown)
-        if not piece.grass:
-            end_polys.append(grown)
     near_enemy: list[BaseGeometry] = []
+
+    def grown(geom: BaseGeometry, radius: float) -> tuple[Polygon, Polygon]:
+        return geom.buffer(radius * GROW, quad_segs=QUAD_SEGS), geom.buffer(radius, quad_segs=QUAD_SEGS)
+
+    region: BaseGeometry = _table(board, r)
+    pieces = [t for t in board.terrain if t.stands_on == key] if key is not None else list(board.terrain)
+    for piece in pieces:
+        big, small = grown(piece.polygon, r)
+        if piece.size >= 2 and not piece.grass and not piece.token:
+            path.append((big, small, piece.id))
+        if not piece.grass:
+            end_polys.append(big)
+    if key is not None:
+        top = board.pieces[key].polygon
+        region = region.intersection(top)  # FAQ v1.0 (Wobbly Model Syndrome): the centre stays over the piece
+        w, d, k = board.width, board.depth, 2.0
+        fence = Polygon([(-k, -k), (w + k, -k), (w + k, d + k), (-k, d + k)]).difference(top)
+        path.append((fence, fence, None))
     for m in board.models:
         unit = board.unit_of(m)
         if unit.id == own.id:
             continue
-        disc = _disc(m.centre, m.radius + r, grow)
-        end_polys.append(disc)
-        if not m.flying:
-            path_polys.append(disc)
-            if unit.side != own.side and unit.id not in targets:
-                near_enemy.append(_disc(m.centre, m.radius + ENGAGEMENT_RANGE + r))
-    goal: BaseGeometry = _table(board, r)
+        same_level = m.stands_on == key or key is None
+        disc = _disc(m.centre, m.radius + r)
+        if same_level or m.flying:
+            end_polys.append(disc)  # 8.5.3: "may not end overlapping ... another model's base"
+        if not m.flying and same_level:
+            path.append((disc, _disc(m.centre, m.radius + r, 1.0), None))
+        if not m.flying and unit.side != own.side and unit.id not in targets:
+            # ENGAGEMENT RANGE is "measured horizontally ... ignoring vertical height": every level
+            near_enemy.append(_disc(m.centre, m.radius + ENGAGEMENT_RANGE + r))
+    goal: BaseGeometry = region
     for tid in targets:
         zone = shapely.union_all(
             [Point(m.centre).buffer(m.radius + ENGAGEMENT_RANGE + r, quad_segs=64) for m in board.unit(tid).models]
@@ -188,7 +257,7 @@ def _obstacles(
         goal = goal.intersection(zone)
     blocked = shapely.union_all(end_polys + near_enemy) if end_polys or near_enemy else Polygon()
     goal = goal.difference(blocked)
-    return path_polys, goal
+    return _Level(key, [p[0] for p in path], [p[1] for p in path], [p[2] for p in path], goal)
 
 
 def _table(board: Board, inset: float) -> Polygon:
@@ -220,6 +289,8 @@ def _corners(geom: BaseGeometry) -> list[Coord]:
 
 def _goal_samples(goal: BaseGeometry, sources: list[Coord]) -> list[Coord]:
     out: list[Coord] = []
+    if goal.is_empty:
+        return out
     boundary = goal.boundary
     length = boundary.length
     if length > 0:
@@ -233,108 +304,207 @@ def _goal_samples(goal: BaseGeometry, sources: list[Coord]) -> list[Coord]:
     return out
 
 
-def _engages_all(board: Board, lead: Model, point: Coord, targets: Sequence[str]) -> bool:
-    """Would the Leading Model at ``point`` be Engaged with a model of every target unit (no Size 2+ wall between)?"""
-    under = {p.id for p in board.stack(lead.stands_on)}
-    for tid in targets:
-        ok = False
-        for m in board.unit(tid).models:
-            if math.dist(point, m.centre) - lead.radius - m.radius > ENGAGEMENT_RANGE + EPS:
-                continue
-            skip = under | {p.id for p in board.stack(m.stands_on)}
-            walls = [p.polygon for p in board.terrain if p.size >= 2 and p.id not in skip]
-            if free_trace(point, lead.radius, m.centre, m.radius, walls) is not None:
-                ok = True
-                break
-        if not ok:
-            return False
-    return True
+def _engages_all(board: Board, lead: Model, point: Coord, level: str | None, targets: Sequence[str]) -> bool:
+    """Would the Leading Model at ``point`` on ``level`` be Engaged with a model of every target unit (7.2.1:
+    no Size 2+ wall between, the elevation rules with ACCESS POINTs)?"""
+    ghost = Model(lead.id + "\x00", point[0], point[1], base_mm=lead.base_mm, size=lead.size, stands_on=level)
+    return all(any(engaged(board, ghost, m, enemies_only=False) for m in board.unit(tid).models) for tid in targets)
+
+
+def _portal_samples(geom: BaseGeometry) -> list[Coord]:
+    """Where the centre may pass an ACCESS POINT: the point, or points every PORTAL_STEP" along the segment."""
+    if isinstance(geom, Point):
+        return [(float(geom.x), float(geom.y))]
+    n = max(2, math.ceil(geom.length / PORTAL_STEP) + 1)
+    return [(float(p.x), float(p.y)) for p in shapely.line_interpolate_point(geom, np.linspace(0, geom.length, n))]
+
+
+@dataclass
+class _Node:
+    level: str | None
+    xy: Coord
+    goal: bool = False
+    # obstacle index on the level -> the (tight) geometry to test instead, for segments touching this node
+    repl: dict[int, BaseGeometry] = field(default_factory=dict)
 
 
 def charge_distance(
-    board: Board, leading_model_id: str, target_unit_ids: Sequence[str], *, engage: bool = True
+    board: Board,
+    leading_model_id: str,
+    target_unit_ids: Sequence[str],
+    *,
+    engage: bool = True,
+    count_climb: bool = True,
 ) -> ChargePath:
     """The shortest distance the Leading Model must travel to a legal Charge end position (8.7.7).
 
     With ``engage`` (the default) the end must also Engage a model of every declared unit: no Size 2+
-    piece (GRASS included) between them (7.2.1: "Even Within 1", a Size 2+ wall between them means
-    they are not Engaged"; 8.7.7: the Unit "moves into the Engagement Range of Enemy Units" to fight).
-    ``engage=False`` asks only for the literal 8.7.7 step 3 test, Within 1".
+    piece (GRASS included) between them, and the 7.2.1 elevation rules (7.2.1: "Even Within 1", a Size 2+
+    wall between them means they are not Engaged"; "Models on HIGH GROUND cannot Engage models on GROUND
+    LEVEL"; 8.7.7: the Unit "moves into the Engagement Range of Enemy Units" to fight). ``engage=False``
+    asks only for the literal 8.7.7 step 3 test, Within 1" measured horizontally.
+
+    The Leading Model changes level only through an ACCESS POINT (8.5.3), and the climb counts: each
+    pass through an ACCESS POINT of a piece adds the piece's ``height`` (module text). ``count_climb=False``
+    measures top-down only (for players who agree so).
 
     Raises:
         InputError: an unknown id, a Flying charger or target ("Flying Units cannot Charge or be
-            Charged"), a target of the charger's own side, or a charger whose unit is Engaged.
+            Charged"), a target of the charger's own side, a charger whose unit is Engaged, or a shortest
+            path that climbs through an ACCESS POINT of a piece without a ``height``.
     """
     lead = board.model(leading_model_id)
     targets = _check_charge(board, lead, target_unit_ids)
-    path_polys, goal = _obstacles(board, lead, targets)
-    walls = shapely.union_all(path_polys) if path_polys else Polygon()
     start = lead.centre
-    if goal.is_empty:
-        return ChargePath(None, math.inf)
-    if goal.buffer(1e-9).contains(Point(start)) and (not engage or _engages_all(board, lead, start, targets)):
-        return ChargePath((start,), 0.0)
     r = lead.radius
-    # segments are tested against obstacles shrunk by SLACK, and kept on the table
-    tight = [p.buffer(-SLACK) for p in path_polys]
-    # the start may touch a wall or a base (then it lies inside that circumscribed polygon): segments from the
-    # start are tested against the inscribed polygon of such an obstacle instead
-    inscribed = [p.buffer(-SLACK) for p in _obstacles(board, lead, targets, grow=1.0)[0]]
-    start_point = Point(start)
-    start_tight = [ins if big.contains(start_point) else big for big, ins in zip(tight, inscribed, strict=True)]
+    keys: list[str | None] = [None] + [t.id for t in board.terrain if t.surface]
+    levels = {k: _level(board, lead, targets, k) for k in keys}
+    if all(lv.goal.is_empty for lv in levels.values()):
+        return ChargePath(None, math.inf)
+    home = levels[lead.stands_on]
+    if home.goal.buffer(1e-9).contains(Point(start)) and (
+        not engage or _engages_all(board, lead, start, lead.stands_on, targets)
+    ):
+        return ChargePath((start,), 0.0, (lead.stands_on,))
+
     strips = _off_table(board, r)
-    tree = shapely.STRtree([*tight, *strips])
-    start_tree = shapely.STRtree([*start_tight, *strips])
-    solid = shapely.union_all([*tight, *strips])
-    shapely.prepare(solid)
-    corners = [c for c in _corners(walls) if not solid.contains(Point(c))]
-    nodes: list[Coord] = [start, *corners]
-    goals = [g for g in _goal_samples(goal, nodes) if not solid.contains(Point(g))]
-    n_nodes = len(nodes)
-    points = nodes + goals
-    xy = np.array(points)
+    tight = {k: [p.buffer(-SLACK) for p in lv.obstacles] for k, lv in levels.items()}
+    trees = {k: shapely.STRtree([*tight[k], *strips]) for k in keys}
+    solids = {k: shapely.union_all([*tight[k], *strips]) for k in keys}
+    for solid in solids.values():
+        shapely.prepare(solid)
 
-    def visible(i: int, js: np.ndarray) -> np.ndarray:
+    # the start may touch a wall or a base (then it lies inside that circumscribed polygon): segments from it
+    # are tested against the inscribed polygon of such an obstacle instead
+    start_point = Point(start)
+    start_repl = {
+        i: lv_in.buffer(-SLACK)
+        for i, (big, lv_in) in enumerate(zip(tight[home.key], home.inscribed, strict=True))
+        if big.contains(start_point)
+    }
+    nodes: list[_Node] = [_Node(home.key, start, repl=start_repl)]
+    # ACCESS POINTs: a pair of nodes (the level below, the top of the piece) and the cost of passing
+    links: dict[int, list[tuple[int, float, float, str | None]]] = {}
+    for piece in board.terrain:
+        if not piece.surface or not piece.access_points:
+            continue
+        below = levels[piece.stands_on]
+        owned = [i for i, o in enumerate(below.owners) if o == piece.id]
+        climb = 0.0 if not count_climb else (piece.height if piece.height is not None else 0.0)
+        unknown = piece.id if count_climb and piece.height is None else None
+        for geom in piece.access_geometry:
+            for x in _portal_samples(geom):
+                up = nearest_points(piece.polygon, Point(x))[0]
+                up_xy = (float(up.x), float(up.y))
+                # the base may overlap the piece only while its centre is within one radius of the ACCESS POINT
+                notch = Point(x).buffer(r * GROW, quad_segs=QUAD_SEGS)
+                repl = {i: below.obstacles[i].difference(notch).buffer(-SLACK) for i in owned}
+                lo, hi = len(nodes), len(nodes) + 1
+                nodes.append(_Node(below.key, x, repl=repl))
+                nodes.append(_Node(piece.id, up_xy))
+                # where a straight approach enters the notch: points just outside it
+                for a in np.linspace(0, 2 * math.pi, 16, endpoint=False).tolist():
+                    c = (x[0] + 1.02 * r * GROW * math.cos(a), x[1] + 1.02 * r * GROW * math.sin(a))
+                    if not solids[below.key].contains(Point(c)):
+                        nodes.append(_Node(below.key, c))
+                step = math.dist(x, up_xy)
+                links.setdefault(lo, []).append((hi, step, climb, unknown))
+                links.setdefault(hi, []).append((lo, step, climb, unknown))
+    for k in keys:
+        corners = _corners(shapely.union_all(levels[k].obstacles))
+        nodes.extend(_Node(k, c) for c in corners if not solids[k].contains(Point(c)))
+    for k in keys:
+        sources = [n.xy for n in nodes if n.level == k]
+        nodes.extend(
+            _Node(k, g, goal=True) for g in _goal_samples(levels[k].goal, sources) if not solids[k].contains(Point(g))
+        )
+
+    xy = np.array([n.xy for n in nodes])
+    level_of = [n.level for n in nodes]
+    by_level = {k: np.array([i for i, n in enumerate(nodes) if n.level == k], dtype=int) for k in keys}
+    special = {i for i, n in enumerate(nodes) if n.repl}
+
+    def free(i: int, js: np.ndarray) -> np.ndarray:
+        """Which straight moves from node i to the nodes js (same level) cross no obstacle."""
         lines = shapely.linestrings(np.stack([np.broadcast_to(xy[i], (len(js), 2)), xy[js]], axis=1))
-        hit = (start_tree if i == 0 else tree).query(lines, predicate="intersects")[0]
-        free = np.ones(len(js), dtype=bool)
-        free[hit] = False
-        return free
+        k_idx, p_idx = trees[level_of[i]].query(lines, predicate="intersects")
+        out = np.ones(len(js), dtype=bool)
+        n_obs = len(tight[level_of[i]])
+        for k, p in zip(k_idx.tolist(), p_idx.tolist(), strict=True):
+            if not out[k]:
+                continue
+            j = int(js[k])
+            ri = nodes[i].repl.get(p) if i in special else None
+            rj = nodes[j].repl.get(p) if j in special else None
+            if p >= n_obs or (ri is None and rj is None):
+                out[k] = False
+                continue
+            geom = ri if rj is None else rj if ri is None else ri.intersection(rj)
+            if lines[k].intersects(geom):
+                out[k] = False
+        return out
 
-    # A*: the straight distance to the goal region never overestimates what is left (and is consistent)
-    h = shapely.distance(shapely.points(xy), goal).tolist()
-    dist = [math.inf] * len(points)
-    prev = [-1] * len(points)
+    goals_all = shapely.union_all([lv.goal for lv in levels.values() if not lv.goal.is_empty])
+    h = shapely.distance(shapely.points(xy), goals_all).tolist()
+    dist = [math.inf] * len(nodes)
+    prev: list[tuple[int, float, str | None]] = [(-1, 0.0, None)] * len(nodes)
     dist[0] = 0.0
     heap = [(h[0], 0)]
-    done = np.zeros(len(points), dtype=bool)
-    everything = np.arange(len(points))
+    done = np.zeros(len(nodes), dtype=bool)
+
+    def relax(i: int, d: float, j: int, step: float, climb: float = 0.0, unknown: str | None = None) -> None:
+        if d + step + climb < dist[j] - 1e-12:
+            dist[j] = d + step + climb
+            prev[j] = (i, climb, unknown)
+            heapq.heappush(heap, (dist[j] + h[j], j))
+
     while heap:
         _, i = heapq.heappop(heap)
         if done[i]:
             continue
         d = dist[i]
         done[i] = True
-        if i >= n_nodes:  # the first goal point popped (and Engaging, if asked) is the nearest
-            if engage and not _engages_all(board, lead, points[i], targets):
+        node = nodes[i]
+        if node.goal:  # the first goal point popped (and Engaging, if asked) is the nearest
+            if engage and not _engages_all(board, lead, node.xy, node.level, targets):
                 continue
-            path: list[Coord] = []
-            k = i
-            while k != -1:
-                path.append(points[k])
-                k = prev[k]
-            return ChargePath(tuple(reversed(path)), d)
-        todo = everything[~done]
+            return _result(nodes, prev, i, d)
+        for j, step, climb, unknown in links.get(i, ()):
+            if not done[j]:
+                relax(i, d, j, step, climb, unknown)
+        same = by_level[node.level]
+        todo = same[~done[same]]
         if len(todo) == 0:
             continue
-        seen = todo[visible(i, todo)]
+        seen = todo[free(i, todo)]
         steps = np.hypot(xy[seen, 0] - xy[i, 0], xy[seen, 1] - xy[i, 1])
         for j, step in zip(seen.tolist(), steps.tolist(), strict=True):
-            if d + step < dist[j] - 1e-12:
-                dist[j] = d + step
-                prev[j] = i
-                heapq.heappush(heap, (d + step + h[j], j))
+            relax(i, d, j, step)
     return ChargePath(None, math.inf)
+
+
+def _result(nodes: list[_Node], prev: list[tuple[int, float, str | None]], last: int, length: float) -> ChargePath:
+    path: list[Coord] = []
+    levels: list[str | None] = []
+    climb = 0.0
+    unknown: list[str] = []
+    k = last
+    while k != -1:
+        path.append(nodes[k].xy)
+        levels.append(nodes[k].level)
+        k, c, u = prev[k]
+        climb += c
+        if u is not None:
+            unknown.append(u)
+    if unknown:
+        piece = unknown[-1]
+        raise InputError(
+            f"terrain {piece!r}.height",
+            None,
+            "the height of the piece's top in inches: the shortest Charge path climbs through its ACCESS POINT "
+            "and the climb is part of 'the actual path travelled' (8.5.3, 8.7.7 step 2); or count_climb=False",
+        )
+    return ChargePath(tuple(reversed(path)), length, tuple(reversed(levels)), climb)
 
 
 def _check_speed(speed: int) -> int:
@@ -365,6 +535,32 @@ def charge_probability(distance: float, speed: int) -> float:
     return float(charge_probability_exact(distance, speed))
 
 
+def speed_values(speed: object, where: str = "speed") -> tuple[int, ...]:
+    """The Speed numbers a card prints: ``(7,)`` for "7", ``(4, 7)`` for "4/7" (see the module text).
+
+    >>> speed_values([4, 7]), speed_values([7]), speed_values(6)
+    ((4, 7), (7,), (6,))
+
+    Raises:
+        InputError: ``"-"`` (no Speed: the unit never moves, so it cannot Charge) or not a Speed.
+    """
+    if speed == "-":
+        raise InputError(where, "-", "a unit with a Speed: a card printing Speed '-' never moves, so it cannot Charge")
+    values = [speed] if isinstance(speed, int) else list(speed) if isinstance(speed, list | tuple) else None
+    if not values or len(values) > 2 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
+        raise InputError(where, speed, 'a Speed as printed: a whole number, or two for a split Speed ("4/7")')
+    return tuple(dict.fromkeys(values))
+
+
+def charge_probabilities(distance: float, speed: object) -> dict[int, float]:
+    """P(Speed + 1D6 >= distance) for every Speed number the card prints (a split "4/7" gives two).
+
+    >>> charge_probabilities(10.5, [4, 7])
+    {4: 0.0, 7: 0.5}
+    """
+    return {v: charge_probability(distance, v) for v in speed_values(speed)}
+
+
 def charge_probability_for(
     board: Board, leading_model_id: str, target_unit_ids: Sequence[str], speed: int, *, engage: bool = True
 ) -> float:
@@ -377,7 +573,9 @@ __all__ = [
     "GOAL_STEP",
     "ChargePath",
     "charge_distance",
+    "charge_probabilities",
     "charge_probability",
     "charge_probability_exact",
     "charge_probability_for",
+    "speed_values",
 ]

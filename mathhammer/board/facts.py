@@ -46,7 +46,8 @@ evade=...)``) with the reason for each. Readings (rulebook seed 003 and FAQ v1.0
   Range of any Enemy Unit", tier 2 "Within the Engagement Range but not in Base-to-Base contact",
   tier 3 "in Base-to-Base contact with an Enemy model". "Within the Engagement Range" is read as
   Engaged with that enemy model (:func:`~mathhammer.board.engagement.engaged`: a Size 2+ wall or
-  an elevation gap means no engagement); base-to-base is an Engaged pair whose bases touch.
+  an elevation gap means no engagement); base-to-base is an Engaged pair whose bases touch (edges at most
+  :data:`~mathhammer.board.ranks.CONTACT` apart, as for the 8.8.1 ranks).
   ``anchors``: per enemy unit Engaged with the target, the target models Engaged with it; the
   only such model of an enemy unit holds that engagement alone: "the
   defending player cannot choose a model if removing it would cause the Unit to stop being Engaged
@@ -72,6 +73,7 @@ from ..errors import InputError
 from .engagement import engaged
 from .los import HIDDEN_RANGE, line_of_sight
 from .model import EPS, Board, Model, Unit
+from .ranks import CONTACT
 
 Band = Literal["normal", "long", "out", "no-target"]
 WEAPON_TARGETS = ("All", "Ground", "Flying")
@@ -246,7 +248,7 @@ def _tiers(board: Board, unit: Unit) -> tuple[tuple[str, ...], tuple[str, ...], 
         pairs = [e for e in enemies if engaged(board, m, e)]
         if not pairs:
             tiers[0].append(m.id)
-        elif any(m.distance(e) <= EPS for e in pairs):
+        elif any(m.distance(e) <= CONTACT for e in pairs):  # Base-to-Base contact, as in 8.8.1 ranks
             tiers[2].append(m.id)
         else:
             tiers[1].append(m.id)

@@ -13,6 +13,7 @@ The format (inches; base diameters in mm)::
     footprint = [[0, 0], [6, 0], [6, 6], [0, 6]]
     access_points = [[[6, 2], [6, 3]]]   # each: one [x, y] or a segment of two
     # stands_on = "other piece"    # stacking; grass = true; token = true
+    height = 3.5                   # inches, top above what it stands on (a Charge climbing it needs it)
 
     [[units]]
     id = "marines"
@@ -76,6 +77,7 @@ class TerrainSpec(_Strict):
     access_points: list[list[Point2]] = []
     grass: bool = False
     token: bool = False
+    height: float | None = Field(default=None, ge=0, le=100)
 
     @field_validator("footprint")
     @classmethod
@@ -152,6 +154,7 @@ def build_board(spec: BoardFile, name: str = "board") -> Board:
                     access_points=tuple(tuple(ap) for ap in t.access_points),
                     grass=t.grass,
                     token=t.token,
+                    height=t.height,
                 )
             )
         except InputError as exc:

@@ -98,6 +98,9 @@ class Terrain:
             (a tuple of one or two [x, y]).
         grass: the GRASS keyword (Size 2 for Line of Sight, no effect on movement).
         token: a Token (7.3.1): Size 0, never blocks.
+        height: the physical height of the piece's top above what it stands on, inches, or None.
+            Terrain Size is not a length; a Charge that climbs through an ACCESS POINT of a piece
+            needs it (8.5.3 "Measure the actual path travelled", :mod:`mathhammer.board.charge`).
     """
 
     id: str
@@ -108,9 +111,17 @@ class Terrain:
     access_points: tuple[tuple[Coord, ...], ...] = ()
     grass: bool = False
     token: bool = False
+    height: float | None = None
 
     def __post_init__(self) -> None:
         where = f"terrain {self.id!r}"
+        if self.height is not None and (
+            isinstance(self.height, bool)
+            or not isinstance(self.height, int | float)
+            or not math.isfinite(self.height)
+            or not 0 <= self.height <= 100
+        ):
+            raise InputError(f"{where}.height", self.height, "the height of the piece's top in inches, 0 to 100")
         if not isinstance(self.id, str) or not self.id.strip():
             raise InputError("terrain.id", self.id, "a non-empty name")
         pts = tuple(_coord(f"{where}.footprint", p) for p in self.footprint)

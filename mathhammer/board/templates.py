@@ -302,10 +302,17 @@ def template_batches(
         notes.append(f"no model of the Primary target {primary_unit.id!r} is affected: no Main target Batch")
     distance = attacker.distance(target)
     if weapon.range is not None and distance > weapon.range + EPS:
-        notes.append(
-            f'the target model is {distance:.2f}" away, beyond the {weapon.range:g}" Range: the Main target Batch '
-            "rolls no dice (8.7.3 step 1; LONG RANGE still applies)"
-        )
+        lr = next((k for k in weapon.keywords if k.name == "LONG RANGE"), None)
+        if lr is not None and lr.value and distance <= float(lr.value) + EPS:
+            notes.append(
+                f'the target model is {distance:.2f}" away, beyond the {weapon.range:g}" Range but Within LONG RANGE '
+                f'({float(lr.value):g}"): the Main target Batch rolls at -1 to Hit (LONG RANGE)'
+            )
+        else:
+            notes.append(
+                f'the target model is {distance:.2f}" away, beyond the {weapon.range:g}" Range: the Main target Batch '
+                "rolls no dice (8.7.3 step 1)"
+            )
     main = _main_batch(weapon, len(main_ids), distance) if main_ids else None
     spill: dict[str, Batch] = {}
     kept: dict[str, tuple[str, ...]] = {primary_unit.id: tuple(main_ids)} if main_ids else {}

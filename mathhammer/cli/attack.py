@@ -176,11 +176,18 @@ def attack(
             return
         from .named import named_attack
 
-        batches, tgt, loadout = named_attack(
-            attacker, target, attacker_comp, upgrade or [], use or [], attacker_models, phase, target_comp,
-            target_upgrade or [], target_use or [], target_state, on_creep, profiles or [], dist, state_flags,
-            _board_args(board_file, attacker_unit, target_unit),
-        )  # fmt: skip
+        board_args = _board_args(board_file, attacker_unit, target_unit)
+        if board_args is not None and phase == "combat":
+            batches, tgt, loadout = _board_combat(
+                board_args, attacker, target, attacker_comp, upgrade or [], use or [], attacker_models, target_comp,
+                target_upgrade or [], target_use or [], target_state, on_creep, profiles or [], dist, state_flags,
+            )  # fmt: skip
+        else:
+            batches, tgt, loadout = named_attack(
+                attacker, target, attacker_comp, upgrade or [], use or [], attacker_models, phase, target_comp,
+                target_upgrade or [], target_use or [], target_state, on_creep, profiles or [], dist, state_flags,
+                board_args,
+            )  # fmt: skip
         label = loadout["attacker"]["unit"] + " vs " + loadout["target"]["unit"]
     else:
         _refuse(named, "an ad-hoc attack (no unit names)")
@@ -236,6 +243,92 @@ def _board_args(path: str | None, attacker: str | None, target: str | None) -> t
     return path, attacker, target
 
 
+def _board_combat(
+    board_args: tuple[str, str, str],
+    attacker: str,
+    target: str,
+    attacker_comp: str | None,
+    upgrades: list[str],
+    use: list[str],
+    attacker_models: str | None,
+    target_comp: str | None,
+    target_upgrades: list[str],
+    target_use: list[str],
+    target_state: str | None,
+    on_creep: bool,
+    profiles: list[str],
+    dist: float | None,
+    state_flags: dict[str, Any],
+) -> tuple[Any, Any, dict[str, Any]]:
+    """``attack A B --board FILE --phase combat``: only the Fighting and Supporting Rank strike (8.8.1 step 2)
+    with their Combat Phase weapons; every target model may be removed, in the 8.7.5 priority order.
+
+    The board decides how many models strike (``--attacker-models`` is refused) and how many target models
+    are left (``--target-state models=`` must agree with it). Which board models carry a SPECIALIST upgrade
+    is not on the board: the striking models are taken to carry them first.
+    """
+    from ..board.combat import combat_facts
+    from ..board.loader import load_board
+    from ..errors import InputError
+    from .named import named_attack
+
+    path, attacker_id, target_id = board_args
+    if dist is not None:
+        raise InputError("--range", dist, "no --range with --board (the board gives the positions)")
+    if attacker_models is not None:
+        raise InputError("--attacker-models", attacker_models, "no --attacker-models with --board (the board decides)")
+    if state_flags.get("visible") is not None:
+        raise InputError(
+            "--target-visible",
+            state_flags["visible"],
+            "no --target-visible with --board --phase combat (8.7.5: an Engaged unit ignores visibility)",
+        )
+    board = load_board(path)
+    facts = combat_facts(board, attacker_id, target_id)
+    if facts.refusals:
+        raise InputError(
+            "--board", path, "a board where the attacker can strike the target: " + "; ".join(facts.refusals)
+        )
+    left = len(board.unit(target_id).models)
+    state = target_state or ""
+    given = [item.partition("=")[2].strip() for item in state.split(",") if item.strip().lower().startswith("models")]
+    if given and given[-1] != str(left):
+        raise InputError(
+            "--target-state",
+            f"models={given[-1]}",
+            f"models={left} (unit {target_id!r} has {left} models on the board)",
+        )
+    if not given:
+        state = f"{state},models={left}" if state.strip() else f"models={left}"
+    try:
+        batches, tgt, loadout = named_attack(
+            attacker, target, attacker_comp, upgrades, use, str(len(facts.strikers)), "combat", target_comp,
+            target_upgrades, target_use, state, on_creep, profiles, None, state_flags, None,
+        )  # fmt: skip
+    except InputError as exc:
+        if exc.field == "--attacker-models":
+            raise InputError(
+                "--attacker-unit", attacker_id, f"a unit whose striking models fit the composition ({exc.allowed})"
+            ) from None
+        if exc.field == "--target-state models":
+            raise InputError(
+                "--target-unit", target_id, f"a unit whose models fit the target composition ({exc.allowed})"
+            ) from None
+        raise
+    info = facts.to_dict()
+    info.update(
+        file=path,
+        attacker_unit=attacker_id,
+        target_unit=target_id,
+        models_rolling={b.label: b.models for b in batches},
+        evade_eligible=False,
+        evade_reasons=[],
+        refusals=[],
+    )
+    loadout["board"] = info
+    return batches, tgt, loadout
+
+
 def _refuse(given: dict[str, Any], mode: str) -> None:
     from ..errors import InputError
 
@@ -265,6 +358,13 @@ def _render_loadout(loadout: dict[str, Any]) -> str:
             f"Board {bd['file']}: models rolling dice: {rolling}; models that may be removed: {bd['removable']}"
         )
         lines.append(f"  Evade Rolls: {evade}" + "".join(f"\n  not shooting: {r}" for r in bd["refusals"]))
+        if "fighting_rank" in bd:
+            lines.append(
+                f"  Fighting Rank: {', '.join(bd['fighting_rank']) or '-'}; Supporting Rank: "
+                f"{', '.join(bd['supporting_rank']) or '-'}; not striking: {', '.join(bd['not_striking']) or '-'}"
+            )
+            lines.append(f"  casualty order (8.7.5): {', '.join(bd['casualty_order'])}")
+            lines.extend(f"  note: {n}" for n in bd["notes"])
     for b in loadout["batches"]:
         kws = ", ".join(b["keywords"])
         lines.append(f"  Batch: {b['models']} x {b['weapon']}" + (f" [{kws}]" if kws else ""))
