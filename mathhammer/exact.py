@@ -35,7 +35,7 @@ import numpy as np
 from .outcome import Tally, damage_bound, marker_bound
 from .starcraft.compiled import CompiledBatch, CompiledTarget, apply_damage
 
-__all__ = ["batch_dice_pmf", "binomial_table", "exact_tally"]
+__all__ = ["batch_dice_pmf", "binomial_table", "exact_states", "exact_tally"]
 
 
 @lru_cache(maxsize=64)
@@ -166,20 +166,10 @@ def batch_dice_pmf(cb: CompiledBatch) -> np.ndarray:
     return out
 
 
-def exact_tally(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Tally:
-    """Exact distributions after a chain of Batches (trials=0, entries are probabilities).
-
-    The state carried from Batch to Batch is ``(removed, marker, shielded)``
-    (8.7.3, Batch sequence); each state keeps the pmf of the Damage dealt so
-    far (dice in the Damage Pool x Damage, summed over the chain).
-
-    Args:
-        batches: the chain, in order.
-        target: the target unit at the start.
-
-    Returns:
-        A :class:`~mathhammer.outcome.Tally` with probabilities.
-    """
+def _chain(
+    batches: Sequence[CompiledBatch], target: CompiledTarget
+) -> tuple[dict[tuple[int, int, bool], np.ndarray], int]:
+    """The Markov chain of :func:`exact_tally`: final states, each with its pmf of Damage dealt."""
     hp = target.hp
     dmg_size = damage_bound(batches) + 1
     start = np.zeros(dmg_size)
@@ -210,6 +200,24 @@ def exact_tally(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Tal
                 acc[off : off + reach + 1] += p * head
         reach += (len(pmf) - 1) * step
         states = new
+    return states, dmg_size
+
+
+def exact_tally(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Tally:
+    """Exact distributions after a chain of Batches (trials=0, entries are probabilities).
+
+    The state carried from Batch to Batch is ``(removed, marker, shielded)``
+    (8.7.3, Batch sequence); each state keeps the pmf of the Damage dealt so
+    far (dice in the Damage Pool x Damage, summed over the chain).
+
+    Args:
+        batches: the chain, in order.
+        target: the target unit at the start.
+
+    Returns:
+        A :class:`~mathhammer.outcome.Tally` with probabilities.
+    """
+    states, dmg_size = _chain(batches, target)
     models = target.models
     destroyed_h = np.zeros(models + 1)
     marker_h = np.zeros(marker_bound(batches, target) + 1)
@@ -222,6 +230,22 @@ def exact_tally(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Tal
         shielded_h[int(shield)] += mass
         damage_h += vec
     return Tally(damage=damage_h, models_destroyed=destroyed_h, marker=marker_h, shielded=shielded_h, trials=0)
+
+
+def exact_states(batches: Sequence[CompiledBatch], target: CompiledTarget) -> dict[tuple[int, int, bool], float]:
+    """The joint distribution of the unit's state after the chain: ``(removed, marker, shielded) -> P``.
+
+    This is what a scenario carries from one attack to the next (models left, Damage Marker,
+    SHIELDED), so a whole game can be sampled from exact per-attack transitions.
+
+    >>> from mathhammer.starcraft.model import Weapon, Batch, Target, Attack
+    >>> from mathhammer.starcraft.compiled import compile_attack
+    >>> bs, t = compile_attack(Attack((Batch(Weapon.build(roa=1, hit=4), models=1),), Target.build(1, 2, armour=4)))
+    >>> exact_states(bs, t)
+    {(0, 0, False): 0.75, (0, 1, False): 0.25}
+    """
+    states, _ = _chain(batches, target)
+    return {key: float(vec.sum()) for key, vec in sorted(states.items())}
 
 
 def _accumulate(

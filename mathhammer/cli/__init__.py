@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from . import army, attack, board, compare, import_opr, profiles
+from . import army, attack, board, compare, import_opr, profiles, scenario
 
 app = typer.Typer(
     name="mathhammer",
@@ -24,6 +24,7 @@ profiles.register(app)
 army.register(app)
 import_opr.register(app)
 board.register(app)
+scenario.register(app)
 
 
 @app.callback()

@@ -1,0 +1,127 @@
+"""``mathhammer scenario check FILE`` and ``mathhammer scenario run FILE --trials N --seed S [--json] [--plot DIR]``.
+
+``check`` walks the plan (:func:`mathhammer.scenario.check_scenario`) and prints every illegal
+activation, one ``error:`` line each (exit status 2), or ``ok``. ``run`` simulates N games and
+prints the outcome (P(win / draw / loss) with standard errors, the game-ending Round, VP and
+marker control per Round, models left per unit), or with ``--json`` one object (see
+:meth:`mathhammer.scenario.ScenarioResult.to_dict`). ``--plot DIR`` writes ``vp.png`` and
+``markers.png`` into DIR through a temporary folder renamed into place: never a partial picture.
+A progress bar goes to stderr when it is a terminal and ``--json`` is not given.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import InputError
+from .common import handle_errors
+
+app = typer.Typer(
+    help=(
+        "Whole games (rulebook part 8): a mission, a deployment, a board, two army lists and a plan of "
+        "activations (format: profiles/scenarios/README.md). check: the plan's illegal activations; "
+        "run: N simulated games."
+    ),
+    no_args_is_help=True,
+)
+
+FileArg = Annotated[
+    Path, typer.Argument(help="Scenario TOML file (examples: profiles/scenarios/).", show_default=False)
+]
+
+
+def register(root: typer.Typer) -> None:
+    root.add_typer(app, name="scenario")
+
+
+@app.command("check")
+@handle_errors
+def check(file: FileArg) -> None:
+    """Validate a scenario file and its plan: every problem with its round, phase and activation."""
+    from ..scenario import ScenarioError, check_scenario, load_scenario
+
+    scn = load_scenario(file)
+    problems = check_scenario(scn)
+    errors = [p for p in problems if not p.startswith("warning")]
+    for p in problems:
+        if p.startswith("warning"):
+            typer.echo(p, err=True)
+    if errors:
+        raise ScenarioError(errors)
+    typer.echo(
+        f"ok: {scn.name}: {scn.mission.name} ({scn.mission.scale}), {scn.deployment_card['name']}, "
+        f"{len(scn.units)} units, {len(scn.plan)} planned activations"
+    )
+
+
+@app.command("run")
+@handle_errors
+def run(
+    file: FileArg,
+    trials: Annotated[str, typer.Option("--trials", help="Games to simulate.", metavar="N")] = "10000",
+    seed: Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same games.", metavar="S")] = "0",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Folder for vp.png and markers.png.", metavar="DIR", show_default=False),
+    ] = None,
+) -> None:
+    """Simulate N games of the scenario's plan."""
+    from ..scenario import MAX_TRIALS, load_scenario, simulate
+    from ..validate import whole
+
+    n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
+    s = whole("--seed", seed, 0, 2**63 - 1, "a seed, 0 or more")
+    if plot is not None:
+        target = plot.resolve()
+        parent = target.parent
+        if not parent.is_dir():
+            raise InputError("--plot", str(plot), "a folder whose parent folder exists")
+        if target.exists() and not target.is_dir():
+            raise InputError("--plot", str(plot), "a folder (this is a file)")
+        try:
+            probe = tempfile.mkdtemp(prefix=".mathhammer-", dir=parent)
+            Path(probe).rmdir()
+        except OSError as exc:
+            raise InputError("--plot", str(plot), f"a folder you may write to ({exc.strerror})") from None
+    scn = load_scenario(file)
+    progress = None
+    bar = None
+    if not as_json and sys.stderr.isatty():
+        from rich.progress import Progress
+
+        bar = Progress(transient=True)
+        task = bar.add_task(f"{scn.name}", total=scn.mission.game_length)
+        bar.start()
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+    try:
+        result = simulate(scn, trials=n, seed=s, progress=progress)
+    finally:
+        if bar is not None:
+            bar.stop()
+    if plot is not None:
+        target = plot.resolve()
+        tmp = Path(tempfile.mkdtemp(prefix=".mathhammer-", dir=target.parent))
+        try:
+            result.plot(tmp)
+            target.mkdir(exist_ok=True)
+            for f in tmp.iterdir():
+                f.replace(target / f.name)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        typer.echo(result.text_report())
+        if plot is not None:
+            typer.echo(f"\nplots: {plot / 'vp.png'}, {plot / 'markers.png'}")

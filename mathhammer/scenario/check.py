@@ -1,0 +1,317 @@
+"""``mathhammer scenario check``: walk the plan at full strength and report every illegal activation.
+
+The walk assumes every planned activation happens as written (every unit at full strength,
+every Charge successful), which is the plan the player wrote; casualties only ever free Supply
+and remove models, so a Deploy that fits here fits in every game. Each problem names the round,
+the phase, the player and the activation (``rounds[0].red.movement[2]``) and cites the rule:
+
+* Deploy: the unit still in Reserves; its Supply within Available Supply (8.3.2: "A Unit can only
+  be fielded if its Current Supply Value is less than or equal to the Available Supply"); the
+  Leading Model within Speed of its Entry Edge (8.5.5); not inside the opponent's Zone of
+  Influence (8.3.3); no abilities from Reserves (8.5.5, FAQ v1.0).
+* Move, Run, Disengage: on the table; within Speed (straight line, 8.5.3); not Within 1" of an
+  enemy Ground unit (8.5.3); Move and Run only Unengaged (8.5.2, 8.7.1), Disengage only Engaged.
+* Ranged Attack: weapons of the unit; at least one planned target it may shoot (8.7.3 step 1:
+  range, visibility, Combat Tag, Engaged restrictions).
+* Charge: Ground units (8.7.7 "Flying Units cannot Charge or be Charged"), a reachable end
+  position within Speed + 6".
+* Abilities (chapter 10, 10.5): an Active ability of the unit, in its phase, once per Round unless
+  REPEATABLE, its cost paid by Exhausting Ready cards of the resource (excess lost, 10.5.1).
+  Reaction abilities answer the opponent's Activation; a plan cannot schedule them yet.
+* One activation per unit and phase (8.4.1, 8.6.1); the Gather Action only in Gather the Resources.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+from ..board.engagement import ENGAGEMENT_RANGE
+from ..board.model import EPS, MM_PER_INCH
+from ..errors import MathhammerError
+from ..starcraft.loadout import attack_batches, make_loadout
+from .spec import PHASES, PLAYERS, Activation, Scenario
+from .world import World, edge_distance
+
+PHASE_TITLE = {"movement": "Movement Phase", "assault": "Assault Phase", "combat": "Combat Phase"}
+
+
+def _pay(cards: list[tuple[str, int]], ready: list[bool], cost: int) -> list[int] | None:
+    """Indices of Ready cards to Exhaust for ``cost`` with the least excess (10.5.1), or None."""
+    best: tuple[int, int, list[int]] | None = None
+    idx = [i for i, ok in enumerate(ready) if ok]
+    for n in range(1, len(idx) + 1):
+        for combo in itertools.combinations(idx, n):
+            total = sum(cards[i][1] for i in combo)
+            if total >= cost and (best is None or (total - cost, n) < (best[0], best[1])):
+                best = (total - cost, n, list(combo))
+    return None if best is None else best[2]
+
+
+def check_scenario(scn: Scenario) -> list[str]:
+    """Every problem of the plan, one line each (an empty list: the plan is legal as written)."""
+    world = World(scn)
+    uids = world.uids
+    problems: list[str] = []
+    pos: dict[str, int] = {}  # planned placement of each unit on the table
+    roster = scn.roster
+
+    def say(act: Activation, msg: str) -> None:
+        problems.append(
+            f"{scn.file}: {act.where} (round {act.round}, {PHASE_TITLE[act.phase]}, {act.player}, "
+            f"{act.unit or 'pass'} {act.action}): {msg}"
+        )
+
+    def occupied(but: str) -> tuple[int, ...]:
+        return tuple(p for u, p in pos.items() if u != but)
+
+    def state() -> tuple[tuple[int, ...], tuple[int, ...]]:
+        p = tuple(pos.get(u, -1) for u in uids)
+        a = tuple(scn.units[u].models if pos.get(u, -1) >= 0 else 0 for u in uids)
+        return p, a
+
+    def why_not(act: Activation, lead: tuple[float, float]) -> str:
+        su = scn.units[act.unit]
+        r = su.base_mm / MM_PER_INCH / 2
+        for other, pid in pos.items():
+            o = scn.units[other]
+            if o.player == su.player or o.flying or su.flying or other == act.unit:
+                continue
+            orad = o.base_mm / MM_PER_INCH / 2
+            gap = min(math.dist(lead, c) - r - orad for c in world.placements[pid].centres)
+            if gap <= ENGAGEMENT_RANGE + EPS:
+                return (
+                    f'ends Within 1" of enemy unit {other!r} ({max(gap, 0):.2f}"; 8.5.3 "cannot end Within 1" '
+                    '(Engagement Range) of an Enemy Ground Unit")'
+                )
+        return (
+            "the unit cannot be set there (off the table, on terrain, on another base, or no room In Coherency; 8.5.3)"
+        )
+
+    cards: dict[str, list[tuple[str, int]]] = {}
+    for p in PLAYERS:
+        army = scn.armies[p]
+        names = [army.faction, *army.tactical]
+        out: list[tuple[str, int]] = []
+        for name in names:
+            card = roster.card(name)
+            if card.resource:
+                out.append((card.resource, int(card.resource_per_round)))
+        cards[p] = out
+
+    for rnd in range(1, scn.mission.game_length + 1):
+        ready = {p: [True] * len(cards[p]) for p in PLAYERS}
+        used: dict[tuple[str, str], int] = {}
+        pool = scn.mission.supply_pool(rnd)
+        for phase in PHASES:
+            for player in PLAYERS:
+                acted: set[str] = set()
+                for act in scn.activations(rnd, phase, player):
+                    if act.action == "pass":
+                        continue
+                    su = scn.units[act.unit]
+                    if act.unit in acted:
+                        say(
+                            act, f"{act.unit!r} already activated in this phase (8.4.1, 8.6.1: one activation per unit)"
+                        )
+                    acted.add(act.unit)
+                    on = act.unit in pos
+                    # abilities
+                    for name in act.use:
+                        abil = next(
+                            (
+                                a
+                                for a in [
+                                    *su.unit.card.abilities,
+                                    *(a for up in su.loadout.upgrades for a in up.abilities),
+                                ]
+                                if a.name.lower() == name.lower()
+                            ),
+                            None,
+                        )
+                        if abil is None:
+                            own = [a.name for a in su.unit.card.abilities if a.type != "passive"]
+                            say(
+                                act,
+                                f"use: got {name!r}; allowed: an Active ability of {su.unit.name}: "
+                                f"{', '.join(own) or 'none'}",
+                            )
+                            continue
+                        if abil.type == "passive":
+                            say(act, f"use: {abil.name!r} is Passive: always in effect, never used (2.7.2)")
+                            continue
+                        if abil.type == "reaction":
+                            say(act, f"use: {abil.name!r} is a Reaction (2.7.3): plans cannot schedule Reactions yet")
+                            continue
+                        if abil.phase not in (phase, "any"):
+                            say(
+                                act,
+                                f"use: {abil.name!r} is used in the {abil.phase.title()} Phase, "
+                                f"not the {PHASE_TITLE[phase]}",
+                            )
+                        if act.action == "deploy" and "reserves" not in abil.text.lower():
+                            say(act, f"use: {abil.name!r}: a unit in Reserves uses no abilities (8.5.5, FAQ v1.0)")
+                        key = (act.unit, abil.name)
+                        used[key] = used.get(key, 0) + 1
+                        if used[key] > 1 and "REPEATABLE" not in abil.text.upper():
+                            say(
+                                act,
+                                f"use: {abil.name!r} a second time this Round "
+                                "(once per Round per unit unless REPEATABLE)",
+                            )
+                        if abil.cost == "X":
+                            say(act, f"use: {abil.name!r} costs X: plans need a fixed cost")
+                        elif abil.cost:
+                            mine = [(i, c) for i, c in enumerate(cards[player]) if c[0] == abil.resource]
+                            sub = [c for _, c in mine]
+                            pay = _pay(sub, [ready[player][i] for i, _ in mine], int(abil.cost))
+                            if pay is None:
+                                have = sum(c[1] for (i, c) in mine if ready[player][i])
+                                say(
+                                    act,
+                                    f"use: {abil.name!r} costs {abil.cost} {abil.resource}; "
+                                    f"the Ready cards give {have} {abil.resource} (10.5.1: Exhaust Ready cards; "
+                                    "a card Exhausted earlier this Round gives nothing)",
+                                )
+                            else:
+                                for j in pay:
+                                    ready[player][mine[j][0]] = False
+                        try:
+                            make_loadout(su.unit, su.models, [u.name for u in su.loadout.upgrades], [abil.name])
+                        except MathhammerError as exc:
+                            say(act, f"use: {exc}")
+                    p_now, a_now = state()
+                    engaged_now = on and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now))
+                    if act.action == "deploy":
+                        if on:
+                            say(
+                                act, f"{act.unit!r} is already on the table (8.5.5: Deploy brings a unit from Reserves)"
+                            )
+                            continue
+                        assert act.to is not None
+                        if pool is not None:
+                            on_table = sum(
+                                scn.units[u].supply(scn.units[u].models) for u in pos if scn.units[u].player == player
+                            )
+                            need = su.supply(su.models)
+                            if need > pool - on_table:
+                                say(
+                                    act,
+                                    f"needs Supply {need}; Available Supply is {pool - on_table} (Supply Pool {pool} - "
+                                    f"{on_table} on the table) (8.3.2)",
+                                )
+                        edge = world.edges[player]
+                        reach = su.speed + su.base_mm / MM_PER_INCH / 2
+                        d = edge_distance(edge, act.to, scn.board.width, scn.board.depth)
+                        if d > reach + EPS:
+                            say(
+                                act,
+                                f'the Leading Model ends {d:.1f}" from the {edge} Entry Edge; '
+                                f'at most Speed {su.speed}" (8.5.5)',
+                            )
+                        if world.in_enemy_zone(player, act.to):
+                            say(act, "ends inside the opponent's Zone of Influence (8.3.3)")
+                        pid = world.place(su, act.to, world.rear_of(player), occupied(act.unit))
+                        if pid is None:
+                            say(act, why_not(act, act.to))
+                        else:
+                            pos[act.unit] = pid
+                        continue
+                    if not on:
+                        say(act, f"{act.unit!r} is not on the table yet: Deploy it first (8.5.5)")
+                        continue
+                    lead = world.placements[pos[act.unit]].centres[0]
+                    if act.action in ("move", "run", "disengage"):
+                        assert act.to is not None
+                        if act.action == "disengage" and not engaged_now:
+                            say(act, "the unit is not Engaged: Move instead (8.5.4 Disengage is for an Engaged unit)")
+                        if act.action != "disengage" and engaged_now:
+                            say(act, "the unit is Engaged: it cannot Move or Run; Disengage instead (8.5.2, 8.7.1)")
+                        d = math.dist(lead, act.to)
+                        if d > su.speed + EPS:
+                            say(act, f'moves {d:.1f}"; Speed is {su.speed}" (8.5.3)')
+                        rear = (lead[0] - act.to[0], lead[1] - act.to[1])
+                        pid = world.place(su, act.to, rear if any(rear) else world.rear_of(player), occupied(act.unit))
+                        if pid is None:
+                            say(act, why_not(act, act.to))
+                        else:
+                            pos[act.unit] = pid
+                    elif act.action == "shoot":
+                        _check_shoot(scn, world, act, say, p_now, a_now)
+                    elif act.action == "charge":
+                        _check_charge(scn, world, act, say, pos, p_now, a_now)
+                    elif act.action == "gather" and scn.mission.scoring != "gather-the-resources":
+                        say(act, f"the Gather Action belongs to Gather the Resources, not {scn.mission.name}")
+                    elif act.action == "fight":
+                        foes = {b for a, b in world.engaged_pairs(p_now, a_now) if a == act.unit}
+                        if not foes:
+                            problems.append(
+                                f"warning: {scn.file}: {act.where}: {act.unit!r} is not Engaged in the plan "
+                                "as written; "
+                                "it fights only in games where it is"
+                            )
+    return problems
+
+
+def _check_shoot(
+    scn: Scenario, world: World, act: Activation, say: object, pos: tuple[int, ...], alive: tuple[int, ...]
+) -> None:
+    su = scn.units[act.unit]
+    names = [w.name for w in su.unit.card.weapons] + [w.name for up in su.loadout.upgrades for w in up.weapons]
+    for w in act.weapons:
+        if w not in names:
+            say(act, f"weapons: got {w!r}; allowed: weapons of {su.unit.name}: {', '.join(names)}")  # type: ignore[operator]
+            return
+    reasons: list[str] = []
+    for t in act.targets:
+        tu = scn.units[t]
+        if alive[world.uids.index(t)] <= 0:
+            reasons.append(f"{t}: not on the table at this point of the plan")
+            continue
+        for b in attack_batches(su.loadout, tu.unit, "assault"):
+            if act.weapons and b.name not in act.weapons:
+                continue
+            f = world.facts(pos, alive, act.unit, t, b.weapon, tuple(tu.unit.card.combat_tags))
+            if f.eligible:
+                return
+            reasons.extend(f"{t} with {b.name}: {r}" for r in f.refusals)
+        if not attack_batches(su.loadout, tu.unit, "assault"):
+            reasons.append(f"{t}: no Assault Phase weapon of {su.unit.name} may target it (8.7.3 step 1, Combat Tag)")
+    say(act, "no planned target can be shot: " + "; ".join(reasons))  # type: ignore[operator]
+
+
+def _check_charge(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    say: object,
+    pos: dict[str, int],
+    p_now: tuple[int, ...],
+    a_now: tuple[int, ...],
+) -> None:
+    su = scn.units[act.unit]
+    if su.flying:
+        say(act, "a Flying unit cannot Charge (8.7.7)")  # type: ignore[operator]
+        return
+    bad = [t for t in act.targets if scn.units[t].flying or t not in pos]
+    if bad:
+        say(act, f"targets {bad}: Charge targets must be Ground units on the table (8.7.7)")  # type: ignore[operator]
+        return
+    try:
+        length, end = world.charge_length(p_now, a_now, act.unit, act.targets)
+    except MathhammerError as exc:
+        say(act, str(exc))  # type: ignore[operator]
+        return
+    if end is None or length > su.speed + 6 + EPS:
+        shown = "no legal end position" if end is None else f'{length:.1f}"'
+        say(act, f"cannot reach: needs {shown}, at most Speed {su.speed} + 6 (8.7.7)")  # type: ignore[operator]
+        return
+    tx, ty = world.placements[pos[act.targets[0]]].centres[0]
+    pid = world.place(
+        su, end, (end[0] - tx, end[1] - ty), tuple(p for u, p in pos.items() if u != act.unit), act.targets
+    )
+    if pid is not None:
+        pos[act.unit] = pid
+
+
+__all__ = ["check_scenario"]

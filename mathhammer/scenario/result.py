@@ -1,0 +1,268 @@
+"""What a scenario simulation returns: per-round distributions, marker control, VP, who wins.
+
+Every probability carries its standard error ``sqrt(p (1 - p) / N)`` and every mean its
+``sd / sqrt(N)``. Frames are built on demand (pandas is imported only then).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .spec import PLAYERS
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+
+def _p(mask: np.ndarray) -> tuple[float, float]:
+    n = mask.size
+    p = float(mask.mean()) if n else 0.0
+    return p, math.sqrt(max(p * (1 - p), 0.0) / n) if n else 0.0
+
+
+def _m(x: np.ndarray) -> tuple[float, float]:
+    n = x.size
+    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+
+
+@dataclass
+class ScenarioResult:
+    """The outcome of ``trials`` games of a scenario.
+
+    Attributes:
+        scenario: the scenario's name; ``file`` its file.
+        trials, seed: the run.
+        units: unit ids with their player and card.
+        markers: marker numbers in file order.
+        rounds: per round (after its Scoring Phase), arrays over trials: ``alive`` (units x trials),
+            ``supply``, ``marker`` (Damage Marker), ``on_table``, ``control`` (markers x trials: -1
+            nobody, 0 red, 1 blue), ``vp`` (2 x trials), ``over``.
+        end_round: the Round each game ended in.
+        winner: per trial 0 red, 1 blue, -1 draw.
+        instant: the game ended by a Special Winning Condition.
+        skipped: planned activations that could not happen, with the number of trials.
+    """
+
+    scenario: str
+    file: str
+    trials: int
+    seed: int
+    units: list[dict[str, Any]]
+    markers: list[int]
+    rounds: list[dict[str, np.ndarray]]
+    end_round: np.ndarray
+    winner: np.ndarray
+    instant: np.ndarray
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    # ------------------------------------------------------------- summaries
+    def outcome(self) -> dict[str, dict[str, float]]:
+        """P(red wins), P(blue wins), P(draw), each with its standard error."""
+        out = {}
+        for name, code in (("red", 0), ("blue", 1), ("draw", -1)):
+            p, se = _p(self.winner == code)
+            out[name] = {"p": p, "stderr": se}
+        return out
+
+    def end_rounds(self) -> dict[int, float]:
+        """P(the game ends in Round r)."""
+        return {r: float((self.end_round == r).mean()) for r in range(1, len(self.rounds) + 1)}
+
+    def vp_pmf(self, player: str, round_no: int | None = None) -> dict[int, float]:
+        """Distribution of a player's VP after ``round_no`` (default: the end of the game)."""
+        snap = self.rounds[(round_no or len(self.rounds)) - 1]
+        v = snap["vp"][PLAYERS.index(player)]
+        values, counts = np.unique(v, return_counts=True)
+        return {int(a): float(c) / v.size for a, c in zip(values, counts, strict=True)}
+
+    def unit_rows(self) -> list[dict[str, Any]]:
+        rows = []
+        for r, snap in enumerate(self.rounds, 1):
+            for i, u in enumerate(self.units):
+                alive = snap["alive"][i]
+                on = snap["on_table"][i]
+                models, models_se = _m(alive.astype(float))
+                supply, supply_se = _m(snap["supply"][i].astype(float))
+                marker, marker_se = _m(snap["marker"][i].astype(float))
+                destroyed, destroyed_se = _p(alive == 0)
+                on_p, _ = _p(on)
+                rows.append(
+                    {
+                        "round": r,
+                        "unit": u["id"],
+                        "player": u["player"],
+                        "card": u["card"],
+                        "models_mean": models,
+                        "models_se": models_se,
+                        "models_pmf": {int(k): float((alive == k).mean()) for k in range(u["models"] + 1)},
+                        "supply_mean": supply,
+                        "supply_se": supply_se,
+                        "damage_marker_mean": marker,
+                        "damage_marker_se": marker_se,
+                        "p_destroyed": destroyed,
+                        "p_destroyed_se": destroyed_se,
+                        "p_on_table": on_p,
+                    }
+                )
+        return rows
+
+    def marker_rows(self) -> list[dict[str, Any]]:
+        rows = []
+        for r, snap in enumerate(self.rounds, 1):
+            for m, number in enumerate(self.markers):
+                c = snap["control"][m]
+                row: dict[str, Any] = {"round": r, "marker": number}
+                for name, code in (("red", 0), ("blue", 1), ("none", -1)):
+                    p, se = _p(c == code)
+                    row[f"p_{name}"] = p
+                    row[f"p_{name}_se"] = se
+                rows.append(row)
+        return rows
+
+    def vp_rows(self) -> list[dict[str, Any]]:
+        rows = []
+        for r, snap in enumerate(self.rounds, 1):
+            for p, name in enumerate(PLAYERS):
+                mean, se = _m(snap["vp"][p].astype(float))
+                rows.append(
+                    {"round": r, "player": name, "vp_mean": mean, "vp_se": se, "p_over": float(snap["over"].mean())}
+                )
+        return rows
+
+    def units_frame(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame([{k: v for k, v in row.items() if k != "models_pmf"} for row in self.unit_rows()])
+
+    def markers_frame(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self.marker_rows())
+
+    def vp_frame(self) -> pd.DataFrame:
+        import pandas as pd
+
+        return pd.DataFrame(self.vp_rows())
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``mathhammer scenario run --json``."""
+        return {
+            "scenario": self.scenario,
+            "file": self.file,
+            "engine": "exact-transition sampling",
+            "trials": self.trials,
+            "seed": self.seed,
+            "outcome": self.outcome(),
+            "end_round": {str(k): v for k, v in self.end_rounds().items()},
+            "instant_win": _p(self.instant)[0],
+            "vp": {p: {str(k): v for k, v in self.vp_pmf(p).items()} for p in PLAYERS},
+            "rounds": [
+                {
+                    "round": r,
+                    "vp": [row for row in self.vp_rows() if row["round"] == r],
+                    "units": [
+                        {k: v if k != "models_pmf" else {str(a): b for a, b in v.items()} for k, v in row.items()}
+                        for row in self.unit_rows()
+                        if row["round"] == r
+                    ],
+                    "markers": [row for row in self.marker_rows() if row["round"] == r],
+                }
+                for r in range(1, len(self.rounds) + 1)
+            ],
+            "skipped": self.skipped,
+        }
+
+    def text_report(self) -> str:
+        o = self.outcome()
+        lines = [
+            f"{self.scenario} ({self.file}): {self.trials:,} games, seed {self.seed}",
+            "  red wins {:.1%} ± {:.1%}   blue wins {:.1%} ± {:.1%}   draw {:.1%} ± {:.1%}".format(
+                o["red"]["p"],
+                o["red"]["stderr"],
+                o["blue"]["p"],
+                o["blue"]["stderr"],
+                o["draw"]["p"],
+                o["draw"]["stderr"],
+            ),
+            "  game ends in round: " + "  ".join(f"{r}: {p:.1%}" for r, p in self.end_rounds().items() if p > 0),
+            "",
+            "  round   VP red         VP blue        " + "  ".join(f"M{n} red/blue" for n in self.markers),
+        ]
+        for r in range(1, len(self.rounds) + 1):
+            vp = [row for row in self.vp_rows() if row["round"] == r]
+            mk = [row for row in self.marker_rows() if row["round"] == r]
+            cells = "  ".join(f"{m['p_red']:>4.0%}/{m['p_blue']:<4.0%}  " for m in mk)
+            red, blue = vp[0], vp[1]
+            lines.append(
+                f"  {r:>5}   {red['vp_mean']:5.2f} ± {red['vp_se']:.2f}   "
+                f"{blue['vp_mean']:5.2f} ± {blue['vp_se']:.2f}   {cells}"
+            )
+        lines += ["", "  unit                      player  models left (round 1 .. end)        P(destroyed) at end"]
+        rows = self.unit_rows()
+        last = len(self.rounds)
+        for u in self.units:
+            mine = [row for row in rows if row["unit"] == u["id"]]
+            track = " ".join(f"{row['models_mean']:.1f}" for row in mine)
+            lines.append(f"  {u['id']:<25} {u['player']:<6}  {track:<35} {mine[last - 1]['p_destroyed']:.1%}")
+        if self.skipped:
+            lines += ["", "  planned activations that could not happen (trials):"]
+            lines += [f"    {k}: {v:,}" for k, v in sorted(self.skipped.items())]
+        return "\n".join(lines)
+
+    def plot(self, folder: str | Path) -> list[Path]:
+        """Write ``vp.png`` (VP over rounds, with error bars) and ``markers.png`` (P(control) per marker)."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        out = Path(folder)
+        rounds = list(range(1, len(self.rounds) + 1))
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for name, colour in (("red", "#d62728"), ("blue", "#1f77b4")):
+            rows = [r for r in self.vp_rows() if r["player"] == name]
+            ax.errorbar(
+                rounds,
+                [r["vp_mean"] for r in rows],
+                yerr=[r["vp_se"] for r in rows],
+                label=name,
+                color=colour,
+                marker="o",
+                capsize=3,
+            )
+        ax.set_xlabel("round")
+        ax.set_ylabel("Victory Points (mean ± SE)")
+        ax.set_title(self.scenario)
+        ax.legend()
+        fig.tight_layout()
+        paths = [out / "vp.png", out / "markers.png"]
+        fig.savefig(paths[0], dpi=110)
+        plt.close(fig)
+        fig, axes = plt.subplots(1, len(self.markers), figsize=(3 * len(self.markers), 3.2), squeeze=False, sharey=True)
+        rows = self.marker_rows()
+        for ax, number in zip(axes[0], self.markers, strict=True):
+            mine = [r for r in rows if r["marker"] == number]
+            ax.stackplot(
+                rounds,
+                [r["p_red"] for r in mine],
+                [r["p_none"] for r in mine],
+                [r["p_blue"] for r in mine],
+                colors=["#d62728", "#dddddd", "#1f77b4"],
+                labels=["red", "nobody", "blue"],
+            )
+            ax.set_title(f"marker {number}")
+            ax.set_xlabel("round")
+        axes[0][0].set_ylabel("P(control)")
+        axes[0][-1].legend(loc="lower right", fontsize=7)
+        fig.tight_layout()
+        fig.savefig(paths[1], dpi=110)
+        plt.close(fig)
+        return paths
+
+
+__all__ = ["ScenarioResult"]

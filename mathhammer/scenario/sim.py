@@ -1,0 +1,632 @@
+"""Simulate a whole scenario: N trials of the plan, round by round (rulebook part 8).
+
+The state of every trial is a few integer arrays (units x trials): models left, Damage Marker,
+SHIELDED, placement, Disengage penalty, abilities used; markers' control and state; Victory
+Points; the First Player Marker. Each activation is applied to all trials at once, grouped by
+the board state they share (placements, which units are still on the table, models left of the
+units concerned), so each board state is read once.
+
+Dice come from the engines' contract: an attack on a unit in state (models left, Damage Marker,
+SHIELDED) is resolved by :func:`mathhammer.exact.exact_states`, the exact joint distribution of
+the unit's next state under the 8.7.4 procedure, and each trial draws its outcome from it with a
+uniform number. Uniforms, Charge Rolls (1D6), Roll-Offs and Supply Drop markers come from a
+counter-based generator keyed by (seed, trial, what is rolled), so a trial's game is the same for
+any number of trials, any grouping and any order of evaluation. Sampling a Batch's outcome from
+its exact distribution is equivalent in law to rolling its dice; the test suite holds the two
+to each other.
+
+Rules applied (the reading where the rules leave room is said in the code):
+
+* 8.2.1 / 8.4.2 / 8.6.2: players alternate activations, the holder of the First Player Marker
+  first (policy: the holder chooses to go first); a player whose planned activations are spent
+  Passes; the first to Pass takes the First Player Marker for the next Phase.
+* 8.3.1 / 8.3.2: Supply Pool = starting Supply + Escalation per Round, unlimited in the final
+  Round; a Deploy needs the unit's Current Supply Value <= Available Supply (else it is skipped
+  in that trial: the unit stays in Reserves).
+* 8.5.2-8.5.5, 8.7.1: Move, Run, Disengage, Deploy set the unit at the planned point (the check
+  command validates distances); an Engaged unit cannot Move or Run (it Holds). 8.5.4 Tactical
+  Mass: a unit that Disengages cannot Ranged Attack or Charge in the following Assault Phase
+  unless its Current Supply Value exceeds the Combined Supply of the enemies it was Engaged with.
+* 8.7.3 / 8.7.4: Ranged Attacks weapon by weapon (Batch sequence), each Batch at the first
+  planned target still on the table that it may shoot (board facts: range, visibility, Engaged
+  restrictions); "if the target unit is destroyed, shoot the next one instead".
+* 8.7.7: Charge: Speed (+ BUFF Speed of abilities used) + 1D6 against the board's charge
+  distance; success sets the unit Engaged at the path's end; IMPACT (X) Y of the unit's abilities
+  resolves immediately after a successful Charge.
+* 8.8.1: in the Combat Phase every Engaged unit fights (planned ``fight`` entries first, then the
+  others, alternating), with the models in its Fighting and Supporting Ranks, all dice at the
+  first planned target it is Engaged with (policy ``first-target``; 8.8.1 "Declare how Attack
+  Dice are split").
+* 8.9.1: mission marker control by Current Supply of contesting units (Flying excluded), ties
+  never transfer, sticky; 8.9.2 Victory Points per the Mission Card (``mission.py``); 8.9.3 end
+  of game: Special Winning Condition (lead), a player with nothing on the table and nothing in
+  Reserves (+10 VP to the survivor), the final Round; 8.9.5 Cleanup (abilities used and their
+  effects expire, cards Ready again); 8.9.6 the First Player Marker to the player with fewer VP,
+  a Roll-Off on a tie.
+* Damage Markers persist between Rounds (8.9.5: "Remove all Tokens and Markers except ... Damage
+  Markers").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..engine.config import JIT
+from ..engine.rng import mix64
+from ..exact import exact_states
+from ..starcraft.compiled import compile_attack
+from ..starcraft.loadout import Loadout, as_target, attack_batches, make_loadout
+from ..starcraft.model import Attack, Batch
+from . import mission as missions
+from .spec import PLAYERS, Activation, Scenario, ScenarioUnit
+from .world import World
+
+_IMPACT = re.compile(r"IMPACT \((\d+)\) (\d)\+")
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK = (1 << 64) - 1
+
+
+@njit(**JIT)
+def _uniforms_kernel(base, trials):  # pragma: no cover - compiled
+    out = np.empty(trials.size)
+    gamma = np.uint64(0x9E3779B97F4A7C15)
+    for i in range(trials.size):
+        z = mix64(base + np.uint64(trials[i]) * gamma)
+        out[i] = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return out
+
+
+def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
+    """One uniform in [0, 1) per trial for the draw named ``stream``: a function of (seed, stream, trial) only.
+
+    >>> a = uniforms(1, 7, np.arange(5))
+    >>> bool(np.all(a[[3, 1]] == uniforms(1, 7, np.array([3, 1]))))
+    True
+    """
+    z = (seed * _GOLDEN + 0x632BE59BD9B4E019) & _MASK
+    z ^= (stream * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 31)) * 0x94D049BB133111EB) & _MASK
+    return np.asarray(_uniforms_kernel(np.uint64(z), trials.astype(np.int64)))
+
+
+def _stream(*parts: int) -> int:
+    s = 0
+    for p in parts:
+        s = (s * 1_000_003 + int(p) + 1) & _MASK
+    return s
+
+
+def d6(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
+    """1D6 per trial."""
+    return (uniforms(seed, stream, trials) * 6).astype(np.int64) + 1
+
+
+class Simulation:
+    """The state of ``trials`` games of one scenario and the rules that move it (see the module text)."""
+
+    def __init__(self, scn: Scenario, trials: int, seed: int) -> None:
+        self.scn = scn
+        self.seed = int(seed)
+        self.T = int(trials)
+        self.world = World(scn)
+        self.uids = self.world.uids
+        self.units: list[ScenarioUnit] = [scn.units[u] for u in self.uids]
+        self.U = len(self.uids)
+        self.M = len(scn.deployment.markers)
+        self.marker_numbers = [m.number for m in scn.deployment.markers]
+        T, U, M = self.T, self.U, self.M
+        self.full = np.array([u.models for u in self.units], dtype=np.int64)
+        self.alive = np.repeat(self.full[:, None], T, axis=1)
+        self.mark = np.zeros((U, T), dtype=np.int64)
+        has_shield = np.array([self._shield(u) > 0 for u in self.units])
+        self.shielded = np.repeat(has_shield[:, None], T, axis=1)
+        self.pos = np.full((U, T), -1, dtype=np.int64)
+        self.penalty = np.zeros((U, T), dtype=bool)
+        self.used = np.zeros((U, T), dtype=np.int64)  # bit i: the unit's ability i used this round
+        self.ref_supply = np.zeros((U, T), dtype=np.int64)
+        self.vp = np.zeros((2, T), dtype=np.int64)
+        self.control = np.full((M, T), -1, dtype=np.int64)
+        self.gained = np.zeros((M, T), dtype=bool)
+        self.active = np.zeros((M, T), dtype=bool)
+        self.activated_round = np.zeros((M, T), dtype=np.int64)
+        self.removed_marker = np.zeros((M, T), dtype=bool)
+        self.first = np.zeros(T, dtype=np.int64)
+        self.over = np.zeros(T, dtype=bool)
+        self.end_round = np.zeros(T, dtype=np.int64)
+        self.instant = np.zeros(T, dtype=bool)
+        self.round = 0
+        self.snapshots: list[dict[str, np.ndarray]] = []
+        self.skipped: dict[str, int] = {}
+        self.abilities = [self._ability_names(u) for u in self.units]
+        self._loadouts: dict[tuple[int, int], Loadout] = {}
+        self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._supply_table = [np.array([u.supply(k) for k in range(u.models + 1)]) for u in self.units]
+
+    # ------------------------------------------------------------ unit facts
+    @staticmethod
+    def _shield(u: ScenarioUnit) -> int:
+        return u.unit.card.shield + sum(up.stats.get("shield", 0) for up in u.loadout.upgrades)
+
+    @staticmethod
+    def _ability_names(u: ScenarioUnit) -> list[str]:
+        return [a.name for a in u.unit.card.abilities] + [a.name for up in u.loadout.upgrades for a in up.abilities]
+
+    def supply(self, u: int, alive: np.ndarray) -> np.ndarray:
+        return self._supply_table[u][np.clip(alive, 0, self.full[u])]
+
+    def loadout(self, u: int, mask: int) -> Loadout:
+        key = (u, int(mask))
+        lo = self._loadouts.get(key)
+        if lo is None:
+            base = self.units[u].loadout
+            use = [n for i, n in enumerate(self.abilities[u]) if mask >> i & 1]
+            lo = make_loadout(base.unit, base.models, [x.name for x in base.upgrades], use)
+            self._loadouts[key] = lo
+        return lo
+
+    def _effects(self, u: int, mask: int, kind: str) -> list[Any]:
+        return [e for e in self.loadout(u, mask).effects() if e.kind == kind]
+
+    def impact(self, u: int) -> tuple[int, int] | None:
+        su = self.units[u]
+        texts = [a.text for a in su.unit.card.abilities] + [a.text for up in su.loadout.upgrades for a in up.abilities]
+        for t in texts:
+            m = _IMPACT.search(t)
+            if m and "Charge" in t:
+                return int(m.group(1)), int(m.group(2))
+        return None
+
+    # ------------------------------------------------------------ grouping
+    @staticmethod
+    def groups(trials: np.ndarray, cols: Sequence[np.ndarray]) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
+        """Split ``trials`` by the rows of ``cols`` (each indexed by trial)."""
+        if trials.size == 0:
+            return
+        arr = np.stack([np.asarray(c)[trials] for c in cols], axis=1)
+        uniq, inv = np.unique(arr, axis=0, return_inverse=True)
+        inv = inv.reshape(-1)
+        order = np.argsort(inv, kind="stable")
+        bounds = np.searchsorted(inv[order], np.arange(len(uniq) + 1))
+        for g in range(len(uniq)):
+            yield tuple(int(x) for x in uniq[g]), trials[order[bounds[g] : bounds[g + 1]]]
+
+    def on_table(self) -> np.ndarray:
+        return (self.pos >= 0) & (self.alive > 0)
+
+    def board_state(
+        self, key_pos: tuple[int, ...], key_on: tuple[int, ...], exact: dict[int, int]
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Placements and models for a board: the units named in ``exact`` with their models left, the others whole."""
+        alive = tuple(exact.get(u, int(self.full[u]) if key_on[u] else 0) for u in range(self.U))
+        pos = tuple(p if alive[u] > 0 else -1 for u, p in enumerate(key_pos))
+        return pos, alive
+
+    def engaged_with(
+        self, trials: np.ndarray
+    ) -> Iterator[tuple[np.ndarray, frozenset[tuple[str, str]], tuple[int, ...]]]:
+        """Trials grouped by placements and units on the table, with the Engaged unit pairs of each group."""
+        cols = [self.pos[u] for u in range(self.U)] + [self.on_table()[u].astype(np.int64) for u in range(self.U)]
+        for key, ts in self.groups(trials, cols):
+            kpos, kon = key[: self.U], key[self.U :]
+            pos, alive = self.board_state(kpos, kon, {})
+            yield ts, self.world.engaged_pairs(pos, alive), key
+
+    def engaged_mask(self, trials: np.ndarray, u: int) -> np.ndarray:
+        """Per trial of ``trials``: is unit ``u`` Engaged?"""
+        out = np.zeros(self.T, dtype=bool)
+        uid = self.uids[u]
+        for ts, pairs, _ in self.engaged_with(trials):
+            if any(a == uid for a, _ in pairs):
+                out[ts] = True
+        return out[trials]
+
+    # ------------------------------------------------------------ attacks
+    def resolve(
+        self,
+        batches: Sequence[Batch],
+        t: int,
+        phase: str,
+        trials: np.ndarray,
+        stream: int,
+        visible: int | None,
+        evade: bool,
+    ) -> None:
+        """Resolve a chain of Batches at unit ``t`` for ``trials`` (all with the same models left)."""
+        if not batches or trials.size == 0:
+            return
+        k = int(self.alive[t, trials[0]])
+        cols = [self.mark[t], self.shielded[t].astype(np.int64), self.used[t]]
+        for (mark, shielded, tmask), ts in self.groups(trials, cols):
+            tlo = self.loadout(t, tmask)
+            target = as_target(
+                tlo, phase, alive=k, marker=mark, shielded=bool(shielded), visible=visible, evade_eligible=evade
+            )
+            if k < self.full[t]:
+                target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone
+            compiled, tc = compile_attack(Attack(tuple(batches), target))
+            key = (tuple(cb.key() for cb in compiled), tuple(tc.hp.tolist()), tc.shield, tc.marker, tc.shielded)
+            tr = self._transitions.get(key)
+            if tr is None:
+                states = exact_states(compiled, tc)
+                arr = np.array([(r, m, int(s)) for r, m, s in states], dtype=np.int64).reshape(-1, 3)
+                cdf = np.cumsum(np.array(list(states.values())))
+                cdf /= cdf[-1]
+                tr = self._transitions[key] = (arr, cdf)
+            arr, cdf = tr
+            u = uniforms(self.seed, stream, ts)
+            pick = np.minimum(np.searchsorted(cdf, u, side="right"), len(cdf) - 1)
+            self.alive[t, ts] -= arr[pick, 0]
+            self.mark[t, ts] = arr[pick, 1]
+            self.shielded[t, ts] = arr[pick, 2].astype(bool)
+            dead = self.alive[t, ts] <= 0
+            self.mark[t, ts[dead]] = 0
+
+    # ------------------------------------------------------------ actions
+    def run(self, progress: Callable[[int, int], None] | None = None) -> None:
+        scn = self.scn
+        length = scn.mission.game_length
+        everyone = np.arange(self.T)
+        if scn.first_player == "roll-off":
+            self.first[:] = (uniforms(self.seed, _stream(0, 0), everyone) < 0.5).astype(np.int64)
+        else:
+            self.first[:] = PLAYERS.index(scn.first_player)
+        missions.setup(self)
+        for rnd in range(1, length + 1):
+            self.round = rnd
+            live = everyone[~self.over]
+            self.ref_supply = np.where(
+                self.on_table(), np.stack([self.supply(u, self.alive[u]) for u in range(self.U)]), 0
+            )
+            missions.start_of_round(self, live)
+            for phase_i, phase in enumerate(("movement", "assault", "combat")):
+                live = everyone[~self.over]
+                if live.size == 0:
+                    break
+                if phase == "combat":
+                    self.combat_phase(live)
+                    continue
+                split = [live[self.first[live] == fp] for fp in (0, 1)]  # before the Pass moves the marker
+                for fp, ts in enumerate(split):
+                    if ts.size == 0:
+                        continue
+                    order, passer = self.order(rnd, phase, fp)
+                    for act in order:
+                        self.activate(act, ts)
+                    if passer is not None:
+                        self.first[ts] = passer
+                del phase_i
+            live = everyone[~self.over]
+            missions.score(self, live)
+            self.end_checks(live, rnd == length)
+            self.cleanup(live)
+            self.snapshot()
+            if progress is not None:
+                progress(rnd, length)
+
+    def order(self, rnd: int, phase: str, fp: int) -> tuple[list[Activation], int | None]:
+        """Alternating activations from the First Player; the first player to run out Passes (8.2.1)."""
+        lists = [list(self.scn.activations(rnd, phase, p)) for p in PLAYERS]
+        for i, lst in enumerate(lists):
+            cut = next((j for j, a in enumerate(lst) if a.action == "pass"), None)
+            if cut is not None:
+                lists[i] = lst[:cut]
+        out: list[Activation] = []
+        turn, passer = fp, None
+        idx = [0, 0]
+        done = [False, False]
+        while not all(done):
+            if done[turn]:
+                turn = 1 - turn
+                continue
+            if idx[turn] >= len(lists[turn]):
+                done[turn] = True
+                if passer is None:
+                    passer = turn
+            else:
+                out.append(lists[turn][idx[turn]])
+                idx[turn] += 1
+            turn = 1 - turn
+        return out, passer
+
+    def _skip(self, act: Activation, n: int, why: str) -> None:
+        if n:
+            key = f"{act.where}: {why}"
+            self.skipped[key] = self.skipped.get(key, 0) + n
+
+    def activate(self, act: Activation, trials: np.ndarray) -> None:
+        trials = trials[~self.over[trials]]
+        if trials.size == 0:
+            return
+        u = self.uids.index(act.unit)
+        stream = _stream(self.round, ("movement", "assault", "combat").index(act.phase), self.scn.plan.index(act))
+        if act.action == "deploy":
+            self.deploy(u, act, trials)
+            return
+        here = trials[self.on_table()[u, trials]]
+        self._skip(act, trials.size - here.size, "the unit is destroyed or still in Reserves")
+        if here.size == 0:
+            return
+        if act.use:
+            bits = 0
+            for name in act.use:
+                bits |= 1 << next(i for i, n in enumerate(self.abilities[u]) if n.lower() == name.lower())
+            fresh = here[(self.used[u, here] & bits) == 0]
+            self.used[u, here] |= bits
+            for e in self._effects(u, bits, "non_lethal_self"):
+                self.mark[u, fresh] += e.value  # NON-LETHAL DAMAGE on the unit itself (part 11)
+        if act.action in ("move", "run", "disengage"):
+            self.move(u, act, here)
+        elif act.action == "shoot":
+            self.shoot(u, act, here, stream)
+        elif act.action == "charge":
+            self.charge(u, act, here, stream)
+        elif act.action == "gather":
+            missions.gather(self, u, here)
+        elif act.action == "fight":
+            self.fight(u, act.targets, here, stream)
+
+    def deploy(self, u: int, act: Activation, trials: np.ndarray) -> None:
+        su = self.units[u]
+        player = PLAYERS.index(su.player)
+        reserve = trials[(self.pos[u, trials] < 0) & (self.alive[u, trials] > 0)]
+        pool = self.scn.mission.supply_pool(self.round)
+        if pool is not None:
+            own = [v for v in range(self.U) if PLAYERS.index(self.units[v].player) == player and v != u]
+            used = sum((self.supply(v, self.alive[v, reserve]) * (self.pos[v, reserve] >= 0)) for v in own)
+            ok = self.supply(u, self.alive[u, reserve]) <= pool - np.asarray(used)
+            self._skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
+            reserve = reserve[ok]
+        assert act.to is not None
+        self._place(u, reserve, act.to, self.world.rear_of(su.player), act)
+        self.ref_supply[u, reserve] = self.supply(u, self.alive[u, reserve])
+
+    def _place(
+        self,
+        u: int,
+        trials: np.ndarray,
+        lead: tuple[float, float],
+        rear: tuple[float, float],
+        act: Activation,
+        allowed: tuple[str, ...] = (),
+    ) -> np.ndarray:
+        placed = np.zeros(self.T, dtype=bool)
+        cols = [np.where(self.on_table()[v], self.pos[v], -1) for v in range(self.U) if v != u]
+        if not cols:
+            cols = [np.zeros(self.T, dtype=np.int64)]
+        for key, ts in self.groups(trials, cols):
+            occupied = tuple(p for p in key if p >= 0)
+            pid = self.world.place(self.units[u], lead, rear, occupied, allowed)
+            if pid is None:
+                self._skip(act, ts.size, "no room to set the unit there")
+                continue
+            self.pos[u, ts] = pid
+            placed[ts] = True
+        return placed[trials]
+
+    def move(self, u: int, act: Activation, trials: np.ndarray) -> None:
+        engaged = self.engaged_mask(trials, u)
+        if act.action == "disengage":
+            mine = trials[engaged]
+            if mine.size:
+                self._tactical_mass(u, mine)
+            movers = trials
+        else:
+            self._skip(act, int(engaged.sum()), "the unit is Engaged: it cannot Move or Run (8.5.2, 8.7.1)")
+            movers = trials[~engaged]
+        assert act.to is not None
+        for pid, ts in self.groups(movers, [self.pos[u]]):
+            old = self.world.placements[pid[0]].centres[0]
+            rear = (old[0] - act.to[0], old[1] - act.to[1])
+            self._place(u, ts, act.to, rear if any(rear) else self.world.rear_of(self.units[u].player), act)
+
+    def _tactical_mass(self, u: int, trials: np.ndarray) -> None:
+        """8.5.4: no Ranged Attack or Charge in the next Assault Phase unless Tactical Mass.
+
+        Tactical Mass: Current Supply above the Combined Supply of the enemies it was Engaged with.
+        """
+        uid = self.uids[u]
+        for ts, pairs, _ in self.engaged_with(trials):
+            foes = [self.uids.index(b) for a, b in pairs if a == uid]
+            combined = sum(self.supply(v, self.alive[v, ts]) for v in foes)
+            mine = self.supply(u, self.alive[u, ts])
+            self.penalty[u, ts] = ~(mine > combined)
+
+    def shoot(self, u: int, act: Activation, trials: np.ndarray, stream: int) -> None:
+        barred = self.penalty[u, trials]
+        self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
+        trials = trials[~barred]
+        targets = [self.uids.index(t) for t in act.targets]
+        base = self.loadout(u, 0)
+        names = list(act.weapons)
+        if not names:  # every Assault Phase weapon the unit fires (8.7.3 step 2), in the card's Batch order
+            for t in targets:
+                names += [b.name for b in attack_batches(base, self.units[t].unit, "assault") if b.name not in names]
+        for wi, wname in enumerate(names):
+            ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
+            cols = [self.pos[v] for v in range(self.U)] + [self.on_table()[v].astype(np.int64) for v in range(self.U)]
+            cols += [self.alive[u], self.used[u]] + [self.alive[t] for t in targets]
+            for key, ts in self.groups(ts_all, cols):
+                kpos, kon = key[: self.U], key[self.U : 2 * self.U]
+                a, mask = key[2 * self.U], key[2 * self.U + 1]
+                lo = self.loadout(u, mask)
+                for ti, t in enumerate(targets):
+                    k = key[2 * self.U + 2 + ti]
+                    if k <= 0 or not kon[t]:
+                        continue
+                    pos, alive = self.board_state(kpos, kon, {u: a, t: k})
+                    batches = [b for b in attack_batches(lo, self.units[t].unit, "assault", alive=a) if b.name == wname]
+                    if not batches:
+                        continue
+                    w = batches[0].weapon
+                    f = self.world.facts(
+                        pos, alive, self.uids[u], self.uids[t], w, tuple(self.units[t].unit.card.combat_tags)
+                    )
+                    if not f.eligible:
+                        continue
+                    distances = tuple(f.distances[: batches[0].models])
+                    if not distances:
+                        continue
+                    batch = Batch(w, models=len(distances), distances=distances, name=wname)
+                    self.resolve([batch], t, "assault", ts, _stream(stream, wi), f.removable, f.evade_eligible)
+                    break
+                else:
+                    self._skip(act, ts.size, f"{wname}: no planned target it may shoot")
+
+    def charge(self, u: int, act: Activation, trials: np.ndarray, stream: int) -> None:
+        su = self.units[u]
+        barred = self.penalty[u, trials]
+        self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
+        trials = trials[~barred]
+        targets = [self.uids.index(t) for t in act.targets]
+        cols = [self.pos[v] for v in range(self.U)] + [self.on_table()[v].astype(np.int64) for v in range(self.U)]
+        cols += [self.alive[u], self.used[u]]
+        rolls = d6(self.seed, stream, np.arange(self.T))
+        for key, ts in self.groups(trials, cols):
+            kpos, kon = key[: self.U], key[self.U : 2 * self.U]
+            a, mask = key[2 * self.U], key[2 * self.U + 1]
+            alive_targets = [t for t in targets if kon[t]]
+            if not alive_targets:
+                self._skip(act, ts.size, "no planned target on the table")
+                continue
+            pos, alive = self.board_state(kpos, kon, {u: a})
+            if any(self.uids[u] == x for x, _ in self.world.engaged_pairs(pos, alive)):
+                self._skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
+                continue
+            tids = tuple(self.uids[t] for t in alive_targets)
+            length, end = self.world.charge_length(pos, alive, self.uids[u], tids)
+            speed = su.speed + sum(e.value for e in self._effects(u, mask, "speed"))
+            ok = ts[speed + rolls[ts] >= length - 1e-9] if end is not None else ts[:0]
+            self._skip(act, ts.size - ok.size, "Charge Roll too short (8.7.7)")
+            if ok.size == 0 or end is None:
+                continue
+            tx, ty = self.world.placements[kpos[alive_targets[0]]].centres[0]
+            rear = (end[0] - tx, end[1] - ty)
+            placed = self._place(u, ok, end, rear, act, tids)
+            ok = ok[placed]
+            imp = self.impact(u)
+            if imp is not None and ok.size:
+                t = alive_targets[0]
+                for (k, a2), ts2 in self.groups(ok, [self.alive[t], self.alive[u]]):
+                    pos2, alive2 = self.board_state(
+                        tuple(self.pos[:, ts2[0]].tolist()),
+                        tuple(int(x) for x in self.on_table()[:, ts2[0]]),
+                        {u: a2, t: k},
+                    )
+                    n = self.world.strikers(pos2, alive2, self.uids[u])
+                    if n:
+                        self.resolve(
+                            [Batch.impact(n, imp[0], imp[1], name="IMPACT")],
+                            t,
+                            "combat",
+                            ts2,
+                            _stream(stream, 99),
+                            None,
+                            False,
+                        )
+
+    def combat_phase(self, live: np.ndarray) -> None:
+        """8.8: every Engaged unit fights, alternating from the First Player.
+
+        The planned ``fight`` entries come first, then the other Engaged units in army order.
+        """
+        planned = {
+            p: [a for a in self.scn.activations(self.round, "combat", p) if a.action == "fight"] for p in PLAYERS
+        }
+        for fp, ts_fp in enumerate([live[self.first[live] == fp] for fp in (0, 1)]):
+            for ts, pairs, _ in self.engaged_with(ts_fp):
+                engaged = {a for a, _ in pairs}
+                lists: list[list[tuple[str, tuple[str, ...], int]]] = [[], []]
+                for pi, p in enumerate(PLAYERS):
+                    seen = set()
+                    for a in planned[p]:
+                        if a.unit in engaged and a.unit not in seen:
+                            lists[pi].append((a.unit, a.targets, self.scn.plan.index(a)))
+                            seen.add(a.unit)
+                    for uid in self.uids:
+                        if uid in engaged and uid not in seen and self.scn.units[uid].player == p:
+                            lists[pi].append((uid, (), 10_000 + self.uids.index(uid)))
+                turn, idx = fp, [0, 0]
+                while idx[0] < len(lists[0]) or idx[1] < len(lists[1]):
+                    if idx[turn] < len(lists[turn]):
+                        uid, targets, ordinal = lists[turn][idx[turn]]
+                        idx[turn] += 1
+                        u = self.uids.index(uid)
+                        here = ts[self.on_table()[u, ts] & ~self.over[ts]]
+                        self.fight(u, targets, here, _stream(self.round, 2, ordinal))
+                    turn = 1 - turn
+
+    def fight(self, u: int, targets: Sequence[str], trials: np.ndarray, stream: int) -> None:
+        """8.8.1: the Fighting and Supporting Ranks strike the first planned (else any) unit they are Engaged with."""
+        uid = self.uids[u]
+        for ts, pairs, key in self.engaged_with(trials):
+            foes = [b for a, b in pairs if a == uid]
+            if not foes:
+                continue
+            pick = next((t for t in targets if t in foes), sorted(foes, key=self.uids.index)[0])
+            t = self.uids.index(pick)
+            kpos, kon = key[: self.U], key[self.U :]
+            for (a, k, mask), ts2 in self.groups(ts, [self.alive[u], self.alive[t], self.used[u]]):
+                pos, alive = self.board_state(kpos, kon, {u: a, t: k})
+                n = min(self.world.strikers(pos, alive, uid), a)
+                if n <= 0:
+                    continue
+                batches = attack_batches(self.loadout(u, mask), self.units[t].unit, "combat", alive=n)
+                self.resolve(batches, t, "combat", ts2, stream, None, False)
+
+    # ------------------------------------------------------------ end of round
+    def current_supply(self) -> np.ndarray:
+        out = np.zeros((self.U, self.T), dtype=np.int64)
+        for u in range(self.U):
+            out[u] = np.where(self.on_table()[u], self.supply(u, self.alive[u]), 0)
+        return out
+
+    def end_checks(self, live: np.ndarray, final: bool) -> None:
+        """8.9.3: Special Winning Condition, a wiped-out army (+10 VP to the survivor), the final Round."""
+        lead = self.scn.mission.instant_win_lead
+        diff = self.vp[0, live] - self.vp[1, live]
+        instant = np.abs(diff) >= lead
+        present = np.zeros((2, self.T), dtype=bool)
+        for u in range(self.U):
+            p = PLAYERS.index(self.units[u].player)
+            present[p] |= self.alive[u] > 0  # on the table or in Reserves, not Destroyed
+        wiped = ~present[:, live]
+        for p in (0, 1):
+            gain = wiped[1 - p] & ~wiped[p] & ~instant
+            self.vp[p, live[gain]] += 10
+        ended = instant | wiped.any(axis=0)
+        self.instant[live[instant]] = True
+        if final:
+            ended[:] = True
+        done = live[ended]
+        self.over[done] = True
+        self.end_round[done] = self.round
+
+    def cleanup(self, live: np.ndarray) -> None:
+        """8.9.5 Cleanup (abilities and their effects expire, cards Ready) and 8.9.6 initiative."""
+        self.used[:, live] = 0
+        self.penalty[:, live] = False
+        diff = self.vp[0, live] - self.vp[1, live]
+        roll = uniforms(self.seed, _stream(self.round, 9), live) < 0.5
+        self.first[live] = np.where(diff < 0, 0, np.where(diff > 0, 1, roll.astype(np.int64)))
+
+    def snapshot(self) -> None:
+        self.snapshots.append(
+            {
+                "alive": self.alive.copy(),
+                "on_table": self.on_table(),
+                "supply": self.current_supply(),
+                "marker": self.mark.copy(),
+                "control": self.control.copy(),
+                "vp": self.vp.copy(),
+                "over": self.over.copy(),
+            }
+        )
+
+
+__all__ = ["Simulation", "d6", "uniforms"]

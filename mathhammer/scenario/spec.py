@@ -1,0 +1,557 @@
+"""Scenario files: mission, deployment, board, two army lists and a plan of activations.
+
+A scenario is a TOML file (format and examples: ``profiles/scenarios/README.md``)::
+
+    name = "Hold Position at the crossing"
+    first_player = "red"                 # 8.2.2: the Roll-Off winner's choice for Round 1, or "roll-off"
+
+    [mission]
+    card = "Hold Position"               # a Mission Card (profiles/missions.toml), at the deployment's scale
+
+    [deployment]
+    card = "Frontier"                    # a Deployment Card: the battlefield size
+    entry_edges = { red = "south", blue = "north" }
+    markers = [{ number = 1, x = 9, y = 18 }, { number = 5, x = 18, y = 18 }]
+
+    [[terrain]]                          # as in a board file (mathhammer board)
+    id = "crate"
+    footprint = [[16, 10], [20, 10], [20, 12], [16, 12]]
+    size = 2
+
+    [players.red]
+    army = "../armies/terran_skirmish.toml"   # relative to the scenario file
+
+    [players.blue]
+    army = "../armies/kerrigans_brood.toml"
+
+    [[rounds]]
+    round = 1
+    red.movement = [{ unit = "marine-1", action = "deploy", to = [9, 10] }]
+    blue.movement = [{ unit = "zergling-1", action = "deploy", to = [10, 28] }]
+    red.assault = [{ unit = "marine-1", action = "shoot", targets = ["zergling-1"] }]
+
+The players are ``red`` and ``blue``, the colours of the Mission Markers (7.3.2: Markers 1 & 3
+Red, 2 & 4 Blue, 5 Neutral). Units are named after their card and their place among the units
+of that card in the army list: ``marine-1``, ``marine-2``, ``marauder-1``.
+
+Every problem of a file is reported at once, one line each, naming the file and the field
+(``scenario.toml: rounds[0].red.movement[1].to: ...``).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ..board.loader import BattlefieldSpec, BoardFile, TerrainSpec, build_board
+from ..board.model import Board, BoardError
+from ..errors import MathhammerError
+from ..profiles import Roster, Unit, load_roster
+from ..profiles.loader import builtin_dir
+from ..starcraft.army import Army, ArmyError, load_army, validate_army
+from ..starcraft.loadout import Loadout, make_loadout
+from ..validate import validation_problems
+
+PLAYERS = ("red", "blue")
+PHASES = ("movement", "assault", "combat")
+ACTIONS: dict[str, tuple[str, ...]] = {
+    "movement": ("deploy", "move", "hold", "disengage", "pass"),
+    "assault": ("run", "hold", "shoot", "charge", "gather", "pass"),
+    "combat": ("fight", "hold", "pass"),
+}
+EDGES = ("south", "north", "west", "east")
+#: 7.3.2: "Markers 1 & 3 are Red, Markers 2 & 4 are Blue, and Marker 5 is Neutral".
+MARKER_COLOUR = {1: "red", 2: "blue", 3: "red", 4: "blue", 5: "neutral"}
+#: 9.2.1: "the Zone of Influence, which extends 6" inward from each player's Entry Edge".
+ZONE_DEPTH = 6.0
+POLICIES = {
+    "casualties": ("keep-leader",),
+    "fight_split": ("first-target",),
+    "roll_off": ("random",),
+}
+
+
+class ScenarioError(MathhammerError):
+    """Every problem found in a scenario file (or in its plan), one line each."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("\n".join(self.problems))
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+Point = tuple[float, float]
+
+
+class MissionSpec(_Strict):
+    card: str = Field(min_length=1)
+    starting_supply: int | None = Field(default=None, ge=0, le=99)
+    supply_escalation: int | None = Field(default=None, ge=0, le=99)
+    game_length: int | None = Field(default=None, ge=1, le=10)
+    instant_win_lead: int | None = Field(default=None, ge=1, le=99)
+
+
+class MarkerSpec(_Strict):
+    number: int = Field(ge=1, le=5)
+    x: float
+    y: float
+
+
+class DeploymentSpec(_Strict):
+    card: str = Field(min_length=1)
+    source: str = ""
+    entry_edges: dict[Literal["red", "blue"], Literal["south", "north", "west", "east"]]
+    zone_depth: float = Field(default=ZONE_DEPTH, gt=0, le=36)
+    markers: list[MarkerSpec] = Field(min_length=1, max_length=5)
+
+    @model_validator(mode="after")
+    def _sides(self) -> DeploymentSpec:
+        if set(self.entry_edges) != set(PLAYERS):
+            raise ValueError("entry_edges needs both red and blue")
+        if self.entry_edges["red"] == self.entry_edges["blue"]:
+            raise ValueError("red and blue need different Entry Edges")
+        numbers = [m.number for m in self.markers]
+        if len(set(numbers)) != len(numbers):
+            raise ValueError(f"marker numbers must differ: {numbers}")
+        return self
+
+
+class PlayerSpec(_Strict):
+    army: str = Field(min_length=1)
+    name: str = ""
+
+
+class ActivationSpec(_Strict):
+    unit: str = Field(default="", max_length=80)
+    action: str
+    to: Point | None = None
+    targets: list[str] = []
+    weapons: list[str] = []
+    use: list[str] = []
+
+
+class PlayerRound(_Strict):
+    movement: list[ActivationSpec] = []
+    assault: list[ActivationSpec] = []
+    combat: list[ActivationSpec] = []
+
+
+class RoundSpec(_Strict):
+    round: int = Field(ge=1, le=10)
+    red: PlayerRound = PlayerRound()
+    blue: PlayerRound = PlayerRound()
+
+
+class PolicySpec(_Strict):
+    casualties: Literal["keep-leader"] = "keep-leader"
+    fight_split: Literal["first-target"] = "first-target"
+    roll_off: Literal["random"] = "random"
+
+
+class ScenarioFile(_Strict):
+    name: str = ""
+    description: str = ""
+    first_player: Literal["red", "blue", "roll-off"] = "roll-off"
+    mission: MissionSpec
+    deployment: DeploymentSpec
+    terrain: list[TerrainSpec] = []
+    players: dict[Literal["red", "blue"], PlayerSpec]
+    policy: PolicySpec = PolicySpec()
+    rounds: list[RoundSpec] = []
+
+    @model_validator(mode="after")
+    def _players(self) -> ScenarioFile:
+        if set(self.players) != set(PLAYERS):
+            raise ValueError("players needs both [players.red] and [players.blue]")
+        seen = [r.round for r in self.rounds]
+        if len(set(seen)) != len(seen):
+            raise ValueError(f"each round once: {seen}")
+        return self
+
+
+@dataclass(frozen=True)
+class MissionCard:
+    """A Mission Card (9.2.1) from ``profiles/missions.toml``, with the scenario's overrides."""
+
+    id: str
+    name: str
+    scale: str
+    scoring: str
+    starting_supply: int
+    supply_escalation: int
+    game_length: int
+    instant_win_lead: int
+    parameters: str
+    scoring_text: str
+    additional: str
+
+    def supply_pool(self, round_no: int) -> int | None:
+        """8.3.1: the starting Supply in Round 1, + Escalation each later Round; unlimited (None) in the final Round."""
+        if round_no >= self.game_length:
+            return None
+        return self.starting_supply + self.supply_escalation * (round_no - 1)
+
+
+@dataclass(frozen=True)
+class ScenarioUnit:
+    """One unit of a player's army on the scenario: its id, card, loadout and Supply Profile."""
+
+    id: str
+    player: str
+    loadout: Loadout
+
+    @property
+    def unit(self) -> Unit:
+        return self.loadout.unit
+
+    @property
+    def models(self) -> int:
+        return self.loadout.models
+
+    def supply(self, alive: int) -> int:
+        """Current Supply Value (glossary): the Supply Profile bracket of ``alive`` models; 0 when none left."""
+        if alive <= 0:
+            return 0
+        for b in self.unit.card.supply:
+            if b.models[0] <= alive <= b.models[1]:
+                return b.supply
+        below = [b for b in self.unit.card.supply if b.models[1] < alive]
+        return max((b.supply for b in below), default=0)
+
+    @property
+    def speed(self) -> int:
+        sp = self.unit.card.speed
+        base = 0 if sp == "-" else sp[0]
+        return base + sum(up.stats.get("speed", 0) for up in self.loadout.upgrades)
+
+    @property
+    def flying(self) -> bool:
+        return "Flying" in self.unit.card.combat_tags
+
+    @property
+    def base_mm(self) -> float:
+        b = self.unit.card.base_mm
+        return float(max(b) if isinstance(b, tuple) else b)
+
+    @property
+    def size(self) -> int:
+        s = self.unit.card.size
+        return 1 if s == "-" else s
+
+
+@dataclass(frozen=True)
+class Activation:
+    """One planned activation, with where it sits in the plan (for messages)."""
+
+    where: str
+    round: int
+    phase: str
+    player: str
+    unit: str
+    action: str
+    to: Point | None = None
+    targets: tuple[str, ...] = ()
+    weapons: tuple[str, ...] = ()
+    use: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A loaded scenario: every name resolved, ready to check and simulate."""
+
+    file: str
+    name: str
+    description: str
+    first_player: str
+    mission: MissionCard
+    deployment: DeploymentSpec
+    deployment_card: dict[str, Any]
+    board: Board
+    armies: dict[str, Army]
+    units: dict[str, ScenarioUnit]
+    plan: tuple[Activation, ...]
+    policy: PolicySpec
+    roster: Roster = field(repr=False, compare=False, default_factory=Roster)
+
+    def activations(self, round_no: int, phase: str, player: str) -> list[Activation]:
+        return [a for a in self.plan if a.round == round_no and a.phase == phase and a.player == player]
+
+    def player_units(self, player: str) -> list[ScenarioUnit]:
+        return [u for u in self.units.values() if u.player == player]
+
+
+@lru_cache(maxsize=1)
+def _catalog() -> dict[str, Any]:
+    with (builtin_dir() / "missions.toml").open("rb") as fh:
+        return tomllib.load(fh)
+
+
+def mission_cards() -> list[dict[str, Any]]:
+    """The Mission Cards of ``profiles/missions.toml`` (both scales)."""
+    return list(_catalog()["missions"])
+
+
+def deployment_cards() -> list[dict[str, Any]]:
+    """The Deployment Cards of ``profiles/missions.toml``."""
+    return list(_catalog()["deployments"])
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower().split("(")[0]).strip("-")
+
+
+def _fields() -> list[str]:
+    names: set[str] = set()
+    for spec in (
+        ScenarioFile,
+        MissionSpec,
+        DeploymentSpec,
+        MarkerSpec,
+        PlayerSpec,
+        RoundSpec,
+        PlayerRound,
+        ActivationSpec,
+        PolicySpec,
+        TerrainSpec,
+    ):
+        names.update(spec.model_fields)
+    return sorted(names)
+
+
+def _allowed_keys(loc: Any) -> list[str]:
+    parts = [p for p in loc[:-1] if isinstance(p, str)]
+    specs: dict[str, type[BaseModel]] = {
+        "mission": MissionSpec,
+        "deployment": DeploymentSpec,
+        "terrain": TerrainSpec,
+        "players": PlayerSpec,
+        "policy": PolicySpec,
+        "rounds": RoundSpec,
+    }
+    spec: type[BaseModel] = specs.get(parts[0], ScenarioFile) if parts else ScenarioFile
+    if parts and parts[-1] == "markers":
+        spec = MarkerSpec
+    elif parts and parts[-1] in PHASES:
+        spec = ActivationSpec
+    elif parts and parts[-1] in PLAYERS and parts[0] == "rounds":
+        spec = PlayerRound
+    return sorted(spec.model_fields)
+
+
+def _find_card(
+    cards: list[dict[str, Any]], name: str, scale: str | None, what: str
+) -> tuple[dict[str, Any] | None, str]:
+    wanted = _key(name)
+    hits = [c for c in cards if wanted in (_key(c["name"]), _key(c["id"]))]
+    if scale is not None:
+        scaled = [c for c in hits if c["scale"] == scale]
+        hits = scaled or hits
+    if not hits:
+        names = sorted({c["name"] for c in cards})
+        return None, f"got {name!r}; allowed: {what}: {', '.join(names)}"
+    return hits[0], ""
+
+
+def _resolve_army(base: Path, text: str) -> Path:
+    p = Path(text)
+    if not p.is_absolute():
+        local = base / p
+        if local.exists():
+            return local
+        shipped = builtin_dir() / "armies" / p.name
+        if shipped.exists() and not local.exists():
+            return shipped
+        return local
+    return p
+
+
+def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster | None = None) -> Scenario:
+    """Validate a scenario read from TOML (``name`` labels messages; army paths are relative to ``base``)."""
+    try:
+        sf = ScenarioFile.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioError(validation_problems(name, exc, _fields(), _allowed_keys)) from None
+    problems: list[str] = []
+    roster = roster or load_roster()
+
+    dep, msg = _find_card(deployment_cards(), sf.deployment.card, None, "a Deployment Card")
+    if dep is None:
+        problems.append(f"{name}: deployment.card: {msg}")
+        dep = {"id": "?", "name": sf.deployment.card, "scale": "standard", "width": 54, "depth": 36}
+    card, msg = _find_card(mission_cards(), sf.mission.card, dep["scale"], "a Mission Card")
+    mission: MissionCard | None = None
+    if card is None:
+        problems.append(f"{name}: mission.card: {msg}")
+    else:
+        values = {k: card[k] for k in MissionCard.__dataclass_fields__}
+        for k in ("starting_supply", "supply_escalation", "game_length", "instant_win_lead"):
+            override = getattr(sf.mission, k)
+            if override is not None:
+                values[k] = override
+        mission = MissionCard(**values)
+    for i, m in enumerate(sf.deployment.markers):
+        if not (0 <= m.x <= dep["width"] and 0 <= m.y <= dep["depth"]):
+            problems.append(
+                f"{name}: deployment.markers[{i}]: got ({m.x}, {m.y}); allowed: a point on the "
+                f"{dep['width']}x{dep['depth']} battlefield of {dep['name']}"
+            )
+
+    board: Board | None = None
+    try:
+        board = build_board(
+            BoardFile(battlefield=BattlefieldSpec(width=dep["width"], depth=dep["depth"]), terrain=sf.terrain), name
+        )
+    except BoardError as exc:
+        problems.extend(exc.problems)
+
+    armies: dict[str, Army] = {}
+    units: dict[str, ScenarioUnit] = {}
+    for player in PLAYERS:
+        spec = sf.players[player]  # type: ignore[index]
+        path = _resolve_army(base, spec.army)
+        try:
+            army = load_army(path)
+        except ArmyError as exc:
+            problems.extend(f"{name}: players.{player}.army: {p}" for p in exc.problems)
+            continue
+        bad = validate_army(army, roster)
+        if bad:
+            problems.extend(f"{name}: players.{player}.army: {p}" for p in bad)
+            continue
+        armies[player] = army
+        counts: dict[str, int] = {}
+        for entry in army.units:
+            unit = roster.unit(entry.unit)
+            slug = _slug(unit.name)
+            counts[slug] = counts.get(slug, 0) + 1
+            uid = f"{slug}-{counts[slug]}"
+            if uid in units:
+                uid = f"{player}-{uid}"
+            units[uid] = ScenarioUnit(uid, player, make_loadout(unit, entry.models, entry.upgrades))
+
+    plan: list[Activation] = []
+    for ri, rnd in enumerate(sf.rounds):
+        if mission is not None and rnd.round > mission.game_length:
+            problems.append(
+                f"{name}: rounds[{ri}].round: got {rnd.round}; allowed: 1 to {mission.game_length} "
+                f"(the Game Length of {mission.name})"
+            )
+        for player in PLAYERS:
+            pr: PlayerRound = getattr(rnd, player)
+            for phase in PHASES:
+                for ai, act in enumerate(getattr(pr, phase)):
+                    where = f"{name}: rounds[{ri}].{player}.{phase}[{ai}]"
+                    if act.action not in ACTIONS[phase]:
+                        problems.append(
+                            f"{where}.action: got {act.action!r}; allowed in the {phase.title()} Phase: "
+                            f"{', '.join(ACTIONS[phase])}"
+                        )
+                        continue
+                    if act.action != "pass":
+                        u = units.get(act.unit)
+                        if u is None or u.player != player:
+                            own = sorted(k for k, v in units.items() if v.player == player)
+                            problems.append(
+                                f"{where}.unit: got {act.unit!r}; allowed: a unit of {player}: {', '.join(own)}"
+                            )
+                            continue
+                    needs_to = act.action in ("deploy", "move", "run", "disengage")
+                    if needs_to and act.to is None:
+                        problems.append(f"{where}.to: missing; required for {act.action}: the Leading Model's [x, y]")
+                    if act.action in ("shoot", "charge") and not act.targets:
+                        problems.append(f"{where}.targets: missing; required for {act.action}: enemy unit ids")
+                    for t in act.targets:
+                        tu = units.get(t)
+                        if tu is None or tu.player == player:
+                            enemy = sorted(k for k, v in units.items() if v.player != player)
+                            problems.append(f"{where}.targets: got {t!r}; allowed: an enemy unit: {', '.join(enemy)}")
+                    plan.append(
+                        Activation(
+                            where.removeprefix(f"{name}: "),
+                            rnd.round,
+                            phase,
+                            player,
+                            act.unit,
+                            act.action,
+                            act.to,
+                            tuple(act.targets),
+                            tuple(act.weapons),
+                            tuple(act.use),
+                        )
+                    )
+    if problems or mission is None or board is None:
+        raise ScenarioError(problems or [f"{name}: cannot be read"])
+    return Scenario(
+        file=name,
+        name=sf.name or Path(name).stem,
+        description=sf.description,
+        first_player=sf.first_player,
+        mission=mission,
+        deployment=sf.deployment,
+        deployment_card=dep,
+        board=board,
+        armies=armies,
+        units=units,
+        plan=tuple(plan),
+        policy=sf.policy,
+        roster=roster,
+    )
+
+
+def load_scenario(path: str | Path, roster: Roster | None = None) -> Scenario:
+    """Read and validate a scenario file (see the module text).
+
+    Raises:
+        ScenarioError: every problem, one line each, naming the file and the field.
+    """
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ScenarioError([f"{p}: no such file; allowed: a scenario TOML file (profiles/scenarios/)"]) from None
+    except IsADirectoryError:
+        raise ScenarioError([f"{p}: a folder; allowed: a scenario TOML file"]) from None
+    except OSError as exc:
+        raise ScenarioError([f"{p}: cannot read: {exc.strerror}"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError([f"{p.name}: not valid TOML: {exc}"]) from None
+    except UnicodeDecodeError:
+        raise ScenarioError([f"{p.name}: not a UTF-8 text file; allowed: a TOML scenario"]) from None
+    return parse_scenario(data, p.name, p.resolve().parent, roster)
+
+
+def builtin_scenarios() -> list[Path]:
+    """The example scenarios shipped in ``profiles/scenarios/``."""
+    return sorted((builtin_dir() / "scenarios").glob("*.toml"))
+
+
+__all__ = [
+    "ACTIONS",
+    "MARKER_COLOUR",
+    "PHASES",
+    "PLAYERS",
+    "Activation",
+    "MissionCard",
+    "Scenario",
+    "ScenarioError",
+    "ScenarioUnit",
+    "builtin_scenarios",
+    "deployment_cards",
+    "load_scenario",
+    "mission_cards",
+    "parse_scenario",
+]
