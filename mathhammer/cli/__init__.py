@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from . import army, attack, board, compare, import_opr, profiles, scenario
+from . import army, attack, board, compare, import_opr, profiles, report, scenario
 
 app = typer.Typer(
     name="mathhammer",
@@ -25,6 +25,7 @@ army.register(app)
 import_opr.register(app)
 board.register(app)
 scenario.register(app)
+report.register(app)
 
 
 @app.callback()

@@ -1,0 +1,151 @@
+"""``mathhammer report ARMY_A ARMY_B --out DIR`` and ``mathhammer report --roster --out DIR``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import typer
+
+from .common import handle_errors, run_options
+
+R = "Run"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report", no_args_is_help=True)(report)
+
+
+class _Bar:
+    """A rich progress bar on stderr: cells done, then the writing of the report."""
+
+    def __init__(self, bar: Any) -> None:
+        self.bar = bar
+        self.task = bar.add_task("cells", total=None)
+
+    def __call__(self, done: int, total: int) -> None:
+        self.bar.update(self.task, completed=done, total=total)
+
+    def writing(self) -> None:
+        self.bar.update(self.task, description="writing the report", total=None)
+
+
+@contextmanager
+def _progress(show: bool) -> Iterator[_Bar | None]:
+    """A progress bar on stderr when ``show`` (None: silent)."""
+    if not show:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        yield _Bar(bar)
+
+
+@handle_errors
+def report(
+    armies: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="ARMY_A ARMY_B", help="Two army lists (Grimdark Future: two unit files)."),
+    ] = None,
+    out: Annotated[str, typer.Option("--out", metavar="DIR", help="The report folder (replaced atomically).")] = "",
+    roster: Annotated[bool, typer.Option("--roster", help="Every unit of the roster against every other.")] = False,
+    system: Annotated[str, typer.Option("--system", help="Game system: starcraft (sc) or grimdark (gf).")] = (
+        "starcraft"
+    ),
+    profiles: Annotated[list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profiles.")] = None,
+    distance: Annotated[
+        str | None, typer.Option("--range", metavar="INCHES", help="Assault Phase distance (default: in range).")
+    ] = None,
+    exact: Annotated[bool, typer.Option("--exact", help="Exact (the default).", rich_help_panel=R)] = False,
+    trials: Annotated[
+        str | None, typer.Option("--trials", metavar="N", help="Monte Carlo trials per cell.", rich_help_panel=R)
+    ] = None,
+    tolerance: Annotated[
+        str | None,
+        typer.Option("--tolerance", metavar="E", help="Monte Carlo until SE(P(destroy)) <= E.", rich_help_panel=R),
+    ] = None,
+    seed: Annotated[str, typer.Option("--seed", metavar="S", help="Seed of the sweep.", rich_help_panel=R)] = "0",
+    serial: Annotated[bool, typer.Option("--serial", help="No Dask: every cell in this process.")] = False,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", metavar="ADDRESS", help="A running Dask scheduler (tcp://host:8786).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary on stdout.")] = False,
+) -> None:
+    """Army efficiency: every unit against every enemy unit, ranged and close combat, per 100 minerals and per Supply.
+
+    Writes DIR/report.html (self-contained), CSV files and PNG charts.
+
+    Example: mathhammer report profiles/armies/terran_skirmish.toml profiles/armies/daelaam_vanguard.toml --out rep
+    """
+    from ..errors import InputError
+    from ..validate import number
+
+    if not out:
+        raise InputError("--out", "(none)", "the report folder, e.g. --out report")
+    opts = run_options(exact, trials, seed, tolerance, "count")
+    dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
+    if serial and scheduler:
+        raise InputError("--scheduler", scheduler, "either --serial or --scheduler ADDRESS, not both")
+    from ..report.output import check_out
+
+    check_out(out)
+    from ..report import sweep, write_report
+
+    show = not as_json and sys.stderr.isatty()
+    with _progress(show) as progress:
+        df = sweep(
+            *(armies or []),
+            roster=roster,
+            system=system,
+            profiles=profiles or [],
+            distance=dist,
+            trials=opts["trials"],
+            tolerance=opts["tolerance"],
+            seed=opts["seed"],
+            scheduler="serial" if serial else (scheduler or "auto"),
+            progress=progress,
+        )
+        if progress is not None:
+            progress.writing()
+        folder = write_report(df, out)
+    meta = df.attrs["report"]
+    for w in meta["warnings"]:
+        typer.echo(f"warning: {w}", err=True)
+    summary = _summary(df, str(folder))
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    typer.echo(f"{folder / 'report.html'}: {summary['cells']} cells, {summary['engine']}, {summary['elapsed_s']} s")
+    for best in summary["best"]:
+        typer.echo(f"  best {best['side']}, {best['phase']}: {best['attacker']} ({best['figure']} {best['value']:.4f})")
+
+
+def _summary(df: Any, folder: str) -> dict[str, Any]:
+    from pathlib import Path
+
+    from ..report import ranking
+
+    meta = df.attrs["report"]
+    head = meta["headline"]
+    rank = ranking(df, head)
+    best = []
+    for (side, phase), block in rank.groupby(["side", "phase"], sort=False):
+        top = block.iloc[0]
+        value = float(top[head])
+        best.append(
+            {"side": side, "phase": phase, "attacker": top["attacker"], "figure": head,
+             "value": value if value == value else None}
+        )  # fmt: skip
+    return {
+        "out": folder,
+        "files": sorted(p.name for p in Path(folder).iterdir()),
+        **{k: meta[k] for k in ("system", "mode", "engine", "trials", "tolerance", "seed", "distance")},
+        **{k: meta[k] for k in ("cells", "distinct_cells", "scheduler", "elapsed_s", "warnings")},
+        "best": best,
+    }

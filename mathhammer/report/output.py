@@ -1,0 +1,484 @@
+"""Write a report folder: CSV of every figure, PNG charts and one self-contained ``report.html``.
+
+The folder is built next to its final place (a hidden sibling) and renamed
+into place only when complete; a run that fails or is interrupted leaves
+nothing behind, and an earlier report in the same folder is replaced only by
+a complete one.
+
+Files written:
+
+- ``cells.csv``: one row per (side, attacker, target, phase), every figure with its standard error;
+- ``figures.csv``: the same figures in long form (one row per cell and figure: value, se);
+- ``ranking.csv``: each attacker averaged over its targets, ranked;
+- ``settings.json``: the settings, seed, sources and versions;
+- ``heatmap_*.png`` (attackers x targets) and ``ranking_*.png`` (ranked bars with error bars);
+- ``report.html``: all of it on one page, images embedded, tables sortable.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InputError
+from .runner import FIGURES, headline, ranking
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+MARKER = "mathhammer-report"
+TEXT_COLUMNS = ("side", "phase", "attacker", "target", "engine")
+ALLOWED_OUT = "a new folder, an empty one, or the folder of an earlier report, in a folder you can write to"
+
+#: How the figures are shown: column -> (heading, SE column).
+LABELS = {
+    "damage_mean": ("damage", "damage_se"),
+    "p_destroy": ("P(destroy)", "p_destroy_se"),
+    "supply_removed_mean": ("Supply removed", "supply_removed_se"),
+    **{f"{n}_per_100": (f"{t} /100", f"{n}_per_100_se") for n, t in (("damage", "damage"), ("p_destroy", "P(destroy)"),
+                                                                     ("supply_removed", "Supply removed"))},
+    **{f"{n}_per_supply": (f"{t} /Supply", f"{n}_per_supply_se") for n, t in (("damage", "damage"),
+                                                                             ("p_destroy", "P(destroy)"),
+                                                                             ("supply_removed", "Supply removed"))},
+}  # fmt: skip
+
+
+def label(metric: str, system: str = "starcraft") -> str:
+    """A figure's heading; Grimdark Future counts wounds, not damage.
+
+    >>> label("damage_per_100"), label("damage_per_100", "grimdark")
+    ('damage /100', 'wounds /100')
+    """
+    text = LABELS[metric][0]
+    return text.replace("damage", "wounds") if system == "grimdark" else text
+
+
+def check_out(out: str | Path) -> Path:
+    """Refuse an output folder before any work: its parent must exist and be writable, and an
+    existing folder must be empty or hold an earlier report (never someone's other files).
+
+    Raises:
+        InputError: naming ``--out``, the path and what is allowed.
+    """
+    p = Path(out)
+    parent = p.parent if str(p.parent) else Path(".")
+    if p.exists() and not p.is_dir():
+        raise InputError("--out", str(out), ALLOWED_OUT, "it is a file")
+    if not parent.is_dir():
+        raise InputError("--out", str(out), ALLOWED_OUT, f"no folder {str(parent)!r}")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError("--out", str(out), ALLOWED_OUT, f"cannot write to {str(parent)!r}")
+    if p.is_dir() and any(p.iterdir()) and not _is_report(p):
+        raise InputError("--out", str(out), ALLOWED_OUT, "it holds other files; it is not replaced")
+    return p
+
+
+def _is_report(p: Path) -> bool:
+    try:
+        return json.loads((p / "settings.json").read_text()).get("kind") == MARKER
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def write_report(df: pd.DataFrame, out: str | Path, title: str | None = None) -> Path:
+    """Write the report of a :func:`~mathhammer.report.sweep` table into the folder ``out``, atomically.
+
+    Args:
+        df: the table from :func:`~mathhammer.report.sweep` (its ``attrs["report"]`` holds the settings).
+        out: the folder; created, or replaced when it holds an earlier report.
+        title: the page's title (default: from the sides compared).
+
+    Returns:
+        The folder.
+
+    Raises:
+        InputError: ``out`` cannot be written (see :func:`check_out`).
+
+    >>> import tempfile, pathlib
+    >>> from mathhammer.report import sweep
+    >>> folder = pathlib.Path(tempfile.mkdtemp()) / "gf"
+    >>> _ = write_report(sweep(roster=True, system="gf"), folder)
+    >>> sorted(p.name for p in folder.iterdir() if not p.name.endswith(".png"))
+    ['cells.csv', 'figures.csv', 'ranking.csv', 'report.html', 'settings.json']
+    """
+    p = check_out(out)
+    parent = p.parent if str(p.parent) else Path(".")
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{p.name}.tmp-", dir=parent))
+    except OSError as exc:
+        raise InputError("--out", str(out), ALLOWED_OUT, exc.strerror or str(exc)) from None
+    try:
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; a report folder is an ordinary one
+        _write_all(df, tmp, title)
+        _move_into_place(tmp, p)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return p
+
+
+def _move_into_place(tmp: Path, out: Path) -> None:
+    """Rename ``tmp`` to ``out``; an existing ``out`` is set aside first and removed only afterwards."""
+    if not out.exists():
+        os.rename(tmp, out)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
+    os.rmdir(old)
+    os.rename(out, old)
+    try:
+        os.rename(tmp, out)
+    except BaseException:
+        os.rename(old, out)
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "x"
+
+
+def long_form(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per cell and figure: the cell's identifying columns, ``figure``, ``value``, ``se``."""
+    import pandas as pd
+
+    ids = ["side", "phase", "attacker", "target", "engine", "trials", "seed", "cost_unit"]
+    parts = []
+    columns = {"destroyed_mean": ("models destroyed", "destroyed_se"), **LABELS}
+    for col, (_name, se) in columns.items():
+        part = df[ids].copy()
+        part["figure"] = col
+        part["value"] = df[col]
+        part["se"] = df[se]
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _write_all(df: pd.DataFrame, folder: Path, title: str | None) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    meta = dict(df.attrs.get("report", {}))
+    meta.setdefault("system", "starcraft" if (df["cost_unit"] == "minerals").all() else "grimdark")
+    meta.setdefault("sides", list(dict.fromkeys(df["side"])))
+    system = meta["system"]
+    head = meta.get("headline") or headline(system)
+    rank = ranking(df, head)
+    df.to_csv(folder / "cells.csv", index=False)
+    long_form(df).to_csv(folder / "figures.csv", index=False)
+    rank.to_csv(folder / "ranking.csv", index=False)
+    settings = {"kind": MARKER, **meta}
+    (folder / "settings.json").write_text(json.dumps(settings, indent=2, default=str) + "\n")
+    images: list[tuple[str, str, str, str]] = []  # (side, phase, caption, file)
+    for i, side in enumerate(meta["sides"], 1):
+        for phase in ("assault", "combat"):
+            block = df[(df["side"] == side) & (df["phase"] == phase)]
+            ranked = rank[(rank["side"] == side) & (rank["phase"] == phase)]
+            if block.empty:
+                continue
+            phase_name = str(block["phase_name"].iloc[0])
+            for metric in dict.fromkeys((head, "p_destroy")):
+                name = f"heatmap_{i}_{phase}_{_slug(metric)}.png"
+                fig = heatmap(block, metric, f"{side}: {phase_name}", system)
+                fig.savefig(folder / name, dpi=90)
+                images.append((side, phase, f"{label(metric, system)}: attackers × targets", name))
+            name = f"ranking_{i}_{phase}.png"
+            fig = bars(ranked, head, f"{side}: {phase_name}", system)
+            fig.savefig(folder / name, dpi=90)
+            images.append((side, phase, f"ranked by {label(head, system)} (mean over targets, ± 1 SE)", name))
+    page = render_html(df, rank, meta, folder, images, title)
+    (folder / "report.html").write_text(page, encoding="utf-8")
+
+
+# ----------------------------------------------------------------------------- charts
+
+
+def heatmap(block: pd.DataFrame, metric: str, title: str, system: str = "starcraft") -> Any:
+    """Attackers (rows) × targets (columns) of one figure; blank where there is no number."""
+    import numpy as np
+    from matplotlib.figure import Figure
+
+    grid = block.pivot_table(index="attacker", columns="target", values=metric, aggfunc="first", sort=False)
+    rows, cols = grid.shape
+    width = max(len(str(r)) for r in grid.index) * 0.07 + 0.5 * cols + 2.5
+    fig = Figure(figsize=(min(width, 24), min(2.5 + 0.4 * rows, 22)), layout="constrained")
+    ax = fig.subplots()
+    data = grid.to_numpy(dtype=float)
+    masked = np.ma.masked_invalid(data)
+    image = ax.imshow(masked, aspect="auto", cmap="viridis")
+    ax.set_xticks(
+        range(cols), [str(c) for c in grid.columns], rotation=50, ha="right", rotation_mode="anchor", fontsize=7
+    )
+    ax.set_yticks(range(rows), [str(r) for r in grid.index], fontsize=7)
+    ax.set_xlabel("target")
+    ax.set_ylabel("attacker")
+    ax.set_title(f"{title}\n{label(metric, system)}", fontsize=9)
+    if rows * cols <= 400:
+        top = np.nanmax(data) if np.isfinite(data).any() else 0.0
+        for (r, c), v in np.ndenumerate(data):
+            if math.isfinite(v):
+                color = "black" if top and v > 0.6 * top else "white"
+                ax.text(c, r, f"{v:.2g}", ha="center", va="center", fontsize=6, color=color)
+    fig.colorbar(image, ax=ax, shrink=0.8)
+    return fig
+
+
+def bars(ranked: pd.DataFrame, metric: str, title: str, system: str = "starcraft") -> Any:
+    """Attackers ranked by ``metric`` (mean over targets), with ± 1 standard error bars."""
+    from matplotlib.figure import Figure
+
+    shown = ranked.dropna(subset=[metric])
+    n = max(len(shown), 1)
+    fig = Figure(figsize=(8, min(1.5 + 0.3 * n, 20)), layout="constrained")
+    ax = fig.subplots()
+    labels = [str(a) for a in shown["attacker"]][::-1]
+    values = shown[metric].to_numpy(dtype=float)[::-1]
+    errors = shown[LABELS[metric][1]].to_numpy(dtype=float)[::-1]
+    ax.barh(range(len(values)), values, xerr=errors, color="#4c72b0", ecolor="#dd8452", capsize=3)
+    ax.set_yticks(range(len(values)), labels, fontsize=7)
+    ax.set_xlabel(f"{label(metric, system)} (mean over targets)")
+    ax.set_title(title, fontsize=9)
+    if not len(values):
+        ax.text(0.5, 0.5, "no attacker with a cost", ha="center", va="center", transform=ax.transAxes)
+    return fig
+
+
+# ----------------------------------------------------------------------------- HTML
+
+_CSS = """
+body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1200px;color:#222;padding:0 1em}
+h1{font-size:1.5em}h2{border-bottom:2px solid #4c72b0;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;font-size:.8em;margin:.5em 0 1em}
+th,td{border:1px solid #ccc;padding:.2em .45em;text-align:right}
+th{background:#eef2f8;position:sticky;top:0}
+td.t,th.t{text-align:left}
+table.sortable th{cursor:pointer;user-select:none}
+table.sortable th[aria-sort=ascending]::after{content:" ▲"}
+table.sortable th[aria-sort=descending]::after{content:" ▼"}
+.figs{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}
+figure{margin:0}figcaption{font-size:.8em;color:#555}
+img{max-width:100%;border:1px solid #ddd}
+.warn{color:#a33}.note{color:#555;font-size:.9em}
+"""
+
+_JS = """
+(function () {
+  function key(td) {
+    var v = td.getAttribute("data-v");
+    if (v === null) { return td.textContent.trim().toLowerCase(); }
+    if (v === "") { return null; }
+    return parseFloat(v);
+  }
+  function sortBy(table, col, th) {
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    var asc = th.getAttribute("aria-sort") !== "ascending";
+    rows.sort(function (a, b) {
+      var x = key(a.cells[col]), y = key(b.cells[col]);
+      if (x === null && y === null) { return 0; }
+      if (x === null) { return 1; }
+      if (y === null) { return -1; }
+      if (x < y) { return asc ? -1 : 1; }
+      if (x > y) { return asc ? 1 : -1; }
+      return 0;
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+  }
+  document.querySelectorAll("table.sortable").forEach(function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      th.title = "click to sort";
+      th.addEventListener("click", function () { sortBy(table, col, th); });
+    });
+  });
+})();
+"""
+
+
+def _num(v: Any, se: Any = None, digits: int = 4) -> str:
+    """A table cell: the value (sortable by ``data-v``) and ``± se`` when there is one."""
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        return f"<td class='t'>{html.escape(str(v))}</td>"
+    if not math.isfinite(x):
+        return "<td data-v=''>–</td>"
+    text = f"{x:.{digits}f}" if not float(x).is_integer() or digits == 0 else f"{int(x)}"
+    if se is not None:
+        try:
+            s = float(se)
+        except (TypeError, ValueError):
+            s = 0.0
+        if math.isfinite(s) and s > 0:
+            text += f" ± {s:.{digits}f}"
+    return f"<td data-v='{x!r}'>{text}</td>"
+
+
+def _table(frame: pd.DataFrame, columns: list[tuple[str, str, str | None]], table_id: str) -> str:
+    """``columns``: (column, heading, SE column or None)."""
+    head = "".join(f"<th class='{'t' if c in TEXT_COLUMNS else ''}'>{html.escape(h)}</th>" for c, h, _se in columns)
+    body = []
+    for _, row in frame.iterrows():
+        cells = []
+        for c, _h, se in columns:
+            v = row[c]
+            if isinstance(v, str):
+                cells.append(f"<td class='t'>{html.escape(v)}</td>")
+            else:
+                cells.append(_num(v, row[se] if se else None, 0 if c in ("rank", "trials", "seed") else 4))
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return (
+        f"<table class='sortable' id='{table_id}'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    )
+
+
+def _kv(items: list[tuple[str, Any]]) -> str:
+    rows = "".join(
+        f"<tr><th class='t'>{html.escape(k)}</th><td class='t'>{html.escape(str(v))}</td></tr>" for k, v in items
+    )
+    return f"<table>{rows}</table>"
+
+
+def _img(folder: Path, name: str, caption: str) -> str:
+    data = base64.b64encode((folder / name).read_bytes()).decode("ascii")
+    alt = html.escape(caption)
+    return f"<figure><img src='data:image/png;base64,{data}' alt='{alt}'><figcaption>{alt}</figcaption></figure>"
+
+
+def render_html(
+    df: pd.DataFrame,
+    rank: pd.DataFrame,
+    meta: dict[str, Any],
+    folder: Path,
+    images: list[tuple[str, str, str, str]],
+    title: str | None = None,
+) -> str:
+    """The page: settings, sources, ranked tables and charts per side and phase, every cell."""
+    system = meta.get("system", "starcraft")
+    cost = "minerals" if system == "starcraft" else "points"
+    names = [str(a.get("name", "?")) for a in meta.get("armies", [])]
+    subject = " vs ".join(names) if names else f"the {system} roster" if meta.get("mode") == "roster" else ""
+    title = title or f"mathhammer report: {subject or ', '.join(meta['sides'])}"
+    engine = meta.get("engine", "?")
+    if engine == "exact":
+        how = "exact (standard errors 0)"
+    elif meta.get("trials"):
+        how = f"Monte Carlo, {meta['trials']:,} trials per cell"
+    else:
+        how = f"Monte Carlo per cell until SE(P(destroy)) ≤ {meta.get('tolerance')}"
+    settings = [
+        ("system", system),
+        ("mode", meta.get("mode", "?")),
+        ("engine", how),
+        ("seed", f"{meta.get('seed')} (each cell's seed: BLAKE2b of this seed and the cell's key; in cells.csv)"),
+        (
+            "Assault Phase distance" if system == "starcraft" else "shooting distance",
+            "in range" if meta.get("distance") is None else f'{meta["distance"]}"',
+        ),
+        ("cells", f"{meta.get('cells', len(df))} ({meta.get('distinct_cells', '?')} distinct matchups run)"),
+        ("ran on", f"{meta.get('scheduler', '?')}, {meta.get('elapsed_s', '?')} s"),
+        ("created", meta.get("created", "?")),
+        ("versions", ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items())),
+        ("per 100", f"figures × 100 / the attacker's {cost}"),
+    ]
+    if system == "starcraft":
+        settings.append(("per Supply", "figures / the attacker's starting Supply (blank for 0 Supply)"))
+        settings.append(
+            ("Supply removed", "E[Supply(full) − Supply(models left)], from the card's Models/Supply brackets")
+        )
+    phases = (
+        "each phase on its own (the Assault Phase's ranged attacks, the Combat Phase's close combat)"
+        if system == "starcraft"
+        else "shooting and melee on their own"
+    )
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+        "<link rel='icon' href='data:,'>",
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{html.escape(title)}</h1>",
+        f"<p class='note'>Every unit against every enemy unit, {phases}, from full units. ± is one standard error.</p>",
+        "<h2 id='settings'>Settings</h2>",
+        _kv(settings),
+    ]
+    if meta.get("armies"):
+        parts.append("<h2 id='armies'>Armies</h2>")
+        for army in meta["armies"]:
+            items = [(k, army[k]) for k in ("name", "file", "sha256", "faction", "minerals", "points") if k in army]
+            parts.append(_kv(items))
+            for problem in army.get("problems", []):
+                parts.append(f"<p class='warn'>army-building: {html.escape(problem)}</p>")
+    if meta.get("sources"):
+        parts.append("<h2 id='sources'>Profile sources</h2>")
+        keys = ("file", "document", "version", "sha256")
+        rows = "".join(
+            "<tr>" + "".join(f"<td class='t'>{html.escape(str(s.get(k, '')))}</td>" for k in keys) + "</tr>"
+            for s in meta["sources"]
+        )
+        parts.append(
+            "<table><thead><tr><th class='t'>file</th><th class='t'>document</th><th class='t'>version</th>"
+            f"<th class='t'>sha256</th></tr></thead><tbody>{rows}</tbody></table>"
+        )
+    figures = ["damage_mean", "p_destroy", "supply_removed_mean"]
+    if system != "starcraft":
+        figures = ["damage_mean", "p_destroy"]
+    fig_cols = list(figures) + [f"{f.removesuffix('_mean')}_per_100" for f in figures]
+    if system == "starcraft":
+        fig_cols += [f"{f.removesuffix('_mean')}_per_supply" for f in figures]
+    rank_cols: list[tuple[str, str, str | None]] = [
+        ("rank", "#", None),
+        ("attacker", "attacker", None),
+        ("attacker_cost", cost, None),
+    ]
+    if system == "starcraft":
+        rank_cols.append(("attacker_supply", "Supply", None))
+    rank_cols += [(c, label(c, system), LABELS[c][1]) for c in fig_cols]
+    n = 0
+    for side in meta["sides"]:
+        parts.append(f"<h2>{html.escape(side)}</h2>")
+        for phase in ("assault", "combat"):
+            ranked = rank[(rank["side"] == side) & (rank["phase"] == phase)]
+            if ranked.empty:
+                continue
+            n += 1
+            parts.append(f"<h3>{html.escape(str(ranked['phase_name'].iloc[0]))}</h3>")
+            parts.append(
+                f"<p class='note'>Ranked by {html.escape(label(meta.get('headline') or headline(system), system))}; "
+                f"each attacker's figures are means over the {int(ranked['targets'].iloc[0])} targets.</p>"
+            )
+            parts.append(_table(ranked, rank_cols, f"rank-{n}"))
+            parts.append("<div class='figs'>")
+            parts.extend(_img(folder, f, cap) for s, p, cap, f in images if s == side and p == phase)
+            parts.append("</div>")
+    cell_cols: list[tuple[str, str, str | None]] = [
+        ("side", "side", None),
+        ("phase", "phase", None),
+        ("attacker", "attacker", None),
+        ("target", "target", None),
+        ("engine", "engine", None),
+        ("trials", "trials", None),
+    ] + [(c, label(c, system), LABELS[c][1]) for c in fig_cols]
+    parts.append("<h2 id='cells'>Every cell</h2>")
+    parts.append(f"<details><summary>{len(df)} rows (also in cells.csv)</summary>")
+    parts.append(_table(df, cell_cols, "cells-table"))
+    parts.append("</details>")
+    for w in meta.get("warnings", []):
+        parts.append(f"<p class='warn'>{html.escape(w)}</p>")
+    parts.append(f"<script>{_JS}</script></body></html>")
+    return "\n".join(parts)
+
+
+__all__ = ["FIGURES", "check_out", "long_form", "write_report"]

@@ -1,0 +1,114 @@
+"""report.html in a real browser: headless Chromium through playwright.
+
+Chromium comes from the system's packages (Debian: ``chromium``); the setup
+installs it with ``apt-get install -y chromium`` when it is missing, and
+fails with a clear message when that is impossible. A screenshot of the page
+is kept in ``tests/artifacts/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARMIES = ROOT / "profiles" / "armies"
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _ensure_chromium() -> str:
+    if os.access(CHROMIUM, os.X_OK):
+        return CHROMIUM
+    apt = shutil.which("apt-get")
+    why = "apt-get not found"
+    if apt:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        proc = subprocess.run([apt, "install", "-y", "chromium"], capture_output=True, text=True, env=env, check=False)
+        if proc.returncode == 0 and os.access(CHROMIUM, os.X_OK):
+            return CHROMIUM
+        why = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["apt-get failed"]
+        why = why[0]
+    pytest.fail(
+        f"headless Chromium is needed at {CHROMIUM} and could not be installed ({why}); "
+        "install it with: apt-get install -y chromium (as root)"
+    )
+    return ""  # pragma: no cover
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api", reason="pip install -e '.[test]' (playwright)")
+    path = _ensure_chromium()
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def report_page(tmp_path_factory):
+    from mathhammer.report import sweep, write_report
+
+    out = tmp_path_factory.mktemp("browser") / "report"
+    df = sweep(ARMIES / "terran_skirmish.toml", ARMIES / "daelaam_vanguard.toml", trials=2000, seed=3)
+    write_report(df, out)
+    return out / "report.html"
+
+
+def test_report_html_in_headless_chromium(browser, report_page) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(report_page.as_uri())
+    page.wait_for_load_state("load")
+
+    tables = page.locator("table.sortable")
+    assert tables.count() == 5  # 2 sides x 2 phases ranked, and every cell
+    assert page.locator("#cells-table tbody tr").count() == 120
+
+    images = page.evaluate("Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.src.slice(0, 22)])")
+    assert len(images) == 12  # per side and phase: 2 heatmaps and 1 bar chart
+    assert all(done and width > 0 and src == "data:image/png;base64," for done, width, src in images), images
+
+    # Clicking a header sorts: the ranked table by cost, ascending, then descending.
+    table = page.locator("#rank-1")
+    cost_header = table.locator("thead th").nth(2)
+
+    def column() -> list[float]:
+        return [
+            float(v) for v in table.locator("tbody tr td:nth-child(3)").evaluate_all("t => t.map(c => c.dataset.v)")
+        ]
+
+    cost_header.click()
+    assert cost_header.get_attribute("aria-sort") == "ascending"
+    assert column() == sorted(column())
+    cost_header.click()
+    assert cost_header.get_attribute("aria-sort") == "descending"
+    assert column() == sorted(column(), reverse=True)
+    # a text column sorts too
+    name_header = table.locator("thead th").nth(1)
+    name_header.click()
+    names = table.locator("tbody tr td:nth-child(2)").all_inner_texts()
+    assert names == sorted(names, key=str.lower)
+
+    assert "seed" in page.locator("#settings + table").inner_text()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(ARTIFACTS / "report.png"), full_page=False)
+    page.close()
+    assert errors == []
