@@ -379,4 +379,26 @@ def attack_facts(
     )
 
 
-__all__ = ["AttackFacts", "ModelFacts", "attack_facts"]
+def weapon_facts(
+    board: Board, attacker_unit_id: str, target_unit_id: str, weapon: Any, target_tags: Iterable[str] = ()
+) -> AttackFacts:
+    """:func:`attack_facts` for a :class:`~mathhammer.starcraft.model.Weapon`: its range and the keywords
+    that change the facts (LONG RANGE, BURST FIRE, INDIRECT FIRE, PINPOINT, BULKY) read off the profile."""
+    from ..starcraft.keywords import find
+
+    lr, burst = find(weapon.keywords, "LONG RANGE"), find(weapon.keywords, "BURST FIRE")
+    return attack_facts(
+        board,
+        attacker_unit_id,
+        target_unit_id,
+        weapon.range,
+        long_range=None if lr is None else float(lr.value or 0),
+        burst_within=None if burst is None else float(burst.extra or 0),
+        indirect=find(weapon.keywords, "INDIRECT FIRE") is not None,
+        pinpoint=find(weapon.keywords, "PINPOINT") is not None,
+        bulky=find(weapon.keywords, "BULKY") is not None,
+        target_tags=tuple(target_tags),
+    )
+
+
+__all__ = ["AttackFacts", "ModelFacts", "attack_facts", "weapon_facts"]

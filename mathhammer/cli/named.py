@@ -127,9 +127,8 @@ def board_batches(
     The models carrying a weapon are taken to be the unit's first contributing models, in the order
     the board file lists them. Returns the Batches that still roll dice and the facts used.
     """
-    from ..board.facts import attack_facts
+    from ..board.facts import weapon_facts
     from ..board.loader import load_board
-    from ..starcraft.keywords import find
 
     path, attacker_id, target_id = board
     b = load_board(path)
@@ -141,19 +140,7 @@ def board_batches(
     refusals: list[str] = []
     for batch in batches:
         w = batch.weapon
-        lr, burst = find(w.keywords, "LONG RANGE"), find(w.keywords, "BURST FIRE")
-        f = attack_facts(
-            b,
-            attacker_id,
-            target_id,
-            w.range,
-            long_range=None if lr is None else float(lr.value or 0),
-            burst_within=None if burst is None else float(burst.extra or 0),
-            indirect=find(w.keywords, "INDIRECT FIRE") is not None,
-            pinpoint=find(w.keywords, "PINPOINT") is not None,
-            bulky=find(w.keywords, "BULKY") is not None,
-            target_tags=tuple(target_tags),
-        )
+        f = weapon_facts(b, attacker_id, target_id, w, target_tags)
         if not f.eligible:
             refusals.extend(f"{batch.label}: {r}" for r in f.refusals)
             continue

@@ -28,11 +28,10 @@ from functools import cached_property
 
 from ..board.charge import charge_distance
 from ..board.engagement import ENGAGEMENT_RANGE, engaged
-from ..board.facts import AttackFacts, attack_facts
+from ..board.facts import AttackFacts, weapon_facts
 from ..board.los import line_of_sight
 from ..board.model import EPS, MM_PER_INCH, Board, Model, Unit
 from ..board.ranks import fighting_ranks
-from ..starcraft.keywords import find
 from ..starcraft.model import Weapon
 from .spec import Scenario, ScenarioUnit
 
@@ -225,19 +224,7 @@ class World:
         key = (pos, alive, uid, tid, weapon, tags)
         hit = self._facts.get(key)
         if hit is None:
-            lr, burst = find(weapon.keywords, "LONG RANGE"), find(weapon.keywords, "BURST FIRE")
-            hit = attack_facts(
-                self.board_for(pos, alive),
-                uid,
-                tid,
-                weapon.range,
-                long_range=None if lr is None else float(lr.value or 0),
-                burst_within=None if burst is None else float(burst.extra or 0),
-                indirect=find(weapon.keywords, "INDIRECT FIRE") is not None,
-                pinpoint=find(weapon.keywords, "PINPOINT") is not None,
-                bulky=find(weapon.keywords, "BULKY") is not None,
-                target_tags=tags,
-            )
+            hit = weapon_facts(self.board_for(pos, alive), uid, tid, weapon, tags)
             if len(self._facts) > 65536:
                 self._facts.clear()
             self._facts[key] = hit
