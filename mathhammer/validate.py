@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import difflib
 import re
+import tomllib
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from .errors import InputError
@@ -126,3 +128,23 @@ def validation_problems(
             shown = "" if isinstance(value, dict) else f"got {value!r}; "
             lines.append(f"{where}: {shown}{msg}" if "allowed:" in msg else f"{where}: {shown}allowed: {msg}")
     return lines
+
+
+def read_toml(path: Path, allowed: str) -> tuple[dict[str, Any] | None, str]:
+    """Read a TOML file: ``(data, "")``, or ``(None, problem)`` with one line naming the file.
+
+    ``allowed`` says what the file should be ("an army list TOML file (profiles/armies/README.md)").
+    """
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh), ""
+    except FileNotFoundError:
+        return None, f"{path}: no such file; allowed: {allowed}"
+    except IsADirectoryError:
+        return None, f"{path}: a folder; allowed: {allowed}"
+    except OSError as exc:
+        return None, f"{path}: cannot read: {exc.strerror}"
+    except tomllib.TOMLDecodeError as exc:
+        return None, f"{path.name}: not valid TOML: {exc}"
+    except UnicodeDecodeError:
+        return None, f"{path.name}: not a UTF-8 text file; allowed: {allowed}"

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import difflib
 import os
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, MathhammerError
-from ..validate import validation_problems
+from ..validate import read_toml, validation_problems
 from .schema import FactionCard, ProfileFile, TacticalCard, UnitCard
 
 ENV_VAR = "MATHHAMMER_PROFILES"
@@ -65,15 +64,9 @@ def load_file(path: Path) -> ProfileFile:
     from pydantic import ValidationError
 
     name = path.name
-    try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-    except OSError as exc:
-        raise ProfileError([f"{path}: cannot read: {exc.strerror}"]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ProfileError([f"{name}: not valid TOML: {exc}"]) from None
-    except UnicodeDecodeError:
-        raise ProfileError([f"{name}: not a UTF-8 text file; allowed: TOML profiles (profiles/README.md)"]) from None
+    data, problem = read_toml(path, "TOML profiles (profiles/README.md)")
+    if data is None:
+        raise ProfileError([problem])
     try:
         return ProfileFile.model_validate(data)
     except ValidationError as exc:

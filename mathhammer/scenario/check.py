@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 
 from ..board.engagement import ENGAGEMENT_RANGE
 from ..board.model import EPS, MM_PER_INCH
@@ -32,6 +33,9 @@ from ..errors import MathhammerError
 from ..starcraft.loadout import attack_batches, make_loadout
 from .spec import PHASES, PLAYERS, Activation, Scenario
 from .world import World, edge_distance
+
+#: Reports a problem of one activation.
+Say = Callable[[Activation, str], None]
 
 PHASE_TITLE = {"movement": "Movement Phase", "assault": "Assault Phase", "combat": "Combat Phase"}
 
@@ -254,13 +258,13 @@ def check_scenario(scn: Scenario) -> list[str]:
 
 
 def _check_shoot(
-    scn: Scenario, world: World, act: Activation, say: object, pos: tuple[int, ...], alive: tuple[int, ...]
+    scn: Scenario, world: World, act: Activation, say: Say, pos: tuple[int, ...], alive: tuple[int, ...]
 ) -> None:
     su = scn.units[act.unit]
     names = [w.name for w in su.unit.card.weapons] + [w.name for up in su.loadout.upgrades for w in up.weapons]
     for w in act.weapons:
         if w not in names:
-            say(act, f"weapons: got {w!r}; allowed: weapons of {su.unit.name}: {', '.join(names)}")  # type: ignore[operator]
+            say(act, f"weapons: got {w!r}; allowed: weapons of {su.unit.name}: {', '.join(names)}")
             return
     reasons: list[str] = []
     for t in act.targets:
@@ -277,34 +281,34 @@ def _check_shoot(
             reasons.extend(f"{t} with {b.name}: {r}" for r in f.refusals)
         if not attack_batches(su.loadout, tu.unit, "assault"):
             reasons.append(f"{t}: no Assault Phase weapon of {su.unit.name} may target it (8.7.3 step 1, Combat Tag)")
-    say(act, "no planned target can be shot: " + "; ".join(reasons))  # type: ignore[operator]
+    say(act, "no planned target can be shot: " + "; ".join(reasons))
 
 
 def _check_charge(
     scn: Scenario,
     world: World,
     act: Activation,
-    say: object,
+    say: Say,
     pos: dict[str, int],
     p_now: tuple[int, ...],
     a_now: tuple[int, ...],
 ) -> None:
     su = scn.units[act.unit]
     if su.flying:
-        say(act, "a Flying unit cannot Charge (8.7.7)")  # type: ignore[operator]
+        say(act, "a Flying unit cannot Charge (8.7.7)")
         return
     bad = [t for t in act.targets if scn.units[t].flying or t not in pos]
     if bad:
-        say(act, f"targets {bad}: Charge targets must be Ground units on the table (8.7.7)")  # type: ignore[operator]
+        say(act, f"targets {bad}: Charge targets must be Ground units on the table (8.7.7)")
         return
     try:
         length, end = world.charge_length(p_now, a_now, act.unit, act.targets)
     except MathhammerError as exc:
-        say(act, str(exc))  # type: ignore[operator]
+        say(act, str(exc))
         return
     if end is None or length > su.speed + 6 + EPS:
         shown = "no legal end position" if end is None else f'{length:.1f}"'
-        say(act, f"cannot reach: needs {shown}, at most Speed {su.speed} + 6 (8.7.7)")  # type: ignore[operator]
+        say(act, f"cannot reach: needs {shown}, at most Speed {su.speed} + 6 (8.7.7)")
         return
     tx, ty = world.placements[pos[act.targets[0]]].centres[0]
     pid = world.place(

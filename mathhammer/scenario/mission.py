@@ -129,7 +129,6 @@ def _destroyed_supply(sim: Simulation, live: np.ndarray) -> np.ndarray:
             p = PLAYERS.index(sim.units[u].player)
             reserve = (sim.pos[u] < 0) & (sim.alive[u] > 0)
             out[1 - p] += np.where(reserve, sim.supply(u, sim.alive[u]), 0)
-    out[:, np.setdiff1d(np.arange(sim.T), live)] = 0
     return out
 
 
@@ -148,7 +147,7 @@ def score(sim: Simulation, live: np.ndarray) -> None:
     for m in range(sim.M):
         colour = _colour(sim, m)
         held = sim.control[m, live]
-        for p, name in enumerate(PLAYERS):
+        for p in (0, 1):
             mine = live[held == p]
             if mine.size == 0:
                 continue
@@ -177,7 +176,6 @@ def score(sim: Simulation, live: np.ndarray) -> None:
                 sim.active[m, scored] = False
                 sim.removed_marker[m, scored] = True
                 sim.control[m, scored] = -1
-            del name
     if kind == "divide-and-conquer":
         _quarters(sim, live, table)
 

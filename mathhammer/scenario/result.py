@@ -151,6 +151,7 @@ class ScenarioResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON of ``mathhammer scenario run --json``."""
+        vp, units, markers = self.vp_rows(), self.unit_rows(), self.marker_rows()
         return {
             "scenario": self.scenario,
             "file": self.file,
@@ -164,13 +165,13 @@ class ScenarioResult:
             "rounds": [
                 {
                     "round": r,
-                    "vp": [row for row in self.vp_rows() if row["round"] == r],
+                    "vp": [row for row in vp if row["round"] == r],
                     "units": [
                         {k: v if k != "models_pmf" else {str(a): b for a, b in v.items()} for k, v in row.items()}
-                        for row in self.unit_rows()
+                        for row in units
                         if row["round"] == r
                     ],
-                    "markers": [row for row in self.marker_rows() if row["round"] == r],
+                    "markers": [row for row in markers if row["round"] == r],
                 }
                 for r in range(1, len(self.rounds) + 1)
             ],
@@ -193,9 +194,10 @@ class ScenarioResult:
             "",
             "  round   VP red         VP blue        " + "  ".join(f"M{n} red/blue" for n in self.markers),
         ]
+        vp_rows, marker_rows = self.vp_rows(), self.marker_rows()
         for r in range(1, len(self.rounds) + 1):
-            vp = [row for row in self.vp_rows() if row["round"] == r]
-            mk = [row for row in self.marker_rows() if row["round"] == r]
+            vp = [row for row in vp_rows if row["round"] == r]
+            mk = [row for row in marker_rows if row["round"] == r]
             cells = "  ".join(f"{m['p_red']:>4.0%}/{m['p_blue']:<4.0%}  " for m in mk)
             red, blue = vp[0], vp[1]
             lines.append(

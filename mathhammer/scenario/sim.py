@@ -64,7 +64,7 @@ from ..starcraft.compiled import compile_attack
 from ..starcraft.loadout import Loadout, as_target, attack_batches, make_loadout
 from ..starcraft.model import Attack, Batch
 from . import mission as missions
-from .spec import PLAYERS, Activation, Scenario, ScenarioUnit
+from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import World
 
 _IMPACT = re.compile(r"IMPACT \((\d+)\) (\d)\+")
@@ -146,6 +146,7 @@ class Simulation:
         self.abilities = [self._ability_names(u) for u in self.units]
         self._loadouts: dict[tuple[int, int], Loadout] = {}
         self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self.ordinal = {act: i for i, act in enumerate(scn.plan)}  # the plan position names a draw
         self._supply_table = [np.array([u.supply(k) for k in range(u.models + 1)]) for u in self.units]
 
     # ------------------------------------------------------------ unit facts
@@ -284,7 +285,7 @@ class Simulation:
                 self.on_table(), np.stack([self.supply(u, self.alive[u]) for u in range(self.U)]), 0
             )
             missions.start_of_round(self, live)
-            for phase_i, phase in enumerate(("movement", "assault", "combat")):
+            for phase in PHASES:
                 live = everyone[~self.over]
                 if live.size == 0:
                     break
@@ -300,7 +301,6 @@ class Simulation:
                         self.activate(act, ts)
                     if passer is not None:
                         self.first[ts] = passer
-                del phase_i
             live = everyone[~self.over]
             missions.score(self, live)
             self.end_checks(live, rnd == length)
@@ -344,7 +344,7 @@ class Simulation:
         if trials.size == 0:
             return
         u = self.uids.index(act.unit)
-        stream = _stream(self.round, ("movement", "assault", "combat").index(act.phase), self.scn.plan.index(act))
+        stream = _stream(self.round, PHASES.index(act.phase), self.ordinal[act])
         if act.action == "deploy":
             self.deploy(u, act, trials)
             return
@@ -486,7 +486,8 @@ class Simulation:
         targets = [self.uids.index(t) for t in act.targets]
         cols = [self.pos[v] for v in range(self.U)] + [self.on_table()[v].astype(np.int64) for v in range(self.U)]
         cols += [self.alive[u], self.used[u]]
-        rolls = d6(self.seed, stream, np.arange(self.T))
+        rolls = np.zeros(self.T, dtype=np.int64)
+        rolls[trials] = d6(self.seed, stream, trials)  # the Charge Roll, 8.7.7 step 2
         for key, ts in self.groups(trials, cols):
             kpos, kon = key[: self.U], key[self.U : 2 * self.U]
             a, mask = key[2 * self.U], key[2 * self.U + 1]
@@ -546,7 +547,7 @@ class Simulation:
                     seen = set()
                     for a in planned[p]:
                         if a.unit in engaged and a.unit not in seen:
-                            lists[pi].append((a.unit, a.targets, self.scn.plan.index(a)))
+                            lists[pi].append((a.unit, a.targets, self.ordinal[a]))
                             seen.add(a.unit)
                     for uid in self.uids:
                         if uid in engaged and uid not in seen and self.scn.units[uid].player == p:

@@ -56,7 +56,7 @@ from ..profiles import Roster, Unit, load_roster
 from ..profiles.loader import builtin_dir
 from ..starcraft.army import Army, ArmyError, load_army, validate_army
 from ..starcraft.loadout import Loadout, make_loadout
-from ..validate import validation_problems
+from ..validate import read_toml, validation_problems
 
 PLAYERS = ("red", "blue")
 PHASES = ("movement", "assault", "combat")
@@ -518,19 +518,9 @@ def load_scenario(path: str | Path, roster: Roster | None = None) -> Scenario:
         ScenarioError: every problem, one line each, naming the file and the field.
     """
     p = Path(path)
-    try:
-        with p.open("rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ScenarioError([f"{p}: no such file; allowed: a scenario TOML file (profiles/scenarios/)"]) from None
-    except IsADirectoryError:
-        raise ScenarioError([f"{p}: a folder; allowed: a scenario TOML file"]) from None
-    except OSError as exc:
-        raise ScenarioError([f"{p}: cannot read: {exc.strerror}"]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError([f"{p.name}: not valid TOML: {exc}"]) from None
-    except UnicodeDecodeError:
-        raise ScenarioError([f"{p.name}: not a UTF-8 text file; allowed: a TOML scenario"]) from None
+    data, problem = read_toml(p, "a scenario TOML file (profiles/scenarios/README.md)")
+    if data is None:
+        raise ScenarioError([problem])
     return parse_scenario(data, p.name, p.resolve().parent, roster)
 
 

@@ -26,6 +26,8 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
+from shapely.geometry import Point
+
 from ..board.charge import charge_distance
 from ..board.engagement import ENGAGEMENT_RANGE, engaged
 from ..board.facts import AttackFacts, weapon_facts
@@ -82,8 +84,6 @@ class World:
         x, y = centre
         if x - r < -EPS or y - r < -EPS or x + r > b.width + EPS or y + r > b.depth + EPS:
             return True
-        from shapely.geometry import Point
-
         disc = Point(centre).buffer(r, quad_segs=8)
         for piece in b.terrain:
             if piece.token:

@@ -49,7 +49,6 @@ army.toml: Elite slots: 3 used (units[0] Hydralisk 3); allowed: 2 from the Facti
 from __future__ import annotations
 
 import difflib
-import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,7 +59,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..errors import InputError, MathhammerError
 from ..profiles.loader import Roster, Unit
 from ..profiles.schema import FactionCard, TacticalCard
-from ..validate import validation_problems
+from ..validate import read_toml, validation_problems
 from .loadout import Loadout, make_loadout
 
 SLOT_TYPES = ("Core", "Elite", "Support", "Air", "Hero")
@@ -212,21 +211,9 @@ def load_army(path: str | Path, roster: Roster | None = None) -> Army:
     del roster
     p = Path(path)
     name = p.name
-    try:
-        with p.open("rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise ArmyError([f"{p}: no such file"]) from None
-    except IsADirectoryError:
-        raise ArmyError([f"{p}: a folder; allowed: an army list TOML file"]) from None
-    except OSError as exc:
-        raise ArmyError([f"{p}: cannot read: {exc.strerror}"]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ArmyError([f"{name}: not valid TOML: {exc}"]) from None
-    except UnicodeDecodeError:
-        raise ArmyError(
-            [f"{name}: not a UTF-8 text file; allowed: a TOML army list (profiles/armies/README.md)"]
-        ) from None
+    data, problem = read_toml(p, "a TOML army list (profiles/armies/README.md)")
+    if data is None:
+        raise ArmyError([problem])
     try:
         af = _ArmyFile.model_validate(data)
     except ValidationError as exc:
