@@ -129,8 +129,24 @@ def piece_blocks(board: Board, a: Model, b: Model, piece: Terrain) -> Rule | Non
     return None
 
 
+#: Sight depends only on the terrain and the two models (and the target unit's HIDDEN status), so
+#: boards that share their terrain share traces: a scenario reads many boards of the same table.
+_SIGHTS: dict[tuple[object, ...], Sight] = {}
+_SIGHTS_MAX = 1 << 16
+
+
 def line_of_sight(board: Board, attacker: Model, target: Model) -> Sight:
     """Can ``attacker`` see ``target``? See the module text for the rules applied."""
+    key = (board.terrain, attacker, target, board.unit_of(target).hidden)
+    sight = _SIGHTS.get(key)
+    if sight is None:
+        if len(_SIGHTS) >= _SIGHTS_MAX:
+            _SIGHTS.clear()
+        sight = _SIGHTS[key] = _trace_sight(board, attacker, target)
+    return sight
+
+
+def _trace_sight(board: Board, attacker: Model, target: Model) -> Sight:
     if attacker.id == target.id:
         return Sight(attacker.id, target.id, True, "visible", trace=(attacker.centre, target.centre))
     if board.unit_of(target).hidden and attacker.distance(target) > HIDDEN_RANGE + EPS:
