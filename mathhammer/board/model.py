@@ -270,6 +270,22 @@ class Board:
         if problems:
             raise BoardError(problems)
 
+    @classmethod
+    def trusted(cls, width: float, depth: float, terrain: tuple[Terrain, ...], units: tuple[Unit, ...]) -> Board:
+        """A board from parts already known to be legal, built without the :func:`board_problems` pass.
+
+        For callers that set models by rules that keep them legal (the scenario simulation places
+        units off terrain, on the table and apart, then reads thousands of boards made of those
+        placements); the test suite holds such boards to :func:`board_problems`.
+        """
+        b = object.__new__(cls)
+        object.__setattr__(b, "width", width)
+        object.__setattr__(b, "depth", depth)
+        object.__setattr__(b, "terrain", tuple(terrain))
+        object.__setattr__(b, "units", tuple(units))
+        object.__setattr__(b, "_unit_of", {m.id: u for u in b.units for m in u.models})
+        return b
+
     # -- look-ups -------------------------------------------------------------------------------
     @cached_property
     def pieces(self) -> dict[str, Terrain]:

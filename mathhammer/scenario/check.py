@@ -15,9 +15,17 @@ the phase, the player and the activation (``rounds[0].red.movement[2]``) and cit
   range, visibility, Combat Tag, Engaged restrictions).
 * Charge: Ground units (8.7.7 "Flying Units cannot Charge or be Charged"), a reachable end
   position within Speed + 6".
-* Abilities (chapter 10, 10.5): an Active ability of the unit, in its phase, once per Round unless
-  REPEATABLE, its cost paid by Exhausting Ready cards of the resource (excess lost, 10.5.1).
-  Reaction abilities answer the opponent's Activation; a plan cannot schedule them yet.
+* Abilities (chapter 10, 10.5; ``abilities.py``): an Active ability (``use``) of the unit, its
+  upgrades or its player's Faction and Tactical Cards, in its phase, once per Round per unit
+  unless REPEATABLE, its cost paid by Exhausting Ready cards of the resource (excess lost,
+  10.5.1); a card's own ability Exhausts that card (10.5.2); a card ability for "a Friendly
+  Biological Unit" only for such a unit.
+* Reactions (10.4; ``react``): a Reaction of the reacting unit, its upgrades or its player's cards;
+  the unit on the table (none from Reserves, FAQ v1.0); at most one per player per Activation;
+  once per Round per unit and name unless REPEATABLE; paid from the same Ready cards as the
+  Active abilities. A Reaction whose trigger the plan cannot produce is an error (an attack on a
+  unit of the Active Player, a Charge Roll of another unit); one whose effect the simulation does
+  not model is accepted with a ``warning:`` line.
 * One activation per unit and phase (8.4.1, 8.6.1); the Gather Action only in Gather the Resources.
 """
 
@@ -31,6 +39,7 @@ from ..board.engagement import ENGAGEMENT_RANGE
 from ..board.model import EPS, MM_PER_INCH
 from ..errors import MathhammerError
 from ..starcraft.loadout import attack_batches, make_loadout
+from .abilities import Purse, charge_roll, choices, find, has_impact, needs_tag, repeatable, target_effects
 from .spec import PHASES, PLAYERS, Activation, Scenario
 from .world import World, edge_distance
 
@@ -58,7 +67,6 @@ def check_scenario(scn: Scenario) -> list[str]:
     uids = world.uids
     problems: list[str] = []
     pos: dict[str, int] = {}  # planned placement of each unit on the table
-    roster = scn.roster
 
     def say(act: Activation, msg: str) -> None:
         problems.append(
@@ -92,19 +100,14 @@ def check_scenario(scn: Scenario) -> list[str]:
             "the unit cannot be set there (off the table, on terrain, on another base, or no room In Coherency; 8.5.3)"
         )
 
-    cards: dict[str, list[tuple[str, int]]] = {}
-    for p in PLAYERS:
-        army = scn.armies[p]
-        names = [army.faction, *army.tactical]
-        out: list[tuple[str, int]] = []
-        for name in names:
-            card = roster.card(name)
-            if card.resource:
-                out.append((card.resource, int(card.resource_per_round)))
-        cards[p] = out
+    def warn(act: Activation, msg: str) -> None:
+        problems.append(
+            f"warning: {scn.file}: {act.where} (round {act.round}, {PHASE_TITLE[act.phase]}, {act.player}, "
+            f"{act.unit or 'pass'} {act.action}): {msg}"
+        )
 
     for rnd in range(1, scn.mission.game_length + 1):
-        ready = {p: [True] * len(cards[p]) for p in PLAYERS}
+        purses = {p: Purse(scn, p) for p in PLAYERS}  # every card Ready at the start of the Round (8.9.5)
         used: dict[tuple[str, str], int] = {}
         pool = scn.mission.supply_pool(rnd)
         for phase in PHASES:
@@ -112,6 +115,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                 acted: set[str] = set()
                 for act in scn.activations(rnd, phase, player):
                     if act.action == "pass":
+                        if act.react:
+                            say(act, "react: a Pass triggers no Reaction (10.4: declared at the moment of a trigger)")
                         continue
                     su = scn.units[act.unit]
                     if act.unit in acted:
@@ -122,30 +127,24 @@ def check_scenario(scn: Scenario) -> list[str]:
                     on = act.unit in pos
                     # abilities
                     for name in act.use:
-                        abil = next(
-                            (
-                                a
-                                for a in [
-                                    *su.unit.card.abilities,
-                                    *(a for up in su.loadout.upgrades for a in up.abilities),
-                                ]
-                                if a.name.lower() == name.lower()
-                            ),
-                            None,
-                        )
-                        if abil is None:
-                            own = [a.name for a in su.unit.card.abilities if a.type != "passive"]
+                        found = find(scn, act.unit, name)
+                        if found is None:
                             say(
                                 act,
-                                f"use: got {name!r}; allowed: an Active ability of {su.unit.name}: "
-                                f"{', '.join(own) or 'none'}",
+                                f"use: got {name!r}; allowed: an Active ability of {su.unit.name} or of "
+                                f"{player}'s cards: {', '.join(choices(scn, act.unit, 'active')) or 'none'}",
                             )
                             continue
+                        abil = found.ability
                         if abil.type == "passive":
                             say(act, f"use: {abil.name!r} is Passive: always in effect, never used (2.7.2)")
                             continue
                         if abil.type == "reaction":
-                            say(act, f"use: {abil.name!r} is a Reaction (2.7.3): plans cannot schedule Reactions yet")
+                            say(
+                                act,
+                                f"use: {abil.name!r} is a Reaction (2.7.3, 10.4): plan it in the `react` list of "
+                                "the activation it answers",
+                            )
                             continue
                         if abil.phase not in (phase, "any"):
                             say(
@@ -157,33 +156,26 @@ def check_scenario(scn: Scenario) -> list[str]:
                             say(act, f"use: {abil.name!r}: a unit in Reserves uses no abilities (8.5.5, FAQ v1.0)")
                         key = (act.unit, abil.name)
                         used[key] = used.get(key, 0) + 1
-                        if used[key] > 1 and "REPEATABLE" not in abil.text.upper():
+                        if used[key] > 1 and not repeatable(abil):
                             say(
                                 act,
                                 f"use: {abil.name!r} a second time this Round "
-                                "(once per Round per unit unless REPEATABLE)",
+                                "(once per Round per unit unless REPEATABLE, 10.2"
+                                + (", however many copies of the card, 10.2" if found.card else "")
+                                + ")",
                             )
-                        if abil.cost == "X":
-                            say(act, f"use: {abil.name!r} costs X: plans need a fixed cost")
-                        elif abil.cost:
-                            mine = [(i, c) for i, c in enumerate(cards[player]) if c[0] == abil.resource]
-                            sub = [c for _, c in mine]
-                            pay = _pay(sub, [ready[player][i] for i, _ in mine], int(abil.cost))
-                            if pay is None:
-                                have = sum(c[1] for (i, c) in mine if ready[player][i])
-                                say(
-                                    act,
-                                    f"use: {abil.name!r} costs {abil.cost} {abil.resource}; "
-                                    f"the Ready cards give {have} {abil.resource} (10.5.1: Exhaust Ready cards; "
-                                    "a card Exhausted earlier this Round gives nothing)",
-                                )
-                            else:
-                                for j in pay:
-                                    ready[player][mine[j][0]] = False
-                        try:
-                            make_loadout(su.unit, su.models, [u.name for u in su.loadout.upgrades], [abil.name])
-                        except MathhammerError as exc:
-                            say(act, f"use: {exc}")
+                        tag = needs_tag(abil) if found.card else ""
+                        if tag and tag not in su.unit.card.combat_tags:
+                            say(act, f"use: {abil.name!r} ({found.card}) is for a {tag} Unit; {act.unit!r} is not")
+                        why = purses[player].pay(found)
+                        if why:
+                            say(act, f"use: {why}")
+                        if not found.card:
+                            try:
+                                make_loadout(su.unit, su.models, [u.name for u in su.loadout.upgrades], [abil.name])
+                            except MathhammerError as exc:
+                                say(act, f"use: {exc}")
+                    _check_reactions(scn, act, say, warn, pos, purses, used)
                     p_now, a_now = state()
                     engaged_now = on and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now))
                     if act.action == "deploy":
@@ -255,6 +247,85 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 "it fights only in games where it is"
                             )
     return problems
+
+
+def _check_reactions(
+    scn: Scenario,
+    act: Activation,
+    say: Say,
+    warn: Say,
+    pos: dict[str, int],
+    purses: dict[str, Purse],
+    used: dict[tuple[str, str], int],
+) -> None:
+    """10.4: the Reactions planned in ``act`` (``react``); ``pos``: the units on the table before it."""
+    by_player: dict[str, str] = {}
+    for i, rx in enumerate(act.react):
+        at = f"react[{i}] ({rx.player}, {rx.unit} {rx.use!r})"
+        found = find(scn, rx.unit, rx.use)
+        if found is None or found.ability.type != "reaction":
+            what = "" if found is None else f" ({rx.use!r} is {found.ability.type.title()})"
+            say(
+                act,
+                f"{at}: not a Reaction of {rx.unit!r}{what}; allowed: a Reaction of {scn.units[rx.unit].unit.name} "
+                f"or of {rx.player}'s cards: {', '.join(choices(scn, rx.unit, 'reaction')) or 'none'}",
+            )
+            continue
+        a = found.ability
+        if rx.player in by_player:
+            say(
+                act,
+                f"{at}: {rx.player} already resolves {by_player[rx.player]!r} in this Activation: one Reaction per "
+                "player per Activation (10.4; FAQ v1.1: REPEATABLE never allows two in one Activation)",
+            )
+            continue
+        by_player[rx.player] = a.name
+        if rx.unit not in pos:
+            say(act, f"{at}: {rx.unit!r} is in Reserves: a unit in Reserves uses no abilities (10.4, FAQ v1.0)")
+            continue
+        if a.phase not in (act.phase, "any"):
+            say(act, f"{at}: {a.name!r} is used in the {a.phase.title()} Phase, not the {PHASE_TITLE[act.phase]}")
+        key = (rx.unit, a.name)
+        used[key] = used.get(key, 0) + 1
+        if used[key] > 1 and not repeatable(a):
+            say(
+                act,
+                f"{at}: {a.name!r} a second time this Round for {rx.unit!r} (10.4: once per Round per unit "
+                "unless REPEATABLE)",
+            )
+        tag = needs_tag(a) if found.card else ""
+        if tag and tag not in scn.units[rx.unit].unit.card.combat_tags:
+            say(act, f"{at}: {a.name!r} ({found.card}) is for a Friendly {tag} Unit; {rx.unit!r} is not")
+        why = purses[rx.player].pay(found)
+        if why:
+            say(act, f"{at}: {why}")
+        own = rx.player == act.player
+        if charge_roll(a):
+            if not own or rx.unit != act.unit or act.action != "charge":
+                say(
+                    act,
+                    f"{at}: {a.name!r} answers a Friendly Unit's Charge Roll (8.7.7): plan it on the Charge of "
+                    f"{rx.unit!r} itself (10.4: declared at the moment of its trigger)",
+                )
+        elif target_effects(a):
+            if own:
+                say(
+                    act,
+                    f"{at}: {a.name!r} answers an attack on {rx.unit!r}; an activation of its own player never "
+                    "attacks it (10.4: declared at the moment of its trigger)",
+                )
+            elif act.action not in ("shoot", "charge", "fight"):
+                say(act, f"{at}: {a.name!r} answers an attack; a {act.action} makes none (10.4)")
+            elif act.targets and rx.unit not in act.targets:
+                say(act, f"{at}: {rx.unit!r} is not a planned target of this activation (10.4)")
+            elif act.action == "charge" and not has_impact(scn.units[act.unit]):
+                warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
+        else:
+            warn(
+                act,
+                f"{at}: {a.name!r} has no modelled effect (no machine-readable combat effect); "
+                "the simulation ignores it",
+            )
 
 
 def _check_shoot(

@@ -85,7 +85,7 @@ def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
         if sim.units[u].flying:
             continue  # "A Flying Unit cannot Contest or Control Mission Markers"
         ts = live[on[u, live]]
-        for (pid, k), group in sim.groups(ts, [sim.pos[u], sim.alive[u]]):
+        for (pid, k), group in sim.groups(ts, [sim.row_pos(u), sim.row_alive(u)]):
             for m, number in enumerate(sim.marker_numbers):
                 if sim.world.contests(pid, k, number):
                     out[u, m, group] = True
@@ -193,7 +193,7 @@ def _quarters(sim: Simulation, live: np.ndarray, table: np.ndarray) -> None:
         controls = np.zeros(sim.T, dtype=bool)
         for m in range(sim.M):
             controls |= table[u, m] & (sim.control[m] == p)
-        for (pid, k), group in sim.groups(ts, [sim.pos[u], sim.alive[u]]):
+        for (pid, k), group in sim.groups(ts, [sim.row_pos(u), sim.row_alive(u)]):
             q = sim.world.wholly_within(pid, k)
             if q is not None:
                 totals[p, q, group] += supply[u, group] + controls[group]
@@ -211,7 +211,7 @@ def gather(sim: Simulation, u: int, trials: np.ndarray) -> None:
     other = PLAYERS[1 - p]
     free = trials[~sim.engaged_mask(trials, u)]
     earned = np.zeros(sim.T, dtype=bool)
-    for (pid, k), group in sim.groups(free, [sim.pos[u], sim.alive[u]]):
+    for (pid, k), group in sim.groups(free, [sim.row_pos(u), sim.row_alive(u)]):
         for m, number in enumerate(sim.marker_numbers):
             if _colour(sim, m) in ("neutral", other) and sim.world.contests(pid, k, number):
                 earned[group[(sim.control[m, group] == p) & sim.active[m, group]]] = True

@@ -34,15 +34,17 @@ Rules applied (the reading where the rules leave room is said in the code):
   distance; success sets the unit Engaged at the path's end; IMPACT (X) Y of the unit's abilities
   resolves immediately after a successful Charge.
 * 8.8.1: in the Combat Phase every Engaged unit fights (planned ``fight`` entries first, then the
-  others, alternating), with the models in its Fighting and Supporting Ranks, all dice at the
-  first planned target it is Engaged with (policy ``first-target``; 8.8.1 "Declare how Attack
-  Dice are split").
+  others, alternating), with the models in its Fighting and Supporting Ranks, the dice split
+  between the enemy units it is Engaged with by ``[policy] fight_split`` (default
+  ``first-target``: all at the first planned one; ``even``; ``weakest``; see :meth:`Simulation.fight`;
+  8.8.1 "Declare how Attack Dice are split").
 * 8.9.1: mission marker control by Current Supply of contesting units (Flying excluded), ties
   never transfer, sticky; 8.9.2 Victory Points per the Mission Card (``mission.py``); 8.9.3 end
   of game: Special Winning Condition (lead), a player with nothing on the table and nothing in
   Reserves (+10 VP to the survivor), the final Round; 8.9.5 Cleanup (abilities used and their
   effects expire, cards Ready again); 8.9.6 the First Player Marker to the player with fewer VP,
-  a Roll-Off on a tie.
+  a Roll-Off on a tie. Every Roll-Off (also 8.2.2 for Round 1) follows ``[policy] roll_off``:
+  ``random``, or ``red`` / ``blue`` winning them all.
 * Damage Markers persist between Rounds (8.9.5: "Remove all Tokens and Markers except ... Damage
   Markers").
 """
@@ -61,9 +63,11 @@ from ..engine.config import JIT
 from ..engine.rng import mix64
 from ..exact import exact_states
 from ..starcraft.compiled import compile_attack
-from ..starcraft.loadout import Loadout, as_target, attack_batches, make_loadout
+from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
+from . import abilities
 from . import mission as missions
+from .fast import group_rows, group_state
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import World
 
@@ -122,13 +126,17 @@ class Simulation:
         self.marker_numbers = [m.number for m in scn.deployment.markers]
         T, U, M = self.T, self.U, self.M
         self.full = np.array([u.models for u in self.units], dtype=np.int64)
-        self.alive = np.repeat(self.full[:, None], T, axis=1)
-        self.mark = np.zeros((U, T), dtype=np.int64)
-        has_shield = np.array([self._shield(u) > 0 for u in self.units])
-        self.shielded = np.repeat(has_shield[:, None], T, axis=1)
-        self.pos = np.full((U, T), -1, dtype=np.int64)
+        # One matrix holds the per-unit state the trials are grouped by, so grouping reads rows in place.
+        self.state = np.zeros((5 * U, T), dtype=np.int64)
+        self.pos = self.state[0:U]  # placement id, -1 in Reserves or Destroyed
+        self.alive = self.state[U : 2 * U]  # models left
+        self.mark = self.state[2 * U : 3 * U]  # Damage Marker
+        self.shielded = self.state[3 * U : 4 * U]  # SHIELDED (0/1)
+        self.used = self.state[4 * U : 5 * U]  # bit i: the unit's ability i used this round
+        self.pos[:] = -1
+        self.alive[:] = self.full[:, None]
+        self.shielded[:] = np.array([self._shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
         self.penalty = np.zeros((U, T), dtype=bool)
-        self.used = np.zeros((U, T), dtype=np.int64)  # bit i: the unit's ability i used this round
         self.ref_supply = np.zeros((U, T), dtype=np.int64)
         self.vp = np.zeros((2, T), dtype=np.int64)
         self.control = np.full((M, T), -1, dtype=np.int64)
@@ -165,9 +173,7 @@ class Simulation:
         key = (u, int(mask))
         lo = self._loadouts.get(key)
         if lo is None:
-            base = self.units[u].loadout
-            use = [n for i, n in enumerate(self.abilities[u]) if mask >> i & 1]
-            lo = make_loadout(base.unit, base.models, [x.name for x in base.upgrades], use)
+            lo = abilities.loadout_for(self, u, int(mask))  # card abilities (10.5) included
             self._loadouts[key] = lo
         return lo
 
@@ -184,21 +190,47 @@ class Simulation:
         return None
 
     # ------------------------------------------------------------ grouping
-    @staticmethod
-    def groups(trials: np.ndarray, cols: Sequence[np.ndarray]) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
-        """Split ``trials`` by the rows of ``cols`` (each indexed by trial)."""
+    # rows of self.state, for grouping
+    def row_pos(self, u: int) -> int:
+        return u
+
+    def row_alive(self, u: int) -> int:
+        return self.U + u
+
+    def row_mark(self, u: int) -> int:
+        return 2 * self.U + u
+
+    def row_shielded(self, u: int) -> int:
+        return 3 * self.U + u
+
+    def row_used(self, u: int) -> int:
+        return 4 * self.U + u
+
+    def groups(
+        self, trials: np.ndarray, cols: Sequence[np.ndarray | int]
+    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
+        """Split ``trials`` by ``cols``: rows of :attr:`state` (ints, read in place) or per-trial arrays.
+
+        Groups come in order of their first trial; a trial's game never depends on the grouping.
+        """
         if trials.size == 0:
             return
-        arr = np.stack([np.asarray(c)[trials] for c in cols], axis=1)
-        uniq, inv = np.unique(arr, axis=0, return_inverse=True)
-        inv = inv.reshape(-1)
-        order = np.argsort(inv, kind="stable")
-        bounds = np.searchsorted(inv[order], np.arange(len(uniq) + 1))
-        for g in range(len(uniq)):
-            yield tuple(int(x) for x in uniq[g]), trials[order[bounds[g] : bounds[g + 1]]]
+        if all(isinstance(c, (int, np.integer)) for c in cols):
+            rows = np.asarray(cols, dtype=np.int64)
+            order, bounds, keys = group_state(self.state, rows, trials)
+        else:
+            mat = np.stack([self.state[c] if isinstance(c, (int, np.integer)) else np.asarray(c) for c in cols])
+            order, bounds, keys = group_rows(mat, trials)
+        for g in range(len(keys)):
+            yield tuple(keys[g].tolist()), order[bounds[g] : bounds[g + 1]]
 
     def on_table(self) -> np.ndarray:
-        return (self.pos >= 0) & (self.alive > 0)
+        """Units on the table (a Destroyed unit's placement is cleared, see :meth:`resolve`)."""
+        return self.pos >= 0
+
+    def _on(self, key: tuple[int, ...]) -> tuple[int, ...]:
+        """Which units are on the table, from a group key that starts with every unit's placement."""
+        return tuple(int(p >= 0) for p in key[: self.U])
 
     def board_state(
         self, key_pos: tuple[int, ...], key_on: tuple[int, ...], exact: dict[int, int]
@@ -212,9 +244,9 @@ class Simulation:
         self, trials: np.ndarray
     ) -> Iterator[tuple[np.ndarray, frozenset[tuple[str, str]], tuple[int, ...]]]:
         """Trials grouped by placements and units on the table, with the Engaged unit pairs of each group."""
-        cols = [self.pos[u] for u in range(self.U)] + [self.on_table()[u].astype(np.int64) for u in range(self.U)]
+        cols: list[np.ndarray | int] = list(range(self.U))
         for key, ts in self.groups(trials, cols):
-            kpos, kon = key[: self.U], key[self.U :]
+            kpos, kon = key[: self.U], self._on(key)
             pos, alive = self.board_state(kpos, kon, {})
             yield ts, self.world.engaged_pairs(pos, alive), key
 
@@ -242,7 +274,7 @@ class Simulation:
         if not batches or trials.size == 0:
             return
         k = int(self.alive[t, trials[0]])
-        cols = [self.mark[t], self.shielded[t].astype(np.int64), self.used[t]]
+        cols = [self.row_mark(t), self.row_shielded(t), self.row_used(t)]
         for (mark, shielded, tmask), ts in self.groups(trials, cols):
             tlo = self.loadout(t, tmask)
             target = as_target(
@@ -264,17 +296,18 @@ class Simulation:
             pick = np.minimum(np.searchsorted(cdf, u, side="right"), len(cdf) - 1)
             self.alive[t, ts] -= arr[pick, 0]
             self.mark[t, ts] = arr[pick, 1]
-            self.shielded[t, ts] = arr[pick, 2].astype(bool)
+            self.shielded[t, ts] = arr[pick, 2]
             dead = self.alive[t, ts] <= 0
             self.mark[t, ts[dead]] = 0
+            self.pos[t, ts[dead]] = -1
 
     # ------------------------------------------------------------ actions
     def run(self, progress: Callable[[int, int], None] | None = None) -> None:
         scn = self.scn
         length = scn.mission.game_length
         everyone = np.arange(self.T)
-        if scn.first_player == "roll-off":
-            self.first[:] = (uniforms(self.seed, _stream(0, 0), everyone) < 0.5).astype(np.int64)
+        if scn.first_player == "roll-off":  # 8.2.2: the Roll-Off winner takes the First Player Marker
+            self.first[:] = self.roll_off(_stream(0, 0), everyone)
         else:
             self.first[:] = PLAYERS.index(scn.first_player)
         missions.setup(self)
@@ -353,13 +386,12 @@ class Simulation:
         if here.size == 0:
             return
         if act.use:
-            bits = 0
-            for name in act.use:
-                bits |= 1 << next(i for i, n in enumerate(self.abilities[u]) if n.lower() == name.lower())
+            bits = abilities.use_bits(self, u, act.use)
             fresh = here[(self.used[u, here] & bits) == 0]
             self.used[u, here] |= bits
             for e in self._effects(u, bits, "non_lethal_self"):
                 self.mark[u, fresh] += e.value  # NON-LETHAL DAMAGE on the unit itself (part 11)
+        reacted = abilities.react_begin(self, act, here)  # 10.4: Reactions to this activation
         if act.action in ("move", "run", "disengage"):
             self.move(u, act, here)
         elif act.action == "shoot":
@@ -370,6 +402,7 @@ class Simulation:
             missions.gather(self, u, here)
         elif act.action == "fight":
             self.fight(u, act.targets, here, stream)
+        abilities.react_end(self, here, reacted)
 
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> None:
         su = self.units[u]
@@ -396,7 +429,7 @@ class Simulation:
         allowed: tuple[str, ...] = (),
     ) -> np.ndarray:
         placed = np.zeros(self.T, dtype=bool)
-        cols = [np.where(self.on_table()[v], self.pos[v], -1) for v in range(self.U) if v != u]
+        cols: list[np.ndarray | int] = [self.row_pos(v) for v in range(self.U) if v != u]
         if not cols:
             cols = [np.zeros(self.T, dtype=np.int64)]
         for key, ts in self.groups(trials, cols):
@@ -420,7 +453,7 @@ class Simulation:
             self._skip(act, int(engaged.sum()), "the unit is Engaged: it cannot Move or Run (8.5.2, 8.7.1)")
             movers = trials[~engaged]
         assert act.to is not None
-        for pid, ts in self.groups(movers, [self.pos[u]]):
+        for pid, ts in self.groups(movers, [self.row_pos(u)]):
             old = self.world.placements[pid[0]].centres[0]
             rear = (old[0] - act.to[0], old[1] - act.to[1])
             self._place(u, ts, act.to, rear if any(rear) else self.world.rear_of(self.units[u].player), act)
@@ -449,14 +482,13 @@ class Simulation:
                 names += [b.name for b in attack_batches(base, self.units[t].unit, "assault") if b.name not in names]
         for wi, wname in enumerate(names):
             ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
-            cols = [self.pos[v] for v in range(self.U)] + [self.on_table()[v].astype(np.int64) for v in range(self.U)]
-            cols += [self.alive[u], self.used[u]] + [self.alive[t] for t in targets]
+            cols = [*range(self.U), self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in targets)]
             for key, ts in self.groups(ts_all, cols):
-                kpos, kon = key[: self.U], key[self.U : 2 * self.U]
-                a, mask = key[2 * self.U], key[2 * self.U + 1]
+                kpos, kon = key[: self.U], self._on(key)
+                a, mask = key[self.U], key[self.U + 1]
                 lo = self.loadout(u, mask)
                 for ti, t in enumerate(targets):
-                    k = key[2 * self.U + 2 + ti]
+                    k = key[self.U + 2 + ti]
                     if k <= 0 or not kon[t]:
                         continue
                     pos, alive = self.board_state(kpos, kon, {u: a, t: k})
@@ -484,24 +516,26 @@ class Simulation:
         self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
         trials = trials[~barred]
         targets = [self.uids.index(t) for t in act.targets]
-        cols = [self.pos[v] for v in range(self.U)] + [self.on_table()[v].astype(np.int64) for v in range(self.U)]
-        cols += [self.alive[u], self.used[u]]
+        cols = [*range(self.U), self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in targets)]
         rolls = np.zeros(self.T, dtype=np.int64)
         rolls[trials] = d6(self.seed, stream, trials)  # the Charge Roll, 8.7.7 step 2
+        abilities.adjust_charge_roll(self, act, rolls, trials, stream)  # Reactions to it (10.4)
+        top = max(6, int(rolls[trials].max())) if trials.size else 6
         for key, ts in self.groups(trials, cols):
-            kpos, kon = key[: self.U], key[self.U : 2 * self.U]
-            a, mask = key[2 * self.U], key[2 * self.U + 1]
+            kpos, kon = key[: self.U], self._on(key)
+            a, mask = key[self.U], key[self.U + 1]
             alive_targets = [t for t in targets if kon[t]]
             if not alive_targets:
                 self._skip(act, ts.size, "no planned target on the table")
                 continue
-            pos, alive = self.board_state(kpos, kon, {u: a})
+            exact = {u: a} | {t: key[self.U + 2 + i] for i, t in enumerate(targets)}
+            pos, alive = self.board_state(kpos, kon, exact)
             if any(self.uids[u] == x for x, _ in self.world.engaged_pairs(pos, alive)):
                 self._skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
                 continue
             tids = tuple(self.uids[t] for t in alive_targets)
-            length, end = self.world.charge_length(pos, alive, self.uids[u], tids)
             speed = su.speed + sum(e.value for e in self._effects(u, mask, "speed"))
+            length, end = self.world.charge_length(pos, alive, self.uids[u], tids, speed + top)
             ok = ts[speed + rolls[ts] >= length - 1e-9] if end is not None else ts[:0]
             self._skip(act, ts.size - ok.size, "Charge Roll too short (8.7.7)")
             if ok.size == 0 or end is None:
@@ -513,10 +547,10 @@ class Simulation:
             imp = self.impact(u)
             if imp is not None and ok.size:
                 t = alive_targets[0]
-                for (k, a2), ts2 in self.groups(ok, [self.alive[t], self.alive[u]]):
+                for (k, a2), ts2 in self.groups(ok, [self.row_alive(t), self.row_alive(u)]):
                     pos2, alive2 = self.board_state(
                         tuple(self.pos[:, ts2[0]].tolist()),
-                        tuple(int(x) for x in self.on_table()[:, ts2[0]]),
+                        self._on(tuple(self.pos[:, ts2[0]].tolist())),
                         {u: a2, t: k},
                     )
                     n = self.world.strikers(pos2, alive2, self.uids[u])
@@ -559,26 +593,62 @@ class Simulation:
                         idx[turn] += 1
                         u = self.uids.index(uid)
                         here = ts[self.on_table()[u, ts] & ~self.over[ts]]
-                        self.fight(u, targets, here, _stream(self.round, 2, ordinal))
+                        with abilities.reacting(self, ordinal, here):  # 10.4: Reactions to this fight
+                            self.fight(u, targets, here, _stream(self.round, 2, ordinal))
                     turn = 1 - turn
 
     def fight(self, u: int, targets: Sequence[str], trials: np.ndarray, stream: int) -> None:
-        """8.8.1: the Fighting and Supporting Ranks strike the first planned (else any) unit they are Engaged with."""
+        """8.8.1: the Fighting and Supporting Ranks strike the enemy units they are Engaged with.
+
+        The striking models are counted on the board, then split between the Engaged enemy units
+        (8.8.1 "Declare how Attack Dice are split between eligible targets before rolling") by
+        ``[policy] fight_split``, the enemies ranked planned ``targets`` first, then army order:
+
+        * ``first-target``: every striking model at the first of them;
+        * ``even``: the striking models split as evenly as possible over all of them, the earlier
+          ones getting the odd models; the first part alone rolls the Surge Dice ("The Surge Die
+          cannot be split") and any HITS of the unit's abilities. Every part is declared before
+          any is rolled, then resolved in that order, each with its own draw;
+        * ``weakest``: every striking model at the one with the fewest models left (ties: rank).
+        """
         uid = self.uids[u]
+        split = self.scn.policy.fight_split
         for ts, pairs, key in self.engaged_with(trials):
-            foes = [b for a, b in pairs if a == uid]
-            if not foes:
+            engaged = {b for a, b in pairs if a == uid}
+            if not engaged:
                 continue
-            pick = next((t for t in targets if t in foes), sorted(foes, key=self.uids.index)[0])
-            t = self.uids.index(pick)
-            kpos, kon = key[: self.U], key[self.U :]
-            for (a, k, mask), ts2 in self.groups(ts, [self.alive[u], self.alive[t], self.used[u]]):
-                pos, alive = self.board_state(kpos, kon, {u: a, t: k})
+            ranked = [t for t in dict.fromkeys(targets) if t in engaged]
+            ranked += sorted((t for t in engaged if t not in ranked), key=self.uids.index)
+            foes = [self.uids.index(t) for t in (ranked[:1] if split == "first-target" else ranked)]
+            kpos, kon = key[: self.U], self._on(key)
+            cols = [self.alive[u], self.used[u]] + [self.alive[t] for t in foes]
+            for gkey, ts2 in self.groups(ts, cols):
+                a, mask, left = gkey[0], gkey[1], gkey[2:]
+                pos, alive = self.board_state(kpos, kon, {u: a, **dict(zip(foes, left, strict=True))})
                 n = min(self.world.strikers(pos, alive, uid), a)
                 if n <= 0:
                     continue
-                batches = attack_batches(self.loadout(u, mask), self.units[t].unit, "combat", alive=n)
-                self.resolve(batches, t, "combat", ts2, stream, None, False)
+                if split == "even":
+                    m = len(foes)
+                    parts = [(t, n // m + (1 if i < n % m else 0)) for i, t in enumerate(foes)]
+                elif split == "weakest":
+                    parts = [(foes[min(range(len(foes)), key=lambda i: (left[i], i))], n)]
+                else:
+                    parts = [(foes[0], n)]
+                plan = []  # declared before rolling (8.8.1)
+                for i, (t, models) in enumerate(parts):
+                    if models <= 0:
+                        continue
+                    batches = attack_batches(self.loadout(u, mask), self.units[t].unit, "combat", alive=models)
+                    if i > 0:  # the Surge Die (and HITS) went with the first part
+                        batches = [
+                            dataclasses.replace(b, weapon=dataclasses.replace(b.weapon, surge_tags=(), surge_dice=None))
+                            for b in batches
+                            if b.kind == "weapon"
+                        ]
+                    plan.append((t, batches, stream if i == 0 else _stream(stream, i)))
+                for t, batches, part_stream in plan:
+                    self.resolve(batches, t, "combat", ts2, part_stream, None, False)
 
     # ------------------------------------------------------------ end of round
     def current_supply(self) -> np.ndarray:
@@ -608,13 +678,23 @@ class Simulation:
         self.over[done] = True
         self.end_round[done] = self.round
 
+    def roll_off(self, stream: int, trials: np.ndarray) -> np.ndarray:
+        """The winner of a Roll-Off (3.2) per trial (0 red, 1 blue), by ``[policy] roll_off``.
+
+        ``random``: a fair Roll-Off drawn from ``stream``; ``red`` / ``blue``: that player wins every one.
+        """
+        rule = self.scn.policy.roll_off
+        if rule != "random":
+            return np.full(trials.size, PLAYERS.index(rule), dtype=np.int64)
+        return (uniforms(self.seed, stream, trials) < 0.5).astype(np.int64)
+
     def cleanup(self, live: np.ndarray) -> None:
         """8.9.5 Cleanup (abilities and their effects expire, cards Ready) and 8.9.6 initiative."""
         self.used[:, live] = 0
         self.penalty[:, live] = False
         diff = self.vp[0, live] - self.vp[1, live]
-        roll = uniforms(self.seed, _stream(self.round, 9), live) < 0.5
-        self.first[live] = np.where(diff < 0, 0, np.where(diff > 0, 1, roll.astype(np.int64)))
+        roll = self.roll_off(_stream(self.round, 9), live)  # 8.9.6: "If tied, conduct a Roll-Off"
+        self.first[live] = np.where(diff < 0, 0, np.where(diff > 0, 1, roll))
 
     def snapshot(self) -> None:
         self.snapshots.append(

@@ -70,10 +70,12 @@ EDGES = ("south", "north", "west", "east")
 MARKER_COLOUR = {1: "red", 2: "blue", 3: "red", 4: "blue", 5: "neutral"}
 #: 9.2.1: "the Zone of Influence, which extends 6" inward from each player's Entry Edge".
 ZONE_DEPTH = 6.0
+#: The choices the rules leave to a player, one named policy each (``[policy]`` of a scenario file;
+#: the first is the default). Their meanings: :class:`PolicySpec`.
 POLICIES = {
-    "casualties": ("keep-leader",),
-    "fight_split": ("first-target",),
-    "roll_off": ("random",),
+    "casualties": ("keep-leader", "keep-front"),
+    "fight_split": ("first-target", "even", "weakest"),
+    "roll_off": ("random", "red", "blue"),
 }
 
 
@@ -130,6 +132,13 @@ class PlayerSpec(_Strict):
     name: str = ""
 
 
+class ReactionSpec(_Strict):
+    """A Reaction (10.4) declared during an activation: ``unit`` uses (or, for a card, is given) ``use``."""
+
+    unit: str = Field(min_length=1, max_length=80)
+    use: str = Field(min_length=1, max_length=80)
+
+
 class ActivationSpec(_Strict):
     unit: str = Field(default="", max_length=80)
     action: str
@@ -137,6 +146,7 @@ class ActivationSpec(_Strict):
     targets: list[str] = []
     weapons: list[str] = []
     use: list[str] = []
+    react: list[ReactionSpec] = []
 
 
 class PlayerRound(_Strict):
@@ -152,9 +162,27 @@ class RoundSpec(_Strict):
 
 
 class PolicySpec(_Strict):
-    casualties: Literal["keep-leader"] = "keep-leader"
-    fight_split: Literal["first-target"] = "first-target"
-    roll_off: Literal["random"] = "random"
+    """``[policy]``: how the simulation makes the choices the rules leave to a player.
+
+    * ``casualties`` (8.7.4 step 5 "The defending player removes models"; the order is set with
+      the unit, see :mod:`mathhammer.scenario.world`):
+      ``keep-leader`` (default) removes the models set farthest from the Leading Model first;
+      ``keep-front`` removes the rearmost models first (behind the Leading Model, along the way the
+      unit moved or charged), keeping the models nearest the front: the enemy, the marker it went to.
+      Either way the Leading Model goes last, and a unit set Engaged follows 8.7.5's priority.
+    * ``fight_split`` (8.8.1 "Declare how Attack Dice are split between eligible targets"):
+      ``first-target`` (default) puts every die on the first planned Engaged target (else the first
+      Engaged enemy in army order); ``even`` splits the striking models as evenly as possible over
+      every Engaged enemy unit (planned targets first, then army order; the earlier ones get the
+      odd models and the Surge Die); ``weakest`` puts every die on the Engaged enemy with the fewest
+      models left (ties: planned targets first, then army order).
+    * ``roll_off`` (3.2 / 8.2.2 / 8.9.6 Roll-Offs): ``random`` (default) is a fair Roll-Off;
+      ``red`` / ``blue``: that player wins every Roll-Off (deterministic tests and what-ifs).
+    """
+
+    casualties: Literal["keep-leader", "keep-front"] = "keep-leader"
+    fight_split: Literal["first-target", "even", "weakest"] = "first-target"
+    roll_off: Literal["random", "red", "blue"] = "random"
 
 
 class ScenarioFile(_Strict):
@@ -249,6 +277,15 @@ class ScenarioUnit:
 
 
 @dataclass(frozen=True)
+class Reaction:
+    """A planned Reaction (10.4): the player owning ``unit`` uses ability ``use`` for it in an activation."""
+
+    unit: str
+    use: str
+    player: str
+
+
+@dataclass(frozen=True)
 class Activation:
     """One planned activation, with where it sits in the plan (for messages)."""
 
@@ -262,6 +299,7 @@ class Activation:
     targets: tuple[str, ...] = ()
     weapons: tuple[str, ...] = ()
     use: tuple[str, ...] = ()
+    react: tuple[Reaction, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -324,6 +362,7 @@ def _fields() -> list[str]:
         RoundSpec,
         PlayerRound,
         ActivationSpec,
+        ReactionSpec,
         PolicySpec,
         TerrainSpec,
     ):
@@ -344,6 +383,8 @@ def _allowed_keys(loc: Any) -> list[str]:
     spec: type[BaseModel] = specs.get(parts[0], ScenarioFile) if parts else ScenarioFile
     if parts and parts[-1] == "markers":
         spec = MarkerSpec
+    elif parts and parts[-1] == "react":
+        spec = ReactionSpec
     elif parts and parts[-1] in PHASES:
         spec = ActivationSpec
     elif parts and parts[-1] in PLAYERS and parts[0] == "rounds":
@@ -478,6 +519,16 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                         if tu is None or tu.player == player:
                             enemy = sorted(k for k, v in units.items() if v.player != player)
                             problems.append(f"{where}.targets: got {t!r}; allowed: an enemy unit: {', '.join(enemy)}")
+                    reactions: list[Reaction] = []
+                    for xi, rx in enumerate(act.react):
+                        ru = units.get(rx.unit)
+                        if ru is None:
+                            problems.append(
+                                f"{where}.react[{xi}].unit: got {rx.unit!r}; allowed: a unit of either player: "
+                                f"{', '.join(sorted(units))}"
+                            )
+                            continue
+                        reactions.append(Reaction(rx.unit, rx.use, ru.player))
                     plan.append(
                         Activation(
                             where.removeprefix(f"{name}: "),
@@ -490,6 +541,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             tuple(act.targets),
                             tuple(act.weapons),
                             tuple(act.use),
+                            tuple(reactions),
                         )
                     )
     if problems or mission is None or board is None:
@@ -536,6 +588,7 @@ __all__ = [
     "PLAYERS",
     "Activation",
     "MissionCard",
+    "Reaction",
     "Scenario",
     "ScenarioError",
     "ScenarioUnit",

@@ -3,18 +3,36 @@
 Positions are *placements*: a unit's Leading Model at the planned point and the other models
 set In Coherency around it (8.5.3 step 2: "Pick up all remaining models and set them In
 Coherency around the Leading Model"), on the playmat (GROUND LEVEL; the plan cannot stand a
-unit on terrain yet). The setting policy, ``keep-leader``, is:
+unit on terrain yet). How the models are set:
 
 * models are set on a hexagonal grid of their base spacing (bases 0.1" apart), nearest to the
   Leading Model first, behind it (away from where it moves, or from the charged unit) before in
   front of it; never off the table, over a terrain footprint ("may not end overlapping terrain"),
   over another unit's base, or Within 1" of an enemy Ground unit (except the declared targets of
-  a Charge, 8.7.7 step 4);
-* casualties are the models set last: the survivors of a unit with ``k`` models left are the
-  first ``k`` of its placement, the Leading Model last to go. This is the defender's choice the
-  rules leave open (8.7.4 step 5 "The defending player removes models"); it keeps the models
-  in Base-to-Base contact, as 8.7.5 asks of Engaged units. The number of models that an attack
-  may remove still follows visibility (8.7.4 step 5).
+  a Charge, 8.7.7 step 4).
+
+Casualties: the survivors of a unit with ``k`` models left are the first ``k`` centres of its
+placement, so the order of the centres is the defender's choice that the rules leave open
+(8.7.4 step 5: "The defending player removes models"). The number of models an attack may remove
+still follows visibility (8.7.4 step 5). The order is the scenario's ``[policy] casualties``:
+
+* ``keep-leader`` (default): the models set last go first (the farthest from the Leading Model,
+  those set in front of it after those beside and behind it); the Leading Model goes last.
+* ``keep-front``: the rearmost models go first, measured along the unit's facing (the way it moved
+  or charged; for a Deploy, away from its Entry Edge), so the unit keeps the models nearest the
+  front: the enemy it charged, the marker it moved to. The Leading Model still goes last (the plan
+  measures Moves and Charges from it).
+
+8.7.5 (Removing Models from Engaged Units) overrides the policy for a unit set Engaged (a Charge:
+the only way a plan sets a unit Within 1" of an enemy). Reading: the casualties go in its strict
+priority order, Priority 1 (models not Within the Engagement Range of any Enemy Unit) first, then
+Priority 2 (Within the Engagement Range, not in Base-to-Base contact), then Priority 3 (Base-to-Base,
+bases at most ``CONTACT`` = 0.05" apart); the policy orders the models within a tier. "cannot choose a
+model if removing it would cause the Unit to stop being Engaged with a specific Enemy Unit":
+the Leading Model (set Engaged with every declared target, 8.7.7 step 3) and, for an Enemy Unit
+it is not Engaged with, that unit's best-placed Engaged model are removed last. The order is fixed
+when the unit is set: a unit that is charged keeps the order it was set with (its casualties do
+not look at where the charger stands), and walls between models are not looked at here.
 
 Every fact is cached by the placements and models left, so each board state is read once
 (issue 5: geometry stays out of the Monte Carlo loop).
@@ -26,6 +44,7 @@ import math
 from dataclasses import dataclass
 from functools import cached_property
 
+import numpy as np
 from shapely.geometry import Point
 
 from ..board.charge import charge_distance
@@ -33,7 +52,7 @@ from ..board.engagement import ENGAGEMENT_RANGE, engaged
 from ..board.facts import AttackFacts, weapon_facts
 from ..board.los import line_of_sight
 from ..board.model import EPS, MM_PER_INCH, Board, Model, Unit
-from ..board.ranks import fighting_ranks
+from ..board.ranks import CONTACT, fighting_ranks
 from ..starcraft.model import Weapon
 from .spec import Scenario, ScenarioUnit
 
@@ -69,14 +88,22 @@ class World:
     def __init__(self, scn: Scenario) -> None:
         self.scn = scn
         self.board = scn.board
+        #: ``[policy] casualties``: the order of every placement (the module text); fixed per World,
+        #: so the placement cache needs no policy in its key.
+        self.casualties = scn.policy.casualties
         self.uids = list(scn.units)
         self.index = {u: i for i, u in enumerate(self.uids)}
         self.placements: list[Placement] = []
         self._place_cache: dict[tuple[object, ...], int | None] = {}
         self._boards: dict[tuple[object, ...], Board] = {}
+        self._models: dict[int, tuple[Model, ...]] = {}
         self._contest: dict[tuple[int, int, int], bool] = {}
         self._facts: dict[tuple[object, ...], object] = {}
         self._charges: dict[tuple[object, ...], tuple[float, Coord | None]] = {}
+        self._near: dict[tuple[int, int, float], bool] = {}
+        self._pid: dict[Placement, int] = {}
+        self._pairs: dict[tuple[int, int, int, int], bool] = {}
+        self._strikers: dict[tuple[object, ...], int] = {}
 
     # ---------------------------------------------------------------- placing
     def _blocked(self, centre: Coord, r: float, others: list[tuple[Coord, float, bool]], enemy_free: bool) -> bool:
@@ -125,12 +152,16 @@ class World:
             return self._place_cache[key]
         r = su.base_mm / MM_PER_INCH / 2
         others: list[tuple[Coord, float, bool]] = []
+        foes: list[tuple[str, Coord, float]] = []  # enemy Ground models it may be set Engaged with (8.7.5)
         for pid in occupied:
             p = self.placements[pid]
             other = self.scn.units[p.unit]
-            enemy = other.player != su.player and not other.flying and not su.flying and p.unit not in allowed_enemies
+            ground_foe = other.player != su.player and not other.flying and not su.flying
+            enemy = ground_foe and p.unit not in allowed_enemies
             orad = other.base_mm / MM_PER_INCH / 2
             others.extend((c, orad, enemy) for c in p.centres)
+            if ground_foe:
+                foes.extend((p.unit, c, orad) for c in p.centres)
         result: int | None = None
         if not self._blocked(lead, r, others, True):
             step = 2 * r + GAP
@@ -160,10 +191,55 @@ class World:
                 centres.append(c)
                 mine.append((c, r, False))
             if len(centres) == su.models:
-                self.placements.append(Placement(su.id, tuple(centres)))
-                result = len(self.placements) - 1
+                centres = self._casualty_order(centres, back, r, foes)
+                placement = Placement(su.id, tuple(centres))
+                result = self._pid.get(placement)
+                if result is None:  # the same models in the same places: one id, one board state
+                    self.placements.append(placement)
+                    result = self._pid[placement] = len(self.placements) - 1
         self._place_cache[key] = result
         return result
+
+    def _casualty_order(
+        self, centres: list[Coord], back: Coord, r: float, foes: list[tuple[str, Coord, float]]
+    ) -> list[Coord]:
+        """The survivors' order (the module text): the ``casualties`` policy, then 8.7.5 for an Engaged unit."""
+        lead, rest = centres[0], centres[1:]
+        if self.casualties == "keep-front":
+
+            def ahead(c: Coord) -> float:
+                return -((c[0] - lead[0]) * back[0] + (c[1] - lead[1]) * back[1])
+
+            rest = sorted(rest, key=lambda c: (-round(ahead(c), 6), round(math.dist(c, lead), 6), c))
+        order = [lead, *rest]
+        if not foes:
+            return order
+        tiers: list[int] = []
+        reach: list[set[str]] = []  # the Enemy Units each model is Within the Engagement Range of
+        for c in order:
+            near: set[str] = set()
+            tier = 1
+            for fid, fc, frad in foes:
+                gap = math.dist(c, fc) - r - frad
+                if gap <= ENGAGEMENT_RANGE + EPS:
+                    near.add(fid)
+                    tier = max(tier, 3 if gap <= CONTACT + EPS else 2)
+            tiers.append(tier)
+            reach.append(near)
+        if not any(reach):
+            return order
+        keep = [0]  # the Leading Model last
+        covered = set(reach[0])
+        for fid in dict.fromkeys(f for f, _, _ in foes):
+            if fid in covered:
+                continue
+            cands = [i for i in range(1, len(order)) if fid in reach[i] and i not in keep]
+            if cands:
+                best = min(cands, key=lambda i: (-tiers[i], i))
+                keep.append(best)
+                covered |= reach[best]
+        rest_idx = sorted((i for i in range(len(order)) if i not in keep), key=lambda i: (-tiers[i], i))
+        return [order[i] for i in keep + rest_idx]
 
     # ---------------------------------------------------------------- boards
     def board_for(self, pos: tuple[int, ...], alive: tuple[int, ...]) -> Board:
@@ -176,40 +252,133 @@ class World:
                 if pid < 0 or k <= 0:
                     continue
                 su = self.scn.units[self.uids[u]]
-                p = self.placements[pid]
-                models = tuple(
-                    Model(f"{su.id}.{i + 1}", x, y, su.base_mm, su.size, flying=su.flying)
-                    for i, (x, y) in enumerate(p.centres[:k])
-                )
-                units.append(Unit(su.id, su.player, models))
-            b = Board(self.board.width, self.board.depth, self.board.terrain, tuple(units))
+                models = self._models.get(pid)
+                if models is None:  # one Model object per placed model: its shapes are built once
+                    models = self._models[pid] = tuple(
+                        Model(f"{su.id}.{i + 1}", x, y, su.base_mm, su.size, flying=su.flying)
+                        for i, (x, y) in enumerate(self.placements[pid].centres)
+                    )
+                units.append(Unit(su.id, su.player, models[:k]))
+            # placements are legal by construction (``place``): no board_problems pass per board state
+            b = Board.trusted(self.board.width, self.board.depth, self.board.terrain, tuple(units))
             if len(self._boards) > 4096:
                 self._boards.clear()
             self._boards[key] = b
         return b
 
+    # ------------------------------------------------ reduced boards (geometry stays local)
+    def _radius(self, pid: int) -> float:
+        return self.scn.units[self.placements[pid].unit].base_mm / MM_PER_INCH / 2
+
+    def near(self, pa: int, pb: int, gap: float = ENGAGEMENT_RANGE) -> bool:
+        """Could a model of placement ``pa`` be within ``gap`` of one of ``pb`` (bases edge to edge)?
+
+        A cheap superset test on the whole placements: units that fail it cannot be Engaged with
+        each other (7.2.1 needs Within 1"), so the geometry below never looks at them.
+        """
+        key = (pa, pb, round(gap, 6)) if pa <= pb else (pb, pa, round(gap, 6))
+        hit = self._near.get(key)
+        if hit is None:
+            a = np.asarray(self.placements[pa].centres)
+            b = np.asarray(self.placements[pb].centres)
+            d = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)).min()
+            hit = self._near[key] = bool(d <= self._radius(pa) + self._radius(pb) + gap + 0.01)
+        return hit
+
+    def _sub(
+        self, pos: tuple[int, ...], alive: tuple[int, ...], keep: set[int]
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The board state with only the units ``keep`` on the table."""
+        return (
+            tuple(p if u in keep else -1 for u, p in enumerate(pos)),
+            tuple(k if u in keep else 0 for u, k in enumerate(alive)),
+        )
+
+    def _foes_near(
+        self, pos: tuple[int, ...], alive: tuple[int, ...], u: int, gap: float = ENGAGEMENT_RANGE
+    ) -> set[int]:
+        side = self.scn.units[self.uids[u]].player
+        return {
+            v
+            for v, p in enumerate(pos)
+            if p >= 0
+            and alive[v] > 0
+            and v != u
+            and self.scn.units[self.uids[v]].player != side
+            and self.near(pos[u], p, gap)
+        }
+
     def engaged_pairs(self, pos: tuple[int, ...], alive: tuple[int, ...]) -> frozenset[tuple[str, str]]:
-        """Unit pairs (a, b) Engaged with each other (7.2.1), both orders."""
-        b = self.board_for(pos, alive)
+        """Unit pairs (a, b) Engaged with each other (7.2.1), both orders.
+
+        Engagement of two units depends on their models and the terrain only, so each pair is read
+        once, on a board holding the two of them.
+        """
         out: set[tuple[str, str]] = set()
-        units = b.units
-        for i, ua in enumerate(units):
-            for ub in units[i + 1 :]:
-                if ua.side == ub.side:
+        on = [u for u, p in enumerate(pos) if p >= 0 and alive[u] > 0]
+        for i, u in enumerate(on):
+            for v in on[i + 1 :]:
+                if self.scn.units[self.uids[u]].player == self.scn.units[self.uids[v]].player:
                     continue
-                if any(engaged(b, ma, mb) for ma in ua.models for mb in ub.models):
-                    out.add((ua.id, ub.id))
-                    out.add((ub.id, ua.id))
+                if not self.near(pos[u], pos[v]):
+                    continue
+                key = (pos[u], alive[u], pos[v], alive[v])
+                hit = self._pairs.get(key)
+                if hit is None:
+                    b = self.board_for(*self._sub(pos, alive, {u, v}))
+                    ua, ub = b.unit(self.uids[u]), b.unit(self.uids[v])
+                    hit = self._pairs[key] = any(engaged(b, ma, mb) for ma in ua.models for mb in ub.models)
+                if hit:
+                    out.add((self.uids[u], self.uids[v]))
+                    out.add((self.uids[v], self.uids[u]))
         return frozenset(out)
 
     def strikers(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> int:
-        """Models in the Fighting or Supporting Rank (8.8.1 step 2)."""
-        return len(fighting_ranks(self.board_for(pos, alive), uid).attackers)
+        """Models in the Fighting or Supporting Rank (8.8.1 step 2), read with the enemies near the unit."""
+        u = self.index[uid]
+        sub = self._sub(pos, alive, {u} | self._foes_near(pos, alive, u, ENGAGEMENT_RANGE + 2.0))
+        key = (sub, uid)
+        hit = self._strikers.get(key)
+        if hit is None:
+            hit = self._strikers[key] = len(fighting_ranks(self.board_for(*sub), uid).attackers)
+        return hit
 
     def charge_length(
-        self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str, targets: tuple[str, ...]
+        self,
+        pos: tuple[int, ...],
+        alive: tuple[int, ...],
+        uid: str,
+        targets: tuple[str, ...],
+        reach: float | None = None,
     ) -> tuple[float, Coord | None]:
-        """8.7.7: the distance the Leading Model must travel to Engage every declared target, and where it ends."""
+        """8.7.7: the distance the Leading Model must travel to Engage every declared target, and where it ends.
+
+        With ``reach`` (the longest Charge the caller will compare against), units too far away to
+        touch any path of that length are left off the board: a path of length <= ``reach`` stays
+        within ``reach`` of the Leading Model, so the answer is the same whenever it is <= ``reach``,
+        and above ``reach`` whenever the true one is.
+        """
+        if reach is not None:
+            u = self.index[uid]
+            # a lower bound: the Leading Model must come Within 1" of a model of every target (7.2.1)
+            lead = self.placements[pos[u]].centres[0]
+            r = self._radius(pos[u])
+            bound = max(
+                min(math.dist(lead, c) for c in self.placements[pos[self.index[t]]].centres[: alive[self.index[t]]])
+                - r
+                - self._radius(pos[self.index[t]])
+                - ENGAGEMENT_RANGE
+                for t in targets
+            )
+            if bound > reach + 1e-6:
+                return bound, None  # out of reach whatever the path: no board needed
+            keep = {u} | {self.index[t] for t in targets}
+            keep |= {
+                v
+                for v, p in enumerate(pos)
+                if p >= 0 and alive[v] > 0 and v not in keep and self.near(pos[u], p, reach + ENGAGEMENT_RANGE + 1.0)
+            }
+            pos, alive = self._sub(pos, alive, keep)
         key = (pos, alive, uid, targets)
         hit = self._charges.get(key)
         if hit is None:
@@ -221,6 +390,16 @@ class World:
         self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str, tid: str, weapon: Weapon, tags: tuple[str, ...]
     ) -> AttackFacts:
         """:func:`~mathhammer.board.facts.attack_facts` for one weapon, cached by board state."""
+        u, t = self.index[uid], self.index[tid]
+        keep = {u, t}
+        for x in (u, t):  # Engaged restrictions and casualty tiers (8.7.3, 8.7.5); models never block LoS
+            side = self.scn.units[self.uids[x]].player
+            keep |= {
+                v
+                for v, p in enumerate(pos)
+                if p >= 0 and alive[v] > 0 and self.scn.units[self.uids[v]].player != side and self.near(pos[x], p)
+            }
+        pos, alive = self._sub(pos, alive, keep)
         key = (pos, alive, uid, tid, weapon, tags)
         hit = self._facts.get(key)
         if hit is None:

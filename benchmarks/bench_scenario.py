@@ -1,0 +1,85 @@
+"""Speed of whole-scenario simulation (issue 6, goal: a 5-round, 6-units-a-side scenario at 100 k trials/s).
+
+For each built-in scenario, measured in one run (one process, warm JIT cache):
+
+- games per second at ``--small`` and ``--large`` trials (whole ``simulate``: plan check, board
+  geometry, every Round, the result arrays);
+- the per-game rate between the two sizes ((large - small) / (t_large - t_small)), which leaves
+  out the board geometry read once per distinct board state, and that fixed cost;
+- the ratio of each to the 100 k games/s goal;
+- the grouping kernel against ``np.unique(axis=0)`` (what it replaced) on the 6-a-side example's
+  state matrix, as a ratio.
+
+Prints a markdown table.
+
+Usage: ``NUMBA_CACHE_DIR=... python benchmarks/bench_scenario.py [--small 100000] [--large 300000]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+
+import numpy as np
+
+GOAL = 100_000.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--small", type=int, default=100_000)
+    parser.add_argument("--large", type=int, default=300_000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    from mathhammer.scenario import builtin_scenarios, load_scenario, simulate
+    from mathhammer.scenario.fast import group_state
+    from mathhammer.scenario.sim import Simulation
+
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"python {platform.python_version()}"
+    )
+    print()
+    print("| scenario | units | games/s at small | games/s at large | per-game rate | fixed cost | large / goal |")
+    print("|---|---|---|---|---|---|---|")
+    for path in builtin_scenarios():
+        scn = load_scenario(path)
+        simulate(scn, trials=200, seed=0)  # JIT and imports
+        times = []
+        for n in (args.small, args.large):
+            t0 = time.perf_counter()
+            simulate(scn, trials=n, seed=args.seed)
+            times.append(time.perf_counter() - t0)
+        rate = (args.large - args.small) / max(times[1] - times[0], 1e-9)
+        fixed = times[0] - args.small / rate
+        print(
+            f"| {path.name} | {len(scn.units)} | {args.small / times[0]:,.0f} ({times[0]:.1f} s) "
+            f"| {args.large / times[1]:,.0f} ({times[1]:.1f} s) | {rate:,.0f} | {fixed:.1f} s "
+            f"| {args.large / times[1] / GOAL:.2f} |"
+        )
+
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    sim = Simulation(load_scenario(path), args.small, args.seed)
+    sim.run()
+    rows = np.arange(2 * sim.U, dtype=np.int64)  # placements and models left of every unit
+    trials = np.arange(sim.T, dtype=np.int64)
+    group_state(sim.state, rows, trials)
+    t0 = time.perf_counter()
+    for _ in range(5):
+        group_state(sim.state, rows, trials)
+    t_kernel = (time.perf_counter() - t0) / 5
+    t0 = time.perf_counter()
+    np.unique(sim.state[rows].T, axis=0, return_inverse=True)
+    t_unique = time.perf_counter() - t0
+    print()
+    print(
+        f"grouping {args.small:,} trials by {len(rows)} columns: kernel {t_kernel * 1e3:.1f} ms, "
+        f"np.unique(axis=0) {t_unique * 1e3:.1f} ms ({t_unique / t_kernel:.0f}x)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,302 @@
+"""Special Abilities in a scenario (chapter 10): where they come from, how they are paid, what they do.
+
+A planned ability is found on the unit's card, its upgrades, or one of its player's Faction and
+Tactical Cards (10.5: a card's Special Abilities resolve by the standard rules of 10.1-10.4).
+Payment (10.5.1, 10.5.2): a cost in CP, BM or PE is paid by Exhausting Ready cards
+that give that resource, with the least excess (the excess is lost); an ability printed on a card
+is used by Exhausting that card (a copy still Ready), unless its text says "Do not Exhaust this
+card". Active abilities and Reactions share one set of cards per player per Round.
+
+Reactions (10.4) in a plan: ``react = [{ unit = "marine-1", use = "Infantry Armor" }]`` on an
+activation entry. ``unit`` is the unit that uses the Reaction: the unit whose card or upgrade
+prints it, or, for a card's Reaction ("a Friendly Unit"), the Friendly Unit it is used for. The
+reacting player is the owner of ``unit``. Either player may react to any activation: 10.4 (Reaction
+Limit) has the Active Player resolve their Reaction first when both players react to the same
+trigger, so the Active Player may answer their own activation (a Charge Roll).
+
+The simulation models two kinds of Reaction (the others are accepted by ``scenario check`` with a
+``warning:`` line, "no modelled effect"):
+
+* target effects: a Reaction whose machine-readable effects change the unit as a target
+  (``unit_keyword`` such as TOUGH (1), DODGE (2), BUFF Evade (1); ``evade_eligible``). They apply
+  to the reacting unit as the target of every attack of the activation it answers, and only of
+  that activation (in the Combat Phase: the planned ``fight`` entry it is declared on). This
+  project's reading of "for this roll": the Reaction answers the activation's attack on the unit,
+  every Batch of it (a Ranged Attack is one action, 8.7.3).
+* Charge Roll: "Use after a Friendly Unit rolls a D6 for Charge Distance" (Gravitic Boosters:
+  add 1; Pneumatized Carapace: roll an additional D6 and use the higher). The reacting unit is the
+  unit that Charges in its own activation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..profiles.schema import Ability, Effect
+from ..starcraft.keywords import COMBAT_TAGS
+from ..starcraft.loadout import Loadout, make_loadout
+from .spec import Activation, Scenario, ScenarioUnit
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .sim import Simulation
+
+#: Effects that change a unit as the target of an attack (``as_target``).
+TARGET_KINDS = ("unit_keyword", "evade_eligible")
+_CHARGE_ROLL = re.compile(r"rolls? a D6 for Charge Distance", re.IGNORECASE)
+_IMPACT = re.compile(r"IMPACT \((\d+)\) (\d)\+")
+#: "a Friendly Biological Unit", "The active, Unengaged Ground Unit": the Combat Tag a card's ability asks for.
+_FOR_TAG = re.compile(r"\b(?:Friendly|active),? (?:Unengaged )?(?:Friendly )?([A-Za-z]+) Unit")
+
+
+@dataclass(frozen=True)
+class Found:
+    """An ability and where it is printed: ``card`` is "" for the unit card and its upgrades."""
+
+    ability: Ability
+    card: str = ""
+
+
+@dataclass(frozen=True)
+class ExtraLoadout(Loadout):
+    """A loadout with abilities of Faction or Tactical Cards switched on (their effects act like the unit's)."""
+
+    extra: tuple[Ability, ...] = ()
+
+    def abilities(self) -> list[Ability]:
+        return super().abilities() + list(self.extra)
+
+
+def unit_abilities(su: ScenarioUnit) -> list[Ability]:
+    return list(su.unit.card.abilities) + [a for up in su.loadout.upgrades for a in up.abilities]
+
+
+def card_abilities(scn: Scenario, player: str) -> list[Found]:
+    """The abilities of a player's Faction Card and Tactical (and Creep) Cards, in army order, each once."""
+    army = scn.armies[player]
+    out: list[Found] = []
+    seen: set[str] = set()
+    for name in [army.faction, *army.tactical]:
+        card = scn.roster.card(name)
+        for a in card.abilities:
+            if a.name.lower() not in seen:
+                seen.add(a.name.lower())
+                out.append(Found(a, name))
+    return out
+
+
+def find(scn: Scenario, unit: str, name: str) -> Found | None:
+    """The ability ``name`` of ``unit``: its card, its upgrades, then its player's cards."""
+    su = scn.units[unit]
+    key = name.strip().lower()
+    for a in unit_abilities(su):
+        if a.name.lower() == key:
+            return Found(a)
+    return next((f for f in card_abilities(scn, su.player) if f.ability.name.lower() == key), None)
+
+
+def choices(scn: Scenario, unit: str, kind: str) -> list[str]:
+    """Names of the ``kind`` ("active" or "reaction") abilities open to ``unit``, for messages."""
+    su = scn.units[unit]
+    names = [a.name for a in unit_abilities(su) if a.type == kind]
+    names += [f"{f.ability.name} ({f.card})" for f in card_abilities(scn, su.player) if f.ability.type == kind]
+    return names
+
+
+def has_impact(su: ScenarioUnit) -> bool:
+    """The unit resolves IMPACT after a successful Charge (its abilities' text, as the simulation reads it)."""
+    return any(_IMPACT.search(a.text) and "Charge" in a.text for a in unit_abilities(su))
+
+
+def needs_tag(a: Ability) -> str:
+    """The Combat Tag a card's ability asks of its unit ("a Friendly Biological Unit"), or ""."""
+    m = _FOR_TAG.search(a.text)
+    if m is None:
+        return ""
+    tag = m.group(1).title()
+    return tag if tag in COMBAT_TAGS else ""
+
+
+def repeatable(a: Ability) -> bool:
+    return "REPEATABLE" in a.text.upper()
+
+
+def charge_roll(a: Ability) -> str:
+    """``"add1"`` or ``"best2"`` for a Reaction to a Charge Roll (its text), else ""."""
+    if not _CHARGE_ROLL.search(a.text):
+        return ""
+    if re.search(r"additional D6 and use the higher", a.text, re.IGNORECASE):
+        return "best2"
+    if re.search(r"Add 1 to the Charge Distance", a.text, re.IGNORECASE):
+        return "add1"
+    return ""
+
+
+def target_effects(a: Ability) -> list[Effect]:
+    """The machine-readable effects of ``a`` that change its unit as a target."""
+    return [e for e in a.effects if e.kind in TARGET_KINDS]
+
+
+def modelled(a: Ability) -> str:
+    """How the simulation applies Reaction ``a``: ``"target"``, ``"charge"`` or "" (no modelled effect)."""
+    if target_effects(a):
+        return "target"
+    if charge_roll(a):
+        return "charge"
+    return ""
+
+
+class Purse:
+    """A player's Faction and Tactical Cards in one Round: Ready or Exhausted (10.5.2)."""
+
+    def __init__(self, scn: Scenario, player: str) -> None:
+        army = scn.armies[player]
+        self.names: list[str] = [army.faction, *army.tactical]
+        self.cards: list[tuple[str, int]] = []
+        for name in self.names:
+            card = scn.roster.card(name)
+            self.cards.append((card.resource, int(card.resource_per_round)))
+        self.ready = [True] * len(self.names)
+
+    def pay(self, found: Found) -> str:
+        """Exhaust the cards for ``found`` (its own card, then its cost); "" or why it cannot be paid."""
+        from .check import _pay
+
+        a = found.ability
+        ready = list(self.ready)
+        if found.card and "do not exhaust this card" not in a.text.lower():
+            copy = next((i for i, n in enumerate(self.names) if n == found.card and ready[i]), None)
+            if copy is None:
+                return (
+                    f"{a.name!r} is printed on {found.card!r}, Exhausted earlier this Round (10.5.2: an Exhausted "
+                    "card's abilities cannot be used until it is Readied in the Cleanup)"
+                )
+            ready[copy] = False
+        if a.cost == "X":
+            return f"{a.name!r} costs X: plans need a fixed cost"
+        if a.cost:
+            mine = [i for i, c in enumerate(self.cards) if c[0] == a.resource]
+            got = _pay([self.cards[i] for i in mine], [ready[i] for i in mine], int(a.cost))
+            if got is None:
+                have = sum(self.cards[i][1] for i in mine if ready[i])
+                return (
+                    f"{a.name!r} costs {a.cost} {a.resource}; the Ready cards give {have} {a.resource} "
+                    "(10.5.1: Exhaust Ready cards; a card Exhausted earlier this Round gives nothing)"
+                )
+            for j in got:
+                ready[mine[j]] = False
+        self.ready = ready
+        return ""
+
+
+# ------------------------------------------------------------------ simulation hooks
+def _names(sim: Simulation, u: int) -> list[str]:
+    return sim.abilities[u]
+
+
+def use_bits(sim: Simulation, u: int, names: Sequence[str]) -> int:
+    """The bits of ``sim.used`` for abilities ``names`` of unit ``u`` (card abilities get bits after the unit's)."""
+    known = _names(sim, u)
+    bits = 0
+    for name in names:
+        key = name.strip().lower()
+        i = next((i for i, n in enumerate(known) if n.lower() == key), None)
+        if i is None:
+            found = find(sim.scn, sim.uids[u], name)
+            known.append(found.ability.name if found else name)
+            i = len(known) - 1
+        bits |= 1 << i
+    return bits
+
+
+def loadout_for(sim: Simulation, u: int, mask: int) -> Loadout:
+    """Unit ``u``'s loadout with the abilities of ``mask`` switched on, card abilities included."""
+    base = sim.units[u].loadout
+    chosen = [n for i, n in enumerate(_names(sim, u)) if mask >> i & 1]
+    own = {a.name.lower() for a in unit_abilities(sim.units[u])}
+    lo = make_loadout(base.unit, base.models, [x.name for x in base.upgrades], [n for n in chosen if n.lower() in own])
+    extra = []
+    for n in chosen:
+        if n.lower() not in own:
+            found = find(sim.scn, sim.uids[u], n)
+            if found is not None:
+                extra.append(found.ability)
+    if not extra:
+        return lo
+    return ExtraLoadout(lo.unit, lo.models, lo.upgrades, lo.use, lo.minerals, tuple(extra))
+
+
+def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """Switch on, for the activation ``act``, the target effects of the Reactions answering it.
+
+    Returns what :func:`react_end` needs to switch them off again.
+    """
+    saved: list[tuple[int, np.ndarray]] = []
+    for rx in act.react:
+        if rx.player == act.player:
+            continue  # the Active Player's own units are not attacked in their activation
+        found = find(sim.scn, rx.unit, rx.use)
+        if found is None or not target_effects(found.ability):
+            continue
+        r = sim.uids.index(rx.unit)
+        saved.append((r, sim.used[r, trials].copy()))
+        sim.used[r, trials] |= use_bits(sim, r, [found.ability.name])
+    return saved
+
+
+def react_end(sim: Simulation, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
+    """The activation is over: the Reactions' target effects end (what the unit used before stays)."""
+    for r, old in reversed(saved):
+        sim.used[r, trials] = old
+
+
+@contextmanager
+def reacting(sim: Simulation, ordinal: int, trials: np.ndarray) -> Iterator[None]:
+    """The Reactions of plan entry ``ordinal`` (none for an unplanned one) act while the block runs."""
+    act = sim.scn.plan[ordinal] if 0 <= ordinal < len(sim.scn.plan) else None
+    saved = react_begin(sim, act, trials) if act is not None else []
+    try:
+        yield
+    finally:
+        react_end(sim, trials, saved)
+
+
+def adjust_charge_roll(sim: Simulation, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None:
+    """Reactions to the charging unit's own Charge Roll (8.7.7 step 2): +1, or the higher of two D6."""
+    from .sim import _stream, d6
+
+    for rx in act.react:
+        if rx.player != act.player or rx.unit != act.unit:
+            continue
+        found = find(sim.scn, rx.unit, rx.use)
+        kind = charge_roll(found.ability) if found else ""
+        if kind == "add1":
+            rolls[trials] += 1
+        elif kind == "best2":
+            rolls[trials] = np.maximum(rolls[trials], d6(sim.seed, _stream(stream, 77), trials))
+
+
+__all__ = [
+    "ExtraLoadout",
+    "Found",
+    "Purse",
+    "adjust_charge_roll",
+    "card_abilities",
+    "charge_roll",
+    "choices",
+    "find",
+    "has_impact",
+    "loadout_for",
+    "modelled",
+    "needs_tag",
+    "react_begin",
+    "react_end",
+    "reacting",
+    "target_effects",
+    "use_bits",
+]

@@ -1,0 +1,394 @@
+"""Scenario abilities (issue 6, point 3): Ready cards, card abilities, Reactions (rulebook chapter 10)."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mathhammer.profiles import load_roster
+from mathhammer.scenario import ScenarioError, abilities, check_scenario, simulate
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.spec import Scenario, parse_scenario
+from mathhammer.starcraft.loadout import as_target
+
+ROOT = Path(__file__).resolve().parents[1]
+ARMIES = ROOT / "profiles" / "armies"
+
+RED = """
+name = "Terran test"
+scale = "Skirmish"
+faction = "Terran Armed Forces"    # 1 CP
+tactical = ["Barracks", "Engineering Bay"]   # 1 CP each; Go! Go! Go!, Infantry Armor, Infantry Weapons
+
+[[units]]
+unit = "Marine"
+models = 6
+
+[[units]]
+unit = "Marine"
+models = 6
+
+[[units]]
+unit = "Medic"
+models = 3
+"""
+
+BLUE = """
+name = "Zerg test"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+tactical = ["Spawning Pool", "Overseer"]     # Overseer: Pneumatized Carapace
+
+[[units]]
+unit = "Zergling"
+models = 12
+
+[[units]]
+unit = "Roach"
+models = 3
+"""
+
+
+@pytest.fixture(scope="module")
+def armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    d = tmp_path_factory.mktemp("armies")
+    (d / "red.toml").write_text(RED)
+    (d / "blue.toml").write_text(BLUE)
+    return {"red": str(d / "red.toml"), "blue": str(d / "blue.toml")}
+
+
+def scenario(armies: dict[str, str], rounds: list[dict]) -> Scenario:
+    data = {
+        "name": "abilities",
+        "first_player": "red",
+        "mission": {"card": "Hold Position"},
+        "deployment": {
+            "card": "Frontier",
+            "entry_edges": {"red": "south", "blue": "north"},
+            "markers": [
+                {"number": 1, "x": 9, "y": 10},
+                {"number": 2, "x": 9, "y": 26},
+                {"number": 5, "x": 18, "y": 18},
+            ],
+        },
+        "players": {"red": {"army": armies["red"]}, "blue": {"army": armies["blue"]}},
+        "rounds": rounds,
+    }
+    return parse_scenario(data, "abilities.toml", ROOT, load_roster())
+
+
+def errors(scn: Scenario) -> list[str]:
+    return [p for p in check_scenario(scn) if not p.startswith("warning")]
+
+
+def warnings(scn: Scenario) -> list[str]:
+    return [p for p in check_scenario(scn) if p.startswith("warning")]
+
+
+#: Rounds 1-2: Marines and a Medic walk north, the Roach and the Zerglings south.
+APPROACH = [
+    {
+        "round": 1,
+        "red": {
+            "movement": [
+                {"unit": "marine-1", "action": "deploy", "to": [18, 4]},
+                {"unit": "medic-1", "action": "deploy", "to": [14, 4]},
+            ],
+            "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}],
+        },
+        "blue": {
+            "movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}],
+            "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]}],
+        },
+    },
+    {
+        "round": 2,
+        "red": {
+            "movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}],
+            "assault": [{"unit": "marine-1", "action": "run", "to": [18, 16]}],
+        },
+        "blue": {
+            "movement": [
+                {"unit": "roach-1", "action": "move", "to": [18, 24]},
+                {"unit": "zergling-1", "action": "deploy", "to": [24, 32]},
+            ],
+            "assault": [{"unit": "zergling-1", "action": "run", "to": [24, 28]}],
+        },
+    },
+]
+
+
+def round3(blue_assault: list[dict], red: dict | None = None) -> list[dict]:
+    return [
+        *APPROACH,
+        {
+            "round": 3,
+            "red": red or {},
+            "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [24, 24]}], "assault": blue_assault},
+        },
+    ]
+
+
+def shoot(react: list[dict]) -> dict:
+    return {"unit": "roach-1", "action": "shoot", "targets": ["marine-1"], "react": react}
+
+
+# ----------------------------------------------------------------- plan syntax
+def test_react_names_a_known_unit_and_only_known_fields(armies: dict[str, str]) -> None:
+    """The plan format: react = [{ unit, use }], each unit a unit of the scenario."""
+    with pytest.raises(ScenarioError) as exc:
+        scenario(armies, round3([shoot([{"unit": "marine-9", "use": "Infantry Armor"}])]))
+    assert "rounds[2].blue.assault[0].react[0].unit: got 'marine-9'" in str(exc.value)
+    with pytest.raises(ScenarioError) as exc:
+        scenario(armies, round3([shoot([{"unit": "marine-1", "uses": "Infantry Armor"}])]))
+    assert "uses" in str(exc.value)
+
+
+def test_a_planned_reaction_checks_clean(armies: dict[str, str]) -> None:
+    """10.4 / 10.5.2: Infantry Armor (Engineering Bay) answers the Roach's Ranged Attack on marine-1."""
+    scn = scenario(armies, round3([shoot([{"unit": "marine-1", "use": "Infantry Armor"}])]))
+    assert errors(scn) == []
+    assert warnings(scn) == []
+    assert scn.plan[-1].react[0].player == "red"
+
+
+# ----------------------------------------------------------------- scenario check
+def test_second_reaction_of_a_player_in_one_activation(armies: dict[str, str]) -> None:
+    """10.4 Reaction Limit: one Reaction per player per Activation (the Marine/Medic example of 10.4)."""
+    react = [{"unit": "marine-1", "use": "Infantry Armor"}, {"unit": "medic-1", "use": "Life Support"}]
+    found = errors(scenario(armies, round3([shoot(react)])))
+    assert len(found) == 1
+    assert "rounds[2].blue.assault[0] (round 3, Assault Phase, blue, roach-1 shoot): react[1]" in found[0]
+    assert "one Reaction per player per Activation" in found[0]
+
+
+def test_each_player_may_react_once_in_the_same_activation(armies: dict[str, str]) -> None:
+    """10.4: "If both players want to use a Reaction ... the Active Player resolves theirs first"."""
+    charge = {
+        "unit": "zergling-1",
+        "action": "charge",
+        "targets": ["marine-1"],
+        "react": [
+            {"unit": "zergling-1", "use": "Pneumatized Carapace"},
+            {"unit": "marine-1", "use": "Infantry Armor"},
+        ],
+    }
+    assert errors(scenario(armies, round3([charge]))) == []
+
+
+def test_a_reaction_twice_in_a_round_on_one_unit(armies: dict[str, str]) -> None:
+    """10.4 Frequency: once per Round per unit and name unless REPEATABLE (like 10.2)."""
+    charge = {
+        "unit": "zergling-1",
+        "action": "charge",
+        "targets": ["marine-1"],
+        "react": [{"unit": "marine-1", "use": "Infantry Armor"}],
+    }
+    found = errors(scenario(armies, round3([shoot([{"unit": "marine-1", "use": "Infantry Armor"}]), charge])))
+    assert any(
+        "rounds[2].blue.assault[1] (round 3, Assault Phase, blue, zergling-1 charge)" in p
+        and "'Infantry Armor' a second time this Round for 'marine-1'" in p
+        for p in found
+    )
+    # 10.5.2: the Engineering Bay is Exhausted by the first use as well
+    assert any("printed on 'Engineering Bay', Exhausted earlier this Round" in p for p in found)
+
+
+def test_no_reaction_from_reserves(armies: dict[str, str]) -> None:
+    """10.4 / FAQ v1.0: "units in Reserves use no abilities" (marine-2 is never deployed)."""
+    found = errors(scenario(armies, round3([shoot([{"unit": "marine-2", "use": "Infantry Armor"}])])))
+    assert any("react[0] (red, marine-2 'Infantry Armor'): 'marine-2' is in Reserves" in p for p in found)
+    assert all("round 3, Assault Phase" in p for p in found)
+
+
+def test_ability_paid_twice_with_too_few_ready_cards(armies: dict[str, str]) -> None:
+    """10.5.1 / 10.5.2: Actives and Reactions share the Ready cards; an Exhausted card gives nothing.
+
+    Red has 3 CP cards (Terran Armed Forces, Barracks, Engineering Bay). Go! Go! Go! Exhausts
+    Barracks; Stimpack on marine-1 and on marine-2 (1 CP each) Exhaust the two others; Life
+    Support (a Reaction, 1 CP) then finds no Ready card.
+    """
+    approach = copy.deepcopy(APPROACH)
+    approach[1]["red"]["movement"].append({"unit": "marine-2", "action": "deploy", "to": [26, 4]})
+    rounds = [
+        *approach,
+        {
+            "round": 3,
+            "red": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Go! Go! Go!", "Stimpack"]}]},
+        },
+    ]
+    assert errors(scenario(armies, rounds)) == []
+    rounds[2]["red"]["movement"].append({"unit": "marine-2", "action": "hold", "use": ["Stimpack"]})
+    assert errors(scenario(armies, rounds)) == []
+    rounds[2]["blue"] = {"assault": [shoot([{"unit": "medic-1", "use": "Life Support"}])]}
+    found = errors(scenario(armies, rounds))
+    assert len(found) == 1
+    assert "(round 3, Assault Phase, blue, roach-1 shoot): react[0] (red, medic-1 'Life Support')" in found[0]
+    assert "'Life Support' costs 1 CP; the Ready cards give 0 CP" in found[0]
+    # a third Stimpack in the Movement Phase: paid twice already, no card left
+    rounds[2]["blue"] = {}
+    rounds[2]["red"]["movement"].append({"unit": "medic-1", "action": "hold", "use": ["Medpack"]})
+    found = errors(scenario(armies, rounds))
+    assert len(found) == 1 and "medic-1 hold): use: 'Medpack' costs 1 CP; the Ready cards give 0 CP" in found[0]
+
+
+def test_tactical_card_active_ability_in_use(armies: dict[str, str]) -> None:
+    """10.5 / 10.5.2 / FAQ v1.1: a card's Active ability is used by an activated unit and Exhausts the card."""
+    rounds = [
+        *APPROACH[:1],
+        {
+            "round": 2,
+            "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12], "use": ["Go! Go! Go!"]}]},
+        },
+    ]
+    assert errors(scenario(armies, rounds)) == []
+    # a second use in the Round: once per Round per unit (10.2), and the card is Exhausted (10.5.2)
+    rounds[1]["red"]["assault"] = [{"unit": "marine-1", "action": "hold", "use": ["Infantry Weapons"]}]
+    assert errors(scenario(armies, rounds)) == []
+    rounds[1]["red"]["movement"].append({"unit": "medic-1", "action": "hold", "use": ["Go! Go! Go!"]})
+    found = errors(scenario(armies, rounds))
+    assert any("medic-1 hold): use: 'Go! Go! Go!' is printed on 'Barracks', Exhausted earlier" in p for p in found)
+    # a card ability is found only on the player's own cards
+    bad = [
+        *APPROACH[:1],
+        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Carapace"]}]}},
+    ]
+    found = errors(scenario(armies, bad))
+    assert any("use: got 'Carapace'; allowed: an Active ability of Marine or of red's cards" in p for p in found)
+
+
+def test_reaction_rules_on_triggers(armies: dict[str, str]) -> None:
+    """10.4: a Reaction is declared at the moment of its trigger; plans whose trigger cannot happen are errors."""
+    own = round3(
+        [],
+        red={
+            "assault": [
+                {"unit": "marine-1", "action": "hold", "react": [{"unit": "marine-1", "use": "Infantry Armor"}]}
+            ]
+        },
+    )
+    found = errors(scenario(armies, own))
+    assert any("an activation of its own player never attacks it" in p for p in found)
+    # a Charge Roll reaction belongs to the charging unit's own activation
+    wrong = round3([shoot([{"unit": "zergling-1", "use": "Pneumatized Carapace"}])])
+    found = errors(scenario(armies, wrong))
+    assert any("answers a Friendly Unit's Charge Roll" in p for p in found)
+    # an Active ability is not a Reaction, and the other way round
+    found = errors(scenario(armies, round3([shoot([{"unit": "marine-1", "use": "Stimpack"}])])))
+    assert any("not a Reaction of 'marine-1' ('Stimpack' is Active)" in p for p in found)
+    # a card's reaction for "a Friendly Biological Unit" only for such a unit: every unit here is Biological;
+    # the rule is read from the text
+    assert abilities.needs_tag(load_roster().card("Armory").abilities[0]) == "Mechanical"
+
+
+def test_reaction_without_modelled_effect_is_a_warning(armies: dict[str, str]) -> None:
+    """Issue 6: a Reaction the simulation cannot apply is accepted and reported, never silently ignored."""
+    scn = scenario(armies, round3([shoot([{"unit": "medic-1", "use": "Life Support"}])]))
+    assert errors(scn) == []
+    found = warnings(scn)
+    assert len(found) == 1 and "'Life Support' has no modelled effect" in found[0]
+    assert "round 3, Assault Phase" in found[0]
+    # the Zerglings' Charge attacks (Devastating Charge: IMPACT), so a Reaction may answer it
+    assert abilities.has_impact(scenario(armies, round3([])).units["zergling-1"])
+
+
+# ----------------------------------------------------------------- simulation
+def test_reaction_effect_reaches_the_target(armies: dict[str, str]) -> None:
+    """10.4 + part 11 TOUGH: the Reaction's machine-readable effect is on the unit as a target, for that activation."""
+    scn = scenario(armies, round3([shoot([{"unit": "marine-1", "use": "Infantry Armor"}])]))
+    sim = Simulation(scn, 4, seed=1)
+    m = sim.uids.index("marine-1")
+    act = scn.plan[-1]
+    trials = np.arange(4)
+    sim.pos[m, trials] = 0
+    saved = abilities.react_begin(sim, act, trials)
+    mask = int(sim.used[m, 0])
+    kws = [str(k) for k in as_target(sim.loadout(m, mask), "assault").keywords]
+    assert any("TOUGH" in k for k in kws), kws
+    abilities.react_end(sim, trials, saved)
+    assert int(sim.used[m, 0]) == 0
+    assert not any("TOUGH" in str(k) for k in as_target(sim.loadout(m, 0), "assault").keywords)
+
+
+def test_tough_reaction_lowers_the_damage_received(armies: dict[str, str]) -> None:
+    """10.4 / part 11 TOUGH (1): the same plan with Infantry Armor leaves more Marines (paired, 5 standard errors)."""
+    n = 20000
+    with_r = simulate(scenario(armies, round3([shoot([{"unit": "marine-1", "use": "Infantry Armor"}])])), n, seed=5)
+    without = simulate(scenario(armies, round3([shoot([])])), n, seed=5)
+    m = [u["id"] for u in with_r.units].index("marine-1")
+    a = with_r.rounds[2]["alive"][m].astype(float)
+    b = without.rounds[2]["alive"][m].astype(float)
+    assert b.mean() < 6  # the Roach does hit
+    diff = a - b
+    se = diff.std() / np.sqrt(n)
+    assert diff.mean() > 5 * se, (diff.mean(), se)
+    # the Damage Marker carried over is never larger either on average
+    assert with_r.rounds[2]["marker"][m].mean() <= without.rounds[2]["marker"][m].mean() + 0.05
+
+
+def test_charge_roll_reaction_raises_the_charge_success(armies: dict[str, str]) -> None:
+    """8.7.7 + Pneumatized Carapace: the higher of two D6 for Charge Distance never does worse (paired)."""
+
+    def plan(react: list[dict]) -> list[dict]:
+        charge = {"unit": "zergling-1", "action": "charge", "targets": ["marine-1"], "react": react}
+        rounds = round3([charge])
+        rounds[2]["blue"]["movement"] = [{"unit": "zergling-1", "action": "move", "to": [24, 26]}]
+        return rounds
+
+    n = 4000
+    sims = []
+    for react in ([{"unit": "zergling-1", "use": "Pneumatized Carapace"}], []):
+        scn = scenario(armies, plan(react))
+        assert errors(scn) == []
+        sim = Simulation(scn, n, seed=8)
+        sim.run()
+        sims.append(sim)
+    skipped = [sum(v for k, v in s.skipped.items() if "Charge Roll too short" in k) for s in sims]
+    one = skipped[1] / n  # P(1D6 too short) = (r - 1) / 6 for the roll r needed
+    short = round(one * 6)
+    assert 1 <= short <= 5, "the plain Charge must sometimes fail and sometimes succeed"
+    se1 = np.sqrt(one * (1 - one) / n)
+    assert abs(one - short / 6) < 5 * se1
+    two = skipped[0] / n  # the higher of two D6 too short: both dice too short
+    expected = (short / 6) ** 2
+    assert abs(two - expected) < 5 * np.sqrt(expected * (1 - expected) / n), (two, expected)
+
+
+def test_card_active_ability_effects_in_the_simulation(armies: dict[str, str]) -> None:
+    """10.5: a Tactical Card's Active ability acts through its machine-readable effects (Infantry Weapons)."""
+    red = {"assault": [{"unit": "marine-1", "action": "shoot", "targets": ["roach-1"], "use": ["Infantry Weapons"]}]}
+    scn = scenario(armies, round3([], red=red))
+    assert errors(scn) == []
+    sim = Simulation(scn, 8, seed=2)
+    sim.run()
+    m = sim.uids.index("marine-1")
+    bits = abilities.use_bits(sim, m, ["Infantry Weapons"])
+    assert bits and int(sim.snapshots[2]["alive"][sim.uids.index("roach-1")].min()) >= 0
+    lo = sim.loadout(m, bits)
+    assert any(e.keyword == "CRITICAL HIT (1)" for e in lo.effects())
+    assert not any(e.keyword == "CRITICAL HIT (1)" for e in sim.loadout(m, 0).effects())
+
+
+def fight_plan(react: list[dict]) -> list[dict]:
+    """Round 3: the Zerglings Charge marine-1 and fight it in the Combat Phase, with ``react`` on the fight."""
+    rounds = round3([{"unit": "zergling-1", "action": "charge", "targets": ["marine-1"]}])
+    rounds[2]["blue"]["combat"] = [{"unit": "zergling-1", "action": "fight", "targets": ["marine-1"], "react": react}]
+    return rounds
+
+
+def test_tough_reaction_in_the_combat_phase(armies: dict[str, str]) -> None:
+    """10.4 / 8.8.1 / part 11 TOUGH (1): Infantry Armor on the Zerglings' fight leaves more Marines (5 SE)."""
+    scn = scenario(armies, fight_plan([{"unit": "marine-1", "use": "Infantry Armor"}]))
+    assert check_scenario(scn) == []
+    n = 20000
+    with_r = simulate(scn, n, seed=6)
+    without = simulate(scenario(armies, fight_plan([])), n, seed=6)
+    m = [u["id"] for u in with_r.units].index("marine-1")
+    a = with_r.rounds[2]["alive"][m].astype(float)
+    b = without.rounds[2]["alive"][m].astype(float)
+    assert b.mean() < 5.5
+    diff = a - b
+    assert diff.mean() > 5 * diff.std() / np.sqrt(n), (diff.mean(), diff.std() / np.sqrt(n))

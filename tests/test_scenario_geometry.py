@@ -1,0 +1,172 @@
+"""The scenario simulation's shortcuts give the answers of the plain computation.
+
+The simulation groups trials with a hash table (``scenario.fast``), reads geometry on boards that
+hold only the units that can matter (``World.engaged_pairs``, ``strikers``, ``facts``,
+``charge_length`` with a reach), builds boards without the validation pass (``Board.trusted``) and
+gives equal placements one id. Each shortcut is held here to the naive computation on the full
+board, on every board state a real game of the 6-a-side example visits.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mathhammer.board.charge import charge_distance
+from mathhammer.board.engagement import engaged
+from mathhammer.board.facts import weapon_facts
+from mathhammer.board.model import Board, board_problems
+from mathhammer.board.ranks import fighting_ranks
+from mathhammer.scenario import builtin_scenarios, load_scenario
+from mathhammer.scenario.fast import group_rows, group_state
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.world import World
+
+
+def _naive_groups(cols: np.ndarray, trials: np.ndarray) -> dict[tuple[int, ...], list[int]]:
+    out: dict[tuple[int, ...], list[int]] = defaultdict(list)
+    for t in trials.tolist():
+        out[tuple(cols[:, t].tolist())].append(t)
+    return dict(out)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_group_rows_matches_a_dictionary(seed: int) -> None:
+    """Every trial lands in the group of its key, in trial order; groups in order of first trial."""
+    rng = np.random.default_rng(seed)
+    n, c = int(rng.integers(1, 3000)), int(rng.integers(1, 9))
+    cols = rng.integers(-2, int(rng.integers(2, 6)), size=(c, n))
+    trials = np.sort(rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False))
+    order, bounds, keys = group_rows(cols, trials)
+    want = _naive_groups(cols, trials)
+    got = {tuple(keys[g].tolist()): order[bounds[g] : bounds[g + 1]].tolist() for g in range(len(keys))}
+    assert got == want
+    firsts = [order[bounds[g]] for g in range(len(keys))]
+    assert firsts == sorted(firsts)
+    rows = rng.permutation(c)[: max(1, c // 2)]
+    o2, b2, k2 = group_state(np.ascontiguousarray(cols), rows.astype(np.int64), trials)
+    assert {tuple(k2[g].tolist()): o2[b2[g] : b2[g + 1]].tolist() for g in range(len(k2))} == _naive_groups(
+        cols[rows], trials
+    )
+
+
+def test_group_rows_with_colliding_hashes() -> None:
+    """Keys that differ only far from the first column still split (exact comparison, not the hash)."""
+    cols = np.zeros((3, 1000), dtype=np.int64)
+    cols[2] = np.arange(1000) % 7
+    order, bounds, keys = group_rows(cols, np.arange(1000))
+    assert len(keys) == 7 and sorted(keys[:, 2].tolist()) == list(range(7))
+    assert all(bounds[g + 1] - bounds[g] in (142, 143) for g in range(7))
+    assert sorted(order.tolist()) == list(range(1000))
+
+
+class _Recorder(World):
+    """A World that keeps the arguments of every geometry question."""
+
+    def __init__(self, *a: Any) -> None:
+        super().__init__(*a)
+        self.calls: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
+
+    def engaged_pairs(self, pos, alive):  # type: ignore[no-untyped-def]
+        self.calls["pairs"].append((pos, alive))
+        return super().engaged_pairs(pos, alive)
+
+    def strikers(self, pos, alive, uid):  # type: ignore[no-untyped-def]
+        self.calls["strikers"].append((pos, alive, uid))
+        return super().strikers(pos, alive, uid)
+
+    def facts(self, pos, alive, uid, tid, weapon, tags):  # type: ignore[no-untyped-def]
+        self.calls["facts"].append((pos, alive, uid, tid, weapon, tags))
+        return super().facts(pos, alive, uid, tid, weapon, tags)
+
+    def charge_length(self, pos, alive, uid, targets, reach=None):  # type: ignore[no-untyped-def]
+        self.calls["charge"].append((pos, alive, uid, targets, reach))
+        return super().charge_length(pos, alive, uid, targets, reach)
+
+
+@pytest.fixture(scope="module")
+def visited() -> _Recorder:
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    scn = load_scenario(path)
+    sim = Simulation(scn, 400, 3)
+    sim.world = _Recorder(scn)
+    sim.run()
+    return sim.world
+
+
+def _full(world: World, pos: tuple[int, ...], alive: tuple[int, ...]) -> Board:
+    """The whole board state, validated (the slow, plain way)."""
+    b = world.board_for(pos, alive)
+    return Board(b.width, b.depth, b.terrain, b.units)
+
+
+def _sample(calls: list[tuple[Any, ...]], k: int) -> list[tuple[Any, ...]]:
+    uniq = list(dict.fromkeys(calls))
+    step = max(1, len(uniq) // k)
+    return uniq[::step]
+
+
+def test_the_game_visits_every_kind_of_question(visited: _Recorder) -> None:
+    assert {k: len(v) > 0 for k, v in visited.calls.items()} == {
+        "pairs": True,
+        "strikers": True,
+        "facts": True,
+        "charge": True,
+    }
+
+
+def test_trusted_boards_are_legal_boards(visited: _Recorder) -> None:
+    """Placements follow 8.5.3 (on the table, off terrain, bases apart): no board needs the validation pass."""
+    for (pos, alive), board in list(visited._boards.items())[:300]:
+        assert board_problems(board) == [], (pos, alive)
+
+
+def test_equal_placements_share_one_id(visited: _Recorder) -> None:
+    assert len(set(visited.placements)) == len(visited.placements)
+
+
+def test_engaged_pairs_on_the_full_board(visited: _Recorder) -> None:
+    """7.2.1: the pairwise reading equals every model pair on the whole board."""
+    for pos, alive in _sample(visited.calls["pairs"], 120):
+        b = _full(visited, pos, alive)
+        want = {
+            (ua.id, ub.id)
+            for ua in b.units
+            for ub in b.units
+            if ua.side != ub.side and any(engaged(b, ma, mb) for ma in ua.models for mb in ub.models)
+        }
+        assert visited.engaged_pairs(pos, alive) == frozenset(want)
+
+
+def test_strikers_on_the_full_board(visited: _Recorder) -> None:
+    """8.8.1 step 2: Fighting and Supporting Ranks read with the near enemies only are the same."""
+    for pos, alive, uid in _sample(visited.calls["strikers"], 120):
+        want = len(fighting_ranks(_full(visited, pos, alive), uid).attackers)
+        assert visited.strikers(pos, alive, uid) == want
+
+
+def test_attack_facts_on_the_full_board(visited: _Recorder) -> None:
+    """8.7.3 step 1 and 8.7.4 step 5: range, visibility, Engaged restrictions, casualty tiers unchanged."""
+    for pos, alive, uid, tid, weapon, tags in _sample(visited.calls["facts"], 120):
+        want = weapon_facts(_full(visited, pos, alive), uid, tid, weapon, tags)
+        assert visited.facts(pos, alive, uid, tid, weapon, tags) == want
+
+
+def test_charge_within_reach_on_the_full_board(visited: _Recorder) -> None:
+    """8.7.7: the reduced board gives the same success for every Charge Distance up to the reach."""
+    calls = [c for c in visited.calls["charge"] if c[4] is not None]
+    assert calls
+    for pos, alive, uid, targets, reach in _sample(calls, 40):
+        length, end = visited.charge_length(pos, alive, uid, targets, reach)
+        path = charge_distance(_full(visited, pos, alive), f"{uid}.1", list(targets))
+        for total in range(0, int(reach) + 1):
+            assert (end is not None and total >= length - 1e-9) == (
+                path.end is not None and total >= path.length - 1e-9
+            ), (uid, targets, total, length, path.length)
+        if path.end is not None and path.length <= reach:
+            assert math.isclose(length, path.length, abs_tol=1e-9)
+            assert end == path.end
