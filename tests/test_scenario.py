@@ -498,6 +498,7 @@ def test_cli_run_json_and_plots(tmp_path: Path) -> None:
         (["--trials", "0"], "--trials: got '0'"),
         (["--seed", "x"], "--seed"),
         (["--plot", "/nonexistent-dir/x"], "--plot"),
+        (["--workers", "0"], "--workers: got '0'"),
     ],
 )
 def test_cli_run_bad_flags(args: list[str], expected: str) -> None:

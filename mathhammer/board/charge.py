@@ -298,10 +298,20 @@ def _goal_samples(goal: BaseGeometry, sources: list[Coord]) -> list[Coord]:
         pts = shapely.line_interpolate_point(boundary, np.linspace(0, length, n, endpoint=False))
         out.extend((float(p.x), float(p.y)) for p in pts)
     out.extend(_corners(goal))
-    for s in sources:
-        near = nearest_points(Point(s), goal)[1]
-        out.append((float(near.x), float(near.y)))
+    if sources:  # the nearest goal point to each source (shapely.shortest_line, vectorised)
+        lines = shapely.shortest_line(shapely.points(np.asarray(sources, dtype=float)), goal)
+        ends = shapely.get_coordinates(lines).reshape(-1, 2, 2)[:, 1]
+        out.extend((float(x), float(y)) for x, y in ends.tolist())
     return out
+
+
+def _outside(solid: BaseGeometry, points: list[Coord]) -> list[Coord]:
+    """The points not inside ``solid`` (``not solid.contains(Point(p))``, vectorised)."""
+    if not points:
+        return []
+    xy = np.asarray(points, dtype=float)
+    inside = shapely.contains_xy(solid, xy[:, 0], xy[:, 1])
+    return [p for p, hit in zip(points, inside.tolist(), strict=True) if not hit]
 
 
 def _engages_all(board: Board, lead: Model, point: Coord, level: str | None, targets: Sequence[str]) -> bool:
@@ -412,12 +422,10 @@ def charge_distance(
                 links.setdefault(hi, []).append((lo, step, climb, unknown))
     for k in keys:
         corners = _corners(shapely.union_all(levels[k].obstacles))
-        nodes.extend(_Node(k, c) for c in corners if not solids[k].contains(Point(c)))
+        nodes.extend(_Node(k, c) for c in _outside(solids[k], corners))
     for k in keys:
         sources = [n.xy for n in nodes if n.level == k]
-        nodes.extend(
-            _Node(k, g, goal=True) for g in _goal_samples(levels[k].goal, sources) if not solids[k].contains(Point(g))
-        )
+        nodes.extend(_Node(k, g, goal=True) for g in _outside(solids[k], _goal_samples(levels[k].goal, sources)))
 
     xy = np.array([n.xy for n in nodes])
     level_of = [n.level for n in nodes]

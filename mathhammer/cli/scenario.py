@@ -6,6 +6,8 @@ prints the outcome (P(win / draw / loss) with standard errors, the game-ending R
 marker control per Round, models left per unit), or with ``--json`` one object (see
 :meth:`mathhammer.scenario.ScenarioResult.to_dict`). ``--plot DIR`` writes ``vp.png`` and
 ``markers.png`` into DIR through a temporary folder renamed into place: never a partial picture.
+``--workers K`` plays on K processes (default: every core; :mod:`mathhammer.scenario.parallel`),
+with the same games for any K.
 A progress bar goes to stderr when it is a terminal and ``--json`` is not given.
 """
 
@@ -68,6 +70,15 @@ def run(
     trials: Annotated[str, typer.Option("--trials", help="Games to simulate.", metavar="N")] = "10000",
     seed: Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same games.", metavar="S")] = "0",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    workers: Annotated[
+        str | None,
+        typer.Option(
+            "--workers",
+            help="Processes to play on (default: every core; the games are the same for any number).",
+            metavar="K",
+            show_default=False,
+        ),
+    ] = None,
     plot: Annotated[
         Path | None,
         typer.Option("--plot", help="Folder for vp.png and markers.png.", metavar="DIR", show_default=False),
@@ -79,6 +90,7 @@ def run(
 
     n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
     s = whole("--seed", seed, 0, 2**63 - 1, "a seed, 0 or more")
+    k = None if workers is None else whole("--workers", workers, 1, 256, "a number of processes, 1 to 256")
     if plot is not None:
         target = plot.resolve()
         parent = target.parent
@@ -105,7 +117,7 @@ def run(
             bar.update(task, completed=done, total=total)
 
     try:
-        result = simulate(scn, trials=n, seed=s, progress=progress)
+        result = simulate(scn, trials=n, seed=s, progress=progress, workers=k)
     finally:
         if bar is not None:
             bar.stop()

@@ -30,13 +30,16 @@ def simulate(
     seed: int = 0,
     progress: Callable[[int, int], None] | None = None,
     roster: Roster | None = None,
+    workers: int | None = None,
 ) -> ScenarioResult:
     """Play ``trials`` games of the scenario's plan (see :mod:`mathhammer.scenario.sim`).
 
     The plan is checked first (:func:`check_scenario`); a plan with errors raises
-    :class:`ScenarioError`. The same ``seed`` gives the same games for any ``trials`` prefix.
+    :class:`ScenarioError`. The same ``seed`` gives the same games for any ``trials`` prefix and
+    any number of ``workers`` (default: every core this process may use; see
+    :mod:`mathhammer.scenario.parallel`).
     """
-    from .sim import Simulation
+    from .parallel import play
 
     scn = scenario if isinstance(scenario, Scenario) else load_scenario(scenario, roster)
     trials = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
@@ -44,9 +47,8 @@ def simulate(
     problems = [p for p in check_scenario(scn) if not p.startswith("warning")]
     if problems:
         raise ScenarioError(problems)
-    sim = Simulation(scn, trials, seed)
-    sim.run(progress)
-    vp = sim.vp
+    games, sim = play(scn, trials, seed, progress, workers)
+    vp = games.vp
     winner = np.where(vp[0] > vp[1], 0, np.where(vp[1] > vp[0], 1, -1))
     return ScenarioResult(
         scenario=scn.name,
@@ -55,11 +57,11 @@ def simulate(
         seed=seed,
         units=[{"id": u.id, "player": u.player, "card": u.unit.name, "models": u.models} for u in sim.units],
         markers=list(sim.marker_numbers),
-        rounds=sim.snapshots,
-        end_round=sim.end_round.copy(),
+        rounds=games.snapshots,
+        end_round=games.end_round,
         winner=winner,
-        instant=sim.instant.copy(),
-        skipped=dict(sim.skipped),
+        instant=games.instant,
+        skipped=games.skipped,
     )
 
 

@@ -268,7 +268,7 @@ def reacting(sim: Simulation, ordinal: int, trials: np.ndarray) -> Iterator[None
 
 def adjust_charge_roll(sim: Simulation, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None:
     """Reactions to the charging unit's own Charge Roll (8.7.7 step 2): +1, or the higher of two D6."""
-    from .sim import _stream, d6
+    from .sim import _stream
 
     for rx in act.react:
         if rx.player != act.player or rx.unit != act.unit:
@@ -278,7 +278,7 @@ def adjust_charge_roll(sim: Simulation, act: Activation, rolls: np.ndarray, tria
         if kind == "add1":
             rolls[trials] += 1
         elif kind == "best2":
-            rolls[trials] = np.maximum(rolls[trials], d6(sim.seed, _stream(stream, 77), trials))
+            rolls[trials] = np.maximum(rolls[trials], sim.d6(_stream(stream, 77), trials))
 
 
 __all__ = [

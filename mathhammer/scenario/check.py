@@ -11,6 +11,13 @@ the phase, the player and the activation (``rounds[0].red.movement[2]``) and cit
   Influence (8.3.3); no abilities from Reserves (8.5.5, FAQ v1.0).
 * Move, Run, Disengage: on the table; within Speed (straight line, 8.5.3); not Within 1" of an
   enemy Ground unit (8.5.3); Move and Run only Unengaged (8.5.2, 8.7.1), Disengage only Engaged.
+* Levels (``on``; ``world.py``): the Leading Model's point over the top of the piece named by ``on``
+  (FAQ v1.0 Wobbly Model Syndrome), or off every piece with a horizontal top without ``on``; every
+  model of the unit fits on that top. A Deploy, Move, Run or Disengage onto, off or between pieces
+  passes an ACCESS POINT (8.5.3 "The Leading Model cannot change elevation unless it passes through an
+  ACCESS POINT"; a piece without one is IMPASSABLE TERRAIN), and its length counts the climb (8.5.3
+  "Measure the actual path travelled"): ``World.route``, straight lines on each level plus the
+  ``height`` of each piece climbed (a piece without ``height`` is an error).
 * Ranged Attack: weapons of the unit; at least one planned target it may shoot (8.7.3 step 1:
   range, visibility, Combat Tag, Engaged restrictions).
 * Charge: Ground units (8.7.7 "Flying Units cannot Charge or be Charged"), a reachable end
@@ -27,6 +34,9 @@ the phase, the player and the activation (``rounds[0].red.movement[2]``) and cit
   unit of the Active Player, a Charge Roll of another unit); one whose effect the simulation does
   not model is accepted with a ``warning:`` line.
 * One activation per unit and phase (8.4.1, 8.6.1); the Gather Action only in Gather the Resources.
+* Conditions (``if`` / ``unless``, :mod:`mathhammer.scenario.conditions`): a conditional activation is
+  checked as written, as if it happens; a condition naming an unknown unit or marker is a file error
+  (reported when the file is read); one that cannot hold at full strength is not flagged.
 """
 
 from __future__ import annotations
@@ -96,6 +106,12 @@ def check_scenario(scn: Scenario) -> list[str]:
                     f'ends Within 1" of enemy unit {other!r} ({max(gap, 0):.2f}"; 8.5.3 "cannot end Within 1" '
                     '(Engagement Range) of an Enemy Ground Unit")'
                 )
+        if act.on is not None:
+            return (
+                f"the unit does not fit on the top of {act.on!r}: every model's base centre over it, no base on "
+                "another piece or base (FAQ v1.0 Wobbly Model Syndrome; 8.5.3 step 2; world.py: a unit is not "
+                "split over two levels)"
+            )
         return (
             "the unit cannot be set there (off the table, on terrain, on another base, or no room In Coherency; 8.5.3)"
         )
@@ -199,7 +215,11 @@ def check_scenario(scn: Scenario) -> list[str]:
                         edge = world.edges[player]
                         reach = su.speed + su.base_mm / MM_PER_INCH / 2
                         d = edge_distance(edge, act.to, scn.board.width, scn.board.depth)
-                        if d > reach + EPS:
+                        if not _level_ok(world, act, say):
+                            continue
+                        if act.on is not None:
+                            _route_ok(world, act, say, None, None, reach)
+                        elif d > reach + EPS:
                             say(
                                 act,
                                 f'the Leading Model ends {d:.1f}" from the {edge} Entry Edge; '
@@ -207,7 +227,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                             )
                         if world.in_enemy_zone(player, act.to):
                             say(act, "ends inside the opponent's Zone of Influence (8.3.3)")
-                        pid = world.place(su, act.to, world.rear_of(player), occupied(act.unit))
+                        pid = world.place(su, act.to, world.rear_of(player), occupied(act.unit), on=act.on)
                         if pid is None:
                             say(act, why_not(act, act.to))
                         else:
@@ -223,11 +243,18 @@ def check_scenario(scn: Scenario) -> list[str]:
                             say(act, "the unit is not Engaged: Move instead (8.5.4 Disengage is for an Engaged unit)")
                         if act.action != "disengage" and engaged_now:
                             say(act, "the unit is Engaged: it cannot Move or Run; Disengage instead (8.5.2, 8.7.1)")
+                        if not _level_ok(world, act, say):
+                            continue
                         d = math.dist(lead, act.to)
-                        if d > su.speed + EPS:
+                        start_level = world.placements[pos[act.unit]].level
+                        if start_level != act.on:
+                            _route_ok(world, act, say, lead, start_level, su.speed)
+                        elif d > su.speed + EPS:
                             say(act, f'moves {d:.1f}"; Speed is {su.speed}" (8.5.3)')
                         rear = (lead[0] - act.to[0], lead[1] - act.to[1])
-                        pid = world.place(su, act.to, rear if any(rear) else world.rear_of(player), occupied(act.unit))
+                        pid = world.place(
+                            su, act.to, rear if any(rear) else world.rear_of(player), occupied(act.unit), on=act.on
+                        )
                         if pid is None:
                             say(act, why_not(act, act.to))
                         else:
@@ -247,6 +274,75 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 "it fights only in games where it is"
                             )
     return problems
+
+
+def _level_ok(world: World, act: Activation, say: Say) -> bool:
+    """The Leading Model's point is on the planned level: over the top of ``on``, or off every such top."""
+    assert act.to is not None
+    here = world.level_at(act.to)
+    if here == act.on:
+        return True
+    at = f"({act.to[0]:g}, {act.to[1]:g})"
+    if act.on is None:
+        say(
+            act,
+            f"the Leading Model's point {at} is over terrain piece {here!r}, which has a horizontal top: set "
+            f'on = "{here}" to stand on it, or end off it (8.5.3: "may not end overlapping terrain")',
+        )
+    else:
+        where = "the playmat" if here is None else f"terrain piece {here!r}"
+        say(
+            act,
+            f"on = {act.on!r}: the Leading Model's point {at} is over {where}, not over the top of {act.on!r} "
+            "(FAQ v1.0 Wobbly Model Syndrome: the centre of the base stays over the piece)",
+        )
+    return False
+
+
+def _route_ok(
+    world: World, act: Activation, say: Say, start: tuple[float, float] | None, start_level: str | None, limit: float
+) -> None:
+    """A Deploy (``start`` None) or a move that changes level: through ACCESS POINTs, the climb counted (8.5.3)."""
+    assert act.to is not None
+    su = world.scn.units[act.unit]
+    edge = world.edges[act.player]
+    rt = world.route(start, start_level, act.to, act.on, edge=edge, flying=su.flying)
+
+    def level(lv: str | None) -> str:
+        return "the playmat" if lv is None else f"the top of {lv!r}"
+
+    source = f"the {edge} Entry Edge" if start is None else level(start_level)
+    if math.isinf(rt.length):
+        say(
+            act,
+            f'no way from {source} to {level(act.on)} through an ACCESS POINT (8.5.3: "The Leading Model cannot '
+            'change elevation unless it passes through an ACCESS POINT"; IMPASSABLE TERRAIN: "no Access Point '
+            'connecting it to an adjacent elevation level")',
+        )
+        return
+    for piece in rt.no_height:
+        say(
+            act,
+            f"terrain {piece!r}.height: missing; needed to count the climb through its ACCESS POINT "
+            '(8.5.3: "Measure the actual path travelled")',
+        )
+    if rt.no_height:
+        return
+    if rt.length > limit + EPS:
+        via = ", then of ".join(repr(p) for p in rt.via)
+        climb = f' through an ACCESS POINT of {via}, climbing {rt.climb:g}"' if rt.via else ""
+        if start is None:
+            say(
+                act,
+                f'the Leading Model ends {rt.length:.1f}" from the {edge} Entry Edge along its path{climb}; '
+                f'at most Speed {su.speed}" (8.5.5, 8.5.3: "Measure the actual path travelled")',
+            )
+        else:
+            say(
+                act,
+                f'moves {rt.length:.1f}" from {source} to {level(act.on)}{climb}; Speed is {su.speed}" '
+                '(8.5.3: "Measure the actual path travelled")',
+            )
 
 
 def _check_reactions(

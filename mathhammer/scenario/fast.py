@@ -18,37 +18,60 @@ from ..engine.rng import mix64
 def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
     c = rows.size
     n = trials.size
-    size = 16
-    while size < 2 * n:
-        size <<= 1
-    mask = size - 1
-    table = np.full(size, -1, dtype=np.int64)
-    reps = np.empty(n, dtype=np.int64)
+    cap = 64  # hash slots; the groups (few) stay below half of it, so the table stays in cache
+    table = np.full(cap, -1, dtype=np.int64)
+    keys = np.empty((cap // 2, c), dtype=np.int64)
+    hashes = np.empty(cap // 2, dtype=np.uint64)
     inv = np.empty(n, dtype=np.int64)
+    row = np.empty(c, dtype=np.int64)
     g = 0
     for i in range(n):
         t = trials[i]
-        h = np.uint64(0x9E3779B97F4A7C15)
+        h = np.uint64(0xCBF29CE484222325)
         for j in range(c):
-            h = mix64(h ^ np.uint64(cols[rows[j], t] + 0x7F4A7C15))
+            v = cols[rows[j], t]
+            row[j] = v
+            h = (h ^ np.uint64(v)) * np.uint64(0x100000001B3)
+        h = mix64(h)
+        mask = cap - 1
         slot = np.int64(h & np.uint64(mask))
         while True:
             gid = table[slot]
             if gid < 0:
+                if 2 * (g + 1) > cap:  # grow: double the slots and the key rows, re-insert by hash
+                    cap *= 2
+                    mask = cap - 1
+                    table = np.full(cap, -1, dtype=np.int64)
+                    keys2 = np.empty((cap // 2, c), dtype=np.int64)
+                    hashes2 = np.empty(cap // 2, dtype=np.uint64)
+                    for k in range(g):
+                        keys2[k] = keys[k]
+                        hashes2[k] = hashes[k]
+                        s2 = np.int64(hashes[k] & np.uint64(mask))
+                        while table[s2] >= 0:
+                            s2 = (s2 + 1) & mask
+                        table[s2] = k
+                    keys = keys2
+                    hashes = hashes2
+                    slot = np.int64(h & np.uint64(mask))
+                    while table[slot] >= 0:
+                        slot = (slot + 1) & mask
                 table[slot] = g
-                reps[g] = t
+                for j in range(c):
+                    keys[g, j] = row[j]
+                hashes[g] = h
                 inv[i] = g
                 g += 1
                 break
-            r = reps[gid]
-            same = True
-            for j in range(c):
-                if cols[rows[j], r] != cols[rows[j], t]:
-                    same = False
+            if hashes[gid] == h:
+                same = True
+                for j in range(c):
+                    if keys[gid, j] != row[j]:
+                        same = False
+                        break
+                if same:
+                    inv[i] = gid
                     break
-            if same:
-                inv[i] = gid
-                break
             slot = (slot + 1) & mask
     bounds = np.zeros(g + 1, dtype=np.int64)
     for i in range(n):
@@ -61,11 +84,7 @@ def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
         k = inv[i]
         order[fill[k]] = trials[i]
         fill[k] += 1
-    keys = np.empty((g, c), dtype=np.int64)
-    for k in range(g):
-        for j in range(c):
-            keys[k, j] = cols[rows[j], reps[k]]
-    return order, bounds, keys
+    return order, bounds, keys[:g].copy()
 
 
 def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -49,7 +49,7 @@ def start_of_round(sim: Simulation, live: np.ndarray) -> None:
     mission = sim.scn.mission
     if mission.scoring != "supply-drop" or live.size == 0:
         return
-    from .sim import _stream, uniforms
+    from .sim import _stream
 
     rnd = sim.round
     rounds: tuple[int, ...]
@@ -60,7 +60,7 @@ def start_of_round(sim: Simulation, live: np.ndarray) -> None:
         rounds, pool, fixed = (1, 2, 3, 4), (1, 2, 3, 4), 5
     idx = [i for i, n in enumerate(sim.marker_numbers) if n in pool]
     if rnd in rounds and idx:
-        u = uniforms(sim.seed, _stream(rnd, 7), live)
+        u = sim.draw(_stream(rnd, 7), live)
         dormant = np.stack([~sim.active[i, live] & ~sim.removed_marker[i, live] for i in idx])
         count = dormant.sum(axis=0)
         choice = (u * np.maximum(count, 1)).astype(np.int64)

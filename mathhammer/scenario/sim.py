@@ -65,7 +65,7 @@ from ..exact import exact_states
 from ..starcraft.compiled import compile_attack
 from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
-from . import abilities
+from . import abilities, conditions
 from . import mission as missions
 from .fast import group_rows, group_state
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
@@ -114,11 +114,14 @@ def d6(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
 class Simulation:
     """The state of ``trials`` games of one scenario and the rules that move it (see the module text)."""
 
-    def __init__(self, scn: Scenario, trials: int, seed: int) -> None:
+    def __init__(self, scn: Scenario, trials: int, seed: int, offset: int = 0, world: World | None = None) -> None:
+        """``trials`` games numbered ``offset`` .. ``offset + trials - 1`` (a game's dice depend on its number
+        only); ``world``: a World of the same scenario whose geometry is already read (shared caches)."""
         self.scn = scn
         self.seed = int(seed)
         self.T = int(trials)
-        self.world = World(scn)
+        self.offset = int(offset)
+        self.world = world if world is not None else World(scn)
         self.uids = self.world.uids
         self.units: list[ScenarioUnit] = [scn.units[u] for u in self.uids]
         self.U = len(self.uids)
@@ -156,6 +159,15 @@ class Simulation:
         self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
         self.ordinal = {act: i for i, act in enumerate(scn.plan)}  # the plan position names a draw
         self._supply_table = [np.array([u.supply(k) for k in range(u.models + 1)]) for u in self.units]
+
+    # ------------------------------------------------------------ dice
+    def draw(self, stream: int, trials: np.ndarray) -> np.ndarray:
+        """One uniform per trial for the draw ``stream``: a function of (seed, stream, game number) only."""
+        return uniforms(self.seed, stream, trials + self.offset)
+
+    def d6(self, stream: int, trials: np.ndarray) -> np.ndarray:
+        """1D6 per trial (see :meth:`draw`)."""
+        return (self.draw(stream, trials) * 6).astype(np.int64) + 1
 
     # ------------------------------------------------------------ unit facts
     @staticmethod
@@ -292,7 +304,7 @@ class Simulation:
                 cdf /= cdf[-1]
                 tr = self._transitions[key] = (arr, cdf)
             arr, cdf = tr
-            u = uniforms(self.seed, stream, ts)
+            u = self.draw(stream, ts)
             pick = np.minimum(np.searchsorted(cdf, u, side="right"), len(cdf) - 1)
             self.alive[t, ts] -= arr[pick, 0]
             self.mark[t, ts] = arr[pick, 1]
@@ -374,6 +386,8 @@ class Simulation:
 
     def activate(self, act: Activation, trials: np.ndarray) -> None:
         trials = trials[~self.over[trials]]
+        if act.when or act.unless:  # issue 6 point 1: where a condition fails the unit holds (conditions.py)
+            trials = conditions.admit(self, act, trials)
         if trials.size == 0:
             return
         u = self.uids.index(act.unit)
@@ -381,7 +395,7 @@ class Simulation:
         if act.action == "deploy":
             self.deploy(u, act, trials)
             return
-        here = trials[self.on_table()[u, trials]]
+        here = trials[self.pos[u, trials] >= 0]
         self._skip(act, trials.size - here.size, "the unit is destroyed or still in Reserves")
         if here.size == 0:
             return
@@ -518,7 +532,7 @@ class Simulation:
         targets = [self.uids.index(t) for t in act.targets]
         cols = [*range(self.U), self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in targets)]
         rolls = np.zeros(self.T, dtype=np.int64)
-        rolls[trials] = d6(self.seed, stream, trials)  # the Charge Roll, 8.7.7 step 2
+        rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
         abilities.adjust_charge_roll(self, act, rolls, trials, stream)  # Reactions to it (10.4)
         top = max(6, int(rolls[trials].max())) if trials.size else 6
         for key, ts in self.groups(trials, cols):
@@ -592,7 +606,7 @@ class Simulation:
                         uid, targets, ordinal = lists[turn][idx[turn]]
                         idx[turn] += 1
                         u = self.uids.index(uid)
-                        here = ts[self.on_table()[u, ts] & ~self.over[ts]]
+                        here = ts[(self.pos[u, ts] >= 0) & ~self.over[ts]]
                         with abilities.reacting(self, ordinal, here):  # 10.4: Reactions to this fight
                             self.fight(u, targets, here, _stream(self.round, 2, ordinal))
                     turn = 1 - turn
@@ -621,7 +635,7 @@ class Simulation:
             ranked += sorted((t for t in engaged if t not in ranked), key=self.uids.index)
             foes = [self.uids.index(t) for t in (ranked[:1] if split == "first-target" else ranked)]
             kpos, kon = key[: self.U], self._on(key)
-            cols = [self.alive[u], self.used[u]] + [self.alive[t] for t in foes]
+            cols: list[np.ndarray | int] = [self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in foes)]
             for gkey, ts2 in self.groups(ts, cols):
                 a, mask, left = gkey[0], gkey[1], gkey[2:]
                 pos, alive = self.board_state(kpos, kon, {u: a, **dict(zip(foes, left, strict=True))})
@@ -654,7 +668,7 @@ class Simulation:
     def current_supply(self) -> np.ndarray:
         out = np.zeros((self.U, self.T), dtype=np.int64)
         for u in range(self.U):
-            out[u] = np.where(self.on_table()[u], self.supply(u, self.alive[u]), 0)
+            out[u] = np.where(self.pos[u] >= 0, self.supply(u, self.alive[u]), 0)
         return out
 
     def end_checks(self, live: np.ndarray, final: bool) -> None:
@@ -686,7 +700,7 @@ class Simulation:
         rule = self.scn.policy.roll_off
         if rule != "random":
             return np.full(trials.size, PLAYERS.index(rule), dtype=np.int64)
-        return (uniforms(self.seed, stream, trials) < 0.5).astype(np.int64)
+        return (self.draw(stream, trials) < 0.5).astype(np.int64)
 
     def cleanup(self, live: np.ndarray) -> None:
         """8.9.5 Cleanup (abilities and their effects expire, cards Ready) and 8.9.6 initiative."""
@@ -697,14 +711,15 @@ class Simulation:
         self.first[live] = np.where(diff < 0, 0, np.where(diff > 0, 1, roll))
 
     def snapshot(self) -> None:
+        """The end of a Round, in small integer types (a million games of 12 units: ~90 MB a Round)."""
         self.snapshots.append(
             {
-                "alive": self.alive.copy(),
+                "alive": self.alive.astype(np.int16),
                 "on_table": self.on_table(),
-                "supply": self.current_supply(),
-                "marker": self.mark.copy(),
-                "control": self.control.copy(),
-                "vp": self.vp.copy(),
+                "supply": self.current_supply().astype(np.int16),
+                "marker": self.mark.astype(np.int16),
+                "control": self.control.astype(np.int8),
+                "vp": self.vp.astype(np.int16),
                 "over": self.over.copy(),
             }
         )

@@ -34,6 +34,11 @@ The players are ``red`` and ``blue``, the colours of the Mission Markers (7.3.2:
 Red, 2 & 4 Blue, 5 Neutral). Units are named after their card and their place among the units
 of that card in the army list: ``marine-1``, ``marine-2``, ``marauder-1``.
 
+A ``deploy``, ``move``, ``run`` or ``disengage`` may end on a terrain piece: ``on = "<terrain id>"``
+names a piece with a horizontal top (``surface = true``); the Leading Model's ``to`` is then on its
+top and every model of the unit stands on it (``world.py``; ``check.py`` holds the move to the
+ACCESS POINTs, 8.5.3).
+
 Every problem of a file is reported at once, one line each, naming the file and the field
 (``scenario.toml: rounds[0].red.movement[1].to: ...``).
 """
@@ -57,6 +62,7 @@ from ..profiles.loader import builtin_dir
 from ..starcraft.army import Army, ArmyError, load_army, validate_army
 from ..starcraft.loadout import Loadout, make_loadout
 from ..validate import read_toml, validation_problems
+from .conditions import Condition, parse_conditions
 
 PLAYERS = ("red", "blue")
 PHASES = ("movement", "assault", "combat")
@@ -143,10 +149,15 @@ class ActivationSpec(_Strict):
     unit: str = Field(default="", max_length=80)
     action: str
     to: Point | None = None
+    #: the terrain piece (with a horizontal top) the unit stands on after a deploy/move/run/disengage
+    on: str | None = Field(default=None, min_length=1)
     targets: list[str] = []
     weapons: list[str] = []
     use: list[str] = []
     react: list[ReactionSpec] = []
+    #: per-trial conditions (``if`` is a Python keyword): every ``if`` must hold, no ``unless`` (conditions.py)
+    when: list[str] = Field(default=[], alias="if", max_length=20)
+    unless: list[str] = Field(default=[], max_length=20)
 
 
 class PlayerRound(_Strict):
@@ -300,6 +311,9 @@ class Activation:
     weapons: tuple[str, ...] = ()
     use: tuple[str, ...] = ()
     react: tuple[Reaction, ...] = ()
+    when: tuple[Condition, ...] = ()  # ``if``: every one must hold in a trial (conditions.py)
+    unless: tuple[Condition, ...] = ()  # none may hold
+    on: str | None = None  # the piece the unit stands on after the action (None: the playmat)
 
 
 @dataclass(frozen=True)
@@ -366,7 +380,7 @@ def _fields() -> list[str]:
         PolicySpec,
         TerrainSpec,
     ):
-        names.update(spec.model_fields)
+        names.update(f.alias or n for n, f in spec.model_fields.items())  # `if` for `when`
     return sorted(names)
 
 
@@ -389,7 +403,7 @@ def _allowed_keys(loc: Any) -> list[str]:
         spec = ActivationSpec
     elif parts and parts[-1] in PLAYERS and parts[0] == "rounds":
         spec = PlayerRound
-    return sorted(spec.model_fields)
+    return sorted(f.alias or n for n, f in spec.model_fields.items())
 
 
 def _find_card(
@@ -512,6 +526,19 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                     needs_to = act.action in ("deploy", "move", "run", "disengage")
                     if needs_to and act.to is None:
                         problems.append(f"{where}.to: missing; required for {act.action}: the Leading Model's [x, y]")
+                    if act.on is not None and board is not None:
+                        tops = sorted(t.id for t in board.terrain if t.surface)
+                        if not needs_to:
+                            problems.append(
+                                f"{where}.on: got {act.on!r}; allowed only on deploy, move, run, disengage "
+                                "(where the Leading Model ends)"
+                            )
+                        elif act.on not in tops:
+                            what = "unknown terrain id" if act.on not in board.pieces else "no horizontal top"
+                            problems.append(
+                                f"{where}.on: got {act.on!r} ({what}); allowed: a terrain piece with surface = true: "
+                                f"{', '.join(tops) or 'none on this battlefield'}"
+                            )
                     if act.action in ("shoot", "charge") and not act.targets:
                         problems.append(f"{where}.targets: missing; required for {act.action}: enemy unit ids")
                     for t in act.targets:
@@ -529,6 +556,17 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             )
                             continue
                         reactions.append(Reaction(rx.unit, rx.use, ru.player))
+                    owners = {k: v.player for k, v in units.items()}
+                    numbers = [m.number for m in sf.deployment.markers]
+                    when, bad_if = parse_conditions(f"{where}.if", act.when, owners, numbers)
+                    unless, bad_unless = parse_conditions(f"{where}.unless", act.unless, owners, numbers)
+                    problems += bad_if + bad_unless
+                    for key, given in (("if", act.when), ("unless", act.unless)):
+                        if given and (phase == "combat" or act.action == "pass"):
+                            problems.append(
+                                f"{where}.{key}: got {given!r}; allowed: conditions on a Movement or Assault Phase "
+                                "activation (a pass is none; every Engaged unit fights, 8.8.1)"
+                            )
                     plan.append(
                         Activation(
                             where.removeprefix(f"{name}: "),
@@ -542,6 +580,9 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             tuple(act.weapons),
                             tuple(act.use),
                             tuple(reactions),
+                            when=when,
+                            unless=unless,
+                            on=act.on,
                         )
                     )
     if problems or mission is None or board is None:

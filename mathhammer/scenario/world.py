@@ -2,14 +2,27 @@
 
 Positions are *placements*: a unit's Leading Model at the planned point and the other models
 set In Coherency around it (8.5.3 step 2: "Pick up all remaining models and set them In
-Coherency around the Leading Model"), on the playmat (GROUND LEVEL; the plan cannot stand a
-unit on terrain yet). How the models are set:
+Coherency around the Leading Model"), on one level: the playmat (GROUND LEVEL) or the top of one
+terrain piece with a horizontal surface (the plan's ``on``; part 11 ELEVATION LEVEL). How the
+models are set:
 
 * models are set on a hexagonal grid of their base spacing (bases 0.1" apart), nearest to the
   Leading Model first, behind it (away from where it moves, or from the charged unit) before in
-  front of it; never off the table, over a terrain footprint ("may not end overlapping terrain"),
-  over another unit's base, or Within 1" of an enemy Ground unit (except the declared targets of
-  a Charge, 8.7.7 step 4).
+  front of it; never off the table, over another unit's base (on any level: bases are compared
+  top-down, as the board layer does), or Within 1" of an enemy Ground unit (except the declared
+  targets of a Charge, 8.7.7 step 4; ENGAGEMENT RANGE is "measured horizontally", so on any level).
+* On the playmat: never over a terrain footprint ("may not end overlapping terrain").
+* On a piece (``Placement.level``, the models' ``stands_on``): every model of the unit on the same
+  piece, each base centre over the piece's top (FAQ v1.0, Wobbly Model Syndrome: "the centre of the
+  base must stay over the High Ground piece", the base may overhang its edge a little), and no base
+  over another piece's footprint, except the pieces under it (a piece set on the top is an obstacle
+  like a wall on the playmat). Reading: a unit that does not fit on the top in this way is not
+  placed there (the activation is refused) -- the FAQ lets models be set onto High Ground "through
+  Coherency and an ACCESS POINT", but a unit split over two levels is not modelled.
+* The level of a point: the plan names it (``on``); where a caller does not (the simulation, a
+  Charge's end), it is the highest piece with a horizontal top whose footprint holds the point,
+  else the playmat (:meth:`World.level_at`): a base centre over any other footprint could not stand
+  there anyway. ``scenario check`` holds ``on`` to the same level, so the two always agree.
 
 Casualties: the survivors of a unit with ``k`` models left are the first ``k`` centres of its
 placement, so the order of the centres is the defender's choice that the rules leave open
@@ -34,24 +47,47 @@ it is not Engaged with, that unit's best-placed Engaged model are removed last. 
 when the unit is set: a unit that is charged keeps the order it was set with (its casualties do
 not look at where the charger stands), and walls between models are not looked at here.
 
+Mission Markers (8.9.1): a unit contests a marker only with a model "on the same elevation as the
+marker". The markers are set on the battlefield (7.3.2) at the Deployment Card's points, read as on
+the playmat (GROUND LEVEL), so a unit on a piece (MID or HIGH GROUND) never contests one.
+
+Moves between levels (:meth:`World.route`, for ``scenario check``): 8.5.3 "The Leading Model cannot
+change elevation unless it passes through an ACCESS POINT" and "Measure the actual path travelled".
+Reading (simpler than the Charge's path search, :mod:`mathhammer.board.charge`): the Leading Model's
+centre goes in straight lines on each level (walls and bases on the way are not looked at, as for a
+Move on one level) and changes level only by passing an ACCESS POINT of the piece it climbs or
+leaves (a point, or a segment sampled every ``PORTAL_STEP``), from there onto the nearest point of
+the piece's top; each pass adds the piece's ``height`` (the climb counts, as in
+:mod:`mathhammer.board.charge`; a piece without a ``height`` is refused, not guessed). A piece
+without ACCESS POINTs is IMPASSABLE TERRAIN (part 11): no route onto or off it. A Deploy starts at
+the Entry Edge (8.5.5); FAQ v1.0: "If High Ground physically touches the player's Entry Edge, the
+unit can be deployed directly on that terrain", read as: the top of a piece whose footprint touches
+the Entry Edge is entered from the edge without an ACCESS POINT or a climb. A Flying unit "ignores
+elevation. It does not use Access Points" and "moves point-to-point, measuring horizontally".
+
 Every fact is cached by the placements and models left, so each board state is read once
 (issue 5: geometry stays out of the Monte Carlo loop).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 from dataclasses import dataclass
+from enum import Enum
 from functools import cached_property
 
 import numpy as np
+import shapely
 from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
 
-from ..board.charge import charge_distance
+from ..board.charge import PORTAL_STEP, charge_distance
 from ..board.engagement import ENGAGEMENT_RANGE, engaged
 from ..board.facts import AttackFacts, weapon_facts
 from ..board.los import line_of_sight
-from ..board.model import EPS, MM_PER_INCH, Board, Model, Unit
+from ..board.model import EPS, MM_PER_INCH, Board, Model, Terrain, Unit
 from ..board.ranks import CONTACT, fighting_ranks
 from ..starcraft.model import Weapon
 from .spec import Scenario, ScenarioUnit
@@ -66,10 +102,40 @@ MARKER_MM = 32.0
 
 @dataclass(frozen=True)
 class Placement:
-    """A unit's models set on the table: centres in removal order reversed (the Leading Model first)."""
+    """A unit's models set on the table: centres in removal order reversed (the Leading Model first).
+
+    ``level``: the id of the terrain piece every model stands on (its ``stands_on``), or None on the
+    playmat (GROUND LEVEL).
+    """
 
     unit: str
     centres: tuple[Coord, ...]
+    level: str | None = None
+
+
+class _Auto(Enum):
+    AUTO = 0
+
+
+#: ``World.place(on=AUTO)``: the level of the Leading Model's point (:meth:`World.level_at`).
+AUTO = _Auto.AUTO
+
+
+@dataclass(frozen=True)
+class Route:
+    """The Leading Model's way between two points on two levels (:meth:`World.route`).
+
+    Attributes:
+        length: inches travelled, climbs included (``inf``: no way, e.g. IMPASSABLE TERRAIN).
+        climb: the part of ``length`` that is climbing (the ``height`` of each piece passed).
+        via: the pieces whose ACCESS POINT is passed, in order.
+        no_height: the pieces passed that have no ``height`` (the climb cannot be counted).
+    """
+
+    length: float
+    climb: float = 0.0
+    via: tuple[str, ...] = ()
+    no_height: tuple[str, ...] = ()
 
 
 def _edge_point(edge: str, x: float, y: float, width: float, depth: float) -> Coord:
@@ -104,18 +170,164 @@ class World:
         self._pid: dict[Placement, int] = {}
         self._pairs: dict[tuple[int, int, int, int], bool] = {}
         self._strikers: dict[tuple[object, ...], int] = {}
+        self._blockers: dict[str | None, list[BaseGeometry]] = {}
+        self._tops: dict[str, BaseGeometry] = {}
+        self._levels: dict[Coord, str | None] = {}
+
+    # ---------------------------------------------------------------- levels
+    @cached_property
+    def surfaces(self) -> dict[str, Terrain]:
+        """The pieces a model can stand on (a horizontal top, ``surface = true``)."""
+        return {t.id: t for t in self.board.terrain if t.surface}
+
+    def level_at(self, point: Coord) -> str | None:
+        """The highest piece with a horizontal top whose footprint holds ``point``, or None (the playmat)."""
+        key = (round(point[0], 6), round(point[1], 6))
+        if key in self._levels:
+            return self._levels[key]
+        best: str | None = None
+        depth = 0
+        here = Point(point)
+        for t in self.surfaces.values():
+            if self._top(t.id).contains(here):
+                d = len(self.board.stack(t.id))
+                if d > depth:
+                    best, depth = t.id, d
+        self._levels[key] = best
+        return best
+
+    def _level_blockers(self, level: str | None) -> list[BaseGeometry]:
+        """Footprints a base on ``level`` may not overlap: every piece but the Tokens and those under it."""
+        hit = self._blockers.get(level)
+        if hit is None:
+            under = {p.id for p in self.board.stack(level)}
+            hit = self._blockers[level] = [t.polygon for t in self.board.terrain if not t.token and t.id not in under]
+            for g in hit:
+                shapely.prepare(g)
+        return hit
+
+    def _top(self, level: str) -> BaseGeometry:
+        """Where a base centre on the piece ``level`` may be: over its footprint."""
+        hit = self._tops.get(level)
+        if hit is None:
+            hit = self._tops[level] = self.board.pieces[level].polygon.buffer(EPS)
+            shapely.prepare(hit)
+        return hit
+
+    # ---------------------------------------------------------------- moves between levels
+    def route(
+        self,
+        start: Coord | None,
+        start_level: str | None,
+        end: Coord,
+        end_level: str | None,
+        *,
+        edge: str | None = None,
+        flying: bool = False,
+    ) -> Route:
+        """The shortest way of the Leading Model's centre from ``start`` to ``end`` (the module text).
+
+        ``start`` None: a Deploy from the Entry Edge ``edge`` (8.5.5; the length is then the
+        distance of ``end`` from the edge plus the climbs, as ``scenario check`` measures a Deploy).
+        Levels change only through ACCESS POINTs (8.5.3), each adding the piece's ``height``.
+        """
+        w, d = self.board.width, self.board.depth
+        if flying:  # FLYING: "ignores elevation", "moves point-to-point, measuring horizontally"
+            if start is None:
+                return Route(edge_distance(edge or "south", end, w, d))
+            return Route(math.dist(start, end))
+        # nodes: (level, point); 0 the start (a Deploy: the Entry Edge), 1 the end
+        nodes: list[tuple[str | None, Coord]] = [(start_level, start or end), (end_level, end)]
+        links: dict[int, list[tuple[int, float, str]]] = {}
+        for piece in self.surfaces.values():
+            for ap in piece.access_geometry:
+                if ap.geom_type == "Point":
+                    samples = [(float(ap.x), float(ap.y))]  # type: ignore[attr-defined]
+                else:
+                    n = max(2, math.ceil(ap.length / PORTAL_STEP) + 1)
+                    pts = shapely.line_interpolate_point(ap, np.linspace(0, ap.length, n))
+                    samples = [(float(q.x), float(q.y)) for q in pts]
+                for x in samples:
+                    up = nearest_points(piece.polygon, Point(x))[0]
+                    up_xy = (float(up.x), float(up.y))
+                    lo, hi = len(nodes), len(nodes) + 1
+                    nodes.append((piece.stands_on, x))
+                    nodes.append((piece.id, up_xy))
+                    cost = math.dist(x, up_xy) + (piece.height or 0.0)
+                    links.setdefault(lo, []).append((hi, cost, piece.id))
+                    links.setdefault(hi, []).append((lo, cost, piece.id))
+        # a Deploy enters the playmat, or (FAQ v1.0) the top of a piece touching the Entry Edge
+        entry: set[str | None] = {None}
+        if start is None:
+            line = {
+                "south": ((0.0, 0.0), (w, 0.0)),
+                "north": ((0.0, d), (w, d)),
+                "west": ((0.0, 0.0), (0.0, d)),
+                "east": ((w, 0.0), (w, d)),
+            }[edge or "south"]
+            edge_line = shapely.LineString(line)
+            entry |= {t.id for t in self.surfaces.values() if t.polygon.distance(edge_line) <= EPS}
+
+        def leg(i: int, j: int) -> float | None:
+            """A straight move from node i to node j on one level, or None."""
+            if i == 0 and start is None:
+                return edge_distance(edge or "south", nodes[j][1], w, d) if nodes[j][0] in entry else None
+            if nodes[i][0] != nodes[j][0]:
+                return None
+            return math.dist(nodes[i][1], nodes[j][1])
+
+        dist = [math.inf] * len(nodes)
+        prev: list[tuple[int, str | None]] = [(-1, None)] * len(nodes)
+        dist[0] = 0.0
+        heap = [(0.0, 0)]
+        done = [False] * len(nodes)
+        while heap:
+            dd, i = heapq.heappop(heap)
+            if done[i]:
+                continue
+            done[i] = True
+            if i == 1:
+                break
+            steps: list[tuple[int, float, str | None]] = [
+                (j, c, None) for j in range(1, len(nodes)) if not done[j] and (c := leg(i, j)) is not None
+            ]
+            steps += [(j, c, p) for j, c, p in links.get(i, ()) if not done[j]]
+            for j, c, p in steps:
+                if dd + c < dist[j] - 1e-12:
+                    dist[j] = dd + c
+                    prev[j] = (i, p)
+                    heapq.heappush(heap, (dist[j], j))
+        if math.isinf(dist[1]):
+            return Route(math.inf)
+        via: list[str] = []
+        k = 1
+        while k > 0:
+            k, p = prev[k]
+            if p is not None:
+                via.append(p)
+        via.reverse()
+        climb = sum(self.board.pieces[p].height or 0.0 for p in via)
+        no_height = tuple(dict.fromkeys(p for p in via if self.board.pieces[p].height is None))
+        return Route(dist[1], climb, tuple(via), no_height)
 
     # ---------------------------------------------------------------- placing
-    def _blocked(self, centre: Coord, r: float, others: list[tuple[Coord, float, bool]], enemy_free: bool) -> bool:
+    def _blocked(
+        self,
+        centre: Coord,
+        r: float,
+        others: list[tuple[Coord, float, bool]],
+        enemy_free: bool,
+        level: str | None = None,
+    ) -> bool:
         b = self.board
         x, y = centre
         if x - r < -EPS or y - r < -EPS or x + r > b.width + EPS or y + r > b.depth + EPS:
             return True
+        if level is not None and not self._top(level).contains(Point(centre)):
+            return True  # FAQ v1.0 (Wobbly Model Syndrome): the centre stays over the piece
         disc = Point(centre).buffer(r, quad_segs=8)
-        for piece in b.terrain:
-            if piece.token:
-                continue
-            if piece.polygon.intersects(disc):
+        for poly in self._level_blockers(level):
+            if poly.intersects(disc):
                 return True
         for (ox, oy), orad, enemy in others:
             gap = math.dist(centre, (ox, oy)) - r - orad
@@ -132,13 +344,20 @@ class World:
         rear: Coord,
         occupied: tuple[int, ...],
         allowed_enemies: tuple[str, ...] = (),
+        on: str | _Auto | None = AUTO,
     ) -> int | None:
         """Set ``su`` with its Leading Model at ``lead``; ``rear`` points away from the front.
 
-        ``occupied``: placement ids of the other units on the table. Returns a placement id, or
-        None when the Leading Model cannot stand there (off the table, on terrain, on a base,
-        Within 1" of an enemy Ground unit that is not an allowed Charge target).
+        ``occupied``: placement ids of the other units on the table. ``on``: the level every model
+        stands on, a piece id with a horizontal top or None (the playmat); by default the level of
+        ``lead`` (:meth:`level_at`). Returns a placement id, or None when the unit cannot stand there
+        (off the table, on terrain, on a base, Within 1" of an enemy Ground unit that is not an
+        allowed Charge target; on a piece: a centre not over its top, or not every model fits on it).
         """
+        level = self.level_at(lead) if on is AUTO else on
+        assert not isinstance(level, _Auto)
+        if level is not None and level not in self.surfaces:
+            raise ValueError(f"level {level!r}: not a terrain piece with a horizontal top (surface = true)")
         key = (
             su.id,
             round(lead[0], 4),
@@ -147,6 +366,7 @@ class World:
             round(rear[1], 3),
             occupied,
             allowed_enemies,
+            level,
         )
         if key in self._place_cache:
             return self._place_cache[key]
@@ -163,7 +383,7 @@ class World:
             if ground_foe:
                 foes.extend((p.unit, c, orad) for c in p.centres)
         result: int | None = None
-        if not self._blocked(lead, r, others, True):
+        if not self._blocked(lead, r, others, True, level):
             step = 2 * r + GAP
             norm = math.hypot(*rear) or 1.0
             back = (rear[0] / norm, rear[1] / norm)
@@ -184,7 +404,7 @@ class World:
             for _, c in cands:
                 if len(centres) == su.models:
                     break
-                if self._blocked(c, r, others + mine, True):
+                if self._blocked(c, r, others + mine, True, level):
                     continue
                 if min(math.dist(c, m[0]) for m in mine) > step + 2.0:  # keep them together
                     continue
@@ -192,7 +412,7 @@ class World:
                 mine.append((c, r, False))
             if len(centres) == su.models:
                 centres = self._casualty_order(centres, back, r, foes)
-                placement = Placement(su.id, tuple(centres))
+                placement = Placement(su.id, tuple(centres), level)
                 result = self._pid.get(placement)
                 if result is None:  # the same models in the same places: one id, one board state
                     self.placements.append(placement)
@@ -255,7 +475,15 @@ class World:
                 models = self._models.get(pid)
                 if models is None:  # one Model object per placed model: its shapes are built once
                     models = self._models[pid] = tuple(
-                        Model(f"{su.id}.{i + 1}", x, y, su.base_mm, su.size, flying=su.flying)
+                        Model(
+                            f"{su.id}.{i + 1}",
+                            x,
+                            y,
+                            su.base_mm,
+                            su.size,
+                            stands_on=self.placements[pid].level,
+                            flying=su.flying,
+                        )
                         for i, (x, y) in enumerate(self.placements[pid].centres)
                     )
                 units.append(Unit(su.id, su.player, models[:k]))
@@ -379,6 +607,9 @@ class World:
                 if p >= 0 and alive[v] > 0 and v not in keep and self.near(pos[u], p, reach + ENGAGEMENT_RANGE + 1.0)
             }
             pos, alive = self._sub(pos, alive, keep)
+            # the other models of the charging unit are no obstacle to its Leading Model (charge._level)
+            # and the caller has checked that the unit is Unengaged: the Leading Model alone stands for it
+            alive = (*alive[:u], 1, *alive[u + 1 :])
         key = (pos, alive, uid, targets)
         hit = self._charges.get(key)
         if hit is None:
@@ -413,15 +644,19 @@ class World:
     def contests(self, pid: int, alive: int, marker: int) -> bool:
         """8.9.1: at least one model Within 3" of the marker, with LoS to it (the marker Size 0), same elevation.
 
-        Every placement stands on the playmat, like the markers, so elevation always matches; a
-        placement is always In Coherency (set around its Leading Model). Flying and BURROWED units
-        are excluded by the caller.
+        8.9.1: "At least one model is Within 3", has LoS to the Marker, and is on the same elevation
+        as the marker". The markers are on the playmat (the module text), so a unit standing on a
+        piece (MID or HIGH GROUND) does not contest; a placement is always In Coherency (set around
+        its Leading Model). Flying and BURROWED units are excluded by the caller.
         """
         key = (pid, alive, marker)
         hit = self._contest.get(key)
         if hit is None:
             hit = False
             p = self.placements[pid]
+            if p.level is not None:  # not on the same elevation as the marker (8.9.1)
+                self._contest[key] = hit
+                return hit
             su = self.scn.units[p.unit]
             spec = next(m for m in self.scn.deployment.markers if m.number == marker)
             mk = Model(f"marker-{marker}", spec.x, spec.y, MARKER_MM, 0)
@@ -472,4 +707,4 @@ class World:
         return {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}[self.edges[player]]
 
 
-__all__ = ["CONTEST_RANGE", "Placement", "World", "edge_distance"]
+__all__ = ["AUTO", "CONTEST_RANGE", "Placement", "Route", "World", "edge_distance"]
