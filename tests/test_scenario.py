@@ -339,6 +339,7 @@ def test_marker_control_sticky_and_ties() -> None:
     assert near_red is not None and near_blue is not None
     sim.pos[red] = near_red
     sim.pos[blue] = near_blue
+    sim.sync_board()
     trials = np.arange(4)
     sim.alive[blue] = [12, 6, 12, 12]  # Supply 1, 0, 1, 1
     sim.alive[red] = [6, 6, 3, 6]  # Supply 1, 1, 0, 1
@@ -347,10 +348,12 @@ def test_marker_control_sticky_and_ties() -> None:
     # trial 0: tie 1-1 from nobody -> stays nobody; 1: red 1 > 0; 2: blue 1 > 0; 3: tie, blue keeps it
     assert sim.control[m1].tolist() == [-1, 0, 1, 1]
     sim.pos[blue] = -1  # blue leaves: red alone (even at Supply 0) takes trial 2 back
+    sim.sync_board()
     sim.alive[red] = [6, 6, 3, 6]
     missions.control(sim, trials)
     assert sim.control[m1].tolist() == [0, 0, 0, 0]
     sim.pos[red] = -1  # everyone leaves: sticky
+    sim.sync_board()
     missions.control(sim, trials)
     assert sim.control[m1].tolist() == [0, 0, 0, 0]
 
@@ -387,6 +390,7 @@ def test_frontlines_gain_bonus() -> None:
     sim.control[m] = [1, 1]
     red = sim.uids.index("marine-1")
     sim.pos[red] = sim.world.place(sim.units[red], (9, 11), (0, -1), ())
+    sim.sync_board()
     sim.alive[red] = [6, 0]
     missions.score(sim, np.arange(2))
     assert sim.control[m].tolist() == [0, 1]

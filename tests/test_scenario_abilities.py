@@ -304,6 +304,7 @@ def test_reaction_effect_reaches_the_target(armies: dict[str, str]) -> None:
     act = scn.plan[-1]
     trials = np.arange(4)
     sim.pos[m, trials] = 0
+    sim.sync_board()
     saved = abilities.react_begin(sim, act, trials)
     mask = int(sim.used[m, 0])
     kws = [str(k) for k in as_target(sim.loadout(m, mask), "assault").keywords]

@@ -316,6 +316,7 @@ def test_unit_conditions_on_the_exact_state() -> None:
     m1, mar = sim.uids.index("marine-1"), sim.uids.index("marauder-1")
     sim.alive[m1, :50] = 0  # destroyed in the first 50 trials
     sim.pos[m1, :50] = -1
+    sim.sync_board()
     on = sim.pos[m1] >= 0
     engaged = np.zeros(sim.T, dtype=bool)
     engaged[on] = sim.engaged_mask(everyone[on], m1)

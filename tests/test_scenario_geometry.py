@@ -170,3 +170,16 @@ def test_charge_within_reach_on_the_full_board(visited: _Recorder) -> None:
         if path.end is not None and path.length <= reach:
             assert math.isclose(length, path.length, abs_tol=1e-9)
             assert end == path.end
+
+
+def test_board_ids_follow_the_placements() -> None:
+    """Grouping by one board id column stands for grouping by every unit's placement: after whole
+    games (deploys, moves, charges, casualties) each game's id names exactly its placements."""
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    sim = Simulation(load_scenario(path), 300, 7)
+    sim.run()
+    ids = {sim._board_pos[b] for b in sim.board.tolist()}
+    assert len(ids) > 5  # the games differ
+    for t in range(sim.T):
+        assert sim._board_pos[int(sim.board[t])] == tuple(sim.pos[:, t].tolist())
+    assert len(set(sim._board_pos)) == len(sim._board_pos)  # one id per vector

@@ -104,6 +104,7 @@ def _contest_after_losses(policy: str) -> list[int]:
     pid = sim.world.place(sim.units[red], (9, 8), (0, -1), ())  # faces north, towards the marker at (9, 13)
     assert pid is not None
     sim.pos[red] = pid
+    sim.sync_board()
     sim.alive[red] = [6, 5, 4, 3, 2, 1]
     missions.control(sim, np.arange(6))
     return sim.control[0].tolist()
@@ -177,6 +178,7 @@ def _melee(policy: str, trials: int = 400, m2_left: int = 6, subset: slice = sli
     assert z is not None
     for uid, pid in (("marine-1", m1), ("marine-2", m2), ("zergling-1", z)):
         sim.pos[sim.uids.index(uid)] = pid
+        sim.sync_board()
     sim.alive[sim.uids.index("marine-2")] = m2_left
     trials_run = np.arange(trials)[subset]
     sim.fight(sim.uids.index("zergling-1"), ("marine-1",), trials_run, 12345)

@@ -121,6 +121,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 import shapely
@@ -174,9 +175,19 @@ class ChargePath:
 GROW = 1.0 / math.cos(math.pi / (4 * QUAD_SEGS))
 
 
+@lru_cache(maxsize=65536)
 def _disc(centre: Coord, radius: float, grow: float = GROW) -> Polygon:
-    """A polygon around a disc (every edge at least ``radius`` from the centre; inside it when ``grow`` is 1)."""
+    """A polygon around a disc (every edge at least ``radius`` from the centre; inside it when ``grow`` is 1).
+
+    Cached: the same bases recur in every board state of a game (geometries are immutable).
+    """
     return Point(centre).buffer(radius * grow, quad_segs=QUAD_SEGS)
+
+
+@lru_cache(maxsize=65536)
+def _zone(centre: Coord, radius: float) -> Polygon:
+    """Where a base centre is Within ``radius`` of ``centre`` (a fine polygon: the goal of a Charge)."""
+    return Point(centre).buffer(radius, quad_segs=64)
 
 
 def _check_charge(board: Board, lead: Model, target_unit_ids: Sequence[str]) -> list[str]:
@@ -251,9 +262,7 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -
             near_enemy.append(_disc(m.centre, m.radius + ENGAGEMENT_RANGE + r))
     goal: BaseGeometry = region
     for tid in targets:
-        zone = shapely.union_all(
-            [Point(m.centre).buffer(m.radius + ENGAGEMENT_RANGE + r, quad_segs=64) for m in board.unit(tid).models]
-        )
+        zone = shapely.union_all([_zone(m.centre, m.radius + ENGAGEMENT_RANGE + r) for m in board.unit(tid).models])
         goal = goal.intersection(zone)
     blocked = shapely.union_all(end_polys + near_enemy) if end_polys or near_enemy else Polygon()
     goal = goal.difference(blocked)
@@ -345,6 +354,7 @@ def charge_distance(
     *,
     engage: bool = True,
     count_climb: bool = True,
+    max_length: float | None = None,
 ) -> ChargePath:
     """The shortest distance the Leading Model must travel to a legal Charge end position (8.7.7).
 
@@ -357,6 +367,11 @@ def charge_distance(
     The Leading Model changes level only through an ACCESS POINT (8.5.3), and the climb counts: each
     pass through an ACCESS POINT of a piece adds the piece's ``height`` (module text). ``count_climb=False``
     measures top-down only (for players who agree so).
+
+    ``max_length``: only paths up to this long are wanted (the longest Charge Distance the caller
+    will compare against). Points farther than that from the start are left out of the search, and
+    a charge needing more returns no path (length ``inf``); any path up to ``max_length`` is found
+    exactly as without it.
 
     Raises:
         InputError: an unknown id, a Flying charger or target ("Flying Units cannot Charge or be
@@ -459,6 +474,10 @@ def charge_distance(
     dist[0] = 0.0
     heap = [(h[0], 0)]
     done = np.zeros(len(nodes), dtype=bool)
+    limit = math.inf if max_length is None else float(max_length) + 1e-9
+    if max_length is not None:  # a point farther than max_length in a straight line is farther along any path
+        done |= np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1]) > limit
+        done[0] = False
 
     def relax(i: int, d: float, j: int, step: float, climb: float = 0.0, unknown: str | None = None) -> None:
         if d + step + climb < dist[j] - 1e-12:
@@ -471,6 +490,8 @@ def charge_distance(
         if done[i]:
             continue
         d = dist[i]
+        if d + h[i] > limit:  # A*: every path left is longer than max_length
+            break
         done[i] = True
         node = nodes[i]
         if node.goal:  # the first goal point popped (and Engaging, if asked) is the nearest

@@ -4,6 +4,9 @@ A game's dice depend on (seed, game number) only (:meth:`Simulation.draw`), so s
 into numbered blocks, playing them in any process and putting the blocks back in order gives the
 very games of one serial run; the test suite holds the two equal, array for array.
 
+Each worker writes its games straight into arrays shared with this process (anonymous shared
+memory mapped before the fork), so no result is pickled back.
+
 The geometry (placements, Engagement, Charge paths, attack facts) is read once per board state
 and cached on the :class:`~mathhammer.scenario.world.World`. The pilot block (the first games)
 fills those caches; the workers are forked from it, so they start with the caches in memory and
@@ -14,6 +17,7 @@ macOS' default), or for a few games, everything runs in this process.
 from __future__ import annotations
 
 import itertools
+import mmap
 import multiprocessing
 import os
 from collections.abc import Callable
@@ -26,9 +30,10 @@ from .spec import Scenario
 
 #: Fewer games than this run in one process (forking costs ~0.1 s a worker).
 PARALLEL_MIN = 40_000
-#: The pilot block: this share of the games, at least PILOT_MIN of them.
+#: The pilot block: this share of the games, at least PILOT_MIN and at most PILOT_MAX of them.
 PILOT_SHARE = 0.05
 PILOT_MIN = 10_000
+PILOT_MAX = 40_000
 
 
 @dataclass
@@ -45,38 +50,46 @@ class Games:
     def of(sim: Any) -> Games:
         return Games(sim.snapshots, sim.end_round.copy(), sim.vp.copy(), sim.instant.copy(), dict(sim.skipped))
 
-    @staticmethod
-    def join(parts: list[Games]) -> Games:
-        """The blocks side by side, in game order."""
-        if len(parts) == 1:
-            return parts[0]
-        snaps = [
-            {k: np.concatenate([p.snapshots[r][k] for p in parts], axis=-1) for k in parts[0].snapshots[r]}
-            for r in range(len(parts[0].snapshots))
-        ]
-        skipped: dict[str, int] = {}
-        for p in parts:
-            for k, v in p.skipped.items():
-                skipped[k] = skipped.get(k, 0) + v
-        return Games(
-            snaps,
-            np.concatenate([p.end_round for p in parts]),
-            np.concatenate([p.vp for p in parts], axis=-1),
-            np.concatenate([p.instant for p in parts]),
-            skipped,
-        )
-
 
 _JOB: dict[str, Any] = {}
 
 
-def _block(span: tuple[int, int]) -> Games:
+def _shared(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
+    """A zeroed array in memory shared with the processes forked after it (MAP_SHARED, anonymous)."""
+    size = max(1, int(np.prod(shape)) * dtype.itemsize)
+    return np.frombuffer(mmap.mmap(-1, size), dtype=dtype, count=int(np.prod(shape))).reshape(shape)
+
+
+def _block(span: tuple[int, int]) -> dict[str, int]:
+    """Play games ``offset .. offset + n - 1`` in a worker, written straight into the shared result."""
     from .sim import Simulation
 
     offset, n = span
     sim = Simulation(_JOB["scn"], n, _JOB["seed"], offset=offset, world=_JOB["world"])
     sim.run()
-    return Games.of(sim)
+    _JOB["out"].put(Games.of(sim), offset)
+    return dict(sim.skipped)
+
+
+class _Out:
+    """The result arrays of all games, shared with the workers; blocks are written in place."""
+
+    def __init__(self, like: Games, trials: int) -> None:
+        self.games = Games(
+            [{k: _shared((*a.shape[:-1], trials), a.dtype) for k, a in snap.items()} for snap in like.snapshots],
+            _shared((trials,), like.end_round.dtype),
+            _shared((*like.vp.shape[:-1], trials), like.vp.dtype),
+            _shared((trials,), like.instant.dtype),
+        )
+
+    def put(self, block: Games, offset: int) -> None:
+        end = offset + block.end_round.shape[0]
+        for mine, theirs in zip(self.games.snapshots, block.snapshots, strict=True):
+            for k, a in theirs.items():
+                mine[k][..., offset:end] = a
+        self.games.end_round[offset:end] = block.end_round
+        self.games.vp[..., offset:end] = block.vp
+        self.games.instant[offset:end] = block.instant
 
 
 def workers_available() -> int:
@@ -103,7 +116,7 @@ def play(
         sim = Simulation(scn, trials, seed)
         sim.run(progress)
         return Games.of(sim), sim
-    pilot_n = min(trials, max(PILOT_MIN, int(trials * PILOT_SHARE)))
+    pilot_n = min(trials, max(PILOT_MIN, min(PILOT_MAX, int(trials * PILOT_SHARE))))
     total = 1 + 4 * workers
 
     def tick(done: int) -> None:
@@ -113,20 +126,25 @@ def play(
     pilot = Simulation(scn, pilot_n, seed)
     pilot.run()
     tick(1)
-    rest = trials - pilot_n
+    first = Games.of(pilot)
+    if pilot_n == trials:
+        return first, pilot
+    out = _Out(first, trials)
+    out.put(first, 0)
     edges = np.linspace(pilot_n, trials, 4 * workers + 1).astype(np.int64)
     spans = [(int(a), int(b - a)) for a, b in itertools.pairwise(edges.tolist()) if b > a]
-    parts: dict[int, Games] = {}
-    if rest > 0:
-        _JOB.update(scn=scn, seed=seed, world=pilot.world)
-        try:
-            with multiprocessing.get_context("fork").Pool(workers) as pool:
-                for i, games in enumerate(pool.imap(_block, spans)):
-                    parts[i] = games
-                    tick(2 + i)
-        finally:
-            _JOB.clear()
-    return Games.join([Games.of(pilot), *(parts[i] for i in range(len(spans)))]), pilot
+    skipped = dict(first.skipped)
+    _JOB.update(scn=scn, seed=seed, world=pilot.world, out=out)
+    try:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for i, part in enumerate(pool.imap(_block, spans)):
+                for k, v in part.items():
+                    skipped[k] = skipped.get(k, 0) + v
+                tick(2 + i)
+    finally:
+        _JOB.clear()
+    out.games.skipped = skipped
+    return out.games, pilot
 
 
 __all__ = ["PARALLEL_MIN", "Games", "play", "workers_available"]

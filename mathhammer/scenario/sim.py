@@ -130,12 +130,16 @@ class Simulation:
         T, U, M = self.T, self.U, self.M
         self.full = np.array([u.models for u in self.units], dtype=np.int64)
         # One matrix holds the per-unit state the trials are grouped by, so grouping reads rows in place.
-        self.state = np.zeros((5 * U, T), dtype=np.int64)
+        self.state = np.zeros((5 * U + 1, T), dtype=np.int64)
         self.pos = self.state[0:U]  # placement id, -1 in Reserves or Destroyed
         self.alive = self.state[U : 2 * U]  # models left
         self.mark = self.state[2 * U : 3 * U]  # Damage Marker
         self.shielded = self.state[3 * U : 4 * U]  # SHIELDED (0/1)
         self.used = self.state[4 * U : 5 * U]  # bit i: the unit's ability i used this round
+        # the id of the whole placement vector (every unit's ``pos``): one column to group by the board
+        self.board = self.state[5 * U]
+        self._board_ids: dict[tuple[int, ...], int] = {(-1,) * U: 0}
+        self._board_pos: list[tuple[int, ...]] = [(-1,) * U]
         self.pos[:] = -1
         self.alive[:] = self.full[:, None]
         self.shielded[:] = np.array([self._shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
@@ -157,6 +161,9 @@ class Simulation:
         self.abilities = [self._ability_names(u) for u in self.units]
         self._loadouts: dict[tuple[int, int], Loadout] = {}
         self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
+        # (Batches, target, its abilities, models, Damage Marker, SHIELDED, phase, ...) -> the transition
+        self._asked: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._batches: dict[tuple[object, ...], list[Batch]] = {}
         self.ordinal = {act: i for i, act in enumerate(scn.plan)}  # the plan position names a draw
         self._supply_table = [np.array([u.supply(k) for k in range(u.models + 1)]) for u in self.units]
 
@@ -218,6 +225,37 @@ class Simulation:
     def row_used(self, u: int) -> int:
         return 4 * self.U + u
 
+    def row_board(self) -> int:
+        return 5 * self.U
+
+    def board_id(self, pos: tuple[int, ...]) -> int:
+        """The id of a placement vector (interned: equal vectors, one id)."""
+        bid = self._board_ids.get(pos)
+        if bid is None:
+            bid = self._board_ids[pos] = len(self._board_pos)
+            self._board_pos.append(pos)
+        return bid
+
+    def set_pos(self, u: int, ts: np.ndarray, pid: int) -> None:
+        """Place unit ``u`` (or clear it: ``pid`` -1) in trials ``ts``, keeping the board ids."""
+        for (bid,), g in self.groups(ts, [self.row_board()]):
+            old = self._board_pos[bid]
+            self.board[g] = self.board_id((*old[:u], pid, *old[u + 1 :]))
+        self.pos[u, ts] = pid
+
+    def sync_board(self) -> None:
+        """Recompute every trial's board id from ``pos`` (after writing ``pos`` other than by :meth:`set_pos`)."""
+        everyone = np.arange(self.T)
+        for key, ts in self.groups(everyone, list(range(self.U))):
+            self.board[ts] = self.board_id(key)
+
+    def groups_board(
+        self, trials: np.ndarray, cols: Sequence[np.ndarray | int]
+    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
+        """:meth:`groups` by every unit's placement, then ``cols``: keys start with the U placements."""
+        for key, ts in self.groups(trials, [self.row_board(), *cols]):
+            yield self._board_pos[key[0]] + key[1:], ts
+
     def groups(
         self, trials: np.ndarray, cols: Sequence[np.ndarray | int]
     ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
@@ -256,8 +294,7 @@ class Simulation:
         self, trials: np.ndarray
     ) -> Iterator[tuple[np.ndarray, frozenset[tuple[str, str]], tuple[int, ...]]]:
         """Trials grouped by placements and units on the table, with the Engaged unit pairs of each group."""
-        cols: list[np.ndarray | int] = list(range(self.U))
-        for key, ts in self.groups(trials, cols):
+        for key, ts in self.groups_board(trials, []):
             kpos, kon = key[: self.U], self._on(key)
             pos, alive = self.board_state(kpos, kon, {})
             yield ts, self.world.engaged_pairs(pos, alive), key
@@ -287,22 +324,27 @@ class Simulation:
             return
         k = int(self.alive[t, trials[0]])
         cols = [self.row_mark(t), self.row_shielded(t), self.row_used(t)]
+        chain = tuple(batches)
         for (mark, shielded, tmask), ts in self.groups(trials, cols):
-            tlo = self.loadout(t, tmask)
-            target = as_target(
-                tlo, phase, alive=k, marker=mark, shielded=bool(shielded), visible=visible, evade_eligible=evade
-            )
-            if k < self.full[t]:
-                target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone
-            compiled, tc = compile_attack(Attack(tuple(batches), target))
-            key = (tuple(cb.key() for cb in compiled), tuple(tc.hp.tolist()), tc.shield, tc.marker, tc.shielded)
-            tr = self._transitions.get(key)
+            asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade)
+            tr = self._asked.get(asked)
             if tr is None:
-                states = exact_states(compiled, tc)
-                arr = np.array([(r, m, int(s)) for r, m, s in states], dtype=np.int64).reshape(-1, 3)
-                cdf = np.cumsum(np.array(list(states.values())))
-                cdf /= cdf[-1]
-                tr = self._transitions[key] = (arr, cdf)
+                tlo = self.loadout(t, tmask)
+                target = as_target(
+                    tlo, phase, alive=k, marker=mark, shielded=bool(shielded), visible=visible, evade_eligible=evade
+                )
+                if k < self.full[t]:
+                    target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone
+                compiled, tc = compile_attack(Attack(chain, target))
+                key = (tuple(cb.key() for cb in compiled), tuple(tc.hp.tolist()), tc.shield, tc.marker, tc.shielded)
+                tr = self._transitions.get(key)
+                if tr is None:
+                    states = exact_states(compiled, tc)
+                    arr = np.array([(r, m, int(s)) for r, m, s in states], dtype=np.int64).reshape(-1, 3)
+                    cdf = np.cumsum(np.array(list(states.values())))
+                    cdf /= cdf[-1]
+                    tr = self._transitions[key] = (arr, cdf)
+                self._asked[asked] = tr
             arr, cdf = tr
             u = self.draw(stream, ts)
             pick = np.minimum(np.searchsorted(cdf, u, side="right"), len(cdf) - 1)
@@ -311,7 +353,8 @@ class Simulation:
             self.shielded[t, ts] = arr[pick, 2]
             dead = self.alive[t, ts] <= 0
             self.mark[t, ts[dead]] = 0
-            self.pos[t, ts[dead]] = -1
+            if dead.any():
+                self.set_pos(t, ts[dead], -1)
 
     # ------------------------------------------------------------ actions
     def run(self, progress: Callable[[int, int], None] | None = None) -> None:
@@ -443,16 +486,15 @@ class Simulation:
         allowed: tuple[str, ...] = (),
     ) -> np.ndarray:
         placed = np.zeros(self.T, dtype=bool)
-        cols: list[np.ndarray | int] = [self.row_pos(v) for v in range(self.U) if v != u]
-        if not cols:
-            cols = [np.zeros(self.T, dtype=np.int64)]
-        for key, ts in self.groups(trials, cols):
-            occupied = tuple(p for p in key if p >= 0)
+        for (bid,), ts in self.groups(trials, [self.row_board()]):
+            old = self._board_pos[bid]
+            occupied = tuple(p for v, p in enumerate(old) if v != u and p >= 0)
             pid = self.world.place(self.units[u], lead, rear, occupied, allowed)
             if pid is None:
                 self._skip(act, ts.size, "no room to set the unit there")
                 continue
             self.pos[u, ts] = pid
+            self.board[ts] = self.board_id((*old[:u], pid, *old[u + 1 :]))
             placed[ts] = True
         return placed[trials]
 
@@ -496,8 +538,8 @@ class Simulation:
                 names += [b.name for b in attack_batches(base, self.units[t].unit, "assault") if b.name not in names]
         for wi, wname in enumerate(names):
             ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
-            cols = [*range(self.U), self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in targets)]
-            for key, ts in self.groups(ts_all, cols):
+            cols = [self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in targets)]
+            for key, ts in self.groups_board(ts_all, cols):
                 kpos, kon = key[: self.U], self._on(key)
                 a, mask = key[self.U], key[self.U + 1]
                 lo = self.loadout(u, mask)
@@ -506,7 +548,12 @@ class Simulation:
                     if k <= 0 or not kon[t]:
                         continue
                     pos, alive = self.board_state(kpos, kon, {u: a, t: k})
-                    batches = [b for b in attack_batches(lo, self.units[t].unit, "assault", alive=a) if b.name == wname]
+                    bkey = (u, mask, t, a, wname)
+                    batches = self._batches.get(bkey)  # type: ignore[assignment]
+                    if batches is None:
+                        batches = self._batches[bkey] = [
+                            b for b in attack_batches(lo, self.units[t].unit, "assault", alive=a) if b.name == wname
+                        ]
                     if not batches:
                         continue
                     w = batches[0].weapon
@@ -530,12 +577,12 @@ class Simulation:
         self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
         trials = trials[~barred]
         targets = [self.uids.index(t) for t in act.targets]
-        cols = [*range(self.U), self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in targets)]
+        cols = [self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in targets)]
         rolls = np.zeros(self.T, dtype=np.int64)
         rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
         abilities.adjust_charge_roll(self, act, rolls, trials, stream)  # Reactions to it (10.4)
         top = max(6, int(rolls[trials].max())) if trials.size else 6
-        for key, ts in self.groups(trials, cols):
+        for key, ts in self.groups_board(trials, cols):
             kpos, kon = key[: self.U], self._on(key)
             a, mask = key[self.U], key[self.U + 1]
             alive_targets = [t for t in targets if kon[t]]

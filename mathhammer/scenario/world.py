@@ -610,10 +610,10 @@ class World:
             # the other models of the charging unit are no obstacle to its Leading Model (charge._level)
             # and the caller has checked that the unit is Unengaged: the Leading Model alone stands for it
             alive = (*alive[:u], 1, *alive[u + 1 :])
-        key = (pos, alive, uid, targets)
+        key = (pos, alive, uid, targets, reach)
         hit = self._charges.get(key)
         if hit is None:
-            path = charge_distance(self.board_for(pos, alive), f"{uid}.1", list(targets))
+            path = charge_distance(self.board_for(pos, alive), f"{uid}.1", list(targets), max_length=reach)
             hit = self._charges[key] = (path.length, path.end)
         return hit
 
