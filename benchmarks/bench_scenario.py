@@ -14,7 +14,7 @@ For each built-in scenario, measured in one run (one process, warm JIT cache):
 
 Prints a markdown table.
 
-Usage: ``NUMBA_CACHE_DIR=... python benchmarks/bench_scenario.py [--small 100000] [--large 1000000]``
+Usage: ``NUMBA_CACHE_DIR=... python benchmarks/bench_scenario.py [--small 100000] [--large 2000000]``
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ GOAL = 100_000.0
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--small", type=int, default=100_000)
-    parser.add_argument("--large", type=int, default=1_000_000)
+    parser.add_argument("--large", type=int, default=2_000_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 

@@ -54,6 +54,18 @@ def test_group_rows_matches_a_dictionary(seed: int) -> None:
     )
 
 
+@pytest.mark.parametrize("n", [1, 2, 500])
+def test_group_rows_one_group(n: int) -> None:
+    """All trials alike (the kernel's reading-only path), then one trial different at the end."""
+    cols = np.tile(np.array([[3], [-1], [7]]), (1, n))
+    order, bounds, keys = group_rows(cols, np.arange(n))
+    assert order.tolist() == list(range(n)) and bounds.tolist() == [0, n] and keys.tolist() == [[3, -1, 7]]
+    cols[2, -1] = 8
+    got = group_rows(cols, np.arange(n))
+    want = _naive_groups(cols, np.arange(n))
+    assert {tuple(got[2][g].tolist()): got[0][got[1][g] : got[1][g + 1]].tolist() for g in range(len(got[2]))} == want
+
+
 def test_group_rows_with_colliding_hashes() -> None:
     """Keys that differ only far from the first column still split (exact comparison, not the hash)."""
     cols = np.zeros((3, 1000), dtype=np.int64)

@@ -18,6 +18,25 @@ from ..engine.rng import mix64
 def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
     c = rows.size
     n = trials.size
+    # one group (common: every game in the same state): found by reading, no hashing
+    uniform = True
+    if n > 0:
+        t0 = trials[0]
+        for i in range(1, n):
+            t = trials[i]
+            for j in range(c):
+                if cols[rows[j], t] != cols[rows[j], t0]:
+                    uniform = False
+                    break
+            if not uniform:
+                break
+        if uniform:
+            keys1 = np.empty((1, c), dtype=np.int64)
+            for j in range(c):
+                keys1[0, j] = cols[rows[j], t0]
+            bounds1 = np.zeros(2, dtype=np.int64)
+            bounds1[1] = n
+            return trials.copy(), bounds1, keys1
     cap = 64  # hash slots; the groups (few) stay below half of it, so the table stays in cache
     table = np.full(cap, -1, dtype=np.int64)
     keys = np.empty((cap // 2, c), dtype=np.int64)
@@ -87,6 +106,27 @@ def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
     return order, bounds, keys[:g].copy()
 
 
+@njit(**JIT)
+def _supply_kernel(pos, alive, table, full):  # pragma: no cover - compiled
+    u_n, t_n = pos.shape
+    out = np.zeros((u_n, t_n), dtype=np.int64)
+    for u in range(u_n):
+        for t in range(t_n):
+            if pos[u, t] >= 0:
+                k = min(max(alive[u, t], 0), full[u])
+                out[u, t] = table[u, k]
+    return out
+
+
+def supply_matrix(pos: np.ndarray, alive: np.ndarray, table: np.ndarray, full: np.ndarray) -> np.ndarray:
+    """Current Supply Value of every unit in every trial: ``table[u, models left]`` on the table, else 0.
+
+    >>> supply_matrix(np.array([[0, -1, 2]]), np.array([[5, 5, 1]]), np.array([[0, 1, 1, 2, 2, 3]]), np.array([5]))
+    array([[3, 0, 1]])
+    """
+    return _supply_kernel(pos, alive, table, full)  # type: ignore[no-any-return]
+
+
 def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split ``trials`` by the columns ``cols[:, trial]``.
 
@@ -108,4 +148,4 @@ def group_state(state: np.ndarray, rows: np.ndarray, trials: np.ndarray) -> tupl
     return _group_kernel(state, rows, np.ascontiguousarray(trials, dtype=np.int64))  # type: ignore[no-any-return]
 
 
-__all__ = ["group_rows", "group_state"]
+__all__ = ["group_rows", "group_state", "supply_matrix"]

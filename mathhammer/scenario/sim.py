@@ -67,7 +67,7 @@ from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities, conditions
 from . import mission as missions
-from .fast import group_rows, group_state
+from .fast import group_rows, group_state, supply_matrix
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import World
 
@@ -166,6 +166,9 @@ class Simulation:
         self._batches: dict[tuple[object, ...], list[Batch]] = {}
         self.ordinal = {act: i for i, act in enumerate(scn.plan)}  # the plan position names a draw
         self._supply_table = [np.array([u.supply(k) for k in range(u.models + 1)]) for u in self.units]
+        self._supply_grid = np.zeros((U, int(self.full.max(initial=0)) + 1), dtype=np.int64)
+        for u, row in enumerate(self._supply_table):
+            self._supply_grid[u, : row.size] = row
 
     # ------------------------------------------------------------ dice
     def draw(self, stream: int, trials: np.ndarray) -> np.ndarray:
@@ -369,9 +372,7 @@ class Simulation:
         for rnd in range(1, length + 1):
             self.round = rnd
             live = everyone[~self.over]
-            self.ref_supply = np.where(
-                self.on_table(), np.stack([self.supply(u, self.alive[u]) for u in range(self.U)]), 0
-            )
+            self.ref_supply = self.current_supply()
             missions.start_of_round(self, live)
             for phase in PHASES:
                 live = everyone[~self.over]
@@ -700,23 +701,27 @@ class Simulation:
                 for i, (t, models) in enumerate(parts):
                     if models <= 0:
                         continue
-                    batches = attack_batches(self.loadout(u, mask), self.units[t].unit, "combat", alive=models)
-                    if i > 0:  # the Surge Die (and HITS) went with the first part
-                        batches = [
-                            dataclasses.replace(b, weapon=dataclasses.replace(b.weapon, surge_tags=(), surge_dice=None))
-                            for b in batches
-                            if b.kind == "weapon"
-                        ]
+                    bkey = (u, mask, t, models, "combat", i > 0)
+                    batches = self._batches.get(bkey)  # type: ignore[assignment]
+                    if batches is None:
+                        batches = attack_batches(self.loadout(u, mask), self.units[t].unit, "combat", alive=models)
+                        if i > 0:  # the Surge Die (and HITS) went with the first part
+                            batches = [
+                                dataclasses.replace(
+                                    b, weapon=dataclasses.replace(b.weapon, surge_tags=(), surge_dice=None)
+                                )
+                                for b in batches
+                                if b.kind == "weapon"
+                            ]
+                        self._batches[bkey] = batches
                     plan.append((t, batches, stream if i == 0 else _stream(stream, i)))
                 for t, batches, part_stream in plan:
                     self.resolve(batches, t, "combat", ts2, part_stream, None, False)
 
     # ------------------------------------------------------------ end of round
     def current_supply(self) -> np.ndarray:
-        out = np.zeros((self.U, self.T), dtype=np.int64)
-        for u in range(self.U):
-            out[u] = np.where(self.pos[u] >= 0, self.supply(u, self.alive[u]), 0)
-        return out
+        """Current Supply Value (units x trials): the Models/Supply bracket of the models left, 0 off the table."""
+        return supply_matrix(self.pos, self.alive, self._supply_grid, self.full)
 
     def end_checks(self, live: np.ndarray, final: bool) -> None:
         """8.9.3: Special Winning Condition, a wiped-out army (+10 VP to the survivor), the final Round."""
