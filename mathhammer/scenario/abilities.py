@@ -5,7 +5,8 @@ Tactical Cards (10.5: a card's Special Abilities resolve by the standard rules o
 Payment (10.5.1, 10.5.2): a cost in CP, BM or PE is paid by Exhausting Ready cards
 that give that resource, with the least excess (the excess is lost); an ability printed on a card
 is used by Exhausting that card (a copy still Ready), unless its text says "Do not Exhaust this
-card". Active abilities and Reactions share one set of cards per player per Round.
+card" (the card must still be Ready: FAQ, an Academy Exhausted earlier gives no Advanced Training).
+Active abilities and Reactions share one set of cards per player per Round.
 
 Reactions (10.4) in a plan: ``react = [{ unit = "marine-1", use = "Infantry Armor" }]`` on an
 activation entry. ``unit`` is the unit that uses the Reaction: the unit whose card or upgrade
@@ -169,14 +170,17 @@ class Purse:
 
         a = found.ability
         ready = list(self.ready)
-        if found.card and "do not exhaust this card" not in a.text.lower():
+        if found.card:
+            # 10.5.2: only a Ready card's abilities are used, also one that says "Do not Exhaust this card"
+            # (FAQ: an Academy Exhausted to pay for something else gives no Advanced Training)
             copy = next((i for i, n in enumerate(self.names) if n == found.card and ready[i]), None)
             if copy is None:
                 return (
                     f"{a.name!r} is printed on {found.card!r}, Exhausted earlier this Round (10.5.2: an Exhausted "
                     "card's abilities cannot be used until it is Readied in the Cleanup)"
                 )
-            ready[copy] = False
+            if "do not exhaust this card" not in a.text.lower():
+                ready[copy] = False
         if a.cost == "X":
             return f"{a.name!r} costs X: plans need a fixed cost"
         if a.cost:

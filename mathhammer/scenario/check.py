@@ -7,8 +7,8 @@ the phase, the player and the activation (``rounds[0].red.movement[2]``) and cit
 
 * Deploy: the unit still in Reserves; its Supply within Available Supply (8.3.2: "A Unit can only
   be fielded if its Current Supply Value is less than or equal to the Available Supply"); the
-  Leading Model within Speed of its Entry Edge (8.5.5); not inside the opponent's Zone of
-  Influence (8.3.3); no abilities from Reserves (8.5.5, FAQ v1.0).
+  Leading Model within Speed of its Entry Edge (8.5.5); no model Within the opponent's Zone of
+  Influence (8.3.3; WITHIN: any part of a base); no abilities from Reserves (8.5.5, FAQ v1.0).
 * Move, Run, Disengage: on the table; within Speed (straight line, 8.5.3); not Within 1" of an
   enemy Ground unit (8.5.3); Move and Run only Unengaged (8.5.2, 8.7.1), Disengage only Engaged.
 * Levels (``on``; ``world.py``): the Leading Model's point over the top of the piece named by ``on``
@@ -24,7 +24,8 @@ the phase, the player and the activation (``rounds[0].red.movement[2]``) and cit
   position within Speed + 6".
 * Abilities (chapter 10, 10.5; ``abilities.py``): an Active ability (``use``) of the unit, its
   upgrades or its player's Faction and Tactical Cards, in its phase, once per Round per unit
-  unless REPEATABLE, its cost paid by Exhausting Ready cards of the resource (excess lost,
+  unless REPEATABLE (and within a limit its text starts with: "Once per Game", a card's "Once per
+  Round" for the player), its cost paid by Exhausting Ready cards of the resource (excess lost,
   10.5.1); a card's own ability Exhausts that card (10.5.2); a card ability for "a Friendly
   Biological Unit" only for such a unit.
 * Reactions (10.4; ``react``): a Reaction of the reacting unit, its upgrades or its player's cards;
@@ -43,14 +44,27 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Callable
 
 from ..board.engagement import ENGAGEMENT_RANGE
 from ..board.model import EPS, MM_PER_INCH
 from ..errors import MathhammerError
+from ..profiles.schema import Ability
 from ..starcraft.loadout import attack_batches, make_loadout
-from .abilities import Purse, charge_roll, choices, find, has_impact, needs_tag, repeatable, target_effects
-from .spec import PHASES, PLAYERS, Activation, Scenario
+from .abilities import (
+    Found,
+    Purse,
+    charge_roll,
+    choices,
+    find,
+    has_impact,
+    needs_tag,
+    repeatable,
+    target_effects,
+    unit_abilities,
+)
+from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import World, edge_distance
 
 #: Reports a problem of one activation.
@@ -122,6 +136,7 @@ def check_scenario(scn: Scenario) -> list[str]:
             f"{act.unit or 'pass'} {act.action}): {msg}"
         )
 
+    once: dict[tuple[str, ...], str] = {}  # limits printed on an ability ("Once per Game"): first use
     for rnd in range(1, scn.mission.game_length + 1):
         purses = {p: Purse(scn, p) for p in PLAYERS}  # every card Ready at the start of the Round (8.9.5)
         used: dict[tuple[str, str], int] = {}
@@ -133,6 +148,12 @@ def check_scenario(scn: Scenario) -> list[str]:
                     if act.action == "pass":
                         if act.react:
                             say(act, "react: a Pass triggers no Reaction (10.4: declared at the moment of a trigger)")
+                        if act.use:
+                            say(
+                                act,
+                                "use: a Pass activates no unit (8.2.1); an Active ability needs an activated "
+                                "unit (10.2)",
+                            )
                         continue
                     su = scn.units[act.unit]
                     if act.unit in acted:
@@ -168,7 +189,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 f"use: {abil.name!r} is used in the {abil.phase.title()} Phase, "
                                 f"not the {PHASE_TITLE[phase]}",
                             )
-                        if act.action == "deploy" and "reserves" not in abil.text.lower():
+                        if act.action == "deploy" and not _from_reserves(su, abil):
                             say(act, f"use: {abil.name!r}: a unit in Reserves uses no abilities (8.5.5, FAQ v1.0)")
                         key = (act.unit, abil.name)
                         used[key] = used.get(key, 0) + 1
@@ -179,6 +200,15 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 "(once per Round per unit unless REPEATABLE, 10.2"
                                 + (", however many copies of the card, 10.2" if found.card else "")
                                 + ")",
+                            )
+                        over = _printed_limit(found, act.unit, player, rnd, act.where, once)
+                        if over:
+                            say(act, f"use: {over}")
+                        if not abil.effects:
+                            warn(
+                                act,
+                                f"use: {abil.name!r} has no modelled effect (no machine-readable effect); "
+                                "the simulation ignores it",
                             )
                         tag = needs_tag(abil) if found.card else ""
                         if tag and tag not in su.unit.card.combat_tags:
@@ -191,7 +221,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 make_loadout(su.unit, su.models, [u.name for u in su.loadout.upgrades], [abil.name])
                             except MathhammerError as exc:
                                 say(act, f"use: {exc}")
-                    _check_reactions(scn, act, say, warn, pos, purses, used)
+                    _check_reactions(scn, act, say, warn, pos, purses, used, once)
                     p_now, a_now = state()
                     engaged_now = on and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now))
                     if act.action == "deploy":
@@ -225,9 +255,9 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 f'the Leading Model ends {d:.1f}" from the {edge} Entry Edge; '
                                 f'at most Speed {su.speed}" (8.5.5)',
                             )
-                        if world.in_enemy_zone(player, act.to):
-                            say(act, "ends inside the opponent's Zone of Influence (8.3.3)")
                         pid = world.place(su, act.to, world.rear_of(player), occupied(act.unit), on=act.on)
+                        if _in_enemy_zone(world, act, pid):
+                            say(act, "ends Within the opponent's Zone of Influence (8.3.3)")
                         if pid is None:
                             say(act, why_not(act, act.to))
                         else:
@@ -274,6 +304,75 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 "it fights only in games where it is"
                             )
     return problems
+
+
+_ONCE = re.compile(r"\s*once per (game|round)\b", re.IGNORECASE)
+
+
+def _printed_limit(found: Found, unit: str, player: str, rnd: int, where: str, once: dict[tuple[str, ...], str]) -> str:
+    """Why this use breaks the limit its text starts with ("Once per Game.", "Once per Round, ..."), or "".
+
+    The card sheets override the rulebook (rules README): "Once per Game" spans the game, for the
+    unit (its own ability) or for the player (a Faction or Tactical Card's: Terran Tenacity, Mass
+    Recall); a card's "Once per Round" binds the player (Advanced Training, which does not Exhaust its
+    card), beyond 10.2's once per Round per unit. ``once`` holds the first use of each.
+    """
+    m = _ONCE.match(found.ability.text)
+    if m is None:
+        return ""
+    span = m.group(1).title()
+    if span == "Round" and not found.card:
+        return ""  # the unit's own ability: 10.2's once per Round per unit says as much
+    who = (player, found.card) if found.card else (unit,)
+    key = (*who, found.ability.name, "game" if span == "Game" else f"round {rnd}")
+    first = once.setdefault(key, where)
+    if first == where:
+        return ""
+    whose = f"{player}'s {found.card!r}" if found.card else repr(unit)
+    return f'{found.ability.name!r} ({whose}) is "Once per {span}" (its text): already used at {first}'
+
+
+def _from_reserves(su: ScenarioUnit, abil: Ability) -> bool:
+    """The unit may use ``abil`` on its Deploy, while still in Reserves.
+
+    8.5.5: "While in Reserves, the Unit keeps all its Active, Passive, and Reaction Abilities, but none of
+    them function"; FAQ v1.0: except rules that say they work in Reserves or handle the unit's own
+    deployment. Read as: ``abil`` says so of this unit ("When this Unit is nominated to deploy from
+    Reserves", "in Reserves"), or another ability of the unit lets it resolve ``abil`` then (Raynor's
+    Raider, "Raiders Roll!": "When this Unit is nominated to deploy from Reserves, it may resolve its
+    Stimpack ability"). Merely naming Reserves ("... is returned to Reserves") is not enough.
+    """
+    own = re.compile(
+        r"\b(?:this unit|it) is nominated to deploy from (?:the )?reserves|\b(?:while|when) (?:this unit is )?in "
+        r"(?:the )?reserves",
+        re.IGNORECASE,
+    )
+    if own.search(abil.text):
+        return True
+    lets = re.compile(
+        r"nominated to deploy from (?:the )?reserves, it may (?:resolve|use) its " + re.escape(abil.name) + r"\b",
+        re.IGNORECASE,
+    )
+    return any(lets.search(a.text) for a in unit_abilities(su))
+
+
+def _in_enemy_zone(world: World, act: Activation, pid: int | None) -> bool:
+    """8.3.3: a model of the deployed unit is Within the opponent's Zone of Influence.
+
+    ZONE OF INFLUENCE: "Units arriving from Reserves cannot end their deployment Within the opponent's
+    Zone of Influence"; WITHIN: "A model is Within a distance if any part of its base touches or crosses
+    into that range. A Unit is Within a distance if at least one model in the Unit meets this condition."
+    ``pid``: the unit's placement (None: it cannot be set there; then its Leading Model alone).
+    """
+    assert act.to is not None
+    su = world.scn.units[act.unit]
+    other = PLAYERS[1 - PLAYERS.index(act.player)]
+    edge = world.edges[other]
+    r = su.base_mm / MM_PER_INCH / 2
+    centres = (act.to,) if pid is None else world.placements[pid].centres
+    depth = world.scn.deployment.zone_depth
+    width, length = world.scn.board.width, world.scn.board.depth
+    return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in centres)
 
 
 def _level_ok(world: World, act: Activation, say: Say) -> bool:
@@ -353,6 +452,7 @@ def _check_reactions(
     pos: dict[str, int],
     purses: dict[str, Purse],
     used: dict[tuple[str, str], int],
+    once: dict[tuple[str, ...], str],
 ) -> None:
     """10.4: the Reactions planned in ``act`` (``react``); ``pos``: the units on the table before it."""
     by_player: dict[str, str] = {}
@@ -389,6 +489,9 @@ def _check_reactions(
                 f"{at}: {a.name!r} a second time this Round for {rx.unit!r} (10.4: once per Round per unit "
                 "unless REPEATABLE)",
             )
+        over = _printed_limit(found, rx.unit, rx.player, act.round, act.where, once)
+        if over:
+            say(act, f"{at}: {over}")
         tag = needs_tag(a) if found.card else ""
         if tag and tag not in scn.units[rx.unit].unit.card.combat_tags:
             say(act, f"{at}: {a.name!r} ({found.card}) is for a Friendly {tag} Unit; {rx.unit!r} is not")

@@ -18,7 +18,8 @@ The grammar, one condition a string, words separated by spaces (exact, lower cas
 ``UNIT engaged``                   on the table and Engaged with an enemy unit (7.2.1)
 ``UNIT unengaged``                 on the table and not Engaged
 ``marker N red|blue|uncontrolled`` who Controls Mission Marker N (8.9.1; sticky, so as of the last
-                                   Scoring Phase; a Deactivated or scored marker is uncontrolled)
+                                   Scoring Phase; a Deactivated marker is controlled too, FAQ v1.0;
+                                   a scored Supply Drop marker is removed: uncontrolled)
 ``red|blue ahead|behind``          that player has more (fewer) Victory Points than the other
 ``vp tied``                        both players have the same Victory Points
 =================================  ======================================================================

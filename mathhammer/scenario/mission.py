@@ -8,22 +8,31 @@ quoting the card. Readings:
   "Morph and any other drop in Current Supply Value scores Victory Points for the opponent".
 * "Controlled Mission Marker ... associated with your colour": the players are red and blue, the
   colours of Markers 1 & 3 (Red) and 2 & 4 (Blue); Marker 5 is Neutral (7.3.2).
-* Only Activated markers are contested and controlled (Supply Drop: "flip it to its Activated
-  side"; a scored Supply Drop marker is removed).
+* Every marker on the battlefield is contested and controlled, Activated or Deactivated (FAQ v1.0:
+  a Deactivated Mission Marker can still be controlled; the control rules apply to all Mission
+  Markers on the battlefield); only Activated ones score (Supply Drop: "For each activated
+  Controlled Mission Marker"). A scored Supply Drop marker is removed ("and remove it"): no longer
+  controlled.
+* BURROWED units do not contest (part 11 BURROWED: "cannot Control or Contest Mission Markers"): a
+  unit whose abilities used this Round give it the BURROWED keyword (Burrow).
 * Gather the Resources, GATHER ACTION: an Unengaged unit Within 3" of a marker its player
   Controls that is Neutral or of the Opponent's colour ("a Controlled Neutral Mission Marker or
-  associated with the Opponent"): 1 VP.
+  associated with the Opponent"): 1 VP. "Within 3"" only (glossary WITHIN: any part of a base):
+  the card asks neither the Line of Sight nor the same elevation that contesting asks (8.9.1).
 * Divide and Conquer: "If a Unit controls a Mission Marker" is read as: the unit contests a
   marker its player Controls after this Scoring Phase's control step.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..board.model import EPS, MM_PER_INCH
 from .spec import MARKER_COLOUR, PLAYERS
+from .world import CONTEST_RANGE, MARKER_MM
 
 if TYPE_CHECKING:  # pragma: no cover
     from .sim import Simulation
@@ -77,15 +86,25 @@ def start_of_round(sim: Simulation, live: np.ndarray) -> None:
                 sim.activated_round[i, fresh] = rnd
 
 
+def _burrowed(sim: Simulation, u: int, mask: int) -> bool:
+    """Unit ``u`` has the BURROWED Status with the abilities ``mask`` used this Round (Burrow)."""
+    return any(
+        e.kind == "unit_keyword" and str(e.keyword).upper() == "BURROWED" for e in sim.loadout(u, mask).effects()
+    )
+
+
 def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
-    """contesting[u, m, t] (8.9.1): on the table, not Flying, a model Within 3" with LoS, same elevation."""
+    """contesting[u, m, t] (8.9.1): on the table, not Flying or BURROWED, a model Within 3" with LoS, same
+    elevation."""
     out = np.zeros((sim.U, sim.M, sim.T), dtype=bool)
     on = sim.on_table()
     for u in range(sim.U):
         if sim.units[u].flying:
             continue  # "A Flying Unit cannot Contest or Control Mission Markers"
         ts = live[on[u, live]]
-        for (pid, k), group in sim.groups(ts, [sim.row_pos(u), sim.row_alive(u)]):
+        for (pid, k, mask), group in sim.groups(ts, [sim.row_pos(u), sim.row_alive(u), sim.row_used(u)]):
+            if mask and _burrowed(sim, u, mask):
+                continue  # BURROWED: "cannot Control or Contest Mission Markers" (part 11)
             for m, number in enumerate(sim.marker_numbers):
                 if sim.world.contests(pid, k, number):
                     out[u, m, group] = True
@@ -106,9 +125,10 @@ def control(sim: Simulation, live: np.ndarray) -> np.ndarray:
             any_[p] |= table[u, m]
         red = (any_[0] & ~any_[1]) | (any_[0] & any_[1] & (sums[0] > sums[1]))
         blue = (any_[1] & ~any_[0]) | (any_[0] & any_[1] & (sums[1] > sums[0]))
-        act = sim.active[m, live]
+        # FAQ v1.0: a Deactivated marker is controlled too; a removed (scored) one is off the battlefield
+        there = ~sim.removed_marker[m, live]
         for p, wins in ((0, red), (1, blue)):
-            take = live[wins[live] & act]
+            take = live[wins[live] & there]
             sim.gained[m, take] = sim.control[m, take] == 1 - p
             sim.control[m, take] = p
     return table
@@ -211,9 +231,15 @@ def gather(sim: Simulation, u: int, trials: np.ndarray) -> None:
     other = PLAYERS[1 - p]
     free = trials[~sim.engaged_mask(trials, u)]
     earned = np.zeros(sim.T, dtype=bool)
+    radius = sim.units[u].base_mm / MM_PER_INCH / 2
     for (pid, k), group in sim.groups(free, [sim.row_pos(u), sim.row_alive(u)]):
-        for m, number in enumerate(sim.marker_numbers):
-            if _colour(sim, m) in ("neutral", other) and sim.world.contests(pid, k, number):
+        centres = sim.world.placements[pid].centres[:k]
+        for m, spec in enumerate(sim.scn.deployment.markers):
+            if _colour(sim, m) not in ("neutral", other):
+                continue
+            # 'Within 3"' of the marker (32 mm, 7.3.2): any part of a base, measured horizontally (glossary WITHIN)
+            gap = min(math.dist(c, (spec.x, spec.y)) for c in centres) - radius - MARKER_MM / MM_PER_INCH / 2
+            if gap <= CONTEST_RANGE + EPS:
                 earned[group[(sim.control[m, group] == p) & sim.active[m, group]]] = True
     sim.vp[p, earned] += 1
 

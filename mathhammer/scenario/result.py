@@ -25,6 +25,12 @@ def _p(mask: np.ndarray) -> tuple[float, float]:
     return p, math.sqrt(max(p * (1 - p), 0.0) / n) if n else 0.0
 
 
+def _pmf(x: np.ndarray) -> dict[int, float]:
+    """The distribution of an integer array: value -> probability (values that occur only)."""
+    values, counts = np.unique(x, return_counts=True)
+    return {int(a): float(c) / x.size for a, c in zip(values, counts, strict=True)}
+
+
 def _m(x: np.ndarray) -> tuple[float, float]:
     n = x.size
     return float(x.mean()), float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
@@ -102,8 +108,10 @@ class ScenarioResult:
                         "models_pmf": {int(k): float((alive == k).mean()) for k in range(u["models"] + 1)},
                         "supply_mean": supply,
                         "supply_se": supply_se,
+                        "supply_pmf": _pmf(snap["supply"][i]),
                         "damage_marker_mean": marker,
                         "damage_marker_se": marker_se,
+                        "damage_marker_pmf": _pmf(snap["marker"][i]),
                         "p_destroyed": destroyed,
                         "p_destroyed_se": destroyed_se,
                         "p_on_table": on_p,
@@ -137,7 +145,7 @@ class ScenarioResult:
     def units_frame(self) -> pd.DataFrame:
         import pandas as pd
 
-        return pd.DataFrame([{k: v for k, v in row.items() if k != "models_pmf"} for row in self.unit_rows()])
+        return pd.DataFrame([{k: v for k, v in row.items() if not k.endswith("_pmf")} for row in self.unit_rows()])
 
     def markers_frame(self) -> pd.DataFrame:
         import pandas as pd
@@ -167,7 +175,7 @@ class ScenarioResult:
                     "round": r,
                     "vp": [row for row in vp if row["round"] == r],
                     "units": [
-                        {k: v if k != "models_pmf" else {str(a): b for a, b in v.items()} for k, v in row.items()}
+                        {k: {str(a): b for a, b in v.items()} if k.endswith("_pmf") else v for k, v in row.items()}
                         for row in units
                         if row["round"] == r
                     ],

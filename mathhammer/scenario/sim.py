@@ -381,11 +381,19 @@ class Simulation:
                 if phase == "combat":
                     self.combat_phase(live)
                     continue
-                split = [live[self.first[live] == fp] for fp in (0, 1)]  # before the Pass moves the marker
-                for fp, ts in enumerate(split):
-                    if ts.size == 0:
-                        continue
-                    order, passer = self.order(rnd, phase, fp)
+                # 8.2.1 "A player must Pass if they have no eligible Units left": planned activations of
+                # units Destroyed (or, in the Assault Phase, not on the table) at the start of the Phase
+                # are dropped, games grouped by which planned units are left and by the First Player
+                planned = sorted(
+                    {self.uids.index(a.unit) for p in PLAYERS for a in self.scn.activations(rnd, phase, p) if a.unit}
+                )
+                ok = self.alive[planned] > 0
+                if phase != "movement":
+                    ok &= self.pos[planned] >= 0
+                bits = (ok.astype(np.int64) << np.arange(len(planned), dtype=np.int64)[:, None]).sum(axis=0)
+                for (fp, mask), ts in self.groups(live, [self.first, bits]):
+                    left = {u for i, u in enumerate(planned) if mask >> i & 1}
+                    order, passer = self.order(rnd, phase, fp, left)
                     for act in order:
                         self.activate(act, ts)
                     if passer is not None:
@@ -398,13 +406,20 @@ class Simulation:
             if progress is not None:
                 progress(rnd, length)
 
-    def order(self, rnd: int, phase: str, fp: int) -> tuple[list[Activation], int | None]:
-        """Alternating activations from the First Player; the first player to run out Passes (8.2.1)."""
+    def order(self, rnd: int, phase: str, fp: int, left: set[int] | None = None) -> tuple[list[Activation], int | None]:
+        """Alternating activations from the First Player; the first player to run out Passes (8.2.1).
+
+        ``left``: the units that may still activate (None: all); the others' entries are dropped, so
+        a player with no eligible unit left Passes at once.
+        """
         lists = [list(self.scn.activations(rnd, phase, p)) for p in PLAYERS]
         for i, lst in enumerate(lists):
             cut = next((j for j, a in enumerate(lst) if a.action == "pass"), None)
             if cut is not None:
-                lists[i] = lst[:cut]
+                lst = lst[:cut]
+            if left is not None:
+                lst = [a for a in lst if self.uids.index(a.unit) in left]
+            lists[i] = lst
         out: list[Activation] = []
         turn, passer = fp, None
         idx = [0, 0]
@@ -437,18 +452,14 @@ class Simulation:
         u = self.uids.index(act.unit)
         stream = _stream(self.round, PHASES.index(act.phase), self.ordinal[act])
         if act.action == "deploy":
-            self.deploy(u, act, trials)
+            # an ability a unit may use as it enters (FAQ v1.0: e.g. Raiders Roll!) acts once it is set
+            self._use(u, act, self.deploy(u, act, trials))
             return
         here = trials[self.pos[u, trials] >= 0]
         self._skip(act, trials.size - here.size, "the unit is destroyed or still in Reserves")
         if here.size == 0:
             return
-        if act.use:
-            bits = abilities.use_bits(self, u, act.use)
-            fresh = here[(self.used[u, here] & bits) == 0]
-            self.used[u, here] |= bits
-            for e in self._effects(u, bits, "non_lethal_self"):
-                self.mark[u, fresh] += e.value  # NON-LETHAL DAMAGE on the unit itself (part 11)
+        self._use(u, act, here)
         reacted = abilities.react_begin(self, act, here)  # 10.4: Reactions to this activation
         if act.action in ("move", "run", "disengage"):
             self.move(u, act, here)
@@ -462,7 +473,18 @@ class Simulation:
             self.fight(u, act.targets, here, stream)
         abilities.react_end(self, here, reacted)
 
-    def deploy(self, u: int, act: Activation, trials: np.ndarray) -> None:
+    def _use(self, u: int, act: Activation, here: np.ndarray) -> None:
+        """The activation's Active abilities (``use``): on until Cleanup; NON-LETHAL DAMAGE on the unit itself."""
+        if not act.use or here.size == 0:
+            return
+        bits = abilities.use_bits(self, u, act.use)
+        fresh = here[(self.used[u, here] & bits) == 0]
+        self.used[u, here] |= bits
+        for e in self._effects(u, bits, "non_lethal_self"):
+            self.mark[u, fresh] += e.value  # NON-LETHAL DAMAGE on the unit itself (part 11)
+
+    def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
+        """8.5.5 Deploy; returns the trials where the unit was set on the table."""
         su = self.units[u]
         player = PLAYERS.index(su.player)
         reserve = trials[(self.pos[u, trials] < 0) & (self.alive[u, trials] > 0)]
@@ -474,8 +496,10 @@ class Simulation:
             self._skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
             reserve = reserve[ok]
         assert act.to is not None
-        self._place(u, reserve, act.to, self.world.rear_of(su.player), act)
-        self.ref_supply[u, reserve] = self.supply(u, self.alive[u, reserve])
+        got = reserve[self._place(u, reserve, act.to, self.world.rear_of(su.player), act)]
+        # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none)
+        self.ref_supply[u, got] = self.supply(u, self.alive[u, got])
+        return got
 
     def _place(
         self,

@@ -45,6 +45,7 @@ Every problem of a file is reported at once, one line each, naming the file and 
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -52,7 +53,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from ..board.loader import BattlefieldSpec, BoardFile, TerrainSpec, build_board
 from ..board.model import Board, BoardError
@@ -61,7 +62,7 @@ from ..profiles import Roster, Unit, load_roster
 from ..profiles.loader import builtin_dir
 from ..starcraft.army import Army, ArmyError, load_army, validate_army
 from ..starcraft.loadout import Loadout, make_loadout
-from ..validate import read_toml, validation_problems
+from ..validate import read_toml, toml_path, validation_problems
 from .conditions import Condition, parse_conditions
 
 PLAYERS = ("red", "blue")
@@ -121,16 +122,22 @@ class DeploymentSpec(_Strict):
     zone_depth: float = Field(default=ZONE_DEPTH, gt=0, le=36)
     markers: list[MarkerSpec] = Field(min_length=1, max_length=5)
 
-    @model_validator(mode="after")
-    def _sides(self) -> DeploymentSpec:
-        if set(self.entry_edges) != set(PLAYERS):
-            raise ValueError("entry_edges needs both red and blue")
-        if self.entry_edges["red"] == self.entry_edges["blue"]:
-            raise ValueError("red and blue need different Entry Edges")
-        numbers = [m.number for m in self.markers]
+    @field_validator("entry_edges")
+    @classmethod
+    def _sides(cls, v: dict[str, str]) -> dict[str, str]:
+        if set(v) != set(PLAYERS) or v["red"] == v["blue"]:
+            raise ValueError(
+                f'an Entry Edge for red and another for blue, e.g. {{ red = "south", blue = "north" }} (got {v})'
+            )
+        return v
+
+    @field_validator("markers")
+    @classmethod
+    def _numbers(cls, v: list[MarkerSpec]) -> list[MarkerSpec]:
+        numbers = [m.number for m in v]
         if len(set(numbers)) != len(numbers):
-            raise ValueError(f"marker numbers must differ: {numbers}")
-        return self
+            raise ValueError(f"each marker number once (numbers {numbers})")
+        return v
 
 
 class PlayerSpec(_Strict):
@@ -207,14 +214,12 @@ class ScenarioFile(_Strict):
     policy: PolicySpec = PolicySpec()
     rounds: list[RoundSpec] = []
 
-    @model_validator(mode="after")
-    def _players(self) -> ScenarioFile:
-        if set(self.players) != set(PLAYERS):
-            raise ValueError("players needs both [players.red] and [players.blue]")
-        seen = [r.round for r in self.rounds]
-        if len(set(seen)) != len(seen):
-            raise ValueError(f"each round once: {seen}")
-        return self
+    @field_validator("players")
+    @classmethod
+    def _players(cls, v: dict[str, PlayerSpec]) -> dict[str, PlayerSpec]:
+        if set(v) != set(PLAYERS):
+            raise ValueError(f"both [players.red] and [players.blue] (got {', '.join(sorted(v)) or 'neither'})")
+        return v
 
 
 @dataclass(frozen=True)
@@ -433,8 +438,22 @@ def _resolve_army(base: Path, text: str) -> Path:
     return p
 
 
+def _non_finite(value: Any, loc: tuple[Any, ...] = ()) -> list[str]:
+    """Paths of the NaN and infinite numbers in ``value`` (TOML ``nan``, ``inf``): no point or length."""
+    if isinstance(value, float):
+        return [] if math.isfinite(value) else [f"{toml_path(loc)}: got {value!r}"]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _non_finite(v, (*loc, k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _non_finite(v, (*loc, i))]
+    return []
+
+
 def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster | None = None) -> Scenario:
     """Validate a scenario read from TOML (``name`` labels messages; army paths are relative to ``base``)."""
+    bad = _non_finite(data)
+    if bad:
+        raise ScenarioError([f"{name}: {p}; allowed: a finite number" for p in bad])
     try:
         sf = ScenarioFile.model_validate(data)
     except ValidationError as exc:
@@ -497,6 +516,13 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                 uid = f"{player}-{uid}"
             units[uid] = ScenarioUnit(uid, player, make_loadout(unit, entry.models, entry.upgrades))
 
+    first_entry: dict[int, int] = {}
+    for ri, rnd in enumerate(sf.rounds):
+        if first_entry.setdefault(rnd.round, ri) != ri:
+            problems.append(
+                f"{name}: rounds[{ri}].round: got {rnd.round}; allowed: each round once "
+                f"(round {rnd.round} is rounds[{first_entry[rnd.round]}])"
+            )
     plan: list[Activation] = []
     for ri, rnd in enumerate(sf.rounds):
         if mission is not None and rnd.round > mission.game_length:
@@ -515,6 +541,8 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             f"{', '.join(ACTIONS[phase])}"
                         )
                         continue
+                    if len(armies) < len(PLAYERS):
+                        continue  # an army list could not be read (reported above): its unit ids are unknown
                     if act.action != "pass":
                         u = units.get(act.unit)
                         if u is None or u.player != player:

@@ -696,12 +696,6 @@ class World:
     def edges(self) -> dict[str, str]:
         return {str(k): str(v) for k, v in self.scn.deployment.entry_edges.items()}
 
-    def in_enemy_zone(self, player: str, point: Coord) -> bool:
-        """8.3.3: a point inside the opponent's Zone of Influence (6" from their Entry Edge, 9.2.1)."""
-        other = "blue" if player == "red" else "red"
-        edge = self.edges[other]
-        return edge_distance(edge, point, self.board.width, self.board.depth) < self.scn.deployment.zone_depth - EPS
-
     def rear_of(self, player: str) -> Coord:
         """The direction of the player's own Entry Edge (models are set behind their Leading Model)."""
         return {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}[self.edges[player]]
