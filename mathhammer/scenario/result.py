@@ -31,6 +31,18 @@ def _pmf(x: np.ndarray) -> dict[int, float]:
     return {int(a): float(c) / x.size for a, c in zip(values, counts, strict=True)}
 
 
+def _with_se(label: str, p: float, se: float) -> str:
+    """``label P% ± SE%`` with as many decimals as the standard error needs (two significant digits, 1 to 3).
+
+    >>> _with_se("red wins", 0.47812, 0.000353)
+    'red wins 47.812% ± 0.035%'
+    >>> _with_se("draw", 0.5, 0.011)
+    'draw 50.0% ± 1.1%'
+    """
+    digits = 1 if se <= 0 else min(3, max(1, 1 - int(np.floor(np.log10(se * 100)))))
+    return f"{label} {p:.{digits}%} ± {se:.{digits}%}"
+
+
 def _m(x: np.ndarray) -> tuple[float, float]:
     n = x.size
     return float(x.mean()), float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
@@ -190,13 +202,10 @@ class ScenarioResult:
         o = self.outcome()
         lines = [
             f"{self.scenario} ({self.file}): {self.trials:,} games, seed {self.seed}",
-            "  red wins {:.1%} ± {:.1%}   blue wins {:.1%} ± {:.1%}   draw {:.1%} ± {:.1%}".format(
-                o["red"]["p"],
-                o["red"]["stderr"],
-                o["blue"]["p"],
-                o["blue"]["stderr"],
-                o["draw"]["p"],
-                o["draw"]["stderr"],
+            "  "
+            + "   ".join(
+                _with_se(f"{who} wins" if who != "draw" else "draw", o[who]["p"], o[who]["stderr"])
+                for who in ("red", "blue", "draw")
             ),
             "  game ends in round: " + "  ".join(f"{r}: {p:.1%}" for r, p in self.end_rounds().items() if p > 0),
             "",
