@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..board.model import EPS, MM_PER_INCH
-from .spec import MARKER_COLOUR, PLAYERS
+from .spec import PLAYERS
 from .world import CONTEST_RANGE, MARKER_MM
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,14 +41,20 @@ SCORINGS = ("hold-position", "frontlines", "gather-the-resources", "divide-and-c
 
 
 def _colour(sim: Simulation, m: int) -> str:
-    return MARKER_COLOUR[sim.marker_numbers[m]]
+    """The marker's colour: the scenario file's ``colour``, else 7.3.2 by number."""
+    return str(sim.scn.deployment.markers[m].side)
 
 
 def setup(sim: Simulation) -> None:
-    """Mission Parameters: "All Mission Markers are Activated" except Supply Drop ("All ... Deactivated")."""
+    """Mission Parameters: "All Mission Markers are Activated" except Supply Drop ("All ... Deactivated");
+    a marker's ``activated`` in the scenario file overrides the card."""
     if sim.scn.mission.scoring != "supply-drop":
         sim.active[:] = True
         sim.activated_round[:] = 0
+    for m, spec in enumerate(sim.scn.deployment.markers):
+        if spec.activated is not None:
+            sim.active[m] = spec.activated
+            sim.activated_round[m] = 0
 
 
 def start_of_round(sim: Simulation, live: np.ndarray) -> None:

@@ -53,7 +53,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, field_validator
 
 from ..board.loader import BattlefieldSpec, BoardFile, TerrainSpec, build_board
 from ..board.model import Board, BoardError
@@ -110,9 +110,22 @@ class MissionSpec(_Strict):
 
 
 class MarkerSpec(_Strict):
+    """A Mission Marker: its number and point; ``colour`` and ``activated`` override the defaults.
+
+    Defaults: 7.3.2 colours by number (1 and 3 Red, 2 and 4 Blue, 5 Neutral); Activated at the start
+    as the Mission Card says (all Activated, except Supply Drop: all Deactivated).
+    """
+
     number: int = Field(ge=1, le=5)
     x: float
     y: float
+    colour: Literal["red", "blue", "neutral"] | None = None
+    activated: StrictBool | None = None
+
+    @property
+    def side(self) -> str:
+        """The marker's colour (``colour``, else 7.3.2 by number)."""
+        return self.colour or MARKER_COLOUR[self.number]
 
 
 class DeploymentSpec(_Strict):
