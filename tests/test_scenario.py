@@ -22,6 +22,8 @@ from mathhammer.starcraft.compiled import compile_attack
 from mathhammer.starcraft.loadout import as_target, attack_batches, make_loadout
 from mathhammer.starcraft.model import Attack
 
+from .scenario_kit import build, skirmish
+
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
 runner = CliRunner()
@@ -29,31 +31,13 @@ runner = CliRunner()
 
 def base(**over: object) -> dict:
     """A small Skirmish scenario (Hold Position on Frontier), plan empty."""
-    data: dict = {
-        "name": "test",
-        "first_player": "red",
-        "mission": {"card": "Hold Position"},
-        "deployment": {
-            "card": "Frontier",
-            "entry_edges": {"red": "south", "blue": "north"},
-            "markers": [
-                {"number": 1, "x": 9, "y": 10},
-                {"number": 2, "x": 9, "y": 26},
-                {"number": 5, "x": 18, "y": 18},
-            ],
-        },
-        "players": {
-            "red": {"army": str(ARMIES / "terran_skirmish.toml")},
-            "blue": {"army": str(ARMIES / "zerg_skirmish.toml")},
-        },
-        "rounds": [],
-    }
+    data = skirmish()
     data.update(over)
     return data
 
 
 def scenario(rounds: list[dict] | None = None, **over: object):
-    return parse_scenario(base(rounds=rounds or [], **over), "test.toml", ROOT, load_roster())
+    return build(base(rounds=rounds or [], **over))
 
 
 def problems(rounds: list[dict], **over: object) -> list[str]:

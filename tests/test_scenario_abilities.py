@@ -11,8 +11,10 @@ import pytest
 from mathhammer.profiles import load_roster
 from mathhammer.scenario import ScenarioError, abilities, check_scenario, simulate
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.spec import Scenario, parse_scenario
+from mathhammer.scenario.spec import Scenario
 from mathhammer.starcraft.loadout import as_target
+
+from .scenario_kit import build, errors, skirmish, warnings
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
@@ -61,31 +63,7 @@ def armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def scenario(armies: dict[str, str], rounds: list[dict]) -> Scenario:
-    data = {
-        "name": "abilities",
-        "first_player": "red",
-        "mission": {"card": "Hold Position"},
-        "deployment": {
-            "card": "Frontier",
-            "entry_edges": {"red": "south", "blue": "north"},
-            "markers": [
-                {"number": 1, "x": 9, "y": 10},
-                {"number": 2, "x": 9, "y": 26},
-                {"number": 5, "x": 18, "y": 18},
-            ],
-        },
-        "players": {"red": {"army": armies["red"]}, "blue": {"army": armies["blue"]}},
-        "rounds": rounds,
-    }
-    return parse_scenario(data, "abilities.toml", ROOT, load_roster())
-
-
-def errors(scn: Scenario) -> list[str]:
-    return [p for p in check_scenario(scn) if not p.startswith("warning")]
-
-
-def warnings(scn: Scenario) -> list[str]:
-    return [p for p in check_scenario(scn) if p.startswith("warning")]
+    return build(skirmish("abilities", armies=armies, rounds=rounds), "abilities.toml")
 
 
 #: Rounds 1-2: Marines and a Medic walk north, the Roach and the Zerglings south.

@@ -20,11 +20,13 @@ from typer.testing import CliRunner
 
 from mathhammer.cli import app
 from mathhammer.profiles import load_roster
-from mathhammer.scenario import ScenarioError, check_scenario, simulate
+from mathhammer.scenario import ScenarioError, simulate
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.conditions import Condition, holds, parse_condition
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.spec import Activation, Scenario, parse_scenario
+from mathhammer.scenario.spec import Activation, Scenario
+
+from .scenario_kit import build, errors, skirmish
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
@@ -35,33 +37,11 @@ T = 2000
 
 def base(rounds: list[dict]) -> dict:
     """A Skirmish scenario (Hold Position on Frontier, 36" x 36"): Terran patrol (red, south) vs Zerg vanguard."""
-    return {
-        "name": "conditions test",
-        "first_player": "red",
-        "mission": {"card": "Hold Position"},
-        "deployment": {
-            "card": "Frontier",
-            "entry_edges": {"red": "south", "blue": "north"},
-            "markers": [
-                {"number": 1, "x": 9, "y": 10},
-                {"number": 2, "x": 9, "y": 26},
-                {"number": 5, "x": 18, "y": 18},
-            ],
-        },
-        "players": {
-            "red": {"army": str(ARMIES / "terran_skirmish.toml")},
-            "blue": {"army": str(ARMIES / "zerg_skirmish.toml")},
-        },
-        "rounds": rounds,
-    }
+    return skirmish("conditions test", rounds=rounds)
 
 
 def scenario(rounds: list[dict]) -> Scenario:
-    return parse_scenario(base(rounds), "test.toml", ROOT, ROSTER)
-
-
-def errors(scn: Scenario) -> list[str]:
-    return [p for p in check_scenario(scn) if not p.startswith("warning")]
+    return build(base(rounds))
 
 
 def without_conditions(rounds: list[dict]) -> list[dict]:

@@ -21,9 +21,11 @@ from mathhammer.profiles import load_roster
 from mathhammer.scenario import ScenarioError, check_scenario, simulate
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.spec import parse_scenario
 from mathhammer.scenario.world import CONTEST_RANGE, MARKER_MM
 from mathhammer.starcraft.loadout import attack_batches
+
+from .scenario_kit import build, skirmish
+from .scenario_kit import errors as kit_errors
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
@@ -56,30 +58,16 @@ CRATE = {
 
 def base(terrain: list[dict], rounds: list[dict]) -> dict:
     """A Skirmish scenario (Hold Position on Frontier, 36" x 36"), Marker 1 on the playmat at (12, 6)."""
-    return {
-        "name": "elevation test",
-        "first_player": "red",
-        "mission": {"card": "Hold Position"},
-        "deployment": {
-            "card": "Frontier",
-            "entry_edges": {"red": "south", "blue": "north"},
-            "markers": [{"number": 1, "x": 12, "y": 6}, {"number": 2, "x": 9, "y": 26}],
-        },
-        "terrain": terrain,
-        "players": {
-            "red": {"army": str(ARMIES / "terran_skirmish.toml")},
-            "blue": {"army": str(ARMIES / "zerg_skirmish.toml")},
-        },
-        "rounds": rounds,
-    }
+    markers = [{"number": 1, "x": 12, "y": 6}, {"number": 2, "x": 9, "y": 26}]
+    return skirmish("elevation test", markers, terrain=terrain, rounds=rounds)
 
 
 def scenario(terrain: list[dict], rounds: list[dict]):
-    return parse_scenario(base(terrain, rounds), "elev.toml", ROOT, ROSTER)
+    return build(base(terrain, rounds), "elev.toml")
 
 
 def errors(terrain: list[dict], rounds: list[dict]) -> list[str]:
-    return [p for p in check_scenario(scenario(terrain, rounds)) if not p.startswith("warning")]
+    return kit_errors(scenario(terrain, rounds))
 
 
 def act(unit: str, action: str, to: list[float], on: str | None = None) -> dict:

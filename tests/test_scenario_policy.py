@@ -7,7 +7,6 @@ test builds its small scenario here and cites the rule section it exercises.
 
 from __future__ import annotations
 
-import json
 import math
 import typing
 from pathlib import Path
@@ -25,6 +24,9 @@ from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import POLICIES, PolicySpec, parse_scenario
 
+from .scenario_kit import TWO_MARKERS, build, skirmish
+from .test_scenario import _toml
+
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
 runner = CliRunner()
@@ -33,27 +35,13 @@ ROSTER = load_roster()
 
 def base(**over: object) -> dict:
     """A Skirmish scenario (Hold Position on Frontier, 36" x 36"): Terran patrol (red, south) vs Zerg vanguard."""
-    data: dict = {
-        "name": "policy test",
-        "first_player": "red",
-        "mission": {"card": "Hold Position"},
-        "deployment": {
-            "card": "Frontier",
-            "entry_edges": {"red": "south", "blue": "north"},
-            "markers": [{"number": 1, "x": 9, "y": 13}, {"number": 2, "x": 27, "y": 30}],
-        },
-        "players": {
-            "red": {"army": str(ARMIES / "terran_skirmish.toml")},
-            "blue": {"army": str(ARMIES / "zerg_skirmish.toml")},
-        },
-        "rounds": [],
-    }
-    data.update(over)
+    data = skirmish("policy test", TWO_MARKERS)
+    data.update(over)  # may rename it
     return data
 
 
 def scenario(**over: object):
-    return parse_scenario(base(**over), "test.toml", ROOT, ROSTER)
+    return build(base(**over))
 
 
 def sim_for(trials: int = 64, seed: int = 3, **over: object) -> Simulation:
@@ -380,25 +368,3 @@ def test_deploy_needs_available_supply_in_play() -> None:
     assert on[sim.uids.index("marauder-1")].tolist() == [False, False, True]
     assert on[sim.uids.index("medic-1")].tolist() == [False, False, False]
     assert any("not enough Available Supply (8.3.2)" in k for k in sim.skipped)
-
-
-def _toml(data: dict) -> str:
-    """A tiny TOML writer for the test files (tables, inline values)."""
-
-    def value(v: object) -> str:
-        if isinstance(v, str):
-            return json.dumps(v)
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        if isinstance(v, list | tuple):
-            return "[" + ", ".join(value(x) for x in v) + "]"
-        if isinstance(v, dict):
-            return "{ " + ", ".join(f"{k} = {value(x)}" for k, x in v.items()) + " }"
-        return str(v)
-
-    lines = [f"{k} = {value(v)}" for k, v in data.items() if not isinstance(v, dict)]
-    for k, v in data.items():
-        if isinstance(v, dict):
-            lines.append(f"[{k}]")
-            lines += [f"{a} = {value(b)}" for a, b in v.items()]
-    return "\n".join(lines) + "\n"

@@ -14,7 +14,8 @@ from mathhammer.profiles import load_roster
 from mathhammer.scenario import ScenarioError, abilities, check_scenario
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.spec import parse_scenario
+
+from .scenario_kit import TWO_MARKERS, build, skirmish
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
@@ -23,27 +24,13 @@ ROSTER = load_roster()
 
 def base(**over: object) -> dict:
     """A Skirmish scenario on Frontier (36" x 36"): Terran patrol (red, south) vs Zerg vanguard (blue, north)."""
-    data: dict = {
-        "name": "review",
-        "first_player": "red",
-        "mission": {"card": "Hold Position"},
-        "deployment": {
-            "card": "Frontier",
-            "entry_edges": {"red": "south", "blue": "north"},
-            "markers": [{"number": 1, "x": 9, "y": 13}, {"number": 2, "x": 27, "y": 30}],
-        },
-        "players": {
-            "red": {"army": str(ARMIES / "terran_skirmish.toml")},
-            "blue": {"army": str(ARMIES / "zerg_skirmish.toml")},
-        },
-        "rounds": [],
-    }
-    data.update(over)
+    data = skirmish("review", TWO_MARKERS)
+    data.update(over)  # may rename it
     return data
 
 
 def scenario(**over: object):
-    return parse_scenario(base(**over), "review.toml", ROOT, ROSTER)
+    return build(base(**over), "review.toml")
 
 
 def sim_for(trials: int = 16, **over: object) -> Simulation:

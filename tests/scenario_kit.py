@@ -1,0 +1,62 @@
+"""Small scenario files for the scenario tests: Hold Position (Skirmish) on Frontier (36" x 36").
+
+Red, the Terran patrol, enters from the south; blue, the Zerg vanguard, from the north. Each test
+file picks its markers (and armies, terrain, plan) and builds the scenario with :func:`build`.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from mathhammer.profiles import Roster, load_roster
+from mathhammer.scenario import check_scenario
+from mathhammer.scenario.spec import Scenario, parse_scenario
+
+ROOT = Path(__file__).resolve().parents[1]
+ARMIES = ROOT / "profiles" / "armies"
+#: Markers 1 (Red) and 2 (Blue) on the west half, 5 (Neutral) in the centre.
+THREE_MARKERS = [{"number": 1, "x": 9, "y": 10}, {"number": 2, "x": 9, "y": 26}, {"number": 5, "x": 18, "y": 18}]
+#: Markers 1 and 2 far apart.
+TWO_MARKERS = [{"number": 1, "x": 9, "y": 13}, {"number": 2, "x": 27, "y": 30}]
+
+
+@cache
+def roster() -> Roster:
+    return load_roster()
+
+
+def skirmish(
+    name: str = "test",
+    markers: list[dict] | None = None,
+    armies: dict[str, str] | None = None,
+    **over: object,
+) -> dict:
+    """The scenario data (plan empty); ``over`` replaces top-level keys (``rounds``, ``policy``, ``terrain`` ...)."""
+    armies = armies or {"red": str(ARMIES / "terran_skirmish.toml"), "blue": str(ARMIES / "zerg_skirmish.toml")}
+    data: dict = {
+        "name": name,
+        "first_player": "red",
+        "mission": {"card": "Hold Position"},
+        "deployment": {
+            "card": "Frontier",
+            "entry_edges": {"red": "south", "blue": "north"},
+            "markers": markers if markers is not None else THREE_MARKERS,
+        },
+        "players": {p: {"army": a} for p, a in armies.items()},
+        "rounds": [],
+    }
+    data.update(over)
+    return data
+
+
+def build(data: dict, file: str = "test.toml") -> Scenario:
+    return parse_scenario(data, file, ROOT, roster())
+
+
+def errors(scn: Scenario) -> list[str]:
+    return [p for p in check_scenario(scn) if not p.startswith("warning")]
+
+
+def warnings(scn: Scenario) -> list[str]:
+    return [p for p in check_scenario(scn) if p.startswith("warning")]
