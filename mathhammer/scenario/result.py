@@ -27,6 +27,9 @@ def _p(mask: np.ndarray) -> tuple[float, float]:
 
 def _pmf(x: np.ndarray) -> dict[int, float]:
     """The distribution of an integer array: value -> probability (values that occur only)."""
+    if x.size and x.min() >= 0:  # counts by value in one pass (no sort)
+        counts = np.bincount(x.astype(np.int64, copy=False))
+        return {int(a): float(counts[a]) / x.size for a in np.flatnonzero(counts)}
     values, counts = np.unique(x, return_counts=True)
     return {int(a): float(c) / x.size for a, c in zip(values, counts, strict=True)}
 
@@ -94,9 +97,7 @@ class ScenarioResult:
     def vp_pmf(self, player: str, round_no: int | None = None) -> dict[int, float]:
         """Distribution of a player's VP after ``round_no`` (default: the end of the game)."""
         snap = self.rounds[(round_no or len(self.rounds)) - 1]
-        v = snap["vp"][PLAYERS.index(player)]
-        values, counts = np.unique(v, return_counts=True)
-        return {int(a): float(c) / v.size for a, c in zip(values, counts, strict=True)}
+        return _pmf(snap["vp"][PLAYERS.index(player)])
 
     def unit_rows(self) -> list[dict[str, Any]]:
         rows = []
@@ -117,7 +118,10 @@ class ScenarioResult:
                         "card": u["card"],
                         "models_mean": models,
                         "models_se": models_se,
-                        "models_pmf": {int(k): float((alive == k).mean()) for k in range(u["models"] + 1)},
+                        "models_pmf": {
+                            k: float(c) / alive.size
+                            for k, c in enumerate(np.bincount(np.clip(alive, 0, None), minlength=u["models"] + 1))
+                        },
                         "supply_mean": supply,
                         "supply_se": supply_se,
                         "supply_pmf": _pmf(snap["supply"][i]),
