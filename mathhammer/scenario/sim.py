@@ -37,7 +37,8 @@ Rules applied (the reading where the rules leave room is said in the code):
   others, alternating), with the models in its Fighting and Supporting Ranks, the dice split
   between the enemy units it is Engaged with by ``[policy] fight_split`` (default
   ``first-target``: all at the first planned one; ``even``; ``weakest``; see :meth:`Simulation.fight`;
-  8.8.1 "Declare how Attack Dice are split").
+  8.8.1 "Declare how Attack Dice are split"); before counting, each makes its CLOSE RANKS move (8.8.1
+  step 1) when ``[policy] close_ranks`` is ``always`` (default; the reading is in ``world.py``).
 * 8.9.1: mission marker control by Current Supply of contesting units (Flying excluded), ties
   never transfer, sticky; 8.9.2 Victory Points per the Mission Card (``mission.py``); 8.9.3 end
   of game: Special Winning Condition (lead), a player with nothing on the table and nothing in
@@ -696,9 +697,14 @@ class Simulation:
           cannot be split") and any HITS of the unit's abilities. Every part is declared before
           any is rolled, then resolved in that order, each with its own draw;
         * ``weakest``: every striking model at the one with the fewest models left (ties: rank).
+
+        Before the striking models are counted, ``[policy] close_ranks = "always"`` makes the unit's
+        CLOSE RANKS move (8.8.1 step 1, :meth:`close_ranks`); the models are then counted where it left them.
         """
         uid = self.uids[u]
         split = self.scn.policy.fight_split
+        if self.scn.policy.close_ranks == "always":
+            self.close_ranks(u, trials)  # 8.8.1 step 1, before rolling the dice: may move the unit in some trials
         for ts, pairs, key in self.engaged_with(trials):
             engaged = {b for a, b in pairs if a == uid}
             if not engaged:
@@ -741,6 +747,42 @@ class Simulation:
                     plan.append((t, batches, stream if i == 0 else _stream(stream, i)))
                 for t, batches, part_stream in plan:
                     self.resolve(batches, t, "combat", ts2, part_stream, None, False)
+
+    def close_ranks(self, u: int, trials: np.ndarray) -> None:
+        """8.8.1 step 1 CLOSE RANKS: "An Engaged Ground Unit" presses into the fight before rolling the dice.
+
+        Per board state and models left (the unit's, the Engaged enemy units'), the new placement is
+        :meth:`World.close_ranks <mathhammer.scenario.world.World.close_ranks>` (the reading is in
+        ``world.py``); the unit is moved with :meth:`set_pos` in those trials. No dice are rolled. A
+        Flying unit takes no part in the Combat Phase; a unit with the BURROWED or SIEGE MODE keyword
+        from an ability used this Round (``unit_keyword``) does not move (SIEGE MODE is in no card
+        data yet; the Status is not tracked otherwise).
+        """
+        if self.units[u].flying:
+            return
+        uid = self.uids[u]
+        for ts, pairs, key in self.engaged_with(trials):
+            foes = sorted({self.uids.index(b) for a, b in pairs if a == uid})
+            if not foes:
+                continue
+            kpos = key[: self.U]
+            others = tuple(p for v, p in enumerate(kpos) if p >= 0 and v != u and v not in foes)
+            cols: list[np.ndarray | int] = [self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in foes)]
+            for gkey, ts2 in self.groups(ts, cols):
+                a, mask, left = gkey[0], gkey[1], gkey[2:]
+                if a <= 0 or (mask and self._stays_put(u, mask)):
+                    continue
+                engaged = tuple((kpos[t], k) for t, k in zip(foes, left, strict=True) if k > 0)
+                new = self.world.close_ranks(kpos[u], a, engaged, others)
+                if new != kpos[u]:
+                    self.set_pos(u, ts2, new)
+
+    def _stays_put(self, u: int, mask: int) -> bool:
+        """BURROWED or SIEGE MODE from the abilities ``mask`` used this Round: no Close Ranks move."""
+        return any(
+            e.kind == "unit_keyword" and str(e.keyword).upper() in ("BURROWED", "SIEGE MODE")
+            for e in self.loadout(u, mask).effects()
+        )
 
     # ------------------------------------------------------------ end of round
     def current_supply(self) -> np.ndarray:

@@ -83,6 +83,7 @@ POLICIES = {
     "casualties": ("keep-leader", "keep-front"),
     "fight_split": ("first-target", "even", "weakest"),
     "roll_off": ("random", "red", "blue"),
+    "close_ranks": ("never", "always"),
 }
 
 
@@ -209,11 +210,18 @@ class PolicySpec(_Strict):
       models left (ties: planned targets first, then army order).
     * ``roll_off`` (3.2 / 8.2.2 / 8.9.6 Roll-Offs): ``random`` (default) is a fair Roll-Off;
       ``red`` / ``blue``: that player wins every Roll-Off (deterministic tests and what-ifs).
+    * ``close_ranks`` (8.8.1 step 1 CLOSE RANKS (Optional), "Before rolling the dice, the Unit may press
+      into the fight"): ``never`` (default for now) fights from where the models stand; ``always``
+      (Abathur's TIP: "Use it freely") makes the move before every Engaged Ground unit counts its striking
+      models (see :meth:`mathhammer.scenario.world.World.close_ranks`). ``always`` is the faithful play but
+      new and slow: each new (placement, models left, foes) is a ~3 ms geometry read, and the 6-a-side
+      example runs ~100x slower with it; it becomes the default once that is cached away (issue 6).
     """
 
     casualties: Literal["keep-leader", "keep-front"] = "keep-leader"
     fight_split: Literal["first-target", "even", "weakest"] = "first-target"
     roll_off: Literal["random", "red", "blue"] = "random"
+    close_ranks: Literal["never", "always"] = "never"
 
 
 class ScenarioFile(_Strict):

@@ -47,6 +47,37 @@ it is not Engaged with, that unit's best-placed Engaged model are removed last. 
 when the unit is set: a unit that is charged keeps the order it was set with (its casualties do
 not look at where the charger stands), and walls between models are not looked at here.
 
+CLOSE RANKS (8.8.1 step 1, :meth:`World.close_ranks`; ``[policy] close_ranks``): "Before rolling the dice,
+the Unit may press into the fight". Reading:
+
+* Models in Base-to-Base contact (bases at most ``CONTACT`` = 0.05" apart) with a model of an Engaged
+  enemy unit stay ("physically pinned"); if every model is pinned, nothing moves.
+* The Leading Model is the first other model (placement order) that can end closer to the Engaged units:
+  it moves straight towards the nearest live model of those units, at most 3", stopping in Base-to-Base
+  contact (bases 0.025" apart) or at the last free spot before its way is blocked (8.5.3: off the table
+  or its level's top, a Size 2+ wall other than GRASS, an enemy model, another unit's Ground model, or
+  Within 1" of an enemy Ground unit it is not Engaged with). It passes through its own unit's models.
+* The other models that are not pinned are picked up and set one at a time, nearest to the Engaged
+  units first: at the free spot nearest its old one in Base-to-Base contact with a live Engaged enemy
+  model; else (a model not already Within 1" of an enemy) in Base-to-Base contact with a model of the
+  unit set Within the Engagement Range; else at its old spot; else at the nearest free spot of a
+  hexagonal grid around the Leading Model. If a model finds no spot, nothing moves.
+* In Coherency, as :meth:`World.place` reads it: a spot at most one base spacing + 2" from a model of
+  the unit already set, with a Coherency Link to it (4.4: the line crosses no Size 2+ wall and no other
+  unit's Ground model; it may cross the Engaged enemy models). The 4.4 "Wholly Within 3" of the Leading
+  Model" is not held (``place`` does not hold it either: a unit set around its Leading Model is taken
+  In Coherency).
+* A free spot: on the table, over the placement's level (``Placement.level`` is kept) and off the
+  footprints a base there may not overlap (as ``place``), overlapping no base (every centre of the
+  other placements and of the Engaged units, removed models included, so that boards read at full
+  strength stay legal), and not Within 1" of an enemy Ground unit that is not Engaged ("cannot bring
+  the Unit into Engagement with new Enemy Units").
+* "Models cannot use this move to Disengage": if the unit would no longer be Engaged (7.2.1) with
+  every unit it was Engaged with, nothing moves.
+* The new placement's order follows the casualty policy and 8.7.5's tiers as ``place`` does (the
+  unit's own order kept, the facing away from the nearest enemy model); its removed models keep their
+  old centres at the end.
+
 Mission Markers (8.9.1): a unit contests a marker only with a model "on the same elevation as the
 marker". The markers are set on the battlefield (7.3.2) at the Deployment Card's points, read as on
 the playmat (GROUND LEVEL), so a unit on a piece (MID or HIGH GROUND) never contests one.
@@ -98,6 +129,11 @@ GAP = 0.1
 #: 8.9.1: "At least one model is Within 3" ... of the marker" (a 32 mm marker, 7.3.2).
 CONTEST_RANGE = 3.0
 MARKER_MM = 32.0
+#: 8.8.1 step 1 CLOSE RANKS: "Choose a Leading Model and move it up to 3\"".
+CLOSE_RANKS_MOVE = 3.0
+#: Close Ranks sets a model In Coherency as :meth:`World.place` does: at most one base spacing and this
+#: many inches from a model of the unit already set, with a Coherency Link to it (the module text).
+COHERENCY_SLACK = 2.0
 
 
 @dataclass(frozen=True)
@@ -173,6 +209,7 @@ class World:
         self._blockers: dict[str | None, list[BaseGeometry]] = {}
         self._tops: dict[str, BaseGeometry] = {}
         self._levels: dict[Coord, str | None] = {}
+        self._close: dict[tuple[object, ...], int] = {}
 
     # ---------------------------------------------------------------- levels
     @cached_property
@@ -461,6 +498,300 @@ class World:
         rest_idx = sorted((i for i in range(len(order)) if i not in keep), key=lambda i: (-tiers[i], i))
         return [order[i] for i in keep + rest_idx]
 
+    # ---------------------------------------------------------------- Close Ranks (8.8.1 step 1)
+    def _walls(self, level: str | None) -> list[BaseGeometry]:
+        """Footprints the Leading Model cannot move through on ``level`` (8.5.3: Size 2+, GRASS excepted)."""
+        under = {p.id for p in self.board.stack(level)}
+        return [
+            t.polygon for t in self.board.terrain if t.size >= 2 and not t.grass and not t.token and t.id not in under
+        ]
+
+    def close_ranks(
+        self,
+        pid: int,
+        alive: int,
+        foes: tuple[tuple[int, int], ...],
+        others: tuple[int, ...],
+    ) -> int:
+        """8.8.1 step 1 CLOSE RANKS: the unit's placement after pressing into the fight (the module text).
+
+        ``pid``/``alive``: the unit (its first ``alive`` centres); ``foes``: the placements and models
+        left of the Enemy Units it is Engaged with; ``others``: placements of the other units on the
+        table (every centre an obstacle, as in :meth:`place`; an enemy Ground unit there must not come
+        Within 1"). Returns a new placement id, or ``pid`` when nothing can move.
+        """
+        key = (pid, alive, foes, others)
+        hit = self._close.get(key)
+        if hit is None:
+            hit = self._close[key] = self._close_ranks(pid, alive, foes, others)
+        return hit
+
+    def _terrain_ok(self, pts: np.ndarray, r: float, level: str | None, walls_only: bool = False) -> np.ndarray:
+        """Per point (rows of ``pts``): a base of radius ``r`` there is on the table and (on ``level``) centred
+        over the piece's top, and clear of the footprints it may not overlap (``walls_only``: only those
+        the Leading Model cannot move through, :meth:`_walls`)."""
+        b = self.board
+        x, y = pts[:, 0], pts[:, 1]
+        ok = (x - r >= -EPS) & (y - r >= -EPS) & (x + r <= b.width + EPS) & (y + r <= b.depth + EPS)
+        if not ok.any():
+            return ok
+        if level is not None:
+            ok &= shapely.contains_xy(self._top(level), x, y)
+        geo = shapely.points(pts)
+        for poly in self._walls(level) if walls_only else self._level_blockers(level):
+            ok &= shapely.distance(poly, geo) > r + 1e-9
+        return ok
+
+    def _close_ranks(self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...]) -> int:
+        p = self.placements[pid]
+        su = self.scn.units[p.unit]
+        if su.flying or alive <= 0:
+            return pid
+        level = p.level
+        r = su.base_mm / MM_PER_INCH / 2
+        touch = CONTACT / 2  # a spot set in Base-to-Base contact: bases 0.025" apart
+        apart = CONTACT / 2 - 1e-3  # no two bases closer than this (never overlapping)
+        cent: list[Coord] = list(p.centres[:alive])
+        fc_l: list[Coord] = []
+        fr_l: list[float] = []
+        for fpid, fk in foes:  # live models of the Engaged enemy units
+            fp = self.placements[fpid]
+            frad = self.scn.units[fp.unit].base_mm / MM_PER_INCH / 2
+            fc_l.extend(fp.centres[:fk])
+            fr_l.extend([frad] * len(fp.centres[:fk]))
+        oc_l: list[Coord] = []
+        or_l: list[float] = []
+        ofly: list[bool] = []
+        oen: list[bool] = []
+        for opid in others:  # other units' bases (every centre, as in ``place``)
+            op = self.placements[opid]
+            other = self.scn.units[op.unit]
+            orad = other.base_mm / MM_PER_INCH / 2
+            for c in op.centres:
+                oc_l.append(c)
+                or_l.append(orad)
+                ofly.append(other.flying)
+                oen.append(other.player != su.player and not other.flying)
+        if not fc_l:
+            return pid
+        FC, FR = np.asarray(fc_l, dtype=float).reshape(-1, 2), np.asarray(fr_l)
+        # every centre of the placements is kept clear (the removed models' too): boards read with a unit at
+        # full strength (``Simulation.board_state``) stay legal
+        ghosts = [(c, self._radius(fpid)) for fpid, fk in foes for c in self.placements[fpid].centres[fk:]]
+        ghosts += [(c, r) for c in p.centres[alive:]]
+        GC = np.asarray([c for c, _ in ghosts], dtype=float).reshape(-1, 2)
+        GR = np.asarray([g for _, g in ghosts])
+        OC, OR = np.asarray(oc_l, dtype=float).reshape(-1, 2), np.asarray(or_l)
+        OFLY, OEN = np.asarray(ofly, dtype=bool), np.asarray(oen, dtype=bool)
+
+        def gaps(pts: np.ndarray, cs: np.ndarray, rs: np.ndarray | float) -> np.ndarray:
+            """Edge gaps, points x bases."""
+            if cs.size == 0:
+                return np.full((pts.shape[0], 0), np.inf)
+            return np.sqrt(((pts[:, None, :] - cs[None, :, :]) ** 2).sum(axis=2)) - r - rs
+
+        foe_gaps: dict[Coord, float] = {}
+
+        def foe_gap(c: Coord) -> float:
+            hit = foe_gaps.get(c)
+            if hit is None:
+                hit = foe_gaps[c] = float(gaps(np.asarray([c]), FC, FR).min())
+            return hit
+
+        before = self._engaged_foes(su, cent, level, foes)
+        if not before:
+            return pid
+        pinned = [foe_gap(c) <= CONTACT + EPS for c in cent]
+        movable = [i for i in range(alive) if not pinned[i]]
+        if not movable:
+            return pid
+
+        def free(pts: np.ndarray, mine: list[Coord]) -> np.ndarray:
+            """Legal end spots: on the table/level, off terrain, on no base, not Within 1" of a new enemy."""
+            ok = np.ones(pts.shape[0], dtype=bool)
+            ok &= (gaps(pts, FC, FR) >= apart).all(axis=1)
+            if GC.size:
+                ok &= (gaps(pts, GC, GR) >= apart).all(axis=1)
+            if mine:
+                ok &= (gaps(pts, np.asarray(mine, dtype=float), r) >= apart).all(axis=1)
+            if OC.size:
+                g = gaps(pts, OC, OR)
+                ok &= (g >= apart).all(axis=1) & ~((g <= ENGAGEMENT_RANGE + EPS) & OEN[None, :]).any(axis=1)
+            idx = np.flatnonzero(ok)
+            if idx.size:
+                ok[idx] = self._terrain_ok(pts[idx], r, level)
+            return ok
+
+        def passable(pts: np.ndarray) -> np.ndarray:
+            """The Leading Model's base on its way (8.5.3 step 1): no Size 2+ wall, enemy or other unit's model."""
+            ok = (gaps(pts, FC, FR) >= 0).all(axis=1)
+            if OC.size:
+                g = gaps(pts, OC, OR)
+                ok &= ~((g < 0) & ~OFLY[None, :]).any(axis=1) & ~((g <= ENGAGEMENT_RANGE + EPS) & OEN[None, :]).any(
+                    axis=1
+                )
+            return ok & self._terrain_ok(pts, r, level, walls_only=True)
+
+        # the Leading Model: the first non-pinned model that can end closer (3" at most, straight at the nearest
+        # Engaged enemy model, up to Base-to-Base contact or where its way is blocked)
+        lead_i, lead_to = -1, cent[0]
+        for i in movable:
+            start = np.asarray(cent[i])
+            g0 = gaps(start[None, :], FC, FR)[0]
+            j0 = int(np.argmin(g0))
+            d = float(np.linalg.norm(FC[j0] - start))
+            reach = min(CLOSE_RANKS_MOVE, float(g0[j0]) - touch)
+            if reach <= 1e-6 or d <= 0:
+                continue
+            steps = max(1, math.ceil(reach / 0.05))
+            s = reach * np.arange(1, steps + 1) / steps
+            path = start[None, :] + s[:, None] * ((FC[j0] - start) / d)[None, :]
+            way = passable(path)
+            stop = int(np.argmin(way)) if not way.all() else steps  # samples before the first blocked one
+            if stop == 0:
+                continue
+            # it passes through its own unit's models (8.5.3); the others are picked up and set after it (not pinned)
+            rest = [m for k, m in enumerate(cent) if k != i and pinned[k]]
+            ends = np.flatnonzero(free(path[:stop], rest))
+            if ends.size == 0:
+                continue
+            end = (float(path[ends[-1], 0]), float(path[ends[-1], 1]))
+            if foe_gap(end) < float(g0[j0]) - 1e-6:
+                lead_i, lead_to = i, end
+                break
+        if lead_i < 0:
+            return pid
+        new: list[Coord | None] = [c if pinned[k] else None for k, c in enumerate(cent)]
+        new[lead_i] = lead_to
+        walls = self._walls(level)
+        LOB = OC[~OFLY] if OC.size else OC
+        LOR = OR[~OFLY] if OC.size else OR
+
+        reach_set = 2 * r + GAP + COHERENCY_SLACK
+
+        def near_set(pts: np.ndarray) -> np.ndarray:
+            """Within ``reach_set`` (centres) of a model of the unit already set (``place``'s "keep them together")."""
+            setc = np.asarray([m for m in new if m is not None], dtype=float)
+            return (np.sqrt(((pts[:, None, :] - setc[None, :, :]) ** 2).sum(axis=2)) <= reach_set + EPS).any(axis=1)
+
+        def linked(c: Coord) -> bool:
+            """4.4 Coherency Link from ``c`` to a model of the unit already set: no Size 2+ wall, no other unit's
+            model on the line (it may pass through the Engaged enemy models)."""
+            for m in new:
+                if m is None or math.dist(c, m) > reach_set + EPS:
+                    continue
+                seg = shapely.LineString([c, m])
+                if any(w.intersects(seg) for w in walls):
+                    continue
+                if LOB.size:
+                    a, b = np.asarray(c), np.asarray(m)
+                    ab = b - a
+                    t = np.clip(((LOB - a) @ ab) / max(float(ab @ ab), 1e-12), 0.0, 1.0)
+                    if (np.linalg.norm(LOB - (a + t[:, None] * ab), axis=1) < LOR - 1e-6).any():
+                        continue
+                return True
+            return False
+
+        angles = np.linspace(0.0, 2 * math.pi, 36, endpoint=False)
+        ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+
+        def pick(cands: np.ndarray, old: Coord, mine: list[Coord]) -> Coord | None:
+            """The free spot In Coherency (Wholly Within 3" of the Leading Model, linked) nearest ``old``."""
+            if cands.size == 0:
+                return None
+            cands = cands[near_set(cands)]
+            if cands.size == 0:
+                return None
+            cands = cands[free(cands, mine)]
+            dist = np.round(np.linalg.norm(cands - np.asarray(old), axis=1), 6)
+            for j in np.lexsort((cands[:, 1], cands[:, 0], dist)):
+                c = (float(cands[j, 0]), float(cands[j, 1]))
+                if linked(c):
+                    return c
+            return None
+
+        rest_idx = sorted((i for i in movable if i != lead_i), key=lambda i: (round(foe_gap(cent[i]), 6), i))
+        for i in rest_idx:
+            old = cent[i]
+            mine = [m for m in new if m is not None]  # the models set so far (the others are picked up, 8.5.3)
+            # Base-to-Base contact with an Engaged enemy model wherever possible
+            placed = pick(
+                (FC[:, None, :] + (r + FR + touch)[:, None, None] * ring[None, :, :]).reshape(-1, 2), old, mine
+            )
+            if placed is None and foe_gap(old) > ENGAGEMENT_RANGE + EPS:
+                # else Base-to-Base contact with a model of the unit Within the Engagement Range (a model already
+                # Within it is in the Fighting Rank and keeps its spot)
+                fighting = [m for m in new if m is not None and foe_gap(m) <= ENGAGEMENT_RANGE + EPS]
+                if fighting:
+                    fa = np.asarray(fighting, dtype=float)
+                    placed = pick((fa[:, None, :] + (2 * r + touch) * ring[None, :, :]).reshape(-1, 2), old, mine)
+            if placed is None:
+                if near_set(np.asarray([old]))[0] and free(np.asarray([old]), mine)[0] and linked(old):
+                    placed = old
+                else:
+                    step = 2 * r + GAP
+                    grid = np.asarray(
+                        [
+                            (lead_to[0] + step * (a + 0.5 * b), lead_to[1] + step * (math.sqrt(3) / 2) * b)
+                            for a in range(-6, 7)
+                            for b in range(-6, 7)
+                        ]
+                    )
+                    placed = pick(grid, old, mine)
+                    if placed is None:
+                        return pid
+            new[i] = placed
+        final = [c for c in new if c is not None]
+        assert len(final) == alive
+        # "Models cannot use this move to Disengage from other Enemy Units"
+        if self._engaged_foes(su, final, level, foes) != before:
+            return pid
+        near = FC[int(np.argmin(gaps(np.asarray([lead_to]), FC, FR)[0]))]
+        away = (lead_to[0] - float(near[0]), lead_to[1] - float(near[1]))
+        norm = math.hypot(*away) or 1.0
+        fm = [(self.placements[fpid].unit, c, fr) for (fpid, fk) in foes for c, fr in self._foe_models(fpid, fk)]
+        order = self._casualty_order(final, (away[0] / norm, away[1] / norm), r, fm)
+        placement = Placement(su.id, (*order, *p.centres[alive:]), level)
+        result = self._pid.get(placement)
+        if result is None:
+            self.placements.append(placement)
+            result = self._pid[placement] = len(self.placements) - 1
+        return result
+
+    def _foe_models(self, fpid: int, fk: int) -> list[tuple[Coord, float]]:
+        fp = self.placements[fpid]
+        frad = self.scn.units[fp.unit].base_mm / MM_PER_INCH / 2
+        return [(c, frad) for c in fp.centres[:fk]]
+
+    def _engaged_foes(
+        self, su: ScenarioUnit, centres: list[Coord], level: str | None, foes: tuple[tuple[int, int], ...]
+    ) -> frozenset[str]:
+        """The units of ``foes`` that a unit with models at ``centres`` is Engaged with (7.2.1)."""
+        r = su.base_mm / MM_PER_INCH / 2
+        mc = np.asarray(centres, dtype=float)
+        pairs: list[tuple[Unit, list[tuple[int, int]]]] = []
+        need: set[int] = set()
+        for fpid, fk in foes:
+            fp = self.placements[fpid]
+            fu = self.scn.units[fp.unit]
+            models = self._models_of(fpid)[:fk]
+            if not models:
+                continue
+            fc = np.asarray(fp.centres[:fk], dtype=float)
+            g = np.sqrt(((mc[:, None, :] - fc[None, :, :]) ** 2).sum(axis=2)) - r - self._radius(fpid)
+            near = [(int(i), int(j)) for i, j in np.argwhere(g <= ENGAGEMENT_RANGE + 1e-3)]  # may be Within 1"
+            pairs.append((Unit(fu.id, fu.player, models), near))
+            need |= {i for i, _ in near}
+        if not need:
+            return frozenset()
+        mine = {
+            i: Model(f"{su.id}.{i + 1}", centres[i][0], centres[i][1], su.base_mm, su.size, stands_on=level)
+            for i in sorted(need)
+        }
+        units = (Unit(su.id, su.player, tuple(mine.values())), *(u for u, _ in pairs))
+        b = Board.trusted(self.board.width, self.board.depth, self.board.terrain, units)
+        return frozenset(u.id for u, near in pairs if any(engaged(b, mine[i], u.models[j]) for i, j in near))
+
     # ---------------------------------------------------------------- boards
     def board_for(self, pos: tuple[int, ...], alive: tuple[int, ...]) -> Board:
         """The battlefield with every unit on the table (``pos[u] >= 0``) and its first ``alive[u]`` models."""
@@ -472,27 +803,32 @@ class World:
                 if pid < 0 or k <= 0:
                     continue
                 su = self.scn.units[self.uids[u]]
-                models = self._models.get(pid)
-                if models is None:  # one Model object per placed model: its shapes are built once
-                    models = self._models[pid] = tuple(
-                        Model(
-                            f"{su.id}.{i + 1}",
-                            x,
-                            y,
-                            su.base_mm,
-                            su.size,
-                            stands_on=self.placements[pid].level,
-                            flying=su.flying,
-                        )
-                        for i, (x, y) in enumerate(self.placements[pid].centres)
-                    )
-                units.append(Unit(su.id, su.player, models[:k]))
+                units.append(Unit(su.id, su.player, self._models_of(pid)[:k]))
             # placements are legal by construction (``place``): no board_problems pass per board state
             b = Board.trusted(self.board.width, self.board.depth, self.board.terrain, tuple(units))
             if len(self._boards) > 4096:
                 self._boards.clear()
             self._boards[key] = b
         return b
+
+    def _models_of(self, pid: int) -> tuple[Model, ...]:
+        """One Model object per model of a placement: its shapes are built once."""
+        models = self._models.get(pid)
+        if models is None:
+            su = self.scn.units[self.placements[pid].unit]
+            models = self._models[pid] = tuple(
+                Model(
+                    f"{su.id}.{i + 1}",
+                    x,
+                    y,
+                    su.base_mm,
+                    su.size,
+                    stands_on=self.placements[pid].level,
+                    flying=su.flying,
+                )
+                for i, (x, y) in enumerate(self.placements[pid].centres)
+            )
+        return models
 
     # ------------------------------------------------ reduced boards (geometry stays local)
     def _radius(self, pid: int) -> float:
