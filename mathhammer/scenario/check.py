@@ -85,6 +85,13 @@ def _pay(cards: list[tuple[str, int]], ready: list[bool], cost: int) -> list[int
     return None if best is None else best[2]
 
 
+def _again(used: dict[tuple[str, str], int], unit: str, abil: Ability) -> bool:
+    """Count a use of ``abil`` by ``unit`` this Round; True for a second use that is not REPEATABLE (10.2, 10.4)."""
+    key = (unit, abil.name)
+    used[key] = used.get(key, 0) + 1
+    return used[key] > 1 and not repeatable(abil)
+
+
 def check_scenario(scn: Scenario) -> list[str]:
     """Every problem of the plan, one line each (an empty list: the plan is legal as written)."""
     world = World(scn)
@@ -191,9 +198,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                             )
                         if act.action == "deploy" and not _from_reserves(su, abil):
                             say(act, f"use: {abil.name!r}: a unit in Reserves uses no abilities (8.5.5, FAQ v1.0)")
-                        key = (act.unit, abil.name)
-                        used[key] = used.get(key, 0) + 1
-                        if used[key] > 1 and not repeatable(abil):
+                        if _again(used, act.unit, abil):
                             say(
                                 act,
                                 f"use: {abil.name!r} a second time this Round "
@@ -481,9 +486,7 @@ def _check_reactions(
             continue
         if a.phase not in (act.phase, "any"):
             say(act, f"{at}: {a.name!r} is used in the {a.phase.title()} Phase, not the {PHASE_TITLE[act.phase]}")
-        key = (rx.unit, a.name)
-        used[key] = used.get(key, 0) + 1
-        if used[key] > 1 and not repeatable(a):
+        if _again(used, rx.unit, a):
             say(
                 act,
                 f"{at}: {a.name!r} a second time this Round for {rx.unit!r} (10.4: once per Round per unit "
