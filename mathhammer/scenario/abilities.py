@@ -109,9 +109,18 @@ def choices(scn: Scenario, unit: str, kind: str) -> list[str]:
     return names
 
 
+def impact_of(su: ScenarioUnit) -> tuple[int, int] | None:
+    """IMPACT (X) Y+ that the unit resolves after a successful Charge (8.7.7, its abilities' text), or None."""
+    for a in unit_abilities(su):
+        m = _IMPACT.search(a.text)
+        if m and "Charge" in a.text:
+            return int(m.group(1)), int(m.group(2))
+    return None
+
+
 def has_impact(su: ScenarioUnit) -> bool:
-    """The unit resolves IMPACT after a successful Charge (its abilities' text, as the simulation reads it)."""
-    return any(_IMPACT.search(a.text) and "Charge" in a.text for a in unit_abilities(su))
+    """The unit resolves IMPACT after a successful Charge (as the simulation reads it: :func:`impact_of`)."""
+    return impact_of(su) is not None
 
 
 def needs_tag(a: Ability) -> str:
@@ -199,13 +208,9 @@ class Purse:
 
 
 # ------------------------------------------------------------------ simulation hooks
-def _names(sim: Simulation, u: int) -> list[str]:
-    return sim.abilities[u]
-
-
 def use_bits(sim: Simulation, u: int, names: Sequence[str]) -> int:
     """The bits of ``sim.used`` for abilities ``names`` of unit ``u`` (card abilities get bits after the unit's)."""
-    known = _names(sim, u)
+    known = sim.abilities[u]
     bits = 0
     for name in names:
         key = name.strip().lower()
@@ -221,7 +226,7 @@ def use_bits(sim: Simulation, u: int, names: Sequence[str]) -> int:
 def loadout_for(sim: Simulation, u: int, mask: int) -> Loadout:
     """Unit ``u``'s loadout with the abilities of ``mask`` switched on, card abilities included."""
     base = sim.units[u].loadout
-    chosen = [n for i, n in enumerate(_names(sim, u)) if mask >> i & 1]
+    chosen = [n for i, n in enumerate(sim.abilities[u]) if mask >> i & 1]
     own = {a.name.lower() for a in unit_abilities(sim.units[u])}
     lo = make_loadout(base.unit, base.models, [x.name for x in base.upgrades], [n for n in chosen if n.lower() in own])
     extra = []
@@ -295,6 +300,7 @@ __all__ = [
     "choices",
     "find",
     "has_impact",
+    "impact_of",
     "loadout_for",
     "modelled",
     "needs_tag",

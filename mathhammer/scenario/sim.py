@@ -53,7 +53,6 @@ Rules applied (the reading where the rules leave room is said in the code):
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -72,7 +71,6 @@ from .fast import group_rows, group_state, supply_matrix
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import World
 
-_IMPACT = re.compile(r"IMPACT \((\d+)\) (\d)\+")
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
 
@@ -105,11 +103,6 @@ def _stream(*parts: int) -> int:
     for p in parts:
         s = (s * 1_000_003 + int(p) + 1) & _MASK
     return s
-
-
-def d6(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
-    """1D6 per trial."""
-    return (uniforms(seed, stream, trials) * 6).astype(np.int64) + 1
 
 
 class Simulation:
@@ -159,17 +152,17 @@ class Simulation:
         self.round = 0
         self.snapshots: list[dict[str, np.ndarray]] = []
         self.skipped: dict[str, int] = {}
-        self.abilities = [self._ability_names(u) for u in self.units]
+        self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
         self._loadouts: dict[tuple[int, int], Loadout] = {}
         self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
         # (Batches, target, its abilities, models, Damage Marker, SHIELDED, phase, ...) -> the transition
         self._asked: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._batches: dict[tuple[object, ...], list[Batch]] = {}
         self.ordinal = {act: i for i, act in enumerate(scn.plan)}  # the plan position names a draw
-        self._supply_table = [np.array([u.supply(k) for k in range(u.models + 1)]) for u in self.units]
+        # Current Supply Value by models left (the card's Models/Supply brackets), one row a unit
         self._supply_grid = np.zeros((U, int(self.full.max(initial=0)) + 1), dtype=np.int64)
-        for u, row in enumerate(self._supply_table):
-            self._supply_grid[u, : row.size] = row
+        for u, su in enumerate(self.units):
+            self._supply_grid[u, : su.models + 1] = [su.supply(k) for k in range(su.models + 1)]
 
     # ------------------------------------------------------------ dice
     def draw(self, stream: int, trials: np.ndarray) -> np.ndarray:
@@ -185,12 +178,8 @@ class Simulation:
     def _shield(u: ScenarioUnit) -> int:
         return u.unit.card.shield + sum(up.stats.get("shield", 0) for up in u.loadout.upgrades)
 
-    @staticmethod
-    def _ability_names(u: ScenarioUnit) -> list[str]:
-        return [a.name for a in u.unit.card.abilities] + [a.name for up in u.loadout.upgrades for a in up.abilities]
-
     def supply(self, u: int, alive: np.ndarray) -> np.ndarray:
-        return self._supply_table[u][np.clip(alive, 0, self.full[u])]
+        return self._supply_grid[u][np.clip(alive, 0, self.full[u])]
 
     def loadout(self, u: int, mask: int) -> Loadout:
         key = (u, int(mask))
@@ -202,15 +191,6 @@ class Simulation:
 
     def _effects(self, u: int, mask: int, kind: str) -> list[Any]:
         return [e for e in self.loadout(u, mask).effects() if e.kind == kind]
-
-    def impact(self, u: int) -> tuple[int, int] | None:
-        su = self.units[u]
-        texts = [a.text for a in su.unit.card.abilities] + [a.text for up in su.loadout.upgrades for a in up.abilities]
-        for t in texts:
-            m = _IMPACT.search(t)
-            if m and "Charge" in t:
-                return int(m.group(1)), int(m.group(2))
-        return None
 
     # ------------------------------------------------------------ grouping
     # rows of self.state, for grouping
@@ -608,6 +588,7 @@ class Simulation:
         rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
         abilities.adjust_charge_roll(self, act, rolls, trials, stream)  # Reactions to it (10.4)
         top = max(6, int(rolls[trials].max())) if trials.size else 6
+        imp = abilities.impact_of(su)  # IMPACT after a successful Charge
         for key, ts in self.groups_board(trials, cols):
             kpos, kon = key[: self.U], self._on(key)
             a, mask = key[self.U], key[self.U + 1]
@@ -631,7 +612,6 @@ class Simulation:
             rear = (end[0] - tx, end[1] - ty)
             placed = self._place(u, ok, end, rear, act, tids)
             ok = ok[placed]
-            imp = self.impact(u)
             if imp is not None and ok.size:
                 t = alive_targets[0]
                 for (k, a2), ts2 in self.groups(ok, [self.row_alive(t), self.row_alive(u)]):
@@ -843,4 +823,4 @@ class Simulation:
         )
 
 
-__all__ = ["Simulation", "d6", "uniforms"]
+__all__ = ["Simulation", "uniforms"]

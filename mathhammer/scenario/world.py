@@ -958,14 +958,8 @@ class World:
     ) -> AttackFacts:
         """:func:`~mathhammer.board.facts.attack_facts` for one weapon, cached by board state."""
         u, t = self.index[uid], self.index[tid]
-        keep = {u, t}
-        for x in (u, t):  # Engaged restrictions and casualty tiers (8.7.3, 8.7.5); models never block LoS
-            side = self.scn.units[self.uids[x]].player
-            keep |= {
-                v
-                for v, p in enumerate(pos)
-                if p >= 0 and alive[v] > 0 and self.scn.units[self.uids[v]].player != side and self.near(pos[x], p)
-            }
+        # Engaged restrictions and casualty tiers (8.7.3, 8.7.5) need the enemies near either; models never block LoS
+        keep = {u, t} | self._foes_near(pos, alive, u) | self._foes_near(pos, alive, t)
         pos, alive = self._sub(pos, alive, keep)
         key = (pos, alive, uid, tid, weapon, tags)
         hit = self._facts.get(key)
