@@ -96,6 +96,17 @@ def free_trace(ca: Coord, ra: float, cb: Coord, rb: float, obstacles: Sequence[P
     """A segment from disc (ca, ra) to disc (cb, rb) crossing no obstacle's interior, or None if every one does."""
     if not obstacles:
         return (ca, cb)
+    # a piece whose bounding box misses the two discs' box (padded as the hull below) cannot block
+    pad = 0.01 * max(ra, rb) + 2 * EPS
+    lo_x, hi_x = min(ca[0] - ra, cb[0] - rb) - pad, max(ca[0] + ra, cb[0] + rb) + pad
+    lo_y, hi_y = min(ca[1] - ra, cb[1] - rb) - pad, max(ca[1] + ra, cb[1] + rb) + pad
+    obstacles = [
+        o
+        for o in obstacles
+        if not (o.bounds[0] > hi_x or o.bounds[2] < lo_x or o.bounds[1] > hi_y or o.bounds[3] < lo_y)
+    ]
+    if not obstacles:
+        return (ca, cb)
     # the polygonal circles are inscribed: pad the hull so that it covers the true hull of the two discs
     hull = shapely.union(Point(ca).buffer(ra, quad_segs=32), Point(cb).buffer(rb, quad_segs=32)).convex_hull
     hull = hull.buffer(0.01 * max(ra, rb) + EPS)
