@@ -33,7 +33,9 @@ runner = CliRunner()
 
 
 def _charged(policy: str = "always", trials: int = 1, with_marine_2: bool = False) -> tuple[Simulation, dict[str, int]]:
-    """Zergling-1 set by a Charge (8.7.7 step 4) Within 1" of Marine-1: only some Zerglings touch a Marine.
+    """Zergling-1 set Within 1" of Marine-1 in a block behind its Leading Model (the unit set as for a
+    Move, then shifted 10" south onto the Marines): only some Zerglings touch a Marine, as where a
+    Charge could set no more of them in Base-to-Base contact.
 
     ``with_marine_2``: Marine-2 stands 4.5" east of Marine-1, not Engaged (an enemy unit the move must
     not Engage)."""
@@ -46,8 +48,20 @@ def _charged(policy: str = "always", trials: int = 1, with_marine_2: bool = Fals
         m2 = w.place(units["marine-2"], (14.5, 10), (0, -1), (m1,))
         assert m2 is not None
         pids["marine-2"] = m2
-    z = w.place(units["zergling-1"], (11, 12.5), (0, 1), tuple(pids.values()), ("marine-1",))
-    assert z is not None
+    # 10" north: Marine-1's bases as a friendly unit's (no overlap, Engaged allowed), Marine-2's as itself
+    up = {uid: w.placements[pid] for uid, pid in pids.items()}
+    shadows = tuple(
+        w._intern(
+            dataclasses.replace(
+                p, unit="zergling-2" if uid == "marine-1" else uid, centres=tuple((x, y + 10) for x, y in p.centres)
+            )
+        )
+        for uid, p in up.items()
+    )
+    far = w.place(units["zergling-1"], (11, 22.5), (0, 1), shadows)
+    assert far is not None
+    p = w.placements[far]
+    z = w._intern(dataclasses.replace(p, centres=tuple((x, y - 10.0) for x, y in p.centres)))
     pids["zergling-1"] = z
     for uid, pid in pids.items():
         sim.pos[sim.uids.index(uid)] = pid

@@ -220,7 +220,12 @@ def test_a_charge_only_at_an_unengaged_target() -> None:
     assert np.array_equal(sim.pos[z1, engaged], before[engaged])  # held
     assert np.array_equal(sim.pos[z1, ~engaged], twin.pos[z1, ~engaged])  # the twin's Charge, roll for roll
     assert (sim.pos[z1, ~engaged] != before[~engaged]).any()  # some of those Charges succeeded
-    assert (twin.pos[z1, engaged] != before[engaged]).any()  # and the twin charged where it held
+    # and the twin charged where it held (8.7.7: around zergling-2's models, so some Charges fail)
+    tried = skipped(twin, twin_act, "Charge Roll too short (8.7.7)") + skipped(
+        twin, twin_act, "no room to set the unit there"
+    )
+    assert tried + int((twin.pos[z1] != before).sum()) == T
+    assert skipped(twin, twin_act, "if 'marine-1 unengaged' does not hold") == 0
     assert skipped(sim, act, "if 'marine-1 unengaged' does not hold") == engaged.sum()
 
 

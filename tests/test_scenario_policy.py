@@ -128,19 +128,30 @@ def test_keep_front_orders_the_survivors_by_the_facing() -> None:
 def test_charged_unit_loses_the_models_out_of_engagement_first(policy: str) -> None:
     """8.7.5: an Engaged unit removes models not Within the Engagement Range of any Enemy Unit first
     (Priority 1), then those Within it (Priority 2 / 3), and never the one keeping it Engaged while another
-    casualty is left. Zergling-1 is set after a Charge (8.7.7 step 4) Within 1" of Marine-1: whatever the
-    policy, as models are lost the unit keeps every model that is Within the Engagement Range, and it stays
-    Engaged down to its last model."""
+    casualty is left. Zergling-1 is set by a Charge (8.7.7 step 4) at Marine-1 with 3 models left: the
+    Placement priorities cannot bring all twelve Zerglings Within 1" of three Marines. Whatever the
+    policy, as models are lost the unit keeps every model that is Within the Engagement Range, and it
+    stays Engaged down to its last model."""
     scn = scenario(policy={"casualties": policy})
     sim = Simulation(scn, 1, 0)
     w = sim.world
     m = w.place(scn.units["marine-1"], (10, 10), (0, -1), ())
     assert m is not None
-    z = w.place(scn.units["zergling-1"], (11, 12.5), (0, 1), (m,), ("marine-1",))
-    assert z is not None
     r = scn.units["zergling-1"].base_mm / MM_PER_INCH / 2
     rm = scn.units["marine-1"].base_mm / MM_PER_INCH / 2
-    foes = w.placements[m].centres
+    left = 3
+    foes = w.placements[m].centres[:left]
+    z = None
+    for deg in range(0, 360, 15):  # the Leading Model ends 0.3" from a live Marine, where there is room
+        for c in foes:
+            a = math.radians(deg)
+            lead = (c[0] + (r + rm + 0.3) * math.cos(a), c[1] + (r + rm + 0.3) * math.sin(a))
+            rear = (math.cos(a), math.sin(a))
+            if z is None:
+                z = w.place(
+                    scn.units["zergling-1"], lead, rear, (m,), ("marine-1",), targets_left=(("marine-1", left),)
+                )
+    assert z is not None
     near = [any(math.dist(c, f) - r - rm <= ENGAGEMENT_RANGE + EPS for f in foes) for c in w.placements[z].centres]
     assert near[0] and any(near[1:]) and not all(near)  # a real choice: some models are out of reach
     assert near == sorted(near, reverse=True)  # every model Within 1" is kept before any that is not
@@ -148,7 +159,7 @@ def test_charged_unit_loses_the_models_out_of_engagement_first(policy: str) -> N
     for k in range(1, 13):
         alive = [0] * sim.U
         pos = [-1] * sim.U
-        alive[iz], alive[im], pos[iz], pos[im] = k, 6, z, m
+        alive[iz], alive[im], pos[iz], pos[im] = k, left, z, m
         assert ("zergling-1", "marine-1") in w.engaged_pairs(tuple(pos), tuple(alive))
 
 

@@ -490,12 +490,13 @@ class Simulation:
         rear: tuple[float, float],
         act: Activation,
         allowed: tuple[str, ...] = (),
+        targets_left: tuple[tuple[str, int], ...] = (),
     ) -> np.ndarray:
         placed = np.zeros(self.T, dtype=bool)
         for (bid,), ts in self.groups(trials, [self.row_board()]):
             old = self._board_pos[bid]
             occupied = tuple(p for v, p in enumerate(old) if v != u and p >= 0)
-            pid = self.world.place(self.units[u], lead, rear, occupied, allowed)
+            pid = self.world.place(self.units[u], lead, rear, occupied, allowed, targets_left=targets_left)
             if pid is None:
                 self._skip(act, ts.size, "no room to set the unit there")
                 continue
@@ -610,7 +611,8 @@ class Simulation:
                 continue
             tx, ty = self.world.placements[kpos[alive_targets[0]]].centres[0]
             rear = (end[0] - tx, end[1] - ty)
-            placed = self._place(u, ok, end, rear, act, tids)
+            left = tuple((self.uids[t], int(exact[t])) for t in alive_targets)
+            placed = self._place(u, ok, end, rear, act, tids, left)  # 8.7.7 step 4
             ok = ok[placed]
             if imp is not None and ok.size:
                 t = alive_targets[0]

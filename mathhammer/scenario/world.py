@@ -11,6 +11,12 @@ models are set:
   front of it; never off the table, over another unit's base (on any level: bases are compared
   top-down, as the board layer does), or Within 1" of an enemy Ground unit (except the declared
   targets of a Charge, 8.7.7 step 4; ENGAGEMENT RANGE is "measured horizontally", so on any level).
+* A charging unit is set by 8.7.7 step 4's Placement priority instead (:meth:`World._charge_spots`):
+  each model in Base-to-Base contact with a live model of a declared target wherever there is room
+  (Priority A), else Within 1" of one (Priority B), else beside a model of the unit that is (its
+  Supporting Rank) or on the grid nearest the Leading Model (Priority C). The removed models' spots
+  of the targets stay clear (as everywhere: boards read at full strength stay legal), so a target
+  with few models left inside a ring of removed ones may leave little room to touch it.
 * On the playmat: never over a terrain footprint ("may not end overlapping terrain").
 * On a piece (``Placement.level``, the models' ``stands_on``): every model of the unit on the same
   piece, each base centre over the piece's top (FAQ v1.0, Wobbly Model Syndrome: "the centre of the
@@ -134,6 +140,9 @@ CLOSE_RANKS_MOVE = 3.0
 #: Close Ranks sets a model In Coherency as :meth:`World.place` does: at most one base spacing and this
 #: many inches from a model of the unit already set, with a Coherency Link to it (the module text).
 COHERENCY_SLACK = 2.0
+#: 8.7.7 step 4 Priority B: the edge gaps (inches) at which spots Within the Engagement Range of a target
+#: model are tried, 36 directions each.
+B_GAPS = (0.25, 0.5, 0.75, 0.99)
 
 
 @dataclass(frozen=True)
@@ -184,6 +193,10 @@ def edge_distance(edge: str, point: Coord, width: float, depth: float) -> float:
     return {"south": y, "north": depth - y, "west": x, "east": width - x}[edge]
 
 
+class _GridFallbackError(Exception):
+    """:meth:`World._close_ranks` reached its grid fallback with only the near units given."""
+
+
 class World:
     """Placements and board facts for one scenario, cached."""
 
@@ -210,6 +223,7 @@ class World:
         self._tops: dict[str, BaseGeometry] = {}
         self._levels: dict[Coord, str | None] = {}
         self._close: dict[tuple[object, ...], int] = {}
+        self._centre_arrays: dict[int, np.ndarray] = {}
 
     # ---------------------------------------------------------------- levels
     @cached_property
@@ -382,6 +396,7 @@ class World:
         occupied: tuple[int, ...],
         allowed_enemies: tuple[str, ...] = (),
         on: str | _Auto | None = AUTO,
+        targets_left: tuple[tuple[str, int], ...] = (),
     ) -> int | None:
         """Set ``su`` with its Leading Model at ``lead``; ``rear`` points away from the front.
 
@@ -390,6 +405,10 @@ class World:
         ``lead`` (:meth:`level_at`). Returns a placement id, or None when the unit cannot stand there
         (off the table, on terrain, on a base, Within 1" of an enemy Ground unit that is not an
         allowed Charge target; on a piece: a centre not over its top, or not every model fits on it).
+
+        With ``allowed_enemies`` (the declared Charge targets) the other models are set by 8.7.7
+        step 4's Placement priority (:meth:`_charge_spots`); ``targets_left``: models left of those
+        targets (unit id, count), full strength where not given.
         """
         level = self.level_at(lead) if on is AUTO else on
         assert not isinstance(level, _Auto)
@@ -404,6 +423,7 @@ class World:
             occupied,
             allowed_enemies,
             level,
+            targets_left,
         )
         if key in self._place_cache:
             return self._place_cache[key]
@@ -420,7 +440,25 @@ class World:
             if ground_foe:
                 foes.extend((p.unit, c, orad) for c in p.centres)
         result: int | None = None
-        if not self._blocked(lead, r, others, True, level):
+        if allowed_enemies and not su.flying and not self._blocked(lead, r, others, True, level):
+            left = dict(targets_left)
+            live = [
+                (c, self._radius(pid))
+                for pid in occupied
+                if self.placements[pid].unit in allowed_enemies
+                for c in self.placements[pid].centres[
+                    : left.get(self.placements[pid].unit, len(self.placements[pid].centres))
+                ]
+            ]
+            spots = self._charge_spots(su, lead, r, level, others, live)
+            if spots is not None:
+                norm = math.hypot(*rear) or 1.0
+                # 8.7.5's tiers against the targets' live models (the order is fixed here, see the module text)
+                here = {c for c, _ in live}
+                live_foes = [f for f in foes if f[0] not in allowed_enemies or f[1] in here]
+                spots = self._casualty_order(spots, (rear[0] / norm, rear[1] / norm), r, live_foes)
+                result = self._intern(Placement(su.id, tuple(spots), level))
+        elif not self._blocked(lead, r, others, True, level):
             step = 2 * r + GAP
             norm = math.hypot(*rear) or 1.0
             back = (rear[0] / norm, rear[1] / norm)
@@ -449,13 +487,128 @@ class World:
                 mine.append((c, r, False))
             if len(centres) == su.models:
                 centres = self._casualty_order(centres, back, r, foes)
-                placement = Placement(su.id, tuple(centres), level)
-                result = self._pid.get(placement)
-                if result is None:  # the same models in the same places: one id, one board state
-                    self.placements.append(placement)
-                    result = self._pid[placement] = len(self.placements) - 1
+                result = self._intern(Placement(su.id, tuple(centres), level))
         self._place_cache[key] = result
         return result
+
+    def _intern(self, placement: Placement) -> int:
+        """The id of ``placement``: the same models in the same places get one id, one board state."""
+        result = self._pid.get(placement)
+        if result is None:
+            self.placements.append(placement)
+            result = self._pid[placement] = len(self.placements) - 1
+        return result
+
+    def _charge_spots(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        r: float,
+        level: str | None,
+        others: list[tuple[Coord, float, bool]],
+        live: list[tuple[Coord, float]],
+    ) -> list[Coord] | None:
+        """8.7.7 step 4: where the other models of a charging unit are set, the Leading Model at ``lead``.
+
+        "Set remaining models In Coherency ... None may end Within the Engagement Range of a Unit not
+        declared as a target. Placement priority: Priority A: Base-to-Base contact with declared
+        target models (whenever physically possible). Priority B: Within the Engagement Range of
+        targets (if Base-to-Base is impossible). Priority C: As close as possible to the Leading
+        Model to maintain Coherency." Reading, one model at a time (the unit's order):
+
+        * A: the free spot in Base-to-Base contact (bases 0.025" apart) with a live model of a target,
+          nearest the Leading Model;
+        * B: else a free spot with its base 0.25", 0.5", 0.75" or 0.99" from one (``B_GAPS``), nearest the
+          Leading Model;
+        * C: else a free spot in Base-to-Base contact with a model of the unit already set Within the
+          Engagement Range (its Supporting Rank, 8.8.1 step 2), nearest the Leading Model; else the
+          free spot of the hexagonal grid around the Leading Model (spacing: base + 0.1") nearest it.
+
+        A free spot is on the table (over the level's top), off the footprints a base there may not
+        overlap, at least 0.05" from every other base (0.025" from a target model or the unit's
+        own), not Within 1" of an enemy Ground unit that is not a target, and In Coherency as
+        :meth:`place` reads it (centre at most a base spacing + 2" from a model already set).
+        ``live``: centres and radii of the targets' live models. None if a model finds no spot.
+        """
+        touch = CONTACT / 2
+        apart = CONTACT / 2 - 1e-3
+        step = 2 * r + GAP
+        OC = np.asarray([c for c, _, _ in others], dtype=float).reshape(-1, 2)
+        OR = np.asarray([g for _, g, _ in others], dtype=float)
+        OEN = np.asarray([e for _, _, e in others], dtype=bool)
+        LC = np.asarray([c for c, _ in live], dtype=float).reshape(-1, 2)
+        LR = np.asarray([g for _, g in live], dtype=float)
+        # a live target model's own spot is in ``others`` too (every centre of the placement): it may be touched
+        target_spot = np.zeros(len(others), dtype=bool)
+        if LC.size and OC.size:
+            target_spot = (np.hypot(*(OC[:, None, :] - LC[None, :, :]).transpose(2, 0, 1)) < 1e-9).any(axis=1)
+        angles = np.linspace(0.0, 2 * math.pi, 36, endpoint=False)
+        ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        rings = math.ceil(math.sqrt(su.models)) + 3
+
+        def around(cs: np.ndarray, rs: np.ndarray | float, gap: float) -> np.ndarray:
+            if cs.size == 0:
+                return np.zeros((0, 2))
+            rr = np.broadcast_to(np.asarray(rs, dtype=float), (cs.shape[0],))
+            return (cs[:, None, :] + (r + rr + gap)[:, None, None] * ring[None, :, :]).reshape(-1, 2)
+
+        def by_lead(pts: np.ndarray) -> np.ndarray:
+            d = np.round(np.hypot(pts[:, 0] - lead[0], pts[:, 1] - lead[1]), 6)
+            return pts[np.lexsort((pts[:, 1], pts[:, 0], d))]
+
+        def static_ok(pts: np.ndarray) -> np.ndarray:
+            ok = np.ones(pts.shape[0], dtype=bool)
+            if OC.size:
+                g = np.sqrt(((pts[:, None, :] - OC[None, :, :]) ** 2).sum(axis=2)) - r - OR[None, :]
+                need = np.where(target_spot, apart, GAP / 2)
+                ok &= (g >= need[None, :] - 1e-12).all(axis=1)
+                ok &= ~((g <= ENGAGEMENT_RANGE + EPS) & OEN[None, :]).any(axis=1)
+            idx = np.flatnonzero(ok)
+            if idx.size:
+                ok[idx] = self._terrain_ok(pts[idx], r, level)
+            return ok
+
+        grid = np.asarray(
+            [
+                (lead[0] + step * (i + 0.5 * j), lead[1] + step * (math.sqrt(3) / 2) * j)
+                for i in range(-rings, rings + 1)
+                for j in range(-rings, rings + 1)
+                if (i, j) != (0, 0)
+            ]
+        )
+        tiers = [around(LC, LR, touch), np.vstack([around(LC, LR, g) for g in B_GAPS])]
+        tiers = [by_lead(t) for t in tiers]
+        tiers = [t[static_ok(t)] for t in tiers]
+        grid = by_lead(grid)
+        grid = grid[static_ok(grid)]
+        set_: list[Coord] = [lead]
+
+        def first_free(pts: np.ndarray) -> Coord | None:
+            if pts.size == 0:
+                return None
+            mine = np.asarray(set_, dtype=float)
+            d = np.sqrt(((pts[:, None, :] - mine[None, :, :]) ** 2).sum(axis=2))
+            ok = ((d - 2 * r) >= apart).all(axis=1) & (d <= step + COHERENCY_SLACK + EPS).any(axis=1)
+            idx = np.flatnonzero(ok)
+            return None if idx.size == 0 else (float(pts[idx[0], 0]), float(pts[idx[0], 1]))
+
+        for _ in range(su.models - 1):
+            spot = first_free(tiers[0]) or first_free(tiers[1])
+            if spot is None:
+                fighting = [
+                    m
+                    for m in set_
+                    if LC.size and (np.hypot(LC[:, 0] - m[0], LC[:, 1] - m[1]) - r - LR <= ENGAGEMENT_RANGE + EPS).any()
+                ]
+                if fighting:
+                    c = by_lead(around(np.asarray(fighting, dtype=float), r, touch))
+                    spot = first_free(c[static_ok(c)])
+            if spot is None:
+                spot = first_free(grid)
+            if spot is None:
+                return None
+            set_.append(spot)
+        return set_
 
     def _casualty_order(
         self, centres: list[Coord], back: Coord, r: float, foes: list[tuple[str, Coord, float]]
@@ -520,10 +673,57 @@ class World:
         table (every centre an obstacle, as in :meth:`place`; an enemy Ground unit there must not come
         Within 1"). Returns a new placement id, or ``pid`` when nothing can move.
         """
-        key = (pid, alive, foes, others)
+        near = self._others_near(pid, alive, foes, others)
+        key = (pid, alive, foes, near)
         hit = self._close.get(key)
         if hit is None:
-            hit = self._close[key] = self._close_ranks(pid, alive, foes, others)
+            try:
+                hit = self._close_ranks(pid, alive, foes, near, near != others)
+            except _GridFallbackError:
+                hit = -1
+            self._close[key] = hit
+        if hit < 0:  # the hexagonal-grid fallback looks far afield: every other unit counts
+            key = (pid, alive, foes, others)
+            hit = self._close.get(key)
+            if hit is None:
+                hit = self._close[key] = self._close_ranks(pid, alive, foes, others, False)
+        return hit
+
+    def _others_near(
+        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...]
+    ) -> tuple[int, ...]:
+        """The placements of ``others`` that can matter to :meth:`_close_ranks` short of its grid fallback.
+
+        Every spot it looks at before the grid (the Leading Model's path, Base-to-Base rings around
+        the Engaged models and around the unit's models Within 1" of them, old spots) has its centre
+        in the box of the unit's and the Engaged models' centres grown by ``grow``; a base elsewhere
+        can touch such a spot, a path or a Coherency Link, or be Within 1" of one, only if its
+        centre is within ``r + its radius + 1"`` of that box. The cache key keeps only these.
+        """
+        p = self.placements[pid]
+        r = self._radius(pid)
+        pts = list(p.centres[:alive])
+        fr = 0.0
+        for fpid, fk in foes:
+            pts.extend(self.placements[fpid].centres[:fk])
+            fr = max(fr, self._radius(fpid))
+        if not pts:
+            return others
+        xy = np.asarray(pts, dtype=float)
+        grow = max(CLOSE_RANKS_MOVE, fr + 3 * r + ENGAGEMENT_RANGE + CONTACT) + 0.01
+        lo, hi = xy.min(axis=0) - grow, xy.max(axis=0) + grow
+        keep = []
+        for opid in others:
+            oc = self._centres(opid)
+            d = np.maximum(np.maximum(lo - oc, oc - hi), 0.0)
+            if (np.hypot(d[:, 0], d[:, 1]) <= r + self._radius(opid) + ENGAGEMENT_RANGE + 0.01).any():
+                keep.append(opid)
+        return tuple(keep)
+
+    def _centres(self, pid: int) -> np.ndarray:
+        hit = self._centre_arrays.get(pid)
+        if hit is None:
+            hit = self._centre_arrays[pid] = np.asarray(self.placements[pid].centres, dtype=float).reshape(-1, 2)
         return hit
 
     def _terrain_ok(self, pts: np.ndarray, r: float, level: str | None, walls_only: bool = False) -> np.ndarray:
@@ -542,7 +742,11 @@ class World:
             ok &= shapely.distance(poly, geo) > r + 1e-9
         return ok
 
-    def _close_ranks(self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...]) -> int:
+    def _close_ranks(
+        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...], reduced: bool
+    ) -> int:
+        """:meth:`close_ranks` uncached; ``reduced``: ``others`` holds only the near ones (raises
+        :class:`_GridFallbackError` where the grid fallback is reached)."""
         p = self.placements[pid]
         su = self.scn.units[p.unit]
         if su.flying or alive <= 0:
@@ -598,12 +802,12 @@ class World:
                 hit = foe_gaps[c] = float(gaps(np.asarray([c]), FC, FR).min())
             return hit
 
-        before = self._engaged_foes(su, cent, level, foes)
-        if not before:
-            return pid
         pinned = [foe_gap(c) <= CONTACT + EPS for c in cent]
         movable = [i for i in range(alive) if not pinned[i]]
         if not movable:
+            return pid
+        before = self._engaged_foes(su, cent, level, foes)
+        if not before:
             return pid
 
         def free(pts: np.ndarray, mine: list[Coord]) -> np.ndarray:
@@ -729,6 +933,8 @@ class World:
                 if near_set(np.asarray([old]))[0] and free(np.asarray([old]), mine)[0] and linked(old):
                     placed = old
                 else:
+                    if reduced:
+                        raise _GridFallbackError
                     step = 2 * r + GAP
                     grid = np.asarray(
                         [

@@ -1,0 +1,131 @@
+"""Setting a charging unit (rulebook 8.7.7 step 4, EXECUTE THE MOVE) in the scenario simulation.
+
+8.7.7 step 4: "Move the Leading Model into the valid position ... Set remaining models In Coherency -
+Coherency Links may pass through Enemy models the Unit is Engaged with (Part 4.4). None may end Within
+the Engagement Range of a Unit not declared as a target. Placement priority: Priority A: Base-to-Base
+contact with declared target models (whenever physically possible). Priority B: Within the Engagement
+Range of targets (if Base-to-Base is impossible). Priority C: As close as possible to the Leading Model
+to maintain Coherency." ``World.place`` with ``allowed_enemies`` is the reading (``World._charge_spots``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from mathhammer.board.engagement import ENGAGEMENT_RANGE
+from mathhammer.board.model import EPS, MM_PER_INCH, board_problems
+from mathhammer.board.ranks import CONTACT
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.world import COHERENCY_SLACK, GAP
+
+from .test_scenario_policy import scenario
+
+LEAD = (10.0, 12.5)  # 0.22" from the nearest Marine of Marine-1 set around (10, 10)
+
+
+def _setup(marine_2: bool = True, left: int = 6, lead: tuple[float, float] = LEAD) -> tuple[Simulation, dict[str, int]]:
+    """Marine-1 around (10, 10), Marine-2 around (14.5, 10) (not a target), Zergling-1 set by a Charge at
+    Marine-1 (``left`` models left) with its Leading Model at ``lead``."""
+    sim = Simulation(scenario(), 1, 0)
+    w, units = sim.world, sim.scn.units
+    pids = {"marine-1": w.place(units["marine-1"], (10, 10), (0, -1), ())}
+    if marine_2:
+        pids["marine-2"] = w.place(units["marine-2"], (14.5, 10), (0, -1), (pids["marine-1"],))
+    z = w.place(
+        units["zergling-1"], lead, (0, 1), tuple(pids.values()), ("marine-1",), targets_left=(("marine-1", left),)
+    )
+    assert z is not None and all(p is not None for p in pids.values())
+    pids["zergling-1"] = z
+    return sim, pids
+
+
+def _r(sim: Simulation, uid: str) -> float:
+    return sim.scn.units[uid].base_mm / MM_PER_INCH / 2
+
+
+def _gaps(sim: Simulation, pids: dict[str, int], a: str, b: str, b_left: int | None = None) -> np.ndarray:
+    """Edge gaps, models of ``a`` x (live) models of ``b``."""
+    ca = np.asarray(sim.world.placements[pids[a]].centres)
+    cb = np.asarray(sim.world.placements[pids[b]].centres[:b_left])
+    d = np.sqrt(((ca[:, None, :] - cb[None, :, :]) ** 2).sum(axis=2))
+    return d - _r(sim, a) - _r(sim, b)
+
+
+def _state(sim: Simulation, pids: dict[str, int], left: dict[str, int] | None = None):
+    pos, alive = [-1] * sim.U, [0] * sim.U
+    for uid, pid in pids.items():
+        u = sim.uids.index(uid)
+        pos[u], alive[u] = pid, (left or {}).get(uid, sim.scn.units[uid].models)
+    return tuple(pos), tuple(alive)
+
+
+def test_the_leading_model_is_where_the_charge_ended() -> None:
+    """8.7.7 step 4 "Move the Leading Model into the valid position": the first centre is the end point."""
+    sim, pids = _setup()
+    assert sim.world.placements[pids["zergling-1"]].centres[0] == LEAD
+
+
+def test_priority_a_base_to_base_wherever_possible() -> None:
+    """Priority A: with six Marines to touch, most Zerglings are set in Base-to-Base contact (bases at
+    most CONTACT = 0.05" apart); the old reading (a block behind the Leading Model) touched none."""
+    sim, pids = _setup()
+    touching = (_gaps(sim, pids, "zergling-1", "marine-1").min(axis=1) <= CONTACT + EPS).sum()
+    assert touching >= 8
+
+
+def test_priority_b_when_base_to_base_is_impossible() -> None:
+    """Priority B: once no spot touching a Marine is left, Zerglings are set Within the Engagement Range
+    (not touching) before any is set farther off (Priority C): twelve Zerglings at six Marines."""
+    sim, pids = _setup()
+    g = _gaps(sim, pids, "zergling-1", "marine-1").min(axis=1)[1:]  # the Leading Model aside
+    touching, near = g <= CONTACT + EPS, g <= ENGAGEMENT_RANGE + EPS
+    assert touching.sum() >= 8
+    assert (near & ~touching).sum() >= 1
+    assert near.sum() >= 10
+
+
+def test_no_model_within_1_inch_of_a_unit_not_declared() -> None:
+    """8.7.7 step 4 "None may end Within the Engagement Range of a Unit not declared as a target": Marine-2
+    stands 4.5" east of Marine-1 and is not a target."""
+    sim, pids = _setup()
+    assert _gaps(sim, pids, "zergling-1", "marine-2").min() > ENGAGEMENT_RANGE + EPS
+
+
+def test_only_the_live_models_of_a_target_are_touched() -> None:
+    """Priority A counts the target's live models (its first ``left`` centres): with 2 Marines left the
+    Zerglings touch only those two, and the removed Marines' spots stay clear (no base overlaps)."""
+    sim, pids = _setup(left=2)
+    live = _gaps(sim, pids, "zergling-1", "marine-1", 2)
+    everyone = _gaps(sim, pids, "zergling-1", "marine-1")
+    assert (live.min(axis=1) <= CONTACT + EPS).sum() >= 4
+    assert everyone.min() >= CONTACT / 2 - 2e-3  # touching, never overlapping
+
+
+def test_the_unit_is_in_coherency_and_the_board_is_legal() -> None:
+    """Set In Coherency (as ``place`` reads 4.4: every model within a base spacing + 2" of one set before
+    it), no overlapping bases or models off the table (``board_problems``), and the unit Engaged."""
+    sim, pids = _setup()
+    cs = sim.world.placements[pids["zergling-1"]].centres
+    step = 2 * _r(sim, "zergling-1") + GAP
+    assert all(any(math.dist(c, p) <= step + COHERENCY_SLACK + EPS for p in cs[:i]) for i, c in enumerate(cs) if i)
+    pos, alive = _state(sim, pids)
+    assert board_problems(sim.world.board_for(pos, alive)) == []
+    assert ("zergling-1", "marine-1") in sim.world.engaged_pairs(pos, alive)
+
+
+def test_every_zergling_strikes_after_the_charge() -> None:
+    """8.8.1 step 2 after 8.7.7 step 4: every model is in the Fighting Rank (Within 1" of a Marine) or the
+    Supporting Rank (Base-to-Base with a Zergling in the Fighting Rank)."""
+    sim, pids = _setup()
+    assert sim.world.strikers(*_state(sim, pids), "zergling-1") == 12
+
+
+def test_the_survivors_are_the_engaged_models() -> None:
+    """8.7.5 after 8.7.7 step 4: the placement order (survivors first) keeps the Leading Model, then the
+    models in Base-to-Base contact, then those Within the Engagement Range, then the rest."""
+    sim, pids = _setup()
+    g = _gaps(sim, pids, "zergling-1", "marine-1").min(axis=1)
+    tier = np.where(g <= CONTACT + EPS, 3, np.where(g <= ENGAGEMENT_RANGE + EPS, 2, 1))
+    assert list(tier[1:]) == sorted(tier[1:], reverse=True)
