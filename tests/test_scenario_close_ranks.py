@@ -198,7 +198,7 @@ def test_boards_after_close_ranks_stay_legal() -> None:
 def test_bogus_close_ranks_policy_is_rejected(mode: str, tmp_path: Path) -> None:
     """8.8.1 step 1 is optional: ``[policy] close_ranks`` is ``always`` or ``never``; anything else names
     ``policy.close_ranks`` and the CLI exits with status 2."""
-    expected = "policy.close_ranks: got 'bogus'; allowed: 'never' or 'always'"
+    expected = "policy.close_ranks: got 'bogus'; allowed: 'always' or 'never'"
     with pytest.raises(ScenarioError) as err:
         scenario(policy={"close_ranks": "bogus"})
     assert expected in str(err.value)

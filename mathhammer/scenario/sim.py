@@ -680,8 +680,9 @@ class Simulation:
           any is rolled, then resolved in that order, each with its own draw;
         * ``weakest``: every striking model at the one with the fewest models left (ties: rank).
 
-        Before the striking models are counted, ``[policy] close_ranks = "always"`` makes the unit's
-        CLOSE RANKS move (8.8.1 step 1, :meth:`close_ranks`); the models are then counted where it left them.
+        Before the striking models are counted, ``[policy] close_ranks = "always"`` (the default) makes the
+        unit's CLOSE RANKS move (8.8.1 step 1, :meth:`close_ranks`); the models are then counted where it
+        left them.
         """
         uid = self.uids[u]
         split = self.scn.policy.fight_split

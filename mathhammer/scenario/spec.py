@@ -83,7 +83,7 @@ POLICIES = {
     "casualties": ("keep-leader", "keep-front"),
     "fight_split": ("first-target", "even", "weakest"),
     "roll_off": ("random", "red", "blue"),
-    "close_ranks": ("never", "always"),
+    "close_ranks": ("always", "never"),
 }
 
 
@@ -211,17 +211,18 @@ class PolicySpec(_Strict):
     * ``roll_off`` (3.2 / 8.2.2 / 8.9.6 Roll-Offs): ``random`` (default) is a fair Roll-Off;
       ``red`` / ``blue``: that player wins every Roll-Off (deterministic tests and what-ifs).
     * ``close_ranks`` (8.8.1 step 1 CLOSE RANKS (Optional), "Before rolling the dice, the Unit may press
-      into the fight"): ``never`` (default for now) fights from where the models stand; ``always``
-      (Abathur's TIP: "Use it freely") makes the move before every Engaged Ground unit counts its striking
-      models (see :meth:`mathhammer.scenario.world.World.close_ranks`). ``always`` is the faithful play but
-      new and slow: each new (placement, models left, foes) is a ~3 ms geometry read, and the 6-a-side
-      example runs ~100x slower with it; it becomes the default once that is cached away (issue 6).
+      into the fight"): ``always`` (default; Abathur's TIP: "Use it freely") makes the move before every
+      Engaged Ground unit counts its striking models (see :meth:`mathhammer.scenario.world.World.close_ranks`);
+      ``never`` fights from where the models stand. ``never`` is much faster where many units fight over
+      several Rounds (each new placement, models left and foes is a geometry read of a few ms, and the
+      moved units make new board states), but it changes the answer: on the 3-a-side examples it lowers
+      red's win chance by about 11 points (``benchmarks/RESULTS.md``).
     """
 
     casualties: Literal["keep-leader", "keep-front"] = "keep-leader"
     fight_split: Literal["first-target", "even", "weakest"] = "first-target"
     roll_off: Literal["random", "red", "blue"] = "random"
-    close_ranks: Literal["never", "always"] = "never"
+    close_ranks: Literal["always", "never"] = "always"
 
 
 class ScenarioFile(_Strict):
