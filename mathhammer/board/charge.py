@@ -394,7 +394,10 @@ def charge_distance(
 
     strips = _off_table(board, r)
     tight = {k: [p.buffer(-SLACK) for p in lv.obstacles] for k, lv in levels.items()}
-    trees = {k: shapely.STRtree([*tight[k], *strips]) for k in keys}
+    geoms = {k: np.asarray([*tight[k], *strips], dtype=object) for k in keys}
+    for arr in geoms.values():
+        shapely.prepare(arr)  # the exact test in free() runs on prepared obstacles
+    trees = {k: shapely.STRtree(geoms[k]) for k in keys}
     solids = {k: shapely.union_all([*tight[k], *strips]) for k in keys}
     for solid in solids.values():
         shapely.prepare(solid)
@@ -450,7 +453,9 @@ def charge_distance(
     def free(i: int, js: np.ndarray) -> np.ndarray:
         """Which straight moves from node i to the nodes js (same level) cross no obstacle."""
         lines = shapely.linestrings(np.stack([np.broadcast_to(xy[i], (len(js), 2)), xy[js]], axis=1))
-        k_idx, p_idx = trees[level_of[i]].query(lines, predicate="intersects")
+        k_idx, p_idx = trees[level_of[i]].query(lines)  # bounding boxes, then the exact test
+        hit = shapely.intersects(geoms[level_of[i]][p_idx], lines[k_idx])
+        k_idx, p_idx = k_idx[hit], p_idx[hit]
         out = np.ones(len(js), dtype=bool)
         n_obs = len(tight[level_of[i]])
         for k, p in zip(k_idx.tolist(), p_idx.tolist(), strict=True):

@@ -428,6 +428,16 @@ class World:
         if key in self._place_cache:
             return self._place_cache[key]
         r = su.base_mm / MM_PER_INCH / 2
+        near = self._near_lead(su, lead, r, occupied, allowed_enemies, dict(targets_left))
+        if near != occupied:  # the same answer as with every unit (the far ones cannot touch a spot looked at)
+            near_key = (*key[:5], near, *key[6:])
+            hit = self._place_cache.get(near_key, -2)
+            if hit == -2:
+                hit = self._place_cache[near_key] = self.place(
+                    su, lead, rear, near, allowed_enemies, level, targets_left
+                )
+            self._place_cache[key] = hit
+            return hit
         others: list[tuple[Coord, float, bool]] = []
         foes: list[tuple[str, Coord, float]] = []  # enemy Ground models it may be set Engaged with (8.7.5)
         for pid in occupied:
@@ -490,6 +500,41 @@ class World:
                 result = self._intern(Placement(su.id, tuple(centres), level))
         self._place_cache[key] = result
         return result
+
+    def _near_lead(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        r: float,
+        occupied: tuple[int, ...],
+        allowed: tuple[str, ...],
+        left: dict[str, int],
+    ) -> tuple[int, ...]:
+        """The placements of ``occupied`` that can matter to :meth:`place` at ``lead``: the Charge targets,
+        and the units with a centre within reach of a spot :meth:`place` or :meth:`_charge_spots` looks at.
+
+        Every spot looked at is within ``ext`` of ``lead``: the grid (at most 1.75 x rings x spacing away),
+        or, for a Charge, the rings around the targets' live models and around the unit's models Within 1"
+        of them (a target's model + its radius + 3 radii + 1" + contact). A base farther than ``ext`` +
+        both radii + 1" from ``lead`` touches no such spot and is not Within 1" of one.
+        """
+        step = 2 * r + GAP
+        ext = 1.75 * (math.ceil(math.sqrt(su.models)) + 3) * step
+        for pid in occupied:
+            p = self.placements[pid]
+            if p.unit in allowed:
+                k = left.get(p.unit, len(p.centres))
+                oc = self._centres(pid)[:k]
+                if oc.size:
+                    far = float(np.hypot(oc[:, 0] - lead[0], oc[:, 1] - lead[1]).max())
+                    ext = max(ext, far + self._radius(pid) + 3 * r + ENGAGEMENT_RANGE + CONTACT)
+        keep = []
+        for pid in occupied:
+            oc = self._centres(pid)
+            d = np.hypot(oc[:, 0] - lead[0], oc[:, 1] - lead[1]).min()
+            if self.placements[pid].unit in allowed or d <= ext + r + self._radius(pid) + ENGAGEMENT_RANGE + 0.01:
+                keep.append(pid)
+        return tuple(keep)
 
     def _intern(self, placement: Placement) -> int:
         """The id of ``placement``: the same models in the same places get one id, one board state."""
@@ -578,22 +623,34 @@ class World:
         )
         tiers = [around(LC, LR, touch), np.vstack([around(LC, LR, g) for g in B_GAPS])]
         tiers = [by_lead(t) for t in tiers]
-        tiers = [t[static_ok(t)] for t in tiers]
         grid = by_lead(grid)
-        grid = grid[static_ok(grid)]
+        # static_ok per spot, read lazily in order (-1: not read yet): most spots are never looked at
+        known = [np.full(t.shape[0], -1, dtype=np.int8) for t in (*tiers, grid)]
         set_: list[Coord] = [lead]
 
-        def first_free(pts: np.ndarray) -> Coord | None:
+        def first_free(pts: np.ndarray, st: np.ndarray | None = None) -> Coord | None:
+            """The first spot of ``pts`` (in order) that is free and In Coherency with the models set;
+            ``st``: what is known of ``static_ok`` there (updated)."""
             if pts.size == 0:
                 return None
+            if st is None:
+                st = np.full(pts.shape[0], -1, dtype=np.int8)
             mine = np.asarray(set_, dtype=float)
             d = np.sqrt(((pts[:, None, :] - mine[None, :, :]) ** 2).sum(axis=2))
             ok = ((d - 2 * r) >= apart).all(axis=1) & (d <= step + COHERENCY_SLACK + EPS).any(axis=1)
-            idx = np.flatnonzero(ok)
-            return None if idx.size == 0 else (float(pts[idx[0], 0]), float(pts[idx[0], 1]))
+            idx = np.flatnonzero(ok & (st != 0))
+            for at in range(0, idx.size, 32):
+                chunk = idx[at : at + 32]
+                todo = chunk[st[chunk] < 0]
+                if todo.size:
+                    st[todo] = static_ok(pts[todo])
+                good = chunk[st[chunk] == 1]
+                if good.size:
+                    return (float(pts[good[0], 0]), float(pts[good[0], 1]))
+            return None
 
         for _ in range(su.models - 1):
-            spot = first_free(tiers[0]) or first_free(tiers[1])
+            spot = first_free(tiers[0], known[0]) or first_free(tiers[1], known[1])
             if spot is None:
                 fighting = [
                     m
@@ -602,9 +659,9 @@ class World:
                 ]
                 if fighting:
                     c = by_lead(around(np.asarray(fighting, dtype=float), r, touch))
-                    spot = first_free(c[static_ok(c)])
+                    spot = first_free(c)
             if spot is None:
-                spot = first_free(grid)
+                spot = first_free(grid, known[2])
             if spot is None:
                 return None
             set_.append(spot)
@@ -810,20 +867,26 @@ class World:
         if not before:
             return pid
 
-        def free(pts: np.ndarray, mine: list[Coord]) -> np.ndarray:
-            """Legal end spots: on the table/level, off terrain, on no base, not Within 1" of a new enemy."""
+        def free_static(pts: np.ndarray) -> np.ndarray:
+            """Legal end spots as far as the other units and the terrain go: on the table/level, off terrain,
+            on no other base, not Within 1" of a new enemy (the unit's own models: :func:`free`)."""
             ok = np.ones(pts.shape[0], dtype=bool)
             ok &= (gaps(pts, FC, FR) >= apart).all(axis=1)
             if GC.size:
                 ok &= (gaps(pts, GC, GR) >= apart).all(axis=1)
-            if mine:
-                ok &= (gaps(pts, np.asarray(mine, dtype=float), r) >= apart).all(axis=1)
             if OC.size:
                 g = gaps(pts, OC, OR)
                 ok &= (g >= apart).all(axis=1) & ~((g <= ENGAGEMENT_RANGE + EPS) & OEN[None, :]).any(axis=1)
             idx = np.flatnonzero(ok)
             if idx.size:
                 ok[idx] = self._terrain_ok(pts[idx], r, level)
+            return ok
+
+        def free(pts: np.ndarray, mine: list[Coord], static: np.ndarray | None = None) -> np.ndarray:
+            """Legal end spots: :func:`free_static` (``static``: already known) and on none of ``mine``."""
+            ok = free_static(pts) if static is None else static.copy()
+            if mine and ok.any():
+                ok &= (gaps(pts, np.asarray(mine, dtype=float), r) >= apart).all(axis=1)
             return ok
 
         def passable(pts: np.ndarray) -> np.ndarray:
@@ -899,14 +962,16 @@ class World:
         angles = np.linspace(0.0, 2 * math.pi, 36, endpoint=False)
         ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
 
-        def pick(cands: np.ndarray, old: Coord, mine: list[Coord]) -> Coord | None:
-            """The free spot In Coherency (Wholly Within 3" of the Leading Model, linked) nearest ``old``."""
+        def pick(cands: np.ndarray, old: Coord, mine: list[Coord], static: np.ndarray | None = None) -> Coord | None:
+            """The free spot In Coherency (Wholly Within 3" of the Leading Model, linked) nearest ``old``;
+            ``static``: :func:`free_static` of ``cands``, where already known."""
             if cands.size == 0:
                 return None
-            cands = cands[near_set(cands)]
+            keep = near_set(cands)
+            cands = cands[keep]
             if cands.size == 0:
                 return None
-            cands = cands[free(cands, mine)]
+            cands = cands[free(cands, mine, None if static is None else static[keep])]
             dist = np.round(np.linalg.norm(cands - np.asarray(old), axis=1), 6)
             for j in np.lexsort((cands[:, 1], cands[:, 0], dist)):
                 c = (float(cands[j, 0]), float(cands[j, 1]))
@@ -915,13 +980,15 @@ class World:
             return None
 
         rest_idx = sorted((i for i in movable if i != lead_i), key=lambda i: (round(foe_gap(cent[i]), 6), i))
+        contact = (FC[:, None, :] + (r + FR + touch)[:, None, None] * ring[None, :, :]).reshape(-1, 2)
+        contact_ok: np.ndarray | None = None  # free_static(contact), read once when first needed
         for i in rest_idx:
             old = cent[i]
             mine = [m for m in new if m is not None]  # the models set so far (the others are picked up, 8.5.3)
             # Base-to-Base contact with an Engaged enemy model wherever possible
-            placed = pick(
-                (FC[:, None, :] + (r + FR + touch)[:, None, None] * ring[None, :, :]).reshape(-1, 2), old, mine
-            )
+            if contact_ok is None:
+                contact_ok = free_static(contact)
+            placed = pick(contact, old, mine, contact_ok)
             if placed is None and foe_gap(old) > ENGAGEMENT_RANGE + EPS:
                 # else Base-to-Base contact with a model of the unit Within the Engagement Range (a model already
                 # Within it is in the Fighting Rank and keeps its spot)
