@@ -14,12 +14,17 @@ For each built-in scenario, measured in one run (one process, warm JIT cache):
 
 Prints a markdown table.
 
-Usage: ``NUMBA_CACHE_DIR=... python benchmarks/bench_scenario.py [--small 100000] [--large 2000000]``
+Usage: ``NUMBA_CACHE_DIR=... python benchmarks/bench_scenario.py [--small 100000] [--large 2000000]
+[--only standard_clash.toml] [--policy close_ranks=never] [--skip-kernel]``
+
+``--only`` (repeatable) measures those scenarios alone; ``--policy FIELD=VALUE`` (repeatable) overrides
+the ``[policy]`` of every scenario measured (the default: each file's own, so Close Ranks is made).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import platform
 import time
@@ -34,7 +39,11 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=100_000)
     parser.add_argument("--large", type=int, default=2_000_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", action="append", default=[], help="scenario file name (repeatable)")
+    parser.add_argument("--policy", action="append", default=[], help="FIELD=VALUE (repeatable)")
+    parser.add_argument("--skip-kernel", action="store_true", help="leave out the grouping-kernel ratio")
     args = parser.parse_args()
+    override = dict(item.split("=", 1) for item in args.policy)
 
     from mathhammer.scenario import builtin_scenarios, load_scenario, simulate
     from mathhammer.scenario.fast import group_state
@@ -47,13 +56,20 @@ def main() -> None:
         f"{os.getloadavg()[0]:.2f} at the start"
     )
     print()
+    print(f"policy overrides: {override or 'none (each file its own [policy])'}")
+    print()
     print(
         "| scenario | units | 1 process, small | 1 process, large | per-game rate | fixed cost "
         "| every core, large | cores / 1 | best / goal |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
     for path in builtin_scenarios():
+        if args.only and path.name not in args.only:
+            continue
         scn = load_scenario(path)
+        if override:
+            policy = type(scn.policy).model_validate({**scn.policy.model_dump(), **override})  # checked
+            scn = dataclasses.replace(scn, policy=policy)
         simulate(scn, trials=200, seed=0)  # JIT and imports
         times = []
         for n in (args.small, args.large):
@@ -73,9 +89,14 @@ def main() -> None:
             flush=True,
         )
     print(f"\nload average {os.getloadavg()[0]:.2f} at the end")
+    if args.skip_kernel:
+        return
 
     path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
-    sim = Simulation(load_scenario(path), args.small, args.seed)
+    scn = load_scenario(path)
+    if override:
+        scn = dataclasses.replace(scn, policy=type(scn.policy).model_validate({**scn.policy.model_dump(), **override}))
+    sim = Simulation(scn, args.small, args.seed)
     sim.run()
     rows = np.arange(2 * sim.U, dtype=np.int64)  # placements and models left of every unit
     trials = np.arange(sim.T, dtype=np.int64)

@@ -16,7 +16,10 @@ models are set:
   (Priority A), else Within 1" of one (Priority B), else beside a model of the unit that is (its
   Supporting Rank) or on the grid nearest the Leading Model (Priority C). The removed models' spots
   of the targets stay clear (as everywhere: boards read at full strength stay legal), so a target
-  with few models left inside a ring of removed ones may leave little room to touch it.
+  with few models left inside a ring of removed ones may leave little room to touch it. The
+  Leading Model stays where the Charge path ended (Within 1" of every target), not moved on into
+  Base-to-Base contact where the Charge Roll would allow ("Set it in Base-to-Base contact with the
+  Charge target(s) if possible"): that would make a placement per Charge Roll.
 * On the playmat: never over a terrain footprint ("may not end overlapping terrain").
 * On a piece (``Placement.level``, the models' ``stands_on``): every model of the unit on the same
   piece, each base centre over the piece's top (FAQ v1.0, Wobbly Model Syndrome: "the centre of the
