@@ -18,7 +18,7 @@ from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.board.model import EPS, MM_PER_INCH, board_problems
 from mathhammer.board.ranks import CONTACT
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.world import COHERENCY_SLACK, GAP
+from mathhammer.scenario.world import COHERENCY_SLACK, GAP, WHOLLY_WITHIN
 
 from .test_scenario_policy import scenario
 
@@ -67,23 +67,58 @@ def test_the_leading_model_is_where_the_charge_ended() -> None:
     assert sim.world.placements[pids["zergling-1"]].centres[0] == LEAD
 
 
+def _free_contact_spots(sim: Simulation, pids: dict[str, int], left: int = 6) -> int:
+    """Naive: spots (36 directions around each live Marine) where one more Zergling could be set in
+    Base-to-Base contact, on the table, overlapping no base, Wholly Within 3" of the Leading Model and
+    not Within 1" of Marine-2."""
+    w = sim.world
+    rz, rm = _r(sim, "zergling-1"), _r(sim, "marine-1")
+    zs = w.placements[pids["zergling-1"]].centres
+    bases = [(c, rz) for c in zs] + [
+        (c, rm) for uid in pids if uid != "zergling-1" for c in w.placements[pids[uid]].centres
+    ]
+    others = w.placements[pids["marine-2"]].centres if "marine-2" in pids else ()
+    n = 0
+    for mc in w.placements[pids["marine-1"]].centres[:left]:
+        for k in range(36):
+            a = 2 * math.pi * k / 36
+            c = (mc[0] + (rz + rm + CONTACT / 2) * math.cos(a), mc[1] + (rz + rm + CONTACT / 2) * math.sin(a))
+            if math.dist(c, zs[0]) > WHOLLY_WITHIN + EPS:
+                continue
+            if any(math.dist(c, oc) - rz - rm <= ENGAGEMENT_RANGE + EPS for oc in others):
+                continue  # 8.7.7 step 4: not Within 1" of a unit not declared
+            if all(math.dist(c, oc) - rz - orad >= CONTACT / 2 - 2e-3 for oc, orad in bases if oc != mc):
+                n += 1
+    return n
+
+
 def test_priority_a_base_to_base_wherever_possible() -> None:
-    """Priority A: with six Marines to touch, most Zerglings are set in Base-to-Base contact (bases at
-    most CONTACT = 0.05" apart); the old reading (a block behind the Leading Model) touched none."""
+    """Priority A: Zerglings are set touching a Marine (bases at most CONTACT = 0.05" apart) while there is
+    room Wholly Within 3" of the Leading Model: a model is set elsewhere only once no such spot is left
+    (checked naively, 36 directions around each Marine). The old reading (a block behind the Leading
+    Model) touched none."""
     sim, pids = _setup()
-    touching = (_gaps(sim, pids, "zergling-1", "marine-1").min(axis=1) <= CONTACT + EPS).sum()
-    assert touching >= 8
+    touching = _gaps(sim, pids, "zergling-1", "marine-1").min(axis=1) <= CONTACT + EPS
+    assert touching.sum() >= 3
+    assert touching[1:].all() or _free_contact_spots(sim, pids) == 0
 
 
 def test_priority_b_when_base_to_base_is_impossible() -> None:
     """Priority B: once no spot touching a Marine is left, Zerglings are set Within the Engagement Range
-    (not touching) before any is set farther off (Priority C): twelve Zerglings at six Marines."""
+    (not touching) before any is set farther off (Priority C)."""
     sim, pids = _setup()
     g = _gaps(sim, pids, "zergling-1", "marine-1").min(axis=1)[1:]  # the Leading Model aside
     touching, near = g <= CONTACT + EPS, g <= ENGAGEMENT_RANGE + EPS
-    assert touching.sum() >= 8
     assert (near & ~touching).sum() >= 1
-    assert near.sum() >= 10
+    assert _free_contact_spots(sim, pids) == 0
+
+
+def test_every_model_wholly_within_3_inches_of_the_leading_model() -> None:
+    """4.4 (8.7.7 step 4 "Set remaining models In Coherency"): "set each remaining model one at a time,
+    Wholly Within 3" of the Leading Model" (one base size: centres at most 3" apart)."""
+    sim, pids = _setup()
+    cs = sim.world.placements[pids["zergling-1"]].centres
+    assert max(math.dist(cs[0], c) for c in cs) <= WHOLLY_WITHIN + EPS
 
 
 def test_no_model_within_1_inch_of_a_unit_not_declared() -> None:
@@ -95,11 +130,14 @@ def test_no_model_within_1_inch_of_a_unit_not_declared() -> None:
 
 def test_only_the_live_models_of_a_target_are_touched() -> None:
     """Priority A counts the target's live models (its first ``left`` centres): with 2 Marines left the
-    Zerglings touch only those two, and the removed Marines' spots stay clear (no base overlaps)."""
+    Zerglings touch those two wherever there is room (checked naively), and the removed Marines' spots
+    stay clear (no base overlaps)."""
     sim, pids = _setup(left=2)
     live = _gaps(sim, pids, "zergling-1", "marine-1", 2)
     everyone = _gaps(sim, pids, "zergling-1", "marine-1")
-    assert (live.min(axis=1) <= CONTACT + EPS).sum() >= 4
+    touching = live.min(axis=1) <= CONTACT + EPS
+    assert touching.sum() >= 1
+    assert touching[1:].all() or _free_contact_spots(sim, pids, left=2) == 0
     assert everyone.min() >= CONTACT / 2 - 2e-3  # touching, never overlapping
 
 
@@ -115,11 +153,21 @@ def test_the_unit_is_in_coherency_and_the_board_is_legal() -> None:
     assert ("zergling-1", "marine-1") in sim.world.engaged_pairs(pos, alive)
 
 
-def test_every_zergling_strikes_after_the_charge() -> None:
-    """8.8.1 step 2 after 8.7.7 step 4: every model is in the Fighting Rank (Within 1" of a Marine) or the
-    Supporting Rank (Base-to-Base with a Zergling in the Fighting Rank)."""
+def test_the_strikers_after_the_charge() -> None:
+    """8.8.1 step 2 after 8.7.7 step 4: the models in the Fighting Rank (Within 1" of a Marine) and the
+    Supporting Rank (Base-to-Base with a Zergling in the Fighting Rank), counted naively, strike; most
+    of the twelve do."""
     sim, pids = _setup()
-    assert sim.world.strikers(*_state(sim, pids), "zergling-1") == 12
+    cs = sim.world.placements[pids["zergling-1"]].centres
+    rz = _r(sim, "zergling-1")
+    fighting = _gaps(sim, pids, "zergling-1", "marine-1").min(axis=1) <= ENGAGEMENT_RANGE + EPS
+    supporting = [
+        not fighting[i] and any(fighting[j] and math.dist(c, cs[j]) - 2 * rz <= CONTACT + EPS for j in range(len(cs)))
+        for i, c in enumerate(cs)
+    ]
+    naive = int(fighting.sum()) + sum(supporting)
+    assert sim.world.strikers(*_state(sim, pids), "zergling-1") == naive
+    assert naive >= 9
 
 
 def test_the_survivors_are_the_engaged_models() -> None:

@@ -215,8 +215,8 @@ class PolicySpec(_Strict):
       Engaged Ground unit counts its striking models (see :meth:`mathhammer.scenario.world.World.close_ranks`);
       ``never`` fights from where the models stand. ``never`` is much faster where many units fight over
       several Rounds (each new placement, models left and foes is a geometry read of a few ms, and the
-      moved units make new board states), but it changes the answer: on the 3-a-side examples it lowers
-      red's win chance by about 11 points (``benchmarks/RESULTS.md``).
+      moved units make new board states), but it changes the answer: on ``frontlines_char_plains.toml``
+      it lowers red's win chance by 3.5 points (78.1% -> 74.6%, ``benchmarks/RESULTS.md``).
     """
 
     casualties: Literal["keep-leader", "keep-front"] = "keep-leader"

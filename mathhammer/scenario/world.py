@@ -17,7 +17,9 @@ models are set:
   Supporting Rank) or on the grid nearest the Leading Model (Priority C). The removed models' spots
   of the targets stay clear (as everywhere: boards read at full strength stay legal), so a target
   with few models left inside a ring of removed ones may leave little room to touch it. The
-  Leading Model stays where the Charge path ended (Within 1" of every target), not moved on into
+  models are set Wholly Within 3" of the Leading Model (4.4) where there is room; a model that finds
+  no spot so is set by the same priorities without the 3" (4.4 would remove it as a casualty; not
+  modelled). The Leading Model stays where the Charge path ended (Within 1" of every target), not moved on into
   Base-to-Base contact where the Charge Roll would allow ("Set it in Base-to-Base contact with the
   Charge target(s) if possible"): that would make a placement per Charge Roll.
 * On the playmat: never over a terrain footprint ("may not end overlapping terrain").
@@ -73,9 +75,11 @@ the Unit may press into the fight". Reading:
   hexagonal grid around the Leading Model. If a model finds no spot, nothing moves.
 * In Coherency, as :meth:`World.place` reads it: a spot at most one base spacing + 2" from a model of
   the unit already set, with a Coherency Link to it (4.4: the line crosses no Size 2+ wall and no other
-  unit's Ground model; it may cross the Engaged enemy models). The 4.4 "Wholly Within 3" of the Leading
-  Model" is not held (``place`` does not hold it either: a unit set around its Leading Model is taken
-  In Coherency).
+  unit's Ground model; it may cross the Engaged enemy models), and Wholly Within 3" of the Leading
+  Model (4.4: "set each remaining model one at a time, Wholly Within 3" of the Leading Model"; one
+  base size, so centres at most 3" apart). A model that finds no such spot in any of the steps above
+  is set by the same steps without the 3" (4.4 would remove it as a casualty: "Any model that cannot
+  find a legal position maintaining the Coherency Link is immediately removed"; not modelled).
 * A free spot: on the table, over the placement's level (``Placement.level`` is kept) and off the
   footprints a base there may not overlap (as ``place``), overlapping no base (every centre of the
   other placements and of the Engaged units, removed models included, so that boards read at full
@@ -143,6 +147,9 @@ CLOSE_RANKS_MOVE = 3.0
 #: Close Ranks sets a model In Coherency as :meth:`World.place` does: at most one base spacing and this
 #: many inches from a model of the unit already set, with a Coherency Link to it (the module text).
 COHERENCY_SLACK = 2.0
+#: 4.4: "set each remaining model one at a time, Wholly Within 3" of the Leading Model" (one base size per
+#: unit, so a centre at most this far from the Leading Model's).
+WHOLLY_WITHIN = 3.0
 #: 8.7.7 step 4 Priority B: the edge gaps (inches) at which spots Within the Engagement Range of a target
 #: model are tried, 36 directions each.
 B_GAPS = (0.25, 0.5, 0.75, 0.99)
@@ -572,6 +579,9 @@ class World:
           Engagement Range (its Supporting Rank, 8.8.1 step 2), nearest the Leading Model; else the
           free spot of the hexagonal grid around the Leading Model (spacing: base + 0.1") nearest it.
 
+        Each step looks first at the spots Wholly Within 3" of the Leading Model (4.4); a model that
+        finds none there anywhere is set by the same steps without the 3".
+
         A free spot is on the table (over the level's top), off the footprints a base there may not
         overlap, at least 0.05" from every other base (0.025" from a target model or the unit's
         own), not Within 1" of an enemy Ground unit that is not a target, and In Coherency as
@@ -631,9 +641,10 @@ class World:
         known = [np.full(t.shape[0], -1, dtype=np.int8) for t in (*tiers, grid)]
         set_: list[Coord] = [lead]
 
-        def first_free(pts: np.ndarray, st: np.ndarray | None = None) -> Coord | None:
-            """The first spot of ``pts`` (in order) that is free and In Coherency with the models set;
-            ``st``: what is known of ``static_ok`` there (updated)."""
+        def first_free(pts: np.ndarray, st: np.ndarray | None, wholly: bool) -> Coord | None:
+            """The first spot of ``pts`` (in order) that is free and In Coherency with the models set
+            (``wholly``: also Wholly Within 3" of the Leading Model); ``st``: what is known of
+            ``static_ok`` there (updated)."""
             if pts.size == 0:
                 return None
             if st is None:
@@ -641,6 +652,8 @@ class World:
             mine = np.asarray(set_, dtype=float)
             d = np.sqrt(((pts[:, None, :] - mine[None, :, :]) ** 2).sum(axis=2))
             ok = ((d - 2 * r) >= apart).all(axis=1) & (d <= step + COHERENCY_SLACK + EPS).any(axis=1)
+            if wholly:
+                ok &= d[:, 0] <= WHOLLY_WITHIN + EPS  # set_[0] is the Leading Model
             idx = np.flatnonzero(ok & (st != 0))
             for at in range(0, idx.size, 32):
                 chunk = idx[at : at + 32]
@@ -652,8 +665,8 @@ class World:
                     return (float(pts[good[0], 0]), float(pts[good[0], 1]))
             return None
 
-        for _ in range(su.models - 1):
-            spot = first_free(tiers[0], known[0]) or first_free(tiers[1], known[1])
+        def next_spot(wholly: bool) -> Coord | None:
+            spot = first_free(tiers[0], known[0], wholly) or first_free(tiers[1], known[1], wholly)
             if spot is None:
                 fighting = [
                     m
@@ -662,9 +675,13 @@ class World:
                 ]
                 if fighting:
                     c = by_lead(around(np.asarray(fighting, dtype=float), r, touch))
-                    spot = first_free(c)
+                    spot = first_free(c, None, wholly)
             if spot is None:
-                spot = first_free(grid, known[2])
+                spot = first_free(grid, known[2], wholly)
+            return spot
+
+        for _ in range(su.models - 1):
+            spot = next_spot(True) or next_spot(False)  # 4.4's 3" where there is room (the module text)
             if spot is None:
                 return None
             set_.append(spot)
@@ -965,12 +982,17 @@ class World:
         angles = np.linspace(0.0, 2 * math.pi, 36, endpoint=False)
         ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
 
-        def pick(cands: np.ndarray, old: Coord, mine: list[Coord], static: np.ndarray | None = None) -> Coord | None:
-            """The free spot In Coherency (Wholly Within 3" of the Leading Model, linked) nearest ``old``;
-            ``static``: :func:`free_static` of ``cands``, where already known."""
+        def pick(
+            cands: np.ndarray, old: Coord, mine: list[Coord], static: np.ndarray | None, wholly: bool
+        ) -> Coord | None:
+            """The free spot In Coherency (near a model already set and linked to it; ``wholly``: also
+            Wholly Within 3" of the Leading Model) nearest ``old``; ``static``: :func:`free_static` of
+            ``cands``, where already known."""
             if cands.size == 0:
                 return None
             keep = near_set(cands)
+            if wholly:
+                keep &= np.hypot(cands[:, 0] - lead_to[0], cands[:, 1] - lead_to[1]) <= WHOLLY_WITHIN + EPS
             cands = cands[keep]
             if cands.size == 0:
                 return None
@@ -985,37 +1007,49 @@ class World:
         rest_idx = sorted((i for i in movable if i != lead_i), key=lambda i: (round(foe_gap(cent[i]), 6), i))
         contact = (FC[:, None, :] + (r + FR + touch)[:, None, None] * ring[None, :, :]).reshape(-1, 2)
         contact_ok: np.ndarray | None = None  # free_static(contact), read once when first needed
-        for i in rest_idx:
-            old = cent[i]
-            mine = [m for m in new if m is not None]  # the models set so far (the others are picked up, 8.5.3)
+
+        def spot_for(old: Coord, mine: list[Coord], wholly: bool) -> Coord | None:
+            nonlocal contact_ok
             # Base-to-Base contact with an Engaged enemy model wherever possible
             if contact_ok is None:
                 contact_ok = free_static(contact)
-            placed = pick(contact, old, mine, contact_ok)
+            placed = pick(contact, old, mine, contact_ok, wholly)
             if placed is None and foe_gap(old) > ENGAGEMENT_RANGE + EPS:
                 # else Base-to-Base contact with a model of the unit Within the Engagement Range (a model already
                 # Within it is in the Fighting Rank and keeps its spot)
                 fighting = [m for m in new if m is not None and foe_gap(m) <= ENGAGEMENT_RANGE + EPS]
                 if fighting:
                     fa = np.asarray(fighting, dtype=float)
-                    placed = pick((fa[:, None, :] + (2 * r + touch) * ring[None, :, :]).reshape(-1, 2), old, mine)
+                    ring2 = (fa[:, None, :] + (2 * r + touch) * ring[None, :, :]).reshape(-1, 2)
+                    placed = pick(ring2, old, mine, None, wholly)
             if placed is None:
-                if near_set(np.asarray([old]))[0] and free(np.asarray([old]), mine)[0] and linked(old):
-                    placed = old
-                else:
-                    if reduced:
-                        raise _GridFallbackError
-                    step = 2 * r + GAP
-                    grid = np.asarray(
-                        [
-                            (lead_to[0] + step * (a + 0.5 * b), lead_to[1] + step * (math.sqrt(3) / 2) * b)
-                            for a in range(-6, 7)
-                            for b in range(-6, 7)
-                        ]
-                    )
-                    placed = pick(grid, old, mine)
-                    if placed is None:
-                        return pid
+                here = np.asarray([old])
+                if (
+                    (not wholly or math.dist(old, lead_to) <= WHOLLY_WITHIN + EPS)
+                    and near_set(here)[0]
+                    and free(here, mine)[0]
+                    and linked(old)
+                ):
+                    return old
+                if reduced:
+                    raise _GridFallbackError
+                step = 2 * r + GAP
+                grid = np.asarray(
+                    [
+                        (lead_to[0] + step * (a + 0.5 * b), lead_to[1] + step * (math.sqrt(3) / 2) * b)
+                        for a in range(-6, 7)
+                        for b in range(-6, 7)
+                    ]
+                )
+                placed = pick(grid, old, mine, None, wholly)
+            return placed
+
+        for i in rest_idx:
+            old = cent[i]
+            mine = [m for m in new if m is not None]  # the models set so far (the others are picked up, 8.5.3)
+            placed = spot_for(old, mine, True) or spot_for(old, mine, False)  # 4.4's 3" where there is room
+            if placed is None:
+                return pid
             new[i] = placed
         final = [c for c in new if c is not None]
         assert len(final) == alive
