@@ -28,10 +28,21 @@ import dataclasses
 import os
 import platform
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from mathhammer.scenario.spec import Scenario
+
 GOAL = 100_000.0
+
+
+def with_policy(scn: Scenario, override: dict[str, str]) -> Scenario:
+    """``scn`` with ``[policy]`` fields replaced, checked like the file's own (a bad value is an error)."""
+    if not override:
+        return scn
+    return dataclasses.replace(scn, policy=type(scn.policy).model_validate({**scn.policy.model_dump(), **override}))
 
 
 def main() -> None:
@@ -66,10 +77,7 @@ def main() -> None:
     for path in builtin_scenarios():
         if args.only and path.name not in args.only:
             continue
-        scn = load_scenario(path)
-        if override:
-            policy = type(scn.policy).model_validate({**scn.policy.model_dump(), **override})  # checked
-            scn = dataclasses.replace(scn, policy=policy)
+        scn = with_policy(load_scenario(path), override)
         simulate(scn, trials=200, seed=0)  # JIT and imports
         times = []
         for n in (args.small, args.large):
@@ -93,10 +101,7 @@ def main() -> None:
         return
 
     path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
-    scn = load_scenario(path)
-    if override:
-        scn = dataclasses.replace(scn, policy=type(scn.policy).model_validate({**scn.policy.model_dump(), **override}))
-    sim = Simulation(scn, args.small, args.seed)
+    sim = Simulation(with_policy(load_scenario(path), override), args.small, args.seed)
     sim.run()
     rows = np.arange(2 * sim.U, dtype=np.int64)  # placements and models left of every unit
     trials = np.arange(sim.T, dtype=np.int64)

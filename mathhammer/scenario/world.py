@@ -538,13 +538,9 @@ class World:
                 if oc.size:
                     far = float(np.hypot(oc[:, 0] - lead[0], oc[:, 1] - lead[1]).max())
                     ext = max(ext, far + self._radius(pid) + 3 * r + ENGAGEMENT_RANGE + CONTACT)
-        keep = []
-        for pid in occupied:
-            oc = self._centres(pid)
-            d = np.hypot(oc[:, 0] - lead[0], oc[:, 1] - lead[1]).min()
-            if self.placements[pid].unit in allowed or d <= ext + r + self._radius(pid) + ENGAGEMENT_RANGE + 0.01:
-                keep.append(pid)
-        return tuple(keep)
+        at = np.asarray(lead, dtype=float)
+        near = set(self._near_box(occupied, at, at, ext + r + ENGAGEMENT_RANGE + 0.01))
+        return tuple(pid for pid in occupied if pid in near or self.placements[pid].unit in allowed)
 
     def _intern(self, placement: Placement) -> int:
         """The id of ``placement``: the same models in the same places get one id, one board state."""
@@ -789,12 +785,17 @@ class World:
         xy = np.asarray(pts, dtype=float)
         grow = max(CLOSE_RANKS_MOVE, fr + 3 * r + ENGAGEMENT_RANGE + CONTACT) + 0.01
         lo, hi = xy.min(axis=0) - grow, xy.max(axis=0) + grow
+        return self._near_box(others, lo, hi, r + ENGAGEMENT_RANGE + 0.01)
+
+    def _near_box(self, pids: tuple[int, ...], lo: np.ndarray, hi: np.ndarray, reach: float) -> tuple[int, ...]:
+        """The placements of ``pids`` with a base within ``reach`` (centre distance less its radius) of the
+        box ``lo``-``hi``, in order."""
         keep = []
-        for opid in others:
-            oc = self._centres(opid)
+        for pid in pids:
+            oc = self._centres(pid)
             d = np.maximum(np.maximum(lo - oc, oc - hi), 0.0)
-            if (np.hypot(d[:, 0], d[:, 1]) <= r + self._radius(opid) + ENGAGEMENT_RANGE + 0.01).any():
-                keep.append(opid)
+            if (np.hypot(d[:, 0], d[:, 1]) <= reach + self._radius(pid)).any():
+                keep.append(pid)
         return tuple(keep)
 
     def _centres(self, pid: int) -> np.ndarray:
@@ -1153,8 +1154,7 @@ class World:
         key = (pa, pb, round(gap, 6)) if pa <= pb else (pb, pa, round(gap, 6))
         hit = self._near.get(key)
         if hit is None:
-            a = np.asarray(self.placements[pa].centres)
-            b = np.asarray(self.placements[pb].centres)
+            a, b = self._centres(pa), self._centres(pb)
             d = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)).min()
             hit = self._near[key] = bool(d <= self._radius(pa) + self._radius(pb) + gap + 0.01)
         return hit
