@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing
 import os
 import signal
 import subprocess
@@ -179,6 +180,28 @@ def test_local_cluster_equals_serial(tmp_path: Path) -> None:
     assert "Dask" in distributed.attrs["report"]["scheduler"]
     pd.testing.assert_frame_equal(serial, distributed, check_exact=True)
     assert (serial.engine.isin(["monte-carlo", "none"])).all()
+
+
+def test_local_cluster_that_does_not_start_runs_serially(tmp_path: Path, monkeypatch) -> None:
+    """Workers that never come up (here: a preload script that sleeps) cost LOCAL_START_TIMEOUT,
+    not a hang: the sweep runs serially, gives the same table and says so in its warnings."""
+    import dask
+
+    from mathhammer.report import runner as runner_module
+
+    sleepy = tmp_path / "sleepy.py"
+    sleepy.write_text("import time\ntime.sleep(120)\n")
+    monkeypatch.setattr(runner_module, "LOCAL_START_TIMEOUT", 3.0)
+    serial = sweep(TERRAN, BROOD, trials=2000, seed=5, scheduler="serial")
+    started = time.perf_counter()
+    with dask.config.set({"distributed.worker.preload": [str(sleepy)]}):
+        fallback = sweep(TERRAN, BROOD, trials=2000, seed=5, scheduler="local")
+    assert time.perf_counter() - started < 60
+    where = fallback.attrs["report"]["scheduler"]
+    assert where.startswith(runner_module.SERIAL_FALLBACK), where
+    assert any(w.startswith("ran on one core") for w in fallback.attrs["report"]["warnings"])
+    pd.testing.assert_frame_equal(serial, fallback, check_exact=True)
+    assert not [p for p in multiprocessing.active_children() if p.name.startswith("Dask Worker")]
 
 
 def test_unreachable_scheduler(tmp_path: Path, monkeypatch) -> None:

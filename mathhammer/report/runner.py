@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import math
+import multiprocessing
 import os
 import platform
 import time
@@ -45,6 +46,11 @@ DASK_WORTH_SECONDS = 20.0
 MIN_TRIALS = 100_000  # the first check of a --tolerance run (as the engines do)
 #: How long to try to reach a scheduler given by address.
 CONNECT_TIMEOUT = "10s"
+#: Seconds a local cluster's worker processes may take to start; past it the sweep runs serially
+#: (a cluster only makes a sweep faster: the table is the same either way).
+LOCAL_START_TIMEOUT = 60.0
+#: How ``scheduler`` reads when a local cluster did not start and the sweep ran serially.
+SERIAL_FALLBACK = "serial: the local Dask cluster did not start"
 
 Progress = Callable[[int, int], None]
 
@@ -182,8 +188,12 @@ def _chunks(todo: list[Cell], parts: int) -> list[list[Cell]]:
     return [todo[i : i + size] for i in range(0, len(todo), size)]
 
 
-def local_cluster(workers: int | None = None, processes: bool = True) -> Any:
-    """A Dask LocalCluster sized to the machine: one single-threaded worker per core, quiet, no dashboard."""
+def local_cluster(workers: int | None = None, processes: bool = True, timeout: float | None = None) -> Any:
+    """A Dask LocalCluster sized to the machine: one single-threaded worker per core, quiet, no dashboard.
+
+    A worker that has not started within ``timeout`` seconds (default :data:`LOCAL_START_TIMEOUT`)
+    makes this raise instead of waiting for ever.
+    """
     import signal
     import threading
 
@@ -199,7 +209,10 @@ def local_cluster(workers: int | None = None, processes: bool = True) -> Any:
             threads_per_worker=1,
             processes=processes,
             dashboard_address=None,
+            # the scheduler's metrics server would still take port 8787 (leaking a socket when that is busy)
+            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             silence_logs=logging.ERROR,
+            death_timeout=LOCAL_START_TIMEOUT if timeout is None else timeout,
         )
     finally:
         if main:
@@ -214,8 +227,16 @@ def _run_dask(
     cluster = client = None
     try:
         if scheduler == "local":
-            cluster = local_cluster()
-            client = Client(cluster)
+            before = set(multiprocessing.active_children())
+            try:
+                cluster = local_cluster()
+                client = Client(cluster, timeout=LOCAL_START_TIMEOUT)
+            except Exception as exc:  # any failure to start: the same table comes serially
+                for stray in set(multiprocessing.active_children()) - before:  # workers still starting
+                    stray.kill()
+                    stray.join(5)
+                reason = f"{type(exc).__name__}: {exc}".rstrip(": ")
+                return _run_serial(todo, opts, progress), f"{SERIAL_FALLBACK} ({reason})"
             where = f"Dask LocalCluster, {len(cluster.workers)} worker processes"
         elif isinstance(scheduler, str):
             try:
@@ -403,7 +424,7 @@ def sweep(
         "versions": _versions(),
         "sources": p.sources,
         "armies": p.armies,
-        "warnings": p.warnings,
+        "warnings": p.warnings + ([f"ran on one core ({where})"] if where.startswith(SERIAL_FALLBACK) else []),
         "headline": headline(p.system),
     }
     return df
