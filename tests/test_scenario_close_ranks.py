@@ -201,12 +201,53 @@ def test_boards_after_close_ranks_stay_legal() -> None:
     scn = dataclasses.replace(scn, policy=scn.policy.model_copy(update={"close_ranks": "always"}))
     game = Simulation(scn, 100, 2)
     game.run()
-    made = {v for k, v in game.world._close.items() if v != k[0]}
+    made = {v for cache in (game.world._close, game.world._close_grid) for k, v in cache.items() if v not in (-1, k[0])}
     assert made  # Close Ranks moved units in these games
     boards = [(k, b) for k, b in game.world._boards.items() if made & set(k[0])]
     assert boards
     for key, board in boards[:200]:
         assert board_problems(board) == [], key
+
+
+def test_close_ranks_cache_keys_keep_every_unit_that_matters(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Close Ranks cache keys keep only the other units near the spots it looks at (with the grid
+    fallback, near the grid around the Leading Model too): every move of 150 games of the 6-a-side
+    example, read through the cache, is the move computed afresh with every other unit on the table."""
+    from mathhammer.scenario.world import World
+
+    calls: list[tuple[int, int, tuple[tuple[int, int], ...], tuple[int, ...]]] = []
+    cached = World.close_ranks
+
+    def spy(self: World, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...]) -> int:
+        calls.append((pid, alive, foes, others))
+        return cached(self, pid, alive, foes, others)
+
+    monkeypatch.setattr(World, "close_ranks", spy)
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    game = Simulation(load_scenario(path), 150, 4)
+    game.run()
+    w = game.world
+    assert w._close_grid, "no move reached the grid fallback: the test would not look at it"
+    seen = set()
+    for pid, alive, foes, others in calls:
+        if (pid, alive, foes, others) in seen:
+            continue
+        seen.add((pid, alive, foes, others))
+        assert cached(w, pid, alive, foes, others) == w._close_ranks(pid, alive, foes, others, False)
+    assert len(seen) > 100
+
+
+@pytest.mark.parametrize("lead", [(0.0, 0.0), (10.3, 27.9), (53.5, 0.4)])
+@pytest.mark.parametrize("step", [0.1, 1.084, 2.6])
+def test_the_grid_fallback_box_holds_the_grid(lead: tuple[float, float], step: float) -> None:
+    """The grid cache key keeps the units near ``close_ranks_grid_box``: it must hold every grid spot,
+    with room to spare (0.01")."""
+    from mathhammer.scenario.world import close_ranks_grid, close_ranks_grid_box
+
+    pts = close_ranks_grid(lead, step)
+    lo, hi = close_ranks_grid_box(lead, step)
+    assert len(pts) == 169
+    assert (pts >= lo + 0.009).all() and (pts <= hi - 0.009).all()
 
 
 @pytest.mark.parametrize("mode", ["check", "run"])

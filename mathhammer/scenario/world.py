@@ -204,7 +204,32 @@ def edge_distance(edge: str, point: Coord, width: float, depth: float) -> float:
 
 
 class _GridFallbackError(Exception):
-    """:meth:`World._close_ranks` reached its grid fallback with only the near units given."""
+    """:meth:`World._close_ranks` reached its grid fallback with only the near units given; ``lead_to``:
+    where its Leading Model ends (the grid is laid around it)."""
+
+    def __init__(self, lead_to: Coord) -> None:
+        super().__init__(lead_to)
+        self.lead_to = lead_to
+
+
+#: The Close Ranks grid fallback: spots ``lead_to + step * (a + b / 2, b * sqrt(3) / 2)`` for a, b in
+#: -GRID_SPAN..GRID_SPAN (``step``: a base and a gap).
+GRID_SPAN = 6
+
+
+def close_ranks_grid(lead_to: Coord, step: float) -> np.ndarray:
+    """The spots of the Close Ranks grid fallback around the Leading Model (a hexagonal grid, rows)."""
+    span = range(-GRID_SPAN, GRID_SPAN + 1)
+    return np.asarray(
+        [(lead_to[0] + step * (a + 0.5 * b), lead_to[1] + step * (math.sqrt(3) / 2) * b) for a in span for b in span]
+    )
+
+
+def close_ranks_grid_box(lead_to: Coord, step: float) -> tuple[np.ndarray, np.ndarray]:
+    """A box holding every spot of :func:`close_ranks_grid`: ``1.5 * GRID_SPAN`` steps across and
+    ``sqrt(3) / 2 * GRID_SPAN`` up or down of the Leading Model, and 0.01" more."""
+    half = step * np.array([1.5 * GRID_SPAN, math.sqrt(3) / 2 * GRID_SPAN]) + 0.01
+    return np.asarray(lead_to) - half, np.asarray(lead_to) + half
 
 
 class World:
@@ -233,6 +258,8 @@ class World:
         self._tops: dict[str, BaseGeometry] = {}
         self._levels: dict[Coord, str | None] = {}
         self._close: dict[tuple[object, ...], int] = {}
+        self._close_lead: dict[tuple[object, ...], Coord] = {}
+        self._close_grid: dict[tuple[object, ...], int] = {}
         self._centre_arrays: dict[int, np.ndarray] = {}
 
     # ---------------------------------------------------------------- levels
@@ -746,32 +773,41 @@ class World:
         table (every centre an obstacle, as in :meth:`place`; an enemy Ground unit there must not come
         Within 1"). Returns a new placement id, or ``pid`` when nothing can move.
         """
-        near = self._others_near(pid, alive, foes, others)
+        lo, hi, reach = self._close_box(pid, alive, foes)
+        near = others if lo is None or hi is None else self._near_box(others, lo, hi, reach)
         key = (pid, alive, foes, near)
         hit = self._close.get(key)
         if hit is None:
             try:
                 hit = self._close_ranks(pid, alive, foes, near, near != others)
-            except _GridFallbackError:
+            except _GridFallbackError as fallback:
                 hit = -1
+                self._close_lead[key] = fallback.lead_to
             self._close[key] = hit
-        if hit < 0:  # the hexagonal-grid fallback looks far afield: every other unit counts
-            key = (pid, alive, foes, others)
-            hit = self._close.get(key)
+        if hit < 0:
+            # the hexagonal-grid fallback looks farther: the units near the box that also holds the grid
+            # around the Leading Model count (the box is convex, so every Coherency Link between two
+            # spots in it stays in it); everything before the grid is as with ``near``
+            assert lo is not None and hi is not None
+            glo, ghi = close_ranks_grid_box(self._close_lead[key], 2 * self._radius(pid) + GAP)
+            grid_near = self._near_box(others, np.minimum(lo, glo), np.maximum(hi, ghi), reach)
+            key = (pid, alive, foes, grid_near)
+            hit = self._close_grid.get(key)
             if hit is None:
-                hit = self._close[key] = self._close_ranks(pid, alive, foes, others, False)
+                hit = self._close_grid[key] = self._close_ranks(pid, alive, foes, grid_near, False)
         return hit
 
-    def _others_near(
-        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...]
-    ) -> tuple[int, ...]:
-        """The placements of ``others`` that can matter to :meth:`_close_ranks` short of its grid fallback.
+    def _close_box(
+        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...]
+    ) -> tuple[np.ndarray | None, np.ndarray | None, float]:
+        """The box holding every spot :meth:`_close_ranks` looks at short of its grid fallback, and the
+        reach (less a base's radius) from it within which another unit's base can matter.
 
-        Every spot it looks at before the grid (the Leading Model's path, Base-to-Base rings around
-        the Engaged models and around the unit's models Within 1" of them, old spots) has its centre
-        in the box of the unit's and the Engaged models' centres grown by ``grow``; a base elsewhere
-        can touch such a spot, a path or a Coherency Link, or be Within 1" of one, only if its
-        centre is within ``r + its radius + 1"`` of that box. The cache key keeps only these.
+        Every such spot (the Leading Model's path, Base-to-Base rings around the Engaged models and
+        around the unit's models Within 1" of them, old spots) has its centre in the box of the unit's
+        and the Engaged models' centres grown by ``grow``; a base elsewhere can touch such a spot, a
+        path or a Coherency Link, or be Within 1" of one, only if its centre is within
+        ``r + its radius + 1"`` of that box. The cache keys keep only these units.
         """
         p = self.placements[pid]
         r = self._radius(pid)
@@ -780,12 +816,12 @@ class World:
         for fpid, fk in foes:
             pts.extend(self.placements[fpid].centres[:fk])
             fr = max(fr, self._radius(fpid))
+        reach = r + ENGAGEMENT_RANGE + 0.01
         if not pts:
-            return others
+            return None, None, reach
         xy = np.asarray(pts, dtype=float)
         grow = max(CLOSE_RANKS_MOVE, fr + 3 * r + ENGAGEMENT_RANGE + CONTACT) + 0.01
-        lo, hi = xy.min(axis=0) - grow, xy.max(axis=0) + grow
-        return self._near_box(others, lo, hi, r + ENGAGEMENT_RANGE + 0.01)
+        return xy.min(axis=0) - grow, xy.max(axis=0) + grow, reach
 
     def _near_box(self, pids: tuple[int, ...], lo: np.ndarray, hi: np.ndarray, reach: float) -> tuple[int, ...]:
         """The placements of ``pids`` with a base within ``reach`` (centre distance less its radius) of the
@@ -1033,16 +1069,8 @@ class World:
                 ):
                     return old
                 if reduced:
-                    raise _GridFallbackError
-                step = 2 * r + GAP
-                grid = np.asarray(
-                    [
-                        (lead_to[0] + step * (a + 0.5 * b), lead_to[1] + step * (math.sqrt(3) / 2) * b)
-                        for a in range(-6, 7)
-                        for b in range(-6, 7)
-                    ]
-                )
-                placed = pick(grid, old, mine, None, wholly)
+                    raise _GridFallbackError(lead_to)
+                placed = pick(close_ranks_grid(lead_to, 2 * r + GAP), old, mine, None, wholly)
             return placed
 
         for i in rest_idx:
