@@ -22,6 +22,7 @@ from mathhammer.board.charge import (
     charge_probability_exact,
     charge_probability_for,
 )
+from mathhammer.board.model import BoardError
 from mathhammer.board.ranks import fighting_ranks
 from mathhammer.errors import InputError
 
@@ -309,3 +310,84 @@ def test_busy_board_is_quick() -> None:
     got = charge_distance(board, "o10", ["theirs"])
     assert time.perf_counter() - t0 < 5.0
     assert got.reachable and got.length >= 40 - 2 * (25 / INCH / 2) - 1 - 0.01
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.tuples(st.floats(3, 41), st.floats(3, 27)),
+    st.lists(st.tuples(st.floats(3, 41), st.floats(3, 27)), min_size=1, max_size=3),
+    st.lists(st.tuples(st.floats(3, 41), st.floats(3, 27)), max_size=3),
+    st.lists(st.tuples(st.floats(2, 38), st.floats(2, 24), st.floats(0.3, 6), st.floats(0.3, 6)), max_size=3),
+    st.sampled_from([25, 32, 40]),
+    st.sampled_from([None, 4.0, 9.0]),
+    st.booleans(),
+)
+def test_straight_charges_match_the_search(
+    lead: tuple[float, float],
+    targets: list[tuple[float, float]],
+    bystanders: list[tuple[float, float]],
+    walls: list[tuple[float, float, float, float]],
+    mm: int,
+    max_length: float | None,
+    engage: bool,
+) -> None:
+    """8.7.7 step 2 (the shortest path): on a board of one level, the straight-line shortcut
+    (``_straight_charge``) gives exactly the search's answer (path, length, levels), with walls,
+    undeclared enemies and friendly bases in the way or not, Engaging or not, with a longest
+    length or not."""
+    from unittest import mock
+
+    from mathhammer.board import charge
+    from mathhammer.board.model import board_problems
+
+    terrain = tuple(
+        Terrain(f"w{i}", ((x, y), (x + w, y), (x + w, y + d), (x, y + d)), size=2 + i % 2)
+        for i, (x, y, w, d) in enumerate(walls)
+    )
+    try:
+        units = [
+            Unit("chargers", "p1", (Model("c1", *lead, base_mm=mm),)),
+            Unit("targets", "p2", tuple(Model(f"t{i}", x, y, base_mm=32) for i, (x, y) in enumerate(targets))),
+        ]
+        if bystanders:  # an undeclared enemy unit (odd count) or a friendly one
+            side = "p2" if len(bystanders) % 2 else "p1"
+            units.append(
+                Unit("others", side, tuple(Model(f"o{i}", x, y, base_mm=25) for i, (x, y) in enumerate(bystanders)))
+            )
+        board = Board(44, 30, terrain, tuple(units))
+        problems = board_problems(board)
+        fast = None if problems else charge_distance(board, "c1", ["targets"], engage=engage, max_length=max_length)
+    except (InputError, BoardError):  # overlapping bases, or the charger is Engaged: no Charge
+        fast = None
+    assume(fast is not None)
+    assert fast is not None
+    with mock.patch.object(charge, "_straight_charge", return_value=None):
+        search = charge_distance(board, "c1", ["targets"], engage=engage, max_length=max_length)
+    assert (fast.path, fast.length, fast.levels, fast.climb) == (
+        search.path,
+        search.length,
+        search.levels,
+        search.climb,
+    )
+
+
+def test_straight_charge_shortcut_is_taken_and_refused() -> None:
+    """The shortcut answers an open-table Charge by itself, and leaves a Charge round a wall to the search
+    (8.7.7 step 2 "bypass impassable obstacles")."""
+    from mathhammer.board import charge
+
+    board = _two(Model("a", 5, 5, base_mm=25), Model("b", 17, 9, base_mm=50))
+    wall = load_board(GOLDEN / "charge_wall.toml")
+    calls: list[object] = []
+    real = charge._straight_charge
+
+    def spy(*args: object, **kwargs: object) -> object:
+        calls.append(out := real(*args, **kwargs))  # type: ignore[arg-type]
+        return out
+
+    from unittest import mock
+
+    with mock.patch.object(charge, "_straight_charge", spy):
+        charge_distance(board, "a", ["targets"])
+        charge_distance(wall, "z1", ["marines"])
+    assert calls[0] is not None and calls[1] is None

@@ -397,6 +397,10 @@ def charge_distance(
     geoms = {k: np.asarray([*tight[k], *strips], dtype=object) for k in keys}
     for arr in geoms.values():
         shapely.prepare(arr)  # the exact test in free() runs on prepared obstacles
+    if len(keys) == 1:  # one level: a straight move to the nearest end, where nothing is in the way
+        straight = _straight_charge(board, lead, targets, home, geoms[home.key], engage, max_length)
+        if straight is not None:
+            return straight
     trees = {k: shapely.STRtree(geoms[k]) for k in keys}
     solids = {k: shapely.union_all([*tight[k], *strips]) for k in keys}
     for solid in solids.values():
@@ -515,6 +519,48 @@ def charge_distance(
         for j, step in zip(seen.tolist(), steps.tolist(), strict=True):
             relax(i, d, j, step)
     return ChargePath(None, math.inf)
+
+
+def _straight_charge(
+    board: Board,
+    lead: Model,
+    targets: Sequence[str],
+    home: _Level,
+    geoms: np.ndarray,
+    engage: bool,
+    max_length: float | None,
+) -> ChargePath | None:
+    """On a board of one level, the answer of :func:`charge_distance`'s search where it is a straight line
+    (None: search).
+
+    The nearest point of the goal region is a goal node of the search (its ``shortest_line`` end from
+    the start); no path can be shorter than the straight line to it, so when that line crosses none
+    of ``geoms`` (the tight obstacles and off-table strips, prepared), the start touches none of them
+    and the end Engages every target, the search ends there with that length (A*: every other node's
+    estimate is at least as long). Beyond ``max_length``: no path. The same shapely calls as the
+    search, so the same numbers.
+    """
+    start = lead.centre
+    xy0 = shapely.points(np.asarray([start], dtype=float))
+    goals_all = shapely.union_all([home.goal])
+    limit = math.inf if max_length is None else float(max_length) + 1e-9
+    if float(shapely.distance(xy0, goals_all)[0]) > limit:
+        return ChargePath(None, math.inf)  # the search stops at once: even a straight line is too long
+    if shapely.contains_xy(geoms, start[0], start[1]).any():
+        return None  # the start touches a wall or a base: the search tests its segments differently
+    ends = shapely.get_coordinates(shapely.shortest_line(xy0, home.goal)).reshape(-1, 2, 2)[:, 1]
+    end = (float(ends[0, 0]), float(ends[0, 1]))
+    if shapely.contains_xy(geoms, end[0], end[1]).any():
+        return None
+    step = float(np.hypot(end[0] - start[0], end[1] - start[1]))
+    if step > limit:
+        return None
+    line = shapely.linestrings(np.asarray([[start, end]], dtype=float))
+    if shapely.intersects(geoms, line[0]).any():
+        return None
+    if engage and not _engages_all(board, lead, end, home.key, targets):
+        return None
+    return ChargePath((start, end), step, (home.key, home.key), 0.0)
 
 
 def _result(nodes: list[_Node], prev: list[tuple[int, float, str | None]], last: int, length: float) -> ChargePath:
