@@ -260,6 +260,7 @@ class World:
         self._close: dict[tuple[object, ...], int] = {}
         self._close_lead: dict[tuple[object, ...], Coord] = {}
         self._close_grid: dict[tuple[object, ...], int] = {}
+        self._grid_orders: dict[tuple[int, float, Coord], list[Coord]] = {}
         self._centre_arrays: dict[int, np.ndarray] = {}
 
     # ---------------------------------------------------------------- levels
@@ -509,23 +510,12 @@ class World:
             step = 2 * r + GAP
             norm = math.hypot(*rear) or 1.0
             back = (rear[0] / norm, rear[1] / norm)
-            cands: list[tuple[float, Coord]] = []
-            rings = math.ceil(math.sqrt(su.models)) + 3
-            for i in range(-rings, rings + 1):
-                for j in range(-rings, rings + 1):
-                    if i == 0 and j == 0:
-                        continue
-                    dx = step * (i + 0.5 * j)
-                    dy = step * (math.sqrt(3) / 2) * j
-                    dist = math.hypot(dx, dy)
-                    ahead = -(dx * back[0] + dy * back[1])
-                    cands.append((dist + 0.6 * max(0.0, ahead) / step * step, (lead[0] + dx, lead[1] + dy)))
-            cands.sort(key=lambda c: (round(c[0], 6), c[1]))
             centres = [lead]
             mine: list[tuple[Coord, float, bool]] = [(lead, r, False)]
-            for _, c in cands:
+            for dx, dy in self._grid_order(su.models, step, back):
                 if len(centres) == su.models:
                     break
+                c = (lead[0] + dx, lead[1] + dy)
                 if self._blocked(c, r, others + mine, True, level):
                     continue
                 if min(math.dist(c, m[0]) for m in mine) > step + 2.0:  # keep them together
@@ -537,6 +527,30 @@ class World:
                 result = self._intern(Placement(su.id, tuple(centres), level))
         self._place_cache[key] = result
         return result
+
+    def _grid_order(self, models: int, step: float, back: Coord) -> list[Coord]:
+        """The offsets from the Leading Model of the hexagonal grid :meth:`place` tries, in its order:
+        nearest first, a spot ahead of the Leading Model (against ``back``) scored its distance plus 0.6
+        times how far ahead it is, ties by x then y (the order of the spots themselves, as one Leading
+        Model is added to every offset). The same for every Leading Model, so read once per (models,
+        spacing, direction)."""
+        key = (models, step, back)
+        hit = self._grid_orders.get(key)
+        if hit is None:
+            cands: list[tuple[float, Coord]] = []
+            rings = math.ceil(math.sqrt(models)) + 3
+            for i in range(-rings, rings + 1):
+                for j in range(-rings, rings + 1):
+                    if i == 0 and j == 0:
+                        continue
+                    dx = step * (i + 0.5 * j)
+                    dy = step * (math.sqrt(3) / 2) * j
+                    dist = math.hypot(dx, dy)
+                    ahead = -(dx * back[0] + dy * back[1])
+                    cands.append((dist + 0.6 * max(0.0, ahead) / step * step, (dx, dy)))
+            cands.sort(key=lambda c: (round(c[0], 6), c[1]))
+            hit = self._grid_orders[key] = [d for _, d in cands]
+        return hit
 
     def _near_lead(
         self,
