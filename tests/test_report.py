@@ -186,6 +186,7 @@ def test_local_cluster_that_does_not_start_runs_serially(tmp_path: Path, monkeyp
     """Workers that never come up (here: a preload script that sleeps) cost LOCAL_START_TIMEOUT,
     not a hang: the sweep runs serially, gives the same table and says so in its warnings."""
     import dask
+    import distributed  # noqa: F401 - its config defaults load before the config.set below (which restores them)
 
     from mathhammer.report import runner as runner_module
 
@@ -201,6 +202,25 @@ def test_local_cluster_that_does_not_start_runs_serially(tmp_path: Path, monkeyp
     assert where.startswith(runner_module.SERIAL_FALLBACK), where
     assert any(w.startswith("ran on one core") for w in fallback.attrs["report"]["warnings"])
     pd.testing.assert_frame_equal(serial, fallback, check_exact=True)
+    assert not [p for p in multiprocessing.active_children() if p.name.startswith("Dask Worker")]
+
+
+def test_local_cluster_whose_client_fails_is_closed_and_runs_serially(monkeypatch) -> None:
+    """The workers start but no Client reaches them: the cluster is closed (no worker left) and the
+    sweep runs serially, with the warning."""
+    import distributed
+
+    from mathhammer.report import runner as runner_module
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(distributed, "Client", refuse)
+    fallback = sweep(TERRAN, BROOD, trials=500, seed=5, scheduler="local")
+    where = fallback.attrs["report"]["scheduler"]
+    assert where == f"{runner_module.SERIAL_FALLBACK} (OSError: connection refused)"
+    assert f"ran on one core ({where})" in fallback.attrs["report"]["warnings"]
+    pd.testing.assert_frame_equal(sweep(TERRAN, BROOD, trials=500, seed=5, scheduler="serial"), fallback)
     assert not [p for p in multiprocessing.active_children() if p.name.startswith("Dask Worker")]
 
 

@@ -219,23 +219,41 @@ def local_cluster(workers: int | None = None, processes: bool = True, timeout: f
             signal.signal(signal.SIGINT, previous)
 
 
+def _close_failed(cluster: Any, before: set[Any]) -> None:
+    """After a local cluster failed to start: close it, kill its worker processes still starting, and
+    collect the half-built cluster now, quietly (it would warn of itself as unclosed whenever collected)."""
+    import gc
+    import warnings
+
+    if cluster is not None:
+        cluster.close()
+    for stray in set(multiprocessing.active_children()) - before:
+        stray.kill()
+        stray.join(5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        gc.collect()
+
+
 def _run_dask(
     todo: list[Cell], opts: dict[str, Any], scheduler: Any, progress: Progress | None
 ) -> tuple[dict[str, dict[str, Any]], str]:
     from distributed import Client, as_completed
 
-    cluster = client = None
+    cluster: Any = None
+    client: Any = None
     try:
         if scheduler == "local":
             before = set(multiprocessing.active_children())
+            reason = ""
             try:
                 cluster = local_cluster()
                 client = Client(cluster, timeout=LOCAL_START_TIMEOUT)
             except Exception as exc:  # any failure to start: the same table comes serially
-                for stray in set(multiprocessing.active_children()) - before:  # workers still starting
-                    stray.kill()
-                    stray.join(5)
                 reason = f"{type(exc).__name__}: {exc}".rstrip(": ")
+            if reason:
+                _close_failed(cluster, before)
+                cluster = None
                 return _run_serial(todo, opts, progress), f"{SERIAL_FALLBACK} ({reason})"
             where = f"Dask LocalCluster, {len(cluster.workers)} worker processes"
         elif isinstance(scheduler, str):
