@@ -24,7 +24,7 @@ from mathhammer.board.ranks import fighting_ranks
 from mathhammer.scenario import builtin_scenarios, load_scenario
 from mathhammer.scenario.fast import group_rows, group_state
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.world import World
+from mathhammer.scenario.world import AUTO, World
 
 
 def _naive_groups(cols: np.ndarray, trials: np.ndarray) -> dict[tuple[int, ...], list[int]]:
@@ -99,6 +99,10 @@ class _Recorder(World):
         self.calls["charge"].append((pos, alive, uid, targets, reach))
         return super().charge_length(pos, alive, uid, targets, reach)
 
+    def place(self, su, lead, rear, occupied, allowed_enemies=(), on=AUTO, targets_left=()):  # type: ignore[no-untyped-def]
+        self.calls["place"].append((su.id, lead, rear, occupied, allowed_enemies, on, targets_left))
+        return super().place(su, lead, rear, occupied, allowed_enemies, on, targets_left)
+
 
 @pytest.fixture(scope="module")
 def visited() -> _Recorder:
@@ -128,6 +132,7 @@ def test_the_game_visits_every_kind_of_question(visited: _Recorder) -> None:
         "strikers": True,
         "facts": True,
         "charge": True,
+        "place": True,
     }
 
 
@@ -195,3 +200,17 @@ def test_board_ids_follow_the_placements() -> None:
     for t in range(sim.T):
         assert sim._board_pos[int(sim.board[t])] == tuple(sim.pos[:, t].tolist())
     assert len(set(sim._board_pos)) == len(sim._board_pos)  # one id per vector
+
+
+def test_moves_read_with_the_near_units_equal_moves_read_with_every_unit(visited: _Recorder) -> None:
+    """8.5.3 placements of a Move or a Deploy, cached under the units within PLACE_NEAR of the Leading
+    Model (or, where the grid looks farther, under the units in reach of every spot), equal the
+    placement made afresh with every unit on the table."""
+    calls = [c for c in visited.calls["place"] if not c[4]]
+    assert calls
+    assert -1 in visited._place_near.values(), "no Move looked beyond PLACE_NEAR: the fallback is not tested"
+    for uid, lead, rear, occupied, _, on, _ in _sample(calls, 150):
+        su = visited.scn.units[uid]
+        level = visited.level_at(lead) if on is AUTO else on
+        want = visited._place_grid(su, lead, rear, occupied, level, math.inf)
+        assert visited.place(su, lead, rear, occupied, (), on) == want

@@ -212,6 +212,9 @@ class _GridFallbackError(Exception):
         self.lead_to = lead_to
 
 
+#: How far from its Leading Model :meth:`World.place` first looks for spots with only the units near it.
+PLACE_NEAR = 3.5
+
 #: The Close Ranks grid fallback: spots ``lead_to + step * (a + b / 2, b * sqrt(3) / 2)`` for a, b in
 #: -GRID_SPAN..GRID_SPAN (``step``: a base and a gap).
 GRID_SPAN = 6
@@ -261,6 +264,7 @@ class World:
         self._close_lead: dict[tuple[object, ...], Coord] = {}
         self._close_grid: dict[tuple[object, ...], int] = {}
         self._grid_orders: dict[tuple[int, float, Coord], list[Coord]] = {}
+        self._place_near: dict[tuple[object, ...], int | None] = {}
         self._centre_arrays: dict[int, np.ndarray] = {}
 
     # ---------------------------------------------------------------- levels
@@ -466,6 +470,19 @@ class World:
         if key in self._place_cache:
             return self._place_cache[key]
         r = su.base_mm / MM_PER_INCH / 2
+        if not allowed_enemies:
+            # first with the units near the Leading Model only: the answer holds for every board with the
+            # same units there, unless the grid had to look beyond PLACE_NEAR (then: the units in reach of
+            # every spot it may look at, below)
+            at = np.asarray(lead, dtype=float)
+            small = self._near_box(occupied, at, at, PLACE_NEAR + r + ENGAGEMENT_RANGE + 0.01)
+            small_key = (*key[:5], small, level)
+            hit = self._place_near.get(small_key, -2)
+            if hit == -2:
+                hit = self._place_near[small_key] = self._place_grid(su, lead, rear, small, level, PLACE_NEAR)
+            if hit != -1:
+                self._place_cache[key] = hit
+                return hit
         near = self._near_lead(su, lead, r, occupied, allowed_enemies, dict(targets_left))
         if near != occupied:  # the same answer as with every unit (the far ones cannot touch a spot looked at)
             near_key = (*key[:5], near, *key[6:])
@@ -476,19 +493,14 @@ class World:
                 )
             self._place_cache[key] = hit
             return hit
-        others: list[tuple[Coord, float, bool]] = []
-        foes: list[tuple[str, Coord, float]] = []  # enemy Ground models it may be set Engaged with (8.7.5)
-        for pid in occupied:
-            p = self.placements[pid]
-            other = self.scn.units[p.unit]
-            ground_foe = other.player != su.player and not other.flying and not su.flying
-            enemy = ground_foe and p.unit not in allowed_enemies
-            orad = other.base_mm / MM_PER_INCH / 2
-            others.extend((c, orad, enemy) for c in p.centres)
-            if ground_foe:
-                foes.extend((p.unit, c, orad) for c in p.centres)
+        if not allowed_enemies:
+            moved = self._place_cache[key] = self._place_grid(su, lead, rear, occupied, level, math.inf)
+            return moved
+        others, foes = self._others_foes(su, occupied, allowed_enemies)
         result: int | None = None
-        if allowed_enemies and not su.flying and not self._blocked(lead, r, others, True, level):
+        if su.flying:  # no Charge (8.7.7): set as for a Move
+            result = self._place_grid(su, lead, rear, occupied, level, math.inf, allowed_enemies)
+        elif not self._blocked(lead, r, others, True, level):
             left = dict(targets_left)
             live = [
                 (c, self._radius(pid))
@@ -506,27 +518,66 @@ class World:
                 live_foes = [f for f in foes if f[0] not in allowed_enemies or f[1] in here]
                 spots = self._casualty_order(spots, (rear[0] / norm, rear[1] / norm), r, live_foes)
                 result = self._intern(Placement(su.id, tuple(spots), level))
-        elif not self._blocked(lead, r, others, True, level):
-            step = 2 * r + GAP
-            norm = math.hypot(*rear) or 1.0
-            back = (rear[0] / norm, rear[1] / norm)
-            centres = [lead]
-            mine: list[tuple[Coord, float, bool]] = [(lead, r, False)]
-            for dx, dy in self._grid_order(su.models, step, back):
-                if len(centres) == su.models:
-                    break
-                c = (lead[0] + dx, lead[1] + dy)
-                if self._blocked(c, r, others + mine, True, level):
-                    continue
-                if min(math.dist(c, m[0]) for m in mine) > step + 2.0:  # keep them together
-                    continue
-                centres.append(c)
-                mine.append((c, r, False))
-            if len(centres) == su.models:
-                centres = self._casualty_order(centres, back, r, foes)
-                result = self._intern(Placement(su.id, tuple(centres), level))
         self._place_cache[key] = result
         return result
+
+    def _others_foes(
+        self, su: ScenarioUnit, occupied: tuple[int, ...], allowed_enemies: tuple[str, ...]
+    ) -> tuple[list[tuple[Coord, float, bool]], list[tuple[str, Coord, float]]]:
+        """The bases of ``occupied`` (centre, radius, an enemy it may not come Within 1" of) and the enemy
+        Ground models ``su`` may be set Engaged with (8.7.5)."""
+        others: list[tuple[Coord, float, bool]] = []
+        foes: list[tuple[str, Coord, float]] = []
+        for pid in occupied:
+            p = self.placements[pid]
+            other = self.scn.units[p.unit]
+            ground_foe = other.player != su.player and not other.flying and not su.flying
+            enemy = ground_foe and p.unit not in allowed_enemies
+            orad = other.base_mm / MM_PER_INCH / 2
+            others.extend((c, orad, enemy) for c in p.centres)
+            if ground_foe:
+                foes.extend((p.unit, c, orad) for c in p.centres)
+        return others, foes
+
+    def _place_grid(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        rear: Coord,
+        occupied: tuple[int, ...],
+        level: str | None,
+        limit: float,
+        allowed_enemies: tuple[str, ...] = (),
+    ) -> int | None:
+        """:meth:`place` for a Move or a Deploy: the Leading Model at ``lead``, the others at the first free
+        spots of the grid around it (:meth:`_grid_order`), kept together. -1 when the next spot to look
+        at is farther than ``limit`` from ``lead`` (no spot farther was looked at: a base that far from
+        every spot looked at, less both radii and 1", changed nothing)."""
+        r = su.base_mm / MM_PER_INCH / 2
+        others, foes = self._others_foes(su, occupied, allowed_enemies)
+        if self._blocked(lead, r, others, True, level):
+            return None
+        step = 2 * r + GAP
+        norm = math.hypot(*rear) or 1.0
+        back = (rear[0] / norm, rear[1] / norm)
+        centres = [lead]
+        mine: list[tuple[Coord, float, bool]] = [(lead, r, False)]
+        for dx, dy in self._grid_order(su.models, step, back):
+            if len(centres) == su.models:
+                break
+            if math.hypot(dx, dy) > limit:
+                return -1
+            c = (lead[0] + dx, lead[1] + dy)
+            if self._blocked(c, r, others + mine, True, level):
+                continue
+            if min(math.dist(c, m[0]) for m in mine) > step + 2.0:  # keep them together
+                continue
+            centres.append(c)
+            mine.append((c, r, False))
+        if len(centres) < su.models:
+            return None
+        centres = self._casualty_order(centres, back, r, foes)
+        return self._intern(Placement(su.id, tuple(centres), level))
 
     def _grid_order(self, models: int, step: float, back: Coord) -> list[Coord]:
         """The offsets from the Leading Model of the hexagonal grid :meth:`place` tries, in its order:
