@@ -188,11 +188,11 @@ def _chunks(todo: list[Cell], parts: int) -> list[list[Cell]]:
     return [todo[i : i + size] for i in range(0, len(todo), size)]
 
 
-def local_cluster(workers: int | None = None, processes: bool = True, timeout: float | None = None) -> Any:
+def local_cluster(workers: int | None = None, processes: bool = True) -> Any:
     """A Dask LocalCluster sized to the machine: one single-threaded worker per core, quiet, no dashboard.
 
-    A worker that has not started within ``timeout`` seconds (default :data:`LOCAL_START_TIMEOUT`)
-    makes this raise instead of waiting for ever.
+    A worker that has not started within :data:`LOCAL_START_TIMEOUT` seconds makes this raise instead
+    of waiting for ever.
     """
     import signal
     import threading
@@ -212,7 +212,7 @@ def local_cluster(workers: int | None = None, processes: bool = True, timeout: f
             # the scheduler's metrics server would still take port 8787 (leaking a socket when that is busy)
             scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
             silence_logs=logging.ERROR,
-            death_timeout=LOCAL_START_TIMEOUT if timeout is None else timeout,
+            death_timeout=LOCAL_START_TIMEOUT,
         )
     finally:
         if main:

@@ -493,14 +493,14 @@ class World:
                 )
             self._place_cache[key] = hit
             return hit
-        if not allowed_enemies:
-            moved = self._place_cache[key] = self._place_grid(su, lead, rear, occupied, level, math.inf)
+        if not allowed_enemies or su.flying:  # a Move or a Deploy (a Flying unit cannot Charge, 8.7.7)
+            moved = self._place_cache[key] = self._place_grid(
+                su, lead, rear, occupied, level, math.inf, allowed_enemies
+            )
             return moved
         others, foes = self._others_foes(su, occupied, allowed_enemies)
         result: int | None = None
-        if su.flying:  # no Charge (8.7.7): set as for a Move
-            result = self._place_grid(su, lead, rear, occupied, level, math.inf, allowed_enemies)
-        elif not self._blocked(lead, r, others, True, level):
+        if not self._blocked(lead, r, others, True, level):
             left = dict(targets_left)
             live = [
                 (c, self._radius(pid))
