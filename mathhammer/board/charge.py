@@ -184,6 +184,21 @@ def _disc(centre: Coord, radius: float, grow: float = GROW) -> Polygon:
     return Point(centre).buffer(radius * grow, quad_segs=QUAD_SEGS)
 
 
+_BUFFERS: dict[tuple[int, float, int], tuple[BaseGeometry, BaseGeometry]] = {}
+
+
+def _buffer(geom: BaseGeometry, distance: float, quad_segs: int = QUAD_SEGS) -> BaseGeometry:
+    """``geom.buffer(distance, quad_segs=quad_segs)``, kept for the same geometry object (terrain footprints
+    and the cached discs recur in every board state; geometries are immutable)."""
+    key = (id(geom), distance, quad_segs)
+    hit = _BUFFERS.get(key)
+    if hit is None or hit[0] is not geom:
+        if len(_BUFFERS) > 65536:
+            _BUFFERS.clear()
+        hit = _BUFFERS[key] = (geom, geom.buffer(distance, quad_segs=quad_segs))
+    return hit[1]
+
+
 @lru_cache(maxsize=65536)
 def _zone(centre: Coord, radius: float) -> Polygon:
     """Where a base centre is Within ``radius`` of ``centre`` (a fine polygon: the goal of a Charge)."""
@@ -231,7 +246,7 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -
     near_enemy: list[BaseGeometry] = []
 
     def grown(geom: BaseGeometry, radius: float) -> tuple[Polygon, Polygon]:
-        return geom.buffer(radius * GROW, quad_segs=QUAD_SEGS), geom.buffer(radius, quad_segs=QUAD_SEGS)
+        return _buffer(geom, radius * GROW), _buffer(geom, radius)
 
     region: BaseGeometry = _table(board, r)
     pieces = [t for t in board.terrain if t.stands_on == key] if key is not None else list(board.terrain)
@@ -393,7 +408,7 @@ def charge_distance(
         return ChargePath((start,), 0.0, (lead.stands_on,))
 
     strips = _off_table(board, r)
-    tight = {k: [p.buffer(-SLACK) for p in lv.obstacles] for k, lv in levels.items()}
+    tight = {k: [_buffer(p, -SLACK) for p in lv.obstacles] for k, lv in levels.items()}
     geoms = {k: np.asarray([*tight[k], *strips], dtype=object) for k in keys}
     for arr in geoms.values():
         shapely.prepare(arr)  # the exact test in free() runs on prepared obstacles
