@@ -210,31 +210,46 @@ def test_boards_after_close_ranks_stay_legal() -> None:
 
 
 def test_close_ranks_cache_keys_keep_every_unit_that_matters(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The Close Ranks cache keys keep only the other units near the spots it looks at (with the grid
-    fallback, near the grid around the Leading Model too): every move of 150 games of the 6-a-side
-    example, read through the cache, is the move computed afresh with every other unit on the table."""
-    from mathhammer.scenario.world import World
+    """The simulation reads Close Ranks with only the other units near the spots it looks at (with the
+    grid fallback, near the grid around the Leading Model too), split per trial: every move of 150
+    games of the 6-a-side example is the move computed afresh, in that trial, with every other unit
+    on the table (and every unit it is Engaged with, 7.2.1, read on the whole board)."""
+    moves: list[tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    original = Simulation.close_ranks
 
-    calls: list[tuple[int, int, tuple[tuple[int, int], ...], tuple[int, ...]]] = []
-    cached = World.close_ranks
+    def spy(self: Simulation, u: int, trials: np.ndarray) -> None:
+        pos, alive = self.pos[:, trials].copy(), self.alive[:, trials].copy()
+        original(self, u, trials)
+        moves.append((u, trials.copy(), pos, alive, self.pos[u, trials].copy()))
 
-    def spy(self: World, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...]) -> int:
-        calls.append((pid, alive, foes, others))
-        return cached(self, pid, alive, foes, others)
-
-    monkeypatch.setattr(World, "close_ranks", spy)
+    monkeypatch.setattr(Simulation, "close_ranks", spy)
     path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
     game = Simulation(load_scenario(path), 150, 4)
     game.run()
     w = game.world
     assert w._close_grid, "no move reached the grid fallback: the test would not look at it"
-    seen = set()
-    for pid, alive, foes, others in calls:
-        if (pid, alive, foes, others) in seen:
-            continue
-        seen.add((pid, alive, foes, others))
-        assert cached(w, pid, alive, foes, others) == w._close_ranks(pid, alive, foes, others, False)
-    assert len(seen) > 100
+    assert not any(game.used.any(axis=1)), "an ability could keep a unit in place: the test does not look at it"
+    fresh: dict[tuple[object, ...], int] = {}
+    moved = 0
+    for u, trials, pos, alive, after in moves:
+        for j in range(trials.size):
+            p = tuple(int(x) for x in pos[:, j])
+            if p[u] < 0 or alive[u, j] <= 0:
+                continue
+            whole = tuple(int(game.full[v]) if p[v] >= 0 else 0 for v in range(game.U))
+            pairs = w.engaged_pairs(p, whole)
+            foes = sorted(game.uids.index(b) for a, b in pairs if a == game.uids[u])
+            if not foes:
+                assert after[j] == p[u]
+                continue
+            engaged = tuple((p[t], int(alive[t, j])) for t in foes if alive[t, j] > 0)
+            others = tuple(q for v, q in enumerate(p) if q >= 0 and v != u and v not in foes)
+            key = (p[u], int(alive[u, j]), engaged, others)
+            if key not in fresh:
+                fresh[key] = w._close_ranks(p[u], int(alive[u, j]), engaged, others, False)
+            assert after[j] == fresh[key], key
+            moved += after[j] != p[u]
+    assert len(fresh) > 100 and moved > 100
 
 
 @pytest.mark.parametrize("lead", [(0.0, 0.0), (10.3, 27.9), (53.5, 0.4)])

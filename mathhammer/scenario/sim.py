@@ -59,6 +59,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..board.engagement import ENGAGEMENT_RANGE
 from ..engine.config import JIT
 from ..engine.rng import mix64
 from ..exact import exact_states
@@ -67,7 +68,7 @@ from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities, conditions
 from . import mission as missions
-from .fast import group_rows, group_state, supply_matrix
+from .fast import group_rows, group_state, pair_bits, supply_matrix
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import World
 
@@ -103,6 +104,13 @@ def _stream(*parts: int) -> int:
     for p in parts:
         s = (s * 1_000_003 + int(p) + 1) & _MASK
     return s
+
+
+def _split_by(trials: np.ndarray, values: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
+    """``trials`` split by ``values`` (one per trial), in order of first appearance, order kept within."""
+    order, bounds, keys = group_rows(values[None, :], np.arange(trials.size))
+    for g in range(len(keys)):
+        yield int(keys[g, 0]), trials[order[bounds[g] : bounds[g + 1]]]
 
 
 class Simulation:
@@ -158,7 +166,33 @@ class Simulation:
         # (Batches, target, its abilities, models, Damage Marker, SHIELDED, phase, ...) -> the transition
         self._asked: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._batches: dict[tuple[object, ...], list[Batch]] = {}
-        self.ordinal = {act: i for i, act in enumerate(scn.plan)}  # the plan position names a draw
+        self.ordinal = {act: i for i, act in enumerate(scn.plan)}
+        # Engagement by pairs of enemy units (:meth:`engaged_bits`): placement -> its index in its unit's list
+        self._enemy_pairs = [
+            (u, v) for u in range(U) for v in range(u + 1, U) if self.units[u].player != self.units[v].player
+        ]
+        self._pair_u = np.array([u for u, _ in self._enemy_pairs], dtype=np.int64)
+        self._pair_v = np.array([v for _, v in self._enemy_pairs], dtype=np.int64)
+        self._local = np.full(0, -1, dtype=np.int64)
+        self._known = 0
+        self._unit_pids: list[list[int]] = [[] for _ in range(U)]
+        self._pair_shape = [(0, 0) for _ in self._enemy_pairs]
+        self._pair_offs = np.zeros(len(self._enemy_pairs) + 1, dtype=np.int64)
+        self._pair_ncol = np.zeros(len(self._enemy_pairs), dtype=np.int64)
+        self._pair_flat = np.zeros(0, dtype=np.int8)
+        self._pair_miss = np.zeros(4096, dtype=np.int64)
+        words = max(1, -(-len(self._enemy_pairs) // 62))
+        self.eng = np.zeros((words, T), dtype=np.int64)  # engaged_bits of every trial
+        self._unit_sel = [
+            np.array([i for i, p in enumerate(self._enemy_pairs) if u in p], dtype=np.int64) for u in range(U)
+        ]
+        self._unit_bits = []  # per unit: its pairs' bits, one int64 a word
+        for u in range(U):
+            mask = np.zeros(words, dtype=np.int64)
+            for i in self._unit_sel[u].tolist():
+                mask[i // 62] |= np.int64(1) << np.int64(i % 62)
+            self._unit_bits.append(mask)
+        self._bits_pairs: dict[tuple[int, ...], frozenset[tuple[str, str]]] = {}  # the plan position names a draw
         # Current Supply Value by models left (the card's Models/Supply brackets), one row a unit
         self._supply_grid = np.zeros((U, int(self.full.max(initial=0)) + 1), dtype=np.int64)
         for u, su in enumerate(self.units):
@@ -226,12 +260,15 @@ class Simulation:
             old = self._board_pos[bid]
             self.board[g] = self.board_id((*old[:u], pid, *old[u + 1 :]))
         self.pos[u, ts] = pid
+        self._update_engaged(u, ts)
 
     def sync_board(self) -> None:
-        """Recompute every trial's board id from ``pos`` (after writing ``pos`` other than by :meth:`set_pos`)."""
+        """Recompute every trial's board id and Engaged pairs from ``pos`` (after writing ``pos`` other than by
+        :meth:`set_pos`)."""
         everyone = np.arange(self.T)
         for key, ts in self.groups(everyone, list(range(self.U))):
             self.board[ts] = self.board_id(key)
+        self._update_engaged(None, everyone)
 
     def groups_board(
         self, trials: np.ndarray, cols: Sequence[np.ndarray | int]
@@ -274,25 +311,104 @@ class Simulation:
         pos = tuple(p if alive[u] > 0 else -1 for u, p in enumerate(key_pos))
         return pos, alive
 
-    def engaged_with(
-        self, trials: np.ndarray
-    ) -> Iterator[tuple[np.ndarray, frozenset[tuple[str, str]], tuple[int, ...]]]:
-        """Trials grouped by placements and units on the table, with the Engaged unit pairs of each group."""
-        for key, ts in self.groups_board(trials, []):
-            kpos, kon = key[: self.U], self._on(key)
-            pos, alive = self.board_state(kpos, kon, {})
-            yield ts, self.world.engaged_pairs(pos, alive), key
+    def _sync_locals(self) -> None:
+        """Give every placement of the World its index among its unit's placements (dense table rows)."""
+        n = len(self.world.placements)
+        if self._local.size < n:
+            self._local = np.concatenate([self._local, np.full(max(n, 2 * self._local.size) - self._local.size, -1)])
+        for pid in range(self._known, n):
+            u = self.world.index[self.world.placements[pid].unit]
+            self._local[pid] = len(self._unit_pids[u])
+            self._unit_pids[u].append(pid)
+        self._known = n
+        # the flat table of every enemy pair: rows the first unit's placements, columns the second's
+        need = [(len(self._unit_pids[u]), len(self._unit_pids[v])) for u, v in self._enemy_pairs]
+        if any(r > r0 or c > c0 for (r, c), (r0, c0) in zip(need, self._pair_shape, strict=True)):
+            shapes = [
+                (max(r, 2 * r0) if r > r0 else r0, max(c, 2 * c0) if c > c0 else c0)
+                for (r, c), (r0, c0) in zip(need, self._pair_shape, strict=True)
+            ]
+            offs = np.concatenate([[0], np.cumsum([r * c for r, c in shapes])]).astype(np.int64)
+            flat = np.full(int(offs[-1]), -1, dtype=np.int8)
+            for i, ((r0, c0), (r, c)) in enumerate(zip(self._pair_shape, shapes, strict=True)):
+                old = self._pair_flat[self._pair_offs[i] : self._pair_offs[i] + r0 * c0].reshape(r0, c0)
+                flat[offs[i] : offs[i] + r * c].reshape(r, c)[:r0, :c0] = old
+            self._pair_flat, self._pair_offs, self._pair_shape = flat, offs, shapes
+            self._pair_ncol = np.array([c for _, c in shapes], dtype=np.int64)
+
+    def engaged_bits(self, trials: np.ndarray) -> np.ndarray:
+        """Per trial of ``trials`` (columns): bit ``i % 62`` of row ``i // 62`` set where the i-th pair of enemy
+        units (:attr:`_enemy_pairs`) is Engaged (7.2.1; :meth:`World.pair_engaged` of the two placements,
+        units read whole as in :meth:`board_state`). Kept up to date as units are placed (:meth:`set_pos`)."""
+        return self.eng[:, trials]
+
+    def _update_engaged(self, u: int | None, ts: np.ndarray) -> None:
+        """Re-read :meth:`engaged_bits` of the pairs with unit ``u`` (None: every pair) in trials ``ts``."""
+        if ts.size == 0 or not self._enemy_pairs:
+            return
+        if u is None:
+            self.eng[:, ts] = self._pair_bits(ts, None)
+        else:
+            self.eng[:, ts] = (self.eng[:, ts] & ~self._unit_bits[u][:, None]) | self._pair_bits(ts, self._unit_sel[u])
+
+    def _pair_bits(self, trials: np.ndarray, sel: np.ndarray | None) -> np.ndarray:
+        """:meth:`engaged_bits` read afresh from the placements (``sel``: only these pairs, the others 0),
+        each pair of placements read once."""
+        trials = np.ascontiguousarray(trials, dtype=np.int64)
+        while True:
+            self._sync_locals()
+            bits, missing = pair_bits(
+                self.pos,
+                trials,
+                self._local,
+                self._pair_u,
+                self._pair_v,
+                self._pair_offs,
+                self._pair_ncol,
+                self._pair_flat,
+                self._pair_miss,
+                sel,
+            )
+            if missing == 0:
+                return bits
+            for cell in np.unique(self._pair_miss[: min(missing, self._pair_miss.size)]).tolist():
+                i = int(np.searchsorted(self._pair_offs, cell, side="right")) - 1
+                a, b = divmod(cell - int(self._pair_offs[i]), int(self._pair_ncol[i]))
+                u, v = self._enemy_pairs[i]
+                pa, pb = self._unit_pids[u][a], self._unit_pids[v][b]
+                self._pair_flat[cell] = self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
+
+    def _pairs_of(self, words: tuple[int, ...]) -> frozenset[tuple[str, str]]:
+        hit = self._bits_pairs.get(words)
+        if hit is None:
+            out = set()
+            for i, (u, v) in enumerate(self._enemy_pairs):
+                if words[i // 62] >> (i % 62) & 1:
+                    out |= {(self.uids[u], self.uids[v]), (self.uids[v], self.uids[u])}
+            hit = self._bits_pairs[words] = frozenset(out)
+        return hit
+
+    def engaged_with(self, trials: np.ndarray) -> Iterator[tuple[np.ndarray, frozenset[tuple[str, str]]]]:
+        """Trials grouped by the unit pairs Engaged with each other (both orders) in them."""
+        if trials.size == 0:
+            return
+        bits = self.engaged_bits(trials)
+        order, bounds, keys = group_rows(bits, np.arange(trials.size))
+        for g in range(len(keys)):
+            yield trials[order[bounds[g] : bounds[g + 1]]], self._pairs_of(tuple(keys[g].tolist()))
 
     def engaged_mask(self, trials: np.ndarray, u: int) -> np.ndarray:
         """Per trial of ``trials``: is unit ``u`` Engaged?"""
-        out = np.zeros(self.T, dtype=bool)
-        uid = self.uids[u]
-        for ts, pairs, _ in self.engaged_with(trials):
-            if any(a == uid for a, _ in pairs):
-                out[ts] = True
-        return out[trials]
+        return np.asarray(((self.eng[:, trials] & self._unit_bits[u][:, None]) != 0).any(axis=0))
 
-    # ------------------------------------------------------------ attacks
+    def _near_cols(
+        self, trials: np.ndarray, units: Sequence[int], near: Callable[[int], bool]
+    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
+        """Split ``trials`` by the placements of ``units`` for which ``near(placement)`` holds (-1 for the
+        others and for units off the table): the keys (one entry per unit of ``units``) and the indices
+        into ``trials`` of each part."""
+        return self._near_cols_by(trials, units, lambda p, _side: near(p))
+
     def resolve(
         self,
         batches: Sequence[Batch],
@@ -502,6 +618,7 @@ class Simulation:
                 continue
             self.pos[u, ts] = pid
             self.board[ts] = self.board_id((*old[:u], pid, *old[u + 1 :]))
+            self._update_engaged(u, ts)
             placed[ts] = True
         return placed[trials]
 
@@ -527,7 +644,7 @@ class Simulation:
         Tactical Mass: Current Supply above the Combined Supply of the enemies it was Engaged with.
         """
         uid = self.uids[u]
-        for ts, pairs, _ in self.engaged_with(trials):
+        for ts, pairs in self.engaged_with(trials):
             foes = [self.uids.index(b) for a, b in pairs if a == uid]
             combined = sum(self.supply(v, self.alive[v, ts]) for v in foes)
             mine = self.supply(u, self.alive[u, ts])
@@ -543,18 +660,21 @@ class Simulation:
         if not names:  # every Assault Phase weapon the unit fires (8.7.3 step 2), in the card's Batch order
             for t in targets:
                 names += [b.name for b in attack_batches(base, self.units[t].unit, "assault") if b.name not in names]
+        side = self.units[u].player
+        tags = {t: tuple(self.units[t].unit.card.combat_tags) for t in targets}
         for wi, wname in enumerate(names):
             ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
-            cols = [self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in targets)]
-            for key, ts in self.groups_board(ts_all, cols):
-                kpos, kon = key[: self.U], self._on(key)
-                a, mask = key[self.U], key[self.U + 1]
+            cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
+            for t in targets:
+                cols += [self.row_pos(t), self.row_alive(t)]
+            for key, ts in self.groups(ts_all, cols):
+                pu, a, mask = key[0], key[1], key[2]
                 lo = self.loadout(u, mask)
+                left = ts  # the trials whose Batch has no target yet (the first planned target it may shoot)
                 for ti, t in enumerate(targets):
-                    k = key[self.U + 2 + ti]
-                    if k <= 0 or not kon[t]:
+                    pt, k = key[3 + 2 * ti], key[4 + 2 * ti]
+                    if k <= 0 or pt < 0 or left.size == 0:
                         continue
-                    pos, alive = self.board_state(kpos, kon, {u: a, t: k})
                     bkey = (u, mask, t, a, wname)
                     batches = self._batches.get(bkey)  # type: ignore[assignment]
                     if batches is None:
@@ -564,19 +684,37 @@ class Simulation:
                     if not batches:
                         continue
                     w = batches[0].weapon
-                    f = self.world.facts(
-                        pos, alive, self.uids[u], self.uids[t], w, tuple(self.units[t].unit.card.combat_tags)
-                    )
-                    if not f.eligible:
-                        continue
-                    distances = tuple(f.distances[: batches[0].models])
-                    if not distances:
-                        continue
-                    batch = Batch(w, models=len(distances), distances=distances, name=wname)
-                    self.resolve([batch], t, "assault", ts, _stream(stream, wi), f.removable, f.evade_eligible)
-                    break
-                else:
-                    self._skip(act, ts.size, f"{wname}: no planned target it may shoot")
+                    # the facts are read with the enemies near either unit (World.facts): split by those
+                    rest = [v for v in range(self.U) if v not in (u, t)]
+                    shot = np.zeros(left.size, dtype=bool)
+                    for near_pos, idx in self._near_cols_by(left, rest, self._facts_test(pu, side, pt, t)):
+                        pos = tuple(pu if v == u else pt if v == t else -1 for v in range(self.U))
+                        alive = tuple(a if v == u else k if v == t else 0 for v in range(self.U))
+                        for v, p in zip(rest, near_pos, strict=True):
+                            if p >= 0:
+                                pos = (*pos[:v], p, *pos[v + 1 :])
+                                alive = (*alive[:v], int(self.full[v]), *alive[v + 1 :])
+                        f = self.world.facts(pos, alive, self.uids[u], self.uids[t], w, tags[t])
+                        if not f.eligible:
+                            continue
+                        distances = tuple(f.distances[: batches[0].models])
+                        if not distances:
+                            continue
+                        batch = Batch(w, models=len(distances), distances=distances, name=wname)
+                        self.resolve(
+                            [batch], t, "assault", left[idx], _stream(stream, wi), f.removable, f.evade_eligible
+                        )
+                        shot[idx] = True
+                    left = left[~shot]
+                self._skip(act, left.size, f"{wname}: no planned target it may shoot")
+
+    def _facts_test(self, pu: int, side: str, pt: int, t: int) -> Callable[[int, str], bool]:
+        """Does a unit's placement count for :meth:`World.facts` of a Ranged Attack from ``pu`` (player
+        ``side``) at unit ``t`` at ``pt``: an enemy of either unit near it (``World._foes_near``)?"""
+        tside = self.units[t].player
+        return lambda p, player: (
+            (player != side and self.world.near(pu, p)) or (player != tside and self.world.near(pt, p))
+        )
 
     def charge(self, u: int, act: Activation, trials: np.ndarray, stream: int) -> None:
         su = self.units[u]
@@ -643,7 +781,7 @@ class Simulation:
             p: [a for a in self.scn.activations(self.round, "combat", p) if a.action == "fight"] for p in PLAYERS
         }
         for fp, ts_fp in enumerate([live[self.first[live] == fp] for fp in (0, 1)]):
-            for ts, pairs, _ in self.engaged_with(ts_fp):
+            for ts, pairs in self.engaged_with(ts_fp):
                 engaged = {a for a, _ in pairs}
                 lists: list[list[tuple[str, tuple[str, ...], int]]] = [[], []]
                 for pi, p in enumerate(PLAYERS):
@@ -688,48 +826,80 @@ class Simulation:
         split = self.scn.policy.fight_split
         if self.scn.policy.close_ranks == "always":
             self.close_ranks(u, trials)  # 8.8.1 step 1, before rolling the dice: may move the unit in some trials
-        for ts, pairs, key in self.engaged_with(trials):
+        side = self.units[u].player
+        enemies = [v for v in range(self.U) if self.units[v].player != side]
+        for ts, pairs in self.engaged_with(trials):
             engaged = {b for a, b in pairs if a == uid}
             if not engaged:
                 continue
             ranked = [t for t in dict.fromkeys(targets) if t in engaged]
             ranked += sorted((t for t in engaged if t not in ranked), key=self.uids.index)
             foes = [self.uids.index(t) for t in (ranked[:1] if split == "first-target" else ranked)]
-            kpos, kon = key[: self.U], self._on(key)
-            cols: list[np.ndarray | int] = [self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in foes)]
-            for gkey, ts2 in self.groups(ts, cols):
-                a, mask, left = gkey[0], gkey[1], gkey[2:]
-                pos, alive = self.board_state(kpos, kon, {u: a, **dict(zip(foes, left, strict=True))})
-                n = min(self.world.strikers(pos, alive, uid), a)
-                if n <= 0:
+            cols: list[np.ndarray | int] = [
+                self.row_pos(u),
+                self.row_alive(u),
+                self.row_used(u),
+                *(self.row_alive(t) for t in foes),
+            ]
+            for gkey, ts1 in self.groups(ts, cols):
+                pu, a, mask, left = gkey[0], gkey[1], gkey[2], gkey[3:]
+                if a <= 0:
                     continue
-                if split == "even":
-                    m = len(foes)
-                    parts = [(t, n // m + (1 if i < n % m else 0)) for i, t in enumerate(foes)]
-                elif split == "weakest":
-                    parts = [(foes[min(range(len(foes)), key=lambda i: (left[i], i))], n)]
-                else:
-                    parts = [(foes[0], n)]
-                plan = []  # declared before rolling (8.8.1)
-                for i, (t, models) in enumerate(parts):
-                    if models <= 0:
+                exact = dict(zip(foes, left, strict=True))
+                # 8.8.1 step 2 is read with the enemy units near the unit (World.strikers): split by those
+                strikers = np.zeros(ts1.size, dtype=np.int64)
+                for near_pos, idx in self._near_cols(ts1, enemies, self._near_test(pu, ENGAGEMENT_RANGE + 2.0)):
+                    pos = tuple(pu if v == u else -1 for v in range(self.U))
+                    alive = tuple(a if v == u else 0 for v in range(self.U))
+                    for v, p in zip(enemies, near_pos, strict=True):
+                        k = exact.get(v, int(self.full[v])) if p >= 0 else 0
+                        if k > 0:
+                            pos = (*pos[:v], p, *pos[v + 1 :])
+                            alive = (*alive[:v], k, *alive[v + 1 :])
+                    n = min(self.world.strikers(pos, alive, uid), a)
+                    strikers[idx] = n
+                for n, ts2 in _split_by(ts1, strikers):
+                    if n <= 0:
                         continue
-                    bkey = (u, mask, t, models, "combat", i > 0)
-                    batches = self._batches.get(bkey)  # type: ignore[assignment]
-                    if batches is None:
-                        batches = attack_batches(self.loadout(u, mask), self.units[t].unit, "combat", alive=models)
-                        if i > 0:  # the Surge Die (and HITS) went with the first part
-                            batches = [
-                                dataclasses.replace(
-                                    b, weapon=dataclasses.replace(b.weapon, surge_tags=(), surge_dice=None)
-                                )
-                                for b in batches
-                                if b.kind == "weapon"
-                            ]
-                        self._batches[bkey] = batches
-                    plan.append((t, batches, stream if i == 0 else _stream(stream, i)))
-                for t, batches, part_stream in plan:
-                    self.resolve(batches, t, "combat", ts2, part_stream, None, False)
+                    self._strike(u, mask, foes, left, n, split, ts2, stream)
+
+    def _strike(
+        self,
+        u: int,
+        mask: int,
+        foes: list[int],
+        left: tuple[int, ...],
+        n: int,
+        split: str,
+        ts2: np.ndarray,
+        stream: int,
+    ) -> None:
+        """8.8.1 steps 3-4: ``n`` striking models of unit ``u`` attack ``foes`` (models ``left``) in ``ts2``."""
+        if split == "even":
+            m = len(foes)
+            parts = [(t, n // m + (1 if i < n % m else 0)) for i, t in enumerate(foes)]
+        elif split == "weakest":
+            parts = [(foes[min(range(len(foes)), key=lambda i: (left[i], i))], n)]
+        else:
+            parts = [(foes[0], n)]
+        plan = []  # declared before rolling (8.8.1)
+        for i, (t, models) in enumerate(parts):
+            if models <= 0:
+                continue
+            bkey = (u, mask, t, models, "combat", i > 0)
+            batches = self._batches.get(bkey)  # type: ignore[assignment]
+            if batches is None:
+                batches = attack_batches(self.loadout(u, mask), self.units[t].unit, "combat", alive=models)
+                if i > 0:  # the Surge Die (and HITS) went with the first part
+                    batches = [
+                        dataclasses.replace(b, weapon=dataclasses.replace(b.weapon, surge_tags=(), surge_dice=None))
+                        for b in batches
+                        if b.kind == "weapon"
+                    ]
+                self._batches[bkey] = batches
+            plan.append((t, batches, stream if i == 0 else _stream(stream, i)))
+        for t, batches, part_stream in plan:
+            self.resolve(batches, t, "combat", ts2, part_stream, None, False)
 
     def close_ranks(self, u: int, trials: np.ndarray) -> None:
         """8.8.1 step 1 CLOSE RANKS: "An Engaged Ground Unit" presses into the fight before rolling the dice.
@@ -744,21 +914,66 @@ class Simulation:
         if self.units[u].flying:
             return
         uid = self.uids[u]
-        for ts, pairs, key in self.engaged_with(trials):
+        for ts, pairs in self.engaged_with(trials):
             foes = sorted({self.uids.index(b) for a, b in pairs if a == uid})
             if not foes:
                 continue
-            kpos = key[: self.U]
-            others = tuple(p for v, p in enumerate(kpos) if p >= 0 and v != u and v not in foes)
-            cols: list[np.ndarray | int] = [self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in foes)]
-            for gkey, ts2 in self.groups(ts, cols):
-                a, mask, left = gkey[0], gkey[1], gkey[2:]
+            cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
+            for t in foes:
+                cols += [self.row_pos(t), self.row_alive(t)]
+            rest = [v for v in range(self.U) if v != u and v not in foes]
+            for gkey, ts1 in self.groups(ts, cols):
+                pu, a, mask = gkey[0], gkey[1], gkey[2]
                 if a <= 0 or (mask and self._stays_put(u, mask)):
                     continue
-                engaged = tuple((kpos[t], k) for t, k in zip(foes, left, strict=True) if k > 0)
-                new = self.world.close_ranks(kpos[u], a, engaged, others)
-                if new != kpos[u]:
-                    self.set_pos(u, ts2, new)
+                engaged = tuple((gkey[3 + 2 * i], gkey[4 + 2 * i]) for i in range(len(foes)) if gkey[4 + 2 * i] > 0)
+                # the other units on the table matter only near the move (World.close_box): split by those
+                lo, hi, reach = self.world.close_box(pu, a, engaged)
+                box = (pu, a, engaged)
+                for near_pos, idx in self._near_cols(ts1, rest, self._box_test(box, lo, hi, reach)):
+                    ts2 = ts1[idx]
+                    near = tuple(p for p in near_pos if p >= 0)
+                    new = self.world.close_ranks_near(pu, a, engaged, near)
+                    if isinstance(new, tuple):  # the grid fallback looks farther: the units near its box
+                        glo, ghi = new
+                        for gpos, idx3 in self._near_cols(ts2, rest, self._box_test((box, "grid"), glo, ghi, reach)):
+                            ts3 = ts2[idx3]
+                            moved = self.world.close_ranks_grid(pu, a, engaged, tuple(p for p in gpos if p >= 0))
+                            if moved != pu:
+                                self.set_pos(u, ts3, moved)
+                    elif new != pu:
+                        self.set_pos(u, ts2, new)
+
+    def _near_cols_by(
+        self, trials: np.ndarray, units: Sequence[int], near: Callable[[int, str], bool]
+    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
+        """:meth:`_near_cols` with ``near(placement, the unit's player)``."""
+        if not units:
+            yield (), np.arange(trials.size)
+            return
+        mat = np.full((len(units), trials.size), -1, dtype=np.int64)
+        for j, v in enumerate(units):
+            pv = self.pos[v, trials]
+            vals = np.unique(pv)
+            player = self.units[v].player
+            flags = np.array([p >= 0 and near(int(p), player) for p in vals.tolist()], dtype=bool)
+            mat[j] = np.where(flags[np.searchsorted(vals, pv)], pv, -1)
+        order, bounds, keys = group_rows(mat, np.arange(trials.size))
+        for g in range(len(keys)):
+            yield tuple(keys[g].tolist()), order[bounds[g] : bounds[g + 1]]
+
+    def _near_test(self, pid: int, gap: float) -> Callable[[int], bool]:
+        """Could a base of a placement be within ``gap`` of one of ``pid`` (:meth:`World.near`)?"""
+        return lambda p: self.world.near(pid, p, gap)
+
+    def _box_test(
+        self, key: object, lo: np.ndarray | None, hi: np.ndarray | None, reach: float
+    ) -> Callable[[int], bool]:
+        """Is a placement's base within ``reach`` of the box ``lo``-``hi`` (:meth:`World.near_box`, cached
+        under ``key``)? Every placement is, without a box."""
+        if lo is None or hi is None:
+            return lambda p: True
+        return lambda p: self.world.near_box(key, p, lo, hi, reach)
 
     def _stays_put(self, u: int, mask: int) -> bool:
         """BURROWED or SIEGE MODE from the abilities ``mask`` used this Round: no Close Ranks move."""

@@ -256,12 +256,17 @@ class World:
         self._near: dict[tuple[int, int, float], bool] = {}
         self._pid: dict[Placement, int] = {}
         self._pairs: dict[tuple[int, int, int, int], bool] = {}
+        self._pair_sets: dict[tuple[tuple[int, ...], tuple[int, ...]], frozenset[tuple[str, str]]] = {}
+        self._centre_boxes: dict[int, tuple[float, float, float, float, float]] = {}
+        self._shape_bounds: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}
         self._strikers: dict[tuple[object, ...], int] = {}
         self._blockers: dict[str | None, list[BaseGeometry]] = {}
         self._tops: dict[str, BaseGeometry] = {}
         self._levels: dict[Coord, str | None] = {}
         self._close: dict[tuple[object, ...], int] = {}
-        self._close_lead: dict[tuple[object, ...], Coord] = {}
+        self._close_lead: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._close_boxes: dict[tuple[object, ...], tuple[np.ndarray | None, np.ndarray | None, float]] = {}
+        self._near_boxes: dict[tuple[object, int], bool] = {}
         self._close_grid: dict[tuple[object, ...], int] = {}
         self._grid_orders: dict[tuple[int, float, Coord], list[Coord]] = {}
         self._place_near: dict[tuple[object, ...], int | None] = {}
@@ -838,28 +843,66 @@ class World:
         table (every centre an obstacle, as in :meth:`place`; an enemy Ground unit there must not come
         Within 1"). Returns a new placement id, or ``pid`` when nothing can move.
         """
-        lo, hi, reach = self._close_box(pid, alive, foes)
+        lo, hi, reach = self.close_box(pid, alive, foes)
         near = others if lo is None or hi is None else self._near_box(others, lo, hi, reach)
+        hit = self.close_ranks_near(pid, alive, foes, near)
+        if isinstance(hit, tuple):
+            glo, ghi = hit
+            hit = self.close_ranks_grid(pid, alive, foes, self._near_box(others, glo, ghi, reach))
+        return hit
+
+    def close_ranks_near(
+        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], near: tuple[int, ...]
+    ) -> int | tuple[np.ndarray, np.ndarray]:
+        """:meth:`close_ranks` with ``near`` the other units near :meth:`close_box` (in their order).
+
+        Returns the new placement id, or, where the move reaches its hexagonal-grid fallback (which
+        looks farther), the box that also holds the grid: the caller then asks
+        :meth:`close_ranks_grid` with the units near that box (within the same reach). Everything
+        before the grid is as with ``near``; the box is convex, so every Coherency Link between two
+        spots in it stays in it.
+        """
         key = (pid, alive, foes, near)
         hit = self._close.get(key)
         if hit is None:
             try:
-                hit = self._close_ranks(pid, alive, foes, near, near != others)
+                hit = self._close_ranks(pid, alive, foes, near, True)
             except _GridFallbackError as fallback:
+                lo, hi, _ = self.close_box(pid, alive, foes)
+                assert lo is not None and hi is not None
+                glo, ghi = close_ranks_grid_box(fallback.lead_to, 2 * self._radius(pid) + GAP)
                 hit = -1
-                self._close_lead[key] = fallback.lead_to
+                self._close_lead[key] = (np.minimum(lo, glo), np.maximum(hi, ghi))
             self._close[key] = hit
-        if hit < 0:
-            # the hexagonal-grid fallback looks farther: the units near the box that also holds the grid
-            # around the Leading Model count (the box is convex, so every Coherency Link between two
-            # spots in it stays in it); everything before the grid is as with ``near``
-            assert lo is not None and hi is not None
-            glo, ghi = close_ranks_grid_box(self._close_lead[key], 2 * self._radius(pid) + GAP)
-            grid_near = self._near_box(others, np.minimum(lo, glo), np.maximum(hi, ghi), reach)
-            key = (pid, alive, foes, grid_near)
-            hit = self._close_grid.get(key)
-            if hit is None:
-                hit = self._close_grid[key] = self._close_ranks(pid, alive, foes, grid_near, False)
+        return self._close_lead[key] if hit < 0 else hit
+
+    def close_ranks_grid(self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], near: tuple[int, ...]) -> int:
+        """:meth:`close_ranks` where it reaches the grid, ``near``: the units near the box
+        :meth:`close_ranks_near` returned."""
+        key = (pid, alive, foes, near)
+        hit = self._close_grid.get(key)
+        if hit is None:
+            hit = self._close_grid[key] = self._close_ranks(pid, alive, foes, near, False)
+        return hit
+
+    def close_box(
+        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...]
+    ) -> tuple[np.ndarray | None, np.ndarray | None, float]:
+        """:meth:`_close_box`, cached."""
+        key = (pid, alive, foes)
+        hit = self._close_boxes.get(key)
+        if hit is None:
+            hit = self._close_boxes[key] = self._close_box(pid, alive, foes)
+        return hit
+
+    def near_box(self, key: object, pid: int, lo: np.ndarray, hi: np.ndarray, reach: float) -> bool:
+        """``pid in self._near_box((pid,), lo, hi, reach)``, cached under ``key`` (naming the box and reach)."""
+        k = (key, pid)
+        hit = self._near_boxes.get(k)
+        if hit is None:
+            if len(self._near_boxes) > 1 << 20:
+                self._near_boxes.clear()
+            hit = self._near_boxes[k] = bool(self._near_box((pid,), lo, hi, reach))
         return hit
 
     def _close_box(
@@ -892,7 +935,23 @@ class World:
         """The placements of ``pids`` with a base within ``reach`` (centre distance less its radius) of the
         box ``lo``-``hi``, in order."""
         keep = []
+        lx, ly, hx, hy = float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
         for pid in pids:
+            box = self._centre_boxes.get(pid)
+            if box is None:
+                c = self._centres(pid)
+                box = self._centre_boxes[pid] = (
+                    float(c[:, 0].min()),
+                    float(c[:, 1].min()),
+                    float(c[:, 0].max()),
+                    float(c[:, 1].max()),
+                    self._radius(pid),
+                )
+            # the box of the centres is farther than ``reach`` from ``lo``-``hi``: so is every centre
+            dx = max(lx - box[2], box[0] - hx, 0.0)
+            dy = max(ly - box[3], box[1] - hy, 0.0)
+            if dx * dx + dy * dy > (reach + box[4] + 1e-9) ** 2:
+                continue
             oc = self._centres(pid)
             d = np.maximum(np.maximum(lo - oc, oc - hi), 0.0)
             if (np.hypot(d[:, 0], d[:, 1]) <= reach + self._radius(pid)).any():
@@ -916,10 +975,25 @@ class World:
             return ok
         if level is not None:
             ok &= shapely.contains_xy(self._top(level), x, y)
-        geo = shapely.points(pts)
+        geo: np.ndarray | None = None
+        plo, phi = pts.min(axis=0), pts.max(axis=0)
         for poly in self._walls(level) if walls_only else self._level_blockers(level):
+            x0, y0, x1, y1 = self._bounds(poly)
+            # the footprint's box farther than r from the points' box: no point is within r of it
+            if x0 - phi[0] > r + 1e-6 or plo[0] - x1 > r + 1e-6 or y0 - phi[1] > r + 1e-6 or plo[1] - y1 > r + 1e-6:
+                continue
+            if geo is None:
+                geo = shapely.points(pts)
             ok &= shapely.distance(poly, geo) > r + 1e-9
         return ok
+
+    def _bounds(self, geom: BaseGeometry) -> tuple[float, float, float, float]:
+        """``geom.bounds``, read once per terrain shape."""
+        hit = self._shape_bounds.get(id(geom))
+        if hit is None or hit[0] is not geom:
+            x0, y0, x1, y1 = (float(v) for v in geom.bounds)
+            hit = self._shape_bounds[id(geom)] = (geom, (x0, y0, x1, y1))
+        return hit[1]
 
     def _close_ranks(
         self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...], reduced: bool
@@ -1069,9 +1143,17 @@ class World:
             for m in new:
                 if m is None or math.dist(c, m) > reach_set + EPS:
                     continue
-                seg = shapely.LineString([c, m])
-                if any(w.intersects(seg) for w in walls):
-                    continue
+                sx0, sx1 = min(c[0], m[0]), max(c[0], m[0])
+                sy0, sy1 = min(c[1], m[1]), max(c[1], m[1])
+                near_walls = [
+                    w
+                    for w, (x0, y0, x1, y1) in ((w, self._bounds(w)) for w in walls)
+                    if x0 <= sx1 + 1e-9 and sx0 <= x1 + 1e-9 and y0 <= sy1 + 1e-9 and sy0 <= y1 + 1e-9
+                ]
+                if near_walls:
+                    seg = shapely.LineString([c, m])
+                    if any(w.intersects(seg) for w in near_walls):
+                        continue
                 if LOB.size:
                     a, b = np.asarray(c), np.asarray(m)
                     ab = b - a
@@ -1281,24 +1363,39 @@ class World:
         Engagement of two units depends on their models and the terrain only, so each pair is read
         once, on a board holding the two of them.
         """
+        state = (pos, alive)
+        known = self._pair_sets.get(state)
+        if known is not None:
+            return known
         out: set[tuple[str, str]] = set()
         on = [u for u, p in enumerate(pos) if p >= 0 and alive[u] > 0]
         for i, u in enumerate(on):
             for v in on[i + 1 :]:
                 if self.scn.units[self.uids[u]].player == self.scn.units[self.uids[v]].player:
                     continue
-                if not self.near(pos[u], pos[v]):
-                    continue
-                key = (pos[u], alive[u], pos[v], alive[v])
-                hit = self._pairs.get(key)
-                if hit is None:
-                    b = self.board_for(*self._sub(pos, alive, {u, v}))
-                    ua, ub = b.unit(self.uids[u]), b.unit(self.uids[v])
-                    hit = self._pairs[key] = any(engaged(b, ma, mb) for ma in ua.models for mb in ub.models)
-                if hit:
+                if self.pair_engaged(pos[u], alive[u], pos[v], alive[v]):
                     out.add((self.uids[u], self.uids[v]))
                     out.add((self.uids[v], self.uids[u]))
-        return frozenset(out)
+        if len(self._pair_sets) > 65536:
+            self._pair_sets.clear()
+        known = self._pair_sets[state] = frozenset(out)
+        return known
+
+    def pair_engaged(self, pa: int, ka: int, pb: int, kb: int) -> bool:
+        """Are the first ``ka`` models of placement ``pa`` and the first ``kb`` of ``pb`` (enemy units)
+        Engaged with each other (7.2.1)? Read on a board holding the two of them."""
+        if not self.near(pa, pb):
+            return False
+        key = (pa, ka, pb, kb)
+        hit = self._pairs.get(key)
+        if hit is None:
+            ua = self.placements[pa].unit
+            ub = self.placements[pb].unit
+            pos = tuple(pa if uid == ua else pb if uid == ub else -1 for uid in self.uids)
+            alive = tuple(ka if uid == ua else kb if uid == ub else 0 for uid in self.uids)
+            b = self.board_for(pos, alive)
+            hit = self._pairs[key] = any(engaged(b, ma, mb) for ma in b.unit(ua).models for mb in b.unit(ub).models)
+        return hit
 
     def strikers(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> int:
         """Models in the Fighting or Supporting Rank (8.8.1 step 2), read with the enemies near the unit."""

@@ -1,0 +1,89 @@
+"""The simulation reads each board fact with the units near it, split per trial, not per whole board.
+
+Engagement (7.2.1) is kept per pair of enemy units; Close Ranks (8.8.1 step 1), the Fighting and
+Supporting Ranks (8.8.1 step 2) and the facts of a Ranged Attack (8.7.3) group the trials by the
+placements of the units that can matter to them. These tests hold that reading to the whole board:
+the same games played with every unit on the table passed to the World give every array unchanged,
+and the Engaged pairs equal those read on the whole board.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario import builtin_scenarios, load_scenario
+from mathhammer.scenario.sim import Simulation
+
+
+def _clash() -> Simulation:
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    return Simulation(load_scenario(path), 200, 11)
+
+
+def _play(sim: Simulation) -> tuple[np.ndarray, ...]:
+    sim.run()
+    cells = [sim.world.placements[p] if p >= 0 else None for p in sim.pos.ravel().tolist()]
+    ids = {c: i for i, c in enumerate(dict.fromkeys(cells))}
+    return sim.vp, sim.alive, sim.mark, np.array([ids[c] for c in cells]).reshape(sim.pos.shape)
+
+
+def _whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every unit on the table counts as near: the World gets the whole board and reduces it itself."""
+    monkeypatch.setattr(Simulation, "_near_test", lambda self, pid, gap: lambda p: True)
+    monkeypatch.setattr(Simulation, "_box_test", lambda self, key, lo, hi, reach: lambda p: True)
+    monkeypatch.setattr(Simulation, "_facts_test", lambda self, pu, side, pt, t: lambda p, player: True)
+
+
+def test_local_reading_plays_the_same_games_as_the_whole_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """200 games of the 6-a-side example (Close Ranks on): VP, models left, Damage Markers and every
+    unit's placement (compared by where its models stand) equal those read with the whole board."""
+    local = _play(_clash())
+    _whole(monkeypatch)
+    whole = _play(_clash())
+    for a, b in zip(local, whole, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_a_filter_that_drops_a_unit_that_matters_changes_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The comparison above can fail: reading the Ranged Attack facts without the enemies near either
+    unit (8.7.3: a unit Engaged with the shooter may be shot only by it, an Engaged target's casualties
+    follow 8.7.5) changes the games."""
+    local = _play(_clash())
+    monkeypatch.setattr(Simulation, "_facts_test", lambda self, pu, side, pt, t: lambda p, player: False)
+    monkeypatch.setattr(Simulation, "_near_test", lambda self, pid, gap: lambda p: False)
+    dropped = _play(_clash())
+    assert not all(np.array_equal(a, b) for a, b in zip(local, dropped, strict=True))
+
+
+def test_engaged_pairs_are_those_of_the_whole_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """7.2.1: at the start of every Combat Phase of 200 games, the Engaged pairs kept per pair of units
+    equal :meth:`World.engaged_pairs` read on each trial's whole board (units whole, as the simulation
+    reads Engagement)."""
+    checked = [0, 0]
+    original = Simulation.combat_phase
+
+    def spy(self: Simulation, live: np.ndarray) -> None:
+        for ts, pairs in self.engaged_with(live):
+            for t in ts.tolist():
+                pos = tuple(int(p) for p in self.pos[:, t])
+                whole = tuple(int(self.full[u]) if p >= 0 else 0 for u, p in enumerate(pos))
+                assert self.world.engaged_pairs(pos, whole) == pairs
+                checked[0] += 1
+                checked[1] += bool(pairs)
+        original(self, live)
+
+    monkeypatch.setattr(Simulation, "combat_phase", spy)
+    _clash().run()
+    assert checked[0] > 500 and checked[1] > 100
+
+
+def test_engaged_pairs_follow_placements_written_directly() -> None:
+    """``sync_board`` re-reads the Engaged pairs after ``pos`` is written other than by ``set_pos``."""
+    sim = _clash()
+    sim.run()
+    pairs = sim.engaged_bits(np.arange(sim.T)).copy()
+    assert pairs.any()
+    sim.pos[:] = -1
+    sim.sync_board()
+    assert not sim.engaged_bits(np.arange(sim.T)).any()
