@@ -127,65 +127,6 @@ def supply_matrix(pos: np.ndarray, alive: np.ndarray, table: np.ndarray, full: n
     return _supply_kernel(pos, alive, table, full)  # type: ignore[no-any-return]
 
 
-@njit(**JIT)
-def _engaged_kernel(pos, trials, local, pu, pv, offs, ncol, flat, words, miss, sel):  # pragma: no cover - compiled
-    n = trials.size
-    out = np.zeros((words, n), dtype=np.int64)
-    m = 0
-    for j in range(sel.size):
-        i = sel[j]
-        row_a = pos[pu[i]]
-        row_b = pos[pv[i]]
-        base = offs[i]
-        nc = ncol[i]
-        w = i // 62
-        bit = np.int64(1) << np.int64(i % 62)
-        for k in range(n):
-            t = trials[k]
-            a = row_a[t]
-            b = row_b[t]
-            if a < 0 or b < 0:
-                continue
-            cell = base + local[a] * nc + local[b]
-            v = flat[cell]
-            if v < 0:
-                if m < miss.size:
-                    miss[m] = cell
-                m += 1
-            elif v > 0:
-                out[w, k] |= bit
-    return out, m
-
-
-def pair_bits(
-    pos: np.ndarray,
-    trials: np.ndarray,
-    local: np.ndarray,
-    pu: np.ndarray,
-    pv: np.ndarray,
-    offs: np.ndarray,
-    ncol: np.ndarray,
-    flat: np.ndarray,
-    miss: np.ndarray,
-    sel: np.ndarray | None = None,
-) -> tuple[np.ndarray, int]:
-    """Per trial (columns), bit ``i % 62`` of row ``i // 62`` where ``flat`` says the i-th unit pair is
-    linked: ``flat[offs[i] + local[pos[pu[i]]] * ncol[i] + local[pos[pv[i]]]]`` (> 0 linked, 0 not, -1
-    unknown: its cell goes into ``miss``, as far as it holds; the count of unknowns is returned).
-    ``sel``: only these pairs (the others' bits stay 0).
-
-    >>> pos = np.array([[0, 0, -1], [1, 2, 2]])
-    >>> bits, m = pair_bits(pos, np.arange(3), np.array([0, 0, 1]), np.array([0]), np.array([1]), np.array([0]),
-    ...                     np.array([2]), np.array([0, 1], dtype=np.int8), np.zeros(4, dtype=np.int64))
-    >>> bits.tolist(), m
-    ([[0, 1, 0]], 0)
-    """
-    words = max(1, -(-pu.size // 62))
-    if sel is None:
-        sel = np.arange(pu.size, dtype=np.int64)
-    return _engaged_kernel(pos, trials, local, pu, pv, offs, ncol, flat, words, miss, sel)  # type: ignore[no-any-return]
-
-
 def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split ``trials`` by the columns ``cols[:, trial]``.
 
@@ -207,4 +148,4 @@ def group_state(state: np.ndarray, rows: np.ndarray, trials: np.ndarray) -> tupl
     return _group_kernel(state, rows, np.ascontiguousarray(trials, dtype=np.int64))  # type: ignore[no-any-return]
 
 
-__all__ = ["group_rows", "group_state", "pair_bits", "supply_matrix"]
+__all__ = ["group_rows", "group_state", "supply_matrix"]

@@ -68,7 +68,7 @@ from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities, conditions
 from . import mission as missions
-from .fast import group_rows, group_state, pair_bits, supply_matrix
+from .fast import group_rows, group_state, supply_matrix
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import World
 
@@ -167,22 +167,13 @@ class Simulation:
         self._asked: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._batches: dict[tuple[object, ...], list[Batch]] = {}
         self.ordinal = {act: i for i, act in enumerate(scn.plan)}
-        # Engagement by pairs of enemy units (:meth:`engaged_bits`): placement -> its index in its unit's list
+        # Engagement by pairs of enemy units (:meth:`engaged_bits`), read once per board id
         self._enemy_pairs = [
             (u, v) for u in range(U) for v in range(u + 1, U) if self.units[u].player != self.units[v].player
         ]
-        self._pair_u = np.array([u for u, _ in self._enemy_pairs], dtype=np.int64)
-        self._pair_v = np.array([v for _, v in self._enemy_pairs], dtype=np.int64)
-        self._local = np.full(0, -1, dtype=np.int64)
-        self._known = 0
-        self._unit_pids: list[list[int]] = [[] for _ in range(U)]
-        self._pair_shape = [(0, 0) for _ in self._enemy_pairs]
-        self._pair_offs = np.zeros(len(self._enemy_pairs) + 1, dtype=np.int64)
-        self._pair_ncol = np.zeros(len(self._enemy_pairs), dtype=np.int64)
-        self._pair_flat = np.zeros(0, dtype=np.int8)
-        self._pair_miss = np.zeros(4096, dtype=np.int64)
         words = max(1, -(-len(self._enemy_pairs) // 62))
-        self.eng = np.zeros((words, T), dtype=np.int64)  # engaged_bits of every trial
+        self._pair_eng: dict[tuple[int, int], bool] = {}
+        self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
         self._unit_sel = [
             np.array([i for i, p in enumerate(self._enemy_pairs) if u in p], dtype=np.int64) for u in range(U)
         ]
@@ -192,7 +183,7 @@ class Simulation:
             for i in self._unit_sel[u].tolist():
                 mask[i // 62] |= np.int64(1) << np.int64(i % 62)
             self._unit_bits.append(mask)
-        self._bits_pairs: dict[tuple[int, ...], frozenset[tuple[str, str]]] = {}  # the plan position names a draw
+        self._bits_pairs: dict[tuple[int, ...], frozenset[tuple[str, str]]] = {}
         # Current Supply Value by models left (the card's Models/Supply brackets), one row a unit
         self._supply_grid = np.zeros((U, int(self.full.max(initial=0)) + 1), dtype=np.int64)
         for u, su in enumerate(self.units):
@@ -252,6 +243,11 @@ class Simulation:
         if bid is None:
             bid = self._board_ids[pos] = len(self._board_pos)
             self._board_pos.append(pos)
+            if bid >= self._bits_arr.shape[1]:
+                grown = np.zeros((self._bits_arr.shape[0], 2 * bid), dtype=np.int64)
+                grown[:, : self._bits_arr.shape[1]] = self._bits_arr
+                self._bits_arr = grown
+            self._bits_arr[:, bid] = self._board_words(pos)
         return bid
 
     def set_pos(self, u: int, ts: np.ndarray, pid: int) -> None:
@@ -260,15 +256,13 @@ class Simulation:
             old = self._board_pos[bid]
             self.board[g] = self.board_id((*old[:u], pid, *old[u + 1 :]))
         self.pos[u, ts] = pid
-        self._update_engaged(u, ts)
 
     def sync_board(self) -> None:
-        """Recompute every trial's board id and Engaged pairs from ``pos`` (after writing ``pos`` other than by
-        :meth:`set_pos`)."""
+        """Recompute every trial's board id (and so its Engaged pairs) from ``pos`` (after writing ``pos`` other
+        than by :meth:`set_pos`)."""
         everyone = np.arange(self.T)
         for key, ts in self.groups(everyone, list(range(self.U))):
             self.board[ts] = self.board_id(key)
-        self._update_engaged(None, everyone)
 
     def groups_board(
         self, trials: np.ndarray, cols: Sequence[np.ndarray | int]
@@ -311,72 +305,25 @@ class Simulation:
         pos = tuple(p if alive[u] > 0 else -1 for u, p in enumerate(key_pos))
         return pos, alive
 
-    def _sync_locals(self) -> None:
-        """Give every placement of the World its index among its unit's placements (dense table rows)."""
-        n = len(self.world.placements)
-        if self._local.size < n:
-            self._local = np.concatenate([self._local, np.full(max(n, 2 * self._local.size) - self._local.size, -1)])
-        for pid in range(self._known, n):
-            u = self.world.index[self.world.placements[pid].unit]
-            self._local[pid] = len(self._unit_pids[u])
-            self._unit_pids[u].append(pid)
-        self._known = n
-        # the flat table of every enemy pair: rows the first unit's placements, columns the second's
-        need = [(len(self._unit_pids[u]), len(self._unit_pids[v])) for u, v in self._enemy_pairs]
-        if any(r > r0 or c > c0 for (r, c), (r0, c0) in zip(need, self._pair_shape, strict=True)):
-            shapes = [
-                (max(r, 2 * r0) if r > r0 else r0, max(c, 2 * c0) if c > c0 else c0)
-                for (r, c), (r0, c0) in zip(need, self._pair_shape, strict=True)
-            ]
-            offs = np.concatenate([[0], np.cumsum([r * c for r, c in shapes])]).astype(np.int64)
-            flat = np.full(int(offs[-1]), -1, dtype=np.int8)
-            for i, ((r0, c0), (r, c)) in enumerate(zip(self._pair_shape, shapes, strict=True)):
-                old = self._pair_flat[self._pair_offs[i] : self._pair_offs[i] + r0 * c0].reshape(r0, c0)
-                flat[offs[i] : offs[i] + r * c].reshape(r, c)[:r0, :c0] = old
-            self._pair_flat, self._pair_offs, self._pair_shape = flat, offs, shapes
-            self._pair_ncol = np.array([c for _, c in shapes], dtype=np.int64)
-
     def engaged_bits(self, trials: np.ndarray) -> np.ndarray:
         """Per trial of ``trials`` (columns): bit ``i % 62`` of row ``i // 62`` set where the i-th pair of enemy
         units (:attr:`_enemy_pairs`) is Engaged (7.2.1; :meth:`World.pair_engaged` of the two placements,
-        units read whole as in :meth:`board_state`). Kept up to date as units are placed (:meth:`set_pos`)."""
-        return self.eng[:, trials]
+        units read whole as in :meth:`board_state`): read once per board (:meth:`board_id`)."""
+        return self._bits_arr[:, self.board[trials]]
 
-    def _update_engaged(self, u: int | None, ts: np.ndarray) -> None:
-        """Re-read :meth:`engaged_bits` of the pairs with unit ``u`` (None: every pair) in trials ``ts``."""
-        if ts.size == 0 or not self._enemy_pairs:
-            return
-        if u is None:
-            self.eng[:, ts] = self._pair_bits(ts, None)
-        else:
-            self.eng[:, ts] = (self.eng[:, ts] & ~self._unit_bits[u][:, None]) | self._pair_bits(ts, self._unit_sel[u])
-
-    def _pair_bits(self, trials: np.ndarray, sel: np.ndarray | None) -> np.ndarray:
-        """:meth:`engaged_bits` read afresh from the placements (``sel``: only these pairs, the others 0),
-        each pair of placements read once."""
-        trials = np.ascontiguousarray(trials, dtype=np.int64)
-        while True:
-            self._sync_locals()
-            bits, missing = pair_bits(
-                self.pos,
-                trials,
-                self._local,
-                self._pair_u,
-                self._pair_v,
-                self._pair_offs,
-                self._pair_ncol,
-                self._pair_flat,
-                self._pair_miss,
-                sel,
-            )
-            if missing == 0:
-                return bits
-            for cell in np.unique(self._pair_miss[: min(missing, self._pair_miss.size)]).tolist():
-                i = int(np.searchsorted(self._pair_offs, cell, side="right")) - 1
-                a, b = divmod(cell - int(self._pair_offs[i]), int(self._pair_ncol[i]))
-                u, v = self._enemy_pairs[i]
-                pa, pb = self._unit_pids[u][a], self._unit_pids[v][b]
-                self._pair_flat[cell] = self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
+    def _board_words(self, pos: tuple[int, ...]) -> list[int]:
+        """:meth:`engaged_bits` of a board, from each pair of placements (read once per pair)."""
+        words = [0] * self._bits_arr.shape[0]
+        for i, (u, v) in enumerate(self._enemy_pairs):
+            pa, pb = pos[u], pos[v]
+            if pa < 0 or pb < 0:
+                continue
+            hit = self._pair_eng.get((pa, pb))
+            if hit is None:
+                hit = self._pair_eng[(pa, pb)] = self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
+            if hit:
+                words[i // 62] |= 1 << (i % 62)
+        return words
 
     def _pairs_of(self, words: tuple[int, ...]) -> frozenset[tuple[str, str]]:
         hit = self._bits_pairs.get(words)
@@ -399,7 +346,7 @@ class Simulation:
 
     def engaged_mask(self, trials: np.ndarray, u: int) -> np.ndarray:
         """Per trial of ``trials``: is unit ``u`` Engaged?"""
-        return np.asarray(((self.eng[:, trials] & self._unit_bits[u][:, None]) != 0).any(axis=0))
+        return np.asarray(((self.engaged_bits(trials) & self._unit_bits[u][:, None]) != 0).any(axis=0))
 
     def _near_cols(
         self, trials: np.ndarray, units: Sequence[int], near: Callable[[int], bool]
@@ -618,7 +565,6 @@ class Simulation:
                 continue
             self.pos[u, ts] = pid
             self.board[ts] = self.board_id((*old[:u], pid, *old[u + 1 :]))
-            self._update_engaged(u, ts)
             placed[ts] = True
         return placed[trials]
 
@@ -951,16 +897,26 @@ class Simulation:
         if not units:
             yield (), np.arange(trials.size)
             return
-        mat = np.full((len(units), trials.size), -1, dtype=np.int64)
-        for j, v in enumerate(units):
-            pv = self.pos[v, trials]
-            vals = np.unique(pv)
-            player = self.units[v].player
-            flags = np.array([p >= 0 and near(int(p), player) for p in vals.tolist()], dtype=bool)
-            mat[j] = np.where(flags[np.searchsorted(vals, pv)], pv, -1)
-        order, bounds, keys = group_rows(mat, np.arange(trials.size))
+        # the trials of one board (every unit's placement, ``board``) share the answer: read it per board
+        order, bounds, keys = group_rows(self.board[trials][None, :], np.arange(trials.size))
+        players = [self.units[v].player for v in units]
+        parts: dict[tuple[int, ...], list[np.ndarray]] = {}
+        flags: dict[tuple[int, int], bool] = {}
         for g in range(len(keys)):
-            yield tuple(keys[g].tolist()), order[bounds[g] : bounds[g + 1]]
+            board = self._board_pos[int(keys[g, 0])]
+            key = []
+            for v, player in zip(units, players, strict=True):
+                p = board[v]
+                if p >= 0:
+                    hit = flags.get((v, p))
+                    if hit is None:
+                        hit = flags[(v, p)] = near(p, player)
+                    if not hit:
+                        p = -1
+                key.append(p)
+            parts.setdefault(tuple(key), []).append(order[bounds[g] : bounds[g + 1]])
+        for key_t, idx in parts.items():
+            yield key_t, idx[0] if len(idx) == 1 else np.concatenate(idx)
 
     def _near_test(self, pid: int, gap: float) -> Callable[[int], bool]:
         """Could a base of a placement be within ``gap`` of one of ``pid`` (:meth:`World.near`)?"""
