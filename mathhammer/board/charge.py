@@ -199,6 +199,16 @@ def _buffer(geom: BaseGeometry, distance: float, quad_segs: int = QUAD_SEGS) -> 
     return hit[1]
 
 
+@lru_cache(maxsize=16384)
+def _zones(discs: tuple[tuple[Coord, float], ...]) -> BaseGeometry:
+    """The union of :func:`_zone` of each (centre, radius): where a base centre is Within reach of one of them."""
+    return shapely.union_all([_zone(c, radius) for c, radius in discs])
+
+
+def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
 @lru_cache(maxsize=65536)
 def _zone(centre: Coord, radius: float) -> Polygon:
     """Where a base centre is Within ``radius`` of ``centre`` (a fine polygon: the goal of a Charge)."""
@@ -277,10 +287,13 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -
             near_enemy.append(_disc(m.centre, m.radius + ENGAGEMENT_RANGE + r))
     goal: BaseGeometry = region
     for tid in targets:
-        zone = shapely.union_all([_zone(m.centre, m.radius + ENGAGEMENT_RANGE + r) for m in board.unit(tid).models])
-        goal = goal.intersection(zone)
-    blocked = shapely.union_all(end_polys + near_enemy) if end_polys or near_enemy else Polygon()
-    goal = goal.difference(blocked)
+        discs = tuple((m.centre, m.radius + ENGAGEMENT_RANGE + r) for m in board.unit(tid).models)
+        goal = goal.intersection(_zones(discs))
+    # only the shapes whose boxes meet the goal's can take anything from it
+    x0, y0, x1, y1 = goal.bounds if not goal.is_empty else (0.0, 0.0, -1.0, -1.0)
+    near = [g for g in end_polys + near_enemy if _boxes_meet(g.bounds, (x0, y0, x1, y1))]
+    if near:
+        goal = goal.difference(shapely.union_all(near))
     return _Level(key, [p[0] for p in path], [p[1] for p in path], [p[2] for p in path], goal)
 
 

@@ -250,7 +250,7 @@ class World:
         self._place_cache: dict[tuple[object, ...], int | None] = {}
         self._boards: dict[tuple[object, ...], Board] = {}
         self._models: dict[int, tuple[Model, ...]] = {}
-        self._contest: dict[tuple[int, int, int], bool] = {}
+        self._contest: dict[tuple[int, int], float] = {}
         self._facts: dict[tuple[object, ...], object] = {}
         self._charges: dict[tuple[object, ...], tuple[float, Coord | None]] = {}
         self._near: dict[tuple[int, int, float], bool] = {}
@@ -1479,10 +1479,15 @@ class World:
         piece (MID or HIGH GROUND) does not contest; a placement is always In Coherency (set around
         its Leading Model). Flying and BURROWED units are excluded by the caller.
         """
-        key = (pid, alive, marker)
+        return self._first_contesting(pid, marker) < alive
+
+    def _first_contesting(self, pid: int, marker: int) -> float:
+        """The index of the first model of placement ``pid`` that contests ``marker`` (:meth:`contests`), or
+        infinity: each model is read on its own, so the first ``k`` contest when this is below ``k``."""
+        key = (pid, marker)
         hit = self._contest.get(key)
         if hit is None:
-            hit = False
+            hit = math.inf
             p = self.placements[pid]
             if p.level is not None:  # not on the same elevation as the marker (8.9.1)
                 self._contest[key] = hit
@@ -1490,12 +1495,12 @@ class World:
             su = self.scn.units[p.unit]
             spec = next(m for m in self.scn.deployment.markers if m.number == marker)
             mk = Model(f"marker-{marker}", spec.x, spec.y, MARKER_MM, 0)
-            for i, c in enumerate(p.centres[:alive]):
+            for i, c in enumerate(p.centres):
                 m = Model(f"{su.id}.{i + 1}", c[0], c[1], su.base_mm, su.size)
                 if m.distance(mk) > CONTEST_RANGE + EPS:
                     continue
                 if math.dist(m.centre, mk.centre) < m.radius + mk.radius:
-                    hit = True  # the model stands on the marker
+                    hit = i  # the model stands on the marker
                     break
                 b = Board(
                     self.board.width,
@@ -1504,7 +1509,7 @@ class World:
                     (Unit(su.id, su.player, (m,)), Unit("marker", "markers", (mk,))),
                 )
                 if line_of_sight(b, m, mk).visible:
-                    hit = True
+                    hit = i
                     break
             self._contest[key] = hit
         return hit
