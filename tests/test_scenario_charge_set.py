@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.board.model import EPS, MM_PER_INCH, board_problems
@@ -177,3 +178,55 @@ def test_the_survivors_are_the_engaged_models() -> None:
     g = _gaps(sim, pids, "zergling-1", "marine-1").min(axis=1)
     tier = np.where(g <= CONTACT + EPS, 3, np.where(g <= ENGAGEMENT_RANGE + EPS, 2, 1))
     assert list(tier[1:]) == sorted(tier[1:], reverse=True)
+
+
+def test_placements_read_through_the_memo_equal_those_computed_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """8.7.7 step 4 placements are kept with the box of the spots they tested (``World._charge_spots_memo``):
+    every charging unit set in 1,500 games of the 6-a-side example, read through that memo, is set where
+    the placement computed afresh with every other base on the table sets it, and most were reused."""
+    from mathhammer.scenario import builtin_scenarios, load_scenario
+    from mathhammer.scenario.world import World
+
+    calls: list[tuple[object, ...]] = []
+    memo = World._charge_spots_memo
+
+    def spy(self: World, su, lead, r, level, others, live):  # type: ignore[no-untyped-def]
+        got = memo(self, su, lead, r, level, others, live)
+        calls.append((self, su, lead, r, level, list(others), list(live), got))
+        return got
+
+    monkeypatch.setattr(World, "_charge_spots_memo", spy)
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    Simulation(load_scenario(path), 1500, 6).run()
+    assert len(calls) > 500
+    fresh = sum(len(entries) for entries in calls[0][0]._spots_memo.values())  # type: ignore[attr-defined]
+    assert fresh < len(calls) / 3  # the memo was used
+    for w, su, lead, r, level, others, live, got in calls:
+        assert World._charge_spots(w, su, lead, r, level, others, live) == got  # type: ignore[arg-type]
+
+
+def test_the_memo_looks_at_every_base_that_can_change_a_tested_spot() -> None:
+    """The same Charge set beside 300 random single other bases (an enemy Ground unit not declared,
+    or a friendly base), one World keeping the memo: each placement equals the one computed afresh.
+    A base within 1" of a tested spot (8.7.7 step 4: "None may end Within the Engagement Range of a
+    Unit not declared as a target") or overlapping one changes the answer; one farther does not."""
+    sim, _ = _setup(marine_2=False)
+    w = sim.world
+    su = sim.scn.units["zergling-1"]
+    r = _r(sim, "zergling-1")
+    m1 = w.placements[w.place(sim.scn.units["marine-1"], (10, 10), (0, -1), ())]  # type: ignore[index]
+    rm = _r(sim, "marine-1")
+    live = [(c, rm) for c in m1.centres]
+    base = [(c, rm, False) for c in m1.centres]
+    rng = np.random.default_rng(3)
+    changed = 0
+    for _ in range(300):
+        x, y = LEAD[0] + rng.uniform(-5, 5), LEAD[1] + rng.uniform(-2, 6)
+        other = ((float(x), float(y)), float(rng.choice([0.3, 0.5, 0.98])), bool(rng.random() < 0.7))
+        if math.dist(other[0], LEAD) < other[1] + r + 0.05 or min(math.dist(other[0], c) for c in m1.centres) < 1.6:
+            continue  # on the Leading Model or on the target: not a board the simulation makes
+        others = [*base, other]
+        got = w._charge_spots_memo(su, LEAD, r, None, others, live)
+        assert got == w._charge_spots(su, LEAD, r, None, others, live)
+        changed += got != w._charge_spots(su, LEAD, r, None, base, live)
+    assert changed > 30  # the other base mattered in many of them

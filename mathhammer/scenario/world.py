@@ -235,6 +235,9 @@ def close_ranks_grid_box(lead_to: Coord, step: float) -> tuple[np.ndarray, np.nd
     return np.asarray(lead_to) - half, np.asarray(lead_to) + half
 
 
+_SpotsEntry = tuple[np.ndarray, np.ndarray, frozenset[tuple[Coord, float, bool]], list[Coord] | None]
+
+
 class World:
     """Placements and board facts for one scenario, cached."""
 
@@ -265,6 +268,8 @@ class World:
         self._levels: dict[Coord, str | None] = {}
         self._close: dict[tuple[object, ...], int] = {}
         self._close_lead: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
+        # _charge_spots_memo: (unit, Leading Model, ...) -> [(box, the other bases near it, the spots)]
+        self._spots_memo: dict[tuple[object, ...], list[_SpotsEntry]] = {}
         self._close_boxes: dict[tuple[object, ...], tuple[np.ndarray | None, np.ndarray | None, float]] = {}
         self._near_boxes: dict[tuple[object, int], bool] = {}
         self._close_grid: dict[tuple[object, ...], int] = {}
@@ -515,7 +520,7 @@ class World:
                     : left.get(self.placements[pid].unit, len(self.placements[pid].centres))
                 ]
             ]
-            spots = self._charge_spots(su, lead, r, level, others, live)
+            spots = self._charge_spots_memo(su, lead, r, level, others, live)
             if spots is not None:
                 norm = math.hypot(*rear) or 1.0
                 # 8.7.5's tiers against the targets' live models (the order is fixed here, see the module text)
@@ -647,6 +652,48 @@ class World:
             result = self._pid[placement] = len(self.placements) - 1
         return result
 
+    def _charge_spots_memo(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        r: float,
+        level: str | None,
+        others: list[tuple[Coord, float, bool]],
+        live: list[tuple[Coord, float]],
+    ) -> list[Coord] | None:
+        """:meth:`_charge_spots`, kept with the box of every spot it tested against the other bases.
+
+        The other bases enter only the test of a spot, and a base farther than its radius + ``r`` + 1"
+        from a spot cannot change that test. So a second call with the same unit, Leading Model, level
+        and target models, whose other bases within that reach of the first call's box are the same,
+        tests every spot the first one tested with the same answer, step by step, and ends the same.
+        """
+        base = (su.id, lead, r, level, tuple(live))
+        entries = self._spots_memo.setdefault(base, [])
+        for lo, hi, relevant, result in entries:
+            if self._bases_near(others, lo, hi, r) == relevant:
+                return result
+        box = [math.inf, math.inf, -math.inf, -math.inf]
+        result = self._charge_spots(su, lead, r, level, others, live, box)
+        lo = np.asarray(box[:2])
+        hi = np.asarray(box[2:])
+        entries.append((lo, hi, self._bases_near(others, lo, hi, r), result))
+        return result
+
+    @staticmethod
+    def _bases_near(
+        others: list[tuple[Coord, float, bool]], lo: np.ndarray, hi: np.ndarray, r: float
+    ) -> frozenset[tuple[Coord, float, bool]]:
+        """The bases of ``others`` within their radius + ``r`` + 1" (and a margin) of the box ``lo``-``hi``."""
+        out = []
+        for o in others:
+            (x, y), rad, _ = o
+            dx = max(lo[0] - x, x - hi[0], 0.0)
+            dy = max(lo[1] - y, y - hi[1], 0.0)
+            if math.hypot(dx, dy) <= r + rad + ENGAGEMENT_RANGE + 0.01:
+                out.append(o)
+        return frozenset(out)
+
     def _charge_spots(
         self,
         su: ScenarioUnit,
@@ -655,6 +702,7 @@ class World:
         level: str | None,
         others: list[tuple[Coord, float, bool]],
         live: list[tuple[Coord, float]],
+        box: list[float] | None = None,
     ) -> list[Coord] | None:
         """8.7.7 step 4: where the other models of a charging unit are set, the Leading Model at ``lead``.
 
@@ -680,6 +728,7 @@ class World:
         own), not Within 1" of an enemy Ground unit that is not a target, and In Coherency as
         :meth:`place` reads it (centre at most a base spacing + 2" from a model already set).
         ``live``: centres and radii of the targets' live models. None if a model finds no spot.
+        ``box`` ([x0, y0, x1, y1]): grown to hold every spot tested against ``others``.
         """
         touch = CONTACT / 2
         apart = CONTACT / 2 - 1e-3
@@ -709,6 +758,9 @@ class World:
 
         def static_ok(pts: np.ndarray) -> np.ndarray:
             ok = np.ones(pts.shape[0], dtype=bool)
+            if box is not None and pts.size:
+                lo, hi = pts.min(axis=0), pts.max(axis=0)
+                box[:] = [min(box[0], lo[0]), min(box[1], lo[1]), max(box[2], hi[0]), max(box[3], hi[1])]
             if OC.size:
                 g = np.sqrt(((pts[:, None, :] - OC[None, :, :]) ** 2).sum(axis=2)) - r - OR[None, :]
                 need = np.where(target_spot, apart, GAP / 2)
