@@ -391,3 +391,66 @@ def test_straight_charge_shortcut_is_taken_and_refused() -> None:
         charge_distance(board, "a", ["targets"])
         charge_distance(wall, "z1", ["marines"])
     assert calls[0] is not None and calls[1] is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.tuples(st.floats(3, 41), st.floats(3, 27)),
+    st.lists(st.tuples(st.floats(3, 41), st.floats(3, 27)), min_size=1, max_size=3),
+    st.lists(st.tuples(st.floats(-8, 8), st.floats(-8, 8)), min_size=1, max_size=6),
+    st.lists(st.tuples(st.floats(2, 38), st.floats(2, 24), st.floats(0.3, 6), st.floats(0.3, 6)), max_size=2),
+    st.sampled_from([25, 32, 40]),
+    st.sampled_from([None, 6.0, 12.0]),
+    st.booleans(),
+)
+def test_models_away_from_the_examined_box_do_not_change_a_charge(
+    lead: tuple[float, float],
+    targets: list[tuple[float, float]],
+    bystanders: list[tuple[float, float]],
+    walls: list[tuple[float, float, float, float]],
+    mm: int,
+    max_length: float | None,
+    enemy: bool,
+) -> None:
+    """8.7.7 steps 2-3: ``charge_distance`` reports the box it examined; taking away every model of an
+    undeclared enemy unit (8.7.7 step 3: not Within 1" of it) or of a friendly unit that
+    ``examined_near`` says cannot meet that box leaves the answer (path, length) unchanged. The
+    simulation keeps Charges under that box (``World._charge_memo``)."""
+    from mathhammer.board.charge import examined_near
+    from mathhammer.board.model import board_problems
+
+    terrain = tuple(
+        Terrain(f"w{i}", ((x, y), (x + w, y), (x + w, y + d), (x, y + d)), size=2 + i % 2)
+        for i, (x, y, w, d) in enumerate(walls)
+    )
+    base_units = (
+        Unit("chargers", "p1", (Model("c1", *lead, base_mm=mm),)),
+        Unit("targets", "p2", tuple(Model(f"t{i}", x, y, base_mm=32) for i, (x, y) in enumerate(targets))),
+    )
+    # the other unit's models near the first target, where they may or may not matter (none overlapping)
+    tx, ty = targets[0]
+    placed = [m for u in base_units for m in u.models]
+    others: tuple[Model, ...] = ()
+    for i, (dx, dy) in enumerate(bystanders):
+        m = Model(f"o{i}", tx + dx, ty + dy, base_mm=25)
+        inside = 1 < m.centre[0] < 43 and 1 < m.centre[1] < 29
+        if inside and all(m.distance(o) > 0.1 for o in placed):
+            placed.append(m)
+            others += (m,)
+    assume(others)
+    try:
+        board = Board(44, 30, terrain, (*base_units, Unit("others", "p2" if enemy else "p1", others)))
+        if board_problems(board):
+            raise BoardError("overlap")
+        box = [0.0, 0.0, 0.0, 0.0]
+        full = charge_distance(board, "c1", ["targets"], max_length=max_length, examined=box)
+    except (InputError, BoardError):  # overlapping bases, or the charger is Engaged: no Charge
+        full = None
+    assume(full is not None)
+    assert full is not None
+    r = board.model("c1").radius
+    kept = tuple(m for m in others if examined_near(box, m.centre, m.radius, r))
+    assume(len(kept) < len(others))  # some model is away from the box
+    units = (*base_units, Unit("others", "p2" if enemy else "p1", kept)) if kept else base_units
+    fewer = charge_distance(Board(44, 30, terrain, units), "c1", ["targets"], max_length=max_length)
+    assert (fewer.path, fewer.length) == (full.path, full.length)

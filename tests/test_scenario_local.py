@@ -87,3 +87,29 @@ def test_engaged_pairs_follow_placements_written_directly() -> None:
     sim.pos[:] = -1
     sim.sync_board()
     assert not sim.engaged_bits(np.arange(sim.T)).any()
+
+
+def test_charges_read_through_the_memo_equal_those_computed_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """8.7.7 steps 2-3: every Charge distance of 1,000 games of the 6-a-side example, read through
+    ``World._charge_memo`` (kept with the box the path examined), equals ``charge_distance`` on the
+    same board, and the memo saved most of the reads."""
+    from mathhammer.board.charge import charge_distance
+    from mathhammer.scenario.world import World
+
+    calls: list[tuple[object, ...]] = []
+    memo = World._charge_memo
+
+    def spy(self: World, pos, alive, uid, targets, reach):  # type: ignore[no-untyped-def]
+        got = memo(self, pos, alive, uid, targets, reach)
+        calls.append((self, pos, alive, uid, targets, reach, got))
+        return got
+
+    monkeypatch.setattr(World, "_charge_memo", spy)
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    Simulation(load_scenario(path), 1000, 8).run()
+    w = calls[0][0]
+    computed = sum(len(e) for e in w._charge_entries.values())  # type: ignore[attr-defined]
+    assert len(calls) > 200 and computed < 0.8 * len(calls)
+    for w, pos, alive, uid, targets, reach, got in calls:
+        fresh = charge_distance(w.board_for(pos, alive), f"{uid}.1", list(targets), max_length=reach)  # type: ignore[attr-defined]
+        assert (fresh.length, fresh.end) == got

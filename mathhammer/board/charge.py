@@ -205,6 +205,24 @@ def _zones(discs: tuple[tuple[Coord, float], ...]) -> BaseGeometry:
     return shapely.union_all([_zone(c, radius) for c, radius in discs])
 
 
+def examined_near(box: Sequence[float], centre: Coord, radius: float, lead_radius: float) -> bool:
+    """Can a base of ``radius`` at ``centre`` (a model of a unit other than the charger and the targets)
+    change a :func:`charge_distance` answer whose ``examined`` box is ``box``? Only if its shapes (the
+    base grown by the Leading Model's radius, and by 1" for an undeclared enemy, as polygons) may meet
+    the box.
+
+    >>> examined_near([0, 0, 1, 1], (3.0, 0.5), 0.5, 0.5)
+    True
+    >>> examined_near([0, 0, 1, 1], (3.2, 0.5), 0.5, 0.5)
+    False
+    """
+    if not all(math.isfinite(v) for v in box):
+        return True
+    dx = max(box[0] - centre[0], centre[0] - box[2], 0.0)
+    dy = max(box[1] - centre[1], centre[1] - box[3], 0.0)
+    return math.hypot(dx, dy) <= (radius + lead_radius + ENGAGEMENT_RANGE) * GROW + 0.01
+
+
 def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
@@ -245,6 +263,7 @@ class _Level:
     inscribed: list[Polygon]  # the same grown by r with grow 1 (never too big), for a start touching one
     owners: list[str | None]  # the terrain piece each obstacle is, or None (a base, the fence)
     goal: BaseGeometry
+    zone: tuple[float, float, float, float]  # the box of the goal before the bases are taken out of it
 
 
 def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -> _Level:
@@ -290,11 +309,11 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -
         discs = tuple((m.centre, m.radius + ENGAGEMENT_RANGE + r) for m in board.unit(tid).models)
         goal = goal.intersection(_zones(discs))
     # only the shapes whose boxes meet the goal's can take anything from it
-    x0, y0, x1, y1 = goal.bounds if not goal.is_empty else (0.0, 0.0, -1.0, -1.0)
-    near = [g for g in end_polys + near_enemy if _boxes_meet(g.bounds, (x0, y0, x1, y1))]
+    zone = goal.bounds if not goal.is_empty else (0.0, 0.0, -1.0, -1.0)
+    near = [g for g in end_polys + near_enemy if _boxes_meet(g.bounds, zone)]
     if near:
         goal = goal.difference(shapely.union_all(near))
-    return _Level(key, [p[0] for p in path], [p[1] for p in path], [p[2] for p in path], goal)
+    return _Level(key, [p[0] for p in path], [p[1] for p in path], [p[2] for p in path], goal, zone)
 
 
 def _table(board: Board, inset: float) -> Polygon:
@@ -383,6 +402,7 @@ def charge_distance(
     engage: bool = True,
     count_climb: bool = True,
     max_length: float | None = None,
+    examined: list[float] | None = None,
 ) -> ChargePath:
     """The shortest distance the Leading Model must travel to a legal Charge end position (8.7.7).
 
@@ -401,6 +421,11 @@ def charge_distance(
     a charge needing more returns no path (length ``inf``); any path up to ``max_length`` is found
     exactly as without it.
 
+    ``examined`` ([x0, y0, x1, y1], filled in): a box such that the answer depends on the models of
+    units other than the charger and the targets only through those whose shapes (a base grown by the
+    Leading Model's radius and 1") meet it: the goal's box and the straight line where the answer is
+    one, the whole plane where the path search ran (``inf`` bounds).
+
     Raises:
         InputError: an unknown id, a Flying charger or target ("Flying Units cannot Charge or be
             Charged"), a target of the charger's own side, a charger whose unit is Engaged, or a shortest
@@ -412,6 +437,12 @@ def charge_distance(
     r = lead.radius
     keys: list[str | None] = [None] + [t.id for t in board.terrain if t.surface]
     levels = {k: _level(board, lead, targets, k) for k in keys}
+    seen = examined if examined is not None else [0.0, 0.0, 0.0, 0.0]
+    if len(keys) == 1:  # the goal reads the shapes meeting its box; the start and the line are added below
+        z0, w0, z1, w1 = levels[None].zone
+        seen[:] = [min(z0, start[0]), min(w0, start[1]), max(z1, start[0]), max(w1, start[1])]
+    else:
+        seen[:] = [-math.inf, -math.inf, math.inf, math.inf]
     if all(lv.goal.is_empty for lv in levels.values()):
         return ChargePath(None, math.inf)
     home = levels[lead.stands_on]
@@ -428,7 +459,10 @@ def charge_distance(
     if len(keys) == 1:  # one level: a straight move to the nearest end, where nothing is in the way
         straight = _straight_charge(board, lead, targets, home, geoms[home.key], engage, max_length)
         if straight is not None:
+            for px, py in straight.path or ():
+                seen[:] = [min(seen[0], px), min(seen[1], py), max(seen[2], px), max(seen[3], py)]
             return straight
+        seen[:] = [-math.inf, -math.inf, math.inf, math.inf]  # the search looks everywhere
     trees = {k: shapely.STRtree(geoms[k]) for k in keys}
     solids = {k: shapely.union_all([*tight[k], *strips]) for k in keys}
     for solid in solids.values():

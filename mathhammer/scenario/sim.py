@@ -237,8 +237,9 @@ class Simulation:
     def row_board(self) -> int:
         return 5 * self.U
 
-    def board_id(self, pos: tuple[int, ...]) -> int:
-        """The id of a placement vector (interned: equal vectors, one id)."""
+    def board_id(self, pos: tuple[int, ...], moved: tuple[int, int] | None = None) -> int:
+        """The id of a placement vector (interned: equal vectors, one id). ``moved`` (board id, unit): ``pos``
+        is that board with only that unit's placement changed (its Engaged pairs are re-read, the others kept)."""
         bid = self._board_ids.get(pos)
         if bid is None:
             bid = self._board_ids[pos] = len(self._board_pos)
@@ -247,14 +248,19 @@ class Simulation:
                 grown = np.zeros((self._bits_arr.shape[0], 2 * bid), dtype=np.int64)
                 grown[:, : self._bits_arr.shape[1]] = self._bits_arr
                 self._bits_arr = grown
-            self._bits_arr[:, bid] = self._board_words(pos)
+            if moved is None:
+                self._bits_arr[:, bid] = self._board_words(pos, None)
+            else:
+                old, u = moved
+                kept = self._bits_arr[:, old] & ~self._unit_bits[u]
+                self._bits_arr[:, bid] = kept | np.asarray(self._board_words(pos, self._unit_sel[u].tolist()))
         return bid
 
     def set_pos(self, u: int, ts: np.ndarray, pid: int) -> None:
         """Place unit ``u`` (or clear it: ``pid`` -1) in trials ``ts``, keeping the board ids."""
         for (bid,), g in self.groups(ts, [self.row_board()]):
             old = self._board_pos[bid]
-            self.board[g] = self.board_id((*old[:u], pid, *old[u + 1 :]))
+            self.board[g] = self.board_id((*old[:u], pid, *old[u + 1 :]), (bid, u))
         self.pos[u, ts] = pid
 
     def sync_board(self) -> None:
@@ -311,10 +317,12 @@ class Simulation:
         units read whole as in :meth:`board_state`): read once per board (:meth:`board_id`)."""
         return self._bits_arr[:, self.board[trials]]
 
-    def _board_words(self, pos: tuple[int, ...]) -> list[int]:
-        """:meth:`engaged_bits` of a board, from each pair of placements (read once per pair)."""
+    def _board_words(self, pos: tuple[int, ...], pairs: list[int] | None) -> list[int]:
+        """:meth:`engaged_bits` of a board (``pairs``: only those, the others 0), from each pair of placements
+        (read once per pair)."""
         words = [0] * self._bits_arr.shape[0]
-        for i, (u, v) in enumerate(self._enemy_pairs):
+        for i in range(len(self._enemy_pairs)) if pairs is None else pairs:
+            u, v = self._enemy_pairs[i]
             pa, pb = pos[u], pos[v]
             if pa < 0 or pb < 0:
                 continue
@@ -564,7 +572,7 @@ class Simulation:
                 self._skip(act, ts.size, "no room to set the unit there")
                 continue
             self.pos[u, ts] = pid
-            self.board[ts] = self.board_id((*old[:u], pid, *old[u + 1 :]))
+            self.board[ts] = self.board_id((*old[:u], pid, *old[u + 1 :]), (bid, u))
             placed[ts] = True
         return placed[trials]
 

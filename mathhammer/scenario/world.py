@@ -127,7 +127,7 @@ from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from ..board.charge import PORTAL_STEP, charge_distance
+from ..board.charge import PORTAL_STEP, charge_distance, examined_near
 from ..board.engagement import ENGAGEMENT_RANGE, engaged
 from ..board.facts import AttackFacts, weapon_facts
 from ..board.los import line_of_sight
@@ -238,6 +238,9 @@ def close_ranks_grid_box(lead_to: Coord, step: float) -> tuple[np.ndarray, np.nd
 _SpotsEntry = tuple[np.ndarray, np.ndarray, frozenset[tuple[Coord, float, bool]], list[Coord] | None]
 
 
+_ChargeEntry = tuple[np.ndarray, np.ndarray, frozenset[tuple[int, int, int]], tuple[float, Coord | None]]
+
+
 class World:
     """Placements and board facts for one scenario, cached."""
 
@@ -270,6 +273,8 @@ class World:
         self._close_lead: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
         # _charge_spots_memo: (unit, Leading Model, ...) -> [(box, the other bases near it, the spots)]
         self._spots_memo: dict[tuple[object, ...], list[_SpotsEntry]] = {}
+        # _charge_memo: (charger, targets, reach) -> [(box examined, other units near it, the answer)]
+        self._charge_entries: dict[tuple[object, ...], list[_ChargeEntry]] = {}
         self._close_boxes: dict[tuple[object, ...], tuple[np.ndarray | None, np.ndarray | None, float]] = {}
         self._near_boxes: dict[tuple[object, int], bool] = {}
         self._close_grid: dict[tuple[object, ...], int] = {}
@@ -485,7 +490,8 @@ class World:
             # same units there, unless the grid had to look beyond PLACE_NEAR (then: the units in reach of
             # every spot it may look at, below)
             at = np.asarray(lead, dtype=float)
-            small = self._near_box(occupied, at, at, PLACE_NEAR + r + ENGAGEMENT_RANGE + 0.01)
+            reach = PLACE_NEAR + r + ENGAGEMENT_RANGE + 0.01
+            small = tuple(pid for pid in occupied if self.near_box(("lead", lead, reach), pid, at, at, reach))
             small_key = (*key[:5], small, level)
             hit = self._place_near.get(small_key, -2)
             if hit == -2:
@@ -641,8 +647,11 @@ class World:
                     far = float(np.hypot(oc[:, 0] - lead[0], oc[:, 1] - lead[1]).max())
                     ext = max(ext, far + self._radius(pid) + 3 * r + ENGAGEMENT_RANGE + CONTACT)
         at = np.asarray(lead, dtype=float)
-        near = set(self._near_box(occupied, at, at, ext + r + ENGAGEMENT_RANGE + 0.01))
-        return tuple(pid for pid in occupied if pid in near or self.placements[pid].unit in allowed)
+        reach = ext + r + ENGAGEMENT_RANGE + 0.01
+        box = ("lead", lead, reach)
+        return tuple(
+            pid for pid in occupied if self.placements[pid].unit in allowed or self.near_box(box, pid, at, at, reach)
+        )
 
     def _intern(self, placement: Placement) -> int:
         """The id of ``placement``: the same models in the same places get one id, one board state."""
@@ -1501,9 +1510,55 @@ class World:
         key = (pos, alive, uid, targets, reach)
         hit = self._charges.get(key)
         if hit is None:
-            path = charge_distance(self.board_for(pos, alive), f"{uid}.1", list(targets), max_length=reach)
-            hit = self._charges[key] = (path.length, path.end)
+            hit = self._charges[key] = self._charge_memo(pos, alive, uid, targets, reach)
         return hit
+
+    def _charge_memo(
+        self,
+        pos: tuple[int, ...],
+        alive: tuple[int, ...],
+        uid: str,
+        targets: tuple[str, ...],
+        reach: float | None,
+    ) -> tuple[float, Coord | None]:
+        """:func:`charge_distance` on the board ``pos``/``alive``, kept with the box it examined.
+
+        The answer depends on the other units' models only through those whose shapes meet that box
+        (``charge_distance``'s ``examined``): a second board with the same charger, targets and reach,
+        and the same other units (placement and models left) with a model near the box, has the same
+        answer. A model is near when its centre is within its radius + the Leading Model's + 1" (grown
+        as the polygons are, and a margin) of the box.
+        """
+        u = self.index[uid]
+        tset = {self.index[t] for t in targets}
+        base = (uid, pos[u], alive[u], tuple((pos[t], alive[t]) for t in sorted(tset)), targets, reach)
+        rest = [
+            (v, pos[v], alive[v]) for v in range(len(pos)) if pos[v] >= 0 and alive[v] > 0 and v != u and v not in tset
+        ]
+        r = self._radius(pos[u])
+        entries = self._charge_entries.setdefault(base, [])
+        for lo, hi, relevant, answer in entries:
+            if self._units_near(rest, lo, hi, r) == relevant:
+                return answer
+        box = [0.0, 0.0, 0.0, 0.0]
+        path = charge_distance(self.board_for(pos, alive), f"{uid}.1", list(targets), max_length=reach, examined=box)
+        answer = (path.length, path.end)
+        lo, hi = np.asarray(box[:2]), np.asarray(box[2:])
+        entries.append((lo, hi, self._units_near(rest, lo, hi, r), answer))
+        return answer
+
+    def _units_near(
+        self, units: list[tuple[int, int, int]], lo: np.ndarray, hi: np.ndarray, r: float
+    ) -> frozenset[tuple[int, int, int]]:
+        """The (unit, placement, models) of ``units`` with a live model that may change a Charge whose examined
+        box is ``lo``-``hi`` (:func:`~mathhammer.board.charge.examined_near`; ``r``: the Leading Model's radius)."""
+        box = [float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])]
+        out = []
+        for v, pid, k in units:
+            rad = self._radius(pid)
+            if any(examined_near(box, c, rad, r) for c in self.placements[pid].centres[:k]):
+                out.append((v, pid, k))
+        return frozenset(out)
 
     def facts(
         self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str, tid: str, weapon: Weapon, tags: tuple[str, ...]
