@@ -280,3 +280,28 @@ def test_bogus_close_ranks_policy_is_rejected(mode: str, tmp_path: Path) -> None
     assert res.exit_code == 2, res.output
     assert "Traceback" not in res.output
     assert f"bad_close_ranks.toml: {expected}" in res.output
+
+
+def test_the_close_ranks_memo_looks_at_every_base_that_can_change_a_test() -> None:
+    """8.8.1 step 1 ("cannot bring the Unit into Engagement with new Enemy Units"; the moves and
+    Coherency Links keep off other bases): the Close Ranks move of ``_charged`` beside Marine-2 set
+    at 150 random points around the fight, one World keeping the memo (``World._close_memo``), equals
+    the move computed afresh each time, and Marine-2 changed the move in many of them."""
+    sim, pids = _charged()
+    w, units = sim.world, sim.scn.units
+    z, m1 = pids["zergling-1"], pids["marine-1"]
+    alive = int(sim.full[sim.uids.index("zergling-1")])
+    engaged = ((m1, int(sim.full[sim.uids.index("marine-1")])),)
+    alone = w._close_ranks(z, alive, engaged, (), False)
+    rng = np.random.default_rng(5)
+    changed = tried = 0
+    for _ in range(150):
+        at = (float(rng.uniform(4, 18)), float(rng.uniform(4, 17)))
+        m2 = w.place(units["marine-2"], at, (0, -1), (m1, z))
+        if m2 is None:
+            continue
+        tried += 1
+        got = w._close_memo(z, alive, engaged, (m2,), False)
+        assert got == w._close_ranks(z, alive, engaged, (m2,), False), at
+        changed += got != alone
+    assert tried > 60 and changed > 10

@@ -241,6 +241,9 @@ _SpotsEntry = tuple[np.ndarray, np.ndarray, frozenset[tuple[Coord, float, bool]]
 _ChargeEntry = tuple[np.ndarray, np.ndarray, frozenset[tuple[int, int, int]], tuple[float, Coord | None]]
 
 
+_CloseEntry = tuple[np.ndarray, np.ndarray, frozenset[tuple[Coord, float, bool, bool]], "int | Coord"]
+
+
 class World:
     """Placements and board facts for one scenario, cached."""
 
@@ -275,6 +278,8 @@ class World:
         self._spots_memo: dict[tuple[object, ...], list[_SpotsEntry]] = {}
         # _charge_memo: (charger, targets, reach) -> [(box examined, other units near it, the answer)]
         self._charge_entries: dict[tuple[object, ...], list[_ChargeEntry]] = {}
+        # _close_memo: (unit's placement, models left, Engaged units, mode) -> [(box, bases near it, answer)]
+        self._close_memos: dict[tuple[object, ...], list[_CloseEntry]] = {}
         self._close_boxes: dict[tuple[object, ...], tuple[np.ndarray | None, np.ndarray | None, float]] = {}
         self._near_boxes: dict[tuple[object, int], bool] = {}
         self._close_grid: dict[tuple[object, ...], int] = {}
@@ -927,7 +932,7 @@ class World:
         hit = self._close.get(key)
         if hit is None:
             try:
-                hit = self._close_ranks(pid, alive, foes, near, True)
+                hit = self._close_memo(pid, alive, foes, near, True)
             except _GridFallbackError as fallback:
                 lo, hi, _ = self.close_box(pid, alive, foes)
                 assert lo is not None and hi is not None
@@ -943,8 +948,59 @@ class World:
         key = (pid, alive, foes, near)
         hit = self._close_grid.get(key)
         if hit is None:
-            hit = self._close_grid[key] = self._close_ranks(pid, alive, foes, near, False)
+            hit = self._close_grid[key] = self._close_memo(pid, alive, foes, near, False)
         return hit
+
+    def _close_memo(
+        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...], reduced: bool
+    ) -> int:
+        """:meth:`_close_ranks`, kept with the box of every spot, path point and Coherency Link it tested
+        against the other units' bases.
+
+        The other bases enter only those tests, and a base farther than its radius + the unit's + 1" from
+        the box cannot change one. So a second call with the same unit, models left, Engaged units and
+        mode, whose other bases near that box are the same, makes every test the same, step by step,
+        and ends the same (the same placement, or the same grid fallback).
+        """
+        base = (pid, alive, foes, reduced)
+        side = self.scn.units[self.placements[pid].unit].player
+        bases = []
+        for opid in others:
+            other = self.scn.units[self.placements[opid].unit]
+            rad = self._radius(opid)
+            bases += [(c, rad, other.flying, other.player != side) for c in self.placements[opid].centres]
+        r = self._radius(pid)
+        entries = self._close_memos.setdefault(base, [])
+        for lo, hi, relevant, kept in entries:
+            if self._close_near(bases, lo, hi, r) == relevant:
+                if isinstance(kept, tuple):
+                    raise _GridFallbackError(kept)
+                return kept
+        box = [math.inf, math.inf, -math.inf, -math.inf]
+        answer: int | Coord
+        try:
+            answer = self._close_ranks(pid, alive, foes, others, reduced, box)
+        except _GridFallbackError as fallback:
+            answer = fallback.lead_to
+        lo, hi = np.asarray(box[:2]), np.asarray(box[2:])
+        entries.append((lo, hi, self._close_near(bases, lo, hi, r), answer))
+        if isinstance(answer, tuple):
+            raise _GridFallbackError(answer)
+        return answer
+
+    def _close_near(
+        self, bases: list[tuple[Coord, float, bool, bool]], lo: np.ndarray, hi: np.ndarray, r: float
+    ) -> frozenset[tuple[Coord, float, bool, bool]]:
+        """The ``bases`` (centre, radius, Flying, an enemy's) within their radius + ``r`` + 1" (and a margin)
+        of the box ``lo``-``hi``."""
+        out = []
+        for b in bases:
+            (x, y), rad = b[0], b[1]
+            dx = max(lo[0] - x, x - hi[0], 0.0)
+            dy = max(lo[1] - y, y - hi[1], 0.0)
+            if math.hypot(dx, dy) <= r + rad + ENGAGEMENT_RANGE + 0.01:
+                out.append(b)
+        return frozenset(out)
 
     def close_box(
         self, pid: int, alive: int, foes: tuple[tuple[int, int], ...]
@@ -1057,10 +1113,23 @@ class World:
         return hit[1]
 
     def _close_ranks(
-        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...], reduced: bool
+        self,
+        pid: int,
+        alive: int,
+        foes: tuple[tuple[int, int], ...],
+        others: tuple[int, ...],
+        reduced: bool,
+        box: list[float] | None = None,
     ) -> int:
         """:meth:`close_ranks` uncached; ``reduced``: ``others`` holds only the near ones (raises
-        :class:`_GridFallbackError` where the grid fallback is reached)."""
+        :class:`_GridFallbackError` where the grid fallback is reached); ``box`` ([x0, y0, x1, y1]): grown
+        to hold every point and Coherency Link tested against the bases of ``others``."""
+
+        def seen(pts: np.ndarray) -> None:
+            if box is not None and pts.size:
+                lo, hi = pts.min(axis=0), pts.max(axis=0)
+                box[:] = [min(box[0], lo[0]), min(box[1], lo[1]), max(box[2], hi[0]), max(box[3], hi[1])]
+
         p = self.placements[pid]
         su = self.scn.units[p.unit]
         if su.flying or alive <= 0:
@@ -1127,6 +1196,7 @@ class World:
         def free_static(pts: np.ndarray) -> np.ndarray:
             """Legal end spots as far as the other units and the terrain go: on the table/level, off terrain,
             on no other base, not Within 1" of a new enemy (the unit's own models: :func:`free`)."""
+            seen(pts)
             ok = np.ones(pts.shape[0], dtype=bool)
             ok &= (gaps(pts, FC, FR) >= apart).all(axis=1)
             if GC.size:
@@ -1148,6 +1218,7 @@ class World:
 
         def passable(pts: np.ndarray) -> np.ndarray:
             """The Leading Model's base on its way (8.5.3 step 1): no Size 2+ wall, enemy or other unit's model."""
+            seen(pts)
             ok = (gaps(pts, FC, FR) >= 0).all(axis=1)
             if OC.size:
                 g = gaps(pts, OC, OR)
@@ -1204,6 +1275,7 @@ class World:
             for m in new:
                 if m is None or math.dist(c, m) > reach_set + EPS:
                     continue
+                seen(np.asarray([c, m], dtype=float))
                 sx0, sx1 = min(c[0], m[0]), max(c[0], m[0])
                 sy0, sy1 = min(c[1], m[1]), max(c[1], m[1])
                 near_walls = [
