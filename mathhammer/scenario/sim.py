@@ -906,7 +906,10 @@ class Simulation:
             yield (), np.arange(trials.size)
             return
         # the trials of one board (every unit's placement, ``board``) share the answer: read it per board
-        order, bounds, keys = group_rows(self.board[trials][None, :], np.arange(trials.size))
+        if trials.size == 1:
+            order, bounds, keys = np.zeros(1, dtype=np.int64), np.array([0, 1]), self.board[trials][:, None]
+        else:
+            order, bounds, keys = group_rows(self.board[trials][None, :], np.arange(trials.size))
         players = [self.units[v].player for v in units]
         parts: dict[tuple[int, ...], list[np.ndarray]] = {}
         flags: dict[tuple[int, int], bool] = {}

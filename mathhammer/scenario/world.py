@@ -280,6 +280,7 @@ class World:
         self._charge_entries: dict[tuple[object, ...], list[_ChargeEntry]] = {}
         # _close_memo: (unit's placement, models left, Engaged units, mode) -> [(box, bases near it, answer)]
         self._close_memos: dict[tuple[object, ...], list[_CloseEntry]] = {}
+        self._engaged_before: dict[tuple[object, ...], frozenset[str]] = {}
         self._close_boxes: dict[tuple[object, ...], tuple[np.ndarray | None, np.ndarray | None, float]] = {}
         self._near_boxes: dict[tuple[object, int], bool] = {}
         self._close_grid: dict[tuple[object, ...], int] = {}
@@ -1189,7 +1190,9 @@ class World:
         movable = [i for i in range(alive) if not pinned[i]]
         if not movable:
             return pid
-        before = self._engaged_foes(su, cent, level, foes)
+        before = self._engaged_before.get((pid, alive, foes))
+        if before is None:
+            before = self._engaged_before[(pid, alive, foes)] = self._engaged_foes(su, cent, level, foes)
         if not before:
             return pid
 
