@@ -312,6 +312,29 @@ def test_busy_board_is_quick() -> None:
     assert got.reachable and got.length >= 40 - 2 * (25 / INCH / 2) - 1 - 0.01
 
 
+def _walls(walls: list[tuple[float, float, float, float]]) -> tuple[Terrain, ...]:
+    """Rectangles (x, y, width, depth) as Size 2 and Size 3 walls, alternately."""
+    return tuple(
+        Terrain(f"w{i}", ((x, y), (x + w, y), (x + w, y + d), (x, y + d)), size=2 + i % 2)
+        for i, (x, y, w, d) in enumerate(walls)
+    )
+
+
+def _charge_or_none(terrain: tuple[Terrain, ...], units: tuple[Unit, ...], **kwargs: object) -> tuple[Board, object]:
+    """The 44" x 30" board and ``charge_distance`` of c1 at ``targets`` on it, or None where the board is no
+    legal Charge (overlapping bases, the charger Engaged)."""
+    from mathhammer.board.model import board_problems
+
+    board = Board(44, 30, terrain, ())
+    try:
+        board = Board(44, 30, terrain, units)
+        if board_problems(board):
+            return board, None
+        return board, charge_distance(board, "c1", ["targets"], **kwargs)  # type: ignore[arg-type]
+    except (InputError, BoardError):
+        return board, None
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.tuples(st.floats(3, 41), st.floats(3, 27)),
@@ -338,29 +361,19 @@ def test_straight_charges_match_the_search(
     from unittest import mock
 
     from mathhammer.board import charge
-    from mathhammer.board.model import board_problems
 
-    terrain = tuple(
-        Terrain(f"w{i}", ((x, y), (x + w, y), (x + w, y + d), (x, y + d)), size=2 + i % 2)
-        for i, (x, y, w, d) in enumerate(walls)
-    )
-    try:
-        units = [
-            Unit("chargers", "p1", (Model("c1", *lead, base_mm=mm),)),
-            Unit("targets", "p2", tuple(Model(f"t{i}", x, y, base_mm=32) for i, (x, y) in enumerate(targets))),
-        ]
-        if bystanders:  # an undeclared enemy unit (odd count) or a friendly one
-            side = "p2" if len(bystanders) % 2 else "p1"
-            units.append(
-                Unit("others", side, tuple(Model(f"o{i}", x, y, base_mm=25) for i, (x, y) in enumerate(bystanders)))
-            )
-        board = Board(44, 30, terrain, tuple(units))
-        problems = board_problems(board)
-        fast = None if problems else charge_distance(board, "c1", ["targets"], engage=engage, max_length=max_length)
-    except (InputError, BoardError):  # overlapping bases, or the charger is Engaged: no Charge
-        fast = None
+    units = [
+        Unit("chargers", "p1", (Model("c1", *lead, base_mm=mm),)),
+        Unit("targets", "p2", tuple(Model(f"t{i}", x, y, base_mm=32) for i, (x, y) in enumerate(targets))),
+    ]
+    if bystanders:  # an undeclared enemy unit (odd count) or a friendly one
+        side = "p2" if len(bystanders) % 2 else "p1"
+        units.append(
+            Unit("others", side, tuple(Model(f"o{i}", x, y, base_mm=25) for i, (x, y) in enumerate(bystanders)))
+        )
+    board, fast = _charge_or_none(_walls(walls), tuple(units), engage=engage, max_length=max_length)
     assume(fast is not None)
-    assert fast is not None
+    assert isinstance(fast, charge.ChargePath)
     with mock.patch.object(charge, "_straight_charge", return_value=None):
         search = charge_distance(board, "c1", ["targets"], engage=engage, max_length=max_length)
     assert (fast.path, fast.length, fast.levels, fast.climb) == (
@@ -416,13 +429,9 @@ def test_models_away_from_the_examined_box_do_not_change_a_charge(
     undeclared enemy unit (8.7.7 step 3: not Within 1" of it) or of a friendly unit that
     ``examined_near`` says cannot meet that box leaves the answer (path, length) unchanged. The
     simulation keeps Charges under that box (``World._charge_memo``)."""
-    from mathhammer.board.charge import examined_near
-    from mathhammer.board.model import board_problems
+    from mathhammer.board.charge import ChargePath, examined_near
 
-    terrain = tuple(
-        Terrain(f"w{i}", ((x, y), (x + w, y), (x + w, y + d), (x, y + d)), size=2 + i % 2)
-        for i, (x, y, w, d) in enumerate(walls)
-    )
+    terrain = _walls(walls)
     base_units = (
         Unit("chargers", "p1", (Model("c1", *lead, base_mm=mm),)),
         Unit("targets", "p2", tuple(Model(f"t{i}", x, y, base_mm=32) for i, (x, y) in enumerate(targets))),
@@ -438,16 +447,12 @@ def test_models_away_from_the_examined_box_do_not_change_a_charge(
             placed.append(m)
             others += (m,)
     assume(others)
-    try:
-        board = Board(44, 30, terrain, (*base_units, Unit("others", "p2" if enemy else "p1", others)))
-        if board_problems(board):
-            raise BoardError("overlap")
-        box = [0.0, 0.0, 0.0, 0.0]
-        full = charge_distance(board, "c1", ["targets"], max_length=max_length, examined=box)
-    except (InputError, BoardError):  # overlapping bases, or the charger is Engaged: no Charge
-        full = None
+    box = [0.0, 0.0, 0.0, 0.0]
+    board, full = _charge_or_none(
+        terrain, (*base_units, Unit("others", "p2" if enemy else "p1", others)), max_length=max_length, examined=box
+    )
     assume(full is not None)
-    assert full is not None
+    assert isinstance(full, ChargePath)
     r = board.model("c1").radius
     kept = tuple(m for m in others if examined_near(box, m.centre, m.radius, r))
     assume(len(kept) < len(others))  # some model is away from the box

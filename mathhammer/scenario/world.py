@@ -120,6 +120,7 @@ import math
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
+from typing import Any, TypeVar
 
 import numpy as np
 import shapely
@@ -235,13 +236,37 @@ def close_ranks_grid_box(lead_to: Coord, step: float) -> tuple[np.ndarray, np.nd
     return np.asarray(lead_to) - half, np.asarray(lead_to) + half
 
 
-_SpotsEntry = tuple[np.ndarray, np.ndarray, frozenset[tuple[Coord, float, bool]], list[Coord] | None]
+def _grow_box(box: list[float], pts: np.ndarray) -> None:
+    """Grow ``box`` ([x0, y0, x1, y1]) to hold the points ``pts`` (rows)."""
+    if pts.size:
+        lo, hi = pts.min(axis=0), pts.max(axis=0)
+        box[:] = [min(box[0], lo[0]), min(box[1], lo[1]), max(box[2], hi[0]), max(box[3], hi[1])]
+
+
+_Base = TypeVar("_Base", bound=tuple[Any, ...])
+
+
+def _bases_near(bases: list[_Base], box: list[float], r: float) -> frozenset[_Base]:
+    """The ``bases`` (tuples starting with centre and radius) that can change a test of a base of radius ``r``
+    at a point of ``box`` ([x0, y0, x1, y1]): centre within their radius + ``r`` + 1" (and a margin) of it
+    (an overlap, or an enemy Within the Engagement Range)."""
+    out = []
+    for b in bases:
+        (x, y), rad = b[0], b[1]
+        dx = max(box[0] - x, x - box[2], 0.0)
+        dy = max(box[1] - y, y - box[3], 0.0)
+        if math.hypot(dx, dy) <= r + rad + ENGAGEMENT_RANGE + 0.01:
+            out.append(b)
+    return frozenset(out)
+
+
+_SpotsEntry = tuple[list[float], frozenset[tuple[Coord, float, bool]], list[Coord] | None]
 
 
 _ChargeEntry = tuple[np.ndarray, np.ndarray, frozenset[tuple[int, int, int]], tuple[float, Coord | None]]
 
 
-_CloseEntry = tuple[np.ndarray, np.ndarray, frozenset[tuple[Coord, float, bool, bool]], "int | Coord"]
+_CloseEntry = tuple[list[float], frozenset[tuple[Coord, float, bool, bool]], "int | Coord"]
 
 
 class World:
@@ -683,31 +708,14 @@ class World:
         and target models, whose other bases within that reach of the first call's box are the same,
         tests every spot the first one tested with the same answer, step by step, and ends the same.
         """
-        base = (su.id, lead, r, level, tuple(live))
-        entries = self._spots_memo.setdefault(base, [])
-        for lo, hi, relevant, result in entries:
-            if self._bases_near(others, lo, hi, r) == relevant:
+        entries = self._spots_memo.setdefault((su.id, lead, r, level, tuple(live)), [])
+        for box, relevant, result in entries:
+            if _bases_near(others, box, r) == relevant:
                 return result
         box = [math.inf, math.inf, -math.inf, -math.inf]
         result = self._charge_spots(su, lead, r, level, others, live, box)
-        lo = np.asarray(box[:2])
-        hi = np.asarray(box[2:])
-        entries.append((lo, hi, self._bases_near(others, lo, hi, r), result))
+        entries.append((box, _bases_near(others, box, r), result))
         return result
-
-    @staticmethod
-    def _bases_near(
-        others: list[tuple[Coord, float, bool]], lo: np.ndarray, hi: np.ndarray, r: float
-    ) -> frozenset[tuple[Coord, float, bool]]:
-        """The bases of ``others`` within their radius + ``r`` + 1" (and a margin) of the box ``lo``-``hi``."""
-        out = []
-        for o in others:
-            (x, y), rad, _ = o
-            dx = max(lo[0] - x, x - hi[0], 0.0)
-            dy = max(lo[1] - y, y - hi[1], 0.0)
-            if math.hypot(dx, dy) <= r + rad + ENGAGEMENT_RANGE + 0.01:
-                out.append(o)
-        return frozenset(out)
 
     def _charge_spots(
         self,
@@ -773,9 +781,8 @@ class World:
 
         def static_ok(pts: np.ndarray) -> np.ndarray:
             ok = np.ones(pts.shape[0], dtype=bool)
-            if box is not None and pts.size:
-                lo, hi = pts.min(axis=0), pts.max(axis=0)
-                box[:] = [min(box[0], lo[0]), min(box[1], lo[1]), max(box[2], hi[0]), max(box[3], hi[1])]
+            if box is not None:
+                _grow_box(box, pts)
             if OC.size:
                 g = np.sqrt(((pts[:, None, :] - OC[None, :, :]) ** 2).sum(axis=2)) - r - OR[None, :]
                 need = np.where(target_spot, apart, GAP / 2)
@@ -965,15 +972,15 @@ class World:
         """
         base = (pid, alive, foes, reduced)
         side = self.scn.units[self.placements[pid].unit].player
-        bases = []
+        bases: list[tuple[Coord, float, bool, bool]] = []
         for opid in others:
             other = self.scn.units[self.placements[opid].unit]
             rad = self._radius(opid)
             bases += [(c, rad, other.flying, other.player != side) for c in self.placements[opid].centres]
         r = self._radius(pid)
         entries = self._close_memos.setdefault(base, [])
-        for lo, hi, relevant, kept in entries:
-            if self._close_near(bases, lo, hi, r) == relevant:
+        for box, relevant, kept in entries:
+            if _bases_near(bases, box, r) == relevant:
                 if isinstance(kept, tuple):
                     raise _GridFallbackError(kept)
                 return kept
@@ -983,25 +990,10 @@ class World:
             answer = self._close_ranks(pid, alive, foes, others, reduced, box)
         except _GridFallbackError as fallback:
             answer = fallback.lead_to
-        lo, hi = np.asarray(box[:2]), np.asarray(box[2:])
-        entries.append((lo, hi, self._close_near(bases, lo, hi, r), answer))
+        entries.append((box, _bases_near(bases, box, r), answer))
         if isinstance(answer, tuple):
             raise _GridFallbackError(answer)
         return answer
-
-    def _close_near(
-        self, bases: list[tuple[Coord, float, bool, bool]], lo: np.ndarray, hi: np.ndarray, r: float
-    ) -> frozenset[tuple[Coord, float, bool, bool]]:
-        """The ``bases`` (centre, radius, Flying, an enemy's) within their radius + ``r`` + 1" (and a margin)
-        of the box ``lo``-``hi``."""
-        out = []
-        for b in bases:
-            (x, y), rad = b[0], b[1]
-            dx = max(lo[0] - x, x - hi[0], 0.0)
-            dy = max(lo[1] - y, y - hi[1], 0.0)
-            if math.hypot(dx, dy) <= r + rad + ENGAGEMENT_RANGE + 0.01:
-                out.append(b)
-        return frozenset(out)
 
     def close_box(
         self, pid: int, alive: int, foes: tuple[tuple[int, int], ...]
@@ -1127,9 +1119,8 @@ class World:
         to hold every point and Coherency Link tested against the bases of ``others``."""
 
         def seen(pts: np.ndarray) -> None:
-            if box is not None and pts.size:
-                lo, hi = pts.min(axis=0), pts.max(axis=0)
-                box[:] = [min(box[0], lo[0]), min(box[1], lo[1]), max(box[2], hi[0]), max(box[3], hi[1])]
+            if box is not None:
+                _grow_box(box, pts)
 
         p = self.placements[pid]
         su = self.scn.units[p.unit]
