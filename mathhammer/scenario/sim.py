@@ -3,8 +3,11 @@
 The state of every trial is a few integer arrays (units x trials): models left, Damage Marker,
 SHIELDED, placement, Disengage penalty, abilities used; markers' control and state; Victory
 Points; the First Player Marker. Each activation is applied to all trials at once, grouped by
-the board state they share (placements, which units are still on the table, models left of the
-units concerned), so each board state is read once.
+the state the step reads: the placements and models left of the units concerned, then only the
+placements of the other units near what is read (Close Ranks, the Fighting Ranks, a Ranged
+Attack's facts), so each local board state is read once. Every trial carries the id of its whole
+placement vector (``board``), and each board id its Engaged pairs (7.2.1, read once per pair of
+placements).
 
 Dice come from the engines' contract: an attack on a unit in state (models left, Damage Marker,
 SHIELDED) is resolved by :func:`mathhammer.exact.exact_states`, the exact joint distribution of

@@ -110,7 +110,11 @@ the Entry Edge is entered from the edge without an ACCESS POINT or a climb. A Fl
 elevation. It does not use Access Points" and "moves point-to-point, measuring horizontally".
 
 Every fact is cached by the placements and models left, so each board state is read once
-(issue 5: geometry stays out of the Monte Carlo loop).
+(issue 5: geometry stays out of the Monte Carlo loop). Three computations are also kept with the
+box of every point they tested against the other units' bases (a Charge path, the placement of a
+charging unit, a Close Ranks move): a base farther than its radius + the unit's + 1" from that box
+changes none of those tests, so a later board with the same bases near the box gets the same
+answer without computing it again.
 """
 
 from __future__ import annotations
