@@ -438,7 +438,9 @@ def charge_distance(
     keys: list[str | None] = [None] + [t.id for t in board.terrain if t.surface]
     levels = {k: _level(board, lead, targets, k) for k in keys}
     seen = examined if examined is not None else [0.0, 0.0, 0.0, 0.0]
-    if len(keys) == 1:  # the goal reads the shapes meeting its box; the start and the line are added below
+    # one level: the goal reads the shapes meeting its box, and a straight answer runs from the start to a
+    # point of the goal, so the box with the start holds it too
+    if len(keys) == 1:
         z0, w0, z1, w1 = levels[None].zone
         seen[:] = [min(z0, start[0]), min(w0, start[1]), max(z1, start[0]), max(w1, start[1])]
     else:
@@ -459,8 +461,6 @@ def charge_distance(
     if len(keys) == 1:  # one level: a straight move to the nearest end, where nothing is in the way
         straight = _straight_charge(board, lead, targets, home, geoms[home.key], engage, max_length)
         if straight is not None:
-            for px, py in straight.path or ():
-                seen[:] = [min(seen[0], px), min(seen[1], py), max(seen[2], px), max(seen[3], py)]
             return straight
         seen[:] = [-math.inf, -math.inf, math.inf, math.inf]  # the search looks everywhere
     trees = {k: shapely.STRtree(geoms[k]) for k in keys}

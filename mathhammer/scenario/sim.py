@@ -169,7 +169,7 @@ class Simulation:
         # (Batches, target, its abilities, models, Damage Marker, SHIELDED, phase, ...) -> the transition
         self._asked: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._batches: dict[tuple[object, ...], list[Batch]] = {}
-        self.ordinal = {act: i for i, act in enumerate(scn.plan)}
+        self.ordinal = {act: i for i, act in enumerate(scn.plan)}  # the plan position names a draw
         # Engagement by pairs of enemy units (:meth:`engaged_bits`), read once per board id
         self._enemy_pairs = [
             (u, v) for u in range(U) for v in range(u + 1, U) if self.units[u].player != self.units[v].player
@@ -177,13 +177,11 @@ class Simulation:
         words = max(1, -(-len(self._enemy_pairs) // 62))
         self._pair_eng: dict[tuple[int, int], bool] = {}
         self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
-        self._unit_sel = [
-            np.array([i for i, p in enumerate(self._enemy_pairs) if u in p], dtype=np.int64) for u in range(U)
-        ]
+        self._unit_sel = [[i for i, p in enumerate(self._enemy_pairs) if u in p] for u in range(U)]
         self._unit_bits = []  # per unit: its pairs' bits, one int64 a word
         for u in range(U):
             mask = np.zeros(words, dtype=np.int64)
-            for i in self._unit_sel[u].tolist():
+            for i in self._unit_sel[u]:
                 mask[i // 62] |= np.int64(1) << np.int64(i % 62)
             self._unit_bits.append(mask)
         self._bits_pairs: dict[tuple[int, ...], frozenset[tuple[str, str]]] = {}
@@ -256,7 +254,7 @@ class Simulation:
             else:
                 old, u = moved
                 kept = self._bits_arr[:, old] & ~self._unit_bits[u]
-                self._bits_arr[:, bid] = kept | np.asarray(self._board_words(pos, self._unit_sel[u].tolist()))
+                self._bits_arr[:, bid] = kept | np.asarray(self._board_words(pos, self._unit_sel[u]))
         return bid
 
     def set_pos(self, u: int, ts: np.ndarray, pid: int) -> None:
@@ -367,6 +365,21 @@ class Simulation:
         into ``trials`` of each part."""
         return self._near_cols_by(trials, units, lambda p, _side: near(p))
 
+    def _local_state(
+        self, known: dict[int, tuple[int, int]], units: Sequence[int], near_pos: tuple[int, ...], left: dict[int, int]
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """A board state (placements, models) with the units ``known`` (unit -> placement, models) and those of
+        ``units`` placed in ``near_pos`` (-1: not), with the models ``left`` (whole where not given)."""
+        pos, alive = [-1] * self.U, [0] * self.U
+        for v, (p, k) in known.items():
+            pos[v], alive[v] = p, k
+        for v, p in zip(units, near_pos, strict=True):
+            k = left.get(v, int(self.full[v]))
+            if p >= 0 and k > 0:
+                pos[v], alive[v] = p, k
+        return tuple(pos), tuple(alive)
+
+    # ------------------------------------------------------------ attacks
     def resolve(
         self,
         batches: Sequence[Batch],
@@ -645,12 +658,7 @@ class Simulation:
                     rest = [v for v in range(self.U) if v not in (u, t)]
                     shot = np.zeros(left.size, dtype=bool)
                     for near_pos, idx in self._near_cols_by(left, rest, self._facts_test(pu, side, pt, t)):
-                        pos = tuple(pu if v == u else pt if v == t else -1 for v in range(self.U))
-                        alive = tuple(a if v == u else k if v == t else 0 for v in range(self.U))
-                        for v, p in zip(rest, near_pos, strict=True):
-                            if p >= 0:
-                                pos = (*pos[:v], p, *pos[v + 1 :])
-                                alive = (*alive[:v], int(self.full[v]), *alive[v + 1 :])
+                        pos, alive = self._local_state({u: (pu, a), t: (pt, k)}, rest, near_pos, {})
                         f = self.world.facts(pos, alive, self.uids[u], self.uids[t], w, tags[t])
                         if not f.eligible:
                             continue
@@ -806,13 +814,7 @@ class Simulation:
                 # 8.8.1 step 2 is read with the enemy units near the unit (World.strikers): split by those
                 strikers = np.zeros(ts1.size, dtype=np.int64)
                 for near_pos, idx in self._near_cols(ts1, enemies, self._near_test(pu, ENGAGEMENT_RANGE + 2.0)):
-                    pos = tuple(pu if v == u else -1 for v in range(self.U))
-                    alive = tuple(a if v == u else 0 for v in range(self.U))
-                    for v, p in zip(enemies, near_pos, strict=True):
-                        k = exact.get(v, int(self.full[v])) if p >= 0 else 0
-                        if k > 0:
-                            pos = (*pos[:v], p, *pos[v + 1 :])
-                            alive = (*alive[:v], k, *alive[v + 1 :])
+                    pos, alive = self._local_state({u: (pu, a)}, enemies, near_pos, exact)
                     n = min(self.world.strikers(pos, alive, uid), a)
                     strikers[idx] = n
                 for n, ts2 in _split_by(ts1, strikers):

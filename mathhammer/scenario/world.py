@@ -267,7 +267,7 @@ def _bases_near(bases: list[_Base], box: list[float], r: float) -> frozenset[_Ba
 _SpotsEntry = tuple[list[float], frozenset[tuple[Coord, float, bool]], list[Coord] | None]
 
 
-_ChargeEntry = tuple[np.ndarray, np.ndarray, frozenset[tuple[int, int, int]], tuple[float, Coord | None]]
+_ChargeEntry = tuple[list[float], frozenset[tuple[int, int, int]], tuple[float, Coord | None]]
 
 
 _CloseEntry = tuple[list[float], frozenset[tuple[Coord, float, bool, bool]], "int | Coord"]
@@ -1607,22 +1607,20 @@ class World:
         ]
         r = self._radius(pos[u])
         entries = self._charge_entries.setdefault(base, [])
-        for lo, hi, relevant, answer in entries:
-            if self._units_near(rest, lo, hi, r) == relevant:
+        for box, relevant, answer in entries:
+            if self._units_near(rest, box, r) == relevant:
                 return answer
         box = [0.0, 0.0, 0.0, 0.0]
         path = charge_distance(self.board_for(pos, alive), f"{uid}.1", list(targets), max_length=reach, examined=box)
         answer = (path.length, path.end)
-        lo, hi = np.asarray(box[:2]), np.asarray(box[2:])
-        entries.append((lo, hi, self._units_near(rest, lo, hi, r), answer))
+        entries.append((box, self._units_near(rest, box, r), answer))
         return answer
 
     def _units_near(
-        self, units: list[tuple[int, int, int]], lo: np.ndarray, hi: np.ndarray, r: float
+        self, units: list[tuple[int, int, int]], box: list[float], r: float
     ) -> frozenset[tuple[int, int, int]]:
         """The (unit, placement, models) of ``units`` with a live model that may change a Charge whose examined
-        box is ``lo``-``hi`` (:func:`~mathhammer.board.charge.examined_near`; ``r``: the Leading Model's radius)."""
-        box = [float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])]
+        box is ``box`` (:func:`~mathhammer.board.charge.examined_near`; ``r``: the Leading Model's radius)."""
         out = []
         for v, pid, k in units:
             rad = self._radius(pid)
