@@ -83,9 +83,9 @@ class _Recorder(World):
         super().__init__(*a)
         self.calls: dict[str, list[tuple[Any, ...]]] = defaultdict(list)
 
-    def engaged_pairs(self, pos, alive):  # type: ignore[no-untyped-def]
-        self.calls["pairs"].append((pos, alive))
-        return super().engaged_pairs(pos, alive)
+    def pair_engaged(self, pa, ka, pb, kb):  # type: ignore[no-untyped-def]
+        self.calls["pairs"].append((pa, ka, pb, kb))
+        return super().pair_engaged(pa, ka, pb, kb)
 
     def strikers(self, pos, alive, uid):  # type: ignore[no-untyped-def]
         self.calls["strikers"].append((pos, alive, uid))
@@ -147,8 +147,9 @@ def test_equal_placements_share_one_id(visited: _Recorder) -> None:
 
 
 def test_engaged_pairs_on_the_full_board(visited: _Recorder) -> None:
-    """7.2.1: the pairwise reading equals every model pair on the whole board."""
-    for pos, alive in _sample(visited.calls["pairs"], 120):
+    """7.2.1: the pairwise reading equals every model pair on the whole board (the boards a Charge reads its
+    Engaged test and path on)."""
+    for pos, alive in _sample([c[:2] for c in visited.calls["charge"]], 120):
         b = _full(visited, pos, alive)
         want = {
             (ua.id, ub.id)

@@ -1,7 +1,8 @@
 """The simulation reads each board fact with the units near it, split per trial, not per whole board.
 
 Engagement (7.2.1) is kept per pair of enemy units; Close Ranks (8.8.1 step 1), the Fighting and
-Supporting Ranks (8.8.1 step 2) and the facts of a Ranged Attack (8.7.3) group the trials by the
+Supporting Ranks (8.8.1 step 2), the facts of a Ranged Attack (8.7.3), a Charge (8.7.7: the Engaged
+test, the path, IMPACT) and the setting of a unit (8.5.3, 8.7.7 step 4) group the trials by the
 placements of the units that can matter to them. These tests hold that reading to the whole board:
 the same games played with every unit on the table passed to the World give every array unchanged,
 and the Engaged pairs equal those read on the whole board.
@@ -14,6 +15,7 @@ import pytest
 
 from mathhammer.scenario import builtin_scenarios, load_scenario
 from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.world import World
 
 
 def _clash() -> Simulation:
@@ -33,6 +35,7 @@ def _whole(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Simulation, "_near_test", lambda self, pid, gap: lambda p: True)
     monkeypatch.setattr(Simulation, "_box_test", lambda self, key, lo, hi, reach: lambda p: True)
     monkeypatch.setattr(Simulation, "_facts_test", lambda self, pu, side, pt, t: lambda p, player: True)
+    monkeypatch.setattr(World, "place_test", lambda self, *a, **k: lambda p: True)
 
 
 def test_local_reading_plays_the_same_games_as_the_whole_board(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -52,6 +55,17 @@ def test_a_filter_that_drops_a_unit_that_matters_changes_the_games(monkeypatch: 
     local = _play(_clash())
     monkeypatch.setattr(Simulation, "_facts_test", lambda self, pu, side, pt, t: lambda p, player: False)
     monkeypatch.setattr(Simulation, "_near_test", lambda self, pid, gap: lambda p: False)
+    dropped = _play(_clash())
+    assert not all(np.array_equal(a, b) for a, b in zip(local, dropped, strict=True))
+
+
+def test_a_placement_filter_that_drops_the_units_near_the_leading_model_changes_the_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The comparison can fail for the setting of units too: passing :meth:`World.place` none of the
+    other units (but the Charge targets) sets models over their bases and Within 1" of enemies."""
+    local = _play(_clash())
+    monkeypatch.setattr(World, "place_test", lambda self, *a, **k: lambda p: False)
     dropped = _play(_clash())
     assert not all(np.array_equal(a, b) for a, b in zip(local, dropped, strict=True))
 

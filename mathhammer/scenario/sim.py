@@ -579,17 +579,27 @@ class Simulation:
         allowed: tuple[str, ...] = (),
         targets_left: tuple[tuple[str, int], ...] = (),
     ) -> np.ndarray:
+        """Set unit ``u`` with its Leading Model at ``lead`` (:meth:`World.place`) in ``trials``; which were set.
+
+        The answer depends on the other units only through the Charge targets' placements and those near
+        ``lead`` (:meth:`World.place_test`): the trials are split by those, not by the whole board."""
+        su = self.units[u]
         placed = np.zeros(self.T, dtype=bool)
-        for (bid,), ts in self.groups(trials, [self.row_board()]):
-            old = self._board_pos[bid]
-            occupied = tuple(p for v, p in enumerate(old) if v != u and p >= 0)
-            pid = self.world.place(self.units[u], lead, rear, occupied, allowed, targets_left=targets_left)
-            if pid is None:
-                self._skip(act, ts.size, "no room to set the unit there")
-                continue
-            self.pos[u, ts] = pid
-            self.board[ts] = self.board_id((*old[:u], pid, *old[u + 1 :]), (bid, u))
-            placed[ts] = True
+        tgt = [v for v in range(self.U) if v != u and self.uids[v] in allowed]
+        rest = [v for v in range(self.U) if v != u and v not in tgt]
+        for tkey, ts0 in self.groups(trials, [self.row_pos(t) for t in tgt]) if tgt else [((), trials)]:
+            tpos = dict(zip(tgt, tkey, strict=True))
+            test = self.world.place_test(su, lead, [p for p in tkey if p >= 0], targets_left)
+            for near_pos, idx in self._near_cols(ts0, rest, test):
+                ts = ts0[idx]
+                at = tpos | dict(zip(rest, near_pos, strict=True))
+                occupied = tuple(at[v] for v in range(self.U) if v != u and at[v] >= 0)
+                pid = self.world.place(su, lead, rear, occupied, allowed, targets_left=targets_left)
+                if pid is None:
+                    self._skip(act, ts.size, "no room to set the unit there")
+                    continue
+                self.set_pos(u, ts, pid)
+                placed[ts] = True
         return placed[trials]
 
     def move(self, u: int, act: Activation, trials: np.ndarray) -> None:
@@ -682,60 +692,88 @@ class Simulation:
         )
 
     def charge(self, u: int, act: Activation, trials: np.ndarray, stream: int) -> None:
+        """8.7.7 CHARGE, per board state of the units it reads.
+
+        The charging unit (placement, models, abilities used) and its targets (placement, models) group the
+        trials; the other units enter as :meth:`World.charge_length` reads them: those near the charging unit
+        (within the Charge's reach + 2"), whole. They hold every enemy the unit could be Engaged with (7.2.1
+        needs Within 1"), so the Engaged test reads them too."""
         su = self.units[u]
         barred = self.penalty[u, trials]
         self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
         trials = trials[~barred]
         targets = [self.uids.index(t) for t in act.targets]
-        cols = [self.row_alive(u), self.row_used(u), *(self.row_alive(t) for t in targets)]
+        cols = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
+        for t in targets:
+            cols += [self.row_pos(t), self.row_alive(t)]
+        rest = [v for v in range(self.U) if v != u and v not in targets]
         rolls = np.zeros(self.T, dtype=np.int64)
         rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
         abilities.adjust_charge_roll(self, act, rolls, trials, stream)  # Reactions to it (10.4)
         top = max(6, int(rolls[trials].max())) if trials.size else 6
         imp = abilities.impact_of(su)  # IMPACT after a successful Charge
-        for key, ts in self.groups_board(trials, cols):
-            kpos, kon = key[: self.U], self._on(key)
-            a, mask = key[self.U], key[self.U + 1]
-            alive_targets = [t for t in targets if kon[t]]
+        for key, ts0 in self.groups(trials, cols):
+            pu, a, mask = key[0], key[1], key[2]
+            tpos = {t: (key[3 + 2 * i], key[4 + 2 * i]) for i, t in enumerate(targets)}
+            alive_targets = [t for t in targets if tpos[t][0] >= 0]
             if not alive_targets:
-                self._skip(act, ts.size, "no planned target on the table")
-                continue
-            exact = {u: a} | {t: key[self.U + 2 + i] for i, t in enumerate(targets)}
-            pos, alive = self.board_state(kpos, kon, exact)
-            if any(self.uids[u] == x for x, _ in self.world.engaged_pairs(pos, alive)):
-                self._skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
+                self._skip(act, ts0.size, "no planned target on the table")
                 continue
             tids = tuple(self.uids[t] for t in alive_targets)
             speed = su.speed + sum(e.value for e in self._effects(u, mask, "speed"))
-            length, end = self.world.charge_length(pos, alive, self.uids[u], tids, speed + top)
-            ok = ts[speed + rolls[ts] >= length - 1e-9] if end is not None else ts[:0]
-            self._skip(act, ts.size - ok.size, "Charge Roll too short (8.7.7)")
-            if ok.size == 0 or end is None:
+            reach = speed + top
+            known = {u: (pu, a)} | {t: tpos[t] for t in alive_targets}
+            near = self._near_test(pu, reach + ENGAGEMENT_RANGE + 1.0)  # World.charge_length's units
+            for near_pos, idx in self._near_cols(ts0, rest, near):
+                ts = ts0[idx]
+                pos, alive = self._local_state(known, rest, near_pos, {})
+                if self._engaged_on(pos, alive, u):
+                    self._skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
+                    continue
+                length, end = self.world.charge_length(pos, alive, self.uids[u], tids, reach)
+                ok = ts[speed + rolls[ts] >= length - 1e-9] if end is not None else ts[:0]
+                self._skip(act, ts.size - ok.size, "Charge Roll too short (8.7.7)")
+                if ok.size == 0 or end is None:
+                    continue
+                tx, ty = self.world.placements[tpos[alive_targets[0]][0]].centres[0]
+                rear = (end[0] - tx, end[1] - ty)
+                left = tuple((self.uids[t], int(tpos[t][1])) for t in alive_targets)
+                placed = self._place(u, ok, end, rear, act, tids, left)  # 8.7.7 step 4
+                ok = ok[placed]
+                if imp is not None and ok.size:
+                    self._impact(u, alive_targets[0], ok, imp, stream)
+
+    def _engaged_on(self, pos: tuple[int, ...], alive: tuple[int, ...], u: int) -> bool:
+        """Is unit ``u`` Engaged (7.2.1) on the board ``pos``/``alive`` (``World.engaged_pairs``, its pairs only)?"""
+        if pos[u] < 0 or alive[u] <= 0:
+            return False
+        side = self.units[u].player
+        for v in range(self.U):
+            if v == u or pos[v] < 0 or alive[v] <= 0 or self.units[v].player == side:
                 continue
-            tx, ty = self.world.placements[kpos[alive_targets[0]]].centres[0]
-            rear = (end[0] - tx, end[1] - ty)
-            left = tuple((self.uids[t], int(exact[t])) for t in alive_targets)
-            placed = self._place(u, ok, end, rear, act, tids, left)  # 8.7.7 step 4
-            ok = ok[placed]
-            if imp is not None and ok.size:
-                t = alive_targets[0]
-                for (k, a2), ts2 in self.groups(ok, [self.row_alive(t), self.row_alive(u)]):
-                    pos2, alive2 = self.board_state(
-                        tuple(self.pos[:, ts2[0]].tolist()),
-                        self._on(tuple(self.pos[:, ts2[0]].tolist())),
-                        {u: a2, t: k},
+            lo, hi = (u, v) if u < v else (v, u)
+            if self.world.pair_engaged(pos[lo], alive[lo], pos[hi], alive[hi]):
+                return True
+        return False
+
+    def _impact(self, u: int, t: int, trials: np.ndarray, imp: tuple[int, int], stream: int) -> None:
+        """IMPACT after a successful Charge: its dice at the first target, one per model of the unit in the
+        Fighting or Supporting Rank (:meth:`World.strikers`, read with the enemies near the unit, whole)."""
+        enemies = [v for v in range(self.U) if v != u and self.units[v].player != self.units[u].player]
+        for (pu, k, a), ts in self.groups(trials, [self.row_pos(u), self.row_alive(t), self.row_alive(u)]):
+            for near_pos, idx in self._near_cols(ts, enemies, self._near_test(pu, ENGAGEMENT_RANGE + 2.0)):
+                pos, alive = self._local_state({u: (pu, a)}, enemies, near_pos, {t: k})
+                n = self.world.strikers(pos, alive, self.uids[u])
+                if n:
+                    self.resolve(
+                        [Batch.impact(n, imp[0], imp[1], name="IMPACT")],
+                        t,
+                        "combat",
+                        ts[idx],
+                        _stream(stream, 99),
+                        None,
+                        False,
                     )
-                    n = self.world.strikers(pos2, alive2, self.uids[u])
-                    if n:
-                        self.resolve(
-                            [Batch.impact(n, imp[0], imp[1], name="IMPACT")],
-                            t,
-                            "combat",
-                            ts2,
-                            _stream(stream, 99),
-                            None,
-                            False,
-                        )
 
     def combat_phase(self, live: np.ndarray) -> None:
         """8.8: every Engaged unit fights, alternating from the First Player.

@@ -121,6 +121,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -664,7 +665,20 @@ class World:
         left: dict[str, int],
     ) -> tuple[int, ...]:
         """The placements of ``occupied`` that can matter to :meth:`place` at ``lead``: the Charge targets,
-        and the units with a centre within reach of a spot :meth:`place` or :meth:`_charge_spots` looks at.
+        and the units with a centre within reach of a spot :meth:`place` or :meth:`_charge_spots` looks at
+        (:meth:`_lead_reach`)."""
+        reach = self._lead_reach(su, lead, r, [pid for pid in occupied if self.placements[pid].unit in allowed], left)
+        at = np.asarray(lead, dtype=float)
+        box = ("lead", lead, reach)
+        return tuple(
+            pid for pid in occupied if self.placements[pid].unit in allowed or self.near_box(box, pid, at, at, reach)
+        )
+
+    def _lead_reach(
+        self, su: ScenarioUnit, lead: Coord, r: float, target_pids: Sequence[int], left: dict[str, int]
+    ) -> float:
+        """How far from ``lead`` (less its radius) a base can matter to :meth:`place` with the Charge targets at
+        ``target_pids`` (their models ``left``).
 
         Every spot looked at is within ``ext`` of ``lead``: the grid (at most 1.75 x rings x spacing away),
         or, for a Charge, the rings around the targets' live models and around the unit's models Within 1"
@@ -673,20 +687,32 @@ class World:
         """
         step = 2 * r + GAP
         ext = 1.75 * (math.ceil(math.sqrt(su.models)) + 3) * step
-        for pid in occupied:
+        for pid in target_pids:
             p = self.placements[pid]
-            if p.unit in allowed:
-                k = left.get(p.unit, len(p.centres))
-                oc = self._centres(pid)[:k]
-                if oc.size:
-                    far = float(np.hypot(oc[:, 0] - lead[0], oc[:, 1] - lead[1]).max())
-                    ext = max(ext, far + self._radius(pid) + 3 * r + ENGAGEMENT_RANGE + CONTACT)
+            k = left.get(p.unit, len(p.centres))
+            oc = self._centres(pid)[:k]
+            if oc.size:
+                far = float(np.hypot(oc[:, 0] - lead[0], oc[:, 1] - lead[1]).max())
+                ext = max(ext, far + self._radius(pid) + 3 * r + ENGAGEMENT_RANGE + CONTACT)
+        return ext + r + ENGAGEMENT_RANGE + 0.01
+
+    def place_test(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        target_pids: Sequence[int] = (),
+        targets_left: tuple[tuple[str, int], ...] = (),
+    ) -> Callable[[int], bool]:
+        """Can another unit's placement (not a Charge target's) change :meth:`place` of ``su`` at ``lead``, with
+        the targets at ``target_pids``? A placement that fails this test is one :meth:`place` leaves out both
+        ways it reduces ``occupied`` (the units near the Leading Model, :meth:`_near_lead`), so ``place`` gives the
+        same answer with or without it: the caller may pass only the placements that pass."""
+        r = su.base_mm / MM_PER_INCH / 2
         at = np.asarray(lead, dtype=float)
-        reach = ext + r + ENGAGEMENT_RANGE + 0.01
-        box = ("lead", lead, reach)
-        return tuple(
-            pid for pid in occupied if self.placements[pid].unit in allowed or self.near_box(box, pid, at, at, reach)
-        )
+        reach = self._lead_reach(su, lead, r, target_pids, dict(targets_left))
+        small = PLACE_NEAR + r + ENGAGEMENT_RANGE + 0.01
+        big_key, small_key = ("lead", lead, reach), ("lead", lead, small)
+        return lambda pid: self.near_box(big_key, pid, at, at, reach) or self.near_box(small_key, pid, at, at, small)
 
     def _intern(self, placement: Placement) -> int:
         """The id of ``placement``: the same models in the same places get one id, one board state."""
