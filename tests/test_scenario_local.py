@@ -36,6 +36,7 @@ def _whole(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Simulation, "_box_test", lambda self, key, lo, hi, reach: lambda p: True)
     monkeypatch.setattr(Simulation, "_facts_test", lambda self, pu, side, pt, t: lambda p, player: True)
     monkeypatch.setattr(World, "place_test", lambda self, *a, **k: lambda p: True)
+    monkeypatch.setattr(World, "bases_test", lambda self, su, box: lambda p: True)
 
 
 def test_local_reading_plays_the_same_games_as_the_whole_board(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,7 +64,8 @@ def test_a_placement_filter_that_drops_the_units_near_the_leading_model_changes_
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The comparison can fail for the setting of units too: passing :meth:`World.place` none of the
-    other units (but the Charge targets) sets models over their bases and Within 1" of enemies."""
+    other units (but the Charge targets) sets models over their bases and Within 1" of enemies. (A
+    Charge's setting is held to the units near it in ``test_scenario_charge_set.py``.)"""
     local = _play(_clash())
     monkeypatch.setattr(World, "place_test", lambda self, *a, **k: lambda p: False)
     dropped = _play(_clash())

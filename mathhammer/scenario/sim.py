@@ -56,6 +56,7 @@ Rules applied (the reading where the rules leave room is said in the code):
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -588,6 +589,9 @@ class Simulation:
         tgt = [v for v in range(self.U) if v != u and self.uids[v] in allowed]
         rest = [v for v in range(self.U) if v != u and v not in tgt]
         for tkey, ts0 in self.groups(trials, [self.row_pos(t) for t in tgt]) if tgt else [((), trials)]:
+            if allowed and not su.flying:
+                placed[ts0] = self._charge_place(u, ts0, lead, rear, act, allowed, targets_left)
+                continue
             tpos = dict(zip(tgt, tkey, strict=True))
             test = self.world.place_test(su, lead, [p for p in tkey if p >= 0], targets_left)
             for near_pos, idx in self._near_cols(ts0, rest, test):
@@ -601,6 +605,45 @@ class Simulation:
                 self.set_pos(u, ts, pid)
                 placed[ts] = True
         return placed[trials]
+
+    def _charge_place(
+        self,
+        u: int,
+        trials: np.ndarray,
+        lead: tuple[float, float],
+        rear: tuple[float, float],
+        act: Activation,
+        allowed: tuple[str, ...],
+        targets_left: tuple[tuple[str, int], ...],
+    ) -> np.ndarray:
+        """:meth:`_place` for a charging unit in ``trials`` (the targets' placements alike): which were set.
+
+        One trial's board is set (:meth:`World.charge_place`), and the box that setting looked at names the
+        units that mattered to it: every other trial with the same placements of those units (the others' bases
+        are too far from the box to change a test) gets the same answer. Repeated on the trials left."""
+        su = self.units[u]
+        placed = np.zeros(trials.size, dtype=bool)
+        rest = [v for v in range(self.U) if v != u]
+        todo = np.arange(trials.size)
+        while todo.size:
+            first = int(trials[todo[0]])
+            occupied = tuple(p for v, p in enumerate(self.pos[:, first].tolist()) if v != u and p >= 0)
+            box = [math.inf, math.inf, -math.inf, -math.inf]
+            pid = self.world.charge_place(su, lead, rear, occupied, allowed, targets_left, box=box)
+            matters = self.world.bases_test(su, box)
+            same = np.ones(todo.size, dtype=bool)
+            for v in rest:
+                row = self.pos[v, trials[todo]]
+                vals, inv = np.unique(row, return_inverse=True)
+                mapped = np.where([p >= 0 and matters(p) for p in vals.tolist()], vals, -1)[inv]
+                same &= mapped == mapped[0]
+            done, todo = todo[same], todo[~same]
+            if pid is None:
+                self._skip(act, done.size, "no room to set the unit there")
+                continue
+            self.set_pos(u, trials[done], pid)
+            placed[done] = True
+        return placed
 
     def move(self, u: int, act: Activation, trials: np.ndarray) -> None:
         engaged = self.engaged_mask(trials, u)

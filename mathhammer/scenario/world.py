@@ -248,6 +248,12 @@ def _grow_box(box: list[float], pts: np.ndarray) -> None:
         box[:] = [min(box[0], lo[0]), min(box[1], lo[1]), max(box[2], hi[0]), max(box[3], hi[1])]
 
 
+def _join_box(box: list[float] | None, other: list[float]) -> None:
+    """Grow ``box`` (if any) to hold the box ``other`` (nothing if ``other`` holds no point)."""
+    if box is not None and other[0] <= other[2] and other[1] <= other[3]:
+        box[:] = [min(box[0], other[0]), min(box[1], other[1]), max(box[2], other[2]), max(box[3], other[3])]
+
+
 _Base = TypeVar("_Base", bound=tuple[Any, ...])
 
 
@@ -550,6 +556,34 @@ class World:
                 su, lead, rear, occupied, level, math.inf, allowed_enemies
             )
             return moved
+        charged = self._place_cache[key] = self.charge_place(
+            su, lead, rear, occupied, allowed_enemies, targets_left, level
+        )
+        return charged
+
+    def charge_place(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        rear: Coord,
+        occupied: tuple[int, ...],
+        allowed_enemies: tuple[str, ...],
+        targets_left: tuple[tuple[str, int], ...] = (),
+        level: str | _Auto | None = AUTO,
+        box: list[float] | None = None,
+    ) -> int | None:
+        """:meth:`place` for a charging unit (8.7.7 step 4), with ``occupied`` as given (not reduced, not cached).
+
+        ``box`` ([x0, y0, x1, y1]): grown to hold the Leading Model and every spot tested against the other
+        bases. The answer depends on those bases only through the ones within their radius + the unit's
+        radius + 1" of that box (:meth:`bases_test`): the test of the Leading Model's spot, each spot's test
+        (:meth:`_charge_spots`), and 8.7.5's tiers (an enemy Within 1" of a spot set) read no others.
+        """
+        level = self.level_at(lead) if level is AUTO else level
+        assert not isinstance(level, _Auto)
+        r = su.base_mm / MM_PER_INCH / 2
+        if box is not None:
+            _grow_box(box, np.asarray([lead], dtype=float))
         others, foes = self._others_foes(su, occupied, allowed_enemies)
         result: int | None = None
         if not self._blocked(lead, r, others, True, level):
@@ -562,7 +596,7 @@ class World:
                     : left.get(self.placements[pid].unit, len(self.placements[pid].centres))
                 ]
             ]
-            spots = self._charge_spots_memo(su, lead, r, level, others, live)
+            spots = self._charge_spots_memo(su, lead, r, level, others, live, box)
             if spots is not None:
                 norm = math.hypot(*rear) or 1.0
                 # 8.7.5's tiers against the targets' live models (the order is fixed here, see the module text)
@@ -570,8 +604,15 @@ class World:
                 live_foes = [f for f in foes if f[0] not in allowed_enemies or f[1] in here]
                 spots = self._casualty_order(spots, (rear[0] / norm, rear[1] / norm), r, live_foes)
                 result = self._intern(Placement(su.id, tuple(spots), level))
-        self._place_cache[key] = result
         return result
+
+    def bases_test(self, su: ScenarioUnit, box: list[float]) -> Callable[[int], bool]:
+        """Has a placement a base that can change a test of a base of ``su`` at a point of ``box`` (an overlap, an
+        enemy Within 1"; :func:`_bases_near`, with a margin)?"""
+        reach = su.base_mm / MM_PER_INCH / 2 + ENGAGEMENT_RANGE + 0.02
+        lo, hi = np.asarray(box[:2], dtype=float), np.asarray(box[2:], dtype=float)
+        key = ("bases", tuple(box), reach)
+        return lambda pid: self.near_box(key, pid, lo, hi, reach)
 
     def _others_foes(
         self, su: ScenarioUnit, occupied: tuple[int, ...], allowed_enemies: tuple[str, ...]
@@ -730,6 +771,7 @@ class World:
         level: str | None,
         others: list[tuple[Coord, float, bool]],
         live: list[tuple[Coord, float]],
+        seen: list[float] | None = None,
     ) -> list[Coord] | None:
         """:meth:`_charge_spots`, kept with the box of every spot it tested against the other bases.
 
@@ -737,14 +779,17 @@ class World:
         from a spot cannot change that test. So a second call with the same unit, Leading Model, level
         and target models, whose other bases within that reach of the first call's box are the same,
         tests every spot the first one tested with the same answer, step by step, and ends the same.
+        ``seen``: grown to hold the box of the entry used.
         """
         entries = self._spots_memo.setdefault((su.id, lead, r, level, tuple(live)), [])
         for box, relevant, result in entries:
             if _bases_near(others, box, r) == relevant:
+                _join_box(seen, box)
                 return result
         box = [math.inf, math.inf, -math.inf, -math.inf]
         result = self._charge_spots(su, lead, r, level, others, live, box)
         entries.append((box, _bases_near(others, box, r), result))
+        _join_box(seen, box)
         return result
 
     def _charge_spots(
