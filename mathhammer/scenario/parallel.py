@@ -4,8 +4,11 @@ A game's dice depend on (seed, game number) only (:meth:`Simulation.draw`), so s
 into numbered blocks, playing them in any process and putting the blocks back in order gives the
 very games of one serial run; the test suite holds the two equal, array for array.
 
-Each worker writes its games straight into arrays shared with this process (anonymous shared
-memory mapped before the fork), so no result is pickled back.
+Each worker plays one block and writes its games straight into arrays shared with this process
+(anonymous shared memory mapped before the fork), so no result is pickled back; the Rounds it has
+played go to a shared counter the progress bar reads. One block per worker, not more: the work of a
+block grows with the board states it meets (far slower than with its games), so smaller blocks
+would meet most of them again.
 
 The geometry (placements, Engagement, Charge paths, attack facts) is read once per board state
 and cached on the :class:`~mathhammer.scenario.world.World`. The pilot block (the first games)
@@ -34,6 +37,8 @@ PARALLEL_MIN = 40_000
 PILOT_SHARE = 0.05
 PILOT_MIN = 10_000
 PILOT_MAX = 40_000
+#: How often (seconds) the progress bar reads the workers' Rounds.
+PROGRESS_POLL = 0.25
 
 
 @dataclass
@@ -60,13 +65,19 @@ def _shared(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     return np.frombuffer(mmap.mmap(-1, size), dtype=dtype, count=int(np.prod(shape))).reshape(shape)
 
 
-def _block(span: tuple[int, int]) -> dict[str, int]:
-    """Play games ``offset .. offset + n - 1`` in a worker, written straight into the shared result."""
+def _block(job: tuple[int, int, int]) -> dict[str, int]:
+    """Play games ``offset .. offset + n - 1`` in worker ``i``, written straight into the shared result; the
+    Rounds played so far go to the shared progress counters."""
     from .sim import Simulation
 
-    offset, n = span
+    i, offset, n = job
+    done = _JOB["done"]
+
+    def rounds(rnd: int, _length: int) -> None:
+        done[i] = rnd
+
     sim = Simulation(_JOB["scn"], n, _JOB["seed"], offset=offset, world=_JOB["world"])
-    sim.run()
+    sim.run(rounds)
     _JOB["out"].put(Games.of(sim), offset)
     return dict(sim.skipped)
 
@@ -117,32 +128,43 @@ def play(
         sim.run(progress)
         return Games.of(sim), sim
     pilot_n = min(trials, max(PILOT_MIN, min(PILOT_MAX, int(trials * PILOT_SHARE))))
-    total = 1 + 4 * workers
+    length = scn.mission.game_length
+    total = length * (1 + workers)  # Rounds: the pilot's, then each worker's
 
     def tick(done: int) -> None:
         if progress is not None:
             progress(done, total)
 
     pilot = Simulation(scn, pilot_n, seed)
-    pilot.run()
-    tick(1)
+    pilot.run(lambda rnd, _n: tick(rnd))
     first = Games.of(pilot)
     if pilot_n == trials:
+        tick(total)
         return first, pilot
     out = _Out(first, trials)
     out.put(first, 0)
-    edges = np.linspace(pilot_n, trials, 4 * workers + 1).astype(np.int64)
-    spans = [(int(a), int(b - a)) for a, b in itertools.pairwise(edges.tolist()) if b > a]
+    # one block per worker: a block's cost grows with the board states it meets, far slower than its games
+    edges = np.linspace(pilot_n, trials, workers + 1).astype(np.int64)
+    jobs = [(i, int(a), int(b - a)) for i, (a, b) in enumerate(itertools.pairwise(edges.tolist())) if b > a]
+    done = _shared((workers,), np.dtype(np.int64))
     skipped = dict(first.skipped)
-    _JOB.update(scn=scn, seed=seed, world=pilot.world, out=out)
+    _JOB.update(scn=scn, seed=seed, world=pilot.world, out=out, done=done)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for i, part in enumerate(pool.imap(_block, spans)):
+            result = pool.map_async(_block, jobs, chunksize=1)
+            shown = -1
+            while not result.ready():
+                result.wait(PROGRESS_POLL)
+                now = length + int(done.sum())
+                if now != shown:
+                    tick(now)
+                    shown = now
+            for part in result.get():
                 for k, v in part.items():
                     skipped[k] = skipped.get(k, 0) + v
-                tick(2 + i)
     finally:
         _JOB.clear()
+    tick(total)
     out.games.skipped = skipped
     return out.games, pilot
 
