@@ -625,18 +625,13 @@ class Simulation:
         placed = np.zeros(trials.size, dtype=bool)
         rest = [v for v in range(self.U) if v != u]
         todo = np.arange(trials.size)
+        alike = self._alike(trials, rest)
         while todo.size:
             first = int(trials[todo[0]])
             occupied = tuple(p for v, p in enumerate(self.pos[:, first].tolist()) if v != u and p >= 0)
             box = [math.inf, math.inf, -math.inf, -math.inf]
             pid = self.world.charge_place(su, lead, rear, occupied, allowed, targets_left, box=box)
-            matters = self.world.bases_test(su, box)
-            same = np.ones(todo.size, dtype=bool)
-            for v in rest:
-                row = self.pos[v, trials[todo]]
-                vals, inv = np.unique(row, return_inverse=True)
-                mapped = np.where([p >= 0 and matters(p) for p in vals.tolist()], vals, -1)[inv]
-                same &= mapped == mapped[0]
+            same = alike(todo, self.world.bases_test(su, box))
             done, todo = todo[same], todo[~same]
             if pid is None:
                 self._skip(act, done.size, "no room to set the unit there")
@@ -644,6 +639,25 @@ class Simulation:
             self.set_pos(u, trials[done], pid)
             placed[done] = True
         return placed
+
+    def _alike(
+        self, trials: np.ndarray, units: Sequence[int]
+    ) -> Callable[[np.ndarray, Callable[[int], bool]], np.ndarray]:
+        """``same(idx, matters)``: per trial of ``trials[idx]``, are the placements of ``units`` for which
+        ``matters`` holds (the others read as off the table) those of the first one? (Each unit's placements in
+        ``trials`` are listed once, here.)"""
+        rows = [np.unique(self.pos[v, trials], return_inverse=True) for v in units]
+
+        def same(idx: np.ndarray, matters: Callable[[int], bool]) -> np.ndarray:
+            out = np.ones(idx.size, dtype=bool)
+            for vals, inv in rows:
+                if vals.size == 1:
+                    continue  # one placement in every trial: alike
+                mapped = np.where([p >= 0 and matters(p) for p in vals.tolist()], vals, -1)[inv[idx]]
+                out &= mapped == mapped[0]
+            return out
+
+        return same
 
     def move(self, u: int, act: Activation, trials: np.ndarray) -> None:
         engaged = self.engaged_mask(trials, u)

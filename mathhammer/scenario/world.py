@@ -1369,16 +1369,28 @@ class World:
         ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
 
         def pick(
-            cands: np.ndarray, old: Coord, mine: list[Coord], static: np.ndarray | None, wholly: bool
+            cands: np.ndarray,
+            old: Coord,
+            mine: list[Coord],
+            static: np.ndarray | tuple[np.ndarray, np.ndarray] | None,
+            wholly: bool,
         ) -> Coord | None:
             """The free spot In Coherency (near a model already set and linked to it; ``wholly``: also
             Wholly Within 3" of the Leading Model) nearest ``old``; ``static``: :func:`free_static` of
-            ``cands``, where already known."""
+            ``cands``, where already known, or (values, known) arrays filled here where needed (each spot
+            is then tested once however many models look at it)."""
             if cands.size == 0:
                 return None
             keep = near_set(cands)
             if wholly:
                 keep &= np.hypot(cands[:, 0] - lead_to[0], cands[:, 1] - lead_to[1]) <= WHOLLY_WITHIN + EPS
+            if isinstance(static, tuple):
+                values, known = static
+                todo = keep & ~known
+                if todo.any():
+                    values[todo] = free_static(cands[todo])
+                    known |= todo
+                static = values
             cands = cands[keep]
             if cands.size == 0:
                 return None
@@ -1393,6 +1405,8 @@ class World:
         rest_idx = sorted((i for i in movable if i != lead_i), key=lambda i: (round(foe_gap(cent[i]), 6), i))
         contact = (FC[:, None, :] + (r + FR + touch)[:, None, None] * ring[None, :, :]).reshape(-1, 2)
         contact_ok: np.ndarray | None = None  # free_static(contact), read once when first needed
+        # the grid fallback's spots, and free_static of each (values, known), read where first needed
+        grid: list[np.ndarray] = [np.zeros((0, 2)), np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)]
 
         def spot_for(old: Coord, mine: list[Coord], wholly: bool) -> Coord | None:
             nonlocal contact_ok
@@ -1419,7 +1433,10 @@ class World:
                     return old
                 if reduced:
                     raise _GridFallbackError(lead_to)
-                placed = pick(close_ranks_grid(lead_to, 2 * r + GAP), old, mine, None, wholly)
+                if grid[0].size == 0:
+                    pts = close_ranks_grid(lead_to, 2 * r + GAP)
+                    grid[:] = [pts, np.zeros(len(pts), dtype=bool), np.zeros(len(pts), dtype=bool)]
+                placed = pick(grid[0], old, mine, (grid[1], grid[2]), wholly)
             return placed
 
         for i in rest_idx:
