@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(
 @pytest.mark.parametrize("workers", [2, 3])
 def test_workers_play_the_same_games(monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
     monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
-    monkeypatch.setattr(parallel, "PILOT_MIN", 150)
+    monkeypatch.setattr(parallel, "PILOT", 150)
     scn = load_scenario(next(p for p in builtin_scenarios() if p.name == "hold_position_crossing.toml"))
     one = simulate(scn, trials=1100, seed=5, workers=1)
     seen: list[tuple[int, int]] = []
