@@ -41,7 +41,8 @@ Engagement Range of Enemy Units" to fight them (8.8.1: "attacks Enemy Units it i
 
 The shortest path is found with A* (Dijkstra guided by the straight distance to the goal region)
 over a visibility graph: the start, the corners of the grown obstacles, and goal points (segments
-tested with a shapely ``STRtree`` of the grown obstacles and the table edges). Goal points are an
+tested with a shapely ``STRtree`` of the grown obstacles and the table edges; a segment clearly inside
+or outside a grown base's circle is decided without its polygon, :func:`_segments_hit`). Goal points are an
 APPROXIMATION: the goal region's boundary is sampled every :data:`GOAL_STEP` inches (at most
 :data:`MAX_GOAL_SAMPLES` points), plus the nearest goal point of the start and of every corner
 (which makes the open-table case exact); a true shortest path ending elsewhere on the boundary
@@ -264,6 +265,7 @@ class _Level:
     owners: list[str | None]  # the terrain piece each obstacle is, or None (a base, the fence)
     goal: BaseGeometry
     zone: tuple[float, float, float, float]  # the box of the goal before the bases are taken out of it
+    circles: list[tuple[float, float, float] | None]  # per obstacle, a base's (centre x, y, radius + r)
 
 
 def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -> _Level:
@@ -271,6 +273,7 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -
     r = lead.radius
     own = board.unit_of(lead)
     path: list[tuple[Polygon, Polygon, str | None]] = []
+    circles: list[tuple[float, float, float] | None] = []
     end_polys: list[BaseGeometry] = []
     near_enemy: list[BaseGeometry] = []
 
@@ -283,6 +286,7 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -
         big, small = grown(piece.polygon, r)
         if piece.size >= 2 and not piece.grass and not piece.token:
             path.append((big, small, piece.id))
+            circles.append(None)
         if not piece.grass:
             end_polys.append(big)
     if key is not None:
@@ -291,6 +295,7 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -
         w, d, k = board.width, board.depth, 2.0
         fence = Polygon([(-k, -k), (w + k, -k), (w + k, d + k), (-k, d + k)]).difference(top)
         path.append((fence, fence, None))
+        circles.append(None)
     for m in board.models:
         unit = board.unit_of(m)
         if unit.id == own.id:
@@ -301,6 +306,7 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -
             end_polys.append(disc)  # 8.5.3: "may not end overlapping ... another model's base"
         if not m.flying and same_level:
             path.append((disc, _disc(m.centre, m.radius + r, 1.0), None))
+            circles.append((m.centre[0], m.centre[1], m.radius + r))
         if not m.flying and unit.side != own.side and unit.id not in targets:
             # ENGAGEMENT RANGE is "measured horizontally ... ignoring vertical height": every level
             near_enemy.append(_disc(m.centre, m.radius + ENGAGEMENT_RANGE + r))
@@ -313,7 +319,34 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -
     near = [g for g in end_polys + near_enemy if _boxes_meet(g.bounds, zone)]
     if near:
         goal = goal.difference(shapely.union_all(near))
-    return _Level(key, [p[0] for p in path], [p[1] for p in path], [p[2] for p in path], goal, zone)
+    return _Level(key, [p[0] for p in path], [p[1] for p in path], [p[2] for p in path], goal, zone, circles)
+
+
+def _segments_hit(a: np.ndarray, bs: np.ndarray, circles: np.ndarray) -> np.ndarray:
+    """Per row: does the segment ``a``-``bs[k]`` meet the tight polygon of a base whose circle is ``circles[k]``
+    (x, y, radius R: the polygon :func:`_disc` circumscribes, shrunk by ``SLACK``)? 1 yes, 0 no, -1 not
+    decided here (a row of NaN: not a base; or the segment passes within 1e-9" of the band between the
+    polygon's inscribed circle, radius R - SLACK, and its circumscribed one, radius R * GROW).
+
+    Outside the band the answer needs no polygon: a segment nearer the centre than R - SLACK crosses the
+    polygon's inside, one farther than R * GROW misses it; the margin is far above the rounding of the
+    distance, so the answer is the one shapely gives (the caller asks shapely for the -1 rows).
+    """
+    out = np.full(len(bs), -1, dtype=np.int8)
+    base = ~np.isnan(circles[:, 0])
+    if not base.any():
+        return out
+    c, rad, b = circles[base, :2], circles[base, 2], bs[base]
+    ab = b - a
+    n2 = (ab * ab).sum(axis=1)
+    t = np.clip(((c - a) * ab).sum(axis=1) / np.where(n2 > 0, n2, 1.0), 0.0, 1.0)
+    q = a + t[:, None] * ab - c
+    d = np.sqrt((q * q).sum(axis=1))
+    sure = np.full(len(d), -1, dtype=np.int8)
+    sure[d < rad - SLACK - 1e-9] = 1
+    sure[d > rad * GROW + 1e-9] = 0
+    out[base] = sure
+    return out
 
 
 def _table(board: Board, inset: float) -> Polygon:
@@ -458,6 +491,11 @@ def charge_distance(
     geoms = {k: np.asarray([*tight[k], *strips], dtype=object) for k in keys}
     for arr in geoms.values():
         shapely.prepare(arr)  # the exact test in free() runs on prepared obstacles
+    # the bases among them: (x, y, radius + r) per row, NaN for the terrain and the strips (see free())
+    circ = {
+        k: np.array([c if c is not None else (math.nan,) * 3 for c in lv.circles] + [(math.nan,) * 3] * len(strips))
+        for k, lv in levels.items()
+    }
     if len(keys) == 1:  # one level: a straight move to the nearest end, where nothing is in the way
         straight = _straight_charge(board, lead, targets, home, geoms[home.key], engage, max_length)
         if straight is not None:
@@ -520,7 +558,11 @@ def charge_distance(
         """Which straight moves from node i to the nodes js (same level) cross no obstacle."""
         lines = shapely.linestrings(np.stack([np.broadcast_to(xy[i], (len(js), 2)), xy[js]], axis=1))
         k_idx, p_idx = trees[level_of[i]].query(lines)  # bounding boxes, then the exact test
-        hit = shapely.intersects(geoms[level_of[i]][p_idx], lines[k_idx])
+        hit = _segments_hit(xy[i], xy[js[k_idx]], circ[level_of[i]][p_idx])
+        todo = np.flatnonzero(hit < 0)
+        if todo.size:
+            hit[todo] = shapely.intersects(geoms[level_of[i]][p_idx[todo]], lines[k_idx[todo]])
+        hit = hit.astype(bool)
         k_idx, p_idx = k_idx[hit], p_idx[hit]
         out = np.ones(len(js), dtype=bool)
         n_obs = len(tight[level_of[i]])
