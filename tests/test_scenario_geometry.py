@@ -22,7 +22,7 @@ from mathhammer.board.facts import weapon_facts
 from mathhammer.board.model import Board, board_problems
 from mathhammer.board.ranks import fighting_ranks
 from mathhammer.scenario import builtin_scenarios, load_scenario
-from mathhammer.scenario.fast import group_rows, group_state
+from mathhammer.scenario.fast import clear_of, group_rows, group_state
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.world import AUTO, World
 
@@ -74,6 +74,32 @@ def test_group_rows_with_colliding_hashes() -> None:
     assert len(keys) == 7 and sorted(keys[:, 2].tolist()) == list(range(7))
     assert all(bounds[g + 1] - bounds[g] in (142, 143) for g in range(7))
     assert sorted(order.tolist()) == list(range(1000))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_clear_of_matches_the_numpy_gaps_to_the_last_bit(seed: int) -> None:
+    """The compiled spot test of Close Ranks equals the numpy reading it replaced (edge gaps
+    ``sqrt(((p - c) ** 2).sum()) - r - rs``, compared with ``>=``/``<=``), bases placed so that many gaps
+    sit exactly on the limits (a base 0.05" or 1" away, as the moves set them)."""
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(1, 60)), int(rng.integers(0, 40))
+    r, apart, eng = float(rng.choice([0.49, 0.63, 0.98])), 0.024, 1.0 + 1e-9
+    cs = rng.uniform(0, 10, (m, 2))
+    rs = rng.choice([0.49, 0.63, 0.98, 1.57], m)
+    solid, enemy = rng.random(m) < 0.8, rng.random(m) < 0.4
+    # points at exactly apart / eng from a base (in the float sense of the numpy expression) and random ones
+    pick = rng.integers(0, max(m, 1), n)
+    ang = rng.uniform(0, 2 * np.pi, n)
+    dist = r + (rs[pick] if m else 0.5) + rng.choice([apart, eng, 0.0, 0.3], n)
+    base = cs[pick] if m else np.zeros((n, 2))
+    pts = np.where(
+        (rng.random(n) < 0.5)[:, None],
+        base + dist[:, None] * np.stack([np.cos(ang), np.sin(ang)], axis=1),
+        rng.uniform(0, 10, (n, 2)),
+    )
+    g = np.sqrt(((pts[:, None, :] - cs[None, :, :]) ** 2).sum(axis=2)) - r - rs
+    want = ~((g < apart) & solid[None, :]).any(axis=1) & ~((g <= eng) & enemy[None, :]).any(axis=1)
+    assert np.array_equal(clear_of(pts, cs, rs, r, apart, solid, eng, enemy), want)
 
 
 class _Recorder(World):

@@ -118,6 +118,47 @@ def _supply_kernel(pos, alive, table, full):  # pragma: no cover - compiled
     return out
 
 
+@njit(**JIT)
+def _clear_kernel(pts, cs, rs, r, apart, solid, eng, enemy):  # pragma: no cover - compiled
+    n, m = pts.shape[0], cs.shape[0]
+    out = np.ones(n, dtype=np.bool_)
+    for i in range(n):
+        for j in range(m):
+            dx = pts[i, 0] - cs[j, 0]
+            dy = pts[i, 1] - cs[j, 1]
+            g = np.sqrt(dx * dx + dy * dy) - r - rs[j]
+            if (solid[j] and g < apart) or (enemy[j] and g <= eng):
+                out[i] = False
+                break
+    return out
+
+
+def clear_of(
+    pts: np.ndarray,
+    cs: np.ndarray,
+    rs: np.ndarray,
+    r: float,
+    apart: float,
+    solid: np.ndarray,
+    eng: float,
+    enemy: np.ndarray,
+) -> np.ndarray:
+    """Per point of ``pts`` (a base of radius ``r`` centred there): no base ``j`` of ``cs`` (radii ``rs``) with
+    ``solid[j]`` nearer than ``apart`` edge to edge, and none with ``enemy[j]`` at ``eng`` or nearer. The edge
+    gap is computed as numpy's ``sqrt(((p - c) ** 2).sum()) - r - rs[j]``, to the last bit.
+
+    >>> c, rs = np.array([[0.0, 0.0], [3.0, 0.0]]), np.array([0.5, 0.5])
+    >>> solid, enemy = np.ones(2, bool), np.zeros(2, bool)
+    >>> clear_of(np.array([[1.5, 0.0], [1.0, 0.0]]), c, rs, 0.5, 0.05, solid, 1.0, enemy)
+    array([ True, False])
+    >>> clear_of(np.array([[1.5, 0.0]]), c, rs, 0.5, 0.05, solid, 1.0, np.array([False, True]))  # 0.5" from an enemy
+    array([False])
+    """
+    return _clear_kernel(  # type: ignore[no-any-return]
+        np.ascontiguousarray(pts, dtype=np.float64), cs, rs, float(r), float(apart), solid, float(eng), enemy
+    )
+
+
 def supply_matrix(pos: np.ndarray, alive: np.ndarray, table: np.ndarray, full: np.ndarray) -> np.ndarray:
     """Current Supply Value of every unit in every trial: ``table[u, models left]`` on the table, else 0.
 
@@ -148,4 +189,4 @@ def group_state(state: np.ndarray, rows: np.ndarray, trials: np.ndarray) -> tupl
     return _group_kernel(state, rows, np.ascontiguousarray(trials, dtype=np.int64))  # type: ignore[no-any-return]
 
 
-__all__ = ["group_rows", "group_state", "supply_matrix"]
+__all__ = ["clear_of", "group_rows", "group_state", "supply_matrix"]

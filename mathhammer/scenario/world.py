@@ -140,6 +140,7 @@ from ..board.los import line_of_sight
 from ..board.model import EPS, MM_PER_INCH, Board, Model, Terrain, Unit
 from ..board.ranks import CONTACT, fighting_ranks
 from ..starcraft.model import Weapon
+from .fast import clear_of
 from .spec import Scenario, ScenarioUnit
 
 Coord = tuple[float, float]
@@ -1262,17 +1263,23 @@ class World:
         if not before:
             return pid
 
+        # every base a spot must keep ``apart`` from (the Engaged models, the removed ones', the other units'), and
+        # those of enemies it must not come Within 1" of; for the Leading Model's way, those it may not cross
+        all_c = np.concatenate([FC, GC, OC]).reshape(-1, 2)
+        all_r = np.concatenate([FR, GR, OR]).astype(float)
+        all_solid = np.ones(len(all_r), dtype=bool)
+        all_enemy = np.concatenate([np.zeros(len(FR) + len(GR), dtype=bool), OEN])
+        way_c = np.concatenate([FC, OC]).reshape(-1, 2)
+        way_r = np.concatenate([FR, OR]).astype(float)
+        way_solid = np.concatenate([np.ones(len(FR), dtype=bool), ~OFLY])
+        way_enemy = np.concatenate([np.zeros(len(FR), dtype=bool), OEN])
+        ones, zeros = np.ones(alive, dtype=bool), np.zeros(alive, dtype=bool)  # flags for the unit's own bases
+
         def free_static(pts: np.ndarray) -> np.ndarray:
             """Legal end spots as far as the other units and the terrain go: on the table/level, off terrain,
             on no other base, not Within 1" of a new enemy (the unit's own models: :func:`free`)."""
             seen(pts)
-            ok = np.ones(pts.shape[0], dtype=bool)
-            ok &= (gaps(pts, FC, FR) >= apart).all(axis=1)
-            if GC.size:
-                ok &= (gaps(pts, GC, GR) >= apart).all(axis=1)
-            if OC.size:
-                g = gaps(pts, OC, OR)
-                ok &= (g >= apart).all(axis=1) & ~((g <= ENGAGEMENT_RANGE + EPS) & OEN[None, :]).any(axis=1)
+            ok = clear_of(pts, all_c, all_r, r, apart, all_solid, ENGAGEMENT_RANGE + EPS, all_enemy)
             idx = np.flatnonzero(ok)
             if idx.size:
                 ok[idx] = self._terrain_ok(pts[idx], r, level)
@@ -1282,18 +1289,14 @@ class World:
             """Legal end spots: :func:`free_static` (``static``: already known) and on none of ``mine``."""
             ok = free_static(pts) if static is None else static.copy()
             if mine and ok.any():
-                ok &= (gaps(pts, np.asarray(mine, dtype=float), r) >= apart).all(axis=1)
+                m = len(mine)
+                ok &= clear_of(pts, np.asarray(mine, dtype=float), np.full(m, r), r, apart, ones[:m], 0.0, zeros[:m])
             return ok
 
         def passable(pts: np.ndarray) -> np.ndarray:
             """The Leading Model's base on its way (8.5.3 step 1): no Size 2+ wall, enemy or other unit's model."""
             seen(pts)
-            ok = (gaps(pts, FC, FR) >= 0).all(axis=1)
-            if OC.size:
-                g = gaps(pts, OC, OR)
-                ok &= ~((g < 0) & ~OFLY[None, :]).any(axis=1) & ~((g <= ENGAGEMENT_RANGE + EPS) & OEN[None, :]).any(
-                    axis=1
-                )
+            ok = clear_of(pts, way_c, way_r, r, 0.0, way_solid, ENGAGEMENT_RANGE + EPS, way_enemy)
             return ok & self._terrain_ok(pts, r, level, walls_only=True)
 
         # the Leading Model: the first non-pinned model that can end closer (3" at most, straight at the nearest
