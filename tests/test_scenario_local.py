@@ -129,3 +129,27 @@ def test_charges_read_through_the_memo_equal_those_computed_afresh(monkeypatch: 
     for w, pos, alive, uid, targets, reach, got in calls:
         fresh = charge_distance(w.board_for(pos, alive), f"{uid}.1", list(targets), max_length=reach)  # type: ignore[attr-defined]
         assert (fresh.length, fresh.end) == got
+
+
+def test_the_split_by_near_units_is_the_same_with_and_without_the_loop_over_boards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Simulation._near_cols_by`` splits the trials of many boards without a loop over them: in every call
+    of 200 games, its parts (keys, trial indices, their order) equal those of the loop over boards."""
+    from mathhammer.scenario import sim as sim_module
+
+    real = Simulation._near_cols_by
+    calls = []
+
+    def both(self, trials, units, near):  # type: ignore[no-untyped-def]
+        monkeypatch.setattr(sim_module, "_FEW_BOARDS", 10**9)
+        loop = [(k, i.tolist()) for k, i in real(self, trials, units, near)]
+        monkeypatch.setattr(sim_module, "_FEW_BOARDS", 0)
+        flat = [(k, i.tolist()) for k, i in real(self, trials, units, near)]
+        assert flat == loop
+        calls.append(len(flat))
+        yield from ((k, np.asarray(i, dtype=np.int64)) for k, i in flat)
+
+    monkeypatch.setattr(Simulation, "_near_cols_by", both)
+    _play(_clash())
+    assert len(calls) > 100 and max(calls) > 1

@@ -80,6 +80,11 @@ _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
 
 
+#: :meth:`Simulation._near_cols_by`: above this many boards among the trials, the split runs without a loop
+#: over the boards.
+_FEW_BOARDS = 8
+
+
 @njit(**JIT)
 def _uniforms_kernel(base, trials):  # pragma: no cover - compiled
     out = np.empty(trials.size)
@@ -178,6 +183,7 @@ class Simulation:
         words = max(1, -(-len(self._enemy_pairs) // 62))
         self._pair_eng: dict[tuple[int, int], bool] = {}
         self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
+        self._board_arr = np.full((64, U), -1, dtype=np.int64)  # each board id's placements (row), as _board_pos
         self._unit_sel = [[i for i, p in enumerate(self._enemy_pairs) if u in p] for u in range(U)]
         self._unit_bits = []  # per unit: its pairs' bits, one int64 a word
         for u in range(U):
@@ -250,6 +256,11 @@ class Simulation:
                 grown = np.zeros((self._bits_arr.shape[0], 2 * bid), dtype=np.int64)
                 grown[:, : self._bits_arr.shape[1]] = self._bits_arr
                 self._bits_arr = grown
+            if bid >= self._board_arr.shape[0]:
+                rows = np.full((2 * bid, self.U), -1, dtype=np.int64)
+                rows[: self._board_arr.shape[0]] = self._board_arr
+                self._board_arr = rows
+            self._board_arr[bid] = pos
             if moved is None:
                 self._bits_arr[:, bid] = self._board_words(pos, None)
             else:
@@ -1011,6 +1022,24 @@ class Simulation:
         else:
             order, bounds, keys = group_rows(self.board[trials][None, :], np.arange(trials.size))
         players = [self.units[v].player for v in units]
+        if len(keys) > _FEW_BOARDS:
+            # many boards: the same split without a loop over them. Per unit, each placement is tested once;
+            # the boards are grouped by the placements kept (in order of first board), then their trials
+            # (board after board, as below)
+            kept = self._board_arr[keys[:, 0]][:, np.asarray(units)].T.copy()
+            for i, player in enumerate(players):
+                vals, inv = np.unique(kept[i], return_inverse=True)
+                kept[i] = np.where([p >= 0 and near(p, player) for p in vals.tolist()], vals, -1)[inv]
+            b_order, b_bounds, b_keys = group_rows(kept, np.arange(len(keys)))
+            label = np.empty(len(keys), dtype=np.int64)
+            for g in range(len(b_keys)):
+                label[b_order[b_bounds[g] : b_bounds[g + 1]]] = g
+            per_trial = np.repeat(label, np.diff(bounds))
+            idx_all = order[np.argsort(per_trial, kind="stable")]
+            ends = np.cumsum(np.bincount(per_trial, minlength=len(b_keys)))
+            for g in range(len(b_keys)):
+                yield tuple(b_keys[g].tolist()), idx_all[(ends[g - 1] if g else 0) : ends[g]]
+            return
         parts: dict[tuple[int, ...], list[np.ndarray]] = {}
         flags: dict[tuple[int, int], bool] = {}
         for g in range(len(keys)):
