@@ -22,7 +22,7 @@ from mathhammer.board.facts import weapon_facts
 from mathhammer.board.model import Board, board_problems
 from mathhammer.board.ranks import fighting_ranks
 from mathhammer.scenario import builtin_scenarios, load_scenario
-from mathhammer.scenario.fast import clear_of, group_rows, group_state
+from mathhammer.scenario.fast import clear_of, group_rows, group_state, near_any
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.world import AUTO, World
 
@@ -100,6 +100,27 @@ def test_clear_of_matches_the_numpy_gaps_to_the_last_bit(seed: int) -> None:
     g = np.sqrt(((pts[:, None, :] - cs[None, :, :]) ** 2).sum(axis=2)) - r - rs
     want = ~((g < apart) & solid[None, :]).any(axis=1) & ~((g <= eng) & enemy[None, :]).any(axis=1)
     assert np.array_equal(clear_of(pts, cs, rs, r, apart, solid, eng, enemy), want)
+    # the "keep them together" test of the same spots against the bases as set models
+    if m:
+        lim = float(rng.choice([2 * r + 2.1, 1.5]))
+        d = np.sqrt(((pts[:, None, :] - cs[None, :, :]) ** 2).sum(axis=2))
+        lim_hit = float(d[0, 0])  # a spot exactly at the limit
+        for lim_ in (lim, lim_hit):
+            assert np.array_equal(near_any(pts, cs, lim_), (d <= lim_).any(axis=1))
+
+
+@pytest.mark.parametrize("step", [0.6, 1.0433070866141732, 1.3])
+def test_the_close_ranks_grid_is_the_grid_computed_point_by_point(step: float) -> None:
+    """The grid fallback's spots (offsets kept per spacing) equal the hexagonal grid computed for each
+    Leading Model, to the last bit."""
+    from mathhammer.scenario.world import GRID_SPAN, close_ranks_grid
+
+    span = range(-GRID_SPAN, GRID_SPAN + 1)
+    for lead in [(0.0, 0.0), (17.31, 9.877), (3.3333333, 44.1)]:
+        want = np.asarray(
+            [(lead[0] + step * (a + 0.5 * b), lead[1] + step * (math.sqrt(3) / 2) * b) for a in span for b in span]
+        )
+        assert np.array_equal(close_ranks_grid(lead, step), want)
 
 
 class _Recorder(World):

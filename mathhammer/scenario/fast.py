@@ -159,6 +159,32 @@ def clear_of(
     )
 
 
+@njit(**JIT)
+def _near_kernel(pts, cs, lim):  # pragma: no cover - compiled
+    n, m = pts.shape[0], cs.shape[0]
+    out = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        for j in range(m):
+            dx = pts[i, 0] - cs[j, 0]
+            dy = pts[i, 1] - cs[j, 1]
+            if np.sqrt(dx * dx + dy * dy) <= lim:
+                out[i] = True
+                break
+    return out
+
+
+def near_any(pts: np.ndarray, cs: np.ndarray, lim: float) -> np.ndarray:
+    """Per point of ``pts``: is a point of ``cs`` at most ``lim`` away (numpy's ``sqrt(((p - c) ** 2).sum())``,
+    to the last bit)?
+
+    >>> near_any(np.array([[0.0, 0.0], [9.0, 0.0]]), np.array([[3.0, 4.0]]), 5.0)
+    array([ True, False])
+    """
+    return _near_kernel(  # type: ignore[no-any-return]
+        np.ascontiguousarray(pts, dtype=np.float64), np.ascontiguousarray(cs, dtype=np.float64), float(lim)
+    )
+
+
 def supply_matrix(pos: np.ndarray, alive: np.ndarray, table: np.ndarray, full: np.ndarray) -> np.ndarray:
     """Current Supply Value of every unit in every trial: ``table[u, models left]`` on the table, else 0.
 
@@ -189,4 +215,4 @@ def group_state(state: np.ndarray, rows: np.ndarray, trials: np.ndarray) -> tupl
     return _group_kernel(state, rows, np.ascontiguousarray(trials, dtype=np.int64))  # type: ignore[no-any-return]
 
 
-__all__ = ["clear_of", "group_rows", "group_state", "supply_matrix"]
+__all__ = ["clear_of", "group_rows", "group_state", "near_any", "supply_matrix"]

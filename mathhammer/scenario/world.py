@@ -124,7 +124,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, TypeVar
 
 import numpy as np
@@ -140,7 +140,7 @@ from ..board.los import line_of_sight
 from ..board.model import EPS, MM_PER_INCH, Board, Model, Terrain, Unit
 from ..board.ranks import CONTACT, fighting_ranks
 from ..starcraft.model import Weapon
-from .fast import clear_of
+from .fast import clear_of, near_any
 from .spec import Scenario, ScenarioUnit
 
 Coord = tuple[float, float]
@@ -229,10 +229,16 @@ GRID_SPAN = 6
 
 def close_ranks_grid(lead_to: Coord, step: float) -> np.ndarray:
     """The spots of the Close Ranks grid fallback around the Leading Model (a hexagonal grid, rows)."""
+    return np.asarray(lead_to, dtype=float) + _grid_offsets(step)
+
+
+@lru_cache(maxsize=64)
+def _grid_offsets(step: float) -> np.ndarray:
+    """:func:`close_ranks_grid` less the Leading Model's centre (each coordinate its centre's + this)."""
     span = range(-GRID_SPAN, GRID_SPAN + 1)
-    return np.asarray(
-        [(lead_to[0] + step * (a + 0.5 * b), lead_to[1] + step * (math.sqrt(3) / 2) * b) for a in span for b in span]
-    )
+    out = np.asarray([(step * (a + 0.5 * b), step * (math.sqrt(3) / 2) * b) for a in span for b in span])
+    out.setflags(write=False)
+    return out
 
 
 def close_ranks_grid_box(lead_to: Coord, step: float) -> tuple[np.ndarray, np.ndarray]:
@@ -1338,8 +1344,7 @@ class World:
 
         def near_set(pts: np.ndarray) -> np.ndarray:
             """Within ``reach_set`` (centres) of a model of the unit already set (``place``'s "keep them together")."""
-            setc = np.asarray([m for m in new if m is not None], dtype=float)
-            return (np.sqrt(((pts[:, None, :] - setc[None, :, :]) ** 2).sum(axis=2)) <= reach_set + EPS).any(axis=1)
+            return near_any(pts, np.asarray([m for m in new if m is not None], dtype=float), reach_set + EPS)
 
         def linked(c: Coord) -> bool:
             """4.4 Coherency Link from ``c`` to a model of the unit already set: no Size 2+ wall, no other unit's
