@@ -19,10 +19,12 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.mark.parametrize("workers", [2, 3])
-def test_workers_play_the_same_games(monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+@pytest.mark.parametrize(("workers", "block_max"), [(2, 250_000), (3, 250_000), (2, 200)])
+def test_workers_play_the_same_games(monkeypatch: pytest.MonkeyPatch, workers: int, block_max: int) -> None:
+    """One block per worker, or (``block_max`` 200) three per worker."""
     monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
     monkeypatch.setattr(parallel, "PILOT", 150)
+    monkeypatch.setattr(parallel, "BLOCK_MAX", block_max)
     scn = load_scenario(next(p for p in builtin_scenarios() if p.name == "hold_position_crossing.toml"))
     one = simulate(scn, trials=1100, seed=5, workers=1)
     seen: list[tuple[int, int]] = []
@@ -36,6 +38,8 @@ def test_workers_play_the_same_games(monkeypatch: pytest.MonkeyPatch, workers: i
     assert np.array_equal(one.winner, many.winner)
     assert one.skipped == many.skipped
     assert seen[-1][0] == seen[-1][1]  # the progress bar reaches its end
+    blocks = workers * -(-(1100 - 150) // (workers * block_max))
+    assert seen[-1][1] == 5 * (1 + blocks)  # Rounds: the pilot's and each block's
 
 
 def test_few_games_stay_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,11 +4,11 @@ A game's dice depend on (seed, game number) only (:meth:`Simulation.draw`), so s
 into numbered blocks, playing them in any process and putting the blocks back in order gives the
 very games of one serial run; the test suite holds the two equal, array for array.
 
-Each worker plays one block and writes its games straight into arrays shared with this process
-(anonymous shared memory mapped before the fork), so no result is pickled back; the Rounds it has
-played go to a shared counter the progress bar reads. One block per worker, not more: the work of a
-block grows with the board states it meets (far slower than with its games), so smaller blocks
-would meet most of them again.
+Each worker plays one block (more where a block would exceed :data:`BLOCK_MAX` games) and writes
+its games straight into arrays shared with this process (anonymous shared memory mapped before the
+fork), so no result is pickled back; the Rounds it has played go to a shared counter the progress
+bar reads. Few blocks: the work of a block grows with the board states it meets (far slower than
+with its games), so smaller blocks would meet most of them again.
 
 The geometry (placements, Engagement, Charge paths, attack facts) is read once per board state
 and cached on the :class:`~mathhammer.scenario.world.World`. The pilot block (the first games)
@@ -22,6 +22,7 @@ macOS' default), or for a few games, everything runs in this process.
 from __future__ import annotations
 
 import itertools
+import math
 import mmap
 import multiprocessing
 import os
@@ -39,6 +40,11 @@ PARALLEL_MIN = 40_000
 #: board states again anyway (standard_clash.toml, 2 workers: 50,000 games 25.2 s with a 10,000-game
 #: pilot, 24.2 s with 1,000, 23.1 s with 200; 200,000 games 36.3 s, 35.8 s and 34.2 s).
 PILOT = 200
+#: The most games in one block: the work of a block grows with the board states it meets, far slower than
+#: with its games, so a worker plays one block where it can; but the state arrays of a block much larger
+#: than this no longer stay in the caches (standard_clash.toml with ``close_ranks = "never"``, 2,000,000
+#: games on 2 workers: 14.4 s in 2 blocks, 12.7-13.1 s in 8, 13.5 s in 16).
+BLOCK_MAX = 250_000
 #: How often (seconds) the progress bar reads the workers' Rounds.
 PROGRESS_POLL = 0.25
 
@@ -130,8 +136,10 @@ def play(
         sim.run(progress)
         return Games.of(sim), sim
     pilot_n = min(trials, PILOT)
+    # as few blocks as the workers, unless a block would exceed BLOCK_MAX games
+    blocks = workers * max(1, math.ceil((trials - pilot_n) / (workers * BLOCK_MAX)))
     length = scn.mission.game_length
-    total = length * (1 + workers)  # Rounds: the pilot's, then each worker's
+    total = length * (1 + blocks)  # Rounds: the pilot's, then each block's
 
     def tick(done: int) -> None:
         if progress is not None:
@@ -145,10 +153,9 @@ def play(
         return first, pilot
     out = _Out(first, trials)
     out.put(first, 0)
-    # one block per worker: a block's cost grows with the board states it meets, far slower than its games
-    edges = np.linspace(pilot_n, trials, workers + 1).astype(np.int64)
+    edges = np.linspace(pilot_n, trials, blocks + 1).astype(np.int64)
     jobs = [(i, int(a), int(b - a)) for i, (a, b) in enumerate(itertools.pairwise(edges.tolist())) if b > a]
-    done = _shared((workers,), np.dtype(np.int64))
+    done = _shared((blocks,), np.dtype(np.int64))
     skipped = dict(first.skipped)
     _JOB.update(scn=scn, seed=seed, world=pilot.world, out=out, done=done)
     try:

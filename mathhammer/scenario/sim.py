@@ -283,13 +283,6 @@ class Simulation:
         for key, ts in self.groups(everyone, list(range(self.U))):
             self.board[ts] = self.board_id(key)
 
-    def groups_board(
-        self, trials: np.ndarray, cols: Sequence[np.ndarray | int]
-    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
-        """:meth:`groups` by every unit's placement, then ``cols``: keys start with the U placements."""
-        for key, ts in self.groups(trials, [self.row_board(), *cols]):
-            yield self._board_pos[key[0]] + key[1:], ts
-
     def groups(
         self, trials: np.ndarray, cols: Sequence[np.ndarray | int]
     ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
@@ -312,22 +305,11 @@ class Simulation:
         """Units on the table (a Destroyed unit's placement is cleared, see :meth:`resolve`)."""
         return self.pos >= 0
 
-    def _on(self, key: tuple[int, ...]) -> tuple[int, ...]:
-        """Which units are on the table, from a group key that starts with every unit's placement."""
-        return tuple(int(p >= 0) for p in key[: self.U])
-
-    def board_state(
-        self, key_pos: tuple[int, ...], key_on: tuple[int, ...], exact: dict[int, int]
-    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """Placements and models for a board: the units named in ``exact`` with their models left, the others whole."""
-        alive = tuple(exact.get(u, int(self.full[u]) if key_on[u] else 0) for u in range(self.U))
-        pos = tuple(p if alive[u] > 0 else -1 for u, p in enumerate(key_pos))
-        return pos, alive
-
     def engaged_bits(self, trials: np.ndarray) -> np.ndarray:
         """Per trial of ``trials`` (columns): bit ``i % 62`` of row ``i // 62`` set where the i-th pair of enemy
         units (:attr:`_enemy_pairs`) is Engaged (7.2.1; :meth:`World.pair_engaged` of the two placements,
-        units read whole as in :meth:`board_state`): read once per board (:meth:`board_id`)."""
+        units read whole, as every board the simulation reads holds the units other than those it names the
+        models left of): read once per board (:meth:`board_id`)."""
         return self._bits_arr[:, self.board[trials]]
 
     def _board_words(self, pos: tuple[int, ...], pairs: list[int] | None) -> list[int]:
@@ -657,14 +639,20 @@ class Simulation:
         """``same(idx, matters)``: per trial of ``trials[idx]``, are the placements of ``units`` for which
         ``matters`` holds (the others read as off the table) those of the first one? (Each unit's placements in
         ``trials`` are listed once, here.)"""
-        rows = [np.unique(self.pos[v, trials], return_inverse=True) for v in units]
+        # per trial its board (hash grouping, linear in the trials), per board and unit the placement
+        order, bounds, keys = group_rows(self.board[trials][None, :], np.arange(trials.size))
+        board_of = np.empty(trials.size, dtype=np.int64)
+        board_of[order] = np.repeat(np.arange(len(keys)), np.diff(bounds))
+        placed = self._board_arr[keys[:, 0]][:, np.asarray(units, dtype=np.int64)]
+        rows = [np.unique(placed[:, i], return_inverse=True) for i in range(len(units))]
 
         def same(idx: np.ndarray, matters: Callable[[int], bool]) -> np.ndarray:
             out = np.ones(idx.size, dtype=bool)
+            boards = board_of[idx]
             for vals, inv in rows:
                 if vals.size == 1:
                     continue  # one placement in every trial: alike
-                mapped = np.where([p >= 0 and matters(p) for p in vals.tolist()], vals, -1)[inv[idx]]
+                mapped = np.where([p >= 0 and matters(p) for p in vals.tolist()], vals, -1)[inv][boards]
                 out &= mapped == mapped[0]
             return out
 

@@ -1237,7 +1237,7 @@ class World:
             return pid
         FC, FR = np.asarray(fc_l, dtype=float).reshape(-1, 2), np.asarray(fr_l)
         # every centre of the placements is kept clear (the removed models' too): boards read with a unit at
-        # full strength (``Simulation.board_state``) stay legal
+        # full strength (``Simulation._local_state``) stay legal
         ghosts = [(c, self._radius(fpid)) for fpid, fk in foes for c in self.placements[fpid].centres[fk:]]
         ghosts += [(c, r) for c in p.centres[alive:]]
         GC = np.asarray([c for c, _ in ghosts], dtype=float).reshape(-1, 2)
