@@ -430,6 +430,17 @@ def _children(pid: int) -> list[str]:
     return out
 
 
+#: ``python -m mathhammer ARGS`` with SIGINT as a terminal gives it (default action, not blocked), whatever the
+#: test runner's own signal state (a child inherits an ignored or blocked SIGINT, and Python then leaves it
+#: so): exec'd in place, so the pid and process group stay those of ``Popen``.
+_AS_FROM_A_TERMINAL = (
+    "import os, signal, sys\n"
+    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
+    "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
+    "os.execv(sys.executable, [sys.executable, '-m', 'mathhammer', *sys.argv[1:]])\n"
+)
+
+
 @pytest.mark.parametrize("where", ["serial", "dask"])
 def test_ctrl_c_in_a_real_process(tmp_path: Path, where: str) -> None:
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during a sweep, serial or on a
@@ -440,7 +451,7 @@ def test_ctrl_c_in_a_real_process(tmp_path: Path, where: str) -> None:
     args = ["report", "--roster", "--trials", "3000000", "--out", str(out)]
     args += ["--serial"] if where == "serial" else []
     proc = subprocess.Popen(
-        [sys.executable, "-m", "mathhammer", *args],
+        [sys.executable, "-c", _AS_FROM_A_TERMINAL, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
