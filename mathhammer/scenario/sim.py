@@ -85,6 +85,13 @@ _MASK = (1 << 64) - 1
 _FEW_BOARDS = 8
 
 
+def _group_of(order: np.ndarray, bounds: np.ndarray, n: int) -> np.ndarray:
+    """Per element 0..n-1 of a :func:`group_rows` split (``order``, ``bounds``), the index of its group."""
+    out = np.empty(n, dtype=np.int64)
+    out[order] = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))
+    return out
+
+
 @njit(**JIT)
 def _uniforms_kernel(base, trials):  # pragma: no cover - compiled
     out = np.empty(trials.size)
@@ -578,13 +585,12 @@ class Simulation:
         The answer depends on the other units only through the Charge targets' placements and those near
         ``lead`` (:meth:`World.place_test`): the trials are split by those, not by the whole board."""
         su = self.units[u]
+        if allowed and not su.flying:
+            return self._charge_place(u, trials, lead, rear, act, allowed, targets_left)
         placed = np.zeros(self.T, dtype=bool)
         tgt = [v for v in range(self.U) if v != u and self.uids[v] in allowed]
         rest = [v for v in range(self.U) if v != u and v not in tgt]
         for tkey, ts0 in self.groups(trials, [self.row_pos(t) for t in tgt]) if tgt else [((), trials)]:
-            if allowed and not su.flying:
-                placed[ts0] = self._charge_place(u, ts0, lead, rear, act, allowed, targets_left)
-                continue
             tpos = dict(zip(tgt, tkey, strict=True))
             test = self.world.place_test(su, lead, [p for p in tkey if p >= 0], targets_left)
             for near_pos, idx in self._near_cols(ts0, rest, test):
@@ -609,7 +615,7 @@ class Simulation:
         allowed: tuple[str, ...],
         targets_left: tuple[tuple[str, int], ...],
     ) -> np.ndarray:
-        """:meth:`_place` for a charging unit in ``trials`` (the targets' placements alike): which were set.
+        """:meth:`_place` for a charging unit in ``trials``: which were set.
 
         One trial's board is set (:meth:`World.charge_place`), and the box that setting looked at names the
         units that mattered to it: every other trial with the same placements of those units (the others' bases
@@ -641,8 +647,7 @@ class Simulation:
         ``trials`` are listed once, here.)"""
         # per trial its board (hash grouping, linear in the trials), per board and unit the placement
         order, bounds, keys = group_rows(self.board[trials][None, :], np.arange(trials.size))
-        board_of = np.empty(trials.size, dtype=np.int64)
-        board_of[order] = np.repeat(np.arange(len(keys)), np.diff(bounds))
+        board_of = _group_of(order, bounds, trials.size)
         placed = self._board_arr[keys[:, 0]][:, np.asarray(units, dtype=np.int64)]
         rows = [np.unique(placed[:, i], return_inverse=True) for i in range(len(units))]
 
@@ -1019,10 +1024,7 @@ class Simulation:
                 vals, inv = np.unique(kept[i], return_inverse=True)
                 kept[i] = np.where([p >= 0 and near(p, player) for p in vals.tolist()], vals, -1)[inv]
             b_order, b_bounds, b_keys = group_rows(kept, np.arange(len(keys)))
-            label = np.empty(len(keys), dtype=np.int64)
-            for g in range(len(b_keys)):
-                label[b_order[b_bounds[g] : b_bounds[g + 1]]] = g
-            per_trial = np.repeat(label, np.diff(bounds))
+            per_trial = np.repeat(_group_of(b_order, b_bounds, len(keys)), np.diff(bounds))
             idx_all = order[np.argsort(per_trial, kind="stable")]
             ends = np.cumsum(np.bincount(per_trial, minlength=len(b_keys)))
             for g in range(len(b_keys)):
