@@ -371,3 +371,124 @@ def test_tough_reaction_in_the_combat_phase(armies: dict[str, str]) -> None:
     assert b.mean() < 5.5
     diff = a - b
     assert diff.mean() > 5 * diff.std() / np.sqrt(n), (diff.mean(), diff.std() / np.sqrt(n))
+
+
+# ----------------------------------------------------------------- Concusive Shells
+RED_MARAUDER = RED.replace(
+    '''[[units]]
+unit = "Medic"''',
+    '''[[units]]
+unit = "Marauder"
+models = 2
+
+[[units]]
+unit = "Medic"''',
+)
+
+
+@pytest.fixture(scope="module")
+def marauder_armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    d = tmp_path_factory.mktemp("marauder")
+    (d / "red.toml").write_text(RED_MARAUDER)
+    (d / "blue.toml").write_text(BLUE)
+    return {"red": str(d / "red.toml"), "blue": str(d / "blue.toml")}
+
+
+def shells_plan(react: list[dict], marauder_to: tuple[float, float] = (13, 14)) -> list[dict]:
+    """The Zerglings Charge marine-1 (Leading Model at (18, 16)) in Round 3; marauder-1 runs to ``marauder_to``
+    in Round 2."""
+    charge = {"unit": "zergling-1", "action": "charge", "targets": ["marine-1"], "react": react}
+    rounds = copy.deepcopy(round3([charge]))
+    rounds[0]["red"]["movement"].append({"unit": "marauder-1", "action": "deploy", "to": [9, 4]})
+    rounds[0]["red"]["assault"].append({"unit": "marauder-1", "action": "run", "to": [9, 8]})
+    rounds[1]["red"]["movement"].append({"unit": "marauder-1", "action": "move", "to": [11, 11]})
+    rounds[1]["red"]["assault"].append({"unit": "marauder-1", "action": "run", "to": list(marauder_to)})
+    return rounds
+
+
+SHELLS = [{"unit": "marauder-1", "use": "Concusive Shells"}]
+
+
+def test_concusive_shells_effect_needs_its_distance(marauder_armies: dict[str, str]) -> None:
+    """The profile vocabulary: ``charger_debuff_speed`` names X and the "Within" distance (Concusive Shells)."""
+    from pydantic import ValidationError
+
+    from mathhammer.profiles.schema import Effect
+
+    with pytest.raises(ValidationError, match="needs value >= 1 and within"):
+        Effect(kind="charger_debuff_speed", value=2)
+    shells = abilities.find(scenario(marauder_armies, shells_plan([])), "marauder-1", "Concusive Shells")
+    assert shells is not None and abilities.modelled(shells.ability) == "charger"
+    eff = abilities.charger_debuff(shells.ability)
+    assert eff is not None and (eff.value, eff.within) == (2, 8)  # the card: DEBUFF Speed (2), Within 8"
+
+
+def test_concusive_shells_answers_an_enemy_charge_within_8(marauder_armies: dict[str, str]) -> None:
+    """10.4 + Concusive Shells ("When an Enemy declares a Charge against a Friendly Unit Within 8\""): planned on
+    the opponent's Charge of a unit Within 8" it checks clean; anywhere else it is an error."""
+    scn = scenario(marauder_armies, shells_plan(SHELLS))
+    assert errors(scn) == [] and warnings(scn) == []
+    # marine-1 beyond 8" of the Marauder
+    found = errors(scenario(marauder_armies, shells_plan(SHELLS, marauder_to=(9, 8))))
+    assert len(found) == 1 and "no Charge target is Within 8\" of 'marauder-1'" in found[0], found
+    assert "round 3, Assault Phase" in found[0]
+    # not a Charge: the Roach shoots marine-1
+    rounds = shells_plan([])
+    rounds[2]["blue"]["assault"] = [shoot(SHELLS)]
+    found = errors(scenario(marauder_armies, rounds))
+    assert any("answers an Enemy's Charge declaration" in p for p in found), found
+    # its own player's activation
+    rounds = shells_plan([])
+    rounds[2]["red"] = {"assault": [{"unit": "marine-1", "action": "hold", "react": SHELLS}]}
+    found = errors(scenario(marauder_armies, rounds))
+    assert any("answers an Enemy's Charge declaration" in p for p in found), found
+
+
+def test_concusive_shells_shortens_the_charge(marauder_armies: dict[str, str]) -> None:
+    """Concusive Shells + part 11 DEBUFF Speed (2) ("decrease the value by X"): the Charge Roll is Speed - 2 + 1D6
+    (8.7.7 step 2), so 2 more faces of the D6 fall short; with Pneumatized Carapace (the higher of two D6) on the
+    same Charge, each player's one Reaction (10.4), both act. Frequencies within 5 standard errors."""
+    n = 6000
+    both = [{"unit": "zergling-1", "use": "Pneumatized Carapace"}, *SHELLS]
+    short = []
+    for react in ([], SHELLS, both):
+        scn = scenario(marauder_armies, shells_plan(react))
+        assert errors(scn) == []
+        sim = Simulation(scn, n, seed=11)
+        sim.run()
+        assert not any("not triggered" in k for k in sim.skipped)
+        short.append(sum(v for k, v in sim.skipped.items() if "Charge Roll too short" in k) / n)
+    faces = round(short[0] * 6)  # P(1D6 too short) = faces / 6
+    assert 1 <= faces <= 3, "the plain Charge must fail on some faces, and on fewer than 4"
+    for got, p in zip(short, (faces / 6, (faces + 2) / 6, ((faces + 2) / 6) ** 2), strict=True):
+        assert abs(got - p) < 5 * np.sqrt(p * (1 - p) / n), (short, faces)
+
+
+def test_concusive_shells_trigger_is_read_in_each_game(marauder_armies: dict[str, str]) -> None:
+    """10.4: the trigger (a declared target Within 8" of the Marauder, the Marauder on the table) is read per game:
+    a game without it gets no DEBUFF, and the skip report counts it."""
+    scn = scenario(marauder_armies, shells_plan(SHELLS))
+    act = scn.plan[-1]
+    assert act.action == "charge"
+
+    class StopError(Exception):
+        pass
+
+    def stop(rnd: int, _length: int) -> None:
+        if rnd == 2:
+            raise StopError
+
+    sim = Simulation(scn, 4, seed=1)
+    with pytest.raises(StopError):
+        sim.run(stop)
+    r = sim.uids.index("marauder-1")
+    near = int(sim.pos[r, 0])
+    assert near >= 0 and (sim.pos[r] == near).all()
+    far = sim.world.place(sim.units[r], (4.0, 30.0), (0.0, -1.0), ())
+    assert far is not None
+    sim.pos[r, 1] = -1  # Destroyed (or in Reserves)
+    sim.pos[r, 2] = far  # more than 8" from every Marine
+    sim.sync_board()
+    slow = abilities.charge_debuffs(sim, act, np.arange(4))
+    assert slow.tolist() == [2, 0, 0, 2]
+    assert sum(v for k, v in sim.skipped.items() if "'Concusive Shells' not triggered" in k) == 2

@@ -28,6 +28,7 @@ EffectKind = Literal[
     "non_lethal_self",
     "speed",
     "hits",
+    "charger_debuff_speed",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -139,6 +140,8 @@ class Effect(_Frozen):
             raise ValueError(f"{k} needs value >= 1")
         elif k == "hits" and (self.value <= 0 or self.damage <= 0):
             raise ValueError("hits needs value >= 1 and damage >= 1")
+        elif k == "charger_debuff_speed" and (self.value <= 0 or self.within is None):
+            raise ValueError("charger_debuff_speed needs value >= 1 and within (inches)")
         return self
 
 

@@ -27,6 +27,12 @@ The simulation models two kinds of Reaction (the others are accepted by ``scenar
 * Charge Roll: "Use after a Friendly Unit rolls a D6 for Charge Distance" (Gravitic Boosters:
   add 1; Pneumatized Carapace: roll an additional D6 and use the higher). The reacting unit is the
   unit that Charges in its own activation.
+* Charge declaration (``charger_debuff_speed``): Concusive Shells, "When an Enemy declares a Charge
+  against a Friendly Unit Within 8", that Enemy gains DEBUFF Speed (2)". Planned on the opponent's
+  ``charge``; in each game the trigger is read when the Charge is declared (:func:`charge_debuffs`),
+  and the Charge Roll Distance is then Speed - 2 (minimum 0, part 11 DEBUFF) + 1D6. The DEBUFF lasts
+  "until the End of the Round", but a unit that has Charged makes no other move that reads its Speed
+  in that Round (Close Ranks moves 3"), so the Charge is all it changes.
 """
 
 from __future__ import annotations
@@ -147,17 +153,26 @@ def charge_roll(a: Ability) -> str:
     return ""
 
 
+def charger_debuff(a: Ability) -> Effect | None:
+    """The ``charger_debuff_speed`` effect of ``a`` (Concusive Shells: "When an Enemy declares a Charge against a
+    Friendly Unit Within 8\", that Enemy gains DEBUFF Speed (2)"), or None."""
+    return next((e for e in a.effects if e.kind == "charger_debuff_speed"), None)
+
+
 def target_effects(a: Ability) -> list[Effect]:
     """The machine-readable effects of ``a`` that change its unit as a target."""
     return [e for e in a.effects if e.kind in TARGET_KINDS]
 
 
 def modelled(a: Ability) -> str:
-    """How the simulation applies Reaction ``a``: ``"target"``, ``"charge"`` or "" (no modelled effect)."""
+    """How the simulation applies Reaction ``a``: ``"target"``, ``"charge"``, ``"charger"`` or "" (no modelled
+    effect)."""
     if target_effects(a):
         return "target"
     if charge_roll(a):
         return "charge"
+    if charger_debuff(a):
+        return "charger"
     return ""
 
 
@@ -290,13 +305,60 @@ def adjust_charge_roll(sim: Simulation, act: Activation, rolls: np.ndarray, tria
             rolls[trials] = np.maximum(rolls[trials], sim.d6(_stream(stream, 77), trials))
 
 
+def charge_debuffs(sim: Simulation, act: Activation, trials: np.ndarray) -> np.ndarray:
+    """DEBUFF Speed (X) the charging unit gains from the opponent's Reactions to its Charge declaration
+    (``charger_debuff_speed``: Concusive Shells), per game (length ``sim.T``; 0 where none).
+
+    The trigger is read in each game at the moment of the declaration (8.7.7 step 1; 10.4): the reacting
+    unit on the table, and a live model of a declared target Within ``within`` inches of one of its live
+    models (bases edge to edge, :meth:`World.within`). Where it does not hold, the Reaction is not used
+    (the skip report counts those games). DEBUFFs of one name do not add up (FAQ v1.0), so the largest
+    counts; "minimum 0" is the caller's (part 11 DEBUFF).
+    """
+    slow = np.zeros(sim.T, dtype=np.int64)
+    targets = [sim.uids.index(t) for t in act.targets]
+    for rx in act.react:
+        if rx.player == act.player:
+            continue
+        found = find(sim.scn, rx.unit, rx.use)
+        eff = charger_debuff(found.ability) if found else None
+        if found is None or eff is None or eff.within is None:
+            continue
+        r = sim.uids.index(rx.unit)
+        cols = [sim.row_pos(r), sim.row_alive(r)] + [row for t in targets for row in (sim.row_pos(t), sim.row_alive(t))]
+        missed = 0
+        for key, ts in sim.groups(trials, cols):
+            pr, kr = key[0], key[1]
+            hit = (
+                pr >= 0
+                and kr > 0
+                and any(
+                    pt >= 0 and kt > 0 and sim.world.within(pr, kr, pt, kt, float(eff.within))
+                    for pt, kt in zip(key[2::2], key[3::2], strict=True)
+                )
+            )
+            if hit:
+                slow[ts] = np.maximum(slow[ts], eff.value)
+            else:
+                missed += ts.size
+        sim._skip(
+            act,
+            missed,
+            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: no declared target Within "
+            f'{eff.within:g}" of it, or it is not on the table (10.4)',
+        )
+    return slow
+
+
 __all__ = [
     "ExtraLoadout",
     "Found",
     "Purse",
     "adjust_charge_roll",
     "card_abilities",
+    "charge_debuffs",
     "charge_roll",
+    "charger_debuff",
     "choices",
     "find",
     "has_impact",

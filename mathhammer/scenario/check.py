@@ -56,6 +56,7 @@ from .abilities import (
     Found,
     Purse,
     charge_roll,
+    charger_debuff,
     choices,
     find,
     has_impact,
@@ -226,7 +227,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 make_loadout(su.unit, su.models, [u.name for u in su.loadout.upgrades], [abil.name])
                             except MathhammerError as exc:
                                 say(act, f"use: {exc}")
-                    _check_reactions(scn, act, say, warn, pos, purses, used, once)
+                    _check_reactions(scn, world, act, say, warn, pos, purses, used, once)
                     p_now, a_now = state()
                     engaged_now = on and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now))
                     if act.action == "deploy":
@@ -451,6 +452,7 @@ def _route_ok(
 
 def _check_reactions(
     scn: Scenario,
+    world: World,
     act: Activation,
     say: Say,
     warn: Say,
@@ -509,6 +511,26 @@ def _check_reactions(
                     f"{at}: {a.name!r} answers a Friendly Unit's Charge Roll (8.7.7): plan it on the Charge of "
                     f"{rx.unit!r} itself (10.4: declared at the moment of its trigger)",
                 )
+        elif (slow := charger_debuff(a)) is not None:
+            if own or act.action != "charge":
+                say(
+                    act,
+                    f"{at}: {a.name!r} answers an Enemy's Charge declaration against a Friendly Unit (its text: "
+                    f"{a.text!r}): plan it on the opponent's `charge` (10.4: declared at the moment of its trigger)",
+                )
+            elif slow.within is not None and rx.unit in pos:
+                full = scn.units[rx.unit].models
+                near = [
+                    t
+                    for t in act.targets
+                    if t in pos and world.within(pos[rx.unit], full, pos[t], scn.units[t].models, float(slow.within))
+                ]
+                if not near:
+                    say(
+                        act,
+                        f'{at}: no Charge target is Within {slow.within:g}" of {rx.unit!r} at this point of the plan '
+                        f'({a.name!r} answers a Charge against a Friendly Unit Within {slow.within:g}", 10.4)',
+                    )
         elif target_effects(a):
             if own:
                 say(

@@ -771,6 +771,7 @@ class Simulation:
         rolls = np.zeros(self.T, dtype=np.int64)
         rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
         abilities.adjust_charge_roll(self, act, rolls, trials, stream)  # Reactions to it (10.4)
+        slow = abilities.charge_debuffs(self, act, trials)  # DEBUFF Speed from Reactions to the declaration
         top = max(6, int(rolls[trials].max())) if trials.size else 6
         imp = abilities.impact_of(su)  # IMPACT after a successful Charge
         for key, ts0 in self.groups(trials, cols):
@@ -792,7 +793,7 @@ class Simulation:
                     self._skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
                     continue
                 length, end = self.world.charge_length(pos, alive, self.uids[u], tids, reach)
-                ok = ts[speed + rolls[ts] >= length - 1e-9] if end is not None else ts[:0]
+                ok = ts[np.maximum(speed - slow[ts], 0) + rolls[ts] >= length - 1e-9] if end is not None else ts[:0]
                 self._skip(act, ts.size - ok.size, "Charge Roll too short (8.7.7)")
                 if ok.size == 0 or end is None:
                     continue

@@ -306,6 +306,7 @@ class World:
         self._facts: dict[tuple[object, ...], object] = {}
         self._charges: dict[tuple[object, ...], tuple[float, Coord | None]] = {}
         self._near: dict[tuple[int, int, float], bool] = {}
+        self._within: dict[tuple[int, int, int, int, float], bool] = {}
         self._pid: dict[Placement, int] = {}
         self._pairs: dict[tuple[int, int, int, int], bool] = {}
         self._pair_sets: dict[tuple[tuple[int, ...], tuple[int, ...]], frozenset[tuple[str, str]]] = {}
@@ -1559,6 +1560,33 @@ class World:
             a, b = self._centres(pa), self._centres(pb)
             d = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)).min()
             hit = self._near[key] = bool(d <= self._radius(pa) + self._radius(pb) + gap + 0.01)
+        return hit
+
+    def within(self, pa: int, ka: int, pb: int, kb: int, inches: float) -> bool:
+        """Is a live model of placement ``pa`` (its first ``ka`` centres) Within ``inches`` of a live model of
+        ``pb`` (its first ``kb``): the closest points of the two bases, measured horizontally (as the
+        Engagement Range, 7.2.1)?
+
+        >>> from mathhammer.scenario import builtin_scenarios, load_scenario
+        >>> w = World(load_scenario(next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")))
+        >>> su = w.scn.units[w.uids[0]]
+        >>> a = w.place(su, (10.0, 10.0), (0.0, -1.0), ())
+        >>> b = w.place(su, (10.0, 20.0), (0.0, -1.0), ())
+        >>> gap = float(np.hypot(*np.subtract(w.placements[b].centres[0], w.placements[a].centres[0])))
+        >>> gap -= 2 * w._radius(a)  # the two Leading Models' bases, edge to edge
+        >>> w.within(a, 1, b, 1, gap + 0.01), w.within(a, 1, b, 1, gap - 0.01)
+        (True, False)
+        """
+        key = (pa, ka, pb, kb, inches)
+        hit = self._within.get(key)
+        if hit is None:
+            a, b = self._centres(pa)[:ka], self._centres(pb)[:kb]
+            if a.size == 0 or b.size == 0:
+                hit = False
+            else:
+                d = float(np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)).min())
+                hit = d - self._radius(pa) - self._radius(pb) <= inches + EPS
+            self._within[key] = hit
         return hit
 
     def _sub(
