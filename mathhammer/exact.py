@@ -8,7 +8,8 @@ in two stages:
    (8.7.4 steps 1-4). It does not depend on the target's state, so it is
    cached by :meth:`CompiledBatch.key`.
 2. :func:`exact_tally` runs a Markov chain over the unit's state ``(removed,
-   marker, shielded)`` carried from Batch to Batch (8.7.3, Batch sequence),
+   marker, shielded)`` carried from Batch to Batch (8.7.3, Batch sequence; with
+   whether a Total Damage reduction is spent, where the target has one),
    with the cumulative Damage dealt kept as a vector per state. Casualties are
    :func:`~mathhammer.starcraft.compiled.apply_damage` itself (8.7.4 step 5).
 
@@ -27,8 +28,9 @@ arithmetic (all terms positive, so the rows sum to 1 within a few ulps).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -36,6 +38,8 @@ from .outcome import Tally, damage_bound, marker_bound
 from .starcraft.compiled import CompiledBatch, CompiledTarget, apply_damage
 
 __all__ = ["batch_dice_pmf", "binomial_table", "exact_states", "exact_tally"]
+
+_K = TypeVar("_K", bound=Hashable)
 
 
 @lru_cache(maxsize=64)
@@ -169,30 +173,39 @@ def batch_dice_pmf(cb: CompiledBatch) -> np.ndarray:
 def _chain(
     batches: Sequence[CompiledBatch], target: CompiledTarget
 ) -> tuple[dict[tuple[int, int, bool], np.ndarray], int]:
-    """The Markov chain of :func:`exact_tally`: final states, each with its pmf of Damage dealt."""
+    """The Markov chain of :func:`exact_tally`: final states, each with its pmf of Damage dealt.
+
+    While the chain runs, a state also says whether the target's Total Damage reduction
+    (``target.reduce``) is spent: it is used at the first Batch that deals Damage.
+    """
     hp = target.hp
     dmg_size = damage_bound(batches) + 1
     start = np.zeros(dmg_size)
     start[0] = 1.0
-    states: dict[tuple[int, int, bool], np.ndarray] = {
-        (0, int(target.marker), bool(target.shielded)): start,
+    states: dict[tuple[int, int, bool, bool], np.ndarray] = {
+        (0, int(target.marker), bool(target.shielded), target.reduce == 0): start,
     }
     reach = 0  # largest damage index with mass so far
     for cb in batches:
         pmf = batch_dice_pmf(cb)
         dice = [(d, float(p)) for d, p in enumerate(pmf.tolist()) if p > 0.0]
         step = int(cb.damage)
-        new: dict[tuple[int, int, bool], np.ndarray] = {}
-        for (removed, marker, shielded), vec in states.items():
+        new: dict[tuple[int, int, bool, bool], np.ndarray] = {}
+        for (removed, marker, shielded, spent), vec in states.items():
             if removed == target.models:
                 # The unit is destroyed: later Batches of the chain are not resolved against it.
-                _accumulate(new, (removed, marker, shielded), vec, dmg_size)
+                _accumulate(new, (removed, marker, shielded, spent), vec, dmg_size)
                 continue
             head = vec[: reach + 1]
+            cut = 0 if spent else target.reduce
             for d, p in dice:
-                nxt = apply_damage(
-                    hp, removed, marker, shielded, target.shield, d, step, cb.nonlethal, cb.visible, cb.concentrated
-                )
+                nxt = (
+                    *apply_damage(
+                        hp, removed, marker, shielded, target.shield, d, step, cb.nonlethal, cb.visible,
+                        cb.concentrated, cut, target.floor,
+                    ),
+                    spent or d * step > 0,
+                )  # fmt: skip
                 acc = new.get(nxt)
                 if acc is None:
                     acc = new[nxt] = np.zeros(dmg_size)
@@ -200,7 +213,10 @@ def _chain(
                 acc[off : off + reach + 1] += p * head
         reach += (len(pmf) - 1) * step
         states = new
-    return states, dmg_size
+    out: dict[tuple[int, int, bool], np.ndarray] = {}
+    for (removed, marker, shielded, _spent), vec in states.items():
+        _accumulate(out, (removed, marker, shielded), vec, dmg_size)
+    return out, dmg_size
 
 
 def exact_tally(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Tally:
@@ -248,9 +264,7 @@ def exact_states(batches: Sequence[CompiledBatch], target: CompiledTarget) -> di
     return {key: float(vec.sum()) for key, vec in sorted(states.items())}
 
 
-def _accumulate(
-    states: dict[tuple[int, int, bool], np.ndarray], key: tuple[int, int, bool], vec: np.ndarray, size: int
-) -> None:
+def _accumulate(states: dict[_K, np.ndarray], key: _K, vec: np.ndarray, size: int) -> None:
     acc = states.get(key)
     if acc is None:
         states[key] = vec.copy()

@@ -249,6 +249,9 @@ class UnitState:
         self.shield = target.shield
         self.shielded = starts_shielded(target)
         self.target_visible = target.visible  # None: every model is Visible
+        # a Reaction reducing the Total Damage (Life Support, Transfusion, Dae'Uhl): one use for the attack
+        self.reduction = target.damage_reduction
+        self.reduction_floor = target.reduction_floor
 
     def models_left(self):
         return len(self.hit_points) - self.removed
@@ -265,6 +268,11 @@ class UnitState:
         if dice == 0:
             return  # "If there are no dice left in the Damage Pool, ignore this phase."
         total = dice * damage + self.marker
+        if self.reduction > 0 and dice * damage > 0:
+            # "Apply any Special Skills that reduce the Total Damage" (8.7.4 step 5), when the unit suffers Damage;
+            # the Reaction is used here, at the first Batch that deals Damage
+            total = max(total - self.reduction, min(total, self.reduction_floor))
+            self.reduction = 0
         if total > self.shield:
             self.shielded = False  # Shield 3 is lost at 4 Total Damage (FAQ v1.0)
 

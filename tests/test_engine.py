@@ -119,7 +119,9 @@ def test_kernel_casualties_match_the_contract_on_every_small_input():
     for hp_list in ([3], [7, 4, 4], [4, 2, 2, 2, 2], [1, 1], [5, 3, 6]):
         hp = np.array(hp_list, dtype=np.int64)
         cum = np.concatenate(([0], np.cumsum(hp))).astype(np.int64)
-        for removed, marker, shielded, shield, (dice, damage), nonlethal, visible, concentrated in itertools.product(
+        for (
+            removed, marker, shielded, shield, (dice, damage), nonlethal, visible, concentrated, (reduce, floor)
+        ) in itertools.product(
             range(hp.size + 1),
             range(4),
             (False, True),
@@ -128,14 +130,15 @@ def test_kernel_casualties_match_the_contract_on_every_small_input():
             (0, 2),
             (1, 2, 999),
             (0, 1, 2),
-        ):
-            args = (removed, marker, shielded, shield, dice, damage, nonlethal, visible, concentrated)
+            ((0, 0), (2, 1), (3, 0)),  # a Total Damage reduction (Dae'Uhl: 2, at least 1)
+        ):  # fmt: skip
+            args = (removed, marker, shielded, shield, dice, damage, nonlethal, visible, concentrated, reduce, floor)
             expected = apply_damage(hp, *args)
             case = (hp_list, *args)
             got = fast(hp, cum, *args)
             assert (int(got[0]), int(got[1]), bool(got[2])) == expected, case
             checked += 1
-    assert checked > 50_000
+    assert checked > 150_000
 
 
 # --- determinism --------------------------------------------------------------------------------------

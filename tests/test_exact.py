@@ -584,3 +584,36 @@ def test_tally_histograms_sum_to_one(batches, hps, shield, marker):
     else:
         # Batches after the unit is destroyed deal nothing
         assert mean(tally.damage) <= expected + 1e-12
+
+
+# ----------------------------------------------------------------------------- Total Damage reduction
+
+
+def test_total_damage_reduction_is_used_once_at_the_first_damaging_batch() -> None:
+    """8.7.4 step 5 "Apply any Special Skills that reduce the Total Damage" + 10.4 (one Reaction, declared at
+    its trigger): a reduction of 2 (Transfusion) on a 1-model unit of 5 HP, Armour 6+, hit by HITS 1 (3) twice.
+
+    Each Batch puts its die in the Damage Pool with p = 5/6 (only a 6 saves) and deals 3.
+    - both deal Damage (25/36): 3 - 2 = 1 on the marker, then 3 + 1 = 4 < 5: marker 4 (reduced twice: 2);
+    - one of them (10/36): 3 - 2 = 1, marker 1 (the Reaction waits for the first Batch that deals Damage);
+    - neither (1/36): marker 0. Without the reduction both kill it (3 + 3 >= 5).
+    """
+    target = Target.build(1, 5, armour=6, damage_reduction=2)
+    chain = (Batch.hits(1, 3), Batch.hits(1, 3))
+    got = exact.exact_states(*compile_attack(Attack(chain, target)))
+    want = {(0, 0, False): Fraction(1, 36), (0, 1, False): Fraction(10, 36), (0, 4, False): Fraction(25, 36)}
+    assert got.keys() == want.keys()
+    for k, p in want.items():
+        assert got[k] == pytest.approx(float(p), abs=1e-12)
+    plain = exact.exact_states(*compile_attack(Attack(chain, replace(target, damage_reduction=0))))
+    assert plain[(1, 0, False)] == pytest.approx(25 / 36, abs=1e-12)
+
+
+def test_total_damage_reduction_floor() -> None:
+    """Dae'Uhl: "reduce the Total Damage by 2 (to a minimum of 1)": HITS 1 (2) on 2 HP, Armour 6+: 2 - 2 would be
+    0, the minimum makes it 1 (marker 1, p = 5/6); a Total Damage of 1 is not reduced at all."""
+    target = Target.build(1, 2, armour=6, damage_reduction=2, reduction_floor=1)
+    got = exact.exact_states(*compile_attack(Attack((Batch.hits(1, 2),), target)))
+    assert got == pytest.approx({(0, 0, False): 1 / 6, (0, 1, False): 5 / 6})
+    got = exact.exact_states(*compile_attack(Attack((Batch.hits(1, 1),), target)))
+    assert got == pytest.approx({(0, 0, False): 1 / 6, (0, 1, False): 5 / 6})

@@ -134,6 +134,21 @@ CASES: dict[str, Attack] = {
         Target.build(5, 1, armour=5),
     ),
     "big_pool": Attack((Batch(w(roa=3, hit=4), models=10),), Target.build(10, 2, armour=4, evade=6)),
+    # 8.7.4 step 5 "Apply any Special Skills that reduce the Total Damage": a Reaction (Transfusion: 2), used
+    # once, at the first Batch that deals Damage
+    "chain_damage_reduction_once": Attack(
+        (
+            Batch(w(roa=1, hit=3, damage=2), models=2),
+            Batch(w(roa=2, hit=4), models=3),
+            Batch(w(roa=1, hit=4, damage=3), models=1),
+        ),
+        Target.build(5, 2, armour=5, tags="Biological", damage_reduction=2),
+    ),
+    # Dae'Uhl: by 2, "to a minimum of 1", with a Damage Marker and a Shield
+    "chain_damage_reduction_floor": Attack(
+        (Batch(w(roa=2, hit=4, damage=2, keywords=["NON-LETHAL DAMAGE (1)"]), models=2), Batch(GRENADE, models=1)),
+        Target.build(3, 4, armour=4, shield=3, marker=1, damage_reduction=2, reduction_floor=1),
+    ),
 }
 
 NAIVE_SUBSET = (
@@ -150,6 +165,8 @@ NAIVE_SUBSET = (
     "chain_three_weapons",
     "chain_overkill_destroyed_unit",
     "chain_batch_visible",
+    "chain_damage_reduction_once",
+    "chain_damage_reduction_floor",
 )
 
 
@@ -328,6 +345,8 @@ def targets(draw: st.DrawFn) -> Target:
         evade_eligible=draw(st.booleans()),
         stationary=draw(st.booleans()),
         removal_order=draw(st.sampled_from(["listed", "fewest-hp-first", "most-hp-first"])),
+        damage_reduction=draw(st.sampled_from([0, 0, 0, 1, 2])),
+        reduction_floor=draw(st.sampled_from([0, 0, 1])),
     )
 
 

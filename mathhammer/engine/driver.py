@@ -177,6 +177,8 @@ def pack(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Packed:
         p[kn.P_NONLETHAL] = cb.nonlethal
         p[kn.P_CONCENTRATED] = cb.concentrated
         p[kn.P_VISIBLE] = cb.visible
+        p[kn.P_REDUCE] = target.reduce
+        p[kn.P_FLOOR] = target.floor
         pool = max(pool, cb.max_pool, *(int(n) for n in cb.n_dice))
         for t in [*cb.hit_target.tolist(), cb.armour_target, cb.evade_target]:
             if not 2 <= t <= 6:
@@ -226,7 +228,8 @@ class Run:
         # otherwise by the kernel's casualty function. The die method, the
         # reference path, always uses the function.
         trans = None
-        if self.method == kn.METHOD_COUNT and packed.target is not None:
+        # (a Total Damage reduction is used once a chain: a state the table does not carry)
+        if self.method == kn.METHOD_COUNT and packed.target is not None and packed.target.reduce == 0:
             entries = transition_entries(packed.batches, packed.target, packed.marker_size)
             if entries <= max(config.TRANSITIONS_ALWAYS, planned // 200):
                 trans = transitions(packed.batches, packed.target, packed.marker_size)

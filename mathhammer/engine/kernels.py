@@ -60,7 +60,9 @@ P_DAMAGE = 14
 P_NONLETHAL = 15
 P_CONCENTRATED = 16
 P_VISIBLE = 17
-N_PARAMS = 18
+P_REDUCE = 18  # the target's Total Damage reduction (used once a chain, at the first Batch dealing Damage)
+P_FLOOR = 19  # its minimum
+N_PARAMS = 20
 
 #: Alias table entries: ``threshold << ALIAS_BITS | alias`` (see ``_alias``).
 ALIAS_BITS = 9
@@ -77,7 +79,9 @@ SMALL_UNIT = 16
 
 
 @njit(**JIT)
-def _casualties(hp, cum, removed, marker, shielded, shield, dice, damage, nonlethal, visible, concentrated):
+def _casualties(
+    hp, cum, removed, marker, shielded, shield, dice, damage, nonlethal, visible, concentrated, reduce, floor
+):
     """The contract's ``apply_damage`` with fewer unpredictable branches.
 
     ``cum[i]`` is the HP of the first ``i`` models. Models removed = how many
@@ -94,6 +98,8 @@ def _casualties(hp, cum, removed, marker, shielded, shield, dice, damage, nonlet
         marker += nonlethal
         shielded = shielded & (marker <= shield)
     total = dice * damage + marker
+    # a reduction of the Total Damage, where the Batch deals Damage (``reduce`` 0: total unchanged)
+    total = max(total - reduce * np.int64(dice * damage > 0), min(total, floor))
     kept_shield = shielded & (total <= shield)
     visible_left = max(0, min(visible, models) - removed)
     cap = min(visible_left, left)
@@ -244,6 +250,7 @@ def _trial(
     """
     dealt = 0
     removed = 0
+    spent = 0  # the target's Total Damage reduction used (it has none: P_REDUCE 0 in every Batch)
     models = hp.shape[0]
     code = (marker * 2 + np.int64(shielded)) if trans is not None else 0
     dead = models * kmark * 2
@@ -278,10 +285,12 @@ def _trial(
         damage = dice * params[b, P_DAMAGE]
         dealt += damage
         if trans is None:
+            cut = params[b, P_REDUCE] * (1 - spent)
             removed, marker, shielded = _casualties(
                 hp, cum, removed, marker, shielded, shield, dice, params[b, P_DAMAGE],
-                params[b, P_NONLETHAL], params[b, P_VISIBLE], params[b, P_CONCENTRATED],
+                params[b, P_NONLETHAL], params[b, P_VISIBLE], params[b, P_CONCENTRATED], cut, params[b, P_FLOOR],
             )  # fmt: skip
+            spent |= np.int64(damage > 0)
         else:
             code = np.int64(trans[b, code, dice])
     if trans is not None:

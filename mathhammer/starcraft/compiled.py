@@ -23,7 +23,9 @@ both engines implement and ``tests/naive.py`` implements die by die:
    against ``evade_target`` (ANTI-EVADE and BUFF/DEBUFF folded in); each
    success removes a die (FAQ v1.0: Evade works against Surge dice too).
 5. **Damage** (step 5). ``damage_dealt = D * damage`` (PIERCE folded in).
-   Casualties follow :func:`apply_damage`.
+   Casualties follow :func:`apply_damage`. A target with a Total Damage
+   reduction (``CompiledTarget.reduce``, a Reaction) uses it once in the
+   chain: at the first Batch that deals Damage (``damage_dealt > 0``).
 
 Everything about the target's models lives in :class:`CompiledTarget`; the
 state carried from Batch to Batch of a chain (8.7.3, Batch sequence) is
@@ -117,12 +119,18 @@ class CompiledTarget:
         shield: the Shield value (for the SHIELDED status).
         marker: the Damage Marker at the start.
         shielded: SHIELDED at the start.
+        reduce: a reduction of the Total Damage the unit has for this chain (a
+            Reaction), used once: at the first Batch that deals it Damage
+            (:func:`apply_damage`'s ``reduce``); 0 for none.
+        floor: that reduction's minimum (``apply_damage``'s ``floor``).
     """
 
     hp: np.ndarray
     shield: int
     marker: int
     shielded: bool
+    reduce: int = 0
+    floor: int = 0
 
     @property
     def models(self) -> int:
@@ -184,6 +192,8 @@ def compile_target(target: Target) -> CompiledTarget:
         shield=int(target.shield),
         marker=int(target.marker),
         shielded=target.is_shielded,
+        reduce=int(target.damage_reduction),
+        floor=int(target.reduction_floor),
     )
 
 
@@ -284,6 +294,8 @@ def apply_damage(
     nonlethal: int,
     visible: int,
     concentrated: int,
+    reduce: int = 0,
+    floor: int = 0,
 ) -> tuple[int, int, bool]:
     """Step 5 of 8.7.4: casualties of one Batch. Returns ``(removed, marker, shielded)``.
 
@@ -301,6 +313,11 @@ def apply_damage(
             one of them, so this Batch may remove at most ``visible -
             removed`` (8.7.4 step 5: only Visible models are removed).
         concentrated: CONCENTRATED FIRE (X), 0 for none.
+        reduce: a reduction of the Total Damage used on this Batch (0: none);
+            it applies only where the Batch deals Damage (``dice x damage > 0``:
+            the unit "suffers Damage").
+        floor: the reduction never takes the Total Damage below this (Dae'Uhl:
+            "to a minimum of 1"), nor raises it.
 
     The rules, in order:
 
@@ -311,9 +328,11 @@ def apply_damage(
       Batch's non-lethal part lands before its lethal part.
     - No dice in the Damage Pool: step 5 is skipped (8.7.4 step 5). Dice with
       Damage 0 (DEBUFF Damage) still resolve step 5 with the marker alone.
-    - Total Damage = ``dice x damage + marker``. SHIELDED is lost when the Total
-      Damage exceeds Shield (Shield 3 is lost at 4, FAQ v1.0) or when the
-      first model is removed (part 11 SHIELDED).
+    - Total Damage = ``dice x damage + marker``; then "Apply any Special Skills
+      that reduce the Total Damage" (8.7.4 step 5): ``max(total - reduce,
+      min(total, floor))``. SHIELDED is lost when the (reduced) Total Damage
+      exceeds Shield (Shield 3 is lost at 4, FAQ v1.0) or when the first
+      model is removed (part 11 SHIELDED).
     - While Total Damage >= the next model's HP, remove it; never more than
       the visible models left (``visible - removed``), nor more than
       CONCENTRATED FIRE allows.
@@ -328,6 +347,10 @@ def apply_damage(
     (0, 4, False)
     >>> apply_damage(hp, 0, 0, True, 3, 7, 1, 0, 999, 0)
     (1, 0, False)
+    >>> apply_damage(hp, 0, 0, True, 3, 7, 1, 0, 999, 0, reduce=2)  # 7 - 2 = 5: no model, SHIELDED lost
+    (0, 5, False)
+    >>> apply_damage(hp, 0, 1, True, 3, 1, 2, 0, 999, 0, reduce=2, floor=1)  # 2 + marker 1 - 2, at least 1
+    (0, 1, True)
     """
     models = int(hp.size)
     left = models - removed
@@ -340,6 +363,8 @@ def apply_damage(
     if dice <= 0:
         return removed, marker, shielded
     total = dice * damage + marker
+    if reduce and dice * damage > 0:
+        total = max(total - reduce, min(total, floor))
     if shielded and total > shield:
         shielded = False
     visible_left = max(0, min(visible, models) - removed)

@@ -206,6 +206,13 @@ class Target:
         stationary: the unit has Stationary Status (LOCKED IN).
         removal_order: ``listed`` (default), ``fewest-hp-first`` or
             ``most-hp-first``.
+        damage_reduction: a Reaction that reduces the Total Damage (8.7.4 step
+            5: "Apply any Special Skills that reduce the Total Damage": Life
+            Support, Transfusion, Dae'Uhl), used once for the attack: at the
+            first Batch that deals the unit Damage (10.4: one Reaction, declared
+            when its trigger happens). 0: none.
+        reduction_floor: that reduction never takes the Total Damage below this
+            (Dae'Uhl: "to a minimum of 1").
     """
 
     groups: tuple[ModelGroup, ...]
@@ -221,6 +228,8 @@ class Target:
     stationary: bool = False
     removal_order: str = "listed"
     name: str = "target"
+    damage_reduction: int = 0
+    reduction_floor: int = 0
 
     def __post_init__(self) -> None:
         if not self.groups:
@@ -233,6 +242,8 @@ class Target:
             whole("visible", self.visible, 1, 999, "visible models")
         if self.removal_order not in REMOVAL_ORDERS:
             raise InputError("removal_order", self.removal_order, ", ".join(REMOVAL_ORDERS))
+        whole("damage_reduction", self.damage_reduction, 0, 99, "Total Damage reduction")
+        whole("reduction_floor", self.reduction_floor, 0, 99, "minimum Total Damage after the reduction")
 
     @classmethod
     def build(
@@ -253,6 +264,8 @@ class Target:
         groups: Sequence[ModelGroup] | None = None,
         removal_order: str = "listed",
         name: str = "target",
+        damage_reduction: int = 0,
+        reduction_floor: int = 0,
     ) -> Target:
         """Build a target from card-style values.
 
@@ -275,6 +288,8 @@ class Target:
             stationary=stationary,
             removal_order=removal_order,
             name=name,
+            damage_reduction=damage_reduction,
+            reduction_floor=reduction_floor,
         )
 
     @property
