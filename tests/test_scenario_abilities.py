@@ -186,8 +186,8 @@ def test_ability_paid_twice_with_too_few_ready_cards(armies: dict[str, str]) -> 
     """10.5.1 / 10.5.2: Actives and Reactions share the Ready cards; an Exhausted card gives nothing.
 
     Red has 3 CP cards (Terran Armed Forces, Barracks, Engineering Bay). Go! Go! Go! Exhausts
-    Barracks; Stimpack on marine-1 and on marine-2 (1 CP each) Exhaust the two others; Life
-    Support (a Reaction, 1 CP) then finds no Ready card.
+    Barracks; Stimpack on marine-1 and on marine-2 (1 CP each) Exhaust the two others;
+    Restoration (a Reaction, 1 CP) then finds no Ready card.
     """
     approach = copy.deepcopy(APPROACH)
     approach[1]["red"]["movement"].append({"unit": "marine-2", "action": "deploy", "to": [26, 4]})
@@ -201,11 +201,11 @@ def test_ability_paid_twice_with_too_few_ready_cards(armies: dict[str, str]) -> 
     assert errors(scenario(armies, rounds)) == []
     rounds[2]["red"]["movement"].append({"unit": "marine-2", "action": "hold", "use": ["Stimpack"]})
     assert errors(scenario(armies, rounds)) == []
-    rounds[2]["blue"] = {"assault": [shoot([{"unit": "medic-1", "use": "Life Support"}])]}
+    rounds[2]["blue"] = {"assault": [shoot([{"unit": "medic-1", "use": "Restoration"}])]}
     found = errors(scenario(armies, rounds))
     assert len(found) == 1
-    assert "(round 3, Assault Phase, blue, roach-1 shoot): react[0] (red, medic-1 'Life Support')" in found[0]
-    assert "'Life Support' costs 1 CP; the Ready cards give 0 CP" in found[0]
+    assert "(round 3, Assault Phase, blue, roach-1 shoot): react[0] (red, medic-1 'Restoration')" in found[0]
+    assert "'Restoration' costs 1 CP; the Ready cards give 0 CP" in found[0]
     # a third Stimpack in the Movement Phase: paid twice already, no card left
     rounds[2]["blue"] = {}
     rounds[2]["red"]["movement"].append({"unit": "medic-1", "action": "hold", "use": ["Medpack"]})
@@ -264,10 +264,10 @@ def test_reaction_rules_on_triggers(armies: dict[str, str]) -> None:
 
 def test_reaction_without_modelled_effect_is_a_warning(armies: dict[str, str]) -> None:
     """Issue 6: a Reaction the simulation cannot apply is accepted and reported, never silently ignored."""
-    scn = scenario(armies, round3([shoot([{"unit": "medic-1", "use": "Life Support"}])]))
+    scn = scenario(armies, round3([shoot([{"unit": "medic-1", "use": "Restoration"}])]))
     assert errors(scn) == []
     found = warnings(scn)
-    assert len(found) == 1 and "'Life Support' has no modelled effect" in found[0]
+    assert len(found) == 1 and "'Restoration' has no modelled effect" in found[0]
     assert "round 3, Assault Phase" in found[0]
     # the Zerglings' Charge attacks (Devastating Charge: IMPACT), so a Reaction may answer it
     assert abilities.has_impact(scenario(armies, round3([])).units["zergling-1"])
@@ -492,3 +492,79 @@ def test_concusive_shells_trigger_is_read_in_each_game(marauder_armies: dict[str
     slow = abilities.charge_debuffs(sim, act, np.arange(4))
     assert slow.tolist() == [2, 0, 0, 2]
     assert sum(v for k, v in sim.skipped.items() if "'Concusive Shells' not triggered" in k) == 2
+
+
+# ----------------------------------------------------------------- Total Damage reduction (Life Support)
+LIFE_SUPPORT = [{"unit": "medic-1", "use": "Life Support"}]
+
+
+def medic_plan(react: list[dict], medic_to: tuple[float, float] = (15.5, 14)) -> list[dict]:
+    """The Roach shoots marine-1 (Leading Model at (18, 16)) in Round 3; the Medics run to ``medic_to`` in Round 2."""
+    rounds = copy.deepcopy(round3([shoot(react)]))
+    rounds[0]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": [14, 8]})
+    rounds[1]["red"]["movement"].append({"unit": "medic-1", "action": "move", "to": [15, 11]})
+    rounds[1]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": list(medic_to)})
+    return rounds
+
+
+def test_life_support_checks(armies: dict[str, str]) -> None:
+    """10.4 + Life Support ("Use when another Friendly Biological Unit suffers Damage Within 4\""): on the Roach's
+    attack on marine-1 with the Medics close it checks clean; far, for itself, for a unit not attacked, or on
+    its own player's activation it is an error."""
+    assert errors(scenario(armies, medic_plan(LIFE_SUPPORT))) == []
+    assert warnings(scenario(armies, medic_plan(LIFE_SUPPORT))) == []
+    found = errors(scenario(armies, medic_plan(LIFE_SUPPORT, medic_to=(14, 8))))
+    assert len(found) == 1 and "'marine-1' is not Within 4\" of 'medic-1'" in found[0], found
+    for react, says in (
+        ([{"unit": "medic-1", "use": "Life Support", "for": "medic-1"}], "is not a planned target"),
+        ([{"unit": "medic-1", "use": "Life Support", "for": "marine-2"}], "is not a planned target"),
+    ):
+        found = errors(scenario(armies, medic_plan(react)))
+        assert any(says in p for p in found), found
+    rounds = medic_plan([])
+    rounds[2]["red"] = {"assault": [{"unit": "marine-1", "action": "hold", "react": LIFE_SUPPORT}]}
+    found = errors(scenario(armies, rounds))
+    assert any("its own player's activation never attacks it" in p for p in found), found
+    with pytest.raises(ScenarioError, match=r"react\[0\]\.for: got 'roach-1'; allowed: a unit of red"):
+        scenario(armies, medic_plan([{"unit": "medic-1", "use": "Life Support", "for": "roach-1"}]))
+
+
+def test_life_support_reduces_the_total_damage_exactly(armies: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """8.7.4 step 5 ("Apply any Special Skills that reduce the Total Damage") + Life Support ("by 1 for each model
+    in this Unit that is Within 4\" of the damaged Unit"): the Roach's attack on marine-1 is resolved with a
+    reduction of 1 per Medic model Within 4" of the Marines, and the Marines left after Round 3 follow the exact
+    distribution of that attack (G-test); without the Reaction fewer are left (paired, 5 SE)."""
+    import mathhammer.scenario.sim as sim_module
+    from mathhammer.exact import exact_states
+
+    from .stats import g_test
+
+    seen: list[tuple[object, object]] = []
+
+    def spy(batches: object, target: object) -> dict:
+        seen.append((batches, target))
+        return exact_states(batches, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sim_module, "exact_states", spy)
+    n = 20000
+    runs = []
+    for react in (LIFE_SUPPORT, []):
+        seen.clear()
+        sim = Simulation(scenario(armies, medic_plan(react)), n, seed=21)
+        sim.run()
+        runs.append((sim, list(seen)))
+    (sim, calls), (plain, plain_calls) = runs
+    m, md = sim.uids.index("marine-1"), sim.uids.index("medic-1")
+    medics = sim.world.models_within(int(sim.pos[md, 0]), 3, int(sim.pos[m, 0]), 6, 4.0)
+    assert medics >= 1 and (sim.pos[md] == sim.pos[md, 0]).all()
+    assert [t.reduce for _, t in calls] == [medics]  # one attack on marine-1, reduced by 1 a Medic
+    assert [t.reduce for _, t in plain_calls] == [0]
+    assert not any("not triggered" in k for k in sim.skipped)
+    states = exact_states(*calls[0])  # type: ignore[arg-type]
+    probs = np.zeros(7)
+    for (removed, _mark, _sh), p in states.items():
+        probs[6 - removed] += p
+    counts = np.bincount(sim.snapshots[2]["alive"][m], minlength=7).astype(float)
+    assert g_test(counts, probs) > 1e-6, (counts, probs)
+    diff = sim.snapshots[2]["alive"][m].astype(float) - plain.snapshots[2]["alive"][m]
+    assert diff.mean() > 5 * diff.std() / np.sqrt(n)

@@ -29,6 +29,7 @@ EffectKind = Literal[
     "speed",
     "hits",
     "charger_debuff_speed",
+    "reduce_damage",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -111,6 +112,10 @@ class Effect(_Frozen):
     value: int = Field(default=0, ge=0, le=99)
     damage: int = Field(default=0, ge=0, le=99)
     on_creep: bool = False
+    #: reduce_damage: ``value`` for each model of the unit Within ``within`` of the damaged unit (Life Support)
+    per_model: bool = False
+    #: reduce_damage: the Total Damage is never reduced below this (Dae'Uhl: "to a minimum of 1")
+    minimum: int = Field(default=0, ge=0, le=99)
 
     @field_validator("vs_tags", "surge_types")
     @classmethod
@@ -142,6 +147,8 @@ class Effect(_Frozen):
             raise ValueError("hits needs value >= 1 and damage >= 1")
         elif k == "charger_debuff_speed" and (self.value <= 0 or self.within is None):
             raise ValueError("charger_debuff_speed needs value >= 1 and within (inches)")
+        elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
+            raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
         return self
 
 

@@ -33,6 +33,11 @@ The simulation models two kinds of Reaction (the others are accepted by ``scenar
   and the Charge Roll Distance is then Speed - 2 (minimum 0, part 11 DEBUFF) + 1D6. The DEBUFF lasts
   "until the End of the Round", but a unit that has Charged makes no other move that reads its Speed
   in that Round (Close Ranks moves 3"), so the Charge is all it changes.
+* Total Damage reduction (``reduce_damage``): Life Support, Transfusion, Dae'Uhl. Planned on the
+  opponent's attack (``shoot``, ``charge`` with IMPACT, ``fight``) for the Friendly Unit it protects
+  (:func:`protected`); in each game the reduction is read at the start of the activation
+  (:func:`reduction_for`) and the engines use it once, at the first Batch that deals Damage
+  (``Target.damage_reduction``; 8.7.4 step 5 "Apply any Special Skills that reduce the Total Damage").
 """
 
 from __future__ import annotations
@@ -48,7 +53,7 @@ import numpy as np
 from ..profiles.schema import Ability, Effect
 from ..starcraft.keywords import COMBAT_TAGS
 from ..starcraft.loadout import Loadout, make_loadout
-from .spec import Activation, Scenario, ScenarioUnit
+from .spec import Activation, Reaction, Scenario, ScenarioUnit
 
 if TYPE_CHECKING:  # pragma: no cover
     from .sim import Simulation
@@ -173,6 +178,8 @@ def modelled(a: Ability) -> str:
         return "charge"
     if charger_debuff(a):
         return "charger"
+    if reduction(a):
+        return "reduce"
     return ""
 
 
@@ -256,16 +263,27 @@ def loadout_for(sim: Simulation, u: int, mask: int) -> Loadout:
 
 
 def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """Switch on, for the activation ``act``, the target effects of the Reactions answering it.
+    """Switch on, for the activation ``act``, the target effects of the Reactions answering it, and their
+    Total Damage reductions (:func:`reduction_for`, kept in ``sim.reducing`` per protected unit).
 
-    Returns what :func:`react_end` needs to switch them off again.
+    Returns what :func:`react_end` needs to switch them off again (a unit's ``used`` bits before; for a
+    reduction, the entry ``(-1 - unit, empty)``).
     """
     saved: list[tuple[int, np.ndarray]] = []
     for rx in act.react:
         if rx.player == act.player:
             continue  # the Active Player's own units are not attacked in their activation
         found = find(sim.scn, rx.unit, rx.use)
-        if found is None or not target_effects(found.ability):
+        if found is None:
+            continue
+        if reduction(found.ability) is not None:
+            p = protected(sim.scn, act, rx, found)
+            if p is not None:
+                q = sim.uids.index(p)
+                sim.reducing[q] = reduction_for(sim, act, rx, found, q, trials)
+                saved.append((-1 - q, trials[:0]))
+            continue
+        if not target_effects(found.ability):
             continue
         r = sim.uids.index(rx.unit)
         saved.append((r, sim.used[r, trials].copy()))
@@ -276,7 +294,64 @@ def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tu
 def react_end(sim: Simulation, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
     """The activation is over: the Reactions' target effects end (what the unit used before stays)."""
     for r, old in reversed(saved):
-        sim.used[r, trials] = old
+        if r < 0:
+            sim.reducing.pop(-1 - r, None)
+        else:
+            sim.used[r, trials] = old
+
+
+def reduction(a: Ability) -> Effect | None:
+    """The ``reduce_damage`` effect of ``a`` (Life Support, Transfusion, Dae'Uhl), or None."""
+    return next((e for e in a.effects if e.kind == "reduce_damage"), None)
+
+
+def protected(scn: Scenario, act: Activation, rx: Reaction, found: Found) -> str | None:
+    """The Friendly Unit whose Total Damage a ``reduce_damage`` Reaction reduces: the plan's ``for``; else, for a
+    Faction or Tactical Card's Reaction ("When a Friendly Unit receives Damage"), ``unit`` (the unit it is used
+    for); else (a unit's own card: "another Friendly ... Unit") the activation's one planned target of the
+    reacting player. None where that is not one unit (``scenario check`` asks for ``for``)."""
+    if rx.for_unit:
+        return rx.for_unit
+    if found.card:
+        return rx.unit
+    mine = [t for t in act.targets if scn.units[t].player == rx.player]
+    return mine[0] if len(mine) == 1 else None
+
+
+def reduction_for(
+    sim: Simulation, act: Activation, rx: Reaction, found: Found, q: int, trials: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per game (arrays of length ``sim.T``): the Total Damage reduction unit ``q`` has against the activation's
+    attack, and its minimum (8.7.4 step 5; used once, at the first Batch that deals Damage: the engines).
+
+    The trigger is read per game, at the start of the activation (neither unit moves in an enemy activation):
+    the reacting unit and unit ``q`` on the table, ``q`` Within ``within`` of the reacting unit where the text
+    says so ("suffers Damage Within 4\""); with ``per_model`` (Life Support) the reduction is ``value`` for each
+    live model of the reacting unit Within ``within`` of ``q`` (none: not triggered). Games without the
+    trigger get 0 and are counted in the skip report.
+    """
+    eff = reduction(found.ability)
+    assert eff is not None
+    amount = np.zeros(sim.T, dtype=np.int64)
+    floor = np.full(sim.T, eff.minimum, dtype=np.int64)
+    r = sim.uids.index(rx.unit)
+    missed = 0
+    cols = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
+    for (pr, kr, pq, kq), ts in sim.groups(trials, cols):
+        value = 0
+        if pr >= 0 and kr > 0 and pq >= 0 and kq > 0:
+            if eff.per_model and eff.within is not None:
+                value = eff.value * sim.world.models_within(pr, kr, pq, kq, float(eff.within))
+            elif eff.within is None or r == q or sim.world.within(pr, kr, pq, kq, float(eff.within)):
+                value = eff.value
+        amount[ts] = value
+        if value == 0:
+            missed += ts.size
+    why = f"{rx.unit} or {sim.uids[q]} not on the table"
+    if eff.within is not None:
+        why += f', or no model Within {eff.within:g}" of the other'
+    sim._skip(act, missed, f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {why} (10.4)")
+    return amount, floor
 
 
 @contextmanager
@@ -366,9 +441,12 @@ __all__ = [
     "loadout_for",
     "modelled",
     "needs_tag",
+    "protected",
     "react_begin",
     "react_end",
     "reacting",
+    "reduction",
+    "reduction_for",
     "target_effects",
     "use_bits",
 ]

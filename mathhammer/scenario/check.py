@@ -50,7 +50,7 @@ from collections.abc import Callable
 from ..board.engagement import ENGAGEMENT_RANGE
 from ..board.model import EPS, MM_PER_INCH
 from ..errors import MathhammerError
-from ..profiles.schema import Ability
+from ..profiles.schema import Ability, Effect
 from ..starcraft.loadout import attack_batches, make_loadout
 from .abilities import (
     Found,
@@ -61,11 +61,13 @@ from .abilities import (
     find,
     has_impact,
     needs_tag,
+    protected,
+    reduction,
     repeatable,
     target_effects,
     unit_abilities,
 )
-from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
+from .spec import PHASES, PLAYERS, Activation, Reaction, Scenario, ScenarioUnit
 from .world import World, edge_distance
 
 #: Reports a problem of one activation.
@@ -531,6 +533,8 @@ def _check_reactions(
                         f'{at}: no Charge target is Within {slow.within:g}" of {rx.unit!r} at this point of the plan '
                         f'({a.name!r} answers a Charge against a Friendly Unit Within {slow.within:g}", 10.4)',
                     )
+        elif (red := reduction(a)) is not None:
+            _check_reduction(scn, world, act, say, warn, pos, rx, found, red, at)
         elif target_effects(a):
             if own:
                 say(
@@ -550,6 +554,58 @@ def _check_reactions(
                 f"{at}: {a.name!r} has no modelled effect (no machine-readable combat effect); "
                 "the simulation ignores it",
             )
+
+
+def _check_reduction(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    say: Say,
+    warn: Say,
+    pos: dict[str, int],
+    rx: Reaction,
+    found: Found,
+    red: Effect,
+    at: str,
+) -> None:
+    """10.4 + 8.7.4 step 5: a Reaction reducing the Total Damage of a Friendly Unit the activation attacks."""
+    a = found.ability
+    if rx.player == act.player:
+        say(act, f"{at}: {a.name!r} answers Damage to a Friendly Unit; its own player's activation never attacks it")
+        return
+    if act.action not in ("shoot", "charge", "fight"):
+        say(act, f"{at}: {a.name!r} answers Damage from an attack; a {act.action} makes none (10.4)")
+        return
+    unit = protected(scn, act, rx, found)
+    mine = [t for t in act.targets if scn.units[t].player == rx.player]
+    if unit is None:
+        say(
+            act,
+            f"{at}: name the Friendly Unit {a.name!r} protects: for = one of {', '.join(mine) or 'the targets'} "
+            "(its text: another Friendly Unit)",
+        )
+        return
+    if act.targets and unit not in act.targets:
+        say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
+        return
+    if not found.card and unit == rx.unit:
+        say(act, f"{at}: {a.name!r} protects another Friendly Unit (its text), not {rx.unit!r} itself")
+        return
+    tags = scn.units[unit].unit.card.combat_tags
+    if red.vs_tags and not set(red.vs_tags) & set(tags):
+        say(act, f"{at}: {a.name!r} is for a Friendly {' or '.join(red.vs_tags)} Unit; {unit!r} is not")
+        return
+    if red.within is not None and rx.unit in pos and unit in pos:
+        full_r, full_u = scn.units[rx.unit].models, scn.units[unit].models
+        if not world.within(pos[rx.unit], full_r, pos[unit], full_u, float(red.within)):
+            say(
+                act,
+                f'{at}: {unit!r} is not Within {red.within:g}" of {rx.unit!r} at this point of the plan ({a.name!r}: '
+                f'"suffers Damage Within {red.within:g}"", 10.4)',
+            )
+            return
+    if act.action == "charge" and not has_impact(scn.units[act.unit]):
+        warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
 
 
 def _check_shoot(

@@ -176,6 +176,8 @@ class Simulation:
         self.round = 0
         self.snapshots: list[dict[str, np.ndarray]] = []
         self.skipped: dict[str, int] = {}
+        # unit -> (Total Damage reduction, its minimum) per game, while a Reaction gives one (abilities.reduction_for)
+        self.reducing: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
         self._loadouts: dict[tuple[int, int], Loadout] = {}
         self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
@@ -395,10 +397,15 @@ class Simulation:
         if not batches or trials.size == 0:
             return
         k = int(self.alive[t, trials[0]])
-        cols = [self.row_mark(t), self.row_shielded(t), self.row_used(t)]
+        cols: list[np.ndarray | int] = [self.row_mark(t), self.row_shielded(t), self.row_used(t)]
+        reducing = self.reducing.get(t)
+        if reducing is not None:  # a Reaction reduces the Total Damage (Life Support, Transfusion, Dae'Uhl)
+            cols += list(reducing)
         chain = tuple(batches)
-        for (mark, shielded, tmask), ts in self.groups(trials, cols):
-            asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade)
+        for group, ts in self.groups(trials, cols):
+            mark, shielded, tmask = group[:3]
+            cut, floor = group[3:] if reducing is not None else (0, 0)
+            asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor)
             tr = self._asked.get(asked)
             if tr is None:
                 tlo = self.loadout(t, tmask)
@@ -407,8 +414,18 @@ class Simulation:
                 )
                 if k < self.full[t]:
                     target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone
+                if cut:
+                    target = dataclasses.replace(target, damage_reduction=cut, reduction_floor=floor)
                 compiled, tc = compile_attack(Attack(chain, target))
-                key = (tuple(cb.key() for cb in compiled), tuple(tc.hp.tolist()), tc.shield, tc.marker, tc.shielded)
+                key = (
+                    tuple(cb.key() for cb in compiled),
+                    tuple(tc.hp.tolist()),
+                    tc.shield,
+                    tc.marker,
+                    tc.shielded,
+                    tc.reduce,
+                    tc.floor,
+                )
                 tr = self._transitions.get(key)
                 if tr is None:
                     states = exact_states(compiled, tc)

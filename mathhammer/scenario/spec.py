@@ -160,10 +160,12 @@ class PlayerSpec(_Strict):
 
 
 class ReactionSpec(_Strict):
-    """A Reaction (10.4) declared during an activation: ``unit`` uses (or, for a card, is given) ``use``."""
+    """A Reaction (10.4) declared during an activation: ``unit`` uses (or, for a card, is given) ``use``;
+    ``for``: the Friendly Unit it protects, where that is another unit (Life Support, Transfusion)."""
 
     unit: str = Field(min_length=1, max_length=80)
     use: str = Field(min_length=1, max_length=80)
+    for_unit: str = Field(default="", alias="for", max_length=80)
 
 
 class ActivationSpec(_Strict):
@@ -316,11 +318,13 @@ class ScenarioUnit:
 
 @dataclass(frozen=True)
 class Reaction:
-    """A planned Reaction (10.4): the player owning ``unit`` uses ability ``use`` for it in an activation."""
+    """A planned Reaction (10.4): the player owning ``unit`` uses ability ``use`` for it in an activation;
+    ``for_unit``: the plan's ``for`` (a Friendly Unit it protects), "" where not given."""
 
     unit: str
     use: str
     player: str
+    for_unit: str = ""
 
 
 @dataclass(frozen=True)
@@ -605,7 +609,15 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                                 f"{', '.join(sorted(units))}"
                             )
                             continue
-                        reactions.append(Reaction(rx.unit, rx.use, ru.player))
+                        fu = units.get(rx.for_unit) if rx.for_unit else None
+                        if rx.for_unit and (fu is None or fu.player != ru.player):
+                            mine = sorted(k for k, v in units.items() if v.player == ru.player)
+                            problems.append(
+                                f"{where}.react[{xi}].for: got {rx.for_unit!r}; allowed: a unit of {ru.player} "
+                                f"(the Friendly Unit the Reaction protects): {', '.join(mine)}"
+                            )
+                            continue
+                        reactions.append(Reaction(rx.unit, rx.use, ru.player, rx.for_unit))
                     owners = {k: v.player for k, v in units.items()}
                     numbers = [m.number for m in sf.deployment.markers]
                     when, bad_if = parse_conditions(f"{where}.if", act.when, owners, numbers)

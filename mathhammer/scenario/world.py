@@ -306,7 +306,7 @@ class World:
         self._facts: dict[tuple[object, ...], object] = {}
         self._charges: dict[tuple[object, ...], tuple[float, Coord | None]] = {}
         self._near: dict[tuple[int, int, float], bool] = {}
-        self._within: dict[tuple[int, int, int, int, float], bool] = {}
+        self._within: dict[tuple[int, int, int, int, float], int] = {}
         self._pid: dict[Placement, int] = {}
         self._pairs: dict[tuple[int, int, int, int], bool] = {}
         self._pair_sets: dict[tuple[tuple[int, ...], tuple[int, ...]], frozenset[tuple[str, str]]] = {}
@@ -1577,15 +1577,21 @@ class World:
         >>> w.within(a, 1, b, 1, gap + 0.01), w.within(a, 1, b, 1, gap - 0.01)
         (True, False)
         """
+        return self.models_within(pa, ka, pb, kb, inches) > 0
+
+    def models_within(self, pa: int, ka: int, pb: int, kb: int, inches: float) -> int:
+        """How many live models of placement ``pa`` (its first ``ka``) are Within ``inches`` of a live model of
+        ``pb`` (its first ``kb``), bases edge to edge (Life Support: "each model in this Unit that is Within 4\"
+        of the damaged Unit")."""
         key = (pa, ka, pb, kb, inches)
         hit = self._within.get(key)
         if hit is None:
             a, b = self._centres(pa)[:ka], self._centres(pb)[:kb]
             if a.size == 0 or b.size == 0:
-                hit = False
+                hit = 0
             else:
-                d = float(np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)).min())
-                hit = d - self._radius(pa) - self._radius(pb) <= inches + EPS
+                d = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+                hit = int((d - self._radius(pa) - self._radius(pb) <= inches + EPS).sum())
             self._within[key] = hit
         return hit
 
