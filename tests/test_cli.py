@@ -158,3 +158,54 @@ def test_help_path_stays_light() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert proc.stdout.strip() == ""
+
+
+# --- Total Damage reduction (8.7.4 step 5) --------------------------------------------------------------
+
+
+def test_damage_reduction_flag_matches_the_exact_engine() -> None:
+    """--damage-reduction N: the target's Total Damage reduction (a Reaction), used once at the first Batch that
+    deals Damage. 3 dice Hit 3+ against Armour 4+: D ~ Bin(3, 1/3) dice of Damage 3 on 2 models of 4 HP; less 2,
+    a model falls only from D = 2 (4) or D = 3 (7, one model: 4 + 3 left): P(1 destroyed) = 7/27, never 2."""
+    from mathhammer.exact import exact_tally
+    from mathhammer.starcraft.compiled import compile_attack
+    from mathhammer.starcraft.model import Attack, Batch, Target, Weapon
+
+    base = ["attack", "--models", "3", "--hit", "3", "--damage", "3", "--target-models", "2", "--target-hp", "4"]
+    res = invoke([*base, "--damage-reduction", "2", "--json"])
+    assert res.exit_code == 0, res.output
+    pmf = json.loads(res.stdout)["models_destroyed"]["pmf"]
+    assert pmf == pytest.approx([20 / 27, 7 / 27, 0.0], abs=1e-12)
+    target = Target.build(2, 4, damage_reduction=2)
+    want = exact_tally(*compile_attack(Attack((Batch(Weapon.build(roa=1, hit=3, damage=3), models=3),), target)))
+    assert pmf == pytest.approx(want.models_destroyed.tolist(), abs=1e-12)
+    plain = json.loads(invoke([*base, "--json"]).stdout)["models_destroyed"]["pmf"]
+    assert plain[2] == pytest.approx(1 / 27, abs=1e-12)  # without it, D = 3 (9) destroys both
+    text = invoke([*base, "--damage-reduction", "2", "--reduction-floor", "1"])
+    assert text.exit_code == 0 and "reduced once by 2 (to a minimum of 1)" in text.stderr
+
+
+def test_damage_reduction_on_named_units() -> None:
+    """Named units: Marines shoot Zerglings whose Total Damage is reduced by 1: fewer fall on average (both exact)."""
+    with_r = json.loads(invoke(["attack", "Marine", "Zergling", "--damage-reduction", "1", "--json"]).stdout)
+    plain = json.loads(invoke(["attack", "Marine", "Zergling", "--json"]).stdout)
+    assert with_r["models_destroyed"]["mean"] < plain["models_destroyed"]["mean"] - 0.05
+
+
+@pytest.mark.parametrize(
+    ("args", "flag", "allowed"),
+    [
+        (["--damage-reduction", "-1"], "--damage-reduction", "0 to 99"),
+        (["--reduction-floor", "1"], "--reduction-floor", "with --damage-reduction N"),
+        (
+            ["--system", "gf", "--attacks", "2", "--quality", "4", "--target-defense", "4", "--damage-reduction", "1"],
+            "--damage-reduction",
+            "not with --system grimdark",
+        ),
+    ],
+)
+def test_damage_reduction_bad_input(args: list[str], flag: str, allowed: str) -> None:
+    res = invoke(["attack", *args])
+    assert res.exit_code == 2, res.output
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith(f"error: {flag}: got ") and allowed in lines[0], res.stderr

@@ -88,6 +88,19 @@ def attack(
     evade_eligible: Annotated[bool, _opt("--evade-eligible", "The target gets Evade Rolls (8.7.4 step 4).", S)] = False,
     target_stationary: Annotated[bool, _opt("--target-stationary", "The target is Stationary.", S)] = False,
     target_unshielded: Annotated[bool, _opt("--target-unshielded", "The target has lost SHIELDED.", S)] = False,
+    damage_reduction: Annotated[
+        str | None,
+        _opt(
+            "--damage-reduction",
+            "Total Damage reduction, used once at the first Batch that deals Damage (a Reaction: Life Support, "
+            "Transfusion, Dae'Uhl) [0].",
+            S,
+            "N",
+        ),
+    ] = None,
+    reduction_floor: Annotated[
+        str | None, _opt("--reduction-floor", "The reduction's minimum Total Damage (Dae'Uhl: 1) [0].", S, "N")
+    ] = None,
     exact: Annotated[bool, _opt("--exact", "Exact distributions (the default).", R)] = False,
     trials: Annotated[str | None, _opt("--trials", "Monte Carlo trials.", R, "N")] = None,
     seed: Annotated[str, _opt("--seed", "Monte Carlo seed [0].", R, "S")] = "0",
@@ -137,6 +150,11 @@ def attack(
     state_flags = dict(
         evade_eligible=evade_eligible, stationary=target_stationary, unshielded=target_unshielded, visible=visible
     )
+    reduction = {"--damage-reduction": damage_reduction, "--reduction-floor": reduction_floor}
+    if reduction_floor is not None and damage_reduction is None:
+        from ..errors import InputError
+
+        raise InputError("--reduction-floor", reduction_floor, "with --damage-reduction N (the reduction it bounds)")
     adhoc = {
         "--models": models, "--roa": roa, "--hit": hit, "--damage": damage, "--surge": surge,
         "--keyword": keyword, "--weapon-range": weapon_range, "--target-models": target_models,
@@ -165,6 +183,7 @@ def attack(
                 "--melee": melee or None, "--charging": charging or None, "--cover": cover or None,
                 "--range": raw_distance, "--target-visible": target_visible, "--evade-eligible": evade_eligible or None,
                 "--target-stationary": target_stationary or None, "--target-unshielded": target_unshielded or None,
+                **reduction,
             }  # fmt: skip
             _refuse({k: v for k, v in given.items() if k not in game.named_flags}, f"--system {game.name} units")
             given["--phase"] = phase
@@ -189,6 +208,18 @@ def attack(
                 board_args,
             )  # fmt: skip
         label = loadout["attacker"]["unit"] + " vs " + loadout["target"]["unit"]
+        if damage_reduction is not None:
+            import dataclasses
+
+            tgt = dataclasses.replace(
+                tgt,
+                damage_reduction=whole("--damage-reduction", damage_reduction, 0, 99, "Total Damage reduction"),
+                reduction_floor=whole("--reduction-floor", reduction_floor or "0", 0, 99, "minimum Total Damage"),
+            )
+            if not as_json and tgt.damage_reduction:
+                from ..starcraft.system import reduction_note
+
+                typer.echo(f"note: {reduction_note(tgt)}", err=True)
     else:
         _refuse(named, "an ad-hoc attack (no unit names)")
         if phase != "assault" or on_creep:
@@ -207,6 +238,7 @@ def attack(
             "--target-rule": target_rule, "--target-quality": target_quality, "--cover": cover or None,
             "--melee": melee or None, "--charging": charging or None,
             "--target-hero-tough": target_hero_tough, "--target-hero-defense": target_hero_defense,
+            **reduction,
         }  # fmt: skip
         allowed = game.adhoc_flags | systems.COMMON_FLAGS
         _refuse({k: v for k, v in flags.items() if k not in allowed}, f"--system {game.name}")

@@ -29,12 +29,15 @@ DEFAULTS = {
     "--target-evade": "6",
     "--target-tags": "",
     "--target-marker": "0",
+    "--damage-reduction": "0",
+    "--reduction-floor": "0",
 }
 FLAGS = frozenset(
     {
         "--roa", "--hit", "--damage", "--surge", "--keyword", "--weapon-range", "--name", "--range",
         "--target-hp", "--target-shield", "--target-armour", "--target-evade", "--target-tags", "--target-keyword",
         "--target-marker", "--target-visible", "--evade-eligible", "--target-stationary", "--target-unshielded",
+        "--damage-reduction", "--reduction-floor",
     }
 )  # fmt: skip
 
@@ -82,8 +85,21 @@ def build_adhoc(flags: dict[str, Any]) -> tuple[Batch, Target, list[str]]:
         visible=None if visible is None else whole("--target-visible", visible, 1, 999, "visible models"),
         evade_eligible=bool(v["--evade-eligible"]),
         stationary=bool(v["--target-stationary"]),
+        damage_reduction=whole("--damage-reduction", v["--damage-reduction"], 0, 99, "Total Damage reduction"),
+        reduction_floor=whole("--reduction-floor", v["--reduction-floor"], 0, 99, "minimum Total Damage"),
     )
+    if target.damage_reduction:
+        notes.append(reduction_note(target))
     return batch, target, notes
+
+
+def reduction_note(target: Target) -> str:
+    """How a Total Damage reduction was applied (for the user)."""
+    floor = f" (to a minimum of {target.reduction_floor})" if target.reduction_floor else ""
+    return (
+        f"the Total Damage is reduced once by {target.damage_reduction}{floor}, at the first Batch that deals "
+        "Damage (8.7.4 step 5; a Reaction is used once)"
+    )
 
 
 def run_adhoc(flags: dict[str, Any], opts: dict[str, Any], as_json: bool) -> tuple[dict[str, Any], str, list[str]]:
