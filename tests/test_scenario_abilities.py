@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -568,3 +569,86 @@ def test_life_support_reduces_the_total_damage_exactly(armies: dict[str, str], m
     assert g_test(counts, probs) > 1e-6, (counts, probs)
     diff = sim.snapshots[2]["alive"][m].astype(float) - plain.snapshots[2]["alive"][m]
     assert diff.mean() > 5 * diff.std() / np.sqrt(n)
+
+
+# ----------------------------------------------------------------- Debilitating Saliva
+BLUE_VILE = (
+    BLUE
+    + """
+[[units]]
+unit = "Vile (Roach)"
+models = 3
+"""
+)
+
+
+@pytest.fixture(scope="module")
+def vile_armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    d = tmp_path_factory.mktemp("vile")
+    (d / "red.toml").write_text(RED)
+    (d / "blue.toml").write_text(BLUE_VILE)
+    return {"red": str(d / "red.toml"), "blue": str(d / "blue.toml")}
+
+
+SALIVA = [{"unit": "vile-1", "use": "Debilitating Saliva"}]
+
+
+def saliva_plan(react: list[dict], vile_to: tuple[float, float] = (14, 22)) -> list[dict]:
+    """marine-1 (Leading Model at (18, 16)) shoots roach-1 (at (18, 24)) in Round 3; vile-1 runs to ``vile_to``."""
+    rounds = copy.deepcopy(round3([], red={"assault": [{"unit": "marine-1", "action": "shoot", "targets": ["roach-1"],
+                                                       "react": react}]}))  # fmt: skip
+    rounds[0]["blue"]["movement"].append({"unit": "vile-1", "action": "deploy", "to": [12, 32]})
+    rounds[0]["blue"]["assault"].append({"unit": "vile-1", "action": "run", "to": [12, 28]})
+    rounds[1]["blue"]["movement"].append({"unit": "vile-1", "action": "move", "to": [13, 24.5]})
+    rounds[1]["blue"]["assault"].append({"unit": "vile-1", "action": "run", "to": list(vile_to)})
+    return rounds
+
+
+def test_debilitating_saliva_checks(vile_armies: dict[str, str]) -> None:
+    """10.4 + Debilitating Saliva ("Use when an Enemy Unit Within 8\" of this Unit declares a Ranged Attack"): on
+    the Marines' shot with the Vile close it checks clean; far, or on anything but the opponent's shot, an error."""
+    scn = scenario(vile_armies, saliva_plan(SALIVA))
+    assert errors(scn) == [] and warnings(scn) == []
+    found = errors(scenario(vile_armies, saliva_plan(SALIVA, vile_to=(10.5, 27))))
+    assert len(found) == 1 and "'marine-1' is not Within 8\" of 'vile-1'" in found[0], found
+    rounds = saliva_plan([])
+    rounds[2]["red"] = {"assault": [{"unit": "marine-1", "action": "hold", "react": SALIVA}]}
+    found = errors(scenario(vile_armies, rounds))
+    assert any("answers an Enemy Unit's Ranged Attack declaration" in p for p in found), found
+
+
+def test_debilitating_saliva_debuffs_the_shooters_weapons(
+    vile_armies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Debilitating Saliva + part 11 DEBUFF Hit (1) ("Target Number characteristic: increase the value by X"): the
+    Marines' C-14 Rifles shoot the Roach at Hit 4+ instead of 3+ (every Batch the engines get), so the Roach keeps
+    more of itself (paired, 5 SE); far from the Vile the games are counted as not triggered and unchanged."""
+    import mathhammer.scenario.sim as sim_module
+    from mathhammer.exact import exact_states
+
+    seen: list[tuple[Any, Any]] = []
+
+    def spy(batches: Any, target: Any) -> dict:
+        seen.append((batches, target))
+        return exact_states(batches, target)
+
+    monkeypatch.setattr(sim_module, "exact_states", spy)
+    n = 20000
+    hits: list[set[int]] = []
+    snaps = []
+    for react, to in ((SALIVA, (14, 22)), ([], (14, 22))):
+        seen.clear()
+        sim = Simulation(scenario(vile_armies, saliva_plan(react, to)), n, seed=31)
+        sim.run()
+        r = sim.uids.index("roach-1")
+        rifles = [cb for batches, _ in seen for cb in batches if cb.label.startswith("C-14 Rifle")]
+        assert rifles
+        hits.append({int(t) for cb in rifles for t in cb.hit_target})
+        snaps.append(sim.snapshots[2]["alive"][r].astype(float) * 100 - sim.snapshots[2]["marker"][r])
+        assert not any("not triggered" in k for k in sim.skipped)
+    assert hits == [{4}, {3}]
+    diff = snaps[0] - snaps[1]  # Roach models and Damage Marker: more left with the Reaction
+    assert diff.mean() > 5 * diff.std() / np.sqrt(n)
+    far = Simulation(scenario(vile_armies, saliva_plan(SALIVA, (10.5, 27))), 2000, seed=31)
+    far.run()
+    assert sum(v for k, v in far.skipped.items() if "'Debilitating Saliva' not triggered" in k) == 2000

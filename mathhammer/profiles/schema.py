@@ -30,6 +30,7 @@ EffectKind = Literal[
     "hits",
     "charger_debuff_speed",
     "reduce_damage",
+    "enemy_weapon_keyword",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -147,6 +148,10 @@ class Effect(_Frozen):
             raise ValueError("hits needs value >= 1 and damage >= 1")
         elif k == "charger_debuff_speed" and (self.value <= 0 or self.within is None):
             raise ValueError("charger_debuff_speed needs value >= 1 and within (inches)")
+        elif k == "enemy_weapon_keyword":
+            if not self.keyword or not self.weapons or self.within is None:
+                raise ValueError("enemy_weapon_keyword needs keyword, weapons and within (inches)")
+            _keyword(self.keyword, "weapon")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
         return self

@@ -33,6 +33,10 @@ The simulation models two kinds of Reaction (the others are accepted by ``scenar
   and the Charge Roll Distance is then Speed - 2 (minimum 0, part 11 DEBUFF) + 1D6. The DEBUFF lasts
   "until the End of the Round", but a unit that has Charged makes no other move that reads its Speed
   in that Round (Close Ranks moves 3"), so the Charge is all it changes.
+* Ranged Attack declaration (``enemy_weapon_keyword``): Debilitating Saliva, "Use when an Enemy Unit
+  Within 8" of this Unit declares a Ranged Attack. Apply DEBUFF Hit (1) to each of that Unit's Ranged
+  Weapons". Planned on the opponent's ``shoot``; in each game where the shooter is Within 8" of the
+  reacting unit, the shooter's weapons gain the keyword for that activation (:func:`attacker_debuffs`).
 * Total Damage reduction (``reduce_damage``): Life Support, Transfusion, Dae'Uhl. Planned on the
   opponent's attack (``shoot``, ``charge`` with IMPACT, ``fight``) for the Friendly Unit it protects
   (:func:`protected`); in each game the reduction is read at the start of the activation
@@ -180,6 +184,8 @@ def modelled(a: Ability) -> str:
         return "charger"
     if reduction(a):
         return "reduce"
+    if attacker_debuff(a):
+        return "attacker"
     return ""
 
 
@@ -257,6 +263,8 @@ def loadout_for(sim: Simulation, u: int, mask: int) -> Loadout:
             found = find(sim.scn, sim.uids[u], n)
             if found is not None:
                 extra.append(found.ability)
+            elif n in sim.inflicted:  # an enemy's Reaction on this unit's weapons (attacker_debuffs)
+                extra.append(sim.inflicted[n])
     if not extra:
         return lo
     return ExtraLoadout(lo.unit, lo.models, lo.upgrades, lo.use, lo.minerals, tuple(extra))
@@ -288,6 +296,7 @@ def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tu
         r = sim.uids.index(rx.unit)
         saved.append((r, sim.used[r, trials].copy()))
         sim.used[r, trials] |= use_bits(sim, r, [found.ability.name])
+    attacker_debuffs(sim, act, trials, saved)
     return saved
 
 
@@ -298,6 +307,61 @@ def react_end(sim: Simulation, trials: np.ndarray, saved: list[tuple[int, np.nda
             sim.reducing.pop(-1 - r, None)
         else:
             sim.used[r, trials] = old
+
+
+def attacker_debuff(a: Ability) -> Effect | None:
+    """The ``enemy_weapon_keyword`` effect of ``a`` (Debilitating Saliva: "Use when an Enemy Unit Within 8\" of this
+    Unit declares a Ranged Attack. Apply DEBUFF Hit (1) to each of that Unit's Ranged Weapons"), or None."""
+    return next((e for e in a.effects if e.kind == "enemy_weapon_keyword"), None)
+
+
+def inflicted(sim: Simulation, found: Found, eff: Effect, source: str) -> str:
+    """The name of an ability standing for ``eff`` on the attacking unit (its weapons gain the keyword), kept in
+    ``sim.inflicted`` for :func:`loadout_for`."""
+    name = f"{found.ability.name} (from {source})"
+    if name not in sim.inflicted:
+        sim.inflicted[name] = Ability(
+            name=name,
+            phase="any",
+            type="passive",
+            text=found.ability.text,
+            effects=[Effect(kind="weapon_keyword", keyword=eff.keyword, weapons=list(eff.weapons))],
+        )
+    return name
+
+
+def attacker_debuffs(sim: Simulation, act: Activation, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
+    """The opponent's Reactions to the acting unit's Ranged Attack declaration (``enemy_weapon_keyword``), switched
+    on for this activation in the games where the trigger holds: the acting unit Within ``within`` of a live model
+    of the reacting unit (bases edge to edge), both on the table. Part 11 DEBUFF lasts "until the End of the Round";
+    a unit makes one Ranged Attack a Round, so the activation is all it changes. Games without the trigger are
+    counted in the skip report."""
+    if act.action != "shoot":
+        return
+    u = sim.uids.index(act.unit)
+    for rx in act.react:
+        if rx.player == act.player:
+            continue
+        found = find(sim.scn, rx.unit, rx.use)
+        eff = attacker_debuff(found.ability) if found else None
+        if found is None or eff is None or eff.within is None:
+            continue
+        r = sim.uids.index(rx.unit)
+        bit = use_bits(sim, u, [inflicted(sim, found, eff, rx.unit)])
+        saved.append((u, sim.used[u, trials].copy()))
+        missed = 0
+        cols = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(u), sim.row_alive(u)]
+        for (pr, kr, pu, ku), ts in sim.groups(trials, cols):
+            if pr >= 0 and kr > 0 and pu >= 0 and ku > 0 and sim.world.within(pr, kr, pu, ku, float(eff.within)):
+                sim.used[u, ts] |= bit
+            else:
+                missed += ts.size
+        sim._skip(
+            act,
+            missed,
+            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {act.unit} not Within {eff.within:g}\" of "
+            "it, or one of them not on the table (10.4)",
+        )
 
 
 def reduction(a: Ability) -> Effect | None:

@@ -55,6 +55,7 @@ from ..starcraft.loadout import attack_batches, make_loadout
 from .abilities import (
     Found,
     Purse,
+    attacker_debuff,
     charge_roll,
     charger_debuff,
     choices,
@@ -532,6 +533,21 @@ def _check_reactions(
                         act,
                         f'{at}: no Charge target is Within {slow.within:g}" of {rx.unit!r} at this point of the plan '
                         f'({a.name!r} answers a Charge against a Friendly Unit Within {slow.within:g}", 10.4)',
+                    )
+        elif (dbf := attacker_debuff(a)) is not None:
+            if own or act.action != "shoot":
+                say(
+                    act,
+                    f"{at}: {a.name!r} answers an Enemy Unit's Ranged Attack declaration (its text: {a.text!r}): plan "
+                    "it on the opponent's `shoot` (10.4: declared at the moment of its trigger)",
+                )
+            elif dbf.within is not None and rx.unit in pos and act.unit in pos:
+                full_r, full_u = scn.units[rx.unit].models, scn.units[act.unit].models
+                if not world.within(pos[rx.unit], full_r, pos[act.unit], full_u, float(dbf.within)):
+                    say(
+                        act,
+                        f'{at}: {act.unit!r} is not Within {dbf.within:g}" of {rx.unit!r} at this point of the plan '
+                        f'({a.name!r} answers an Enemy Unit Within {dbf.within:g}", 10.4)',
                     )
         elif (red := reduction(a)) is not None:
             _check_reduction(scn, world, act, say, warn, pos, rx, found, red, at)

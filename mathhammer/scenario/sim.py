@@ -67,6 +67,7 @@ from ..board.engagement import ENGAGEMENT_RANGE
 from ..engine.config import JIT
 from ..engine.rng import mix64
 from ..exact import exact_states
+from ..profiles.schema import Ability
 from ..starcraft.compiled import compile_attack
 from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
@@ -178,6 +179,8 @@ class Simulation:
         self.skipped: dict[str, int] = {}
         # unit -> (Total Damage reduction, its minimum) per game, while a Reaction gives one (abilities.reduction_for)
         self.reducing: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
+        self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
         self._loadouts: dict[tuple[int, int], Loadout] = {}
         self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
