@@ -203,7 +203,8 @@ def test_ability_paid_twice_with_too_few_ready_cards(armies: dict[str, str]) -> 
     rounds[2]["red"]["movement"].append({"unit": "marine-2", "action": "hold", "use": ["Stimpack"]})
     assert errors(scenario(armies, rounds)) == []
     rounds[2]["blue"] = {"assault": [shoot([{"unit": "medic-1", "use": "Restoration"}])]}
-    found = errors(scenario(armies, rounds))
+    # (Restoration has no DEBUFF to answer here either: a second error, about its trigger)
+    found = [p for p in errors(scenario(armies, rounds)) if "costs" in p]
     assert len(found) == 1
     assert "(round 3, Assault Phase, blue, roach-1 shoot): react[0] (red, medic-1 'Restoration')" in found[0]
     assert "'Restoration' costs 1 CP; the Ready cards give 0 CP" in found[0]
@@ -263,12 +264,22 @@ def test_reaction_rules_on_triggers(armies: dict[str, str]) -> None:
     assert abilities.needs_tag(load_roster().card("Armory").abilities[0]) == "Mechanical"
 
 
-def test_reaction_without_modelled_effect_is_a_warning(armies: dict[str, str]) -> None:
-    """Issue 6: a Reaction the simulation cannot apply is accepted and reported, never silently ignored."""
-    scn = scenario(armies, round3([shoot([{"unit": "medic-1", "use": "Restoration"}])]))
+def test_reaction_without_modelled_effect_is_a_warning(armies: dict[str, str], tmp_path: Path) -> None:
+    """Issue 6: a Reaction the simulation cannot apply is accepted and reported, never silently ignored (the
+    Hydralisks' Lunge, a Move in answer to a Ranged Attack on a Friendly Unit)."""
+    (tmp_path / "blue.toml").write_text(BLUE + '[[units]]\nunit = "Hydralisk"\nmodels = 2\n')
+    lunge = {
+        "unit": "marine-1",
+        "action": "shoot",
+        "targets": ["roach-1"],
+        "react": [{"unit": "hydralisk-1", "use": "Lunge"}],
+    }
+    rounds = copy.deepcopy(round3([], red={"assault": [lunge]}))
+    rounds[1]["blue"]["movement"].append({"unit": "hydralisk-1", "action": "deploy", "to": [12, 32]})
+    scn = scenario({"red": armies["red"], "blue": str(tmp_path / "blue.toml")}, rounds)
     assert errors(scn) == []
     found = warnings(scn)
-    assert len(found) == 1 and "'Restoration' has no modelled effect" in found[0]
+    assert len(found) == 1 and "'Lunge' has no modelled effect" in found[0]
     assert "round 3, Assault Phase" in found[0]
     # the Zerglings' Charge attacks (Devastating Charge: IMPACT), so a Reaction may answer it
     assert abilities.has_impact(scenario(armies, round3([])).units["zergling-1"])
@@ -652,3 +663,120 @@ def test_debilitating_saliva_debuffs_the_shooters_weapons(
     far = Simulation(scenario(vile_armies, saliva_plan(SALIVA, (10.5, 27))), 2000, seed=31)
     far.run()
     assert sum(v for k, v in far.skipped.items() if "'Debilitating Saliva' not triggered" in k) == 2000
+
+
+# ----------------------------------------------------------------- Restoration
+RESTORE_MEDIC = [{"unit": "medic-1", "use": "Restoration"}]
+
+
+def restored_saliva_plan(react: list[dict], medic_to: tuple[float, float] = (15.5, 14)) -> list[dict]:
+    """:func:`saliva_plan` with the Medics run to ``medic_to`` in Round 2 (marine-1's Leading Model at (18, 16))."""
+    rounds = saliva_plan(react)
+    rounds[0]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": [14, 8]})
+    rounds[1]["red"]["movement"].append({"unit": "medic-1", "action": "move", "to": [15, 11]})
+    rounds[1]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": list(medic_to)})
+    return rounds
+
+
+def test_restoration_checks(vile_armies: dict[str, str]) -> None:
+    """10.4 + Restoration ("Use when a Friendly Unit Within 4\" receives a DEBUFF"): on the Marines' shot answered by
+    Debilitating Saliva, with the Medics close, it checks clean; without a DEBUFF to answer, or far, an error."""
+    scn = scenario(vile_armies, restored_saliva_plan([*SALIVA, *RESTORE_MEDIC]))
+    assert errors(scn) == [] and warnings(scn) == []
+    found = errors(scenario(vile_armies, restored_saliva_plan(RESTORE_MEDIC)))
+    assert any("answers a DEBUFF on a Friendly Unit" in p for p in found), found
+    found = errors(scenario(vile_armies, restored_saliva_plan([*SALIVA, *RESTORE_MEDIC], medic_to=(14, 8))))
+    assert len(found) == 1 and "'marine-1' is not Within 4\" of 'medic-1'" in found[0], found
+
+
+def test_restoration_removes_the_debuff_it_answers(
+    vile_armies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Restoration ("Remove all DEBUFFS from it") after Debilitating Saliva: the Rifles shoot at Hit 3+ again, so
+    the games equal those without either Reaction; with the Medics out of reach (``scenario check`` refuses that
+    plan, the simulation still plays it) the DEBUFF stays and the skip report counts every game."""
+    import mathhammer.scenario.sim as sim_module
+    from mathhammer.exact import exact_states
+
+    seen: list[tuple[Any, Any]] = []
+
+    def spy(batches: Any, target: Any) -> dict:
+        seen.append((batches, target))
+        return exact_states(batches, target)
+
+    monkeypatch.setattr(sim_module, "exact_states", spy)
+    n = 3000
+    out = []
+    for react, medic_to in (
+        ([*SALIVA, *RESTORE_MEDIC], (15.5, 14)),
+        ([], (15.5, 14)),
+        ([*SALIVA, *RESTORE_MEDIC], (14, 8)),
+    ):
+        seen.clear()
+        sim = Simulation(scenario(vile_armies, restored_saliva_plan(react, medic_to)), n, seed=41)
+        sim.run()
+        rifles = {
+            int(t) for batches, _ in seen for cb in batches if cb.label.startswith("C-14 Rifle") for t in cb.hit_target
+        }
+        missed = sum(v for k, v in sim.skipped.items() if "'Restoration' not triggered" in k)
+        out.append((rifles, missed, sim.snapshots[2]["alive"].copy()))
+    assert out[0][:2] == ({3}, 0)
+    np.testing.assert_array_equal(out[0][2], out[1][2])  # the DEBUFF went: the very games of no Reaction at all
+    assert out[2][:2] == ({4}, n)
+
+
+BLUE_QUEEN = (
+    BLUE
+    + """
+[[units]]
+unit = "Queen"
+models = 1
+"""
+)
+
+
+def test_restoration_after_concusive_shells(tmp_path: Path) -> None:
+    """Restoration on the Zerglings' own Charge, after the Marauders' Concusive Shells: the DEBUFF Speed (2) goes,
+    so the Charge Rolls fall short exactly as with no Reaction at all (the same games)."""
+    (tmp_path / "red.toml").write_text(RED_MARAUDER)
+    (tmp_path / "blue.toml").write_text(BLUE_QUEEN)
+    armies = {"red": str(tmp_path / "red.toml"), "blue": str(tmp_path / "blue.toml")}
+    restore = [{"unit": "queen-1", "use": "Restoration"}]
+    short = []
+    for react in ([*SHELLS, *restore], SHELLS, []):
+        rounds = shells_plan(react)
+        rounds[1]["blue"]["movement"].append({"unit": "queen-1", "action": "deploy", "to": [28, 32]})
+        rounds[1]["blue"]["assault"].append({"unit": "queen-1", "action": "run", "to": [28, 28]})
+        rounds[2]["blue"]["movement"].append({"unit": "queen-1", "action": "move", "to": [29, 25.5]})
+        scn = scenario(armies, rounds)
+        assert errors(scn) == [], errors(scn)
+        sim = Simulation(scn, 3000, seed=12)
+        sim.run()
+        assert not any("not triggered" in k for k in sim.skipped), sim.skipped
+        short.append(sum(v for k, v in sim.skipped.items() if "Charge Roll too short" in k))
+    assert short[0] == short[2] < short[1]
+
+
+def test_stabilizer_medpacks_add_a_model_to_life_support(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stabilizer Medpacks ("When this Unit resolves a Life Support ... treat it as having 1 additional model Within
+    Range"): the Roach's attack on marine-1 is resolved with a reduction of the Medics Within 4" + 1."""
+    import mathhammer.scenario.sim as sim_module
+    from mathhammer.exact import exact_states
+
+    red = RED.replace('unit = "Medic"\nmodels = 3', 'unit = "Medic"\nmodels = 3\nupgrades = ["Stabilizer Medpacks"]')
+    assert red != RED
+    (tmp_path / "red.toml").write_text(red)
+    (tmp_path / "blue.toml").write_text(BLUE)
+    seen: list[Any] = []
+
+    def spy(batches: Any, target: Any) -> dict:
+        seen.append(target)
+        return exact_states(batches, target)
+
+    monkeypatch.setattr(sim_module, "exact_states", spy)
+    armies = {"red": str(tmp_path / "red.toml"), "blue": str(tmp_path / "blue.toml")}
+    sim = Simulation(scenario(armies, medic_plan(LIFE_SUPPORT)), 500, seed=3)
+    sim.run()
+    m, md = sim.uids.index("marine-1"), sim.uids.index("medic-1")
+    medics = sim.world.models_within(int(sim.pos[md, 0]), 3, int(sim.pos[m, 0]), 6, 4.0)
+    assert medics >= 1 and [t.reduce for t in seen] == [medics + 1]

@@ -31,6 +31,8 @@ EffectKind = Literal[
     "charger_debuff_speed",
     "reduce_damage",
     "enemy_weapon_keyword",
+    "remove_debuffs",
+    "per_model_bonus",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -152,6 +154,10 @@ class Effect(_Frozen):
             if not self.keyword or not self.weapons or self.within is None:
                 raise ValueError("enemy_weapon_keyword needs keyword, weapons and within (inches)")
             _keyword(self.keyword, "weapon")
+        elif k == "per_model_bonus" and self.value <= 0:
+            raise ValueError("per_model_bonus needs value >= 1")
+        elif k == "remove_debuffs" and self.within is None:
+            raise ValueError("remove_debuffs needs within (inches)")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
         return self

@@ -37,6 +37,10 @@ The simulation models two kinds of Reaction (the others are accepted by ``scenar
   Within 8" of this Unit declares a Ranged Attack. Apply DEBUFF Hit (1) to each of that Unit's Ranged
   Weapons". Planned on the opponent's ``shoot``; in each game where the shooter is Within 8" of the
   reacting unit, the shooter's weapons gain the keyword for that activation (:func:`attacker_debuffs`).
+* DEBUFF removal (``remove_debuffs``): Restoration, "Use when a Friendly Unit Within 4" receives a
+  DEBUFF. Remove all DEBUFFS from it". Planned by the acting unit's player on its activation where
+  the opponent's Reaction gives it a DEBUFF (Concusive Shells, Debilitating Saliva); in each game where
+  it received one and is Within 4" of the reacting unit, the DEBUFF goes (:func:`restored`).
 * Total Damage reduction (``reduce_damage``): Life Support, Transfusion, Dae'Uhl. Planned on the
   opponent's attack (``shoot``, ``charge`` with IMPACT, ``fight``) for the Friendly Unit it protects
   (:func:`protected`); in each game the reduction is read at the start of the activation
@@ -186,6 +190,8 @@ def modelled(a: Ability) -> str:
         return "reduce"
     if attacker_debuff(a):
         return "attacker"
+    if remover(a):
+        return "restore"
     return ""
 
 
@@ -315,6 +321,55 @@ def attacker_debuff(a: Ability) -> Effect | None:
     return next((e for e in a.effects if e.kind == "enemy_weapon_keyword"), None)
 
 
+def remover(a: Ability) -> Effect | None:
+    """The ``remove_debuffs`` effect of ``a`` (Restoration: "Use when a Friendly Unit Within 4\" receives a DEBUFF.
+    Remove all DEBUFFS from it"), or None."""
+    return next((e for e in a.effects if e.kind == "remove_debuffs"), None)
+
+
+def gives_debuff(a: Ability) -> bool:
+    """Does Reaction ``a`` give the acting unit a DEBUFF (Concusive Shells, Debilitating Saliva)?"""
+    return charger_debuff(a) is not None or attacker_debuff(a) is not None
+
+
+def restored(sim: Simulation, act: Activation, trials: np.ndarray, debuffed: np.ndarray) -> np.ndarray:
+    """Per game (length ``sim.T``): does the active player's Reaction remove the DEBUFFs the acting unit just
+    received (``remove_debuffs``: Restoration, "Use when a Friendly Unit Within 4\" receives a DEBUFF. Remove all
+    DEBUFFS from it")? ``debuffed``: the games where the opponent's Reaction gave it one.
+
+    The trigger is read per game: the acting unit received a DEBUFF, and has a live model Within ``within`` of a
+    live model of the reacting unit (both on the table); other games are counted in the skip report. Its trigger
+    is the DEBUFF, not the declaration the opponent answered, so the two players' Reactions do not compete for
+    one trigger (10.4): the DEBUFF comes first, and goes.
+    """
+    out = np.zeros(sim.T, dtype=bool)
+    u = sim.uids.index(act.unit)
+    for rx in act.react:
+        if rx.player != act.player:
+            continue
+        found = find(sim.scn, rx.unit, rx.use)
+        eff = remover(found.ability) if found else None
+        if found is None or eff is None or eff.within is None:
+            continue
+        r = sim.uids.index(rx.unit)
+        missed = 0
+        cols: list[np.ndarray | int] = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(u), sim.row_alive(u)]
+        cols.append(debuffed.astype(np.int64))
+        for (pr, kr, pu, ku, hit), ts in sim.groups(trials, cols):
+            near = r == u or sim.world.within(pr, kr, pu, ku, float(eff.within))
+            if hit and pr >= 0 and kr > 0 and pu >= 0 and ku > 0 and near:
+                out[ts] = True
+            else:
+                missed += ts.size
+        sim._skip(
+            act,
+            missed,
+            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {act.unit} received no DEBUFF, or is not "
+            f'Within {eff.within:g}" of it (10.4)',
+        )
+    return out
+
+
 def inflicted(sim: Simulation, found: Found, eff: Effect, source: str) -> str:
     """The name of an ability standing for ``eff`` on the attacking unit (its weapons gain the keyword), kept in
     ``sim.inflicted`` for :func:`loadout_for`."""
@@ -350,12 +405,15 @@ def attacker_debuffs(sim: Simulation, act: Activation, trials: np.ndarray, saved
         bit = use_bits(sim, u, [inflicted(sim, found, eff, rx.unit)])
         saved.append((u, sim.used[u, trials].copy()))
         missed = 0
+        hit = np.zeros(sim.T, dtype=bool)
         cols = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(u), sim.row_alive(u)]
         for (pr, kr, pu, ku), ts in sim.groups(trials, cols):
             if pr >= 0 and kr > 0 and pu >= 0 and ku > 0 and sim.world.within(pr, kr, pu, ku, float(eff.within)):
-                sim.used[u, ts] |= bit
+                hit[ts] = True
             else:
                 missed += ts.size
+        kept = trials[hit[trials] & ~restored(sim, act, trials, hit)[trials]]
+        sim.used[u, kept] |= bit
         sim._skip(
             act,
             missed,
@@ -391,21 +449,24 @@ def reduction_for(
     The trigger is read per game, at the start of the activation (neither unit moves in an enemy activation):
     the reacting unit and unit ``q`` on the table, ``q`` Within ``within`` of the reacting unit where the text
     says so ("suffers Damage Within 4\""); with ``per_model`` (Life Support) the reduction is ``value`` for each
-    live model of the reacting unit Within ``within`` of ``q`` (none: not triggered). Games without the
-    trigger get 0 and are counted in the skip report.
+    live model of the reacting unit Within ``within`` of ``q`` (none: not triggered), and ``per_model_bonus``
+    models more (Stabilizer Medpacks). Games without the trigger get 0 and are counted in the skip report.
     """
     eff = reduction(found.ability)
     assert eff is not None
     amount = np.zeros(sim.T, dtype=np.int64)
     floor = np.full(sim.T, eff.minimum, dtype=np.int64)
     r = sim.uids.index(rx.unit)
+    # Stabilizer Medpacks: "treat it as having 1 additional model Within Range" (the unit's passive upgrades)
+    bonus = sum(e.value for a in unit_abilities(sim.units[r]) for e in a.effects if e.kind == "per_model_bonus")
     missed = 0
     cols = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
     for (pr, kr, pq, kq), ts in sim.groups(trials, cols):
         value = 0
         if pr >= 0 and kr > 0 and pq >= 0 and kq > 0:
             if eff.per_model and eff.within is not None:
-                value = eff.value * sim.world.models_within(pr, kr, pq, kq, float(eff.within))
+                n = sim.world.models_within(pr, kr, pq, kq, float(eff.within))
+                value = eff.value * (n + bonus if n else 0)
             elif eff.within is None or r == q or sim.world.within(pr, kr, pq, kq, float(eff.within)):
                 value = eff.value
         amount[ts] = value
@@ -486,6 +547,7 @@ def charge_debuffs(sim: Simulation, act: Activation, trials: np.ndarray) -> np.n
             f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: no declared target Within "
             f'{eff.within:g}" of it, or it is not on the table (10.4)',
         )
+    slow[restored(sim, act, trials, slow > 0)] = 0
     return slow
 
 

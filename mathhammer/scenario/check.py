@@ -60,10 +60,12 @@ from .abilities import (
     charger_debuff,
     choices,
     find,
+    gives_debuff,
     has_impact,
     needs_tag,
     protected,
     reduction,
+    remover,
     repeatable,
     target_effects,
     unit_abilities,
@@ -548,6 +550,23 @@ def _check_reactions(
                         act,
                         f'{at}: {act.unit!r} is not Within {dbf.within:g}" of {rx.unit!r} at this point of the plan '
                         f'({a.name!r} answers an Enemy Unit Within {dbf.within:g}", 10.4)',
+                    )
+        elif (rem := remover(a)) is not None:
+            theirs = [find(scn, o.unit, o.use) for o in act.react if o.player != rx.player]
+            if not own or not any(f is not None and gives_debuff(f.ability) for f in theirs):
+                say(
+                    act,
+                    f"{at}: {a.name!r} answers a DEBUFF on a Friendly Unit (its text: {a.text!r}): plan it on that "
+                    "unit's activation, with the opponent's Reaction that gives the DEBUFF (Concusive Shells on a "
+                    "charge, Debilitating Saliva on a shot; 10.4)",
+                )
+            elif rem.within is not None and rx.unit in pos and act.unit in pos and rx.unit != act.unit:
+                full_r, full_u = scn.units[rx.unit].models, scn.units[act.unit].models
+                if not world.within(pos[rx.unit], full_r, pos[act.unit], full_u, float(rem.within)):
+                    say(
+                        act,
+                        f'{at}: {act.unit!r} is not Within {rem.within:g}" of {rx.unit!r} at this point of the plan '
+                        f'({a.name!r}: a Friendly Unit Within {rem.within:g}", 10.4)',
                     )
         elif (red := reduction(a)) is not None:
             _check_reduction(scn, world, act, say, warn, pos, rx, found, red, at)
