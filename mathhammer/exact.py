@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -171,12 +171,13 @@ def batch_dice_pmf(cb: CompiledBatch) -> np.ndarray:
 
 
 def _chain(
-    batches: Sequence[CompiledBatch], target: CompiledTarget
-) -> tuple[dict[tuple[int, int, bool], np.ndarray], int]:
+    batches: Sequence[CompiledBatch], target: CompiledTarget, keep_spent: bool = False
+) -> tuple[dict[Any, np.ndarray], int]:
     """The Markov chain of :func:`exact_tally`: final states, each with its pmf of Damage dealt.
 
     While the chain runs, a state also says whether the target's Total Damage reduction
-    (``target.reduce``) is spent: it is used at the first Batch that deals Damage.
+    (``target.reduce``) is spent: it is used at the first Batch that deals Damage. ``keep_spent``: the final
+    states keep it (a fourth key element) instead of merging it away.
     """
     hp = target.hp
     dmg_size = damage_bound(batches) + 1
@@ -213,10 +214,12 @@ def _chain(
                 acc[off : off + reach + 1] += p * head
         reach += (len(pmf) - 1) * step
         states = new
+    if keep_spent:  # (with no reduction at all, never used)
+        return {(*key[:3], bool(key[3] and target.reduce > 0)): vec for key, vec in states.items()}, dmg_size
     out: dict[tuple[int, int, bool], np.ndarray] = {}
     for (removed, marker, shielded, _spent), vec in states.items():
         _accumulate(out, (removed, marker, shielded), vec, dmg_size)
-    return out, dmg_size
+    return dict(out), dmg_size
 
 
 def exact_tally(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Tally:
@@ -248,7 +251,9 @@ def exact_tally(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Tal
     return Tally(damage=damage_h, models_destroyed=destroyed_h, marker=marker_h, shielded=shielded_h, trials=0)
 
 
-def exact_states(batches: Sequence[CompiledBatch], target: CompiledTarget) -> dict[tuple[int, int, bool], float]:
+def exact_states(
+    batches: Sequence[CompiledBatch], target: CompiledTarget, spent: bool = False
+) -> dict[tuple[int, ...], float]:
     """The joint distribution of the unit's state after the chain: ``(removed, marker, shielded) -> P``.
 
     This is what a scenario carries from one attack to the next (models left, Damage Marker,
@@ -259,8 +264,15 @@ def exact_states(batches: Sequence[CompiledBatch], target: CompiledTarget) -> di
     >>> bs, t = compile_attack(Attack((Batch(Weapon.build(roa=1, hit=4), models=1),), Target.build(1, 2, armour=4)))
     >>> exact_states(bs, t)
     {(0, 0, False): 0.75, (0, 1, False): 0.25}
+
+    ``spent``: the keys end with whether the target's Total Damage reduction was used (a Reaction whose use
+    costs something: Zealous Round), ``(removed, marker, shielded, spent)``:
+
+    >>> from dataclasses import replace
+    >>> exact_states(bs, replace(t, reduce=1), spent=True)
+    {(0, 0, False, False): 0.75, (0, 0, False, True): 0.25}
     """
-    states, _ = _chain(batches, target)
+    states, _ = _chain(batches, target, spent)
     return {key: float(vec.sum()) for key, vec in sorted(states.items())}
 
 

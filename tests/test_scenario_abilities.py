@@ -553,9 +553,9 @@ def test_life_support_reduces_the_total_damage_exactly(armies: dict[str, str], m
 
     seen: list[tuple[object, object]] = []
 
-    def spy(batches: object, target: object) -> dict:
+    def spy(batches: object, target: object, spent: bool = False) -> dict:
         seen.append((batches, target))
-        return exact_states(batches, target)  # type: ignore[arg-type]
+        return exact_states(batches, target, spent=spent)  # type: ignore[arg-type]
 
     monkeypatch.setattr(sim_module, "exact_states", spy)
     n = 20000
@@ -639,9 +639,9 @@ def test_debilitating_saliva_debuffs_the_shooters_weapons(
 
     seen: list[tuple[Any, Any]] = []
 
-    def spy(batches: Any, target: Any) -> dict:
+    def spy(batches: Any, target: Any, spent: bool = False) -> dict:
         seen.append((batches, target))
-        return exact_states(batches, target)
+        return exact_states(batches, target, spent=spent)
 
     monkeypatch.setattr(sim_module, "exact_states", spy)
     n = 20000
@@ -700,9 +700,9 @@ def test_restoration_removes_the_debuff_it_answers(
 
     seen: list[tuple[Any, Any]] = []
 
-    def spy(batches: Any, target: Any) -> dict:
+    def spy(batches: Any, target: Any, spent: bool = False) -> dict:
         seen.append((batches, target))
-        return exact_states(batches, target)
+        return exact_states(batches, target, spent=spent)
 
     monkeypatch.setattr(sim_module, "exact_states", spy)
     n = 3000
@@ -769,9 +769,9 @@ def test_stabilizer_medpacks_add_a_model_to_life_support(tmp_path: Path, monkeyp
     (tmp_path / "blue.toml").write_text(BLUE)
     seen: list[Any] = []
 
-    def spy(batches: Any, target: Any) -> dict:
+    def spy(batches: Any, target: Any, spent: bool = False) -> dict:
         seen.append(target)
-        return exact_states(batches, target)
+        return exact_states(batches, target, spent=spent)
 
     monkeypatch.setattr(sim_module, "exact_states", spy)
     armies = {"red": str(tmp_path / "red.toml"), "blue": str(tmp_path / "blue.toml")}
@@ -780,3 +780,85 @@ def test_stabilizer_medpacks_add_a_model_to_life_support(tmp_path: Path, monkeyp
     m, md = sim.uids.index("marine-1"), sim.uids.index("medic-1")
     medics = sim.world.models_within(int(sim.pos[md, 0]), 3, int(sim.pos[m, 0]), 6, 4.0)
     assert medics >= 1 and [t.reduce for t in seen] == [medics + 1]
+
+
+# ----------------------------------------------------------------- Zealous Round
+RED_ZEALOTS = """
+name = "Protoss test"
+scale = "Skirmish"
+faction = "Daelaam"
+tactical = ["Gateway"]
+
+[[units]]
+unit = "Zealot"
+models = 3
+upgrades = ["Zealous Round"]
+
+[[units]]
+unit = "Zealot"
+models = 3
+"""
+
+
+def zealot_plan(react: list[dict], red_assault: list[dict], blue_first: tuple[dict, ...] = ()) -> list[dict]:
+    """zealot-1 walks to (18, 16), zealot-2 comes on in Round 2; in Round 3 the Roach (at (18, 24)) shoots zealot-1."""
+    red = {
+        1: {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 4]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 8]}]},
+        2: {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 12]},
+                         {"unit": "zealot-2", "action": "deploy", "to": [26, 4]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 16]},
+                        {"unit": "zealot-2", "action": "run", "to": [26, 8]}]},
+        3: {"assault": red_assault},
+    }  # fmt: skip
+    rounds = copy.deepcopy(APPROACH)
+    for rnd in rounds:
+        rnd["red"] = red[rnd["round"]]
+    shot = {"unit": "roach-1", "action": "shoot", "targets": ["zealot-1"], "react": react}
+    rounds.append({"round": 3, "red": red[3], "blue": {"assault": [*blue_first, shot]}})
+    return rounds
+
+
+def test_zealous_round_costs_the_activation_where_it_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Zealous Round ("When this Unit is not Activated and receives Damage, the controlling player may count this
+    Unit as Activated in this Phase (flip its Activation Marker) to reduce the Total Damage by 2"): red activates
+    zealot-2 before zealot-1, so the Roach shoots zealot-1 before its own activation whoever goes first. The
+    attack is resolved with a reduction of 2, and zealot-1's activation is lost exactly in the games where the
+    Roach dealt it Damage (the exact probability, 5 SE). Where zealot-1 activated before the shot, the Reaction
+    is not triggered."""
+    import mathhammer.scenario.sim as sim_module
+    from mathhammer.exact import exact_states
+
+    (tmp_path / "red.toml").write_text(RED_ZEALOTS)
+    (tmp_path / "blue.toml").write_text(BLUE)
+    armies = {"red": str(tmp_path / "red.toml"), "blue": str(tmp_path / "blue.toml")}
+    seen: list[tuple[Any, Any]] = []
+
+    def spy(batches: Any, target: Any, spent: bool = False) -> dict:
+        seen.append((batches, target))
+        return exact_states(batches, target, spent=spent)
+
+    monkeypatch.setattr(sim_module, "exact_states", spy)
+    zealous = [{"unit": "zealot-1", "use": "Zealous Round"}]
+    later = [{"unit": "zealot-2", "action": "hold"}, {"unit": "zealot-1", "action": "hold"}]
+    scn = scenario(armies, zealot_plan(zealous, later))
+    assert errors(scn) == [], errors(scn)
+    n = 20000
+    sim = Simulation(scn, n, seed=17)
+    sim.run()
+    assert [t.reduce for _, t in seen] == [2]
+    used = exact_states(*seen[0], spent=True)
+    p = sum(v for (_r, _m, _s, spent), v in used.items() if spent)
+    assert 0.2 < p < 0.99
+    lost = sum(v for k, v in sim.skipped.items() if "counts as Activated in this Phase (Zealous Round" in k)
+    assert abs(lost / n - p) < 5 * np.sqrt(p * (1 - p) / n), (lost / n, p)
+    # zealot-1 activates before the Roach shoots (the Zerglings hold first, whoever has the First Player Marker):
+    # Activated already, so no Zealous Round
+    earlier = [{"unit": "zealot-1", "action": "hold"}, {"unit": "zealot-2", "action": "hold"}]
+    seen.clear()
+    plan = zealot_plan(zealous, earlier, ({"unit": "zergling-1", "action": "hold"},))
+    sim = Simulation(scenario(armies, plan), 2000, seed=17)
+    sim.run()
+    assert [t.reduce for _, t in seen] == [0]
+    assert sum(v for k, v in sim.skipped.items() if "'Zealous Round' not triggered" in k) == 2000
+    assert not any("counts as Activated" in k for k in sim.skipped)

@@ -119,6 +119,9 @@ class Effect(_Frozen):
     per_model: bool = False
     #: reduce_damage: the Total Damage is never reduced below this (Dae'Uhl: "to a minimum of 1")
     minimum: int = Field(default=0, ge=0, le=99)
+    #: reduce_damage on the unit itself, while it is not Activated, paid by counting it as Activated in the Phase
+    #: (Zealous Round)
+    costs_activation: bool = False
 
     @field_validator("vs_tags", "surge_types")
     @classmethod

@@ -41,7 +41,8 @@ The simulation models two kinds of Reaction (the others are accepted by ``scenar
   DEBUFF. Remove all DEBUFFS from it". Planned by the acting unit's player on its activation where
   the opponent's Reaction gives it a DEBUFF (Concusive Shells, Debilitating Saliva); in each game where
   it received one and is Within 4" of the reacting unit, the DEBUFF goes (:func:`restored`).
-* Total Damage reduction (``reduce_damage``): Life Support, Transfusion, Dae'Uhl. Planned on the
+* Total Damage reduction (``reduce_damage``): Life Support, Transfusion, Dae'Uhl, Zealous Round (on the
+  unit itself, while it is not Activated in the Phase; where used it counts as Activated). Planned on the
   opponent's attack (``shoot``, ``charge`` with IMPACT, ``fight``) for the Friendly Unit it protects
   (:func:`protected`); in each game the reduction is read at the start of the activation
   (:func:`reduction_for`) and the engines use it once, at the first Batch that deals Damage
@@ -434,7 +435,8 @@ def protected(scn: Scenario, act: Activation, rx: Reaction, found: Found) -> str
     reacting player. None where that is not one unit (``scenario check`` asks for ``for``)."""
     if rx.for_unit:
         return rx.for_unit
-    if found.card:
+    red = reduction(found.ability)
+    if found.card or (red is not None and red.costs_activation):  # a card's; Zealous Round: "this Unit"
         return rx.unit
     mine = [t for t in act.targets if scn.units[t].player == rx.player]
     return mine[0] if len(mine) == 1 else None
@@ -442,7 +444,7 @@ def protected(scn: Scenario, act: Activation, rx: Reaction, found: Found) -> str
 
 def reduction_for(
     sim: Simulation, act: Activation, rx: Reaction, found: Found, q: int, trials: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, bool]:
     """Per game (arrays of length ``sim.T``): the Total Damage reduction unit ``q`` has against the activation's
     attack, and its minimum (8.7.4 step 5; used once, at the first Batch that deals Damage: the engines).
 
@@ -450,7 +452,11 @@ def reduction_for(
     the reacting unit and unit ``q`` on the table, ``q`` Within ``within`` of the reacting unit where the text
     says so ("suffers Damage Within 4\""); with ``per_model`` (Life Support) the reduction is ``value`` for each
     live model of the reacting unit Within ``within`` of ``q`` (none: not triggered), and ``per_model_bonus``
-    models more (Stabilizer Medpacks). Games without the trigger get 0 and are counted in the skip report.
+    models more (Stabilizer Medpacks). With ``costs_activation`` (Zealous Round: "When this Unit is not
+    Activated ... count this Unit as Activated in this Phase"), only where the unit has not activated in this
+    Phase; the third value says so, and :meth:`Simulation.resolve` then counts the unit as Activated in the games
+    where the reduction was used (its activation later in the Phase does not happen). Games without the
+    trigger get 0 and are counted in the skip report.
     """
     eff = reduction(found.ability)
     assert eff is not None
@@ -460,10 +466,11 @@ def reduction_for(
     # Stabilizer Medpacks: "treat it as having 1 additional model Within Range" (the unit's passive upgrades)
     bonus = sum(e.value for a in unit_abilities(sim.units[r]) for e in a.effects if e.kind == "per_model_bonus")
     missed = 0
-    cols = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
-    for (pr, kr, pq, kq), ts in sim.groups(trials, cols):
+    cols: list[np.ndarray | int] = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
+    cols.append((sim.acted[q] | sim.flipped[q]).astype(np.int64) if eff.costs_activation else np.zeros(sim.T, np.int64))
+    for (pr, kr, pq, kq, done), ts in sim.groups(trials, cols):
         value = 0
-        if pr >= 0 and kr > 0 and pq >= 0 and kq > 0:
+        if pr >= 0 and kr > 0 and pq >= 0 and kq > 0 and not done:
             if eff.per_model and eff.within is not None:
                 n = sim.world.models_within(pr, kr, pq, kq, float(eff.within))
                 value = eff.value * (n + bonus if n else 0)
@@ -475,8 +482,10 @@ def reduction_for(
     why = f"{rx.unit} or {sim.uids[q]} not on the table"
     if eff.within is not None:
         why += f', or no model Within {eff.within:g}" of the other'
+    if eff.costs_activation:
+        why += ", or it is Activated in this Phase already"
     sim._skip(act, missed, f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {why} (10.4)")
-    return amount, floor
+    return amount, floor, eff.costs_activation
 
 
 @contextmanager

@@ -623,7 +623,7 @@ def _check_reduction(
     if act.targets and unit not in act.targets:
         say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
         return
-    if not found.card and unit == rx.unit:
+    if not found.card and unit == rx.unit and not red.costs_activation:
         say(act, f"{at}: {a.name!r} protects another Friendly Unit (its text), not {rx.unit!r} itself")
         return
     tags = scn.units[unit].unit.card.combat_tags

@@ -178,7 +178,10 @@ class Simulation:
         self.snapshots: list[dict[str, np.ndarray]] = []
         self.skipped: dict[str, int] = {}
         # unit -> (Total Damage reduction, its minimum) per game, while a Reaction gives one (abilities.reduction_for)
-        self.reducing: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self.reducing: dict[int, tuple[np.ndarray, np.ndarray, bool]] = {}
+        # per unit and game, in the current Phase: activated; counted as Activated by a Reaction (Zealous Round)
+        self.acted = np.zeros((self.U, self.T), dtype=bool)
+        self.flipped = np.zeros((self.U, self.T), dtype=bool)
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
@@ -403,12 +406,14 @@ class Simulation:
         cols: list[np.ndarray | int] = [self.row_mark(t), self.row_shielded(t), self.row_used(t)]
         reducing = self.reducing.get(t)
         if reducing is not None:  # a Reaction reduces the Total Damage (Life Support, Transfusion, Dae'Uhl)
-            cols += list(reducing)
+            cols += [reducing[0], reducing[1]]
         chain = tuple(batches)
         for group, ts in self.groups(trials, cols):
             mark, shielded, tmask = group[:3]
             cut, floor = group[3:] if reducing is not None else (0, 0)
-            asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor)
+            # Zealous Round: its use counts the unit as Activated, so the games must say where it was used
+            costly = reducing is not None and reducing[2] and cut > 0
+            asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly)
             tr = self._asked.get(asked)
             if tr is None:
                 tlo = self.loadout(t, tmask)
@@ -428,11 +433,13 @@ class Simulation:
                     tc.shielded,
                     tc.reduce,
                     tc.floor,
+                    costly,
                 )
                 tr = self._transitions.get(key)
                 if tr is None:
-                    states = exact_states(compiled, tc)
-                    arr = np.array([(r, m, int(s)) for r, m, s in states], dtype=np.int64).reshape(-1, 3)
+                    states = exact_states(compiled, tc, spent=costly)
+                    rows = [(*st[:3], st[3] if costly else False) for st in states]
+                    arr = np.array([(r, m, int(s), int(x)) for r, m, s, x in rows], dtype=np.int64).reshape(-1, 4)
                     cdf = np.cumsum(np.array(list(states.values())))
                     cdf /= cdf[-1]
                     tr = self._transitions[key] = (arr, cdf)
@@ -443,6 +450,8 @@ class Simulation:
             self.alive[t, ts] -= arr[pick, 0]
             self.mark[t, ts] = arr[pick, 1]
             self.shielded[t, ts] = arr[pick, 2]
+            if costly:
+                self.flipped[t, ts[arr[pick, 3] == 1]] = True  # counted as Activated in this Phase
             dead = self.alive[t, ts] <= 0
             self.mark[t, ts[dead]] = 0
             if dead.any():
@@ -467,6 +476,8 @@ class Simulation:
                 live = everyone[~self.over]
                 if live.size == 0:
                     break
+                self.acted[:] = False
+                self.flipped[:] = False
                 if phase == "combat":
                     self.combat_phase(live)
                     continue
@@ -534,11 +545,16 @@ class Simulation:
 
     def activate(self, act: Activation, trials: np.ndarray) -> None:
         trials = trials[~self.over[trials]]
+        u = self.uids.index(act.unit)
+        flipped = self.flipped[u, trials]
+        if flipped.any():  # a Reaction counted it as Activated in this Phase (Zealous Round)
+            self._skip(act, int(flipped.sum()), "the unit counts as Activated in this Phase (Zealous Round, 10.4)")
+            trials = trials[~flipped]
+        self.acted[u, trials] = True
         if act.when or act.unless:  # issue 6 point 1: where a condition fails the unit holds (conditions.py)
             trials = conditions.admit(self, act, trials)
         if trials.size == 0:
             return
-        u = self.uids.index(act.unit)
         stream = _stream(self.round, PHASES.index(act.phase), self.ordinal[act])
         if act.action == "deploy":
             # an ability a unit may use as it enters (FAQ v1.0: e.g. Raiders Roll!) acts once it is set
