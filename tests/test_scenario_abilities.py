@@ -55,12 +55,32 @@ models = 3
 """
 
 
+@pytest.fixture
+def seen(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, Any]]:
+    """Every (compiled Batches, compiled target) the simulation hands the exact engine, in order."""
+    import mathhammer.scenario.sim as sim_module
+    from mathhammer.exact import exact_states
+
+    calls: list[tuple[Any, Any]] = []
+
+    def spy(batches: Any, target: Any, spent: bool = False) -> dict:
+        calls.append((batches, target))
+        return exact_states(batches, target, spent=spent)
+
+    monkeypatch.setattr(sim_module, "exact_states", spy)
+    return calls
+
+
+def write_armies(d: Path, red: str, blue: str) -> dict[str, str]:
+    """The two army files in folder ``d``: the ``armies`` of :func:`scenario`."""
+    (d / "red.toml").write_text(red)
+    (d / "blue.toml").write_text(blue)
+    return {"red": str(d / "red.toml"), "blue": str(d / "blue.toml")}
+
+
 @pytest.fixture(scope="module")
 def armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    d = tmp_path_factory.mktemp("armies")
-    (d / "red.toml").write_text(RED)
-    (d / "blue.toml").write_text(BLUE)
-    return {"red": str(d / "red.toml"), "blue": str(d / "blue.toml")}
+    return write_armies(tmp_path_factory.mktemp("armies"), RED, BLUE)
 
 
 def scenario(armies: dict[str, str], rounds: list[dict]) -> Scenario:
@@ -400,10 +420,7 @@ unit = "Medic"''',
 
 @pytest.fixture(scope="module")
 def marauder_armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    d = tmp_path_factory.mktemp("marauder")
-    (d / "red.toml").write_text(RED_MARAUDER)
-    (d / "blue.toml").write_text(BLUE)
-    return {"red": str(d / "red.toml"), "blue": str(d / "blue.toml")}
+    return write_armies(tmp_path_factory.mktemp("marauder"), RED_MARAUDER, BLUE)
 
 
 def shells_plan(react: list[dict], marauder_to: tuple[float, float] = (13, 14)) -> list[dict]:
@@ -541,23 +558,15 @@ def test_life_support_checks(armies: dict[str, str]) -> None:
         scenario(armies, medic_plan([{"unit": "medic-1", "use": "Life Support", "for": "roach-1"}]))
 
 
-def test_life_support_reduces_the_total_damage_exactly(armies: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_life_support_reduces_the_total_damage_exactly(armies: dict[str, str], seen: list[tuple[Any, Any]]) -> None:
     """8.7.4 step 5 ("Apply any Special Skills that reduce the Total Damage") + Life Support ("by 1 for each model
     in this Unit that is Within 4\" of the damaged Unit"): the Roach's attack on marine-1 is resolved with a
     reduction of 1 per Medic model Within 4" of the Marines, and the Marines left after Round 3 follow the exact
     distribution of that attack (G-test); without the Reaction fewer are left (paired, 5 SE)."""
-    import mathhammer.scenario.sim as sim_module
     from mathhammer.exact import exact_states
 
     from .stats import g_test
 
-    seen: list[tuple[object, object]] = []
-
-    def spy(batches: object, target: object, spent: bool = False) -> dict:
-        seen.append((batches, target))
-        return exact_states(batches, target, spent=spent)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(sim_module, "exact_states", spy)
     n = 20000
     runs = []
     for react in (LIFE_SUPPORT, []):
@@ -595,10 +604,7 @@ models = 3
 
 @pytest.fixture(scope="module")
 def vile_armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    d = tmp_path_factory.mktemp("vile")
-    (d / "red.toml").write_text(RED)
-    (d / "blue.toml").write_text(BLUE_VILE)
-    return {"red": str(d / "red.toml"), "blue": str(d / "blue.toml")}
+    return write_armies(tmp_path_factory.mktemp("vile"), RED, BLUE_VILE)
 
 
 SALIVA = [{"unit": "vile-1", "use": "Debilitating Saliva"}]
@@ -629,21 +635,11 @@ def test_debilitating_saliva_checks(vile_armies: dict[str, str]) -> None:
 
 
 def test_debilitating_saliva_debuffs_the_shooters_weapons(
-    vile_armies: dict[str, str], monkeypatch: pytest.MonkeyPatch
+    vile_armies: dict[str, str], seen: list[tuple[Any, Any]]
 ) -> None:
     """Debilitating Saliva + part 11 DEBUFF Hit (1) ("Target Number characteristic: increase the value by X"): the
     Marines' C-14 Rifles shoot the Roach at Hit 4+ instead of 3+ (every Batch the engines get), so the Roach keeps
     more of itself (paired, 5 SE); far from the Vile the games are counted as not triggered and unchanged."""
-    import mathhammer.scenario.sim as sim_module
-    from mathhammer.exact import exact_states
-
-    seen: list[tuple[Any, Any]] = []
-
-    def spy(batches: Any, target: Any, spent: bool = False) -> dict:
-        seen.append((batches, target))
-        return exact_states(batches, target, spent=spent)
-
-    monkeypatch.setattr(sim_module, "exact_states", spy)
     n = 20000
     hits: list[set[int]] = []
     snaps = []
@@ -689,22 +685,10 @@ def test_restoration_checks(vile_armies: dict[str, str]) -> None:
     assert len(found) == 1 and "'marine-1' is not Within 4\" of 'medic-1'" in found[0], found
 
 
-def test_restoration_removes_the_debuff_it_answers(
-    vile_armies: dict[str, str], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_restoration_removes_the_debuff_it_answers(vile_armies: dict[str, str], seen: list[tuple[Any, Any]]) -> None:
     """Restoration ("Remove all DEBUFFS from it") after Debilitating Saliva: the Rifles shoot at Hit 3+ again, so
     the games equal those without either Reaction; with the Medics out of reach (``scenario check`` refuses that
     plan, the simulation still plays it) the DEBUFF stays and the skip report counts every game."""
-    import mathhammer.scenario.sim as sim_module
-    from mathhammer.exact import exact_states
-
-    seen: list[tuple[Any, Any]] = []
-
-    def spy(batches: Any, target: Any, spent: bool = False) -> dict:
-        seen.append((batches, target))
-        return exact_states(batches, target, spent=spent)
-
-    monkeypatch.setattr(sim_module, "exact_states", spy)
     n = 3000
     out = []
     for react, medic_to in (
@@ -738,9 +722,7 @@ models = 1
 def test_restoration_after_concusive_shells(tmp_path: Path) -> None:
     """Restoration on the Zerglings' own Charge, after the Marauders' Concusive Shells: the DEBUFF Speed (2) goes,
     so the Charge Rolls fall short exactly as with no Reaction at all (the same games)."""
-    (tmp_path / "red.toml").write_text(RED_MARAUDER)
-    (tmp_path / "blue.toml").write_text(BLUE_QUEEN)
-    armies = {"red": str(tmp_path / "red.toml"), "blue": str(tmp_path / "blue.toml")}
+    armies = write_armies(tmp_path, RED_MARAUDER, BLUE_QUEEN)
     restore = [{"unit": "queen-1", "use": "Restoration"}]
     short = []
     for react in ([*SHELLS, *restore], SHELLS, []):
@@ -757,29 +739,17 @@ def test_restoration_after_concusive_shells(tmp_path: Path) -> None:
     assert short[0] == short[2] < short[1]
 
 
-def test_stabilizer_medpacks_add_a_model_to_life_support(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stabilizer_medpacks_add_a_model_to_life_support(tmp_path: Path, seen: list[tuple[Any, Any]]) -> None:
     """Stabilizer Medpacks ("When this Unit resolves a Life Support ... treat it as having 1 additional model Within
     Range"): the Roach's attack on marine-1 is resolved with a reduction of the Medics Within 4" + 1."""
-    import mathhammer.scenario.sim as sim_module
-    from mathhammer.exact import exact_states
-
     red = RED.replace('unit = "Medic"\nmodels = 3', 'unit = "Medic"\nmodels = 3\nupgrades = ["Stabilizer Medpacks"]')
     assert red != RED
-    (tmp_path / "red.toml").write_text(red)
-    (tmp_path / "blue.toml").write_text(BLUE)
-    seen: list[Any] = []
-
-    def spy(batches: Any, target: Any, spent: bool = False) -> dict:
-        seen.append(target)
-        return exact_states(batches, target, spent=spent)
-
-    monkeypatch.setattr(sim_module, "exact_states", spy)
-    armies = {"red": str(tmp_path / "red.toml"), "blue": str(tmp_path / "blue.toml")}
+    armies = write_armies(tmp_path, red, BLUE)
     sim = Simulation(scenario(armies, medic_plan(LIFE_SUPPORT)), 500, seed=3)
     sim.run()
     m, md = sim.uids.index("marine-1"), sim.uids.index("medic-1")
     medics = sim.world.models_within(int(sim.pos[md, 0]), 3, int(sim.pos[m, 0]), 6, 4.0)
-    assert medics >= 1 and [t.reduce for t in seen] == [medics + 1]
+    assert medics >= 1 and [t.reduce for _, t in seen] == [medics + 1]
 
 
 # ----------------------------------------------------------------- Zealous Round
@@ -819,26 +789,16 @@ def zealot_plan(react: list[dict], red_assault: list[dict], blue_first: tuple[di
     return rounds
 
 
-def test_zealous_round_costs_the_activation_where_it_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_zealous_round_costs_the_activation_where_it_is_used(tmp_path: Path, seen: list[tuple[Any, Any]]) -> None:
     """Zealous Round ("When this Unit is not Activated and receives Damage, the controlling player may count this
     Unit as Activated in this Phase (flip its Activation Marker) to reduce the Total Damage by 2"): red activates
     zealot-2 before zealot-1, so the Roach shoots zealot-1 before its own activation whoever goes first. The
     attack is resolved with a reduction of 2, and zealot-1's activation is lost exactly in the games where the
     Roach dealt it Damage (the exact probability, 5 SE). Where zealot-1 activated before the shot, the Reaction
     is not triggered."""
-    import mathhammer.scenario.sim as sim_module
     from mathhammer.exact import exact_states
 
-    (tmp_path / "red.toml").write_text(RED_ZEALOTS)
-    (tmp_path / "blue.toml").write_text(BLUE)
-    armies = {"red": str(tmp_path / "red.toml"), "blue": str(tmp_path / "blue.toml")}
-    seen: list[tuple[Any, Any]] = []
-
-    def spy(batches: Any, target: Any, spent: bool = False) -> dict:
-        seen.append((batches, target))
-        return exact_states(batches, target, spent=spent)
-
-    monkeypatch.setattr(sim_module, "exact_states", spy)
+    armies = write_armies(tmp_path, RED_ZEALOTS, BLUE)
     zealous = [{"unit": "zealot-1", "use": "Zealous Round"}]
     later = [{"unit": "zealot-2", "action": "hold"}, {"unit": "zealot-1", "action": "hold"}]
     scn = scenario(armies, zealot_plan(zealous, later))

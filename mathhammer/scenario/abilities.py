@@ -52,7 +52,7 @@ The simulation models two kinds of Reaction (the others are accepted by ``scenar
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -333,6 +333,20 @@ def gives_debuff(a: Ability) -> bool:
     return charger_debuff(a) is not None or attacker_debuff(a) is not None
 
 
+def _reactions(
+    scn: Scenario, act: Activation, own: bool, effect: Callable[[Ability], Effect | None]
+) -> Iterator[tuple[Reaction, Found, Effect]]:
+    """The Reactions of ``act`` declared by the active player (``own``) or by the opponent, each with its ability and
+    its effect ``effect`` picks (those with a ``within``; the others are left out)."""
+    for rx in act.react:
+        if (rx.player == act.player) != own:
+            continue
+        found = find(scn, rx.unit, rx.use)
+        eff = effect(found.ability) if found else None
+        if found is not None and eff is not None and eff.within is not None:
+            yield rx, found, eff
+
+
 def restored(sim: Simulation, act: Activation, trials: np.ndarray, debuffed: np.ndarray) -> np.ndarray:
     """Per game (length ``sim.T``): does the active player's Reaction remove the DEBUFFs the acting unit just
     received (``remove_debuffs``: Restoration, "Use when a Friendly Unit Within 4\" receives a DEBUFF. Remove all
@@ -345,13 +359,8 @@ def restored(sim: Simulation, act: Activation, trials: np.ndarray, debuffed: np.
     """
     out = np.zeros(sim.T, dtype=bool)
     u = sim.uids.index(act.unit)
-    for rx in act.react:
-        if rx.player != act.player:
-            continue
-        found = find(sim.scn, rx.unit, rx.use)
-        eff = remover(found.ability) if found else None
-        if found is None or eff is None or eff.within is None:
-            continue
+    for rx, found, eff in _reactions(sim.scn, act, True, remover):
+        assert eff.within is not None
         r = sim.uids.index(rx.unit)
         missed = 0
         cols: list[np.ndarray | int] = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(u), sim.row_alive(u)]
@@ -395,13 +404,8 @@ def attacker_debuffs(sim: Simulation, act: Activation, trials: np.ndarray, saved
     if act.action != "shoot":
         return
     u = sim.uids.index(act.unit)
-    for rx in act.react:
-        if rx.player == act.player:
-            continue
-        found = find(sim.scn, rx.unit, rx.use)
-        eff = attacker_debuff(found.ability) if found else None
-        if found is None or eff is None or eff.within is None:
-            continue
+    for rx, found, eff in _reactions(sim.scn, act, False, attacker_debuff):
+        assert eff.within is not None
         r = sim.uids.index(rx.unit)
         bit = use_bits(sim, u, [inflicted(sim, found, eff, rx.unit)])
         saved.append((u, sim.used[u, trials].copy()))
@@ -526,13 +530,8 @@ def charge_debuffs(sim: Simulation, act: Activation, trials: np.ndarray) -> np.n
     """
     slow = np.zeros(sim.T, dtype=np.int64)
     targets = [sim.uids.index(t) for t in act.targets]
-    for rx in act.react:
-        if rx.player == act.player:
-            continue
-        found = find(sim.scn, rx.unit, rx.use)
-        eff = charger_debuff(found.ability) if found else None
-        if found is None or eff is None or eff.within is None:
-            continue
+    for rx, found, eff in _reactions(sim.scn, act, False, charger_debuff):
+        assert eff.within is not None
         r = sim.uids.index(rx.unit)
         cols = [sim.row_pos(r), sim.row_alive(r)] + [row for t in targets for row in (sim.row_pos(t), sim.row_alive(t))]
         missed = 0

@@ -523,19 +523,16 @@ def _check_reactions(
                     f"{at}: {a.name!r} answers an Enemy's Charge declaration against a Friendly Unit (its text: "
                     f"{a.text!r}): plan it on the opponent's `charge` (10.4: declared at the moment of its trigger)",
                 )
-            elif slow.within is not None and rx.unit in pos:
-                full = scn.units[rx.unit].models
-                near = [
-                    t
-                    for t in act.targets
-                    if t in pos and world.within(pos[rx.unit], full, pos[t], scn.units[t].models, float(slow.within))
-                ]
-                if not near:
-                    say(
-                        act,
-                        f'{at}: no Charge target is Within {slow.within:g}" of {rx.unit!r} at this point of the plan '
-                        f'({a.name!r} answers a Charge against a Friendly Unit Within {slow.within:g}", 10.4)',
-                    )
+            elif (
+                slow.within is not None
+                and rx.unit in pos
+                and not any(t in pos and _within_now(scn, world, pos, rx.unit, t, slow.within) for t in act.targets)
+            ):
+                say(
+                    act,
+                    f'{at}: no Charge target is Within {slow.within:g}" of {rx.unit!r} at this point of the plan '
+                    f'({a.name!r} answers a Charge against a Friendly Unit Within {slow.within:g}", 10.4)',
+                )
         elif (dbf := attacker_debuff(a)) is not None:
             if own or act.action != "shoot":
                 say(
@@ -543,14 +540,12 @@ def _check_reactions(
                     f"{at}: {a.name!r} answers an Enemy Unit's Ranged Attack declaration (its text: {a.text!r}): plan "
                     "it on the opponent's `shoot` (10.4: declared at the moment of its trigger)",
                 )
-            elif dbf.within is not None and rx.unit in pos and act.unit in pos:
-                full_r, full_u = scn.units[rx.unit].models, scn.units[act.unit].models
-                if not world.within(pos[rx.unit], full_r, pos[act.unit], full_u, float(dbf.within)):
-                    say(
-                        act,
-                        f'{at}: {act.unit!r} is not Within {dbf.within:g}" of {rx.unit!r} at this point of the plan '
-                        f'({a.name!r} answers an Enemy Unit Within {dbf.within:g}", 10.4)',
-                    )
+            elif dbf.within is not None and not _within_now(scn, world, pos, rx.unit, act.unit, dbf.within):
+                say(
+                    act,
+                    f'{at}: {act.unit!r} is not Within {dbf.within:g}" of {rx.unit!r} at this point of the plan '
+                    f'({a.name!r} answers an Enemy Unit Within {dbf.within:g}", 10.4)',
+                )
         elif (rem := remover(a)) is not None:
             theirs = [find(scn, o.unit, o.use) for o in act.react if o.player != rx.player]
             if not own or not any(f is not None and gives_debuff(f.ability) for f in theirs):
@@ -560,14 +555,12 @@ def _check_reactions(
                     "unit's activation, with the opponent's Reaction that gives the DEBUFF (Concusive Shells on a "
                     "charge, Debilitating Saliva on a shot; 10.4)",
                 )
-            elif rem.within is not None and rx.unit in pos and act.unit in pos and rx.unit != act.unit:
-                full_r, full_u = scn.units[rx.unit].models, scn.units[act.unit].models
-                if not world.within(pos[rx.unit], full_r, pos[act.unit], full_u, float(rem.within)):
-                    say(
-                        act,
-                        f'{at}: {act.unit!r} is not Within {rem.within:g}" of {rx.unit!r} at this point of the plan '
-                        f'({a.name!r}: a Friendly Unit Within {rem.within:g}", 10.4)',
-                    )
+            elif rem.within is not None and not _within_now(scn, world, pos, rx.unit, act.unit, rem.within):
+                say(
+                    act,
+                    f'{at}: {act.unit!r} is not Within {rem.within:g}" of {rx.unit!r} at this point of the plan '
+                    f'({a.name!r}: a Friendly Unit Within {rem.within:g}", 10.4)',
+                )
         elif (red := reduction(a)) is not None:
             _check_reduction(scn, world, act, say, warn, pos, rx, found, red, at)
         elif target_effects(a):
@@ -589,6 +582,14 @@ def _check_reactions(
                 f"{at}: {a.name!r} has no modelled effect (no machine-readable combat effect); "
                 "the simulation ignores it",
             )
+
+
+def _within_now(scn: Scenario, world: World, pos: dict[str, int], a: str, b: str, inches: float) -> bool:
+    """Are units ``a`` and ``b`` Within ``inches`` at this point of the plan (full strength, bases edge to edge)?
+    True where either is not on the table (another check names that) or they are one unit."""
+    if a == b or a not in pos or b not in pos:
+        return True
+    return world.within(pos[a], scn.units[a].models, pos[b], scn.units[b].models, float(inches))
 
 
 def _check_reduction(
@@ -630,15 +631,13 @@ def _check_reduction(
     if red.vs_tags and not set(red.vs_tags) & set(tags):
         say(act, f"{at}: {a.name!r} is for a Friendly {' or '.join(red.vs_tags)} Unit; {unit!r} is not")
         return
-    if red.within is not None and rx.unit in pos and unit in pos:
-        full_r, full_u = scn.units[rx.unit].models, scn.units[unit].models
-        if not world.within(pos[rx.unit], full_r, pos[unit], full_u, float(red.within)):
-            say(
-                act,
-                f'{at}: {unit!r} is not Within {red.within:g}" of {rx.unit!r} at this point of the plan ({a.name!r}: '
-                f'"suffers Damage Within {red.within:g}"", 10.4)',
-            )
-            return
+    if red.within is not None and not _within_now(scn, world, pos, rx.unit, unit, red.within):
+        say(
+            act,
+            f'{at}: {unit!r} is not Within {red.within:g}" of {rx.unit!r} at this point of the plan ({a.name!r}: '
+            f'"suffers Damage Within {red.within:g}"", 10.4)',
+        )
+        return
     if act.action == "charge" and not has_impact(scn.units[act.unit]):
         warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
 

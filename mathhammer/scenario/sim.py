@@ -68,7 +68,7 @@ from ..engine.config import JIT
 from ..engine.rng import mix64
 from ..exact import exact_states
 from ..profiles.schema import Ability
-from ..starcraft.compiled import compile_attack
+from ..starcraft.compiled import attack_key, compile_attack
 from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities, conditions
@@ -425,16 +425,7 @@ class Simulation:
                 if cut:
                     target = dataclasses.replace(target, damage_reduction=cut, reduction_floor=floor)
                 compiled, tc = compile_attack(Attack(chain, target))
-                key = (
-                    tuple(cb.key() for cb in compiled),
-                    tuple(tc.hp.tolist()),
-                    tc.shield,
-                    tc.marker,
-                    tc.shielded,
-                    tc.reduce,
-                    tc.floor,
-                    costly,
-                )
+                key = (*attack_key(compiled, tc), costly)
                 tr = self._transitions.get(key)
                 if tr is None:
                     states = exact_states(compiled, tc, spent=costly)

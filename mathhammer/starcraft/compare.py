@@ -15,7 +15,7 @@ from ..api import run
 from ..errors import InputError
 from ..profiles import Roster, Unit
 from ..results import Result
-from .compiled import compile_attack
+from .compiled import attack_key, compile_attack
 from .loadout import Loadout, as_target, attack_batches, make_loadout
 from .model import Attack
 
@@ -117,13 +117,7 @@ def compare(
                 if not batches:
                     continue
                 compiled, tc = compile_attack(Attack(tuple(batches), target))
-                key = (
-                    tuple(cb.key() for cb in compiled),
-                    tuple(tc.hp.tolist()),
-                    tc.shield,
-                    tc.marker,
-                    tc.shielded,
-                )
+                key = attack_key(compiled, tc)
                 if key not in cache:
                     cache[key] = run(batches, target, label=lo.label, **engine)
                 block.append(_row(lo, tlo, cache[key], phase))

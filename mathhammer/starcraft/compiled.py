@@ -283,6 +283,20 @@ def compile_attack(attack: Attack) -> tuple[tuple[CompiledBatch, ...], CompiledT
     return batches, compile_target(attack.target)
 
 
+def attack_key(batches: Sequence[CompiledBatch], target: CompiledTarget) -> tuple[object, ...]:
+    """Everything the engines read of a compiled chain and its target, as a hashable key (equal keys: equal
+    results), for caches of attack results."""
+    return (
+        tuple(cb.key() for cb in batches),
+        tuple(target.hp.tolist()),
+        target.shield,
+        target.marker,
+        target.shielded,
+        target.reduce,
+        target.floor,
+    )
+
+
 def apply_damage(
     hp: np.ndarray,
     removed: int,
