@@ -209,3 +209,12 @@ def test_damage_reduction_bad_input(args: list[str], flag: str, allowed: str) ->
     assert res.exit_code == 2, res.output
     lines = [line for line in res.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith(f"error: {flag}: got ") and allowed in lines[0], res.stderr
+
+
+def test_hallucination_used_by_the_target_itself() -> None:
+    """Hallucination ("... the targeted Friendly Unit is eligible to make an Evade Roll"): the Sentries' own
+    Reaction, used for themselves, gives them Evade Rolls (its Within 4" names the units it may be for)."""
+    base = ["attack", "Marine", "Sentry", "--target-upgrade", "Hallucination", "--json"]
+    with_r = json.loads(invoke([*base, "--target-use", "Hallucination"]).stdout)["models_destroyed"]["mean"]
+    plain = json.loads(invoke(base).stdout)["models_destroyed"]["mean"]
+    assert with_r < plain - 0.1

@@ -822,3 +822,61 @@ def test_zealous_round_costs_the_activation_where_it_is_used(tmp_path: Path, see
     assert [t.reduce for _, t in seen] == [0]
     assert sum(v for k, v in sim.skipped.items() if "'Zealous Round' not triggered" in k) == 2000
     assert not any("counts as Activated" in k for k in sim.skipped)
+
+
+# ----------------------------------------------------------------- Hallucination
+RED_SENTRY = """
+name = "Protoss test"
+scale = "Skirmish"
+faction = "Daelaam"
+tactical = ["Gateway"]
+
+[[units]]
+unit = "Zealot"
+models = 3
+
+[[units]]
+unit = "Sentry"
+models = 2
+upgrades = ["Hallucination"]
+"""
+HALLUCINATION = [{"unit": "sentry-1", "use": "Hallucination"}]
+
+
+def sentry_plan(react: list[dict], sentry_to: tuple[float, float] = (15, 12)) -> list[dict]:
+    """The Roach (at (18, 24)) shoots zealot-1 (at (18, 16)) in Round 3; the Sentries move to ``sentry_to`` first."""
+    red = {
+        1: {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 4]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 8]}]},
+        2: {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 12]},
+                         {"unit": "sentry-1", "action": "deploy", "to": [sentry_to[0], 4]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 16]},
+                        {"unit": "sentry-1", "action": "run", "to": [sentry_to[0], 8]}]},
+        3: {"movement": [{"unit": "sentry-1", "action": "move", "to": list(sentry_to)}]},
+    }  # fmt: skip
+    rounds = copy.deepcopy(APPROACH)
+    for rnd in rounds:
+        rnd["red"] = red[rnd["round"]]
+    shot = {"unit": "roach-1", "action": "shoot", "targets": ["zealot-1"], "react": react}
+    rounds.append({"round": 3, "red": red[3], "blue": {"assault": [shot]}})
+    return rounds
+
+
+def test_hallucination_is_for_the_targeted_friendly_unit(tmp_path: Path, seen: list[tuple[Any, Any]]) -> None:
+    """Hallucination ("When an Enemy Unit declares a Ranged Attack against a Friendly Unit Within 4\", the targeted
+    Friendly Unit is eligible to make an Evade Roll against that attack"): the Sentries' Reaction makes the Roach's
+    attack on zealot-1 (not on the Sentries) one the Zealots Evade (8.7.4 step 4: every Batch evade-eligible);
+    without it they do not; with the Sentries beyond 4" the check refuses it and no game has it."""
+    arm = write_armies(tmp_path, RED_SENTRY, BLUE)
+    assert errors(scenario(arm, sentry_plan(HALLUCINATION))) == []
+    found = errors(scenario(arm, sentry_plan(HALLUCINATION, sentry_to=(8, 12))))
+    assert len(found) == 1 and "'zealot-1' is not Within 4\" of 'sentry-1'" in found[0], found
+    evade = []
+    for react, to in ((HALLUCINATION, (15, 12)), ([], (15, 12)), (HALLUCINATION, (8, 12))):
+        seen.clear()
+        sim = Simulation(scenario(arm, sentry_plan(react, to)), 500, seed=5)
+        sim.run()
+        evade.append({bool(cb.evade) for batches, _ in seen for cb in batches})
+        skipped = sum(v for k, v in sim.skipped.items() if "'Hallucination' not triggered" in k)
+        assert skipped == (500 if to == (8, 12) else 0)
+    assert evade == [{True}, {False}, {False}]

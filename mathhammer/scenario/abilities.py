@@ -15,7 +15,7 @@ reacting player is the owner of ``unit``. Either player may react to any activat
 Limit) has the Active Player resolve their Reaction first when both players react to the same
 trigger, so the Active Player may answer their own activation (a Charge Roll).
 
-The simulation models two kinds of Reaction (the others are accepted by ``scenario check`` with a
+The simulation models these kinds of Reaction (the others are accepted by ``scenario check`` with a
 ``warning:`` line, "no modelled effect"):
 
 * target effects: a Reaction whose machine-readable effects change the unit as a target
@@ -23,7 +23,10 @@ The simulation models two kinds of Reaction (the others are accepted by ``scenar
   to the reacting unit as the target of every attack of the activation it answers, and only of
   that activation (in the Combat Phase: the planned ``fight`` entry it is declared on). This
   project's reading of "for this roll": the Reaction answers the activation's attack on the unit,
-  every Batch of it (a Ranged Attack is one action, 8.7.3).
+  every Batch of it (a Ranged Attack is one action, 8.7.3). A unit's Reaction whose effect has a
+  ``within`` (Hallucination: "the targeted Friendly Unit" Within 4") applies instead to that Friendly
+  Unit (``for``, or the activation's one planned target of the reacting player), in the games where
+  it is Within that distance of the reacting unit.
 * Charge Roll: "Use after a Friendly Unit rolls a D6 for Charge Distance" (Gravitic Boosters:
   add 1; Pneumatized Carapace: roll an additional D6 and use the higher). The reacting unit is the
   unit that Charges in its own activation.
@@ -298,7 +301,11 @@ def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tu
                 sim.reducing[q] = reduction_for(sim, act, rx, found, q, trials)
                 saved.append((-1 - q, trials[:0]))
             continue
-        if not target_effects(found.ability):
+        effects = target_effects(found.ability)
+        if not effects:
+            continue
+        if any(e.within is not None for e in effects) and not found.card:
+            _for_friend(sim, act, rx, found, effects, trials, saved)
             continue
         r = sim.uids.index(rx.unit)
         saved.append((r, sim.used[r, trials].copy()))
@@ -380,18 +387,13 @@ def restored(sim: Simulation, act: Activation, trials: np.ndarray, debuffed: np.
     return out
 
 
-def inflicted(sim: Simulation, found: Found, eff: Effect, source: str) -> str:
-    """The name of an ability standing for ``eff`` on the attacking unit (its weapons gain the keyword), kept in
-    ``sim.inflicted`` for :func:`loadout_for`."""
+def inflicted(sim: Simulation, found: Found, effects: list[Effect], source: str) -> str:
+    """The name of an ability standing, on another unit, for ``effects`` of a Reaction of ``source`` (an enemy's
+    DEBUFF on its weapons; a Friendly Unit's Evade eligibility), kept in ``sim.inflicted`` for
+    :func:`loadout_for`."""
     name = f"{found.ability.name} (from {source})"
     if name not in sim.inflicted:
-        sim.inflicted[name] = Ability(
-            name=name,
-            phase="any",
-            type="passive",
-            text=found.ability.text,
-            effects=[Effect(kind="weapon_keyword", keyword=eff.keyword, weapons=list(eff.weapons))],
-        )
+        sim.inflicted[name] = Ability(name=name, phase="any", type="passive", text=found.ability.text, effects=effects)
     return name
 
 
@@ -407,7 +409,8 @@ def attacker_debuffs(sim: Simulation, act: Activation, trials: np.ndarray, saved
     for rx, found, eff in _reactions(sim.scn, act, False, attacker_debuff):
         assert eff.within is not None
         r = sim.uids.index(rx.unit)
-        bit = use_bits(sim, u, [inflicted(sim, found, eff, rx.unit)])
+        weapons = [Effect(kind="weapon_keyword", keyword=eff.keyword, weapons=list(eff.weapons))]
+        bit = use_bits(sim, u, [inflicted(sim, found, weapons, rx.unit)])
         saved.append((u, sim.used[u, trials].copy()))
         missed = 0
         hit = np.zeros(sim.T, dtype=bool)
@@ -425,6 +428,44 @@ def attacker_debuffs(sim: Simulation, act: Activation, trials: np.ndarray, saved
             f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {act.unit} not Within {eff.within:g}\" of "
             "it, or one of them not on the table (10.4)",
         )
+
+
+def _for_friend(
+    sim: Simulation,
+    act: Activation,
+    rx: Reaction,
+    found: Found,
+    effects: list[Effect],
+    trials: np.ndarray,
+    saved: list[tuple[int, np.ndarray]],
+) -> None:
+    """A unit's Reaction whose target effects are for a Friendly Unit Within ``within`` of it (Hallucination: "When
+    an Enemy Unit declares a Ranged Attack against a Friendly Unit Within 4\", the targeted Friendly Unit is
+    eligible to make an Evade Roll"): switched on for that unit (:func:`protected`: ``for``, or the one planned
+    target of the reacting player; the reacting unit itself included) in the games where it is Within that
+    distance (both on the table); the others are counted in the skip report."""
+    name = protected(sim.scn, act, rx, found)
+    if name is None:
+        return
+    q, r = sim.uids.index(name), sim.uids.index(rx.unit)
+    within = min(float(e.within) for e in effects if e.within is not None)
+    plain = [e.model_copy(update={"within": None}) for e in effects]
+    bit = use_bits(sim, q, [inflicted(sim, found, plain, rx.unit)])
+    saved.append((q, sim.used[q, trials].copy()))
+    missed = 0
+    for (pr, kr, pq, kq), ts in sim.groups(
+        trials, [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
+    ):
+        if pr >= 0 and kr > 0 and pq >= 0 and kq > 0 and (q == r or sim.world.within(pr, kr, pq, kq, within)):
+            sim.used[q, ts] |= bit
+        else:
+            missed += ts.size
+    sim._skip(
+        act,
+        missed,
+        f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {name} not Within {within:g}\" of it, or one of "
+        "them not on the table (10.4)",
+    )
 
 
 def reduction(a: Ability) -> Effect | None:

@@ -564,16 +564,31 @@ def _check_reactions(
         elif (red := reduction(a)) is not None:
             _check_reduction(scn, world, act, say, warn, pos, rx, found, red, at)
         elif target_effects(a):
+            # a unit's Reaction for a Friendly Unit Within X of it (Hallucination: "the targeted Friendly Unit")
+            reach = min((e.within for e in target_effects(a) if e.within is not None), default=None)
+            unit = rx.unit if reach is None or found.card else protected(scn, act, rx, found)
             if own:
                 say(
                     act,
-                    f"{at}: {a.name!r} answers an attack on {rx.unit!r}; an activation of its own player never "
-                    "attacks it (10.4: declared at the moment of its trigger)",
+                    f"{at}: {a.name!r} answers an attack on {unit or rx.unit!r}; an activation of its own player "
+                    "never attacks it (10.4: declared at the moment of its trigger)",
                 )
             elif act.action not in ("shoot", "charge", "fight"):
                 say(act, f"{at}: {a.name!r} answers an attack; a {act.action} makes none (10.4)")
-            elif act.targets and rx.unit not in act.targets:
-                say(act, f"{at}: {rx.unit!r} is not a planned target of this activation (10.4)")
+            elif unit is None:
+                mine = [t for t in act.targets if scn.units[t].player == rx.player]
+                say(
+                    act,
+                    f"{at}: name the Friendly Unit {a.name!r} is for: for = one of {', '.join(mine) or 'the targets'}",
+                )
+            elif act.targets and unit not in act.targets:
+                say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
+            elif reach is not None and not _within_now(scn, world, pos, rx.unit, unit, reach):
+                say(
+                    act,
+                    f'{at}: {unit!r} is not Within {reach:g}" of {rx.unit!r} at this point of the plan ({a.name!r}: '
+                    f'a Friendly Unit Within {reach:g}", 10.4)',
+                )
             elif act.action == "charge" and not has_impact(scn.units[act.unit]):
                 warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
         else:

@@ -279,7 +279,10 @@ def as_target(
     against = "ranged" if phase == "assault" else "close"
     keywords: list[str] = []
     for e in lo.effects():
-        if e.against not in (against, "all") or e.within is not None:
+        # (a target effect's ``within`` names the Friendly Units within that distance it may be for: this one too)
+        if e.against not in (against, "all") or (
+            e.within is not None and e.kind not in ("unit_keyword", "evade_eligible")
+        ):
             continue
         if e.kind == "unit_keyword":
             keywords.append(e.keyword)
