@@ -803,6 +803,9 @@ def test_zealous_round_costs_the_activation_where_it_is_used(tmp_path: Path, see
     later = [{"unit": "zealot-2", "action": "hold"}, {"unit": "zealot-1", "action": "hold"}]
     scn = scenario(armies, zealot_plan(zealous, later))
     assert errors(scn) == [], errors(scn)
+    other = [{"unit": "zealot-1", "use": "Zealous Round", "for": "zealot-2"}]  # "this Unit" only
+    found = errors(scenario(armies, zealot_plan(other, later)))
+    assert any("protects 'zealot-1' itself (its text: this Unit), not 'zealot-2'" in p for p in found), found
     n = 20000
     sim = Simulation(scn, n, seed=17)
     sim.run()

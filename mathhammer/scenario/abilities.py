@@ -478,10 +478,12 @@ def protected(scn: Scenario, act: Activation, rx: Reaction, found: Found) -> str
     Faction or Tactical Card's Reaction ("When a Friendly Unit receives Damage"), ``unit`` (the unit it is used
     for); else (a unit's own card: "another Friendly ... Unit") the activation's one planned target of the
     reacting player. None where that is not one unit (``scenario check`` asks for ``for``)."""
+    red = reduction(found.ability)
+    if red is not None and red.costs_activation:  # Zealous Round: "this Unit"
+        return rx.unit
     if rx.for_unit:
         return rx.for_unit
-    red = reduction(found.ability)
-    if found.card or (red is not None and red.costs_activation):  # a card's; Zealous Round: "this Unit"
+    if found.card:
         return rx.unit
     mine = [t for t in act.targets if scn.units[t].player == rx.player]
     return mine[0] if len(mine) == 1 else None

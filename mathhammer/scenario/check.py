@@ -636,12 +636,16 @@ def _check_reduction(
             "(its text: another Friendly Unit)",
         )
         return
+    if red.costs_activation and rx.for_unit not in ("", rx.unit):
+        say(act, f"{at}: {a.name!r} protects {rx.unit!r} itself (its text: this Unit), not {rx.for_unit!r}")
+        return
     if act.targets and unit not in act.targets:
         say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
         return
     if not found.card and unit == rx.unit and not red.costs_activation:
         say(act, f"{at}: {a.name!r} protects another Friendly Unit (its text), not {rx.unit!r} itself")
         return
+
     tags = scn.units[unit].unit.card.combat_tags
     if red.vs_tags and not set(red.vs_tags) & set(tags):
         say(act, f"{at}: {a.name!r} is for a Friendly {' or '.join(red.vs_tags)} Unit; {unit!r} is not")
