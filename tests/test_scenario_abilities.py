@@ -753,12 +753,15 @@ def test_stabilizer_medpacks_add_a_model_to_life_support(tmp_path: Path, seen: l
 
 
 # ----------------------------------------------------------------- Zealous Round
-RED_ZEALOTS = """
+PROTOSS = """
 name = "Protoss test"
 scale = "Skirmish"
 faction = "Daelaam"
 tactical = ["Gateway"]
-
+"""
+RED_ZEALOTS = (
+    PROTOSS
+    + """
 [[units]]
 unit = "Zealot"
 models = 3
@@ -768,6 +771,7 @@ upgrades = ["Zealous Round"]
 unit = "Zealot"
 models = 3
 """
+)
 
 
 def zealot_plan(react: list[dict], red_assault: list[dict], blue_first: tuple[dict, ...] = ()) -> list[dict]:
@@ -828,12 +832,9 @@ def test_zealous_round_costs_the_activation_where_it_is_used(tmp_path: Path, see
 
 
 # ----------------------------------------------------------------- Hallucination
-RED_SENTRY = """
-name = "Protoss test"
-scale = "Skirmish"
-faction = "Daelaam"
-tactical = ["Gateway"]
-
+RED_SENTRY = (
+    PROTOSS
+    + """
 [[units]]
 unit = "Zealot"
 models = 3
@@ -843,6 +844,7 @@ unit = "Sentry"
 models = 2
 upgrades = ["Hallucination"]
 """
+)
 HALLUCINATION = [{"unit": "sentry-1", "use": "Hallucination"}]
 
 

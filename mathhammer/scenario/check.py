@@ -509,19 +509,16 @@ def _check_reactions(
         if why:
             say(act, f"{at}: {why}")
         own = rx.player == act.player
+
         if charge_roll(a):
             if not own or rx.unit != act.unit or act.action != "charge":
-                say(
-                    act,
-                    f"{at}: {a.name!r} answers a Friendly Unit's Charge Roll (8.7.7): plan it on the Charge of "
-                    f"{rx.unit!r} itself (10.4: declared at the moment of its trigger)",
+                _trigger(
+                    say, act, at, a, "a Friendly Unit's Charge Roll (8.7.7)", f"the Charge of {rx.unit!r} itself", False
                 )
         elif (slow := charger_debuff(a)) is not None:
             if own or act.action != "charge":
-                say(
-                    act,
-                    f"{at}: {a.name!r} answers an Enemy's Charge declaration against a Friendly Unit (its text: "
-                    f"{a.text!r}): plan it on the opponent's `charge` (10.4: declared at the moment of its trigger)",
+                _trigger(
+                    say, act, at, a, "an Enemy's Charge declaration against a Friendly Unit", "the opponent's `charge`"
                 )
             elif (
                 slow.within is not None
@@ -535,32 +532,23 @@ def _check_reactions(
                 )
         elif (dbf := attacker_debuff(a)) is not None:
             if own or act.action != "shoot":
-                say(
-                    act,
-                    f"{at}: {a.name!r} answers an Enemy Unit's Ranged Attack declaration (its text: {a.text!r}): plan "
-                    "it on the opponent's `shoot` (10.4: declared at the moment of its trigger)",
-                )
+                _trigger(say, act, at, a, "an Enemy Unit's Ranged Attack declaration", "the opponent's `shoot`")
             elif dbf.within is not None and not _within_now(scn, world, pos, rx.unit, act.unit, dbf.within):
-                say(
-                    act,
-                    f'{at}: {act.unit!r} is not Within {dbf.within:g}" of {rx.unit!r} at this point of the plan '
-                    f'({a.name!r} answers an Enemy Unit Within {dbf.within:g}", 10.4)',
-                )
+                _too_far(say, act, at, a, act.unit, rx.unit, dbf.within, "an Enemy Unit")
         elif (rem := remover(a)) is not None:
             theirs = [find(scn, o.unit, o.use) for o in act.react if o.player != rx.player]
             if not own or not any(f is not None and gives_debuff(f.ability) for f in theirs):
-                say(
+                _trigger(
+                    say,
                     act,
-                    f"{at}: {a.name!r} answers a DEBUFF on a Friendly Unit (its text: {a.text!r}): plan it on that "
-                    "unit's activation, with the opponent's Reaction that gives the DEBUFF (Concusive Shells on a "
-                    "charge, Debilitating Saliva on a shot; 10.4)",
+                    at,
+                    a,
+                    "a DEBUFF on a Friendly Unit",
+                    "that unit's activation, with the opponent's Reaction that gives the DEBUFF (Concusive Shells on "
+                    "a charge, Debilitating Saliva on a shot)",
                 )
             elif rem.within is not None and not _within_now(scn, world, pos, rx.unit, act.unit, rem.within):
-                say(
-                    act,
-                    f'{at}: {act.unit!r} is not Within {rem.within:g}" of {rx.unit!r} at this point of the plan '
-                    f'({a.name!r}: a Friendly Unit Within {rem.within:g}", 10.4)',
-                )
+                _too_far(say, act, at, a, act.unit, rx.unit, rem.within, "a Friendly Unit")
         elif (red := reduction(a)) is not None:
             _check_reduction(scn, world, act, say, warn, pos, rx, found, red, at)
         elif target_effects(a):
@@ -584,11 +572,7 @@ def _check_reactions(
             elif act.targets and unit not in act.targets:
                 say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
             elif reach is not None and not _within_now(scn, world, pos, rx.unit, unit, reach):
-                say(
-                    act,
-                    f'{at}: {unit!r} is not Within {reach:g}" of {rx.unit!r} at this point of the plan ({a.name!r}: '
-                    f'a Friendly Unit Within {reach:g}", 10.4)',
-                )
+                _too_far(say, act, at, a, unit, rx.unit, reach, "a Friendly Unit")
             elif act.action == "charge" and not has_impact(scn.units[act.unit]):
                 warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
         else:
@@ -597,6 +581,22 @@ def _check_reactions(
                 f"{at}: {a.name!r} has no modelled effect (no machine-readable combat effect); "
                 "the simulation ignores it",
             )
+
+
+def _trigger(say: Say, act: Activation, at: str, a: Ability, what: str, where: str, text: bool = True) -> None:
+    """Reaction ``a`` (``at``: where it is planned) answers a trigger the activation cannot produce (10.4: a Reaction
+    is declared at the moment of its trigger)."""
+    quoted = f" (its text: {a.text!r})" if text else ""
+    say(act, f"{at}: {a.name!r} answers {what}{quoted}: plan it on {where} (10.4: declared at its trigger)")
+
+
+def _too_far(say: Say, act: Activation, at: str, a: Ability, unit: str, reacting: str, inches: float, who: str) -> None:
+    """Reaction ``a`` answers ``who`` Within ``inches`` of ``reacting``; ``unit`` is not, where the plan has them."""
+    say(
+        act,
+        f'{at}: {unit!r} is not Within {inches:g}" of {reacting!r} at this point of the plan ({a.name!r} answers '
+        f'{who} Within {inches:g}", 10.4)',
+    )
 
 
 def _within_now(scn: Scenario, world: World, pos: dict[str, int], a: str, b: str, inches: float) -> bool:
@@ -651,11 +651,7 @@ def _check_reduction(
         say(act, f"{at}: {a.name!r} is for a Friendly {' or '.join(red.vs_tags)} Unit; {unit!r} is not")
         return
     if red.within is not None and not _within_now(scn, world, pos, rx.unit, unit, red.within):
-        say(
-            act,
-            f'{at}: {unit!r} is not Within {red.within:g}" of {rx.unit!r} at this point of the plan ({a.name!r}: '
-            f'"suffers Damage Within {red.within:g}"", 10.4)',
-        )
+        _too_far(say, act, at, a, unit, rx.unit, red.within, "a Friendly Unit that suffers Damage")
         return
     if act.action == "charge" and not has_impact(scn.units[act.unit]):
         warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
