@@ -219,7 +219,7 @@ def _chain(
     out: dict[tuple[int, int, bool], np.ndarray] = {}
     for (removed, marker, shielded, _spent), vec in states.items():
         _accumulate(out, (removed, marker, shielded), vec, dmg_size)
-    return dict(out), dmg_size
+    return out, dmg_size
 
 
 def exact_tally(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Tally:

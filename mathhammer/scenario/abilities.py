@@ -284,8 +284,7 @@ def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tu
     """Switch on, for the activation ``act``, the target effects of the Reactions answering it, and their
     Total Damage reductions (:func:`reduction_for`, kept in ``sim.reducing`` per protected unit).
 
-    Returns what :func:`react_end` needs to switch them off again (a unit's ``used`` bits before; for a
-    reduction, the entry ``(-1 - unit, empty)``).
+    Returns what :func:`react_end` needs to switch them off again (each unit's ``used`` bits before).
     """
     saved: list[tuple[int, np.ndarray]] = []
     for rx in act.react:
@@ -299,7 +298,6 @@ def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tu
             if p is not None:
                 q = sim.uids.index(p)
                 sim.reducing[q] = reduction_for(sim, act, rx, found, q, trials)
-                saved.append((-1 - q, trials[:0]))
             continue
         effects = target_effects(found.ability)
         if not effects:
@@ -315,12 +313,11 @@ def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tu
 
 
 def react_end(sim: Simulation, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
-    """The activation is over: the Reactions' target effects end (what the unit used before stays)."""
+    """The activation is over: the Reactions' target effects and Total Damage reductions end (what the units
+    used before stays)."""
     for r, old in reversed(saved):
-        if r < 0:
-            sim.reducing.pop(-1 - r, None)
-        else:
-            sim.used[r, trials] = old
+        sim.used[r, trials] = old
+    sim.reducing.clear()
 
 
 def attacker_debuff(a: Ability) -> Effect | None:
@@ -354,6 +351,18 @@ def _reactions(
             yield rx, found, eff
 
 
+def _near_games(sim: Simulation, trials: np.ndarray, r: int, q: int, inches: float) -> np.ndarray:
+    """Per game (length ``sim.T``, set only in ``trials``): units ``r`` and ``q`` both on the table and a live model
+    of ``q`` Within ``inches`` of a live model of ``r`` (bases edge to edge; a unit is Within any distance of
+    itself)."""
+    hit = np.zeros(sim.T, dtype=bool)
+    for (pr, kr, pq, kq), ts in sim.groups(
+        trials, [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
+    ):
+        hit[ts] = pr >= 0 and kr > 0 and pq >= 0 and kq > 0 and (q == r or sim.world.within(pr, kr, pq, kq, inches))
+    return hit
+
+
 def restored(sim: Simulation, act: Activation, trials: np.ndarray, debuffed: np.ndarray) -> np.ndarray:
     """Per game (length ``sim.T``): does the active player's Reaction remove the DEBUFFs the acting unit just
     received (``remove_debuffs``: Restoration, "Use when a Friendly Unit Within 4\" receives a DEBUFF. Remove all
@@ -368,19 +377,11 @@ def restored(sim: Simulation, act: Activation, trials: np.ndarray, debuffed: np.
     u = sim.uids.index(act.unit)
     for rx, found, eff in _reactions(sim.scn, act, True, remover):
         assert eff.within is not None
-        r = sim.uids.index(rx.unit)
-        missed = 0
-        cols: list[np.ndarray | int] = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(u), sim.row_alive(u)]
-        cols.append(debuffed.astype(np.int64))
-        for (pr, kr, pu, ku, hit), ts in sim.groups(trials, cols):
-            near = r == u or sim.world.within(pr, kr, pu, ku, float(eff.within))
-            if hit and pr >= 0 and kr > 0 and pu >= 0 and ku > 0 and near:
-                out[ts] = True
-            else:
-                missed += ts.size
+        hit = debuffed & _near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
+        out |= hit
         sim._skip(
             act,
-            missed,
+            trials.size - int(hit[trials].sum()),
             f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {act.unit} received no DEBUFF, or is not "
             f'Within {eff.within:g}" of it (10.4)',
         )
@@ -408,23 +409,15 @@ def attacker_debuffs(sim: Simulation, act: Activation, trials: np.ndarray, saved
     u = sim.uids.index(act.unit)
     for rx, found, eff in _reactions(sim.scn, act, False, attacker_debuff):
         assert eff.within is not None
-        r = sim.uids.index(rx.unit)
         weapons = [Effect(kind="weapon_keyword", keyword=eff.keyword, weapons=list(eff.weapons))]
         bit = use_bits(sim, u, [inflicted(sim, found, weapons, rx.unit)])
         saved.append((u, sim.used[u, trials].copy()))
-        missed = 0
-        hit = np.zeros(sim.T, dtype=bool)
-        cols = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(u), sim.row_alive(u)]
-        for (pr, kr, pu, ku), ts in sim.groups(trials, cols):
-            if pr >= 0 and kr > 0 and pu >= 0 and ku > 0 and sim.world.within(pr, kr, pu, ku, float(eff.within)):
-                hit[ts] = True
-            else:
-                missed += ts.size
+        hit = _near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
         kept = trials[hit[trials] & ~restored(sim, act, trials, hit)[trials]]
         sim.used[u, kept] |= bit
         sim._skip(
             act,
-            missed,
+            trials.size - int(hit[trials].sum()),
             f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {act.unit} not Within {eff.within:g}\" of "
             "it, or one of them not on the table (10.4)",
         )
@@ -452,17 +445,11 @@ def _for_friend(
     plain = [e.model_copy(update={"within": None}) for e in effects]
     bit = use_bits(sim, q, [inflicted(sim, found, plain, rx.unit)])
     saved.append((q, sim.used[q, trials].copy()))
-    missed = 0
-    for (pr, kr, pq, kq), ts in sim.groups(
-        trials, [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
-    ):
-        if pr >= 0 and kr > 0 and pq >= 0 and kq > 0 and (q == r or sim.world.within(pr, kr, pq, kq, within)):
-            sim.used[q, ts] |= bit
-        else:
-            missed += ts.size
+    hit = _near_games(sim, trials, r, q, within)
+    sim.used[q, trials[hit[trials]]] |= bit
     sim._skip(
         act,
-        missed,
+        trials.size - int(hit[trials].sum()),
         f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {name} not Within {within:g}\" of it, or one of "
         "them not on the table (10.4)",
     )
@@ -491,9 +478,9 @@ def protected(scn: Scenario, act: Activation, rx: Reaction, found: Found) -> str
 
 def reduction_for(
     sim: Simulation, act: Activation, rx: Reaction, found: Found, q: int, trials: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, bool]:
-    """Per game (arrays of length ``sim.T``): the Total Damage reduction unit ``q`` has against the activation's
-    attack, and its minimum (8.7.4 step 5; used once, at the first Batch that deals Damage: the engines).
+) -> tuple[np.ndarray, int, bool]:
+    """Per game (an array of length ``sim.T``): the Total Damage reduction unit ``q`` has against the activation's
+    attack; and its minimum (8.7.4 step 5; used once, at the first Batch that deals Damage: the engines).
 
     The trigger is read per game, at the start of the activation (neither unit moves in an enemy activation):
     the reacting unit and unit ``q`` on the table, ``q`` Within ``within`` of the reacting unit where the text
@@ -508,7 +495,6 @@ def reduction_for(
     eff = reduction(found.ability)
     assert eff is not None
     amount = np.zeros(sim.T, dtype=np.int64)
-    floor = np.full(sim.T, eff.minimum, dtype=np.int64)
     r = sim.uids.index(rx.unit)
     # Stabilizer Medpacks: "treat it as having 1 additional model Within Range" (the unit's passive upgrades)
     bonus = sum(e.value for a in unit_abilities(sim.units[r]) for e in a.effects if e.kind == "per_model_bonus")
@@ -532,7 +518,7 @@ def reduction_for(
     if eff.costs_activation:
         why += ", or it is Activated in this Phase already"
     sim._skip(act, missed, f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {why} (10.4)")
-    return amount, floor, eff.costs_activation
+    return amount, eff.minimum, eff.costs_activation
 
 
 @contextmanager
@@ -576,25 +562,13 @@ def charge_debuffs(sim: Simulation, act: Activation, trials: np.ndarray) -> np.n
     for rx, found, eff in _reactions(sim.scn, act, False, charger_debuff):
         assert eff.within is not None
         r = sim.uids.index(rx.unit)
-        cols = [sim.row_pos(r), sim.row_alive(r)] + [row for t in targets for row in (sim.row_pos(t), sim.row_alive(t))]
-        missed = 0
-        for key, ts in sim.groups(trials, cols):
-            pr, kr = key[0], key[1]
-            hit = (
-                pr >= 0
-                and kr > 0
-                and any(
-                    pt >= 0 and kt > 0 and sim.world.within(pr, kr, pt, kt, float(eff.within))
-                    for pt, kt in zip(key[2::2], key[3::2], strict=True)
-                )
-            )
-            if hit:
-                slow[ts] = np.maximum(slow[ts], eff.value)
-            else:
-                missed += ts.size
+        hit = np.zeros(sim.T, dtype=bool)
+        for t in targets:
+            hit |= _near_games(sim, trials, r, t, float(eff.within))
+        slow[hit] = np.maximum(slow[hit], eff.value)
         sim._skip(
             act,
-            missed,
+            trials.size - int(hit[trials].sum()),
             f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: no declared target Within "
             f'{eff.within:g}" of it, or it is not on the table (10.4)',
         )

@@ -177,8 +177,9 @@ class Simulation:
         self.round = 0
         self.snapshots: list[dict[str, np.ndarray]] = []
         self.skipped: dict[str, int] = {}
-        # unit -> (Total Damage reduction, its minimum) per game, while a Reaction gives one (abilities.reduction_for)
-        self.reducing: dict[int, tuple[np.ndarray, np.ndarray, bool]] = {}
+        # unit -> (Total Damage reduction per game, its minimum, its use counts the unit as Activated), while a
+        # Reaction of the activation gives one (abilities.reduction_for)
+        self.reducing: dict[int, tuple[np.ndarray, int, bool]] = {}
         # per unit and game, in the current Phase: activated; counted as Activated by a Reaction (Zealous Round)
         self.acted = np.zeros((self.U, self.T), dtype=bool)
         self.flipped = np.zeros((self.U, self.T), dtype=bool)
@@ -406,11 +407,12 @@ class Simulation:
         cols: list[np.ndarray | int] = [self.row_mark(t), self.row_shielded(t), self.row_used(t)]
         reducing = self.reducing.get(t)
         if reducing is not None:  # a Reaction reduces the Total Damage (Life Support, Transfusion, Dae'Uhl)
-            cols += [reducing[0], reducing[1]]
+            cols.append(reducing[0])
         chain = tuple(batches)
         for group, ts in self.groups(trials, cols):
             mark, shielded, tmask = group[:3]
-            cut, floor = group[3:] if reducing is not None else (0, 0)
+            cut = group[3] if reducing is not None else 0
+            floor = reducing[1] if reducing is not None and cut else 0
             # Zealous Round: its use counts the unit as Activated, so the games must say where it was used
             costly = reducing is not None and reducing[2] and cut > 0
             asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly)
@@ -428,9 +430,9 @@ class Simulation:
                 key = (*attack_key(compiled, tc), costly)
                 tr = self._transitions.get(key)
                 if tr is None:
-                    states = exact_states(compiled, tc, spent=costly)
-                    rows = [(*st[:3], st[3] if costly else False) for st in states]
-                    arr = np.array([(r, m, int(s), int(x)) for r, m, s, x in rows], dtype=np.int64).reshape(-1, 4)
+                    states = exact_states(compiled, tc, spent=costly)  # keys end with "used" where costly
+                    rows = [(st[0], st[1], int(st[2]), int(costly and st[3])) for st in states]
+                    arr = np.array(rows, dtype=np.int64).reshape(-1, 4)
                     cdf = np.cumsum(np.array(list(states.values())))
                     cdf /= cdf[-1]
                     tr = self._transitions[key] = (arr, cdf)
