@@ -1,8 +1,27 @@
-"""Shared test setup: a private numba cache unless the caller chose one."""
+"""Shared test setup: a private numba cache unless the caller chose one; the engine spy of the scenario tests."""
 
 from __future__ import annotations
 
 import os
 import tempfile
+from typing import Any
+
+import pytest
 
 os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="mathhammer-numba-"))
+
+
+@pytest.fixture
+def seen(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, Any]]:
+    """Every (compiled Batches, compiled target) the simulation hands the exact engine, in order."""
+    import mathhammer.scenario.sim as sim_module
+    from mathhammer.exact import exact_states
+
+    calls: list[tuple[Any, Any]] = []
+
+    def spy(batches: Any, target: Any, spent: bool = False) -> dict:
+        calls.append((batches, target))
+        return exact_states(batches, target, spent=spent)
+
+    monkeypatch.setattr(sim_module, "exact_states", spy)
+    return calls

@@ -55,22 +55,6 @@ models = 3
 """
 
 
-@pytest.fixture
-def seen(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, Any]]:
-    """Every (compiled Batches, compiled target) the simulation hands the exact engine, in order."""
-    import mathhammer.scenario.sim as sim_module
-    from mathhammer.exact import exact_states
-
-    calls: list[tuple[Any, Any]] = []
-
-    def spy(batches: Any, target: Any, spent: bool = False) -> dict:
-        calls.append((batches, target))
-        return exact_states(batches, target, spent=spent)
-
-    monkeypatch.setattr(sim_module, "exact_states", spy)
-    return calls
-
-
 def write_armies(d: Path, red: str, blue: str) -> dict[str, str]:
     """The two army files in folder ``d``: the ``armies`` of :func:`scenario`."""
     (d / "red.toml").write_text(red)

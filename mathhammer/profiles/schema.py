@@ -33,6 +33,9 @@ EffectKind = Literal[
     "enemy_weapon_keyword",
     "remove_debuffs",
     "per_model_bonus",
+    "charge_roll",
+    "impact_hit",
+    "impact_dice",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -122,6 +125,8 @@ class Effect(_Frozen):
     #: reduce_damage on the unit itself, while it is not Activated, paid by counting it as Activated in the Phase
     #: (Zealous Round)
     costs_activation: bool = False
+    #: charge_roll: roll this many more D6 for the Charge Distance and use the highest (Metabolic Boost: 1)
+    dice: int = Field(default=0, ge=0, le=9)
 
     @field_validator("vs_tags", "surge_types")
     @classmethod
@@ -161,6 +166,10 @@ class Effect(_Frozen):
             raise ValueError("per_model_bonus needs value >= 1")
         elif k == "remove_debuffs" and self.within is None:
             raise ValueError("remove_debuffs needs within (inches)")
+        elif k == "charge_roll" and self.value <= 0 and self.dice <= 0:
+            raise ValueError("charge_roll needs value >= 1 (added to the Charge Distance) or dice >= 1 (more D6)")
+        elif k in ("impact_hit", "impact_dice") and self.value <= 0:
+            raise ValueError(f"{k} needs value >= 1")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
         return self

@@ -27,9 +27,11 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   ``within`` (Hallucination: "the targeted Friendly Unit" Within 4") applies instead to that Friendly
   Unit (``for``, or the activation's one planned target of the reacting player), in the games where
   it is Within that distance of the reacting unit.
-* Charge Roll: "Use after a Friendly Unit rolls a D6 for Charge Distance" (Gravitic Boosters:
-  add 1; Pneumatized Carapace: roll an additional D6 and use the higher). The reacting unit is the
-  unit that Charges in its own activation.
+* Charge Roll (``charge_roll``): "Use after a Friendly Unit rolls a D6 for Charge Distance" (Gravitic
+  Boosters: add 1; Pneumatized Carapace: roll an additional D6 and use the higher). The reacting unit
+  is the unit that Charges in its own activation. Active abilities used on the Charge act on the same
+  roll (Metabolic Boost, Zealot Charge, Leap: :func:`adjust_charge_roll`), and ``impact_hit`` /
+  ``impact_dice`` ones on its IMPACT (:func:`impact_with`).
 * Charge declaration (``charger_debuff_speed``): Concusive Shells, "When an Enemy declares a Charge
   against a Friendly Unit Within 8", that Enemy gains DEBUFF Speed (2)". Planned on the opponent's
   ``charge``; in each game the trigger is read when the Charge is declared (:func:`charge_debuffs`),
@@ -72,6 +74,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Effects that change a unit as the target of an attack (``as_target``).
 TARGET_KINDS = ("unit_keyword", "evade_eligible")
+#: Effects of an Active ability that act on the unit's own Charge (``adjust_charge_roll``, ``impact_with``).
+CHARGE_KINDS = ("charge_roll", "impact_hit", "impact_dice")
 _CHARGE_ROLL = re.compile(r"rolls? a D6 for Charge Distance", re.IGNORECASE)
 _IMPACT = re.compile(r"IMPACT \((\d+)\) (\d)\+")
 #: "a Friendly Biological Unit", "The active, Unengaged Ground Unit": the Combat Tag a card's ability asks for.
@@ -159,15 +163,10 @@ def repeatable(a: Ability) -> bool:
     return "REPEATABLE" in a.text.upper()
 
 
-def charge_roll(a: Ability) -> str:
-    """``"add1"`` or ``"best2"`` for a Reaction to a Charge Roll (its text), else ""."""
-    if not _CHARGE_ROLL.search(a.text):
-        return ""
-    if re.search(r"additional D6 and use the higher", a.text, re.IGNORECASE):
-        return "best2"
-    if re.search(r"Add 1 to the Charge Distance", a.text, re.IGNORECASE):
-        return "add1"
-    return ""
+def charge_roll(a: Ability) -> Effect | None:
+    """The ``charge_roll`` effect of ``a``: ``value`` added to the Charge Distance, ``dice`` more D6 rolled with
+    the highest used (Gravitic Boosters, Pneumatized Carapace; Metabolic Boost, Charge, Leap), or None."""
+    return next((e for e in a.effects if e.kind == "charge_roll"), None)
 
 
 def charger_debuff(a: Ability) -> Effect | None:
@@ -186,7 +185,7 @@ def modelled(a: Ability) -> str:
     effect)."""
     if target_effects(a):
         return "target"
-    if charge_roll(a):
+    if charge_roll(a) is not None:
         return "charge"
     if charger_debuff(a):
         return "charger"
@@ -533,18 +532,52 @@ def reacting(sim: Simulation, ordinal: int, trials: np.ndarray) -> Iterator[None
 
 
 def adjust_charge_roll(sim: Simulation, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None:
-    """Reactions to the charging unit's own Charge Roll (8.7.7 step 2): +1, or the higher of two D6."""
-    from .sim import _stream
+    """The charging unit's Charge Roll (8.7.7 step 2) with its Active abilities used (``charge_roll``: Metabolic
+    Boost and Charge "roll 2D6 instead of D6 and use the higher", Leap "add 2") and its Reactions to the roll
+    (Pneumatized Carapace: one more D6, the higher used; Gravitic Boosters: add 1).
 
+    Additions from different named sources add up, and each source's extra dice join the same roll, the highest
+    of all used, before anything is added: part 11 MODIFIER, "Modifiers from different named sources are
+    cumulative", and the FAQ's IMPACT example. So Metabolic Boost with Pneumatized Carapace is the highest of
+    three D6, and Leap with it the higher of two D6, plus 2.
+    """
+    from .sim import _split_by, _stream
+
+    u = sim.uids.index(act.unit)
+    answers: list[tuple[Effect, int]] = []  # Reactions to the roll (10.4), with the stream of their first die
     for rx in act.react:
         if rx.player != act.player or rx.unit != act.unit:
             continue
         found = find(sim.scn, rx.unit, rx.use)
-        kind = charge_roll(found.ability) if found else ""
-        if kind == "add1":
-            rolls[trials] += 1
-        elif kind == "best2":
-            rolls[trials] = np.maximum(rolls[trials], sim.d6(_stream(stream, 77), trials))
+        e = charge_roll(found.ability) if found else None
+        if e is not None:
+            answers.append((e, _stream(stream, 77)))
+    for mask, ts in _split_by(trials, sim.used[u, trials]):
+        used = [(e, _stream(stream, 78, i)) for i, e in enumerate(sim._effects(u, mask, "charge_roll"))]
+        for e, first in used + answers:
+            for k in range(e.dice):
+                more = sim.d6(first if k == 0 else _stream(first, k), ts)
+                rolls[ts] = np.maximum(rolls[ts], more)
+        for e, _ in used + answers:
+            rolls[ts] += e.value
+
+
+def impact_with(sim: Simulation, u: int, mask: int, imp: tuple[int, int]) -> tuple[int, int]:
+    """IMPACT (X) Y+ (``imp``) as unit ``u`` resolves it with the abilities of ``mask`` (and its passive ones):
+    ``impact_dice`` adds dice per eligible model (My Life for Aiur: "each eligible model generates 1 additional
+    IMPACT die"), ``impact_hit`` is a +X Modifier to the Impact Hit Roll (Adrenal Overload, Extended Claws).
+
+    Modifiers from different named sources add up (FAQ: Malignant Creep, Evolution Chamber and Adrenal Overload
+    give +3 together), and a Target Number is never modified below 2+ (part 11 MODIFIER). ON CREEP is not
+    modelled in the simulation, so an ``on_creep`` effect (Malevolent Matriarch) never applies.
+    """
+    dice, hit = imp
+    for e in sim._effects(u, mask, "impact_dice"):
+        dice += e.value
+    for e in sim._effects(u, mask, "impact_hit"):
+        if not e.on_creep:
+            hit -= e.value
+    return dice, max(2, hit)
 
 
 def charge_debuffs(sim: Simulation, act: Activation, trials: np.ndarray) -> np.ndarray:
@@ -577,6 +610,7 @@ def charge_debuffs(sim: Simulation, act: Activation, trials: np.ndarray) -> np.n
 
 
 __all__ = [
+    "CHARGE_KINDS",
     "ExtraLoadout",
     "Found",
     "Purse",
@@ -589,6 +623,7 @@ __all__ = [
     "find",
     "has_impact",
     "impact_of",
+    "impact_with",
     "loadout_for",
     "modelled",
     "needs_tag",

@@ -53,6 +53,7 @@ from ..errors import MathhammerError
 from ..profiles.schema import Ability, Effect
 from ..starcraft.loadout import attack_batches, make_loadout
 from .abilities import (
+    CHARGE_KINDS,
     Found,
     Purse,
     attacker_debuff,
@@ -221,6 +222,19 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 f"use: {abil.name!r} has no modelled effect (no machine-readable effect); "
                                 "the simulation ignores it",
                             )
+                        elif all(e.kind in CHARGE_KINDS for e in abil.effects):
+                            if act.action != "charge":
+                                warn(
+                                    act,
+                                    f"use: {abil.name!r} acts on a Charge (8.7.7); this {act.action} makes none, "
+                                    "so the simulation ignores it",
+                                )
+                            elif all(e.kind != "charge_roll" for e in abil.effects) and not has_impact(su):
+                                warn(
+                                    act,
+                                    f"use: {abil.name!r} changes IMPACT; {act.unit!r} resolves none after a Charge, "
+                                    "so the simulation ignores it",
+                                )
                         tag = needs_tag(abil) if found.card else ""
                         if tag and tag not in su.unit.card.combat_tags:
                             say(act, f"use: {abil.name!r} ({found.card}) is for a {tag} Unit; {act.unit!r} is not")
@@ -510,7 +524,7 @@ def _check_reactions(
             say(act, f"{at}: {why}")
         own = rx.player == act.player
 
-        if charge_roll(a):
+        if charge_roll(a) is not None:
             if not own or rx.unit != act.unit or act.action != "charge":
                 _trigger(
                     say, act, at, a, "a Friendly Unit's Charge Roll (8.7.7)", f"the Charge of {rx.unit!r} itself", False

@@ -33,9 +33,11 @@ Rules applied (the reading where the rules leave room is said in the code):
 * 8.7.3 / 8.7.4: Ranged Attacks weapon by weapon (Batch sequence), each Batch at the first
   planned target still on the table that it may shoot (board facts: range, visibility, Engaged
   restrictions); "if the target unit is destroyed, shoot the next one instead".
-* 8.7.7: Charge: Speed (+ BUFF Speed of abilities used) + 1D6 against the board's charge
+* 8.7.7: Charge: Speed (+ BUFF Speed of abilities used) + 1D6 (more D6, the highest used, and
+  additions: the ``charge_roll`` abilities used and Reactions) against the board's charge
   distance; success sets the unit Engaged at the path's end; IMPACT (X) Y of the unit's abilities
-  resolves immediately after a successful Charge.
+  resolves immediately after a successful Charge (``impact_dice`` and ``impact_hit`` abilities: more
+  dice per model, a Modifier to the Impact Hit Roll).
 * 8.8.1: in the Combat Phase every Engaged unit fights (planned ``fight`` entries first, then the
   others, alternating), with the models in its Fighting and Supporting Ranks, the dice split
   between the enemy units it is Engaged with by ``[policy] fight_split`` (default
@@ -799,7 +801,7 @@ class Simulation:
         rest = [v for v in range(self.U) if v != u and v not in targets]
         rolls = np.zeros(self.T, dtype=np.int64)
         rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
-        abilities.adjust_charge_roll(self, act, rolls, trials, stream)  # Reactions to it (10.4)
+        abilities.adjust_charge_roll(self, act, rolls, trials, stream)  # abilities used, Reactions (10.4)
         slow = abilities.charge_debuffs(self, act, trials)  # DEBUFF Speed from Reactions to the declaration
         top = max(6, int(rolls[trials].max())) if trials.size else 6
         imp = abilities.impact_of(su)  # IMPACT after a successful Charge
@@ -831,8 +833,8 @@ class Simulation:
                 left = tuple((self.uids[t], int(tpos[t][1])) for t in alive_targets)
                 placed = self._place(u, ok, end, rear, act, tids, left)  # 8.7.7 step 4
                 ok = ok[placed]
-                if imp is not None and ok.size:
-                    self._impact(u, alive_targets[0], ok, imp, stream)
+                if imp is not None and ok.size:  # with its IMPACT abilities (My Life for Aiur, Adrenal Overload)
+                    self._impact(u, alive_targets[0], ok, abilities.impact_with(self, u, mask, imp), stream)
 
     def _engaged_on(self, pos: tuple[int, ...], alive: tuple[int, ...], u: int) -> bool:
         """Is unit ``u`` Engaged (7.2.1) on the board ``pos``/``alive`` (``World.engaged_pairs``, its pairs only)?"""
