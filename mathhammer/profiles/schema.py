@@ -36,6 +36,8 @@ EffectKind = Literal[
     "charge_roll",
     "impact_hit",
     "impact_dice",
+    "contest_supply",
+    "disengage_supply",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -120,7 +122,8 @@ class Effect(_Frozen):
     on_creep: bool = False
     #: reduce_damage: ``value`` for each model of the unit Within ``within`` of the damaged unit (Life Support)
     per_model: bool = False
-    #: reduce_damage: the Total Damage is never reduced below this (Dae'Uhl: "to a minimum of 1")
+    #: reduce_damage: the Total Damage is never reduced below this (Dae'Uhl: "to a minimum of 1"); contest_supply:
+    #: the Supply Value is never below this (Freedom Fighters)
     minimum: int = Field(default=0, ge=0, le=99)
     #: reduce_damage on the unit itself, while it is not Activated, paid by counting it as Activated in the Phase
     #: (Zealous Round)
@@ -168,7 +171,9 @@ class Effect(_Frozen):
             raise ValueError("remove_debuffs needs within (inches)")
         elif k == "charge_roll" and self.value <= 0 and self.dice <= 0:
             raise ValueError("charge_roll needs value >= 1 (added to the Charge Distance) or dice >= 1 (more D6)")
-        elif k in ("impact_hit", "impact_dice") and self.value <= 0:
+        elif k == "contest_supply" and self.value <= 0 and self.minimum <= 0:
+            raise ValueError("contest_supply needs value >= 1 (added) or minimum >= 1 (a floor)")
+        elif k in ("impact_hit", "impact_dice", "disengage_supply") and self.value <= 0:
             raise ValueError(f"{k} needs value >= 1")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")

@@ -362,6 +362,46 @@ def _near_games(sim: Simulation, trials: np.ndarray, r: int, q: int, inches: flo
     return hit
 
 
+def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """Every unit's Supply Value for Controlling and Contesting Mission Markers and completing objectives
+    (8.9.1; units x games): ``supply`` (the Current Supply Values) with the ``contest_supply`` effects of the
+    units on the table, in the games ``live``.
+
+    ``value`` is added to the unit's own (Commander: "Treat this Unit's Supply characteristic as increased by 1";
+    Additional Supply Depots, a card's Active ability used on the unit this Round: "The active Unit's Supply
+    Value is improved by 1"). Then ``minimum`` is a floor for every Friendly Unit Within ``within`` of the unit,
+    itself included (Freedom Fighters: "The Supply Value of all Friendly Units Within 8" of this Unit cannot be
+    reduced below 1"), read in each game where both are on the table.
+    """
+    from .sim import _split_by
+
+    out = supply.copy()
+    on = sim.on_table()
+    floors: list[tuple[int, Effect, np.ndarray]] = []
+    for u in range(sim.U):
+        here = live[on[u, live]]
+        if here.size == 0:
+            continue
+        for mask, ts in _split_by(here, sim.used[u, here]):
+            for e in sim._effects(u, mask, "contest_supply"):
+                out[u, ts] += e.value
+                if e.minimum:
+                    floors.append((u, e, ts))
+    for r, e, ts in floors:  # after every addition: "cannot be reduced below"
+        side = sim.units[r].player
+        for q in range(sim.U):
+            if sim.units[q].player != side or (e.within is None and q != r):
+                continue
+            hit = _near_games(sim, ts, r, q, e.within if e.within is not None else 0.0)
+            out[q, hit] = np.maximum(out[q, hit], e.minimum)
+    return out
+
+
+def disengage_supply(sim: Simulation, u: int) -> int:
+    """What unit ``u`` adds to its Supply when Disengage checks are resolved (8.5.4 Tactical Mass; Commander)."""
+    return sum(e.value for e in sim._effects(u, 0, "disengage_supply"))
+
+
 def restored(sim: Simulation, act: Activation, trials: np.ndarray, debuffed: np.ndarray) -> np.ndarray:
     """Per game (length ``sim.T``): does the active player's Reaction remove the DEBUFFs the acting unit just
     received (``remove_debuffs``: Restoration, "Use when a Friendly Unit Within 4\" receives a DEBUFF. Remove all
@@ -620,6 +660,8 @@ __all__ = [
     "charge_roll",
     "charger_debuff",
     "choices",
+    "contest_supply",
+    "disengage_supply",
     "find",
     "has_impact",
     "impact_of",

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..board.model import EPS, MM_PER_INCH
+from . import abilities
 from .spec import PLAYERS
 from .world import CONTEST_RANGE, MARKER_MM
 
@@ -120,7 +121,7 @@ def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
 def control(sim: Simulation, live: np.ndarray) -> np.ndarray:
     """8.9.1 CALCULATE CONTROL and STICKY CONTROL; returns the contest table."""
     table = contest(sim, live)
-    supply = sim.current_supply()
+    supply = abilities.contest_supply(sim, sim.current_supply(), live)  # Commander, Freedom Fighters ...
     sim.gained[:, live] = False
     for m in range(sim.M):
         sums = np.zeros((2, sim.T), dtype=np.int64)
@@ -210,7 +211,7 @@ def _quarters(sim: Simulation, live: np.ndarray, table: np.ndarray) -> None:
     """Divide and Conquer: "Gain 1 VP for each quarter where your Total Current Supply is higher than the
     Opponent's. Only Units Wholly Within a quarter contribute ... If a Unit controls a Mission Marker, that Unit
     is worth 1 extra Supply for controlling quarters." """
-    supply = sim.current_supply()
+    supply = abilities.contest_supply(sim, sim.current_supply(), live)  # "completing objectives"
     totals = np.zeros((2, 4, sim.T), dtype=np.int64)
     on = sim.on_table()
     for u in range(sim.U):

@@ -713,13 +713,14 @@ class Simulation:
     def _tactical_mass(self, u: int, trials: np.ndarray) -> None:
         """8.5.4: no Ranged Attack or Charge in the next Assault Phase unless Tactical Mass.
 
-        Tactical Mass: Current Supply above the Combined Supply of the enemies it was Engaged with.
+        Tactical Mass: Current Supply above the Combined Supply of the enemies it was Engaged with; a Commander
+        counts 1 more on either side ("resolving Disengage checks", ``disengage_supply``).
         """
         uid = self.uids[u]
         for ts, pairs in self.engaged_with(trials):
             foes = [self.uids.index(b) for a, b in pairs if a == uid]
-            combined = sum(self.supply(v, self.alive[v, ts]) for v in foes)
-            mine = self.supply(u, self.alive[u, ts])
+            combined = sum(self.supply(v, self.alive[v, ts]) + abilities.disengage_supply(self, v) for v in foes)
+            mine = self.supply(u, self.alive[u, ts]) + abilities.disengage_supply(self, u)
             self.penalty[u, ts] = ~(mine > combined)
 
     def shoot(self, u: int, act: Activation, trials: np.ndarray, stream: int) -> None:

@@ -1,0 +1,179 @@
+"""Abilities that change a unit's Supply for Mission Markers and Disengage checks (issue 6, point 3): the
+``contest_supply`` and ``disengage_supply`` effects (Commander, Additional Supply Depots, Freedom Fighters),
+read by 8.9.1 marker control and 8.5.4 Tactical Mass.
+
+Each test sets the board by hand (as ``test_scenario.py``'s marker tests do): marine-1 beside marker 1 at
+(9, 10), the Zerglings on its other side, both contesting it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario import abilities
+from mathhammer.scenario import mission as missions
+from mathhammer.scenario.sim import Simulation
+
+from .scenario_kit import build, errors, skirmish, warnings
+from .test_scenario_abilities import write_armies
+
+TERRAN = """
+name = "Terran with Raynor"
+scale = "Skirmish"
+faction = "Terran Armed Forces"
+tactical = ["Supply Depot"]        # Hero +1; Additional Supply Depots
+
+[[units]]
+unit = "Marine"
+models = 6
+
+[[units]]
+unit = "Jim Raynor"
+"""
+
+ZERG = """
+name = "Zerg test"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+
+[[units]]
+unit = "Zergling"
+models = 18
+"""
+
+DEPOTS = "Additional Supply Depots"
+DEPLOY = [
+    {
+        "round": 1,
+        "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]},
+        "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [12, 32]}]},
+    }
+]
+
+
+@pytest.fixture(scope="module")
+def armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    return write_armies(tmp_path_factory.mktemp("supply"), TERRAN, ZERG)
+
+
+def board(armies: dict[str, str], trials: int, raynor: tuple[float, float] | None = None) -> Simulation:
+    """marine-1 at (9, 11) and zergling-1 (18 models) at (9, 8) around marker 1 (9, 10); Jim Raynor at
+    ``raynor``."""
+    scn = build(skirmish("supply abilities", armies=armies, rounds=DEPLOY), "supply.toml")
+    assert errors(scn) == []
+    sim = Simulation(scn, trials, seed=3)
+    missions.setup(sim)
+    near_red = sim.world.place(scn.units["marine-1"], (9, 11), (0, -1), ())
+    near_blue = sim.world.place(scn.units["zergling-1"], (9, 8), (0, 1), (near_red,), ("marine-1",))
+    assert near_red is not None and near_blue is not None
+    sim.pos[sim.uids.index("marine-1")] = near_red
+    sim.pos[sim.uids.index("zergling-1")] = near_blue
+    if raynor is not None:
+        spot = sim.world.place(scn.units["jim-raynor-1"], raynor, (0, -1), (near_red, near_blue))
+        assert spot is not None
+        sim.pos[sim.uids.index("jim-raynor-1")] = spot
+    sim.sync_board()
+    return sim
+
+
+def marker_1(sim: Simulation) -> int:
+    return [m.number for m in sim.scn.deployment.markers].index(1)
+
+
+def test_supply_effects_are_in_the_profiles(armies: dict[str, str]) -> None:
+    """The card texts: Commander "Treat this Unit's Supply characteristic as increased by 1 for Controlling and
+    Contesting Mission Markers, completing objectives, and resolving Disengage checks" (Jim Raynor, Kerrigan,
+    Artanis); Supply Depot's Additional Supply Depots "improved by 1"; Freedom Fighters "cannot be reduced below
+    1" for Friendly Units Within 8"."""
+    scn = build(skirmish("supply abilities", armies=armies, rounds=DEPLOY), "supply.toml")
+    for unit in ("Jim Raynor", "Kerrigan", "Artanis"):
+        card = scn.roster.unit(unit).card
+        (commander,) = [a for a in card.abilities if a.name == "Commander"]
+        assert [(e.kind, e.value) for e in commander.effects] == [("contest_supply", 1), ("disengage_supply", 1)]
+    raynor = scn.roster.unit("Jim Raynor").card
+    (ff,) = [a for a in raynor.abilities if a.name == "Freedom Fighters"]
+    assert [(e.kind, e.minimum, e.within) for e in ff.effects] == [("contest_supply", 1, 8)]
+    (depots,) = scn.roster.card("Supply Depot").abilities
+    assert [(e.kind, e.value) for e in depots.effects] == [("contest_supply", 1)]
+
+
+def test_additional_supply_depots_breaks_a_tie(armies: dict[str, str]) -> None:
+    """8.9.1 ("a tie never transfers") + Additional Supply Depots: Marines (6 models: Supply 1) and Zerglings (12:
+    Supply 1) tie on marker 1 and nobody takes it; in the games where the Marines used the card this Round
+    they count Supply 2 and red controls it."""
+    sim = board(armies, 4)
+    m = sim.uids.index("marine-1")
+    sim.alive[sim.uids.index("zergling-1")] = 12
+    bits = abilities.use_bits(sim, m, ["Additional Supply Depots"])
+    assert bits
+    sim.used[m, [1, 3]] |= bits
+    missions.control(sim, np.arange(4))
+    assert sim.control[marker_1(sim)].tolist() == [-1, 0, -1, 0]
+    supply = abilities.contest_supply(sim, sim.current_supply(), np.arange(4))
+    assert supply[m].tolist() == [1, 2, 1, 2]
+    assert sim.current_supply()[m].tolist() == [1, 1, 1, 1]  # the Current Supply Value itself is unchanged
+
+
+def test_freedom_fighters_keeps_friendly_supply_at_1(armies: dict[str, str]) -> None:
+    """Freedom Fighters: 3 Marines (Supply 0) and 6 Zerglings (Supply 0) tie 0-0 on marker 1 where Jim Raynor is
+    more than 8" away; Within 8" of him the Marines count 1 and red controls it. Raynor himself, not Within 3" of
+    the marker, contests nothing (his Commander +1 is his own)."""
+    far = board(armies, 2, raynor=(30, 4))
+    near = board(armies, 2, raynor=(14, 4))
+    got = []
+    for sim in (far, near):
+        m, z, r = (sim.uids.index(u) for u in ("marine-1", "zergling-1", "jim-raynor-1"))
+        sim.alive[m] = 3
+        sim.alive[z] = 6
+        trials = np.arange(2)
+        supply = abilities.contest_supply(sim, sim.current_supply(), trials)
+        assert supply[r].tolist() == [2, 2]  # Commander: Supply 1 + 1
+        assert supply[z].tolist() == [0, 0]  # an enemy unit is not lifted
+        missions.control(sim, trials)
+        got.append((supply[m].tolist(), sim.control[marker_1(sim)].tolist()))
+    assert got == [([0, 0], [-1, -1]), ([1, 1], [0, 0])]
+
+
+def test_commander_counts_for_tactical_mass(armies: dict[str, str]) -> None:
+    """8.5.4 Tactical Mass ("Current Supply Value higher than the Combined Supply of the Enemy Units it was
+    Engaged with") + Commander ("resolving Disengage checks"): Jim Raynor (Supply 1, counted 2) Disengages from
+    12 Zerglings (Supply 1) with Tactical Mass; from 18 (Supply 2) without. The Zerglings Disengaging from him meet
+    his 2 and get the penalty, also the 18 (Supply 2)."""
+    sim = board(armies, 2)
+    scn = sim.scn
+    r, z, m = (sim.uids.index(u) for u in ("jim-raynor-1", "zergling-1", "marine-1"))
+    sim.pos[m] = -1  # the Marines elsewhere: Raynor at (9, 11) stands where they stood
+    raynor = sim.world.place(scn.units["jim-raynor-1"], (9, 11), (0, -1), ())
+    zerg = sim.world.place(scn.units["zergling-1"], (9, 8), (0, 1), (raynor,), ("jim-raynor-1",))
+    assert raynor is not None and zerg is not None
+    sim.pos[r], sim.pos[z] = raynor, zerg
+    sim.sync_board()
+    sim.alive[z] = [12, 18]
+    trials = np.arange(2)
+    assert sim.engaged_mask(trials, r).all()
+    sim._tactical_mass(r, trials)
+    assert sim.penalty[r].tolist() == [False, True]
+    sim._tactical_mass(z, trials)
+    assert sim.penalty[z].tolist() == [True, True]  # 1 > 2 and 2 > 2 fail (without Commander 2 > 1 would pass)
+
+
+def test_additional_supply_depots_is_no_longer_a_warning(armies: dict[str, str], tmp_path: Path) -> None:
+    """A planned Additional Supply Depots checks clean: it has a modelled effect now."""
+    rounds = [
+        {
+            "round": 1,
+            "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]},
+            "blue": {},
+        },
+        {
+            "round": 2,
+            "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 8], "use": [DEPOTS]}]},
+            "blue": {},
+        },
+    ]  # fmt: skip
+    scn = build(skirmish("supply abilities", armies=armies, rounds=rounds), "supply.toml")
+    assert errors(scn) == []
+    assert not any("Additional Supply Depots" in w for w in warnings(scn)), warnings(scn)
