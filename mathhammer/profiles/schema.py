@@ -38,6 +38,7 @@ EffectKind = Literal[
     "impact_dice",
     "contest_supply",
     "disengage_supply",
+    "counts_activated",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -130,6 +131,12 @@ class Effect(_Frozen):
     costs_activation: bool = False
     #: charge_roll: roll this many more D6 for the Charge Distance and use the highest (Metabolic Boost: 1)
     dice: int = Field(default=0, ge=0, le=9)
+    #: the effect is for a unit the ability selects (10.1; the plan's ``select``): "friendly" ("Select another
+    #: Friendly Unit"), "enemy" ("Select one Enemy Unit"), Within ``within`` of the unit using it
+    select: Literal["", "friendly", "enemy"] = ""
+    #: with ``select``: the selected unit must be in Line of Sight (10.1) unless the text says "Line of Sight is
+    #: not required"
+    line_of_sight: bool = True
 
     @field_validator("vs_tags", "surge_types")
     @classmethod
@@ -173,10 +180,14 @@ class Effect(_Frozen):
             raise ValueError("charge_roll needs value >= 1 (added to the Charge Distance) or dice >= 1 (more D6)")
         elif k == "contest_supply" and self.value <= 0 and self.minimum <= 0:
             raise ValueError("contest_supply needs value >= 1 (added) or minimum >= 1 (a floor)")
+        elif k == "counts_activated" and (self.select != "enemy" or self.within is None):
+            raise ValueError('counts_activated needs select = "enemy" and within (inches)')
         elif k in ("impact_hit", "impact_dice", "disengage_supply") and self.value <= 0:
             raise ValueError(f"{k} needs value >= 1")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
+        if self.select and self.within is None:
+            raise ValueError("select needs within (inches): the range the unit is selected in")
         return self
 
 

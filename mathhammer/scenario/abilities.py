@@ -369,9 +369,11 @@ def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.
 
     ``value`` is added to the unit's own (Commander: "Treat this Unit's Supply characteristic as increased by 1";
     Additional Supply Depots, a card's Active ability used on the unit this Round: "The active Unit's Supply
-    Value is improved by 1"). Then ``minimum`` is a floor for every Friendly Unit Within ``within`` of the unit,
-    itself included (Freedom Fighters: "The Supply Value of all Friendly Units Within 8" of this Unit cannot be
-    reduced below 1"), read in each game where both are on the table.
+    Value is improved by 1"), or, with ``select``, to the unit the ability selected this Round (Domineering
+    Presence: "That Unit's Supply characteristic is increased by 1"). Then ``minimum`` is a floor for every
+    Friendly Unit Within ``within`` of the unit, itself included (Freedom Fighters: "The Supply Value of all
+    Friendly Units Within 8" of this Unit cannot be reduced below 1"), read in each game where both are on the
+    table.
     """
     from .sim import _split_by
 
@@ -384,9 +386,15 @@ def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.
             continue
         for mask, ts in _split_by(here, sim.used[u, here]):
             for e in sim._effects(u, mask, "contest_supply"):
+                if e.select:
+                    continue  # for the unit it selects (Domineering Presence): sim.granted
                 out[u, ts] += e.value
                 if e.minimum:
                     floors.append((u, e, ts))
+    for q, e, games in sim.granted:  # given by another unit's ability this Round (apply_selected)
+        if e.kind == "contest_supply":
+            ts = games[on[q, games]]
+            out[q, ts] += e.value
     for r, e, ts in floors:  # after every addition: "cannot be reduced below"
         side = sim.units[r].player
         for q in range(sim.U):
@@ -395,6 +403,49 @@ def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.
             hit = _near_games(sim, ts, r, q, e.within if e.within is not None else 0.0)
             out[q, hit] = np.maximum(out[q, hit], e.minimum)
     return out
+
+
+def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -> None:
+    """The effects of the activation's Active abilities on the unit each selects (10.1; the plan's ``select``).
+
+    In each game of ``here`` where the selected unit is on the table, Within ``within`` of unit ``u`` and, unless
+    the text says "Line of Sight is not required", in its Line of Sight (10.1: "The target is in range and in
+    Line of Sight"), the effect applies; the other games are counted in the skip report. ``counts_activated``
+    (Crushing Grip: "That Unit counts as Activated in this Phase") takes away the unit's activation in this
+    Phase where it has not activated yet; the others last until the end of the Round (``sim.granted``, 10.2).
+    """
+    for name, chosen in act.select:
+        found = find(sim.scn, act.unit, name)
+        effects = [e for e in found.ability.effects if e.select] if found else []
+        q = sim.uids.index(chosen)
+        for e in effects:
+            assert e.within is not None  # the schema: select needs within
+            ok = _near_games(sim, here, u, q, e.within)
+            if e.line_of_sight:
+                ok &= _sight_games(sim, here, u, q)
+            games = here[ok[here]]
+            if games.size < here.size:
+                sight = " and in Line of Sight" if e.line_of_sight else ""
+                sim._skip(
+                    act,
+                    here.size - games.size,
+                    f'{name!r} not resolved: {chosen!r} not on the table Within {e.within:g}"{sight} (10.1)',
+                )
+            if e.kind == "counts_activated":
+                sim.gripped[q, games[~sim.acted[q, games]]] = True
+            else:
+                sim.granted.append((q, e, games))
+
+
+def _sight_games(sim: Simulation, trials: np.ndarray, r: int, q: int) -> np.ndarray:
+    """Per game (length ``sim.T``, set only in ``trials``): a live model of ``r`` has Line of Sight to a live
+    model of ``q`` (:meth:`World.in_sight`), both on the table."""
+    hit = np.zeros(sim.T, dtype=bool)
+    for (pr, kr, pq, kq), ts in sim.groups(
+        trials, [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
+    ):
+        hit[ts] = pr >= 0 and kr > 0 and pq >= 0 and kq > 0 and sim.world.in_sight(pr, kr, pq, kq)
+    return hit
 
 
 def disengage_supply(sim: Simulation, u: int) -> int:
@@ -655,6 +706,7 @@ __all__ = [
     "Found",
     "Purse",
     "adjust_charge_roll",
+    "apply_selected",
     "card_abilities",
     "charge_debuffs",
     "charge_roll",

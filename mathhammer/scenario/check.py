@@ -246,6 +246,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 make_loadout(su.unit, su.models, [u.name for u in su.loadout.upgrades], [abil.name])
                             except MathhammerError as exc:
                                 say(act, f"use: {exc}")
+                    _check_select(scn, world, act, say, pos)
                     _check_reactions(scn, world, act, say, warn, pos, purses, used, once)
                     p_now, a_now = state()
                     engaged_now = on and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now))
@@ -611,6 +612,46 @@ def _too_far(say: Say, act: Activation, at: str, a: Ability, unit: str, reacting
         f'{at}: {unit!r} is not Within {inches:g}" of {reacting!r} at this point of the plan ({a.name!r} answers '
         f'{who} Within {inches:g}", 10.4)',
     )
+
+
+def _check_select(scn: Scenario, world: World, act: Activation, say: Say, pos: dict[str, int]) -> None:
+    """10.1: an Active ability of ``use`` that selects a unit ("Select one Enemy Unit Within 12\"") names it in
+    ``select``: a unit of the side its text asks for, on the table and Within range at this point of the plan."""
+    chosen = dict(act.select)
+    for name in act.use:
+        found = find(scn, act.unit, name)
+        if found is None:
+            continue  # the use check names it
+        a = found.ability
+        picks = [e for e in a.effects if e.select]
+        unit = next((u for n, u in chosen.items() if n.strip().lower() == name.strip().lower()), None)
+        if not picks:
+            if unit is not None:
+                say(act, f"select: {a.name!r} selects no unit (its modelled effects are for {act.unit!r} itself)")
+            continue
+        side = picks[0].select
+        mine = scn.units[act.unit].player
+        ok = sorted(u for u, su in scn.units.items() if (su.player == mine) == (side == "friendly") and u != act.unit)
+        if unit is None:
+            say(
+                act,
+                f"select: {a.name!r} selects a{'n' if side == 'enemy' else ''} {side.title()} Unit (its text: "
+                f"{a.text!r}); name it: select = {{ {a.name!r} = one of {', '.join(ok) or 'none'} }}",
+            )
+            continue
+        if unit not in ok:
+            say(act, f"select.{a.name}: got {unit!r}; allowed: {', '.join(ok) or 'none'} (its text: {a.text!r})")
+            continue
+        if unit not in pos:
+            say(act, f"select.{a.name}: {unit!r} is not on the table at this point of the plan (10.1)")
+            continue
+        reach = min(float(e.within) for e in picks if e.within is not None)
+        if act.unit in pos and not _within_now(scn, world, pos, act.unit, unit, reach):
+            say(
+                act,
+                f'select.{a.name}: {unit!r} is not Within {reach:g}" of {act.unit!r} at this point of the plan '
+                "(10.1: the target is in range)",
+            )
 
 
 def _within_now(scn: Scenario, world: World, pos: dict[str, int], a: str, b: str, inches: float) -> bool:

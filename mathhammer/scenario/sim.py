@@ -69,7 +69,7 @@ from ..board.engagement import ENGAGEMENT_RANGE
 from ..engine.config import JIT
 from ..engine.rng import mix64
 from ..exact import exact_states
-from ..profiles.schema import Ability
+from ..profiles.schema import Ability, Effect
 from ..starcraft.compiled import attack_key, compile_attack
 from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
@@ -185,6 +185,10 @@ class Simulation:
         # per unit and game, in the current Phase: activated; counted as Activated by a Reaction (Zealous Round)
         self.acted = np.zeros((self.U, self.T), dtype=bool)
         self.flipped = np.zeros((self.U, self.T), dtype=bool)
+        # ... counted as Activated by an enemy's Active ability (Crushing Grip: abilities.apply_selected)
+        self.gripped = np.zeros((self.U, self.T), dtype=bool)
+        # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
+        self.granted: list[tuple[int, Effect, np.ndarray]] = []
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
@@ -473,6 +477,7 @@ class Simulation:
                     break
                 self.acted[:] = False
                 self.flipped[:] = False
+                self.gripped[:] = False
                 if phase == "combat":
                     self.combat_phase(live)
                     continue
@@ -545,6 +550,10 @@ class Simulation:
         if flipped.any():  # a Reaction counted it as Activated in this Phase (Zealous Round)
             self._skip(act, int(flipped.sum()), "the unit counts as Activated in this Phase (Zealous Round, 10.4)")
             trials = trials[~flipped]
+        gripped = self.gripped[u, trials]
+        if gripped.any():  # an enemy's Active ability did (Crushing Grip)
+            self._skip(act, int(gripped.sum()), "the unit counts as Activated in this Phase (an enemy's Crushing Grip)")
+            trials = trials[~gripped]
         self.acted[u, trials] = True
         if act.when or act.unless:  # issue 6 point 1: where a condition fails the unit holds (conditions.py)
             trials = conditions.admit(self, act, trials)
@@ -582,6 +591,8 @@ class Simulation:
         self.used[u, here] |= bits
         for e in self._effects(u, bits, "non_lethal_self"):
             self.mark[u, fresh] += e.value  # NON-LETHAL DAMAGE on the unit itself (part 11)
+        if act.select:
+            abilities.apply_selected(self, u, act, here)  # effects for the unit an ability selects
 
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""
@@ -1140,6 +1151,7 @@ class Simulation:
     def cleanup(self, live: np.ndarray) -> None:
         """8.9.5 Cleanup (abilities and their effects expire, cards Ready) and 8.9.6 initiative."""
         self.used[:, live] = 0
+        self.granted.clear()
         self.penalty[:, live] = False
         diff = self.vp[0, live] - self.vp[1, live]
         roll = self.roll_off(_stream(self.round, 9), live)  # 8.9.6: "If tied, conduct a Roll-Off"

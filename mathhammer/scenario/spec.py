@@ -177,6 +177,8 @@ class ActivationSpec(_Strict):
     targets: list[str] = []
     weapons: list[str] = []
     use: list[str] = []
+    #: the unit an ability of ``use`` selects (10.1: "Select one Enemy Unit Within 12\""): ability name -> unit
+    select: dict[str, str] = {}
     react: list[ReactionSpec] = []
     #: per-trial conditions (``if`` is a Python keyword): every ``if`` must hold, no ``unless`` (conditions.py)
     when: list[str] = Field(default=[], alias="if", max_length=20)
@@ -342,6 +344,8 @@ class Activation:
     weapons: tuple[str, ...] = ()
     use: tuple[str, ...] = ()
     react: tuple[Reaction, ...] = ()
+    #: (ability of ``use``, the unit it selects), from the plan's ``select``
+    select: tuple[tuple[str, str], ...] = ()
     when: tuple[Condition, ...] = ()  # ``if``: every one must hold in a trial (conditions.py)
     unless: tuple[Condition, ...] = ()  # none may hold
     on: str | None = None  # the piece the unit stands on after the action (None: the playmat)
@@ -618,6 +622,18 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             )
                             continue
                         reactions.append(Reaction(rx.unit, rx.use, ru.player, rx.for_unit))
+                    used = {n.strip().lower() for n in act.use}
+                    for name, chosen in act.select.items():
+                        if name.strip().lower() not in used:
+                            problems.append(
+                                f"{where}.select: {name!r} is not in use; allowed: an ability of use: "
+                                f"{', '.join(repr(n) for n in act.use) or '(use is empty)'}"
+                            )
+                        elif chosen not in units:
+                            problems.append(
+                                f"{where}.select.{name}: got {chosen!r}; allowed: a unit of either player: "
+                                f"{', '.join(sorted(units))}"
+                            )
                     owners = {k: v.player for k, v in units.items()}
                     numbers = [m.number for m in sf.deployment.markers]
                     when, bad_if = parse_conditions(f"{where}.if", act.when, owners, numbers)
@@ -642,6 +658,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             tuple(act.weapons),
                             tuple(act.use),
                             tuple(reactions),
+                            select=tuple(act.select.items()),
                             when=when,
                             unless=unless,
                             on=act.on,

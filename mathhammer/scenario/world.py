@@ -307,6 +307,7 @@ class World:
         self._charges: dict[tuple[object, ...], tuple[float, Coord | None]] = {}
         self._near: dict[tuple[int, int, float], bool] = {}
         self._within: dict[tuple[int, int, int, int, float], int] = {}
+        self._sight: dict[tuple[int, int, int, int], bool] = {}
         self._pid: dict[Placement, int] = {}
         self._pairs: dict[tuple[int, int, int, int], bool] = {}
         self._pair_sets: dict[tuple[tuple[int, ...], tuple[int, ...]], frozenset[tuple[str, str]]] = {}
@@ -1578,6 +1579,22 @@ class World:
         (True, False)
         """
         return self.models_within(pa, ka, pb, kb, inches) > 0
+
+    def in_sight(self, pa: int, ka: int, pb: int, kb: int) -> bool:
+        """Does a live model of placement ``pa`` (its first ``ka``) have Line of Sight (7.1) to a live model of
+        ``pb`` (its first ``kb``)? Terrain blocks it, models never do: the two units alone on the table."""
+        key = (pa, ka, pb, kb)
+        hit = self._sight.get(key)
+        if hit is None:
+            a, b = self.placements[pa].unit, self.placements[pb].unit
+            pos = tuple(pa if u == a else pb if u == b else -1 for u in self.uids)
+            alive = tuple(ka if u == a else kb if u == b else 0 for u in self.uids)
+            board = self.board_for(pos, alive)
+            hit = any(
+                line_of_sight(board, x, y).visible for x in self._models_of(pa)[:ka] for y in self._models_of(pb)[:kb]
+            )
+            self._sight[key] = hit
+        return hit
 
     def models_within(self, pa: int, ka: int, pb: int, kb: int, inches: float) -> int:
         """How many live models of placement ``pa`` (its first ``ka``) are Within ``inches`` of a live model of

@@ -1,0 +1,200 @@
+"""Active abilities that select a unit (10.1 "Select one Enemy Unit Within 12\""; issue 6, point 3): the plan's
+``select``, checked by ``scenario check`` and applied per game (Crushing Grip: ``counts_activated``; Domineering
+Presence: ``contest_supply`` for the selected unit).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario import ScenarioError, abilities
+from mathhammer.scenario import mission as missions
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.spec import Scenario
+
+from .scenario_kit import build, errors, skirmish
+from .test_scenario_abilities import RED, write_armies
+
+ZERG = """
+name = "Kerrigan's brood"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"       # 1 BM
+tactical = ["Spawning Pool", "Overseer"]   # 1 BM each; Overseer: Support +1 (the Queen)
+
+[[units]]
+unit = "Zergling"
+models = 12
+
+[[units]]
+unit = "Kerrigan"
+
+[[units]]
+unit = "Queen"
+upgrades = ["Domineering Presence"]
+"""
+
+GRIP = "Crushing Grip"
+PRESENCE = "Domineering Presence"
+#: a Size 3 wall across the middle of the table, from x = 0 to 24 (Line of Sight over it is blocked)
+WALL = [{"id": "wall", "footprint": [[0, 17.5], [24, 17.5], [24, 18.5], [0, 18.5]], "size": 3}]
+
+
+@pytest.fixture(scope="module")
+def armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    return write_armies(tmp_path_factory.mktemp("select"), RED, ZERG)
+
+
+def grip_plan(kerrigan: tuple[float, float], select: dict | None = None) -> list[dict]:
+    """marine-1 walks to (18, 16) by Round 2, Kerrigan comes on at (x, 30) and runs to ``kerrigan`` (x, y). In
+    Round 3, blue first, Kerrigan uses Crushing Grip on marine-1 (``select``), then marine-1's planned Move back to
+    (18, 12)."""
+    grip = {"unit": "kerrigan-1", "action": "hold", "use": [GRIP], "select": select or {GRIP: "marine-1"}}
+    rounds: list[dict] = [
+        {"round": 1,
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
+         "blue": {"movement": [{"unit": "kerrigan-1", "action": "deploy", "to": [kerrigan[0], 30]}]}},
+        {"round": 2,
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 16]}]},
+         "blue": {}},
+        {"round": 3,
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}]},
+         "blue": {"movement": [grip]}},
+    ]  # fmt: skip
+    if kerrigan[1] < 30:
+        rounds[1]["blue"]["assault"] = [{"unit": "kerrigan-1", "action": "run", "to": list(kerrigan)}]
+    return rounds
+
+
+def scenario(armies: dict[str, str], rounds: list[dict], **over: object) -> Scenario:
+    data = skirmish("select", armies=armies, rounds=rounds, first_player="blue", **over)
+    return build(data, "select.toml")
+
+
+def test_select_effects_are_in_the_profiles(armies: dict[str, str]) -> None:
+    """Crushing Grip: "Select one Enemy Unit Within 12". That Unit counts as Activated in this Phase" (Line of
+    Sight needed, 10.1); Domineering Presence: "Select another Friendly Unit Within 6" (Line of Sight is not
+    required). That Unit's Supply characteristic is increased by 1 for Controlling and Contesting"."""
+    scn = scenario(armies, grip_plan((30, 28)))
+    (grip,) = [a for a in scn.roster.unit("Kerrigan").card.abilities if a.name == GRIP]
+    assert [(e.kind, e.select, e.within, e.line_of_sight) for e in grip.effects] == [
+        ("counts_activated", "enemy", 12, True)
+    ]
+    queen = scn.roster.unit("Queen").card
+    (presence,) = [a for up in queen.upgrades if up.name == PRESENCE for a in up.abilities]
+    assert [(e.kind, e.value, e.select, e.within, e.line_of_sight) for e in presence.effects] == [
+        ("contest_supply", 1, "friendly", 6, False)
+    ]
+
+
+def test_crushing_grip_takes_away_the_activation(armies: dict[str, str]) -> None:
+    """Crushing Grip in Round 3's Movement Phase, blue first: marine-1 counts as Activated and its Move is lost in
+    every game (it stays at (18, 16)); without the ability it moves back to (18, 12)."""
+    n = 50
+    got = []
+    for use in (True, False):
+        rounds = grip_plan((22, 24))
+        if not use:
+            rounds[2]["blue"]["movement"][0] = {"unit": "kerrigan-1", "action": "hold"}
+        scn = scenario(armies, rounds)
+        assert errors(scn) == []
+        sim = Simulation(scn, n, seed=4)
+        sim.run()
+        m = sim.uids.index("marine-1")
+        ys = {round(sim.world.placements[p].centres[0][1], 3) for p in sim.pos[m].tolist()}
+        got.append((ys, sum(v for k, v in sim.skipped.items() if "an enemy's Crushing Grip" in k)))
+    assert got == [({16.0}, n), ({12.0}, 0)]
+
+
+def test_crushing_grip_needs_line_of_sight_in_each_game(armies: dict[str, str]) -> None:
+    """10.1 "The target is in range and in Line of Sight (unless the ability says otherwise)": behind a Size 3 wall
+    Kerrigan, Within 12", cannot select marine-1; the games are counted as not resolved and the Marines move."""
+    n = 20
+    scn = scenario(armies, grip_plan((12, 24)), terrain=WALL)
+    assert errors(scn) == []
+    sim = Simulation(scn, n, seed=4)
+    sim.run()
+    m = sim.uids.index("marine-1")
+    assert {round(sim.world.placements[p].centres[0][1], 3) for p in sim.pos[m].tolist()} == {12.0}
+    assert sum(v for k, v in sim.skipped.items() if "'Crushing Grip' not resolved" in k and "Line of Sight" in k) == n
+    k, r = sim.uids.index("kerrigan-1"), sim.uids.index("marine-1")
+    pk, pm = int(sim.pos[k, 0]), int(sim.pos[r, 0])
+    assert sim.world.within(pk, 1, pm, 6, 12) and not sim.world.in_sight(pk, 1, pm, 6)
+
+
+def test_select_is_checked(armies: dict[str, str]) -> None:
+    """scenario check: the ability names its unit (an enemy for Crushing Grip, another Friendly Unit for
+    Domineering Presence), on the table and Within range at this point of the plan; ``select`` only for an
+    ability of ``use``."""
+    no_select = grip_plan((22, 24))
+    del no_select[2]["blue"]["movement"][0]["select"]
+    said = errors(scenario(armies, no_select))
+    assert any("select: 'Crushing Grip' selects an Enemy Unit" in p and "one of marine-1" in p for p in said), said
+    said = errors(scenario(armies, grip_plan((22, 24), {GRIP: "zergling-1"})))
+    assert any("select.Crushing Grip: got 'zergling-1'; allowed: marine-1, marine-2, medic-1" in p for p in said), said
+    said = errors(scenario(armies, grip_plan((30, 30))))
+    assert any("'marine-1' is not Within 12\" of 'kerrigan-1'" in p for p in said), said
+    said = errors(scenario(armies, grip_plan((22, 24), {GRIP: "marine-2"})))
+    assert any("'marine-2' is not on the table" in p for p in said), said
+    with pytest.raises(ScenarioError, match=r"select: 'Leap' is not in use"):
+        scenario(armies, grip_plan((22, 24), {GRIP: "marine-1", "Leap": "marine-1"}))
+    with pytest.raises(ScenarioError, match=r"select.Crushing Grip: got 'nobody'"):
+        scenario(armies, grip_plan((22, 24), {GRIP: "nobody"}))
+    presence = grip_plan((22, 24))
+    presence[2]["blue"]["movement"] = [
+        {"unit": "queen-1", "action": "hold", "use": [PRESENCE], "select": {PRESENCE: "queen-1"}}
+    ]
+    presence[0]["blue"]["movement"].append({"unit": "queen-1", "action": "deploy", "to": [26, 33]})
+    said = errors(scenario(armies, presence))
+    assert any("select.Domineering Presence: got 'queen-1'; allowed: kerrigan-1, zergling-1" in p for p in said), said
+
+
+SELECT = {PRESENCE: "zergling-1"}
+
+
+def test_domineering_presence_adds_supply_to_the_selected_unit(armies: dict[str, str]) -> None:
+    """Domineering Presence on zergling-1 (6 models: Supply 0), Within 6" of the Queen (Line of Sight not
+    required, across the wall): the Zerglings count Supply 1 for marker control until the end of the Round, the
+    Queen herself not; in the games where they are farther than 6" nothing changes."""
+    rounds = [
+        {
+            "round": 1,
+            "red": {},
+            "blue": {
+                "movement": [
+                    {"unit": "queen-1", "action": "deploy", "to": [14, 32]},
+                    {"unit": "zergling-1", "action": "deploy", "to": [9, 32]},
+                ]
+            },
+        },
+        {
+            "round": 2,
+            "red": {},
+            "blue": {"movement": [{"unit": "queen-1", "action": "hold", "use": [PRESENCE], "select": SELECT}]},
+        },
+    ]  # fmt: skip
+    scn = scenario(armies, rounds)
+    assert errors(scn) == []
+    sim = Simulation(scn, 4, seed=2)
+    missions.setup(sim)
+    trials = np.arange(4)
+    sim.round = 1
+    for act in scn.activations(1, "movement", "blue"):
+        sim.activate(act, trials)
+    q, z = sim.uids.index("queen-1"), sim.uids.index("zergling-1")
+    far = sim.world.place(scn.units["zergling-1"], (30, 28), (0, 1), (int(sim.pos[q, 0]),))
+    assert far is not None
+    sim.pos[z, 2:] = far  # games 2 and 3: the Zerglings more than 6" away
+    sim.alive[z] = 6
+    sim.sync_board()
+    sim.round = 2
+    (act,) = scn.activations(2, "movement", "blue")
+    sim.activate(act, trials)
+    supply = abilities.contest_supply(sim, sim.current_supply(), trials)
+    assert supply[z].tolist() == [1, 1, 0, 0]
+    assert supply[q].tolist() == sim.current_supply()[q].tolist()
+    assert sum(v for k, v in sim.skipped.items() if "'Domineering Presence' not resolved" in k) == 2
+    sim.cleanup(trials)  # 10.2: "effects end at the end of the Round"
+    assert abilities.contest_supply(sim, sim.current_supply(), trials)[z].tolist() == [0, 0, 0, 0]
