@@ -207,6 +207,21 @@ def test_engaged_attacker_only_targets_units_it_is_engaged_with(melee: Board) ->
     assert not out.eligible and out.attacker_engaged
 
 
+def test_indomitable_shoots_out_of_melee_and_is_shot_into_it(melee: Board) -> None:
+    # Goliath Indomitable (card sheet): "While Engaged, this Unit may target and be targeted by Unengaged Enemy
+    # Units. In both cases, the defending Unit gains an Evade Roll against those attacks."
+    out = attack_facts(melee, "zealots", "marines", 24, attacker_indomitable=True)
+    assert out.eligible and out.attacker_engaged and "indomitable" in out.evade_reasons
+    assert not attack_facts(melee, "zealots", "marines", 24, target_indomitable=True).eligible  # the other unit's
+    into = attack_facts(melee, "marines", "hydras", 24, target_indomitable=True)
+    assert into.eligible and {"engaged", "indomitable"} <= set(into.evade_reasons)
+    assert not attack_facts(melee, "marines", "hydras", 24, attacker_indomitable=True).eligible
+    # between two Engaged units (8.7.3 step 1 as before): nothing changes, no Evade from Indomitable
+    both = attack_facts(melee, "zealots", "hydras", 12, attacker_indomitable=True, target_indomitable=True)
+    assert both.eligible and "indomitable" not in both.evade_reasons
+    assert "indomitable" not in attack_facts(melee, "marines", "hydras", 24, pinpoint=True).evade_reasons
+
+
 def test_bulky_cannot_fire_while_engaged(melee: Board) -> None:
     # BULKY: "cannot be used to make a Ranged Attack while the Unit is currently Engaged".
     facts = attack_facts(melee, "zealots", "hydras", 12, bulky=True)

@@ -39,7 +39,9 @@ evade=...)``) with the reason for each. Readings (rulebook seed 003 and FAQ v1.0
   from the board's ``flying`` flags); "An Unengaged attacking Unit cannot select an Engaged Unit as
   a target" unless PINPOINT ("may target Engaged Enemy Units"); "An Engaged attacking Unit may
   only target the Unit(s) it is currently Engaged with" (PINPOINT does not lift it: FAQ
-  "PINPOINT shoots *into* melee, not *out of* it"); BULKY "cannot be used to make a Ranged Attack
+  "PINPOINT shoots *into* melee, not *out of* it"); Indomitable (Goliath) lifts each of the two for
+  an attack by or at the unit that has it, out of melee at an Unengaged unit or into melee from one,
+  and the defending unit gains an Evade Roll (``indomitable``); BULKY "cannot be used to make a Ranged Attack
   while the Unit is currently Engaged"; no contributing model (no Visible target model Within
   Range); a target of the attacker's own side.
 * 8.7.5 casualty priority for the target's models: tier 1 "Models not Within the Engagement
@@ -267,8 +269,15 @@ def attack_facts(
     bulky: bool = False,
     target_tags: Iterable[str] = (),
     weapon_target: str = "All",
+    attacker_indomitable: bool = False,
+    target_indomitable: bool = False,
 ) -> AttackFacts:
     """The facts of a Ranged Attack by ``attacker_unit_id`` at ``target_unit_id`` (see the module text).
+
+    ``attacker_indomitable`` / ``target_indomitable``: that unit has Indomitable ("While Engaged, this Unit may
+    target and be targeted by Unengaged Enemy Units. In both cases, the defending Unit gains an Evade Roll
+    against those attacks"): the two Engaged refusals of 8.7.3 step 1 are lifted for such an attack, and the
+    target has the Evade Roll (``indomitable``).
 
     Raises:
         InputError: an unknown unit id, a negative range, an unknown ``weapon_target``.
@@ -352,12 +361,18 @@ def attack_facts(
         refusals.append(f"weapon Target {wanted} cannot shoot a {target_tag} unit (8.7.3 step 1)")
     if bulky and attacker_engaged:
         refusals.append("BULKY: cannot make a Ranged Attack while the unit is Engaged")
-    if attacker_engaged and target.id not in attacker_links:
+    # Indomitable: an Engaged attacker with it at an Unengaged target; an Unengaged attacker at an Engaged target
+    # with it. "In both cases, the defending Unit gains an Evade Roll against those attacks."
+    out_of_melee = attacker_indomitable and attacker_engaged and not target_engaged
+    into_melee = target_indomitable and target_engaged and not attacker_engaged
+    if out_of_melee or into_melee:
+        evade.append("indomitable")
+    if attacker_engaged and target.id not in attacker_links and not out_of_melee:
         refusals.append(
             f"{attacker.id!r} is Engaged: it may only target the units it is Engaged with "
             f"({', '.join(sorted(attacker_links))}) (8.7.3 step 1; PINPOINT does not shoot out of melee)"
         )
-    if not attacker_engaged and target_engaged and not pinpoint:
+    if not attacker_engaged and target_engaged and not pinpoint and not into_melee:
         refusals.append(f"{target.id!r} is Engaged: an Unengaged unit cannot target it without PINPOINT (8.7.3 step 1)")
     if not contributing:
         what = "target model" if indirect else "Visible target model"
@@ -380,10 +395,16 @@ def attack_facts(
 
 
 def weapon_facts(
-    board: Board, attacker_unit_id: str, target_unit_id: str, weapon: Any, target_tags: Iterable[str] = ()
+    board: Board,
+    attacker_unit_id: str,
+    target_unit_id: str,
+    weapon: Any,
+    target_tags: Iterable[str] = (),
+    indomitable: tuple[bool, bool] = (False, False),
 ) -> AttackFacts:
     """:func:`attack_facts` for a :class:`~mathhammer.starcraft.model.Weapon`: its range and the keywords
-    that change the facts (LONG RANGE, BURST FIRE, INDIRECT FIRE, PINPOINT, BULKY) read off the profile."""
+    that change the facts (LONG RANGE, BURST FIRE, INDIRECT FIRE, PINPOINT, BULKY) read off the profile;
+    ``indomitable``: the attacker's and the target's Indomitable."""
     from ..starcraft.keywords import find
 
     lr, burst = find(weapon.keywords, "LONG RANGE"), find(weapon.keywords, "BURST FIRE")
@@ -398,6 +419,8 @@ def weapon_facts(
         pinpoint=find(weapon.keywords, "PINPOINT") is not None,
         bulky=find(weapon.keywords, "BULKY") is not None,
         target_tags=tuple(target_tags),
+        attacker_indomitable=indomitable[0],
+        target_indomitable=indomitable[1],
     )
 
 

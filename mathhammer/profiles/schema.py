@@ -39,6 +39,7 @@ EffectKind = Literal[
     "contest_supply",
     "disengage_supply",
     "counts_activated",
+    "engaged_targeting",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 

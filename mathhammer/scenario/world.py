@@ -1786,11 +1786,17 @@ class World:
         key = (pos, alive, uid, tid, weapon, tags)
         hit = self._facts.get(key)
         if hit is None:
-            hit = weapon_facts(self.board_for(pos, alive), uid, tid, weapon, tags)
+            both = (self._indomitable(uid), self._indomitable(tid))
+            hit = weapon_facts(self.board_for(pos, alive), uid, tid, weapon, tags, both)
             if len(self._facts) > 65536:
                 self._facts.clear()
             self._facts[key] = hit
         return hit  # type: ignore[return-value]
+
+    def _indomitable(self, uid: str) -> bool:
+        """The unit has Indomitable (an ``engaged_targeting`` effect of its card or upgrades: passive)."""
+        su = self.scn.units[uid]
+        return any(e.kind == "engaged_targeting" for e in su.loadout.effects())
 
     # ---------------------------------------------------------------- markers
     def contests(self, pid: int, alive: int, marker: int) -> bool:
