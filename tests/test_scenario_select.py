@@ -198,3 +198,84 @@ def test_domineering_presence_adds_supply_to_the_selected_unit(armies: dict[str,
     assert sum(v for k, v in sim.skipped.items() if "'Domineering Presence' not resolved" in k) == 2
     sim.cleanup(trials)  # 10.2: "effects end at the end of the Round"
     assert abilities.contest_supply(sim, sim.current_supply(), trials)[z].tolist() == [0, 0, 0, 0]
+
+
+GOLIATH = """
+name = "Goliath test"
+scale = "Skirmish"
+faction = "Terran Armed Forces"    # 1 CP; Elite 1
+tactical = ["Supply Depot"]        # Elite +1: the Goliath's starting Supply 2
+
+[[units]]
+unit = "Goliath"
+"""
+
+ZERG_TWO = """
+name = "Zerg test"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+
+[[units]]
+unit = "Zergling"
+models = 12
+
+[[units]]
+unit = "Roach"
+models = 3
+"""
+LOCK = "Target Lock"
+
+
+def lock_plan(target: str) -> list[dict]:
+    """The Goliath walks to (18, 12), the Roach to (18, 24) and the Zerglings to (22, 24); in Round 3 the Goliath
+    uses Target Lock on the Roach, then shoots ``target`` with its Autocannon."""
+    return [
+        {"round": 1,
+         "red": {"movement": [{"unit": "goliath-1", "action": "deploy", "to": [18, 4]}],
+                 "assault": [{"unit": "goliath-1", "action": "run", "to": [18, 8]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]},
+                               {"unit": "zergling-1", "action": "deploy", "to": [22, 32]}]}},
+        {"round": 2,
+         "red": {"movement": [{"unit": "goliath-1", "action": "move", "to": [18, 12]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 28]},
+                               {"unit": "zergling-1", "action": "move", "to": [22, 28]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 24]},
+                              {"unit": "zergling-1", "action": "run", "to": [22, 24]}]}},
+        {"round": 3,
+         "red": {"movement": [{"unit": "goliath-1", "action": "hold", "use": [LOCK], "select": {LOCK: "roach-1"}}],
+                 "assault": [{"unit": "goliath-1", "action": "shoot", "targets": [target], "weapons": ["Autocannon"]}]},
+         "blue": {}},
+    ]  # fmt: skip
+
+
+def test_target_lock_is_for_the_selected_enemy_only(tmp_path_factory: pytest.TempPathFactory, seen: list) -> None:
+    """Target Lock ("Select one Enemy Unit Within 12". Whenever a Friendly Goliath Unit targets that enemy with an
+    Autocannon, that weapon gains Surge Type: Light, Armoured, and S Dice: D3+1"): the Autocannon reaches the
+    engines with its Surge against the Roach it selected (Armoured), without one against the Zerglings (Light:
+    the Surge would apply to them too were the effect on every target)."""
+    armies = write_armies(tmp_path_factory.mktemp("lock"), GOLIATH, ZERG_TWO)
+    surges = {}
+    for target in ("roach-1", "zergling-1"):
+        scn = scenario(armies, lock_plan(target))
+        assert errors(scn) == []
+        seen.clear()
+        Simulation(scn, 200, seed=5).run()
+        cannon = [cb for batches, _ in seen for cb in batches if cb.label.startswith("Autocannon")]
+        assert cannon
+        surges[target] = {str(cb.surge) for cb in cannon}
+    assert surges["zergling-1"] == {"None"}
+    assert surges["roach-1"] != {"None"} and "None" not in surges["roach-1"], surges
+
+
+def test_target_lock_in_a_single_attack_query() -> None:
+    """``attack``/``compare`` with ``--use "Target Lock"``: the query's target is taken to be the selected unit,
+    whatever the distance (the 12" is where it is selected, not a range for the attack)."""
+    from mathhammer.profiles import load_roster
+    from mathhammer.starcraft.loadout import attack_batches, make_loadout
+
+    roster = load_roster()
+    lo = make_loadout(roster.unit("Goliath"), use=[LOCK])
+    (cannon,) = [
+        b for b in attack_batches(lo, roster.unit("Roach"), "assault", distance=20.0) if b.name == "Autocannon"
+    ]
+    assert cannon.weapon.surge_dice is not None and set(cannon.weapon.surge_tags) == {"Light", "Armoured"}

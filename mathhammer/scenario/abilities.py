@@ -91,13 +91,30 @@ class Found:
 
 
 @dataclass(frozen=True)
+class Grant:
+    """An effect that unit ``giver``'s ability ``ability`` gave unit ``unit`` (the unit it selected) in ``games``,
+    until the end of the Round (:func:`apply_selected`)."""
+
+    unit: int
+    effect: Effect
+    games: np.ndarray
+    giver: int
+    ability: Ability
+
+
+@dataclass(frozen=True)
 class ExtraLoadout(Loadout):
-    """A loadout with abilities of Faction or Tactical Cards switched on (their effects act like the unit's)."""
+    """A unit's loadout in the simulation: with abilities of Faction or Tactical Cards switched on (their effects
+    act like the unit's), and without the effects that are for a unit an ability selects (``select``: they go
+    to that unit, :func:`apply_selected`)."""
 
     extra: tuple[Ability, ...] = ()
 
     def abilities(self) -> list[Ability]:
         return super().abilities() + list(self.extra)
+
+    def effects(self) -> list[Effect]:
+        return [e for e in super().effects() if not e.select]
 
 
 def unit_abilities(su: ScenarioUnit) -> list[Ability]:
@@ -274,8 +291,6 @@ def loadout_for(sim: Simulation, u: int, mask: int) -> Loadout:
                 extra.append(found.ability)
             elif n in sim.inflicted:  # an enemy's Reaction on this unit's weapons (attacker_debuffs)
                 extra.append(sim.inflicted[n])
-    if not extra:
-        return lo
     return ExtraLoadout(lo.unit, lo.models, lo.upgrades, lo.use, lo.minerals, tuple(extra))
 
 
@@ -391,10 +406,10 @@ def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.
                 out[u, ts] += e.value
                 if e.minimum:
                     floors.append((u, e, ts))
-    for q, e, games in sim.granted:  # given by another unit's ability this Round (apply_selected)
-        if e.kind == "contest_supply":
-            ts = games[on[q, games]]
-            out[q, ts] += e.value
+    for grant in sim.granted:  # given by another unit's ability this Round (apply_selected)
+        if grant.effect.kind == "contest_supply":
+            ts = grant.games[on[grant.unit, grant.games]]
+            out[grant.unit, ts] += grant.effect.value
     for r, e, ts in floors:  # after every addition: "cannot be reduced below"
         side = sim.units[r].player
         for q in range(sim.U):
@@ -412,7 +427,9 @@ def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -
     the text says "Line of Sight is not required", in its Line of Sight (10.1: "The target is in range and in
     Line of Sight"), the effect applies; the other games are counted in the skip report. ``counts_activated``
     (Crushing Grip: "That Unit counts as Activated in this Phase") takes away the unit's activation in this
-    Phase where it has not activated yet; the others last until the end of the Round (``sim.granted``, 10.2).
+    Phase where it has not activated yet; the others last until the end of the Round (``sim.granted``, 10.2):
+    ``contest_supply`` for a Friendly Unit (Domineering Presence), weapon effects for attacks at an enemy
+    (Target Lock: :func:`locked_by`).
     """
     for name, chosen in act.select:
         found = find(sim.scn, act.unit, name)
@@ -431,10 +448,35 @@ def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -
                     here.size - games.size,
                     f'{name!r} not resolved: {chosen!r} not on the table Within {e.within:g}"{sight} (10.1)',
                 )
+            assert found is not None
             if e.kind == "counts_activated":
                 sim.gripped[q, games[~sim.acted[q, games]]] = True
             else:
-                sim.granted.append((q, e, games))
+                sim.granted.append(Grant(q, e, games, u, found.ability))
+
+
+#: effect kinds a selected Enemy Unit gives the attacks made at it (Target Lock)
+WEAPON_KINDS = ("weapon_keyword", "weapon_s_dice", "weapon_surge")
+
+
+def locked_by(sim: Simulation, u: int, t: int) -> list[tuple[int, np.ndarray]]:
+    """The weapon effects unit ``u`` gets against enemy ``t`` from an ability of its side that selected ``t`` this
+    Round (Target Lock: "Whenever a Friendly Goliath Unit targets that enemy with an Autocannon, that weapon
+    gains ..."): (the bit of ``sim.used`` standing for them, the games), for an attacker of the same unit type as
+    the unit that used it (the card the ability is printed on)."""
+    out = []
+    me = sim.units[u]
+    for grant in sim.granted:
+        if grant.unit != t or grant.effect.kind not in WEAPON_KINDS:
+            continue
+        g = sim.units[grant.giver]
+        if g.player != me.player or g.unit.name != me.unit.name:
+            continue
+        plain = grant.effect.model_copy(update={"select": "", "within": None})
+        k = grant.ability.effects.index(grant.effect)  # one name per effect of the ability
+        name = inflicted(sim, Found(grant.ability), [plain], f"{g.id}, at {sim.uids[t]}, effect {k + 1}")
+        out.append((use_bits(sim, u, [name]), grant.games))
+    return out
 
 
 def _sight_games(sim: Simulation, trials: np.ndarray, r: int, q: int) -> np.ndarray:

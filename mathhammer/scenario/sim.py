@@ -69,7 +69,7 @@ from ..board.engagement import ENGAGEMENT_RANGE
 from ..engine.config import JIT
 from ..engine.rng import mix64
 from ..exact import exact_states
-from ..profiles.schema import Ability, Effect
+from ..profiles.schema import Ability
 from ..starcraft.compiled import attack_key, compile_attack
 from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
@@ -188,7 +188,7 @@ class Simulation:
         # ... counted as Activated by an enemy's Active ability (Crushing Grip: abilities.apply_selected)
         self.gripped = np.zeros((self.U, self.T), dtype=bool)
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
-        self.granted: list[tuple[int, Effect, np.ndarray]] = []
+        self.granted: list[abilities.Grant] = []
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
@@ -746,22 +746,30 @@ class Simulation:
                 names += [b.name for b in attack_batches(base, self.units[t].unit, "assault") if b.name not in names]
         side = self.units[u].player
         tags = {t: tuple(self.units[t].unit.card.combat_tags) for t in targets}
+        # weapon effects at a target an ability of this side selected this Round (Target Lock), per game
+        locks: dict[int, np.ndarray] = {}
+        for t in targets:
+            for bit, games in abilities.locked_by(self, u, t):
+                locks.setdefault(t, np.zeros(self.T, dtype=np.int64))[games] |= bit
         for wi, wname in enumerate(names):
             ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
             cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
             for t in targets:
                 cols += [self.row_pos(t), self.row_alive(t)]
+            cols += list(locks.values())
             for key, ts in self.groups(ts_all, cols):
                 pu, a, mask = key[0], key[1], key[2]
-                lo = self.loadout(u, mask)
+                lock = dict(zip(locks, key[3 + 2 * len(targets) :], strict=True))
                 left = ts  # the trials whose Batch has no target yet (the first planned target it may shoot)
                 for ti, t in enumerate(targets):
                     pt, k = key[3 + 2 * ti], key[4 + 2 * ti]
                     if k <= 0 or pt < 0 or left.size == 0:
                         continue
-                    bkey = (u, mask, t, a, wname)
+                    tmask = mask | lock.get(t, 0)
+                    bkey = (u, tmask, t, a, wname)
                     batches = self._batches.get(bkey)  # type: ignore[assignment]
                     if batches is None:
+                        lo = self.loadout(u, tmask)
                         batches = self._batches[bkey] = [
                             b for b in attack_batches(lo, self.units[t].unit, "assault", alive=a) if b.name == wname
                         ]

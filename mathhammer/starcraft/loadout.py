@@ -173,7 +173,9 @@ def _is_sidearm(w: WeaponProfile) -> bool:
 
 
 def _applies(e: Effect, distance: float | None, target_tags: Sequence[str], on_creep: bool) -> bool:
-    if e.within is not None and (distance is None or distance > e.within):
+    # a ``select`` effect's ``within`` is the range the unit was selected in (the query's target is taken to be the
+    # selected one: Target Lock), not the attack's distance
+    if e.within is not None and not e.select and (distance is None or distance > e.within):
         return False
     if e.vs_tags and not set(e.vs_tags) & set(target_tags):
         return False
