@@ -40,6 +40,7 @@ EffectKind = Literal[
     "disengage_supply",
     "counts_activated",
     "engaged_targeting",
+    "armour_near_marker",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -183,6 +184,8 @@ class Effect(_Frozen):
             raise ValueError("contest_supply needs value >= 1 (added) or minimum >= 1 (a floor)")
         elif k == "counts_activated" and (self.select != "enemy" or self.within is None):
             raise ValueError('counts_activated needs select = "enemy" and within (inches)')
+        elif k == "armour_near_marker" and (self.value <= 0 or self.within is None):
+            raise ValueError("armour_near_marker needs value >= 1 and within (inches)")
         elif k in ("impact_hit", "impact_dice", "disengage_supply") and self.value <= 0:
             raise ValueError(f"{k} needs value >= 1")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):

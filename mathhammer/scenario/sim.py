@@ -414,14 +414,18 @@ class Simulation:
         reducing = self.reducing.get(t)
         if reducing is not None:  # a Reaction reduces the Total Damage (Life Support, Transfusion, Dae'Uhl)
             cols.append(reducing[0])
+        veteran = self._effects(t, 0, "armour_near_marker")  # Veteran of Tarsonis (a passive upgrade)
+        if veteran:
+            cols.append(sum(e.value * self._near_marker(t, trials, float(e.within or 0)) for e in veteran))
         chain = tuple(batches)
         for group, ts in self.groups(trials, cols):
             mark, shielded, tmask = group[:3]
             cut = group[3] if reducing is not None else 0
+            better = group[-1] if veteran else 0
             floor = reducing[1] if reducing is not None and cut else 0
             # Zealous Round: its use counts the unit as Activated, so the games must say where it was used
             costly = reducing is not None and reducing[2] and cut > 0
-            asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly)
+            asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly, better)
             tr = self._asked.get(asked)
             if tr is None:
                 tlo = self.loadout(t, tmask)
@@ -432,6 +436,8 @@ class Simulation:
                     target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone
                 if cut:
                     target = dataclasses.replace(target, damage_reduction=cut, reduction_floor=floor)
+                if better:  # "its Armour characteristic is increased by 1": one step better, never below 2+
+                    target = dataclasses.replace(target, armour=max(2, target.armour - better))
                 compiled, tc = compile_attack(Attack(chain, target))
                 key = (*attack_key(compiled, tc), costly)
                 tr = self._transitions.get(key)
@@ -455,6 +461,18 @@ class Simulation:
             self.mark[t, ts[dead]] = 0
             if dead.any():
                 self.set_pos(t, ts[dead], -1)
+
+    def _near_marker(self, t: int, trials: np.ndarray, inches: float) -> np.ndarray:
+        """Per game (length ``T``, set in ``trials``): unit ``t`` on the table Within ``inches`` of a Mission Marker
+        still on the battlefield (:meth:`World.near_marker`; a scored Supply Drop marker is removed)."""
+        out = np.zeros(self.T, dtype=np.int64)
+        for (pid, k), ts in self.groups(trials, [self.row_pos(t), self.row_alive(t)]):
+            if pid < 0 or k <= 0:
+                continue
+            for m, number in enumerate(self.marker_numbers):
+                if self.world.near_marker(pid, k, number, inches):
+                    out[ts] |= ~self.removed_marker[m, ts]
+        return out
 
     # ------------------------------------------------------------ actions
     def run(self, progress: Callable[[int, int], None] | None = None) -> None:

@@ -308,6 +308,7 @@ class World:
         self._near: dict[tuple[int, int, float], bool] = {}
         self._within: dict[tuple[int, int, int, int, float], int] = {}
         self._sight: dict[tuple[int, int, int, int], bool] = {}
+        self._near_marker: dict[tuple[int, int, float], int] = {}
         self._pid: dict[Placement, int] = {}
         self._pairs: dict[tuple[int, int, int, int], bool] = {}
         self._pair_sets: dict[tuple[tuple[int, ...], tuple[int, ...]], frozenset[tuple[str, str]]] = {}
@@ -1841,6 +1842,27 @@ class World:
                     break
             self._contest[key] = hit
         return hit
+
+    def near_marker(self, pid: int, alive: int, marker: int, inches: float) -> bool:
+        """Is a live model of placement ``pid`` (its first ``alive``) Within ``inches`` of Mission Marker ``marker``
+        (base edge to the marker's edge, horizontally; no Line of Sight or elevation asked: Veteran of Tarsonis)?"""
+        key = (pid, marker, inches)
+        first = self._near_marker.get(key)
+        if first is None:
+            p = self.placements[pid]
+            su = self.scn.units[p.unit]
+            spec = next(m for m in self.scn.deployment.markers if m.number == marker)
+            mk = Model(f"marker-{marker}", spec.x, spec.y, MARKER_MM, 0)
+            first = next(
+                (
+                    i
+                    for i, c in enumerate(p.centres)
+                    if Model(f"{su.id}.{i + 1}", c[0], c[1], su.base_mm, su.size).distance(mk) <= inches + EPS
+                ),
+                len(p.centres),
+            )
+            self._near_marker[key] = first
+        return first < alive
 
     def wholly_within(self, pid: int, alive: int) -> int | None:
         """The battlefield quarter (0-3) the unit's models are Wholly Within, or None (Divide and Conquer)."""
