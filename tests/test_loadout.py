@@ -74,6 +74,21 @@ def test_effects_with_conditions(roster) -> None:
     assert "ANTI-EVADE (1)" not in [str(k) for k in far[0].weapon.keywords]
 
 
+def test_titan_killers_damage_against_size_3(roster) -> None:
+    # Praetor Guard Titan Killers: "When this Unit makes a Close Combat Attack, and the target is Size 3 or larger,
+    # the weapon's Damage characteristic is treated as 2" (the Psi Blades print Damage 1).
+    lo = make_loadout(roster.unit("Praetor Guard (Zealot)"))
+
+    def damage(target: str, phase: str) -> set[int]:
+        return {b.weapon.damage for b in attack_batches(lo, roster.unit(target), phase)}
+
+    assert roster.unit("Goliath").card.size == 3 and roster.unit("Roach").card.size == 2
+    assert damage("Goliath", "combat") == {2}
+    assert damage("Roach", "combat") == {1}
+    plain = make_loadout(roster.unit("Zealot"))
+    assert {b.weapon.damage for b in attack_batches(plain, roster.unit("Goliath"), "combat")} == {1}
+
+
 def test_bad_loadouts_name_the_flag(roster) -> None:
     marine = roster.unit("Marine")
     with pytest.raises(InputError, match="--comp: got '7'"):

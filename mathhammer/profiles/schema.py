@@ -41,6 +41,7 @@ EffectKind = Literal[
     "counts_activated",
     "engaged_targeting",
     "armour_near_marker",
+    "weapon_damage",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -136,6 +137,8 @@ class Effect(_Frozen):
     #: the effect is for a unit the ability selects (10.1; the plan's ``select``): "friendly" ("Select another
     #: Friendly Unit"), "enemy" ("Select one Enemy Unit"), Within ``within`` of the unit using it
     select: Literal["", "friendly", "enemy"] = ""
+    #: weapon_damage: only against a target of this Size or larger (Titan Killers: 3)
+    min_size: int = Field(default=0, ge=0, le=10)
     #: with ``select``: the selected unit must be in Line of Sight (10.1) unless the text says "Line of Sight is
     #: not required"
     line_of_sight: bool = True
@@ -184,6 +187,10 @@ class Effect(_Frozen):
             raise ValueError("contest_supply needs value >= 1 (added) or minimum >= 1 (a floor)")
         elif k == "counts_activated" and (self.select != "enemy" or self.within is None):
             raise ValueError('counts_activated needs select = "enemy" and within (inches)')
+        elif k == "weapon_damage" and (self.value <= 0 or not self.weapons):
+            raise ValueError(
+                "weapon_damage needs value >= 1 (the Damage the weapons are treated as having) and weapons"
+            )
         elif k == "armour_near_marker" and (self.value <= 0 or self.within is None):
             raise ValueError("armour_near_marker needs value >= 1 and within (inches)")
         elif k in ("impact_hit", "impact_dice", "disengage_supply") and self.value <= 0:

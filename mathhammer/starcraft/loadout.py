@@ -172,12 +172,14 @@ def _is_sidearm(w: WeaponProfile) -> bool:
     return any(k.strip().upper() == "SIDEARM" for k in w.keywords)
 
 
-def _applies(e: Effect, distance: float | None, target_tags: Sequence[str], on_creep: bool) -> bool:
+def _applies(e: Effect, distance: float | None, target_tags: Sequence[str], on_creep: bool, size: int = 0) -> bool:
     # a ``select`` effect's ``within`` is the range the unit was selected in (the query's target is taken to be the
     # selected one: Target Lock), not the attack's distance
     if e.within is not None and not e.select and (distance is None or distance > e.within):
         return False
     if e.vs_tags and not set(e.vs_tags) & set(target_tags):
+        return False
+    if e.min_size and size < e.min_size:  # Titan Killers: "the target is Size 3 or larger"
         return False
     return not (e.on_creep and not on_creep)
 
@@ -192,6 +194,7 @@ def _matches(e: Effect, w: WeaponProfile) -> bool:
 
 def _to_weapon(w: WeaponProfile, effects: Sequence[Effect]) -> Weapon:
     keywords = list(w.keywords)
+    damage = w.damage
     s_dice = w.s_dice
     surge_types = list(w.surge_types)
     for e in effects:
@@ -201,6 +204,8 @@ def _to_weapon(w: WeaponProfile, effects: Sequence[Effect]) -> Weapon:
             keywords.append(e.keyword)
         elif e.kind == "weapon_s_dice":
             s_dice = e.s_dice
+        elif e.kind == "weapon_damage":  # "the weapon's Damage characteristic is treated as 2"
+            damage = e.value
         elif e.kind == "weapon_surge":
             surge_types = list(dict.fromkeys(surge_types + list(e.surge_types)))
             s_dice = e.s_dice
@@ -209,7 +214,7 @@ def _to_weapon(w: WeaponProfile, effects: Sequence[Effect]) -> Weapon:
         w.name,
         roa=w.roa,
         hit=w.hit,
-        damage=w.damage,
+        damage=damage,
         range=None if w.range == "E" else float(w.range),
         surge=surge,
         keywords=keywords,
@@ -239,7 +244,8 @@ def attack_batches(
         raise InputError("--phase", phase, "assault or combat")
     alive = lo.models if alive is None else alive
     tags = target.card.combat_tags
-    effects = [e for e in lo.effects() if _applies(e, distance, tags, on_creep)]
+    size = 0 if target.card.size == "-" else int(target.card.size)
+    effects = [e for e in lo.effects() if _applies(e, distance, tags, on_creep, size)]
     counts: dict[str, int] = {}
     profiles: dict[str, WeaponProfile] = {}
     for kit in _kits(lo, phase, alive):
