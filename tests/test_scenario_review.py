@@ -324,16 +324,16 @@ def test_a_once_per_round_card_reaction_is_used_once_a_round() -> None:
 
 
 def test_an_active_ability_the_simulation_ignores_is_warned() -> None:
-    """Terran Armed Forces, "Tactical Retreat": "The active Unit ignores the Disengage penalty for the remainder
-    of the Round" (8.5.4) has no machine-readable effect, so the simulation still bars the unit's Ranged Attack
-    after a Disengage. Like a Reaction without a modelled effect, it gets a ``warning:`` line, not silence."""
+    """Terran Armed Forces, "Terran Tenacity": "Once per Game. Immediately claim the First Player Marker" has no
+    machine-readable effect (the activation order of a Phase is the plan's), so the simulation ignores it. Like a
+    Reaction without a modelled effect, it gets a ``warning:`` line, not silence."""
     rounds = [
         {"round": 1, "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]}},
-        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Tactical Retreat"]}]}},
+        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Terran Tenacity"]}]}},
     ]
     found = check_scenario(scenario(rounds=rounds))
     assert [p for p in found if not p.startswith("warning")] == []
-    assert any(p.startswith("warning") and "'Tactical Retreat'" in p and "no modelled effect" in p for p in found)
+    assert any(p.startswith("warning") and "'Terran Tenacity'" in p and "no modelled effect" in p for p in found)
 
 
 # ----------------------------------------------------------------- 8.2.1 passing

@@ -177,3 +177,20 @@ def test_additional_supply_depots_is_no_longer_a_warning(armies: dict[str, str],
     scn = build(skirmish("supply abilities", armies=armies, rounds=rounds), "supply.toml")
     assert errors(scn) == []
     assert not any("Additional Supply Depots" in w for w in warnings(scn)), warnings(scn)
+
+
+def test_tactical_retreat_lifts_the_disengage_penalty(armies: dict[str, str]) -> None:
+    """8.5.4: a unit that Disengages without Tactical Mass "cannot make a Ranged Attack or declare a Charge" in the
+    following Assault Phase; Terran Armed Forces' Tactical Retreat: "The active Unit ignores the Disengage penalty
+    for the remainder of the Round". The Marines (Supply 1) leave 18 Zerglings (Supply 2): barred, except in the
+    game where they used the card this Round."""
+    sim = board(armies, 2)
+    m = sim.uids.index("marine-1")
+    trials = np.arange(2)
+    assert sim.engaged_mask(trials, m).all()
+    sim._tactical_mass(m, trials)
+    assert sim.penalty[m].tolist() == [True, True]
+    sim.used[m, 1] |= abilities.use_bits(sim, m, ["Tactical Retreat"])
+    assert sim._barred(m, trials).tolist() == [True, False]
+    sim.cleanup(trials)  # the Round ends: the penalty and the ability with it
+    assert sim._barred(m, trials).tolist() == [False, False]

@@ -42,6 +42,7 @@ EffectKind = Literal[
     "engaged_targeting",
     "armour_near_marker",
     "weapon_damage",
+    "ignore_disengage_penalty",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 

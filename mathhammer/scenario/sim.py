@@ -752,8 +752,19 @@ class Simulation:
             mine = self.supply(u, self.alive[u, ts]) + abilities.disengage_supply(self, u)
             self.penalty[u, ts] = ~(mine > combined)
 
+    def _barred(self, u: int, trials: np.ndarray) -> np.ndarray:
+        """Per trial of ``trials``: the Disengage penalty (8.5.4) bars unit ``u``'s Ranged Attack or Charge, unless an
+        ability used on it this Round says it "ignores the Disengage penalty" (Tactical Retreat)."""
+        barred = self.penalty[u, trials].copy()
+        if barred.any():
+            hit = trials[barred]
+            for mask, ts in _split_by(hit, self.used[u, hit]):
+                if self._effects(u, mask, "ignore_disengage_penalty"):
+                    barred[np.isin(trials, ts)] = False
+        return barred
+
     def shoot(self, u: int, act: Activation, trials: np.ndarray, stream: int) -> None:
-        barred = self.penalty[u, trials]
+        barred = self._barred(u, trials)
         self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
         trials = trials[~barred]
         targets = [self.uids.index(t) for t in act.targets]
@@ -829,7 +840,7 @@ class Simulation:
         (within the Charge's reach + 2"), whole. They hold every enemy the unit could be Engaged with (7.2.1
         needs Within 1"), so the Engaged test reads them too."""
         su = self.units[u]
-        barred = self.penalty[u, trials]
+        barred = self._barred(u, trials)
         self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
         trials = trials[~barred]
         targets = [self.uids.index(t) for t in act.targets]
