@@ -159,6 +159,12 @@ def attack_dice_groups(batch, target):
             if burst is not None and distance <= burst.extra:
                 dice += burst.value  # part 11 BURST FIRE Y" (X)
         groups.append((dice, clamp(hit_number)))
+    # Guardian Shield: "made with 1 fewer die in the Attack Pool"; the worst Hit target number goes first
+    left = batch.fewer
+    for i in sorted(range(len(groups)), key=lambda i: -groups[i][1]):
+        take = min(left, groups[i][0])
+        groups[i] = (groups[i][0] - take, groups[i][1])
+        left -= take
     return groups
 
 

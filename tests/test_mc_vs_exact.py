@@ -145,6 +145,15 @@ CASES: dict[str, Attack] = {
         Target.build(5, 2, armour=5, tags="Biological", damage_reduction=2),
     ),
     # Dae'Uhl: by 2, "to a minimum of 1", with a Damage Marker and a Shield
+    "guardian_shield_fewer_dice": Attack(
+        (
+            Batch(
+                w(roa=2, hit=3, range=12, keywords=['LONG RANGE (18")']), models=3, distances=(5.0, 15.0, 15.0), fewer=3
+            ),
+            Batch(RIFLE, models=2, fewer=1),
+        ),
+        Target.build(4, 1, armour=5),
+    ),
     "chain_damage_reduction_floor": Attack(
         (Batch(w(roa=2, hit=4, damage=2, keywords=["NON-LETHAL DAMAGE (1)"]), models=2), Batch(GRENADE, models=1)),
         Target.build(3, 4, armour=4, shield=3, marker=1, damage_reduction=2, reduction_floor=1),
@@ -167,6 +176,7 @@ NAIVE_SUBSET = (
     "chain_batch_visible",
     "chain_damage_reduction_once",
     "chain_damage_reduction_floor",
+    "guardian_shield_fewer_dice",
 )
 
 
@@ -324,6 +334,7 @@ def batches(draw: st.DrawFn) -> Batch:
         distances=distances,
         visible=draw(st.none() | st.integers(1, 3)),
         evade=draw(st.sampled_from([None, None, True, False])),
+        fewer=draw(st.sampled_from([0, 0, 0, 1, 2])),
     )
 
 

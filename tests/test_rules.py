@@ -163,6 +163,21 @@ def test_long_range_two_groups_and_out_of_range() -> None:
     naive_agrees(attack)
 
 
+@pytest.mark.parametrize(
+    ("fewer", "normal", "long"),
+    [(0, 2, 2), (1, 2, 1), (2, 2, 0), (3, 1, 0), (9, 0, 0)],
+)
+def test_fewer_dice_in_the_attack_pool(fewer: int, normal: int, long: int) -> None:
+    """Guardian Shield: "All Ranged Attacks targeting a Friendly Unit Within 4" ... are made with 1 fewer die in the
+    Attack Pool" (``Batch.fewer``): the dice taken out are the ones with the worst Hit target number (LONG RANGE's
+    5+ before the 4+ dice; the attacking player chooses which models roll)."""
+    w = Weapon.build(roa=2, hit=4, range=12, keywords=['LONG RANGE (24")'])
+    attack = Attack((Batch(w, models=2, distances=(6.0, 18.0), fewer=fewer),), PLAIN)
+    expected = np.convolve(binom(normal, p(4) * FAIL6), binom(long, p(5) * FAIL6))
+    assert_pmf(exact(attack).damage, expected)
+    naive_agrees(attack)
+
+
 def test_out_of_range_without_long_range() -> None:
     """8.7.3 step 1: "Only models Within Range ... contribute dice to the Attack Roll"."""
     w = Weapon.build(roa=1, hit=4, range=12)

@@ -869,3 +869,24 @@ def test_hallucination_is_for_the_targeted_friendly_unit(tmp_path: Path, seen: l
         skipped = sum(v for k, v in sim.skipped.items() if "'Hallucination' not triggered" in k)
         assert skipped == (500 if to == (8, 12) else 0)
     assert evade == [{True}, {False}, {False}]
+
+
+def test_guardian_shield_takes_a_die_from_each_batch(tmp_path: Path, seen: list[tuple[Any, Any]]) -> None:
+    """Guardian Shield ("All Ranged Attacks targeting a Friendly Unit Within 4" (Line of Sight is not required) are
+    made with 1 fewer die in the Attack Pool"), used by the Sentries as they move in Round 3's Movement Phase: the
+    Roach's Acid Saliva at zealot-1 reaches the engines with one die fewer where the Sentries end 3.4" from the
+    Zealots, all its dice where they end 9" away (the effect lasts the Round; the distance is read at the attack)."""
+    armies = write_armies(tmp_path, RED_SENTRY, BLUE)
+    dice = {}
+    for to in ((15, 12), (8, 12)):
+        rounds = sentry_plan([], to)
+        rounds[2]["red"]["movement"][0]["use"] = ["Guardian Shield"]
+        scn = scenario(armies, rounds)
+        assert check_scenario(scn) == []
+        seen.clear()
+        Simulation(scn, 50, seed=3).run()
+        saliva = [cb for batches, _ in seen for cb in batches if cb.label.startswith("Acid Saliva")]
+        assert saliva
+        dice[to] = {int(cb.n_dice.sum()) for cb in saliva}
+    (near,), (far,) = dice[(15, 12)], dice[(8, 12)]
+    assert near == far - 1, dice

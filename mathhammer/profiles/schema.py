@@ -43,6 +43,7 @@ EffectKind = Literal[
     "armour_near_marker",
     "weapon_damage",
     "ignore_disengage_penalty",
+    "attack_pool",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -192,6 +193,8 @@ class Effect(_Frozen):
             raise ValueError(
                 "weapon_damage needs value >= 1 (the Damage the weapons are treated as having) and weapons"
             )
+        elif k == "attack_pool" and (self.value <= 0 or self.within is None):
+            raise ValueError("attack_pool needs value >= 1 (dice taken out) and within (inches)")
         elif k == "armour_near_marker" and (self.value <= 0 or self.within is None):
             raise ValueError("armour_near_marker needs value >= 1 and within (inches)")
         elif k in ("impact_hit", "impact_dice", "disengage_supply") and self.value <= 0:

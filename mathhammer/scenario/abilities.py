@@ -490,6 +490,41 @@ def _sight_games(sim: Simulation, trials: np.ndarray, r: int, q: int) -> np.ndar
     return hit
 
 
+def pool_cuts(sim: Simulation, t: int, trials: np.ndarray) -> np.ndarray | None:
+    """Per game (length ``sim.T``, set in ``trials``): the dice taken out of each Batch's Attack Pool of a Ranged
+    Attack at unit ``t`` (``attack_pool``: Guardian Shield, "All Ranged Attacks targeting a Friendly Unit Within
+    4\" (Line of Sight is not required) are made with 1 fewer die in the Attack Pool"), from the abilities its
+    side's units used this Round, in the games where that unit is Within ``within`` of ``t`` (itself included).
+    Copies of one named ability do not add up (10.1), so the largest applies. None where no unit of the side has
+    such an ability.
+
+    This project's reading: each Batch builds its own Attack Pool (8.7.4 step 1), so each loses the die.
+    """
+    from .sim import _split_by
+
+    side = sim.units[t].player
+    givers = sim._pool_givers.get(side)
+    if givers is None:
+        cards = [f.ability for f in card_abilities(sim.scn, side)]
+        givers = sim._pool_givers[side] = [
+            r
+            for r, su in enumerate(sim.units)
+            if su.player == side and any(e.kind == "attack_pool" for a in unit_abilities(su) + cards for e in a.effects)
+        ]
+    out: np.ndarray | None = None
+    for r in givers:
+        here = trials[sim.pos[r, trials] >= 0]
+        for mask, ts in _split_by(here, sim.used[r, here]):
+            for e in sim._effects(r, mask, "attack_pool"):
+                if e.against not in ("ranged", "all") or e.within is None:
+                    continue
+                hit = _near_games(sim, ts, r, t, float(e.within))
+                if out is None:
+                    out = np.zeros(sim.T, dtype=np.int64)
+                out[hit] = np.maximum(out[hit], e.value)
+    return out
+
+
 def disengage_supply(sim: Simulation, u: int) -> int:
     """What unit ``u`` adds to its Supply when Disengage checks are resolved (8.5.4 Tactical Mass; Commander)."""
     return sum(e.value for e in sim._effects(u, 0, "disengage_supply"))
@@ -763,6 +798,7 @@ __all__ = [
     "loadout_for",
     "modelled",
     "needs_tag",
+    "pool_cuts",
     "protected",
     "react_begin",
     "react_end",

@@ -189,6 +189,7 @@ class Simulation:
         self.gripped = np.zeros((self.U, self.T), dtype=bool)
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
         self.granted: list[abilities.Grant] = []
+        self._pool_givers: dict[str, list[int]] = {}  # per side: units with an attack_pool ability (pool_cuts)
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
@@ -780,15 +781,19 @@ class Simulation:
         for t in targets:
             for bit, games in abilities.locked_by(self, u, t):
                 locks.setdefault(t, np.zeros(self.T, dtype=np.int64))[games] |= bit
+        # dice taken out of each Batch's Attack Pool at a target (Guardian Shield), per game
+        cuts = {t: c for t in targets if (c := abilities.pool_cuts(self, t, trials)) is not None}
         for wi, wname in enumerate(names):
             ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
             cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
             for t in targets:
                 cols += [self.row_pos(t), self.row_alive(t)]
-            cols += list(locks.values())
+            cols += [*locks.values(), *cuts.values()]
             for key, ts in self.groups(ts_all, cols):
                 pu, a, mask = key[0], key[1], key[2]
-                lock = dict(zip(locks, key[3 + 2 * len(targets) :], strict=True))
+                extra = key[3 + 2 * len(targets) :]
+                lock = dict(zip(locks, extra[: len(locks)], strict=True))
+                cut = dict(zip(cuts, extra[len(locks) :], strict=True))
                 left = ts  # the trials whose Batch has no target yet (the first planned target it may shoot)
                 for ti, t in enumerate(targets):
                     pt, k = key[3 + 2 * ti], key[4 + 2 * ti]
@@ -816,7 +821,7 @@ class Simulation:
                         distances = tuple(f.distances[: batches[0].models])
                         if not distances:
                             continue
-                        batch = Batch(w, models=len(distances), distances=distances, name=wname)
+                        batch = Batch(w, models=len(distances), distances=distances, name=wname, fewer=cut.get(t, 0))
                         self.resolve(
                             [batch], t, "assault", left[idx], _stream(stream, wi), f.removable, f.evade_eligible
                         )

@@ -250,6 +250,12 @@ def compile_batch(batch: Batch, target: Target) -> CompiledBatch:
                 dice += burst.value or 0
         t = clamp_target(target_number)
         groups[t] = groups.get(t, 0) + dice
+    left = batch.fewer  # dice taken out of the Attack Pool: the worst Hit target number first
+    for t in sorted(groups, reverse=True):
+        take = min(left, groups[t])
+        groups[t] -= take
+        left -= take
+    groups = {t: n for t, n in groups.items() if n > 0}
     targets = sorted(groups)
     surge_applies = w.surge_dice is not None and any(tag in target.tags for tag in w.surge_tags)
     damage = w.damage

@@ -126,6 +126,10 @@ class Batch:
             target's setting).
         kind: ``"weapon"``; ``"hits"`` for HITS X (Y) (X dice straight into
             the Armour Pool, no Surge); ``"impact"`` for IMPACT (X) Y.
+        fewer: dice taken out of this Batch's Attack Pool before the Hit roll
+            (Guardian Shield: "made with 1 fewer die in the Attack Pool"), the
+            ones with the worst Hit target number first (the attacking player
+            chooses which models roll).
     """
 
     weapon: Weapon
@@ -135,9 +139,11 @@ class Batch:
     evade: bool | None = None
     kind: str = "weapon"
     name: str = ""
+    fewer: int = 0
 
     def __post_init__(self) -> None:
         whole("models", self.models, 0, 999, "attacking models")
+        whole("fewer", self.fewer, 0, 999, "dice taken out of the Attack Pool")
         if self.distances is not None:
             if len(self.distances) != self.models:
                 raise InputError("distances", self.distances, f"one distance per attacking model ({self.models})")
