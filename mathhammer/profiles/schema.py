@@ -44,6 +44,7 @@ EffectKind = Literal[
     "weapon_damage",
     "ignore_disengage_penalty",
     "attack_pool",
+    "heal",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -193,6 +194,8 @@ class Effect(_Frozen):
             raise ValueError(
                 "weapon_damage needs value >= 1 (the Damage the weapons are treated as having) and weapons"
             )
+        elif k == "heal" and (self.value <= 0 or (self.per_model and self.within is None)):
+            raise ValueError("heal needs value >= 1 (and within, with per_model)")
         elif k == "attack_pool" and (self.value <= 0 or self.within is None):
             raise ValueError("attack_pool needs value >= 1 (dice taken out) and within (inches)")
         elif k == "armour_near_marker" and (self.value <= 0 or self.within is None):

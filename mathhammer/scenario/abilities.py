@@ -451,6 +451,8 @@ def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -
             assert found is not None
             if e.kind == "counts_activated":
                 sim.gripped[q, games[~sim.acted[q, games]]] = True
+            elif e.kind == "heal":
+                _heal(sim, u, q, games, e)
             else:
                 sim.granted.append(Grant(q, e, games, u, found.ability))
 
@@ -477,6 +479,21 @@ def locked_by(sim: Simulation, u: int, t: int) -> list[tuple[int, np.ndarray]]:
         name = inflicted(sim, Found(grant.ability), [plain], f"{g.id}, at {sim.uids[t]}, effect {k + 1}")
         out.append((use_bits(sim, u, [name]), grant.games))
     return out
+
+
+def _heal(sim: Simulation, u: int, q: int, games: np.ndarray, e: Effect) -> None:
+    """HEAL (X) on unit ``q`` (part 11: "Remove X points of accumulated Damage from the Unit (reduce its Damage
+    Marker accordingly). HEAL cannot return Destroyed models"); with ``per_model`` X is ``value`` for each model of
+    unit ``u`` Within ``within`` of ``q`` (Medpack), counting ``per_model_bonus`` more (Stabilizer Medpacks)."""
+    if not e.per_model:
+        sim.mark[q, games] = np.maximum(0, sim.mark[q, games] - e.value)
+        return
+    assert e.within is not None
+    bonus = sum(b.value for b in sim._effects(u, 0, "per_model_bonus"))
+    for (pu, ku, pq, kq), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u), sim.row_pos(q), sim.row_alive(q)]):
+        n = sim.world.models_within(pu, ku, pq, kq, float(e.within)) if pu >= 0 and pq >= 0 else 0
+        if n:
+            sim.mark[q, ts] = np.maximum(0, sim.mark[q, ts] - e.value * (n + bonus))
 
 
 def _sight_games(sim: Simulation, trials: np.ndarray, r: int, q: int) -> np.ndarray:

@@ -639,6 +639,9 @@ def _check_select(scn: Scenario, world: World, act: Activation, say: Say, pos: d
                 f"{a.text!r}); name it: select = {{ {a.name!r} = one of {', '.join(ok) or 'none'} }}",
             )
             continue
+        tags = {t for e in picks for t in e.vs_tags}
+        if tags:  # "Select another Friendly Biological Unit"
+            ok = [u for u in ok if tags & set(scn.units[u].unit.card.combat_tags)]
         if unit not in ok:
             say(act, f"select.{a.name}: got {unit!r}; allowed: {', '.join(ok) or 'none'} (its text: {a.text!r})")
             continue

@@ -610,6 +610,8 @@ class Simulation:
         self.used[u, here] |= bits
         for e in self._effects(u, bits, "non_lethal_self"):
             self.mark[u, fresh] += e.value  # NON-LETHAL DAMAGE on the unit itself (part 11)
+        for e in self._effects(u, bits, "heal"):  # HEAL (X) on the unit itself (part 11; Field Repair)
+            self.mark[u, fresh] = np.maximum(0, self.mark[u, fresh] - e.value)
         if act.select:
             abilities.apply_selected(self, u, act, here)  # effects for the unit an ability selects
 

@@ -1,0 +1,114 @@
+"""HEAL (X) in a scenario (issue 6, point 3; part 11 HEAL (X): "Remove X points of accumulated Damage from the Unit
+(reduce its Damage Marker accordingly). HEAL cannot return Destroyed models"): Medpack (for the Friendly
+Biological Unit it selects, X = the Medics Within 4" of it, Stabilizer Medpacks counting one more) and Field
+Repair (the active Mechanical Unit, HEAL (2)).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.spec import Scenario
+
+from .scenario_kit import build, errors, skirmish
+from .test_scenario_abilities import write_armies
+
+TERRAN = """
+name = "Medics and a Goliath"
+scale = "Skirmish"
+faction = "Terran Armed Forces"    # 1 CP
+tactical = ["Supply Depot", "Factory"]   # Elite +1 for the Goliath; Factory: Field Repair
+
+[[units]]
+unit = "Marauder"
+models = 2
+
+[[units]]
+unit = "Medic"
+models = 3
+{medic_upgrades}
+
+[[units]]
+unit = "Goliath"
+"""
+
+ZERG = """
+name = "Zerg test"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+
+[[units]]
+unit = "Zergling"
+models = 12
+"""
+
+MEDPACK = "Medpack"
+
+
+def armies(d: Path, stabilizer: bool) -> dict[str, str]:
+    up = 'upgrades = ["Stabilizer Medpacks"]' if stabilizer else ""
+    return write_armies(d, TERRAN.replace("{medic_upgrades}", up), ZERG)
+
+
+def plan(medic_to: tuple[float, float], use: list[str], select: dict[str, str] | None = None) -> list[dict]:
+    """Round 1: the Marauders on at (18, 4), the Medics at ``medic_to``. Round 2: the Medics hold and use ``use``
+    (on ``select``); the Goliath comes on at (30, 4). Round 3: the Goliath holds and uses Field Repair."""
+    medic = {"unit": "medic-1", "action": "hold", "use": use}
+    if select:
+        medic["select"] = select
+    return [
+        {"round": 1,
+         "red": {"movement": [{"unit": "marauder-1", "action": "deploy", "to": [18, 4]},
+                              {"unit": "medic-1", "action": "deploy", "to": list(medic_to)}]},
+         "blue": {}},
+        {"round": 2, "red": {"movement": [medic, {"unit": "goliath-1", "action": "deploy", "to": [30, 4]}]}},
+        {"round": 3, "red": {"movement": [{"unit": "goliath-1", "action": "hold", "use": ["Field Repair"]}]}},
+    ]  # fmt: skip
+
+
+def scenario(a: dict[str, str], rounds: list[dict]) -> Scenario:
+    return build(skirmish("heal", armies=a, rounds=rounds), "heal.toml")
+
+
+def play(sim: Simulation, rnd: int) -> None:
+    """Round ``rnd``'s Movement Phase activations of red, in every game."""
+    sim.round = rnd
+    for act in sim.scn.activations(rnd, "movement", "red"):
+        sim.activate(act, np.arange(sim.T))
+
+
+@pytest.mark.parametrize(("stabilizer", "left"), [(False, 1), (True, 0)])
+def test_medpack_heals_one_per_medic_within_4(tmp_path: Path, stabilizer: bool, left: int) -> None:
+    """Medpack: HEAL (X), X "the number of models in this Unit that are Within 4\\" of the target Unit": the three
+    Medics beside the Marauders (HP 5, Damage Marker 4) heal 3, leaving 1; with Stabilizer Medpacks ("treat it as
+    having 1 additional model Within Range") 4, leaving 0. The Goliath's Field Repair heals 2 of its 5 (a Damage
+    Marker below its HP 10)."""
+    scn = scenario(armies(tmp_path, stabilizer), plan((22, 4), [MEDPACK], {MEDPACK: "marauder-1"}))
+    assert errors(scn) == []
+    sim = Simulation(scn, 3, seed=1)
+    m, me, g = (sim.uids.index(u) for u in ("marauder-1", "medic-1", "goliath-1"))
+    play(sim, 1)
+    assert sim.world.models_within(int(sim.pos[me, 0]), 3, int(sim.pos[m, 0]), 2, 4.0) == 3
+    sim.mark[m] = 4
+    play(sim, 2)
+    assert sim.mark[m].tolist() == [left] * 3
+    assert sim.mark[me].tolist() == [0] * 3  # HEAL never goes below 0 (the Medics had none)
+    sim.mark[g] = 5
+    play(sim, 3)
+    assert sim.mark[g].tolist() == [3] * 3
+
+
+def test_medpack_is_checked(tmp_path: Path) -> None:
+    """Medpack selects "another Friendly Biological Unit Within 4\\"": not the Goliath (Mechanical), not the Medics
+    themselves, and only Within 4" at that point of the plan."""
+    a = armies(tmp_path, False)
+    said = errors(scenario(a, plan((22, 4), [MEDPACK], {MEDPACK: "goliath-1"})))
+    assert any("select.Medpack: got 'goliath-1'; allowed: marauder-1" in p for p in said), said
+    said = errors(scenario(a, plan((22, 4), [MEDPACK], {MEDPACK: "medic-1"})))
+    assert any("select.Medpack: got 'medic-1'" in p for p in said), said
+    said = errors(scenario(a, plan((6, 4), [MEDPACK], {MEDPACK: "marauder-1"})))
+    assert any("'marauder-1' is not Within 4\" of 'medic-1'" in p for p in said), said
