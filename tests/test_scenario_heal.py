@@ -47,6 +47,15 @@ models = 12
 """
 
 MEDPACK = "Medpack"
+RED_ONE = """
+name = "Marines"
+scale = "Skirmish"
+faction = "Terran Armed Forces"
+
+[[units]]
+unit = "Marine"
+models = 6
+"""
 
 
 def armies(d: Path, stabilizer: bool) -> dict[str, str]:
@@ -112,3 +121,47 @@ def test_medpack_is_checked(tmp_path: Path) -> None:
     assert any("select.Medpack: got 'medic-1'" in p for p in said), said
     said = errors(scenario(a, plan((6, 4), [MEDPACK], {MEDPACK: "marauder-1"})))
     assert any("'marauder-1' is not Within 4\" of 'medic-1'" in p for p in said), said
+
+
+ROACHES = """
+name = "Roaches"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"       # 1 BM
+tactical = ["Spawning Pool"]       # 1 BM: Burrow costs 2
+
+[[units]]
+unit = "Roach"
+models = 3
+"""
+
+
+@pytest.mark.parametrize(("burrow_in", "left"), [("movement", 1), ("assault", 3), (None, 3)])
+def test_regeneration_heals_a_burrowed_roach_as_it_activates(tmp_path: Path, burrow_in: str | None, left: int) -> None:
+    """Roach Regeneration ("When this Unit becomes Activated, if it has the Burrowed Status, resolve the HEAL (2)
+    effect"; an Assault Phase ability): Burrowed in the Movement Phase, the Roach (Damage Marker 3) heals 2 as it
+    activates in the Assault Phase; Burrowed by that activation itself, it was not Burrowed when it became
+    Activated; not Burrowed, nothing."""
+    a = write_armies(tmp_path, RED_ONE, ROACHES)
+    movement = {"unit": "roach-1", "action": "hold"}
+    assault = {"unit": "roach-1", "action": "hold"}
+    if burrow_in == "movement":
+        movement["use"] = ["Burrow"]
+    elif burrow_in == "assault":
+        assault["use"] = ["Burrow"]
+    rounds = [
+        {"round": 1, "red": {}, "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}]}},
+        {"round": 2, "red": {}, "blue": {"movement": [movement], "assault": [assault]}},
+    ]
+    scn = scenario(a, rounds)
+    assert errors(scn) == []
+    sim = Simulation(scn, 2, seed=1)
+    r = sim.uids.index("roach-1")
+    sim.round = 1
+    for act in scn.activations(1, "movement", "blue"):
+        sim.activate(act, np.arange(2))
+    sim.mark[r] = 3
+    sim.round = 2
+    for phase in ("movement", "assault"):
+        for act in scn.activations(2, phase, "blue"):
+            sim.activate(act, np.arange(2))
+    assert sim.mark[r].tolist() == [left, left]

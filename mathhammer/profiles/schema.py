@@ -45,6 +45,7 @@ EffectKind = Literal[
     "ignore_disengage_penalty",
     "attack_pool",
     "heal",
+    "heal_when_burrowed",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 
@@ -200,7 +201,7 @@ class Effect(_Frozen):
             raise ValueError("attack_pool needs value >= 1 (dice taken out) and within (inches)")
         elif k == "armour_near_marker" and (self.value <= 0 or self.within is None):
             raise ValueError("armour_near_marker needs value >= 1 and within (inches)")
-        elif k in ("impact_hit", "impact_dice", "disengage_supply") and self.value <= 0:
+        elif k in ("impact_hit", "impact_dice", "disengage_supply", "heal_when_burrowed") and self.value <= 0:
             raise ValueError(f"{k} needs value >= 1")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")

@@ -542,6 +542,28 @@ def pool_cuts(sim: Simulation, t: int, trials: np.ndarray) -> np.ndarray | None:
     return out
 
 
+def regenerate(sim: Simulation, u: int, phase: str, here: np.ndarray) -> None:
+    """Regeneration (``heal_when_burrowed``, a passive ability of ``phase`` or any Phase): "When this Unit becomes
+    Activated, if it has the Burrowed Status, resolve the HEAL (2) effect", in the games of ``here`` where the
+    unit is BURROWED by an ability used earlier this Round (before the activation's own ``use``)."""
+    from .mission import _burrowed
+    from .sim import _split_by
+
+    su = sim.units[u]
+    value = sum(
+        e.value
+        for a in unit_abilities(su)
+        if a.type == "passive" and a.phase in (phase, "any")
+        for e in a.effects
+        if e.kind == "heal_when_burrowed"
+    )
+    if not value or here.size == 0:
+        return
+    for mask, ts in _split_by(here, sim.used[u, here]):
+        if mask and _burrowed(sim, u, mask):
+            sim.mark[u, ts] = np.maximum(0, sim.mark[u, ts] - value)
+
+
 def disengage_supply(sim: Simulation, u: int) -> int:
     """What unit ``u`` adds to its Supply when Disengage checks are resolved (8.5.4 Tactical Mass; Commander)."""
     return sum(e.value for e in sim._effects(u, 0, "disengage_supply"))
@@ -822,6 +844,7 @@ __all__ = [
     "reacting",
     "reduction",
     "reduction_for",
+    "regenerate",
     "target_effects",
     "use_bits",
 ]

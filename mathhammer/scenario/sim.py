@@ -587,6 +587,7 @@ class Simulation:
         self._skip(act, trials.size - here.size, "the unit is destroyed or still in Reserves")
         if here.size == 0:
             return
+        abilities.regenerate(self, u, act.phase, here)  # "When this Unit becomes Activated" (Regeneration)
         self._use(u, act, here)
         reacted = abilities.react_begin(self, act, here)  # 10.4: Reactions to this activation
         if act.action in ("move", "run", "disengage"):
