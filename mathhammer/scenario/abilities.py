@@ -388,21 +388,36 @@ def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.
     Presence: "That Unit's Supply characteristic is increased by 1"). Then ``minimum`` is a floor for every
     Friendly Unit Within ``within`` of the unit, itself included (Freedom Fighters: "The Supply Value of all
     Friendly Units Within 8" of this Unit cannot be reduced below 1"), read in each game where both are on the
-    table.
+    table. ``supply`` is changed in place (callers pass a fresh :meth:`Simulation.current_supply`) and returned.
     """
     from .sim import _split_by
 
-    out = supply.copy()
+    givers = sim._contest_givers
+    if givers is None:  # the units that have such an ability (their card's, upgrades' or player's cards')
+        givers = sim._contest_givers = [
+            u
+            for u, su in enumerate(sim.units)
+            if any(
+                e.kind == "contest_supply"
+                for a in unit_abilities(su) + [f.ability for f in card_abilities(sim.scn, su.player)]
+                for e in a.effects
+            )
+        ]
+    out = supply
+    if not givers and not sim.granted:
+        return out
     on = sim.on_table()
     floors: list[tuple[int, Effect, np.ndarray]] = []
-    for u in range(sim.U):
+    for u in givers:
         here = live[on[u, live]]
         if here.size == 0:
             continue
-        for mask, ts in _split_by(here, sim.used[u, here]):
-            for e in sim._effects(u, mask, "contest_supply"):
-                if e.select:
-                    continue  # for the unit it selects (Domineering Presence): sim.granted
+        used = sim.used[u, here] != 0  # games with no ability used: the passive ones only (mask 0)
+        parts = [(0, here[~used]), *_split_by(here[used], sim.used[u, here[used]])]
+        for mask, ts in parts:
+            if ts.size == 0:
+                continue
+            for e in sim._effects(u, mask, "contest_supply"):  # (a select effect is not here: sim.granted)
                 out[u, ts] += e.value
                 if e.minimum:
                     floors.append((u, e, ts))

@@ -69,7 +69,7 @@ from ..board.engagement import ENGAGEMENT_RANGE
 from ..engine.config import JIT
 from ..engine.rng import mix64
 from ..exact import exact_states
-from ..profiles.schema import Ability
+from ..profiles.schema import Ability, Effect
 from ..starcraft.compiled import attack_key, compile_attack
 from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
@@ -190,6 +190,8 @@ class Simulation:
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
         self.granted: list[abilities.Grant] = []
         self._pool_givers: dict[str, list[int]] = {}  # per side: units with an attack_pool ability (pool_cuts)
+        self._veterans: dict[int, list[Effect]] = {}  # per unit: its armour_near_marker effects (resolve)
+        self._contest_givers: list[int] | None = None  # units with a contest_supply ability (contest_supply)
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
@@ -415,7 +417,9 @@ class Simulation:
         reducing = self.reducing.get(t)
         if reducing is not None:  # a Reaction reduces the Total Damage (Life Support, Transfusion, Dae'Uhl)
             cols.append(reducing[0])
-        veteran = self._effects(t, 0, "armour_near_marker")  # Veteran of Tarsonis (a passive upgrade)
+        veteran = self._veterans.get(t)
+        if veteran is None:  # Veteran of Tarsonis (a passive upgrade): read once per unit
+            veteran = self._veterans[t] = self._effects(t, 0, "armour_near_marker")
         if veteran:
             cols.append(sum(e.value * self._near_marker(t, trials, float(e.within or 0)) for e in veteran))
         chain = tuple(batches)
