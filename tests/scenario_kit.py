@@ -21,6 +21,22 @@ THREE_MARKERS = [{"number": 1, "x": 9, "y": 10}, {"number": 2, "x": 9, "y": 26},
 TWO_MARKERS = [{"number": 1, "x": 9, "y": 13}, {"number": 2, "x": 27, "y": 30}]
 
 
+def army(faction: str, *units: tuple[str, int] | tuple[str, int, list[str]], tactical: tuple[str, ...] = ()) -> str:
+    """A Skirmish army list (TOML): ``faction``, ``tactical`` cards, ``units`` as (unit, models[, upgrades]).
+
+    >>> print(army("Kerrigan's Swarm", ("Zergling", 12)))  # doctest: +NORMALIZE_WHITESPACE
+    name = "test army" scale = "Skirmish" faction = "Kerrigan's Swarm" tactical = []
+    [[units]] unit = "Zergling" models = 12 upgrades = []
+    """
+    lines = ['name = "test army"', 'scale = "Skirmish"', f'faction = "{faction}"']
+    lines.append("tactical = [" + ", ".join(f'"{t}"' for t in tactical) + "]")
+    for unit in units:
+        ups = unit[2] if len(unit) == 3 else []  # type: ignore[misc]
+        lines += ["", "[[units]]", f'unit = "{unit[0]}"', f"models = {unit[1]}"]
+        lines.append("upgrades = [" + ", ".join(f'"{u}"' for u in ups) + "]")
+    return "\n".join(lines) + "\n"
+
+
 @cache
 def roster() -> Roster:
     return load_roster()

@@ -18,36 +18,16 @@ from mathhammer.scenario import abilities, check_scenario
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 
-from .scenario_kit import build, errors, skirmish, warnings
+from .scenario_kit import army, build, errors, skirmish, warnings
 from .test_scenario_abilities import RED, write_armies
 
-ZERG = """
-name = "Zerg chargers"
-scale = "Skirmish"
-faction = "Kerrigan's Swarm"                                  # 1 BM
-tactical = ["Spawning Pool", "Overseer", "Evolution Chamber"]  # 1 BM each; Pneumatized Carapace, Extended Claws
-
-[[units]]
-unit = "Zergling"
-models = 12
-
-[[units]]
-unit = "Kerrigan Swarm Raptor (Zergling)"
-models = 6
-"""
-
-PROTOSS = """
-name = "Protoss chargers"
-scale = "Skirmish"
-faction = "Daelaam"                # 1 PE
-tactical = ["Gateway"]             # 1 PE
-
-[[units]]
-unit = "Zealot"
-models = 3
-upgrades = ["My Life for Aiur"]
-"""
-
+ZERG = army(
+    "Kerrigan's Swarm",  # 1 BM, and 1 BM a card; Overseer: Pneumatized Carapace; Evolution Chamber: Extended Claws
+    ("Zergling", 12),
+    ("Kerrigan Swarm Raptor (Zergling)", 6),
+    tactical=("Spawning Pool", "Overseer", "Evolution Chamber"),
+)
+PROTOSS = army("Daelaam", ("Zealot", 3, ["My Life for Aiur"]), tactical=("Gateway",))  # 1 PE each
 ZERGLING, RAPTOR, ZEALOT = "zergling-1", "kerrigan-swarm-raptor-1", "zealot-1"
 CHARGE_FROM = (24, 24)
 

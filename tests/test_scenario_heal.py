@@ -14,53 +14,21 @@ import pytest
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 
-from .scenario_kit import build, errors, skirmish
+from .scenario_kit import army, build, errors, skirmish
 from .test_scenario_abilities import write_armies
 
-TERRAN = """
-name = "Medics and a Goliath"
-scale = "Skirmish"
-faction = "Terran Armed Forces"    # 1 CP
-tactical = ["Supply Depot", "Factory"]   # Elite +1 for the Goliath; Factory: Field Repair
+#: 1 CP; Supply Depot: Elite +1 for the Goliath; Factory: Field Repair
+CARDS = ("Supply Depot", "Factory")
 
-[[units]]
-unit = "Marauder"
-models = 2
-
-[[units]]
-unit = "Medic"
-models = 3
-{medic_upgrades}
-
-[[units]]
-unit = "Goliath"
-"""
-
-ZERG = """
-name = "Zerg test"
-scale = "Skirmish"
-faction = "Kerrigan's Swarm"
-
-[[units]]
-unit = "Zergling"
-models = 12
-"""
-
+ZERG = army("Kerrigan's Swarm", ("Zergling", 12))
 MEDPACK = "Medpack"
-RED_ONE = """
-name = "Marines"
-scale = "Skirmish"
-faction = "Terran Armed Forces"
-
-[[units]]
-unit = "Marine"
-models = 6
-"""
+RED_ONE = army("Terran Armed Forces", ("Marine", 6))
 
 
 def armies(d: Path, stabilizer: bool) -> dict[str, str]:
-    up = 'upgrades = ["Stabilizer Medpacks"]' if stabilizer else ""
-    return write_armies(d, TERRAN.replace("{medic_upgrades}", up), ZERG)
+    medics = ("Medic", 3, ["Stabilizer Medpacks"] if stabilizer else [])
+    terran = army("Terran Armed Forces", ("Marauder", 2), medics, ("Goliath", 1), tactical=CARDS)
+    return write_armies(d, terran, ZERG)
 
 
 def plan(medic_to: tuple[float, float], use: list[str], select: dict[str, str] | None = None) -> list[dict]:
@@ -123,16 +91,7 @@ def test_medpack_is_checked(tmp_path: Path) -> None:
     assert any("'marauder-1' is not Within 4\" of 'medic-1'" in p for p in said), said
 
 
-ROACHES = """
-name = "Roaches"
-scale = "Skirmish"
-faction = "Kerrigan's Swarm"       # 1 BM
-tactical = ["Spawning Pool"]       # 1 BM: Burrow costs 2
-
-[[units]]
-unit = "Roach"
-models = 3
-"""
+ROACHES = army("Kerrigan's Swarm", ("Roach", 3), tactical=("Spawning Pool",))  # 2 BM: Burrow costs 2
 
 
 @pytest.mark.parametrize(("burrow_in", "left"), [("movement", 1), ("assault", 3), (None, 3)])

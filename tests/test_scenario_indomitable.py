@@ -9,36 +9,11 @@ import pytest
 from mathhammer.scenario.world import World
 from mathhammer.starcraft.loadout import attack_batches
 
-from .scenario_kit import build, skirmish
+from .scenario_kit import army, build, skirmish
 from .test_scenario_abilities import write_armies
 
-TERRAN = """
-name = "Goliath test"
-scale = "Skirmish"
-faction = "Terran Armed Forces"    # Elite 1
-tactical = ["Supply Depot"]        # Elite +1: the Goliath's starting Supply 2
-
-[[units]]
-unit = "Marine"
-models = 6
-
-[[units]]
-unit = "Goliath"
-"""
-
-ZERG = """
-name = "Zerg test"
-scale = "Skirmish"
-faction = "Kerrigan's Swarm"
-
-[[units]]
-unit = "Zergling"
-models = 12
-
-[[units]]
-unit = "Roach"
-models = 3
-"""
+TERRAN = army("Terran Armed Forces", ("Marine", 6), ("Goliath", 1), tactical=("Supply Depot",))  # Elite +1: Goliath
+ZERG = army("Kerrigan's Swarm", ("Zergling", 12), ("Roach", 3))
 
 
 @pytest.fixture(scope="module")

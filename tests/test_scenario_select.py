@@ -13,27 +13,16 @@ from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 
-from .scenario_kit import build, errors, skirmish
+from .scenario_kit import army, build, errors, skirmish
 from .test_scenario_abilities import RED, write_armies
 
-ZERG = """
-name = "Kerrigan's brood"
-scale = "Skirmish"
-faction = "Kerrigan's Swarm"       # 1 BM
-tactical = ["Spawning Pool", "Overseer"]   # 1 BM each; Overseer: Support +1 (the Queen)
-
-[[units]]
-unit = "Zergling"
-models = 12
-
-[[units]]
-unit = "Kerrigan"
-
-[[units]]
-unit = "Queen"
-upgrades = ["Domineering Presence"]
-"""
-
+ZERG = army(
+    "Kerrigan's Swarm",  # 1 BM; Spawning Pool 1 BM; Overseer: Support +1 (the Queen)
+    ("Zergling", 12),
+    ("Kerrigan", 1),
+    ("Queen", 1, ["Domineering Presence"]),
+    tactical=("Spawning Pool", "Overseer"),
+)
 GRIP = "Crushing Grip"
 PRESENCE = "Domineering Presence"
 #: a Size 3 wall across the middle of the table, from x = 0 to 24 (Line of Sight over it is blocked)
@@ -200,29 +189,8 @@ def test_domineering_presence_adds_supply_to_the_selected_unit(armies: dict[str,
     assert abilities.contest_supply(sim, sim.current_supply(), trials)[z].tolist() == [0, 0, 0, 0]
 
 
-GOLIATH = """
-name = "Goliath test"
-scale = "Skirmish"
-faction = "Terran Armed Forces"    # 1 CP; Elite 1
-tactical = ["Supply Depot"]        # Elite +1: the Goliath's starting Supply 2
-
-[[units]]
-unit = "Goliath"
-"""
-
-ZERG_TWO = """
-name = "Zerg test"
-scale = "Skirmish"
-faction = "Kerrigan's Swarm"
-
-[[units]]
-unit = "Zergling"
-models = 12
-
-[[units]]
-unit = "Roach"
-models = 3
-"""
+GOLIATH = army("Terran Armed Forces", ("Goliath", 1), tactical=("Supply Depot",))  # 1 CP; Elite +1
+ZERG_TWO = army("Kerrigan's Swarm", ("Zergling", 12), ("Roach", 3))
 LOCK = "Target Lock"
 
 

@@ -17,33 +17,11 @@ from mathhammer.scenario import abilities
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation
 
-from .scenario_kit import build, errors, skirmish, warnings
+from .scenario_kit import army, build, errors, skirmish, warnings
 from .test_scenario_abilities import write_armies
 
-TERRAN = """
-name = "Terran with Raynor"
-scale = "Skirmish"
-faction = "Terran Armed Forces"
-tactical = ["Supply Depot"]        # Hero +1; Additional Supply Depots
-
-[[units]]
-unit = "Marine"
-models = 6
-
-[[units]]
-unit = "Jim Raynor"
-"""
-
-ZERG = """
-name = "Zerg test"
-scale = "Skirmish"
-faction = "Kerrigan's Swarm"
-
-[[units]]
-unit = "Zergling"
-models = 18
-"""
-
+TERRAN = army("Terran Armed Forces", ("Marine", 6), ("Jim Raynor", 1), tactical=("Supply Depot",))  # Hero +1
+ZERG = army("Kerrigan's Swarm", ("Zergling", 18))
 DEPOTS = "Additional Supply Depots"
 DEPLOY = [
     {

@@ -10,29 +10,11 @@ import pytest
 
 from mathhammer.scenario.sim import Simulation
 
-from .scenario_kit import build, errors, skirmish
+from .scenario_kit import army, build, errors, skirmish
 from .test_scenario_abilities import write_armies
 
-TERRAN = """
-name = "Veterans"
-scale = "Skirmish"
-faction = "Terran Armed Forces"
-
-[[units]]
-unit = "Marauder"
-models = 2
-upgrades = ["Veteran of Tarsonis"]
-"""
-
-ZERG = """
-name = "Roach"
-scale = "Skirmish"
-faction = "Kerrigan's Swarm"
-
-[[units]]
-unit = "Roach"
-models = 3
-"""
+TERRAN = army("Terran Armed Forces", ("Marauder", 2, ["Veteran of Tarsonis"]))
+ZERG = army("Kerrigan's Swarm", ("Roach", 3))
 
 
 @pytest.fixture(scope="module")
