@@ -45,3 +45,17 @@ def test_board_bad_input(extra: list[str], start: str) -> None:
     res = runner.invoke(app, [*args, *extra])
     assert res.exit_code == 2, res.output
     assert res.stderr.startswith(start) and "Traceback" not in res.output
+
+
+def test_indomitable_on_a_board() -> None:
+    """Goliath Indomitable ("While Engaged, this Unit may target and be targeted by Unengaged Enemy Units ... the
+    defending Unit gains an Evade Roll"): standing for the Engaged "zealots" of the board, the Goliath shoots the
+    Unengaged Marines, which gain an Evade Roll; a Marine unit in the same spot may not (8.7.3 step 1)."""
+    engaged = str(Path(__file__).parent / "golden" / "board" / "facts_engaged.toml")
+    where = ["--board", engaged, "--attacker-unit", "zealots", "--target-unit", "marines", "--json"]
+    res = runner.invoke(app, ["attack", "Goliath", "Marine", *where])
+    assert res.exit_code == 0, res.output
+    board = json.loads(res.stdout)["loadout"]["board"]
+    assert board["models_rolling"] == {"Autocannon": 1} and board["evade_reasons"] == ["indomitable"]
+    plain = runner.invoke(app, ["attack", "Marine", "Marine", *where])
+    assert plain.exit_code == 2 and "may only target the units it is Engaged with" in plain.output

@@ -92,7 +92,9 @@ def named_attack(
     if board is not None:
         if distance is not None or phase != "assault":
             raise InputError("--board", board[0], "a board for Ranged Attacks (the Assault Phase), without --range")
-        batches, facts = board_batches(batches, board, t_unit.card.combat_tags)
+        mine, theirs = (any(e.kind == "engaged_targeting" for e in lo.effects()) for lo in (lo_a, lo_t))
+        indomitable = (mine, theirs)
+        batches, facts = board_batches(batches, board, t_unit.card.combat_tags, indomitable)
         visible = facts["removable"] if visible is None else min(visible, facts["removable"])
         evade_eligible = evade_eligible or facts["evade_eligible"]
     tgt = as_target(
@@ -119,10 +121,14 @@ def named_attack(
 
 
 def board_batches(
-    batches: Sequence[Batch], board: tuple[str, str, str], target_tags: Sequence[str]
+    batches: Sequence[Batch],
+    board: tuple[str, str, str],
+    target_tags: Sequence[str],
+    indomitable: tuple[bool, bool] = (False, False),
 ) -> tuple[list[Batch], dict[str, Any]]:
     """Each Batch with the board's facts (issue 5, 8.7.3 step 1): only the models with a Visible target
-    model Within Range roll, at their own distances; only Visible models may be removed (FAQ v1.0).
+    model Within Range roll, at their own distances; only Visible models may be removed (FAQ v1.0);
+    ``indomitable``: the attacker's and the target's Indomitable (Goliath).
 
     The models carrying a weapon are taken to be the unit's first contributing models, in the order
     the board file lists them. Returns the Batches that still roll dice and the facts used.
@@ -140,7 +146,7 @@ def board_batches(
     refusals: list[str] = []
     for batch in batches:
         w = batch.weapon
-        f = weapon_facts(b, attacker_id, target_id, w, target_tags)
+        f = weapon_facts(b, attacker_id, target_id, w, target_tags, indomitable)
         if not f.eligible:
             refusals.extend(f"{batch.label}: {r}" for r in f.refusals)
             continue
