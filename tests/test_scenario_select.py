@@ -247,3 +247,31 @@ def test_target_lock_in_a_single_attack_query() -> None:
         b for b in attack_batches(lo, roster.unit("Roach"), "assault", distance=20.0) if b.name == "Autocannon"
     ]
     assert cannon.weapon.surge_dice is not None and set(cannon.weapon.surge_tags) == {"Light", "Armoured"}
+
+
+def test_weapons_of_the_firstborn_reach_four_inches_farther(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Twilight Council, Weapons of the Firstborn ("The active Ground Unit's first Ranged Weapon used gains BUFF
+    Range (4)"; part 11 BUFF: "increase the value by X"): the Stalkers' Particle Disruptors (Range 12) reach the
+    Roach 13.45" away (bases edge to edge) with it, not without: the plan checks clean only with it, and in the
+    simulation every game shoots with it, none without."""
+    protoss = army("Daelaam", ("Stalker", 2), tactical=("Twilight Council",))
+    armies = write_armies(tmp_path_factory.mktemp("firstborn"), protoss, ZERG_TWO)
+    shots = {}
+    for use in ([], ["Weapons of the Firstborn"]):
+        shoot = {"unit": "stalker-1", "action": "shoot", "targets": ["roach-1"], "use": use}
+        rounds = [
+            {"round": 1,
+             "red": {"movement": [{"unit": "stalker-1", "action": "deploy", "to": [18, 4]}]},
+             "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}],
+                      "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]}]}},
+            {"round": 2,
+             "red": {"movement": [{"unit": "stalker-1", "action": "move", "to": [18, 8]}], "assault": [shoot]},
+             "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 24]}]}},
+        ]  # fmt: skip
+        scn = scenario(armies, rounds)
+        said = errors(scn)  # scenario check shoots with the abilities used so far this Round too
+        assert said == [] if use else len(said) == 1 and "no planned target can be shot" in said[0], said
+        sim = Simulation(scn, 20, seed=3)
+        sim.run()
+        shots[bool(use)] = sum(v for k, v in sim.skipped.items() if "no planned target it may shoot" in k)
+    assert shots == {False: 20, True: 0}

@@ -51,9 +51,10 @@ from ..board.engagement import ENGAGEMENT_RANGE
 from ..board.model import EPS, MM_PER_INCH
 from ..errors import MathhammerError
 from ..profiles.schema import Ability, Effect
-from ..starcraft.loadout import attack_batches, make_loadout
+from ..starcraft.loadout import Loadout, attack_batches, make_loadout
 from .abilities import (
     CHARGE_KINDS,
+    ExtraLoadout,
     Found,
     Purse,
     attacker_debuff,
@@ -316,7 +317,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                         else:
                             pos[act.unit] = pid
                     elif act.action == "shoot":
-                        _check_shoot(scn, world, act, say, p_now, a_now)
+                        _check_shoot(scn, world, act, say, p_now, a_now, _loadout_now(scn, act.unit, used))
                     elif act.action == "charge":
                         _check_charge(scn, world, act, say, pos, p_now, a_now)
                     elif act.action == "gather" and scn.mission.scoring != "gather-the-resources":
@@ -715,10 +716,30 @@ def _check_reduction(
         warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
 
 
+def _loadout_now(scn: Scenario, unit: str, used: dict[tuple[str, str], int]) -> Loadout:
+    """``unit``'s loadout with the Active abilities used on it so far this Round (``used``; cards' too: Weapons of
+    the Firstborn's BUFF Range), as the simulation shoots with it (10.2: effects last until the end of the Round)."""
+    su = scn.units[unit]
+    own = {a.name.lower() for a in unit_abilities(su)}
+    names = [n for (u, n), k in used.items() if u == unit and k > 0]
+    found = [f for f in (find(scn, unit, n) for n in names) if f is not None and f.ability.type == "active"]
+    mine = [f.ability.name for f in found if f.ability.name.lower() in own]
+    lo = make_loadout(su.unit, su.models, [up.name for up in su.loadout.upgrades], mine)
+    extra = tuple(f.ability for f in found if f.ability.name.lower() not in own)
+    return ExtraLoadout(lo.unit, lo.models, lo.upgrades, lo.use, lo.minerals, extra)
+
+
 def _check_shoot(
-    scn: Scenario, world: World, act: Activation, say: Say, pos: tuple[int, ...], alive: tuple[int, ...]
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    say: Say,
+    pos: tuple[int, ...],
+    alive: tuple[int, ...],
+    lo: Loadout | None = None,
 ) -> None:
     su = scn.units[act.unit]
+    lo = su.loadout if lo is None else lo
     names = [w.name for w in su.unit.card.weapons] + [w.name for up in su.loadout.upgrades for w in up.weapons]
     for w in act.weapons:
         if w not in names:
@@ -730,14 +751,14 @@ def _check_shoot(
         if alive[world.uids.index(t)] <= 0:
             reasons.append(f"{t}: not on the table at this point of the plan")
             continue
-        for b in attack_batches(su.loadout, tu.unit, "assault"):
+        for b in attack_batches(lo, tu.unit, "assault"):
             if act.weapons and b.name not in act.weapons:
                 continue
             f = world.facts(pos, alive, act.unit, t, b.weapon, tuple(tu.unit.card.combat_tags))
             if f.eligible:
                 return
             reasons.extend(f"{t} with {b.name}: {r}" for r in f.refusals)
-        if not attack_batches(su.loadout, tu.unit, "assault"):
+        if not attack_batches(lo, tu.unit, "assault"):
             reasons.append(f"{t}: no Assault Phase weapon of {su.unit.name} may target it (8.7.3 step 1, Combat Tag)")
     say(act, "no planned target can be shot: " + "; ".join(reasons))
 

@@ -43,7 +43,7 @@ COMBAT_TAGS: tuple[str, ...] = (
 _TAG_ALIASES = {"armored": "armoured"}
 
 #: Characteristics that BUFF / DEBUFF may name, and on which side they act.
-ATTACKER_CHARACTERISTICS = ("Hit", "RoA", "Damage")
+ATTACKER_CHARACTERISTICS = ("Hit", "RoA", "Damage", "Range")
 TARGET_CHARACTERISTICS = ("Armour", "Evade")
 _CHAR_ALIASES = {
     "hit": "Hit",
@@ -51,6 +51,7 @@ _CHAR_ALIASES = {
     "rate of attack": "RoA",
     "damage": "Damage",
     "dmg": "Damage",
+    "range": "Range",
     "armour": "Armour",
     "armor": "Armour",
     "evade": "Evade",

@@ -93,8 +93,20 @@ class Weapon:
 
         >>> Weapon.build(roa=3, hit="3+", surge="Light,Armoured:D3+1", keywords=["PRECISION (1)"]).hit
         3
+
+        BUFF / DEBUFF Range (X) (part 11: "increase / decrease the value by X", a value characteristic never below
+        0) change the range here, once (Weapons of the Firstborn):
+
+        >>> Weapon.build(range=12, keywords=["BUFF Range (4)"]).range
+        16.0
+        >>> Weapon.build(range=3, keywords=["DEBUFF Range (4)"]).range
+        0.0
         """
         tags, dice = parse_surge(surge) if surge else ((), None)
+        kws = parse_keywords(keywords, "weapon", "keyword")
+        if range is not None:
+            shift = sum((1 if k.name == "BUFF" else -1) * (k.value or 0) for k in kws if k.tag == "Range")
+            range = float(max(0.0, range + shift)) if shift else range
         return cls(
             name=name,
             roa=whole("roa", roa, 0, 99, "Rate of Attack"),
@@ -103,7 +115,7 @@ class Weapon:
             range=range,
             surge_tags=tags,
             surge_dice=dice,
-            keywords=parse_keywords(keywords, "weapon", "keyword"),
+            keywords=kws,
         )
 
 
