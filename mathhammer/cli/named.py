@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..profiles import Roster, load_roster
-from ..starcraft.loadout import Loadout, as_target, attack_batches, make_loadout
+from ..starcraft.loadout import Loadout, as_target, attack_batches, indomitable, make_loadout
 from ..starcraft.model import Batch, Target
 from ..validate import whole
 
@@ -92,9 +92,8 @@ def named_attack(
     if board is not None:
         if distance is not None or phase != "assault":
             raise InputError("--board", board[0], "a board for Ranged Attacks (the Assault Phase), without --range")
-        mine, theirs = (any(e.kind == "engaged_targeting" for e in lo.effects()) for lo in (lo_a, lo_t))
-        indomitable = (mine, theirs)
-        batches, facts = board_batches(batches, board, t_unit.card.combat_tags, indomitable)
+        both = (indomitable(lo_a), indomitable(lo_t))
+        batches, facts = board_batches(batches, board, t_unit.card.combat_tags, both)
         visible = facts["removable"] if visible is None else min(visible, facts["removable"])
         evade_eligible = evade_eligible or facts["evade_eligible"]
     tgt = as_target(

@@ -76,7 +76,6 @@ if TYPE_CHECKING:  # pragma: no cover
 TARGET_KINDS = ("unit_keyword", "evade_eligible")
 #: Effects of an Active ability that act on the unit's own Charge (``adjust_charge_roll``, ``impact_with``).
 CHARGE_KINDS = ("charge_roll", "impact_hit", "impact_dice")
-_CHARGE_ROLL = re.compile(r"rolls? a D6 for Charge Distance", re.IGNORECASE)
 _IMPACT = re.compile(r"IMPACT \((\d+)\) (\d)\+")
 #: "a Friendly Biological Unit", "The active, Unengaged Ground Unit": the Combat Tag a card's ability asks for.
 _FOR_TAG = re.compile(r"\b(?:Friendly|active),? (?:Unengaged )?(?:Friendly )?([A-Za-z]+) Unit")
@@ -277,21 +276,30 @@ def use_bits(sim: Simulation, u: int, names: Sequence[str]) -> int:
     return bits
 
 
-def loadout_for(sim: Simulation, u: int, mask: int) -> Loadout:
-    """Unit ``u``'s loadout with the abilities of ``mask`` switched on, card abilities included."""
-    base = sim.units[u].loadout
-    chosen = [n for i, n in enumerate(sim.abilities[u]) if mask >> i & 1]
-    own = {a.name.lower() for a in unit_abilities(sim.units[u])}
-    lo = make_loadout(base.unit, base.models, [x.name for x in base.upgrades], [n for n in chosen if n.lower() in own])
+def loadout_with(
+    scn: Scenario, unit: str, names: Sequence[str], inflicted: dict[str, Ability] | None = None
+) -> ExtraLoadout:
+    """``unit``'s loadout with the abilities ``names`` switched on: its own (card, upgrades), its player's cards'
+    (10.5), and abilities standing for an enemy's effect on it (``inflicted``: :func:`inflicted`)."""
+    su = scn.units[unit]
+    own = {a.name.lower() for a in unit_abilities(su)}
+    base = su.loadout
+    lo = make_loadout(base.unit, base.models, [x.name for x in base.upgrades], [n for n in names if n.lower() in own])
     extra = []
-    for n in chosen:
+    for n in names:
         if n.lower() not in own:
-            found = find(sim.scn, sim.uids[u], n)
+            found = find(scn, unit, n)
             if found is not None:
                 extra.append(found.ability)
-            elif n in sim.inflicted:  # an enemy's Reaction on this unit's weapons (attacker_debuffs)
-                extra.append(sim.inflicted[n])
+            elif inflicted and n in inflicted:  # an enemy's Reaction on this unit's weapons (attacker_debuffs)
+                extra.append(inflicted[n])
     return ExtraLoadout(lo.unit, lo.models, lo.upgrades, lo.use, lo.minerals, tuple(extra))
+
+
+def loadout_for(sim: Simulation, u: int, mask: int) -> Loadout:
+    """Unit ``u``'s loadout with the abilities of ``mask`` switched on, card abilities included."""
+    chosen = [n for i, n in enumerate(sim.abilities[u]) if mask >> i & 1]
+    return loadout_with(sim.scn, sim.uids[u], chosen, sim.inflicted)
 
 
 def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tuple[int, np.ndarray]]:
@@ -365,15 +373,39 @@ def _reactions(
             yield rx, found, eff
 
 
-def _near_games(sim: Simulation, trials: np.ndarray, r: int, q: int, inches: float) -> np.ndarray:
-    """Per game (length ``sim.T``, set only in ``trials``): units ``r`` and ``q`` both on the table and a live model
-    of ``q`` Within ``inches`` of a live model of ``r`` (bases edge to edge; a unit is Within any distance of
-    itself)."""
+def _pair_games(
+    sim: Simulation, trials: np.ndarray, r: int, q: int, test: Callable[[int, int, int, int], bool]
+) -> np.ndarray:
+    """Per game (length ``sim.T``, set only in ``trials``): units ``r`` and ``q`` both on the table and
+    ``test(placement of r, its models left, placement of q, its models left)``, read once per board of the two."""
     hit = np.zeros(sim.T, dtype=bool)
     for (pr, kr, pq, kq), ts in sim.groups(
         trials, [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
     ):
-        hit[ts] = pr >= 0 and kr > 0 and pq >= 0 and kq > 0 and (q == r or sim.world.within(pr, kr, pq, kq, inches))
+        hit[ts] = pr >= 0 and kr > 0 and pq >= 0 and kq > 0 and test(pr, kr, pq, kq)
+    return hit
+
+
+def _near_games(sim: Simulation, trials: np.ndarray, r: int, q: int, inches: float) -> np.ndarray:
+    """:func:`_pair_games`: a live model of ``q`` Within ``inches`` of a live model of ``r`` (bases edge to edge; a
+    unit is Within any distance of itself)."""
+    return _pair_games(sim, trials, r, q, lambda pr, kr, pq, kq: q == r or sim.world.within(pr, kr, pq, kq, inches))
+
+
+def _givers(sim: Simulation, kind: str) -> list[int]:
+    """The units that have an ability with an effect of ``kind`` (their card's, upgrades' or their player's
+    cards'), read once per simulation."""
+    hit = sim._givers.get(kind)
+    if hit is None:
+        hit = sim._givers[kind] = [
+            u
+            for u, su in enumerate(sim.units)
+            if any(
+                e.kind == kind
+                for a in unit_abilities(su) + [f.ability for f in card_abilities(sim.scn, su.player)]
+                for e in a.effects
+            )
+        ]
     return hit
 
 
@@ -392,20 +424,9 @@ def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.
     """
     from .sim import _split_by
 
-    givers = sim._contest_givers
-    if givers is None:  # the units that have such an ability (their card's, upgrades' or player's cards')
-        givers = sim._contest_givers = [
-            u
-            for u, su in enumerate(sim.units)
-            if any(
-                e.kind == "contest_supply"
-                for a in unit_abilities(su) + [f.ability for f in card_abilities(sim.scn, su.player)]
-                for e in a.effects
-            )
-        ]
-    out = supply
+    givers = _givers(sim, "contest_supply")
     if not givers and not sim.granted:
-        return out
+        return supply
     on = sim.on_table()
     floors: list[tuple[int, Effect, np.ndarray]] = []
     for u in givers:
@@ -418,21 +439,21 @@ def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.
             if ts.size == 0:
                 continue
             for e in sim._effects(u, mask, "contest_supply"):  # (a select effect is not here: sim.granted)
-                out[u, ts] += e.value
+                supply[u, ts] += e.value
                 if e.minimum:
                     floors.append((u, e, ts))
     for grant in sim.granted:  # given by another unit's ability this Round (apply_selected)
         if grant.effect.kind == "contest_supply":
             ts = grant.games[on[grant.unit, grant.games]]
-            out[grant.unit, ts] += grant.effect.value
+            supply[grant.unit, ts] += grant.effect.value
     for r, e, ts in floors:  # after every addition: "cannot be reduced below"
         side = sim.units[r].player
         for q in range(sim.U):
             if sim.units[q].player != side or (e.within is None and q != r):
                 continue
             hit = _near_games(sim, ts, r, q, e.within if e.within is not None else 0.0)
-            out[q, hit] = np.maximum(out[q, hit], e.minimum)
-    return out
+            supply[q, hit] = np.maximum(supply[q, hit], e.minimum)
+    return supply
 
 
 def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -> None:
@@ -454,7 +475,7 @@ def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -
             assert e.within is not None  # the schema: select needs within
             ok = _near_games(sim, here, u, q, e.within)
             if e.line_of_sight:
-                ok &= _sight_games(sim, here, u, q)
+                ok &= _pair_games(sim, here, u, q, sim.world.in_sight)  # 7.1 Line of Sight
             games = here[ok[here]]
             if games.size < here.size:
                 sight = " and in Line of Sight" if e.line_of_sight else ""
@@ -511,17 +532,6 @@ def _heal(sim: Simulation, u: int, q: int, games: np.ndarray, e: Effect) -> None
             sim.mark[q, ts] = np.maximum(0, sim.mark[q, ts] - e.value * (n + bonus))
 
 
-def _sight_games(sim: Simulation, trials: np.ndarray, r: int, q: int) -> np.ndarray:
-    """Per game (length ``sim.T``, set only in ``trials``): a live model of ``r`` has Line of Sight to a live
-    model of ``q`` (:meth:`World.in_sight`), both on the table."""
-    hit = np.zeros(sim.T, dtype=bool)
-    for (pr, kr, pq, kq), ts in sim.groups(
-        trials, [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
-    ):
-        hit[ts] = pr >= 0 and kr > 0 and pq >= 0 and kq > 0 and sim.world.in_sight(pr, kr, pq, kq)
-    return hit
-
-
 def pool_cuts(sim: Simulation, t: int, trials: np.ndarray) -> np.ndarray | None:
     """Per game (length ``sim.T``, set in ``trials``): the dice taken out of each Batch's Attack Pool of a Ranged
     Attack at unit ``t`` (``attack_pool``: Guardian Shield, "All Ranged Attacks targeting a Friendly Unit Within
@@ -535,16 +545,8 @@ def pool_cuts(sim: Simulation, t: int, trials: np.ndarray) -> np.ndarray | None:
     from .sim import _split_by
 
     side = sim.units[t].player
-    givers = sim._pool_givers.get(side)
-    if givers is None:
-        cards = [f.ability for f in card_abilities(sim.scn, side)]
-        givers = sim._pool_givers[side] = [
-            r
-            for r, su in enumerate(sim.units)
-            if su.player == side and any(e.kind == "attack_pool" for a in unit_abilities(su) + cards for e in a.effects)
-        ]
     out: np.ndarray | None = None
-    for r in givers:
+    for r in (r for r in _givers(sim, "attack_pool") if sim.units[r].player == side):
         here = trials[sim.pos[r, trials] >= 0]
         for mask, ts in _split_by(here, sim.used[r, here]):
             for e in sim._effects(r, mask, "attack_pool"):
@@ -850,6 +852,7 @@ __all__ = [
     "impact_of",
     "impact_with",
     "loadout_for",
+    "loadout_with",
     "modelled",
     "needs_tag",
     "pool_cuts",

@@ -54,7 +54,6 @@ from ..profiles.schema import Ability, Effect
 from ..starcraft.loadout import Loadout, attack_batches, make_loadout
 from .abilities import (
     CHARGE_KINDS,
-    ExtraLoadout,
     Found,
     Purse,
     attacker_debuff,
@@ -64,6 +63,7 @@ from .abilities import (
     find,
     gives_debuff,
     has_impact,
+    loadout_with,
     needs_tag,
     protected,
     reduction,
@@ -719,14 +719,9 @@ def _check_reduction(
 def _loadout_now(scn: Scenario, unit: str, used: dict[tuple[str, str], int]) -> Loadout:
     """``unit``'s loadout with the Active abilities used on it so far this Round (``used``; cards' too: Weapons of
     the Firstborn's BUFF Range), as the simulation shoots with it (10.2: effects last until the end of the Round)."""
-    su = scn.units[unit]
-    own = {a.name.lower() for a in unit_abilities(su)}
     names = [n for (u, n), k in used.items() if u == unit and k > 0]
     found = [f for f in (find(scn, unit, n) for n in names) if f is not None and f.ability.type == "active"]
-    mine = [f.ability.name for f in found if f.ability.name.lower() in own]
-    lo = make_loadout(su.unit, su.models, [up.name for up in su.loadout.upgrades], mine)
-    extra = tuple(f.ability for f in found if f.ability.name.lower() not in own)
-    return ExtraLoadout(lo.unit, lo.models, lo.upgrades, lo.use, lo.minerals, extra)
+    return loadout_with(scn, unit, [f.ability.name for f in found])
 
 
 def _check_shoot(

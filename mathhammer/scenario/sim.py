@@ -189,9 +189,8 @@ class Simulation:
         self.gripped = np.zeros((self.U, self.T), dtype=bool)
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
         self.granted: list[abilities.Grant] = []
-        self._pool_givers: dict[str, list[int]] = {}  # per side: units with an attack_pool ability (pool_cuts)
+        self._givers: dict[str, list[int]] = {}  # per effect kind: the units with an ability of it (abilities._givers)
         self._veterans: dict[int, list[Effect]] = {}  # per unit: its armour_near_marker effects (resolve)
-        self._contest_givers: list[int] | None = None  # units with a contest_supply ability (contest_supply)
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
@@ -569,14 +568,12 @@ class Simulation:
     def activate(self, act: Activation, trials: np.ndarray) -> None:
         trials = trials[~self.over[trials]]
         u = self.uids.index(act.unit)
-        flipped = self.flipped[u, trials]
-        if flipped.any():  # a Reaction counted it as Activated in this Phase (Zealous Round)
-            self._skip(act, int(flipped.sum()), "the unit counts as Activated in this Phase (Zealous Round, 10.4)")
-            trials = trials[~flipped]
-        gripped = self.gripped[u, trials]
-        if gripped.any():  # an enemy's Active ability did (Crushing Grip)
-            self._skip(act, int(gripped.sum()), "the unit counts as Activated in this Phase (an enemy's Crushing Grip)")
-            trials = trials[~gripped]
+        # counted as Activated in this Phase by its own Reaction (Zealous Round) or an enemy's ability (Crushing Grip)
+        for counted, why in ((self.flipped, "Zealous Round, 10.4"), (self.gripped, "an enemy's Crushing Grip")):
+            gone = counted[u, trials]
+            if gone.any():
+                self._skip(act, int(gone.sum()), f"the unit counts as Activated in this Phase ({why})")
+                trials = trials[~gone]
         self.acted[u, trials] = True
         if act.when or act.unless:  # issue 6 point 1: where a condition fails the unit holds (conditions.py)
             trials = conditions.admit(self, act, trials)

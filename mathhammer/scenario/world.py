@@ -139,6 +139,7 @@ from ..board.facts import AttackFacts, weapon_facts
 from ..board.los import line_of_sight
 from ..board.model import EPS, MM_PER_INCH, Board, Model, Terrain, Unit
 from ..board.ranks import CONTACT, fighting_ranks
+from ..starcraft.loadout import indomitable
 from ..starcraft.model import Weapon
 from .fast import clear_of, near_any
 from .spec import Scenario, ScenarioUnit
@@ -1787,17 +1788,18 @@ class World:
         key = (pos, alive, uid, tid, weapon, tags)
         hit = self._facts.get(key)
         if hit is None:
-            both = (self._indomitable(uid), self._indomitable(tid))
+            both = (uid in self._indomitable, tid in self._indomitable)
             hit = weapon_facts(self.board_for(pos, alive), uid, tid, weapon, tags, both)
             if len(self._facts) > 65536:
                 self._facts.clear()
             self._facts[key] = hit
         return hit  # type: ignore[return-value]
 
-    def _indomitable(self, uid: str) -> bool:
-        """The unit has Indomitable (an ``engaged_targeting`` effect of its card or upgrades: passive)."""
-        su = self.scn.units[uid]
-        return any(e.kind == "engaged_targeting" for e in su.loadout.effects())
+    @cached_property
+    def _indomitable(self) -> frozenset[str]:
+        """The units with Indomitable, a passive of the card or upgrades
+        (:func:`~mathhammer.starcraft.loadout.indomitable`)."""
+        return frozenset(uid for uid, su in self.scn.units.items() if indomitable(su.loadout))
 
     # ---------------------------------------------------------------- markers
     def contests(self, pid: int, alive: int, marker: int) -> bool:

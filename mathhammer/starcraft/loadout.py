@@ -271,6 +271,12 @@ def attack_batches(
     return batches
 
 
+def indomitable(lo: Loadout) -> bool:
+    """The unit has Indomitable (an ``engaged_targeting`` effect): the board facts lift 8.7.3's Engaged refusals
+    for its attacks and the attacks at it (:func:`mathhammer.board.facts.attack_facts`)."""
+    return any(e.kind == "engaged_targeting" for e in lo.effects())
+
+
 def as_target(
     lo: Loadout,
     phase: str,
