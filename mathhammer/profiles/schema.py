@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from ..dice import SDice
 from ..errors import InputError
-from ..starcraft.keywords import COMBAT_TAGS, normalise_tag, parse_keyword
+from ..starcraft.keywords import COMBAT_TAGS, KEYWORDS, normalise_tag, parse_keyword
 
 Phase = Literal["assault", "combat"]
 Slot = Literal["Core", "Elite", "Support", "Air", "Hero"]
@@ -46,8 +46,13 @@ EffectKind = Literal[
     "attack_pool",
     "heal",
     "heal_when_burrowed",
+    "weapon_drop",
+    "enemy_weapon_drop",
+    "select_range",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
+#: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
+WEAPON_KEYWORD_NAMES: tuple[str, ...] = tuple(n for n, spec in KEYWORDS.items() if spec.scope in ("weapon", "both"))
 
 
 class _Frozen(BaseModel):
@@ -146,6 +151,9 @@ class Effect(_Frozen):
     #: with ``select``: the selected unit must be in Line of Sight (10.1) unless the text says "Line of Sight is
     #: not required"
     line_of_sight: bool = True
+    #: select_range: the ability (of the same unit) whose selection range becomes ``value`` inches (A-13 Flash
+    #: Grenade Launcher: "Increase the Optical Flare special ability's Range to 16\"")
+    ability: str = ""
 
     @field_validator("vs_tags", "surge_types")
     @classmethod
@@ -181,6 +189,15 @@ class Effect(_Frozen):
             if not self.keyword or not self.weapons or self.within is None:
                 raise ValueError("enemy_weapon_keyword needs keyword, weapons and within (inches)")
             _keyword(self.keyword, "weapon")
+        elif k in ("weapon_drop", "enemy_weapon_drop"):
+            if not self.keyword or not self.weapons:
+                raise ValueError(f"{k} needs keyword (a weapon keyword's name) and weapons")
+            if self.keyword not in WEAPON_KEYWORD_NAMES:
+                raise ValueError(f"{self.keyword!r}: allowed: {', '.join(WEAPON_KEYWORD_NAMES)}")
+            if k == "enemy_weapon_drop" and (self.select != "enemy" or self.within is None):
+                raise ValueError('enemy_weapon_drop needs select = "enemy" and within (inches)')
+        elif k == "select_range" and (self.value <= 0 or not self.ability):
+            raise ValueError("select_range needs ability (the ability's name) and value >= 1 (inches)")
         elif k == "per_model_bonus" and self.value <= 0:
             raise ValueError("per_model_bonus needs value >= 1")
         elif k == "remove_debuffs" and self.within is None:

@@ -345,7 +345,40 @@ def react_end(sim: Simulation, trials: np.ndarray, saved: list[tuple[int, np.nda
 def attacker_debuff(a: Ability) -> Effect | None:
     """The ``enemy_weapon_keyword`` effect of ``a`` (Debilitating Saliva: "Use when an Enemy Unit Within 8\" of this
     Unit declares a Ranged Attack. Apply DEBUFF Hit (1) to each of that Unit's Ranged Weapons"), or None."""
-    return next((e for e in a.effects if e.kind == "enemy_weapon_keyword"), None)
+    return next((e for e in a.effects if e.kind == "enemy_weapon_keyword" and not e.select), None)
+
+
+#: effect kinds on the weapons of the Enemy Unit an ability selects, and what each becomes on that unit's own
+#: weapons (Optical Flare: DEBUFF Range (4), no LONG RANGE)
+ENEMY_WEAPON_KINDS = {"enemy_weapon_keyword": "weapon_keyword", "enemy_weapon_drop": "weapon_drop"}
+
+
+def on_selected_weapons(found: Found, giver: str) -> Ability | None:
+    """An ability standing, on the Enemy Unit ``found`` selects, for its effects on that unit's weapons (Optical
+    Flare: "apply DEBUFF Range (4) to that Unit's Ranged Weapons. That Unit cannot benefit from LONG RANGE"), or
+    None where it has none. ``giver``: the unit using it (named in the ability's name)."""
+    effects = [
+        Effect(kind=ENEMY_WEAPON_KINDS[e.kind], keyword=e.keyword, weapons=list(e.weapons))  # type: ignore[arg-type]
+        for e in found.ability.effects
+        if e.select and e.kind in ENEMY_WEAPON_KINDS
+    ]
+    if not effects:
+        return None
+    name = f"{found.ability.name} (from {giver})"
+    return Ability(name=name, phase="any", type="passive", text=found.ability.text, effects=effects)
+
+
+def select_reach(scn: Scenario, unit: str, a: Ability) -> tuple[float, bool]:
+    """The range ability ``a`` of ``unit`` selects in (its ``select`` effects' ``within``; a ``select_range`` of the
+    unit's abilities naming it: A-13 Flash Grenade Launcher, "Increase the Optical Flare special ability's Range to
+    16\"") and whether Line of Sight is needed (10.1)."""
+    picks = [e for e in a.effects if e.select and e.within is not None]
+    reach = min(float(e.within) for e in picks if e.within is not None)
+    for other in unit_abilities(scn.units[unit]):
+        for e in other.effects:
+            if e.kind == "select_range" and e.ability.strip().lower() == a.name.strip().lower():
+                reach = float(e.value)
+    return reach, any(e.line_of_sight for e in picks)
 
 
 def remover(a: Ability) -> Effect | None:
@@ -465,26 +498,35 @@ def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -
     (Crushing Grip: "That Unit counts as Activated in this Phase") takes away the unit's activation in this
     Phase where it has not activated yet; the others last until the end of the Round (``sim.granted``, 10.2):
     ``contest_supply`` for a Friendly Unit (Domineering Presence), weapon effects for attacks at an enemy
-    (Target Lock: :func:`locked_by`).
+    (Target Lock: :func:`locked_by`), effects on the enemy's own weapons (Optical Flare: :func:`on_selected_weapons`,
+    switched on in ``sim.used`` like an ability used on it). The range is :func:`select_reach` (A-13: 16").
     """
     for name, chosen in act.select:
         found = find(sim.scn, act.unit, name)
         effects = [e for e in found.ability.effects if e.select] if found else []
+        if found is None or not effects:
+            continue
         q = sim.uids.index(chosen)
+        reach, sight = select_reach(sim.scn, act.unit, found.ability)
+        ok = _near_games(sim, here, u, q, reach)
+        if sight:
+            ok &= _pair_games(sim, here, u, q, sim.world.in_sight)  # 7.1 Line of Sight
+        games = here[ok[here]]
+        if games.size < here.size:
+            sim._skip(
+                act,
+                here.size - games.size,
+                f'{name!r} not resolved: {chosen!r} not on the table Within {reach:g}"'
+                + (" and in Line of Sight" if sight else "")
+                + " (10.1)",
+            )
+        weapons = on_selected_weapons(found, act.unit)
+        if weapons is not None:  # until the End of the Round: on the unit's weapons like an ability used on it
+            sim.inflicted.setdefault(weapons.name, weapons)
+            sim.used[q, games] |= use_bits(sim, q, [weapons.name])
         for e in effects:
-            assert e.within is not None  # the schema: select needs within
-            ok = _near_games(sim, here, u, q, e.within)
-            if e.line_of_sight:
-                ok &= _pair_games(sim, here, u, q, sim.world.in_sight)  # 7.1 Line of Sight
-            games = here[ok[here]]
-            if games.size < here.size:
-                sight = " and in Line of Sight" if e.line_of_sight else ""
-                sim._skip(
-                    act,
-                    here.size - games.size,
-                    f'{name!r} not resolved: {chosen!r} not on the table Within {e.within:g}"{sight} (10.1)',
-                )
-            assert found is not None
+            if e.kind in ENEMY_WEAPON_KINDS:
+                continue
             if e.kind == "counts_activated":
                 sim.gripped[q, games[~sim.acted[q, games]]] = True
             elif e.kind == "heal":

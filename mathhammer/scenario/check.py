@@ -65,10 +65,12 @@ from .abilities import (
     has_impact,
     loadout_with,
     needs_tag,
+    on_selected_weapons,
     protected,
     reduction,
     remover,
     repeatable,
+    select_reach,
     target_effects,
     unit_abilities,
 )
@@ -155,6 +157,7 @@ def check_scenario(scn: Scenario) -> list[str]:
     for rnd in range(1, scn.mission.game_length + 1):
         purses = {p: Purse(scn, p) for p in PLAYERS}  # every card Ready at the start of the Round (8.9.5)
         used: dict[tuple[str, str], int] = {}
+        on_unit: dict[tuple[str, str], Ability] = {}  # an enemy's ability on a unit's weapons (Optical Flare)
         pool = scn.mission.supply_pool(rnd)
         for phase in PHASES:
             for player in PLAYERS:
@@ -247,7 +250,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 make_loadout(su.unit, su.models, [u.name for u in su.loadout.upgrades], [abil.name])
                             except MathhammerError as exc:
                                 say(act, f"use: {exc}")
-                    _check_select(scn, world, act, say, pos)
+                    _check_select(scn, world, act, say, pos, on_unit)
                     _check_reactions(scn, world, act, say, warn, pos, purses, used, once)
                     p_now, a_now = state()
                     engaged_now = on and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now))
@@ -317,7 +320,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                         else:
                             pos[act.unit] = pid
                     elif act.action == "shoot":
-                        _check_shoot(scn, world, act, say, p_now, a_now, _loadout_now(scn, act.unit, used))
+                        _check_shoot(scn, world, act, say, p_now, a_now, _loadout_now(scn, act.unit, used, on_unit))
                     elif act.action == "charge":
                         _check_charge(scn, world, act, say, pos, p_now, a_now)
                     elif act.action == "gather" and scn.mission.scoring != "gather-the-resources":
@@ -615,9 +618,17 @@ def _too_far(say: Say, act: Activation, at: str, a: Ability, unit: str, reacting
     )
 
 
-def _check_select(scn: Scenario, world: World, act: Activation, say: Say, pos: dict[str, int]) -> None:
+def _check_select(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    say: Say,
+    pos: dict[str, int],
+    on_unit: dict[tuple[str, str], Ability],
+) -> None:
     """10.1: an Active ability of ``use`` that selects a unit ("Select one Enemy Unit Within 12\"") names it in
-    ``select``: a unit of the side its text asks for, on the table and Within range at this point of the plan."""
+    ``select``: a unit of the side its text asks for, on the table and Within range at this point of the plan.
+    Its effects on the selected unit's weapons (Optical Flare) go into ``on_unit`` for the unit's shots."""
     chosen = dict(act.select)
     for name in act.use:
         found = find(scn, act.unit, name)
@@ -649,13 +660,17 @@ def _check_select(scn: Scenario, world: World, act: Activation, say: Say, pos: d
         if unit not in pos:
             say(act, f"select.{a.name}: {unit!r} is not on the table at this point of the plan (10.1)")
             continue
-        reach = min(float(e.within) for e in picks if e.within is not None)
+        reach, _ = select_reach(scn, act.unit, a)
         if act.unit in pos and not _within_now(scn, world, pos, act.unit, unit, reach):
             say(
                 act,
                 f'select.{a.name}: {unit!r} is not Within {reach:g}" of {act.unit!r} at this point of the plan '
                 "(10.1: the target is in range)",
             )
+            continue
+        weapons = on_selected_weapons(found, act.unit)
+        if weapons is not None:
+            on_unit[(unit, weapons.name)] = weapons
 
 
 def _within_now(scn: Scenario, world: World, pos: dict[str, int], a: str, b: str, inches: float) -> bool:
@@ -716,12 +731,16 @@ def _check_reduction(
         warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
 
 
-def _loadout_now(scn: Scenario, unit: str, used: dict[tuple[str, str], int]) -> Loadout:
+def _loadout_now(
+    scn: Scenario, unit: str, used: dict[tuple[str, str], int], on_unit: dict[tuple[str, str], Ability]
+) -> Loadout:
     """``unit``'s loadout with the Active abilities used on it so far this Round (``used``; cards' too: Weapons of
-    the Firstborn's BUFF Range), as the simulation shoots with it (10.2: effects last until the end of the Round)."""
+    the Firstborn's BUFF Range) and an enemy's on its weapons (``on_unit``: Optical Flare's DEBUFF Range), as the
+    simulation shoots with it (10.2: effects last until the end of the Round)."""
     names = [n for (u, n), k in used.items() if u == unit and k > 0]
     found = [f for f in (find(scn, unit, n) for n in names) if f is not None and f.ability.type == "active"]
-    return loadout_with(scn, unit, [f.ability.name for f in found])
+    enemy = {n: a for (u, n), a in on_unit.items() if u == unit}
+    return loadout_with(scn, unit, [f.ability.name for f in found] + list(enemy), enemy)
 
 
 def _check_shoot(

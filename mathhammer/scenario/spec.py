@@ -623,15 +623,15 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             continue
                         reactions.append(Reaction(rx.unit, rx.use, ru.player, rx.for_unit))
                     used = {n.strip().lower() for n in act.use}
-                    for name, chosen in act.select.items():
-                        if name.strip().lower() not in used:
+                    for ability, chosen in act.select.items():  # (``name`` is the file's)
+                        if ability.strip().lower() not in used:
                             problems.append(
-                                f"{where}.select: {name!r} is not in use; allowed: an ability of use: "
+                                f"{where}.select: {ability!r} is not in use; allowed: an ability of use: "
                                 f"{', '.join(repr(n) for n in act.use) or '(use is empty)'}"
                             )
                         elif chosen not in units:
                             problems.append(
-                                f"{where}.select.{name}: got {chosen!r}; allowed: a unit of either player: "
+                                f"{where}.select.{ability}: got {chosen!r}; allowed: a unit of either player: "
                                 f"{', '.join(sorted(units))}"
                             )
                     owners = {k: v.player for k, v in units.items()}

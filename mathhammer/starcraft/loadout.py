@@ -202,6 +202,8 @@ def _to_weapon(w: WeaponProfile, effects: Sequence[Effect]) -> Weapon:
             continue
         if e.kind == "weapon_keyword":
             keywords.append(e.keyword)
+        elif e.kind == "weapon_drop":  # "That Unit cannot benefit from LONG RANGE" (Optical Flare)
+            keywords = [k for k in keywords if parse_keyword(k, "weapon").name != e.keyword]
         elif e.kind == "weapon_s_dice":
             s_dice = e.s_dice
         elif e.kind == "weapon_damage":  # "the weapon's Damage characteristic is treated as 2"
