@@ -82,7 +82,7 @@ def test_a_deactivated_marker_is_still_controlled() -> None:
 def test_a_burrowed_unit_does_not_contest() -> None:
     """8.9.1 / part 11 BURROWED: "A BURROWED Unit cannot Control or Contest Mission Markers (overrides Parts
     6.2 and 8.9.1)"; 7.3.2: "Flying Units and BURROWED Units cannot Contest or Control Mission Markers".
-    The Roach used Burrow (its effect: the BURROWED keyword until the Cleanup) and stands on Marker 2."""
+    The Roach has the Burrowed Status and stands on Marker 2."""
     sim = sim_for()
     u = put(sim, "roach-1", (27, 32.5), (0, 1))
     everyone = np.arange(sim.T)
@@ -90,7 +90,7 @@ def test_a_burrowed_unit_does_not_contest() -> None:
     missions.control(sim, everyone)
     assert (sim.control[1] == 1).all()  # not burrowed: blue takes Marker 2
     sim.control[:] = -1
-    sim.used[u] |= abilities.use_bits(sim, u, ["Burrow"])
+    abilities.set_burrowed(sim, u, everyone, True)
     missions.control(sim, everyone)
     assert (sim.control[1] == -1).all()
 

@@ -49,6 +49,7 @@ EffectKind = Literal[
     "weapon_drop",
     "enemy_weapon_drop",
     "select_range",
+    "lose_status",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -196,6 +197,8 @@ class Effect(_Frozen):
                 raise ValueError(f"{self.keyword!r}: allowed: {', '.join(WEAPON_KEYWORD_NAMES)}")
             if k == "enemy_weapon_drop" and (self.select != "enemy" or self.within is None):
                 raise ValueError('enemy_weapon_drop needs select = "enemy" and within (inches)')
+        elif k == "lose_status" and self.keyword != "BURROWED":
+            raise ValueError("lose_status needs keyword: allowed: BURROWED (the one Status modelled)")
         elif k == "select_range" and (self.value <= 0 or not self.ability):
             raise ValueError("select_range needs ability (the ability's name) and value >= 1 (inches)")
         elif k == "per_model_bonus" and self.value <= 0:

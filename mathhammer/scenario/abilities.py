@@ -297,9 +297,78 @@ def loadout_with(
 
 
 def loadout_for(sim: Simulation, u: int, mask: int) -> Loadout:
-    """Unit ``u``'s loadout with the abilities of ``mask`` switched on, card abilities included."""
-    chosen = [n for i, n in enumerate(sim.abilities[u]) if mask >> i & 1]
+    """Unit ``u``'s loadout with the abilities of ``mask`` switched on, card abilities included. An ability that
+    changes the Burrowed Status (Burrow) gives no keyword itself: the Status does (:data:`BURROWED_STATUS`)."""
+    chosen = [n for i, n in enumerate(sim.abilities[u]) if mask >> i & 1 and n not in sim.burrowers]
     return loadout_with(sim.scn, sim.uids[u], chosen, sim.inflicted)
+
+
+#: part 11 BURROWED, a Status: kept in ``sim.used`` as the bit of an ability standing for it, which Cleanup keeps
+#: ("Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase")
+BURROWED_STATUS = "Burrowed (Status)"
+_GAINS_OR_LOSES = re.compile(r"gains or loses the Burrowed Status", re.IGNORECASE)
+
+
+def burrow_change(a: Ability) -> str:
+    """How using ``a`` changes the Burrowed Status: ``"toggle"`` (Burrow: "it gains or loses the Burrowed Status"),
+    ``"gain"`` (Lie in Wait, Rapid Burrowing: a ``unit_keyword`` BURROWED effect), ``"lose"`` (Nasty Surprise:
+    ``lose_status``), or ""."""
+    if any(e.kind == "lose_status" and e.keyword == "BURROWED" for e in a.effects):
+        return "lose"
+    if any(e.kind == "unit_keyword" and e.keyword.upper() == "BURROWED" for e in a.effects):
+        return "toggle" if _GAINS_OR_LOSES.search(a.text) else "gain"
+    return ""
+
+
+def status_bit(sim: Simulation, u: int) -> int:
+    """The bit of ``sim.used`` that holds unit ``u``'s Burrowed Status."""
+    if BURROWED_STATUS not in sim.inflicted:
+        effect = Effect(kind="unit_keyword", keyword="BURROWED", against="all")
+        sim.inflicted[BURROWED_STATUS] = Ability(
+            name=BURROWED_STATUS, phase="any", type="passive", text="part 11 BURROWED (a Status)", effects=[effect]
+        )
+    return use_bits(sim, u, [BURROWED_STATUS])
+
+
+def burrowed(sim: Simulation, u: int, trials: np.ndarray) -> np.ndarray:
+    """Per game of ``trials``: has unit ``u`` the Burrowed Status?"""
+    if BURROWED_STATUS not in sim.abilities[u]:
+        return np.zeros(trials.size, dtype=bool)
+    return np.asarray((sim.used[u, trials] & status_bit(sim, u)) != 0)
+
+
+def set_burrowed(sim: Simulation, u: int, games: np.ndarray, on: bool) -> None:
+    """Unit ``u`` gains (``on``) or loses the Burrowed Status in ``games``."""
+    if not on and BURROWED_STATUS not in sim.abilities[u]:
+        return
+    bit = status_bit(sim, u)
+    if on:
+        sim.used[u, games] |= bit
+    else:
+        sim.used[u, games] &= ~bit
+
+
+def change_burrow(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
+    """The activation's abilities that change the unit's Burrowed Status, in the games ``fresh`` (first use this
+    Round). Gaining it asks the unit to be Unengaged (Burrow: "If this Unit is Unengaged"; Lie in Wait: "The
+    active, Unengaged Ground Unit"): in the games where it is Engaged nothing changes (skip report)."""
+    for name in act.use:
+        found = find(sim.scn, act.unit, name)
+        how = burrow_change(found.ability) if found else ""
+        if not how or fresh.size == 0:
+            continue
+        if how == "lose":
+            set_burrowed(sim, u, fresh, False)
+            continue
+        engaged = sim.engaged_mask(fresh, u)
+        sim._skip(act, int(engaged.sum()), f"{name!r}: the unit is Engaged (its text asks for an Unengaged Unit)")
+        free = fresh[~engaged]
+        if how == "gain":
+            set_burrowed(sim, u, free, True)
+        else:
+            now = burrowed(sim, u, free)
+            set_burrowed(sim, u, free[~now], True)
+            set_burrowed(sim, u, free[now], False)
 
 
 def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tuple[int, np.ndarray]]:

@@ -57,6 +57,7 @@ from .abilities import (
     Found,
     Purse,
     attacker_debuff,
+    burrow_change,
     charge_roll,
     charger_debuff,
     choices,
@@ -154,6 +155,7 @@ def check_scenario(scn: Scenario) -> list[str]:
         )
 
     once: dict[tuple[str, ...], str] = {}  # limits printed on an ability ("Once per Game"): first use
+    down: set[str] = set()  # units with the Burrowed Status at this point of the plan (a Status stays, part 11)
     for rnd in range(1, scn.mission.game_length + 1):
         purses = {p: Purse(scn, p) for p in PLAYERS}  # every card Ready at the start of the Round (8.9.5)
         used: dict[tuple[str, str], int] = {}
@@ -254,6 +256,13 @@ def check_scenario(scn: Scenario) -> list[str]:
                     _check_reactions(scn, world, act, say, warn, pos, purses, used, once)
                     p_now, a_now = state()
                     engaged_now = on and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now))
+                    if not _burrow_ok(scn, act, down, engaged_now):
+                        say(
+                            act,
+                            f"{act.unit!r} is BURROWED at this point of the plan (part 11 BURROWED: it may only "
+                            "Deploy, Move, Disengage, Run, Hold or Close Ranks); it loses the Status with Burrow "
+                            "again, Nasty Surprise, or a Move, Run or Disengage",
+                        )
                     if act.action == "deploy":
                         if on:
                             say(
@@ -616,6 +625,26 @@ def _too_far(say: Say, act: Activation, at: str, a: Ability, unit: str, reacting
         f'{at}: {unit!r} is not Within {inches:g}" of {reacting!r} at this point of the plan ({a.name!r} answers '
         f'{who} Within {inches:g}", 10.4)',
     )
+
+
+def _burrow_ok(scn: Scenario, act: Activation, down: set[str], engaged: bool) -> bool:
+    """Follow the Burrowed Status through the plan (``down``): the activation's abilities that change it (Burrow
+    gains or loses it where the unit is Unengaged, Nasty Surprise removes it), then its action (a Move, Run or
+    Disengage removes it; in the Combat Phase, Close Ranks does, where the policy makes it). False: the action is
+    one a BURROWED unit cannot perform (a Ranged Attack, a Charge, a Gather; an Engaged BURROWED unit still fights,
+    without attacking where the policy makes no Close Ranks)."""
+    for name in act.use:
+        found = find(scn, act.unit, name)
+        how = burrow_change(found.ability) if found else ""
+        if how == "lose" or (how == "toggle" and not engaged and act.unit in down):
+            down.discard(act.unit)
+        elif how and not engaged:
+            down.add(act.unit)
+    if act.unit not in down:
+        return True
+    if act.action in ("move", "run", "disengage") or (act.action == "fight" and scn.policy.close_ranks == "always"):
+        down.discard(act.unit)
+    return act.action not in ("shoot", "charge", "gather")
 
 
 def _check_select(

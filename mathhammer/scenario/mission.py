@@ -14,7 +14,7 @@ quoting the card. Readings:
   Controlled Mission Marker"). A scored Supply Drop marker is removed ("and remove it"): no longer
   controlled.
 * BURROWED units do not contest (part 11 BURROWED: "cannot Control or Contest Mission Markers"): a
-  unit whose abilities used this Round give it the BURROWED keyword (Burrow).
+  unit with the Burrowed Status (``abilities.BURROWED_STATUS``: Burrow, Lie in Wait; it stays through Cleanup).
 * Gather the Resources, GATHER ACTION: an Unengaged unit Within 3" of a marker its player
   Controls that is Neutral or of the Opponent's colour ("a Controlled Neutral Mission Marker or
   associated with the Opponent"): 1 VP. "Within 3"" only (glossary WITHIN: any part of a base):
@@ -94,7 +94,7 @@ def start_of_round(sim: Simulation, live: np.ndarray) -> None:
 
 
 def _burrowed(sim: Simulation, u: int, mask: int) -> bool:
-    """Unit ``u`` has the BURROWED Status with the abilities ``mask`` used this Round (Burrow)."""
+    """Unit ``u`` has the BURROWED Status with the ``sim.used`` bits ``mask`` (``abilities.BURROWED_STATUS``)."""
     return any(
         e.kind == "unit_keyword" and str(e.keyword).upper() == "BURROWED" for e in sim.loadout(u, mask).effects()
     )

@@ -194,6 +194,13 @@ class Simulation:
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
+        # the abilities that change the Burrowed Status (Burrow, Lie in Wait, Nasty Surprise): no effect of their own
+        self.burrowers = {
+            a.name
+            for su in self.units
+            for a in abilities.unit_abilities(su) + [f.ability for f in abilities.card_abilities(scn, su.player)]
+            if abilities.burrow_change(a)
+        }
         self._loadouts: dict[tuple[int, int], Loadout] = {}
         self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
         # (Batches, target, its abilities, models, Damage Marker, SHIELDED, phase, ...) -> the transition
@@ -590,6 +597,12 @@ class Simulation:
             return
         abilities.regenerate(self, u, act.phase, here)  # "When this Unit becomes Activated" (Regeneration)
         self._use(u, act, here)
+        if act.action in ("shoot", "charge", "gather"):
+            # part 11 BURROWED: "the Unit may only perform Deploy, Move, Disengage, Run, Hold and Close Ranks actions"
+            down = abilities.burrowed(self, u, here)
+            if down.any():
+                self._skip(act, int(down.sum()), "the unit is BURROWED: it may only Move, Run, Disengage or Hold")
+                here = here[~down]
         reacted = abilities.react_begin(self, act, here)  # 10.4: Reactions to this activation
         if act.action in ("move", "run", "disengage"):
             self.move(u, act, here)
@@ -616,6 +629,8 @@ class Simulation:
             self.mark[u, fresh] = np.maximum(0, self.mark[u, fresh] - e.value)
         if act.select:
             abilities.apply_selected(self, u, act, here)  # effects for the unit an ability selects
+        if self.burrowers:
+            abilities.change_burrow(self, u, act, fresh)  # Burrow, Lie in Wait, Nasty Surprise
 
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""
@@ -739,6 +754,7 @@ class Simulation:
             self._skip(act, int(engaged.sum()), "the unit is Engaged: it cannot Move or Run (8.5.2, 8.7.1)")
             movers = trials[~engaged]
         assert act.to is not None
+        abilities.set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
         for pid, ts in self.groups(movers, [self.row_pos(u)]):
             old = self.world.placements[pid[0]].centres[0]
             rear = (old[0] - act.to[0], old[1] - act.to[1])
@@ -753,8 +769,14 @@ class Simulation:
         uid = self.uids[u]
         for ts, pairs in self.engaged_with(trials):
             foes = [self.uids.index(b) for a, b in pairs if a == uid]
-            combined = sum(self.supply(v, self.alive[v, ts]) + abilities.disengage_supply(self, v) for v in foes)
-            mine = self.supply(u, self.alive[u, ts]) + abilities.disengage_supply(self, u)
+            # part 11 BURROWED: "Its Current Supply Value is treated as 0 for Disengage checks"
+            combined = sum(
+                np.where(abilities.burrowed(self, v, ts), 0, self.supply(v, self.alive[v, ts]))
+                + abilities.disengage_supply(self, v)
+                for v in foes
+            )
+            mine = np.where(abilities.burrowed(self, u, ts), 0, self.supply(u, self.alive[u, ts]))
+            mine = mine + abilities.disengage_supply(self, u)
             self.penalty[u, ts] = ~(mine > combined)
 
     def _barred(self, u: int, trials: np.ndarray) -> np.ndarray:
@@ -978,6 +1000,16 @@ class Simulation:
         """
         uid = self.uids[u]
         split = self.scn.policy.fight_split
+        down = abilities.burrowed(self, u, trials)
+        if down.any():
+            # part 11 BURROWED: "The Unit may perform Close Ranks as its first step, which immediately removes the
+            # BURROWED status ... If the Unit does not or cannot perform Close Ranks, it does not attack"
+            if self.scn.policy.close_ranks == "always":
+                abilities.set_burrowed(self, u, trials[down], False)
+            else:
+                key = f"round {self.round} combat: {uid}: BURROWED and no Close Ranks (policy): it does not attack"
+                self.skipped[key] = self.skipped.get(key, 0) + int(down.sum())
+                trials = trials[~down]
         if self.scn.policy.close_ranks == "always":
             self.close_ranks(u, trials)  # 8.8.1 step 1, before rolling the dice: may move the unit in some trials
         side = self.units[u].player
@@ -1055,9 +1087,9 @@ class Simulation:
         Per board state and models left (the unit's, the Engaged enemy units'), the new placement is
         :meth:`World.close_ranks <mathhammer.scenario.world.World.close_ranks>` (the reading is in
         ``world.py``); the unit is moved with :meth:`set_pos` in those trials. No dice are rolled. A
-        Flying unit takes no part in the Combat Phase; a unit with the BURROWED or SIEGE MODE keyword
-        from an ability used this Round (``unit_keyword``) does not move (SIEGE MODE is in no card
-        data yet; the Status is not tracked otherwise).
+        Flying unit takes no part in the Combat Phase; a unit with the SIEGE MODE keyword from an
+        ability used this Round (``unit_keyword``) does not move (SIEGE MODE is in no card data yet; the
+        Status is not tracked otherwise). A BURROWED unit moves and loses the Status (:meth:`fight`).
         """
         if self.units[u].flying:
             return
@@ -1152,10 +1184,10 @@ class Simulation:
         return lambda p: self.world.near_box(key, p, lo, hi, reach)
 
     def _stays_put(self, u: int, mask: int) -> bool:
-        """BURROWED or SIEGE MODE from the abilities ``mask`` used this Round: no Close Ranks move."""
+        """SIEGE MODE from the abilities ``mask`` used this Round: no Close Ranks move (a BURROWED unit makes it and
+        loses the Status, :meth:`fight`)."""
         return any(
-            e.kind == "unit_keyword" and str(e.keyword).upper() in ("BURROWED", "SIEGE MODE")
-            for e in self.loadout(u, mask).effects()
+            e.kind == "unit_keyword" and str(e.keyword).upper() == "SIEGE MODE" for e in self.loadout(u, mask).effects()
         )
 
     # ------------------------------------------------------------ end of round
@@ -1196,7 +1228,10 @@ class Simulation:
 
     def cleanup(self, live: np.ndarray) -> None:
         """8.9.5 Cleanup (abilities and their effects expire, cards Ready) and 8.9.6 initiative."""
-        self.used[:, live] = 0
+        # part 11 STATUS: "Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase"
+        status = abilities.BURROWED_STATUS
+        keep = np.array([abilities.status_bit(self, u) if status in self.abilities[u] else 0 for u in range(self.U)])
+        self.used[:, live] &= keep[:, None]
         self.granted.clear()
         self.penalty[:, live] = False
         diff = self.vp[0, live] - self.vp[1, live]
