@@ -324,16 +324,16 @@ def test_a_once_per_round_card_reaction_is_used_once_a_round() -> None:
 
 
 def test_an_active_ability_the_simulation_ignores_is_warned() -> None:
-    """Terran Armed Forces, "Terran Tenacity": "Once per Game. Immediately claim the First Player Marker" has no
-    machine-readable effect (the activation order of a Phase is the plan's), so the simulation ignores it. Like a
-    Reaction without a modelled effect, it gets a ``warning:`` line, not silence."""
+    """Barracks, "Go! Go! Go!": "The active Biological Unit performs a 2\" Move action" has no machine-readable
+    effect (the plan names no spot for the extra Move), so the simulation ignores it. Like a Reaction without a
+    modelled effect, it gets a ``warning:`` line, not silence."""
     rounds = [
         {"round": 1, "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]}},
-        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Terran Tenacity"]}]}},
+        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Go! Go! Go!"]}]}},
     ]
     found = check_scenario(scenario(rounds=rounds))
     assert [p for p in found if not p.startswith("warning")] == []
-    assert any(p.startswith("warning") and "'Terran Tenacity'" in p and "no modelled effect" in p for p in found)
+    assert any(p.startswith("warning") and "'Go! Go! Go!'" in p and "no modelled effect" in p for p in found)
 
 
 # ----------------------------------------------------------------- 8.2.1 passing

@@ -50,6 +50,8 @@ EffectKind = Literal[
     "enemy_weapon_drop",
     "select_range",
     "lose_status",
+    "first_player",
+    "activate_next",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -225,7 +227,9 @@ class Effect(_Frozen):
             raise ValueError(f"{k} needs value >= 1")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
-        if self.select and self.within is None:
+        elif k == "activate_next" and self.select != "friendly":
+            raise ValueError('activate_next needs select = "friendly" (the unit Activated next)')
+        if self.select and self.within is None and k != "activate_next":
             raise ValueError("select needs within (inches): the range the unit is selected in")
         return self
 

@@ -437,11 +437,24 @@ def on_selected_weapons(found: Found, giver: str) -> Ability | None:
     return Ability(name=name, phase="any", type="passive", text=found.ability.text, effects=effects)
 
 
+def activates_next(scn: Scenario, act: Activation) -> str | None:
+    """The unit an ability of ``act`` selects to Activate next (``activate_next``; Bound by the Khala: "At the end of
+    the active Unit's Activation, select one other Friendly Unit eligible to Activate in the current Phase.
+    Immediately Activate that Unit"), or None."""
+    for name, chosen in act.select:
+        found = find(scn, act.unit, name)
+        if found is not None and any(e.kind == "activate_next" for e in found.ability.effects):
+            return chosen
+    return None
+
+
 def select_reach(scn: Scenario, unit: str, a: Ability) -> tuple[float, bool]:
     """The range ability ``a`` of ``unit`` selects in (its ``select`` effects' ``within``; a ``select_range`` of the
     unit's abilities naming it: A-13 Flash Grenade Launcher, "Increase the Optical Flare special ability's Range to
     16\"") and whether Line of Sight is needed (10.1)."""
     picks = [e for e in a.effects if e.select and e.within is not None]
+    if not picks:
+        return float("inf"), False  # no range (Bound by the Khala)
     reach = min(float(e.within) for e in picks if e.within is not None)
     for other in unit_abilities(scn.units[unit]):
         for e in other.effects:
@@ -572,9 +585,9 @@ def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -
     """
     for name, chosen in act.select:
         found = find(sim.scn, act.unit, name)
-        effects = [e for e in found.ability.effects if e.select] if found else []
+        effects = [e for e in found.ability.effects if e.select and e.kind != "activate_next"] if found else []
         if found is None or not effects:
-            continue
+            continue  # (Bound by the Khala changes the order of activations: Simulation.order)
         q = sim.uids.index(chosen)
         reach, sight = select_reach(sim.scn, act.unit, found.ability)
         ok = _near_games(sim, here, u, q, reach)

@@ -686,6 +686,17 @@ def _check_select(
         if unit not in ok:
             say(act, f"select.{a.name}: got {unit!r}; allowed: {', '.join(ok) or 'none'} (its text: {a.text!r})")
             continue
+        if any(e.kind == "activate_next" for e in picks):  # Bound by the Khala: a later activation of this Phase
+            later = list(scn.activations(act.round, act.phase, act.player))
+            rest = later[later.index(act) + 1 :]
+            cut = next((i for i, x in enumerate(rest) if x.action == "pass"), len(rest))
+            if not any(x.unit == unit for x in rest[:cut]):
+                say(
+                    act,
+                    f"select.{a.name}: {unit!r} has no planned activation later in this Phase (the unit Activated "
+                    "at once: plan it after this one)",
+                )
+            continue
         if unit not in pos:
             say(act, f"select.{a.name}: {unit!r} is not on the table at this point of the plan (10.1)")
             continue

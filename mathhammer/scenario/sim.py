@@ -173,6 +173,7 @@ class Simulation:
         self.activated_round = np.zeros((M, T), dtype=np.int64)
         self.removed_marker = np.zeros((M, T), dtype=bool)
         self.first = np.zeros(T, dtype=np.int64)
+        self.claimed = np.full(T, -1, dtype=np.int64)  # who claimed the First Player Marker in this Phase
         self.over = np.zeros(T, dtype=bool)
         self.end_round = np.zeros(T, dtype=np.int64)
         self.instant = np.zeros(T, dtype=bool)
@@ -504,29 +505,7 @@ class Simulation:
                 live = everyone[~self.over]
                 if live.size == 0:
                     break
-                self.acted[:] = False
-                self.flipped[:] = False
-                self.gripped[:] = False
-                if phase == "combat":
-                    self.combat_phase(live)
-                    continue
-                # 8.2.1 "A player must Pass if they have no eligible Units left": planned activations of
-                # units Destroyed (or, in the Assault Phase, not on the table) at the start of the Phase
-                # are dropped, games grouped by which planned units are left and by the First Player
-                planned = sorted(
-                    {self.uids.index(a.unit) for p in PLAYERS for a in self.scn.activations(rnd, phase, p) if a.unit}
-                )
-                ok = self.alive[planned] > 0
-                if phase != "movement":
-                    ok &= self.pos[planned] >= 0
-                bits = (ok.astype(np.int64) << np.arange(len(planned), dtype=np.int64)[:, None]).sum(axis=0)
-                for (fp, mask), ts in self.groups(live, [self.first, bits]):
-                    left = {u for i, u in enumerate(planned) if mask >> i & 1}
-                    order, passer = self.order(rnd, phase, fp, left)
-                    for act in order:
-                        self.activate(act, ts)
-                    if passer is not None:
-                        self.first[ts] = passer
+                self.play_phase(rnd, phase, live)
             live = everyone[~self.over]
             missions.score(self, live)
             self.end_checks(live, rnd == length)
@@ -535,11 +514,44 @@ class Simulation:
             if progress is not None:
                 progress(rnd, length)
 
+    def play_phase(self, rnd: int, phase: str, live: np.ndarray) -> None:
+        """One Phase of Round ``rnd`` in the games ``live`` (8.4, 8.6, 8.8)."""
+        self.acted[:] = False
+        self.flipped[:] = False
+        self.gripped[:] = False
+        self.claimed[:] = -1
+        if phase == "combat":
+            self.combat_phase(live)
+            return
+        # 8.2.1 "A player must Pass if they have no eligible Units left": planned activations of
+        # units Destroyed (or, in the Assault Phase, not on the table) at the start of the Phase
+        # are dropped, games grouped by which planned units are left and by the First Player
+        planned = sorted(
+            {self.uids.index(a.unit) for p in PLAYERS for a in self.scn.activations(rnd, phase, p) if a.unit}
+        )
+        ok = self.alive[planned] > 0
+        if phase != "movement":
+            ok &= self.pos[planned] >= 0
+        bits = (ok.astype(np.int64) << np.arange(len(planned), dtype=np.int64)[:, None]).sum(axis=0)
+        for (fp, mask), ts in self.groups(live, [self.first, bits]):
+            left = {u for i, u in enumerate(planned) if mask >> i & 1}
+            order, passer = self.order(rnd, phase, fp, left)
+            for act in order:
+                self.activate(act, ts)
+            if passer is not None:
+                # the first to Pass takes the First Player Marker, unless a player claimed it for the rest of the
+                # Phase (Terran Tenacity: "No other player may claim the First Player Marker")
+                claimed = self.claimed[ts]
+                self.first[ts] = np.where(claimed >= 0, claimed, passer)
+
     def order(self, rnd: int, phase: str, fp: int, left: set[int] | None = None) -> tuple[list[Activation], int | None]:
         """Alternating activations from the First Player; the first player to run out Passes (8.2.1).
 
         ``left``: the units that may still activate (None: all); the others' entries are dropped, so
-        a player with no eligible unit left Passes at once.
+        a player with no eligible unit left Passes at once. An activation that uses Bound by the Khala
+        (``activate_next``) is followed at once by the selected unit's later activation of the same player,
+        before the opponent's next one (where that unit is in ``left``; the order is read once per Phase, so
+        a unit destroyed later in the Phase still passes its turn on).
         """
         lists = [list(self.scn.activations(rnd, phase, p)) for p in PLAYERS]
         for i, lst in enumerate(lists):
@@ -562,8 +574,16 @@ class Simulation:
                 if passer is None:
                     passer = turn
             else:
-                out.append(lists[turn][idx[turn]])
+                act = lists[turn][idx[turn]]
+                out.append(act)
                 idx[turn] += 1
+                nxt = abilities.activates_next(self.scn, act) if act.select else None
+                if nxt is not None:  # Bound by the Khala: the selected unit's activation comes at once
+                    lst = lists[turn]
+                    j = next((k for k in range(idx[turn], len(lst)) if lst[k].unit == nxt), None)
+                    if j is not None:
+                        lst.insert(idx[turn], lst.pop(j))
+                        continue
             turn = 1 - turn
         return out, passer
 
@@ -627,6 +647,8 @@ class Simulation:
             self.mark[u, fresh] += e.value  # NON-LETHAL DAMAGE on the unit itself (part 11)
         for e in self._effects(u, bits, "heal"):  # HEAL (X) on the unit itself (part 11; Field Repair)
             self.mark[u, fresh] = np.maximum(0, self.mark[u, fresh] - e.value)
+        if self._effects(u, bits, "first_player"):  # Terran Tenacity: "Immediately claim the First Player Marker"
+            self.first[fresh] = self.claimed[fresh] = PLAYERS.index(self.units[u].player)
         if act.select:
             abilities.apply_selected(self, u, act, here)  # effects for the unit an ability selects
         if self.burrowers:
