@@ -323,17 +323,25 @@ def test_a_once_per_round_card_reaction_is_used_once_a_round() -> None:
     assert len(found) == 1 and "rounds[1].red.movement[1]" in found[0] and "Once per Round" in found[0], found
 
 
-def test_an_active_ability_the_simulation_ignores_is_warned() -> None:
-    """Barracks, "Go! Go! Go!": "The active Biological Unit performs a 2\" Move action" has no machine-readable
-    effect (the plan names no spot for the extra Move), so the simulation ignores it. Like a Reaction without a
-    modelled effect, it gets a ``warning:`` line, not silence."""
+def test_an_active_ability_the_simulation_ignores_is_warned(tmp_path: Path) -> None:
+    """Orbital Command, "Scanner Sweep": "Set a Faction Indicator anywhere on the battlefield ..." has no
+    machine-readable effect (Faction Indicators are not modelled), so the simulation ignores it. Like a Reaction
+    without a modelled effect, it gets a ``warning:`` line, not silence."""
+    red = (
+        (ARMIES / "terran_skirmish.toml")
+        .read_text()
+        .replace('tactical = ["Barracks"]', 'tactical = ["Orbital Command"]')
+    )
+    assert "Orbital Command" in red
+    (tmp_path / "red.toml").write_text(red)
+    players = {"red": {"army": str(tmp_path / "red.toml")}, "blue": {"army": str(ARMIES / "zerg_skirmish.toml")}}
     rounds = [
         {"round": 1, "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]}},
-        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Go! Go! Go!"]}]}},
+        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Scanner Sweep"]}]}},
     ]
-    found = check_scenario(scenario(rounds=rounds))
+    found = check_scenario(scenario(rounds=rounds, players=players))
     assert [p for p in found if not p.startswith("warning")] == []
-    assert any(p.startswith("warning") and "'Go! Go! Go!'" in p and "no modelled effect" in p for p in found)
+    assert any(p.startswith("warning") and "'Scanner Sweep'" in p and "no modelled effect" in p for p in found)
 
 
 # ----------------------------------------------------------------- 8.2.1 passing

@@ -52,6 +52,7 @@ EffectKind = Literal[
     "lose_status",
     "first_player",
     "activate_next",
+    "extra_move",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -227,6 +228,8 @@ class Effect(_Frozen):
             raise ValueError(f"{k} needs value >= 1")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
+        elif k == "extra_move" and self.value <= 0:
+            raise ValueError("extra_move needs value >= 1 (inches)")
         elif k == "activate_next" and self.select != "friendly":
             raise ValueError('activate_next needs select = "friendly" (the unit Activated next)')
         if self.select and self.within is None and k != "activate_next":

@@ -263,6 +263,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                             "Deploy, Move, Disengage, Run, Hold or Close Ranks); it loses the Status with Burrow "
                             "again, Nasty Surprise, or a Move, Run or Disengage",
                         )
+                    if _extra_move_ok(scn, world, act, say, warn, pos, on and engaged_now, occupied, why_not):
+                        p_now, a_now = state()
                     if act.action == "deploy":
                         if on:
                             say(
@@ -625,6 +627,55 @@ def _too_far(say: Say, act: Activation, at: str, a: Ability, unit: str, reacting
         f'{at}: {unit!r} is not Within {inches:g}" of {reacting!r} at this point of the plan ({a.name!r} answers '
         f'{who} Within {inches:g}", 10.4)',
     )
+
+
+def _extra_move_ok(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    say: Say,
+    warn: Say,
+    pos: dict[str, int],
+    engaged: bool,
+    occupied: Callable[[str], tuple[int, ...]],
+    why_not: Callable[[Activation, tuple[float, float]], str],
+) -> bool:
+    """An ability's extra Move (``extra_move``: Go! Go! Go!, Leg Enhancements, "performs a 2\" Move action") to the
+    plan's ``extra_to``, before the action: the unit on the table and Unengaged (8.5.2), at most the ability's
+    inches on its level, and a legal end (8.5.3). True where the unit moved (``pos`` updated)."""
+    inches = [
+        e.value
+        for n in act.use
+        if (found := find(scn, act.unit, n)) is not None
+        for e in found.ability.effects
+        if e.kind == "extra_move"
+    ]
+    if act.extra_to is None:
+        if inches and act.action != "deploy":
+            warn(act, "use: an extra Move with no extra_to = [x, y] (where its Leading Model ends): the unit stays")
+        return False
+    if not inches:
+        say(act, "extra_to: no ability of use makes an extra Move (Go! Go! Go!, Leg Enhancements)")
+        return False
+    if act.unit not in pos:
+        return False  # a deploy or a unit not on the table: named by the other checks
+    if engaged:
+        say(act, "extra_to: the unit is Engaged: it cannot Move (8.5.2, 8.7.1)")
+        return False
+    su = scn.units[act.unit]
+    here = world.placements[pos[act.unit]]
+    lead = here.centres[0]
+    d = math.dist(lead, act.extra_to)
+    if d > max(inches) + EPS:
+        say(act, f'extra_to: moves {d:.1f}"; the extra Move is {max(inches)}" (its text)')
+    rear = (lead[0] - act.extra_to[0], lead[1] - act.extra_to[1])
+    rear = rear if any(rear) else world.rear_of(su.player)
+    pid = world.place(su, act.extra_to, rear, occupied(act.unit), on=here.level)
+    if pid is None:
+        say(act, "extra_to: " + why_not(act, act.extra_to))
+        return False
+    pos[act.unit] = pid
+    return True
 
 
 def _burrow_ok(scn: Scenario, act: Activation, down: set[str], engaged: bool) -> bool:

@@ -617,6 +617,8 @@ class Simulation:
             return
         abilities.regenerate(self, u, act.phase, here)  # "When this Unit becomes Activated" (Regeneration)
         self._use(u, act, here)
+        if act.extra_to is not None and self._effects(u, abilities.use_bits(self, u, act.use), "extra_move"):
+            self._extra_move(u, act, here)
         if act.action in ("shoot", "charge", "gather"):
             # part 11 BURROWED: "the Unit may only perform Deploy, Move, Disengage, Run, Hold and Close Ranks actions"
             down = abilities.burrowed(self, u, here)
@@ -776,11 +778,23 @@ class Simulation:
             self._skip(act, int(engaged.sum()), "the unit is Engaged: it cannot Move or Run (8.5.2, 8.7.1)")
             movers = trials[~engaged]
         assert act.to is not None
+        self._move_to(u, movers, act.to, act)
+
+    def _move_to(self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation) -> None:
+        """Set unit ``u``'s Leading Model at ``to`` in the games ``movers``, the others behind it (8.5.3)."""
         abilities.set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
         for pid, ts in self.groups(movers, [self.row_pos(u)]):
             old = self.world.placements[pid[0]].centres[0]
-            rear = (old[0] - act.to[0], old[1] - act.to[1])
-            self._place(u, ts, act.to, rear if any(rear) else self.world.rear_of(self.units[u].player), act)
+            rear = (old[0] - to[0], old[1] - to[1])
+            self._place(u, ts, to, rear if any(rear) else self.world.rear_of(self.units[u].player), act)
+
+    def _extra_move(self, u: int, act: Activation, here: np.ndarray) -> None:
+        """An ability's extra Move (``extra_move``: Go! Go! Go!, Leg Enhancements, "performs a 2\" Move action"),
+        to the plan's ``extra_to``, before the action; an Engaged unit cannot Move (8.5.2) and stays."""
+        assert act.extra_to is not None
+        engaged = self.engaged_mask(here, u)
+        self._skip(act, int(engaged.sum()), "the unit is Engaged: no extra Move (8.5.2, 8.7.1)")
+        self._move_to(u, here[~engaged], act.extra_to, act)
 
     def _tactical_mass(self, u: int, trials: np.ndarray) -> None:
         """8.5.4: no Ranged Attack or Charge in the next Assault Phase unless Tactical Mass.

@@ -179,6 +179,9 @@ class ActivationSpec(_Strict):
     use: list[str] = []
     #: the unit an ability of ``use`` selects (10.1: "Select one Enemy Unit Within 12\""): ability name -> unit
     select: dict[str, str] = {}
+    #: where the extra Move of an ability of ``use`` ends (Go! Go! Go!, Leg Enhancements: "performs a 2\" Move
+    #: action. This does not count towards its action limit"): the Leading Model's [x, y], before the action
+    extra_to: Point | None = None
     react: list[ReactionSpec] = []
     #: per-trial conditions (``if`` is a Python keyword): every ``if`` must hold, no ``unless`` (conditions.py)
     when: list[str] = Field(default=[], alias="if", max_length=20)
@@ -349,6 +352,7 @@ class Activation:
     when: tuple[Condition, ...] = ()  # ``if``: every one must hold in a trial (conditions.py)
     unless: tuple[Condition, ...] = ()  # none may hold
     on: str | None = None  # the piece the unit stands on after the action (None: the playmat)
+    extra_to: Point | None = None  # the end of an ability's extra Move, before the action (Go! Go! Go!)
 
 
 @dataclass(frozen=True)
@@ -662,6 +666,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             when=when,
                             unless=unless,
                             on=act.on,
+                            extra_to=act.extra_to,
                         )
                     )
     if problems or mission is None or board is None:
