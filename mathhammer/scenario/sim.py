@@ -929,7 +929,8 @@ class Simulation:
                 self._skip(act, ts0.size, "no planned target on the table")
                 continue
             tids = tuple(self.uids[t] for t in alive_targets)
-            speed = su.speed + sum(e.value for e in self._effects(u, mask, "speed"))
+            # (ON CREEP is not modelled: an ``on_creep`` BUFF Speed, Speed on Creep, never applies)
+            speed = su.speed + sum(e.value for e in self._effects(u, mask, "speed") if not e.on_creep)
             reach = speed + top
             known = {u: (pu, a)} | {t: tpos[t] for t in alive_targets}
             near = self._near_test(pu, reach + ENGAGEMENT_RANGE + 1.0)  # World.charge_length's units

@@ -288,16 +288,20 @@ def as_target(
     stationary: bool = False,
     shielded: bool | None = None,
     visible: int | None = None,
+    on_creep: bool = False,
 ) -> Target:
-    """``lo`` as the target of an attack in ``phase`` (its keywords and Evade eligibility from effects)."""
+    """``lo`` as the target of an attack in ``phase`` (its keywords and Evade eligibility from effects; an ``on_creep``
+    effect only where the unit is ON CREEP: Lurking's BUFF Evade)."""
     card = lo.unit.card
     alive = lo.models if alive is None else alive
     against = "ranged" if phase == "assault" else "close"
     keywords: list[str] = []
     for e in lo.effects():
         # (a target effect's ``within`` names the Friendly Units within that distance it may be for: this one too)
-        if e.against not in (against, "all") or (
-            e.within is not None and e.kind not in ("unit_keyword", "evade_eligible")
+        if (
+            e.against not in (against, "all")
+            or (e.within is not None and e.kind not in ("unit_keyword", "evade_eligible"))
+            or (e.on_creep and not on_creep)
         ):
             continue
         if e.kind == "unit_keyword":
