@@ -53,6 +53,10 @@ EffectKind = Literal[
     "first_player",
     "activate_next",
     "extra_move",
+    "creep_tumor",
+    "creep_source",
+    "creep_removal",
+    "tokens_stay",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -228,6 +232,8 @@ class Effect(_Frozen):
             raise ValueError(f"{k} needs value >= 1")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
+        elif k in ("creep_source", "creep_removal") and self.within is None:
+            raise ValueError(f"{k} needs within (inches)")
         elif k == "extra_move" and self.value <= 0:
             raise ValueError("extra_move needs value >= 1 (inches)")
         elif k == "activate_next" and self.select != "friendly":

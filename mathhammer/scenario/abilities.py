@@ -56,6 +56,7 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -68,6 +69,7 @@ from ..profiles.schema import Ability, Effect
 from ..starcraft.keywords import COMBAT_TAGS
 from ..starcraft.loadout import Loadout, make_loadout
 from .spec import Activation, Reaction, Scenario, ScenarioUnit
+from .world import edge_distance as edge_gap
 
 if TYPE_CHECKING:  # pragma: no cover
     from .sim import Simulation
@@ -108,12 +110,23 @@ class ExtraLoadout(Loadout):
     to that unit, :func:`apply_selected`)."""
 
     extra: tuple[Ability, ...] = ()
+    #: the unit is ON CREEP: its ``on_creep`` effects apply (part 11 ON CREEP), and only then
+    on_creep: bool = False
 
     def abilities(self) -> list[Ability]:
         return super().abilities() + list(self.extra)
 
     def effects(self) -> list[Effect]:
-        return [e for e in super().effects() if not e.select]
+        out = []
+        for e in super().effects():
+            if e.select:
+                continue
+            if e.on_creep:
+                if not self.on_creep:
+                    continue
+                e = e.model_copy(update={"on_creep": False})  # in force: the loadout's users need not ask again
+            out.append(e)
+        return out
 
 
 def unit_abilities(su: ScenarioUnit) -> list[Ability]:
@@ -277,10 +290,16 @@ def use_bits(sim: Simulation, u: int, names: Sequence[str]) -> int:
 
 
 def loadout_with(
-    scn: Scenario, unit: str, names: Sequence[str], inflicted: dict[str, Ability] | None = None
+    scn: Scenario,
+    unit: str,
+    names: Sequence[str],
+    inflicted: dict[str, Ability] | None = None,
+    on_creep: bool = False,
 ) -> ExtraLoadout:
     """``unit``'s loadout with the abilities ``names`` switched on: its own (card, upgrades), its player's cards'
-    (10.5), and abilities standing for an enemy's effect on it (``inflicted``: :func:`inflicted`)."""
+    (10.5), and abilities standing for an enemy's effect on it (``inflicted``: :func:`inflicted`). Its player's
+    cards' Passive abilities with effects are always on, for a unit with the Combat Tag they ask for (Speed on
+    Creep, Malevolent Matriarch: "the active Friendly Zerg Unit"); ``on_creep``: the unit is ON CREEP."""
     su = scn.units[unit]
     own = {a.name.lower() for a in unit_abilities(su)}
     base = su.loadout
@@ -293,14 +312,19 @@ def loadout_with(
                 extra.append(found.ability)
             elif inflicted and n in inflicted:  # an enemy's Reaction on this unit's weapons (attacker_debuffs)
                 extra.append(inflicted[n])
-    return ExtraLoadout(lo.unit, lo.models, lo.upgrades, lo.use, lo.minerals, tuple(extra))
+    tags = set(su.unit.card.combat_tags)
+    for f in card_abilities(scn, su.player):
+        a = f.ability
+        if a.type == "passive" and a.effects and a not in extra and (not needs_tag(a) or needs_tag(a) in tags):
+            extra.append(a)
+    return ExtraLoadout(lo.unit, lo.models, lo.upgrades, lo.use, lo.minerals, tuple(extra), on_creep)
 
 
 def loadout_for(sim: Simulation, u: int, mask: int) -> Loadout:
     """Unit ``u``'s loadout with the abilities of ``mask`` switched on, card abilities included. An ability that
     changes the Burrowed Status (Burrow) gives no keyword itself: the Status does (:data:`BURROWED_STATUS`)."""
     chosen = [n for i, n in enumerate(sim.abilities[u]) if mask >> i & 1 and n not in sim.burrowers]
-    return loadout_with(sim.scn, sim.uids[u], chosen, sim.inflicted)
+    return loadout_with(sim.scn, sim.uids[u], chosen, sim.inflicted, on_creep=CREEP_STATUS in chosen)
 
 
 #: part 11 BURROWED, a Status: kept in ``sim.used`` as the bit of an ability standing for it, which Cleanup keeps
@@ -916,8 +940,8 @@ def impact_with(sim: Simulation, u: int, mask: int, imp: tuple[int, int]) -> tup
     IMPACT die"), ``impact_hit`` is a +X Modifier to the Impact Hit Roll (Adrenal Overload, Extended Claws).
 
     Modifiers from different named sources add up (FAQ: Malignant Creep, Evolution Chamber and Adrenal Overload
-    give +3 together), and a Target Number is never modified below 2+ (part 11 MODIFIER). ON CREEP is not
-    modelled in the simulation, so an ``on_creep`` effect (Malevolent Matriarch) never applies.
+    give +3 together), and a Target Number is never modified below 2+ (part 11 MODIFIER). An ``on_creep`` effect
+    (Malevolent Matriarch) is in ``mask``'s loadout only where the unit was ON CREEP as it declared the Charge.
     """
     dice, hit = imp
     for e in sim._effects(u, mask, "impact_dice"):
@@ -990,3 +1014,127 @@ __all__ = [
     "target_effects",
     "use_bits",
 ]
+
+
+# ------------------------------------------------------------------ creep (part 11 ON CREEP, 7.3 Tokens)
+#: part 11 ON CREEP, read per game where it matters (a Charge, an attack): the bit of ``sim.used`` standing for it
+CREEP_STATUS = "ON CREEP"
+#: a Creep Tumor token's base radius: 32 mm across. The rules give tokens "their own base" but no size; 32 mm is
+#: the Mission Markers' (7.3.2), the one token-like size they state
+TOKEN_RADIUS = 16 / 25.4
+#: Base-to-Base contact for a token set by Spawn Creep Tumor: its edge at most this far from a model's base edge
+TOKEN_CONTACT = 0.1
+
+
+def tumor_effect(scn: Scenario, act: Activation) -> Effect | None:
+    """The ``creep_tumor`` effect of an ability of ``act``'s ``use`` (Creep Spread, Excrete Creep: ``within`` 6 of a
+    Friendly Entry Edge or Creep Tumor; Spawn Creep Tumor: no ``within``, in Base-to-Base contact), or None."""
+    for name in act.use:
+        found = find(scn, act.unit, name)
+        for e in found.ability.effects if found else []:
+            if e.kind == "creep_tumor":
+                return e
+    return None
+
+
+def card_effect(scn: Scenario, player: str, kind: str) -> Effect | None:
+    """An effect of ``kind`` on ``player``'s Faction, Tactical or Creep Cards (Creep Removal, Living Glob of
+    Tissue), or None."""
+    for f in card_abilities(scn, player):
+        for e in f.ability.effects:
+            if e.kind == kind:
+                return e
+    return None
+
+
+def creeping(su: ScenarioUnit) -> bool:
+    """Can ``su`` be ON CREEP: "A Friendly or Enemy Ground Zerg Unit"?"""
+    card = su.unit.card
+    return "Zerg" in card.faction_tags and "Ground" in card.combat_tags and not su.flying
+
+
+def set_tumor(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
+    """The Creep Tumor token the activation's ability sets at ``token_at`` (in the games ``fresh``, its first use this
+    Round), where it may go: Within ``within`` of the player's Entry Edge or of a Friendly Creep Tumor on the
+    battlefield in that game (Creep Spread: "Line of Sight is not required"), or, with no ``within``, in
+    Base-to-Base contact with a live model of the unit (Spawn Creep Tumor). Other games: skip report."""
+    k = sim.tumor_of.get(act)
+    if k is None or fresh.size == 0:
+        return
+    (x, y), player, e = sim.tumors[k]
+    if e.within is not None:
+        scn = sim.scn
+        edge = sim.world.edges[player]
+        if edge_gap(edge, (x, y), scn.board.width, scn.board.depth) - TOKEN_RADIUS <= e.within + 1e-9:
+            ok = np.ones(fresh.size, dtype=bool)
+        else:
+            ok = np.zeros(fresh.size, dtype=bool)
+            for j, ((xj, yj), pj, _) in enumerate(sim.tumors):
+                if j != k and pj == player and math.dist((x, y), (xj, yj)) - 2 * TOKEN_RADIUS <= e.within + 1e-9:
+                    ok |= sim.tumor[j, fresh]
+        why = f'not Within {e.within:g}" of the {edge} Entry Edge or of a Friendly Creep Tumor on the battlefield'
+    else:
+        ok = np.zeros(fresh.size, dtype=bool)
+        for (pid, alive), ts in sim.groups(fresh, [sim.row_pos(u), sim.row_alive(u)]):
+            if pid >= 0 and sim.world.point_gap(pid, alive, (x, y), TOKEN_RADIUS) <= TOKEN_CONTACT:
+                ok[np.isin(fresh, ts)] = True
+        why = "not in Base-to-Base contact with the unit"
+    sim.tumor[k, fresh[ok]] = True
+    sim._skip(act, int((~ok).sum()), f"Creep Tumor token at ({x:g}, {y:g}) not set: {why}")
+
+
+def update_creep(sim: Simulation, units: Sequence[int], trials: np.ndarray) -> None:
+    """Set the ON CREEP bit of each Ground Zerg unit of ``units`` in ``trials``: a live model Within 6" of a Creep
+    Tumor token on the battlefield in that game (either player's; measured to the token's base edge), or Within
+    ``within`` of a live model of a Source of Creep (Omega Worm). No creep in the scenario: nothing to do."""
+    if not sim.creepy or trials.size == 0:
+        return
+    sources = [(s, e) for s in sim.creep_sources for e in sim._effects(s, 0, "creep_source")]
+    for v in units:
+        if not creeping(sim.units[v]):
+            continue
+        cols: list[np.ndarray | int] = [sim.row_pos(v), sim.row_alive(v)]
+        cols += [sim.tumor[k].astype(np.int64) for k in range(len(sim.tumors))]
+        for s, _ in sources:
+            cols += [sim.row_pos(s), sim.row_alive(s)]
+        bit = use_bits(sim, v, [CREEP_STATUS])
+        for key, ts in sim.groups(trials, cols):
+            pv, kv = key[0], key[1]
+            on = False
+            if pv >= 0 and kv > 0:
+                on = any(
+                    key[2 + k] and sim.world.point_gap(pv, kv, xy, TOKEN_RADIUS) <= 6 + 1e-9
+                    for k, (xy, _, _) in enumerate(sim.tumors)
+                )
+                at = 2 + len(sim.tumors)
+                for i, (s, e) in enumerate(sources):
+                    ps, ks = key[at + 2 * i], key[at + 2 * i + 1]
+                    if not on and ps >= 0 and ks > 0 and s != v:
+                        on = sim.world.within(ps, ks, pv, kv, float(e.within or 0))
+            if on:
+                sim.used[v, ts] |= bit
+            else:
+                sim.used[v, ts] &= ~bit
+
+
+def creep_removal(sim: Simulation, u: int, trials: np.ndarray) -> None:
+    """Creep Removal (a Creep Card): "If an Enemy Unit ends a Move, Deploy, Run, Charge or Disengage action Within 1\\"
+    of a Friendly Creep Tumor token, remove that token" — after unit ``u``'s action, in ``trials``."""
+    if not sim.tumors or trials.size == 0:
+        return
+    mine = sim.units[u].player
+    for k, (xy, player, _) in enumerate(sim.tumors):
+        e = card_effect(sim.scn, player, "creep_removal") if player != mine else None
+        if e is None or not sim.tumor[k, trials].any():
+            continue
+        for (pid, alive), ts in sim.groups(trials[sim.tumor[k, trials]], [sim.row_pos(u), sim.row_alive(u)]):
+            if pid >= 0 and sim.world.point_gap(pid, alive, xy, TOKEN_RADIUS) <= float(e.within or 0) + 1e-9:
+                sim.tumor[k, ts] = False
+
+
+def tumors_cleanup(sim: Simulation, live: np.ndarray) -> None:
+    """7.3: "Tokens are removed at the end of the Game Round unless stated otherwise": a player's Creep Tumors stay
+    with Living Glob of Tissue (``tokens_stay``: STAY IN PLAY)."""
+    for k, (_, player, _) in enumerate(sim.tumors):
+        if card_effect(sim.scn, player, "tokens_stay") is None:
+            sim.tumor[k, live] = False

@@ -54,10 +54,13 @@ from ..profiles.schema import Ability, Effect
 from ..starcraft.loadout import Loadout, attack_batches, make_loadout
 from .abilities import (
     CHARGE_KINDS,
+    TOKEN_CONTACT,
+    TOKEN_RADIUS,
     Found,
     Purse,
     attacker_debuff,
     burrow_change,
+    card_effect,
     charge_roll,
     charger_debuff,
     choices,
@@ -73,6 +76,7 @@ from .abilities import (
     repeatable,
     select_reach,
     target_effects,
+    tumor_effect,
     unit_abilities,
 )
 from .spec import PHASES, PLAYERS, Activation, Reaction, Scenario, ScenarioUnit
@@ -156,9 +160,12 @@ def check_scenario(scn: Scenario) -> list[str]:
 
     once: dict[tuple[str, ...], str] = {}  # limits printed on an ability ("Once per Game"): first use
     down: set[str] = set()  # units with the Burrowed Status at this point of the plan (a Status stays, part 11)
+    tumors: list[tuple[tuple[float, float], str]] = []  # Creep Tumor tokens set so far (centre, player)
     for rnd in range(1, scn.mission.game_length + 1):
         purses = {p: Purse(scn, p) for p in PLAYERS}  # every card Ready at the start of the Round (8.9.5)
         used: dict[tuple[str, str], int] = {}
+        # 7.3: tokens go at the end of the Round, unless STAY IN PLAY (Living Glob of Tissue)
+        tumors[:] = [t for t in tumors if card_effect(scn, t[1], "tokens_stay") is not None]
         on_unit: dict[tuple[str, str], Ability] = {}  # an enemy's ability on a unit's weapons (Optical Flare)
         pool = scn.mission.supply_pool(rnd)
         for phase in PHASES:
@@ -265,6 +272,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                         )
                     if _extra_move_ok(scn, world, act, say, warn, pos, on and engaged_now, occupied, why_not):
                         p_now, a_now = state()
+                    _check_token(scn, world, act, say, warn, pos, tumors)
                     if act.action == "deploy":
                         if on:
                             say(
@@ -676,6 +684,57 @@ def _extra_move_ok(
         return False
     pos[act.unit] = pid
     return True
+
+
+def _check_token(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    say: Say,
+    warn: Say,
+    pos: dict[str, int],
+    tumors: list[tuple[tuple[float, float], str]],
+) -> None:
+    """The Creep Tumor token an ability of ``use`` sets (``creep_tumor``) at the plan's ``token_at``: on the
+    battlefield, Within the ability's ``within`` of the player's Entry Edge or of a Creep Tumor the player set earlier
+    (Creep Spread), or in Base-to-Base contact with the unit (Spawn Creep Tumor: its base edge at most
+    ``TOKEN_CONTACT`` from a model's). Kept in ``tumors``."""
+    e = tumor_effect(scn, act)
+    if act.token_at is None:
+        if e is not None:
+            warn(act, "use: the ability sets a Creep Tumor token: give token_at = [x, y] (its centre); without it none")
+        return
+    if e is None:
+        say(act, "token_at: no ability of use sets a token (Creep Spread, Excrete Creep, Spawn Creep Tumor)")
+        return
+    x, y = act.token_at
+    w, d = scn.board.width, scn.board.depth
+    if not (TOKEN_RADIUS <= x <= w - TOKEN_RADIUS and TOKEN_RADIUS <= y <= d - TOKEN_RADIUS):
+        say(act, f'token_at: ({x:g}, {y:g}) puts the token off the battlefield ({w:g}" x {d:g}")')
+        return
+    if e.within is not None:
+        edge = world.edges[act.player]
+        near_edge = edge_distance(edge, (x, y), w, d) - TOKEN_RADIUS <= e.within + EPS
+        near_tumor = any(
+            p == act.player and math.dist(c, (x, y)) - 2 * TOKEN_RADIUS <= e.within + EPS for c, p in tumors
+        )
+        if not (near_edge or near_tumor):
+            say(
+                act,
+                f'token_at: ({x:g}, {y:g}) is not Within {e.within:g}" of the {edge} Entry Edge or of a Creep Tumor '
+                f"{act.player} set earlier (its text)",
+            )
+            return
+    elif act.unit in pos:
+        gap = world.point_gap(pos[act.unit], scn.units[act.unit].models, (x, y), TOKEN_RADIUS)
+        if gap > TOKEN_CONTACT:
+            say(
+                act,
+                f'token_at: the token is {gap:.2f}" from {act.unit!r}; Base-to-Base contact is at most '
+                f'{TOKEN_CONTACT}" (its text: "in base-to-base contact with this Unit")',
+            )
+            return
+    tumors.append(((x, y), act.player))
 
 
 def _burrow_ok(scn: Scenario, act: Activation, down: set[str], engaged: bool) -> bool:

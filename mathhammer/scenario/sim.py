@@ -195,6 +195,22 @@ class Simulation:
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
+        # Creep Tumor tokens the plan sets (centre, player, the ability's effect), and per token and game: on the
+        # battlefield; the units that are a Source of Creep (Omega Worm)
+        self.tumors: list[tuple[tuple[float, float], str, Effect]] = []
+        self.tumor_of: dict[Activation, int] = {}
+        for act in scn.plan:
+            eff = abilities.tumor_effect(scn, act) if act.token_at is not None else None
+            if eff is not None and act.token_at is not None:
+                self.tumor_of[act] = len(self.tumors)
+                self.tumors.append((act.token_at, act.player, eff))
+        self.tumor = np.zeros((len(self.tumors), T), dtype=bool)
+        self.creep_sources = [
+            u
+            for u, su in enumerate(self.units)
+            if any(e.kind == "creep_source" for a in abilities.unit_abilities(su) for e in a.effects)
+        ]
+        self.creepy = bool(self.tumors or self.creep_sources)  # ON CREEP is read only where creep can be
         # the abilities that change the Burrowed Status (Burrow, Lie in Wait, Nasty Surprise): no effect of their own
         self.burrowers = {
             a.name
@@ -609,7 +625,9 @@ class Simulation:
         stream = _stream(self.round, PHASES.index(act.phase), self.ordinal[act])
         if act.action == "deploy":
             # an ability a unit may use as it enters (FAQ v1.0: e.g. Raiders Roll!) acts once it is set
-            self._use(u, act, self.deploy(u, act, trials))
+            got = self.deploy(u, act, trials)
+            self._use(u, act, got)
+            abilities.creep_removal(self, u, got)  # an enemy ends a Deploy Within 1" of a Creep Tumor
             return
         here = trials[self.pos[u, trials] >= 0]
         self._skip(act, trials.size - here.size, "the unit is destroyed or still in Reserves")
@@ -636,6 +654,8 @@ class Simulation:
             missions.gather(self, u, here)
         elif act.action == "fight":
             self.fight(u, act.targets, here, stream)
+        if act.action in ("move", "run", "disengage", "charge"):
+            abilities.creep_removal(self, u, here)  # Creep Removal: the action ends Within 1" of a Creep Tumor
         abilities.react_end(self, here, reacted)
 
     def _use(self, u: int, act: Activation, here: np.ndarray) -> None:
@@ -655,6 +675,8 @@ class Simulation:
             abilities.apply_selected(self, u, act, here)  # effects for the unit an ability selects
         if self.burrowers:
             abilities.change_burrow(self, u, act, fresh)  # Burrow, Lie in Wait, Nasty Surprise
+        if self.tumors:
+            abilities.set_tumor(self, u, act, fresh)  # Creep Spread, Spawn Creep Tumor
 
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""
@@ -831,6 +853,7 @@ class Simulation:
         self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
         trials = trials[~barred]
         targets = [self.uids.index(t) for t in act.targets]
+        abilities.update_creep(self, [u, *targets], trials)  # ON CREEP for the weapons and the targets (Lurking)
         base = self.loadout(u, 0)
         names = list(act.weapons)
         if not names:  # every Assault Phase weapon the unit fires (8.7.3 step 2), in the card's Batch order
@@ -910,6 +933,7 @@ class Simulation:
         barred = self._barred(u, trials)
         self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
         trials = trials[~barred]
+        abilities.update_creep(self, [u], trials)  # "declares a Charge action while ON CREEP" (Malevolent Matriarch)
         targets = [self.uids.index(t) for t in act.targets]
         cols = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
         for t in targets:
@@ -929,7 +953,7 @@ class Simulation:
                 self._skip(act, ts0.size, "no planned target on the table")
                 continue
             tids = tuple(self.uids[t] for t in alive_targets)
-            # (ON CREEP is not modelled: an ``on_creep`` BUFF Speed, Speed on Creep, never applies)
+            # an ``on_creep`` BUFF Speed (Speed on Creep, Glial Reconstitution's second) only ON CREEP (the loadout)
             speed = su.speed + sum(e.value for e in self._effects(u, mask, "speed") if not e.on_creep)
             reach = speed + top
             known = {u: (pu, a)} | {t: tpos[t] for t in alive_targets}
@@ -1051,6 +1075,7 @@ class Simulation:
             self.close_ranks(u, trials)  # 8.8.1 step 1, before rolling the dice: may move the unit in some trials
         side = self.units[u].player
         enemies = [v for v in range(self.U) if self.units[v].player != side]
+        abilities.update_creep(self, [u, *enemies], trials)  # where the Close Ranks move left them
         for ts, pairs in self.engaged_with(trials):
             engaged = {b for a, b in pairs if a == uid}
             if not engaged:
@@ -1269,6 +1294,7 @@ class Simulation:
         status = abilities.BURROWED_STATUS
         keep = np.array([abilities.status_bit(self, u) if status in self.abilities[u] else 0 for u in range(self.U)])
         self.used[:, live] &= keep[:, None]
+        abilities.tumors_cleanup(self, live)
         self.granted.clear()
         self.penalty[:, live] = False
         diff = self.vp[0, live] - self.vp[1, live]

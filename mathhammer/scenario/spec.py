@@ -182,6 +182,9 @@ class ActivationSpec(_Strict):
     #: where the extra Move of an ability of ``use`` ends (Go! Go! Go!, Leg Enhancements: "performs a 2\" Move
     #: action. This does not count towards its action limit"): the Leading Model's [x, y], before the action
     extra_to: Point | None = None
+    #: where the token an ability of ``use`` sets goes (Creep Spread, Excrete Creep, Spawn Creep Tumor: the centre of
+    #: a Creep Tumor token)
+    token_at: Point | None = None
     react: list[ReactionSpec] = []
     #: per-trial conditions (``if`` is a Python keyword): every ``if`` must hold, no ``unless`` (conditions.py)
     when: list[str] = Field(default=[], alias="if", max_length=20)
@@ -353,6 +356,7 @@ class Activation:
     unless: tuple[Condition, ...] = ()  # none may hold
     on: str | None = None  # the piece the unit stands on after the action (None: the playmat)
     extra_to: Point | None = None  # the end of an ability's extra Move, before the action (Go! Go! Go!)
+    token_at: Point | None = None  # the centre of the token an ability sets (a Creep Tumor)
 
 
 @dataclass(frozen=True)
@@ -667,6 +671,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             unless=unless,
                             on=act.on,
                             extra_to=act.extra_to,
+                            token_at=act.token_at,
                         )
                     )
     if problems or mission is None or board is None:

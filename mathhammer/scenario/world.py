@@ -1582,6 +1582,16 @@ class World:
         """
         return self.models_within(pa, ka, pb, kb, inches) > 0
 
+    def point_gap(self, pid: int, alive: int, point: Coord, radius: float) -> float:
+        """The least gap, edge to edge, between a live model of placement ``pid`` (its first ``alive`` centres) and
+        a base of ``radius`` centred at ``point`` (a token: "Always measure to the closest base edge of a Token",
+        7.3); inf where none is left."""
+        centres = self.placements[pid].centres[:alive]
+        if not centres:
+            return math.inf
+        r = self._radius(pid)
+        return min(math.dist(c, point) for c in centres) - r - radius
+
     def in_sight(self, pa: int, ka: int, pb: int, kb: int) -> bool:
         """Does a live model of placement ``pa`` (its first ``ka``) have Line of Sight (7.1) to a live model of
         ``pb`` (its first ``kb``)? Terrain blocks it, models never do: the two units alone on the table."""
