@@ -57,6 +57,8 @@ EffectKind = Literal[
     "creep_source",
     "creep_removal",
     "tokens_stay",
+    "place",
+    "heal_after_place",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -234,6 +236,8 @@ class Effect(_Frozen):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
         elif k in ("creep_source", "creep_removal") and self.within is None:
             raise ValueError(f"{k} needs within (inches)")
+        elif k in ("place", "heal_after_place") and self.value <= 0:
+            raise ValueError(f"{k} needs value >= 1 (PLACE (X): inches; HEAL (X))")
         elif k == "extra_move" and self.value <= 0:
             raise ValueError("extra_move needs value >= 1 (inches)")
         elif k == "activate_next" and self.select != "friendly":

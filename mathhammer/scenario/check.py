@@ -273,6 +273,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                     if _extra_move_ok(scn, world, act, say, warn, pos, on and engaged_now, occupied, why_not):
                         p_now, a_now = state()
                     _check_token(scn, world, act, say, warn, pos, tumors)
+                    if _place_ok(scn, world, act, say, warn, pos, occupied, why_not):
+                        p_now, a_now = state()
                     if act.action == "deploy":
                         if on:
                             say(
@@ -589,6 +591,11 @@ def _check_reactions(
                 _too_far(say, act, at, a, act.unit, rx.unit, rem.within, "a Friendly Unit")
         elif (red := reduction(a)) is not None:
             _check_reduction(scn, world, act, say, warn, pos, rx, found, red, at)
+        elif any(e.kind == "heal_after_place" for e in a.effects):
+            if not own or rx.unit != act.unit or act.place_to is None:
+                _trigger(
+                    say, act, at, a, "a Friendly Unit's PLACE effect", f"the activation of {rx.unit!r} with place_to"
+                )
         elif target_effects(a):
             # a unit's Reaction for a Friendly Unit Within X of it (Hallucination: "the targeted Friendly Unit")
             reach = min((e.within for e in target_effects(a) if e.within is not None), default=None)
@@ -681,6 +688,54 @@ def _extra_move_ok(
     pid = world.place(su, act.extra_to, rear, occupied(act.unit), on=here.level)
     if pid is None:
         say(act, "extra_to: " + why_not(act, act.extra_to))
+        return False
+    pos[act.unit] = pid
+    return True
+
+
+def _place_ok(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    say: Say,
+    warn: Say,
+    pos: dict[str, int],
+    occupied: Callable[[str], tuple[int, ...]],
+    why_not: Callable[[Activation, tuple[float, float]], str],
+) -> bool:
+    """PLACE (X) of an ability of ``use`` (Blink, Phase, Ready for Pickup?) to the plan's ``place_to``: the Leading
+    Model set Wholly Within X" of where it stands (its centre at most X away; part 11 PLACE), on the playmat, a
+    legal end, not Within 1" of an enemy; "instead of performing a standard action" (Ready for Pickup?): the
+    activation holds. True where the unit was set (``pos`` updated)."""
+    places = [
+        (found.ability, e.value)
+        for n in act.use
+        if (found := find(scn, act.unit, n)) is not None
+        for e in found.ability.effects
+        if e.kind == "place"
+    ]
+    if act.place_to is None:
+        if places and act.action != "deploy":
+            warn(act, "use: a PLACE effect with no place_to = [x, y] (where its Leading Model is set): the unit stays")
+        return False
+    if not places:
+        say(act, "place_to: no ability of use resolves a PLACE effect (Blink, Phase, Ready for Pickup?)")
+        return False
+    for a, _ in places:
+        if "instead of performing a standard action" in a.text.lower() and act.action != "hold":
+            say(act, f"{a.name!r} resolves instead of a standard action (its text): the action must be hold")
+    if act.unit not in pos:
+        return False
+    su = scn.units[act.unit]
+    lead = world.placements[pos[act.unit]].centres[0]
+    reach = max(v for _, v in places)
+    d = math.dist(lead, act.place_to)
+    if d > reach + EPS:
+        say(act, f'place_to: {d:.1f}" from the Leading Model; PLACE ({reach}) sets it Wholly Within {reach}" (part 11)')
+    rear = (lead[0] - act.place_to[0], lead[1] - act.place_to[1])
+    pid = world.place(su, act.place_to, rear if any(rear) else world.rear_of(su.player), occupied(act.unit))
+    if pid is None:
+        say(act, "place_to: " + why_not(act, act.place_to))
         return False
     pos[act.unit] = pid
     return True

@@ -637,6 +637,8 @@ class Simulation:
         self._use(u, act, here)
         if act.extra_to is not None and self._effects(u, abilities.use_bits(self, u, act.use), "extra_move"):
             self._extra_move(u, act, here)
+        if act.place_to is not None and self._effects(u, abilities.use_bits(self, u, act.use), "place"):
+            self._place_ability(u, act, here)
         if act.action in ("shoot", "charge", "gather"):
             # part 11 BURROWED: "the Unit may only perform Deploy, Move, Disengage, Run, Hold and Close Ranks actions"
             down = abilities.burrowed(self, u, here)
@@ -802,13 +804,32 @@ class Simulation:
         assert act.to is not None
         self._move_to(u, movers, act.to, act)
 
-    def _move_to(self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation) -> None:
-        """Set unit ``u``'s Leading Model at ``to`` in the games ``movers``, the others behind it (8.5.3)."""
-        abilities.set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
+    def _move_to(
+        self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True
+    ) -> np.ndarray:
+        """Set unit ``u``'s Leading Model at ``to`` in the games ``movers``, the others behind it (8.5.3); which
+        were set. ``moving``: a Move, Run or Disengage (not a PLACE), which ends the Burrowed Status."""
+        if moving:
+            abilities.set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
+        placed = np.zeros(self.T, dtype=bool)
         for pid, ts in self.groups(movers, [self.row_pos(u)]):
             old = self.world.placements[pid[0]].centres[0]
             rear = (old[0] - to[0], old[1] - to[1])
-            self._place(u, ts, to, rear if any(rear) else self.world.rear_of(self.units[u].player), act)
+            got = self._place(u, ts, to, rear if any(rear) else self.world.rear_of(self.units[u].player), act)
+            placed[ts[got]] = True
+        return movers[placed[movers]]
+
+    def _place_ability(self, u: int, act: Activation, here: np.ndarray) -> None:
+        """PLACE (X) (part 11: "Remove it and set it Wholly Within X\" of its starting position ... not moved along a
+        path"; Blink, Phase, Ready for Pickup?) to the plan's ``place_to``, before the action; then a Reaction
+        that answers it (Veil of Shadows: HEAL (2) on the unit) in the games where it was set."""
+        assert act.place_to is not None
+        placed = self._move_to(u, here, act.place_to, act, moving=False)
+        for rx in act.react:
+            found = abilities.find(self.scn, rx.unit, rx.use)
+            for e in found.ability.effects if found and rx.unit == act.unit else []:
+                if e.kind == "heal_after_place":  # "That Unit immediately resolves the HEAL (2) effect"
+                    self.mark[u, placed] = np.maximum(0, self.mark[u, placed] - e.value)
 
     def _extra_move(self, u: int, act: Activation, here: np.ndarray) -> None:
         """An ability's extra Move (``extra_move``: Go! Go! Go!, Leg Enhancements, "performs a 2\" Move action"),

@@ -185,6 +185,9 @@ class ActivationSpec(_Strict):
     #: where the token an ability of ``use`` sets goes (Creep Spread, Excrete Creep, Spawn Creep Tumor: the centre of
     #: a Creep Tumor token)
     token_at: Point | None = None
+    #: where the Leading Model is set by the PLACE (X) effect of an ability of ``use`` (Blink, Phase, Ready for
+    #: Pickup?), before the action
+    place_to: Point | None = None
     react: list[ReactionSpec] = []
     #: per-trial conditions (``if`` is a Python keyword): every ``if`` must hold, no ``unless`` (conditions.py)
     when: list[str] = Field(default=[], alias="if", max_length=20)
@@ -357,6 +360,7 @@ class Activation:
     on: str | None = None  # the piece the unit stands on after the action (None: the playmat)
     extra_to: Point | None = None  # the end of an ability's extra Move, before the action (Go! Go! Go!)
     token_at: Point | None = None  # the centre of the token an ability sets (a Creep Tumor)
+    place_to: Point | None = None  # where PLACE (X) sets the Leading Model (Blink)
 
 
 @dataclass(frozen=True)
@@ -672,6 +676,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             on=act.on,
                             extra_to=act.extra_to,
                             token_at=act.token_at,
+                            place_to=act.place_to,
                         )
                     )
     if problems or mission is None or board is None:
