@@ -59,6 +59,7 @@ EffectKind = Literal[
     "tokens_stay",
     "place",
     "heal_after_place",
+    "redirect",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -234,7 +235,7 @@ class Effect(_Frozen):
             raise ValueError(f"{k} needs value >= 1")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
-        elif k in ("creep_source", "creep_removal") and self.within is None:
+        elif k in ("creep_source", "creep_removal", "redirect") and self.within is None:
             raise ValueError(f"{k} needs within (inches)")
         elif k in ("place", "heal_after_place") and self.value <= 0:
             raise ValueError(f"{k} needs value >= 1 (PLACE (X): inches; HEAL (X))")

@@ -847,6 +847,35 @@ def protected(scn: Scenario, act: Activation, rx: Reaction, found: Found) -> str
     return mine[0] if len(mine) == 1 else None
 
 
+def redirects(sim: Simulation, act: Activation, trials: np.ndarray) -> dict[int, tuple[int, np.ndarray]]:
+    """The opponent's Reactions to ``act``'s Ranged Attack that take it on themselves (``redirect``; Hierarch's
+    Stand: "When another Friendly Unit Within 8\" is declared as the target of a Ranged Attack and this Unit is a
+    valid target, redirect the attack to this Unit"): protected unit -> (the reacting unit, per game (length
+    ``sim.T``): both on the table and Within ``within``). The protected unit is the plan's ``for``, else the
+    activation's one planned target of the reacting player. "A valid target" is read per Batch, at the attack."""
+    out: dict[int, tuple[int, np.ndarray]] = {}
+    if act.action != "shoot":
+        return out
+    for rx in act.react:
+        found = find(sim.scn, rx.unit, rx.use) if rx.player != act.player else None
+        e = next((e for e in found.ability.effects if e.kind == "redirect"), None) if found else None
+        if found is None or e is None or e.within is None:
+            continue
+        p = protected(sim.scn, act, rx, found)
+        if p is None or p == rx.unit:
+            continue
+        g, q = sim.uids.index(rx.unit), sim.uids.index(p)
+        games = _near_games(sim, trials, g, q, float(e.within))
+        sim._skip(
+            act,
+            trials.size - int(games[trials].sum()),
+            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {p} not Within {e.within:g}\" of it, or one "
+            "of them not on the table (10.4)",
+        )
+        out[q] = (g, games)
+    return out
+
+
 def reduction_for(
     sim: Simulation, act: Activation, rx: Reaction, found: Found, q: int, trials: np.ndarray
 ) -> tuple[np.ndarray, int, bool]:

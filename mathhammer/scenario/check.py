@@ -591,6 +591,18 @@ def _check_reactions(
                 _too_far(say, act, at, a, act.unit, rx.unit, rem.within, "a Friendly Unit")
         elif (red := reduction(a)) is not None:
             _check_reduction(scn, world, act, say, warn, pos, rx, found, red, at)
+        elif (guard := next((e for e in a.effects if e.kind == "redirect"), None)) is not None:
+            unit = protected(scn, act, rx, found)
+            if own or act.action != "shoot":
+                what = "an Enemy Unit's Ranged Attack at another Friendly Unit"
+                _trigger(say, act, at, a, what, "the opponent's `shoot`")
+            elif unit is None or unit == rx.unit:
+                mine = [t for t in act.targets if scn.units[t].player == rx.player and t != rx.unit]
+                say(act, f"{at}: name the Friendly Unit {a.name!r} protects: for = one of {', '.join(mine) or 'none'}")
+            elif unit not in act.targets:
+                say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
+            elif guard.within is not None and not _within_now(scn, world, pos, rx.unit, unit, guard.within):
+                _too_far(say, act, at, a, unit, rx.unit, guard.within, "another Friendly Unit")
         elif any(e.kind == "heal_after_place" for e in a.effects):
             if not own or rx.unit != act.unit or act.place_to is None:
                 _trigger(

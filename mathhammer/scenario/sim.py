@@ -881,7 +881,6 @@ class Simulation:
             for t in targets:
                 names += [b.name for b in attack_batches(base, self.units[t].unit, "assault") if b.name not in names]
         side = self.units[u].player
-        tags = {t: tuple(self.units[t].unit.card.combat_tags) for t in targets}
         # weapon effects at a target an ability of this side selected this Round (Target Lock), per game
         locks: dict[int, np.ndarray] = {}
         for t in targets:
@@ -889,15 +888,21 @@ class Simulation:
                 locks.setdefault(t, np.zeros(self.T, dtype=np.int64))[games] |= bit
         # dice taken out of each Batch's Attack Pool at a target (Guardian Shield), per game
         cuts = {t: c for t in targets if (c := abilities.pool_cuts(self, t, trials)) is not None}
+        # Hierarch's Stand: an attack at the Friendly Unit it protects goes to the reacting unit, per game
+        guards = abilities.redirects(self, act, trials)
         for wi, wname in enumerate(names):
             ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
             cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
             for t in targets:
                 cols += [self.row_pos(t), self.row_alive(t)]
+            for g, _ in guards.values():
+                cols += [self.row_pos(g), self.row_alive(g), self.row_used(g)]
             cols += [*locks.values(), *cuts.values()]
             for key, ts in self.groups(ts_all, cols):
                 pu, a, mask = key[0], key[1], key[2]
-                extra = key[3 + 2 * len(targets) :]
+                at = 3 + 2 * len(targets)
+                guard_state = {t: key[at + 3 * i : at + 3 * i + 3] for i, t in enumerate(guards)}
+                extra = key[at + 3 * len(guards) :]
                 lock = dict(zip(locks, extra[: len(locks)], strict=True))
                 cut = dict(zip(cuts, extra[len(locks) :], strict=True))
                 left = ts  # the trials whose Batch has no target yet (the first planned target it may shoot)
@@ -905,35 +910,64 @@ class Simulation:
                     pt, k = key[3 + 2 * ti], key[4 + 2 * ti]
                     if k <= 0 or pt < 0 or left.size == 0:
                         continue
-                    tmask = mask | lock.get(t, 0)
-                    bkey = (u, tmask, t, a, wname)
-                    batches = self._batches.get(bkey)  # type: ignore[assignment]
-                    if batches is None:
-                        lo = self.loadout(u, tmask)
-                        batches = self._batches[bkey] = [
-                            b for b in attack_batches(lo, self.units[t].unit, "assault", alive=a) if b.name == wname
-                        ]
-                    if not batches:
-                        continue
-                    w = batches[0].weapon
-                    # the facts are read with the enemies near either unit (World.facts): split by those
-                    rest = [v for v in range(self.U) if v not in (u, t)]
-                    shot = np.zeros(left.size, dtype=bool)
-                    for near_pos, idx in self._near_cols_by(left, rest, self._facts_test(pu, side, pt, t)):
-                        pos, alive = self._local_state({u: (pu, a), t: (pt, k)}, rest, near_pos, {})
-                        f = self.world.facts(pos, alive, self.uids[u], self.uids[t], w, tags[t])
-                        if not f.eligible:
-                            continue
-                        distances = tuple(f.distances[: batches[0].models])
-                        if not distances:
-                            continue
-                        batch = Batch(w, models=len(distances), distances=distances, name=wname, fewer=cut.get(t, 0))
-                        self.resolve(
-                            [batch], t, "assault", left[idx], _stream(stream, wi), f.removable, f.evade_eligible
-                        )
-                        shot[idx] = True
+                    if t in guards:  # redirected: where the guard is a valid target, the attack goes to it
+                        g, games = guards[t]
+                        pg, kg, _ = guard_state[t]
+                        moved = left[games[left]] if pg >= 0 and kg > 0 else left[:0]
+                        hit = self._shoot_at(u, g, pu, a, mask, pg, kg, wname, wi, moved, stream, side, lock, cut)
+                        left = left[~np.isin(left, moved[hit])]
+                    shot = self._shoot_at(u, t, pu, a, mask, pt, k, wname, wi, left, stream, side, lock, cut)
                     left = left[~shot]
                 self._skip(act, left.size, f"{wname}: no planned target it may shoot")
+
+    def _shoot_at(
+        self,
+        u: int,
+        t: int,
+        pu: int,
+        a: int,
+        mask: int,
+        pt: int,
+        k: int,
+        wname: str,
+        wi: int,
+        left: np.ndarray,
+        stream: int,
+        side: str,
+        lock: dict[int, int],
+        cut: dict[int, int],
+    ) -> np.ndarray:
+        """Weapon ``wname`` of unit ``u`` (placement ``pu``, ``a`` models, abilities ``mask``) at unit ``t`` (``pt``,
+        ``k`` models) in the games ``left``, where the board facts let it (8.7.3); which games shot."""
+        shot = np.zeros(left.size, dtype=bool)
+        if left.size == 0:
+            return shot
+        tmask = mask | lock.get(t, 0)
+        bkey = (u, tmask, t, a, wname)
+        batches = self._batches.get(bkey)  # type: ignore[assignment]
+        if batches is None:
+            lo = self.loadout(u, tmask)
+            batches = self._batches[bkey] = [
+                b for b in attack_batches(lo, self.units[t].unit, "assault", alive=a) if b.name == wname
+            ]
+        if not batches:
+            return shot
+        w = batches[0].weapon
+        tags = tuple(self.units[t].unit.card.combat_tags)
+        # the facts are read with the enemies near either unit (World.facts): split by those
+        rest = [v for v in range(self.U) if v not in (u, t)]
+        for near_pos, idx in self._near_cols_by(left, rest, self._facts_test(pu, side, pt, t)):
+            pos, alive = self._local_state({u: (pu, a), t: (pt, k)}, rest, near_pos, {})
+            f = self.world.facts(pos, alive, self.uids[u], self.uids[t], w, tags)
+            if not f.eligible:
+                continue
+            distances = tuple(f.distances[: batches[0].models])
+            if not distances:
+                continue
+            batch = Batch(w, models=len(distances), distances=distances, name=wname, fewer=cut.get(t, 0))
+            self.resolve([batch], t, "assault", left[idx], _stream(stream, wi), f.removable, f.evade_eligible)
+            shot[idx] = True
+        return shot
 
     def _facts_test(self, pu: int, side: str, pt: int, t: int) -> Callable[[int, str], bool]:
         """Does a unit's placement count for :meth:`World.facts` of a Ranged Attack from ``pu`` (player
