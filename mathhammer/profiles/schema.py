@@ -165,6 +165,9 @@ class Effect(_Frozen):
     #: select_range: the ability (of the same unit) whose selection range becomes ``value`` inches (A-13 Flash
     #: Grenade Launcher: "Increase the Optical Flare special ability's Range to 16\"")
     ability: str = ""
+    #: a weapon effect for the unit's first weapon used only ("The active Unit's first Ranged Weapon used gains
+    #: CRITICAL HIT (1)"): the first Batch, in Batch order, of the weapons it names
+    first_weapon: bool = False
 
     @field_validator("vs_tags", "surge_types")
     @classmethod

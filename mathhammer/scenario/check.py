@@ -982,7 +982,7 @@ def _check_shoot(
         if alive[world.uids.index(t)] <= 0:
             reasons.append(f"{t}: not on the table at this point of the plan")
             continue
-        for b in attack_batches(lo, tu.unit, "assault"):
+        for b in attack_batches(lo, tu.unit, "assault", first=act.weapons[0] if act.weapons else None):
             if act.weapons and b.name not in act.weapons:
                 continue
             f = world.facts(pos, alive, act.unit, t, b.weapon, tuple(tu.unit.card.combat_tags))

@@ -914,9 +914,9 @@ class Simulation:
                         g, games = guards[t]
                         pg, kg, _ = guard_state[t]
                         moved = left[games[left]] if pg >= 0 and kg > 0 else left[:0]
-                        hit = self._shoot_at(u, g, pu, a, mask, pg, kg, wname, wi, moved, stream, side, lock, cut)
+                        hit = self._shoot_at(u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, cut)
                         left = left[~np.isin(left, moved[hit])]
-                    shot = self._shoot_at(u, t, pu, a, mask, pt, k, wname, wi, left, stream, side, lock, cut)
+                    shot = self._shoot_at(u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, cut)
                     left = left[~shot]
                 self._skip(act, left.size, f"{wname}: no planned target it may shoot")
 
@@ -929,7 +929,7 @@ class Simulation:
         mask: int,
         pt: int,
         k: int,
-        wname: str,
+        names: list[str],
         wi: int,
         left: np.ndarray,
         stream: int,
@@ -937,18 +937,20 @@ class Simulation:
         lock: dict[int, int],
         cut: dict[int, int],
     ) -> np.ndarray:
-        """Weapon ``wname`` of unit ``u`` (placement ``pu``, ``a`` models, abilities ``mask``) at unit ``t`` (``pt``,
-        ``k`` models) in the games ``left``, where the board facts let it (8.7.3); which games shot."""
+        """Weapon ``names[wi]`` of unit ``u`` (placement ``pu``, ``a`` models, abilities ``mask``) at unit ``t``
+        (``pt``, ``k`` models) in the games ``left``, where the board facts let it (8.7.3); which games shot. The
+        first weapon used is ``names[0]`` (the plan's Batch order: a ``first_weapon`` effect goes to it)."""
         shot = np.zeros(left.size, dtype=bool)
         if left.size == 0:
             return shot
+        wname = names[wi]
         tmask = mask | lock.get(t, 0)
-        bkey = (u, tmask, t, a, wname)
+        bkey = (u, tmask, t, a, wname, names[0])
         batches = self._batches.get(bkey)  # type: ignore[assignment]
         if batches is None:
             lo = self.loadout(u, tmask)
             batches = self._batches[bkey] = [
-                b for b in attack_batches(lo, self.units[t].unit, "assault", alive=a) if b.name == wname
+                b for b in attack_batches(lo, self.units[t].unit, "assault", alive=a, first=names[0]) if b.name == wname
             ]
         if not batches:
             return shot

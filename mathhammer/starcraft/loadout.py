@@ -230,6 +230,7 @@ def attack_batches(
     distance: float | None = None,
     alive: int | None = None,
     on_creep: bool = False,
+    first: str | None = None,
 ) -> list[Batch]:
     """The Batches ``lo`` makes against ``target`` in ``phase`` (8.7.3, 8.8.1, 9.1.7).
 
@@ -241,6 +242,8 @@ def attack_batches(
             ``within`` effects); None: in range, beyond every ``within``.
         alive: attacking models left (None: the whole composition).
         on_creep: the attacker is On Creep.
+        first: the weapon the unit uses first in this attack (a ``first_weapon`` effect, "first Ranged Weapon
+            used", goes to it where it names it); None: the first weapon in Batch order it names.
     """
     if phase not in PHASES:
         raise InputError("--phase", phase, "assault or combat")
@@ -266,9 +269,18 @@ def attack_batches(
     for e in effects:
         if e.kind == "hits":
             batches.append(Batch.hits(e.value, e.damage, name=f"{lo.name}: HITS {e.value} ({e.damage})"))
+    # "The active Unit's first Ranged Weapon used gains ...": each such effect goes to one weapon only
+    plain = [e for e in effects if not e.first_weapon]
+    owner: dict[int, str] = {}
+    for i, e in enumerate(effects):
+        if e.first_weapon:
+            pick = [first] if first is not None else ranked
+            hit = next((n for n in pick if n in profiles and _matches(e, profiles[n])), None)
+            if hit is not None:
+                owner[i] = hit
     for name in ranked:
         n = counts[name]
-        weapon = _to_weapon(profiles[name], effects)
+        weapon = _to_weapon(profiles[name], plain + [e for i, e in enumerate(effects) if owner.get(i) == name])
         batches.append(Batch.at(weapon, n, distance if weapon.range is not None else None, name=name))
     return batches
 
