@@ -60,6 +60,7 @@ EffectKind = Literal[
     "place",
     "heal_after_place",
     "redirect",
+    "remove_activation",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -168,6 +169,10 @@ class Effect(_Frozen):
     #: a weapon effect for the unit's first weapon used only ("The active Unit's first Ranged Weapon used gains
     #: CRITICAL HIT (1)"): the first Batch, in Batch order, of the weapons it names
     first_weapon: bool = False
+    #: one option of an ability that lets the player choose ("apply one of the following effects: 1 CP: ...";
+    #: Orders): its name, for a plan's ``options``, and its cost in the ability's resource
+    option: str = ""
+    option_cost: int = Field(default=0, ge=0, le=9)
 
     @field_validator("vs_tags", "surge_types")
     @classmethod
@@ -238,6 +243,8 @@ class Effect(_Frozen):
             raise ValueError(f"{k} needs value >= 1")
         elif k == "reduce_damage" and (self.value <= 0 or (self.per_model and self.within is None)):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
+        elif k == "remove_activation" and self.select != "friendly":
+            raise ValueError('remove_activation needs select = "friendly" (the unit activated again)')
         elif k in ("creep_source", "creep_removal", "redirect") and self.within is None:
             raise ValueError(f"{k} needs within (inches)")
         elif k in ("place", "heal_after_place") and self.value <= 0:

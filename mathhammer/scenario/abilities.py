@@ -239,8 +239,9 @@ class Purse:
             self.cards.append((card.resource, int(card.resource_per_round)))
         self.ready = [True] * len(self.names)
 
-    def pay(self, found: Found) -> str:
-        """Exhaust the cards for ``found`` (its own card, then its cost); "" or why it cannot be paid."""
+    def pay(self, found: Found, options: Sequence[str] = ()) -> str:
+        """Exhaust the cards for ``found`` (its own card, then its cost; a cost X is the sum of the ``options``
+        chosen, Orders); "" or why it cannot be paid."""
         from .check import _pay
 
         a = found.ability
@@ -256,15 +257,19 @@ class Purse:
                 )
             if "do not exhaust this card" not in a.text.lower():
                 ready[copy] = False
-        if a.cost == "X":
-            return f"{a.name!r} costs X: plans need a fixed cost"
-        if a.cost:
+        cost = a.cost
+        if cost == "X":
+            priced = {e.option: e.option_cost for e in a.effects if e.option}
+            if not priced:
+                return f"{a.name!r} costs X: plans need a fixed cost"
+            cost = sum(priced.get(o, 0) for o in options)
+        if cost:
             mine = [i for i, c in enumerate(self.cards) if c[0] == a.resource]
-            got = _pay([self.cards[i] for i in mine], [ready[i] for i in mine], int(a.cost))
+            got = _pay([self.cards[i] for i in mine], [ready[i] for i in mine], int(cost))
             if got is None:
                 have = sum(self.cards[i][1] for i in mine if ready[i])
                 return (
-                    f"{a.name!r} costs {a.cost} {a.resource}; the Ready cards give {have} {a.resource} "
+                    f"{a.name!r} costs {cost} {a.resource}; the Ready cards give {have} {a.resource} "
                     "(10.5.1: Exhaust Ready cards; a card Exhausted earlier this Round gives nothing)"
                 )
             for j in got:
@@ -446,18 +451,35 @@ def attacker_debuff(a: Ability) -> Effect | None:
 ENEMY_WEAPON_KINDS = {"enemy_weapon_keyword": "weapon_keyword", "enemy_weapon_drop": "weapon_drop"}
 
 
-def on_selected_weapons(found: Found, giver: str) -> Ability | None:
-    """An ability standing, on the Enemy Unit ``found`` selects, for its effects on that unit's weapons (Optical
-    Flare: "apply DEBUFF Range (4) to that Unit's Ranged Weapons. That Unit cannot benefit from LONG RANGE"), or
-    None where it has none. ``giver``: the unit using it (named in the ability's name)."""
-    effects = [
-        Effect(kind=ENEMY_WEAPON_KINDS[e.kind], keyword=e.keyword, weapons=list(e.weapons))  # type: ignore[arg-type]
-        for e in found.ability.effects
-        if e.select and e.kind in ENEMY_WEAPON_KINDS
-    ]
+#: effect kinds an ability gives the Friendly Unit it selects, as that unit's own (Orders)
+FRIEND_KINDS = ("weapon_keyword", "ignore_disengage_penalty")
+
+
+def in_force(e: Effect, options: Sequence[str]) -> bool:
+    """Is effect ``e`` in force with the plan's ``options`` (an option's effect only where it is chosen)?"""
+    return not e.option or e.option in options
+
+
+def on_selected_weapons(found: Found, giver: str, options: Sequence[str] = ()) -> Ability | None:
+    """An ability standing, on the unit ``found`` selects, for its effects on that unit's own weapons and actions, or
+    None where it has none: an Enemy Unit's (Optical Flare: "apply DEBUFF Range (4) to that Unit's Ranged Weapons.
+    That Unit cannot benefit from LONG RANGE"), a Friendly Unit's (Orders, the ``options`` chosen: "That Unit's
+    first used weapon gains the CRITICAL HIT (2)", "ignores the Disengage penalty"). ``giver``: the unit using it
+    (named in the ability's name)."""
+    effects = []
+    for e in found.ability.effects:
+        if not e.select or not in_force(e, options):
+            continue
+        if e.kind in ENEMY_WEAPON_KINDS:
+            kind = ENEMY_WEAPON_KINDS[e.kind]
+        elif e.select == "friendly" and e.kind in FRIEND_KINDS:
+            kind = e.kind
+        else:
+            continue
+        effects.append(e.model_copy(update={"kind": kind, "select": "", "within": None, "vs_tags": [], "option": ""}))
     if not effects:
         return None
-    name = f"{found.ability.name} (from {giver})"
+    name = f"{found.ability.name} (from {giver}{': ' + ', '.join(options) if options else ''})"
     return Ability(name=name, phase="any", type="passive", text=found.ability.text, effects=effects)
 
 
@@ -604,15 +626,21 @@ def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -
     (Crushing Grip: "That Unit counts as Activated in this Phase") takes away the unit's activation in this
     Phase where it has not activated yet; the others last until the end of the Round (``sim.granted``, 10.2):
     ``contest_supply`` for a Friendly Unit (Domineering Presence), weapon effects for attacks at an enemy
-    (Target Lock: :func:`locked_by`), effects on the enemy's own weapons (Optical Flare: :func:`on_selected_weapons`,
-    switched on in ``sim.used`` like an ability used on it). The range is :func:`select_reach` (A-13: 16").
+    (Target Lock: :func:`locked_by`), effects on the selected unit's own weapons and actions (Optical Flare, Orders:
+    :func:`on_selected_weapons`, switched on in ``sim.used`` like an ability used on it), a second activation in the
+    Phase (Orders' ``remove_activation``, where the unit has activated). Effects of an option (Orders) only where the
+    plan's ``options`` chose it. The range is :func:`select_reach` (A-13: 16").
     """
-    for name, chosen in act.select:
+    for name, picked in act.select:
         found = find(sim.scn, act.unit, name)
-        effects = [e for e in found.ability.effects if e.select and e.kind != "activate_next"] if found else []
+        effects = (
+            [e for e in found.ability.effects if e.select and e.kind != "activate_next" and in_force(e, act.options)]
+            if found
+            else []
+        )
         if found is None or not effects:
             continue  # (Bound by the Khala changes the order of activations: Simulation.order)
-        q = sim.uids.index(chosen)
+        q = sim.uids.index(picked)
         reach, sight = select_reach(sim.scn, act.unit, found.ability)
         ok = _near_games(sim, here, u, q, reach)
         if sight:
@@ -622,18 +650,20 @@ def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -
             sim._skip(
                 act,
                 here.size - games.size,
-                f'{name!r} not resolved: {chosen!r} not on the table Within {reach:g}"'
+                f'{name!r} not resolved: {picked!r} not on the table Within {reach:g}"'
                 + (" and in Line of Sight" if sight else "")
                 + " (10.1)",
             )
-        weapons = on_selected_weapons(found, act.unit)
+        weapons = on_selected_weapons(found, act.unit, act.options)
         if weapons is not None:  # until the End of the Round: on the unit's weapons like an ability used on it
             sim.inflicted.setdefault(weapons.name, weapons)
             sim.used[q, games] |= use_bits(sim, q, [weapons.name])
         for e in effects:
-            if e.kind in ENEMY_WEAPON_KINDS:
+            if e.kind in ENEMY_WEAPON_KINDS or (e.select == "friendly" and e.kind in FRIEND_KINDS):
                 continue
-            if e.kind == "counts_activated":
+            if e.kind == "remove_activation":  # Orders: "Remove the Activation Marker from that Unit"
+                sim.again[q, games[sim.acted[q, games]]] = True
+            elif e.kind == "counts_activated":
                 sim.gripped[q, games[~sim.acted[q, games]]] = True
             elif e.kind == "heal":
                 _heal(sim, u, q, games, e)

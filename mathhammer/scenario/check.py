@@ -171,6 +171,7 @@ def check_scenario(scn: Scenario) -> list[str]:
         for phase in PHASES:
             for player in PLAYERS:
                 acted: set[str] = set()
+                again: set[str] = set()  # units whose Activation Marker an ability removed (Orders)
                 for act in scn.activations(rnd, phase, player):
                     if act.action == "pass":
                         if act.react:
@@ -183,7 +184,9 @@ def check_scenario(scn: Scenario) -> list[str]:
                             )
                         continue
                     su = scn.units[act.unit]
-                    if act.unit in acted:
+                    if act.unit in again:
+                        again.discard(act.unit)  # its Activation Marker was removed: it activates again
+                    elif act.unit in acted:
                         say(
                             act, f"{act.unit!r} already activated in this phase (8.4.1, 8.6.1: one activation per unit)"
                         )
@@ -251,7 +254,18 @@ def check_scenario(scn: Scenario) -> list[str]:
                         tag = needs_tag(abil) if found.card else ""
                         if tag and tag not in su.unit.card.combat_tags:
                             say(act, f"use: {abil.name!r} ({found.card}) is for a {tag} Unit; {act.unit!r} is not")
-                        why = purses[player].pay(found)
+                        priced = {e.option: e.option_cost for e in abil.effects if e.option}
+                        if priced and not act.options:
+                            say(
+                                act,
+                                f"use: {abil.name!r} applies one of its options: name them, options = [...] (allowed: "
+                                + ", ".join(f"{o!r} ({c} {abil.resource})" for o, c in priced.items())
+                                + ")",
+                            )
+                        for o in act.options if priced else ():
+                            if o not in priced:
+                                say(act, f"options: got {o!r}; allowed: {', '.join(map(repr, priced))} ({abil.name})")
+                        why = purses[player].pay(found, act.options)
                         if why:
                             say(act, f"use: {why}")
                         if not found.card:
@@ -259,7 +273,25 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 make_loadout(su.unit, su.models, [u.name for u in su.loadout.upgrades], [abil.name])
                             except MathhammerError as exc:
                                 say(act, f"use: {exc}")
+                    if act.options and not any(
+                        (f := find(scn, act.unit, n)) is not None and any(e.option for e in f.ability.effects)
+                        for n in act.use
+                    ):
+                        say(act, "options: no ability of use offers options (Orders)")
                     _check_select(scn, world, act, say, pos, on_unit)
+                    for name, unit in act.select:
+                        found = find(scn, act.unit, name)
+                        if found and any(
+                            e.kind == "remove_activation" and e.option in act.options for e in found.ability.effects
+                        ):
+                            if unit in acted:
+                                again.add(unit)
+                            else:
+                                warn(
+                                    act,
+                                    f"select.{name}: {unit!r} has not activated yet in this Phase: no Activation "
+                                    "Marker to remove",
+                                )
                     _check_reactions(scn, world, act, say, warn, pos, purses, used, once)
                     p_now, a_now = state()
                     engaged_now = on and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now))
@@ -885,7 +917,7 @@ def _check_select(
                 "(10.1: the target is in range)",
             )
             continue
-        weapons = on_selected_weapons(found, act.unit)
+        weapons = on_selected_weapons(found, act.unit, act.options)
         if weapons is not None:
             on_unit[(unit, weapons.name)] = weapons
 

@@ -188,6 +188,9 @@ class Simulation:
         self.flipped = np.zeros((self.U, self.T), dtype=bool)
         # ... counted as Activated by an enemy's Active ability (Crushing Grip: abilities.apply_selected)
         self.gripped = np.zeros((self.U, self.T), dtype=bool)
+        # ... may activate again, its Activation Marker removed (Orders: abilities.apply_selected)
+        self.again = np.zeros((self.U, self.T), dtype=bool)
+        self._phase_of_acted: tuple[int, str] = (0, "")  # the Phase ``acted`` and ``again`` are about
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
         self.granted: list[abilities.Grant] = []
         self._givers: dict[str, list[int]] = {}  # per effect kind: the units with an ability of it (abilities._givers)
@@ -535,6 +538,7 @@ class Simulation:
         self.acted[:] = False
         self.flipped[:] = False
         self.gripped[:] = False
+        self.again[:] = False
         self.claimed[:] = -1
         if phase == "combat":
             self.combat_phase(live)
@@ -617,6 +621,17 @@ class Simulation:
             if gone.any():
                 self._skip(act, int(gone.sum()), f"the unit counts as Activated in this Phase ({why})")
                 trials = trials[~gone]
+        if self._phase_of_acted != (self.round, act.phase):  # a new Phase (also when activations are driven one
+            self._phase_of_acted = (self.round, act.phase)  # by one, not by play_phase): nobody has activated
+            self.acted[:] = False
+            self.again[:] = False
+        # a second activation in the Phase: only where Orders removed the Activation Marker (once per removal)
+        twice = self.acted[u, trials]
+        if twice.any():
+            ok = twice & self.again[u, trials]
+            self.again[u, trials[ok]] = False
+            self._skip(act, int((twice & ~ok).sum()), "the unit has already activated in this Phase (8.4.1)")
+            trials = trials[~twice | ok]
         self.acted[u, trials] = True
         if act.when or act.unless:  # issue 6 point 1: where a condition fails the unit holds (conditions.py)
             trials = conditions.admit(self, act, trials)

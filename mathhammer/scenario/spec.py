@@ -188,6 +188,9 @@ class ActivationSpec(_Strict):
     #: where the Leading Model is set by the PLACE (X) effect of an ability of ``use`` (Blink, Phase, Ready for
     #: Pickup?), before the action
     place_to: Point | None = None
+    #: the options chosen for an ability of ``use`` that offers some (Orders: "critical hit", "disengage",
+    #: "activate again"; REPEATABLE: several, each paid)
+    options: list[str] = []
     react: list[ReactionSpec] = []
     #: per-trial conditions (``if`` is a Python keyword): every ``if`` must hold, no ``unless`` (conditions.py)
     when: list[str] = Field(default=[], alias="if", max_length=20)
@@ -361,6 +364,7 @@ class Activation:
     extra_to: Point | None = None  # the end of an ability's extra Move, before the action (Go! Go! Go!)
     token_at: Point | None = None  # the centre of the token an ability sets (a Creep Tumor)
     place_to: Point | None = None  # where PLACE (X) sets the Leading Model (Blink)
+    options: tuple[str, ...] = ()  # the options chosen for an ability that offers some (Orders)
 
 
 @dataclass(frozen=True)
@@ -677,6 +681,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             extra_to=act.extra_to,
                             token_at=act.token_at,
                             place_to=act.place_to,
+                            options=tuple(act.options),
                         )
                     )
     if problems or mission is None or board is None:

@@ -177,6 +177,8 @@ def _applies(e: Effect, distance: float | None, target_tags: Sequence[str], on_c
     # selected one: Target Lock), not the attack's distance
     if e.within is not None and not e.select and (distance is None or distance > e.within):
         return False
+    if e.select == "friendly":  # for another Friendly Unit the ability selects (Orders), never this one's attack
+        return False
     if e.vs_tags and not set(e.vs_tags) & set(target_tags):
         return False
     if e.min_size and size < e.min_size:  # Titan Killers: "the target is Size 3 or larger"
