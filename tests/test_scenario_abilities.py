@@ -271,20 +271,23 @@ def test_reaction_rules_on_triggers(armies: dict[str, str]) -> None:
 
 def test_reaction_without_modelled_effect_is_a_warning(armies: dict[str, str], tmp_path: Path) -> None:
     """Issue 6: a Reaction the simulation cannot apply is accepted and reported, never silently ignored (the
-    Hydralisks' Lunge, a Move in answer to a Ranged Attack on a Friendly Unit)."""
-    (tmp_path / "blue.toml").write_text(BLUE + '[[units]]\nunit = "Hydralisk"\nmodels = 2\n')
-    lunge = {
+    Academy's Advanced Training, a CP cost reduction: the simulation pays no costs)."""
+    red = RED.replace(
+        'tactical = ["Barracks", "Engineering Bay"]', 'tactical = ["Barracks", "Engineering Bay", "Academy"]'
+    )
+    assert "Academy" in red
+    (tmp_path / "red.toml").write_text(red)
+    shoot = {
         "unit": "marine-1",
         "action": "shoot",
         "targets": ["roach-1"],
-        "react": [{"unit": "hydralisk-1", "use": "Lunge"}],
+        "react": [{"unit": "marine-1", "use": "Advanced Training"}],
     }
-    rounds = copy.deepcopy(round3([], red={"assault": [lunge]}))
-    rounds[1]["blue"]["movement"].append({"unit": "hydralisk-1", "action": "deploy", "to": [12, 32]})
-    scn = scenario({"red": armies["red"], "blue": str(tmp_path / "blue.toml")}, rounds)
+    rounds = copy.deepcopy(round3([], red={"assault": [shoot]}))
+    scn = scenario({"red": str(tmp_path / "red.toml"), "blue": armies["blue"]}, rounds)
     assert errors(scn) == []
     found = warnings(scn)
-    assert len(found) == 1 and "'Lunge' has no modelled effect" in found[0]
+    assert len(found) == 1 and "'Advanced Training' has no modelled effect" in found[0]
     assert "round 3, Assault Phase" in found[0]
     # the Zerglings' Charge attacks (Devastating Charge: IMPACT), so a Reaction may answer it
     assert abilities.has_impact(scenario(armies, round3([])).units["zergling-1"])

@@ -906,6 +906,40 @@ def redirects(sim: Simulation, act: Activation, trials: np.ndarray) -> dict[int,
     return out
 
 
+def lunges(sim: Simulation, act: Activation, trials: np.ndarray) -> None:
+    """The opponent's Reactions that follow ``act``'s Ranged Attack with a Move (``lunge``; Lunge: "When another
+    Friendly Unit Within 10\" is the target of a Ranged Attack, after the attack is fully resolved, this Unit, if
+    Unengaged, may perform a Move action Directly Towards the attacking Unit"), in the games where the protected
+    unit (``for``, else the activation's one planned target of that player) is Within ``within`` of the reacting
+    unit, both on the table, and the reacting unit is Unengaged. The Move: its Speed straight at the attacking
+    unit's nearest live model, ending short of its Engagement Range (:meth:`World.toward`), set as a Move is."""
+    u = sim.uids.index(act.unit)
+    for rx in act.react:
+        found = find(sim.scn, rx.unit, rx.use) if rx.player != act.player else None
+        e = next((e for e in found.ability.effects if e.kind == "lunge"), None) if found else None
+        if found is None or e is None or e.within is None:
+            continue
+        p = protected(sim.scn, act, rx, found)
+        if p is None or p == rx.unit:
+            continue
+        h, q = sim.uids.index(rx.unit), sim.uids.index(p)
+        near = _near_games(sim, trials, h, q, float(e.within))[trials] & ~sim.engaged_mask(trials, h)
+        games = trials[near]
+        sim._skip(
+            act,
+            trials.size - games.size,
+            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {p} not Within {e.within:g}\" of it, one of "
+            "them not on the table, or it is Engaged (10.4)",
+        )
+        speed = sim.units[h].speed
+        for (ph, kh, pu, ku), ts in sim.groups(
+            games, [sim.row_pos(h), sim.row_alive(h), sim.row_pos(u), sim.row_alive(u)]
+        ):
+            to = sim.world.toward(ph, kh, pu, ku, speed) if pu >= 0 and ku > 0 else None
+            if to is not None:
+                sim._move_to(h, ts, to, act)
+
+
 def reduction_for(
     sim: Simulation, act: Activation, rx: Reaction, found: Found, q: int, trials: np.ndarray
 ) -> tuple[np.ndarray, int, bool]:

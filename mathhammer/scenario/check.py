@@ -374,6 +374,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                             pos[act.unit] = pid
                     elif act.action == "shoot":
                         _check_shoot(scn, world, act, say, p_now, a_now, _loadout_now(scn, act.unit, used, on_unit))
+                        _lunge_moves(scn, world, act, pos, occupied)
                     elif act.action == "charge":
                         _check_charge(scn, world, act, say, pos, p_now, a_now)
                     elif act.action == "gather" and scn.mission.scoring != "gather-the-resources":
@@ -635,6 +636,17 @@ def _check_reactions(
                 say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
             elif guard.within is not None and not _within_now(scn, world, pos, rx.unit, unit, guard.within):
                 _too_far(say, act, at, a, unit, rx.unit, guard.within, "another Friendly Unit")
+        elif (lunge := next((e for e in a.effects if e.kind == "lunge"), None)) is not None:
+            unit = protected(scn, act, rx, found)
+            if own or act.action != "shoot":
+                _trigger(say, act, at, a, "a Ranged Attack at another Friendly Unit", "the opponent's `shoot`")
+            elif unit is None or unit == rx.unit:
+                mine = [t for t in act.targets if scn.units[t].player == rx.player and t != rx.unit]
+                say(act, f"{at}: name the Friendly Unit the attack is at: for = one of {', '.join(mine) or 'none'}")
+            elif unit not in act.targets:
+                say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
+            elif lunge.within is not None and not _within_now(scn, world, pos, rx.unit, unit, lunge.within):
+                _too_far(say, act, at, a, unit, rx.unit, lunge.within, "another Friendly Unit")
         elif any(e.kind == "heal_after_place" for e in a.effects):
             if not own or rx.unit != act.unit or act.place_to is None:
                 _trigger(
@@ -735,6 +747,28 @@ def _extra_move_ok(
         return False
     pos[act.unit] = pid
     return True
+
+
+def _lunge_moves(
+    scn: Scenario, world: World, act: Activation, pos: dict[str, int], occupied: Callable[[str], tuple[int, ...]]
+) -> None:
+    """The opponent's Lunge after ``act``'s Ranged Attack (``lunge``): the reacting unit's Move Directly Towards the
+    attacking unit (:meth:`World.toward`), where the plan has them, so that its later entries are read from there."""
+    for rx in act.react:
+        found = find(scn, rx.unit, rx.use) if rx.player != act.player else None
+        if found is None or rx.unit not in pos or act.unit not in pos:
+            continue
+        if not any(e.kind == "lunge" for e in found.ability.effects):
+            continue
+        su = scn.units[rx.unit]
+        to = world.toward(pos[rx.unit], su.models, pos[act.unit], scn.units[act.unit].models, su.speed)
+        if to is None:
+            continue
+        lead = world.placements[pos[rx.unit]].centres[0]
+        rear = (lead[0] - to[0], lead[1] - to[1])
+        pid = world.place(su, to, rear if any(rear) else world.rear_of(su.player), occupied(rx.unit))
+        if pid is not None:
+            pos[rx.unit] = pid
 
 
 def _place_ok(

@@ -673,6 +673,8 @@ class Simulation:
             self.fight(u, act.targets, here, stream)
         if act.action in ("move", "run", "disengage", "charge"):
             abilities.creep_removal(self, u, here)  # Creep Removal: the action ends Within 1" of a Creep Tumor
+        elif act.action == "shoot" and act.react:
+            abilities.lunges(self, act, here)  # "after the attack is fully resolved" (Lunge)
         abilities.react_end(self, here, reacted)
 
     def _use(self, u: int, act: Activation, here: np.ndarray) -> None:

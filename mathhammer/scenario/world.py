@@ -1582,6 +1582,22 @@ class World:
         """
         return self.models_within(pa, ka, pb, kb, inches) > 0
 
+    def toward(self, pid: int, alive: int, qid: int, kq: int, inches: float) -> Coord | None:
+        """Where the Leading Model of placement ``pid`` ends moving Directly Towards the nearest live model of
+        placement ``qid`` (its first ``kq``): at most ``inches``, and short of Within 1" of it (8.5.3: a Move
+        "cannot end Within 1\" (Engagement Range) of an Enemy Ground Unit"); None where it cannot move closer."""
+        lead = self.placements[pid].centres[0]
+        targets = self.placements[qid].centres[:kq]
+        if alive <= 0 or not targets:
+            return None
+        aim = min(targets, key=lambda c: math.dist(lead, c))
+        d = math.dist(lead, aim)
+        gap = d - self._radius(pid) - self._radius(qid)
+        step = min(float(inches), gap - ENGAGEMENT_RANGE - GAP)
+        if step <= EPS or d <= 0:
+            return None
+        return (lead[0] + (aim[0] - lead[0]) * step / d, lead[1] + (aim[1] - lead[1]) * step / d)
+
     def point_gap(self, pid: int, alive: int, point: Coord, radius: float) -> float:
         """The least gap, edge to edge, between a live model of placement ``pid`` (its first ``alive`` centres) and
         a base of ``radius`` centred at ``point`` (a token: "Always measure to the closest base edge of a Token",

@@ -1,0 +1,80 @@
+"""Lunge (Hydralisk, a Reaction; issue 6, point 3): "When another Friendly Unit Within 10\" is the target of a Ranged
+Attack, after the attack is fully resolved, this Unit, if Unengaged, may perform a Move action Directly Towards the
+attacking Unit" (10.4; 8.5.3: a Move does not end Within 1\" of an Enemy Ground Unit).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.spec import Scenario
+
+from .scenario_kit import army, build, errors, skirmish
+from .test_scenario_abilities import write_armies
+
+RED = army("Terran Armed Forces", ("Marine", 6))
+BLUE = army("Kerrigan's Swarm", ("Roach", 3), ("Hydralisk", 2), tactical=("Spawning Pool",))  # 2 BM: Lunge costs 1
+LUNGE = {"unit": "hydralisk-1", "use": "Lunge"}
+
+
+def plan(hydra_x: float, react: list[dict], hydra_y: float = 26) -> list[dict]:
+    """The Marines come to (18, 12), the Roaches to (18, 24), the Hydralisks to (``hydra_x``, ``hydra_y``; the second
+    model 4" west of the first: 100 mm bases); in Round 2 the
+    Marines shoot the Roaches, ``react`` declared on that activation."""
+    shoot: dict = {"unit": "marine-1", "action": "shoot", "targets": ["roach-1"]}
+    if react:
+        shoot["react"] = react
+    x = hydra_x
+    return [
+        {"round": 1,
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]},
+                               {"unit": "hydralisk-1", "action": "deploy", "to": [x, 33]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]},
+                              {"unit": "hydralisk-1", "action": "run", "to": [x, 29]}]}},
+        {"round": 2,
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}], "assault": [shoot]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 24]},
+                               {"unit": "hydralisk-1", "action": "move", "to": [x, hydra_y]}]}},
+    ]  # fmt: skip
+
+
+def scenario(tmp_path: Path, rounds: list[dict]) -> Scenario:
+    return build(skirmish("lunge", armies=write_armies(tmp_path, RED, BLUE), rounds=rounds), "lunge.toml")
+
+
+def leads(scn: Scenario, n: int = 20) -> tuple[Simulation, set[tuple[float, float]]]:
+    sim = Simulation(scn, n, seed=1)
+    sim.run()
+    h = sim.uids.index("hydralisk-1")
+    return sim, {sim.world.placements[p].centres[0] for p in sim.pos[h].tolist()}
+
+
+def test_lunge_moves_the_hydralisks_at_the_attacker(tmp_path: Path) -> None:
+    """The Hydralisks at (24, 26), 4.6" from the Roaches: after the Marines' attack they Move their Speed (4") straight
+    at the nearest Marine, in every game; without the Reaction they stay."""
+    _, before = leads(scenario(tmp_path, plan(24, [])))
+    assert before == {(24.0, 26.0)}
+    scn = scenario(tmp_path, plan(24, [LUNGE]))
+    assert errors(scn) == []
+    sim, after = leads(scn)
+    (end,) = after
+    m = sim.uids.index("marine-1")
+    aim = min(sim.world.placements[int(sim.pos[m, 0])].centres, key=lambda c: math.dist((24, 26), c))
+    assert math.dist((24, 26), end) == pytest.approx(4.0)
+    assert math.dist(end, aim) == pytest.approx(math.dist((24, 26), aim) - 4.0)
+
+
+def test_lunge_too_far(tmp_path: Path) -> None:
+    """The Hydralisks at (34, 31), more than 10" from the Roaches: not triggered (skip report; ``scenario check``
+    says so), they stay."""
+    scn = scenario(tmp_path, plan(34, [LUNGE], 31))
+    assert any("'roach-1' is not Within 10\" of 'hydralisk-1'" in p for p in errors(scn))
+    sim, after = leads(scn)
+    assert after == {(34.0, 31.0)}
+    assert sum(v for k, v in sim.skipped.items() if "'Lunge' not triggered" in k) == 20
