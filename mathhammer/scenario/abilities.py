@@ -940,6 +940,52 @@ def lunges(sim: Simulation, act: Activation, trials: np.ndarray) -> None:
                 sim._move_to(h, ts, to, act)
 
 
+def deploy_edge(scn: Scenario, act: Activation) -> Effect | None:
+    """The ``deploy_edge`` effect of an ability of the deploy ``act`` uses (Warp In, Armed and Ready, Timing Push:
+    "Deploys from any table edge that is not a player's Entry Edge. ... more than 10\" away from any Enemy model"),
+    or None."""
+    for name in act.use:
+        found = find(scn, act.unit, name)
+        for e in found.ability.effects if found else []:
+            if e.kind == "deploy_edge":
+                return e
+    return None
+
+
+def far_from_enemies(sim: Simulation, u: int, act: Activation, games: np.ndarray, inches: float) -> np.ndarray:
+    """The games of ``games`` where unit ``u``, just deployed, has no live model Within ``inches`` of an Enemy model
+    ("This deployment must end more than 10\" away from any Enemy model"); in the others it goes back to Reserves
+    (skip report)."""
+    near = np.zeros(sim.T, dtype=bool)
+    for v in range(sim.U):
+        if sim.units[v].player != sim.units[u].player:
+            near |= _near_games(sim, games, u, v, inches)
+    bad = games[near[games]]
+    if bad.size:
+        sim.set_pos(u, bad, -1)
+        sim._skip(
+            act, bad.size, f'deployed Within {inches:g}" of an Enemy model: not allowed (its text), left in Reserves'
+        )
+    return games[~near[games]]
+
+
+def entered_elsewhere(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> None:
+    """The opponent's Reactions to a unit entering the battlefield from Reserves other than by its own Entry Edge
+    (Photon Overcharge: "That Unit immediately suffers HITS 3 (1)"; a ``hits`` effect of a Reaction), in ``games``."""
+    from ..starcraft.model import Batch
+    from .sim import _stream
+
+    for i, rx in enumerate(act.react):
+        found = find(sim.scn, rx.unit, rx.use) if rx.player != act.player else None
+        if found is None or found.ability.type != "reaction":
+            continue
+        for e in found.ability.effects:
+            if e.kind == "hits" and games.size:
+                batch = Batch.hits(e.value, e.damage, name=found.ability.name)
+                stream = _stream(sim.round, 7, sim.ordinal[act], i)  # its own draws
+                sim.resolve([batch], u, "assault", games, stream, None, False)
+
+
 def reduction_for(
     sim: Simulation, act: Activation, rx: Reaction, found: Found, q: int, trials: np.ndarray
 ) -> tuple[np.ndarray, int, bool]:

@@ -64,6 +64,7 @@ from .abilities import (
     charge_roll,
     charger_debuff,
     choices,
+    deploy_edge,
     find,
     gives_debuff,
     has_impact,
@@ -80,7 +81,7 @@ from .abilities import (
     unit_abilities,
 )
 from .spec import PHASES, PLAYERS, Activation, Reaction, Scenario, ScenarioUnit
-from .world import World, edge_distance
+from .world import EDGE_REAR, World, edge_distance
 
 #: Reports a problem of one activation.
 Say = Callable[[Activation, str], None]
@@ -164,6 +165,7 @@ def check_scenario(scn: Scenario) -> list[str]:
     for rnd in range(1, scn.mission.game_length + 1):
         purses = {p: Purse(scn, p) for p in PLAYERS}  # every card Ready at the start of the Round (8.9.5)
         used: dict[tuple[str, str], int] = {}
+        deployed: list[tuple[str, str]] = []  # (unit, player) deployed so far this Round
         # 7.3: tokens go at the end of the Round, unless STAY IN PLAY (Living Glob of Tissue)
         tumors[:] = [t for t in tumors if card_effect(scn, t[1], "tokens_stay") is not None]
         on_unit: dict[tuple[str, str], Ability] = {}  # an enemy's ability on a unit's weapons (Optical Flare)
@@ -325,7 +327,9 @@ def check_scenario(scn: Scenario) -> list[str]:
                                     f"needs Supply {need}; Available Supply is {pool - on_table} (Supply Pool {pool} - "
                                     f"{on_table} on the table) (8.3.2)",
                                 )
-                        edge = world.edges[player]
+                        away = deploy_edge(scn, act)
+                        edge = _deploy_edge_ok(scn, world, act, say, away, deployed) or world.edges[player]
+                        deployed.append((act.unit, player))
                         reach = su.speed + su.base_mm / MM_PER_INCH / 2
                         d = edge_distance(edge, act.to, scn.board.width, scn.board.depth)
                         if not _level_ok(world, act, say):
@@ -333,12 +337,21 @@ def check_scenario(scn: Scenario) -> list[str]:
                         if act.on is not None:
                             _route_ok(world, act, say, None, None, reach)
                         elif d > reach + EPS:
+                            which = "Entry Edge" if edge == world.edges[player] else "table edge it enters by"
                             say(
                                 act,
-                                f'the Leading Model ends {d:.1f}" from the {edge} Entry Edge; '
-                                f'at most Speed {su.speed}" (8.5.5)',
+                                f'the Leading Model ends {d:.1f}" from the {edge} {which}; at most Speed {su.speed}" '
+                                "(8.5.5)",
                             )
-                        pid = world.place(su, act.to, world.rear_of(player), occupied(act.unit), on=act.on)
+                        rear = EDGE_REAR[edge] if edge != world.edges[player] else world.rear_of(player)
+                        pid = world.place(su, act.to, rear, occupied(act.unit), on=act.on)
+                        if pid is not None and away is not None and away.within is not None:
+                            enemies = [u for u in pos if scn.units[u].player != player]
+                            if any(
+                                _within_now(scn, world, pos | {act.unit: pid}, act.unit, f, away.within)
+                                for f in enemies
+                            ):
+                                say(act, f'ends Within {away.within:g}" of an Enemy model (its ability asks for more)')
                         if _in_enemy_zone(world, act, pid):
                             say(act, "ends Within the opponent's Zone of Influence (8.3.3)")
                         if pid is None:
@@ -426,6 +439,8 @@ def _from_reserves(su: ScenarioUnit, abil: Ability) -> bool:
     Raider, "Raiders Roll!": "When this Unit is nominated to deploy from Reserves, it may resolve its
     Stimpack ability"). Merely naming Reserves ("... is returned to Reserves") is not enough.
     """
+    if any(e.kind == "deploy_edge" for e in abil.effects):
+        return True  # the Deploy itself (Warp In: "The active GROUND Unit Deploys from any table edge ...")
     own = re.compile(
         r"\b(?:this unit|it) is nominated to deploy from (?:the )?reserves|\b(?:while|when) (?:this unit is )?in "
         r"(?:the )?reserves",
@@ -647,6 +662,16 @@ def _check_reactions(
                 say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
             elif lunge.within is not None and not _within_now(scn, world, pos, rx.unit, unit, lunge.within):
                 _too_far(say, act, at, a, unit, rx.unit, lunge.within, "another Friendly Unit")
+        elif a.type == "reaction" and any(e.kind == "hits" for e in a.effects):  # Photon Overcharge
+            if own or act.action != "deploy" or deploy_edge(scn, act) is None:
+                _trigger(
+                    say,
+                    act,
+                    at,
+                    a,
+                    "an Enemy Unit entering from Reserves other than by its Entry Edge",
+                    "the opponent's `deploy` with Warp In, Armed and Ready or Timing Push",
+                )
         elif any(e.kind == "heal_after_place" for e in a.effects):
             if not own or rx.unit != act.unit or act.place_to is None:
                 _trigger(
@@ -868,6 +893,48 @@ def _check_token(
             )
             return
     tumors.append(((x, y), act.player))
+
+
+_ALREADY = re.compile(r"cannot (?:use this ability|be used) if another Friendly (\w+) Unit has already", re.I)
+
+
+def _deploy_edge_ok(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    say: Say,
+    away: Effect | None,
+    deployed: list[tuple[str, str]],
+) -> str | None:
+    """A deploy by another table edge (``edge``, with Warp In, Armed and Ready or Timing Push: "Deploys from any
+    table edge that is not a player's Entry Edge"): the edge named and not an Entry Edge, and no other Friendly
+    unit of the kind the text names deployed earlier this Round ("cannot use this ability if another Friendly
+    Ground Unit has already Deployed this Round"). The edge it enters by, or None (the player's Entry Edge)."""
+    if away is None:
+        if act.edge is not None:
+            say(act, "edge: only with an ability that Deploys from another table edge (Warp In, Armed and Ready)")
+        return None
+    entry = set(world.edges.values())
+    if act.edge is None or act.edge in entry:
+        allowed = [e for e in ("north", "south", "east", "west") if e not in entry]
+        say(
+            act,
+            f"edge: got {act.edge!r}; allowed: a table edge that is not a player's Entry Edge: {', '.join(allowed)}",
+        )
+        return None
+    for name in act.use:
+        found = find(scn, act.unit, name)
+        m = _ALREADY.search(found.ability.text) if found else None
+        if m is None:
+            continue
+        tag = m.group(1).title()
+        before = [u for u, p in deployed if p == act.player and tag in scn.units[u].unit.card.combat_tags]
+        if before:
+            say(
+                act,
+                f"use: {name!r}: another Friendly {tag} Unit ({before[0]}) has already Deployed this Round (its text)",
+            )
+    return act.edge
 
 
 def _burrow_ok(scn: Scenario, act: Activation, down: set[str], engaged: bool) -> bool:

@@ -77,7 +77,7 @@ from . import abilities, conditions
 from . import mission as missions
 from .fast import group_rows, group_state, supply_matrix
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
-from .world import World
+from .world import EDGE_REAR, World
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
@@ -710,7 +710,12 @@ class Simulation:
             self._skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
             reserve = reserve[ok]
         assert act.to is not None
-        got = reserve[self._place(u, reserve, act.to, self.world.rear_of(su.player), act)]
+        away = abilities.deploy_edge(self.scn, act)  # Warp In: from another table edge, far from the enemy
+        rear = EDGE_REAR[act.edge] if away is not None and act.edge else self.world.rear_of(su.player)
+        got = reserve[self._place(u, reserve, act.to, rear, act)]
+        if away is not None and act.edge and got.size:
+            got = abilities.far_from_enemies(self, u, act, got, float(away.within or 0))
+            abilities.entered_elsewhere(self, u, act, got)  # Photon Overcharge
         # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none)
         self.ref_supply[u, got] = self.supply(u, self.alive[u, got])
         return got

@@ -191,6 +191,9 @@ class ActivationSpec(_Strict):
     #: the options chosen for an ability of ``use`` that offers some (Orders: "critical hit", "disengage",
     #: "activate again"; REPEATABLE: several, each paid)
     options: list[str] = []
+    #: the table edge a deploy enters from with an ability that allows another edge (Warp In, Armed and Ready,
+    #: Timing Push: "Deploys from any table edge that is not a player's Entry Edge")
+    edge: Literal["north", "south", "east", "west"] | None = None
     react: list[ReactionSpec] = []
     #: per-trial conditions (``if`` is a Python keyword): every ``if`` must hold, no ``unless`` (conditions.py)
     when: list[str] = Field(default=[], alias="if", max_length=20)
@@ -365,6 +368,7 @@ class Activation:
     token_at: Point | None = None  # the centre of the token an ability sets (a Creep Tumor)
     place_to: Point | None = None  # where PLACE (X) sets the Leading Model (Blink)
     options: tuple[str, ...] = ()  # the options chosen for an ability that offers some (Orders)
+    edge: str | None = None  # the table edge of a deploy by Warp In (not the player's Entry Edge)
 
 
 @dataclass(frozen=True)
@@ -682,6 +686,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             token_at=act.token_at,
                             place_to=act.place_to,
                             options=tuple(act.options),
+                            edge=act.edge,
                         )
                     )
     if problems or mission is None or board is None:

@@ -205,6 +205,10 @@ def _edge_point(edge: str, x: float, y: float, width: float, depth: float) -> Co
     return {"south": (x, 0.0), "north": (x, depth), "west": (0.0, y), "east": (width, y)}[edge]
 
 
+#: the direction of each table edge from the middle (a deployed unit's models are set behind its Leading Model)
+EDGE_REAR: dict[str, Coord] = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}
+
+
 def edge_distance(edge: str, point: Coord, width: float, depth: float) -> float:
     """Distance from a player's Entry Edge to a point (8.5.5)."""
     x, y = point
@@ -1911,7 +1915,7 @@ class World:
 
     def rear_of(self, player: str) -> Coord:
         """The direction of the player's own Entry Edge (models are set behind their Leading Model)."""
-        return {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}[self.edges[player]]
+        return EDGE_REAR[self.edges[player]]
 
 
 __all__ = ["AUTO", "CONTEST_RANGE", "Placement", "Route", "World", "edge_distance"]
