@@ -63,6 +63,7 @@ EffectKind = Literal[
     "remove_activation",
     "lunge",
     "deploy_edge",
+    "detector",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -247,7 +248,10 @@ class Effect(_Frozen):
             raise ValueError("reduce_damage needs value >= 1 (and within, with per_model)")
         elif k == "remove_activation" and self.select != "friendly":
             raise ValueError('remove_activation needs select = "friendly" (the unit activated again)')
-        elif k in ("creep_source", "creep_removal", "redirect", "lunge", "deploy_edge") and self.within is None:
+        elif (
+            k in ("creep_source", "creep_removal", "redirect", "lunge", "deploy_edge", "detector")
+            and self.within is None
+        ):
             raise ValueError(f"{k} needs within (inches)")
         elif k in ("place", "heal_after_place") and self.value <= 0:
             raise ValueError(f"{k} needs value >= 1 (PLACE (X): inches; HEAL (X))")

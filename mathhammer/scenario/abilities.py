@@ -112,6 +112,8 @@ class ExtraLoadout(Loadout):
     extra: tuple[Ability, ...] = ()
     #: the unit is ON CREEP: its ``on_creep`` effects apply (part 11 ON CREEP), and only then
     on_creep: bool = False
+    #: an enemy detects the unit (Scanner Sweep: "they lose HIDDEN Status"): no HIDDEN keyword
+    detected: bool = False
 
     def abilities(self) -> list[Ability]:
         return super().abilities() + list(self.extra)
@@ -120,6 +122,8 @@ class ExtraLoadout(Loadout):
         out = []
         for e in super().effects():
             if e.select:
+                continue
+            if self.detected and e.kind == "unit_keyword" and e.keyword.upper() == "HIDDEN":
                 continue
             if e.on_creep:
                 if not self.on_creep:
@@ -300,6 +304,7 @@ def loadout_with(
     names: Sequence[str],
     inflicted: dict[str, Ability] | None = None,
     on_creep: bool = False,
+    detected: bool = False,
 ) -> ExtraLoadout:
     """``unit``'s loadout with the abilities ``names`` switched on: its own (card, upgrades), its player's cards'
     (10.5), and abilities standing for an enemy's effect on it (``inflicted``: :func:`inflicted`). Its player's
@@ -322,14 +327,15 @@ def loadout_with(
         a = f.ability
         if a.type == "passive" and a.effects and a not in extra and (not needs_tag(a) or needs_tag(a) in tags):
             extra.append(a)
-    return ExtraLoadout(lo.unit, lo.models, lo.upgrades, lo.use, lo.minerals, tuple(extra), on_creep)
+    return ExtraLoadout(lo.unit, lo.models, lo.upgrades, lo.use, lo.minerals, tuple(extra), on_creep, detected)
 
 
 def loadout_for(sim: Simulation, u: int, mask: int) -> Loadout:
     """Unit ``u``'s loadout with the abilities of ``mask`` switched on, card abilities included. An ability that
     changes the Burrowed Status (Burrow) gives no keyword itself: the Status does (:data:`BURROWED_STATUS`)."""
     chosen = [n for i, n in enumerate(sim.abilities[u]) if mask >> i & 1 and n not in sim.burrowers]
-    return loadout_with(sim.scn, sim.uids[u], chosen, sim.inflicted, on_creep=CREEP_STATUS in chosen)
+    creep, seen = CREEP_STATUS in chosen, DETECTED in chosen
+    return loadout_with(sim.scn, sim.uids[u], chosen, sim.inflicted, on_creep=creep, detected=seen)
 
 
 #: part 11 BURROWED, a Status: kept in ``sim.used`` as the bit of an ability standing for it, which Cleanup keeps
@@ -1277,3 +1283,82 @@ def tumors_cleanup(sim: Simulation, live: np.ndarray) -> None:
     for k, (_, player, _) in enumerate(sim.tumors):
         if card_effect(sim.scn, player, "tokens_stay") is None:
             sim.tumor[k, live] = False
+
+
+# ------------------------------------------------------------------ detection (part 11 HIDDEN)
+#: an enemy's detection (Scanner Sweep, Surveillance, Oversight Mode, Omega Worm's Detection: "While Enemy Units
+#: are Within 6\" of this Faction Indicator, they lose HIDDEN Status"), read per game before a Ranged Attack at the
+#: unit: the bit of ``sim.used`` standing for it
+DETECTED = "DETECTED"
+
+
+def token_effect(scn: Scenario, act: Activation, kind: str) -> Effect | None:
+    """The effect of ``kind`` of an ability of ``act``'s ``use`` (a Faction Indicator's ``detector``), or None."""
+    for name in act.use:
+        found = find(scn, act.unit, name)
+        for e in found.ability.effects if found else []:
+            if e.kind == kind:
+                return e
+    return None
+
+
+def hiding(sim: Simulation, u: int) -> bool:
+    """Can unit ``u`` be HIDDEN (a ``unit_keyword`` HIDDEN or BURROWED among its abilities and cards', or the
+    Burrowed Status)?"""
+    su = sim.units[u]
+    pool = unit_abilities(su) + [f.ability for f in card_abilities(sim.scn, su.player)]
+    return any(
+        e.kind == "unit_keyword" and e.keyword.upper() in ("HIDDEN", "BURROWED") for a in pool for e in a.effects
+    )
+
+
+def update_detection(sim: Simulation, units: Sequence[int], trials: np.ndarray) -> None:
+    """Set the DETECTED bit of each unit of ``units`` that can be HIDDEN, in ``trials``: a live model Within ``within``
+    of an enemy Faction Indicator on the battlefield in that game (measured to its base edge, 32 mm across) or of a
+    live model of an enemy unit with Detection. No detection in the scenario: nothing to do."""
+    if not sim.detecting or trials.size == 0:
+        return
+    for v in units:
+        if not hiding(sim, v):
+            continue
+        side = sim.units[v].player
+        marks = [(k, xy, e) for k, (xy, player, e) in enumerate(sim.indicators) if player != side]
+        finders = [
+            (d, e) for d in sim.detector_units if sim.units[d].player != side for e in sim._effects(d, 0, "detector")
+        ]
+        cols: list[np.ndarray | int] = [sim.row_pos(v), sim.row_alive(v)]
+        cols += [sim.indicator[k].astype(np.int64) for k, _, _ in marks]
+        for d, _ in finders:
+            cols += [sim.row_pos(d), sim.row_alive(d)]
+        bit = use_bits(sim, v, [DETECTED])
+        for key, ts in sim.groups(trials, cols):
+            pv, kv = key[0], key[1]
+            seen = False
+            if pv >= 0 and kv > 0:
+                seen = any(
+                    key[2 + i] and sim.world.point_gap(pv, kv, xy, TOKEN_RADIUS) <= float(e.within or 0) + 1e-9
+                    for i, (_, xy, e) in enumerate(marks)
+                )
+                at = 2 + len(marks)
+                for i, (_, e) in enumerate(finders):
+                    pd, kd = key[at + 2 * i], key[at + 2 * i + 1]
+                    if not seen and pd >= 0 and kd > 0:
+                        seen = sim.world.within(pd, kd, pv, kv, float(e.within or 0))
+            if seen:
+                sim.used[v, ts] |= bit
+            else:
+                sim.used[v, ts] &= ~bit
+
+
+def hidden_tag(sim: Simulation, t: int, mask: int) -> str | None:
+    """The facts tag of unit ``t`` with the ``sim.used`` bits ``mask`` (part 11: "A model with the HIDDEN keyword is
+    not Visible to any model more than 4\" away"; "A BURROWED Unit has the HIDDEN Status"): "Burrowed", "Hidden",
+    or None where it is neither or an enemy detects it (it loses HIDDEN; BURROWED's own Evade Roll stays, in its
+    target profile)."""
+    if not mask:
+        return None
+    names = sim.abilities[t]
+    if DETECTED in names and mask >> names.index(DETECTED) & 1:
+        return None
+    words = {e.keyword.upper() for e in sim._effects(t, mask, "unit_keyword") if e.against in ("ranged", "all")}
+    return "Burrowed" if "BURROWED" in words else "Hidden" if "HIDDEN" in words else None

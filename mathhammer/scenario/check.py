@@ -77,6 +77,7 @@ from .abilities import (
     repeatable,
     select_reach,
     target_effects,
+    token_effect,
     tumor_effect,
     unit_abilities,
 )
@@ -858,17 +859,24 @@ def _check_token(
     (Creep Spread), or in Base-to-Base contact with the unit (Spawn Creep Tumor: its base edge at most
     ``TOKEN_CONTACT`` from a model's). Kept in ``tumors``."""
     e = tumor_effect(scn, act)
+    marker = token_effect(scn, act, "detector")  # a Faction Indicator (Scanner Sweep): anywhere on the battlefield
     if act.token_at is None:
-        if e is not None:
-            warn(act, "use: the ability sets a Creep Tumor token: give token_at = [x, y] (its centre); without it none")
+        if e is not None or marker is not None:
+            warn(act, "use: the ability sets a token or Faction Indicator: give token_at = [x, y] (its centre)")
         return
-    if e is None:
-        say(act, "token_at: no ability of use sets a token (Creep Spread, Excrete Creep, Spawn Creep Tumor)")
+    if e is None and marker is None:
+        say(
+            act,
+            "token_at: no ability of use sets a token (Creep Spread, Excrete Creep, Spawn Creep Tumor, Scanner Sweep, "
+            "Surveillance, Oversight Mode)",
+        )
         return
     x, y = act.token_at
     w, d = scn.board.width, scn.board.depth
     if not (TOKEN_RADIUS <= x <= w - TOKEN_RADIUS and TOKEN_RADIUS <= y <= d - TOKEN_RADIUS):
         say(act, f'token_at: ({x:g}, {y:g}) puts the token off the battlefield ({w:g}" x {d:g}")')
+        return
+    if e is None:
         return
     if e.within is not None:
         edge = world.edges[act.player]

@@ -214,6 +214,22 @@ class Simulation:
             if any(e.kind == "creep_source" for a in abilities.unit_abilities(su) for e in a.effects)
         ]
         self.creepy = bool(self.tumors or self.creep_sources)  # ON CREEP is read only where creep can be
+        # Faction Indicators that detect (Scanner Sweep: centre, player, effect) and per indicator and game: on the
+        # battlefield (until the Cleanup); the units with Detection (Omega Worm)
+        self.indicators: list[tuple[tuple[float, float], str, Effect]] = []
+        self.indicator_of: dict[Activation, int] = {}
+        for act in scn.plan:
+            eff = abilities.token_effect(scn, act, "detector") if act.token_at is not None else None
+            if eff is not None and act.token_at is not None:
+                self.indicator_of[act] = len(self.indicators)
+                self.indicators.append((act.token_at, act.player, eff))
+        self.indicator = np.zeros((len(self.indicators), T), dtype=bool)
+        self.detector_units = [
+            u
+            for u, su in enumerate(self.units)
+            if any(e.kind == "detector" for a in abilities.unit_abilities(su) for e in a.effects)
+        ]
+        self.detecting = bool(self.indicators or self.detector_units)  # HIDDEN is lost only where detection can be
         # the abilities that change the Burrowed Status (Burrow, Lie in Wait, Nasty Surprise): no effect of their own
         self.burrowers = {
             a.name
@@ -696,6 +712,9 @@ class Simulation:
             abilities.change_burrow(self, u, act, fresh)  # Burrow, Lie in Wait, Nasty Surprise
         if self.tumors:
             abilities.set_tumor(self, u, act, fresh)  # Creep Spread, Spawn Creep Tumor
+        k = self.indicator_of.get(act)
+        if k is not None:
+            self.indicator[k, fresh] = True  # Scanner Sweep: "Set a Faction Indicator anywhere on the battlefield"
 
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""
@@ -912,6 +931,9 @@ class Simulation:
         cuts = {t: c for t in targets if (c := abilities.pool_cuts(self, t, trials)) is not None}
         # Hierarch's Stand: an attack at the Friendly Unit it protects goes to the reacting unit, per game
         guards = abilities.redirects(self, act, trials)
+        # HIDDEN targets (part 11: not Visible beyond 4"; BURROWED has HIDDEN), per game, unless detected
+        hiders = [t for t in dict.fromkeys([*targets, *(g for g, _ in guards.values())]) if abilities.hiding(self, t)]
+        abilities.update_detection(self, hiders, trials)
         for wi, wname in enumerate(names):
             ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
             cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
@@ -919,14 +941,18 @@ class Simulation:
                 cols += [self.row_pos(t), self.row_alive(t)]
             for g, _ in guards.values():
                 cols += [self.row_pos(g), self.row_alive(g), self.row_used(g)]
-            cols += [*locks.values(), *cuts.values()]
+            cols += [*locks.values(), *cuts.values(), *(self.row_used(t) for t in hiders)]
             for key, ts in self.groups(ts_all, cols):
                 pu, a, mask = key[0], key[1], key[2]
                 at = 3 + 2 * len(targets)
                 guard_state = {t: key[at + 3 * i : at + 3 * i + 3] for i, t in enumerate(guards)}
                 extra = key[at + 3 * len(guards) :]
                 lock = dict(zip(locks, extra[: len(locks)], strict=True))
-                cut = dict(zip(cuts, extra[len(locks) :], strict=True))
+                cut = dict(zip(cuts, extra[len(locks) : len(locks) + len(cuts)], strict=True))
+                hide = {
+                    t: abilities.hidden_tag(self, t, m)
+                    for t, m in zip(hiders, extra[len(locks) + len(cuts) :], strict=True)
+                }
                 left = ts  # the trials whose Batch has no target yet (the first planned target it may shoot)
                 for ti, t in enumerate(targets):
                     pt, k = key[3 + 2 * ti], key[4 + 2 * ti]
@@ -936,9 +962,13 @@ class Simulation:
                         g, games = guards[t]
                         pg, kg, _ = guard_state[t]
                         moved = left[games[left]] if pg >= 0 and kg > 0 else left[:0]
-                        hit = self._shoot_at(u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, cut)
+                        hit = self._shoot_at(
+                            u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, cut, hide.get(g)
+                        )
                         left = left[~np.isin(left, moved[hit])]
-                    shot = self._shoot_at(u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, cut)
+                    shot = self._shoot_at(
+                        u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, cut, hide.get(t)
+                    )
                     left = left[~shot]
                 self._skip(act, left.size, f"{wname}: no planned target it may shoot")
 
@@ -958,6 +988,7 @@ class Simulation:
         side: str,
         lock: dict[int, int],
         cut: dict[int, int],
+        hidden: str | None = None,
     ) -> np.ndarray:
         """Weapon ``names[wi]`` of unit ``u`` (placement ``pu``, ``a`` models, abilities ``mask``) at unit ``t``
         (``pt``, ``k`` models) in the games ``left``, where the board facts let it (8.7.3); which games shot. The
@@ -977,7 +1008,7 @@ class Simulation:
         if not batches:
             return shot
         w = batches[0].weapon
-        tags = tuple(self.units[t].unit.card.combat_tags)
+        tags = tuple(self.units[t].unit.card.combat_tags) + ((hidden,) if hidden else ())  # not Visible beyond 4"
         # the facts are read with the enemies near either unit (World.facts): split by those
         rest = [v for v in range(self.U) if v not in (u, t)]
         for near_pos, idx in self._near_cols_by(left, rest, self._facts_test(pu, side, pt, t)):
@@ -1374,6 +1405,7 @@ class Simulation:
         keep = np.array([abilities.status_bit(self, u) if status in self.abilities[u] else 0 for u in range(self.U)])
         self.used[:, live] &= keep[:, None]
         abilities.tumors_cleanup(self, live)
+        self.indicator[:, live] = False  # 8.9.5: Tokens and Markers go (a Faction Indicator among them)
         self.granted.clear()
         self.penalty[:, live] = False
         diff = self.vp[0, live] - self.vp[1, live]
