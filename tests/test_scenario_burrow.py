@@ -175,3 +175,24 @@ def test_scenario_check_follows_the_status(tmp_path: Path) -> None:
     moved = {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 29]}], "assault": [charge]}
     assert said({"movement": [hold(["Burrow"])]}, moved) == []
     assert said({"movement": [hold(["Burrow"])]}, {"movement": [hold(["Burrow"])], "assault": [charge]}) == []
+
+
+def test_tunneling_claws_keep_the_status_on_a_move(tmp_path: Path) -> None:
+    """Tunneling Claws (Roach upgrade): "While this Unit has the Burrowed Status, it may perform the Move and Run
+    actions without losing that Status" (a Disengage still removes it); ``scenario check`` follows it."""
+    tunneling = army("Kerrigan's Swarm", ("Roach", 3, ["Tunneling Claws"]), tactical=("Spawning Pool", "Roach Warren"))
+    armies = write_armies(tmp_path, MARINES, tunneling)
+    rounds = [
+        {"round": 1, "blue": {"movement": [hold(["Burrow"])], "assault": [hold()]}},
+        {"round": 2, "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 22]}],
+                              "assault": [{"unit": "roach-1", "action": "shoot", "targets": ["marine-1"]}]}},
+    ]  # fmt: skip
+    scn = build(skirmish("burrow", armies=armies, rounds=rounds, first_player="blue"), "burrow.toml")
+    sim = sim_at(scn, (18, 24), 6)
+    play(sim, 1)
+    play(sim, 2, ("movement",))
+    assert down(sim) == [True] * N
+    deploy = {"round": 1, "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}]}}
+    plan = [deploy, {"round": 2, "blue": {"movement": [hold(["Burrow"])]}}, dict(rounds[1], round=3)]
+    said = [p for p in errors(build(skirmish("b", armies=armies, rounds=plan), "b.toml")) if "is BURROWED" in p]
+    assert len(said) == 1 and "round 3, Assault Phase" in said[0], said

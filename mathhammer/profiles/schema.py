@@ -64,6 +64,7 @@ EffectKind = Literal[
     "lunge",
     "deploy_edge",
     "detector",
+    "burrowed_moves",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)

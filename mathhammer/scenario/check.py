@@ -960,7 +960,10 @@ def _burrow_ok(scn: Scenario, act: Activation, down: set[str], engaged: bool) ->
             down.add(act.unit)
     if act.unit not in down:
         return True
-    if act.action in ("move", "run", "disengage") or (act.action == "fight" and scn.policy.close_ranks == "always"):
+    tunnels = any(e.kind == "burrowed_moves" for a in unit_abilities(scn.units[act.unit]) for e in a.effects)
+    if (act.action in ("move", "run") and not tunnels) or act.action == "disengage":
+        down.discard(act.unit)  # Tunneling Claws: "Move and Run actions without losing that Status"
+    elif act.action == "fight" and scn.policy.close_ranks == "always":
         down.discard(act.unit)
     return act.action not in ("shoot", "charge", "gather")
 

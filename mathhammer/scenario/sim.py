@@ -843,7 +843,9 @@ class Simulation:
             self._skip(act, int(engaged.sum()), "the unit is Engaged: it cannot Move or Run (8.5.2, 8.7.1)")
             movers = trials[~engaged]
         assert act.to is not None
-        self._move_to(u, movers, act.to, act)
+        # Tunneling Claws: "it may perform the Move and Run actions without losing that Status" (not a Disengage)
+        keeps = act.action != "disengage" and bool(self._effects(u, 0, "burrowed_moves"))
+        self._move_to(u, movers, act.to, act, moving=not keeps)
 
     def _move_to(
         self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True
