@@ -52,6 +52,15 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   (:func:`protected`); in each game the reduction is read at the start of the activation
   (:func:`reduction_for`) and the engines use it once, at the first Batch that deals Damage
   (``Target.damage_reduction``; 8.7.4 step 5 "Apply any Special Skills that reduce the Total Damage").
+* The Ranged Attack redirected (``redirect``; Hierarch's Stand: :func:`redirects`), a Move after it
+  (``lunge``; Lunge: :func:`lunges`), HEAL after a PLACE (``heal_after_place``; Veil of Shadows), HITS at a
+  unit entering by another table edge (a Reaction's ``hits``; Photon Overcharge: :func:`entered_elsewhere`).
+
+States the simulation keeps per game besides the abilities used: the Burrowed Status (a bit of ``sim.used``
+that Cleanup keeps, :data:`BURROWED_STATUS`), ON CREEP and DETECTED (bits read again before each Charge,
+attack and fight: :func:`update_creep`, :func:`update_detection`), Creep Tumor tokens and detection's
+Faction Indicators (``sim.tumor``, ``sim.indicator``), and a second activation allowed by Orders
+(``sim.again``).
 """
 
 from __future__ import annotations

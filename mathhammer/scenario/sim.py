@@ -32,7 +32,11 @@ Rules applied (the reading where the rules leave room is said in the code):
   unless its Current Supply Value exceeds the Combined Supply of the enemies it was Engaged with.
 * 8.7.3 / 8.7.4: Ranged Attacks weapon by weapon (Batch sequence), each Batch at the first
   planned target still on the table that it may shoot (board facts: range, visibility, Engaged
-  restrictions); "if the target unit is destroyed, shoot the next one instead".
+  restrictions; a HIDDEN or BURROWED target not detected is not Visible beyond 4", part 11);
+  "if the target unit is destroyed, shoot the next one instead".
+* Part 11 STATUS and BURROWED: the Burrowed Status stays through Cleanup; while BURROWED a unit
+  makes no Ranged Attack, Charge or Gather, and a Move, Run or Disengage (Close Ranks in the
+  Combat Phase) removes it. Part 11 ON CREEP is read per game from Creep Tumor tokens (7.3).
 * 8.7.7: Charge: Speed (+ BUFF Speed of abilities used) + 1D6 (more D6, the highest used, and
   additions: the ``charge_roll`` abilities used and Reactions) against the board's charge
   distance; success sets the unit Engaged at the path's end; IMPACT (X) Y of the unit's abilities
