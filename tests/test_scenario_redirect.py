@@ -96,4 +96,4 @@ def test_hierarchs_stand_protects_another_unit(tmp_path: Path, target: str) -> N
     rounds = plan(22, [STAND])
     rounds[1]["red"]["assault"][0]["targets"] = [target]
     said = errors(scenario(tmp_path, rounds))
-    assert any('name the Friendly Unit "Hierarch\'s Stand" protects' in p for p in said), said
+    assert any('name the Friendly Unit "Hierarch\'s Stand" answers for' in p for p in said), said

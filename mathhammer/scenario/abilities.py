@@ -78,6 +78,7 @@ from ..profiles.schema import Ability, Effect
 from ..starcraft.keywords import COMBAT_TAGS
 from ..starcraft.loadout import Loadout, make_loadout
 from .spec import Activation, Reaction, Scenario, ScenarioUnit
+from .world import Coord
 from .world import edge_distance as edge_gap
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -892,6 +893,20 @@ def protected(scn: Scenario, act: Activation, rx: Reaction, found: Found) -> str
     return mine[0] if len(mine) == 1 else None
 
 
+def _guarding(sim: Simulation, act: Activation, kind: str) -> Iterator[tuple[Reaction, Found, Effect, str]]:
+    """The opponent's Reactions to ``act`` with an effect of ``kind`` and a ``within`` for another Friendly Unit they
+    answer for (Hierarch's Stand, Lunge): (the Reaction, its ability, the effect, that unit: ``for``, else the
+    activation's one planned target of the reacting player)."""
+    for rx in act.react:
+        found = find(sim.scn, rx.unit, rx.use) if rx.player != act.player else None
+        e = next((e for e in found.ability.effects if e.kind == kind), None) if found else None
+        if found is None or e is None or e.within is None:
+            continue
+        p = protected(sim.scn, act, rx, found)
+        if p is not None and p != rx.unit:
+            yield rx, found, e, p
+
+
 def redirects(sim: Simulation, act: Activation, trials: np.ndarray) -> dict[int, tuple[int, np.ndarray]]:
     """The opponent's Reactions to ``act``'s Ranged Attack that take it on themselves (``redirect``; Hierarch's
     Stand: "When another Friendly Unit Within 8\" is declared as the target of a Ranged Attack and this Unit is a
@@ -901,16 +916,9 @@ def redirects(sim: Simulation, act: Activation, trials: np.ndarray) -> dict[int,
     out: dict[int, tuple[int, np.ndarray]] = {}
     if act.action != "shoot":
         return out
-    for rx in act.react:
-        found = find(sim.scn, rx.unit, rx.use) if rx.player != act.player else None
-        e = next((e for e in found.ability.effects if e.kind == "redirect"), None) if found else None
-        if found is None or e is None or e.within is None:
-            continue
-        p = protected(sim.scn, act, rx, found)
-        if p is None or p == rx.unit:
-            continue
+    for rx, found, e, p in _guarding(sim, act, "redirect"):
         g, q = sim.uids.index(rx.unit), sim.uids.index(p)
-        games = _near_games(sim, trials, g, q, float(e.within))
+        games = _near_games(sim, trials, g, q, float(e.within or 0))
         sim._skip(
             act,
             trials.size - int(games[trials].sum()),
@@ -929,16 +937,9 @@ def lunges(sim: Simulation, act: Activation, trials: np.ndarray) -> None:
     unit, both on the table, and the reacting unit is Unengaged. The Move: its Speed straight at the attacking
     unit's nearest live model, ending short of its Engagement Range (:meth:`World.toward`), set as a Move is."""
     u = sim.uids.index(act.unit)
-    for rx in act.react:
-        found = find(sim.scn, rx.unit, rx.use) if rx.player != act.player else None
-        e = next((e for e in found.ability.effects if e.kind == "lunge"), None) if found else None
-        if found is None or e is None or e.within is None:
-            continue
-        p = protected(sim.scn, act, rx, found)
-        if p is None or p == rx.unit:
-            continue
+    for rx, found, e, p in _guarding(sim, act, "lunge"):
         h, q = sim.uids.index(rx.unit), sim.uids.index(p)
-        near = _near_games(sim, trials, h, q, float(e.within))[trials] & ~sim.engaged_mask(trials, h)
+        near = _near_games(sim, trials, h, q, float(e.within or 0))[trials] & ~sim.engaged_mask(trials, h)
         games = trials[near]
         sim._skip(
             act,
@@ -953,18 +954,6 @@ def lunges(sim: Simulation, act: Activation, trials: np.ndarray) -> None:
             to = sim.world.toward(ph, kh, pu, ku, speed) if pu >= 0 and ku > 0 else None
             if to is not None:
                 sim._move_to(h, ts, to, act)
-
-
-def deploy_edge(scn: Scenario, act: Activation) -> Effect | None:
-    """The ``deploy_edge`` effect of an ability of the deploy ``act`` uses (Warp In, Armed and Ready, Timing Push:
-    "Deploys from any table edge that is not a player's Entry Edge. ... more than 10\" away from any Enemy model"),
-    or None."""
-    for name in act.use:
-        found = find(scn, act.unit, name)
-        for e in found.ability.effects if found else []:
-            if e.kind == "deploy_edge":
-                return e
-    return None
 
 
 def far_from_enemies(sim: Simulation, u: int, act: Activation, games: np.ndarray, inches: float) -> np.ndarray:
@@ -1180,17 +1169,6 @@ TOKEN_RADIUS = 16 / 25.4
 TOKEN_CONTACT = 0.1
 
 
-def tumor_effect(scn: Scenario, act: Activation) -> Effect | None:
-    """The ``creep_tumor`` effect of an ability of ``act``'s ``use`` (Creep Spread, Excrete Creep: ``within`` 6 of a
-    Friendly Entry Edge or Creep Tumor; Spawn Creep Tumor: no ``within``, in Base-to-Base contact), or None."""
-    for name in act.use:
-        found = find(scn, act.unit, name)
-        for e in found.ability.effects if found else []:
-            if e.kind == "creep_tumor":
-                return e
-    return None
-
-
 def card_effect(scn: Scenario, player: str, kind: str) -> Effect | None:
     """An effect of ``kind`` on ``player``'s Faction, Tactical or Creep Cards (Creep Removal, Living Glob of
     Tissue), or None."""
@@ -1237,38 +1215,52 @@ def set_tumor(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> No
     sim._skip(act, int((~ok).sum()), f"Creep Tumor token at ({x:g}, {y:g}) not set: {why}")
 
 
+def _mark_near(
+    sim: Simulation,
+    v: int,
+    trials: np.ndarray,
+    name: str,
+    tokens: Sequence[tuple[np.ndarray, Coord, float]],
+    units: Sequence[tuple[int, float]],
+) -> None:
+    """Set unit ``v``'s bit ``name`` of ``sim.used`` in ``trials`` where a live model of it is Within the given inches
+    of a token on the battlefield in that game (its row of games, its centre; measured to its base edge) or of a
+    live model of one of ``units``, and clear it elsewhere (ON CREEP, DETECTED)."""
+    cols: list[np.ndarray | int] = [sim.row_pos(v), sim.row_alive(v)]
+    cols += [row.astype(np.int64) for row, _, _ in tokens]
+    for d, _ in units:
+        cols += [sim.row_pos(d), sim.row_alive(d)]
+    bit = use_bits(sim, v, [name])
+    for key, ts in sim.groups(trials, cols):
+        pv, kv = key[0], key[1]
+        near = False
+        if pv >= 0 and kv > 0:
+            near = any(
+                key[2 + i] and sim.world.point_gap(pv, kv, xy, TOKEN_RADIUS) <= inches + 1e-9
+                for i, (_, xy, inches) in enumerate(tokens)
+            )
+            at = 2 + len(tokens)
+            for i, (d, inches) in enumerate(units):
+                pd, kd = key[at + 2 * i], key[at + 2 * i + 1]
+                if not near and pd >= 0 and kd > 0 and d != v:
+                    near = sim.world.within(pd, kd, pv, kv, inches)
+        if near:
+            sim.used[v, ts] |= bit
+        else:
+            sim.used[v, ts] &= ~bit
+
+
 def update_creep(sim: Simulation, units: Sequence[int], trials: np.ndarray) -> None:
     """Set the ON CREEP bit of each Ground Zerg unit of ``units`` in ``trials``: a live model Within 6" of a Creep
     Tumor token on the battlefield in that game (either player's; measured to the token's base edge), or Within
     ``within`` of a live model of a Source of Creep (Omega Worm). No creep in the scenario: nothing to do."""
     if not sim.creepy or trials.size == 0:
         return
-    sources = [(s, e) for s in sim.creep_sources for e in sim._effects(s, 0, "creep_source")]
+    tokens = [(sim.tumor[k], xy, 6.0) for k, (xy, _, _) in enumerate(sim.tumors)]
+    sources = [(s, float(e.within or 0)) for s in sim.creep_sources for e in sim._effects(s, 0, "creep_source")]
     for v in units:
-        if not creeping(sim.units[v]):
-            continue
-        cols: list[np.ndarray | int] = [sim.row_pos(v), sim.row_alive(v)]
-        cols += [sim.tumor[k].astype(np.int64) for k in range(len(sim.tumors))]
-        for s, _ in sources:
-            cols += [sim.row_pos(s), sim.row_alive(s)]
-        bit = use_bits(sim, v, [CREEP_STATUS])
-        for key, ts in sim.groups(trials, cols):
-            pv, kv = key[0], key[1]
-            on = False
-            if pv >= 0 and kv > 0:
-                on = any(
-                    key[2 + k] and sim.world.point_gap(pv, kv, xy, TOKEN_RADIUS) <= 6 + 1e-9
-                    for k, (xy, _, _) in enumerate(sim.tumors)
-                )
-                at = 2 + len(sim.tumors)
-                for i, (s, e) in enumerate(sources):
-                    ps, ks = key[at + 2 * i], key[at + 2 * i + 1]
-                    if not on and ps >= 0 and ks > 0 and s != v:
-                        on = sim.world.within(ps, ks, pv, kv, float(e.within or 0))
-            if on:
-                sim.used[v, ts] |= bit
-            else:
-                sim.used[v, ts] &= ~bit
+        if creeping(sim.units[v]):
+            _mark_near(sim, v, trials, CREEP_STATUS, tokens, sources)
 
 
 def creep_removal(sim: Simulation, u: int, trials: np.ndarray) -> None:
@@ -1301,14 +1293,31 @@ def tumors_cleanup(sim: Simulation, live: np.ndarray) -> None:
 DETECTED = "DETECTED"
 
 
-def token_effect(scn: Scenario, act: Activation, kind: str) -> Effect | None:
-    """The effect of ``kind`` of an ability of ``act``'s ``use`` (a Faction Indicator's ``detector``), or None."""
+def used_effect(scn: Scenario, act: Activation, kind: str) -> Effect | None:
+    """The first effect of ``kind`` of the abilities of ``act``'s ``use``, or None: ``creep_tumor`` (Creep Spread,
+    Spawn Creep Tumor), ``detector`` (Scanner Sweep), ``deploy_edge`` (Warp In: "Deploys from any table edge that is
+    not a player's Entry Edge ... more than 10\" away from any Enemy model")."""
     for name in act.use:
         found = find(scn, act.unit, name)
         for e in found.ability.effects if found else []:
             if e.kind == kind:
                 return e
     return None
+
+
+def plan_tokens(
+    scn: Scenario, kind: str
+) -> tuple[list[tuple[tuple[float, float], str, Effect]], dict[Activation, int]]:
+    """The tokens the plan sets with an ability's effect of ``kind`` at ``token_at`` (Creep Tumors, detection's
+    Faction Indicators): (centre, player, effect) in plan order, and the index of each setting activation's."""
+    tokens: list[tuple[tuple[float, float], str, Effect]] = []
+    of: dict[Activation, int] = {}
+    for act in scn.plan:
+        eff = used_effect(scn, act, kind) if act.token_at is not None else None
+        if eff is not None and act.token_at is not None:
+            of[act] = len(tokens)
+            tokens.append((act.token_at, act.player, eff))
+    return tokens, of
 
 
 def hiding(sim: Simulation, u: int) -> bool:
@@ -1331,32 +1340,18 @@ def update_detection(sim: Simulation, units: Sequence[int], trials: np.ndarray) 
         if not hiding(sim, v):
             continue
         side = sim.units[v].player
-        marks = [(k, xy, e) for k, (xy, player, e) in enumerate(sim.indicators) if player != side]
-        finders = [
-            (d, e) for d in sim.detector_units if sim.units[d].player != side for e in sim._effects(d, 0, "detector")
+        marks = [
+            (sim.indicator[k], xy, float(e.within or 0))
+            for k, (xy, player, e) in enumerate(sim.indicators)
+            if player != side
         ]
-        cols: list[np.ndarray | int] = [sim.row_pos(v), sim.row_alive(v)]
-        cols += [sim.indicator[k].astype(np.int64) for k, _, _ in marks]
-        for d, _ in finders:
-            cols += [sim.row_pos(d), sim.row_alive(d)]
-        bit = use_bits(sim, v, [DETECTED])
-        for key, ts in sim.groups(trials, cols):
-            pv, kv = key[0], key[1]
-            seen = False
-            if pv >= 0 and kv > 0:
-                seen = any(
-                    key[2 + i] and sim.world.point_gap(pv, kv, xy, TOKEN_RADIUS) <= float(e.within or 0) + 1e-9
-                    for i, (_, xy, e) in enumerate(marks)
-                )
-                at = 2 + len(marks)
-                for i, (_, e) in enumerate(finders):
-                    pd, kd = key[at + 2 * i], key[at + 2 * i + 1]
-                    if not seen and pd >= 0 and kd > 0:
-                        seen = sim.world.within(pd, kd, pv, kv, float(e.within or 0))
-            if seen:
-                sim.used[v, ts] |= bit
-            else:
-                sim.used[v, ts] &= ~bit
+        finders = [
+            (d, float(e.within or 0))
+            for d in sim.detector_units
+            if sim.units[d].player != side
+            for e in sim._effects(d, 0, "detector")
+        ]
+        _mark_near(sim, v, trials, DETECTED, marks, finders)
 
 
 def hidden_tag(sim: Simulation, t: int, mask: int) -> str | None:

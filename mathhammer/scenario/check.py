@@ -64,7 +64,6 @@ from .abilities import (
     charge_roll,
     charger_debuff,
     choices,
-    deploy_edge,
     find,
     gives_debuff,
     has_impact,
@@ -77,9 +76,8 @@ from .abilities import (
     repeatable,
     select_reach,
     target_effects,
-    token_effect,
-    tumor_effect,
     unit_abilities,
+    used_effect,
 )
 from .spec import PHASES, PLAYERS, Activation, Reaction, Scenario, ScenarioUnit
 from .world import EDGE_REAR, World, edge_distance
@@ -328,7 +326,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                                     f"needs Supply {need}; Available Supply is {pool - on_table} (Supply Pool {pool} - "
                                     f"{on_table} on the table) (8.3.2)",
                                 )
-                        away = deploy_edge(scn, act)
+                        away = used_effect(scn, act, "deploy_edge")
                         edge = _deploy_edge_ok(scn, world, act, say, away, deployed) or world.edges[player]
                         deployed.append((act.unit, player))
                         reach = su.speed + su.base_mm / MM_PER_INCH / 2
@@ -640,31 +638,24 @@ def _check_reactions(
                 _too_far(say, act, at, a, act.unit, rx.unit, rem.within, "a Friendly Unit")
         elif (red := reduction(a)) is not None:
             _check_reduction(scn, world, act, say, warn, pos, rx, found, red, at)
-        elif (guard := next((e for e in a.effects if e.kind == "redirect"), None)) is not None:
+        elif (guard := next((e for e in a.effects if e.kind in ("redirect", "lunge")), None)) is not None:
+            # Hierarch's Stand, Lunge: the opponent's Ranged Attack at another Friendly Unit Within ``within``
             unit = protected(scn, act, rx, found)
             if own or act.action != "shoot":
                 what = "an Enemy Unit's Ranged Attack at another Friendly Unit"
                 _trigger(say, act, at, a, what, "the opponent's `shoot`")
             elif unit is None or unit == rx.unit:
                 mine = [t for t in act.targets if scn.units[t].player == rx.player and t != rx.unit]
-                say(act, f"{at}: name the Friendly Unit {a.name!r} protects: for = one of {', '.join(mine) or 'none'}")
+                say(
+                    act,
+                    f"{at}: name the Friendly Unit {a.name!r} answers for: for = one of {', '.join(mine) or 'none'}",
+                )
             elif unit not in act.targets:
                 say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
             elif guard.within is not None and not _within_now(scn, world, pos, rx.unit, unit, guard.within):
                 _too_far(say, act, at, a, unit, rx.unit, guard.within, "another Friendly Unit")
-        elif (lunge := next((e for e in a.effects if e.kind == "lunge"), None)) is not None:
-            unit = protected(scn, act, rx, found)
-            if own or act.action != "shoot":
-                _trigger(say, act, at, a, "a Ranged Attack at another Friendly Unit", "the opponent's `shoot`")
-            elif unit is None or unit == rx.unit:
-                mine = [t for t in act.targets if scn.units[t].player == rx.player and t != rx.unit]
-                say(act, f"{at}: name the Friendly Unit the attack is at: for = one of {', '.join(mine) or 'none'}")
-            elif unit not in act.targets:
-                say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
-            elif lunge.within is not None and not _within_now(scn, world, pos, rx.unit, unit, lunge.within):
-                _too_far(say, act, at, a, unit, rx.unit, lunge.within, "another Friendly Unit")
         elif a.type == "reaction" and any(e.kind == "hits" for e in a.effects):  # Photon Overcharge
-            if own or act.action != "deploy" or deploy_edge(scn, act) is None:
+            if own or act.action != "deploy" or used_effect(scn, act, "deploy_edge") is None:
                 _trigger(
                     say,
                     act,
@@ -740,13 +731,7 @@ def _extra_move_ok(
     """An ability's extra Move (``extra_move``: Go! Go! Go!, Leg Enhancements, "performs a 2\" Move action") to the
     plan's ``extra_to``, before the action: the unit on the table and Unengaged (8.5.2), at most the ability's
     inches on its level, and a legal end (8.5.3). True where the unit moved (``pos`` updated)."""
-    inches = [
-        e.value
-        for n in act.use
-        if (found := find(scn, act.unit, n)) is not None
-        for e in found.ability.effects
-        if e.kind == "extra_move"
-    ]
+    inches = [e.value for _, e in _used_effects(scn, act, "extra_move")]
     if act.extra_to is None:
         if inches and act.action != "deploy":
             warn(act, "use: an extra Move with no extra_to = [x, y] (where its Leading Model ends): the unit stays")
@@ -759,17 +744,44 @@ def _extra_move_ok(
     if engaged:
         say(act, "extra_to: the unit is Engaged: it cannot Move (8.5.2, 8.7.1)")
         return False
-    su = scn.units[act.unit]
     here = world.placements[pos[act.unit]]
-    lead = here.centres[0]
-    d = math.dist(lead, act.extra_to)
+    d = math.dist(here.centres[0], act.extra_to)
     if d > max(inches) + EPS:
         say(act, f'extra_to: moves {d:.1f}"; the extra Move is {max(inches)}" (its text)')
-    rear = (lead[0] - act.extra_to[0], lead[1] - act.extra_to[1])
-    rear = rear if any(rear) else world.rear_of(su.player)
-    pid = world.place(su, act.extra_to, rear, occupied(act.unit), on=here.level)
+    return _set_unit(scn, world, act, say, pos, act.extra_to, here.level, occupied, why_not, "extra_to")
+
+
+def _used_effects(scn: Scenario, act: Activation, kind: str) -> list[tuple[Ability, Effect]]:
+    """(ability, effect) for each effect of ``kind`` of the abilities of ``act``'s ``use``."""
+    return [
+        (found.ability, e)
+        for n in act.use
+        if (found := find(scn, act.unit, n)) is not None
+        for e in found.ability.effects
+        if e.kind == kind
+    ]
+
+
+def _set_unit(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    say: Say,
+    pos: dict[str, int],
+    to: tuple[float, float],
+    level: str | None,
+    occupied: Callable[[str], tuple[int, ...]],
+    why_not: Callable[[Activation, tuple[float, float]], str],
+    field: str,
+) -> bool:
+    """Set ``act``'s unit with its Leading Model at ``to`` on ``level``, the others behind it (8.5.3), where the plan
+    has it (``pos``); a ``field`` error where it cannot be set there. True where it was set."""
+    su = scn.units[act.unit]
+    lead = world.placements[pos[act.unit]].centres[0]
+    rear = (lead[0] - to[0], lead[1] - to[1])
+    pid = world.place(su, to, rear if any(rear) else world.rear_of(su.player), occupied(act.unit), on=level)
     if pid is None:
-        say(act, "extra_to: " + why_not(act, act.extra_to))
+        say(act, f"{field}: " + why_not(act, to))
         return False
     pos[act.unit] = pid
     return True
@@ -811,13 +823,7 @@ def _place_ok(
     Model set Wholly Within X" of where it stands (its centre at most X away; part 11 PLACE), on the playmat, a
     legal end, not Within 1" of an enemy; "instead of performing a standard action" (Ready for Pickup?): the
     activation holds. True where the unit was set (``pos`` updated)."""
-    places = [
-        (found.ability, e.value)
-        for n in act.use
-        if (found := find(scn, act.unit, n)) is not None
-        for e in found.ability.effects
-        if e.kind == "place"
-    ]
+    places = [(a, e.value) for a, e in _used_effects(scn, act, "place")]
     if act.place_to is None:
         if places and act.action != "deploy":
             warn(act, "use: a PLACE effect with no place_to = [x, y] (where its Leading Model is set): the unit stays")
@@ -830,19 +836,11 @@ def _place_ok(
             say(act, f"{a.name!r} resolves instead of a standard action (its text): the action must be hold")
     if act.unit not in pos:
         return False
-    su = scn.units[act.unit]
-    lead = world.placements[pos[act.unit]].centres[0]
     reach = max(v for _, v in places)
-    d = math.dist(lead, act.place_to)
+    d = math.dist(world.placements[pos[act.unit]].centres[0], act.place_to)
     if d > reach + EPS:
         say(act, f'place_to: {d:.1f}" from the Leading Model; PLACE ({reach}) sets it Wholly Within {reach}" (part 11)')
-    rear = (lead[0] - act.place_to[0], lead[1] - act.place_to[1])
-    pid = world.place(su, act.place_to, rear if any(rear) else world.rear_of(su.player), occupied(act.unit))
-    if pid is None:
-        say(act, "place_to: " + why_not(act, act.place_to))
-        return False
-    pos[act.unit] = pid
-    return True
+    return _set_unit(scn, world, act, say, pos, act.place_to, None, occupied, why_not, "place_to")
 
 
 def _check_token(
@@ -858,8 +856,8 @@ def _check_token(
     battlefield, Within the ability's ``within`` of the player's Entry Edge or of a Creep Tumor the player set earlier
     (Creep Spread), or in Base-to-Base contact with the unit (Spawn Creep Tumor: its base edge at most
     ``TOKEN_CONTACT`` from a model's). Kept in ``tumors``."""
-    e = tumor_effect(scn, act)
-    marker = token_effect(scn, act, "detector")  # a Faction Indicator (Scanner Sweep): anywhere on the battlefield
+    e = used_effect(scn, act, "creep_tumor")
+    marker = used_effect(scn, act, "detector")  # a Faction Indicator (Scanner Sweep): anywhere on the battlefield
     if act.token_at is None:
         if e is not None or marker is not None:
             warn(act, "use: the ability sets a token or Faction Indicator: give token_at = [x, y] (its centre)")

@@ -204,13 +204,7 @@ class Simulation:
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
         # Creep Tumor tokens the plan sets (centre, player, the ability's effect), and per token and game: on the
         # battlefield; the units that are a Source of Creep (Omega Worm)
-        self.tumors: list[tuple[tuple[float, float], str, Effect]] = []
-        self.tumor_of: dict[Activation, int] = {}
-        for act in scn.plan:
-            eff = abilities.tumor_effect(scn, act) if act.token_at is not None else None
-            if eff is not None and act.token_at is not None:
-                self.tumor_of[act] = len(self.tumors)
-                self.tumors.append((act.token_at, act.player, eff))
+        self.tumors, self.tumor_of = abilities.plan_tokens(scn, "creep_tumor")
         self.tumor = np.zeros((len(self.tumors), T), dtype=bool)
         self.creep_sources = [
             u
@@ -220,13 +214,7 @@ class Simulation:
         self.creepy = bool(self.tumors or self.creep_sources)  # ON CREEP is read only where creep can be
         # Faction Indicators that detect (Scanner Sweep: centre, player, effect) and per indicator and game: on the
         # battlefield (until the Cleanup); the units with Detection (Omega Worm)
-        self.indicators: list[tuple[tuple[float, float], str, Effect]] = []
-        self.indicator_of: dict[Activation, int] = {}
-        for act in scn.plan:
-            eff = abilities.token_effect(scn, act, "detector") if act.token_at is not None else None
-            if eff is not None and act.token_at is not None:
-                self.indicator_of[act] = len(self.indicators)
-                self.indicators.append((act.token_at, act.player, eff))
+        self.indicators, self.indicator_of = abilities.plan_tokens(scn, "detector")
         self.indicator = np.zeros((len(self.indicators), T), dtype=bool)
         self.detector_units = [
             u
@@ -733,7 +721,9 @@ class Simulation:
             self._skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
             reserve = reserve[ok]
         assert act.to is not None
-        away = abilities.deploy_edge(self.scn, act)  # Warp In: from another table edge, far from the enemy
+        away = abilities.used_effect(
+            self.scn, act, "deploy_edge"
+        )  # Warp In: from another table edge, far from the enemy
         rear = EDGE_REAR[act.edge] if away is not None and act.edge else self.world.rear_of(su.player)
         got = reserve[self._place(u, reserve, act.to, rear, act)]
         if away is not None and act.edge and got.size:
