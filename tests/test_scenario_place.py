@@ -102,3 +102,35 @@ def test_veil_of_shadows_heals_after_a_place(tmp_path: Path, veil: bool) -> None
     (blink,) = scn.activations(2, "movement", "red")
     sim.activate(blink, np.arange(n))
     assert sim.mark[s].tolist() == [1 if veil else 3] * n
+
+
+def test_leaping_strike_only_if_unengaged(tmp_path: Path) -> None:
+    """Leaping Strike (Kerrigan): "If Unengaged, resolve the PLACE (6) effect": Kerrigan is set 5" on where she is
+    Unengaged, stays where she is Engaged (skip report)."""
+    from mathhammer.scenario.world import Placement
+
+    zerg = army("Kerrigan's Swarm", ("Kerrigan", 1))
+    terran = army("Terran Armed Forces", ("Marine", 6))
+    leap = {"unit": "kerrigan-1", "action": "hold", "use": ["Leaping Strike"], "place_to": [18, 25]}
+    rounds = [{"round": 1, "blue": {"movement": [leap]}}]
+    scn = build(skirmish("leap", armies=write_armies(tmp_path, terran, zerg), rounds=rounds), "leap.toml")
+    n = 4
+    sim = Simulation(scn, n, seed=1)
+    missions.setup(sim)
+    world = sim.world
+    k, m = sim.uids.index("kerrigan-1"), sim.uids.index("marine-1")
+    pid = world.place(scn.units["kerrigan-1"], (18, 30), (0, 1), ())
+    assert pid is not None
+    sim.pos[k] = pid
+    r = world._radius(pid) + 32 / 25.4 / 2
+    for games, y in ((slice(0, 2), 30 + r + 0.4), (slice(2, 4), 30 + r + 4.0)):  # Engaged in games 0 and 1 only
+        world.placements.append(Placement("marine-1", tuple((x, y) for x in (18.0, 16.7, 19.3, 15.4, 20.6, 14.1))))
+        sim.pos[m, games] = len(world.placements) - 1
+    sim.sync_board()
+    assert sim.engaged_mask(np.arange(n), k).tolist() == [True, True, False, False]
+    sim.round = 1
+    (act,) = scn.activations(1, "movement", "blue")
+    sim.activate(act, np.arange(n))
+    ys = [world.placements[p].centres[0][1] for p in sim.pos[k].tolist()]
+    assert ys == [30.0, 30.0, 25.0, 25.0]
+    assert sum(v for key, v in sim.skipped.items() if "no PLACE (its text: If Unengaged)" in key) == 2

@@ -1293,6 +1293,17 @@ def tumors_cleanup(sim: Simulation, live: np.ndarray) -> None:
 DETECTED = "DETECTED"
 
 
+def used_effects(scn: Scenario, act: Activation, kind: str) -> list[tuple[Ability, Effect]]:
+    """(ability, effect) for each effect of ``kind`` of the abilities of ``act``'s ``use``."""
+    return [
+        (found.ability, e)
+        for n in act.use
+        if (found := find(scn, act.unit, n)) is not None
+        for e in found.ability.effects
+        if e.kind == kind
+    ]
+
+
 def used_effect(scn: Scenario, act: Activation, kind: str) -> Effect | None:
     """The first effect of ``kind`` of the abilities of ``act``'s ``use``, or None: ``creep_tumor`` (Creep Spread,
     Spawn Creep Tumor), ``detector`` (Scanner Sweep), ``deploy_edge`` (Warp In: "Deploys from any table edge that is

@@ -78,6 +78,7 @@ from .abilities import (
     target_effects,
     unit_abilities,
     used_effect,
+    used_effects,
 )
 from .spec import PHASES, PLAYERS, Activation, Reaction, Scenario, ScenarioUnit
 from .world import EDGE_REAR, World, edge_distance
@@ -306,7 +307,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                     if _extra_move_ok(scn, world, act, say, warn, pos, on and engaged_now, occupied, why_not):
                         p_now, a_now = state()
                     _check_token(scn, world, act, say, warn, pos, tumors)
-                    if _place_ok(scn, world, act, say, warn, pos, occupied, why_not):
+                    if _place_ok(scn, world, act, say, warn, pos, on and engaged_now, occupied, why_not):
                         p_now, a_now = state()
                     if act.action == "deploy":
                         if on:
@@ -731,7 +732,7 @@ def _extra_move_ok(
     """An ability's extra Move (``extra_move``: Go! Go! Go!, Leg Enhancements, "performs a 2\" Move action") to the
     plan's ``extra_to``, before the action: the unit on the table and Unengaged (8.5.2), at most the ability's
     inches on its level, and a legal end (8.5.3). True where the unit moved (``pos`` updated)."""
-    inches = [e.value for _, e in _used_effects(scn, act, "extra_move")]
+    inches = [e.value for _, e in used_effects(scn, act, "extra_move")]
     if act.extra_to is None:
         if inches and act.action != "deploy":
             warn(act, "use: an extra Move with no extra_to = [x, y] (where its Leading Model ends): the unit stays")
@@ -749,17 +750,6 @@ def _extra_move_ok(
     if d > max(inches) + EPS:
         say(act, f'extra_to: moves {d:.1f}"; the extra Move is {max(inches)}" (its text)')
     return _set_unit(scn, world, act, say, pos, act.extra_to, here.level, occupied, why_not, "extra_to")
-
-
-def _used_effects(scn: Scenario, act: Activation, kind: str) -> list[tuple[Ability, Effect]]:
-    """(ability, effect) for each effect of ``kind`` of the abilities of ``act``'s ``use``."""
-    return [
-        (found.ability, e)
-        for n in act.use
-        if (found := find(scn, act.unit, n)) is not None
-        for e in found.ability.effects
-        if e.kind == kind
-    ]
 
 
 def _set_unit(
@@ -816,6 +806,7 @@ def _place_ok(
     say: Say,
     warn: Say,
     pos: dict[str, int],
+    engaged: bool,
     occupied: Callable[[str], tuple[int, ...]],
     why_not: Callable[[Activation, tuple[float, float]], str],
 ) -> bool:
@@ -823,7 +814,7 @@ def _place_ok(
     Model set Wholly Within X" of where it stands (its centre at most X away; part 11 PLACE), on the playmat, a
     legal end, not Within 1" of an enemy; "instead of performing a standard action" (Ready for Pickup?): the
     activation holds. True where the unit was set (``pos`` updated)."""
-    places = [(a, e.value) for a, e in _used_effects(scn, act, "place")]
+    places = [(a, e.value) for a, e in used_effects(scn, act, "place")]
     if act.place_to is None:
         if places and act.action != "deploy":
             warn(act, "use: a PLACE effect with no place_to = [x, y] (where its Leading Model is set): the unit stays")
@@ -834,6 +825,9 @@ def _place_ok(
     for a, _ in places:
         if "instead of performing a standard action" in a.text.lower() and act.action != "hold":
             say(act, f"{a.name!r} resolves instead of a standard action (its text): the action must be hold")
+        if a.text.lower().startswith("if unengaged") and engaged:
+            say(act, f"place_to: the unit is Engaged; {a.name!r} resolves its PLACE only If Unengaged (its text)")
+            return False
     if act.unit not in pos:
         return False
     reach = max(v for _, v in places)

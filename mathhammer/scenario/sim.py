@@ -861,6 +861,10 @@ class Simulation:
         path"; Blink, Phase, Ready for Pickup?) to the plan's ``place_to``, before the action; then a Reaction
         that answers it (Veil of Shadows: HEAL (2) on the unit) in the games where it was set."""
         assert act.place_to is not None
+        if any(a.text.lower().startswith("if unengaged") for a, _ in abilities.used_effects(self.scn, act, "place")):
+            engaged = self.engaged_mask(here, u)  # Leaping Strike: "If Unengaged, resolve the PLACE (6) effect"
+            self._skip(act, int(engaged.sum()), "the unit is Engaged: no PLACE (its text: If Unengaged)")
+            here = here[~engaged]
         placed = self._move_to(u, here, act.place_to, act, moving=False)
         for rx in act.react:
             found = abilities.find(self.scn, rx.unit, rx.use)
