@@ -162,9 +162,11 @@ def check_scenario(scn: Scenario) -> list[str]:
     once: dict[tuple[str, ...], str] = {}  # limits printed on an ability ("Once per Game"): first use
     down: set[str] = set()  # units with the Burrowed Status at this point of the plan (a Status stays, part 11)
     tumors: list[tuple[tuple[float, float], str]] = []  # Creep Tumor tokens set so far (centre, player)
+    seen_by: list[tuple[tuple[float, float], str, float]] = []  # detection's Faction Indicators this Round
     for rnd in range(1, scn.mission.game_length + 1):
         purses = {p: Purse(scn, p) for p in PLAYERS}  # every card Ready at the start of the Round (8.9.5)
         used: dict[tuple[str, str], int] = {}
+        seen_by.clear()  # 8.9.5: the Faction Indicators go at the Cleanup
         deployed: list[tuple[str, str]] = []  # (unit, player) deployed so far this Round
         # 7.3: tokens go at the end of the Round, unless STAY IN PLAY (Living Glob of Tissue)
         tumors[:] = [t for t in tumors if card_effect(scn, t[1], "tokens_stay") is not None]
@@ -307,6 +309,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                     if _extra_move_ok(scn, world, act, say, warn, pos, on and engaged_now, occupied, why_not):
                         p_now, a_now = state()
                     _check_token(scn, world, act, say, warn, pos, tumors)
+                    if act.token_at is not None and (eye := used_effect(scn, act, "detector")) is not None:
+                        seen_by.append((act.token_at, act.player, float(eye.within or 0)))
                     if _place_ok(scn, world, act, say, warn, pos, on and engaged_now, occupied, why_not):
                         p_now, a_now = state()
                     if act.action == "deploy":
@@ -386,7 +390,9 @@ def check_scenario(scn: Scenario) -> list[str]:
                         else:
                             pos[act.unit] = pid
                     elif act.action == "shoot":
-                        _check_shoot(scn, world, act, say, p_now, a_now, _loadout_now(scn, act.unit, used, on_unit))
+                        lo_now = _loadout_now(scn, act.unit, used, on_unit)
+                        hidden = _hidden_now(scn, world, act, pos, down, used, seen_by)
+                        _check_shoot(scn, world, act, say, p_now, a_now, lo_now, hidden)
                         _lunge_moves(scn, world, act, pos, occupied)
                     elif act.action == "charge":
                         _check_charge(scn, world, act, say, pos, p_now, a_now)
@@ -837,6 +843,48 @@ def _place_ok(
     return _set_unit(scn, world, act, say, pos, act.place_to, None, occupied, why_not, "place_to")
 
 
+def _hidden_now(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    pos: dict[str, int],
+    down: set[str],
+    used: dict[tuple[str, str], int],
+    seen_by: list[tuple[tuple[float, float], str, float]],
+) -> dict[str, str]:
+    """The planned targets of ``act`` HIDDEN at this point of the plan, with their facts tag, as the simulation reads
+    them: BURROWED (``down``), or HIDDEN by an ability used on them this Round (Path of Shadows); not where an enemy
+    Faction Indicator of detection (``seen_by``) or an enemy unit with Detection is Within its range of them."""
+    out: dict[str, str] = {}
+    for t in act.targets:
+        if t not in pos:
+            continue
+        tu = scn.units[t]
+        names = [n for (u, n), k in used.items() if u == t and k > 0]
+        hid = any(
+            e.kind == "unit_keyword" and e.keyword.upper() == "HIDDEN"
+            for n in names
+            if (f := find(scn, t, n)) is not None
+            for e in f.ability.effects
+        )
+        tag = "Burrowed" if t in down else "Hidden" if hid else None
+        if tag is None:
+            continue
+        spotted = any(
+            p != tu.player and world.point_gap(pos[t], tu.models, xy, TOKEN_RADIUS) <= inches + EPS
+            for xy, p, inches in seen_by
+        ) or any(
+            su.player != tu.player and d in pos and _within_now(scn, world, pos, d, t, float(e.within or 0))
+            for d, su in scn.units.items()
+            for a in unit_abilities(su)
+            for e in a.effects
+            if e.kind == "detector"
+        )
+        if not spotted:
+            out[t] = tag
+    return out
+
+
 def _check_token(
     scn: Scenario,
     world: World,
@@ -1104,7 +1152,10 @@ def _check_shoot(
     pos: tuple[int, ...],
     alive: tuple[int, ...],
     lo: Loadout | None = None,
+    hidden: dict[str, str] | None = None,
 ) -> None:
+    """8.7.3: the planned shot has a target it may shoot at this point of the plan; ``hidden``: the targets HIDDEN or
+    BURROWED then, not detected (their facts tag: not Visible beyond 4", part 11)."""
     su = scn.units[act.unit]
     lo = su.loadout if lo is None else lo
     names = [w.name for w in su.unit.card.weapons] + [w.name for up in su.loadout.upgrades for w in up.weapons]
@@ -1121,7 +1172,8 @@ def _check_shoot(
         for b in attack_batches(lo, tu.unit, "assault", first=act.weapons[0] if act.weapons else None):
             if act.weapons and b.name not in act.weapons:
                 continue
-            f = world.facts(pos, alive, act.unit, t, b.weapon, tuple(tu.unit.card.combat_tags))
+            tags = tuple(tu.unit.card.combat_tags) + ((hidden[t],) if hidden and t in hidden else ())
+            f = world.facts(pos, alive, act.unit, t, b.weapon, tags)
             if f.eligible:
                 return
             reasons.extend(f"{t} with {b.name}: {r}" for r in f.refusals)
