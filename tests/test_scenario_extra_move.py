@@ -102,3 +102,18 @@ def test_an_engaged_unit_makes_no_extra_move(tmp_path: Path, engaged: bool) -> N
     ys = {round(world.placements[p].centres[0][1], 6) for p in sim.pos[u].tolist()}
     assert ys == ({20.0} if engaged else {22.0})
     assert sum(v for k, v in sim.skipped.items() if "no extra Move" in k) == (n if engaged else 0)
+
+
+@pytest.mark.parametrize(("use", "ok"), [([], False), (["Stimpack"], True)])
+def test_a_move_reads_buff_speed(tmp_path: Path, use: list[str], ok: bool) -> None:
+    """Stimpack ("This Unit gains BUFF Speed (3)"): the Marines (Speed 4) Move 7" with it in that activation;
+    without it ``scenario check`` refuses the 7" (8.5.3)."""
+    rounds = [
+        {"round": 1, "blue": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 32]}]}},
+        {"round": 2, "blue": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 25], "use": use}]}},
+    ]
+    said = [p for p in errors(scenario(tmp_path, rounds)) if "moves" in p]
+    if ok:
+        assert said == []
+    else:
+        assert len(said) == 1 and 'moves 7.0"; Speed is 4"' in said[0], said

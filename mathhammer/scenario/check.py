@@ -64,6 +64,7 @@ from .abilities import (
     charge_roll,
     charger_debuff,
     choices,
+    creeping,
     find,
     gives_debuff,
     has_impact,
@@ -377,10 +378,11 @@ def check_scenario(scn: Scenario) -> list[str]:
                             continue
                         d = math.dist(lead, act.to)
                         start_level = world.placements[pos[act.unit]].level
+                        speed, _ = _speed_now(scn, world, act, pos, used, on_unit, tumors)  # Stimpack: BUFF Speed
                         if start_level != act.on:
-                            _route_ok(world, act, say, lead, start_level, su.speed)
-                        elif d > su.speed + EPS:
-                            say(act, f'moves {d:.1f}"; Speed is {su.speed}" (8.5.3)')
+                            _route_ok(world, act, say, lead, start_level, speed)
+                        elif d > speed + EPS:
+                            say(act, f'moves {d:.1f}"; Speed is {speed}" (8.5.3)')
                         rear = (lead[0] - act.to[0], lead[1] - act.to[1])
                         pid = world.place(
                             su, act.to, rear if any(rear) else world.rear_of(player), occupied(act.unit), on=act.on
@@ -395,7 +397,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                         _check_shoot(scn, world, act, say, p_now, a_now, lo_now, hidden)
                         _lunge_moves(scn, world, act, pos, occupied)
                     elif act.action == "charge":
-                        _check_charge(scn, world, act, say, pos, p_now, a_now)
+                        speed, more = _speed_now(scn, world, act, pos, used, on_unit, tumors)
+                        _check_charge(scn, world, act, say, pos, p_now, a_now, speed, more)
                     elif act.action == "gather" and scn.mission.scoring != "gather-the-resources":
                         say(act, f"the Gather Action belongs to Gather the Resources, not {scn.mission.name}")
                     elif act.action == "fight":
@@ -1133,7 +1136,11 @@ def _check_reduction(
 
 
 def _loadout_now(
-    scn: Scenario, unit: str, used: dict[tuple[str, str], int], on_unit: dict[tuple[str, str], Ability]
+    scn: Scenario,
+    unit: str,
+    used: dict[tuple[str, str], int],
+    on_unit: dict[tuple[str, str], Ability],
+    on_creep: bool = False,
 ) -> Loadout:
     """``unit``'s loadout with the Active abilities used on it so far this Round (``used``; cards' too: Weapons of
     the Firstborn's BUFF Range) and an enemy's on its weapons (``on_unit``: Optical Flare's DEBUFF Range), as the
@@ -1141,7 +1148,34 @@ def _loadout_now(
     names = [n for (u, n), k in used.items() if u == unit and k > 0]
     found = [f for f in (find(scn, unit, n) for n in names) if f is not None and f.ability.type == "active"]
     enemy = {n: a for (u, n), a in on_unit.items() if u == unit}
-    return loadout_with(scn, unit, [f.ability.name for f in found] + list(enemy), enemy)
+    return loadout_with(scn, unit, [f.ability.name for f in found] + list(enemy), enemy, on_creep=on_creep)
+
+
+def _speed_now(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    pos: dict[str, int],
+    used: dict[tuple[str, str], int],
+    on_unit: dict[tuple[str, str], Ability],
+    tumors: list[tuple[tuple[float, float], str]],
+) -> tuple[int, int]:
+    """``act``'s unit's Speed at this point of the plan (BUFF Speed of the abilities used on it this Round: Stimpack,
+    Glial Reconstitution; ON CREEP ones where a Creep Tumor of the plan or a Source of Creep is Within 6\" of it), and
+    the additions to its Charge Distance (Leap: ``charge_roll`` ``value``)."""
+    su = scn.units[act.unit]
+    creep = False
+    if creeping(su) and act.unit in pos:
+        creep = any(world.point_gap(pos[act.unit], su.models, xy, TOKEN_RADIUS) <= 6 + EPS for xy, _ in tumors) or any(
+            d in pos and _within_now(scn, world, pos, d, act.unit, float(e.within or 0))
+            for d, other in scn.units.items()
+            for a in unit_abilities(other)
+            for e in a.effects
+            if e.kind == "creep_source"
+        )
+    effects = _loadout_now(scn, act.unit, used, on_unit, creep).effects()
+    speed = su.speed + sum(e.value for e in effects if e.kind == "speed" and not e.on_creep)
+    return speed, sum(e.value for e in effects if e.kind == "charge_roll")
 
 
 def _check_shoot(
@@ -1190,8 +1224,13 @@ def _check_charge(
     pos: dict[str, int],
     p_now: tuple[int, ...],
     a_now: tuple[int, ...],
+    speed: int | None = None,
+    more: int = 0,
 ) -> None:
+    """8.7.7: the Charge can reach its targets at all: at most Speed (``speed``: with BUFF Speed) + 6 + the
+    additions of the abilities used (``more``: Leap)."""
     su = scn.units[act.unit]
+    speed = su.speed if speed is None else speed
     if su.flying:
         say(act, "a Flying unit cannot Charge (8.7.7)")
         return
@@ -1204,9 +1243,10 @@ def _check_charge(
     except MathhammerError as exc:
         say(act, str(exc))
         return
-    if end is None or length > su.speed + 6 + EPS:
+    if end is None or length > speed + 6 + more + EPS:
         shown = "no legal end position" if end is None else f'{length:.1f}"'
-        say(act, f"cannot reach: needs {shown}, at most Speed {su.speed} + 6 (8.7.7)")
+        plus = f" + {more}" if more else ""
+        say(act, f"cannot reach: needs {shown}, at most Speed {speed} + 6{plus} (8.7.7)")
         return
     tx, ty = world.placements[pos[act.targets[0]]].centres[0]
     pid = world.place(
