@@ -375,6 +375,12 @@ def status_bit(sim: Simulation, u: int) -> int:
     return use_bits(sim, u, [BURROWED_STATUS])
 
 
+def bit_set(sim: Simulation, u: int, mask: int, name: str) -> bool:
+    """Is the bit of ``sim.used`` standing for ``name`` (a Status, ON CREEP, DETECTED) set in unit ``u``'s ``mask``?"""
+    names = sim.abilities[u]
+    return name in names and bool(mask >> names.index(name) & 1)
+
+
 def burrowed(sim: Simulation, u: int, trials: np.ndarray) -> np.ndarray:
     """Per game of ``trials``: has unit ``u`` the Burrowed Status?"""
     if BURROWED_STATUS not in sim.abilities[u]:
@@ -756,10 +762,7 @@ def pool_cuts(sim: Simulation, t: int, trials: np.ndarray) -> np.ndarray | None:
 def regenerate(sim: Simulation, u: int, phase: str, here: np.ndarray) -> None:
     """Regeneration (``heal_when_burrowed``, a passive ability of ``phase`` or any Phase): "When this Unit becomes
     Activated, if it has the Burrowed Status, resolve the HEAL (2) effect", in the games of ``here`` where the
-    unit is BURROWED by an ability used earlier this Round (before the activation's own ``use``)."""
-    from .mission import _burrowed
-    from .sim import _split_by
-
+    unit has the Burrowed Status as it becomes Activated (before the activation's own ``use``)."""
     su = sim.units[u]
     value = sum(
         e.value
@@ -770,9 +773,8 @@ def regenerate(sim: Simulation, u: int, phase: str, here: np.ndarray) -> None:
     )
     if not value or here.size == 0:
         return
-    for mask, ts in _split_by(here, sim.used[u, here]):
-        if mask and _burrowed(sim, u, mask):
-            sim.mark[u, ts] = np.maximum(0, sim.mark[u, ts] - value)
+    ts = here[burrowed(sim, u, here)]
+    sim.mark[u, ts] = np.maximum(0, sim.mark[u, ts] - value)
 
 
 def disengage_supply(sim: Simulation, u: int) -> int:
@@ -1308,12 +1310,7 @@ def used_effect(scn: Scenario, act: Activation, kind: str) -> Effect | None:
     """The first effect of ``kind`` of the abilities of ``act``'s ``use``, or None: ``creep_tumor`` (Creep Spread,
     Spawn Creep Tumor), ``detector`` (Scanner Sweep), ``deploy_edge`` (Warp In: "Deploys from any table edge that is
     not a player's Entry Edge ... more than 10\" away from any Enemy model")."""
-    for name in act.use:
-        found = find(scn, act.unit, name)
-        for e in found.ability.effects if found else []:
-            if e.kind == kind:
-                return e
-    return None
+    return next((e for _, e in used_effects(scn, act, kind)), None)
 
 
 def plan_tokens(
@@ -1331,14 +1328,25 @@ def plan_tokens(
     return tokens, of
 
 
+#: the key of :func:`hiding`'s units in ``sim._givers``
+_HIDERS = "unit_keyword HIDDEN or BURROWED"
+
+
 def hiding(sim: Simulation, u: int) -> bool:
     """Can unit ``u`` be HIDDEN (a ``unit_keyword`` HIDDEN or BURROWED among its abilities and cards', or the
     Burrowed Status)?"""
-    su = sim.units[u]
-    pool = unit_abilities(su) + [f.ability for f in card_abilities(sim.scn, su.player)]
-    return any(
-        e.kind == "unit_keyword" and e.keyword.upper() in ("HIDDEN", "BURROWED") for a in pool for e in a.effects
-    )
+    hit = sim._givers.get(_HIDERS)
+    if hit is None:  # read once per simulation, like the units with an effect kind (_givers)
+        hit = sim._givers[_HIDERS] = [
+            v
+            for v, su in enumerate(sim.units)
+            if any(
+                e.kind == "unit_keyword" and e.keyword.upper() in ("HIDDEN", "BURROWED")
+                for a in unit_abilities(su) + [f.ability for f in card_abilities(sim.scn, su.player)]
+                for e in a.effects
+            )
+        ]
+    return u in hit
 
 
 def update_detection(sim: Simulation, units: Sequence[int], trials: np.ndarray) -> None:
@@ -1370,10 +1378,7 @@ def hidden_tag(sim: Simulation, t: int, mask: int) -> str | None:
     not Visible to any model more than 4\" away"; "A BURROWED Unit has the HIDDEN Status"): "Burrowed", "Hidden",
     or None where it is neither or an enemy detects it (it loses HIDDEN; BURROWED's own Evade Roll stays, in its
     target profile)."""
-    if not mask:
-        return None
-    names = sim.abilities[t]
-    if DETECTED in names and mask >> names.index(DETECTED) & 1:
+    if not mask or bit_set(sim, t, mask, DETECTED):
         return None
     words = {e.keyword.upper() for e in sim._effects(t, mask, "unit_keyword") if e.against in ("ranged", "all")}
     return "Burrowed" if "BURROWED" in words else "Hidden" if "HIDDEN" in words else None

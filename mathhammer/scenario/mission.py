@@ -93,13 +93,6 @@ def start_of_round(sim: Simulation, live: np.ndarray) -> None:
                 sim.activated_round[i, fresh] = rnd
 
 
-def _burrowed(sim: Simulation, u: int, mask: int) -> bool:
-    """Unit ``u`` has the BURROWED Status with the ``sim.used`` bits ``mask`` (``abilities.BURROWED_STATUS``)."""
-    return any(
-        e.kind == "unit_keyword" and str(e.keyword).upper() == "BURROWED" for e in sim.loadout(u, mask).effects()
-    )
-
-
 def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
     """contesting[u, m, t] (8.9.1): on the table, not Flying or BURROWED, a model Within 3" with LoS, same
     elevation."""
@@ -110,7 +103,7 @@ def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
             continue  # "A Flying Unit cannot Contest or Control Mission Markers"
         ts = live[on[u, live]]
         for (pid, k, mask), group in sim.groups(ts, [sim.row_pos(u), sim.row_alive(u), sim.row_used(u)]):
-            if mask and _burrowed(sim, u, mask):
+            if abilities.bit_set(sim, u, mask, abilities.BURROWED_STATUS):
                 continue  # BURROWED: "cannot Control or Contest Mission Markers" (part 11)
             for m, number in enumerate(sim.marker_numbers):
                 if sim.world.contests(pid, k, number):
