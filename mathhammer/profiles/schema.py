@@ -65,6 +65,7 @@ EffectKind = Literal[
     "deploy_edge",
     "detector",
     "burrowed_moves",
+    "to_reserves",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)

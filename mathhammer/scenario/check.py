@@ -314,6 +314,11 @@ def check_scenario(scn: Scenario) -> list[str]:
                         seen_by.append((act.token_at, act.player, float(eye.within or 0)))
                     if _place_ok(scn, world, act, say, warn, pos, on and engaged_now, occupied, why_not):
                         p_now, a_now = state()
+                    if used_effect(scn, act, "to_reserves") is not None:
+                        if _recall_ok(scn, act, say, on, on and engaged_now):
+                            del pos[act.unit]  # 8.5.5: back in Reserves, it may Deploy again
+                            down.discard(act.unit)
+                        continue
                     if act.action == "deploy":
                         if on:
                             say(
@@ -986,6 +991,27 @@ def _deploy_edge_ok(
                 f"use: {name!r}: another Friendly {tag} Unit ({before[0]}) has already Deployed this Round (its text)",
             )
     return act.edge
+
+
+def _recall_ok(scn: Scenario, act: Activation, say: Say, on: bool, engaged: bool) -> bool:
+    """An ability that returns the unit to Reserves (Strap In!, Strategic Recall: "The active, Unengaged Ground Unit
+    is returned to Reserves instead of performing an action"): planned on a ``hold``, for a Ground unit on the table
+    and Unengaged at this point of the plan. True: it goes back (8.5.5 UNITS RETURNED TO RESERVES)."""
+    name = next(a.name for a, _ in used_effects(scn, act, "to_reserves"))
+    ok = True
+    if act.action != "hold":
+        say(act, f"use: {name!r} returns the unit to Reserves instead of performing an action: plan it on a `hold`")
+        ok = False
+    if not on:
+        say(act, f"use: {name!r}: {act.unit!r} is not on the table at this point of the plan")
+        return False
+    if scn.units[act.unit].flying:
+        say(act, f"use: {name!r} returns a Ground Unit to Reserves; {act.unit!r} is Flying")
+        return False
+    if engaged:
+        say(act, f"use: {name!r} returns an Unengaged unit to Reserves; {act.unit!r} is Engaged at this point")
+        return False
+    return ok
 
 
 def _burrow_ok(scn: Scenario, act: Activation, down: set[str], engaged: bool) -> bool:

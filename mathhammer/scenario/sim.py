@@ -658,6 +658,9 @@ class Simulation:
             return
         abilities.regenerate(self, u, act.phase, here)  # "When this Unit becomes Activated" (Regeneration)
         self._use(u, act, here)
+        if act.use and abilities.used_effect(self.scn, act, "to_reserves") is not None:
+            self._recall(u, act, here)  # Strap In!, Strategic Recall: "instead of performing an action"
+            return
         if act.extra_to is not None and self._effects(u, abilities.use_bits(self, u, act.use), "extra_move"):
             self._extra_move(u, act, here)
         if act.place_to is not None and self._effects(u, abilities.use_bits(self, u, act.use), "place"):
@@ -729,8 +732,9 @@ class Simulation:
         if away is not None and act.edge and got.size:
             got = abilities.far_from_enemies(self, u, act, got, float(away.within or 0))
             abilities.entered_elsewhere(self, u, act, got)  # Photon Overcharge
-        # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none)
-        self.ref_supply[u, got] = self.supply(u, self.alive[u, got])
+        # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none; one
+        # returned to Reserves this Round took its Supply off its reference, :meth:`_recall`)
+        self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
         return got
 
     def _place(
@@ -871,6 +875,28 @@ class Simulation:
             for e in found.ability.effects if found and rx.unit == act.unit else []:
                 if e.kind == "heal_after_place":  # "That Unit immediately resolves the HEAL (2) effect"
                     self.mark[u, placed] = np.maximum(0, self.mark[u, placed] - e.value)
+
+    def _recall(self, u: int, act: Activation, here: np.ndarray) -> None:
+        """Return unit ``u`` to Reserves in the games ``here`` where it is Unengaged (Strap In!, Strategic Recall: "The
+        active, Unengaged Ground Unit is returned to Reserves instead of performing an action").
+
+        8.5.5 UNITS RETURNED TO RESERVES: "The Unit is not Destroyed; it has left the battlefield ... the Current
+        Supply used by the Unit is released" (Available Supply is read from the units on the table), its Damage
+        Marker and its "until the End of the Round" effects stay, and "If the Unit was Activated during the current
+        Phase ... it will remain Activated". The Supply it takes off the table is not Supply destroyed this Round
+        (its reference drops by as much; a later Deploy adds it back). It loses the Burrowed Status: a Deploy moves
+        the unit by the Move rules (8.5.3), which end it (part 11 BURROWED)."""
+        if self.units[u].flying:
+            self._skip(act, here.size, "the unit is Flying: the ability returns a Ground Unit to Reserves")
+            return
+        engaged = self.engaged_mask(here, u)
+        self._skip(act, int(engaged.sum()), "the unit is Engaged: not returned to Reserves (its text: Unengaged)")
+        back = here[~engaged]
+        if back.size == 0:
+            return
+        self.ref_supply[u, back] -= self.supply(u, self.alive[u, back])
+        abilities.set_burrowed(self, u, back, False)
+        self.set_pos(u, back, -1)
 
     def _extra_move(self, u: int, act: Activation, here: np.ndarray) -> None:
         """An ability's extra Move (``extra_move``: Go! Go! Go!, Leg Enhancements, "performs a 2\" Move action"),

@@ -1,0 +1,141 @@
+"""Abilities that return a unit to Reserves (issue 6, point 3): Strap In! (Dropship) and Strategic Recall (Nexus):
+"The active, Unengaged Ground Unit is returned to Reserves instead of performing an action", read with 8.5.5 UNITS
+RETURNED TO RESERVES: "The Unit is not Destroyed; it has left the battlefield ... the Current Supply used by the Unit
+is released, and the Available Supply is recalculated from that moment onwards ... The Damage recorded by the Damage
+Marker ... remains with the Unit. When the Unit is redeployed, it will carry the same Damage."
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from mathhammer.scenario import mission as missions
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.spec import Scenario
+
+from .scenario_kit import army, build, errors, skirmish
+from .test_scenario_abilities import write_armies
+
+TERRAN = army("Terran Armed Forces", ("Marine", 6), ("Marine", 6), tactical=("Dropship",))
+ZERG = army("Kerrigan's Swarm", ("Zergling", 12))
+STRAP = "Strap In!"
+
+
+def scenario(tmp_path: Path, rounds: list[dict], supply: int = 12, red: str = TERRAN) -> Scenario:
+    mission = {"card": "Hold Position", "starting_supply": supply, "supply_escalation": 0}
+    data = skirmish("recall", armies=write_armies(tmp_path, red, ZERG), rounds=rounds, mission=mission)
+    return build(data, "recall.toml")
+
+
+def deploy(unit: str, x: float, y: float = 4) -> dict:
+    return {"unit": unit, "action": "deploy", "to": [x, y]}
+
+
+def recall(unit: str, action: str = "hold") -> dict:
+    return {"unit": unit, "action": action, "use": [STRAP]}
+
+
+def play(scn: Scenario, n: int, until: int) -> Simulation:
+    """Rounds 1..``until`` of ``n`` games, without scoring or Cleanup (the Phases only)."""
+    sim = Simulation(scn, n, seed=3)
+    live = np.arange(n)
+    missions.setup(sim)
+    for rnd in range(1, until + 1):
+        sim.round = rnd
+        sim.ref_supply = sim.current_supply()
+        for phase in ("movement", "assault", "combat"):
+            sim.play_phase(rnd, phase, live)
+    return sim
+
+
+def test_strap_in_returns_the_unit_and_keeps_its_damage(tmp_path: Path) -> None:
+    """8.5.5: off the table after Strap In!, not Destroyed (no Supply destroyed this Round), the Damage Marker kept
+    when it Deploys again in a later Round."""
+    rounds = [
+        {"round": 1, "red": {"movement": [deploy("marine-1", 10)]}},
+        {"round": 2, "red": {"movement": [recall("marine-1")]}},
+        {"round": 3, "red": {"movement": [deploy("marine-1", 20)]}},
+    ]
+    scn = scenario(tmp_path, rounds)
+    assert errors(scn) == []
+    n = 8
+    u = 0
+    sim = play(scn, n, 1)
+    assert sim.uids[u] == "marine-1" and (sim.pos[u] >= 0).all()
+    sim.mark[u] = 1
+    sim.round = 2
+    sim.ref_supply = sim.current_supply()
+    sim.play_phase(2, "movement", np.arange(n))
+    assert (sim.pos[u] < 0).all() and (sim.alive[u] == 6).all()
+    assert missions._destroyed_supply(sim, np.arange(n)).tolist() == [[0] * n, [0] * n]
+    sim.round = 3
+    sim.ref_supply = sim.current_supply()
+    sim.play_phase(3, "movement", np.arange(n))
+    assert (sim.pos[u] >= 0).all() and sim.mark[u].tolist() == [1] * n
+    assert {sim.world.placements[p].centres[0] for p in sim.pos[u].tolist()} == {(20.0, 4.0)}
+
+
+def test_recall_releases_available_supply(tmp_path: Path) -> None:
+    """8.5.5: "the Current Supply used by the Unit is released, and the Available Supply is recalculated from that
+    moment onwards" (8.3.2): with a Supply Pool of one Marine unit, the second deploys in the Round the first is
+    returned, and not without the return."""
+    for strap, second_on in ((True, True), (False, False)):
+        first = recall("marine-1") if strap else {"unit": "marine-1", "action": "hold"}
+        rounds = [
+            {"round": 1, "red": {"movement": [deploy("marine-1", 10)]}},
+            {"round": 2, "red": {"movement": [first, deploy("marine-2", 26)]}},
+        ]
+        supply = Simulation(scenario(tmp_path, []), 1, 1).supply(0, np.asarray([6]))[0]
+        scn = scenario(tmp_path, rounds, supply=int(supply))
+        sim = play(scn, 4, 2)
+        assert (sim.pos[1] >= 0).all() if second_on else (sim.pos[1] < 0).all(), strap
+        assert (sim.pos[0] < 0).all() == strap
+
+
+def test_engaged_unit_is_not_returned(tmp_path: Path) -> None:
+    """ "The active, Unengaged Ground Unit": an Engaged Marine unit stays on the table (skip report), an
+    Unengaged one goes."""
+    from mathhammer.scenario.world import Placement
+
+    rounds = [{"round": 1, "red": {"movement": [recall("marine-1")]}}]
+    scn = scenario(tmp_path, rounds)
+    n = 4
+    sim = Simulation(scn, n, seed=1)
+    missions.setup(sim)
+    world = sim.world
+    m, z = sim.uids.index("marine-1"), sim.uids.index("zergling-1")
+    pid = world.place(scn.units["marine-1"], (18, 10), (0, -1), ())
+    assert pid is not None
+    sim.pos[m] = pid
+    r = world._radius(pid) * 2
+    for games, y in ((slice(0, 2), 10 + r + 0.3), (slice(2, 4), 10 + r + 5.0)):  # Engaged in games 0 and 1 only
+        world.placements.append(Placement("zergling-1", tuple((18.0 + 1.1 * i, y) for i in range(-6, 6))))
+        sim.pos[z, games] = len(world.placements) - 1
+    sim.sync_board()
+    assert sim.engaged_mask(np.arange(n), m).tolist() == [True, True, False, False]
+    sim.round = 1
+    (act,) = scn.activations(1, "movement", "red")
+    sim.activate(act, np.arange(n))
+    assert (sim.pos[m] >= 0).tolist() == [True, True, False, False]
+    assert sum(v for k, v in sim.skipped.items() if "not returned to Reserves (its text: Unengaged)" in k) == 2
+
+
+def test_check_recall_plans(tmp_path: Path) -> None:
+    """``scenario check``: Strap In! stands instead of an action (planned on a ``hold``), for a unit on the table;
+    after it the unit Deploys again (8.5.5), and a Move of it before that is an error."""
+    bad = [
+        {"round": 1, "red": {"movement": [deploy("marine-1", 10)]}},
+        {"round": 2, "red": {"movement": [recall("marine-1", "move") | {"to": [10, 8]}, recall("marine-2")]}},
+    ]
+    said = errors(scenario(tmp_path, bad))
+    assert any("plan it on a `hold`" in s for s in said), said
+    assert any("'marine-2' is not on the table at this point of the plan" in s for s in said), said
+    later = [
+        {"round": 1, "red": {"movement": [deploy("marine-1", 10)]}},
+        {"round": 2, "red": {"movement": [recall("marine-1")]}},
+        {"round": 3, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [10, 8]}]}},
+    ]
+    said = errors(scenario(tmp_path, later))
+    assert len(said) == 1 and "is not on the table yet: Deploy it first" in said[0], said
