@@ -172,3 +172,41 @@ def test_tactical_retreat_lifts_the_disengage_penalty(armies: dict[str, str]) ->
     assert sim._barred(m, trials).tolist() == [True, False]
     sim.cleanup(trials)  # the Round ends: the penalty and the ability with it
     assert sim._barred(m, trials).tolist() == [False, False]
+
+
+@pytest.mark.parametrize(("facilities", "medics_first"), [(True, False), (True, True), (False, False)])
+def test_advanced_medic_facilities_count_0_for_the_supply_pool(
+    tmp_path: Path, facilities: bool, medics_first: bool
+) -> None:
+    """Advanced Medic Facilities: "This Unit's Supply Value counts as 0 when calculating the Supply Pool" (8.3.2:
+    Available Supply is the Supply Pool less the Supply of the Friendly Units on the table). With a Supply Pool of
+    the Marines' Supply alone, the Medics Deploy after them with the upgrade, and not without it (``scenario check``
+    names the shortfall; the simulation leaves them in Reserves); Deployed first, they leave the Marines room."""
+    ups = ["Advanced Medic Facilities"] if facilities else []
+    red = army("Terran Armed Forces", ("Marine", 6), ("Medic", 3, ups))
+    scn0 = build(skirmish("pool", armies=write_armies(tmp_path, red, ZERG)), "pool.toml")
+    marines = scn0.units["marine-1"].supply(6)
+    assert scn0.units["medic-1"].supply(3) > 0
+    rounds = [
+        {
+            "round": 1,
+            "red": {
+                "movement": [
+                    {"unit": "marine-1", "action": "deploy", "to": [9, 4]},
+                    {"unit": "medic-1", "action": "deploy", "to": [20, 4]},
+                ][:: -1 if medics_first else 1]
+            },
+        }
+    ]
+    mission = {"card": "Hold Position", "starting_supply": marines}
+    data = skirmish("pool", armies=write_armies(tmp_path, red, ZERG), rounds=rounds, mission=mission)
+    scn = build(data, "pool.toml")
+    said = errors(scn)
+    assert said == [] if facilities else (len(said) == 1 and "Available Supply is 0" in said[0]), said
+    sim = Simulation(scn, 4, seed=1)
+    missions.setup(sim)
+    sim.round = 1
+    sim.play_phase(1, "movement", np.arange(4))
+    m = sim.uids.index("medic-1")
+    assert (sim.pos[m] >= 0).all() if facilities else (sim.pos[m] < 0).all()
+    assert (sim.pos[sim.uids.index("marine-1")] >= 0).all()

@@ -66,6 +66,7 @@ EffectKind = Literal[
     "detector",
     "burrowed_moves",
     "to_reserves",
+    "pool_free",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)

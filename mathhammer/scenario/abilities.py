@@ -293,6 +293,13 @@ class Purse:
 
 
 # ------------------------------------------------------------------ simulation hooks
+def counts_for_pool(su: ScenarioUnit) -> bool:
+    """Does the unit's Supply Value count when calculating the Supply Pool (8.3.2 Available Supply)? Not for a unit
+    with a ``pool_free`` effect (Advanced Medic Facilities: "This Unit's Supply Value counts as 0 when calculating
+    the Supply Pool")."""
+    return not any(e.kind == "pool_free" for a in unit_abilities(su) for e in a.effects)
+
+
 def use_bits(sim: Simulation, u: int, names: Sequence[str]) -> int:
     """The bits of ``sim.used`` for abilities ``names`` of unit ``u`` (card abilities get bits after the unit's)."""
     known = sim.abilities[u]

@@ -64,6 +64,7 @@ from .abilities import (
     charge_roll,
     charger_debuff,
     choices,
+    counts_for_pool,
     creeping,
     find,
     gives_debuff,
@@ -328,9 +329,11 @@ def check_scenario(scn: Scenario) -> list[str]:
                         assert act.to is not None
                         if pool is not None:
                             on_table = sum(
-                                scn.units[u].supply(scn.units[u].models) for u in pos if scn.units[u].player == player
+                                scn.units[u].supply(scn.units[u].models)
+                                for u in pos
+                                if scn.units[u].player == player and counts_for_pool(scn.units[u])
                             )
-                            need = su.supply(su.models)
+                            need = su.supply(su.models) if counts_for_pool(su) else 0
                             if need > pool - on_table:
                                 say(
                                     act,

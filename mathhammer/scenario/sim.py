@@ -718,9 +718,15 @@ class Simulation:
         reserve = trials[(self.pos[u, trials] < 0) & (self.alive[u, trials] > 0)]
         pool = self.scn.mission.supply_pool(self.round)
         if pool is not None:
-            own = [v for v in range(self.U) if PLAYERS.index(self.units[v].player) == player and v != u]
+            # Advanced Medic Facilities: a unit whose Supply "counts as 0 when calculating the Supply Pool"
+            own = [
+                v
+                for v in range(self.U)
+                if PLAYERS.index(self.units[v].player) == player and v != u and abilities.counts_for_pool(self.units[v])
+            ]
             used = sum((self.supply(v, self.alive[v, reserve]) * (self.pos[v, reserve] >= 0)) for v in own)
-            ok = self.supply(u, self.alive[u, reserve]) <= pool - np.asarray(used)
+            need = self.supply(u, self.alive[u, reserve]) * int(abilities.counts_for_pool(su))
+            ok = need <= pool - np.asarray(used)
             self._skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
             reserve = reserve[ok]
         assert act.to is not None
