@@ -67,6 +67,7 @@ EffectKind = Literal[
     "burrowed_moves",
     "to_reserves",
     "pool_free",
+    "deploy_place",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -262,7 +263,13 @@ class Effect(_Frozen):
             raise ValueError("extra_move needs value >= 1 (inches)")
         elif k == "activate_next" and self.select != "friendly":
             raise ValueError('activate_next needs select = "friendly" (the unit Activated next)')
-        if self.select and self.within is None and k != "activate_next":
+        elif k == "deploy_place" and self.select not in ("", "friendly"):
+            raise ValueError(
+                'deploy_place: select is "friendly" (PLACE from another Friendly Unit) or none (the Entry Edge)'
+            )
+        elif k == "to_reserves" and self.select not in ("", "friendly"):
+            raise ValueError('to_reserves: select is "friendly" (the unit a Deploy takes the place of) or none')
+        if self.select and self.within is None and k not in ("activate_next", "deploy_place", "to_reserves"):
             raise ValueError("select needs within (inches): the range the unit is selected in")
         return self
 

@@ -482,6 +482,9 @@ ENEMY_WEAPON_KINDS = {"enemy_weapon_keyword": "weapon_keyword", "enemy_weapon_dr
 
 #: effect kinds an ability gives the Friendly Unit it selects, as that unit's own (Orders)
 FRIEND_KINDS = ("weapon_keyword", "ignore_disengage_penalty")
+#: effect kinds of a Deploy by PLACE (Rapid Reinforcements, Phase Prism) whose ``select`` names where it starts, not
+#: a unit the effect is for (their ``within`` is the distance from Enemy models)
+DEPLOY_KINDS = ("deploy_place", "to_reserves")
 
 
 def in_force(e: Effect, options: Sequence[str]) -> bool:
@@ -527,7 +530,7 @@ def select_reach(scn: Scenario, unit: str, a: Ability) -> tuple[float, bool]:
     """The range ability ``a`` of ``unit`` selects in (its ``select`` effects' ``within``; a ``select_range`` of the
     unit's abilities naming it: A-13 Flash Grenade Launcher, "Increase the Optical Flare special ability's Range to
     16\"") and whether Line of Sight is needed (10.1)."""
-    picks = [e for e in a.effects if e.select and e.within is not None]
+    picks = [e for e in a.effects if e.select and e.within is not None and e.kind not in DEPLOY_KINDS]
     if not picks:
         return float("inf"), False  # no range (Bound by the Khala)
     reach = min(float(e.within) for e in picks if e.within is not None)
@@ -663,7 +666,11 @@ def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -
     for name, picked in act.select:
         found = find(sim.scn, act.unit, name)
         effects = (
-            [e for e in found.ability.effects if e.select and e.kind != "activate_next" and in_force(e, act.options)]
+            [
+                e
+                for e in found.ability.effects
+                if e.select and e.kind not in ("activate_next", *DEPLOY_KINDS) and in_force(e, act.options)
+            ]
             if found
             else []
         )
@@ -980,6 +987,79 @@ def far_from_enemies(sim: Simulation, u: int, act: Activation, games: np.ndarray
             act, bad.size, f'deployed Within {inches:g}" of an Enemy model: not allowed (its text), left in Reserves'
         )
     return games[~near[games]]
+
+
+def _fit_games(sim: Simulation, u: int, games: np.ndarray, test: Callable[[int, int], bool]) -> np.ndarray:
+    """Per game of ``games`` (a bool array in their order): ``test`` (placement, models left) of unit ``u`` there,
+    read once per placement."""
+    ok = np.zeros(sim.T, dtype=bool)
+    for (p, k), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u)]):
+        ok[ts] = p >= 0 and test(p, k)
+    return ok[games]
+
+
+def deploy_placed(sim: Simulation, u: int, act: Activation, games: np.ndarray, e: Effect) -> np.ndarray:
+    """Deploy unit ``u`` by PLACE (``deploy_place``) in ``games`` (in Reserves, Available Supply checked): which were
+    set.
+
+    Burrow Ambush ("it may resolve the PLACE (18) effect from the controlling player's Entry Edge. No model may be
+    set Within 10\" of any Enemy model"), Rapid Reinforcements ("PLACE (10) effect from another Friendly Unit. No
+    model may be set Within 8\" ..."): the Leading Model at the plan's ``to``, every model Wholly Within ``value``
+    of the Entry Edge or of the unit the plan selects (on the table), and none Within ``within`` of an Enemy model
+    (:func:`far_from_enemies`); a game where that fails leaves the unit in Reserves (skip report). Phase Prism
+    ("PLACE (0) effect from another Friendly Unit. That Friendly Unit is removed from the battlefield and returned
+    to Reserves"; a ``to_reserves`` effect with ``select``): that unit goes back to Reserves (8.5.5, as
+    :meth:`Simulation._recall`) and the Leading Model is set where its Leading Model stood; where it cannot be set
+    there, the other unit stays.
+    """
+    su = sim.units[u]
+    world = sim.world
+    rear = world.rear_of(su.player)
+    found = next(f for n in act.use if (f := find(sim.scn, act.unit, n)) and e in f.ability.effects)
+    name = found.ability.name
+    assert act.to is not None
+    if not e.select:
+        got = games[sim._place(u, games, act.to, rear, act)]
+        edge = world.edges[su.player]
+        fit = _fit_games(sim, u, got, lambda p, k: world.wholly_within_from(p, k, e.value, edge=edge))
+    else:
+        picked = next(unit for n, unit in act.select if n.strip().lower() == name.lower())
+        q = sim.uids.index(picked)
+        there = games[(sim.pos[q, games] >= 0) & (sim.alive[q, games] > 0)]
+        sim._skip(act, games.size - there.size, f"{name!r}: {picked!r} is not on the table (its PLACE starts there)")
+        swap = any(x.kind == "to_reserves" and x.select for x in found.ability.effects)
+        got_l: list[np.ndarray] = []
+        fit_l: list[np.ndarray] = []
+        for (pq, kq), ts in sim.groups(there, [sim.row_pos(q), sim.row_alive(q)]):
+            if swap:  # the other unit leaves first: its Leading Model's spot is where Artanis is set
+                sim.ref_supply[q, ts] -= sim.supply(q, sim.alive[q, ts])
+                sim.set_pos(q, ts, -1)
+                set_ = ts[sim._place(u, ts, world.placements[pq].centres[0], rear, act)]
+                back = np.setdiff1d(ts, set_)
+                if back.size:  # no room for Artanis there: the other unit stays
+                    sim.ref_supply[q, back] += sim.supply(q, sim.alive[q, back])
+                    sim.set_pos(q, back, pq)
+                got_l.append(set_)
+                fit_l.append(np.ones(set_.size, dtype=bool))
+                continue
+            set_ = ts[sim._place(u, ts, act.to, rear, act)]
+            got_l.append(set_)
+
+            def near_src(p: int, k: int, src: tuple[int, int] = (pq, kq)) -> bool:
+                return world.wholly_within_from(p, k, e.value, src=src)
+
+            fit_l.append(_fit_games(sim, u, set_, near_src))
+        got = np.concatenate(got_l) if got_l else games[:0]
+        fit = np.concatenate(fit_l) if fit_l else np.zeros(0, dtype=bool)
+    bad = got[~fit]
+    if bad.size:
+        sim.set_pos(u, bad, -1)
+        where = "of the Entry Edge" if not e.select else "of the selected unit"
+        sim._skip(act, bad.size, f'{name!r}: a model not Wholly Within {e.value}" {where} (PLACE), left in Reserves')
+    got = got[fit]
+    if e.within is not None and got.size:
+        got = far_from_enemies(sim, u, act, got, float(e.within))
+    return np.sort(got)
 
 
 def entered_elsewhere(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> None:

@@ -209,9 +209,11 @@ def check_scenario(scn: Scenario) -> list[str]:
                             )
                             continue
                         abil = found.ability
-                        if abil.type == "passive":
+                        if abil.type == "passive" and not any(e.kind == "deploy_place" for e in abil.effects):
                             say(act, f"use: {abil.name!r} is Passive: always in effect, never used (2.7.2)")
                             continue
+                        if abil.type == "passive" and act.action != "deploy":
+                            say(act, f"use: {abil.name!r} is resolved as the unit Deploys (its text): plan a `deploy`")
                         if abil.type == "reaction":
                             say(
                                 act,
@@ -315,7 +317,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                         seen_by.append((act.token_at, act.player, float(eye.within or 0)))
                     if _place_ok(scn, world, act, say, warn, pos, on and engaged_now, occupied, why_not):
                         p_now, a_now = state()
-                    if used_effect(scn, act, "to_reserves") is not None:
+                    if act.action != "deploy" and used_effect(scn, act, "to_reserves") is not None:
                         if _recall_ok(scn, act, say, on, on and engaged_now):
                             del pos[act.unit]  # 8.5.5: back in Reserves, it may Deploy again
                             down.discard(act.unit)
@@ -341,13 +343,16 @@ def check_scenario(scn: Scenario) -> list[str]:
                                     f"{on_table} on the table) (8.3.2)",
                                 )
                         away = used_effect(scn, act, "deploy_edge")
+                        placer = used_effect(scn, act, "deploy_place")  # Burrow Ambush, Rapid Reinforcements
                         edge = _deploy_edge_ok(scn, world, act, say, away, deployed) or world.edges[player]
                         deployed.append((act.unit, player))
                         reach = su.speed + su.base_mm / MM_PER_INCH / 2
                         d = edge_distance(edge, act.to, scn.board.width, scn.board.depth)
                         if not _level_ok(world, act, say):
                             continue
-                        if act.on is not None:
+                        if placer is not None:
+                            _place_start(scn, world, act, say, pos, placer)
+                        elif act.on is not None:
                             _route_ok(world, act, say, None, None, reach)
                         elif d > reach + EPS:
                             which = "Entry Edge" if edge == world.edges[player] else "table edge it enters by"
@@ -358,13 +363,15 @@ def check_scenario(scn: Scenario) -> list[str]:
                             )
                         rear = EDGE_REAR[edge] if edge != world.edges[player] else world.rear_of(player)
                         pid = world.place(su, act.to, rear, occupied(act.unit), on=act.on)
-                        if pid is not None and away is not None and away.within is not None:
+                        far = away or placer
+                        if pid is not None and far is not None and far.within is not None:
                             enemies = [u for u in pos if scn.units[u].player != player]
                             if any(
-                                _within_now(scn, world, pos | {act.unit: pid}, act.unit, f, away.within)
-                                for f in enemies
+                                _within_now(scn, world, pos | {act.unit: pid}, act.unit, f, far.within) for f in enemies
                             ):
-                                say(act, f'ends Within {away.within:g}" of an Enemy model (its ability asks for more)')
+                                say(act, f'ends Within {far.within:g}" of an Enemy model (its ability asks for more)')
+                        if pid is not None and placer is not None:
+                            _place_end(scn, world, act, say, pos, placer, pid)
                         if _in_enemy_zone(world, act, pid):
                             say(act, "ends Within the opponent's Zone of Influence (8.3.3)")
                         if pid is None:
@@ -456,7 +463,7 @@ def _from_reserves(su: ScenarioUnit, abil: Ability) -> bool:
     Raider, "Raiders Roll!": "When this Unit is nominated to deploy from Reserves, it may resolve its
     Stimpack ability"). Merely naming Reserves ("... is returned to Reserves") is not enough.
     """
-    if any(e.kind == "deploy_edge" for e in abil.effects):
+    if any(e.kind in ("deploy_edge", "deploy_place") for e in abil.effects):
         return True  # the Deploy itself (Warp In: "The active GROUND Unit Deploys from any table edge ...")
     own = re.compile(
         r"\b(?:this unit|it) is nominated to deploy from (?:the )?reserves|\b(?:while|when) (?:this unit is )?in "
@@ -994,6 +1001,59 @@ def _deploy_edge_ok(
                 f"use: {name!r}: another Friendly {tag} Unit ({before[0]}) has already Deployed this Round (its text)",
             )
     return act.edge
+
+
+def _placer_source(scn: Scenario, act: Activation, placer: Effect) -> tuple[str, str | None]:
+    """The name of the ability of ``placer`` (a ``deploy_place`` effect) and the unit it PLACEs from (``select``),
+    None for the Entry Edge or a selection the select check names."""
+    name = next(a.name for a, e in used_effects(scn, act, "deploy_place") if e is placer)
+    picked = next((u for n, u in act.select if n.strip().lower() == name.lower()), None) if placer.select else None
+    return name, picked
+
+
+def _place_start(scn: Scenario, world: World, act: Activation, say: Say, pos: dict[str, int], placer: Effect) -> None:
+    """A Deploy by PLACE, before the unit is set: Phase Prism ("PLACE (0) effect from another Friendly Unit. That
+    Friendly Unit is removed from the battlefield and returned to Reserves") sets the Leading Model where the
+    selected unit's Leading Model stands (``to`` must be that spot), and that unit leaves the table (8.5.5)."""
+    name, picked = _placer_source(scn, act, placer)
+    found = find(scn, act.unit, name)
+    swap = found is not None and any(e.kind == "to_reserves" and e.select for e in found.ability.effects)
+    if not swap or picked is None or picked not in pos:
+        return  # (the select check names a unit not on the table)
+    assert act.to is not None
+    lead = world.placements[pos[picked]].centres[0]
+    if math.dist(lead, act.to) > 0.05:
+        say(
+            act,
+            f"to: {name!r} (PLACE (0)) sets {act.unit!r} where {picked!r}'s Leading Model stands at this point of "
+            f"the plan: to = [{lead[0]:g}, {lead[1]:g}]",
+        )
+    del pos[picked]  # returned to Reserves: it may Deploy again
+
+
+def _place_end(
+    scn: Scenario, world: World, act: Activation, say: Say, pos: dict[str, int], placer: Effect, pid: int
+) -> None:
+    """A Deploy by PLACE (X), once set: every model Wholly Within X of the Entry Edge (Burrow Ambush: "PLACE (18)
+    effect from the controlling player's Entry Edge") or of the selected Friendly Unit (Rapid Reinforcements)."""
+    name, picked = _placer_source(scn, act, placer)
+    su = scn.units[act.unit]
+    if not placer.select:
+        edge = world.edges[su.player]
+        if not world.wholly_within_from(pid, su.models, placer.value, edge=edge):
+            say(
+                act,
+                f'a model ends more than {placer.value}" from the {edge} Entry Edge ({name!r}: PLACE ({placer.value}) '
+                "sets it Wholly Within)",
+            )
+    elif placer.value and picked is not None and picked in pos:
+        src = (pos[picked], scn.units[picked].models)
+        if not world.wholly_within_from(pid, su.models, placer.value, src=src):
+            say(
+                act,
+                f'a model ends more than {placer.value}" from {picked!r} ({name!r}: PLACE ({placer.value}) sets it '
+                "Wholly Within)",
+            )
 
 
 def _recall_ok(scn: Scenario, act: Activation, say: Say, on: bool, engaged: bool) -> bool:

@@ -734,6 +734,11 @@ class Simulation:
             self.scn, act, "deploy_edge"
         )  # Warp In: from another table edge, far from the enemy
         rear = EDGE_REAR[act.edge] if away is not None and act.edge else self.world.rear_of(su.player)
+        placer = abilities.used_effect(self.scn, act, "deploy_place")
+        if placer is not None:  # Burrow Ambush, Rapid Reinforcements, Phase Prism: PLACE as it Deploys
+            got = abilities.deploy_placed(self, u, act, reserve, placer)
+            self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
+            return got
         got = reserve[self._place(u, reserve, act.to, rear, act)]
         if away is not None and act.edge and got.size:
             got = abilities.far_from_enemies(self, u, act, got, float(away.within or 0))

@@ -1913,6 +1913,22 @@ class World:
     def edges(self) -> dict[str, str]:
         return {str(k): str(v) for k, v in self.scn.deployment.entry_edges.items()}
 
+    def wholly_within_from(
+        self, pid: int, alive: int, inches: float, edge: str | None = None, src: tuple[int, int] | None = None
+    ) -> bool:
+        """PLACE (X) from a starting position (part 11 PLACE: "set it Wholly Within X\" of its starting position"):
+        is every base of the first ``alive`` models of placement ``pid`` Wholly Within ``inches`` of the table edge
+        ``edge`` (Burrow Ambush: "from the controlling player's Entry Edge") or of a model of ``src`` (placement,
+        models left; Rapid Reinforcements: "from another Friendly Unit", its nearest base edge)?"""
+        r = self._radius(pid)
+        cs = self.placements[pid].centres[:alive]
+        if edge is not None:
+            w, d = self.board.width, self.board.depth
+            return all(edge_distance(edge, c, w, d) + r <= inches + EPS for c in cs)
+        assert src is not None
+        sc, sr = self.placements[src[0]].centres[: src[1]], self._radius(src[0])
+        return bool(sc) and all(min(math.dist(c, s) for s in sc) - sr + r <= inches + EPS for c in cs)
+
     def rear_of(self, player: str) -> Coord:
         """The direction of the player's own Entry Edge (models are set behind their Leading Model)."""
         return EDGE_REAR[self.edges[player]]
