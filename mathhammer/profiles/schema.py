@@ -68,6 +68,7 @@ EffectKind = Literal[
     "to_reserves",
     "pool_free",
     "deploy_place",
+    "respawn",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)

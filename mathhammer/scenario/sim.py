@@ -710,6 +710,8 @@ class Simulation:
         k = self.indicator_of.get(act)
         if k is not None:
             self.indicator[k, fresh] = True  # Scanner Sweep: "Set a Faction Indicator anywhere on the battlefield"
+        if abilities.used_effects(self.scn, act, "respawn"):
+            self._respawn(u, act, fresh)  # RESPAWN (X): Zergling Reconstitution (ON CREEP where a tumor was just set)
 
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""
@@ -886,6 +888,34 @@ class Simulation:
             for e in found.ability.effects if found and rx.unit == act.unit else []:
                 if e.kind == "heal_after_place":  # "That Unit immediately resolves the HEAL (2) effect"
                     self.mark[u, placed] = np.maximum(0, self.mark[u, placed] - e.value)
+
+    def _respawn(self, u: int, act: Activation, fresh: np.ndarray) -> None:
+        """RESPAWN (X) (part 11) in the games ``fresh``: X the largest ``respawn`` effect in force (Zergling
+        Reconstitution: "RESPAWN (2) effect, or RESPAWN (3) if the Unit is ON CREEP", read per game); up to X of the
+        Destroyed models return, as many as fit without raising the Current Supply Value ("Do not return a model if
+        doing so would push the Unit into a higher Supply bracket"), each set in Base-to-Base contact with a model of
+        the unit where the board allows (:meth:`World.respawn`). A unit with no model left returns none."""
+        abilities.update_creep(self, [u], fresh)
+        cols = [self.row_board(), self.row_alive(u), self.row_used(u)]
+        short = 0
+        for (bid, a, mask), ts in self.groups(fresh, cols):
+            pos = self._board_pos[bid]
+            if pos[u] < 0 or a <= 0:
+                continue
+            x = max((e.value for e in self._effects(u, mask, "respawn")), default=0)
+            k = min(x, int(self.full[u]) - a)
+            now = self._supply_grid[u][a]
+            while k > 0 and self._supply_grid[u][a + k] > now:
+                k -= 1
+            if k == 0:
+                continue
+            others = tuple(p for v, p in enumerate(pos) if v != u and p >= 0)
+            pid, got = self.world.respawn(pos[u], a, k, others)
+            short += (k - got) * ts.size
+            if got:
+                self.set_pos(u, ts, pid)
+                self.alive[u, ts] = a + got
+        self._skip(act, short, "RESPAWN: a model found no free spot in Base-to-Base contact, not returned")
 
     def _recall(self, u: int, act: Activation, here: np.ndarray) -> None:
         """Return unit ``u`` to Reserves in the games ``here`` where it is Unengaged (Strap In!, Strategic Recall: "The

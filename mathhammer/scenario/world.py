@@ -338,6 +338,7 @@ class World:
         self._grid_orders: dict[tuple[int, float, Coord], list[Coord]] = {}
         self._place_near: dict[tuple[object, ...], int | None] = {}
         self._centre_arrays: dict[int, np.ndarray] = {}
+        self._respawns: dict[tuple[object, ...], tuple[int, int]] = {}
 
     # ---------------------------------------------------------------- levels
     @cached_property
@@ -1912,6 +1913,66 @@ class World:
     @cached_property
     def edges(self) -> dict[str, str]:
         return {str(k): str(v) for k, v in self.scn.deployment.entry_edges.items()}
+
+    def respawn(self, pid: int, alive: int, k: int, others: tuple[int, ...]) -> tuple[int, int]:
+        """RESPAWN (part 11): "Return up to X Destroyed models to this Unit ... Set each returned model in
+        Base-to-Base contact with an existing model in the Unit. Returned models cannot be set Within the Engagement
+        Range of any Enemy Unit. If a model cannot be set legally, it cannot be returned."
+
+        ``pid``/``alive``: the unit (its first ``alive`` centres live); ``k``: the models to return; ``others``:
+        the other units' placements on the table (every centre an obstacle, as in :meth:`place`). Each returned
+        model goes to the first free spot, in the order of the live models and of 36 directions around each (the
+        first due east, then counter-clockwise), in Base-to-Base contact with a model of the unit (bases 0.025"
+        apart, as Close Ranks sets them): on the table (on the unit's level), clear of terrain it may not overlap,
+        of every other base (the removed models' spots too, as every placement keeps them) and more than 1" from
+        every Enemy Ground model. Returns (the new placement: the live models, the returned ones, the spots of the
+        others removed; the number returned).
+        """
+        key = (pid, alive, k, others)
+        hit = self._respawns.get(key)
+        if hit is not None:
+            return hit
+        p = self.placements[pid]
+        su = self.scn.units[p.unit]
+        r = self._radius(pid)
+        cent = list(p.centres[:alive])
+        ghosts = list(p.centres[alive:])
+        cs: list[Coord] = [*cent, *ghosts]
+        rs: list[float] = [r] * len(cs)
+        enemy: list[bool] = [False] * len(cs)
+        for opid in others:
+            other = self.scn.units[self.placements[opid].unit]
+            orad = self._radius(opid)
+            for c in self.placements[opid].centres:
+                cs.append(c)
+                rs.append(orad)
+                enemy.append(other.player != su.player and not other.flying)
+        all_c = np.asarray(cs, dtype=float).reshape(-1, 2)
+        all_r = np.asarray(rs, dtype=float)
+        solid = np.ones(len(rs), dtype=bool)
+        foe = np.asarray(enemy, dtype=bool)
+        angles = np.linspace(0.0, 2 * math.pi, 36, endpoint=False)
+        ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        touch, apart = CONTACT / 2, CONTACT / 2 - 1e-3
+        cands = (np.asarray(cent, dtype=float)[:, None, :] + (2 * r + touch) * ring[None, :, :]).reshape(-1, 2)
+        free = clear_of(cands, all_c, all_r, r, apart, solid, ENGAGEMENT_RANGE + EPS, foe)
+        idx = np.flatnonzero(free)
+        if idx.size:
+            free[idx] = self._terrain_ok(cands[idx], r, p.level)
+        new: list[Coord] = []
+        for j in np.flatnonzero(free):
+            if len(new) == k:
+                break
+            c = (float(cands[j, 0]), float(cands[j, 1]))
+            if all(math.dist(c, m) - 2 * r >= apart for m in new):
+                new.append(c)
+        if not new:
+            hit = (pid, 0)
+        else:
+            placement = Placement(p.unit, (*cent, *new, *ghosts[len(new) :]), p.level)
+            hit = (self._intern(placement), len(new))
+        self._respawns[key] = hit
+        return hit
 
     def wholly_within_from(
         self, pid: int, alive: int, inches: float, edge: str | None = None, src: tuple[int, int] | None = None
