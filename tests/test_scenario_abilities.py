@@ -15,7 +15,7 @@ from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 from mathhammer.starcraft.loadout import as_target
 
-from .scenario_kit import build, errors, skirmish, warnings
+from .scenario_kit import army, build, errors, skirmish, warnings
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
@@ -270,25 +270,19 @@ def test_reaction_rules_on_triggers(armies: dict[str, str]) -> None:
 
 
 def test_reaction_without_modelled_effect_is_a_warning(armies: dict[str, str], tmp_path: Path) -> None:
-    """Issue 6: a Reaction the simulation cannot apply is accepted and reported, never silently ignored (the
-    Academy's Advanced Training, a CP cost reduction: the simulation pays no costs)."""
-    red = RED.replace(
-        'tactical = ["Barracks", "Engineering Bay"]', 'tactical = ["Barracks", "Engineering Bay", "Academy"]'
-    )
-    assert "Academy" in red
-    (tmp_path / "red.toml").write_text(red)
-    shoot = {
-        "unit": "marine-1",
-        "action": "shoot",
-        "targets": ["roach-1"],
-        "react": [{"unit": "marine-1", "use": "Advanced Training"}],
-    }
-    rounds = copy.deepcopy(round3([], red={"assault": [shoot]}))
-    scn = scenario({"red": str(tmp_path / "red.toml"), "blue": armies["blue"]}, rounds)
+    """Issue 6: a Reaction the simulation cannot apply is accepted and reported, never silently ignored (Artanis's
+    Lightning Dash, a second Charge, has no machine-readable effect)."""
+    protoss = army("Daelaam", ("Zealot", 3), ("Artanis", 1), tactical=("Power Field",))
+    dash = {"unit": "artanis-1", "action": "hold", "react": [{"unit": "artanis-1", "use": "Lightning Dash"}]}
+    rounds = [
+        {"round": 1, "red": {"movement": [{"unit": "artanis-1", "action": "deploy", "to": [18, 4]}]}},
+        {"round": 2, "red": {"assault": [dash]}},
+    ]
+    scn = build(skirmish("dash", armies=write_armies(tmp_path, protoss, BLUE), rounds=rounds), "dash.toml")
     assert errors(scn) == []
     found = warnings(scn)
-    assert len(found) == 1 and "'Advanced Training' has no modelled effect" in found[0]
-    assert "round 3, Assault Phase" in found[0]
+    assert len(found) == 1 and "'Lightning Dash' has no modelled effect" in found[0], found
+    assert "round 2, Assault Phase" in found[0]
     # the Zerglings' Charge attacks (Devastating Charge: IMPACT), so a Reaction may answer it
     assert abilities.has_impact(scenario(armies, round3([])).units["zergling-1"])
 

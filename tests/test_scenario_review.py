@@ -306,6 +306,7 @@ def test_a_once_per_round_card_reaction_is_used_once_a_round() -> None:
                 "movement": [
                     {"unit": "medic-1", "action": "deploy", "to": [9, 4]},
                     {"unit": "medic-2", "action": "deploy", "to": [20, 4]},
+                    {"unit": "marine-1", "action": "deploy", "to": [14.5, 4]},
                 ]
             },
         },
@@ -313,12 +314,13 @@ def test_a_once_per_round_card_reaction_is_used_once_a_round() -> None:
             "round": 2,
             "red": {
                 "movement": [
-                    {"unit": "medic-1", "action": "hold", "react": [{"unit": "medic-1", "use": "Advanced Training"}]},
-                    {"unit": "medic-2", "action": "hold", "react": [{"unit": "medic-2", "use": "Advanced Training"}]},
+                    {"unit": m, "action": "hold", "use": ["Medpack"], "select": {"Medpack": "marine-1"},
+                     "react": [{"unit": m, "use": "Advanced Training"}]}
+                    for m in ("medic-1", "medic-2")
                 ]
             },
         },
-    ]
+    ]  # fmt: skip
     found = errors(scenario(players=players, deployment=dep, rounds=rounds))
     assert len(found) == 1 and "rounds[1].red.movement[1]" in found[0] and "Once per Round" in found[0], found
 

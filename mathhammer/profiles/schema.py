@@ -69,6 +69,7 @@ EffectKind = Literal[
     "pool_free",
     "deploy_place",
     "respawn",
+    "cost_reduction",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -181,6 +182,12 @@ class Effect(_Frozen):
     #: Orders): its name, for a plan's ``options``, and its cost in the ability's resource
     option: str = ""
     option_cost: int = Field(default=0, ge=0, le=9)
+    #: cost_reduction: the resource whose cost it lowers ("CP", "BM", "PE")
+    resource: Literal["", "CP", "BM", "PE"] = ""
+    #: cost_reduction: only with at least this many Friendly models Within ``within`` of the unit (Psionic Link: 7)
+    models_near: int = Field(default=0, ge=0, le=99)
+    #: cost_reduction: only for a unit of this Army Slot (Advanced Training: "a Friendly Support Unit")
+    slot: str = ""
 
     @field_validator("vs_tags", "surge_types")
     @classmethod
@@ -270,6 +277,8 @@ class Effect(_Frozen):
             )
         elif k == "to_reserves" and self.select not in ("", "friendly"):
             raise ValueError('to_reserves: select is "friendly" (the unit a Deploy takes the place of) or none')
+        if k == "cost_reduction" and (self.value <= 0 or not self.resource):
+            raise ValueError('cost_reduction needs value >= 1 and resource ("CP", "BM" or "PE")')
         if self.select and self.within is None and k not in ("activate_next", "deploy_place", "to_reserves"):
             raise ValueError("select needs within (inches): the range the unit is selected in")
         return self

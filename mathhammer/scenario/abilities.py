@@ -253,9 +253,10 @@ class Purse:
             self.cards.append((card.resource, int(card.resource_per_round)))
         self.ready = [True] * len(self.names)
 
-    def pay(self, found: Found, options: Sequence[str] = ()) -> str:
-        """Exhaust the cards for ``found`` (its own card, then its cost; a cost X is the sum of the ``options``
-        chosen, Orders); "" or why it cannot be paid."""
+    def pay(self, found: Found, options: Sequence[str] = (), discount: int = 0) -> str:
+        """Exhaust the cards for ``found`` (its own card, then its cost, less ``discount``, never below 0: the cost
+        reductions of :func:`cost_discount`; a cost X is the sum of the ``options`` chosen, Orders); "" or why it
+        cannot be paid."""
         from .check import _pay
 
         a = found.ability
@@ -277,6 +278,7 @@ class Purse:
             if not priced:
                 return f"{a.name!r} costs X: plans need a fixed cost"
             cost = sum(priced.get(o, 0) for o in options)
+        cost = max(0, int(cost) - discount)
         if cost:
             mine = [i for i, c in enumerate(self.cards) if c[0] == a.resource]
             got = _pay([self.cards[i] for i in mine], [ready[i] for i in mine], int(cost))

@@ -168,6 +168,7 @@ def check_scenario(scn: Scenario) -> list[str]:
     for rnd in range(1, scn.mission.game_length + 1):
         purses = {p: Purse(scn, p) for p in PLAYERS}  # every card Ready at the start of the Round (8.9.5)
         used: dict[tuple[str, str], int] = {}
+        taken: set[tuple[str, str]] = set()  # once-per-Round cost reductions used this Round (unit, ability)
         seen_by.clear()  # 8.9.5: the Faction Indicators go at the Cleanup
         deployed: list[tuple[str, str]] = []  # (unit, player) deployed so far this Round
         # 7.3: tokens go at the end of the Round, unless STAY IN PLAY (Living Glob of Tissue)
@@ -199,6 +200,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                     acted.add(act.unit)
                     on = act.unit in pos
                     # abilities
+                    rx_off = _reaction_discounts(scn, act, purses[player], say)
                     for name in act.use:
                         found = find(scn, act.unit, name)
                         if found is None:
@@ -273,7 +275,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                         for o in act.options if priced else ():
                             if o not in priced:
                                 say(act, f"options: got {o!r}; allowed: {', '.join(map(repr, priced))} ({abil.name})")
-                        why = purses[player].pay(found, act.options)
+                        off = cost_discount(scn, world, pos, act.unit, found, rx_off, taken)
+                        why = purses[player].pay(found, act.options, off)
                         if why:
                             say(act, f"use: {why}")
                         if not found.card:
@@ -300,7 +303,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                                     f"select.{name}: {unit!r} has not activated yet in this Phase: no Activation "
                                     "Marker to remove",
                                 )
-                    _check_reactions(scn, world, act, say, warn, pos, purses, used, once)
+                    _check_reactions(scn, world, act, say, warn, pos, purses, used, once, taken)
                     p_now, a_now = state()
                     engaged_now = on and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now))
                     if not _burrow_ok(scn, act, down, engaged_now):
@@ -577,8 +580,10 @@ def _check_reactions(
     purses: dict[str, Purse],
     used: dict[tuple[str, str], int],
     once: dict[tuple[str, ...], str],
+    taken: set[tuple[str, str]],
 ) -> None:
-    """10.4: the Reactions planned in ``act`` (``react``); ``pos``: the units on the table before it."""
+    """10.4: the Reactions planned in ``act`` (``react``); ``pos``: the units on the table before it; ``taken``: the
+    once-per-Round cost reductions used this Round (:func:`cost_discount`)."""
     by_player: dict[str, str] = {}
     for i, rx in enumerate(act.react):
         at = f"react[{i}] ({rx.player}, {rx.unit} {rx.use!r})"
@@ -617,9 +622,10 @@ def _check_reactions(
         tag = needs_tag(a) if found.card else ""
         if tag and tag not in scn.units[rx.unit].unit.card.combat_tags:
             say(act, f"{at}: {a.name!r} ({found.card}) is for a Friendly {tag} Unit; {rx.unit!r} is not")
-        why = purses[rx.player].pay(found)
-        if why:
-            say(act, f"{at}: {why}")
+        if not any(e.kind == "cost_reduction" for e in a.effects):  # (those: _reaction_discounts, before the use)
+            why = purses[rx.player].pay(found, (), cost_discount(scn, world, pos, rx.unit, found, None, taken))
+            if why:
+                say(act, f"{at}: {why}")
         own = rx.player == act.player
 
         if charge_roll(a) is not None:
@@ -718,12 +724,36 @@ def _check_reactions(
                 _too_far(say, act, at, a, unit, rx.unit, reach, "a Friendly Unit")
             elif act.action == "charge" and not has_impact(scn.units[act.unit]):
                 warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
+        elif any(e.kind == "cost_reduction" for e in a.effects):
+            _discount_trigger(scn, act, say, at, rx, a)
         else:
             warn(
                 act,
                 f"{at}: {a.name!r} has no modelled effect (no machine-readable combat effect); "
                 "the simulation ignores it",
             )
+
+
+def _discount_trigger(scn: Scenario, act: Activation, say: Say, at: str, rx: Reaction, a: Ability) -> None:
+    """A card Reaction that lowers a cost (Advanced Training: "when a Friendly Support Unit activates a Special
+    Ability that costs CP"), planned by the active unit itself on an activation that uses such an ability."""
+    su = scn.units[act.unit]
+    for e in a.effects:
+        if e.kind != "cost_reduction":
+            continue
+        paid = [
+            f.ability.name
+            for n in act.use
+            if (f := find(scn, act.unit, n)) is not None and f.ability.resource == e.resource and f.ability.cost
+        ]
+        if rx.player != act.player or rx.unit != act.unit:
+            say(
+                act, f"{at}: {a.name!r} answers the active unit's own Special Ability: plan it with unit = {act.unit!r}"
+            )
+        elif e.slot and su.unit.card.army_slot != e.slot:
+            say(act, f"{at}: {a.name!r} is for a Friendly {e.slot} Unit; {act.unit!r} is {su.unit.card.army_slot}")
+        elif not paid:
+            say(act, f"{at}: {a.name!r} answers a Special Ability that costs {e.resource}; this activation uses none")
 
 
 def _trigger(say: Say, act: Activation, at: str, a: Ability, what: str, where: str, text: bool = True) -> None:
@@ -1001,6 +1031,83 @@ def _deploy_edge_ok(
                 f"use: {name!r}: another Friendly {tag} Unit ({before[0]}) has already Deployed this Round (its text)",
             )
     return act.edge
+
+
+def cost_discount(
+    scn: Scenario,
+    world: World,
+    pos: dict[str, int],
+    unit: str,
+    found: Found,
+    rx_off: dict[str, int] | None,
+    taken: set[tuple[str, str]],
+) -> int:
+    """How much less ``unit`` pays for ``found`` at this point of the plan (``cost_reduction`` effects, each "Once per
+    Round": recorded in ``taken``), in its resource:
+
+    * the unit's own, with Friendly models near (Psionic Link: "Once per Round, if there are at least 7 Friendly
+      models Within 6\" of this Unit, it may resolve its Special Ability with the BM cost reduced by 1"; the models
+      of the other Friendly units on the table, at full strength);
+    * a Friendly unit's on the table, for a unit Within ``within`` of it (Khalai Ingenuity: "when a Friendly Unit
+      Within 4\" of this Pylon uses a Special Ability that costs Psionic Energy");
+    * a card Reaction planned on the activation by the unit itself (``rx_off``, :func:`_reaction_discounts`;
+      Advanced Training: "when a Friendly Support Unit activates a Special Ability that costs CP, resolve that
+      ability with its CP cost reduced by 1"), taken by the first ability paid in that resource.
+
+    The player takes every reduction that applies (each only lowers a cost; never below 0).
+    """
+    a = found.ability
+    if not a.resource or not a.cost or a.cost == "X":
+        return 0
+    su = scn.units[unit]
+    off = 0
+    for other, osu in scn.units.items():
+        if osu.player != su.player or other not in pos:
+            continue
+        for ab in unit_abilities(osu):
+            for e in ab.effects:
+                if e.kind != "cost_reduction" or e.resource != a.resource or (other, ab.name) in taken:
+                    continue
+                if e.models_near:
+                    if other != unit or e.within is None:
+                        continue
+                    near = sum(
+                        world.models_within(pos[f], scn.units[f].models, pos[unit], su.models, float(e.within))
+                        for f in pos
+                        if f != unit and scn.units[f].player == su.player
+                    )
+                    if near < e.models_near:
+                        continue
+                elif e.within is not None and not _within_now(scn, world, pos, other, unit, e.within):
+                    continue
+                taken.add((other, ab.name))
+                off += e.value
+    if rx_off is not None:
+        off += rx_off.pop(str(a.resource), 0)  # one ability of the activation gets it ("that ability")
+    return off
+
+
+def _reaction_discounts(scn: Scenario, act: Activation, purse: Purse, say: Say) -> dict[str, int]:
+    """The cost reductions of card Reactions the active unit plans on its own activation (Advanced Training: "when a
+    Friendly Support Unit activates a Special Ability that costs CP, resolve that ability with its CP cost reduced
+    by 1 ... Do not Exhaust this card"), per resource. Each is used before the ability is paid: its card must be
+    Ready then (10.5.2; FAQ: an Academy Exhausted to pay for something else gives no Advanced Training), and the
+    ability's cost may then Exhaust it. :func:`_discount_trigger` names a Reaction planned where it cannot apply."""
+    su = scn.units[act.unit]
+    off: dict[str, int] = {}
+    for i, rx in enumerate(act.react):
+        f = find(scn, rx.unit, rx.use) if rx.unit == act.unit and rx.player == act.player else None
+        cuts = [e for e in f.ability.effects if e.kind == "cost_reduction"] if f else []
+        if not cuts or not all(e.slot in ("", su.unit.card.army_slot) for e in cuts):
+            continue
+        assert f is not None
+        why = purse.pay(f)
+        if why:
+            say(act, f"react[{i}] ({rx.player}, {rx.unit} {rx.use!r}): {why}")
+            continue
+        for e in cuts:
+            off[e.resource] = off.get(e.resource, 0) + e.value
+    return off
 
 
 def _placer_source(scn: Scenario, act: Activation, placer: Effect) -> tuple[str, str | None]:
