@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
+from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 
-from .scenario_kit import army, build, errors, skirmish
+from .scenario_kit import army, build, errors, skirmish, warnings
 from .test_scenario_abilities import write_armies
 
 PROTOSS = army("Daelaam", ("Zealot", 3), ("Stalker", 2), tactical=("Warp Gate", "Overcharged Nexus"))
@@ -105,3 +108,55 @@ def test_photon_overcharge_hits_the_unit_entering_elsewhere(tmp_path: Path) -> N
         {"unit": "marine-1", "action": "deploy", "to": [18, 32], "react": overcharge}]}}  # fmt: skip
     said = errors(build(skirmish("edge", armies=write_armies(tmp_path, PROTOSS, TERRAN), rounds=plain), "e.toml"))
     assert any("'Photon Overcharge' answers an Enemy Unit entering from Reserves" in p for p in said), said
+
+
+def test_comsat_station_closes_an_edge_to_enemy_deploys(tmp_path: Path) -> None:
+    """Comsat Station (Orbital Command): "Select one table edge that is not a player's Entry Edge. Until the End of the
+    Round, Enemy Units cannot Deploy from that edge": blue closes the east edge in Round 2, so red's Warp In by it
+    after that in the Round leaves the Zealots in Reserves in every game (skip report; ``scenario check`` warns, as
+    the order of the two players' activations is read per game); in Round 3 the edge is open again (``scenario
+    check``, which reads them on the table from Round 2, names that deploy)."""
+    terran = army("Terran Armed Forces", ("Marine", 6), ("Marine", 6), tactical=("Orbital Command",))
+    comsat = {"unit": "marine-1", "action": "deploy", "to": [18, 32]}
+    # the closing activation first: blue is first player in Round 2, red Warps In after it
+    plan = [
+        {"round": 1, "blue": {"movement": [comsat]}},
+        {"round": 2, "blue": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Comsat Station"],
+                                            "edge": "east"}]},
+         "red": {"movement": [WARP]}},
+        {"round": 3, "red": {"movement": [WARP]}},
+    ]  # fmt: skip
+    data = skirmish("comsat", armies=write_armies(tmp_path, PROTOSS, terran), rounds=plan, first_player="blue")
+    scn = build(data, "comsat.toml")
+    said = errors(scn)
+    assert len(said) == 1 and "'zealot-1' is already on the table" in said[0] and "rounds[2]" in said[0], said
+    told = warnings(scn)
+    assert len(told) == 1 and "an enemy's Comsat Station closes the east edge this Round" in told[0], told
+    assert "rounds[1].red" in told[0]
+    sim = Simulation(scn, 6, seed=1)
+    missions.setup(sim)
+    for rnd in (1, 2):
+        sim.round = rnd
+        sim.first[:] = 1  # blue activates first (in Round 1 red, with nothing to do, Passed first: 8.2.1)
+        sim.play_phase(rnd, "movement", np.arange(6))
+    assert lead_of(sim, "zealot-1") == {None}
+    assert sum(v for k, v in sim.skipped.items() if "the east edge is closed to Deploys this Round" in k) == 6
+    sim.cleanup(np.arange(6))
+    sim.round = 3
+    sim.first[:] = 0
+    sim.play_phase(3, "movement", np.arange(6))
+    assert lead_of(sim, "zealot-1") == {(34.0, 18.0)}
+
+
+def test_comsat_station_names_an_edge_that_is_not_an_entry_edge(tmp_path: Path) -> None:
+    """Its ``edge`` must be a table edge that is not a player's Entry Edge."""
+    terran = army("Terran Armed Forces", ("Marine", 6), ("Marine", 6), tactical=("Orbital Command",))
+    for edge in (None, "north"):
+        hold = {"unit": "marine-1", "action": "hold", "use": ["Comsat Station"]} | ({"edge": edge} if edge else {})
+        plan = [
+            {"round": 1, "blue": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 32]}]}},
+            {"round": 2, "blue": {"movement": [hold]}},
+        ]
+        data = skirmish("comsat", armies=write_armies(tmp_path, PROTOSS, terran), rounds=plan)
+        said = errors(build(data, "comsat.toml"))
+        assert len(said) == 1 and "the table edge Comsat Station closes" in said[0] and "east, west" in said[0], said

@@ -139,3 +139,38 @@ def test_check_recall_plans(tmp_path: Path) -> None:
     ]
     said = errors(scenario(tmp_path, later))
     assert len(said) == 1 and "is not on the table yet: Deploy it first" in said[0], said
+
+
+PROTOSS = army("Daelaam", ("Zealot", 3), ("Zealot", 3), ("Stalker", 2), tactical=("Gateway", "Forge"))
+
+
+def mass_recall_plan(action: dict) -> list[dict]:
+    return [
+        {"round": 1, "red": {"movement": [deploy("zealot-1", 10), deploy("zealot-2", 26), deploy("stalker-1", 14)]}},
+        {"round": 2, "red": {"movement": [action | {"use": ["Mass Recall"], "token_at": [10, 9]}]}},
+    ]
+
+
+def test_mass_recall_returns_the_units_near_its_faction_indicator(tmp_path: Path) -> None:
+    """Mass Recall (Daelaam): "Set a Faction Indicator anywhere on the battlefield. All Friendly Protoss Units Within
+    6\\" of this Faction Indicator are removed from the battlefield and returned to Reserves": with the Indicator at
+    (10, 9), the Zealots at (10, 4) (the active unit) and the Stalkers at (14, 4) go back, the Zealots at (26, 4)
+    stay; none is Destroyed (8.5.5)."""
+    scn = scenario(tmp_path, mass_recall_plan({"unit": "zealot-1", "action": "hold"}), red=PROTOSS)
+    assert errors(scn) == []
+    sim = play(scn, 4, 1)
+    sim.round = 2
+    sim.ref_supply = sim.current_supply()
+    sim.play_phase(2, "movement", np.arange(4))
+    on = {uid: bool((sim.pos[sim.uids.index(uid)] >= 0).all()) for uid in ("zealot-1", "zealot-2", "stalker-1")}
+    assert on == {"zealot-1": False, "zealot-2": True, "stalker-1": False}
+    assert missions._destroyed_supply(sim, np.arange(4)).tolist() == [[0] * 4, [0] * 4]
+
+
+def test_mass_recall_of_the_active_unit_before_a_move_is_an_error(tmp_path: Path) -> None:
+    """The ability resolves before the action; the active unit, returned, cannot Move afterwards."""
+    move = {"unit": "zealot-1", "action": "move", "to": [10, 7]}
+    said = errors(scenario(tmp_path, mass_recall_plan(move), red=PROTOSS))
+    assert len(said) == 1 and "Mass Recall returns 'zealot-1' itself to Reserves before its move" in said[0], said
+    far = {"unit": "zealot-2", "action": "move", "to": [26, 7]}
+    assert errors(scenario(tmp_path, mass_recall_plan(far), red=PROTOSS)) == []

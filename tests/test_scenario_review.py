@@ -326,24 +326,21 @@ def test_a_once_per_round_card_reaction_is_used_once_a_round() -> None:
 
 
 def test_an_active_ability_the_simulation_ignores_is_warned(tmp_path: Path) -> None:
-    """Orbital Command, "Comsat Station": "Select one table edge that is not a player's Entry Edge. Until the End of
-    the Round, Enemy Units cannot Deploy ..." has no machine-readable effect, so the simulation ignores it. Like a
-    Reaction without a modelled effect, it gets a ``warning:`` line, not silence."""
-    red = (
-        (ARMIES / "terran_skirmish.toml")
-        .read_text()
-        .replace('tactical = ["Barracks"]', 'tactical = ["Orbital Command"]')
-    )
-    assert "Orbital Command" in red
+    """Dropship, "Ready for Dust-Off": "Set a Faction Indicator anywhere on the battlefield ... At the End of the
+    Round, the controlling player may Deploy one Ground Unit from Reserves in base-to-base contact with this Faction
+    Indicator" has no machine-readable effect, so the simulation ignores it. Like a Reaction without a modelled
+    effect, it gets a ``warning:`` line, not silence."""
+    red = (ARMIES / "terran_skirmish.toml").read_text().replace('tactical = ["Barracks"]', 'tactical = ["Dropship"]')
+    assert "Dropship" in red
     (tmp_path / "red.toml").write_text(red)
     players = {"red": {"army": str(tmp_path / "red.toml")}, "blue": {"army": str(ARMIES / "zerg_skirmish.toml")}}
     rounds = [
         {"round": 1, "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]}},
-        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Comsat Station"]}]}},
+        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Ready for Dust-Off"]}]}},
     ]
     found = check_scenario(scenario(rounds=rounds, players=players))
     assert [p for p in found if not p.startswith("warning")] == []
-    assert any(p.startswith("warning") and "'Comsat Station'" in p and "no modelled effect" in p for p in found)
+    assert any(p.startswith("warning") and "'Ready for Dust-Off'" in p and "no modelled effect" in p for p in found)
 
 
 # ----------------------------------------------------------------- 8.2.1 passing

@@ -70,6 +70,7 @@ EffectKind = Literal[
     "deploy_place",
     "respawn",
     "cost_reduction",
+    "edge_block",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)

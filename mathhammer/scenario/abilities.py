@@ -74,6 +74,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..board.model import EPS
 from ..profiles.schema import Ability, Effect
 from ..starcraft.keywords import COMBAT_TAGS
 from ..starcraft.loadout import Loadout, make_loadout
@@ -1062,6 +1063,40 @@ def deploy_placed(sim: Simulation, u: int, act: Activation, games: np.ndarray, e
     if e.within is not None and got.size:
         got = far_from_enemies(sim, u, act, got, float(e.within))
     return np.sort(got)
+
+
+def recalls_self(scn: Scenario, act: Activation) -> bool:
+    """Does an ability of ``act``'s ``use`` return the active unit itself to Reserves instead of its action (Strap In!,
+    Strategic Recall: a ``to_reserves`` effect with neither ``within`` nor ``select``)?"""
+    return any(e.within is None and not e.select for _, e in used_effects(scn, act, "to_reserves"))
+
+
+def recalled_by(scn: Scenario, act: Activation, e: Effect) -> list[str]:
+    """The units Mass Recall may return ("All Friendly Protoss Units Within 6\" of this Faction Indicator"): the
+    active player's units of the faction its card names (its ``tags``), any of them without a card."""
+    found = next((f for n in act.use if (f := find(scn, act.unit, n)) and e in f.ability.effects), None)
+    tags = set(scn.roster.card(found.card).tags) if found and found.card else set()
+    return [
+        uid
+        for uid, su in scn.units.items()
+        if su.player == act.player and (not tags or tags & set(su.unit.card.faction_tags))
+    ]
+
+
+def mass_recall(
+    sim: Simulation, act: Activation, fresh: np.ndarray, token: tuple[tuple[float, float], str, Effect]
+) -> None:
+    """Mass Recall in the games ``fresh``: the Faction Indicator at the plan's ``token_at``; each Friendly unit of
+    :func:`recalled_by` with a live model Within ``within`` of it (its base edge, 7.3) goes back to Reserves
+    (:meth:`Simulation.to_reserves`), Engaged or not."""
+    xy, _, e = token
+    within = float(e.within or 0)
+    for uid in recalled_by(sim.scn, act, e):
+        v = sim.uids.index(uid)
+        near = np.zeros(sim.T, dtype=bool)
+        for (p, k), ts in sim.groups(fresh, [sim.row_pos(v), sim.row_alive(v)]):
+            near[ts] = p >= 0 and k > 0 and sim.world.point_gap(p, k, xy, TOKEN_RADIUS) <= within + EPS
+        sim.to_reserves(v, fresh[near[fresh]])
 
 
 def entered_elsewhere(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> None:

@@ -73,6 +73,8 @@ from .abilities import (
     needs_tag,
     on_selected_weapons,
     protected,
+    recalled_by,
+    recalls_self,
     reduction,
     remover,
     repeatable,
@@ -171,6 +173,15 @@ def check_scenario(scn: Scenario) -> list[str]:
         taken: set[tuple[str, str]] = set()  # once-per-Round cost reductions used this Round (unit, ability)
         seen_by.clear()  # 8.9.5: the Faction Indicators go at the Cleanup
         deployed: list[tuple[str, str]] = []  # (unit, player) deployed so far this Round
+        # (table edge, the player who closes it) this Round: Comsat Station, in any activation of the Round (the
+        # order of the two players' activations is read per game, 8.2.1)
+        closed = [
+            (a.edge, a.player)
+            for ph in PHASES
+            for p in PLAYERS
+            for a in scn.activations(rnd, ph, p)
+            if a.edge is not None and a.unit and used_effect(scn, a, "edge_block") is not None
+        ]
         # 7.3: tokens go at the end of the Round, unless STAY IN PLAY (Living Glob of Tissue)
         tumors[:] = [t for t in tumors if card_effect(scn, t[1], "tokens_stay") is not None]
         on_unit: dict[tuple[str, str], Ability] = {}  # an enemy's ability on a unit's weapons (Optical Flare)
@@ -316,11 +327,15 @@ def check_scenario(scn: Scenario) -> list[str]:
                     if _extra_move_ok(scn, world, act, say, warn, pos, on and engaged_now, occupied, why_not):
                         p_now, a_now = state()
                     _check_token(scn, world, act, say, warn, pos, tumors)
+                    _edge_block(scn, world, act, say)
+                    if _mass_recall(scn, world, act, say, pos):
+                        down.discard(act.unit)
+                        continue
                     if act.token_at is not None and (eye := used_effect(scn, act, "detector")) is not None:
                         seen_by.append((act.token_at, act.player, float(eye.within or 0)))
                     if _place_ok(scn, world, act, say, warn, pos, on and engaged_now, occupied, why_not):
                         p_now, a_now = state()
-                    if act.action != "deploy" and used_effect(scn, act, "to_reserves") is not None:
+                    if act.action != "deploy" and recalls_self(scn, act):
                         if _recall_ok(scn, act, say, on, on and engaged_now):
                             del pos[act.unit]  # 8.5.5: back in Reserves, it may Deploy again
                             down.discard(act.unit)
@@ -347,7 +362,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 )
                         away = used_effect(scn, act, "deploy_edge")
                         placer = used_effect(scn, act, "deploy_place")  # Burrow Ambush, Rapid Reinforcements
-                        edge = _deploy_edge_ok(scn, world, act, say, away, deployed) or world.edges[player]
+                        edge = _deploy_edge_ok(scn, world, act, say, warn, away, deployed, closed)
+                        edge = edge or world.edges[player]
                         deployed.append((act.unit, player))
                         reach = su.speed + su.base_mm / MM_PER_INCH / 2
                         d = edge_distance(edge, act.to, scn.board.width, scn.board.depth)
@@ -947,7 +963,10 @@ def _check_token(
     (Creep Spread), or in Base-to-Base contact with the unit (Spawn Creep Tumor: its base edge at most
     ``TOKEN_CONTACT`` from a model's). Kept in ``tumors``."""
     e = used_effect(scn, act, "creep_tumor")
-    marker = used_effect(scn, act, "detector")  # a Faction Indicator (Scanner Sweep): anywhere on the battlefield
+    # a Faction Indicator (Scanner Sweep, Mass Recall): anywhere on the battlefield
+    marker = used_effect(scn, act, "detector") or next(
+        (x for _, x in used_effects(scn, act, "to_reserves") if x.within is not None), None
+    )
     if act.token_at is None:
         if e is not None or marker is not None:
             warn(act, "use: the ability sets a token or Faction Indicator: give token_at = [x, y] (its centre)")
@@ -956,7 +975,7 @@ def _check_token(
         say(
             act,
             "token_at: no ability of use sets a token (Creep Spread, Excrete Creep, Spawn Creep Tumor, Scanner Sweep, "
-            "Surveillance, Oversight Mode)",
+            "Surveillance, Oversight Mode, Mass Recall)",
         )
         return
     x, y = act.token_at
@@ -999,17 +1018,17 @@ def _deploy_edge_ok(
     world: World,
     act: Activation,
     say: Say,
+    warn: Say,
     away: Effect | None,
     deployed: list[tuple[str, str]],
+    closed: list[tuple[str, str]],
 ) -> str | None:
     """A deploy by another table edge (``edge``, with Warp In, Armed and Ready or Timing Push: "Deploys from any
     table edge that is not a player's Entry Edge"): the edge named and not an Entry Edge, and no other Friendly
     unit of the kind the text names deployed earlier this Round ("cannot use this ability if another Friendly
     Ground Unit has already Deployed this Round"). The edge it enters by, or None (the player's Entry Edge)."""
     if away is None:
-        if act.edge is not None:
-            say(act, "edge: only with an ability that Deploys from another table edge (Warp In, Armed and Ready)")
-        return None
+        return None  # (an edge without such an ability: :func:`_edge_block`)
     entry = set(world.edges.values())
     if act.edge is None or act.edge in entry:
         allowed = [e for e in ("north", "south", "east", "west") if e not in entry]
@@ -1018,6 +1037,12 @@ def _deploy_edge_ok(
             f"edge: got {act.edge!r}; allowed: a table edge that is not a player's Entry Edge: {', '.join(allowed)}",
         )
         return None
+    if any(edge == act.edge and p != act.player for edge, p in closed):
+        warn(
+            act,
+            f"edge: an enemy's Comsat Station closes the {act.edge} edge this Round: in the games where it resolves "
+            "first (the order of activations, 8.2.1) the unit stays in Reserves",
+        )
     for name in act.use:
         found = find(scn, act.unit, name)
         m = _ALREADY.search(found.ability.text) if found else None
@@ -1163,6 +1188,27 @@ def _place_end(
             )
 
 
+def _mass_recall(scn: Scenario, world: World, act: Activation, say: Say, pos: dict[str, int]) -> bool:
+    """Mass Recall ("Set a Faction Indicator anywhere on the battlefield. All Friendly Protoss Units Within 6\" of this
+    Faction Indicator are removed from the battlefield and returned to Reserves"), before the action: the units of
+    :func:`recalled_by` on the table with a model Within 6" of ``token_at`` (full strength) leave ``pos`` (8.5.5).
+    True where the active unit is among them: its action is then an error unless a ``hold``."""
+    e = next((x for _, x in used_effects(scn, act, "to_reserves") if x.within is not None), None)
+    if e is None or act.token_at is None:
+        return False
+    gone = [
+        uid
+        for uid in recalled_by(scn, act, e)
+        if uid in pos
+        and world.point_gap(pos[uid], scn.units[uid].models, act.token_at, TOKEN_RADIUS) <= float(e.within or 0) + EPS
+    ]
+    for uid in gone:
+        del pos[uid]
+    if act.unit in gone and act.action != "hold":
+        say(act, f"use: Mass Recall returns {act.unit!r} itself to Reserves before its {act.action}: plan a `hold`")
+    return act.unit in gone
+
+
 def _recall_ok(scn: Scenario, act: Activation, say: Say, on: bool, engaged: bool) -> bool:
     """An ability that returns the unit to Reserves (Strap In!, Strategic Recall: "The active, Unengaged Ground Unit
     is returned to Reserves instead of performing an action"): planned on a ``hold``, for a Ground unit on the table
@@ -1182,6 +1228,30 @@ def _recall_ok(scn: Scenario, act: Activation, say: Say, on: bool, engaged: bool
         say(act, f"use: {name!r} returns an Unengaged unit to Reserves; {act.unit!r} is Engaged at this point")
         return False
     return ok
+
+
+def _edge_block(scn: Scenario, world: World, act: Activation, say: Say) -> None:
+    """Comsat Station ("Select one table edge that is not a player's Entry Edge. Until the End of the Round, Enemy
+    Units cannot Deploy from that edge"): the plan's ``edge`` names it (the enemy's Deploys by it: a warning of
+    :func:`_deploy_edge_ok`). An ``edge`` on an activation with neither such an ability nor a Deploy by another table
+    edge is an error."""
+    if used_effect(scn, act, "edge_block") is None:
+        if act.edge is not None and (act.action != "deploy" or used_effect(scn, act, "deploy_edge") is None):
+            say(
+                act,
+                "edge: only with an ability that Deploys from another table edge (Warp In, Armed and Ready) or closes "
+                "one (Comsat Station)",
+            )
+        return
+    entry = set(world.edges.values())
+    allowed = [e for e in ("north", "south", "east", "west") if e not in entry]
+    if act.edge is None or act.edge in entry:
+        say(
+            act,
+            f"edge: got {act.edge!r}; allowed: the table edge Comsat Station closes, not a player's Entry Edge: "
+            f"{', '.join(allowed)}",
+        )
+        return
 
 
 def _burrow_ok(scn: Scenario, act: Activation, down: set[str], engaged: bool) -> bool:

@@ -216,6 +216,11 @@ class Simulation:
         # battlefield (until the Cleanup); the units with Detection (Omega Worm)
         self.indicators, self.indicator_of = abilities.plan_tokens(scn, "detector")
         self.indicator = np.zeros((len(self.indicators), T), dtype=bool)
+        #: Comsat Station: (table edge, the player closing it) -> the games where Enemy Units cannot Deploy from it
+        #: this Round
+        self.closed: dict[tuple[str, int], np.ndarray] = {}
+        # Mass Recall's Faction Indicators (plan order) and the activation setting each
+        self.recalls, self.recall_of = abilities.plan_tokens(scn, "to_reserves")
         self.detector_units = [
             u
             for u, su in enumerate(self.units)
@@ -658,7 +663,9 @@ class Simulation:
             return
         abilities.regenerate(self, u, act.phase, here)  # "When this Unit becomes Activated" (Regeneration)
         self._use(u, act, here)
-        if act.use and abilities.used_effect(self.scn, act, "to_reserves") is not None:
+        if self.recall_of.get(act) is not None:  # Mass Recall: the active unit itself may be among those returned
+            here = here[self.pos[u, here] >= 0]
+        if act.use and abilities.recalls_self(self.scn, act):
             self._recall(u, act, here)  # Strap In!, Strategic Recall: "instead of performing an action"
             return
         if act.extra_to is not None and self._effects(u, abilities.use_bits(self, u, act.use), "extra_move"):
@@ -710,6 +717,13 @@ class Simulation:
         k = self.indicator_of.get(act)
         if k is not None:
             self.indicator[k, fresh] = True  # Scanner Sweep: "Set a Faction Indicator anywhere on the battlefield"
+        if act.edge is not None and abilities.used_effect(self.scn, act, "edge_block") is not None:
+            # Comsat Station: "Until the End of the Round, Enemy Units cannot Deploy from that edge"
+            key = (act.edge, PLAYERS.index(self.units[u].player))
+            self.closed.setdefault(key, np.zeros(self.T, dtype=bool))[fresh] = True
+        k = self.recall_of.get(act)
+        if k is not None:
+            abilities.mass_recall(self, act, fresh, self.recalls[k])  # Mass Recall, before the action
         if abilities.used_effects(self.scn, act, "respawn"):
             self._respawn(u, act, fresh)  # RESPAWN (X): Zergling Reconstitution (ON CREEP where a tumor was just set)
 
@@ -735,6 +749,14 @@ class Simulation:
         away = abilities.used_effect(
             self.scn, act, "deploy_edge"
         )  # Warp In: from another table edge, far from the enemy
+        if away is not None and act.edge:
+            for (edge, closer), games in self.closed.items():
+                if edge == act.edge and closer != player and games[reserve].any():
+                    shut = games[reserve]
+                    self._skip(
+                        act, int(shut.sum()), f"the {edge} edge is closed to Deploys this Round (Comsat Station)"
+                    )
+                    reserve = reserve[~shut]
         rear = EDGE_REAR[act.edge] if away is not None and act.edge else self.world.rear_of(su.player)
         placer = abilities.used_effect(self.scn, act, "deploy_place")
         if placer is not None:  # Burrow Ambush, Rapid Reinforcements, Phase Prism: PLACE as it Deploys
@@ -932,7 +954,11 @@ class Simulation:
             return
         engaged = self.engaged_mask(here, u)
         self._skip(act, int(engaged.sum()), "the unit is Engaged: not returned to Reserves (its text: Unengaged)")
-        back = here[~engaged]
+        self.to_reserves(u, here[~engaged])
+
+    def to_reserves(self, u: int, back: np.ndarray) -> None:
+        """Unit ``u`` leaves the battlefield for Reserves in the games ``back`` (8.5.5 UNITS RETURNED TO RESERVES, as
+        :meth:`_recall` reads it)."""
         if back.size == 0:
             return
         self.ref_supply[u, back] -= self.supply(u, self.alive[u, back])
@@ -1473,6 +1499,7 @@ class Simulation:
         self.used[:, live] &= keep[:, None]
         abilities.tumors_cleanup(self, live)
         self.indicator[:, live] = False  # 8.9.5: Tokens and Markers go (a Faction Indicator among them)
+        self.closed.clear()  # Comsat Station: "Until the End of the Round"
         self.granted.clear()
         self.penalty[:, live] = False
         diff = self.vp[0, live] - self.vp[1, live]
