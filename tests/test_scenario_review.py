@@ -15,7 +15,7 @@ from mathhammer.scenario import ScenarioError, abilities, check_scenario
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation
 
-from .scenario_kit import TWO_MARKERS, build, skirmish
+from .scenario_kit import TWO_MARKERS, army, build, skirmish
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
@@ -326,21 +326,18 @@ def test_a_once_per_round_card_reaction_is_used_once_a_round() -> None:
 
 
 def test_an_active_ability_the_simulation_ignores_is_warned(tmp_path: Path) -> None:
-    """Dropship, "Ready for Dust-Off": "Set a Faction Indicator anywhere on the battlefield ... At the End of the
-    Round, the controlling player may Deploy one Ground Unit from Reserves in base-to-base contact with this Faction
-    Indicator" has no machine-readable effect, so the simulation ignores it. Like a Reaction without a modelled
-    effect, it gets a ``warning:`` line, not silence."""
-    red = (ARMIES / "terran_skirmish.toml").read_text().replace('tactical = ["Barracks"]', 'tactical = ["Dropship"]')
-    assert "Dropship" in red
-    (tmp_path / "red.toml").write_text(red)
+    """Sentry, "Force Field": "Set a Force Field token Within 8\" in an unoccupied space. Units of Size 2 or lower
+    cannot move across Force Fields ..." has no machine-readable effect, so the simulation ignores it. Like a
+    Reaction without a modelled effect, it gets a ``warning:`` line, not silence."""
+    (tmp_path / "red.toml").write_text(army("Daelaam", ("Zealot", 3), ("Sentry", 2)))
     players = {"red": {"army": str(tmp_path / "red.toml")}, "blue": {"army": str(ARMIES / "zerg_skirmish.toml")}}
     rounds = [
-        {"round": 1, "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]}},
-        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "hold", "use": ["Ready for Dust-Off"]}]}},
+        {"round": 1, "red": {"movement": [{"unit": "sentry-1", "action": "deploy", "to": [9, 4]}]}},
+        {"round": 2, "red": {"movement": [{"unit": "sentry-1", "action": "hold", "use": ["Force Field"]}]}},
     ]
     found = check_scenario(scenario(rounds=rounds, players=players))
     assert [p for p in found if not p.startswith("warning")] == []
-    assert any(p.startswith("warning") and "'Ready for Dust-Off'" in p and "no modelled effect" in p for p in found)
+    assert any(p.startswith("warning") and "'Force Field'" in p and "no modelled effect" in p for p in found)
 
 
 # ----------------------------------------------------------------- 8.2.1 passing

@@ -71,6 +71,8 @@ EffectKind = Literal[
     "respawn",
     "cost_reduction",
     "edge_block",
+    "shade",
+    "dust_off",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -280,6 +282,10 @@ class Effect(_Frozen):
             raise ValueError('to_reserves: select is "friendly" (the unit a Deploy takes the place of) or none')
         if k == "cost_reduction" and (self.value <= 0 or not self.resource):
             raise ValueError('cost_reduction needs value >= 1 and resource ("CP", "BM" or "PE")')
+        if k == "dust_off" and (self.select != "friendly" or self.within is None):
+            raise ValueError('dust_off needs select = "friendly" (the unit Deployed) and within (inches from enemies)')
+        if k == "shade" and self.within is None:
+            raise ValueError("shade needs within (inches: the token Wholly Within it of a model of the unit)")
         if self.select and self.within is None and k not in ("activate_next", "deploy_place", "to_reserves"):
             raise ValueError("select needs within (inches): the range the unit is selected in")
         return self

@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..board.model import EPS
+from ..board.model import EPS, MM_PER_INCH
 from ..profiles.schema import Ability, Effect
 from ..starcraft.keywords import COMBAT_TAGS
 from ..starcraft.loadout import Loadout, make_loadout
@@ -487,7 +487,7 @@ ENEMY_WEAPON_KINDS = {"enemy_weapon_keyword": "weapon_keyword", "enemy_weapon_dr
 FRIEND_KINDS = ("weapon_keyword", "ignore_disengage_penalty")
 #: effect kinds of a Deploy by PLACE (Rapid Reinforcements, Phase Prism) whose ``select`` names where it starts, not
 #: a unit the effect is for (their ``within`` is the distance from Enemy models)
-DEPLOY_KINDS = ("deploy_place", "to_reserves")
+DEPLOY_KINDS = ("deploy_place", "to_reserves", "dust_off")
 
 
 def in_force(e: Effect, options: Sequence[str]) -> bool:
@@ -1097,6 +1097,71 @@ def mass_recall(
         for (p, k), ts in sim.groups(fresh, [sim.row_pos(v), sim.row_alive(v)]):
             near[ts] = p >= 0 and k > 0 and sim.world.point_gap(p, k, xy, TOKEN_RADIUS) <= within + EPS
         sim.to_reserves(v, fresh[near[fresh]])
+
+
+def set_end_token(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
+    """A token for the End of the Round, at the plan's ``token_at``, in the games ``fresh`` where it may be set:
+    Psionic Transfer's Shade ("Set a Shade token Wholly Within 12\" of any model in this Unit"), Ready for Dust-Off's
+    and Ventral Sacs' Faction Indicator ("anywhere on the battlefield more than 10\" away from any Enemy model"). The
+    other games are counted in the skip report; :func:`end_of_round` resolves the rest."""
+    shade = act in sim.shade_of
+    xy, player, e = sim.shades[sim.shade_of[act]] if shade else sim.drops[sim.drop_of[act]]
+    within = float(e.within or 0)
+    ok = np.zeros(sim.T, dtype=bool)
+    if shade:
+        for (p, k), ts in sim.groups(fresh, [sim.row_pos(u), sim.row_alive(u)]):
+            ok[ts] = p >= 0 and k > 0 and sim.world.point_gap(p, k, xy, TOKEN_RADIUS) + 2 * TOKEN_RADIUS <= within + EPS
+        why = f'the Shade token is not Wholly Within {within:g}" of a model of the unit'
+    else:
+        ok[fresh] = True
+        for v in range(sim.U):
+            if sim.units[v].player == player:
+                continue
+            for (p, k), ts in sim.groups(fresh, [sim.row_pos(v), sim.row_alive(v)]):
+                if p >= 0 and k > 0 and sim.world.point_gap(p, k, xy, TOKEN_RADIUS) <= within + EPS:
+                    ok[ts] = False
+        why = f'the Faction Indicator would be Within {within:g}" of an Enemy model: not set (its text)'
+    sim._skip(act, int((~ok[fresh]).sum()), why)
+    sim.pending.append((act, fresh[ok[fresh]]))
+
+
+def end_of_round(sim: Simulation, live: np.ndarray) -> None:
+    """The effects "At the End of the Round" of the tokens set this Round (:func:`set_end_token`), in plan order, in
+    the games of ``live`` where each was set.
+
+    Psionic Transfer: "the controlling player may set all models of this Unit in Coherency, treating the Shade token
+    as the Leading Model": where the unit is on the table its Leading Model is set at the token's centre, the others
+    around it (:meth:`Simulation._move_to`, not a Move: the Burrowed Status stays). Ready for Dust-Off, Ventral Sacs:
+    "the controlling player may Deploy one Ground Unit from Reserves in base-to-base contact with this Faction
+    Indicator": the unit the plan selects, where it is in Reserves and its Supply fits the Available Supply (8.3.2),
+    its Leading Model touching the Indicator on the side of the player's Entry Edge, the others behind it. The
+    player always takes the "may" (the plan asked for it)."""
+    pending, sim.pending = sim.pending, []
+    alive_games = np.zeros(sim.T, dtype=bool)
+    alive_games[live] = True
+    for act, games in pending:
+        games = games[alive_games[games]]
+        if games.size == 0:
+            continue
+        u = sim.uids.index(act.unit)
+        if act in sim.shade_of:
+            xy = sim.shades[sim.shade_of[act]][0]
+            here = games[(sim.pos[u, games] >= 0) & (sim.alive[u, games] > 0)]
+            sim._move_to(u, here, xy, act, moving=False)
+            continue
+        xy, player, e = sim.drops[sim.drop_of[act]]
+        found = next(f for n in act.use if (f := find(sim.scn, act.unit, n)) and e in f.ability.effects)
+        picked = next(unit for n, unit in act.select if n.strip().lower() == found.ability.name.lower())
+        v = sim.uids.index(picked)
+        ready = games[(sim.pos[v, games] < 0) & (sim.alive[v, games] > 0)]
+        sim._skip(act, games.size - ready.size, f"{picked!r} is not in Reserves at the End of the Round: no Deploy")
+        ready = sim.available(v, act, ready)
+        rear = sim.world.rear_of(player)
+        r = sim.units[v].base_mm / MM_PER_INCH / 2
+        gap = TOKEN_RADIUS + r + TOKEN_CONTACT / 2
+        lead = (xy[0] + gap * rear[0] / math.hypot(*rear), xy[1] + gap * rear[1] / math.hypot(*rear))
+        got = ready[sim._place(v, ready, lead, rear, act)]
+        sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
 
 
 def entered_elsewhere(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> None:

@@ -173,6 +173,7 @@ def check_scenario(scn: Scenario) -> list[str]:
         taken: set[tuple[str, str]] = set()  # once-per-Round cost reductions used this Round (unit, ability)
         seen_by.clear()  # 8.9.5: the Faction Indicators go at the Cleanup
         deployed: list[tuple[str, str]] = []  # (unit, player) deployed so far this Round
+        ending: list[Activation] = []  # tokens for the End of the Round (Psionic Transfer, Ready for Dust-Off)
         # (table edge, the player who closes it) this Round: Comsat Station, in any activation of the Round (the
         # order of the two players' activations is read per game, 8.2.1)
         closed = [
@@ -328,6 +329,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                         p_now, a_now = state()
                     _check_token(scn, world, act, say, warn, pos, tumors)
                     _edge_block(scn, world, act, say)
+                    _end_token(scn, world, act, say, pos, ending)
                     if _mass_recall(scn, world, act, say, pos):
                         down.discard(act.unit)
                         continue
@@ -443,6 +445,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 "as written; "
                                 "it fights only in games where it is"
                             )
+        _end_of_round(scn, world, say, pos, ending, pool, occupied)
     return problems
 
 
@@ -507,14 +510,26 @@ def _in_enemy_zone(world: World, act: Activation, pid: int | None) -> bool:
     ``pid``: the unit's placement (None: it cannot be set there; then its Leading Model alone).
     """
     assert act.to is not None
+    if pid is not None:
+        return _pid_in_enemy_zone(world, act.unit, act.player, pid)
     su = world.scn.units[act.unit]
     other = PLAYERS[1 - PLAYERS.index(act.player)]
     edge = world.edges[other]
     r = su.base_mm / MM_PER_INCH / 2
-    centres = (act.to,) if pid is None else world.placements[pid].centres
+    centres = (act.to,)
     depth = world.scn.deployment.zone_depth
     width, length = world.scn.board.width, world.scn.board.depth
     return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in centres)
+
+
+def _pid_in_enemy_zone(world: World, unit: str, player: str, pid: int) -> bool:
+    """8.3.3, :func:`_in_enemy_zone` for placement ``pid`` of ``unit`` (of ``player``)."""
+    su = world.scn.units[unit]
+    edge = world.edges[PLAYERS[1 - PLAYERS.index(player)]]
+    r = su.base_mm / MM_PER_INCH / 2
+    depth = world.scn.deployment.zone_depth
+    width, length = world.scn.board.width, world.scn.board.depth
+    return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in world.placements[pid].centres)
 
 
 def _level_ok(world: World, act: Activation, say: Say) -> bool:
@@ -963,9 +978,13 @@ def _check_token(
     (Creep Spread), or in Base-to-Base contact with the unit (Spawn Creep Tumor: its base edge at most
     ``TOKEN_CONTACT`` from a model's). Kept in ``tumors``."""
     e = used_effect(scn, act, "creep_tumor")
-    # a Faction Indicator (Scanner Sweep, Mass Recall): anywhere on the battlefield
-    marker = used_effect(scn, act, "detector") or next(
-        (x for _, x in used_effects(scn, act, "to_reserves") if x.within is not None), None
+    # a Faction Indicator (Scanner Sweep, Mass Recall, Ready for Dust-Off) or a Shade: anywhere on the battlefield
+    # (:func:`_end_token` reads where the last two may go)
+    marker = (
+        used_effect(scn, act, "detector")
+        or used_effect(scn, act, "shade")
+        or used_effect(scn, act, "dust_off")
+        or next((x for _, x in used_effects(scn, act, "to_reserves") if x.within is not None), None)
     )
     if act.token_at is None:
         if e is not None or marker is not None:
@@ -975,7 +994,7 @@ def _check_token(
         say(
             act,
             "token_at: no ability of use sets a token (Creep Spread, Excrete Creep, Spawn Creep Tumor, Scanner Sweep, "
-            "Surveillance, Oversight Mode, Mass Recall)",
+            "Surveillance, Oversight Mode, Mass Recall, Psionic Transfer, Ready for Dust-Off, Ventral Sacs)",
         )
         return
     x, y = act.token_at
@@ -1188,6 +1207,94 @@ def _place_end(
             )
 
 
+def _end_token(
+    scn: Scenario, world: World, act: Activation, say: Say, pos: dict[str, int], ending: list[Activation]
+) -> None:
+    """A token for the End of the Round at ``token_at`` (kept in ``ending``): Psionic Transfer's Shade "Wholly Within
+    12\" of any model in this Unit", Ready for Dust-Off's and Ventral Sacs' Faction Indicator "more than 10\" away
+    from any Enemy model" (at this point of the plan, full strength)."""
+    shade, drop = used_effect(scn, act, "shade"), used_effect(scn, act, "dust_off")
+    if act.token_at is None or (shade is None and drop is None):
+        return
+    xy = act.token_at
+    if shade is not None:
+        if act.unit not in pos:
+            return  # (named by the other checks)
+        gap = world.point_gap(pos[act.unit], scn.units[act.unit].models, xy, TOKEN_RADIUS)
+        if gap + 2 * TOKEN_RADIUS > float(shade.within or 0) + EPS:
+            say(act, f'token_at: the Shade token is not Wholly Within {shade.within:g}" of a model of {act.unit!r}')
+            return
+    else:
+        assert drop is not None
+        for uid, pid in pos.items():
+            if scn.units[uid].player != act.player:
+                gap = world.point_gap(pid, scn.units[uid].models, xy, TOKEN_RADIUS)
+                if gap <= float(drop.within or 0) + EPS:
+                    say(act, f'token_at: the Faction Indicator is {gap:.1f}" from {uid!r}; more than {drop.within:g}" '
+                        "from any Enemy model (its text)")  # fmt: skip
+                    return
+    ending.append(act)
+
+
+def _end_of_round(
+    scn: Scenario,
+    world: World,
+    say: Say,
+    pos: dict[str, int],
+    ending: list[Activation],
+    pool: int | None,
+    occupied: Callable[[str], tuple[int, ...]],
+) -> None:
+    """The End of the Round for the tokens of ``ending`` (then emptied), in plan order, as the simulation reads them:
+    Psionic Transfer sets the unit with its Leading Model at the Shade; Ready for Dust-Off and Ventral Sacs Deploy the
+    selected unit, in Reserves, touching the Faction Indicator on the side of the player's Entry Edge (Available
+    Supply, 8.3.2; not Within the opponent's Zone of Influence, 8.3.3)."""
+    for act in ending:
+        assert act.token_at is not None
+        xy = act.token_at
+        if used_effect(scn, act, "shade") is not None:
+            if act.unit in pos:
+                su = scn.units[act.unit]
+                old = world.placements[pos[act.unit]].centres[0]
+                rear = (old[0] - xy[0], old[1] - xy[1])
+                pid = world.place(su, xy, rear if any(rear) else world.rear_of(su.player), occupied(act.unit))
+                if pid is None:
+                    say(act, f"token_at: at the End of the Round {act.unit!r} finds no room around the Shade token")
+                else:
+                    pos[act.unit] = pid
+            continue
+        name = next(a.name for a, _ in used_effects(scn, act, "dust_off"))
+        picked = next((u for n, u in act.select if n.strip().lower() == name.lower()), None)
+        if picked is None:
+            continue  # (the select check names it)
+        su = scn.units[picked]
+        if picked in pos:
+            say(act, f"select.{name}: {picked!r} is on the table at the End of the Round: it Deploys from Reserves")
+            continue
+        if pool is not None and counts_for_pool(su):
+            on_table = sum(
+                scn.units[u].supply(scn.units[u].models)
+                for u in pos
+                if scn.units[u].player == act.player and counts_for_pool(scn.units[u])
+            )
+            if su.supply(su.models) > pool - on_table:
+                say(act, f"select.{name}: {picked!r} needs Supply {su.supply(su.models)} at the End of the Round; "
+                    f"Available Supply is {pool - on_table} (8.3.2)")  # fmt: skip
+                continue
+        rear = world.rear_of(act.player)
+        gap = TOKEN_RADIUS + su.base_mm / MM_PER_INCH / 2 + TOKEN_CONTACT / 2
+        norm = math.hypot(*rear)
+        lead = (xy[0] + gap * rear[0] / norm, xy[1] + gap * rear[1] / norm)
+        pid = world.place(su, lead, rear, occupied(picked))
+        if pid is None:
+            say(act, f"select.{name}: {picked!r} finds no room touching the Faction Indicator at the End of the Round")
+            continue
+        if _pid_in_enemy_zone(world, picked, act.player, pid):
+            say(act, f"select.{name}: {picked!r} would end Within the opponent's Zone of Influence (8.3.3)")
+        pos[picked] = pid
+    ending.clear()
+
+
 def _mass_recall(scn: Scenario, world: World, act: Activation, say: Say, pos: dict[str, int]) -> bool:
     """Mass Recall ("Set a Faction Indicator anywhere on the battlefield. All Friendly Protoss Units Within 6\" of this
     Faction Indicator are removed from the battlefield and returned to Reserves"), before the action: the units of
@@ -1315,6 +1422,10 @@ def _check_select(
             ok = [u for u in ok if tags & set(scn.units[u].unit.card.combat_tags)]
         if unit not in ok:
             say(act, f"select.{a.name}: got {unit!r}; allowed: {', '.join(ok) or 'none'} (its text: {a.text!r})")
+            continue
+        if any(e.kind == "dust_off" for e in picks):  # a unit in Reserves, Deployed at the End of the Round
+            if "Ground" not in scn.units[unit].unit.card.combat_tags or scn.units[unit].flying:
+                say(act, f"select.{a.name}: {unit!r} is not a Ground Unit (its text: Deploy one Ground Unit)")
             continue
         if any(e.kind == "activate_next" for e in picks):  # Bound by the Khala: a later activation of this Phase
             later = list(scn.activations(act.round, act.phase, act.player))

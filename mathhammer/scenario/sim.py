@@ -219,6 +219,11 @@ class Simulation:
         #: Comsat Station: (table edge, the player closing it) -> the games where Enemy Units cannot Deploy from it
         #: this Round
         self.closed: dict[tuple[str, int], np.ndarray] = {}
+        # End of the Round: Psionic Transfer's Shade tokens, Ready for Dust-Off's and Ventral Sacs' Faction
+        # Indicators (plan order, the activation setting each), and those set this Round (the games)
+        self.shades, self.shade_of = abilities.plan_tokens(scn, "shade")
+        self.drops, self.drop_of = abilities.plan_tokens(scn, "dust_off")
+        self.pending: list[tuple[Activation, np.ndarray]] = []
         # Mass Recall's Faction Indicators (plan order) and the activation setting each
         self.recalls, self.recall_of = abilities.plan_tokens(scn, "to_reserves")
         self.detector_units = [
@@ -721,30 +726,40 @@ class Simulation:
             # Comsat Station: "Until the End of the Round, Enemy Units cannot Deploy from that edge"
             key = (act.edge, PLAYERS.index(self.units[u].player))
             self.closed.setdefault(key, np.zeros(self.T, dtype=bool))[fresh] = True
+        if act in self.shade_of or act in self.drop_of:
+            abilities.set_end_token(self, u, act, fresh)  # Psionic Transfer, Ready for Dust-Off, Ventral Sacs
         k = self.recall_of.get(act)
         if k is not None:
             abilities.mass_recall(self, act, fresh, self.recalls[k])  # Mass Recall, before the action
         if abilities.used_effects(self.scn, act, "respawn"):
             self._respawn(u, act, fresh)  # RESPAWN (X): Zergling Reconstitution (ON CREEP where a tumor was just set)
 
+    def available(self, u: int, act: Activation, reserve: np.ndarray) -> np.ndarray:
+        """The games of ``reserve`` where unit ``u``'s Current Supply Value fits the Available Supply (8.3.2: the
+        Supply Pool less the Supply of the Friendly Units on the table; unlimited in the final Round); the others are
+        counted in the skip report."""
+        pool = self.scn.mission.supply_pool(self.round)
+        if pool is None:
+            return reserve
+        su = self.units[u]
+        player = PLAYERS.index(su.player)
+        # Advanced Medic Facilities: a unit whose Supply "counts as 0 when calculating the Supply Pool"
+        own = [
+            v
+            for v in range(self.U)
+            if PLAYERS.index(self.units[v].player) == player and v != u and abilities.counts_for_pool(self.units[v])
+        ]
+        used = sum((self.supply(v, self.alive[v, reserve]) * (self.pos[v, reserve] >= 0)) for v in own)
+        need = self.supply(u, self.alive[u, reserve]) * int(abilities.counts_for_pool(su))
+        ok = need <= pool - np.asarray(used)
+        self._skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
+        return reserve[ok]
+
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""
         su = self.units[u]
         player = PLAYERS.index(su.player)
-        reserve = trials[(self.pos[u, trials] < 0) & (self.alive[u, trials] > 0)]
-        pool = self.scn.mission.supply_pool(self.round)
-        if pool is not None:
-            # Advanced Medic Facilities: a unit whose Supply "counts as 0 when calculating the Supply Pool"
-            own = [
-                v
-                for v in range(self.U)
-                if PLAYERS.index(self.units[v].player) == player and v != u and abilities.counts_for_pool(self.units[v])
-            ]
-            used = sum((self.supply(v, self.alive[v, reserve]) * (self.pos[v, reserve] >= 0)) for v in own)
-            need = self.supply(u, self.alive[u, reserve]) * int(abilities.counts_for_pool(su))
-            ok = need <= pool - np.asarray(used)
-            self._skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
-            reserve = reserve[ok]
+        reserve = self.available(u, act, trials[(self.pos[u, trials] < 0) & (self.alive[u, trials] > 0)])
         assert act.to is not None
         away = abilities.used_effect(
             self.scn, act, "deploy_edge"
@@ -1492,7 +1507,9 @@ class Simulation:
         return (self.draw(stream, trials) < 0.5).astype(np.int64)
 
     def cleanup(self, live: np.ndarray) -> None:
-        """8.9.5 Cleanup (abilities and their effects expire, cards Ready) and 8.9.6 initiative."""
+        """8.9.5 Cleanup (abilities and their effects expire, cards Ready) and 8.9.6 initiative; first the effects "At
+        the End of the Round" (:func:`abilities.end_of_round`)."""
+        abilities.end_of_round(self, live)
         # part 11 STATUS: "Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase"
         status = abilities.BURROWED_STATUS
         keep = np.array([abilities.status_bit(self, u) if status in self.abilities[u] else 0 for u in range(self.U)])
