@@ -73,6 +73,10 @@ EffectKind = Literal[
     "edge_block",
     "shade",
     "dust_off",
+    "summon",
+    "structure",
+    "no_status",
+    "entry_base",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -191,6 +195,10 @@ class Effect(_Frozen):
     models_near: int = Field(default=0, ge=0, le=99)
     #: cost_reduction: only for a unit of this Army Slot (Advanced Training: "a Friendly Support Unit")
     slot: str = ""
+    #: summon: the Summoned Unit's card (9.1.9: "Roachling", "Pylon", "Omega Worm", "Point Defense Drone")
+    unit: str = ""
+    #: summon: the unit is removed at the End of the Round (Rapid Ingress: "Remove this Unit at the End of the Round")
+    leaves: bool = False
 
     @field_validator("vs_tags", "surge_types")
     @classmethod
@@ -282,6 +290,8 @@ class Effect(_Frozen):
             raise ValueError('to_reserves: select is "friendly" (the unit a Deploy takes the place of) or none')
         if k == "cost_reduction" and (self.value <= 0 or not self.resource):
             raise ValueError('cost_reduction needs value >= 1 and resource ("CP", "BM" or "PE")')
+        if k == "summon" and not self.unit:
+            raise ValueError("summon needs unit (the Summoned Unit's card name)")
         if k == "dust_off" and (self.select != "friendly" or self.within is None):
             raise ValueError('dust_off needs select = "friendly" (the unit Deployed) and within (inches from enemies)')
         if k == "shade" and self.within is None:

@@ -74,12 +74,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..board.engagement import ENGAGEMENT_RANGE
 from ..board.model import EPS, MM_PER_INCH
+from ..board.ranks import CONTACT
 from ..profiles.schema import Ability, Effect
 from ..starcraft.keywords import COMBAT_TAGS
 from ..starcraft.loadout import Loadout, make_loadout
 from .spec import Activation, Reaction, Scenario, ScenarioUnit
-from .world import Coord
+from .world import Coord, World
 from .world import edge_distance as edge_gap
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -398,8 +400,17 @@ def burrowed(sim: Simulation, u: int, trials: np.ndarray) -> np.ndarray:
     return np.asarray((sim.used[u, trials] & status_bit(sim, u)) != 0)
 
 
+def never_burrowed(su: ScenarioUnit) -> bool:
+    """Can the unit never gain the Burrowed Status (a ``no_status`` BURROWED effect; Underdeveloped Claws: "This Unit
+    cannot gain Burrowed Status")?"""
+    return any(e.kind == "no_status" and e.keyword == "BURROWED" for a in unit_abilities(su) for e in a.effects)
+
+
 def set_burrowed(sim: Simulation, u: int, games: np.ndarray, on: bool) -> None:
-    """Unit ``u`` gains (``on``) or loses the Burrowed Status in ``games``."""
+    """Unit ``u`` gains (``on``; never one that cannot, :func:`never_burrowed`) or loses the Burrowed Status in
+    ``games``."""
+    if on and never_burrowed(sim.units[u]):
+        return
     if not on and BURROWED_STATUS not in sim.abilities[u]:
         return
     bit = status_bit(sim, u)
@@ -975,7 +986,9 @@ def lunges(sim: Simulation, act: Activation, trials: np.ndarray) -> None:
                 sim._move_to(h, ts, to, act)
 
 
-def far_from_enemies(sim: Simulation, u: int, act: Activation, games: np.ndarray, inches: float) -> np.ndarray:
+def far_from_enemies(
+    sim: Simulation, u: int, act: Activation, games: np.ndarray, inches: float, left: str = "left in Reserves"
+) -> np.ndarray:
     """The games of ``games`` where unit ``u``, just deployed, has no live model Within ``inches`` of an Enemy model
     ("This deployment must end more than 10\" away from any Enemy model"); in the others it goes back to Reserves
     (skip report)."""
@@ -986,9 +999,7 @@ def far_from_enemies(sim: Simulation, u: int, act: Activation, games: np.ndarray
     bad = games[near[games]]
     if bad.size:
         sim.set_pos(u, bad, -1)
-        sim._skip(
-            act, bad.size, f'deployed Within {inches:g}" of an Enemy model: not allowed (its text), left in Reserves'
-        )
+        sim._skip(act, bad.size, f'set Within {inches:g}" of an Enemy model: not allowed (its text), {left}')
     return games[~near[games]]
 
 
@@ -1099,6 +1110,136 @@ def mass_recall(
         sim.to_reserves(v, fresh[near[fresh]])
 
 
+def is_structure(su: ScenarioUnit) -> bool:
+    """Has the unit Structure ("This Unit cannot be Activated in any Phase and cannot perform actions. Additionally,
+    its Current Supply Value is treated as 0, and it can never Control or Contest Mission Markers")?"""
+    return any(e.kind == "structure" for a in unit_abilities(su) for e in a.effects)
+
+
+def summoning(scn: Scenario, su: ScenarioUnit) -> list[Effect]:
+    """The ``summon`` effects of the ability that sets the Summoned Unit ``su``."""
+    where = scn.units[su.parent] if su.parent else None
+    for f in card_abilities(scn, su.player) if where is None else [Found(a) for a in unit_abilities(where)]:
+        if f.ability.name == su.summoned_by:
+            return [e for e in f.ability.effects if e.kind == "summon"]
+    return []
+
+
+#: SUMMON's Leading Model: the directions from the Parent Unit's Leading Model tried in turn (degrees from the way
+#: away from the player's Entry Edge, counter-clockwise)
+CONTACT_TURNS = (0, 90, 270, 45, 315, 135, 225, 180)
+#: SUMMON's Base-to-Base contact: the bases' edges this far apart, at Base-to-Base contact's limit (``CONTACT``,
+#: 0.05") and no nearer than :meth:`World.place` sets two bases (half its ``GAP``)
+SUMMON_GAP = CONTACT + EPS / 2
+
+
+def contact_leads(world: World, pid: int, su: ScenarioUnit, rear: Coord) -> list[Coord]:
+    """Where SUMMON may set ``su``'s Leading Model "in Base-to-Base contact with the Parent Unit" (its Leading Model,
+    placement ``pid``), in the order tried (:data:`CONTACT_TURNS`): bases :data:`SUMMON_GAP` apart."""
+    (x, y), pr = world.placements[pid].centres[0], world._radius(pid)
+    gap = pr + su.base_mm / MM_PER_INCH / 2 + SUMMON_GAP
+    base = math.atan2(-rear[1], -rear[0])
+    return [
+        (x + gap * math.cos(base + math.radians(t)), y + gap * math.sin(base + math.radians(t))) for t in CONTACT_TURNS
+    ]
+
+
+def summoned_unit(scn: Scenario, act: Activation, a: Ability) -> str:
+    """The Summoned Unit the activation's ability ``a`` sets (spec: one per Parent Unit and ability, one per card
+    ability)."""
+    return next(
+        uid
+        for uid, su in scn.units.items()
+        if su.summoned_by == a.name and su.player == act.player and su.parent in ("", act.unit)
+    )
+
+
+def summon(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
+    """The units the activation's abilities summon (``summon``), in the games ``fresh``, where the unit is not on the
+    battlefield ("If there is no Friendly Pylon on the battlefield"; Roachling Infestation is "Once Per Game") and its
+    Supply fits the Available Supply (8.3.2; 9.1.9: "If the Unit's Current Supply Value would cause Total Current
+    Supply to exceed the Supply Pool, it cannot be Summoned"). It arrives as a new unit (every model, no Damage).
+
+    SUMMON (part 11; no ``within``): "Set the Leading Model of the named Unit in Base-to-Base contact with the Parent
+    Unit. Set remaining models In Coherency. Models cannot be set Within the Engagement Range of any Enemy Unit. Set
+    an Activation Marker next to the summoned Unit": the Leading Model touching the Parent Unit's Leading Model, on
+    the first side of :func:`contact_leads` with room, the others behind it; counted as Activated in this Phase.
+    With ``within`` (Pylon Warp-In, Omega Network: "anywhere on the GROUND LEVEL of the battlefield more than 10\"
+    away from any Enemy model"; Rapid Ingress: 1"): the Leading Model at the plan's ``summon_to``, no model Within
+    ``within`` of an Enemy model. Games where it cannot be set: skip report.
+    """
+    player = sim.units[u].player
+    rear = sim.world.rear_of(player)
+    for a, e in used_effects(sim.scn, act, "summon"):
+        v = sim.uids.index(summoned_unit(sim.scn, act, a))
+        games = fresh[sim.pos[v, fresh] < 0]
+        sim._skip(act, fresh.size - games.size, f"{sim.uids[v]!r} is on the battlefield already: not summoned")
+        games = sim.available(v, act, games)
+        if games.size == 0:
+            continue
+        sim.alive[v, games] = sim.full[v]
+        sim.mark[v, games] = 0
+        sim.shielded[v, games] = int(sim._shield(sim.units[v]) > 0)
+        sim.used[v, games] = 0
+        if e.within is None:
+            got_l = []
+            for (pu, ku), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u)]):
+                if pu < 0 or ku <= 0:
+                    continue
+                for i, lead in enumerate(contact_leads(sim.world, pu, sim.units[v], rear)):
+                    last = i == len(CONTACT_TURNS) - 1
+                    set_ = ts[sim._place(v, ts, lead, rear, act, quiet=not last)]
+                    got_l.append(set_)
+                    ts = np.setdiff1d(ts, set_)
+                    if ts.size == 0:
+                        break
+            got = np.sort(np.concatenate(got_l)) if got_l else games[:0]
+            inches = ENGAGEMENT_RANGE
+        else:
+            assert act.summon_to is not None
+            got = games[sim._place(v, games, act.summon_to, rear, act)]
+            inches = float(e.within)
+        got = far_from_enemies(sim, v, act, got, inches, "not summoned")
+        sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
+        if e.within is None:
+            sim.acted[v, got] = True  # "it cannot be Activated during the Phase in which it was summoned"
+
+
+def deploy_via(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> np.ndarray:
+    """Deploy unit ``u`` through the base of the plan's ``via`` (an ``entry_base`` effect: Warp Conduit, Omega
+    Network) in ``games``: which were set. Per game: that unit on the table, the Round's limit not reached ("Once per
+    Round ... a Ground Unit"; "Friendly Units with a combined Supply cost of 2 or less"), the Leading Model at the
+    plan's ``to`` at most Speed from its base (8.5.5, as from an Entry Edge), the others set towards it. Other games:
+    skip report; the unit stays in Reserves."""
+    assert act.via is not None and act.to is not None
+    su = sim.units[u]
+    q = sim.uids.index(act.via)
+    e = next((x for a in unit_abilities(sim.units[q]) for x in a.effects if x.kind == "entry_base"), None)
+    if e is None or (e.vs_tags and not set(e.vs_tags) & set(su.unit.card.combat_tags)):
+        sim._skip(act, games.size, f"{act.via!r}'s base is no Entry Edge for this unit (its text)")
+        return games[:0]
+    there = games[(sim.pos[q, games] >= 0) & (sim.alive[q, games] > 0)]
+    sim._skip(act, games.size - there.size, f"{act.via!r} is not on the battlefield: no Deploy by its base")
+    used = sim.via_used.setdefault(q, np.zeros(sim.T, dtype=np.int64))
+    need = sim.supply(u, sim.alive[u, there]) if e.value else np.ones(there.size, dtype=np.int64)
+    ok = used[there] + need <= (e.value or 1)
+    sim._skip(act, int((~ok).sum()), f"{act.via!r}'s Entry Edge has let its limit Deploy this Round (its text)")
+    there = there[ok]
+    r = su.base_mm / MM_PER_INCH / 2
+    got_l: list[np.ndarray] = []
+    for (pq, kq), ts in sim.groups(there, [sim.row_pos(q), sim.row_alive(q)]):
+        centres = sim.world.placements[pq].centres[:kq]
+        c = min(centres, key=lambda p: math.dist(p, act.to))  # type: ignore[arg-type]
+        if math.dist(c, act.to) - sim.world._radius(pq) > su.speed + r + EPS:
+            sim._skip(act, ts.size, f"the Leading Model ends more than Speed from {act.via!r}'s base (8.5.5)")
+            continue
+        back = (c[0] - act.to[0], c[1] - act.to[1])
+        got_l.append(ts[sim._place(u, ts, act.to, back if any(back) else sim.world.rear_of(su.player), act)])
+    got = np.sort(np.concatenate(got_l)) if got_l else games[:0]
+    used[got] += sim.supply(u, sim.alive[u, got]) if e.value else 1
+    return got
+
+
 def set_end_token(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
     """A token for the End of the Round, at the plan's ``token_at``, in the games ``fresh`` where it may be set:
     Psionic Transfer's Shade ("Set a Shade token Wholly Within 12\" of any model in this Unit"), Ready for Dust-Off's
@@ -1136,6 +1277,9 @@ def end_of_round(sim: Simulation, live: np.ndarray) -> None:
     Indicator": the unit the plan selects, where it is in Reserves and its Supply fits the Available Supply (8.3.2),
     its Leading Model touching the Indicator on the side of the player's Entry Edge, the others behind it. The
     player always takes the "may" (the plan asked for it)."""
+    for v, su in enumerate(sim.units):  # Rapid Ingress: "Remove this Unit at the End of the Round"
+        if su.summoned and any(e.kind == "summon" and e.leaves for e in summoning(sim.scn, su)):
+            sim.to_reserves(v, live[sim.pos[v, live] >= 0])  # removed, not Destroyed (it may be set again)
     pending, sim.pending = sim.pending, []
     alive_games = np.zeros(sim.T, dtype=bool)
     alive_games[live] = True

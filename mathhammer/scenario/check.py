@@ -64,13 +64,16 @@ from .abilities import (
     charge_roll,
     charger_debuff,
     choices,
+    contact_leads,
     counts_for_pool,
     creeping,
     find,
     gives_debuff,
     has_impact,
+    is_structure,
     loadout_with,
     needs_tag,
+    never_burrowed,
     on_selected_weapons,
     protected,
     recalled_by,
@@ -79,6 +82,8 @@ from .abilities import (
     remover,
     repeatable,
     select_reach,
+    summoned_unit,
+    summoning,
     target_effects,
     unit_abilities,
     used_effect,
@@ -167,12 +172,14 @@ def check_scenario(scn: Scenario) -> list[str]:
     down: set[str] = set()  # units with the Burrowed Status at this point of the plan (a Status stays, part 11)
     tumors: list[tuple[tuple[float, float], str]] = []  # Creep Tumor tokens set so far (centre, player)
     seen_by: list[tuple[tuple[float, float], str, float]] = []  # detection's Faction Indicators this Round
+    summoned_at: dict[str, tuple[int, str]] = {}  # Summoned Units set by the plan: (Round, Phase) they were set in
     for rnd in range(1, scn.mission.game_length + 1):
         purses = {p: Purse(scn, p) for p in PLAYERS}  # every card Ready at the start of the Round (8.9.5)
         used: dict[tuple[str, str], int] = {}
         taken: set[tuple[str, str]] = set()  # once-per-Round cost reductions used this Round (unit, ability)
         seen_by.clear()  # 8.9.5: the Faction Indicators go at the Cleanup
         deployed: list[tuple[str, str]] = []  # (unit, player) deployed so far this Round
+        via_used: dict[str, int] = {}  # per unit whose base is an Entry Edge: Supply (or units) Deployed by it
         ending: list[Activation] = []  # tokens for the End of the Round (Psionic Transfer, Ready for Dust-Off)
         # (table edge, the player who closes it) this Round: Comsat Station, in any activation of the Round (the
         # order of the two players' activations is read per game, 8.2.1)
@@ -211,6 +218,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                         )
                     acted.add(act.unit)
                     on = act.unit in pos
+                    if not _summoned_act_ok(scn, act, say, pos, summoned_at):
+                        continue
                     # abilities
                     rx_off = _reaction_discounts(scn, act, purses[player], say)
                     for name in act.use:
@@ -273,6 +282,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                                     f"use: {abil.name!r} changes IMPACT; {act.unit!r} resolves none after a Charge, "
                                     "so the simulation ignores it",
                                 )
+                        if burrow_change(abil) in ("gain", "toggle") and never_burrowed(su):
+                            say(act, f"use: {abil.name!r}: {act.unit!r} cannot gain the Burrowed Status (its card)")
                         tag = needs_tag(abil) if found.card else ""
                         if tag and tag not in su.unit.card.combat_tags:
                             say(act, f"use: {abil.name!r} ({found.card}) is for a {tag} Unit; {act.unit!r} is not")
@@ -330,6 +341,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                     _check_token(scn, world, act, say, warn, pos, tumors)
                     _edge_block(scn, world, act, say)
                     _end_token(scn, world, act, say, pos, ending)
+                    _summon(scn, world, act, say, pos, occupied, pool, summoned_at)
                     if _mass_recall(scn, world, act, say, pos):
                         down.discard(act.unit)
                         continue
@@ -371,8 +383,11 @@ def check_scenario(scn: Scenario) -> list[str]:
                         d = edge_distance(edge, act.to, scn.board.width, scn.board.depth)
                         if not _level_ok(world, act, say):
                             continue
+                        via_rear = _via_ok(scn, world, act, say, pos, via_used) if act.via is not None else None
                         if placer is not None:
                             _place_start(scn, world, act, say, pos, placer)
+                        elif act.via is not None:
+                            pass  # the distance from the base: _via_ok
                         elif act.on is not None:
                             _route_ok(world, act, say, None, None, reach)
                         elif d > reach + EPS:
@@ -383,6 +398,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 "(8.5.5)",
                             )
                         rear = EDGE_REAR[edge] if edge != world.edges[player] else world.rear_of(player)
+                        rear = via_rear or rear
                         pid = world.place(su, act.to, rear, occupied(act.unit), on=act.on)
                         far = away or placer
                         if pid is not None and far is not None and far.within is not None:
@@ -401,7 +417,10 @@ def check_scenario(scn: Scenario) -> list[str]:
                             pos[act.unit] = pid
                         continue
                     if not on:
-                        say(act, f"{act.unit!r} is not on the table yet: Deploy it first (8.5.5)")
+                        if su.summoned:
+                            say(act, f"{act.unit!r} is not on the table: summon it first ({su.summoned_by}, 9.1.9)")
+                        else:
+                            say(act, f"{act.unit!r} is not on the table yet: Deploy it first (8.5.5)")
                         continue
                     lead = world.placements[pos[act.unit]].centres[0]
                     if act.action in ("move", "run", "disengage"):
@@ -1207,6 +1226,144 @@ def _place_end(
             )
 
 
+def entry_base_of(scn: Scenario, unit: str) -> Effect | None:
+    """The ``entry_base`` effect of ``unit`` (its base counts as an Entry Edge: Warp Conduit, Omega Network)."""
+    return next((e for a in unit_abilities(scn.units[unit]) for e in a.effects if e.kind == "entry_base"), None)
+
+
+def _via_ok(
+    scn: Scenario, world: World, act: Activation, say: Say, pos: dict[str, int], via_used: dict[str, int]
+) -> tuple[float, float] | None:
+    """A deploy through the base of ``via`` (Warp Conduit: "Once per Round, the controlling player may deploy a Ground
+    Unit from Reserves using this Pylon base as the Entry Edge"; Omega Network: "Each Round, Friendly Units with a
+    combined Supply cost of 2 or less may be Deployed via this Entry Edge"): that unit on the table with such an
+    effect, the unit of the kind it names, within its Round's limit, the Leading Model at most Speed from the base
+    (8.5.5, as from an Entry Edge). The direction the other models are set in (towards the base), or None."""
+    assert act.via is not None and act.to is not None
+    su = scn.units[act.unit]
+    e = entry_base_of(scn, act.via)
+    if e is None:
+        say(act, f"via: {act.via!r}'s base does not count as an Entry Edge (Warp Conduit, Omega Network)")
+        return None
+    if act.via not in pos:
+        say(act, f"via: {act.via!r} is not on the battlefield at this point of the plan")
+        return None
+    if e.vs_tags and not set(e.vs_tags) & set(su.unit.card.combat_tags):
+        say(act, f"via: {act.via!r} lets a {'/'.join(e.vs_tags)} Unit Deploy; {act.unit!r} is not one")
+    need = su.supply(su.models) if e.value else 1
+    used = via_used.get(act.via, 0)
+    if used + need > (e.value or 1):
+        what = f"a combined Supply of {e.value}" if e.value else "one unit"
+        say(act, f"via: {act.via!r} lets {what} Deploy each Round; {used} already (its text)")
+    via_used[act.via] = used + need
+    pv = pos[act.via]
+    vr = world._radius(pv)
+    centres = world.placements[pv].centres[: scn.units[act.via].models]
+    c = min(centres, key=lambda p: math.dist(p, act.to))  # type: ignore[arg-type]
+    d = math.dist(c, act.to) - vr
+    reach = su.speed + su.base_mm / MM_PER_INCH / 2
+    if d > reach + EPS:
+        say(act, f'the Leading Model ends {d:.1f}" from {act.via!r}\'s base; at most Speed {su.speed}" (8.5.5)')
+    back = (c[0] - act.to[0], c[1] - act.to[1])
+    return back if any(back) else None
+
+
+def _summoned_act_ok(
+    scn: Scenario, act: Activation, say: Say, pos: dict[str, int], summoned_at: dict[str, tuple[int, str]]
+) -> bool:
+    """The activation of a Summoned Unit (9.1.9): never a Deploy ("Summoned Units cannot be deployed using the regular
+    deployment rules"); a Structure never activates; SUMMON: not in the Phase it was summoned in ("Set an Activation
+    Marker next to the summoned Unit") and, while the Parent Unit is on the table, planned right after the Parent
+    Unit's own activation ("must be Activated immediately after its Parent Unit's activation ends"). False: no
+    further check of it."""
+    su = scn.units[act.unit]
+    if is_structure(su):
+        say(act, f"{act.unit!r} is a Structure: it cannot be Activated in any Phase and performs no action")
+        return False
+    if not su.summoned:
+        return True
+    if act.action == "deploy":
+        say(act, f"{act.unit!r} is a Summoned Unit: set only by {su.summoned_by!r}, never Deployed (9.1.9)")
+        return False
+    if summoned_at.get(act.unit) == (act.round, act.phase):
+        say(act, f"{act.unit!r} was summoned in this Phase: it cannot be Activated in it (SUMMON, part 11)")
+        return False
+    if su.parent and su.parent in pos:
+        mine = scn.activations(act.round, act.phase, act.player)
+        i = mine.index(act)
+        if i == 0 or mine[i - 1].unit != su.parent:
+            say(act, f"{act.unit!r} is Activated immediately after its Parent Unit {su.parent!r}: plan it right after "
+                f"{su.parent!r}'s activation in this Phase (SUMMON, part 11)")  # fmt: skip
+    return True
+
+
+def _summon(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    say: Say,
+    pos: dict[str, int],
+    occupied: Callable[[str], tuple[int, ...]],
+    pool: int | None,
+    summoned_at: dict[str, tuple[int, str]],
+) -> None:
+    """The units the activation's abilities summon, as :func:`abilities.summon` sets them: not on the battlefield
+    already, within the Available Supply (8.3.2), set in Base-to-Base contact with the Parent Unit (SUMMON) or at
+    ``summon_to`` (on the GROUND LEVEL, more than ``within`` from any Enemy model), not Within the Engagement Range
+    of an Enemy Unit, not Within the opponent's Zone of Influence (8.3.3)."""
+    found = used_effects(scn, act, "summon")
+    if not found:
+        if act.summon_to is not None:
+            say(act, "summon_to: no ability of use sets a unit anywhere (Pylon Warp-In, Omega Network, Rapid Ingress)")
+        return
+    for a, e in found:
+        uid = summoned_unit(scn, act, a)
+        su = scn.units[uid]
+        if uid in pos:
+            say(act, f"use: {a.name!r}: {uid!r} is on the battlefield already (its text)")
+            continue
+        if pool is not None and counts_for_pool(su):
+            on_table = sum(
+                scn.units[u].supply(scn.units[u].models)
+                for u in pos
+                if scn.units[u].player == act.player and counts_for_pool(scn.units[u])
+            )
+            need = 0 if is_structure(su) else su.supply(su.models)
+            if need > pool - on_table:
+                say(act, f"use: {a.name!r}: {uid!r} needs Supply {need}; Available Supply is {pool - on_table} (8.3.2)")
+                continue
+        rear = world.rear_of(act.player)
+        if e.within is None:
+            if act.unit not in pos:
+                continue  # (named by the other checks)
+            leads = contact_leads(world, pos[act.unit], su, rear)
+            far = ENGAGEMENT_RANGE
+        else:
+            if act.summon_to is None:
+                say(act, f"use: {a.name!r} sets {uid!r} anywhere on the battlefield: give summon_to = [x, y]")
+                continue
+            leads = [act.summon_to]
+            far = float(e.within)
+            if world.level_at(act.summon_to) is not None:
+                at = f"({act.summon_to[0]:g}, {act.summon_to[1]:g})"
+                say(act, f"summon_to: {at} is on a terrain piece's top; {a.name!r} sets {uid!r} on the GROUND LEVEL")
+                continue
+        pid = next((p for lead in leads if (p := world.place(su, lead, rear, occupied(uid))) is not None), None)
+        lead = leads[0]
+        if pid is None:
+            say(act, f"use: {a.name!r}: no room to set {uid!r} at ({lead[0]:.2f}, {lead[1]:.2f})")
+            continue
+        near = [u for u in pos if scn.units[u].player != act.player and _within_now(scn, world, pos | {uid: pid},
+                                                                                      uid, u, far)]  # fmt: skip
+        if near:
+            say(act, f'use: {a.name!r}: {uid!r} would be set Within {far:g}" of {near[0]!r} (its text)')
+            continue
+        if _pid_in_enemy_zone(world, uid, act.player, pid):
+            say(act, f"use: {a.name!r}: {uid!r} would be set Within the opponent's Zone of Influence (8.3.3)")
+        pos[uid] = pid
+        summoned_at[uid] = (act.round, act.phase)
+
+
 def _end_token(
     scn: Scenario, world: World, act: Activation, say: Say, pos: dict[str, int], ending: list[Activation]
 ) -> None:
@@ -1249,6 +1406,9 @@ def _end_of_round(
     Psionic Transfer sets the unit with its Leading Model at the Shade; Ready for Dust-Off and Ventral Sacs Deploy the
     selected unit, in Reserves, touching the Faction Indicator on the side of the player's Entry Edge (Available
     Supply, 8.3.2; not Within the opponent's Zone of Influence, 8.3.3)."""
+    for uid, su in scn.units.items():  # Rapid Ingress: "Remove this Unit at the End of the Round"
+        if uid in pos and su.summoned and any(e.kind == "summon" and e.leaves for e in summoning(scn, su)):
+            del pos[uid]
     for act in ending:
         assert act.token_at is not None
         xy = act.token_at
@@ -1372,7 +1532,7 @@ def _burrow_ok(scn: Scenario, act: Activation, down: set[str], engaged: bool) ->
         how = burrow_change(found.ability) if found else ""
         if how == "lose" or (how == "toggle" and not engaged and act.unit in down):
             down.discard(act.unit)
-        elif how and not engaged:
+        elif how and not engaged and not never_burrowed(scn.units[act.unit]):
             down.add(act.unit)
     if act.unit not in down:
         return True

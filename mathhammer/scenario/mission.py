@@ -99,8 +99,8 @@ def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
     out = np.zeros((sim.U, sim.M, sim.T), dtype=bool)
     on = sim.on_table()
     for u in range(sim.U):
-        if sim.units[u].flying:
-            continue  # "A Flying Unit cannot Contest or Control Mission Markers"
+        if sim.units[u].flying or sim.structure[u]:
+            continue  # "A Flying Unit cannot Contest or Control Mission Markers"; a Structure "can never" either
         ts = live[on[u, live]]
         for (pid, k, mask), group in sim.groups(ts, [sim.row_pos(u), sim.row_alive(u), sim.row_used(u)]):
             if abilities.bit_set(sim, u, mask, abilities.BURROWED_STATUS):
@@ -146,6 +146,8 @@ def _destroyed_supply(sim: Simulation, live: np.ndarray) -> np.ndarray:
         # 8.10 (read from the Reserves glossary): "In the final Round of the game, all Units still in Reserves that
         # are not deployed are treated as Destroyed for scoring purposes".
         for u in range(sim.U):
+            if sim.summoned[u]:
+                continue  # 9.1.9: never in Reserves (and "not used for The Final Score")
             p = PLAYERS.index(sim.units[u].player)
             reserve = (sim.pos[u] < 0) & (sim.alive[u] > 0)
             out[1 - p] += np.where(reserve, sim.supply(u, sim.alive[u]), 0)

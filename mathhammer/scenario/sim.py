@@ -168,6 +168,11 @@ class Simulation:
         self.pos[:] = -1
         self.alive[:] = self.full[:, None]
         self.shielded[:] = np.array([self._shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
+        #: Summoned Units (9.1.9): off the table they are not in Reserves; Structures (Pylon, Omega Worm, Point
+        #: Defense Drone): never Activated, no Mission Marker contest
+        self.summoned = [su.summoned for su in self.units]
+        self.child_of = {su.parent: su.id for su in self.units if su.summoned and su.parent}
+        self.structure = [abilities.is_structure(su) for su in self.units]
         self.penalty = np.zeros((U, T), dtype=bool)
         self.ref_supply = np.zeros((U, T), dtype=np.int64)
         self.vp = np.zeros((2, T), dtype=np.int64)
@@ -219,6 +224,9 @@ class Simulation:
         #: Comsat Station: (table edge, the player closing it) -> the games where Enemy Units cannot Deploy from it
         #: this Round
         self.closed: dict[tuple[str, int], np.ndarray] = {}
+        #: Warp Conduit, Omega Network: per unit whose base is an Entry Edge, the Supply (or units) Deployed by it
+        #: this Round, per game
+        self.via_used: dict[int, np.ndarray] = {}
         # End of the Round: Psionic Transfer's Shade tokens, Ready for Dust-Off's and Ventral Sacs' Faction
         # Indicators (plan order, the activation setting each), and those set this Round (the games)
         self.shades, self.shade_of = abilities.plan_tokens(scn, "shade")
@@ -264,7 +272,8 @@ class Simulation:
         # Current Supply Value by models left (the card's Models/Supply brackets), one row a unit
         self._supply_grid = np.zeros((U, int(self.full.max(initial=0)) + 1), dtype=np.int64)
         for u, su in enumerate(self.units):
-            self._supply_grid[u, : su.models + 1] = [su.supply(k) for k in range(su.models + 1)]
+            if not self.structure[u]:  # Structure: "its Current Supply Value is treated as 0"
+                self._supply_grid[u, : su.models + 1] = [su.supply(k) for k in range(su.models + 1)]
 
     # ------------------------------------------------------------ dice
     def draw(self, stream: int, trials: np.ndarray) -> np.ndarray:
@@ -616,6 +625,7 @@ class Simulation:
                 out.append(act)
                 idx[turn] += 1
                 nxt = abilities.activates_next(self.scn, act) if act.select else None
+                nxt = nxt or self.child_of.get(act.unit)  # SUMMON: "Activated immediately after its Parent Unit"
                 if nxt is not None:  # Bound by the Khala: the selected unit's activation comes at once
                     lst = lists[turn]
                     j = next((k for k in range(idx[turn], len(lst)) if lst[k].unit == nxt), None)
@@ -656,6 +666,12 @@ class Simulation:
         if trials.size == 0:
             return
         stream = _stream(self.round, PHASES.index(act.phase), self.ordinal[act])
+        if self.structure[u]:
+            self._skip(act, trials.size, "a Structure cannot be Activated in any Phase")
+            return
+        if act.action == "deploy" and self.summoned[u]:
+            self._skip(act, trials.size, "a Summoned Unit is not Deployed by the regular rules (9.1.9)")
+            return
         if act.action == "deploy":
             # an ability a unit may use as it enters (FAQ v1.0: e.g. Raiders Roll!) acts once it is set
             got = self.deploy(u, act, trials)
@@ -726,6 +742,8 @@ class Simulation:
             # Comsat Station: "Until the End of the Round, Enemy Units cannot Deploy from that edge"
             key = (act.edge, PLAYERS.index(self.units[u].player))
             self.closed.setdefault(key, np.zeros(self.T, dtype=bool))[fresh] = True
+        if abilities.used_effects(self.scn, act, "summon"):
+            abilities.summon(self, u, act, fresh)  # Roachling Infestation, Pylon Warp-In, Omega Network, Rapid Ingress
         if act in self.shade_of or act in self.drop_of:
             abilities.set_end_token(self, u, act, fresh)  # Psionic Transfer, Ready for Dust-Off, Ventral Sacs
         k = self.recall_of.get(act)
@@ -772,6 +790,10 @@ class Simulation:
                         act, int(shut.sum()), f"the {edge} edge is closed to Deploys this Round (Comsat Station)"
                     )
                     reserve = reserve[~shut]
+        if act.via is not None:  # Warp Conduit, Omega Network: another unit's base as the Entry Edge
+            got = abilities.deploy_via(self, u, act, reserve)
+            self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
+            return got
         rear = EDGE_REAR[act.edge] if away is not None and act.edge else self.world.rear_of(su.player)
         placer = abilities.used_effect(self.scn, act, "deploy_place")
         if placer is not None:  # Burrow Ambush, Rapid Reinforcements, Phase Prism: PLACE as it Deploys
@@ -796,8 +818,10 @@ class Simulation:
         act: Activation,
         allowed: tuple[str, ...] = (),
         targets_left: tuple[tuple[str, int], ...] = (),
+        quiet: bool = False,
     ) -> np.ndarray:
-        """Set unit ``u`` with its Leading Model at ``lead`` (:meth:`World.place`) in ``trials``; which were set.
+        """Set unit ``u`` with its Leading Model at ``lead`` (:meth:`World.place`) in ``trials``; which were set
+        (``quiet``: no skip report for the others, which the caller tries elsewhere).
 
         The answer depends on the other units only through the Charge targets' placements and those near
         ``lead`` (:meth:`World.place_test`): the trials are split by those, not by the whole board."""
@@ -816,7 +840,8 @@ class Simulation:
                 occupied = tuple(at[v] for v in range(self.U) if v != u and at[v] >= 0)
                 pid = self.world.place(su, lead, rear, occupied, allowed, targets_left=targets_left)
                 if pid is None:
-                    self._skip(act, ts.size, "no room to set the unit there")
+                    if not quiet:
+                        self._skip(act, ts.size, "no room to set the unit there")
                     continue
                 self.set_pos(u, ts, pid)
                 placed[ts] = True
@@ -1483,7 +1508,9 @@ class Simulation:
         present = np.zeros((2, self.T), dtype=bool)
         for u in range(self.U):
             p = PLAYERS.index(self.units[u].player)
-            present[p] |= self.alive[u] > 0  # on the table or in Reserves, not Destroyed
+            present[p] |= (self.alive[u] > 0) & (  # on the table or in Reserves, not Destroyed
+                (self.pos[u] >= 0) if self.summoned[u] else True  # a Summoned Unit off the table is in neither
+            )
         wiped = ~present[:, live]
         for p in (0, 1):
             gain = wiped[1 - p] & ~wiped[p] & ~instant
@@ -1517,6 +1544,7 @@ class Simulation:
         abilities.tumors_cleanup(self, live)
         self.indicator[:, live] = False  # 8.9.5: Tokens and Markers go (a Faction Indicator among them)
         self.closed.clear()  # Comsat Station: "Until the End of the Round"
+        self.via_used.clear()  # Warp Conduit, Omega Network: "Once per Round", "Each Round"
         self.granted.clear()
         self.penalty[:, live] = False
         diff = self.vp[0, live] - self.vp[1, live]

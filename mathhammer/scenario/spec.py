@@ -60,6 +60,7 @@ from ..board.model import Board, BoardError
 from ..errors import MathhammerError
 from ..profiles import Roster, Unit, load_roster
 from ..profiles.loader import builtin_dir
+from ..profiles.schema import Ability
 from ..starcraft.army import Army, ArmyError, load_army, validate_army
 from ..starcraft.loadout import Loadout, make_loadout
 from ..validate import read_toml, toml_path, validation_problems
@@ -188,6 +189,12 @@ class ActivationSpec(_Strict):
     #: where the Leading Model is set by the PLACE (X) effect of an ability of ``use`` (Blink, Phase, Ready for
     #: Pickup?), before the action
     place_to: Point | None = None
+    #: where the Leading Model of the unit an ability of ``use`` summons "anywhere on the battlefield" is set (Pylon
+    #: Warp-In, Omega Network, Rapid Ingress); a SUMMON in Base-to-Base contact with the Parent Unit needs none
+    summon_to: Point | None = None
+    #: a deploy through a Friendly unit whose base counts as an Entry Edge (Warp Conduit: "using this Pylon base as
+    #: the Entry Edge"; Omega Network): that unit's id
+    via: str | None = Field(default=None, min_length=1, max_length=80)
     #: the options chosen for an ability of ``use`` that offers some (Orders: "critical hit", "disengage",
     #: "activate again"; REPEATABLE: several, each paid)
     options: list[str] = []
@@ -293,6 +300,14 @@ class ScenarioUnit:
     id: str
     player: str
     loadout: Loadout
+    #: a Summoned Unit (9.1.9: not in the Army List, not in Reserves at the start, set only by its ability): the
+    #: ability that sets it, and the Parent Unit's id ("" for a card's ability)
+    summoned_by: str = ""
+    parent: str = ""
+
+    @property
+    def summoned(self) -> bool:
+        return bool(self.summoned_by)
 
     @property
     def unit(self) -> Unit:
@@ -369,6 +384,8 @@ class Activation:
     place_to: Point | None = None  # where PLACE (X) sets the Leading Model (Blink)
     options: tuple[str, ...] = ()  # the options chosen for an ability that offers some (Orders)
     edge: str | None = None  # the table edge of a deploy by Warp In (not the player's Entry Edge)
+    summon_to: Point | None = None  # where a unit summoned "anywhere" is set (Pylon Warp-In)
+    via: str | None = None  # the Friendly unit whose base a deploy enters by (Warp Conduit, Omega Network)
 
 
 @dataclass(frozen=True)
@@ -499,6 +516,43 @@ def _non_finite(value: Any, loc: tuple[Any, ...] = ()) -> list[str]:
     return []
 
 
+def _add_summoned(
+    roster: Roster,
+    army: Army,
+    player: str,
+    units: dict[str, ScenarioUnit],
+    counts: dict[str, int],
+    used: set[tuple[str, str]],
+) -> None:
+    """The Summoned Units ``player``'s plan sets (9.1.9), after the army's: one for each ability with a ``summon``
+    effect that the plan uses (``used``: (unit, ability name) of its ``use`` lists), of a unit (its Parent Unit;
+    Roachling Infestation, "Once Per Game") or of the player's Faction and Tactical Cards (Pylon Warp-In, Omega
+    Network, Rapid Ingress: the same unit set again once removed). Ids as the army's: ``roachling-1``, ``pylon-1``,
+    ``point-defense-drone-1``."""
+    sources: list[tuple[str, list[Ability]]] = []
+    for uid, su in list(units.items()):
+        if su.player == player and not su.summoned:
+            sources.append((uid, [*su.unit.card.abilities, *(a for up in su.loadout.upgrades for a in up.abilities)]))
+    for card in (army.faction, *dict.fromkeys(army.tactical)):
+        sources.append(("", list(roster.card(card).abilities)))
+    for parent, abilities in sources:
+        for a in abilities:
+            name = a.name.strip().lower()
+            if not any(n == name and (not parent or u == parent) for u, n in used):
+                continue
+            for e in a.effects:
+                if e.kind != "summon":
+                    continue
+                unit = roster.unit(e.unit)
+                slug = _slug(unit.name)
+                counts[slug] = counts.get(slug, 0) + 1
+                uid = f"{slug}-{counts[slug]}"
+                if uid in units:
+                    uid = f"{player}-{uid}"
+                models = max(c.models for c in unit.card.compositions)
+                units[uid] = ScenarioUnit(uid, player, make_loadout(unit, models, []), a.name, parent)
+
+
 def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster | None = None) -> Scenario:
     """Validate a scenario read from TOML (``name`` labels messages; army paths are relative to ``base``)."""
     bad = _non_finite(data)
@@ -565,6 +619,14 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
             if uid in units:
                 uid = f"{player}-{uid}"
             units[uid] = ScenarioUnit(uid, player, make_loadout(unit, entry.models, entry.upgrades))
+        used = {
+            (act.unit, n.strip().lower())
+            for rnd in sf.rounds
+            for phase in PHASES
+            for act in getattr(getattr(rnd, player), phase)
+            for n in act.use
+        }
+        _add_summoned(roster, army, player, units, counts, used)
 
     first_entry: dict[int, int] = {}
     for ri, rnd in enumerate(sf.rounds):
@@ -654,6 +716,12 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                                 f"{where}.select.{ability}: got {chosen!r}; allowed: a unit of either player: "
                                 f"{', '.join(sorted(units))}"
                             )
+                    if act.via is not None and (act.via not in units or units[act.via].player != player):
+                        own = sorted(u for u, su in units.items() if su.player == player)
+                        problems.append(
+                            f"{where}.via: got {act.via!r}; allowed: a unit of {player} whose base counts as an Entry "
+                            f"Edge (a Pylon, an Omega Worm): {', '.join(own)}"
+                        )
                     owners = {k: v.player for k, v in units.items()}
                     numbers = [m.number for m in sf.deployment.markers]
                     when, bad_if = parse_conditions(f"{where}.if", act.when, owners, numbers)
@@ -687,6 +755,8 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             place_to=act.place_to,
                             options=tuple(act.options),
                             edge=act.edge,
+                            summon_to=act.summon_to,
+                            via=act.via,
                         )
                     )
     if problems or mission is None or board is None:
