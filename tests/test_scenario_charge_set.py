@@ -19,7 +19,7 @@ from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.board.model import EPS, MM_PER_INCH, board_problems
 from mathhammer.board.ranks import CONTACT
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.world import COHERENCY_SLACK, GAP, WHOLLY_WITHIN
+from mathhammer.scenario.world import COHERENCY_SLACK, GAP, WHOLLY_WITHIN, horizontal_coherency
 
 from .test_scenario_policy import scenario
 
@@ -84,7 +84,7 @@ def _free_contact_spots(sim: Simulation, pids: dict[str, int], left: int = 6) ->
         for k in range(36):
             a = 2 * math.pi * k / 36
             c = (mc[0] + (rz + rm + CONTACT / 2) * math.cos(a), mc[1] + (rz + rm + CONTACT / 2) * math.sin(a))
-            if math.dist(c, zs[0]) > WHOLLY_WITHIN + EPS:
+            if math.dist(c, zs[0]) > horizontal_coherency(sim.world.scn.units["zergling-1"]) + EPS:
                 continue
             if any(math.dist(c, oc) - rz - rm <= ENGAGEMENT_RANGE + EPS for oc in others):
                 continue  # 8.7.7 step 4: not Within 1" of a unit not declared
@@ -114,12 +114,24 @@ def test_priority_b_when_base_to_base_is_impossible() -> None:
     assert _free_contact_spots(sim, pids) == 0
 
 
-def test_every_model_wholly_within_3_inches_of_the_leading_model() -> None:
+def test_every_model_wholly_within_the_horizontal_coherency_of_the_leading_model(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """4.4 (8.7.7 step 4 "Set remaining models In Coherency"): "set each remaining model one at a time,
-    Wholly Within 3" of the Leading Model" (one base size: centres at most 3" apart)."""
+    Wholly Within 3" of the Leading Model" (one base size: centres at most 3" apart); the Zerglings' Squadron ("This
+    Unit's Horizontal Coherency is 4\"") makes it 4", and with 3" the same Charge sets them all within 3"."""
+    from mathhammer.scenario import world as world_module
+
+    sim, pids = _setup()
+    su = sim.world.scn.units["zergling-1"]
+    assert horizontal_coherency(su) == 4.0 and horizontal_coherency(sim.world.scn.units["marine-1"]) == WHOLLY_WITHIN
+    cs = sim.world.placements[pids["zergling-1"]].centres
+    wide = max(math.dist(cs[0], c) for c in cs)
+    assert wide <= 4.0 + EPS
+    monkeypatch.setattr(world_module, "horizontal_coherency", lambda su: WHOLLY_WITHIN)
     sim, pids = _setup()
     cs = sim.world.placements[pids["zergling-1"]].centres
-    assert max(math.dist(cs[0], c) for c in cs) <= WHOLLY_WITHIN + EPS
+    assert max(math.dist(cs[0], c) for c in cs) <= WHOLLY_WITHIN + EPS < wide
 
 
 def test_no_model_within_1_inch_of_a_unit_not_declared() -> None:

@@ -24,7 +24,7 @@ from mathhammer.board.ranks import CONTACT
 from mathhammer.cli import app
 from mathhammer.scenario import ScenarioError, builtin_scenarios, load_scenario
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.world import CLOSE_RANKS_MOVE, WHOLLY_WITHIN
+from mathhammer.scenario.world import CLOSE_RANKS_MOVE, horizontal_coherency
 
 from .test_scenario import _toml
 from .test_scenario_policy import base, scenario
@@ -157,10 +157,10 @@ def test_leading_model_ends_closer_moving_at_most_3_inches() -> None:
 
 
 @pytest.mark.parametrize("alive", [4, 6, 8, 10])
-def test_moved_models_wholly_within_3_inches_of_the_leading_model(alive: int) -> None:
+def test_moved_models_wholly_within_the_horizontal_coherency_of_the_leading_model(alive: int) -> None:
     """8.8.1 step 1 "Reposition the rest of the Unit into Coherency" and 4.4 "set each remaining model one
-    at a time, Wholly Within 3" of the Leading Model": with up to ten Zerglings there is room, and every
-    model the move sets anew is within 3" of one model of the unit (the Leading Model)."""
+    at a time, Wholly Within 3" of the Leading Model" (the Zerglings' Squadron: 4"): with up to ten Zerglings there
+    is room, and every model the move sets anew is within 4" of one model of the unit (the Leading Model)."""
     sim, pids = _charged()
     w = sim.world
     new = w.close_ranks(pids["zergling-1"], alive, ((pids["marine-1"], 6),), ())
@@ -168,7 +168,9 @@ def test_moved_models_wholly_within_3_inches_of_the_leading_model(alive: int) ->
     before, after = w.placements[pids["zergling-1"]].centres[:alive], w.placements[new].centres[:alive]
     moved = [c for c in after if c not in before]
     assert moved
-    assert any(all(math.dist(lead, c) <= WHOLLY_WITHIN + EPS for c in moved) for lead in after)
+    reach = horizontal_coherency(w.scn.units["zergling-1"])
+    assert reach == 4.0
+    assert any(all(math.dist(lead, c) <= reach + EPS for c in moved) for lead in after)
 
 
 def test_no_new_enemy_unit_becomes_engaged() -> None:

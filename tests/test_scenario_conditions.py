@@ -180,7 +180,7 @@ def charge_plan() -> list[dict]:
                 {"unit": "marine-1", "action": "move", "to": [14, 12]},
                 {"unit": "marine-2", "action": "move", "to": [26, 12]},
             ],
-            "assault": [{"unit": "marine-1", "action": "run", "to": [14, 14]}],
+            "assault": [{"unit": "marine-1", "action": "run", "to": [14, 14.5]}],
         },
         "blue": {
             "movement": [

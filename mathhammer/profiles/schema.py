@@ -77,6 +77,7 @@ EffectKind = Literal[
     "structure",
     "no_status",
     "entry_base",
+    "coherency",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)

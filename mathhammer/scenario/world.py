@@ -201,6 +201,16 @@ class Route:
     no_height: tuple[str, ...] = ()
 
 
+def horizontal_coherency(su: ScenarioUnit) -> float:
+    """4.4: how far from the Leading Model the other models are set ("Wholly Within 3\" of the Leading Model", read
+    as :data:`WHOLLY_WITHIN` between centres); a ``coherency`` effect sets it (Squadron: "This Unit's Horizontal
+    Coherency is 4\"")."""
+    card = su.unit.card
+    found = [e.value for a in (*card.abilities, *(x for up in su.loadout.upgrades for x in up.abilities))
+             for e in a.effects if e.kind == "coherency"]  # fmt: skip
+    return float(max(found)) if found else WHOLLY_WITHIN
+
+
 def _edge_point(edge: str, x: float, y: float, width: float, depth: float) -> Coord:
     return {"south": (x, 0.0), "north": (x, depth), "west": (0.0, y), "east": (width, y)}[edge]
 
@@ -898,6 +908,7 @@ class World:
         # static_ok per spot, read lazily in order (-1: not read yet): most spots are never looked at
         known = [np.full(t.shape[0], -1, dtype=np.int8) for t in (*tiers, grid)]
         set_: list[Coord] = [lead]
+        within_lead = horizontal_coherency(su)
 
         def first_free(pts: np.ndarray, st: np.ndarray | None, wholly: bool) -> Coord | None:
             """The first spot of ``pts`` (in order) that is free and In Coherency with the models set
@@ -911,7 +922,7 @@ class World:
             d = np.sqrt(((pts[:, None, :] - mine[None, :, :]) ** 2).sum(axis=2))
             ok = ((d - 2 * r) >= apart).all(axis=1) & (d <= step + COHERENCY_SLACK + EPS).any(axis=1)
             if wholly:
-                ok &= d[:, 0] <= WHOLLY_WITHIN + EPS  # set_[0] is the Leading Model
+                ok &= d[:, 0] <= within_lead + EPS  # set_[0] is the Leading Model
             idx = np.flatnonzero(ok & (st != 0))
             for at in range(0, idx.size, 32):
                 chunk = idx[at : at + 32]
@@ -1350,6 +1361,7 @@ class World:
         LOR = OR[~OFLY] if OC.size else OR
 
         reach_set = 2 * r + GAP + COHERENCY_SLACK
+        within_lead = horizontal_coherency(su)  # 4.4's 3" (Squadron: 4")
 
         def near_set(pts: np.ndarray) -> np.ndarray:
             """Within ``reach_set`` (centres) of a model of the unit already set (``place``'s "keep them together")."""
@@ -1400,7 +1412,7 @@ class World:
                 return None
             keep = near_set(cands)
             if wholly:
-                keep &= np.hypot(cands[:, 0] - lead_to[0], cands[:, 1] - lead_to[1]) <= WHOLLY_WITHIN + EPS
+                keep &= np.hypot(cands[:, 0] - lead_to[0], cands[:, 1] - lead_to[1]) <= within_lead + EPS
             if isinstance(static, tuple):
                 values, known = static
                 todo = keep & ~known
@@ -1442,7 +1454,7 @@ class World:
             if placed is None:
                 here = np.asarray([old])
                 if (
-                    (not wholly or math.dist(old, lead_to) <= WHOLLY_WITHIN + EPS)
+                    (not wholly or math.dist(old, lead_to) <= within_lead + EPS)
                     and near_set(here)[0]
                     and free(here, mine)[0]
                     and linked(old)
