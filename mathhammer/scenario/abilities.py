@@ -55,12 +55,19 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
 * The Ranged Attack redirected (``redirect``; Hierarch's Stand: :func:`redirects`), a Move after it
   (``lunge``; Lunge: :func:`lunges`), HEAL after a PLACE (``heal_after_place``; Veil of Shadows), HITS at a
   unit entering by another table edge (a Reaction's ``hits``; Photon Overcharge: :func:`entered_elsewhere`).
+* A lower cost (``cost_reduction``; Advanced Training): read by ``scenario check`` only.
+
+Units on and off the table: returned to Reserves (``to_reserves``: :meth:`Simulation._recall`, :func:`mass_recall`),
+Deployed by PLACE (:func:`deploy_placed`) or through another unit's base (:func:`deploy_via`), set At the End of the
+Round (:func:`set_end_token`, :func:`end_of_round`), Summoned (:func:`summon`; the units come from the scenario,
+9.1.9) and given back Destroyed models (RESPAWN: :meth:`Simulation._respawn`).
 
 States the simulation keeps per game besides the abilities used: the Burrowed Status (a bit of ``sim.used``
 that Cleanup keeps, :data:`BURROWED_STATUS`), ON CREEP and DETECTED (bits read again before each Charge,
 attack and fight: :func:`update_creep`, :func:`update_detection`), Creep Tumor tokens and detection's
-Faction Indicators (``sim.tumor``, ``sim.indicator``), and a second activation allowed by Orders
-(``sim.again``).
+Faction Indicators (``sim.tumor``, ``sim.indicator``), a second activation allowed by Orders
+(``sim.again``), the edges Comsat Station closes (``sim.closed``), the tokens waiting for the End of the Round
+(``sim.pending``) and the Deploys through a base this Round (``sim.via_used``).
 """
 
 from __future__ import annotations

@@ -57,6 +57,9 @@ Rules applied (the reading where the rules leave room is said in the code):
   ``random``, or ``red`` / ``blue`` winning them all.
 * Damage Markers persist between Rounds (8.9.5: "Remove all Tokens and Markers except ... Damage
   Markers").
+* 8.5.5 UNITS RETURNED TO RESERVES: a unit an ability takes off the table is not Destroyed, its Supply is
+  released and it may Deploy again; 9.1.9: a Summoned Unit is set only by its ability and is never in
+  Reserves; effects "At the End of the Round" resolve before the Cleanup (``abilities.end_of_round``).
 """
 
 from __future__ import annotations
