@@ -362,12 +362,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                             continue
                         assert act.to is not None
                         if pool is not None:
-                            on_table = sum(
-                                scn.units[u].supply(scn.units[u].models)
-                                for u in pos
-                                if scn.units[u].player == player and counts_for_pool(scn.units[u])
-                            )
-                            need = su.supply(su.models) if counts_for_pool(su) else 0
+                            on_table = pool - _available(scn, pos, player, pool)
+                            need = _need(su)
                             if need > pool - on_table:
                                 say(
                                     act,
@@ -1226,6 +1222,22 @@ def _place_end(
             )
 
 
+def _available(scn: Scenario, pos: dict[str, int], player: str, pool: int) -> int:
+    """8.3.2 Available Supply at this point of the plan: the Supply Pool less the Supply of the player's units on the
+    table (full strength; a unit whose Supply "counts as 0 when calculating the Supply Pool" counts 0)."""
+    return pool - sum(
+        scn.units[u].supply(scn.units[u].models)
+        for u in pos
+        if scn.units[u].player == player and counts_for_pool(scn.units[u])
+    )
+
+
+def _need(su: ScenarioUnit) -> int:
+    """The Supply a unit needs to arrive (8.3.2): its Current Supply Value at full strength, 0 for a Structure or a
+    unit that counts 0 for the Supply Pool (Advanced Medic Facilities)."""
+    return 0 if is_structure(su) or not counts_for_pool(su) else su.supply(su.models)
+
+
 def entry_base_of(scn: Scenario, unit: str) -> Effect | None:
     """The ``entry_base`` effect of ``unit`` (its base counts as an Entry Edge: Warp Conduit, Omega Network)."""
     return next((e for a in unit_abilities(scn.units[unit]) for e in a.effects if e.kind == "entry_base"), None)
@@ -1322,16 +1334,9 @@ def _summon(
         if uid in pos:
             say(act, f"use: {a.name!r}: {uid!r} is on the battlefield already (its text)")
             continue
-        if pool is not None and counts_for_pool(su):
-            on_table = sum(
-                scn.units[u].supply(scn.units[u].models)
-                for u in pos
-                if scn.units[u].player == act.player and counts_for_pool(scn.units[u])
-            )
-            need = 0 if is_structure(su) else su.supply(su.models)
-            if need > pool - on_table:
-                say(act, f"use: {a.name!r}: {uid!r} needs Supply {need}; Available Supply is {pool - on_table} (8.3.2)")
-                continue
+        if pool is not None and _need(su) > (left := _available(scn, pos, act.player, pool)):
+            say(act, f"use: {a.name!r}: {uid!r} needs Supply {_need(su)}; Available Supply is {left} (8.3.2)")
+            continue
         rear = world.rear_of(act.player)
         if e.within is None:
             if act.unit not in pos:
@@ -1431,16 +1436,10 @@ def _end_of_round(
         if picked in pos:
             say(act, f"select.{name}: {picked!r} is on the table at the End of the Round: it Deploys from Reserves")
             continue
-        if pool is not None and counts_for_pool(su):
-            on_table = sum(
-                scn.units[u].supply(scn.units[u].models)
-                for u in pos
-                if scn.units[u].player == act.player and counts_for_pool(scn.units[u])
-            )
-            if su.supply(su.models) > pool - on_table:
-                say(act, f"select.{name}: {picked!r} needs Supply {su.supply(su.models)} at the End of the Round; "
-                    f"Available Supply is {pool - on_table} (8.3.2)")  # fmt: skip
-                continue
+        if pool is not None and _need(su) > (left := _available(scn, pos, act.player, pool)):
+            say(act, f"select.{name}: {picked!r} needs Supply {_need(su)} at the End of the Round; Available Supply "
+                f"is {left} (8.3.2)")  # fmt: skip
+            continue
         rear = world.rear_of(act.player)
         gap = TOKEN_RADIUS + su.base_mm / MM_PER_INCH / 2 + TOKEN_CONTACT / 2
         norm = math.hypot(*rear)

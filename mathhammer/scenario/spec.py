@@ -516,6 +516,15 @@ def _non_finite(value: Any, loc: tuple[Any, ...] = ()) -> list[str]:
     return []
 
 
+def _new_id(name: str, player: str, units: dict[str, ScenarioUnit], counts: dict[str, int]) -> str:
+    """The id of the player's next unit of card ``name``: its slug and a count (``marine-2``), with the player's
+    name in front where the other player has that id already (``blue-marine-1``)."""
+    slug = _slug(name)
+    counts[slug] = counts.get(slug, 0) + 1
+    uid = f"{slug}-{counts[slug]}"
+    return f"{player}-{uid}" if uid in units else uid
+
+
 def _add_summoned(
     roster: Roster,
     army: Army,
@@ -544,11 +553,7 @@ def _add_summoned(
                 if e.kind != "summon":
                     continue
                 unit = roster.unit(e.unit)
-                slug = _slug(unit.name)
-                counts[slug] = counts.get(slug, 0) + 1
-                uid = f"{slug}-{counts[slug]}"
-                if uid in units:
-                    uid = f"{player}-{uid}"
+                uid = _new_id(unit.name, player, units, counts)
                 models = max(c.models for c in unit.card.compositions)
                 units[uid] = ScenarioUnit(uid, player, make_loadout(unit, models, []), a.name, parent)
 
@@ -613,11 +618,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
         counts: dict[str, int] = {}
         for entry in army.units:
             unit = roster.unit(entry.unit)
-            slug = _slug(unit.name)
-            counts[slug] = counts.get(slug, 0) + 1
-            uid = f"{slug}-{counts[slug]}"
-            if uid in units:
-                uid = f"{player}-{uid}"
+            uid = _new_id(unit.name, player, units, counts)
             units[uid] = ScenarioUnit(uid, player, make_loadout(unit, entry.models, entry.upgrades))
         used = {
             (act.unit, n.strip().lower())
