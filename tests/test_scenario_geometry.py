@@ -142,9 +142,9 @@ class _Recorder(World):
         self.calls["facts"].append((pos, alive, uid, tid, weapon, tags))
         return super().facts(pos, alive, uid, tid, weapon, tags)
 
-    def charge_length(self, pos, alive, uid, targets, reach=None):  # type: ignore[no-untyped-def]
+    def charge_length(self, pos, alive, uid, targets, reach=None, fields=()):  # type: ignore[no-untyped-def]
         self.calls["charge"].append((pos, alive, uid, targets, reach))
-        return super().charge_length(pos, alive, uid, targets, reach)
+        return super().charge_length(pos, alive, uid, targets, reach, fields)
 
     def place(self, su, lead, rear, occupied, allowed_enemies=(), on=AUTO, targets_left=()):  # type: ignore[no-untyped-def]
         self.calls["place"].append((su.id, lead, rear, occupied, allowed_enemies, on, targets_left))
@@ -185,8 +185,8 @@ def test_the_game_visits_every_kind_of_question(visited: _Recorder) -> None:
 
 def test_trusted_boards_are_legal_boards(visited: _Recorder) -> None:
     """Placements follow 8.5.3 (on the table, off terrain, bases apart): no board needs the validation pass."""
-    for (pos, alive), board in list(visited._boards.items())[:300]:
-        assert board_problems(board) == [], (pos, alive)
+    for (pos, alive, fields), board in list(visited._boards.items())[:300]:
+        assert board_problems(board) == [], (pos, alive, fields)
 
 
 def test_equal_placements_share_one_id(visited: _Recorder) -> None:

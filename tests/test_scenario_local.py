@@ -115,8 +115,9 @@ def test_charges_read_through_the_memo_equal_those_computed_afresh(monkeypatch: 
     calls: list[tuple[object, ...]] = []
     memo = World._charge_memo
 
-    def spy(self: World, pos, alive, uid, targets, reach):  # type: ignore[no-untyped-def]
-        got = memo(self, pos, alive, uid, targets, reach)
+    def spy(self: World, pos, alive, uid, targets, reach, fields=()):  # type: ignore[no-untyped-def]
+        assert fields == ()  # no Force Field in the example
+        got = memo(self, pos, alive, uid, targets, reach, fields)
         calls.append((self, pos, alive, uid, targets, reach, got))
         return got
 

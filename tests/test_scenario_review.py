@@ -325,10 +325,21 @@ def test_a_once_per_round_card_reaction_is_used_once_a_round() -> None:
     assert len(found) == 1 and "rounds[1].red.movement[1]" in found[0] and "Once per Round" in found[0], found
 
 
-def test_an_active_ability_the_simulation_ignores_is_warned(tmp_path: Path) -> None:
-    """Sentry, "Force Field": "Set a Force Field token Within 8\" in an unoccupied space. Units of Size 2 or lower
-    cannot move across Force Fields ..." has no machine-readable effect, so the simulation ignores it. Like a
-    Reaction without a modelled effect, it gets a ``warning:`` line, not silence."""
+def test_an_active_ability_the_simulation_ignores_is_warned(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An Active ability with no machine-readable effect gets a ``warning:`` line, not silence, like a Reaction
+    without a modelled effect. Every Active ability of the roster now has one, so the Sentries' Force Field is read
+    here with its effects taken away."""
+    from mathhammer.scenario import abilities, check
+
+    real = abilities.find
+
+    def bare(scn: object, unit: str, name: str) -> abilities.Found | None:
+        found = real(scn, unit, name)  # type: ignore[arg-type]
+        if found is not None and found.ability.name == "Force Field":
+            return abilities.Found(found.ability.model_copy(update={"effects": []}), found.card)
+        return found
+
+    monkeypatch.setattr(check, "find", bare)
     (tmp_path / "red.toml").write_text(army("Daelaam", ("Zealot", 3), ("Sentry", 2)))
     players = {"red": {"army": str(tmp_path / "red.toml")}, "blue": {"army": str(ARMIES / "zerg_skirmish.toml")}}
     rounds = [

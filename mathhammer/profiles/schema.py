@@ -78,6 +78,7 @@ EffectKind = Literal[
     "no_status",
     "entry_base",
     "coherency",
+    "force_field",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)

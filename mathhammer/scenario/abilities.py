@@ -1247,6 +1247,44 @@ def deploy_via(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> n
     return got
 
 
+def set_force_field(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
+    """Force Field, Solid-Field Projectors: "Set a Force Field token Within 8\" in an unoccupied space": at the plan's
+    ``token_at``, in the games of ``fresh`` where it is Within ``within`` of a live model of the unit and no base on
+    the battlefield overlaps it (other games: skip report). It goes at the Cleanup (7.3)."""
+    k = sim.field_of[act]
+    xy, _, e = sim.fields[k]
+    ok = np.zeros(sim.T, dtype=bool)
+    for (p, a), ts in sim.groups(fresh, [sim.row_pos(u), sim.row_alive(u)]):
+        ok[ts] = p >= 0 and a > 0 and sim.world.point_gap(p, a, xy, TOKEN_RADIUS) <= float(e.within or 0) + EPS
+    for v in range(sim.U):
+        for (p, a), ts in sim.groups(fresh[ok[fresh]], [sim.row_pos(v), sim.row_alive(v)]):
+            if p >= 0 and a > 0 and sim.world.point_gap(p, a, xy, TOKEN_RADIUS) < 0:
+                ok[ts] = False
+    sim._skip(act, int((~ok[fresh]).sum()), f'the Force Field is not Within {e.within:g}" in an unoccupied space')
+    sim.field[k, fresh[ok[fresh]]] = True
+
+
+def fields_against(sim: Simulation, u: int) -> np.ndarray | None:
+    """Per game (length ``sim.T``): the bits of the Force Fields on the battlefield that unit ``u`` cannot move
+    across ("Units of Size 2 or lower cannot move across Force Fields"); None where it can cross them all (Size 3
+    or more: "Models of Size 3 or more can move over it") or the plan sets none."""
+    if not sim.fields or len(sim.fields) > 60:
+        return None
+    size = sim.units[u].unit.card.size
+    limit = max(e.value for _, _, e in sim.fields)
+    if not isinstance(size, int) or size > limit:
+        return None
+    bits = np.zeros(sim.T, dtype=np.int64)
+    for k in range(len(sim.fields)):
+        bits |= sim.field[k].astype(np.int64) << k
+    return bits
+
+
+def field_centres(sim: Simulation, bits: int) -> tuple[Coord, ...]:
+    """The centres of the Force Fields whose bits are set in ``bits`` (:func:`fields_against`)."""
+    return tuple(sim.fields[k][0] for k in range(len(sim.fields)) if bits >> k & 1)
+
+
 def set_end_token(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
     """A token for the End of the Round, at the plan's ``token_at``, in the games ``fresh`` where it may be set:
     Psionic Transfer's Shade ("Set a Shade token Wholly Within 12\" of any model in this Unit"), Ready for Dust-Off's

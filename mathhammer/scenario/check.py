@@ -181,6 +181,7 @@ def check_scenario(scn: Scenario) -> list[str]:
         deployed: list[tuple[str, str]] = []  # (unit, player) deployed so far this Round
         via_used: dict[str, int] = {}  # per unit whose base is an Entry Edge: Supply (or units) Deployed by it
         ending: list[Activation] = []  # tokens for the End of the Round (Psionic Transfer, Ready for Dust-Off)
+        fields_now: list[tuple[tuple[float, float], int]] = []  # Force Fields set this Round: centre, Size limit
         # (table edge, the player who closes it) this Round: Comsat Station, in any activation of the Round (the
         # order of the two players' activations is read per game, 8.2.1)
         closed = [
@@ -341,6 +342,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                     _check_token(scn, world, act, say, warn, pos, tumors)
                     _edge_block(scn, world, act, say)
                     _end_token(scn, world, act, say, pos, ending)
+                    _force_field(scn, world, act, say, pos, fields_now)
                     _summon(scn, world, act, say, pos, occupied, pool, summoned_at)
                     if _mass_recall(scn, world, act, say, pos):
                         down.discard(act.unit)
@@ -449,7 +451,9 @@ def check_scenario(scn: Scenario) -> list[str]:
                         _lunge_moves(scn, world, act, pos, occupied)
                     elif act.action == "charge":
                         speed, more = _speed_now(scn, world, act, pos, used, on_unit, tumors)
-                        _check_charge(scn, world, act, say, pos, p_now, a_now, speed, more)
+                        size = su.unit.card.size
+                        walls = tuple(c for c, top in fields_now if isinstance(size, int) and size <= top)
+                        _check_charge(scn, world, act, say, pos, p_now, a_now, speed, more, walls)
                     elif act.action == "gather" and scn.mission.scoring != "gather-the-resources":
                         say(act, f"the Gather Action belongs to Gather the Resources, not {scn.mission.name}")
                     elif act.action == "fight":
@@ -999,6 +1003,7 @@ def _check_token(
         used_effect(scn, act, "detector")
         or used_effect(scn, act, "shade")
         or used_effect(scn, act, "dust_off")
+        or used_effect(scn, act, "force_field")
         or next((x for _, x in used_effects(scn, act, "to_reserves") if x.within is not None), None)
     )
     if act.token_at is None:
@@ -1009,7 +1014,8 @@ def _check_token(
         say(
             act,
             "token_at: no ability of use sets a token (Creep Spread, Excrete Creep, Spawn Creep Tumor, Scanner Sweep, "
-            "Surveillance, Oversight Mode, Mass Recall, Psionic Transfer, Ready for Dust-Off, Ventral Sacs)",
+            "Surveillance, Oversight Mode, Mass Recall, Psionic Transfer, Ready for Dust-Off, Ventral Sacs, Force "
+            "Field)",
         )
         return
     x, y = act.token_at
@@ -1367,6 +1373,32 @@ def _summon(
             say(act, f"use: {a.name!r}: {uid!r} would be set Within the opponent's Zone of Influence (8.3.3)")
         pos[uid] = pid
         summoned_at[uid] = (act.round, act.phase)
+
+
+def _force_field(
+    scn: Scenario,
+    world: World,
+    act: Activation,
+    say: Say,
+    pos: dict[str, int],
+    fields_now: list[tuple[tuple[float, float], int]],
+) -> None:
+    """Force Field, Solid-Field Projectors: "Set a Force Field token Within 8\" in an unoccupied space": ``token_at``
+    Within ``within`` of the unit and overlapping no base at this point of the plan (full strength). Kept in
+    ``fields_now`` for the Round's Charges (with the Size of the units it stops)."""
+    e = used_effect(scn, act, "force_field")
+    if e is None or act.token_at is None or act.unit not in pos:
+        return
+    xy = act.token_at
+    gap = world.point_gap(pos[act.unit], scn.units[act.unit].models, xy, TOKEN_RADIUS)
+    if gap > float(e.within or 0) + EPS:
+        say(act, f'token_at: the Force Field is {gap:.1f}" from {act.unit!r}; Within {e.within:g}" (its text)')
+        return
+    on = [u for u, p in pos.items() if world.point_gap(p, scn.units[u].models, xy, TOKEN_RADIUS) < 0]
+    if on:
+        say(act, f"token_at: the Force Field would overlap {on[0]!r}: it is set in an unoccupied space (its text)")
+        return
+    fields_now.append((xy, e.value))
 
 
 def _end_token(
@@ -1762,9 +1794,10 @@ def _check_charge(
     a_now: tuple[int, ...],
     speed: int | None = None,
     more: int = 0,
+    fields: tuple[tuple[float, float], ...] = (),
 ) -> None:
     """8.7.7: the Charge can reach its targets at all: at most Speed (``speed``: with BUFF Speed) + 6 + the
-    additions of the abilities used (``more``: Leap)."""
+    additions of the abilities used (``more``: Leap); ``fields``: the Force Fields it cannot move across."""
     su = scn.units[act.unit]
     speed = su.speed if speed is None else speed
     if su.flying:
@@ -1775,7 +1808,7 @@ def _check_charge(
         say(act, f"targets {bad}: Charge targets must be Ground units on the table (8.7.7)")
         return
     try:
-        length, end = world.charge_length(p_now, a_now, act.unit, act.targets)
+        length, end = world.charge_length(p_now, a_now, act.unit, act.targets, fields=fields)
     except MathhammerError as exc:
         say(act, str(exc))
         return

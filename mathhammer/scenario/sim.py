@@ -235,6 +235,9 @@ class Simulation:
         self.shades, self.shade_of = abilities.plan_tokens(scn, "shade")
         self.drops, self.drop_of = abilities.plan_tokens(scn, "dust_off")
         self.pending: list[tuple[Activation, np.ndarray]] = []
+        # Force Field tokens (plan order, the activation setting each) and, per game, those on the battlefield
+        self.fields, self.field_of = abilities.plan_tokens(scn, "force_field")
+        self.field = np.zeros((len(self.fields), T), dtype=bool)
         # Mass Recall's Faction Indicators (plan order) and the activation setting each
         self.recalls, self.recall_of = abilities.plan_tokens(scn, "to_reserves")
         self.detector_units = [
@@ -747,6 +750,8 @@ class Simulation:
             self.closed.setdefault(key, np.zeros(self.T, dtype=bool))[fresh] = True
         if abilities.used_effects(self.scn, act, "summon"):
             abilities.summon(self, u, act, fresh)  # Roachling Infestation, Pylon Warp-In, Omega Network, Rapid Ingress
+        if act in self.field_of:
+            abilities.set_force_field(self, u, act, fresh)  # Force Field, Solid-Field Projectors
         if act in self.shade_of or act in self.drop_of:
             abilities.set_end_token(self, u, act, fresh)  # Psionic Transfer, Ready for Dust-Off, Ventral Sacs
         k = self.recall_of.get(act)
@@ -1181,9 +1186,12 @@ class Simulation:
         trials = trials[~barred]
         abilities.update_creep(self, [u], trials)  # "declares a Charge action while ON CREEP" (Malevolent Matriarch)
         targets = [self.uids.index(t) for t in act.targets]
-        cols = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
+        cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
         for t in targets:
             cols += [self.row_pos(t), self.row_alive(t)]
+        walls = abilities.fields_against(self, u)  # Force Fields on the battlefield it cannot move across, per game
+        if walls is not None:
+            cols.append(walls)
         rest = [v for v in range(self.U) if v != u and v not in targets]
         rolls = np.zeros(self.T, dtype=np.int64)
         rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
@@ -1210,7 +1218,8 @@ class Simulation:
                 if self._engaged_on(pos, alive, u):
                     self._skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
                     continue
-                length, end = self.world.charge_length(pos, alive, self.uids[u], tids, reach)
+                fields = abilities.field_centres(self, key[-1]) if walls is not None else ()
+                length, end = self.world.charge_length(pos, alive, self.uids[u], tids, reach, fields=fields)
                 ok = ts[np.maximum(speed - slow[ts], 0) + rolls[ts] >= length - 1e-9] if end is not None else ts[:0]
                 self._skip(act, ts.size - ok.size, "Charge Roll too short (8.7.7)")
                 if ok.size == 0 or end is None:
@@ -1546,6 +1555,7 @@ class Simulation:
         self.used[:, live] &= keep[:, None]
         abilities.tumors_cleanup(self, live)
         self.indicator[:, live] = False  # 8.9.5: Tokens and Markers go (a Faction Indicator among them)
+        self.field[:, live] = False  # (Force Fields among them)
         self.closed.clear()  # Comsat Station: "Until the End of the Round"
         self.via_used.clear()  # Warp Conduit, Omega Network: "Once per Round", "Each Round"
         self.granted.clear()

@@ -201,6 +201,22 @@ class Route:
     no_height: tuple[str, ...] = ()
 
 
+#: a Force Field token's base (Force Field, Solid-Field Projectors): taken as 32 mm across, as every token here (the
+#: rules give tokens "their own base" but no size; 32 mm is the Mission Markers')
+FIELD_RADIUS = 16 / MM_PER_INCH
+
+
+def force_field_piece(centre: Coord, i: int) -> Terrain:
+    """A Force Field token as the Charge path search reads it: "Units of Size 2 or lower cannot move across Force
+    Fields", a Size 2 footprint (a 24-gon round its base) that a Leading Model cannot move through (8.5.3)."""
+    x, y = centre
+    corners = tuple(
+        (x + FIELD_RADIUS * math.cos(2 * math.pi * k / 24), y + FIELD_RADIUS * math.sin(2 * math.pi * k / 24))
+        for k in range(24)
+    )
+    return Terrain(f"force-field-{i}", corners, size=2)
+
+
 def horizontal_coherency(su: ScenarioUnit) -> float:
     """4.4: how far from the Leading Model the other models are set ("Wholly Within 3\" of the Leading Model", read
     as :data:`WHOLLY_WITHIN` between centres); a ``coherency`` effect sets it (Squadron: "This Unit's Horizontal
@@ -1527,9 +1543,10 @@ class World:
         return frozenset(u.id for u, near in pairs if any(engaged(b, mine[i], u.models[j]) for i, j in near))
 
     # ---------------------------------------------------------------- boards
-    def board_for(self, pos: tuple[int, ...], alive: tuple[int, ...]) -> Board:
-        """The battlefield with every unit on the table (``pos[u] >= 0``) and its first ``alive[u]`` models."""
-        key = (pos, alive)
+    def board_for(self, pos: tuple[int, ...], alive: tuple[int, ...], fields: tuple[Coord, ...] = ()) -> Board:
+        """The battlefield with every unit on the table (``pos[u] >= 0``) and its first ``alive[u]`` models; with
+        ``fields``, a Force Field token at each centre (:func:`force_field_piece`)."""
+        key = (pos, alive, fields)
         b = self._boards.get(key)
         if b is None:
             units = []
@@ -1539,7 +1556,8 @@ class World:
                 su = self.scn.units[self.uids[u]]
                 units.append(Unit(su.id, su.player, self._models_of(pid)[:k]))
             # placements are legal by construction (``place``): no board_problems pass per board state
-            b = Board.trusted(self.board.width, self.board.depth, self.board.terrain, tuple(units))
+            terrain = self.board.terrain + tuple(force_field_piece(c, i) for i, c in enumerate(fields))
+            b = Board.trusted(self.board.width, self.board.depth, terrain, tuple(units))
             if len(self._boards) > 4096:
                 self._boards.clear()
             self._boards[key] = b
@@ -1737,8 +1755,11 @@ class World:
         uid: str,
         targets: tuple[str, ...],
         reach: float | None = None,
+        fields: tuple[Coord, ...] = (),
     ) -> tuple[float, Coord | None]:
-        """8.7.7: the distance the Leading Model must travel to Engage every declared target, and where it ends.
+        """8.7.7: the distance the Leading Model must travel to Engage every declared target, and where it ends;
+        ``fields``: the centres of the Force Field tokens the charging unit cannot move across (the caller reads
+        its Size).
 
         With ``reach`` (the longest Charge the caller will compare against), units too far away to
         touch any path of that length are left off the board: a path of length <= ``reach`` stays
@@ -1769,10 +1790,10 @@ class World:
             # the other models of the charging unit are no obstacle to its Leading Model (charge._level)
             # and the caller has checked that the unit is Unengaged: the Leading Model alone stands for it
             alive = (*alive[:u], 1, *alive[u + 1 :])
-        key = (pos, alive, uid, targets, reach)
+        key = (pos, alive, uid, targets, reach, fields)
         hit = self._charges.get(key)
         if hit is None:
-            hit = self._charges[key] = self._charge_memo(pos, alive, uid, targets, reach)
+            hit = self._charges[key] = self._charge_memo(pos, alive, uid, targets, reach, fields)
         return hit
 
     def _charge_memo(
@@ -1782,8 +1803,10 @@ class World:
         uid: str,
         targets: tuple[str, ...],
         reach: float | None,
+        fields: tuple[Coord, ...] = (),
     ) -> tuple[float, Coord | None]:
-        """:func:`charge_distance` on the board ``pos``/``alive``, kept with the box it examined.
+        """:func:`charge_distance` on the board ``pos``/``alive`` (and Force Fields ``fields``), kept with the box it
+        examined.
 
         The answer depends on the other units' models only through those whose shapes meet that box
         (``charge_distance``'s ``examined``): a second board with the same charger, targets and reach,
@@ -1793,7 +1816,7 @@ class World:
         """
         u = self.index[uid]
         tset = {self.index[t] for t in targets}
-        base = (uid, pos[u], alive[u], tuple((pos[t], alive[t]) for t in sorted(tset)), targets, reach)
+        base = (uid, pos[u], alive[u], tuple((pos[t], alive[t]) for t in sorted(tset)), targets, reach, fields)
         rest = [
             (v, pos[v], alive[v]) for v in range(len(pos)) if pos[v] >= 0 and alive[v] > 0 and v != u and v not in tset
         ]
@@ -1803,7 +1826,8 @@ class World:
             if self._units_near(rest, box, r) == relevant:
                 return answer
         box = [0.0, 0.0, 0.0, 0.0]
-        path = charge_distance(self.board_for(pos, alive), f"{uid}.1", list(targets), max_length=reach, examined=box)
+        board = self.board_for(pos, alive, fields)
+        path = charge_distance(board, f"{uid}.1", list(targets), max_length=reach, examined=box)
         answer = (path.length, path.end)
         entries.append((box, self._units_near(rest, box, r), answer))
         return answer
