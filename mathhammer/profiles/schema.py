@@ -79,6 +79,7 @@ EffectKind = Literal[
     "entry_base",
     "coherency",
     "force_field",
+    "point_defense",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)

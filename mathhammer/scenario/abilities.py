@@ -87,6 +87,7 @@ from ..board.ranks import CONTACT
 from ..profiles.schema import Ability, Effect
 from ..starcraft.keywords import COMBAT_TAGS
 from ..starcraft.loadout import Loadout, make_loadout
+from ..starcraft.model import Weapon
 from .spec import Activation, Reaction, Scenario, ScenarioUnit
 from .world import Coord, World
 from .world import edge_distance as edge_gap
@@ -792,6 +793,48 @@ def pool_cuts(sim: Simulation, t: int, trials: np.ndarray) -> np.ndarray | None:
                     out = np.zeros(sim.T, dtype=np.int64)
                 out[hit] = np.maximum(out[hit], e.value)
     return out
+
+
+def instant(w: Weapon) -> bool:
+    """Has the weapon INSTANT (part 11)?"""
+    return any(k.name == "INSTANT" for k in w.keywords)
+
+
+def point_defense(
+    sim: Simulation, targets: Sequence[int], trials: np.ndarray
+) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Point Defense Laser (Point Defense Drone): "When another Friendly Unit Within 4\" is targeted by a Ranged Attack
+    without the INSTANT keyword, remove up to 2 dice from the Attack Pool. Then remove this Unit from the
+    battlefield." Per planned target with such a unit of its side on the table in some game of ``trials``: (per game,
+    the dice taken out of the first Batch without INSTANT that resolves at it; per game, the drone that does it, the
+    first in unit order Within ``within`` of the target). Read at the declaration of the attack (:func:`laser_used`
+    spends it)."""
+    out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for t in targets:
+        side = sim.units[t].player
+        for r in (r for r in _givers(sim, "point_defense") if r != t and sim.units[r].player == side):
+            e = next(x for x in sim._effects(r, 0, "point_defense"))
+            here = trials[sim.pos[r, trials] >= 0]
+            near = _near_games(sim, here, r, t, float(e.within or 0))
+            if not near[here].any():
+                continue
+            dice, drone = out.setdefault(t, (np.zeros(sim.T, dtype=np.int64), np.full(sim.T, -1, dtype=np.int64)))
+            new = here[near[here] & (drone[here] < 0)]
+            dice[new] = e.value
+            drone[new] = r
+    return out
+
+
+def laser_used(sim: Simulation, games: np.ndarray, laser: tuple[np.ndarray, np.ndarray]) -> None:
+    """A Batch without INSTANT resolved at the protected unit in ``games``: the Point Defense Laser was spent on it
+    (no dice for the later Batches), and the drone is removed from the battlefield (not Destroyed: 8.5.5, as a unit
+    returned to Reserves; a Summoned Unit is not in Reserves)."""
+    dice, drone = laser
+    spent = games[dice[games] > 0]
+    dice[spent] = 0
+    for r in np.unique(drone[spent]).tolist():
+        if r >= 0:
+            sim.to_reserves(r, spent[drone[spent] == r])
 
 
 def regenerate(sim: Simulation, u: int, phase: str, here: np.ndarray) -> None:

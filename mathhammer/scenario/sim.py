@@ -1070,6 +1070,8 @@ class Simulation:
                 locks.setdefault(t, np.zeros(self.T, dtype=np.int64))[games] |= bit
         # dice taken out of each Batch's Attack Pool at a target (Guardian Shield), per game
         cuts = {t: c for t in targets if (c := abilities.pool_cuts(self, t, trials)) is not None}
+        # Point Defense Laser: dice taken out of the first Batch without INSTANT at a target, per game, and its drone
+        lasers = abilities.point_defense(self, targets, trials)
         # Hierarch's Stand: an attack at the Friendly Unit it protects goes to the reacting unit, per game
         guards = abilities.redirects(self, act, trials)
         # HIDDEN targets (part 11: not Visible beyond 4"; BURROWED has HIDDEN), per game, unless detected
@@ -1083,6 +1085,7 @@ class Simulation:
             for g, _ in guards.values():
                 cols += [self.row_pos(g), self.row_alive(g), self.row_used(g)]
             cols += [*locks.values(), *cuts.values(), *(self.row_used(t) for t in hiders)]
+            cols += [lasers[t][0] for t in lasers]
             for key, ts in self.groups(ts_all, cols):
                 pu, a, mask = key[0], key[1], key[2]
                 at = 3 + 2 * len(targets)
@@ -1090,10 +1093,12 @@ class Simulation:
                 extra = key[at + 3 * len(guards) :]
                 lock = dict(zip(locks, extra[: len(locks)], strict=True))
                 cut = dict(zip(cuts, extra[len(locks) : len(locks) + len(cuts)], strict=True))
+                at_hide = len(locks) + len(cuts)
                 hide = {
                     t: abilities.hidden_tag(self, t, m)
-                    for t, m in zip(hiders, extra[len(locks) + len(cuts) :], strict=True)
+                    for t, m in zip(hiders, extra[at_hide : at_hide + len(hiders)], strict=True)
                 }
+                laser = dict(zip(lasers, extra[at_hide + len(hiders) :], strict=True))
                 left = ts  # the trials whose Batch has no target yet (the first planned target it may shoot)
                 for ti, t in enumerate(targets):
                     pt, k = key[3 + 2 * ti], key[4 + 2 * ti]
@@ -1107,8 +1112,9 @@ class Simulation:
                             u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, cut, hide.get(g)
                         )
                         left = left[~np.isin(left, moved[hit])]
+                    zap = (laser[t], lasers[t]) if laser.get(t, 0) else None
                     shot = self._shoot_at(
-                        u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, cut, hide.get(t)
+                        u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, cut, hide.get(t), zap
                     )
                     left = left[~shot]
                 self._skip(act, left.size, f"{wname}: no planned target it may shoot")
@@ -1130,10 +1136,13 @@ class Simulation:
         lock: dict[int, int],
         cut: dict[int, int],
         hidden: str | None = None,
+        laser: tuple[int, tuple[np.ndarray, np.ndarray]] | None = None,
     ) -> np.ndarray:
         """Weapon ``names[wi]`` of unit ``u`` (placement ``pu``, ``a`` models, abilities ``mask``) at unit ``t``
         (``pt``, ``k`` models) in the games ``left``, where the board facts let it (8.7.3); which games shot. The
-        first weapon used is ``names[0]`` (the plan's Batch order: a ``first_weapon`` effect goes to it)."""
+        first weapon used is ``names[0]`` (the plan's Batch order: a ``first_weapon`` effect goes to it). ``laser``:
+        the dice a Point Defense Laser takes out of the Attack Pool of a weapon without INSTANT, and its state
+        (:func:`abilities.point_defense`; spent where such a Batch resolves)."""
         shot = np.zeros(left.size, dtype=bool)
         if left.size == 0:
             return shot
@@ -1160,8 +1169,12 @@ class Simulation:
             distances = tuple(f.distances[: batches[0].models])
             if not distances:
                 continue
-            batch = Batch(w, models=len(distances), distances=distances, name=wname, fewer=cut.get(t, 0))
+            zapped = laser is not None and not abilities.instant(w)
+            fewer = cut.get(t, 0) + (laser[0] if laser is not None and zapped else 0)
+            batch = Batch(w, models=len(distances), distances=distances, name=wname, fewer=fewer)
             self.resolve([batch], t, "assault", left[idx], _stream(stream, wi), f.removable, f.evade_eligible)
+            if laser is not None and zapped:
+                abilities.laser_used(self, left[idx], laser[1])
             shot[idx] = True
         return shot
 
