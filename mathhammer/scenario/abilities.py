@@ -1053,6 +1053,17 @@ def far_from_enemies(
     return games[~near[games]]
 
 
+def token_gaps(sim: Simulation, u: int, games: np.ndarray, xy: Coord) -> np.ndarray:
+    """Per game of ``games`` (in their order): the least gap, edge to edge, between a live model of unit ``u`` and a
+    token centred at ``xy`` (:meth:`World.point_gap`; 7.3 "measure to the closest base edge of a Token"), ``inf``
+    where the unit is not on the table; read once per placement."""
+    out = np.full(sim.T, math.inf)
+    for (p, k), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u)]):
+        if p >= 0 and k > 0:
+            out[ts] = sim.world.point_gap(p, k, xy, TOKEN_RADIUS)
+    return out[games]
+
+
 def _fit_games(sim: Simulation, u: int, games: np.ndarray, test: Callable[[int, int], bool]) -> np.ndarray:
     """Per game of ``games`` (a bool array in their order): ``test`` (placement, models left) of unit ``u`` there,
     read once per placement."""
@@ -1154,10 +1165,7 @@ def mass_recall(
     within = float(e.within or 0)
     for uid in recalled_by(sim.scn, act, e):
         v = sim.uids.index(uid)
-        near = np.zeros(sim.T, dtype=bool)
-        for (p, k), ts in sim.groups(fresh, [sim.row_pos(v), sim.row_alive(v)]):
-            near[ts] = p >= 0 and k > 0 and sim.world.point_gap(p, k, xy, TOKEN_RADIUS) <= within + EPS
-        sim.to_reserves(v, fresh[near[fresh]])
+        sim.to_reserves(v, fresh[token_gaps(sim, v, fresh, xy) <= within + EPS])
 
 
 def is_structure(su: ScenarioUnit) -> bool:
@@ -1255,6 +1263,15 @@ def summon(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
             sim.acted[v, got] = True  # "it cannot be Activated during the Phase in which it was summoned"
 
 
+def base_entry(world: World, pid: int, alive: int, to: Coord) -> tuple[float, Coord | None]:
+    """A Deploy through the base of placement ``pid`` (its first ``alive`` models) to ``to``: how far ``to`` is from
+    that base's edge (8.5.5, as from an Entry Edge), and the way back towards its nearest model, where the other
+    models are set (None where ``to`` is that model's centre)."""
+    c = min(world.placements[pid].centres[:alive], key=lambda p: math.dist(p, to))
+    back = (c[0] - to[0], c[1] - to[1])
+    return math.dist(c, to) - world._radius(pid), (back if any(back) else None)
+
+
 def deploy_via(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> np.ndarray:
     """Deploy unit ``u`` through the base of the plan's ``via`` (an ``entry_base`` effect: Warp Conduit, Omega
     Network) in ``games``: which were set. Per game: that unit on the table, the Round's limit not reached ("Once per
@@ -1278,13 +1295,11 @@ def deploy_via(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> n
     r = su.base_mm / MM_PER_INCH / 2
     got_l: list[np.ndarray] = []
     for (pq, kq), ts in sim.groups(there, [sim.row_pos(q), sim.row_alive(q)]):
-        centres = sim.world.placements[pq].centres[:kq]
-        c = min(centres, key=lambda p: math.dist(p, act.to))  # type: ignore[arg-type]
-        if math.dist(c, act.to) - sim.world._radius(pq) > su.speed + r + EPS:
+        d, back = base_entry(sim.world, pq, kq, act.to)
+        if d > su.speed + r + EPS:
             sim._skip(act, ts.size, f"the Leading Model ends more than Speed from {act.via!r}'s base (8.5.5)")
             continue
-        back = (c[0] - act.to[0], c[1] - act.to[1])
-        got_l.append(ts[sim._place(u, ts, act.to, back if any(back) else sim.world.rear_of(su.player), act)])
+        got_l.append(ts[sim._place(u, ts, act.to, back or sim.world.rear_of(su.player), act)])
     got = np.sort(np.concatenate(got_l)) if got_l else games[:0]
     used[got] += sim.supply(u, sim.alive[u, got]) if e.value else 1
     return got
@@ -1296,15 +1311,11 @@ def set_force_field(sim: Simulation, u: int, act: Activation, fresh: np.ndarray)
     the battlefield overlaps it (other games: skip report). It goes at the Cleanup (7.3)."""
     k = sim.field_of[act]
     xy, _, e = sim.fields[k]
-    ok = np.zeros(sim.T, dtype=bool)
-    for (p, a), ts in sim.groups(fresh, [sim.row_pos(u), sim.row_alive(u)]):
-        ok[ts] = p >= 0 and a > 0 and sim.world.point_gap(p, a, xy, TOKEN_RADIUS) <= float(e.within or 0) + EPS
+    ok = token_gaps(sim, u, fresh, xy) <= float(e.within or 0) + EPS
     for v in range(sim.U):
-        for (p, a), ts in sim.groups(fresh[ok[fresh]], [sim.row_pos(v), sim.row_alive(v)]):
-            if p >= 0 and a > 0 and sim.world.point_gap(p, a, xy, TOKEN_RADIUS) < 0:
-                ok[ts] = False
-    sim._skip(act, int((~ok[fresh]).sum()), f'the Force Field is not Within {e.within:g}" in an unoccupied space')
-    sim.field[k, fresh[ok[fresh]]] = True
+        ok &= token_gaps(sim, v, fresh, xy) >= 0  # "in an unoccupied space"
+    sim._skip(act, int((~ok).sum()), f'the Force Field is not Within {e.within:g}" in an unoccupied space')
+    sim.field[k, fresh[ok]] = True
 
 
 def fields_against(sim: Simulation, u: int) -> np.ndarray | None:
@@ -1336,22 +1347,25 @@ def set_end_token(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -
     shade = act in sim.shade_of
     xy, player, e = sim.shades[sim.shade_of[act]] if shade else sim.drops[sim.drop_of[act]]
     within = float(e.within or 0)
-    ok = np.zeros(sim.T, dtype=bool)
     if shade:
-        for (p, k), ts in sim.groups(fresh, [sim.row_pos(u), sim.row_alive(u)]):
-            ok[ts] = p >= 0 and k > 0 and sim.world.point_gap(p, k, xy, TOKEN_RADIUS) + 2 * TOKEN_RADIUS <= within + EPS
+        ok = token_gaps(sim, u, fresh, xy) + 2 * TOKEN_RADIUS <= within + EPS
         why = f'the Shade token is not Wholly Within {within:g}" of a model of the unit'
     else:
-        ok[fresh] = True
+        ok = np.ones(fresh.size, dtype=bool)
         for v in range(sim.U):
-            if sim.units[v].player == player:
-                continue
-            for (p, k), ts in sim.groups(fresh, [sim.row_pos(v), sim.row_alive(v)]):
-                if p >= 0 and k > 0 and sim.world.point_gap(p, k, xy, TOKEN_RADIUS) <= within + EPS:
-                    ok[ts] = False
+            if sim.units[v].player != player:
+                ok &= token_gaps(sim, v, fresh, xy) > within + EPS
         why = f'the Faction Indicator would be Within {within:g}" of an Enemy model: not set (its text)'
-    sim._skip(act, int((~ok[fresh]).sum()), why)
-    sim.pending.append((act, fresh[ok[fresh]]))
+    sim._skip(act, int((~ok).sum()), why)
+    sim.pending.append((act, fresh[ok]))
+
+
+def token_contact_lead(xy: Coord, su: ScenarioUnit, rear: Coord) -> Coord:
+    """Where ``su``'s Leading Model is set "in base-to-base contact with this Faction Indicator" (centre ``xy``;
+    Ready for Dust-Off): touching it on the side ``rear`` points to (bases :data:`TOKEN_CONTACT` / 2 apart)."""
+    gap = TOKEN_RADIUS + su.base_mm / MM_PER_INCH / 2 + TOKEN_CONTACT / 2
+    norm = math.hypot(*rear)
+    return (xy[0] + gap * rear[0] / norm, xy[1] + gap * rear[1] / norm)
 
 
 def end_of_round(sim: Simulation, live: np.ndarray) -> None:
@@ -1389,10 +1403,7 @@ def end_of_round(sim: Simulation, live: np.ndarray) -> None:
         sim._skip(act, games.size - ready.size, f"{picked!r} is not in Reserves at the End of the Round: no Deploy")
         ready = sim.available(v, act, ready)
         rear = sim.world.rear_of(player)
-        r = sim.units[v].base_mm / MM_PER_INCH / 2
-        gap = TOKEN_RADIUS + r + TOKEN_CONTACT / 2
-        lead = (xy[0] + gap * rear[0] / math.hypot(*rear), xy[1] + gap * rear[1] / math.hypot(*rear))
-        got = ready[sim._place(v, ready, lead, rear, act)]
+        got = ready[sim._place(v, ready, token_contact_lead(xy, sim.units[v], rear), rear, act)]
         sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
 
 

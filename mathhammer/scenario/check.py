@@ -59,6 +59,7 @@ from .abilities import (
     Found,
     Purse,
     attacker_debuff,
+    base_entry,
     burrow_change,
     card_effect,
     charge_roll,
@@ -85,6 +86,7 @@ from .abilities import (
     summoned_unit,
     summoning,
     target_effects,
+    token_contact_lead,
     unit_abilities,
     used_effect,
     used_effects,
@@ -436,10 +438,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                             _route_ok(world, act, say, lead, start_level, speed)
                         elif d > speed + EPS:
                             say(act, f'moves {d:.1f}"; Speed is {speed}" (8.5.3)')
-                        rear = (lead[0] - act.to[0], lead[1] - act.to[1])
-                        pid = world.place(
-                            su, act.to, rear if any(rear) else world.rear_of(player), occupied(act.unit), on=act.on
-                        )
+                        rear = world.rear_from(pos[act.unit], act.to)
+                        pid = world.place(su, act.to, rear, occupied(act.unit), on=act.on)
                         if pid is None:
                             say(act, why_not(act, act.to))
                         else:
@@ -871,9 +871,7 @@ def _set_unit(
     """Set ``act``'s unit with its Leading Model at ``to`` on ``level``, the others behind it (8.5.3), where the plan
     has it (``pos``); a ``field`` error where it cannot be set there. True where it was set."""
     su = scn.units[act.unit]
-    lead = world.placements[pos[act.unit]].centres[0]
-    rear = (lead[0] - to[0], lead[1] - to[1])
-    pid = world.place(su, to, rear if any(rear) else world.rear_of(su.player), occupied(act.unit), on=level)
+    pid = world.place(su, to, world.rear_from(pos[act.unit], to), occupied(act.unit), on=level)
     if pid is None:
         say(act, f"{field}: " + why_not(act, to))
         return False
@@ -896,9 +894,7 @@ def _lunge_moves(
         to = world.toward(pos[rx.unit], su.models, pos[act.unit], scn.units[act.unit].models, su.speed)
         if to is None:
             continue
-        lead = world.placements[pos[rx.unit]].centres[0]
-        rear = (lead[0] - to[0], lead[1] - to[1])
-        pid = world.place(su, to, rear if any(rear) else world.rear_of(su.player), occupied(rx.unit))
+        pid = world.place(su, to, world.rear_from(pos[rx.unit], to), occupied(rx.unit))
         if pid is not None:
             pos[rx.unit] = pid
 
@@ -1274,16 +1270,11 @@ def _via_ok(
         what = f"a combined Supply of {e.value}" if e.value else "one unit"
         say(act, f"via: {act.via!r} lets {what} Deploy each Round; {used} already (its text)")
     via_used[act.via] = used + need
-    pv = pos[act.via]
-    vr = world._radius(pv)
-    centres = world.placements[pv].centres[: scn.units[act.via].models]
-    c = min(centres, key=lambda p: math.dist(p, act.to))  # type: ignore[arg-type]
-    d = math.dist(c, act.to) - vr
+    d, back = base_entry(world, pos[act.via], scn.units[act.via].models, act.to)
     reach = su.speed + su.base_mm / MM_PER_INCH / 2
     if d > reach + EPS:
         say(act, f'the Leading Model ends {d:.1f}" from {act.via!r}\'s base; at most Speed {su.speed}" (8.5.5)')
-    back = (c[0] - act.to[0], c[1] - act.to[1])
-    return back if any(back) else None
+    return back
 
 
 def _summoned_act_ok(
@@ -1452,9 +1443,7 @@ def _end_of_round(
         if used_effect(scn, act, "shade") is not None:
             if act.unit in pos:
                 su = scn.units[act.unit]
-                old = world.placements[pos[act.unit]].centres[0]
-                rear = (old[0] - xy[0], old[1] - xy[1])
-                pid = world.place(su, xy, rear if any(rear) else world.rear_of(su.player), occupied(act.unit))
+                pid = world.place(su, xy, world.rear_from(pos[act.unit], xy), occupied(act.unit))
                 if pid is None:
                     say(act, f"token_at: at the End of the Round {act.unit!r} finds no room around the Shade token")
                 else:
@@ -1473,10 +1462,7 @@ def _end_of_round(
                 f"is {left} (8.3.2)")  # fmt: skip
             continue
         rear = world.rear_of(act.player)
-        gap = TOKEN_RADIUS + su.base_mm / MM_PER_INCH / 2 + TOKEN_CONTACT / 2
-        norm = math.hypot(*rear)
-        lead = (xy[0] + gap * rear[0] / norm, xy[1] + gap * rear[1] / norm)
-        pid = world.place(su, lead, rear, occupied(picked))
+        pid = world.place(su, token_contact_lead(xy, su, rear), rear, occupied(picked))
         if pid is None:
             say(act, f"select.{name}: {picked!r} finds no room touching the Faction Indicator at the End of the Round")
             continue

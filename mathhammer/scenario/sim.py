@@ -798,20 +798,17 @@ class Simulation:
                         act, int(shut.sum()), f"the {edge} edge is closed to Deploys this Round (Comsat Station)"
                     )
                     reserve = reserve[~shut]
+        placer = abilities.used_effect(self.scn, act, "deploy_place")
         if act.via is not None:  # Warp Conduit, Omega Network: another unit's base as the Entry Edge
             got = abilities.deploy_via(self, u, act, reserve)
-            self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
-            return got
-        rear = EDGE_REAR[act.edge] if away is not None and act.edge else self.world.rear_of(su.player)
-        placer = abilities.used_effect(self.scn, act, "deploy_place")
-        if placer is not None:  # Burrow Ambush, Rapid Reinforcements, Phase Prism: PLACE as it Deploys
+        elif placer is not None:  # Burrow Ambush, Rapid Reinforcements, Phase Prism: PLACE as it Deploys
             got = abilities.deploy_placed(self, u, act, reserve, placer)
-            self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
-            return got
-        got = reserve[self._place(u, reserve, act.to, rear, act)]
-        if away is not None and act.edge and got.size:
-            got = abilities.far_from_enemies(self, u, act, got, float(away.within or 0))
-            abilities.entered_elsewhere(self, u, act, got)  # Photon Overcharge
+        else:
+            rear = EDGE_REAR[act.edge] if away is not None and act.edge else self.world.rear_of(su.player)
+            got = reserve[self._place(u, reserve, act.to, rear, act)]
+            if away is not None and act.edge and got.size:
+                got = abilities.far_from_enemies(self, u, act, got, float(away.within or 0))
+                abilities.entered_elsewhere(self, u, act, got)  # Photon Overcharge
         # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none; one
         # returned to Reserves this Round took its Supply off its reference, :meth:`_recall`)
         self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
@@ -937,9 +934,7 @@ class Simulation:
             abilities.set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
         placed = np.zeros(self.T, dtype=bool)
         for pid, ts in self.groups(movers, [self.row_pos(u)]):
-            old = self.world.placements[pid[0]].centres[0]
-            rear = (old[0] - to[0], old[1] - to[1])
-            got = self._place(u, ts, to, rear if any(rear) else self.world.rear_of(self.units[u].player), act)
+            got = self._place(u, ts, to, self.world.rear_from(pid[0], to), act)
             placed[ts[got]] = True
         return movers[placed[movers]]
 

@@ -2026,6 +2026,13 @@ class World:
         sc, sr = self.placements[src[0]].centres[: src[1]], self._radius(src[0])
         return bool(sc) and all(min(math.dist(c, s) for s in sc) - sr + r <= inches + EPS for c in cs)
 
+    def rear_from(self, pid: int, to: Coord) -> Coord:
+        """Where the other models go when the unit of placement ``pid`` is set with its Leading Model at ``to``
+        (8.5.3: behind it, towards where its Leading Model stood; its player's Entry Edge where that is ``to``)."""
+        old = self.placements[pid].centres[0]
+        rear = (old[0] - to[0], old[1] - to[1])
+        return rear if any(rear) else self.rear_of(self.scn.units[self.placements[pid].unit].player)
+
     def rear_of(self, player: str) -> Coord:
         """The direction of the player's own Entry Edge (models are set behind their Leading Model)."""
         return EDGE_REAR[self.edges[player]]
