@@ -269,9 +269,23 @@ def test_reaction_rules_on_triggers(armies: dict[str, str]) -> None:
     assert abilities.needs_tag(load_roster().card("Armory").abilities[0]) == "Mechanical"
 
 
-def test_reaction_without_modelled_effect_is_a_warning(armies: dict[str, str], tmp_path: Path) -> None:
-    """Issue 6: a Reaction the simulation cannot apply is accepted and reported, never silently ignored (Artanis's
-    Lightning Dash, a second Charge, has no machine-readable effect)."""
+def test_reaction_without_modelled_effect_is_a_warning(
+    armies: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 6: a Reaction the simulation cannot apply is accepted and reported, never silently ignored. Every
+    Reaction of the roster now has a machine-readable effect, so Artanis's Lightning Dash is read here as a profile
+    without one would be (its effects taken away)."""
+    from mathhammer.scenario import check
+
+    real = check.find
+
+    def bare(scn: Scenario, unit: str, name: str) -> abilities.Found | None:
+        found = real(scn, unit, name)
+        if found is None or found.ability.name != "Lightning Dash":
+            return found
+        return abilities.Found(found.ability.model_copy(update={"effects": []}), found.card)
+
+    monkeypatch.setattr(check, "find", bare)
     protoss = army("Daelaam", ("Zealot", 3), ("Artanis", 1), tactical=("Power Field",))
     dash = {"unit": "artanis-1", "action": "hold", "react": [{"unit": "artanis-1", "use": "Lightning Dash"}]}
     rounds = [
@@ -429,7 +443,7 @@ def test_concusive_shells_effect_needs_its_distance(marauder_armies: dict[str, s
     with pytest.raises(ValidationError, match="needs value >= 1 and within"):
         Effect(kind="charger_debuff_speed", value=2)
     shells = abilities.find(scenario(marauder_armies, shells_plan([])), "marauder-1", "Concusive Shells")
-    assert shells is not None and abilities.modelled(shells.ability) == "charger"
+    assert shells is not None and abilities.target_effects(shells.ability) == []
     eff = abilities.charger_debuff(shells.ability)
     assert eff is not None and (eff.value, eff.within) == (2, 8)  # the card: DEBUFF Speed (2), Within 8"
 

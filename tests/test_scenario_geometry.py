@@ -142,9 +142,9 @@ class _Recorder(World):
         self.calls["facts"].append((pos, alive, uid, tid, weapon, tags))
         return super().facts(pos, alive, uid, tid, weapon, tags)
 
-    def charge_length(self, pos, alive, uid, targets, reach=None, fields=()):  # type: ignore[no-untyped-def]
+    def charge_length(self, pos, alive, uid, targets, reach=None, fields=(), engaged_ok=False):  # type: ignore[no-untyped-def]
         self.calls["charge"].append((pos, alive, uid, targets, reach))
-        return super().charge_length(pos, alive, uid, targets, reach, fields)
+        return super().charge_length(pos, alive, uid, targets, reach, fields, engaged_ok)
 
     def place(self, su, lead, rear, occupied, allowed_enemies=(), on=AUTO, targets_left=()):  # type: ignore[no-untyped-def]
         self.calls["place"].append((su.id, lead, rear, occupied, allowed_enemies, on, targets_left))

@@ -115,9 +115,9 @@ def test_charges_read_through_the_memo_equal_those_computed_afresh(monkeypatch: 
     calls: list[tuple[object, ...]] = []
     memo = World._charge_memo
 
-    def spy(self: World, pos, alive, uid, targets, reach, fields=()):  # type: ignore[no-untyped-def]
-        assert fields == ()  # no Force Field in the example
-        got = memo(self, pos, alive, uid, targets, reach, fields)
+    def spy(self: World, pos, alive, uid, targets, reach, fields=(), engaged_ok=False):  # type: ignore[no-untyped-def]
+        assert fields == () and not engaged_ok  # no Force Field, no Lightning Dash in the example
+        got = memo(self, pos, alive, uid, targets, reach, fields, engaged_ok)
         calls.append((self, pos, alive, uid, targets, reach, got))
         return got
 

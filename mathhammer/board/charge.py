@@ -234,7 +234,7 @@ def _zone(centre: Coord, radius: float) -> Polygon:
     return Point(centre).buffer(radius, quad_segs=64)
 
 
-def _check_charge(board: Board, lead: Model, target_unit_ids: Sequence[str]) -> list[str]:
+def _check_charge(board: Board, lead: Model, target_unit_ids: Sequence[str], engaged_ok: bool = False) -> list[str]:
     if isinstance(target_unit_ids, str):
         target_unit_ids = [target_unit_ids]
     targets = list(dict.fromkeys(target_unit_ids))
@@ -250,7 +250,7 @@ def _check_charge(board: Board, lead: Model, target_unit_ids: Sequence[str]) -> 
         if unit.flying:
             raise InputError("targets", tid, "a Ground unit (8.7.7 step 1: 'Flying Units cannot Charge or be Charged')")
     enemies = [m for m in board.models if board.unit_of(m).side != own.side]
-    if any(engaged(board, m, e) for m in own.models for e in enemies):
+    if not engaged_ok and any(engaged(board, m, e) for m in own.models for e in enemies):
         raise InputError("leading model", lead.id, "a model of an Unengaged unit (8.7.7: 'An Unengaged Ground Unit')")
     return targets
 
@@ -436,6 +436,7 @@ def charge_distance(
     count_climb: bool = True,
     max_length: float | None = None,
     examined: list[float] | None = None,
+    engaged_ok: bool = False,
 ) -> ChargePath:
     """The shortest distance the Leading Model must travel to a legal Charge end position (8.7.7).
 
@@ -454,6 +455,10 @@ def charge_distance(
     a charge needing more returns no path (length ``inf``); any path up to ``max_length`` is found
     exactly as without it.
 
+    ``engaged_ok``: the charging unit may start Engaged (Lightning Dash: "a second Charge action against a
+    different Enemy Unit, ignoring the restriction on Charging while Engaged"); the units it is Engaged with and
+    does not declare still keep the end out of their Engagement Range (8.7.7 step 3).
+
     ``examined`` ([x0, y0, x1, y1], filled in): a box such that the answer depends on the models of
     units other than the charger and the targets only through those whose shapes (a base grown by the
     Leading Model's radius and 1") meet it: the goal's box and the straight line where the answer is
@@ -461,11 +466,12 @@ def charge_distance(
 
     Raises:
         InputError: an unknown id, a Flying charger or target ("Flying Units cannot Charge or be
-            Charged"), a target of the charger's own side, a charger whose unit is Engaged, or a shortest
-            path that climbs through an ACCESS POINT of a piece without a ``height``.
+            Charged"), a target of the charger's own side, a charger whose unit is Engaged (unless
+            ``engaged_ok``), or a shortest path that climbs through an ACCESS POINT of a piece without a
+            ``height``.
     """
     lead = board.model(leading_model_id)
-    targets = _check_charge(board, lead, target_unit_ids)
+    targets = _check_charge(board, lead, target_unit_ids, engaged_ok)
     start = lead.centre
     r = lead.radius
     keys: list[str | None] = [None] + [t.id for t in board.terrain if t.surface]

@@ -80,6 +80,7 @@ EffectKind = Literal[
     "coherency",
     "force_field",
     "point_defense",
+    "second_charge",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)

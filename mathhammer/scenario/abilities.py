@@ -56,6 +56,9 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   (``lunge``; Lunge: :func:`lunges`), HEAL after a PLACE (``heal_after_place``; Veil of Shadows), HITS at a
   unit entering by another table edge (a Reaction's ``hits``; Photon Overcharge: :func:`entered_elsewhere`).
 * A lower cost (``cost_reduction``; Advanced Training): read by ``scenario check`` only.
+* A second Charge (``second_charge``; Lightning Dash: :func:`second_charge`), planned by the charging unit on its own
+  ``charge`` with the second target in ``select``: in the games where the first Charge succeeded, a new Charge from
+  where it ended, Engaged or not, without IMPACT (:meth:`Simulation.charge`).
 
 Units on and off the table: returned to Reserves (``to_reserves``: :meth:`Simulation._recall`, :func:`mass_recall`),
 Deployed by PLACE (:func:`deploy_placed`) or through another unit's base (:func:`deploy_via`), set At the End of the
@@ -232,24 +235,6 @@ def charger_debuff(a: Ability) -> Effect | None:
 def target_effects(a: Ability) -> list[Effect]:
     """The machine-readable effects of ``a`` that change its unit as a target."""
     return [e for e in a.effects if e.kind in TARGET_KINDS]
-
-
-def modelled(a: Ability) -> str:
-    """How the simulation applies Reaction ``a``: ``"target"``, ``"charge"``, ``"charger"`` or "" (no modelled
-    effect)."""
-    if target_effects(a):
-        return "target"
-    if charge_roll(a) is not None:
-        return "charge"
-    if charger_debuff(a):
-        return "charger"
-    if reduction(a):
-        return "reduce"
-    if attacker_debuff(a):
-        return "attacker"
-    if remover(a):
-        return "restore"
-    return ""
 
 
 class Purse:
@@ -1511,6 +1496,20 @@ def adjust_charge_roll(sim: Simulation, act: Activation, rolls: np.ndarray, tria
             rolls[ts] += e.value
 
 
+def second_charge(scn: Scenario, act: Activation) -> str | None:
+    """Lightning Dash (``second_charge``): the Enemy Unit the second Charge declares (the plan's ``select``), where
+    the charging unit itself plans the Reaction on its ``charge``; else None."""
+    if act.action != "charge":
+        return None
+    for rx in act.react:
+        if rx.player != act.player or rx.unit != act.unit:
+            continue
+        found = find(scn, rx.unit, rx.use)
+        if found is not None and any(e.kind == "second_charge" for e in found.ability.effects):
+            return next((u for n, u in act.select if n.strip().lower() == rx.use.strip().lower()), None)
+    return None
+
+
 def impact_with(sim: Simulation, u: int, mask: int, imp: tuple[int, int]) -> tuple[int, int]:
     """IMPACT (X) Y+ (``imp``) as unit ``u`` resolves it with the abilities of ``mask`` (and its passive ones):
     ``impact_dice`` adds dice per eligible model (My Life for Aiur: "each eligible model generates 1 additional
@@ -1578,7 +1577,6 @@ __all__ = [
     "impact_with",
     "loadout_for",
     "loadout_with",
-    "modelled",
     "needs_tag",
     "pool_cuts",
     "protected",
@@ -1588,6 +1586,7 @@ __all__ = [
     "reduction",
     "reduction_for",
     "regenerate",
+    "second_charge",
     "target_effects",
     "use_bits",
 ]

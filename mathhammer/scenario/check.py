@@ -42,6 +42,7 @@ the phase, the player and the activation (``rounds[0].red.movement[2]``) and cit
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 import re
@@ -82,6 +83,7 @@ from .abilities import (
     reduction,
     remover,
     repeatable,
+    second_charge,
     select_reach,
     summoned_unit,
     summoning,
@@ -453,7 +455,11 @@ def check_scenario(scn: Scenario) -> list[str]:
                         speed, more = _speed_now(scn, world, act, pos, used, on_unit, tumors)
                         size = su.unit.card.size
                         walls = tuple(c for c, top in fields_now if isinstance(size, int) and size <= top)
-                        _check_charge(scn, world, act, say, pos, p_now, a_now, speed, more, walls)
+                        dash = second_charge(scn, act)  # Lightning Dash: a second Charge after a successful one
+                        if _check_charge(scn, world, act, say, pos, p_now, a_now, speed, more, walls) and dash:
+                            p_now, a_now = state()
+                            again_at = dataclasses.replace(act, targets=(dash,))
+                            _check_charge(scn, world, again_at, say, pos, p_now, a_now, speed, 0, walls, dash=True)
                     elif act.action == "gather" and scn.mission.scoring != "gather-the-resources":
                         say(act, f"the Gather Action belongs to Gather the Resources, not {scn.mission.name}")
                     elif act.action == "fight":
@@ -776,12 +782,41 @@ def _check_reactions(
                 warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
         elif any(e.kind == "cost_reduction" for e in a.effects):
             _discount_trigger(scn, act, say, at, rx, a)
+        elif any(e.kind == "second_charge" for e in a.effects):  # Lightning Dash
+            _dash_target(scn, act, say, at, rx, a, pos)
         else:
             warn(
                 act,
                 f"{at}: {a.name!r} has no modelled effect (no machine-readable combat effect); "
                 "the simulation ignores it",
             )
+
+
+def _dash_target(
+    scn: Scenario, act: Activation, say: Say, at: str, rx: Reaction, a: Ability, pos: dict[str, int]
+) -> None:
+    """Lightning Dash ("After this Unit resolves a successful Charge action, it may declare a second Charge action
+    against a different Enemy Unit"): planned by the charging unit on its own ``charge``, the second target named in
+    ``select``: an Enemy Ground Unit on the table, not a target of the first Charge."""
+    if rx.player != act.player or rx.unit != act.unit or act.action != "charge":
+        _trigger(say, act, at, a, "this unit's successful Charge (8.7.7)", f"the `charge` of {rx.unit!r} itself", False)
+        return
+    picked = second_charge(scn, act)
+    foes = sorted(
+        u for u, su in scn.units.items() if su.player != act.player and not su.flying and u not in act.targets
+    )
+    if picked is None:
+        say(
+            act, f"{at}: name the Enemy Unit of the second Charge: select = {{ {a.name!r} = one of {', '.join(foes)} }}"
+        )
+    elif picked in act.targets or scn.units[picked].player == act.player or scn.units[picked].flying:
+        say(
+            act,
+            f"select.{a.name}: got {picked!r}; allowed: a different Enemy Ground Unit (8.7.7 step 1; its text: "
+            f"{a.text!r}): {', '.join(foes) or 'none'}",
+        )
+    elif picked not in pos:
+        say(act, f"select.{a.name}: {picked!r} is not on the table at this point of the plan (8.7.7)")
 
 
 def _discount_trigger(scn: Scenario, act: Activation, say: Say, at: str, rx: Reaction, a: Ability) -> None:
@@ -1781,34 +1816,38 @@ def _check_charge(
     speed: int | None = None,
     more: int = 0,
     fields: tuple[tuple[float, float], ...] = (),
-) -> None:
+    dash: bool = False,
+) -> bool:
     """8.7.7: the Charge can reach its targets at all: at most Speed (``speed``: with BUFF Speed) + 6 + the
-    additions of the abilities used (``more``: Leap); ``fields``: the Force Fields it cannot move across."""
+    additions of the abilities used (``more``: Leap); ``fields``: the Force Fields it cannot move across;
+    ``dash``: Lightning Dash's second Charge, from an Engaged start. Whether the unit was set at the end."""
     su = scn.units[act.unit]
+    label = "Lightning Dash's second Charge: " if dash else ""
     speed = su.speed if speed is None else speed
     if su.flying:
         say(act, "a Flying unit cannot Charge (8.7.7)")
-        return
+        return False
     bad = [t for t in act.targets if scn.units[t].flying or t not in pos]
     if bad:
-        say(act, f"targets {bad}: Charge targets must be Ground units on the table (8.7.7)")
-        return
+        say(act, f"{label}targets {bad}: Charge targets must be Ground units on the table (8.7.7)")
+        return False
     try:
-        length, end = world.charge_length(p_now, a_now, act.unit, act.targets, fields=fields)
+        length, end = world.charge_length(p_now, a_now, act.unit, act.targets, fields=fields, engaged_ok=dash)
     except MathhammerError as exc:
-        say(act, str(exc))
-        return
+        say(act, f"{label}{exc}")
+        return False
     if end is None or length > speed + 6 + more + EPS:
         shown = "no legal end position" if end is None else f'{length:.1f}"'
         plus = f" + {more}" if more else ""
-        say(act, f"cannot reach: needs {shown}, at most Speed {speed} + 6{plus} (8.7.7)")
-        return
+        say(act, f"{label}cannot reach: needs {shown}, at most Speed {speed} + 6{plus} (8.7.7)")
+        return False
     tx, ty = world.placements[pos[act.targets[0]]].centres[0]
     pid = world.place(
         su, end, (end[0] - tx, end[1] - ty), tuple(p for u, p in pos.items() if u != act.unit), act.targets
     )
     if pid is not None:
         pos[act.unit] = pid
+    return pid is not None
 
 
 __all__ = ["check_scenario"]

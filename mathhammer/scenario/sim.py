@@ -1182,18 +1182,50 @@ class Simulation:
         )
 
     def charge(self, u: int, act: Activation, trials: np.ndarray, stream: int) -> None:
-        """8.7.7 CHARGE, per board state of the units it reads.
-
-        The charging unit (placement, models, abilities used) and its targets (placement, models) group the
-        trials; the other units enter as :meth:`World.charge_length` reads them: those near the charging unit
-        (within the Charge's reach + 2"), whole. They hold every enemy the unit could be Engaged with (7.2.1
-        needs Within 1"), so the Engaged test reads them too."""
+        """8.7.7 CHARGE, per board state of the units it reads (:meth:`_charge_games`); then, where the unit's
+        Lightning Dash is planned, its second Charge in the games where the first succeeded."""
         su = self.units[u]
         barred = self._barred(u, trials)
         self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
         trials = trials[~barred]
         abilities.update_creep(self, [u], trials)  # "declares a Charge action while ON CREEP" (Malevolent Matriarch)
         targets = [self.uids.index(t) for t in act.targets]
+        rolls = np.zeros(self.T, dtype=np.int64)
+        rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
+        abilities.adjust_charge_roll(self, act, rolls, trials, stream)  # abilities used, Reactions (10.4)
+        slow = abilities.charge_debuffs(self, act, trials)  # DEBUFF Speed from Reactions to the declaration
+        done = self._charge_games(u, act, trials, targets, rolls, slow, abilities.impact_of(su), stream)
+        dash = abilities.second_charge(self.scn, act)
+        if dash is not None and done.size:
+            # Lightning Dash: "After this Unit resolves a successful Charge action, it may declare a second Charge
+            # action against a different Enemy Unit, ignoring the restriction on Charging while Engaged. The
+            # Devastating Charge ability does not trigger a second time": a new Charge Roll, Speed + 1D6 (the DEBUFF
+            # Speed of the declaration lasts the Round); the first target, now not declared, keeps the end out of
+            # its Engagement Range (8.7.7 step 3); no IMPACT
+            rolls[done] = self.d6(_stream(stream, 61), done)
+            self._charge_games(u, act, done, [self.uids.index(dash)], rolls, slow, None, stream, dash=True)
+
+    def _charge_games(
+        self,
+        u: int,
+        act: Activation,
+        trials: np.ndarray,
+        targets: list[int],
+        rolls: np.ndarray,
+        slow: np.ndarray,
+        imp: tuple[int, int] | None,
+        stream: int,
+        dash: bool = False,
+    ) -> np.ndarray:
+        """One Charge of unit ``u`` at ``targets`` in ``trials`` with the Charge Rolls ``rolls`` (per game; ``slow``:
+        the DEBUFF Speed), IMPACT ``imp`` after a success; ``dash``: the unit may start Engaged. The games where
+        the Charge succeeded and the unit was set.
+
+        The charging unit (placement, models, abilities used) and its targets (placement, models) group the
+        trials; the other units enter as :meth:`World.charge_length` reads them: those near the charging unit
+        (within the Charge's reach + 2"), whole. They hold every enemy the unit could be Engaged with (7.2.1
+        needs Within 1"), so the Engaged test reads them too."""
+        su = self.units[u]
         cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
         for t in targets:
             cols += [self.row_pos(t), self.row_alive(t)]
@@ -1201,18 +1233,16 @@ class Simulation:
         if walls is not None:
             cols.append(walls)
         rest = [v for v in range(self.U) if v != u and v not in targets]
-        rolls = np.zeros(self.T, dtype=np.int64)
-        rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
-        abilities.adjust_charge_roll(self, act, rolls, trials, stream)  # abilities used, Reactions (10.4)
-        slow = abilities.charge_debuffs(self, act, trials)  # DEBUFF Speed from Reactions to the declaration
         top = max(6, int(rolls[trials].max())) if trials.size else 6
-        imp = abilities.impact_of(su)  # IMPACT after a successful Charge
+        done: list[np.ndarray] = []
         for key, ts0 in self.groups(trials, cols):
             pu, a, mask = key[0], key[1], key[2]
             tpos = {t: (key[3 + 2 * i], key[4 + 2 * i]) for i, t in enumerate(targets)}
             alive_targets = [t for t in targets if tpos[t][0] >= 0]
-            if not alive_targets:
-                self._skip(act, ts0.size, "no planned target on the table")
+            if not alive_targets or pu < 0:
+                self._skip(
+                    act, ts0.size, "no planned target on the table" if pu >= 0 else "the unit is not on the table"
+                )
                 continue
             tids = tuple(self.uids[t] for t in alive_targets)
             # an ``on_creep`` BUFF Speed (Speed on Creep, Glial Reconstitution's second) only ON CREEP (the loadout)
@@ -1223,13 +1253,20 @@ class Simulation:
             for near_pos, idx in self._near_cols(ts0, rest, near):
                 ts = ts0[idx]
                 pos, alive = self._local_state(known, rest, near_pos, {})
-                if self._engaged_on(pos, alive, u):
+                if not dash and self._engaged_on(pos, alive, u):
                     self._skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
                     continue
                 fields = abilities.field_centres(self, key[-1]) if walls is not None else ()
-                length, end = self.world.charge_length(pos, alive, self.uids[u], tids, reach, fields=fields)
+                length, end = self.world.charge_length(
+                    pos, alive, self.uids[u], tids, reach, fields=fields, engaged_ok=dash
+                )
                 ok = ts[np.maximum(speed - slow[ts], 0) + rolls[ts] >= length - 1e-9] if end is not None else ts[:0]
-                self._skip(act, ts.size - ok.size, "Charge Roll too short (8.7.7)")
+                short = (
+                    "the second Charge Roll too short (Lightning Dash, 8.7.7)"
+                    if dash
+                    else "Charge Roll too short (8.7.7)"
+                )
+                self._skip(act, ts.size - ok.size, short)
                 if ok.size == 0 or end is None:
                     continue
                 tx, ty = self.world.placements[tpos[alive_targets[0]][0]].centres[0]
@@ -1237,8 +1274,10 @@ class Simulation:
                 left = tuple((self.uids[t], int(tpos[t][1])) for t in alive_targets)
                 placed = self._place(u, ok, end, rear, act, tids, left)  # 8.7.7 step 4
                 ok = ok[placed]
+                done.append(ok)
                 if imp is not None and ok.size:  # with its IMPACT abilities (My Life for Aiur, Adrenal Overload)
                     self._impact(u, alive_targets[0], ok, abilities.impact_with(self, u, mask, imp), stream)
+        return np.sort(np.concatenate(done)) if done else trials[:0]
 
     def _engaged_on(self, pos: tuple[int, ...], alive: tuple[int, ...], u: int) -> bool:
         """Is unit ``u`` Engaged (7.2.1) on the board ``pos``/``alive`` (``World.engaged_pairs``, its pairs only)?"""

@@ -178,7 +178,8 @@ class ActivationSpec(_Strict):
     targets: list[str] = []
     weapons: list[str] = []
     use: list[str] = []
-    #: the unit an ability of ``use`` selects (10.1: "Select one Enemy Unit Within 12\""): ability name -> unit
+    #: the unit an ability of ``use`` selects (10.1: "Select one Enemy Unit Within 12\""), or the Enemy Unit of
+    #: Lightning Dash's second Charge (a Reaction of ``react``): ability name -> unit
     select: dict[str, str] = {}
     #: where the extra Move of an ability of ``use`` ends (Go! Go! Go!, Leg Enhancements: "performs a 2\" Move
     #: action. This does not count towards its action limit"): the Leading Model's [x, y], before the action
@@ -705,12 +706,13 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             )
                             continue
                         reactions.append(Reaction(rx.unit, rx.use, ru.player, rx.for_unit))
-                    used = {n.strip().lower() for n in act.use}
+                    named = [*act.use, *(rx.use for rx in act.react)]
+                    used = {n.strip().lower() for n in named}
                     for ability, chosen in act.select.items():  # (``name`` is the file's)
                         if ability.strip().lower() not in used:
                             problems.append(
-                                f"{where}.select: {ability!r} is not in use; allowed: an ability of use: "
-                                f"{', '.join(repr(n) for n in act.use) or '(use is empty)'}"
+                                f"{where}.select: {ability!r} is not in use or react; allowed: an ability of use or "
+                                f"a Reaction of react: {', '.join(repr(n) for n in named) or '(both are empty)'}"
                             )
                         elif chosen not in units:
                             problems.append(

@@ -1756,10 +1756,12 @@ class World:
         targets: tuple[str, ...],
         reach: float | None = None,
         fields: tuple[Coord, ...] = (),
+        engaged_ok: bool = False,
     ) -> tuple[float, Coord | None]:
         """8.7.7: the distance the Leading Model must travel to Engage every declared target, and where it ends;
         ``fields``: the centres of the Force Field tokens the charging unit cannot move across (the caller reads
-        its Size).
+        its Size); ``engaged_ok``: the unit may start Engaged (Lightning Dash's second Charge; the caller has
+        checked the unit is Unengaged otherwise).
 
         With ``reach`` (the longest Charge the caller will compare against), units too far away to
         touch any path of that length are left off the board: a path of length <= ``reach`` stays
@@ -1788,12 +1790,13 @@ class World:
             }
             pos, alive = self._sub(pos, alive, keep)
             # the other models of the charging unit are no obstacle to its Leading Model (charge._level)
-            # and the caller has checked that the unit is Unengaged: the Leading Model alone stands for it
+            # and the caller has checked that the unit is Unengaged (or it may start so): the Leading Model alone
+            # stands for it
             alive = (*alive[:u], 1, *alive[u + 1 :])
-        key = (pos, alive, uid, targets, reach, fields)
+        key = (pos, alive, uid, targets, reach, fields, engaged_ok)
         hit = self._charges.get(key)
         if hit is None:
-            hit = self._charges[key] = self._charge_memo(pos, alive, uid, targets, reach, fields)
+            hit = self._charges[key] = self._charge_memo(pos, alive, uid, targets, reach, fields, engaged_ok)
         return hit
 
     def _charge_memo(
@@ -1804,6 +1807,7 @@ class World:
         targets: tuple[str, ...],
         reach: float | None,
         fields: tuple[Coord, ...] = (),
+        engaged_ok: bool = False,
     ) -> tuple[float, Coord | None]:
         """:func:`charge_distance` on the board ``pos``/``alive`` (and Force Fields ``fields``), kept with the box it
         examined.
@@ -1816,7 +1820,16 @@ class World:
         """
         u = self.index[uid]
         tset = {self.index[t] for t in targets}
-        base = (uid, pos[u], alive[u], tuple((pos[t], alive[t]) for t in sorted(tset)), targets, reach, fields)
+        base = (
+            uid,
+            pos[u],
+            alive[u],
+            tuple((pos[t], alive[t]) for t in sorted(tset)),
+            targets,
+            reach,
+            fields,
+            engaged_ok,
+        )
         rest = [
             (v, pos[v], alive[v]) for v in range(len(pos)) if pos[v] >= 0 and alive[v] > 0 and v != u and v not in tset
         ]
@@ -1827,7 +1840,7 @@ class World:
                 return answer
         box = [0.0, 0.0, 0.0, 0.0]
         board = self.board_for(pos, alive, fields)
-        path = charge_distance(board, f"{uid}.1", list(targets), max_length=reach, examined=box)
+        path = charge_distance(board, f"{uid}.1", list(targets), max_length=reach, examined=box, engaged_ok=engaged_ok)
         answer = (path.length, path.end)
         entries.append((box, self._units_near(rest, box, r), answer))
         return answer
