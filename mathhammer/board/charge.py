@@ -144,6 +144,9 @@ MAX_GOAL_SAMPLES = 600
 SLACK = 1e-6
 #: spacing of the points where the centre may pass an ACCESS POINT given as a segment, inches.
 PORTAL_STEP = 0.25
+#: spacing of the points where the centre may change elevation over a piece's edge without an ACCESS POINT
+#: (``free_climb``: Raptor Strain), inches.
+CLIMB_STEP = 1.0
 
 
 @dataclass(frozen=True)
@@ -268,8 +271,9 @@ class _Level:
     circles: list[tuple[float, float, float] | None]  # per obstacle, a base's (centre x, y, radius + r)
 
 
-def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -> _Level:
-    """Path obstacles and the goal region (legal end positions of the centre) on one level."""
+def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, through: int = 0) -> _Level:
+    """Path obstacles and the goal region (legal end positions of the centre) on one level; ``through``: IMPASSABLE
+    pieces (no ACCESS POINT) of this Size or less are no path obstacle (Raptor Strain)."""
     r = lead.radius
     own = board.unit_of(lead)
     path: list[tuple[Polygon, Polygon, str | None]] = []
@@ -284,7 +288,8 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None) -
     pieces = [t for t in board.terrain if t.stands_on == key] if key is not None else list(board.terrain)
     for piece in pieces:
         big, small = grown(piece.polygon, r)
-        if piece.size >= 2 and not piece.grass and not piece.token:
+        crossed = piece.size <= through and not piece.access_points
+        if piece.size >= 2 and not piece.grass and not piece.token and not crossed:
             path.append((big, small, piece.id))
             circles.append(None)
         if not piece.grass:
@@ -410,11 +415,12 @@ def _engages_all(board: Board, lead: Model, point: Coord, level: str | None, tar
     return all(any(engaged(board, ghost, m, enemies_only=False) for m in board.unit(tid).models) for tid in targets)
 
 
-def _portal_samples(geom: BaseGeometry) -> list[Coord]:
-    """Where the centre may pass an ACCESS POINT: the point, or points every PORTAL_STEP" along the segment."""
+def _portal_samples(geom: BaseGeometry, step: float = PORTAL_STEP) -> list[Coord]:
+    """Where the centre may pass an ACCESS POINT: the point, or points every ``step`` inches along the segment (or
+    ring)."""
     if isinstance(geom, Point):
         return [(float(geom.x), float(geom.y))]
-    n = max(2, math.ceil(geom.length / PORTAL_STEP) + 1)
+    n = max(2, math.ceil(geom.length / step) + 1)
     return [(float(p.x), float(p.y)) for p in shapely.line_interpolate_point(geom, np.linspace(0, geom.length, n))]
 
 
@@ -437,6 +443,8 @@ def charge_distance(
     max_length: float | None = None,
     examined: list[float] | None = None,
     engaged_ok: bool = False,
+    through: int = 0,
+    free_climb: bool = False,
 ) -> ChargePath:
     """The shortest distance the Leading Model must travel to a legal Charge end position (8.7.7).
 
@@ -459,6 +467,12 @@ def charge_distance(
     different Enemy Unit, ignoring the restriction on Charging while Engaged"); the units it is Engaged with and
     does not declare still keep the end out of their Engagement Range (8.7.7 step 3).
 
+    Raptor Strain ("This Unit can move through IMPASSABLE TERRAIN of Size 4 or less and change elevation without
+    using ACCESS POINTS"): ``through`` (4): a piece without an ACCESS POINT (IMPASSABLE TERRAIN, part 11) of this
+    Size or less is no path obstacle (the centre still cannot end over it); ``free_climb``: the Leading Model may
+    change level anywhere on a surface piece's edge (sampled every :data:`CLIMB_STEP` inches), the climb counted as
+    through an ACCESS POINT.
+
     ``examined`` ([x0, y0, x1, y1], filled in): a box such that the answer depends on the models of
     units other than the charger and the targets only through those whose shapes (a base grown by the
     Leading Model's radius and 1") meet it: the goal's box and the straight line where the answer is
@@ -475,7 +489,7 @@ def charge_distance(
     start = lead.centre
     r = lead.radius
     keys: list[str | None] = [None] + [t.id for t in board.terrain if t.surface]
-    levels = {k: _level(board, lead, targets, k) for k in keys}
+    levels = {k: _level(board, lead, targets, k, through) for k in keys}
     seen = examined if examined is not None else [0.0, 0.0, 0.0, 0.0]
     # one level: the goal reads the shapes meeting its box, and a straight answer runs from the start to a
     # point of the goal, so the box with the start holds it too
@@ -524,14 +538,15 @@ def charge_distance(
     # ACCESS POINTs: a pair of nodes (the level below, the top of the piece) and the cost of passing
     links: dict[int, list[tuple[int, float, float, str | None]]] = {}
     for piece in board.terrain:
-        if not piece.surface or not piece.access_points:
+        if not piece.surface or not (piece.access_points or free_climb):
             continue
         below = levels[piece.stands_on]
         owned = [i for i, o in enumerate(below.owners) if o == piece.id]
         climb = 0.0 if not count_climb else (piece.height if piece.height is not None else 0.0)
         unknown = piece.id if count_climb and piece.height is None else None
-        for geom in piece.access_geometry:
-            for x in _portal_samples(geom):
+        edges = (piece.polygon.exterior,) if free_climb else piece.access_geometry
+        for geom in edges:
+            for x in _portal_samples(geom, CLIMB_STEP if free_climb else PORTAL_STEP):
                 up = nearest_points(piece.polygon, Point(x))[0]
                 up_xy = (float(up.x), float(up.y))
                 # the base may overlap the piece only while its centre is within one radius of the ACCESS POINT

@@ -81,6 +81,8 @@ EffectKind = Literal[
     "force_field",
     "point_defense",
     "second_charge",
+    "move_through",
+    "free_climb",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)
@@ -282,6 +284,8 @@ class Effect(_Frozen):
             raise ValueError(f"{k} needs within (inches)")
         elif k in ("place", "heal_after_place") and self.value <= 0:
             raise ValueError(f"{k} needs value >= 1 (PLACE (X): inches; HEAL (X))")
+        elif k == "move_through" and self.value < 2:
+            raise ValueError("move_through needs value >= 2 (the largest Size of IMPASSABLE TERRAIN moved through)")
         elif k == "extra_move" and self.value <= 0:
             raise ValueError("extra_move needs value >= 1 (inches)")
         elif k == "activate_next" and self.select != "friendly":

@@ -587,7 +587,9 @@ def _route_ok(
     assert act.to is not None
     su = world.scn.units[act.unit]
     edge = world.edges[act.player]
-    rt = world.route(start, start_level, act.to, act.on, edge=edge, flying=su.flying)
+    rt = world.route(
+        start, start_level, act.to, act.on, edge=edge, flying=su.flying, free_climb=world.mobility[act.unit][1]
+    )
 
     def level(lv: str | None) -> str:
         return "the playmat" if lv is None else f"the top of {lv!r}"

@@ -103,7 +103,8 @@ Move on one level) and changes level only by passing an ACCESS POINT of the piec
 leaves (a point, or a segment sampled every ``PORTAL_STEP``), from there onto the nearest point of
 the piece's top; each pass adds the piece's ``height`` (the climb counts, as in
 :mod:`mathhammer.board.charge`; a piece without a ``height`` is refused, not guessed). A piece
-without ACCESS POINTs is IMPASSABLE TERRAIN (part 11): no route onto or off it. A Deploy starts at
+without ACCESS POINTs is IMPASSABLE TERRAIN (part 11): no route onto or off it, but for a unit with Raptor
+Strain ("change elevation without using ACCESS POINTS"), which climbs anywhere on a piece's edge. A Deploy starts at
 the Entry Edge (8.5.5); FAQ v1.0: "If High Ground physically touches the player's Entry Edge, the
 unit can be deployed directly on that terrain", read as: the top of a piece whose footprint touches
 the Entry Edge is entered from the edge without an ACCESS POINT or a climb. A Flying unit "ignores
@@ -133,7 +134,7 @@ from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from ..board.charge import PORTAL_STEP, charge_distance, examined_near
+from ..board.charge import CLIMB_STEP, PORTAL_STEP, charge_distance, examined_near
 from ..board.engagement import ENGAGEMENT_RANGE, engaged
 from ..board.facts import AttackFacts, weapon_facts
 from ..board.los import line_of_sight
@@ -225,6 +226,16 @@ def horizontal_coherency(su: ScenarioUnit) -> float:
     found = [e.value for a in (*card.abilities, *(x for up in su.loadout.upgrades for x in up.abilities))
              for e in a.effects if e.kind == "coherency"]  # fmt: skip
     return float(max(found)) if found else WHOLLY_WITHIN
+
+
+def mobility(su: ScenarioUnit) -> tuple[int, bool]:
+    """How the unit moves across terrain: the Size of IMPASSABLE TERRAIN it moves through (0: none) and whether it
+    changes elevation without ACCESS POINTS (Raptor Strain: ``move_through`` 4 and ``free_climb``)."""
+    card = su.unit.card
+    effects = [e for a in (*card.abilities, *(x for up in su.loadout.upgrades for x in up.abilities))
+               for e in a.effects]  # fmt: skip
+    through = max((e.value for e in effects if e.kind == "move_through"), default=0)
+    return int(through), any(e.kind == "free_climb" for e in effects)
 
 
 def _edge_point(edge: str, x: float, y: float, width: float, depth: float) -> Coord:
@@ -329,6 +340,8 @@ class World:
         self.casualties = scn.policy.casualties
         self.uids = list(scn.units)
         self.index = {u: i for i, u in enumerate(self.uids)}
+        #: per unit, :func:`mobility` (Raptor Strain)
+        self.mobility = {u: mobility(su) for u, su in scn.units.items()}
         self.placements: list[Placement] = []
         self._place_cache: dict[tuple[object, ...], int | None] = {}
         self._boards: dict[tuple[object, ...], Board] = {}
@@ -416,12 +429,15 @@ class World:
         *,
         edge: str | None = None,
         flying: bool = False,
+        free_climb: bool = False,
     ) -> Route:
         """The shortest way of the Leading Model's centre from ``start`` to ``end`` (the module text).
 
         ``start`` None: a Deploy from the Entry Edge ``edge`` (8.5.5; the length is then the
         distance of ``end`` from the edge plus the climbs, as ``scenario check`` measures a Deploy).
-        Levels change only through ACCESS POINTs (8.5.3), each adding the piece's ``height``.
+        Levels change only through ACCESS POINTs (8.5.3), each adding the piece's ``height``; with ``free_climb``
+        (Raptor Strain: "change elevation without using ACCESS POINTS") anywhere on a piece's edge, sampled every
+        :data:`~mathhammer.board.charge.CLIMB_STEP` inches.
         """
         w, d = self.board.width, self.board.depth
         if flying:  # FLYING: "ignores elevation", "moves point-to-point, measuring horizontally"
@@ -432,11 +448,12 @@ class World:
         nodes: list[tuple[str | None, Coord]] = [(start_level, start or end), (end_level, end)]
         links: dict[int, list[tuple[int, float, str]]] = {}
         for piece in self.surfaces.values():
-            for ap in piece.access_geometry:
+            step = CLIMB_STEP if free_climb else PORTAL_STEP
+            for ap in (piece.polygon.exterior,) if free_climb else piece.access_geometry:
                 if ap.geom_type == "Point":
                     samples = [(float(ap.x), float(ap.y))]  # type: ignore[attr-defined]
                 else:
-                    n = max(2, math.ceil(ap.length / PORTAL_STEP) + 1)
+                    n = max(2, math.ceil(ap.length / step) + 1)
                     pts = shapely.line_interpolate_point(ap, np.linspace(0, ap.length, n))
                     samples = [(float(q.x), float(q.y)) for q in pts]
                 for x in samples:
@@ -1014,11 +1031,18 @@ class World:
         return [order[i] for i in keep + rest_idx]
 
     # ---------------------------------------------------------------- Close Ranks (8.8.1 step 1)
-    def _walls(self, level: str | None) -> list[BaseGeometry]:
-        """Footprints the Leading Model cannot move through on ``level`` (8.5.3: Size 2+, GRASS excepted)."""
+    def _walls(self, level: str | None, through: int = 0) -> list[BaseGeometry]:
+        """Footprints the Leading Model cannot move through on ``level`` (8.5.3: Size 2+, GRASS excepted; ``through``:
+        but IMPASSABLE TERRAIN of this Size or less, Raptor Strain)."""
         under = {p.id for p in self.board.stack(level)}
         return [
-            t.polygon for t in self.board.terrain if t.size >= 2 and not t.grass and not t.token and t.id not in under
+            t.polygon
+            for t in self.board.terrain
+            if t.size >= 2
+            and not t.grass
+            and not t.token
+            and t.id not in under
+            and not (t.size <= through and not t.access_points)
         ]
 
     def close_ranks(
@@ -1192,10 +1216,12 @@ class World:
             hit = self._centre_arrays[pid] = np.asarray(self.placements[pid].centres, dtype=float).reshape(-1, 2)
         return hit
 
-    def _terrain_ok(self, pts: np.ndarray, r: float, level: str | None, walls_only: bool = False) -> np.ndarray:
+    def _terrain_ok(
+        self, pts: np.ndarray, r: float, level: str | None, walls_only: bool = False, through: int = 0
+    ) -> np.ndarray:
         """Per point (rows of ``pts``): a base of radius ``r`` there is on the table and (on ``level``) centred
         over the piece's top, and clear of the footprints it may not overlap (``walls_only``: only those
-        the Leading Model cannot move through, :meth:`_walls`)."""
+        the Leading Model cannot move through, :meth:`_walls` with ``through``)."""
         b = self.board
         x, y = pts[:, 0], pts[:, 1]
         ok = (x - r >= -EPS) & (y - r >= -EPS) & (x + r <= b.width + EPS) & (y + r <= b.depth + EPS)
@@ -1205,7 +1231,7 @@ class World:
             ok &= shapely.contains_xy(self._top(level), x, y)
         geo: np.ndarray | None = None
         plo, phi = pts.min(axis=0), pts.max(axis=0)
-        for poly in self._walls(level) if walls_only else self._level_blockers(level):
+        for poly in self._walls(level, through) if walls_only else self._level_blockers(level):
             x0, y0, x1, y1 = self._bounds(poly)
             # the footprint's box farther than r from the points' box: no point is within r of it
             if x0 - phi[0] > r + 1e-6 or plo[0] - x1 > r + 1e-6 or y0 - phi[1] > r + 1e-6 or plo[1] - y1 > r + 1e-6:
@@ -1245,6 +1271,7 @@ class World:
         if su.flying or alive <= 0:
             return pid
         level = p.level
+        through = self.mobility[p.unit][0]  # Raptor Strain: through IMPASSABLE TERRAIN of Size 4 or less
         r = su.base_mm / MM_PER_INCH / 2
         touch = CONTACT / 2  # a spot set in Base-to-Base contact: bases 0.025" apart
         apart = CONTACT / 2 - 1e-3  # no two bases closer than this (never overlapping)
@@ -1339,7 +1366,7 @@ class World:
             """The Leading Model's base on its way (8.5.3 step 1): no Size 2+ wall, enemy or other unit's model."""
             seen(pts)
             ok = clear_of(pts, way_c, way_r, r, 0.0, way_solid, ENGAGEMENT_RANGE + EPS, way_enemy)
-            return ok & self._terrain_ok(pts, r, level, walls_only=True)
+            return ok & self._terrain_ok(pts, r, level, walls_only=True, through=through)
 
         # the Leading Model: the first non-pinned model that can end closer (3" at most, straight at the nearest
         # Engaged enemy model, up to Base-to-Base contact or where its way is blocked)
@@ -1372,7 +1399,7 @@ class World:
             return pid
         new: list[Coord | None] = [c if pinned[k] else None for k, c in enumerate(cent)]
         new[lead_i] = lead_to
-        walls = self._walls(level)
+        walls = self._walls(level)  # Coherency Links: Raptor Strain changes movement, not 4.4
         LOB = OC[~OFLY] if OC.size else OC
         LOR = OR[~OFLY] if OC.size else OR
 
@@ -1840,7 +1867,17 @@ class World:
                 return answer
         box = [0.0, 0.0, 0.0, 0.0]
         board = self.board_for(pos, alive, fields)
-        path = charge_distance(board, f"{uid}.1", list(targets), max_length=reach, examined=box, engaged_ok=engaged_ok)
+        through, free_climb = self.mobility[uid]  # Raptor Strain
+        path = charge_distance(
+            board,
+            f"{uid}.1",
+            list(targets),
+            max_length=reach,
+            examined=box,
+            engaged_ok=engaged_ok,
+            through=through,
+            free_climb=free_climb,
+        )
         answer = (path.length, path.end)
         entries.append((box, self._units_near(rest, box, r), answer))
         return answer
