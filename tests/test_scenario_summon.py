@@ -274,3 +274,60 @@ def test_khalai_ingenuity_near_the_pylon(tmp_path: Path) -> None:
         pos = {"pylon-1": pylon, "zealot-1": z}
         assert cost_discount(scn, world, pos, "zealot-1", charge, None, taken) == off
         assert cost_discount(scn, world, pos, "zealot-1", charge, None, taken) == 0  # "Once per Round"
+
+
+def omega_plan(gap: float, worm_r: float, ling_r: float, action: str = "move") -> list[dict]:
+    """The Zerglings set the Omega Worm at (18, 27) in Round 2 and, in Round 3, end a ``action`` with the Leading
+    Model's base ``gap`` from the Worm's, planned to go back to Reserves by it (``via``)."""
+    y = 27 + worm_r + ling_r + gap
+    act = {"unit": "zergling-1", "action": action, "to": [18, y], "via": "omega-worm-1"}
+    return [
+        {"round": 1, "blue": {"movement": [deploy("zergling-1", 18, 32)]}},
+        {"round": 2, "blue": {"movement": [hold("zergling-1", use=["Omega Network"], summon_to=[18, 27])]}},
+        {"round": 3, "blue": {"assault" if action == "run" else "movement": [act]}},
+    ]  # fmt: skip
+
+
+def test_omega_network_returns_a_unit_in_contact_to_reserves(tmp_path: Path) -> None:
+    """Omega Network: "If a Friendly Leading model finishes a Move, Disengage, or Run action in base-to-base contact
+    with the Omega Worm, the controlling player may remove that Unit from the battlefield and return it to Reserves"
+    (8.5.5: not Destroyed, its Supply released): planned with ``via`` on the move. In contact (0.07" apart) the
+    Zerglings leave the table in every game, no Supply destroyed; 1" away it is an error, and they stay."""
+    scn = scenario(tmp_path, TERRAN, CORPSER, omega_plan(0.07, 0.0, 0.0))
+    wr = scn.units["omega-worm-1"].base_mm / 25.4 / 2
+    lr = scn.units["zergling-1"].base_mm / 25.4 / 2
+    phases = [(1, "movement"), (2, "movement"), (3, "movement"), (3, "assault")]
+    for action in ("move", "run"):
+        scn = scenario(tmp_path, TERRAN, CORPSER, omega_plan(0.07, wr, lr, action))
+        assert errors(scn) == []
+        sim = play(scn, 4, phases, first=1)
+        z = sim.uids.index("zergling-1")
+        assert lead_of(sim, "zergling-1") == {None} and sim.alive[z].tolist() == [12] * 4
+        assert sim.ref_supply[z].tolist() == [0] * 4  # released, not destroyed
+    far = scenario(tmp_path, TERRAN, CORPSER, omega_plan(1.0, wr, lr))
+    said = errors(far)
+    assert len(said) == 1 and "Base-to-Base contact returns the unit to Reserves" in said[0], said
+    sim = play(far, 4, phases, first=1)
+    assert None not in lead_of(sim, "zergling-1")
+    assert sum(v for k, v in sim.skipped.items() if "not in Base-to-Base contact with 'omega-worm-1'" in k) == 4
+
+
+def test_via_names_an_omega_worm_on_a_move(tmp_path: Path) -> None:
+    """``via`` on a move names a Friendly unit with Omega Network's return (a Corpser has none); on a shoot it is
+    refused when the file is read."""
+    import pytest
+
+    from mathhammer.scenario.spec import ScenarioError
+
+    units = scenario(tmp_path, TERRAN, CORPSER, omega_plan(0.07, 0.0, 0.0)).units
+    wr, lr = (units[u].base_mm / 25.4 / 2 for u in ("omega-worm-1", "zergling-1"))
+    plan = omega_plan(0.07, wr, lr)
+    plan[2]["blue"]["movement"][0]["via"] = "corpser-1"
+    said = errors(scenario(tmp_path, TERRAN, CORPSER, [*plan[:2], plan[2]]))
+    assert any("via: 'corpser-1' returns no unit to Reserves" in s for s in said), said
+    plan[2]["blue"]["movement"] = []
+    plan[2]["blue"]["assault"] = [
+        {"unit": "zergling-1", "action": "shoot", "targets": ["marine-1"], "via": "omega-worm-1"}
+    ]
+    with pytest.raises(ScenarioError, match="via: on a shoot; allowed on a deploy"):
+        scenario(tmp_path, TERRAN, CORPSER, plan)

@@ -83,6 +83,7 @@ EffectKind = Literal[
     "second_charge",
     "move_through",
     "free_climb",
+    "recall_contact",
 ]
 EFFECT_KINDS: tuple[str, ...] = get_args(EffectKind)
 #: the names a ``weapon_drop`` effect may take away (LONG RANGE, ...)

@@ -1290,6 +1290,33 @@ def deploy_via(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> n
     return got
 
 
+def recall_base(scn: Scenario, unit: str) -> Effect | None:
+    """The ``recall_contact`` effect of ``unit`` (Omega Network: "If a Friendly Leading model finishes a Move,
+    Disengage, or Run action in base-to-base contact with the Omega Worm, the controlling player may remove that Unit
+    from the battlefield and return it to Reserves"), or None."""
+    return next((e for a in unit_abilities(scn.units[unit]) for e in a.effects if e.kind == "recall_contact"), None)
+
+
+def contact_recall(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> None:
+    """Omega Network's return (the plan's ``via`` on a ``move``, ``run`` or ``disengage``): in the games ``games``
+    (where unit ``u`` was set with its Leading Model at ``act.to``), those where that model's base is in Base-to-Base
+    contact with a live model of ``via`` (edges at most :data:`TOKEN_CONTACT` apart) return the unit to Reserves
+    (8.5.5, :meth:`Simulation.to_reserves`); the others are counted in the skip report."""
+    assert act.via is not None and act.to is not None
+    q = sim.uids.index(act.via)
+    if recall_base(sim.scn, act.via) is None:
+        sim._skip(act, games.size, f"{act.via!r} returns no unit to Reserves (its abilities)")
+        return
+    r = sim.units[u].base_mm / MM_PER_INCH / 2
+    back: list[np.ndarray] = []
+    for (pq, kq), ts in sim.groups(games, [sim.row_pos(q), sim.row_alive(q)]):
+        if pq >= 0 and kq > 0 and sim.world.point_gap(pq, kq, act.to, r) <= TOKEN_CONTACT + 1e-9:
+            back.append(ts)
+    there = np.sort(np.concatenate(back)) if back else games[:0]
+    sim._skip(act, games.size - there.size, f"not in Base-to-Base contact with {act.via!r}: not returned to Reserves")
+    sim.to_reserves(u, there)
+
+
 def set_force_field(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
     """Force Field, Solid-Field Projectors: "Set a Force Field token Within 8\" in an unoccupied space": at the plan's
     ``token_at``, in the games of ``fresh`` where it is Within ``within`` of a live model of the unit and no base on

@@ -78,6 +78,7 @@ from .abilities import (
     never_burrowed,
     on_selected_weapons,
     protected,
+    recall_base,
     recalled_by,
     recalls_self,
     reduction,
@@ -446,6 +447,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                             say(act, why_not(act, act.to))
                         else:
                             pos[act.unit] = pid
+                            if act.via is not None and _contact_recall_ok(scn, world, act, say, pos):
+                                del pos[act.unit]  # Omega Network: back to Reserves (8.5.5)
                     elif act.action == "shoot":
                         lo_now = _loadout_now(scn, act.unit, used, on_unit)
                         hidden = _hidden_now(scn, world, act, pos, down, used, seen_by)
@@ -1312,6 +1315,36 @@ def _via_ok(
     if d > reach + EPS:
         say(act, f'the Leading Model ends {d:.1f}" from {act.via!r}\'s base; at most Speed {su.speed}" (8.5.5)')
     return back
+
+
+def _contact_recall_ok(scn: Scenario, world: World, act: Activation, say: Say, pos: dict[str, int]) -> bool:
+    """Omega Network's return (``via`` on a ``move``, ``run`` or ``disengage``: "If a Friendly Leading model finishes a
+    Move, Disengage, or Run action in base-to-base contact with the Omega Worm, the controlling player may remove that
+    Unit from the battlefield and return it to Reserves"): ``via`` has the ability and is on the table, and the Leading
+    Model ends in Base-to-Base contact with one of its models (edges at most ``TOKEN_CONTACT`` apart). Whether the
+    unit leaves the table."""
+    assert act.via is not None and act.to is not None
+    if recall_base(scn, act.via) is None:
+        ok = sorted(u for u in scn.units if scn.units[u].player == act.player and recall_base(scn, u) is not None)
+        say(
+            act,
+            f"via: {act.via!r} returns no unit to Reserves; allowed on a {act.action}: a Friendly unit with Omega "
+            f"Network: {', '.join(ok) or 'none in the army'}",
+        )
+        return False
+    if act.via not in pos:
+        say(act, f"via: {act.via!r} is not on the battlefield at this point of the plan")
+        return False
+    r = scn.units[act.unit].base_mm / MM_PER_INCH / 2
+    gap = world.point_gap(pos[act.via], scn.units[act.via].models, act.to, r)
+    if gap > TOKEN_CONTACT + EPS:
+        say(
+            act,
+            f"via: the Leading Model's base ends {gap:.2f}\" from {act.via!r}'s; Base-to-Base contact returns the unit "
+            f'to Reserves (Omega Network; at most {TOKEN_CONTACT:g}" apart)',
+        )
+        return False
+    return True
 
 
 def _summoned_act_ok(

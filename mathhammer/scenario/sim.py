@@ -923,7 +923,9 @@ class Simulation:
         assert act.to is not None
         # Tunneling Claws: "it may perform the Move and Run actions without losing that Status" (not a Disengage)
         keeps = act.action != "disengage" and bool(self._effects(u, 0, "burrowed_moves"))
-        self._move_to(u, movers, act.to, act, moving=not keeps)
+        placed = self._move_to(u, movers, act.to, act, moving=not keeps)
+        if act.via is not None:  # Omega Network: ends in Base-to-Base contact with the Omega Worm, back to Reserves
+            abilities.contact_recall(self, u, act, placed)
 
     def _move_to(
         self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True

@@ -194,7 +194,8 @@ class ActivationSpec(_Strict):
     #: Warp-In, Omega Network, Rapid Ingress); a SUMMON in Base-to-Base contact with the Parent Unit needs none
     summon_to: Point | None = None
     #: a deploy through a Friendly unit whose base counts as an Entry Edge (Warp Conduit: "using this Pylon base as
-    #: the Entry Edge"; Omega Network): that unit's id
+    #: the Entry Edge"; Omega Network): that unit's id; on a move, run or disengage, the Friendly unit the moving unit
+    #: returns to Reserves by, ending in Base-to-Base contact with it (Omega Network)
     via: str | None = Field(default=None, min_length=1, max_length=80)
     #: the options chosen for an ability of ``use`` that offers some (Orders: "critical hit", "disengage",
     #: "activate again"; REPEATABLE: several, each paid)
@@ -719,6 +720,11 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                                 f"{where}.select.{ability}: got {chosen!r}; allowed: a unit of either player: "
                                 f"{', '.join(sorted(units))}"
                             )
+                    if act.via is not None and act.action not in ("deploy", "move", "run", "disengage"):
+                        problems.append(
+                            f"{where}.via: on a {act.action}; allowed on a deploy (through a base that counts as an "
+                            "Entry Edge) or a move, run or disengage (back to Reserves by Omega Network)"
+                        )
                     if act.via is not None and (act.via not in units or units[act.via].player != player):
                         own = sorted(u for u, su in units.items() if su.player == player)
                         problems.append(
