@@ -459,6 +459,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                         size = su.unit.card.size
                         walls = tuple(c for c, top in fields_now if isinstance(size, int) and size <= top)
                         dash = second_charge(scn, act)  # Lightning Dash: a second Charge after a successful one
+                        if dash in act.targets or (dash is not None and scn.units[dash].player == act.player):
+                            dash = None  # (_dash_target names it)
                         if _check_charge(scn, world, act, say, pos, p_now, a_now, speed, more, walls) and dash:
                             p_now, a_now = state()
                             again_at = dataclasses.replace(act, targets=(dash,))

@@ -140,6 +140,7 @@ from ..board.facts import AttackFacts, weapon_facts
 from ..board.los import line_of_sight
 from ..board.model import EPS, MM_PER_INCH, Board, Model, Terrain, Unit
 from ..board.ranks import CONTACT, fighting_ranks
+from ..profiles.schema import Effect
 from ..starcraft.loadout import indomitable
 from ..starcraft.model import Weapon
 from .fast import clear_of, near_any
@@ -222,18 +223,20 @@ def horizontal_coherency(su: ScenarioUnit) -> float:
     """4.4: how far from the Leading Model the other models are set ("Wholly Within 3\" of the Leading Model", read
     as :data:`WHOLLY_WITHIN` between centres); a ``coherency`` effect sets it (Squadron: "This Unit's Horizontal
     Coherency is 4\"")."""
-    card = su.unit.card
-    found = [e.value for a in (*card.abilities, *(x for up in su.loadout.upgrades for x in up.abilities))
-             for e in a.effects if e.kind == "coherency"]  # fmt: skip
+    found = [e.value for e in _unit_effects(su) if e.kind == "coherency"]
     return float(max(found)) if found else WHOLLY_WITHIN
+
+
+def _unit_effects(su: ScenarioUnit) -> list[Effect]:
+    """The machine-readable effects of the unit's card abilities and its upgrades' (its passive ones among them)."""
+    card = su.unit.card
+    return [e for a in (*card.abilities, *(x for up in su.loadout.upgrades for x in up.abilities)) for e in a.effects]
 
 
 def mobility(su: ScenarioUnit) -> tuple[int, bool]:
     """How the unit moves across terrain: the Size of IMPASSABLE TERRAIN it moves through (0: none) and whether it
     changes elevation without ACCESS POINTS (Raptor Strain: ``move_through`` 4 and ``free_climb``)."""
-    card = su.unit.card
-    effects = [e for a in (*card.abilities, *(x for up in su.loadout.upgrades for x in up.abilities))
-               for e in a.effects]  # fmt: skip
+    effects = _unit_effects(su)
     through = max((e.value for e in effects if e.kind == "move_through"), default=0)
     return int(through), any(e.kind == "free_climb" for e in effects)
 
