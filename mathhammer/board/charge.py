@@ -132,7 +132,7 @@ from shapely.ops import nearest_points
 
 from ..errors import InputError
 from .engagement import ENGAGEMENT_RANGE, engaged
-from .model import Board, Coord, Model
+from .model import Board, Coord, Model, Terrain
 
 #: segments per quarter circle for grown bases and rounded corners.
 QUAD_SEGS = 8
@@ -424,6 +424,15 @@ def _portal_samples(geom: BaseGeometry, step: float = PORTAL_STEP) -> list[Coord
     return [(float(p.x), float(p.y)) for p in shapely.line_interpolate_point(geom, np.linspace(0, geom.length, n))]
 
 
+def crossings(piece: Terrain, free_climb: bool = False) -> list[Coord]:
+    """Where the Leading Model's centre may change level onto or off ``piece``: its ACCESS POINTs (points, or segments
+    sampled every :data:`PORTAL_STEP` inches), or with ``free_climb`` (Raptor Strain) its whole edge, sampled every
+    :data:`CLIMB_STEP` inches."""
+    if free_climb:
+        return _portal_samples(piece.polygon.exterior, CLIMB_STEP)
+    return [x for geom in piece.access_geometry for x in _portal_samples(geom)]
+
+
 @dataclass
 class _Node:
     level: str | None
@@ -544,25 +553,23 @@ def charge_distance(
         owned = [i for i, o in enumerate(below.owners) if o == piece.id]
         climb = 0.0 if not count_climb else (piece.height if piece.height is not None else 0.0)
         unknown = piece.id if count_climb and piece.height is None else None
-        edges = (piece.polygon.exterior,) if free_climb else piece.access_geometry
-        for geom in edges:
-            for x in _portal_samples(geom, CLIMB_STEP if free_climb else PORTAL_STEP):
-                up = nearest_points(piece.polygon, Point(x))[0]
-                up_xy = (float(up.x), float(up.y))
-                # the base may overlap the piece only while its centre is within one radius of the ACCESS POINT
-                notch = Point(x).buffer(r * GROW, quad_segs=QUAD_SEGS)
-                repl = {i: below.obstacles[i].difference(notch).buffer(-SLACK) for i in owned}
-                lo, hi = len(nodes), len(nodes) + 1
-                nodes.append(_Node(below.key, x, repl=repl))
-                nodes.append(_Node(piece.id, up_xy))
-                # where a straight approach enters the notch: points just outside it
-                for a in np.linspace(0, 2 * math.pi, 16, endpoint=False).tolist():
-                    c = (x[0] + 1.02 * r * GROW * math.cos(a), x[1] + 1.02 * r * GROW * math.sin(a))
-                    if not solids[below.key].contains(Point(c)):
-                        nodes.append(_Node(below.key, c))
-                step = math.dist(x, up_xy)
-                links.setdefault(lo, []).append((hi, step, climb, unknown))
-                links.setdefault(hi, []).append((lo, step, climb, unknown))
+        for x in crossings(piece, free_climb):
+            up = nearest_points(piece.polygon, Point(x))[0]
+            up_xy = (float(up.x), float(up.y))
+            # the base may overlap the piece only while its centre is within one radius of the ACCESS POINT
+            notch = Point(x).buffer(r * GROW, quad_segs=QUAD_SEGS)
+            repl = {i: below.obstacles[i].difference(notch).buffer(-SLACK) for i in owned}
+            lo, hi = len(nodes), len(nodes) + 1
+            nodes.append(_Node(below.key, x, repl=repl))
+            nodes.append(_Node(piece.id, up_xy))
+            # where a straight approach enters the notch: points just outside it
+            for a in np.linspace(0, 2 * math.pi, 16, endpoint=False).tolist():
+                c = (x[0] + 1.02 * r * GROW * math.cos(a), x[1] + 1.02 * r * GROW * math.sin(a))
+                if not solids[below.key].contains(Point(c)):
+                    nodes.append(_Node(below.key, c))
+            step = math.dist(x, up_xy)
+            links.setdefault(lo, []).append((hi, step, climb, unknown))
+            links.setdefault(hi, []).append((lo, step, climb, unknown))
     for k in keys:
         corners = _corners(shapely.union_all(levels[k].obstacles))
         nodes.extend(_Node(k, c) for c in _outside(solids[k], corners))

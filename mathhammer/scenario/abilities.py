@@ -158,7 +158,12 @@ class ExtraLoadout(Loadout):
 
 
 def unit_abilities(su: ScenarioUnit) -> list[Ability]:
-    return list(su.unit.card.abilities) + [a for up in su.loadout.upgrades for a in up.abilities]
+    return su.abilities
+
+
+def unit_effect(su: ScenarioUnit, kind: str) -> Effect | None:
+    """The first effect of ``kind`` of the unit's abilities (card and upgrades), or None."""
+    return next((e for a in su.abilities for e in a.effects if e.kind == kind), None)
 
 
 def card_abilities(scn: Scenario, player: str) -> list[Found]:
@@ -295,7 +300,7 @@ def counts_for_pool(su: ScenarioUnit) -> bool:
     """Does the unit's Supply Value count when calculating the Supply Pool (8.3.2 Available Supply)? Not for a unit
     with a ``pool_free`` effect (Advanced Medic Facilities: "This Unit's Supply Value counts as 0 when calculating
     the Supply Pool")."""
-    return not any(e.kind == "pool_free" for a in unit_abilities(su) for e in a.effects)
+    return unit_effect(su, "pool_free") is None
 
 
 def use_bits(sim: Simulation, u: int, names: Sequence[str]) -> int:
@@ -1156,7 +1161,7 @@ def mass_recall(
 def is_structure(su: ScenarioUnit) -> bool:
     """Has the unit Structure ("This Unit cannot be Activated in any Phase and cannot perform actions. Additionally,
     its Current Supply Value is treated as 0, and it can never Control or Contest Mission Markers")?"""
-    return any(e.kind == "structure" for a in unit_abilities(su) for e in a.effects)
+    return unit_effect(su, "structure") is not None
 
 
 def summoning(scn: Scenario, su: ScenarioUnit) -> list[Effect]:
@@ -1266,7 +1271,7 @@ def deploy_via(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> n
     assert act.via is not None and act.to is not None
     su = sim.units[u]
     q = sim.uids.index(act.via)
-    e = next((x for a in unit_abilities(sim.units[q]) for x in a.effects if x.kind == "entry_base"), None)
+    e = unit_effect(sim.units[q], "entry_base")
     if e is None or (e.vs_tags and not set(e.vs_tags) & set(su.unit.card.combat_tags)):
         sim._skip(act, games.size, f"{act.via!r}'s base is no Entry Edge for this unit (its text)")
         return games[:0]
@@ -1294,7 +1299,7 @@ def recall_base(scn: Scenario, unit: str) -> Effect | None:
     """The ``recall_contact`` effect of ``unit`` (Omega Network: "If a Friendly Leading model finishes a Move,
     Disengage, or Run action in base-to-base contact with the Omega Worm, the controlling player may remove that Unit
     from the battlefield and return it to Reserves"), or None."""
-    return next((e for a in unit_abilities(scn.units[unit]) for e in a.effects if e.kind == "recall_contact"), None)
+    return unit_effect(scn.units[unit], "recall_contact")
 
 
 def contact_recall(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> None:

@@ -91,6 +91,7 @@ from .abilities import (
     target_effects,
     token_contact_lead,
     unit_abilities,
+    unit_effect,
     used_effect,
     used_effects,
 )
@@ -1284,7 +1285,7 @@ def _need(su: ScenarioUnit) -> int:
 
 def entry_base_of(scn: Scenario, unit: str) -> Effect | None:
     """The ``entry_base`` effect of ``unit`` (its base counts as an Entry Edge: Warp Conduit, Omega Network)."""
-    return next((e for a in unit_abilities(scn.units[unit]) for e in a.effects if e.kind == "entry_base"), None)
+    return unit_effect(scn.units[unit], "entry_base")
 
 
 def _via_ok(
@@ -1625,7 +1626,7 @@ def _burrow_ok(scn: Scenario, act: Activation, down: set[str], engaged: bool) ->
             down.add(act.unit)
     if act.unit not in down:
         return True
-    tunnels = any(e.kind == "burrowed_moves" for a in unit_abilities(scn.units[act.unit]) for e in a.effects)
+    tunnels = unit_effect(scn.units[act.unit], "burrowed_moves") is not None
     if (act.action in ("move", "run") and not tunnels) or act.action == "disengage":
         down.discard(act.unit)  # Tunneling Claws: "Move and Run actions without losing that Status"
     elif act.action == "fight" and scn.policy.close_ranks == "always":

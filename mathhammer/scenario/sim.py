@@ -1241,10 +1241,8 @@ class Simulation:
             pu, a, mask = key[0], key[1], key[2]
             tpos = {t: (key[3 + 2 * i], key[4 + 2 * i]) for i, t in enumerate(targets)}
             alive_targets = [t for t in targets if tpos[t][0] >= 0]
-            if not alive_targets or pu < 0:
-                self._skip(
-                    act, ts0.size, "no planned target on the table" if pu >= 0 else "the unit is not on the table"
-                )
+            if not alive_targets:
+                self._skip(act, ts0.size, "no planned target on the table")
                 continue
             tids = tuple(self.uids[t] for t in alive_targets)
             # an ``on_creep`` BUFF Speed (Speed on Creep, Glial Reconstitution's second) only ON CREEP (the loadout)

@@ -319,6 +319,11 @@ class ScenarioUnit:
     def models(self) -> int:
         return self.loadout.models
 
+    @property
+    def abilities(self) -> list[Ability]:
+        """The abilities of the unit's card and of its upgrades."""
+        return list(self.unit.card.abilities) + [a for up in self.loadout.upgrades for a in up.abilities]
+
     def supply(self, alive: int) -> int:
         """Current Supply Value (glossary): the Supply Profile bracket of ``alive`` models; 0 when none left."""
         if alive <= 0:

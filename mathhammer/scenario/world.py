@@ -134,13 +134,12 @@ from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from ..board.charge import CLIMB_STEP, PORTAL_STEP, charge_distance, examined_near
+from ..board.charge import charge_distance, crossings, examined_near
 from ..board.engagement import ENGAGEMENT_RANGE, engaged
 from ..board.facts import AttackFacts, weapon_facts
 from ..board.los import line_of_sight
 from ..board.model import EPS, MM_PER_INCH, Board, Model, Terrain, Unit
 from ..board.ranks import CONTACT, fighting_ranks
-from ..profiles.schema import Effect
 from ..starcraft.loadout import indomitable
 from ..starcraft.model import Weapon
 from .fast import clear_of, near_any
@@ -223,20 +222,14 @@ def horizontal_coherency(su: ScenarioUnit) -> float:
     """4.4: how far from the Leading Model the other models are set ("Wholly Within 3\" of the Leading Model", read
     as :data:`WHOLLY_WITHIN` between centres); a ``coherency`` effect sets it (Squadron: "This Unit's Horizontal
     Coherency is 4\"")."""
-    found = [e.value for e in _unit_effects(su) if e.kind == "coherency"]
+    found = [e.value for a in su.abilities for e in a.effects if e.kind == "coherency"]
     return float(max(found)) if found else WHOLLY_WITHIN
-
-
-def _unit_effects(su: ScenarioUnit) -> list[Effect]:
-    """The machine-readable effects of the unit's card abilities and its upgrades' (its passive ones among them)."""
-    card = su.unit.card
-    return [e for a in (*card.abilities, *(x for up in su.loadout.upgrades for x in up.abilities)) for e in a.effects]
 
 
 def mobility(su: ScenarioUnit) -> tuple[int, bool]:
     """How the unit moves across terrain: the Size of IMPASSABLE TERRAIN it moves through (0: none) and whether it
     changes elevation without ACCESS POINTS (Raptor Strain: ``move_through`` 4 and ``free_climb``)."""
-    effects = _unit_effects(su)
+    effects = [e for a in su.abilities for e in a.effects]
     through = max((e.value for e in effects if e.kind == "move_through"), default=0)
     return int(through), any(e.kind == "free_climb" for e in effects)
 
@@ -451,23 +444,15 @@ class World:
         nodes: list[tuple[str | None, Coord]] = [(start_level, start or end), (end_level, end)]
         links: dict[int, list[tuple[int, float, str]]] = {}
         for piece in self.surfaces.values():
-            step = CLIMB_STEP if free_climb else PORTAL_STEP
-            for ap in (piece.polygon.exterior,) if free_climb else piece.access_geometry:
-                if ap.geom_type == "Point":
-                    samples = [(float(ap.x), float(ap.y))]  # type: ignore[attr-defined]
-                else:
-                    n = max(2, math.ceil(ap.length / step) + 1)
-                    pts = shapely.line_interpolate_point(ap, np.linspace(0, ap.length, n))
-                    samples = [(float(q.x), float(q.y)) for q in pts]
-                for x in samples:
-                    up = nearest_points(piece.polygon, Point(x))[0]
-                    up_xy = (float(up.x), float(up.y))
-                    lo, hi = len(nodes), len(nodes) + 1
-                    nodes.append((piece.stands_on, x))
-                    nodes.append((piece.id, up_xy))
-                    cost = math.dist(x, up_xy) + (piece.height or 0.0)
-                    links.setdefault(lo, []).append((hi, cost, piece.id))
-                    links.setdefault(hi, []).append((lo, cost, piece.id))
+            for x in crossings(piece, free_climb):
+                up = nearest_points(piece.polygon, Point(x))[0]
+                up_xy = (float(up.x), float(up.y))
+                lo, hi = len(nodes), len(nodes) + 1
+                nodes.append((piece.stands_on, x))
+                nodes.append((piece.id, up_xy))
+                cost = math.dist(x, up_xy) + (piece.height or 0.0)
+                links.setdefault(lo, []).append((hi, cost, piece.id))
+                links.setdefault(hi, []).append((lo, cost, piece.id))
         # a Deploy enters the playmat, or (FAQ v1.0) the top of a piece touching the Entry Edge
         entry: set[str | None] = {None}
         if start is None:
