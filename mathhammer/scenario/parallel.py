@@ -40,11 +40,14 @@ PARALLEL_MIN = 40_000
 #: board states again anyway (standard_clash.toml, 2 workers: 50,000 games 25.2 s with a 10,000-game
 #: pilot, 24.2 s with 1,000, 23.1 s with 200; 200,000 games 36.3 s, 35.8 s and 34.2 s).
 PILOT = 200
-#: The most games in one block: the work of a block grows with the board states it meets, far slower than
-#: with its games, so a worker plays one block where it can; but the state arrays of a block much larger
-#: than this no longer stay in the caches (standard_clash.toml with ``close_ranks = "never"``, 2,000,000
-#: games on 2 workers: 14.4 s in 2 blocks, 12.7-13.1 s in 8, 13.5 s in 16).
-BLOCK_MAX = 250_000
+#: The most games in one block (it bounds a worker's memory: about 1.9 GB for 1,000,000 games of 12 units). The work of
+#: a block grows with the board states it meets, far slower than with its games: every block splits its games
+#: by the states again and reads each state's geometry and transitions afresh, so a worker plays one block
+#: where it can (standard_clash.toml, 2,000,000 games on 2 workers, 2026-11-30: 54.4 s in 8 blocks of
+#: 250,000, 43.2 s in 2 of 1,000,000). Where the states are few, smaller blocks are a little faster (the same
+#: with ``close_ranks = "never"``: 10.1-10.6 s in 8 blocks, 12.2-12.7 s in 2); the games with Close Ranks,
+#: the default, are the slow ones.
+BLOCK_MAX = 1_000_000
 #: How often (seconds) the progress bar reads the workers' Rounds.
 PROGRESS_POLL = 0.25
 
