@@ -99,7 +99,7 @@ def test_close_ranks_brings_more_models_into_the_fight() -> None:
     after = sim.world.strikers(*_state(sim), "zergling-1")
     assert int(sim.pos[sim.uids.index("zergling-1"), 0]) != pids["zergling-1"]
     assert after > before
-    assert sim._board_pos[int(sim.board[0])] == tuple(sim.pos[:, 0].tolist())  # board id kept right
+    assert sim.board_pos(int(sim.board[0])) == tuple(sim.pos[:, 0].tolist())  # board id kept right
 
 
 def test_policy_always_strikes_harder_than_never() -> None:

@@ -243,11 +243,15 @@ def test_board_ids_follow_the_placements() -> None:
     path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
     sim = Simulation(load_scenario(path), 300, 7)
     sim.run()
-    ids = {sim._board_pos[b] for b in sim.board.tolist()}
+    ids = {sim.board_pos(b) for b in sim.board.tolist()}
     assert len(ids) > 5  # the games differ
     for t in range(sim.T):
-        assert sim._board_pos[int(sim.board[t])] == tuple(sim.pos[:, t].tolist())
-    assert len(set(sim._board_pos)) == len(sim._board_pos)  # one id per vector
+        assert sim.board_pos(int(sim.board[t])) == tuple(sim.pos[:, t].tolist())
+    rows = sim._board_arr[: sim._boards.n]
+    assert len(np.unique(rows, axis=0)) == len(rows)  # one id per vector
+    # the Engaged pairs a board made by moving one unit carries (the others' kept) are the board's own
+    for b in range(sim._boards.n):
+        assert sim._bits_arr[:, b].tolist() == sim._board_words(sim.board_pos(b)), b
 
 
 def test_moves_read_with_the_near_units_equal_moves_read_with_every_unit(visited: _Recorder) -> None:

@@ -107,6 +107,156 @@ def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
+def _row_hash(arr, i):  # pragma: no cover - compiled
+    h = np.uint64(0xCBF29CE484222325)
+    for j in range(arr.shape[1]):
+        h = (h ^ np.uint64(arr[i, j])) * np.uint64(0x100000001B3)
+    return mix64(h)
+
+
+@njit(**JIT)
+def _find_row(arr, hashes, table, n, h):  # pragma: no cover - compiled
+    """The id of row ``n`` of ``arr`` (hash ``h``) among rows ``0 .. n - 1`` (-1: not there), and its slot."""
+    mask = table.size - 1
+    slot = np.int64(h & np.uint64(mask))
+    while True:
+        gid = table[slot]
+        if gid < 0:
+            return -1, slot
+        if hashes[gid] == h:
+            same = True
+            for j in range(arr.shape[1]):
+                if arr[gid, j] != arr[n, j]:
+                    same = False
+                    break
+            if same:
+                return gid, slot
+        slot = (slot + 1) & mask
+
+
+@njit(**JIT)
+def _intern_kernel(arr, hashes, table, n):  # pragma: no cover - compiled
+    """The id of row ``n`` of ``arr`` among rows ``0 .. n - 1``, or ``n`` (inserted: a new row); and whether new."""
+    h = _row_hash(arr, n)
+    gid, slot = _find_row(arr, hashes, table, n, h)
+    if gid >= 0:
+        return gid, False
+    table[slot] = n
+    hashes[n] = h
+    return n, True
+
+
+@njit(**JIT)
+def _rehash_kernel(hashes, n, size):  # pragma: no cover - compiled
+    table = np.full(size, -1, dtype=np.int64)
+    mask = size - 1
+    for k in range(n):
+        slot = np.int64(hashes[k] & np.uint64(mask))
+        while table[slot] >= 0:
+            slot = (slot + 1) & mask
+        table[slot] = k
+    return table
+
+
+@njit(**JIT)
+def _move_kernel(board, ts, start, u, pid, arr, hashes, table, n, fresh_new, fresh_old):  # pragma: no cover
+    """``board[t]`` for ``t`` in ``ts[start:]``: the id of its board with unit ``u`` placed at ``pid``. New rows
+    are appended to ``arr`` at ``n`` (and ``fresh_new``/``fresh_old``); stops where ``arr`` or ``fresh_new`` is
+    full. Returns (trials done, boards, fresh)."""
+    memo_old = np.full(1024, -1, dtype=np.int64)  # direct-mapped: old board -> new board
+    memo_new = np.empty(1024, dtype=np.int64)
+    f = 0
+    i = start
+    while i < ts.size:
+        t = ts[i]
+        old = board[t]
+        m = old & 1023
+        if memo_old[m] == old:
+            board[t] = memo_new[m]
+            i += 1
+            continue
+        if n >= arr.shape[0] or f >= fresh_new.size:
+            break
+        for j in range(arr.shape[1]):
+            arr[n, j] = arr[old, j]
+        arr[n, u] = pid
+        h = _row_hash(arr, n)
+        gid, slot = _find_row(arr, hashes, table, n, h)
+        if gid < 0:
+            gid = n
+            table[slot] = n
+            hashes[n] = h
+            fresh_new[f] = n
+            fresh_old[f] = old
+            f += 1
+            n += 1
+        memo_old[m] = old
+        memo_new[m] = gid
+        board[t] = gid
+        i += 1
+    return i, n, f
+
+
+class BoardTable:
+    """Board ids: equal placement vectors (one placement id per unit, -1 off the table), one id, interned in a hash
+    table read by compiled code (:meth:`move` moves one unit in many trials in one pass).
+
+    >>> tab = BoardTable(2)
+    >>> tab.intern((-1, -1)), tab.intern((3, -1)), tab.intern((-1, -1))
+    ((0, True), (1, True), (0, False))
+    >>> board = np.array([0, 1, 0, 1])
+    >>> done = tab.move(board, np.array([0, 1, 3]), 1, 7)
+    >>> board.tolist(), tab.rows[: tab.n].tolist(), done[0].tolist(), done[1].tolist()
+    ([2, 3, 0, 3], [[-1, -1], [3, -1], [-1, 7], [3, 7]], [2, 3], [0, 1])
+    """
+
+    def __init__(self, units: int) -> None:
+        self.rows = np.full((64, units), -1, dtype=np.int64)  # each board id's placements
+        self._hashes = np.zeros(64, dtype=np.uint64)
+        self._table = np.full(128, -1, dtype=np.int64)
+        self.n = 0
+
+    def _grow(self) -> None:
+        cap = 2 * self.rows.shape[0]
+        rows = np.full((cap, self.rows.shape[1]), -1, dtype=np.int64)
+        rows[: self.n] = self.rows[: self.n]
+        hashes = np.zeros(cap, dtype=np.uint64)
+        hashes[: self.n] = self._hashes[: self.n]
+        self.rows, self._hashes = rows, hashes
+        self._table = _rehash_kernel(self._hashes, self.n, 2 * cap)
+
+    def intern(self, pos: tuple[int, ...]) -> tuple[int, bool]:
+        """The id of the placement vector ``pos``, and whether it is new."""
+        if self.n >= self.rows.shape[0]:
+            self._grow()
+        self.rows[self.n] = pos
+        gid, new = _intern_kernel(self.rows, self._hashes, self._table, self.n)
+        self.n += bool(new)
+        return int(gid), bool(new)
+
+    def move(self, board: np.ndarray, ts: np.ndarray, u: int, pid: int) -> tuple[np.ndarray, np.ndarray]:
+        """Set ``board[ts]`` to the ids of their boards with unit ``u`` at placement ``pid``; returns the new ids
+        made and the board each was made from."""
+        ts = np.ascontiguousarray(ts, dtype=np.int64)
+        news: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
+        olds: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
+        i = 0
+        while i < ts.size:
+            if self.n >= self.rows.shape[0]:
+                self._grow()
+            room = min(ts.size - i, self.rows.shape[0] - self.n)
+            fresh_new, fresh_old = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
+            i, self.n, f = _move_kernel(
+                board, ts, i, u, pid, self.rows, self._hashes, self._table, self.n, fresh_new, fresh_old
+            )
+            news.append(fresh_new[:f])
+            olds.append(fresh_old[:f])
+        if len(news) == 2:
+            return news[1], olds[1]
+        return np.concatenate(news), np.concatenate(olds)
+
+
+@njit(**JIT)
 def _supply_kernel(pos, alive, table, full):  # pragma: no cover - compiled
     u_n, t_n = pos.shape
     out = np.zeros((u_n, t_n), dtype=np.int64)
@@ -202,4 +352,4 @@ def group_state(state: np.ndarray, rows: np.ndarray, trials: np.ndarray) -> tupl
     return _group_kernel(state, rows, np.ascontiguousarray(trials, dtype=np.int64))  # type: ignore[no-any-return]
 
 
-__all__ = ["clear_of", "group_rows", "group_state", "near_any", "supply_matrix"]
+__all__ = ["BoardTable", "clear_of", "group_rows", "group_state", "near_any", "supply_matrix"]

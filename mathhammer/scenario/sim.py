@@ -82,7 +82,7 @@ from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities, conditions
 from . import mission as missions
-from .fast import group_rows, group_state, supply_matrix
+from .fast import BoardTable, group_rows, group_state, supply_matrix
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import EDGE_REAR, World
 
@@ -166,8 +166,8 @@ class Simulation:
         self.used = self.state[4 * U : 5 * U]  # bit i: the unit's ability i used this round
         # the id of the whole placement vector (every unit's ``pos``): one column to group by the board
         self.board = self.state[5 * U]
-        self._board_ids: dict[tuple[int, ...], int] = {(-1,) * U: 0}
-        self._board_pos: list[tuple[int, ...]] = [(-1,) * U]
+        self._boards = BoardTable(U)  # board id -> every unit's placement (a row)
+        self._boards.intern((-1,) * U)  # id 0: nothing on the table
         self.pos[:] = -1
         self.alive[:] = self.full[:, None]
         self.shielded[:] = np.array([self._shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
@@ -266,7 +266,6 @@ class Simulation:
         words = max(1, -(-len(self._enemy_pairs) // 62))
         self._pair_eng: dict[tuple[int, int], bool] = {}
         self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
-        self._board_arr = np.full((64, U), -1, dtype=np.int64)  # each board id's placements (row), as _board_pos
         self._unit_sel = [[i for i, p in enumerate(self._enemy_pairs) if u in p] for u in range(U)]
         self._unit_bits = []  # per unit: its pairs' bits, one int64 a word
         for u in range(U):
@@ -329,35 +328,45 @@ class Simulation:
     def row_board(self) -> int:
         return 5 * self.U
 
-    def board_id(self, pos: tuple[int, ...], moved: tuple[int, int] | None = None) -> int:
-        """The id of a placement vector (interned: equal vectors, one id). ``moved`` (board id, unit): ``pos``
-        is that board with only that unit's placement changed (its Engaged pairs are re-read, the others kept)."""
-        bid = self._board_ids.get(pos)
-        if bid is None:
-            bid = self._board_ids[pos] = len(self._board_pos)
-            self._board_pos.append(pos)
-            if bid >= self._bits_arr.shape[1]:
-                grown = np.zeros((self._bits_arr.shape[0], 2 * bid), dtype=np.int64)
-                grown[:, : self._bits_arr.shape[1]] = self._bits_arr
-                self._bits_arr = grown
-            if bid >= self._board_arr.shape[0]:
-                rows = np.full((2 * bid, self.U), -1, dtype=np.int64)
-                rows[: self._board_arr.shape[0]] = self._board_arr
-                self._board_arr = rows
-            self._board_arr[bid] = pos
-            if moved is None:
-                self._bits_arr[:, bid] = self._board_words(pos, None)
-            else:
-                old, u = moved
-                kept = self._bits_arr[:, old] & ~self._unit_bits[u]
-                self._bits_arr[:, bid] = kept | np.asarray(self._board_words(pos, self._unit_sel[u]))
+    @property
+    def _board_arr(self) -> np.ndarray:
+        """Each board id's placements (a row; rows past the last id are not boards)."""
+        return self._boards.rows
+
+    def board_pos(self, bid: int) -> tuple[int, ...]:
+        """The placement vector of board ``bid``."""
+        return tuple(self._boards.rows[bid].tolist())
+
+    def _bits_room(self) -> None:
+        if self._boards.n > self._bits_arr.shape[1]:
+            grown = np.zeros((self._bits_arr.shape[0], 2 * self._boards.n), dtype=np.int64)
+            grown[:, : self._bits_arr.shape[1]] = self._bits_arr
+            self._bits_arr = grown
+
+    def board_id(self, pos: tuple[int, ...]) -> int:
+        """The id of a placement vector (interned: equal vectors, one id; its Engaged pairs read when new)."""
+        bid, new = self._boards.intern(pos)
+        if new:
+            self._bits_room()
+            self._bits_arr[:, bid] = self._board_words(pos)
         return bid
 
     def set_pos(self, u: int, ts: np.ndarray, pid: int) -> None:
-        """Place unit ``u`` (or clear it: ``pid`` -1) in trials ``ts``, keeping the board ids."""
-        for (bid,), g in self.groups(ts, [self.row_board()]):
-            old = self._board_pos[bid]
-            self.board[g] = self.board_id((*old[:u], pid, *old[u + 1 :]), (bid, u))
+        """Place unit ``u`` (or clear it: ``pid`` -1) in trials ``ts``, keeping the board ids: a new board made
+        by moving one unit keeps the Engaged pairs of the others and re-reads only that unit's."""
+        new, old = self._boards.move(self.board, ts, u, pid)
+        if new.size:
+            self._bits_room()
+            bits = self._bits_arr[:, old] & ~self._unit_bits[u][:, None]
+            if pid >= 0:
+                for i in self._unit_sel[u]:
+                    a, b = self._enemy_pairs[i]
+                    vals, inv = np.unique(self._boards.rows[new, b if a == u else a], return_inverse=True)
+                    hit = np.array(
+                        [q >= 0 and self._pair_hit(i, *((pid, q) if a == u else (q, pid))) for q in vals.tolist()]
+                    )
+                    bits[i // 62, hit[inv]] |= np.int64(1) << np.int64(i % 62)
+            self._bits_arr[:, new] = bits
         self.pos[u, ts] = pid
 
     def sync_board(self) -> None:
@@ -396,21 +405,23 @@ class Simulation:
         models left of): read once per board (:meth:`board_id`)."""
         return self._bits_arr[:, self.board[trials]]
 
-    def _board_words(self, pos: tuple[int, ...], pairs: list[int] | None) -> list[int]:
-        """:meth:`engaged_bits` of a board (``pairs``: only those, the others 0), from each pair of placements
-        (read once per pair)."""
+    def _board_words(self, pos: tuple[int, ...]) -> list[int]:
+        """:meth:`engaged_bits` of a board, from each pair of placements (read once per pair)."""
         words = [0] * self._bits_arr.shape[0]
-        for i in range(len(self._enemy_pairs)) if pairs is None else pairs:
+        for i in range(len(self._enemy_pairs)):
             u, v = self._enemy_pairs[i]
             pa, pb = pos[u], pos[v]
-            if pa < 0 or pb < 0:
-                continue
-            hit = self._pair_eng.get((pa, pb))
-            if hit is None:
-                hit = self._pair_eng[(pa, pb)] = self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
-            if hit:
+            if pa >= 0 and pb >= 0 and self._pair_hit(i, pa, pb):
                 words[i // 62] |= 1 << (i % 62)
         return words
+
+    def _pair_hit(self, i: int, pa: int, pb: int) -> bool:
+        """Are the units of enemy pair ``i`` Engaged, placed at ``pa`` and ``pb`` (read once per placements)?"""
+        hit = self._pair_eng.get((pa, pb))
+        if hit is None:
+            u, v = self._enemy_pairs[i]
+            hit = self._pair_eng[(pa, pb)] = self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
+        return hit
 
     def _pairs_of(self, words: tuple[int, ...]) -> frozenset[tuple[str, str]]:
         hit = self._bits_pairs.get(words)
@@ -966,7 +977,7 @@ class Simulation:
         cols = [self.row_board(), self.row_alive(u), self.row_used(u)]
         short = 0
         for (bid, a, mask), ts in self.groups(fresh, cols):
-            pos = self._board_pos[bid]
+            pos = self.board_pos(bid)
             if pos[u] < 0 or a <= 0:
                 continue
             x = max((e.value for e in self._effects(u, mask, "respawn")), default=0)
@@ -1518,8 +1529,9 @@ class Simulation:
             return
         parts: dict[tuple[int, ...], list[np.ndarray]] = {}
         flags: dict[tuple[int, int], bool] = {}
+        boards = self._board_arr[keys[:, 0]].tolist()
         for g in range(len(keys)):
-            board = self._board_pos[int(keys[g, 0])]
+            board = boards[g]
             key = []
             for v, player in zip(units, players, strict=True):
                 p = board[v]
