@@ -358,14 +358,18 @@ class Simulation:
         if new.size:
             self._bits_room()
             bits = self._bits_arr[:, old] & ~self._unit_bits[u][:, None]
-            if pid >= 0:
-                for i in self._unit_sel[u]:
-                    a, b = self._enemy_pairs[i]
-                    vals, inv = np.unique(self._boards.rows[new, b if a == u else a], return_inverse=True)
-                    hit = np.array(
-                        [q >= 0 and self._pair_hit(i, *((pid, q) if a == u else (q, pid))) for q in vals.tolist()]
-                    )
-                    bits[i // 62, hit[inv]] |= np.int64(1) << np.int64(i % 62)
+            if pid >= 0:  # the unit's pairs, per new board: the other unit's placement
+                sel = self._unit_sel[u]
+                first = [self._enemy_pairs[i][0] == u for i in sel]
+                others = [
+                    self._enemy_pairs[i][1] if f else self._enemy_pairs[i][0] for i, f in zip(sel, first, strict=True)
+                ]
+                words = np.zeros((len(new), bits.shape[0]), dtype=np.int64)
+                for k, row in enumerate(self._boards.rows[new][:, others].tolist()):
+                    for i, f, q in zip(sel, first, row, strict=True):
+                        if q >= 0 and self._pair_hit(i, *((pid, q) if f else (q, pid))):
+                            words[k, i // 62] |= 1 << (i % 62)
+                bits |= words.T
             self._bits_arr[:, new] = bits
         self.pos[u, ts] = pid
 
@@ -1517,9 +1521,10 @@ class Simulation:
             # the boards are grouped by the placements kept (in order of first board), then their trials
             # (board after board, as below)
             kept = self._board_arr[keys[:, 0]][:, np.asarray(units)].T.copy()
-            for i, player in enumerate(players):
-                vals, inv = np.unique(kept[i], return_inverse=True)
-                kept[i] = np.where([p >= 0 and near(p, player) for p in vals.tolist()], vals, -1)[inv]
+            nu = len(units)  # every (unit, placement) of the boards once: one code (placement + 1) * nu + unit
+            codes, inv = np.unique((kept + 1) * nu + np.arange(nu)[:, None], return_inverse=True)
+            flag = [c >= nu and near(c // nu - 1, players[c % nu]) for c in codes.tolist()]
+            kept[~np.asarray(flag, dtype=bool)[inv.reshape(kept.shape)]] = -1
             b_order, b_bounds, b_keys = group_rows(kept, np.arange(len(keys)))
             per_trial = np.repeat(_group_of(b_order, b_bounds, len(keys)), np.diff(bounds))
             idx_all = order[np.argsort(per_trial, kind="stable")]
