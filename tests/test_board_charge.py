@@ -492,12 +492,20 @@ def test_the_base_prefilter_of_the_path_search_gives_shapely_s_answer() -> None:
         along = np.stack([-np.sin(ang), np.cos(ang)], axis=1) * rng.uniform(0.5, 6, (100, 1))
         a = foot - along * rng.uniform(0, 1.5, (100, 1))
         b = foot + along
+        box = np.asarray([poly.bounds])
         for k in range(100):
-            got = _segments_hit(a[k], b[k][None, :], np.asarray([[c[0], c[1], rad]]))[0]
+            _, _, hit = _segments_hit(a[k], b[k][None, :], box, np.asarray([[c[0], c[1], rad]]))
+            got = int(hit[0]) if hit.size else 0  # no pair: the boxes do not meet or the circle says no
             if got < 0:
                 continue
             decided += 1
             want = shapely.intersects(poly, shapely.LineString([a[k], b[k]]))
             assert bool(got) == want, (c, rad, a[k], b[k])
     assert decided > 10_000
-    assert (_segments_hit(np.zeros(2), np.ones((3, 2)), np.full((3, 3), np.nan)) == -1).all()  # not bases
+    k, p, hit = _segments_hit(
+        np.zeros(2), np.ones((1, 2)), np.array([[0.0, 0.0, 2.0, 2.0]] * 3), np.full((3, 3), np.nan)
+    )
+    assert k.tolist() == [0, 0, 0] and p.tolist() == [0, 1, 2] and (hit == -1).all()  # not bases: shapely decides
+    # disjoint boxes: no pair, even where the circle would be crossed
+    k, _, _ = _segments_hit(np.zeros(2), np.ones((1, 2)), np.array([[3.0, 3.0, 4.0, 4.0]]), np.array([[0.5, 0.5, 1.0]]))
+    assert k.size == 0

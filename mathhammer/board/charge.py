@@ -41,8 +41,9 @@ Engagement Range of Enemy Units" to fight them (8.8.1: "attacks Enemy Units it i
 
 The shortest path is found with A* (Dijkstra guided by the straight distance to the goal region)
 over a visibility graph: the start, the corners of the grown obstacles, and goal points (segments
-tested with a shapely ``STRtree`` of the grown obstacles and the table edges; a segment clearly inside
-or outside a grown base's circle is decided without its polygon, :func:`_segments_hit`). Goal points are an
+tested against the boxes of the grown obstacles and the table edges, then exactly: a segment clearly inside
+or outside a grown base's circle is decided without its polygon, in compiled code, :func:`_segments_hit`, the
+others by shapely). Goal points are an
 APPROXIMATION: the goal region's boundary is sampled every :data:`GOAL_STEP` inches (at most
 :data:`MAX_GOAL_SAMPLES` points), plus the nearest goal point of the start and of every corner
 (which makes the open-table case exact); a true shortest path ending elsewhere on the boundary
@@ -126,10 +127,12 @@ from functools import lru_cache
 
 import numpy as np
 import shapely
+from numba import njit
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
+from ..engine.config import JIT
 from ..errors import InputError
 from .engagement import ENGAGEMENT_RANGE, engaged
 from .model import Board, Coord, Model, Terrain
@@ -327,31 +330,75 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, t
     return _Level(key, [p[0] for p in path], [p[1] for p in path], [p[2] for p in path], goal, zone, circles)
 
 
-def _segments_hit(a: np.ndarray, bs: np.ndarray, circles: np.ndarray) -> np.ndarray:
-    """Per row: does the segment ``a``-``bs[k]`` meet the tight polygon of a base whose circle is ``circles[k]``
-    (x, y, radius R: the polygon :func:`_disc` circumscribes, shrunk by ``SLACK``)? 1 yes, 0 no, -1 not
-    decided here (a row of NaN: not a base; or the segment passes within 1e-9" of the band between the
-    polygon's inscribed circle, radius R - SLACK, and its circumscribed one, radius R * GROW).
+@njit(**JIT)
+def _segments_kernel(a, bs, boxes, circles, slack, grow):  # pragma: no cover - compiled
+    n, m = bs.shape[0], boxes.shape[0]
+    cap = 64
+    ks = np.empty(cap, dtype=np.int64)
+    ps = np.empty(cap, dtype=np.int64)
+    hs = np.empty(cap, dtype=np.int8)
+    c = 0
+    for k in range(n):
+        bx, by = bs[k, 0], bs[k, 1]
+        x0, x1 = min(a[0], bx), max(a[0], bx)
+        y0, y1 = min(a[1], by), max(a[1], by)
+        abx, aby = bx - a[0], by - a[1]
+        n2 = abx * abx + aby * aby
+        for p in range(m):
+            if boxes[p, 0] > x1 or boxes[p, 2] < x0 or boxes[p, 1] > y1 or boxes[p, 3] < y0:
+                continue
+            h = np.int8(-1)
+            if not np.isnan(circles[p, 0]):
+                cx, cy, rad = circles[p, 0], circles[p, 1], circles[p, 2]
+                t = ((cx - a[0]) * abx + (cy - a[1]) * aby) / (n2 if n2 > 0 else 1.0)
+                t = min(max(t, 0.0), 1.0)
+                qx = a[0] + t * abx - cx
+                qy = a[1] + t * aby - cy
+                d = np.sqrt(qx * qx + qy * qy)
+                if d < rad - slack - 1e-9:
+                    h = np.int8(1)
+                elif d > rad * grow + 1e-9:
+                    h = np.int8(0)
+            if h == 0:
+                continue
+            if c == cap:
+                cap *= 2
+                ks2, ps2, hs2 = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64), np.empty(cap, np.int8)
+                ks2[:c], ps2[:c], hs2[:c] = ks[:c], ps[:c], hs[:c]
+                ks, ps, hs = ks2, ps2, hs2
+            ks[c], ps[c], hs[c] = k, p, h
+            c += 1
+    return ks[:c].copy(), ps[:c].copy(), hs[:c].copy()
 
-    Outside the band the answer needs no polygon: a segment nearer the centre than R - SLACK crosses the
-    polygon's inside, one farther than R * GROW misses it; the margin is far above the rounding of the
-    distance, so the answer is the one shapely gives (the caller asks shapely for the -1 rows).
+
+def _segments_hit(
+    a: np.ndarray, bs: np.ndarray, boxes: np.ndarray, circles: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The pairs (segment ``a``-``bs[k]``, obstacle ``p``) that may meet: their boxes meet (``boxes``: x0, y0, x1,
+    y1 per obstacle, touching counts), less those a base's circle decides they do not. Returns ``k``, ``p`` and
+    1 (they meet) or -1 (not decided here: not a base, a row of NaN in ``circles``; or the segment passes within
+    1e-9" of the band between the polygon's inscribed circle, radius R - SLACK, and its circumscribed one,
+    radius R * GROW; the caller asks shapely).
+
+    A base's circle is (x, y, radius R: the polygon :func:`_disc` circumscribes, shrunk by ``SLACK``). Outside
+    the band the answer needs no polygon: a segment nearer the centre than R - SLACK crosses the polygon's
+    inside, one farther than R * GROW misses it; the margin is far above the rounding of the distance, so the
+    answer is the one shapely gives. Disjoint boxes never meet.
+
+    >>> boxes = np.array([[0.0, -1.0, 2.0, 1.0], [5.0, 5.0, 6.0, 6.0]])
+    >>> circles = np.array([[1.0, 0.0, 1.0], [np.nan] * 3])
+    >>> k, p, hit = _segments_hit(np.array([-1.0, 0.0]), np.array([[3.0, 0.0], [3.0, 3.0], [6.0, 6.0]]), boxes, circles)
+    >>> k.tolist(), p.tolist(), hit.tolist()  # through the base; its box only; the square's box
+    ([0, 2], [0, 1], [1, -1])
     """
-    out = np.full(len(bs), -1, dtype=np.int8)
-    base = ~np.isnan(circles[:, 0])
-    if not base.any():
-        return out
-    c, rad, b = circles[base, :2], circles[base, 2], bs[base]
-    ab = b - a
-    n2 = (ab * ab).sum(axis=1)
-    t = np.clip(((c - a) * ab).sum(axis=1) / np.where(n2 > 0, n2, 1.0), 0.0, 1.0)
-    q = a + t[:, None] * ab - c
-    d = np.sqrt((q * q).sum(axis=1))
-    sure = np.full(len(d), -1, dtype=np.int8)
-    sure[d < rad - SLACK - 1e-9] = 1
-    sure[d > rad * GROW + 1e-9] = 0
-    out[base] = sure
-    return out
+    return _segments_kernel(  # type: ignore[no-any-return]
+        np.ascontiguousarray(a, dtype=np.float64),
+        np.ascontiguousarray(bs, dtype=np.float64),
+        boxes,
+        circles,
+        SLACK,
+        GROW,
+    )
 
 
 def _table(board: Board, inset: float) -> Polygon:
@@ -530,7 +577,7 @@ def charge_distance(
         if straight is not None:
             return straight
         seen[:] = [-math.inf, -math.inf, math.inf, math.inf]  # the search looks everywhere
-    trees = {k: shapely.STRtree(geoms[k]) for k in keys}
+    boxes = {k: np.ascontiguousarray(shapely.bounds(geoms[k]), dtype=np.float64).reshape(-1, 4) for k in keys}
     solids = {k: shapely.union_all([*tight[k], *strips]) for k in keys}
     for solid in solids.values():
         shapely.prepare(solid)
@@ -581,19 +628,23 @@ def charge_distance(
     level_of = [n.level for n in nodes]
     by_level = {k: np.array([i for i, n in enumerate(nodes) if n.level == k], dtype=int) for k in keys}
     special = {i for i, n in enumerate(nodes) if n.repl}
+    is_special = np.array([bool(n.repl) for n in nodes], dtype=bool)
 
     def free(i: int, js: np.ndarray) -> np.ndarray:
         """Which straight moves from node i to the nodes js (same level) cross no obstacle."""
-        lines = shapely.linestrings(np.stack([np.broadcast_to(xy[i], (len(js), 2)), xy[js]], axis=1))
-        k_idx, p_idx = trees[level_of[i]].query(lines)  # bounding boxes, then the exact test
-        hit = _segments_hit(xy[i], xy[js[k_idx]], circ[level_of[i]][p_idx])
+        k_idx, p_idx, hit = _segments_hit(xy[i], xy[js], boxes[level_of[i]], circ[level_of[i]])
         todo = np.flatnonzero(hit < 0)
-        if todo.size:
-            hit[todo] = shapely.intersects(geoms[level_of[i]][p_idx[todo]], lines[k_idx[todo]])
+        if todo.size:  # the exact test of the pairs not decided: shapely
+            lines = shapely.linestrings(np.stack([np.broadcast_to(xy[i], (todo.size, 2)), xy[js[k_idx[todo]]]], axis=1))
+            hit[todo] = shapely.intersects(geoms[level_of[i]][p_idx[todo]], lines)
         hit = hit.astype(bool)
         k_idx, p_idx = k_idx[hit], p_idx[hit]
         out = np.ones(len(js), dtype=bool)
         n_obs = len(tight[level_of[i]])
+        # a pair blocks, unless an end node has its own geometry for that obstacle (repl): tested below
+        own = (p_idx < n_obs) & (i in special or is_special[js[k_idx]])
+        out[k_idx[~own]] = False
+        k_idx, p_idx = k_idx[own], p_idx[own]
         for k, p in zip(k_idx.tolist(), p_idx.tolist(), strict=True):
             if not out[k]:
                 continue
@@ -604,7 +655,7 @@ def charge_distance(
                 out[k] = False
                 continue
             geom = ri if rj is None else rj if ri is None else ri.intersection(rj)
-            if lines[k].intersects(geom):
+            if shapely.LineString([xy[i], xy[j]]).intersects(geom):
                 out[k] = False
         return out
 
