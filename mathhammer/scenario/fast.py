@@ -159,19 +159,21 @@ def _rehash_kernel(hashes, n, size):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
-def _move_kernel(board, ts, start, u, pid, arr, hashes, table, n, fresh_new, fresh_old):  # pragma: no cover
-    """``board[t]`` for ``t`` in ``ts[start:]``: the id of its board with unit ``u`` placed at ``pid``. New rows
-    are appended to ``arr`` at ``n`` (and ``fresh_new``/``fresh_old``); stops where ``arr`` or ``fresh_new`` is
-    full. Returns (trials done, boards, fresh)."""
-    memo_old = np.full(1024, -1, dtype=np.int64)  # direct-mapped: old board -> new board
+def _move_kernel(board, ts, start, u, pids, arr, hashes, table, n, fresh_new, fresh_old):  # pragma: no cover
+    """``board[t]`` for ``t = ts[i]``, ``i >= start``: the id of its board with unit ``u`` placed at ``pids[i]``.
+    New rows are appended to ``arr`` at ``n`` (and ``fresh_new``/``fresh_old``); stops where ``arr`` or
+    ``fresh_new`` is full. Returns (trials done, boards, fresh)."""
+    memo_old = np.full(1024, -1, dtype=np.int64)  # direct-mapped: (old board, placement) -> new board
+    memo_pid = np.empty(1024, dtype=np.int64)
     memo_new = np.empty(1024, dtype=np.int64)
     f = 0
     i = start
     while i < ts.size:
         t = ts[i]
         old = board[t]
-        m = old & 1023
-        if memo_old[m] == old:
+        pid = pids[i]
+        m = (old * 40503 + pid) & 1023
+        if memo_old[m] == old and memo_pid[m] == pid:
             board[t] = memo_new[m]
             i += 1
             continue
@@ -191,6 +193,7 @@ def _move_kernel(board, ts, start, u, pid, arr, hashes, table, n, fresh_new, fre
             f += 1
             n += 1
         memo_old[m] = old
+        memo_pid[m] = pid
         memo_new[m] = gid
         board[t] = gid
         i += 1
@@ -205,7 +208,7 @@ class BoardTable:
     >>> tab.intern((-1, -1)), tab.intern((3, -1)), tab.intern((-1, -1))
     ((0, True), (1, True), (0, False))
     >>> board = np.array([0, 1, 0, 1])
-    >>> done = tab.move(board, np.array([0, 1, 3]), 1, 7)
+    >>> done = tab.move(board, np.array([0, 1, 3]), 1, np.array([7, 7, 7]))
     >>> board.tolist(), tab.rows[: tab.n].tolist(), done[0].tolist(), done[1].tolist()
     ([2, 3, 0, 3], [[-1, -1], [3, -1], [-1, 7], [3, 7]], [2, 3], [0, 1])
     """
@@ -234,10 +237,11 @@ class BoardTable:
         self.n += bool(new)
         return int(gid), bool(new)
 
-    def move(self, board: np.ndarray, ts: np.ndarray, u: int, pid: int) -> tuple[np.ndarray, np.ndarray]:
-        """Set ``board[ts]`` to the ids of their boards with unit ``u`` at placement ``pid``; returns the new ids
-        made and the board each was made from."""
+    def move(self, board: np.ndarray, ts: np.ndarray, u: int, pids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Set ``board[ts]`` to the ids of their boards with unit ``u`` at placement ``pids`` (one per trial of
+        ``ts``); returns the new ids made and the board each was made from."""
         ts = np.ascontiguousarray(ts, dtype=np.int64)
+        pids = np.ascontiguousarray(pids, dtype=np.int64)
         news: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
         olds: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
         i = 0
@@ -247,7 +251,7 @@ class BoardTable:
             room = min(ts.size - i, self.rows.shape[0] - self.n)
             fresh_new, fresh_old = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
             i, self.n, f = _move_kernel(
-                board, ts, i, u, pid, self.rows, self._hashes, self._table, self.n, fresh_new, fresh_old
+                board, ts, i, u, pids, self.rows, self._hashes, self._table, self.n, fresh_new, fresh_old
             )
             news.append(fresh_new[:f])
             olds.append(fresh_old[:f])

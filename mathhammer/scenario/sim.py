@@ -352,26 +352,39 @@ class Simulation:
         return bid
 
     def set_pos(self, u: int, ts: np.ndarray, pid: int) -> None:
-        """Place unit ``u`` (or clear it: ``pid`` -1) in trials ``ts``, keeping the board ids: a new board made
-        by moving one unit keeps the Engaged pairs of the others and re-reads only that unit's."""
-        new, old = self._boards.move(self.board, ts, u, pid)
+        """Place unit ``u`` (or clear it: ``pid`` -1) in trials ``ts``, keeping the board ids."""
+        self.set_pos_many(u, [(ts, pid)])
+
+    def set_pos_many(self, u: int, parts: Sequence[tuple[np.ndarray, int]]) -> None:
+        """Place unit ``u`` at ``pid`` (-1: clear it) in the trials ``ts`` of each (``ts``, ``pid``) of ``parts``
+        (a trial in one part at most), keeping the board ids: a new board made by moving one unit keeps the
+        Engaged pairs of the others and re-reads only that unit's."""
+        parts = [(ts, pid) for ts, pid in parts if ts.size]
+        if not parts:
+            return
+        if len(parts) == 1:
+            ts, pids = parts[0][0], np.full(parts[0][0].size, parts[0][1], dtype=np.int64)
+        else:
+            ts = np.concatenate([ts for ts, _ in parts])
+            pids = np.concatenate([np.full(ts.size, pid, dtype=np.int64) for ts, pid in parts])
+        new, old = self._boards.move(self.board, ts, u, pids)
         if new.size:
             self._bits_room()
             bits = self._bits_arr[:, old] & ~self._unit_bits[u][:, None]
-            if pid >= 0:  # the unit's pairs, per new board: the other unit's placement
-                sel = self._unit_sel[u]
-                first = [self._enemy_pairs[i][0] == u for i in sel]
-                others = [
-                    self._enemy_pairs[i][1] if f else self._enemy_pairs[i][0] for i, f in zip(sel, first, strict=True)
-                ]
-                words = np.zeros((len(new), bits.shape[0]), dtype=np.int64)
-                for k, row in enumerate(self._boards.rows[new][:, others].tolist()):
-                    for i, f, q in zip(sel, first, row, strict=True):
-                        if q >= 0 and self._pair_hit(i, *((pid, q) if f else (q, pid))):
-                            words[k, i // 62] |= 1 << (i % 62)
-                bits |= words.T
+            # the unit's pairs, per new board: its placement and the other unit's
+            sel = self._unit_sel[u]
+            first = [self._enemy_pairs[i][0] == u for i in sel]
+            cols = [u] + [b if f else a for (a, b), f in zip((self._enemy_pairs[i] for i in sel), first, strict=True)]
+            words = np.zeros((len(new), bits.shape[0]), dtype=np.int64)
+            for k, (pid, *row) in enumerate(self._boards.rows[new][:, cols].tolist()):
+                if pid < 0:
+                    continue
+                for i, f, q in zip(sel, first, row, strict=True):
+                    if q >= 0 and self._pair_hit(i, *((pid, q) if f else (q, pid))):
+                        words[k, i // 62] |= 1 << (i % 62)
+            bits |= words.T
             self._bits_arr[:, new] = bits
-        self.pos[u, ts] = pid
+        self.pos[u, ts] = pids
 
     def sync_board(self) -> None:
         """Recompute every trial's board id (and so its Engaged pairs) from ``pos`` (after writing ``pos`` other
@@ -854,6 +867,7 @@ class Simulation:
         for tkey, ts0 in self.groups(trials, [self.row_pos(t) for t in tgt]) if tgt else [((), trials)]:
             tpos = dict(zip(tgt, tkey, strict=True))
             test = self.world.place_test(su, lead, [p for p in tkey if p >= 0], targets_left)
+            moves: list[tuple[np.ndarray, int]] = []  # set at the end, in one pass
             for near_pos, idx in self._near_cols(ts0, rest, test):
                 ts = ts0[idx]
                 at = tpos | dict(zip(rest, near_pos, strict=True))
@@ -863,8 +877,9 @@ class Simulation:
                     if not quiet:
                         self._skip(act, ts.size, "no room to set the unit there")
                     continue
-                self.set_pos(u, ts, pid)
+                moves.append((ts, pid))
                 placed[ts] = True
+            self.set_pos_many(u, moves)
         return placed[trials]
 
     def _charge_place(
@@ -887,6 +902,7 @@ class Simulation:
         rest = [v for v in range(self.U) if v != u]
         todo = np.arange(trials.size)
         alike = self._alike(trials, rest)
+        moves: list[tuple[np.ndarray, int]] = []  # set at the end, in one pass (the loop reads other trials)
         while todo.size:
             first = int(trials[todo[0]])
             occupied = tuple(p for v, p in enumerate(self.pos[:, first].tolist()) if v != u and p >= 0)
@@ -897,8 +913,9 @@ class Simulation:
             if pid is None:
                 self._skip(act, done.size, "no room to set the unit there")
                 continue
-            self.set_pos(u, trials[done], pid)
+            moves.append((trials[done], pid))
             placed[done] = True
+        self.set_pos_many(u, moves)
         return placed
 
     def _alike(
@@ -1473,6 +1490,7 @@ class Simulation:
         if self.units[u].flying:
             return
         uid = self.uids[u]
+        moves: list[tuple[np.ndarray, int]] = []
         for ts, pairs in self.engaged_with(trials):
             foes = sorted({self.uids.index(b) for a, b in pairs if a == uid})
             if not foes:
@@ -1499,9 +1517,10 @@ class Simulation:
                             ts3 = ts2[idx3]
                             moved = self.world.close_ranks_grid(pu, a, engaged, tuple(p for p in gpos if p >= 0))
                             if moved != pu:
-                                self.set_pos(u, ts3, moved)
+                                moves.append((ts3, moved))
                     elif new != pu:
-                        self.set_pos(u, ts2, new)
+                        moves.append((ts2, new))
+        self.set_pos_many(u, moves)  # in one pass: the loops read the other units' placements only
 
     def _near_cols_by(
         self, trials: np.ndarray, units: Sequence[int], near: Callable[[int, str], bool]
