@@ -142,6 +142,7 @@ from ..board.model import EPS, MM_PER_INCH, Board, Model, Terrain, Unit
 from ..board.ranks import CONTACT, fighting_ranks
 from ..starcraft.loadout import indomitable
 from ..starcraft.model import Weapon
+from . import fastranks
 from .fast import clear_of, near_any
 from .spec import Scenario, ScenarioUnit
 
@@ -286,6 +287,16 @@ def close_ranks_grid_box(lead_to: Coord, step: float) -> tuple[np.ndarray, np.nd
     return np.asarray(lead_to) - half, np.asarray(lead_to) + half
 
 
+#: Close Ranks' 36 directions (Base-to-Base rings), as :meth:`World._close_ranks` makes them
+_RING = np.stack(
+    [
+        np.cos(np.linspace(0.0, 2 * math.pi, 36, endpoint=False)),
+        np.sin(np.linspace(0.0, 2 * math.pi, 36, endpoint=False)),
+    ],
+    axis=1,
+)
+
+
 def _grow_box(box: list[float], pts: np.ndarray) -> None:
     """Grow ``box`` ([x0, y0, x1, y1]) to hold the points ``pts`` (rows)."""
     if pts.size:
@@ -374,6 +385,9 @@ class World:
         self._place_near: dict[tuple[object, ...], int | None] = {}
         self._centre_arrays: dict[int, np.ndarray] = {}
         self._respawns: dict[tuple[object, ...], tuple[int, int]] = {}
+        #: Close Ranks' search in compiled code (fastranks); False: its Python reading (the tests compare the two)
+        self.compiled_ranks = True
+        self._packs: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
 
     # ---------------------------------------------------------------- levels
     @cached_property
@@ -1310,6 +1324,9 @@ class World:
                 hit = foe_gaps[c] = float(gaps(np.asarray([c]), FC, FR).min())
             return hit
 
+        cent_gaps = gaps(np.asarray(cent, dtype=float).reshape(-1, 2), FC, FR)  # the unit's models x Engaged models
+        for c, g in zip(cent, cent_gaps.min(axis=1).tolist(), strict=True):
+            foe_gaps[c] = g
         pinned = [foe_gap(c) <= CONTACT + EPS for c in cent]
         movable = [i for i in range(alive) if not pinned[i]]
         if not movable:
@@ -1356,158 +1373,195 @@ class World:
             ok = clear_of(pts, way_c, way_r, r, 0.0, way_solid, ENGAGEMENT_RANGE + EPS, way_enemy)
             return ok & self._terrain_ok(pts, r, level, walls_only=True, through=through)
 
-        # the Leading Model: the first non-pinned model that can end closer (3" at most, straight at the nearest
-        # Engaged enemy model, up to Base-to-Base contact or where its way is blocked)
-        lead_i, lead_to = -1, cent[0]
-        for i in movable:
-            start = np.asarray(cent[i])
-            g0 = gaps(start[None, :], FC, FR)[0]
-            j0 = int(np.argmin(g0))
-            d = float(np.linalg.norm(FC[j0] - start))
-            reach = min(CLOSE_RANKS_MOVE, float(g0[j0]) - touch)
-            if reach <= 1e-6 or d <= 0:
-                continue
-            steps = max(1, math.ceil(reach / 0.05))
-            s = reach * np.arange(1, steps + 1) / steps
-            path = start[None, :] + s[:, None] * ((FC[j0] - start) / d)[None, :]
-            way = passable(path)
-            stop = int(np.argmin(way)) if not way.all() else steps  # samples before the first blocked one
-            if stop == 0:
-                continue
-            # it passes through its own unit's models (8.5.3); the others are picked up and set after it (not pinned)
-            rest = [m for k, m in enumerate(cent) if k != i and pinned[k]]
-            ends = np.flatnonzero(free(path[:stop], rest))
-            if ends.size == 0:
-                continue
-            end = (float(path[ends[-1], 0]), float(path[ends[-1], 1]))
-            if foe_gap(end) < float(g0[j0]) - 1e-6:
-                lead_i, lead_to = i, end
-                break
-        if lead_i < 0:
-            return pid
-        new: list[Coord | None] = [c if pinned[k] else None for k, c in enumerate(cent)]
-        new[lead_i] = lead_to
-        walls = self._walls(level)  # Coherency Links: Raptor Strain changes movement, not 4.4
-        LOB = OC[~OFLY] if OC.size else OC
-        LOR = OR[~OFLY] if OC.size else OR
-
-        reach_set = 2 * r + GAP + COHERENCY_SLACK
-        within_lead = horizontal_coherency(su)  # 4.4's 3" (Squadron: 4")
-
-        def near_set(pts: np.ndarray) -> np.ndarray:
-            """Within ``reach_set`` (centres) of a model of the unit already set (``place``'s "keep them together")."""
-            return near_any(pts, np.asarray([m for m in new if m is not None], dtype=float), reach_set + EPS)
-
-        def linked(c: Coord) -> bool:
-            """4.4 Coherency Link from ``c`` to a model of the unit already set: no Size 2+ wall, no other unit's
-            model on the line (it may pass through the Engaged enemy models)."""
-            for m in new:
-                if m is None or math.dist(c, m) > reach_set + EPS:
+        def search() -> tuple[Coord, list[Coord]] | None:
+            """The Python reading of the search (World.compiled_ranks False; fastranks.close_ranks_search compiles
+            it): the Leading Model's end and every model's new centre, or None (no move)."""
+            # the Leading Model: the first non-pinned model that can end closer (3" at most, straight at the nearest
+            # Engaged enemy model, up to Base-to-Base contact or where its way is blocked)
+            lead_i, lead_to = -1, cent[0]
+            for i in movable:
+                start = np.asarray(cent[i])
+                g0 = gaps(start[None, :], FC, FR)[0]
+                j0 = int(np.argmin(g0))
+                d = float(np.linalg.norm(FC[j0] - start))
+                reach = min(CLOSE_RANKS_MOVE, float(g0[j0]) - touch)
+                if reach <= 1e-6 or d <= 0:
                     continue
-                seen(np.asarray([c, m], dtype=float))
-                sx0, sx1 = min(c[0], m[0]), max(c[0], m[0])
-                sy0, sy1 = min(c[1], m[1]), max(c[1], m[1])
-                near_walls = [
-                    w
-                    for w, (x0, y0, x1, y1) in ((w, self._bounds(w)) for w in walls)
-                    if x0 <= sx1 + 1e-9 and sx0 <= x1 + 1e-9 and y0 <= sy1 + 1e-9 and sy0 <= y1 + 1e-9
-                ]
-                if near_walls:
-                    seg = shapely.LineString([c, m])
-                    if any(w.intersects(seg) for w in near_walls):
-                        continue
-                if LOB.size:
-                    a, b = np.asarray(c), np.asarray(m)
-                    ab = b - a
-                    t = np.clip(((LOB - a) @ ab) / max(float(ab @ ab), 1e-12), 0.0, 1.0)
-                    if (np.linalg.norm(LOB - (a + t[:, None] * ab), axis=1) < LOR - 1e-6).any():
-                        continue
-                return True
-            return False
-
-        angles = np.linspace(0.0, 2 * math.pi, 36, endpoint=False)
-        ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
-
-        def pick(
-            cands: np.ndarray,
-            old: Coord,
-            mine: list[Coord],
-            static: np.ndarray | tuple[np.ndarray, np.ndarray] | None,
-            wholly: bool,
-        ) -> Coord | None:
-            """The free spot In Coherency (near a model already set and linked to it; ``wholly``: also
-            Wholly Within 3" of the Leading Model) nearest ``old``; ``static``: :func:`free_static` of
-            ``cands``, where already known, or (values, known) arrays filled here where needed (each spot
-            is then tested once however many models look at it)."""
-            if cands.size == 0:
+                steps = max(1, math.ceil(reach / 0.05))
+                s = reach * np.arange(1, steps + 1) / steps
+                path = start[None, :] + s[:, None] * ((FC[j0] - start) / d)[None, :]
+                way = passable(path)
+                stop = int(np.argmin(way)) if not way.all() else steps  # samples before the first blocked one
+                if stop == 0:
+                    continue
+                # it passes through its own unit's models (8.5.3); the others are picked up and set after it (not
+                # pinned)
+                rest = [m for k, m in enumerate(cent) if k != i and pinned[k]]
+                ends = np.flatnonzero(free(path[:stop], rest))
+                if ends.size == 0:
+                    continue
+                end = (float(path[ends[-1], 0]), float(path[ends[-1], 1]))
+                if foe_gap(end) < float(g0[j0]) - 1e-6:
+                    lead_i, lead_to = i, end
+                    break
+            if lead_i < 0:
                 return None
-            keep = near_set(cands)
-            if wholly:
-                keep &= np.hypot(cands[:, 0] - lead_to[0], cands[:, 1] - lead_to[1]) <= within_lead + EPS
-            if isinstance(static, tuple):
-                values, known = static
-                todo = keep & ~known
-                if todo.any():
-                    values[todo] = free_static(cands[todo])
-                    known |= todo
-                static = values
-            cands = cands[keep]
-            if cands.size == 0:
+            new: list[Coord | None] = [c if pinned[k] else None for k, c in enumerate(cent)]
+            new[lead_i] = lead_to
+            walls = self._walls(level)  # Coherency Links: Raptor Strain changes movement, not 4.4
+            LOB = OC[~OFLY] if OC.size else OC
+            LOR = OR[~OFLY] if OC.size else OR
+
+            reach_set = 2 * r + GAP + COHERENCY_SLACK
+            within_lead = horizontal_coherency(su)  # 4.4's 3" (Squadron: 4")
+
+            def near_set(pts: np.ndarray) -> np.ndarray:
+                """Within ``reach_set`` (centres) of a model of the unit already set (``place``'s "keep them
+                together")."""
+                return near_any(pts, np.asarray([m for m in new if m is not None], dtype=float), reach_set + EPS)
+
+            def linked(c: Coord) -> bool:
+                """4.4 Coherency Link from ``c`` to a model of the unit already set: no Size 2+ wall, no other unit's
+                model on the line (it may pass through the Engaged enemy models)."""
+                for m in new:
+                    if m is None or math.dist(c, m) > reach_set + EPS:
+                        continue
+                    seen(np.asarray([c, m], dtype=float))
+                    sx0, sx1 = min(c[0], m[0]), max(c[0], m[0])
+                    sy0, sy1 = min(c[1], m[1]), max(c[1], m[1])
+                    near_walls = [
+                        w
+                        for w, (x0, y0, x1, y1) in ((w, self._bounds(w)) for w in walls)
+                        if x0 <= sx1 + 1e-9 and sx0 <= x1 + 1e-9 and y0 <= sy1 + 1e-9 and sy0 <= y1 + 1e-9
+                    ]
+                    if near_walls:
+                        seg = shapely.LineString([c, m])
+                        if any(w.intersects(seg) for w in near_walls):
+                            continue
+                    if LOB.size:
+                        a, b = np.asarray(c), np.asarray(m)
+                        ab = b - a
+                        t = np.clip(((LOB - a) @ ab) / max(float(ab @ ab), 1e-12), 0.0, 1.0)
+                        if (np.linalg.norm(LOB - (a + t[:, None] * ab), axis=1) < LOR - 1e-6).any():
+                            continue
+                    return True
+                return False
+
+            angles = np.linspace(0.0, 2 * math.pi, 36, endpoint=False)
+            ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+
+            def pick(
+                cands: np.ndarray,
+                old: Coord,
+                mine: list[Coord],
+                static: np.ndarray | tuple[np.ndarray, np.ndarray] | None,
+                wholly: bool,
+            ) -> Coord | None:
+                """The free spot In Coherency (near a model already set and linked to it; ``wholly``: also
+                Wholly Within 3" of the Leading Model) nearest ``old``; ``static``: :func:`free_static` of
+                ``cands``, where already known, or (values, known) arrays filled here where needed (each spot
+                is then tested once however many models look at it)."""
+                if cands.size == 0:
+                    return None
+                keep = near_set(cands)
+                if wholly:
+                    keep &= np.hypot(cands[:, 0] - lead_to[0], cands[:, 1] - lead_to[1]) <= within_lead + EPS
+                if isinstance(static, tuple):
+                    values, known = static
+                    todo = keep & ~known
+                    if todo.any():
+                        values[todo] = free_static(cands[todo])
+                        known |= todo
+                    static = values
+                cands = cands[keep]
+                if cands.size == 0:
+                    return None
+                cands = cands[free(cands, mine, None if static is None else static[keep])]
+                dist = np.round(np.linalg.norm(cands - np.asarray(old), axis=1), 6)
+                for j in np.lexsort((cands[:, 1], cands[:, 0], dist)):
+                    c = (float(cands[j, 0]), float(cands[j, 1]))
+                    if linked(c):
+                        return c
                 return None
-            cands = cands[free(cands, mine, None if static is None else static[keep])]
-            dist = np.round(np.linalg.norm(cands - np.asarray(old), axis=1), 6)
-            for j in np.lexsort((cands[:, 1], cands[:, 0], dist)):
-                c = (float(cands[j, 0]), float(cands[j, 1]))
-                if linked(c):
-                    return c
-            return None
 
-        rest_idx = sorted((i for i in movable if i != lead_i), key=lambda i: (round(foe_gap(cent[i]), 6), i))
-        contact = (FC[:, None, :] + (r + FR + touch)[:, None, None] * ring[None, :, :]).reshape(-1, 2)
-        contact_ok: np.ndarray | None = None  # free_static(contact), read once when first needed
-        # the grid fallback's spots, and free_static of each (values, known), read where first needed
-        grid: list[np.ndarray] = [np.zeros((0, 2)), np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)]
+            rest_idx = sorted((i for i in movable if i != lead_i), key=lambda i: (round(foe_gap(cent[i]), 6), i))
+            contact = (FC[:, None, :] + (r + FR + touch)[:, None, None] * ring[None, :, :]).reshape(-1, 2)
+            contact_ok: np.ndarray | None = None  # free_static(contact), read once when first needed
+            # the grid fallback's spots, and free_static of each (values, known), read where first needed
+            grid: list[np.ndarray] = [np.zeros((0, 2)), np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)]
 
-        def spot_for(old: Coord, mine: list[Coord], wholly: bool) -> Coord | None:
-            nonlocal contact_ok
-            # Base-to-Base contact with an Engaged enemy model wherever possible
-            if contact_ok is None:
-                contact_ok = free_static(contact)
-            placed = pick(contact, old, mine, contact_ok, wholly)
-            if placed is None and foe_gap(old) > ENGAGEMENT_RANGE + EPS:
-                # else Base-to-Base contact with a model of the unit Within the Engagement Range (a model already
-                # Within it is in the Fighting Rank and keeps its spot)
-                fighting = [m for m in new if m is not None and foe_gap(m) <= ENGAGEMENT_RANGE + EPS]
-                if fighting:
-                    fa = np.asarray(fighting, dtype=float)
-                    ring2 = (fa[:, None, :] + (2 * r + touch) * ring[None, :, :]).reshape(-1, 2)
-                    placed = pick(ring2, old, mine, None, wholly)
-            if placed is None:
-                here = np.asarray([old])
-                if (
-                    (not wholly or math.dist(old, lead_to) <= within_lead + EPS)
-                    and near_set(here)[0]
-                    and free(here, mine)[0]
-                    and linked(old)
-                ):
-                    return old
-                if reduced:
-                    raise _GridFallbackError(lead_to)
-                if grid[0].size == 0:
-                    pts = close_ranks_grid(lead_to, 2 * r + GAP)
-                    grid[:] = [pts, np.zeros(len(pts), dtype=bool), np.zeros(len(pts), dtype=bool)]
-                placed = pick(grid[0], old, mine, (grid[1], grid[2]), wholly)
-            return placed
+            def spot_for(old: Coord, mine: list[Coord], wholly: bool) -> Coord | None:
+                nonlocal contact_ok
+                # Base-to-Base contact with an Engaged enemy model wherever possible
+                if contact_ok is None:
+                    contact_ok = free_static(contact)
+                placed = pick(contact, old, mine, contact_ok, wholly)
+                if placed is None and foe_gap(old) > ENGAGEMENT_RANGE + EPS:
+                    # else Base-to-Base contact with a model of the unit Within the Engagement Range (a model already
+                    # Within it is in the Fighting Rank and keeps its spot)
+                    fighting = [m for m in new if m is not None and foe_gap(m) <= ENGAGEMENT_RANGE + EPS]
+                    if fighting:
+                        fa = np.asarray(fighting, dtype=float)
+                        ring2 = (fa[:, None, :] + (2 * r + touch) * ring[None, :, :]).reshape(-1, 2)
+                        placed = pick(ring2, old, mine, None, wholly)
+                if placed is None:
+                    here = np.asarray([old])
+                    if (
+                        (not wholly or math.dist(old, lead_to) <= within_lead + EPS)
+                        and near_set(here)[0]
+                        and free(here, mine)[0]
+                        and linked(old)
+                    ):
+                        return old
+                    if reduced:
+                        raise _GridFallbackError(lead_to)
+                    if grid[0].size == 0:
+                        pts = close_ranks_grid(lead_to, 2 * r + GAP)
+                        grid[:] = [pts, np.zeros(len(pts), dtype=bool), np.zeros(len(pts), dtype=bool)]
+                    placed = pick(grid[0], old, mine, (grid[1], grid[2]), wholly)
+                return placed
 
-        for i in rest_idx:
-            old = cent[i]
-            mine = [m for m in new if m is not None]  # the models set so far (the others are picked up, 8.5.3)
-            placed = spot_for(old, mine, True) or spot_for(old, mine, False)  # 4.4's 3" where there is room
-            if placed is None:
-                return pid
-            new[i] = placed
-        final = [c for c in new if c is not None]
-        assert len(final) == alive
+            for i in rest_idx:
+                old = cent[i]
+                mine = [m for m in new if m is not None]  # the models set so far (the others are picked up, 8.5.3)
+                placed = spot_for(old, mine, True) or spot_for(old, mine, False)  # 4.4's 3" where there is room
+                if placed is None:
+                    return None
+                new[i] = placed
+            final = [c for c in new if c is not None]
+            assert len(final) == alive
+            return lead_to, final
+
+        got = (
+            self._close_ranks_compiled(
+                su,
+                p,
+                level,
+                through,
+                r,
+                touch,
+                apart,
+                cent,
+                cent_gaps,
+                FC,
+                FR,
+                (all_c, all_r, all_solid, all_enemy),
+                (way_c, way_r, way_solid, way_enemy),
+                OC,
+                OR,
+                OFLY,
+                pinned,
+                movable,
+                foe_gap,
+                reduced,
+                box,
+            )
+            if self.compiled_ranks
+            else search()
+        )
+        if got is None:
+            return pid
+        lead_to, final = got
         # "Models cannot use this move to Disengage from other Enemy Units"
         if self._engaged_foes(su, final, level, foes) != before:
             return pid
@@ -1522,6 +1576,105 @@ class World:
             self.placements.append(placement)
             result = self._pid[placement] = len(self.placements) - 1
         return result
+
+    def _pack(self, key: tuple[object, ...], polys: Callable[[], Sequence[BaseGeometry]]) -> tuple[np.ndarray, ...]:
+        """:func:`fastranks.pack` of the polygons ``polys()``, kept under ``key``."""
+        hit = self._packs.get(key)
+        if hit is None:
+            hit = self._packs[key] = fastranks.pack(polys())
+        return hit
+
+    def _close_ranks_compiled(
+        self,
+        su: ScenarioUnit,
+        p: Placement,
+        level: str | None,
+        through: int,
+        r: float,
+        touch: float,
+        apart: float,
+        cent: list[Coord],
+        cent_gaps: np.ndarray,
+        fc: np.ndarray,
+        fr: np.ndarray,
+        solid_bases: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        way_bases: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        oc: np.ndarray,
+        orad: np.ndarray,
+        ofly: np.ndarray,
+        pinned: list[bool],
+        movable: list[int],
+        foe_gap: Callable[[Coord], float],
+        reduced: bool,
+        box: list[float] | None,
+    ) -> tuple[Coord, list[Coord]] | None:
+        """:meth:`_close_ranks`'s search by :func:`fastranks.close_ranks_search` (the same answers as its Python
+        reading, ``search``): the Leading Model's end and the new centres, or None (no move); raises
+        :class:`_GridFallbackError` as the reading does."""
+        # per movable model, in order: its nearest Engaged enemy model, the distance to it and the gap
+        lead_j = np.argmin(cent_gaps[movable], axis=1)
+        lead_gap = cent_gaps[movable, lead_j]
+        lead_d = []
+        for i, j0 in zip(movable, lead_j.tolist(), strict=True):
+            x = fc[j0] - np.asarray(cent[i])
+            lead_d.append(math.sqrt(x.dot(x)))  # np.linalg.norm(x), the same double
+        order = sorted(movable, key=lambda i: (round(foe_gap(cent[i]), 6), i))
+        lob, lor = (oc[~ofly], orad[~ofly]) if oc.size else (oc, orad)
+        if level is not None:
+            top_v, top_r, _, _ = self._pack(("top", level), lambda: [self._top(level)])
+        else:
+            top_v, top_r = np.zeros((0, 2)), np.zeros(1, dtype=np.int64)
+        blk = self._pack(("blockers", level), lambda: self._level_blockers(level))
+        thr = self._pack(("walls", level, through), lambda: self._walls(level, through))
+        walls = self._pack(("walls", level, 0), lambda: self._walls(level))
+        ring = _RING
+        contact = (fc[:, None, :] + (r + fr + touch)[:, None, None] * ring[None, :, :]).reshape(-1, 2)
+        seen = np.array([math.inf, math.inf, -math.inf, -math.inf])
+        status, _, lx, ly, new = fastranks.close_ranks_search(
+            np.asarray(cent, dtype=float).reshape(-1, 2),
+            np.asarray(pinned, dtype=bool),
+            np.asarray(movable, dtype=np.int64),
+            lead_j.astype(np.int64),
+            np.asarray(lead_d, dtype=float),
+            np.ascontiguousarray(lead_gap, dtype=float),
+            np.asarray(order, dtype=np.int64),
+            r,
+            touch,
+            apart,
+            EPS,
+            ENGAGEMENT_RANGE,
+            CLOSE_RANKS_MOVE,
+            fc,
+            fr,
+            *solid_bases,
+            *way_bases,
+            np.ascontiguousarray(lob, dtype=float).reshape(-1, 2),
+            np.ascontiguousarray(lor, dtype=float),
+            float(self.board.width),
+            float(self.board.depth),
+            top_v,
+            top_r,
+            level is not None,
+            *blk,
+            *thr,
+            *walls,
+            2 * r + GAP + COHERENCY_SLACK + EPS,
+            horizontal_coherency(su) + EPS,
+            ring,
+            2 * r + touch,
+            contact,
+            np.ascontiguousarray(_grid_offsets(2 * r + GAP)),
+            reduced,
+            seen,
+        )
+        if box is not None and seen[0] <= seen[2]:
+            _grow_box(box, seen.reshape(2, 2))
+        lead_to = (float(lx), float(ly))
+        if status == fastranks.GRID:
+            raise _GridFallbackError(lead_to)
+        if status == fastranks.NO_MOVE:
+            return None
+        return lead_to, [(float(x), float(y)) for x, y in new.tolist()]
 
     def _foe_models(self, fpid: int, fk: int) -> list[tuple[Coord, float]]:
         fp = self.placements[fpid]

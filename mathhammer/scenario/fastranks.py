@@ -1,0 +1,695 @@
+"""Close Ranks (8.8.1 step 1) in compiled code: the Leading Model's move and the setting of the other models.
+
+:meth:`World._close_ranks <mathhammer.scenario.world.World._close_ranks>` reads the unit, the Engaged models and
+the other bases, and checks the Engaged units before and after; the search in between runs here, step by step as
+its Python reading (``World._close_ranks_search``, kept as the reference the tests compare with): the same spots
+in the same order, the same tests. Distances between centres are computed with the same operations as numpy's
+(so the same doubles). Terrain is tested on the pieces' polygons packed into arrays (:func:`pack`): a base is off
+a piece when its centre is farther than its radius (plus 1e-9") from the polygon, a Coherency Link crosses a wall
+when the segment meets the polygon (its inside or its edges), as shapely decides them; only a point at a
+distance within rounding of the limit could be read differently.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+from shapely.geometry import MultiPolygon, Polygon
+from shapely.geometry.base import BaseGeometry
+
+from ..engine.config import JIT
+
+#: status of :func:`close_ranks_search`
+NO_MOVE, MOVED, GRID = 0, 1, 2
+
+
+def pack(polys: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Polygons as arrays: vertices (rows, each ring without its closing point), ring starts into them (one more
+    than the rings), each polygon's first ring (one more than the polygons), and each polygon's box (x0, y0, x1,
+    y1). A MultiPolygon's parts count as one polygon.
+
+    >>> verts, rings, first, boxes = pack([Polygon([(0, 0), (2, 0), (2, 1), (0, 1)])])
+    >>> verts.tolist(), rings.tolist(), first.tolist(), boxes.tolist()
+    ([[0.0, 0.0], [2.0, 0.0], [2.0, 1.0], [0.0, 1.0]], [0, 4], [0, 1], [[0.0, 0.0, 2.0, 1.0]])
+    """
+    verts: list[tuple[float, float]] = []
+    rings = [0]
+    first = [0]
+    boxes = []
+    for poly in polys:
+        parts = list(poly.geoms) if isinstance(poly, MultiPolygon) else [poly]
+        for part in parts:
+            if not isinstance(part, Polygon) or part.is_empty:
+                continue
+            for ring in [part.exterior, *part.interiors]:
+                coords = list(ring.coords)[:-1]
+                verts.extend((float(x), float(y)) for x, y in coords)
+                rings.append(len(verts))
+        first.append(len(rings) - 1)
+        boxes.append(
+            [float(v) for v in poly.bounds] if not poly.is_empty else [math.inf, math.inf, -math.inf, -math.inf]
+        )
+    return (
+        np.asarray(verts, dtype=np.float64).reshape(-1, 2),
+        np.asarray(rings, dtype=np.int64),
+        np.asarray(first, dtype=np.int64),
+        np.asarray(boxes, dtype=np.float64).reshape(-1, 4),
+    )
+
+
+@njit(**JIT)
+def _pt_dist(px, py, ax, ay):  # pragma: no cover - compiled
+    dx = px - ax
+    dy = py - ay
+    return np.sqrt(dx * dx + dy * dy)
+
+
+@njit(**JIT)
+def _seg_dist(px, py, ax, ay, bx, by):  # pragma: no cover - compiled
+    """Point to segment, as GEOS computes it (Distance::pointToSegment)."""
+    if ax == bx and ay == by:
+        return _pt_dist(px, py, ax, ay)
+    len2 = (bx - ax) * (bx - ax) + (by - ay) * (by - ay)
+    r = ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / len2
+    if r <= 0.0:
+        return _pt_dist(px, py, ax, ay)
+    if r >= 1.0:
+        return _pt_dist(px, py, bx, by)
+    s = ((ay - py) * (bx - ax) - (ax - px) * (by - ay)) / len2
+    return abs(s) * np.sqrt(len2)
+
+
+@njit(**JIT)
+def _inside(px, py, verts, rings, r0, r1):  # pragma: no cover - compiled
+    """Even-odd rule over the rings r0..r1-1 (a polygon's exterior and holes)."""
+    c = False
+    for k in range(r0, r1):
+        a, b = rings[k], rings[k + 1]
+        j = b - 1
+        for i in range(a, b):
+            xi, yi, xj, yj = verts[i, 0], verts[i, 1], verts[j, 0], verts[j, 1]
+            if (yi > py) != (yj > py) and px < (xj - xi) * (py - yi) / (yj - yi) + xi:
+                c = not c
+            j = i
+    return c
+
+
+@njit(**JIT)
+def _boundary_dist(px, py, verts, rings, r0, r1):  # pragma: no cover - compiled
+    best = np.inf
+    for k in range(r0, r1):
+        a, b = rings[k], rings[k + 1]
+        j = b - 1
+        for i in range(a, b):
+            d = _seg_dist(px, py, verts[j, 0], verts[j, 1], verts[i, 0], verts[i, 1])
+            if d < best:
+                best = d
+            j = i
+    return best
+
+
+@njit(**JIT)
+def _poly_dist(px, py, verts, rings, r0, r1):  # pragma: no cover - compiled
+    """shapely.distance(polygon, point): 0 inside, else to the nearest edge."""
+    if _inside(px, py, verts, rings, r0, r1):
+        return 0.0
+    return _boundary_dist(px, py, verts, rings, r0, r1)
+
+
+@njit(**JIT)
+def _contains(px, py, verts, rings, r0, r1):  # pragma: no cover - compiled
+    """shapely.contains_xy: inside, not on the boundary."""
+    return _inside(px, py, verts, rings, r0, r1) and _boundary_dist(px, py, verts, rings, r0, r1) > 0.0
+
+
+@njit(**JIT)
+def _orient(ax, ay, bx, by, cx, cy):  # pragma: no cover - compiled
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+
+
+@njit(**JIT)
+def _on(ax, ay, bx, by, cx, cy):  # pragma: no cover - compiled
+    return min(ax, bx) <= cx <= max(ax, bx) and min(ay, by) <= cy <= max(ay, by)
+
+
+@njit(**JIT)
+def _segs_meet(ax, ay, bx, by, cx, cy, dx, dy):  # pragma: no cover - compiled
+    d1 = _orient(cx, cy, dx, dy, ax, ay)
+    d2 = _orient(cx, cy, dx, dy, bx, by)
+    d3 = _orient(ax, ay, bx, by, cx, cy)
+    d4 = _orient(ax, ay, bx, by, dx, dy)
+    if ((d1 > 0 and d2 < 0) or (d1 < 0 and d2 > 0)) and ((d3 > 0 and d4 < 0) or (d3 < 0 and d4 > 0)):
+        return True
+    if d1 == 0 and _on(cx, cy, dx, dy, ax, ay):
+        return True
+    if d2 == 0 and _on(cx, cy, dx, dy, bx, by):
+        return True
+    if d3 == 0 and _on(ax, ay, bx, by, cx, cy):
+        return True
+    return d4 == 0 and _on(ax, ay, bx, by, dx, dy)
+
+
+@njit(**JIT)
+def _seg_meets_poly(ax, ay, bx, by, verts, rings, r0, r1):  # pragma: no cover - compiled
+    """polygon.intersects(segment): an end inside, or an edge met."""
+    if _inside(ax, ay, verts, rings, r0, r1):
+        return True
+    for k in range(r0, r1):
+        a, b = rings[k], rings[k + 1]
+        j = b - 1
+        for i in range(a, b):
+            if _segs_meet(ax, ay, bx, by, verts[j, 0], verts[j, 1], verts[i, 0], verts[i, 1]):
+                return True
+            j = i
+    return False
+
+
+@njit(**JIT)
+def _terrain_ok(px, py, r, width, depth, eps, top_v, top_r, has_top, v, rg, first, boxes):  # pragma: no cover
+    """World._terrain_ok for one point: on the table, over the level's top, off the polygons (more than r +
+    1e-9 from each)."""
+    if not (px - r >= -eps and py - r >= -eps and px + r <= width + eps and py + r <= depth + eps):
+        return False
+    if has_top and not _contains(px, py, top_v, top_r, 0, top_r.size - 1):
+        return False
+    lim = r + 1e-6
+    for p in range(boxes.shape[0]):
+        if boxes[p, 0] - px > lim or px - boxes[p, 2] > lim or boxes[p, 1] - py > lim or py - boxes[p, 3] > lim:
+            continue  # the box farther than r + 1e-6 on an axis: so is the polygon
+        if _poly_dist(px, py, v, rg, first[p], first[p + 1]) <= r + 1e-9:
+            return False
+    return True
+
+
+@njit(**JIT)
+def _clear_one(px, py, cs, rs, r, apart, solid, eng, enemy):  # pragma: no cover - compiled
+    """fast.clear_of for one point."""
+    for j in range(cs.shape[0]):
+        dx = px - cs[j, 0]
+        dy = py - cs[j, 1]
+        g = np.sqrt(dx * dx + dy * dy) - r - rs[j]
+        if (solid[j] and g < apart) or (enemy[j] and g <= eng):
+            return False
+    return True
+
+
+@njit(**JIT)
+def _grow(box, x, y):  # pragma: no cover - compiled
+    box[0] = min(box[0], x)
+    box[1] = min(box[1], y)
+    box[2] = max(box[2], x)
+    box[3] = max(box[3], y)
+
+
+@njit(**JIT)
+def _round6(x):  # pragma: no cover - compiled
+    """np.round(x, 6): scaled, rounded half to even, scaled back."""
+    return np.rint(x * 1e6) / 1e6
+
+
+@njit(**JIT)
+def _foe_gap(px, py, r, fc, fr):  # pragma: no cover - compiled
+    best = np.inf
+    for j in range(fc.shape[0]):
+        g = _pt_dist(px, py, fc[j, 0], fc[j, 1]) - r - fr[j]
+        if g < best:
+            best = g
+    return best
+
+
+@njit(**JIT)
+def close_ranks_search(  # pragma: no cover - compiled
+    cent,
+    pinned,
+    lead_order,
+    lead_j,
+    lead_d,
+    lead_gap,
+    rest_order,
+    r,
+    touch,
+    apart,
+    eps,
+    eng,
+    move,
+    fc,
+    fr,
+    all_c,
+    all_r,
+    all_solid,
+    all_enemy,
+    way_c,
+    way_r,
+    way_solid,
+    way_enemy,
+    lob,
+    lor,
+    width,
+    depth,
+    top_v,
+    top_r,
+    has_top,
+    blk_v,
+    blk_r,
+    blk_first,
+    blk_box,
+    thr_v,
+    thr_r,
+    thr_first,
+    thr_box,
+    wall_v,
+    wall_r,
+    wall_first,
+    wall_box,
+    reach_lim,
+    within_lim,
+    ring,
+    ring2_scale,
+    contact,
+    grid_off,
+    reduced,
+    box,
+):
+    """The search of World._close_ranks after its setup (the module text): returns (status, Leading Model, its end
+    x and y, the new centres in the models' order); ``box`` is grown with every point tested against other bases."""
+    n = cent.shape[0]
+    new = np.empty((n, 2))
+    isset = np.zeros(n, dtype=np.bool_)
+    # ---- the Leading Model: the first non-pinned model that can end closer, straight at the nearest enemy model
+    lead_i = -1
+    lx, ly = cent[0, 0], cent[0, 1]
+    for q in range(lead_order.size):
+        i = lead_order[q]
+        sx, sy = cent[i, 0], cent[i, 1]
+        j0 = lead_j[q]
+        d = lead_d[q]
+        reach = min(move, lead_gap[q] - touch)
+        if reach <= 1e-6 or d <= 0:
+            continue
+        steps = max(1, math.ceil(reach / 0.05))
+        ux, uy = (fc[j0, 0] - sx) / d, (fc[j0, 1] - sy) / d
+        path = np.empty((steps, 2))
+        for k in range(steps):
+            s = reach * float(k + 1) / steps
+            path[k, 0] = sx + s * ux
+            path[k, 1] = sy + s * uy
+            _grow(box, path[k, 0], path[k, 1])
+        stop = steps
+        for k in range(steps):
+            px, py = path[k, 0], path[k, 1]
+            ok = _clear_one(px, py, way_c, way_r, r, 0.0, way_solid, eng + eps, way_enemy)
+            ok = ok and _terrain_ok(
+                px, py, r, width, depth, eps, top_v, top_r, has_top, thr_v, thr_r, thr_first, thr_box
+            )
+            if not ok:
+                stop = k
+                break
+        if stop == 0:
+            continue
+        last = -1
+        for k in range(stop):
+            px, py = path[k, 0], path[k, 1]
+            ok = _clear_one(px, py, all_c, all_r, r, apart, all_solid, eng + eps, all_enemy)
+            ok = ok and _terrain_ok(
+                px, py, r, width, depth, eps, top_v, top_r, has_top, blk_v, blk_r, blk_first, blk_box
+            )
+            if ok:
+                for m in range(n):  # the pinned models (the others are picked up)
+                    if m != i and pinned[m] and _pt_dist(px, py, cent[m, 0], cent[m, 1]) - r - r < apart:
+                        ok = False
+                        break
+            if ok:
+                last = k
+        if last < 0:
+            continue
+        ex, ey = path[last, 0], path[last, 1]
+        if _foe_gap(ex, ey, r, fc, fr) < lead_gap[q] - 1e-6:
+            lead_i, lx, ly = i, ex, ey
+            break
+    if lead_i < 0:
+        return NO_MOVE, -1, lx, ly, new
+    for m in range(n):
+        if pinned[m]:
+            new[m, 0], new[m, 1] = cent[m, 0], cent[m, 1]
+            isset[m] = True
+    new[lead_i, 0], new[lead_i, 1] = lx, ly
+    isset[lead_i] = True
+    nc = contact.shape[0]
+    contact_ok = np.zeros(nc, dtype=np.bool_)
+    contact_read = False
+    ng = grid_off.shape[0]
+    grid = np.empty((ng, 2))
+    for g in range(ng):
+        grid[g, 0] = lx + grid_off[g, 0]
+        grid[g, 1] = ly + grid_off[g, 1]
+    grid_val = np.zeros(ng, dtype=np.bool_)
+    grid_known = np.zeros(ng, dtype=np.bool_)
+    for q in range(rest_order.size):
+        i = rest_order[q]
+        if i == lead_i:
+            continue
+        ox, oy = cent[i, 0], cent[i, 1]
+        placed = False
+        px_out, py_out = 0.0, 0.0
+        for wholly_k in range(2):
+            wholly = wholly_k == 0
+            # ---- Base-to-Base contact with an Engaged enemy model
+            if not contact_read:
+                for c in range(nc):
+                    _grow(box, contact[c, 0], contact[c, 1])
+                    contact_ok[c] = _clear_one(
+                        contact[c, 0], contact[c, 1], all_c, all_r, r, apart, all_solid, eng + eps, all_enemy
+                    ) and _terrain_ok(
+                        contact[c, 0],
+                        contact[c, 1],
+                        r,
+                        width,
+                        depth,
+                        eps,
+                        top_v,
+                        top_r,
+                        has_top,
+                        blk_v,
+                        blk_r,
+                        blk_first,
+                        blk_box,
+                    )
+                contact_read = True
+            found, px_out, py_out = _pick(
+                contact,
+                contact_ok,
+                np.ones(nc, dtype=np.bool_),
+                False,
+                ox,
+                oy,
+                new,
+                isset,
+                wholly,
+                lx,
+                ly,
+                r,
+                apart,
+                eps,
+                eng,
+                reach_lim,
+                within_lim,
+                all_c,
+                all_r,
+                all_solid,
+                all_enemy,
+                width,
+                depth,
+                top_v,
+                top_r,
+                has_top,
+                blk_v,
+                blk_r,
+                blk_first,
+                blk_box,
+                wall_v,
+                wall_r,
+                wall_first,
+                wall_box,
+                lob,
+                lor,
+                box,
+            )
+            if not found and _foe_gap(ox, oy, r, fc, fr) > eng + eps:
+                # Base-to-Base contact with a model of the unit Within the Engagement Range
+                nf = 0
+                for m in range(n):
+                    if isset[m] and _foe_gap(new[m, 0], new[m, 1], r, fc, fr) <= eng + eps:
+                        nf += 1
+                if nf:
+                    nr = ring.shape[0]
+                    ring2 = np.empty((nf * nr, 2))
+                    f = 0
+                    for m in range(n):
+                        if isset[m] and _foe_gap(new[m, 0], new[m, 1], r, fc, fr) <= eng + eps:
+                            for k in range(nr):
+                                ring2[f * nr + k, 0] = new[m, 0] + ring2_scale * ring[k, 0]
+                                ring2[f * nr + k, 1] = new[m, 1] + ring2_scale * ring[k, 1]
+                            f += 1
+                    found, px_out, py_out = _pick(
+                        ring2,
+                        np.zeros(nf * nr, dtype=np.bool_),
+                        np.zeros(nf * nr, dtype=np.bool_),
+                        True,
+                        ox,
+                        oy,
+                        new,
+                        isset,
+                        wholly,
+                        lx,
+                        ly,
+                        r,
+                        apart,
+                        eps,
+                        eng,
+                        reach_lim,
+                        within_lim,
+                        all_c,
+                        all_r,
+                        all_solid,
+                        all_enemy,
+                        width,
+                        depth,
+                        top_v,
+                        top_r,
+                        has_top,
+                        blk_v,
+                        blk_r,
+                        blk_first,
+                        blk_box,
+                        wall_v,
+                        wall_r,
+                        wall_first,
+                        wall_box,
+                        lob,
+                        lor,
+                        box,
+                    )
+            if not found:
+                # its own spot, where it is In Coherency there
+                if (not wholly or math.hypot(ox - lx, oy - ly) <= within_lim) and _near_set(
+                    ox, oy, new, isset, reach_lim
+                ):
+                    _grow(box, ox, oy)
+                    ok = _clear_one(ox, oy, all_c, all_r, r, apart, all_solid, eng + eps, all_enemy)
+                    ok = ok and _terrain_ok(
+                        ox, oy, r, width, depth, eps, top_v, top_r, has_top, blk_v, blk_r, blk_first, blk_box
+                    )
+                    ok = ok and _clear_mine(ox, oy, new, isset, r, apart)
+                    if ok and _linked(
+                        ox, oy, new, isset, reach_lim, wall_v, wall_r, wall_first, wall_box, lob, lor, box
+                    ):
+                        found, px_out, py_out = True, ox, oy
+                if not found:
+                    if reduced:
+                        return GRID, lead_i, lx, ly, new
+                    found, px_out, py_out = _pick(
+                        grid,
+                        grid_val,
+                        grid_known,
+                        True,
+                        ox,
+                        oy,
+                        new,
+                        isset,
+                        wholly,
+                        lx,
+                        ly,
+                        r,
+                        apart,
+                        eps,
+                        eng,
+                        reach_lim,
+                        within_lim,
+                        all_c,
+                        all_r,
+                        all_solid,
+                        all_enemy,
+                        width,
+                        depth,
+                        top_v,
+                        top_r,
+                        has_top,
+                        blk_v,
+                        blk_r,
+                        blk_first,
+                        blk_box,
+                        wall_v,
+                        wall_r,
+                        wall_first,
+                        wall_box,
+                        lob,
+                        lor,
+                        box,
+                    )
+            if found:
+                placed = True
+                break
+        if not placed:
+            return NO_MOVE, lead_i, lx, ly, new
+        new[i, 0], new[i, 1] = px_out, py_out
+        isset[i] = True
+    return MOVED, lead_i, lx, ly, new
+
+
+@njit(**JIT)
+def _near_set(px, py, new, isset, reach_lim):  # pragma: no cover - compiled
+    for m in range(new.shape[0]):  # noqa: SIM110 - a loop: compiled code
+        if isset[m] and _pt_dist(px, py, new[m, 0], new[m, 1]) <= reach_lim:
+            return True
+    return False
+
+
+@njit(**JIT)
+def _clear_mine(px, py, new, isset, r, apart):  # pragma: no cover - compiled
+    for m in range(new.shape[0]):  # noqa: SIM110 - a loop: compiled code
+        if isset[m] and _pt_dist(px, py, new[m, 0], new[m, 1]) - r - r < apart:
+            return False
+    return True
+
+
+@njit(**JIT)
+def _linked(cx, cy, new, isset, reach_lim, wall_v, wall_r, wall_first, wall_box, lob, lor, box):  # pragma: no cover
+    """A 4.4 Coherency Link from (cx, cy) to a model already set: no wall, no other unit's model on the line."""
+    for m in range(new.shape[0]):
+        if not isset[m]:
+            continue
+        mx, my = new[m, 0], new[m, 1]
+        if math.hypot(cx - mx, cy - my) > reach_lim:
+            continue
+        _grow(box, cx, cy)
+        _grow(box, mx, my)
+        sx0, sx1 = min(cx, mx), max(cx, mx)
+        sy0, sy1 = min(cy, my), max(cy, my)
+        blocked = False
+        for w in range(wall_box.shape[0]):
+            x0, y0, x1, y1 = wall_box[w, 0], wall_box[w, 1], wall_box[w, 2], wall_box[w, 3]
+            near = x0 <= sx1 + 1e-9 and sx0 <= x1 + 1e-9 and y0 <= sy1 + 1e-9 and sy0 <= y1 + 1e-9
+            if near and _seg_meets_poly(cx, cy, mx, my, wall_v, wall_r, wall_first[w], wall_first[w + 1]):
+                blocked = True
+                break
+        if blocked:
+            continue
+        if lob.shape[0]:
+            abx, aby = mx - cx, my - cy
+            n2 = max(abx * abx + aby * aby, 1e-12)
+            for k in range(lob.shape[0]):
+                t = ((lob[k, 0] - cx) * abx + (lob[k, 1] - cy) * aby) / n2
+                t = min(max(t, 0.0), 1.0)
+                qx = lob[k, 0] - (cx + t * abx)
+                qy = lob[k, 1] - (cy + t * aby)
+                if np.sqrt(qx * qx + qy * qy) < lor[k] - 1e-6:
+                    blocked = True
+                    break
+        if blocked:
+            continue
+        return True
+    return False
+
+
+@njit(**JIT)
+def _pick(  # pragma: no cover - compiled
+    cands,
+    values,
+    known,
+    lazy,
+    ox,
+    oy,
+    new,
+    isset,
+    wholly,
+    lx,
+    ly,
+    r,
+    apart,
+    eps,
+    eng,
+    reach_lim,
+    within_lim,
+    all_c,
+    all_r,
+    all_solid,
+    all_enemy,
+    width,
+    depth,
+    top_v,
+    top_r,
+    has_top,
+    blk_v,
+    blk_r,
+    blk_first,
+    blk_box,
+    wall_v,
+    wall_r,
+    wall_first,
+    wall_box,
+    lob,
+    lor,
+    box,
+):
+    """World._close_ranks's pick: the free spot In Coherency nearest (ox, oy), ties by x then y. ``values``: the
+    static test of each spot where ``known`` (``lazy``: the others are tested here and kept)."""
+    n = cands.shape[0]
+    keep = np.zeros(n, dtype=np.bool_)
+    for c in range(n):
+        k = _near_set(cands[c, 0], cands[c, 1], new, isset, reach_lim)
+        if k and wholly:
+            k = math.hypot(cands[c, 0] - lx, cands[c, 1] - ly) <= within_lim
+        keep[c] = k
+    if lazy:
+        for c in range(n):
+            if keep[c] and not known[c]:
+                _grow(box, cands[c, 0], cands[c, 1])
+        for c in range(n):
+            if keep[c] and not known[c]:
+                px, py = cands[c, 0], cands[c, 1]
+                values[c] = _clear_one(px, py, all_c, all_r, r, apart, all_solid, eng + eps, all_enemy) and _terrain_ok(
+                    px, py, r, width, depth, eps, top_v, top_r, has_top, blk_v, blk_r, blk_first, blk_box
+                )
+                known[c] = True
+    m = 0
+    for c in range(n):
+        if keep[c]:
+            m += 1
+    if m == 0:
+        return False, 0.0, 0.0
+    idx = np.empty(m, dtype=np.int64)
+    dist = np.empty(m)
+    f = 0
+    for c in range(n):
+        if keep[c] and values[c] and _clear_mine(cands[c, 0], cands[c, 1], new, isset, r, apart):
+            idx[f] = c
+            dist[f] = _round6(_pt_dist(cands[c, 0], cands[c, 1], ox, oy))
+            f += 1
+    used = np.zeros(f, dtype=np.bool_)
+    for _ in range(f):
+        best = -1
+        for k in range(f):
+            if used[k]:
+                continue
+            if best < 0:
+                best = k
+                continue
+            a, b = idx[k], idx[best]
+            if dist[k] < dist[best] or (
+                dist[k] == dist[best]
+                and (cands[a, 0] < cands[b, 0] or (cands[a, 0] == cands[b, 0] and cands[a, 1] < cands[b, 1]))
+            ):
+                best = k
+        used[best] = True
+        c = idx[best]
+        if _linked(
+            cands[c, 0], cands[c, 1], new, isset, reach_lim, wall_v, wall_r, wall_first, wall_box, lob, lor, box
+        ):
+            return True, cands[c, 0], cands[c, 1]
+    return False, 0.0, 0.0
+
+
+__all__ = ["GRID", "MOVED", "NO_MOVE", "close_ranks_search", "pack"]

@@ -1,0 +1,191 @@
+"""Close Ranks (8.8.1 step 1) in compiled code equals its Python reading (``mathhammer.scenario.fastranks``).
+
+The compiled search and ``World._close_ranks``'s Python search (``World.compiled_ranks = False``) are run on every
+Close Ranks computation of whole games of the examples, and must give the same placement (or the same grid
+fallback) and grow the same box; the polygon tests it uses are checked against shapely on random shapes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import LineString, Point, Polygon
+
+from mathhammer.scenario import builtin_scenarios, load_scenario
+from mathhammer.scenario import world as world_mod
+from mathhammer.scenario.fastranks import _contains, _poly_dist, _seg_meets_poly, pack
+from mathhammer.scenario.sim import Simulation
+
+from .scenario_kit import build, skirmish
+
+
+def _shapes(rng: np.random.Generator) -> list[Polygon]:
+    out = [
+        Polygon([(0, 0), (4, 0), (4, 1.5), (0, 1.5)]),  # a ridge
+        Point(2, 2).buffer(1.3),  # a round piece (a Force Field token)
+        Polygon([(0, 0), (6, 0), (6, 6), (0, 6)], [[(2, 2), (4, 2), (4, 4), (2, 4)]]),  # a hole
+        Polygon([(0, 0), (5, 1), (3, 4), (2, 1.5), (-1, 3)]),  # not convex
+        Polygon([(0, 0), (3, 0), (3, 2), (0, 2)]).buffer(1e-7),  # a level's top (World._top)
+    ]
+    for _ in range(5):
+        a = rng.uniform(0, 2 * math.pi)
+        w, h = rng.uniform(0.5, 5, 2)
+        c, s = math.cos(a), math.sin(a)
+        out.append(Polygon([(x * c - y * s, x * s + y * c) for x, y in [(0, 0), (w, 0), (w, h), (0, h)]]))
+    return out
+
+
+def test_polygon_tests_give_shapely_s_answers() -> None:
+    """Distance to a polygon (0 inside), strict containment and a segment meeting a polygon, as shapely: random
+    points and segments around each shape, and segments ending on its vertices and edges."""
+    rng = np.random.default_rng(5)
+    for poly in _shapes(rng):
+        verts, rings, first, _ = pack([poly])
+        x0, y0, x1, y1 = poly.bounds
+        pts = rng.uniform([x0 - 2, y0 - 2], [x1 + 2, y1 + 2], (300, 2))
+        corners = verts[rng.integers(0, len(verts), 40)]
+        for px, py in [*pts.tolist(), *corners.tolist()]:
+            want = shapely.distance(poly, Point(px, py))
+            got = _poly_dist(px, py, verts, rings, first[0], first[1])
+            assert math.isclose(got, want, rel_tol=1e-12, abs_tol=1e-12), (poly.wkt[:40], px, py)
+            assert _contains(px, py, verts, rings, first[0], first[1]) == bool(shapely.contains_xy(poly, px, py))
+        ends = np.concatenate([pts[:150], corners[:20], (verts[:-1] + verts[1:])[:20] / 2])
+        starts = rng.uniform([x0 - 2, y0 - 2], [x1 + 2, y1 + 2], (len(ends), 2))
+        for (ax, ay), (bx, by) in zip(starts.tolist(), ends.tolist(), strict=True):
+            want = poly.intersects(LineString([(ax, ay), (bx, by)]))
+            assert _seg_meets_poly(ax, ay, bx, by, verts, rings, first[0], first[1]) == want, (ax, ay, bx, by)
+
+
+@pytest.fixture(scope="module")
+def close_ranks_calls() -> list[tuple[world_mod.World, tuple[object, ...]]]:
+    """Every Close Ranks computation of 1,000 games of each example (the compiled search, the default)."""
+    calls: list[tuple[world_mod.World, tuple[object, ...]]] = []
+    orig = world_mod.World._close_ranks
+
+    def record(self: world_mod.World, *args: object) -> int:
+        calls.append((self, args[:5]))
+        return orig(self, *args)  # type: ignore[arg-type]
+
+    world_mod.World._close_ranks = record  # type: ignore[method-assign]
+    try:
+        for path in builtin_scenarios():
+            Simulation(load_scenario(path), 1000, 3).run()
+    finally:
+        world_mod.World._close_ranks = orig  # type: ignore[method-assign]
+    return calls
+
+
+def _search(world: world_mod.World, args: tuple[object, ...], compiled: bool) -> tuple[object, list[float]]:
+    world.compiled_ranks = compiled
+    box = [math.inf, math.inf, -math.inf, -math.inf]
+    try:
+        answer: object = world._close_ranks(*args, box=box)  # type: ignore[arg-type]
+    except world_mod._GridFallbackError as fallback:
+        answer = ("grid fallback", fallback.lead_to)
+    finally:
+        world.compiled_ranks = True
+    return answer, box
+
+
+def test_compiled_close_ranks_equals_the_python_reading(close_ranks_calls: list[tuple[world_mod.World, tuple]]) -> None:
+    """8.8.1 step 1: the same placement (or grid fallback, where only the near units were given) and the same
+    box of tested points, computation by computation, whichever search runs."""
+    kinds = {"moved": 0, "stays": 0, "grid fallback": 0}
+    for world, args in close_ranks_calls:
+        compiled = _search(world, args, True)
+        assert compiled == _search(world, args, False), args
+        answer = compiled[0]
+        kinds["grid fallback" if isinstance(answer, tuple) else "stays" if answer == args[0] else "moved"] += 1
+    assert min(kinds.values()) >= 100, kinds  # every outcome is compared, many times
+
+
+def _fences() -> list[dict]:
+    """Thin Size 2 walls in a lattice over the centre of the table, Size 1 rubble (crossed, not ended on) and a mesa
+    (a surface piece) in a corner."""
+    out: list[dict] = []
+    for k, x in enumerate((11.0, 15.5, 20.0, 24.5)):
+        out.append({"id": f"fence-v{k}", "footprint": [[x, 10], [x + 0.2, 10], [x + 0.2, 26], [x, 26]], "size": 2})
+    for k, y in enumerate((14.0, 19.0, 23.5)):
+        out.append({"id": f"fence-h{k}", "footprint": [[8, y], [13, y], [13, y + 0.2], [8, y + 0.2]], "size": 2})
+        out.append({"id": f"fence-g{k}", "footprint": [[17, y], [23, y], [23, y + 0.2], [17, y + 0.2]], "size": 2})
+    out.append({"id": "rubble", "footprint": [[2.6, 27], [3.4, 27], [3.4, 34], [2.6, 34]], "size": 1})  # no wall
+    out.append(
+        {
+            "id": "mesa",
+            "footprint": [[27, 3], [35, 3], [35, 11], [27, 11]],
+            "size": 2,
+            "surface": True,
+            "height": 2,
+            "access_points": [[[27, 7]]],
+        }
+    )
+    return out
+
+
+def test_compiled_close_ranks_equals_the_python_reading_among_walls() -> None:
+    """The same on random fights among thin walls (Coherency Links and paths across them, spots over them), over
+    rubble and on top of a mesa (spots off its edge), with a Roach unit and another Zergling unit standing by."""
+    scn = build(skirmish(terrain=_fences()))
+    world = world_mod.World(scn)
+    rng = np.random.default_rng(8)
+    kinds = {"moved": 0, "stays": 0, "grid fallback": 0}
+    for n in range(400):
+        mesa, rubble = n % 4 == 0, n % 4 == 1
+        lo, hi = ((27.6, 3.6), (34.4, 10.4)) if mesa else ((0.7, 25.0), (10.0, 35.3)) if rubble else ((9, 11), (27, 25))
+        level = "mesa" if mesa else None
+
+        def spot(near: tuple[float, float], spread: float) -> tuple[float, float]:
+            x = float(np.clip(near[0] + rng.uniform(-spread, spread), lo[0], hi[0]))  # noqa: B023
+            return x, float(np.clip(near[1] + rng.uniform(-spread, spread), lo[1], hi[1]))  # noqa: B023
+
+        centre = spot(((lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2), 4.0)
+        marines: list[tuple[float, float]] = []
+        lings: list[tuple[float, float]] = []
+        # beside the rubble: Marines east of it, Zerglings west (their way crosses it)
+        sides = ((7.0, 30.5), (2.3, 30.5)) if rubble else (centre, centre)
+        for group, count, spread, mid in ((marines, 6, 2.0, sides[0]), (lings, 12, 4.0, sides[1])):
+            for _ in range(500):
+                c = spot(mid, 1.0 if rubble else spread)
+                if all(math.dist(c, o) > 1.3 for o in marines + lings):
+                    group.append(c)
+                if len(group) == count:
+                    break
+        if len(marines) < 3 or len(lings) < 4:
+            continue
+        lings.sort(key=lambda c: min(math.dist(c, m) for m in marines))  # the Leading Model nearest the Marines
+        zid = world._intern(world_mod.Placement("zergling-1", tuple(lings), level))
+        mid = world._intern(world_mod.Placement("marine-1", tuple(marines), level))
+        others = (
+            world._intern(world_mod.Placement("roach-1", tuple(spot(centre, 6.0) for _ in range(3)), level)),
+            world._intern(world_mod.Placement("zergling-2", tuple(spot(centre, 7.0) for _ in range(2)), level)),
+        )
+        alive = int(rng.integers(3, len(lings) + 1))
+        args = (zid, alive, ((mid, int(rng.integers(2, len(marines) + 1))),), others, bool(rng.random() < 0.3))
+        compiled = _search(world, args, True)
+        assert compiled == _search(world, args, False), (n, args)
+        answer = compiled[0]
+        kinds["grid fallback" if isinstance(answer, tuple) else "stays" if answer == zid else "moved"] += 1
+    assert kinds["moved"] >= 50 and kinds["stays"] >= 10 and kinds["grid fallback"] >= 10, kinds
+    print(kinds)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_the_leading_model_crosses_rubble_it_may_not_end_on(compiled: bool) -> None:
+    """8.5.3: a model moves over a Size 1 piece (no wall) but may not end on it. The Zergling west of the rubble
+    is the first that can close in: its way crosses the rubble and it ends east of it, beside the Marine; the
+    other Zergling, in Base-to-Base contact, stays. Both searches."""
+    scn = build(skirmish(terrain=_fences()))
+    world = world_mod.World(scn)
+    world.compiled_ranks = compiled
+    r = 32 / 25.4 / 2
+    marine = (6.0, 30.5)
+    lings = ((marine[0], marine[1] + 2 * r + 0.02), (1.2, 30.5))  # in contact (pinned); west of the rubble
+    zid = world._intern(world_mod.Placement("zergling-1", lings))
+    mid = world._intern(world_mod.Placement("marine-1", (marine,)))
+    moved = world.placements[world._close_ranks(zid, 2, ((mid, 1),), (), False)]
+    assert lings[0] in moved.centres
+    lead = next(c for c in moved.centres if c != lings[0])
+    assert 3.4 + r < lead[0] < marine[0] and math.isclose(lead[1], 30.5)  # past the rubble (x 2.6-3.4)
