@@ -32,7 +32,6 @@ import numpy as np
 
 from ..board.model import EPS, MM_PER_INCH
 from . import abilities
-from .fast import group_state
 from .spec import PLAYERS
 from .world import CONTEST_RANGE, MARKER_MM
 
@@ -103,16 +102,12 @@ def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
         if sim.units[u].flying or sim.structure[u]:
             continue  # "A Flying Unit cannot Contest or Control Mission Markers"; a Structure "can never" either
         ts = live[on[u, live]]
-        if ts.size == 0:
-            continue
-        rows = np.array([sim.row_pos(u), sim.row_alive(u), sim.row_used(u)], dtype=np.int64)
-        order, bounds, keys = group_state(sim.state, rows, ts)
-        flags = np.zeros((len(keys), sim.M), dtype=bool)  # per group of games (placement, models, abilities)
-        for g, (pid, k, mask) in enumerate(keys.tolist()):
+        for (pid, k, mask), group in sim.groups(ts, [sim.row_pos(u), sim.row_alive(u), sim.row_used(u)]):
             if abilities.bit_set(sim, u, mask, abilities.BURROWED_STATUS):
                 continue  # BURROWED: "cannot Control or Contest Mission Markers" (part 11)
-            flags[g] = [sim.world.contests(pid, k, number) for number in sim.marker_numbers]
-        out[u][:, order] = flags[np.repeat(np.arange(len(keys)), np.diff(bounds))].T
+            for m, number in enumerate(sim.marker_numbers):
+                if sim.world.contests(pid, k, number):
+                    out[u, m, group] = True
     return out
 
 
@@ -121,10 +116,13 @@ def control(sim: Simulation, live: np.ndarray) -> np.ndarray:
     table = contest(sim, live)
     supply = abilities.contest_supply(sim, sim.current_supply(), live)  # Commander, Freedom Fighters ...
     sim.gained[:, live] = False
-    side = [np.array([PLAYERS.index(su.player) == p for su in sim.units]) for p in (0, 1)]
     for m in range(sim.M):
-        sums = np.stack([(table[side[p], m] * supply[side[p]]).sum(axis=0) for p in (0, 1)])
-        any_ = np.stack([table[side[p], m].any(axis=0) for p in (0, 1)])
+        sums = np.zeros((2, sim.T), dtype=np.int64)
+        any_ = np.zeros((2, sim.T), dtype=bool)
+        for u in range(sim.U):
+            p = PLAYERS.index(sim.units[u].player)
+            sums[p] += np.where(table[u, m], supply[u], 0)
+            any_[p] |= table[u, m]
         red = (any_[0] & ~any_[1]) | (any_[0] & any_[1] & (sums[0] > sums[1]))
         blue = (any_[1] & ~any_[0]) | (any_[0] & any_[1] & (sums[1] > sums[0]))
         # FAQ v1.0: a Deactivated marker is controlled too; a removed (scored) one is off the battlefield
