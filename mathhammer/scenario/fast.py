@@ -7,6 +7,8 @@ hash collision), so a step costs O(trials x columns) however many states there a
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 from numba import njit
 
@@ -261,6 +263,96 @@ class BoardTable:
 
 
 @njit(**JIT)
+def _pair_slot(keys, pa, pb):  # pragma: no cover - compiled
+    """The slot of (pa, pb) in the open-addressing table ``keys`` (rows (pa, pb), -1 empty): its own or the empty one
+    where it would go."""
+    mask = keys.shape[0] - 1
+    h = mix64((np.uint64(pa) * np.uint64(0x9E3779B97F4A7C15)) ^ np.uint64(pb))
+    slot = np.int64(h & np.uint64(mask))
+    while keys[slot, 0] != -1 and (keys[slot, 0] != pa or keys[slot, 1] != pb):
+        slot = (slot + 1) & mask
+    return slot
+
+
+@njit(**JIT)
+def _pair_words_kernel(rows, u, others, firsts, bits, keys, vals, words, miss):  # pragma: no cover - compiled
+    """Per row of ``rows`` (boards), the words of the Engaged pairs of unit ``u`` (pair k: unit ``others[k]``, ``u``
+    first where ``firsts[k]``, bit ``bits[k]``) read from the table (``keys``, ``vals``); the pairs of placements not
+    in it go to ``miss`` (rows pa, pb, deduplicated), and their bits are left 0. Returns how many missed."""
+    nm = 0
+    for k in range(rows.shape[0]):
+        pid = rows[k, u]
+        if pid < 0:
+            continue
+        for q in range(others.size):
+            other = rows[k, others[q]]
+            if other < 0:
+                continue
+            pa, pb = (pid, other) if firsts[q] else (other, pid)
+            slot = _pair_slot(keys, pa, pb)
+            if keys[slot, 0] == -1:
+                seen = False
+                for m in range(nm):
+                    if miss[m, 0] == pa and miss[m, 1] == pb:
+                        seen = True
+                        break
+                if not seen:
+                    miss[nm, 0], miss[nm, 1] = pa, pb
+                    nm += 1
+            elif vals[slot]:
+                words[k, bits[q] // 62] |= np.int64(1) << np.int64(bits[q] % 62)
+    return nm
+
+
+class PairTable:
+    """Whether two enemy units' placements are Engaged, per pair of placement ids, in a hash table read by compiled
+    code (:meth:`words`); the answers come from the caller (``read``), each asked once.
+
+    >>> tab = PairTable(lambda pa, pb: pa + pb == 5)
+    >>> rows = np.array([[2, 3, -1], [2, 4, 0], [-1, 3, 3]])  # boards: unit 0 Engaged with unit 1 where 2 + 3
+    >>> tab.words(rows, 0, [1, 2], [True, True], [0, 1], 1).tolist()
+    [[1], [0], [0]]
+    """
+
+    def __init__(self, read: Callable[[int, int], bool]) -> None:
+        self._read = read
+        self._keys = np.full((1024, 2), -1, dtype=np.int64)
+        self._vals = np.zeros(1024, dtype=np.bool_)
+        self._n = 0
+
+    def _put(self, pa: int, pb: int, v: bool) -> None:
+        if 2 * (self._n + 1) > self._keys.shape[0]:
+            old = self._keys[self._keys[:, 0] != -1], self._vals[self._keys[:, 0] != -1]
+            self._keys = np.full((2 * self._keys.shape[0], 2), -1, dtype=np.int64)
+            self._vals = np.zeros(self._keys.shape[0], dtype=np.bool_)
+            for (a, b), w in zip(old[0].tolist(), old[1].tolist(), strict=True):
+                slot = _pair_slot(self._keys, a, b)
+                self._keys[slot] = a, b
+                self._vals[slot] = w
+        slot = _pair_slot(self._keys, pa, pb)
+        self._keys[slot] = pa, pb
+        self._vals[slot] = v
+        self._n += 1
+
+    def words(
+        self, rows: np.ndarray, u: int, others: Sequence[int], firsts: Sequence[bool], bits: Sequence[int], n_words: int
+    ) -> np.ndarray:
+        """Per board (row of ``rows``, every unit's placement), the Engaged bits of unit ``u``'s pairs: pair k with
+        unit ``others[k]`` (``u`` its first unit where ``firsts[k]``) is bit ``bits[k]`` (word ``bits[k] // 62``)."""
+        rows = np.ascontiguousarray(rows, dtype=np.int64)
+        args = (np.asarray(others, dtype=np.int64), np.asarray(firsts, dtype=np.bool_), np.asarray(bits, np.int64))
+        words = np.zeros((rows.shape[0], n_words), dtype=np.int64)
+        miss = np.empty((rows.shape[0] * len(others), 2), dtype=np.int64)
+        nm = _pair_words_kernel(rows, u, *args, self._keys, self._vals, words, miss)
+        if nm:
+            for pa, pb in miss[:nm].tolist():
+                self._put(pa, pb, bool(self._read(pa, pb)))
+            words[:] = 0
+            _pair_words_kernel(rows, u, *args, self._keys, self._vals, words, miss)
+        return words
+
+
+@njit(**JIT)
 def _supply_kernel(pos, alive, table, full):  # pragma: no cover - compiled
     u_n, t_n = pos.shape
     out = np.zeros((u_n, t_n), dtype=np.int64)
@@ -356,4 +448,4 @@ def group_state(state: np.ndarray, rows: np.ndarray, trials: np.ndarray) -> tupl
     return _group_kernel(state, rows, np.ascontiguousarray(trials, dtype=np.int64))  # type: ignore[no-any-return]
 
 
-__all__ = ["BoardTable", "clear_of", "group_rows", "group_state", "near_any", "supply_matrix"]
+__all__ = ["BoardTable", "PairTable", "clear_of", "group_rows", "group_state", "near_any", "supply_matrix"]

@@ -82,7 +82,7 @@ from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities, conditions
 from . import mission as missions
-from .fast import BoardTable, group_rows, group_state, supply_matrix
+from .fast import BoardTable, PairTable, group_rows, group_state, supply_matrix
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import EDGE_REAR, World
 
@@ -265,6 +265,9 @@ class Simulation:
         ]
         words = max(1, -(-len(self._enemy_pairs) // 62))
         self._pair_eng: dict[tuple[int, int], bool] = {}
+        # the same answers, read by compiled code (set_pos_many): placement ids are a unit's own, so the pair of
+        # placements names the pair of units
+        self._pair_table = PairTable(self._pair_read)
         self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
         self._unit_sel = [[i for i, p in enumerate(self._enemy_pairs) if u in p] for u in range(U)]
         self._unit_bits = []  # per unit: its pairs' bits, one int64 a word
@@ -374,15 +377,8 @@ class Simulation:
             # the unit's pairs, per new board: its placement and the other unit's
             sel = self._unit_sel[u]
             first = [self._enemy_pairs[i][0] == u for i in sel]
-            cols = [u] + [b if f else a for (a, b), f in zip((self._enemy_pairs[i] for i in sel), first, strict=True)]
-            words = np.zeros((len(new), bits.shape[0]), dtype=np.int64)
-            for k, (pid, *row) in enumerate(self._boards.rows[new][:, cols].tolist()):
-                if pid < 0:
-                    continue
-                for i, f, q in zip(sel, first, row, strict=True):
-                    if q >= 0 and self._pair_hit(i, *((pid, q) if f else (q, pid))):
-                        words[k, i // 62] |= 1 << (i % 62)
-            bits |= words.T
+            others = [b if f else a for (a, b), f in zip((self._enemy_pairs[i] for i in sel), first, strict=True)]
+            bits |= self._pair_table.words(self._boards.rows[new], u, others, first, sel, bits.shape[0]).T
             self._bits_arr[:, new] = bits
         self.pos[u, ts] = pids
 
@@ -431,6 +427,15 @@ class Simulation:
             if pa >= 0 and pb >= 0 and self._pair_hit(i, pa, pb):
                 words[i // 62] |= 1 << (i % 62)
         return words
+
+    def _pair_read(self, pa: int, pb: int) -> bool:
+        """:meth:`_pair_hit` of two placements of enemy units (in the order of their pair)."""
+        u = self.world.index[self.world.placements[pa].unit]
+        v = self.world.index[self.world.placements[pb].unit]
+        hit = self._pair_eng.get((pa, pb))
+        if hit is None:
+            hit = self._pair_eng[(pa, pb)] = self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
+        return hit
 
     def _pair_hit(self, i: int, pa: int, pb: int) -> bool:
         """Are the units of enemy pair ``i`` Engaged, placed at ``pa`` and ``pb`` (read once per placements)?"""
