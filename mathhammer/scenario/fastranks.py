@@ -168,9 +168,11 @@ def _seg_meets_poly(ax, ay, bx, by, verts, rings, r0, r1):  # pragma: no cover -
 
 
 @njit(**JIT)
-def _terrain_ok(px, py, r, width, depth, eps, top_v, top_r, has_top, v, rg, first, boxes):  # pragma: no cover
-    """World._terrain_ok for one point: on the table, over the level's top, off the polygons (more than r +
-    1e-9 from each)."""
+def _off(px, py, r, ground, polys):  # pragma: no cover - compiled
+    """World._terrain_ok for one point: on the table, over the level's top (``ground``: table width and depth,
+    EPS, the top's polygon and whether there is one), off the polygons ``polys`` (more than r + 1e-9 from each)."""
+    width, depth, eps, top_v, top_r, has_top = ground
+    v, rg, first, boxes = polys
     if not (px - r >= -eps and py - r >= -eps and px + r <= width + eps and py + r <= depth + eps):
         return False
     if has_top and not _contains(px, py, top_v, top_r, 0, top_r.size - 1):
@@ -185,8 +187,9 @@ def _terrain_ok(px, py, r, width, depth, eps, top_v, top_r, has_top, v, rg, firs
 
 
 @njit(**JIT)
-def _clear_one(px, py, cs, rs, r, apart, solid, eng, enemy):  # pragma: no cover - compiled
-    """fast.clear_of for one point."""
+def _clear(px, py, r, apart, eng, bases):  # pragma: no cover - compiled
+    """fast.clear_of for one point (``bases``: centres, radii, solid, enemy)."""
+    cs, rs, solid, enemy = bases
     for j in range(cs.shape[0]):
         dx = px - cs[j, 0]
         dy = py - cs[j, 1]
@@ -194,6 +197,12 @@ def _clear_one(px, py, cs, rs, r, apart, solid, eng, enemy):  # pragma: no cover
         if (solid[j] and g < apart) or (enemy[j] and g <= eng):
             return False
     return True
+
+
+@njit(**JIT)
+def _free(px, py, r, apart, eng, bases, ground, blk):  # pragma: no cover - compiled
+    """free_static of World._close_ranks for one point: clear of the other bases and of the terrain."""
+    return _clear(px, py, r, apart, eng, bases) and _off(px, py, r, ground, blk)
 
 
 @njit(**JIT)
@@ -232,38 +241,16 @@ def close_ranks_search(  # pragma: no cover - compiled
     r,
     touch,
     apart,
-    eps,
     eng,
     move,
     fc,
     fr,
-    all_c,
-    all_r,
-    all_solid,
-    all_enemy,
-    way_c,
-    way_r,
-    way_solid,
-    way_enemy,
-    lob,
-    lor,
-    width,
-    depth,
-    top_v,
-    top_r,
-    has_top,
-    blk_v,
-    blk_r,
-    blk_first,
-    blk_box,
-    thr_v,
-    thr_r,
-    thr_first,
-    thr_box,
-    wall_v,
-    wall_r,
-    wall_first,
-    wall_box,
+    bases,
+    way,
+    ground,
+    blk,
+    thr,
+    links,
     reach_lim,
     within_lim,
     ring,
@@ -274,7 +261,12 @@ def close_ranks_search(  # pragma: no cover - compiled
     box,
 ):
     """The search of World._close_ranks after its setup (the module text): returns (status, Leading Model, its end
-    x and y, the new centres in the models' order); ``box`` is grown with every point tested against other bases."""
+    x and y, the new centres in the models' order); ``box`` is grown with every point tested against other bases.
+
+    ``eng``: the Engagement Range + EPS; ``bases``/``way``: the bases a spot / the Leading Model's way must keep
+    clear of (centres, radii, solid, enemy); ``ground``: the table and the level's top; ``blk``/``thr``: the pieces
+    a base may not end on / the Leading Model may not move through; ``links``: the walls and the other bases a
+    Coherency Link may not cross (:func:`_linked`)."""
     n = cent.shape[0]
     new = np.empty((n, 2))
     isset = np.zeros(n, dtype=np.bool_)
@@ -298,13 +290,8 @@ def close_ranks_search(  # pragma: no cover - compiled
             path[k, 1] = sy + s * uy
             _grow(box, path[k, 0], path[k, 1])
         stop = steps
-        for k in range(steps):
-            px, py = path[k, 0], path[k, 1]
-            ok = _clear_one(px, py, way_c, way_r, r, 0.0, way_solid, eng + eps, way_enemy)
-            ok = ok and _terrain_ok(
-                px, py, r, width, depth, eps, top_v, top_r, has_top, thr_v, thr_r, thr_first, thr_box
-            )
-            if not ok:
+        for k in range(steps):  # its way: no wall, no enemy or other unit's model (8.5.3 step 1)
+            if not _free(path[k, 0], path[k, 1], r, 0.0, eng, way, ground, thr):
                 stop = k
                 break
         if stop == 0:
@@ -312,10 +299,7 @@ def close_ranks_search(  # pragma: no cover - compiled
         last = -1
         for k in range(stop):
             px, py = path[k, 0], path[k, 1]
-            ok = _clear_one(px, py, all_c, all_r, r, apart, all_solid, eng + eps, all_enemy)
-            ok = ok and _terrain_ok(
-                px, py, r, width, depth, eps, top_v, top_r, has_top, blk_v, blk_r, blk_first, blk_box
-            )
+            ok = _free(px, py, r, apart, eng, bases, ground, blk)
             if ok:
                 for m in range(n):  # the pinned models (the others are picked up)
                     if m != i and pinned[m] and _pt_dist(px, py, cent[m, 0], cent[m, 1]) - r - r < apart:
@@ -339,7 +323,7 @@ def close_ranks_search(  # pragma: no cover - compiled
     isset[lead_i] = True
     nc = contact.shape[0]
     contact_ok = np.zeros(nc, dtype=np.bool_)
-    contact_read = False
+    contact_known = np.zeros(nc, dtype=np.bool_)
     ng = grid_off.shape[0]
     grid = np.empty((ng, 2))
     for g in range(ng):
@@ -347,6 +331,7 @@ def close_ranks_search(  # pragma: no cover - compiled
         grid[g, 1] = ly + grid_off[g, 1]
     grid_val = np.zeros(ng, dtype=np.bool_)
     grid_known = np.zeros(ng, dtype=np.bool_)
+    scalars = (lx, ly, r, apart, eng, reach_lim, within_lim)
     for q in range(rest_order.size):
         i = rest_order[q]
         if i == lead_i:
@@ -354,180 +339,54 @@ def close_ranks_search(  # pragma: no cover - compiled
         ox, oy = cent[i, 0], cent[i, 1]
         placed = False
         px_out, py_out = 0.0, 0.0
-        for wholly_k in range(2):
+        for wholly_k in range(2):  # 4.4's 3" (Wholly Within) where there is room
             wholly = wholly_k == 0
-            # ---- Base-to-Base contact with an Engaged enemy model
-            if not contact_read:
+            # ---- Base-to-Base contact with an Engaged enemy model (every spot tested at the first look)
+            if not contact_known[0]:
                 for c in range(nc):
                     _grow(box, contact[c, 0], contact[c, 1])
-                    contact_ok[c] = _clear_one(
-                        contact[c, 0], contact[c, 1], all_c, all_r, r, apart, all_solid, eng + eps, all_enemy
-                    ) and _terrain_ok(
-                        contact[c, 0],
-                        contact[c, 1],
-                        r,
-                        width,
-                        depth,
-                        eps,
-                        top_v,
-                        top_r,
-                        has_top,
-                        blk_v,
-                        blk_r,
-                        blk_first,
-                        blk_box,
-                    )
-                contact_read = True
+                for c in range(nc):
+                    contact_ok[c] = _free(contact[c, 0], contact[c, 1], r, apart, eng, bases, ground, blk)
+                    contact_known[c] = True
             found, px_out, py_out = _pick(
-                contact,
-                contact_ok,
-                np.ones(nc, dtype=np.bool_),
-                False,
-                ox,
-                oy,
-                new,
-                isset,
-                wholly,
-                lx,
-                ly,
-                r,
-                apart,
-                eps,
-                eng,
-                reach_lim,
-                within_lim,
-                all_c,
-                all_r,
-                all_solid,
-                all_enemy,
-                width,
-                depth,
-                top_v,
-                top_r,
-                has_top,
-                blk_v,
-                blk_r,
-                blk_first,
-                blk_box,
-                wall_v,
-                wall_r,
-                wall_first,
-                wall_box,
-                lob,
-                lor,
-                box,
+                contact, contact_ok, contact_known, ox, oy, new, isset, wholly, scalars, bases, ground, blk, links, box
             )
-            if not found and _foe_gap(ox, oy, r, fc, fr) > eng + eps:
+            if not found and _foe_gap(ox, oy, r, fc, fr) > eng:
                 # Base-to-Base contact with a model of the unit Within the Engagement Range
                 nf = 0
                 for m in range(n):
-                    if isset[m] and _foe_gap(new[m, 0], new[m, 1], r, fc, fr) <= eng + eps:
+                    if isset[m] and _foe_gap(new[m, 0], new[m, 1], r, fc, fr) <= eng:
                         nf += 1
                 if nf:
                     nr = ring.shape[0]
                     ring2 = np.empty((nf * nr, 2))
                     f = 0
                     for m in range(n):
-                        if isset[m] and _foe_gap(new[m, 0], new[m, 1], r, fc, fr) <= eng + eps:
+                        if isset[m] and _foe_gap(new[m, 0], new[m, 1], r, fc, fr) <= eng:
                             for k in range(nr):
                                 ring2[f * nr + k, 0] = new[m, 0] + ring2_scale * ring[k, 0]
                                 ring2[f * nr + k, 1] = new[m, 1] + ring2_scale * ring[k, 1]
                             f += 1
+                    unknown = np.zeros(nf * nr, dtype=np.bool_)
                     found, px_out, py_out = _pick(
-                        ring2,
-                        np.zeros(nf * nr, dtype=np.bool_),
-                        np.zeros(nf * nr, dtype=np.bool_),
-                        True,
-                        ox,
-                        oy,
-                        new,
-                        isset,
-                        wholly,
-                        lx,
-                        ly,
-                        r,
-                        apart,
-                        eps,
-                        eng,
-                        reach_lim,
-                        within_lim,
-                        all_c,
-                        all_r,
-                        all_solid,
-                        all_enemy,
-                        width,
-                        depth,
-                        top_v,
-                        top_r,
-                        has_top,
-                        blk_v,
-                        blk_r,
-                        blk_first,
-                        blk_box,
-                        wall_v,
-                        wall_r,
-                        wall_first,
-                        wall_box,
-                        lob,
-                        lor,
-                        box,
-                    )
+                        ring2, unknown.copy(), unknown, ox, oy, new, isset, wholly, scalars, bases, ground, blk,
+                        links, box,
+                    )  # fmt: skip
             if not found:
                 # its own spot, where it is In Coherency there
-                if (not wholly or math.hypot(ox - lx, oy - ly) <= within_lim) and _near_set(
+                near = (not wholly or math.hypot(ox - lx, oy - ly) <= within_lim) and _near_set(
                     ox, oy, new, isset, reach_lim
-                ):
+                )
+                if near:
                     _grow(box, ox, oy)
-                    ok = _clear_one(ox, oy, all_c, all_r, r, apart, all_solid, eng + eps, all_enemy)
-                    ok = ok and _terrain_ok(
-                        ox, oy, r, width, depth, eps, top_v, top_r, has_top, blk_v, blk_r, blk_first, blk_box
-                    )
-                    ok = ok and _clear_mine(ox, oy, new, isset, r, apart)
-                    if ok and _linked(
-                        ox, oy, new, isset, reach_lim, wall_v, wall_r, wall_first, wall_box, lob, lor, box
-                    ):
+                    ok = _free(ox, oy, r, apart, eng, bases, ground, blk) and _clear_mine(ox, oy, new, isset, r, apart)
+                    if ok and _linked(ox, oy, new, isset, reach_lim, links, box):
                         found, px_out, py_out = True, ox, oy
                 if not found:
                     if reduced:
                         return GRID, lead_i, lx, ly, new
                     found, px_out, py_out = _pick(
-                        grid,
-                        grid_val,
-                        grid_known,
-                        True,
-                        ox,
-                        oy,
-                        new,
-                        isset,
-                        wholly,
-                        lx,
-                        ly,
-                        r,
-                        apart,
-                        eps,
-                        eng,
-                        reach_lim,
-                        within_lim,
-                        all_c,
-                        all_r,
-                        all_solid,
-                        all_enemy,
-                        width,
-                        depth,
-                        top_v,
-                        top_r,
-                        has_top,
-                        blk_v,
-                        blk_r,
-                        blk_first,
-                        blk_box,
-                        wall_v,
-                        wall_r,
-                        wall_first,
-                        wall_box,
-                        lob,
-                        lor,
-                        box,
+                        grid, grid_val, grid_known, ox, oy, new, isset, wholly, scalars, bases, ground, blk, links, box
                     )
             if found:
                 placed = True
@@ -556,8 +415,10 @@ def _clear_mine(px, py, new, isset, r, apart):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
-def _linked(cx, cy, new, isset, reach_lim, wall_v, wall_r, wall_first, wall_box, lob, lor, box):  # pragma: no cover
-    """A 4.4 Coherency Link from (cx, cy) to a model already set: no wall, no other unit's model on the line."""
+def _linked(cx, cy, new, isset, reach_lim, links, box):  # pragma: no cover - compiled
+    """A 4.4 Coherency Link from (cx, cy) to a model already set: no wall, no other unit's model on the line
+    (``links``: the walls' polygons, and the other Ground units' centres and radii)."""
+    wall_v, wall_r, wall_first, wall_box, lob, lor = links
     for m in range(new.shape[0]):
         if not isset[m]:
             continue
@@ -595,47 +456,14 @@ def _linked(cx, cy, new, isset, reach_lim, wall_v, wall_r, wall_first, wall_box,
 
 
 @njit(**JIT)
-def _pick(  # pragma: no cover - compiled
-    cands,
-    values,
-    known,
-    lazy,
-    ox,
-    oy,
-    new,
-    isset,
-    wholly,
-    lx,
-    ly,
-    r,
-    apart,
-    eps,
-    eng,
-    reach_lim,
-    within_lim,
-    all_c,
-    all_r,
-    all_solid,
-    all_enemy,
-    width,
-    depth,
-    top_v,
-    top_r,
-    has_top,
-    blk_v,
-    blk_r,
-    blk_first,
-    blk_box,
-    wall_v,
-    wall_r,
-    wall_first,
-    wall_box,
-    lob,
-    lor,
-    box,
-):
+def _pick(
+    cands, values, known, ox, oy, new, isset, wholly, scalars, bases, ground, blk, links, box
+):  # pragma: no cover
     """World._close_ranks's pick: the free spot In Coherency nearest (ox, oy), ties by x then y. ``values``: the
-    static test of each spot where ``known`` (``lazy``: the others are tested here and kept)."""
+    static test (:func:`_free`) of each spot where ``known``; the others kept In Coherency are tested here, and
+    kept. ``scalars``: the Leading Model's end, the base radius, the gap between bases, the Engagement Range + EPS,
+    the keep-together and Wholly Within reaches."""
+    lx, ly, r, apart, eng, reach_lim, within_lim = scalars
     n = cands.shape[0]
     keep = np.zeros(n, dtype=np.bool_)
     for c in range(n):
@@ -643,17 +471,13 @@ def _pick(  # pragma: no cover - compiled
         if k and wholly:
             k = math.hypot(cands[c, 0] - lx, cands[c, 1] - ly) <= within_lim
         keep[c] = k
-    if lazy:
-        for c in range(n):
-            if keep[c] and not known[c]:
-                _grow(box, cands[c, 0], cands[c, 1])
-        for c in range(n):
-            if keep[c] and not known[c]:
-                px, py = cands[c, 0], cands[c, 1]
-                values[c] = _clear_one(px, py, all_c, all_r, r, apart, all_solid, eng + eps, all_enemy) and _terrain_ok(
-                    px, py, r, width, depth, eps, top_v, top_r, has_top, blk_v, blk_r, blk_first, blk_box
-                )
-                known[c] = True
+    for c in range(n):
+        if keep[c] and not known[c]:
+            _grow(box, cands[c, 0], cands[c, 1])
+    for c in range(n):
+        if keep[c] and not known[c]:
+            values[c] = _free(cands[c, 0], cands[c, 1], r, apart, eng, bases, ground, blk)
+            known[c] = True
     m = 0
     for c in range(n):
         if keep[c]:
@@ -685,9 +509,7 @@ def _pick(  # pragma: no cover - compiled
                 best = k
         used[best] = True
         c = idx[best]
-        if _linked(
-            cands[c, 0], cands[c, 1], new, isset, reach_lim, wall_v, wall_r, wall_first, wall_box, lob, lor, box
-        ):
+        if _linked(cands[c, 0], cands[c, 1], new, isset, reach_lim, links, box):
             return True, cands[c, 0], cands[c, 1]
     return False, 0.0, 0.0
 
