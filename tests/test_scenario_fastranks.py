@@ -169,7 +169,6 @@ def test_compiled_close_ranks_equals_the_python_reading_among_walls() -> None:
         answer = compiled[0]
         kinds["grid fallback" if isinstance(answer, tuple) else "stays" if answer == zid else "moved"] += 1
     assert kinds["moved"] >= 50 and kinds["stays"] >= 10 and kinds["grid fallback"] >= 10, kinds
-    print(kinds)
 
 
 @pytest.mark.parametrize("compiled", [True, False])

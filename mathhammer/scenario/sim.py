@@ -424,24 +424,17 @@ class Simulation:
         for i in range(len(self._enemy_pairs)):
             u, v = self._enemy_pairs[i]
             pa, pb = pos[u], pos[v]
-            if pa >= 0 and pb >= 0 and self._pair_hit(i, pa, pb):
+            if pa >= 0 and pb >= 0 and self._pair_read(pa, pb):
                 words[i // 62] |= 1 << (i % 62)
         return words
 
     def _pair_read(self, pa: int, pb: int) -> bool:
-        """:meth:`_pair_hit` of two placements of enemy units (in the order of their pair)."""
-        u = self.world.index[self.world.placements[pa].unit]
-        v = self.world.index[self.world.placements[pb].unit]
+        """Are two enemy units, placed at ``pa`` and ``pb`` (in the order of their pair), Engaged (read once per
+        pair of placements; a placement id is one unit's own)?"""
         hit = self._pair_eng.get((pa, pb))
         if hit is None:
-            hit = self._pair_eng[(pa, pb)] = self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
-        return hit
-
-    def _pair_hit(self, i: int, pa: int, pb: int) -> bool:
-        """Are the units of enemy pair ``i`` Engaged, placed at ``pa`` and ``pb`` (read once per placements)?"""
-        hit = self._pair_eng.get((pa, pb))
-        if hit is None:
-            u, v = self._enemy_pairs[i]
+            u = self.world.index[self.world.placements[pa].unit]
+            v = self.world.index[self.world.placements[pb].unit]
             hit = self._pair_eng[(pa, pb)] = self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
         return hit
 
