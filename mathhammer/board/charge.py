@@ -627,8 +627,7 @@ def charge_distance(
     xy = np.array([n.xy for n in nodes])
     level_of = [n.level for n in nodes]
     by_level = {k: np.array([i for i, n in enumerate(nodes) if n.level == k], dtype=int) for k in keys}
-    special = {i for i, n in enumerate(nodes) if n.repl}
-    is_special = np.array([bool(n.repl) for n in nodes], dtype=bool)
+    is_special = np.array([bool(n.repl) for n in nodes], dtype=bool)  # nodes with their own obstacle geometry
 
     def free(i: int, js: np.ndarray) -> np.ndarray:
         """Which straight moves from node i to the nodes js (same level) cross no obstacle."""
@@ -642,15 +641,15 @@ def charge_distance(
         out = np.ones(len(js), dtype=bool)
         n_obs = len(tight[level_of[i]])
         # a pair blocks, unless an end node has its own geometry for that obstacle (repl): tested below
-        own = (p_idx < n_obs) & (i in special or is_special[js[k_idx]])
+        own = (p_idx < n_obs) & (is_special[i] | is_special[js[k_idx]])
         out[k_idx[~own]] = False
         k_idx, p_idx = k_idx[own], p_idx[own]
         for k, p in zip(k_idx.tolist(), p_idx.tolist(), strict=True):
             if not out[k]:
                 continue
             j = int(js[k])
-            ri = nodes[i].repl.get(p) if i in special else None
-            rj = nodes[j].repl.get(p) if j in special else None
+            ri = nodes[i].repl.get(p)
+            rj = nodes[j].repl.get(p)
             if p >= n_obs or (ri is None and rj is None):
                 out[k] = False
                 continue

@@ -184,12 +184,8 @@ def _move_kernel(board, ts, start, u, pids, arr, hashes, table, n, fresh_new, fr
         for j in range(arr.shape[1]):
             arr[n, j] = arr[old, j]
         arr[n, u] = pid
-        h = _row_hash(arr, n)
-        gid, slot = _find_row(arr, hashes, table, n, h)
-        if gid < 0:
-            gid = n
-            table[slot] = n
-            hashes[n] = h
+        gid, new = _intern_kernel(arr, hashes, table, n)
+        if new:
             fresh_new[f] = n
             fresh_old[f] = old
             f += 1

@@ -264,9 +264,8 @@ class Simulation:
             (u, v) for u in range(U) for v in range(u + 1, U) if self.units[u].player != self.units[v].player
         ]
         words = max(1, -(-len(self._enemy_pairs) // 62))
-        self._pair_eng: dict[tuple[int, int], bool] = {}
-        # the same answers, read by compiled code (set_pos_many): placement ids are a unit's own, so the pair of
-        # placements names the pair of units
+        # Engaged or not per pair of placements, read by compiled code (set_pos_many): placement ids are a unit's
+        # own, so the pair of placements names the pair of units
         self._pair_table = PairTable(self._pair_read)
         self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
         self._unit_sel = [[i for i, p in enumerate(self._enemy_pairs) if u in p] for u in range(U)]
@@ -365,11 +364,8 @@ class Simulation:
         parts = [(ts, pid) for ts, pid in parts if ts.size]
         if not parts:
             return
-        if len(parts) == 1:
-            ts, pids = parts[0][0], np.full(parts[0][0].size, parts[0][1], dtype=np.int64)
-        else:
-            ts = np.concatenate([ts for ts, _ in parts])
-            pids = np.concatenate([np.full(ts.size, pid, dtype=np.int64) for ts, pid in parts])
+        ts = np.concatenate([ts for ts, _ in parts])
+        pids = np.concatenate([np.full(ts.size, pid, dtype=np.int64) for ts, pid in parts])
         new, old = self._boards.move(self.board, ts, u, pids)
         if new.size:
             self._bits_room()
@@ -429,14 +425,11 @@ class Simulation:
         return words
 
     def _pair_read(self, pa: int, pb: int) -> bool:
-        """Are two enemy units, placed at ``pa`` and ``pb`` (in the order of their pair), Engaged (read once per
-        pair of placements; a placement id is one unit's own)?"""
-        hit = self._pair_eng.get((pa, pb))
-        if hit is None:
-            u = self.world.index[self.world.placements[pa].unit]
-            v = self.world.index[self.world.placements[pb].unit]
-            hit = self._pair_eng[(pa, pb)] = self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
-        return hit
+        """Are two enemy units, placed at ``pa`` and ``pb`` (in the order of their pair), Engaged, whole
+        (:meth:`World.pair_engaged`, which keeps its answers)?"""
+        u = self.world.index[self.world.placements[pa].unit]
+        v = self.world.index[self.world.placements[pb].unit]
+        return self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
 
     def _pairs_of(self, words: tuple[int, ...]) -> frozenset[tuple[str, str]]:
         hit = self._bits_pairs.get(words)

@@ -287,14 +287,9 @@ def close_ranks_grid_box(lead_to: Coord, step: float) -> tuple[np.ndarray, np.nd
     return np.asarray(lead_to) - half, np.asarray(lead_to) + half
 
 
-#: Close Ranks' 36 directions (Base-to-Base rings), as :meth:`World._close_ranks` makes them
-_RING = np.stack(
-    [
-        np.cos(np.linspace(0.0, 2 * math.pi, 36, endpoint=False)),
-        np.sin(np.linspace(0.0, 2 * math.pi, 36, endpoint=False)),
-    ],
-    axis=1,
-)
+#: The 36 directions in which spots in Base-to-Base contact are tried (unit vectors, rows)
+_ANGLES = np.linspace(0.0, 2 * math.pi, 36, endpoint=False)
+_RING = np.stack([np.cos(_ANGLES), np.sin(_ANGLES)], axis=1)
 
 
 def _grow_box(box: list[float], pts: np.ndarray) -> None:
@@ -901,8 +896,7 @@ class World:
         target_spot = np.zeros(len(others), dtype=bool)
         if LC.size and OC.size:
             target_spot = (np.hypot(*(OC[:, None, :] - LC[None, :, :]).transpose(2, 0, 1)) < 1e-9).any(axis=1)
-        angles = np.linspace(0.0, 2 * math.pi, 36, endpoint=False)
-        ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        ring = _RING
         rings = math.ceil(math.sqrt(su.models)) + 3
 
         def around(cs: np.ndarray, rs: np.ndarray | float, gap: float) -> np.ndarray:
@@ -1348,6 +1342,10 @@ class World:
         way_solid = np.concatenate([np.ones(len(FR), dtype=bool), ~OFLY])
         way_enemy = np.concatenate([np.zeros(len(FR), dtype=bool), OEN])
         ones, zeros = np.ones(alive, dtype=bool), np.zeros(alive, dtype=bool)  # flags for the unit's own bases
+        # spots in Base-to-Base contact with the Engaged models; the other Ground units' bases a Link may not cross
+        contact = (FC[:, None, :] + (r + FR + touch)[:, None, None] * _RING[None, :, :]).reshape(-1, 2)
+        LOB = OC[~OFLY] if OC.size else OC
+        LOR = OR[~OFLY] if OC.size else OR
 
         def free_static(pts: np.ndarray) -> np.ndarray:
             """Legal end spots as far as the other units and the terrain go: on the table/level, off terrain,
@@ -1409,8 +1407,6 @@ class World:
             new: list[Coord | None] = [c if pinned[k] else None for k, c in enumerate(cent)]
             new[lead_i] = lead_to
             walls = self._walls(level)  # Coherency Links: Raptor Strain changes movement, not 4.4
-            LOB = OC[~OFLY] if OC.size else OC
-            LOR = OR[~OFLY] if OC.size else OR
 
             reach_set = 2 * r + GAP + COHERENCY_SLACK
             within_lead = horizontal_coherency(su)  # 4.4's 3" (Squadron: 4")
@@ -1447,8 +1443,7 @@ class World:
                     return True
                 return False
 
-            angles = np.linspace(0.0, 2 * math.pi, 36, endpoint=False)
-            ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+            ring = _RING
 
             def pick(
                 cands: np.ndarray,
@@ -1485,7 +1480,6 @@ class World:
                 return None
 
             rest_idx = sorted((i for i in movable if i != lead_i), key=lambda i: (round(foe_gap(cent[i]), 6), i))
-            contact = (FC[:, None, :] + (r + FR + touch)[:, None, None] * ring[None, :, :]).reshape(-1, 2)
             contact_ok: np.ndarray | None = None  # free_static(contact), read once when first needed
             # the grid fallback's spots, and free_static of each (values, known), read where first needed
             grid: list[np.ndarray] = [np.zeros((0, 2)), np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)]
@@ -1535,7 +1529,6 @@ class World:
         got = (
             self._close_ranks_compiled(
                 su,
-                p,
                 level,
                 through,
                 r,
@@ -1547,9 +1540,8 @@ class World:
                 FR,
                 (all_c, all_r, all_solid, all_enemy),
                 (way_c, way_r, way_solid, way_enemy),
-                OC,
-                OR,
-                OFLY,
+                (LOB, LOR),
+                contact,
                 pinned,
                 movable,
                 foe_gap,
@@ -1587,7 +1579,6 @@ class World:
     def _close_ranks_compiled(
         self,
         su: ScenarioUnit,
-        p: Placement,
         level: str | None,
         through: int,
         r: float,
@@ -1599,9 +1590,8 @@ class World:
         fr: np.ndarray,
         solid_bases: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
         way_bases: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-        oc: np.ndarray,
-        orad: np.ndarray,
-        ofly: np.ndarray,
+        link_bases: tuple[np.ndarray, np.ndarray],
+        contact: np.ndarray,
         pinned: list[bool],
         movable: list[int],
         foe_gap: Callable[[Coord], float],
@@ -1619,7 +1609,7 @@ class World:
             x = fc[j0] - np.asarray(cent[i])
             lead_d.append(math.sqrt(x.dot(x)))  # np.linalg.norm(x), the same double
         order = sorted(movable, key=lambda i: (round(foe_gap(cent[i]), 6), i))
-        lob, lor = (oc[~ofly], orad[~ofly]) if oc.size else (oc, orad)
+        lob, lor = link_bases
         if level is not None:
             top_v, top_r, _, _ = self._pack(("top", level), lambda: [self._top(level)])
         else:
@@ -1627,8 +1617,6 @@ class World:
         blk = self._pack(("blockers", level), lambda: self._level_blockers(level))
         thr = self._pack(("walls", level, through), lambda: self._walls(level, through))
         walls = self._pack(("walls", level, 0), lambda: self._walls(level))
-        ring = _RING
-        contact = (fc[:, None, :] + (r + fr + touch)[:, None, None] * ring[None, :, :]).reshape(-1, 2)
         seen = np.array([math.inf, math.inf, -math.inf, -math.inf])
         status, _, lx, ly, new = fastranks.close_ranks_search(
             np.asarray(cent, dtype=float).reshape(-1, 2),
@@ -1653,7 +1641,7 @@ class World:
             (*walls, np.ascontiguousarray(lob, dtype=float).reshape(-1, 2), np.ascontiguousarray(lor, dtype=float)),
             2 * r + GAP + COHERENCY_SLACK + EPS,
             horizontal_coherency(su) + EPS,
-            ring,
+            _RING,
             2 * r + touch,
             contact,
             np.ascontiguousarray(_grid_offsets(2 * r + GAP)),
@@ -2171,8 +2159,7 @@ class World:
         all_r = np.asarray(rs, dtype=float)
         solid = np.ones(len(rs), dtype=bool)
         foe = np.asarray(enemy, dtype=bool)
-        angles = np.linspace(0.0, 2 * math.pi, 36, endpoint=False)
-        ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+        ring = _RING
         touch, apart = CONTACT / 2, CONTACT / 2 - 1e-3
         cands = (np.asarray(cent, dtype=float)[:, None, :] + (2 * r + touch) * ring[None, :, :]).reshape(-1, 2)
         free = clear_of(cands, all_c, all_r, r, apart, solid, ENGAGEMENT_RANGE + EPS, foe)
