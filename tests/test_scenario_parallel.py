@@ -50,3 +50,63 @@ def test_few_games_stay_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None
     scn = load_scenario(builtin_scenarios()[0])
     res = simulate(scn, trials=300, seed=1, workers=2)
     assert res.trials == 300
+
+
+def _clash() -> object:
+    return load_scenario(next(p for p in builtin_scenarios() if p.name == "standard_clash.toml"))
+
+
+def test_shared_answers_give_the_same_games() -> None:
+    """A block that takes the Charge and Close Ranks answers another block published (by content: its own World
+    numbers the placements in another order) plays the games it would have played alone."""
+    from mathhammer.scenario.shared import SharedAnswers
+    from mathhammer.scenario.sim import Simulation
+
+    scn = _clash()
+    alone = Simulation(scn, 2000, 3)
+    alone.run()
+    shared = SharedAnswers(2)
+    first = Simulation(scn, 2000, 3)
+    first.world.shared, first.sharing = shared, True
+    shared.start(0)
+    first.run()
+    second = Simulation(scn, 2000, 3)  # a World of its own: other placement ids
+    second.world.shared, second.sharing, second.reverse = shared, True, True
+    shared.start(1)
+    second.run()
+    assert shared.published()[0] > 100
+    assert shared.hits()[1] > 100  # it read answers (nearly every one: the same games)
+    assert shared.published()[1] < shared.published()[0] // 4
+    pl1, pl2 = alone.world.placements, second.world.placements
+    assert [p for p in pl1] != [p for p in pl2]  # the ids differ ...
+    for a, b in zip(alone.snapshots, second.snapshots, strict=True):
+        for k in a:
+            assert np.array_equal(a[k], b[k]), k
+    where = [[pl1[p] if p >= 0 else None for p in row] for row in alone.pos.tolist()]
+    assert where == [[pl2[p] if p >= 0 else None for p in row] for row in second.pos.tolist()]  # ... not the games
+
+
+def test_forked_workers_share_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two forked workers on standard_clash.toml: each publishes answers and takes some from the other; the games
+    are the serial run's."""
+    from mathhammer.scenario import shared as shared_mod
+
+    made: list[shared_mod.SharedAnswers] = []
+    init = shared_mod.SharedAnswers.__init__
+
+    def keep(self: shared_mod.SharedAnswers, *a: object, **k: object) -> None:
+        init(self, *a, **k)  # type: ignore[arg-type]
+        made.append(self)
+
+    monkeypatch.setattr(shared_mod.SharedAnswers, "__init__", keep)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
+    monkeypatch.setattr(parallel, "PILOT", 50)
+    scn = _clash()
+    one = simulate(scn, trials=3000, seed=4, workers=1)
+    many = simulate(scn, trials=3000, seed=4, workers=2)
+    for a, b in zip(one.rounds, many.rounds, strict=True):
+        for k in a:
+            assert np.array_equal(a[k], b[k]), k
+    assert np.array_equal(one.winner, many.winner)
+    (shared,) = made
+    assert min(shared.published()) > 0 and sum(shared.hits()) > 0

@@ -423,6 +423,70 @@ def supply_matrix(pos: np.ndarray, alive: np.ndarray, table: np.ndarray, full: n
     return _supply_kernel(pos, alive, table, full)  # type: ignore[no-any-return]
 
 
+@njit(**JIT)
+def _contest_kernel(pos, alive, used, bit, ts, firsts, out, miss):  # pragma: no cover - compiled
+    nm = 0
+    for i in range(ts.size):
+        t = ts[i]
+        pid = pos[t]
+        if pid < 0 or used[t] & bit:
+            continue
+        for m in range(firsts.shape[1]):
+            f = firsts[pid, m]
+            if f < 0:  # not read: listed once (marked pending), the game is read again on the next pass
+                if f == UNREAD:
+                    miss[nm] = pid
+                    nm += 1
+                    firsts[pid, 0] = UNREAD - 1
+                break
+            if f < alive[t]:
+                out[m, t] = True
+    return nm
+
+
+#: :func:`contest_rows`: a placement's first contesting model not yet read.
+UNREAD = -2
+
+
+def contest_rows(
+    pos: np.ndarray,
+    alive: np.ndarray,
+    used: np.ndarray,
+    bit: int,
+    ts: np.ndarray,
+    firsts: np.ndarray,
+    out: np.ndarray,
+    read: Callable[[int, int], int],
+) -> np.ndarray:
+    """``out[m, t] = True`` for each game ``t`` of ``ts`` where a unit (its placement ``pos[t]``, ``alive[t]`` models
+    left, not on the table where -1) contests marker ``m``: its first contesting model ``firsts[pid, m]`` is one of
+    the ``alive[t]`` left. Games with ``used[t] & bit`` (BURROWED) do not contest. ``firsts`` (placements x markers,
+    :data:`UNREAD` where not read yet) is filled from ``read(pid, m)`` (a model index, or a number of models or more
+    for none) and returned (grown where a placement id lies beyond it).
+
+    >>> firsts = np.full((1, 2), UNREAD, dtype=np.int64)
+    >>> out = np.zeros((2, 3), dtype=bool)
+    >>> pos, alive, used = np.array([0, 1, -1]), np.array([2, 1, 3]), np.array([0, 0, 0])
+    >>> firsts = contest_rows(pos, alive, used, 0, np.arange(3), firsts, out, lambda pid, m: [1, 99][m] + pid)
+    >>> out.tolist(), firsts.tolist()  # placement 0: its 2nd model contests marker 0; placement 1: its 3rd
+    ([[True, False, False], [False, False, False]], [[1, 99], [2, 100]])
+    """
+    ts = np.ascontiguousarray(ts, dtype=np.int64)
+    top = int(pos[ts].max(initial=-1)) + 1
+    if top > firsts.shape[0]:
+        grown = np.full((max(top, 2 * firsts.shape[0]), firsts.shape[1]), UNREAD, dtype=np.int64)
+        grown[: firsts.shape[0]] = firsts
+        firsts = grown
+    miss = np.empty(ts.size, dtype=np.int64)
+    while True:
+        nm = _contest_kernel(pos, alive, used, np.int64(bit), ts, firsts, out, miss)
+        if not nm:
+            return firsts
+        for pid in miss[:nm].tolist():
+            for m in range(firsts.shape[1]):
+                firsts[pid, m] = read(pid, m)
+
+
 def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split ``trials`` by the columns ``cols[:, trial]``.
 
@@ -444,4 +508,14 @@ def group_state(state: np.ndarray, rows: np.ndarray, trials: np.ndarray) -> tupl
     return _group_kernel(state, rows, np.ascontiguousarray(trials, dtype=np.int64))  # type: ignore[no-any-return]
 
 
-__all__ = ["BoardTable", "PairTable", "clear_of", "group_rows", "group_state", "near_any", "supply_matrix"]
+__all__ = [
+    "UNREAD",
+    "BoardTable",
+    "PairTable",
+    "clear_of",
+    "contest_rows",
+    "group_rows",
+    "group_state",
+    "near_any",
+    "supply_matrix",
+]

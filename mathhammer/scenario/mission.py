@@ -32,11 +32,15 @@ import numpy as np
 
 from ..board.model import EPS, MM_PER_INCH
 from . import abilities
+from .fast import contest_rows
 from .spec import PLAYERS
 from .world import CONTEST_RANGE, MARKER_MM
 
 if TYPE_CHECKING:  # pragma: no cover
     from .sim import Simulation
+
+#: :func:`contest`: a placement none of whose models contests a marker (its first contesting model, read as a count).
+NEVER = 1 << 40
 
 SCORINGS = ("hold-position", "frontlines", "gather-the-resources", "divide-and-conquer", "supply-drop")
 
@@ -95,26 +99,32 @@ def start_of_round(sim: Simulation, live: np.ndarray) -> None:
 
 def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
     """contesting[u, m, t] (8.9.1): on the table, not Flying or BURROWED, a model Within 3" with LoS, same
-    elevation."""
+    elevation (:meth:`World.contests`, read once per placement and marker; the games in compiled code,
+    :func:`~mathhammer.scenario.fast.contest_rows`)."""
     out = np.zeros((sim.U, sim.M, sim.T), dtype=bool)
-    on = sim.on_table()
+    firsts = sim.contest_firsts
+
+    def read(pid: int, m: int) -> int:
+        first = sim.world.first_contesting(pid, sim.marker_numbers[m])
+        return int(min(first, NEVER))
+
     for u in range(sim.U):
         if sim.units[u].flying or sim.structure[u]:
             continue  # "A Flying Unit cannot Contest or Control Mission Markers"; a Structure "can never" either
-        ts = live[on[u, live]]
-        for (pid, k, mask), group in sim.groups(ts, [sim.row_pos(u), sim.row_alive(u), sim.row_used(u)]):
-            if abilities.bit_set(sim, u, mask, abilities.BURROWED_STATUS):
-                continue  # BURROWED: "cannot Control or Contest Mission Markers" (part 11)
-            for m, number in enumerate(sim.marker_numbers):
-                if sim.world.contests(pid, k, number):
-                    out[u, m, group] = True
+        names = sim.abilities[u]  # BURROWED: "cannot Control or Contest Mission Markers" (part 11)
+        bit = 1 << names.index(abilities.BURROWED_STATUS) if abilities.BURROWED_STATUS in names else 0
+        firsts = contest_rows(sim.pos[u], sim.alive[u], sim.used[u], bit, live, firsts, out[u], read)
+    sim.contest_firsts = firsts
     return out
 
 
-def control(sim: Simulation, live: np.ndarray) -> np.ndarray:
-    """8.9.1 CALCULATE CONTROL and STICKY CONTROL; returns the contest table."""
+def control(sim: Simulation, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:
+    """8.9.1 CALCULATE CONTROL and STICKY CONTROL; returns the contest table. ``now``: the Current Supply Values
+    (:meth:`Simulation.current_supply`), where the caller has them."""
     table = contest(sim, live)
-    supply = abilities.contest_supply(sim, sim.current_supply(), live)  # Commander, Freedom Fighters ...
+    supply = abilities.contest_supply(
+        sim, sim.current_supply() if now is None else now.copy(), live
+    )  # Commander, Freedom Fighters ...
     sim.gained[:, live] = False
     for m in range(sim.M):
         sums = np.zeros((2, sim.T), dtype=np.int64)
@@ -134,10 +144,12 @@ def control(sim: Simulation, live: np.ndarray) -> np.ndarray:
     return table
 
 
-def _destroyed_supply(sim: Simulation, live: np.ndarray) -> np.ndarray:
-    """Per player: the enemy Supply destroyed this Round (drop of Current Supply Value)."""
+def _destroyed_supply(sim: Simulation, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:
+    """Per player: the enemy Supply destroyed this Round (drop of the Current Supply Values ``now``, read here where
+    not given)."""
     out = np.zeros((2, sim.T), dtype=np.int64)
-    now = sim.current_supply()
+    if now is None:
+        now = sim.current_supply()
     for u in range(sim.U):
         p = PLAYERS.index(sim.units[u].player)
         drop = np.maximum(0, sim.ref_supply[u] - now[u])
@@ -158,8 +170,9 @@ def score(sim: Simulation, live: np.ndarray) -> None:
     """8.9.1 control, then 8.9.2 Victory Points per the Mission Card."""
     mission = sim.scn.mission
     rnd = sim.round
-    table = control(sim, live)
-    sim.vp[:, live] += _destroyed_supply(sim, live)[:, live]
+    now = sim.current_supply()  # control changes no unit: one reading for both
+    table = control(sim, live, now)
+    sim.vp[:, live] += _destroyed_supply(sim, live, now)[:, live]
     kind = mission.scoring
     from_round = 1 if kind in ("divide-and-conquer",) else 2
     if kind == "supply-drop":

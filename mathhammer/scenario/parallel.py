@@ -13,10 +13,14 @@ with its games), so smaller blocks would meet most of them again.
 The geometry (placements, Engagement, Charge paths, attack facts) is read once per board state
 and cached on the :class:`~mathhammer.scenario.world.World`. The pilot block (the first games)
 compiles the kernels and fills those caches with the commonest states; the workers are forked from
-it, so they start with the caches in memory. Each worker still reads the states the pilot never met,
-on its own: the geometry of a new state is computed once per worker, so two workers take about as
-long as one process playing half the games. Where ``fork`` is not available (Windows,
-macOS' default), or for a few games, everything runs in this process.
+it, so they start with the caches in memory. The states the pilot never met are read by the workers:
+the costliest answers (Charge paths, Close Ranks moves) are published, by content, in logs shared by the
+workers (:class:`~mathhammer.scenario.shared.SharedAnswers`), and every other worker reads its groups of
+games in the opposite order (content-sorted), so the two meet each other's answers instead of computing
+them at the same time (standard_clash.toml, 2,000,000 games on 2 workers: about 5,000 answers taken each,
+31.1-31.4 s against 33.5-35.2 s without). The rest of the geometry of a new state is still read once per
+worker. Where ``fork`` is not available (Windows, macOS' default), or for a few games, everything runs in
+this process.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from .shared import SharedAnswers
 from .spec import Scenario
 
 #: Fewer games than this run in one process (forking costs ~0.1 s a worker).
@@ -87,7 +92,11 @@ def _block(job: tuple[int, int, int]) -> dict[str, int]:
     def rounds(rnd: int, _length: int) -> None:
         done[i] = rnd
 
-    sim = Simulation(_JOB["scn"], n, _JOB["seed"], offset=offset, world=_JOB["world"])
+    world = _JOB["world"]
+    if world.shared is not None:
+        world.shared.start(i)
+    sim = Simulation(_JOB["scn"], n, _JOB["seed"], offset=offset, world=world)
+    sim.sharing, sim.reverse = True, i % 2 == 1  # meets the shared answers of the other half of the workers
     sim.run(rounds)
     _JOB["out"].put(Games.of(sim), offset)
     return dict(sim.skipped)
@@ -160,6 +169,7 @@ def play(
     jobs = [(i, int(a), int(b - a)) for i, (a, b) in enumerate(itertools.pairwise(edges.tolist())) if b > a]
     done = _shared((blocks,), np.dtype(np.int64))
     skipped = dict(first.skipped)
+    pilot.world.shared = SharedAnswers(blocks)
     _JOB.update(scn=scn, seed=seed, world=pilot.world, out=out, done=done)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:
@@ -176,6 +186,7 @@ def play(
                     skipped[k] = skipped.get(k, 0) + v
     finally:
         _JOB.clear()
+        pilot.world.shared = None
     tick(total)
     out.games.skipped = skipped
     return out.games, pilot

@@ -82,7 +82,7 @@ from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities, conditions
 from . import mission as missions
-from .fast import BoardTable, PairTable, group_rows, group_state, supply_matrix
+from .fast import UNREAD, BoardTable, PairTable, group_rows, group_state, supply_matrix
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import EDGE_REAR, World
 
@@ -119,10 +119,50 @@ def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
     >>> bool(np.all(a[[3, 1]] == uniforms(1, 7, np.array([3, 1]))))
     True
     """
+    return np.asarray(_uniforms_kernel(_draw_base(seed, stream), trials.astype(np.int64)))
+
+
+def _draw_base(seed: int, stream: int) -> np.uint64:
+    """The key of the draw ``stream`` (:func:`uniforms`)."""
     z = (seed * _GOLDEN + 0x632BE59BD9B4E019) & _MASK
     z ^= (stream * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 31)) * 0x94D049BB133111EB) & _MASK
-    return np.asarray(_uniforms_kernel(np.uint64(z), trials.astype(np.int64)))
+    return np.uint64(((z ^ (z >> 31)) * 0x94D049BB133111EB) & _MASK)
+
+
+@njit(**JIT)
+def _apply_kernel(
+    order, bounds, arrs, cdfs, starts, costs, base, offset, alive, mark, shielded, flipped
+):  # pragma: no cover - compiled
+    """Per group ``g`` (games ``order[bounds[g]:bounds[g + 1]]``), each game's outcome drawn from transition ``g``
+    (rows ``arrs[starts[g]:]``, cumulative ``cdfs``): the uniform of :func:`uniforms`, numpy's
+    ``searchsorted(side="right")`` clipped to the last row. Returns the games whose unit is Destroyed."""
+    gamma = np.uint64(0x9E3779B97F4A7C15)
+    dead = np.empty(order.size, dtype=np.int64)
+    nd = 0
+    for g in range(bounds.size - 1):
+        lo, n = starts[g], starts[g + 1] - starts[g]
+        for i in range(bounds[g], bounds[g + 1]):
+            t = order[i]
+            z = mix64(base + np.uint64(t + offset) * gamma)
+            u = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+            a, b = 0, n  # the first row whose cumulative probability exceeds u
+            while a < b:
+                mid = (a + b) // 2
+                if cdfs[lo + mid] > u:
+                    b = mid
+                else:
+                    a = mid + 1
+            pick = lo + min(a, n - 1)
+            alive[t] -= arrs[pick, 0]
+            mark[t] = arrs[pick, 1]
+            shielded[t] = arrs[pick, 2]
+            if costs[g] and arrs[pick, 3] == 1:
+                flipped[t] = True  # counted as Activated in this Phase
+            if alive[t] <= 0:
+                mark[t] = 0
+                dead[nd] = t
+                nd += 1
+    return dead[:nd].copy()
 
 
 def _stream(*parts: int) -> int:
@@ -184,12 +224,18 @@ class Simulation:
         self.active = np.zeros((M, T), dtype=bool)
         self.activated_round = np.zeros((M, T), dtype=np.int64)
         self.removed_marker = np.zeros((M, T), dtype=bool)
+        # per placement id and marker: its first model contesting the marker (mission.contest), UNREAD: not read yet
+        self.contest_firsts = np.full((0, M), UNREAD, dtype=np.int64)
         self.first = np.zeros(T, dtype=np.int64)
         self.claimed = np.full(T, -1, dtype=np.int64)  # who claimed the First Player Marker in this Phase
         self.over = np.zeros(T, dtype=bool)
         self.end_round = np.zeros(T, dtype=np.int64)
         self.instant = np.zeros(T, dtype=bool)
         self.round = 0
+        #: read the groups of a Charge in the order of their content (:meth:`_ordered`), descending where ``reverse``:
+        #: set in forked workers sharing answers
+        self.sharing = False
+        self.reverse = False
         self.snapshots: list[dict[str, np.ndarray]] = []
         self.skipped: dict[str, int] = {}
         # unit -> (Total Damage reduction per game, its minimum, its use counts the unit as Activated), while a
@@ -403,6 +449,22 @@ class Simulation:
         for g in range(len(keys)):
             yield tuple(keys[g].tolist()), order[bounds[g] : bounds[g + 1]]
 
+    def _ordered(
+        self, parts: Iterator[tuple[tuple[int, ...], np.ndarray]], pids: Sequence[int]
+    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
+        """``parts`` (groups of games; the entries ``pids`` of a key are placement ids), in the order of their keys'
+        content where :attr:`sharing` (ascending, or descending where :attr:`reverse`): two forked workers that
+        read the states in opposite orders meet the answers the other published
+        (:class:`~mathhammer.scenario.shared.SharedAnswers`) instead of computing them at the same time."""
+        if not self.sharing:
+            return parts
+        c, named = self.world.content, frozenset(pids)
+
+        def content(part: tuple[tuple[int, ...], np.ndarray]) -> tuple[int, ...]:
+            return tuple(c(v) if i in named else v for i, v in enumerate(part[0]))
+
+        return iter(sorted(parts, key=content, reverse=self.reverse))
+
     def on_table(self) -> np.ndarray:
         """Units on the table (a Destroyed unit's placement is cleared, see :meth:`resolve`)."""
         return self.pos >= 0
@@ -501,49 +563,88 @@ class Simulation:
         if veteran:
             cols.append(sum(e.value * self._near_marker(t, trials, float(e.within or 0)) for e in veteran))
         chain = tuple(batches)
-        for group, ts in self.groups(trials, cols):
+        if all(isinstance(c, (int, np.integer)) for c in cols):
+            order, bounds, keys = group_state(self.state, np.asarray(cols, dtype=np.int64), trials)
+        else:
+            mat = np.stack([self.state[c] if isinstance(c, (int, np.integer)) else np.asarray(c) for c in cols])
+            order, bounds, keys = group_rows(mat, trials)
+        tables: list[tuple[np.ndarray, np.ndarray]] = []
+        costs = np.zeros(len(keys), dtype=np.bool_)
+        for g, group in enumerate(keys.tolist()):
             mark, shielded, tmask = group[:3]
             cut = group[3] if reducing is not None else 0
             better = group[-1] if veteran else 0
             floor = reducing[1] if reducing is not None and cut else 0
             # Zealous Round: its use counts the unit as Activated, so the games must say where it was used
             costly = reducing is not None and reducing[2] and cut > 0
+            costs[g] = costly
             asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly, better)
             tr = self._asked.get(asked)
             if tr is None:
-                tlo = self.loadout(t, tmask)
-                target = as_target(
-                    tlo, phase, alive=k, marker=mark, shielded=bool(shielded), visible=visible, evade_eligible=evade
+                tr = self._asked[asked] = self._transition(
+                    chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly, better
                 )
-                if k < self.full[t]:
-                    target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone
-                if cut:
-                    target = dataclasses.replace(target, damage_reduction=cut, reduction_floor=floor)
-                if better:  # "its Armour characteristic is increased by 1": one step better, never below 2+
-                    target = dataclasses.replace(target, armour=max(2, target.armour - better))
-                compiled, tc = compile_attack(Attack(chain, target))
-                key = (*attack_key(compiled, tc), costly)
-                tr = self._transitions.get(key)
-                if tr is None:
-                    states = exact_states(compiled, tc, spent=costly)  # keys end with "used" where costly
-                    rows = [(st[0], st[1], int(st[2]), int(costly and st[3])) for st in states]
-                    arr = np.array(rows, dtype=np.int64).reshape(-1, 4)
-                    cdf = np.cumsum(np.array(list(states.values())))
-                    cdf /= cdf[-1]
-                    tr = self._transitions[key] = (arr, cdf)
-                self._asked[asked] = tr
-            arr, cdf = tr
-            u = self.draw(stream, ts)
-            pick = np.minimum(np.searchsorted(cdf, u, side="right"), len(cdf) - 1)
-            self.alive[t, ts] -= arr[pick, 0]
-            self.mark[t, ts] = arr[pick, 1]
-            self.shielded[t, ts] = arr[pick, 2]
-            if costly:
-                self.flipped[t, ts[arr[pick, 3] == 1]] = True  # counted as Activated in this Phase
-            dead = self.alive[t, ts] <= 0
-            self.mark[t, ts[dead]] = 0
-            if dead.any():
-                self.set_pos(t, ts[dead], -1)
+            tables.append(tr)
+        # every group's draw and transition in one pass (a game's draw is its own: the grouping changes nothing)
+        arrs = np.concatenate([a for a, _ in tables])
+        cdfs = np.concatenate([c for _, c in tables])
+        starts = np.cumsum([0] + [len(c) for _, c in tables])
+        dead = _apply_kernel(
+            order,
+            bounds,
+            arrs,
+            cdfs,
+            starts,
+            costs,
+            _draw_base(self.seed, stream),
+            self.offset,
+            self.alive[t],
+            self.mark[t],
+            self.shielded[t],
+            self.flipped[t],
+        )
+        if dead.size:
+            self.set_pos(t, dead, -1)
+
+    def _transition(
+        self,
+        chain: tuple[Batch, ...],
+        t: int,
+        tmask: int,
+        k: int,
+        mark: int,
+        shielded: int,
+        phase: str,
+        visible: int | None,
+        evade: bool,
+        cut: int,
+        floor: int,
+        costly: bool,
+        better: int,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The exact outcomes of ``chain`` at unit ``t`` (:func:`exact_states`): rows (models lost, Damage Marker,
+        SHIELDED, the Reaction used) and their cumulative probabilities."""
+        tlo = self.loadout(t, tmask)
+        target = as_target(
+            tlo, phase, alive=k, marker=mark, shielded=bool(shielded), visible=visible, evade_eligible=evade
+        )
+        if k < self.full[t]:
+            target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone
+        if cut:
+            target = dataclasses.replace(target, damage_reduction=cut, reduction_floor=floor)
+        if better:  # "its Armour characteristic is increased by 1": one step better, never below 2+
+            target = dataclasses.replace(target, armour=max(2, target.armour - better))
+        compiled, tc = compile_attack(Attack(chain, target))
+        key = (*attack_key(compiled, tc), costly)
+        tr = self._transitions.get(key)
+        if tr is None:
+            states = exact_states(compiled, tc, spent=costly)  # keys end with "used" where costly
+            rows = [(st[0], st[1], int(st[2]), int(costly and st[3])) for st in states]
+            arr = np.array(rows, dtype=np.int64).reshape(-1, 4)
+            cdf = np.cumsum(np.array(list(states.values())))
+            cdf /= cdf[-1]
+            tr = self._transitions[key] = (arr, cdf)
+        return tr
 
     def _near_marker(self, t: int, trials: np.ndarray, inches: float) -> np.ndarray:
         """Per game (length ``T``, set in ``trials``): unit ``t`` on the table Within ``inches`` of a Mission Marker
@@ -1260,7 +1361,7 @@ class Simulation:
         rest = [v for v in range(self.U) if v != u and v not in targets]
         top = max(6, int(rolls[trials].max())) if trials.size else 6
         done: list[np.ndarray] = []
-        for key, ts0 in self.groups(trials, cols):
+        for key, ts0 in self._ordered(self.groups(trials, cols), [0, *(3 + 2 * i for i in range(len(targets)))]):
             pu, a, mask = key[0], key[1], key[2]
             tpos = {t: (key[3 + 2 * i], key[4 + 2 * i]) for i, t in enumerate(targets)}
             alive_targets = [t for t in targets if tpos[t][0] >= 0]
@@ -1273,7 +1374,7 @@ class Simulation:
             reach = speed + top
             known = {u: (pu, a)} | {t: tpos[t] for t in alive_targets}
             near = self._near_test(pu, reach + ENGAGEMENT_RANGE + 1.0)  # World.charge_length's units
-            for near_pos, idx in self._near_cols(ts0, rest, near):
+            for near_pos, idx in self._ordered(self._near_cols(ts0, rest, near), range(len(rest))):
                 ts = ts0[idx]
                 pos, alive = self._local_state(known, rest, near_pos, {})
                 if not dash and self._engaged_on(pos, alive, u):
@@ -1490,7 +1591,7 @@ class Simulation:
             for t in foes:
                 cols += [self.row_pos(t), self.row_alive(t)]
             rest = [v for v in range(self.U) if v != u and v not in foes]
-            for gkey, ts1 in self.groups(ts, cols):
+            for gkey, ts1 in self._ordered(self.groups(ts, cols), [0, *(3 + 2 * i for i in range(len(foes)))]):
                 pu, a, mask = gkey[0], gkey[1], gkey[2]
                 if a <= 0 or (mask and self._stays_put(u, mask)):
                     continue
@@ -1498,7 +1599,8 @@ class Simulation:
                 # the other units on the table matter only near the move (World.close_box): split by those
                 lo, hi, reach = self.world.close_box(pu, a, engaged)
                 box = (pu, a, engaged)
-                for near_pos, idx in self._near_cols(ts1, rest, self._box_test(box, lo, hi, reach)):
+                near_cols = self._near_cols(ts1, rest, self._box_test(box, lo, hi, reach))
+                for near_pos, idx in self._ordered(near_cols, range(len(rest))):
                     ts2 = ts1[idx]
                     near = tuple(p for p in near_pos if p >= 0)
                     new = self.world.close_ranks_near(pu, a, engaged, near)
@@ -1626,7 +1728,10 @@ class Simulation:
         # part 11 STATUS: "Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase"
         status = abilities.BURROWED_STATUS
         keep = np.array([abilities.status_bit(self, u) if status in self.abilities[u] else 0 for u in range(self.U)])
-        self.used[:, live] &= keep[:, None]
+        in_play = np.zeros(self.T, dtype=bool)  # a mask, not the columns of ``live`` gathered and scattered
+        in_play[live] = True
+        for u in range(self.U):
+            np.bitwise_and(self.used[u], np.where(in_play, keep[u], -1), out=self.used[u])
         abilities.tumors_cleanup(self, live)
         self.indicator[:, live] = False  # 8.9.5: Tokens and Markers go (a Faction Indicator among them)
         self.field[:, live] = False  # (Force Fields among them)

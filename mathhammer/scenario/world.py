@@ -120,6 +120,7 @@ answer without computing it again.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import math
 from collections.abc import Callable, Sequence
@@ -144,6 +145,7 @@ from ..starcraft.loadout import indomitable
 from ..starcraft.model import Weapon
 from . import fastranks
 from .fast import clear_of, near_any
+from .shared import SharedAnswers
 from .spec import Scenario, ScenarioUnit
 
 Coord = tuple[float, float]
@@ -345,6 +347,9 @@ class World:
         #: per unit, :func:`mobility` (Raptor Strain)
         self.mobility = {u: mobility(su) for u, su in scn.units.items()}
         self.placements: list[Placement] = []
+        #: answers of costly geometry shared with the other forked workers (parallel.play), or None
+        self.shared: SharedAnswers | None = None
+        self._contents: dict[int, int] = {}
         self._place_cache: dict[tuple[object, ...], int | None] = {}
         self._boards: dict[tuple[object, ...], Board] = {}
         self._models: dict[int, tuple[Model, ...]] = {}
@@ -819,6 +824,18 @@ class World:
             result = self._pid[placement] = len(self.placements) - 1
         return result
 
+    def content(self, pid: int) -> int:
+        """A 128-bit digest of placement ``pid``'s content (unit, centres, level): the same in every process, where
+        ids are each process's own (:class:`~mathhammer.scenario.shared.SharedAnswers`); -1 for no placement."""
+        if pid < 0:
+            return -1
+        hit = self._contents.get(pid)
+        if hit is None:
+            hit = self._contents[pid] = int.from_bytes(
+                hashlib.blake2b(repr(self.placements[pid]).encode(), digest_size=16).digest(), "little"
+            )
+        return hit
+
     def _charge_spots_memo(
         self,
         su: ScenarioUnit,
@@ -1122,13 +1139,26 @@ class World:
                 if isinstance(kept, tuple):
                     raise _GridFallbackError(kept)
                 return kept
-        box = [math.inf, math.inf, -math.inf, -math.inf]
-        answer: int | Coord
-        try:
-            answer = self._close_ranks(pid, alive, foes, others, reduced, box)
-        except _GridFallbackError as fallback:
-            answer = fallback.lead_to
-        entries.append((box, _bases_near(bases, box, r), answer))
+        answer: int | Coord | None = None
+        shared = self.shared
+        if shared is not None:  # what the other forked workers found, by content (placement ids are each one's own)
+            c = self.content
+            asked = ("close", c(pid), alive, tuple((c(f), k) for f, k in foes), reduced)
+            for box, relevant, found in shared.get(asked):
+                if _bases_near(bases, box, r) == relevant:
+                    shared.hit()
+                    answer = self._intern(found) if isinstance(found, Placement) else found
+                    break
+        if answer is None:
+            box = [math.inf, math.inf, -math.inf, -math.inf]
+            try:
+                answer = self._close_ranks(pid, alive, foes, others, reduced, box)
+            except _GridFallbackError as fallback:
+                answer = fallback.lead_to
+            relevant = _bases_near(bases, box, r)
+            if shared is not None:
+                shared.put(asked, (box, relevant, self.placements[answer] if isinstance(answer, int) else answer))
+        entries.append((box, relevant, answer))
         if isinstance(answer, tuple):
             raise _GridFallbackError(answer)
         return answer
@@ -1987,6 +2017,16 @@ class World:
         for box, relevant, answer in entries:
             if self._units_near(rest, box, r) == relevant:
                 return answer
+        shared = self.shared
+        if shared is not None:  # what the other forked workers found, by content (placement ids are each one's own)
+            c = self.content
+            asked = (uid, c(pos[u]), alive[u], tuple((c(pos[t]), alive[t]) for t in sorted(tset)), *base[4:])
+            for box, near, answer in shared.get(asked):
+                relevant = self._units_near(rest, box, r)
+                if frozenset((v, c(p), k) for v, p, k in relevant) == near:
+                    shared.hit()
+                    entries.append((box, relevant, answer))
+                    return answer
         box = [0.0, 0.0, 0.0, 0.0]
         board = self.board_for(pos, alive, fields)
         through, free_climb = self.mobility[uid]  # Raptor Strain
@@ -2001,7 +2041,10 @@ class World:
             free_climb=free_climb,
         )
         answer = (path.length, path.end)
-        entries.append((box, self._units_near(rest, box, r), answer))
+        relevant = self._units_near(rest, box, r)
+        entries.append((box, relevant, answer))
+        if shared is not None:
+            shared.put(asked, (box, frozenset((v, c(p), k) for v, p, k in relevant), answer))
         return answer
 
     def _units_near(
@@ -2049,9 +2092,9 @@ class World:
         piece (MID or HIGH GROUND) does not contest; a placement is always In Coherency (set around
         its Leading Model). Flying and BURROWED units are excluded by the caller.
         """
-        return self._first_contesting(pid, marker) < alive
+        return self.first_contesting(pid, marker) < alive
 
-    def _first_contesting(self, pid: int, marker: int) -> float:
+    def first_contesting(self, pid: int, marker: int) -> float:
         """The index of the first model of placement ``pid`` that contests ``marker`` (:meth:`contests`), or
         infinity: each model is read on its own, so the first ``k`` contest when this is below ``k``."""
         key = (pid, marker)
