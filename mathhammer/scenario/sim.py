@@ -122,6 +122,21 @@ def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
     return np.asarray(_uniforms_kernel(_draw_base(seed, stream), trials.astype(np.int64)))
 
 
+@njit(**JIT)
+def _planned_bits(alive, pos, planned, on_table, live):  # pragma: no cover - compiled
+    """Per game of ``live`` (others 0): bit ``i`` set where unit ``planned[i]`` has models left (and, with
+    ``on_table``, is on the table)."""
+    out = np.zeros(alive.shape[1], dtype=np.int64)
+    for t in live:
+        b = 0
+        for i in range(planned.size):
+            u = planned[i]
+            if alive[u, t] > 0 and (not on_table or pos[u, t] >= 0):
+                b |= 1 << i
+        out[t] = b
+    return out
+
+
 def _draw_base(seed: int, stream: int) -> np.uint64:
     """The key of the draw ``stream`` (:func:`uniforms`)."""
     z = (seed * _GOLDEN + 0x632BE59BD9B4E019) & _MASK
@@ -702,10 +717,7 @@ class Simulation:
         planned = sorted(
             {self.uids.index(a.unit) for p in PLAYERS for a in self.scn.activations(rnd, phase, p) if a.unit}
         )
-        ok = self.alive[planned] > 0
-        if phase != "movement":
-            ok &= self.pos[planned] >= 0
-        bits = (ok.astype(np.int64) << np.arange(len(planned), dtype=np.int64)[:, None]).sum(axis=0)
+        bits = _planned_bits(self.alive, self.pos, np.asarray(planned, dtype=np.int64), phase != "movement", live)
         for (fp, mask), ts in self.groups(live, [self.first, bits]):
             left = {u for i, u in enumerate(planned) if mask >> i & 1}
             order, passer = self.order(rnd, phase, fp, left)
@@ -1515,14 +1527,15 @@ class Simulation:
                 self.row_used(u),
                 *(self.row_alive(t) for t in foes),
             ]
-            for gkey, ts1 in self.groups(ts, cols):
+            for gkey, ts1 in self._ordered(self.groups(ts, cols), [0]):
                 pu, a, mask, left = gkey[0], gkey[1], gkey[2], gkey[3:]
                 if a <= 0:
                     continue
                 exact = dict(zip(foes, left, strict=True))
                 # 8.8.1 step 2 is read with the enemy units near the unit (World.strikers): split by those
                 strikers = np.zeros(ts1.size, dtype=np.int64)
-                for near_pos, idx in self._near_cols(ts1, enemies, self._near_test(pu, ENGAGEMENT_RANGE + 2.0)):
+                near_cols = self._near_cols(ts1, enemies, self._near_test(pu, ENGAGEMENT_RANGE + 2.0))
+                for near_pos, idx in self._ordered(near_cols, range(len(enemies))):
                     pos, alive = self._local_state({u: (pu, a)}, enemies, near_pos, exact)
                     n = min(self.world.strikers(pos, alive, uid), a)
                     strikers[idx] = n

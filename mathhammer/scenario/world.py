@@ -836,6 +836,21 @@ class World:
             )
         return hit
 
+    def _ask(self, asked: tuple[object, ...], compute: Callable[[], Any]) -> Any:
+        """``compute()``, or the answer another forked worker published for ``asked`` (the question by content:
+        :meth:`content` for placements), publishing a computed one (:class:`~mathhammer.scenario.shared.SharedAnswers`;
+        for answers that are a function of the question alone)."""
+        shared = self.shared
+        if shared is None:
+            return compute()
+        found = shared.get(asked)
+        if found:
+            shared.hit()
+            return found[0]
+        answer = compute()
+        shared.put(asked, answer)
+        return answer
+
     def _charge_spots_memo(
         self,
         su: ScenarioUnit,
@@ -1696,6 +1711,12 @@ class World:
         self, su: ScenarioUnit, centres: list[Coord], level: str | None, foes: tuple[tuple[int, int], ...]
     ) -> frozenset[str]:
         """The units of ``foes`` that a unit with models at ``centres`` is Engaged with (7.2.1)."""
+        asked = ("engaged", su.id, tuple(centres), level, tuple((self.content(f), k) for f, k in foes))
+        return self._ask(asked, lambda: self._read_engaged_foes(su, centres, level, foes))  # type: ignore[no-any-return]
+
+    def _read_engaged_foes(
+        self, su: ScenarioUnit, centres: list[Coord], level: str | None, foes: tuple[tuple[int, int], ...]
+    ) -> frozenset[str]:
         r = su.base_mm / MM_PER_INCH / 2
         mc = np.asarray(centres, dtype=float)
         pairs: list[tuple[Unit, list[tuple[int, int]]]] = []
@@ -1909,12 +1930,16 @@ class World:
         key = (pa, ka, pb, kb)
         hit = self._pairs.get(key)
         if hit is None:
-            ua = self.placements[pa].unit
-            ub = self.placements[pb].unit
-            pos = tuple(pa if uid == ua else pb if uid == ub else -1 for uid in self.uids)
-            alive = tuple(ka if uid == ua else kb if uid == ub else 0 for uid in self.uids)
-            b = self.board_for(pos, alive)
-            hit = self._pairs[key] = any(engaged(b, ma, mb) for ma in b.unit(ua).models for mb in b.unit(ub).models)
+
+            def read() -> bool:
+                ua = self.placements[pa].unit
+                ub = self.placements[pb].unit
+                pos = tuple(pa if uid == ua else pb if uid == ub else -1 for uid in self.uids)
+                alive = tuple(ka if uid == ua else kb if uid == ub else 0 for uid in self.uids)
+                b = self.board_for(pos, alive)
+                return any(engaged(b, ma, mb) for ma in b.unit(ua).models for mb in b.unit(ub).models)
+
+            hit = self._pairs[key] = self._ask(("pair", self.content(pa), ka, self.content(pb), kb), read)
         return hit
 
     def strikers(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> int:
@@ -1924,7 +1949,10 @@ class World:
         key = (sub, uid)
         hit = self._strikers.get(key)
         if hit is None:
-            hit = self._strikers[key] = len(fighting_ranks(self.board_for(*sub), uid).attackers)
+            asked = ("strikers", tuple(self.content(p) for p in sub[0]), sub[1], uid)
+            hit = self._strikers[key] = self._ask(
+                asked, lambda: len(fighting_ranks(self.board_for(*sub), uid).attackers)
+            )
         return hit
 
     def charge_length(
@@ -2100,31 +2128,36 @@ class World:
         key = (pid, marker)
         hit = self._contest.get(key)
         if hit is None:
-            hit = math.inf
-            p = self.placements[pid]
-            if p.level is not None:  # not on the same elevation as the marker (8.9.1)
-                self._contest[key] = hit
-                return hit
-            su = self.scn.units[p.unit]
-            spec = next(m for m in self.scn.deployment.markers if m.number == marker)
-            mk = Model(f"marker-{marker}", spec.x, spec.y, MARKER_MM, 0)
-            for i, c in enumerate(p.centres):
-                m = Model(f"{su.id}.{i + 1}", c[0], c[1], su.base_mm, su.size)
-                if m.distance(mk) > CONTEST_RANGE + EPS:
-                    continue
-                if math.dist(m.centre, mk.centre) < m.radius + mk.radius:
-                    hit = i  # the model stands on the marker
-                    break
-                b = Board(
-                    self.board.width,
-                    self.board.depth,
-                    self.board.terrain,
-                    (Unit(su.id, su.player, (m,)), Unit("marker", "markers", (mk,))),
-                )
-                if line_of_sight(b, m, mk).visible:
-                    hit = i
-                    break
-            self._contest[key] = hit
+            hit = self._contest[key] = self._ask(
+                ("contest", self.content(pid), marker), lambda: self._first_contesting(pid, marker)
+            )
+        return hit
+
+    def _first_contesting(self, pid: int, marker: int) -> float:
+        """:meth:`first_contesting`, read."""
+        hit = math.inf
+        p = self.placements[pid]
+        if p.level is not None:  # not on the same elevation as the marker (8.9.1)
+            return hit
+        su = self.scn.units[p.unit]
+        spec = next(m for m in self.scn.deployment.markers if m.number == marker)
+        mk = Model(f"marker-{marker}", spec.x, spec.y, MARKER_MM, 0)
+        for i, c in enumerate(p.centres):
+            m = Model(f"{su.id}.{i + 1}", c[0], c[1], su.base_mm, su.size)
+            if m.distance(mk) > CONTEST_RANGE + EPS:
+                continue
+            if math.dist(m.centre, mk.centre) < m.radius + mk.radius:
+                hit = i  # the model stands on the marker
+                break
+            b = Board(
+                self.board.width,
+                self.board.depth,
+                self.board.terrain,
+                (Unit(su.id, su.player, (m,)), Unit("marker", "markers", (mk,))),
+            )
+            if line_of_sight(b, m, mk).visible:
+                hit = i
+                break
         return hit
 
     def near_marker(self, pid: int, alive: int, marker: int, inches: float) -> bool:
