@@ -487,6 +487,84 @@ def contest_rows(
                 firsts[pid, m] = read(pid, m)
 
 
+@njit(**JIT)
+def _near_box_kernel(pids, starts, xy, rads, lo0, lo1, hi0, hi1, reach):  # pragma: no cover - compiled
+    out = np.zeros(pids.size, dtype=np.bool_)
+    for i in range(pids.size):
+        p = pids[i]
+        lim = reach + rads[p]
+        for j in range(starts[p], starts[p + 1]):
+            dx = max(max(lo0 - xy[j, 0], xy[j, 0] - hi0), 0.0)
+            dy = max(max(lo1 - xy[j, 1], xy[j, 1] - hi1), 0.0)
+            if np.hypot(dx, dy) <= lim:
+                out[i] = True
+                break
+    return out
+
+
+@njit(**JIT)
+def _near_kernel(pa, pids, starts, xy, rads, gap):  # pragma: no cover - compiled
+    out = np.zeros(pids.size, dtype=np.bool_)
+    for i in range(pids.size):
+        p = pids[i]
+        d = np.inf
+        for j in range(starts[pa], starts[pa + 1]):
+            for k in range(starts[p], starts[p + 1]):
+                dx = xy[j, 0] - xy[k, 0]
+                dy = xy[j, 1] - xy[k, 1]
+                d = min(d, np.sqrt(dx * dx + dy * dy))
+        out[i] = d <= rads[pa] + rads[p] + gap + 0.01
+    return out
+
+
+class Centres:
+    """Every placement's model centres packed in one array (rows ``starts[p]`` .. ``starts[p + 1] - 1``) with its base
+    radius, appended as placements are made: read by compiled tests of many placements at once.
+
+    >>> c = Centres()
+    >>> c.extend([((0.0, 0.0), (1.0, 0.0)), ((5.0, 0.0),)], [0.5, 0.5])
+    >>> c.near_box(np.array([0, 1]), np.array([2.0, -1.0]), np.array([3.0, 1.0]), 0.6).tolist()  # 1" to the box
+    [True, False]
+    >>> c.near(0, np.array([1]), 2.9).tolist(), c.near(0, np.array([1]), 3.0).tolist()  # 4" apart, bases 1"
+    ([False], [True])
+    """
+
+    def __init__(self) -> None:
+        self.xy = np.zeros((256, 2))
+        self.starts = np.zeros(257, dtype=np.int64)
+        self.rads = np.zeros(256)
+        self.n = 0
+
+    def extend(self, centres: Sequence[Sequence[tuple[float, float]]], rads: Sequence[float]) -> None:
+        """Append placements ``n``, ``n + 1``, ... (their centres and base radii)."""
+        rows = sum(len(c) for c in centres)
+        end = int(self.starts[self.n])
+        while self.n + len(centres) >= self.rads.size or end + rows > self.xy.shape[0]:
+            grow = self.rads.size * 2
+            self.rads = np.concatenate([self.rads, np.zeros(grow - self.rads.size)])
+            self.starts = np.concatenate([self.starts, np.zeros(grow + 1 - self.starts.size, dtype=np.int64)])
+            self.xy = np.concatenate([self.xy, np.zeros((max(self.xy.shape[0], rows), 2))])
+        for c, r in zip(centres, rads, strict=True):
+            self.xy[end : end + len(c)] = c
+            end += len(c)
+            self.rads[self.n] = r
+            self.n += 1
+            self.starts[self.n] = end
+
+    def near_box(self, pids: np.ndarray, lo: np.ndarray, hi: np.ndarray, reach: float) -> np.ndarray:
+        """Per placement of ``pids``: a centre within ``reach`` + its radius of the box ``lo``-``hi`` (numpy's
+        ``hypot`` of the per-axis gaps, to the last bit)."""
+        lo0, lo1, hi0, hi1 = float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+        args = (self.starts, self.xy, self.rads, lo0, lo1, hi0, hi1, float(reach))
+        return _near_box_kernel(np.ascontiguousarray(pids, dtype=np.int64), *args)  # type: ignore[no-any-return]
+
+    def near(self, pa: int, pids: np.ndarray, gap: float) -> np.ndarray:
+        """Per placement of ``pids``: could a base of it be within ``gap`` of one of ``pa`` (nearest centres less the
+        radii, and 0.01"; numpy's ``sqrt`` of the summed squares, to the last bit)?"""
+        args = (self.starts, self.xy, self.rads, float(gap))
+        return _near_kernel(int(pa), np.ascontiguousarray(pids, dtype=np.int64), *args)  # type: ignore[no-any-return]
+
+
 def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split ``trials`` by the columns ``cols[:, trial]``.
 

@@ -194,6 +194,20 @@ def _split_by(trials: np.ndarray, values: np.ndarray) -> Iterator[tuple[int, np.
         yield int(keys[g, 0]), trials[order[bounds[g] : bounds[g + 1]]]
 
 
+class _Test:
+    """A test of placements (:meth:`Simulation._near_cols`): ``test(p)`` one placement, ``test.many(pids)`` many at
+    once (compiled; the same answers)."""
+
+    __slots__ = ("many", "one")
+
+    def __init__(self, one: Callable[[int], bool], many: Callable[[np.ndarray], np.ndarray]) -> None:
+        self.one = one
+        self.many = many
+
+    def __call__(self, p: int, _side: str = "") -> bool:
+        return self.one(p)
+
+
 class Simulation:
     """The state of ``trials`` games of one scenario and the rules that move it (see the module text)."""
 
@@ -537,7 +551,7 @@ class Simulation:
         """Split ``trials`` by the placements of ``units`` for which ``near(placement)`` holds (-1 for the
         others and for units off the table): the keys (one entry per unit of ``units``) and the indices
         into ``trials`` of each part."""
-        return self._near_cols_by(trials, units, lambda p, _side: near(p))
+        return self._near_cols_by(trials, units, near if isinstance(near, _Test) else lambda p, _side: near(p))
 
     def _local_state(
         self, known: dict[int, tuple[int, int]], units: Sequence[int], near_pos: tuple[int, ...], left: dict[int, int]
@@ -1648,8 +1662,13 @@ class Simulation:
             kept = self._board_arr[keys[:, 0]][:, np.asarray(units)].T.copy()
             nu = len(units)  # every (unit, placement) of the boards once: one code (placement + 1) * nu + unit
             codes, inv = np.unique((kept + 1) * nu + np.arange(nu)[:, None], return_inverse=True)
-            flag = [c >= nu and near(c // nu - 1, players[c % nu]) for c in codes.tolist()]
-            kept[~np.asarray(flag, dtype=bool)[inv.reshape(kept.shape)]] = -1
+            if isinstance(near, _Test):  # every placement at once, compiled
+                flag = np.zeros(codes.size, dtype=bool)
+                on = codes >= nu
+                flag[on] = near.many(codes[on] // nu - 1)
+            else:
+                flag = np.asarray([c >= nu and near(c // nu - 1, players[c % nu]) for c in codes.tolist()], dtype=bool)
+            kept[~flag[inv.reshape(kept.shape)]] = -1
             b_order, b_bounds, b_keys = group_rows(kept, np.arange(len(keys)))
             per_trial = np.repeat(_group_of(b_order, b_bounds, len(keys)), np.diff(bounds))
             idx_all = order[np.argsort(per_trial, kind="stable")]
@@ -1660,6 +1679,11 @@ class Simulation:
         parts: dict[tuple[int, ...], list[np.ndarray]] = {}
         flags: dict[tuple[int, int], bool] = {}
         boards = self._board_arr[keys[:, 0]].tolist()
+        if isinstance(near, _Test):  # every placement at once, compiled
+            asked = sorted({(v, b[v]) for b in boards for v in units if b[v] >= 0})
+            if asked:
+                got = near.many(np.array([p for _, p in asked], dtype=np.int64)).tolist()
+                flags = dict(zip(asked, got, strict=True))
         for g in range(len(keys)):
             board = boards[g]
             key = []
@@ -1676,18 +1700,18 @@ class Simulation:
         for key_t, idx in parts.items():
             yield key_t, idx[0] if len(idx) == 1 else np.concatenate(idx)
 
-    def _near_test(self, pid: int, gap: float) -> Callable[[int], bool]:
+    def _near_test(self, pid: int, gap: float) -> _Test:
         """Could a base of a placement be within ``gap`` of one of ``pid`` (:meth:`World.near`)?"""
-        return lambda p: self.world.near(pid, p, gap)
+        world = self.world
+        return _Test(lambda p: world.near(pid, p, gap), lambda ps: world.near_many(pid, ps, gap))
 
-    def _box_test(
-        self, key: object, lo: np.ndarray | None, hi: np.ndarray | None, reach: float
-    ) -> Callable[[int], bool]:
+    def _box_test(self, key: object, lo: np.ndarray | None, hi: np.ndarray | None, reach: float) -> _Test:
         """Is a placement's base within ``reach`` of the box ``lo``-``hi`` (:meth:`World.near_box`, cached
         under ``key``)? Every placement is, without a box."""
         if lo is None or hi is None:
-            return lambda p: True
-        return lambda p: self.world.near_box(key, p, lo, hi, reach)
+            return _Test(lambda p: True, lambda ps: np.ones(ps.size, dtype=bool))
+        world = self.world
+        return _Test(lambda p: world.near_box(key, p, lo, hi, reach), lambda ps: world.near_box_many(ps, lo, hi, reach))
 
     def _stays_put(self, u: int, mask: int) -> bool:
         """SIEGE MODE from the abilities ``mask`` used this Round: no Close Ranks move (a BURROWED unit makes it and

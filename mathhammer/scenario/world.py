@@ -144,7 +144,7 @@ from ..board.ranks import CONTACT, fighting_ranks
 from ..starcraft.loadout import indomitable
 from ..starcraft.model import Weapon
 from . import fastranks
-from .fast import clear_of, near_any
+from .fast import Centres, clear_of, near_any
 from .shared import SharedAnswers
 from .spec import Scenario, ScenarioUnit
 
@@ -350,6 +350,7 @@ class World:
         #: answers of costly geometry shared with the other forked workers (parallel.play), or None
         self.shared: SharedAnswers | None = None
         self._contents: dict[int, int] = {}
+        self._packed = Centres()  # every placement's centres, for the compiled near tests (near_many, near_box_many)
         self._place_cache: dict[tuple[object, ...], int | None] = {}
         self._boards: dict[tuple[object, ...], Board] = {}
         self._models: dict[int, tuple[Model, ...]] = {}
@@ -1785,6 +1786,22 @@ class World:
     # ------------------------------------------------ reduced boards (geometry stays local)
     def _radius(self, pid: int) -> float:
         return self.scn.units[self.placements[pid].unit].base_mm / MM_PER_INCH / 2
+
+    def _centres_packed(self) -> Centres:
+        """:attr:`_packed` holding every placement made so far."""
+        packed = self._packed
+        if packed.n < len(self.placements):
+            new = range(packed.n, len(self.placements))
+            packed.extend([self.placements[p].centres for p in new], [self._radius(p) for p in new])
+        return packed
+
+    def near_many(self, pa: int, pids: np.ndarray, gap: float) -> np.ndarray:
+        """:meth:`near` of ``pa`` and each placement of ``pids`` (compiled, the same answers)."""
+        return self._centres_packed().near(pa, pids, gap)
+
+    def near_box_many(self, pids: np.ndarray, lo: np.ndarray, hi: np.ndarray, reach: float) -> np.ndarray:
+        """Per placement of ``pids``: is it in :meth:`_near_box` (compiled, the same answers)?"""
+        return self._centres_packed().near_box(pids, lo, hi, reach)
 
     def near(self, pa: int, pb: int, gap: float = ENGAGEMENT_RANGE) -> bool:
         """Could a model of placement ``pa`` be within ``gap`` of one of ``pb`` (bases edge to edge)?
