@@ -565,6 +565,40 @@ class Centres:
         return _near_kernel(int(pa), np.ascontiguousarray(pids, dtype=np.int64), *args)  # type: ignore[no-any-return]
 
 
+@njit(**JIT)
+def _winners_kernel(table, supply, players, live):  # pragma: no cover - compiled
+    out = np.full((table.shape[1], table.shape[2]), -1, dtype=np.int64)
+    for m in range(table.shape[1]):
+        for t in live:
+            s0, s1, a0, a1 = 0, 0, False, False
+            for u in range(table.shape[0]):
+                if table[u, m, t]:
+                    if players[u] == 0:
+                        s0 += supply[u, t]
+                        a0 = True
+                    else:
+                        s1 += supply[u, t]
+                        a1 = True
+            if a0 and (not a1 or s0 > s1):
+                out[m, t] = 0
+            elif a1 and (not a0 or s1 > s0):
+                out[m, t] = 1
+    return out
+
+
+def control_winners(table: np.ndarray, supply: np.ndarray, players: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """8.9.1 CALCULATE CONTROL, per marker and game of ``live`` (others -1): the player (0, 1) whose contesting units
+    (``table[u, m, t]``, unit ``u`` of player ``players[u]``) alone contest it, or whose summed ``supply`` is higher;
+    -1 where nobody contests or the sums tie.
+
+    >>> table = np.array([[[True, True, False]], [[True, False, False]]])  # 2 units, 1 marker, 3 games
+    >>> control_winners(table, np.array([[2, 2, 2], [2, 2, 2]]), np.array([0, 1]), np.arange(3)).tolist()
+    [[-1, 0, -1]]
+    """
+    live = np.ascontiguousarray(live, dtype=np.int64)
+    return _winners_kernel(table, np.ascontiguousarray(supply), players, live)  # type: ignore[no-any-return]
+
+
 def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split ``trials`` by the columns ``cols[:, trial]``.
 

@@ -32,7 +32,7 @@ import numpy as np
 
 from ..board.model import EPS, MM_PER_INCH
 from . import abilities
-from .fast import contest_rows
+from .fast import contest_rows, control_winners
 from .spec import PLAYERS
 from .world import CONTEST_RANGE, MARKER_MM
 
@@ -120,25 +120,17 @@ def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
 
 def control(sim: Simulation, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:
     """8.9.1 CALCULATE CONTROL and STICKY CONTROL; returns the contest table. ``now``: the Current Supply Values
-    (:meth:`Simulation.current_supply`), where the caller has them."""
+    (:meth:`Simulation.current_supply`), where the caller has them (they may be changed here: Commander ...)."""
     table = contest(sim, live)
-    supply = abilities.contest_supply(
-        sim, sim.current_supply() if now is None else now.copy(), live
-    )  # Commander, Freedom Fighters ...
+    supply = abilities.contest_supply(sim, sim.current_supply() if now is None else now, live)  # Commander ...
+    players = np.array([PLAYERS.index(su.player) for su in sim.units], dtype=np.int64)
+    winner = control_winners(table, supply, players, live)  # per marker and game: 0 red, 1 blue, -1 neither
     sim.gained[:, live] = False
     for m in range(sim.M):
-        sums = np.zeros((2, sim.T), dtype=np.int64)
-        any_ = np.zeros((2, sim.T), dtype=bool)
-        for u in range(sim.U):
-            p = PLAYERS.index(sim.units[u].player)
-            sums[p] += np.where(table[u, m], supply[u], 0)
-            any_[p] |= table[u, m]
-        red = (any_[0] & ~any_[1]) | (any_[0] & any_[1] & (sums[0] > sums[1]))
-        blue = (any_[1] & ~any_[0]) | (any_[0] & any_[1] & (sums[1] > sums[0]))
         # FAQ v1.0: a Deactivated marker is controlled too; a removed (scored) one is off the battlefield
         there = ~sim.removed_marker[m, live]
-        for p, wins in ((0, red), (1, blue)):
-            take = live[wins[live] & there]
+        for p in (0, 1):
+            take = live[(winner[m, live] == p) & there]
             sim.gained[m, take] = sim.control[m, take] == 1 - p
             sim.control[m, take] = p
     return table
@@ -171,8 +163,9 @@ def score(sim: Simulation, live: np.ndarray) -> None:
     mission = sim.scn.mission
     rnd = sim.round
     now = sim.current_supply()  # control changes no unit: one reading for both
-    table = control(sim, live, now)
-    sim.vp[:, live] += _destroyed_supply(sim, live, now)[:, live]
+    destroyed = _destroyed_supply(sim, live, now)
+    table = control(sim, live, now)  # (which may change ``now``: read before)
+    sim.vp[:, live] += destroyed[:, live]
     kind = mission.scoring
     from_round = 1 if kind in ("divide-and-conquer",) else 2
     if kind == "supply-drop":
