@@ -349,14 +349,15 @@ class PairTable:
 
 
 @njit(**JIT)
-def _supply_kernel(pos, alive, table, full):  # pragma: no cover - compiled
+def _supply_kernel(pos, alive, table, full, out):  # pragma: no cover - compiled
     u_n, t_n = pos.shape
-    out = np.zeros((u_n, t_n), dtype=np.int64)
     for u in range(u_n):
         for t in range(t_n):
             if pos[u, t] >= 0:
                 k = min(max(alive[u, t], 0), full[u])
                 out[u, t] = table[u, k]
+            else:
+                out[u, t] = 0
     return out
 
 
@@ -414,13 +415,21 @@ def near_any(pts: np.ndarray, cs: np.ndarray, lim: float) -> np.ndarray:
     return ~clear_of(pts, cs, np.zeros(m), 0.0, -np.inf, np.zeros(m, dtype=bool), lim, np.ones(m, dtype=bool))
 
 
-def supply_matrix(pos: np.ndarray, alive: np.ndarray, table: np.ndarray, full: np.ndarray) -> np.ndarray:
-    """Current Supply Value of every unit in every trial: ``table[u, models left]`` on the table, else 0.
+def supply_matrix(
+    pos: np.ndarray, alive: np.ndarray, table: np.ndarray, full: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """Current Supply Value of every unit in every trial: ``table[u, models left]`` on the table, else 0; written
+    into ``out`` (an integer array of the same shape, reused: no fresh pages to fault in) where given.
 
     >>> supply_matrix(np.array([[0, -1, 2]]), np.array([[5, 5, 1]]), np.array([[0, 1, 1, 2, 2, 3]]), np.array([5]))
     array([[3, 0, 1]])
+    >>> supply_matrix(np.array([[0, -1]]), np.array([[5, 5]]), np.array([[0, 1, 1, 2, 2, 3]]), np.array([5]),
+    ...               out=np.full((1, 2), 7, dtype=np.int16))
+    array([[3, 0]], dtype=int16)
     """
-    return _supply_kernel(pos, alive, table, full)  # type: ignore[no-any-return]
+    if out is None:
+        out = np.empty(pos.shape, dtype=np.int64)
+    return _supply_kernel(pos, alive, table, full, out)  # type: ignore[no-any-return]
 
 
 @njit(**JIT)

@@ -162,7 +162,7 @@ def score(sim: Simulation, live: np.ndarray) -> None:
     """8.9.1 control, then 8.9.2 Victory Points per the Mission Card."""
     mission = sim.scn.mission
     rnd = sim.round
-    now = sim.current_supply()  # control changes no unit: one reading for both
+    now = sim.current_supply(out=sim.supply_now)  # control changes no unit: one reading for both
     destroyed = _destroyed_supply(sim, live, now)
     table = control(sim, live, now)  # (which may change ``now``: read before)
     sim.vp[:, live] += destroyed[:, live]

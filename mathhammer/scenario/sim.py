@@ -247,6 +247,7 @@ class Simulation:
         self.structure = [abilities.is_structure(su) for su in self.units]
         self.penalty = np.zeros((U, T), dtype=bool)
         self.ref_supply = np.zeros((U, T), dtype=np.int64)
+        self.supply_now = np.zeros((U, T), dtype=np.int64)  # scratch: the Current Supply Values while scoring
         self.vp = np.zeros((2, T), dtype=np.int64)
         self.control = np.full((M, T), -1, dtype=np.int64)
         self.gained = np.zeros((M, T), dtype=bool)
@@ -700,7 +701,7 @@ class Simulation:
         for rnd in range(1, length + 1):
             self.round = rnd
             live = everyone[~self.over]
-            self.ref_supply = self.current_supply()
+            self.current_supply(out=self.ref_supply)
             missions.start_of_round(self, live)
             for phase in PHASES:
                 live = everyone[~self.over]
@@ -1721,9 +1722,10 @@ class Simulation:
         )
 
     # ------------------------------------------------------------ end of round
-    def current_supply(self) -> np.ndarray:
-        """Current Supply Value (units x trials): the Models/Supply bracket of the models left, 0 off the table."""
-        return supply_matrix(self.pos, self.alive, self._supply_grid, self.full)
+    def current_supply(self, out: np.ndarray | None = None) -> np.ndarray:
+        """Current Supply Value (units x trials): the Models/Supply bracket of the models left, 0 off the table
+        (written into ``out`` where given)."""
+        return supply_matrix(self.pos, self.alive, self._supply_grid, self.full, out)
 
     def end_checks(self, live: np.ndarray, final: bool) -> None:
         """8.9.3: Special Winning Condition, a wiped-out army (+10 VP to the survivor), the final Round."""
@@ -1786,7 +1788,7 @@ class Simulation:
             {
                 "alive": self.alive.astype(np.int16),
                 "on_table": self.on_table(),
-                "supply": self.current_supply().astype(np.int16),
+                "supply": self.current_supply(out=np.empty((self.U, self.T), dtype=np.int16)),
                 "marker": self.mark.astype(np.int16),
                 "control": self.control.astype(np.int8),
                 "vp": self.vp.astype(np.int16),
