@@ -522,3 +522,29 @@ def _toml(data: dict) -> str:
     text = "\n".join(lines) + "\n"
     tomllib.loads(text)
     return text
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_a_run_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> None:
+    """Simulation.run pauses the cyclic collector (the caches are long-lived) and restores it, even on an error."""
+    import gc
+
+    from mathhammer.scenario.sim import Simulation
+
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        seen: list[bool] = []
+        sim = Simulation(load_scenario(builtin_scenarios()[0]), 20, 1)
+        sim.run(lambda _r, _n: seen.append(gc.isenabled()))
+        assert seen and not any(seen)  # paused during the Rounds
+        assert gc.isenabled() == enabled
+
+        def boom(_r: int, _n: int) -> None:
+            raise RuntimeError("stop")
+
+        with pytest.raises(RuntimeError):
+            Simulation(load_scenario(builtin_scenarios()[0]), 20, 1).run(boom)
+        assert gc.isenabled() == enabled
+    finally:
+        (gc.enable if was else gc.disable)()
