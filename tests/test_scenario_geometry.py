@@ -54,6 +54,23 @@ def test_group_rows_matches_a_dictionary(seed: int) -> None:
     )
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_group_rows_with_runs_of_one_key(seed: int) -> None:
+    """Runs of trials with one key (the kernel reuses the previous trial's group without hashing), keys that
+    differ from the previous trial's in one column only, and a key met again after another."""
+    rng = np.random.default_rng(seed)
+    n, c = 2000, int(rng.integers(1, 5))
+    base = rng.integers(0, 3, size=(c, 40))
+    cols = np.repeat(base, rng.integers(1, 100, 40), axis=1)[:, :n]
+    cols = np.pad(cols, ((0, 0), (0, n - cols.shape[1])), mode="edge")
+    cols[-1, rng.choice(n, 50)] += 1  # one column off, inside a run
+    trials = np.sort(rng.choice(n, size=1500, replace=False))
+    order, bounds, keys = group_rows(cols, trials)
+    got = {tuple(keys[g].tolist()): order[bounds[g] : bounds[g + 1]].tolist() for g in range(len(keys))}
+    assert got == _naive_groups(cols, trials)
+    assert [order[bounds[g]] for g in range(len(keys))] == sorted(order[bounds[g]] for g in range(len(keys)))
+
+
 @pytest.mark.parametrize("n", [1, 2, 500])
 def test_group_rows_one_group(n: int) -> None:
     """All trials alike (the kernel's reading-only path), then one trial different at the end."""

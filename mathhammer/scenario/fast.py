@@ -46,8 +46,18 @@ def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
     inv = np.empty(n, dtype=np.int64)
     row = np.empty(c, dtype=np.int64)
     g = 0
+    last = -1  # the group of the previous trial: a trial with the same key (runs are common) needs no hashing
     for i in range(n):
         t = trials[i]
+        if last >= 0:
+            same = True
+            for j in range(c):
+                if cols[rows[j], t] != keys[last, j]:
+                    same = False
+                    break
+            if same:
+                inv[i] = last
+                continue
         h = np.uint64(0xCBF29CE484222325)
         for j in range(c):
             v = cols[rows[j], t]
@@ -82,6 +92,7 @@ def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
                     keys[g, j] = row[j]
                 hashes[g] = h
                 inv[i] = g
+                last = g
                 g += 1
                 break
             if hashes[gid] == h:
@@ -92,6 +103,7 @@ def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
                         break
                 if same:
                     inv[i] = gid
+                    last = gid
                     break
             slot = (slot + 1) & mask
     bounds = np.zeros(g + 1, dtype=np.int64)

@@ -124,6 +124,14 @@ def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
 
 
 @njit(**JIT)
+def _keep_bits(used, keep, live):  # pragma: no cover - compiled
+    """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place."""
+    for t in live:
+        for u in range(used.shape[0]):
+            used[u, t] &= keep[u]
+
+
+@njit(**JIT)
 def _planned_bits(alive, pos, planned, on_table, live):  # pragma: no cover - compiled
     """Per game of ``live`` (others 0): bit ``i`` set where unit ``planned[i]`` has models left (and, with
     ``on_table``, is on the table)."""
@@ -1782,10 +1790,7 @@ class Simulation:
         # part 11 STATUS: "Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase"
         status = abilities.BURROWED_STATUS
         keep = np.array([abilities.status_bit(self, u) if status in self.abilities[u] else 0 for u in range(self.U)])
-        in_play = np.zeros(self.T, dtype=bool)  # a mask, not the columns of ``live`` gathered and scattered
-        in_play[live] = True
-        for u in range(self.U):
-            np.bitwise_and(self.used[u], np.where(in_play, keep[u], -1), out=self.used[u])
+        _keep_bits(self.used, keep.astype(np.int64), np.asarray(live, dtype=np.int64))
         abilities.tumors_cleanup(self, live)
         self.indicator[:, live] = False  # 8.9.5: Tokens and Markers go (a Faction Indicator among them)
         self.field[:, live] = False  # (Force Fields among them)
