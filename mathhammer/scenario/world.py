@@ -870,14 +870,26 @@ class World:
         tests every spot the first one tested with the same answer, step by step, and ends the same.
         ``seen``: grown to hold the box of the entry used.
         """
-        entries = self._spots_memo.setdefault((su.id, lead, r, level, tuple(live)), [])
+        asked = (su.id, lead, r, level, tuple(live))  # coordinates only: the same question in every process
+        entries = self._spots_memo.setdefault(asked, [])
         for box, relevant, result in entries:
             if _bases_near(others, box, r) == relevant:
                 _join_box(seen, box)
                 return result
+        shared = self.shared
+        if shared is not None:  # what the other forked workers found
+            for box, relevant, result in shared.get(("spots", *asked)):
+                if _bases_near(others, box, r) == relevant:
+                    shared.hit()
+                    entries.append((box, relevant, result))
+                    _join_box(seen, box)
+                    return result  # type: ignore[no-any-return]
         box = [math.inf, math.inf, -math.inf, -math.inf]
         result = self._charge_spots(su, lead, r, level, others, live, box)
-        entries.append((box, _bases_near(others, box, r), result))
+        relevant = _bases_near(others, box, r)
+        entries.append((box, relevant, result))
+        if shared is not None:
+            shared.put(("spots", *asked), (box, relevant, result))
         _join_box(seen, box)
         return result
 
