@@ -1673,11 +1673,22 @@ class Simulation:
         if not units:
             yield (), np.arange(trials.size)
             return
+        if trials.size == 1:  # one game (common: the rarer board states): its board's placements, read directly
+            board = self._board_arr[int(self.board[trials[0]])].tolist()
+            ps = [board[v] for v in units]
+            if isinstance(near, _Test):
+                there = [p for p in ps if p >= 0]
+                ok = iter(near.many(np.array(there, dtype=np.int64)).tolist() if there else [])
+                yield tuple(p if p >= 0 and next(ok) else -1 for p in ps), np.zeros(1, dtype=np.int64)
+            else:
+                players = [self.units[v].player for v in units]
+                yield (
+                    tuple(p if p >= 0 and near(p, pl) else -1 for p, pl in zip(ps, players, strict=True)),
+                    np.zeros(1, dtype=np.int64),
+                )
+            return
         # the trials of one board (every unit's placement, ``board``) share the answer: read it per board
-        if trials.size == 1:
-            order, bounds, keys = np.zeros(1, dtype=np.int64), np.array([0, 1]), self.board[trials][:, None]
-        else:
-            order, bounds, keys = group_rows(self.board[trials][None, :], np.arange(trials.size))
+        order, bounds, keys = group_rows(self.board[trials][None, :], np.arange(trials.size))
         players = [self.units[v].player for v in units]
         if len(keys) > _FEW_BOARDS:
             # many boards: the same split without a loop over them. Per unit, each placement is tested once;
