@@ -1067,6 +1067,8 @@ class Simulation:
         ``matters`` holds (the others read as off the table) those of the first one? (Each unit's placements in
         ``trials`` are listed once, here.)"""
         # per trial its board (hash grouping, linear in the trials), per board and unit the placement
+        if trials.size == 1 or bool((self.board[trials] == self.board[trials[0]]).all()):
+            return lambda idx, _matters: np.ones(idx.size, dtype=bool)  # one board (common): every trial alike
         order, bounds, keys = group_rows(self.board[trials][None, :], np.arange(trials.size))
         board_of = _group_of(order, bounds, trials.size)
         placed = self._board_arr[keys[:, 0]][:, np.asarray(units, dtype=np.int64)]

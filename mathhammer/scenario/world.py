@@ -537,9 +537,15 @@ class World:
             return True
         if level is not None and not self._top(level).contains(Point(centre)):
             return True  # FAQ v1.0 (Wobbly Model Syndrome): the centre stays over the piece
-        disc = Point(centre).buffer(r, quad_segs=8)
+        # only pieces whose box meets the disc's box can meet the disc (its polygon lies in that box)
+        near = []
         for poly in self._level_blockers(level):
-            if poly.intersects(disc):
+            x0, y0, x1, y1 = self._bounds(poly)
+            if x0 <= x + r and x - r <= x1 and y0 <= y + r and y - r <= y1:
+                near.append(poly)
+        if near:
+            disc = Point(centre).buffer(r, quad_segs=8)
+            if any(poly.intersects(disc) for poly in near):
                 return True
         for (ox, oy), orad, enemy in others:
             gap = math.dist(centre, (ox, oy)) - r - orad
