@@ -309,3 +309,57 @@ def test_compiled_near_tests_give_the_world_answers() -> None:
             assert got == [p in want for p in pids.tolist()]
             seen |= set(got)
         assert seen == {True, False}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
+    """sim._apply_kernel (every group's outcomes drawn and applied in one pass) against the numpy reading it
+    replaced: per group, uniforms(seed, stream, games), searchsorted(side="right") clipped to the last row, models
+    lost, Damage Marker and SHIELDED set, a costly row counted as Activated, Destroyed units' markers cleared."""
+    from mathhammer.scenario.sim import _apply_kernel, _draw_base, uniforms
+
+    rng = np.random.default_rng(seed)
+    T, offset, stream = 400, int(rng.integers(0, 10**6)), int(rng.integers(0, 2**40))
+    games = np.sort(rng.choice(T, 300, replace=False))
+    groups = np.array_split(rng.permutation(games), 5)
+    tables = []
+    for _ in groups:
+        n = int(rng.integers(1, 6))
+        arr = np.column_stack(
+            [rng.integers(0, 4, n), rng.integers(0, 3, n), rng.integers(0, 2, n), rng.integers(0, 2, n)]
+        ).astype(np.int64)
+        cdf = np.cumsum(rng.random(n))
+        tables.append((arr, cdf / cdf[-1]))
+    costs = rng.random(len(groups)) < 0.5
+    alive0 = rng.integers(1, 5, T).astype(np.int64)
+    mark0, shield0 = rng.integers(0, 3, T).astype(np.int64), rng.integers(0, 2, T).astype(np.int64)
+    # numpy, group by group
+    alive, mark, shielded, flipped, dead_ref = alive0.copy(), mark0.copy(), shield0.copy(), np.zeros(T, bool), []
+    for ts, (arr, cdf), costly in zip(groups, tables, costs, strict=True):
+        u = uniforms(7, stream, ts + offset)
+        pick = np.minimum(np.searchsorted(cdf, u, side="right"), len(cdf) - 1)
+        alive[ts] -= arr[pick, 0]
+        mark[ts] = arr[pick, 1]
+        shielded[ts] = arr[pick, 2]
+        if costly:
+            flipped[ts[arr[pick, 3] == 1]] = True
+        dead = ts[alive[ts] <= 0]
+        mark[dead] = 0
+        dead_ref += dead.tolist()
+    order = np.concatenate(groups)
+    bounds = np.cumsum([0] + [g.size for g in groups])
+    starts = np.cumsum([0] + [len(c) for _, c in tables])
+    got = [alive0.copy(), mark0.copy(), shield0.copy(), np.zeros(T, bool)]
+    dead = _apply_kernel(
+        order,
+        bounds,
+        np.concatenate([a for a, _ in tables]),
+        np.concatenate([c for _, c in tables]),
+        starts,
+        costs,
+        _draw_base(7, stream),
+        offset,
+        *got,
+    )
+    assert [a.tolist() for a in got] == [alive.tolist(), mark.tolist(), shielded.tolist(), flipped.tolist()]
+    assert sorted(dead.tolist()) == sorted(dead_ref) and len(dead_ref) > 0

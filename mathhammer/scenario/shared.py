@@ -6,11 +6,11 @@ publish an answer it computed (keyed by the *content* of the question: coordinat
 a process's own placement ids) and read those the other workers published, so a state's costly geometry is
 computed about once in all.
 
-Each block writes only its own log (one writer: no lock); a log is a header (the committed end, int64) and
-records ``[length u32][digest 16 bytes][pickled answer]``. A record is written before the header moves past
-it, so a reader never sees a part of one (x86 keeps the order of stores; elsewhere a record that does not
-unpickle is left for the next reading). A full log takes no more records; answers stay correct, they are
-computed again.
+Each block writes only its own log (one writer: no lock); a log is a header (the committed end and the
+answers taken from the others, two int64) and records ``[length u32][digest 16 bytes][pickled answer]``. A
+record is written before the header moves past it, so a reader never sees a part of one (x86 keeps the order
+of stores; elsewhere a record that does not unpickle is left for the next reading). A full log takes no more
+records; answers stay correct, they are computed again.
 
 An answer is a pure function of its key: whichever process computed it, it is the same, so the games do not
 depend on who read what first (the test suite holds parallel runs equal to serial ones).

@@ -271,8 +271,8 @@ class Simulation:
         self.end_round = np.zeros(T, dtype=np.int64)
         self.instant = np.zeros(T, dtype=bool)
         self.round = 0
-        #: read the groups of a Charge in the order of their content (:meth:`_ordered`), descending where ``reverse``:
-        #: set in forked workers sharing answers
+        #: read the groups of a Charge, a Close Ranks and a fight in the order of their content (:meth:`_ordered`),
+        #: descending where ``reverse``: set in forked workers sharing answers (parallel.py)
         self.sharing = False
         self.reverse = False
         self.snapshots: list[dict[str, np.ndarray]] = []
@@ -479,12 +479,7 @@ class Simulation:
         """
         if trials.size == 0:
             return
-        if all(isinstance(c, (int, np.integer)) for c in cols):
-            rows = np.asarray(cols, dtype=np.int64)
-            order, bounds, keys = group_state(self.state, rows, trials)
-        else:
-            mat = np.stack([self.state[c] if isinstance(c, (int, np.integer)) else np.asarray(c) for c in cols])
-            order, bounds, keys = group_rows(mat, trials)
+        order, bounds, keys = self._split(trials, cols)
         for g in range(len(keys)):
             yield tuple(keys[g].tolist()), order[bounds[g] : bounds[g + 1]]
 
@@ -503,6 +498,14 @@ class Simulation:
             return tuple(c(v) if i in named else v for i, v in enumerate(part[0]))
 
         return iter(sorted(parts, key=content, reverse=self.reverse))
+
+    def _split(self, trials: np.ndarray, cols: Sequence[np.ndarray | int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`~mathhammer.scenario.fast.group_rows` of ``trials`` by ``cols`` (rows of :attr:`state`, read in
+        place where every one is, or per-trial arrays)."""
+        if all(isinstance(c, (int, np.integer)) for c in cols):
+            return group_state(self.state, np.asarray(cols, dtype=np.int64), trials)
+        mat = np.stack([self.state[c] if isinstance(c, (int, np.integer)) else np.asarray(c) for c in cols])
+        return group_rows(mat, trials)
 
     def on_table(self) -> np.ndarray:
         """Units on the table (a Destroyed unit's placement is cleared, see :meth:`resolve`)."""
@@ -602,11 +605,7 @@ class Simulation:
         if veteran:
             cols.append(sum(e.value * self._near_marker(t, trials, float(e.within or 0)) for e in veteran))
         chain = tuple(batches)
-        if all(isinstance(c, (int, np.integer)) for c in cols):
-            order, bounds, keys = group_state(self.state, np.asarray(cols, dtype=np.int64), trials)
-        else:
-            mat = np.stack([self.state[c] if isinstance(c, (int, np.integer)) else np.asarray(c) for c in cols])
-            order, bounds, keys = group_rows(mat, trials)
+        order, bounds, keys = self._split(trials, cols)
         tables: list[tuple[np.ndarray, np.ndarray]] = []
         costs = np.zeros(len(keys), dtype=np.bool_)
         for g, group in enumerate(keys.tolist()):
