@@ -110,3 +110,21 @@ def test_forked_workers_share_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     assert np.array_equal(one.winner, many.winner)
     (shared,) = made
     assert min(shared.published()) > 0 and sum(shared.hits()) > 0
+
+
+def test_a_record_not_yet_whole_is_read_later() -> None:
+    """A reader that sees a log's header before the record it covers (weakly ordered memory) leaves the record
+    for its next reading: its bytes are checked against the digest written with it."""
+    from mathhammer.scenario.shared import _HEADER, _RECORD, SharedAnswers
+
+    shared = SharedAnswers(2, size=4096)
+    shared.start(0)
+    shared.put(("close", 7), ((1.0, 2.0), None))
+    log = shared.logs[0]
+    at = _HEADER.size + _RECORD.size + 3  # a byte inside the pickled answer, not yet written
+    kept = log[at]
+    log[at] = kept ^ 0xFF
+    shared.start(1)
+    assert shared.get(("close", 7)) == []
+    log[at] = kept  # now whole
+    assert shared.get(("close", 7)) == [((1.0, 2.0), None)]

@@ -7,10 +7,10 @@ a process's own placement ids) and read those the other workers published, so a 
 computed about once in all.
 
 Each block writes only its own log (one writer: no lock); a log is a header (the committed end and the
-answers taken from the others, two int64) and records ``[length u32][digest 16 bytes][pickled answer]``. A
-record is written before the header moves past it, so a reader never sees a part of one (x86 keeps the order
-of stores; elsewhere a record that does not unpickle is left for the next reading). A full log takes no more
-records; answers stay correct, they are computed again.
+answers taken from the others, two int64) and records ``[length u32][question digest 16 bytes][answer digest
+8 bytes][pickled answer]``. A record is written before the header moves past it, so a reader never sees a part
+of one on x86 (which keeps the order of stores); elsewhere a record whose bytes do not match its digest yet is
+left for the next reading. A full log takes no more records; answers stay correct, they are computed again.
 
 An answer is a pure function of its key: whichever process computed it, it is the same, so the games do not
 depend on who read what first (the test suite holds parallel runs equal to serial ones).
@@ -37,7 +37,7 @@ import struct
 from typing import Any
 
 _HEADER = struct.Struct("<qq")  # the committed end; the answers this block took from the others
-_RECORD = struct.Struct("<I16s")
+_RECORD = struct.Struct("<I16s8s")  # the answer's length, the question's digest, the answer's digest
 
 #: Bytes of each block's log (records of about 100 bytes: some 160,000 answers).
 LOG_BYTES = 16 << 20
@@ -45,6 +45,10 @@ LOG_BYTES = 16 << 20
 
 def _digest(key: object) -> bytes:
     return hashlib.blake2b(repr(key).encode(), digest_size=16).digest()
+
+
+def _check(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=8).digest()
 
 
 class SharedAnswers:
@@ -90,12 +94,12 @@ class SharedAnswers:
             end = _HEADER.unpack_from(log, 0)[0]
             at = self.read_to[b]
             while at < end:
-                length, digest = _RECORD.unpack_from(log, at)
+                length, digest, check = _RECORD.unpack_from(log, at)
                 body = at + _RECORD.size
-                try:
-                    self.local.setdefault(digest, []).append(pickle.loads(log[body : body + length]))
-                except Exception:  # pragma: no cover - a record not yet whole (weakly ordered memory): read it later
-                    break
+                data = log[body : body + length]
+                if body + length > end or _check(data) != check:  # pragma: no cover - not yet whole: read it later
+                    break  # (weakly ordered memory can show the header before the record)
+                self.local.setdefault(digest, []).append(pickle.loads(data))
                 at = body + length
             self.read_to[b] = at
 
@@ -115,7 +119,7 @@ class SharedAnswers:
         end, hits = _HEADER.unpack_from(log, 0)
         if end + _RECORD.size + len(body) > len(log):
             return
-        _RECORD.pack_into(log, end, len(body), _digest(key))
+        _RECORD.pack_into(log, end, len(body), _digest(key), _check(body))
         log[end + _RECORD.size : end + _RECORD.size + len(body)] = body
         _HEADER.pack_into(log, 0, end + _RECORD.size + len(body), hits)  # after the record: readers see it whole
 
