@@ -659,16 +659,20 @@ def charge_distance(
         return out
 
     goals_all = shapely.union_all([lv.goal for lv in levels.values() if not lv.goal.is_empty])
-    h = shapely.distance(shapely.points(xy), goals_all).tolist()
     dist = [math.inf] * len(nodes)
     prev: list[tuple[int, float, str | None]] = [(-1, 0.0, None)] * len(nodes)
     dist[0] = 0.0
-    heap = [(h[0], 0)]
     done = np.zeros(len(nodes), dtype=bool)
     limit = math.inf if max_length is None else float(max_length) + 1e-9
     if max_length is not None:  # a point farther than max_length in a straight line is farther along any path
         done |= np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1]) > limit
         done[0] = False
+    # the A* estimate (straight distance to the goal region), read for the nodes the search may reach only
+    h = [math.inf] * len(nodes)
+    reach = np.flatnonzero(~done)
+    for i, v in zip(reach.tolist(), shapely.distance(shapely.points(xy[reach]), goals_all).tolist(), strict=True):
+        h[i] = v
+    heap = [(h[0], 0)]
 
     def relax(i: int, d: float, j: int, step: float, climb: float = 0.0, unknown: str | None = None) -> None:
         if d + step + climb < dist[j] - 1e-12:
