@@ -33,7 +33,7 @@ def _play(sim: Simulation) -> tuple[np.ndarray, ...]:
 def _whole(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every unit on the table counts as near: the World gets the whole board and reduces it itself."""
     monkeypatch.setattr(Simulation, "_near_test", lambda self, pid, gap: lambda p: True)
-    monkeypatch.setattr(Simulation, "_box_test", lambda self, key, lo, hi, reach: lambda p: True)
+    monkeypatch.setattr(Simulation, "_box_test", lambda self, lo, hi, reach: lambda p: True)
     monkeypatch.setattr(Simulation, "_facts_test", lambda self, pu, side, pt, t: lambda p, player: True)
     monkeypatch.setattr(World, "place_test", lambda self, *a, **k: lambda p: True)
     monkeypatch.setattr(World, "bases_test", lambda self, su, box: lambda p: True)

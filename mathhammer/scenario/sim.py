@@ -104,12 +104,17 @@ def _group_of(order: np.ndarray, bounds: np.ndarray, n: int) -> np.ndarray:
 
 
 @njit(**JIT)
+def _uniform(base, t):  # pragma: no cover - compiled
+    """The uniform of game number ``t`` in the draw keyed ``base`` (:func:`_draw_base`)."""
+    z = mix64(base + np.uint64(t) * np.uint64(0x9E3779B97F4A7C15))
+    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(**JIT)
 def _uniforms_kernel(base, trials):  # pragma: no cover - compiled
     out = np.empty(trials.size)
-    gamma = np.uint64(0x9E3779B97F4A7C15)
     for i in range(trials.size):
-        z = mix64(base + np.uint64(trials[i]) * gamma)
-        out[i] = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        out[i] = _uniform(base, trials[i])
     return out
 
 
@@ -160,15 +165,13 @@ def _apply_kernel(
     """Per group ``g`` (games ``order[bounds[g]:bounds[g + 1]]``), each game's outcome drawn from transition ``g``
     (rows ``arrs[starts[g]:]``, cumulative ``cdfs``): the uniform of :func:`uniforms`, numpy's
     ``searchsorted(side="right")`` clipped to the last row. Returns the games whose unit is Destroyed."""
-    gamma = np.uint64(0x9E3779B97F4A7C15)
     dead = np.empty(order.size, dtype=np.int64)
     nd = 0
     for g in range(bounds.size - 1):
         lo, n = starts[g], starts[g + 1] - starts[g]
         for i in range(bounds[g], bounds[g + 1]):
             t = order[i]
-            z = mix64(base + np.uint64(t + offset) * gamma)
-            u = np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+            u = _uniform(base, t + offset)
             a, b = 0, n  # the first row whose cumulative probability exceeds u
             while a < b:
                 mid = (a + b) // 2
@@ -204,17 +207,16 @@ def _split_by(trials: np.ndarray, values: np.ndarray) -> Iterator[tuple[int, np.
 
 
 class _Test:
-    """A test of placements (:meth:`Simulation._near_cols`): ``test(p)`` one placement, ``test.many(pids)`` many at
-    once (compiled; the same answers)."""
+    """A test of placements (:meth:`Simulation._near_cols`) read for many at once, ``test.many(pids)`` (compiled);
+    ``test(p)``: one placement."""
 
-    __slots__ = ("many", "one")
+    __slots__ = ("many",)
 
-    def __init__(self, one: Callable[[int], bool], many: Callable[[np.ndarray], np.ndarray]) -> None:
-        self.one = one
+    def __init__(self, many: Callable[[np.ndarray], np.ndarray]) -> None:
         self.many = many
 
     def __call__(self, p: int, _side: str = "") -> bool:
-        return self.one(p)
+        return bool(self.many(np.array([p], dtype=np.int64))[0])
 
 
 class Simulation:
@@ -619,9 +621,7 @@ class Simulation:
             asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly, better)
             tr = self._asked.get(asked)
             if tr is None:
-                tr = self._asked[asked] = self._transition(
-                    chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly, better
-                )
+                tr = self._asked[asked] = self._transition(*asked)
             tables.append(tr)
         # every group's draw and transition in one pass (a game's draw is its own: the grouping changes nothing)
         arrs = np.concatenate([a for a, _ in tables])
@@ -1650,15 +1650,14 @@ class Simulation:
                 engaged = tuple((gkey[3 + 2 * i], gkey[4 + 2 * i]) for i in range(len(foes)) if gkey[4 + 2 * i] > 0)
                 # the other units on the table matter only near the move (World.close_box): split by those
                 lo, hi, reach = self.world.close_box(pu, a, engaged)
-                box = (pu, a, engaged)
-                near_cols = self._near_cols(ts1, rest, self._box_test(box, lo, hi, reach))
+                near_cols = self._near_cols(ts1, rest, self._box_test(lo, hi, reach))
                 for near_pos, idx in self._ordered(near_cols, range(len(rest))):
                     ts2 = ts1[idx]
                     near = tuple(p for p in near_pos if p >= 0)
                     new = self.world.close_ranks_near(pu, a, engaged, near)
                     if isinstance(new, tuple):  # the grid fallback looks farther: the units near its box
                         glo, ghi = new
-                        for gpos, idx3 in self._near_cols(ts2, rest, self._box_test((box, "grid"), glo, ghi, reach)):
+                        for gpos, idx3 in self._near_cols(ts2, rest, self._box_test(glo, ghi, reach)):
                             ts3 = ts2[idx3]
                             moved = self.world.close_ranks_grid(pu, a, engaged, tuple(p for p in gpos if p >= 0))
                             if moved != pu:
@@ -1739,15 +1738,15 @@ class Simulation:
     def _near_test(self, pid: int, gap: float) -> _Test:
         """Could a base of a placement be within ``gap`` of one of ``pid`` (:meth:`World.near`)?"""
         world = self.world
-        return _Test(lambda p: world.near(pid, p, gap), lambda ps: world.near_many(pid, ps, gap))
+        return _Test(lambda ps: world.near_many(pid, ps, gap))
 
-    def _box_test(self, key: object, lo: np.ndarray | None, hi: np.ndarray | None, reach: float) -> _Test:
-        """Is a placement's base within ``reach`` of the box ``lo``-``hi`` (:meth:`World.near_box`, cached
-        under ``key``)? Every placement is, without a box."""
+    def _box_test(self, lo: np.ndarray | None, hi: np.ndarray | None, reach: float) -> _Test:
+        """Is a placement's base within ``reach`` of the box ``lo``-``hi`` (:meth:`World.near_box_many`)? Every
+        placement is, without a box."""
         if lo is None or hi is None:
-            return _Test(lambda p: True, lambda ps: np.ones(ps.size, dtype=bool))
+            return _Test(lambda ps: np.ones(ps.size, dtype=bool))
         world = self.world
-        return _Test(lambda p: world.near_box(key, p, lo, hi, reach), lambda ps: world.near_box_many(ps, lo, hi, reach))
+        return _Test(lambda ps: world.near_box_many(ps, lo, hi, reach))
 
     def _stays_put(self, u: int, mask: int) -> bool:
         """SIEGE MODE from the abilities ``mask`` used this Round: no Close Ranks move (a BURROWED unit makes it and

@@ -843,13 +843,14 @@ class World:
             )
         return hit
 
-    def _ask(self, asked: tuple[object, ...], compute: Callable[[], Any]) -> Any:
-        """``compute()``, or the answer another forked worker published for ``asked`` (the question by content:
-        :meth:`content` for placements), publishing a computed one (:class:`~mathhammer.scenario.shared.SharedAnswers`;
-        for answers that are a function of the question alone)."""
+    def _ask(self, question: Callable[[], tuple[object, ...]], compute: Callable[[], Any]) -> Any:
+        """``compute()``, or the answer another forked worker published for ``question()`` (the question by content:
+        :meth:`content` for placements; read only where answers are shared), publishing a computed one
+        (:class:`~mathhammer.scenario.shared.SharedAnswers`; for answers that are a function of the question alone)."""
         shared = self.shared
         if shared is None:
             return compute()
+        asked = question()
         found = shared.get(asked)
         if found:
             shared.hit()
@@ -857,6 +858,21 @@ class World:
         answer = compute()
         shared.put(asked, answer)
         return answer
+
+    def _shared_entry(
+        self, asked: tuple[object, ...], near: Callable[[list[float]], Any], content: Callable[[Any], Any] = lambda x: x
+    ) -> tuple[list[float], Any, Any] | None:
+        """An answer another forked worker published for ``asked`` with the box it examined, taken where the bases
+        near that box here (``near(box)``, compared as ``content(...)``, what the other published) are the ones it
+        found: the rule of the local box memos. Returns (box, the bases near it here, the answer), or None."""
+        shared = self.shared
+        if shared is not None:
+            for box, there, answer in shared.get(asked):
+                here = near(box)
+                if content(here) == there:
+                    shared.hit()
+                    return box, here, answer
+        return None
 
     def _charge_spots_memo(
         self,
@@ -882,22 +898,18 @@ class World:
             if _bases_near(others, box, r) == relevant:
                 _join_box(seen, box)
                 return result
-        shared = self.shared
-        if shared is not None:  # what the other forked workers found
-            for box, relevant, result in shared.get(("spots", *asked)):
-                if _bases_near(others, box, r) == relevant:
-                    shared.hit()
-                    entries.append((box, relevant, result))
-                    _join_box(seen, box)
-                    return result  # type: ignore[no-any-return]
-        box = [math.inf, math.inf, -math.inf, -math.inf]
-        result = self._charge_spots(su, lead, r, level, others, live, box)
-        relevant = _bases_near(others, box, r)
+        found = self._shared_entry(("spots", *asked), lambda box: _bases_near(others, box, r))
+        if found is not None:  # what another forked worker found
+            box, relevant, result = found
+        else:
+            box = [math.inf, math.inf, -math.inf, -math.inf]
+            result = self._charge_spots(su, lead, r, level, others, live, box)
+            relevant = _bases_near(others, box, r)
+            if self.shared is not None:
+                self.shared.put(("spots", *asked), (box, relevant, result))
         entries.append((box, relevant, result))
-        if shared is not None:
-            shared.put(("spots", *asked), (box, relevant, result))
         _join_box(seen, box)
-        return result
+        return result  # type: ignore[no-any-return]
 
     def _charge_spots(
         self,
@@ -1173,25 +1185,24 @@ class World:
                 if isinstance(kept, tuple):
                     raise _GridFallbackError(kept)
                 return kept
-        answer: int | Coord | None = None
-        shared = self.shared
-        if shared is not None:  # what the other forked workers found, by content (placement ids are each one's own)
+        found = None
+        if self.shared is not None:  # what another forked worker found, by content (placement ids are its own)
             c = self.content
             asked = ("close", c(pid), alive, tuple((c(f), k) for f, k in foes), reduced)
-            for box, relevant, found in shared.get(asked):
-                if _bases_near(bases, box, r) == relevant:
-                    shared.hit()
-                    answer = self._intern(found) if isinstance(found, Placement) else found
-                    break
-        if answer is None:
+            found = self._shared_entry(asked, lambda box: _bases_near(bases, box, r))
+        answer: int | Coord
+        if found is not None:
+            box, relevant, kept = found
+            answer = self._intern(kept) if isinstance(kept, Placement) else kept
+        else:
             box = [math.inf, math.inf, -math.inf, -math.inf]
             try:
                 answer = self._close_ranks(pid, alive, foes, others, reduced, box)
             except _GridFallbackError as fallback:
                 answer = fallback.lead_to
             relevant = _bases_near(bases, box, r)
-            if shared is not None:
-                shared.put(asked, (box, relevant, self.placements[answer] if isinstance(answer, int) else answer))
+            if self.shared is not None:
+                self.shared.put(asked, (box, relevant, self.placements[answer] if isinstance(answer, int) else answer))
         entries.append((box, relevant, answer))
         if isinstance(answer, tuple):
             raise _GridFallbackError(answer)
@@ -1730,8 +1741,10 @@ class World:
         self, su: ScenarioUnit, centres: list[Coord], level: str | None, foes: tuple[tuple[int, int], ...]
     ) -> frozenset[str]:
         """The units of ``foes`` that a unit with models at ``centres`` is Engaged with (7.2.1)."""
-        asked = ("engaged", su.id, tuple(centres), level, tuple((self.content(f), k) for f, k in foes))
-        return self._ask(asked, lambda: self._read_engaged_foes(su, centres, level, foes))  # type: ignore[no-any-return]
+        return self._ask(  # type: ignore[no-any-return]
+            lambda: ("engaged", su.id, tuple(centres), level, tuple((self.content(f), k) for f, k in foes)),
+            lambda: self._read_engaged_foes(su, centres, level, foes),
+        )
 
     def _read_engaged_foes(
         self, su: ScenarioUnit, centres: list[Coord], level: str | None, foes: tuple[tuple[int, int], ...]
@@ -1974,7 +1987,7 @@ class World:
                 b = self.board_for(pos, alive)
                 return any(engaged(b, ma, mb) for ma in b.unit(ua).models for mb in b.unit(ub).models)
 
-            hit = self._pairs[key] = self._ask(("pair", self.content(pa), ka, self.content(pb), kb), read)
+            hit = self._pairs[key] = self._ask(lambda: ("pair", self.content(pa), ka, self.content(pb), kb), read)
         return hit
 
     def strikers(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> int:
@@ -1984,9 +1997,9 @@ class World:
         key = (sub, uid)
         hit = self._strikers.get(key)
         if hit is None:
-            asked = ("strikers", tuple(self.content(p) for p in sub[0]), sub[1], uid)
             hit = self._strikers[key] = self._ask(
-                asked, lambda: len(fighting_ranks(self.board_for(*sub), uid).attackers)
+                lambda: ("strikers", tuple(self.content(p) for p in sub[0]), sub[1], uid),
+                lambda: len(fighting_ranks(self.board_for(*sub), uid).attackers),
             )
         return hit
 
@@ -2080,16 +2093,17 @@ class World:
         for box, relevant, answer in entries:
             if self._units_near(rest, box, r) == relevant:
                 return answer
-        shared = self.shared
-        if shared is not None:  # what the other forked workers found, by content (placement ids are each one's own)
-            c = self.content
+        c = self.content
+
+        def named(units: frozenset[tuple[int, int, int]]) -> frozenset[tuple[int, int, int]]:
+            return frozenset((v, c(p), k) for v, p, k in units)
+
+        if self.shared is not None:  # what another forked worker found, by content (placement ids are its own)
             asked = (uid, c(pos[u]), alive[u], tuple((c(pos[t]), alive[t]) for t in sorted(tset)), *base[4:])
-            for box, near, answer in shared.get(asked):
-                relevant = self._units_near(rest, box, r)
-                if frozenset((v, c(p), k) for v, p, k in relevant) == near:
-                    shared.hit()
-                    entries.append((box, relevant, answer))
-                    return answer
+            found = self._shared_entry(asked, lambda box: self._units_near(rest, box, r), named)
+            if found is not None:
+                entries.append(found)
+                return found[2]  # type: ignore[no-any-return]
         box = [0.0, 0.0, 0.0, 0.0]
         board = self.board_for(pos, alive, fields)
         through, free_climb = self.mobility[uid]  # Raptor Strain
@@ -2106,8 +2120,8 @@ class World:
         answer = (path.length, path.end)
         relevant = self._units_near(rest, box, r)
         entries.append((box, relevant, answer))
-        if shared is not None:
-            shared.put(asked, (box, frozenset((v, c(p), k) for v, p, k in relevant), answer))
+        if self.shared is not None:
+            self.shared.put(asked, (box, named(relevant), answer))
         return answer
 
     def _units_near(
@@ -2164,7 +2178,7 @@ class World:
         hit = self._contest.get(key)
         if hit is None:
             hit = self._contest[key] = self._ask(
-                ("contest", self.content(pid), marker), lambda: self._first_contesting(pid, marker)
+                lambda: ("contest", self.content(pid), marker), lambda: self._first_contesting(pid, marker)
             )
         return hit
 
