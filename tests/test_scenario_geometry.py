@@ -22,7 +22,7 @@ from mathhammer.board.facts import weapon_facts
 from mathhammer.board.model import Board, board_problems
 from mathhammer.board.ranks import fighting_ranks
 from mathhammer.scenario import builtin_scenarios, load_scenario
-from mathhammer.scenario.fast import clear_of, group_rows, group_state, near_any
+from mathhammer.scenario.fast import IdGrouper, clear_of, group_rows, group_state, near_any, regroup
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.world import AUTO, World
 
@@ -52,6 +52,36 @@ def test_group_rows_matches_a_dictionary(seed: int) -> None:
     assert {tuple(k2[g].tolist()): o2[b2[g] : b2[g + 1]].tolist() for g in range(len(k2))} == _naive_groups(
         cols[rows], trials
     )
+
+
+def test_id_grouper_equals_group_rows_and_regroup_concatenates() -> None:
+    """The board-id split (no hashing, scratch kept between calls) gives group_rows' split of the ids, call after
+    call with the ids growing; regroup lists each outer group's items group after group."""
+    rng = np.random.default_rng(7)
+    grouper = IdGrouper()
+    for n_ids in (3, 50, 3000, 20):  # the scratch grows, then serves a smaller call (old marks never match)
+        ids = rng.integers(0, n_ids, size=4000)
+        trials = np.sort(rng.choice(4000, size=int(rng.integers(1, 4000)), replace=False))
+        order, bounds, got_ids = grouper.split(ids, trials)
+        o2, b2, k2 = group_rows(ids[trials][None, :], np.arange(trials.size))
+        assert (
+            order.tolist() == o2.tolist() and bounds.tolist() == b2.tolist() and got_ids.tolist() == k2[:, 0].tolist()
+        )
+        outer = rng.integers(0, 3, size=got_ids.size)
+        b_order, b_bounds, _ = group_rows(outer[None, :], np.arange(got_ids.size))
+        items, ends = regroup(order, bounds, b_order, b_bounds)
+        want = [
+            i
+            for g in range(len(b_bounds) - 1)
+            for b in b_order[b_bounds[g] : b_bounds[g + 1]].tolist()
+            for i in order[bounds[b] : bounds[b + 1]].tolist()
+        ]
+        sizes = [
+            sum(int(bounds[b + 1] - bounds[b]) for b in b_order[b_bounds[g] : b_bounds[g + 1]].tolist())
+            for g in range(len(b_bounds) - 1)
+        ]
+        assert items.tolist() == want and ends.tolist() == np.cumsum(sizes).tolist()
+        assert ends[-1] == trials.size
 
 
 @pytest.mark.parametrize("seed", range(4))

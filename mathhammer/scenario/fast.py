@@ -620,6 +620,96 @@ def control_winners(table: np.ndarray, supply: np.ndarray, players: np.ndarray, 
     return _winners_kernel(table, np.ascontiguousarray(supply), players, live)  # type: ignore[no-any-return]
 
 
+@njit(**JIT)
+def _by_id_kernel(ids, trials, stamp, slot, tick):  # pragma: no cover - compiled
+    n = trials.size
+    firsts = np.empty(n, dtype=np.int64)
+    inv = np.empty(n, dtype=np.int64)
+    g = 0
+    for i in range(n):
+        b = ids[trials[i]]
+        if stamp[b] != tick:  # the first trial of this id in the call: a new group, no hashing
+            stamp[b] = tick
+            slot[b] = g
+            firsts[g] = b
+            g += 1
+        inv[i] = slot[b]
+    bounds = np.zeros(g + 1, dtype=np.int64)
+    for i in range(n):
+        bounds[inv[i] + 1] += 1
+    for k in range(g):
+        bounds[k + 1] += bounds[k]
+    fill = bounds[:g].copy()
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        k = inv[i]
+        order[fill[k]] = i
+        fill[k] += 1
+    return order, bounds, firsts[:g].copy()
+
+
+class IdGrouper:
+    """:func:`group_rows` of one column of small non-negative ids (board ids) without hashing: a group's slot is
+    read by the id, from two scratch arrays kept between calls (marked with a call counter, never cleared).
+
+    >>> grouper = IdGrouper()
+    >>> order, bounds, ids = grouper.split(np.array([5, 2, 5, 7]), np.array([3, 0, 2, 1]))
+    >>> order.tolist(), bounds.tolist(), ids.tolist()  # positions in the trials, per id in order of first trial
+    ([0, 1, 2, 3], [0, 1, 3, 4], [7, 5, 2])
+    """
+
+    __slots__ = ("_slot", "_stamp", "_tick")
+
+    def __init__(self) -> None:
+        self._stamp = np.zeros(0, dtype=np.int64)
+        self._slot = np.zeros(0, dtype=np.int64)
+        self._tick = 0
+
+    def split(self, ids: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Split ``trials`` by ``ids[trial]``: positions in ``trials`` reordered group by group (groups in order of
+        their first trial, trials in order within one), each group's bounds in them, each group's id (the same
+        as ``group_rows(ids[trials][None, :], np.arange(trials.size))`` with the keys as one column)."""
+        trials = np.ascontiguousarray(trials, dtype=np.int64)
+        top = int(ids[trials].max()) + 1 if trials.size else 0
+        if top > self._stamp.size:
+            cap = max(top, 2 * self._stamp.size, 1024)
+            stamp = np.zeros(cap, dtype=np.int64)
+            slot = np.zeros(cap, dtype=np.int64)
+            stamp[: self._stamp.size] = self._stamp
+            self._stamp, self._slot = stamp, slot
+        self._tick += 1
+        return _by_id_kernel(ids, trials, self._stamp, self._slot, self._tick)  # type: ignore[no-any-return]
+
+
+@njit(**JIT)
+def _regroup_kernel(order, bounds, b_order, b_bounds):  # pragma: no cover - compiled
+    out = np.empty(order.size, dtype=np.int64)
+    ends = np.empty(b_bounds.size - 1, dtype=np.int64)
+    c = 0
+    for g in range(b_bounds.size - 1):
+        for k in range(b_bounds[g], b_bounds[g + 1]):
+            b = b_order[k]
+            for i in range(bounds[b], bounds[b + 1]):
+                out[c] = order[i]
+                c += 1
+        ends[g] = c
+    return out, ends
+
+
+def regroup(
+    order: np.ndarray, bounds: np.ndarray, b_order: np.ndarray, b_bounds: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Groups of groups: items split into groups (``order``, ``bounds``), the groups split again (``b_order``,
+    ``b_bounds``, indices of groups); returns the items of each outer group (its groups' items, group after
+    group in the order of ``b_order``) and each outer group's end.
+
+    >>> out, ends = regroup(np.array([4, 0, 3, 1, 2]), np.array([0, 2, 4, 5]), np.array([0, 2, 1]), np.array([0, 2, 3]))
+    >>> out.tolist(), ends.tolist()
+    ([4, 0, 2, 3, 1], [3, 5])
+    """
+    return _regroup_kernel(order, bounds, b_order, b_bounds)  # type: ignore[no-any-return]
+
+
 def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split ``trials`` by the columns ``cols[:, trial]``.
 
@@ -644,11 +734,13 @@ def group_state(state: np.ndarray, rows: np.ndarray, trials: np.ndarray) -> tupl
 __all__ = [
     "UNREAD",
     "BoardTable",
+    "IdGrouper",
     "PairTable",
     "clear_of",
     "contest_rows",
     "group_rows",
     "group_state",
     "near_any",
+    "regroup",
     "supply_matrix",
 ]

@@ -83,7 +83,7 @@ from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities, conditions
 from . import mission as missions
-from .fast import UNREAD, BoardTable, PairTable, group_rows, group_state, supply_matrix
+from .fast import UNREAD, BoardTable, IdGrouper, PairTable, group_rows, group_state, regroup, supply_matrix
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import EDGE_REAR, World
 
@@ -248,6 +248,7 @@ class Simulation:
         self.board = self.state[5 * U]
         self._boards = BoardTable(U)  # board id -> every unit's placement (a row)
         self._boards.intern((-1,) * U)  # id 0: nothing on the table
+        self._by_board = IdGrouper()  # trials split by their board id
         self.pos[:] = -1
         self.alive[:] = self.full[:, None]
         self.shielded[:] = np.array([self._shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
@@ -1068,9 +1069,9 @@ class Simulation:
         # per trial its board (hash grouping, linear in the trials), per board and unit the placement
         if trials.size == 1 or bool((self.board[trials] == self.board[trials[0]]).all()):
             return lambda idx, _matters: np.ones(idx.size, dtype=bool)  # one board (common): every trial alike
-        order, bounds, keys = group_rows(self.board[trials][None, :], np.arange(trials.size))
+        order, bounds, bids = self._by_board.split(self.board, trials)
         board_of = _group_of(order, bounds, trials.size)
-        placed = self._board_arr[keys[:, 0]][:, np.asarray(units, dtype=np.int64)]
+        placed = self._board_arr[bids][:, np.asarray(units, dtype=np.int64)]
         rows = [np.unique(placed[:, i], return_inverse=True) for i in range(len(units))]
 
         def same(idx: np.ndarray, matters: Callable[[int], bool]) -> np.ndarray:
@@ -1688,38 +1689,41 @@ class Simulation:
                 )
             return
         # the trials of one board (every unit's placement, ``board``) share the answer: read it per board
-        order, bounds, keys = group_rows(self.board[trials][None, :], np.arange(trials.size))
+        order, bounds, bids = self._by_board.split(self.board, trials)
         players = [self.units[v].player for v in units]
-        if len(keys) > _FEW_BOARDS:
-            # many boards: the same split without a loop over them. Per unit, each placement is tested once;
-            # the boards are grouped by the placements kept (in order of first board), then their trials
-            # (board after board, as below)
-            kept = self._board_arr[keys[:, 0]][:, np.asarray(units)].T.copy()
-            nu = len(units)  # every (unit, placement) of the boards once: one code (placement + 1) * nu + unit
-            codes, inv = np.unique((kept + 1) * nu + np.arange(nu)[:, None], return_inverse=True)
-            if isinstance(near, _Test):  # every placement at once, compiled
-                flag = np.zeros(codes.size, dtype=bool)
-                on = codes >= nu
-                flag[on] = near.many(codes[on] // nu - 1)
-            else:
-                flag = np.asarray([c >= nu and near(c // nu - 1, players[c % nu]) for c in codes.tolist()], dtype=bool)
-            kept[~flag[inv.reshape(kept.shape)]] = -1
-            b_order, b_bounds, b_keys = group_rows(kept, np.arange(len(keys)))
-            per_trial = np.repeat(_group_of(b_order, b_bounds, len(keys)), np.diff(bounds))
-            idx_all = order[np.argsort(per_trial, kind="stable")]
-            ends = np.cumsum(np.bincount(per_trial, minlength=len(b_keys)))
+        if bids.size > _FEW_BOARDS:
+            # many boards: the same split without a loop over them. Each placement is tested once; the boards
+            # are grouped by the placements kept (in order of first board), then their trials (board after
+            # board, as below)
+            kept = self._board_arr[bids][:, np.asarray(units)]
+            on = kept >= 0
+            pids = np.unique(kept[on])
+            if not pids.size:
+                flag = np.zeros(0, dtype=bool)
+            elif isinstance(near, _Test):  # every placement at once, compiled
+                flag = near.many(pids)
+            else:  # a placement is its unit's: the unit's player
+                world = self.world
+                flag = np.asarray(
+                    [near(p, self.units[world.index[world.placements[p].unit]].player) for p in pids.tolist()],
+                    dtype=bool,
+                )
+            ok = np.zeros(kept.shape, dtype=bool)
+            ok[on] = flag[np.searchsorted(pids, kept[on])]
+            b_order, b_bounds, b_keys = group_rows(np.where(ok, kept, -1).T, np.arange(bids.size))
+            idx_all, ends = regroup(order, bounds, b_order, b_bounds)
             for g in range(len(b_keys)):
                 yield tuple(b_keys[g].tolist()), idx_all[(ends[g - 1] if g else 0) : ends[g]]
             return
         parts: dict[tuple[int, ...], list[np.ndarray]] = {}
         flags: dict[tuple[int, int], bool] = {}
-        boards = self._board_arr[keys[:, 0]].tolist()
+        boards = self._board_arr[bids].tolist()
         if isinstance(near, _Test):  # every placement at once, compiled
             asked = sorted({(v, b[v]) for b in boards for v in units if b[v] >= 0})
             if asked:
                 got = near.many(np.array([p for _, p in asked], dtype=np.int64)).tolist()
                 flags = dict(zip(asked, got, strict=True))
-        for g in range(len(keys)):
+        for g in range(bids.size):
             board = boards[g]
             key = []
             for v, player in zip(units, players, strict=True):
