@@ -314,12 +314,18 @@ def _bases_near(bases: list[_Base], box: list[float], r: float) -> frozenset[_Ba
     """The ``bases`` (tuples starting with centre and radius) that can change a test of a base of radius ``r``
     at a point of ``box`` ([x0, y0, x1, y1]): centre within their radius + ``r`` + 1" (and a margin) of it
     (an overlap, or an enemy Within the Engagement Range)."""
+    x0, y0, x1, y1 = box
     out = []
     for b in bases:
         (x, y), rad = b[0], b[1]
-        dx = max(box[0] - x, x - box[2], 0.0)
-        dy = max(box[1] - y, y - box[3], 0.0)
-        if math.hypot(dx, dy) <= r + rad + ENGAGEMENT_RANGE + 0.01:
+        dx, dy = x0 - x, y0 - y  # max(x0 - x, x - x1, 0.0), the same in y, without the calls
+        if x - x1 > dx:
+            dx = x - x1
+        if y - y1 > dy:
+            dy = y - y1
+        dx = dx if dx > 0.0 else 0.0
+        dy = dy if dy > 0.0 else 0.0
+        if (dx == 0.0 and dy == 0.0) or math.hypot(dx, dy) <= r + rad + ENGAGEMENT_RANGE + 0.01:
             out.append(b)
     return frozenset(out)
 
