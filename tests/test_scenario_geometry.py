@@ -54,6 +54,33 @@ def test_group_rows_matches_a_dictionary(seed: int) -> None:
     )
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_group_state_packed_keys_equal_the_hashed_split(seed: int) -> None:
+    """group_state with a field width per row (the trials' columns packed into one int64): the split of the
+    hashing kernel, call after call, as values outgrow their fields (widened, that call hashed) or cannot be
+    packed (below -1; more than 62 bits), and for tables of every code (<= 12 bits) and hashed codes."""
+    rng = np.random.default_rng(seed)
+    rows_n = 12
+    bits = np.ones(rows_n, dtype=np.int64)
+    for step in range(8):
+        n = int(rng.integers(1, 2000))
+        hi = int(rng.choice([2, 5, 40, 3000]))
+        state = rng.integers(-1, hi, size=(rows_n, n))
+        if step == 5:
+            state[3, n // 2] = -7  # cannot be packed: row 3 is hashed from now on
+        rows = rng.permutation(rows_n)[: int(rng.integers(1, 7))].astype(np.int64)
+        trials = np.sort(rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False))
+        before = bits.copy()
+        got = group_state(state, rows, trials, bits)
+        want = group_state(state, rows, trials)
+        assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True))
+        assert (bits >= before).all()
+        need = [int(state[r, trials].max() + 1).bit_length() for r in rows.tolist()]
+        assert all(bits[r] >= w for r, w in zip(rows.tolist(), need, strict=True))
+        again = group_state(state, rows, trials, bits)  # widths fit now: packed, unless more than 62 bits
+        assert all(np.array_equal(a, b) for a, b in zip(again, want, strict=True))
+
+
 def test_id_grouper_equals_group_rows_and_regroup_concatenates() -> None:
     """The board-id split (no hashing, scratch kept between calls) gives group_rows' split of the ids, call after
     call with the ids growing; regroup lists each outer group's items group after group."""
@@ -62,7 +89,7 @@ def test_id_grouper_equals_group_rows_and_regroup_concatenates() -> None:
     for n_ids in (3, 50, 3000, 20):  # the scratch grows, then serves a smaller call (old marks never match)
         ids = rng.integers(0, n_ids, size=4000)
         trials = np.sort(rng.choice(4000, size=int(rng.integers(1, 4000)), replace=False))
-        order, bounds, got_ids = grouper.split(ids, trials)
+        order, bounds, got_ids = grouper.split(ids, trials, n_ids)
         o2, b2, k2 = group_rows(ids[trials][None, :], np.arange(trials.size))
         assert (
             order.tolist() == o2.tolist() and bounds.tolist() == b2.tolist() and got_ids.tolist() == k2[:, 0].tolist()

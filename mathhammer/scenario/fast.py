@@ -621,19 +621,19 @@ def control_winners(table: np.ndarray, supply: np.ndarray, players: np.ndarray, 
 
 
 @njit(**JIT)
-def _by_id_kernel(ids, trials, stamp, slot, tick):  # pragma: no cover - compiled
+def _by_id_kernel(ids, trials, marks, tick):  # pragma: no cover - compiled
     n = trials.size
     firsts = np.empty(n, dtype=np.int64)
     inv = np.empty(n, dtype=np.int64)
     g = 0
     for i in range(n):
         b = ids[trials[i]]
-        if stamp[b] != tick:  # the first trial of this id in the call: a new group, no hashing
-            stamp[b] = tick
-            slot[b] = g
+        if marks[b, 0] != tick:  # the first trial of this id in the call: a new group, no hashing
+            marks[b, 0] = tick
+            marks[b, 1] = g
             firsts[g] = b
             g += 1
-        inv[i] = slot[b]
+        inv[i] = marks[b, 1]
     bounds = np.zeros(g + 1, dtype=np.int64)
     for i in range(n):
         bounds[inv[i] + 1] += 1
@@ -650,35 +650,32 @@ def _by_id_kernel(ids, trials, stamp, slot, tick):  # pragma: no cover - compile
 
 class IdGrouper:
     """:func:`group_rows` of one column of small non-negative ids (board ids) without hashing: a group's slot is
-    read by the id, from two scratch arrays kept between calls (marked with a call counter, never cleared).
+    read by the id, from a scratch array kept between calls (each id's last call and its group there; never
+    cleared).
 
     >>> grouper = IdGrouper()
-    >>> order, bounds, ids = grouper.split(np.array([5, 2, 5, 7]), np.array([3, 0, 2, 1]))
+    >>> order, bounds, ids = grouper.split(np.array([5, 2, 5, 7]), np.array([3, 0, 2, 1]), 8)
     >>> order.tolist(), bounds.tolist(), ids.tolist()  # positions in the trials, per id in order of first trial
     ([0, 1, 2, 3], [0, 1, 3, 4], [7, 5, 2])
     """
 
-    __slots__ = ("_slot", "_stamp", "_tick")
+    __slots__ = ("_marks", "_tick")
 
     def __init__(self) -> None:
-        self._stamp = np.zeros(0, dtype=np.int64)
-        self._slot = np.zeros(0, dtype=np.int64)
+        self._marks = np.zeros((0, 2), dtype=np.int64)
         self._tick = 0
 
-    def split(self, ids: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Split ``trials`` by ``ids[trial]``: positions in ``trials`` reordered group by group (groups in order of
-        their first trial, trials in order within one), each group's bounds in them, each group's id (the same
-        as ``group_rows(ids[trials][None, :], np.arange(trials.size))`` with the keys as one column)."""
-        trials = np.ascontiguousarray(trials, dtype=np.int64)
-        top = int(ids[trials].max()) + 1 if trials.size else 0
-        if top > self._stamp.size:
-            cap = max(top, 2 * self._stamp.size, 1024)
-            stamp = np.zeros(cap, dtype=np.int64)
-            slot = np.zeros(cap, dtype=np.int64)
-            stamp[: self._stamp.size] = self._stamp
-            self._stamp, self._slot = stamp, slot
+    def split(self, ids: np.ndarray, trials: np.ndarray, top: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Split ``trials`` by ``ids[trial]`` (each below ``top``): positions in ``trials`` reordered group by
+        group (groups in order of their first trial, trials in order within one), each group's bounds in them,
+        each group's id (the same as ``group_rows(ids[trials][None, :], np.arange(trials.size))`` with the keys
+        as one column)."""
+        if top > self._marks.shape[0]:
+            marks = np.zeros((max(top, 2 * self._marks.shape[0], 1024), 2), dtype=np.int64)
+            marks[: self._marks.shape[0]] = self._marks
+            self._marks = marks
         self._tick += 1
-        return _by_id_kernel(ids, trials, self._stamp, self._slot, self._tick)  # type: ignore[no-any-return]
+        return _by_id_kernel(ids, np.ascontiguousarray(trials, dtype=np.int64), self._marks, self._tick)  # type: ignore[no-any-return]
 
 
 @njit(**JIT)
@@ -710,6 +707,118 @@ def regroup(
     return _regroup_kernel(order, bounds, b_order, b_bounds)  # type: ignore[no-any-return]
 
 
+#: :func:`group_state` codes of at most this many bits are looked up in a table of every code.
+_DIRECT_BITS = 12
+
+
+@njit(**JIT)
+def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
+    c = rows.size
+    n = trials.size
+    shift = np.empty(c, dtype=np.int64)
+    total = 0
+    for j in range(c - 1, -1, -1):
+        shift[j] = total
+        total += bits[rows[j]]
+    if total > 62 or n == 0:  # no room in one int64: hash the columns
+        return _group_kernel(cols, rows, trials)
+    codes = np.empty(n, dtype=np.int64)
+    fits = True
+    for i in range(n):
+        t = trials[i]
+        code = 0
+        for j in range(c):
+            r = rows[j]
+            v = cols[r, t] + 1
+            if v < 0 or v >> bits[r] != 0:  # wider than its row's field: widen it; this call hashes the columns
+                if v < 0:
+                    bits[r] = 63
+                else:
+                    w = bits[r]
+                    while v >> w != 0:
+                        w += 1
+                    bits[r] = w
+                fits = False
+            elif fits:
+                code |= v << shift[j]
+        codes[i] = code
+    if not fits:
+        return _group_kernel(cols, rows, trials)
+    inv = np.empty(n, dtype=np.int64)
+    firsts = np.empty(n, dtype=np.int64)
+    g = 0
+    if total <= 12:
+        table = np.full(1 << total, -1, dtype=np.int64)
+        for i in range(n):
+            k = codes[i]
+            gid = table[k]
+            if gid < 0:
+                gid = table[k] = g
+                firsts[g] = trials[i]
+                g += 1
+            inv[i] = gid
+    else:
+        cap = 64
+        table = np.full(cap, -1, dtype=np.int64)
+        tkeys = np.empty(cap // 2, dtype=np.int64)
+        last = -1
+        lastcode = np.int64(-1)
+        for i in range(n):
+            k = codes[i]
+            if k == lastcode:
+                inv[i] = last
+                continue
+            mask = cap - 1
+            slot = np.int64(mix64(np.uint64(k)) & np.uint64(mask))
+            while True:
+                gid = table[slot]
+                if gid < 0:
+                    if 2 * (g + 1) > cap:
+                        cap *= 2
+                        mask = cap - 1
+                        table = np.full(cap, -1, dtype=np.int64)
+                        tk2 = np.empty(cap // 2, dtype=np.int64)
+                        for q in range(g):
+                            tk2[q] = tkeys[q]
+                            s2 = np.int64(mix64(np.uint64(tkeys[q])) & np.uint64(mask))
+                            while table[s2] >= 0:
+                                s2 = (s2 + 1) & mask
+                            table[s2] = q
+                        tkeys = tk2
+                        slot = np.int64(mix64(np.uint64(k)) & np.uint64(mask))
+                        while table[slot] >= 0:
+                            slot = (slot + 1) & mask
+                    table[slot] = g
+                    tkeys[g] = k
+                    firsts[g] = trials[i]
+                    gid = g
+                    g += 1
+                    break
+                if tkeys[gid] == k:
+                    break
+                slot = (slot + 1) & mask
+            inv[i] = gid
+            last = gid
+            lastcode = k
+    keys = np.empty((g, c), dtype=np.int64)
+    for q in range(g):
+        t = firsts[q]
+        for j in range(c):
+            keys[q, j] = cols[rows[j], t]
+    bounds = np.zeros(g + 1, dtype=np.int64)
+    for i in range(n):
+        bounds[inv[i] + 1] += 1
+    for q in range(g):
+        bounds[q + 1] += bounds[q]
+    fill = bounds[:g].copy()
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        q = inv[i]
+        order[fill[q]] = trials[i]
+        fill[q] += 1
+    return order, bounds, keys
+
+
 def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Split ``trials`` by the columns ``cols[:, trial]``.
 
@@ -726,9 +835,30 @@ def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.nda
     return _group_kernel(cols, rows, np.ascontiguousarray(trials, dtype=np.int64))  # type: ignore[no-any-return]
 
 
-def group_state(state: np.ndarray, rows: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`group_rows` of ``state[rows]`` without copying the rows (``state``: C-contiguous int64)."""
-    return _group_kernel(state, rows, np.ascontiguousarray(trials, dtype=np.int64))  # type: ignore[no-any-return]
+def group_state(
+    state: np.ndarray, rows: np.ndarray, trials: np.ndarray, bits: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`group_rows` of ``state[rows]`` without copying the rows (``state``: C-contiguous int64).
+
+    With ``bits`` (one per row of ``state``, kept by the caller between calls), each trial's columns are packed
+    into one int64 (a field of ``bits[row]`` bits per row, holding the value + 1) and the trials are grouped by
+    that code: one read of the columns and no hashing of them. A value that does not fit widens its row's field
+    (``bits`` is updated) and that call hashes the columns instead; so do columns needing more than 62 bits. The
+    split is the same either way.
+
+    >>> state = np.array([[4, -1, 4, 9], [0, -1, 0, 0]])
+    >>> bits = np.ones(2, dtype=np.int64)
+    >>> order, bounds, keys = group_state(state, np.array([0, 1]), np.arange(4), bits)  # widens: hashed
+    >>> order.tolist(), bounds.tolist(), keys.tolist(), bits.tolist()
+    ([0, 2, 1, 3], [0, 2, 3, 4], [[4, 0], [-1, -1], [9, 0]], [4, 1])
+    >>> [a.tolist() for a in group_state(state, np.array([0, 1]), np.arange(4), bits)] == [
+    ...     order.tolist(), bounds.tolist(), keys.tolist()]  # coded
+    True
+    """
+    trials = np.ascontiguousarray(trials, dtype=np.int64)
+    if bits is None:
+        return _group_kernel(state, rows, trials)  # type: ignore[no-any-return]
+    return _coded_kernel(state, rows, trials, bits)  # type: ignore[no-any-return]
 
 
 __all__ = [

@@ -246,6 +246,7 @@ class Simulation:
         self.used = self.state[4 * U : 5 * U]  # bit i: the unit's ability i used this round
         # the id of the whole placement vector (every unit's ``pos``): one column to group by the board
         self.board = self.state[5 * U]
+        self._row_bits = np.ones(5 * U + 1, dtype=np.int64)  # per row of state: its field in a packed key (group_state)
         self._boards = BoardTable(U)  # board id -> every unit's placement (a row)
         self._boards.intern((-1,) * U)  # id 0: nothing on the table
         self._by_board = IdGrouper()  # trials split by their board id
@@ -506,7 +507,7 @@ class Simulation:
         """:func:`~mathhammer.scenario.fast.group_rows` of ``trials`` by ``cols`` (rows of :attr:`state`, read in
         place where every one is, or per-trial arrays)."""
         if all(isinstance(c, (int, np.integer)) for c in cols):
-            return group_state(self.state, np.asarray(cols, dtype=np.int64), trials)
+            return group_state(self.state, np.asarray(cols, dtype=np.int64), trials, self._row_bits)
         mat = np.stack([self.state[c] if isinstance(c, (int, np.integer)) else np.asarray(c) for c in cols])
         return group_rows(mat, trials)
 
@@ -1069,7 +1070,7 @@ class Simulation:
         # per trial its board (hash grouping, linear in the trials), per board and unit the placement
         if trials.size == 1 or bool((self.board[trials] == self.board[trials[0]]).all()):
             return lambda idx, _matters: np.ones(idx.size, dtype=bool)  # one board (common): every trial alike
-        order, bounds, bids = self._by_board.split(self.board, trials)
+        order, bounds, bids = self._by_board.split(self.board, trials, self._boards.n)
         board_of = _group_of(order, bounds, trials.size)
         placed = self._board_arr[bids][:, np.asarray(units, dtype=np.int64)]
         rows = [np.unique(placed[:, i], return_inverse=True) for i in range(len(units))]
@@ -1689,7 +1690,7 @@ class Simulation:
                 )
             return
         # the trials of one board (every unit's placement, ``board``) share the answer: read it per board
-        order, bounds, bids = self._by_board.split(self.board, trials)
+        order, bounds, bids = self._by_board.split(self.board, trials, self._boards.n)
         players = [self.units[v].player for v in units]
         if bids.size > _FEW_BOARDS:
             # many boards: the same split without a loop over them. Each placement is tested once; the boards
