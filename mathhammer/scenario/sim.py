@@ -454,7 +454,7 @@ class Simulation:
         if not parts:
             return
         ts = np.concatenate([ts for ts, _ in parts])
-        pids = np.concatenate([np.full(ts.size, pid, dtype=np.int64) for ts, pid in parts])
+        pids = np.repeat(np.array([pid for _, pid in parts], dtype=np.int64), [part.size for part, _ in parts])
         new, old = self._boards.move(self.board, ts, u, pids)
         if new.size:
             self._bits_room()
