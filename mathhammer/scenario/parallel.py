@@ -42,10 +42,12 @@ from .spec import Scenario
 
 #: Fewer games than this run in one process (forking costs ~0.1 s a worker).
 PARALLEL_MIN = 40_000
-#: The pilot block's games. Small: it runs before the workers, on one core, and a worker meets most
-#: board states again anyway (standard_clash.toml, 2 workers: 50,000 games 25.2 s with a 10,000-game
-#: pilot, 24.2 s with 1,000, 23.1 s with 200; 200,000 games 36.3 s, 35.8 s and 34.2 s).
-PILOT = 200
+#: The pilot block's games. Small: it runs before the workers, on one core, and the workers share the answers
+#: they find anyway (shared.py), so every state the pilot reads first is a state the second core waits for
+#: (standard_clash.toml, 2 workers: 50,000 games 25.2 s with a 10,000-game pilot, 24.2 s with 1,000, 23.1 s
+#: with 200 (before answers were shared); 2026-11-30, alternated runs: 50,000 games 5.65-5.66 s with 200, 5.22-5.41 s
+#: with 10; 400,000 games 11.29-11.47 s and 10.73-11.02 s; 2,000,000 games 23.07-24.31 s and 22.47-23.47 s).
+PILOT = 10
 #: The most games in one block (it bounds a worker's memory: about 1.9 GB for 1,000,000 games of 12 units). The work of
 #: a block grows with the board states it meets, far slower than with its games: every block splits its games
 #: by the states again and reads each state's geometry and transitions afresh, so a worker plays one block
