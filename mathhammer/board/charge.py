@@ -135,7 +135,7 @@ from shapely.ops import nearest_points
 from ..engine.config import JIT
 from ..errors import InputError
 from .engagement import ENGAGEMENT_RANGE, engaged
-from .model import Board, Coord, Model, Terrain
+from .model import Board, Coord, Model, Terrain, shape_bounds
 
 #: segments per quarter circle for grown bases and rounded corners.
 QUAD_SEGS = 8
@@ -324,7 +324,7 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, t
         goal = goal.intersection(_zones(discs))
     # only the shapes whose boxes meet the goal's can take anything from it
     zone = goal.bounds if not goal.is_empty else (0.0, 0.0, -1.0, -1.0)
-    near = [g for g in end_polys + near_enemy if _boxes_meet(g.bounds, zone)]
+    near = [g for g in end_polys + near_enemy if _boxes_meet(shape_bounds(g), zone)]
     if near:
         goal = goal.difference(shapely.union_all(near))
     return _Level(key, [p[0] for p in path], [p[1] for p in path], [p[2] for p in path], goal, zone, circles)

@@ -37,6 +37,27 @@ from ..errors import InputError, MathhammerError
 MM_PER_INCH = 25.4
 #: tolerance for "Within" and contact tests, in inches (floating point only, far below any real measurement).
 EPS = 1e-7
+
+
+_BOUNDS: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}
+
+
+def shape_bounds(geom: BaseGeometry) -> tuple[float, float, float, float]:
+    """``geom.bounds``, kept for the same geometry object (terrain footprints and the cached discs are read in
+    every board state; geometries are immutable).
+
+    >>> sq = Polygon([(0, 0), (2, 0), (2, 1), (0, 1)])
+    >>> shape_bounds(sq), shape_bounds(sq) is shape_bounds(sq)
+    ((0.0, 0.0, 2.0, 1.0), True)
+    """
+    hit = _BOUNDS.get(id(geom))
+    if hit is None or hit[0] is not geom:
+        if len(_BOUNDS) > 65536:
+            _BOUNDS.clear()
+        hit = _BOUNDS[id(geom)] = (geom, geom.bounds)
+    return hit[1]
+
+
 #: the largest terrain or model Size accepted (cards go up to Size 5-6; stacking adds up).
 MAX_SIZE = 20
 

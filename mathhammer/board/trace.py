@@ -34,7 +34,7 @@ import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon
 
-from .model import EPS
+from .model import EPS, shape_bounds
 
 Coord = tuple[float, float]
 
@@ -102,8 +102,8 @@ def free_trace(ca: Coord, ra: float, cb: Coord, rb: float, obstacles: Sequence[P
     lo_y, hi_y = min(ca[1] - ra, cb[1] - rb) - pad, max(ca[1] + ra, cb[1] + rb) + pad
     obstacles = [
         o
-        for o in obstacles
-        if not (o.bounds[0] > hi_x or o.bounds[2] < lo_x or o.bounds[1] > hi_y or o.bounds[3] < lo_y)
+        for o, (x0, y0, x1, y1) in ((o, shape_bounds(o)) for o in obstacles)
+        if not (x0 > hi_x or x1 < lo_x or y0 > hi_y or y1 < lo_y)
     ]
     if not obstacles:
         return (ca, cb)
