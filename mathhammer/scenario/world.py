@@ -349,6 +349,7 @@ class World:
         #: so the placement cache needs no policy in its key.
         self.casualties = scn.policy.casualties
         self.uids = list(scn.units)
+        self._radii: dict[str, float] = {}  # per unit: its base radius (_radius)
         self.index = {u: i for i, u in enumerate(self.uids)}
         #: per unit, :func:`mobility` (Raptor Strain)
         self.mobility = {u: mobility(su) for u, su in scn.units.items()}
@@ -1822,7 +1823,12 @@ class World:
 
     # ------------------------------------------------ reduced boards (geometry stays local)
     def _radius(self, pid: int) -> float:
-        return self.scn.units[self.placements[pid].unit].base_mm / MM_PER_INCH / 2
+        """The base radius of placement ``pid``'s models (per unit, read once)."""
+        unit = self.placements[pid].unit
+        r = self._radii.get(unit)
+        if r is None:
+            r = self._radii[unit] = self.scn.units[unit].base_mm / MM_PER_INCH / 2
+        return r
 
     def _centres_packed(self) -> Centres:
         """:attr:`_packed` holding every placement made so far."""
@@ -2197,13 +2203,17 @@ class World:
         su = self.scn.units[p.unit]
         spec = next(m for m in self.scn.deployment.markers if m.number == marker)
         mk = Model(f"marker-{marker}", spec.x, spec.y, MARKER_MM, 0)
+        base_mm = su.base_mm
+        r, mk_r, mk_c = base_mm / MM_PER_INCH / 2, mk.radius, mk.centre  # Model.radius, Model.centre
         for i, c in enumerate(p.centres):
-            m = Model(f"{su.id}.{i + 1}", c[0], c[1], su.base_mm, su.size)
-            if m.distance(mk) > CONTEST_RANGE + EPS:
+            centre = (float(c[0]), float(c[1]))
+            apart = math.dist(centre, mk_c)
+            if max(0.0, apart - r - mk_r) > CONTEST_RANGE + EPS:  # Model.distance, without building the Model
                 continue
-            if math.dist(m.centre, mk.centre) < m.radius + mk.radius:
+            if apart < r + mk_r:
                 hit = i  # the model stands on the marker
                 break
+            m = Model(f"{su.id}.{i + 1}", c[0], c[1], base_mm, su.size)
             b = Board(
                 self.board.width,
                 self.board.depth,
