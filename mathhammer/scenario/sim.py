@@ -250,6 +250,7 @@ class Simulation:
         self._boards = BoardTable(U)  # board id -> every unit's placement (a row)
         self._boards.intern((-1,) * U)  # id 0: nothing on the table
         self._by_board = IdGrouper()  # trials split by their board id
+        self._by_placement = IdGrouper()  # placement ids listed once
         self.pos[:] = -1
         self.alive[:] = self.full[:, None]
         self.shielded[:] = np.array([self._shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
@@ -1073,14 +1074,15 @@ class Simulation:
         order, bounds, bids = self._by_board.split(self.board, trials, self._boards.n)
         board_of = _group_of(order, bounds, trials.size)
         placed = self._board_arr[bids][:, np.asarray(units, dtype=np.int64)]
-        rows = [np.unique(placed[:, i], return_inverse=True) for i in range(len(units))]
+        # per unit whose placement differs between the boards (a unit placed alike everywhere never tells games
+        # apart): its placements and each board's
+        differ = np.flatnonzero((placed != placed[0]).any(axis=0)).tolist()
+        rows = [np.unique(placed[:, i], return_inverse=True) for i in differ]
 
         def same(idx: np.ndarray, matters: Callable[[int], bool]) -> np.ndarray:
             out = np.ones(idx.size, dtype=bool)
             boards = board_of[idx]
             for vals, inv in rows:
-                if vals.size == 1:
-                    continue  # one placement in every trial: alike
                 mapped = np.where([p >= 0 and matters(p) for p in vals.tolist()], vals, -1)[inv][boards]
                 out &= mapped == mapped[0]
             return out
@@ -1698,7 +1700,8 @@ class Simulation:
             # board, as below)
             kept = self._board_arr[bids][:, np.asarray(units)]
             on = kept >= 0
-            pids = np.unique(kept[on])
+            cells = kept[on]  # each placement once (in order of first cell), no sort
+            c_order, c_bounds, pids = self._by_placement.split(cells, np.arange(cells.size), len(self.world.placements))
             if not pids.size:
                 flag = np.zeros(0, dtype=bool)
             elif isinstance(near, _Test):  # every placement at once, compiled
@@ -1709,8 +1712,10 @@ class Simulation:
                     [near(p, self.units[world.index[world.placements[p].unit]].player) for p in pids.tolist()],
                     dtype=bool,
                 )
+            cell_ok = np.empty(cells.size, dtype=bool)
+            cell_ok[c_order] = np.repeat(flag, np.diff(c_bounds))
             ok = np.zeros(kept.shape, dtype=bool)
-            ok[on] = flag[np.searchsorted(pids, kept[on])]
+            ok[on] = cell_ok
             b_order, b_bounds, b_keys = group_rows(np.where(ok, kept, -1).T, np.arange(bids.size))
             idx_all, ends = regroup(order, bounds, b_order, b_bounds)
             for g in range(len(b_keys)):
