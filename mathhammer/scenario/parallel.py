@@ -100,8 +100,10 @@ def _block(job: tuple[int, int, int]) -> dict[str, int]:
         world.shared.start(i)
     sim = Simulation(_JOB["scn"], n, _JOB["seed"], offset=offset, world=world)
     sim.sharing, sim.reverse = True, i % 2 == 1  # meets the shared answers of the other half of the workers
+    out: _Out = _JOB["out"]
+    sim.sink = [{k: a[..., offset : offset + n] for k, a in snap.items()} for snap in out.games.snapshots]
     sim.run(rounds)
-    _JOB["out"].put(Games.of(sim), offset)
+    out.put(Games.of(sim), offset)
     return dict(sim.skipped)
 
 
@@ -120,7 +122,9 @@ class _Out:
         end = offset + block.end_round.shape[0]
         for mine, theirs in zip(self.games.snapshots, block.snapshots, strict=True):
             for k, a in theirs.items():
-                mine[k][..., offset:end] = a
+                part = mine[k][..., offset:end]
+                if not np.may_share_memory(part, a):  # not already written in place (Simulation.sink)
+                    part[...] = a
         self.games.end_round[offset:end] = block.end_round
         self.games.vp[..., offset:end] = block.vp
         self.games.instant[offset:end] = block.instant

@@ -281,6 +281,8 @@ class Simulation:
         self.sharing = False
         self.reverse = False
         self.snapshots: list[dict[str, np.ndarray]] = []
+        #: per Round, the arrays :meth:`snapshot` writes into (views of the shared result, parallel.py), or None
+        self.sink: list[dict[str, np.ndarray]] | None = None
         self.skipped: dict[str, int] = {}
         # unit -> (Total Damage reduction per game, its minimum, its use counts the unit as Activated), while a
         # Reaction of the activation gives one (abilities.reduction_for)
@@ -1824,18 +1826,29 @@ class Simulation:
         self.first[live] = np.where(diff < 0, 0, np.where(diff > 0, 1, roll))
 
     def snapshot(self) -> None:
-        """The end of a Round, in small integer types (a million games of 12 units: ~90 MB a Round)."""
-        self.snapshots.append(
-            {
-                "alive": self.alive.astype(np.int16),
-                "on_table": self.on_table(),
-                "supply": self.current_supply(out=np.empty((self.U, self.T), dtype=np.int16)),
-                "marker": self.mark.astype(np.int16),
-                "control": self.control.astype(np.int8),
-                "vp": self.vp.astype(np.int16),
-                "over": self.over.copy(),
-            }
-        )
+        """The end of a Round, in small integer types (a million games of 12 units: ~90 MB a Round); written into
+        this Round's arrays of :attr:`sink` where given (a forked worker's part of the shared result)."""
+        rnd = len(self.snapshots)
+        into = self.sink[rnd] if self.sink is not None and rnd < len(self.sink) else None
+        parts: dict[str, tuple[np.ndarray | None, type]] = {  # None: the Current Supply Values, read into place
+            "alive": (self.alive, np.int16),
+            "on_table": (self.on_table(), np.bool_),
+            "supply": (None, np.int16),
+            "marker": (self.mark, np.int16),
+            "control": (self.control, np.int8),
+            "vp": (self.vp, np.int16),
+            "over": (self.over, np.bool_),
+        }
+        snap: dict[str, np.ndarray] = {}
+        for key, (src, dtype) in parts.items():
+            if src is None:
+                snap[key] = self.current_supply(out=np.empty((self.U, self.T), dtype) if into is None else into[key])
+            elif into is None:
+                snap[key] = src.astype(dtype)
+            else:
+                np.copyto(into[key], src, casting="unsafe")
+                snap[key] = into[key]
+        self.snapshots.append(snap)
 
 
 __all__ = ["Simulation", "uniforms"]
