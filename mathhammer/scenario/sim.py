@@ -1070,7 +1070,7 @@ class Simulation:
         """``same(idx, matters)``: per trial of ``trials[idx]``, are the placements of ``units`` for which
         ``matters`` holds (the others read as off the table) those of the first one? (Each unit's placements in
         ``trials`` are listed once, here.)"""
-        # per trial its board (hash grouping, linear in the trials), per board and unit the placement
+        # per trial its board (IdGrouper: no hashing, linear in the trials), per board and unit the placement
         if trials.size == 1 or bool((self.board[trials] == self.board[trials[0]]).all()):
             return lambda idx, _matters: np.ones(idx.size, dtype=bool)  # one board (common): every trial alike
         order, bounds, bids = self._by_board.split(self.board, trials, self._boards.n)
