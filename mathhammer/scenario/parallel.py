@@ -48,7 +48,7 @@ PARALLEL_MIN = 40_000
 #: with 200 (before answers were shared); 2026-11-30, alternated runs: 50,000 games 5.65-5.66 s with 200, 5.22-5.41 s
 #: with 10; 400,000 games 11.29-11.47 s and 10.73-11.02 s; 2,000,000 games 23.07-24.31 s and 22.47-23.47 s).
 PILOT = 10
-#: The most games in one block (it bounds a worker's memory: about 1.9 GB for 1,000,000 games of 12 units). The work of
+#: The most games in one block (it bounds a worker's memory: a peak of about 1.7 GB for 1,000,000 games of 12 units). The work of
 #: a block grows with the board states it meets, far slower than with its games: every block splits its games
 #: by the states again and reads each state's geometry and transitions afresh, so a worker plays one block
 #: where it can (standard_clash.toml, 2,000,000 games on 2 workers, 2026-11-30: 54.4 s in 8 blocks of
