@@ -48,13 +48,12 @@ PARALLEL_MIN = 40_000
 #: with 200 (before answers were shared); 2026-11-30, alternated runs: 50,000 games 5.65-5.66 s with 200, 5.22-5.41 s
 #: with 10; 400,000 games 11.29-11.47 s and 10.73-11.02 s; 2,000,000 games 23.07-24.31 s and 22.47-23.47 s).
 PILOT = 10
-#: The most games in one block (it bounds a worker's memory: a peak of about 1.7 GB for 1,000,000 games of 12 units). The work of
-#: a block grows with the board states it meets, far slower than with its games: every block splits its games
-#: by the states again and reads each state's geometry and transitions afresh, so a worker plays one block
-#: where it can (standard_clash.toml, 2,000,000 games on 2 workers, 2026-11-30: 54.4 s in 8 blocks of
-#: 250,000, 43.2 s in 2 of 1,000,000). Where the states are few, smaller blocks are a little faster (the same
-#: with ``close_ranks = "never"``: 10.1-10.6 s in 8 blocks, 12.2-12.7 s in 2); the games with Close Ranks,
-#: the default, are the slow ones.
+#: The most games in one block (it bounds a worker's memory: a peak of about 1.7 GB for 1,000,000 games of 12 units).
+#: The work of a block grows with the board states it meets, far slower than with its games: every block splits its
+#: games by the states again and reads each state's geometry and transitions afresh, so a worker plays one block where
+#: it can (standard_clash.toml, 2,000,000 games on 2 workers, 2026-11-30: 54.4 s in 8 blocks of 250,000, 43.2 s in 2 of
+#: 1,000,000). Where the states are few, smaller blocks are a little faster (the same with ``close_ranks = "never"``:
+#: 10.1-10.6 s in 8 blocks, 12.2-12.7 s in 2); the games with Close Ranks, the default, are the slow ones.
 BLOCK_MAX = 1_000_000
 #: How often (seconds) the progress bar reads the workers' Rounds.
 PROGRESS_POLL = 0.25
