@@ -17,6 +17,26 @@ from ..engine.rng import mix64
 
 
 @njit(**JIT)
+def _order_of_groups(inv, g, items, positions):  # pragma: no cover - compiled
+    """Counting sort of the grouping kernels: group after group (0..g-1), in order within one, the items of each
+    (``items[i]``, or the position ``i`` with ``positions``) for ``inv[i]`` the group of item ``i``; and each
+    group's bounds."""
+    n = inv.size
+    bounds = np.zeros(g + 1, dtype=np.int64)
+    for i in range(n):
+        bounds[inv[i] + 1] += 1
+    for k in range(g):
+        bounds[k + 1] += bounds[k]
+    fill = bounds[:g].copy()
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        k = inv[i]
+        order[fill[k]] = i if positions else items[i]
+        fill[k] += 1
+    return order, bounds
+
+
+@njit(**JIT)
 def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
     c = rows.size
     n = trials.size
@@ -106,17 +126,7 @@ def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
                     last = gid
                     break
             slot = (slot + 1) & mask
-    bounds = np.zeros(g + 1, dtype=np.int64)
-    for i in range(n):
-        bounds[inv[i] + 1] += 1
-    for k in range(g):
-        bounds[k + 1] += bounds[k]
-    fill = bounds[:g].copy()
-    order = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        k = inv[i]
-        order[fill[k]] = trials[i]
-        fill[k] += 1
+    order, bounds = _order_of_groups(inv, g, trials, False)
     return order, bounds, keys[:g].copy()
 
 
@@ -634,17 +644,7 @@ def _by_id_kernel(ids, trials, marks, tick):  # pragma: no cover - compiled
             firsts[g] = b
             g += 1
         inv[i] = marks[b, 1]
-    bounds = np.zeros(g + 1, dtype=np.int64)
-    for i in range(n):
-        bounds[inv[i] + 1] += 1
-    for k in range(g):
-        bounds[k + 1] += bounds[k]
-    fill = bounds[:g].copy()
-    order = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        k = inv[i]
-        order[fill[k]] = i
-        fill[k] += 1
+    order, bounds = _order_of_groups(inv, g, trials, True)
     return order, bounds, firsts[:g].copy()
 
 
@@ -805,17 +805,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
         t = firsts[q]
         for j in range(c):
             keys[q, j] = cols[rows[j], t]
-    bounds = np.zeros(g + 1, dtype=np.int64)
-    for i in range(n):
-        bounds[inv[i] + 1] += 1
-    for q in range(g):
-        bounds[q + 1] += bounds[q]
-    fill = bounds[:g].copy()
-    order = np.empty(n, dtype=np.int64)
-    for i in range(n):
-        q = inv[i]
-        order[fill[q]] = trials[i]
-        fill[q] += 1
+    order, bounds = _order_of_groups(inv, g, trials, False)
     return order, bounds, keys
 
 
