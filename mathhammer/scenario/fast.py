@@ -747,7 +747,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
     inv = np.empty(n, dtype=np.int64)
     firsts = np.empty(n, dtype=np.int64)
     g = 0
-    if total <= 12:
+    if total <= _DIRECT_BITS:  # a table of every code
         table = np.full(1 << total, -1, dtype=np.int64)
         for i in range(n):
             k = codes[i]
@@ -757,7 +757,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
                 firsts[g] = trials[i]
                 g += 1
             inv[i] = gid
-    else:
+    else:  # a hash table of the codes (one int64 each), runs of one code without hashing
         cap = 64
         table = np.full(cap, -1, dtype=np.int64)
         tkeys = np.empty(cap // 2, dtype=np.int64)
