@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString
 
@@ -347,6 +347,8 @@ def _charge_or_none(terrain: tuple[Terrain, ...], units: tuple[Unit, ...], **kwa
     st.sampled_from([None, 4.0, 9.0]),
     st.booleans(),
 )
+# found by this test in CI (2026-11-30): the goal's vertex nearest the start, 1.2e-14" from the shortcut's end
+@example((19.0, 21.5), [(3.0, 3.0), (3.0, 8.0), (5.0, 23.0)], [], [], 25, None, False)
 def test_straight_charges_match_the_search(
     lead: tuple[float, float],
     targets: list[tuple[float, float]],
@@ -357,9 +359,10 @@ def test_straight_charges_match_the_search(
     engage: bool,
 ) -> None:
     """8.7.7 step 2 (the shortest path): on a board of one level, the straight-line shortcut
-    (``_straight_charge``) gives exactly the search's answer (path, length, levels), with walls,
+    (``_straight_charge``) gives the search's answer (path, length, levels), with walls,
     undeclared enemies and friendly bases in the way or not, Engaging or not, with a longest
-    length or not."""
+    length or not: the same levels and climb, every point and the length within 1e-9" (where a
+    vertex of the goal lies within rounding of the shortcut's end, the search may end at the vertex)."""
     from unittest import mock
 
     from mathhammer.board import charge
@@ -378,12 +381,13 @@ def test_straight_charges_match_the_search(
     assert isinstance(fast, charge.ChargePath)
     with mock.patch.object(charge, "_straight_charge", return_value=None):
         search = charge_distance(board, "c1", ["targets"], engage=engage, max_length=max_length)
-    assert (fast.path, fast.length, fast.levels, fast.climb) == (
-        search.path,
-        search.length,
-        search.levels,
-        search.climb,
-    )
+    assert (fast.levels, fast.climb) == (search.levels, search.climb)
+    assert (fast.path is None) == (search.path is None)
+    if fast.path is not None and search.path is not None:
+        assert len(fast.path) == len(search.path)
+        for p, q in zip(fast.path, search.path, strict=True):
+            assert math.dist(p, q) <= 1e-9
+    assert fast.length == search.length or abs(fast.length - search.length) <= 1e-9
 
 
 def test_straight_charge_shortcut_is_taken_and_refused() -> None:

@@ -724,7 +724,9 @@ def _straight_charge(
     of ``geoms`` (the tight obstacles and off-table strips, prepared), the start touches none of them
     and the end Engages every target, the search ends there with that length (A*: every other node's
     estimate is at least as long). Beyond ``max_length``: no path. The same shapely calls as the
-    search, so the same numbers.
+    search, so the same numbers, except where a vertex of the goal lies within rounding of that end: the
+    search may then end at the vertex instead, some 1e-14 inches away (a tie the search breaks by the last
+    bit of the lengths; the tests hold the two within 1e-9).
     """
     start = lead.centre
     xy0 = shapely.points(np.asarray([start], dtype=float))
