@@ -139,7 +139,7 @@ from ..board.charge import charge_distance, crossings, examined_near
 from ..board.engagement import ENGAGEMENT_RANGE, engaged
 from ..board.facts import AttackFacts, weapon_facts
 from ..board.los import line_of_sight
-from ..board.model import EPS, MM_PER_INCH, Board, Model, Terrain, Unit
+from ..board.model import EPS, MM_PER_INCH, Board, Model, Terrain, Unit, shape_bounds
 from ..board.ranks import CONTACT, fighting_ranks
 from ..starcraft.loadout import indomitable
 from ..starcraft.model import Weapon
@@ -372,7 +372,6 @@ class World:
         self._pairs: dict[tuple[int, int, int, int], bool] = {}
         self._pair_sets: dict[tuple[tuple[int, ...], tuple[int, ...]], frozenset[tuple[str, str]]] = {}
         self._centre_boxes: dict[int, tuple[float, float, float, float, float]] = {}
-        self._shape_bounds: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}
         self._strikers: dict[tuple[object, ...], int] = {}
         self._blockers: dict[str | None, list[BaseGeometry]] = {}
         self._tops: dict[str, BaseGeometry] = {}
@@ -547,7 +546,7 @@ class World:
         # only pieces whose box meets the disc's box can meet the disc (its polygon lies in that box)
         near = []
         for poly in self._level_blockers(level):
-            x0, y0, x1, y1 = self._bounds(poly)
+            x0, y0, x1, y1 = shape_bounds(poly)
             if x0 <= x + r and x - r <= x1 and y0 <= y + r and y - r <= y1:
                 near.append(poly)
         if near:
@@ -1310,7 +1309,7 @@ class World:
         geo: np.ndarray | None = None
         plo, phi = pts.min(axis=0), pts.max(axis=0)
         for poly in self._walls(level, through) if walls_only else self._level_blockers(level):
-            x0, y0, x1, y1 = self._bounds(poly)
+            x0, y0, x1, y1 = shape_bounds(poly)
             # the footprint's box farther than r from the points' box: no point is within r of it
             if x0 - phi[0] > r + 1e-6 or plo[0] - x1 > r + 1e-6 or y0 - phi[1] > r + 1e-6 or plo[1] - y1 > r + 1e-6:
                 continue
@@ -1318,14 +1317,6 @@ class World:
                 geo = shapely.points(pts)
             ok &= shapely.distance(poly, geo) > r + 1e-9
         return ok
-
-    def _bounds(self, geom: BaseGeometry) -> tuple[float, float, float, float]:
-        """``geom.bounds``, read once per terrain shape."""
-        hit = self._shape_bounds.get(id(geom))
-        if hit is None or hit[0] is not geom:
-            x0, y0, x1, y1 = (float(v) for v in geom.bounds)
-            hit = self._shape_bounds[id(geom)] = (geom, (x0, y0, x1, y1))
-        return hit[1]
 
     def _close_ranks(
         self,
@@ -1509,7 +1500,7 @@ class World:
                     sy0, sy1 = min(c[1], m[1]), max(c[1], m[1])
                     near_walls = [
                         w
-                        for w, (x0, y0, x1, y1) in ((w, self._bounds(w)) for w in walls)
+                        for w, (x0, y0, x1, y1) in ((w, shape_bounds(w)) for w in walls)
                         if x0 <= sx1 + 1e-9 and sx0 <= x1 + 1e-9 and y0 <= sy1 + 1e-9 and sy0 <= y1 + 1e-9
                     ]
                     if near_walls:
@@ -2203,8 +2194,7 @@ class World:
         su = self.scn.units[p.unit]
         spec = next(m for m in self.scn.deployment.markers if m.number == marker)
         mk = Model(f"marker-{marker}", spec.x, spec.y, MARKER_MM, 0)
-        base_mm = su.base_mm
-        r, mk_r, mk_c = base_mm / MM_PER_INCH / 2, mk.radius, mk.centre  # Model.radius, Model.centre
+        r, mk_r, mk_c = self._radius(pid), mk.radius, mk.centre  # Model.radius, Model.centre
         for i, c in enumerate(p.centres):
             centre = (float(c[0]), float(c[1]))
             apart = math.dist(centre, mk_c)
@@ -2213,7 +2203,7 @@ class World:
             if apart < r + mk_r:
                 hit = i  # the model stands on the marker
                 break
-            m = Model(f"{su.id}.{i + 1}", c[0], c[1], base_mm, su.size)
+            m = Model(f"{su.id}.{i + 1}", c[0], c[1], su.base_mm, su.size)
             b = Board(
                 self.board.width,
                 self.board.depth,
