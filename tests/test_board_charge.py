@@ -513,3 +513,94 @@ def test_the_base_prefilter_of_the_path_search_gives_shapely_s_answer() -> None:
     # disjoint boxes: no pair, even where the circle would be crossed
     k, _, _ = _segments_hit(np.zeros(2), np.ones((1, 2)), np.array([[3.0, 3.0, 4.0, 4.0]]), np.array([[0.5, 0.5, 1.0]]))
     assert k.size == 0
+
+
+def _plain_and_bounded(board: Board, lead: str, targets: list[str], **kwargs: object) -> tuple[object, object]:
+    """``charge_distance`` by the path search alone (no straight-line shortcut), with every move tested and with
+    only the moves under the search's bound (``_BOUNDED``)."""
+    from unittest import mock
+
+    from mathhammer.board import charge
+
+    with mock.patch.object(charge, "_straight_charge", return_value=None):
+        with mock.patch.object(charge, "_BOUNDED", False):
+            plain = charge_distance(board, lead, targets, **kwargs)  # type: ignore[arg-type]
+        bounded = charge_distance(board, lead, targets, **kwargs)  # type: ignore[arg-type]
+    return plain, bounded
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.tuples(st.floats(3, 41), st.floats(3, 27)),
+    st.lists(st.tuples(st.floats(3, 41), st.floats(3, 27)), min_size=1, max_size=3),
+    st.lists(st.tuples(st.floats(3, 41), st.floats(3, 27)), max_size=4),
+    st.lists(st.tuples(st.floats(2, 38), st.floats(2, 24), st.floats(0.3, 6), st.floats(0.3, 6)), max_size=3),
+    st.sampled_from([25, 32, 40]),
+    st.sampled_from([None, 4.0, 9.0]),
+    st.booleans(),
+)
+def test_the_bounded_search_gives_the_plain_search_s_answer(
+    lead: tuple[float, float],
+    targets: list[tuple[float, float]],
+    bystanders: list[tuple[float, float]],
+    walls: list[tuple[float, float, float, float]],
+    mm: int,
+    max_length: float | None,
+    engage: bool,
+) -> None:
+    """8.7.7 step 2 (the shortest path): the search tests only the moves whose estimate (distance so far, the
+    move, the straight distance left) may come in under the estimate of an end already queued (or the longest
+    length); it gives the answer of the search that tests every move, bit for bit (path, length, levels, climb),
+    round walls, undeclared enemies and friendly bases, Engaging or not, with a longest length or not."""
+    units = [
+        Unit("chargers", "p1", (Model("c1", *lead, base_mm=mm),)),
+        Unit("targets", "p2", tuple(Model(f"t{i}", x, y, base_mm=32) for i, (x, y) in enumerate(targets))),
+    ]
+    if bystanders:  # an undeclared enemy unit (odd count) or a friendly one
+        side = "p2" if len(bystanders) % 2 else "p1"
+        units.append(
+            Unit("others", side, tuple(Model(f"o{i}", x, y, base_mm=25) for i, (x, y) in enumerate(bystanders)))
+        )
+    board, found = _charge_or_none(_walls(walls), tuple(units), engage=engage, max_length=max_length)
+    assume(found is not None)
+    plain, bounded = _plain_and_bounded(board, "c1", ["targets"], engage=engage, max_length=max_length)
+    assert bounded == plain
+
+
+@pytest.mark.parametrize(
+    ("name", "lead", "targets"),
+    [
+        ("charge_wall.toml", "z1", ["marines"]),
+        ("charge_high_ground.toml", "z1", ["marines"]),
+        ("charge_multi.toml", None, None),
+        ("stacked_terrain.toml", None, None),
+        ("goliath_high_ground.toml", None, None),
+    ],
+)
+@pytest.mark.parametrize("max_length", [None, 6.0, 12.0])
+def test_the_bounded_search_on_the_golden_boards(
+    name: str, lead: str | None, targets: list[str] | None, max_length: float | None
+) -> None:
+    """The bounded search on the golden boards (walls; HIGH GROUND reached through ACCESS POINTs, the climb
+    counted: 8.5.3, 8.7.7 step 2): the plain search's answer, bit for bit, for a Charge by every unit's first
+    model at every enemy unit it may Charge."""
+    board = load_board(GOLDEN / name)
+    pairs = (
+        [(lead, targets)]
+        if lead is not None and targets is not None
+        else [
+            (a.models[0].id, [b.id])
+            for a in board.units
+            for b in board.units
+            if a.side != b.side and not a.flying and not b.flying
+        ]
+    )
+    compared = 0
+    for who, at in pairs:
+        try:
+            plain, bounded = _plain_and_bounded(board, who, at, max_length=max_length)
+        except InputError:  # an Engaged charger, a climb with no height: no Charge to compare
+            continue
+        assert bounded == plain, (who, at)
+        compared += 1
+    assert compared

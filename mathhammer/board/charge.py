@@ -480,6 +480,10 @@ def crossings(piece: Terrain, free_climb: bool = False) -> list[Coord]:
     return [x for geom in piece.access_geometry for x in _portal_samples(geom)]
 
 
+#: The path search tests only the moves that may come in under its bound (the tests turn this off to compare).
+_BOUNDED = True
+
+
 @dataclass
 class _Node:
     level: str | None
@@ -668,17 +672,32 @@ def charge_distance(
         done |= np.hypot(xy[:, 0] - start[0], xy[:, 1] - start[1]) > limit
         done[0] = False
     # the A* estimate (straight distance to the goal region), read for the nodes the search may reach only
-    h = [math.inf] * len(nodes)
+    h_arr = np.full(len(nodes), math.inf)
     reach = np.flatnonzero(~done)
-    for i, v in zip(reach.tolist(), shapely.distance(shapely.points(xy[reach]), goals_all).tolist(), strict=True):
-        h[i] = v
+    h_arr[reach] = shapely.distance(shapely.points(xy[reach]), goals_all)
+    h = h_arr.tolist()
     heap = [(h[0], 0)]
+    is_goal = [n.goal for n in nodes]
+    ends_ok: dict[int, bool] = {}  # per goal node: is it an end (Engaging every target, if asked)?
+
+    def ends(j: int) -> bool:
+        ok = ends_ok.get(j)
+        if ok is None:
+            ok = ends_ok[j] = not engage or _engages_all(board, lead, nodes[j].xy, nodes[j].level, targets)
+        return ok
+
+    # the estimate (dist + h) of a queued end, or the limit: the search ends before it pops anything above it, so a
+    # move whose estimate exceeds it can neither be on the answer's path nor change what is popped before the answer
+    bound = [limit]
 
     def relax(i: int, d: float, j: int, step: float, climb: float = 0.0, unknown: str | None = None) -> None:
         if d + step + climb < dist[j] - 1e-12:
             dist[j] = d + step + climb
             prev[j] = (i, climb, unknown)
-            heapq.heappush(heap, (dist[j] + h[j], j))
+            f = dist[j] + h[j]
+            heapq.heappush(heap, (f, j))
+            if is_goal[j] and f < bound[0] and ends(j):
+                bound[0] = f
 
     while heap:
         _, i = heapq.heappop(heap)
@@ -690,7 +709,7 @@ def charge_distance(
         done[i] = True
         node = nodes[i]
         if node.goal:  # the first goal point popped (and Engaging, if asked) is the nearest
-            if engage and not _engages_all(board, lead, node.xy, node.level, targets):
+            if not ends(i):
                 continue
             return _result(nodes, prev, i, d)
         for j, step, climb, unknown in links.get(i, ()):
@@ -700,6 +719,13 @@ def charge_distance(
         todo = same[~done[same]]
         if len(todo) == 0:
             continue
+        # only the moves that may come in under the bound (a margin far above rounding): the others would queue
+        # estimates above it (free() and the steps are per node, so the answer is the same)
+        if _BOUNDED:
+            far = np.hypot(xy[todo, 0] - xy[i, 0], xy[todo, 1] - xy[i, 1])
+            todo = todo[(d + far) + h_arr[todo] <= bound[0] + 1e-9]
+            if len(todo) == 0:
+                continue
         seen = todo[free(i, todo)]
         steps = np.hypot(xy[seen, 0] - xy[i, 0], xy[seen, 1] - xy[i, 1])
         for j, step in zip(seen.tolist(), steps.tolist(), strict=True):
