@@ -81,6 +81,38 @@ def test_group_state_packed_keys_equal_the_hashed_split(seed: int) -> None:
         assert all(np.array_equal(a, b) for a, b in zip(again, want, strict=True))
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_group_state_scattered_games_and_one_group(seed: int) -> None:
+    """group_state's packed keys where the games lie far apart (read row after row, ``fast._SPARSE``), where they
+    are all alike (one group: the games as given), and unsorted: the hashing kernel's split, widths widened alike."""
+    from mathhammer.scenario import fast
+
+    rng = np.random.default_rng(100 + seed)
+    rows_n, n = 6, 50_000
+    bits = np.ones(rows_n, dtype=np.int64)
+    for step in range(6):
+        hi = int(rng.choice([1, 3, 9, 200]))
+        state = rng.integers(-1, hi, size=(rows_n, n))
+        if step == 3:
+            state[:, :] = 2  # every game alike
+        rows = rng.permutation(rows_n)[: int(rng.integers(2, 6))].astype(np.int64)
+        size = int(rng.integers(2, n // (2 * fast._SPARSE)))
+        trials = np.sort(rng.choice(n, size=size, replace=False))
+        assert trials[-1] - trials[0] > fast._SPARSE * size  # scattered: read row after row
+        if step == 5:
+            trials = rng.permutation(trials)  # not in order: game after game
+        widths = bits.copy()
+        got = group_state(state, rows, trials, bits)
+        want = group_state(state, rows, trials)
+        assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True))
+        need = [int(state[r, trials].max() + 1).bit_length() for r in rows.tolist()]
+        assert all(bits[r] >= max(w, widths[r]) for r, w in zip(rows.tolist(), need, strict=True))
+        again = group_state(state, rows, trials, bits)  # packed now
+        assert all(np.array_equal(a, b) for a, b in zip(again, want, strict=True))
+        if step == 3:
+            assert again[1].tolist() == [0, size] and again[0].tolist() == trials.tolist()
+
+
 def test_id_grouper_equals_group_rows_and_regroup_concatenates() -> None:
     """The board-id split (no hashing, scratch kept between calls) gives group_rows' split of the ids, call after
     call with the ids growing; regroup lists each outer group's items group after group."""

@@ -711,6 +711,24 @@ def regroup(
 _DIRECT_BITS = 12
 
 
+#: :func:`group_state` reads the columns row after row where its games are more than this many columns apart on
+#: average (scattered reads: 3 rows of 1,000,000 games, 22-35 ns a game against 33-45 game after game, measured
+#: 2026-11-30), game after game otherwise (close games: 3.5 ns a game against 4.5).
+_SPARSE = 4
+
+
+@njit(**JIT)
+def _widen(bits, r, v):  # pragma: no cover - compiled
+    """Widen row ``r``'s field to hold ``v`` (a value + 1; negative: the widest)."""
+    if v < 0:
+        bits[r] = 63
+    else:
+        w = bits[r]
+        while v >> w != 0:
+            w += 1
+        bits[r] = w
+
+
 @njit(**JIT)
 def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
     c = rows.size
@@ -724,26 +742,48 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
         return _group_kernel(cols, rows, trials)
     codes = np.empty(n, dtype=np.int64)
     fits = True
-    for i in range(n):
-        t = trials[i]
-        code = 0
+    if c > 1 and trials[n - 1] - trials[0] > _SPARSE * n:
+        # games far apart (each read a cache miss): row after row, which keeps more reads in flight
+        for i in range(n):
+            codes[i] = 0
         for j in range(c):
             r = rows[j]
-            v = cols[r, t] + 1
-            if v < 0 or v >> bits[r] != 0:  # wider than its row's field: widen it; this call hashes the columns
-                if v < 0:
-                    bits[r] = 63
-                else:
-                    w = bits[r]
-                    while v >> w != 0:
-                        w += 1
-                    bits[r] = w
-                fits = False
-            elif fits:
-                code |= v << shift[j]
-        codes[i] = code
+            s = shift[j]
+            for i in range(n):
+                v = cols[r, trials[i]] + 1
+                if v < 0 or v >> bits[r] != 0:  # wider than its row's field: widen it; this call hashes the columns
+                    _widen(bits, r, v)
+                    fits = False
+                elif fits:
+                    codes[i] |= v << s
+    else:
+        for i in range(n):
+            t = trials[i]
+            code = 0
+            for j in range(c):
+                r = rows[j]
+                v = cols[r, t] + 1
+                if v < 0 or v >> bits[r] != 0:  # wider than its row's field: widen it; this call hashes the columns
+                    _widen(bits, r, v)
+                    fits = False
+                elif fits:
+                    code |= v << shift[j]
+            codes[i] = code
     if not fits:
         return _group_kernel(cols, rows, trials)
+    first = codes[0]
+    same = True
+    for i in range(1, n):
+        if codes[i] != first:
+            same = False
+            break
+    if same:  # one group (common): the games as they come
+        keys1 = np.empty((1, c), dtype=np.int64)
+        for j in range(c):
+            keys1[0, j] = cols[rows[j], trials[0]]
+        bounds1 = np.zeros(2, dtype=np.int64)
+        bounds1[1] = n
+        return trials.copy(), bounds1, keys1
     inv = np.empty(n, dtype=np.int64)
     firsts = np.empty(n, dtype=np.int64)
     g = 0
