@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import shapely
-from hypothesis import assume, example, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from shapely.geometry import LineString
 
@@ -603,4 +603,104 @@ def test_the_bounded_search_on_the_golden_boards(
             continue
         assert bounded == plain, (who, at)
         compared += 1
+    assert compared
+
+
+def _near_board(board: Board, lead: str, rho: float) -> Board | None:
+    """The board of the Leading Model ``lead`` (its unit's other models left off) and the models of other units whose
+    shapes may meet the box ``rho`` around it (``examined_near``; a plain reading of ``World._charge_local``); None
+    where a unit ... has no such model and is a target (the caller checks)."""
+    from mathhammer.board.charge import examined_near
+
+    c = board.model(lead)
+    x, y = c.centre
+    box = [x - rho, y - rho, x + rho, y + rho]
+    own = board.unit_of(c).id
+    units = []
+    for u in board.units:
+        models = (c,) if u.id == own else tuple(m for m in u.models if examined_near(box, m.centre, m.radius, c.radius))
+        if models:
+            units.append(Unit(u.id, u.side, models))
+    return Board(board.width, board.depth, board.terrain, tuple(units))
+
+
+def _local_and_whole(board: Board, lead: str, targets: list[str], rho: float, reach: float) -> None:
+    """A Charge read on the models near the Leading Model (paths up to ``rho``) is the whole board's (paths up to
+    ``reach``) where it is ``rho`` or less, bit for bit; where it is more, so is the whole board's."""
+    whole = charge_distance(board, lead, targets, max_length=reach)
+    near = _near_board(board, lead, rho)
+    assert near is not None
+    if any(all(u.id != t for u in near.units) for t in targets):
+        assert whole.length > rho  # a target with no model near: no path that short
+        return
+    local = charge_distance(near, lead, targets, max_length=rho)
+    if local.length <= rho:
+        assert (local.path, local.length, local.levels, local.climb) == (
+            whole.path,
+            whole.length,
+            whole.levels,
+            whole.climb,
+        )
+    else:
+        assert whole.length > rho - 1e-9
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(
+    st.tuples(st.floats(3, 41), st.floats(3, 27)),
+    st.lists(st.tuples(st.floats(-5, 5), st.floats(-5, 5)), min_size=1, max_size=4),
+    st.lists(st.tuples(st.floats(-7, 7), st.floats(-7, 7)), max_size=8),
+    st.lists(st.tuples(st.floats(-6, 6), st.floats(-6, 6), st.floats(0.3, 4), st.floats(0.3, 4)), max_size=3),
+    st.sampled_from([25, 32, 40]),
+    st.booleans(),
+    st.sampled_from([1.0, 2.0, 3.0, 4.0, 6.0]),
+)
+def test_a_charge_read_on_the_models_near_the_leading_model(
+    lead: tuple[float, float],
+    targets: list[tuple[float, float]],
+    others: list[tuple[float, float]],
+    walls: list[tuple[float, float, float, float]],
+    mm: int,
+    enemy: bool,
+    rho: float,
+) -> None:
+    """8.7.7 step 2 (the shortest path) and step 3 (the end): a path of length ``rho`` or less stays within
+    ``rho`` of the Leading Model, so only the models whose shapes may meet that box can block it, end it or be
+    Engaged at its end. The search on the board of those models alone (``World._charge_local``) gives the whole
+    board's answer bit for bit where it is ``rho`` or less (walls, undeclared enemies or friendly models around);
+    where it is more, so is the whole board's. (Before it was used: 3,000 such boards, 1,975 answers within
+    ``rho``, every one the same.)"""
+    x, y = lead
+    spec = [
+        ("chargers", "p1", (Model("c1", x, y, base_mm=mm),)),
+        ("targets", "p2", tuple(Model(f"t{i}", x + a, y + b, base_mm=25) for i, (a, b) in enumerate(targets))),
+        (
+            "others",
+            "p2" if enemy else "p1",
+            tuple(Model(f"o{i}", x + a, y + b, base_mm=25) for i, (a, b) in enumerate(others)),
+        ),
+    ]
+    units = tuple(Unit(i, side, models) for i, side, models in spec if models)
+    on_table = [(min(max(x + a, 0.1), 43.9 - w), min(max(y + b, 0.1), 29.9 - d), w, d) for a, b, w, d in walls]
+    board, found = _charge_or_none(_walls(on_table), units, max_length=10.0)
+    assume(found is not None)
+    _local_and_whole(board, "c1", ["targets"], rho, 10.0)
+
+
+@pytest.mark.parametrize("name", ["charge_high_ground.toml", "stacked_terrain.toml", "goliath_high_ground.toml"])
+@pytest.mark.parametrize("rho", [1.0, 3.0, 6.0])
+def test_a_charge_read_near_the_leading_model_on_the_golden_boards(name: str, rho: float) -> None:
+    """The same on the golden boards of several levels (HIGH GROUND reached through ACCESS POINTs, the climb
+    counted: 8.5.3, 8.7.7 step 2), for every unit's first model charging every enemy unit it may Charge."""
+    board = load_board(GOLDEN / name)
+    compared = 0
+    for a in board.units:
+        for b in board.units:
+            if a.side == b.side or a.flying or b.flying:
+                continue
+            try:
+                _local_and_whole(board, a.models[0].id, [b.id], rho, 12.0)
+            except InputError:  # an Engaged charger, a climb with no height: no Charge to compare
+                continue
+            compared += 1
     assert compared

@@ -328,10 +328,12 @@ def test_attack_facts_on_the_full_board(visited: _Recorder) -> None:
 
 
 def test_charge_within_reach_on_the_full_board(visited: _Recorder) -> None:
-    """8.7.7: the reduced board gives the same success for every Charge Distance up to the reach."""
+    """8.7.7: the reduced board, and the board of the models near the Leading Model (``World._charge_local``, most
+    answers here), give the same success for every Charge Distance up to the reach, and the same path end."""
     calls = [c for c in visited.calls["charge"] if c[4] is not None]
     assert calls
-    for pos, alive, uid, targets, reach in _sample(calls, 40):
+    assert any(length <= steps for (*_, steps, _, _, _, _), (length, _) in visited._local_charges.items())
+    for pos, alive, uid, targets, reach in _sample(calls, 80):
         length, end = visited.charge_length(pos, alive, uid, targets, reach)
         path = charge_distance(_full(visited, pos, alive), f"{uid}.1", list(targets))
         for total in range(0, int(reach) + 1):
@@ -341,6 +343,68 @@ def test_charge_within_reach_on_the_full_board(visited: _Recorder) -> None:
         if path.end is not None and path.length <= reach:
             assert math.isclose(length, path.length, abs_tol=1e-9)
             assert end == path.end
+
+
+def test_the_models_near_the_leading_model_are_the_plain_reading(visited: _Recorder) -> None:
+    """``World.models_near_lead`` (what ``World._charge_local`` reads a Charge on) is, on the board states of the
+    game, every live model of another unit that ``examined_near`` keeps for the box of each step around the
+    Leading Model, read model by model on the whole board; and the answer read on them is the whole board's where
+    it is within the step (8.7.7 steps 2-3)."""
+    from mathhammer.board.charge import examined_near
+    from mathhammer.scenario.world import CHARGE_STEPS
+
+    calls = [c for c in visited.calls["charge"] if c[4] is not None]
+    compared = 0
+    for pos, alive, uid, targets, reach in _sample(calls, 40):
+        full = _full(visited, pos, alive)
+        lead = full.model(f"{uid}.1")
+        u = visited.index[uid]
+        for rho in [s for s in CHARGE_STEPS if s < reach]:
+            x, y = lead.centre
+            box = [x - rho, y - rho, x + rho, y + rho]
+            want = {
+                (un.id, m.centre)
+                for un in full.units
+                if un.id != uid
+                for m in un.models
+                if examined_near(box, m.centre, m.radius, lead.radius)
+            }
+            near = visited.models_near_lead(pos, alive, u, rho, targets)
+            if near is None:  # a target with no model near
+                assert any(all((t, m.centre) not in want for m in full.unit(t).models) for t in targets)
+                continue
+            got = {(visited.uids[v], visited.placements[p].centres[i]) for v, p, idx in near for i in idx}
+            assert got == want, (uid, rho)
+            local = visited._charge_near(pos[u], uid, targets, rho, near, (), False)
+            if local[0] <= rho:
+                whole = charge_distance(full, f"{uid}.1", list(targets), max_length=reach)
+                assert (local[0], local[1]) == (whole.length, whole.end), (uid, targets, rho)
+                compared += 1
+    assert compared > 5
+
+
+def test_charges_read_near_the_leading_model_change_no_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``World._charge_local`` (8.7.7 steps 2-3 read on the models near the Leading Model) against the whole board
+    (no steps): the same games, array for array, placements compared by where the models stand; most Charges are
+    answered near the Leading Model."""
+    from mathhammer.scenario import world as world_mod
+
+    scn = load_scenario(next(p for p in builtin_scenarios() if p.name == "standard_clash.toml"))
+    near = Simulation(scn, 1500, 8)
+    near.run()
+    monkeypatch.setattr(world_mod, "CHARGE_STEPS", ())
+    whole = Simulation(scn, 1500, 8)
+    whole.run()
+    assert not whole.world._local_charges
+    answered = sum(1 for (*_, rho, _, _, _, _), (length, _) in near.world._local_charges.items() if length <= rho)
+    assert answered > 20
+    for a, b in zip(near.snapshots, whole.snapshots, strict=True):
+        for k in a:
+            assert np.array_equal(a[k], b[k]), k
+    p1, p2 = near.world.placements, whole.world.placements
+    assert [[p1[p] if p >= 0 else None for p in row] for row in near.pos.tolist()] == [
+        [p2[p] if p >= 0 else None for p in row] for row in whole.pos.tolist()
+    ]
 
 
 def test_board_ids_follow_the_placements() -> None:
