@@ -407,6 +407,41 @@ def test_charges_read_near_the_leading_model_change_no_game(monkeypatch: pytest.
     ]
 
 
+def test_marker_contests_on_validated_boards(visited: _Recorder) -> None:
+    """8.9.1 ("At least one model is Within 3", has LoS to the Marker, and is on the same elevation"): the first
+    contesting model of a placement (``World.first_contesting``, read on boards built without the validation pass)
+    is the one read model by model on validated boards of the model and the marker, for the placements of the game
+    and every marker."""
+    from mathhammer.board.los import line_of_sight
+    from mathhammer.board.model import EPS, Model, Unit
+    from mathhammer.scenario.world import CONTEST_RANGE, MARKER_MM
+
+    scn = visited.scn
+    read = 0
+    for pid in range(0, len(visited.placements), max(1, len(visited.placements) // 60)):
+        p = visited.placements[pid]
+        su = scn.units[p.unit]
+        for spec in scn.deployment.markers:
+            mk = Model(f"marker-{spec.number}", spec.x, spec.y, MARKER_MM, 0)
+            want = math.inf
+            if p.level is None:
+                for i, (x, y) in enumerate(p.centres):
+                    m = Model(f"{su.id}.{i + 1}", x, y, su.base_mm, su.size)
+                    if m.distance(mk) > CONTEST_RANGE + EPS:
+                        continue
+                    if math.dist(m.centre, mk.centre) < m.radius + mk.radius:
+                        want = i
+                        break
+                    units = (Unit(su.id, su.player, (m,)), Unit("marker", "markers", (mk,)))
+                    board = Board(visited.board.width, visited.board.depth, visited.board.terrain, units)
+                    if line_of_sight(board, m, mk).visible:
+                        want = i
+                        break
+            assert visited.first_contesting(pid, spec.number) == want, (p, spec.number)
+            read += want < math.inf
+    assert read > 5
+
+
 def test_board_ids_follow_the_placements() -> None:
     """Grouping by one board id column stands for grouping by every unit's placement: after whole
     games (deploys, moves, charges, casualties) each game's id names exactly its placements."""

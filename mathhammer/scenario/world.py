@@ -2337,7 +2337,8 @@ class World:
                 hit = i  # the model stands on the marker
                 break
             m = Model(f"{su.id}.{i + 1}", c[0], c[1], su.base_mm, su.size)
-            b = Board(
+            # a placed model (legal by construction) and the marker, apart: no board_problems pass
+            b = Board.trusted(
                 self.board.width,
                 self.board.depth,
                 self.board.terrain,
