@@ -14,8 +14,8 @@ The geometry (placements, Engagement, Charge paths, attack facts) is read once p
 and cached on the :class:`~mathhammer.scenario.world.World`. The pilot block (the first games)
 compiles the kernels and fills those caches with the commonest states; the workers are forked from
 it, so they start with the caches in memory. The states the pilot never met are read by the workers:
-the costliest answers (Charge paths and settings, Close Ranks moves, Engaged pairs, Fighting Ranks, marker
-contests) are published, by content, in logs shared by the workers
+the costliest answers (Charge paths, those read near the Leading Model included, and settings, Close Ranks
+moves, Engaged pairs, Fighting Ranks, marker contests) are published, by content, in logs shared by the workers
 (:class:`~mathhammer.scenario.shared.SharedAnswers`), and every other worker reads its groups of games in the
 opposite order (content-sorted), so the two meet each other's answers instead of computing them at the same
 time (standard_clash.toml, 2,000,000 games on 2 workers: each publishes about 25,000 answers and takes about
