@@ -910,8 +910,13 @@ class World:
         """
         asked = (su.id, lead, r, level, tuple(live))  # coordinates only: the same question in every process
         entries = self._spots_memo.setdefault(asked, [])
+        read: dict[tuple[float, ...], frozenset[tuple[Coord, float, bool]]] = {}  # mostly one box: read it once
         for box, relevant, result in entries:
-            if _bases_near(others, box, r) == relevant:
+            key = tuple(box)
+            here = read.get(key)
+            if here is None:
+                here = read[key] = _bases_near(others, box, r)
+            if here == relevant:
                 _join_box(seen, box)
                 return result
         found = self._shared_entry(("spots", *asked), lambda box: _bases_near(others, box, r))
@@ -2232,8 +2237,13 @@ class World:
         ]
         r = self._radius(pos[u])
         entries = self._charge_entries.setdefault(base, [])
+        read: dict[tuple[float, ...], frozenset[tuple[int, int, int]]] = {}  # mostly one box: read it once
         for box, relevant, answer in entries:
-            if self._units_near(rest, box, r) == relevant:
+            key = tuple(box)
+            here = read.get(key)
+            if here is None:
+                here = read[key] = self._units_near(rest, box, r)
+            if here == relevant:
                 return answer
         c = self.content
 
