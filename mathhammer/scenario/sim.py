@@ -1013,12 +1013,20 @@ class Simulation:
         for tkey, ts0 in self.groups(trials, [self.row_pos(t) for t in tgt]) if tgt else [((), trials)]:
             tpos = dict(zip(tgt, tkey, strict=True))
             test = self.world.place_test(su, lead, [p for p in tkey if p >= 0], targets_left)
-            moves: list[tuple[np.ndarray, int]] = []  # set at the end, in one pass
+            # the games of each answer together (many boards near the Leading Model, few answers), set at the end
+            # in one pass
+            answers: dict[int | None, list[np.ndarray]] = {}
             for near_pos, idx in self._near_cols(ts0, rest, test):
-                ts = ts0[idx]
-                at = tpos | dict(zip(rest, near_pos, strict=True))
-                occupied = tuple(at[v] for v in range(self.U) if v != u and at[v] >= 0)
+                if tgt:
+                    at = tpos | dict(zip(rest, near_pos, strict=True))
+                    occupied = tuple(at[v] for v in range(self.U) if v != u and at[v] >= 0)
+                else:  # ``rest`` is every other unit, in order
+                    occupied = tuple(p for p in near_pos if p >= 0)
                 pid = self.world.place(su, lead, rear, occupied, allowed, targets_left=targets_left)
+                answers.setdefault(pid, []).append(idx)
+            moves: list[tuple[np.ndarray, int]] = []
+            for pid, parts in answers.items():
+                ts = ts0[parts[0] if len(parts) == 1 else np.concatenate(parts)]
                 if pid is None:
                     if not quiet:
                         self._skip(act, ts.size, "no room to set the unit there")

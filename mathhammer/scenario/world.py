@@ -367,6 +367,7 @@ class World:
         self._contents: dict[int, int] = {}
         self._packed = Centres()  # every placement's centres, for the compiled near tests (near_many, near_box_many)
         self._place_cache: dict[tuple[object, ...], int | None] = {}
+        self._placed: dict[tuple[object, ...], int | None] = {}  # place(): its arguments as given -> the answer
         self._boards: dict[tuple[object, ...], Board] = {}
         self._models: dict[int, tuple[Model, ...]] = {}
         self._contest: dict[tuple[int, int], float] = {}
@@ -593,6 +594,24 @@ class World:
         step 4's Placement priority (:meth:`_charge_spots`); ``targets_left``: models left of those
         targets (unit id, count), full strength where not given.
         """
+        asked = (su.id, lead, rear, occupied, allowed_enemies, on, targets_left)  # the arguments as given
+        hit = self._placed.get(asked, -2)
+        if hit != -2:
+            return hit
+        hit = self._placed[asked] = self._place(su, lead, rear, occupied, allowed_enemies, on, targets_left)
+        return hit
+
+    def _place(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        rear: Coord,
+        occupied: tuple[int, ...],
+        allowed_enemies: tuple[str, ...],
+        on: str | _Auto | None,
+        targets_left: tuple[tuple[str, int], ...],
+    ) -> int | None:
+        """:meth:`place`, kept under its rounded arguments."""
         level = self.level_at(lead) if on is AUTO else on
         assert not isinstance(level, _Auto)
         if level is not None and level not in self.surfaces:
