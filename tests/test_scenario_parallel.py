@@ -128,3 +128,15 @@ def test_a_record_not_yet_whole_is_read_later() -> None:
     assert shared.get(("close", 7)) == []
     log[at] = kept  # now whole
     assert shared.get(("close", 7)) == [((1.0, 2.0), None)]
+
+
+def test_a_run_on_every_core_keeps_freed_memory_for_reuse() -> None:
+    """``parallel._worker_heap`` sets glibc's heap (the forked workers inherit it) through ``mallopt``: True on glibc
+    Linux, and again (the settings are not a toggle); the workers' games are the serial run's (the tests above run
+    with it set)."""
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("glibc only")
+    assert parallel._worker_heap() is True
+    assert parallel._worker_heap() is True

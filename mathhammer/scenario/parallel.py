@@ -26,11 +26,13 @@ available (Windows, macOS' default), or for a few games, everything runs in this
 
 from __future__ import annotations
 
+import ctypes
 import itertools
 import math
 import mmap
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -81,6 +83,31 @@ def _shared(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     """A zeroed array in memory shared with the processes forked after it (MAP_SHARED, anonymous)."""
     size = max(1, int(np.prod(shape)) * dtype.itemsize)
     return np.frombuffer(mmap.mmap(-1, size), dtype=dtype, count=int(np.prod(shape))).reshape(shape)
+
+
+#: The glibc heap of a run on every core (:func:`_worker_heap`): blocks below this many bytes come from the heap,
+#: not from fresh mappings (glibc's own most: 32 MiB on 64 bits) ...
+HEAP_MMAP_THRESHOLD = 32 << 20
+#: ... and the heap keeps up to this many free bytes at its top for reuse instead of handing them back.
+HEAP_TRIM_THRESHOLD = 1 << 30
+
+
+def _worker_heap() -> bool:
+    """Set this process's glibc heap, which the forked workers inherit, to keep freed memory for reuse
+    (``mallopt``; a run on every core only, and it stays so in this process): a worker allocates and frees arrays
+    of its games' size (1-32 MB) thousands of times, and glibc's default serves the larger ones from fresh mappings,
+    each page faulted in again (12% of the 2 cores went to the kernel in a 2,000,000-game run). Setting the trim
+    threshold alone would also fix the mapping threshold at its 128 KiB start (slower: 25.2-25.7 s against 19.2-20.1
+    s), so both are set; set in the workers only, after the pilot, it changed nothing measurable. True where set
+    (glibc on Linux); elsewhere nothing changes."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        return False
+    m_trim_threshold, m_mmap_threshold = -1, -3  # malloc.h
+    return bool(mallopt(m_mmap_threshold, HEAP_MMAP_THRESHOLD)) and bool(mallopt(m_trim_threshold, HEAP_TRIM_THRESHOLD))
 
 
 def _block(job: tuple[int, int, int]) -> dict[str, int]:
@@ -153,6 +180,7 @@ def play(
         sim = Simulation(scn, trials, seed)
         sim.run(progress)
         return Games.of(sim), sim
+    _worker_heap()  # before the pilot: the workers inherit this process's heap
     pilot_n = min(trials, PILOT)
     # as few blocks as the workers, unless a block would exceed BLOCK_MAX games
     blocks = workers * max(1, math.ceil((trials - pilot_n) / (workers * BLOCK_MAX)))
