@@ -337,6 +337,23 @@ def _charge_or_none(terrain: tuple[Terrain, ...], units: tuple[Unit, ...], **kwa
         return board, None
 
 
+def _charger_targets_others(
+    lead: tuple[float, float], targets: list[tuple[float, float]], bystanders: list[tuple[float, float]], mm: int
+) -> list[Unit]:
+    """The charger c1 (base ``mm``), the target unit, and the bystanders as an undeclared enemy unit (odd count)
+    or a friendly one."""
+    units = [
+        Unit("chargers", "p1", (Model("c1", *lead, base_mm=mm),)),
+        Unit("targets", "p2", tuple(Model(f"t{i}", x, y, base_mm=32) for i, (x, y) in enumerate(targets))),
+    ]
+    if bystanders:
+        side = "p2" if len(bystanders) % 2 else "p1"
+        units.append(
+            Unit("others", side, tuple(Model(f"o{i}", x, y, base_mm=25) for i, (x, y) in enumerate(bystanders)))
+        )
+    return units
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     st.tuples(st.floats(3, 41), st.floats(3, 27)),
@@ -367,15 +384,7 @@ def test_straight_charges_match_the_search(
 
     from mathhammer.board import charge
 
-    units = [
-        Unit("chargers", "p1", (Model("c1", *lead, base_mm=mm),)),
-        Unit("targets", "p2", tuple(Model(f"t{i}", x, y, base_mm=32) for i, (x, y) in enumerate(targets))),
-    ]
-    if bystanders:  # an undeclared enemy unit (odd count) or a friendly one
-        side = "p2" if len(bystanders) % 2 else "p1"
-        units.append(
-            Unit("others", side, tuple(Model(f"o{i}", x, y, base_mm=25) for i, (x, y) in enumerate(bystanders)))
-        )
+    units = _charger_targets_others(lead, targets, bystanders, mm)
     board, fast = _charge_or_none(_walls(walls), tuple(units), engage=engage, max_length=max_length)
     assume(fast is not None)
     assert isinstance(fast, charge.ChargePath)
@@ -552,15 +561,7 @@ def test_the_bounded_search_gives_the_plain_search_s_answer(
     move, the straight distance left) may come in under the estimate of an end already queued (or the longest
     length); it gives the answer of the search that tests every move, bit for bit (path, length, levels, climb),
     round walls, undeclared enemies and friendly bases, Engaging or not, with a longest length or not."""
-    units = [
-        Unit("chargers", "p1", (Model("c1", *lead, base_mm=mm),)),
-        Unit("targets", "p2", tuple(Model(f"t{i}", x, y, base_mm=32) for i, (x, y) in enumerate(targets))),
-    ]
-    if bystanders:  # an undeclared enemy unit (odd count) or a friendly one
-        side = "p2" if len(bystanders) % 2 else "p1"
-        units.append(
-            Unit("others", side, tuple(Model(f"o{i}", x, y, base_mm=25) for i, (x, y) in enumerate(bystanders)))
-        )
+    units = _charger_targets_others(lead, targets, bystanders, mm)
     board, found = _charge_or_none(_walls(walls), tuple(units), engage=engage, max_length=max_length)
     assume(found is not None)
     plain, bounded = _plain_and_bounded(board, "c1", ["targets"], engage=engage, max_length=max_length)

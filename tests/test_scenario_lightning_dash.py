@@ -157,3 +157,21 @@ def test_charge_distance_from_an_engaged_start() -> None:
     assert math.dist(path.end, x.centre) >= 1.0 + 1.0 - 1e-6  # Artanis-sized gap: not Within 1" of X
     assert math.dist(path.end, y.centre) <= 1.0 + 1.0 + 1e-6  # Within 1" of Y
     assert path.length > math.dist(a.centre, y.centre) - 2.0  # longer than the straight line through X's base
+
+
+def test_a_second_charge_read_near_the_leading_model(tmp_path: Path) -> None:
+    """Lightning Dash's second Charge starts Engaged ("ignoring the restriction on Charging while Engaged"): read on
+    the models near Artanis (what ``World._charge_local`` reads, here with a box of 20") it is not refused, and it
+    is the whole board's answer; the steps of ``_charge_local`` give it or leave it to the whole board."""
+    plain = after_assault(scenario(tmp_path, {"targets": ["goliath-1"]}), 50)
+    pos = tuple(int(p) for p in plain.pos[:, 0])
+    alive = tuple(int(a) for a in plain.alive[:, 0])
+    world = plain.world
+    u = world.index["artanis-1"]
+    whole = world.charge_length(pos, alive, "artanis-1", ("marine-1",), engaged_ok=True)
+    near = world.models_near_lead(pos, alive, u, 20.0, ("marine-1",))
+    assert near is not None and any(world.uids[v] == "goliath-1" for v, _, _ in near)  # Engaged with the Goliath
+    assert world._charge_near(pos[u], "artanis-1", ("marine-1",), 20.0, near, (), True) == whole
+    for reach in (9.0, 13.0, 20.0):
+        local = world._charge_local(pos, alive, "artanis-1", ("marine-1",), reach, (), True, 0.0)
+        assert local is None or local == whole, (reach, local, whole)

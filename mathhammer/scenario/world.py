@@ -138,7 +138,7 @@ from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from ..board.charge import charge_distance, crossings, examined_near
+from ..board.charge import ChargePath, charge_distance, crossings, examined_near
 from ..board.engagement import ENGAGEMENT_RANGE, engaged
 from ..board.facts import AttackFacts, weapon_facts
 from ..board.los import line_of_sight
@@ -2208,17 +2208,31 @@ class World:
                 units.append(Unit(su.id, su.player, tuple(models[i] for i in idx)))
         terrain = self.board.terrain + tuple(force_field_piece(c, i) for i, c in enumerate(fields))
         board = Board.trusted(self.board.width, self.board.depth, terrain, tuple(units))
-        through, free_climb = self.mobility[uid]  # Raptor Strain
-        path = charge_distance(
+        path = self._search(board, uid, targets, rho, engaged_ok)
+        return path.length, path.end
+
+    def _search(
+        self,
+        board: Board,
+        uid: str,
+        targets: tuple[str, ...],
+        reach: float | None,
+        engaged_ok: bool = False,
+        examined: list[float] | None = None,
+    ) -> ChargePath:
+        """:func:`charge_distance` of ``uid``'s Leading Model on ``board``, with the unit's way of moving (Raptor
+        Strain: ``mobility``)."""
+        through, free_climb = self.mobility[uid]
+        return charge_distance(
             board,
             f"{uid}.1",
             list(targets),
-            max_length=rho,
+            max_length=reach,
+            examined=examined,
             engaged_ok=engaged_ok,
             through=through,
             free_climb=free_climb,
         )
-        return path.length, path.end
 
     def _charge_memo(
         self,
@@ -2276,18 +2290,7 @@ class World:
                 entries.append(found)
                 return found[2]  # type: ignore[no-any-return]
         box = [0.0, 0.0, 0.0, 0.0]
-        board = self.board_for(pos, alive, fields)
-        through, free_climb = self.mobility[uid]  # Raptor Strain
-        path = charge_distance(
-            board,
-            f"{uid}.1",
-            list(targets),
-            max_length=reach,
-            examined=box,
-            engaged_ok=engaged_ok,
-            through=through,
-            free_climb=free_climb,
-        )
+        path = self._search(self.board_for(pos, alive, fields), uid, targets, reach, engaged_ok, box)
         answer = (path.length, path.end)
         relevant = self._units_near(rest, box, r)
         entries.append((box, relevant, answer))
