@@ -131,12 +131,12 @@ def test_a_record_not_yet_whole_is_read_later() -> None:
 
 
 def test_a_run_on_every_core_keeps_freed_memory_for_reuse() -> None:
-    """``parallel._worker_heap`` sets glibc's heap (the forked workers inherit it) through ``mallopt``: True on glibc
-    Linux, and again (the settings are not a toggle); the workers' games are the serial run's (the tests above run
-    with it set)."""
+    """``parallel._reuse_freed_memory`` sets glibc's heap (the forked workers inherit it) through ``mallopt``: True
+    on glibc Linux, and again (the settings are not a toggle); the workers' games are the serial run's (the tests
+    above run with it set)."""
     import platform
 
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("glibc only")
-    assert parallel._worker_heap() is True
-    assert parallel._worker_heap() is True
+    assert parallel._reuse_freed_memory() is True
+    assert parallel._reuse_freed_memory() is True

@@ -37,6 +37,18 @@ def _order_of_groups(inv, g, items, positions):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
+def _one_group(cols, rows, trials):  # pragma: no cover - compiled
+    """The grouping kernels' answer where every game has the same columns: the games as given, one group."""
+    c = rows.size
+    keys1 = np.empty((1, c), dtype=np.int64)
+    for j in range(c):
+        keys1[0, j] = cols[rows[j], trials[0]]
+    bounds1 = np.zeros(2, dtype=np.int64)
+    bounds1[1] = trials.size
+    return trials.copy(), bounds1, keys1
+
+
+@njit(**JIT)
 def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
     c = rows.size
     n = trials.size
@@ -53,12 +65,7 @@ def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
             if not uniform:
                 break
         if uniform:
-            keys1 = np.empty((1, c), dtype=np.int64)
-            for j in range(c):
-                keys1[0, j] = cols[rows[j], t0]
-            bounds1 = np.zeros(2, dtype=np.int64)
-            bounds1[1] = n
-            return trials.copy(), bounds1, keys1
+            return _one_group(cols, rows, trials)
     cap = 64  # hash slots; the groups (few) stay below half of it, so the table stays in cache
     table = np.full(cap, -1, dtype=np.int64)
     keys = np.empty((cap // 2, c), dtype=np.int64)
@@ -778,12 +785,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
             same = False
             break
     if same:  # one group (common): the games as they come
-        keys1 = np.empty((1, c), dtype=np.int64)
-        for j in range(c):
-            keys1[0, j] = cols[rows[j], trials[0]]
-        bounds1 = np.zeros(2, dtype=np.int64)
-        bounds1[1] = n
-        return trials.copy(), bounds1, keys1
+        return _one_group(cols, rows, trials)
     inv = np.empty(n, dtype=np.int64)
     firsts = np.empty(n, dtype=np.int64)
     g = 0

@@ -85,14 +85,14 @@ def _shared(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     return np.frombuffer(mmap.mmap(-1, size), dtype=dtype, count=int(np.prod(shape))).reshape(shape)
 
 
-#: The glibc heap of a run on every core (:func:`_worker_heap`): blocks below this many bytes come from the heap,
+#: The glibc heap of a run on every core (:func:`_reuse_freed_memory`): blocks below this many bytes come from the heap,
 #: not from fresh mappings (glibc's own most: 32 MiB on 64 bits) ...
 HEAP_MMAP_THRESHOLD = 32 << 20
 #: ... and the heap keeps up to this many free bytes at its top for reuse instead of handing them back.
 HEAP_TRIM_THRESHOLD = 1 << 30
 
 
-def _worker_heap() -> bool:
+def _reuse_freed_memory() -> bool:
     """Set this process's glibc heap, which the forked workers inherit, to keep freed memory for reuse
     (``mallopt``; a run on every core only, and it stays so in this process): a worker allocates and frees arrays
     of its games' size (1-32 MB) thousands of times, and glibc's default serves the larger ones from fresh mappings,
@@ -180,7 +180,7 @@ def play(
         sim = Simulation(scn, trials, seed)
         sim.run(progress)
         return Games.of(sim), sim
-    _worker_heap()  # before the pilot: the workers inherit this process's heap
+    _reuse_freed_memory()  # before the pilot: the workers inherit this process's heap
     pilot_n = min(trials, PILOT)
     # as few blocks as the workers, unless a block would exceed BLOCK_MAX games
     blocks = workers * max(1, math.ceil((trials - pilot_n) / (workers * BLOCK_MAX)))

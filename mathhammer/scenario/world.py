@@ -2089,14 +2089,11 @@ class World:
         key = (pos, alive, uid, targets, reach, fields, engaged_ok)
         hit = self._charges.get(key)
         if hit is None:
-            local = (
-                None
-                if reach is None
-                else self._charge_local(pos, alive, uid, targets, reach, fields, engaged_ok, bound)
-            )
-            hit = self._charges[key] = (
-                local if local is not None else self._charge_memo(pos, alive, uid, targets, reach, fields, engaged_ok)
-            )
+            if reach is not None:
+                hit = self._charge_local(pos, alive, uid, targets, reach, fields, engaged_ok, bound)
+            if hit is None:  # no reach, or no answer near the Leading Model: the whole board
+                hit = self._charge_memo(pos, alive, uid, targets, reach, fields, engaged_ok)
+            self._charges[key] = hit
         return hit
 
     def _charge_local(
