@@ -10,7 +10,7 @@ Measures (medians of several runs, all in this process unless noted):
 ``simulate`` count method at 1e7 trials on 2 threads and on 1 thread; the die
 method; the plain numpy baseline (``numpy_baseline.py``); the ratio; the
 generator's limit (d6 per second); the exact engine's time per Batch when
-``mathhammer.exact.exact_tally`` exists; and the peak RSS of child processes
+``mathhammer.starcraft.exact.exact_tally`` exists; and the peak RSS of child processes
 running 1e7, 2e8 and ``--rss-trials`` trials. Prints a markdown table. Never
 run as a test.
 """
@@ -33,9 +33,9 @@ sys.path.insert(0, HERE)
 
 from numpy_baseline import numpy_tally  # noqa: E402
 
-from mathhammer.engine import simulate  # noqa: E402
 from mathhammer.starcraft.compiled import compile_attack  # noqa: E402
 from mathhammer.starcraft.model import Attack, Batch, Target, Weapon  # noqa: E402
+from mathhammer.starcraft.montecarlo import simulate  # noqa: E402
 
 
 def reference_chain():
@@ -60,7 +60,7 @@ _RSS_SCRIPT = """
 import sys, time
 sys.path.insert(0, {here!r})
 from bench_engine import reference_chain
-from mathhammer.engine import simulate
+from mathhammer.starcraft.montecarlo import simulate
 b, t = reference_chain()
 simulate(b, t, 1000)
 t0 = time.perf_counter()
@@ -110,8 +110,8 @@ def main() -> None:
     np_trials = 1_000_000 if args.quick else trials
     tn = median_time(lambda: numpy_tally(batches, target, np_trials, seed=1), max(1, runs - 2))
 
-    from mathhammer.engine import kernels
     from mathhammer.engine.rng import seed_stream
+    from mathhammer.starcraft import kernels
 
     key, gamma = (np.uint64(x) for x in seed_stream(12345))
     out = np.zeros(threads, dtype=np.int64)
@@ -131,9 +131,9 @@ def main() -> None:
     rows.append(("first call in this process (compile or cache load)", f"{first_call:.2f} s"))
 
     try:
-        from mathhammer.exact import exact_tally
+        from mathhammer.starcraft.exact import exact_tally
     except ImportError:
-        rows.append(("exact engine", "skipped: mathhammer.exact.exact_tally not found"))
+        rows.append(("exact engine", "skipped: mathhammer.starcraft.exact.exact_tally not found"))
     else:
         t0 = time.perf_counter()
         exact_tally(batches, target)

@@ -21,7 +21,7 @@ import time
 
 LOAD = (
     "import time; t = time.perf_counter()\n"
-    "from mathhammer.profiles import load_roster\n"
+    "from mathhammer.starcraft.roster import load_roster\n"
     "r = load_roster()\n"
     "print(time.perf_counter() - t, len(r.units))\n"
 )
@@ -40,8 +40,8 @@ def main() -> None:
         seconds, units = out.stdout.split()
         loads.append(float(seconds))
 
-    from mathhammer.profiles import load_roster
     from mathhammer.starcraft.compare import compare, resolve_targets
+    from mathhammer.starcraft.roster import load_roster
 
     roster = load_roster()
     unit = roster.unit(args.unit)

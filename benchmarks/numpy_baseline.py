@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mathhammer.outcome import Tally, damage_bound, marker_bound
-from mathhammer.starcraft.compiled import CompiledBatch, CompiledTarget
+from mathhammer.outcome import Tally
+from mathhammer.starcraft.compiled import CompiledBatch, CompiledTarget, damage_bound, marker_bound
 
 
 def _successes(rng: np.random.Generator, pool: np.ndarray, target: int) -> np.ndarray:
@@ -114,7 +114,8 @@ def numpy_tally(
         for h, values in zip(hists, _block(batches, target, n, rng), strict=True):
             h += np.bincount(np.asarray(values, dtype=np.int64), minlength=h.size)[: h.size]
         done += n
-    return Tally(*(h.astype(np.float64) for h in hists), trials=trials)
+    names = ("damage", "models_destroyed", "marker", "shielded")
+    return Tally(trials, **{k: h.astype(np.float64) for k, h in zip(names, hists, strict=True)})
 
 
 if __name__ == "__main__":

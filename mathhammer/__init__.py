@@ -1,14 +1,18 @@
 """mathhammer: exact and Monte Carlo combat maths for tabletop wargames.
 
-Everything a notebook needs is here, flat. Values are immutable; every input
-error is an :class:`InputError` (a ``ValueError``) naming the field, the value
-and what is allowed.
+Everything a notebook needs is here, flat, the same for every game system.
+Values are immutable; every input error is an :class:`InputError` (a
+``ValueError``) naming the argument, the value and what is allowed.
 
->>> from mathhammer import Weapon, Batch, Target, run
->>> claws = Weapon.build("Claws", roa=2, hit=4, surge="Light:D3")
->>> marines = Target.build(6, 2, armour=5, evade=5, tags="Biological,Light,Ground")
->>> r = run(Batch(claws, models=8), marines)
+>>> import mathhammer as mh
+>>> r = mh.attack("Zergling", "Marine", phase="combat")
 >>> 0 < r.models_destroyed.mean < 6
+True
+>>> mh.attack("Robot Warriors", "Saurian Warriors", system="gf", cover=True).wounds.mean
+1.25
+>>> claws = mh.Weapon.build("Claws", roa=2, hit=4, surge="Light:D3")
+>>> marines = mh.Target.build(6, 2, armour=5, evade=5, tags="Biological,Light,Ground")
+>>> 0 < mh.run(mh.Batch(claws, models=8), marines).models_destroyed.mean < 6
 True
 
 Importing this package does not import numba, pandas or matplotlib: the
@@ -16,23 +20,35 @@ Monte Carlo engine compiles on first use, and tables and plots import their
 libraries when called.
 """
 
-from .api import run
+from .api import attack, compare, matchup, roster, run, unit
 from .dice import SDice
+from .engine.options import RunOptions
 from .errors import InputError, MathhammerError
+from .grimdark.model import Attacker, Defender, Hero, WeaponGroup
 from .results import Distribution, Result
 from .starcraft.model import Attack, Batch, ModelGroup, Target, Weapon
 
 __all__ = [
     "Attack",
+    "Attacker",
     "Batch",
+    "Defender",
     "Distribution",
+    "Hero",
     "InputError",
     "MathhammerError",
     "ModelGroup",
     "Result",
+    "RunOptions",
     "SDice",
     "Target",
     "Weapon",
+    "WeaponGroup",
+    "attack",
+    "compare",
+    "matchup",
+    "roster",
     "run",
+    "unit",
 ]
 __version__ = "0.1.0"

@@ -1,4 +1,16 @@
-"""The Python API: resolve an attack exactly or by Monte Carlo.
+"""The Python API: one line per question, the same for every game system.
+
+>>> import mathhammer as mh
+>>> r = mh.attack("Marine", "Zergling", models=9, target_models=18, range=10)
+>>> r.damage.mean > 0, 0 <= r.unit_destroyed <= 1
+(True, True)
+>>> g = mh.attack("Robot Warriors", "Saurian Warriors", system="grimdark", cover=True)
+>>> round(g.wounds.mean, 4), round(g.morale_test_due, 4) >= 0
+(1.25, True)
+>>> mh.unit("Marine", models=9, upgrades=["AGG-12"])
+<Loadout 9 Marine (AGG-12), 220 minerals>
+
+The ad-hoc objects of either system go to :func:`run`:
 
 >>> from mathhammer import Weapon, Batch, Target, run
 >>> rifle = Weapon.build("C-14 Rifle", roa=2, hit=3, surge="Light:D3")
@@ -14,80 +26,195 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from . import systems
+from .engine.options import RunOptions
 from .errors import InputError
 from .results import Result
-from .starcraft.compiled import compile_attack
-from .starcraft.model import Attack, Batch, Target
 
-ENGINES = ("exact", "monte-carlo")
-_ENGINE_ALIASES = {"exact": "exact", "monte-carlo": "monte-carlo", "mc": "monte-carlo", "montecarlo": "monte-carlo"}
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
+
+__all__ = ["attack", "compare", "matchup", "roster", "run", "unit"]
+
+Profiles = Sequence[str | Path] | str | Path
+
+
+def _profiles(profiles: Profiles) -> list[str | Path]:
+    return [profiles] if isinstance(profiles, str | Path) else list(profiles)
+
+
+def roster(system: str = "starcraft", profiles: Profiles = ()) -> Any:
+    """The units of a system: the built-in ones and those of ``profiles`` (folders or files)."""
+    game = systems.get(system)
+    return game.load_roster(_profiles(profiles))
 
 
 def run(
-    attack: Attack | Batch | Sequence[Batch],
-    target: Target | None = None,
+    attack: Any,
+    target: Any = None,
     *,
     engine: str | None = None,
     trials: int | None = None,
     seed: int = 0,
     tolerance: float | None = None,
+    threads: int | None = None,
     method: str = "count",
     label: str | None = None,
     tolerance_on: str = "both",
 ) -> Result:
-    """Resolve one Batch, or a chain of Batches in order, against one target.
+    """Resolve an attack made of a system's own objects, exactly or by Monte Carlo.
 
     Args:
-        attack: an :class:`Attack`, a :class:`Batch`, or a sequence of Batches
-            resolved in order (8.7.3, Batch sequence); then ``target`` is needed.
-        target: the target unit.
-        engine: ``"exact"`` or ``"monte-carlo"``; by default exact unless
-            ``trials`` or ``tolerance`` is given.
-        trials: Monte Carlo trials.
-        seed: Monte Carlo seed (the same seed gives the same result on any
-            number of threads).
-        tolerance: Monte Carlo until the standard errors of mean damage and of
-            P(unit destroyed) are both at most this.
-        tolerance_on: ``"both"``, or only ``"damage"`` or ``"p_destroy"``.
-        method: Monte Carlo sampling, ``"count"`` (binomial counts, fast) or
-            ``"die"`` (per die, the reference path).
+        attack: StarCraft TMG: a ``Batch``, a sequence of Batches resolved in order (8.7.3) or an
+            ``Attack``; Grimdark Future: an ``Attacker``. Or an attack a system compiled.
+        target: the target: a StarCraft ``Target`` or a Grimdark ``Defender``.
+        engine: ``"exact"`` or ``"monte-carlo"``; by default exact unless ``trials`` or ``tolerance``.
+        trials, seed, tolerance, threads, method: the run (:class:`~mathhammer.engine.options.RunOptions`).
         label: a name for tables and plots.
+        tolerance_on: ``"both"``, or only ``"dealt"`` (``"damage"``) or ``"p_destroy"``.
     """
-    if not isinstance(attack, Attack):
-        if target is None:
-            raise InputError("target", None, "a Target when the attack is given as Batches")
-        batches = (attack,) if isinstance(attack, Batch) else tuple(attack)
-        attack = Attack(batches, target)
-    elif target is not None:
-        attack = Attack(attack.batches, target)
-    if engine is None:
-        engine = "monte-carlo" if (trials is not None or tolerance is not None) else "exact"
-    engine_name = _ENGINE_ALIASES.get(str(engine).lower())
-    if engine_name is None:
-        raise InputError("engine", engine, "exact or monte-carlo")
-    if method not in ("count", "die"):
-        raise InputError("method", method, "count or die")
-    batches_c, target_c = compile_attack(attack)
-    name = label or " + ".join(b.label for b in attack.batches)
-    if engine_name == "exact":
-        if trials is not None or tolerance is not None:
-            raise InputError("engine", "exact", "no trials or tolerance with the exact engine")
-        from .exact import exact_tally
+    options = RunOptions.build(engine, trials, seed, tolerance, threads, method)
+    watch = {"both": "both", "damage": "dealt", "dealt": "dealt", "p_destroy": "p_destroy"}.get(tolerance_on)
+    if watch is None:
+        raise InputError("tolerance_on", tolerance_on, "both, dealt or p_destroy")
+    for name in systems.names():
+        game = systems.get(name)
+        compiled = game.wrap(attack, target, label)
+        if compiled is not None:
+            return systems.run(game, compiled, options, label, watch)
+    raise InputError(
+        "attack",
+        type(attack).__name__,
+        "a StarCraft Batch, Batches or Attack (with a Target), or a Grimdark Attacker (with a Defender)",
+    )
 
-        return Result("exact", exact_tally(batches_c, target_c), target_c.models, None, name)
 
-    from . import engine as mc
+def attack(
+    attacker: str,
+    target: str,
+    *,
+    system: str = "starcraft",
+    profiles: Profiles = (),
+    models: int | None = None,
+    target_models: int | None = None,
+    upgrades: Sequence[str] = (),
+    use: Sequence[str] = (),
+    target_upgrades: Sequence[str] = (),
+    target_use: Sequence[str] = (),
+    phase: str | None = None,
+    range: float | None = None,
+    engine: str | None = None,
+    trials: int | None = None,
+    seed: int = 0,
+    tolerance: float | None = None,
+    threads: int | None = None,
+    **options: Any,
+) -> Result:
+    """One named unit attacks another: the Result in the system's words.
 
-    if not isinstance(seed, int) or seed < 0 or seed >= 2**63:
-        raise InputError("seed", seed, "a whole number from 0 to 2**63-1")
-    if tolerance is not None:
-        if not (0 < float(tolerance) < 1e3):
-            raise InputError("tolerance", tolerance, "a positive standard error, e.g. 0.01")
-        tally = mc.simulate_adaptive(batches_c, target_c, float(tolerance), seed=seed, method=method, on=tolerance_on)
-    else:
-        n = 1_000_000 if trials is None else trials
-        if not isinstance(n, int) or n < 1 or n > 10**12:
-            raise InputError("trials", trials, "a whole number of trials from 1 to 10**12")
-        tally = mc.simulate(batches_c, target_c, n, seed=seed, method=method)
-    return Result("monte-carlo", tally, target_c.models, seed, name)
+    Args:
+        attacker, target: unit names (case-insensitive; an unknown name gets a suggestion).
+        system: ``"starcraft"`` (``"sc"``) or ``"grimdark"`` (``"gf"``).
+        profiles: extra profile folders or files.
+        models, target_models: the models bought (a composition) or fielded.
+        upgrades, use, target_upgrades, target_use: upgrades bought and abilities switched on.
+        phase: StarCraft ``"assault"`` or ``"combat"``; Grimdark ``"shooting"`` or ``"melee"``.
+        range: inches between the units.
+        engine, trials, seed, tolerance, threads: the run; exact by default.
+        options: the system's situation switches (``mathhammer.systems.get(system).options``):
+            StarCraft ``evade_eligible=True``, ``target_left=4``, ...; Grimdark ``cover=True``,
+            ``charging=True``, ``hero="Field Commander"``. Any other is refused.
+    """
+    game = systems.get(system)
+    run_options = RunOptions.build(engine, trials, seed, tolerance, threads)
+    query = systems.Query(
+        attacker, target, models, target_models, tuple(upgrades), tuple(use), tuple(target_upgrades),
+        tuple(target_use), phase, range, options,
+    )  # fmt: skip
+    compiled = game.compile(game.load_roster(_profiles(profiles)), query)
+    return systems.run(game, compiled, run_options)
+
+
+def unit(
+    name: str,
+    *,
+    system: str = "starcraft",
+    profiles: Profiles = (),
+    models: int | None = None,
+    upgrades: Sequence[str] = (),
+    use: Sequence[str] = (),
+) -> Any:
+    """A unit as bought (a loadout): its models, upgrades and abilities switched on; a one-line repr."""
+    game = systems.get(system)
+    return game.loadout(game.load_roster(_profiles(profiles)), name, models, tuple(upgrades), tuple(use), "name")
+
+
+def compare(
+    unit: str,
+    vs: Sequence[str] | str,
+    *,
+    system: str = "starcraft",
+    profiles: Profiles = (),
+    compositions: Sequence[int] = (),
+    upgrades: Sequence[str] | None = None,
+    use: Sequence[str] = (),
+    phase: str | None = None,
+    range: float | None = None,
+    rank_by: str = "kills-per-100",
+    engine: str | None = None,
+    trials: int | None = None,
+    seed: int = 0,
+    tolerance: float | None = None,
+    threads: int | None = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Every loadout of ``unit`` (compositions x upgrade combinations) against each target of ``vs``
+    (``"NAME"`` or ``"NAME:MODELS"``): a pandas DataFrame, one row per loadout and target, ranked per target."""
+    import pandas as pd
+
+    game = systems.get(system)
+    run_options = RunOptions.build(engine, trials, seed, tolerance, threads)
+    targets = [vs] if isinstance(vs, str) else list(vs)
+    query = systems.Query(
+        unit, targets[0] if targets else "", use=tuple(use), phase=phase, distance=range, options=options
+    )
+    rows = game.compare(
+        game.load_roster(_profiles(profiles)), unit, targets, query, run_options, tuple(compositions),
+        None if upgrades is None else list(upgrades), rank_by,
+    )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def matchup(
+    a: str,
+    b: str,
+    *,
+    system: str = "starcraft",
+    profiles: Profiles = (),
+    a_models: int | None = None,
+    b_models: int | None = None,
+    a_upgrades: Sequence[str] = (),
+    b_upgrades: Sequence[str] = (),
+    a_use: Sequence[str] = (),
+    b_use: Sequence[str] = (),
+    range: float | None = None,
+    engine: str | None = None,
+    trials: int | None = None,
+    seed: int = 0,
+    tolerance: float | None = None,
+    threads: int | None = None,
+    **options: Any,
+) -> pd.DataFrame:
+    """Both directions, every phase: a pandas DataFrame, one row per (attacker, target, phase)."""
+    import pandas as pd
+
+    game = systems.get(system)
+    run_options = RunOptions.build(engine, trials, seed, tolerance, threads)
+    query = systems.Query(
+        a, b, a_models, b_models, tuple(a_upgrades), tuple(a_use), tuple(b_upgrades), tuple(b_use),
+        None, range, options,
+    )  # fmt: skip
+    return pd.DataFrame(game.matchup(game.load_roster(_profiles(profiles)), query, run_options))

@@ -1,72 +1,107 @@
-"""What an engine returns: histograms of one attack's outcome.
+"""What an engine returns: named histograms of one attack's outcome, and how a system names them.
 
-Both engines fill the same :class:`Tally`. For the exact engine the entries
-are probabilities and ``trials == 0``; for Monte Carlo they are counts (as
-floats, exact integers up to 2**53) over ``trials`` trials.
+Both engines of every game system fill a :class:`Tally`: histograms keyed by
+name. For the exact engine the entries are probabilities and ``trials == 0``;
+for Monte Carlo they are counts (as floats, exact integers up to 2**53) over
+``trials`` trials. Which histograms there are, and what they mean, is the game
+system's to say: it declares them as :class:`Outcome` values, and a
+:class:`~mathhammer.results.Result` shows exactly those, in its words.
 
-The histograms are over *final* values after the whole chain of Batches:
-
-- ``damage[k]``: the Damage dealt, summed over the chain's Batches (dice in
-  the Damage Pool x Damage, before casualties; NON-LETHAL DAMAGE excluded);
-- ``models_destroyed[k]``: models removed, ``k = 0..M`` (``M`` models at the
-  start); the unit is destroyed when ``k == M``;
-- ``marker[k]``: the Damage Marker at the end;
-- ``shielded[s]``: ``s = 1`` when the unit is still SHIELDED at the end.
+>>> t = Tally(hits=np.array([0.25, 0.75]), models_destroyed=np.array([0.5, 0.5]))
+>>> t.hits.tolist(), t.exact, sorted(t.hists)
+([0.25, 0.75], True, ['hits', 'models_destroyed'])
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 
-from .starcraft.compiled import CompiledBatch, CompiledTarget
+#: How an outcome is read from its histogram, shown and written as JSON:
+#:
+#: - ``table``: a distribution: JSON ``{pmf, mean, stderr}``, a k / P(=k) / P(>=k) table, a plot panel;
+#: - ``pmf``: a distribution shown by its mean: JSON ``{pmf}``;
+#: - ``last``: the probability of the histogram's last value (every model destroyed): JSON ``{p, stderr}``;
+#: - ``flag``: the probability of 1 in a 0/1 histogram: JSON ``{p}``.
+Kind = Literal["table", "pmf", "last", "flag"]
 
 
-def damage_bound(batches: Sequence[CompiledBatch]) -> int:
-    """Largest Damage a chain can deal (size of the damage histogram - 1)."""
-    return int(sum(b.max_pool * b.damage for b in batches))
-
-
-def marker_bound(batches: Sequence[CompiledBatch], target: CompiledTarget) -> int:
-    """An upper bound of the Damage Marker (size of the marker histogram - 1)."""
-    return int(target.marker + int(target.hp.max()) + sum(b.nonlethal for b in batches))
-
-
-@dataclass(frozen=True, eq=False)
-class Tally:
-    """Histograms of an attack's outcome (see the module docstring).
+@dataclass(frozen=True)
+class Outcome:
+    """One quantity a game system reports, in its own words.
 
     Attributes:
-        damage: float64[damage_bound + 1]
-        models_destroyed: float64[M + 1]
-        marker: float64[marker_bound + 1]
-        shielded: float64[2]
+        name: the attribute of a Result and its JSON key (``damage``, ``wounds``, ``morale_test_due``).
+        label: words for people (``Damage dealt``, ``P(morale test due)``).
+        kind: see :data:`Kind`.
+        source: the Tally histogram it is read from.
+        unit: what one step of a distribution counts (``damage``, ``wounds``, ``models``).
+        trim: JSON and tables leave out the values past the last possible one.
+        optional: shown only when the Tally has the histogram (a joined hero's wounds).
+    """
+
+    name: str
+    label: str
+    kind: Kind
+    source: str
+    unit: str = ""
+    trim: bool = False
+    optional: bool = False
+
+    @property
+    def is_distribution(self) -> bool:
+        return self.kind in ("table", "pmf")
+
+
+@dataclass(frozen=True, eq=False, init=False)
+class Tally:
+    """Histograms of an attack's outcome, by name (see the module docstring).
+
+    Attributes:
+        hists: float64 arrays by name; read one as ``tally.name`` or ``tally["name"]``.
         trials: Monte Carlo trials, 0 for exact probabilities.
     """
 
-    damage: np.ndarray
-    models_destroyed: np.ndarray
-    marker: np.ndarray
-    shielded: np.ndarray
-    trials: int = 0
+    hists: dict[str, np.ndarray]
+    trials: int
+
+    def __init__(self, trials: int = 0, **hists: np.ndarray) -> None:
+        object.__setattr__(self, "hists", {k: np.asarray(v, dtype=np.float64) for k, v in hists.items()})
+        object.__setattr__(self, "trials", int(trials))
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        hists = self.__dict__.get("hists", {})
+        if name in hists:
+            return hists[name]
+        raise AttributeError(f"this Tally has no histogram {name!r} (it has {', '.join(hists) or 'none'})")
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self.hists[name]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.hists
 
     @property
     def exact(self) -> bool:
         return self.trials == 0
 
+    def with_hists(self, **hists: np.ndarray) -> Tally:
+        """The same Tally with histograms added (or replaced)."""
+        return Tally(self.trials, **{**self.hists, **hists})
+
     def merged(self, other: Tally) -> Tally:
         """Add the counts of two Monte Carlo tallies of the same attack."""
         if self.exact or other.exact:
             raise ValueError("only Monte Carlo tallies can be merged")
-        return Tally(
-            _add(self.damage, other.damage),
-            _add(self.models_destroyed, other.models_destroyed),
-            _add(self.marker, other.marker),
-            _add(self.shielded, other.shielded),
-            self.trials + other.trials,
-        )
+        if set(self.hists) != set(other.hists):
+            raise ValueError("only tallies of the same histograms can be merged")
+        return Tally(self.trials + other.trials, **{k: _add(v, other.hists[k]) for k, v in self.hists.items()})
+
+    def __repr__(self) -> str:
+        sizes: dict[str, Any] = {k: v.size for k, v in self.hists.items()}
+        return f"Tally(trials={self.trials}, sizes={sizes})"
 
 
 def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:

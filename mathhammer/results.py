@@ -1,7 +1,10 @@
-"""Results: distributions with summaries and standard errors, tables and plots.
+"""Results: distributions with summaries and standard errors, tables and plots, in each system's words.
 
-A :class:`Result` wraps an engine's :class:`~mathhammer.outcome.Tally`. Every
-Monte Carlo estimate carries its standard error; exact results report 0.
+A :class:`Result` wraps an engine's :class:`~mathhammer.outcome.Tally` and the
+:class:`~mathhammer.outcome.Outcome` values its game system declares: it shows
+exactly those, under their names (``r.damage`` and ``r.shielded_after`` for
+StarCraft TMG, ``r.wounds`` and ``r.morale_test_due`` for Grimdark Future).
+Every Monte Carlo estimate carries its standard error; exact results report 0.
 
 pandas and matplotlib are imported only by :meth:`Result.to_frame` and
 :meth:`Result.plot`.
@@ -17,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .outcome import Tally
+from .outcome import Outcome, Tally
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -98,7 +101,7 @@ class Distribution:
 
 @dataclass(frozen=True, eq=False)
 class Result:
-    """The outcome of an attack (one Batch or a chain of Batches) on one unit.
+    """The outcome of an attack on one unit, as its game system declares it.
 
     Attributes:
         engine: ``"exact"`` or ``"monte-carlo"``.
@@ -106,6 +109,13 @@ class Result:
         models: models in the target at the start.
         seed: the Monte Carlo seed (None for exact).
         label: a short description for tables and plots.
+        outcomes: what the system reports (its :class:`~mathhammer.outcome.Outcome` list); those whose
+            histogram the tally lacks and that are ``optional`` are left out.
+        system: the game system's name.
+
+    Each outcome is an attribute: a distribution outcome is a :class:`Distribution`
+    (``r.damage.mean``), a probability a float (``r.unit_destroyed``), with
+    ``r.<name>_stderr`` its standard error.
     """
 
     engine: str
@@ -113,141 +123,164 @@ class Result:
     models: int
     seed: int | None = None
     label: str = "attack"
+    outcomes: tuple[Outcome, ...] = ()
+    system: str = ""
     details: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        shown = tuple(o for o in self.outcomes if not (o.optional and o.source not in self.tally))
+        for o in shown:
+            if o.source not in self.tally:
+                raise ValueError(f"outcome {o.name!r} reads histogram {o.source!r}, which the tally lacks")
+        object.__setattr__(self, "outcomes", shown)
 
     @property
     def trials(self) -> int:
         return self.tally.trials
 
-    def _dist(self, name: str, counts: np.ndarray) -> Distribution:
+    @cached_property
+    def _by_name(self) -> dict[str, Outcome]:
+        return {o.name: o for o in self.outcomes}
+
+    def outcome(self, name: str) -> Outcome:
+        """The declared outcome called ``name``."""
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise AttributeError(
+                f"a {self.system or 'this'} result has no {name!r}; it has {', '.join(self._by_name)}"
+            ) from None
+
+    @cached_property
+    def _values(self) -> dict[str, Any]:
         total = self.trials or 1
-        return Distribution(name, np.asarray(counts, dtype=float) / total, self.trials)
+        out: dict[str, Any] = {}
+        for o in self.outcomes:
+            counts = np.asarray(self.tally[o.source], dtype=float)
+            if o.is_distribution:
+                out[o.name] = Distribution(o.name.replace("_", " "), counts / total, self.trials)
+            elif o.kind == "last":
+                out[o.name] = float(counts[self.models] / total) if counts.size > self.models else 0.0
+            else:
+                out[o.name] = float(counts[1] / total)
+        return out
 
-    @cached_property
-    def damage(self) -> Distribution:
-        """Damage dealt: dice in the Damage Pool x Damage, summed over the Batches."""
-        return self._dist("damage", self.tally.damage)
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("_values", "_by_name"):
+            raise AttributeError(name)
+        if name.endswith("_stderr") and name[: -len("_stderr")] in self._by_name:
+            return self.stderr(name[: -len("_stderr")])
+        self.outcome(name)
+        return self._values[name]
 
-    @cached_property
-    def models_destroyed(self) -> Distribution:
-        return self._dist("models destroyed", self.tally.models_destroyed)
+    def __dir__(self) -> list[str]:
+        return sorted({*super().__dir__(), *self._by_name})
 
-    @cached_property
-    def damage_marker(self) -> Distribution:
-        return self._dist("damage marker", self.tally.marker)
+    def stderr(self, name: str) -> float:
+        """Standard error of an outcome's estimate: of the mean for a distribution, else of the probability."""
+        o = self.outcome(name)
+        value = self._values[name]
+        if o.is_distribution:
+            return float(value.stderr)
+        return math.sqrt(max(value * (1 - value), 0.0) / self.trials) if self.trials else 0.0
 
     @property
-    def unit_destroyed(self) -> float:
-        """P(every model of the unit removed)."""
-        return float(self.models_destroyed.pmf[self.models])
+    def distributions(self) -> tuple[Outcome, ...]:
+        return tuple(o for o in self.outcomes if o.is_distribution)
 
     @property
-    def unit_destroyed_stderr(self) -> float:
-        return self.models_destroyed.prob_stderr(self.unit_destroyed)
+    def dealt(self) -> Distribution:
+        """The system's first distribution: what the attack dealt (Damage, wounds)."""
+        return self._values[self.distributions[0].name]
 
     @property
-    def shielded_after(self) -> float:
-        total = self.trials or 1
-        return float(self.tally.shielded[1] / total)
+    def dealt_name(self) -> str:
+        return self.distributions[0].name
 
-    def json_head(self, damage_key: str = "damage") -> dict[str, Any]:
-        """The keys every game system's JSON shares: engine, trials, seed, the damage (or wounds)
-        and models-destroyed distributions, and P(unit destroyed)."""
-        return {
-            "engine": self.engine,
-            "trials": self.trials or None,
-            "seed": self.seed,
-            damage_key: {
-                "pmf": _trim(self.damage.pmf).tolist(),
-                "mean": self.damage.mean,
-                "stderr": self.damage.stderr,
-            },
-            "models_destroyed": {
-                "pmf": self.models_destroyed.pmf.tolist(),
-                "mean": self.models_destroyed.mean,
-                "stderr": self.models_destroyed.stderr,
-            },
-            "unit_destroyed": {"p": self.unit_destroyed, "stderr": self.unit_destroyed_stderr},
-        }
+    def _dist(self, name: str) -> Distribution:
+        value = self._values[self.outcome(name).name]
+        if not isinstance(value, Distribution):
+            raise ValueError(f"{name!r} is a probability, not a distribution")
+        return value
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON contract of ``mathhammer attack --json``."""
-        return {
-            **self.json_head(),
-            "damage_marker": {"pmf": _trim(self.damage_marker.pmf).tolist()},
-            "shielded_after": {"p": self.shielded_after},
-        }
+        """The JSON contract of ``mathhammer attack --json``: engine, trials, seed, then every outcome."""
+        out: dict[str, Any] = {"engine": self.engine, "trials": self.trials or None, "seed": self.seed}
+        for o in self.outcomes:
+            value = self._values[o.name]
+            if o.kind == "table":
+                pmf = _trim(value.pmf) if o.trim else value.pmf
+                out[o.name] = {"pmf": pmf.tolist(), "mean": value.mean, "stderr": value.stderr}
+            elif o.kind == "pmf":
+                out[o.name] = {"pmf": (_trim(value.pmf) if o.trim else value.pmf).tolist()}
+            elif o.kind == "last":
+                out[o.name] = {"p": value, "stderr": self.stderr(o.name)}
+            else:
+                out[o.name] = {"p": value}
+        return out
 
     def summary(self) -> dict[str, float]:
         """Headline figures: means with standard errors and key probabilities."""
-        return {
-            "damage_mean": self.damage.mean,
-            "damage_stderr": self.damage.stderr,
-            "models_destroyed_mean": self.models_destroyed.mean,
-            "models_destroyed_stderr": self.models_destroyed.stderr,
-            "p_unit_destroyed": self.unit_destroyed,
-            "p_unit_destroyed_stderr": self.unit_destroyed_stderr,
-            "p_shielded_after": self.shielded_after,
-        }
+        out: dict[str, float] = {}
+        for o in self.outcomes:
+            value = self._values[o.name]
+            if o.kind == "table":
+                out[f"{o.name}_mean"] = value.mean
+                out[f"{o.name}_stderr"] = value.stderr
+            elif o.kind == "last":
+                out[f"p_{o.name}"] = value
+                out[f"p_{o.name}_stderr"] = self.stderr(o.name)
+            elif o.kind == "flag":
+                out[f"p_{o.name}"] = value
+        return out
 
-    def table(self, which: str = "damage") -> list[tuple[int, float, float, float]]:
-        """Rows ``(k, P(=k), P(>=k), stderr of P(>=k))``."""
-        dist = {"damage": self.damage, "models_destroyed": self.models_destroyed}[which]
-        pmf = dist.pmf if which == "models_destroyed" else _trim(dist.pmf)
+    def table(self, which: str | None = None) -> list[tuple[int, float, float, float]]:
+        """Rows ``(k, P(=k), P(>=k), stderr of P(>=k))`` of a distribution (the first one by default)."""
+        o = self.outcome(which or self.dealt_name)
+        dist = self._dist(o.name)
+        pmf = _trim(dist.pmf) if o.trim else dist.pmf
         return [(k, float(pmf[k]), dist.at_least(k), dist.prob_stderr(dist.at_least(k))) for k in range(pmf.size)]
 
     def to_frame(self) -> pd.DataFrame:
-        """A tidy pandas DataFrame: quantity, k, p_eq, p_ge, p_ge_stderr."""
+        """A tidy pandas DataFrame of every distribution: quantity, k, p_eq, p_ge, p_ge_stderr."""
         import pandas as pd
 
         rows = []
-        for which in ("damage", "models_destroyed"):
-            for k, p_eq, p_ge, se in self.table(which):
-                rows.append({"quantity": which, "k": k, "p_eq": p_eq, "p_ge": p_ge, "p_ge_stderr": se})
-        marker = _trim(self.damage_marker.pmf)
-        for k in range(marker.size):
-            p_ge = self.damage_marker.at_least(k)
-            rows.append(
-                {
-                    "quantity": "damage_marker",
-                    "k": k,
-                    "p_eq": float(marker[k]),
-                    "p_ge": p_ge,
-                    "p_ge_stderr": self.damage_marker.prob_stderr(p_ge),
-                }
-            )
+        for o in self.distributions:
+            for k, p_eq, p_ge, se in self.table(o.name):
+                rows.append({"quantity": o.name, "k": k, "p_eq": p_eq, "p_ge": p_ge, "p_ge_stderr": se})
         return pd.DataFrame(rows)
 
-    def plot(self, figsize: tuple[float, float] = (10, 4)) -> Figure:
-        """P(=k) bars and a P(>=k) step line, for damage and for models destroyed."""
+    def plot(self, figsize: tuple[float, float] | None = None) -> Figure:
+        """P(=k) bars and a P(>=k) step line, a panel for each tabled distribution."""
         from matplotlib.figure import Figure
 
-        fig = Figure(figsize=figsize, layout="constrained")
-        axes = fig.subplots(1, 2)
-        for ax, which in zip(axes, ("damage", "models_destroyed"), strict=True):
-            rows = self.table(which)
+        shown = [o for o in self.outcomes if o.kind == "table"]
+        fig = Figure(figsize=figsize or (5 * len(shown), 4), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(1, len(shown)))
+        for ax, o in zip(axes, shown, strict=True):
+            rows = self.table(o.name)
             ks = [r[0] for r in rows]
             ax.bar(ks, [r[1] for r in rows], color="#4c72b0", alpha=0.75, label="P(= k)")
             ax.step(ks, [r[2] for r in rows], where="mid", color="#dd8452", label="P(≥ k)")
             if self.trials:
                 ax.errorbar(ks, [r[2] for r in rows], yerr=[r[3] for r in rows], fmt="none", ecolor="#dd8452")
-            dist = getattr(self, which)
-            title = f"{which.replace('_', ' ')}: mean {dist.mean:.3f}"
+            dist = self._dist(o.name)
+            title = f"{o.label.lower()}: mean {dist.mean:.3f}"
             if self.trials:
                 title += f" ± {dist.stderr:.3f}"
             ax.set_title(title)
-            ax.set_xlabel("k")
+            ax.set_xlabel(f"k ({o.unit})" if o.unit else "k")
             ax.set_ylim(0, 1.02)
             ax.legend()
         fig.suptitle(f"{self.label} ({self._engine_text()})")
         return fig
 
-    def text_report(self, damage_title: str = "Damage dealt", tail: list[str] | None = None) -> str:
-        """A plain-text report: means ± standard errors and k / P(=k) / P(>=k) tables.
+    def text_report(self, tail: list[str] | None = None) -> str:
+        """A plain-text report: means ± standard errors, k / P(=k) / P(>=k) tables, then the probabilities.
 
         Args:
-            damage_title: what the damage histogram counts ("Wounds" in Grimdark Future).
-            tail: closing lines; by default P(unit destroyed), P(still SHIELDED) and the Damage Marker.
+            tail: closing lines the system adds (P(morale test failed) at the target's Quality).
         """
         mc = self.trials > 0
         engine = (
@@ -258,61 +291,72 @@ class Result:
         def pm(value: float, se: float, digits: int = 4) -> str:
             return f"{value:.{digits}f}" + (f" ± {se:.{digits}f}" if mc else "")
 
-        for which, title in (("damage", damage_title), ("models_destroyed", "Models destroyed")):
-            dist = getattr(self, which)
-            lines.append("")
-            lines.append(f"{title}: mean {pm(dist.mean, dist.stderr)}  (sd {dist.sd:.3f})")
-            lines.append(f"{'k':>4}  {'P(=k)':>8}  {'P(>=k)':>8}" + (f"  {'± P(>=k)':>9}" if mc else ""))
-            skipped = False
-            for k, p_eq, p_ge, se in self.table(which):
-                if which == "damage" and k > 0 and p_eq == 0.0:
-                    skipped = True  # e.g. odd totals with Damage 2: P(>=k) is the next row's
-                    continue
-                lines.append(f"{k:>4}  {p_eq:8.4f}  {p_ge:8.4f}" + (f"  {se:9.4f}" if mc else ""))
-            if skipped:
-                lines.append("      (values of k that cannot happen are left out)")
-        lines.append("")
-        lines.append(f"P(unit destroyed): {pm(self.unit_destroyed, self.unit_destroyed_stderr)}")
-        if tail is None:
-            tail = [
-                f"P(still SHIELDED): {self.shielded_after:.4f}",
-                f"Damage Marker: mean {self.damage_marker.mean:.4f}",
-            ]
-        lines.extend(tail)
+        flags: list[str] = []
+        means: list[str] = []
+        for o in self.outcomes:
+            value = self._values[o.name]
+            if o.kind == "table":
+                lines.append("")
+                lines.append(f"{o.label}: mean {pm(value.mean, value.stderr)}  (sd {value.sd:.3f})")
+                lines.append(f"{'k':>4}  {'P(=k)':>8}  {'P(>=k)':>8}" + (f"  {'± P(>=k)':>9}" if mc else ""))
+                skipped = False
+                for k, p_eq, p_ge, se in self.table(o.name):
+                    if o.trim and k > 0 and p_eq == 0.0:
+                        skipped = True  # e.g. odd totals with Damage 2: P(>=k) is the next row's
+                        continue
+                    lines.append(f"{k:>4}  {p_eq:8.4f}  {p_ge:8.4f}" + (f"  {se:9.4f}" if mc else ""))
+                if skipped:
+                    lines.append("      (values of k that cannot happen are left out)")
+            elif o.kind == "last":
+                lines.append("")
+                lines.append(f"{o.label}: {pm(value, self.stderr(o.name))}")
+            elif o.kind == "flag":
+                flags.append(f"{o.label}: {value:.4f}")
+            else:
+                means.append(f"{o.label}: mean {value.mean:.4f}")
+        lines.extend(flags + means)
+        lines.extend(tail or [])
         return "\n".join(lines)
 
     def _engine_text(self) -> str:
         return "exact" if not self.trials else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
 
+    def _headline(self) -> list[tuple[str, float, float]]:
+        """(words, value, standard error) of the means of the tabled distributions and the probabilities."""
+        out = []
+        for o in self.outcomes:
+            value = self._values[o.name]
+            if o.kind == "table":
+                out.append((o.label.lower(), value.mean, value.stderr))
+            elif o.kind in ("last", "flag"):
+                out.append((o.label, value, self.stderr(o.name)))
+        return out
+
     def __repr__(self) -> str:
-        pm = f" ± {self.damage.stderr:.4f}" if self.trials else ""
-        return (
-            f"<Result {self.label!r} ({self._engine_text()}): damage {self.damage.mean:.4f}{pm}, "
-            f"models destroyed {self.models_destroyed.mean:.4f}, P(unit destroyed) {self.unit_destroyed:.4f}>"
-        )
+        parts = []
+        for words, value, se in self._headline():
+            parts.append(f"{words} {value:.4f}" + (f" ± {se:.4f}" if self.trials else ""))
+        return f"<Result {self.label!r} ({self._engine_text()}): {', '.join(parts)}>"
 
     def _repr_html_(self) -> str:
-        def table(which: str) -> str:
+        def table(name: str, label: str) -> str:
             head = "<tr><th>k</th><th>P(=k)</th><th>P(≥k)</th></tr>"
             body = "".join(
-                f"<tr><td>{k}</td><td>{p:.4f}</td><td>{ge:.4f}</td></tr>" for k, p, ge, _ in self.table(which)
+                f"<tr><td>{k}</td><td>{p:.4f}</td><td>{ge:.4f}</td></tr>" for k, p, ge, _ in self.table(name)
             )
-            return f"<table><caption>{which.replace('_', ' ')}</caption>{head}{body}</table>"
+            return f"<table><caption>{html.escape(label)}</caption>{head}{body}</table>"
 
-        s = self.summary()
         pm = self.trials > 0
+        items = [
+            f"<li>{html.escape(words)}: {value:.4f}" + (f" ± {se:.4f}" if pm else "") + "</li>"
+            for words, value, se in self._headline()
+        ]
+        tables = [table(o.name, o.label) for o in self.outcomes if o.kind == "table"]
         lines = [
             f"<b>{html.escape(self.label)}</b> ({html.escape(self._engine_text())})",
             "<ul>",
-            f"<li>damage: {s['damage_mean']:.4f}" + (f" ± {s['damage_stderr']:.4f}" if pm else "") + "</li>",
-            f"<li>models destroyed: {s['models_destroyed_mean']:.4f}"
-            + (f" ± {s['models_destroyed_stderr']:.4f}" if pm else "")
-            + "</li>",
-            f"<li>P(unit destroyed): {s['p_unit_destroyed']:.4f}"
-            + (f" ± {s['p_unit_destroyed_stderr']:.4f}" if pm else "")
-            + "</li>",
-            f"<li>P(still SHIELDED): {s['p_shielded_after']:.4f}</li>",
+            *items,
             "</ul>",
-            "<div style='display:flex;gap:2em'>" + table("damage") + table("models_destroyed") + "</div>",
+            "<div style='display:flex;gap:2em'>" + "".join(tables) + "</div>",
         ]
         return "\n".join(lines)

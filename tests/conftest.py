@@ -15,7 +15,7 @@ os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="mathhammer-num
 def seen(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, Any]]:
     """Every (compiled Batches, compiled target) the simulation hands the exact engine, in order."""
     import mathhammer.scenario.sim as sim_module
-    from mathhammer.exact import exact_states
+    from mathhammer.starcraft.exact import exact_states
 
     calls: list[tuple[Any, Any]] = []
 

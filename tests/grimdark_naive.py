@@ -140,10 +140,19 @@ def naive_tally(attacker: Attacker, defender: Defender, trials: int, seed: int =
     destroyed = np.zeros(len(models) + 1)
     marker = np.zeros(max(t for t, _, _ in models))
     due = np.zeros(2)
+    hero_tough = models[-1][0] if defender.hero is not None else 0
+    hero = np.zeros(hero_tough + 1)
+    last = len(models) - 1
     for _ in range(trials):
         d, i, w, u = one_attack(attacker, defender, rng)
         damage[d] += 1
         destroyed[i] += 1
         marker[w] += 1
         due[int(u)] += 1
-    return Tally(damage, destroyed, marker, due, trials)
+        # the hero is the last model in line: its wounds, counted on the model itself
+        if defender.hero is not None:
+            hero[hero_tough if i > last else (w if i == last else 0)] += 1
+    hists = {"wounds": damage, "models_destroyed": destroyed, "wounds_on_next": marker, "morale_test_due": due}
+    if defender.hero is not None:
+        hists["hero_wounds"] = hero
+    return Tally(trials, **hists)

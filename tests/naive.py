@@ -344,4 +344,4 @@ def naive_tally(attack: Attack, trials: int, seed: int) -> Tally:
         destroyed[removed] += 1
         marker[mark] += 1
         shielded[int(shield)] += 1
-    return Tally(damage, destroyed, marker, shielded, trials)
+    return Tally(trials, damage=damage, models_destroyed=destroyed, marker=marker, shielded=shielded)

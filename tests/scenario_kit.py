@@ -9,9 +9,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from mathhammer.profiles import Roster, load_roster
 from mathhammer.scenario import check_scenario
 from mathhammer.scenario.spec import Scenario, parse_scenario
+from mathhammer.starcraft.roster import Roster, load_roster
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"

@@ -8,6 +8,8 @@ from scipy.stats import chi2_contingency, power_divergence
 from mathhammer.outcome import Tally
 
 HISTOGRAMS = ("damage", "models_destroyed", "marker", "shielded")
+#: Grimdark Future's histograms (its engines' Tally).
+GF_HISTOGRAMS = ("wounds", "models_destroyed", "wounds_on_next", "morale_test_due")
 
 
 def _pad(a: np.ndarray, n: int) -> np.ndarray:
@@ -72,7 +74,8 @@ def assert_agree(mc: Tally, exact: Tally, p_min: float = 1e-6, se_max: float = 5
     assert mc.trials > 0, "first argument: a Monte Carlo tally (counts)"
     assert exact.trials == 0, "second argument: an exact tally (probabilities)"
     problems = []
-    for name in HISTOGRAMS:
+    assert set(mc.hists) == set(exact.hists), f"{label}: different histograms {sorted(mc.hists)} {sorted(exact.hists)}"
+    for name in mc.hists:
         counts = getattr(mc, name)
         probs = getattr(exact, name)
         if abs(counts.sum() - mc.trials) > 0.5:
@@ -85,7 +88,7 @@ def assert_agree(mc: Tally, exact: Tally, p_min: float = 1e-6, se_max: float = 5
                 f"{name}: G-test p={p:.3g}\n  observed freq {np.round(_pad(counts, n) / mc.trials, 4).tolist()}"
                 f"\n  exact probs   {np.round(_pad(probs, n), 4).tolist()}"
             )
-    for name in ("damage", "models_destroyed"):
+    for name in ("damage" if "damage" in mc else "wounds", "models_destroyed"):
         counts = getattr(mc, name)
         mean, var = _mean_var(getattr(exact, name))
         k = np.arange(counts.size)
@@ -131,7 +134,7 @@ def assert_same_distribution(x: Tally, y: Tally, p_min: float = 1e-6, label: str
     """Assert that two Monte Carlo tallies (counts) agree on every histogram (two-sample G-test)."""
     assert x.trials > 0 and y.trials > 0, "both arguments: Monte Carlo tallies (counts)"
     problems = []
-    for name in HISTOGRAMS:
+    for name in x.hists:
         p = two_sample_p(getattr(x, name), getattr(y, name))
         if p < p_min:
             problems.append(f"{name}: two-sample G-test p={p:.3g}")

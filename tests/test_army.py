@@ -16,10 +16,9 @@ import pytest
 from typer.testing import CliRunner
 
 from mathhammer.cli import app
-from mathhammer.profiles import load_roster
-from mathhammer.profiles.loader import Roster
 from mathhammer.starcraft.army import Army, ArmyError, UnitEntry, check_army, load_army, validate_army
 from mathhammer.starcraft.loadout import attack_batches, make_loadout
+from mathhammer.starcraft.roster import Roster, load_roster
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -342,7 +341,7 @@ def test_load_missing_file(tmp_path: Path) -> None:
 @pytest.fixture
 def cli(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> CliRunner:
     """The CLI with no built-in cards (only --profiles), so the fixture cards are the whole roster."""
-    import mathhammer.profiles.loader as loader
+    import mathhammer.starcraft.roster as loader
 
     empty = tmp_path / "builtin"
     (empty / "starcraft").mkdir(parents=True)

@@ -63,7 +63,7 @@ def test_combat_on_the_board_only_ranks_strike() -> None:
          "--board"),  # 7.2.1: no Engagement through a Size 2+ wall, so no Close Combat Attack (8.8.1)
         ([*FIGHT, "--attacker-models", "2"], "--attacker-models"),
         ([*FIGHT, "--range", "3"], "--range"),
-        ([*FIGHT, "--target-state", "models=4"], "--target-state"),
+        ([*FIGHT, "--target-state", "models=4"], "--target-state models"),
         ([*FIGHT, "--target-visible", "2"], "--target-visible"),
     ],
 )  # fmt: skip

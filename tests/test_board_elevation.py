@@ -17,7 +17,7 @@ from mathhammer.board import Board, Model, Terrain, Unit, load_board
 from mathhammer.board.charge import charge_distance, charge_probabilities, charge_probability, speed_values
 from mathhammer.cli import app
 from mathhammer.errors import InputError
-from mathhammer.profiles import load_roster
+from mathhammer.starcraft.roster import load_roster
 
 GOLDEN = Path(__file__).parent / "golden" / "board"
 HIGH = GOLDEN / "charge_high_ground.toml"

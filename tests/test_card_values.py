@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from mathhammer.profiles import load_roster
+from mathhammer.starcraft.roster import load_roster
 from tests.golden.card_values import UNITS, UPGRADES, WEAPONS
 
 ROSTER = load_roster()

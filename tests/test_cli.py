@@ -167,8 +167,8 @@ def test_damage_reduction_flag_matches_the_exact_engine() -> None:
     """--damage-reduction N: the target's Total Damage reduction (a Reaction), used once at the first Batch that
     deals Damage. 3 dice Hit 3+ against Armour 4+: D ~ Bin(3, 1/3) dice of Damage 3 on 2 models of 4 HP; less 2,
     a model falls only from D = 2 (4) or D = 3 (7, one model: 4 + 3 left): P(1 destroyed) = 7/27, never 2."""
-    from mathhammer.exact import exact_tally
     from mathhammer.starcraft.compiled import compile_attack
+    from mathhammer.starcraft.exact import exact_tally
     from mathhammer.starcraft.model import Attack, Batch, Target, Weapon
 
     base = ["attack", "--models", "3", "--hit", "3", "--damage", "3", "--target-models", "2", "--target-hp", "4"]

@@ -1,4 +1,4 @@
-"""Tests of the exact engine (mathhammer.exact) against hand-computed numbers.
+"""Tests of the exact engine (mathhammer.starcraft.exact) against hand-computed numbers.
 
 Every test names the rule it checks: rulebook section 8.7.4 (ranged attack
 resolution, steps 1-5), 8.7.3 (Batch sequence), part 11 (keywords) and the
@@ -17,11 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mathhammer import exact
 from mathhammer.dice import SDice
-from mathhammer.exact import batch_dice_pmf, binomial_table, exact_tally
-from mathhammer.outcome import damage_bound, marker_bound
-from mathhammer.starcraft.compiled import ALL_VISIBLE, CompiledBatch, compile_attack
+from mathhammer.starcraft import exact
+from mathhammer.starcraft.compiled import ALL_VISIBLE, CompiledBatch, compile_attack, damage_bound, marker_bound
+from mathhammer.starcraft.exact import batch_dice_pmf, binomial_table, exact_tally
 from mathhammer.starcraft.model import Attack, Batch, Target, Weapon
 
 # ----------------------------------------------------------------------------- helpers

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from mathhammer.profiles import load_roster
 from mathhammer.scenario.abilities import ExtraLoadout
 from mathhammer.scenario.sim import Simulation
 from mathhammer.starcraft.keywords import keyword_value
 from mathhammer.starcraft.loadout import attack_batches, make_loadout
+from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import army, build, errors, skirmish
 from .test_scenario_abilities import write_armies

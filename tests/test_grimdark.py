@@ -114,17 +114,17 @@ def test_seed_worked_example_robots_against_saurians_in_cover():
     Warriors with Defense 4+ in ruins; cover +1 and AP(1) cancel, 4+ saves. 5 x 1/2 x 1/2 = 1.25 wounds."""
     robots = Attacker((WeaponGroup(5, Weapon("Rifle", 1, range=24, rules=("AP(1)",))),), quality=4, distance=12)
     tally = grimdark_exact(robots, Defender(models=5, defense=4, cover=True))
-    assert close(mean(tally.damage), 1.25)
+    assert close(mean(tally.wounds), 1.25)
     want = [float(F(3, 4) ** (5 - k) * F(1, 4) ** k * [1, 5, 10, 10, 5, 1][k]) for k in range(6)]
     assert np.allclose(tally.models_destroyed, want, atol=1e-15)
-    assert close(tally.damage.sum(), 1.0)
+    assert close(tally.wounds.sum(), 1.0)
 
 
 def test_seed_cover_and_ap_add_up():
     """Seed, "Współdziałanie osłony i AP": Defense 4+ in cover against AP(2) saves on 5+."""
     assert save_mask(4, 2, 1) == (1 << 5) | (1 << 6)
     tally = grimdark_exact(attack(quality=2, rules=("AP(2)",)), Defender(5, defense=4, cover=True))
-    assert close(mean(tally.damage), F(5, 6) * F(4, 6))
+    assert close(mean(tally.wounds), F(5, 6) * F(4, 6))
 
 
 def test_seed_ap_example_defense_3_against_ap2_needs_5():
@@ -140,15 +140,15 @@ def test_seed_cover_example_defense_4_saves_on_3():
     """
     shoot = grimdark_exact(attack(quality=2), Defender(5, defense=4, cover=True))
     melee = grimdark_exact(attack(quality=2, melee=True), Defender(5, defense=4, cover=True))
-    assert close(mean(shoot.damage), F(5, 6) * F(2, 6))
-    assert close(mean(melee.damage), F(5, 6) * F(3, 6))
+    assert close(mean(shoot.wounds), F(5, 6) * F(2, 6))
+    assert close(mean(melee.wounds), F(5, 6) * F(3, 6))
 
 
 def test_attacks_are_models_times_a():
     """Seed, "Liczba ataków": 5 models x A2 = 10 dice."""
     assert compile_attack(attack(attacks=2, models=5), Defender(10)).groups[0].attacks == 10
     tally = grimdark_exact(attack(attacks=2, models=5), Defender(20, defense=6))
-    assert close(mean(tally.damage), 10 * F(3, 6) * F(5, 6))
+    assert close(mean(tally.wounds), 10 * F(3, 6) * F(5, 6))
 
 
 @pytest.mark.parametrize(
@@ -166,7 +166,7 @@ def test_attacks_are_models_times_a():
 def test_hit_modifiers_capped_and_natural_rolls(quality, modifier, p_hit):
     """Seed, "Modyfikatory trafienia": the total is at most +1/-1; natural 6 always hits, natural 1 always misses."""
     tally = grimdark_exact(attack(quality=quality, hit_modifier=modifier), Defender(3, defense=6))
-    assert close(mean(tally.damage), p_hit * F(5, 6))
+    assert close(mean(tally.wounds), p_hit * F(5, 6))
 
 
 def test_natural_rolls_on_defense():
@@ -183,7 +183,7 @@ def test_tough_finishes_one_model_before_the_next():
     tally = grimdark_exact(attack(attacks=3, quality=2), Defender(2, defense=6, tough=2))
     # exactly: 2 or 3 wounds -> 1 model removed (marker 0 or 1); 0-1 wounds -> none
     assert close(tally.models_destroyed[1], 3 * p**2 * (1 - p) + p**3)
-    assert close(tally.marker[1], 3 * p * (1 - p) ** 2 + p**3)
+    assert close(tally.wounds_on_next[1], 3 * p * (1 - p) ** 2 + p**3)
     assert close(tally.models_destroyed[2], 0)
 
 
@@ -194,8 +194,8 @@ def test_joined_hero_takes_wounds_last_with_its_own_defense():
     kill = F(5, 6) * F(5, 6)
     hero_wound = F(5, 6) * F(1, 6)
     assert close(tally.models_destroyed[1], 1 - (1 - kill) ** 2)
-    assert close(tally.marker[1], kill * hero_wound)
-    assert close(tally.damage[2], kill * hero_wound)
+    assert close(tally.wounds_on_next[1], kill * hero_wound)
+    assert close(tally.wounds[2], kill * hero_wound)
     assert close(tally.models_destroyed[2], 0)
 
 
@@ -204,7 +204,7 @@ def test_deadly_does_not_carry_over():
     plain = grimdark_exact(attack(attacks=4, quality=2), Defender(5, defense=5))
     deadly = grimdark_exact(attack(attacks=4, quality=2, rules=("Deadly(3)",)), Defender(5, defense=5))
     assert np.allclose(plain.models_destroyed, deadly.models_destroyed, atol=1e-15)
-    assert np.allclose(plain.damage, deadly.damage, atol=1e-15)  # damage counts the wounds the models took
+    assert np.allclose(plain.wounds, deadly.wounds, atol=1e-15)  # damage counts the wounds the models took
 
 
 def test_deadly_multiplies_on_one_tough_model():
@@ -214,7 +214,7 @@ def test_deadly_multiplies_on_one_tough_model():
     assert close(t3.models_destroyed[1], p)
     t4 = grimdark_exact(attack(attacks=2, quality=2, rules=("Deadly(3)",)), Defender(1, defense=5, tough=4))
     assert close(t4.models_destroyed[1], p * p)
-    assert close(t4.marker[3], 2 * p * (1 - p))
+    assert close(t4.wounds_on_next[3], 2 * p * (1 - p))
 
 
 def test_blast_capped_by_models_and_ignores_cover():
@@ -225,7 +225,7 @@ def test_blast_capped_by_models_and_ignores_cover():
         want = [F(1, 6) + F(5, 6) * (1 - u) ** 2, F(5, 6) * 2 * u * (1 - u), F(5, 6) * u * u]
         assert np.allclose(tally.models_destroyed, [float(x) for x in want], atol=1e-15)
     many = grimdark_exact(attack(quality=2, rules=("Blast(3)",)), Defender(10, defense=6))
-    assert close(mean(many.damage), F(5, 6) * 3 * F(5, 6))
+    assert close(mean(many.wounds), F(5, 6) * 3 * F(5, 6))
 
 
 def test_rending():
@@ -235,7 +235,7 @@ def test_rending():
     save only on a natural 6 (v3.4.1's "AP(4)" would save on 5+).
     """
     tally = grimdark_exact(attack(quality=4, rules=("AP(1)", "Rending")), Defender(3, defense=2, cover=True))
-    assert close(mean(tally.damage), F(2, 6) * F(1, 6) + F(1, 6) * F(5, 6))
+    assert close(mean(tally.wounds), F(2, 6) * F(1, 6) + F(1, 6) * F(5, 6))
     assert compile_attack(attack(rules=("AP(2)", "Rending")), Defender(3)).groups[0].ap_six == 6
 
 
@@ -244,7 +244,7 @@ def test_poison():
     blocking hits ... a die roll may only be re-rolled once" - every hit of the weapon."""
     tally = grimdark_exact(attack(quality=4, rules=("Poison",)), Defender(3, defense=2))
     unsaved = 1 - (F(4, 6) + F(1, 6) * F(5, 6))  # 2-5 save; a 6 is re-rolled and saves on 2+
-    assert close(mean(tally.damage), F(3, 6) * unsaved)
+    assert close(mean(tally.wounds), F(3, 6) * unsaved)
 
 
 def test_bane_is_the_v35_name_of_poison():
@@ -252,8 +252,8 @@ def test_bane_is_the_v35_name_of_poison():
     results of 6" - the same effect as Poison."""
     d = Defender(3, defense=2, rules=("Regeneration",))
     assert close(
-        mean(grimdark_exact(attack(rules=("Bane",)), d).damage),
-        mean(grimdark_exact(attack(rules=("Poison",)), d).damage),
+        mean(grimdark_exact(attack(rules=("Bane",)), d).wounds),
+        mean(grimdark_exact(attack(rules=("Poison",)), d).wounds),
     )
 
 
@@ -261,18 +261,18 @@ def test_rending_and_poison_ignore_regeneration():
     """Regeneration: "roll one die for each. On a 5+ it is ignored"; Rending and Poison: "Ignores Regeneration"."""
     base = dict(quality=2)
     d = Defender(3, defense=6, rules=("Regeneration",))
-    assert close(mean(grimdark_exact(attack(**base), d).damage), F(5, 6) * F(5, 6) * F(4, 6))
-    assert close(mean(grimdark_exact(attack(rules=("Rending",), **base), d).damage), F(5, 6) * F(5, 6))
+    assert close(mean(grimdark_exact(attack(**base), d).wounds), F(5, 6) * F(5, 6) * F(4, 6))
+    assert close(mean(grimdark_exact(attack(rules=("Rending",), **base), d).wounds), F(5, 6) * F(5, 6))
     want = F(5, 6) * (1 - F(1, 6) * F(1, 6))  # every Defense 6 is re-rolled
-    assert close(mean(grimdark_exact(attack(rules=("Poison",), **base), d).damage), want)
+    assert close(mean(grimdark_exact(attack(rules=("Poison",), **base), d).wounds), want)
 
 
 def test_regeneration_needs_all_models_including_the_hero():
     """Regeneration: "When a unit where all models have this rule" - a hero without it switches it off."""
     with_hero = Defender(3, defense=6, rules=("Regeneration",), hero=Hero(1, 6))
-    assert close(mean(grimdark_exact(attack(quality=2), with_hero).damage), F(25, 36))
+    assert close(mean(grimdark_exact(attack(quality=2), with_hero).wounds), F(25, 36))
     both = Defender(3, defense=6, rules=("Regeneration",), hero=Hero(1, 6, rules=("Regeneration",)))
-    assert close(mean(grimdark_exact(attack(quality=2), both).damage), F(25, 36) * F(4, 6))
+    assert close(mean(grimdark_exact(attack(quality=2), both).wounds), F(25, 36) * F(4, 6))
 
 
 def test_regeneration_before_deadly():
@@ -286,11 +286,11 @@ def test_reliable_is_quality_2_and_still_modified():
     """Reliable (GF Beginner's Guide v3.4.1): "attacks at Quality 2+ with this weapon ... Reliable only
     changes the Quality value, so the roll can still be modified"."""
     plain = grimdark_exact(attack(quality=6, rules=("Reliable",)), Defender(3, defense=6))
-    assert close(mean(plain.damage), F(5, 6) * F(5, 6))
+    assert close(mean(plain.wounds), F(5, 6) * F(5, 6))
     minus = grimdark_exact(attack(quality=6, hit_modifier=-1, rules=("Reliable",)), Defender(3, defense=6))
-    assert close(mean(minus.damage), F(4, 6) * F(5, 6))  # 2+ with -1: hits on 3+
+    assert close(mean(minus.wounds), F(4, 6) * F(5, 6))  # 2+ with -1: hits on 3+
     plus = grimdark_exact(attack(quality=6, hit_modifier=1, rules=("Reliable",)), Defender(3, defense=6))
-    assert close(mean(plus.damage), F(5, 6) * F(5, 6))  # a natural 1 still misses
+    assert close(mean(plus.wounds), F(5, 6) * F(5, 6))  # a natural 1 still misses
 
 
 def test_joined_hero_takes_morale_tests_with_its_quality():
@@ -309,18 +309,18 @@ def test_lock_on_ignores_cover_and_negative_modifiers():
     """Lock-On: "Ignores cover and all negative modifiers to hit rolls"."""
     d = Defender(3, defense=4, cover=True)
     tally = grimdark_exact(attack(quality=4, hit_modifier=-1, rules=("Lock-On",)), d)
-    assert close(mean(tally.damage), F(3, 6) * F(3, 6))
+    assert close(mean(tally.wounds), F(3, 6) * F(3, 6))
     plus = grimdark_exact(attack(quality=4, hit_modifier=1, rules=("Lock-On",)), d)
-    assert close(mean(plus.damage), F(4, 6) * F(3, 6))
+    assert close(mean(plus.wounds), F(4, 6) * F(3, 6))
 
 
 def test_indirect_minus_one_after_moving():
     """Indirect: "gets -1 to hit rolls when shooting after moving"; with Lock-On the -1 is ignored."""
     d = Defender(3, defense=6)
-    assert close(mean(grimdark_exact(attack(rules=("Indirect",), moved=True), d).damage), F(2, 6) * F(5, 6))
-    assert close(mean(grimdark_exact(attack(rules=("Indirect",), moved=False), d).damage), F(3, 6) * F(5, 6))
+    assert close(mean(grimdark_exact(attack(rules=("Indirect",), moved=True), d).wounds), F(2, 6) * F(5, 6))
+    assert close(mean(grimdark_exact(attack(rules=("Indirect",), moved=False), d).wounds), F(3, 6) * F(5, 6))
     both = attack(rules=("Indirect", "Lock-On"), moved=True)
-    assert close(mean(grimdark_exact(both, d).damage), F(3, 6) * F(5, 6))
+    assert close(mean(grimdark_exact(both, d).wounds), F(3, 6) * F(5, 6))
 
 
 def test_relentless_over_9_inches():
@@ -328,8 +328,8 @@ def test_relentless_over_9_inches():
     d = Defender(5, defense=6)
     far = grimdark_exact(attack(quality=6, rules=("Relentless",), distance=12), d)
     near = grimdark_exact(attack(quality=6, rules=("Relentless",), distance=9), d)
-    assert close(mean(far.damage), F(1, 6) * 2 * F(5, 6))
-    assert close(mean(near.damage), F(1, 6) * F(5, 6))
+    assert close(mean(far.wounds), F(1, 6) * 2 * F(5, 6))
+    assert close(mean(near.wounds), F(1, 6) * F(5, 6))
     unknown = compile_attack(attack(rules=("Relentless",)), d)
     assert unknown.groups[0].extra == 0 and any("Relentless" in w for w in unknown.warnings)
 
@@ -339,8 +339,8 @@ def test_furious_when_charging_in_melee():
     d = Defender(5, defense=6, cover=True)
     charge = grimdark_exact(attack(quality=6, melee=True, rules=("Furious",), charging=True), d)
     still = grimdark_exact(attack(quality=6, melee=True, rules=("Furious",)), d)
-    assert close(mean(charge.damage), F(1, 6) * 2 * F(5, 6))
-    assert close(mean(still.damage), F(1, 6) * F(5, 6))
+    assert close(mean(charge.wounds), F(1, 6) * 2 * F(5, 6))
+    assert close(mean(still.wounds), F(1, 6) * F(5, 6))
 
 
 def test_impact_after_charging_unless_fatigued():
@@ -348,9 +348,9 @@ def test_impact_after_charging_unless_fatigued():
     d = Defender(5, defense=6)
     impact = Weapon("Hooves", attacks=0, melee=True, rules=("Impact(2)",))
     charging = Attacker((WeaponGroup(2, impact),), 4, charging=True)
-    assert close(mean(grimdark_exact(charging, d).damage), 4 * F(5, 6) * F(5, 6))
+    assert close(mean(grimdark_exact(charging, d).wounds), 4 * F(5, 6) * F(5, 6))
     tired = Attacker((WeaponGroup(2, impact),), 4, charging=True, fatigued=True)
-    assert close(mean(grimdark_exact(tired, d).damage), 0)
+    assert close(mean(grimdark_exact(tired, d).wounds), 0)
     assert compile_attack(tired, d).warnings
 
 
@@ -358,18 +358,18 @@ def test_morale_due_at_half_or_below():
     """Seed, "Kiedy wykonuje się test morale?": at half the starting size or below; a destroyed unit takes none."""
     tally = grimdark_exact(attack(attacks=5, quality=2), Defender(5, defense=5))
     p = tally.models_destroyed
-    assert close(tally.shielded[1], p[3] + p[4])
+    assert close(tally.morale_test_due[1], p[3] + p[4])
     assert close(morale_fail_probability(tally, 4), (p[3] + p[4]) * F(3, 6))
     four = grimdark_exact(attack(attacks=5, quality=2), Defender(4, defense=5))
-    assert close(four.shielded[1], four.models_destroyed[2] + four.models_destroyed[3])
+    assert close(four.morale_test_due[1], four.models_destroyed[2] + four.models_destroyed[3])
 
 
 def test_morale_single_tough_model_by_wounds():
     """Seed: one Tough model counts its wounds: Tough(3) tests with 1 wound left, Tough(4) with 2 left."""
     t3 = grimdark_exact(attack(attacks=3, quality=2), Defender(1, defense=5, tough=3))
-    assert close(t3.shielded[1], t3.marker[2])
+    assert close(t3.morale_test_due[1], t3.wounds_on_next[2])
     t4 = grimdark_exact(attack(attacks=4, quality=2), Defender(1, defense=5, tough=4))
-    assert close(t4.shielded[1], t4.marker[2] + t4.marker[3])
+    assert close(t4.morale_test_due[1], t4.wounds_on_next[2] + t4.wounds_on_next[3])
 
 
 def test_out_of_range_weapon_rolls_nothing_and_warns():
@@ -377,7 +377,7 @@ def test_out_of_range_weapon_rolls_nothing_and_warns():
     a = Attacker((WeaponGroup(5, Weapon("Carbine", 1, range=24)),), 4, distance=25)
     compiled = compile_attack(a, Defender(5))
     assert compiled.groups == () and compiled.warnings
-    assert close(grimdark_exact(a, Defender(5)).damage[0], 1)
+    assert close(grimdark_exact(a, Defender(5)).wounds[0], 1)
 
 
 # --- the per-die reference ------------------------------------------------------------------------------
@@ -436,7 +436,7 @@ def test_naive_reference_agrees_with_exact(name):
 @pytest.mark.parametrize("name", sorted(NAIVE_CASES))
 def test_pmfs_sum_to_one(name):
     tally = grimdark_exact(*NAIVE_CASES[name])
-    for h in (tally.damage, tally.models_destroyed, tally.marker, tally.shielded):
+    for h in (tally.wounds, tally.models_destroyed, tally.wounds_on_next, tally.morale_test_due):
         assert abs(h.sum() - 1.0) < 1e-12
         assert (h >= -1e-15).all()
 
@@ -477,7 +477,7 @@ def test_morale_fail_probability_on_counts_and_quality_check():
     """A Quality test "fails on a roll below Quality": Quality 5+ fails with 4/6."""
     from mathhammer.outcome import Tally
 
-    counts = Tally(np.ones(1), np.ones(1), np.ones(1), np.array([300.0, 100.0]), trials=400)
+    counts = Tally(400, morale_test_due=np.array([300.0, 100.0]))
     assert close(morale_fail_probability(counts, 5), F(1, 4) * F(4, 6))
     with pytest.raises(InputError):
         morale_fail_probability(counts, 7)
@@ -497,7 +497,7 @@ def test_deadly_hits_are_resolved_first() -> None:
     assert [g.deadly for g in swapped.groups] == [3, 1]
     a = grimdark_exact(Attacker((plain, deadly), quality=2), Defender(models=2, defense=6, tough=3))
     b = grimdark_exact(Attacker((deadly, plain), quality=2), Defender(models=2, defense=6, tough=3))
-    assert np.allclose(a.models_destroyed, b.models_destroyed) and np.allclose(a.damage, b.damage)
+    assert np.allclose(a.models_destroyed, b.models_destroyed) and np.allclose(a.wounds, b.wounds)
 
 
 def test_deadly_first_naive_agrees_with_exact() -> None:

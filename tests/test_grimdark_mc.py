@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from mathhammer.errors import InputError
 from mathhammer.grimdark import Attacker, Defender, Hero, Weapon, WeaponGroup, grimdark_exact, grimdark_simulate
 
-from .stats import HISTOGRAMS, assert_agree
+from .stats import GF_HISTOGRAMS as HISTOGRAMS
+from .stats import assert_agree
 
 
 def group(models, attacks, *rules, melee=False, range=None):
@@ -82,7 +83,7 @@ def test_seed_worked_example_mean_by_monte_carlo():
     """Seed worked example: 1.25 wounds expected; 400k trials put the mean within 5 SE of it."""
     attacker, defender = CASES["seed_worked_example"]
     tally = grimdark_simulate(attacker, defender, 400_000, seed=3)
-    mean = float(tally.damage @ np.arange(tally.damage.size)) / tally.trials
+    mean = float(tally.wounds @ np.arange(tally.wounds.size)) / tally.trials
     se = np.sqrt(5 * 0.25 * 0.75 / tally.trials)
     assert abs(mean - 1.25) < 5 * se
 
@@ -94,7 +95,7 @@ def test_same_seed_same_tally_and_bad_arguments():
     c = grimdark_simulate(attacker, defender, 10_000, seed=6)
     for h in HISTOGRAMS:
         assert np.array_equal(getattr(a, h), getattr(b, h))
-    assert not np.array_equal(a.damage, c.damage)
+    assert not np.array_equal(a.wounds, c.wounds)
     for kwargs, field in [({"trials": 0}, "trials"), ({"trials": 10, "seed": -1}, "seed"), ({"trials": 1.5}, "trials")]:
         with pytest.raises(InputError) as e:
             grimdark_simulate(attacker, defender, **kwargs)
@@ -182,7 +183,7 @@ def test_property_more_attacks_never_fewer_wounds(case, more):
     stronger = Attacker((bigger, *attacker.groups[1:]), attacker.quality, attacker.hit_modifier, moved=attacker.moved,
                         distance=attacker.distance)  # fmt: skip
     base, plus = grimdark_exact(attacker, defender), grimdark_exact(stronger, defender)
-    assert _dominates(plus.damage, base.damage)
+    assert _dominates(plus.wounds, base.wounds)
     assert _dominates(plus.models_destroyed, base.models_destroyed)
 
 
@@ -195,7 +196,7 @@ def test_property_better_defense_never_more_wounds(case):
     better = Defender(defender.models, defender.defense - 1, defender.tough, rules=defender.rules, cover=defender.cover,
                       hero=defender.hero)  # fmt: skip
     worse_tally, better_tally = grimdark_exact(attacker, defender), grimdark_exact(attacker, better)
-    assert _dominates(worse_tally.damage, better_tally.damage)
+    assert _dominates(worse_tally.wounds, better_tally.wounds)
     assert _dominates(worse_tally.models_destroyed, better_tally.models_destroyed)
 
 
@@ -211,7 +212,8 @@ _SCRIPT = textwrap.dedent(
     out = {{"threads": numba.get_num_threads()}}
     for name in ("hero_joined", "two_groups_regen_hero"):
         t = grimdark_simulate(*CASES[name], 50_001, seed=11)
-        out[name] = [getattr(t, h).tolist() for h in ("damage", "models_destroyed", "marker", "shielded")]
+        hists = ("wounds", "models_destroyed", "wounds_on_next", "morale_test_due")
+        out[name] = [getattr(t, h).tolist() for h in hists]
     print(json.dumps(out))
     """
 )

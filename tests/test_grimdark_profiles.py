@@ -84,7 +84,7 @@ def test_robot_warriors_against_saurians_in_cover_is_1_25() -> None:
     defender = unit_defender(units["Saurian Warriors"], cover=True)
     tally = grimdark_exact(attacker, defender)
     assert _mean(tally.models_destroyed) == pytest.approx(1.25, abs=1e-12)
-    assert _mean(tally.damage) == pytest.approx(1.25, abs=1e-12)
+    assert _mean(tally.wounds) == pytest.approx(1.25, abs=1e-12)
 
 
 def test_attacker_phases_counts_and_model_rules() -> None:
@@ -103,7 +103,7 @@ def test_attacker_phases_counts_and_model_rules() -> None:
     assert beast is not None
     assert beast.groups[0].weapon.rules == (Rule("Impact", 3),) and beast.groups[0].models == 1
     tally = grimdark_exact(beast, unit_defender(units["Saurian Warriors"]))
-    assert _mean(tally.damage) > 0
+    assert _mean(tally.wounds) > 0
     with pytest.raises(InputError, match="models"):
         unit_attacker(units["Robot Warriors"], melee=False, models=6)
 

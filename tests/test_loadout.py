@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 from mathhammer import run
 from mathhammer.cli import app
 from mathhammer.errors import InputError
-from mathhammer.profiles import load_roster
 from mathhammer.starcraft.loadout import as_target, attack_batches, make_loadout
+from mathhammer.starcraft.roster import load_roster
 
 runner = CliRunner()
 KEYS = {"engine", "trials", "seed", "damage", "models_destroyed", "unit_destroyed", "damage_marker", "shielded_after"}

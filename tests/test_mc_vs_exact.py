@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from mathhammer.engine import simulate
-from mathhammer.exact import exact_tally
 from mathhammer.outcome import Tally
 from mathhammer.starcraft.compiled import compile_attack
+from mathhammer.starcraft.exact import exact_tally
 from mathhammer.starcraft.keywords import parse_keyword
 from mathhammer.starcraft.model import Attack, Batch, ModelGroup, Target, Weapon
+from mathhammer.starcraft.montecarlo import simulate
 from tests.naive import naive_tally
 from tests.stats import assert_agree, assert_same_distribution, g_test
 
@@ -228,8 +228,9 @@ def test_naive_agrees_with_monte_carlo(name: str, method: str) -> None:
 
 def test_two_sample_test_detects_a_difference() -> None:
     """The two-sample check is not vacuous: a shifted sample fails it."""
-    a = Tally(np.array([500.0, 500]), np.array([500.0, 500]), np.array([1000.0]), np.array([1000.0, 0]), 1000)
-    b = Tally(np.array([650.0, 350]), np.array([500.0, 500]), np.array([1000.0]), np.array([1000.0, 0]), 1000)
+    same = {"models_destroyed": np.array([500.0, 500]), "marker": np.array([1000.0]), "shielded": np.array([1000.0, 0])}
+    a = Tally(1000, damage=np.array([500.0, 500]), **same)
+    b = Tally(1000, damage=np.array([650.0, 350]), **same)
     with pytest.raises(AssertionError, match="damage"):
         assert_same_distribution(a, b)
     assert_same_distribution(a, a)

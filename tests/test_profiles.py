@@ -9,8 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from mathhammer.cli import app
-from mathhammer.profiles import ProfileError, load_roster
+from mathhammer.profiles import ProfileError
 from mathhammer.profiles.loader import builtin_dir
+from mathhammer.starcraft.roster import load_roster
 
 FIXTURE = Path(__file__).parent / "fixtures" / "profiles"
 SAMPLE = (FIXTURE / "sample.toml").read_text()
@@ -174,7 +175,7 @@ def test_wheel_ships_the_cards_and_finds_them(tmp_path: Path) -> None:
     for race in ("terran", "zerg", "protoss"):
         assert f"mathhammer/builtin_profiles/starcraft/{race}.toml" in names
     code = (
-        "from mathhammer.profiles import load_roster; from mathhammer.profiles.loader import builtin_dir; "
+        "from mathhammer.starcraft.roster import load_roster; from mathhammer.profiles.loader import builtin_dir; "
         "print(len(load_roster().units), builtin_dir())"
     )
     out = subprocess.run(

@@ -19,11 +19,11 @@ from typer.testing import CliRunner
 
 from mathhammer import run
 from mathhammer.cli import app
-from mathhammer.profiles import load_roster
 from mathhammer.report import cell_seed, execute, plan, sweep, write_report
 from mathhammer.report.cells import supply_left
 from mathhammer.report.runner import _options, choose_scheduler, local_cluster
 from mathhammer.starcraft.loadout import as_target, attack_batches, make_loadout
+from mathhammer.starcraft.roster import load_roster
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"

@@ -12,6 +12,7 @@ import pytest
 
 from mathhammer.outcome import Tally
 from mathhammer.results import Distribution, Result
+from mathhammer.starcraft.outcomes import result as starcraft_result
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,7 +26,7 @@ def mc_result() -> Result:
         shielded=np.array([600.0, 400]),
         trials=1000,
     )
-    return Result("monte-carlo", tally, models=2, seed=5, label="test")
+    return starcraft_result(tally, 2, 5, "test")
 
 
 def test_distribution_summary_and_quantiles() -> None:

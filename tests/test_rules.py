@@ -22,9 +22,9 @@ from math import comb
 import numpy as np
 import pytest
 
-from mathhammer.exact import exact_tally
 from mathhammer.outcome import Tally
 from mathhammer.starcraft.compiled import compile_attack
+from mathhammer.starcraft.exact import exact_tally
 from mathhammer.starcraft.keywords import parse_keywords
 from mathhammer.starcraft.model import Attack, Batch, ModelGroup, Target, Weapon
 from tests.naive import naive_tally

@@ -12,15 +12,15 @@ from scipy import stats
 from typer.testing import CliRunner
 
 from mathhammer.cli import app
-from mathhammer.exact import exact_states
-from mathhammer.profiles import load_roster
 from mathhammer.scenario import ScenarioError, builtin_scenarios, check_scenario, load_scenario, simulate
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation, uniforms
 from mathhammer.scenario.spec import parse_scenario
 from mathhammer.starcraft.compiled import compile_attack
+from mathhammer.starcraft.exact import exact_states
 from mathhammer.starcraft.loadout import as_target, attack_batches, make_loadout
 from mathhammer.starcraft.model import Attack
+from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import build, skirmish
 

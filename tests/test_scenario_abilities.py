@@ -9,11 +9,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mathhammer.profiles import load_roster
 from mathhammer.scenario import ScenarioError, abilities, check_scenario, simulate
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 from mathhammer.starcraft.loadout import as_target
+from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import army, build, errors, skirmish, warnings
 
@@ -438,7 +438,7 @@ def test_concusive_shells_effect_needs_its_distance(marauder_armies: dict[str, s
     """The profile vocabulary: ``charger_debuff_speed`` names X and the "Within" distance (Concusive Shells)."""
     from pydantic import ValidationError
 
-    from mathhammer.profiles.schema import Effect
+    from mathhammer.starcraft.schema import Effect
 
     with pytest.raises(ValidationError, match="needs value >= 1 and within"):
         Effect(kind="charger_debuff_speed", value=2)
@@ -559,7 +559,7 @@ def test_life_support_reduces_the_total_damage_exactly(armies: dict[str, str], s
     in this Unit that is Within 4\" of the damaged Unit"): the Roach's attack on marine-1 is resolved with a
     reduction of 1 per Medic model Within 4" of the Marines, and the Marines left after Round 3 follow the exact
     distribution of that attack (G-test); without the Reaction fewer are left (paired, 5 SE)."""
-    from mathhammer.exact import exact_states
+    from mathhammer.starcraft.exact import exact_states
 
     from .stats import g_test
 
@@ -796,7 +796,7 @@ def test_zealous_round_costs_the_activation_where_it_is_used(tmp_path: Path, see
     attack is resolved with a reduction of 2, and zealot-1's activation is lost exactly in the games where the
     Roach dealt it Damage (the exact probability, 5 SE). Where zealot-1 activated before the shot, the Reaction
     is not triggered."""
-    from mathhammer.exact import exact_states
+    from mathhammer.starcraft.exact import exact_states
 
     armies = write_armies(tmp_path, RED_ZEALOTS, BLUE)
     zealous = [{"unit": "zealot-1", "use": "Zealous Round"}]

@@ -13,10 +13,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mathhammer.profiles import load_roster
 from mathhammer.scenario import abilities, check_scenario
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
+from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import army, build, errors, skirmish, warnings
 from .test_scenario_abilities import RED, write_armies

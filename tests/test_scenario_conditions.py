@@ -19,12 +19,12 @@ import pytest
 from typer.testing import CliRunner
 
 from mathhammer.cli import app
-from mathhammer.profiles import load_roster
 from mathhammer.scenario import ScenarioError, simulate
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.conditions import Condition, holds, parse_condition
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation, Scenario
+from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import build, errors, skirmish
 

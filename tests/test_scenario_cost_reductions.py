@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mathhammer.profiles import load_roster
 from mathhammer.scenario.world import World
+from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import army, build, errors, skirmish
 from .test_scenario_abilities import write_armies

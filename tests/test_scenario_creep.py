@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mathhammer.profiles import load_roster
 from mathhammer.scenario import abilities
 from mathhammer.scenario.sim import Simulation
 from mathhammer.starcraft.loadout import as_target, make_loadout
+from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import army, build, errors, skirmish
 from .test_scenario_abilities import RED, write_armies

@@ -17,12 +17,12 @@ from typer.testing import CliRunner
 
 from mathhammer.board.model import Board, Model, board_problems
 from mathhammer.cli import app
-from mathhammer.profiles import load_roster
 from mathhammer.scenario import ScenarioError, check_scenario, simulate
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.world import CONTEST_RANGE, MARKER_MM
 from mathhammer.starcraft.loadout import attack_batches
+from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import build, skirmish
 from .scenario_kit import errors as kit_errors

@@ -9,11 +9,11 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from mathhammer.profiles.schema import Effect
 from mathhammer.scenario import abilities
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 from mathhammer.starcraft.loadout import attack_batches
+from mathhammer.starcraft.schema import Effect
 
 from .scenario_kit import army, build, errors, roster, skirmish
 from .test_scenario_abilities import write_armies

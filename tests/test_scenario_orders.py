@@ -51,7 +51,7 @@ def scenario(tmp_path: Path, rounds: list[dict]) -> Scenario:
 
 
 def test_orders_options_are_in_the_profile() -> None:
-    from mathhammer.profiles import load_roster
+    from mathhammer.starcraft.roster import load_roster
 
     (a,) = [a for a in load_roster().unit("Jim Raynor").card.abilities if a.name == ORDERS]
     assert [(e.option, e.option_cost, e.kind, e.select, e.within) for e in a.effects] == [

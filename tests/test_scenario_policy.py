@@ -18,11 +18,11 @@ from typer.testing import CliRunner
 from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.board.model import EPS, MM_PER_INCH
 from mathhammer.cli import app
-from mathhammer.profiles import load_roster
 from mathhammer.scenario import ScenarioError, check_scenario, simulate
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import POLICIES, PolicySpec, parse_scenario
+from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import TWO_MARKERS, build, skirmish
 from .test_scenario import _toml

@@ -17,10 +17,10 @@ import pytest
 
 from mathhammer.board import Board, Model, Terrain, Unit
 from mathhammer.board.charge import charge_distance
-from mathhammer.profiles import load_roster
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 from mathhammer.scenario.world import mobility
+from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import army, build, errors, skirmish
 from .test_scenario_abilities import write_armies

@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mathhammer.profiles import load_roster
 from mathhammer.scenario import ScenarioError, abilities, check_scenario
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation
+from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import TWO_MARKERS, army, build, skirmish
 

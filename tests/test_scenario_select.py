@@ -238,8 +238,8 @@ def test_target_lock_is_for_the_selected_enemy_only(tmp_path_factory: pytest.Tem
 def test_target_lock_in_a_single_attack_query() -> None:
     """``attack``/``compare`` with ``--use "Target Lock"``: the query's target is taken to be the selected unit,
     whatever the distance (the 12" is where it is selected, not a range for the attack)."""
-    from mathhammer.profiles import load_roster
     from mathhammer.starcraft.loadout import attack_batches, make_loadout
+    from mathhammer.starcraft.roster import load_roster
 
     roster = load_roster()
     lo = make_loadout(roster.unit("Goliath"), use=[LOCK])

@@ -132,7 +132,7 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from ..engine.config import JIT
+from ..config import JIT
 from ..errors import InputError
 from .engagement import ENGAGEMENT_RANGE, engaged
 from .model import Board, Coord, Model, Terrain, shape_bounds

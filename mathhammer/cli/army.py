@@ -33,8 +33,8 @@ def validate(
     Prints the totals and "valid", or every violation as an ``error:`` line on
     stderr with exit status 2.
     """
-    from ..profiles import load_roster
     from ..starcraft.army import ArmyError, check_army, load_army
+    from ..starcraft.roster import load_roster
 
     army = load_army(file)
     roster = load_roster(profiles or [])

@@ -374,8 +374,8 @@ def _template_weapon(card: str | None, weapon: str | None, profiles: list[str]) 
 
     if card is None or weapon is None:
         return Weapon.build("template weapon", hit=4, damage=1), "Ground"
-    from ..profiles import load_roster
     from ..starcraft.loadout import _to_weapon
+    from ..starcraft.roster import load_roster
 
     unit = load_roster(profiles).unit(card, "--card")
     names = [w.name for w in unit.card.weapons if w.phase == "assault"]
@@ -463,7 +463,7 @@ def charge(
         raise InputError("--speed", "", "--speed N or --card UNIT (the Unit's Speed, 8.7.7 step 2)")
     printed: Any = None
     if card is not None:
-        from ..profiles import load_roster
+        from ..starcraft.roster import load_roster
 
         printed = load_roster(profiles or []).unit(card, "--card").card.speed
         speed_values(printed, "--card")

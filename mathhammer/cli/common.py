@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
 from ..errors import MathhammerError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine.options import RunOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -38,25 +41,12 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def run_options(exact: bool, trials: str | None, seed: str, tolerance: str | None, method: str) -> dict[str, Any]:
-    """The engine flags, checked: keyword arguments for :func:`mathhammer.run`."""
+def run_options(exact: bool, trials: str | None, seed: str, tolerance: str | None, method: str) -> RunOptions:
+    """The engine flags, checked once (:class:`~mathhammer.engine.options.RunOptions`, errors naming the flags)."""
+    from ..engine.options import CLI_NAMES
+    from ..engine.options import RunOptions as Options
     from ..errors import InputError
-    from ..validate import number, whole
 
-    if method not in ("count", "die"):
-        raise InputError("--method", method, "count or die")
-    n_trials = None if trials is None else whole("--trials", trials, 1, 10**12, "Monte Carlo trials")
-    tol = None if tolerance is None else number("--tolerance", tolerance, 1e-6, 100, "standard error wanted")
-    n_seed = whole("--seed", seed, 0, 2**63 - 1, "seed")
-    if exact and (n_trials is not None or tol is not None):
+    if exact and (trials is not None or tolerance is not None):
         raise InputError("--exact", "with --trials/--tolerance", "either --exact or --trials N or --tolerance E")
-    if n_trials is not None and tol is not None:
-        raise InputError("--tolerance", tolerance, "either --trials N or --tolerance E, not both")
-    mc = n_trials is not None or tol is not None
-    return {
-        "engine": "monte-carlo" if mc else "exact",
-        "trials": n_trials,
-        "seed": n_seed,
-        "tolerance": tol,
-        "method": method,
-    }
+    return Options.build(None, trials, seed, tolerance, None, method, names=CLI_NAMES)

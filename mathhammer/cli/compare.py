@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 
 from .common import handle_errors, run_options
+from .queries import renamed
 
 R = "Run"
 
@@ -85,63 +86,72 @@ def compare(
     charging: Annotated[bool, typer.Option("--charging", help="Grimdark: the attacker charged.")] = False,
     cover: Annotated[bool, typer.Option("--cover", help="Grimdark: targets in cover.")] = False,
 ) -> None:
-    """Every upgrade combination of UNIT against each target, ranked per target.
+    """Every composition and upgrade combination of UNIT against each target, ranked per target.
 
     Example: mathhammer compare Marine --vs Zergling --vs Roach --range 10
     """
-    from ..starcraft import compare as cmp
-    from ..validate import number, whole
-    from .named import roster
+    from .. import systems
+    from ..validate import whole
 
     opts = run_options(exact, trials, seed, tolerance, method)
     top = whole("--plot-top", plot_top, 1, 50, "loadouts per panel")
     csv_path = _check_output("--csv", csv, ".csv")
     png_path = _check_output("--plot", plot, ".png")
-    dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
-    from .. import systems
-
-    game = systems.get(system)
-    if game.compare_rows is not None:
-        if comp or upgrades or use:
-            from ..errors import InputError
-
-            flag, value = ("--comp", comp) if comp else ("--upgrades", upgrades) if upgrades else ("--use", use)
-            raise InputError(flag, value, f"not with --system {game.name} (its units have no upgrade options)")
-        flags = {
-            "--profiles": profiles, "--melee": melee or None, "--charging": charging or None, "--cover": cover or None,
-            "--range": distance, "--phase": phase,
-        }  # fmt: skip
-        _emit(game.compare_rows(unit, vs, flags, opts), csv_path, png_path, top, as_json)
-        return
-    r = roster(profiles or [])
-    attacker = r.unit(unit, "UNIT")
+    game = systems.get(system, "--system")
+    given = {"--melee": melee or None, "--charging": charging or None, "--cover": cover or None}
+    query, names = _query(game, unit, vs[0] if vs else "", phase, distance, use or [], given)
     sizes = [whole("--comp", c, 1, 99, "models") for c in comp or []]
-    for s in sizes:
-        if s not in {c.models for c in attacker.card.compositions}:
-            from ..errors import InputError
-
-            allowed = ", ".join(str(c.models) for c in attacker.card.compositions)
-            raise InputError("--comp", s, f"a composition of {attacker.name}: {allowed}")
     pool = [p for p in upgrades.split(",") if p.strip()] if upgrades is not None else None
-    rows = cmp.compare(
-        attacker,
-        cmp.resolve_targets(r, vs),
-        phase=phase,
-        compositions=sizes or None,
-        upgrade_pool=pool,
-        use=use or [],
-        distance=dist,
-        rank_by=rank_by,
-        **opts,
-    )
-    if not rows:
-        from ..errors import InputError
-
-        raise InputError("--phase", phase, f"a phase in which {attacker.name} can attack the targets")
-    _emit(rows, csv_path, png_path, top, as_json)
+    with renamed(names):
+        roster = game.load_roster(profiles or [])
+        rows = game.compare(roster, unit, vs, query, opts, sizes, pool, rank_by)
+    _emit(rows, game.words, csv_path, png_path, top, as_json)
 
 
-def _emit(rows: list[dict[str, Any]], csv_path: Path | None, png_path: Path | None, top: int, as_json: bool) -> None:
+#: How compare's and matchup's errors name their flags.
+COMPARE_FIELDS = {
+    "unit": "UNIT", "attacker": "UNIT", "target": "--vs", "vs": "--vs", "compositions": "--comp", "models": "--comp",
+    "upgrades": "--upgrades", "use": "--use", "phase": "--phase", "distance": "--range", "range": "--range",
+    "rank_by": "--rank-by", "cover": "--cover", "charging": "--charging", "a": "--vs", "b": "--vs",
+    "a_models": "A", "b_models": "B", "a_upgrades": "--a-upgrade", "b_upgrades": "--b-upgrade",
+    "target_upgrades": "--b-upgrade", "target_models": "B",
+}  # fmt: skip
+
+
+def _query(
+    game: Any, unit: str, target: str, phase: str, distance: str | None, use: list[str], given: dict[str, Any]
+) -> tuple[Any, dict[str, str]]:
+    """A query of compare or matchup: the phase (``--melee`` for a system with a melee phase), the range and
+    the situation flags the system knows; any other is refused, naming the flag."""
+    from ..errors import InputError
+    from ..systems import Query
+    from ..validate import number
+    from .queries import OPTION_FLAGS
+
+    fields: dict[str, Any] = {"phase": None if phase == "assault" else phase}
+    options: dict[str, Any] = {}
+    for flag, value in given.items():
+        if value is None:
+            continue
+        if flag == "--melee":
+            if "melee" not in game.words.phases:
+                raise InputError(
+                    flag,
+                    True,
+                    f"not with --system {game.name}: its phases are {', '.join(game.words.phases)} (--phase)",
+                )
+            fields["phase"] = "melee"
+        elif OPTION_FLAGS[flag] not in game.options:
+            raise InputError(flag, value, f"not with --system {game.name} ({game.title} has no such situation)")
+        else:
+            options[OPTION_FLAGS[flag]] = value
+    dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
+    return Query(unit, target, use=tuple(use), phase=fields["phase"], distance=dist, options=options), COMPARE_FIELDS
+
+
+def _emit(
+    rows: list[dict[str, Any]], words: Any, csv_path: Path | None, png_path: Path | None, top: int, as_json: bool
+) -> None:
     """Write the CSV and the plot (each atomically), then print the rows."""
     if csv_path is not None:
         import pandas as pd
@@ -149,45 +159,46 @@ def _emit(rows: list[dict[str, Any]], csv_path: Path | None, png_path: Path | No
         frame = pd.DataFrame(rows)
         write_atomically(csv_path, lambda tmp: frame.to_csv(tmp, index=False))
     if png_path is not None:
-        fig = _plot(rows, top)
+        fig = _plot(rows, words, top)
         write_atomically(png_path, lambda tmp: fig.savefig(tmp, dpi=110))
     if as_json:
         typer.echo(json.dumps(rows))
         return
-    typer.echo(_table(rows))
+    typer.echo(_table(rows, words))
 
 
-def _table(rows: list[dict[str, Any]]) -> str:
+def _table(rows: list[dict[str, Any]], words: Any) -> str:
     out = []
     mc = any(r["trials"] for r in rows)
+    dealt = words.dealt
     for target in dict.fromkeys(r["target"] for r in rows):
         out.append(f"vs {target} ({rows[0]['phase']}; {'± one standard error' if mc else 'exact'})")
         out.append(
-            f"{'#':>3} {'models':>6} {'upgrades':<34} {'cost':>4} {'damage':>15} {'destroyed':>15} "
-            f"{'P(destroy)':>16} {'dmg/100':>8} {'kills/100':>10}"
+            f"{'#':>3} {'models':>6} {'upgrades':<34} {words.cost[:6]:>6} {dealt:>15} {'destroyed':>15} "
+            f"{'P(destroy)':>16} {dealt[:5] + '/100':>10} {'kills/100':>10}"
         )
         for r in (x for x in rows if x["target"] == target):
             out.append(
-                f"{r['rank']:>3} {r['models']:>6} {r['upgrades'][:34]:<34} {r['minerals']:>4} "
-                f"{_result_cells(r, mc)} {r['damage_per_100']:>8.3f} {r['kills_per_100']:>10.3f}"
+                f"{r['rank']:>3} {r['models']:>6} {r['upgrades'][:34]:<34} {r[words.cost]:>6} "
+                f"{_result_cells(r, mc, dealt)} {r[dealt + '_per_100']:>10.3f} {r['kills_per_100']:>10.3f}"
             )
         out.append("")
     return "\n".join(out).rstrip()
 
 
-def _result_cells(row: dict[str, Any], mc: bool) -> str:
-    """Mean damage, mean models destroyed and P(destroy), each ± its standard error under Monte Carlo."""
+def _result_cells(row: dict[str, Any], mc: bool, dealt: str = "damage") -> str:
+    """Mean dealt, mean models destroyed and P(destroy), each ± its standard error under Monte Carlo."""
 
     def pm(v: float, se: float, d: int = 3) -> str:
         return f"{v:.{d}f}" + (f" ±{se:.{d}f}" if mc else "")
 
     return (
-        f"{pm(row['damage_mean'], row['damage_se']):>15} {pm(row['destroyed_mean'], row['destroyed_se']):>15} "
+        f"{pm(row[dealt + '_mean'], row[dealt + '_se']):>15} {pm(row['destroyed_mean'], row['destroyed_se']):>15} "
         f"{pm(row['p_destroy'], row['p_destroy_se'], 4):>16}"
     )
 
 
-def _plot(rows: list[dict[str, Any]], top: int) -> Any:
+def _plot(rows: list[dict[str, Any]], words: Any, top: int) -> Any:
     """P(>= k models destroyed) step lines: the ``top`` best-ranked loadouts, one panel per target."""
     from matplotlib.figure import Figure
 
@@ -197,7 +208,7 @@ def _plot(rows: list[dict[str, Any]], top: int) -> Any:
     for ax, target in zip(axes, targets, strict=True):
         for r in [x for x in rows if x["target"] == target and x["rank"] <= top]:
             ks = sorted(int(k[5:]) for k in r if k.startswith("p_ge_"))
-            ax.step([0, *ks], [1.0] + [r[f"p_ge_{k}"] for k in ks], where="post", label=_label(r))
+            ax.step([0, *ks], [1.0] + [r[f"p_ge_{k}"] for k in ks], where="post", label=_label(r, words))
         ax.set_title(f"vs {target} (best {top} by rank)")
         ax.set_xlabel("models destroyed, k")
         ax.set_ylabel("P(≥ k)")
@@ -206,10 +217,9 @@ def _plot(rows: list[dict[str, Any]], top: int) -> Any:
     return fig
 
 
-def _label(r: dict[str, Any]) -> str:
-    return (
-        f"{r['models']} {r['unit']}" + ("" if r["upgrades"] == "-" else f" + {r['upgrades']}") + f" ({r['minerals']}m)"
-    )
+def _label(r: dict[str, Any], words: Any) -> str:
+    upgrades = "" if r["upgrades"] == "-" else f" + {r['upgrades']}"
+    return f"{r['models']} {r['unit']}{upgrades} ({r[words.cost]} {words.cost})"
 
 
 @handle_errors
@@ -231,47 +241,32 @@ def matchup(
     ),
     cover: Annotated[bool, typer.Option("--cover", help="Grimdark: both units in cover against shooting.")] = False,
 ) -> None:
-    """Both directions, side by side: Assault Phase ranged, then Combat Phase.
+    """Both directions, side by side, in every phase (StarCraft TMG: Assault Phase ranged, Combat Phase).
 
     Example: mathhammer matchup Marine:9 Zergling:18 --range 8
     """
-    from ..validate import number
-    from .named import roster
+    import dataclasses
 
-    opts = run_options(exact, trials, seed, tolerance, method)
-    dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
     from .. import systems
 
-    game = systems.get(system)
-    if game.matchup_rows is not None:
-        flags = {"--profiles": profiles, "--range": distance, "--cover": cover or None}
-        rows = game.matchup_rows(a, b, flags, opts)
-        mc = opts["engine"] == "monte-carlo"
-    else:
-        r = roster(profiles or [])
-        rows, mc = _starcraft_matchup(r, a, b, a_upgrade, b_upgrade, dist, opts)
-    _print_matchup(rows, mc, as_json)
+    opts = run_options(exact, trials, seed, tolerance, method)
+    game = systems.get(system, "--system")
+    query, names = _query(game, a, b, "assault", distance, [], {"--cover": cover or None})
+    query = dataclasses.replace(query, upgrades=tuple(a_upgrade or ()), target_upgrades=tuple(b_upgrade or ()))
+    with renamed(names):
+        rows = game.matchup(game.load_roster(profiles or []), query, opts)
+    _print_matchup(rows, game.words.dealt, not opts.exact, as_json)
 
 
-def _starcraft_matchup(r: Any, a: str, b: str, a_up: Any, b_up: Any, dist: Any, opts: dict[str, Any]) -> tuple:
-    from ..starcraft import compare as cmp
-    from ..starcraft.loadout import make_loadout
-
-    (ta,) = cmp.resolve_targets(r, [a])
-    (tb,) = cmp.resolve_targets(r, [b])
-    lo_a = make_loadout(ta.unit, ta.models, a_up or [], (), ("A", "--a-upgrade", "--use"))
-    lo_b = make_loadout(tb.unit, tb.models, b_up or [], (), ("B", "--b-upgrade", "--use"))
-    return cmp.matchup(lo_a, lo_b, dist, **opts), opts["engine"] == "monte-carlo"
-
-
-def _print_matchup(rows: list[dict[str, Any]], mc: bool, as_json: bool) -> None:
+def _print_matchup(rows: list[dict[str, Any]], dealt: str, mc: bool, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(rows))
         return
-    lines = [f"{'attacker':<28} {'target':<28} {'phase':<15} {'damage':>15} {'destroyed':>15} {'P(destroy)':>16}"]
+    lines = [f"{'attacker':<28} {'target':<28} {'phase':<15} {dealt:>15} {'destroyed':>15} {'P(destroy)':>16}"]
     for row in rows:
         if not row["batches"]:
             lines.append(f"{row['attacker']:<28} {row['target']:<28} {row['phase']:<15} {'(no weapon)':>15}")
             continue
-        lines.append(f"{row['attacker'][:28]:<28} {row['target'][:28]:<28} {row['phase']:<15} {_result_cells(row, mc)}")
+        cells = _result_cells(row, mc, dealt)
+        lines.append(f"{row['attacker'][:28]:<28} {row['target'][:28]:<28} {row['phase']:<15} {cells}")
     typer.echo("\n".join(lines))

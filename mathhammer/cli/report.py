@@ -105,9 +105,9 @@ def report(
             system=system,
             profiles=profiles or [],
             distance=dist,
-            trials=opts["trials"],
-            tolerance=opts["tolerance"],
-            seed=opts["seed"],
+            trials=opts.trials,
+            tolerance=opts.tolerance,
+            seed=opts.seed,
             scheduler="serial" if serial else (scheduler or "auto"),
             progress=progress,
         )

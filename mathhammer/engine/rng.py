@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .config import JIT
+from ..config import JIT, TRIAL_BITS
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
-_TRIAL_BITS = np.uint64(26)
+_TRIAL_BITS = np.uint64(TRIAL_BITS)
 _S27 = np.uint64(27)
 _S30 = np.uint64(30)
 _S31 = np.uint64(31)
@@ -42,13 +42,6 @@ def _mix_py(z: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
     return z ^ (z >> 31)
-
-
-#: A trial owns ``2**TRIAL_BITS`` consecutive positions of its seed's stream.
-TRIAL_BITS = 26
-
-#: Most trials one seed can number without reusing positions.
-MAX_TRIALS = 2 ** (64 - TRIAL_BITS)
 
 
 def _mix_gamma_py(z: int) -> int:

@@ -194,12 +194,14 @@ class CompiledTarget:
         defense: int64[M], Defense of each model.
         regeneration: int64[M], 1 when Regeneration is active while model ``i`` is next in line.
         single_tough: 1 when the unit is one model with Tough(X > 1) (morale by wounds).
+        hero: True when the last model is a joined hero.
     """
 
     tough: np.ndarray
     defense: np.ndarray
     regeneration: np.ndarray
     single_tough: int
+    hero: bool = False
 
     @property
     def models(self) -> int:
@@ -295,6 +297,28 @@ def take_wounds(tough: np.ndarray, i: int, w: int, wounds: int) -> tuple[int, in
     return i, w, taken
 
 
+def tally_of(target: CompiledTarget, trials: int, wounds, models_destroyed, wounds_on_next, morale_test_due):
+    """The Tally of an attack from its four histograms, with a joined hero's wounds where there is one.
+
+    The hero takes wounds last (seed 002), so its wounds are the wounds dealt past the other models'
+    ``cum[M - 1]``, at most its Tough: read from the wounds histogram, no other count needed.
+    """
+    from ..outcome import Tally
+
+    hists = {
+        "wounds": wounds,
+        "models_destroyed": models_destroyed,
+        "wounds_on_next": wounds_on_next,
+        "morale_test_due": morale_test_due,
+    }
+    if target.hero:
+        base = int(target.cum[-2])
+        hero = np.zeros(int(target.tough[-1]) + 1)
+        np.add.at(hero, np.clip(np.arange(np.size(wounds)) - base, 0, hero.size - 1), np.asarray(wounds, float))
+        hists["hero_wounds"] = hero
+    return Tally(trials, **hists)
+
+
 def morale_due(target: CompiledTarget, i: int, w: int) -> bool:
     """Seed: a test when the unit ends at half its starting size or less (one Tough model: half its wounds)."""
     m = target.models
@@ -340,6 +364,7 @@ def compile_target(defender: Defender) -> CompiledTarget:
         defense=np.array(defense, dtype=np.int64),
         regeneration=np.array(regen, dtype=np.int64),
         single_tough=int(hero is None and n == 1 and defender.tough > 1),
+        hero=hero is not None,
     )
 
 

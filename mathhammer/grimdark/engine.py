@@ -1,6 +1,6 @@
 """Monte Carlo engine of Grimdark Future attacks: every die rolled, in numba.
 
-Three layers, as :mod:`mathhammer.engine.kernels`: :func:`_trial` (one
+Three layers, as :mod:`mathhammer.starcraft.kernels`: :func:`_trial` (one
 attack, die by die, following :mod:`mathhammer.grimdark.compiled`),
 :func:`_run_slot` (the trials of one slot's chunks into its histogram row)
 and :func:`_run_block` (``prange`` over slots). Trial ``t`` draws its numbers
@@ -11,7 +11,7 @@ thread count and chunk size.
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> robots = Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4)
 >>> t = grimdark_simulate(robots, Defender(models=5, defense=4, cover=True), trials=1000, seed=1)
->>> t.trials, int(t.damage.sum())
+>>> t.trials, int(t.wounds.sum())
 (1000, 1000)
 """
 
@@ -20,8 +20,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..engine.config import JIT, PARALLEL
-from ..engine.rng import MAX_TRIALS, TRIAL_BITS, below, low32, next_u64, seed_stream, trial_state
+from ..config import JIT, PARALLEL, TRIAL_BITS
+from ..engine.histograms import Histograms
+from ..engine.options import check_seed, check_trials
+from ..engine.rng import below, low32, next_u64, seed_stream, trial_state
 from ..errors import InputError
 from ..outcome import Tally
 from .compiled import REGENERATION_TARGET, CompiledAttack, compile_attack
@@ -170,14 +172,10 @@ def pack_groups(attack: CompiledAttack) -> np.ndarray:
 
 def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tally:
     """Monte Carlo :class:`~mathhammer.outcome.Tally` of a compiled attack (see :func:`grimdark_simulate`)."""
-    import numba
-
     from . import compiled as cmp
 
-    if isinstance(trials, bool) or not isinstance(trials, int | np.integer) or not 1 <= trials <= MAX_TRIALS:
-        raise InputError("trials", trials, f"Monte Carlo trials: a whole number from 1 to {MAX_TRIALS}")
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**64:
-        raise InputError("seed", seed, "a whole number from 0 to 2**64 - 1")
+    trials = check_trials(trials)
+    seed = check_seed(seed)
     target = attack.target
     longest = sum(cg.attacks * (1 + 4 * max(1, cg.blast) * (1 + cg.extra)) for cg in attack.groups)
     if longest >= 2**TRIAL_BITS:
@@ -187,20 +185,16 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     if not attack.groups:
         params[0, G_ATTACKS] = 0
     m = target.models
-    sizes = (target.damage_size, m + 1, target.marker_size, 2)
-    width = -(-sum(sizes) // 8) * 8 + 8  # whole 64-byte lines and one spare: slots never share a line
-    hist = np.zeros((numba.get_num_threads(), width), dtype=np.int64)
+    # the kernel writes wounds | models destroyed | wounds on the next model | morale test due
+    sizes = {"wounds": target.damage_size, "models_destroyed": m + 1, "wounds_on_next": target.marker_size, "due": 2}
+    histograms = Histograms(sizes)
+    hist = histograms.rows
     _run_block(
         np.uint64(base), np.uint64(gamma), int(trials), params, int(cmp.NATURAL_DEFENSE),
         target.tough, target.defense, target.regeneration, target.single_tough, hist,
     )  # fmt: skip
-    total = hist.sum(axis=0).astype(np.float64)
-    out = []
-    start = 0
-    for size in sizes:
-        out.append(total[start : start + size])
-        start += size
-    return Tally(out[0], out[1], out[2], out[3], int(trials))
+    out = [h.astype(np.float64) for h in histograms.counts().values()]
+    return cmp.tally_of(target, int(trials), *out)
 
 
 def grimdark_simulate(attacker: Attacker, defender: Defender, trials: int, seed: int = 0) -> Tally:

@@ -15,7 +15,7 @@ group applies ``A_b^attacks`` to the states whose Blast multiplier is ``b``.
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> robots = Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4)
 >>> t = grimdark_exact(robots, Defender(models=5, defense=4, cover=True))
->>> float(t.damage @ range(6))   # the seed's worked example: 5 x 1/2 x 1/2
+>>> float(t.wounds @ range(6))   # the seed's worked example: 5 x 1/2 x 1/2
 1.25
 """
 
@@ -34,6 +34,7 @@ from .compiled import (
     faces,
     morale_due,
     take_wounds,
+    tally_of,
     unsaved_probability,
 )
 from .model import Attacker, Defender
@@ -118,7 +119,7 @@ def exact_compiled(attack: CompiledAttack) -> Tally:
             destroyed[i] += p
             marker[w] += p
             due[int(morale_due(target, i, w))] += p
-    return Tally(damage, destroyed, marker, due, 0)
+    return tally_of(target, 0, damage, destroyed, marker, due)
 
 
 def grimdark_exact(attacker: Attacker, defender: Defender) -> Tally:
@@ -126,17 +127,18 @@ def grimdark_exact(attacker: Attacker, defender: Defender) -> Tally:
 
     Histograms (a :class:`~mathhammer.outcome.Tally`):
 
-    - ``damage[k]``: P(the defender's models took ``k`` wounds in total):
+    - ``wounds[k]``: P(the defender's models took ``k`` wounds in total):
       wounds after Regeneration and Deadly, counted as the models took them,
       so a Deadly(X) wound on a model with fewer than X wounds left counts
       only the wounds it had left, and nothing counts once the unit is
-      destroyed. Equals the wounds of the removed models plus ``marker``.
+      destroyed. Equals the wounds of the removed models plus ``wounds_on_next``.
     - ``models_destroyed[k]``: P(``k`` models removed), the joined hero
       counted as a model, removed last.
-    - ``marker[w]``: P(the model next in line carries ``w`` wounds).
-    - ``shielded[1]``: P(a morale test is due) (seed: at half the starting
+    - ``wounds_on_next[w]``: P(the model next in line carries ``w`` wounds).
+    - ``morale_test_due[1]``: P(a morale test is due) (seed: at half the starting
       size or below; a single Tough model at half its wounds or fewer; a
-      destroyed unit takes none); ``shielded[0]`` the rest.
+      destroyed unit takes none); ``morale_test_due[0]`` the rest.
+    - ``hero_wounds[k]`` (with a joined hero only): P(the hero took ``k`` wounds).
 
     Raises:
         InputError: an invalid attacker or defender.
@@ -151,11 +153,11 @@ def morale_fail_probability(tally: Tally, quality: int) -> float:
     probability ``(quality - 1) / 6``.
 
     >>> import numpy as np
-    >>> morale_fail_probability(Tally(np.ones(1), np.ones(1), np.ones(1), np.array([0.5, 0.5])), 4)
+    >>> morale_fail_probability(Tally(morale_test_due=np.array([0.5, 0.5])), 4)
     0.25
     """
     from ..validate import target_number
 
     q = target_number("quality", quality, "Quality")
-    total = float(tally.shielded.sum())
-    return float(tally.shielded[1]) / total * (q - 1) / 6.0
+    total = float(tally.morale_test_due.sum())
+    return float(tally.morale_test_due[1]) / total * (q - 1) / 6.0

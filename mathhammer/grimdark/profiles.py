@@ -35,8 +35,8 @@ from typing import Annotated, Any, cast
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from ..errors import InputError
-from ..profiles.loader import ProfileError, lookup, toml_files
-from ..validate import validation_problems, whole
+from ..profiles.loader import ProfileError, load_folders, lookup, parse
+from ..validate import whole
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 from .rules import KNOWN, Rule, parse_rule, rating
 
@@ -230,6 +230,12 @@ class GFUnit:
     sample: bool = False
     hero: bool = False
 
+    def __repr__(self) -> str:
+        return (
+            f"<Unit {self.name} [{self.models}]: Quality {self.quality}+, Defense {self.defense}+, "
+            f"Tough({self.tough}), {self.points} pts>"
+        )
+
 
 _FIELDS = sorted(set(UnitFile.model_fields) | set(UnitSpec.model_fields) | set(WeaponSpec.model_fields))
 
@@ -258,12 +264,7 @@ def _unit(name: str, spec: UnitSpec) -> GFUnit:
 
 def parse_units(data: Any, name: str) -> dict[str, GFUnit]:
     """Validate the parsed TOML ``data`` of the file ``name``; raises :class:`ProfileError` with every problem."""
-    from pydantic import ValidationError
-
-    try:
-        parsed = UnitFile.model_validate(data)
-    except ValidationError as exc:
-        raise ProfileError(validation_problems(name, exc, _FIELDS)) from None
+    parsed = parse(name, data, UnitFile, _FIELDS)
     problems = [f"{name}: units: a unit name must not be empty" for n in parsed.units if not n.strip()]
     if problems:
         raise ProfileError(problems)
@@ -298,30 +299,23 @@ def builtin_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "profiles" / "grimdark"
 
 
-def load_units(extra: Sequence[str | Path] = (), builtin: bool = True) -> dict[str, GFUnit]:
+class GFRoster(dict[str, "GFUnit"]):
+    """Grimdark Future units by name (a dict), with a one-line repr."""
+
+    def __repr__(self) -> str:
+        return f"<Roster {len(self)} Grimdark Future units>"
+
+
+def load_units(extra: Sequence[str | Path] = (), builtin: bool = True) -> GFRoster:
     """The built-in units, then those of the user's files or folders ``extra`` (a later unit of the same name wins).
 
     Raises:
         ProfileError: every problem of every file, one line each.
     """
-    folders = ([builtin_dir()] if builtin else []) + [Path(p) for p in extra]
-    problems: list[str] = []
-    units: dict[str, GFUnit] = {}
-    for folder in folders:
-        if builtin and folder == builtin_dir() and not folder.is_dir():
-            continue
-        try:
-            paths = toml_files(folder, "no such file or folder")
-        except ProfileError as exc:
-            problems.extend(exc.problems)
-            continue
-        for path in paths:
-            try:
-                units.update(load_file(path))
-            except ProfileError as exc:
-                problems.extend(exc.problems)
-    if problems:
-        raise ProfileError(problems)
+    folders = ([builtin_dir()] if builtin and builtin_dir().is_dir() else []) + [Path(p) for p in extra]
+    units = GFRoster()
+    for _, found in load_folders(folders, load_file, "no such file or folder"):
+        units.update(found)
     return units
 
 

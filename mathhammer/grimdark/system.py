@@ -1,398 +1,458 @@
-"""Grimdark Future as a registered game system: ``mathhammer attack --system grimdark``.
+"""Grimdark Future behind the game-system contract (:class:`mathhammer.systems.GameSystem`).
 
-The ad-hoc flags: ``--models N --attacks N --quality N --rule "AP(1)" [--rule ...]
---target-models N --target-defense N --target-tough N [--cover]
-[--target-rule "Regeneration"] [--target-quality N] [--melee] [--charging]
-[--range INCHES]``, with ``--exact | --trials N [--seed S] | --tolerance E``.
+Its roster is the units of ``profiles/grimdark`` (and ``--profiles``), a
+loadout a unit with its models (a hero joins a target written ``"Unit + Hero"``),
+an attack one unit's weapons of a phase (shooting or melee) against one unit,
+and a Result speaks of wounds and morale tests:
 
-The JSON result has the keys ``engine, trials, seed, wounds {pmf, mean,
-stderr}, models_destroyed {pmf, mean, stderr}, unit_destroyed {p, stderr},
-morale_test_due {p}``; the text report adds P(morale test failed).
+>>> from mathhammer.engine.options import RunOptions
+>>> from mathhammer.systems import Query, run
+>>> roster = SYSTEM.load_roster()
+>>> query = Query("Robot Warriors", "Saurian Warriors", options={"cover": True})
+>>> r = run(SYSTEM, SYSTEM.compile(roster, query), RunOptions())
+>>> r.system, round(r.wounds.mean, 4), "damage" in dir(r)
+('grimdark', 1.25, False)
 
-Named units (``attack A T``, ``compare``, ``matchup``) come from
-``profiles/grimdark`` and ``--profiles``; a target written ``"Unit + Hero"``
-(or given ``--target-hero NAME`` by a CLI that passes that flag) has the hero
-joined to it, wounded last. ``profiles list/show --system grimdark`` are the
-:func:`list_profiles` and :func:`show_profile` hooks.
+The ad-hoc parameters: ``models, attacks, quality, rule (a list), target_models,
+target_defense, target_tough, target_rule, target_quality, cover, melee,
+charging, range, name, target_hero_tough, target_hero_defense``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..outcome import Tally
-from ..results import Result
-from ..systems import GameSystem, register
+from ..systems import Option, Query, Words, check_options, register
 from ..validate import number, target_number, whole
 from .compiled import morale_quality
-from .exact import grimdark_exact, morale_fail_probability
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
+from .outcomes import OUTCOMES
 
-FLAGS = frozenset(
+if TYPE_CHECKING:  # pragma: no cover
+    from ..engine.options import RunOptions
+    from ..outcome import Outcome, Tally
+    from ..results import Result
+
+#: The phases of an attack (core rules: Shooting, Melee); ``assault``/``combat`` are read as these.
+PHASES = {"shooting": "shooting", "melee": "melee"}
+_PHASE_ALIASES = {"shooting": "shooting", "assault": "shooting", "melee": "melee", "combat": "melee"}
+
+#: The situation switches of a named attack.
+OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in (
+        Option("attacker_models", "attacking models left (at most the unit's)", "int"),
+        Option("target_left", "target models left at the start of the attack", "int"),
+        Option("cover", "the target is in cover: +1 to Defense rolls against shooting (core rules, Cover)"),
+        Option("charging", "the attacker charged (Furious, Impact, Lance, Thrust)"),
+        Option("hero", "a hero joined to the target, wounded last (core rules, Hero)", "str"),
+    )
+}
+
+ADHOC_PARAMS = frozenset(
     {
-        "--attacks", "--quality", "--rule", "--target-defense", "--target-tough", "--target-rule",
-        "--target-quality", "--cover", "--melee", "--charging", "--range", "--name", "--target-hero-tough",
-        "--target-hero-defense",
+        "models", "attacks", "quality", "rule", "target_models", "target_defense", "target_tough", "target_rule",
+        "target_quality", "cover", "melee", "charging", "range", "name", "target_hero_tough", "target_hero_defense",
     }
 )  # fmt: skip
 
+#: Tolerance runs stop at this many trials at most (``min_trials`` doubled ten times).
+MAX_ADAPTIVE_TRIALS = 100_000 * 2**10
 
-def build_adhoc(flags: dict[str, Any]) -> tuple[Attacker, Defender]:
-    """The attacker (one weapon group) and the defender from the flags."""
 
-    def get(flag: str, default: Any) -> Any:
-        value = flags.get(flag)
+@dataclass(frozen=True, eq=False)
+class GrimdarkAttack:
+    """One Grimdark Future attack: the attacker's weapon groups against a defender.
+
+    Attributes:
+        attacker, defender: the attack's two sides.
+        label: a short description.
+        notes: rules without effect here, weapons skipped.
+        loadout: the units used, for JSON (empty for an ad-hoc attack).
+        head: the first line of the text report.
+    """
+
+    attacker: Attacker
+    defender: Defender
+    label: str
+    notes: tuple[str, ...] = ()
+    loadout: dict[str, Any] = field(default_factory=dict)
+    head: str = ""
+
+    @property
+    def models(self) -> int:
+        return self.defender.models + (1 if self.defender.hero else 0)
+
+
+def build_adhoc(params: Mapping[str, Any]) -> tuple[Attacker, Defender]:
+    """The attacker (one weapon group) and the defender from raw values by parameter name."""
+    unknown = sorted(set(params) - ADHOC_PARAMS)
+    if unknown:
+        allowed = "an ad-hoc Grimdark Future parameter: " + ", ".join(sorted(ADHOC_PARAMS))
+        raise InputError(unknown[0], params[unknown[0]], allowed)
+
+    def get(name: str, default: Any) -> Any:
+        value = params.get(name)
         return default if value is None else value
 
-    distance = get("--range", None)
+    distance = get("range", None)
     weapon = Weapon(
-        get("--name", "weapon"),
-        attacks=whole("--attacks", get("--attacks", "1"), 0, 99, "attacks (A) per model"),
-        melee=bool(get("--melee", False)),
-        rules=tuple(get("--rule", [])),
+        get("name", "weapon"),
+        attacks=whole("attacks", get("attacks", "1"), 0, 99, "attacks (A) per model"),
+        melee=bool(get("melee", False)),
+        rules=tuple(get("rule", [])),
     )
     attacker = Attacker(
-        (WeaponGroup(whole("--models", get("--models", "1"), 0, 999, "attacking models"), weapon),),
-        quality=target_number("--quality", get("--quality", "4"), "Quality"),
-        charging=bool(get("--charging", False)),
-        distance=None if distance is None else number("--range", distance, 0, 999, "distance in inches"),
+        (WeaponGroup(whole("models", get("models", "1"), 0, 999, "attacking models"), weapon),),
+        quality=target_number("quality", get("quality", "4"), "Quality"),
+        charging=bool(get("charging", False)),
+        distance=None if distance is None else number("range", distance, 0, 999, "distance in inches"),
     )
-    defense = target_number("--target-defense", get("--target-defense", "4"), "Defense")
+    defense = target_number("target_defense", get("target_defense", "4"), "Defense")
     hero = None
-    if flags.get("--target-hero-tough") is not None or flags.get("--target-hero-defense") is not None:
+    if params.get("target_hero_tough") is not None or params.get("target_hero_defense") is not None:
         hero = Hero(
-            tough=whole("--target-hero-tough", get("--target-hero-tough", "1"), 1, 99, "the hero's Tough(X)"),
-            defense=target_number("--target-hero-defense", get("--target-hero-defense", defense), "Defense"),
+            tough=whole("target_hero_tough", get("target_hero_tough", "1"), 1, 99, "the hero's Tough(X)"),
+            defense=target_number("target_hero_defense", get("target_hero_defense", defense), "Defense"),
         )
     defender = Defender(
-        models=whole("--target-models", get("--target-models", "1"), 1, 999, "models in the target unit"),
+        models=whole("target_models", get("target_models", "1"), 1, 999, "models in the target unit"),
         defense=defense,
         hero=hero,
-        tough=whole("--target-tough", get("--target-tough", "1"), 1, 99, "Tough(X) per model"),
-        quality=target_number("--target-quality", get("--target-quality", "4"), "Quality"),
-        rules=tuple(get("--target-rule", [])),
-        cover=bool(get("--cover", False)),
+        tough=whole("target_tough", get("target_tough", "1"), 1, 99, "Tough(X) per model"),
+        quality=target_number("target_quality", get("target_quality", "4"), "Quality"),
+        rules=tuple(get("target_rule", [])),
+        cover=bool(get("cover", False)),
     )
     return attacker, defender
 
 
-def _tally(attacker: Attacker, defender: Defender, opts: dict[str, Any]) -> Tally:
-    if opts["engine"] == "exact":
-        return grimdark_exact(attacker, defender)
-    from .engine import grimdark_simulate
-
-    if opts.get("trials") is not None:
-        return grimdark_simulate(attacker, defender, opts["trials"], seed=opts["seed"])
-    tolerance = float(opts["tolerance"])
-    n = 100_000
-    while True:  # the same doubling rule as the StarCraft engine: the result depends on seed and tolerance only
-        tally = grimdark_simulate(attacker, defender, n, seed=opts["seed"])
-        result = Result("monte-carlo", tally, defender.models + (1 if defender.hero else 0), opts["seed"])
-        worst = max(result.damage.stderr, result.unit_destroyed_stderr)
-        if worst <= tolerance or n >= 100_000_000:
-            return tally
-        n *= 2
-
-
-def run_adhoc(flags: dict[str, Any], opts: dict[str, Any], as_json: bool) -> tuple[dict[str, Any], str, list[str]]:
-    if opts.get("method", "count") != "count":
-        raise InputError("--method", opts["method"], "count (Grimdark Future rolls every die in either case)")
-    attacker, defender = build_adhoc(flags)
+def _notes(attacker: Attacker, defender: Defender) -> tuple[str, ...]:
     from .compiled import compile_attack
 
-    notes = list(compile_attack(attacker, defender).warnings)
-    result = _result(_tally(attacker, defender, opts), defender, opts["seed"], "Grimdark Future")
-    out = _json(result)
-    return out, result.text_report("Wounds", _tail(result, morale_quality(defender))), notes
+    return tuple(compile_attack(attacker, defender).warnings)
 
 
-# --- named units from profiles/grimdark -------------------------------------------------------------
-
-NAMED_FLAGS = frozenset(
-    {
-        "--attacker-models", "--target-state", "--profiles", "--melee", "--charging", "--cover", "--range", "--phase",
-        "--target-hero",
-    }
-)  # fmt: skip
+def _phase(phase: str | None) -> str:
+    found = _PHASE_ALIASES.get(str(phase or "shooting").lower())
+    if found is None:
+        raise InputError("phase", phase, "shooting (assault) or melee (combat)")
+    return found
 
 
-def _target_and_hero(units: dict[str, Any], text: str, field: str, hero_flag: Any = None) -> tuple[Any, Any]:
-    """The target unit and its joined hero: ``"Unit + Hero"`` (or ``--target-hero NAME``); the hero takes
-    wounds only after the rest of its unit (seed 002; core rules, Hero)."""
-    from .profiles import find_unit, join_hero, split_joined
+@dataclass(frozen=True)
+class GFLoadout:
+    """A Grimdark Future unit as fielded: its models (and a joined hero, as a target)."""
 
-    name, hero_name = split_joined(text)
-    hero_field = f"{field} (the hero after '+')"
-    if hero_flag:
-        if hero_name is not None:
-            raise InputError("--target-hero", hero_flag, f"either --target-hero or {field} written 'Unit + Hero'")
-        hero_name, hero_field = str(hero_flag), "--target-hero"
-    unit = find_unit(units, name, field)
-    if hero_name is None:
-        return unit, None
-    if not hero_name:
-        raise InputError(field, text, "'Unit + Hero' with a hero's name after '+'")
-    hero = find_unit(units, hero_name, hero_field)
-    return unit, join_hero(unit, hero, hero_field)
+    unit: Any
+    models: int
+    hero: Any = None
 
+    @property
+    def name(self) -> str:
+        return self.unit.name
 
-def _attacker_unit(units: dict[str, Any], text: str, field: str) -> Any:
-    from .profiles import find_unit, split_joined
+    @property
+    def points(self) -> int:
+        return int(self.unit.points) + (int(self.hero.points) if self.hero is not None else 0)
 
-    name, hero = split_joined(text)
-    if hero is not None:
-        raise InputError(field, text, "one unit (a joined hero is modelled on the target side: TARGET 'Unit + Hero')")
-    return find_unit(units, name, field)
+    @property
+    def label(self) -> str:
+        return f"{self.models} {self.unit.name}" + (f" + {self.hero.name}" if self.hero is not None else "")
+
+    def __repr__(self) -> str:
+        return f"<Loadout {self.label}, {self.points} pts>"
 
 
-def _result(tally: Tally, defender: Defender, seed: int | None, label: str) -> Result:
-    engine = "exact" if tally.trials == 0 else "monte-carlo"
-    models = defender.models + (1 if defender.hero else 0)
-    return Result(engine, tally, models, None if engine == "exact" else seed, label=label)
+class Grimdark:
+    """One Page Rules: Grimdark Future (see the module docstring)."""
 
+    name = "grimdark"
+    aliases: tuple[str, ...] = ("grimdark-future", "gf", "opr", "onepagerules")
+    title = "One Page Rules: Grimdark Future"
+    outcomes: tuple[Outcome, ...] = OUTCOMES
+    words: Words = Words(cost="points", dealt="wounds", slot=None, phases=PHASES)
+    options: Mapping[str, Option] = OPTIONS
+    adhoc_params: frozenset[str] = ADHOC_PARAMS
+    unit_filters: frozenset[str] = frozenset()
 
-def _tail(result: Result, quality: int) -> list[str]:
-    """The closing lines of the text report: the morale test (seed 002: a Quality test)."""
-    fails = morale_fail_probability(result.tally, quality)
-    return [
-        f"P(morale test due): {result.shielded_after:.4f}",
-        f"P(morale test failed, Quality {quality}+): {fails:.4f}",
-    ]
+    def __repr__(self) -> str:
+        return f"<GameSystem {self.name}: {self.title}>"
 
+    # --- units -----------------------------------------------------------------------------------------
 
-def _json(result: Result) -> dict[str, Any]:
-    """The Grimdark Future JSON contract: the shared keys with "wounds", and P(morale test due)."""
-    return {**result.json_head("wounds"), "morale_test_due": {"p": result.shielded_after}}
+    def load_roster(self, profiles: Sequence[str | Path] = ()) -> Any:
+        from .profiles import load_units
 
+        return load_units(list(profiles))
 
-def _melee(flags: dict[str, Any]) -> bool:
-    phase = flags.get("--phase") or "assault"
-    if phase not in ("assault", "combat", "shooting", "melee"):
-        raise InputError("--phase", phase, "assault (shooting) or combat (melee)")
-    return bool(flags.get("--melee")) or phase in ("combat", "melee")
+    def find_unit(self, roster: Any, name: str, field: str = "unit") -> Any:
+        from .profiles import find_unit
 
+        return find_unit(roster, name, field)
 
-def run_named(
-    attacker_name: str, target_name: str, flags: dict[str, Any], opts: dict[str, Any]
-) -> tuple[dict[str, Any], str, list[str]]:
-    """``attack ATTACKER TARGET --system grimdark``: units from profiles/grimdark (and --profiles)."""
-    from .profiles import load_units, unit_attacker, unit_defender
+    def unit_names(self, roster: Any) -> list[str]:
+        return sorted(u.name for u in roster.values())
 
-    units = load_units(flags.get("--profiles") or [])
-    a = _attacker_unit(units, attacker_name, "ATTACKER")
-    t, hero = _target_and_hero(units, target_name, "TARGET", flags.get("--target-hero"))
-    melee = _melee(flags)
-    alive = flags.get("--attacker-models")
-    models = None if alive is None else whole("--attacker-models", alive, 1, a.models, "attacking models left")
-    t_models = t.models
-    state = flags.get("--target-state")
-    if state:
-        key, _, value = str(state).partition("=")
-        if key.strip() != "models" or not value:
-            raise InputError("--target-state", state, "models=N (Grimdark Future units carry no other state)")
-        t_models = whole("--target-state models", value, 1, t.models, "models left")
-    distance = flags.get("--range")
-    attacker = unit_attacker(
-        a,
-        melee,
-        models=models,
-        charging=bool(flags.get("--charging")),
-        distance=None if distance is None else number("--range", distance, 0, 999, "distance in inches"),
-    )
-    if attacker is None:
-        raise InputError("--phase", "combat" if melee else "assault", f"a phase in which {a.name} has a weapon")
-    defender = unit_defender(t, models=t_models, cover=bool(flags.get("--cover")), hero=hero)
-    from .compiled import compile_attack
+    def loadout(
+        self,
+        roster: Any,
+        name: str,
+        models: int | None = None,
+        upgrades: Sequence[str] = (),
+        use: Sequence[str] = (),
+        field: str = "unit",
+    ) -> GFLoadout:
+        """A unit with ``models`` of its models (all by default); ``"Unit + Hero"`` joins a hero to it."""
+        from .profiles import find_unit, join_hero, split_joined
 
-    notes = list(compile_attack(attacker, defender).warnings)
-    result = _result(_tally(attacker, defender, opts), defender, opts["seed"], f"{a.name} vs {t.name}")
-    out = _json(result)
-    out["loadout"] = {
-        "attacker": {"unit": a.name, "models": models or a.models, "points": a.points, "source": a.source},
-        "target": {"unit": t.name, "models": t_models, "points": t.points, "source": t.source},
-        "phase": "melee" if melee else "shooting",
-    }
-    if hero is not None:
-        out["loadout"]["target"]["hero"] = {
-            "unit": hero.name, "tough": hero.tough, "defense": hero.defense, "quality": hero.quality,
-            "points": hero.points, "source": hero.source,
-        }  # fmt: skip
-    tail = _tail(result, morale_quality(defender))
-    joined = f" + {hero.name} (Tough({hero.tough}), wounded last)" if hero is not None else ""
-    head = (
-        f"{models or a.models} {a.name} ({a.points} pts) vs {t_models} {t.name}{joined}, "
-        f"{'melee' if melee else 'shooting'}"
-    )
-    return out, head + "\n" + result.text_report("Wounds", tail), notes
-
-
-def compare_rows(
-    unit_name: str, targets: list[str], flags: dict[str, Any], opts: dict[str, Any]
-) -> list[dict[str, Any]]:
-    """``compare UNIT --vs T --system grimdark``: the unit against each target, per 100 points."""
-    from .profiles import load_units, unit_attacker, unit_defender
-
-    units = load_units(flags.get("--profiles") or [])
-    a = _attacker_unit(units, unit_name, "UNIT")
-    melee = _melee(flags)
-    distance = flags.get("--range")
-    attacker = unit_attacker(
-        a,
-        melee,
-        charging=bool(flags.get("--charging")),
-        distance=None if distance is None else number("--range", distance, 0, 999, "distance in inches"),
-    )
-    if attacker is None:
-        raise InputError("--phase", "combat" if melee else "assault", f"a phase in which {a.name} has a weapon")
-    rows = []
-    for name in targets:
-        t, hero = _target_and_hero(units, name.split(":")[0], "--vs")
-        defender = unit_defender(t, cover=bool(flags.get("--cover")), hero=hero)
-        result = _result(_tally(attacker, defender, opts), defender, opts["seed"], a.name)
-        per = 100.0 / a.points if a.points else float("nan")
-        row: dict[str, Any] = {
-            "unit": a.name,
-            "models": a.models,
-            "upgrades": "-",
-            "use": "-",
-            "minerals": a.points,
-            "target": f"{defender.models} {t.name}" + (f" + {hero.name}" if hero is not None else ""),
-            "phase": "melee" if melee else "shooting",
-            "engine": result.engine,
-            "trials": result.trials,
-            "damage_mean": result.damage.mean,
-            "damage_se": result.damage.stderr,
-            "destroyed_mean": result.models_destroyed.mean,
-            "destroyed_se": result.models_destroyed.stderr,
-            "p_destroy": result.unit_destroyed,
-            "p_destroy_se": result.unit_destroyed_stderr,
-            "damage_per_100": result.damage.mean * per,
-            "kills_per_100": result.models_destroyed.mean * per,
-            "morale_test_due": result.shielded_after,
-            "rank": 1,
-        }
-        for k in range(1, result.models + 1):
-            row[f"p_ge_{k}"] = result.models_destroyed.at_least(k)
-        rows.append(row)
-    return rows
-
-
-def matchup_rows(a_name: str, b_name: str, flags: dict[str, Any], opts: dict[str, Any]) -> list[dict[str, Any]]:
-    """``matchup A B --system grimdark``: both directions, shooting then melee."""
-    from .profiles import load_units, unit_attacker, unit_defender
-
-    units = load_units(flags.get("--profiles") or [])
-    a = _attacker_unit(units, a_name.split(":")[0], "A")
-    b = _attacker_unit(units, b_name.split(":")[0], "B")
-    distance = flags.get("--range")
-    dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
-    rows: list[dict[str, Any]] = []
-    for att, dfn in ((a, b), (b, a)):
-        for melee in (False, True):
-            attacker = unit_attacker(att, melee, distance=None if melee else dist)
-            label = {"attacker": f"{att.models} {att.name}", "target": f"{dfn.models} {dfn.name}"}
-            phase = "melee" if melee else "shooting"
-            if attacker is None:
-                rows.append({**label, "phase": phase, "batches": 0})
-                continue
-            defender = unit_defender(dfn, cover=bool(flags.get("--cover")) and not melee)
-            r = _result(_tally(attacker, defender, opts), defender, opts["seed"], att.name)
-            rows.append(
-                {
-                    **label,
-                    "phase": phase,
-                    "batches": len(attacker.groups),
-                    "damage_mean": r.damage.mean,
-                    "damage_se": r.damage.stderr,
-                    "destroyed_mean": r.models_destroyed.mean,
-                    "destroyed_se": r.models_destroyed.stderr,
-                    "p_destroy": r.unit_destroyed,
-                    "p_destroy_se": r.unit_destroyed_stderr,
-                }
+        if upgrades:
+            raise InputError(
+                "upgrades", next(iter(upgrades)), "none (Grimdark Future units here have no upgrade options)"
             )
-    return rows
+        if use:
+            raise InputError("use", next(iter(use)), "none (Grimdark Future units have no abilities to switch on)")
+        unit_name, hero_name = split_joined(name)
+        unit = find_unit(roster, unit_name, field)
+        hero = None
+        if hero_name is not None:
+            if not hero_name:
+                raise InputError(field, name, "'Unit + Hero' with a hero's name after '+'")
+            hero_field = f"{field} (the hero after '+')"
+            hero = join_hero(unit, find_unit(roster, hero_name, hero_field), hero_field)
+        n = unit.models if models is None else whole("models", models, 1, unit.models, f"models of {unit.name}")
+        return GFLoadout(unit, n, hero)
 
+    # --- attacks ---------------------------------------------------------------------------------------
 
-# --- profiles list / show ----------------------------------------------------------------------------
+    def compile(self, roster: Any, query: Query) -> GrimdarkAttack:
+        """A named attack; options: :data:`OPTIONS`."""
+        from .profiles import find_unit, join_hero, unit_attacker, unit_defender
 
+        check_options(self.options, query.options, self.title)
+        o = query.options
+        if query.upgrades or query.target_upgrades or query.use or query.target_use:
+            which = next(k for k in ("upgrades", "use", "target_upgrades", "target_use") if getattr(query, k))
+            raise InputError(which, next(iter(getattr(query, which))), "none (Grimdark Future units have no upgrades)")
+        a = self.loadout(roster, query.attacker, field="attacker")
+        if a.hero is not None:
+            raise InputError("attacker", query.attacker, "one unit (a joined hero is modelled on the target side)")
+        t = self.loadout(roster, query.target, field="target")
+        hero = t.hero
+        if o.get("hero"):
+            if hero is not None:
+                raise InputError("hero", o["hero"], "either hero or a target written 'Unit + Hero'")
+            hero = join_hero(t.unit, find_unit(roster, str(o["hero"]), "hero"), "hero")
+        melee = _phase(query.phase) == "melee"
+        models = query.models if query.models is not None else o.get("attacker_models")
+        if query.models is not None and o.get("attacker_models") is not None:
+            raise InputError("attacker_models", o["attacker_models"], "either models or attacker_models")
+        alive = None if models is None else whole("attacker_models", models, 1, a.unit.models, "attacking models left")
+        left = query.target_models if query.target_models is not None else o.get("target_left")
+        t_models = t.unit.models if left is None else whole("target_left", left, 1, t.unit.models, "models left")
+        distance = None if query.distance is None else number("range", query.distance, 0, 999, "distance in inches")
+        attacker = unit_attacker(a.unit, melee, models=alive, charging=bool(o.get("charging")), distance=distance)
+        if attacker is None:
+            raise InputError("phase", "melee" if melee else "shooting", f"a phase in which {a.name} has a weapon")
+        if melee and o.get("cover"):
+            raise InputError("cover", True, "shooting only (cover gives +1 Defense against shooting, not melee)")
+        defender = unit_defender(t.unit, models=t_models, cover=bool(o.get("cover")), hero=hero)
+        loadout: dict[str, Any] = {
+            "attacker": {
+                "unit": a.name,
+                "models": alive or a.unit.models,
+                "points": a.unit.points,
+                "source": a.unit.source,
+            },
+            "target": {"unit": t.name, "models": t_models, "points": t.unit.points, "source": t.unit.source},
+            "phase": "melee" if melee else "shooting",
+        }
+        if hero is not None:
+            loadout["target"]["hero"] = {
+                "unit": hero.name, "tough": hero.tough, "defense": hero.defense, "quality": hero.quality,
+                "points": hero.points, "source": hero.source,
+            }  # fmt: skip
+        joined = f" + {hero.name} (Tough({hero.tough}), wounded last)" if hero is not None else ""
+        head = (
+            f"{alive or a.unit.models} {a.name} ({a.unit.points} pts) vs {t_models} {t.name}{joined}, "
+            f"{'melee' if melee else 'shooting'}"
+        )
+        return GrimdarkAttack(attacker, defender, f"{a.name} vs {t.name}", _notes(attacker, defender), loadout, head)
 
-def _weapon_text(w: Any) -> str:
-    rng = "melee" if w.melee else f'{w.range:g}"'
-    rules = "".join(f", {r}" for r in w.rules)
-    count = f"{w.count}x " if w.count is not None else ""
-    return f"{count}{w.name} ({rng}, A{w.attacks}{rules})"
+    def adhoc(self, params: Mapping[str, Any]) -> GrimdarkAttack:
+        attacker, defender = build_adhoc(params)
+        return GrimdarkAttack(attacker, defender, "Grimdark Future", _notes(attacker, defender))
 
+    def wrap(self, attack: Any, target: Any = None, label: str | None = None) -> GrimdarkAttack | None:
+        """The Python API's objects as an attack: an Attacker with a Defender; None for another system's."""
+        if isinstance(attack, GrimdarkAttack):
+            return attack
+        if not isinstance(attack, Attacker):
+            return None
+        if not isinstance(target, Defender):
+            raise InputError("target", target, "a Grimdark Future Defender for an Attacker")
+        return GrimdarkAttack(attack, target, label or "Grimdark Future", _notes(attack, target))
 
-def _unit_dict(u: Any) -> dict[str, Any]:
-    return {
-        "name": u.name,
-        "models": u.models,
-        "quality": u.quality,
-        "defense": u.defense,
-        "tough": u.tough,
-        "points": u.points,
-        "hero": u.hero,
-        "sample": u.sample,
-        "source": u.source,
-        "rules": [str(r) for r in u.rules],
-        "weapons": [
-            {
-                "name": w.name,
-                "count": w.count,
-                "range": w.range,
-                "melee": w.melee,
-                "attacks": w.attacks,
-                "rules": [str(r) for r in w.rules],
+    def exact(self, compiled: Any) -> Tally:
+        from .exact import grimdark_exact
+
+        return grimdark_exact(compiled.attacker, compiled.defender)
+
+    def simulate(self, compiled: Any, options: RunOptions, watch: str = "both") -> Tally:
+        from ..engine.adaptive import until
+        from ..engine.options import MIN_TRIALS
+        from .engine import grimdark_simulate
+        from .outcomes import result
+
+        def run_to(n: int) -> Tally:
+            return grimdark_simulate(compiled.attacker, compiled.defender, n, seed=options.seed)
+
+        if options.tolerance is None:
+            assert options.trials is not None
+            return run_to(options.trials)
+
+        def watched(tally: Tally) -> float:
+            r = result(tally, compiled.models, options.seed, "")
+            se = {"dealt": r.wounds.stderr, "p_destroy": r.unit_destroyed_stderr}
+            return max(se.values()) if watch == "both" else se[watch]
+
+        return until(run_to, watched, options.tolerance, MIN_TRIALS, MAX_ADAPTIVE_TRIALS)
+
+    def render(self, compiled: Any, result: Result) -> str:
+        from .exact import morale_fail_probability
+
+        quality = morale_quality(compiled.defender)
+        fails = morale_fail_probability(result.tally, quality)
+        text = result.text_report([f"P(morale test failed, Quality {quality}+): {fails:.4f}"])
+        return compiled.head + "\n" + text if compiled.head else text
+
+    # --- sweeps ----------------------------------------------------------------------------------------
+
+    def compare(
+        self,
+        roster: Any,
+        unit: str,
+        targets: Sequence[str],
+        query: Query,
+        options: RunOptions,
+        compositions: Sequence[int] = (),
+        upgrade_pool: Sequence[str] | None = None,
+        rank_by: str = "kills-per-100",
+    ) -> list[dict[str, Any]]:
+        """The unit against each target, per 100 points (a Grimdark unit has one loadout here)."""
+        from ..systems import run
+
+        if compositions:
+            raise InputError("compositions", next(iter(compositions)), "none (Grimdark Future units have one size)")
+        if upgrade_pool:
+            raise InputError("upgrades", next(iter(upgrade_pool)), "none (Grimdark Future units have no upgrades)")
+        if rank_by not in ("kills-per-100", "damage-per-100", "p-destroy", "damage"):
+            raise InputError("rank_by", rank_by, "kills-per-100, damage-per-100, p-destroy or damage")
+        rows = []
+        for name in targets:
+            target, _, models = name.partition(":")
+            left = whole("vs", models, 1, 999, "NAME or NAME:MODELS (models left)") if models else None
+            q = Query(
+                unit, target.strip(), query.models, left, phase=query.phase, distance=query.distance,
+                options=query.options,
+            )  # fmt: skip
+            attack = self.compile(roster, q)
+            r = run(self, attack, options, attack.label, watch="p_destroy")
+            a = attack.loadout["attacker"]
+            per = 100.0 / a["points"] if a["points"] else float("nan")
+            d = attack.defender
+            hero = attack.loadout["target"].get("hero")
+            row: dict[str, Any] = {
+                "unit": a["unit"],
+                "models": a["models"],
+                "upgrades": "-",
+                "use": "-",
+                "points": a["points"],
+                "target": f"{d.models} {attack.loadout['target']['unit']}" + (f" + {hero['unit']}" if hero else ""),
+                "phase": attack.loadout["phase"],
+                "engine": r.engine,
+                "trials": r.trials,
+                "wounds_mean": r.wounds.mean,
+                "wounds_se": r.wounds.stderr,
+                "destroyed_mean": r.models_destroyed.mean,
+                "destroyed_se": r.models_destroyed.stderr,
+                "p_destroy": r.unit_destroyed,
+                "p_destroy_se": r.unit_destroyed_stderr,
+                "wounds_per_100": r.wounds.mean * per,
+                "kills_per_100": r.models_destroyed.mean * per,
+                "morale_test_due": r.morale_test_due,
+                "rank": 1,
             }
-            for w in u.weapons
-        ],
-    }
+            for k in range(1, r.models + 1):
+                row[f"p_ge_{k}"] = r.models_destroyed.at_least(k)
+            rows.append(row)
+        return rows
+
+    def matchup(self, roster: Any, query: Query, options: RunOptions) -> list[dict[str, Any]]:
+        """Both directions, shooting then melee, from full units (cover only against shooting)."""
+        from ..systems import run
+
+        check_options(self.options, query.options, self.title)
+        o = query.options
+        rows: list[dict[str, Any]] = []
+        names = (query.attacker.split(":")[0].strip(), query.target.split(":")[0].strip())
+        a = self.loadout(roster, names[0], field="a")
+        b = self.loadout(roster, names[1], field="b")
+        for att, dfn in ((a, b), (b, a)):
+            for phase in ("shooting", "melee"):
+                label = {"attacker": att.label, "target": dfn.label}
+                opts = {k: v for k, v in o.items() if not (phase == "melee" and k == "cover")}
+                q = Query(
+                    att.name, dfn.name, phase=phase, distance=None if phase == "melee" else query.distance, options=opts
+                )
+                try:
+                    attack = self.compile(roster, q)
+                except InputError as exc:
+                    if exc.field != "phase":
+                        raise
+                    rows.append({**label, "phase": phase, "batches": 0})
+                    continue
+                r = run(self, attack, options, att.name)
+                rows.append(
+                    {
+                        **label,
+                        "phase": phase,
+                        "batches": len(attack.attacker.groups),
+                        "wounds_mean": r.wounds.mean,
+                        "wounds_se": r.wounds.stderr,
+                        "destroyed_mean": r.models_destroyed.mean,
+                        "destroyed_se": r.models_destroyed.stderr,
+                        "p_destroy": r.unit_destroyed,
+                        "p_destroy_se": r.unit_destroyed_stderr,
+                    }
+                )
+        return rows
+
+    # --- profiles --------------------------------------------------------------------------------------
+
+    def describe_units(self, roster: Any, filters: Mapping[str, str] | None = None) -> tuple[list[dict[str, Any]], str]:
+        from .present import list_units
+
+        for key, value in (filters or {}).items():
+            raise InputError(key, value, "no filter with Grimdark Future (its units have no race)")
+        return list_units(roster)
+
+    def describe_unit(self, roster: Any, name: str) -> tuple[dict[str, Any], str]:
+        from .present import show_unit
+
+        return show_unit(self.find_unit(roster, name, "NAME"))
+
+    def validate_dir(self, folder: str | Path) -> str:
+        from ..profiles.loader import toml_files
+        from .profiles import load_units
+
+        units = load_units([folder], builtin=False)
+        files = toml_files(Path(folder), "no such file or folder")
+        return f"ok: {len(files)} files, {len(units)} units"
 
 
-def list_profiles(profiles: list[str]) -> tuple[list[dict[str, Any]], str]:
-    """``profiles list --system grimdark``: every unit (built-in samples and ``--profiles`` folders)."""
-    from .profiles import load_units
-
-    units = load_units(profiles)
-    rows = [_unit_dict(u) for _, u in sorted(units.items())]
-    lines = [f"{'unit':<30} {'models':>6} {'Q':>3} {'D':>3} {'Tough':>5} {'pts':>5}  rules"]
-    for r in rows:
-        rules = ", ".join(r["rules"]) or "-"
-        stats = f"{r['models']:>6} {r['quality']:>2}+ {r['defense']:>2}+ {r['tough']:>5} {r['points']:>5}"
-        lines.append(f"{r['name']:<30} {stats}  {rules}")
-    return rows, "\n".join(lines)
-
-
-def show_profile(name: str, profiles: list[str]) -> tuple[dict[str, Any], str]:
-    """``profiles show NAME --system grimdark``: one unit in full."""
-    from .profiles import find_unit, load_units
-
-    u = find_unit(load_units(profiles), name, "NAME")
-    data = _unit_dict(u)
-    kind = ", hero" if u.hero else ""
-    out = [
-        f"{u.name} [{u.models}]{kind}{' (sample, not army-book data)' if u.sample else ''}",
-        f"  source: {u.source}",
-        f"  Quality {u.quality}+  Defense {u.defense}+  Tough({u.tough})  {u.points} pts",
-        "  Rules: " + (", ".join(data["rules"]) or "-"),
-        "  Weapons:",
-    ]
-    out += [f"    {_weapon_text(w)}" for w in u.weapons] or ["    -"]
-    return data, "\n".join(out)
-
-
-SYSTEM = GameSystem(
-    name="grimdark",
-    aliases=("grimdark-future", "gf", "opr", "onepagerules"),
-    title="One Page Rules: Grimdark Future",
-    adhoc_flags=FLAGS,
-    run_adhoc=run_adhoc,
-    named_flags=NAMED_FLAGS,
-    run_named=run_named,
-    compare_rows=compare_rows,
-    matchup_rows=matchup_rows,
-    list_profiles=list_profiles,
-    show_profile=show_profile,
-)
-register(SYSTEM)
+SYSTEM = register(Grimdark())

@@ -1,11 +1,10 @@
-"""Unit, faction and tactical cards from TOML profiles (``profiles/README.md``).
+"""The generic profile loader: a system's schema in, validated values out (:mod:`.loader`).
 
->>> from mathhammer.profiles import load_roster
->>> roster = load_roster()
->>> roster.unit("marine").card.hp
-2
+Each game system reads its own cards with it: StarCraft TMG's roster is
+:func:`mathhammer.starcraft.roster.load_roster`, Grimdark Future's units
+:func:`mathhammer.grimdark.profiles.load_units`.
 """
 
-from .loader import ProfileError, Roster, Unit, builtin_dir, load_file, load_roster, validate_dir
+from .loader import ProfileError, builtin_dir, load_folders, lookup, parse, toml_files
 
-__all__ = ["ProfileError", "Roster", "Unit", "builtin_dir", "load_file", "load_roster", "validate_dir"]
+__all__ = ["ProfileError", "builtin_dir", "load_folders", "lookup", "parse", "toml_files"]

@@ -1,31 +1,31 @@
-"""Load and validate profile files: built-ins, then the user's folders.
+"""The generic profile loader: a game system's schema in, validated values out, every problem at once.
 
-Every problem in every file is collected and reported at once, one line each:
+A system reads its own files (its schema, a pydantic model); this module finds
+the files, reads the TOML, turns pydantic's errors into one line per problem
+naming the file and the path, and collects the problems of every file, so a
+user sees them all at once::
 
     terran.toml: units.Marine.weapons[0].hit: got 9; allowed: Input should be less than or equal to 6
-    terran.toml: units.Marine.wepons: unknown key (did you mean 'weapons'?)
+    robots.toml: units."Robot Warriors".qualty: unknown key (did you mean 'quality'?)
 
 Built-in profiles ship inside the package (``mathhammer/builtin_profiles``,
-mapped from the repository's ``profiles/`` folder). A user folder given with
-``--profiles DIR`` or the ``MATHHAMMER_PROFILES`` environment variable (paths
-separated by ``os.pathsep``) extends them; a unit or card of the same name
-replaces the built-in one.
+mapped from the repository's ``profiles/`` folder), a folder per system.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import InputError, MathhammerError
-from ..validate import read_toml, validation_problems
-from .schema import FactionCard, ProfileFile, TacticalCard, UnitCard
+from ..validate import validation_problems
 
 ENV_VAR = "MATHHAMMER_PROFILES"
+
+T = TypeVar("T")
 
 
 class ProfileError(MathhammerError):
@@ -37,7 +37,7 @@ class ProfileError(MathhammerError):
 
 
 def builtin_dir() -> Path:
-    """The folder of the built-in profiles.
+    """The folder of the built-in profiles (a folder per system inside).
 
     An installed package carries them as ``mathhammer/builtin_profiles`` (the
     repository's ``profiles/``, mapped by pyproject.toml); a source checkout or
@@ -49,61 +49,38 @@ def builtin_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "profiles"
 
 
-def _all_field_names() -> set[str]:
-    from . import schema
-
-    names: set[str] = set()
-    for obj in vars(schema).values():
-        if isinstance(obj, type) and hasattr(obj, "model_fields"):
-            names.update(obj.model_fields)
-    return names
-
-
-def load_file(path: Path) -> ProfileFile:
-    """Read and validate one TOML file; raises :class:`ProfileError` with every problem."""
+def parse(name: str, data: Any, schema: type[T], fields: Sequence[str]) -> T:
+    """``data`` (parsed TOML of the file ``name``) validated by a system's pydantic ``schema``; a
+    :class:`ProfileError` with one line per problem (unknown keys get a "did you mean" among ``fields``)."""
     from pydantic import ValidationError
 
-    name = path.name
-    data, problem = read_toml(path, "TOML profiles (profiles/README.md)")
-    if data is None:
-        raise ProfileError([problem])
     try:
-        return ProfileFile.model_validate(data)
+        return schema.model_validate(data)  # type: ignore[attr-defined, no-any-return]
     except ValidationError as exc:
-        raise ProfileError(validation_problems(name, exc, sorted(_all_field_names()))) from None
+        raise ProfileError(validation_problems(name, exc, list(fields))) from None
 
 
-@dataclass(frozen=True)
-class Unit:
-    """A unit card with its name, race (file) and source."""
-
-    name: str
-    race: str
-    card: UnitCard
-    source: str
-
-
-@dataclass(frozen=True)
-class Roster:
-    """Every loaded unit, faction, tactical and creep card, by name."""
-
-    units: dict[str, Unit] = field(default_factory=dict)
-    factions: dict[str, FactionCard] = field(default_factory=dict)
-    tactical: dict[str, TacticalCard] = field(default_factory=dict)
-    creep: dict[str, TacticalCard] = field(default_factory=dict)
-    files: tuple[str, ...] = ()
-
-    def unit(self, name: str, field_name: str = "unit") -> Unit:
-        """Find a unit by name, case-insensitively; ``"Raptor"`` finds ``"Raptor (Zergling)"``.
-
-        Raises:
-            InputError: no such unit (with the closest names).
-        """
-        return lookup(self.units, name, field_name, "a unit of the roster (mathhammer profiles list)")
-
-    def card(self, name: str, field_name: str = "card") -> FactionCard | TacticalCard:
-        pool: dict[str, FactionCard | TacticalCard] = {**self.factions, **self.tactical, **self.creep}
-        return lookup(pool, name, field_name, "a faction, tactical or creep card (mathhammer profiles list)")
+def load_folders(
+    folders: Sequence[Path], load_file: Callable[[Path], T], missing: str, skip: Sequence[str] = ()
+) -> list[tuple[Path, T]]:
+    """Every TOML file of ``folders`` (in order) read by a system's ``load_file``; the problems of every
+    file at once as one :class:`ProfileError` (``missing``: the problem of a folder that does not exist)."""
+    problems: list[str] = []
+    out: list[tuple[Path, T]] = []
+    for folder in folders:
+        try:
+            paths = toml_files(folder, missing, skip)
+        except ProfileError as exc:
+            problems.extend(exc.problems)
+            continue
+        for path in paths:
+            try:
+                out.append((path, load_file(path)))
+            except ProfileError as exc:
+                problems.extend(exc.problems)
+    if problems:
+        raise ProfileError(problems)
+    return out
 
 
 def lookup(pool: dict[str, Any], name: str, field_name: str, what: str) -> Any:
@@ -140,47 +117,3 @@ def user_dirs(extra: Sequence[str | Path] = ()) -> list[Path]:
     """The user's folders: ``MATHHAMMER_PROFILES`` first, then ``extra`` (later ones win)."""
     env = [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p.strip()]
     return env + [Path(p) for p in extra]
-
-
-def load_roster(extra: Sequence[str | Path] = (), builtin: bool = True) -> Roster:
-    """Load the built-in profiles and the user's folders into one :class:`Roster`.
-
-    Raises:
-        ProfileError: every problem of every file, one line each.
-    """
-    folders = ([builtin_dir() / "starcraft"] if builtin else []) + user_dirs(extra)
-    problems: list[str] = []
-    roster = Roster()
-    files: list[str] = []
-    for folder in folders:
-        try:
-            paths = toml_files(folder, f"no such folder (--profiles / {ENV_VAR})", skip=("scenarios", "armies"))
-        except ProfileError as exc:
-            problems.extend(exc.problems)
-            continue
-        for path in paths:
-            try:
-                pf = load_file(path)
-            except ProfileError as exc:
-                problems.extend(exc.problems)
-                continue
-            files.append(str(path))
-            src = f"{pf.source.document} ({pf.source.version})"
-            for name, card in pf.units.items():
-                source = f"{src}, {card.source}" if card.source else src
-                roster.units[name] = Unit(name, path.stem, card, source)
-            roster.factions.update(pf.factions)
-            roster.tactical.update(pf.tactical)
-            roster.creep.update(pf.creep)
-    if problems:
-        raise ProfileError(problems)
-    return Roster(roster.units, roster.factions, roster.tactical, roster.creep, tuple(files))
-
-
-def validate_dir(folder: str | Path) -> list[str]:
-    """Check a user's folder; returns the problems (empty when all is well)."""
-    try:
-        load_roster([folder], builtin=False)
-    except ProfileError as exc:
-        return exc.problems
-    return []

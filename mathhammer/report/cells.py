@@ -229,8 +229,8 @@ def starcraft_armies(
         ArmyError: a file cannot be read, or a unit entry cannot be bought (unknown unit,
             composition or upgrade): every such problem, one line each.
     """
-    from ..profiles import load_roster
     from ..starcraft.army import ArmyError, check_army, load_army
+    from ..starcraft.roster import load_roster
 
     roster = load_roster(profiles)
     loaded = []
@@ -281,8 +281,8 @@ def starcraft_armies(
 
 def starcraft_roster(profiles: Sequence[str | Path] = (), distance: float | None = None) -> Plan:
     """Every unit of the roster (smallest composition, no upgrades) against every unit, both phases."""
-    from ..profiles import load_roster
     from ..starcraft.loadout import make_loadout
+    from ..starcraft.roster import load_roster
 
     roster = load_roster(profiles)
     los = [make_loadout(u) for u in roster.units.values()]

@@ -96,8 +96,6 @@ def compute(cell: Cell, opts: dict[str, Any]) -> dict[str, Any]:
     ``opts`` holds ``engine`` (``"exact"`` or ``"monte-carlo"``), ``trials``,
     ``tolerance`` (on the standard error of P(destroy)) and the sweep's ``seed``.
     """
-    from ..results import Result
-
     seed = cell_seed(opts["seed"], cell.key)
     if cell.attack is None:
         zero = dict.fromkeys(("damage_mean", "damage_se", "destroyed_mean", "destroyed_se"), 0.0)
@@ -118,9 +116,10 @@ def compute(cell: Cell, opts: dict[str, Any]) -> dict[str, Any]:
             result = run(batches, target, tolerance=opts["tolerance"], seed=seed, tolerance_on="p_destroy")
     else:
         attacker, defender = cell.attack
+        from ..grimdark.outcomes import result as gf_result
+
         tally = _gf_tally(attacker, defender, opts, seed)
-        engine = "exact" if tally.trials == 0 else "monte-carlo"
-        result = Result(engine, tally, defender.models + (1 if defender.hero else 0), seed)
+        result = gf_result(tally, defender.models + (1 if defender.hero else 0), seed, "")
     pmf = result.models_destroyed.pmf
     removed = [cell.removed[min(k, len(cell.removed) - 1)] for k in range(pmf.size)]
     mean = float(sum(p * r for p, r in zip(pmf, removed, strict=True)))
@@ -130,8 +129,8 @@ def compute(cell: Cell, opts: dict[str, Any]) -> dict[str, Any]:
         "engine": result.engine,
         "trials": trials,
         "seed": seed if trials else None,
-        "damage_mean": result.damage.mean,
-        "damage_se": result.damage.stderr,
+        "damage_mean": result.dealt.mean,
+        "damage_se": result.dealt.stderr,
         "destroyed_mean": result.models_destroyed.mean,
         "destroyed_se": result.models_destroyed.stderr,
         "p_destroy": result.unit_destroyed,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..profiles import Roster
+from ..starcraft.roster import Roster
 from ..validate import whole
 from .check import check_scenario
 from .result import ScenarioResult

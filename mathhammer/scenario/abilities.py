@@ -87,10 +87,10 @@ import numpy as np
 from ..board.engagement import ENGAGEMENT_RANGE
 from ..board.model import EPS, MM_PER_INCH
 from ..board.ranks import CONTACT
-from ..profiles.schema import Ability, Effect
 from ..starcraft.keywords import COMBAT_TAGS
 from ..starcraft.loadout import Loadout, make_loadout
 from ..starcraft.model import Weapon
+from ..starcraft.schema import Ability, Effect
 from .spec import Activation, Reaction, Scenario, ScenarioUnit
 from .world import Coord, World
 from .world import edge_distance as edge_gap

@@ -51,8 +51,8 @@ from collections.abc import Callable
 from ..board.engagement import ENGAGEMENT_RANGE
 from ..board.model import EPS, MM_PER_INCH
 from ..errors import MathhammerError
-from ..profiles.schema import Ability, Effect
 from ..starcraft.loadout import Loadout, attack_batches, make_loadout
+from ..starcraft.schema import Ability, Effect
 from .abilities import (
     CHARGE_KINDS,
     TOKEN_CONTACT,

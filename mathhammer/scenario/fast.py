@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numba import njit
 
-from ..engine.config import JIT
+from ..config import JIT
 from ..engine.rng import mix64
 
 

@@ -20,7 +20,7 @@ from numba import njit
 from shapely.geometry import MultiPolygon, Polygon
 from shapely.geometry.base import BaseGeometry
 
-from ..engine.config import JIT
+from ..config import JIT
 
 #: status of :func:`close_ranks_search`
 NO_MOVE, MOVED, GRID = 0, 1, 2

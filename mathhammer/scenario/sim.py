@@ -10,7 +10,7 @@ placement vector (``board``), and each board id its Engaged pairs (7.2.1, read o
 placements).
 
 Dice come from the engines' contract: an attack on a unit in state (models left, Damage Marker,
-SHIELDED) is resolved by :func:`mathhammer.exact.exact_states`, the exact joint distribution of
+SHIELDED) is resolved by :func:`mathhammer.starcraft.exact.exact_states`, the exact joint distribution of
 the unit's next state under the 8.7.4 procedure, and each trial draws its outcome from it with a
 uniform number. Uniforms, Charge Rolls (1D6), Roll-Offs and Supply Drop markers come from a
 counter-based generator keyed by (seed, trial, what is rolled), so a trial's game is the same for
@@ -74,13 +74,13 @@ import numpy as np
 from numba import njit
 
 from ..board.engagement import ENGAGEMENT_RANGE
-from ..engine.config import JIT
+from ..config import JIT
 from ..engine.rng import mix64
-from ..exact import exact_states
-from ..profiles.schema import Ability, Effect
 from ..starcraft.compiled import attack_key, compile_attack
+from ..starcraft.exact import exact_states
 from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
+from ..starcraft.schema import Ability, Effect
 from . import abilities, conditions
 from . import mission as missions
 from .fast import UNREAD, BoardTable, IdGrouper, PairTable, group_rows, group_state, regroup, supply_matrix

@@ -58,11 +58,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, 
 from ..board.loader import BattlefieldSpec, BoardFile, TerrainSpec, build_board
 from ..board.model import Board, BoardError
 from ..errors import MathhammerError
-from ..profiles import Roster, Unit, load_roster
 from ..profiles.loader import builtin_dir
-from ..profiles.schema import Ability
 from ..starcraft.army import Army, ArmyError, load_army, validate_army
 from ..starcraft.loadout import Loadout, make_loadout
+from ..starcraft.roster import Roster, Unit, load_roster
+from ..starcraft.schema import Ability
 from ..validate import read_toml, toml_path, validation_problems
 from .conditions import Condition, parse_conditions
 

@@ -34,7 +34,7 @@ and the entry (``army.toml: units[2] (Marine): ...``):
 - Unknown names: the closest names ("did you mean ...?").
 
 >>> from pathlib import Path
->>> from mathhammer.profiles import load_roster
+>>> from mathhammer.starcraft.roster import load_roster
 >>> tests = Path(__file__).resolve().parents[2] / "tests" / "fixtures"
 >>> roster = load_roster([tests / "army_profiles"], builtin=False)
 >>> report = check_army(load_army(tests / "armies" / "raiders_valid.toml"), roster)
@@ -57,10 +57,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..errors import InputError, MathhammerError
-from ..profiles.loader import Roster, Unit
-from ..profiles.schema import FactionCard, TacticalCard
 from ..validate import read_toml, validation_problems
 from .loadout import Loadout, make_loadout
+from .roster import Roster, Unit
+from .schema import FactionCard, TacticalCard
 
 SLOT_TYPES = ("Core", "Elite", "Support", "Air", "Hero")
 SCALES: dict[str, int | None] = {"Skirmish": 1000, "Standard": 2000, "Grand Offensive": None}

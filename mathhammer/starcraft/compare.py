@@ -11,13 +11,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..api import run
+from ..engine.options import RunOptions
 from ..errors import InputError
-from ..profiles import Roster, Unit
 from ..results import Result
 from .compiled import attack_key, compile_attack
 from .loadout import Loadout, as_target, attack_batches, make_loadout
-from .model import Attack
+from .model import Attack, Batch, Target
+from .roster import Roster, Unit
+
+
+def run(batches: Sequence[Batch], target: Target, options: RunOptions, label: str, watch: str = "both") -> Result:
+    """One chain of Batches against ``target``, with the run ``options``."""
+    from .engines import run as run_attack
+    from .query import StarCraftAttack
+
+    return run_attack(StarCraftAttack(tuple(batches), target, label), options, label, watch)
+
 
 RANK_BY = ("kills-per-100", "damage-per-100", "p-destroy", "damage")
 
@@ -31,13 +40,13 @@ class TargetSpec:
     upgrades: tuple[str, ...] = ()
 
     def loadout(self) -> Loadout:
-        return make_loadout(self.unit, self.models, self.upgrades, (), ("--vs", "--vs", "--use"))
+        return make_loadout(self.unit, self.models, self.upgrades, (), ("vs", "vs", "use"))
 
 
 def upgrade_sets(unit: Unit, pool: Sequence[str] | None = None) -> list[tuple[str, ...]]:
     """Every combination of the card's upgrades (or of ``pool``), the empty one first.
 
-    >>> from mathhammer.profiles import load_roster
+    >>> from mathhammer.starcraft.roster import load_roster
     >>> len(upgrade_sets(load_roster().unit("Marine"))) == 2 ** len(load_roster().unit("Marine").card.upgrades)
     True
     """
@@ -45,7 +54,7 @@ def upgrade_sets(unit: Unit, pool: Sequence[str] | None = None) -> list[tuple[st
     if pool is not None:
         for p in pool:
             if p.strip().lower() not in {n.lower() for n in names}:
-                raise InputError("--upgrades", p, f"upgrades of {unit.name}: {', '.join(names) or 'none'}")
+                raise InputError("upgrades", p, f"upgrades of {unit.name}: {', '.join(names) or 'none'}")
         names = [n for n in names if n.lower() in {p.strip().lower() for p in pool}]
     return [c for k in range(len(names) + 1) for c in itertools.combinations(names, k)]
 
@@ -87,23 +96,21 @@ def compare(
     use: Sequence[str] = (),
     distance: float | None = None,
     rank_by: str = "kills-per-100",
-    **engine: Any,
+    options: RunOptions | None = None,
 ) -> list[dict[str, Any]]:
     """Every loadout of ``unit`` (compositions x upgrade combinations) against every target.
 
     Returns rows ranked within each target by ``rank_by`` (best first), with
-    a ``rank`` column. ``engine`` holds :func:`mathhammer.run` options
-    (``engine``, ``trials``, ``seed``, ``tolerance``, ``method``); a
+    a ``rank`` column. ``options`` says how to run (exact by default); a
     ``tolerance`` applies to the standard error of P(destroy unit).
 
     Loadouts whose Batches are the same in this phase (an upgrade that acts
     in the other phase, say) are resolved once and share one result.
     """
-    if engine.get("tolerance") is not None:
-        engine = {**engine, "tolerance_on": "p_destroy"}
+    options = options or RunOptions()
     cache: dict[tuple[object, ...], Result] = {}
     if rank_by not in RANK_BY:
-        raise InputError("--rank-by", rank_by, ", ".join(RANK_BY))
+        raise InputError("rank_by", rank_by, ", ".join(RANK_BY))
     sizes = [c.models for c in unit.card.compositions] if not compositions else list(compositions)
     rows: list[dict[str, Any]] = []
     for spec in targets:
@@ -112,14 +119,14 @@ def compare(
         block = []
         for models in sizes:
             for ups in upgrade_sets(unit, upgrade_pool):
-                lo = make_loadout(unit, models, ups, use, ("--comp", "--upgrades", "--use"))
+                lo = make_loadout(unit, models, ups, use, ("compositions", "upgrades", "use"))
                 batches = attack_batches(lo, spec.unit, phase, distance)
                 if not batches:
                     continue
                 compiled, tc = compile_attack(Attack(tuple(batches), target))
                 key = attack_key(compiled, tc)
                 if key not in cache:
-                    cache[key] = run(batches, target, label=lo.label, **engine)
+                    cache[key] = run(batches, target, options, lo.label, watch="p_destroy")
                 block.append(_row(lo, tlo, cache[key], phase))
         columns = {"kills-per-100": "kills_per_100", "damage-per-100": "damage_per_100", "p-destroy": "p_destroy"}
         col = columns.get(rank_by, "damage_mean")
@@ -130,13 +137,16 @@ def compare(
     return rows
 
 
-def matchup(a: Loadout, b: Loadout, distance: float | None = None, **engine: Any) -> list[dict[str, Any]]:
+def matchup(
+    a: Loadout, b: Loadout, distance: float | None = None, options: RunOptions | None = None
+) -> list[dict[str, Any]]:
     """Both directions: Assault Phase ranged, then Combat Phase, and both in sequence on one unit.
 
     Each direction starts from full units; ``assault+combat`` resolves the
     ranged Batches and then the close-combat Batches as one chain against the
     same target (8.7.3 Batch sequence, the attacker at full strength).
     """
+    options = options or RunOptions()
     rows = []
     for att, dfn in ((a, b), (b, a)):
         ranged = attack_batches(att, dfn.unit, "assault", distance)
@@ -151,7 +161,7 @@ def matchup(a: Loadout, b: Loadout, distance: float | None = None, **engine: Any
                 continue
             if phase == "assault+combat" and not (ranged and close):
                 continue
-            res = run(batches, as_target(dfn, tphase), label=att.label, **engine)
+            res = run(batches, as_target(dfn, tphase), options, att.label)
             rows.append(
                 {
                     "attacker": att.label,
@@ -169,16 +179,16 @@ def matchup(a: Loadout, b: Loadout, distance: float | None = None, **engine: Any
     return rows
 
 
-def resolve_targets(roster: Roster, names: Sequence[str]) -> list[TargetSpec]:
-    """``--vs NAME`` or ``--vs NAME:MODELS`` into target specs."""
+def resolve_targets(roster: Roster, names: Sequence[str], field: str = "vs") -> list[TargetSpec]:
+    """``NAME`` or ``NAME:MODELS`` into target specs (errors name ``field``)."""
     out = []
     for text in names:
         name, _, models = text.partition(":")
-        unit = roster.unit(name.strip(), "--vs")
+        unit = roster.unit(name.strip(), field)
         n = None
         if models:
             from ..validate import whole
 
-            n = whole("--vs", models, 1, 99, "NAME:MODELS with a composition's models")
+            n = whole(field, models, 1, 99, "NAME:MODELS with a composition's models")
         out.append(TargetSpec(unit, n))
     return out

@@ -303,6 +303,16 @@ def attack_key(batches: Sequence[CompiledBatch], target: CompiledTarget) -> tupl
     )
 
 
+def damage_bound(batches: Sequence[CompiledBatch]) -> int:
+    """Largest Damage a chain can deal (size of the damage histogram - 1)."""
+    return int(sum(b.max_pool * b.damage for b in batches))
+
+
+def marker_bound(batches: Sequence[CompiledBatch], target: CompiledTarget) -> int:
+    """An upper bound of the Damage Marker (size of the marker histogram - 1)."""
+    return int(target.marker + int(target.hp.max()) + sum(b.nonlethal for b in batches))
+
+
 def apply_damage(
     hp: np.ndarray,
     removed: int,

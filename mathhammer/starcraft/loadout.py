@@ -16,7 +16,7 @@
 - Casualties from a unit with SPECIALIST models: the defender removes the
   plain models first (the default removal order keeps specialists last).
 
->>> from mathhammer.profiles import load_roster
+>>> from mathhammer.starcraft.roster import load_roster
 >>> roster = load_roster()
 >>> lo = make_loadout(roster.unit("Marine"), 6, upgrades=["AGG-12"])
 >>> [(b.weapon.name, b.models) for b in attack_batches(lo, roster.unit("Roach"), "assault")]
@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import InputError
-from ..profiles.loader import Unit
-from ..profiles.schema import Ability, Effect, Upgrade, WeaponProfile
 from .keywords import parse_keyword
 from .model import Batch, Target, Weapon
+from .roster import Unit
+from .schema import Ability, Effect, Upgrade, WeaponProfile
 
 PHASES = ("assault", "combat")
 
@@ -56,6 +56,9 @@ class Loadout:
     def label(self) -> str:
         extras = [u.name for u in self.upgrades] + [f"use {a}" for a in self.use]
         return f"{self.models} {self.name}" + (f" ({', '.join(extras)})" if extras else "")
+
+    def __repr__(self) -> str:
+        return f"<Loadout {self.label}, {self.minerals} minerals>"
 
     def describe(self) -> dict[str, Any]:
         return {

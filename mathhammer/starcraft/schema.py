@@ -1,4 +1,4 @@
-"""The profile format (``profiles/README.md``) as pydantic v2 models.
+"""StarCraft TMG's card schema: the profile format (``profiles/README.md``) as pydantic v2 models.
 
 Unknown keys are refused (``extra="forbid"``), keywords are parsed with the
 rules' own parser (:mod:`mathhammer.starcraft.keywords`), and every model is
@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from ..dice import SDice
 from ..errors import InputError
-from ..starcraft.keywords import COMBAT_TAGS, KEYWORDS, normalise_tag, parse_keyword
+from .keywords import COMBAT_TAGS, KEYWORDS, normalise_tag, parse_keyword
 
 Phase = Literal["assault", "combat"]
 Slot = Literal["Core", "Elite", "Support", "Air", "Hero"]

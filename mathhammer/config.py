@@ -1,4 +1,4 @@
-"""Numba flags and engine sizes, in one place: kernels never hard-code them.
+"""Numba flags and engine sizes, in one flat module at the bottom: any layer may read it, kernels never hard-code them.
 
 - ``cache=True`` so a new process loads compiled kernels from disk (~0.2 s)
   instead of compiling them (several seconds). Numba honours
@@ -71,3 +71,10 @@ TRANSITIONS_ALWAYS: int = 4096
 
 #: Default trials per chunk (the scheduling unit inside a super-block).
 CHUNK_SIZE: int = 65536
+
+#: A Monte Carlo trial owns ``2**TRIAL_BITS`` consecutive positions of its seed's random stream
+#: (:mod:`mathhammer.engine.rng`): the most random numbers one trial may draw.
+TRIAL_BITS: int = 26
+
+#: Most trials one seed can number without reusing stream positions.
+MAX_TRIALS: int = 2 ** (64 - TRIAL_BITS)

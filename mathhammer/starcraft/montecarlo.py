@@ -1,94 +1,44 @@
-"""Typed layer of the Monte Carlo engine: pack a chain into arrays, run the kernels, build a Tally.
+"""StarCraft TMG's Monte Carlo engine, typed layer: pack a chain into arrays, run the kernels, build a Tally.
 
-The kernels (:mod:`mathhammer.engine.kernels`) see only arrays and scalars;
-this module validates the arguments, builds the tables once per call and
-loops over super-blocks of :data:`~mathhammer.engine.config.SUPER_BLOCK`
-trials, so memory stays flat however many trials are asked for: the only
-arrays are the per-slot histogram rows (int64) and the tables.
+The kernels (:mod:`mathhammer.starcraft.kernels`) see only arrays and scalars;
+this module validates the arguments, builds the tables once per call and runs
+super-blocks of :data:`~mathhammer.config.SUPER_BLOCK` trials through the
+system-neutral machinery of :mod:`mathhammer.engine` (histogram rows, alias
+tables, adaptive stopping), so memory stays flat however many trials are asked
+for: the only arrays are the per-slot histogram rows (int64) and the tables.
+
+>>> from mathhammer.starcraft.model import Attack, Batch, Target, Weapon
+>>> from mathhammer.starcraft.compiled import compile_attack
+>>> rifle = Weapon.build("C-14 Rifle", roa=2, hit=3, damage=1)
+>>> batches, target = compile_attack(Attack((Batch(rifle, models=5),), Target.build(6, 1, armour=5)))
+>>> tally = simulate(batches, target, trials=10_000, seed=1)
+>>> tally.trials, int(tally.models_destroyed.sum())
+(10000, 10000)
 """
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from .. import config
+from ..engine.adaptive import until
+from ..engine.histograms import Histograms, super_blocks
+from ..engine.options import check_method, check_seed, check_tolerance, check_trials
+from ..engine.rng import seed_stream
+from ..engine.tables import binomial_tables, packed_alias
 from ..errors import InputError
-from ..outcome import Tally, damage_bound, marker_bound
-from ..starcraft.compiled import CompiledBatch, CompiledTarget, apply_damage
-from . import config
+from ..outcome import Tally
 from . import kernels as kn
-from .rng import MAX_TRIALS, seed_stream
+from .compiled import CompiledBatch, CompiledTarget, apply_damage, damage_bound, marker_bound
 
 METHODS = {"count": kn.METHOD_COUNT, "die": kn.METHOD_DIE}
 
-
-def alias_table(pmf: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Walker's alias table of a pmf (Vose's construction): ``(threshold, alias)``.
-
-    Drawing from ``m`` cells with a uniform ``x`` on [0, m): ``j = floor(x)``;
-    the result is ``j`` when ``x - j < threshold[j] / 2**53``, else
-    ``alias[j]``. Thresholds are int64 (probability x 2**53) for the kernels'
-    integer arithmetic; :func:`packed_alias` packs both into one int64.
-
-    >>> threshold, alias = alias_table(np.array([0.25, 0.5, 0.25]))
-    >>> (threshold / 2**53).tolist(), alias.tolist()
-    ([0.75, 1.0, 0.75], [1, 1, 1])
-    """
-    m = pmf.size
-    scaled = np.asarray(pmf, dtype=np.float64) * m / float(np.sum(pmf))
-    prob = np.ones(m)
-    alias = np.arange(m, dtype=np.int64)
-    small = [i for i in range(m) if scaled[i] < 1.0]
-    large = [i for i in range(m) if scaled[i] >= 1.0]
-    while small and large:
-        s, g = small.pop(), large.pop()
-        prob[s] = scaled[s]
-        alias[s] = g
-        scaled[g] = (scaled[g] + scaled[s]) - 1.0
-        (small if scaled[g] < 1.0 else large).append(g)
-    # leftovers keep probability 1 (rounding residue)
-    return np.round(np.clip(prob, 0.0, 1.0) * 2.0**53).astype(np.int64), alias
-
-
-def packed_alias(pmf: np.ndarray) -> np.ndarray:
-    """:func:`alias_table` packed as the kernels read it: ``threshold << ALIAS_BITS | alias``.
-
-    >>> (packed_alias(np.array([0.5, 0.5])) >> kn.ALIAS_BITS).tolist() == [2**53, 2**53]
-    True
-    """
-    threshold, alias = alias_table(pmf)
-    if pmf.size > kn.ALIAS_MASK + 1:
-        raise InputError("distribution size", pmf.size, f"at most {kn.ALIAS_MASK + 1} values")
-    return (threshold << kn.ALIAS_BITS) | alias
-
-
-@functools.lru_cache(maxsize=8)
-def binomial_tables(n_max: int) -> np.ndarray:
-    """Packed alias tables of the successes of ``n`` d6, for target numbers 2..6 and ``n <= n_max``.
-
-    Returns int64 ``[5, n_max + 1, n_max + 1]``: row ``[t - 2, n]`` holds
-    :func:`packed_alias` of Binomial(``n``, ``(7 - t) / 6``) in its first
-    ``n + 1`` entries. Read-only (cached).
-
-    >>> table = binomial_tables(2)
-    >>> (table[2, 2, :3] >> kn.ALIAS_BITS) / 2**53, table[2, 2, :3] & kn.ALIAS_MASK   # 2 dice at 4+: 1/4, 1/2, 1/4
-    (array([0.75, 1.  , 0.75]), array([1, 1, 1]))
-    """
-    size = n_max + 1
-    table = np.zeros((5, size, size), dtype=np.int64)
-    k = np.arange(size)
-    for t in range(2, 7):
-        p = (7 - t) / 6.0
-        for n in range(size):
-            pmf = np.array([math.comb(n, j) for j in range(n + 1)], dtype=np.float64)
-            pmf *= p ** k[: n + 1] * (1 - p) ** (n - k[: n + 1])
-            table[t - 2, n, : n + 1] = packed_alias(pmf)
-    table.flags.writeable = False
-    return table
+#: The histograms of a trial, in the order the kernel writes them (``kn.L_*``).
+HISTOGRAMS = ("damage", "models_destroyed", "marker", "shielded")
 
 
 def transitions(batches: Sequence[CompiledBatch], target: CompiledTarget, marker_size: int) -> np.ndarray:
@@ -125,7 +75,7 @@ def transition_entries(batches: Sequence[CompiledBatch], target: CompiledTarget,
 
 @dataclass(frozen=True)
 class Packed:
-    """A chain and its target as the kernels' arrays (see :mod:`~mathhammer.engine.kernels`)."""
+    """A chain and its target as the kernels' arrays (see :mod:`~mathhammer.starcraft.kernels`)."""
 
     params: np.ndarray  # int64[B, N_PARAMS]
     g_dice: np.ndarray  # int64[G]
@@ -210,13 +160,11 @@ class Run:
     """Histogram rows of one simulation, filled super-block by super-block.
 
     One int64 row per slot (the numba thread count), holding the four
-    histograms, each with an overflow bin that must stay empty; rows are
-    padded to whole cache lines so threads never share one.
+    histograms, each with an overflow bin that must stay empty
+    (:class:`~mathhammer.engine.histograms.Histograms`).
     """
 
     def __init__(self, packed: Packed, seed: int, method: str, chunk_size: int, planned: int = 0) -> None:
-        import numba  # already imported by the kernels module
-
         self.packed = packed
         base, gamma = seed_stream(seed)
         self.key, self.gamma = np.uint64(base), np.uint64(gamma)
@@ -235,47 +183,35 @@ class Run:
                 trans = transitions(packed.batches, packed.target, packed.marker_size)
         self.casualties = (trans, packed.marker_size)
         self.chunk = int(chunk_size)
-        sizes = (packed.damage_size + 1, packed.models_size + 1, packed.marker_size + 1, 2)
-        offsets = np.concatenate(([0], np.cumsum(sizes)))
-        self.layout = np.array([x for pair in zip(offsets[:-1], sizes, strict=True) for x in pair], dtype=np.int64)
-        width = -(-int(offsets[-1]) // 8) * 8 + 8  # whole 64-byte lines, and one spare
-        self.hist = np.zeros((numba.get_num_threads(), width), dtype=np.int64)
+        sizes = (packed.damage_size, packed.models_size, packed.marker_size, 2)
+        self.histograms = Histograms(dict(zip(HISTOGRAMS, sizes, strict=True)), overflow=True)
+        self.layout = self.histograms.layout
+        self.hist = self.histograms.rows
         self.trials = 0
 
     def extend(self, stop: int) -> None:
         """Run trials ``self.trials .. stop - 1``."""
         pk = self.packed
-        while self.trials < stop:
-            n = min(config.SUPER_BLOCK, stop - self.trials)
+        for first, n in super_blocks(self.trials, stop, config.SUPER_BLOCK):
             args = (
-                self.key, self.gamma, self.trials, n, self.chunk, pk.params, pk.g_dice, pk.g_target,
+                self.key, self.gamma, first, n, self.chunk, pk.params, pk.g_dice, pk.g_target,
                 *self.tables, pk.hp, pk.cum, pk.shield, pk.marker, pk.shielded, *self.casualties, self.layout,
             )  # fmt: skip
             if n <= config.SERIAL_MAX:
                 # A short run on one thread: the same counts (every trial's numbers come from its own
-                # index), and no compile of the parallel driver on a first run (about 2 s).
+                # index), and no compile of the parallel driver on a first run.
                 kn._run_slot(0, 1, *args, self.hist[0])
             else:
                 kn.run_block(*args, self.hist)
-            self.trials += n
+            self.trials = first + n
 
     def counts(self) -> tuple[np.ndarray, ...]:
         """Summed int64 histograms ``(damage, models destroyed, marker, shielded)``."""
-        total = self.hist.sum(axis=0)
-        out = []
-        for name, which in (("damage", kn.L_DAMAGE), ("models destroyed", kn.L_MODELS), ("Damage Marker", kn.L_MARKER)):
-            start, size = self.layout[which], self.layout[which + 1]
-            h = total[start : start + size]
-            if h[-1]:
-                raise AssertionError(f"engine bug: {h[-1]} trials with the {name} past its bound")
-            out.append(h[:-1])
-        start = self.layout[kn.L_SHIELDED]
-        out.append(total[start : start + 2])
-        return tuple(out)
+        counts = self.histograms.counts()
+        return tuple(counts[name] for name in HISTOGRAMS)
 
     def tally(self) -> Tally:
-        d, m, mk, sh = (h.astype(np.float64) for h in self.counts())
-        return Tally(d, m, mk, sh, self.trials)
+        return Tally(self.trials, **{k: v.astype(np.float64) for k, v in self.histograms.counts().items()})
 
     def standard_errors(self) -> tuple[float, float]:
         """Standard errors of the mean Damage and of P(unit destroyed) so far."""
@@ -294,14 +230,6 @@ def _whole(field: str, value: object, lo: int, what: str) -> int:
     return int(value)
 
 
-def _check(seed: object, method: str) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or not 0 <= seed < 2**64:
-        raise InputError("seed", seed, "a whole number from 0 to 2**64 - 1")
-    if method not in METHODS:
-        raise InputError("method", method, " or ".join(repr(m) for m in METHODS))
-    return int(seed)
-
-
 def simulate(
     batches: Sequence[CompiledBatch],
     target: CompiledTarget,
@@ -315,8 +243,8 @@ def simulate(
     Args:
         batches: the compiled Batches, resolved in order.
         target: the compiled target.
-        trials: number of trials (at least 1).
-        seed: 0 to 2**64 - 1; the same seed gives the same Tally.
+        trials: number of trials (:func:`~mathhammer.engine.options.check_trials`).
+        seed: :func:`~mathhammer.engine.options.check_seed`; the same seed gives the same Tally.
         method: ``"count"`` (binomial draws from tables, fast) or ``"die"``
             (every d6 rolled; the reference path). Same distribution, different
             random numbers.
@@ -325,11 +253,10 @@ def simulate(
     Raises:
         InputError: a bad ``trials``, ``seed``, ``method`` or ``chunk_size``.
     """
-    trials = _whole("trials", trials, 1, "Monte Carlo trials")
-    if trials > MAX_TRIALS:
-        raise InputError("trials", trials, f"at most {MAX_TRIALS} trials per seed")
+    trials = check_trials(trials)
     chunk_size = _whole("chunk_size", chunk_size, 1, "trials per chunk")
-    seed = _check(seed, method)
+    seed = check_seed(seed)
+    method = check_method(method)
     run = Run(pack(batches, target), seed, method, chunk_size, planned=trials)
     run.extend(trials)
     return run.tally()
@@ -349,31 +276,32 @@ def simulate_adaptive(
     """Simulate until the standard errors of mean Damage and of P(unit destroyed) are both <= ``tolerance``.
 
     ``on="p_destroy"`` (or ``"damage"``) checks only that one standard error.
-
-    The errors are checked only at ``min_trials``, then at every doubling
-    (capped at ``max_trials``), so the result depends on the seed and the
-    arguments only, and equals ``simulate(batches, target, tally.trials, seed)``.
-    Stops at ``max_trials`` even when the tolerance is not met.
+    The stopping rule is :func:`mathhammer.engine.adaptive.until`: the errors
+    are checked at ``min_trials``, then at every doubling (capped at
+    ``max_trials``), so the result equals ``simulate(batches, target,
+    tally.trials, seed)``. Stops at ``max_trials`` even when the tolerance is not met.
 
     Raises:
-        InputError: ``tolerance`` not above 0, or bad trial counts, seed or method.
+        InputError: a bad tolerance, trial counts, seed or method.
     """
-    if isinstance(tolerance, bool) or not isinstance(tolerance, int | float) or not tolerance > 0:
-        raise InputError("tolerance", tolerance, "a standard error greater than 0, e.g. 0.001")
-    min_trials = _whole("min_trials", min_trials, 1, "Monte Carlo trials")
-    max_trials = _whole("max_trials", max_trials, min_trials, "Monte Carlo trials (at least min_trials)")
-    if max_trials > MAX_TRIALS:
-        raise InputError("max_trials", max_trials, f"at most {MAX_TRIALS} trials per seed")
+    tolerance = check_tolerance(tolerance)
+    min_trials = check_trials(min_trials, "min_trials")
+    max_trials = check_trials(max_trials, "max_trials")
+    if max_trials < min_trials:
+        raise InputError("max_trials", max_trials, f"at least min_trials ({min_trials})")
     chunk_size = _whole("chunk_size", chunk_size, 1, "trials per chunk")
-    seed = _check(seed, method)
+    seed = check_seed(seed)
+    method = check_method(method)
     if on not in ("both", "damage", "p_destroy"):
         raise InputError("on", on, "both, damage or p_destroy")
     run = Run(pack(batches, target), seed, method, chunk_size, planned=min_trials)
-    stop = min_trials
-    while True:
-        run.extend(stop)
-        se_damage, se_destroy = run.standard_errors()
-        watched = {"both": max(se_damage, se_destroy), "damage": se_damage, "p_destroy": se_destroy}[on]
-        if watched <= tolerance or stop >= max_trials:
-            return run.tally()
-        stop = min(2 * stop, max_trials)
+
+    def run_to(n: int) -> Run:
+        run.extend(n)
+        return run
+
+    def watched(r: Run) -> float:
+        se_damage, se_destroy = r.standard_errors()
+        return {"both": max(se_damage, se_destroy), "damage": se_damage, "p_destroy": se_destroy}[on]
+
+    return until(run_to, watched, tolerance, min_trials, max_trials).tally()

@@ -7,7 +7,7 @@ measured cost in speed); a
 single-thread loop over the trials of one slot (:func:`_run_slot`); and the
 ``prange`` driver (:func:`run_block`) that gives every slot its own
 histogram row. The typed
-layer that builds the arrays is :mod:`mathhammer.engine.driver`.
+layer that builds the arrays is :mod:`mathhammer.starcraft.montecarlo`.
 
 One trial follows the procedure of :mod:`mathhammer.starcraft.compiled`
 exactly. Two ways to draw a pool's successes:
@@ -35,8 +35,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from .config import INLINE, JIT, PARALLEL
-from .rng import below, high32, low32, mix64, next_u64, trial_state
+from ..config import INLINE, JIT, PARALLEL
+from ..engine.rng import below, high32, low32, mix64, next_u64, trial_state
+from ..engine.tables import alias_draw as _alias
 
 METHOD_COUNT = 0
 METHOD_DIE = 1
@@ -63,14 +64,6 @@ P_VISIBLE = 17
 P_REDUCE = 18  # the target's Total Damage reduction (used once a chain, at the first Batch dealing Damage)
 P_FLOOR = 19  # its minimum
 N_PARAMS = 20
-
-#: Alias table entries: ``threshold << ALIAS_BITS | alias`` (see ``_alias``).
-ALIAS_BITS = 9
-ALIAS_MASK = (1 << ALIAS_BITS) - 1
-
-_S11 = np.uint64(11)
-_S53 = np.uint64(53)
-_LOW53 = np.uint64(2**53 - 1)
 
 
 #: Units of at most this many models take casualties by a fixed-length count
@@ -125,29 +118,6 @@ def _casualties(
         marker + (rest - marker) * lethal,
         (kept_shield & (lethal == 1)) | (shielded & (lethal == 0)),
     )
-
-
-@njit(**INLINE)
-def _alias(state, gamma, m, table, t, n):
-    """A value ``0 .. m - 1`` from the alias table row ``table[t, n, :m]``: ``(state, value)``.
-
-    Walker's alias method in integers. An entry packs the cell's threshold
-    (its own probability x 2**53) above ``ALIAS_BITS`` bits of alias. With 53
-    random bits ``r`` and ``y = r * m``: cell ``j = y >> 53``; the result is
-    ``j`` when ``y mod 2**53`` is below the threshold, else the alias.
-
-    O(1) and branch-free. Measured here: an early-stopping search in a
-    cumulative table mispredicts (15-30 ns a draw); separate threshold and
-    alias arrays let LLVM turn the select into a jump around the alias load
-    (~10 ns a draw); one packed load gives a ``cmov``. Rows are indexed, never
-    sliced: a slice in the trial loop costs atomic reference counts.
-    """
-    state, x = next_u64(state, gamma)
-    y = (x >> _S11) * np.uint64(m)
-    j = np.int64(y >> _S53)
-    entry = table[t, n, j]
-    other = entry & ALIAS_MASK
-    return state, (j if np.int64(y & _LOW53) < (entry >> ALIAS_BITS) else other)
 
 
 @njit(**INLINE)

@@ -34,8 +34,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .outcome import Tally, damage_bound, marker_bound
-from .starcraft.compiled import CompiledBatch, CompiledTarget, apply_damage
+from ..outcome import Tally
+from .compiled import CompiledBatch, CompiledTarget, apply_damage, damage_bound, marker_bound
 
 __all__ = ["batch_dice_pmf", "binomial_table", "exact_states", "exact_tally"]
 
