@@ -20,6 +20,8 @@ Monte Carlo engine compiles on first use, and tables and plots import their
 libraries when called.
 """
 
+from typing import Any
+
 from .api import attack, compare, matchup, roster, run, unit
 from .dice import SDice
 from .engine.options import RunOptions
@@ -52,3 +54,15 @@ __all__ = [
     "unit",
 ]
 __version__ = "0.1.0"
+
+#: Subpackages reachable as attributes after ``import mathhammer as mh`` (``mh.report.sweep``,
+#: ``mh.scenario.simulate``), imported on first use so that ``import mathhammer`` stays light.
+_SUBPACKAGES = ("board", "engine", "grimdark", "profiles", "report", "scenario", "starcraft", "systems")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SUBPACKAGES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
