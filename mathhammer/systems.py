@@ -199,11 +199,18 @@ class GameSystem(Protocol):
         rank_by: str = "kills-per-100",
     ) -> list[dict[str, Any]]:
         """Every loadout of ``unit`` against each target (``NAME[:MODELS]``): one row per (loadout, target),
-        ranked per target; a system without compositions or upgrades refuses them."""
+        ranked per target; a system without compositions or upgrades refuses them.
+
+        A row holds ``unit, models, upgrades, use, target, phase, engine, trials, rank``, the cost under
+        ``words.cost``, ``<dealt>_mean``, ``<dealt>_se`` and ``<dealt>_per_100`` (``dealt`` from
+        :attr:`words`), ``destroyed_mean``, ``destroyed_se``, ``p_destroy``, ``p_destroy_se``,
+        ``kills_per_100`` and ``p_ge_<k>`` (P(at least k models destroyed)) for k = 1 .. the target's models."""
         ...
 
     def matchup(self, roster: Any, query: Query, options: RunOptions) -> list[dict[str, Any]]:
-        """Both directions (``query.attacker`` and ``query.target``), every phase: one row each."""
+        """Both directions (``query.attacker`` and ``query.target``), every phase: one row each, holding
+        ``attacker, target, phase, batches`` (the attacks resolved; 0: no weapon, and no figures) and
+        ``<dealt>_mean``, ``<dealt>_se``, ``destroyed_mean``, ``destroyed_se``, ``p_destroy``, ``p_destroy_se``."""
         ...
 
     def describe_units(self, roster: Any, filters: Mapping[str, str] | None = None) -> tuple[list[dict[str, Any]], str]:
