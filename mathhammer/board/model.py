@@ -381,12 +381,6 @@ class Board:
         """WITHIN ``inches`` of any part of the piece (FAQ v1.0: any part of the same piece counts)."""
         return self.distance_to_terrain(model, piece) <= inches + EPS
 
-    def plot(self, attackers: Any = None, targets: Any = None, **kwargs: Any) -> Any:
-        """The picture of the board: :func:`mathhammer.board.plot.plot_board` (matplotlib loads here)."""
-        from .plot import plot_board
-
-        return plot_board(self, attackers, targets, **kwargs)
-
 
 def board_problems(board: Board) -> list[str]:
     """Every reason the board's items do not fit together, one line each (empty: fine)."""
