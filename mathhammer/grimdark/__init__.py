@@ -48,8 +48,16 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
+    """``grimdark_simulate`` (numba) and the package's modules (``mh.grimdark.profiles``) load on first use."""
     if name == "grimdark_simulate":
         from .engine import grimdark_simulate
 
         return grimdark_simulate
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    try:
+        return importlib.import_module(f".{name}", __name__)
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
