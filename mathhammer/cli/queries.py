@@ -145,15 +145,16 @@ def named_query(game: GameSystem, attacker: str, target: str, given: Mapping[str
         return game.compile(roster, query), NAMED_FIELDS
 
 
-#: Flags of a named attack only: refused in an ad-hoc attack.
-NAMED_ONLY = (set(QUERY_FLAGS) - {"--range"}) | {"--target-state", "--profiles", "--board", "--attacker-unit"}
-NAMED_ONLY |= {"--target-unit", "--attacker-models", "--on-creep", "--target-hero"}
+#: Flags of a named attack only (units bought, their state, a board): refused in an ad-hoc attack.
+NAMED_ONLY = frozenset(QUERY_FLAGS) - {"--range"} | {
+    "--target-state", "--profiles", "--board", "--attacker-unit", "--target-unit", "--attacker-models",
+    "--on-creep", "--target-hero",
+}  # fmt: skip
 
 
 def adhoc_query(game: GameSystem, given: Mapping[str, Any]) -> tuple[Any, dict[str, str]]:
     """The compiled ad-hoc attack of ``given`` flags, and how its errors name the flags."""
     params: dict[str, Any] = {}
-    names: dict[str, str] = {}
     for flag, value in given.items():
         if flag in NAMED_ONLY:
             raise _refuse(flag, value, "not with an ad-hoc attack (no unit names)")

@@ -91,6 +91,9 @@ from ..starcraft.keywords import COMBAT_TAGS
 from ..starcraft.loadout import Loadout, make_loadout
 from ..starcraft.model import Weapon
 from ..starcraft.schema import Ability, Effect
+from .basics import pay as _pay
+from .basics import split_by as _split_by
+from .basics import stream as _stream
 from .spec import Activation, Reaction, Scenario, ScenarioUnit
 from .world import Coord, World
 from .world import edge_distance as edge_gap
@@ -258,7 +261,6 @@ class Purse:
         """Exhaust the cards for ``found`` (its own card, then its cost, less ``discount``, never below 0: the cost
         reductions of :func:`cost_discount`; a cost X is the sum of the ``options`` chosen, Orders); "" or why it
         cannot be paid."""
-        from .check import _pay
 
         a = found.ability
         ready = list(self.ready)
@@ -627,7 +629,6 @@ def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.
     Friendly Units Within 8" of this Unit cannot be reduced below 1"), read in each game where both are on the
     table. ``supply`` is changed in place (callers pass a fresh :meth:`Simulation.current_supply`) and returned.
     """
-    from .sim import _split_by
 
     givers = _givers(sim, "contest_supply")
     if not givers and not sim.granted:
@@ -768,7 +769,6 @@ def pool_cuts(sim: Simulation, t: int, trials: np.ndarray) -> np.ndarray | None:
 
     This project's reading: each Batch builds its own Attack Pool (8.7.4 step 1), so each loses the die.
     """
-    from .sim import _split_by
 
     side = sim.units[t].player
     out: np.ndarray | None = None
@@ -1428,7 +1428,6 @@ def entered_elsewhere(sim: Simulation, u: int, act: Activation, games: np.ndarra
     """The opponent's Reactions to a unit entering the battlefield from Reserves other than by its own Entry Edge
     (Photon Overcharge: "That Unit immediately suffers HITS 3 (1)"; a ``hits`` effect of a Reaction), in ``games``."""
     from ..starcraft.model import Batch
-    from .sim import _stream
 
     for i, rx in enumerate(act.react):
         found = find(sim.scn, rx.unit, rx.use) if rx.player != act.player else None
@@ -1507,7 +1506,7 @@ def adjust_charge_roll(sim: Simulation, act: Activation, rolls: np.ndarray, tria
     cumulative", and the FAQ's IMPACT example. So Metabolic Boost with Pneumatized Carapace is the highest of
     three D6, and Leap with it the higher of two D6, plus 2.
     """
-    from .sim import _split_by, _stream
+    from .basics import stream as _stream
 
     u = sim.uids.index(act.unit)
     answers: list[tuple[Effect, int]] = []  # Reactions to the roll (10.4), with the stream of their first die

@@ -43,7 +43,6 @@ the phase, the player and the activation (``rounds[0].red.movement[2]``) and cit
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
 import re
 from collections.abc import Callable
@@ -102,18 +101,6 @@ from .world import EDGE_REAR, World, edge_distance
 Say = Callable[[Activation, str], None]
 
 PHASE_TITLE = {"movement": "Movement Phase", "assault": "Assault Phase", "combat": "Combat Phase"}
-
-
-def _pay(cards: list[tuple[str, int]], ready: list[bool], cost: int) -> list[int] | None:
-    """Indices of Ready cards to Exhaust for ``cost`` with the least excess (10.5.1), or None."""
-    best: tuple[int, int, list[int]] | None = None
-    idx = [i for i, ok in enumerate(ready) if ok]
-    for n in range(1, len(idx) + 1):
-        for combo in itertools.combinations(idx, n):
-            total = sum(cards[i][1] for i in combo)
-            if total >= cost and (best is None or (total - cost, n) < (best[0], best[1])):
-                best = (total - cost, n, list(combo))
-    return None if best is None else best[2]
 
 
 def _again(used: dict[tuple[str, str], int], unit: str, abil: Ability) -> bool:

@@ -32,6 +32,7 @@ import numpy as np
 
 from ..board.model import EPS, MM_PER_INCH
 from . import abilities
+from .basics import stream as _stream
 from .fast import contest_rows, control_winners
 from .spec import PLAYERS
 from .world import CONTEST_RANGE, MARKER_MM
@@ -69,7 +70,6 @@ def start_of_round(sim: Simulation, live: np.ndarray) -> None:
     mission = sim.scn.mission
     if mission.scoring != "supply-drop" or live.size == 0:
         return
-    from .sim import _stream
 
     rnd = sim.round
     rounds: tuple[int, ...]

@@ -83,6 +83,8 @@ from ..starcraft.model import Attack, Batch
 from ..starcraft.schema import Ability, Effect
 from . import abilities, conditions
 from . import mission as missions
+from .basics import split_by as _split_by
+from .basics import stream as _stream
 from .fast import UNREAD, BoardTable, IdGrouper, PairTable, group_rows, group_state, regroup, supply_matrix
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import EDGE_REAR, World
@@ -190,20 +192,6 @@ def _apply_kernel(
                 dead[nd] = t
                 nd += 1
     return dead[:nd].copy()
-
-
-def _stream(*parts: int) -> int:
-    s = 0
-    for p in parts:
-        s = (s * 1_000_003 + int(p) + 1) & _MASK
-    return s
-
-
-def _split_by(trials: np.ndarray, values: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:
-    """``trials`` split by ``values`` (one per trial), in order of first appearance, order kept within."""
-    order, bounds, keys = group_rows(values[None, :], np.arange(trials.size))
-    for g in range(len(keys)):
-        yield int(keys[g, 0]), trials[order[bounds[g] : bounds[g + 1]]]
 
 
 class _Test:
