@@ -174,13 +174,13 @@ def _table(rows: list[dict[str, Any]], words: Any) -> str:
     for target in dict.fromkeys(r["target"] for r in rows):
         out.append(f"vs {target} ({rows[0]['phase']}; {'± one standard error' if mc else 'exact'})")
         out.append(
-            f"{'#':>3} {'models':>6} {'upgrades':<34} {words.cost[:6]:>6} {dealt:>15} {'destroyed':>15} "
-            f"{'P(destroy)':>16} {dealt[:5] + '/100':>10} {'kills/100':>10}"
+            f"{'#':>3} {'models':>6} {'upgrades':<34} {words.cost:>8} {dealt:>15} {'destroyed':>15} "
+            f"{'P(destroy)':>16} {dealt + '/100':>11} {'kills/100':>10}"
         )
         for r in (x for x in rows if x["target"] == target):
             out.append(
-                f"{r['rank']:>3} {r['models']:>6} {r['upgrades'][:34]:<34} {r[words.cost]:>6} "
-                f"{_result_cells(r, mc, dealt)} {r[dealt + '_per_100']:>10.3f} {r['kills_per_100']:>10.3f}"
+                f"{r['rank']:>3} {r['models']:>6} {r['upgrades'][:34]:<34} {r[words.cost]:>8} "
+                f"{_result_cells(r, mc, dealt)} {r[dealt + '_per_100']:>11.3f} {r['kills_per_100']:>10.3f}"
             )
         out.append("")
     return "\n".join(out).rstrip()
