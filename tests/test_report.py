@@ -58,13 +58,16 @@ def test_supply_removed_is_the_expectation_over_models_destroyed() -> None:
     result = run(attack_batches(marines6, marines9.unit, "assault"), as_target(marines9, "assault"))
     pmf = result.models_destroyed.pmf
     by_hand = sum(pmf[k] * (2 - [0, 0, 0, 0, 1, 1, 1, 2, 2, 2][9 - k]) for k in range(10))
-    from mathhammer.report.cells import Cell, _sc_side
+    from mathhammer.report.cells import Cell
     from mathhammer.report.runner import compute
+    from mathhammer.starcraft.report import side_of
+    from mathhammer.starcraft.system import SYSTEM
 
-    side = _sc_side(marines9)
+    side = side_of(marines9)
     assert side.removed == (0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0)
-    cell = Cell("k", "starcraft", "assault", (tuple(attack_batches(marines6, marines9.unit, "assault")),
-                                               as_target(marines9, "assault")), side.removed)  # fmt: skip
+    batches = attack_batches(marines6, marines9.unit, "assault")
+    compiled = SYSTEM.attack_of(batches, as_target(marines9, "assault"))
+    cell = Cell("k", "starcraft", "roster", "assault", side_of(marines6), side, compiled, len(batches))
     fig = compute(cell, _options(None, None, 0))
     assert fig["supply_removed_mean"] == pytest.approx(by_hand, abs=1e-12)
     assert fig["supply_removed_se"] == 0.0
@@ -118,11 +121,16 @@ def test_no_weapon_rows_are_zero(exact_table: pd.DataFrame) -> None:
 
 
 def test_grimdark_points_and_no_supply() -> None:
+    """Grimdark Future speaks of wounds per 100 points and has no Supply: no such column at all."""
     df = sweep(roster=True, system="gf")
     assert (df.cost_unit == "points").all()
-    assert df.supply_removed_mean.isna().all() and df.damage_per_supply.isna().all()
-    assert df.damage_per_100.notna().any()
-    assert df.attrs["report"]["headline"] == "damage_per_100"
+    assert not [c for c in df.columns if "supply" in c or "damage" in c]
+    per_100 = [c for c in df.columns if c.endswith("_per_100")]
+    assert per_100 == ["wounds_per_100", "p_destroy_per_100"]
+    assert df.wounds_per_100.notna().any()
+    np.testing.assert_array_equal(df.wounds_per_100, df.wounds_mean * (100.0 / df.attacker_cost))
+    assert df.attrs["report"]["headline"] == "wounds_per_100"
+    assert df.attrs["report"]["words"]["cost"] == "points"
 
 
 def test_grimdark_unit_files_as_armies(tmp_path: Path) -> None:
@@ -152,7 +160,7 @@ def test_any_partition_gives_the_same_numbers() -> None:
     p = plan([TERRAN, BROOD])
     opts = _options(3000, None, 11)
     whole, _ = execute(p.cells, opts, "serial")
-    cells = [c for c in p.cells if c.attack is not None]
+    cells = [c for c in p.cells if c.compiled is not None]
     parts: dict[str, dict] = {}
     for chunk in (cells[::-1][:7], cells[3:20], cells[::5], cells):
         got, _ = execute(chunk, opts, "serial")
