@@ -170,6 +170,18 @@ def test_any_partition_gives_the_same_numbers() -> None:
     assert any(other[c.key] != whole[c.key] for c in cells[:5])
 
 
+def test_the_seed_column_is_each_cells_seed() -> None:
+    """cells.csv's seeds reproduce the cells: whole 63-bit numbers, not rounded to float64 (they were, in a
+    table with cells without a weapon, before this test)."""
+    p = plan([TERRAN, DAELAAM])
+    df = sweep(TERRAN, DAELAAM, trials=100, seed=5, scheduler="serial")
+    assert str(df.seed.dtype) == "Int64" and df.seed.isna().any()
+    for cell, seed in zip(p.cells, df.seed, strict=True):
+        assert (seed is pd.NA) if cell.compiled is None else seed == cell_seed(5, cell.key)
+    marines = df[(df.attacker == "6 Marine (AGG-12, Rocket Launcher)") & (df.target == "3 Zealot (Leg Enhancements)")]
+    assert marines.seed.tolist() == [3123708660396282399, 5193046609773016323]  # were ...368, ...064
+
+
 def test_local_cluster_equals_serial(tmp_path: Path) -> None:
     """A LocalCluster of 2 worker processes gives exactly the serial table (Monte Carlo, fixed trials),
     through a Client and through ``--scheduler ADDRESS``."""

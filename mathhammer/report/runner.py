@@ -344,7 +344,9 @@ def frame(p: Plan, figures: dict[str, dict[str, Any]], opts: RunOptions) -> pd.D
         for suffix, factor in per.items():
             df[f"{name}_per_{suffix}"] = df[value] * factor
             df[f"{name}_per_{suffix}_se"] = df[se] * factor
-    df["seed"] = df["seed"].astype("Int64")
+    # the seeds as whole numbers: a column of ints and None (cells without a weapon) would be float64,
+    # and a 63-bit seed rounded to 53 bits is another seed
+    df["seed"] = pd.array([row["seed"] for row in rows], dtype="Int64")
     return df
 
 
