@@ -30,6 +30,7 @@ from .errors import InputError
 if TYPE_CHECKING:  # pragma: no cover
     from .engine.options import RunOptions
     from .outcome import Outcome, Tally
+    from .report.cells import Plan
     from .results import Result
 
 S = TypeVar("S", bound="GameSystem")
@@ -56,6 +57,29 @@ class Words:
     dealt: str
     slot: str | None
     phases: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class ReportFigures:
+    """What the army-efficiency report (``mathhammer report``) says in a system's words, beyond :class:`Words`.
+
+    The report's columns come from :class:`Words`: ``<dealt>_mean`` (``damage_mean``, ``wounds_mean``),
+    figures per 100 of the cost, and, when the system has a slot (``Words.slot``), the slot removed
+    (``supply_removed_mean``) and figures per slot (``damage_per_supply``).
+
+    Attributes:
+        headline: the column a report ranks by (``supply_removed_per_100``, ``wounds_per_100``).
+        phases: the report's two phases, ``assault`` (ranged) and ``combat`` (close), as its tables name them.
+        distance: how the settings name the distance of the ranged phase (``Assault Phase distance``).
+        phases_note: how the page's introduction names the two phases.
+        slot_removed: how the slot removed is reckoned (when the system has a slot).
+    """
+
+    headline: str
+    phases: Mapping[str, str]
+    distance: str
+    phases_note: str
+    slot_removed: str = ""
 
 
 @dataclass(frozen=True)
@@ -126,6 +150,7 @@ class GameSystem(Protocol):
         title: the game's full name.
         outcomes: what an attack reports (:class:`~mathhammer.outcome.Outcome`), in order.
         words: how reports name costs, phases and what is dealt.
+        report_figures: what the army-efficiency report ranks by and says, beyond ``words``.
         options: the situation switches :meth:`compile` accepts, by name.
         adhoc_params: the parameters :meth:`adhoc` accepts.
         unit_filters: the filters :meth:`describe_units` accepts (StarCraft's ``race``).
@@ -136,6 +161,7 @@ class GameSystem(Protocol):
     title: str
     outcomes: tuple[Outcome, ...]
     words: Words
+    report_figures: ReportFigures
     options: Mapping[str, Option]
     adhoc_params: frozenset[str]
     unit_filters: frozenset[str]
@@ -211,6 +237,16 @@ class GameSystem(Protocol):
         """Both directions (``query.attacker`` and ``query.target``), every phase: one row each, holding
         ``attacker, target, phase, batches`` (the attacks resolved; 0: no weapon, and no figures) and
         ``<dealt>_mean``, ``<dealt>_se``, ``destroyed_mean``, ``destroyed_se``, ``p_destroy``, ``p_destroy_se``."""
+        ...
+
+    def report_plan(
+        self, armies: Sequence[str | Path], roster: bool, profiles: Sequence[str | Path], distance: float | None
+    ) -> Plan:
+        """The cells of ``mathhammer report``: every unit of one army against every unit of the other
+        (``armies``: two of the system's army files), both directions, or every unit of the roster against
+        every unit (``roster``); each in the ranged phase (``distance`` inches apart, None: in range) and in
+        close combat. A cell holds the compiled attack (None when the attacker has no weapon for it) and
+        the Sides in the system's words; a file of another system is refused with one line naming it."""
         ...
 
     def describe_units(self, roster: Any, filters: Mapping[str, str] | None = None) -> tuple[list[dict[str, Any]], str]:

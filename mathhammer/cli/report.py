@@ -60,7 +60,8 @@ def report(
     ),
     profiles: Annotated[list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profiles.")] = None,
     distance: Annotated[
-        str | None, typer.Option("--range", metavar="INCHES", help="Assault Phase distance (default: in range).")
+        str | None,
+        typer.Option("--range", metavar="INCHES", help="Distance in the ranged phase (default: in range)."),
     ] = None,
     exact: Annotated[bool, typer.Option("--exact", help="Exact (the default).", rich_help_panel=R)] = False,
     trials: Annotated[
@@ -77,15 +78,18 @@ def report(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary on stdout.")] = False,
 ) -> None:
-    """Army efficiency: every unit against every enemy unit, ranged and close combat, per 100 minerals and per Supply.
+    """Army efficiency: every unit against every enemy unit, ranged and close combat, per 100 of the cost
+    (minerals, points) and, in StarCraft TMG, per Supply.
 
-    Writes DIR/report.html (self-contained), CSV files and PNG charts.
+    Writes DIR/report.html (self-contained), CSV files and PNG charts, in the system's words.
 
     Example: mathhammer report profiles/armies/terran_skirmish.toml profiles/armies/daelaam_vanguard.toml --out rep
     """
+    from .. import systems
     from ..errors import InputError
     from ..validate import number
 
+    game = systems.get(system, "--system")
     if not out:
         raise InputError("--out", "(none)", "the report folder, e.g. --out report")
     opts = run_options(exact, trials, seed, tolerance, "count")
@@ -102,7 +106,7 @@ def report(
         df = sweep(
             *(armies or []),
             roster=roster,
-            system=system,
+            system=game.name,
             profiles=profiles or [],
             distance=dist,
             trials=opts.trials,

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from ..systems import Option, Query, Words, check_options, register
+from ..systems import Option, Query, ReportFigures, Words, check_options, register
 from ..validate import number, target_number, whole
 from .compiled import morale_quality
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
@@ -35,6 +35,7 @@ from .outcomes import OUTCOMES
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.options import RunOptions
     from ..outcome import Outcome, Tally
+    from ..report.cells import Plan
     from ..results import Result
 
 #: The phases of an attack (core rules: Shooting, Melee); ``assault``/``combat`` are read as these.
@@ -168,6 +169,15 @@ class GFLoadout:
         return f"<Loadout {self.label}, {self.points} pts>"
 
 
+#: The army-efficiency report in Grimdark Future's words: ranked by wounds per 100 points.
+REPORT_FIGURES = ReportFigures(
+    headline="wounds_per_100",
+    phases={"assault": "shooting", "combat": "melee"},
+    distance="shooting distance",
+    phases_note="shooting and melee on their own",
+)
+
+
 class Grimdark:
     """One Page Rules: Grimdark Future (see the module docstring)."""
 
@@ -176,6 +186,7 @@ class Grimdark:
     title = "One Page Rules: Grimdark Future"
     outcomes: tuple[Outcome, ...] = OUTCOMES
     words: Words = Words(cost="points", dealt="wounds", slot=None, phases=PHASES)
+    report_figures: ReportFigures = REPORT_FIGURES
     options: Mapping[str, Option] = OPTIONS
     adhoc_params: frozenset[str] = ADHOC_PARAMS
     unit_filters: frozenset[str] = frozenset()
@@ -431,6 +442,14 @@ class Grimdark:
                     }
                 )
         return rows
+
+    def report_plan(
+        self, armies: Sequence[str | Path], roster: bool, profiles: Sequence[str | Path], distance: float | None
+    ) -> Plan:
+        """Two unit files against each other, or every unit of the profiles against every unit."""
+        from .report import report_plan
+
+        return report_plan(self, armies, roster, profiles, distance)
 
     # --- profiles --------------------------------------------------------------------------------------
 

@@ -1,5 +1,10 @@
 """Army-efficiency reports: every unit against every enemy unit, as tables, charts and one HTML page.
 
+The report knows no game: each system plans its cells (its ``report_plan``, in
+``mathhammer/<system>/report.py``) and names the columns (its ``words`` and
+``report_figures``, read by :class:`Columns`); every cell runs through
+:func:`mathhammer.systems.run`.
+
 - :func:`sweep` builds the cells (two army lists, or a whole roster), runs them
   (exactly, or by Monte Carlo with a seed per cell; serially or on Dask) and
   returns a pandas DataFrame, one row per (attacker, target, phase).
@@ -12,8 +17,22 @@ pandas, matplotlib and dask are imported only when these run.
 
 from __future__ import annotations
 
-from .cells import Cell, Plan, cell_seed, plan, supply_left
+from .cells import Cell, Plan, Side, cell_seed, supply_left
+from .columns import Columns
 from .output import write_report
-from .runner import compute, execute, ranking, sweep
+from .runner import compute, execute, plan, ranking, sweep
 
-__all__ = ["Cell", "Plan", "cell_seed", "compute", "execute", "plan", "ranking", "supply_left", "sweep", "write_report"]
+__all__ = [
+    "Cell",
+    "Columns",
+    "Plan",
+    "Side",
+    "cell_seed",
+    "compute",
+    "execute",
+    "plan",
+    "ranking",
+    "supply_left",
+    "sweep",
+    "write_report",
+]

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
-from .runner import FIGURES, headline, ranking
+from .columns import Columns
+from .runner import ranking
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -38,27 +39,14 @@ MARKER = "mathhammer-report"
 TEXT_COLUMNS = ("side", "phase", "attacker", "target", "engine")
 ALLOWED_OUT = "a new folder, an empty one, or the folder of an earlier report, in a folder you can write to"
 
-#: How the figures are shown: column -> (heading, SE column).
-LABELS = {
-    "damage_mean": ("damage", "damage_se"),
-    "p_destroy": ("P(destroy)", "p_destroy_se"),
-    "supply_removed_mean": ("Supply removed", "supply_removed_se"),
-    **{f"{n}_per_100": (f"{t} /100", f"{n}_per_100_se") for n, t in (("damage", "damage"), ("p_destroy", "P(destroy)"),
-                                                                     ("supply_removed", "Supply removed"))},
-    **{f"{n}_per_supply": (f"{t} /Supply", f"{n}_per_supply_se") for n, t in (("damage", "damage"),
-                                                                             ("p_destroy", "P(destroy)"),
-                                                                             ("supply_removed", "Supply removed"))},
-}  # fmt: skip
 
+def label(metric: str, cols: Columns) -> str:
+    """A figure's heading, in the system's words (:class:`~mathhammer.report.columns.Columns`).
 
-def label(metric: str, system: str = "starcraft") -> str:
-    """A figure's heading; Grimdark Future counts wounds, not damage.
-
-    >>> label("damage_per_100"), label("damage_per_100", "grimdark")
+    >>> label("damage_per_100", Columns.of("starcraft")), label("wounds_per_100", Columns.of("gf"))
     ('damage /100', 'wounds /100')
     """
-    text = LABELS[metric][0]
-    return text.replace("damage", "wounds") if system == "grimdark" else text
+    return cols.label(metric)
 
 
 def check_out(out: str | Path) -> Path:
@@ -156,7 +144,7 @@ def long_form(df: pd.DataFrame) -> pd.DataFrame:
 
     ids = ["side", "phase", "attacker", "target", "engine", "trials", "seed", "cost_unit"]
     parts = []
-    columns = {"destroyed_mean": ("models destroyed", "destroyed_se"), **LABELS}
+    columns = {"destroyed_mean": ("models destroyed", "destroyed_se"), **Columns.of_table(df).labels}
     for col, (_name, se) in columns.items():
         part = df[ids].copy()
         part["figure"] = col
@@ -171,10 +159,12 @@ def _write_all(df: pd.DataFrame, folder: Path, title: str | None) -> None:
 
     matplotlib.use("Agg", force=False)
     meta = dict(df.attrs.get("report", {}))
-    meta.setdefault("system", "starcraft" if (df["cost_unit"] == "minerals").all() else "grimdark")
+    cols = Columns.of_table(df)
+    meta.setdefault("system", cols.system)
     meta.setdefault("sides", list(dict.fromkeys(df["side"])))
-    system = meta["system"]
-    head = meta.get("headline") or headline(system)
+    meta.setdefault("words", cols.as_dict())
+    head = meta.get("headline") or cols.headline
+    meta.setdefault("headline", head)
     rank = ranking(df, head)
     df.to_csv(folder / "cells.csv", index=False)
     long_form(df).to_csv(folder / "figures.csv", index=False)
@@ -191,13 +181,13 @@ def _write_all(df: pd.DataFrame, folder: Path, title: str | None) -> None:
             phase_name = str(block["phase_name"].iloc[0])
             for metric in dict.fromkeys((head, "p_destroy")):
                 name = f"heatmap_{i}_{phase}_{_slug(metric)}.png"
-                fig = heatmap(block, metric, f"{side}: {phase_name}", system)
+                fig = heatmap(block, metric, f"{side}: {phase_name}", cols)
                 fig.savefig(folder / name, dpi=90)
-                images.append((side, phase, f"{label(metric, system)}: attackers × targets", name))
+                images.append((side, phase, f"{label(metric, cols)}: attackers × targets", name))
             name = f"ranking_{i}_{phase}.png"
-            fig = bars(ranked, head, f"{side}: {phase_name}", system)
+            fig = bars(ranked, head, f"{side}: {phase_name}", cols)
             fig.savefig(folder / name, dpi=90)
-            images.append((side, phase, f"ranked by {label(head, system)} (mean over targets, ± 1 SE)", name))
+            images.append((side, phase, f"ranked by {label(head, cols)} (mean over targets, ± 1 SE)", name))
     page = render_html(df, rank, meta, folder, images, title)
     (folder / "report.html").write_text(page, encoding="utf-8")
 
@@ -205,11 +195,15 @@ def _write_all(df: pd.DataFrame, folder: Path, title: str | None) -> None:
 # ----------------------------------------------------------------------------- charts
 
 
-def heatmap(block: pd.DataFrame, metric: str, title: str, system: str = "starcraft") -> Any:
-    """Attackers (rows) × targets (columns) of one figure; blank where there is no number."""
+def heatmap(block: pd.DataFrame, metric: str, title: str, words: Columns | None = None) -> Any:
+    """Attackers (rows) × targets (columns) of one figure; blank where there is no number.
+
+    ``words``: the table's columns (default: :meth:`Columns.of_table` of ``block``).
+    """
     import numpy as np
     from matplotlib.figure import Figure
 
+    words = words or Columns.of_table(block)
     grid = block.pivot_table(index="attacker", columns="target", values=metric, aggfunc="first", sort=False)
     rows, cols = grid.shape
     width = max(len(str(r)) for r in grid.index) * 0.07 + 0.5 * cols + 2.5
@@ -224,7 +218,7 @@ def heatmap(block: pd.DataFrame, metric: str, title: str, system: str = "starcra
     ax.set_yticks(range(rows), [str(r) for r in grid.index], fontsize=7)
     ax.set_xlabel("target")
     ax.set_ylabel("attacker")
-    ax.set_title(f"{title}\n{label(metric, system)}", fontsize=9)
+    ax.set_title(f"{title}\n{label(metric, words)}", fontsize=9)
     if rows * cols <= 400:
         top = np.nanmax(data) if np.isfinite(data).any() else 0.0
         for (r, c), v in np.ndenumerate(data):
@@ -235,8 +229,9 @@ def heatmap(block: pd.DataFrame, metric: str, title: str, system: str = "starcra
     return fig
 
 
-def bars(ranked: pd.DataFrame, metric: str, title: str, system: str = "starcraft") -> Any:
-    """Attackers ranked by ``metric`` (mean over targets), with ± 1 standard error bars."""
+def bars(ranked: pd.DataFrame, metric: str, title: str, cols: Columns) -> Any:
+    """Attackers ranked by ``metric`` (mean over targets), with ± 1 standard error bars; ``cols``: the
+    table's columns."""
     from matplotlib.figure import Figure
 
     shown = ranked.dropna(subset=[metric])
@@ -245,10 +240,10 @@ def bars(ranked: pd.DataFrame, metric: str, title: str, system: str = "starcraft
     ax = fig.subplots()
     labels = [str(a) for a in shown["attacker"]][::-1]
     values = shown[metric].to_numpy(dtype=float)[::-1]
-    errors = shown[LABELS[metric][1]].to_numpy(dtype=float)[::-1]
+    errors = shown[cols.se_of(metric)].to_numpy(dtype=float)[::-1]
     ax.barh(range(len(values)), values, xerr=errors, color="#4c72b0", ecolor="#dd8452", capsize=3)
     ax.set_yticks(range(len(values)), labels, fontsize=7)
-    ax.set_xlabel(f"{label(metric, system)} (mean over targets)")
+    ax.set_xlabel(f"{label(metric, cols)} (mean over targets)")
     ax.set_title(title, fontsize=9)
     if not len(values):
         ax.text(0.5, 0.5, "no attacker with a cost", ha="center", va="center", transform=ax.transAxes)
@@ -366,9 +361,10 @@ def render_html(
     images: list[tuple[str, str, str, str]],
     title: str | None = None,
 ) -> str:
-    """The page: settings, sources, ranked tables and charts per side and phase, every cell."""
-    system = meta.get("system", "starcraft")
-    cost = "minerals" if system == "starcraft" else "points"
+    """The page: settings, sources, ranked tables and charts per side and phase, every cell, in the words of
+    the table's system (``meta["words"]``)."""
+    cols = Columns.from_dict(meta["words"]) if "words" in meta else Columns.of_table(df)
+    system, cost, slot = meta.get("system", cols.system), cols.cost, cols.slot
     names = [str(a.get("name", "?")) for a in meta.get("armies", [])]
     subject = " vs ".join(names) if names else f"the {system} roster" if meta.get("mode") == "roster" else ""
     title = title or f"mathhammer report: {subject or ', '.join(meta['sides'])}"
@@ -384,26 +380,17 @@ def render_html(
         ("mode", meta.get("mode", "?")),
         ("engine", how),
         ("seed", f"{meta.get('seed')} (each cell's seed: BLAKE2b of this seed and the cell's key; in cells.csv)"),
-        (
-            "Assault Phase distance" if system == "starcraft" else "shooting distance",
-            "in range" if meta.get("distance") is None else f'{meta["distance"]}"',
-        ),
+        (cols.distance, "in range" if meta.get("distance") is None else f'{meta["distance"]}"'),
         ("cells", f"{meta.get('cells', len(df))} ({meta.get('distinct_cells', '?')} distinct matchups run)"),
         ("ran on", f"{meta.get('scheduler', '?')}, {meta.get('elapsed_s', '?')} s"),
         ("created", meta.get("created", "?")),
         ("versions", ", ".join(f"{k} {v}" for k, v in meta.get("versions", {}).items())),
         ("per 100", f"figures × 100 / the attacker's {cost}"),
     ]
-    if system == "starcraft":
-        settings.append(("per Supply", "figures / the attacker's starting Supply (blank for 0 Supply)"))
-        settings.append(
-            ("Supply removed", "E[Supply(full) − Supply(models left)], from the card's Models/Supply brackets")
-        )
-    phases = (
-        "each phase on its own (the Assault Phase's ranged attacks, the Combat Phase's close combat)"
-        if system == "starcraft"
-        else "shooting and melee on their own"
-    )
+    if slot:
+        settings.append((f"per {slot}", f"figures / the attacker's starting {slot} (blank for 0 {slot})"))
+        settings.append((f"{slot} removed", cols.slot_removed))
+    phases = cols.phases_note
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         "<meta name='viewport' content='width=device-width, initial-scale=1'>",
@@ -417,7 +404,7 @@ def render_html(
     if meta.get("armies"):
         parts.append("<h2 id='armies'>Armies</h2>")
         for army in meta["armies"]:
-            items = [(k, army[k]) for k in ("name", "file", "sha256", "faction", "minerals", "points") if k in army]
+            items = [(k, army[k]) for k in ("name", "file", "sha256", "faction", cost) if k in army]
             parts.append(_kv(items))
             for problem in army.get("problems", []):
                 parts.append(f"<p class='warn'>army-building: {html.escape(problem)}</p>")
@@ -432,20 +419,15 @@ def render_html(
             "<table><thead><tr><th class='t'>file</th><th class='t'>document</th><th class='t'>version</th>"
             f"<th class='t'>sha256</th></tr></thead><tbody>{rows}</tbody></table>"
         )
-    figures = ["damage_mean", "p_destroy", "supply_removed_mean"]
-    if system != "starcraft":
-        figures = ["damage_mean", "p_destroy"]
-    fig_cols = list(figures) + [f"{f.removesuffix('_mean')}_per_100" for f in figures]
-    if system == "starcraft":
-        fig_cols += [f"{f.removesuffix('_mean')}_per_supply" for f in figures]
+    fig_cols = cols.figure_columns()
     rank_cols: list[tuple[str, str, str | None]] = [
         ("rank", "#", None),
         ("attacker", "attacker", None),
         ("attacker_cost", cost, None),
     ]
-    if system == "starcraft":
-        rank_cols.append(("attacker_supply", "Supply", None))
-    rank_cols += [(c, label(c, system), LABELS[c][1]) for c in fig_cols]
+    if slot:
+        rank_cols.append((cols.slot_columns[0], slot, None))
+    rank_cols += [(c, label(c, cols), cols.se_of(c)) for c in fig_cols]
     n = 0
     for side in meta["sides"]:
         parts.append(f"<h2>{html.escape(side)}</h2>")
@@ -456,7 +438,7 @@ def render_html(
             n += 1
             parts.append(f"<h3>{html.escape(str(ranked['phase_name'].iloc[0]))}</h3>")
             parts.append(
-                f"<p class='note'>Ranked by {html.escape(label(meta.get('headline') or headline(system), system))}; "
+                f"<p class='note'>Ranked by {html.escape(label(meta.get('headline') or cols.headline, cols))}; "
                 f"each attacker's figures are means over the {int(ranked['targets'].iloc[0])} targets.</p>"
             )
             parts.append(_table(ranked, rank_cols, f"rank-{n}"))
@@ -470,7 +452,7 @@ def render_html(
         ("target", "target", None),
         ("engine", "engine", None),
         ("trials", "trials", None),
-    ] + [(c, label(c, system), LABELS[c][1]) for c in fig_cols]
+    ] + [(c, label(c, cols), cols.se_of(c)) for c in fig_cols]
     parts.append("<h2 id='cells'>Every cell</h2>")
     parts.append(f"<details><summary>{len(df)} rows (also in cells.csv)</summary>")
     parts.append(_table(df, cell_cols, "cells-table"))
@@ -481,4 +463,4 @@ def render_html(
     return "\n".join(parts)
 
 
-__all__ = ["FIGURES", "check_out", "long_form", "write_report"]
+__all__ = ["check_out", "label", "long_form", "write_report"]

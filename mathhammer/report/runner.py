@@ -23,27 +23,25 @@ import os
 import platform
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .. import systems
 from ..errors import InputError
-from .cells import Cell, Plan, cell_seed, plan
+from .cells import Cell, Plan, cell_seed
+from .columns import Columns
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-#: Figures with a per-100 (minerals or points) and a per-Supply-slot version: (value column, SE column).
-FIGURES = {
-    "damage": ("damage_mean", "damage_se"),
-    "p_destroy": ("p_destroy", "p_destroy_se"),
-    "supply_removed": ("supply_removed_mean", "supply_removed_se"),
-}
+    from ..engine.options import RunOptions
+
 #: Trials per second of one core, for deciding whether a sweep is worth a cluster.
 TRIALS_PER_SECOND = 15e6
 #: Estimated serial seconds above which ``scheduler="auto"`` starts a local cluster.
 DASK_WORTH_SECONDS = 20.0
-MIN_TRIALS = 100_000  # the first check of a --tolerance run (as the engines do)
 #: How long to try to reach a scheduler given by address.
 CONNECT_TIMEOUT = "10s"
 #: Seconds a local cluster's worker processes may take to start; past it the sweep runs serially
@@ -51,96 +49,79 @@ CONNECT_TIMEOUT = "10s"
 LOCAL_START_TIMEOUT = 60.0
 #: How ``scheduler`` reads when a local cluster did not start and the sweep ran serially.
 SERIAL_FALLBACK = "serial: the local Dask cluster did not start"
+#: What a tolerance watches in every cell: the standard error of P(destroy).
+WATCH = "p_destroy"
 
 Progress = Callable[[int, int], None]
 
 
-def _options(trials: int | None, tolerance: float | None, seed: int) -> dict[str, Any]:
-    from ..validate import number, whole
+def _options(trials: int | None, tolerance: float | None, seed: int) -> RunOptions:
+    """The sweep's run options, checked as every run's (:meth:`RunOptions.build`); the seed is the sweep's."""
+    from ..engine.options import RunOptions
 
-    if trials is not None and tolerance is not None:
-        raise InputError("tolerance", tolerance, "either trials or tolerance, not both")
-    seed = whole("seed", seed, 0, 2**63 - 1, "seed")
-    if trials is not None:
-        trials = whole("trials", trials, 1, 10**10, "Monte Carlo trials per cell")
-    if tolerance is not None:
-        tolerance = number("tolerance", tolerance, 1e-6, 100, "standard error of P(destroy) wanted")
-    engine = "exact" if trials is None and tolerance is None else "monte-carlo"
-    return {"engine": engine, "trials": trials, "tolerance": tolerance, "seed": seed}
+    return RunOptions.build(None, trials, seed, tolerance)
+
+
+def plan(
+    armies: Sequence[str | Path] = (),
+    *,
+    roster: bool = False,
+    system: str = "starcraft",
+    profiles: Sequence[str | Path] = (),
+    distance: float | None = None,
+) -> Plan:
+    """The cells of a report: two armies (``armies=[A, B]``) or the whole roster (``roster=True``), as the
+    system plans them (:meth:`~mathhammer.systems.GameSystem.report_plan`)."""
+    game = systems.get(system)
+    if roster and armies:
+        raise InputError("--roster", "with army files", "either two army files or --roster, not both")
+    if not roster and len(armies) != 2:
+        raise InputError("ARMY", " ".join(map(str, armies)) or "(none)", "two army files (ARMY_A ARMY_B), or --roster")
+    return game.report_plan(list(armies), roster, list(profiles), distance)
 
 
 # ----------------------------------------------------------------------------- one cell
 
 
-def _gf_tally(attacker: Any, defender: Any, opts: dict[str, Any], seed: int) -> Any:
-    from ..grimdark.exact import grimdark_exact
+def compute(cell: Cell, options: RunOptions) -> dict[str, Any]:
+    """The figures of one cell: engine, trials, seed, means and standard errors, in the system's words.
 
-    if opts["engine"] == "exact":
-        return grimdark_exact(attacker, defender)
-    from ..grimdark.engine import grimdark_simulate
-
-    if opts["trials"] is not None:
-        return grimdark_simulate(attacker, defender, opts["trials"], seed=seed)
-    n = MIN_TRIALS
-    while True:  # doubling, as the StarCraft engine: the result depends on the seed and tolerance only
-        tally = grimdark_simulate(attacker, defender, n, seed=seed)
-        p = float(tally.models_destroyed[-1]) / tally.trials
-        if math.sqrt(p * (1 - p) / tally.trials) <= opts["tolerance"] or n >= 100_000_000:
-            return tally
-        n *= 2
-
-
-def compute(cell: Cell, opts: dict[str, Any]) -> dict[str, Any]:
-    """The figures of one cell: engine, trials, seed, means and standard errors.
-
-    ``opts`` holds ``engine`` (``"exact"`` or ``"monte-carlo"``), ``trials``,
-    ``tolerance`` (on the standard error of P(destroy)) and the sweep's ``seed``.
+    The cell's attack runs with ``options`` (exact; ``trials``; or until the standard error of P(destroy)
+    is at most ``tolerance``), seeded by :func:`cell_seed` of ``options.seed`` and the cell's key.
     """
-    seed = cell_seed(opts["seed"], cell.key)
-    if cell.attack is None:
-        zero = dict.fromkeys(("damage_mean", "damage_se", "destroyed_mean", "destroyed_se"), 0.0)
-        return {
-            "engine": "none", "trials": 0, "seed": None, **zero, "p_destroy": 0.0, "p_destroy_se": 0.0,
-            "supply_removed_mean": 0.0 if not math.isnan(cell.removed[0]) else math.nan,
-            "supply_removed_se": 0.0 if not math.isnan(cell.removed[0]) else math.nan,
-        }  # fmt: skip
-    if cell.system == "starcraft":
-        from ..api import run
-
-        batches, target = cell.attack
-        if opts["engine"] == "exact":
-            result = run(batches, target)
-        elif opts["trials"] is not None:
-            result = run(batches, target, trials=opts["trials"], seed=seed)
-        else:
-            result = run(batches, target, tolerance=opts["tolerance"], seed=seed, tolerance_on="p_destroy")
-    else:
-        attacker, defender = cell.attack
-        from ..grimdark.outcomes import result as gf_result
-
-        tally = _gf_tally(attacker, defender, opts, seed)
-        result = gf_result(tally, defender.models + (1 if defender.hero else 0), seed, "")
-    pmf = result.models_destroyed.pmf
-    removed = [cell.removed[min(k, len(cell.removed) - 1)] for k in range(pmf.size)]
-    mean = float(sum(p * r for p, r in zip(pmf, removed, strict=True)))
-    var = float(sum(p * (r - mean) ** 2 for p, r in zip(pmf, removed, strict=True)))
+    game = systems.get(cell.system)
+    cols = Columns.of(game)
+    dealt_mean, dealt_se = cols.figures[cols.dealt]
+    removed = cols.removed_columns  # (mean, SE) of the slot removed; None without slots
+    seed = cell_seed(options.seed, cell.key)
+    if cell.compiled is None:
+        zero = {dealt_mean: 0.0, dealt_se: 0.0, "destroyed_mean": 0.0, "destroyed_se": 0.0}
+        out = {"engine": "none", "trials": 0, "seed": None, **zero, "p_destroy": 0.0, "p_destroy_se": 0.0}
+        return out | dict.fromkeys(removed, 0.0) if removed else out
+    result = systems.run(game, cell.compiled, replace(options, seed=seed), watch=WATCH)
     trials = result.trials
-    return {
+    out = {
         "engine": result.engine,
         "trials": trials,
         "seed": seed if trials else None,
-        "damage_mean": result.dealt.mean,
-        "damage_se": result.dealt.stderr,
+        dealt_mean: result.dealt.mean,
+        dealt_se: result.dealt.stderr,
         "destroyed_mean": result.models_destroyed.mean,
         "destroyed_se": result.models_destroyed.stderr,
         "p_destroy": result.unit_destroyed,
         "p_destroy_se": result.unit_destroyed_stderr,
-        "supply_removed_mean": mean,
-        "supply_removed_se": math.sqrt(max(var, 0.0) / trials) if trials else (math.nan if math.isnan(mean) else 0.0),
     }
+    if removed:  # the slot removed: its expectation over the models destroyed
+        pmf = result.models_destroyed.pmf
+        by_k = [cell.removed[min(k, len(cell.removed) - 1)] for k in range(pmf.size)]
+        mean = float(sum(p * r for p, r in zip(pmf, by_k, strict=True)))
+        var = float(sum(p * (r - mean) ** 2 for p, r in zip(pmf, by_k, strict=True)))
+        out[removed[0]] = mean
+        out[removed[1]] = math.sqrt(max(var, 0.0) / trials) if trials else (math.nan if math.isnan(mean) else 0.0)
+    return out
 
 
-def compute_chunk(cells: Sequence[Cell], opts: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+def compute_chunk(cells: Sequence[Cell], opts: RunOptions) -> list[tuple[str, dict[str, Any]]]:
     """A Dask task: the figures of several cells, by key."""
     return [(c.key, compute(c, opts)) for c in cells]
 
@@ -156,16 +137,18 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-def estimate_seconds(cells: Sequence[Cell], opts: dict[str, Any]) -> float:
+def estimate_seconds(cells: Sequence[Cell], opts: RunOptions) -> float:
     """A rough serial time: Monte Carlo trials at :data:`TRIALS_PER_SECOND`, 1 ms a cell."""
-    work = [c for c in cells if c.attack is not None]
-    if opts["engine"] == "exact":
+    from ..engine.options import MIN_TRIALS
+
+    work = [c for c in cells if c.compiled is not None]
+    if opts.exact:
         return 0.001 * len(work)
-    trials = opts["trials"] or MIN_TRIALS
+    trials = opts.trials or MIN_TRIALS
     return len(work) * (0.001 + trials / TRIALS_PER_SECOND)
 
 
-def choose_scheduler(cells: Sequence[Cell], opts: dict[str, Any], scheduler: Any) -> Any:
+def choose_scheduler(cells: Sequence[Cell], opts: RunOptions, scheduler: Any) -> Any:
     """``"auto"``: a local cluster when the sweep is long enough and the machine has 2+ cores, else serial."""
     if scheduler is None or scheduler == "auto":
         worth = estimate_seconds(cells, opts) >= DASK_WORTH_SECONDS and cpu_count() >= 2
@@ -173,7 +156,7 @@ def choose_scheduler(cells: Sequence[Cell], opts: dict[str, Any], scheduler: Any
     return scheduler
 
 
-def _run_serial(todo: list[Cell], opts: dict[str, Any], progress: Progress | None) -> dict[str, dict[str, Any]]:
+def _run_serial(todo: list[Cell], opts: RunOptions, progress: Progress | None) -> dict[str, dict[str, Any]]:
     out = {}
     for i, cell in enumerate(todo, 1):
         out[cell.key] = compute(cell, opts)
@@ -235,7 +218,7 @@ def _close_failed(cluster: Any, before: set[Any]) -> None:
 
 
 def _run_dask(
-    todo: list[Cell], opts: dict[str, Any], scheduler: Any, progress: Progress | None
+    todo: list[Cell], opts: RunOptions, scheduler: Any, progress: Progress | None
 ) -> tuple[dict[str, dict[str, Any]], str]:
     from distributed import Client, as_completed
 
@@ -289,14 +272,14 @@ def _run_dask(
 
 
 def execute(
-    cells: Sequence[Cell], opts: dict[str, Any], scheduler: Any = "auto", progress: Progress | None = None
+    cells: Sequence[Cell], opts: RunOptions, scheduler: Any = "auto", progress: Progress | None = None
 ) -> tuple[dict[str, dict[str, Any]], str]:
     """The figures of every distinct cell (by key), and where they were computed.
 
     ``scheduler``: ``"auto"``, ``"serial"``, ``"local"`` (a LocalCluster sized to the
     machine), a scheduler address (``"tcp://host:8786"``) or a ``distributed.Client``.
     """
-    todo = list({c.key: c for c in cells if c.attack is not None}.values())
+    todo = list({c.key: c for c in cells if c.compiled is not None}.values())
     mode = choose_scheduler(cells, opts, scheduler)
     if mode == "serial" or not todo:
         return _run_serial(todo, opts, progress), "serial"
@@ -318,52 +301,74 @@ def _versions() -> dict[str, str]:
     return out
 
 
-def frame(p: Plan, figures: dict[str, dict[str, Any]], opts: dict[str, Any]) -> pd.DataFrame:
-    """One row per cell, in plan order: descriptions, figures, per 100 minerals (points) and per Supply slot."""
+def describe(cell: Cell, cols: Columns) -> dict[str, Any]:
+    """A row's descriptive columns: the side, the phase, and both units as bought (with their slots, if any)."""
+    a, t = cell.attacker, cell.target
+    slots = cols.slot_columns
+    return {
+        "side": cell.side,
+        "phase": cell.phase,
+        "phase_name": cols.phases[cell.phase],
+        "attacker": a.label,
+        "attacker_unit": a.unit,
+        "attacker_models": a.models,
+        "attacker_upgrades": a.upgrades,
+        "attacker_cost": a.cost,
+        **({slots[0]: a.slot} if slots else {}),
+        "target": t.label,
+        "target_unit": t.unit,
+        "target_models": t.models,
+        "target_cost": t.cost,
+        **({slots[1]: t.slot} if slots else {}),
+    }
+
+
+def frame(p: Plan, figures: dict[str, dict[str, Any]], opts: RunOptions) -> pd.DataFrame:
+    """One row per cell, in plan order: descriptions, figures, per 100 of the cost and per slot (if any)."""
     import pandas as pd
 
+    cols = Columns.of(p.system)
     rows = []
     for cell in p.cells:
-        fig = figures[cell.key] if cell.attack is not None else compute(cell, opts)
-        row = {**cell.meta, "cost_unit": "minerals" if p.system == "starcraft" else "points", "batches": cell.batches}
+        fig = figures[cell.key] if cell.compiled is not None else compute(cell, opts)
+        row = {**describe(cell, cols), "cost_unit": cols.cost, "batches": cell.batches}
         row.update(fig)
         rows.append(row)
     df = pd.DataFrame(rows)
     cost = df["attacker_cost"].astype(float)
-    per_100 = (100.0 / cost).where(cost > 0)
-    supply = df["attacker_supply"].astype(float)
-    per_supply = (1.0 / supply).where(supply > 0)
-    for name, (value, se) in FIGURES.items():
-        df[f"{name}_per_100"] = df[value] * per_100
-        df[f"{name}_per_100_se"] = df[se] * per_100
-        df[f"{name}_per_supply"] = df[value] * per_supply
-        df[f"{name}_per_supply_se"] = df[se] * per_supply
-    df["seed"] = df["seed"].astype("Int64")
+    per = {"100": (100.0 / cost).where(cost > 0)}
+    if cols.slot_key:
+        slot = df[cols.slot_columns[0]].astype(float)
+        per[cols.slot_key] = (1.0 / slot).where(slot > 0)
+    for name, (value, se) in cols.figures.items():
+        for suffix, factor in per.items():
+            df[f"{name}_per_{suffix}"] = df[value] * factor
+            df[f"{name}_per_{suffix}_se"] = df[se] * factor
+    # the seeds as whole numbers: a column of ints and None (cells without a weapon) would be float64,
+    # and a 63-bit seed rounded to 53 bits is another seed
+    df["seed"] = pd.array([row["seed"] for row in rows], dtype="Int64")
     return df
 
 
 def headline(system: str) -> str:
-    """The figure a report ranks by: Supply removed per 100 minerals, or wounds per 100 points."""
-    return "supply_removed_per_100" if system == "starcraft" else "damage_per_100"
+    """The figure a report ranks by, as the system says (StarCraft TMG: Supply removed per 100 minerals;
+    Grimdark Future: wounds per 100 points)."""
+    return Columns.of(system).headline
 
 
 def ranking(df: pd.DataFrame, by: str | None = None) -> pd.DataFrame:
     """Each attacker's figures averaged over the targets it faces, ranked within each side and phase.
 
     The standard error of a mean of independent cells is sqrt(sum of SE²) / n.
-    ``by`` defaults to :func:`headline` of the table's system.
+    ``by`` defaults to the headline of the table's system (:func:`headline`).
     """
     import numpy as np
 
-    system = "starcraft" if (df["cost_unit"] == "minerals").all() else "grimdark"
-    by = by or headline(system)
-    keys = ["side", "phase", "phase_name", "attacker", "attacker_unit", "attacker_cost", "attacker_supply"]
-    values = [f"{n}{s}" for n in FIGURES for s in ("", "_per_100", "_per_supply")]
-    values = [v if v != "damage" else "damage_mean" for v in values]
-    values = [v if v != "supply_removed" else "supply_removed_mean" for v in values]
-
-    def se_of(v: str) -> str:
-        return {"damage_mean": "damage_se", "supply_removed_mean": "supply_removed_se"}.get(v, f"{v}_se")
+    cols = Columns.of_table(df)
+    by = by or cols.headline
+    keys = ["side", "phase", "phase_name", "attacker", "attacker_unit", "attacker_cost", *cols.slot_columns[:1]]
+    values = [c for n, (value, _se) in cols.figures.items() for c in (value, *(f"{n}_per_{p}" for p in cols.per))]
+    se_of = cols.se_of
 
     grouped = df.groupby(keys, sort=False, dropna=False)
     out = grouped[values].mean().reset_index()
@@ -390,16 +395,16 @@ def sweep(
     scheduler: Any = "auto",
     progress: Progress | None = None,
 ) -> pd.DataFrame:
-    """Every unit against every enemy unit, Assault Phase ranged and Combat Phase: one row per cell.
+    """Every unit against every enemy unit, in the ranged phase and in close combat: one row per cell.
 
     Args:
-        armies: two army lists (StarCraft TMG, ``profiles/armies/README.md``) or two
-            Grimdark Future unit files; or none with ``roster=True``.
+        armies: two of the system's army files (StarCraft TMG: army lists,
+            ``profiles/armies/README.md``; Grimdark Future: unit files); or none with ``roster=True``.
         roster: every unit of the system's profiles (smallest composition, no upgrades)
             against every unit.
-        system: ``"starcraft"`` or ``"grimdark"`` (aliases as ``--system``).
+        system: a registered system's name or alias (``"starcraft"``, ``"gf"``, as ``--system``).
         profiles: extra profile folders or files.
-        distance: inches between the units in the Assault Phase (None: in range).
+        distance: inches between the units in the ranged phase (None: in range).
         trials: Monte Carlo trials per cell; ``tolerance``: Monte Carlo per cell until the
             standard error of P(destroy) is at most this. Neither: exact.
         seed: the sweep's seed; each cell's seed is derived from it and the cell's key.
@@ -408,10 +413,12 @@ def sweep(
         progress: called with (cells done, cells to do).
 
     Returns:
-        A pandas DataFrame, one row per (side, attacker, target, phase): mean damage,
-        models destroyed, P(destroy) and expected Supply removed, each with its standard
-        error, and per 100 minerals (points) and per Supply slot. ``df.attrs["report"]``
-        holds the settings, seed, sources and versions (for :func:`write_report`).
+        A pandas DataFrame, one row per (side, attacker, target, phase), in the system's words
+        (:class:`~mathhammer.report.columns.Columns`): the mean dealt (``damage_mean``,
+        ``wounds_mean``), models destroyed, P(destroy) and, with slots, the expected slot removed
+        (``supply_removed_mean``), each with its standard error, and per 100 of the cost
+        (minerals, points) and per slot. ``df.attrs["report"]`` holds the settings, seed,
+        sources, versions and the columns' words (for :func:`write_report`).
 
     >>> from mathhammer.profiles.loader import builtin_dir
     >>> armies = builtin_dir() / "armies"
@@ -431,10 +438,13 @@ def sweep(
         "system": p.system,
         "mode": p.mode,
         "sides": p.sides,
-        **opts,
+        "engine": opts.engine,
+        "trials": opts.trials,
+        "tolerance": opts.tolerance,
+        "seed": opts.seed,
         "distance": distance,
         "cells": len(p.cells),
-        "distinct_cells": len({c.key for c in p.cells if c.attack is not None}),
+        "distinct_cells": len({c.key for c in p.cells if c.compiled is not None}),
         "scheduler": where,
         "elapsed_s": round(time.perf_counter() - started, 3),
         "created": datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S UTC"),
@@ -443,5 +453,6 @@ def sweep(
         "armies": p.armies,
         "warnings": p.warnings + ([f"ran on one core ({where})"] if where.startswith(SERIAL_FALLBACK) else []),
         "headline": headline(p.system),
+        "words": Columns.of(p.system).as_dict(),
     }
     return df

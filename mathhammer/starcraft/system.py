@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..dice import SDice
 from ..errors import InputError
-from ..systems import Option, Query, Words, register
+from ..systems import Option, Query, ReportFigures, Words, register
 from ..validate import number, target_number, whole
 from .keywords import parse_keywords
 from .model import Batch, ModelGroup, Target, Weapon, parse_surge, parse_tags
@@ -34,6 +34,7 @@ from .query import OPTIONS, PHASES, StarCraftAttack, compile_query, reduction_no
 if TYPE_CHECKING:  # pragma: no cover
     from ..engine.options import RunOptions
     from ..outcome import Outcome, Tally
+    from ..report.cells import Plan
     from ..results import Result
 
 #: The ad-hoc attack's parameters (``mathhammer attack --roa 2 ...``) and their defaults.
@@ -122,6 +123,16 @@ def build_adhoc(params: Mapping[str, Any]) -> tuple[Batch, Target, list[str]]:
     return batch, target, notes
 
 
+#: The army-efficiency report in StarCraft TMG's words: ranked by Supply removed per 100 minerals.
+REPORT_FIGURES = ReportFigures(
+    headline="supply_removed_per_100",
+    phases={"assault": "Assault Phase (ranged)", "combat": "Combat Phase"},
+    distance="Assault Phase distance",
+    phases_note="each phase on its own (the Assault Phase's ranged attacks, the Combat Phase's close combat)",
+    slot_removed="E[Supply(full) − Supply(models left)], from the card's Models/Supply brackets",
+)
+
+
 class StarCraft:
     """StarCraft: Tabletop Miniatures Game (see the module docstring)."""
 
@@ -130,6 +141,7 @@ class StarCraft:
     title = "StarCraft: Tabletop Miniatures Game"
     outcomes: tuple[Outcome, ...] = OUTCOMES
     words: Words = Words(cost="minerals", dealt="damage", slot="Supply", phases=PHASES)
+    report_figures: ReportFigures = REPORT_FIGURES
     options: Mapping[str, Option] = OPTIONS
     adhoc_params: frozenset[str] = ADHOC_PARAMS
     unit_filters: frozenset[str] = frozenset({"race"})
@@ -279,6 +291,14 @@ class StarCraft:
             ("b_models", "b_upgrades", "b_use"),
         )
         return cmp.matchup(lo_a, lo_b, query.distance, options=options)
+
+    def report_plan(
+        self, armies: Sequence[str | Path], roster: bool, profiles: Sequence[str | Path], distance: float | None
+    ) -> Plan:
+        """Two army lists against each other, or the roster's units (smallest composition) against each other."""
+        from .report import report_plan
+
+        return report_plan(self, armies, roster, profiles, distance)
 
     # --- profiles --------------------------------------------------------------------------------------
 
