@@ -166,7 +166,7 @@ class Result:
         return out
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name in ("_values", "_by_name"):
+        if name.startswith("_"):
             raise AttributeError(name)
         if name.endswith("_stderr") and name[: -len("_stderr")] in self._by_name:
             return self.stderr(name[: -len("_stderr")])
@@ -196,6 +196,28 @@ class Result:
     @property
     def dealt_name(self) -> str:
         return self.distributions[0].name
+
+    @cached_property
+    def _wiped(self) -> Outcome:
+        found = [o for o in self.outcomes if o.kind == "last"]
+        if not found:
+            raise ValueError(f"a {self.system or 'this'} result has no unit-destroyed outcome (kind 'last')")
+        return found[0]
+
+    @property
+    def destroyed(self) -> Distribution:
+        """The system's models-destroyed distribution (the histogram its unit-destroyed outcome reads)."""
+        name = next(o.name for o in self.distributions if o.source == self._wiped.source)
+        return self._dist(name)
+
+    @property
+    def p_destroyed(self) -> float:
+        """P(every model of the unit removed), whatever the system calls it."""
+        return float(self._values[self._wiped.name])
+
+    @property
+    def p_destroyed_stderr(self) -> float:
+        return self.stderr(self._wiped.name)
 
     def _dist(self, name: str) -> Distribution:
         value = self._values[self.outcome(name).name]

@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 from .errors import InputError
 
 if TYPE_CHECKING:  # pragma: no cover
+    from .cells import Plan
     from .engine.options import RunOptions
     from .outcome import Outcome, Tally
-    from .report.cells import Plan
     from .results import Result
 
 S = TypeVar("S", bound="GameSystem")

@@ -22,10 +22,7 @@ PACKAGE = ROOT / "mathhammer"
 
 #: Contracts broken today, by id, and why: each entry is removed when its fix lands (strict: a contract
 #: that starts to hold fails the test until its entry goes).
-BROKEN_TODAY = {
-    "report-neutral": "mathhammer.report still imports starcraft and grimdark; the report refactor (branch "
-    "h-report) removes that: then delete this entry",
-}
+BROKEN_TODAY: dict[str, str] = {}
 
 
 def _config() -> dict[str, Any]:
@@ -287,6 +284,24 @@ def test_toy_sweeps_and_units(coin: Any) -> None:
         mh.attack("Archers", "Champoin", system="coin")
     with pytest.raises(mh.InputError, match="not a Coin Duel option"):
         mh.attack("Archers", "Brutes", system="coin", cover=True)
+
+
+def test_toy_report_in_its_own_words(coin: Any, tmp_path: Path) -> None:
+    """The army-efficiency report runs a third system through the contract: its columns in the toy's words
+    (heads, crowns), none of StarCraft's or Grimdark's, and the exact figures of its own engine."""
+    import mathhammer as mh
+
+    df = mh.report.sweep(roster=True, system="coin", scheduler="serial")
+    words = " ".join(df.columns)
+    assert "heads_mean" in words and "heads_per_100" in words
+    for other in ("damage", "wounds", "supply", "minerals", "points"):
+        assert other not in words
+    cell = df[(df["attacker_unit"] == "Archers") & (df["target_unit"] == "Brutes") & (df["phase"] == "assault")]
+    assert cell["heads_mean"].item() == pytest.approx(mh.attack("Archers", "Brutes", system="coin").heads.mean)
+    assert (df[df["phase"] == "combat"]["batches"] == 0).all()
+    mh.report.write_report(df, tmp_path / "out")
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "heads" in page and "Supply" not in page and "wounds" not in page
 
 
 def test_toy_through_the_command_line(coin: Any) -> None:

@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 from mathhammer import run
 from mathhammer.cli import app
 from mathhammer.report import cell_seed, execute, plan, sweep, write_report
-from mathhammer.report.cells import supply_left
 from mathhammer.report.runner import _options, choose_scheduler, local_cluster
 from mathhammer.starcraft.loadout import as_target, attack_batches, make_loadout
+from mathhammer.starcraft.report import supply_left
 from mathhammer.starcraft.roster import load_roster
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,7 +58,7 @@ def test_supply_removed_is_the_expectation_over_models_destroyed() -> None:
     result = run(attack_batches(marines6, marines9.unit, "assault"), as_target(marines9, "assault"))
     pmf = result.models_destroyed.pmf
     by_hand = sum(pmf[k] * (2 - [0, 0, 0, 0, 1, 1, 1, 2, 2, 2][9 - k]) for k in range(10))
-    from mathhammer.report.cells import Cell
+    from mathhammer.cells import Cell
     from mathhammer.report.runner import compute
     from mathhammer.starcraft.report import side_of
     from mathhammer.starcraft.system import SYSTEM

@@ -29,13 +29,14 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from mathhammer.cells import Cell, Plan, Side
 from mathhammer.engine.adaptive import until
 from mathhammer.engine.options import MIN_TRIALS, RunOptions
 from mathhammer.errors import InputError
 from mathhammer.outcome import Outcome, Tally
 from mathhammer.profiles import ProfileError, load_folders, lookup, parse, toml_files
 from mathhammer.results import Result
-from mathhammer.systems import Option, Query, Words, check_options, run
+from mathhammer.systems import Option, Query, ReportFigures, Words, check_options, run
 from mathhammer.validate import read_toml, whole
 
 #: What a duel reports.
@@ -192,6 +193,10 @@ class CoinDuel:
     title = "Coin Duel"
     outcomes: tuple[Outcome, ...] = OUTCOMES
     words = Words(cost="crowns", dealt="heads", slot=None, phases=PHASES)
+    report_figures = ReportFigures(
+        headline="heads_per_100", phases={"assault": "duel", "combat": "no second duel"}, distance="distance",
+        phases_note="one duel a pair",
+    )  # fmt: skip
     options: Mapping[str, Option] = OPTIONS
     adhoc_params: frozenset[str] = ADHOC_PARAMS
     unit_filters: frozenset[str] = frozenset()
@@ -389,6 +394,24 @@ class CoinDuel:
         return rows
 
     # --- profiles ---------------------------------------------------------------------------------------
+
+    def report_plan(
+        self, armies: Sequence[str | Path], roster: bool, profiles: Sequence[str | Path], distance: float | None
+    ) -> Plan:
+        """Every duelist of the roster against every other: one duel (the report's ranged phase) a pair."""
+        if armies or not roster:
+            raise InputError("armies", list(armies), "none: Coin Duel reports its roster only")
+        units = self.load_roster(profiles)
+        cells = []
+        for a in units.values():
+            for t in units.values():
+                sides = [Side(f"{u.models} {u.name}", u.name, u.models, "-", u.crowns) for u in (a, t)]
+                attack = self.compile(units, Query(a.name, t.name))
+                for phase in ("assault", "combat"):
+                    key = f"coin|{phase}|{a.name}|{t.name}"
+                    live = attack if phase == "assault" else None
+                    cells.append(Cell(key, self.name, "roster", phase, *sides, live, int(live is not None)))
+        return Plan(self.name, "roster", cells, ["roster"], [])
 
     def describe_units(self, roster: Any, filters: Mapping[str, str] | None = None) -> tuple[list[dict[str, Any]], str]:
         for key, value in (filters or {}).items():

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..report.cells import PHASES, Cell, Plan, Side, facing, file_source, toml_table
+from ..cells import PHASES, Cell, Plan, Side, facing, file_source, toml_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..systems import GameSystem

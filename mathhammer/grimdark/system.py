@@ -33,9 +33,9 @@ from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 from .outcomes import OUTCOMES
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..cells import Plan
     from ..engine.options import RunOptions
     from ..outcome import Outcome, Tally
-    from ..report.cells import Plan
     from ..results import Result
 
 #: The phases of an attack (core rules: Shooting, Melee); ``assault``/``combat`` are read as these.

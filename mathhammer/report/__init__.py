@@ -17,7 +17,7 @@ pandas, matplotlib and dask are imported only when these run.
 
 from __future__ import annotations
 
-from .cells import Cell, Plan, Side, cell_seed, supply_left
+from ..cells import Cell, Plan, Side, cell_seed
 from .columns import Columns
 from .output import write_report
 from .runner import compute, execute, plan, ranking, sweep
@@ -32,7 +32,6 @@ __all__ = [
     "execute",
     "plan",
     "ranking",
-    "supply_left",
     "sweep",
     "write_report",
 ]

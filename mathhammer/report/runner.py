@@ -1,7 +1,7 @@
 """Run every cell of a report, serially or on a Dask cluster, into a tidy table.
 
 Every cell's Monte Carlo seed comes from the sweep's seed and the cell's key
-(:func:`~mathhammer.report.cells.cell_seed`), and a cell's result depends on
+(:func:`~mathhammer.cells.cell_seed`), and a cell's result depends on
 that seed only (the engine's streams are keyed by seed and trial index). So a
 seed gives the same table run serially, on a local Dask cluster, on a remote
 one, or split into any number of tasks.
@@ -29,8 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import systems
+from ..cells import Cell, Plan, cell_seed
 from ..errors import InputError
-from .cells import Cell, Plan, cell_seed
 from .columns import Columns
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -106,13 +106,13 @@ def compute(cell: Cell, options: RunOptions) -> dict[str, Any]:
         "seed": seed if trials else None,
         dealt_mean: result.dealt.mean,
         dealt_se: result.dealt.stderr,
-        "destroyed_mean": result.models_destroyed.mean,
-        "destroyed_se": result.models_destroyed.stderr,
-        "p_destroy": result.unit_destroyed,
-        "p_destroy_se": result.unit_destroyed_stderr,
+        "destroyed_mean": result.destroyed.mean,
+        "destroyed_se": result.destroyed.stderr,
+        "p_destroy": result.p_destroyed,
+        "p_destroy_se": result.p_destroyed_stderr,
     }
     if removed:  # the slot removed: its expectation over the models destroyed
-        pmf = result.models_destroyed.pmf
+        pmf = result.destroyed.pmf
         by_k = [cell.removed[min(k, len(cell.removed) - 1)] for k in range(pmf.size)]
         mean = float(sum(p * r for p, r in zip(pmf, by_k, strict=True)))
         var = float(sum(p * (r - mean) ** 2 for p, r in zip(pmf, by_k, strict=True)))

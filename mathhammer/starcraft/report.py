@@ -18,12 +18,31 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..report.cells import PHASES, Cell, Plan, Side, facing, file_source, labelled, supply_left, toml_table
+from ..cells import PHASES, Cell, Plan, Side, facing, file_source, labelled, toml_table
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..systems import GameSystem
 
 SYSTEM_NAME = "starcraft"
+
+
+def supply_left(brackets: Sequence[tuple[tuple[int, int], int]], full: int, full_supply: int, alive: int) -> int:
+    """A unit's Supply with ``alive`` models left: the card's Models/Supply bracket holding ``alive``.
+
+    The whole unit has its composition's Supply; no models left, no Supply.
+
+    >>> supply_left([((1, 3), 0), ((4, 6), 1), ((7, 9), 2)], 9, 2, 5)
+    1
+    """
+    if alive <= 0:
+        return 0
+    if alive >= full:
+        return full_supply
+    for (lo, hi), supply in brackets:
+        if lo <= alive <= hi:
+            return supply
+    below = [s for (lo, _hi), s in brackets if lo <= alive]  # a gap between brackets: the one below
+    return below[-1] if below else 0
 
 
 def other_system(path: str | Path) -> str | None:

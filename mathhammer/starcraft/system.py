@@ -32,9 +32,9 @@ from .outcomes import OUTCOMES
 from .query import OPTIONS, PHASES, StarCraftAttack, compile_query, reduction_note
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..cells import Plan
     from ..engine.options import RunOptions
     from ..outcome import Outcome, Tally
-    from ..report.cells import Plan
     from ..results import Result
 
 #: The ad-hoc attack's parameters (``mathhammer attack --roa 2 ...``) and their defaults.

@@ -1,6 +1,6 @@
 """The cells of a sweep: every (attacker, target, phase) of two armies or of a roster.
 
-This module is the report's side of the game-system contract and knows no
+This module is the neutral side of the game-system contract's sweeps and knows no
 game: each system builds the cells of its armies or roster
 (:meth:`~mathhammer.systems.GameSystem.report_plan`, in ``mathhammer/<system>/report.py``)
 from the data classes here (:func:`mathhammer.report.runner.plan` asks the system named).
@@ -15,15 +15,12 @@ other cells run, in what order, or where.
 True
 >>> cell_seed(0, "a") != cell_seed(1, "a") != cell_seed(0, "b")
 True
->>> supply_left([((1, 3), 0), ((4, 6), 1), ((7, 9), 2)], 9, 2, 5)
-1
 """
 
 from __future__ import annotations
 
 import hashlib
 import tomllib
-from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -36,22 +33,6 @@ def cell_seed(seed: int, key: str) -> int:
     """The Monte Carlo seed of one cell: a 63-bit hash (BLAKE2b) of the sweep's seed and the cell's key."""
     digest = hashlib.blake2b(f"{int(seed)}\x1f{key}".encode(), digest_size=8, person=b"mh-report").digest()
     return int.from_bytes(digest, "little") >> 1
-
-
-def supply_left(brackets: Sequence[tuple[tuple[int, int], int]], full: int, full_supply: int, alive: int) -> int:
-    """A unit's slot (StarCraft TMG's Supply) with ``alive`` models left: the bracket of models holding ``alive``.
-
-    The whole unit has its composition's slot; no models left, none.
-    """
-    if alive <= 0:
-        return 0
-    if alive >= full:
-        return full_supply
-    for (lo, hi), supply in brackets:
-        if lo <= alive <= hi:
-            return supply
-    below = [s for (lo, _hi), s in brackets if lo <= alive]  # a gap between brackets: the one below
-    return below[-1] if below else 0
 
 
 @dataclass(frozen=True)
@@ -177,6 +158,5 @@ __all__ = [
     "facing",
     "file_source",
     "labelled",
-    "supply_left",
     "toml_table",
 ]
