@@ -85,11 +85,12 @@ def run(
     ] = None,
 ) -> None:
     """Simulate N games of the scenario's plan."""
+    from ..engine.options import check_seed
     from ..scenario import MAX_TRIALS, load_scenario, simulate
     from ..validate import whole
 
     n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
-    s = whole("--seed", seed, 0, 2**63 - 1, "a seed, 0 or more")
+    s = check_seed(seed, "--seed")
     k = None if workers is None else whole("--workers", workers, 1, 256, "a number of processes, 1 to 256")
     if plot is not None:
         target = plot.resolve()

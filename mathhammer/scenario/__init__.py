@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..engine.options import check_seed
 from ..starcraft.roster import Roster
 from ..validate import whole
 from .check import check_scenario
@@ -43,7 +44,7 @@ def simulate(
 
     scn = scenario if isinstance(scenario, Scenario) else load_scenario(scenario, roster)
     trials = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
-    seed = whole("--seed", seed, 0, 2**63 - 1, "a seed, 0 or more")
+    seed = check_seed(seed, "--seed")
     problems = [p for p in check_scenario(scn) if not p.startswith("warning")]
     if problems:
         raise ScenarioError(problems)
