@@ -19,14 +19,19 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..systems import Option, Query
 from ..validate import number, whole
 from .compiled import CompiledBatch, CompiledTarget, compile_attack
-from .loadout import Loadout, as_target, attack_batches, indomitable, make_loadout
 from .model import Attack, Batch, Target
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .loadout import Loadout
+
+# (the loadout module, with the card schema's pydantic models, loads only for a named attack: an ad-hoc
+# attack never builds those classes)
 
 #: The phases of a named attack (8.6, 8.8).
 PHASES = {"assault": "Assault Phase (ranged)", "combat": "Combat Phase (close)"}
@@ -159,6 +164,8 @@ def _board(o: Mapping[str, Any]) -> tuple[str, str, str] | None:
 
 
 def _loadouts(roster: Any, q: Query) -> tuple[Loadout, Loadout]:
+    from .loadout import make_loadout
+
     a_unit = roster.unit(q.attacker, "attacker")
     t_unit = roster.unit(q.target, "target")
     a_comp = None if q.models is None else whole("models", q.models, 1, 99, "models")
@@ -171,6 +178,8 @@ def _loadouts(roster: Any, q: Query) -> tuple[Loadout, Loadout]:
 
 
 def _named(roster: Any, q: Query, board: tuple[str, str, str] | None) -> StarCraftAttack:
+    from .loadout import as_target, attack_batches, indomitable
+
     o = q.options
     phase = q.phase or "assault"
     lo_a, lo_t = _loadouts(roster, q)
