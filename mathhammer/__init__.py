@@ -26,7 +26,6 @@ from .api import attack, compare, matchup, roster, run, unit
 from .dice import SDice
 from .engine.options import RunOptions
 from .errors import InputError, MathhammerError
-from .grimdark.model import Attacker, Defender, Hero, WeaponGroup
 from .results import Distribution, Result
 from .starcraft.model import Attack, Batch, ModelGroup, Target, Weapon
 
@@ -59,10 +58,15 @@ __version__ = "0.1.0"
 #: ``mh.scenario.simulate``), imported on first use so that ``import mathhammer`` stays light.
 _SUBPACKAGES = ("board", "engine", "grimdark", "profiles", "report", "scenario", "starcraft", "systems")
 
+#: Grimdark Future's ad-hoc objects, loaded with that system on first use.
+_GRIMDARK = ("Attacker", "Defender", "Hero", "WeaponGroup")
+
 
 def __getattr__(name: str) -> Any:
-    if name in _SUBPACKAGES:
-        import importlib
+    import importlib
 
+    if name in _SUBPACKAGES:
         return importlib.import_module(f".{name}", __name__)
+    if name in _GRIMDARK:
+        return getattr(importlib.import_module(".grimdark.model", __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
