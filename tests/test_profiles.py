@@ -174,6 +174,7 @@ def test_wheel_ships_the_cards_and_finds_them(tmp_path: Path) -> None:
         zf.extractall(site)
     for race in ("terran", "zerg", "protoss"):
         assert f"mathhammer/builtin_profiles/starcraft/{race}.toml" in names
+    assert "mathhammer/builtin_profiles/rules/grimdark_common_rules.toml" in names  # Grimdark Future rules data
     code = (
         "from mathhammer.starcraft.roster import load_roster; from mathhammer.profiles.loader import builtin_dir; "
         "print(len(load_roster().units), builtin_dir())"
@@ -184,3 +185,10 @@ def test_wheel_ships_the_cards_and_finds_them(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     count, where = out.stdout.split()
     assert count == "26" and where.startswith(str(site))
+    code = "from mathhammer.grimdark.common_rules import data_path, load; print(len(load()), data_path())"
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env={"PYTHONPATH": str(site)}, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    count, where = out.stdout.split()
+    assert int(count) >= 40 and where.startswith(str(site))
