@@ -32,15 +32,19 @@ schema; it accepts:
 
 Nothing is dropped silently: every rule this package does not model, every
 unit or weapon that cannot be read, is left out of the TOML and named in a
-warning. The TOML returned always loads with
+warning (a rule it does not model is quoted from
+``profiles/rules/grimdark_common_rules.toml`` when that file has its text), except
+a rule that cannot change a number: one the data file classifies with
+``changes = []`` (movement, deployment, transport, ...: Fast, Scout, Strider)
+is left out without a warning. The TOML returned always loads with
 :func:`~mathhammer.grimdark.profiles.load_units`.
 
 >>> text, warnings = convert([{"name": "Grunts", "size": 5, "quality": "5+", "defense": 5, "cost": 60,
-...     "rules": [{"name": "Fearless"}],
+...     "rules": [{"name": "Fearless"}, {"name": "Scout"}],
 ...     "equipment": [{"name": "Rifle", "count": 5, "attacks": 1, "range": 24,
 ...                    "specialRules": [{"name": "AP", "rating": "1"}]}]}], "army.json")
->>> warnings
-['Grunts: rule Fearless is not modelled by mathhammer; left out']
+>>> warnings  # Scout (deployment) cannot change a number: no warning
+['Grunts: rule Fearless is not modelled by mathhammer; left out (Fearless: "When a unit where all ... instead.")']
 >>> print(text.split("\\n\\n", 1)[1])
 [units.Grunts]
 source = "Army Forge export army.json"
@@ -63,6 +67,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..profiles.loader import ProfileError
+from .common_rules import number_changing, rule
 from .profiles import MARKER_RULES, UNIT_RULES, load_text
 from .rules import KNOWN
 
@@ -132,6 +137,27 @@ def _label(value: object) -> str:
     return str(value)
 
 
+def _not_modelled(name: str, value: object, who: str, warnings: list[str]) -> None:
+    """Warn about a rule mathhammer does not model, unless the rules data says it cannot change a number
+    (movement, deployment, ...: ``changes = []`` in ``grimdark_common_rules.toml``); the warning quotes the rule's
+    text when the data has it, and says so when the rule is unknown to the data."""
+    changing = number_changing(name)
+    if changing is False:
+        return
+    data = rule(name)
+    if changing:
+        assert data is not None
+        warnings.append(
+            f'{who}: rule {_label(value)} is not modelled by mathhammer; left out ({data.name}: "{data.text.strip()}")'
+        )
+    elif data is not None:
+        warnings.append(
+            f"{who}: rule {_label(value)} is not modelled by mathhammer (its text is not known to it); left out"
+        )
+    else:
+        warnings.append(f"{who}: rule {_label(value)} is not modelled by mathhammer (an unknown rule); left out")
+
+
 def _canonical(value: object, who: str, warnings: list[str]) -> str | None:
     """The rule written as in our TOML (``"AP(1)"``), or None with a warning."""
     if isinstance(value, Mapping) and value.get("modify"):
@@ -144,7 +170,7 @@ def _canonical(value: object, who: str, warnings: list[str]) -> str | None:
     name, r, rated = parsed
     canonical = _BY_KEY.get(_key(name))
     if canonical is None:
-        warnings.append(f"{who}: rule {_label(value)} is not modelled by mathhammer; left out")
+        _not_modelled(name, value, who, warnings)
         return None
     wants = canonical in KNOWN and KNOWN[canonical][1]
     if wants != rated or (r is not None and not KNOWN[canonical][2] <= r <= 99):
