@@ -100,6 +100,8 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
         modifier = max(-1, min(1, sum(modifiers)))
         ap = _rating(rules, "AP")
         ap_six = ap + 4 if _has(rules, "Rending") else ap  # Rending (v3.5): six hits get AP(+4)
+        if _has(rules, "Destructive"):  # "On unmodified results of 6 to hit, those hits get AP(+4)."
+            ap_six += 4
         extra = (_has(rules, "Relentless") and attacker.distance is not None and attacker.distance > 9) or (
             _has(rules, "Furious") and attacker.charging
         )

@@ -239,6 +239,21 @@ def test_rending():
     assert compile_attack(attack(rules=("AP(2)", "Rending")), Defender(3)).groups[0].ap_six == 6
 
 
+def test_destructive():
+    """GF v3.5 common rules: Destructive (Army Forge, "system": "all"): "On unmodified results of 6 to hit,
+    those hits get AP(+4)." - like Rending's AP, but Regeneration still applies.
+
+    AP(1) Destructive at Defense 2+ in cover: plain hits fail only on a natural 1, six hits have AP(5)
+    and are saved only by a natural 6; Regeneration then ignores a wound on 5+.
+    """
+    d = Defender(3, defense=2, cover=True, rules=("Regeneration",))
+    tally = grimdark_exact(attack(quality=4, rules=("AP(1)", "Destructive")), d)
+    assert close(mean(tally.wounds), (F(2, 6) * F(1, 6) + F(1, 6) * F(5, 6)) * F(4, 6))
+    assert compile_attack(attack(rules=("AP(2)", "Destructive")), Defender(3)).groups[0].ap_six == 6
+    both = compile_attack(attack(rules=("AP(1)", "Destructive", "Rending")), Defender(3)).groups[0]
+    assert (both.ap_normal, both.ap_six, both.regeneration) == (1, 9, 0)  # AP(+4) twice adds up
+
+
 def test_poison():
     """Poison (GF Beginner's Guide v3.4.1): "the target must re-roll unmodified Defense rolls of 6 when
     blocking hits ... a die roll may only be re-rolled once" - every hit of the weapon."""
@@ -387,6 +402,10 @@ NAIVE_CASES = {
     "rending_ap_bane_relentless": (
         attack(attacks=2, models=3, rules=("Rending", "AP(1)", "Bane", "Relentless"), distance=12),
         Defender(3, defense=2, tough=2, cover=True),
+    ),
+    "destructive_regen_hero": (
+        attack(attacks=2, models=3, rules=("Destructive", "AP(1)")),
+        Defender(3, defense=3, tough=2, rules=("Regeneration",), hero=Hero(2, 4, rules=("Regeneration",))),
     ),
     "reliable_modified_poison": (
         attack(attacks=2, models=3, quality=6, rules=("Reliable", "Poison", "Indirect"), moved=True),

@@ -62,6 +62,11 @@ CASES = {
         Attacker((group(3, 2, "Rending", "AP(1)", "Bane", "Relentless", "Blast(2)"),), 4, distance=12),
         Defender(4, defense=2, tough=2, rules=("Regeneration",)),
     ),
+    # GF v3.5 Destructive: six hits get AP(+4), Regeneration still rolled
+    "destructive_regen": (
+        Attacker((group(4, 2, "Destructive", "AP(1)"),), 4),
+        Defender(3, defense=3, tough=2, rules=("Regeneration",)),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
@@ -110,6 +115,7 @@ WEAPON_RULES = st.lists(
             "AP(1)",
             "AP(2)",
             "Rending",
+            "Destructive",
             "Poison",
             "Reliable",
             "Lock-On",

@@ -120,6 +120,15 @@ package does with them:
   die", model by model.) Reading chosen where the text leaves room: one roll
   per unsaved hit, before Deadly multiplies it.
 
+Army-book weapon rules of v3.5, shared by several factions: their texts are the
+``"system": "all"`` entries of Army Forge's rules data, as bundled in public
+repositories (each entry lists the army books that use it):
+
+- **Destructive** [3.5 AF]: "On unmodified results of 6 to hit, those hits get
+  AP(+4)." - six hits get the weapon's AP plus 4, like Rending's, but Regeneration
+  still applies (the text does not ignore it). With Rending too, the two AP(+4)
+  add up (v3.5's AP(+X) adds up, [3.5] thread above).
+
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> attack = compile_attack(Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4),
 ...                         Defender(models=5, defense=4, cover=True))
@@ -150,6 +159,9 @@ REGENERATION_TARGET = 5
 #: Rending [3.5]: six hits get AP(+4).
 RENDING_AP = 4
 
+#: Destructive [3.5 AF]: "On unmodified results of 6 to hit, those hits get AP(+4)."
+DESTRUCTIVE_AP = 4
+
 #: Relentless: "over 9\"".
 RELENTLESS_DISTANCE = 9.0
 
@@ -165,7 +177,7 @@ class CompiledGroup:
         extra: 1 when an unmodified 6 deals one extra plain hit (Relentless, Furious).
         blast: X of Blast(X), 0 without Blast.
         ap_normal: AP of plain hits.
-        ap_six: AP of hits from an unmodified 6 (Rending: the weapon's AP + 4).
+        ap_six: AP of hits from an unmodified 6 (Rending, Destructive: the weapon's AP + 4 each).
         poison: 1 when the target re-rolls unmodified Defense 6s (Poison/Bane, every hit).
         cover: 1 when the target's cover counts (+1 to Defense).
         deadly: wounds per unsaved hit (X of Deadly(X), else 1).
@@ -394,6 +406,9 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
         else:
             warnings.append(f"{label}: Furious applies only when charging")
     ap = rating(rules, "AP")
+    ap_six = ap + (RENDING_AP if has(rules, "Rending") else 0)
+    # Destructive [3.5 AF]: "On unmodified results of 6 to hit, those hits get AP(+4)."
+    ap_six += DESTRUCTIVE_AP if has(rules, "Destructive") else 0
     poison = has(rules, "Poison") or has(rules, "Bane")
     ignores_cover = has(rules, "Blast") or has(rules, "Lock-On") or weapon.melee
     out = [
@@ -404,7 +419,7 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
             extra=extra,
             blast=rating(rules, "Blast"),
             ap_normal=ap,
-            ap_six=ap + RENDING_AP if has(rules, "Rending") else ap,
+            ap_six=ap_six,
             poison=int(poison),
             cover=int(defender.cover and not ignores_cover),
             deadly=rating(rules, "Deadly", 1),
