@@ -105,6 +105,9 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
         extra = (_has(rules, "Relentless") and attacker.distance is not None and attacker.distance > 9) or (
             _has(rules, "Furious") and attacker.charging
         )
+        extra = int(extra)
+        if _has(rules, "Surge"):  # "this weapon deals 1 extra hits" on an unmodified 6, no condition
+            extra += 1
         deadly = _rating(rules, "Deadly", 1)
         poison = _has(rules, "Poison") or _has(rules, "Bane")  # every hit re-rolls a Defense 6
         ignores_regen = _has(rules, "Rending") or poison
@@ -119,7 +122,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             if roll == 6:
                 for _ in range(b):
                     hit(ap_six, poison, cover, deadly, ignores_regen)
-                for _ in range(b if extra else 0):
+                for _ in range(b * extra):  # extra hits: plain, "only the original hit counts as a 6"
                     hit(ap, poison, cover, deadly, ignores_regen)
             else:
                 for _ in range(b):

@@ -254,6 +254,23 @@ def test_destructive():
     assert (both.ap_normal, both.ap_six, both.regeneration) == (1, 9, 0)  # AP(+4) twice adds up
 
 
+def test_surge():
+    """GF v3.5 common rules: Surge (Army Forge, "system": "all"): "On unmodified results of 6 to hit, this
+    weapon deals 1 extra hits (only the original hit counts as a 6 for special rules)."
+
+    Quality 6+ Surge Rending against Defense 2+: a six hit has AP(4) and is saved only by a natural 6; its
+    extra hit is plain (AP 0, no Rending) and fails only on a natural 1. With Relentless over 9" as well,
+    each rule deals its own extra hit (the reading chosen).
+    """
+    d = Defender(5, defense=2)
+    tally = grimdark_exact(attack(quality=6, rules=("Surge", "Rending")), d)
+    assert close(mean(tally.wounds), F(1, 6) * (F(5, 6) + F(1, 6)))
+    both = grimdark_exact(attack(quality=6, rules=("Surge", "Relentless", "Rending"), distance=12), d)
+    assert close(mean(both.wounds), F(1, 6) * (F(5, 6) + 2 * F(1, 6)))
+    assert compile_attack(attack(rules=("Surge",)), d).groups[0].extra == 1
+    assert compile_attack(attack(rules=("Surge", "Relentless"), distance=12), d).groups[0].extra == 2
+
+
 def test_poison():
     """Poison (GF Beginner's Guide v3.4.1): "the target must re-roll unmodified Defense rolls of 6 when
     blocking hits ... a die roll may only be re-rolled once" - every hit of the weapon."""
@@ -406,6 +423,10 @@ NAIVE_CASES = {
     "destructive_regen_hero": (
         attack(attacks=2, models=3, rules=("Destructive", "AP(1)")),
         Defender(3, defense=3, tough=2, rules=("Regeneration",), hero=Hero(2, 4, rules=("Regeneration",))),
+    ),
+    "surge_relentless_blast_hero": (
+        attack(attacks=2, models=3, rules=("Surge", "Relentless", "Blast(2)", "AP(1)"), distance=12),
+        Defender(3, defense=4, hero=Hero(2, 3)),
     ),
     "reliable_modified_poison": (
         attack(attacks=2, models=3, quality=6, rules=("Reliable", "Poison", "Indirect"), moved=True),

@@ -67,6 +67,11 @@ CASES = {
         Attacker((group(4, 2, "Destructive", "AP(1)"),), 4),
         Defender(3, defense=3, tough=2, rules=("Regeneration",)),
     ),
+    # GF v3.5 Surge: one extra plain hit per 6, on top of Furious' (2 extra hits); Destructive six hits
+    "surge_furious_destructive": (
+        Attacker((group(3, 2, "Surge", "Furious", "Destructive", melee=True),), 4, charging=True),
+        Defender(4, defense=4, tough=2),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
@@ -121,6 +126,7 @@ WEAPON_RULES = st.lists(
             "Lock-On",
             "Indirect",
             "Relentless",
+            "Surge",
             "Deadly(2)",
             "Blast(2)",
         ]

@@ -128,6 +128,11 @@ repositories (each entry lists the army books that use it):
   AP(+4)." - six hits get the weapon's AP plus 4, like Rending's, but Regeneration
   still applies (the text does not ignore it). With Rending too, the two AP(+4)
   add up (v3.5's AP(+X) adds up, [3.5] thread above).
+- **Surge** [3.5 AF]: "On unmodified results of 6 to hit, this weapon deals 1 extra
+  hits (only the original hit counts as a 6 for special rules)." - always, with no
+  condition: one extra plain hit per 6 (no Rending/Destructive AP), multiplied by
+  Blast like the others. Reading chosen: with Relentless or Furious active as well,
+  each rule deals its own extra hit (2 extra hits per 6).
 
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> attack = compile_attack(Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4),
@@ -174,7 +179,7 @@ class CompiledGroup:
         label: for messages.
         attacks: dice rolled (models x A).
         hit_mask: bit ``f`` set when face ``f`` (1..6) hits.
-        extra: 1 when an unmodified 6 deals one extra plain hit (Relentless, Furious).
+        extra: extra plain hits an unmodified 6 deals: 1 with Relentless or Furious active, +1 with Surge.
         blast: X of Blast(X), 0 without Blast.
         ap_normal: AP of plain hits.
         ap_six: AP of hits from an unmodified 6 (Rending, Destructive: the weapon's AP + 4 each).
@@ -405,6 +410,10 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
             extra = 1
         else:
             warnings.append(f"{label}: Furious applies only when charging")
+    if has(rules, "Surge"):
+        # Surge [3.5 AF]: "On unmodified results of 6 to hit, this weapon deals 1 extra hits (only the
+        # original hit counts as a 6 for special rules)" - on top of Relentless/Furious' own extra hit.
+        extra += 1
     ap = rating(rules, "AP")
     ap_six = ap + (RENDING_AP if has(rules, "Rending") else 0)
     # Destructive [3.5 AF]: "On unmodified results of 6 to hit, those hits get AP(+4)."

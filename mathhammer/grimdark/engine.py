@@ -112,7 +112,7 @@ def _trial(state, gamma, params, natural, tough, defense, regen):
                     state, gamma, b, params[g, G_AP_SIX], params[g, G_POISON], cover, deadly, regen_ok,
                     natural, tough, defense, regen, i, w, dealt,
                 )  # fmt: skip
-                plain = b * params[g, G_EXTRA]  # Relentless / Furious: one extra plain hit per 6
+                plain = b * params[g, G_EXTRA]  # Relentless / Furious / Surge: extra plain hits per 6
             else:
                 plain = b
             state, i, w, dealt = _hits(

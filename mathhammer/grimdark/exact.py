@@ -64,6 +64,13 @@ def _hit_matrix(group: CompiledGroup, target: CompiledTarget, ap: int, poison: i
     return h
 
 
+def _extra_hits(hn: np.ndarray, extra: int, size: int) -> np.ndarray:
+    """The ``extra`` plain hits (each multiplied by Blast, ``hn = H_N^b``) that follow a six."""
+    if extra == 0:
+        return np.eye(size)
+    return hn if extra == 1 else np.linalg.matrix_power(hn, extra)
+
+
 def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.ndarray:
     k = target.marker_size
     size = v.size
@@ -86,7 +93,7 @@ def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.nd
         die = (
             p_miss * np.eye(size)
             + p_plain * hn
-            + p_six * np.linalg.matrix_power(six, b) @ (hn if group.extra else np.eye(size))
+            + p_six * np.linalg.matrix_power(six, b) @ _extra_hits(hn, group.extra, size)
         )
         if group.attacks > 4 * size:
             part = part @ np.linalg.matrix_power(die, group.attacks)
