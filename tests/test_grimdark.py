@@ -61,9 +61,9 @@ def test_rules_parse_text_and_objects():
 
 def test_unknown_rule_is_an_error_naming_field_rule_and_known_rules():
     with pytest.raises(InputError) as e:
-        parse_rules(["AP(1)", "Shred"], "weapon", "weapon.rules")
+        parse_rules(["AP(1)", "Limited"], "weapon", "weapon.rules")
     assert e.value.field == "weapon.rules[1]"
-    assert "Shred" in str(e.value) and "Rending" in str(e.value) and "Blast(X)" in str(e.value)
+    assert "Limited" in str(e.value) and "Rending" in str(e.value) and "Blast(X)" in str(e.value)
     with pytest.raises(InputError, match="did you mean 'Rending'"):
         parse_rule("Rendin", "weapon", "rules")
     with pytest.raises(InputError, match="Tough is a unit rule"):
@@ -271,6 +271,32 @@ def test_surge():
     assert compile_attack(attack(rules=("Surge", "Relentless"), distance=12), d).groups[0].extra == 2
 
 
+def test_shred():
+    """GF v3.5 common rules: Shred (Army Forge, "system": "all"): "On unmodified results of 1 to block hits,
+    this weapon deals 1 extra wound."
+
+    Quality 6+ (six hits only) against Defense 6+: a Defense 1 deals 2 wounds, 2-5 one, 6 saves. Reading
+    chosen: the extra wound is a wound of its own (its own Regeneration roll, Deadly multiplies it, it
+    goes on the model next in line).
+    """
+    d = Defender(3, defense=6)
+    shred = attack(quality=6, rules=("Shred",))
+    assert close(mean(grimdark_exact(shred, d).wounds), F(1, 6) * (F(4, 6) + 2 * F(1, 6)))
+    # Bane: a Defense 6 is re-rolled and the re-roll stands, so a 1 is 1/6 + 1/36
+    bane = grimdark_exact(attack(quality=6, rules=("Shred", "Bane")), d)
+    assert close(mean(bane.wounds), F(1, 6) * (F(28, 36) + 2 * F(7, 36)))
+    # Regeneration rolls for each wound, the extra one too
+    regen = grimdark_exact(shred, Defender(3, defense=6, rules=("Regeneration",)))
+    assert close(mean(regen.wounds), F(1, 6) * (F(4, 6) + 2 * F(1, 6)) * F(4, 6))
+    # the extra wound goes on to the next model: a natural 1 kills two Tough(1) models
+    assert close(grimdark_exact(shred, Defender(2, defense=6)).models_destroyed[2], F(1, 36))
+    # Deadly(2) on Tough(3): only a natural 1 (2 wounds, then the extra wound's 2, of which 1 is left) kills
+    deadly = grimdark_exact(attack(quality=6, rules=("Shred", "Deadly(2)")), Defender(1, defense=6, tough=3))
+    assert close(deadly.models_destroyed[1], F(1, 36))
+    assert close(mean(deadly.wounds), F(4, 36) * 2 + F(1, 36) * 3)
+    assert compile_attack(shred, d).groups[0].shred == 1
+
+
 def test_poison():
     """Poison (GF Beginner's Guide v3.4.1): "the target must re-roll unmodified Defense rolls of 6 when
     blocking hits ... a die roll may only be re-rolled once" - every hit of the weapon."""
@@ -428,6 +454,14 @@ NAIVE_CASES = {
         attack(attacks=2, models=3, rules=("Surge", "Relentless", "Blast(2)", "AP(1)"), distance=12),
         Defender(3, defense=4, hero=Hero(2, 3)),
     ),
+    "shred_deadly_regen_hero": (
+        attack(attacks=2, models=3, quality=3, rules=("Shred", "Deadly(2)", "AP(1)")),
+        Defender(2, defense=3, tough=3, rules=("Regeneration",), hero=Hero(2, 5, rules=("Regeneration",))),
+    ),
+    "shred_bane_blast_surge": (
+        attack(attacks=2, models=2, rules=("Shred", "Bane", "Blast(2)", "Surge")),
+        Defender(4, defense=2, tough=2),
+    ),
     "reliable_modified_poison": (
         attack(attacks=2, models=3, quality=6, rules=("Reliable", "Poison", "Indirect"), moved=True),
         Defender(4, defense=3),
@@ -498,7 +532,9 @@ def test_blast_cap_is_fixed_when_the_group_starts():
 
 
 def test_unknown_rule_objects_and_wrong_scope_on_defender():
-    with pytest.raises(InputError, match="Shred"):
+    with pytest.raises(InputError, match="Limited"):
+        Weapon(rules=[{"name": "Limited", "rating": 1}])
+    with pytest.raises(InputError, match="Shred without a rating"):  # Shred (v3.5) has no X
         Weapon(rules=[{"name": "Shred", "rating": 1}])
     with pytest.raises(InputError, match="AP is a weapon rule"):
         Defender(rules=("AP(1)",))

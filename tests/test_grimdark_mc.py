@@ -72,6 +72,16 @@ CASES = {
         Attacker((group(3, 2, "Surge", "Furious", "Destructive", melee=True),), 4, charging=True),
         Defender(4, defense=4, tough=2),
     ),
+    # GF v3.5 Shred: a Defense natural 1 deals one extra wound (its own Regeneration roll), hero last
+    "shred_regen_hero": (
+        Attacker((group(4, 2, "Shred", "AP(1)"),), 4),
+        Defender(3, defense=3, tough=2, rules=("Regeneration",), hero=Hero(3, 4, rules=("Regeneration",))),
+    ),
+    # Shred with Deadly: the extra wound is multiplied too, on the model next in line
+    "shred_deadly_bane": (
+        Attacker((group(3, 2, "Shred", "Deadly(2)", "Bane"),), 3),
+        Defender(2, defense=2, tough=3),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
@@ -127,6 +137,7 @@ WEAPON_RULES = st.lists(
             "Indirect",
             "Relentless",
             "Surge",
+            "Shred",
             "Deadly(2)",
             "Blast(2)",
         ]

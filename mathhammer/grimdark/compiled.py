@@ -133,6 +133,14 @@ repositories (each entry lists the army books that use it):
   condition: one extra plain hit per 6 (no Rending/Destructive AP), multiplied by
   Blast like the others. Reading chosen: with Relentless or Furious active as well,
   each rule deals its own extra hit (2 extra hits per 6).
+- **Shred** [3.5 AF]: "On unmodified results of 1 to block hits, this weapon deals 1
+  extra wound." - when the Defense die that stands (after Bane's re-roll) shows a
+  natural 1 (always a fail), the hit deals 2 wounds instead of 1. Reading chosen: the
+  extra wound is a wound of its own, resolved after the hit's wound like any other:
+  Regeneration rolls for it too ("roll one die for each"), Deadly(X) multiplies it
+  too ("Assign each wound to one model, and multiply it by X"), and it goes on the
+  model next in line once the first wound is resolved (so a Deadly wound that
+  finishes a model does not carry over, but the extra wound starts on the next one).
 
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> attack = compile_attack(Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4),
@@ -187,6 +195,7 @@ class CompiledGroup:
         cover: 1 when the target's cover counts (+1 to Defense).
         deadly: wounds per unsaved hit (X of Deadly(X), else 1).
         regeneration: 1 when the target's Regeneration may apply.
+        shred: 1 when an unsaved hit whose Defense die shows a natural 1 deals 1 extra wound (Shred).
     """
 
     label: str
@@ -200,6 +209,7 @@ class CompiledGroup:
     cover: int = 0
     deadly: int = 1
     regeneration: int = 1
+    shred: int = 0
 
 
 @dataclass(frozen=True)
@@ -297,6 +307,24 @@ def unsaved_probability(defense: int, ap: int, cover: int, poison: int) -> float
     if poison and m & (1 << 6):
         saved = (faces(m) - 1) / 6.0 + saved / 6.0
     return 1.0 - saved
+
+
+def natural_one_probability(defense: int, ap: int, cover: int, poison: int) -> float:
+    """P(the Defense die that stands shows a natural 1 and the hit is not saved) (Shred).
+
+    With ``poison`` a natural 6 is re-rolled once and the re-roll stands, so a 1 comes from
+    the first roll or from the re-roll of a 6.
+
+    >>> natural_one_probability(4, 0, 0, 0), round(natural_one_probability(4, 0, 0, 1), 6)
+    (0.16666666666666666, 0.194444)
+    """
+    m = save_mask(defense, ap, cover)
+    if m & (1 << 1):
+        return 0.0
+    p = 1.0 / 6.0
+    if poison and m & (1 << 6):
+        p += p / 6.0
+    return p
 
 
 def take_wounds(tough: np.ndarray, i: int, w: int, wounds: int) -> tuple[int, int, int]:
@@ -433,6 +461,8 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
             cover=int(defender.cover and not ignores_cover),
             deadly=rating(rules, "Deadly", 1),
             regeneration=int(not (has(rules, "Rending") or poison)),
+            # Shred [3.5 AF]: "On unmodified results of 1 to block hits, this weapon deals 1 extra wound."
+            shred=int(has(rules, "Shred")),
         )
     ]
     if has(rules, "Impact"):

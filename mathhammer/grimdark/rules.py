@@ -49,6 +49,7 @@ KNOWN: dict[str, tuple[str, bool, int]] = {
     "Impact": ("weapon", True, 1),
     "Destructive": ("weapon", False, 0),
     "Surge": ("weapon", False, 0),
+    "Shred": ("weapon", False, 0),
     "Tough": ("unit", True, 1),
     "Regeneration": ("unit", False, 0),
 }
