@@ -106,6 +106,8 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             modifiers.append(-1)
         if _has(rules, "Lock-On"):
             modifiers = [x for x in modifiers if x > 0]
+        if _has(rules, "Unstoppable"):  # "ignores all negative modifiers to this weapon"
+            modifiers = [x for x in modifiers if x > 0]
         modifier = max(-1, min(1, sum(modifiers)))
         ap = _rating(rules, "AP")
         ap_six = ap + 4 if _has(rules, "Rending") else ap  # Rending (v3.5): six hits get AP(+4)
@@ -119,7 +121,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             extra += 1
         deadly = _rating(rules, "Deadly", 1)
         poison = _has(rules, "Poison") or _has(rules, "Bane")  # every hit re-rolls a Defense 6
-        ignores_regen = _has(rules, "Rending") or poison
+        ignores_regen = _has(rules, "Rending") or poison or _has(rules, "Unstoppable")  # "Ignores Regeneration"
         shred = _has(rules, "Shred")
         left = m - state["i"]
         b = min(_rating(rules, "Blast"), left) if _has(rules, "Blast") else 1

@@ -297,6 +297,24 @@ def test_shred():
     assert compile_attack(shred, d).groups[0].shred == 1
 
 
+def test_unstoppable():
+    """GF v3.5 common rules: Unstoppable (Army Forge, "system": "all"): "Ignores Regeneration, and ignores all
+    negative modifiers to this weapon."
+
+    Quality 4+ with -1 to hit and Indirect after moving: the negative modifiers are dropped (3/6 hits, not
+    2/6), a +1 stays; the target's cover still counts (Defense 6+ in cover saves on 5+: 4/6 unsaved, the
+    reading chosen) and Regeneration is ignored.
+    """
+    d = Defender(3, defense=6, cover=True, rules=("Regeneration",))
+    base = dict(quality=4, hit_modifier=-1, moved=True)
+    plain = grimdark_exact(attack(rules=("Indirect",), **base), d)
+    assert close(mean(plain.wounds), F(2, 6) * F(4, 6) * F(4, 6))
+    tally = grimdark_exact(attack(rules=("Indirect", "Unstoppable"), **base), d)
+    assert close(mean(tally.wounds), F(3, 6) * F(4, 6))
+    plus = grimdark_exact(attack(quality=4, rules=("Unstoppable",), hit_modifier=1), d)
+    assert close(mean(plus.wounds), F(4, 6) * F(4, 6))
+
+
 def test_poison():
     """Poison (GF Beginner's Guide v3.4.1): "the target must re-roll unmodified Defense rolls of 6 when
     blocking hits ... a die roll may only be re-rolled once" - every hit of the weapon."""
@@ -461,6 +479,10 @@ NAIVE_CASES = {
     "shred_bane_blast_surge": (
         attack(attacks=2, models=2, rules=("Shred", "Bane", "Blast(2)", "Surge")),
         Defender(4, defense=2, tough=2),
+    ),
+    "unstoppable_indirect_regen": (
+        attack(attacks=2, models=3, rules=("Unstoppable", "Indirect", "AP(1)"), hit_modifier=-1, moved=True),
+        Defender(3, defense=4, cover=True, rules=("Regeneration",), hero=Hero(2, 3, rules=("Regeneration",))),
     ),
     "reliable_modified_poison": (
         attack(attacks=2, models=3, quality=6, rules=("Reliable", "Poison", "Indirect"), moved=True),

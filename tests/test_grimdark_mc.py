@@ -82,6 +82,11 @@ CASES = {
         Attacker((group(3, 2, "Shred", "Deadly(2)", "Bane"),), 3),
         Defender(2, defense=2, tough=3),
     ),
+    # GF v3.5 Unstoppable: negative hit modifiers dropped, Regeneration ignored, cover kept
+    "unstoppable_negative_modifier_regen": (
+        Attacker((group(3, 2, "Unstoppable", "Indirect"),), 4, hit_modifier=-1, moved=True),
+        Defender(4, defense=4, tough=2, cover=True, rules=("Regeneration",)),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
@@ -138,6 +143,7 @@ WEAPON_RULES = st.lists(
             "Relentless",
             "Surge",
             "Shred",
+            "Unstoppable",
             "Deadly(2)",
             "Blast(2)",
         ]

@@ -141,6 +141,13 @@ repositories (each entry lists the army books that use it):
   too ("Assign each wound to one model, and multiply it by X"), and it goes on the
   model next in line once the first wound is resolved (so a Deadly wound that
   finishes a model does not carry over, but the extra wound starts on the next one).
+- **Unstoppable** [3.5 AF]: "Ignores Regeneration, and ignores all negative modifiers
+  to this weapon." - the negative modifiers this package models are those to hit
+  rolls (the attacker's ``hit_modifier`` when below 0, Indirect's -1 after moving):
+  they are dropped, positive ones stay (capped as ever), like Lock-On's. Reading
+  chosen: the target's cover is not a modifier to the weapon (it is +1 to the
+  target's Defense rolls; Lock-On names "cover" apart from "negative modifiers"), so
+  Unstoppable does not ignore it.
 
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> attack = compile_attack(Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4),
@@ -427,6 +434,9 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
         modifier -= 1
     if has(rules, "Lock-On"):
         modifier = max(0, attacker.hit_modifier)  # "ignores ... all negative modifiers to hit rolls"
+    if has(rules, "Unstoppable"):
+        # Unstoppable [3.5 AF]: "Ignores Regeneration, and ignores all negative modifiers to this weapon."
+        modifier = max(0, attacker.hit_modifier)
     extra = 0
     if has(rules, "Relentless"):
         if attacker.distance is None:
@@ -460,7 +470,7 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
             poison=int(poison),
             cover=int(defender.cover and not ignores_cover),
             deadly=rating(rules, "Deadly", 1),
-            regeneration=int(not (has(rules, "Rending") or poison)),
+            regeneration=int(not (has(rules, "Rending") or poison or has(rules, "Unstoppable"))),
             # Shred [3.5 AF]: "On unmodified results of 1 to block hits, this weapon deals 1 extra wound."
             shred=int(has(rules, "Shred")),
         )

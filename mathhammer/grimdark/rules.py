@@ -50,6 +50,7 @@ KNOWN: dict[str, tuple[str, bool, int]] = {
     "Destructive": ("weapon", False, 0),
     "Surge": ("weapon", False, 0),
     "Shred": ("weapon", False, 0),
+    "Unstoppable": ("weapon", False, 0),
     "Tough": ("unit", True, 1),
     "Regeneration": ("unit", False, 0),
 }
