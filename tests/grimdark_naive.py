@@ -108,6 +108,8 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             modifiers = [x for x in modifiers if x > 0]
         if _has(rules, "Unstoppable"):  # "ignores all negative modifiers to this weapon"
             modifiers = [x for x in modifiers if x > 0]
+        if _has(rules, "Precise"):  # "Gets +1 to hit when attacking."
+            modifiers.append(1)
         modifier = max(-1, min(1, sum(modifiers)))
         ap = _rating(rules, "AP")
         ap_six = ap + 4 if _has(rules, "Rending") else ap  # Rending (v3.5): six hits get AP(+4)

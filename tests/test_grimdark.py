@@ -315,6 +315,25 @@ def test_unstoppable():
     assert close(mean(plus.wounds), F(4, 6) * F(4, 6))
 
 
+def test_precise():
+    """GF v3.5 common rules: Precise (Army Forge, "system": "all"): "Gets +1 to hit when attacking." - a
+    hit modifier like any other, capped at +1/-1 in total; Lock-On/Unstoppable drop only the negative ones.
+
+    Quality 5+ against Defense 6+ (5/6 unsaved): Precise hits on 4+; with +1 already, still 4+ (the cap);
+    with -1 (or Indirect after moving), 5+; with -1 and Lock-On, 4+.
+    """
+    d = Defender(3, defense=6)
+
+    def hits(**kw):
+        return mean(grimdark_exact(attack(quality=5, **kw), d).wounds) / (5 / 6)
+
+    assert close(hits(rules=("Precise",)), F(3, 6))
+    assert close(hits(rules=("Precise",), hit_modifier=1), F(3, 6))
+    assert close(hits(rules=("Precise",), hit_modifier=-1), F(2, 6))
+    assert close(hits(rules=("Precise", "Indirect"), moved=True), F(2, 6))
+    assert close(hits(rules=("Precise", "Lock-On"), hit_modifier=-1), F(3, 6))
+
+
 def test_poison():
     """Poison (GF Beginner's Guide v3.4.1): "the target must re-roll unmodified Defense rolls of 6 when
     blocking hits ... a die roll may only be re-rolled once" - every hit of the weapon."""
@@ -483,6 +502,10 @@ NAIVE_CASES = {
     "unstoppable_indirect_regen": (
         attack(attacks=2, models=3, rules=("Unstoppable", "Indirect", "AP(1)"), hit_modifier=-1, moved=True),
         Defender(3, defense=4, cover=True, rules=("Regeneration",), hero=Hero(2, 3, rules=("Regeneration",))),
+    ),
+    "precise_lock_on_negative": (
+        attack(attacks=2, models=3, quality=5, rules=("Precise", "Lock-On", "Indirect"), hit_modifier=-1, moved=True),
+        Defender(3, defense=4, tough=2, cover=True),
     ),
     "reliable_modified_poison": (
         attack(attacks=2, models=3, quality=6, rules=("Reliable", "Poison", "Indirect"), moved=True),

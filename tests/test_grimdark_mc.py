@@ -87,6 +87,11 @@ CASES = {
         Attacker((group(3, 2, "Unstoppable", "Indirect"),), 4, hit_modifier=-1, moved=True),
         Defender(4, defense=4, tough=2, cover=True, rules=("Regeneration",)),
     ),
+    # GF v3.5 Precise: +1 to hit, with -1 to hit and Indirect after moving (capped total -1)
+    "precise_indirect_moved": (
+        Attacker((group(4, 2, "Precise", "Indirect", "AP(1)"),), 5, hit_modifier=-1, moved=True),
+        Defender(4, defense=4, cover=True, hero=Hero(2, 3)),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
@@ -144,6 +149,7 @@ WEAPON_RULES = st.lists(
             "Surge",
             "Shred",
             "Unstoppable",
+            "Precise",
             "Deadly(2)",
             "Blast(2)",
         ]

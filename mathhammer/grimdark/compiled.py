@@ -148,6 +148,10 @@ repositories (each entry lists the army books that use it):
   chosen: the target's cover is not a modifier to the weapon (it is +1 to the
   target's Defense rolls; Lock-On names "cover" apart from "negative modifiers"), so
   Unstoppable does not ignore it.
+- **Precise** [3.5 AF]: "Gets +1 to hit when attacking." - +1 to the weapon's hit
+  rolls, added to the other modifiers after Lock-On/Unstoppable drop the negative
+  ones (it is positive), then capped at +1/-1 in total as every hit modifier. Not to
+  Impact's dice (a 2+ roll, not a hit roll of the weapon).
 
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> attack = compile_attack(Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4),
@@ -437,6 +441,8 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
     if has(rules, "Unstoppable"):
         # Unstoppable [3.5 AF]: "Ignores Regeneration, and ignores all negative modifiers to this weapon."
         modifier = max(0, attacker.hit_modifier)
+    if has(rules, "Precise"):
+        modifier += 1  # Precise [3.5 AF]: "Gets +1 to hit when attacking." (capped in hit_mask)
     extra = 0
     if has(rules, "Relentless"):
         if attacker.distance is None:

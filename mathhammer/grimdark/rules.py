@@ -51,6 +51,7 @@ KNOWN: dict[str, tuple[str, bool, int]] = {
     "Surge": ("weapon", False, 0),
     "Shred": ("weapon", False, 0),
     "Unstoppable": ("weapon", False, 0),
+    "Precise": ("weapon", False, 0),
     "Tough": ("unit", True, 1),
     "Regeneration": ("unit", False, 0),
 }
