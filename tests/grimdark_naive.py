@@ -52,10 +52,24 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
     def d6():
         return rng.randint(1, 6)
 
-    def hit(ap, poison, cover, deadly, ignores_regen):
+    def wound(deadly, ignores_regen):
+        """One wound on the model next in line: Regeneration's roll, then Deadly's X on that model."""
         if state["i"] >= m:
             return
-        tough, defense, regen = models[state["i"]]
+        tough, _, regen = models[state["i"]]
+        if regen and not ignores_regen and d6() >= 5:  # Regeneration: "On a 5+ it is ignored"
+            return
+        taken = min(deadly, tough - state["w"])  # Deadly: no carry-over to the next model
+        state["w"] += taken
+        state["dealt"] += taken
+        if state["w"] >= tough:
+            state["i"] += 1
+            state["w"] = 0
+
+    def hit(ap, poison, cover, deadly, ignores_regen, shred=False):
+        if state["i"] >= m:
+            return
+        defense = models[state["i"]][1]  # the Defense of the model next in line
         roll = d6()
 
         def saves(r):
@@ -65,19 +79,14 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
                 return False
             return r + cover - ap >= defense
 
-        ok = saves(roll)
         if poison and roll == 6:  # "the target must re-roll unmodified Defense results of 6"
-            ok = saves(d6())
-        if ok:
+            roll = d6()  # the re-roll stands
+        if saves(roll):
             return
-        if regen and not ignores_regen and d6() >= 5:  # Regeneration: "On a 5+ it is ignored"
-            return
-        taken = min(deadly, tough - state["w"])  # Deadly: no carry-over to the next model
-        state["w"] += taken
-        state["dealt"] += taken
-        if state["w"] >= tough:
-            state["i"] += 1
-            state["w"] = 0
+        wound(deadly, ignores_regen)
+        # Shred: "On unmodified results of 1 to block hits, this weapon deals 1 extra wound."
+        if shred and roll == 1:
+            wound(deadly, ignores_regen)
 
     # Deadly(X) (v3): "Hits from Deadly must be resolved first".
     ordered = sorted(attacker.groups, key=lambda g: _rating(g.weapon.rules, "Deadly", 1) == 1)
@@ -97,15 +106,25 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             modifiers.append(-1)
         if _has(rules, "Lock-On"):
             modifiers = [x for x in modifiers if x > 0]
+        if _has(rules, "Unstoppable"):  # "ignores all negative modifiers to this weapon"
+            modifiers = [x for x in modifiers if x > 0]
+        if _has(rules, "Precise"):  # "Gets +1 to hit when attacking."
+            modifiers.append(1)
         modifier = max(-1, min(1, sum(modifiers)))
         ap = _rating(rules, "AP")
         ap_six = ap + 4 if _has(rules, "Rending") else ap  # Rending (v3.5): six hits get AP(+4)
+        if _has(rules, "Destructive"):  # "On unmodified results of 6 to hit, those hits get AP(+4)."
+            ap_six += 4
         extra = (_has(rules, "Relentless") and attacker.distance is not None and attacker.distance > 9) or (
             _has(rules, "Furious") and attacker.charging
         )
+        extra = int(extra)
+        if _has(rules, "Surge"):  # "this weapon deals 1 extra hits" on an unmodified 6, no condition
+            extra += 1
         deadly = _rating(rules, "Deadly", 1)
         poison = _has(rules, "Poison") or _has(rules, "Bane")  # every hit re-rolls a Defense 6
-        ignores_regen = _has(rules, "Rending") or poison
+        ignores_regen = _has(rules, "Rending") or poison or _has(rules, "Unstoppable")  # "Ignores Regeneration"
+        shred = _has(rules, "Shred")
         left = m - state["i"]
         b = min(_rating(rules, "Blast"), left) if _has(rules, "Blast") else 1
         for _ in range(group.models * weapon.attacks):
@@ -116,12 +135,12 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
                 continue
             if roll == 6:
                 for _ in range(b):
-                    hit(ap_six, poison, cover, deadly, ignores_regen)
-                for _ in range(b if extra else 0):
-                    hit(ap, poison, cover, deadly, ignores_regen)
+                    hit(ap_six, poison, cover, deadly, ignores_regen, shred)
+                for _ in range(b * extra):  # extra hits: plain, "only the original hit counts as a 6"
+                    hit(ap, poison, cover, deadly, ignores_regen, shred)
             else:
                 for _ in range(b):
-                    hit(ap, poison, cover, deadly, ignores_regen)
+                    hit(ap, poison, cover, deadly, ignores_regen, shred)
     i, w = state["i"], state["w"]
     if i >= m:
         due = False

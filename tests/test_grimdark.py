@@ -61,9 +61,9 @@ def test_rules_parse_text_and_objects():
 
 def test_unknown_rule_is_an_error_naming_field_rule_and_known_rules():
     with pytest.raises(InputError) as e:
-        parse_rules(["AP(1)", "Shred"], "weapon", "weapon.rules")
+        parse_rules(["AP(1)", "Limited"], "weapon", "weapon.rules")
     assert e.value.field == "weapon.rules[1]"
-    assert "Shred" in str(e.value) and "Rending" in str(e.value) and "Blast(X)" in str(e.value)
+    assert "Limited" in str(e.value) and "Rending" in str(e.value) and "Blast(X)" in str(e.value)
     with pytest.raises(InputError, match="did you mean 'Rending'"):
         parse_rule("Rendin", "weapon", "rules")
     with pytest.raises(InputError, match="Tough is a unit rule"):
@@ -239,6 +239,101 @@ def test_rending():
     assert compile_attack(attack(rules=("AP(2)", "Rending")), Defender(3)).groups[0].ap_six == 6
 
 
+def test_destructive():
+    """GF v3.5 common rules: Destructive (Army Forge, "system": "all"): "On unmodified results of 6 to hit,
+    those hits get AP(+4)." - like Rending's AP, but Regeneration still applies.
+
+    AP(1) Destructive at Defense 2+ in cover: plain hits fail only on a natural 1, six hits have AP(5)
+    and are saved only by a natural 6; Regeneration then ignores a wound on 5+.
+    """
+    d = Defender(3, defense=2, cover=True, rules=("Regeneration",))
+    tally = grimdark_exact(attack(quality=4, rules=("AP(1)", "Destructive")), d)
+    assert close(mean(tally.wounds), (F(2, 6) * F(1, 6) + F(1, 6) * F(5, 6)) * F(4, 6))
+    assert compile_attack(attack(rules=("AP(2)", "Destructive")), Defender(3)).groups[0].ap_six == 6
+    both = compile_attack(attack(rules=("AP(1)", "Destructive", "Rending")), Defender(3)).groups[0]
+    assert (both.ap_normal, both.ap_six, both.regeneration) == (1, 9, 0)  # AP(+4) twice adds up
+
+
+def test_surge():
+    """GF v3.5 common rules: Surge (Army Forge, "system": "all"): "On unmodified results of 6 to hit, this
+    weapon deals 1 extra hits (only the original hit counts as a 6 for special rules)."
+
+    Quality 6+ Surge Rending against Defense 2+: a six hit has AP(4) and is saved only by a natural 6; its
+    extra hit is plain (AP 0, no Rending) and fails only on a natural 1. With Relentless over 9" as well,
+    each rule deals its own extra hit (the reading chosen).
+    """
+    d = Defender(5, defense=2)
+    tally = grimdark_exact(attack(quality=6, rules=("Surge", "Rending")), d)
+    assert close(mean(tally.wounds), F(1, 6) * (F(5, 6) + F(1, 6)))
+    both = grimdark_exact(attack(quality=6, rules=("Surge", "Relentless", "Rending"), distance=12), d)
+    assert close(mean(both.wounds), F(1, 6) * (F(5, 6) + 2 * F(1, 6)))
+    assert compile_attack(attack(rules=("Surge",)), d).groups[0].extra == 1
+    assert compile_attack(attack(rules=("Surge", "Relentless"), distance=12), d).groups[0].extra == 2
+
+
+def test_shred():
+    """GF v3.5 common rules: Shred (Army Forge, "system": "all"): "On unmodified results of 1 to block hits,
+    this weapon deals 1 extra wound."
+
+    Quality 6+ (six hits only) against Defense 6+: a Defense 1 deals 2 wounds, 2-5 one, 6 saves. Reading
+    chosen: the extra wound is a wound of its own (its own Regeneration roll, Deadly multiplies it, it
+    goes on the model next in line).
+    """
+    d = Defender(3, defense=6)
+    shred = attack(quality=6, rules=("Shred",))
+    assert close(mean(grimdark_exact(shred, d).wounds), F(1, 6) * (F(4, 6) + 2 * F(1, 6)))
+    # Bane: a Defense 6 is re-rolled and the re-roll stands, so a 1 is 1/6 + 1/36
+    bane = grimdark_exact(attack(quality=6, rules=("Shred", "Bane")), d)
+    assert close(mean(bane.wounds), F(1, 6) * (F(28, 36) + 2 * F(7, 36)))
+    # Regeneration rolls for each wound, the extra one too
+    regen = grimdark_exact(shred, Defender(3, defense=6, rules=("Regeneration",)))
+    assert close(mean(regen.wounds), F(1, 6) * (F(4, 6) + 2 * F(1, 6)) * F(4, 6))
+    # the extra wound goes on to the next model: a natural 1 kills two Tough(1) models
+    assert close(grimdark_exact(shred, Defender(2, defense=6)).models_destroyed[2], F(1, 36))
+    # Deadly(2) on Tough(3): only a natural 1 (2 wounds, then the extra wound's 2, of which 1 is left) kills
+    deadly = grimdark_exact(attack(quality=6, rules=("Shred", "Deadly(2)")), Defender(1, defense=6, tough=3))
+    assert close(deadly.models_destroyed[1], F(1, 36))
+    assert close(mean(deadly.wounds), F(4, 36) * 2 + F(1, 36) * 3)
+    assert compile_attack(shred, d).groups[0].shred == 1
+
+
+def test_unstoppable():
+    """GF v3.5 common rules: Unstoppable (Army Forge, "system": "all"): "Ignores Regeneration, and ignores all
+    negative modifiers to this weapon."
+
+    Quality 4+ with -1 to hit and Indirect after moving: the negative modifiers are dropped (3/6 hits, not
+    2/6), a +1 stays; the target's cover still counts (Defense 6+ in cover saves on 5+: 4/6 unsaved, the
+    reading chosen) and Regeneration is ignored.
+    """
+    d = Defender(3, defense=6, cover=True, rules=("Regeneration",))
+    base = dict(quality=4, hit_modifier=-1, moved=True)
+    plain = grimdark_exact(attack(rules=("Indirect",), **base), d)
+    assert close(mean(plain.wounds), F(2, 6) * F(4, 6) * F(4, 6))
+    tally = grimdark_exact(attack(rules=("Indirect", "Unstoppable"), **base), d)
+    assert close(mean(tally.wounds), F(3, 6) * F(4, 6))
+    plus = grimdark_exact(attack(quality=4, rules=("Unstoppable",), hit_modifier=1), d)
+    assert close(mean(plus.wounds), F(4, 6) * F(4, 6))
+
+
+def test_precise():
+    """GF v3.5 common rules: Precise (Army Forge, "system": "all"): "Gets +1 to hit when attacking." - a
+    hit modifier like any other, capped at +1/-1 in total; Lock-On/Unstoppable drop only the negative ones.
+
+    Quality 5+ against Defense 6+ (5/6 unsaved): Precise hits on 4+; with +1 already, still 4+ (the cap);
+    with -1 (or Indirect after moving), 5+; with -1 and Lock-On, 4+.
+    """
+    d = Defender(3, defense=6)
+
+    def hits(**kw):
+        return mean(grimdark_exact(attack(quality=5, **kw), d).wounds) / (5 / 6)
+
+    assert close(hits(rules=("Precise",)), F(3, 6))
+    assert close(hits(rules=("Precise",), hit_modifier=1), F(3, 6))
+    assert close(hits(rules=("Precise",), hit_modifier=-1), F(2, 6))
+    assert close(hits(rules=("Precise", "Indirect"), moved=True), F(2, 6))
+    assert close(hits(rules=("Precise", "Lock-On"), hit_modifier=-1), F(3, 6))
+
+
 def test_poison():
     """Poison (GF Beginner's Guide v3.4.1): "the target must re-roll unmodified Defense rolls of 6 when
     blocking hits ... a die roll may only be re-rolled once" - every hit of the weapon."""
@@ -388,6 +483,30 @@ NAIVE_CASES = {
         attack(attacks=2, models=3, rules=("Rending", "AP(1)", "Bane", "Relentless"), distance=12),
         Defender(3, defense=2, tough=2, cover=True),
     ),
+    "destructive_regen_hero": (
+        attack(attacks=2, models=3, rules=("Destructive", "AP(1)")),
+        Defender(3, defense=3, tough=2, rules=("Regeneration",), hero=Hero(2, 4, rules=("Regeneration",))),
+    ),
+    "surge_relentless_blast_hero": (
+        attack(attacks=2, models=3, rules=("Surge", "Relentless", "Blast(2)", "AP(1)"), distance=12),
+        Defender(3, defense=4, hero=Hero(2, 3)),
+    ),
+    "shred_deadly_regen_hero": (
+        attack(attacks=2, models=3, quality=3, rules=("Shred", "Deadly(2)", "AP(1)")),
+        Defender(2, defense=3, tough=3, rules=("Regeneration",), hero=Hero(2, 5, rules=("Regeneration",))),
+    ),
+    "shred_bane_blast_surge": (
+        attack(attacks=2, models=2, rules=("Shred", "Bane", "Blast(2)", "Surge")),
+        Defender(4, defense=2, tough=2),
+    ),
+    "unstoppable_indirect_regen": (
+        attack(attacks=2, models=3, rules=("Unstoppable", "Indirect", "AP(1)"), hit_modifier=-1, moved=True),
+        Defender(3, defense=4, cover=True, rules=("Regeneration",), hero=Hero(2, 3, rules=("Regeneration",))),
+    ),
+    "precise_lock_on_negative": (
+        attack(attacks=2, models=3, quality=5, rules=("Precise", "Lock-On", "Indirect"), hit_modifier=-1, moved=True),
+        Defender(3, defense=4, tough=2, cover=True),
+    ),
     "reliable_modified_poison": (
         attack(attacks=2, models=3, quality=6, rules=("Reliable", "Poison", "Indirect"), moved=True),
         Defender(4, defense=3),
@@ -458,7 +577,9 @@ def test_blast_cap_is_fixed_when_the_group_starts():
 
 
 def test_unknown_rule_objects_and_wrong_scope_on_defender():
-    with pytest.raises(InputError, match="Shred"):
+    with pytest.raises(InputError, match="Limited"):
+        Weapon(rules=[{"name": "Limited", "rating": 1}])
+    with pytest.raises(InputError, match="Shred without a rating"):  # Shred (v3.5) has no X
         Weapon(rules=[{"name": "Shred", "rating": 1}])
     with pytest.raises(InputError, match="AP is a weapon rule"):
         Defender(rules=("AP(1)",))

@@ -62,6 +62,36 @@ CASES = {
         Attacker((group(3, 2, "Rending", "AP(1)", "Bane", "Relentless", "Blast(2)"),), 4, distance=12),
         Defender(4, defense=2, tough=2, rules=("Regeneration",)),
     ),
+    # GF v3.5 Destructive: six hits get AP(+4), Regeneration still rolled
+    "destructive_regen": (
+        Attacker((group(4, 2, "Destructive", "AP(1)"),), 4),
+        Defender(3, defense=3, tough=2, rules=("Regeneration",)),
+    ),
+    # GF v3.5 Surge: one extra plain hit per 6, on top of Furious' (2 extra hits); Destructive six hits
+    "surge_furious_destructive": (
+        Attacker((group(3, 2, "Surge", "Furious", "Destructive", melee=True),), 4, charging=True),
+        Defender(4, defense=4, tough=2),
+    ),
+    # GF v3.5 Shred: a Defense natural 1 deals one extra wound (its own Regeneration roll), hero last
+    "shred_regen_hero": (
+        Attacker((group(4, 2, "Shred", "AP(1)"),), 4),
+        Defender(3, defense=3, tough=2, rules=("Regeneration",), hero=Hero(3, 4, rules=("Regeneration",))),
+    ),
+    # Shred with Deadly: the extra wound is multiplied too, on the model next in line
+    "shred_deadly_bane": (
+        Attacker((group(3, 2, "Shred", "Deadly(2)", "Bane"),), 3),
+        Defender(2, defense=2, tough=3),
+    ),
+    # GF v3.5 Unstoppable: negative hit modifiers dropped, Regeneration ignored, cover kept
+    "unstoppable_negative_modifier_regen": (
+        Attacker((group(3, 2, "Unstoppable", "Indirect"),), 4, hit_modifier=-1, moved=True),
+        Defender(4, defense=4, tough=2, cover=True, rules=("Regeneration",)),
+    ),
+    # GF v3.5 Precise: +1 to hit, with -1 to hit and Indirect after moving (capped total -1)
+    "precise_indirect_moved": (
+        Attacker((group(4, 2, "Precise", "Indirect", "AP(1)"),), 5, hit_modifier=-1, moved=True),
+        Defender(4, defense=4, cover=True, hero=Hero(2, 3)),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
@@ -110,11 +140,16 @@ WEAPON_RULES = st.lists(
             "AP(1)",
             "AP(2)",
             "Rending",
+            "Destructive",
             "Poison",
             "Reliable",
             "Lock-On",
             "Indirect",
             "Relentless",
+            "Surge",
+            "Shred",
+            "Unstoppable",
+            "Precise",
             "Deadly(2)",
             "Blast(2)",
         ]

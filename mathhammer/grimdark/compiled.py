@@ -120,6 +120,39 @@ package does with them:
   die", model by model.) Reading chosen where the text leaves room: one roll
   per unsaved hit, before Deadly multiplies it.
 
+Army-book weapon rules of v3.5, shared by several factions: their texts are the
+``"system": "all"`` entries of Army Forge's rules data, as bundled in public
+repositories (each entry lists the army books that use it):
+
+- **Destructive** [3.5 AF]: "On unmodified results of 6 to hit, those hits get
+  AP(+4)." - six hits get the weapon's AP plus 4, like Rending's, but Regeneration
+  still applies (the text does not ignore it). With Rending too, the two AP(+4)
+  add up (v3.5's AP(+X) adds up, [3.5] thread above).
+- **Surge** [3.5 AF]: "On unmodified results of 6 to hit, this weapon deals 1 extra
+  hits (only the original hit counts as a 6 for special rules)." - always, with no
+  condition: one extra plain hit per 6 (no Rending/Destructive AP), multiplied by
+  Blast like the others. Reading chosen: with Relentless or Furious active as well,
+  each rule deals its own extra hit (2 extra hits per 6).
+- **Shred** [3.5 AF]: "On unmodified results of 1 to block hits, this weapon deals 1
+  extra wound." - when the Defense die that stands (after Bane's re-roll) shows a
+  natural 1 (always a fail), the hit deals 2 wounds instead of 1. Reading chosen: the
+  extra wound is a wound of its own, resolved after the hit's wound like any other:
+  Regeneration rolls for it too ("roll one die for each"), Deadly(X) multiplies it
+  too ("Assign each wound to one model, and multiply it by X"), and it goes on the
+  model next in line once the first wound is resolved (so a Deadly wound that
+  finishes a model does not carry over, but the extra wound starts on the next one).
+- **Unstoppable** [3.5 AF]: "Ignores Regeneration, and ignores all negative modifiers
+  to this weapon." - the negative modifiers this package models are those to hit
+  rolls (the attacker's ``hit_modifier`` when below 0, Indirect's -1 after moving):
+  they are dropped, positive ones stay (capped as ever), like Lock-On's. Reading
+  chosen: the target's cover is not a modifier to the weapon (it is +1 to the
+  target's Defense rolls; Lock-On names "cover" apart from "negative modifiers"), so
+  Unstoppable does not ignore it.
+- **Precise** [3.5 AF]: "Gets +1 to hit when attacking." - +1 to the weapon's hit
+  rolls, added to the other modifiers after Lock-On/Unstoppable drop the negative
+  ones (it is positive), then capped at +1/-1 in total as every hit modifier. Not to
+  Impact's dice (a 2+ roll, not a hit roll of the weapon).
+
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> attack = compile_attack(Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4),
 ...                         Defender(models=5, defense=4, cover=True))
@@ -150,6 +183,9 @@ REGENERATION_TARGET = 5
 #: Rending [3.5]: six hits get AP(+4).
 RENDING_AP = 4
 
+#: Destructive [3.5 AF]: "On unmodified results of 6 to hit, those hits get AP(+4)."
+DESTRUCTIVE_AP = 4
+
 #: Relentless: "over 9\"".
 RELENTLESS_DISTANCE = 9.0
 
@@ -162,14 +198,15 @@ class CompiledGroup:
         label: for messages.
         attacks: dice rolled (models x A).
         hit_mask: bit ``f`` set when face ``f`` (1..6) hits.
-        extra: 1 when an unmodified 6 deals one extra plain hit (Relentless, Furious).
+        extra: extra plain hits an unmodified 6 deals: 1 with Relentless or Furious active, +1 with Surge.
         blast: X of Blast(X), 0 without Blast.
         ap_normal: AP of plain hits.
-        ap_six: AP of hits from an unmodified 6 (Rending: the weapon's AP + 4).
+        ap_six: AP of hits from an unmodified 6 (Rending, Destructive: the weapon's AP + 4 each).
         poison: 1 when the target re-rolls unmodified Defense 6s (Poison/Bane, every hit).
         cover: 1 when the target's cover counts (+1 to Defense).
         deadly: wounds per unsaved hit (X of Deadly(X), else 1).
         regeneration: 1 when the target's Regeneration may apply.
+        shred: 1 when an unsaved hit whose Defense die shows a natural 1 deals 1 extra wound (Shred).
     """
 
     label: str
@@ -183,6 +220,7 @@ class CompiledGroup:
     cover: int = 0
     deadly: int = 1
     regeneration: int = 1
+    shred: int = 0
 
 
 @dataclass(frozen=True)
@@ -280,6 +318,24 @@ def unsaved_probability(defense: int, ap: int, cover: int, poison: int) -> float
     if poison and m & (1 << 6):
         saved = (faces(m) - 1) / 6.0 + saved / 6.0
     return 1.0 - saved
+
+
+def natural_one_probability(defense: int, ap: int, cover: int, poison: int) -> float:
+    """P(the Defense die that stands shows a natural 1 and the hit is not saved) (Shred).
+
+    With ``poison`` a natural 6 is re-rolled once and the re-roll stands, so a 1 comes from
+    the first roll or from the re-roll of a 6.
+
+    >>> natural_one_probability(4, 0, 0, 0), round(natural_one_probability(4, 0, 0, 1), 6)
+    (0.16666666666666666, 0.194444)
+    """
+    m = save_mask(defense, ap, cover)
+    if m & (1 << 1):
+        return 0.0
+    p = 1.0 / 6.0
+    if poison and m & (1 << 6):
+        p += p / 6.0
+    return p
 
 
 def take_wounds(tough: np.ndarray, i: int, w: int, wounds: int) -> tuple[int, int, int]:
@@ -382,6 +438,11 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
         modifier -= 1
     if has(rules, "Lock-On"):
         modifier = max(0, attacker.hit_modifier)  # "ignores ... all negative modifiers to hit rolls"
+    if has(rules, "Unstoppable"):
+        # Unstoppable [3.5 AF]: "Ignores Regeneration, and ignores all negative modifiers to this weapon."
+        modifier = max(0, attacker.hit_modifier)
+    if has(rules, "Precise"):
+        modifier += 1  # Precise [3.5 AF]: "Gets +1 to hit when attacking." (capped in hit_mask)
     extra = 0
     if has(rules, "Relentless"):
         if attacker.distance is None:
@@ -393,7 +454,14 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
             extra = 1
         else:
             warnings.append(f"{label}: Furious applies only when charging")
+    if has(rules, "Surge"):
+        # Surge [3.5 AF]: "On unmodified results of 6 to hit, this weapon deals 1 extra hits (only the
+        # original hit counts as a 6 for special rules)" - on top of Relentless/Furious' own extra hit.
+        extra += 1
     ap = rating(rules, "AP")
+    ap_six = ap + (RENDING_AP if has(rules, "Rending") else 0)
+    # Destructive [3.5 AF]: "On unmodified results of 6 to hit, those hits get AP(+4)."
+    ap_six += DESTRUCTIVE_AP if has(rules, "Destructive") else 0
     poison = has(rules, "Poison") or has(rules, "Bane")
     ignores_cover = has(rules, "Blast") or has(rules, "Lock-On") or weapon.melee
     out = [
@@ -404,11 +472,13 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
             extra=extra,
             blast=rating(rules, "Blast"),
             ap_normal=ap,
-            ap_six=ap + RENDING_AP if has(rules, "Rending") else ap,
+            ap_six=ap_six,
             poison=int(poison),
             cover=int(defender.cover and not ignores_cover),
             deadly=rating(rules, "Deadly", 1),
-            regeneration=int(not (has(rules, "Rending") or poison)),
+            regeneration=int(not (has(rules, "Rending") or poison or has(rules, "Unstoppable"))),
+            # Shred [3.5 AF]: "On unmodified results of 1 to block hits, this weapon deals 1 extra wound."
+            shred=int(has(rules, "Shred")),
         )
     ]
     if has(rules, "Impact"):

@@ -42,7 +42,8 @@ G_POISON = 6
 G_COVER = 7
 G_DEADLY = 8
 G_REGEN = 9
-N_COLUMNS = 10
+G_SHRED = 10
+N_COLUMNS = 11
 
 CHUNK = 4096
 
@@ -54,8 +55,12 @@ def _d6(state, gamma):
 
 
 @njit(**JIT)
-def _hits(state, gamma, count, ap, poison, cover, deadly, regen_ok, natural, tough, defense, regen, i, w, dealt):
-    """Resolve ``count`` hits of one class: Defense rolls, Regeneration, wounds. Returns the new state."""
+def _hits(state, gamma, count, ap, poison, cover, deadly, regen_ok, shred, natural, tough, defense, regen, i, w, dealt):
+    """Resolve ``count`` hits of one class: Defense rolls, Regeneration, wounds. Returns the new state.
+
+    Shred: a hit not saved on a natural 1 (the die that stands) deals one extra wound, resolved as
+    a wound of its own (its own Regeneration roll, Deadly's multiplication, the model next in line).
+    """
     m = tough.shape[0]
     for _ in range(count):
         if i >= m:
@@ -72,16 +77,20 @@ def _hits(state, gamma, count, ap, poison, cover, deadly, regen_ok, natural, tou
                 saved = (d == 6) or (d != 1 and saved)
         if saved:
             continue
-        if regen_ok and regen[i]:
-            state, r = _d6(state, gamma)
-            if r >= REGENERATION_TARGET:
-                continue
-        taken = min(deadly, tough[i] - w)
-        w += taken
-        dealt += taken
-        if w >= tough[i]:
-            i += 1
-            w = 0
+        wounds = 2 if (shred and d == 1) else 1
+        for _w in range(wounds):
+            if i >= m:
+                break
+            if regen_ok and regen[i]:
+                state, r = _d6(state, gamma)
+                if r >= REGENERATION_TARGET:
+                    continue
+            taken = min(deadly, tough[i] - w)
+            w += taken
+            dealt += taken
+            if w >= tough[i]:
+                i += 1
+                w = 0
     return state, i, w, dealt
 
 
@@ -101,6 +110,7 @@ def _trial(state, gamma, params, natural, tough, defense, regen):
         cover = params[g, G_COVER]
         deadly = params[g, G_DEADLY]
         regen_ok = params[g, G_REGEN]
+        shred = params[g, G_SHRED]
         for _ in range(params[g, G_ATTACKS]):
             if i >= m:
                 break
@@ -109,14 +119,14 @@ def _trial(state, gamma, params, natural, tough, defense, regen):
                 continue
             if d == 6:
                 state, i, w, dealt = _hits(
-                    state, gamma, b, params[g, G_AP_SIX], params[g, G_POISON], cover, deadly, regen_ok,
+                    state, gamma, b, params[g, G_AP_SIX], params[g, G_POISON], cover, deadly, regen_ok, shred,
                     natural, tough, defense, regen, i, w, dealt,
                 )  # fmt: skip
-                plain = b * params[g, G_EXTRA]  # Relentless / Furious: one extra plain hit per 6
+                plain = b * params[g, G_EXTRA]  # Relentless / Furious / Surge: extra plain hits per 6
             else:
                 plain = b
             state, i, w, dealt = _hits(
-                state, gamma, plain, params[g, G_AP_NORMAL], params[g, G_POISON], cover, deadly, regen_ok,
+                state, gamma, plain, params[g, G_AP_NORMAL], params[g, G_POISON], cover, deadly, regen_ok, shred,
                 natural, tough, defense, regen, i, w, dealt,
             )  # fmt: skip
     return state, i, w, dealt
@@ -165,7 +175,7 @@ def pack_groups(attack: CompiledAttack) -> np.ndarray:
     for g, cg in enumerate(attack.groups):
         params[g] = (
             cg.attacks, cg.hit_mask, cg.extra, cg.blast, cg.ap_normal, cg.ap_six,
-            cg.poison, cg.cover, cg.deadly, cg.regeneration,
+            cg.poison, cg.cover, cg.deadly, cg.regeneration, cg.shred,
         )  # fmt: skip
     return params
 

@@ -33,6 +33,7 @@ from .compiled import (
     compile_attack,
     faces,
     morale_due,
+    natural_one_probability,
     take_wounds,
     tally_of,
     unsaved_probability,
@@ -64,11 +65,46 @@ def _hit_matrix(group: CompiledGroup, target: CompiledTarget, ap: int, poison: i
     return h
 
 
+def _shred_hit_matrix(group: CompiledGroup, target: CompiledTarget, ap: int, poison: int) -> np.ndarray:
+    """One hit of a Shred weapon: ``H = D_saved + D_other W + D_one W W``.
+
+    ``W`` is one wound (Regeneration's roll, then Deadly's wounds on the model next in line); the
+    diagonal ``D`` hold, per state, P(saved), P(unsaved on a 2-5) and P(unsaved natural 1) of the
+    Defense roll against the model next in line. A natural 1 deals the extra wound (two ``W``).
+    """
+    k = target.marker_size
+    size = (target.models + 1) * k
+    dead = _index(target, target.models, 0)
+    wound = np.zeros((size, size))
+    wound[dead, dead] = 1.0
+    p_saved, p_other, p_one = np.zeros(size), np.zeros(size), np.zeros(size)
+    p_saved[dead] = 1.0
+    for i in range(target.models):
+        p_unsaved = unsaved_probability(int(target.defense[i]), ap, group.cover, poison)
+        one = natural_one_probability(int(target.defense[i]), ap, group.cover, poison)
+        kept = (REGENERATION_TARGET - 1) / 6.0 if target.regeneration[i] and group.regeneration else 1.0
+        for w in range(int(target.tough[i])):
+            s = _index(target, i, w)
+            ni, nw, _ = take_wounds(target.tough, i, w, group.deadly)
+            wound[s, s] += 1.0 - kept
+            wound[s, _index(target, ni, nw)] += kept
+            p_saved[s], p_other[s], p_one[s] = 1.0 - p_unsaved, p_unsaved - one, one
+    return np.diag(p_saved) + p_other[:, None] * wound + p_one[:, None] * (wound @ wound)
+
+
+def _extra_hits(hn: np.ndarray, extra: int, size: int) -> np.ndarray:
+    """The ``extra`` plain hits (each multiplied by Blast, ``hn = H_N^b``) that follow a six."""
+    if extra == 0:
+        return np.eye(size)
+    return hn if extra == 1 else np.linalg.matrix_power(hn, extra)
+
+
 def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.ndarray:
     k = target.marker_size
     size = v.size
-    plain = _hit_matrix(group, target, group.ap_normal, group.poison)
-    six = _hit_matrix(group, target, group.ap_six, group.poison)
+    hit_matrix = _shred_hit_matrix if group.shred else _hit_matrix
+    plain = hit_matrix(group, target, group.ap_normal, group.poison)
+    six = hit_matrix(group, target, group.ap_six, group.poison)
     p_six = 1.0 / 6.0  # a natural 6 always hits
     p_plain = (faces(group.hit_mask) - 1) / 6.0
     p_miss = 1.0 - p_six - p_plain
@@ -86,7 +122,7 @@ def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.nd
         die = (
             p_miss * np.eye(size)
             + p_plain * hn
-            + p_six * np.linalg.matrix_power(six, b) @ (hn if group.extra else np.eye(size))
+            + p_six * np.linalg.matrix_power(six, b) @ _extra_hits(hn, group.extra, size)
         )
         if group.attacks > 4 * size:
             part = part @ np.linalg.matrix_power(die, group.attacks)

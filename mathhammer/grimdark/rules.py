@@ -47,6 +47,11 @@ KNOWN: dict[str, tuple[str, bool, int]] = {
     "Relentless": ("weapon", False, 0),
     "Furious": ("weapon", False, 0),
     "Impact": ("weapon", True, 1),
+    "Destructive": ("weapon", False, 0),
+    "Surge": ("weapon", False, 0),
+    "Shred": ("weapon", False, 0),
+    "Unstoppable": ("weapon", False, 0),
+    "Precise": ("weapon", False, 0),
     "Tough": ("unit", True, 1),
     "Regeneration": ("unit", False, 0),
 }
