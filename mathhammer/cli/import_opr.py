@@ -7,31 +7,31 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from .common import handle_errors
 
 
-def _read(path: Path) -> object:
+def _read(path: Path, field: str = "FILE") -> object:
     from ..errors import InputError
 
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise InputError("FILE", str(path), "an existing Army Forge JSON export") from None
+        raise InputError(field, str(path), "an existing Army Forge JSON export") from None
     except IsADirectoryError:
-        raise InputError("FILE", str(path), "a file, not a folder") from None
+        raise InputError(field, str(path), "a file, not a folder") from None
     except OSError as exc:
-        raise InputError("FILE", str(path), f"a readable file ({exc.strerror})") from None
+        raise InputError(field, str(path), f"a readable file ({exc.strerror})") from None
     try:
         return json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise InputError("FILE", str(path), "a UTF-8 JSON file") from None
+        raise InputError(field, str(path), "a UTF-8 JSON file") from None
     except json.JSONDecodeError as exc:
         raise InputError(
-            "FILE", str(path), "valid JSON (an Army Forge export)", f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
+            field, str(path), "valid JSON (an Army Forge export)", f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from None
 
 
@@ -69,33 +69,129 @@ def register(root: typer.Typer) -> None:
     root.command("import-opr")(import_opr)
 
 
+def _system_check(path: Path, data: object, force: bool) -> list[str]:
+    """Refuse a file of another game system than Grimdark Future, unless ``--force`` (then a warning)."""
+    from ..errors import MathhammerError
+    from ..grimdark.opr_saves import game_system
+
+    found = game_system(data)
+    if found is not None and found[0] != "gf" and not force:
+        raise MathhammerError(
+            f"{path}: an Army Forge file of {found[1]} (game system {found[0]!r}), not Grimdark Future; "
+            "give --force to import it anyway"
+        )
+    if found is not None and found[0] != "gf":
+        return [f"{path.name}: a file of {found[1]} ({found[0]!r}) imported as Grimdark Future (--force)"]
+    return []
+
+
+def _from_save(
+    file: Path, data: dict[str, Any], books: list[Path], force: bool
+) -> tuple[list[Any], str, list[str], list[str]]:
+    """A list save's units resolved against the ``--book`` files, the units' ``source``, the header notes
+    and the warnings."""
+    from ..errors import MathhammerError
+    from ..grimdark.opr_saves import book_id, resolve_save, save_army_ids
+
+    ids = save_army_ids(data)
+    shown = ", ".join(ids) or "?"
+    if not books:
+        raise MathhammerError(
+            f"{file}: an Army Forge list save of army book ID {shown}; give --book BOOK.json, the army book "
+            f"export of that id (one --book per book), to import its units"
+        )
+    forced: list[str] = []
+    by_id: dict[str, dict[str, Any]] = {}
+    names: dict[str, str] = {}
+    for path in books:
+        book = _read(path, "--book")
+        forced.extend(_system_check(path, book, force))
+        key = book_id(book)
+        if key is None or not isinstance(book, dict) or not isinstance(book.get("units"), list):
+            raise MathhammerError(f"--book {path}: not an Army Forge army book export (no uid and units)")
+        by_id.setdefault(key, book)
+        names.setdefault(key, path.name)
+    missing = [i for i in ids if i not in by_id]
+    if missing:
+        raise MathhammerError(
+            f"{file}: an Army Forge list save of army book ID {', '.join(missing)}, which no --book gives "
+            f"(given: {', '.join(sorted(by_id)) or 'none'}); give --book BOOK.json, the army book export of that id"
+        )
+    units, warnings = resolve_save(data, by_id)
+    inner = data["list"]
+    total = _int_or_none(data.get("listPoints", inner.get("listPoints")))
+    added = sum(_int_or_none(u.get("cost")) or 0 for u in units)
+    name = inner.get("name") or data.get("armyName") or file.stem
+    notes = [
+        f"List {name!r}: {total if total is not None else added} points"
+        + (
+            f" (listPoints of the save; the units below add up to {added})"
+            if total is not None
+            else " (the units below)"
+        )
+        + (f", limit {inner['pointsLimit']}" if _int_or_none(inner.get("pointsLimit")) is not None else ""),
+        f"Sources: {file.name} (Army Forge list save)"
+        + "".join(f", {names[i]} (army book {by_id[i].get('name', i)}, ID {i})" for i in ids),
+    ]
+    if total is not None and total != added:
+        warnings.append(f"{file.name}: the list save says {total} points; the units imported add up to {added}")
+    used = " + ".join(names[i] for i in ids)
+    return units, f"Army Forge list save {file.name} with {used}", notes, forced + warnings
+
+
+def _int_or_none(value: object) -> int | None:
+    from ..grimdark.opr_import import _int
+
+    return _int(value)
+
+
 @handle_errors
 def import_opr(
-    file: Annotated[Path, typer.Argument(metavar="FILE.json", help="Army Forge army-book or list export (JSON).")],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE.json", help="Army Forge army-book export, share/TTS export or list save.")
+    ],
     out: Annotated[
         Path | None, typer.Option("--out", metavar="FILE.toml", help="Write the TOML here (atomically).")
     ] = None,
+    book: Annotated[
+        list[Path] | None,
+        typer.Option("--book", metavar="BOOK.json", help="Army book export a list save refers to (repeatable)."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Import a file of another game system (Firefight, Age of Fantasy, ...).")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON: units, warnings, toml, out.")] = False,
 ) -> None:
     """Convert an Army Forge export into Grimdark Future unit profiles (TOML).
 
     Rules mathhammer does not model are left out and listed as warnings on stderr.
     """
-    from ..errors import InputError
+    from ..errors import InputError, MathhammerError
     from ..grimdark.opr_import import convert
+    from ..grimdark.opr_saves import is_list_save
     from ..grimdark.profiles import load_text
 
     data = _read(file)
     if not isinstance(data, dict | list):
         raise InputError("FILE", str(file), 'an Army Forge export: a JSON list of units or an object with "units"')
-    text, warnings = convert(data, file.name)
+    forced = _system_check(file, data, force)
+    books = list(book or [])
+    if isinstance(data, dict) and is_list_save(data):
+        units, source, notes, pre = _from_save(file, data, books, force)
+        text, warnings = convert(units, file.name, source=source, notes=notes)
+    else:
+        if books:
+            raise MathhammerError(f"--book: {file} is not an Army Forge list save; --book is only for a list save")
+        pre = []
+        text, warnings = convert(data, file.name)
+    warnings = forced + pre + warnings
     if out is not None:
         write_atomic(out, text)
     for w in warnings:
         typer.echo(f"warning: {w}", err=True)
     if as_json:
-        units = list(load_text(text, file.name))
-        payload = {"units": units, "warnings": warnings, "out": None if out is None else str(out), "toml": text}
+        units_out = list(load_text(text, file.name))
+        payload = {"units": units_out, "warnings": warnings, "out": None if out is None else str(out), "toml": text}
         typer.echo(json.dumps(payload))
     elif out is None:
         typer.echo(text, nl=False)

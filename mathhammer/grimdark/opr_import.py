@@ -62,7 +62,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import InputError
@@ -464,8 +464,13 @@ def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str]) 
     return "\n".join(lines) + "\n"
 
 
-def convert(data: dict[str, Any] | list[Any], source_name: str) -> tuple[str, list[str]]:
+def convert(
+    data: dict[str, Any] | list[Any], source_name: str, *, source: str | None = None, notes: Sequence[str] = ()
+) -> tuple[str, list[str]]:
     """The TOML text of the units of an Army Forge export, and the warnings.
+
+    ``source`` is each unit's ``source`` (default ``"Army Forge export SOURCE_NAME"``); ``notes`` are
+    comment lines added to the header (a list save's total points and files).
 
     Raises:
         InputError: no units found in ``data``.
@@ -478,7 +483,7 @@ def convert(data: dict[str, Any] | list[Any], source_name: str) -> tuple[str, li
     warnings: list[str] = []
     blocks: list[str] = []
     seen: dict[str, int] = {}
-    source = f"Army Forge export {source_name}"
+    source = source or f"Army Forge export {source_name}"
     found = _fold_combined(found, warnings)
     names: dict[int, str] = {}
     by_sel: dict[str, str] = {}
@@ -521,7 +526,8 @@ def convert(data: dict[str, Any] | list[Any], source_name: str) -> tuple[str, li
         blocks.append(block)
     header = (
         f"# Grimdark Future units imported from {source_name} by `mathhammer import-opr`.\n"
-        "# Your own Army Forge export: check the values against your army book.\n"
+        + "".join(f"# {' '.join(line.split())}\n" for line in notes)
+        + "# Your own Army Forge export: check the values against your army book.\n"
         "# Format: profiles/grimdark/README.md.\n"
     )
     text = header + "".join("\n" + b for b in blocks)
