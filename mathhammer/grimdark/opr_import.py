@@ -29,6 +29,9 @@ schema; it accepts:
   true`` and ``"joinToUnit"``) become one unit; a hero joined to a unit
   (``joinToUnit``, not combined) is written as its own unit with a comment
   saying how to join it as a target (``"Unit + Hero"``).
+- an Army Forge list save (``saveVersion``, ``list.units`` with ``selectedUpgrades`` of
+  ``upgradeId``/``optionId``) holds no profiles: :func:`~mathhammer.grimdark.opr_saves.resolve_save`
+  builds its units from the army book exports first, and the result is converted here.
 
 Nothing is dropped silently: every rule this package does not model, every
 unit or weapon that cannot be read, is left out of the TOML and named in a
