@@ -160,3 +160,30 @@ def test_existing_exports_are_not_list_saves() -> None:
     no_version = copy.deepcopy(json.loads(SAVE.read_text()))
     del no_version["saveVersion"]
     assert is_list_save(no_version)
+
+
+def test_combined_unit_in_a_list_save_is_one_unit(app: typer.Typer, tmp_path: Path) -> None:
+    save = json.loads(SAVE.read_text())
+    save["list"]["units"][0]["combined"] = True
+    save["list"]["units"].append(
+        {
+            "id": "u-troop",
+            "armyId": "hand-made-book-01",
+            "selectionId": "sel-b",
+            "selectedUpgrades": [],
+            "combined": True,
+            "joinToUnit": "sel-a",
+        }
+    )
+    save["listPoints"] = 305
+    path = tmp_path / "save.json"
+    path.write_text(json.dumps(save))
+    out = tmp_path / "army.toml"
+    result = _run(app, str(path), "--book", str(BOOK), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    text = out.read_text()
+    squad = text.split('[units."Alpha Squad"]')[1].split("[units.")[0]
+    assert "models = 10" in squad and "points = 230" in squad
+    assert '{ name = "Test Rifle", count = 9, range = 24, attacks = 1, rules = ["AP(1)"] }' in squad
+    assert "# List 'Test Strike Group': 305 points" in text
+    assert set(load_text(text, "army.toml")) == {"Alpha Squad", "Test Captain"}
