@@ -65,6 +65,22 @@ def test_rules_come_from_the_data_file() -> None:
     assert rules.version == "3.5.1"
 
 
+def test_each_limit_is_quoted_from_the_rule_text() -> None:
+    """Every limit's text is a piece of the quoted force-organisation text, and its number is in that piece."""
+    import tomllib
+
+    from mathhammer.grimdark.army import data_path
+
+    data = tomllib.loads(data_path().read_text(encoding="utf-8"))
+    for key in ("heroes", "copies", "share", "units"):
+        rule = data["rules"][key]
+        assert rule["text"] in data["text"], key
+        numbers = [v for k, v in rule.items() if k in ("per_points", "percent")]
+        assert numbers and all(str(n) in rule["text"] for n in numbers), key
+        assert rule["name"] in data["text"], key  # the name printed with a violation is quoted too
+    assert "doesn't go over the agreed total game size" in data["rules"]["points_limit"]["text"]
+
+
 def test_the_books_worked_example(tmp_path: Path, units: GFRoster) -> None:
     # "When playing a 2000pts game, players may bring max. 4 heroes, max. 3 copies of each unit,
     # no unit worth over 700pts, and max. 10 units in total."
