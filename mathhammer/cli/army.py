@@ -1,4 +1,8 @@
-"""``mathhammer army validate FILE [--profiles DIR] [--json]``: check an army list (rulebook 9.1)."""
+"""``mathhammer army validate FILE [--system gf] [--profiles DIR] [--json]``: check an army list.
+
+StarCraft (the default): rulebook 9.1. Grimdark Future (``--system gf``): the v3.5 army-building
+rules of ``profiles/rules/grimdark_army_building.toml`` (``mathhammer.grimdark.army``).
+"""
 
 from __future__ import annotations
 
@@ -9,12 +13,18 @@ import typer
 
 from .common import handle_errors
 
-app = typer.Typer(help="Army lists: check one against the army-building rules (9.1).", no_args_is_help=True)
+app = typer.Typer(
+    help="Army lists: check one against the army-building rules (StarCraft 9.1, Grimdark Future v3.5).",
+    no_args_is_help=True,
+)
 
 ProfilesOpt = Annotated[
     list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profile folder, repeatable.")
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+SystemOpt = Annotated[
+    str, typer.Option("--system", help="Game system: starcraft (sc) or grimdark (gf, opr) [starcraft].")
+]
 
 
 def register(root: typer.Typer) -> None:
@@ -24,15 +34,34 @@ def register(root: typer.Typer) -> None:
 @app.command("validate")
 @handle_errors
 def validate(
-    file: Annotated[str, typer.Argument(metavar="FILE", help="An army list (TOML, profiles/armies/README.md).")],
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="An army list (TOML: profiles/armies/README.md; Grimdark Future: profiles/grimdark/README.md).",
+        ),
+    ],
     profiles: ProfilesOpt = None,
     as_json: JsonOpt = False,
+    system: SystemOpt = "starcraft",
 ) -> None:
     """Check an army list: Minerals, Vespene Gas, Army Slots, Faction Tags, compositions, upgrades.
 
-    Prints the totals and "valid", or every violation as an ``error:`` line on
-    stderr with exit status 2.
+    With ``--system gf``: a Grimdark Future list against the points limit, heroes per points,
+    copies of a unit, the share of points in one unit and units per points (v3.5). Prints the
+    totals and "valid" (``ok: ...`` for Grimdark Future), or every violation as an ``error:``
+    line on stderr with exit status 2.
     """
+    from .. import systems
+
+    game = systems.get(system, "--system")
+    if game.name == "grimdark":
+        _validate_gf(file, profiles or [], as_json)
+        return
+    if game.name != "starcraft":
+        from ..errors import InputError
+
+        raise InputError("--system", system, "starcraft (sc) or grimdark (gf, opr): the systems with army lists")
     from ..starcraft.army import ArmyError, check_army, load_army
     from ..starcraft.roster import load_roster
 
@@ -50,3 +79,22 @@ def validate(
             typer.echo("valid")
     if not report.valid:
         raise ArmyError(report.problems)
+
+
+def _validate_gf(file: str, profiles: list[str], as_json: bool) -> None:
+    """``army validate --system gf``: every violation naming its rule, or ``ok: ...``."""
+    from ..grimdark.army import GFArmyError, check_gf_army, load_gf_army
+    from ..grimdark.profiles import load_units
+
+    army = load_gf_army(file)
+    report = check_gf_army(army, load_units(profiles))
+    if as_json:
+        typer.echo(json.dumps(report.as_dict()))
+    elif report.valid:
+        title = f"{army.name} ({army.file})" if army.name else army.file
+        typer.echo(
+            f"ok: {title}: {report.points}/{army.points} pts, {report.units} units, {report.heroes} heroes "
+            "(Grimdark Future v3.5 army building)"
+        )
+    if not report.valid:
+        raise GFArmyError(report.problems)
