@@ -142,12 +142,15 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
                 for _ in range(b):
                     hit(ap, poison, cover, deadly, ignores_regen, shred)
     i, w = state["i"], state["w"]
+    # GF v3.5.1 core rules, Morale: "half or less of its starting size or tough value (for units with
+    # a single model) ... starting size is counted at the beginning of the game"
+    start = defender.starting_models + (1 if defender.hero is not None else 0)
     if i >= m:
         due = False
-    elif m == 1 and models[0][0] > 1:
+    elif start == 1 and models[0][0] > 1:
         due = 2 * (models[0][0] - w) <= models[0][0]
     else:
-        due = 2 * (m - i) <= m
+        due = 2 * (m - i) <= start
     return state["dealt"], i, w, due
 
 

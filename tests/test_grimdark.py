@@ -467,6 +467,23 @@ def test_morale_single_tough_model_by_wounds():
     assert close(t4.morale_test_due[1], t4.wounds_on_next[2] + t4.wounds_on_next[3])
 
 
+def test_morale_half_strength_against_the_starting_size():
+    """GF v3.5.1 core rules, Morale: a test when wounds "leave it with half or less of its starting size
+    ... Note that starting size is counted at the beginning of the game". A unit of 5 with 3 left: one
+    wound (2 left, 2 <= 5/2) makes a test due; counted against the 3 left it would not (2 > 3/2)."""
+    a = attack(attacks=1, quality=2)  # hits on 2+: 5/6; Defense 6+ fails 5/6
+    t = grimdark_exact(a, Defender(3, defense=6, starting_models=5))
+    assert close(t.morale_test_due[1], F(5, 6) * F(5, 6))
+    full = grimdark_exact(a, Defender(3, defense=6))  # a unit of 3 at full strength: 2 left is above half
+    assert close(full.morale_test_due[1], 0)
+    # the joined hero counts in the starting size: 2 of 4 + hero left, one wound leaves 2 of 5
+    hero = grimdark_exact(a, Defender(2, defense=6, starting_models=4, hero=Hero(2, 3)))
+    assert close(hero.morale_test_due[1], F(5, 6) * F(5, 6))
+    assert Defender(3).starting_models == 3
+    with pytest.raises(InputError, match="starting_models"):
+        Defender(3, starting_models=2)
+
+
 def test_out_of_range_weapon_rolls_nothing_and_warns():
     """Seed, "Zasięg broni": at 25\" a 24\" weapon cannot be used."""
     a = Attacker((WeaponGroup(5, Weapon("Carbine", 1, range=24)),), 4, distance=25)
@@ -526,6 +543,11 @@ NAIVE_CASES = {
             charging=True,
         ),
         Defender(4, defense=4, cover=True, hero=Hero(2, 4, rules=("Regeneration",)), rules=("Regeneration",)),
+    ),
+    # GF v3.5.1 Morale: half strength against the starting size (4 + hero), not the 2 + hero left
+    "starting_size_hero": (
+        attack(attacks=2, models=2, rules=("AP(1)",)),
+        Defender(2, defense=4, starting_models=4, hero=Hero(2, 3)),
     ),
     "two_groups_single_tough": (
         Attacker(

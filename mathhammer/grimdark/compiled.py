@@ -30,9 +30,11 @@ ataku strzeleckiego", steps 5-8):
    the next model hit by hit.
 
 After the last group: morale test due when the unit (hero included) is at
-half its starting size or below, or, for a unit of one model with Tough(X),
-when it has half its wounds or fewer left (:func:`morale_due`); a destroyed
-unit takes no test.
+half its starting size or below, the starting size being the unit's size at
+the beginning of the game (``Defender.starting_models``), not the models left
+when the attack starts; or, for a unit of one model with Tough(X), when it
+has half its wounds or fewer left (:func:`morale_due`); a destroyed unit takes
+no test.
 
 Sources, and the version this package follows
 ----------------------------------------------
@@ -233,6 +235,9 @@ class CompiledTarget:
         regeneration: int64[M], 1 when Regeneration is active while model ``i`` is next in line.
         single_tough: 1 when the unit is one model with Tough(X > 1) (morale by wounds).
         hero: True when the last model is a joined hero.
+        start: the starting size morale's half strength is counted against: the unit's starting
+            models (the joined hero included), or a single Tough model's Tough; 0: ``models``
+            (the unit at full strength), or the Tough for a single Tough model.
     """
 
     tough: np.ndarray
@@ -240,6 +245,14 @@ class CompiledTarget:
     regeneration: np.ndarray
     single_tough: int
     hero: bool = False
+    start: int = 0
+
+    @property
+    def starting_size(self) -> int:
+        """Morale's starting size: models, or a single model's Tough (see :attr:`start`)."""
+        if self.start:
+            return self.start
+        return int(self.tough[0]) if self.single_tough else self.models
 
     @property
     def models(self) -> int:
@@ -376,14 +389,22 @@ def tally_of(target: CompiledTarget, trials: int, wounds, models_destroyed, woun
 
 
 def morale_due(target: CompiledTarget, i: int, w: int) -> bool:
-    """Seed: a test when the unit ends at half its starting size or less (one Tough model: half its wounds)."""
+    """A test when the unit ends with "half or less of its starting size or tough value (for units
+    with a single model)" (GF v3.5.1 core rules, Morale): models left against the starting size,
+    or one Tough model's wounds left against its Tough.
+
+    >>> t = compile_target(Defender(3, starting_models=5))
+    >>> morale_due(t, 0, 0), morale_due(t, 1, 0)   # 3 of 5 left: above half; 2 of 5: half or less
+    (False, True)
+    """
     m = target.models
     if i >= m:
         return False  # destroyed: no unit left to test
+    start = target.starting_size
     if target.single_tough:
-        t = int(target.tough[0])
-        return 2 * (t - w) <= t
-    return 2 * (m - i) <= m
+        return 2 * (int(target.tough[0]) - w) <= start
+    # the models not there at the start of the attack were lost before it
+    return 2 * (m - i) <= start
 
 
 def morale_quality(defender: Defender) -> int:
@@ -409,6 +430,8 @@ def compile_target(defender: Defender) -> CompiledTarget:
     """The defender's models in wound order, the joined hero last."""
     n = defender.models
     hero = defender.hero
+    # "tough value (for units with a single model)": a unit that started as one model with Tough(X > 1)
+    single = int(hero is None and (defender.starting_models or n) == 1 and defender.tough > 1)
     tough = [defender.tough] * n + ([hero.tough] if hero else [])
     defense = [defender.defense] * n + ([hero.defense] if hero else [])
     unit_regen = has(defender.rules, "Regeneration")
@@ -419,8 +442,9 @@ def compile_target(defender: Defender) -> CompiledTarget:
         tough=np.array(tough, dtype=np.int64),
         defense=np.array(defense, dtype=np.int64),
         regeneration=np.array(regen, dtype=np.int64),
-        single_tough=int(hero is None and n == 1 and defender.tough > 1),
+        single_tough=single,
         hero=hero is not None,
+        start=defender.tough if single else (defender.starting_models or n) + (1 if hero else 0),
     )
 
 

@@ -133,7 +133,7 @@ def _trial(state, gamma, params, natural, tough, defense, regen):
 
 
 @njit(**JIT)
-def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, single, row):
+def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, single, start, row):
     """Trials of chunks ``slot, slot + n_slots, ...`` counted into ``row``: damage | models | marker | due."""
     m = tough.shape[0]
     total = 0
@@ -154,19 +154,19 @@ def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, reg
             row[d0 + dealt] += 1
             row[m0 + i] += 1
             row[k0 + w] += 1
-            # seed: half the starting size or less; one Tough model: half its wounds or fewer left
+            # half the starting size or less (start: models at the beginning of the game, or one
+            # Tough model's Tough): GF v3.5.1 core rules, Morale
             left = tough[0] - w if single else m - i
-            start = tough[0] if single else m
             due = 1 if (i < m and 2 * left <= start) else 0
             row[s0 + due] += 1
 
 
 @njit(**PARALLEL)
-def _run_block(key, gamma, n, params, natural, tough, defense, regen, single, hist):
+def _run_block(key, gamma, n, params, natural, tough, defense, regen, single, start, hist):
     """All ``n`` trials; slot ``s`` of ``hist`` counts chunks ``s, s + n_slots, ...``."""
     n_slots = hist.shape[0]
     for slot in prange(n_slots):
-        _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, single, hist[slot])
+        _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, single, start, hist[slot])
 
 
 def pack_groups(attack: CompiledAttack) -> np.ndarray:
@@ -201,7 +201,7 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     hist = histograms.rows
     _run_block(
         np.uint64(base), np.uint64(gamma), int(trials), params, int(cmp.NATURAL_DEFENSE),
-        target.tough, target.defense, target.regeneration, target.single_tough, hist,
+        target.tough, target.defense, target.regeneration, target.single_tough, target.starting_size, hist,
     )  # fmt: skip
     out = [h.astype(np.float64) for h in histograms.counts().values()]
     return cmp.tally_of(target, int(trials), *out)

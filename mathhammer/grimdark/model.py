@@ -167,16 +167,20 @@ class Hero:
 
 @dataclass(frozen=True)
 class Defender:
-    """The target unit, at full strength.
+    """The target unit.
 
     Attributes:
-        models: models in the unit, the joined hero not counted.
+        models: models left in the unit at the start of the attack, the joined hero not counted.
         defense: Defense (4 means 4+).
         tough: Tough(X) of each model (1: one wound removes a model).
         quality: Quality for its morale test.
         rules: unit special rules (Tough(X), Regeneration).
         cover: the unit is in cover (+1 to Defense rolls against shooting).
         hero: an optional joined :class:`Hero`.
+        starting_models: the unit's starting size, the joined hero not counted; None: ``models``
+            (a unit at full strength). Morale's half strength is counted against it: "half or less
+            of its starting size ... Note that starting size is counted at the beginning of the
+            game" (GF v3.5.1 core rules, Morale; see :mod:`mathhammer.grimdark.compiled`).
     """
 
     models: int = 1
@@ -186,9 +190,13 @@ class Defender:
     rules: tuple[Rule, ...] = ()
     cover: bool = False
     hero: Hero | None = None
+    starting_models: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", whole("models", self.models, 1, 999, "models in the target unit"))
+        start = self.models if self.starting_models is None else self.starting_models
+        start = whole("starting_models", start, self.models, 999, f"the unit's starting size, at least {self.models}")
+        object.__setattr__(self, "starting_models", start)
         object.__setattr__(self, "defense", target_number("defense", self.defense, "Defense"))
         rules = _rules(self.rules, "unit", "rules")
         object.__setattr__(self, "rules", rules)
