@@ -149,12 +149,14 @@ class Hero:
         defense: its Defense (4 means 4+), rolled for hits it would take.
         rules: unit special rules of the hero (Regeneration, Tough(X)).
         quality: its Quality, for the unit's morale test (the better of the two is used); None: the unit's.
+        fearless: the hero has Fearless (see :class:`Defender`); the unit's Fearless needs it too.
     """
 
     tough: int = 1
     defense: int = 4
     rules: tuple[Rule, ...] = ()
     quality: int | None = None
+    fearless: bool = False
 
     def __post_init__(self) -> None:
         rules = _rules(self.rules, "unit", "hero.rules")
@@ -163,6 +165,7 @@ class Hero:
         object.__setattr__(self, "defense", target_number("hero.defense", self.defense, "Defense"))
         if self.quality is not None:
             object.__setattr__(self, "quality", target_number("hero.quality", self.quality, "Quality"))
+        _flag("hero.fearless", self.fearless)
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,9 @@ class Defender:
             (a unit at full strength). Morale's half strength is counted against it: "half or less
             of its starting size ... Note that starting size is counted at the beginning of the
             game" (GF v3.5.1 core rules, Morale; see :mod:`mathhammer.grimdark.compiled`).
+        fearless: the unit has Fearless (GF v3.5 common rules: "When a unit where all models have
+            this rule fails a morale test, roll one die. On a 4+ it counts as passed instead."); with
+            a joined hero, the hero must have it too (``Hero.fearless``).
     """
 
     models: int = 1
@@ -191,6 +197,7 @@ class Defender:
     cover: bool = False
     hero: Hero | None = None
     starting_models: int | None = None
+    fearless: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", whole("models", self.models, 1, 999, "models in the target unit"))
@@ -203,6 +210,7 @@ class Defender:
         object.__setattr__(self, "tough", _tough("tough", self.tough, rules))
         object.__setattr__(self, "quality", target_number("quality", self.quality, "Quality"))
         _flag("cover", self.cover)
+        _flag("fearless", self.fearless)
         if self.hero is not None and not isinstance(self.hero, Hero):
             raise InputError("hero", self.hero, "a Hero or None")
         if self.models * self.tough + (self.hero.tough if self.hero else 0) > 4000:
