@@ -44,7 +44,7 @@ def _models(defender: Defender):
 
 
 def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
-    """One attack: ``(damage, models removed, wounds on the next model, morale due)``."""
+    """One attack: ``(damage, models removed, wounds on the next model, morale due, morale test passed)``."""
     models = _models(defender)
     m = len(models)
     state = {"i": 0, "w": 0, "dealt": 0}
@@ -142,13 +142,33 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
                 for _ in range(b):
                     hit(ap, poison, cover, deadly, ignores_regen, shred)
     i, w = state["i"], state["w"]
+    # GF v3.5.1 core rules, Morale: "half or less of its starting size or tough value (for units with
+    # a single model) ... starting size is counted at the beginning of the game"
+    start = defender.starting_models + (1 if defender.hero is not None else 0)
     if i >= m:
         due = False
-    elif m == 1 and models[0][0] > 1:
+    elif start == 1 and models[0][0] > 1:
         due = 2 * (models[0][0] - w) <= models[0][0]
     else:
-        due = 2 * (m - i) <= m
-    return state["dealt"], i, w, due
+        due = 2 * (m - i) <= start
+    # "Units that were in melee don't take morale tests from wounds" (GF v3.5.1 core rules, Morale)
+    if any(g.weapon.melee for g in attacker.groups):
+        due = False
+    passed = False
+    if due:
+        hero = defender.hero
+        if i < defender.models:  # unit models left: the hero tests on their behalf, the better Quality
+            quality = defender.quality if hero is None or hero.quality is None else min(defender.quality, hero.quality)
+            fearless = defender.fearless and (hero is None or hero.fearless)  # "all models have this rule"
+        else:  # the hero alone
+            assert hero is not None
+            quality = defender.quality if hero.quality is None else hero.quality
+            fearless = hero.fearless
+        roll = d6()
+        passed = roll != 1 and (roll == 6 or roll >= quality)  # "one regular Quality test"
+        if not passed and fearless:
+            passed = d6() >= 4  # Fearless: "roll one die. On a 4+ it counts as passed instead."
+    return state["dealt"], i, w, due, passed
 
 
 def naive_tally(attacker: Attacker, defender: Defender, trials: int, seed: int = 0) -> Tally:
@@ -159,19 +179,33 @@ def naive_tally(attacker: Attacker, defender: Defender, trials: int, seed: int =
     destroyed = np.zeros(len(models) + 1)
     marker = np.zeros(max(t for t, _, _ in models))
     due = np.zeros(2)
+    passed = np.zeros(2)
+    shaken = np.zeros(2)
+    routed = np.zeros(2)  # a test from wounds fails into Shaken, never Routed
     hero_tough = models[-1][0] if defender.hero is not None else 0
     hero = np.zeros(hero_tough + 1)
     last = len(models) - 1
     for _ in range(trials):
-        d, i, w, u = one_attack(attacker, defender, rng)
+        d, i, w, u, ok = one_attack(attacker, defender, rng)
         damage[d] += 1
         destroyed[i] += 1
         marker[w] += 1
         due[int(u)] += 1
+        passed[int(u and ok)] += 1
+        shaken[int(u and not ok)] += 1
+        routed[0] += 1
         # the hero is the last model in line: its wounds, counted on the model itself
         if defender.hero is not None:
             hero[hero_tough if i > last else (w if i == last else 0)] += 1
-    hists = {"wounds": damage, "models_destroyed": destroyed, "wounds_on_next": marker, "morale_test_due": due}
+    hists = {
+        "wounds": damage,
+        "models_destroyed": destroyed,
+        "wounds_on_next": marker,
+        "morale_test_due": due,
+        "morale_passed": passed,
+        "morale_shaken": shaken,
+        "morale_routed": routed,
+    }
     if defender.hero is not None:
         hists["hero_wounds"] = hero
     return Tally(trials, **hists)

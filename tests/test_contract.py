@@ -30,7 +30,11 @@ SC_KEYS = [
     "damage_marker",
     "shielded_after",
 ]
-GF_KEYS = ["engine", "trials", "seed", "wounds", "models_destroyed", "unit_destroyed", "morale_test_due"]
+GF_KEYS = [
+    "engine", "trials", "seed", "wounds", "models_destroyed", "unit_destroyed", "morale_test_due",
+    # GF v3.5.1 core rules, Morale: the test's outcome (passed, Shaken, Routed)
+    "morale_passed", "morale_shaken", "morale_routed",
+]  # fmt: skip
 
 
 def cli(*args: str) -> object:
@@ -315,5 +319,8 @@ def test_tally_histograms_are_named() -> None:
     t = mh.attack("Marine", "Zergling").tally
     assert sorted(t.hists) == ["damage", "marker", "models_destroyed", "shielded"]
     g = mh.attack("Robot Warriors", "Saurian Warriors", system="gf").tally
-    assert sorted(g.hists) == ["models_destroyed", "morale_test_due", "wounds", "wounds_on_next"]
+    assert sorted(g.hists) == [
+        "models_destroyed", "morale_passed", "morale_routed", "morale_shaken", "morale_test_due", "wounds",
+        "wounds_on_next",
+    ]  # fmt: skip
     assert np.isclose(g.wounds.sum(), 1.0)

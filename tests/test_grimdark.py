@@ -467,6 +467,58 @@ def test_morale_single_tough_model_by_wounds():
     assert close(t4.morale_test_due[1], t4.wounds_on_next[2] + t4.wounds_on_next[3])
 
 
+def test_morale_half_strength_against_the_starting_size():
+    """GF v3.5.1 core rules, Morale: a test when wounds "leave it with half or less of its starting size
+    ... Note that starting size is counted at the beginning of the game". A unit of 5 with 3 left: one
+    wound (2 left, 2 <= 5/2) makes a test due; counted against the 3 left it would not (2 > 3/2)."""
+    a = attack(attacks=1, quality=2)  # hits on 2+: 5/6; Defense 6+ fails 5/6
+    t = grimdark_exact(a, Defender(3, defense=6, starting_models=5))
+    assert close(t.morale_test_due[1], F(5, 6) * F(5, 6))
+    full = grimdark_exact(a, Defender(3, defense=6))  # a unit of 3 at full strength: 2 left is above half
+    assert close(full.morale_test_due[1], 0)
+    # the joined hero counts in the starting size: 2 of 4 + hero left, one wound leaves 2 of 5
+    hero = grimdark_exact(a, Defender(2, defense=6, starting_models=4, hero=Hero(2, 3)))
+    assert close(hero.morale_test_due[1], F(5, 6) * F(5, 6))
+    assert Defender(3).starting_models == 3
+    with pytest.raises(InputError, match="starting_models"):
+        Defender(3, starting_models=2)
+
+
+def test_morale_test_passed_or_shaken_at_the_quality_with_fearless():
+    """GF v3.5.1 core rules, Morale: "take one regular Quality test ... If the test is passed, nothing happens.
+    If the test is failed, the unit is Shaken" (a test from wounds never Routs); GF v3.5 common rules,
+    Fearless: "When a unit where all models have this rule fails a morale test, roll one die. On a 4+ it
+    counts as passed instead." Starting size 5 with 3 left, Quality 3+: one wound (5/6 * 5/6) makes the
+    test due; it passes on 3+ (4/6); with Fearless 4/6 + 2/6 * 3/6 = 5/6."""
+    a = attack(attacks=1, quality=2)
+    due = F(5, 6) * F(5, 6)
+    t = grimdark_exact(a, Defender(3, defense=6, quality=3, starting_models=5))
+    assert close(t.morale_test_due[1], due)
+    assert close(t.morale_passed[1], due * F(4, 6)) and close(t.morale_shaken[1], due * F(2, 6))
+    assert close(t.morale_routed[1], 0)
+    f = grimdark_exact(a, Defender(3, defense=6, quality=3, starting_models=5, fearless=True))
+    assert close(f.morale_passed[1], due * F(5, 6)) and close(f.morale_shaken[1], due * F(1, 6))
+    # a joined hero without Fearless: not "a unit where all models have this rule"
+    h = grimdark_exact(a, Defender(2, defense=6, quality=3, starting_models=4, fearless=True, hero=Hero(2, 3)))
+    assert close(h.morale_shaken[1], due * F(2, 6))
+    # a single Tough(6) model: "tough value (for units with a single model)": 3 wounds leave half (3 of 6)
+    one = grimdark_exact(attack(attacks=1, quality=2, rules=("Deadly(3)",)), Defender(1, defense=6, tough=6))
+    assert close(one.morale_test_due[1], due)
+    assert close(one.morale_passed[1], due * F(1, 2)) and close(one.morale_shaken[1], due * F(1, 2))
+    for tally in (t, f, h, one):
+        assert close(tally.morale_passed.sum(), 1) and close(tally.morale_shaken.sum(), 1)
+
+
+def test_no_morale_test_from_wounds_after_melee():
+    """GF v3.5.1 core rules, Morale: "Units that were in melee don't take morale tests from wounds at the end
+    of an activation, but must compare the number of wounds each unit caused instead" (the melee result;
+    not modelled): no test is reported after a melee attack, whatever the wounds."""
+    claws = attack(attacks=1, models=3, quality=2, melee=True)
+    t = grimdark_exact(claws, Defender(3, defense=6))
+    assert close(t.models_destroyed[2], 3 * F(25, 36) ** 2 * F(11, 36))  # 1 of 3 left: shooting would test
+    assert close(t.morale_test_due[1], 0) and close(t.morale_passed[1], 0) and close(t.morale_shaken[1], 0)
+
+
 def test_out_of_range_weapon_rolls_nothing_and_warns():
     """Seed, "Zasięg broni": at 25\" a 24\" weapon cannot be used."""
     a = Attacker((WeaponGroup(5, Weapon("Carbine", 1, range=24)),), 4, distance=25)
@@ -527,6 +579,21 @@ NAIVE_CASES = {
         ),
         Defender(4, defense=4, cover=True, hero=Hero(2, 4, rules=("Regeneration",)), rules=("Regeneration",)),
     ),
+    # GF v3.5.1 Morale: half strength against the starting size (4 + hero), not the 2 + hero left
+    "starting_size_hero": (
+        attack(attacks=2, models=2, rules=("AP(1)",)),
+        Defender(2, defense=4, starting_models=4, hero=Hero(2, 3)),
+    ),
+    # GF v3.5.1 Morale, v3.5 Fearless: with warriors left the test is at Quality 3+ without Fearless (the
+    # warriors lack it); the hero alone tests at its own 6+ with its Fearless
+    "fearless_hero_alone": (
+        attack(attacks=3, models=3, quality=2, rules=("AP(2)",)),
+        Defender(2, defense=4, quality=3, hero=Hero(3, 4, quality=6, fearless=True)),
+    ),
+    "fearless_unit_and_hero": (
+        attack(attacks=2, models=3, rules=("AP(1)",)),
+        Defender(2, defense=4, quality=5, starting_models=3, fearless=True, hero=Hero(2, 4, fearless=True)),
+    ),
     "two_groups_single_tough": (
         Attacker(
             (
@@ -555,7 +622,8 @@ def test_naive_reference_agrees_with_exact(name):
 @pytest.mark.parametrize("name", sorted(NAIVE_CASES))
 def test_pmfs_sum_to_one(name):
     tally = grimdark_exact(*NAIVE_CASES[name])
-    for h in (tally.wounds, tally.models_destroyed, tally.wounds_on_next, tally.morale_test_due):
+    hists = (tally.wounds, tally.models_destroyed, tally.wounds_on_next, tally.morale_test_due)
+    for h in (*hists, tally.morale_passed, tally.morale_shaken, tally.morale_routed):
         assert abs(h.sum() - 1.0) < 1e-12
         assert (h >= -1e-15).all()
 

@@ -78,6 +78,42 @@ def test_attack_target_with_joined_hero_matches_the_engine() -> None:
     assert "Quality 3+" in text.stdout  # the hero takes the morale test on behalf of the unit
 
 
+def test_target_state_counts_half_strength_against_the_full_unit() -> None:
+    """GF v3.5.1 core rules, Morale: "starting size is counted at the beginning of the game": with 3 of the
+    5 Saurian Warriors left, one more casualty leaves 2 of 5 (half or less): the test is due then."""
+    args = ("attack", "Robot Warriors", "Saurian Warriors", "--system", "gf", "--target-state", "models=3", "--json")
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    want = grimdark_exact(
+        unit_attacker(load_units()["Robot Warriors"], melee=False), Defender(3, defense=4, starting_models=5)
+    )
+    p = want.models_destroyed
+    assert out["morale_test_due"]["p"] == pytest.approx(float(p[1] + p[2]))
+    assert float(p[1]) > 0.01  # counted against the 3 left, one casualty (2 of 3) would not be due
+
+
+def test_morale_outcomes_passed_shaken_routed_on_the_command_line() -> None:
+    """GF v3.5.1 core rules, Morale: the test is one Quality test (Saurian Warriors: 4+), a fail is Shaken, a
+    test from wounds never Routs; after melee no test from wounds (the melee result decides, not modelled)."""
+    args = ("attack", "Robot Warriors", "Saurian Warriors", "--system", "gf", "--target-state", "models=3", "--json")
+    out = json.loads(run(*args).stdout)
+    due = out["morale_test_due"]["p"]
+    assert due > 0.1
+    assert out["morale_passed"]["p"] == pytest.approx(due / 2) and out["morale_shaken"]["p"] == pytest.approx(due / 2)
+    assert out["morale_routed"]["p"] == 0
+    text = run(*args[:-1])
+    assert text.exit_code == 0, text.output
+    assert "P(Shaken: morale test failed)" in text.stdout and "one test at Quality 4+" in text.stdout
+    assert "P(morale test failed" not in text.stdout
+    melee = run("attack", "Robot Warriors", "Saurian Warriors", "--system", "gf", "--phase", "melee")
+    assert melee.exit_code == 0, melee.output
+    assert "morale after melee: decided by the melee result (not modelled yet)" in melee.stdout
+    fists = json.loads(run("attack", "Robot Warriors", "Saurian Warriors", "--system", "gf", "--phase", "melee",
+                           "--json").stdout)  # fmt: skip
+    assert fists["morale_test_due"]["p"] == 0 and fists["morale_shaken"]["p"] == 0
+
+
 def test_hero_is_wounded_last_in_melee_too() -> None:
     """Five Deadly-free wounds at most on 5 Saurians + a Tough(3) hero: the hero is never removed."""
     result = run("attack", "Field Commander", "Saurian Warriors + Field Commander", "--system", "gf", "--phase",

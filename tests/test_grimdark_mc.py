@@ -92,6 +92,13 @@ CASES = {
         Attacker((group(4, 2, "Precise", "Indirect", "AP(1)"),), 5, hit_modifier=-1, moved=True),
         Defender(4, defense=4, cover=True, hero=Hero(2, 3)),
     ),
+    # GF v3.5.1 Morale: 3 left of a unit of 6, half strength counted against the 6
+    "starting_size_wounded_unit": (Attacker((group(3, 1, "AP(1)"),), 4), Defender(3, defense=5, starting_models=6)),
+    # GF v3.5 Fearless with Quality 5+: a failed morale test passes on a 4+ (the test rolled after the attack)
+    "fearless_single_tough": (
+        Attacker((group(3, 2, "AP(1)"),), 4),
+        Defender(1, defense=4, tough=6, quality=5, fearless=True),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),

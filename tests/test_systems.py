@@ -62,6 +62,7 @@ def test_grimdark_seed_example_through_the_cli() -> None:
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     keys = {"engine", "trials", "seed", "wounds", "models_destroyed", "unit_destroyed", "morale_test_due"}
+    keys |= {"morale_passed", "morale_shaken", "morale_routed"}  # GF v3.5.1 core rules, Morale: the test's outcome
     assert set(out) == keys
     assert set(out["wounds"]) == {"pmf", "mean", "stderr"} and set(out["morale_test_due"]) == {"p"}
     assert abs(out["wounds"]["mean"] - 1.25) < 1e-12

@@ -30,9 +30,14 @@ ataku strzeleckiego", steps 5-8):
    the next model hit by hit.
 
 After the last group: morale test due when the unit (hero included) is at
-half its starting size or below, or, for a unit of one model with Tough(X),
-when it has half its wounds or fewer left (:func:`morale_due`); a destroyed
-unit takes no test.
+half its starting size or below, the starting size being the unit's size at
+the beginning of the game (``Defender.starting_models``), not the models left
+when the attack starts; or, for a unit of one model with Tough(X), when it
+has half its wounds or fewer left (:func:`morale_due`); a destroyed unit takes
+no test. The test is one Quality test (:func:`morale_pass_probability`, Fearless
+included): passed, or failed and the unit is Shaken; a test from wounds never
+Routs. After a melee attack no test from wounds is due at all: the melee
+result decides (not modelled here).
 
 Sources, and the version this package follows
 ----------------------------------------------
@@ -47,6 +52,12 @@ The rules are those of the public Grimdark Future core rules, version 3:
 - **[Wiki 2023]** OPR Community Wiki, "Grimdark Future Special Rules",
   revision of 28 September 2023 ("3.0 Updates"),
   https://wiki.onepagerules.com/index.php?oldid=3642&title=Grimdark_Future_Special_Rules
+- **[3.5.1 core]** "GF - Core Rules v3.5.1" (OPR Games), section Morale, as
+  quoted word for word in public notes found with the code index (the note
+  names the PDF
+  https://cdn.prod.website-files.com/636c3b6dcdb4eb2dce722889/692dd5132221284157f8fc82_GF%20-%20Core%20Rules%20v3.5.1.pdf;
+  the same sentences in a second repository's rules summary); the PDF itself
+  was not read.
 - **[3.5]** the v3.5 common-rule texts shipped with Army Forge data (seen in
   several public repositories that bundle Army Forge's common rules,
   ``"system": "all"`` entries), and the r/onepagerules thread "AP
@@ -82,9 +93,36 @@ package does with them:
   that is rolled against the unit's Defense, the hero's own after), it
   counts in the starting size for morale, and the morale test uses the
   better of the unit's and the hero's Quality (:func:`morale_quality`).
-- **Morale** [BG 3.4.1, Morale from Wounds]: a test when wounds "leave it with
+- **Morale** [3.5.1 core]: "At the end of any activation (whether it's their
+  turn or another player's) in which a unit takes wounds that leave it with
   half or less of its starting size or tough value (for units with a single
-  model)"; the test is one Quality test.
+  model), it must take a morale test. Note that starting size is counted at
+  the beginning of the game. To take a morale test, the affected unit must
+  simply take one regular Quality test ... If the test is passed, nothing
+  happens. If the test is failed, the unit is Shaken." And: "Units that were
+  in melee don't take morale tests from wounds at the end of an activation,
+  but must compare the number of wounds each unit caused instead. The unit
+  with the lowest total loses, and must take a morale test"; that test, failed
+  "with half or less of its starting size or tough value", Routs the unit
+  ("remove the entire unit from the game"). ([BG 3.4.1], Morale from Wounds,
+  has the same half-strength wording.) Here: half strength is counted against
+  ``Defender.starting_models`` (the joined hero included; a unit that started
+  as one model with Tough(X): its wounds left against X), not the models left
+  when the attack starts; the test is passed with P((7 - Quality) / 6) at the
+  Quality :func:`morale_quality` gives (:func:`morale_pass_probability`); a
+  failed test from wounds is Shaken, never Routed, so P(Routed) is 0 after
+  shooting; after a melee attack (any weapon of the attack is a melee weapon)
+  no test from wounds is reported, and the melee result, which decides the
+  test and Routed, is not modelled yet. Reading chosen: the test is rolled
+  once, after the attack (the end of the activation), so its die is
+  independent of the attack's dice given the unit's final state; the engines
+  still roll it (Monte Carlo) or weight it per final state (exact), because
+  its Quality and Fearless depend on which models are left (the hero alone
+  tests at its own Quality, with its own Fearless).
+- **Fearless** [3.5 AF]: "When a unit where all models have this rule fails a
+  morale test, roll one die. On a 4+ it counts as passed instead." Active
+  while every model left has it: ``Defender.fearless`` and, with a joined
+  hero, ``Hero.fearless`` too; the hero alone, its own.
 - **Rending** [3.5]: "Ignores Regeneration, and on unmodified results of 6 to
   hit, those hits get AP(+4)" - six hits get the weapon's AP plus 4. (v3.4.1:
   "unmodified rolls of 6 to hit get AP(4)", i.e. AP 4 whatever the weapon's.)
@@ -163,7 +201,8 @@ repositories (each entry lists the army books that use it):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 
 import numpy as np
 
@@ -185,6 +224,10 @@ RENDING_AP = 4
 
 #: Destructive [3.5 AF]: "On unmodified results of 6 to hit, those hits get AP(+4)."
 DESTRUCTIVE_AP = 4
+
+#: Fearless (GF v3.5 common rules): "When a unit where all models have this rule fails a morale test, roll
+#: one die. On a 4+ it counts as passed instead."
+FEARLESS_PASS = 4
 
 #: Relentless: "over 9\"".
 RELENTLESS_DISTANCE = 9.0
@@ -233,6 +276,14 @@ class CompiledTarget:
         regeneration: int64[M], 1 when Regeneration is active while model ``i`` is next in line.
         single_tough: 1 when the unit is one model with Tough(X > 1) (morale by wounds).
         hero: True when the last model is a joined hero.
+        start: the starting size morale's half strength is counted against: the unit's starting
+            models (the joined hero included), or a single Tough model's Tough; 0: ``models``
+            (the unit at full strength), or the Tough for a single Tough model.
+        wounds_test: 1: a morale test from wounds is due at half strength; 0: the attack is a
+            melee attack, after which "Units that were in melee don't take morale tests from
+            wounds" (GF v3.5.1 core rules, Morale).
+        test_quality: int64[M], the Quality of the morale test while model ``i`` is next in line.
+        test_fearless: int64[M], 1 when Fearless is active then (all models left have it).
     """
 
     tough: np.ndarray
@@ -240,6 +291,17 @@ class CompiledTarget:
     regeneration: np.ndarray
     single_tough: int
     hero: bool = False
+    start: int = 0
+    wounds_test: int = 1
+    test_quality: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    test_fearless: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+    @property
+    def starting_size(self) -> int:
+        """Morale's starting size: models, or a single model's Tough (see :attr:`start`)."""
+        if self.start:
+            return self.start
+        return int(self.tough[0]) if self.single_tough else self.models
 
     @property
     def models(self) -> int:
@@ -353,7 +415,17 @@ def take_wounds(tough: np.ndarray, i: int, w: int, wounds: int) -> tuple[int, in
     return i, w, taken
 
 
-def tally_of(target: CompiledTarget, trials: int, wounds, models_destroyed, wounds_on_next, morale_test_due):
+def tally_of(
+    target: CompiledTarget,
+    trials: int,
+    wounds,
+    models_destroyed,
+    wounds_on_next,
+    morale_test_due,
+    morale_passed,
+    morale_shaken,
+    morale_routed,
+):
     """The Tally of an attack from its four histograms, with a joined hero's wounds where there is one.
 
     The hero takes wounds last (seed 002), so its wounds are the wounds dealt past the other models'
@@ -366,6 +438,9 @@ def tally_of(target: CompiledTarget, trials: int, wounds, models_destroyed, woun
         "models_destroyed": models_destroyed,
         "wounds_on_next": wounds_on_next,
         "morale_test_due": morale_test_due,
+        "morale_passed": morale_passed,
+        "morale_shaken": morale_shaken,
+        "morale_routed": morale_routed,
     }
     if target.hero:
         base = int(target.cum[-2])
@@ -376,14 +451,36 @@ def tally_of(target: CompiledTarget, trials: int, wounds, models_destroyed, woun
 
 
 def morale_due(target: CompiledTarget, i: int, w: int) -> bool:
-    """Seed: a test when the unit ends at half its starting size or less (one Tough model: half its wounds)."""
+    """A test when the unit ends with "half or less of its starting size or tough value (for units
+    with a single model)" (GF v3.5.1 core rules, Morale): models left against the starting size,
+    or one Tough model's wounds left against its Tough.
+
+    >>> t = compile_target(Defender(3, starting_models=5))
+    >>> morale_due(t, 0, 0), morale_due(t, 1, 0)   # 3 of 5 left: above half; 2 of 5: half or less
+    (False, True)
+    """
     m = target.models
-    if i >= m:
-        return False  # destroyed: no unit left to test
+    if i >= m or not target.wounds_test:
+        return False  # destroyed: no unit left to test; after melee, the melee result decides
+    start = target.starting_size
     if target.single_tough:
-        t = int(target.tough[0])
-        return 2 * (t - w) <= t
-    return 2 * (m - i) <= m
+        return 2 * (int(target.tough[0]) - w) <= start
+    # the models not there at the start of the attack were lost before it
+    return 2 * (m - i) <= start
+
+
+def morale_pass_probability(quality: int, fearless: bool) -> Fraction:
+    """P(a morale test is passed): "one regular Quality test" (GF v3.5.1 core rules, Morale), passed on a
+    roll of ``quality`` or more (Quality 2+ to 6+: a 1 always fails, a 6 always passes); with Fearless, a
+    failed test rolls one die more and "On a 4+ it counts as passed instead" (GF v3.5 common rules).
+
+    >>> morale_pass_probability(4, False), morale_pass_probability(4, True), morale_pass_probability(3, True)
+    (Fraction(1, 2), Fraction(3, 4), Fraction(5, 6))
+    """
+    p = Fraction(7 - quality, 6)
+    if fearless:
+        p += (1 - p) * Fraction(7 - FEARLESS_PASS, 6)
+    return p
 
 
 def morale_quality(defender: Defender) -> int:
@@ -409,18 +506,31 @@ def compile_target(defender: Defender) -> CompiledTarget:
     """The defender's models in wound order, the joined hero last."""
     n = defender.models
     hero = defender.hero
+    # "tough value (for units with a single model)": a unit that started as one model with Tough(X > 1)
+    single = int(hero is None and (defender.starting_models or n) == 1 and defender.tough > 1)
     tough = [defender.tough] * n + ([hero.tough] if hero else [])
     defense = [defender.defense] * n + ([hero.defense] if hero else [])
     unit_regen = has(defender.rules, "Regeneration")
     hero_regen = hero is not None and has(hero.rules, "Regeneration")
     # "a unit where all models have this rule": all models left, hero included
     regen = [int(unit_regen and (hero is None or hero_regen))] * n + ([int(hero_regen)] if hero else [])
+    # the morale test's Quality and Fearless while model i is next in line: with unit models left, the
+    # better Quality of the unit and its hero, Fearless when both have it ("a unit where all models
+    # have this rule"); the hero alone: its own
+    quality = [morale_quality(defender)] * n
+    fearless = [int(defender.fearless and (hero is None or hero.fearless))] * n
+    if hero is not None:
+        quality.append(defender.quality if hero.quality is None else hero.quality)
+        fearless.append(int(hero.fearless))
     return CompiledTarget(
         tough=np.array(tough, dtype=np.int64),
         defense=np.array(defense, dtype=np.int64),
         regeneration=np.array(regen, dtype=np.int64),
-        single_tough=int(hero is None and n == 1 and defender.tough > 1),
+        single_tough=single,
         hero=hero is not None,
+        start=defender.tough if single else (defender.starting_models or n) + (1 if hero else 0),
+        test_quality=np.array(quality, dtype=np.int64),
+        test_fearless=np.array(fearless, dtype=np.int64),
     )
 
 
@@ -507,4 +617,12 @@ def compile_attack(attacker: Attacker, defender: Defender) -> CompiledAttack:
     ordered = sorted(attacker.groups, key=lambda g: not any(r.name == "Deadly" for r in g.weapon.rules))
     for g in ordered:
         groups.extend(_compile_weapon(attacker, g.models, g.weapon, defender, warnings))
-    return CompiledAttack(tuple(groups), compile_target(defender), tuple(warnings))
+    # GF v3.5.1 core rules, Morale: "Units that were in melee don't take morale tests from wounds at the
+    # end of an activation, but must compare the number of wounds each unit caused instead."
+    target = replace(compile_target(defender), wounds_test=int(not is_melee(attacker)))
+    return CompiledAttack(tuple(groups), target, tuple(warnings))
+
+
+def is_melee(attacker: Attacker) -> bool:
+    """True when the attack is a melee attack (a weapon group is a melee weapon): the units were in melee."""
+    return any(g.weapon.melee for g in attacker.groups)

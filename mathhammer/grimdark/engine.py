@@ -133,7 +133,7 @@ def _trial(state, gamma, params, natural, tough, defense, regen):
 
 
 @njit(**JIT)
-def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, single, row):
+def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, morale, test_q, test_f, row):
     """Trials of chunks ``slot, slot + n_slots, ...`` counted into ``row``: damage | models | marker | due."""
     m = tough.shape[0]
     total = 0
@@ -146,6 +146,12 @@ def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, reg
     m0 = total + 1
     k0 = m0 + m + 1
     s0 = k0 + tmax
+    p0 = s0 + 2
+    h0 = p0 + 2
+    r0 = h0 + 2
+    single = morale[0]
+    start = morale[1]
+    wounds_test = morale[2]
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in range(slot, n_chunks, n_slots):
         for t in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
@@ -154,19 +160,39 @@ def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, reg
             row[d0 + dealt] += 1
             row[m0 + i] += 1
             row[k0 + w] += 1
-            # seed: half the starting size or less; one Tough model: half its wounds or fewer left
+            # half the starting size or less (start: models at the beginning of the game, or one
+            # Tough model's Tough): GF v3.5.1 core rules, Morale
             left = tough[0] - w if single else m - i
-            start = tough[0] if single else m
-            due = 1 if (i < m and 2 * left <= start) else 0
+            # after melee no test from wounds ("the melee result decides", not modelled)
+            due = 1 if (wounds_test == 1 and i < m and 2 * left <= start) else 0
             row[s0 + due] += 1
+            # the test, rolled after the attack's dice: one Quality test; Fearless re-rolls a fail on 4+;
+            # a failed test from wounds leaves the unit Shaken, it never Routs
+            passed = 0
+            shaken = 0
+            if due == 1:
+                state, d = _d6(state, gamma)
+                ok = d >= test_q[i]
+                if not ok and test_f[i] == 1:
+                    state, d = _d6(state, gamma)
+                    ok = d >= 4
+                if ok:
+                    passed = 1
+                else:
+                    shaken = 1
+            row[p0 + passed] += 1
+            row[h0 + shaken] += 1
+            row[r0] += 1
 
 
 @njit(**PARALLEL)
-def _run_block(key, gamma, n, params, natural, tough, defense, regen, single, hist):
+def _run_block(key, gamma, n, params, natural, tough, defense, regen, morale, test_q, test_f, hist):
     """All ``n`` trials; slot ``s`` of ``hist`` counts chunks ``s, s + n_slots, ...``."""
     n_slots = hist.shape[0]
     for slot in prange(n_slots):
-        _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, single, hist[slot])
+        _run_slot(
+            slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, morale, test_q, test_f, hist[slot]
+        )  # fmt: skip
 
 
 def pack_groups(attack: CompiledAttack) -> np.ndarray:
@@ -196,12 +222,16 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
         params[0, G_ATTACKS] = 0
     m = target.models
     # the kernel writes wounds | models destroyed | wounds on the next model | morale test due
-    sizes = {"wounds": target.damage_size, "models_destroyed": m + 1, "wounds_on_next": target.marker_size, "due": 2}
+    sizes = {
+        "wounds": target.damage_size, "models_destroyed": m + 1, "wounds_on_next": target.marker_size, "due": 2,
+        "passed": 2, "shaken": 2, "routed": 2,
+    }  # fmt: skip
+    morale = np.array([target.single_tough, target.starting_size, target.wounds_test], dtype=np.int64)
     histograms = Histograms(sizes)
     hist = histograms.rows
     _run_block(
         np.uint64(base), np.uint64(gamma), int(trials), params, int(cmp.NATURAL_DEFENSE),
-        target.tough, target.defense, target.regeneration, target.single_tough, hist,
+        target.tough, target.defense, target.regeneration, morale, target.test_quality, target.test_fearless, hist,
     )  # fmt: skip
     out = [h.astype(np.float64) for h in histograms.counts().values()]
     return cmp.tally_of(target, int(trials), *out)

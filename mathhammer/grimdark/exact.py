@@ -33,6 +33,7 @@ from .compiled import (
     compile_attack,
     faces,
     morale_due,
+    morale_pass_probability,
     natural_one_probability,
     take_wounds,
     tally_of,
@@ -146,6 +147,9 @@ def exact_compiled(attack: CompiledAttack) -> Tally:
     destroyed = np.zeros(target.models + 1)
     marker = np.zeros(k)
     due = np.zeros(2)
+    passed = np.zeros(2)
+    shaken = np.zeros(2)
+    routed = np.zeros(2)
     for i in range(target.models + 1):
         for w in range(k):
             p = v[_index(target, i, w)]
@@ -154,8 +158,20 @@ def exact_compiled(attack: CompiledAttack) -> Tally:
             damage[cum[i] + w] += p
             destroyed[i] += p
             marker[w] += p
-            due[int(morale_due(target, i, w))] += p
-    return tally_of(target, 0, damage, destroyed, marker, due)
+            routed[0] += p  # a test from wounds never Routs (GF v3.5.1 core rules, Morale)
+            if not morale_due(target, i, w):
+                due[0] += p
+                passed[0] += p
+                shaken[0] += p
+                continue
+            # the test's die is rolled after the attack: independent of it, given the final state
+            q = float(morale_pass_probability(int(target.test_quality[i]), bool(target.test_fearless[i])))
+            due[1] += p
+            passed[1] += p * q
+            passed[0] += p * (1.0 - q)
+            shaken[1] += p * (1.0 - q)
+            shaken[0] += p * q
+    return tally_of(target, 0, damage, destroyed, marker, due, passed, shaken, routed)
 
 
 def grimdark_exact(attacker: Attacker, defender: Defender) -> Tally:
@@ -173,7 +189,13 @@ def grimdark_exact(attacker: Attacker, defender: Defender) -> Tally:
     - ``wounds_on_next[w]``: P(the model next in line carries ``w`` wounds).
     - ``morale_test_due[1]``: P(a morale test is due) (seed: at half the starting
       size or below; a single Tough model at half its wounds or fewer; a
-      destroyed unit takes none); ``morale_test_due[0]`` the rest.
+      destroyed unit takes none; none after a melee attack, where the melee result
+      decides); ``morale_test_due[0]`` the rest.
+    - ``morale_passed[1]``: P(a test is due and passed) at the unit's Quality
+      (:func:`~mathhammer.grimdark.compiled.morale_pass_probability`, Fearless
+      included); ``morale_shaken[1]``: P(a test is due and failed: the unit is
+      Shaken); ``morale_routed[1]``: P(the unit Routs), 0 here: a test from
+      wounds never Routs, only a lost melee at half strength does (not modelled).
     - ``hero_wounds[k]`` (with a joined hero only): P(the hero took ``k`` wounds).
 
     Raises:

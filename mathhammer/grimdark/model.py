@@ -149,12 +149,14 @@ class Hero:
         defense: its Defense (4 means 4+), rolled for hits it would take.
         rules: unit special rules of the hero (Regeneration, Tough(X)).
         quality: its Quality, for the unit's morale test (the better of the two is used); None: the unit's.
+        fearless: the hero has Fearless (see :class:`Defender`); the unit's Fearless needs it too.
     """
 
     tough: int = 1
     defense: int = 4
     rules: tuple[Rule, ...] = ()
     quality: int | None = None
+    fearless: bool = False
 
     def __post_init__(self) -> None:
         rules = _rules(self.rules, "unit", "hero.rules")
@@ -163,20 +165,28 @@ class Hero:
         object.__setattr__(self, "defense", target_number("hero.defense", self.defense, "Defense"))
         if self.quality is not None:
             object.__setattr__(self, "quality", target_number("hero.quality", self.quality, "Quality"))
+        _flag("hero.fearless", self.fearless)
 
 
 @dataclass(frozen=True)
 class Defender:
-    """The target unit, at full strength.
+    """The target unit.
 
     Attributes:
-        models: models in the unit, the joined hero not counted.
+        models: models left in the unit at the start of the attack, the joined hero not counted.
         defense: Defense (4 means 4+).
         tough: Tough(X) of each model (1: one wound removes a model).
         quality: Quality for its morale test.
         rules: unit special rules (Tough(X), Regeneration).
         cover: the unit is in cover (+1 to Defense rolls against shooting).
         hero: an optional joined :class:`Hero`.
+        starting_models: the unit's starting size, the joined hero not counted; None: ``models``
+            (a unit at full strength). Morale's half strength is counted against it: "half or less
+            of its starting size ... Note that starting size is counted at the beginning of the
+            game" (GF v3.5.1 core rules, Morale; see :mod:`mathhammer.grimdark.compiled`).
+        fearless: the unit has Fearless (GF v3.5 common rules: "When a unit where all models have
+            this rule fails a morale test, roll one die. On a 4+ it counts as passed instead."); with
+            a joined hero, the hero must have it too (``Hero.fearless``).
     """
 
     models: int = 1
@@ -186,15 +196,21 @@ class Defender:
     rules: tuple[Rule, ...] = ()
     cover: bool = False
     hero: Hero | None = None
+    starting_models: int | None = None
+    fearless: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", whole("models", self.models, 1, 999, "models in the target unit"))
+        start = self.models if self.starting_models is None else self.starting_models
+        start = whole("starting_models", start, self.models, 999, f"the unit's starting size, at least {self.models}")
+        object.__setattr__(self, "starting_models", start)
         object.__setattr__(self, "defense", target_number("defense", self.defense, "Defense"))
         rules = _rules(self.rules, "unit", "rules")
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "tough", _tough("tough", self.tough, rules))
         object.__setattr__(self, "quality", target_number("quality", self.quality, "Quality"))
         _flag("cover", self.cover)
+        _flag("fearless", self.fearless)
         if self.hero is not None and not isinstance(self.hero, Hero):
             raise InputError("hero", self.hero, "a Hero or None")
         if self.models * self.tough + (self.hero.tough if self.hero else 0) > 4000:

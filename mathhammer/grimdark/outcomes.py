@@ -13,6 +13,9 @@ OUTCOMES = (
     Outcome("models_destroyed", "Models destroyed", "table", "models_destroyed", unit="models"),
     Outcome("unit_destroyed", "P(unit destroyed)", "last", "models_destroyed"),
     Outcome("morale_test_due", "P(morale test due)", "flag", "morale_test_due"),
+    Outcome("morale_passed", "P(morale test passed)", "flag", "morale_passed"),
+    Outcome("morale_shaken", "P(Shaken: morale test failed)", "flag", "morale_shaken"),
+    Outcome("morale_routed", "P(Routed)", "flag", "morale_routed"),
     Outcome("hero_wounds", "Wounds on the joined hero", "table", "hero_wounds", unit="wounds", optional=True),
 )
 

@@ -380,7 +380,14 @@ def unit_defender(unit: GFUnit, models: int | None = None, cover: bool = False, 
             quality=hero.quality,
         )
     return Defender(
-        models=n, defense=unit.defense, tough=unit.tough, quality=unit.quality, rules=rules, cover=cover, hero=joined
+        models=n,
+        defense=unit.defense,
+        tough=unit.tough,
+        quality=unit.quality,
+        rules=rules,
+        cover=cover,
+        hero=joined,
+        starting_models=unit.models,  # morale's half strength: against the unit's full size
     )
 
 

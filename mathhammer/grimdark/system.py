@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError
 from ..systems import Option, Query, ReportFigures, Words, check_options, register
 from ..validate import number, target_number, whole
-from .compiled import morale_quality
+from .compiled import is_melee, morale_quality
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 from .outcomes import OUTCOMES
 
@@ -130,6 +130,21 @@ def build_adhoc(params: Mapping[str, Any]) -> tuple[Attacker, Defender]:
         cover=bool(get("cover", False)),
     )
     return attacker, defender
+
+
+def morale_lines(attacker: Attacker, defender: Defender) -> list[str]:
+    """The text report's closing lines on morale (GF v3.5.1 core rules, Morale; GF v3.5 common rules, Fearless).
+
+    >>> from .model import Weapon, WeaponGroup
+    >>> morale_lines(Attacker((WeaponGroup(1, Weapon("Claws", melee=True)),)), Defender(5))
+    ['morale after melee: decided by the melee result (not modelled yet); no test from wounds']
+    """
+    if is_melee(attacker):
+        return ["morale after melee: decided by the melee result (not modelled yet); no test from wounds"]
+    quality = morale_quality(defender)
+    fearless = defender.fearless and (defender.hero is None or defender.hero.fearless)
+    how = f"one test at Quality {quality}+" + (" (Fearless: a fail passes on a 4+)" if fearless else "")
+    return [f"morale test from wounds: {how}; failed: Shaken (a test from wounds never Routs)"]
 
 
 def _notes(attacker: Attacker, defender: Defender) -> tuple[str, ...]:
@@ -334,11 +349,7 @@ class Grimdark:
         return until(run_to, watched, options.tolerance, MIN_TRIALS, MAX_ADAPTIVE_TRIALS)
 
     def render(self, compiled: Any, result: Result) -> str:
-        from .exact import morale_fail_probability
-
-        quality = morale_quality(compiled.defender)
-        fails = morale_fail_probability(result.tally, quality)
-        text = result.text_report([f"P(morale test failed, Quality {quality}+): {fails:.4f}"])
+        text = result.text_report(morale_lines(compiled.attacker, compiled.defender))
         return compiled.head + "\n" + text if compiled.head else text
 
     # --- sweeps ----------------------------------------------------------------------------------------
