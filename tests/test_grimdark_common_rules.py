@@ -94,7 +94,7 @@ def test_importer_warns_about_an_unmodelled_number_changing_rule_only() -> None:
     """GF v3.5 common rules: Takedown changes a number and is not modelled, so it is warned with its text;
     Shred (modelled) comes through; Scout, Fast, Strider and Limited cannot change a number: no warning."""
     data = _book(
-        [{"name": "Scout"}, {"name": "Fast"}, {"name": "Strider"}, {"name": "Fearless"}, {"name": "Odd Gift"}],
+        [{"name": "Scout"}, {"name": "Fast"}, {"name": "Strider"}, {"name": "Banner"}, {"name": "Odd Gift"}],
         [{"name": "AP", "rating": 1}, {"name": "Shred"}, {"name": "Takedown"}, {"name": "Limited"}],
     )
     text, warnings = convert(data, "book.json")
@@ -106,8 +106,8 @@ def test_importer_warns_about_an_unmodelled_number_changing_rule_only() -> None:
     assert takedown == [
         f'Test Squad: weapon Test Gun: rule Takedown is not modelled by mathhammer; left out (Takedown: "{TAKEDOWN}")'
     ]
-    fearless = "Test Squad: rule Fearless is not modelled by mathhammer; left out (Fearless:"
-    assert any(w.startswith(fearless) for w in warnings)
+    banner = "Test Squad: rule Banner is not modelled by mathhammer; left out (Banner:"
+    assert any(w.startswith(banner) for w in warnings)
     assert "Test Squad: rule Odd Gift is not modelled by mathhammer (an unknown rule); left out" in warnings
     assert len(warnings) == 3
 

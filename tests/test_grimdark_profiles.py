@@ -221,8 +221,10 @@ def test_import_army_book_shape() -> None:
     assert units["Test Captain"].tough == 3 and Rule("Hero") in units["Test Captain"].rules
     beast = units["Test Beast"]
     assert beast.rules == (Rule("Tough", 6), Rule("Regeneration"), Rule("Impact", 3))
-    for rule in ("Fearless", "Sniper", "Fear"):
+    for rule in ("Sniper", "Fear"):
         assert any(f"rule {rule} is not modelled" in w for w in warnings), rule
+    # GF v3.5 common rules: Fearless is modelled (morale): it comes through on the unit, unwarned
+    assert Rule("Fearless") in troopers.rules and not any("rule Fearless" in w for w in warnings)
     assert not any("rule Scout" in w for w in warnings)  # deployment: cannot change a number, not warned about
     assert all(not u.sample and "army_book.json" in u.source for u in units.values())
 
@@ -305,7 +307,7 @@ def test_cli_prints_toml_and_warnings(app: typer.Typer) -> None:
     result = _run(app, str(FIXTURES / "army_book.json"))
     assert result.exit_code == 0, result.output
     assert load_text(result.stdout, "out.toml").keys() == {"Test Troopers", "Test Captain", "Test Beast"}
-    assert "warning: Test Troopers: rule Fearless is not modelled" in result.stderr
+    assert "warning: Test Captain: weapon Test Pistol: rule Sniper is not modelled" in result.stderr
 
 
 def test_cli_writes_out_and_json(app: typer.Typer, tmp_path: Path) -> None:
@@ -420,3 +422,19 @@ def test_convert_never_breaks(units: list[object]) -> None:
     text, warnings = convert(units, "fuzz.json")
     load_text(text, "fuzz.json")
     assert all(isinstance(w, str) for w in warnings)
+
+
+def test_fearless_on_a_profile_reaches_the_morale_test() -> None:
+    """GF v3.5 common rules, Fearless: "When a unit where all models have this rule fails a morale test, roll
+    one die. On a 4+ it counts as passed instead." Written on a profile, it makes the target Fearless."""
+    from dataclasses import replace
+
+    from mathhammer.grimdark.profiles import unit_defender
+
+    text = (
+        '[units."Brave Few"]\nsource = "a test unit"\nmodels = 5\nquality = 4\ndefense = 5\npoints = 50\n'
+        'rules = ["Fearless"]\n'
+    )
+    unit = load_text(text, "brave.toml")["Brave Few"]
+    assert unit.rules == (Rule("Fearless"),)
+    assert unit_defender(unit).fearless and not unit_defender(replace(unit, rules=())).fearless

@@ -43,11 +43,11 @@ is left out without a warning. The TOML returned always loads with
 :func:`~mathhammer.grimdark.profiles.load_units`.
 
 >>> text, warnings = convert([{"name": "Grunts", "size": 5, "quality": "5+", "defense": 5, "cost": 60,
-...     "rules": [{"name": "Fearless"}, {"name": "Scout"}],
+...     "rules": [{"name": "Fearless"}, {"name": "Banner"}, {"name": "Scout"}],
 ...     "equipment": [{"name": "Rifle", "count": 5, "attacks": 1, "range": 24,
 ...                    "specialRules": [{"name": "AP", "rating": "1"}]}]}], "army.json")
->>> warnings  # Scout (deployment) cannot change a number: no warning
-['Grunts: rule Fearless is not modelled by mathhammer; left out (Fearless: "When a unit where all ... instead.")']
+>>> warnings  # Scout (deployment) cannot change a number: no warning; Fearless is modelled
+['Grunts: rule Banner is not modelled by mathhammer; left out (Banner: "This model and its unit get +1 ... rolls.")']
 >>> print(text.split("\\n\\n", 1)[1])
 [units.Grunts]
 source = "Army Forge export army.json"
@@ -55,6 +55,7 @@ models = 5
 quality = 5
 defense = 5
 points = 60
+rules = ["Fearless"]
 weapons = [
   { name = "Rifle", range = 24, attacks = 1, rules = ["AP(1)"] },
 ]

@@ -43,8 +43,10 @@ from .rules import KNOWN, Rule, parse_rule, rating
 #: Rules of models that the core rules write on the unit but this package
 #: applies to its weapons: Furious and Impact(X) in melee, Relentless when shooting.
 MODEL_RULES = ("Furious", "Relentless", "Impact")
-#: Unit rules recorded on a profile that change nothing in one attack.
-MARKER_RULES = ("Hero",)
+#: Unit rules recorded on a profile without a rating, read from the unit rather than its weapons: Hero
+#: (may join a unit) and Fearless (GF v3.5 common rules: a failed morale test passes on a 4+; the
+#: ``fearless`` of :func:`unit_defender`'s Defender and Hero).
+MARKER_RULES = ("Hero", "Fearless")
 #: Every rule a unit's ``rules`` may hold.
 UNIT_RULES = ("Tough", "Regeneration", *MODEL_RULES, *MARKER_RULES)
 
@@ -378,6 +380,7 @@ def unit_defender(unit: GFUnit, models: int | None = None, cover: bool = False, 
             defense=hero.defense,
             rules=tuple(r for r in hero.rules if r.name == "Regeneration"),
             quality=hero.quality,
+            fearless=any(r.name == "Fearless" for r in hero.rules),
         )
     return Defender(
         models=n,
@@ -388,6 +391,7 @@ def unit_defender(unit: GFUnit, models: int | None = None, cover: bool = False, 
         cover=cover,
         hero=joined,
         starting_models=unit.models,  # morale's half strength: against the unit's full size
+        fearless=any(r.name == "Fearless" for r in unit.rules),
     )
 
 
