@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 import typer
-from typer.testing import CliRunner
 
 from mathhammer.grimdark.opr_saves import game_system, is_list_save, resolve_save
 from mathhammer.grimdark.profiles import load_text, load_units
+
+from . import test_grimdark_profiles
 
 FIXTURES = Path(__file__).parent / "fixtures" / "opr"
 SAVE = FIXTURES / "list_save.json"
@@ -24,22 +25,9 @@ BOOK = FIXTURES / "save_book.json"
 FIREFIGHT = FIXTURES / "firefight_book.json"
 
 
-@pytest.fixture()
-def app() -> typer.Typer:
-    from mathhammer.cli.import_opr import register
-
-    root = typer.Typer(pretty_exceptions_enable=False)
-    register(root)
-
-    @root.callback()
-    def _root() -> None:
-        """test root"""
-
-    return root
-
-
-def _run(app: typer.Typer, *args: str) -> object:
-    return CliRunner().invoke(app, ["import-opr", *args])
+# the import-opr command under test, and how it is run: as tests/test_grimdark_profiles.py has them
+app = test_grimdark_profiles.app
+_run = test_grimdark_profiles._run
 
 
 def _errors(result: object) -> list[str]:

@@ -126,7 +126,7 @@ def _query(
     from ..errors import InputError
     from ..systems import Query
     from ..validate import number
-    from .queries import OPTION_FLAGS
+    from .queries import OPTION_FLAGS, melee_phase
 
     fields: dict[str, Any] = {"phase": None if phase == "assault" else phase}
     options: dict[str, Any] = {}
@@ -134,13 +134,7 @@ def _query(
         if value is None:
             continue
         if flag == "--melee":
-            if "melee" not in game.words.phases:
-                raise InputError(
-                    flag,
-                    True,
-                    f"not with --system {game.name}: its phases are {', '.join(game.words.phases)} (--phase)",
-                )
-            fields["phase"] = "melee"
+            fields["phase"] = melee_phase(game, fields["phase"])
         elif OPTION_FLAGS[flag] not in game.options:
             raise InputError(flag, value, f"not with --system {game.name} ({game.title} has no such situation)")
         else:

@@ -97,6 +97,16 @@ def _state(text: str) -> dict[str, Any]:
     return out
 
 
+def melee_phase(game: GameSystem, phase: str | None) -> str:
+    """``--melee``: the system's melee phase; refused for a system without one, or beside another ``--phase``."""
+    if "melee" not in game.words.phases:
+        allowed = f"not with --system {game.name}: its phases are {', '.join(game.words.phases)} (--phase)"
+        raise InputError("--melee", True, allowed)
+    if phase is not None and phase not in ("melee", "combat"):
+        raise InputError("--melee", True, f"either --melee or --phase {phase}")
+    return "melee"
+
+
 def _refuse(flag: str, value: Any, why: str) -> InputError:
     shown = value[0] if isinstance(value, list) else value
     return InputError(flag, shown, why)
@@ -121,15 +131,7 @@ def named_query(game: GameSystem, attacker: str, target: str, given: Mapping[str
                     )
                 options[name] = v
         elif flag == "--melee":
-            if "melee" not in game.words.phases:
-                raise _refuse(
-                    flag,
-                    value,
-                    f"not with --system {game.name}: its phases are {', '.join(game.words.phases)} (--phase)",
-                )
-            if "--phase" in given and given["--phase"] not in ("melee", "combat"):
-                raise InputError("--melee", True, f"either --melee or --phase {given['--phase']}")
-            fields["phase"] = "melee"
+            fields["phase"] = melee_phase(game, given.get("--phase"))
         elif flag in OPTION_FLAGS:
             name = OPTION_FLAGS[flag]
             if name not in game.options:
