@@ -324,3 +324,26 @@ def test_tally_histograms_are_named() -> None:
         "wounds_on_next",
     ]  # fmt: skip
     assert np.isclose(g.wounds.sum(), 1.0)
+
+
+def test_moved_takes_indirects_minus_one() -> None:
+    """GF v3.5 common rules, Indirect: "Gets -1 to hit rolls when shooting after moving." Quality 4+ against
+    Defense 6+: 3/6 x 5/6 standing, 2/6 x 5/6 after moving; StarCraft TMG has no such situation."""
+    gf = ["attack", "--system", "gf", "--models", "1", "--attacks", "1", "--quality", "4", "--rule", "Indirect"]
+    gf += ["--target-defense", "6", "--json"]
+    still = json.loads(cli(*gf).stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    moved = json.loads(cli(*gf, "--moved").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    assert still == pytest.approx(float(Fraction(3, 6) * Fraction(5, 6)), abs=1e-12)
+    assert moved == pytest.approx(float(Fraction(2, 6) * Fraction(5, 6)), abs=1e-12)
+    one_error(cli("attack", "Marine", "Zergling", "--moved"), "--moved")
+    one_error(cli("attack", "--models", "3", "--moved"), "--moved")
+
+
+def test_moved_reaches_a_named_units_indirect_weapon() -> None:
+    """GF v3.5 common rules, Indirect, on a named unit: the Mortar Team's Light Mortar hits worse after moving;
+    `--moved` is the named attack's `moved` option (mh.attack(..., moved=True))."""
+    args = ["attack", "Mortar Team", "Saurian Warriors", "--system", "gf", "--range", "24", "--json"]
+    still = json.loads(cli(*args).stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    moved = json.loads(cli(*args, "--moved").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    api = mh.attack("Mortar Team", "Saurian Warriors", system="gf", range=24, moved=True)
+    assert moved < still and api.wounds.mean == moved

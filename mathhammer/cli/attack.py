@@ -123,6 +123,9 @@ def attack(
     cover: Annotated[bool, _opt("--cover", "Grimdark: the target is in cover (+1 Defense vs shooting).", G)] = False,
     melee: Annotated[bool, _opt("--melee", "Grimdark: a melee attack (no cover).", G)] = False,
     charging: Annotated[bool, _opt("--charging", "Grimdark: the attacker charged (Furious, Impact).", G)] = False,
+    moved: Annotated[
+        bool, _opt("--moved", "Grimdark: the attacker moved before shooting (Indirect: -1 to hit).", G)
+    ] = (False),
     target_hero_tough: Annotated[
         str | None, _opt("--target-hero-tough", "Grimdark: a joined hero's Tough(X) (takes wounds last).", G, "N")
     ] = None,
@@ -162,6 +165,7 @@ def attack(
         "--attacks": attacks, "--quality": quality, "--rule": rule, "--target-defense": target_defense,
         "--target-tough": target_tough, "--target-rule": target_rule, "--target-quality": target_quality,
         "--cover": cover or None, "--melee": melee or None, "--charging": charging or None,
+        "--moved": moved or None,
         "--target-hero-tough": target_hero_tough, "--target-hero-defense": target_hero_defense,
     }  # fmt: skip
     given = {k: v for k, v in given.items() if v is not None and v != []}

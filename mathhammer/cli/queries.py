@@ -42,6 +42,7 @@ OPTION_FLAGS = {
     "--target-unit": "target_unit",
     "--cover": "cover",
     "--charging": "charging",
+    "--moved": "moved",
     "--target-hero": "hero",
 }
 

@@ -20,6 +20,7 @@ charging, range, name, target_hero_tough, target_hero_defense``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +51,7 @@ OPTIONS: dict[str, Option] = {
         Option("target_left", "target models left at the start of the attack", "int"),
         Option("cover", "the target is in cover: +1 to Defense rolls against shooting (core rules, Cover)"),
         Option("charging", "the attacker charged (Furious, Impact, Lance, Thrust)"),
+        Option("moved", "the attacker moved before shooting (GF v3.5 common rules, Indirect: -1 to hit after moving)"),
         Option("hero", "a hero joined to the target, wounded last (core rules, Hero)", "str"),
     )
 }
@@ -57,7 +59,8 @@ OPTIONS: dict[str, Option] = {
 ADHOC_PARAMS = frozenset(
     {
         "models", "attacks", "quality", "rule", "target_models", "target_defense", "target_tough", "target_rule",
-        "target_quality", "cover", "melee", "charging", "range", "name", "target_hero_tough", "target_hero_defense",
+        "target_quality", "cover", "melee", "charging", "moved", "range", "name", "target_hero_tough",
+        "target_hero_defense",
     }
 )  # fmt: skip
 
@@ -111,6 +114,7 @@ def build_adhoc(params: Mapping[str, Any]) -> tuple[Attacker, Defender]:
         (WeaponGroup(whole("models", get("models", "1"), 0, 999, "attacking models"), weapon),),
         quality=target_number("quality", get("quality", "4"), "Quality"),
         charging=bool(get("charging", False)),
+        moved=bool(get("moved", False)),
         distance=None if distance is None else number("range", distance, 0, 999, "distance in inches"),
     )
     defense = target_number("target_defense", get("target_defense", "4"), "Defense")
@@ -282,6 +286,8 @@ class Grimdark:
         t_models = t.unit.models if left is None else whole("target_left", left, 1, t.unit.models, "models left")
         distance = None if query.distance is None else number("range", query.distance, 0, 999, "distance in inches")
         attacker = unit_attacker(a.unit, melee, models=alive, charging=bool(o.get("charging")), distance=distance)
+        if attacker is not None and o.get("moved"):
+            attacker = dataclasses.replace(attacker, moved=True)
         if attacker is None:
             raise InputError("phase", "melee" if melee else "shooting", f"a phase in which {a.name} has a weapon")
         if melee and o.get("cover"):
