@@ -197,6 +197,19 @@ REPORT_FIGURES = ReportFigures(
 )
 
 
+def _figures(r: Result) -> dict[str, float]:
+    """The figures every compare and matchup row holds: mean wounds, models destroyed and P(destroy), each
+    with its standard error."""
+    return {
+        "wounds_mean": r.wounds.mean,
+        "wounds_se": r.wounds.stderr,
+        "destroyed_mean": r.models_destroyed.mean,
+        "destroyed_se": r.models_destroyed.stderr,
+        "p_destroy": r.unit_destroyed,
+        "p_destroy_se": r.unit_destroyed_stderr,
+    }
+
+
 class Grimdark:
     """One Page Rules: Grimdark Future (see the module docstring)."""
 
@@ -404,12 +417,7 @@ class Grimdark:
                 "phase": attack.loadout["phase"],
                 "engine": r.engine,
                 "trials": r.trials,
-                "wounds_mean": r.wounds.mean,
-                "wounds_se": r.wounds.stderr,
-                "destroyed_mean": r.models_destroyed.mean,
-                "destroyed_se": r.models_destroyed.stderr,
-                "p_destroy": r.unit_destroyed,
-                "p_destroy_se": r.unit_destroyed_stderr,
+                **_figures(r),
                 "wounds_per_100": r.wounds.mean * per,
                 "kills_per_100": r.models_destroyed.mean * per,
                 "morale_test_due": r.morale_test_due,
@@ -450,12 +458,7 @@ class Grimdark:
                         **label,
                         "phase": phase,
                         "batches": len(attack.attacker.groups),
-                        "wounds_mean": r.wounds.mean,
-                        "wounds_se": r.wounds.stderr,
-                        "destroyed_mean": r.models_destroyed.mean,
-                        "destroyed_se": r.models_destroyed.stderr,
-                        "p_destroy": r.unit_destroyed,
-                        "p_destroy_se": r.unit_destroyed_stderr,
+                        **_figures(r),
                     }
                 )
         return rows
