@@ -43,11 +43,15 @@ def _models(defender: Defender):
     return out
 
 
-def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
-    """One attack: ``(damage, models removed, wounds on the next model, morale due, morale test passed)``."""
+def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start=(0, 0, 0), impact_cut=0):
+    """One attack: ``(damage, models removed, wounds on the next model, morale due, morale test passed)``.
+
+    ``start``: ``(models removed, wounds on the next, wounds taken)`` before the attack (a melee's later
+    strikes); ``impact_cut``: Impact dice fewer (Counter).
+    """
     models = _models(defender)
     m = len(models)
-    state = {"i": 0, "w": 0, "dealt": 0}
+    state = {"i": start[0], "w": start[1], "dealt": start[2]}
 
     def d6():
         return rng.randint(1, 6)
@@ -98,7 +102,10 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             continue
         cover = 1 if (defender.cover and shooting and not _has(rules, "Blast") and not _has(rules, "Lock-On")) else 0
         if _has(rules, "Impact") and attacker.charging and not attacker.fatigued:
-            for _ in range(group.models * _rating(rules, "Impact")):
+            dice = group.models * _rating(rules, "Impact")
+            cut = min(impact_cut, dice)  # Counter: "-1 total Impact rolls per model with Counter"
+            impact_cut -= cut
+            for _ in range(dice - cut):
                 if d6() >= 2:  # "For each 2+ the target takes one hit"
                     hit(0, False, 0, 1, False)
         modifiers = [attacker.hit_modifier]
@@ -131,6 +138,8 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             roll = d6()
             quality = 2 if _has(rules, "Reliable") else attacker.quality  # Reliable: "attacks at Quality 2+"
             hits = roll == 6 or (roll != 1 and roll + modifier >= quality)
+            if attacker.fatigued and weapon.melee:  # Fatigue: "only hit on unmodified rolls of 6 in melee"
+                hits = roll == 6
             if not hits:
                 continue
             if roll == 6:
@@ -209,3 +218,87 @@ def naive_tally(attacker: Attacker, defender: Defender, trials: int, seed: int =
     if defender.hero is not None:
         hists["hero_wounds"] = hero
     return Tally(trials, **hists)
+
+
+def _unit_left(fighter, i):
+    """(unit models left, hero left) of a side with ``i`` models removed (the hero last)."""
+    d = fighter.defender
+    return max(0, d.models - i), int(d.hero is not None and i < d.models + 1)
+
+
+def _striking(fighter, i, charging, counter):
+    """The Attackers of a side's models left: its weapons with (``counter``) or without Counter."""
+    from mathhammer.grimdark.model import WeaponGroup
+
+    unit_left, hero_left = _unit_left(fighter, i)
+    out = []
+    for groups, quality, left, scaled in (
+        (fighter.groups, fighter.quality, unit_left, True),
+        (fighter.hero_groups, fighter.hero_quality or fighter.quality, hero_left, False),
+    ):
+        for g in groups:
+            if left and (counter is None or _has(g.weapon.rules, "Counter") == counter):
+                one = WeaponGroup(min(g.models, left) if scaled else 1, g.weapon)
+                out.append(Attacker((one,), quality, charging=charging, fatigued=fighter.fatigued))
+    # Deadly(X): "Hits from Deadly must be resolved first" - across the unit's and the hero's weapons
+    return sorted(out, key=lambda a: not _has(a.groups[0].weapon.rules, "Deadly"))
+
+
+def _morale(fighter, i, w, rng):
+    """The loser's test ([BG 3.4.1] Morale from Melee): "passed", "shaken" or "routed"."""
+    d = fighter.defender
+    hero = d.hero
+    models = _models(d)
+    m = len(models)
+    if i < d.models:
+        quality = d.quality if hero is None or hero.quality is None else min(d.quality, hero.quality)
+        fearless = d.fearless and (hero is None or hero.fearless)
+    else:
+        quality = d.quality if hero.quality is None else hero.quality
+        fearless = hero.fearless
+    roll = rng.randint(1, 6)
+    if roll != 1 and (roll == 6 or roll >= quality):
+        return "passed"
+    if fearless and rng.randint(1, 6) >= 4:
+        return "passed"
+    start = d.starting_models + (1 if hero is not None else 0)
+    single = hero is None and d.starting_models == 1 and d.tough > 1
+    half = 2 * (d.tough - w) <= d.tough if single else 2 * (m - i) <= start
+    return "routed" if half else "shaken"
+
+
+def one_melee(melee, rng: random.Random):
+    """One melee both ways, from the model values: ``(charger (i, w, wounds taken), target (i, w, wounds
+    taken), result for the charger, target's test, charger's test)``."""
+    charger, target = melee.charger, melee.target
+    mc, mt = len(_models(charger.defender)), len(_models(target.defender))
+    c = (0, 0, 0)
+    for a in _striking(target, 0, False, True):  # Counter: "Strikes first with this weapon when charged"
+        dealt, i, w, _, _ = one_attack(a, charger.defender, rng, start=c)
+        c = (i, w, dealt)
+    counter = sum(g.models for g in target.groups if _has(g.weapon.rules, "Counter"))
+    cut = min(counter, target.defender.models) + sum(1 for g in target.hero_groups if _has(g.weapon.rules, "Counter"))
+    t = (0, 0, 0)
+    for a in _striking(charger, c[0], True, None):
+        dealt, i, w, _, _ = one_attack(a, target.defender, rng, start=t, impact_cut=cut)
+        if _has(a.groups[0].weapon.rules, "Impact") and a.charging and not a.fatigued:
+            cut = max(0, cut - a.groups[0].models * _rating(a.groups[0].weapon.rules, "Impact"))
+        t = (i, w, dealt)
+    for a in _striking(target, t[0], False, False):
+        dealt, i, w, _, _ = one_attack(a, charger.defender, rng, start=c)
+        c = (i, w, dealt)
+
+    def fear(f, i):
+        unit_left, hero_left = _unit_left(f, i)
+        return unit_left * f.fear + hero_left * f.hero_fear
+
+    if t[0] >= mt:
+        result = "won"
+    elif c[0] >= mc:
+        result = "lost"
+    else:
+        by_c, by_t = t[2] + fear(charger, c[0]), c[2] + fear(target, t[0])
+        result = "won" if by_c > by_t else "lost" if by_c < by_t else "drawn"
+    t_test = _morale(target, t[0], t[1], rng) if result == "won" and t[0] < mt else None
+    c_test = _morale(charger, c[0], c[1], rng) if result == "lost" and c[0] < mc else None
+    return c, t, result, t_test, c_test

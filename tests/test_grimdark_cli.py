@@ -108,10 +108,12 @@ def test_morale_outcomes_passed_shaken_routed_on_the_command_line() -> None:
     assert "P(morale test failed" not in text.stdout
     melee = run("attack", "Robot Warriors", "Saurian Warriors", "--system", "gf", "--phase", "melee")
     assert melee.exit_code == 0, melee.output
-    assert "morale after melee: decided by the melee result (not modelled yet)" in melee.stdout
+    assert "melee resolved both ways" in melee.stdout and "the loser" in melee.stdout
     fists = json.loads(run("attack", "Robot Warriors", "Saurian Warriors", "--system", "gf", "--phase", "melee",
                            "--json").stdout)  # fmt: skip
-    assert fists["morale_test_due"]["p"] == 0 and fists["morale_shaken"]["p"] == 0
+    # [BG 3.4.1] Morale from Melee: only the loser tests (the target when the charger won and it stands)
+    won, destroyed = fists["melee_won"]["p"], fists["unit_destroyed"]["p"]
+    assert fists["morale_test_due"]["p"] == pytest.approx(won - destroyed) and won > 0.3
 
 
 def test_hero_is_wounded_last_in_melee_too() -> None:
@@ -148,11 +150,23 @@ def test_hero_over_tough_6_cannot_join(tmp_path: Path) -> None:
     assert "up to Tough(6)" in line
 
 
-def test_joined_hero_on_the_attacker_side_is_refused() -> None:
+def test_joined_hero_on_the_attacker_side_is_refused_when_shooting() -> None:
     line = one_error(
         run("attack", "Saurian Warriors + Field Commander", "Robot Warriors", "--system", "gf"), "ATTACKER"
     )
-    assert "target side" in line
+    assert "a hero joins the attacker in melee" in line
+
+
+def test_joined_hero_charges_with_its_unit() -> None:
+    """Core rules, Hero: a hero joined to the charging unit strikes with its own weapons at its own Quality
+    and is wounded last by the strikes back."""
+    args = ("attack", "Saurian Warriors + Field Commander", "Robot Warriors", "--system", "gf", "--melee", "--json")
+    alone = json.loads(run(*args[:1], "Saurian Warriors", *args[2:]).stdout)
+    joined = run(*args)
+    assert joined.exit_code == 0, joined.output
+    out = json.loads(joined.stdout)
+    assert out["wounds"]["mean"] > alone["wounds"]["mean"]
+    assert len(out["attacker_models_destroyed"]["pmf"]) <= 7
 
 
 def test_compare_against_a_unit_with_its_hero() -> None:
@@ -248,18 +262,19 @@ def test_realistic_list_export_converts() -> None:
     swarm = units["Scuttler Swarm"]
     assert (swarm.models, swarm.points, swarm.weapons[0].count) == (10, 180, None)
     tank = units["Crawler Tank"]
-    assert tank.rules == (Rule("Tough", 9), Rule("Impact", 3)) and tank.weapons[0].attacks == 2  # 2x Twin Lance
+    assert tank.rules == (Rule("Tough", 9), Rule("Impact", 3), Rule("Fear", 2))
+    assert tank.weapons[0].attacks == 2  # 2x Twin Lance
     assert units["Venom Hunters"].weapons[0].rules == (Rule("Bane"), Rule("Reliable"))
     listed = data["listPoints"]
     assert sum(u.points for u in units.values()) == listed
     for part in (
         "Scuttler Swarm: a combined unit",
         "rule Banner is not modelled",
-        "rule Fear(2) is not modelled",
         "Twin Lance: 2 weapons on 1 model; written as A2",
     ):
         assert any(part in w for w in warnings), part
     assert not any("rule Slow" in w or "rule Flying" in w for w in warnings)  # movement: cannot change a number
+    assert not any("rule Fear" in w for w in warnings)  # GF v3.5 common rules: Fear counts in the melee result
 
 
 def test_realistic_list_export_runs_in_attack(tmp_path: Path) -> None:

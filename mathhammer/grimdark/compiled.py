@@ -574,11 +574,13 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
     ap_six += DESTRUCTIVE_AP if has(rules, "Destructive") else 0
     poison = has(rules, "Poison") or has(rules, "Bane")
     ignores_cover = has(rules, "Blast") or has(rules, "Lock-On") or weapon.melee
+    # Fatigue ([BG 3.4.1]): "units only hit on unmodified rolls of 6 in melee until the end of that round"
+    fatigued = weapon.melee and attacker.fatigued
     out = [
         CompiledGroup(
             label=label,
             attacks=models * weapon.attacks,
-            hit_mask=hit_mask(attacker.quality, modifier, has(rules, "Reliable")),
+            hit_mask=1 << 6 if fatigued else hit_mask(attacker.quality, modifier, has(rules, "Reliable")),
             extra=extra,
             blast=rating(rules, "Blast"),
             ap_normal=ap,

@@ -97,10 +97,14 @@ def _hits(state, gamma, count, ap, poison, cover, deadly, regen_ok, shred, natur
 @njit(**JIT)
 def _trial(state, gamma, params, natural, tough, defense, regen):
     """One attack: ``(state, models removed, marker, damage dealt)``."""
+    return _apply(state, gamma, params, natural, tough, defense, regen, 0, 0, 0)
+
+
+@njit(**JIT)
+def _apply(state, gamma, params, natural, tough, defense, regen, i, w, dealt):
+    """The groups of ``params`` against a target with ``i`` models removed, ``w`` wounds on the next
+    and ``dealt`` wounds taken so far: ``(state, i, w, dealt)``."""
     m = tough.shape[0]
-    i = 0
-    w = 0
-    dealt = 0
     for g in range(params.shape[0]):
         if i >= m:
             break

@@ -101,22 +101,23 @@ def _extra_hits(hn: np.ndarray, extra: int, size: int) -> np.ndarray:
 
 
 def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.ndarray:
+    """One group applied to a distribution over states ``v``, or to each row of a matrix of them."""
     k = target.marker_size
-    size = v.size
+    size = v.shape[-1]
     hit_matrix = _shred_hit_matrix if group.shred else _hit_matrix
     plain = hit_matrix(group, target, group.ap_normal, group.poison)
     six = hit_matrix(group, target, group.ap_six, group.poison)
     p_six = 1.0 / 6.0  # a natural 6 always hits
     p_plain = (faces(group.hit_mask) - 1) / 6.0
     p_miss = 1.0 - p_six - p_plain
-    out = np.zeros(size)
+    out = np.zeros_like(v)
     by_b: dict[int, list[int]] = {}
     for i in range(target.models + 1):
         by_b.setdefault(blast_multiplier(group, target.models - i), []).append(i)
     for b, rows in by_b.items():
-        part = np.zeros(size)
+        part = np.zeros_like(v)
         for i in rows:
-            part[i * k : (i + 1) * k] = v[i * k : (i + 1) * k]
+            part[..., i * k : (i + 1) * k] = v[..., i * k : (i + 1) * k]
         if not part.any():
             continue
         hn = np.linalg.matrix_power(plain, b)

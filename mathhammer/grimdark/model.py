@@ -70,7 +70,7 @@ class Weapon:
         _flag("melee", self.melee)
         object.__setattr__(self, "rules", _rules(self.rules, "weapon", "rules"))
         shooting_only = [r.name for r in self.rules if r.name in ("Indirect", "Relentless", "Lock-On")]
-        melee_only = [r.name for r in self.rules if r.name in ("Furious", "Impact")]
+        melee_only = [r.name for r in self.rules if r.name in ("Furious", "Impact", "Counter")]
         if self.melee and shooting_only:
             raise InputError("rules", shooting_only[0], "rules of shooting weapons on a shooting weapon (melee=False)")
         if not self.melee and melee_only:
@@ -106,7 +106,8 @@ class Attacker:
             Indirect's -1) is capped at +1/-1 (seed: "łączna wartość
             modyfikatorów ... nie może przekroczyć +1 ani -1").
         charging: the unit charged this activation (Furious, Impact).
-        fatigued: the unit is fatigued (no Impact hits).
+        fatigued: the unit already attacked in melee this round: its melee weapons hit only on unmodified
+            6s and it has no Impact hits ([BG 3.4.1] Fatigue; GF v3.5 common rules, Impact).
         moved: the unit moved before shooting (Indirect's -1).
         distance: distance to the target in inches (Relentless: over 9");
             None: unknown (no Relentless bonus, a warning; ranges unchecked).

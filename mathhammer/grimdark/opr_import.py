@@ -78,7 +78,7 @@ from .rules import KNOWN
 _UNIT_KEYS = ("units", "army", "list")
 _WEAPON_KEYS = ("loadout", "weapons", "equipment")
 _SHOOTING_ONLY = {"Indirect", "Relentless", "Lock-On"}
-_MELEE_ONLY = {"Furious", "Impact"}
+_MELEE_ONLY = {"Furious", "Impact", "Counter"}
 
 
 def _key(name: str) -> str:

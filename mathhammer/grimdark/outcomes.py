@@ -17,6 +17,30 @@ OUTCOMES = (
     Outcome("morale_shaken", "P(Shaken: morale test failed)", "flag", "morale_shaken"),
     Outcome("morale_routed", "P(Routed)", "flag", "morale_routed"),
     Outcome("hero_wounds", "Wounds on the joined hero", "table", "hero_wounds", unit="wounds", optional=True),
+    # a melee resolved both ways: the charger's side ([BG 3.4.1] Melee Winner, Morale from Melee)
+    Outcome("melee_won", "P(the charger wins the melee)", "flag", "melee_won", optional=True),
+    Outcome("melee_drawn", "P(the melee is a tie)", "flag", "melee_drawn", optional=True),
+    Outcome("melee_lost", "P(the charger loses the melee)", "flag", "melee_lost", optional=True),
+    Outcome(
+        "attacker_wounds",
+        "Wounds on the charger (strikes back)",
+        "table",
+        "attacker_wounds",
+        unit="wounds",
+        trim=True,
+        optional=True,
+    ),
+    Outcome(
+        "attacker_models_destroyed",
+        "Charger's models destroyed",
+        "table",
+        "attacker_models_destroyed",
+        unit="models",
+        optional=True,
+    ),
+    Outcome("attacker_test_due", "P(the charger lost and tests morale)", "flag", "attacker_test_due", optional=True),
+    Outcome("attacker_shaken", "P(the charger is Shaken)", "flag", "attacker_shaken", optional=True),
+    Outcome("attacker_routed", "P(the charger Routs)", "flag", "attacker_routed", optional=True),
 )
 
 

@@ -47,8 +47,8 @@ MODEL_RULES = ("Furious", "Relentless", "Impact")
 #: (may join a unit) and Fearless (GF v3.5 common rules: a failed morale test passes on a 4+; the
 #: ``fearless`` of :func:`unit_defender`'s Defender and Hero).
 MARKER_RULES = ("Hero", "Fearless")
-#: Every rule a unit's ``rules`` may hold.
-UNIT_RULES = ("Tough", "Regeneration", *MODEL_RULES, *MARKER_RULES)
+#: Every rule a unit's ``rules`` may hold (Fear(X): GF v3.5 common rules, counted in the melee result).
+UNIT_RULES = ("Tough", "Regeneration", "Fear", *MODEL_RULES, *MARKER_RULES)
 
 
 def _key(name: str) -> str:
@@ -143,7 +143,7 @@ class WeaponSpec(_Frozen):
         if len(names) < len(self.rules):
             raise ValueError("allowed: each rule at most once")
         melee = self.range == 0
-        wrong = sorted(names & ({"Indirect", "Relentless", "Lock-On"} if melee else {"Furious", "Impact"}))
+        wrong = sorted(names & ({"Indirect", "Relentless", "Lock-On"} if melee else {"Furious", "Impact", "Counter"}))
         if wrong:
             kind = "shooting weapons (range > 0)" if melee else "melee weapons (range = 0)"
             raise ValueError(f"allowed: {', '.join(wrong)} only on {kind}")
@@ -392,6 +392,26 @@ def unit_defender(unit: GFUnit, models: int | None = None, cover: bool = False, 
         hero=joined,
         starting_models=unit.models,  # morale's half strength: against the unit's full size
         fearless=any(r.name == "Fearless" for r in unit.rules),
+    )
+
+
+def unit_fighter(unit: GFUnit, models: int | None = None, hero: GFUnit | None = None, fatigued: bool = False) -> Any:
+    """The unit (with an optional joined ``hero``) as one side of a melee resolved both ways
+    (:class:`~mathhammer.grimdark.melee.Fighter`): its melee weapons at full strength, its Fear(X), and
+    the unit as a target with ``models`` of its models left."""
+    from .melee import Fighter
+
+    full = unit_attacker(unit, melee=True)
+    hero_weapons = unit_attacker(hero, melee=True) if hero is not None else None
+    return Fighter(
+        groups=full.groups if full is not None else (),
+        quality=unit.quality,
+        defender=unit_defender(unit, models=models, hero=hero),
+        hero_groups=hero_weapons.groups if hero_weapons is not None else (),
+        hero_quality=hero.quality if hero is not None else None,
+        fear=rating(unit.rules, "Fear"),
+        hero_fear=rating(hero.rules, "Fear") if hero is not None else 0,
+        fatigued=fatigued,
     )
 
 

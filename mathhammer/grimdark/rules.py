@@ -52,8 +52,10 @@ KNOWN: dict[str, tuple[str, bool, int]] = {
     "Shred": ("weapon", False, 0),
     "Unstoppable": ("weapon", False, 0),
     "Precise": ("weapon", False, 0),
+    "Counter": ("weapon", False, 0),
     "Tough": ("unit", True, 1),
     "Regeneration": ("unit", False, 0),
+    "Fear": ("unit", True, 1),
 }
 
 _RATING_MAX = 99

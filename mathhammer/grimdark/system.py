@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine.options import RunOptions
     from ..outcome import Outcome, Tally
     from ..results import Result
+    from .melee_attack import GrimdarkMelee
 
 #: The phases of an attack (core rules: Shooting, Melee); ``assault``/``combat`` are read as these.
 PHASES = {"shooting": "shooting", "melee": "melee"}
@@ -53,6 +54,8 @@ OPTIONS: dict[str, Option] = {
         Option("charging", "the attacker charged (Furious, Impact, Lance, Thrust)"),
         Option("moved", "the attacker moved before shooting (GF v3.5 common rules, Indirect: -1 to hit after moving)"),
         Option("hero", "a hero joined to the target, wounded last (core rules, Hero)", "str"),
+        Option("fatigued", "the attacker already fought a melee this round: hits only on unmodified 6s, no Impact"),
+        Option("target_fatigued", "the target already fought a melee this round: strikes back hitting only on 6s"),
     )
 }
 
@@ -90,6 +93,10 @@ class GrimdarkAttack:
     @property
     def models(self) -> int:
         return self.defender.models + (1 if self.defender.hero else 0)
+
+    @property
+    def batches(self) -> int:
+        return len(self.attacker.groups)
 
 
 def build_adhoc(params: Mapping[str, Any]) -> tuple[Attacker, Defender]:
@@ -272,7 +279,7 @@ class Grimdark:
 
     # --- attacks ---------------------------------------------------------------------------------------
 
-    def compile(self, roster: Any, query: Query) -> GrimdarkAttack:
+    def compile(self, roster: Any, query: Query) -> GrimdarkAttack | GrimdarkMelee:
         """A named attack; options: :data:`OPTIONS`."""
         from .profiles import find_unit, join_hero, unit_attacker, unit_defender
 
@@ -282,15 +289,18 @@ class Grimdark:
             which = next(k for k in ("upgrades", "use", "target_upgrades", "target_use") if getattr(query, k))
             raise InputError(which, next(iter(getattr(query, which))), "none (Grimdark Future units have no upgrades)")
         a = self.loadout(roster, query.attacker, field="attacker")
-        if a.hero is not None:
-            raise InputError("attacker", query.attacker, "one unit (a joined hero is modelled on the target side)")
+        melee = _phase(query.phase) == "melee"
+        if a.hero is not None and not melee:
+            raise InputError("attacker", query.attacker, "one unit when shooting (a hero joins the attacker in melee)")
+        for name in ("fatigued", "target_fatigued"):
+            if o.get(name) and not melee:
+                raise InputError(name, True, "melee only (fatigue comes from fighting in melee)")
         t = self.loadout(roster, query.target, field="target")
         hero = t.hero
         if o.get("hero"):
             if hero is not None:
                 raise InputError("hero", o["hero"], "either hero or a target written 'Unit + Hero'")
             hero = join_hero(t.unit, find_unit(roster, str(o["hero"]), "hero"), "hero")
-        melee = _phase(query.phase) == "melee"
         models = query.models if query.models is not None else o.get("attacker_models")
         if query.models is not None and o.get("attacker_models") is not None:
             raise InputError("attacker_models", o["attacker_models"], "either models or attacker_models")
@@ -305,6 +315,10 @@ class Grimdark:
             raise InputError("phase", "melee" if melee else "shooting", f"a phase in which {a.name} has a weapon")
         if melee and o.get("cover"):
             raise InputError("cover", True, "shooting only (cover gives +1 Defense against shooting, not melee)")
+        if melee:
+            from .melee_attack import melee_attack
+
+            return melee_attack(a, t, hero, alive, t_models, o)
         defender = unit_defender(t.unit, models=t_models, cover=bool(o.get("cover")), hero=hero)
         loadout: dict[str, Any] = {
             "attacker": {
@@ -345,6 +359,10 @@ class Grimdark:
     def exact(self, compiled: Any) -> Tally:
         from .exact import grimdark_exact
 
+        if hasattr(compiled, "melee"):
+            from .melee_exact import melee_exact
+
+            return melee_exact(compiled.melee)
         return grimdark_exact(compiled.attacker, compiled.defender)
 
     def simulate(self, compiled: Any, options: RunOptions, watch: str = "both") -> Tally:
@@ -354,6 +372,10 @@ class Grimdark:
         from .outcomes import result
 
         def run_to(n: int) -> Tally:
+            if hasattr(compiled, "melee"):
+                from .melee_engine import melee_simulate
+
+                return melee_simulate(compiled.melee, n, seed=options.seed)
             return grimdark_simulate(compiled.attacker, compiled.defender, n, seed=options.seed)
 
         if options.tolerance is None:
@@ -368,7 +390,12 @@ class Grimdark:
         return until(run_to, watched, options.tolerance, MIN_TRIALS, MAX_ADAPTIVE_TRIALS)
 
     def render(self, compiled: Any, result: Result) -> str:
-        text = result.text_report(morale_lines(compiled.attacker, compiled.defender))
+        if hasattr(compiled, "melee"):
+            from .melee_attack import melee_lines
+
+            text = result.text_report(melee_lines(compiled.melee))
+        else:
+            text = result.text_report(morale_lines(compiled.attacker, compiled.defender))
         return compiled.head + "\n" + text if compiled.head else text
 
     # --- sweeps ----------------------------------------------------------------------------------------
@@ -457,7 +484,7 @@ class Grimdark:
                     {
                         **label,
                         "phase": phase,
-                        "batches": len(attack.attacker.groups),
+                        "batches": attack.batches,
                         **_figures(r),
                     }
                 )

@@ -1,0 +1,127 @@
+"""A named Grimdark Future melee behind the game-system contract: the charge resolved both ways.
+
+``attack --system gf --melee`` with two units (and ``run`` of the Python API) compiles to a
+:class:`GrimdarkMelee`: the attacker charges the target, the target strikes back, the melee result
+and the loser's morale test follow (:mod:`mathhammer.grimdark.melee`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .melee import Fighter, Melee, impact_dice
+from .model import Defender
+
+
+@dataclass(frozen=True, eq=False)
+class GrimdarkMelee:
+    """A melee as the contract's compiled attack (``models``: the target's, a joined hero counted)."""
+
+    melee: Melee
+    label: str
+    notes: tuple[str, ...] = ()
+    loadout: dict[str, Any] = field(default_factory=dict)
+    head: str = ""
+
+    @property
+    def models(self) -> int:
+        return self.melee.target.side_models
+
+    @property
+    def defender(self) -> Defender:
+        return self.melee.target.defender
+
+    @property
+    def batches(self) -> int:
+        return len(self.melee.charger.groups) + len(self.melee.charger.hero_groups)
+
+
+def _side(f: Fighter, who: str) -> str:
+    d = f.defender
+    fear = f.fear or f.hero_fear
+    bits = [f"{who}: Quality {f.quality}+, Defense {d.defense}+"]
+    if impact_dice(f):
+        bits.append(f"Impact {impact_dice(f)} dice")
+    counter = f.counter_models()
+    if counter:
+        bits.append(f"Counter on {counter} models")
+    if fear:
+        bits.append("Fear")
+    if f.fatigued:
+        bits.append("fatigued (hits only on 6s)")
+    return ", ".join(bits)
+
+
+def melee_lines(m: Melee) -> list[str]:
+    """The text report's closing lines: who struck and how the result and morale are read."""
+    return [
+        "melee resolved both ways: Counter strikes first, then the charge, then the strikes back "
+        "([BG 3.4.1] Melee; GF v3.5 common rules: Counter, Impact, Fear)",
+        _side(m.charger, "charger"),
+        _side(m.target, "target"),
+        "the loser (fewer wounds caused, Fear counted; a destroyed unit) takes one morale test: failed at "
+        "half strength or less it Routs, else it is Shaken; a tie: no test",
+    ]
+
+
+def notes_of(m: Melee) -> tuple[str, ...]:
+    """Warnings of the strikes (rules without effect), each once."""
+    from .compiled import _compile_weapon
+    from .model import Attacker
+
+    out: list[str] = []
+    for f, charging in ((m.charger, True), (m.target, False)):
+        for groups, quality in ((f.groups, f.quality), (f.hero_groups, f.hero_quality or f.quality)):
+            if groups:
+                a = Attacker(groups, quality=quality, charging=charging, fatigued=f.fatigued)
+                for g in groups:
+                    _compile_weapon(a, g.models, g.weapon, Defender(1), out)
+    if not m.target.groups and not m.target.hero_groups:
+        out.append("the target has no melee weapon: it does not strike back")
+    return tuple(dict.fromkeys(out))
+
+
+def _unit_json(loadout: Any, models: int) -> dict[str, Any]:
+    u = loadout.unit if hasattr(loadout, "unit") else loadout
+    return {"unit": u.name, "models": models, "points": u.points, "source": u.source}
+
+
+def _hero_json(hero: Any) -> dict[str, Any]:
+    return {
+        "unit": hero.name, "tough": hero.tough, "defense": hero.defense, "quality": hero.quality,
+        "points": hero.points, "source": hero.source,
+    }  # fmt: skip
+
+
+def melee_attack(a: Any, t: Any, hero: Any, alive: int | None, t_models: int, o: Mapping[str, Any]) -> GrimdarkMelee:
+    """The attacker's unit (``a``, a loadout with an optional joined hero) charging the target's
+    (``t``, with ``hero`` joined) with ``alive`` and ``t_models`` models left; options ``o``."""
+    from ..errors import InputError
+    from .profiles import unit_fighter
+
+    if o.get("cover"):
+        raise InputError("cover", True, "shooting only (cover gives +1 Defense against shooting, not melee)")
+    if o.get("moved"):
+        raise InputError("moved", True, "shooting only (Indirect's -1 after moving); a melee is a charge")
+    charger = unit_fighter(a.unit, models=alive, hero=a.hero, fatigued=bool(o.get("fatigued")))
+    if not charger.groups and not charger.hero_groups:
+        raise InputError("phase", "melee", f"a phase in which {a.name} has a weapon")
+    target = unit_fighter(t.unit, models=t_models, hero=hero, fatigued=bool(o.get("target_fatigued")))
+    m = Melee(charger, target)
+    n = alive or a.unit.models
+    loadout: dict[str, Any] = {
+        "attacker": _unit_json(a, n),
+        "target": _unit_json(t, t_models),
+        "phase": "melee",
+        "charge": "both ways",
+    }
+    if a.hero is not None:
+        loadout["attacker"]["hero"] = _hero_json(a.hero)
+    if hero is not None:
+        loadout["target"]["hero"] = _hero_json(hero)
+    a_hero = f" + {a.hero.name}" if a.hero is not None else ""
+    t_hero = f" + {hero.name} (Tough({hero.tough}), wounded last)" if hero is not None else ""
+    head = f"{n} {a.name}{a_hero} ({a.points} pts) charge {t_models} {t.name}{t_hero}, melee both ways"
+    return GrimdarkMelee(m, f"{a.name} vs {t.name}", notes_of(m), loadout, head)
