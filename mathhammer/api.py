@@ -69,7 +69,8 @@ def run(
 
     Args:
         attack: StarCraft TMG: a ``Batch``, a sequence of Batches resolved in order (8.7.3) or an
-            ``Attack``; Grimdark Future: an ``Attacker``. Or an attack a system compiled.
+            ``Attack``; Grimdark Future: an ``Attacker``, or a ``Melee`` (a charge resolved both ways, no
+            ``target``). Or an attack a system compiled.
         target: the target: a StarCraft ``Target`` or a Grimdark ``Defender``.
         engine: ``"exact"`` or ``"monte-carlo"``; by default exact unless ``trials`` or ``tolerance``.
         trials, seed, tolerance, threads, method: the run (:class:`~mathhammer.engine.options.RunOptions`).
@@ -88,7 +89,7 @@ def run(
     raise InputError(
         "attack",
         type(attack).__name__,
-        "a StarCraft Batch, Batches or Attack (with a Target), or a Grimdark Attacker (with a Defender)",
+        "a StarCraft Batch, Batches or Attack (with a Target), or a Grimdark Attacker (with a Defender) or Melee",
     )
 
 

@@ -265,3 +265,48 @@ def test_cli_melee_both_ways_json() -> None:
     total = out["melee_won"]["p"] + out["melee_drawn"]["p"] + out["melee_lost"]["p"]
     assert total == pytest.approx(1.0) and out["attacker_wounds"]["mean"] > 0
     assert out["loadout"]["charge"] == "both ways"
+
+
+def _cli(*args: str) -> tuple[int, str]:
+    from typer.testing import CliRunner
+
+    from mathhammer.cli import app
+
+    r = CliRunner().invoke(app, list(args))
+    return r.exit_code, r.output
+
+
+def test_cli_fatigued_flags() -> None:
+    """[BG 3.4.1] Fatigue on the command line: ``--fatigued`` (ad hoc and named) hits only on unmodified 6s;
+    ``--target-fatigued`` makes the named target strike back on 6s; both refused when shooting."""
+    code, out = _cli("attack", "--system", "gf", "--models", "6", "--attacks", "1", "--quality", "2", "--melee",
+                     "--target-models", "10", "--target-defense", "6", "--fatigued", "--json")  # fmt: skip
+    assert code == 0, out
+    assert json.loads(out)["wounds"]["mean"] == pytest.approx(6 / 6 * 5 / 6)
+    base = ("attack", "Frenzied Raiders", "Robot Warriors", "--system", "gf", "--melee", "--json")
+    fresh = json.loads(_cli(*base)[1])
+    tired = json.loads(_cli(*base, "--target-fatigued")[1])
+    assert tired["attacker_wounds"]["mean"] < fresh["attacker_wounds"]["mean"]
+    assert tired["wounds"]["mean"] == pytest.approx(fresh["wounds"]["mean"])
+    code, out = _cli("attack", "Frenzied Raiders", "Robot Warriors", "--system", "gf", "--fatigued")
+    assert code == 2 and "--fatigued" in out and "melee only" in out
+
+
+def test_report_melee_cell_is_a_charge_both_ways() -> None:
+    """Issue 25 point 8: a report's melee cell resolves the charge: the Swamp Behemoth's Impact(3) counts, and
+    the target strikes back."""
+    from mathhammer.grimdark.melee_attack import GrimdarkMelee
+    from mathhammer.grimdark.report import cells
+    from mathhammer.grimdark.system import SYSTEM
+
+    roster = SYSTEM.load_roster()
+    beast, robots = roster["Swamp Behemoth"], roster["Robot Warriors"]
+    melee = [c for c in cells(SYSTEM, [beast], [robots], "roster", None) if c.phase == "combat"]
+    assert len(melee) == 1 and isinstance(melee[0].compiled, GrimdarkMelee)
+    t = SYSTEM.exact(melee[0].compiled)
+    charged = mean(t.wounds)
+    from mathhammer.grimdark import grimdark_exact
+    from mathhammer.grimdark.profiles import unit_attacker, unit_defender
+
+    standing = mean(grimdark_exact(unit_attacker(beast, True), unit_defender(robots)).wounds)
+    assert charged > standing + 0.5 and mean(t.attacker_wounds) > 0

@@ -126,6 +126,12 @@ def attack(
     moved: Annotated[
         bool, _opt("--moved", "Grimdark: the attacker moved before shooting (Indirect: -1 to hit).", G)
     ] = (False),
+    fatigued: Annotated[
+        bool, _opt("--fatigued", "Grimdark: the attacker already fought a melee this round (hits on 6s).", G)
+    ] = False,
+    target_fatigued: Annotated[
+        bool, _opt("--target-fatigued", "Grimdark: the target already fought a melee this round (named).", G)
+    ] = False,
     target_hero_tough: Annotated[
         str | None, _opt("--target-hero-tough", "Grimdark: a joined hero's Tough(X) (takes wounds last).", G, "N")
     ] = None,
@@ -165,7 +171,7 @@ def attack(
         "--attacks": attacks, "--quality": quality, "--rule": rule, "--target-defense": target_defense,
         "--target-tough": target_tough, "--target-rule": target_rule, "--target-quality": target_quality,
         "--cover": cover or None, "--melee": melee or None, "--charging": charging or None,
-        "--moved": moved or None,
+        "--moved": moved or None, "--fatigued": fatigued or None, "--target-fatigued": target_fatigued or None,
         "--target-hero-tough": target_hero_tough, "--target-hero-defense": target_hero_defense,
     }  # fmt: skip
     given = {k: v for k, v in given.items() if v is not None and v != []}

@@ -43,6 +43,8 @@ OPTION_FLAGS = {
     "--cover": "cover",
     "--charging": "charging",
     "--moved": "moved",
+    "--fatigued": "fatigued",
+    "--target-fatigued": "target_fatigued",
     "--target-hero": "hero",
 }
 
@@ -151,7 +153,7 @@ def named_query(game: GameSystem, attacker: str, target: str, given: Mapping[str
 #: Flags of a named attack only (units bought, their state, a board): refused in an ad-hoc attack.
 NAMED_ONLY = frozenset(QUERY_FLAGS) - {"--range"} | {
     "--target-state", "--profiles", "--board", "--attacker-unit", "--target-unit", "--attacker-models",
-    "--on-creep", "--target-hero",
+    "--on-creep", "--target-hero", "--target-fatigued",
 }  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .compiled import CompiledAttack, compile_attack
 from .exact import grimdark_exact, morale_fail_probability
+from .melee import Fighter, Melee
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 from .rules import KNOWN, Rule, parse_rule, parse_rules
 
@@ -34,7 +35,9 @@ __all__ = [
     "Attacker",
     "CompiledAttack",
     "Defender",
+    "Fighter",
     "Hero",
+    "Melee",
     "Rule",
     "Weapon",
     "WeaponGroup",

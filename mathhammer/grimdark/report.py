@@ -44,8 +44,12 @@ def side_of(unit: Any) -> Side:
 def cells(
     game: GameSystem, attackers: Sequence[Any], targets: Sequence[Any], side: str, distance: float | None
 ) -> list[Cell]:
-    """Every attacker against every target, shooting (at ``distance``) and melee, compiled by ``game``."""
-    from .profiles import unit_attacker, unit_defender
+    """Every attacker against every target, shooting (at ``distance``) and melee, compiled by ``game``.
+
+    A melee cell is a charge resolved both ways (:mod:`mathhammer.grimdark.melee`): Impact, Furious and
+    the target's Counter apply, and the target strikes back."""
+    from .melee import Melee
+    from .profiles import unit_attacker, unit_defender, unit_fighter
 
     out = []
     for a in attackers:
@@ -55,7 +59,12 @@ def cells(
                 melee = phase == "combat"
                 attacker = unit_attacker(a, melee, distance=None if melee else distance)
                 key = f"{SYSTEM_NAME}|{phase}|{a_side.label}|{t_side.label}|{distance}"
-                compiled = None if attacker is None else game.wrap(attacker, unit_defender(t))
+                if attacker is None:
+                    compiled = None
+                elif melee:
+                    compiled = game.wrap(Melee(unit_fighter(a), unit_fighter(t)), label=f"{a.name} vs {t.name}")
+                else:
+                    compiled = game.wrap(attacker, unit_defender(t))
                 batches = 0 if attacker is None else len(attacker.groups)
                 out.append(Cell(key, SYSTEM_NAME, side, phase, a_side, t_side, compiled, batches))
     return out

@@ -62,7 +62,7 @@ OPTIONS: dict[str, Option] = {
 ADHOC_PARAMS = frozenset(
     {
         "models", "attacks", "quality", "rule", "target_models", "target_defense", "target_tough", "target_rule",
-        "target_quality", "cover", "melee", "charging", "moved", "range", "name", "target_hero_tough",
+        "target_quality", "cover", "melee", "charging", "moved", "fatigued", "range", "name", "target_hero_tough",
         "target_hero_defense",
     }
 )  # fmt: skip
@@ -122,6 +122,7 @@ def build_adhoc(params: Mapping[str, Any]) -> tuple[Attacker, Defender]:
         quality=target_number("quality", get("quality", "4"), "Quality"),
         charging=bool(get("charging", False)),
         moved=bool(get("moved", False)),
+        fatigued=bool(get("fatigued", False)),
         distance=None if distance is None else number("range", distance, 0, 999, "distance in inches"),
     )
     defense = target_number("target_defense", get("target_defense", "4"), "Defense")
@@ -346,10 +347,18 @@ class Grimdark:
         attacker, defender = build_adhoc(params)
         return GrimdarkAttack(attacker, defender, "Grimdark Future", _notes(attacker, defender))
 
-    def wrap(self, attack: Any, target: Any = None, label: str | None = None) -> GrimdarkAttack | None:
+    def wrap(self, attack: Any, target: Any = None, label: str | None = None) -> GrimdarkAttack | GrimdarkMelee | None:
         """The Python API's objects as an attack: an Attacker with a Defender; None for another system's."""
         if isinstance(attack, GrimdarkAttack):
             return attack
+        from .melee import Melee
+
+        if isinstance(attack, Melee):
+            from .melee_attack import GrimdarkMelee, notes_of
+
+            if target is not None:
+                raise InputError("target", target, "none with a Melee (it holds both sides)")
+            return GrimdarkMelee(attack, label or "Grimdark Future melee", notes_of(attack))
         if not isinstance(attack, Attacker):
             return None
         if not isinstance(target, Defender):
