@@ -26,7 +26,7 @@ from ..engine.options import check_seed, check_trials
 from ..engine.rng import below, low32, next_u64, seed_stream, trial_state
 from ..errors import InputError
 from ..outcome import Tally
-from .compiled import REGENERATION_TARGET, CompiledAttack, compile_attack
+from .compiled import CompiledAttack, compile_attack
 from .model import Attacker, Defender
 
 __all__ = ["grimdark_simulate", "simulate_compiled"]
@@ -81,9 +81,9 @@ def _hits(state, gamma, count, ap, poison, cover, deadly, regen_ok, shred, natur
         for _w in range(wounds):
             if i >= m:
                 break
-            if regen_ok and regen[i]:
+            if regen_ok and regen[i]:  # regen[i]: the roll that ignores the wound
                 state, r = _d6(state, gamma)
-                if r >= REGENERATION_TARGET:
+                if r >= regen[i]:
                     continue
             taken = min(deadly, tough[i] - w)
             w += taken
