@@ -15,10 +15,11 @@ import pytest
 
 from mathhammer.errors import InputError
 from mathhammer.grimdark import Attacker, Defender, Hero, Weapon, WeaponGroup, grimdark_exact
-from mathhammer.grimdark.army_rules import load_table
+from mathhammer.grimdark.army_rules import load_table, match
 from mathhammer.grimdark.compiled import compile_attack
 from mathhammer.grimdark.effects import Effect
-from mathhammer.grimdark.profiles import load_text, unit_attacker
+from mathhammer.grimdark.opr_import import convert
+from mathhammer.grimdark.profiles import load_text, unit_attacker, unit_defender
 from mathhammer.profiles.loader import ProfileError
 
 from .grimdark_naive import naive_tally
@@ -156,7 +157,95 @@ def test_effect_values_are_checked() -> None:
         Effect("ap", 1, phase="charge")
 
 
-# --- the table -------------------------------------------------------------------------------------------------
+# --- the importer ----------------------------------------------------------------------------------------------
+
+SELF_REPAIR = "When a unit where all models have this rule takes wounds, roll one die for each. On a 6+ it is ignored."
+TEAR = "Against units where most models have Tough(3) to Tough(9), this weapon gets AP(+4)."
+RAVAGE = "When this model attacks in melee, roll X dice. For each 6+ the target takes one wound."
+
+
+def book(*rules: dict, unit_rules=(), weapon_rules=()) -> dict:
+    """A small army book in Army Forge's export shape: units, and the book's ``specialRules``."""
+    return {
+        "uid": "testbook",
+        "name": "Test Legions",
+        "gameSystemSlug": "grimdark-future",
+        "units": [
+            {
+                "id": "u1",
+                "name": "Warriors",
+                "size": 5,
+                "quality": 4,
+                "defense": 4,
+                "cost": 90,
+                "rules": [{"name": "Slow", "label": "Slow"}, *unit_rules],
+                "weapons": [
+                    {"name": "Gauss Rifle", "count": 5, "range": 24, "attacks": 1, "specialRules": list(weapon_rules)},
+                    {"name": "CCW", "count": 5, "range": 0, "attacks": 1, "specialRules": []},
+                ],
+            }
+        ],
+        "specialRules": [
+            {"id": "a", "name": "Slow", "description": 'Moves -2" when using Advance, and -4” when using Rush.'},
+            *rules,
+        ],
+    }
+
+
+def test_import_maps_an_army_rule_onto_the_profile() -> None:
+    data = book(
+        {"id": "b", "name": "Self-Repair", "description": SELF_REPAIR, "hasRating": False},
+        {"id": "c", "name": "Tear", "description": TEAR, "hasRating": False},
+        {"id": "d", "name": "Rending in Melee", "description": "This model gets Rending in melee."},
+        unit_rules=({"name": "Self-Repair", "label": "Self-Repair"}, {"name": "Rending in Melee"}),
+        weapon_rules=({"name": "Tear", "label": "Tear"},),
+    )
+    text, warnings = convert(data, "book.json")
+    assert warnings == []
+    unit = load_text(text, "out.toml")["Warriors"]
+    assert unit.effects == (Effect("regeneration", 6, rule="Self-Repair"),)
+    rifle, ccw = unit.weapons
+    assert rifle.effects == (Effect("ap", 4, tough_min=3, tough_max=9, rule="Tear"),)
+    assert [str(r) for r in ccw.rules] == ["Rending"] and [str(r) for r in rifle.rules] == []
+    assert unit_defender(unit).effects == unit.effects
+
+
+def test_import_warns_an_unmapped_army_rule_with_its_text() -> None:
+    data = book(
+        {"id": "b", "name": "Ravage", "description": RAVAGE, "hasRating": True},
+        {"id": "c", "name": "Self-Repair", "description": "When this unit takes wounds, roll one die. On a 4+ ..."},
+        unit_rules=({"name": "Ravage", "rating": 4, "label": "Ravage(4)"}, {"name": "Self-Repair"}),
+    )
+    text, warnings = convert(data, "book.json")
+    assert f'Warriors: rule Ravage(4) is not modelled by mathhammer; left out (Ravage: "{RAVAGE}")' in warnings
+    # the same name with another text is not mapped: warned with the book's text
+    other = [w for w in warnings if "Self-Repair" in w]
+    assert len(other) == 1 and "On a 4+ ..." in other[0] and "maps another text" in other[0]
+    unit = load_text(text, "out.toml")["Warriors"]
+    assert unit.effects == () and unit.warnings == tuple(warnings)
+
+
+def test_a_new_table_entry_needs_no_code(tmp_path: Path) -> None:
+    """A rule of a book the built-in table does not know is mapped by a data entry in a table file."""
+    table = tmp_path / "army_rules.toml"
+    table.write_text(
+        """[rules."Iron Skin"]
+text = 'Units where all models have this rule ignore wounds on a 4+.'
+source = "a test book"
+effects = [{ effect = "regeneration", value = 4 }]
+"""
+    )
+    data = book(
+        {"name": "Iron Skin", "description": "Units where all models have this rule ignore wounds on a 4+."},
+        unit_rules=({"name": "Iron Skin"},),
+    )
+    _, warnings = convert(data, "book.json")
+    assert any("Iron Skin" in w for w in warnings)  # the built-in table does not know it
+    text, warnings = convert(data, "book.json", table=table)
+    assert warnings == []
+    unit = load_text(text, "out.toml")["Warriors"]
+    assert unit.effects == (Effect("regeneration", 4, rule="Iron Skin"),)
+    assert match(load_table(table), "iron skin", "Units where all  models have this rule ignore wounds on a 4+.")
 
 
 def test_table_problems_are_reported(tmp_path: Path) -> None:
