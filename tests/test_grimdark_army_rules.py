@@ -8,6 +8,7 @@ Forge writes (a book's units and its top-level ``specialRules``), never a downlo
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
 
@@ -262,3 +263,25 @@ def test_every_built_in_entry_cites_its_book_text() -> None:
     for entry in TABLE.values():
         assert "3.5.0" in entry.source and "b397e958e2c420883816af1be1dde7f60f083afd" in entry.source
         assert entry.effects or entry.grants
+
+
+# --- import warnings reach the report (point 8) ---------------------------------------------------------------
+
+
+def test_report_carries_the_import_warnings(tmp_path: Path) -> None:
+    from mathhammer.report import sweep
+
+    data = book(
+        {"id": "b", "name": "Ravage", "description": RAVAGE, "hasRating": True},
+        unit_rules=({"name": "Ravage", "rating": 4, "label": "Ravage(4)"},),
+    )
+    src = tmp_path / "book.json"
+    src.write_text(json.dumps(data))
+    text, warnings = convert(data, src.name)
+    assert warnings
+    a, b = tmp_path / "mine.toml", tmp_path / "theirs.toml"
+    a.write_text(text)
+    b.write_text(text)
+    df = sweep(a, b, system="grimdark", trials=200, seed=1)
+    carried = df.attrs["report"]["warnings"]
+    assert f"mine.toml: {warnings[0]}" in carried and f"theirs.toml: {warnings[0]}" in carried
