@@ -23,10 +23,17 @@ from mathhammer.grimdark.opr_import import convert
 from mathhammer.grimdark.profiles import load_text, unit_attacker, unit_defender
 from mathhammer.profiles.loader import ProfileError
 
+from . import test_grimdark_profiles
 from .grimdark_naive import naive_tally
 from .stats import assert_agree
 
 TABLE = load_table()
+FIXTURES = Path(__file__).parent / "fixtures" / "opr"
+SAVE, BOOK = FIXTURES / "list_save.json", FIXTURES / "save_book.json"
+
+# the import-opr command, run as tests/test_grimdark_profiles.py runs it
+app = test_grimdark_profiles.app
+_run = test_grimdark_profiles._run
 
 
 def effects(name: str) -> tuple[Effect, ...]:
@@ -59,6 +66,15 @@ def test_self_repair_robot_legions_ignores_a_wound_on_a_6() -> None:
     assert list(t.regeneration) == [0, 0, 0]
     t = compile_attack(one_die(2), Defender(2, defense=6, effects=sr, hero=Hero(2, 4, effects=sr))).target
     assert list(t.regeneration) == [6, 6, 6]
+
+
+def test_resistance_alien_hives_ignores_a_wound_on_a_6() -> None:
+    """GF v3.5 Alien Hives: Resistance: "When a unit where all models have this rule takes wounds, roll one die for
+    each. On a 6+ it is ignored. If the wounds were from a spell, then they are ignored on a 2+ instead." No
+    spell here: as Self-Repair, 5/6 x 5/6 x 5/6 = 125/216."""
+    res = effects("Resistance")
+    assert res == (Effect("regeneration", 6, rule="Resistance"),)
+    assert p_destroyed(one_die(2), Defender(1, defense=6, effects=res)) == pytest.approx(125 / 216, abs=1e-12)
 
 
 def test_tear_custodian_brothers_ap4_against_tough_3_to_9() -> None:
@@ -226,6 +242,33 @@ def test_import_warns_an_unmapped_army_rule_with_its_text() -> None:
     assert unit.effects == () and unit.warnings == tuple(warnings)
 
 
+def test_granted_weapon_rules_go_on_the_weapons_of_their_phase() -> None:
+    """GF v3.5 Alien Hives: Bane in Melee: "This model gets Bane in melee."; Dwarf Guilds: Surge when Shooting:
+    "This model gets Surge when shooting." Each rule goes on the weapons of its phase only."""
+    data = book(
+        {"name": "Bane in Melee", "description": "This model gets Bane in melee."},
+        {"name": "Surge when Shooting", "description": "This model gets Surge when shooting."},
+        unit_rules=({"name": "Bane in Melee"}, {"name": "Surge when Shooting"}),
+    )
+    text, warnings = convert(data, "book.json")
+    assert warnings == []
+    rifle, ccw = load_text(text, "out.toml")["Warriors"].weapons
+    assert [str(r) for r in rifle.rules] == ["Surge"] and [str(r) for r in ccw.rules] == ["Bane"]
+
+
+def test_list_save_reads_the_book_rules_given_with_book(app, tmp_path: Path) -> None:
+    """A list save's units take the army rules of the --book they come from (its specialRules)."""
+    data = json.loads(BOOK.read_text())
+    data["specialRules"] = [{"id": "sr", "name": "Self-Repair", "description": SELF_REPAIR}]
+    data["units"][0]["rules"].append({"id": "sr", "name": "Self-Repair", "label": "Self-Repair"})
+    book_file, out = tmp_path / "save_book.json", tmp_path / "army.toml"
+    book_file.write_text(json.dumps(data))
+    result = _run(app, str(SAVE), "--book", str(book_file), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    squad = load_text(out.read_text(), "army.toml")["Alpha Squad"]
+    assert squad.effects == (Effect("regeneration", 6, rule="Self-Repair"),)
+
+
 def test_a_new_table_entry_needs_no_code(tmp_path: Path) -> None:
     """A rule of a book the built-in table does not know is mapped by a data entry in a table file."""
     table = tmp_path / "army_rules.toml"
@@ -259,7 +302,8 @@ def test_table_problems_are_reported(tmp_path: Path) -> None:
 
 
 def test_every_built_in_entry_cites_its_book_text() -> None:
-    assert {"Self-Repair", "Guardian", "Tear", "Melee Slayer", "Fortified"} <= {e.name for e in TABLE.values()}
+    names = {e.name for e in TABLE.values()}
+    assert {"Self-Repair", "Guardian", "Tear", "Melee Slayer", "Fortified", "Resistance", "Bane in Melee"} <= names
     for entry in TABLE.values():
         assert "3.5.0" in entry.source and "b397e958e2c420883816af1be1dde7f60f083afd" in entry.source
         assert entry.effects or entry.grants
