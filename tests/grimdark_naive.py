@@ -92,7 +92,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
         if state["i"] >= m:
             return
         tough, _, regen = models[state["i"]]
-        if regen and not ignores_regen and d6() >= regen:  # Regeneration: "On a 5+ it is ignored"
+        if regen and not ignores_regen and d6() >= regen:  # Regeneration: "On a 5+ it is ignored" (Self-Repair: 6+)
             return
         taken = min(deadly, tough - state["w"])  # Deadly: no carry-over to the next model
         state["w"] += taken

@@ -21,7 +21,9 @@ ataku strzeleckiego", steps 5-8):
    to take a wound (the unit's models first, the hero last): saved on
    ``die + cover - AP >= Defense``; :data:`NATURAL_DEFENSE` (6 always saves,
    1 always fails); with Poison/Bane a natural 6 is re-rolled once, the
-   re-roll stands. :func:`save_mask`.
+   re-roll stands. :func:`save_mask`. The AP includes the army-book rules
+   read as effects (:mod:`~mathhammer.grimdark.effects`): the weapon's
+   AP(+X) whose conditions hold, less the target's AP(-X), at least AP(0).
 5. **Regeneration** per unsaved hit (before Deadly's multiplication): on a
    5+ the wound is ignored (an army rule read as Regeneration: on its own roll).
 6. **Wounds**: one wound, or X with Deadly(X), on the model next in line;
