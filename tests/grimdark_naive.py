@@ -29,18 +29,53 @@ def _has(rules, name):
     return any(r.name == name for r in rules)
 
 
+def _regen(rules, effects):
+    """Regeneration ("On a 5+ it is ignored") and army rules read as it with another roll, by rule name."""
+    out = {"Regeneration": 5} if _has(rules, "Regeneration") else {}
+    out.update({e.rule: e.value for e in effects if e.kind == "regeneration"})
+    return out
+
+
 def _models(defender: Defender):
-    """[tough, defense, regeneration] of each model, in the order they take wounds (hero last)."""
-    unit_regen = _has(defender.rules, "Regeneration")
+    """[tough, defense, regeneration roll (0: none)] of each model, in the order they take wounds (hero last)."""
+    unit = _regen(defender.rules, defender.effects)
     hero = defender.hero
+    if hero is not None:  # "a unit where all models have this rule": the rules the hero has too
+        mine = _regen(hero.rules, hero.effects)
+        unit = {k: v for k, v in unit.items() if k in mine}
     out = []
     for _ in range(defender.models):
-        out.append(
-            [defender.tough, defender.defense, unit_regen and (hero is None or _has(hero.rules, "Regeneration"))]
-        )
+        out.append([defender.tough, defender.defense, min(unit.values(), default=0)])
     if hero is not None:
-        out.append([hero.tough, hero.defense, _has(hero.rules, "Regeneration")])
+        out.append([hero.tough, hero.defense, min(mine.values(), default=0)])
     return out
+
+
+def _ap_change(weapon, attacker: Attacker, defender: Defender) -> tuple[int, int]:
+    """(AP added by the weapon's army-rule effects, AP taken by the target's) for this attack."""
+    bonus = 0
+    for e in weapon.effects:
+        if e.kind != "ap" or (e.phase is not None and (e.phase == "melee") != weapon.melee):
+            continue
+        if e.charging and not attacker.charging:
+            continue
+        if defender.tough < e.tough_min or (e.tough_max and defender.tough > e.tough_max):
+            continue
+        if e.over is not None and (attacker.distance is None or attacker.distance <= e.over):
+            continue
+        bonus += e.value
+    less = 0
+    hero = defender.hero
+    for e in defender.effects:
+        if e.kind != "ap_reduction" or (hero is not None and e not in hero.effects):
+            continue
+        if e.over is not None:  # "shot or charged from over 9\" away"
+            if weapon.melee and not attacker.charging:
+                continue
+            if attacker.distance is None or attacker.distance <= e.over:
+                continue
+        less = max(less, e.value)
+    return bonus, less
 
 
 def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start=(0, 0, 0), impact_cut=0):
@@ -61,7 +96,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         if state["i"] >= m:
             return
         tough, _, regen = models[state["i"]]
-        if regen and not ignores_regen and d6() >= 5:  # Regeneration: "On a 5+ it is ignored"
+        if regen and not ignores_regen and d6() >= regen:  # Regeneration: "On a 5+ it is ignored" (Self-Repair: 6+)
             return
         taken = min(deadly, tough - state["w"])  # Deadly: no carry-over to the next model
         state["w"] += taken
@@ -122,6 +157,8 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         ap_six = ap + 4 if _has(rules, "Rending") else ap  # Rending (v3.5): six hits get AP(+4)
         if _has(rules, "Destructive"):  # "On unmodified results of 6 to hit, those hits get AP(+4)."
             ap_six += 4
+        bonus, less = _ap_change(weapon, attacker, defender)  # hits "to a min. of AP(0)"
+        ap, ap_six = max(0, ap + bonus - less), max(0, ap_six + bonus - less)
         extra = (_has(rules, "Relentless") and attacker.distance is not None and attacker.distance > 9) or (
             _has(rules, "Furious") and attacker.charging
         )

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from mathhammer.errors import InputError
 from mathhammer.grimdark import Attacker, Defender, Hero, Weapon, WeaponGroup, grimdark_exact, grimdark_simulate
+from mathhammer.grimdark.effects import Effect
 
 from .stats import GF_HISTOGRAMS as HISTOGRAMS
 from .stats import assert_agree
@@ -29,6 +30,9 @@ def group(models, attacks, *rules, melee=False, range=None):
 
 
 # Hand-picked cases, each exercising the rules named in its key.
+SELF_REPAIR = Effect("regeneration", 6, rule="Self-Repair")
+TEAR = Effect("ap", 4, tough_min=3, tough_max=9, rule="Tear")
+
 CASES = {
     "seed_worked_example": (Attacker((group(5, 1, "AP(1)"),), 4), Defender(5, defense=4, cover=True)),
     "tough_squad": (Attacker((group(5, 3, "AP(1)"),), 3), Defender(3, defense=4, tough=3)),
@@ -99,6 +103,17 @@ CASES = {
         Attacker((group(3, 2, "AP(1)"),), 4),
         Defender(1, defense=4, tough=6, quality=5, fearless=True),
     ),
+    # army rules read as effects: Self-Repair (GF v3.5 Robot Legions: "On a 6+ it is ignored") on a unit whose
+    # hero has it too; Tear (GF v3.5 Custodian Brothers: AP(+4) against Tough(3) to Tough(9))
+    "self_repair_tear": (
+        Attacker((WeaponGroup(3, Weapon("w", 2, rules=("AP(1)", "Destructive"), effects=(TEAR,))),), 4),
+        Defender(3, defense=3, tough=3, effects=(SELF_REPAIR,), hero=Hero(3, 4, effects=(SELF_REPAIR,))),
+    ),
+    # Guardian (GF v3.5 Custodian Brothers): shot from over 9", hits count as AP(-1), to a min. of AP(0)
+    "guardian_far": (
+        Attacker((group(4, 2, "AP(1)", "Destructive"),), 4, distance=12.0),
+        Defender(4, defense=4, tough=2, effects=(Effect("ap_reduction", 1, over=9, rule="Guardian"),)),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
@@ -166,12 +181,42 @@ WEAPON_RULES = st.lists(
 )
 
 
+#: Army-book rules read as generic effects (mathhammer.grimdark.effects), from the books' own texts
+#: (GF v3.5 Custodian Brothers: Tear, Guardian; Dwarf Guilds: Melee Slayer, Fortified; Robot Legions:
+#: Self-Repair, Piercing Assault).
+WEAPON_EFFECTS = st.lists(
+    st.sampled_from(
+        [
+            Effect("ap", 4, tough_min=3, tough_max=9, rule="Tear"),
+            Effect("ap", 2, phase="shooting", tough_min=2, rule="Shooting Slayer"),
+            Effect("ap", 1, over=9, rule="Far AP"),
+        ]
+    ),
+    max_size=2,
+    unique=True,
+)
+TARGET_EFFECTS = st.sampled_from(
+    [
+        (),
+        (Effect("regeneration", 6, rule="Self-Repair"),),
+        (Effect("ap_reduction", 1, rule="Fortified"),),
+        (Effect("ap_reduction", 1, over=9, rule="Guardian"), Effect("regeneration", 4, rule="Test Regen")),
+    ]
+)
+
+
 @st.composite
 def attacks(draw, max_attacks=4):
     rules = draw(WEAPON_RULES)
+    effects = draw(WEAPON_EFFECTS)
     n_groups = draw(st.integers(1, 2))
     groups = tuple(
-        group(draw(st.integers(1, 3)), draw(st.integers(0, max_attacks)), *(rules if g == 0 else ()))
+        WeaponGroup(
+            draw(st.integers(1, 3)),
+            Weapon(
+                "w", draw(st.integers(0, max_attacks)), rules=rules if g == 0 else (), effects=effects if g == 0 else ()
+            ),
+        )
         for g in range(n_groups)
     )
     attacker = Attacker(
@@ -181,14 +226,15 @@ def attacks(draw, max_attacks=4):
         moved=draw(st.booleans()),
         distance=draw(st.sampled_from([None, 6.0, 12.0])),
     )
-    hero = draw(st.none() | st.builds(Hero, st.integers(1, 3), st.integers(2, 6)))
+    hero = draw(st.none() | st.builds(Hero, st.integers(1, 3), st.integers(2, 6), effects=TARGET_EFFECTS))
     defender = Defender(
         draw(st.integers(1, 4)),
         defense=draw(st.integers(2, 6)),
-        tough=draw(st.integers(1, 3)),
+        tough=draw(st.integers(1, 4)),
         cover=draw(st.booleans()),
         rules=draw(st.sampled_from([(), ("Regeneration",)])),
         hero=hero,
+        effects=draw(TARGET_EFFECTS),
     )
     return attacker, defender
 
@@ -221,7 +267,9 @@ def test_property_pmfs_sum_to_one(case):
 def test_property_more_attacks_never_fewer_wounds(case, more):
     attacker, defender = case
     g = attacker.groups[0]
-    bigger = WeaponGroup(g.models, Weapon(g.weapon.name, g.weapon.attacks + more, rules=g.weapon.rules))
+    bigger = WeaponGroup(
+        g.models, Weapon(g.weapon.name, g.weapon.attacks + more, rules=g.weapon.rules, effects=g.weapon.effects)
+    )
     stronger = Attacker((bigger, *attacker.groups[1:]), attacker.quality, attacker.hit_modifier, moved=attacker.moved,
                         distance=attacker.distance)  # fmt: skip
     base, plus = grimdark_exact(attacker, defender), grimdark_exact(stronger, defender)
@@ -236,7 +284,7 @@ def test_property_better_defense_never_more_wounds(case):
     if defender.defense == 2:
         return
     better = Defender(defender.models, defender.defense - 1, defender.tough, rules=defender.rules, cover=defender.cover,
-                      hero=defender.hero)  # fmt: skip
+                      hero=defender.hero, effects=defender.effects)  # fmt: skip
     worse_tally, better_tally = grimdark_exact(attacker, defender), grimdark_exact(attacker, better)
     assert _dominates(worse_tally.wounds, better_tally.wounds)
     assert _dominates(worse_tally.models_destroyed, better_tally.models_destroyed)

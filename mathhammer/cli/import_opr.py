@@ -87,9 +87,9 @@ def _system_check(path: Path, data: object, force: bool) -> list[str]:
 
 def _from_save(
     file: Path, data: dict[str, Any], books: list[Path], force: bool
-) -> tuple[list[Any], str, list[str], list[str]]:
-    """A list save's units resolved against the ``--book`` files, the units' ``source``, the header notes
-    and the warnings."""
+) -> tuple[list[Any], str, list[str], list[str], list[Any]]:
+    """A list save's units resolved against the ``--book`` files, the units' ``source``, the header notes,
+    the warnings and the books' own rule definitions (their ``specialRules``)."""
     from ..errors import MathhammerError
     from ..grimdark.opr_saves import book_id, resolve_save, save_army_ids
 
@@ -136,7 +136,8 @@ def _from_save(
     if total is not None and total != added:
         warnings.append(f"{file.name}: the list save says {total} points; the units imported add up to {added}")
     used = " + ".join(names[i] for i in ids)
-    return units, f"Army Forge list save {file.name} with {used}", notes, forced + warnings
+    definitions = [d for i in ids for d in (by_id[i].get("specialRules") or []) if isinstance(d, dict)]
+    return units, f"Army Forge list save {file.name} with {used}", notes, forced + warnings, definitions
 
 
 def _int_or_none(value: object) -> int | None:
@@ -177,8 +178,8 @@ def import_opr(
     forced = _system_check(file, data, force)
     books = list(book or [])
     if isinstance(data, dict) and is_list_save(data):
-        units, source, notes, pre = _from_save(file, data, books, force)
-        text, warnings = convert(units, file.name, source=source, notes=notes)
+        units, source, notes, pre, definitions = _from_save(file, data, books, force)
+        text, warnings = convert(units, file.name, source=source, notes=notes, definitions=definitions)
     else:
         if books:
             raise MathhammerError(f"--book: {file} is not an Army Forge list save; --book is only for a list save")

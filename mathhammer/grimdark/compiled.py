@@ -21,9 +21,11 @@ ataku strzeleckiego", steps 5-8):
    to take a wound (the unit's models first, the hero last): saved on
    ``die + cover - AP >= Defense``; :data:`NATURAL_DEFENSE` (6 always saves,
    1 always fails); with Poison/Bane a natural 6 is re-rolled once, the
-   re-roll stands. :func:`save_mask`.
+   re-roll stands. :func:`save_mask`. The AP includes the army-book rules
+   read as effects (:mod:`~mathhammer.grimdark.effects`): the weapon's
+   AP(+X) whose conditions hold, less the target's AP(-X), at least AP(0).
 5. **Regeneration** per unsaved hit (before Deadly's multiplication): on a
-   5+ the wound is ignored.
+   5+ the wound is ignored (an army rule read as Regeneration: on its own roll).
 6. **Wounds**: one wound, or X with Deadly(X), on the model next in line;
    they finish that model first and never carry over to the next model
    (:func:`take_wounds`). Plain wounds go one per hit, so they carry on to
@@ -207,6 +209,7 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import InputError
+from .effects import ap_reduction, regeneration_targets, weapon_ap_bonus
 from .model import Attacker, Defender, Weapon
 from .rules import has, rating
 
@@ -273,7 +276,8 @@ class CompiledTarget:
     Attributes:
         tough: int64[M], wounds of each model.
         defense: int64[M], Defense of each model.
-        regeneration: int64[M], 1 when Regeneration is active while model ``i`` is next in line.
+        regeneration: int64[M], while model ``i`` is next in line: the roll that ignores a wound
+            (5 for Regeneration, an army rule's own, e.g. 6 for Self-Repair), 0 when none is active.
         single_tough: 1 when the unit is one model with Tough(X > 1) (morale by wounds).
         hero: True when the last model is a joined hero.
         start: the starting size morale's half strength is counted against: the unit's starting
@@ -510,10 +514,15 @@ def compile_target(defender: Defender) -> CompiledTarget:
     single = int(hero is None and (defender.starting_models or n) == 1 and defender.tough > 1)
     tough = [defender.tough] * n + ([hero.tough] if hero else [])
     defense = [defender.defense] * n + ([hero.defense] if hero else [])
-    unit_regen = has(defender.rules, "Regeneration")
-    hero_regen = hero is not None and has(hero.rules, "Regeneration")
-    # "a unit where all models have this rule": all models left, hero included
-    regen = [int(unit_regen and (hero is None or hero_regen))] * n + ([int(hero_regen)] if hero else [])
+    # Regeneration and the army rules read as Regeneration with another roll (effects), each "a unit where
+    # all models have this rule": while the unit's models stand, the rules the hero has too; the hero
+    # alone, its own. The number is the roll that ignores a wound (0: none); the best one counts.
+    unit_regen = _regeneration(defender.rules, defender.effects)
+    regen = [min(unit_regen.values(), default=0)] * n
+    if hero is not None:
+        hero_regen = _regeneration(hero.rules, hero.effects)
+        regen = [min((v for k, v in unit_regen.items() if k in hero_regen), default=0)] * n
+        regen.append(min(hero_regen.values(), default=0))
     # the morale test's Quality and Fearless while model i is next in line: with unit models left, the
     # better Quality of the unit and its hero, Fearless when both have it ("a unit where all models
     # have this rule"); the hero alone: its own
@@ -532,6 +541,19 @@ def compile_target(defender: Defender) -> CompiledTarget:
         test_quality=np.array(quality, dtype=np.int64),
         test_fearless=np.array(fearless, dtype=np.int64),
     )
+
+
+def _regeneration(rules, effects) -> dict[str, int]:
+    found = {"Regeneration": REGENERATION_TARGET} if has(rules, "Regeneration") else {}
+    return {**found, **regeneration_targets(effects)}
+
+
+def target_effects(defender: Defender):
+    """The target's effects active for a whole attack: the unit's, and with a joined hero those the hero
+    has too ("units where all models have this rule")."""
+    if defender.hero is None:
+        return defender.effects
+    return tuple(e for e in defender.effects if e in defender.hero.effects)
 
 
 def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: Defender, warnings: list[str]):
@@ -572,6 +594,13 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
     ap_six = ap + (RENDING_AP if has(rules, "Rending") else 0)
     # Destructive [3.5 AF]: "On unmodified results of 6 to hit, those hits get AP(+4)."
     ap_six += DESTRUCTIVE_AP if has(rules, "Destructive") else 0
+    # army-book rules read as effects (mathhammer.grimdark.effects): AP(+X) under conditions on the weapon;
+    # the target's AP(-X), "to a min. of AP(0)"
+    bonus = weapon_ap_bonus(
+        weapon.effects, weapon.melee, attacker.charging, attacker.distance, defender.tough, label, warnings
+    )
+    less = ap_reduction(target_effects(defender), weapon.melee, attacker.charging, attacker.distance, warnings)
+    ap, ap_six = max(0, ap + bonus - less), max(0, ap_six + bonus - less)
     poison = has(rules, "Poison") or has(rules, "Bane")
     ignores_cover = has(rules, "Blast") or has(rules, "Lock-On") or weapon.melee
     # Fatigue ([BG 3.4.1]): "units only hit on unmodified rolls of 6 in melee until the end of that round"
@@ -622,7 +651,7 @@ def compile_attack(attacker: Attacker, defender: Defender) -> CompiledAttack:
     # GF v3.5.1 core rules, Morale: "Units that were in melee don't take morale tests from wounds at the
     # end of an activation, but must compare the number of wounds each unit caused instead."
     target = replace(compile_target(defender), wounds_test=int(not is_melee(attacker)))
-    return CompiledAttack(tuple(groups), target, tuple(warnings))
+    return CompiledAttack(tuple(groups), target, tuple(dict.fromkeys(warnings)))
 
 
 def is_melee(attacker: Attacker) -> bool:

@@ -17,6 +17,8 @@ thread count and chunk size.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from numba import njit, prange
 
@@ -26,7 +28,7 @@ from ..engine.options import check_seed, check_trials
 from ..engine.rng import below, low32, next_u64, seed_stream, trial_state
 from ..errors import InputError
 from ..outcome import Tally
-from .compiled import REGENERATION_TARGET, CompiledAttack, compile_attack
+from .compiled import CompiledAttack, CompiledGroup, compile_attack
 from .model import Attacker, Defender
 
 __all__ = ["grimdark_simulate", "simulate_compiled"]
@@ -81,9 +83,9 @@ def _hits(state, gamma, count, ap, poison, cover, deadly, regen_ok, shred, natur
         for _w in range(wounds):
             if i >= m:
                 break
-            if regen_ok and regen[i]:
+            if regen_ok and regen[i]:  # regen[i]: the roll that ignores the wound
                 state, r = _d6(state, gamma)
-                if r >= REGENERATION_TARGET:
+                if r >= regen[i]:
                     continue
             taken = min(deadly, tough[i] - w)
             w += taken
@@ -199,10 +201,10 @@ def _run_block(key, gamma, n, params, natural, tough, defense, regen, morale, te
         )  # fmt: skip
 
 
-def pack_groups(attack: CompiledAttack) -> np.ndarray:
-    """The group table of the kernel (int64[G, N_COLUMNS])."""
-    params = np.zeros((max(1, len(attack.groups)), N_COLUMNS), dtype=np.int64)
-    for g, cg in enumerate(attack.groups):
+def pack_groups(groups: Sequence[CompiledGroup]) -> np.ndarray:
+    """The group table of the kernel (int64[G, N_COLUMNS]); one empty row when there is no group."""
+    params = np.zeros((max(1, len(groups)), N_COLUMNS), dtype=np.int64)
+    for g, cg in enumerate(groups):
         params[g] = (
             cg.attacks, cg.hit_mask, cg.extra, cg.blast, cg.ap_normal, cg.ap_six,
             cg.poison, cg.cover, cg.deadly, cg.regeneration, cg.shred,
@@ -221,7 +223,7 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     if longest >= 2**TRIAL_BITS:
         raise InputError("attacks", longest, f"fewer than {2**TRIAL_BITS} dice per trial")
     base, gamma = seed_stream(int(seed))
-    params = pack_groups(attack)
+    params = pack_groups(attack.groups)
     if not attack.groups:
         params[0, G_ATTACKS] = 0
     m = target.models

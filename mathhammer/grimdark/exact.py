@@ -25,7 +25,6 @@ import numpy as np
 
 from ..outcome import Tally
 from .compiled import (
-    REGENERATION_TARGET,
     CompiledAttack,
     CompiledGroup,
     CompiledTarget,
@@ -57,7 +56,7 @@ def _hit_matrix(group: CompiledGroup, target: CompiledTarget, ap: int, poison: i
     for i in range(target.models):
         p_unsaved = unsaved_probability(int(target.defense[i]), ap, group.cover, poison)
         if target.regeneration[i] and group.regeneration:
-            p_unsaved *= (REGENERATION_TARGET - 1) / 6.0
+            p_unsaved *= (int(target.regeneration[i]) - 1) / 6.0
         for w in range(int(target.tough[i])):
             s = _index(target, i, w)
             ni, nw, _ = take_wounds(target.tough, i, w, group.deadly)
@@ -83,7 +82,7 @@ def _shred_hit_matrix(group: CompiledGroup, target: CompiledTarget, ap: int, poi
     for i in range(target.models):
         p_unsaved = unsaved_probability(int(target.defense[i]), ap, group.cover, poison)
         one = natural_one_probability(int(target.defense[i]), ap, group.cover, poison)
-        kept = (REGENERATION_TARGET - 1) / 6.0 if target.regeneration[i] and group.regeneration else 1.0
+        kept = (int(target.regeneration[i]) - 1) / 6.0 if target.regeneration[i] and group.regeneration else 1.0
         for w in range(int(target.tough[i])):
             s = _index(target, i, w)
             ni, nw, _ = take_wounds(target.tough, i, w, group.deadly)

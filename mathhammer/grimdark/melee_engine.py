@@ -24,7 +24,7 @@ from ..engine.options import check_seed, check_trials
 from ..engine.rng import seed_stream, trial_state
 from ..outcome import Tally
 from . import compiled as cmp
-from .engine import CHUNK, N_COLUMNS, _apply, _d6
+from .engine import CHUNK, N_COLUMNS, _apply, _d6, pack_groups
 from .melee import CompiledSide, Melee, compile_side, fear_of, signature, strikes
 from .melee_exact import tally_from
 
@@ -116,16 +116,6 @@ def _run_block(key, gamma, n, natural, counter, charge, back, sides, hist, layou
         _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, sides, hist[slot], layout)
 
 
-def _pack(groups) -> np.ndarray:
-    rows = np.zeros((max(1, len(groups)), N_COLUMNS), dtype=np.int64)
-    for g, cg in enumerate(groups):
-        rows[g] = (
-            cg.attacks, cg.hit_mask, cg.extra, cg.blast, cg.ap_normal, cg.ap_six,
-            cg.poison, cg.cover, cg.deadly, cg.regeneration, cg.shred,
-        )  # fmt: skip
-    return rows
-
-
 def _tables(side: CompiledSide, strike) -> tuple[np.ndarray, np.ndarray]:
     """The strikes of each state of ``side`` (int64[sig, G, N_COLUMNS]) and the state's index into it."""
     index: dict[tuple[int, int], int] = {}
@@ -135,7 +125,7 @@ def _tables(side: CompiledSide, strike) -> tuple[np.ndarray, np.ndarray]:
         sig = signature(side, i)
         if sig not in index:
             index[sig] = len(tables)
-            tables.append(_pack(strike(sig)))
+            tables.append(pack_groups(strike(sig)))
         per_state[i] = index[sig]
     g = max(t.shape[0] for t in tables)
     out = np.zeros((len(tables), g, N_COLUMNS), dtype=np.int64)
@@ -158,7 +148,7 @@ def melee_simulate(melee: Melee, trials: int, seed: int = 0) -> Tally:
     seed = check_seed(seed)
     c, t = compile_side(melee.charger), compile_side(melee.target)
     cut = melee.target.counter_models()
-    counter = _pack(strikes(melee.target, *signature(t, 0), charging=False, which="counter"))
+    counter = pack_groups(strikes(melee.target, *signature(t, 0), charging=False, which="counter"))
     charge, sig_c = _tables(c, lambda s: strikes(melee.charger, *s, charging=True, which="all", impact_cut=cut))
     back, sig_t = _tables(t, lambda s: strikes(melee.target, *s, charging=False, which="other"))
     states_c = (c.target.models + 1) * c.target.marker_size

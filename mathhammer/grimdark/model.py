@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ..errors import InputError
 from ..validate import number, target_number, whole
+from .effects import Effect, parse_effects
 from .rules import Rule, parse_rules, rating
 
 RuleInput = str | Mapping[str, object] | Rule
@@ -55,6 +56,7 @@ class Weapon:
         range: range in inches; None for melee or when not checked.
         melee: True for a melee weapon (no cover, Furious and Impact apply).
         rules: weapon special rules (see :data:`~mathhammer.grimdark.rules.KNOWN`).
+        effects: generic effects of army-book rules (:mod:`~mathhammer.grimdark.effects`: ``ap``).
     """
 
     name: str = "weapon"
@@ -62,6 +64,7 @@ class Weapon:
     range: float | None = None
     melee: bool = False
     rules: tuple[Rule, ...] = ()
+    effects: tuple[Effect, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "attacks", whole("attacks", self.attacks, 0, 99, "A, attacks per model"))
@@ -69,6 +72,7 @@ class Weapon:
             object.__setattr__(self, "range", number("range", self.range, 0, 999, "a range in inches"))
         _flag("melee", self.melee)
         object.__setattr__(self, "rules", _rules(self.rules, "weapon", "rules"))
+        object.__setattr__(self, "effects", parse_effects(self.effects, "effects"))
         shooting_only = [r.name for r in self.rules if r.name in ("Indirect", "Relentless", "Lock-On")]
         melee_only = [r.name for r in self.rules if r.name in ("Furious", "Impact", "Counter")]
         if self.melee and shooting_only:
@@ -151,6 +155,8 @@ class Hero:
         rules: unit special rules of the hero (Regeneration, Tough(X)).
         quality: its Quality, for the unit's morale test (the better of the two is used); None: the unit's.
         fearless: the hero has Fearless (see :class:`Defender`); the unit's Fearless needs it too.
+        effects: generic effects of army-book rules (``regeneration``, ``ap_reduction``); the unit's need
+            the hero's too ("a unit where all models have this rule").
     """
 
     tough: int = 1
@@ -158,6 +164,7 @@ class Hero:
     rules: tuple[Rule, ...] = ()
     quality: int | None = None
     fearless: bool = False
+    effects: tuple[Effect, ...] = ()
 
     def __post_init__(self) -> None:
         rules = _rules(self.rules, "unit", "hero.rules")
@@ -167,6 +174,7 @@ class Hero:
         if self.quality is not None:
             object.__setattr__(self, "quality", target_number("hero.quality", self.quality, "Quality"))
         _flag("hero.fearless", self.fearless)
+        object.__setattr__(self, "effects", parse_effects(self.effects, "hero.effects"))
 
 
 @dataclass(frozen=True)
@@ -188,6 +196,8 @@ class Defender:
         fearless: the unit has Fearless (GF v3.5 common rules: "When a unit where all models have
             this rule fails a morale test, roll one die. On a 4+ it counts as passed instead."); with
             a joined hero, the hero must have it too (``Hero.fearless``).
+        effects: generic effects of army-book rules (:mod:`~mathhammer.grimdark.effects`:
+            ``regeneration``, ``ap_reduction``), active while all models left have them.
     """
 
     models: int = 1
@@ -199,6 +209,7 @@ class Defender:
     hero: Hero | None = None
     starting_models: int | None = None
     fearless: bool = False
+    effects: tuple[Effect, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", whole("models", self.models, 1, 999, "models in the target unit"))
@@ -212,6 +223,7 @@ class Defender:
         object.__setattr__(self, "quality", target_number("quality", self.quality, "Quality"))
         _flag("cover", self.cover)
         _flag("fearless", self.fearless)
+        object.__setattr__(self, "effects", parse_effects(self.effects, "effects"))
         if self.hero is not None and not isinstance(self.hero, Hero):
             raise InputError("hero", self.hero, "a Hero or None")
         if self.models * self.tough + (self.hero.tough if self.hero else 0) > 4000:

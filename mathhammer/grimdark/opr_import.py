@@ -59,6 +59,9 @@ rules = ["Fearless"]
 weapons = [
   { name = "Rifle", range = 24, attacks = 1, rules = ["AP(1)"] },
 ]
+warnings = [
+  "Grunts: rule Banner is not modelled by mathhammer; left out (Banner: \\"This model and its unit ... rolls.\\")",
+]
 <BLANKLINE>
 """
 
@@ -67,10 +70,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
 from ..profiles.loader import ProfileError
+from .army_rules import ArmyRule, load_table, match
 from .common_rules import number_changing, rule
 from .profiles import MARKER_RULES, UNIT_RULES, load_text
 from .rules import KNOWN
@@ -141,7 +146,50 @@ def _label(value: object) -> str:
     return str(value)
 
 
-def _not_modelled(name: str, value: object, who: str, warnings: list[str]) -> None:
+class _Book:
+    """The army book's own rule definitions (its top-level ``specialRules``) and the table that maps them."""
+
+    def __init__(self, definitions: object, table: dict[str, ArmyRule]) -> None:
+        self.table = table
+        self.texts: dict[str, tuple[str, str]] = {}
+        for d in definitions if isinstance(definitions, list) else ():
+            if isinstance(d, Mapping) and isinstance(d.get("name"), str):
+                text = d.get("description", d.get("text"))
+                if isinstance(text, str) and text.strip():
+                    self.texts.setdefault(_key(d["name"]), (d["name"].strip(), text.strip()))
+
+    def army_rule(self, value: object) -> ArmyRule | None:
+        """The table's entry for a rule the book defines with the entry's text; None otherwise."""
+        parsed = _rule(value)
+        if parsed is None or parsed[2] or _BY_KEY.get(_key(parsed[0])) is not None:
+            return None
+        found = self.texts.get(_key(parsed[0]))
+        return match(self.table, parsed[0], found[1]) if found else None
+
+    def text(self, name: str) -> tuple[str, str] | None:
+        return self.texts.get(_key(name))
+
+
+_NO_BOOK = _Book(None, {})
+
+
+def _effect_toml(e) -> str:
+    """An effect as a TOML inline table, default keys left out."""
+    parts = [f"effect = {_q(e.kind)}", f"value = {e.value}"]
+    if e.phase is not None:
+        parts.append(f"phase = {_q(e.phase)}")
+    if e.charging:
+        parts.append("charging = true")
+    for k in ("tough_min", "tough_max"):
+        if getattr(e, k):
+            parts.append(f"{k} = {getattr(e, k)}")
+    if e.over is not None:
+        parts.append(f"over = {e.over:g}")
+    parts.append(f"rule = {_q(e.rule)}")
+    return "{ " + ", ".join(parts) + " }"
+
+
+def _not_modelled(name: str, value: object, who: str, warnings: list[str], book: _Book = _NO_BOOK) -> None:
     """Warn about a rule mathhammer does not model, unless the rules data says it cannot change a number
     (movement, deployment, ...: ``changes = []`` in ``grimdark_common_rules.toml``); the warning quotes the rule's
     text when the data has it, and says so when the rule is unknown to the data."""
@@ -158,11 +206,19 @@ def _not_modelled(name: str, value: object, who: str, warnings: list[str]) -> No
         warnings.append(
             f"{who}: rule {_label(value)} is not modelled by mathhammer (its text is not known to it); left out"
         )
+    elif book.text(name) is not None:
+        # an army book's own rule that the table (profiles/grimdark/army_rules.toml) does not map
+        own, text = book.text(name)  # type: ignore[misc]
+        mapped = _key(name) in book.table
+        warnings.append(
+            f'{who}: rule {_label(value)} is not modelled by mathhammer; left out ({own}: "{text}")'
+            + ("; army_rules.toml maps another text under this name" if mapped else "")
+        )
     else:
         warnings.append(f"{who}: rule {_label(value)} is not modelled by mathhammer (an unknown rule); left out")
 
 
-def _canonical(value: object, who: str, warnings: list[str]) -> str | None:
+def _canonical(value: object, who: str, warnings: list[str], book: _Book = _NO_BOOK) -> str | None:
     """The rule written as in our TOML (``"AP(1)"``), or None with a warning."""
     if isinstance(value, Mapping) and value.get("modify"):
         warnings.append(f"{who}: rule {_label(value)} modifies another rule (an upgrade); left out")
@@ -174,7 +230,7 @@ def _canonical(value: object, who: str, warnings: list[str]) -> str | None:
     name, r, rated = parsed
     canonical = _BY_KEY.get(_key(name))
     if canonical is None:
-        _not_modelled(name, value, who, warnings)
+        _not_modelled(name, value, who, warnings, book)
         return None
     wants = canonical in KNOWN and KNOWN[canonical][1]
     if wants != rated or (r is not None and not KNOWN[canonical][2] <= r <= 99):
@@ -232,7 +288,14 @@ def _items(unit: Mapping[str, Any]) -> list[Any]:
     return out
 
 
-def _weapon(item: Mapping[str, Any], who: str, models: int, warnings: list[str]) -> list[str]:
+def _weapon(
+    item: Mapping[str, Any],
+    who: str,
+    models: int,
+    warnings: list[str],
+    book: _Book = _NO_BOOK,
+    grants: Sequence[tuple[str, str | None, str]] = (),
+) -> list[str]:
     name = str(item.get("name") or item.get("label") or "weapon").strip()
     here = f"{who}: weapon {name}"
     attacks = _int(item.get("attacks"))
@@ -251,8 +314,26 @@ def _weapon(item: Mapping[str, Any], who: str, models: int, warnings: list[str])
         warnings.append(f"{here}: count 0; weapon left out")
         return []
     rules: list[str] = []
-    for value in _rules_of(item):
-        rule = _canonical(value, here, warnings)
+    effects: list[str] = []
+    values = list(_rules_of(item))
+    for granted, phase, _ in grants:  # a unit's army rule giving its weapons a rule ("Rending in Melee")
+        if phase is None or (phase == "melee") == (rng == 0):
+            if any(_key(str(_label(v)).split("(")[0]) == _key(granted) for v in values):
+                continue
+            values.append(granted)
+    for value in values:
+        army = book.army_rule(value)
+        if army is not None:
+            for e in army.effects:
+                if e.kind == "ap":
+                    effects.append(_effect_toml(e))
+                else:
+                    warnings.append(f"{here}: rule {army.name} ({e.kind}) is not a weapon's; left out")
+            for granted, phase in army.grants:
+                if phase is None or (phase == "melee") == (rng == 0):
+                    values.append(granted)
+            continue
+        rule = _canonical(value, here, warnings, book)
         if rule is None:
             continue
         base = rule.split("(")[0]
@@ -294,6 +375,8 @@ def _weapon(item: Mapping[str, Any], who: str, models: int, warnings: list[str])
         parts += [f"range = {rng}", f"attacks = {a}"]
         if rules:
             parts.append("rules = [" + ", ".join(_q(r) for r in rules) + "]")
+        if effects:
+            parts.append("effects = [" + ", ".join(effects) + "]")
         lines.append("{ " + ", ".join(parts) + " }")
     return lines
 
@@ -381,7 +464,7 @@ def _fold_combined(units: list[Any], warnings: list[str]) -> list[Any]:
     return [u for i, u in enumerate(out) if i not in dropped]
 
 
-def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str]) -> str | None:
+def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str], book: _Book = _NO_BOOK) -> str | None:
     models = _int(unit.get("size", unit.get("models", 1)))
     if "size" not in unit and "models" not in unit:
         warnings.append(f"{name}: no size given; 1 model assumed")
@@ -407,6 +490,7 @@ def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str]) 
         warnings.append(f"{name}: a combined unit; check its size ({models}) against your list")
     rules: list[str] = []
     weapon_lines: list[str] = []
+    weapon_items: list[Mapping[str, Any]] = []  # built after the unit rules (an army rule may grant them one)
     pending: list[Any] = list(_rules_of(unit))
     for item in _merge_same_weapons(_items(unit)):
         if not isinstance(item, Mapping):
@@ -420,10 +504,10 @@ def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str]) 
                     inner = dict(part)
                     if "count" not in inner and "count" in item:
                         inner["count"] = item["count"]  # a weapon inside an item: as many as the item
-                    weapon_lines.extend(_weapon(inner, name, models, warnings))
+                    weapon_items.append(inner)
                 elif carried is not None and carried < models:
                     # a unit rule needs every model ("a unit where all models have this rule")
-                    rule = _canonical(part, name, warnings)
+                    rule = _canonical(part, name, warnings, book)
                     if rule is not None:
                         warnings.append(
                             f"{name}: rule {rule} of item {item.get('name', '?')} is carried by {carried} of "
@@ -438,9 +522,16 @@ def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str]) 
             if not _rules_of(item):
                 warnings.append(f"{name}: item {item.get('name', '?')} is not a weapon and has no rules; left out")
             continue
-        weapon_lines.extend(_weapon(item, name, models, warnings))
+        weapon_items.append(item)
+    effects: list[str] = []
+    grants: list[tuple[str, str | None, str]] = []
     for value in pending:
-        rule = _canonical(value, name, warnings)
+        army = book.army_rule(value)
+        if army is not None:  # an army book's own rule, mapped by profiles/grimdark/army_rules.toml
+            effects.extend(_effect_toml(e) for e in army.effects if _effect_toml(e) not in effects)
+            grants.extend((r, phase, army.name) for r, phase in army.grants)
+            continue
+        rule = _canonical(value, name, warnings, book)
         if rule is None:
             continue
         base = rule.split("(")[0]
@@ -451,6 +542,8 @@ def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str]) 
                 warnings.append(f"{name}: rule {rule} given twice with different ratings; the first kept")
         else:
             rules.append(rule)
+    for item in weapon_items:
+        weapon_lines.extend(_weapon(item, name, models, warnings, book, grants))
     lines = [
         f"[units.{_bare_or_quoted(name)}]",
         f"source = {_q(source)}",
@@ -461,6 +554,8 @@ def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str]) 
     ]
     if rules:
         lines.append("rules = [" + ", ".join(_q(r) for r in rules) + "]")
+    if effects:
+        lines.append("effects = [" + ", ".join(effects) + "]")
     if weapon_lines:
         lines.append("weapons = [")
         lines.extend(f"  {w}," for w in weapon_lines)
@@ -469,12 +564,22 @@ def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str]) 
 
 
 def convert(
-    data: dict[str, Any] | list[Any], source_name: str, *, source: str | None = None, notes: Sequence[str] = ()
+    data: dict[str, Any] | list[Any],
+    source_name: str,
+    *,
+    source: str | None = None,
+    notes: Sequence[str] = (),
+    definitions: Sequence[Any] | None = None,
+    table: str | Path | None = None,
 ) -> tuple[str, list[str]]:
     """The TOML text of the units of an Army Forge export, and the warnings.
 
     ``source`` is each unit's ``source`` (default ``"Army Forge export SOURCE_NAME"``); ``notes`` are
-    comment lines added to the header (a list save's total points and files).
+    comment lines added to the header (a list save's total points and files). ``definitions`` are the army
+    books' own rule definitions (``{"name": ..., "description": ...}``; default: the export's top-level
+    ``specialRules``), read through the table of army rules ``table`` (default: the built-in
+    ``profiles/grimdark/army_rules.toml``, :mod:`~mathhammer.grimdark.army_rules`). Each unit's warnings are
+    also written on it (``warnings = [...]``), so that reports on the imported units carry them.
 
     Raises:
         InputError: no units found in ``data``.
@@ -485,6 +590,9 @@ def convert(
             source_name, type(data).__name__, 'an Army Forge export: a list of units or an object with "units"'
         )
     warnings: list[str] = []
+    if definitions is None and isinstance(data, Mapping):
+        definitions = data.get("specialRules") if isinstance(data.get("specialRules"), list) else None
+    book = _Book(list(definitions or ()), load_table(table))
     blocks: list[str] = []
     seen: dict[str, int] = {}
     source = source or f"Army Forge export {source_name}"
@@ -511,7 +619,10 @@ def convert(
             warnings.append(f"units[{i}]: not a unit object; left out")
             continue
         name = names[i]
-        block = _unit(unit, name, source, warnings)
+        start = len(warnings)
+        block = _unit(unit, name, source, warnings, book)
+        if block is not None and len(warnings) > start:
+            block += "warnings = [\n" + "".join(f"  {_q(w)},\n" for w in warnings[start:]) + "]\n"
         if block is not None and unit.get("joinToUnit") and not unit.get("combined"):
             host = by_sel.get(str(unit["joinToUnit"]))
             if host is not None and host != name:

@@ -37,6 +37,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from ..errors import InputError
 from ..profiles.loader import ProfileError, load_folders, lookup, parse
 from ..validate import whole
+from .effects import Effect
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 from .rules import KNOWN, Rule, parse_rule, rating
 
@@ -128,6 +129,22 @@ class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+def _effect(value: object) -> Effect:
+    """One ``effects`` entry: ``{effect = "regeneration", value = 6, rule = "Self-Repair"}``."""
+    if not isinstance(value, dict) or "effect" not in value:
+        raise ValueError('allowed: an effect such as {effect = "regeneration", value = 6, rule = "Self-Repair"}')
+    args = {("kind" if k == "effect" else k): v for k, v in value.items()}
+    try:
+        return Effect(**args)
+    except TypeError:
+        raise ValueError("allowed: the keys effect, value, phase, charging, tough_min, tough_max, over, rule") from None
+    except InputError as exc:
+        raise ValueError(f"allowed: {exc.allowed}") from None
+
+
+EffectEntry = Annotated[Any, AfterValidator(_effect)]
+
+
 class WeaponSpec(_Frozen):
     """One weapon of a unit: ``{name = "Rifle", range = 24, attacks = 1, rules = ["AP(1)"]}``."""
 
@@ -136,6 +153,7 @@ class WeaponSpec(_Frozen):
     range: float = Field(ge=0, le=999)
     attacks: int = Field(ge=1, le=99)
     rules: list[WeaponRule] = []
+    effects: list[EffectEntry] = []
 
     @model_validator(mode="after")
     def _phase_rules(self) -> WeaponSpec:
@@ -163,6 +181,8 @@ class UnitSpec(_Frozen):
     source: str = Field(min_length=1)
     sample: bool = False
     hero: bool = False
+    effects: list[EffectEntry] = []
+    warnings: list[str] = []
 
     @model_validator(mode="after")
     def _consistent(self) -> UnitSpec:
@@ -195,6 +215,7 @@ class GFWeapon:
     range: float
     count: int | None = None
     rules: tuple[Rule, ...] = ()
+    effects: tuple[Effect, ...] = ()
 
     @property
     def melee(self) -> bool:
@@ -218,6 +239,9 @@ class GFUnit:
         sample: True for our illustrative samples (not army-book data).
         hero: True for a hero (``hero = true`` or the ``Hero`` rule): it may join a
             multi-model unit as the target (:func:`join_hero`).
+        effects: generic effects of army-book rules (:mod:`~mathhammer.grimdark.effects`): ``ap`` ones go
+            on each weapon (their ``phase`` decides), the others on the unit as the target.
+        warnings: what the import left out or changed (``mathhammer import-opr``), carried into reports.
     """
 
     name: str
@@ -231,6 +255,8 @@ class GFUnit:
     source: str
     sample: bool = False
     hero: bool = False
+    effects: tuple[Effect, ...] = ()
+    warnings: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return (
@@ -244,7 +270,7 @@ _FIELDS = sorted(set(UnitFile.model_fields) | set(UnitSpec.model_fields) | set(W
 
 def _weapon(spec: WeaponSpec) -> GFWeapon:
     rng = int(spec.range) if float(spec.range).is_integer() else spec.range
-    return GFWeapon(spec.name, spec.attacks, rng, spec.count, tuple(spec.rules))
+    return GFWeapon(spec.name, spec.attacks, rng, spec.count, tuple(spec.rules), tuple(spec.effects))
 
 
 def _unit(name: str, spec: UnitSpec) -> GFUnit:
@@ -261,6 +287,8 @@ def _unit(name: str, spec: UnitSpec) -> GFUnit:
         source=spec.source,
         sample=spec.sample,
         hero=spec.hero or any(r.name == "Hero" for r in spec.rules),
+        effects=tuple(spec.effects),
+        warnings=tuple(spec.warnings),
     )
 
 
@@ -316,7 +344,8 @@ def load_units(extra: Sequence[str | Path] = (), builtin: bool = True) -> GFRost
     """
     folders = ([builtin_dir()] if builtin and builtin_dir().is_dir() else []) + [Path(p) for p in extra]
     units = GFRoster()
-    for _, found in load_folders(folders, load_file, "no such file or folder"):
+    # army_rules.toml is the table of army-book rules (mathhammer.grimdark.army_rules), not units
+    for _, found in load_folders(folders, load_file, "no such file or folder", skip=("army_rules.toml",)):
         units.update(found)
     return units
 
@@ -358,7 +387,8 @@ def unit_attacker(
         if w.melee != melee:
             continue
         rules = w.rules + tuple(r for r in extra if all(x.name != r.name for x in w.rules))
-        weapon = Weapon(w.name, w.attacks, range=None if melee else w.range, melee=melee, rules=rules)
+        effects = w.effects + tuple(e for e in unit.effects if e.kind == "ap" and e not in w.effects)
+        weapon = Weapon(w.name, w.attacks, range=None if melee else w.range, melee=melee, rules=rules, effects=effects)
         groups.append(WeaponGroup(n if w.count is None else min(w.count, n), weapon))
     impact = [r for r in unit.rules if r.name == "Impact"]
     if melee and impact:
@@ -381,6 +411,7 @@ def unit_defender(unit: GFUnit, models: int | None = None, cover: bool = False, 
             rules=tuple(r for r in hero.rules if r.name == "Regeneration"),
             quality=hero.quality,
             fearless=any(r.name == "Fearless" for r in hero.rules),
+            effects=tuple(e for e in hero.effects if e.kind != "ap"),
         )
     return Defender(
         models=n,
@@ -392,6 +423,7 @@ def unit_defender(unit: GFUnit, models: int | None = None, cover: bool = False, 
         hero=joined,
         starting_models=unit.models,  # morale's half strength: against the unit's full size
         fearless=any(r.name == "Fearless" for r in unit.rules),
+        effects=tuple(e for e in unit.effects if e.kind != "ap"),
     )
 
 

@@ -122,20 +122,32 @@ def lists(
         for p, n, us in ((pa, pa.stem, ua), (pb, name_b, ub))
     ]
     sources = [file_source(f) for f in _files(profiles)]
-    return Plan(SYSTEM_NAME, "armies", both, [side_ab, side_ba], sources, described)
+    return Plan(SYSTEM_NAME, "armies", both, [side_ab, side_ba], sources, described, import_warnings(forces))
+
+
+def import_warnings(forces: Sequence[tuple[Path | None, Any]]) -> list[str]:
+    """The warnings the import wrote on the units (``warnings = [...]``, ``mathhammer import-opr``), each
+    once, with the file it is in."""
+    out: list[str] = []
+    for path, units in forces:
+        for u in units.values():
+            out.extend(f"{path.name}: {w}" if path is not None else w for w in u.warnings)
+    return list(dict.fromkeys(out))
 
 
 def roster_plan(game: GameSystem, profiles: Sequence[str | Path] = (), distance: float | None = None) -> Plan:
     """Every Grimdark Future unit of the profiles against every unit, shooting and melee."""
     from .profiles import load_units
 
-    units = list(load_units(profiles).values())
+    roster = load_units(profiles)
+    units = list(roster.values())
     return Plan(
         SYSTEM_NAME,
         "roster",
         cells(game, units, units, "roster", distance),
         ["roster"],
         [file_source(f) for f in _files(profiles)],
+        warnings=import_warnings([(None, roster)]),
     )
 
 
@@ -148,4 +160,4 @@ def report_plan(
     return lists(game, paths[0], paths[1], profiles, distance)
 
 
-__all__ = ["cells", "lists", "other_system", "report_plan", "roster_plan", "side_of"]
+__all__ = ["cells", "import_warnings", "lists", "other_system", "report_plan", "roster_plan", "side_of"]
