@@ -29,17 +29,20 @@ def _has(rules, name):
     return any(r.name == name for r in rules)
 
 
+def _all(defender: Defender, name):
+    """Every model of the unit has unit rule ``name``, the joined hero included."""
+    hero = defender.hero
+    return _has(defender.rules, name) and (hero is None or _has(hero.rules, name))
+
+
 def _models(defender: Defender):
-    """[tough, defense, regeneration] of each model, in the order they take wounds (hero last)."""
-    unit_regen = _has(defender.rules, "Regeneration")
+    """[tough, defense, regeneration, shielded] of each model, in the order they take wounds (hero last)."""
     hero = defender.hero
     out = []
     for _ in range(defender.models):
-        out.append(
-            [defender.tough, defender.defense, unit_regen and (hero is None or _has(hero.rules, "Regeneration"))]
-        )
+        out.append([defender.tough, defender.defense, _all(defender, "Regeneration"), _all(defender, "Shielded")])
     if hero is not None:
-        out.append([hero.tough, hero.defense, _has(hero.rules, "Regeneration")])
+        out.append([hero.tough, hero.defense, _has(hero.rules, "Regeneration"), _has(hero.rules, "Shielded")])
     return out
 
 
@@ -56,7 +59,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
         """One wound on the model next in line: Regeneration's roll, then Deadly's X on that model."""
         if state["i"] >= m:
             return
-        tough, _, regen = models[state["i"]]
+        tough, _, regen, _ = models[state["i"]]
         if regen and not ignores_regen and d6() >= 5:  # Regeneration: "On a 5+ it is ignored"
             return
         taken = min(deadly, tough - state["w"])  # Deadly: no carry-over to the next model
@@ -70,6 +73,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
         if state["i"] >= m:
             return
         defense = models[state["i"]][1]  # the Defense of the model next in line
+        shielded = 1 if models[state["i"]][3] else 0  # Shielded: "+1 to defense rolls", all models left
         roll = d6()
 
         def saves(r):
@@ -77,7 +81,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
                 return True
             if r == 1:
                 return False
-            return r + cover - ap >= defense
+            return r + cover + shielded - ap >= defense
 
         if poison and roll == 6:  # "the target must re-roll unmodified Defense results of 6"
             roll = d6()  # the re-roll stands
@@ -101,9 +105,25 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             for _ in range(group.models * _rating(rules, "Impact")):
                 if d6() >= 2:  # "For each 2+ the target takes one hit"
                     hit(0, False, 0, 1, False)
-        modifiers = [attacker.hit_modifier]
+        modifiers = [attacker.hit_modifier, *attacker.hit_modifiers]
         if _has(rules, "Indirect") and attacker.moved:
             modifiers.append(-1)
+        far = attacker.distance is not None and attacker.distance > 9
+        if shooting and far:
+            if _has(attacker.rules, "Artillery"):  # "shoots at enemies over 9\" away, it gets +1 to hit rolls"
+                modifiers.append(1)
+            if _all(defender, "Stealth"):  # "shot from over 9\" away, enemy units get -1 to hit rolls"
+                modifiers.append(-1)
+            if _all(defender, "Artillery"):  # "shoot at this model from over 9\" away, they get -2"
+                modifiers.append(-2)
+            if _all(defender, "Entrenched") and not defender.moved:  # "hasn't moved during the round"
+                modifiers.append(-2)
+        # Thrust / Lance: "When charging, gets +1 to hit rolls and AP(+1) in melee."
+        thrust = (_has(rules, "Thrust") or _has(rules, "Lance")) and weapon.melee and attacker.charging
+        if thrust:
+            modifiers.append(1)
+        if attacker.versatile == "hit":  # Versatile Attack: "+1 to hit rolls when attacking"
+            modifiers.append(1)
         if _has(rules, "Lock-On"):
             modifiers = [x for x in modifiers if x > 0]
         if _has(rules, "Unstoppable"):  # "ignores all negative modifiers to this weapon"
@@ -111,7 +131,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
         if _has(rules, "Precise"):  # "Gets +1 to hit when attacking."
             modifiers.append(1)
         modifier = max(-1, min(1, sum(modifiers)))
-        ap = _rating(rules, "AP")
+        ap = _rating(rules, "AP") + int(thrust) + int(attacker.versatile == "ap")  # AP(+1)s
         ap_six = ap + 4 if _has(rules, "Rending") else ap  # Rending (v3.5): six hits get AP(+4)
         if _has(rules, "Destructive"):  # "On unmodified results of 6 to hit, those hits get AP(+4)."
             ap_six += 4
@@ -175,9 +195,9 @@ def naive_tally(attacker: Attacker, defender: Defender, trials: int, seed: int =
     """A Monte Carlo Tally of counts from :func:`one_attack`."""
     rng = random.Random(seed)
     models = _models(defender)
-    damage = np.zeros(sum(t for t, _, _ in models) + 1)
+    damage = np.zeros(sum(m[0] for m in models) + 1)
     destroyed = np.zeros(len(models) + 1)
-    marker = np.zeros(max(t for t, _, _ in models))
+    marker = np.zeros(max(m[0] for m in models))
     due = np.zeros(2)
     passed = np.zeros(2)
     shaken = np.zeros(2)

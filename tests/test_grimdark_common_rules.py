@@ -122,3 +122,19 @@ TAKEDOWN = (
 def test_importer_names_a_rule_whose_text_was_not_found() -> None:
     _, warnings = convert(_book([{"name": "Slayer"}], []), "book.json")
     assert warnings == ["Test Squad: rule Slayer is not modelled by mathhammer (its text is not known to it); left out"]
+
+
+def test_importer_keeps_the_modelled_hit_and_defense_rules() -> None:
+    """GF v3.5 common rules: Stealth, Artillery, Entrenched, Thrust; army books: Shielded, Versatile Attack -
+    modelled, so the importer keeps them (unit rules on the unit, Thrust on a melee weapon) without a warning."""
+    data = _book(
+        [{"name": "Stealth"}, {"name": "Shielded"}, {"name": "Versatile Attack"}, {"name": "Entrenched"}],
+        [{"name": "AP", "rating": 1}],
+    )
+    data["units"][0]["weapons"].append(
+        {"name": "Spear", "range": None, "attacks": 1, "specialRules": [{"name": "Thrust"}]}
+    )
+    text, warnings = convert(data, "book.json")
+    assert 'rules = ["Stealth", "Shielded", "Versatile Attack", "Entrenched"]' in text
+    assert 'rules = ["Thrust"]' in text
+    assert warnings == []

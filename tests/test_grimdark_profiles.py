@@ -254,12 +254,13 @@ def test_import_text_rules_shape() -> None:
     units, warnings = _convert("string_rules.json")
     walkers = units["Text Walkers"]
     assert (walkers.models, walkers.quality, walkers.defense, walkers.points, walkers.tough) == (3, 4, 3, 150, 3)
-    # Shred (GF v3.5) is modelled: it comes through; Stealth is not
+    # Shred (GF v3.5) is modelled: it comes through; so does the unit's Stealth (GF v3.5 common rules: Stealth)
+    assert Rule("Stealth") in walkers.rules
     assert walkers.weapons[0].rules == (Rule("AP", 2), Rule("Lock-On"), Rule("Shred"))
     assert walkers.weapons[1].rules == (Rule("AP", 1), Rule("Rending")) and walkers.weapons[1].range == 0
     assert units["Text Scouts"].defense == 6
-    assert not any("Shred" in w for w in warnings)
-    expected = ["Stealth is not modelled", "'AP(x)' cannot be read"]
+    assert not any("Shred" in w or "Stealth" in w for w in warnings)
+    expected = ["'AP(x)' cannot be read"]
     for part in expected:
         assert any(part in w for w in warnings), part
     assert not any("Strider" in w or "rule Scout" in w for w in warnings)  # movement, deployment: not warned about

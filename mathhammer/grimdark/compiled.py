@@ -130,7 +130,9 @@ package does with them:
   ... Reliable only changes the Quality value, so the roll can still be
   modified" - Quality 2+, modifiers (capped) still apply.
 - **Lock-On** [BG 3.4.1; 3.5 alike]: "Ignores cover and all negative modifiers
-  to hit rolls and range."
+  to hit rolls and range." - every hit modifier is an entry of its own
+  (``Attacker.hit_modifiers``, :mod:`~mathhammer.grimdark.modifiers`), so a +1 and a
+  -1 are told apart: the negative entries are dropped, the positive ones kept.
 - **Indirect** [BG 3.4.1; 3.5 alike]: "Gets -1 to hit rolls when shooting after
   moving. May target enemies that are not in line of sight as if in line of
   sight, and ignores cover from sight obstructions" - the -1 when ``moved``;
@@ -181,8 +183,9 @@ repositories (each entry lists the army books that use it):
   finishes a model does not carry over, but the extra wound starts on the next one).
 - **Unstoppable** [3.5 AF]: "Ignores Regeneration, and ignores all negative modifiers
   to this weapon." - the negative modifiers this package models are those to hit
-  rolls (the attacker's ``hit_modifier`` when below 0, Indirect's -1 after moving):
-  they are dropped, positive ones stay (capped as ever), like Lock-On's. Reading
+  rolls (each negative entry of ``hit_modifiers``/``hit_modifier``, Indirect's -1 after
+  moving, the target's Stealth, Artillery and Entrenched): they are dropped, positive
+  ones stay (capped as ever), like Lock-On's. Reading
   chosen: the target's cover is not a modifier to the weapon (it is +1 to the
   target's Defense rolls; Lock-On names "cover" apart from "negative modifiers"), so
   Unstoppable does not ignore it.
@@ -190,6 +193,42 @@ repositories (each entry lists the army books that use it):
   rolls, added to the other modifiers after Lock-On/Unstoppable drop the negative
   ones (it is positive), then capped at +1/-1 in total as every hit modifier. Not to
   Impact's dice (a 2+ roll, not a hit roll of the weapon).
+
+Common rules of v3.5 on hit rolls and Defense (texts of Army Forge's common rules,
+[3.5 AF] as in ``profiles/rules/grimdark_common_rules.toml``, which names the files and
+commits; Shielded and Versatile Attack from the army books' ``specialRules``):
+
+- **Stealth** [3.5 AF]: "When units where all models have this rule are shot from over
+  9\" away, enemy units get -1 to hit rolls." - a -1 entry for shooting weapons when
+  ``Attacker.distance`` is over 9" and the target's unit and joined hero both have it.
+  The distance unknown (None): not applied, with a warning (as Relentless).
+- **Artillery** [3.5 AF]: "May only use Hold actions. When this model shoots at enemies
+  over 9\" away, it gets +1 to hit rolls. When enemy units shoot at this model from over
+  9\" away, they get -2 to hit rolls." - on the attacker (``Attacker.rules``): +1 when
+  shooting over 9"; on the target (all its models, as Stealth): -2 to the shooter
+  over 9". The total is capped at +1/-1 as ever, so the -2 differs from Stealth's -1
+  only when other modifiers add up.
+- **Entrenched** [3.5 AF]: "As long as a unit where all models have this rule hasn't
+  moved during the round, enemy units shooting at it from over 9\" away get -2 to hit
+  rolls." - -2 unless ``Defender.moved`` (the target moved this round; default not).
+- **Shielded** [3.5 army books]: "Units where all models have this rule get +1 to
+  defense rolls." - +1 to the Defense roll, in melee and shooting, adding up with cover;
+  compiled as a Defense one better (the natural 1 and 6 unchanged). Reading chosen:
+  active while every model left has it, as Regeneration (the hero alone, its own).
+- **Thrust** [3.5 AF] and **Lance** [BG 3.4.1], the same words: "When charging, gets +1
+  to hit rolls and AP(+1) in melee." - a +1 entry and AP(+1) on every hit of the weapon
+  (six hits too) when the attacker is charging with it in melee; else a warning.
+- **Versatile Attack** [3.5 army books]: "When this unit is activated, pick one effect:
+  until the end of the activation all models with this rule in it either get AP(+1)
+  when attacking, or get +1 to hit rolls when attacking." - ``Attacker.versatile``:
+  ``"ap"`` or ``"hit"``, on every weapon of the attack (not on Impact's dice, which are
+  not hit rolls of a weapon); with the rule and no choice, the choice with more
+  expected wounds (exact engine) is picked and named in the warnings
+  (:func:`versatile_choice`). Reading chosen: every model of the unit has the rule.
+
+Reading chosen for the target's rules: the unit's rules count as the attack starts (the
+hit rolls of a weapon are one roll against the whole unit), so a hero without Stealth
+joined to a Stealth unit cancels Stealth for the whole attack.
 
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> attack = compile_attack(Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4),
@@ -207,7 +246,8 @@ from fractions import Fraction
 import numpy as np
 
 from ..errors import InputError
-from .model import Attacker, Defender, Weapon
+from .model import VERSATILE, Attacker, Defender, Weapon
+from .modifiers import all_models, ap_bonus, hit_modifiers
 from .rules import has, rating
 
 #: Natural 6 always saves and natural 1 always fails a Defense roll. The seed
@@ -509,7 +549,11 @@ def compile_target(defender: Defender) -> CompiledTarget:
     # "tough value (for units with a single model)": a unit that started as one model with Tough(X > 1)
     single = int(hero is None and (defender.starting_models or n) == 1 and defender.tough > 1)
     tough = [defender.tough] * n + ([hero.tough] if hero else [])
-    defense = [defender.defense] * n + ([hero.defense] if hero else [])
+    # Shielded: "+1 to defense rolls" while every model left has it (the hero included), as Regeneration;
+    # +1 to the roll is the same as a Defense one better (the roll's natural 1 and 6 unchanged)
+    unit_shield = int(all_models(defender, "Shielded"))
+    shield = [unit_shield] * n + ([int(has(hero.rules, "Shielded"))] if hero else [])
+    defense = [d - s for d, s in zip([defender.defense] * n + ([hero.defense] if hero else []), shield, strict=True)]
     unit_regen = has(defender.rules, "Regeneration")
     hero_regen = hero is not None and has(hero.rules, "Regeneration")
     # "a unit where all models have this rule": all models left, hero included
@@ -543,16 +587,8 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
     if shooting and weapon.range is not None and attacker.distance is not None and attacker.distance > weapon.range:
         warnings.append(f'{label}: target at {attacker.distance:g}" is out of range {weapon.range:g}"; no dice')
         return []
-    modifier = attacker.hit_modifier
-    if has(rules, "Indirect") and attacker.moved:
-        modifier -= 1
-    if has(rules, "Lock-On"):
-        modifier = max(0, attacker.hit_modifier)  # "ignores ... all negative modifiers to hit rolls"
-    if has(rules, "Unstoppable"):
-        # Unstoppable [3.5 AF]: "Ignores Regeneration, and ignores all negative modifiers to this weapon."
-        modifier = max(0, attacker.hit_modifier)
-    if has(rules, "Precise"):
-        modifier += 1  # Precise [3.5 AF]: "Gets +1 to hit when attacking." (capped in hit_mask)
+    # each effect one entry; Lock-On/Unstoppable drop the negative ones (modifiers.hit_modifiers)
+    modifier = sum(hit_modifiers(attacker, weapon, defender, warnings))
     extra = 0
     if has(rules, "Relentless"):
         if attacker.distance is None:
@@ -568,7 +604,7 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
         # Surge [3.5 AF]: "On unmodified results of 6 to hit, this weapon deals 1 extra hits (only the
         # original hit counts as a 6 for special rules)" - on top of Relentless/Furious' own extra hit.
         extra += 1
-    ap = rating(rules, "AP")
+    ap = rating(rules, "AP") + ap_bonus(attacker, weapon)  # Thrust/Lance, Versatile Attack: AP(+1)
     ap_six = ap + (RENDING_AP if has(rules, "Rending") else 0)
     # Destructive [3.5 AF]: "On unmodified results of 6 to hit, those hits get AP(+4)."
     ap_six += DESTRUCTIVE_AP if has(rules, "Destructive") else 0
@@ -611,6 +647,8 @@ def compile_attack(attacker: Attacker, defender: Defender) -> CompiledAttack:
     if not isinstance(defender, Defender):
         raise InputError("defender", defender, "a Defender")
     warnings: list[str] = []
+    if attacker.versatile is None and has(attacker.rules, "Versatile Attack"):
+        attacker = versatile_choice(attacker, defender, warnings)
     groups: list[CompiledGroup] = []
     # Deadly weapons first (a stable sort: the rest keep their order; a weapon's Impact dice stay
     # just before its own attacks).
@@ -621,6 +659,25 @@ def compile_attack(attacker: Attacker, defender: Defender) -> CompiledAttack:
     # end of an activation, but must compare the number of wounds each unit caused instead."
     target = replace(compile_target(defender), wounds_test=int(not is_melee(attacker)))
     return CompiledAttack(tuple(groups), target, tuple(warnings))
+
+
+def versatile_choice(attacker: Attacker, defender: Defender, warnings: list[str]) -> Attacker:
+    """The attacker with Versatile Attack's effect picked: the one with more expected wounds (exact engine),
+    AP(+1) on a tie; the choice and both figures go to ``warnings``."""
+    from .exact import exact_compiled
+
+    means = {}
+    for choice in VERSATILE:
+        tally = exact_compiled(compile_attack(replace(attacker, versatile=choice), defender))
+        means[choice] = float(tally.wounds @ np.arange(tally.wounds.size))
+    best = max(VERSATILE, key=lambda c: (means[c], c == "ap"))
+    words = {"ap": "AP(+1)", "hit": "+1 to hit"}
+    other = next(c for c in VERSATILE if c != best)
+    warnings.append(
+        f"Versatile Attack: {words[best]} picked ({means[best]:.4g} expected wounds against {means[other]:.4g} "
+        f"with {words[other]}); give versatile to choose"
+    )
+    return replace(attacker, versatile=best)
 
 
 def is_melee(attacker: Attacker) -> bool:

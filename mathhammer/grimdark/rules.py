@@ -52,8 +52,15 @@ KNOWN: dict[str, tuple[str, bool, int]] = {
     "Shred": ("weapon", False, 0),
     "Unstoppable": ("weapon", False, 0),
     "Precise": ("weapon", False, 0),
+    "Thrust": ("weapon", False, 0),
+    "Lance": ("weapon", False, 0),
     "Tough": ("unit", True, 1),
     "Regeneration": ("unit", False, 0),
+    "Stealth": ("unit", False, 0),
+    "Artillery": ("unit", False, 0),
+    "Entrenched": ("unit", False, 0),
+    "Shielded": ("unit", False, 0),
+    "Versatile Attack": ("unit", False, 0),
 }
 
 _RATING_MAX = 99
