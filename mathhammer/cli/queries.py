@@ -43,6 +43,9 @@ OPTION_FLAGS = {
     "--cover": "cover",
     "--charging": "charging",
     "--moved": "moved",
+    "--hit-mod": "hit_mod",
+    "--versatile": "versatile",
+    "--target-moved": "target_moved",
     "--target-hero": "hero",
 }
 
