@@ -50,16 +50,23 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
     """One attack: ``(damage, models removed, wounds on the next model, morale due, morale test passed)``."""
     models = _models(defender)
     m = len(models)
-    state = {"i": 0, "w": 0, "dealt": 0}
+    # each model's own rules, as "a unit of 1" (Takedown, Sniper): Regeneration, Shielded
+    own = [(_has(defender.rules, "Regeneration"), _has(defender.rules, "Shielded"))] * defender.models
+    if defender.hero is not None:
+        own.append((_has(defender.hero.rules, "Regeneration"), _has(defender.hero.rules, "Shielded")))
+    # snipe: the model a Takedown/Sniper group picked (None: no such group being resolved)
+    state = {"i": 0, "w": 0, "dealt": 0, "snipe": None}
 
     def d6():
         return rng.randint(1, 6)
 
     def wound(deadly, ignores_regen):
         """One wound on the model next in line: Regeneration's roll, then Deadly's X on that model."""
-        if state["i"] >= m:
-            return
+        if state["i"] >= m or state["snipe"] not in (None, state["i"]):
+            return  # Takedown/Sniper: the picked model killed, nothing carries over
         tough, _, regen, _ = models[state["i"]]
+        if state["snipe"] is not None:
+            regen = own[state["i"]][0]
         if regen and not ignores_regen and d6() >= 5:  # Regeneration: "On a 5+ it is ignored"
             return
         taken = min(deadly, tough - state["w"])  # Deadly: no carry-over to the next model
@@ -70,10 +77,12 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             state["w"] = 0
 
     def hit(ap, poison, cover, deadly, ignores_regen, shred=False):
-        if state["i"] >= m:
+        if state["i"] >= m or state["snipe"] not in (None, state["i"]):
             return
         defense = models[state["i"]][1]  # the Defense of the model next in line
         shielded = 1 if models[state["i"]][3] else 0  # Shielded: "+1 to defense rolls", all models left
+        if state["snipe"] is not None:  # as a unit of 1: its own Shielded
+            shielded = 1 if own[state["i"]][1] else 0
         roll = d6()
 
         def saves(r):
@@ -92,11 +101,18 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
         if shred and roll == 1:
             wound(deadly, ignores_regen)
 
-    # Deadly(X) (v3): "Hits from Deadly must be resolved first".
-    ordered = sorted(attacker.groups, key=lambda g: _rating(g.weapon.rules, "Deadly", 1) == 1)
+    def snipes(rules):
+        return _has(rules, "Takedown") or _has(rules, "Sniper")
+
+    # Takedown/Sniper: "must be resolved before other weapons"; Deadly(X) (v3): "Hits from Deadly must be
+    # resolved first".
+    ordered = sorted(
+        attacker.groups, key=lambda g: (not snipes(g.weapon.rules), _rating(g.weapon.rules, "Deadly", 1) == 1)
+    )
     for group in ordered:
         weapon = group.weapon
         rules = weapon.rules
+        state["snipe"] = None
         shooting = not weapon.melee
         if shooting and weapon.range is not None and attacker.distance is not None and attacker.distance > weapon.range:
             continue
@@ -105,18 +121,24 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             for _ in range(group.models * _rating(rules, "Impact")):
                 if d6() >= 2:  # "For each 2+ the target takes one hit"
                     hit(0, False, 0, 1, False)
+        # "pick any model in the target unit as its individual target, which is resolved as if it was a unit
+        # of 1": the model next in line (a model of the unit), its own Defense and rules
+        state["snipe"] = state["i"] if snipes(rules) else None
         modifiers = [attacker.hit_modifier, *attacker.hit_modifiers]
         if _has(rules, "Indirect") and attacker.moved:
             modifiers.append(-1)
         far = attacker.distance is not None and attacker.distance > 9
+        target = defender
+        if state["snipe"] is not None:  # the target's rules: those of a unit of 1 model of the unit
+            target = Defender(1, defender.defense, defender.tough, rules=defender.rules, moved=defender.moved)
         if shooting and far:
             if _has(attacker.rules, "Artillery"):  # "shoots at enemies over 9\" away, it gets +1 to hit rolls"
                 modifiers.append(1)
-            if _all(defender, "Stealth"):  # "shot from over 9\" away, enemy units get -1 to hit rolls"
+            if _all(target, "Stealth"):  # "shot from over 9\" away, enemy units get -1 to hit rolls"
                 modifiers.append(-1)
-            if _all(defender, "Artillery"):  # "shoot at this model from over 9\" away, they get -2"
+            if _all(target, "Artillery"):  # "shoot at this model from over 9\" away, they get -2"
                 modifiers.append(-2)
-            if _all(defender, "Entrenched") and not defender.moved:  # "hasn't moved during the round"
+            if _all(target, "Entrenched") and not defender.moved:  # "hasn't moved during the round"
                 modifiers.append(-2)
         # Thrust / Lance: "When charging, gets +1 to hit rolls and AP(+1) in melee."
         thrust = (_has(rules, "Thrust") or _has(rules, "Lance")) and weapon.melee and attacker.charging
@@ -145,11 +167,12 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
         poison = _has(rules, "Poison") or _has(rules, "Bane")  # every hit re-rolls a Defense 6
         ignores_regen = _has(rules, "Rending") or poison or _has(rules, "Unstoppable")  # "Ignores Regeneration"
         shred = _has(rules, "Shred")
-        left = m - state["i"]
+        left = 1 if state["snipe"] is not None else m - state["i"]  # a unit of 1
         b = min(_rating(rules, "Blast"), left) if _has(rules, "Blast") else 1
         for _ in range(group.models * weapon.attacks):
             roll = d6()
-            quality = 2 if _has(rules, "Reliable") else attacker.quality  # Reliable: "attacks at Quality 2+"
+            # Reliable: "attacks at Quality 2+"; Sniper: "Shoots at Quality 2+"
+            quality = 2 if _has(rules, "Reliable") or _has(rules, "Sniper") else attacker.quality
             hits = roll == 6 or (roll != 1 and roll + modifier >= quality)
             if not hits:
                 continue
@@ -161,6 +184,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             else:
                 for _ in range(b):
                     hit(ap, poison, cover, deadly, ignores_regen, shred)
+    state["snipe"] = None
     i, w = state["i"], state["w"]
     # GF v3.5.1 core rules, Morale: "half or less of its starting size or tough value (for units with
     # a single model) ... starting size is counted at the beginning of the game"

@@ -405,3 +405,17 @@ def test_versatile_and_target_moved_flags(tmp_path: Path) -> None:
     picked = json.loads(cli(*named, "--versatile", "ap").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
     auto = json.loads(cli(*named).stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
     assert (picked, auto) == (pytest.approx(8 / 36, abs=1e-12), pytest.approx(9 / 36, abs=1e-12))
+
+
+def test_snipe_flag() -> None:
+    """GF v3.5 common rules: Sniper ("may pick any model in the target unit as its individual target, which is
+    resolved as if it was a unit of 1"): `--snipe model` (the default) picks a model of the unit: Quality 2+
+    (Sniper) against Defense 6+, 5/6 x 5/6 for one shot whatever the hero; `--snipe hero` is refused (not
+    modelled), and so is the flag with StarCraft TMG."""
+    gf = ["attack", "--system", "gf", "--rule", "Sniper", "--target-models", "3", "--target-defense", "6"]
+    gf += ["--target-hero-tough", "2", "--target-hero-defense", "2"]
+    mean = json.loads(cli(*gf, "--snipe", "model", "--json").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    assert mean == pytest.approx(25 / 36, abs=1e-12)
+    one_error(cli(*gf, "--snipe", "hero"), "--snipe")
+    one_error(cli(*gf, "--snipe", "sideways"), "--snipe")
+    one_error(cli("attack", "Marine", "Zergling", "--snipe", "model"), "--snipe")

@@ -80,7 +80,7 @@ def test_bad_ratings_are_errors(bad):
 
 def test_unknown_rule_in_a_weapon_or_defender_is_an_error():
     with pytest.raises(InputError, match="rules"):
-        Weapon(rules=("Sniper",))
+        Weapon(rules=("Tear",))
     with pytest.raises(InputError, match="Fear"):
         Defender(models=5, rules=("Fear",))
     with pytest.raises(InputError):

@@ -121,6 +121,16 @@ CASES = {
         Attacker((group(3, 2, "Thrust", "Rending", melee=True),), 4, charging=True, rules=("Versatile Attack",)),
         Defender(3, defense=3, tough=2, rules=("Shielded", "Regeneration")),
     ),
+    # GF v3.5 Takedown: one picked model as a unit of 1 (its own Defense, no carry-over), resolved first
+    "takedown_tough_hero_then_rifles": (
+        Attacker((group(3, 2, "AP(1)"), group(2, 2, "Takedown", "Shred", "Deadly(2)")), 3),
+        Defender(3, defense=3, tough=3, rules=("Regeneration",), hero=Hero(2, 5, rules=("Regeneration",))),
+    ),
+    # GF v3.5 Sniper: Quality 2+, Blast capped at 1, the picked model's own Shielded and Stealth
+    "sniper_blast_shielded_stealth": (
+        Attacker((group(2, 2, "Sniper", "Blast(2)", "Relentless"),), 5, distance=18),
+        Defender(3, defense=4, rules=("Shielded", "Stealth"), hero=Hero(2, 3)),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
@@ -184,6 +194,8 @@ WEAPON_RULES = st.lists(
             "Thrust",
             "Lance",
             "Furious",
+            "Takedown",
+            "Sniper",
         ]
     ),
     max_size=3,
@@ -193,7 +205,7 @@ WEAPON_RULES = st.lists(
 #: Unit rules of the target that change hit rolls or Defense (GF v3.5: Stealth, Artillery, Entrenched, Shielded).
 TARGET_RULES = st.lists(st.sampled_from(["Regeneration", "Stealth", "Artillery", "Entrenched", "Shielded"]),
                         max_size=2, unique=True).map(tuple)  # fmt: skip
-SHOOTING_ONLY = {"Lock-On", "Indirect", "Relentless"}
+SHOOTING_ONLY = {"Lock-On", "Indirect", "Relentless", "Sniper"}
 MELEE_ONLY = {"Thrust", "Lance", "Furious"}
 
 

@@ -242,3 +242,85 @@ rules = ["Hero", "Shielded"]
     # AP(+1) is picked (Defense 4+ Shielded saves on 3+; AP(1) on 4+): 5 x 4/6 x 3/6; the hero lacks Stealth,
     # Artillery and Entrenched, so the target's -1/-2/-2 do not apply; Shielded applies to all (the hero has it)
     assert abs(wounds(attacker, defender) - 5 * 4 / 6 * 3 / 6) < 1e-12
+
+
+# --- Takedown and Sniper ------------------------------------------------------------------------------------
+
+
+def test_takedown():
+    """GF v3.5 common rules: Takedown: "This model may pick any model in the target unit as its individual target,
+    which is resolved as if it was a unit of [1]. Takedown attacks must be resolved before other weapons."
+
+    Quality 2+ (5/6) against Defense 6+ (5/6 unsaved), 4 attacks: on a unit of 3 one-wound models only the picked
+    model can die, 1 - (11/36)^4; on Tough(3) models the picked one takes min(X, 3) of X ~ Bin(4, 25/36)
+    unsaved hits; with Blast(3) each hit is one hit (a unit of 1)."""
+    p = F(25, 36)
+    t = grimdark_exact(attack(attacks=4, quality=2, rules=("Takedown",)), Defender(3, defense=6))
+    assert close(t.models_destroyed[1], 1 - (1 - p) ** 4) and close(t.models_destroyed[2], 0)
+    blast = grimdark_exact(attack(attacks=4, quality=2, rules=("Takedown", "Blast(3)")), Defender(3, defense=6))
+    assert close(mean(blast.wounds), 1 - (1 - p) ** 4)
+    tough = grimdark_exact(attack(attacks=4, quality=2, rules=("Takedown",)), Defender(2, defense=6, tough=3))
+    binom = [(1 - p) ** 4, 4 * p * (1 - p) ** 3, 6 * p**2 * (1 - p) ** 2, 4 * p**3 * (1 - p), p**4]
+    assert close(mean(tough.wounds), sum(min(k, 3) * binom[k] for k in range(5)))
+    # resolved before the other weapons, even when listed after them
+    two = Attacker((WeaponGroup(1, Weapon("Rifle")), WeaponGroup(1, Weapon("Knife", rules=("Takedown",)))), 4)
+    assert [g.label for g in compile_attack(two, Defender(3)).groups] == ["Knife", "Rifle"]
+
+
+def test_sniper():
+    """GF v3.5 common rules: Sniper: "Shoots at Quality 2+, and each model with Sniper may pick any model in the
+    target unit as its individual target, which is resolved as if it was a unit of 1. Sniper shooting must be
+    resolved before other weapons."
+
+    Quality 5 shoots at 2+ (5/6); a unit of Defense 5+ with a joined hero of Defense 2+: the picked model of the
+    unit blocks at its own 5+ (4/6 unsaved): 5/6 x 4/6 for one shot; a joined hero without Stealth does not
+    cancel the unit's Stealth for the picked model (from 12": 3+, 4/6). The hero cannot be picked: refused."""
+    d = Defender(3, defense=5, hero=Hero(2, 2))
+    assert close(wounds(attack(quality=5, rules=("Sniper",)), d), F(5, 6) * F(4, 6))
+    notes = compile_attack(attack(quality=5, rules=("Sniper",)), d).warnings
+    assert any("a model of the unit picked" in w for w in notes)
+    stealth = Defender(3, defense=5, rules=("Stealth",), hero=Hero(2, 2))
+    assert close(wounds(attack(quality=5, rules=("Sniper",), distance=12), stealth), F(4, 6) * F(4, 6))
+    with pytest.raises(InputError) as e:
+        compile_attack(attack(rules=("Sniper",), snipe="hero"), d)
+    assert (e.value.field, e.value.value) == ("snipe", "hero") and "model" in e.value.allowed
+    with pytest.raises(InputError):
+        Weapon("Knife", melee=True, rules=("Sniper",))
+
+
+SNIPE_CASES = {
+    "takedown_tough_shred_then_rifles": (
+        Attacker(
+            (
+                WeaponGroup(3, Weapon("Rifle", 2, rules=("AP(1)",))),
+                WeaponGroup(2, Weapon("Knife", 2, rules=("Takedown", "Shred", "Deadly(2)"))),
+            ),
+            3,
+        ),
+        Defender(3, defense=3, tough=3, rules=("Regeneration",), hero=Hero(2, 5, rules=("Regeneration",))),
+    ),
+    "sniper_blast_relentless_shielded_hero": (
+        Attacker(
+            (WeaponGroup(2, Weapon("Long Rifle", 2, rules=("Sniper", "Blast(2)", "Relentless", "AP(1)"))),),
+            5,
+            distance=18,
+        ),
+        Defender(3, defense=4, rules=("Shielded", "Stealth"), hero=Hero(2, 3)),
+    ),
+    "two_snipers_one_model_each": (
+        Attacker(
+            (
+                WeaponGroup(1, Weapon("Sniper A", 3, rules=("Sniper",))),
+                WeaponGroup(1, Weapon("Takedown B", 2, melee=False, rules=("Takedown", "Surge"))),
+            ),
+            4,
+        ),
+        Defender(4, defense=5, tough=2),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SNIPE_CASES))
+def test_snipe_naive_reference_agrees_with_exact(name):
+    attacker, defender = SNIPE_CASES[name]
+    assert_agree(naive_tally(attacker, defender, 6000, seed=13), grimdark_exact(attacker, defender), label=name)

@@ -133,6 +133,9 @@ def attack(
     versatile: Annotated[
         str | None, _opt("--versatile", "Grimdark: Versatile Attack's pick: ap, hit or best [best].", G, "PICK")
     ] = None,
+    snipe: Annotated[
+        str | None, _opt("--snipe", "Grimdark: Takedown/Sniper's target: model (hero: not modelled).", G, "WHO")
+    ] = None,
     target_moved: Annotated[
         bool, _opt("--target-moved", "Grimdark: the target moved this round (no Entrenched).", G)
     ] = False,
@@ -176,7 +179,7 @@ def attack(
         "--target-tough": target_tough, "--target-rule": target_rule, "--target-quality": target_quality,
         "--cover": cover or None, "--melee": melee or None, "--charging": charging or None,
         "--moved": moved or None, "--hit-mod": hit_mod, "--versatile": versatile,
-        "--target-moved": target_moved or None,
+        "--target-moved": target_moved or None, "--snipe": snipe,
         "--target-hero-tough": target_hero_tough, "--target-hero-defense": target_hero_defense,
     }  # fmt: skip
     given = {k: v for k, v in given.items() if v is not None and v != []}

@@ -46,6 +46,7 @@ OPTION_FLAGS = {
     "--hit-mod": "hit_mod",
     "--versatile": "versatile",
     "--target-moved": "target_moved",
+    "--snipe": "snipe",
     "--target-hero": "hero",
 }
 

@@ -226,6 +226,25 @@ commits; Shielded and Versatile Attack from the army books' ``specialRules``):
   expected wounds (exact engine) is picked and named in the warnings
   (:func:`versatile_choice`). Reading chosen: every model of the unit has the rule.
 
+- **Takedown** [3.5 AF]: "This model may pick any model in the target unit as its
+  individual target, which is resolved as if it was a unit of [1]. Takedown attacks
+  must be resolved before other weapons." **Sniper** [3.5 AF, marked for removal
+  there]: "Shoots at Quality 2+, and each model with Sniper may pick any model in the
+  target unit as its individual target, which is resolved as if it was a unit of 1.
+  Sniper shooting must be resolved before other weapons." - their groups go first
+  (before Deadly's); all of a group's hits go to one picked model, "a unit of 1": its
+  own Defense, Shielded and Regeneration, Blast capped at 1, the target's Stealth,
+  Artillery and Entrenched as the unit's models have them; its wounds never carry over
+  and once it is killed the group's other hits are lost (``exact._snipe_group``).
+  Sniper's Quality 2+ is read as Reliable's (modifiers still apply). The picked model is
+  a model of the unit, the one next in line (a wounded one first; the models of a unit
+  are alike): ``Attacker.snipe = "model"``, the default. Restriction: picking a joined
+  hero while its unit's models stand is not modelled (the engines' state ``(i, w)``
+  holds wounds on the model next in line only; the hero is last): ``snipe="hero"`` is
+  refused with an :class:`~mathhammer.errors.InputError`, and with a joined hero the
+  default picks a model of the unit and says so in the warnings. Reading chosen: every
+  model of a group picks the same model.
+
 Reading chosen for the target's rules: the unit's rules count as the attack starts (the
 hit rolls of a weapon are one roll against the whole unit), so a hero without Stealth
 joined to a Stealth unit cancels Stealth for the whole attack.
@@ -290,6 +309,9 @@ class CompiledGroup:
         deadly: wounds per unsaved hit (X of Deadly(X), else 1).
         regeneration: 1 when the target's Regeneration may apply.
         shred: 1 when an unsaved hit whose Defense die shows a natural 1 deals 1 extra wound (Shred).
+        snipe: 1 for Takedown/Sniper: the model next in line is the group's target "as if it was a unit
+            of 1" (its own Defense and Regeneration, Blast capped at 1); its wounds never carry over, and
+            once it is killed the group's other hits are lost.
     """
 
     label: str
@@ -304,6 +326,7 @@ class CompiledGroup:
     deadly: int = 1
     regeneration: int = 1
     shred: int = 0
+    snipe: int = 0
 
 
 @dataclass(frozen=True)
@@ -324,6 +347,9 @@ class CompiledTarget:
             wounds" (GF v3.5.1 core rules, Morale).
         test_quality: int64[M], the Quality of the morale test while model ``i`` is next in line.
         test_fearless: int64[M], 1 when Fearless is active then (all models left have it).
+        own_defense: int64[M], Defense of model ``i`` as a unit of 1 (Takedown, Sniper): its own
+            Defense, one better with its own Shielded.
+        own_regeneration: int64[M], 1 when model ``i`` has Regeneration itself (a unit of 1).
     """
 
     tough: np.ndarray
@@ -335,6 +361,8 @@ class CompiledTarget:
     wounds_test: int = 1
     test_quality: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     test_fearless: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    own_defense: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    own_regeneration: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @property
     def starting_size(self) -> int:
@@ -566,6 +594,12 @@ def compile_target(defender: Defender) -> CompiledTarget:
     if hero is not None:
         quality.append(defender.quality if hero.quality is None else hero.quality)
         fearless.append(int(hero.fearless))
+    # as a unit of 1 (Takedown, Sniper): the model's own Defense, Shielded and Regeneration
+    own_defense = [defender.defense - int(has(defender.rules, "Shielded"))] * n
+    own_regen = [int(unit_regen)] * n
+    if hero is not None:
+        own_defense.append(hero.defense - int(has(hero.rules, "Shielded")))
+        own_regen.append(int(hero_regen))
     return CompiledTarget(
         tough=np.array(tough, dtype=np.int64),
         defense=np.array(defense, dtype=np.int64),
@@ -575,6 +609,8 @@ def compile_target(defender: Defender) -> CompiledTarget:
         start=defender.tough if single else (defender.starting_models or n) + (1 if hero else 0),
         test_quality=np.array(quality, dtype=np.int64),
         test_fearless=np.array(fearless, dtype=np.int64),
+        own_defense=np.array(own_defense, dtype=np.int64),
+        own_regeneration=np.array(own_regen, dtype=np.int64),
     )
 
 
@@ -587,6 +623,10 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
     if shooting and weapon.range is not None and attacker.distance is not None and attacker.distance > weapon.range:
         warnings.append(f'{label}: target at {attacker.distance:g}" is out of range {weapon.range:g}"; no dice')
         return []
+    snipe = has(rules, "Takedown") or has(rules, "Sniper")
+    if snipe:  # "resolved as if it was a unit of 1": one model of the unit (snipe="hero" is refused)
+        defender = Defender(1, defender.defense, defender.tough, rules=defender.rules, cover=defender.cover,
+                            moved=defender.moved)  # fmt: skip
     # each effect one entry; Lock-On/Unstoppable drop the negative ones (modifiers.hit_modifiers)
     modifier = sum(hit_modifiers(attacker, weapon, defender, warnings))
     extra = 0
@@ -614,7 +654,8 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
         CompiledGroup(
             label=label,
             attacks=models * weapon.attacks,
-            hit_mask=hit_mask(attacker.quality, modifier, has(rules, "Reliable")),
+            # Sniper: "Shoots at Quality 2+", read as Reliable's Quality 2+ (still modified)
+            hit_mask=hit_mask(attacker.quality, modifier, has(rules, "Reliable") or has(rules, "Sniper")),
             extra=extra,
             blast=rating(rules, "Blast"),
             ap_normal=ap,
@@ -625,6 +666,7 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
             regeneration=int(not (has(rules, "Rending") or poison or has(rules, "Unstoppable"))),
             # Shred [3.5 AF]: "On unmodified results of 1 to block hits, this weapon deals 1 extra wound."
             shred=int(has(rules, "Shred")),
+            snipe=int(snipe),
         )
     ]
     if has(rules, "Impact"):
@@ -638,7 +680,8 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
 def compile_attack(attacker: Attacker, defender: Defender) -> CompiledAttack:
     """Compile an attack: one :class:`CompiledGroup` per weapon group (Impact dice first), in order.
 
-    Groups with Deadly are moved before the others (stable otherwise): "Hits from Deadly must be
+    Groups with Takedown or Sniper ("must be resolved before other weapons") go first, then those with
+    Deadly, before the others (stable otherwise): "Hits from Deadly must be
     resolved first, and these wounds don't carry over to other models if the target is killed"
     (Grimdark Future v3 Deadly(X), as quoted on the OPR community wiki, revision of September 2023).
     """
@@ -650,15 +693,34 @@ def compile_attack(attacker: Attacker, defender: Defender) -> CompiledAttack:
     if attacker.versatile is None and has(attacker.rules, "Versatile Attack"):
         attacker = versatile_choice(attacker, defender, warnings)
     groups: list[CompiledGroup] = []
-    # Deadly weapons first (a stable sort: the rest keep their order; a weapon's Impact dice stay
-    # just before its own attacks).
-    ordered = sorted(attacker.groups, key=lambda g: not any(r.name == "Deadly" for r in g.weapon.rules))
+    # Takedown/Sniper weapons first ("must be resolved before other weapons"), then Deadly ones (a stable
+    # sort: the rest keep their order; a weapon's Impact dice stay just before its own attacks).
+    ordered = sorted(attacker.groups, key=lambda g: (not _snipes(g.weapon), not has(g.weapon.rules, "Deadly")))
+    if any(_snipes(g.weapon) for g in ordered):
+        _check_snipe(attacker, defender, warnings)
     for g in ordered:
         groups.extend(_compile_weapon(attacker, g.models, g.weapon, defender, warnings))
     # GF v3.5.1 core rules, Morale: "Units that were in melee don't take morale tests from wounds at the
     # end of an activation, but must compare the number of wounds each unit caused instead."
     target = replace(compile_target(defender), wounds_test=int(not is_melee(attacker)))
     return CompiledAttack(tuple(groups), target, tuple(warnings))
+
+
+def _snipes(weapon: Weapon) -> bool:
+    return has(weapon.rules, "Takedown") or has(weapon.rules, "Sniper")
+
+
+def _check_snipe(attacker: Attacker, defender: Defender, warnings: list[str]) -> None:
+    """Takedown/Sniper's individual target: a model of the unit. Sniping a joined hero while its unit's
+    models stand is not modelled (the engines' state holds wounds on the model next in line only), so
+    ``snipe="hero"`` is refused; by default a model of the unit is picked, and said."""
+    if attacker.snipe == "hero":
+        why = "a joined hero" if defender.hero is not None else "a target without a joined hero"
+        raise InputError(
+            "snipe", "hero", f"model (a model of the unit): sniping {why} while the unit's models stand is not modelled"
+        )
+    if attacker.snipe is None and defender.hero is not None:
+        warnings.append("Takedown/Sniper: a model of the unit picked (snipe='model'; sniping the hero is not modelled)")
 
 
 def versatile_choice(attacker: Attacker, defender: Defender, warnings: list[str]) -> Attacker:

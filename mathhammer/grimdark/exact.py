@@ -134,6 +134,32 @@ def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.nd
     return out
 
 
+def _snipe_group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.ndarray:
+    """A Takedown/Sniper group: from each ``(i, w)``, model ``i`` alone is the target, "as if it was a unit
+    of 1": the group runs on a one-model target (its Tough, own Defense and Regeneration; Blast capped at
+    1), whose destroyed state ``(1, 0)`` is ``(i + 1, 0)`` here, so nothing carries over to model ``i + 1``."""
+    k = target.marker_size
+    out = np.zeros_like(v)
+    out[target.models * k :] = v[target.models * k :]  # the unit destroyed: nothing to snipe
+    for i in range(target.models):
+        rows = v[i * k : (i + 1) * k]
+        if not rows.any():
+            continue
+        tough = int(target.tough[i])
+        one = CompiledTarget(
+            tough=target.tough[i : i + 1],
+            defense=target.own_defense[i : i + 1],
+            regeneration=target.own_regeneration[i : i + 1],
+            single_tough=0,
+        )
+        small = np.zeros(2 * tough)
+        small[:tough] = rows[:tough]
+        small = _group(small, group, one)
+        out[i * k : i * k + tough] += small[:tough]
+        out[(i + 1) * k] += small[tough]  # the model killed: the next model untouched
+    return out
+
+
 def exact_compiled(attack: CompiledAttack) -> Tally:
     """The exact :class:`~mathhammer.outcome.Tally` of a compiled attack (see :func:`grimdark_exact`)."""
     target = attack.target
@@ -141,7 +167,7 @@ def exact_compiled(attack: CompiledAttack) -> Tally:
     v = np.zeros((target.models + 1) * k)
     v[0] = 1.0
     for group in attack.groups:
-        v = _group(v, group, target)
+        v = _snipe_group(v, group, target) if group.snipe else _group(v, group, target)
     cum = target.cum
     damage = np.zeros(target.damage_size)
     destroyed = np.zeros(target.models + 1)

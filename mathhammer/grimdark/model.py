@@ -26,6 +26,12 @@ RuleInput = str | Mapping[str, object] | Rule
 #: Weapon rules that act only in melee (Furious, Impact; Thrust and Lance: "AP(+1) in melee").
 MELEE_ONLY = ("Furious", "Impact", "Thrust", "Lance")
 
+#: Weapon rules that act only when shooting.
+SHOOTING_ONLY = ("Indirect", "Relentless", "Lock-On", "Sniper")
+
+#: Who Takedown and Sniper pick as their individual target: the joined hero, or a model of the unit.
+SNIPE = ("hero", "model")
+
 #: The choices of Versatile Attack (GF v3.5 army books): AP(+1), or +1 to hit rolls.
 VERSATILE = ("ap", "hit")
 
@@ -75,7 +81,7 @@ class Weapon:
             object.__setattr__(self, "range", number("range", self.range, 0, 999, "a range in inches"))
         _flag("melee", self.melee)
         object.__setattr__(self, "rules", _rules(self.rules, "weapon", "rules"))
-        shooting_only = [r.name for r in self.rules if r.name in ("Indirect", "Relentless", "Lock-On")]
+        shooting_only = [r.name for r in self.rules if r.name in SHOOTING_ONLY]
         melee_only = [r.name for r in self.rules if r.name in MELEE_ONLY]
         if self.melee and shooting_only:
             raise InputError("rules", shooting_only[0], "rules of shooting weapons on a shooting weapon (melee=False)")
@@ -125,6 +131,9 @@ class Attacker:
             ``"hit"`` (+1 to hit rolls), applied to every weapon of the attack; None: with the
             Versatile Attack rule among :attr:`rules`, the one giving more expected wounds is
             picked (and said in the warnings), else none.
+        snipe: the individual target of Takedown and Sniper weapons: ``"hero"`` (the joined hero)
+            or ``"model"`` (a model of the unit, the one next in line); None: the hero when one is
+            joined, else a model.
     """
 
     groups: tuple[WeaponGroup, ...]
@@ -137,6 +146,7 @@ class Attacker:
     hit_modifiers: tuple[int, ...] = ()
     rules: tuple[Rule, ...] = ()
     versatile: str | None = None
+    snipe: str | None = None
 
     def __post_init__(self) -> None:
         groups = tuple(self.groups)
@@ -158,6 +168,8 @@ class Attacker:
         object.__setattr__(self, "rules", _rules(self.rules, "unit", "rules"))
         if self.versatile is not None and self.versatile not in VERSATILE:
             raise InputError("versatile", self.versatile, "ap (AP(+1)), hit (+1 to hit rolls) or None")
+        if self.snipe is not None and self.snipe not in SNIPE:
+            raise InputError("snipe", self.snipe, "model (a model of the unit) or None (hero is named, not modelled)")
         for name in ("charging", "moved", "fatigued"):
             _flag(name, getattr(self, name))
         if self.distance is not None:

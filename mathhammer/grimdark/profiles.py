@@ -37,7 +37,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 from ..errors import InputError
 from ..profiles.loader import ProfileError, load_folders, lookup, parse
 from ..validate import whole
-from .model import MELEE_ONLY, Attacker, Defender, Hero, Weapon, WeaponGroup
+from .model import MELEE_ONLY, SHOOTING_ONLY, Attacker, Defender, Hero, Weapon, WeaponGroup
 from .rules import KNOWN, Rule, parse_rule, rating
 
 #: Rules of models that the core rules write on the unit but this package
@@ -148,7 +148,7 @@ class WeaponSpec(_Frozen):
         if len(names) < len(self.rules):
             raise ValueError("allowed: each rule at most once")
         melee = self.range == 0
-        wrong = sorted(names & ({"Indirect", "Relentless", "Lock-On"} if melee else set(MELEE_ONLY)))
+        wrong = sorted(names & (set(SHOOTING_ONLY) if melee else set(MELEE_ONLY)))
         if wrong:
             kind = "shooting weapons (range > 0)" if melee else "melee weapons (range = 0)"
             raise ValueError(f"allowed: {', '.join(wrong)} only on {kind}")

@@ -54,6 +54,8 @@ KNOWN: dict[str, tuple[str, bool, int]] = {
     "Precise": ("weapon", False, 0),
     "Thrust": ("weapon", False, 0),
     "Lance": ("weapon", False, 0),
+    "Takedown": ("weapon", False, 0),
+    "Sniper": ("weapon", False, 0),
     "Tough": ("unit", True, 1),
     "Regeneration": ("unit", False, 0),
     "Stealth": ("unit", False, 0),

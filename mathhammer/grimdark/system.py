@@ -17,7 +17,7 @@ The ad-hoc parameters: ``models, attacks, quality, rule (a list), target_models,
 target_defense, target_tough, target_rule, target_quality, cover, melee,
 charging, moved, range, name, target_hero_tough, target_hero_defense, hit_mod
 (a number or a list, one entry per effect), versatile (ap, hit or best: the
-attacker has Versatile Attack), target_moved``.
+attacker has Versatile Attack), target_moved, snipe (model; hero is refused)``.
 """
 
 from __future__ import annotations
@@ -67,6 +67,12 @@ OPTIONS: dict[str, Option] = {
             "more expected wounds",
             "str",
         ),
+        Option(
+            "snipe",
+            "Takedown/Sniper's individual target (GF v3.5 common rules): model (a model of the unit, the default); "
+            "hero is refused (sniping a joined hero is not modelled)",
+            "str",
+        ),
         Option("target_moved", "the target moved this round (GF v3.5 common rules, Entrenched: no -2 to hit then)"),
         Option("hero", "a hero joined to the target, wounded last (core rules, Hero)", "str"),
     )
@@ -76,7 +82,7 @@ ADHOC_PARAMS = frozenset(
     {
         "models", "attacks", "quality", "rule", "target_models", "target_defense", "target_tough", "target_rule",
         "target_quality", "cover", "melee", "charging", "moved", "range", "name", "target_hero_tough",
-        "target_hero_defense", "hit_mod", "versatile", "target_moved",
+        "target_hero_defense", "hit_mod", "versatile", "target_moved", "snipe",
     }
 )  # fmt: skip
 
@@ -156,6 +162,7 @@ def build_adhoc(params: Mapping[str, Any]) -> tuple[Attacker, Defender]:
         # an ad-hoc --versatile: the attacker has Versatile Attack; "best" lets the engine pick
         rules=(Rule("Versatile Attack"),) if params.get("versatile") is not None else (),
         versatile=None if params.get("versatile") is None else _versatile(params["versatile"]),
+        snipe=None if params.get("snipe") is None else str(params["snipe"]).strip().lower(),
     )
     defense = target_number("target_defense", get("target_defense", "4"), "Defense")
     hero = None
@@ -344,7 +351,8 @@ class Grimdark:
             attacker = dataclasses.replace(attacker, moved=True)
         if attacker is None:
             raise InputError("phase", "melee" if melee else "shooting", f"a phase in which {a.name} has a weapon")
-        attacker = dataclasses.replace(attacker, hit_modifiers=hit_mods(o.get("hit_mod")))
+        snipe = None if o.get("snipe") is None else str(o["snipe"]).strip().lower()
+        attacker = dataclasses.replace(attacker, hit_modifiers=hit_mods(o.get("hit_mod")), snipe=snipe)
         if o.get("versatile") is not None:
             if not any(r.name == "Versatile Attack" for r in a.unit.rules):
                 raise InputError("versatile", o["versatile"], f"no versatile: {a.name} has no Versatile Attack rule")
