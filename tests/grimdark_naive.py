@@ -154,6 +154,10 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random):
             modifiers.append(1)
         modifier = max(-1, min(1, sum(modifiers)))
         ap = _rating(rules, "AP") + int(thrust) + int(attacker.versatile == "ap")  # AP(+1)s
+        # Slayer: "AP(+2) against units where most models have Tough(3) or higher" (the hero counted)
+        toughs = [target.tough] * target.models + ([target.hero.tough] if target.hero is not None else [])
+        if _has(attacker.rules, "Slayer") and 2 * sum(t >= 3 for t in toughs) > len(toughs):
+            ap += 2
         ap_six = ap + 4 if _has(rules, "Rending") else ap  # Rending (v3.5): six hits get AP(+4)
         if _has(rules, "Destructive"):  # "On unmodified results of 6 to hit, those hits get AP(+4)."
             ap_six += 4

@@ -115,8 +115,13 @@ TEAR = "Against units where most models have Tough(3) to Tough(9), this weapon g
 
 
 def test_importer_names_a_rule_whose_text_was_not_found() -> None:
-    _, warnings = convert(_book([{"name": "Slayer"}], []), "book.json")
-    assert warnings == ["Test Squad: rule Slayer is not modelled by mathhammer (its text is not known to it); left out"]
+    _, warnings = convert(_book([{"name": "Protected"}], []), "book.json")
+    assert warnings == [
+        "Test Squad: rule Protected is not modelled by mathhammer (its text is not known to it); left out"
+    ]
+    # GF v3.5 army books: Slayer (its text found in the DAO Union book) is modelled: kept on the unit, unwarned
+    text, warnings = convert(_book([{"name": "Slayer"}], []), "book.json")
+    assert 'rules = ["Slayer"]' in text and warnings == []
 
 
 def test_importer_keeps_the_modelled_hit_and_defense_rules() -> None:

@@ -131,6 +131,11 @@ CASES = {
         Attacker((group(2, 2, "Sniper", "Blast(2)", "Relentless"),), 5, distance=18),
         Defender(3, defense=4, rules=("Shielded", "Stealth"), hero=Hero(2, 3)),
     ),
+    # GF v3.5 Slayer: AP(+2) against most models Tough(3)+ (the hero counted)
+    "slayer_tough_units": (
+        Attacker((group(3, 2, "AP(1)"),), 3, rules=("Slayer",)),
+        Defender(3, defense=2, tough=3, cover=True, hero=Hero(2, 3)),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
@@ -226,7 +231,7 @@ def attacks(draw, max_attacks=4):
         distance=draw(st.sampled_from([None, 6.0, 12.0])),
         charging=draw(st.booleans()),
         hit_modifiers=tuple(draw(st.lists(st.integers(-1, 1), max_size=2))),
-        rules=draw(st.sampled_from([(), ("Artillery",), ("Versatile Attack",)])),
+        rules=draw(st.sampled_from([(), ("Artillery",), ("Versatile Attack",), ("Slayer",)])),
         versatile=draw(st.sampled_from([None, "ap", "hit"])),
     )
     unit_rules = draw(TARGET_RULES)

@@ -190,6 +190,10 @@ NAIVE_CASES = {
         attack(attacks=2, models=3, quality=5, rules=("Thrust", "Rending"), melee=True, charging=True, versatile="hit"),
         Defender(3, defense=3, tough=2, rules=("Shielded",)),
     ),
+    "slayer_tough_hero_rending": (
+        Attacker((WeaponGroup(3, Weapon("Axe", 2, melee=True, rules=("Rending",))),), 4, rules=("Slayer",)),
+        Defender(2, defense=3, tough=3, hero=Hero(1, 2)),
+    ),
     "lance_versatile_ap_furious": (
         attack(attacks=2, models=3, rules=("Lance", "Furious"), melee=True, charging=True, versatile="ap"),
         Defender(4, defense=4, hero=Hero(2, 3)),
@@ -324,3 +328,17 @@ SNIPE_CASES = {
 def test_snipe_naive_reference_agrees_with_exact(name):
     attacker, defender = SNIPE_CASES[name]
     assert_agree(naive_tally(attacker, defender, 6000, seed=13), grimdark_exact(attacker, defender), label=name)
+
+
+def test_slayer():
+    """GF v3.5 army books: Slayer: "This model's weapons get AP(+2) against units where most models have Tough(3)
+    or higher."
+
+    Quality 2+ (5/6) against Defense 4+: Tough(3) models block at 6+ with AP(2) (5/6 unsaved) instead of 4+
+    (3/6); against one-wound models no change; a unit of 1 Tough(1) model with a Tough(3) hero: half, not
+    most (3/6); of 1 Tough(3) model with a Tough(1) hero: half again."""
+    slayer = Attacker((WeaponGroup(1, Weapon("Axe", melee=True)),), 2, rules=("Slayer",))
+    assert close(wounds(slayer, Defender(2, defense=4, tough=3)), F(5, 6) * F(5, 6))
+    assert close(wounds(slayer, Defender(2, defense=4)), F(5, 6) * F(3, 6))
+    assert close(wounds(slayer, Defender(1, defense=4, hero=Hero(3, 4))), F(5, 6) * F(3, 6))
+    assert close(wounds(slayer, Defender(2, defense=4, tough=3, hero=Hero(1, 4))), F(5, 6) * F(5, 6))

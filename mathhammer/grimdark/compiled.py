@@ -226,6 +226,11 @@ commits; Shielded and Versatile Attack from the army books' ``specialRules``):
   expected wounds (exact engine) is picked and named in the warnings
   (:func:`versatile_choice`). Reading chosen: every model of the unit has the rule.
 
+- **Slayer** [3.5 army books]: "This model's weapons get AP(+2) against units where most
+  models have Tough(3) or higher." - a unit rule of the attacker (``Attacker.rules``):
+  AP(+2) on every hit of its weapons (not Impact's) when more than half of the target's
+  models, the joined hero counted, have Tough(3) or more at the start of the attack
+  (:func:`~mathhammer.grimdark.modifiers.most_tough`).
 - **Takedown** [3.5 AF]: "This model may pick any model in the target unit as its
   individual target, which is resolved as if it was a unit of [1]. Takedown attacks
   must be resolved before other weapons." **Sniper** [3.5 AF, marked for removal
@@ -644,7 +649,7 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
         # Surge [3.5 AF]: "On unmodified results of 6 to hit, this weapon deals 1 extra hits (only the
         # original hit counts as a 6 for special rules)" - on top of Relentless/Furious' own extra hit.
         extra += 1
-    ap = rating(rules, "AP") + ap_bonus(attacker, weapon)  # Thrust/Lance, Versatile Attack: AP(+1)
+    ap = rating(rules, "AP") + ap_bonus(attacker, weapon, defender)  # Thrust/Lance, Versatile Attack, Slayer
     ap_six = ap + (RENDING_AP if has(rules, "Rending") else 0)
     # Destructive [3.5 AF]: "On unmodified results of 6 to hit, those hits get AP(+4)."
     ap_six += DESTRUCTIVE_AP if has(rules, "Destructive") else 0

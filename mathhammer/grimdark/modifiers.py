@@ -20,6 +20,9 @@ from .rules import has
 #: Stealth, Artillery, Entrenched: "over 9\"".
 FAR_DISTANCE = 9.0
 
+#: Slayer: "against units where most models have Tough(3) or higher".
+SLAYER_TOUGH = 3
+
 
 def all_models(defender: Defender, name: str) -> bool:
     """True when every model of the target unit has unit rule ``name``: the unit and, with a joined hero,
@@ -80,10 +83,25 @@ def hit_modifiers(attacker: Attacker, weapon: Weapon, defender: Defender, warnin
     return mods
 
 
-def ap_bonus(attacker: Attacker, weapon: Weapon) -> int:
+def most_tough(defender: Defender, tough: int = SLAYER_TOUGH) -> bool:
+    """True when most models of the target (more than half, the joined hero counted) have Tough(``tough``)
+    or higher.
+
+    >>> from .model import Hero
+    >>> most_tough(Defender(1, tough=3)), most_tough(Defender(1, tough=1, hero=Hero(3)))
+    (True, False)
+    """
+    hero = defender.hero
+    tough_models = (defender.models if defender.tough >= tough else 0) + int(hero is not None and hero.tough >= tough)
+    return 2 * tough_models > defender.models + (hero is not None)
+
+
+def ap_bonus(attacker: Attacker, weapon: Weapon, defender: Defender) -> int:
     """AP(+X) the attack adds to every hit of ``weapon``: Thrust/Lance when charging in melee, Versatile
-    Attack's AP(+1)."""
+    Attack's AP(+1), Slayer's AP(+2) against a target where most models have Tough(3) or higher."""
     bonus = charge_bonus(attacker, weapon, [])
     if attacker.versatile == "ap":
         bonus += 1  # Versatile Attack: "get AP(+1) when attacking"
+    if has(attacker.rules, "Slayer") and most_tough(defender):
+        bonus += 2  # Slayer: "This model's weapons get AP(+2) against units where most models have Tough(3) or higher."
     return bonus

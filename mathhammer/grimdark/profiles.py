@@ -51,7 +51,7 @@ MARKER_RULES = ("Hero", "Fearless")
 #: books): passed to :func:`unit_defender`'s Defender and joined Hero.
 TARGET_RULES = ("Regeneration", "Stealth", "Artillery", "Entrenched", "Shielded")
 #: Unit rules of the attacker that change its attacks: passed to :func:`unit_attacker`'s Attacker.
-ATTACKER_RULES = ("Artillery", "Versatile Attack")
+ATTACKER_RULES = ("Artillery", "Versatile Attack", "Slayer")
 #: Every rule a unit's ``rules`` may hold.
 UNIT_RULES = ("Tough", *dict.fromkeys(TARGET_RULES + ATTACKER_RULES), *MODEL_RULES, *MARKER_RULES)
 

@@ -63,6 +63,7 @@ KNOWN: dict[str, tuple[str, bool, int]] = {
     "Entrenched": ("unit", False, 0),
     "Shielded": ("unit", False, 0),
     "Versatile Attack": ("unit", False, 0),
+    "Slayer": ("unit", False, 0),
 }
 
 _RATING_MAX = 99
