@@ -36,8 +36,15 @@ def _regen(rules, effects):
     return out
 
 
+def _all(defender: Defender, name):
+    """Every model of the unit has unit rule ``name``, the joined hero included."""
+    hero = defender.hero
+    return _has(defender.rules, name) and (hero is None or _has(hero.rules, name))
+
+
 def _models(defender: Defender):
-    """[tough, defense, regeneration roll (0: none)] of each model, in the order they take wounds (hero last)."""
+    """[tough, defense, regeneration roll (0: none), shielded] of each model, in the order they take wounds
+    (hero last)."""
     unit = _regen(defender.rules, defender.effects)
     hero = defender.hero
     if hero is not None:  # "a unit where all models have this rule": the rules the hero has too
@@ -45,9 +52,9 @@ def _models(defender: Defender):
         unit = {k: v for k, v in unit.items() if k in mine}
     out = []
     for _ in range(defender.models):
-        out.append([defender.tough, defender.defense, min(unit.values(), default=0)])
+        out.append([defender.tough, defender.defense, min(unit.values(), default=0), _all(defender, "Shielded")])
     if hero is not None:
-        out.append([hero.tough, hero.defense, min(mine.values(), default=0)])
+        out.append([hero.tough, hero.defense, min(mine.values(), default=0), _has(hero.rules, "Shielded")])
     return out
 
 
@@ -86,16 +93,25 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
     """
     models = _models(defender)
     m = len(models)
-    state = {"i": start[0], "w": start[1], "dealt": start[2]}
+    # each model's own rules, as "a unit of 1" (Takedown, Sniper): Regeneration's roll, Shielded
+    own_regen = min(_regen(defender.rules, defender.effects).values(), default=0)
+    own = [(own_regen, _has(defender.rules, "Shielded"))] * defender.models
+    if defender.hero is not None:
+        hero_regen = min(_regen(defender.hero.rules, defender.hero.effects).values(), default=0)
+        own.append((hero_regen, _has(defender.hero.rules, "Shielded")))
+    # snipe: the model a Takedown/Sniper group picked (None: no such group being resolved)
+    state = {"i": start[0], "w": start[1], "dealt": start[2], "snipe": None}
 
     def d6():
         return rng.randint(1, 6)
 
     def wound(deadly, ignores_regen):
         """One wound on the model next in line: Regeneration's roll, then Deadly's X on that model."""
-        if state["i"] >= m:
-            return
-        tough, _, regen = models[state["i"]]
+        if state["i"] >= m or state["snipe"] not in (None, state["i"]):
+            return  # Takedown/Sniper: the picked model killed, nothing carries over
+        tough, _, regen, _ = models[state["i"]]
+        if state["snipe"] is not None:
+            regen = own[state["i"]][0]
         if regen and not ignores_regen and d6() >= regen:  # Regeneration: "On a 5+ it is ignored" (Self-Repair: 6+)
             return
         taken = min(deadly, tough - state["w"])  # Deadly: no carry-over to the next model
@@ -106,9 +122,12 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
             state["w"] = 0
 
     def hit(ap, poison, cover, deadly, ignores_regen, shred=False):
-        if state["i"] >= m:
+        if state["i"] >= m or state["snipe"] not in (None, state["i"]):
             return
         defense = models[state["i"]][1]  # the Defense of the model next in line
+        shielded = 1 if models[state["i"]][3] else 0  # Shielded: "+1 to defense rolls", all models left
+        if state["snipe"] is not None:  # as a unit of 1: its own Shielded
+            shielded = 1 if own[state["i"]][1] else 0
         roll = d6()
 
         def saves(r):
@@ -116,7 +135,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
                 return True
             if r == 1:
                 return False
-            return r + cover - ap >= defense
+            return r + cover + shielded - ap >= defense
 
         if poison and roll == 6:  # "the target must re-roll unmodified Defense results of 6"
             roll = d6()  # the re-roll stands
@@ -127,11 +146,18 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         if shred and roll == 1:
             wound(deadly, ignores_regen)
 
-    # Deadly(X) (v3): "Hits from Deadly must be resolved first".
-    ordered = sorted(attacker.groups, key=lambda g: _rating(g.weapon.rules, "Deadly", 1) == 1)
+    def snipes(rules):
+        return _has(rules, "Takedown") or _has(rules, "Sniper")
+
+    # Takedown/Sniper: "must be resolved before other weapons"; Deadly(X) (v3): "Hits from Deadly must be
+    # resolved first".
+    ordered = sorted(
+        attacker.groups, key=lambda g: (not snipes(g.weapon.rules), _rating(g.weapon.rules, "Deadly", 1) == 1)
+    )
     for group in ordered:
         weapon = group.weapon
         rules = weapon.rules
+        state["snipe"] = None
         shooting = not weapon.melee
         if shooting and weapon.range is not None and attacker.distance is not None and attacker.distance > weapon.range:
             continue
@@ -143,9 +169,31 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
             for _ in range(dice - cut):
                 if d6() >= 2:  # "For each 2+ the target takes one hit"
                     hit(0, False, 0, 1, False)
-        modifiers = [attacker.hit_modifier]
+        # "pick any model in the target unit as its individual target, which is resolved as if it was a unit
+        # of 1": the model next in line (a model of the unit), its own Defense and rules
+        state["snipe"] = state["i"] if snipes(rules) else None
+        modifiers = [attacker.hit_modifier, *attacker.hit_modifiers]
         if _has(rules, "Indirect") and attacker.moved:
             modifiers.append(-1)
+        far = attacker.distance is not None and attacker.distance > 9
+        target = defender
+        if state["snipe"] is not None:  # the target's rules: those of a unit of 1 model of the unit
+            target = Defender(1, defender.defense, defender.tough, rules=defender.rules, moved=defender.moved)
+        if shooting and far:
+            if _has(attacker.rules, "Artillery"):  # "shoots at enemies over 9\" away, it gets +1 to hit rolls"
+                modifiers.append(1)
+            if _all(target, "Stealth"):  # "shot from over 9\" away, enemy units get -1 to hit rolls"
+                modifiers.append(-1)
+            if _all(target, "Artillery"):  # "shoot at this model from over 9\" away, they get -2"
+                modifiers.append(-2)
+            if _all(target, "Entrenched") and not defender.moved:  # "hasn't moved during the round"
+                modifiers.append(-2)
+        # Thrust / Lance: "When charging, gets +1 to hit rolls and AP(+1) in melee."
+        thrust = (_has(rules, "Thrust") or _has(rules, "Lance")) and weapon.melee and attacker.charging
+        if thrust:
+            modifiers.append(1)
+        if attacker.versatile == "hit":  # Versatile Attack: "+1 to hit rolls when attacking"
+            modifiers.append(1)
         if _has(rules, "Lock-On"):
             modifiers = [x for x in modifiers if x > 0]
         if _has(rules, "Unstoppable"):  # "ignores all negative modifiers to this weapon"
@@ -153,7 +201,11 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         if _has(rules, "Precise"):  # "Gets +1 to hit when attacking."
             modifiers.append(1)
         modifier = max(-1, min(1, sum(modifiers)))
-        ap = _rating(rules, "AP")
+        ap = _rating(rules, "AP") + int(thrust) + int(attacker.versatile == "ap")  # AP(+1)s
+        # Slayer: "AP(+2) against units where most models have Tough(3) or higher" (the hero counted)
+        toughs = [target.tough] * target.models + ([target.hero.tough] if target.hero is not None else [])
+        if _has(attacker.rules, "Slayer") and 2 * sum(t >= 3 for t in toughs) > len(toughs):
+            ap += 2
         ap_six = ap + 4 if _has(rules, "Rending") else ap  # Rending (v3.5): six hits get AP(+4)
         if _has(rules, "Destructive"):  # "On unmodified results of 6 to hit, those hits get AP(+4)."
             ap_six += 4
@@ -169,11 +221,12 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         poison = _has(rules, "Poison") or _has(rules, "Bane")  # every hit re-rolls a Defense 6
         ignores_regen = _has(rules, "Rending") or poison or _has(rules, "Unstoppable")  # "Ignores Regeneration"
         shred = _has(rules, "Shred")
-        left = m - state["i"]
+        left = 1 if state["snipe"] is not None else m - state["i"]  # a unit of 1
         b = min(_rating(rules, "Blast"), left) if _has(rules, "Blast") else 1
         for _ in range(group.models * weapon.attacks):
             roll = d6()
-            quality = 2 if _has(rules, "Reliable") else attacker.quality  # Reliable: "attacks at Quality 2+"
+            # Reliable: "attacks at Quality 2+"; Sniper: "Shoots at Quality 2+"
+            quality = 2 if _has(rules, "Reliable") or _has(rules, "Sniper") else attacker.quality
             hits = roll == 6 or (roll != 1 and roll + modifier >= quality)
             if attacker.fatigued and weapon.melee:  # Fatigue: "only hit on unmodified rolls of 6 in melee"
                 hits = roll == 6
@@ -187,6 +240,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
             else:
                 for _ in range(b):
                     hit(ap, poison, cover, deadly, ignores_regen, shred)
+    state["snipe"] = None
     i, w = state["i"], state["w"]
     # GF v3.5.1 core rules, Morale: "half or less of its starting size or tough value (for units with
     # a single model) ... starting size is counted at the beginning of the game"
@@ -221,9 +275,9 @@ def naive_tally(attacker: Attacker, defender: Defender, trials: int, seed: int =
     """A Monte Carlo Tally of counts from :func:`one_attack`."""
     rng = random.Random(seed)
     models = _models(defender)
-    damage = np.zeros(sum(t for t, _, _ in models) + 1)
+    damage = np.zeros(sum(m[0] for m in models) + 1)
     destroyed = np.zeros(len(models) + 1)
-    marker = np.zeros(max(t for t, _, _ in models))
+    marker = np.zeros(max(m[0] for m in models))
     due = np.zeros(2)
     passed = np.zeros(2)
     shaken = np.zeros(2)
@@ -269,16 +323,31 @@ def _striking(fighter, i, charging, counter):
 
     unit_left, hero_left = _unit_left(fighter, i)
     out = []
-    for groups, quality, left, scaled in (
-        (fighter.groups, fighter.quality, unit_left, True),
-        (fighter.hero_groups, fighter.hero_quality or fighter.quality, hero_left, False),
+    for groups, quality, left, scaled, rules in (
+        (fighter.groups, fighter.quality, unit_left, True, fighter.rules),
+        (fighter.hero_groups, fighter.hero_quality or fighter.quality, hero_left, False, fighter.hero_rules),
     ):
+        if not charging:  # Versatile Attack: "When this unit is activated": not when striking back
+            rules = tuple(r for r in rules if r.name != "Versatile Attack")
         for g in groups:
             if left and (counter is None or _has(g.weapon.rules, "Counter") == counter):
                 one = WeaponGroup(min(g.models, left) if scaled else 1, g.weapon)
-                out.append(Attacker((one,), quality, charging=charging, fatigued=fighter.fatigued))
-    # Deadly(X): "Hits from Deadly must be resolved first" - across the unit's and the hero's weapons
-    return sorted(out, key=lambda a: not _has(a.groups[0].weapon.rules, "Deadly"))
+                out.append(
+                    Attacker(
+                        (one,), quality, charging=charging, fatigued=fighter.fatigued, rules=rules,
+                        versatile=fighter.versatile if charging else None, hit_modifiers=fighter.hit_modifiers,
+                        snipe=fighter.snipe,
+                    )
+                )  # fmt: skip
+    # Takedown: "must be resolved before other weapons"; Deadly(X): "Hits from Deadly must be resolved first"
+    # - across the unit's and the hero's weapons
+    return sorted(
+        out,
+        key=lambda a: (
+            not (_has(a.groups[0].weapon.rules, "Takedown") or _has(a.groups[0].weapon.rules, "Sniper")),
+            not _has(a.groups[0].weapon.rules, "Deadly"),
+        ),
+    )
 
 
 def _morale(fighter, i, w, rng):

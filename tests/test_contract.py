@@ -347,3 +347,75 @@ def test_moved_reaches_a_named_units_indirect_weapon() -> None:
     moved = json.loads(cli(*args, "--moved").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
     api = mh.attack("Mortar Team", "Saurian Warriors", system="gf", range=24, moved=True)
     assert moved < still and api.wounds.mean == moved
+
+
+def test_hit_mod_entries_kept_apart_for_lock_on() -> None:
+    """Lock-On (GF Beginner's Guide v3.4.1): "Ignores cover and all negative modifiers to hit rolls": `--hit-mod`
+    is repeatable, one entry per effect, so Lock-On drops the -1 of a +1 and a -1 (Quality 4+ hits on 3+, 4/6)
+    where the net 0 would hit on 4+; against Defense 6+ (5/6). StarCraft TMG has no such situation."""
+    gf = ["attack", "--system", "gf", "--models", "1", "--attacks", "1", "--quality", "4", "--target-defense", "6"]
+    both = ["--hit-mod", "1", "--hit-mod", "-1", "--json"]
+    plain = json.loads(cli(*gf, *both).stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    lock_on = json.loads(cli(*gf, "--rule", "Lock-On", *both).stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    assert plain == pytest.approx(float(Fraction(3, 6) * Fraction(5, 6)), abs=1e-12)
+    assert lock_on == pytest.approx(float(Fraction(4, 6) * Fraction(5, 6)), abs=1e-12)
+    one_error(cli("attack", "Marine", "Zergling", "--hit-mod", "1"), "--hit-mod")
+    one_error(cli("attack", "--models", "3", "--hit-mod", "1"), "--hit-mod")
+    one_error(cli(*gf, "--hit-mod", "x"), "--hit-mod")
+
+
+def test_hit_mod_reaches_a_named_attack() -> None:
+    """A named attack's `hit_mod` option (`--hit-mod`, mh.attack(..., hit_mod=[...])): -1 to hit lowers the
+    Robot Warriors' wounds from 1.25 (Quality 4+) to 5 x 2/6 x 1/2 (5+) against Saurian Warriors in cover."""
+    args = ["attack", "Robot Warriors", "Saurian Warriors", "--system", "gf", "--cover", "--json"]
+    minus = json.loads(cli(*args, "--hit-mod", "-1").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    assert minus == pytest.approx(5 * 2 / 6 * 1 / 2, abs=1e-12)
+    api = mh.attack("Robot Warriors", "Saurian Warriors", system="gf", cover=True, hit_mod=[1, -1])
+    assert api.wounds.mean == pytest.approx(1.25, abs=1e-12)
+
+
+def test_versatile_and_target_moved_flags(tmp_path: Path) -> None:
+    """GF v3.5 army books: Versatile Attack ("pick one effect ... AP(+1) ... or +1 to hit rolls"), and GF v3.5
+    common rules: Entrenched ("hasn't moved during the round ... -2 to hit rolls"), as flags and options.
+
+    Quality 5+ against Defense 4+: `--versatile ap` 2/6 x 4/6, `hit` 3/6 x 3/6, `best` picks hit (noted); a
+    named unit without the rule refuses `--versatile`. An Entrenched target from 12" with +1 to hit: 5+ (total
+    -1); after `--target-moved`: 3+."""
+    gf = ["attack", "--system", "gf", "--models", "1", "--attacks", "1", "--quality", "5", "--target-defense", "4"]
+    ap = json.loads(cli(*gf, "--versatile", "ap", "--json").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    hit = json.loads(cli(*gf, "--versatile", "hit", "--json").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    assert (ap, hit) == (pytest.approx(8 / 36, abs=1e-12), pytest.approx(9 / 36, abs=1e-12))
+    best = cli(*gf, "--versatile", "best")
+    assert "note: Versatile Attack: +1 to hit picked" in best.stderr  # type: ignore[attr-defined]
+    one_error(cli(*gf, "--versatile", "both"), "--versatile")
+    one_error(cli("attack", "Robot Warriors", "Saurian Warriors", "--system", "gf", "--versatile", "ap"), "--versatile")
+    ent = ["attack", "--system", "gf", "--quality", "4", "--target-defense", "6", "--target-rule", "Entrenched"]
+    ent += ["--range", "12", "--hit-mod", "1", "--json"]
+    still = json.loads(cli(*ent).stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    moved = json.loads(cli(*ent, "--target-moved").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    assert (still, moved) == (pytest.approx(2 / 6 * 5 / 6, abs=1e-12), pytest.approx(4 / 6 * 5 / 6, abs=1e-12))
+    one_error(cli("attack", "Marine", "Zergling", "--target-moved"), "--target-moved")
+    (tmp_path / "v.toml").write_text(
+        '[units.Duelists]\nsource = "test"\nmodels = 1\nquality = 5\ndefense = 4\npoints = 10\n'
+        'rules = ["Versatile Attack"]\nweapons = [{ name = "Gun", range = 24, attacks = 1 }]\n'
+        '[units.Dummies]\nsource = "test"\nmodels = 3\nquality = 4\ndefense = 4\npoints = 10\n',
+        encoding="utf-8",
+    )
+    named = ["attack", "Duelists", "Dummies", "--system", "gf", "--profiles", str(tmp_path), "--json"]
+    picked = json.loads(cli(*named, "--versatile", "ap").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    auto = json.loads(cli(*named).stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    assert (picked, auto) == (pytest.approx(8 / 36, abs=1e-12), pytest.approx(9 / 36, abs=1e-12))
+
+
+def test_snipe_flag() -> None:
+    """GF v3.5 common rules: Sniper ("may pick any model in the target unit as its individual target, which is
+    resolved as if it was a unit of 1"): `--snipe model` (the default) picks a model of the unit: Quality 2+
+    (Sniper) against Defense 6+, 5/6 x 5/6 for one shot whatever the hero; `--snipe hero` is refused (not
+    modelled), and so is the flag with StarCraft TMG."""
+    gf = ["attack", "--system", "gf", "--rule", "Sniper", "--target-models", "3", "--target-defense", "6"]
+    gf += ["--target-hero-tough", "2", "--target-hero-defense", "2"]
+    mean = json.loads(cli(*gf, "--snipe", "model", "--json").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
+    assert mean == pytest.approx(25 / 36, abs=1e-12)
+    one_error(cli(*gf, "--snipe", "hero"), "--snipe")
+    one_error(cli(*gf, "--snipe", "sideways"), "--snipe")
+    one_error(cli("attack", "Marine", "Zergling", "--snipe", "model"), "--snipe")

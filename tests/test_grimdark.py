@@ -80,9 +80,9 @@ def test_bad_ratings_are_errors(bad):
 
 def test_unknown_rule_in_a_weapon_or_defender_is_an_error():
     with pytest.raises(InputError, match="rules"):
-        Weapon(rules=("Sniper",))
-    with pytest.raises(InputError, match="Stealth"):
-        Defender(models=5, rules=("Stealth",))
+        Weapon(rules=("Tear",))
+    with pytest.raises(InputError, match="Fear"):
+        Defender(models=5, rules=("Fear",))
     with pytest.raises(InputError):
         Weapon(rules=("AP(1)", "AP(2)"))
 

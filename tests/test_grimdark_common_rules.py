@@ -91,34 +91,50 @@ def _book(rules: list[dict[str, object]], weapon_rules: list[dict[str, object]])
 
 
 def test_importer_warns_about_an_unmodelled_number_changing_rule_only() -> None:
-    """GF v3.5 common rules: Takedown changes a number and is not modelled, so it is warned with its text;
-    Shred (modelled) comes through; Scout, Fast, Strider and Limited cannot change a number: no warning."""
+    """GF v3.5 army books: Tear changes a number and is not modelled, so it is warned with its text; Shred and
+    Takedown (modelled) come through; Scout, Fast, Strider and Limited cannot change a number: no warning."""
     data = _book(
         [{"name": "Scout"}, {"name": "Fast"}, {"name": "Strider"}, {"name": "Banner"}, {"name": "Odd Gift"}],
-        [{"name": "AP", "rating": 1}, {"name": "Shred"}, {"name": "Takedown"}, {"name": "Limited"}],
+        [{"name": "AP", "rating": 1}, {"name": "Shred"}, {"name": "Takedown"}, {"name": "Tear"}, {"name": "Limited"}],
     )
     text, warnings = convert(data, "book.json")
-    assert 'rules = ["AP(1)", "Shred"]' in text
+    assert 'rules = ["AP(1)", "Shred", "Takedown"]' in text
     joined = "\n".join(warnings)
-    for quiet in ("Scout", "Fast", "Strider", "Limited", "Shred"):
+    for quiet in ("Scout", "Fast", "Strider", "Limited", "Shred", "Takedown"):
         assert f"rule {quiet} " not in joined, quiet
-    takedown = [w for w in warnings if "rule Takedown " in w]
-    assert takedown == [
-        f'Test Squad: weapon Test Gun: rule Takedown is not modelled by mathhammer; left out (Takedown: "{TAKEDOWN}")'
-    ]
+    tear = [w for w in warnings if "rule Tear " in w]
+    assert tear == [f'Test Squad: weapon Test Gun: rule Tear is not modelled by mathhammer; left out (Tear: "{TEAR}")']
     banner = "Test Squad: rule Banner is not modelled by mathhammer; left out (Banner:"
     assert any(w.startswith(banner) for w in warnings)
     assert "Test Squad: rule Odd Gift is not modelled by mathhammer (an unknown rule); left out" in warnings
     assert len(warnings) == 3
 
 
-#: The Takedown text of the data file (profiles/rules/grimdark_common_rules.toml).
-TAKEDOWN = (
-    "This model may pick any model in the target unit as its individual target, which is resolved as if it was a "
-    "unit of [1]. Takedown attacks must be resolved before other weapons."
-)
+#: The Tear text of the data file (profiles/rules/grimdark_common_rules.toml).
+TEAR = "Against units where most models have Tough(3) to Tough(9), this weapon gets AP(+4)."
 
 
 def test_importer_names_a_rule_whose_text_was_not_found() -> None:
-    _, warnings = convert(_book([{"name": "Slayer"}], []), "book.json")
-    assert warnings == ["Test Squad: rule Slayer is not modelled by mathhammer (its text is not known to it); left out"]
+    _, warnings = convert(_book([{"name": "Protected"}], []), "book.json")
+    assert warnings == [
+        "Test Squad: rule Protected is not modelled by mathhammer (its text is not known to it); left out"
+    ]
+    # GF v3.5 army books: Slayer (its text found in the DAO Union book) is modelled: kept on the unit, unwarned
+    text, warnings = convert(_book([{"name": "Slayer"}], []), "book.json")
+    assert 'rules = ["Slayer"]' in text and warnings == []
+
+
+def test_importer_keeps_the_modelled_hit_and_defense_rules() -> None:
+    """GF v3.5 common rules: Stealth, Artillery, Entrenched, Thrust; army books: Shielded, Versatile Attack -
+    modelled, so the importer keeps them (unit rules on the unit, Thrust on a melee weapon) without a warning."""
+    data = _book(
+        [{"name": "Stealth"}, {"name": "Shielded"}, {"name": "Versatile Attack"}, {"name": "Entrenched"}],
+        [{"name": "AP", "rating": 1}],
+    )
+    data["units"][0]["weapons"].append(
+        {"name": "Spear", "range": None, "attacks": 1, "specialRules": [{"name": "Thrust"}]}
+    )
+    text, warnings = convert(data, "book.json")
+    assert 'rules = ["Stealth", "Shielded", "Versatile Attack", "Entrenched"]' in text
+    assert 'rules = ["Thrust"]' in text
+    assert warnings == []

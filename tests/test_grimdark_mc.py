@@ -6,6 +6,7 @@ mathhammer/grimdark/compiled.py. The exact engine is the oracle (STYLE.md, point
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -114,6 +115,42 @@ CASES = {
         Attacker((group(4, 2, "AP(1)", "Destructive"),), 4, distance=12.0),
         Defender(4, defense=4, tough=2, effects=(Effect("ap_reduction", 1, over=9, rule="Guardian"),)),
     ),
+    # GF v3.5 Stealth and Artillery (target, both sides), +1 and -1 kept apart, Lock-On on one group only
+    "stealth_artillery_lock_on": (
+        Attacker(
+            (group(3, 2, "AP(1)"), group(1, 2, "Lock-On", "Blast(2)")),
+            4,
+            hit_modifiers=(1, -1),
+            distance=12,
+            rules=("Artillery",),
+        ),
+        Defender(4, defense=4, rules=("Stealth", "Artillery"), hero=Hero(2, 3, rules=("Stealth", "Artillery"))),
+    ),
+    # GF v3.5 Entrenched (not moved) and Shielded with a hero who lacks Shielded
+    "entrenched_shielded_hero": (
+        Attacker((group(4, 2, "AP(1)", "Relentless"),), 3, distance=18, hit_modifiers=(1,)),
+        Defender(3, defense=3, tough=2, cover=True, rules=("Entrenched", "Shielded"), hero=Hero(2, 4)),
+    ),
+    # GF v3.5 Thrust when charging, Versatile Attack's AP(+1) picked by the exact engine
+    "thrust_versatile_auto": (
+        Attacker((group(3, 2, "Thrust", "Rending", melee=True),), 4, charging=True, rules=("Versatile Attack",)),
+        Defender(3, defense=3, tough=2, rules=("Shielded", "Regeneration")),
+    ),
+    # GF v3.5 Takedown: one picked model as a unit of 1 (its own Defense, no carry-over), resolved first
+    "takedown_tough_hero_then_rifles": (
+        Attacker((group(3, 2, "AP(1)"), group(2, 2, "Takedown", "Shred", "Deadly(2)")), 3),
+        Defender(3, defense=3, tough=3, rules=("Regeneration",), hero=Hero(2, 5, rules=("Regeneration",))),
+    ),
+    # GF v3.5 Sniper: Quality 2+, Blast capped at 1, the picked model's own Shielded and Stealth
+    "sniper_blast_shielded_stealth": (
+        Attacker((group(2, 2, "Sniper", "Blast(2)", "Relentless"),), 5, distance=18),
+        Defender(3, defense=4, rules=("Shielded", "Stealth"), hero=Hero(2, 3)),
+    ),
+    # GF v3.5 Slayer: AP(+2) against most models Tough(3)+ (the hero counted)
+    "slayer_tough_units": (
+        Attacker((group(3, 2, "AP(1)"),), 3, rules=("Slayer",)),
+        Defender(3, defense=2, tough=3, cover=True, hero=Hero(2, 3)),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
@@ -174,11 +211,22 @@ WEAPON_RULES = st.lists(
             "Precise",
             "Deadly(2)",
             "Blast(2)",
+            "Thrust",
+            "Lance",
+            "Furious",
+            "Takedown",
+            "Sniper",
         ]
     ),
     max_size=3,
     unique_by=lambda r: r.split("(")[0],
 )
+
+#: Unit rules of the target that change hit rolls or Defense (GF v3.5: Stealth, Artillery, Entrenched, Shielded).
+TARGET_RULES = st.lists(st.sampled_from(["Regeneration", "Stealth", "Artillery", "Entrenched", "Shielded"]),
+                        max_size=2, unique=True).map(tuple)  # fmt: skip
+SHOOTING_ONLY = {"Lock-On", "Indirect", "Relentless", "Sniper"}
+MELEE_ONLY = {"Thrust", "Lance", "Furious"}
 
 
 #: Army-book rules read as generic effects (mathhammer.grimdark.effects), from the books' own texts
@@ -207,14 +255,19 @@ TARGET_EFFECTS = st.sampled_from(
 
 @st.composite
 def attacks(draw, max_attacks=4):
-    rules = draw(WEAPON_RULES)
+    melee = draw(st.booleans())
+    rules = tuple(r for r in draw(WEAPON_RULES) if r not in (SHOOTING_ONLY if melee else MELEE_ONLY))
     effects = draw(WEAPON_EFFECTS)
     n_groups = draw(st.integers(1, 2))
     groups = tuple(
         WeaponGroup(
             draw(st.integers(1, 3)),
             Weapon(
-                "w", draw(st.integers(0, max_attacks)), rules=rules if g == 0 else (), effects=effects if g == 0 else ()
+                "w",
+                draw(st.integers(0, max_attacks)),
+                melee=melee,
+                rules=rules if g == 0 else (),
+                effects=effects if g == 0 else (),
             ),
         )
         for g in range(n_groups)
@@ -225,16 +278,25 @@ def attacks(draw, max_attacks=4):
         hit_modifier=draw(st.integers(-2, 2)),
         moved=draw(st.booleans()),
         distance=draw(st.sampled_from([None, 6.0, 12.0])),
+        charging=draw(st.booleans()),
+        hit_modifiers=tuple(draw(st.lists(st.integers(-1, 1), max_size=2))),
+        rules=draw(st.sampled_from([(), ("Artillery",), ("Versatile Attack",), ("Slayer",)])),
+        versatile=draw(st.sampled_from([None, "ap", "hit"])),
     )
-    hero = draw(st.none() | st.builds(Hero, st.integers(1, 3), st.integers(2, 6), effects=TARGET_EFFECTS))
+    unit_rules = draw(TARGET_RULES)
+    hero_rules = draw(st.sampled_from([(), unit_rules]))
+    hero = draw(
+        st.none() | st.builds(Hero, st.integers(1, 3), st.integers(2, 6), st.just(hero_rules), effects=TARGET_EFFECTS)
+    )
     defender = Defender(
         draw(st.integers(1, 4)),
         defense=draw(st.integers(2, 6)),
         tough=draw(st.integers(1, 4)),
         cover=draw(st.booleans()),
-        rules=draw(st.sampled_from([(), ("Regeneration",)])),
+        rules=unit_rules,
         hero=hero,
         effects=draw(TARGET_EFFECTS),
+        moved=draw(st.booleans()),
     )
     return attacker, defender
 
@@ -266,12 +328,10 @@ def test_property_pmfs_sum_to_one(case):
 @given(attacks(), st.integers(1, 3))
 def test_property_more_attacks_never_fewer_wounds(case, more):
     attacker, defender = case
+    attacker = dataclasses.replace(attacker, versatile=attacker.versatile or "ap")  # the same pick on both sides
     g = attacker.groups[0]
-    bigger = WeaponGroup(
-        g.models, Weapon(g.weapon.name, g.weapon.attacks + more, rules=g.weapon.rules, effects=g.weapon.effects)
-    )
-    stronger = Attacker((bigger, *attacker.groups[1:]), attacker.quality, attacker.hit_modifier, moved=attacker.moved,
-                        distance=attacker.distance)  # fmt: skip
+    bigger = WeaponGroup(g.models, dataclasses.replace(g.weapon, attacks=g.weapon.attacks + more))
+    stronger = dataclasses.replace(attacker, groups=(bigger, *attacker.groups[1:]))
     base, plus = grimdark_exact(attacker, defender), grimdark_exact(stronger, defender)
     assert _dominates(plus.wounds, base.wounds)
     assert _dominates(plus.models_destroyed, base.models_destroyed)
@@ -283,8 +343,8 @@ def test_property_better_defense_never_more_wounds(case):
     attacker, defender = case
     if defender.defense == 2:
         return
-    better = Defender(defender.models, defender.defense - 1, defender.tough, rules=defender.rules, cover=defender.cover,
-                      hero=defender.hero, effects=defender.effects)  # fmt: skip
+    attacker = dataclasses.replace(attacker, versatile=attacker.versatile or "ap")  # the same pick on both sides
+    better = dataclasses.replace(defender, defense=defender.defense - 1)
     worse_tally, better_tally = grimdark_exact(attacker, defender), grimdark_exact(attacker, better)
     assert _dominates(worse_tally.wounds, better_tally.wounds)
     assert _dominates(worse_tally.models_destroyed, better_tally.models_destroyed)

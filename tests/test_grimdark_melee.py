@@ -207,7 +207,7 @@ def test_monte_carlo_agrees_with_exact(name: str) -> None:
 
 def random_melee(rng: random.Random) -> Melee:
     def weapons(models: int) -> tuple[WeaponGroup, ...]:
-        pool = ["AP(1)", "AP(2)", "Rending", "Deadly(2)", "Furious", "Counter", "Impact(1)", "Bane", "Shred"]
+        pool = ["AP(1)", "AP(2)", "Rending", "Deadly(2)", "Furious", "Counter", "Impact(1)", "Bane", "Shred", "Thrust"]
         return tuple(
             WeaponGroup(rng.randint(1, models), Weapon(f"w{k}", rng.randint(1, 3), melee=True,
                                                        rules=tuple(rng.sample(pool, rng.randint(0, 2)))))
@@ -310,3 +310,34 @@ def test_report_melee_cell_is_a_charge_both_ways() -> None:
 
     standing = mean(grimdark_exact(unit_attacker(beast, True), unit_defender(robots)).wounds)
     assert charged > standing + 0.5 and mean(t.attacker_wounds) > 0
+
+
+def test_charge_rules_read_the_opponent_and_who_charges() -> None:
+    """GF v3.5 common rules: Thrust ("When charging, gets +1 to hit rolls and AP(+1) in melee") counts for the
+    charger only; Slayer ("AP(+2) against units where most models have Tough(3) or higher") reads the unit
+    struck: one attack at Quality 4+ against Defense 4+ and Tough(3)."""
+    from mathhammer.grimdark.rules import Rule
+
+    tough = Defender(2, defense=4, tough=3)
+    spear = blades(1, 1, "Thrust")
+    t = melee_exact(Melee(Fighter(spear, 4, Defender(1, tough=9)), Fighter(spear, 4, tough)))
+    assert mean(t.wounds) == pytest.approx(4 / 6 * 4 / 6, abs=1e-12)  # hit on 3+, blocked on 5+
+    assert mean(t.attacker_wounds) == pytest.approx(3 / 6 * 3 / 6, abs=1e-12)  # strikes back: no Thrust
+    slayer = Fighter(blades(1), 4, Defender(1, tough=9), rules=(Rule("Slayer"),))
+    t = melee_exact(Melee(slayer, Fighter((), 4, tough)))
+    assert mean(t.wounds) == pytest.approx(3 / 6 * 5 / 6, abs=1e-12)  # AP(+2): blocked on 6 only
+
+
+def test_versatile_attack_is_picked_by_the_charger_only() -> None:
+    """GF v3.5 army books: Versatile Attack: "When this unit is activated, pick one effect": the charger picks
+    (Quality 5+ against Defense 4+: +1 to hit, 3/6 x 3/6, beats AP(+1), 2/6 x 4/6) and says so; striking
+    back is not the target's activation, so its Versatile Attack gives nothing."""
+    from mathhammer.grimdark.melee_attack import notes_of
+    from mathhammer.grimdark.rules import Rule
+
+    rule = (Rule("Versatile Attack"),)
+    m = Melee(Fighter(blades(1), 5, Defender(1, tough=9), rules=rule), Fighter(blades(1), 5, Defender(3), rules=rule))
+    assert m.charger.versatile == "hit" and any("+1 to hit picked" in n for n in notes_of(m))
+    t = melee_exact(m)
+    assert mean(t.wounds) == pytest.approx(3 / 6 * 3 / 6, abs=1e-12)
+    assert mean(t.attacker_wounds) == pytest.approx(2 / 6 * 3 / 6, abs=1e-12)  # Quality 5+, Defense 4+

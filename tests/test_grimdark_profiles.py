@@ -222,7 +222,10 @@ def test_import_army_book_shape() -> None:
     beast = units["Test Beast"]
     # GF v3.5 common rules: Fear(X) counts in the melee result: it comes through on the unit
     assert beast.rules == (Rule("Tough", 6), Rule("Regeneration"), Rule("Impact", 3), Rule("Fear", 2))
-    assert any("rule Sniper is not modelled" in w for w in warnings)
+    assert not any("rule Fear" in w for w in warnings)
+    # GF v3.5 common rules: Sniper is modelled: it comes through on the weapon, unwarned
+    assert units["Test Captain"].weapons[0].rules == (Rule("Sniper"),)
+    assert not any("rule Sniper" in w for w in warnings)
     # GF v3.5 common rules: Fearless is modelled (morale): it comes through on the unit, unwarned
     assert Rule("Fearless") in troopers.rules and not any("rule Fearless" in w for w in warnings)
     assert not any("rule Scout" in w for w in warnings)  # deployment: cannot change a number, not warned about
@@ -254,12 +257,13 @@ def test_import_text_rules_shape() -> None:
     units, warnings = _convert("string_rules.json")
     walkers = units["Text Walkers"]
     assert (walkers.models, walkers.quality, walkers.defense, walkers.points, walkers.tough) == (3, 4, 3, 150, 3)
-    # Shred (GF v3.5) is modelled: it comes through; Stealth is not
+    # Shred (GF v3.5) is modelled: it comes through; so does the unit's Stealth (GF v3.5 common rules: Stealth)
+    assert Rule("Stealth") in walkers.rules
     assert walkers.weapons[0].rules == (Rule("AP", 2), Rule("Lock-On"), Rule("Shred"))
     assert walkers.weapons[1].rules == (Rule("AP", 1), Rule("Rending")) and walkers.weapons[1].range == 0
     assert units["Text Scouts"].defense == 6
-    assert not any("Shred" in w for w in warnings)
-    expected = ["Stealth is not modelled", "'AP(x)' cannot be read"]
+    assert not any("Shred" in w or "Stealth" in w for w in warnings)
+    expected = ["'AP(x)' cannot be read"]
     for part in expected:
         assert any(part in w for w in warnings), part
     assert not any("Strider" in w or "rule Scout" in w for w in warnings)  # movement, deployment: not warned about
@@ -307,7 +311,7 @@ def test_cli_prints_toml_and_warnings(app: typer.Typer) -> None:
     result = _run(app, str(FIXTURES / "army_book.json"))
     assert result.exit_code == 0, result.output
     assert load_text(result.stdout, "out.toml").keys() == {"Test Troopers", "Test Captain", "Test Beast"}
-    assert "warning: Test Captain: weapon Test Pistol: rule Sniper is not modelled" in result.stderr
+    assert "warning: Test Beast: rule Banner is not modelled" in result.stderr  # morale: +1, not modelled yet
 
 
 def test_cli_writes_out_and_json(app: typer.Typer, tmp_path: Path) -> None:

@@ -132,6 +132,19 @@ def attack(
     target_fatigued: Annotated[
         bool, _opt("--target-fatigued", "Grimdark: the target already fought a melee this round (named).", G)
     ] = False,
+    hit_mod: Annotated[
+        list[str] | None,
+        _opt("--hit-mod", "Grimdark: a modifier to hit, repeatable, one per effect (Lock-On drops the -).", G, "N"),
+    ] = None,
+    versatile: Annotated[
+        str | None, _opt("--versatile", "Grimdark: Versatile Attack's pick: ap, hit or best [best].", G, "PICK")
+    ] = None,
+    snipe: Annotated[
+        str | None, _opt("--snipe", "Grimdark: Takedown/Sniper's target: model (hero: not modelled).", G, "WHO")
+    ] = None,
+    target_moved: Annotated[
+        bool, _opt("--target-moved", "Grimdark: the target moved this round (no Entrenched).", G)
+    ] = False,
     target_hero_tough: Annotated[
         str | None, _opt("--target-hero-tough", "Grimdark: a joined hero's Tough(X) (takes wounds last).", G, "N")
     ] = None,
@@ -172,6 +185,7 @@ def attack(
         "--target-tough": target_tough, "--target-rule": target_rule, "--target-quality": target_quality,
         "--cover": cover or None, "--melee": melee or None, "--charging": charging or None,
         "--moved": moved or None, "--fatigued": fatigued or None, "--target-fatigued": target_fatigued or None,
+        "--hit-mod": hit_mod, "--versatile": versatile, "--target-moved": target_moved or None, "--snipe": snipe,
         "--target-hero-tough": target_hero_tough, "--target-hero-defense": target_hero_defense,
     }  # fmt: skip
     given = {k: v for k, v in given.items() if v is not None and v != []}

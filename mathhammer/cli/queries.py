@@ -45,6 +45,10 @@ OPTION_FLAGS = {
     "--moved": "moved",
     "--fatigued": "fatigued",
     "--target-fatigued": "target_fatigued",
+    "--hit-mod": "hit_mod",
+    "--versatile": "versatile",
+    "--target-moved": "target_moved",
+    "--snipe": "snipe",
     "--target-hero": "hero",
 }
 

@@ -132,7 +132,9 @@ package does with them:
   ... Reliable only changes the Quality value, so the roll can still be
   modified" - Quality 2+, modifiers (capped) still apply.
 - **Lock-On** [BG 3.4.1; 3.5 alike]: "Ignores cover and all negative modifiers
-  to hit rolls and range."
+  to hit rolls and range." - every hit modifier is an entry of its own
+  (``Attacker.hit_modifiers``, :mod:`~mathhammer.grimdark.modifiers`), so a +1 and a
+  -1 are told apart: the negative entries are dropped, the positive ones kept.
 - **Indirect** [BG 3.4.1; 3.5 alike]: "Gets -1 to hit rolls when shooting after
   moving. May target enemies that are not in line of sight as if in line of
   sight, and ignores cover from sight obstructions" - the -1 when ``moved``;
@@ -183,8 +185,9 @@ repositories (each entry lists the army books that use it):
   finishes a model does not carry over, but the extra wound starts on the next one).
 - **Unstoppable** [3.5 AF]: "Ignores Regeneration, and ignores all negative modifiers
   to this weapon." - the negative modifiers this package models are those to hit
-  rolls (the attacker's ``hit_modifier`` when below 0, Indirect's -1 after moving):
-  they are dropped, positive ones stay (capped as ever), like Lock-On's. Reading
+  rolls (each negative entry of ``hit_modifiers``/``hit_modifier``, Indirect's -1 after
+  moving, the target's Stealth, Artillery and Entrenched): they are dropped, positive
+  ones stay (capped as ever), like Lock-On's. Reading
   chosen: the target's cover is not a modifier to the weapon (it is +1 to the
   target's Defense rolls; Lock-On names "cover" apart from "negative modifiers"), so
   Unstoppable does not ignore it.
@@ -192,6 +195,66 @@ repositories (each entry lists the army books that use it):
   rolls, added to the other modifiers after Lock-On/Unstoppable drop the negative
   ones (it is positive), then capped at +1/-1 in total as every hit modifier. Not to
   Impact's dice (a 2+ roll, not a hit roll of the weapon).
+
+Common rules of v3.5 on hit rolls and Defense (texts of Army Forge's common rules,
+[3.5 AF] as in ``profiles/rules/grimdark_common_rules.toml``, which names the files and
+commits; Shielded and Versatile Attack from the army books' ``specialRules``):
+
+- **Stealth** [3.5 AF]: "When units where all models have this rule are shot from over
+  9\" away, enemy units get -1 to hit rolls." - a -1 entry for shooting weapons when
+  ``Attacker.distance`` is over 9" and the target's unit and joined hero both have it.
+  The distance unknown (None): not applied, with a warning (as Relentless).
+- **Artillery** [3.5 AF]: "May only use Hold actions. When this model shoots at enemies
+  over 9\" away, it gets +1 to hit rolls. When enemy units shoot at this model from over
+  9\" away, they get -2 to hit rolls." - on the attacker (``Attacker.rules``): +1 when
+  shooting over 9"; on the target (all its models, as Stealth): -2 to the shooter
+  over 9". The total is capped at +1/-1 as ever, so the -2 differs from Stealth's -1
+  only when other modifiers add up.
+- **Entrenched** [3.5 AF]: "As long as a unit where all models have this rule hasn't
+  moved during the round, enemy units shooting at it from over 9\" away get -2 to hit
+  rolls." - -2 unless ``Defender.moved`` (the target moved this round; default not).
+- **Shielded** [3.5 army books]: "Units where all models have this rule get +1 to
+  defense rolls." - +1 to the Defense roll, in melee and shooting, adding up with cover;
+  compiled as a Defense one better (the natural 1 and 6 unchanged). Reading chosen:
+  active while every model left has it, as Regeneration (the hero alone, its own).
+- **Thrust** [3.5 AF] and **Lance** [BG 3.4.1], the same words: "When charging, gets +1
+  to hit rolls and AP(+1) in melee." - a +1 entry and AP(+1) on every hit of the weapon
+  (six hits too) when the attacker is charging with it in melee; else a warning.
+- **Versatile Attack** [3.5 army books]: "When this unit is activated, pick one effect:
+  until the end of the activation all models with this rule in it either get AP(+1)
+  when attacking, or get +1 to hit rolls when attacking." - ``Attacker.versatile``:
+  ``"ap"`` or ``"hit"``, on every weapon of the attack (not on Impact's dice, which are
+  not hit rolls of a weapon); with the rule and no choice, the choice with more
+  expected wounds (exact engine) is picked and named in the warnings
+  (:func:`~mathhammer.grimdark.exact.versatile_choice`). Reading chosen: every model of the unit has the rule.
+
+- **Slayer** [3.5 army books]: "This model's weapons get AP(+2) against units where most
+  models have Tough(3) or higher." - a unit rule of the attacker (``Attacker.rules``):
+  AP(+2) on every hit of its weapons (not Impact's) when more than half of the target's
+  models, the joined hero counted, have Tough(3) or more at the start of the attack
+  (:func:`~mathhammer.grimdark.modifiers.most_tough`).
+- **Takedown** [3.5 AF]: "This model may pick any model in the target unit as its
+  individual target, which is resolved as if it was a unit of [1]. Takedown attacks
+  must be resolved before other weapons." **Sniper** [3.5 AF, marked for removal
+  there]: "Shoots at Quality 2+, and each model with Sniper may pick any model in the
+  target unit as its individual target, which is resolved as if it was a unit of 1.
+  Sniper shooting must be resolved before other weapons." - their groups go first
+  (before Deadly's); all of a group's hits go to one picked model, "a unit of 1": its
+  own Defense, Shielded and Regeneration, Blast capped at 1, the target's Stealth,
+  Artillery and Entrenched as the unit's models have them; its wounds never carry over
+  and once it is killed the group's other hits are lost (``exact._snipe_group``).
+  Sniper's Quality 2+ is read as Reliable's (modifiers still apply). The picked model is
+  a model of the unit, the one next in line (a wounded one first; the models of a unit
+  are alike): ``Attacker.snipe = "model"``, the default. Restriction: picking a joined
+  hero while its unit's models stand is not modelled (the engines' state ``(i, w)``
+  holds wounds on the model next in line only; the hero is last): ``snipe="hero"`` is
+  refused with an :class:`~mathhammer.errors.InputError`, and with a joined hero the
+  default picks a model of the unit and says so in the warnings. Reading chosen: every
+  model of a group picks the same model.
+
+Reading chosen for the target's rules: the unit's rules count as the attack starts (the
+hit rolls of a weapon are one roll against the whole unit), so a hero without Stealth
+joined to a Stealth unit cancels Stealth for the whole attack.
 
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> attack = compile_attack(Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4),
@@ -211,6 +274,7 @@ import numpy as np
 from ..errors import InputError
 from .effects import ap_reduction, regeneration_targets, weapon_ap_bonus
 from .model import Attacker, Defender, Weapon
+from .modifiers import all_models, ap_bonus, hit_modifiers
 from .rules import has, rating
 
 #: Natural 6 always saves and natural 1 always fails a Defense roll. The seed
@@ -253,6 +317,9 @@ class CompiledGroup:
         deadly: wounds per unsaved hit (X of Deadly(X), else 1).
         regeneration: 1 when the target's Regeneration may apply.
         shred: 1 when an unsaved hit whose Defense die shows a natural 1 deals 1 extra wound (Shred).
+        snipe: 1 for Takedown/Sniper: the model next in line is the group's target "as if it was a unit
+            of 1" (its own Defense and Regeneration, Blast capped at 1); its wounds never carry over, and
+            once it is killed the group's other hits are lost.
     """
 
     label: str
@@ -267,6 +334,7 @@ class CompiledGroup:
     deadly: int = 1
     regeneration: int = 1
     shred: int = 0
+    snipe: int = 0
 
 
 @dataclass(frozen=True)
@@ -288,6 +356,10 @@ class CompiledTarget:
             wounds" (GF v3.5.1 core rules, Morale).
         test_quality: int64[M], the Quality of the morale test while model ``i`` is next in line.
         test_fearless: int64[M], 1 when Fearless is active then (all models left have it).
+        own_defense: int64[M], Defense of model ``i`` as a unit of 1 (Takedown, Sniper): its own
+            Defense, one better with its own Shielded.
+        own_regeneration: int64[M], the roll that ignores a wound for model ``i`` as a unit of 1 (its own
+            Regeneration or army rule read as it; 0: none).
     """
 
     tough: np.ndarray
@@ -299,6 +371,8 @@ class CompiledTarget:
     wounds_test: int = 1
     test_quality: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     test_fearless: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    own_defense: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    own_regeneration: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @property
     def starting_size(self) -> int:
@@ -513,7 +587,11 @@ def compile_target(defender: Defender) -> CompiledTarget:
     # "tough value (for units with a single model)": a unit that started as one model with Tough(X > 1)
     single = int(hero is None and (defender.starting_models or n) == 1 and defender.tough > 1)
     tough = [defender.tough] * n + ([hero.tough] if hero else [])
-    defense = [defender.defense] * n + ([hero.defense] if hero else [])
+    # Shielded: "+1 to defense rolls" while every model left has it (the hero included), as Regeneration;
+    # +1 to the roll is the same as a Defense one better (the roll's natural 1 and 6 unchanged)
+    unit_shield = int(all_models(defender, "Shielded"))
+    shield = [unit_shield] * n + ([int(has(hero.rules, "Shielded"))] if hero else [])
+    defense = [d - s for d, s in zip([defender.defense] * n + ([hero.defense] if hero else []), shield, strict=True)]
     # Regeneration and the army rules read as Regeneration with another roll (effects), each "a unit where
     # all models have this rule": while the unit's models stand, the rules the hero has too; the hero
     # alone, its own. The number is the roll that ignores a wound (0: none); the best one counts.
@@ -531,6 +609,12 @@ def compile_target(defender: Defender) -> CompiledTarget:
     if hero is not None:
         quality.append(defender.quality if hero.quality is None else hero.quality)
         fearless.append(int(hero.fearless))
+    # as a unit of 1 (Takedown, Sniper): the model's own Defense, Shielded and Regeneration
+    own_defense = [defender.defense - int(has(defender.rules, "Shielded"))] * n
+    own_regen = [min(unit_regen.values(), default=0)] * n
+    if hero is not None:
+        own_defense.append(hero.defense - int(has(hero.rules, "Shielded")))
+        own_regen.append(min(hero_regen.values(), default=0))
     return CompiledTarget(
         tough=np.array(tough, dtype=np.int64),
         defense=np.array(defense, dtype=np.int64),
@@ -540,6 +624,8 @@ def compile_target(defender: Defender) -> CompiledTarget:
         start=defender.tough if single else (defender.starting_models or n) + (1 if hero else 0),
         test_quality=np.array(quality, dtype=np.int64),
         test_fearless=np.array(fearless, dtype=np.int64),
+        own_defense=np.array(own_defense, dtype=np.int64),
+        own_regeneration=np.array(own_regen, dtype=np.int64),
     )
 
 
@@ -565,16 +651,12 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
     if shooting and weapon.range is not None and attacker.distance is not None and attacker.distance > weapon.range:
         warnings.append(f'{label}: target at {attacker.distance:g}" is out of range {weapon.range:g}"; no dice')
         return []
-    modifier = attacker.hit_modifier
-    if has(rules, "Indirect") and attacker.moved:
-        modifier -= 1
-    if has(rules, "Lock-On"):
-        modifier = max(0, attacker.hit_modifier)  # "ignores ... all negative modifiers to hit rolls"
-    if has(rules, "Unstoppable"):
-        # Unstoppable [3.5 AF]: "Ignores Regeneration, and ignores all negative modifiers to this weapon."
-        modifier = max(0, attacker.hit_modifier)
-    if has(rules, "Precise"):
-        modifier += 1  # Precise [3.5 AF]: "Gets +1 to hit when attacking." (capped in hit_mask)
+    snipe = has(rules, "Takedown") or has(rules, "Sniper")
+    if snipe:  # "resolved as if it was a unit of 1": one model of the unit (snipe="hero" is refused)
+        defender = Defender(1, defender.defense, defender.tough, rules=defender.rules, cover=defender.cover,
+                            moved=defender.moved, effects=defender.effects)  # fmt: skip
+    # each effect one entry; Lock-On/Unstoppable drop the negative ones (modifiers.hit_modifiers)
+    modifier = sum(hit_modifiers(attacker, weapon, defender, warnings))
     extra = 0
     if has(rules, "Relentless"):
         if attacker.distance is None:
@@ -590,7 +672,7 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
         # Surge [3.5 AF]: "On unmodified results of 6 to hit, this weapon deals 1 extra hits (only the
         # original hit counts as a 6 for special rules)" - on top of Relentless/Furious' own extra hit.
         extra += 1
-    ap = rating(rules, "AP")
+    ap = rating(rules, "AP") + ap_bonus(attacker, weapon, defender)  # Thrust/Lance, Versatile Attack, Slayer
     ap_six = ap + (RENDING_AP if has(rules, "Rending") else 0)
     # Destructive [3.5 AF]: "On unmodified results of 6 to hit, those hits get AP(+4)."
     ap_six += DESTRUCTIVE_AP if has(rules, "Destructive") else 0
@@ -605,11 +687,13 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
     ignores_cover = has(rules, "Blast") or has(rules, "Lock-On") or weapon.melee
     # Fatigue ([BG 3.4.1]): "units only hit on unmodified rolls of 6 in melee until the end of that round"
     fatigued = weapon.melee and attacker.fatigued
+    reliable = has(rules, "Reliable") or has(rules, "Sniper")
     out = [
         CompiledGroup(
             label=label,
             attacks=models * weapon.attacks,
-            hit_mask=1 << 6 if fatigued else hit_mask(attacker.quality, modifier, has(rules, "Reliable")),
+            # Sniper: "Shoots at Quality 2+", read as Reliable's Quality 2+ (still modified)
+            hit_mask=1 << 6 if fatigued else hit_mask(attacker.quality, modifier, reliable),
             extra=extra,
             blast=rating(rules, "Blast"),
             ap_normal=ap,
@@ -620,6 +704,7 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
             regeneration=int(not (has(rules, "Rending") or poison or has(rules, "Unstoppable"))),
             # Shred [3.5 AF]: "On unmodified results of 1 to block hits, this weapon deals 1 extra wound."
             shred=int(has(rules, "Shred")),
+            snipe=int(snipe),
         )
     ]
     if has(rules, "Impact"):
@@ -633,7 +718,8 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
 def compile_attack(attacker: Attacker, defender: Defender) -> CompiledAttack:
     """Compile an attack: one :class:`CompiledGroup` per weapon group (Impact dice first), in order.
 
-    Groups with Deadly are moved before the others (stable otherwise): "Hits from Deadly must be
+    Groups with Takedown or Sniper ("must be resolved before other weapons") go first, then those with
+    Deadly, before the others (stable otherwise): "Hits from Deadly must be
     resolved first, and these wounds don't carry over to other models if the target is killed"
     (Grimdark Future v3 Deadly(X), as quoted on the OPR community wiki, revision of September 2023).
     """
@@ -642,16 +728,39 @@ def compile_attack(attacker: Attacker, defender: Defender) -> CompiledAttack:
     if not isinstance(defender, Defender):
         raise InputError("defender", defender, "a Defender")
     warnings: list[str] = []
+    if attacker.versatile is None and has(attacker.rules, "Versatile Attack"):
+        # the pick needs the exact engine: grimdark_exact, grimdark_simulate and the CLI make it first
+        # (mathhammer.grimdark.exact.versatile_choice); compiled as it is, neither effect applies
+        warnings.append("Versatile Attack: no pick given (versatile = 'ap' or 'hit'); neither effect applied")
     groups: list[CompiledGroup] = []
-    # Deadly weapons first (a stable sort: the rest keep their order; a weapon's Impact dice stay
-    # just before its own attacks).
-    ordered = sorted(attacker.groups, key=lambda g: not any(r.name == "Deadly" for r in g.weapon.rules))
+    # Takedown/Sniper weapons first ("must be resolved before other weapons"), then Deadly ones (a stable
+    # sort: the rest keep their order; a weapon's Impact dice stay just before its own attacks).
+    ordered = sorted(attacker.groups, key=lambda g: (not _snipes(g.weapon), not has(g.weapon.rules, "Deadly")))
+    if any(_snipes(g.weapon) for g in ordered):
+        _check_snipe(attacker, defender, warnings)
     for g in ordered:
         groups.extend(_compile_weapon(attacker, g.models, g.weapon, defender, warnings))
     # GF v3.5.1 core rules, Morale: "Units that were in melee don't take morale tests from wounds at the
     # end of an activation, but must compare the number of wounds each unit caused instead."
     target = replace(compile_target(defender), wounds_test=int(not is_melee(attacker)))
     return CompiledAttack(tuple(groups), target, tuple(dict.fromkeys(warnings)))
+
+
+def _snipes(weapon: Weapon) -> bool:
+    return has(weapon.rules, "Takedown") or has(weapon.rules, "Sniper")
+
+
+def _check_snipe(attacker: Attacker, defender: Defender, warnings: list[str]) -> None:
+    """Takedown/Sniper's individual target: a model of the unit. Sniping a joined hero while its unit's
+    models stand is not modelled (the engines' state holds wounds on the model next in line only), so
+    ``snipe="hero"`` is refused; by default a model of the unit is picked, and said."""
+    if attacker.snipe == "hero":
+        why = "a joined hero" if defender.hero is not None else "a target without a joined hero"
+        raise InputError(
+            "snipe", "hero", f"model (a model of the unit): sniping {why} while the unit's models stand is not modelled"
+        )
+    if attacker.snipe is None and defender.hero is not None:
+        warnings.append("Takedown/Sniper: a model of the unit picked (snipe='model'; sniping the hero is not modelled)")
 
 
 def is_melee(attacker: Attacker) -> bool:

@@ -45,7 +45,8 @@ G_COVER = 7
 G_DEADLY = 8
 G_REGEN = 9
 G_SHRED = 10
-N_COLUMNS = 11
+G_SNIPE = 11
+N_COLUMNS = 12
 
 CHUNK = 4096
 
@@ -97,19 +98,53 @@ def _hits(state, gamma, count, ap, poison, cover, deadly, regen_ok, shred, natur
 
 
 @njit(**JIT)
-def _trial(state, gamma, params, natural, tough, defense, regen):
-    """One attack: ``(state, models removed, marker, damage dealt)``."""
-    return _apply(state, gamma, params, natural, tough, defense, regen, 0, 0, 0)
+def _snipe(state, gamma, params, g, natural, tough, own_defense, own_regen, i, w, dealt):
+    """A Takedown/Sniper group on model ``i`` alone, "as if it was a unit of 1": its own Defense and
+    Regeneration, one hit per hit (Blast capped at 1); once it is killed the group's other hits are lost."""
+    one_t = tough[i : i + 1]
+    one_d = own_defense[i : i + 1]
+    one_r = own_regen[i : i + 1]
+    mask = params[g, G_HIT_MASK]
+    j = 0
+    for _ in range(params[g, G_ATTACKS]):
+        if j >= 1:
+            break
+        state, d = _d6(state, gamma)
+        if (mask >> d) & 1 == 0:
+            continue
+        plain = 1
+        if d == 6:
+            state, j, w, dealt = _hits(
+                state, gamma, 1, params[g, G_AP_SIX], params[g, G_POISON], params[g, G_COVER], params[g, G_DEADLY],
+                params[g, G_REGEN], params[g, G_SHRED], natural, one_t, one_d, one_r, j, w, dealt,
+            )  # fmt: skip
+            plain = params[g, G_EXTRA]
+        state, j, w, dealt = _hits(
+            state, gamma, plain, params[g, G_AP_NORMAL], params[g, G_POISON], params[g, G_COVER], params[g, G_DEADLY],
+            params[g, G_REGEN], params[g, G_SHRED], natural, one_t, one_d, one_r, j, w, dealt,
+        )  # fmt: skip
+    if j >= 1:
+        return state, i + 1, 0, dealt
+    return state, i, w, dealt
 
 
 @njit(**JIT)
-def _apply(state, gamma, params, natural, tough, defense, regen, i, w, dealt):
+def _trial(state, gamma, params, natural, tough, defense, regen, own_defense, own_regen):
+    """One attack: ``(state, models removed, marker, damage dealt)``."""
+    return _apply(state, gamma, params, natural, tough, defense, regen, own_defense, own_regen, 0, 0, 0)
+
+
+@njit(**JIT)
+def _apply(state, gamma, params, natural, tough, defense, regen, own_defense, own_regen, i, w, dealt):
     """The groups of ``params`` against a target with ``i`` models removed, ``w`` wounds on the next
     and ``dealt`` wounds taken so far: ``(state, i, w, dealt)``."""
     m = tough.shape[0]
     for g in range(params.shape[0]):
         if i >= m:
             break
+        if params[g, G_SNIPE]:
+            state, i, w, dealt = _snipe(state, gamma, params, g, natural, tough, own_defense, own_regen, i, w, dealt)
+            continue
         blast = params[g, G_BLAST]
         b = min(blast, m - i) if blast > 0 else 1
         mask = params[g, G_HIT_MASK]
@@ -139,7 +174,7 @@ def _apply(state, gamma, params, natural, tough, defense, regen, i, w, dealt):
 
 
 @njit(**JIT)
-def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, morale, test_q, test_f, row):
+def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, row):
     """Trials of chunks ``slot, slot + n_slots, ...`` counted into ``row``: damage | models | marker | due."""
     m = tough.shape[0]
     total = 0
@@ -162,7 +197,7 @@ def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, reg
     for c in range(slot, n_chunks, n_slots):
         for t in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             state = trial_state(key, gamma, t)
-            state, i, w, dealt = _trial(state, gamma, params, natural, tough, defense, regen)
+            state, i, w, dealt = _trial(state, gamma, params, natural, tough, defense, regen, own[0], own[1])
             row[d0 + dealt] += 1
             row[m0 + i] += 1
             row[k0 + w] += 1
@@ -192,12 +227,13 @@ def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, reg
 
 
 @njit(**PARALLEL)
-def _run_block(key, gamma, n, params, natural, tough, defense, regen, morale, test_q, test_f, hist):
+def _run_block(key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, hist):
     """All ``n`` trials; slot ``s`` of ``hist`` counts chunks ``s, s + n_slots, ...``."""
     n_slots = hist.shape[0]
     for slot in prange(n_slots):
         _run_slot(
-            slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, morale, test_q, test_f, hist[slot]
+            slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f,
+            hist[slot],
         )  # fmt: skip
 
 
@@ -207,7 +243,7 @@ def pack_groups(groups: Sequence[CompiledGroup]) -> np.ndarray:
     for g, cg in enumerate(groups):
         params[g] = (
             cg.attacks, cg.hit_mask, cg.extra, cg.blast, cg.ap_normal, cg.ap_six,
-            cg.poison, cg.cover, cg.deadly, cg.regeneration, cg.shred,
+            cg.poison, cg.cover, cg.deadly, cg.regeneration, cg.shred, cg.snipe,
         )  # fmt: skip
     return params
 
@@ -235,9 +271,11 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     morale = np.array([target.single_tough, target.starting_size, target.wounds_test], dtype=np.int64)
     histograms = Histograms(sizes)
     hist = histograms.rows
+    own = np.stack((target.own_defense, target.own_regeneration)).astype(np.int64)  # as a unit of 1 (Takedown)
     _run_block(
         np.uint64(base), np.uint64(gamma), int(trials), params, int(cmp.NATURAL_DEFENSE),
-        target.tough, target.defense, target.regeneration, morale, target.test_quality, target.test_fearless, hist,
+        target.tough, target.defense, target.regeneration, own, morale, target.test_quality, target.test_fearless,
+        hist,
     )  # fmt: skip
     out = [h.astype(np.float64) for h in histograms.counts().values()]
     return cmp.tally_of(target, int(trials), *out)
@@ -253,4 +291,6 @@ def grimdark_simulate(attacker: Attacker, defender: Defender, trials: int, seed:
     Raises:
         InputError: an invalid attacker, defender, ``trials`` or ``seed``.
     """
-    return simulate_compiled(compile_attack(attacker, defender), trials, seed)
+    from .exact import versatile_choice
+
+    return simulate_compiled(compile_attack(versatile_choice(attacker, defender), defender), trials, seed)

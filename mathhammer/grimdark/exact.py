@@ -40,7 +40,7 @@ from .compiled import (
 )
 from .model import Attacker, Defender
 
-__all__ = ["exact_compiled", "grimdark_exact", "morale_fail_probability"]
+__all__ = ["exact_compiled", "grimdark_exact", "morale_fail_probability", "versatile_choice"]
 
 
 def _index(target: CompiledTarget, i: int, w: int) -> int:
@@ -134,6 +134,32 @@ def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.nd
     return out
 
 
+def _snipe_group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.ndarray:
+    """A Takedown/Sniper group: from each ``(i, w)``, model ``i`` alone is the target, "as if it was a unit
+    of 1": the group runs on a one-model target (its Tough, own Defense and Regeneration; Blast capped at
+    1), whose destroyed state ``(1, 0)`` is ``(i + 1, 0)`` here, so nothing carries over to model ``i + 1``."""
+    k = target.marker_size
+    out = np.zeros_like(v)
+    out[target.models * k :] = v[target.models * k :]  # the unit destroyed: nothing to snipe
+    for i in range(target.models):
+        rows = v[i * k : (i + 1) * k]
+        if not rows.any():
+            continue
+        tough = int(target.tough[i])
+        one = CompiledTarget(
+            tough=target.tough[i : i + 1],
+            defense=target.own_defense[i : i + 1],
+            regeneration=target.own_regeneration[i : i + 1],
+            single_tough=0,
+        )
+        small = np.zeros(2 * tough)
+        small[:tough] = rows[:tough]
+        small = _group(small, group, one)
+        out[i * k : i * k + tough] += small[:tough]
+        out[(i + 1) * k] += small[tough]  # the model killed: the next model untouched
+    return out
+
+
 def exact_compiled(attack: CompiledAttack) -> Tally:
     """The exact :class:`~mathhammer.outcome.Tally` of a compiled attack (see :func:`grimdark_exact`)."""
     target = attack.target
@@ -141,7 +167,7 @@ def exact_compiled(attack: CompiledAttack) -> Tally:
     v = np.zeros((target.models + 1) * k)
     v[0] = 1.0
     for group in attack.groups:
-        v = _group(v, group, target)
+        v = _snipe_group(v, group, target) if group.snipe else _group(v, group, target)
     cum = target.cum
     damage = np.zeros(target.damage_size)
     destroyed = np.zeros(target.models + 1)
@@ -174,6 +200,32 @@ def exact_compiled(attack: CompiledAttack) -> Tally:
     return tally_of(target, 0, damage, destroyed, marker, due, passed, shaken, routed)
 
 
+def versatile_choice(attacker: Attacker, defender: Defender, warnings: list[str] | None = None) -> Attacker:
+    """The attacker with Versatile Attack's effect picked when the unit has the rule and no pick is given:
+    the one with more expected wounds against ``defender`` (this engine), AP(+1) on a tie; the choice and
+    both figures go to ``warnings``. Any other attacker is returned as it is."""
+    from dataclasses import replace
+
+    from .model import VERSATILE
+    from .rules import has
+
+    if attacker.versatile is not None or not has(attacker.rules, "Versatile Attack"):
+        return attacker
+    means = {}
+    for choice in VERSATILE:
+        tally = exact_compiled(compile_attack(replace(attacker, versatile=choice), defender))
+        means[choice] = float(tally.wounds @ np.arange(tally.wounds.size))
+    best = max(VERSATILE, key=lambda c: (means[c], c == "ap"))
+    words = {"ap": "AP(+1)", "hit": "+1 to hit"}
+    other = next(c for c in VERSATILE if c != best)
+    if warnings is not None:
+        warnings.append(
+            f"Versatile Attack: {words[best]} picked ({means[best]:.4g} expected wounds against {means[other]:.4g} "
+            f"with {words[other]}); give versatile to choose"
+        )
+    return replace(attacker, versatile=best)
+
+
 def grimdark_exact(attacker: Attacker, defender: Defender) -> Tally:
     """Exact distribution of one Grimdark Future attack (probabilities, ``trials == 0``).
 
@@ -201,7 +253,7 @@ def grimdark_exact(attacker: Attacker, defender: Defender) -> Tally:
     Raises:
         InputError: an invalid attacker or defender.
     """
-    return exact_compiled(compile_attack(attacker, defender))
+    return exact_compiled(compile_attack(versatile_choice(attacker, defender), defender))
 
 
 def morale_fail_probability(tally: Tally, quality: int) -> float:

@@ -49,9 +49,10 @@ from dataclasses import dataclass, replace
 
 from ..errors import InputError
 from ..validate import target_number, whole
-from .compiled import CompiledGroup, CompiledTarget, _compile_weapon, compile_target
+from .compiled import CompiledGroup, CompiledTarget, compile_attack, compile_target
+from .exact import versatile_choice
 from .model import Attacker, Defender, WeaponGroup
-from .rules import has, rating
+from .rules import Rule, has, rating
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,13 @@ class Fighter:
         fear: X of Fear(X) of each of the unit's models.
         hero_fear: X of the hero's Fear(X).
         fatigued: the unit already fought a melee this round (hits only on unmodified 6s, no Impact).
+        rules: the unit's rules that change its attacks (Versatile Attack, Slayer; as
+            :attr:`~mathhammer.grimdark.model.Attacker.rules`).
+        hero_rules: the hero's.
+        versatile: Versatile Attack's pick (``"ap"``, ``"hit"``); None: the one with more expected wounds
+            against the opponent at the start of the melee (:func:`~mathhammer.grimdark.exact.versatile_choice`).
+        hit_modifiers: other modifiers to its hit rolls, one entry per effect (as the Attacker's).
+        snipe: Takedown's individual target (as :attr:`~mathhammer.grimdark.model.Attacker.snipe`).
     """
 
     groups: tuple[WeaponGroup, ...]
@@ -80,6 +88,11 @@ class Fighter:
     fear: int = 0
     hero_fear: int = 0
     fatigued: bool = False
+    rules: tuple[Rule, ...] = ()
+    hero_rules: tuple[Rule, ...] = ()
+    versatile: str | None = None
+    hit_modifiers: tuple[int, ...] = ()
+    snipe: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("groups", "hero_groups"):
@@ -92,12 +105,23 @@ class Fighter:
             object.__setattr__(self, "hero_quality", target_number("hero_quality", self.hero_quality, "Quality"))
         if not isinstance(self.defender, Defender):
             raise InputError("defender", self.defender, "a Defender (the unit as a target)")
+        if self.defender.cover:
+            raise InputError("defender.cover", True, "False (cover counts against shooting, not in melee)")
         if self.hero_groups and self.defender.hero is None:
             raise InputError("hero_groups", self.hero_groups, "none without a hero joined to the defender")
         object.__setattr__(self, "fear", whole("fear", self.fear, 0, 99, "X of Fear(X)"))
         object.__setattr__(self, "hero_fear", whole("hero_fear", self.hero_fear, 0, 99, "X of the hero's Fear(X)"))
         if not isinstance(self.fatigued, bool):
             raise InputError("fatigued", self.fatigued, "True or False")
+
+    def attacker(
+        self, groups: tuple[WeaponGroup, ...], quality: int, rules: tuple[Rule, ...], charging: bool
+    ) -> Attacker:
+        """An Attacker of some of its weapons, with its situation (fatigue, modifiers, picks)."""
+        return Attacker(
+            groups, quality=quality, charging=charging, fatigued=self.fatigued, rules=rules,
+            versatile=self.versatile, hit_modifiers=self.hit_modifiers, snipe=self.snipe,
+        )  # fmt: skip
 
     @property
     def side_models(self) -> int:
@@ -117,11 +141,21 @@ class Melee:
 
     charger: Fighter
     target: Fighter
+    notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("charger", "target"):
             if not isinstance(getattr(self, name), Fighter):
                 raise InputError(name, getattr(self, name), "a Fighter")
+        # Versatile Attack: "When this unit is activated, pick one effect": the charger picks once, as it
+        # charges (the one with more expected wounds against the target as it stands); the target's strikes
+        # back are not its activation, so its Versatile Attack gives nothing (see :func:`strikes`)
+        c = self.charger
+        if c.versatile is None and has(c.rules, "Versatile Attack") and c.groups:
+            notes: list[str] = []
+            picked = versatile_choice(c.attacker(c.groups, c.quality, c.rules, True), self.target.defender, notes)
+            object.__setattr__(self, "charger", replace(c, versatile=picked.versatile))
+            object.__setattr__(self, "notes", (*self.notes, *notes))
 
 
 @dataclass(frozen=True)
@@ -165,28 +199,44 @@ def compile_side(f: Fighter) -> CompiledSide:
 
 
 def strikes(
-    f: Fighter, unit_left: int, hero_left: int, *, charging: bool, which: str, impact_cut: int = 0
+    f: Fighter,
+    unit_left: int,
+    hero_left: int,
+    *,
+    charging: bool,
+    which: str,
+    opponent: Defender,
+    impact_cut: int = 0,
 ) -> tuple[CompiledGroup, ...]:
-    """The compiled groups ``f`` strikes with: ``which`` is ``"counter"`` (its Counter weapons),
-    ``"other"`` (the rest) or ``"all"``; ``impact_cut`` Impact dice fewer (Counter)."""
+    """The compiled groups ``f`` strikes ``opponent`` with: ``which`` is ``"counter"`` (its Counter weapons),
+    ``"other"`` (the rest) or ``"all"``; ``impact_cut`` Impact dice fewer (Counter). Each part (the unit's
+    models, the hero) is compiled as an attack of its own (:func:`~mathhammer.grimdark.compiled.compile_attack`:
+    Thrust, Slayer, Versatile Attack, army-rule effects), then Takedown first, Deadly next, as one attack."""
     out: list[CompiledGroup] = []
-    warnings: list[str] = []
-    no_cover = Defender(1)
+
+    if not charging:  # striking back is not the unit's activation: no Versatile Attack pick
+        f = replace(
+            f,
+            rules=tuple(r for r in f.rules if r.name != "Versatile Attack"),
+            hero_rules=tuple(r for r in f.hero_rules if r.name != "Versatile Attack"),
+            versatile=None,
+        )
 
     def wanted(g: WeaponGroup) -> bool:
         counter = has(g.weapon.rules, "Counter")
         return which == "all" or (which == "counter") == counter
 
-    parts = [(f.groups, f.quality, unit_left, True), (f.hero_groups, f.hero_quality or f.quality, hero_left, False)]
-    for groups, quality, left, scaled in parts:
+    parts = [
+        (f.groups, f.quality, unit_left, True, f.rules),
+        (f.hero_groups, f.hero_quality or f.quality, hero_left, False, f.hero_rules),
+    ]
+    for groups, quality, left, scaled, rules in parts:
         if not left:
             continue
         chosen = tuple(WeaponGroup(min(g.models, left) if scaled else 1, g.weapon) for g in groups if wanted(g))
         if not chosen:
             continue
-        attacker = Attacker(chosen, quality=quality, charging=charging, fatigued=f.fatigued)
-        for g in chosen:
-            out.extend(_compile_weapon(attacker, g.models, g.weapon, no_cover, warnings))
+        out.extend(compile_attack(f.attacker(chosen, quality, rules, charging), opponent).groups)
     if impact_cut:
         cut: list[CompiledGroup] = []
         for cg in out:
@@ -196,8 +246,25 @@ def strikes(
                 cg = replace(cg, attacks=cg.attacks - take)
             cut.append(cg)
         out = cut
-    # Deadly first, as compile_attack orders a unit's weapons
-    return tuple(sorted(out, key=lambda g: g.deadly == 1))
+    # Takedown first, then Deadly, as compile_attack orders one unit's weapons
+    return tuple(sorted(out, key=lambda g: (not g.snipe, g.deadly == 1)))
+
+
+def counter_strikes(m: Melee) -> tuple[CompiledGroup, ...]:
+    """The target's Counter weapons, all its models striking first (Counter)."""
+    t = compile_side(m.target)
+    return strikes(m.target, *signature(t, 0), charging=False, which="counter", opponent=m.charger.defender)
+
+
+def charge_strikes(m: Melee, sig: tuple[int, int]) -> tuple[CompiledGroup, ...]:
+    """The charger's strikes with ``sig`` = (unit models, hero) left; Impact cut by Counter."""
+    cut = m.target.counter_models()
+    return strikes(m.charger, *sig, charging=True, which="all", opponent=m.target.defender, impact_cut=cut)
+
+
+def back_strikes(m: Melee, sig: tuple[int, int]) -> tuple[CompiledGroup, ...]:
+    """The target's strikes back (its weapons other than Counter) with ``sig`` left."""
+    return strikes(m.target, *sig, charging=False, which="other", opponent=m.charger.defender)
 
 
 def impact_dice(f: Fighter) -> int:

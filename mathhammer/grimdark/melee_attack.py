@@ -8,11 +8,11 @@ and the loser's morale test follow (:mod:`mathhammer.grimdark.melee`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .melee import Fighter, Melee, impact_dice
-from .model import Defender
+from .model import Attacker, Defender
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,16 +68,25 @@ def melee_lines(m: Melee) -> list[str]:
 
 def notes_of(m: Melee) -> tuple[str, ...]:
     """Warnings of the strikes (rules without effect), each once."""
-    from .compiled import _compile_weapon
-    from .model import Attacker
+    from .compiled import compile_attack
 
-    out: list[str] = []
-    for f, charging in ((m.charger, True), (m.target, False)):
-        for groups, quality in ((f.groups, f.quality), (f.hero_groups, f.hero_quality or f.quality)):
+    out: list[str] = list(m.notes)
+    for f, charging, opponent in ((m.charger, True, m.target.defender), (m.target, False, m.charger.defender)):
+        if not charging:
+            no = "Versatile Attack"
+            f = replace(
+                f,
+                rules=tuple(r for r in f.rules if r.name != no),
+                hero_rules=tuple(r for r in f.hero_rules if r.name != no),
+                versatile=None,
+            )
+        for groups, quality, rules in (
+            (f.groups, f.quality, f.rules),
+            (f.hero_groups, f.hero_quality or f.quality, f.hero_rules),
+        ):
             if groups:
-                a = Attacker(groups, quality=quality, charging=charging, fatigued=f.fatigued)
-                for g in groups:
-                    _compile_weapon(a, g.models, g.weapon, Defender(1), out)
+                a = f.attacker(groups, quality, rules, charging)
+                out.extend(compile_attack(a, opponent).warnings)
     if not m.target.groups and not m.target.hero_groups:
         out.append("the target has no melee weapon: it does not strike back")
     return tuple(dict.fromkeys(out))
@@ -95,9 +104,12 @@ def _hero_json(hero: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def melee_attack(a: Any, t: Any, hero: Any, alive: int | None, t_models: int, o: Mapping[str, Any]) -> GrimdarkMelee:
+def melee_attack(
+    a: Any, t: Any, hero: Any, alive: int | None, t_models: int, o: Mapping[str, Any], attacker: Attacker
+) -> GrimdarkMelee:
     """The attacker's unit (``a``, a loadout with an optional joined hero) charging the target's
-    (``t``, with ``hero`` joined) with ``alive`` and ``t_models`` models left; options ``o``."""
+    (``t``, with ``hero`` joined) with ``alive`` and ``t_models`` models left; options ``o``; ``attacker``:
+    the unit's melee Attacker as the options made it (hit modifiers, Versatile Attack's pick, snipe)."""
     from ..errors import InputError
     from .profiles import unit_fighter
 
@@ -105,7 +117,10 @@ def melee_attack(a: Any, t: Any, hero: Any, alive: int | None, t_models: int, o:
         raise InputError("cover", True, "shooting only (cover gives +1 Defense against shooting, not melee)")
     if o.get("moved"):
         raise InputError("moved", True, "shooting only (Indirect's -1 after moving); a melee is a charge")
+    if o.get("target_moved"):
+        raise InputError("target_moved", True, "shooting only (Entrenched counts against shooting)")
     charger = unit_fighter(a.unit, models=alive, hero=a.hero, fatigued=bool(o.get("fatigued")))
+    charger = replace(charger, hit_modifiers=attacker.hit_modifiers, versatile=attacker.versatile, snipe=attacker.snipe)
     if not charger.groups and not charger.hero_groups:
         raise InputError("phase", "melee", f"a phase in which {a.name} has a weapon")
     target = unit_fighter(t.unit, models=t_models, hero=hero, fatigued=bool(o.get("target_fatigued")))

@@ -25,7 +25,7 @@ from ..engine.rng import seed_stream, trial_state
 from ..outcome import Tally
 from . import compiled as cmp
 from .engine import CHUNK, N_COLUMNS, _apply, _d6, pack_groups
-from .melee import CompiledSide, Melee, compile_side, fear_of, signature, strikes
+from .melee import CompiledSide, Melee, back_strikes, charge_strikes, compile_side, counter_strikes, fear_of, signature
 from .melee_exact import tally_from
 
 __all__ = ["melee_simulate"]
@@ -55,7 +55,9 @@ def _half(tough, single, start, i, w):
 @njit(**JIT)
 def _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, sides, row, layout):
     """Trials of chunks ``slot, slot + n_slots, ...``: the joint final state, then the morale tests."""
-    (tc, dc, rc, qc, fc, cumc, fearc, sigc, morc, tt, dt, rt, qt, ft, cumt, feart, sigt, mort) = sides
+    (tc, dc, rc, qc, fc, cumc, fearc, sigc, morc, odc, orc, tt, dt, rt, qt, ft, cumt, feart, sigt, mort, odt, ort) = (
+        sides
+    )
     mc = tc.shape[0]
     mt = tt.shape[0]
     kc = 0
@@ -69,9 +71,9 @@ def _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, side
     for c in range(slot, n_chunks, n_slots):
         for t in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             state = trial_state(key, gamma, t)
-            state, ic, wc, xc = _apply(state, gamma, counter, natural, tc, dc, rc, 0, 0, 0)
-            state, it, wt, _ = _apply(state, gamma, charge[sigc[ic]], natural, tt, dt, rt, 0, 0, 0)
-            state, ic, wc, xc = _apply(state, gamma, back[sigt[it]], natural, tc, dc, rc, ic, wc, xc)
+            state, ic, wc, xc = _apply(state, gamma, counter, natural, tc, dc, rc, odc, orc, 0, 0, 0)
+            state, it, wt, _ = _apply(state, gamma, charge[sigc[ic]], natural, tt, dt, rt, odt, ort, 0, 0, 0)
+            state, ic, wc, xc = _apply(state, gamma, back[sigt[it]], natural, tc, dc, rc, odc, orc, ic, wc, xc)
             row[layout[0] + (ic * kc + wc) * st_size + it * kt + wt] += 1
             if it >= mt:
                 result = 0
@@ -138,7 +140,10 @@ def _side_arrays(side: CompiledSide, per_state: np.ndarray) -> tuple[np.ndarray,
     t = side.target
     fear = np.array([fear_of(side, i) for i in range(t.models + 1)], dtype=np.int64)
     morale = np.array([t.single_tough, t.starting_size], dtype=np.int64)
-    return (t.tough, t.defense, t.regeneration, t.test_quality, t.test_fearless, t.cum, fear, per_state, morale)
+    return (
+        t.tough, t.defense, t.regeneration, t.test_quality, t.test_fearless, t.cum, fear, per_state, morale,
+        t.own_defense, t.own_regeneration,
+    )  # fmt: skip
 
 
 def melee_simulate(melee: Melee, trials: int, seed: int = 0) -> Tally:
@@ -147,10 +152,9 @@ def melee_simulate(melee: Melee, trials: int, seed: int = 0) -> Tally:
     trials = check_trials(trials)
     seed = check_seed(seed)
     c, t = compile_side(melee.charger), compile_side(melee.target)
-    cut = melee.target.counter_models()
-    counter = pack_groups(strikes(melee.target, *signature(t, 0), charging=False, which="counter"))
-    charge, sig_c = _tables(c, lambda s: strikes(melee.charger, *s, charging=True, which="all", impact_cut=cut))
-    back, sig_t = _tables(t, lambda s: strikes(melee.target, *s, charging=False, which="other"))
+    counter = pack_groups(counter_strikes(melee))
+    charge, sig_c = _tables(c, lambda s: charge_strikes(melee, s))
+    back, sig_t = _tables(t, lambda s: back_strikes(melee, s))
     states_c = (c.target.models + 1) * c.target.marker_size
     states_t = (t.target.models + 1) * t.target.marker_size
     names = ("due", "passed", "shaken", "routed", "a_due", "a_shaken", "a_routed")

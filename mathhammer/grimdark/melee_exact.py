@@ -22,7 +22,7 @@ import numpy as np
 from ..outcome import Tally
 from .compiled import CompiledGroup, CompiledTarget, morale_due, morale_pass_probability, tally_of
 from .exact import _group
-from .melee import CompiledSide, Melee, compile_side, fear_of, signature, strikes
+from .melee import CompiledSide, Melee, back_strikes, charge_strikes, compile_side, counter_strikes, fear_of, signature
 
 __all__ = ["melee_exact", "outcome_of"]
 
@@ -64,14 +64,13 @@ def joint(melee: Melee) -> tuple[np.ndarray, CompiledSide, CompiledSide]:
     tc, tt = c.target, t.target
     kc = tc.marker_size
     kt = tt.marker_size
-    vc = _apply(_start(tc), strikes(melee.target, *signature(t, 0), charging=False, which="counter"), tc)
-    cut = melee.target.counter_models()
+    vc = _apply(_start(tc), counter_strikes(melee), tc)
     charge: dict[tuple[int, int], np.ndarray] = {}
     both = np.zeros((vc.size, (tt.models + 1) * kt))
     for s in np.flatnonzero(vc):
         sig = signature(c, int(s) // kc)
         if sig not in charge:
-            groups = strikes(melee.charger, *sig, charging=True, which="all", impact_cut=cut)
+            groups = charge_strikes(melee, sig)
             charge[sig] = _apply(_start(tt), groups, tt)
         both[s] = vc[s] * charge[sig]
     back: dict[tuple[int, int], np.ndarray] = {}
@@ -79,7 +78,7 @@ def joint(melee: Melee) -> tuple[np.ndarray, CompiledSide, CompiledSide]:
     for s in np.flatnonzero(both.any(axis=0)):
         sig = signature(t, int(s) // kt)
         if sig not in back:
-            back[sig] = _apply(np.eye(vc.size), strikes(melee.target, *sig, charging=False, which="other"), tc)
+            back[sig] = _apply(np.eye(vc.size), back_strikes(melee, sig), tc)
         out[:, s] = both[:, s] @ back[sig]
     return out, c, t
 

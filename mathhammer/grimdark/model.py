@@ -24,6 +24,18 @@ from .rules import Rule, parse_rules, rating
 
 RuleInput = str | Mapping[str, object] | Rule
 
+#: Weapon rules that act only in melee (Furious, Impact; Thrust and Lance: "AP(+1) in melee").
+MELEE_ONLY = ("Furious", "Impact", "Thrust", "Lance", "Counter")
+
+#: Weapon rules that act only when shooting.
+SHOOTING_ONLY = ("Indirect", "Relentless", "Lock-On", "Sniper")
+
+#: Who Takedown and Sniper pick as their individual target: the joined hero, or a model of the unit.
+SNIPE = ("hero", "model")
+
+#: The choices of Versatile Attack (GF v3.5 army books): AP(+1), or +1 to hit rolls.
+VERSATILE = ("ap", "hit")
+
 
 def _rules(value: Iterable[RuleInput] | str, scope: str, field: str) -> tuple[Rule, ...]:
     if value is None:
@@ -73,8 +85,8 @@ class Weapon:
         _flag("melee", self.melee)
         object.__setattr__(self, "rules", _rules(self.rules, "weapon", "rules"))
         object.__setattr__(self, "effects", parse_effects(self.effects, "effects"))
-        shooting_only = [r.name for r in self.rules if r.name in ("Indirect", "Relentless", "Lock-On")]
-        melee_only = [r.name for r in self.rules if r.name in ("Furious", "Impact", "Counter")]
+        shooting_only = [r.name for r in self.rules if r.name in SHOOTING_ONLY]
+        melee_only = [r.name for r in self.rules if r.name in MELEE_ONLY]
         if self.melee and shooting_only:
             raise InputError("rules", shooting_only[0], "rules of shooting weapons on a shooting weapon (melee=False)")
         if not self.melee and melee_only:
@@ -106,15 +118,27 @@ class Attacker:
     Attributes:
         groups: its weapon groups, resolved in order.
         quality: Quality (4 means 4+), the hit roll's target.
-        hit_modifier: the sum of other modifiers to hit; the total (with
-            Indirect's -1) is capped at +1/-1 (seed: "łączna wartość
+        hit_modifier: one more modifier to hit (0: none); kept for the API, it is one
+            entry of :attr:`hit_modifiers` more. The total of all modifiers (with
+            Indirect's -1 and the rules') is capped at +1/-1 (seed: "łączna wartość
             modyfikatorów ... nie może przekroczyć +1 ani -1").
         charging: the unit charged this activation (Furious, Impact).
         fatigued: the unit already attacked in melee this round: its melee weapons hit only on unmodified
             6s and it has no Impact hits ([BG 3.4.1] Fatigue; GF v3.5 common rules, Impact).
         moved: the unit moved before shooting (Indirect's -1).
-        distance: distance to the target in inches (Relentless: over 9");
-            None: unknown (no Relentless bonus, a warning; ranges unchecked).
+        distance: distance to the target in inches (Relentless, Stealth, Artillery, Entrenched:
+            over 9"); None: unknown (no such rule applied, a warning; ranges unchecked).
+        hit_modifiers: other modifiers to hit, one entry per effect (``(1, -1)``: a +1 and a -1),
+            kept apart so that Lock-On and Unstoppable drop only the negative ones.
+        rules: unit rules of the attacking unit that change its attacks: Artillery (+1 to hit
+            shooting over 9"), Versatile Attack (see :attr:`versatile`).
+        versatile: the effect picked for Versatile Attack this activation: ``"ap"`` (AP(+1)) or
+            ``"hit"`` (+1 to hit rolls), applied to every weapon of the attack; None: with the
+            Versatile Attack rule among :attr:`rules`, the one giving more expected wounds is
+            picked (and said in the warnings), else none.
+        snipe: the individual target of Takedown and Sniper weapons: ``"hero"`` (the joined hero)
+            or ``"model"`` (a model of the unit, the one next in line); None: the hero when one is
+            joined, else a model.
     """
 
     groups: tuple[WeaponGroup, ...]
@@ -124,6 +148,10 @@ class Attacker:
     moved: bool = False
     distance: float | None = None
     fatigued: bool = False
+    hit_modifiers: tuple[int, ...] = ()
+    rules: tuple[Rule, ...] = ()
+    versatile: str | None = None
+    snipe: str | None = None
 
     def __post_init__(self) -> None:
         groups = tuple(self.groups)
@@ -135,6 +163,18 @@ class Attacker:
             raise InputError("hit_modifier", self.hit_modifier, "a whole number, e.g. -1, 0 or 1")
         if not -9 <= self.hit_modifier <= 9:
             raise InputError("hit_modifier", self.hit_modifier, "a whole number from -9 to 9")
+        if isinstance(self.hit_modifiers, str | int) or self.hit_modifiers is None:
+            raise InputError("hit_modifiers", self.hit_modifiers, "a sequence of whole numbers, e.g. (1, -1)")
+        mods = tuple(self.hit_modifiers)
+        for k, m in enumerate(mods):
+            if isinstance(m, bool) or not isinstance(m, int) or not -9 <= m <= 9:
+                raise InputError(f"hit_modifiers[{k}]", m, "a whole number from -9 to 9, e.g. -1, 0 or 1")
+        object.__setattr__(self, "hit_modifiers", mods)
+        object.__setattr__(self, "rules", _rules(self.rules, "unit", "rules"))
+        if self.versatile is not None and self.versatile not in VERSATILE:
+            raise InputError("versatile", self.versatile, "ap (AP(+1)), hit (+1 to hit rolls) or None")
+        if self.snipe is not None and self.snipe not in SNIPE:
+            raise InputError("snipe", self.snipe, "model (a model of the unit) or None (hero is named, not modelled)")
         for name in ("charging", "moved", "fatigued"):
             _flag(name, getattr(self, name))
         if self.distance is not None:
@@ -152,7 +192,7 @@ class Hero:
     Attributes:
         tough: its Tough(X).
         defense: its Defense (4 means 4+), rolled for hits it would take.
-        rules: unit special rules of the hero (Regeneration, Tough(X)).
+        rules: unit special rules of the hero (Regeneration, Tough(X), Stealth, Shielded, ...).
         quality: its Quality, for the unit's morale test (the better of the two is used); None: the unit's.
         fearless: the hero has Fearless (see :class:`Defender`); the unit's Fearless needs it too.
         effects: generic effects of army-book rules (``regeneration``, ``ap_reduction``); the unit's need
@@ -186,7 +226,8 @@ class Defender:
         defense: Defense (4 means 4+).
         tough: Tough(X) of each model (1: one wound removes a model).
         quality: Quality for its morale test.
-        rules: unit special rules (Tough(X), Regeneration).
+        rules: unit special rules (Tough(X), Regeneration, Stealth, Artillery, Entrenched,
+            Shielded); a rule of "units where all models have this rule" needs the joined hero's too.
         cover: the unit is in cover (+1 to Defense rolls against shooting).
         hero: an optional joined :class:`Hero`.
         starting_models: the unit's starting size, the joined hero not counted; None: ``models``
@@ -198,6 +239,7 @@ class Defender:
             a joined hero, the hero must have it too (``Hero.fearless``).
         effects: generic effects of army-book rules (:mod:`~mathhammer.grimdark.effects`:
             ``regeneration``, ``ap_reduction``), active while all models left have them.
+        moved: the unit moved during this round (Entrenched then gives nothing).
     """
 
     models: int = 1
@@ -210,6 +252,7 @@ class Defender:
     starting_models: int | None = None
     fearless: bool = False
     effects: tuple[Effect, ...] = ()
+    moved: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", whole("models", self.models, 1, 999, "models in the target unit"))
@@ -224,6 +267,7 @@ class Defender:
         _flag("cover", self.cover)
         _flag("fearless", self.fearless)
         object.__setattr__(self, "effects", parse_effects(self.effects, "effects"))
+        _flag("moved", self.moved)
         if self.hero is not None and not isinstance(self.hero, Hero):
             raise InputError("hero", self.hero, "a Hero or None")
         if self.models * self.tough + (self.hero.tough if self.hero else 0) > 4000:

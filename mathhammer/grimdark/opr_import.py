@@ -77,13 +77,14 @@ from ..errors import InputError
 from ..profiles.loader import ProfileError
 from .army_rules import ArmyRule, load_table, match
 from .common_rules import number_changing, rule
+from .model import MELEE_ONLY, SHOOTING_ONLY
 from .profiles import MARKER_RULES, UNIT_RULES, load_text
 from .rules import KNOWN
 
 _UNIT_KEYS = ("units", "army", "list")
 _WEAPON_KEYS = ("loadout", "weapons", "equipment")
-_SHOOTING_ONLY = {"Indirect", "Relentless", "Lock-On"}
-_MELEE_ONLY = {"Furious", "Impact", "Counter"}
+_SHOOTING_ONLY = set(SHOOTING_ONLY)
+_MELEE_ONLY = set(MELEE_ONLY)
 
 
 def _key(name: str) -> str:

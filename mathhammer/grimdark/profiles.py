@@ -38,7 +38,7 @@ from ..errors import InputError
 from ..profiles.loader import ProfileError, load_folders, lookup, parse
 from ..validate import whole
 from .effects import Effect
-from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
+from .model import MELEE_ONLY, SHOOTING_ONLY, Attacker, Defender, Hero, Weapon, WeaponGroup
 from .rules import KNOWN, Rule, parse_rule, rating
 
 #: Rules of models that the core rules write on the unit but this package
@@ -48,8 +48,13 @@ MODEL_RULES = ("Furious", "Relentless", "Impact")
 #: (may join a unit) and Fearless (GF v3.5 common rules: a failed morale test passes on a 4+; the
 #: ``fearless`` of :func:`unit_defender`'s Defender and Hero).
 MARKER_RULES = ("Hero", "Fearless")
+#: Unit rules of the target that change the numbers of an attack on it (GF v3.5 common rules and army
+#: books): passed to :func:`unit_defender`'s Defender and joined Hero.
+TARGET_RULES = ("Regeneration", "Stealth", "Artillery", "Entrenched", "Shielded")
+#: Unit rules of the attacker that change its attacks: passed to :func:`unit_attacker`'s Attacker.
+ATTACKER_RULES = ("Artillery", "Versatile Attack", "Slayer")
 #: Every rule a unit's ``rules`` may hold (Fear(X): GF v3.5 common rules, counted in the melee result).
-UNIT_RULES = ("Tough", "Regeneration", "Fear", *MODEL_RULES, *MARKER_RULES)
+UNIT_RULES = ("Tough", *dict.fromkeys(TARGET_RULES + ATTACKER_RULES), "Fear", *MODEL_RULES, *MARKER_RULES)
 
 
 def _key(name: str) -> str:
@@ -75,7 +80,7 @@ def _rule_name(value: object) -> str | None:
 
 
 def _unit_rule(value: object) -> Rule:
-    """One unit rule (Tough(X), Regeneration, Furious, Relentless, Impact(X), Hero)."""
+    """One unit rule (one of :data:`UNIT_RULES`)."""
     name = _rule_name(value)
     by_key = {_key(n): n for n in UNIT_RULES}
     canonical = by_key.get(_key(name)) if name else None
@@ -161,7 +166,7 @@ class WeaponSpec(_Frozen):
         if len(names) < len(self.rules):
             raise ValueError("allowed: each rule at most once")
         melee = self.range == 0
-        wrong = sorted(names & ({"Indirect", "Relentless", "Lock-On"} if melee else {"Furious", "Impact", "Counter"}))
+        wrong = sorted(names & (set(SHOOTING_ONLY) if melee else set(MELEE_ONLY)))
         if wrong:
             kind = "shooting weapons (range > 0)" if melee else "melee weapons (range = 0)"
             raise ValueError(f"allowed: {', '.join(wrong)} only on {kind}")
@@ -233,7 +238,8 @@ class GFUnit:
         defense: Defense (4 means 4+).
         tough: Tough(X) of each model (from ``tough`` or a ``Tough(X)`` rule).
         points: the unit's cost.
-        rules: unit rules (Tough, Regeneration, Furious, Relentless, Impact, Hero).
+        rules: unit rules (Tough, Regeneration, Furious, Relentless, Impact, Hero, Fearless, Stealth,
+            Artillery, Entrenched, Shielded, Versatile Attack).
         weapons: its weapons.
         source: where the values come from.
         sample: True for our illustrative samples (not army-book data).
@@ -395,20 +401,21 @@ def unit_attacker(
         groups.insert(0, WeaponGroup(n, Weapon("Impact", attacks=0, melee=True, rules=(impact[0],))))
     if not groups:
         return None
-    return Attacker(tuple(groups), quality=unit.quality, charging=charging, distance=distance)
+    rules = tuple(r for r in unit.rules if r.name in ATTACKER_RULES)
+    return Attacker(tuple(groups), quality=unit.quality, charging=charging, distance=distance, rules=rules)
 
 
 def unit_defender(unit: GFUnit, models: int | None = None, cover: bool = False, hero: GFUnit | None = None) -> Defender:
     """The unit as the target (its Tough, Regeneration, Defense and Quality for morale), with an optional
     joined ``hero`` (see :func:`join_hero`), which takes wounds only after the rest of the unit."""
     n = _models(unit, models)
-    rules = tuple(r for r in unit.rules if r.name in ("Tough", "Regeneration"))
+    rules = tuple(r for r in unit.rules if r.name in ("Tough", *TARGET_RULES))
     joined = None
     if hero is not None:
         joined = Hero(
             tough=hero.tough,
             defense=hero.defense,
-            rules=tuple(r for r in hero.rules if r.name == "Regeneration"),
+            rules=tuple(r for r in hero.rules if r.name in TARGET_RULES),
             quality=hero.quality,
             fearless=any(r.name == "Fearless" for r in hero.rules),
             effects=tuple(e for e in hero.effects if e.kind != "ap"),
@@ -444,6 +451,8 @@ def unit_fighter(unit: GFUnit, models: int | None = None, hero: GFUnit | None = 
         fear=rating(unit.rules, "Fear"),
         hero_fear=rating(hero.rules, "Fear") if hero is not None else 0,
         fatigued=fatigued,
+        rules=tuple(r for r in unit.rules if r.name in ATTACKER_RULES),
+        hero_rules=tuple(r for r in hero.rules if r.name in ATTACKER_RULES) if hero is not None else (),
     )
 
 

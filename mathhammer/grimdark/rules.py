@@ -53,9 +53,19 @@ KNOWN: dict[str, tuple[str, bool, int]] = {
     "Unstoppable": ("weapon", False, 0),
     "Precise": ("weapon", False, 0),
     "Counter": ("weapon", False, 0),
+    "Thrust": ("weapon", False, 0),
+    "Lance": ("weapon", False, 0),
+    "Takedown": ("weapon", False, 0),
+    "Sniper": ("weapon", False, 0),
     "Tough": ("unit", True, 1),
     "Regeneration": ("unit", False, 0),
     "Fear": ("unit", True, 1),
+    "Stealth": ("unit", False, 0),
+    "Artillery": ("unit", False, 0),
+    "Entrenched": ("unit", False, 0),
+    "Shielded": ("unit", False, 0),
+    "Versatile Attack": ("unit", False, 0),
+    "Slayer": ("unit", False, 0),
 }
 
 _RATING_MAX = 99

@@ -15,7 +15,9 @@ and a Result speaks of wounds and morale tests:
 
 The ad-hoc parameters: ``models, attacks, quality, rule (a list), target_models,
 target_defense, target_tough, target_rule, target_quality, cover, melee,
-charging, range, name, target_hero_tough, target_hero_defense``.
+charging, moved, range, name, target_hero_tough, target_hero_defense, hit_mod
+(a number or a list, one entry per effect), versatile (ap, hit or best: the
+attacker has Versatile Attack), target_moved, snipe (model; hero is refused)``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from ..validate import number, target_number, whole
 from .compiled import is_melee, morale_quality
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 from .outcomes import OUTCOMES
+from .rules import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..cells import Plan
@@ -53,6 +56,25 @@ OPTIONS: dict[str, Option] = {
         Option("cover", "the target is in cover: +1 to Defense rolls against shooting (core rules, Cover)"),
         Option("charging", "the attacker charged (Furious, Impact, Lance, Thrust)"),
         Option("moved", "the attacker moved before shooting (GF v3.5 common rules, Indirect: -1 to hit after moving)"),
+        Option(
+            "hit_mod",
+            "modifiers to hit, one per effect (a number or a list: [1, -1]); Lock-On and Unstoppable drop the "
+            "negative ones, the total is capped at +1/-1",
+            "str",
+        ),
+        Option(
+            "versatile",
+            "Versatile Attack's pick (GF v3.5 army books): ap (AP(+1)) or hit (+1 to hit); default: the one with "
+            "more expected wounds",
+            "str",
+        ),
+        Option(
+            "snipe",
+            "Takedown/Sniper's individual target (GF v3.5 common rules): model (a model of the unit, the default); "
+            "hero is refused (sniping a joined hero is not modelled)",
+            "str",
+        ),
+        Option("target_moved", "the target moved this round (GF v3.5 common rules, Entrenched: no -2 to hit then)"),
         Option("hero", "a hero joined to the target, wounded last (core rules, Hero)", "str"),
         Option("fatigued", "the attacker already fought a melee this round: hits only on unmodified 6s, no Impact"),
         Option("target_fatigued", "the target already fought a melee this round: strikes back hitting only on 6s"),
@@ -63,7 +85,7 @@ ADHOC_PARAMS = frozenset(
     {
         "models", "attacks", "quality", "rule", "target_models", "target_defense", "target_tough", "target_rule",
         "target_quality", "cover", "melee", "charging", "moved", "fatigued", "range", "name", "target_hero_tough",
-        "target_hero_defense",
+        "target_hero_defense", "hit_mod", "versatile", "target_moved", "snipe",
     }
 )  # fmt: skip
 
@@ -99,6 +121,26 @@ class GrimdarkAttack:
         return len(self.attacker.groups)
 
 
+def hit_mods(value: Any) -> tuple[int, ...]:
+    """``hit_mod`` as separate entries: one number (``1``, ``"-1"``) or a sequence of them.
+
+    >>> hit_mods(["1", "-1"]), hit_mods(-1), hit_mods(None)
+    ((1, -1), (-1,), ())
+    """
+    if value is None:
+        return ()
+    items = value if isinstance(value, list | tuple) else [value]
+    return tuple(whole("hit_mod", v, -9, 9, "a modifier to hit from -9 to 9, e.g. 1 or -1") for v in items)
+
+
+def _versatile(value: Any) -> str | None:
+    """Versatile Attack's pick: ``ap``, ``hit``, or ``best`` (None: the engine picks)."""
+    v = str(value).strip().lower()
+    if v not in ("ap", "hit", "best"):
+        raise InputError("versatile", value, "ap (AP(+1)), hit (+1 to hit rolls) or best (the more expected wounds)")
+    return None if v == "best" else v
+
+
 def build_adhoc(params: Mapping[str, Any]) -> tuple[Attacker, Defender]:
     """The attacker (one weapon group) and the defender from raw values by parameter name."""
     unknown = sorted(set(params) - ADHOC_PARAMS)
@@ -124,6 +166,11 @@ def build_adhoc(params: Mapping[str, Any]) -> tuple[Attacker, Defender]:
         moved=bool(get("moved", False)),
         fatigued=bool(get("fatigued", False)),
         distance=None if distance is None else number("range", distance, 0, 999, "distance in inches"),
+        hit_modifiers=hit_mods(params.get("hit_mod")),
+        # an ad-hoc --versatile: the attacker has Versatile Attack; "best" lets the engine pick
+        rules=(Rule("Versatile Attack"),) if params.get("versatile") is not None else (),
+        versatile=None if params.get("versatile") is None else _versatile(params["versatile"]),
+        snipe=None if params.get("snipe") is None else str(params["snipe"]).strip().lower(),
     )
     defense = target_number("target_defense", get("target_defense", "4"), "Defense")
     hero = None
@@ -140,6 +187,7 @@ def build_adhoc(params: Mapping[str, Any]) -> tuple[Attacker, Defender]:
         quality=target_number("target_quality", get("target_quality", "4"), "Quality"),
         rules=tuple(get("target_rule", [])),
         cover=bool(get("cover", False)),
+        moved=bool(get("target_moved", False)),
     )
     return attacker, defender
 
@@ -159,10 +207,15 @@ def morale_lines(attacker: Attacker, defender: Defender) -> list[str]:
     return [f"morale test from wounds: {how}; failed: Shaken (a test from wounds never Routs)"]
 
 
-def _notes(attacker: Attacker, defender: Defender) -> tuple[str, ...]:
+def _picked(attacker: Attacker, defender: Defender) -> tuple[Attacker, tuple[str, ...]]:
+    """The attacker with Versatile Attack's pick made (when it has the rule and no pick), and the attack's
+    notes (the pick included)."""
     from .compiled import compile_attack
+    from .exact import versatile_choice
 
-    return tuple(compile_attack(attacker, defender).warnings)
+    notes: list[str] = []
+    attacker = versatile_choice(attacker, defender, notes)
+    return attacker, tuple(notes) + tuple(compile_attack(attacker, defender).warnings)
 
 
 def _phase(phase: str | None) -> str:
@@ -314,13 +367,21 @@ class Grimdark:
             attacker = dataclasses.replace(attacker, moved=True)
         if attacker is None:
             raise InputError("phase", "melee" if melee else "shooting", f"a phase in which {a.name} has a weapon")
+        snipe = None if o.get("snipe") is None else str(o["snipe"]).strip().lower()
+        attacker = dataclasses.replace(attacker, hit_modifiers=hit_mods(o.get("hit_mod")), snipe=snipe)
+        if o.get("versatile") is not None:
+            if not any(r.name == "Versatile Attack" for r in a.unit.rules):
+                raise InputError("versatile", o["versatile"], f"no versatile: {a.name} has no Versatile Attack rule")
+            attacker = dataclasses.replace(attacker, versatile=_versatile(o["versatile"]))
         if melee and o.get("cover"):
             raise InputError("cover", True, "shooting only (cover gives +1 Defense against shooting, not melee)")
         if melee:
             from .melee_attack import melee_attack
 
-            return melee_attack(a, t, hero, alive, t_models, o)
+            return melee_attack(a, t, hero, alive, t_models, o, attacker)
         defender = unit_defender(t.unit, models=t_models, cover=bool(o.get("cover")), hero=hero)
+        if o.get("target_moved"):
+            defender = dataclasses.replace(defender, moved=True)
         loadout: dict[str, Any] = {
             "attacker": {
                 "unit": a.name,
@@ -341,11 +402,13 @@ class Grimdark:
             f"{alive or a.unit.models} {a.name} ({a.unit.points} pts) vs {t_models} {t.name}{joined}, "
             f"{'melee' if melee else 'shooting'}"
         )
-        return GrimdarkAttack(attacker, defender, f"{a.name} vs {t.name}", _notes(attacker, defender), loadout, head)
+        attacker, notes = _picked(attacker, defender)
+        return GrimdarkAttack(attacker, defender, f"{a.name} vs {t.name}", notes, loadout, head)
 
     def adhoc(self, params: Mapping[str, Any]) -> GrimdarkAttack:
         attacker, defender = build_adhoc(params)
-        return GrimdarkAttack(attacker, defender, "Grimdark Future", _notes(attacker, defender))
+        attacker, notes = _picked(attacker, defender)
+        return GrimdarkAttack(attacker, defender, "Grimdark Future", notes)
 
     def wrap(self, attack: Any, target: Any = None, label: str | None = None) -> GrimdarkAttack | GrimdarkMelee | None:
         """The Python API's objects as an attack: an Attacker with a Defender; None for another system's."""
@@ -363,7 +426,8 @@ class Grimdark:
             return None
         if not isinstance(target, Defender):
             raise InputError("target", target, "a Grimdark Future Defender for an Attacker")
-        return GrimdarkAttack(attack, target, label or "Grimdark Future", _notes(attack, target))
+        attack, notes = _picked(attack, target)
+        return GrimdarkAttack(attack, target, label or "Grimdark Future", notes)
 
     def exact(self, compiled: Any) -> Tally:
         from .exact import grimdark_exact
