@@ -100,7 +100,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         hero_regen = min(_regen(defender.hero.rules, defender.hero.effects).values(), default=0)
         own.append((hero_regen, _has(defender.hero.rules, "Shielded")))
     # snipe: the model a Takedown/Sniper group picked (None: no such group being resolved)
-    state = {"i": start[0], "w": start[1], "dealt": start[2], "snipe": None}
+    state = {"i": start[0], "w": start[1], "dealt": start[2], "snipe": None, "block": False}
 
     def d6():
         return rng.randint(1, 6)
@@ -124,8 +124,11 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
     def hit(ap, poison, cover, deadly, ignores_regen, shred=False):
         if state["i"] >= m or state["snipe"] not in (None, state["i"]):
             return
-        defense = models[state["i"]][1]  # the Defense of the model next in line
-        shielded = 1 if models[state["i"]][3] else 0  # Shielded: "+1 to defense rolls", all models left
+        # the Defense of the model next in line; a joined hero "must use the unit's Defense until all other
+        # models have been killed": while they stand when the group starts, the unit's (state["block"])
+        blocker = models[0] if state["block"] else models[state["i"]]
+        defense = blocker[1]
+        shielded = 1 if blocker[3] else 0  # Shielded: "+1 to defense rolls", all models left
         if state["snipe"] is not None:  # as a unit of 1: its own Shielded
             shielded = 1 if own[state["i"]][1] else 0
         roll = d6()
@@ -162,6 +165,8 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         if shooting and weapon.range is not None and attacker.distance is not None and attacker.distance > weapon.range:
             continue
         cover = 1 if (defender.cover and shooting and not _has(rules, "Blast") and not _has(rules, "Lock-On")) else 0
+        hero_joined = defender.hero is not None
+        state["block"] = hero_joined and state["i"] < m - 1
         if _has(rules, "Impact") and attacker.charging and not attacker.fatigued:
             dice = group.models * _rating(rules, "Impact")
             cut = min(impact_cut, dice)  # Counter: "-1 total Impact rolls per model with Counter"
@@ -172,6 +177,7 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         # "pick any model in the target unit as its individual target, which is resolved as if it was a unit
         # of 1": the model next in line (a model of the unit), its own Defense and rules
         state["snipe"] = state["i"] if snipes(rules) else None
+        state["block"] = hero_joined and state["i"] < m - 1 and state["snipe"] is None
         modifiers = [attacker.hit_modifier, *attacker.hit_modifiers]
         if _has(rules, "Indirect") and attacker.moved:
             modifiers.append(-1)

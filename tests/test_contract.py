@@ -85,14 +85,15 @@ def test_grimdark_result_shows_exactly_its_outcomes() -> None:
 def test_a_joined_hero_gets_its_own_wounds() -> None:
     """Seed 002 "Bohater dołączony do oddziału": the hero takes wounds only after the rest of the unit. Two
     attacks at Quality 2+ against one model at Defense 6+ and a Tough(3) hero at Defense 2+: the hero takes one
-    wound exactly when the first attack kills the model and the second wounds the hero."""
+    wound exactly when both attacks wound, both blocked at the unit's Defense 6+ (core rules, Hero: "must use
+    the unit's Defense until all other models have been killed"; the group started while the model stood)."""
     from mathhammer.grimdark import Attacker, Defender, Hero, Weapon, WeaponGroup
 
     attacker = Attacker((WeaponGroup(1, Weapon(attacks=2)),), quality=2)
     defender = Defender(1, defense=6, hero=Hero(tough=3, defense=2))
     r = mh.run(attacker, defender)
-    kill, wound = Fraction(5, 6) * Fraction(5, 6), Fraction(5, 6) * Fraction(1, 6)
-    assert abs(r.hero_wounds.pmf[1] - float(kill * wound)) < 1e-12
+    wound = Fraction(5, 6) * Fraction(5, 6)
+    assert abs(r.hero_wounds.pmf[1] - float(wound * wound)) < 1e-12
     assert r.hero_wounds.pmf.size == 4 and "hero_wounds" in r.to_dict()
     plain = mh.run(attacker, Defender(2, defense=6))
     assert "hero_wounds" not in plain.to_dict()

@@ -187,16 +187,23 @@ def test_tough_finishes_one_model_before_the_next():
     assert close(tally.models_destroyed[2], 0)
 
 
-def test_joined_hero_takes_wounds_last_with_its_own_defense():
-    """Seed, "Bohater dołączony do oddziału": the hero takes wounds only after the rest of the unit."""
+def test_joined_hero_takes_wounds_last_at_the_units_defense_while_it_stands():
+    """Seed, "Bohater dołączony do oddziału": the hero takes wounds only after the rest of the unit; core rules,
+    Hero: it "must use the unit's Defense until all other models have been killed" - all blocks of one weapon
+    group that starts while the unit's models stand are rolled at the unit's Defense (issue 25 point 5), the
+    hero's own Defense only for a group that starts with the hero alone."""
     defender = Defender(1, defense=6, hero=Hero(tough=3, defense=2))
     tally = grimdark_exact(attack(attacks=2, quality=2), defender)
-    kill = F(5, 6) * F(5, 6)
-    hero_wound = F(5, 6) * F(1, 6)
-    assert close(tally.models_destroyed[1], 1 - (1 - kill) ** 2)
-    assert close(tally.wounds_on_next[1], kill * hero_wound)
-    assert close(tally.wounds[2], kill * hero_wound)
+    wound = F(5, 6) * F(5, 6)  # Quality 2+, blocked on 6+ (the unit's Defense) for both hits
+    assert close(tally.models_destroyed[1], 1 - (1 - wound) ** 2)
+    assert close(tally.wounds_on_next[1], wound * wound)
+    assert close(tally.wounds[2], wound * wound)
     assert close(tally.models_destroyed[2], 0)
+    # two groups of one attack each: the second starts with the hero alone when the first killed the model
+    two = Attacker((WeaponGroup(1, Weapon("a")), WeaponGroup(1, Weapon("b"))), quality=2)
+    tally = grimdark_exact(two, defender)
+    hero_own = F(5, 6) * F(1, 6)  # blocked on 2+
+    assert close(tally.wounds_on_next[1], wound * hero_own)
 
 
 def test_deadly_does_not_carry_over():

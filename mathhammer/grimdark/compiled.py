@@ -18,7 +18,9 @@ ataku strzeleckiego", steps 5-8):
    first (this order matters only when the Defense changes inside a group,
    i.e. when a joined hero with another Defense is reached).
 4. **Defense roll** per hit, against the Defense of the model next in line
-   to take a wound (the unit's models first, the hero last): saved on
+   to take a wound (the unit's models first, the hero last; with a joined
+   hero, the unit's Defense for every hit of a group that starts while another
+   model stands): saved on
    ``die + cover - AP >= Defense``; :data:`NATURAL_DEFENSE` (6 always saves,
    1 always fails); with Poison/Bane a natural 6 is re-rolled once, the
    re-roll stands. :func:`save_mask`. The AP includes the army-book rules
@@ -91,8 +93,11 @@ package does with them:
 - **Hero** [BG 3.4.1]: a hero (up to Tough(6)) may join one multi-model unit;
   it "may take morale tests on behalf of the unit, but must use the unit's
   Defense until all other models have been killed", and the unit's size "is
-  increased by 1". Here: the hero takes wounds last (so every hit before
-  that is rolled against the unit's Defense, the hero's own after), it
+  increased by 1". Here: the hero takes wounds last; blocks are rolled per
+  weapon group ([BG 3.4.1] "Roll to Block"), so every hit of a group that
+  starts while another model stands is blocked at the unit's Defense, the
+  hits reaching the hero included (:attr:`CompiledTarget.block_defense`), and
+  a group that starts with the hero alone at the hero's own; it
   counts in the starting size for morale, and the morale test uses the
   better of the unit's and the hero's Quality (:func:`morale_quality`).
 - **Morale** [3.5.1 core]: "At the end of any activation (whether it's their
@@ -384,6 +389,15 @@ class CompiledTarget:
     @property
     def models(self) -> int:
         return int(self.tough.size)
+
+    @property
+    def block_defense(self) -> np.ndarray:
+        """int64[M]: the Defense each model's hits are blocked at while the unit's other models stand: with
+        a joined hero, the unit's for every model, the hero included (Hero: "must use the unit's Defense
+        until all other models have been killed"); else :attr:`defense`."""
+        if not self.hero or self.models < 2:
+            return self.defense
+        return np.full_like(self.defense, self.defense[0])
 
     @property
     def cum(self) -> np.ndarray:

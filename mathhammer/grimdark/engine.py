@@ -129,22 +129,27 @@ def _snipe(state, gamma, params, g, natural, tough, own_defense, own_regen, i, w
 
 
 @njit(**JIT)
-def _trial(state, gamma, params, natural, tough, defense, regen, own_defense, own_regen):
+def _trial(state, gamma, params, natural, tough, defense, regen, own):
     """One attack: ``(state, models removed, marker, damage dealt)``."""
-    return _apply(state, gamma, params, natural, tough, defense, regen, own_defense, own_regen, 0, 0, 0)
+    return _apply(state, gamma, params, natural, tough, defense, regen, own, 0, 0, 0)
 
 
 @njit(**JIT)
-def _apply(state, gamma, params, natural, tough, defense, regen, own_defense, own_regen, i, w, dealt):
+def _apply(state, gamma, params, natural, tough, defense, regen, own, i, w, dealt):
     """The groups of ``params`` against a target with ``i`` models removed, ``w`` wounds on the next
-    and ``dealt`` wounds taken so far: ``(state, i, w, dealt)``."""
+    and ``dealt`` wounds taken so far: ``(state, i, w, dealt)``. ``own``: int64[3, M], each model's Defense
+    and Regeneration as a unit of 1 (Takedown, Sniper), and the Defense its hits are blocked at while the
+    unit's other models stand (a joined hero: the unit's, :attr:`CompiledTarget.block_defense`)."""
     m = tough.shape[0]
     for g in range(params.shape[0]):
         if i >= m:
             break
         if params[g, G_SNIPE]:
-            state, i, w, dealt = _snipe(state, gamma, params, g, natural, tough, own_defense, own_regen, i, w, dealt)
+            state, i, w, dealt = _snipe(state, gamma, params, g, natural, tough, own[0], own[1], i, w, dealt)
             continue
+        # Hero: "must use the unit's Defense until all other models have been killed": every hit of a group
+        # that starts while they stand is blocked at the unit's Defense (the hero's own after)
+        blocks = own[2] if i < m - 1 else defense
         blast = params[g, G_BLAST]
         b = min(blast, m - i) if blast > 0 else 1
         mask = params[g, G_HIT_MASK]
@@ -161,14 +166,14 @@ def _apply(state, gamma, params, natural, tough, defense, regen, own_defense, ow
             if d == 6:
                 state, i, w, dealt = _hits(
                     state, gamma, b, params[g, G_AP_SIX], params[g, G_POISON], cover, deadly, regen_ok, shred,
-                    natural, tough, defense, regen, i, w, dealt,
+                    natural, tough, blocks, regen, i, w, dealt,
                 )  # fmt: skip
                 plain = b * params[g, G_EXTRA]  # Relentless / Furious / Surge: extra plain hits per 6
             else:
                 plain = b
             state, i, w, dealt = _hits(
                 state, gamma, plain, params[g, G_AP_NORMAL], params[g, G_POISON], cover, deadly, regen_ok, shred,
-                natural, tough, defense, regen, i, w, dealt,
+                natural, tough, blocks, regen, i, w, dealt,
             )  # fmt: skip
     return state, i, w, dealt
 
@@ -197,7 +202,7 @@ def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, reg
     for c in range(slot, n_chunks, n_slots):
         for t in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             state = trial_state(key, gamma, t)
-            state, i, w, dealt = _trial(state, gamma, params, natural, tough, defense, regen, own[0], own[1])
+            state, i, w, dealt = _trial(state, gamma, params, natural, tough, defense, regen, own)
             row[d0 + dealt] += 1
             row[m0 + i] += 1
             row[k0 + w] += 1
@@ -237,6 +242,12 @@ def _run_block(key, gamma, n, params, natural, tough, defense, regen, own, moral
         )  # fmt: skip
 
 
+def own_arrays(target) -> np.ndarray:
+    """int64[3, M]: each model's own Defense and Regeneration (a unit of 1), and its block Defense
+    (:func:`_apply`)."""
+    return np.stack((target.own_defense, target.own_regeneration, target.block_defense)).astype(np.int64)
+
+
 def pack_groups(groups: Sequence[CompiledGroup]) -> np.ndarray:
     """The group table of the kernel (int64[G, N_COLUMNS]); one empty row when there is no group."""
     params = np.zeros((max(1, len(groups)), N_COLUMNS), dtype=np.int64)
@@ -271,7 +282,7 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     morale = np.array([target.single_tough, target.starting_size, target.wounds_test], dtype=np.int64)
     histograms = Histograms(sizes)
     hist = histograms.rows
-    own = np.stack((target.own_defense, target.own_regeneration)).astype(np.int64)  # as a unit of 1 (Takedown)
+    own = own_arrays(target)
     _run_block(
         np.uint64(base), np.uint64(gamma), int(trials), params, int(cmp.NATURAL_DEFENSE),
         target.tough, target.defense, target.regeneration, own, morale, target.test_quality, target.test_fearless,

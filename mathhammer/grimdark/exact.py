@@ -21,6 +21,8 @@ group applies ``A_b^attacks`` to the states whose Blast multiplier is ``b``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from ..outcome import Tally
@@ -104,21 +106,28 @@ def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.nd
     k = target.marker_size
     size = v.shape[-1]
     hit_matrix = _shred_hit_matrix if group.shred else _hit_matrix
-    plain = hit_matrix(group, target, group.ap_normal, group.poison)
-    six = hit_matrix(group, target, group.ap_six, group.poison)
+    # Hero: "must use the unit's Defense until all other models have been killed": a group that starts
+    # while they stand has every hit blocked at the unit's Defense (the hero's wounds included)
+    blocked = replace(target, defense=target.block_defense)
+    matrices = {
+        stands: (hit_matrix(group, t, group.ap_normal, group.poison), hit_matrix(group, t, group.ap_six, group.poison))
+        for stands, t in ((False, target), (True, blocked))
+    }
     p_six = 1.0 / 6.0  # a natural 6 always hits
     p_plain = (faces(group.hit_mask) - 1) / 6.0
     p_miss = 1.0 - p_six - p_plain
     out = np.zeros_like(v)
-    by_b: dict[int, list[int]] = {}
+    by_b: dict[tuple[int, bool], list[int]] = {}
     for i in range(target.models + 1):
-        by_b.setdefault(blast_multiplier(group, target.models - i), []).append(i)
-    for b, rows in by_b.items():
+        stands = target.hero and i < target.models - 1
+        by_b.setdefault((blast_multiplier(group, target.models - i), stands), []).append(i)
+    for (b, stands), rows in by_b.items():
         part = np.zeros_like(v)
         for i in rows:
             part[..., i * k : (i + 1) * k] = v[..., i * k : (i + 1) * k]
         if not part.any():
             continue
+        plain, six = matrices[stands]
         hn = np.linalg.matrix_power(plain, b)
         die = (
             p_miss * np.eye(size)
@@ -140,9 +149,9 @@ def _snipe_group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) ->
     1), whose destroyed state ``(1, 0)`` is ``(i + 1, 0)`` here, so nothing carries over to model ``i + 1``."""
     k = target.marker_size
     out = np.zeros_like(v)
-    out[target.models * k :] = v[target.models * k :]  # the unit destroyed: nothing to snipe
+    out[..., target.models * k :] = v[..., target.models * k :]  # the unit destroyed: nothing to snipe
     for i in range(target.models):
-        rows = v[i * k : (i + 1) * k]
+        rows = v[..., i * k : (i + 1) * k]
         if not rows.any():
             continue
         tough = int(target.tough[i])
@@ -152,12 +161,17 @@ def _snipe_group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) ->
             regeneration=target.own_regeneration[i : i + 1],
             single_tough=0,
         )
-        small = np.zeros(2 * tough)
-        small[:tough] = rows[:tough]
+        small = np.zeros((*v.shape[:-1], 2 * tough))
+        small[..., :tough] = rows[..., :tough]
         small = _group(small, group, one)
-        out[i * k : i * k + tough] += small[:tough]
-        out[(i + 1) * k] += small[tough]  # the model killed: the next model untouched
+        out[..., i * k : i * k + tough] += small[..., :tough]
+        out[..., (i + 1) * k] += small[..., tough]  # the model killed: the next model untouched
     return out
+
+
+def apply_group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.ndarray:
+    """One compiled group applied to a distribution over the target's states (or to each row of a matrix)."""
+    return _snipe_group(v, group, target) if group.snipe else _group(v, group, target)
 
 
 def exact_compiled(attack: CompiledAttack) -> Tally:
@@ -167,7 +181,7 @@ def exact_compiled(attack: CompiledAttack) -> Tally:
     v = np.zeros((target.models + 1) * k)
     v[0] = 1.0
     for group in attack.groups:
-        v = _snipe_group(v, group, target) if group.snipe else _group(v, group, target)
+        v = apply_group(v, group, target)
     cum = target.cum
     damage = np.zeros(target.damage_size)
     destroyed = np.zeros(target.models + 1)
@@ -204,8 +218,6 @@ def versatile_choice(attacker: Attacker, defender: Defender, warnings: list[str]
     """The attacker with Versatile Attack's effect picked when the unit has the rule and no pick is given:
     the one with more expected wounds against ``defender`` (this engine), AP(+1) on a tie; the choice and
     both figures go to ``warnings``. Any other attacker is returned as it is."""
-    from dataclasses import replace
-
     from .model import VERSATILE
     from .rules import has
 

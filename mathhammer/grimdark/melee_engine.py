@@ -24,7 +24,7 @@ from ..engine.options import check_seed, check_trials
 from ..engine.rng import seed_stream, trial_state
 from ..outcome import Tally
 from . import compiled as cmp
-from .engine import CHUNK, N_COLUMNS, _apply, _d6, pack_groups
+from .engine import CHUNK, N_COLUMNS, _apply, _d6, own_arrays, pack_groups
 from .melee import CompiledSide, Melee, back_strikes, charge_strikes, compile_side, counter_strikes, fear_of, signature
 from .melee_exact import tally_from
 
@@ -53,11 +53,9 @@ def _half(tough, single, start, i, w):
 
 
 @njit(**JIT)
-def _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, sides, row, layout):
+def _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, sides, ownc, ownt, row, layout):
     """Trials of chunks ``slot, slot + n_slots, ...``: the joint final state, then the morale tests."""
-    (tc, dc, rc, qc, fc, cumc, fearc, sigc, morc, odc, orc, tt, dt, rt, qt, ft, cumt, feart, sigt, mort, odt, ort) = (
-        sides
-    )
+    (tc, dc, rc, qc, fc, cumc, fearc, sigc, morc, tt, dt, rt, qt, ft, cumt, feart, sigt, mort) = sides
     mc = tc.shape[0]
     mt = tt.shape[0]
     kc = 0
@@ -71,9 +69,9 @@ def _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, side
     for c in range(slot, n_chunks, n_slots):
         for t in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             state = trial_state(key, gamma, t)
-            state, ic, wc, xc = _apply(state, gamma, counter, natural, tc, dc, rc, odc, orc, 0, 0, 0)
-            state, it, wt, _ = _apply(state, gamma, charge[sigc[ic]], natural, tt, dt, rt, odt, ort, 0, 0, 0)
-            state, ic, wc, xc = _apply(state, gamma, back[sigt[it]], natural, tc, dc, rc, odc, orc, ic, wc, xc)
+            state, ic, wc, xc = _apply(state, gamma, counter, natural, tc, dc, rc, ownc, 0, 0, 0)
+            state, it, wt, _ = _apply(state, gamma, charge[sigc[ic]], natural, tt, dt, rt, ownt, 0, 0, 0)
+            state, ic, wc, xc = _apply(state, gamma, back[sigt[it]], natural, tc, dc, rc, ownc, ic, wc, xc)
             row[layout[0] + (ic * kc + wc) * st_size + it * kt + wt] += 1
             if it >= mt:
                 result = 0
@@ -112,10 +110,10 @@ def _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, side
 
 
 @njit(**PARALLEL)
-def _run_block(key, gamma, n, natural, counter, charge, back, sides, hist, layout):
+def _run_block(key, gamma, n, natural, counter, charge, back, sides, ownc, ownt, hist, layout):
     n_slots = hist.shape[0]
     for slot in prange(n_slots):
-        _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, sides, hist[slot], layout)
+        _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, sides, ownc, ownt, hist[slot], layout)
 
 
 def _tables(side: CompiledSide, strike) -> tuple[np.ndarray, np.ndarray]:
@@ -140,10 +138,7 @@ def _side_arrays(side: CompiledSide, per_state: np.ndarray) -> tuple[np.ndarray,
     t = side.target
     fear = np.array([fear_of(side, i) for i in range(t.models + 1)], dtype=np.int64)
     morale = np.array([t.single_tough, t.starting_size], dtype=np.int64)
-    return (
-        t.tough, t.defense, t.regeneration, t.test_quality, t.test_fearless, t.cum, fear, per_state, morale,
-        t.own_defense, t.own_regeneration,
-    )  # fmt: skip
+    return (t.tough, t.defense, t.regeneration, t.test_quality, t.test_fearless, t.cum, fear, per_state, morale)
 
 
 def melee_simulate(melee: Melee, trials: int, seed: int = 0) -> Tally:
@@ -163,7 +158,7 @@ def melee_simulate(melee: Melee, trials: int, seed: int = 0) -> Tally:
     sides = (*_side_arrays(c, sig_c), *_side_arrays(t, sig_t))
     _run_block(
         np.uint64(base), np.uint64(gamma), int(trials), int(cmp.NATURAL_DEFENSE), counter, charge, back, sides,
-        histograms.rows, histograms.layout,
+        own_arrays(c.target), own_arrays(t.target), histograms.rows, histograms.layout,
     )  # fmt: skip
     counts = {k: v.astype(np.float64) for k, v in histograms.counts().items()}
     joint = counts["joint"].reshape(states_c, states_t)

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..outcome import Tally
 from .compiled import CompiledGroup, CompiledTarget, morale_due, morale_pass_probability, tally_of
-from .exact import _group
+from .exact import apply_group
 from .melee import CompiledSide, Melee, back_strikes, charge_strikes, compile_side, counter_strikes, fear_of, signature
 
 __all__ = ["melee_exact", "outcome_of"]
@@ -31,7 +31,7 @@ WON, DRAWN, LOST = 0, 1, 2
 
 def _apply(v: np.ndarray, groups: tuple[CompiledGroup, ...], target: CompiledTarget) -> np.ndarray:
     for g in groups:
-        v = _group(v, g, target)
+        v = apply_group(v, g, target)
     return v
 
 
