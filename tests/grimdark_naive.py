@@ -85,6 +85,19 @@ def _ap_change(weapon, attacker: Attacker, defender: Defender) -> tuple[int, int
     return bonus, less
 
 
+def _test_bonus(defender, unit_stands):
+    """Banner ("This model and its unit get +1 to morale test rolls") and Morale(X) ("Gets +X to morale test
+    rolls") of the models taking the test (the unit with its hero, or the hero alone), capped at +1."""
+    hero = defender.hero
+    rules = list(hero.rules) if hero is not None else []
+    if unit_stands:
+        rules += list(defender.rules)
+    elif hero is None:
+        rules = list(defender.rules)
+    bonus = (1 if _has(rules, "Banner") else 0) + max([_rating([r], "Morale") for r in rules] or [0])
+    return min(1, bonus)
+
+
 def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start=(0, 0, 0), impact_cut=0):
     """One attack: ``(damage, models removed, wounds on the next model, morale due, morale test passed)``.
 
@@ -271,7 +284,8 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
             quality = defender.quality if hero.quality is None else hero.quality
             fearless = hero.fearless
         roll = d6()
-        passed = roll != 1 and (roll == 6 or roll >= quality)  # "one regular Quality test"
+        bonus = _test_bonus(defender, i < defender.models)
+        passed = roll != 1 and (roll == 6 or roll + bonus >= quality)  # "one regular Quality test"
         if not passed and fearless:
             passed = d6() >= 4  # Fearless: "roll one die. On a 4+ it counts as passed instead."
     return state["dealt"], i, w, due, passed
@@ -369,7 +383,7 @@ def _morale(fighter, i, w, rng):
         quality = d.quality if hero.quality is None else hero.quality
         fearless = hero.fearless
     roll = rng.randint(1, 6)
-    if roll != 1 and (roll == 6 or roll >= quality):
+    if roll != 1 and (roll == 6 or roll + _test_bonus(d, i < d.models) >= quality):
         return "passed"
     if fearless and rng.randint(1, 6) >= 4:
         return "passed"

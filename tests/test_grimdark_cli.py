@@ -251,7 +251,8 @@ def test_realistic_list_export_converts() -> None:
         ("Arc Rifle", 9, 1), ("CCW", None, 1), ("Heavy Arc Gun", 1, 3),
     ]  # fmt: skip
     assert legion.weapons[2].rules == (Rule("AP", 1), Rule("Blast", 3))
-    assert legion.rules == (Rule("Regeneration"),)  # Nano-Weave on all 10 models
+    # Nano-Weave on all 10 models; the one Legion Banner (Banner: "This model and its unit get +1 ...")
+    assert set(legion.rules) == {Rule("Regeneration"), Rule("Banner")}
     vex = units["Commander Vex"]
     assert vex.hero and (vex.tough, vex.quality, vex.points) == (3, 3, 115)
     assert [w.name for w in vex.weapons] == ["Gauss Pistol", "Phase Sword", "Wrist Blades"]
@@ -269,19 +270,21 @@ def test_realistic_list_export_converts() -> None:
     assert sum(u.points for u in units.values()) == listed
     for part in (
         "Scuttler Swarm: a combined unit",
-        "rule Banner is not modelled",
+        "rule Self-Repair is not modelled",
         "Twin Lance: 2 weapons on 1 model; written as A2",
     ):
         assert any(part in w for w in warnings), part
     assert not any("rule Slow" in w or "rule Flying" in w for w in warnings)  # movement: cannot change a number
     assert not any("rule Fear" in w for w in warnings)  # GF v3.5 common rules: Fear counts in the melee result
+    # Banner ("This model and its unit get +1 to morale test rolls"): the one model's banner is the unit's
+    assert not any("Banner" in w for w in warnings)
 
 
 def test_realistic_list_export_runs_in_attack(tmp_path: Path) -> None:
     out = tmp_path / "army.toml"
     result = run("import-opr", str(REALISTIC), "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert "warning: Steel Legionnaires: rule Banner is not modelled" in result.stderr
+    assert "warning: Steel Legionnaires: rule Self-Repair is not modelled" in result.stderr
     assert "rule Slow" not in result.stderr  # movement: cannot change a number, not warned about
     profiles = ["--profiles", str(out), "--system", "grimdark", "--json"]
     shot = run("attack", "Crawler Tank", "Steel Legionnaires + Commander Vex", "--range", "20", *profiles)

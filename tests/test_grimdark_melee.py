@@ -184,6 +184,15 @@ CASES = {
             fatigued=True,
         ),
     ),
+    # GF v3.5 common rules: Takedown in a melee (a model as a unit of 1) and a joined hero struck back
+    "takedown_hero_banner": Melee(
+        Fighter(
+            (*blades(3, 2, "AP(1)"), WeaponGroup(1, Weapon("Duel Blade", 3, melee=True, rules=("Takedown", "AP(2)")))),
+            4,
+            Defender(3, defense=4, tough=2, hero=Hero(3, defense=3, quality=3, rules=("Banner",))),
+        ),
+        Fighter(blades(4, 2), 4, Defender(4, defense=3, tough=3, rules=("Shielded",), starting_models=6)),
+    ),
     "single_monster": Melee(
         Fighter(blades(1, 6, "AP(2)", "Deadly(2)"), 3, Defender(1, defense=3, tough=6)),
         Fighter(blades(10, 1), 5, Defender(10, defense=5, quality=5)),
@@ -207,7 +216,18 @@ def test_monte_carlo_agrees_with_exact(name: str) -> None:
 
 def random_melee(rng: random.Random) -> Melee:
     def weapons(models: int) -> tuple[WeaponGroup, ...]:
-        pool = ["AP(1)", "AP(2)", "Rending", "Deadly(2)", "Furious", "Counter", "Impact(1)", "Bane", "Shred", "Thrust"]
+        pool = [
+            "AP(1)",
+            "Rending",
+            "Deadly(2)",
+            "Furious",
+            "Counter",
+            "Impact(1)",
+            "Bane",
+            "Shred",
+            "Thrust",
+            "Takedown",
+        ]
         return tuple(
             WeaponGroup(rng.randint(1, models), Weapon(f"w{k}", rng.randint(1, 3), melee=True,
                                                        rules=tuple(rng.sample(pool, rng.randint(0, 2)))))
@@ -220,6 +240,7 @@ def random_melee(rng: random.Random) -> Melee:
         d = Defender(
             models, rng.randint(2, 6), tough=rng.randint(1, 3), quality=rng.randint(2, 6), hero=hero,
             starting_models=models + rng.randint(0, 2), fearless=rng.random() < 0.3,
+            rules=rng.choice([(), ("Banner",), ("Shielded",), ("Regeneration",)]),
         )  # fmt: skip
         return Fighter(
             weapons(models), rng.randint(2, 6), d, hero_groups=weapons(1) if hero else (),
@@ -341,3 +362,39 @@ def test_versatile_attack_is_picked_by_the_charger_only() -> None:
     t = melee_exact(m)
     assert mean(t.wounds) == pytest.approx(3 / 6 * 3 / 6, abs=1e-12)
     assert mean(t.attacker_wounds) == pytest.approx(2 / 6 * 3 / 6, abs=1e-12)  # Quality 5+, Defense 4+
+
+
+def test_banner_and_morale_on_the_test_roll() -> None:
+    """GF v3.5 common rules: Banner ("This model and its unit get +1 to morale test rolls") and Morale(X)
+    ("Gets +X to morale test rolls"); the total capped at +1 like every roll's (seed). A loser at Quality 5+
+    fails 4/6 without, 3/6 with a banner (on its joined hero too); Morale(2) with Banner still +1; Quality 2+
+    still fails on a natural 1."""
+    charger = Fighter((), 4, Defender(3), fear=1)
+
+    def shaken(defender: Defender) -> float:
+        return float(melee_exact(Melee(charger, Fighter((), 5, defender))).morale_shaken[1])
+
+    assert shaken(Defender(4, quality=5)) == pytest.approx(4 / 6)
+    assert shaken(Defender(4, quality=5, rules=("Banner",))) == pytest.approx(3 / 6)
+    assert shaken(Defender(4, quality=5, hero=Hero(2, rules=("Banner",)))) == pytest.approx(3 / 6)
+    assert shaken(Defender(4, quality=5, rules=("Banner", "Morale(2)"))) == pytest.approx(3 / 6)
+    assert shaken(Defender(4, quality=2, rules=("Morale(1)",))) == pytest.approx(1 / 6)
+
+
+def test_banner_from_a_profile_and_an_import() -> None:
+    """Banner and Morale(X) are read from profiles (unit rules) and no longer warned by the importer."""
+    from mathhammer.grimdark.opr_import import convert
+    from mathhammer.grimdark.profiles import load_text, unit_defender
+
+    book = {
+        "uid": "t",
+        "units": [
+            {"id": "u", "name": "Flag Guard", "size": 5, "cost": 100, "quality": 5, "defense": 4,
+             "rules": [{"name": "Banner"}, {"name": "Morale", "rating": 1}], "weapons": []},
+        ],
+    }  # fmt: skip
+    text, warnings = convert(book, "book.json")
+    unit = load_text(text, "book.toml")["Flag Guard"]
+    assert not any("Banner" in w or "Morale" in w for w in warnings)
+    d = unit_defender(unit)
+    assert {r.name for r in d.rules} >= {"Banner", "Morale"}

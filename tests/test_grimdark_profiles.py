@@ -311,7 +311,7 @@ def test_cli_prints_toml_and_warnings(app: typer.Typer) -> None:
     result = _run(app, str(FIXTURES / "army_book.json"))
     assert result.exit_code == 0, result.output
     assert load_text(result.stdout, "out.toml").keys() == {"Test Troopers", "Test Captain", "Test Beast"}
-    assert "warning: Test Beast: rule Banner is not modelled" in result.stderr  # morale: +1, not modelled yet
+    assert "warning: Test Beast: rule Odd Gift is not modelled" in result.stderr  # a rule the data does not know
 
 
 def test_cli_writes_out_and_json(app: typer.Typer, tmp_path: Path) -> None:

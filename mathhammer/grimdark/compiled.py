@@ -575,6 +575,30 @@ def morale_pass_probability(quality: int, fearless: bool) -> Fraction:
     return p
 
 
+def morale_bonus(defender: Defender, unit: bool) -> int:
+    """The modifier to the morale test roll (GF v3.5 common rules): Banner, "This model and its unit get +1
+    to morale test rolls" (the unit's or its joined hero's), and Morale(X), "Gets +X to morale test rolls";
+    ``unit``: while the unit's models stand (else the hero alone: its own). The total is capped at +1, as
+    every roll's modifiers (seed: "łączna wartość modyfikatorów ... nie może przekroczyć +1 ani -1").
+
+    >>> from .model import Hero
+    >>> morale_bonus(Defender(5, hero=Hero(2, rules=("Banner",))), True), morale_bonus(Defender(5), True)
+    (1, 0)
+    """
+    hero = defender.hero
+    if unit:  # the unit's rules and its hero's (the hero takes the test on the unit's behalf)
+        rules = tuple(defender.rules) + (tuple(hero.rules) if hero is not None else ())
+    else:
+        rules = tuple(hero.rules) if hero is not None else tuple(defender.rules)
+    bonus = (1 if has(rules, "Banner") else 0) + max((rating((r,), "Morale") for r in rules), default=0)
+    return min(1, bonus)
+
+
+def _with_bonus(quality: int, bonus: int) -> int:
+    """A Quality test's target with ``bonus`` added to the roll: a natural 1 always fails, a 6 always passes."""
+    return max(2, min(6, quality - bonus))
+
+
 def morale_quality(defender: Defender) -> int:
     """The Quality of the unit's morale test: a joined hero "may take morale tests on behalf of the unit"
     ([BG 3.4.1] Hero), so the better (lower) of the unit's and the hero's.
@@ -618,10 +642,13 @@ def compile_target(defender: Defender) -> CompiledTarget:
     # the morale test's Quality and Fearless while model i is next in line: with unit models left, the
     # better Quality of the unit and its hero, Fearless when both have it ("a unit where all models
     # have this rule"); the hero alone: its own
-    quality = [morale_quality(defender)] * n
+    # Banner ("This model and its unit get +1 to morale test rolls") and Morale(X) ("Gets +X to morale test
+    # rolls"), GF v3.5 common rules: +1 to the test roll is a Quality one better (a natural 1 still fails)
+    quality = [_with_bonus(morale_quality(defender), morale_bonus(defender, unit=True))] * n
     fearless = [int(defender.fearless and (hero is None or hero.fearless))] * n
     if hero is not None:
-        quality.append(defender.quality if hero.quality is None else hero.quality)
+        own = defender.quality if hero.quality is None else hero.quality
+        quality.append(_with_bonus(own, morale_bonus(defender, unit=False)))
         fearless.append(int(hero.fearless))
     # as a unit of 1 (Takedown, Sniper): the model's own Defense, Shielded and Regeneration
     own_defense = [defender.defense - int(has(defender.rules, "Shielded"))] * n

@@ -43,11 +43,11 @@ is left out without a warning. The TOML returned always loads with
 :func:`~mathhammer.grimdark.profiles.load_units`.
 
 >>> text, warnings = convert([{"name": "Grunts", "size": 5, "quality": "5+", "defense": 5, "cost": 60,
-...     "rules": [{"name": "Fearless"}, {"name": "Banner"}, {"name": "Scout"}],
+...     "rules": [{"name": "Fearless"}, {"name": "Ravage", "rating": 1}, {"name": "Scout"}],
 ...     "equipment": [{"name": "Rifle", "count": 5, "attacks": 1, "range": 24,
 ...                    "specialRules": [{"name": "AP", "rating": "1"}]}]}], "army.json")
 >>> warnings  # Scout (deployment) cannot change a number: no warning; Fearless is modelled
-['Grunts: rule Banner is not modelled by mathhammer; left out (Banner: "This model and its unit get +1 ... rolls.")']
+['Grunts: rule Ravage(1) is not modelled by mathhammer (an unknown rule); left out']
 >>> print(text.split("\\n\\n", 1)[1])
 [units.Grunts]
 source = "Army Forge export army.json"
@@ -60,7 +60,7 @@ weapons = [
   { name = "Rifle", range = 24, attacks = 1, rules = ["AP(1)"] },
 ]
 warnings = [
-  "Grunts: rule Banner is not modelled by mathhammer; left out (Banner: \\"This model and its unit ... rolls.\\")",
+  "Grunts: rule Ravage(1) is not modelled by mathhammer (an unknown rule); left out",
 ]
 <BLANKLINE>
 """
@@ -80,6 +80,10 @@ from .common_rules import number_changing, rule
 from .model import MELEE_ONLY, SHOOTING_ONLY
 from .profiles import MARKER_RULES, UNIT_RULES, load_text
 from .rules import KNOWN
+
+#: Rules one model gives its whole unit: Banner, "This model and its unit get +1 to morale test rolls" (GF v3.5
+#: common rules), so a banner carried by one model is the unit's.
+ONE_MODEL_FOR_ALL = frozenset({"Banner"})
 
 _UNIT_KEYS = ("units", "army", "list")
 _WEAPON_KEYS = ("loadout", "weapons", "equipment")
@@ -135,6 +139,10 @@ def _rule(value: object) -> tuple[str, int | None, bool] | None:
         r = _int(m.group(2))
         return (m.group(1), r, True) if r is not None else None
     return None
+
+
+def _name_of(value: object) -> str:
+    return str(value.get("name")) if isinstance(value, Mapping) else str(value)
 
 
 def _label(value: object) -> str:
@@ -506,7 +514,7 @@ def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str], 
                     if "count" not in inner and "count" in item:
                         inner["count"] = item["count"]  # a weapon inside an item: as many as the item
                     weapon_items.append(inner)
-                elif carried is not None and carried < models:
+                elif carried is not None and carried < models and _name_of(part) not in ONE_MODEL_FOR_ALL:
                     # a unit rule needs every model ("a unit where all models have this rule")
                     rule = _canonical(part, name, warnings, book)
                     if rule is not None:

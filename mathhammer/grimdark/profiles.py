@@ -50,7 +50,7 @@ MODEL_RULES = ("Furious", "Relentless", "Impact")
 MARKER_RULES = ("Hero", "Fearless")
 #: Unit rules of the target that change the numbers of an attack on it (GF v3.5 common rules and army
 #: books): passed to :func:`unit_defender`'s Defender and joined Hero.
-TARGET_RULES = ("Regeneration", "Stealth", "Artillery", "Entrenched", "Shielded")
+TARGET_RULES = ("Regeneration", "Stealth", "Artillery", "Entrenched", "Shielded", "Banner", "Morale")
 #: Unit rules of the attacker that change its attacks: passed to :func:`unit_attacker`'s Attacker.
 ATTACKER_RULES = ("Artillery", "Versatile Attack", "Slayer")
 #: Every rule a unit's ``rules`` may hold (Fear(X): GF v3.5 common rules, counted in the melee result).

@@ -60,6 +60,8 @@ KNOWN: dict[str, tuple[str, bool, int]] = {
     "Tough": ("unit", True, 1),
     "Regeneration": ("unit", False, 0),
     "Fear": ("unit", True, 1),
+    "Banner": ("unit", False, 0),
+    "Morale": ("unit", True, 1),
     "Stealth": ("unit", False, 0),
     "Artillery": ("unit", False, 0),
     "Entrenched": ("unit", False, 0),
