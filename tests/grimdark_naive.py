@@ -245,7 +245,8 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         for _ in range(group.models * weapon.attacks):
             roll = d6()
             # Reliable: "attacks at Quality 2+"; Sniper: "Shoots at Quality 2+"
-            quality = 2 if _has(rules, "Reliable") or _has(rules, "Sniper") else attacker.quality
+            group_quality = attacker.quality if group.quality is None else group.quality  # a joined hero's
+            quality = 2 if _has(rules, "Reliable") or _has(rules, "Sniper") else group_quality
             hits = roll == 6 or (roll != 1 and roll + modifier >= quality)
             if attacker.fatigued and weapon.melee:  # Fatigue: "only hit on unmodified rolls of 6 in melee"
                 hits = roll == 6

@@ -8,6 +8,7 @@ multi-model unit ... must use the unit's Defense until all other models have bee
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mathhammer.cli import app
-from mathhammer.grimdark import Defender, Hero, grimdark_exact
+from mathhammer.grimdark import Defender, Hero, WeaponGroup, grimdark_exact
 from mathhammer.grimdark.opr_import import convert
 from mathhammer.grimdark.profiles import find_unit, load_text, load_units, unit_attacker
 from mathhammer.grimdark.rules import Rule
@@ -150,11 +151,26 @@ def test_hero_over_tough_6_cannot_join(tmp_path: Path) -> None:
     assert "up to Tough(6)" in line
 
 
-def test_joined_hero_on_the_attacker_side_is_refused_when_shooting() -> None:
-    line = one_error(
-        run("attack", "Saurian Warriors + Field Commander", "Robot Warriors", "--system", "gf"), "ATTACKER"
-    )
-    assert "a hero joins the attacker in melee" in line
+def test_joined_hero_shoots_with_its_unit_at_its_own_quality() -> None:
+    """Core rules, Hero: a hero joined to the attacking unit shoots with its own weapons at its own Quality:
+    the unit's wounds plus the hero's alone."""
+    from mathhammer.grimdark.profiles import unit_attacker, unit_defender
+
+    both = run("attack", "Saurian Warriors + Field Commander", "Robot Warriors", "--system", "gf", "--json")
+    assert both.exit_code == 0, both.output
+    out = json.loads(both.stdout)
+    assert out["loadout"]["attacker"]["hero"]["unit"] == "Field Commander"
+    units = load_units()
+    target = unit_defender(find_unit(units, "Robot Warriors"))
+    commander = unit_attacker(find_unit(units, "Field Commander"), melee=False)
+    saurians = unit_attacker(find_unit(units, "Saurian Warriors"), melee=False)
+    assert commander is not None and saurians is not None
+    own = WeaponGroup(1, commander.groups[0].weapon, quality=3)
+    expected = grimdark_exact(dataclasses.replace(saurians, groups=(*saurians.groups, own)), target).wounds
+    at_units = grimdark_exact(dataclasses.replace(saurians, groups=(*saurians.groups, own.__class__(1, own.weapon))),
+                              target).wounds  # fmt: skip
+    assert out["wounds"]["mean"] == pytest.approx(float(expected @ np.arange(expected.size)), abs=1e-12)
+    assert out["wounds"]["mean"] > float(at_units @ np.arange(at_units.size)) + 1e-6  # Quality 3+, not 4+
 
 
 def test_joined_hero_charges_with_its_unit() -> None:

@@ -151,6 +151,11 @@ CASES = {
         Attacker((group(3, 2, "AP(1)"),), 3, rules=("Slayer",)),
         Defender(3, defense=2, tough=3, cover=True, hero=Hero(2, 3)),
     ),
+    # core rules, Hero: a hero joined to the attacker shoots at its own Quality (WeaponGroup.quality)
+    "attacker_hero_own_quality": (
+        Attacker((group(4, 1, "AP(1)"), WeaponGroup(1, Weapon("w", 2, rules=("Deadly(2)",)), quality=2)), 5),
+        Defender(3, defense=4, tough=2),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),

@@ -119,8 +119,8 @@ package does with them:
   Quality :func:`morale_quality` gives (:func:`morale_pass_probability`); a
   failed test from wounds is Shaken, never Routed, so P(Routed) is 0 after
   shooting; after a melee attack (any weapon of the attack is a melee weapon)
-  no test from wounds is reported, and the melee result, which decides the
-  test and Routed, is not modelled yet. Reading chosen: the test is rolled
+  no test from wounds is reported: the melee result decides the test and
+  Routed (:mod:`mathhammer.grimdark.melee`, a melee resolved both ways). Reading chosen: the test is rolled
   once, after the attack (the end of the activation), so its die is
   independent of the attack's dice given the unit's final state; the engines
   still roll it (Monte Carlo) or weight it per final state (exact), because
@@ -780,7 +780,8 @@ def compile_attack(attacker: Attacker, defender: Defender) -> CompiledAttack:
     if any(_snipes(g.weapon) for g in ordered):
         _check_snipe(attacker, defender, warnings)
     for g in ordered:
-        groups.extend(_compile_weapon(attacker, g.models, g.weapon, defender, warnings))
+        a = attacker if g.quality is None else replace(attacker, quality=g.quality)  # a joined hero's Quality
+        groups.extend(_compile_weapon(a, g.models, g.weapon, defender, warnings))
     # GF v3.5.1 core rules, Morale: "Units that were in melee don't take morale tests from wounds at the
     # end of an activation, but must compare the number of wounds each unit caused instead."
     target = replace(compile_target(defender), wounds_test=int(not is_melee(attacker)))

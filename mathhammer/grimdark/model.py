@@ -100,15 +100,20 @@ class WeaponGroup:
     Attributes:
         models: how many models use the weapon (in range and line of sight).
         weapon: the profile.
+        quality: the Quality of these models when it is not the attacker's (a joined hero's weapons);
+            None: :attr:`Attacker.quality`.
     """
 
     models: int
     weapon: Weapon
+    quality: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "models", whole("models", self.models, 0, 999, "models using the weapon"))
         if not isinstance(self.weapon, Weapon):
             raise InputError("weapon", self.weapon, "a Weapon")
+        if self.quality is not None:
+            object.__setattr__(self, "quality", target_number("quality", self.quality, "Quality"))
 
 
 @dataclass(frozen=True)

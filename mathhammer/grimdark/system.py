@@ -196,11 +196,14 @@ def morale_lines(attacker: Attacker, defender: Defender) -> list[str]:
     """The text report's closing lines on morale (GF v3.5.1 core rules, Morale; GF v3.5 common rules, Fearless).
 
     >>> from .model import Weapon, WeaponGroup
-    >>> morale_lines(Attacker((WeaponGroup(1, Weapon("Claws", melee=True)),)), Defender(5))
-    ['morale after melee: decided by the melee result (not modelled yet); no test from wounds']
+    >>> morale_lines(Attacker((WeaponGroup(1, Weapon("Claws", melee=True)),)), Defender(5))[0].split(";")[0]
+    'morale after melee: no test from wounds, the melee result decides'
     """
     if is_melee(attacker):
-        return ["morale after melee: decided by the melee result (not modelled yet); no test from wounds"]
+        return [
+            "morale after melee: no test from wounds, the melee result decides; this one-sided attack has no "
+            "strikes back: name both units (attack A B --system gf --melee) or run a Melee to resolve it"
+        ]
     quality = morale_quality(defender)
     fearless = defender.fearless and (defender.hero is None or defender.hero.fearless)
     how = f"one test at Quality {quality}+" + (" (Fearless: a fail passes on a 4+)" if fearless else "")
@@ -344,8 +347,6 @@ class Grimdark:
             raise InputError(which, next(iter(getattr(query, which))), "none (Grimdark Future units have no upgrades)")
         a = self.loadout(roster, query.attacker, field="attacker")
         melee = _phase(query.phase) == "melee"
-        if a.hero is not None and not melee:
-            raise InputError("attacker", query.attacker, "one unit when shooting (a hero joins the attacker in melee)")
         for name in ("fatigued", "target_fatigued"):
             if o.get(name) and not melee:
                 raise InputError(name, True, "melee only (fatigue comes from fighting in melee)")
@@ -363,6 +364,12 @@ class Grimdark:
         t_models = t.unit.models if left is None else whole("target_left", left, 1, t.unit.models, "models left")
         distance = None if query.distance is None else number("range", query.distance, 0, 999, "distance in inches")
         attacker = unit_attacker(a.unit, melee, models=alive, charging=bool(o.get("charging")), distance=distance)
+        if a.hero is not None:  # a joined hero attacks with its own weapons at its own Quality (core rules, Hero)
+            extra = unit_attacker(a.hero, melee, charging=bool(o.get("charging")), distance=distance)
+            if extra is not None:
+                own = tuple(dataclasses.replace(g, quality=a.hero.quality) for g in extra.groups)
+                base = attacker if attacker is not None else dataclasses.replace(extra, quality=a.unit.quality)
+                attacker = dataclasses.replace(base, groups=(attacker.groups if attacker else ()) + own)
         if attacker is not None and o.get("moved"):
             attacker = dataclasses.replace(attacker, moved=True)
         if attacker is None:
@@ -392,14 +399,16 @@ class Grimdark:
             "target": {"unit": t.name, "models": t_models, "points": t.unit.points, "source": t.unit.source},
             "phase": "melee" if melee else "shooting",
         }
-        if hero is not None:
-            loadout["target"]["hero"] = {
-                "unit": hero.name, "tough": hero.tough, "defense": hero.defense, "quality": hero.quality,
-                "points": hero.points, "source": hero.source,
-            }  # fmt: skip
+        for side, joined_hero in (("attacker", a.hero), ("target", hero)):
+            if joined_hero is not None:
+                loadout[side]["hero"] = {
+                    "unit": joined_hero.name, "tough": joined_hero.tough, "defense": joined_hero.defense,
+                    "quality": joined_hero.quality, "points": joined_hero.points, "source": joined_hero.source,
+                }  # fmt: skip
         joined = f" + {hero.name} (Tough({hero.tough}), wounded last)" if hero is not None else ""
+        a_hero = f" + {a.hero.name}" if a.hero is not None else ""
         head = (
-            f"{alive or a.unit.models} {a.name} ({a.unit.points} pts) vs {t_models} {t.name}{joined}, "
+            f"{alive or a.unit.models} {a.name}{a_hero} ({a.points} pts) vs {t_models} {t.name}{joined}, "
             f"{'melee' if melee else 'shooting'}"
         )
         attacker, notes = _picked(attacker, defender)
