@@ -398,7 +398,7 @@ def test_reliable_is_quality_2_and_still_modified():
 def test_joined_hero_takes_morale_tests_with_its_quality():
     """Hero (GF Beginner's Guide v3.4.1): "The hero may take morale tests on behalf of the unit" - the better
     Quality of the two is used; the hero counts in the unit's starting size."""
-    from mathhammer.grimdark.compiled import morale_quality
+    from mathhammer.grimdark.morale import morale_quality
 
     assert morale_quality(Defender(5, quality=5, hero=Hero(3, quality=3))) == 3
     assert morale_quality(Defender(5, quality=3, hero=Hero(3, quality=5))) == 3

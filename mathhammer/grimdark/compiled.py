@@ -37,8 +37,8 @@ After the last group: morale test due when the unit (hero included) is at
 half its starting size or below, the starting size being the unit's size at
 the beginning of the game (``Defender.starting_models``), not the models left
 when the attack starts; or, for a unit of one model with Tough(X), when it
-has half its wounds or fewer left (:func:`morale_due`); a destroyed unit takes
-no test. The test is one Quality test (:func:`morale_pass_probability`, Fearless
+has half its wounds or fewer left (:func:`~mathhammer.grimdark.morale.morale_due`); a destroyed unit takes
+no test. The test is one Quality test (:func:`~mathhammer.grimdark.morale.morale_pass_probability`, Fearless
 included): passed, or failed and the unit is Shaken; a test from wounds never
 Routs. After a melee attack no test from wounds is due at all: the melee
 result decides (not modelled here).
@@ -99,7 +99,7 @@ package does with them:
   hits reaching the hero included (:attr:`CompiledTarget.block_defense`), and
   a group that starts with the hero alone at the hero's own; it
   counts in the starting size for morale, and the morale test uses the
-  better of the unit's and the hero's Quality (:func:`morale_quality`).
+  better of the unit's and the hero's Quality (:func:`~mathhammer.grimdark.morale.morale_quality`).
 - **Morale** [3.5.1 core]: "At the end of any activation (whether it's their
   turn or another player's) in which a unit takes wounds that leave it with
   half or less of its starting size or tough value (for units with a single
@@ -116,7 +116,8 @@ package does with them:
   ``Defender.starting_models`` (the joined hero included; a unit that started
   as one model with Tough(X): its wounds left against X), not the models left
   when the attack starts; the test is passed with P((7 - Quality) / 6) at the
-  Quality :func:`morale_quality` gives (:func:`morale_pass_probability`); a
+  Quality :func:`~mathhammer.grimdark.morale.morale_quality` gives
+  (:func:`~mathhammer.grimdark.morale.morale_pass_probability`); a
   failed test from wounds is Shaken, never Routed, so P(Routed) is 0 after
   shooting; after a melee attack (any weapon of the attack is a melee weapon)
   no test from wounds is reported: the melee result decides the test and
@@ -272,7 +273,6 @@ joined to a Stealth unit cancels Stealth for the whole attack.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
 
 import numpy as np
 
@@ -280,6 +280,7 @@ from ..errors import InputError
 from .effects import ap_reduction, regeneration_targets, weapon_ap_bonus
 from .model import Attacker, Defender, Weapon
 from .modifiers import all_models, ap_bonus, hit_modifiers
+from .morale import _with_bonus, morale_bonus, morale_quality
 from .rules import has, rating
 
 #: Natural 6 always saves and natural 1 always fails a Defense roll. The seed
@@ -296,10 +297,6 @@ RENDING_AP = 4
 
 #: Destructive [3.5 AF]: "On unmodified results of 6 to hit, those hits get AP(+4)."
 DESTRUCTIVE_AP = 4
-
-#: Fearless (GF v3.5 common rules): "When a unit where all models have this rule fails a morale test, roll
-#: one die. On a 4+ it counts as passed instead."
-FEARLESS_PASS = 4
 
 #: Relentless: "over 9\"".
 RELENTLESS_DISTANCE = 9.0
@@ -540,77 +537,6 @@ def tally_of(
         np.add.at(hero, np.clip(np.arange(np.size(wounds)) - base, 0, hero.size - 1), np.asarray(wounds, float))
         hists["hero_wounds"] = hero
     return Tally(trials, **hists)
-
-
-def morale_due(target: CompiledTarget, i: int, w: int) -> bool:
-    """A test when the unit ends with "half or less of its starting size or tough value (for units
-    with a single model)" (GF v3.5.1 core rules, Morale): models left against the starting size,
-    or one Tough model's wounds left against its Tough.
-
-    >>> t = compile_target(Defender(3, starting_models=5))
-    >>> morale_due(t, 0, 0), morale_due(t, 1, 0)   # 3 of 5 left: above half; 2 of 5: half or less
-    (False, True)
-    """
-    m = target.models
-    if i >= m or not target.wounds_test:
-        return False  # destroyed: no unit left to test; after melee, the melee result decides
-    start = target.starting_size
-    if target.single_tough:
-        return 2 * (int(target.tough[0]) - w) <= start
-    # the models not there at the start of the attack were lost before it
-    return 2 * (m - i) <= start
-
-
-def morale_pass_probability(quality: int, fearless: bool) -> Fraction:
-    """P(a morale test is passed): "one regular Quality test" (GF v3.5.1 core rules, Morale), passed on a
-    roll of ``quality`` or more (Quality 2+ to 6+: a 1 always fails, a 6 always passes); with Fearless, a
-    failed test rolls one die more and "On a 4+ it counts as passed instead" (GF v3.5 common rules).
-
-    >>> morale_pass_probability(4, False), morale_pass_probability(4, True), morale_pass_probability(3, True)
-    (Fraction(1, 2), Fraction(3, 4), Fraction(5, 6))
-    """
-    p = Fraction(7 - quality, 6)
-    if fearless:
-        p += (1 - p) * Fraction(7 - FEARLESS_PASS, 6)
-    return p
-
-
-def morale_bonus(defender: Defender, unit: bool) -> int:
-    """The modifier to the morale test roll (GF v3.5 common rules): Banner, "This model and its unit get +1
-    to morale test rolls" (the unit's or its joined hero's), and Morale(X), "Gets +X to morale test rolls";
-    ``unit``: while the unit's models stand (else the hero alone: its own). The total is capped at +1, as
-    every roll's modifiers (seed: "łączna wartość modyfikatorów ... nie może przekroczyć +1 ani -1").
-
-    >>> from .model import Hero
-    >>> morale_bonus(Defender(5, hero=Hero(2, rules=("Banner",))), True), morale_bonus(Defender(5), True)
-    (1, 0)
-    """
-    hero = defender.hero
-    if unit:  # the unit's rules and its hero's (the hero takes the test on the unit's behalf)
-        rules = tuple(defender.rules) + (tuple(hero.rules) if hero is not None else ())
-    else:
-        rules = tuple(hero.rules) if hero is not None else tuple(defender.rules)
-    bonus = (1 if has(rules, "Banner") else 0) + max((rating((r,), "Morale") for r in rules), default=0)
-    return min(1, bonus)
-
-
-def _with_bonus(quality: int, bonus: int) -> int:
-    """A Quality test's target with ``bonus`` added to the roll: a natural 1 always fails, a 6 always passes."""
-    return max(2, min(6, quality - bonus))
-
-
-def morale_quality(defender: Defender) -> int:
-    """The Quality of the unit's morale test: a joined hero "may take morale tests on behalf of the unit"
-    ([BG 3.4.1] Hero), so the better (lower) of the unit's and the hero's.
-
-    >>> from .model import Hero
-    >>> morale_quality(Defender(5, quality=5, hero=Hero(3, quality=3))), morale_quality(Defender(5, quality=4))
-    (3, 4)
-    """
-    hero = defender.hero
-    if hero is None or hero.quality is None:
-        return defender.quality
-    return min(defender.quality, hero.quality)
 
 
 def blast_multiplier(group: CompiledGroup, models_left: int) -> int:

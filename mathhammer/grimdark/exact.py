@@ -33,14 +33,13 @@ from .compiled import (
     blast_multiplier,
     compile_attack,
     faces,
-    morale_due,
-    morale_pass_probability,
     natural_one_probability,
     take_wounds,
     tally_of,
     unsaved_probability,
 )
 from .model import Attacker, Defender
+from .morale import morale_due, morale_pass_probability
 
 __all__ = ["exact_compiled", "grimdark_exact", "morale_fail_probability", "versatile_choice"]
 
@@ -256,7 +255,7 @@ def grimdark_exact(attacker: Attacker, defender: Defender) -> Tally:
       destroyed unit takes none; none after a melee attack, where the melee result
       decides); ``morale_test_due[0]`` the rest.
     - ``morale_passed[1]``: P(a test is due and passed) at the unit's Quality
-      (:func:`~mathhammer.grimdark.compiled.morale_pass_probability`, Fearless
+      (:func:`~mathhammer.grimdark.morale.morale_pass_probability`, Fearless
       included); ``morale_shaken[1]``: P(a test is due and failed: the unit is
       Shaken); ``morale_routed[1]``: P(the unit Routs), 0 here: a test from
       wounds never Routs, only a lost melee at half strength does (not modelled).

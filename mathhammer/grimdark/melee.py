@@ -28,7 +28,7 @@ The core rules' melee, as both engines follow it (:mod:`mathhammer.grimdark.mele
    with Fear still in the unit when the winner is checked.
 6. **The loser's morale test** ([BG 3.4.1] Morale from Melee; the same words in the v3.5.1 core
    rules): one Quality test (the hero's Quality when better, Fearless as in
-   :func:`~mathhammer.grimdark.compiled.morale_pass_probability`); "If the test is failed, and the
+   :func:`~mathhammer.grimdark.morale.morale_pass_probability`); "If the test is failed, and the
    unit still has over half ... of its starting size or tough value ... Shaken"; "half or less ...
    Routs". Only the loser tests, whatever its casualties.
 

@@ -24,13 +24,14 @@ from ..engine.options import check_seed, check_trials
 from ..engine.rng import seed_stream, trial_state
 from ..outcome import Tally
 from . import compiled as cmp
+from . import morale
 from .engine import CHUNK, N_COLUMNS, _apply, _d6, own_arrays, pack_groups
 from .melee import CompiledSide, Melee, back_strikes, charge_strikes, compile_side, counter_strikes, fear_of, signature
 from .melee_exact import tally_from
 
 __all__ = ["melee_simulate"]
 
-FEARLESS_PASS = cmp.FEARLESS_PASS
+FEARLESS_PASS = morale.FEARLESS_PASS
 
 
 @njit(**JIT)

@@ -20,9 +20,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..outcome import Tally
-from .compiled import CompiledGroup, CompiledTarget, morale_due, morale_pass_probability, tally_of
+from .compiled import CompiledGroup, CompiledTarget, tally_of
 from .exact import apply_group
 from .melee import CompiledSide, Melee, back_strikes, charge_strikes, compile_side, counter_strikes, fear_of, signature
+from .morale import morale_due, morale_pass_probability
 
 __all__ = ["melee_exact", "outcome_of"]
 

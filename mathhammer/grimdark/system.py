@@ -31,8 +31,9 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError
 from ..systems import Option, Query, ReportFigures, Words, check_options, register
 from ..validate import number, target_number, whole
-from .compiled import is_melee, morale_quality
+from .compiled import is_melee
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
+from .morale import morale_quality
 from .outcomes import OUTCOMES
 from .rules import Rule
 
