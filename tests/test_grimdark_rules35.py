@@ -7,9 +7,6 @@ mathhammer/grimdark/compiled.py.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
-import numpy as np
 import pytest
 
 from mathhammer.errors import InputError
@@ -18,20 +15,7 @@ from mathhammer.grimdark.exact import versatile_choice
 
 from .grimdark_naive import naive_tally
 from .stats import assert_agree
-
-F = Fraction
-
-
-def mean(h: np.ndarray) -> float:
-    return float(h @ np.arange(h.size))
-
-
-def attack(attacks=1, quality=4, rules=(), models=1, melee=False, **kw) -> Attacker:
-    return Attacker((WeaponGroup(models, Weapon("w", attacks=attacks, melee=melee, rules=rules)),), quality, **kw)
-
-
-def close(x, y) -> bool:
-    return abs(float(x) - float(y)) < 1e-12
+from .test_grimdark import F, attack, close, mean
 
 
 def wounds(attacker: Attacker, defender: Defender) -> float:

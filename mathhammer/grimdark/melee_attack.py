@@ -8,22 +8,20 @@ and the loser's morale test follow (:mod:`mathhammer.grimdark.melee`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .melee import Fighter, Melee, impact_dice
 from .model import Attacker, Defender
+from .outcomes import Described
 
 
 @dataclass(frozen=True, eq=False)
-class GrimdarkMelee:
-    """A melee as the contract's compiled attack (``models``: the target's, a joined hero counted)."""
+class GrimdarkMelee(Described):
+    """A melee as the contract's compiled attack (``models``: the target's, a joined hero counted), with
+    :class:`~mathhammer.grimdark.outcomes.Described`'s label, notes, loadout and head by keyword."""
 
     melee: Melee
-    label: str
-    notes: tuple[str, ...] = ()
-    loadout: dict[str, Any] = field(default_factory=dict)
-    head: str = ""
 
     @property
     def models(self) -> int:
@@ -139,4 +137,4 @@ def melee_attack(
     a_hero = f" + {a.hero.name}" if a.hero is not None else ""
     t_hero = f" + {hero.name} (Tough({hero.tough}), wounded last)" if hero is not None else ""
     head = f"{n} {a.name}{a_hero} ({a.points} pts) charge {t_models} {t.name}{t_hero}, melee both ways"
-    return GrimdarkMelee(m, f"{a.name} vs {t.name}", notes_of(m), loadout, head)
+    return GrimdarkMelee(m, label=f"{a.name} vs {t.name}", notes=notes_of(m), loadout=loadout, head=head)

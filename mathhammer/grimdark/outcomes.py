@@ -2,8 +2,29 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from typing import Any
+
 from ..outcome import Outcome, Tally
 from ..results import Result
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Described:
+    """What every compiled Grimdark Future attack carries for people.
+
+    Attributes:
+        label: a short description.
+        notes: rules without effect here, weapons skipped, picks made.
+        loadout: the units used, for JSON (empty for an ad-hoc attack).
+        head: the first line of the text report.
+    """
+
+    label: str
+    notes: tuple[str, ...] = ()
+    loadout: dict[str, Any] = field(default_factory=dict)
+    head: str = ""
+
 
 SYSTEM = "grimdark"
 

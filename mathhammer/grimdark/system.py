@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -34,7 +34,7 @@ from ..validate import number, target_number, whole
 from .compiled import is_melee
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 from .morale import morale_quality
-from .outcomes import OUTCOMES
+from .outcomes import OUTCOMES, Described
 from .rules import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -95,23 +95,16 @@ MAX_ADAPTIVE_TRIALS = 100_000 * 2**10
 
 
 @dataclass(frozen=True, eq=False)
-class GrimdarkAttack:
+class GrimdarkAttack(Described):
     """One Grimdark Future attack: the attacker's weapon groups against a defender.
 
     Attributes:
-        attacker, defender: the attack's two sides.
-        label: a short description.
-        notes: rules without effect here, weapons skipped.
-        loadout: the units used, for JSON (empty for an ad-hoc attack).
-        head: the first line of the text report.
+        attacker, defender: the attack's two sides (and :class:`~mathhammer.grimdark.outcomes.Described`'s
+            label, notes, loadout and head, by keyword).
     """
 
     attacker: Attacker
     defender: Defender
-    label: str
-    notes: tuple[str, ...] = ()
-    loadout: dict[str, Any] = field(default_factory=dict)
-    head: str = ""
 
     @property
     def models(self) -> int:
@@ -231,7 +224,7 @@ def _phase(phase: str | None) -> str:
 
 @dataclass(frozen=True)
 class GFLoadout:
-    """A Grimdark Future unit as fielded: its models (and a joined hero, as a target)."""
+    """A Grimdark Future unit as fielded: its models and a joined hero (either side)."""
 
     unit: Any
     models: int
@@ -413,12 +406,14 @@ class Grimdark:
             f"{'melee' if melee else 'shooting'}"
         )
         attacker, notes = _picked(attacker, defender)
-        return GrimdarkAttack(attacker, defender, f"{a.name} vs {t.name}", notes, loadout, head)
+        return GrimdarkAttack(
+            attacker, defender, label=f"{a.name} vs {t.name}", notes=notes, loadout=loadout, head=head
+        )
 
     def adhoc(self, params: Mapping[str, Any]) -> GrimdarkAttack:
         attacker, defender = build_adhoc(params)
         attacker, notes = _picked(attacker, defender)
-        return GrimdarkAttack(attacker, defender, "Grimdark Future", notes)
+        return GrimdarkAttack(attacker, defender, label="Grimdark Future", notes=notes)
 
     def wrap(self, attack: Any, target: Any = None, label: str | None = None) -> GrimdarkAttack | GrimdarkMelee | None:
         """The Python API's objects as an attack: an Attacker with a Defender; None for another system's."""
@@ -431,13 +426,13 @@ class Grimdark:
 
             if target is not None:
                 raise InputError("target", target, "none with a Melee (it holds both sides)")
-            return GrimdarkMelee(attack, label or "Grimdark Future melee", notes_of(attack))
+            return GrimdarkMelee(attack, label=label or "Grimdark Future melee", notes=notes_of(attack))
         if not isinstance(attack, Attacker):
             return None
         if not isinstance(target, Defender):
             raise InputError("target", target, "a Grimdark Future Defender for an Attacker")
         attack, notes = _picked(attack, target)
-        return GrimdarkAttack(attack, target, label or "Grimdark Future", notes)
+        return GrimdarkAttack(attack, target, label=label or "Grimdark Future", notes=notes)
 
     def exact(self, compiled: Any) -> Tally:
         from .exact import grimdark_exact
