@@ -11,6 +11,7 @@ rolled before Deadly's multiplication.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import numpy as np
 
@@ -114,16 +115,31 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         own.append((hero_regen, _has(defender.hero.rules, "Shielded")))
     # snipe: the model a Takedown/Sniper group picked (None: no such group being resolved)
     state = {"i": start[0], "w": start[1], "dealt": start[2], "snipe": None, "block": False}
+    # Takedown/Sniper picking the joined hero (snipe="hero"): its wounds while the unit's models stand
+    state.update(hw=0, hero_dead=False)
+    hero_at = m - 1  # the hero is the last model in line
 
     def d6():
         return rng.randint(1, 6)
 
     def wound(deadly, ignores_regen):
         """One wound on the model next in line: Regeneration's roll, then Deadly's X on that model."""
+        if state["snipe"] == "hero":  # the picked hero as a unit of 1: its own Regeneration, no carry-over
+            if state["hero_dead"]:
+                return
+            tough = models[hero_at][0]
+            regen = own[hero_at][0]
+            if regen and not ignores_regen and d6() >= regen:
+                return
+            taken = min(deadly, tough - state["hw"])
+            state["hw"] += taken
+            state["dealt"] += taken
+            state["hero_dead"] = state["hw"] >= tough
+            return
         if state["i"] >= m or state["snipe"] not in (None, state["i"]):
             return  # Takedown/Sniper: the picked model killed, nothing carries over
         tough, _, regen, _ = models[state["i"]]
-        if state["snipe"] is not None:
+        if state["snipe"] is not None or state["hero_dead"]:  # a unit of 1, or the unit without its hero
             regen = own[state["i"]][0]
         if regen and not ignores_regen and d6() >= regen:  # Regeneration: "On a 5+ it is ignored" (Self-Repair: 6+)
             return
@@ -133,17 +149,25 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         if state["w"] >= tough:
             state["i"] += 1
             state["w"] = 0
+            if defender.hero is not None and state["i"] == hero_at:  # the hero next: as the snipes left it
+                if state["hero_dead"]:
+                    state["i"] = m
+                else:
+                    state["w"] = state["hw"]
 
     def hit(ap, poison, cover, deadly, ignores_regen, shred=False):
-        if state["i"] >= m or state["snipe"] not in (None, state["i"]):
+        at_hero = state["snipe"] == "hero"
+        if at_hero and state["hero_dead"]:
+            return
+        if not at_hero and (state["i"] >= m or state["snipe"] not in (None, state["i"])):
             return
         # the Defense of the model next in line; a joined hero "must use the unit's Defense until all other
         # models have been killed": while they stand when the group starts, the unit's (state["block"])
-        blocker = models[0] if state["block"] else models[state["i"]]
+        blocker = models[hero_at] if at_hero else models[0] if state["block"] else models[state["i"]]
         defense = blocker[1]
         shielded = 1 if blocker[3] else 0  # Shielded: "+1 to defense rolls", all models left
-        if state["snipe"] is not None:  # as a unit of 1: its own Shielded
-            shielded = 1 if own[state["i"]][1] else 0
+        if state["snipe"] is not None or state["hero_dead"]:  # a unit of 1, or the unit without its hero
+            shielded = 1 if own[hero_at if at_hero else state["i"]][1] else 0
         roll = d6()
 
         def saves(r):
@@ -190,13 +214,18 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
         # "pick any model in the target unit as its individual target, which is resolved as if it was a unit
         # of 1": the model next in line (a model of the unit), its own Defense and rules
         state["snipe"] = state["i"] if snipes(rules) else None
+        if snipes(rules) and attacker.snipe == "hero" and hero_joined:  # "pick any model": the hero
+            state["snipe"] = "hero"
         state["block"] = hero_joined and state["i"] < m - 1 and state["snipe"] is None
         modifiers = [attacker.hit_modifier, *attacker.hit_modifiers]
         if _has(rules, "Indirect") and attacker.moved:
             modifiers.append(-1)
         far = attacker.distance is not None and attacker.distance > 9
         target = defender
-        if state["snipe"] is not None:  # the target's rules: those of a unit of 1 model of the unit
+        if state["snipe"] == "hero":  # the target's rules: the hero's, as a unit of 1
+            h = defender.hero
+            target = Defender(1, h.defense, h.tough, rules=h.rules, moved=defender.moved)
+        elif state["snipe"] is not None:  # the target's rules: those of a unit of 1 model of the unit
             target = Defender(1, defender.defense, defender.tough, rules=defender.rules, moved=defender.moved)
         if shooting and far:
             if _has(attacker.rules, "Artillery"):  # "shoots at enemies over 9\" away, it gets +1 to hit rolls"
@@ -262,6 +291,9 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
                     hit(ap, poison, cover, deadly, ignores_regen, shred)
     state["snipe"] = None
     i, w = state["i"], state["w"]
+    if state["hero_dead"] and i < m:
+        i += 1  # the hero, removed first, counts among the models removed
+    hero_wounds = models[hero_at][0] if i >= m or state["hero_dead"] else (w if i == hero_at else state["hw"])
     # GF v3.5.1 core rules, Morale: "half or less of its starting size or tough value (for units with
     # a single model) ... starting size is counted at the beginning of the game"
     start = defender.starting_models + (1 if defender.hero is not None else 0)
@@ -277,7 +309,9 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
     passed = False
     if due:
         hero = defender.hero
-        if i < defender.models:  # unit models left: the hero tests on their behalf, the better Quality
+        if state["hero_dead"]:  # the unit alone: its own Quality and rules
+            quality, fearless = defender.quality, defender.fearless
+        elif i < defender.models:  # unit models left: the hero tests on their behalf, the better Quality
             quality = defender.quality if hero is None or hero.quality is None else min(defender.quality, hero.quality)
             fearless = defender.fearless and (hero is None or hero.fearless)  # "all models have this rule"
         else:  # the hero alone
@@ -285,11 +319,11 @@ def one_attack(attacker: Attacker, defender: Defender, rng: random.Random, start
             quality = defender.quality if hero.quality is None else hero.quality
             fearless = hero.fearless
         roll = d6()
-        bonus = _test_bonus(defender, i < defender.models)
+        bonus = _test_bonus(replace(defender, hero=None) if state["hero_dead"] else defender, i < defender.models)
         passed = roll != 1 and (roll == 6 or roll + bonus >= quality)  # "one regular Quality test"
         if not passed and fearless:
             passed = d6() >= 4  # Fearless: "roll one die. On a 4+ it counts as passed instead."
-    return state["dealt"], i, w, due, passed
+    return state["dealt"], i, w, due, passed, hero_wounds
 
 
 def naive_tally(attacker: Attacker, defender: Defender, trials: int, seed: int = 0) -> Tally:
@@ -305,9 +339,8 @@ def naive_tally(attacker: Attacker, defender: Defender, trials: int, seed: int =
     routed = np.zeros(2)  # a test from wounds fails into Shaken, never Routed
     hero_tough = models[-1][0] if defender.hero is not None else 0
     hero = np.zeros(hero_tough + 1)
-    last = len(models) - 1
     for _ in range(trials):
-        d, i, w, u, ok = one_attack(attacker, defender, rng)
+        d, i, w, u, ok, hw = one_attack(attacker, defender, rng)
         damage[d] += 1
         destroyed[i] += 1
         marker[w] += 1
@@ -317,7 +350,7 @@ def naive_tally(attacker: Attacker, defender: Defender, trials: int, seed: int =
         routed[0] += 1
         # the hero is the last model in line: its wounds, counted on the model itself
         if defender.hero is not None:
-            hero[hero_tough if i > last else (w if i == last else 0)] += 1
+            hero[hw] += 1
     hists = {
         "wounds": damage,
         "models_destroyed": destroyed,
@@ -401,18 +434,18 @@ def one_melee(melee, rng: random.Random):
     mc, mt = len(_models(charger.defender)), len(_models(target.defender))
     c = (0, 0, 0)
     for a in _striking(target, 0, False, True):  # Counter: "Strikes first with this weapon when charged"
-        dealt, i, w, _, _ = one_attack(a, charger.defender, rng, start=c)
+        dealt, i, w, *_ = one_attack(a, charger.defender, rng, start=c)
         c = (i, w, dealt)
     counter = sum(g.models for g in target.groups if _has(g.weapon.rules, "Counter"))
     cut = min(counter, target.defender.models) + sum(1 for g in target.hero_groups if _has(g.weapon.rules, "Counter"))
     t = (0, 0, 0)
     for a in _striking(charger, c[0], True, None):
-        dealt, i, w, _, _ = one_attack(a, target.defender, rng, start=t, impact_cut=cut)
+        dealt, i, w, *_ = one_attack(a, target.defender, rng, start=t, impact_cut=cut)
         if _has(a.groups[0].weapon.rules, "Impact") and a.charging and not a.fatigued:
             cut = max(0, cut - a.groups[0].models * _rating(a.groups[0].weapon.rules, "Impact"))
         t = (i, w, dealt)
     for a in _striking(target, t[0], False, False):
-        dealt, i, w, _, _ = one_attack(a, charger.defender, rng, start=c)
+        dealt, i, w, *_ = one_attack(a, charger.defender, rng, start=c)
         c = (i, w, dealt)
 
     def fear(f, i):

@@ -411,12 +411,14 @@ def test_versatile_and_target_moved_flags(tmp_path: Path) -> None:
 def test_snipe_flag() -> None:
     """GF v3.5 common rules: Sniper ("may pick any model in the target unit as its individual target, which is
     resolved as if it was a unit of 1"): `--snipe model` (the default) picks a model of the unit: Quality 2+
-    (Sniper) against Defense 6+, 5/6 x 5/6 for one shot whatever the hero; `--snipe hero` is refused (not
-    modelled), and so is the flag with StarCraft TMG."""
+    (Sniper) against Defense 6+, 5/6 x 5/6 for one shot whatever the hero; `--snipe hero` picks the joined
+    hero (Defense 2+: only a natural 1 fails, 5/6 x 1/6); refused without a hero and with StarCraft TMG."""
     gf = ["attack", "--system", "gf", "--rule", "Sniper", "--target-models", "3", "--target-defense", "6"]
     gf += ["--target-hero-tough", "2", "--target-hero-defense", "2"]
     mean = json.loads(cli(*gf, "--snipe", "model", "--json").stdout)["wounds"]["mean"]  # type: ignore[attr-defined]
     assert mean == pytest.approx(25 / 36, abs=1e-12)
-    one_error(cli(*gf, "--snipe", "hero"), "--snipe")
+    hero = json.loads(cli(*gf, "--snipe", "hero", "--json").stdout)  # type: ignore[attr-defined]
+    assert hero["hero_wounds"]["mean"] == pytest.approx(5 / 36, abs=1e-12)
+    one_error(cli(*gf[:-4], "--snipe", "hero"), "--snipe")
     one_error(cli(*gf, "--snipe", "sideways"), "--snipe")
     one_error(cli("attack", "Marine", "Zergling", "--snipe", "model"), "--snipe")

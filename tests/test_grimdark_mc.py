@@ -156,6 +156,11 @@ CASES = {
         Attacker((group(4, 1, "AP(1)"), WeaponGroup(1, Weapon("w", 2, rules=("Deadly(2)",)), quality=2)), 5),
         Defender(3, defense=4, tough=2),
     ),
+    # GF v3.5 common rules: Sniper picking the joined hero (snipe="hero"), then the rest of the attack
+    "sniper_picks_the_hero": (
+        Attacker((group(3, 2, "AP(1)", "Blast(2)"), group(2, 2, "Sniper", "Shred")), 4, snipe="hero"),
+        Defender(3, defense=4, tough=2, rules=("Regeneration",), hero=Hero(3, 3, rules=("Shielded",))),
+    ),
     # Reliable is Quality 2+ and still modified (Indirect after moving: -1)
     "reliable_modified_poison": (
         Attacker((group(3, 2, "Reliable", "Poison", "Indirect"),), 6, moved=True),
@@ -303,6 +308,8 @@ def attacks(draw, max_attacks=4):
         effects=draw(TARGET_EFFECTS),
         moved=draw(st.booleans()),
     )
+    if hero is not None:  # Takedown/Sniper may pick the joined hero (GF v3.5 common rules)
+        attacker = dataclasses.replace(attacker, snipe=draw(st.sampled_from([None, "hero"])))
     return attacker, defender
 
 

@@ -398,3 +398,12 @@ def test_banner_from_a_profile_and_an_import() -> None:
     assert not any("Banner" in w or "Morale" in w for w in warnings)
     d = unit_defender(unit)
     assert {r.name for r in d.rules} >= {"Banner", "Morale"}
+
+
+def test_takedown_cannot_pick_a_hero_in_a_melee_yet() -> None:
+    """GF v3.5 common rules: Takedown may pick the joined hero; single attacks model it, a melee refuses it
+    with one error naming snipe (its strikes back would need the hero's wounds apart from the unit's)."""
+    duel = (WeaponGroup(1, Weapon("Duel Blade", 2, melee=True, rules=("Takedown",))),)
+    with pytest.raises(InputError) as e:
+        melee_exact(Melee(Fighter(duel, 4, Defender(1), snipe="hero"), Fighter((), 4, Defender(3, hero=Hero(2)))))
+    assert e.value.field == "snipe"

@@ -265,7 +265,8 @@ def test_sniper():
 
     Quality 5 shoots at 2+ (5/6); a unit of Defense 5+ with a joined hero of Defense 2+: the picked model of the
     unit blocks at its own 5+ (4/6 unsaved): 5/6 x 4/6 for one shot; a joined hero without Stealth does not
-    cancel the unit's Stealth for the picked model (from 12": 3+, 4/6). The hero cannot be picked: refused."""
+    cancel the unit's Stealth for the picked model (from 12": 3+, 4/6). Picking a hero that is not there is
+    refused."""
     d = Defender(3, defense=5, hero=Hero(2, 2))
     assert close(wounds(attack(quality=5, rules=("Sniper",)), d), F(5, 6) * F(4, 6))
     notes = compile_attack(attack(quality=5, rules=("Sniper",)), d).warnings
@@ -273,8 +274,33 @@ def test_sniper():
     stealth = Defender(3, defense=5, rules=("Stealth",), hero=Hero(2, 2))
     assert close(wounds(attack(quality=5, rules=("Sniper",), distance=12), stealth), F(4, 6) * F(4, 6))
     with pytest.raises(InputError) as e:
-        compile_attack(attack(rules=("Sniper",), snipe="hero"), d)
+        compile_attack(attack(rules=("Sniper",), snipe="hero"), Defender(3, defense=5))
     assert (e.value.field, e.value.value) == ("snipe", "hero") and "model" in e.value.allowed
+
+
+def test_sniper_picks_the_joined_hero():
+    """GF v3.5 common rules: Sniper: "each model with Sniper may pick any model in the target unit as its
+    individual target, which is resolved as if it was a unit of 1. Sniper shooting must be resolved before
+    other weapons." `snipe="hero"`: a Tough(2) hero at Defense 3+ (its own) with two Sniper shots (2+, 5/6 to
+    hit; 2/6 unsaved): each shot wounds it with 5/18; then three rifles at Quality 4+ against Defense 6+
+    models wound the unit's 3 models first, the hero's earlier wounds kept on it."""
+    sniper = WeaponGroup(1, Weapon("Long Rifle", 2, rules=("Sniper",)))
+    rifles = WeaponGroup(3, Weapon("Rifle", 1))
+    d = Defender(3, defense=6, hero=Hero(2, 3))
+    t = grimdark_exact(Attacker((rifles, sniper), 4, snipe="hero"), d)
+    p = F(5, 18)
+    hero = [(1 - p) ** 2, 2 * p * (1 - p), p * p]  # the hero's wounds from the snipers
+    assert close(t.hero_wounds[2], hero[2]) and close(t.hero_wounds[1], hero[1])  # 3 rifles never reach it
+    q = F(1, 2) * F(5, 6)  # a rifle wounds a unit model
+    assert close(mean(t.wounds), 3 * q + 2 * p)
+    # killed, the hero counts among the models removed
+    assert close(t.models_destroyed[4], hero[2] * q**3)
+    assert close(t.models_destroyed[3], hero[2] * 3 * q**2 * (1 - q) + (1 - hero[2]) * q**3)
+    # the hero next in line carries the snipers' wounds: P(marker 1) = P(3 rifle wounds) x P(hero 1 wound)
+    assert close(t.wounds_on_next[1], q**3 * hero[1])
+    # the snipers pick the hero whatever the order the weapons are listed in
+    again = grimdark_exact(Attacker((sniper, rifles), 4, snipe="hero"), d)
+    assert close(mean(again.wounds), mean(t.wounds))
     with pytest.raises(InputError):
         Weapon("Knife", melee=True, rules=("Sniper",))
 
@@ -297,6 +323,17 @@ SNIPE_CASES = {
             distance=18,
         ),
         Defender(3, defense=4, rules=("Shielded", "Stealth"), hero=Hero(2, 3)),
+    ),
+    "sniper_picks_the_hero_then_rifles": (
+        Attacker(
+            (
+                WeaponGroup(4, Weapon("Rifle", 2, rules=("AP(1)",))),
+                WeaponGroup(2, Weapon("Long Rifle", 2, rules=("Sniper", "Deadly(2)"))),
+            ),
+            4,
+            snipe="hero",
+        ),
+        Defender(3, defense=4, rules=("Shielded", "Regeneration"), hero=Hero(3, 3, rules=("Regeneration",))),
     ),
     "two_snipers_one_model_each": (
         Attacker(

@@ -251,12 +251,11 @@ commits; Shielded and Versatile Attack from the army books' ``specialRules``):
   and once it is killed the group's other hits are lost (``exact._snipe_group``).
   Sniper's Quality 2+ is read as Reliable's (modifiers still apply). The picked model is
   a model of the unit, the one next in line (a wounded one first; the models of a unit
-  are alike): ``Attacker.snipe = "model"``, the default. Restriction: picking a joined
-  hero while its unit's models stand is not modelled (the engines' state ``(i, w)``
-  holds wounds on the model next in line only; the hero is last): ``snipe="hero"`` is
-  refused with an :class:`~mathhammer.errors.InputError`, and with a joined hero the
-  default picks a model of the unit and says so in the warnings. Reading chosen: every
-  model of a group picks the same model.
+  are alike): ``Attacker.snipe = "model"``, the default (with a joined hero, said in
+  the warnings); ``snipe="hero"`` picks the joined hero: its own Defense and rules,
+  resolved first (:mod:`mathhammer.grimdark.snipe`: the hero's fate, then the rest of
+  the attack against the unit with a wounded hero or without it). In a melee the hero
+  cannot be picked yet (refused). Reading chosen: every model of a group picks the same model.
 
 Reading chosen for the target's rules: the unit's rules count as the attack starts (the
 hit rolls of a weapon are one roll against the whole unit), so a hero without Stealth
@@ -321,7 +320,8 @@ class CompiledGroup:
         shred: 1 when an unsaved hit whose Defense die shows a natural 1 deals 1 extra wound (Shred).
         snipe: 1 for Takedown/Sniper: the model next in line is the group's target "as if it was a unit
             of 1" (its own Defense and Regeneration, Blast capped at 1); its wounds never carry over, and
-            once it is killed the group's other hits are lost.
+            once it is killed the group's other hits are lost. 2: the joined hero is the target
+            (:mod:`mathhammer.grimdark.snipe`).
     """
 
     label: str
@@ -375,6 +375,7 @@ class CompiledTarget:
     test_fearless: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     own_defense: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     own_regeneration: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    unit_only: CompiledTarget | None = None
 
     @property
     def starting_size(self) -> int:
@@ -576,6 +577,7 @@ def compile_target(defender: Defender) -> CompiledTarget:
         own = defender.quality if hero.quality is None else hero.quality
         quality.append(_with_bonus(own, morale_bonus(defender, unit=False)))
         fearless.append(int(hero.fearless))
+    n_start = (defender.starting_models or n) + (1 if hero else 0)
     # as a unit of 1 (Takedown, Sniper): the model's own Defense, Shielded and Regeneration
     own_defense = [defender.defense - int(has(defender.rules, "Shielded"))] * n
     own_regen = [min(unit_regen.values(), default=0)] * n
@@ -588,11 +590,13 @@ def compile_target(defender: Defender) -> CompiledTarget:
         regeneration=np.array(regen, dtype=np.int64),
         single_tough=single,
         hero=hero is not None,
-        start=defender.tough if single else (defender.starting_models or n) + (1 if hero else 0),
+        start=defender.tough if single else n_start,
         test_quality=np.array(quality, dtype=np.int64),
         test_fearless=np.array(fearless, dtype=np.int64),
         own_defense=np.array(own_defense, dtype=np.int64),
         own_regeneration=np.array(own_regen, dtype=np.int64),
+        # the unit once its hero is killed first (Takedown/Sniper picking the hero): its starting size kept
+        unit_only=None if hero is None else replace(compile_target(replace(defender, hero=None)), start=n_start),
     )
 
 
@@ -618,8 +622,13 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
     if shooting and weapon.range is not None and attacker.distance is not None and attacker.distance > weapon.range:
         warnings.append(f'{label}: target at {attacker.distance:g}" is out of range {weapon.range:g}"; no dice')
         return []
-    snipe = has(rules, "Takedown") or has(rules, "Sniper")
-    if snipe:  # "resolved as if it was a unit of 1": one model of the unit (snipe="hero" is refused)
+    snipe = int(has(rules, "Takedown") or has(rules, "Sniper"))
+    hero = defender.hero
+    if snipe and attacker.snipe == "hero" and hero is not None:  # the joined hero, as a unit of 1
+        snipe = 2
+        defender = Defender(1, hero.defense, hero.tough, rules=hero.rules, cover=defender.cover,
+                            moved=defender.moved, effects=hero.effects)  # fmt: skip
+    elif snipe:  # "resolved as if it was a unit of 1": one model of the unit
         defender = Defender(1, defender.defense, defender.tough, rules=defender.rules, cover=defender.cover,
                             moved=defender.moved, effects=defender.effects)  # fmt: skip
     # each effect one entry; Lock-On/Unstoppable drop the negative ones (modifiers.hit_modifiers)
@@ -671,7 +680,7 @@ def _compile_weapon(attacker: Attacker, models: int, weapon: Weapon, defender: D
             regeneration=int(not (has(rules, "Rending") or poison or has(rules, "Unstoppable"))),
             # Shred [3.5 AF]: "On unmodified results of 1 to block hits, this weapon deals 1 extra wound."
             shred=int(has(rules, "Shred")),
-            snipe=int(snipe),
+            snipe=snipe,
         )
     ]
     if has(rules, "Impact"):
@@ -719,16 +728,12 @@ def _snipes(weapon: Weapon) -> bool:
 
 
 def _check_snipe(attacker: Attacker, defender: Defender, warnings: list[str]) -> None:
-    """Takedown/Sniper's individual target: a model of the unit. Sniping a joined hero while its unit's
-    models stand is not modelled (the engines' state holds wounds on the model next in line only), so
-    ``snipe="hero"`` is refused; by default a model of the unit is picked, and said."""
-    if attacker.snipe == "hero":
-        why = "a joined hero" if defender.hero is not None else "a target without a joined hero"
-        raise InputError(
-            "snipe", "hero", f"model (a model of the unit): sniping {why} while the unit's models stand is not modelled"
-        )
+    """Takedown/Sniper's individual target: a model of the unit (the one next in line), or with
+    ``snipe="hero"`` the joined hero (refused without one); by default a model of the unit, and said."""
+    if attacker.snipe == "hero" and defender.hero is None:
+        raise InputError("snipe", "hero", "model (the target has no joined hero to pick)")
     if attacker.snipe is None and defender.hero is not None:
-        warnings.append("Takedown/Sniper: a model of the unit picked (snipe='model'; sniping the hero is not modelled)")
+        warnings.append("Takedown/Sniper: a model of the unit picked (snipe='hero' picks the joined hero)")
 
 
 def is_melee(attacker: Attacker) -> bool:

@@ -24,7 +24,7 @@ from numba import njit, prange
 
 from ..config import JIT, PARALLEL, TRIAL_BITS
 from ..engine.histograms import Histograms
-from ..engine.options import check_seed, check_trials
+from ..engine.options import SEED_MAX, check_seed, check_trials
 from ..engine.rng import below, low32, next_u64, seed_stream, trial_state
 from ..errors import InputError
 from ..outcome import Tally
@@ -259,6 +259,11 @@ def pack_groups(groups: Sequence[CompiledGroup]) -> np.ndarray:
     return params
 
 
+def _branch_seed(seed: int, h: int) -> int:
+    """The seed of a hero-snipe branch (:mod:`mathhammer.grimdark.snipe`): its own stream, fixed by the seed."""
+    return (seed + 7919 * (h + 1)) % (SEED_MAX + 1)
+
+
 def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tally:
     """Monte Carlo :class:`~mathhammer.outcome.Tally` of a compiled attack (see :func:`grimdark_simulate`)."""
     from . import compiled as cmp
@@ -266,6 +271,17 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     trials = check_trials(trials)
     seed = check_seed(seed)
     target = attack.target
+    if any(g.snipe == 2 for g in attack.groups):  # Takedown/Sniper picking the joined hero
+        from .snipe import branch, combine, hero_alone, hero_groups
+
+        first, rest = hero_groups(attack)
+        fate = simulate_compiled(CompiledAttack(first, hero_alone(target)), trials, seed).wounds  # trials per h
+        parts = [
+            (h, 1.0, simulate_compiled(CompiledAttack(rest, branch(target, h)), int(n), _branch_seed(seed, h)))
+            for h, n in enumerate(fate)
+            if n > 0
+        ]
+        return combine(target, parts, trials)
     longest = sum(cg.attacks * (1 + 4 * max(1, cg.blast) * (1 + cg.extra)) for cg in attack.groups)
     if longest >= 2**TRIAL_BITS:
         raise InputError("attacks", longest, f"fewer than {2**TRIAL_BITS} dice per trial")

@@ -176,6 +176,15 @@ def apply_group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> 
 def exact_compiled(attack: CompiledAttack) -> Tally:
     """The exact :class:`~mathhammer.outcome.Tally` of a compiled attack (see :func:`grimdark_exact`)."""
     target = attack.target
+    if any(g.snipe == 2 for g in attack.groups):  # Takedown/Sniper picking the joined hero
+        from .snipe import branch, combine, hero_alone, hero_groups
+
+        first, rest = hero_groups(attack)
+        fate = exact_compiled(CompiledAttack(first, hero_alone(target))).wounds  # P(the hero took h wounds)
+        parts = [
+            (h, float(p), exact_compiled(CompiledAttack(rest, branch(target, h)))) for h, p in enumerate(fate) if p > 0
+        ]
+        return combine(target, parts, 0)
     k = target.marker_size
     v = np.zeros((target.models + 1) * k)
     v[0] = 1.0

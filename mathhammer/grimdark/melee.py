@@ -236,7 +236,10 @@ def strikes(
         chosen = tuple(WeaponGroup(min(g.models, left) if scaled else 1, g.weapon) for g in groups if wanted(g))
         if not chosen:
             continue
-        out.extend(compile_attack(f.attacker(chosen, quality, rules, charging), opponent).groups)
+        groups_out = compile_attack(f.attacker(chosen, quality, rules, charging), opponent).groups
+        if any(g.snipe == 2 for g in groups_out):
+            raise InputError("snipe", "hero", "model in a melee (a Takedown picking the joined hero: single attacks)")
+        out.extend(groups_out)
     if impact_cut:
         cut: list[CompiledGroup] = []
         for cg in out:

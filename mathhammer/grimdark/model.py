@@ -141,9 +141,9 @@ class Attacker:
             ``"hit"`` (+1 to hit rolls), applied to every weapon of the attack; None: with the
             Versatile Attack rule among :attr:`rules`, the one giving more expected wounds is
             picked (and said in the warnings), else none.
-        snipe: the individual target of Takedown and Sniper weapons: ``"hero"`` (the joined hero)
-            or ``"model"`` (a model of the unit, the one next in line); None: the hero when one is
-            joined, else a model.
+        snipe: the individual target of Takedown and Sniper weapons: ``"hero"`` (the joined hero;
+            refused without one) or ``"model"`` (a model of the unit, the one next in line); None: a
+            model (said in the warnings when a hero is joined).
     """
 
     groups: tuple[WeaponGroup, ...]
@@ -179,7 +179,7 @@ class Attacker:
         if self.versatile is not None and self.versatile not in VERSATILE:
             raise InputError("versatile", self.versatile, "ap (AP(+1)), hit (+1 to hit rolls) or None")
         if self.snipe is not None and self.snipe not in SNIPE:
-            raise InputError("snipe", self.snipe, "model (a model of the unit) or None (hero is named, not modelled)")
+            raise InputError("snipe", self.snipe, "model (a model of the unit), hero (the joined hero) or None")
         for name in ("charging", "moved", "fatigued"):
             _flag(name, getattr(self, name))
         if self.distance is not None:

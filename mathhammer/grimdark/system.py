@@ -17,7 +17,7 @@ The ad-hoc parameters: ``models, attacks, quality, rule (a list), target_models,
 target_defense, target_tough, target_rule, target_quality, cover, melee,
 charging, moved, range, name, target_hero_tough, target_hero_defense, hit_mod
 (a number or a list, one entry per effect), versatile (ap, hit or best: the
-attacker has Versatile Attack), target_moved, snipe (model; hero is refused)``.
+attacker has Versatile Attack), target_moved, snipe (model or hero)``.
 """
 
 from __future__ import annotations
@@ -71,8 +71,8 @@ OPTIONS: dict[str, Option] = {
         ),
         Option(
             "snipe",
-            "Takedown/Sniper's individual target (GF v3.5 common rules): model (a model of the unit, the default); "
-            "hero is refused (sniping a joined hero is not modelled)",
+            "Takedown/Sniper's individual target (GF v3.5 common rules): model (a model of the unit, the default) "
+            "or hero (the joined hero; single attacks, not in a melee)",
             "str",
         ),
         Option("target_moved", "the target moved this round (GF v3.5 common rules, Entrenched: no -2 to hit then)"),
