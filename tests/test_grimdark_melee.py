@@ -407,3 +407,16 @@ def test_takedown_cannot_pick_a_hero_in_a_melee_yet() -> None:
     with pytest.raises(InputError) as e:
         melee_exact(Melee(Fighter(duel, 4, Defender(1), snipe="hero"), Fighter((), 4, Defender(3, hero=Hero(2)))))
     assert e.value.field == "snipe"
+
+
+def test_matchup_melee_rows_say_who_wins() -> None:
+    """`matchup --system gf`: each melee row is a charge resolved both ways, with the charger's
+    P(win/draw/lose the melee) ([BG 3.4.1] Melee Winner) and the wounds it took; shooting rows have none."""
+    code, out = _cli("matchup", "Frenzied Raiders", "Saurian Warriors", "--system", "gf", "--json")
+    assert code == 0, out
+    rows = json.loads(out)
+    melee = [r for r in rows if r["phase"] == "melee"]
+    assert len(melee) == 2 and all(r["p_win"] + r["p_draw"] + r["p_lose"] == pytest.approx(1.0) for r in melee)
+    assert all("p_win" not in r for r in rows if r["phase"] == "shooting")
+    code, text = _cli("matchup", "Frenzied Raiders", "Saurian Warriors", "--system", "gf")
+    assert "P(win/draw/lose melee)" in text

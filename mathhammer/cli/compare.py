@@ -256,11 +256,15 @@ def _print_matchup(rows: list[dict[str, Any]], dealt: str, mc: bool, as_json: bo
     if as_json:
         typer.echo(json.dumps(rows))
         return
-    lines = [f"{'attacker':<28} {'target':<28} {'phase':<15} {dealt:>15} {'destroyed':>15} {'P(destroy)':>16}"]
+    melee = any("p_win" in row for row in rows)  # a melee resolved both ways: who wins it
+    head = f"{'attacker':<28} {'target':<28} {'phase':<15} {dealt:>15} {'destroyed':>15} {'P(destroy)':>16}"
+    lines = [head + (f" {'P(win/draw/lose melee)':>24}" if melee else "")]
     for row in rows:
         if not row["batches"]:
             lines.append(f"{row['attacker']:<28} {row['target']:<28} {row['phase']:<15} {'(no weapon)':>15}")
             continue
         cells = _result_cells(row, mc, dealt)
+        if "p_win" in row:
+            cells += f" {row['p_win']:>8.3f}/{row['p_draw']:.3f}/{row['p_lose']:.3f}"
         lines.append(f"{row['attacker'][:28]:<28} {row['target'][:28]:<28} {row['phase']:<15} {cells}")
     typer.echo("\n".join(lines))

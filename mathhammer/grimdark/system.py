@@ -257,8 +257,8 @@ REPORT_FIGURES = ReportFigures(
 
 def _figures(r: Result) -> dict[str, float]:
     """The figures every compare and matchup row holds: mean wounds, models destroyed and P(destroy), each
-    with its standard error."""
-    return {
+    with its standard error; a melee's also P(win/draw/lose) for the charger and the wounds it took."""
+    figures = {
         "wounds_mean": r.wounds.mean,
         "wounds_se": r.wounds.stderr,
         "destroyed_mean": r.models_destroyed.mean,
@@ -266,6 +266,11 @@ def _figures(r: Result) -> dict[str, float]:
         "p_destroy": r.unit_destroyed,
         "p_destroy_se": r.unit_destroyed_stderr,
     }
+    if hasattr(r, "melee_won"):  # a melee resolved both ways: who wins it, and the charger's losses
+        figures.update(
+            p_win=r.melee_won, p_draw=r.melee_drawn, p_lose=r.melee_lost, wounds_taken=r.attacker_wounds.mean
+        )
+    return figures
 
 
 class Grimdark:
