@@ -292,6 +292,74 @@ effects = [{ effect = "regeneration", value = 4 }]
     assert match(load_table(table), "iron skin", "Units where all  models have this rule ignore wounds on a 4+.")
 
 
+UNIT_GRANTS = """[rules."Warded"]
+text = 'Units where all models have this rule get +1 to defense rolls.'
+source = "a test book"
+unit_grants = [{ rule = "Shielded" }]
+
+[rules."Dread"]
+text = 'This model gets Fear(1).'
+source = "a test book"
+unit_grants = [{ rule = "Fear", rating = 1 }, { rule = "Fearless" }]
+"""
+
+
+def test_a_unit_grant_reaches_the_profile(tmp_path: Path) -> None:
+    """An entry's ``unit_grants`` are written on the unit's rules (a rated one with its rating), read there
+    as the modelled unit rules they are; a rule the unit already has is not written twice."""
+    table = tmp_path / "army_rules.toml"
+    table.write_text(UNIT_GRANTS)
+    data = book(
+        {"name": "Warded", "description": "Units where all models have this rule get +1 to defense rolls."},
+        {"name": "Dread", "description": "This model gets Fear(1)."},
+        unit_rules=({"name": "Warded"}, {"name": "Dread"}, {"name": "Fearless", "label": "Fearless"}),
+    )
+    text, warnings = convert(data, "book.json", table=table)
+    assert warnings == []
+    unit = load_text(text, "out.toml")["Warriors"]
+    assert [str(r) for r in unit.rules] == ["Fearless", "Shielded", "Fear(1)"]
+    assert unit_defender(unit).fearless
+    assert "Shielded" in [str(r) for r in unit_defender(unit).rules]
+
+
+def test_a_unit_grant_under_another_text_is_warned(tmp_path: Path) -> None:
+    """The same name with another text is not mapped: left out and warned with the book's text; on a weapon,
+    a unit grant is warned as not a weapon's."""
+    table = tmp_path / "army_rules.toml"
+    table.write_text(UNIT_GRANTS)
+    other = "Units where all models have this rule get +1 to defense rolls in melee."
+    data = book({"name": "Warded", "description": other}, unit_rules=({"name": "Warded"},))
+    text, warnings = convert(data, "book.json", table=table)
+    assert warnings == [
+        f'Warriors: rule Warded is not modelled by mathhammer; left out (Warded: "{other}"); '
+        "army_rules.toml maps another text under this name"
+    ]
+    assert load_text(text, "out.toml")["Warriors"].rules == ()
+    data = book({"name": "Dread", "description": "This model gets Fear(1)."}, weapon_rules=({"name": "Dread"},))
+    _, warnings = convert(data, "book.json", table=table)
+    weapon = "Warriors: weapon Gauss Rifle"
+    assert warnings == [f"{weapon}: rule Dread (unit rules Fear(1), Fearless) is not a weapon's; left out"]
+
+
+@pytest.mark.parametrize(
+    "grant",
+    [
+        '{ rule = "Rending" }',  # a weapon rule
+        '{ rule = "Tough", rating = 3 }',  # the profile's wounds
+        '{ rule = "Fear" }',  # no rating
+        '{ rule = "Fear", rating = 0 }',
+        '{ rule = "Shielded", rating = 1 }',  # a rating it has not
+        '{ rule = "Shielded", phase = "melee" }',
+    ],
+)
+def test_unit_grants_are_checked(tmp_path: Path, grant: str) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'[rules.X]\ntext = "t"\nsource = "s"\nunit_grants = [{grant}]\n')
+    with pytest.raises(ProfileError) as exc:
+        load_table(bad)
+    assert len(exc.value.problems) == 1 and "unit_grants" in exc.value.problems[0]
+
+
 def test_table_problems_are_reported(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text('[rules.X]\ntext = "t"\nsource = "s"\neffects = [{ effect = "heal", value = 1 }]\n'
@@ -306,7 +374,7 @@ def test_every_built_in_entry_cites_its_book_text() -> None:
     assert {"Self-Repair", "Guardian", "Tear", "Melee Slayer", "Fortified", "Resistance", "Bane in Melee"} <= names
     for entry in TABLE.values():
         assert "3.5.0" in entry.source and "b397e958e2c420883816af1be1dde7f60f083afd" in entry.source
-        assert entry.effects or entry.grants
+        assert entry.effects or entry.grants or entry.unit_grants
 
 
 # --- import warnings reach the report (point 8) ---------------------------------------------------------------
