@@ -256,6 +256,29 @@ def test_granted_weapon_rules_go_on_the_weapons_of_their_phase() -> None:
     assert [str(r) for r in rifle.rules] == ["Surge"] and [str(r) for r in ccw.rules] == ["Bane"]
 
 
+def test_book_rules_read_since_the_first_books() -> None:
+    """GF v3.5.0 War Disciples: Warbound, "Enemies that roll to block hits from this model's weapons take 1 extra
+    wound for each unmodified result of 1 that they roll." (Shred on every weapon); Human Inquisition: Brutal
+    Fighter, "When in melee, unmodified results of 6 to hit deal 1 extra hit ..." (Surge in melee); Orc
+    Marauders: Protected (Regeneration on a 6+); Blessed Sisters: Piercing Hunter, AP(+1) shooting from over 9"."""
+    texts = {n: TABLE[n.lower().replace(" ", "")].text for n in ("Warbound", "Brutal Fighter", "Protected")}
+    hunter = TABLE["piercinghunter"].text
+    data = book(
+        *({"name": n, "description": t} for n, t in texts.items()),
+        {"name": "Piercing Hunter", "description": hunter},
+        unit_rules=tuple({"name": n} for n in (*texts, "Piercing Hunter")),
+    )
+    text, warnings = convert(data, "book.json")
+    assert warnings == []
+    unit = load_text(text, "out.toml")["Warriors"]
+    assert unit.effects == (
+        Effect("regeneration", 6, rule="Protected"),
+        Effect("ap", 1, phase="shooting", over=9, rule="Piercing Hunter"),
+    )
+    rifle, ccw = unit.weapons
+    assert [str(r) for r in rifle.rules] == ["Shred"] and [str(r) for r in ccw.rules] == ["Shred", "Surge"]
+
+
 def test_list_save_reads_the_book_rules_given_with_book(app, tmp_path: Path) -> None:
     """A list save's units take the army rules of the --book they come from (its specialRules)."""
     data = json.loads(BOOK.read_text())
