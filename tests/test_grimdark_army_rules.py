@@ -279,6 +279,17 @@ def test_book_rules_read_since_the_first_books() -> None:
     assert [str(r) for r in rifle.rules] == ["Shred"] and [str(r) for r in ccw.rules] == ["Shred", "Surge"]
 
 
+def test_watchborn_is_versatile_attack_under_another_name() -> None:
+    """GF v3.5.0 Watch Brothers: Watchborn has Versatile Attack's text word for word (a unit grant in the built-in
+    table): the unit gets the modelled unit rule Versatile Attack."""
+    text = TABLE["watchborn"].text
+    data = book({"name": "Watchborn", "description": text}, unit_rules=({"name": "Watchborn", "label": "Watchborn"},))
+    out, warnings = convert(data, "book.json")
+    assert warnings == []
+    unit = load_text(out, "out.toml")["Warriors"]
+    assert [str(r) for r in unit.rules] == ["Versatile Attack"] and unit.effects == ()
+
+
 def test_list_save_reads_the_book_rules_given_with_book(app, tmp_path: Path) -> None:
     """A list save's units take the army rules of the --book they come from (its specialRules)."""
     data = json.loads(BOOK.read_text())
