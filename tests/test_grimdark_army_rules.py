@@ -256,6 +256,40 @@ def test_granted_weapon_rules_go_on_the_weapons_of_their_phase() -> None:
     assert [str(r) for r in rifle.rules] == ["Surge"] and [str(r) for r in ccw.rules] == ["Bane"]
 
 
+def test_book_rules_read_since_the_first_books() -> None:
+    """GF v3.5.0 War Disciples: Warbound, "Enemies that roll to block hits from this model's weapons take 1 extra
+    wound for each unmodified result of 1 that they roll." (Shred on every weapon); Human Inquisition: Brutal
+    Fighter, "When in melee, unmodified results of 6 to hit deal 1 extra hit ..." (Surge in melee); Orc
+    Marauders: Protected (Regeneration on a 6+); Blessed Sisters: Piercing Hunter, AP(+1) shooting from over 9"."""
+    texts = {n: TABLE[n.lower().replace(" ", "")].text for n in ("Warbound", "Brutal Fighter", "Protected")}
+    hunter = TABLE["piercinghunter"].text
+    data = book(
+        *({"name": n, "description": t} for n, t in texts.items()),
+        {"name": "Piercing Hunter", "description": hunter},
+        unit_rules=tuple({"name": n} for n in (*texts, "Piercing Hunter")),
+    )
+    text, warnings = convert(data, "book.json")
+    assert warnings == []
+    unit = load_text(text, "out.toml")["Warriors"]
+    assert unit.effects == (
+        Effect("regeneration", 6, rule="Protected"),
+        Effect("ap", 1, phase="shooting", over=9, rule="Piercing Hunter"),
+    )
+    rifle, ccw = unit.weapons
+    assert [str(r) for r in rifle.rules] == ["Shred"] and [str(r) for r in ccw.rules] == ["Shred", "Surge"]
+
+
+def test_watchborn_is_versatile_attack_under_another_name() -> None:
+    """GF v3.5.0 Watch Brothers: Watchborn has Versatile Attack's text word for word (a unit grant in the built-in
+    table): the unit gets the modelled unit rule Versatile Attack."""
+    text = TABLE["watchborn"].text
+    data = book({"name": "Watchborn", "description": text}, unit_rules=({"name": "Watchborn", "label": "Watchborn"},))
+    out, warnings = convert(data, "book.json")
+    assert warnings == []
+    unit = load_text(out, "out.toml")["Warriors"]
+    assert [str(r) for r in unit.rules] == ["Versatile Attack"] and unit.effects == ()
+
+
 def test_list_save_reads_the_book_rules_given_with_book(app, tmp_path: Path) -> None:
     """A list save's units take the army rules of the --book they come from (its specialRules)."""
     data = json.loads(BOOK.read_text())
@@ -292,6 +326,74 @@ effects = [{ effect = "regeneration", value = 4 }]
     assert match(load_table(table), "iron skin", "Units where all  models have this rule ignore wounds on a 4+.")
 
 
+UNIT_GRANTS = """[rules."Warded"]
+text = 'Units where all models have this rule get +1 to defense rolls.'
+source = "a test book"
+unit_grants = [{ rule = "Shielded" }]
+
+[rules."Dread"]
+text = 'This model gets Fear(1).'
+source = "a test book"
+unit_grants = [{ rule = "Fear", rating = 1 }, { rule = "Fearless" }]
+"""
+
+
+def test_a_unit_grant_reaches_the_profile(tmp_path: Path) -> None:
+    """An entry's ``unit_grants`` are written on the unit's rules (a rated one with its rating), read there
+    as the modelled unit rules they are; a rule the unit already has is not written twice."""
+    table = tmp_path / "army_rules.toml"
+    table.write_text(UNIT_GRANTS)
+    data = book(
+        {"name": "Warded", "description": "Units where all models have this rule get +1 to defense rolls."},
+        {"name": "Dread", "description": "This model gets Fear(1)."},
+        unit_rules=({"name": "Warded"}, {"name": "Dread"}, {"name": "Fearless", "label": "Fearless"}),
+    )
+    text, warnings = convert(data, "book.json", table=table)
+    assert warnings == []
+    unit = load_text(text, "out.toml")["Warriors"]
+    assert [str(r) for r in unit.rules] == ["Fearless", "Shielded", "Fear(1)"]
+    assert unit_defender(unit).fearless
+    assert "Shielded" in [str(r) for r in unit_defender(unit).rules]
+
+
+def test_a_unit_grant_under_another_text_is_warned(tmp_path: Path) -> None:
+    """The same name with another text is not mapped: left out and warned with the book's text; on a weapon,
+    a unit grant is warned as not a weapon's."""
+    table = tmp_path / "army_rules.toml"
+    table.write_text(UNIT_GRANTS)
+    other = "Units where all models have this rule get +1 to defense rolls in melee."
+    data = book({"name": "Warded", "description": other}, unit_rules=({"name": "Warded"},))
+    text, warnings = convert(data, "book.json", table=table)
+    assert warnings == [
+        f'Warriors: rule Warded is not modelled by mathhammer; left out (Warded: "{other}"); '
+        "army_rules.toml maps another text under this name"
+    ]
+    assert load_text(text, "out.toml")["Warriors"].rules == ()
+    data = book({"name": "Dread", "description": "This model gets Fear(1)."}, weapon_rules=({"name": "Dread"},))
+    _, warnings = convert(data, "book.json", table=table)
+    weapon = "Warriors: weapon Gauss Rifle"
+    assert warnings == [f"{weapon}: rule Dread (unit rules Fear(1), Fearless) is not a weapon's; left out"]
+
+
+@pytest.mark.parametrize(
+    "grant",
+    [
+        '{ rule = "Rending" }',  # a weapon rule
+        '{ rule = "Tough", rating = 3 }',  # the profile's wounds
+        '{ rule = "Fear" }',  # no rating
+        '{ rule = "Fear", rating = 0 }',
+        '{ rule = "Shielded", rating = 1 }',  # a rating it has not
+        '{ rule = "Shielded", phase = "melee" }',
+    ],
+)
+def test_unit_grants_are_checked(tmp_path: Path, grant: str) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'[rules.X]\ntext = "t"\nsource = "s"\nunit_grants = [{grant}]\n')
+    with pytest.raises(ProfileError) as exc:
+        load_table(bad)
+    assert len(exc.value.problems) == 1 and "unit_grants" in exc.value.problems[0]
+
+
 def test_table_problems_are_reported(tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text('[rules.X]\ntext = "t"\nsource = "s"\neffects = [{ effect = "heal", value = 1 }]\n'
@@ -306,7 +408,7 @@ def test_every_built_in_entry_cites_its_book_text() -> None:
     assert {"Self-Repair", "Guardian", "Tear", "Melee Slayer", "Fortified", "Resistance", "Bane in Melee"} <= names
     for entry in TABLE.values():
         assert "3.5.0" in entry.source and "b397e958e2c420883816af1be1dde7f60f083afd" in entry.source
-        assert entry.effects or entry.grants
+        assert entry.effects or entry.grants or entry.unit_grants
 
 
 # --- import warnings reach the report (point 8) ---------------------------------------------------------------

@@ -4,8 +4,9 @@ An army book defines its own rules (Army Forge exports them in the book's top-le
 ``{"name": ..., "description": ...}``). Many are a modelled effect with other numbers: Self-Repair is
 Regeneration on a 6+, Guardian is AP(-1) on hits from over 9", Tear is AP(+4) against Tough(3) to
 Tough(9). The table maps such a rule, by its name **and its text**, to generic effects
-(:mod:`mathhammer.grimdark.effects`) or to modelled weapon rules it grants (``Rending in Melee``:
-Rending on the melee weapons), so that a new book needs a data entry, not code. An entry cites the
+(:mod:`mathhammer.grimdark.effects`), to modelled weapon rules it grants (``Rending in Melee``:
+Rending on the melee weapons) or to modelled unit rules it grants (a book's rule that is a modelled unit
+rule under another name: ``unit_grants``), so that a new book needs a data entry, not code. An entry cites the
 book text it reads (``text``, word for word, and ``source``); a book whose definition under the same
 name says something else is not mapped (the importer warns it with its text).
 
@@ -16,6 +17,7 @@ Table format (one table per rule)::
     source = "GF v3.5 Robot Legions ..."
     effects = [{ effect = "regeneration", value = 6 }]
     # or: grants = [{ rule = "Rending", phase = "melee" }]
+    # or: unit_grants = [{ rule = "Shielded" }]  (a rated rule with its rating: { rule = "Fear", rating = 1 })
 
 >>> table = load_table()
 >>> entry = match(table, "self repair", "When a unit where all models have this rule takes wounds, "
@@ -53,6 +55,8 @@ class ArmyRule:
         source: where the text was read (book, version, file, commit).
         effects: the generic effects it has (``rule`` set to :attr:`name`).
         grants: modelled weapon rules it gives the model's weapons: ``(rule, phase)``, phase None for all.
+        unit_grants: modelled unit rules it gives the unit, written as in a profile (``"Shielded"``,
+            ``"Fear(1)"``).
     """
 
     name: str
@@ -60,6 +64,11 @@ class ArmyRule:
     source: str
     effects: tuple[Effect, ...] = ()
     grants: tuple[tuple[str, str | None], ...] = ()
+    unit_grants: tuple[str, ...] = ()
+
+
+#: Unit rules an entry may not grant: Tough is the profile's wounds (``tough``), Hero what the unit is.
+_NOT_GRANTED = frozenset({"Tough", "Hero"})
 
 
 def _key(name: str) -> str:
@@ -81,9 +90,10 @@ def default_path() -> Path:
 def _entry(name: str, data: object, where: str) -> ArmyRule:
     if not isinstance(data, dict):
         raise ValueError("a table with text, source and effects or grants")
-    unknown = set(data) - {"text", "source", "effects", "grants", "books"}
+    unknown = set(data) - {"text", "source", "effects", "grants", "unit_grants", "books"}
     if unknown:
-        raise ValueError(f"unknown key {sorted(unknown)[0]!r}; allowed: text, source, effects, grants, books")
+        allowed = "text, source, effects, grants, unit_grants, books"
+        raise ValueError(f"unknown key {sorted(unknown)[0]!r}; allowed: {allowed}")
     text, source = data.get("text"), data.get("source")
     if not isinstance(text, str) or not text.strip() or not isinstance(source, str) or not source.strip():
         raise ValueError("text (the book's definition, word for word) and source (where it was read) are required")
@@ -99,9 +109,34 @@ def _entry(name: str, data: object, where: str) -> ArmyRule:
         if phase is not None and phase not in PHASES:
             raise ValueError(f'grants: phase {phase!r}; allowed: "melee", "shooting" or none')
         grants.append((str(rule), phase))
-    if not effects and not grants:
-        raise ValueError("an entry needs effects or grants")
-    return ArmyRule(name, text, source, tuple(replace(e, rule=e.rule or name) for e in effects), tuple(grants))
+    unit_grants = [_unit_grant(g) for g in data.get("unit_grants", [])]
+    if not effects and not grants and not unit_grants:
+        raise ValueError("an entry needs effects, grants or unit_grants")
+    return ArmyRule(
+        name,
+        text,
+        source,
+        tuple(replace(e, rule=e.rule or name) for e in effects),
+        tuple(grants),
+        tuple(unit_grants),
+    )
+
+
+def _unit_grant(g: object) -> str:
+    """A ``unit_grants`` entry, ``{ rule = RULE }`` or ``{ rule = RULE, rating = X }``, as a profile writes it."""
+    from .profiles import UNIT_RULES
+
+    rule, rating = (g.get("rule"), g.get("rating")) if isinstance(g, dict) else (None, None)
+    if rule not in UNIT_RULES or rule in _NOT_GRANTED or (isinstance(g, dict) and set(g) - {"rule", "rating"}):
+        raise ValueError(f"unit_grants: {rule!r} is not a modelled unit rule ({{ rule = RULE, rating = X }})")
+    rated = rule in KNOWN and KNOWN[str(rule)][1]
+    if not rated:
+        if rating is not None:
+            raise ValueError(f"unit_grants: {rule} has no rating")
+        return str(rule)
+    if isinstance(rating, bool) or not isinstance(rating, int) or not KNOWN[str(rule)][2] <= rating <= 99:
+        raise ValueError(f"unit_grants: {rule} needs a whole rating {KNOWN[str(rule)][2]}..99")
+    return f"{rule}({rating})"
 
 
 def load_table(path: str | Path | None = None) -> dict[str, ArmyRule]:

@@ -341,6 +341,9 @@ def _weapon(
             for granted, phase in army.grants:
                 if phase is None or (phase == "melee") == (rng == 0):
                     values.append(granted)
+            if army.unit_grants:
+                granted = ", ".join(army.unit_grants)
+                warnings.append(f"{here}: rule {army.name} (unit rules {granted}) is not a weapon's; left out")
             continue
         rule = _canonical(value, here, warnings, book)
         if rule is None:
@@ -539,6 +542,7 @@ def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str], 
         if army is not None:  # an army book's own rule, mapped by profiles/grimdark/army_rules.toml
             effects.extend(_effect_toml(e) for e in army.effects if _effect_toml(e) not in effects)
             grants.extend((r, phase, army.name) for r, phase in army.grants)
+            pending.extend(army.unit_grants)  # read below as the unit's own rules ("Shielded", "Fear(1)")
             continue
         rule = _canonical(value, name, warnings, book)
         if rule is None:
