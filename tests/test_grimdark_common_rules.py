@@ -115,9 +115,9 @@ TEAR = "Against units where most models have Tough(3) to Tough(9), this weapon g
 
 
 def test_importer_names_a_rule_whose_text_was_not_found() -> None:
-    _, warnings = convert(_book([{"name": "Protected"}], []), "book.json")
+    _, warnings = convert(_book([{"name": "Piercing"}], []), "book.json")
     assert warnings == [
-        "Test Squad: rule Protected is not modelled by mathhammer (its text is not known to it); left out"
+        "Test Squad: rule Piercing is not modelled by mathhammer (its text is not known to it); left out"
     ]
     # GF v3.5 army books: Slayer (its text found in the DAO Union book) is modelled: kept on the unit, unwarned
     text, warnings = convert(_book([{"name": "Slayer"}], []), "book.json")
