@@ -431,3 +431,18 @@ def test_report_carries_the_import_warnings(tmp_path: Path) -> None:
     df = sweep(a, b, system="grimdark", trials=200, seed=1)
     carried = df.attrs["report"]["warnings"]
     assert f"mine.toml: {warnings[0]}" in carried and f"theirs.toml: {warnings[0]}" in carried
+
+
+def test_a_mapped_army_rule_on_an_item_of_some_models_is_named_as_carried() -> None:
+    """A unit rule needs "a unit where all models have this rule": Self-Repair (GF v3.5 Robot Legions) on an
+    item carried by 1 of 5 models is left out, and the warning says why (not "not modelled")."""
+    data = book({"id": "s", "name": "Self-Repair", "description": SELF_REPAIR})
+    data["units"][0]["items"] = [
+        {"name": "Repair Kit", "type": "ArmyBookItem", "count": 1,
+         "content": [{"type": "ArmyBookRule", "name": "Self-Repair", "label": "Self-Repair"}]},
+    ]  # fmt: skip
+    text, warnings = convert(data, "book.json")
+    assert "Warriors: rule Self-Repair of item Repair Kit is carried by 1 of 5 models; left out" in warnings
+    assert (
+        not any("Self-Repair is not modelled" in w for w in warnings) and "Self-Repair" not in text.split("warnings")[0]
+    )

@@ -518,8 +518,10 @@ def _unit(unit: Mapping[str, Any], name: str, source: str, warnings: list[str], 
                         inner["count"] = item["count"]  # a weapon inside an item: as many as the item
                     weapon_items.append(inner)
                 elif carried is not None and carried < models and _name_of(part) not in ONE_MODEL_FOR_ALL:
-                    # a unit rule needs every model ("a unit where all models have this rule")
-                    rule = _canonical(part, name, warnings, book)
+                    # a unit rule needs every model ("a unit where all models have this rule"); an army
+                    # rule the table maps is named as such, not as an unknown rule
+                    army = book.army_rule(part)
+                    rule = army.name if army is not None else _canonical(part, name, warnings, book)
                     if rule is not None:
                         warnings.append(
                             f"{name}: rule {rule} of item {item.get('name', '?')} is carried by {carried} of "
