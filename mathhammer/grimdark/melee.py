@@ -160,11 +160,9 @@ class Melee:
 
 @dataclass(frozen=True)
 class CompiledSide:
-    """One side as numbers: its target form and the strikes of each state of models left.
-
-    ``strikes[(n, h)]`` are the compiled groups the side strikes with when ``n`` of its unit's models
-    and (``h``) its hero are left; :func:`signature` maps a target state to that key.
-    """
+    """One side as numbers: its target form, and what :func:`signature` and :func:`fear_of` read from a
+    state of it (its unit's models, a joined hero, their Fear(X)). What it strikes with in a state is
+    :func:`charge_strikes` or :func:`back_strikes` of that state's signature."""
 
     target: CompiledTarget
     unit_models: int
@@ -188,6 +186,7 @@ def fear_of(side: CompiledSide, i: int) -> int:
 
 
 def compile_side(f: Fighter) -> CompiledSide:
+    """A fighter as numbers (:class:`CompiledSide`)."""
     d = f.defender
     return CompiledSide(
         target=compile_target(d),
