@@ -121,7 +121,9 @@ def attack(
     target_rule: Annotated[list[str] | None, _opt("--target-rule", "Grimdark: target rule.", G, "RULE")] = None,
     target_quality: Annotated[str | None, _opt("--target-quality", "Grimdark: target Quality.", G, "N")] = None,
     cover: Annotated[bool, _opt("--cover", "Grimdark: the target is in cover (+1 Defense vs shooting).", G)] = False,
-    melee: Annotated[bool, _opt("--melee", "Grimdark: a melee attack (no cover).", G)] = False,
+    melee: Annotated[
+        bool, _opt("--melee", "Grimdark: melee; two named units: the charge resolved both ways (no cover).", G)
+    ] = False,
     charging: Annotated[bool, _opt("--charging", "Grimdark: the attacker charged (Furious, Impact).", G)] = False,
     moved: Annotated[
         bool, _opt("--moved", "Grimdark: the attacker moved before shooting (Indirect: -1 to hit).", G)

@@ -82,7 +82,7 @@ def compare(
     system: Annotated[str, typer.Option("--system", help="Game system: starcraft (sc) or grimdark (gf).")] = (
         "starcraft"
     ),
-    melee: Annotated[bool, typer.Option("--melee", help="Grimdark: melee weapons.")] = False,
+    melee: Annotated[bool, typer.Option("--melee", help="Grimdark: melee, the charge resolved both ways.")] = False,
     charging: Annotated[bool, typer.Option("--charging", help="Grimdark: the attacker charged.")] = False,
     cover: Annotated[bool, typer.Option("--cover", help="Grimdark: targets in cover.")] = False,
 ) -> None:
