@@ -13,7 +13,7 @@ from typing import Any
 
 from .melee import Fighter, Melee, impact_dice
 from .model import Attacker, Defender
-from .outcomes import Described
+from .outcomes import Described, hero_json
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,13 +95,6 @@ def _unit_json(loadout: Any, models: int) -> dict[str, Any]:
     return {"unit": u.name, "models": models, "points": u.points, "source": u.source}
 
 
-def _hero_json(hero: Any) -> dict[str, Any]:
-    return {
-        "unit": hero.name, "tough": hero.tough, "defense": hero.defense, "quality": hero.quality,
-        "points": hero.points, "source": hero.source,
-    }  # fmt: skip
-
-
 def melee_attack(
     a: Any, t: Any, hero: Any, alive: int | None, t_models: int, o: Mapping[str, Any], attacker: Attacker
 ) -> GrimdarkMelee:
@@ -131,9 +124,9 @@ def melee_attack(
         "charge": "both ways",
     }
     if a.hero is not None:
-        loadout["attacker"]["hero"] = _hero_json(a.hero)
+        loadout["attacker"]["hero"] = hero_json(a.hero)
     if hero is not None:
-        loadout["target"]["hero"] = _hero_json(hero)
+        loadout["target"]["hero"] = hero_json(hero)
     a_hero = f" + {a.hero.name}" if a.hero is not None else ""
     t_hero = f" + {hero.name} (Tough({hero.tough}), wounded last)" if hero is not None else ""
     head = f"{n} {a.name}{a_hero} ({a.points} pts) charge {t_models} {t.name}{t_hero}, melee both ways"

@@ -69,3 +69,11 @@ def result(tally: Tally, models: int, seed: int | None, label: str) -> Result:
     """A Grimdark Future Result of an engine's Tally; ``models`` counts a joined hero."""
     engine = "exact" if tally.exact else "monte-carlo"
     return Result(engine, tally, models, None if tally.exact else seed, label, OUTCOMES, SYSTEM)
+
+
+def hero_json(hero: Any) -> dict[str, Any]:
+    """A joined hero in an attack's loadout JSON (a Grimdark Future unit profile)."""
+    return {
+        "unit": hero.name, "tough": hero.tough, "defense": hero.defense, "quality": hero.quality,
+        "points": hero.points, "source": hero.source,
+    }  # fmt: skip

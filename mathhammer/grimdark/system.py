@@ -34,7 +34,7 @@ from ..validate import number, target_number, whole
 from .compiled import is_melee
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 from .morale import morale_quality
-from .outcomes import OUTCOMES, Described
+from .outcomes import OUTCOMES, Described, hero_json
 from .rules import Rule
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -400,10 +400,7 @@ class Grimdark:
         }
         for side, joined_hero in (("attacker", a.hero), ("target", hero)):
             if joined_hero is not None:
-                loadout[side]["hero"] = {
-                    "unit": joined_hero.name, "tough": joined_hero.tough, "defense": joined_hero.defense,
-                    "quality": joined_hero.quality, "points": joined_hero.points, "source": joined_hero.source,
-                }  # fmt: skip
+                loadout[side]["hero"] = hero_json(joined_hero)
         joined = f" + {hero.name} (Tough({hero.tough}), wounded last)" if hero is not None else ""
         a_hero = f" + {a.hero.name}" if a.hero is not None else ""
         head = (
