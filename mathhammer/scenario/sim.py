@@ -59,7 +59,8 @@ Rules applied (the reading where the rules leave room is said in the code):
   Markers").
 * 8.5.5 UNITS RETURNED TO RESERVES: a unit an ability takes off the table is not Destroyed, its Supply is
   released and it may Deploy again; 9.1.9: a Summoned Unit is set only by its ability and is never in
-  Reserves; effects "At the End of the Round" resolve before the Cleanup (``abilities.end_of_round``).
+  Reserves; effects "At the End of the Round" resolve before the Cleanup, the First Player's first (8.9.4,
+  ``abilities.end_of_round``).
 """
 
 from __future__ import annotations
