@@ -11,10 +11,13 @@ from pathlib import Path
 
 from mathhammer.scenario import check_scenario
 from mathhammer.scenario.spec import Scenario, parse_scenario
+from mathhammer.starcraft.army import CREEP_RULE
 from mathhammer.starcraft.roster import Roster, load_roster
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
+#: the Creep Card :func:`army` adds to a Zerg list that names none (0 Vespene Gas, Faction Tag Zerg)
+DEFAULT_CREEP = "Accelerating Creep"
 #: Markers 1 (Red) and 2 (Blue) on the west half, 5 (Neutral) in the centre.
 THREE_MARKERS = [{"number": 1, "x": 9, "y": 10}, {"number": 2, "x": 9, "y": 26}, {"number": 5, "x": 18, "y": 18}]
 #: Markers 1 and 2 far apart.
@@ -24,10 +27,22 @@ TWO_MARKERS = [{"number": 1, "x": 9, "y": 13}, {"number": 2, "x": 27, "y": 30}]
 def army(faction: str, *units: tuple[str, int] | tuple[str, int, list[str]], tactical: tuple[str, ...] = ()) -> str:
     """A Skirmish army list (TOML): ``faction``, ``tactical`` cards, ``units`` as (unit, models[, upgrades]).
 
+    A Zerg Faction Card asks for exactly one Creep Card (9.1; ZERG CREEP: "During Army Building, you must select
+    exactly one Creep Card"): where ``tactical`` names none, Accelerating Creep (0 Vespene Gas) is added, so the list
+    stays legal.
+
     >>> print(army("Kerrigan's Swarm", ("Zergling", 12)))  # doctest: +NORMALIZE_WHITESPACE
-    name = "test army" scale = "Skirmish" faction = "Kerrigan's Swarm" tactical = []
+    name = "test army" scale = "Skirmish" faction = "Kerrigan's Swarm" tactical = ["Accelerating Creep"]
     [[units]] unit = "Zergling" models = 12 upgrades = []
     """
+    card = roster().factions.get(faction)
+    creep = {n.casefold() for n in roster().creep}
+    if (
+        card is not None
+        and any(a.name.strip().casefold() == CREEP_RULE for a in card.abilities)
+        and not any(t.casefold() in creep for t in tactical)
+    ):
+        tactical = (*tactical, DEFAULT_CREEP)
     lines = ['name = "test army"', 'scale = "Skirmish"', f'faction = "{faction}"']
     lines.append("tactical = [" + ", ".join(f'"{t}"' for t in tactical) + "]")
     for unit in units:

@@ -488,21 +488,63 @@ def test_builtin_917_six_marines_rocket_launcher_and_agg12() -> None:
 
 def test_builtin_916_kerrigans_swarm_hydralisk() -> None:
     """9.1.6 EXAMPLE with the built-in cards: small Hydralisk fits Kerrigan's Swarm's 2 Elite slots; full does not."""
-    roster = _need(_builtin_roster(), "Kerrigan's Swarm", "Hydralisk")
-    assert validate_army(army("Kerrigan's Swarm", UnitEntry("Hydralisk", 2)), roster) == []
-    (line,) = validate_army(army("Kerrigan's Swarm", UnitEntry("Hydralisk", 4)), roster)
+    roster = _need(_builtin_roster(), "Kerrigan's Swarm", "Hydralisk", CREEP)
+    assert validate_army(army("Kerrigan's Swarm", UnitEntry("Hydralisk", 2), tactical=(CREEP,)), roster) == []
+    (line,) = validate_army(army("Kerrigan's Swarm", UnitEntry("Hydralisk", 4), tactical=(CREEP,)), roster)
     assert line.startswith("army.toml: Elite slots: 3 used (units[0] Hydralisk 3); allowed: 2")
 
 
 def test_builtin_912_zerg_swarm_refuses_kerrigan_swarm_raptor() -> None:
     """9.1.2 EXAMPLE with the built-in cards."""
-    roster = _need(_builtin_roster(), "Zerg Swarm", "Zergling")
+    roster = _need(_builtin_roster(), "Zerg Swarm", "Zergling", CREEP)
     raptor = [n for n in roster.units if n.lower().startswith("kerrigan swarm raptor")]
     if not raptor:
         pytest.skip("built-in Kerrigan Swarm Raptor not (yet) present")
-    assert validate_army(army("Zerg Swarm", UnitEntry("Zergling", 12)), roster) == []
-    (line,) = validate_army(army("Zerg Swarm", UnitEntry(raptor[0])), roster)
+    assert validate_army(army("Zerg Swarm", UnitEntry("Zergling", 12), tactical=(CREEP,)), roster) == []
+    (line,) = validate_army(army("Zerg Swarm", UnitEntry(raptor[0]), tactical=(CREEP,)), roster)
     assert "Faction Tag Kerrigan's Swarm not on the Faction Card Zerg Swarm" in line
+
+
+#: the Creep Card of 0 Vespene Gas (card sheet p. 15; gas from catalog/zerg.json), Faction Tag Zerg: both Zerg factions
+CREEP = "Accelerating Creep"
+ZERG_CREEP = '"During Army Building, you must select exactly one Creep Card and add it to your Army List'
+
+
+def test_builtin_91_zerg_creep_exactly_one_creep_card() -> None:
+    """9.1 and the Zerg Faction Cards' ZERG CREEP ("During Army Building, you must select exactly one Creep Card and
+    add it to your Army List, paying its listed cost (if any)"): a Zerg list with no Creep Card, or with two, is
+    refused in one line naming the file, the field, what the list has and what is allowed; one is legal."""
+    roster = _need(_builtin_roster(), "Kerrigan's Swarm", "Zerg Swarm", "Zergling", CREEP, "Malignant Creep")
+    zerglings = UnitEntry("Zergling", 12)
+    assert validate_army(army("Kerrigan's Swarm", zerglings, tactical=("Malignant Creep",)), roster) == []
+    (none,) = validate_army(army("Kerrigan's Swarm", zerglings, tactical=("Spawning Pool",)), roster)
+    assert none.startswith(
+        "army.toml: tactical: no Creep Card; allowed: exactly one Creep Card, one of Malignant Creep (10 gas), "
+        "Accelerating Creep (0 gas) (9.1; Kerrigan's Swarm, ZERG CREEP: " + ZERG_CREEP
+    ), none
+    (two,) = validate_army(army("Kerrigan's Swarm", zerglings, tactical=("Malignant Creep", CREEP)), roster)
+    assert two.startswith(
+        "army.toml: tactical: 2 Creep Cards (tactical[0] Malignant Creep, tactical[1] Accelerating Creep); allowed: "
+        "exactly one Creep Card"
+    ), two
+    # Zerg Swarm (tag Zerg only): Malignant Creep (Zerg, Kerrigan's Swarm) is not among the allowed
+    (swarm,) = validate_army(army("Zerg Swarm", zerglings), roster)
+    assert "allowed: exactly one Creep Card, one of Accelerating Creep (0 gas) (9.1; Zerg Swarm, ZERG CREEP" in swarm
+    # a non-Zerg Faction Card asks for none
+    assert not any("Creep Card" in p for p in validate_army(army("Terran Armed Forces"), roster))
+
+
+def test_builtin_91_cli_refuses_a_zerg_list_without_a_creep_card(tmp_path: Path) -> None:
+    """9.1 / ZERG CREEP with ``mathhammer army validate``: exit 2, one ``error:`` line naming the file and the
+    field."""
+    _need(_builtin_roster(), "Kerrigan's Swarm", "Zergling", CREEP)
+    text = (EXAMPLES / "zerg_skirmish.toml").read_text(encoding="utf-8").replace(f'  "{CREEP}",', "")
+    assert CREEP not in text.split("[[units]]")[0]
+    path = write(tmp_path, text, "zerg_no_creep.toml")
+    res = CliRunner().invoke(app, ["army", "validate", str(path)])
+    assert res.exit_code == 2, res.output
+    (line,) = [x for x in res.stderr.splitlines() if x.startswith("error:")]
+    assert line.startswith("error: zerg_no_creep.toml: tactical: no Creep Card; allowed: exactly one Creep Card")
 
 
 def test_builtin_919_summoned_units_refused() -> None:

@@ -356,6 +356,22 @@ def test_instant_win_and_wipe_out() -> None:
     assert sim.instant.tolist() == [True, False, False]
 
 
+def test_wipe_out_bonus_also_with_a_winning_lead() -> None:
+    """8.9.3 End of Game Check: "The game ends immediately if: [...] A player has no models on the battlefield and no
+    Units in Reserves. The surviving player gains +10 VP." Red leads by 8 (Skirmish Hold Position's lead) in the Round
+    the Zerglings, blue's only unit, are Destroyed: the lead ends the game and red still gains the +10 VP."""
+    sim = _sim([DEPLOY], trials=2)
+    sim.round = 2
+    sim.vp[0] = [8, 8]
+    blue = [u for u in range(sim.U) if sim.units[u].player == "blue"]
+    sim.alive[blue, 0] = 0  # game 0: blue wiped out; game 1: only the lead
+    sim.end_checks(np.arange(2), final=False)
+    assert sim.over.tolist() == [True, True]
+    assert sim.instant.tolist() == [True, True]
+    assert sim.vp[0].tolist() == [18, 8]
+    assert sim.vp[1].tolist() == [0, 0]
+
+
 def test_initiative_to_fewer_vp() -> None:
     """8.9.6: the First Player Marker goes to the player with fewer VP; a Roll-Off on a tie."""
     sim = _sim([DEPLOY], trials=200)

@@ -43,7 +43,7 @@ BLUE = """
 name = "Zerg test"
 scale = "Skirmish"
 faction = "Kerrigan's Swarm"
-tactical = ["Spawning Pool", "Overseer"]     # Overseer: Pneumatized Carapace
+tactical = ["Spawning Pool", "Overseer", "Accelerating Creep"]  # Overseer: Pneumatized Carapace; a Creep Card (9.1)
 
 [[units]]
 unit = "Zergling"

@@ -90,8 +90,8 @@ def short_share(scn, n: int) -> float:
 def test_a_creep_tumor_puts_the_zerglings_on_creep(tmp_path_factory: pytest.TempPathFactory) -> None:
     """Creep Spread sets a Creep Tumor at (24, 30), 5.4" from the north Entry Edge; the Zerglings at (24, 24) are
     Within 6" of it, ON CREEP, and Accelerating Creep's Speed on Creep ("increase its Speed characteristic by 1")
-    reaches their Charge: the share of short Charges goes from s / 6 to (s - 1) / 6 (5 SE). Without the creep card
-    the tumor changes nothing (the same games fall short)."""
+    reaches their Charge: the share of short Charges goes from s / 6 to (s - 1) / 6 (5 SE). With the other Creep Card,
+    Malignant Creep (no Speed on Creep), the tumor changes nothing (the same games fall short)."""
     n = 3000
     plain = creep_scenario(tmp_path_factory, creep_zerg("Accelerating Creep"), None)
     tumor = creep_scenario(tmp_path_factory, creep_zerg("Accelerating Creep"), (24, 30))
@@ -101,8 +101,8 @@ def test_a_creep_tumor_puts_the_zerglings_on_creep(tmp_path_factory: pytest.Temp
     assert 2 <= s <= 5, p0
     assert_share(p0, s / 6, n)
     assert_share(short_share(tumor, n), (s - 1) / 6, n)
-    no_card = creep_scenario(tmp_path_factory, creep_zerg(), (24, 30))
-    assert short_share(no_card, n) == p0
+    other_card = creep_scenario(tmp_path_factory, creep_zerg("Malignant Creep"), (24, 30))
+    assert short_share(other_card, n) == p0
 
 
 def test_creep_spread_needs_an_entry_edge_or_a_tumor_near(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -117,15 +117,25 @@ def test_creep_spread_needs_an_entry_edge_or_a_tumor_near(tmp_path_factory: pyte
     assert not sim.tumor.any()
 
 
-def test_tokens_go_at_the_end_of_the_round_unless_they_stay_in_play(tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_tokens_go_at_the_end_of_the_round_unless_they_stay_in_play(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """7.3 "Tokens are removed at the end of the Game Round unless stated otherwise"; Living Glob of Tissue (both
-    Creep Cards): "Creep Tumor tokens have STAY IN PLAY"."""
-    for cards, kept in (((), False), (("Malignant Creep",), True)):
-        sim = Simulation(creep_scenario(tmp_path_factory, creep_zerg(*cards), (24, 30)), 4, seed=1)
+    Creep Cards): "Creep Tumor tokens have STAY IN PLAY". A Zerg list always has one Creep Card (9.1), so the tumors
+    always stay; the 7.3 default is read with the card's ``tokens_stay`` hidden."""
+    found = abilities.card_effect
+
+    def no_stay(scn: Any, player: str, kind: str) -> Any:
+        return None if kind == "tokens_stay" else found(scn, player, kind)
+
+    for card in ("Malignant Creep", "Accelerating Creep", None):
+        sim = Simulation(creep_scenario(tmp_path_factory, creep_zerg(card or "Malignant Creep"), (24, 30)), 4, seed=1)
         assert len(sim.tumors) == 1
         sim.tumor[0] = True
+        if card is None:
+            monkeypatch.setattr(abilities, "card_effect", no_stay)
         sim.cleanup(np.arange(4))
-        assert sim.tumor[0].tolist() == [kept] * 4
+        assert sim.tumor[0].tolist() == [card is not None] * 4
 
 
 def test_creep_removal_takes_the_tumor_an_enemy_ends_near(tmp_path_factory: pytest.TempPathFactory) -> None:

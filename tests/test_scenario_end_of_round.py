@@ -125,3 +125,49 @@ def test_ready_for_dust_off_not_within_10_of_an_enemy(tmp_path: Path) -> None:
     sim.cleanup(np.arange(4))
     assert lead_of(sim, "marine-2") == {None}
     assert sum(v for k, v in sim.skipped.items() if "Faction Indicator would be Within 10" in k) == 4
+
+
+DROPS_RED = army("Terran Armed Forces", ("Marine", 6), ("Marine", 6), tactical=("Dropship",))
+DROPS_BLUE = army("Kerrigan's Swarm", ("Zergling", 12), ("Zergling", 12), tactical=("Overlord", "Accelerating Creep"))
+
+
+def both_drops_plan(red_at: tuple[float, float], blue_at: tuple[float, float]) -> list[dict]:
+    """Round 2: red sets Ready for Dust-Off's Faction Indicator at ``red_at`` (marine-2), then blue Ventral Sacs' at
+    ``blue_at`` (zergling-2): in plan order, red's End of the Round effect comes first."""
+    red = {"unit": "marine-1", "action": "hold", "use": ["Ready for Dust-Off"], "token_at": list(red_at),
+           "select": {"Ready for Dust-Off": "marine-2"}}  # fmt: skip
+    blue = {"unit": "zergling-1", "action": "hold", "use": ["Ventral Sacs"], "token_at": list(blue_at),
+            "select": {"Ventral Sacs": "zergling-2"}}  # fmt: skip
+    return [
+        {"round": 1, "red": {"movement": [deploy("marine-1", 6, 4)]},
+         "blue": {"movement": [deploy("zergling-1", 30, 32)]}},
+        {"round": 2, "red": {"movement": [red]}, "blue": {"movement": [blue]}},
+    ]  # fmt: skip
+
+
+def test_end_of_round_effects_first_player_first(tmp_path: Path) -> None:
+    """8.9.4 Resolve End of the Round Effects: "The holder of the First Player Marker resolves their first." Red's
+    Indicator at (18, 22) Deploys marine-2 on its south side, blue's just south of it Deploys zergling-2 on its north
+    side: both Leading Models would stand on the same spot, so only the effect resolved first Deploys its unit. The
+    plan sets red's first; in the games where blue holds the First Player Marker, blue's resolves first."""
+    data = skirmish(
+        "end",
+        armies=write_armies(tmp_path, DROPS_RED, DROPS_BLUE),
+        rounds=[],
+        mission={"card": "Hold Position", "starting_supply": 20},
+    )
+    probe = build(data, "end.toml")
+    half_m = probe.units["marine-2"].base_mm / 25.4 / 2
+    half_z = probe.units["zergling-2"].base_mm / 25.4 / 2
+    red_at = (18.0, 22.0)
+    spot = red_at[1] - TOKEN_RADIUS - half_m - TOKEN_CONTACT / 2  # marine-2's Leading Model (y)
+    blue_at = (18.0, spot - TOKEN_RADIUS - half_z - TOKEN_CONTACT / 2)
+    data["rounds"] = both_drops_plan(red_at, blue_at)
+    scn = build(data, "end.toml")
+    sim = two_rounds(scn, 4)
+    sim.first[:] = [0, 1, 0, 1]  # the First Player Marker: red, blue, red, blue
+    sim.cleanup(np.arange(4))
+    marines = sim.pos[sim.uids.index("marine-2")] >= 0
+    zerglings = sim.pos[sim.uids.index("zergling-2")] >= 0
+    assert marines.tolist() == [True, False, True, False]
+    assert zerglings.tolist() == [False, True, False, True]

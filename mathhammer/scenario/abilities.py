@@ -94,7 +94,7 @@ from ..starcraft.schema import Ability, Effect
 from .basics import pay as _pay
 from .basics import split_by as _split_by
 from .basics import stream as _stream
-from .spec import Activation, Reaction, Scenario, ScenarioUnit
+from .spec import PLAYERS, Activation, Reaction, Scenario, ScenarioUnit
 from .world import Coord, World
 from .world import edge_distance as edge_gap
 
@@ -1386,9 +1386,14 @@ def token_contact_lead(xy: Coord, su: ScenarioUnit, rear: Coord) -> Coord:
 
 
 def end_of_round(sim: Simulation, live: np.ndarray) -> None:
-    """The effects "At the End of the Round" of the tokens set this Round (:func:`set_end_token`), in plan order, in
-    the games of ``live`` where each was set.
+    """The effects "At the End of the Round" of the tokens set this Round (:func:`set_end_token`) and of Rapid
+    Ingress, in the games of ``live`` where each was set. 8.9.4: "The holder of the First Player Marker resolves
+    their first. If a player has multiple "End of the Round" effects to resolve, that player chooses the order [...].
+    Each effect is fully resolved before the next begins": per game, every effect of the First Player (``sim.first``)
+    before any of the other player's; a player's own in the order the plan chooses (Rapid Ingress's removals first,
+    then the tokens in plan order).
 
+    Rapid Ingress: "Remove this Unit at the End of the Round" (removed, not Destroyed: it may be set again).
     Psionic Transfer: "the controlling player may set all models of this Unit in Coherency, treating the Shade token
     as the Leading Model": where the unit is on the table its Leading Model is set at the token's centre, the others
     around it (:meth:`Simulation._move_to`, not a Move: the Burrowed Status stays). Ready for Dust-Off, Ventral Sacs:
@@ -1396,32 +1401,49 @@ def end_of_round(sim: Simulation, live: np.ndarray) -> None:
     Indicator": the unit the plan selects, where it is in Reserves and its Supply fits the Available Supply (8.3.2),
     its Leading Model touching the Indicator on the side of the player's Entry Edge, the others behind it. The
     player always takes the "may" (the plan asked for it)."""
-    for v, su in enumerate(sim.units):  # Rapid Ingress: "Remove this Unit at the End of the Round"
-        if su.summoned and any(e.kind == "summon" and e.leaves for e in summoning(sim.scn, su)):
-            sim.to_reserves(v, live[sim.pos[v, live] >= 0])  # removed, not Destroyed (it may be set again)
+    leaving = [
+        v
+        for v, su in enumerate(sim.units)
+        if su.summoned and any(e.kind == "summon" and e.leaves for e in summoning(sim.scn, su))
+    ]
     pending, sim.pending = sim.pending, []
-    alive_games = np.zeros(sim.T, dtype=bool)
-    alive_games[live] = True
-    for act, games in pending:
-        games = games[alive_games[games]]
-        if games.size == 0:
+    if not leaving and not pending:
+        return
+    for first in (0, 1):
+        group = live[sim.first[live] == first]
+        if group.size == 0:
             continue
-        u = sim.uids.index(act.unit)
-        if act in sim.shade_of:
-            xy = sim.shades[sim.shade_of[act]][0]
-            here = games[(sim.pos[u, games] >= 0) & (sim.alive[u, games] > 0)]
-            sim._move_to(u, here, xy, act, moving=False)
-            continue
-        xy, player, e = sim.drops[sim.drop_of[act]]
-        found = next(f for n in act.use if (f := find(sim.scn, act.unit, n)) and e in f.ability.effects)
-        picked = next(unit for n, unit in act.select if n.strip().lower() == found.ability.name.lower())
-        v = sim.uids.index(picked)
-        ready = games[(sim.pos[v, games] < 0) & (sim.alive[v, games] > 0)]
-        sim._skip(act, games.size - ready.size, f"{picked!r} is not in Reserves at the End of the Round: no Deploy")
-        ready = sim.available(v, act, ready)
-        rear = sim.world.rear_of(player)
-        got = ready[sim._place(v, ready, token_contact_lead(xy, sim.units[v], rear), rear, act)]
-        sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
+        in_group = np.zeros(sim.T, dtype=bool)
+        in_group[group] = True
+        for player in (PLAYERS[first], PLAYERS[1 - first]):
+            for v in leaving:
+                if sim.units[v].player == player:
+                    sim.to_reserves(v, group[sim.pos[v, group] >= 0])
+            for act, games in pending:
+                if act.player == player:
+                    _end_of_round_token(sim, act, games[in_group[games]])
+
+
+def _end_of_round_token(sim: Simulation, act: Activation, games: np.ndarray) -> None:
+    """The End of the Round of the token ``act`` set (:func:`end_of_round`), in ``games``."""
+    if games.size == 0:
+        return
+    u = sim.uids.index(act.unit)
+    if act in sim.shade_of:
+        xy = sim.shades[sim.shade_of[act]][0]
+        here = games[(sim.pos[u, games] >= 0) & (sim.alive[u, games] > 0)]
+        sim._move_to(u, here, xy, act, moving=False)
+        return
+    xy, player, e = sim.drops[sim.drop_of[act]]
+    found = next(f for n in act.use if (f := find(sim.scn, act.unit, n)) and e in f.ability.effects)
+    picked = next(unit for n, unit in act.select if n.strip().lower() == found.ability.name.lower())
+    v = sim.uids.index(picked)
+    ready = games[(sim.pos[v, games] < 0) & (sim.alive[v, games] > 0)]
+    sim._skip(act, games.size - ready.size, f"{picked!r} is not in Reserves at the End of the Round: no Deploy")
+    ready = sim.available(v, act, ready)
+    rear = sim.world.rear_of(player)
+    got = ready[sim._place(v, ready, token_contact_lead(xy, sim.units[v], rear), rear, act)]
+    sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
 
 
 def entered_elsewhere(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> None:

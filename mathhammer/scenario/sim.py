@@ -59,7 +59,8 @@ Rules applied (the reading where the rules leave room is said in the code):
   Markers").
 * 8.5.5 UNITS RETURNED TO RESERVES: a unit an ability takes off the table is not Destroyed, its Supply is
   released and it may Deploy again; 9.1.9: a Summoned Unit is set only by its ability and is never in
-  Reserves; effects "At the End of the Round" resolve before the Cleanup (``abilities.end_of_round``).
+  Reserves; effects "At the End of the Round" resolve before the Cleanup, the First Player's first (8.9.4,
+  ``abilities.end_of_round``).
 """
 
 from __future__ import annotations
@@ -1770,7 +1771,9 @@ class Simulation:
         return supply_matrix(self.pos, self.alive, self._supply_grid, self.full, out)
 
     def end_checks(self, live: np.ndarray, final: bool) -> None:
-        """8.9.3: Special Winning Condition, a wiped-out army (+10 VP to the survivor), the final Round."""
+        """8.9.3: Special Winning Condition, a wiped-out army (+10 VP to the survivor), the final Round. The +10 VP is
+        given also where a winning VP lead ends the game in the same Round: "The game ends immediately if" lists both,
+        and "The surviving player gains +10 VP" whichever else holds."""
         lead = self.scn.mission.instant_win_lead
         diff = self.vp[0, live] - self.vp[1, live]
         instant = np.abs(diff) >= lead
@@ -1782,7 +1785,7 @@ class Simulation:
             )
         wiped = ~present[:, live]
         for p in (0, 1):
-            gain = wiped[1 - p] & ~wiped[p] & ~instant
+            gain = wiped[1 - p] & ~wiped[p]
             self.vp[p, live[gain]] += 10
         ended = instant | wiped.any(axis=0)
         self.instant[live[instant]] = True

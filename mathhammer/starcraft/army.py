@@ -31,6 +31,7 @@ and the entry (``army.toml: units[2] (Marine): ...``):
   Unit), at most one SPECIALIST upgrade per model.
 - 9.1.5 / Unique: a Unique Tactical Card (or Unit card) at most once.
 - 9.1.9: Summoned Units are not in the Army List.
+- 9.1 / ZERG CREEP (both Zerg Faction Cards): exactly one Creep Card among the Tactical Cards.
 - Unknown names: the closest names ("did you mean ...?").
 
 >>> from pathlib import Path
@@ -334,6 +335,9 @@ def check_army(army: Army, roster: Roster) -> ArmyReport:
             else:
                 seen_unique[key] = i
 
+    if faction is not None:
+        _check_creep(army, faction, roster, problems)
+
     # 9.1.6 / 9.1.7 / 9.1.9: Units
     loadouts: list[Loadout] = []
     unique_units: dict[str, int] = {}
@@ -409,6 +413,29 @@ def check_army(army: Army, roster: Roster) -> ArmyReport:
     totals.slots_used = used
     totals.slots_available = available
     return ArmyReport(army, problems, totals, loadouts)
+
+
+#: the Faction Card ability that asks for a Creep Card (both Zerg Faction Cards: "During Army Building, you must
+#: select exactly one Creep Card and add it to your Army List, paying its listed cost (if any)")
+CREEP_RULE = "zerg creep"
+
+
+def _check_creep(army: Army, faction: FactionCard, roster: Roster, problems: list[str]) -> None:
+    """9.1 and the Faction Card's ZERG CREEP: exactly one Creep Card in ``tactical`` where the Faction Card asks for
+    it (one line: the file, the field, what the list has and what is allowed)."""
+    rule = next((a for a in faction.abilities if a.name.strip().casefold() == CREEP_RULE), None)
+    if rule is None:
+        return
+    keys = {_tag_key(n) for n in roster.creep}
+    got = [f"tactical[{i}] {name}" for i, name in enumerate(army.tactical) if _tag_key(name) in keys]
+    if len(got) == 1:
+        return
+    fits = [f"{n} ({c.vespene} gas)" for n, c in roster.creep.items() if not _missing_tags(c.tags, faction)]
+    has = "no Creep Card" if not got else f"{len(got)} Creep Cards ({', '.join(got)})"
+    problems.append(
+        f"{army.file}: tactical: {has}; allowed: exactly one Creep Card, one of {', '.join(fits) or 'none loaded'} "
+        f'(9.1; {army.faction}, {rule.name.upper()}: "{rule.text}")'
+    )
 
 
 def validate_army(army: Army, roster: Roster) -> list[str]:
