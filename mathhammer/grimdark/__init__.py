@@ -56,11 +56,6 @@ def __getattr__(name: str) -> Any:
         from .engine import grimdark_simulate
 
         return grimdark_simulate
-    import importlib
+    from ..lazy import submodule
 
-    try:
-        return importlib.import_module(f".{name}", __name__)
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{name}":
-            raise
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    return submodule(__name__, name)

@@ -9,14 +9,10 @@ Its modules load on first use, so ``mh.starcraft.army`` works after ``import mat
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+from ..lazy import submodule
 
 
 def __getattr__(name: str) -> Any:
-    try:
-        return importlib.import_module(f".{name}", __name__)
-    except ModuleNotFoundError as exc:
-        if exc.name != f"{__name__}.{name}":
-            raise
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    return submodule(__name__, name)
