@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from mathhammer.profiles.loader import builtin_dir
+from mathhammer.scenario import ScenarioError
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.missions import KINDS, CatalogError, Points, ScoringKind, load, register
 from mathhammer.scenario.missions.kinds import SupplyDrop
@@ -352,3 +353,15 @@ def test_toml_points_are_the_kind_numbers() -> None:
         required = {n for n, f in kind.Points.model_fields.items() if f.is_required()}
         assert required <= set(entry["points"]), entry["id"]
     assert base()["mission"]["card"] == "Hold Position"
+
+
+def test_unknown_deployment_card_is_one_problem() -> None:
+    """9.2.1: a Deployment Card not in the file is named with the cards allowed; the rest of the file is checked on
+    the largest battlefield of the cards, so the markers of a standard (54" x 36") layout raise nothing more."""
+    dep = dict(base()["deployment"], card="Frontyer", markers=[{"number": 5, "x": 50, "y": 18}])
+    with pytest.raises(ScenarioError) as err:
+        scenario([DEPLOY], deployment=dep)
+    assert [p for p in err.value.problems if "deployment" in p] == [
+        p for p in err.value.problems if "deployment.card: got 'Frontyer'; allowed: a Deployment Card: " in p
+    ]
+    assert len([p for p in err.value.problems if "deployment" in p]) == 1

@@ -558,7 +558,9 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
     dep, msg = _find_card(deployment_cards(), sf.deployment.card, None, "a Deployment Card")
     if dep is None:
         problems.append(f"{name}: deployment.card: {msg}")
-        dep = {"id": "?", "name": sf.deployment.card, "scale": "standard", "width": 54, "depth": 36}
+        # go on checking the rest on the largest battlefield of the cards (standard, 54" x 36")
+        widest = max(deployment_cards(), key=lambda d: d["width"] * d["depth"])
+        dep = {**widest, "id": "?", "name": sf.deployment.card}
     card, msg = _find_card(mission_cards(), sf.mission.card, dep["scale"], "a Mission Card")
     mission: MissionCard | None = None
     if card is None:
