@@ -365,3 +365,21 @@ def test_unknown_deployment_card_is_one_problem() -> None:
         p for p in err.value.problems if "deployment.card: got 'Frontyer'; allowed: a Deployment Card: " in p
     ]
     assert len([p for p in err.value.problems if "deployment" in p]) == 1
+
+
+def test_divide_and_conquer_through_the_simulation() -> None:
+    """Divide and Conquer (skirmish), "FROM THE START OF THE FIRST ROUND: ... Gain 1 VP for each quarter where your
+    Total Current Supply is higher than the Opponent's. Only Units Wholly Within a quarter contribute": the Marines
+    (Supply 1+) alone, Wholly Within the south-west quarter of the 36" battlefield and on no marker, score 1 in
+    Round 1; on the centre line (in no quarter wholly) they score nothing."""
+    for at, expected in (((5, 5), 1), ((18, 5), 0)):
+        sim = Simulation(scenario([DEPLOY], mission={"card": "Divide and Conquer"}), 2, 1)
+        missions.setup(sim)
+        red = sim.uids.index("marine-1")
+        pid = sim.world.place(sim.scn.units["marine-1"], at, (0, -1), ())
+        assert pid is not None
+        sim.set_pos(red, np.arange(sim.T), pid)
+        sim.round = 1
+        sim.ref_supply[:] = sim.current_supply()  # nothing destroyed this Round
+        missions.score(sim, np.arange(sim.T))
+        assert sim.vp[:, 0].tolist() == [expected, 0], at

@@ -48,6 +48,7 @@ class Play:
         self.now = now
         self.table = np.zeros((0, 0, 0), dtype=bool)
         self._players = [PLAYERS.index(su.player) for su in sim.units]
+        self._on: np.ndarray | None = None  # sim.on_table(), read once
 
     def player(self, u: int) -> int:
         """Unit ``u``'s player: 0 red, 1 blue."""
@@ -82,8 +83,9 @@ class Play:
     def quarter_groups(self, u: int) -> Iterator[tuple[int, np.ndarray]]:
         """The battlefield quarter unit ``u`` is Wholly Within and the games (of ``live``, on the table) where it is."""
         sim = self.sim
-        on = sim.on_table()
-        ts = self.live[on[u, self.live]]
+        if self._on is None:
+            self._on = sim.on_table()
+        ts = self.live[self._on[u, self.live]]
         for (pid, k), group in sim.groups(ts, [sim.row_pos(u), sim.row_alive(u)]):
             q = sim.world.wholly_within(pid, k)
             if q is not None:
