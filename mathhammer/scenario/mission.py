@@ -1,41 +1,32 @@
-"""Mission Cards in play: marker state, control (8.9.1) and Victory Points (8.9.2).
+"""Mission Cards in play: marker state, control (8.9.1), and the calls into the scoring kinds (8.9.2).
 
-The cards' texts are in ``profiles/missions.toml``; each ``scoring`` rule set is written here,
-quoting the card. Readings:
+The cards' numbers are data (``profiles/missions.toml``); how each kind scores is one registered class of
+:mod:`mathhammer.scenario.missions` quoting its card. This module keeps what every card shares and the seam the
+simulation calls: :func:`setup`, :func:`start_of_round`, :func:`score` (control, then each kind of the card) and
+:func:`gather`; it calls the card's kinds (``scn.mission.rules``), never a mission by name. Readings:
 
-* Every card scores "VPs equal to Enemy Supply destroyed this Round": the drop of each enemy
-  unit's Current Supply Value since the start of the Round (or since it was deployed), FAQ v1.0:
-  "Morph and any other drop in Current Supply Value scores Victory Points for the opponent".
-* "Controlled Mission Marker ... associated with your colour": the players are red and blue, the
-  colours of Markers 1 & 3 (Red) and 2 & 4 (Blue); Marker 5 is Neutral (7.3.2).
 * Every marker on the battlefield is contested and controlled, Activated or Deactivated (FAQ v1.0:
   a Deactivated Mission Marker can still be controlled; the control rules apply to all Mission
-  Markers on the battlefield); only Activated ones score (Supply Drop: "For each activated
-  Controlled Mission Marker"). A scored Supply Drop marker is removed ("and remove it"): no longer
-  controlled.
+  Markers on the battlefield); a removed (scored Supply Drop) marker is not.
 * BURROWED units do not contest (part 11 BURROWED: "cannot Control or Contest Mission Markers"): a
   unit with the Burrowed Status (``abilities.BURROWED_STATUS``: Burrow, Lie in Wait; it stays through Cleanup).
-* Gather the Resources, GATHER ACTION: an Unengaged unit Within 3" of a marker its player
-  Controls that is Neutral or of the Opponent's colour ("a Controlled Neutral Mission Marker or
-  associated with the Opponent"): 1 VP. "Within 3"" only (glossary WITHIN: any part of a base):
-  the card asks neither the Line of Sight nor the same elevation that contesting asks (8.9.1).
-* Divide and Conquer: "If a Unit controls a Mission Marker" is read as: the unit contests a
-  marker its player Controls after this Scoring Phase's control step.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..board.model import EPS, MM_PER_INCH
+from ..board.model import MM_PER_INCH
 from . import abilities
 from .basics import stream as _stream
 from .fast import contest_rows, control_winners
+from .missions import KINDS
 from .spec import PLAYERS
-from .world import CONTEST_RANGE, MARKER_MM
+from .world import MARKER_MM
 
 if TYPE_CHECKING:  # pragma: no cover
     from .sim import Simulation
@@ -43,58 +34,96 @@ if TYPE_CHECKING:  # pragma: no cover
 #: :func:`contest`: a placement none of whose models contests a marker (its first contesting model, read as a count).
 NEVER = 1 << 40
 
-SCORINGS = ("hold-position", "frontlines", "gather-the-resources", "divide-and-conquer", "supply-drop")
+#: the registered scoring kinds (``scoring`` of ``profiles/missions.toml``)
+SCORINGS = tuple(KINDS)
 
 
-def _colour(sim: Simulation, m: int) -> str:
-    """The marker's colour: the scenario file's ``colour``, else 7.3.2 by number."""
-    return str(sim.scn.deployment.markers[m].side)
+class Play:
+    """The games ``live`` of one Round as the scoring kinds see them (:class:`~.missions.registry.Play`)."""
+
+    def __init__(self, sim: Simulation, live: np.ndarray, now: np.ndarray | None = None) -> None:
+        self.sim = sim
+        self.live = live
+        self.round = sim.round
+        self.now = now
+        self.table = np.zeros((0, 0, 0), dtype=bool)
+        self._players = [PLAYERS.index(su.player) for su in sim.units]
+        self._on: np.ndarray | None = None  # sim.on_table(), read once
+
+    def player(self, u: int) -> int:
+        """Unit ``u``'s player: 0 red, 1 blue."""
+        return self._players[u]
+
+    def colour(self, m: int) -> str:
+        """The marker's colour: the scenario file's ``colour``, else 7.3.2 by number."""
+        return str(self.sim.scn.deployment.markers[m].side)
+
+    def holders(self) -> Iterator[tuple[int, int, np.ndarray]]:
+        """Per marker and player: the games (of ``live``) where that player Controls the marker."""
+        sim = self.sim
+        for m in range(sim.M):
+            held = sim.control[m, self.live]
+            for p in (0, 1):
+                mine = self.live[held == p]
+                if mine.size:
+                    yield m, p, mine
+
+    def draw(self, salt: int) -> np.ndarray:
+        """A uniform draw per game of ``live`` from this Round's stream ``salt``."""
+        return self.sim.draw(_stream(self.round, salt), self.live)
+
+    def destroyed_supply(self) -> np.ndarray:
+        """Per player: the enemy Supply destroyed this Round (:func:`_destroyed_supply`)."""
+        return _destroyed_supply(self.sim, self.live, self.now)
+
+    def objective_supply(self) -> np.ndarray:
+        """Each unit's Supply for Controlling Mission Markers and completing objectives (Commander ...)."""
+        return abilities.contest_supply(self.sim, self.sim.current_supply(), self.live)
+
+    def quarter_groups(self, u: int) -> Iterator[tuple[int, np.ndarray]]:
+        """The battlefield quarter unit ``u`` is Wholly Within and the games (of ``live``, on the table) where it is."""
+        sim = self.sim
+        if self._on is None:
+            self._on = sim.on_table()
+        ts = self.live[self._on[u, self.live]]
+        for (pid, k), group in sim.groups(ts, [sim.row_pos(u), sim.row_alive(u)]):
+            q = sim.world.wholly_within(pid, k)
+            if q is not None:
+                yield q, group
+
+    def marker_gaps(self, u: int, trials: np.ndarray) -> Iterator[tuple[np.ndarray, list[float]]]:
+        """Per placement of unit ``u`` in ``trials``: its games and the gap in inches from its nearest base to each
+        marker's edge (32 mm markers, 7.3.2), measured horizontally (glossary WITHIN: any part of a base)."""
+        sim = self.sim
+        radius = sim.units[u].base_mm / MM_PER_INCH / 2
+        half = MARKER_MM / MM_PER_INCH / 2
+        for (pid, k), group in sim.groups(trials, [sim.row_pos(u), sim.row_alive(u)]):
+            centres = sim.world.placements[pid].centres[:k]
+            gaps = [min(math.dist(c, (m.x, m.y)) for c in centres) - radius - half for m in sim.scn.deployment.markers]
+            yield group, gaps
 
 
 def setup(sim: Simulation) -> None:
-    """Mission Parameters: "All Mission Markers are Activated" except Supply Drop ("All ... Deactivated");
-    a marker's ``activated`` in the scenario file overrides the card."""
-    if sim.scn.mission.scoring != "supply-drop":
+    """Mission Parameters: "All Mission Markers are Activated" (or "Deactivated": ``markers_activated``); a marker's
+    ``activated`` in the scenario file overrides the card."""
+    card = sim.scn.mission
+    if card.markers_activated:
         sim.active[:] = True
         sim.activated_round[:] = 0
     for m, spec in enumerate(sim.scn.deployment.markers):
         if spec.activated is not None:
             sim.active[m] = spec.activated
             sim.activated_round[m] = 0
+    play = Play(sim, np.arange(sim.T))
+    for rule in card.rules:
+        rule.setup(play)
 
 
 def start_of_round(sim: Simulation, live: np.ndarray) -> None:
-    """Supply Drop: "START OF THE ROUND (1-4): Randomly determine one Deactivated Mission Marker (1-4) and flip it
-    to its Activated side. START OF THE ROUND 5: Mission Marker 5 is automatically Activated." (Skirmish: Rounds
-    2-4, markers 1, 2, 5.)"""
-    mission = sim.scn.mission
-    if mission.scoring != "supply-drop" or live.size == 0:
-        return
-
-    rnd = sim.round
-    rounds: tuple[int, ...]
-    pool: tuple[int, ...]
-    if mission.scale == "skirmish":
-        rounds, pool, fixed = (2, 3, 4), (1, 2, 5), None
-    else:
-        rounds, pool, fixed = (1, 2, 3, 4), (1, 2, 3, 4), 5
-    idx = [i for i, n in enumerate(sim.marker_numbers) if n in pool]
-    if rnd in rounds and idx:
-        u = sim.draw(_stream(rnd, 7), live)
-        dormant = np.stack([~sim.active[i, live] & ~sim.removed_marker[i, live] for i in idx])
-        count = dormant.sum(axis=0)
-        choice = (u * np.maximum(count, 1)).astype(np.int64)
-        rank = np.cumsum(dormant, axis=0) - 1
-        for j, i in enumerate(idx):
-            hit = dormant[j] & (rank[j] == choice) & (count > 0)
-            sim.active[i, live[hit]] = True
-            sim.activated_round[i, live[hit]] = rnd
-    if fixed is not None and rnd == mission.game_length:
-        for i, n in enumerate(sim.marker_numbers):
-            if n == fixed:
-                fresh = live[~sim.active[i, live] & ~sim.removed_marker[i, live]]
-                sim.active[i, fresh] = True
-                sim.activated_round[i, fresh] = rnd
+    """START OF THE ROUND: each kind of the card (Supply Drop flips markers)."""
+    play = Play(sim, live)
+    for rule in sim.scn.mission.rules:
+        rule.start_of_round(play)
 
 
 def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
@@ -159,97 +188,26 @@ def _destroyed_supply(sim: Simulation, live: np.ndarray, now: np.ndarray | None 
 
 
 def score(sim: Simulation, live: np.ndarray) -> None:
-    """8.9.1 control, then 8.9.2 Victory Points per the Mission Card."""
-    mission = sim.scn.mission
-    rnd = sim.round
+    """8.9.1 control, then 8.9.2 Victory Points per the Mission Card: each kind reads what it must before control
+    (Supply destroyed), then scores after it (``every_round`` kinds every Round, the card's own from
+    ``scoring_from_round``)."""
+    card = sim.scn.mission
     now = sim.current_supply(out=sim.supply_now)  # control changes no unit: one reading for both
-    destroyed = _destroyed_supply(sim, live, now)
-    table = control(sim, live, now)  # (which may change ``now``: read before)
-    sim.vp[:, live] += destroyed[:, live]
-    kind = mission.scoring
-    from_round = 1 if kind in ("divide-and-conquer",) else 2
-    if kind == "supply-drop":
-        from_round = 2 if mission.scale == "skirmish" else 1
-    if rnd < from_round:
-        return
-    for m in range(sim.M):
-        colour = _colour(sim, m)
-        held = sim.control[m, live]
-        for p in (0, 1):
-            mine = live[held == p]
-            if mine.size == 0:
-                continue
-            other = PLAYERS[1 - p]
-            if kind == "hold-position":
-                # "Gain 1 VP for each Controlled Mission Marker that is Neutral or associated with your colour.
-                # Gain 2 VPs for each Controlled Mission Marker associated with the Opponent colour."
-                sim.vp[p, mine] += 2 if colour == other else 1
-            elif kind == "frontlines":
-                # "Gain 1 VP for each Controlled Mission Marker. Gain an additional 2 VPs for a Marker if you gained
-                # Control of it from the Opponent this Round."
-                sim.vp[p, mine] += 1 + 2 * sim.gained[m, mine]
-            elif kind == "gather-the-resources":
-                # "Gain 2 VPs for each Controlled Mission Marker associated with the Opponent colour."
-                if colour == other:
-                    sim.vp[p, mine] += 2
-            elif kind == "divide-and-conquer":
-                # "Gain 2 VP for Controlling Mission Marker 5."
-                if sim.marker_numbers[m] == 5:
-                    sim.vp[p, mine] += 2
-            elif kind == "supply-drop":
-                # "For each activated Controlled Mission Marker, gain VPs equal to the Game Round number in which
-                # that Mission Marker was Activated and remove it."
-                scored = mine[sim.active[m, mine]]
-                sim.vp[p, scored] += sim.activated_round[m, scored]
-                sim.active[m, scored] = False
-                sim.removed_marker[m, scored] = True
-                sim.control[m, scored] = -1
-    if kind == "divide-and-conquer":
-        _quarters(sim, live, table)
-
-
-def _quarters(sim: Simulation, live: np.ndarray, table: np.ndarray) -> None:
-    """Divide and Conquer: "Gain 1 VP for each quarter where your Total Current Supply is higher than the
-    Opponent's. Only Units Wholly Within a quarter contribute ... If a Unit controls a Mission Marker, that Unit
-    is worth 1 extra Supply for controlling quarters." """
-    supply = abilities.contest_supply(sim, sim.current_supply(), live)  # "completing objectives"
-    totals = np.zeros((2, 4, sim.T), dtype=np.int64)
-    on = sim.on_table()
-    for u in range(sim.U):
-        p = PLAYERS.index(sim.units[u].player)
-        ts = live[on[u, live]]
-        controls = np.zeros(sim.T, dtype=bool)
-        for m in range(sim.M):
-            controls |= table[u, m] & (sim.control[m] == p)
-        for (pid, k), group in sim.groups(ts, [sim.row_pos(u), sim.row_alive(u)]):
-            q = sim.world.wholly_within(pid, k)
-            if q is not None:
-                totals[p, q, group] += supply[u, group] + controls[group]
-    for p in (0, 1):
-        wins = (totals[p] > totals[1 - p]).sum(axis=0)
-        sim.vp[p, live] += wins[live]
+    play = Play(sim, live, now)
+    for rule in card.rules:
+        rule.before_control(play)
+    play.table = control(sim, live, now)  # (which may change ``now``: read before)
+    for rule in card.rules:
+        if card.scores_now(rule, sim.round):
+            rule.score(play)
 
 
 def gather(sim: Simulation, u: int, trials: np.ndarray) -> None:
-    """Gather the Resources, ASSAULT PHASE: "If an Unengaged Unit is Within 3" of a Controlled Neutral Mission
-    Marker or associated with the Opponent, this unit may perform the Gather Action ... GATHER ACTION: Gain 1 VP." """
-    if sim.scn.mission.scoring != "gather-the-resources":
-        return
-    p = PLAYERS.index(sim.units[u].player)
-    other = PLAYERS[1 - p]
-    free = trials[~sim.engaged_mask(trials, u)]
-    earned = np.zeros(sim.T, dtype=bool)
-    radius = sim.units[u].base_mm / MM_PER_INCH / 2
-    for (pid, k), group in sim.groups(free, [sim.row_pos(u), sim.row_alive(u)]):
-        centres = sim.world.placements[pid].centres[:k]
-        for m, spec in enumerate(sim.scn.deployment.markers):
-            if _colour(sim, m) not in ("neutral", other):
-                continue
-            # 'Within 3"' of the marker (32 mm, 7.3.2): any part of a base, measured horizontally (glossary WITHIN)
-            gap = min(math.dist(c, (spec.x, spec.y)) for c in centres) - radius - MARKER_MM / MM_PER_INCH / 2
-            if gap <= CONTEST_RANGE + EPS:
-                earned[group[(sim.control[m, group] == p) & sim.active[m, group]]] = True
-    sim.vp[p, earned] += 1
+    """The Gather Action of unit ``u`` in the games ``trials``, scored by the card's kind that grants it."""
+    play = Play(sim, trials)
+    for rule in sim.scn.mission.rules:
+        if rule.gather_action:
+            rule.gather(play, u, trials)
 
 
-__all__ = ["SCORINGS", "control", "gather", "score", "setup", "start_of_round"]
+__all__ = ["NEVER", "SCORINGS", "Play", "contest", "control", "gather", "score", "setup", "start_of_round"]

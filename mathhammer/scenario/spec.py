@@ -47,8 +47,7 @@ from __future__ import annotations
 
 import math
 import re
-import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -65,6 +64,8 @@ from ..starcraft.roster import Roster, Unit, load_roster
 from ..starcraft.schema import Ability
 from ..validate import read_toml, toml_path, validation_problems
 from .conditions import Condition, parse_conditions
+from .missions import Catalog, MissionCard
+from .missions import load as load_missions
 
 PLAYERS = ("red", "blue")
 PHASES = ("movement", "assault", "combat")
@@ -273,29 +274,6 @@ class ScenarioFile(_Strict):
 
 
 @dataclass(frozen=True)
-class MissionCard:
-    """A Mission Card (9.2.1) from ``profiles/missions.toml``, with the scenario's overrides."""
-
-    id: str
-    name: str
-    scale: str
-    scoring: str
-    starting_supply: int
-    supply_escalation: int
-    game_length: int
-    instant_win_lead: int
-    parameters: str
-    scoring_text: str
-    additional: str
-
-    def supply_pool(self, round_no: int) -> int | None:
-        """8.3.1: the starting Supply in Round 1, + Escalation each later Round; unlimited (None) in the final Round."""
-        if round_no >= self.game_length:
-            return None
-        return self.starting_supply + self.supply_escalation * (round_no - 1)
-
-
-@dataclass(frozen=True)
 class ScenarioUnit:
     """One unit of a player's army on the scenario: its id, card, loadout and Supply Profile."""
 
@@ -421,19 +399,19 @@ class Scenario:
 
 
 @lru_cache(maxsize=1)
-def _catalog() -> dict[str, Any]:
-    with (builtin_dir() / "missions.toml").open("rb") as fh:
-        return tomllib.load(fh)
+def _catalog() -> Catalog:
+    """``profiles/missions.toml``, validated (:mod:`.missions.catalog`: a bad value raises one line per problem)."""
+    return load_missions(builtin_dir() / "missions.toml")
 
 
 def mission_cards() -> list[dict[str, Any]]:
     """The Mission Cards of ``profiles/missions.toml`` (both scales)."""
-    return list(_catalog()["missions"])
+    return list(_catalog().missions)
 
 
 def deployment_cards() -> list[dict[str, Any]]:
     """The Deployment Cards of ``profiles/missions.toml``."""
-    return list(_catalog()["deployments"])
+    return list(_catalog().deployments)
 
 
 def _key(text: str) -> str:
@@ -580,18 +558,20 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
     dep, msg = _find_card(deployment_cards(), sf.deployment.card, None, "a Deployment Card")
     if dep is None:
         problems.append(f"{name}: deployment.card: {msg}")
-        dep = {"id": "?", "name": sf.deployment.card, "scale": "standard", "width": 54, "depth": 36}
+        # go on checking the rest on the largest battlefield of the cards (standard, 54" x 36")
+        widest = max(deployment_cards(), key=lambda d: d["width"] * d["depth"])
+        dep = {**widest, "id": "?", "name": sf.deployment.card}
     card, msg = _find_card(mission_cards(), sf.mission.card, dep["scale"], "a Mission Card")
     mission: MissionCard | None = None
     if card is None:
         problems.append(f"{name}: mission.card: {msg}")
     else:
-        values = {k: card[k] for k in MissionCard.__dataclass_fields__}
+        overrides = {}
         for k in ("starting_supply", "supply_escalation", "game_length", "instant_win_lead"):
             override = getattr(sf.mission, k)
             if override is not None:
-                values[k] = override
-        mission = MissionCard(**values)
+                overrides[k] = override
+        mission = replace(_catalog().cards[card["id"]], **overrides)
     for i, m in enumerate(sf.deployment.markers):
         if not (0 <= m.x <= dep["width"] and 0 <= m.y <= dep["depth"]):
             problems.append(
