@@ -95,3 +95,31 @@ def test_monte_carlo_agrees(method: str) -> None:
 def test_naive_reference_agrees() -> None:
     """8.7.3 step 1: the die-by-die reference skips the Batch too."""
     assert_agree(naive_tally(ROLLED, 40_000, 11), exact_tally(*compile_attack(ROLLED)), label="naive vs exact")
+
+
+def test_the_simulation_resolves_multi_batch_chains_only_where_visibility_is_ignored(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """8.7.3 step 1 TARGET ELIGIBILITY, BATCH SEQUENCE in the scenario simulation: a Ranged Attack resolves each Batch
+    as a chain of its own, after reading the board again (the target's models left, Visible and in Range, World.facts),
+    so a Batch whose target has no Visible model left finds no valid target and rolls nothing; chains of several
+    Batches (the Combat Phase's weapons) are resolved with every model Visible (8.7.5: "When the target Unit is
+    Engaged, ignore standard Visibility rules"), where the chain stops only at a Destroyed unit. This test fails if a
+    scenario ever hands the engine a chain of several Batches at a partly Visible target (the case the engine fix
+    above is about): every built-in scenario's chains are recorded (today every one of them is a single Batch)."""
+    from mathhammer.scenario import builtin_scenarios, load_scenario
+    from mathhammer.scenario.sim import Simulation
+
+    seen: list[tuple[int, int | None, str]] = []
+    original = Simulation.resolve
+
+    def record(self, batches, t, phase, trials, stream, visible, evade):  # type: ignore[no-untyped-def]
+        if trials.size:
+            seen.append((len(batches), visible, phase))
+        return original(self, batches, t, phase, trials, stream, visible, evade)
+
+    monkeypatch.setattr(Simulation, "resolve", record)
+    for path in builtin_scenarios():
+        Simulation(load_scenario(path), 200, seed=5).run()
+    assert any(n == 1 and phase == "assault" for n, _, phase in seen)  # Ranged Attacks were resolved
+    assert all(visible is None for n, visible, _ in seen if n > 1)  # (the built-in armies: none has several)
