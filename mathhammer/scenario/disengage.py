@@ -154,7 +154,7 @@ def move(sim: Simulation, u: int, act: Activation, trials: np.ndarray, engaged: 
     world, su = sim.world, sim.units[u]
     enemies = _enemy_ground(sim, u)
     fails = np.zeros(sim.T, dtype=bool)
-    cols: list[np.ndarray | int] = [sim.row_pos(v) for v in enemies] + [sim.row_alive(v) for v in enemies]
+    cols: list[np.ndarray | int] = [*(sim.row_pos(v) for v in enemies), *(sim.row_alive(v) for v in enemies)]
     for key, ts in sim.groups(mine, cols):
         n = len(enemies)
         if lead_engaged(world, su, to, list(zip(key[:n], key[n:], strict=True))):
@@ -162,11 +162,11 @@ def move(sim: Simulation, u: int, act: Activation, trials: np.ndarray, engaged: 
     _fail(sim, u, act, mine[fails[mine]])
     going = mine[~fails[mine]]
     set_burrowed(sim, u, going, False)  # part 11 BURROWED: a Disengage removes it
-    for pid, ts in sim.groups(going, [sim.row_pos(u)]):
-        got = sim._place(u, ts, to, world.rear_from(pid[0], to), act, quiet=True)
+    for (at,), ts in sim.groups(going, [sim.row_pos(u)]):
+        got = sim._place(u, ts, to, world.rear_from(at, to), act, quiet=True)
         placed[ts[got]] = True
     rest = going[~placed[going]]
-    cols = [sim.row_board()] + [sim.row_alive(v) for v in range(sim.U)]
+    cols = [sim.row_board(), *(sim.row_alive(v) for v in range(sim.U))]
     for key, ts in sim.groups(rest, cols):
         pos, alive = sim.board_pos(key[0]), tuple(key[1:])
         others, foes = _live_bases(sim, u, pos, alive)
