@@ -120,7 +120,7 @@ def test_models_that_cannot_clear_the_engagement_range_are_destroyed(tmp_path: P
     far = tuple((START[0] + 1.1 * i, START[1] - 2.0) for i in range(6))
     sim = sim_with(scn, [marines_ringing(scn, POCKET), far])
     r = sim.uids.index("roach-1")
-    supply = sim.supply(r, sim.alive[r].copy())
+    sim.current_supply(out=sim.ref_supply)  # the Round's reference: Supply destroyed is read against it
     play(sim)
     assert sim.alive[r].tolist() == [1] * HALF + [3] * HALF
     assert (sim.pos[r] >= 0).all()
@@ -133,7 +133,11 @@ def test_models_that_cannot_clear_the_engagement_range_are_destroyed(tmp_path: P
         assert min(gaps) > ENGAGEMENT_RANGE  # every model left stands strictly outside the Engagement Range
     assert skipped(sim, disengage.LOST) == HALF
     assert skipped(sim, disengage.FAILED) == 0
-    assert (sim.supply(r, sim.alive[r])[:HALF] <= supply[:HALF]).all()
+    # the Roaches' Supply lost is scored for red as any Supply destroyed ("VPs equal to Enemy Supply destroyed")
+    lost = sim.ref_supply[r] - sim.supply(r, sim.alive[r])
+    red = missions._destroyed_supply(sim, np.arange(N))[0]
+    assert red.tolist() == lost.tolist()
+    assert (lost[:HALF] > 0).all() and (lost[HALF:] == 0).all()
 
 
 def test_the_pocket_is_room_enough_when_the_engagement_range_is_ignored(tmp_path: Path) -> None:
