@@ -21,7 +21,11 @@ Readings this file makes (the project's, see ``/work/shared/rules/README.md``):
   removed model is a Visible one (8.7.4 step 5 "remove one Visible model"), so
   a Batch may remove at most that number minus the models already removed.
 - A destroyed unit is no longer a target (8.7.3 step 1): later Batches of the
-  chain are not resolved and deal no Damage.
+  chain are not resolved and deal no Damage. Nor is a unit none of whose
+  models Visible to a Batch's attackers is left (8.7.3 step 1 TARGET
+  ELIGIBILITY: "at least one Visible model ... Within the weapon's maximum
+  Range"; BATCH SEQUENCE: each Batch is declared after the one before is
+  resolved): that Batch rolls no dice.
 """
 
 from __future__ import annotations
@@ -159,9 +163,12 @@ def attack_dice_groups(batch, target):
             if burst is not None and distance <= burst.extra:
                 dice += burst.value  # part 11 BURST FIRE Y" (X)
         groups.append((dice, clamp(hit_number)))
-    # Guardian Shield: "made with 1 fewer die in the Attack Pool"; the worst Hit target number goes first
+    # Guardian Shield: "made with 1 fewer die in the Attack Pool". 8.7.3 REMOVING DICE: "the player controlling
+    # the Unit resolving that ability chooses which dice are removed": the defender takes out the best Hit target
+    # number first, an attacker's own ability the worst
     left = batch.fewer
-    for i in sorted(range(len(groups)), key=lambda i: -groups[i][1]):
+    sign = -1 if batch.fewer_by == "attacker" else 1
+    for i in sorted(range(len(groups)), key=lambda i: sign * groups[i][1]):
         take = min(left, groups[i][0])
         groups[i] = (groups[i][0] - take, groups[i][1])
         left -= take
@@ -262,6 +269,13 @@ class UnitState:
     def models_left(self):
         return len(self.hit_points) - self.removed
 
+    def visible_left(self, batch):
+        """Models of the unit still standing that ``batch``'s attackers see (every removed one was Visible)."""
+        visible = batch.visible if batch.visible is not None else self.target_visible
+        if visible is None:
+            return self.models_left()
+        return max(0, min(visible, len(self.hit_points)) - self.removed)
+
     def suffer(self, dice, damage, batch):
         """8.7.4 step 5 (and part 11 NON-LETHAL DAMAGE, CONCENTRATED FIRE, SHIELDED)."""
         if self.models_left() == 0:
@@ -320,6 +334,8 @@ def naive_trial(attack: Attack, rng: random.Random) -> tuple[int, int, int, bool
         for batch in split_into_damage_sources(user_batch):
             if unit.models_left() == 0:
                 break  # a Destroyed unit is no longer a target (8.7.3 step 1)
+            if unit.visible_left(batch) == 0:
+                continue  # 8.7.3 step 1 TARGET ELIGIBILITY: no Visible model left, not a valid target
             dice = roll_damage_pool(batch, target, rng)
             damage = damage_per_die(batch, target)
             damage_dealt += dice * damage

@@ -336,6 +336,7 @@ def batches(draw: st.DrawFn) -> Batch:
         visible=draw(st.none() | st.integers(1, 3)),
         evade=draw(st.sampled_from([None, None, True, False])),
         fewer=draw(st.sampled_from([0, 0, 0, 1, 2])),
+        fewer_by=draw(st.sampled_from(["defender", "attacker"])),
     )
 
 

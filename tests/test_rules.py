@@ -22,6 +22,7 @@ from math import comb
 import numpy as np
 import pytest
 
+from mathhammer.errors import InputError
 from mathhammer.outcome import Tally
 from mathhammer.starcraft.compiled import compile_attack
 from mathhammer.starcraft.exact import exact_tally
@@ -164,18 +165,42 @@ def test_long_range_two_groups_and_out_of_range() -> None:
 
 
 @pytest.mark.parametrize(
-    ("fewer", "normal", "long"),
-    [(0, 2, 2), (1, 2, 1), (2, 2, 0), (3, 1, 0), (9, 0, 0)],
+    ("fewer", "by", "normal", "long"),
+    [
+        (0, "defender", 2, 2),
+        (1, "defender", 1, 2),
+        (2, "defender", 0, 2),
+        (3, "defender", 0, 1),
+        (9, "defender", 0, 0),
+        (1, "attacker", 2, 1),
+        (2, "attacker", 2, 0),
+        (3, "attacker", 1, 0),
+    ],
 )
-def test_fewer_dice_in_the_attack_pool(fewer: int, normal: int, long: int) -> None:
-    """Guardian Shield: "All Ranged Attacks targeting a Friendly Unit Within 4" ... are made with 1 fewer die in the
-    Attack Pool" (``Batch.fewer``): the dice taken out are the ones with the worst Hit target number (LONG RANGE's
-    5+ before the 4+ dice; the attacking player chooses which models roll)."""
+def test_fewer_dice_in_the_attack_pool(fewer: int, by: str, normal: int, long: int) -> None:
+    """8.7.3 REMOVING DICE: "When a Special Ability reduces the number of dice within a Batch, the player controlling
+    the Unit resolving that ability chooses which dice are removed." Guardian Shield ("All Ranged Attacks targeting a
+    Friendly Unit Within 4" ... are made with 1 fewer die in the Attack Pool", ``Batch.fewer``) is the defender's: it
+    takes out the dice most likely to hurt it, the 4+ dice before LONG RANGE's 5+ ones. An ability of the attacking
+    side (``fewer_by="attacker"``) would take out the 5+ dice first."""
     w = Weapon.build(roa=2, hit=4, range=12, keywords=['LONG RANGE (24")'])
-    attack = Attack((Batch(w, models=2, distances=(6.0, 18.0), fewer=fewer),), PLAIN)
+    attack = Attack((Batch(w, models=2, distances=(6.0, 18.0), fewer=fewer, fewer_by=by),), PLAIN)
     expected = np.convolve(binom(normal, p(4) * FAIL6), binom(long, p(5) * FAIL6))
     assert_pmf(exact(attack).damage, expected)
     naive_agrees(attack)
+
+
+def test_removing_dice_defaults_to_the_defender() -> None:
+    """8.7.3 REMOVING DICE: Guardian Shield and Point Defense Laser are the target side's abilities, so a Batch's
+    ``fewer`` dice are the defender's choice unless said otherwise: one die taken out of a 4+ die and a 5+ die
+    leaves the 5+ die (P(damage) = 2/6 x 5/6), not the 4+ die (3/6 x 5/6) as when the attacker chose."""
+    w = Weapon.build(roa=1, hit=4, range=12, keywords=['LONG RANGE (24")'])
+    attack = Attack((Batch(w, models=2, distances=(6.0, 18.0), fewer=1),), PLAIN)
+    assert exact(attack).damage[1] == pytest.approx(2 / 6 * 5 / 6)
+    mine = Attack((Batch(w, models=2, distances=(6.0, 18.0), fewer=1, fewer_by="attacker"),), PLAIN)
+    assert exact(mine).damage[1] == pytest.approx(3 / 6 * 5 / 6)
+    with pytest.raises(InputError):
+        Batch(w, fewer=1, fewer_by="nobody")
 
 
 def test_out_of_range_without_long_range() -> None:

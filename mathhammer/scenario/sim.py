@@ -82,7 +82,7 @@ from ..starcraft.exact import exact_states
 from ..starcraft.loadout import Loadout, as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from ..starcraft.schema import Ability, Effect
-from . import abilities, conditions
+from . import abilities, conditions, disengage
 from . import mission as missions
 from .basics import split_by as _split_by
 from .basics import stream as _stream
@@ -1101,7 +1101,11 @@ class Simulation:
         assert act.to is not None
         # Tunneling Claws: "it may perform the Move and Run actions without losing that Status" (not a Disengage)
         keeps = act.action != "disengage" and bool(self._effects(u, 0, "burrowed_moves"))
-        placed = self._move_to(u, movers, act.to, act, moving=not keeps)
+        placed = (
+            disengage.move(self, u, act, trials, engaged)  # 8.5.4: models lost, or the Disengage fails
+            if act.action == "disengage"
+            else self._move_to(u, movers, act.to, act, moving=not keeps)
+        )
         if act.via is not None:  # Omega Network: ends in Base-to-Base contact with the Omega Worm, back to Reserves
             abilities.contact_recall(self, u, act, placed)
 

@@ -250,8 +250,10 @@ def compile_batch(batch: Batch, target: Target) -> CompiledBatch:
                 dice += burst.value or 0
         t = clamp_target(target_number)
         groups[t] = groups.get(t, 0) + dice
-    left = batch.fewer  # dice taken out of the Attack Pool: the worst Hit target number first
-    for t in sorted(groups, reverse=True):
+    # 8.7.3 REMOVING DICE: the controller of the ability chooses; the defender takes out the best Hit target
+    # number first (the dice most likely to hurt it), the attacker the worst (Batch.fewer_by)
+    left = batch.fewer
+    for t in sorted(groups, reverse=batch.fewer_by == "attacker"):
         take = min(left, groups[t])
         groups[t] -= take
         left -= take

@@ -12,6 +12,8 @@ in two stages:
    whether a Total Damage reduction is spent, where the target has one),
    with the cumulative Damage dealt kept as a vector per state. Casualties are
    :func:`~mathhammer.starcraft.compiled.apply_damage` itself (8.7.4 step 5).
+   A Batch whose target has no model left that its attackers see (destroyed,
+   or every Visible model removed) is not resolved (8.7.3 step 1).
 
 Binomial pmfs come from a cached Pascal-style table built with plain float
 arithmetic (all terms positive, so the rows sum to 1 within a few ulps).
@@ -193,8 +195,10 @@ def _chain(
         step = int(cb.damage)
         new: dict[tuple[int, int, bool, bool], np.ndarray] = {}
         for (removed, marker, shielded, spent), vec in states.items():
-            if removed == target.models:
-                # The unit is destroyed: later Batches of the chain are not resolved against it.
+            if removed >= min(cb.visible, target.models):
+                # The unit is destroyed, or none of its models Visible to this Batch's attackers is left (every
+                # removed model was a Visible one): it is no valid target (8.7.3 step 1 TARGET ELIGIBILITY, BATCH
+                # SEQUENCE), so the Batch is not resolved: no dice, no Damage, no NON-LETHAL DAMAGE.
                 _accumulate(new, (removed, marker, shielded, spent), vec, dmg_size)
                 continue
             head = vec[: reach + 1]

@@ -225,12 +225,17 @@ def _trial(
     code = (marker * 2 + np.int64(shielded)) if trans is not None else 0
     dead = models * kmark * 2
     for b in range(params.shape[0]):
-        # A destroyed unit is no longer a target: later Batches are not resolved.
+        # A destroyed unit is no longer a target: later Batches are not resolved. Nor is one with no model left
+        # Visible to this Batch's attackers (8.7.3 step 1 TARGET ELIGIBILITY; every removed model was Visible).
         if trans is None:
             if removed == models:
                 break
+            if removed >= params[b, P_VISIBLE]:
+                continue
         elif code >= dead:
             break
+        elif code // (2 * kmark) >= params[b, P_VISIBLE]:
+            continue
         # 1. Attack Pool, PRECISION, HITS.
         hits = 0
         failures = 0

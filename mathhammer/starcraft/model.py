@@ -139,9 +139,21 @@ class Batch:
         kind: ``"weapon"``; ``"hits"`` for HITS X (Y) (X dice straight into
             the Armour Pool, no Surge); ``"impact"`` for IMPACT (X) Y.
         fewer: dice taken out of this Batch's Attack Pool before the Hit roll
-            (Guardian Shield: "made with 1 fewer die in the Attack Pool"), the
-            ones with the worst Hit target number first (the attacking player
-            chooses which models roll).
+            (Guardian Shield: "made with 1 fewer die in the Attack Pool"; Point
+            Defense Laser: "remove up to 2 dice from the Attack Pool").
+        fewer_by: who controls the ability that takes them out, and so
+            chooses which dice go (8.7.3 REMOVING DICE: "the player
+            controlling the Unit resolving that ability chooses which dice are
+            removed"). ``"defender"`` (the default: Guardian Shield and Point
+            Defense Laser are the target side's abilities) removes the dice
+            most likely to hurt it, the best Hit target number first;
+            ``"attacker"`` (an ability of the attacking side) removes the worst
+            first. Reading: within one Batch every die shares Damage, Armour,
+            Surge, CRITICAL HIT and PRECISION, and the only per-die difference
+            is the Hit target number (LONG RANGE; BURST FIRE only adds dice),
+            so a die with a lower target number hurts at least as much as one
+            with a higher one for every face rolled: "most likely to hurt" is
+            "best Hit target number".
     """
 
     weapon: Weapon
@@ -152,6 +164,7 @@ class Batch:
     kind: str = "weapon"
     name: str = ""
     fewer: int = 0
+    fewer_by: str = "defender"
 
     def __post_init__(self) -> None:
         whole("models", self.models, 0, 999, "attacking models")
@@ -165,6 +178,8 @@ class Batch:
             whole("visible", self.visible, 1, 999, "visible target models")
         if self.kind not in ("weapon", "hits", "impact"):
             raise InputError("kind", self.kind, "weapon, hits or impact")
+        if self.fewer_by not in ("defender", "attacker"):
+            raise InputError("fewer_by", self.fewer_by, "defender or attacker (who removes the dice, 8.7.3)")
 
     @classmethod
     def at(cls, weapon: Weapon, models: int, distance: float | None = None, **kw: object) -> Batch:
