@@ -1,12 +1,15 @@
 """``mathhammer scenario check``: walk the plan at full strength and report every illegal activation.
 
 The walk assumes every planned activation happens as written (every unit at full strength,
-every Charge successful), which is the plan the player wrote; casualties only ever free Supply
-and remove models, so a Deploy that fits here fits in every game. Each problem names the round,
+every Charge successful), which is the plan the player wrote. Legality that depends on the game's
+state is judged per game: a plan illegal in every game is an error, one illegal in some games a
+``warning:`` line with the condition (the simulation skips it in those games and reports how often).
+Each problem names the round,
 the phase, the player and the activation (``rounds[0].red.movement[2]``) and cites the rule:
 
 * Deploy: the unit still in Reserves; its Supply within Available Supply (8.3.2: "A Unit can only
-  be fielded if its Current Supply Value is less than or equal to the Available Supply"); the
+  be fielded if its Current Supply Value is less than or equal to the Available Supply"; a Deploy
+  that fits only once casualties freed Supply is a warning, :func:`_supply_ok`); the
   Leading Model within Speed of its Entry Edge (8.5.5); no model Within the opponent's Zone of
   Influence (8.3.3; WITHIN: any part of a base); no abilities from Reserves (8.5.5, FAQ v1.0).
 * Move, Run, Disengage: on the table; within Speed (straight line, 8.5.3); not Within 1" of an
@@ -166,6 +169,9 @@ def check_scenario(scn: Scenario) -> list[str]:
     tumors: list[tuple[tuple[float, float], str]] = []  # Creep Tumor tokens set so far (centre, player)
     seen_by: list[tuple[tuple[float, float], str, float]] = []  # detection's Faction Indicators this Round
     summoned_at: dict[str, tuple[int, str]] = {}  # Summoned Units set by the plan: (Round, Phase) they were set in
+    # units on the table at the start of an Assault or Combat Phase so far: in some games casualties may have
+    # reduced or destroyed them (8.3.2 "Units Destroyed in battle (or reduced by casualties) free up Available Supply")
+    exposed: set[str] = set()
     for rnd in range(1, scn.mission.game_length + 1):
         purses = {p: Purse(scn, p) for p in PLAYERS}  # every card Ready at the start of the Round (8.9.5)
         used: dict[tuple[str, str], int] = {}
@@ -187,8 +193,11 @@ def check_scenario(scn: Scenario) -> list[str]:
         # 7.3: tokens go at the end of the Round, unless STAY IN PLAY (Living Glob of Tissue)
         tumors[:] = [t for t in tumors if card_effect(scn, t[1], "tokens_stay") is not None]
         on_unit: dict[tuple[str, str], Ability] = {}  # an enemy's ability on a unit's weapons (Optical Flare)
+        disengaged: dict[str, tuple[bool, str]] = {}  # units that Disengaged this Round: (never Tactical Mass, why)
         pool = scn.mission.supply_pool(rnd)
         for phase in PHASES:
+            if phase != "movement":
+                exposed.update(pos)
             for player in PLAYERS:
                 acted: set[str] = set()
                 again: set[str] = set()  # units whose Activation Marker an ability removed (Orders)
@@ -357,14 +366,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                             continue
                         assert act.to is not None
                         if pool is not None:
-                            on_table = pool - _available(scn, pos, player, pool)
-                            need = _need(su)
-                            if need > pool - on_table:
-                                say(
-                                    act,
-                                    f"needs Supply {need}; Available Supply is {pool - on_table} (Supply Pool {pool} - "
-                                    f"{on_table} on the table) (8.3.2)",
-                                )
+                            _supply_ok(scn, act, say, warn, pos, exposed, pool, _need(su))
                         away = used_effect(scn, act, "deploy_edge")
                         placer = used_effect(scn, act, "deploy_place")  # Burrow Ambush, Rapid Reinforcements
                         edge = _deploy_edge_ok(scn, world, act, say, warn, away, deployed, closed)
@@ -414,6 +416,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                             say(act, f"{act.unit!r} is not on the table yet: Deploy it first (8.5.5)")
                         continue
                     lead = world.placements[pos[act.unit]].centres[0]
+                    if act.action in ("shoot", "charge") and act.unit in disengaged:
+                        _penalty(scn, act, say, warn, disengaged[act.unit], used, on_unit)
                     if act.action in ("move", "run", "disengage"):
                         assert act.to is not None
                         if act.action == "disengage" and not engaged_now:
@@ -422,6 +426,11 @@ def check_scenario(scn: Scenario) -> list[str]:
                             say(act, "the unit is Engaged: it cannot Move or Run; Disengage instead (8.5.2, 8.7.1)")
                         if not _level_ok(world, act, say):
                             continue
+                        if act.action == "disengage" and engaged_now:
+                            foes = [b for a, b in world.engaged_pairs(p_now, a_now) if a == act.unit]
+                            mass = _tactical_mass(scn, act.unit, foes, down, exposed)
+                            if mass is not None:
+                                disengaged[act.unit] = mass
                         d = math.dist(lead, act.to)
                         start_level = world.placements[pos[act.unit]].level
                         speed, _ = _speed_now(scn, world, act, pos, used, on_unit, tumors)  # Stimpack: BUFF Speed
@@ -1264,6 +1273,36 @@ def _available(scn: Scenario, pos: dict[str, int], player: str, pool: int) -> in
     )
 
 
+def _supply_ok(
+    scn: Scenario, act: Activation, say: Say, warn: Say, pos: dict[str, int], exposed: set[str], pool: int, need: int
+) -> None:
+    """8.3.2 for a Deploy needing ``need`` Supply. At full strength the Available Supply is the Supply Pool less the
+    Supply of the player's units on the table; "Units Destroyed in battle (or reduced by casualties) free up Available
+    Supply for new arrivals", so a Deploy over it is legal in the games where casualties freed enough first. It is an
+    error only where no game can free enough: the Supply of the player's units that stood on the table in an Assault
+    or Combat Phase so far (``exposed``: the only ones casualties can have reduced) is too small. Otherwise a
+    ``warning:`` with the condition; the simulation reads the Available Supply per game and skips the Deploy in the
+    other games (``Simulation.available``, the skip report)."""
+    left = _available(scn, pos, act.player, pool)
+    if need <= left:
+        return
+    free = sum(_need(scn.units[u]) for u in pos if u in exposed and scn.units[u].player == act.player)
+    if need > left + free:
+        say(
+            act,
+            f"needs Supply {need}; Available Supply is {left} (Supply Pool {pool} - {pool - left} on the table) "
+            "(8.3.2)",
+        )
+        return
+    warn(
+        act,
+        f"needs Supply {need}; Available Supply at full strength is {left} (Supply Pool {pool} - {pool - left} on the "
+        f"table): it fits only if casualties first free at least {need - left} Supply of {act.player}'s units on the "
+        'table (8.3.2: "Units Destroyed in battle (or reduced by casualties) free up Available Supply"); the '
+        "simulation skips the Deploy in the other games",
+    )
+
+
 def _need(su: ScenarioUnit) -> int:
     """The Supply a unit needs to arrive (8.3.2): its Current Supply Value at full strength, 0 for a Structure or a
     unit that counts 0 for the Supply Pool (Advanced Medic Facilities)."""
@@ -1747,6 +1786,72 @@ def _check_reduction(
         return
     if act.action == "charge" and not has_impact(scn.units[act.unit]):
         warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
+
+
+def _mass(scn: Scenario, unit: str, down: set[str], models: int | None = None) -> int:
+    """A unit's Supply for Disengage checks (8.5.4): its Current Supply Value with ``models`` (full strength without)
+    plus its ``disengage_supply`` (Commander); 0 while Burrowed (part 11 BURROWED: "Its Current Supply Value is
+    treated as 0 for Disengage checks")."""
+    su = scn.units[unit]
+    bonus = sum(e.value for e in loadout_with(scn, unit, [], {}).effects() if e.kind == "disengage_supply")
+    return 0 if unit in down else su.supply(su.models if models is None else models) + bonus
+
+
+def _tactical_mass(
+    scn: Scenario, unit: str, foes: list[str], down: set[str], exposed: set[str]
+) -> tuple[bool, str] | None:
+    """8.5.4 Tactical Mass of ``unit`` Disengaging from ``foes``, judged over the games: "A Unit that Disengages
+    cannot perform Ranged Attack or Charge in the following Assault Phase - unless its Current Supply Value is greater
+    than the Combined Supply of all enemies it was Engaged with". Casualties only lower a Supply: the unit's own is
+    at most its full-strength value; an enemy unit that stood on the table in an Assault or Combat Phase (``exposed``)
+    may be destroyed (then it is not Engaged), the others are at full strength. None: Tactical Mass in every game;
+    (True, why): in no game; (False, condition): in some games only."""
+    mine = _mass(scn, unit, down)
+    combined = sum(_mass(scn, f, down) for f in foes)
+    least = sum(_mass(scn, f, down) for f in foes if f not in exposed)
+    names = ", ".join(map(repr, foes))
+    if mine <= least:
+        return True, (
+            f"its Supply for Disengage checks ({mine}) can never exceed the Combined Supply of {names} ({least} at "
+            "least)"
+        )
+    if mine <= combined:
+        return False, (
+            f"only in games where casualties first cut the Combined Supply of {names} ({combined} at full strength) "
+            f"below its own ({mine} at full strength)"
+        )
+    low = _mass(scn, unit, down, 1)
+    if unit in exposed and low <= combined:
+        return False, (
+            f"only in games where its own casualties leave its Supply ({mine} at full strength) above the Combined "
+            f"Supply of {names} ({combined} at full strength)"
+        )
+    return None
+
+
+def _penalty(
+    scn: Scenario,
+    act: Activation,
+    say: Say,
+    warn: Say,
+    mass: tuple[bool, str],
+    used: dict[tuple[str, str], int],
+    on_unit: dict[tuple[str, str], Ability],
+) -> None:
+    """8.5.4 Disengage penalty on a Ranged Attack or Charge of ``act``'s unit after it Disengaged this Round
+    (:func:`_tactical_mass`), unless an ability used on it "ignores the Disengage penalty" (Tactical Retreat)."""
+    if any(e.kind == "ignore_disengage_penalty" for e in _loadout_now(scn, act.unit, used, on_unit).effects()):
+        return
+    never, why = mass
+    rule = '8.5.4: "cannot perform Ranged Attack or Charge in the following Assault Phase" without Tactical Mass'
+    if never:
+        say(act, f"{act.unit!r} Disengaged this Round and has no Tactical Mass: {why} ({rule})")
+    else:
+        warn(
+            act,
+            f"{act.unit!r} Disengaged this Round: it has Tactical Mass {why} ({rule}); the simulation skips the "
+            f"{act.action} in the other games",
+        )
 
 
 def _loadout_now(
