@@ -427,8 +427,8 @@ def check_scenario(scn: Scenario) -> list[str]:
                         if not _level_ok(world, act, say):
                             continue
                         if act.action == "disengage" and engaged_now:
-                            foes = [b for a, b in world.engaged_pairs(p_now, a_now) if a == act.unit]
-                            mass = _tactical_mass(scn, act.unit, foes, down, exposed)
+                            held = [b for a, b in world.engaged_pairs(p_now, a_now) if a == act.unit]
+                            mass = _tactical_mass(scn, act.unit, held, down, exposed)
                             if mass is not None:
                                 disengaged[act.unit] = mass
                         d = math.dist(lead, act.to)
@@ -472,7 +472,7 @@ def check_scenario(scn: Scenario) -> list[str]:
                                 "as written; "
                                 "it fights only in games where it is"
                             )
-        _end_of_round(scn, world, say, pos, ending, pool, occupied)
+        _end_of_round(scn, world, say, warn, pos, ending, pool)
     return problems
 
 
@@ -1524,19 +1524,90 @@ def _end_of_round(
     scn: Scenario,
     world: World,
     say: Say,
+    warn: Say,
     pos: dict[str, int],
     ending: list[Activation],
     pool: int | None,
-    occupied: Callable[[str], tuple[int, ...]],
 ) -> None:
-    """The End of the Round for the tokens of ``ending`` (then emptied), in plan order, as the simulation reads them:
-    Psionic Transfer sets the unit with its Leading Model at the Shade; Ready for Dust-Off and Ventral Sacs Deploy the
-    selected unit, in Reserves, touching the Faction Indicator on the side of the player's Entry Edge (Available
-    Supply, 8.3.2; not Within the opponent's Zone of Influence, 8.3.3)."""
-    for uid, su in scn.units.items():  # Rapid Ingress: "Remove this Unit at the End of the Round"
-        if uid in pos and su.summoned and any(e.kind == "summon" and e.leaves for e in summoning(scn, su)):
-            del pos[uid]
+    """The End of the Round (8.9.4): "The holder of the First Player Marker resolves their first. If a player has
+    multiple "End of the Round" effects to resolve, that player chooses the order": a player's own in plan order
+    (Rapid Ingress's removals first, then the tokens of ``ending``), as the simulation (``abilities.end_of_round``).
+    Who holds the Marker is read per game, so where both players have effects the round is walked with each
+    player first: a problem in both orders is an error, one in a single order a warning naming that order. The
+    plan goes on from the walk with ``scn.first_player`` (red on a roll-off) first; ``ending`` is emptied."""
+    has = {p for p in PLAYERS if any(a.player == p for a in ending) or any(_leaving(scn, pos, p))}
+    first = scn.first_player if scn.first_player in PLAYERS else PLAYERS[0]
+    orders = [(first, *(p for p in PLAYERS if p != first))]
+    if len(has) > 1:
+        orders.append(tuple(reversed(orders[0])))
+    found: list[list[tuple[Activation, str]]] = []
+    walked: list[dict[str, int]] = []
+    for order in orders:
+        now = dict(pos)
+        out: list[tuple[Activation, str]] = []
+        for player in order:
+            _end_of_round_player(scn, world, _collect(out), now, ending, pool, player)
+        found.append(out)
+        walked.append(now)
+    for act, msg in found[0]:
+        if len(found) == 1 or (act, msg) in found[1]:
+            say(act, msg)
+        else:
+            warn(act, f"{msg} (when {orders[0][0]} holds the First Player Marker and resolves first, 8.9.4)")
+    if len(found) > 1:
+        for act, msg in found[1]:
+            if (act, msg) not in found[0]:
+                warn(act, f"{msg} (when {orders[1][0]} holds the First Player Marker and resolves first, 8.9.4)")
+    after = walked[0]
+    pos.clear()
+    pos.update(after)
+    ending.clear()
+
+
+def _collect(out: list[tuple[Activation, str]]) -> Say:
+    """A :data:`Say` that keeps the problems in ``out``."""
+
+    def say(act: Activation, msg: str) -> None:
+        out.append((act, msg))
+
+    return say
+
+
+def _leaving(scn: Scenario, pos: dict[str, int], player: str) -> list[str]:
+    """The units of ``player`` Rapid Ingress removes at the End of the Round: "Remove this Unit at the End of the
+    Round"."""
+    return [
+        uid
+        for uid, su in scn.units.items()
+        if uid in pos
+        and su.player == player
+        and su.summoned
+        and any(e.kind == "summon" and e.leaves for e in summoning(scn, su))
+    ]
+
+
+def _end_of_round_player(
+    scn: Scenario,
+    world: World,
+    say: Say,
+    pos: dict[str, int],
+    ending: list[Activation],
+    pool: int | None,
+    player: str,
+) -> None:
+    """``player``'s End of the Round effects (:func:`_end_of_round`) on the placements ``pos``: Rapid Ingress removes
+    its units; Psionic Transfer sets the unit with its Leading Model at the Shade; Ready for Dust-Off and Ventral Sacs
+    Deploy the selected unit, in Reserves, touching the Faction Indicator on the side of the player's Entry Edge
+    (Available Supply, 8.3.2; not Within the opponent's Zone of Influence, 8.3.3)."""
+
+    def occupied(but: str) -> tuple[int, ...]:
+        return tuple(p for u, p in pos.items() if u != but)
+
+    for uid in _leaving(scn, pos, player):
+        del pos[uid]
     for act in ending:
+        if act.player != player:
+            continue
         assert act.token_at is not None
         xy = act.token_at
         if used_effect(scn, act, "shade") is not None:
@@ -1568,7 +1639,6 @@ def _end_of_round(
         if _pid_in_enemy_zone(world, picked, act.player, pid):
             say(act, f"select.{name}: {picked!r} would end Within the opponent's Zone of Influence (8.3.3)")
         pos[picked] = pid
-    ending.clear()
 
 
 def _mass_recall(scn: Scenario, world: World, act: Activation, say: Say, pos: dict[str, int]) -> bool:
