@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mathhammer.scenario.check import _tactical_mass
+from mathhammer.scenario.check.common import _tactical_mass
 
 from .scenario_kit import army, build, errors, skirmish, warnings
 from .test_scenario_abilities import write_armies
