@@ -85,6 +85,9 @@ def test_simulate_plays_the_plan_and_skips_the_deploy_where_no_supply_was_freed(
     res = simulate(scenario(4), trials=400, seed=3)
     skipped = sum(n for why, n in res.skipped.items() if "not enough Available Supply (8.3.2)" in why)
     assert 0 < skipped < 400, res.skipped
+    # the run's report names the skipped Deploy and how often (``scenario run``)
+    line = next(x for x in res.text_report().splitlines() if "not enough Available Supply (8.3.2)" in x)
+    assert f": {skipped:,}" in line and "rounds[3].blue.movement[0]" in line, line
 
 
 def test_without_casualties_the_deploy_is_skipped_in_every_game() -> None:
