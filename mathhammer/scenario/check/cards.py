@@ -65,10 +65,9 @@ class CardChecks(AttackChecks):
         if e is None and marker is None:
             say(
                 act,
-                "token_at: no ability of use sets a token (Creep Spread, Excrete Creep, Spawn Creep Tumor, Scanner "
-                "Sweep, "
-                "Surveillance, Oversight Mode, Mass Recall, Psionic Transfer, Ready for Dust-Off, Ventral Sacs, Force "
-                "Field)",
+                "token_at: no ability of use sets a token (Creep Spread, Excrete Creep, Spawn "
+                "Creep Tumor, Scanner Sweep, Surveillance, Oversight Mode, Mass Recall, Psionic "
+                "Transfer, Ready for Dust-Off, Ventral Sacs, Force Field)",
             )
             return
         x, y = act.token_at
@@ -88,8 +87,7 @@ class CardChecks(AttackChecks):
                 say(
                     act,
                     f'token_at: ({x:g}, {y:g}) is not Within {e.within:g}" of the {edge} Entry Edge or of a Creep '
-                    "Tumor "
-                    f"{act.player} set earlier (its text)",
+                    f"Tumor {act.player} set earlier (its text)",
                 )
                 return
         elif act.unit in pos:
@@ -126,9 +124,11 @@ class CardChecks(AttackChecks):
             mine = scn.activations(act.round, act.phase, act.player)
             i = mine.index(act)
             if i == 0 or mine[i - 1].unit != su.parent:
-                say(act, f"{act.unit!r} is Activated immediately after its Parent Unit {su.parent!r}: plan it right "
-                         "after "
-                    f"{su.parent!r}'s activation in this Phase (SUMMON, part 11)")  # fmt: skip
+                say(
+                    act,
+                    f"{act.unit!r} is Activated immediately after its Parent Unit {su.parent!r}: plan it right after "
+                    f"{su.parent!r}'s activation in this Phase (SUMMON, part 11)",
+                )
         return True
 
     def _summon(self, act: Activation) -> None:
@@ -229,9 +229,11 @@ class CardChecks(AttackChecks):
                 if scn.units[uid].player != act.player:
                     gap = world.point_gap(pid, scn.units[uid].models, xy, TOKEN_RADIUS)
                     if gap <= float(drop.within or 0) + EPS:
-                        say(act, f'token_at: the Faction Indicator is {gap:.1f}" from {uid!r}; more than '
-                                 f'{drop.within:g}" '
-                            "from any Enemy model (its text)")  # fmt: skip
+                        say(
+                            act,
+                            f'token_at: the Faction Indicator is {gap:.1f}" from {uid!r}; more than {drop.within:g}" '
+                            "from any Enemy model (its text)",
+                        )
                         return
         ending.append(act)
 

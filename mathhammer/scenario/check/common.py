@@ -406,8 +406,8 @@ def _tactical_mass(
     names = ", ".join(map(repr, foes))
     if mine <= least:
         return True, (
-            f"its Supply for Disengage checks ({mine}) can never exceed the Combined Supply of {names} ({least} at "
-            "least)"
+            f"its Supply for Disengage checks ({mine}) can never exceed the "
+            f"Combined Supply of {names} ({least} at least)"
         )
     if mine <= combined:
         return False, (

@@ -214,8 +214,7 @@ class MoveChecks(_State):
             warn(
                 act,
                 f"edge: an enemy's Comsat Station closes the {act.edge} edge this Round: in the games where it "
-                "resolves "
-                "first (the order of activations, 8.2.1) the unit stays in Reserves",
+                "resolves first (the order of activations, 8.2.1) the unit stays in Reserves",
             )
         for name in act.use:
             found = find(scn, act.unit, name)
@@ -227,8 +226,8 @@ class MoveChecks(_State):
             if before:
                 say(
                     act,
-                    f"use: {name!r}: another Friendly {tag} Unit ({before[0]}) has already Deployed this Round (its "
-                    "text)",
+                    f"use: {name!r}: another Friendly {tag} Unit ({before[0]}) "
+                    "has already Deployed this Round (its text)",
                 )
         return act.edge
 
@@ -302,16 +301,15 @@ class MoveChecks(_State):
         if need > left + free:
             say(
                 act,
-                f"needs Supply {need}; Available Supply is {left} (Supply Pool {pool} - {pool - left} on the table) "
-                "(8.3.2)",
+                f"needs Supply {need}; Available Supply is {left} (Supply Pool "
+                f"{pool} - {pool - left} on the table) (8.3.2)",
             )
             return
         warn(
             act,
-            f"needs Supply {need}; Available Supply at full strength is {left} (Supply Pool {pool} - {pool - left} on "
-            "the "
-            f"table): it fits only if casualties first free at least {need - left} Supply of {act.player}'s units on "
-            "the "
+            f"needs Supply {need}; Available Supply at full strength is {left} (Supply Pool "
+            f"{pool} - {pool - left} on the table): it fits only if casualties first free at "
+            f"least {need - left} Supply of {act.player}'s units on the "
             'table (8.3.2: "Units Destroyed in battle (or reduced by casualties) free up Available Supply"); the '
             "simulation skips the Deploy in the other games",
         )
@@ -370,8 +368,8 @@ class MoveChecks(_State):
         if gap > TOKEN_CONTACT + EPS:
             say(
                 act,
-                f"via: the Leading Model's base ends {gap:.2f}\" from {act.via!r}'s; Base-to-Base contact returns the "
-                "unit "
+                f"via: the Leading Model's base ends {gap:.2f}\" from "
+                f"{act.via!r}'s; Base-to-Base contact returns the unit "
                 f'to Reserves (Omega Network; at most {TOKEN_CONTACT:g}" apart)',
             )
             return False

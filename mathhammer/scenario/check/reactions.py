@@ -139,9 +139,8 @@ class ReactionChecks(CardChecks):
                         at,
                         a,
                         "a DEBUFF on a Friendly Unit",
-                        "that unit's activation, with the opponent's Reaction that gives the DEBUFF (Concusive Shells "
-                        "on "
-                        "a charge, Debilitating Saliva on a shot)",
+                        "that unit's activation, with the opponent's Reaction that gives the DEBUFF "
+                        "(Concusive Shells on a charge, Debilitating Saliva on a shot)",
                     )
                 elif rem.within is not None and not _within_now(scn, world, pos, rx.unit, act.unit, rem.within):
                     _too_far(say, act, at, a, act.unit, rx.unit, rem.within, "a Friendly Unit")

@@ -188,9 +188,8 @@ class PlanCheck(ReactionChecks):
             foes = {b for a, b in world.engaged_pairs(p_now, a_now) if a == act.unit}
             if not foes:
                 problems.append(
-                    f"warning: {scn.file}: {act.where}: {act.unit!r} is not Engaged in the plan "
-                    "as written; "
-                    "it fights only in games where it is"
+                    f"warning: {scn.file}: {act.where}: {act.unit!r} is not Engaged in the "
+                    "plan as written; it fights only in games where it is"
                 )
 
     def _use(self, act: Activation, rx_off: dict[str, int]) -> None:
