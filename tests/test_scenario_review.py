@@ -329,7 +329,8 @@ def test_an_active_ability_the_simulation_ignores_is_warned(tmp_path: Path, monk
     """An Active ability with no machine-readable effect gets a ``warning:`` line, not silence, like a Reaction
     without a modelled effect. Every Active ability of the roster now has one, so the Sentries' Force Field is read
     here with its effects taken away."""
-    from mathhammer.scenario import abilities, check
+    from mathhammer.scenario import abilities
+    from mathhammer.scenario.check import attacks, cards, common, moves, reactions, walk
 
     real = abilities.find
 
@@ -339,7 +340,9 @@ def test_an_active_ability_the_simulation_ignores_is_warned(tmp_path: Path, monk
             return abilities.Found(found.ability.model_copy(update={"effects": []}), found.card)
         return found
 
-    monkeypatch.setattr(check, "find", bare)
+    for module in (common, moves, attacks, cards, reactions, walk):  # the check modules read abilities through find
+        if hasattr(module, "find"):
+            monkeypatch.setattr(module, "find", bare)
     (tmp_path / "red.toml").write_text(army("Daelaam", ("Zealot", 3), ("Sentry", 2)))
     players = {"red": {"army": str(tmp_path / "red.toml")}, "blue": {"army": str(ARMIES / "zerg_skirmish.toml")}}
     rounds = [

@@ -1,0 +1,185 @@
+"""Ranged Attack and Charge checks of the plan walk (8.7.3, 8.7.7), HIDDEN targets and the Disengage penalty (8.5.4
+Tactical Mass)."""
+
+from __future__ import annotations
+
+from ...board.model import EPS
+from ...errors import MathhammerError
+from ...starcraft.loadout import Loadout, attack_batches
+from ...starcraft.schema import Ability
+from ..abilities import (
+    TOKEN_RADIUS,
+    find,
+    second_charge,
+    unit_abilities,
+)
+from ..spec import Activation, Reaction
+from .common import (
+    _trigger,
+    _within_now,
+)
+from .moves import MoveChecks
+
+
+class AttackChecks(MoveChecks):
+    """Ranged Attack and Charge checks of the plan walk: methods of :class:`~.walk.PlanCheck`."""
+
+    def _hidden_now(self, act: Activation) -> dict[str, str]:
+        """The planned targets of ``act`` HIDDEN at this point of the plan, with their facts tag, as the simulation
+        reads them: BURROWED (``down``), or HIDDEN by an ability used on them this Round (Path of Shadows); not where an
+        enemy Faction Indicator of detection (``seen_by``) or an enemy unit with Detection is Within its range of
+        them."""
+        scn, world, pos, down, used, seen_by = self.scn, self.world, self.pos, self.down, self.used, self.seen_by
+        out: dict[str, str] = {}
+        for t in act.targets:
+            if t not in pos:
+                continue
+            tu = scn.units[t]
+            names = [n for (u, n), k in used.items() if u == t and k > 0]
+            hid = any(
+                e.kind == "unit_keyword" and e.keyword.upper() == "HIDDEN"
+                for n in names
+                if (f := find(scn, t, n)) is not None
+                for e in f.ability.effects
+            )
+            tag = "Burrowed" if t in down else "Hidden" if hid else None
+            if tag is None:
+                continue
+            spotted = any(
+                p != tu.player and world.point_gap(pos[t], tu.models, xy, TOKEN_RADIUS) <= inches + EPS
+                for xy, p, inches in seen_by
+            ) or any(
+                su.player != tu.player and d in pos and _within_now(scn, world, pos, d, t, float(e.within or 0))
+                for d, su in scn.units.items()
+                for a in unit_abilities(su)
+                for e in a.effects
+                if e.kind == "detector"
+            )
+            if not spotted:
+                out[t] = tag
+        return out
+
+    def _check_shoot(
+        self,
+        act: Activation,
+        p_now: tuple[int, ...],
+        a_now: tuple[int, ...],
+        lo: Loadout | None = None,
+        hidden: dict[str, str] | None = None,
+    ) -> None:
+        """8.7.3: the planned shot has a target it may shoot at this point of the plan; ``hidden``: the targets HIDDEN
+        or BURROWED then, not detected (their facts tag: not Visible beyond 4", part 11)."""
+        scn, world, say = self.scn, self.world, self.say
+        su = scn.units[act.unit]
+        lo = su.loadout if lo is None else lo
+        names = [w.name for w in su.unit.card.weapons] + [w.name for up in su.loadout.upgrades for w in up.weapons]
+        for w in act.weapons:
+            if w not in names:
+                say(act, f"weapons: got {w!r}; allowed: weapons of {su.unit.name}: {', '.join(names)}")
+                return
+        reasons: list[str] = []
+        for t in act.targets:
+            tu = scn.units[t]
+            if a_now[world.uids.index(t)] <= 0:
+                reasons.append(f"{t}: not on the table at this point of the plan")
+                continue
+            for b in attack_batches(lo, tu.unit, "assault", first=act.weapons[0] if act.weapons else None):
+                if act.weapons and b.name not in act.weapons:
+                    continue
+                tags = tuple(tu.unit.card.combat_tags) + ((hidden[t],) if hidden and t in hidden else ())
+                f = world.facts(p_now, a_now, act.unit, t, b.weapon, tags)
+                if f.eligible:
+                    return
+                reasons.extend(f"{t} with {b.name}: {r}" for r in f.refusals)
+            if not attack_batches(lo, tu.unit, "assault"):
+                reasons.append(
+                    f"{t}: no Assault Phase weapon of {su.unit.name} may target it (8.7.3 step 1, Combat Tag)"
+                )
+        say(act, "no planned target can be shot: " + "; ".join(reasons))
+
+    def _check_charge(
+        self,
+        act: Activation,
+        p_now: tuple[int, ...],
+        a_now: tuple[int, ...],
+        speed: int | None = None,
+        more: int = 0,
+        fields: tuple[tuple[float, float], ...] = (),
+        dash: bool = False,
+    ) -> bool:
+        """8.7.7: the Charge can reach its targets at all: at most Speed (``speed``: with BUFF Speed) + 6 + the
+        additions of the abilities used (``more``: Leap); ``fields``: the Force Fields it cannot move across;
+        ``dash``: Lightning Dash's second Charge, from an Engaged start. Whether the unit was set at the end."""
+        scn, world, say, pos = self.scn, self.world, self.say, self.pos
+        su = scn.units[act.unit]
+        label = "Lightning Dash's second Charge: " if dash else ""
+        speed = su.speed if speed is None else speed
+        if su.flying:
+            say(act, "a Flying unit cannot Charge (8.7.7)")
+            return False
+        bad = [t for t in act.targets if scn.units[t].flying or t not in pos]
+        if bad:
+            say(act, f"{label}targets {bad}: Charge targets must be Ground units on the table (8.7.7)")
+            return False
+        try:
+            length, end = world.charge_length(p_now, a_now, act.unit, act.targets, fields=fields, engaged_ok=dash)
+        except MathhammerError as exc:
+            say(act, f"{label}{exc}")
+            return False
+        if end is None or length > speed + 6 + more + EPS:
+            shown = "no legal end position" if end is None else f'{length:.1f}"'
+            plus = f" + {more}" if more else ""
+            say(act, f"{label}cannot reach: needs {shown}, at most Speed {speed} + 6{plus} (8.7.7)")
+            return False
+        tx, ty = world.placements[pos[act.targets[0]]].centres[0]
+        pid = world.place(
+            su, end, (end[0] - tx, end[1] - ty), tuple(p for u, p in pos.items() if u != act.unit), act.targets
+        )
+        if pid is not None:
+            pos[act.unit] = pid
+        return pid is not None
+
+    def _dash_target(self, act: Activation, at: str, rx: Reaction, a: Ability) -> None:
+        """Lightning Dash ("After this Unit resolves a successful Charge action, it may declare a second Charge action
+        against a different Enemy Unit"): planned by the charging unit on its own ``charge``, the second target named in
+        ``select``: an Enemy Ground Unit on the table, not a target of the first Charge."""
+        scn, say, pos = self.scn, self.say, self.pos
+        if rx.player != act.player or rx.unit != act.unit or act.action != "charge":
+            _trigger(
+                say, act, at, a, "this unit's successful Charge (8.7.7)", f"the `charge` of {rx.unit!r} itself", False
+            )
+            return
+        picked = second_charge(scn, act)
+        foes = sorted(
+            u for u, su in scn.units.items() if su.player != act.player and not su.flying and u not in act.targets
+        )
+        if picked is None:
+            say(
+                act,
+                f"{at}: name the Enemy Unit of the second Charge: select = {{ {a.name!r} = one of {', '.join(foes)} }}",
+            )
+        elif picked in act.targets or scn.units[picked].player == act.player or scn.units[picked].flying:
+            say(
+                act,
+                f"select.{a.name}: got {picked!r}; allowed: a different Enemy Ground Unit (8.7.7 step 1; its text: "
+                f"{a.text!r}): {', '.join(foes) or 'none'}",
+            )
+        elif picked not in pos:
+            say(act, f"select.{a.name}: {picked!r} is not on the table at this point of the plan (8.7.7)")
+
+    def _penalty(self, act: Activation, mass: tuple[bool, str]) -> None:
+        """8.5.4 Disengage penalty on a Ranged Attack or Charge of ``act``'s unit after it Disengaged this Round
+        (:func:`_tactical_mass`), unless an ability used on it "ignores the Disengage penalty" (Tactical Retreat)."""
+        say, warn = self.say, self.warn
+        if any(e.kind == "ignore_disengage_penalty" for e in self._loadout_now(act.unit).effects()):
+            return
+        never, why = mass
+        rule = '8.5.4: "cannot perform Ranged Attack or Charge in the following Assault Phase" without Tactical Mass'
+        if never:
+            say(act, f"{act.unit!r} Disengaged this Round and has no Tactical Mass: {why} ({rule})")
+        else:
+            warn(
+                act,
+                f"{act.unit!r} Disengaged this Round: it has Tactical Mass {why} ({rule}); the simulation skips the "
+                f"{act.action} in the other games",
+            )

@@ -1,0 +1,423 @@
+"""Shared pieces of ``scenario check``: the walk state (:class:`_State`) and the pure helpers the checks share."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+
+from ...board.engagement import ENGAGEMENT_RANGE
+from ...board.model import EPS, MM_PER_INCH
+from ...starcraft.schema import Ability, Effect
+from ..abilities import (
+    Found,
+    Purse,
+    counts_for_pool,
+    is_structure,
+    loadout_with,
+    repeatable,
+    summoning,
+    token_contact_lead,
+    unit_abilities,
+    unit_effect,
+    used_effect,
+    used_effects,
+)
+from ..spec import PLAYERS, Activation, Scenario, ScenarioUnit
+from ..world import World, edge_distance
+
+#: Reports a problem of one activation.
+Say = Callable[[Activation, str], None]
+
+PHASE_TITLE = {"movement": "Movement Phase", "assault": "Assault Phase", "combat": "Combat Phase"}
+
+
+class _State:
+    """The state of the plan walk (:class:`~.walk.PlanCheck`) at the activation being checked: the planned placement
+    of each unit, the Statuses, tokens and limits so far, and this Round's purses and uses; how a problem is said."""
+
+    def __init__(self, scn: Scenario) -> None:
+        self.scn = scn
+        self.world = World(scn)
+        self.problems: list[str] = []
+        self.pos: dict[str, int] = {}  # planned placement of each unit on the table
+        self.once: dict[tuple[str, ...], str] = {}  # limits printed on an ability ("Once per Game"): first use
+        self.down: set[str] = (
+            set()
+        )  # units with the Burrowed Status at this point of the plan (a Status stays, part 11)
+        self.tumors: list[tuple[tuple[float, float], str]] = []  # Creep Tumor tokens set so far (centre, player)
+        self.seen_by: list[tuple[tuple[float, float], str, float]] = []  # detection's Faction Indicators this Round
+        self.summoned_at: dict[str, tuple[int, str]] = {}  # Summoned Units set by the plan: (Round, Phase) set in
+        # units on the table at the start of an Assault or Combat Phase so far: in some games casualties may have
+        # reduced or destroyed them (8.3.2 "Units Destroyed in battle (or reduced by casualties) free up Available
+        # Supply")
+        self.exposed: set[str] = set()
+        # this Round (:meth:`~.walk.PlanCheck.round`)
+        self.pool: int | None = None
+        self.purses: dict[str, Purse] = {}
+        self.used: dict[tuple[str, str], int] = {}
+        self.taken: set[tuple[str, str]] = set()  # once-per-Round cost reductions used this Round (unit, ability)
+        self.deployed: list[tuple[str, str]] = []  # (unit, player) deployed so far this Round
+        self.via_used: dict[str, int] = {}  # per unit whose base is an Entry Edge: Supply (or units) Deployed by it
+        self.ending: list[Activation] = []  # tokens for the End of the Round (Psionic Transfer, Ready for Dust-Off)
+        self.fields_now: list[tuple[tuple[float, float], int]] = []  # Force Fields set this Round: centre, Size limit
+        self.closed: list[tuple[str, str]] = []  # (table edge, the player who closes it) this Round: Comsat Station
+        self.on_unit: dict[tuple[str, str], Ability] = {}  # an enemy's ability on a unit's weapons (Optical Flare)
+        self.disengaged: dict[
+            str, tuple[bool, str]
+        ] = {}  # units that Disengaged this Round: (never Tactical Mass, why)
+
+    def say(self, act: Activation, msg: str) -> None:
+        self.problems.append(
+            f"{self.scn.file}: {act.where} (round {act.round}, {PHASE_TITLE[act.phase]}, {act.player}, "
+            f"{act.unit or 'pass'} {act.action}): {msg}"
+        )
+
+    def warn(self, act: Activation, msg: str) -> None:
+        self.problems.append(
+            f"warning: {self.scn.file}: {act.where} (round {act.round}, {PHASE_TITLE[act.phase]}, {act.player}, "
+            f"{act.unit or 'pass'} {act.action}): {msg}"
+        )
+
+    def occupied(self, but: str) -> tuple[int, ...]:
+        return tuple(p for u, p in self.pos.items() if u != but)
+
+    def state(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        p = tuple(self.pos.get(u, -1) for u in self.world.uids)
+        a = tuple(self.scn.units[u].models if self.pos.get(u, -1) >= 0 else 0 for u in self.world.uids)
+        return p, a
+
+    def why_not(self, act: Activation, lead: tuple[float, float]) -> str:
+        scn, world = self.scn, self.world
+        su = scn.units[act.unit]
+        r = su.base_mm / MM_PER_INCH / 2
+        for other, pid in self.pos.items():
+            o = scn.units[other]
+            if o.player == su.player or o.flying or su.flying or other == act.unit:
+                continue
+            orad = o.base_mm / MM_PER_INCH / 2
+            gap = min(math.dist(lead, c) - r - orad for c in world.placements[pid].centres)
+            if gap <= ENGAGEMENT_RANGE + EPS:
+                return (
+                    f'ends Within 1" of enemy unit {other!r} ({max(gap, 0):.2f}"; 8.5.3 "cannot end Within 1" '
+                    '(Engagement Range) of an Enemy Ground Unit")'
+                )
+        if act.on is not None:
+            return (
+                f"the unit does not fit on the top of {act.on!r}: every model's base centre over it, no base on "
+                "another piece or base (FAQ v1.0 Wobbly Model Syndrome; 8.5.3 step 2; world.py: a unit is not "
+                "split over two levels)"
+            )
+        return (
+            "the unit cannot be set there (off the table, on terrain, on another base, or no room In Coherency; 8.5.3)"
+        )
+
+
+def _again(used: dict[tuple[str, str], int], unit: str, abil: Ability) -> bool:
+    """Count a use of ``abil`` by ``unit`` this Round; True for a second use that is not REPEATABLE (10.2, 10.4)."""
+    key = (unit, abil.name)
+    used[key] = used.get(key, 0) + 1
+    return used[key] > 1 and not repeatable(abil)
+
+
+_ONCE = re.compile(r"\s*once per (game|round)\b", re.IGNORECASE)
+
+
+def _printed_limit(found: Found, unit: str, player: str, rnd: int, where: str, once: dict[tuple[str, ...], str]) -> str:
+    """Why this use breaks the limit its text starts with ("Once per Game.", "Once per Round, ..."), or "".
+
+    The card sheets override the rulebook (rules README): "Once per Game" spans the game, for the
+    unit (its own ability) or for the player (a Faction or Tactical Card's: Terran Tenacity, Mass
+    Recall); a card's "Once per Round" binds the player (Advanced Training, which does not Exhaust its
+    card), beyond 10.2's once per Round per unit. ``once`` holds the first use of each.
+    """
+    m = _ONCE.match(found.ability.text)
+    if m is None:
+        return ""
+    span = m.group(1).title()
+    if span == "Round" and not found.card:
+        return ""  # the unit's own ability: 10.2's once per Round per unit says as much
+    who = (player, found.card) if found.card else (unit,)
+    key = (*who, found.ability.name, "game" if span == "Game" else f"round {rnd}")
+    first = once.setdefault(key, where)
+    if first == where:
+        return ""
+    whose = f"{player}'s {found.card!r}" if found.card else repr(unit)
+    return f'{found.ability.name!r} ({whose}) is "Once per {span}" (its text): already used at {first}'
+
+
+def _from_reserves(su: ScenarioUnit, abil: Ability) -> bool:
+    """The unit may use ``abil`` on its Deploy, while still in Reserves.
+
+    8.5.5: "While in Reserves, the Unit keeps all its Active, Passive, and Reaction Abilities, but none of
+    them function"; FAQ v1.0: except rules that say they work in Reserves or handle the unit's own
+    deployment. Read as: ``abil`` says so of this unit ("When this Unit is nominated to deploy from
+    Reserves", "in Reserves"), or another ability of the unit lets it resolve ``abil`` then (Raynor's
+    Raider, "Raiders Roll!": "When this Unit is nominated to deploy from Reserves, it may resolve its
+    Stimpack ability"). Merely naming Reserves ("... is returned to Reserves") is not enough.
+    """
+    if any(e.kind in ("deploy_edge", "deploy_place") for e in abil.effects):
+        return True  # the Deploy itself (Warp In: "The active GROUND Unit Deploys from any table edge ...")
+    own = re.compile(
+        r"\b(?:this unit|it) is nominated to deploy from (?:the )?reserves|\b(?:while|when) (?:this unit is )?in "
+        r"(?:the )?reserves",
+        re.IGNORECASE,
+    )
+    if own.search(abil.text):
+        return True
+    lets = re.compile(
+        r"nominated to deploy from (?:the )?reserves, it may (?:resolve|use) its " + re.escape(abil.name) + r"\b",
+        re.IGNORECASE,
+    )
+    return any(lets.search(a.text) for a in unit_abilities(su))
+
+
+def _in_enemy_zone(world: World, act: Activation, pid: int | None) -> bool:
+    """8.3.3: a model of the deployed unit is Within the opponent's Zone of Influence.
+
+    ZONE OF INFLUENCE: "Units arriving from Reserves cannot end their deployment Within the opponent's
+    Zone of Influence"; WITHIN: "A model is Within a distance if any part of its base touches or crosses
+    into that range. A Unit is Within a distance if at least one model in the Unit meets this condition."
+    ``pid``: the unit's placement (None: it cannot be set there; then its Leading Model alone).
+    """
+    assert act.to is not None
+    if pid is not None:
+        return _pid_in_enemy_zone(world, act.unit, act.player, pid)
+    su = world.scn.units[act.unit]
+    other = PLAYERS[1 - PLAYERS.index(act.player)]
+    edge = world.edges[other]
+    r = su.base_mm / MM_PER_INCH / 2
+    centres = (act.to,)
+    depth = world.scn.deployment.zone_depth
+    width, length = world.scn.board.width, world.scn.board.depth
+    return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in centres)
+
+
+def _pid_in_enemy_zone(world: World, unit: str, player: str, pid: int) -> bool:
+    """8.3.3, :func:`_in_enemy_zone` for placement ``pid`` of ``unit`` (of ``player``)."""
+    su = world.scn.units[unit]
+    edge = world.edges[PLAYERS[1 - PLAYERS.index(player)]]
+    r = su.base_mm / MM_PER_INCH / 2
+    depth = world.scn.deployment.zone_depth
+    width, length = world.scn.board.width, world.scn.board.depth
+    return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in world.placements[pid].centres)
+
+
+def _trigger(say: Say, act: Activation, at: str, a: Ability, what: str, where: str, text: bool = True) -> None:
+    """Reaction ``a`` (``at``: where it is planned) answers a trigger the activation cannot produce (10.4: a Reaction
+    is declared at the moment of its trigger)."""
+    quoted = f" (its text: {a.text!r})" if text else ""
+    say(act, f"{at}: {a.name!r} answers {what}{quoted}: plan it on {where} (10.4: declared at its trigger)")
+
+
+def _too_far(say: Say, act: Activation, at: str, a: Ability, unit: str, reacting: str, inches: float, who: str) -> None:
+    """Reaction ``a`` answers ``who`` Within ``inches`` of ``reacting``; ``unit`` is not, where the plan has them."""
+    say(
+        act,
+        f'{at}: {unit!r} is not Within {inches:g}" of {reacting!r} at this point of the plan ({a.name!r} answers '
+        f'{who} Within {inches:g}", 10.4)',
+    )
+
+
+_ALREADY = re.compile(r"cannot (?:use this ability|be used) if another Friendly (\w+) Unit has already", re.I)
+
+
+def cost_discount(
+    scn: Scenario,
+    world: World,
+    pos: dict[str, int],
+    unit: str,
+    found: Found,
+    rx_off: dict[str, int] | None,
+    taken: set[tuple[str, str]],
+) -> int:
+    """How much less ``unit`` pays for ``found`` at this point of the plan (``cost_reduction`` effects, each "Once per
+    Round": recorded in ``taken``), in its resource:
+
+    * the unit's own, with Friendly models near (Psionic Link: "Once per Round, if there are at least 7 Friendly
+      models Within 6\" of this Unit, it may resolve its Special Ability with the BM cost reduced by 1"; the models
+      of the other Friendly units on the table, at full strength);
+    * a Friendly unit's on the table, for a unit Within ``within`` of it (Khalai Ingenuity: "when a Friendly Unit
+      Within 4\" of this Pylon uses a Special Ability that costs Psionic Energy");
+    * a card Reaction planned on the activation by the unit itself (``rx_off``, :func:`_reaction_discounts`;
+      Advanced Training: "when a Friendly Support Unit activates a Special Ability that costs CP, resolve that
+      ability with its CP cost reduced by 1"), taken by the first ability paid in that resource.
+
+    The player takes every reduction that applies (each only lowers a cost; never below 0).
+    """
+    a = found.ability
+    if not a.resource or not a.cost or a.cost == "X":
+        return 0
+    su = scn.units[unit]
+    off = 0
+    for other, osu in scn.units.items():
+        if osu.player != su.player or other not in pos:
+            continue
+        for ab in unit_abilities(osu):
+            for e in ab.effects:
+                if e.kind != "cost_reduction" or e.resource != a.resource or (other, ab.name) in taken:
+                    continue
+                if e.models_near:
+                    if other != unit or e.within is None:
+                        continue
+                    near = sum(
+                        world.models_within(pos[f], scn.units[f].models, pos[unit], su.models, float(e.within))
+                        for f in pos
+                        if f != unit and scn.units[f].player == su.player
+                    )
+                    if near < e.models_near:
+                        continue
+                elif e.within is not None and not _within_now(scn, world, pos, other, unit, e.within):
+                    continue
+                taken.add((other, ab.name))
+                off += e.value
+    if rx_off is not None:
+        off += rx_off.pop(str(a.resource), 0)  # one ability of the activation gets it ("that ability")
+    return off
+
+
+def _available(scn: Scenario, pos: dict[str, int], player: str, pool: int) -> int:
+    """8.3.2 Available Supply at this point of the plan: the Supply Pool less the Supply of the player's units on the
+    table (full strength; a unit whose Supply "counts as 0 when calculating the Supply Pool" counts 0)."""
+    return pool - sum(
+        scn.units[u].supply(scn.units[u].models)
+        for u in pos
+        if scn.units[u].player == player and counts_for_pool(scn.units[u])
+    )
+
+
+def _need(su: ScenarioUnit) -> int:
+    """The Supply a unit needs to arrive (8.3.2): its Current Supply Value at full strength, 0 for a Structure or a
+    unit that counts 0 for the Supply Pool (Advanced Medic Facilities)."""
+    return 0 if is_structure(su) or not counts_for_pool(su) else su.supply(su.models)
+
+
+def entry_base_of(scn: Scenario, unit: str) -> Effect | None:
+    """The ``entry_base`` effect of ``unit`` (its base counts as an Entry Edge: Warp Conduit, Omega Network)."""
+    return unit_effect(scn.units[unit], "entry_base")
+
+
+def _collect(out: list[tuple[Activation, str]]) -> Say:
+    """A :data:`Say` that keeps the problems in ``out``."""
+
+    def say(act: Activation, msg: str) -> None:
+        out.append((act, msg))
+
+    return say
+
+
+def _leaving(scn: Scenario, pos: dict[str, int], player: str) -> list[str]:
+    """The units of ``player`` Rapid Ingress removes at the End of the Round: "Remove this Unit at the End of the
+    Round"."""
+    return [
+        uid
+        for uid, su in scn.units.items()
+        if uid in pos
+        and su.player == player
+        and su.summoned
+        and any(e.kind == "summon" and e.leaves for e in summoning(scn, su))
+    ]
+
+
+def _end_of_round_player(
+    scn: Scenario,
+    world: World,
+    say: Say,
+    pos: dict[str, int],
+    ending: list[Activation],
+    pool: int | None,
+    player: str,
+) -> None:
+    """``player``'s End of the Round effects (:func:`_end_of_round`) on the placements ``pos``: Rapid Ingress removes
+    its units; Psionic Transfer sets the unit with its Leading Model at the Shade; Ready for Dust-Off and Ventral Sacs
+    Deploy the selected unit, in Reserves, touching the Faction Indicator on the side of the player's Entry Edge
+    (Available Supply, 8.3.2; not Within the opponent's Zone of Influence, 8.3.3)."""
+
+    def occupied(but: str) -> tuple[int, ...]:
+        return tuple(p for u, p in pos.items() if u != but)
+
+    for uid in _leaving(scn, pos, player):
+        del pos[uid]
+    for act in ending:
+        if act.player != player:
+            continue
+        assert act.token_at is not None
+        xy = act.token_at
+        if used_effect(scn, act, "shade") is not None:
+            if act.unit in pos:
+                su = scn.units[act.unit]
+                pid = world.place(su, xy, world.rear_from(pos[act.unit], xy), occupied(act.unit))
+                if pid is None:
+                    say(act, f"token_at: at the End of the Round {act.unit!r} finds no room around the Shade token")
+                else:
+                    pos[act.unit] = pid
+            continue
+        name = next(a.name for a, _ in used_effects(scn, act, "dust_off"))
+        picked = next((u for n, u in act.select if n.strip().lower() == name.lower()), None)
+        if picked is None:
+            continue  # (the select check names it)
+        su = scn.units[picked]
+        if picked in pos:
+            say(act, f"select.{name}: {picked!r} is on the table at the End of the Round: it Deploys from Reserves")
+            continue
+        if pool is not None and _need(su) > (left := _available(scn, pos, act.player, pool)):
+            say(act, f"select.{name}: {picked!r} needs Supply {_need(su)} at the End of the Round; Available Supply "
+                f"is {left} (8.3.2)")  # fmt: skip
+            continue
+        rear = world.rear_of(act.player)
+        pid = world.place(su, token_contact_lead(xy, su, rear), rear, occupied(picked))
+        if pid is None:
+            say(act, f"select.{name}: {picked!r} finds no room touching the Faction Indicator at the End of the Round")
+            continue
+        if _pid_in_enemy_zone(world, picked, act.player, pid):
+            say(act, f"select.{name}: {picked!r} would end Within the opponent's Zone of Influence (8.3.3)")
+        pos[picked] = pid
+
+
+def _within_now(scn: Scenario, world: World, pos: dict[str, int], a: str, b: str, inches: float) -> bool:
+    """Are units ``a`` and ``b`` Within ``inches`` at this point of the plan (full strength, bases edge to edge)?
+    True where either is not on the table (another check names that) or they are one unit."""
+    if a == b or a not in pos or b not in pos:
+        return True
+    return world.within(pos[a], scn.units[a].models, pos[b], scn.units[b].models, float(inches))
+
+
+def _mass(scn: Scenario, unit: str, down: set[str], models: int | None = None) -> int:
+    """A unit's Supply for Disengage checks (8.5.4): its Current Supply Value with ``models`` (full strength without)
+    plus its ``disengage_supply`` (Commander); 0 while Burrowed (part 11 BURROWED: "Its Current Supply Value is
+    treated as 0 for Disengage checks")."""
+    su = scn.units[unit]
+    bonus = sum(e.value for e in loadout_with(scn, unit, [], {}).effects() if e.kind == "disengage_supply")
+    return 0 if unit in down else su.supply(su.models if models is None else models) + bonus
+
+
+def _tactical_mass(
+    scn: Scenario, unit: str, foes: list[str], down: set[str], exposed: set[str]
+) -> tuple[bool, str] | None:
+    """8.5.4 Tactical Mass of ``unit`` Disengaging from ``foes``, judged over the games: "A Unit that Disengages
+    cannot perform Ranged Attack or Charge in the following Assault Phase - unless its Current Supply Value is greater
+    than the Combined Supply of all enemies it was Engaged with". Casualties only lower a Supply: the unit's own is
+    at most its full-strength value; an enemy unit that stood on the table in an Assault or Combat Phase (``exposed``)
+    may be destroyed (then it is not Engaged), the others are at full strength. None: Tactical Mass in every game;
+    (True, why): in no game; (False, condition): in some games only."""
+    mine = _mass(scn, unit, down)
+    combined = sum(_mass(scn, f, down) for f in foes)
+    least = sum(_mass(scn, f, down) for f in foes if f not in exposed)
+    names = ", ".join(map(repr, foes))
+    if mine <= least:
+        return True, (
+            f"its Supply for Disengage checks ({mine}) can never exceed the "
+            f"Combined Supply of {names} ({least} at least)"
+        )
+    if mine <= combined:
+        return False, (
+            f"only in games where casualties first cut the Combined Supply of {names} ({combined} at full strength) "
+            f"below its own ({mine} at full strength)"
+        )
+    low = _mass(scn, unit, down, 1)
+    if unit in exposed and low <= combined:
+        return False, (
+            f"only in games where its own casualties leave its Supply ({mine} at full strength) above the Combined "
+            f"Supply of {names} ({combined} at full strength)"
+        )
+    return None

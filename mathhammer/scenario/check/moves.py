@@ -1,0 +1,407 @@
+"""Deploy, Move, Run and Disengage checks of the plan walk: levels and routes (8.5.3), Entry Edges and Deploy placements
+(8.5.5), Available Supply (8.3.2), extra moves and unit placements, Speed now."""
+
+from __future__ import annotations
+
+import math
+
+from ...board.model import EPS, MM_PER_INCH
+from ...starcraft.loadout import Loadout
+from ...starcraft.schema import Effect
+from ..abilities import (
+    TOKEN_CONTACT,
+    TOKEN_RADIUS,
+    base_entry,
+    creeping,
+    find,
+    loadout_with,
+    recall_base,
+    unit_abilities,
+    used_effects,
+)
+from ..spec import Activation
+from .common import (
+    _ALREADY,
+    _available,
+    _need,
+    _State,
+    _within_now,
+    entry_base_of,
+)
+
+
+class MoveChecks(_State):
+    """Deploy, Move, Run and Disengage checks of the plan walk: methods of :class:`~.walk.PlanCheck`."""
+
+    def _level_ok(self, act: Activation) -> bool:
+        """The Leading Model's point is on the planned level: over the top of ``on``, or off every such top."""
+        world, say = self.world, self.say
+        assert act.to is not None
+        here = world.level_at(act.to)
+        if here == act.on:
+            return True
+        at = f"({act.to[0]:g}, {act.to[1]:g})"
+        if act.on is None:
+            say(
+                act,
+                f"the Leading Model's point {at} is over terrain piece {here!r}, which has a horizontal top: set "
+                f'on = "{here}" to stand on it, or end off it (8.5.3: "may not end overlapping terrain")',
+            )
+        else:
+            where = "the playmat" if here is None else f"terrain piece {here!r}"
+            say(
+                act,
+                f"on = {act.on!r}: the Leading Model's point {at} is over {where}, not over the top of {act.on!r} "
+                "(FAQ v1.0 Wobbly Model Syndrome: the centre of the base stays over the piece)",
+            )
+        return False
+
+    def _route_ok(
+        self, act: Activation, start: tuple[float, float] | None, start_level: str | None, limit: float
+    ) -> None:
+        """A Deploy (``start`` None) or a move that changes level: through ACCESS POINTs, the climb counted (8.5.3)."""
+        world, say = self.world, self.say
+        assert act.to is not None
+        su = world.scn.units[act.unit]
+        edge = world.edges[act.player]
+        rt = world.route(
+            start, start_level, act.to, act.on, edge=edge, flying=su.flying, free_climb=world.mobility[act.unit][1]
+        )
+
+        def level(lv: str | None) -> str:
+            return "the playmat" if lv is None else f"the top of {lv!r}"
+
+        source = f"the {edge} Entry Edge" if start is None else level(start_level)
+        if math.isinf(rt.length):
+            say(
+                act,
+                f'no way from {source} to {level(act.on)} through an ACCESS POINT (8.5.3: "The Leading Model cannot '
+                'change elevation unless it passes through an ACCESS POINT"; IMPASSABLE TERRAIN: "no Access Point '
+                'connecting it to an adjacent elevation level")',
+            )
+            return
+        for piece in rt.no_height:
+            say(
+                act,
+                f"terrain {piece!r}.height: missing; needed to count the climb through its ACCESS POINT "
+                '(8.5.3: "Measure the actual path travelled")',
+            )
+        if rt.no_height:
+            return
+        if rt.length > limit + EPS:
+            via = ", then of ".join(repr(p) for p in rt.via)
+            climb = f' through an ACCESS POINT of {via}, climbing {rt.climb:g}"' if rt.via else ""
+            if start is None:
+                say(
+                    act,
+                    f'the Leading Model ends {rt.length:.1f}" from the {edge} Entry Edge along its path{climb}; '
+                    f'at most Speed {su.speed}" (8.5.5, 8.5.3: "Measure the actual path travelled")',
+                )
+            else:
+                say(
+                    act,
+                    f'moves {rt.length:.1f}" from {source} to {level(act.on)}{climb}; Speed is {su.speed}" '
+                    '(8.5.3: "Measure the actual path travelled")',
+                )
+
+    def _extra_move_ok(self, act: Activation, engaged: bool) -> bool:
+        """An ability's extra Move (``extra_move``: Go! Go! Go!, Leg Enhancements, "performs a 2\" Move action") to the
+        plan's ``extra_to``, before the action: the unit on the table and Unengaged (8.5.2), at most the ability's
+        inches on its level, and a legal end (8.5.3). True where the unit moved (``pos`` updated)."""
+        scn, world, say, warn, pos = self.scn, self.world, self.say, self.warn, self.pos
+        inches = [e.value for _, e in used_effects(scn, act, "extra_move")]
+        if act.extra_to is None:
+            if inches and act.action != "deploy":
+                warn(act, "use: an extra Move with no extra_to = [x, y] (where its Leading Model ends): the unit stays")
+            return False
+        if not inches:
+            say(act, "extra_to: no ability of use makes an extra Move (Go! Go! Go!, Leg Enhancements)")
+            return False
+        if act.unit not in pos:
+            return False  # a deploy or a unit not on the table: named by the other checks
+        if engaged:
+            say(act, "extra_to: the unit is Engaged: it cannot Move (8.5.2, 8.7.1)")
+            return False
+        here = world.placements[pos[act.unit]]
+        d = math.dist(here.centres[0], act.extra_to)
+        if d > max(inches) + EPS:
+            say(act, f'extra_to: moves {d:.1f}"; the extra Move is {max(inches)}" (its text)')
+        return self._set_unit(act, act.extra_to, here.level, "extra_to")
+
+    def _set_unit(self, act: Activation, to: tuple[float, float], level: str | None, field: str) -> bool:
+        """Set ``act``'s unit with its Leading Model at ``to`` on ``level``, the others behind it (8.5.3), where the
+        plan has it (``pos``); a ``field`` error where it cannot be set there. True where it was set."""
+        scn, world, say, pos, occupied, why_not = self.scn, self.world, self.say, self.pos, self.occupied, self.why_not
+        su = scn.units[act.unit]
+        pid = world.place(su, to, world.rear_from(pos[act.unit], to), occupied(act.unit), on=level)
+        if pid is None:
+            say(act, f"{field}: " + why_not(act, to))
+            return False
+        pos[act.unit] = pid
+        return True
+
+    def _lunge_moves(self, act: Activation) -> None:
+        """The opponent's Lunge after ``act``'s Ranged Attack (``lunge``): the reacting unit's Move Directly Towards the
+        attacking unit (:meth:`World.toward`), where the plan has them, so that its later entries are read from
+        there."""
+        scn, world, pos, occupied = self.scn, self.world, self.pos, self.occupied
+        for rx in act.react:
+            found = find(scn, rx.unit, rx.use) if rx.player != act.player else None
+            if found is None or rx.unit not in pos or act.unit not in pos:
+                continue
+            if not any(e.kind == "lunge" for e in found.ability.effects):
+                continue
+            su = scn.units[rx.unit]
+            to = world.toward(pos[rx.unit], su.models, pos[act.unit], scn.units[act.unit].models, su.speed)
+            if to is None:
+                continue
+            pid = world.place(su, to, world.rear_from(pos[rx.unit], to), occupied(rx.unit))
+            if pid is not None:
+                pos[rx.unit] = pid
+
+    def _place_ok(self, act: Activation, engaged: bool) -> bool:
+        """PLACE (X) of an ability of ``use`` (Blink, Phase, Ready for Pickup?) to the plan's ``place_to``: the Leading
+        Model set Wholly Within X" of where it stands (its centre at most X away; part 11 PLACE), on the playmat, a
+        legal end, not Within 1" of an enemy; "instead of performing a standard action" (Ready for Pickup?): the
+        activation holds. True where the unit was set (``pos`` updated)."""
+        scn, world, say, warn, pos = self.scn, self.world, self.say, self.warn, self.pos
+        places = [(a, e.value) for a, e in used_effects(scn, act, "place")]
+        if act.place_to is None:
+            if places and act.action != "deploy":
+                warn(
+                    act,
+                    "use: a PLACE effect with no place_to = [x, y] (where its Leading Model is set): the unit stays",
+                )
+            return False
+        if not places:
+            say(act, "place_to: no ability of use resolves a PLACE effect (Blink, Phase, Ready for Pickup?)")
+            return False
+        for a, _ in places:
+            if "instead of performing a standard action" in a.text.lower() and act.action != "hold":
+                say(act, f"{a.name!r} resolves instead of a standard action (its text): the action must be hold")
+            if a.text.lower().startswith("if unengaged") and engaged:
+                say(act, f"place_to: the unit is Engaged; {a.name!r} resolves its PLACE only If Unengaged (its text)")
+                return False
+        if act.unit not in pos:
+            return False
+        reach = max(v for _, v in places)
+        d = math.dist(world.placements[pos[act.unit]].centres[0], act.place_to)
+        if d > reach + EPS:
+            say(
+                act,
+                f'place_to: {d:.1f}" from the Leading Model; PLACE ({reach}) sets it Wholly Within {reach}" (part 11)',
+            )
+        return self._set_unit(act, act.place_to, None, "place_to")
+
+    def _deploy_edge_ok(self, act: Activation, away: Effect | None) -> str | None:
+        """A deploy by another table edge (``edge``, with Warp In, Armed and Ready or Timing Push: "Deploys from any
+        table edge that is not a player's Entry Edge"): the edge named and not an Entry Edge, and no other Friendly
+        unit of the kind the text names deployed earlier this Round ("cannot use this ability if another Friendly
+        Ground Unit has already Deployed this Round"). The edge it enters by, or None (the player's Entry Edge)."""
+        scn, world, say, warn, deployed, closed = self.scn, self.world, self.say, self.warn, self.deployed, self.closed
+        if away is None:
+            return None  # (an edge without such an ability: :func:`_edge_block`)
+        entry = set(world.edges.values())
+        if act.edge is None or act.edge in entry:
+            allowed = [e for e in ("north", "south", "east", "west") if e not in entry]
+            say(
+                act,
+                f"edge: got {act.edge!r}; allowed: a table edge that is not a player's Entry Edge: "
+                f"{', '.join(allowed)}",
+            )
+            return None
+        if any(edge == act.edge and p != act.player for edge, p in closed):
+            warn(
+                act,
+                f"edge: an enemy's Comsat Station closes the {act.edge} edge this Round: in the games where it "
+                "resolves first (the order of activations, 8.2.1) the unit stays in Reserves",
+            )
+        for name in act.use:
+            found = find(scn, act.unit, name)
+            m = _ALREADY.search(found.ability.text) if found else None
+            if m is None:
+                continue
+            tag = m.group(1).title()
+            before = [u for u, p in deployed if p == act.player and tag in scn.units[u].unit.card.combat_tags]
+            if before:
+                say(
+                    act,
+                    f"use: {name!r}: another Friendly {tag} Unit ({before[0]}) "
+                    "has already Deployed this Round (its text)",
+                )
+        return act.edge
+
+    def _placer_source(self, act: Activation, placer: Effect) -> tuple[str, str | None]:
+        """The name of the ability of ``placer`` (a ``deploy_place`` effect) and the unit it PLACEs from (``select``),
+        None for the Entry Edge or a selection the select check names."""
+        scn = self.scn
+        name = next(a.name for a, e in used_effects(scn, act, "deploy_place") if e is placer)
+        picked = next((u for n, u in act.select if n.strip().lower() == name.lower()), None) if placer.select else None
+        return name, picked
+
+    def _place_start(self, act: Activation, placer: Effect) -> None:
+        """A Deploy by PLACE, before the unit is set: Phase Prism ("PLACE (0) effect from another Friendly Unit. That
+        Friendly Unit is removed from the battlefield and returned to Reserves") sets the Leading Model where the
+        selected unit's Leading Model stands (``to`` must be that spot), and that unit leaves the table (8.5.5)."""
+        scn, world, say, pos = self.scn, self.world, self.say, self.pos
+        name, picked = self._placer_source(act, placer)
+        found = find(scn, act.unit, name)
+        swap = found is not None and any(e.kind == "to_reserves" and e.select for e in found.ability.effects)
+        if not swap or picked is None or picked not in pos:
+            return  # (the select check names a unit not on the table)
+        assert act.to is not None
+        lead = world.placements[pos[picked]].centres[0]
+        if math.dist(lead, act.to) > 0.05:
+            say(
+                act,
+                f"to: {name!r} (PLACE (0)) sets {act.unit!r} where {picked!r}'s Leading Model stands at this point of "
+                f"the plan: to = [{lead[0]:g}, {lead[1]:g}]",
+            )
+        del pos[picked]  # returned to Reserves: it may Deploy again
+
+    def _place_end(self, act: Activation, placer: Effect, pid: int) -> None:
+        """A Deploy by PLACE (X), once set: every model Wholly Within X of the Entry Edge (Burrow Ambush: "PLACE (18)
+        effect from the controlling player's Entry Edge") or of the selected Friendly Unit (Rapid Reinforcements)."""
+        scn, world, say, pos = self.scn, self.world, self.say, self.pos
+        name, picked = self._placer_source(act, placer)
+        su = scn.units[act.unit]
+        if not placer.select:
+            edge = world.edges[su.player]
+            if not world.wholly_within_from(pid, su.models, placer.value, edge=edge):
+                say(
+                    act,
+                    f'a model ends more than {placer.value}" from the {edge} Entry Edge ({name!r}: PLACE '
+                    f"({placer.value}) "
+                    "sets it Wholly Within)",
+                )
+        elif placer.value and picked is not None and picked in pos:
+            src = (pos[picked], scn.units[picked].models)
+            if not world.wholly_within_from(pid, su.models, placer.value, src=src):
+                say(
+                    act,
+                    f'a model ends more than {placer.value}" from {picked!r} ({name!r}: PLACE ({placer.value}) sets it '
+                    "Wholly Within)",
+                )
+
+    def _supply_ok(self, act: Activation, need: int) -> None:
+        """8.3.2 for a Deploy needing ``need`` Supply. At full strength the Available Supply is the Supply Pool less the
+        Supply of the player's units on the table; "Units Destroyed in battle (or reduced by casualties) free up
+        Available Supply for new arrivals", so a Deploy over it is legal in the games where casualties freed enough
+        first. It is an error only where no game can free enough: the Supply of the player's units that stood on the
+        table in an Assault or Combat Phase so far (``exposed``: the only ones casualties can have reduced) is too
+        small. Otherwise a ``warning:`` with the condition; the simulation reads the Available Supply per game and skips
+        the Deploy in the other games (``Simulation.available``, the skip report)."""
+        scn, say, warn, pos, exposed, pool = self.scn, self.say, self.warn, self.pos, self.exposed, self.pool
+        if pool is None:
+            return  # 8.3.1 Final Round: the Supply Pool becomes unlimited
+        left = _available(scn, pos, act.player, pool)
+        if need <= left:
+            return
+        free = sum(_need(scn.units[u]) for u in pos if u in exposed and scn.units[u].player == act.player)
+        if need > left + free:
+            say(
+                act,
+                f"needs Supply {need}; Available Supply is {left} (Supply Pool "
+                f"{pool} - {pool - left} on the table) (8.3.2)",
+            )
+            return
+        warn(
+            act,
+            f"needs Supply {need}; Available Supply at full strength is {left} (Supply Pool "
+            f"{pool} - {pool - left} on the table): it fits only if casualties first free at "
+            f"least {need - left} Supply of {act.player}'s units on the "
+            'table (8.3.2: "Units Destroyed in battle (or reduced by casualties) free up Available Supply"); the '
+            "simulation skips the Deploy in the other games",
+        )
+
+    def _via_ok(self, act: Activation) -> tuple[float, float] | None:
+        """A deploy through the base of ``via`` (Warp Conduit: "Once per Round, the controlling player may deploy a
+        Ground Unit from Reserves using this Pylon base as the Entry Edge"; Omega Network: "Each Round, Friendly Units
+        with a combined Supply cost of 2 or less may be Deployed via this Entry Edge"): that unit on the table with such
+        an effect, the unit of the kind it names, within its Round's limit, the Leading Model at most Speed from the
+        base (8.5.5, as from an Entry Edge). The direction the other models are set in (towards the base), or None."""
+        scn, world, say, pos, via_used = self.scn, self.world, self.say, self.pos, self.via_used
+        assert act.via is not None and act.to is not None
+        su = scn.units[act.unit]
+        e = entry_base_of(scn, act.via)
+        if e is None:
+            say(act, f"via: {act.via!r}'s base does not count as an Entry Edge (Warp Conduit, Omega Network)")
+            return None
+        if act.via not in pos:
+            say(act, f"via: {act.via!r} is not on the battlefield at this point of the plan")
+            return None
+        if e.vs_tags and not set(e.vs_tags) & set(su.unit.card.combat_tags):
+            say(act, f"via: {act.via!r} lets a {'/'.join(e.vs_tags)} Unit Deploy; {act.unit!r} is not one")
+        need = su.supply(su.models) if e.value else 1
+        used = via_used.get(act.via, 0)
+        if used + need > (e.value or 1):
+            what = f"a combined Supply of {e.value}" if e.value else "one unit"
+            say(act, f"via: {act.via!r} lets {what} Deploy each Round; {used} already (its text)")
+        via_used[act.via] = used + need
+        d, back = base_entry(world, pos[act.via], scn.units[act.via].models, act.to)
+        reach = su.speed + su.base_mm / MM_PER_INCH / 2
+        if d > reach + EPS:
+            say(act, f'the Leading Model ends {d:.1f}" from {act.via!r}\'s base; at most Speed {su.speed}" (8.5.5)')
+        return back
+
+    def _contact_recall_ok(self, act: Activation) -> bool:
+        """Omega Network's return (``via`` on a ``move``, ``run`` or ``disengage``: "If a Friendly Leading model
+        finishes a Move, Disengage, or Run action in base-to-base contact with the Omega Worm, the controlling player
+        may remove that Unit from the battlefield and return it to Reserves"): ``via`` has the ability and is on the
+        table, and the Leading Model ends in Base-to-Base contact with one of its models (edges at most
+        ``TOKEN_CONTACT`` apart). Whether the unit leaves the table."""
+        scn, world, say, pos = self.scn, self.world, self.say, self.pos
+        assert act.via is not None and act.to is not None
+        if recall_base(scn, act.via) is None:
+            ok = sorted(u for u in scn.units if scn.units[u].player == act.player and recall_base(scn, u) is not None)
+            say(
+                act,
+                f"via: {act.via!r} returns no unit to Reserves; allowed on a {act.action}: a Friendly unit with Omega "
+                f"Network: {', '.join(ok) or 'none in the army'}",
+            )
+            return False
+        if act.via not in pos:
+            say(act, f"via: {act.via!r} is not on the battlefield at this point of the plan")
+            return False
+        r = scn.units[act.unit].base_mm / MM_PER_INCH / 2
+        gap = world.point_gap(pos[act.via], scn.units[act.via].models, act.to, r)
+        if gap > TOKEN_CONTACT + EPS:
+            say(
+                act,
+                f"via: the Leading Model's base ends {gap:.2f}\" from "
+                f"{act.via!r}'s; Base-to-Base contact returns the unit "
+                f'to Reserves (Omega Network; at most {TOKEN_CONTACT:g}" apart)',
+            )
+            return False
+        return True
+
+    def _speed_now(self, act: Activation) -> tuple[int, int]:
+        """``act``'s unit's Speed at this point of the plan (BUFF Speed of the abilities used on it this Round:
+        Stimpack, Glial Reconstitution; ON CREEP ones where a Creep Tumor of the plan or a Source of Creep is Within 6\"
+        of it), and the additions to its Charge Distance (Leap: ``charge_roll`` ``value``)."""
+        scn, world, pos, tumors = self.scn, self.world, self.pos, self.tumors
+        su = scn.units[act.unit]
+        creep = False
+        if creeping(su) and act.unit in pos:
+            creep = any(
+                world.point_gap(pos[act.unit], su.models, xy, TOKEN_RADIUS) <= 6 + EPS for xy, _ in tumors
+            ) or any(
+                d in pos and _within_now(scn, world, pos, d, act.unit, float(e.within or 0))
+                for d, other in scn.units.items()
+                for a in unit_abilities(other)
+                for e in a.effects
+                if e.kind == "creep_source"
+            )
+        effects = self._loadout_now(act.unit, creep).effects()
+        speed = su.speed + sum(e.value for e in effects if e.kind == "speed" and not e.on_creep)
+        return speed, sum(e.value for e in effects if e.kind == "charge_roll")
+
+    def _loadout_now(self, unit: str, on_creep: bool = False) -> Loadout:
+        """``unit``'s loadout with the Active abilities used on it so far this Round (``used``; cards' too: Weapons of
+        the Firstborn's BUFF Range) and an enemy's on its weapons (``on_unit``: Optical Flare's DEBUFF Range), as the
+        simulation shoots with it (10.2: effects last until the end of the Round)."""
+        scn, used, on_unit = self.scn, self.used, self.on_unit
+        names = [n for (u, n), k in used.items() if u == unit and k > 0]
+        found = [f for f in (find(scn, unit, n) for n in names) if f is not None and f.ability.type == "active"]
+        enemy = {n: a for (u, n), a in on_unit.items() if u == unit}
+        return loadout_with(scn, unit, [f.ability.name for f in found] + list(enemy), enemy, on_creep=on_creep)
