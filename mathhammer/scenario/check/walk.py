@@ -182,7 +182,7 @@ class PlanCheck(ReactionChecks):
             self._lunge_moves(act)
         elif act.action == "charge":
             self._charge(act, p_now, a_now)
-        elif act.action == "gather" and scn.mission.scoring != "gather-the-resources":
+        elif act.action == "gather" and not scn.mission.gather_action:
             say(act, f"the Gather Action belongs to Gather the Resources, not {scn.mission.name}")
         elif act.action == "fight":
             foes = {b for a, b in world.engaged_pairs(p_now, a_now) if a == act.unit}
