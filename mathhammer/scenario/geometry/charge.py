@@ -1,4 +1,23 @@
-"""Charge geometry: the Charge path's length and the charging unit's Placement priority (8.7.7)."""
+"""Charge geometry: the Charge path's length (8.7.7 steps 2-3) and the charging unit's Placement priority (step 4).
+
+Set by the rules of :mod:`.placement` but for this:
+
+* A charging unit is set by 8.7.7 step 4's Placement priority instead (:meth:`World._charge_spots`):
+  each model in Base-to-Base contact with a live model of a declared target wherever there is room
+  (Priority A), else Within 1" of one (Priority B), else beside a model of the unit that is (its
+  Supporting Rank) or on the grid nearest the Leading Model (Priority C). The removed models' spots
+  of the targets stay clear (as everywhere: boards read at full strength stay legal), so a target
+  with few models left inside a ring of removed ones may leave little room to touch it. The
+  models are set Wholly Within 3" of the Leading Model (4.4) where there is room; a model that finds
+  no spot so is set by the same priorities without the 3" (4.4 would remove it as a casualty; not
+  modelled). The Leading Model stays where the Charge path ended (Within 1" of every target), not moved on into
+  Base-to-Base contact where the Charge Roll would allow ("Set it in Base-to-Base contact with the
+  Charge target(s) if possible"): that would make a placement per Charge Roll.
+
+A Charge is read first on the models near the Leading Model, for paths up to 1, 2, 3, 4, 6 and 8 inches in
+turn (:meth:`Charges._charge_local`, :data:`CHARGE_STEPS`): a path that short stays near its start, so its answer
+is kept under the content of those models alone, which many more board states share.
+"""
 
 from __future__ import annotations
 
@@ -72,7 +91,7 @@ class Charges(BoardState):
             spots = self._charge_spots_memo(su, lead, r, level, others, live, box)
             if spots is not None:
                 norm = math.hypot(*rear) or 1.0
-                # 8.7.5's tiers against the targets' live models (the order is fixed here, see the module text)
+                # 8.7.5's tiers against the targets' live models (the order is fixed here, see :mod:`.placement`)
                 here = {c for c, _ in live}
                 live_foes = [f for f in foes if f[0] not in allowed_enemies or f[1] in here]
                 spots = self._casualty_order(spots, (rear[0] / norm, rear[1] / norm), r, live_foes)
@@ -98,26 +117,14 @@ class Charges(BoardState):
         ``seen``: grown to hold the box of the entry used.
         """
         asked = (su.id, lead, r, level, tuple(live))  # coordinates only: the same question in every process
-        entries = self._spots_memo.setdefault(asked, [])
-        read: dict[tuple[float, ...], frozenset[tuple[Coord, float, bool]]] = {}  # mostly one box: read it once
-        for box, relevant, result in entries:
-            key = tuple(box)
-            here = read.get(key)
-            if here is None:
-                here = read[key] = _bases_near(others, box, r)
-            if here == relevant:
-                _join_box(seen, box)
-                return result
-        found = self._shared_entry(("spots", *asked), lambda box: _bases_near(others, box, r))
-        if found is not None:  # what another forked worker found
-            box, relevant, result = found
-        else:
+
+        def compute() -> tuple[list[float], list[Coord] | None]:
             box = [math.inf, math.inf, -math.inf, -math.inf]
-            result = self._charge_spots(su, lead, r, level, others, live, box)
-            relevant = _bases_near(others, box, r)
-            if self.shared is not None:
-                self.shared.put(("spots", *asked), (box, relevant, result))
-        entries.append((box, relevant, result))
+            return box, self._charge_spots(su, lead, r, level, others, live, box)
+
+        box, result = self.memo.boxed(
+            "box:spots", asked, lambda box: _bases_near(others, box, r), compute, shared_key=lambda: asked
+        )
         _join_box(seen, box)
         return result  # type: ignore[no-any-return]
 
@@ -370,7 +377,7 @@ class Charges(BoardState):
             hit = self._local_charges.get(asked)
             if hit is None:
                 compute = partial(self._charge_near, pos[u], uid, targets, rho, near, fields, engaged_ok)
-                hit = self._local_charges[asked] = self._ask(partial(tuple, asked), compute)
+                hit = self._local_charges[asked] = self.memo.ask(partial(tuple, asked), compute)
             if hit[0] <= rho:
                 return hit
         return None
@@ -484,34 +491,23 @@ class Charges(BoardState):
             (v, pos[v], alive[v]) for v in range(len(pos)) if pos[v] >= 0 and alive[v] > 0 and v != u and v not in tset
         ]
         r = self._radius(pos[u])
-        entries = self._charge_entries.setdefault(base, [])
-        read: dict[tuple[float, ...], frozenset[tuple[int, int, int]]] = {}  # mostly one box: read it once
-        for box, relevant, answer in entries:
-            key = tuple(box)
-            here = read.get(key)
-            if here is None:
-                here = read[key] = self._units_near(rest, box, r)
-            if here == relevant:
-                return answer
         c = self.content
 
         def named(units: frozenset[tuple[int, int, int]]) -> frozenset[tuple[int, int, int]]:
             return frozenset((v, c(p), k) for v, p, k in units)
 
-        if self.shared is not None:  # what another forked worker found, by content (placement ids are its own)
-            asked = (uid, c(pos[u]), alive[u], tuple((c(pos[t]), alive[t]) for t in sorted(tset)), *base[4:])
-            found = self._shared_entry(asked, lambda box: self._units_near(rest, box, r), named)
-            if found is not None:
-                entries.append(found)
-                return found[2]  # type: ignore[no-any-return]
-        box = [0.0, 0.0, 0.0, 0.0]
-        path = self._search(self.board_for(pos, alive, fields), uid, targets, reach, engaged_ok, box)
-        answer = (path.length, path.end)
-        relevant = self._units_near(rest, box, r)
-        entries.append((box, relevant, answer))
-        if self.shared is not None:
-            self.shared.put(asked, (box, named(relevant), answer))
-        return answer
+        def compute() -> tuple[list[float], tuple[float, Coord | None]]:
+            box = [0.0, 0.0, 0.0, 0.0]
+            path = self._search(self.board_for(pos, alive, fields), uid, targets, reach, engaged_ok, box)
+            return box, (path.length, path.end)
+
+        def by_content() -> tuple[object, ...]:  # placement ids are each process's own
+            return (uid, c(pos[u]), alive[u], tuple((c(pos[t]), alive[t]) for t in sorted(tset)), *base[4:])
+
+        _, answer = self.memo.boxed(
+            "box:charge", base, lambda box: self._units_near(rest, box, r), compute, by_content, content=named
+        )
+        return answer  # type: ignore[no-any-return]
 
     def _units_near(
         self, units: list[tuple[int, int, int]], box: list[float], r: float

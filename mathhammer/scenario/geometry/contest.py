@@ -1,4 +1,9 @@
-"""Mission Markers (8.9.1): which units contest a marker, and how near."""
+"""Mission Markers (8.9.1): which units contest a marker, and how near.
+
+Mission Markers (8.9.1): a unit contests a marker only with a model "on the same elevation as the
+marker". The markers are set on the battlefield (7.3.2) at the Deployment Card's points, read as on
+the playmat (GROUND LEVEL), so a unit on a piece (MID or HIGH GROUND) never contests one.
+"""
 
 from __future__ import annotations
 
@@ -33,7 +38,7 @@ class Contest(BoardState):
         key = (pid, marker)
         hit = self._contest.get(key)
         if hit is None:
-            hit = self._contest[key] = self._ask(
+            hit = self._contest[key] = self.memo.ask(
                 lambda: ("contest", self.content(pid), marker), lambda: self._first_contesting(pid, marker)
             )
         return hit

@@ -1,4 +1,13 @@
-"""The board state shared by the geometry parts: the placements (interned), bases, boards and caches."""
+"""The board state shared by the geometry parts: the placements (interned), bases, boards, and the memo.
+
+Every fact is cached by the placements and models left, so each board state is read once (issue 5: geometry
+stays out of the Monte Carlo loop); every cache is a table of the World's one memo
+(:class:`~mathhammer.scenario.memo.Memo`). Three computations are kept with the box of every point they tested
+against the other units' bases (a Charge path, the placement of a charging unit, a Close Ranks move;
+:meth:`~mathhammer.scenario.memo.Memo.boxed`): a base farther than its radius + the unit's + 1" from that box
+changes none of those tests, so a later board with the same bases near the box gets the same answer without
+computing it again.
+"""
 
 from __future__ import annotations
 
@@ -17,7 +26,7 @@ from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import MM_PER_INCH, Board, Model, Terrain, Unit
 from .. import fastranks
 from ..fast import Centres
-from ..shared import SharedAnswers
+from ..memo import BoxEntry, Memo, SharedAnswers
 from ..spec import Scenario, ScenarioUnit
 
 Coord = tuple[float, float]
@@ -29,7 +38,7 @@ MARKER_MM = 32.0
 #: 8.8.1 step 1 CLOSE RANKS: "Choose a Leading Model and move it up to 3\"".
 CLOSE_RANKS_MOVE = 3.0
 #: Close Ranks sets a model In Coherency as :meth:`World.place` does: at most one base spacing and this
-#: many inches from a model of the unit already set, with a Coherency Link to it (the module text).
+#: many inches from a model of the unit already set, with a Coherency Link to it (:mod:`.ranks`).
 COHERENCY_SLACK = 2.0
 #: 4.4: "set each remaining model one at a time, Wholly Within 3" of the Leading Model" (one base size per
 #: unit, so a centre at most this far from the Leading Model's).
@@ -207,74 +216,70 @@ def _bases_near(bases: list[_Base], box: list[float], r: float) -> frozenset[_Ba
     return frozenset(out)
 
 
-_SpotsEntry = tuple[list[float], frozenset[tuple[Coord, float, bool]], list[Coord] | None]
-
-
-_ChargeEntry = tuple[list[float], frozenset[tuple[int, int, int]], tuple[float, Coord | None]]
-
-
-_CloseEntry = tuple[list[float], frozenset[tuple[Coord, float, bool, bool]], "int | Coord"]
-
-
 class BoardState:
     """The board state shared by the geometry parts: the placements (interned), bases, boards and caches."""
 
     def __init__(self, scn: Scenario) -> None:
         self.scn = scn
         self.board = scn.board
-        #: ``[policy] casualties``: the order of every placement (the module text); fixed per World,
+        #: ``[policy] casualties``: the order of every placement (:mod:`.placement`); fixed per World,
         #: so the placement cache needs no policy in its key.
         self.casualties = scn.policy.casualties
         self.uids = list(scn.units)
-        self._radii: dict[str, float] = {}  # per unit: its base radius (_radius)
+        #: every answer of the geometry (its tables and box memos), shared with the other forked workers where
+        #: :attr:`shared` is set (:mod:`mathhammer.scenario.memo`)
+        self.memo = memo = Memo()
+        #: the box memos (:meth:`Memo.boxed`): the placement of a charging unit, a Charge path, a Close Ranks move
+        self._spots_memo: dict[tuple[object, ...], list[BoxEntry]] = memo.table("box:spots")
+        self._charge_entries: dict[tuple[object, ...], list[BoxEntry]] = memo.table("box:charge")
+        self._close_memos: dict[tuple[object, ...], list[BoxEntry]] = memo.table("box:close")
+        self._radii: dict[str, float] = memo.table("radii")  # per unit: its base radius (_radius)
         self.index = {u: i for i, u in enumerate(self.uids)}
         #: per unit, :func:`mobility` (Raptor Strain)
         self.mobility = {u: mobility(su) for u, su in scn.units.items()}
         self.placements: list[Placement] = []
-        #: answers of costly geometry shared with the other forked workers (parallel.play), or None
-        self.shared: SharedAnswers | None = None
-        self._contents: dict[int, int] = {}
+        self._contents: dict[int, int] = memo.table("contents")
         self._packed = Centres()  # every placement's centres, for the compiled near tests (near_many, near_box_many)
-        self._place_cache: dict[tuple[object, ...], int | None] = {}
-        self._placed: dict[tuple[object, ...], int | None] = {}  # place(): its arguments as given -> the answer
-        self._boards: dict[tuple[object, ...], Board] = {}
-        self._models: dict[int, tuple[Model, ...]] = {}
-        self._contest: dict[tuple[int, int], float] = {}
-        self._facts: dict[tuple[object, ...], object] = {}
-        self._charges: dict[tuple[object, ...], tuple[float, Coord | None]] = {}
+        self._place_cache: dict[tuple[object, ...], int | None] = memo.table("place_cache")
+        self._placed: dict[tuple[object, ...], int | None] = memo.table(
+            "placed"
+        )  # place(): its arguments as given -> the answer
+        self._boards: dict[tuple[object, ...], Board] = memo.table("boards")
+        self._models: dict[int, tuple[Model, ...]] = memo.table("models")
+        self._contest: dict[tuple[int, int], float] = memo.table("contest")
+        self._facts: dict[tuple[object, ...], object] = memo.table("facts")
+        self._charges: dict[tuple[object, ...], tuple[float, Coord | None]] = memo.table("charges")
         # _charge_local: (charger, its Leading Model, the step, the models near it by content, ...) -> the answer
-        self._local_charges: dict[tuple[object, ...], tuple[float, Coord | None]] = {}
-        self._near: dict[tuple[int, int, float], bool] = {}
-        self._within: dict[tuple[int, int, int, int, float], int] = {}
-        self._sight: dict[tuple[int, int, int, int], bool] = {}
-        self._near_marker: dict[tuple[int, int, float], int] = {}
-        self._pid: dict[Placement, int] = {}
-        self._pairs: dict[tuple[int, int, int, int], bool] = {}
-        self._pair_sets: dict[tuple[tuple[int, ...], tuple[int, ...]], frozenset[tuple[str, str]]] = {}
-        self._centre_boxes: dict[int, tuple[float, float, float, float, float]] = {}
-        self._strikers: dict[tuple[object, ...], int] = {}
-        self._blockers: dict[str | None, list[BaseGeometry]] = {}
-        self._tops: dict[str, BaseGeometry] = {}
-        self._levels: dict[Coord, str | None] = {}
-        self._close: dict[tuple[object, ...], int] = {}
-        self._close_lead: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
-        # _charge_spots_memo: (unit, Leading Model, ...) -> [(box, the other bases near it, the spots)]
-        self._spots_memo: dict[tuple[object, ...], list[_SpotsEntry]] = {}
-        # _charge_memo: (charger, targets, reach) -> [(box examined, other units near it, the answer)]
-        self._charge_entries: dict[tuple[object, ...], list[_ChargeEntry]] = {}
-        # _close_memo: (unit's placement, models left, Engaged units, mode) -> [(box, bases near it, answer)]
-        self._close_memos: dict[tuple[object, ...], list[_CloseEntry]] = {}
-        self._engaged_before: dict[tuple[object, ...], frozenset[str]] = {}
-        self._close_boxes: dict[tuple[object, ...], tuple[np.ndarray | None, np.ndarray | None, float]] = {}
-        self._near_boxes: dict[tuple[object, int], bool] = {}
-        self._close_grid: dict[tuple[object, ...], int] = {}
-        self._grid_orders: dict[tuple[int, float, Coord], list[Coord]] = {}
-        self._place_near: dict[tuple[object, ...], int | None] = {}
-        self._centre_arrays: dict[int, np.ndarray] = {}
-        self._respawns: dict[tuple[object, ...], tuple[int, int]] = {}
-        #: Close Ranks' search in compiled code (fastranks); False: its Python reading (the tests compare the two)
-        self.compiled_ranks = True
-        self._packs: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._local_charges: dict[tuple[object, ...], tuple[float, Coord | None]] = memo.table("local_charges")
+        self._near: dict[tuple[int, int, float], bool] = memo.table("near")
+        self._within: dict[tuple[int, int, int, int, float], int] = memo.table("within")
+        self._sight: dict[tuple[int, int, int, int], bool] = memo.table("sight")
+        self._near_marker: dict[tuple[int, int, float], int] = memo.table("near_marker")
+        self._pid: dict[Placement, int] = memo.table("pid")
+        self._pairs: dict[tuple[int, int, int, int], bool] = memo.table("pairs")
+        self._pair_sets: dict[tuple[tuple[int, ...], tuple[int, ...]], frozenset[tuple[str, str]]] = memo.table(
+            "pair_sets"
+        )
+        self._centre_boxes: dict[int, tuple[float, float, float, float, float]] = memo.table("centre_boxes")
+        self._strikers: dict[tuple[object, ...], int] = memo.table("strikers")
+        self._blockers: dict[str | None, list[BaseGeometry]] = memo.table("blockers")
+        self._tops: dict[str, BaseGeometry] = memo.table("tops")
+        self._levels: dict[Coord, str | None] = memo.table("levels")
+        self._close: dict[tuple[object, ...], int] = memo.table("close")
+        self._close_lead: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = memo.table("close_lead")
+        self._engaged_before: dict[tuple[object, ...], frozenset[str]] = memo.table("engaged_before")
+        self._close_boxes: dict[tuple[object, ...], tuple[np.ndarray | None, np.ndarray | None, float]] = memo.table(
+            "close_boxes"
+        )
+        self._near_boxes: dict[tuple[object, int], bool] = memo.table("near_boxes")
+        self._close_grid: dict[tuple[object, ...], int] = memo.table("close_grid")
+        self._grid_orders: dict[tuple[int, float, Coord], list[Coord]] = memo.table("grid_orders")
+        self._place_near: dict[tuple[object, ...], int | None] = memo.table("place_near")
+        self._centre_arrays: dict[int, np.ndarray] = memo.table("centre_arrays")
+        self._respawns: dict[tuple[object, ...], tuple[int, int]] = memo.table("respawns")
+        self._packs: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = memo.table(
+            "packs"
+        )
 
     def _intern(self, placement: Placement) -> int:
         """The id of ``placement``: the same models in the same places get one id, one board state."""
@@ -286,7 +291,7 @@ class BoardState:
 
     def content(self, pid: int) -> int:
         """A 128-bit digest of placement ``pid``'s content (unit, centres, level): the same in every process, where
-        ids are each process's own (:class:`~mathhammer.scenario.shared.SharedAnswers`); -1 for no placement."""
+        ids are each process's own (:class:`~mathhammer.scenario.memo.SharedAnswers`); -1 for no placement."""
         if pid < 0:
             return -1
         hit = self._contents.get(pid)
@@ -296,36 +301,14 @@ class BoardState:
             )
         return hit
 
-    def _ask(self, question: Callable[[], tuple[object, ...]], compute: Callable[[], Any]) -> Any:
-        """``compute()``, or the answer another forked worker published for ``question()`` (the question by content:
-        :meth:`content` for placements; read only where answers are shared), publishing a computed one
-        (:class:`~mathhammer.scenario.shared.SharedAnswers`; for answers that are a function of the question alone)."""
-        shared = self.shared
-        if shared is None:
-            return compute()
-        asked = question()
-        found = shared.get(asked)
-        if found:
-            shared.hit()
-            return found[0]
-        answer = compute()
-        shared.put(asked, answer)
-        return answer
+    @property
+    def shared(self) -> SharedAnswers | None:
+        """The answers shared with the other forked workers (:meth:`Memo.share`, parallel.play), or None."""
+        return self.memo.shared
 
-    def _shared_entry(
-        self, asked: tuple[object, ...], near: Callable[[list[float]], Any], content: Callable[[Any], Any] = lambda x: x
-    ) -> tuple[list[float], Any, Any] | None:
-        """An answer another forked worker published for ``asked`` with the box it examined, taken where the bases
-        near that box here (``near(box)``, compared as ``content(...)``, what the other published) are the ones it
-        found: the rule of the local box memos. Returns (box, the bases near it here, the answer), or None."""
-        shared = self.shared
-        if shared is not None:
-            for box, there, answer in shared.get(asked):
-                here = near(box)
-                if content(here) == there:
-                    shared.hit()
-                    return box, here, answer
-        return None
+    @shared.setter
+    def shared(self, value: SharedAnswers | None) -> None:
+        self.memo.shared = value
 
     def near_box(self, key: object, pid: int, lo: np.ndarray, hi: np.ndarray, reach: float) -> bool:
         """``pid in self._near_box((pid,), lo, hi, reach)``, cached under ``key`` (naming the box and reach)."""

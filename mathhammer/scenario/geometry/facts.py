@@ -177,7 +177,7 @@ class Facts(BoardState):
                 b = self.board_for(pos, alive)
                 return any(engaged(b, ma, mb) for ma in b.unit(ua).models for mb in b.unit(ub).models)
 
-            hit = self._pairs[key] = self._ask(lambda: ("pair", self.content(pa), ka, self.content(pb), kb), read)
+            hit = self._pairs[key] = self.memo.ask(lambda: ("pair", self.content(pa), ka, self.content(pb), kb), read)
         return hit
 
     def strikers(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> int:
@@ -187,7 +187,7 @@ class Facts(BoardState):
         key = (sub, uid)
         hit = self._strikers.get(key)
         if hit is None:
-            hit = self._strikers[key] = self._ask(
+            hit = self._strikers[key] = self.memo.ask(
                 lambda: ("strikers", tuple(self.content(p) for p in sub[0]), sub[1], uid),
                 lambda: len(fighting_ranks(self.board_for(*sub), uid).attackers),
             )

@@ -1,4 +1,53 @@
-"""Placement and casualty order: a unit's models set around its Leading Model (8.5.3 step 2, 8.7.5)."""
+"""Placement and casualty order: a unit's models set around its Leading Model (8.5.3 step 2, 8.7.5).
+
+Positions are *placements*: a unit's Leading Model at the planned point and the other models
+set In Coherency around it (8.5.3 step 2: "Pick up all remaining models and set them In
+Coherency around the Leading Model"), on one level: the playmat (GROUND LEVEL) or the top of one
+terrain piece with a horizontal surface (the plan's ``on``; part 11 ELEVATION LEVEL). How the
+models are set:
+
+* models are set on a hexagonal grid of their base spacing (bases 0.1" apart), nearest to the
+  Leading Model first, behind it (away from where it moves, or from the charged unit) before in
+  front of it; never off the table, over another unit's base (on any level: bases are compared
+  top-down, as the board layer does), or Within 1" of an enemy Ground unit (except the declared
+  targets of a Charge, 8.7.7 step 4; ENGAGEMENT RANGE is "measured horizontally", so on any level).
+* A charging unit is set by 8.7.7 step 4's Placement priority instead (:mod:`.charge`).
+* On the playmat: never over a terrain footprint ("may not end overlapping terrain").
+* On a piece (``Placement.level``, the models' ``stands_on``): every model of the unit on the same
+  piece, each base centre over the piece's top (FAQ v1.0, Wobbly Model Syndrome: "the centre of the
+  base must stay over the High Ground piece", the base may overhang its edge a little), and no base
+  over another piece's footprint, except the pieces under it (a piece set on the top is an obstacle
+  like a wall on the playmat). Reading: a unit that does not fit on the top in this way is not
+  placed there (the activation is refused) -- the FAQ lets models be set onto High Ground "through
+  Coherency and an ACCESS POINT", but a unit split over two levels is not modelled.
+* The level of a point: the plan names it (``on``); where a caller does not (the simulation, a
+  Charge's end), it is the highest piece with a horizontal top whose footprint holds the point,
+  else the playmat (:meth:`World.level_at`): a base centre over any other footprint could not stand
+  there anyway. ``scenario check`` holds ``on`` to the same level, so the two always agree.
+
+Casualties: the survivors of a unit with ``k`` models left are the first ``k`` centres of its
+placement, so the order of the centres is the defender's choice that the rules leave open
+(8.7.4 step 5: "The defending player removes models"). The number of models an attack may remove
+still follows visibility (8.7.4 step 5). The order is the scenario's ``[policy] casualties``:
+
+* ``keep-leader`` (default): the models set last go first (the farthest from the Leading Model,
+  those set in front of it after those beside and behind it); the Leading Model goes last.
+* ``keep-front``: the rearmost models go first, measured along the unit's facing (the way it moved
+  or charged; for a Deploy, away from its Entry Edge), so the unit keeps the models nearest the
+  front: the enemy it charged, the marker it moved to. The Leading Model still goes last (the plan
+  measures Moves and Charges from it).
+
+8.7.5 (Removing Models from Engaged Units) overrides the policy for a unit set Engaged (a Charge:
+the only way a plan sets a unit Within 1" of an enemy). Reading: the casualties go in its strict
+priority order, Priority 1 (models not Within the Engagement Range of any Enemy Unit) first, then
+Priority 2 (Within the Engagement Range, not in Base-to-Base contact), then Priority 3 (Base-to-Base,
+bases at most ``CONTACT`` = 0.05" apart); the policy orders the models within a tier. "cannot choose a
+model if removing it would cause the Unit to stop being Engaged with a specific Enemy Unit":
+the Leading Model (set Engaged with every declared target, 8.7.7 step 3) and, for an Enemy Unit
+it is not Engaged with, that unit's best-placed Engaged model are removed last. The order is fixed
+when the unit is set: a unit that is charged keeps the order it was set with (its casualties do
+not look at where the charger stands), and walls between models are not looked at here.
+"""
 
 from __future__ import annotations
 

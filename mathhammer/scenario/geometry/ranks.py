@@ -1,18 +1,53 @@
-"""CLOSE RANKS (8.8.1 step 1): a unit Engaged presses into the fight."""
+"""CLOSE RANKS (8.8.1 step 1): a unit Engaged presses into the fight.
+
+CLOSE RANKS (8.8.1 step 1, :meth:`World.close_ranks`; ``[policy] close_ranks``): "Before rolling the dice,
+the Unit may press into the fight". Reading:
+
+* Models in Base-to-Base contact (bases at most ``CONTACT`` = 0.05" apart) with a model of an Engaged
+  enemy unit stay ("physically pinned"); if every model is pinned, nothing moves.
+* The Leading Model is the first other model (placement order) that can end closer to the Engaged units:
+  it moves straight towards the nearest live model of those units, at most 3", stopping in Base-to-Base
+  contact (bases 0.025" apart) or at the last free spot before its way is blocked (8.5.3: off the table
+  or its level's top, a Size 2+ wall other than GRASS, an enemy model, another unit's Ground model, or
+  Within 1" of an enemy Ground unit it is not Engaged with). It passes through its own unit's models.
+* The other models that are not pinned are picked up and set one at a time, nearest to the Engaged
+  units first: at the free spot nearest its old one in Base-to-Base contact with a live Engaged enemy
+  model; else (a model not already Within 1" of an enemy) in Base-to-Base contact with a model of the
+  unit set Within the Engagement Range; else at its old spot; else at the nearest free spot of a
+  hexagonal grid around the Leading Model. If a model finds no spot, nothing moves.
+* In Coherency, as :meth:`World.place` reads it: a spot at most one base spacing + 2" from a model of
+  the unit already set, with a Coherency Link to it (4.4: the line crosses no Size 2+ wall and no other
+  unit's Ground model; it may cross the Engaged enemy models), and Wholly Within 3" of the Leading
+  Model (4.4: "set each remaining model one at a time, Wholly Within 3" of the Leading Model"; one
+  base size, so centres at most 3" apart). A model that finds no such spot in any of the steps above
+  is set by the same steps without the 3" (4.4 would remove it as a casualty: "Any model that cannot
+  find a legal position maintaining the Coherency Link is immediately removed"; not modelled).
+* A free spot: on the table, over the placement's level (``Placement.level`` is kept) and off the
+  footprints a base there may not overlap (as ``place``), overlapping no base (every centre of the
+  other placements and of the Engaged units, removed models included, so that boards read at full
+  strength stay legal), and not Within 1" of an enemy Ground unit that is not Engaged ("cannot bring
+  the Unit into Engagement with new Enemy Units").
+* "Models cannot use this move to Disengage": if the unit would no longer be Engaged (7.2.1) with
+  every unit it was Engaged with, nothing moves.
+* The new placement's order follows the casualty policy and 8.7.5's tiers as ``place`` does (the
+  unit's own order kept, the facing away from the nearest enemy model); its removed models keep their
+  old centres at the end.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-import shapely
 
 from ...board.engagement import ENGAGEMENT_RANGE, engaged
-from ...board.model import EPS, MM_PER_INCH, Board, Model, Unit, shape_bounds
+from ...board.model import EPS, MM_PER_INCH, Board, Model, Unit
 from ...board.ranks import CONTACT
 from .. import fastranks
-from ..fast import clear_of, near_any
+from ..fast import clear_of
 from ..spec import ScenarioUnit
 from .core import (
     _RING,
@@ -26,14 +61,48 @@ from .core import (
     _grid_offsets,
     _GridFallbackError,
     _grow_box,
-    close_ranks_grid,
     close_ranks_grid_box,
     horizontal_coherency,
 )
 
 
+@dataclass(frozen=True)
+class CloseRanksSetting:
+    """What the Close Ranks search reads (:meth:`CloseRanks._close_ranks`): the unit (``su``, its ``level``, base
+    radius ``r``, live centres ``cent``, ``pinned`` and ``movable`` models), the Engaged models (``FC``/``FR``),
+    the spots in Base-to-Base contact with them (``contact``), the other Ground bases a Coherency Link may not cross
+    (``LOB``/``LOR``), and the tests of a spot (``gaps``, ``foe_gap``, ``free_static``, ``free``, ``passable``;
+    ``seen`` grows the box examined). ``reduced``: only the near units given (the grid fallback raises)."""
+
+    su: ScenarioUnit
+    level: str | None
+    r: float
+    touch: float
+    apart: float
+    cent: list[Coord]
+    FC: np.ndarray
+    FR: np.ndarray
+    pinned: list[bool]
+    movable: list[int]
+    reduced: bool
+    contact: np.ndarray
+    LOB: np.ndarray
+    LOR: np.ndarray
+    gaps: Callable[..., np.ndarray]
+    foe_gap: Callable[[Coord], float]
+    free_static: Callable[[np.ndarray], np.ndarray]
+    free: Callable[..., np.ndarray]
+    passable: Callable[[np.ndarray], np.ndarray]
+    seen: Callable[[np.ndarray], None]
+
+
 class CloseRanks(BoardState):
     """CLOSE RANKS (8.8.1 step 1): a unit Engaged presses into the fight."""
+
+    #: A search to use instead of the compiled one (:func:`fastranks.close_ranks_search`): the tests set the naive
+    #: Python reading (``tests/scenario_naive.py``) to compare the two; it takes the World and a
+    #: :class:`CloseRanksSetting` and returns the Leading Model's end and every model's new centre, or None.
+    reference_search: Callable[[Any, CloseRanksSetting], tuple[Coord, list[Coord]] | None] | None = None
 
     def close_ranks(
         self,
@@ -110,34 +179,30 @@ class CloseRanks(BoardState):
             rad = self._radius(opid)
             bases += [(c, rad, other.flying, other.player != side) for c in self.placements[opid].centres]
         r = self._radius(pid)
-        entries = self._close_memos.setdefault(base, [])
-        for box, relevant, kept in entries:
-            if _bases_near(bases, box, r) == relevant:
-                if isinstance(kept, tuple):
-                    raise _GridFallbackError(kept)
-                return kept
-        found = None
-        if self.shared is not None:  # what another forked worker found, by content (placement ids are its own)
-            c = self.content
-            asked = ("close", c(pid), alive, tuple((c(f), k) for f, k in foes), reduced)
-            found = self._shared_entry(asked, lambda box: _bases_near(bases, box, r))
-        answer: int | Coord
-        if found is not None:
-            box, relevant, kept = found
-            answer = self._intern(kept) if isinstance(kept, Placement) else kept
-        else:
+        c = self.content
+
+        def compute() -> tuple[list[float], int | Coord]:
             box = [math.inf, math.inf, -math.inf, -math.inf]
             try:
-                answer = self._close_ranks(pid, alive, foes, others, reduced, box)
+                return box, self._close_ranks(pid, alive, foes, others, reduced, box)
             except _GridFallbackError as fallback:
-                answer = fallback.lead_to
-            relevant = _bases_near(bases, box, r)
-            if self.shared is not None:
-                self.shared.put(asked, (box, relevant, self.placements[answer] if isinstance(answer, int) else answer))
-        entries.append((box, relevant, answer))
+                return box, fallback.lead_to
+
+        def by_content() -> tuple[object, ...]:  # placement ids are each process's own: a new one goes as its Placement
+            return (c(pid), alive, tuple((c(f), k) for f, k in foes), reduced)
+
+        _, answer = self.memo.boxed(
+            "box:close",
+            base,
+            lambda box: _bases_near(bases, box, r),
+            compute,
+            by_content,
+            to_shared=lambda a: self.placements[a] if isinstance(a, int) else a,
+            from_shared=lambda kept: self._intern(kept) if isinstance(kept, Placement) else kept,
+        )
         if isinstance(answer, tuple):
             raise _GridFallbackError(answer)
-        return answer
+        return answer  # type: ignore[no-any-return]
 
     def close_box(
         self, pid: int, alive: int, foes: tuple[tuple[int, int], ...]
@@ -301,161 +366,6 @@ class CloseRanks(BoardState):
             ok = clear_of(pts, way_c, way_r, r, 0.0, way_solid, ENGAGEMENT_RANGE + EPS, way_enemy)
             return ok & self._terrain_ok(pts, r, level, walls_only=True, through=through)
 
-        def search() -> tuple[Coord, list[Coord]] | None:
-            """The Python reading of the search (World.compiled_ranks False; fastranks.close_ranks_search compiles
-            it): the Leading Model's end and every model's new centre, or None (no move)."""
-            # the Leading Model: the first non-pinned model that can end closer (3" at most, straight at the nearest
-            # Engaged enemy model, up to Base-to-Base contact or where its way is blocked)
-            lead_i, lead_to = -1, cent[0]
-            for i in movable:
-                start = np.asarray(cent[i])
-                g0 = gaps(start[None, :], FC, FR)[0]
-                j0 = int(np.argmin(g0))
-                d = float(np.linalg.norm(FC[j0] - start))
-                reach = min(CLOSE_RANKS_MOVE, float(g0[j0]) - touch)
-                if reach <= 1e-6 or d <= 0:
-                    continue
-                steps = max(1, math.ceil(reach / 0.05))
-                s = reach * np.arange(1, steps + 1) / steps
-                path = start[None, :] + s[:, None] * ((FC[j0] - start) / d)[None, :]
-                way = passable(path)
-                stop = int(np.argmin(way)) if not way.all() else steps  # samples before the first blocked one
-                if stop == 0:
-                    continue
-                # it passes through its own unit's models (8.5.3); the others are picked up and set after it (not
-                # pinned)
-                rest = [m for k, m in enumerate(cent) if k != i and pinned[k]]
-                ends = np.flatnonzero(free(path[:stop], rest))
-                if ends.size == 0:
-                    continue
-                end = (float(path[ends[-1], 0]), float(path[ends[-1], 1]))
-                if foe_gap(end) < float(g0[j0]) - 1e-6:
-                    lead_i, lead_to = i, end
-                    break
-            if lead_i < 0:
-                return None
-            new: list[Coord | None] = [c if pinned[k] else None for k, c in enumerate(cent)]
-            new[lead_i] = lead_to
-            walls = self._walls(level)  # Coherency Links: Raptor Strain changes movement, not 4.4
-
-            reach_set = 2 * r + GAP + COHERENCY_SLACK
-            within_lead = horizontal_coherency(su)  # 4.4's 3" (Squadron: 4")
-
-            def near_set(pts: np.ndarray) -> np.ndarray:
-                """Within ``reach_set`` (centres) of a model of the unit already set (``place``'s "keep them
-                together")."""
-                return near_any(pts, np.asarray([m for m in new if m is not None], dtype=float), reach_set + EPS)
-
-            def linked(c: Coord) -> bool:
-                """4.4 Coherency Link from ``c`` to a model of the unit already set: no Size 2+ wall, no other unit's
-                model on the line (it may pass through the Engaged enemy models)."""
-                for m in new:
-                    if m is None or math.dist(c, m) > reach_set + EPS:
-                        continue
-                    seen(np.asarray([c, m], dtype=float))
-                    sx0, sx1 = min(c[0], m[0]), max(c[0], m[0])
-                    sy0, sy1 = min(c[1], m[1]), max(c[1], m[1])
-                    near_walls = [
-                        w
-                        for w, (x0, y0, x1, y1) in ((w, shape_bounds(w)) for w in walls)
-                        if x0 <= sx1 + 1e-9 and sx0 <= x1 + 1e-9 and y0 <= sy1 + 1e-9 and sy0 <= y1 + 1e-9
-                    ]
-                    if near_walls:
-                        seg = shapely.LineString([c, m])
-                        if any(w.intersects(seg) for w in near_walls):
-                            continue
-                    if LOB.size:
-                        a, b = np.asarray(c), np.asarray(m)
-                        ab = b - a
-                        t = np.clip(((LOB - a) @ ab) / max(float(ab @ ab), 1e-12), 0.0, 1.0)
-                        if (np.linalg.norm(LOB - (a + t[:, None] * ab), axis=1) < LOR - 1e-6).any():
-                            continue
-                    return True
-                return False
-
-            ring = _RING
-
-            def pick(
-                cands: np.ndarray,
-                old: Coord,
-                mine: list[Coord],
-                static: np.ndarray | tuple[np.ndarray, np.ndarray] | None,
-                wholly: bool,
-            ) -> Coord | None:
-                """The free spot In Coherency (near a model already set and linked to it; ``wholly``: also
-                Wholly Within 3" of the Leading Model) nearest ``old``; ``static``: :func:`free_static` of
-                ``cands``, where already known, or (values, known) arrays filled here where needed (each spot
-                is then tested once however many models look at it)."""
-                if cands.size == 0:
-                    return None
-                keep = near_set(cands)
-                if wholly:
-                    keep &= np.hypot(cands[:, 0] - lead_to[0], cands[:, 1] - lead_to[1]) <= within_lead + EPS
-                if isinstance(static, tuple):
-                    values, known = static
-                    todo = keep & ~known
-                    if todo.any():
-                        values[todo] = free_static(cands[todo])
-                        known |= todo
-                    static = values
-                cands = cands[keep]
-                if cands.size == 0:
-                    return None
-                cands = cands[free(cands, mine, None if static is None else static[keep])]
-                dist = np.round(np.linalg.norm(cands - np.asarray(old), axis=1), 6)
-                for j in np.lexsort((cands[:, 1], cands[:, 0], dist)):
-                    c = (float(cands[j, 0]), float(cands[j, 1]))
-                    if linked(c):
-                        return c
-                return None
-
-            rest_idx = sorted((i for i in movable if i != lead_i), key=lambda i: (round(foe_gap(cent[i]), 6), i))
-            contact_ok: np.ndarray | None = None  # free_static(contact), read once when first needed
-            # the grid fallback's spots, and free_static of each (values, known), read where first needed
-            grid: list[np.ndarray] = [np.zeros((0, 2)), np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)]
-
-            def spot_for(old: Coord, mine: list[Coord], wholly: bool) -> Coord | None:
-                nonlocal contact_ok
-                # Base-to-Base contact with an Engaged enemy model wherever possible
-                if contact_ok is None:
-                    contact_ok = free_static(contact)
-                placed = pick(contact, old, mine, contact_ok, wholly)
-                if placed is None and foe_gap(old) > ENGAGEMENT_RANGE + EPS:
-                    # else Base-to-Base contact with a model of the unit Within the Engagement Range (a model already
-                    # Within it is in the Fighting Rank and keeps its spot)
-                    fighting = [m for m in new if m is not None and foe_gap(m) <= ENGAGEMENT_RANGE + EPS]
-                    if fighting:
-                        fa = np.asarray(fighting, dtype=float)
-                        ring2 = (fa[:, None, :] + (2 * r + touch) * ring[None, :, :]).reshape(-1, 2)
-                        placed = pick(ring2, old, mine, None, wholly)
-                if placed is None:
-                    here = np.asarray([old])
-                    if (
-                        (not wholly or math.dist(old, lead_to) <= within_lead + EPS)
-                        and near_set(here)[0]
-                        and free(here, mine)[0]
-                        and linked(old)
-                    ):
-                        return old
-                    if reduced:
-                        raise _GridFallbackError(lead_to)
-                    if grid[0].size == 0:
-                        pts = close_ranks_grid(lead_to, 2 * r + GAP)
-                        grid[:] = [pts, np.zeros(len(pts), dtype=bool), np.zeros(len(pts), dtype=bool)]
-                    placed = pick(grid[0], old, mine, (grid[1], grid[2]), wholly)
-                return placed
-
-            for i in rest_idx:
-                old = cent[i]
-                mine = [m for m in new if m is not None]  # the models set so far (the others are picked up, 8.5.3)
-                placed = spot_for(old, mine, True) or spot_for(old, mine, False)  # 4.4's 3" where there is room
-                if placed is None:
-                    return None
-                new[i] = placed
-            final = [c for c in new if c is not None]
-            assert len(final) == alive
-            return lead_to, final
-
         got = (
             self._close_ranks_compiled(
                 su,
@@ -478,8 +388,32 @@ class CloseRanks(BoardState):
                 reduced,
                 box,
             )
-            if self.compiled_ranks
-            else search()
+            if self.reference_search is None
+            else self.reference_search(
+                self,
+                CloseRanksSetting(
+                    su=su,
+                    level=level,
+                    r=r,
+                    touch=touch,
+                    apart=apart,
+                    cent=cent,
+                    FC=FC,
+                    FR=FR,
+                    pinned=pinned,
+                    movable=movable,
+                    reduced=reduced,
+                    contact=contact,
+                    LOB=LOB,
+                    LOR=LOR,
+                    gaps=gaps,
+                    foe_gap=foe_gap,
+                    free_static=free_static,
+                    free=free,
+                    passable=passable,
+                    seen=seen,
+                ),
+            )
         )
         if got is None:
             return pid
@@ -589,7 +523,7 @@ class CloseRanks(BoardState):
         self, su: ScenarioUnit, centres: list[Coord], level: str | None, foes: tuple[tuple[int, int], ...]
     ) -> frozenset[str]:
         """The units of ``foes`` that a unit with models at ``centres`` is Engaged with (7.2.1)."""
-        return self._ask(  # type: ignore[no-any-return]
+        return self.memo.ask(  # type: ignore[no-any-return]
             lambda: ("engaged", su.id, tuple(centres), level, tuple((self.content(f), k) for f, k in foes)),
             lambda: self._read_engaged_foes(su, centres, level, foes),
         )

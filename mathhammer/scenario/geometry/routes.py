@@ -1,4 +1,20 @@
-"""Routes and levels: the level of a point, a Leading Model's way between levels (8.5.3, part 11)."""
+"""Routes and levels: the level of a point, a Leading Model's way between levels (8.5.3, part 11).
+
+Moves between levels (:meth:`World.route`, for ``scenario check``): 8.5.3 "The Leading Model cannot
+change elevation unless it passes through an ACCESS POINT" and "Measure the actual path travelled".
+Reading (simpler than the Charge's path search, :mod:`mathhammer.board.charge`): the Leading Model's
+centre goes in straight lines on each level (walls and bases on the way are not looked at, as for a
+Move on one level) and changes level only by passing an ACCESS POINT of the piece it climbs or
+leaves (a point, or a segment sampled every ``PORTAL_STEP``), from there onto the nearest point of
+the piece's top; each pass adds the piece's ``height`` (the climb counts, as in
+:mod:`mathhammer.board.charge`; a piece without a ``height`` is refused, not guessed). A piece
+without ACCESS POINTs is IMPASSABLE TERRAIN (part 11): no route onto or off it, but for a unit with Raptor
+Strain ("change elevation without using ACCESS POINTS"), which climbs anywhere on a piece's edge. A Deploy starts at
+the Entry Edge (8.5.5); FAQ v1.0: "If High Ground physically touches the player's Entry Edge, the
+unit can be deployed directly on that terrain", read as: the top of a piece whose footprint touches
+the Entry Edge is entered from the edge without an ACCESS POINT or a climb. A Flying unit "ignores
+elevation. It does not use Access Points" and "moves point-to-point, measuring horizontally".
+"""
 
 from __future__ import annotations
 
