@@ -70,12 +70,10 @@ def close_ranks_calls() -> list[tuple[world_mod.World, tuple[object, ...]]]:
         calls.append((self, args[:5]))
         return orig(self, *args)  # type: ignore[arg-type]
 
-    world_mod.World._close_ranks = record  # type: ignore[method-assign]
-    try:
+    with pytest.MonkeyPatch.context() as mp:  # undone as it was: World inherits _close_ranks from its Close Ranks part
+        mp.setattr(world_mod.World, "_close_ranks", record)
         for path in builtin_scenarios():
             Simulation(load_scenario(path), 1000, 3).run()
-    finally:
-        world_mod.World._close_ranks = orig  # type: ignore[method-assign]
     return calls
 
 

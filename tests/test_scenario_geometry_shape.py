@@ -38,7 +38,8 @@ def test_no_import_cycle_inside_the_geometry() -> None:
 
 
 def test_the_world_is_composed_of_the_parts() -> None:
-    """Every part is a base of World, and World itself adds nothing (a facade)."""
+    """Every part is a base of World, and World itself adds nothing (a facade); each method is defined by one part
+    (but ``charge_place``, which the placement part names and the Charge part gives)."""
     import importlib
 
     from mathhammer.scenario.world import World
@@ -47,6 +48,13 @@ def test_the_world_is_composed_of_the_parts() -> None:
     classes = {c for c in World.__mro__ if c.__module__.startswith("mathhammer.scenario.geometry.")}
     assert {importlib.import_module(c.__module__) for c in classes} == parts
     assert not [k for k in vars(World) if not k.startswith("__")]
+    defined: dict[str, list[str]] = {}
+    for c in classes:
+        for k, v in vars(c).items():
+            if callable(v) and not k.startswith("__"):
+                defined.setdefault(k, []).append(c.__name__)
+    assert {k: sorted(v) for k, v in defined.items() if len(v) > 1} == {"charge_place": ["Charges", "Placing"]}
+    assert World.charge_place.__qualname__.startswith("Charges.")
 
 
 def _dict_displays(path: Path) -> list[str]:

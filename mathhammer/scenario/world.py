@@ -54,13 +54,10 @@ from .geometry.core import (
     horizontal_coherency,
     mobility,
 )
-from .geometry.facts import Facts
-from .geometry.placement import Placing
 from .geometry.ranks import CloseRanks
-from .geometry.routes import Routes
 
 
-class World(Charges, CloseRanks, Placing, Contest, Facts, Routes):
+class World(Charges, CloseRanks, Contest):
     """Placements and board facts for one scenario, cached: one part per concern (:mod:`.geometry`)."""
 
 

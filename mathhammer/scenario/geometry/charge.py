@@ -38,7 +38,6 @@ from .core import (
     CHARGE_STEPS,
     COHERENCY_SLACK,
     GAP,
-    BoardState,
     Coord,
     Placement,
     _Auto,
@@ -48,9 +47,10 @@ from .core import (
     force_field_piece,
     horizontal_coherency,
 )
+from .placement import Placing
 
 
-class Charges(BoardState):
+class Charges(Placing):
     """Charge geometry: the Charge path's length and the charging unit's Placement priority (8.7.7)."""
 
     def charge_place(

@@ -16,12 +16,12 @@ from ...starcraft.loadout import indomitable
 from ...starcraft.model import Weapon
 from .core import (
     GAP,
-    BoardState,
     Coord,
 )
+from .routes import Routes
 
 
-class Facts(BoardState):
+class Facts(Routes):
     """Board facts read off a board state: Engagement (7.2.1), Line of Sight, distances, Fighting Ranks."""
 
     def near(self, pa: int, pb: int, gap: float = ENGAGEMENT_RANGE) -> bool:

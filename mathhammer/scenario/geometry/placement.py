@@ -67,15 +67,15 @@ from .core import (
     EDGE_REAR,
     GAP,
     PLACE_NEAR,
-    BoardState,
     Coord,
     Placement,
     _Auto,
     edge_distance,
 )
+from .facts import Facts
 
 
-class Placing(BoardState):
+class Placing(Facts):
     """Placement and casualty order: a unit's models set around its Leading Model (8.5.3 step 2, 8.7.5)."""
 
     def place(
@@ -169,6 +169,21 @@ class Placing(BoardState):
             su, lead, rear, occupied, allowed_enemies, targets_left, level
         )
         return charged
+
+    def charge_place(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        rear: Coord,
+        occupied: tuple[int, ...],
+        allowed_enemies: tuple[str, ...],
+        targets_left: tuple[tuple[str, int], ...] = (),
+        level: str | _Auto | None = AUTO,
+        box: list[float] | None = None,
+    ) -> int | None:
+        """A charging unit set by 8.7.7 step 4's Placement priority: the Charge part gives it
+        (:meth:`~mathhammer.scenario.geometry.charge.Charges.charge_place`)."""
+        raise NotImplementedError
 
     def bases_test(self, su: ScenarioUnit, box: list[float]) -> Callable[[int], bool]:
         """Has a placement a base that can change a test of a base of ``su`` at a point of ``box`` (an overlap, an

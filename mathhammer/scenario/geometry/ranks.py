@@ -54,7 +54,6 @@ from .core import (
     CLOSE_RANKS_MOVE,
     COHERENCY_SLACK,
     GAP,
-    BoardState,
     Coord,
     Placement,
     _bases_near,
@@ -64,6 +63,7 @@ from .core import (
     close_ranks_grid_box,
     horizontal_coherency,
 )
+from .placement import Placing
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class CloseRanksSetting:
     seen: Callable[[np.ndarray], None]
 
 
-class CloseRanks(BoardState):
+class CloseRanks(Placing):
     """CLOSE RANKS (8.8.1 step 1): a unit Engaged presses into the fight."""
 
     #: A search to use instead of the compiled one (:func:`fastranks.close_ranks_search`): the tests set the naive
