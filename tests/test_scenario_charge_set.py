@@ -120,7 +120,7 @@ def test_every_model_wholly_within_the_horizontal_coherency_of_the_leading_model
     """4.4 (8.7.7 step 4 "Set remaining models In Coherency"): "set each remaining model one at a time,
     Wholly Within 3" of the Leading Model" (one base size: centres at most 3" apart); the Zerglings' Squadron ("This
     Unit's Horizontal Coherency is 4\"") makes it 4", and with 3" the same Charge sets them all within 3"."""
-    from mathhammer.scenario import world as world_module
+    from mathhammer.scenario.geometry import charge as world_module  # where the Charge reads it
 
     sim, pids = _setup()
     su = sim.world.scn.units["zergling-1"]

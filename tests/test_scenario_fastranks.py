@@ -1,8 +1,8 @@
 """Close Ranks (8.8.1 step 1) in compiled code equals its Python reading (``mathhammer.scenario.fastranks``).
 
-The compiled search and ``World._close_ranks``'s Python search (``World.compiled_ranks = False``) are run on every
-Close Ranks computation of whole games of the examples, and must give the same placement (or the same grid
-fallback) and grow the same box; the polygon tests it uses are checked against shapely on random shapes.
+The compiled search and the naive Python search of ``tests/scenario_naive.py`` (set as ``World.reference_search``)
+are run on every Close Ranks computation of whole games of the examples, and must give the same placement (or the
+same grid fallback) and grow the same box; the polygon tests it uses are checked against shapely on random shapes.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from mathhammer.scenario.fastranks import _contains, _poly_dist, _seg_meets_poly
 from mathhammer.scenario.sim import Simulation
 
 from .scenario_kit import build, skirmish
+from .scenario_naive import close_ranks_search
 
 
 def _shapes(rng: np.random.Generator) -> list[Polygon]:
@@ -69,24 +70,22 @@ def close_ranks_calls() -> list[tuple[world_mod.World, tuple[object, ...]]]:
         calls.append((self, args[:5]))
         return orig(self, *args)  # type: ignore[arg-type]
 
-    world_mod.World._close_ranks = record  # type: ignore[method-assign]
-    try:
+    with pytest.MonkeyPatch.context() as mp:  # undone as it was: World inherits _close_ranks from its Close Ranks part
+        mp.setattr(world_mod.World, "_close_ranks", record)
         for path in builtin_scenarios():
             Simulation(load_scenario(path), 1000, 3).run()
-    finally:
-        world_mod.World._close_ranks = orig  # type: ignore[method-assign]
     return calls
 
 
 def _search(world: world_mod.World, args: tuple[object, ...], compiled: bool) -> tuple[object, list[float]]:
-    world.compiled_ranks = compiled
+    world.reference_search = None if compiled else close_ranks_search
     box = [math.inf, math.inf, -math.inf, -math.inf]
     try:
         answer: object = world._close_ranks(*args, box=box)  # type: ignore[arg-type]
     except world_mod._GridFallbackError as fallback:
         answer = ("grid fallback", fallback.lead_to)
     finally:
-        world.compiled_ranks = True
+        world.reference_search = None
     return answer, box
 
 
@@ -178,7 +177,7 @@ def test_the_leading_model_crosses_rubble_it_may_not_end_on(compiled: bool) -> N
     other Zergling, in Base-to-Base contact, stays. Both searches."""
     scn = build(skirmish(terrain=_fences()))
     world = world_mod.World(scn)
-    world.compiled_ranks = compiled
+    world.reference_search = None if compiled else close_ranks_search
     r = 32 / 25.4 / 2
     marine = (6.0, 30.5)
     lings = ((marine[0], marine[1] + 2 * r + 0.02), (1.2, 30.5))  # in contact (pinned); west of the rubble

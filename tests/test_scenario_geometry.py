@@ -387,12 +387,12 @@ def test_charges_read_near_the_leading_model_change_no_game(monkeypatch: pytest.
     """``World._charge_local`` (8.7.7 steps 2-3 read on the models near the Leading Model) against the whole board
     (no steps): the same games, array for array, placements compared by where the models stand; most Charges are
     answered near the Leading Model."""
-    from mathhammer.scenario import world as world_mod
+    from mathhammer.scenario.geometry import charge as charge_mod
 
     scn = load_scenario(next(p for p in builtin_scenarios() if p.name == "standard_clash.toml"))
     near = Simulation(scn, 1500, 8)
     near.run()
-    monkeypatch.setattr(world_mod, "CHARGE_STEPS", ())
+    monkeypatch.setattr(charge_mod, "CHARGE_STEPS", ())
     whole = Simulation(scn, 1500, 8)
     whole.run()
     assert not whole.world._local_charges

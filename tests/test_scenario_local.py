@@ -111,10 +111,10 @@ def test_charges_read_through_the_memo_equal_those_computed_afresh(monkeypatch: 
     same board, and the memo saved most of the reads (the Charges read near the Leading Model first,
     ``World._charge_local``, left off: they have tests of their own in test_scenario_geometry.py)."""
     from mathhammer.board.charge import charge_distance
-    from mathhammer.scenario import world as world_mod
+    from mathhammer.scenario.geometry import charge as charge_mod
     from mathhammer.scenario.world import World
 
-    monkeypatch.setattr(world_mod, "CHARGE_STEPS", ())
+    monkeypatch.setattr(charge_mod, "CHARGE_STEPS", ())
 
     calls: list[tuple[object, ...]] = []
     memo = World._charge_memo

@@ -59,7 +59,7 @@ def _clash() -> object:
 def test_shared_answers_give_the_same_games() -> None:
     """A block that takes the Charge and Close Ranks answers another block published (by content: its own World
     numbers the placements in another order) plays the games it would have played alone."""
-    from mathhammer.scenario.shared import SharedAnswers
+    from mathhammer.scenario.memo import SharedAnswers
     from mathhammer.scenario.sim import Simulation
 
     scn = _clash()
@@ -89,7 +89,7 @@ def test_shared_answers_give_the_same_games() -> None:
 def test_forked_workers_share_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     """Two forked workers on standard_clash.toml: each publishes answers and takes some from the other; the games
     are the serial run's."""
-    from mathhammer.scenario import shared as shared_mod
+    from mathhammer.scenario import memo as shared_mod
 
     made: list[shared_mod.SharedAnswers] = []
     init = shared_mod.SharedAnswers.__init__
@@ -115,7 +115,7 @@ def test_forked_workers_share_answers(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_record_not_yet_whole_is_read_later() -> None:
     """A reader that sees a log's header before the record it covers (weakly ordered memory) leaves the record
     for its next reading: its bytes are checked against the digest written with it."""
-    from mathhammer.scenario.shared import _HEADER, _RECORD, SharedAnswers
+    from mathhammer.scenario.memo import _HEADER, _RECORD, SharedAnswers
 
     shared = SharedAnswers(2, size=4096)
     shared.start(0)
@@ -131,12 +131,15 @@ def test_a_record_not_yet_whole_is_read_later() -> None:
 
 
 def test_a_run_on_every_core_keeps_freed_memory_for_reuse() -> None:
-    """``parallel._reuse_freed_memory`` sets glibc's heap (the forked workers inherit it) through ``mallopt``: True
-    on glibc Linux, and again (the settings are not a toggle); the workers' games are the serial run's (the tests
-    above run with it set)."""
+    """``memo.reuse_freed_memory`` (called by ``parallel.play``) sets glibc's heap (the forked workers inherit it)
+    through ``mallopt``: True on glibc Linux, and again (the settings are not a toggle); the workers' games are the
+    serial run's (the tests above run with it set)."""
     import platform
 
     if platform.libc_ver()[0] != "glibc":
         pytest.skip("glibc only")
-    assert parallel._reuse_freed_memory() is True
-    assert parallel._reuse_freed_memory() is True
+    from mathhammer.scenario import memo
+
+    assert parallel.reuse_freed_memory is memo.reuse_freed_memory  # the run on every core calls it
+    assert memo.reuse_freed_memory() is True
+    assert memo.reuse_freed_memory() is True

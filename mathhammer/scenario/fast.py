@@ -719,8 +719,7 @@ _DIRECT_BITS = 12
 
 
 #: :func:`group_state` reads the columns row after row where its games are more than this many columns apart on
-#: average (scattered reads: 3 rows of 1,000,000 games, 22-35 ns a game against 33-45 game after game, measured
-#: 2026-11-30), game after game otherwise (close games: 3.5 ns a game against 4.5).
+#: average, game after game otherwise (measurements: ``benchmarks/RESULTS.md``, scenario section).
 _SPARSE = 4
 
 

@@ -16,46 +16,39 @@ compiles the kernels and fills those caches with the commonest states; the worke
 it, so they start with the caches in memory. The states the pilot never met are read by the workers:
 the costliest answers (Charge paths, those read near the Leading Model included, and settings, Close Ranks
 moves, Engaged pairs, Fighting Ranks, marker contests) are published, by content, in logs shared by the workers
-(:class:`~mathhammer.scenario.shared.SharedAnswers`), and every other worker reads its groups of games in the
+(:class:`~mathhammer.scenario.memo.SharedAnswers`), and every other worker reads its groups of games in the
 opposite order (content-sorted), so the two meet each other's answers instead of computing them at the same
-time (standard_clash.toml, 2,000,000 games on 2 workers: each publishes about 25,000 answers and takes about
-15,000 of the other's; with only the Charge and Close Ranks answers shared, 31.1-31.4 s against 33.5-35.2 s
-without). The rest of the geometry of a new state is still read once per worker. Where ``fork`` is not
-available (Windows, macOS' default), or for a few games, everything runs in this process.
+time (the figures are in ``benchmarks/RESULTS.md``, scenario section). The rest of the geometry of a new state
+is still read once per worker. Where ``fork`` is not available (Windows, macOS' default), or for a few games,
+everything runs in this process.
 """
 
 from __future__ import annotations
 
-import ctypes
 import itertools
 import math
 import mmap
 import multiprocessing
 import os
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from .shared import SharedAnswers
+from .memo import reuse_freed_memory
 from .spec import Scenario
 
 #: Fewer games than this run in one process (forking costs ~0.1 s a worker).
 PARALLEL_MIN = 40_000
 #: The pilot block's games. Small: it runs before the workers, on one core, and the workers share the answers
-#: they find anyway (shared.py), so every state the pilot reads first is a state the second core waits for
-#: (standard_clash.toml, 2 workers: 50,000 games 25.2 s with a 10,000-game pilot, 24.2 s with 1,000, 23.1 s
-#: with 200 (before answers were shared); 2026-11-30, alternated runs: 50,000 games 5.65-5.66 s with 200, 5.22-5.41 s
-#: with 10; 400,000 games 11.29-11.47 s and 10.73-11.02 s; 2,000,000 games 23.07-24.31 s and 22.47-23.47 s).
+#: they find anyway (:mod:`~mathhammer.scenario.memo`), so every state the pilot reads first is a state the second
+#: core waits for (measurements: ``benchmarks/RESULTS.md``, scenario section).
 PILOT = 10
 #: The most games in one block (it bounds a worker's memory: a peak of about 1.7 GB for 1,000,000 games of 12 units).
 #: The work of a block grows with the board states it meets, far slower than with its games: every block splits its
 #: games by the states again and reads each state's geometry and transitions afresh, so a worker plays one block where
-#: it can (standard_clash.toml, 2,000,000 games on 2 workers, 2026-11-30: 54.4 s in 8 blocks of 250,000, 43.2 s in 2 of
-#: 1,000,000). Where the states are few, smaller blocks are a little faster (the same with ``close_ranks = "never"``:
-#: 10.1-10.6 s in 8 blocks, 12.2-12.7 s in 2); the games with Close Ranks, the default, are the slow ones.
+#: it can (measurements: ``benchmarks/RESULTS.md``, scenario section).
 BLOCK_MAX = 1_000_000
 #: How often (seconds) the progress bar reads the workers' Rounds.
 PROGRESS_POLL = 0.25
@@ -83,31 +76,6 @@ def _shared(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     """A zeroed array in memory shared with the processes forked after it (MAP_SHARED, anonymous)."""
     size = max(1, int(np.prod(shape)) * dtype.itemsize)
     return np.frombuffer(mmap.mmap(-1, size), dtype=dtype, count=int(np.prod(shape))).reshape(shape)
-
-
-#: The glibc heap of a run on every core (:func:`_reuse_freed_memory`): blocks below this many bytes come from the heap,
-#: not from fresh mappings (glibc's own most: 32 MiB on 64 bits) ...
-HEAP_MMAP_THRESHOLD = 32 << 20
-#: ... and the heap keeps up to this many free bytes at its top for reuse instead of handing them back.
-HEAP_TRIM_THRESHOLD = 1 << 30
-
-
-def _reuse_freed_memory() -> bool:
-    """Set this process's glibc heap, which the forked workers inherit, to keep freed memory for reuse
-    (``mallopt``; a run on every core only, and it stays so in this process): a worker allocates and frees arrays
-    of its games' size (1-32 MB) thousands of times, and glibc's default serves the larger ones from fresh mappings,
-    each page faulted in again (12% of the 2 cores went to the kernel in a 2,000,000-game run). Setting the trim
-    threshold alone would also fix the mapping threshold at its 128 KiB start (slower: 25.2-25.7 s against 19.2-20.1
-    s), so both are set; set in the workers only, after the pilot, it changed nothing measurable. True where set
-    (glibc on Linux); elsewhere nothing changes."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        mallopt = ctypes.CDLL("libc.so.6").mallopt
-    except (OSError, AttributeError):  # pragma: no cover - not glibc
-        return False
-    m_trim_threshold, m_mmap_threshold = -1, -3  # malloc.h
-    return bool(mallopt(m_mmap_threshold, HEAP_MMAP_THRESHOLD)) and bool(mallopt(m_trim_threshold, HEAP_TRIM_THRESHOLD))
 
 
 def _block(job: tuple[int, int, int]) -> dict[str, int]:
@@ -180,7 +148,7 @@ def play(
         sim = Simulation(scn, trials, seed)
         sim.run(progress)
         return Games.of(sim), sim
-    _reuse_freed_memory()  # before the pilot: the workers inherit this process's heap
+    reuse_freed_memory()  # before the pilot: the workers inherit this process's heap
     pilot_n = min(trials, PILOT)
     # as few blocks as the workers, unless a block would exceed BLOCK_MAX games
     blocks = workers * max(1, math.ceil((trials - pilot_n) / (workers * BLOCK_MAX)))
@@ -203,7 +171,7 @@ def play(
     jobs = [(i, int(a), int(b - a)) for i, (a, b) in enumerate(itertools.pairwise(edges.tolist())) if b > a]
     done = _shared((blocks,), np.dtype(np.int64))
     skipped = dict(first.skipped)
-    pilot.world.shared = SharedAnswers(blocks)
+    pilot.world.memo.share(blocks)
     _JOB.update(scn=scn, seed=seed, world=pilot.world, out=out, done=done)
     try:
         with multiprocessing.get_context("fork").Pool(workers) as pool:

@@ -1,0 +1,218 @@
+"""Board facts read off a board state: Engagement (7.2.1), Line of Sight, distances, Fighting Ranks."""
+
+from __future__ import annotations
+
+import math
+from functools import cached_property
+
+import numpy as np
+
+from ...board.engagement import ENGAGEMENT_RANGE, engaged
+from ...board.facts import AttackFacts, weapon_facts
+from ...board.los import line_of_sight
+from ...board.model import EPS
+from ...board.ranks import fighting_ranks
+from ...starcraft.loadout import indomitable
+from ...starcraft.model import Weapon
+from .core import (
+    GAP,
+    Coord,
+)
+from .routes import Routes
+
+
+class Facts(Routes):
+    """Board facts read off a board state: Engagement (7.2.1), Line of Sight, distances, Fighting Ranks."""
+
+    def near(self, pa: int, pb: int, gap: float = ENGAGEMENT_RANGE) -> bool:
+        """Could a model of placement ``pa`` be within ``gap`` of one of ``pb`` (bases edge to edge)?
+
+        A cheap superset test on the whole placements: units that fail it cannot be Engaged with
+        each other (7.2.1 needs Within 1"), so the geometry below never looks at them.
+        """
+        key = (pa, pb, round(gap, 6)) if pa <= pb else (pb, pa, round(gap, 6))
+        hit = self._near.get(key)
+        if hit is None:
+            a, b = self._centres(pa), self._centres(pb)
+            d = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)).min()
+            hit = self._near[key] = bool(d <= self._radius(pa) + self._radius(pb) + gap + 0.01)
+        return hit
+
+    def within(self, pa: int, ka: int, pb: int, kb: int, inches: float) -> bool:
+        """Is a live model of placement ``pa`` (its first ``ka`` centres) Within ``inches`` of a live model of
+        ``pb`` (its first ``kb``): the closest points of the two bases, measured horizontally (as the
+        Engagement Range, 7.2.1)?
+
+        >>> from mathhammer.scenario import builtin_scenarios, load_scenario
+        >>> w = World(load_scenario(next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")))
+        >>> su = w.scn.units[w.uids[0]]
+        >>> a = w.place(su, (10.0, 10.0), (0.0, -1.0), ())
+        >>> b = w.place(su, (10.0, 20.0), (0.0, -1.0), ())
+        >>> gap = float(np.hypot(*np.subtract(w.placements[b].centres[0], w.placements[a].centres[0])))
+        >>> gap -= 2 * w._radius(a)  # the two Leading Models' bases, edge to edge
+        >>> w.within(a, 1, b, 1, gap + 0.01), w.within(a, 1, b, 1, gap - 0.01)
+        (True, False)
+        """
+        return self.models_within(pa, ka, pb, kb, inches) > 0
+
+    def toward(self, pid: int, alive: int, qid: int, kq: int, inches: float) -> Coord | None:
+        """Where the Leading Model of placement ``pid`` ends moving Directly Towards the nearest live model of
+        placement ``qid`` (its first ``kq``): at most ``inches``, and short of Within 1" of it (8.5.3: a Move
+        "cannot end Within 1\" (Engagement Range) of an Enemy Ground Unit"); None where it cannot move closer."""
+        lead = self.placements[pid].centres[0]
+        targets = self.placements[qid].centres[:kq]
+        if alive <= 0 or not targets:
+            return None
+        aim = min(targets, key=lambda c: math.dist(lead, c))
+        d = math.dist(lead, aim)
+        gap = d - self._radius(pid) - self._radius(qid)
+        step = min(float(inches), gap - ENGAGEMENT_RANGE - GAP)
+        if step <= EPS or d <= 0:
+            return None
+        return (lead[0] + (aim[0] - lead[0]) * step / d, lead[1] + (aim[1] - lead[1]) * step / d)
+
+    def point_gap(self, pid: int, alive: int, point: Coord, radius: float) -> float:
+        """The least gap, edge to edge, between a live model of placement ``pid`` (its first ``alive`` centres) and
+        a base of ``radius`` centred at ``point`` (a token: "Always measure to the closest base edge of a Token",
+        7.3); inf where none is left."""
+        centres = self.placements[pid].centres[:alive]
+        if not centres:
+            return math.inf
+        r = self._radius(pid)
+        return min(math.dist(c, point) for c in centres) - r - radius
+
+    def in_sight(self, pa: int, ka: int, pb: int, kb: int) -> bool:
+        """Does a live model of placement ``pa`` (its first ``ka``) have Line of Sight (7.1) to a live model of
+        ``pb`` (its first ``kb``)? Terrain blocks it, models never do: the two units alone on the table."""
+        key = (pa, ka, pb, kb)
+        hit = self._sight.get(key)
+        if hit is None:
+            a, b = self.placements[pa].unit, self.placements[pb].unit
+            pos = tuple(pa if u == a else pb if u == b else -1 for u in self.uids)
+            alive = tuple(ka if u == a else kb if u == b else 0 for u in self.uids)
+            board = self.board_for(pos, alive)
+            hit = any(
+                line_of_sight(board, x, y).visible for x in self._models_of(pa)[:ka] for y in self._models_of(pb)[:kb]
+            )
+            self._sight[key] = hit
+        return hit
+
+    def models_within(self, pa: int, ka: int, pb: int, kb: int, inches: float) -> int:
+        """How many live models of placement ``pa`` (its first ``ka``) are Within ``inches`` of a live model of
+        ``pb`` (its first ``kb``), bases edge to edge (Life Support: "each model in this Unit that is Within 4\"
+        of the damaged Unit")."""
+        key = (pa, ka, pb, kb, inches)
+        hit = self._within.get(key)
+        if hit is None:
+            a, b = self._centres(pa)[:ka], self._centres(pb)[:kb]
+            if a.size == 0 or b.size == 0:
+                hit = 0
+            else:
+                d = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)).min(axis=1)
+                hit = int((d - self._radius(pa) - self._radius(pb) <= inches + EPS).sum())
+            self._within[key] = hit
+        return hit
+
+    def _sub(
+        self, pos: tuple[int, ...], alive: tuple[int, ...], keep: set[int]
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The board state with only the units ``keep`` on the table."""
+        return (
+            tuple(p if u in keep else -1 for u, p in enumerate(pos)),
+            tuple(k if u in keep else 0 for u, k in enumerate(alive)),
+        )
+
+    def _foes_near(
+        self, pos: tuple[int, ...], alive: tuple[int, ...], u: int, gap: float = ENGAGEMENT_RANGE
+    ) -> set[int]:
+        side = self.scn.units[self.uids[u]].player
+        return {
+            v
+            for v, p in enumerate(pos)
+            if p >= 0
+            and alive[v] > 0
+            and v != u
+            and self.scn.units[self.uids[v]].player != side
+            and self.near(pos[u], p, gap)
+        }
+
+    def engaged_pairs(self, pos: tuple[int, ...], alive: tuple[int, ...]) -> frozenset[tuple[str, str]]:
+        """Unit pairs (a, b) Engaged with each other (7.2.1), both orders.
+
+        Engagement of two units depends on their models and the terrain only, so each pair is read
+        once, on a board holding the two of them.
+        """
+        state = (pos, alive)
+        known = self._pair_sets.get(state)
+        if known is not None:
+            return known
+        out: set[tuple[str, str]] = set()
+        on = [u for u, p in enumerate(pos) if p >= 0 and alive[u] > 0]
+        for i, u in enumerate(on):
+            for v in on[i + 1 :]:
+                if self.scn.units[self.uids[u]].player == self.scn.units[self.uids[v]].player:
+                    continue
+                if self.pair_engaged(pos[u], alive[u], pos[v], alive[v]):
+                    out.add((self.uids[u], self.uids[v]))
+                    out.add((self.uids[v], self.uids[u]))
+        if len(self._pair_sets) > 65536:
+            self._pair_sets.clear()
+        known = self._pair_sets[state] = frozenset(out)
+        return known
+
+    def pair_engaged(self, pa: int, ka: int, pb: int, kb: int) -> bool:
+        """Are the first ``ka`` models of placement ``pa`` and the first ``kb`` of ``pb`` (enemy units)
+        Engaged with each other (7.2.1)? Read on a board holding the two of them."""
+        if not self.near(pa, pb):
+            return False
+        key = (pa, ka, pb, kb)
+        hit = self._pairs.get(key)
+        if hit is None:
+
+            def read() -> bool:
+                ua = self.placements[pa].unit
+                ub = self.placements[pb].unit
+                pos = tuple(pa if uid == ua else pb if uid == ub else -1 for uid in self.uids)
+                alive = tuple(ka if uid == ua else kb if uid == ub else 0 for uid in self.uids)
+                b = self.board_for(pos, alive)
+                return any(engaged(b, ma, mb) for ma in b.unit(ua).models for mb in b.unit(ub).models)
+
+            hit = self._pairs[key] = self.memo.ask(lambda: ("pair", self.content(pa), ka, self.content(pb), kb), read)
+        return hit
+
+    def strikers(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> int:
+        """Models in the Fighting or Supporting Rank (8.8.1 step 2), read with the enemies near the unit."""
+        u = self.index[uid]
+        sub = self._sub(pos, alive, {u} | self._foes_near(pos, alive, u, ENGAGEMENT_RANGE + 2.0))
+        key = (sub, uid)
+        hit = self._strikers.get(key)
+        if hit is None:
+            hit = self._strikers[key] = self.memo.ask(
+                lambda: ("strikers", tuple(self.content(p) for p in sub[0]), sub[1], uid),
+                lambda: len(fighting_ranks(self.board_for(*sub), uid).attackers),
+            )
+        return hit
+
+    def facts(
+        self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str, tid: str, weapon: Weapon, tags: tuple[str, ...]
+    ) -> AttackFacts:
+        """:func:`~mathhammer.board.facts.attack_facts` for one weapon, cached by board state."""
+        u, t = self.index[uid], self.index[tid]
+        # Engaged restrictions and casualty tiers (8.7.3, 8.7.5) need the enemies near either; models never block LoS
+        keep = {u, t} | self._foes_near(pos, alive, u) | self._foes_near(pos, alive, t)
+        pos, alive = self._sub(pos, alive, keep)
+        key = (pos, alive, uid, tid, weapon, tags)
+        hit = self._facts.get(key)
+        if hit is None:
+            both = (uid in self._indomitable, tid in self._indomitable)
+            hit = weapon_facts(self.board_for(pos, alive), uid, tid, weapon, tags, both)
+            if len(self._facts) > 65536:
+                self._facts.clear()
+            self._facts[key] = hit
+        return hit  # type: ignore[return-value]
+
+    @cached_property
+    def _indomitable(self) -> frozenset[str]:
+        """The units with Indomitable, a passive of the card or upgrades
+        (:func:`~mathhammer.starcraft.loadout.indomitable`)."""
+        return frozenset(uid for uid, su in self.scn.units.items() if indomitable(su.loadout))

@@ -1,0 +1,462 @@
+"""Placement and casualty order: a unit's models set around its Leading Model (8.5.3 step 2, 8.7.5).
+
+Positions are *placements*: a unit's Leading Model at the planned point and the other models
+set In Coherency around it (8.5.3 step 2: "Pick up all remaining models and set them In
+Coherency around the Leading Model"), on one level: the playmat (GROUND LEVEL) or the top of one
+terrain piece with a horizontal surface (the plan's ``on``; part 11 ELEVATION LEVEL). How the
+models are set:
+
+* models are set on a hexagonal grid of their base spacing (bases 0.1" apart), nearest to the
+  Leading Model first, behind it (away from where it moves, or from the charged unit) before in
+  front of it; never off the table, over another unit's base (on any level: bases are compared
+  top-down, as the board layer does), or Within 1" of an enemy Ground unit (except the declared
+  targets of a Charge, 8.7.7 step 4; ENGAGEMENT RANGE is "measured horizontally", so on any level).
+* A charging unit is set by 8.7.7 step 4's Placement priority instead (:mod:`.charge`).
+* On the playmat: never over a terrain footprint ("may not end overlapping terrain").
+* On a piece (``Placement.level``, the models' ``stands_on``): every model of the unit on the same
+  piece, each base centre over the piece's top (FAQ v1.0, Wobbly Model Syndrome: "the centre of the
+  base must stay over the High Ground piece", the base may overhang its edge a little), and no base
+  over another piece's footprint, except the pieces under it (a piece set on the top is an obstacle
+  like a wall on the playmat). Reading: a unit that does not fit on the top in this way is not
+  placed there (the activation is refused) -- the FAQ lets models be set onto High Ground "through
+  Coherency and an ACCESS POINT", but a unit split over two levels is not modelled.
+* The level of a point: the plan names it (``on``); where a caller does not (the simulation, a
+  Charge's end), it is the highest piece with a horizontal top whose footprint holds the point,
+  else the playmat (:meth:`World.level_at`): a base centre over any other footprint could not stand
+  there anyway. ``scenario check`` holds ``on`` to the same level, so the two always agree.
+
+Casualties: the survivors of a unit with ``k`` models left are the first ``k`` centres of its
+placement, so the order of the centres is the defender's choice that the rules leave open
+(8.7.4 step 5: "The defending player removes models"). The number of models an attack may remove
+still follows visibility (8.7.4 step 5). The order is the scenario's ``[policy] casualties``:
+
+* ``keep-leader`` (default): the models set last go first (the farthest from the Leading Model,
+  those set in front of it after those beside and behind it); the Leading Model goes last.
+* ``keep-front``: the rearmost models go first, measured along the unit's facing (the way it moved
+  or charged; for a Deploy, away from its Entry Edge), so the unit keeps the models nearest the
+  front: the enemy it charged, the marker it moved to. The Leading Model still goes last (the plan
+  measures Moves and Charges from it).
+
+8.7.5 (Removing Models from Engaged Units) overrides the policy for a unit set Engaged (a Charge:
+the only way a plan sets a unit Within 1" of an enemy). Reading: the casualties go in its strict
+priority order, Priority 1 (models not Within the Engagement Range of any Enemy Unit) first, then
+Priority 2 (Within the Engagement Range, not in Base-to-Base contact), then Priority 3 (Base-to-Base,
+bases at most ``CONTACT`` = 0.05" apart); the policy orders the models within a tier. "cannot choose a
+model if removing it would cause the Unit to stop being Engaged with a specific Enemy Unit":
+the Leading Model (set Engaged with every declared target, 8.7.7 step 3) and, for an Enemy Unit
+it is not Engaged with, that unit's best-placed Engaged model are removed last. The order is fixed
+when the unit is set: a unit that is charged keeps the order it was set with (its casualties do
+not look at where the charger stands), and walls between models are not looked at here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ...board.engagement import ENGAGEMENT_RANGE
+from ...board.model import EPS, MM_PER_INCH
+from ...board.ranks import CONTACT
+from ..fast import clear_of
+from ..spec import ScenarioUnit
+from .core import (
+    _RING,
+    AUTO,
+    EDGE_REAR,
+    GAP,
+    PLACE_NEAR,
+    Coord,
+    Placement,
+    _Auto,
+    edge_distance,
+)
+from .facts import Facts
+
+
+class Placing(Facts):
+    """Placement and casualty order: a unit's models set around its Leading Model (8.5.3 step 2, 8.7.5)."""
+
+    def place(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        rear: Coord,
+        occupied: tuple[int, ...],
+        allowed_enemies: tuple[str, ...] = (),
+        on: str | _Auto | None = AUTO,
+        targets_left: tuple[tuple[str, int], ...] = (),
+    ) -> int | None:
+        """Set ``su`` with its Leading Model at ``lead``; ``rear`` points away from the front.
+
+        ``occupied``: placement ids of the other units on the table. ``on``: the level every model
+        stands on, a piece id with a horizontal top or None (the playmat); by default the level of
+        ``lead`` (:meth:`level_at`). Returns a placement id, or None when the unit cannot stand there
+        (off the table, on terrain, on a base, Within 1" of an enemy Ground unit that is not an
+        allowed Charge target; on a piece: a centre not over its top, or not every model fits on it).
+
+        With ``allowed_enemies`` (the declared Charge targets) the other models are set by 8.7.7
+        step 4's Placement priority (:meth:`_charge_spots`); ``targets_left``: models left of those
+        targets (unit id, count), full strength where not given.
+        """
+        asked = (su.id, lead, rear, occupied, allowed_enemies, on, targets_left)  # the arguments as given
+        hit = self._placed.get(asked, -2)
+        if hit != -2:
+            return hit
+        hit = self._placed[asked] = self._place(su, lead, rear, occupied, allowed_enemies, on, targets_left)
+        return hit
+
+    def _place(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        rear: Coord,
+        occupied: tuple[int, ...],
+        allowed_enemies: tuple[str, ...],
+        on: str | _Auto | None,
+        targets_left: tuple[tuple[str, int], ...],
+    ) -> int | None:
+        """:meth:`place`, kept under its rounded arguments."""
+        level = self.level_at(lead) if on is AUTO else on
+        assert not isinstance(level, _Auto)
+        if level is not None and level not in self.surfaces:
+            raise ValueError(f"level {level!r}: not a terrain piece with a horizontal top (surface = true)")
+        key = (
+            su.id,
+            round(lead[0], 4),
+            round(lead[1], 4),
+            round(rear[0], 3),
+            round(rear[1], 3),
+            occupied,
+            allowed_enemies,
+            level,
+            targets_left,
+        )
+        if key in self._place_cache:
+            return self._place_cache[key]
+        r = su.base_mm / MM_PER_INCH / 2
+        if not allowed_enemies:
+            # first with the units near the Leading Model only: the answer holds for every board with the
+            # same units there, unless the grid had to look beyond PLACE_NEAR (then: the units in reach of
+            # every spot it may look at, below)
+            at = np.asarray(lead, dtype=float)
+            reach = PLACE_NEAR + r + ENGAGEMENT_RANGE + 0.01
+            small = tuple(pid for pid in occupied if self.near_box(("lead", lead, reach), pid, at, at, reach))
+            small_key = (*key[:5], small, level)
+            hit = self._place_near.get(small_key, -2)
+            if hit == -2:
+                hit = self._place_near[small_key] = self._place_grid(su, lead, rear, small, level, PLACE_NEAR)
+            if hit != -1:
+                self._place_cache[key] = hit
+                return hit
+        near = self._near_lead(su, lead, r, occupied, allowed_enemies, dict(targets_left))
+        if near != occupied:  # the same answer as with every unit (the far ones cannot touch a spot looked at)
+            near_key = (*key[:5], near, *key[6:])
+            hit = self._place_cache.get(near_key, -2)
+            if hit == -2:
+                hit = self._place_cache[near_key] = self.place(
+                    su, lead, rear, near, allowed_enemies, level, targets_left
+                )
+            self._place_cache[key] = hit
+            return hit
+        if not allowed_enemies or su.flying:  # a Move or a Deploy (a Flying unit cannot Charge, 8.7.7)
+            moved = self._place_cache[key] = self._place_grid(
+                su, lead, rear, occupied, level, math.inf, allowed_enemies
+            )
+            return moved
+        charged = self._place_cache[key] = self.charge_place(
+            su, lead, rear, occupied, allowed_enemies, targets_left, level
+        )
+        return charged
+
+    def charge_place(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        rear: Coord,
+        occupied: tuple[int, ...],
+        allowed_enemies: tuple[str, ...],
+        targets_left: tuple[tuple[str, int], ...] = (),
+        level: str | _Auto | None = AUTO,
+        box: list[float] | None = None,
+    ) -> int | None:
+        """A charging unit set by 8.7.7 step 4's Placement priority: the Charge part gives it
+        (:meth:`~mathhammer.scenario.geometry.charge.Charges.charge_place`)."""
+        raise NotImplementedError
+
+    def bases_test(self, su: ScenarioUnit, box: list[float]) -> Callable[[int], bool]:
+        """Has a placement a base that can change a test of a base of ``su`` at a point of ``box`` (an overlap, an
+        enemy Within 1"; :func:`_bases_near`, with a margin)?"""
+        reach = su.base_mm / MM_PER_INCH / 2 + ENGAGEMENT_RANGE + 0.02
+        lo, hi = np.asarray(box[:2], dtype=float), np.asarray(box[2:], dtype=float)
+        key = ("bases", tuple(box), reach)
+        return lambda pid: self.near_box(key, pid, lo, hi, reach)
+
+    def _others_foes(
+        self, su: ScenarioUnit, occupied: tuple[int, ...], allowed_enemies: tuple[str, ...]
+    ) -> tuple[list[tuple[Coord, float, bool]], list[tuple[str, Coord, float]]]:
+        """The bases of ``occupied`` (centre, radius, an enemy it may not come Within 1" of) and the enemy
+        Ground models ``su`` may be set Engaged with (8.7.5)."""
+        others: list[tuple[Coord, float, bool]] = []
+        foes: list[tuple[str, Coord, float]] = []
+        for pid in occupied:
+            p = self.placements[pid]
+            other = self.scn.units[p.unit]
+            ground_foe = other.player != su.player and not other.flying and not su.flying
+            enemy = ground_foe and p.unit not in allowed_enemies
+            orad = other.base_mm / MM_PER_INCH / 2
+            others.extend((c, orad, enemy) for c in p.centres)
+            if ground_foe:
+                foes.extend((p.unit, c, orad) for c in p.centres)
+        return others, foes
+
+    def _place_grid(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        rear: Coord,
+        occupied: tuple[int, ...],
+        level: str | None,
+        limit: float,
+        allowed_enemies: tuple[str, ...] = (),
+    ) -> int | None:
+        """:meth:`place` for a Move or a Deploy: the Leading Model at ``lead``, the others at the first free
+        spots of the grid around it (:meth:`_grid_order`), kept together. -1 when the next spot to look
+        at is farther than ``limit`` from ``lead`` (no spot farther was looked at: a base that far from
+        every spot looked at, less both radii and 1", changed nothing)."""
+        r = su.base_mm / MM_PER_INCH / 2
+        others, foes = self._others_foes(su, occupied, allowed_enemies)
+        if self._blocked(lead, r, others, True, level):
+            return None
+        step = 2 * r + GAP
+        norm = math.hypot(*rear) or 1.0
+        back = (rear[0] / norm, rear[1] / norm)
+        centres = [lead]
+        mine: list[tuple[Coord, float, bool]] = [(lead, r, False)]
+        for dx, dy in self._grid_order(su.models, step, back):
+            if len(centres) == su.models:
+                break
+            if math.hypot(dx, dy) > limit:
+                return -1
+            c = (lead[0] + dx, lead[1] + dy)
+            if self._blocked(c, r, others + mine, True, level):
+                continue
+            if min(math.dist(c, m[0]) for m in mine) > step + 2.0:  # keep them together
+                continue
+            centres.append(c)
+            mine.append((c, r, False))
+        if len(centres) < su.models:
+            return None
+        centres = self._casualty_order(centres, back, r, foes)
+        return self._intern(Placement(su.id, tuple(centres), level))
+
+    def _grid_order(self, models: int, step: float, back: Coord) -> list[Coord]:
+        """The offsets from the Leading Model of the hexagonal grid :meth:`place` tries, in its order:
+        nearest first, a spot ahead of the Leading Model (against ``back``) scored its distance plus 0.6
+        times how far ahead it is, ties by x then y (the order of the spots themselves, as one Leading
+        Model is added to every offset). The same for every Leading Model, so read once per (models,
+        spacing, direction)."""
+        key = (models, step, back)
+        hit = self._grid_orders.get(key)
+        if hit is None:
+            cands: list[tuple[float, Coord]] = []
+            rings = math.ceil(math.sqrt(models)) + 3
+            for i in range(-rings, rings + 1):
+                for j in range(-rings, rings + 1):
+                    if i == 0 and j == 0:
+                        continue
+                    dx = step * (i + 0.5 * j)
+                    dy = step * (math.sqrt(3) / 2) * j
+                    dist = math.hypot(dx, dy)
+                    ahead = -(dx * back[0] + dy * back[1])
+                    cands.append((dist + 0.6 * max(0.0, ahead) / step * step, (dx, dy)))
+            cands.sort(key=lambda c: (round(c[0], 6), c[1]))
+            hit = self._grid_orders[key] = [d for _, d in cands]
+        return hit
+
+    def _near_lead(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        r: float,
+        occupied: tuple[int, ...],
+        allowed: tuple[str, ...],
+        left: dict[str, int],
+    ) -> tuple[int, ...]:
+        """The placements of ``occupied`` that can matter to :meth:`place` at ``lead``: the Charge targets,
+        and the units with a centre within reach of a spot :meth:`place` or :meth:`_charge_spots` looks at
+        (:meth:`_lead_reach`)."""
+        reach = self._lead_reach(su, lead, r, [pid for pid in occupied if self.placements[pid].unit in allowed], left)
+        at = np.asarray(lead, dtype=float)
+        box = ("lead", lead, reach)
+        return tuple(
+            pid for pid in occupied if self.placements[pid].unit in allowed or self.near_box(box, pid, at, at, reach)
+        )
+
+    def _lead_reach(
+        self, su: ScenarioUnit, lead: Coord, r: float, target_pids: Sequence[int], left: dict[str, int]
+    ) -> float:
+        """How far from ``lead`` (less its radius) a base can matter to :meth:`place` with the Charge targets at
+        ``target_pids`` (their models ``left``).
+
+        Every spot looked at is within ``ext`` of ``lead``: the grid (at most 1.75 x rings x spacing away),
+        or, for a Charge, the rings around the targets' live models and around the unit's models Within 1"
+        of them (a target's model + its radius + 3 radii + 1" + contact). A base farther than ``ext`` +
+        both radii + 1" from ``lead`` touches no such spot and is not Within 1" of one.
+        """
+        step = 2 * r + GAP
+        ext = 1.75 * (math.ceil(math.sqrt(su.models)) + 3) * step
+        for pid in target_pids:
+            p = self.placements[pid]
+            k = left.get(p.unit, len(p.centres))
+            oc = self._centres(pid)[:k]
+            if oc.size:
+                far = float(np.hypot(oc[:, 0] - lead[0], oc[:, 1] - lead[1]).max())
+                ext = max(ext, far + self._radius(pid) + 3 * r + ENGAGEMENT_RANGE + CONTACT)
+        return ext + r + ENGAGEMENT_RANGE + 0.01
+
+    def place_test(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        target_pids: Sequence[int] = (),
+        targets_left: tuple[tuple[str, int], ...] = (),
+    ) -> Callable[[int], bool]:
+        """Can another unit's placement (not a Charge target's) change :meth:`place` of ``su`` at ``lead``, with
+        the targets at ``target_pids``? A placement that fails this test is one :meth:`place` leaves out both
+        ways it reduces ``occupied`` (the units near the Leading Model, :meth:`_near_lead`), so ``place`` gives the
+        same answer with or without it: the caller may pass only the placements that pass."""
+        r = su.base_mm / MM_PER_INCH / 2
+        at = np.asarray(lead, dtype=float)
+        reach = self._lead_reach(su, lead, r, target_pids, dict(targets_left))
+        small = PLACE_NEAR + r + ENGAGEMENT_RANGE + 0.01
+        big_key, small_key = ("lead", lead, reach), ("lead", lead, small)
+        return lambda pid: self.near_box(big_key, pid, at, at, reach) or self.near_box(small_key, pid, at, at, small)
+
+    def _casualty_order(
+        self, centres: list[Coord], back: Coord, r: float, foes: list[tuple[str, Coord, float]]
+    ) -> list[Coord]:
+        """The survivors' order (the module text): the ``casualties`` policy, then 8.7.5 for an Engaged unit."""
+        lead, rest = centres[0], centres[1:]
+        if self.casualties == "keep-front":
+
+            def ahead(c: Coord) -> float:
+                return -((c[0] - lead[0]) * back[0] + (c[1] - lead[1]) * back[1])
+
+            rest = sorted(rest, key=lambda c: (-round(ahead(c), 6), round(math.dist(c, lead), 6), c))
+        order = [lead, *rest]
+        if not foes:
+            return order
+        tiers: list[int] = []
+        reach: list[set[str]] = []  # the Enemy Units each model is Within the Engagement Range of
+        for c in order:
+            near: set[str] = set()
+            tier = 1
+            for fid, fc, frad in foes:
+                gap = math.dist(c, fc) - r - frad
+                if gap <= ENGAGEMENT_RANGE + EPS:
+                    near.add(fid)
+                    tier = max(tier, 3 if gap <= CONTACT + EPS else 2)
+            tiers.append(tier)
+            reach.append(near)
+        if not any(reach):
+            return order
+        keep = [0]  # the Leading Model last
+        covered = set(reach[0])
+        for fid in dict.fromkeys(f for f, _, _ in foes):
+            if fid in covered:
+                continue
+            cands = [i for i in range(1, len(order)) if fid in reach[i] and i not in keep]
+            if cands:
+                best = min(cands, key=lambda i: (-tiers[i], i))
+                keep.append(best)
+                covered |= reach[best]
+        rest_idx = sorted((i for i in range(len(order)) if i not in keep), key=lambda i: (-tiers[i], i))
+        return [order[i] for i in keep + rest_idx]
+
+    def respawn(self, pid: int, alive: int, k: int, others: tuple[int, ...]) -> tuple[int, int]:
+        """RESPAWN (part 11): "Return up to X Destroyed models to this Unit ... Set each returned model in
+        Base-to-Base contact with an existing model in the Unit. Returned models cannot be set Within the Engagement
+        Range of any Enemy Unit. If a model cannot be set legally, it cannot be returned."
+
+        ``pid``/``alive``: the unit (its first ``alive`` centres live); ``k``: the models to return; ``others``:
+        the other units' placements on the table (every centre an obstacle, as in :meth:`place`). Each returned
+        model goes to the first free spot, in the order of the live models and of 36 directions around each (the
+        first due east, then counter-clockwise), in Base-to-Base contact with a model of the unit (bases 0.025"
+        apart, as Close Ranks sets them): on the table (on the unit's level), clear of terrain it may not overlap,
+        of every other base (the removed models' spots too, as every placement keeps them) and more than 1" from
+        every Enemy Ground model. Returns (the new placement: the live models, the returned ones, the spots of the
+        others removed; the number returned).
+        """
+        key = (pid, alive, k, others)
+        hit = self._respawns.get(key)
+        if hit is not None:
+            return hit
+        p = self.placements[pid]
+        su = self.scn.units[p.unit]
+        r = self._radius(pid)
+        cent = list(p.centres[:alive])
+        ghosts = list(p.centres[alive:])
+        cs: list[Coord] = [*cent, *ghosts]
+        rs: list[float] = [r] * len(cs)
+        enemy: list[bool] = [False] * len(cs)
+        for opid in others:
+            other = self.scn.units[self.placements[opid].unit]
+            orad = self._radius(opid)
+            for c in self.placements[opid].centres:
+                cs.append(c)
+                rs.append(orad)
+                enemy.append(other.player != su.player and not other.flying)
+        all_c = np.asarray(cs, dtype=float).reshape(-1, 2)
+        all_r = np.asarray(rs, dtype=float)
+        solid = np.ones(len(rs), dtype=bool)
+        foe = np.asarray(enemy, dtype=bool)
+        ring = _RING
+        touch, apart = CONTACT / 2, CONTACT / 2 - 1e-3
+        cands = (np.asarray(cent, dtype=float)[:, None, :] + (2 * r + touch) * ring[None, :, :]).reshape(-1, 2)
+        free = clear_of(cands, all_c, all_r, r, apart, solid, ENGAGEMENT_RANGE + EPS, foe)
+        idx = np.flatnonzero(free)
+        if idx.size:
+            free[idx] = self._terrain_ok(cands[idx], r, p.level)
+        new: list[Coord] = []
+        for j in np.flatnonzero(free):
+            if len(new) == k:
+                break
+            c = (float(cands[j, 0]), float(cands[j, 1]))
+            if all(math.dist(c, m) - 2 * r >= apart for m in new):
+                new.append(c)
+        if not new:
+            hit = (pid, 0)
+        else:
+            placement = Placement(p.unit, (*cent, *new, *ghosts[len(new) :]), p.level)
+            hit = (self._intern(placement), len(new))
+        self._respawns[key] = hit
+        return hit
+
+    def wholly_within_from(
+        self, pid: int, alive: int, inches: float, edge: str | None = None, src: tuple[int, int] | None = None
+    ) -> bool:
+        """PLACE (X) from a starting position (part 11 PLACE: "set it Wholly Within X\" of its starting position"):
+        is every base of the first ``alive`` models of placement ``pid`` Wholly Within ``inches`` of the table edge
+        ``edge`` (Burrow Ambush: "from the controlling player's Entry Edge") or of a model of ``src`` (placement,
+        models left; Rapid Reinforcements: "from another Friendly Unit", its nearest base edge)?"""
+        r = self._radius(pid)
+        cs = self.placements[pid].centres[:alive]
+        if edge is not None:
+            w, d = self.board.width, self.board.depth
+            return all(edge_distance(edge, c, w, d) + r <= inches + EPS for c in cs)
+        assert src is not None
+        sc, sr = self.placements[src[0]].centres[: src[1]], self._radius(src[0])
+        return bool(sc) and all(min(math.dist(c, s) for s in sc) - sr + r <= inches + EPS for c in cs)
+
+    def rear_from(self, pid: int, to: Coord) -> Coord:
+        """Where the other models go when the unit of placement ``pid`` is set with its Leading Model at ``to``
+        (8.5.3: behind it, towards where its Leading Model stood; its player's Entry Edge where that is ``to``)."""
+        old = self.placements[pid].centres[0]
+        rear = (old[0] - to[0], old[1] - to[1])
+        return rear if any(rear) else self.rear_of(self.scn.units[self.placements[pid].unit].player)
+
+    def rear_of(self, player: str) -> Coord:
+        """The direction of the player's own Entry Edge (models are set behind their Leading Model)."""
+        return EDGE_REAR[self.edges[player]]

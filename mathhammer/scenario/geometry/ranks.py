@@ -1,0 +1,557 @@
+"""CLOSE RANKS (8.8.1 step 1): a unit Engaged presses into the fight.
+
+CLOSE RANKS (8.8.1 step 1, :meth:`World.close_ranks`; ``[policy] close_ranks``): "Before rolling the dice,
+the Unit may press into the fight". Reading:
+
+* Models in Base-to-Base contact (bases at most ``CONTACT`` = 0.05" apart) with a model of an Engaged
+  enemy unit stay ("physically pinned"); if every model is pinned, nothing moves.
+* The Leading Model is the first other model (placement order) that can end closer to the Engaged units:
+  it moves straight towards the nearest live model of those units, at most 3", stopping in Base-to-Base
+  contact (bases 0.025" apart) or at the last free spot before its way is blocked (8.5.3: off the table
+  or its level's top, a Size 2+ wall other than GRASS, an enemy model, another unit's Ground model, or
+  Within 1" of an enemy Ground unit it is not Engaged with). It passes through its own unit's models.
+* The other models that are not pinned are picked up and set one at a time, nearest to the Engaged
+  units first: at the free spot nearest its old one in Base-to-Base contact with a live Engaged enemy
+  model; else (a model not already Within 1" of an enemy) in Base-to-Base contact with a model of the
+  unit set Within the Engagement Range; else at its old spot; else at the nearest free spot of a
+  hexagonal grid around the Leading Model. If a model finds no spot, nothing moves.
+* In Coherency, as :meth:`World.place` reads it: a spot at most one base spacing + 2" from a model of
+  the unit already set, with a Coherency Link to it (4.4: the line crosses no Size 2+ wall and no other
+  unit's Ground model; it may cross the Engaged enemy models), and Wholly Within 3" of the Leading
+  Model (4.4: "set each remaining model one at a time, Wholly Within 3" of the Leading Model"; one
+  base size, so centres at most 3" apart). A model that finds no such spot in any of the steps above
+  is set by the same steps without the 3" (4.4 would remove it as a casualty: "Any model that cannot
+  find a legal position maintaining the Coherency Link is immediately removed"; not modelled).
+* A free spot: on the table, over the placement's level (``Placement.level`` is kept) and off the
+  footprints a base there may not overlap (as ``place``), overlapping no base (every centre of the
+  other placements and of the Engaged units, removed models included, so that boards read at full
+  strength stay legal), and not Within 1" of an enemy Ground unit that is not Engaged ("cannot bring
+  the Unit into Engagement with new Enemy Units").
+* "Models cannot use this move to Disengage": if the unit would no longer be Engaged (7.2.1) with
+  every unit it was Engaged with, nothing moves.
+* The new placement's order follows the casualty policy and 8.7.5's tiers as ``place`` does (the
+  unit's own order kept, the facing away from the nearest enemy model); its removed models keep their
+  old centres at the end.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...board.engagement import ENGAGEMENT_RANGE, engaged
+from ...board.model import EPS, MM_PER_INCH, Board, Model, Unit
+from ...board.ranks import CONTACT
+from .. import fastranks
+from ..fast import clear_of
+from ..spec import ScenarioUnit
+from .core import (
+    _RING,
+    CLOSE_RANKS_MOVE,
+    COHERENCY_SLACK,
+    GAP,
+    Coord,
+    Placement,
+    _bases_near,
+    _grid_offsets,
+    _GridFallbackError,
+    _grow_box,
+    close_ranks_grid_box,
+    horizontal_coherency,
+)
+from .placement import Placing
+
+
+@dataclass(frozen=True)
+class CloseRanksSetting:
+    """What the Close Ranks search reads (:meth:`CloseRanks._close_ranks`): the unit (``su``, its ``level``, base
+    radius ``r``, live centres ``cent``, ``pinned`` and ``movable`` models), the Engaged models (``FC``/``FR``),
+    the spots in Base-to-Base contact with them (``contact``), the other Ground bases a Coherency Link may not cross
+    (``LOB``/``LOR``), and the tests of a spot (``gaps``, ``foe_gap``, ``free_static``, ``free``, ``passable``;
+    ``seen`` grows the box examined). ``reduced``: only the near units given (the grid fallback raises)."""
+
+    su: ScenarioUnit
+    level: str | None
+    r: float
+    touch: float
+    apart: float
+    cent: list[Coord]
+    FC: np.ndarray
+    FR: np.ndarray
+    pinned: list[bool]
+    movable: list[int]
+    reduced: bool
+    contact: np.ndarray
+    LOB: np.ndarray
+    LOR: np.ndarray
+    gaps: Callable[..., np.ndarray]
+    foe_gap: Callable[[Coord], float]
+    free_static: Callable[[np.ndarray], np.ndarray]
+    free: Callable[..., np.ndarray]
+    passable: Callable[[np.ndarray], np.ndarray]
+    seen: Callable[[np.ndarray], None]
+
+
+class CloseRanks(Placing):
+    """CLOSE RANKS (8.8.1 step 1): a unit Engaged presses into the fight."""
+
+    #: A search to use instead of the compiled one (:func:`fastranks.close_ranks_search`): the tests set the naive
+    #: Python reading (``tests/scenario_naive.py``) to compare the two; it takes the World and a
+    #: :class:`CloseRanksSetting` and returns the Leading Model's end and every model's new centre, or None.
+    reference_search: Callable[[Any, CloseRanksSetting], tuple[Coord, list[Coord]] | None] | None = None
+
+    def close_ranks(
+        self,
+        pid: int,
+        alive: int,
+        foes: tuple[tuple[int, int], ...],
+        others: tuple[int, ...],
+    ) -> int:
+        """8.8.1 step 1 CLOSE RANKS: the unit's placement after pressing into the fight (the module text).
+
+        ``pid``/``alive``: the unit (its first ``alive`` centres); ``foes``: the placements and models
+        left of the Enemy Units it is Engaged with; ``others``: placements of the other units on the
+        table (every centre an obstacle, as in :meth:`place`; an enemy Ground unit there must not come
+        Within 1"). Returns a new placement id, or ``pid`` when nothing can move.
+        """
+        lo, hi, reach = self.close_box(pid, alive, foes)
+        near = others if lo is None or hi is None else self._near_box(others, lo, hi, reach)
+        hit = self.close_ranks_near(pid, alive, foes, near)
+        if isinstance(hit, tuple):
+            glo, ghi = hit
+            hit = self.close_ranks_grid(pid, alive, foes, self._near_box(others, glo, ghi, reach))
+        return hit
+
+    def close_ranks_near(
+        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], near: tuple[int, ...]
+    ) -> int | tuple[np.ndarray, np.ndarray]:
+        """:meth:`close_ranks` with ``near`` the other units near :meth:`close_box` (in their order).
+
+        Returns the new placement id, or, where the move reaches its hexagonal-grid fallback (which
+        looks farther), the box that also holds the grid: the caller then asks
+        :meth:`close_ranks_grid` with the units near that box (within the same reach). Everything
+        before the grid is as with ``near``; the box is convex, so every Coherency Link between two
+        spots in it stays in it.
+        """
+        key = (pid, alive, foes, near)
+        hit = self._close.get(key)
+        if hit is None:
+            try:
+                hit = self._close_memo(pid, alive, foes, near, True)
+            except _GridFallbackError as fallback:
+                lo, hi, _ = self.close_box(pid, alive, foes)
+                assert lo is not None and hi is not None
+                glo, ghi = close_ranks_grid_box(fallback.lead_to, 2 * self._radius(pid) + GAP)
+                hit = -1
+                self._close_lead[key] = (np.minimum(lo, glo), np.maximum(hi, ghi))
+            self._close[key] = hit
+        return self._close_lead[key] if hit < 0 else hit
+
+    def close_ranks_grid(self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], near: tuple[int, ...]) -> int:
+        """:meth:`close_ranks` where it reaches the grid, ``near``: the units near the box
+        :meth:`close_ranks_near` returned."""
+        key = (pid, alive, foes, near)
+        hit = self._close_grid.get(key)
+        if hit is None:
+            hit = self._close_grid[key] = self._close_memo(pid, alive, foes, near, False)
+        return hit
+
+    def _close_memo(
+        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...], reduced: bool
+    ) -> int:
+        """:meth:`_close_ranks`, kept with the box of every spot, path point and Coherency Link it tested
+        against the other units' bases.
+
+        The other bases enter only those tests, and a base farther than its radius + the unit's + 1" from
+        the box cannot change one. So a second call with the same unit, models left, Engaged units and
+        mode, whose other bases near that box are the same, makes every test the same, step by step,
+        and ends the same (the same placement, or the same grid fallback).
+        """
+        base = (pid, alive, foes, reduced)
+        side = self.scn.units[self.placements[pid].unit].player
+        bases: list[tuple[Coord, float, bool, bool]] = []
+        for opid in others:
+            other = self.scn.units[self.placements[opid].unit]
+            rad = self._radius(opid)
+            bases += [(c, rad, other.flying, other.player != side) for c in self.placements[opid].centres]
+        r = self._radius(pid)
+        c = self.content
+
+        def compute() -> tuple[list[float], int | Coord]:
+            box = [math.inf, math.inf, -math.inf, -math.inf]
+            try:
+                return box, self._close_ranks(pid, alive, foes, others, reduced, box)
+            except _GridFallbackError as fallback:
+                return box, fallback.lead_to
+
+        def by_content() -> tuple[object, ...]:  # placement ids are each process's own: a new one goes as its Placement
+            return (c(pid), alive, tuple((c(f), k) for f, k in foes), reduced)
+
+        _, answer = self.memo.boxed(
+            "box:close",
+            base,
+            lambda box: _bases_near(bases, box, r),
+            compute,
+            by_content,
+            to_shared=lambda a: self.placements[a] if isinstance(a, int) else a,
+            from_shared=lambda kept: self._intern(kept) if isinstance(kept, Placement) else kept,
+        )
+        if isinstance(answer, tuple):
+            raise _GridFallbackError(answer)
+        return answer  # type: ignore[no-any-return]
+
+    def close_box(
+        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...]
+    ) -> tuple[np.ndarray | None, np.ndarray | None, float]:
+        """:meth:`_close_box`, cached."""
+        key = (pid, alive, foes)
+        hit = self._close_boxes.get(key)
+        if hit is None:
+            hit = self._close_boxes[key] = self._close_box(pid, alive, foes)
+        return hit
+
+    def _close_box(
+        self, pid: int, alive: int, foes: tuple[tuple[int, int], ...]
+    ) -> tuple[np.ndarray | None, np.ndarray | None, float]:
+        """The box holding every spot :meth:`_close_ranks` looks at short of its grid fallback, and the
+        reach (less a base's radius) from it within which another unit's base can matter.
+
+        Every such spot (the Leading Model's path, Base-to-Base rings around the Engaged models and
+        around the unit's models Within 1" of them, old spots) has its centre in the box of the unit's
+        and the Engaged models' centres grown by ``grow``; a base elsewhere can touch such a spot, a
+        path or a Coherency Link, or be Within 1" of one, only if its centre is within
+        ``r + its radius + 1"`` of that box. The cache keys keep only these units.
+        """
+        p = self.placements[pid]
+        r = self._radius(pid)
+        pts = list(p.centres[:alive])
+        fr = 0.0
+        for fpid, fk in foes:
+            pts.extend(self.placements[fpid].centres[:fk])
+            fr = max(fr, self._radius(fpid))
+        reach = r + ENGAGEMENT_RANGE + 0.01
+        if not pts:
+            return None, None, reach
+        xy = np.asarray(pts, dtype=float)
+        grow = max(CLOSE_RANKS_MOVE, fr + 3 * r + ENGAGEMENT_RANGE + CONTACT) + 0.01
+        return xy.min(axis=0) - grow, xy.max(axis=0) + grow, reach
+
+    def _close_ranks(
+        self,
+        pid: int,
+        alive: int,
+        foes: tuple[tuple[int, int], ...],
+        others: tuple[int, ...],
+        reduced: bool,
+        box: list[float] | None = None,
+    ) -> int:
+        """:meth:`close_ranks` uncached; ``reduced``: ``others`` holds only the near ones (raises
+        :class:`_GridFallbackError` where the grid fallback is reached); ``box`` ([x0, y0, x1, y1]): grown
+        to hold every point and Coherency Link tested against the bases of ``others``."""
+
+        def seen(pts: np.ndarray) -> None:
+            if box is not None:
+                _grow_box(box, pts)
+
+        p = self.placements[pid]
+        su = self.scn.units[p.unit]
+        if su.flying or alive <= 0:
+            return pid
+        level = p.level
+        through = self.mobility[p.unit][0]  # Raptor Strain: through IMPASSABLE TERRAIN of Size 4 or less
+        r = su.base_mm / MM_PER_INCH / 2
+        touch = CONTACT / 2  # a spot set in Base-to-Base contact: bases 0.025" apart
+        apart = CONTACT / 2 - 1e-3  # no two bases closer than this (never overlapping)
+        cent: list[Coord] = list(p.centres[:alive])
+        fc_l: list[Coord] = []
+        fr_l: list[float] = []
+        for fpid, fk in foes:  # live models of the Engaged enemy units
+            fp = self.placements[fpid]
+            frad = self.scn.units[fp.unit].base_mm / MM_PER_INCH / 2
+            fc_l.extend(fp.centres[:fk])
+            fr_l.extend([frad] * len(fp.centres[:fk]))
+        oc_l: list[Coord] = []
+        or_l: list[float] = []
+        ofly: list[bool] = []
+        oen: list[bool] = []
+        for opid in others:  # other units' bases (every centre, as in ``place``)
+            op = self.placements[opid]
+            other = self.scn.units[op.unit]
+            orad = other.base_mm / MM_PER_INCH / 2
+            for c in op.centres:
+                oc_l.append(c)
+                or_l.append(orad)
+                ofly.append(other.flying)
+                oen.append(other.player != su.player and not other.flying)
+        if not fc_l:
+            return pid
+        FC, FR = np.asarray(fc_l, dtype=float).reshape(-1, 2), np.asarray(fr_l)
+        # every centre of the placements is kept clear (the removed models' too): boards read with a unit at
+        # full strength (``Simulation._local_state``) stay legal
+        ghosts = [(c, self._radius(fpid)) for fpid, fk in foes for c in self.placements[fpid].centres[fk:]]
+        ghosts += [(c, r) for c in p.centres[alive:]]
+        GC = np.asarray([c for c, _ in ghosts], dtype=float).reshape(-1, 2)
+        GR = np.asarray([g for _, g in ghosts])
+        OC, OR = np.asarray(oc_l, dtype=float).reshape(-1, 2), np.asarray(or_l)
+        OFLY, OEN = np.asarray(ofly, dtype=bool), np.asarray(oen, dtype=bool)
+
+        def gaps(pts: np.ndarray, cs: np.ndarray, rs: np.ndarray | float) -> np.ndarray:
+            """Edge gaps, points x bases."""
+            if cs.size == 0:
+                return np.full((pts.shape[0], 0), np.inf)
+            return np.sqrt(((pts[:, None, :] - cs[None, :, :]) ** 2).sum(axis=2)) - r - rs
+
+        foe_gaps: dict[Coord, float] = {}
+
+        def foe_gap(c: Coord) -> float:
+            hit = foe_gaps.get(c)
+            if hit is None:
+                hit = foe_gaps[c] = float(gaps(np.asarray([c]), FC, FR).min())
+            return hit
+
+        cent_gaps = gaps(np.asarray(cent, dtype=float).reshape(-1, 2), FC, FR)  # the unit's models x Engaged models
+        for c, g in zip(cent, cent_gaps.min(axis=1).tolist(), strict=True):
+            foe_gaps[c] = g
+        pinned = [foe_gap(c) <= CONTACT + EPS for c in cent]
+        movable = [i for i in range(alive) if not pinned[i]]
+        if not movable:
+            return pid
+        before = self._engaged_before.get((pid, alive, foes))
+        if before is None:
+            before = self._engaged_before[(pid, alive, foes)] = self._engaged_foes(su, cent, level, foes)
+        if not before:
+            return pid
+
+        # every base a spot must keep ``apart`` from (the Engaged models, the removed ones', the other units'), and
+        # those of enemies it must not come Within 1" of; for the Leading Model's way, those it may not cross
+        all_c = np.concatenate([FC, GC, OC]).reshape(-1, 2)
+        all_r = np.concatenate([FR, GR, OR]).astype(float)
+        all_solid = np.ones(len(all_r), dtype=bool)
+        all_enemy = np.concatenate([np.zeros(len(FR) + len(GR), dtype=bool), OEN])
+        way_c = np.concatenate([FC, OC]).reshape(-1, 2)
+        way_r = np.concatenate([FR, OR]).astype(float)
+        way_solid = np.concatenate([np.ones(len(FR), dtype=bool), ~OFLY])
+        way_enemy = np.concatenate([np.zeros(len(FR), dtype=bool), OEN])
+        ones, zeros = np.ones(alive, dtype=bool), np.zeros(alive, dtype=bool)  # flags for the unit's own bases
+        # spots in Base-to-Base contact with the Engaged models; the other Ground units' bases a Link may not cross
+        contact = (FC[:, None, :] + (r + FR + touch)[:, None, None] * _RING[None, :, :]).reshape(-1, 2)
+        LOB = OC[~OFLY] if OC.size else OC
+        LOR = OR[~OFLY] if OC.size else OR
+
+        def free_static(pts: np.ndarray) -> np.ndarray:
+            """Legal end spots as far as the other units and the terrain go: on the table/level, off terrain,
+            on no other base, not Within 1" of a new enemy (the unit's own models: :func:`free`)."""
+            seen(pts)
+            ok = clear_of(pts, all_c, all_r, r, apart, all_solid, ENGAGEMENT_RANGE + EPS, all_enemy)
+            idx = np.flatnonzero(ok)
+            if idx.size:
+                ok[idx] = self._terrain_ok(pts[idx], r, level)
+            return ok
+
+        def free(pts: np.ndarray, mine: list[Coord], static: np.ndarray | None = None) -> np.ndarray:
+            """Legal end spots: :func:`free_static` (``static``: already known) and on none of ``mine``."""
+            ok = free_static(pts) if static is None else static.copy()
+            if mine and ok.any():
+                m = len(mine)
+                ok &= clear_of(pts, np.asarray(mine, dtype=float), np.full(m, r), r, apart, ones[:m], 0.0, zeros[:m])
+            return ok
+
+        def passable(pts: np.ndarray) -> np.ndarray:
+            """The Leading Model's base on its way (8.5.3 step 1): no Size 2+ wall, enemy or other unit's model."""
+            seen(pts)
+            ok = clear_of(pts, way_c, way_r, r, 0.0, way_solid, ENGAGEMENT_RANGE + EPS, way_enemy)
+            return ok & self._terrain_ok(pts, r, level, walls_only=True, through=through)
+
+        got = (
+            self._close_ranks_compiled(
+                su,
+                level,
+                through,
+                r,
+                touch,
+                apart,
+                cent,
+                cent_gaps,
+                FC,
+                FR,
+                (all_c, all_r, all_solid, all_enemy),
+                (way_c, way_r, way_solid, way_enemy),
+                (LOB, LOR),
+                contact,
+                pinned,
+                movable,
+                foe_gap,
+                reduced,
+                box,
+            )
+            if self.reference_search is None
+            else self.reference_search(
+                self,
+                CloseRanksSetting(
+                    su=su,
+                    level=level,
+                    r=r,
+                    touch=touch,
+                    apart=apart,
+                    cent=cent,
+                    FC=FC,
+                    FR=FR,
+                    pinned=pinned,
+                    movable=movable,
+                    reduced=reduced,
+                    contact=contact,
+                    LOB=LOB,
+                    LOR=LOR,
+                    gaps=gaps,
+                    foe_gap=foe_gap,
+                    free_static=free_static,
+                    free=free,
+                    passable=passable,
+                    seen=seen,
+                ),
+            )
+        )
+        if got is None:
+            return pid
+        lead_to, final = got
+        # "Models cannot use this move to Disengage from other Enemy Units"
+        if self._engaged_foes(su, final, level, foes) != before:
+            return pid
+        near = FC[int(np.argmin(gaps(np.asarray([lead_to]), FC, FR)[0]))]
+        away = (lead_to[0] - float(near[0]), lead_to[1] - float(near[1]))
+        norm = math.hypot(*away) or 1.0
+        fm = [(self.placements[fpid].unit, c, fr) for (fpid, fk) in foes for c, fr in self._foe_models(fpid, fk)]
+        order = self._casualty_order(final, (away[0] / norm, away[1] / norm), r, fm)
+        placement = Placement(su.id, (*order, *p.centres[alive:]), level)
+        result = self._pid.get(placement)
+        if result is None:
+            self.placements.append(placement)
+            result = self._pid[placement] = len(self.placements) - 1
+        return result
+
+    def _close_ranks_compiled(
+        self,
+        su: ScenarioUnit,
+        level: str | None,
+        through: int,
+        r: float,
+        touch: float,
+        apart: float,
+        cent: list[Coord],
+        cent_gaps: np.ndarray,
+        fc: np.ndarray,
+        fr: np.ndarray,
+        solid_bases: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        way_bases: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        link_bases: tuple[np.ndarray, np.ndarray],
+        contact: np.ndarray,
+        pinned: list[bool],
+        movable: list[int],
+        foe_gap: Callable[[Coord], float],
+        reduced: bool,
+        box: list[float] | None,
+    ) -> tuple[Coord, list[Coord]] | None:
+        """:meth:`_close_ranks`'s search by :func:`fastranks.close_ranks_search` (the same answers as its Python
+        reading, ``search``): the Leading Model's end and the new centres, or None (no move); raises
+        :class:`_GridFallbackError` as the reading does."""
+        # per movable model, in order: its nearest Engaged enemy model, the distance to it and the gap
+        lead_j = np.argmin(cent_gaps[movable], axis=1)
+        lead_gap = cent_gaps[movable, lead_j]
+        lead_d = []
+        for i, j0 in zip(movable, lead_j.tolist(), strict=True):
+            x = fc[j0] - np.asarray(cent[i])
+            lead_d.append(math.sqrt(x.dot(x)))  # np.linalg.norm(x), the same double
+        order = sorted(movable, key=lambda i: (round(foe_gap(cent[i]), 6), i))
+        lob, lor = link_bases
+        if level is not None:
+            top_v, top_r, _, _ = self._pack(("top", level), lambda: [self._top(level)])
+        else:
+            top_v, top_r = np.zeros((0, 2)), np.zeros(1, dtype=np.int64)
+        blk = self._pack(("blockers", level), lambda: self._level_blockers(level))
+        thr = self._pack(("walls", level, through), lambda: self._walls(level, through))
+        walls = self._pack(("walls", level, 0), lambda: self._walls(level))
+        seen = np.array([math.inf, math.inf, -math.inf, -math.inf])
+        status, _, lx, ly, new = fastranks.close_ranks_search(
+            np.asarray(cent, dtype=float).reshape(-1, 2),
+            np.asarray(pinned, dtype=bool),
+            np.asarray(movable, dtype=np.int64),
+            lead_j.astype(np.int64),
+            np.asarray(lead_d, dtype=float),
+            np.ascontiguousarray(lead_gap, dtype=float),
+            np.asarray(order, dtype=np.int64),
+            r,
+            touch,
+            apart,
+            ENGAGEMENT_RANGE + EPS,
+            CLOSE_RANKS_MOVE,
+            fc,
+            fr,
+            solid_bases,
+            way_bases,
+            (float(self.board.width), float(self.board.depth), EPS, top_v, top_r, level is not None),
+            blk,
+            thr,
+            (*walls, np.ascontiguousarray(lob, dtype=float).reshape(-1, 2), np.ascontiguousarray(lor, dtype=float)),
+            2 * r + GAP + COHERENCY_SLACK + EPS,
+            horizontal_coherency(su) + EPS,
+            _RING,
+            2 * r + touch,
+            contact,
+            np.ascontiguousarray(_grid_offsets(2 * r + GAP)),
+            reduced,
+            seen,
+        )
+        if box is not None and seen[0] <= seen[2]:
+            _grow_box(box, seen.reshape(2, 2))
+        lead_to = (float(lx), float(ly))
+        if status == fastranks.GRID:
+            raise _GridFallbackError(lead_to)
+        if status == fastranks.NO_MOVE:
+            return None
+        return lead_to, [(float(x), float(y)) for x, y in new.tolist()]
+
+    def _foe_models(self, fpid: int, fk: int) -> list[tuple[Coord, float]]:
+        fp = self.placements[fpid]
+        frad = self.scn.units[fp.unit].base_mm / MM_PER_INCH / 2
+        return [(c, frad) for c in fp.centres[:fk]]
+
+    def _engaged_foes(
+        self, su: ScenarioUnit, centres: list[Coord], level: str | None, foes: tuple[tuple[int, int], ...]
+    ) -> frozenset[str]:
+        """The units of ``foes`` that a unit with models at ``centres`` is Engaged with (7.2.1)."""
+        return self.memo.ask(  # type: ignore[no-any-return]
+            lambda: ("engaged", su.id, tuple(centres), level, tuple((self.content(f), k) for f, k in foes)),
+            lambda: self._read_engaged_foes(su, centres, level, foes),
+        )
+
+    def _read_engaged_foes(
+        self, su: ScenarioUnit, centres: list[Coord], level: str | None, foes: tuple[tuple[int, int], ...]
+    ) -> frozenset[str]:
+        r = su.base_mm / MM_PER_INCH / 2
+        mc = np.asarray(centres, dtype=float)
+        pairs: list[tuple[Unit, list[tuple[int, int]]]] = []
+        need: set[int] = set()
+        for fpid, fk in foes:
+            fp = self.placements[fpid]
+            fu = self.scn.units[fp.unit]
+            models = self._models_of(fpid)[:fk]
+            if not models:
+                continue
+            fc = np.asarray(fp.centres[:fk], dtype=float)
+            g = np.sqrt(((mc[:, None, :] - fc[None, :, :]) ** 2).sum(axis=2)) - r - self._radius(fpid)
+            near = [(int(i), int(j)) for i, j in np.argwhere(g <= ENGAGEMENT_RANGE + 1e-3)]  # may be Within 1"
+            pairs.append((Unit(fu.id, fu.player, models), near))
+            need |= {i for i, _ in near}
+        if not need:
+            return frozenset()
+        mine = {
+            i: Model(f"{su.id}.{i + 1}", centres[i][0], centres[i][1], su.base_mm, su.size, stands_on=level)
+            for i in sorted(need)
+        }
+        units = (Unit(su.id, su.player, tuple(mine.values())), *(u for u, _ in pairs))
+        b = Board.trusted(self.board.width, self.board.depth, self.board.terrain, units)
+        return frozenset(u.id for u, near in pairs if any(engaged(b, mine[i], u.models[j]) for i, j in near))

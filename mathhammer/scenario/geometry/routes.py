@@ -1,0 +1,249 @@
+"""Routes and levels: the level of a point, a Leading Model's way between levels (8.5.3, part 11).
+
+Moves between levels (:meth:`World.route`, for ``scenario check``): 8.5.3 "The Leading Model cannot
+change elevation unless it passes through an ACCESS POINT" and "Measure the actual path travelled".
+Reading (simpler than the Charge's path search, :mod:`mathhammer.board.charge`): the Leading Model's
+centre goes in straight lines on each level (walls and bases on the way are not looked at, as for a
+Move on one level) and changes level only by passing an ACCESS POINT of the piece it climbs or
+leaves (a point, or a segment sampled every ``PORTAL_STEP``), from there onto the nearest point of
+the piece's top; each pass adds the piece's ``height`` (the climb counts, as in
+:mod:`mathhammer.board.charge`; a piece without a ``height`` is refused, not guessed). A piece
+without ACCESS POINTs is IMPASSABLE TERRAIN (part 11): no route onto or off it, but for a unit with Raptor
+Strain ("change elevation without using ACCESS POINTS"), which climbs anywhere on a piece's edge. A Deploy starts at
+the Entry Edge (8.5.5); FAQ v1.0: "If High Ground physically touches the player's Entry Edge, the
+unit can be deployed directly on that terrain", read as: the top of a piece whose footprint touches
+the Entry Edge is entered from the edge without an ACCESS POINT or a climb. A Flying unit "ignores
+elevation. It does not use Access Points" and "moves point-to-point, measuring horizontally".
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from functools import cached_property
+
+import numpy as np
+import shapely
+from shapely.geometry import Point
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import nearest_points
+
+from ...board.charge import crossings
+from ...board.engagement import ENGAGEMENT_RANGE
+from ...board.model import EPS, Terrain, shape_bounds
+from .core import (
+    GAP,
+    BoardState,
+    Coord,
+    Route,
+    edge_distance,
+)
+
+
+class Routes(BoardState):
+    """Routes and levels: the level of a point, a Leading Model's way between levels (8.5.3, part 11)."""
+
+    # ---------------------------------------------------------------- levels
+    @cached_property
+    def surfaces(self) -> dict[str, Terrain]:
+        """The pieces a model can stand on (a horizontal top, ``surface = true``)."""
+        return {t.id: t for t in self.board.terrain if t.surface}
+
+    def level_at(self, point: Coord) -> str | None:
+        """The highest piece with a horizontal top whose footprint holds ``point``, or None (the playmat)."""
+        key = (round(point[0], 6), round(point[1], 6))
+        if key in self._levels:
+            return self._levels[key]
+        best: str | None = None
+        depth = 0
+        here = Point(point)
+        for t in self.surfaces.values():
+            if self._top(t.id).contains(here):
+                d = len(self.board.stack(t.id))
+                if d > depth:
+                    best, depth = t.id, d
+        self._levels[key] = best
+        return best
+
+    def _level_blockers(self, level: str | None) -> list[BaseGeometry]:
+        """Footprints a base on ``level`` may not overlap: every piece but the Tokens and those under it."""
+        hit = self._blockers.get(level)
+        if hit is None:
+            under = {p.id for p in self.board.stack(level)}
+            hit = self._blockers[level] = [t.polygon for t in self.board.terrain if not t.token and t.id not in under]
+            for g in hit:
+                shapely.prepare(g)
+        return hit
+
+    def _top(self, level: str) -> BaseGeometry:
+        """Where a base centre on the piece ``level`` may be: over its footprint."""
+        hit = self._tops.get(level)
+        if hit is None:
+            hit = self._tops[level] = self.board.pieces[level].polygon.buffer(EPS)
+            shapely.prepare(hit)
+        return hit
+
+    # ---------------------------------------------------------------- moves between levels
+    def route(
+        self,
+        start: Coord | None,
+        start_level: str | None,
+        end: Coord,
+        end_level: str | None,
+        *,
+        edge: str | None = None,
+        flying: bool = False,
+        free_climb: bool = False,
+    ) -> Route:
+        """The shortest way of the Leading Model's centre from ``start`` to ``end`` (the module text).
+
+        ``start`` None: a Deploy from the Entry Edge ``edge`` (8.5.5; the length is then the
+        distance of ``end`` from the edge plus the climbs, as ``scenario check`` measures a Deploy).
+        Levels change only through ACCESS POINTs (8.5.3), each adding the piece's ``height``; with ``free_climb``
+        (Raptor Strain: "change elevation without using ACCESS POINTS") anywhere on a piece's edge, sampled every
+        :data:`~mathhammer.board.charge.CLIMB_STEP` inches.
+        """
+        w, d = self.board.width, self.board.depth
+        if flying:  # FLYING: "ignores elevation", "moves point-to-point, measuring horizontally"
+            if start is None:
+                return Route(edge_distance(edge or "south", end, w, d))
+            return Route(math.dist(start, end))
+        # nodes: (level, point); 0 the start (a Deploy: the Entry Edge), 1 the end
+        nodes: list[tuple[str | None, Coord]] = [(start_level, start or end), (end_level, end)]
+        links: dict[int, list[tuple[int, float, str]]] = {}
+        for piece in self.surfaces.values():
+            for x in crossings(piece, free_climb):
+                up = nearest_points(piece.polygon, Point(x))[0]
+                up_xy = (float(up.x), float(up.y))
+                lo, hi = len(nodes), len(nodes) + 1
+                nodes.append((piece.stands_on, x))
+                nodes.append((piece.id, up_xy))
+                cost = math.dist(x, up_xy) + (piece.height or 0.0)
+                links.setdefault(lo, []).append((hi, cost, piece.id))
+                links.setdefault(hi, []).append((lo, cost, piece.id))
+        # a Deploy enters the playmat, or (FAQ v1.0) the top of a piece touching the Entry Edge
+        entry: set[str | None] = {None}
+        if start is None:
+            line = {
+                "south": ((0.0, 0.0), (w, 0.0)),
+                "north": ((0.0, d), (w, d)),
+                "west": ((0.0, 0.0), (0.0, d)),
+                "east": ((w, 0.0), (w, d)),
+            }[edge or "south"]
+            edge_line = shapely.LineString(line)
+            entry |= {t.id for t in self.surfaces.values() if t.polygon.distance(edge_line) <= EPS}
+
+        def leg(i: int, j: int) -> float | None:
+            """A straight move from node i to node j on one level, or None."""
+            if i == 0 and start is None:
+                return edge_distance(edge or "south", nodes[j][1], w, d) if nodes[j][0] in entry else None
+            if nodes[i][0] != nodes[j][0]:
+                return None
+            return math.dist(nodes[i][1], nodes[j][1])
+
+        dist = [math.inf] * len(nodes)
+        prev: list[tuple[int, str | None]] = [(-1, None)] * len(nodes)
+        dist[0] = 0.0
+        heap = [(0.0, 0)]
+        done = [False] * len(nodes)
+        while heap:
+            dd, i = heapq.heappop(heap)
+            if done[i]:
+                continue
+            done[i] = True
+            if i == 1:
+                break
+            steps: list[tuple[int, float, str | None]] = [
+                (j, c, None) for j in range(1, len(nodes)) if not done[j] and (c := leg(i, j)) is not None
+            ]
+            steps += [(j, c, p) for j, c, p in links.get(i, ()) if not done[j]]
+            for j, c, p in steps:
+                if dd + c < dist[j] - 1e-12:
+                    dist[j] = dd + c
+                    prev[j] = (i, p)
+                    heapq.heappush(heap, (dist[j], j))
+        if math.isinf(dist[1]):
+            return Route(math.inf)
+        via: list[str] = []
+        k = 1
+        while k > 0:
+            k, p = prev[k]
+            if p is not None:
+                via.append(p)
+        via.reverse()
+        climb = sum(self.board.pieces[p].height or 0.0 for p in via)
+        no_height = tuple(dict.fromkeys(p for p in via if self.board.pieces[p].height is None))
+        return Route(dist[1], climb, tuple(via), no_height)
+
+    # ---------------------------------------------------------------- placing
+    def _blocked(
+        self,
+        centre: Coord,
+        r: float,
+        others: list[tuple[Coord, float, bool]],
+        enemy_free: bool,
+        level: str | None = None,
+    ) -> bool:
+        b = self.board
+        x, y = centre
+        if x - r < -EPS or y - r < -EPS or x + r > b.width + EPS or y + r > b.depth + EPS:
+            return True
+        if level is not None and not self._top(level).contains(Point(centre)):
+            return True  # FAQ v1.0 (Wobbly Model Syndrome): the centre stays over the piece
+        # only pieces whose box meets the disc's box can meet the disc (its polygon lies in that box)
+        near = []
+        for poly in self._level_blockers(level):
+            x0, y0, x1, y1 = shape_bounds(poly)
+            if x0 <= x + r and x - r <= x1 and y0 <= y + r and y - r <= y1:
+                near.append(poly)
+        if near:
+            disc = Point(centre).buffer(r, quad_segs=8)
+            if any(poly.intersects(disc) for poly in near):
+                return True
+        for (ox, oy), orad, enemy in others:
+            gap = math.dist(centre, (ox, oy)) - r - orad
+            if gap < GAP / 2:
+                return True
+            if enemy and enemy_free and gap <= ENGAGEMENT_RANGE + EPS:
+                return True
+        return False
+
+    # ---------------------------------------------------------------- Close Ranks (8.8.1 step 1)
+    def _walls(self, level: str | None, through: int = 0) -> list[BaseGeometry]:
+        """Footprints the Leading Model cannot move through on ``level`` (8.5.3: Size 2+, GRASS excepted; ``through``:
+        but IMPASSABLE TERRAIN of this Size or less, Raptor Strain)."""
+        under = {p.id for p in self.board.stack(level)}
+        return [
+            t.polygon
+            for t in self.board.terrain
+            if t.size >= 2
+            and not t.grass
+            and not t.token
+            and t.id not in under
+            and not (t.size <= through and not t.access_points)
+        ]
+
+    def _terrain_ok(
+        self, pts: np.ndarray, r: float, level: str | None, walls_only: bool = False, through: int = 0
+    ) -> np.ndarray:
+        """Per point (rows of ``pts``): a base of radius ``r`` there is on the table and (on ``level``) centred
+        over the piece's top, and clear of the footprints it may not overlap (``walls_only``: only those
+        the Leading Model cannot move through, :meth:`_walls` with ``through``)."""
+        b = self.board
+        x, y = pts[:, 0], pts[:, 1]
+        ok = (x - r >= -EPS) & (y - r >= -EPS) & (x + r <= b.width + EPS) & (y + r <= b.depth + EPS)
+        if not ok.any():
+            return ok
+        if level is not None:
+            ok &= shapely.contains_xy(self._top(level), x, y)
+        geo: np.ndarray | None = None
+        plo, phi = pts.min(axis=0), pts.max(axis=0)
+        for poly in self._walls(level, through) if walls_only else self._level_blockers(level):
+            x0, y0, x1, y1 = shape_bounds(poly)
+            # the footprint's box farther than r from the points' box: no point is within r of it
+            if x0 - phi[0] > r + 1e-6 or plo[0] - x1 > r + 1e-6 or y0 - phi[1] > r + 1e-6 or plo[1] - y1 > r + 1e-6:
+                continue
+            if geo is None:
+                geo = shapely.points(pts)
+            ok &= shapely.distance(poly, geo) > r + 1e-9
+        return ok
