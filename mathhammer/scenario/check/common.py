@@ -10,9 +10,11 @@ from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...starcraft.schema import Ability, Effect
 from ..abilities import (
+    CHARGE_KINDS,
     Found,
     Purse,
     counts_for_pool,
+    has_impact,
     is_structure,
     loadout_with,
     repeatable,
@@ -201,6 +203,29 @@ def _pid_in_enemy_zone(world: World, unit: str, player: str, pid: int) -> bool:
     depth = world.scn.deployment.zone_depth
     width, length = world.scn.board.width, world.scn.board.depth
     return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in world.placements[pid].centres)
+
+
+def _resolved_on_deploy(abil: Ability) -> bool:
+    """A Passive ability planned in ``use``: resolved as the unit Deploys (Burrow Ambush, Rapid Reinforcements: a
+    ``deploy_place`` effect)."""
+    return any(e.kind == "deploy_place" for e in abil.effects)
+
+
+def _charge_only(scn: Scenario, act: Activation, abil: Ability) -> str:
+    """The warning for an ability used that acts only on a Charge (8.7.7: a Charge Roll or IMPACT) where the
+    simulation ignores it (no Charge; IMPACT changed for a unit that resolves none), or ""."""
+    if not abil.effects or not all(e.kind in CHARGE_KINDS for e in abil.effects):
+        return ""
+    if act.action != "charge":
+        return (
+            f"use: {abil.name!r} acts on a Charge (8.7.7); this {act.action} makes none, so the simulation ignores it"
+        )
+    if all(e.kind != "charge_roll" for e in abil.effects) and not has_impact(scn.units[act.unit]):
+        return (
+            f"use: {abil.name!r} changes IMPACT; {act.unit!r} resolves none after a Charge, so the simulation "
+            "ignores it"
+        )
+    return ""
 
 
 def _trigger(say: Say, act: Activation, at: str, a: Ability, what: str, where: str, text: bool = True) -> None:
