@@ -44,9 +44,8 @@ class _State:
         self.problems: list[str] = []
         self.pos: dict[str, int] = {}  # planned placement of each unit on the table
         self.once: dict[tuple[str, ...], str] = {}  # limits printed on an ability ("Once per Game"): first use
-        self.down: set[str] = (
-            set()
-        )  # units with the Burrowed Status at this point of the plan (a Status stays, part 11)
+        # units with the Burrowed Status at this point of the plan (a Status stays, part 11)
+        self.down: set[str] = set()
         self.tumors: list[tuple[tuple[float, float], str]] = []  # Creep Tumor tokens set so far (centre, player)
         self.seen_by: list[tuple[tuple[float, float], str, float]] = []  # detection's Faction Indicators this Round
         self.summoned_at: dict[str, tuple[int, str]] = {}  # Summoned Units set by the plan: (Round, Phase) set in
@@ -65,9 +64,8 @@ class _State:
         self.fields_now: list[tuple[tuple[float, float], int]] = []  # Force Fields set this Round: centre, Size limit
         self.closed: list[tuple[str, str]] = []  # (table edge, the player who closes it) this Round: Comsat Station
         self.on_unit: dict[tuple[str, str], Ability] = {}  # an enemy's ability on a unit's weapons (Optical Flare)
-        self.disengaged: dict[
-            str, tuple[bool, str]
-        ] = {}  # units that Disengaged this Round: (never Tactical Mass, why)
+        # units that Disengaged this Round: (never Tactical Mass, why)
+        self.disengaged: dict[str, tuple[bool, str]] = {}
 
     def say(self, act: Activation, msg: str) -> None:
         self.problems.append(

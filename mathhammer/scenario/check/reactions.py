@@ -25,17 +25,7 @@ class ReactionChecks(CardChecks):
     def _check_reactions(self, act: Activation) -> None:
         """10.4: the Reactions planned in ``act`` (``react``); ``pos``: the units on the table before it; ``taken``: the
         once-per-Round cost reductions used this Round (:func:`cost_discount`)."""
-        scn, world, say, warn, pos, purses, used, once, taken = (
-            self.scn,
-            self.world,
-            self.say,
-            self.warn,
-            self.pos,
-            self.purses,
-            self.used,
-            self.once,
-            self.taken,
-        )
+        scn, say = self.scn, self.say
         by_player: dict[str, str] = {}
         for i, rx in enumerate(act.react):
             at = f"react[{i}] ({rx.player}, {rx.unit} {rx.use!r})"
@@ -57,32 +47,33 @@ class ReactionChecks(CardChecks):
                 )
                 continue
             by_player[rx.player] = a.name
-            if rx.unit not in pos:
+            if rx.unit not in self.pos:
                 say(act, f"{at}: {rx.unit!r} is in Reserves: a unit in Reserves uses no abilities (10.4, FAQ v1.0)")
                 continue
             if a.phase not in (act.phase, "any"):
                 say(act, f"{at}: {a.name!r} is used in the {a.phase.title()} Phase, not the {PHASE_TITLE[act.phase]}")
-            if _again(used, rx.unit, a):
+            if _again(self.used, rx.unit, a):
                 say(
                     act,
                     f"{at}: {a.name!r} a second time this Round for {rx.unit!r} (10.4: once per Round per unit "
                     "unless REPEATABLE)",
                 )
-            over = _printed_limit(found, rx.unit, rx.player, act.round, act.where, once)
+            over = _printed_limit(found, rx.unit, rx.player, act.round, act.where, self.once)
             if over:
                 say(act, f"{at}: {over}")
             tag = needs_tag(a) if found.card else ""
             if tag and tag not in scn.units[rx.unit].unit.card.combat_tags:
                 say(act, f"{at}: {a.name!r} ({found.card}) is for a Friendly {tag} Unit; {rx.unit!r} is not")
             if not any(f.paid_at_use and f.match(a) is not None for f in REACTION_FAMILIES):  # (else: before the use)
-                why = purses[rx.player].pay(found, (), cost_discount(scn, world, pos, rx.unit, found, None, taken))
+                off = cost_discount(scn, self.world, self.pos, rx.unit, found, None, self.taken)
+                why = self.purses[rx.player].pay(found, (), off)
                 if why:
                     say(act, f"{at}: {why}")
             own = rx.player == act.player
 
             fam = next((f for f in REACTION_FAMILIES if f.match(a) is not None), None)
             if fam is None:
-                warn(
+                self.warn(
                     act,
                     f"{at}: {a.name!r} has no modelled effect (no machine-readable combat effect); "
                     "the simulation ignores it",

@@ -54,7 +54,7 @@ class PlanCheck(ReactionChecks):
         self.on_unit = {}
         self.disengaged = {}
         self.pool = scn.mission.supply_pool(rnd)
-        self.round_start(rnd)  # each card family's (cards.FAMILIES)
+        self.round_start(rnd)  # each card family's (card_families.FAMILIES)
         for phase in PHASES:
             if phase != "movement":
                 self.exposed.update(pos)
@@ -103,7 +103,7 @@ class PlanCheck(ReactionChecks):
         if self.after_reactions(act, engaged_now):  # the Burrowed Status, an extra Move
             p_now, a_now = self.state()
         self._check_token(act)
-        if self.card_checks(act):  # the checks of the card families whose effect kinds are used (cards.FAMILIES)
+        if self.card_checks(act):  # the families whose effect kinds are used (card_families.FAMILIES)
             return
         if self.before_action(act, engaged_now):  # PLACE
             p_now, a_now = self.state()
@@ -141,17 +141,7 @@ class PlanCheck(ReactionChecks):
 
     def _use(self, act: Activation, rx_off: dict[str, int]) -> None:
         """The Active abilities of ``use`` (chapter 10, 10.5)."""
-        scn, world, pos, say, warn, purses, used, once, taken = (
-            self.scn,
-            self.world,
-            self.pos,
-            self.say,
-            self.warn,
-            self.purses,
-            self.used,
-            self.once,
-            self.taken,
-        )
+        scn, say = self.scn, self.say
         su, player, phase = scn.units[act.unit], act.player, act.phase
         for name in act.use:
             found = find(scn, act.unit, name)
@@ -182,7 +172,7 @@ class PlanCheck(ReactionChecks):
                 )
             if act.action == "deploy" and not _from_reserves(su, abil):
                 say(act, f"use: {abil.name!r}: a unit in Reserves uses no abilities (8.5.5, FAQ v1.0)")
-            if _again(used, act.unit, abil):
+            if _again(self.used, act.unit, abil):
                 say(
                     act,
                     f"use: {abil.name!r} a second time this Round "
@@ -190,17 +180,17 @@ class PlanCheck(ReactionChecks):
                     + (", however many copies of the card, 10.2" if found.card else "")
                     + ")",
                 )
-            over = _printed_limit(found, act.unit, player, act.round, act.where, once)
+            over = _printed_limit(found, act.unit, player, act.round, act.where, self.once)
             if over:
                 say(act, f"use: {over}")
             if not abil.effects:
-                warn(
+                self.warn(
                     act,
                     f"use: {abil.name!r} has no modelled effect (no machine-readable effect); "
                     "the simulation ignores it",
                 )
             elif msg := _charge_only(scn, act, abil):
-                warn(act, msg)
+                self.warn(act, msg)
             self.use_ok(act, found)  # each card family's (the Burrowed Status)
             tag = needs_tag(abil) if found.card else ""
             if tag and tag not in su.unit.card.combat_tags:
@@ -216,8 +206,8 @@ class PlanCheck(ReactionChecks):
             for o in act.options if priced else ():
                 if o not in priced:
                     say(act, f"options: got {o!r}; allowed: {', '.join(map(repr, priced))} ({abil.name})")
-            off = cost_discount(scn, world, pos, act.unit, found, rx_off, taken)
-            why = purses[player].pay(found, act.options, off)
+            off = cost_discount(scn, self.world, self.pos, act.unit, found, rx_off, self.taken)
+            why = self.purses[player].pay(found, act.options, off)
             if why:
                 say(act, f"use: {why}")
             if not found.card:
@@ -228,17 +218,7 @@ class PlanCheck(ReactionChecks):
 
     def _move(self, act: Activation, engaged_now: bool, p_now: tuple[int, ...], a_now: tuple[int, ...]) -> None:
         """A Move, Run or Disengage (8.5.2-8.5.4)."""
-        scn, world, pos, say, occupied, why_not, down, exposed, disengaged = (
-            self.scn,
-            self.world,
-            self.pos,
-            self.say,
-            self.occupied,
-            self.why_not,
-            self.down,
-            self.exposed,
-            self.disengaged,
-        )
+        scn, world, pos, say = self.scn, self.world, self.pos, self.say
         su = scn.units[act.unit]
         lead = world.placements[pos[act.unit]].centres[0]
         assert act.to is not None
@@ -250,9 +230,9 @@ class PlanCheck(ReactionChecks):
             return
         if act.action == "disengage" and engaged_now:
             held = [b for a, b in world.engaged_pairs(p_now, a_now) if a == act.unit]
-            mass = _tactical_mass(scn, act.unit, held, down, exposed)
+            mass = _tactical_mass(scn, act.unit, held, self.down, self.exposed)
             if mass is not None:
-                disengaged[act.unit] = mass
+                self.disengaged[act.unit] = mass
         d = math.dist(lead, act.to)
         start_level = world.placements[pos[act.unit]].level
         speed, _ = self._speed_now(act)  # Stimpack: BUFF Speed
@@ -261,9 +241,9 @@ class PlanCheck(ReactionChecks):
         elif d > speed + EPS:
             say(act, f'moves {d:.1f}"; Speed is {speed}" (8.5.3)')
         rear = world.rear_from(pos[act.unit], act.to)
-        pid = world.place(su, act.to, rear, occupied(act.unit), on=act.on)
+        pid = world.place(su, act.to, rear, self.occupied(act.unit), on=act.on)
         if pid is None:
-            say(act, why_not(act, act.to))
+            say(act, self.why_not(act, act.to))
         else:
             pos[act.unit] = pid
             if act.via is not None and self._contact_recall_ok(act):
