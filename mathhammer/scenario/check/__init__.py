@@ -45,14 +45,19 @@ and cites the rule:
   Mass: an error where the unit can never have it, a warning with the condition where it depends on
   casualties (``common._tactical_mass``), nothing where an ability lifts the penalty (Tactical Retreat).
 * End of the Round (8.9.4): the First Player's effects first; where both players have some, both
-  orders are walked (``CardChecks._end_of_round``).
+  orders are walked (``cards.CardChecks._end_of_round``).
 
 The package: :class:`~.walk.PlanCheck` walks rounds -> phases -> activations over the walk state
 (``common._State``: placements, Statuses, tokens, purses, uses, messages); its checks are methods by
 concern, one base class a module, each module importing only the one before it: ``moves``
 (Deploy, Move, levels, routes, Supply), ``attacks`` (Ranged Attack, Charge, the Disengage penalty),
-``cards`` (per-card checks, dispatched by effect kind through ``cards.CARD_CHECKS``), ``reactions``
-(10.4). Shared pure helpers live in ``common``.
+``cards`` (the trigger points of the card families, and what they share: tokens, ``select``, the End
+of the Round), ``reactions`` (10.4). The walk names no card and no effect kind: each card or effect
+family is one class registered by the kinds it answers for, ``card_families.FAMILIES`` (hooks at
+named trigger points: start of a Round, start of an activation, each ability used, after ``select``,
+after the Reactions, on use of its kinds, before and instead of the action, after a Ranged Attack)
+and ``reaction_cards.REACTION_FAMILIES`` (a Reaction's trigger and target, the first family that
+reads an effect of it). Shared pure helpers live in ``common``.
 """
 
 from __future__ import annotations

@@ -6,16 +6,13 @@ from __future__ import annotations
 from ...board.model import EPS
 from ...errors import MathhammerError
 from ...starcraft.loadout import Loadout, attack_batches
-from ...starcraft.schema import Ability
 from ..abilities import (
     TOKEN_RADIUS,
     find,
-    second_charge,
     unit_abilities,
 )
-from ..spec import Activation, Reaction
+from ..spec import Activation
 from .common import (
-    _trigger,
     _within_now,
 )
 from .moves import MoveChecks
@@ -138,34 +135,6 @@ class AttackChecks(MoveChecks):
         if pid is not None:
             pos[act.unit] = pid
         return pid is not None
-
-    def _dash_target(self, act: Activation, at: str, rx: Reaction, a: Ability) -> None:
-        """Lightning Dash ("After this Unit resolves a successful Charge action, it may declare a second Charge action
-        against a different Enemy Unit"): planned by the charging unit on its own ``charge``, the second target named in
-        ``select``: an Enemy Ground Unit on the table, not a target of the first Charge."""
-        scn, say, pos = self.scn, self.say, self.pos
-        if rx.player != act.player or rx.unit != act.unit or act.action != "charge":
-            _trigger(
-                say, act, at, a, "this unit's successful Charge (8.7.7)", f"the `charge` of {rx.unit!r} itself", False
-            )
-            return
-        picked = second_charge(scn, act)
-        foes = sorted(
-            u for u, su in scn.units.items() if su.player != act.player and not su.flying and u not in act.targets
-        )
-        if picked is None:
-            say(
-                act,
-                f"{at}: name the Enemy Unit of the second Charge: select = {{ {a.name!r} = one of {', '.join(foes)} }}",
-            )
-        elif picked in act.targets or scn.units[picked].player == act.player or scn.units[picked].flying:
-            say(
-                act,
-                f"select.{a.name}: got {picked!r}; allowed: a different Enemy Ground Unit (8.7.7 step 1; its text: "
-                f"{a.text!r}): {', '.join(foes) or 'none'}",
-            )
-        elif picked not in pos:
-            say(act, f"select.{a.name}: {picked!r} is not on the table at this point of the plan (8.7.7)")
 
     def _penalty(self, act: Activation, mass: tuple[bool, str]) -> None:
         """8.5.4 Disengage penalty on a Ranged Attack or Charge of ``act``'s unit after it Disengaged this Round

@@ -10,9 +10,11 @@ from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...starcraft.schema import Ability, Effect
 from ..abilities import (
+    CHARGE_KINDS,
     Found,
     Purse,
     counts_for_pool,
+    has_impact,
     is_structure,
     loadout_with,
     repeatable,
@@ -42,9 +44,8 @@ class _State:
         self.problems: list[str] = []
         self.pos: dict[str, int] = {}  # planned placement of each unit on the table
         self.once: dict[tuple[str, ...], str] = {}  # limits printed on an ability ("Once per Game"): first use
-        self.down: set[str] = (
-            set()
-        )  # units with the Burrowed Status at this point of the plan (a Status stays, part 11)
+        # units with the Burrowed Status at this point of the plan (a Status stays, part 11)
+        self.down: set[str] = set()
         self.tumors: list[tuple[tuple[float, float], str]] = []  # Creep Tumor tokens set so far (centre, player)
         self.seen_by: list[tuple[tuple[float, float], str, float]] = []  # detection's Faction Indicators this Round
         self.summoned_at: dict[str, tuple[int, str]] = {}  # Summoned Units set by the plan: (Round, Phase) set in
@@ -63,9 +64,8 @@ class _State:
         self.fields_now: list[tuple[tuple[float, float], int]] = []  # Force Fields set this Round: centre, Size limit
         self.closed: list[tuple[str, str]] = []  # (table edge, the player who closes it) this Round: Comsat Station
         self.on_unit: dict[tuple[str, str], Ability] = {}  # an enemy's ability on a unit's weapons (Optical Flare)
-        self.disengaged: dict[
-            str, tuple[bool, str]
-        ] = {}  # units that Disengaged this Round: (never Tactical Mass, why)
+        # units that Disengaged this Round: (never Tactical Mass, why)
+        self.disengaged: dict[str, tuple[bool, str]] = {}
 
     def say(self, act: Activation, msg: str) -> None:
         self.problems.append(
@@ -201,6 +201,29 @@ def _pid_in_enemy_zone(world: World, unit: str, player: str, pid: int) -> bool:
     depth = world.scn.deployment.zone_depth
     width, length = world.scn.board.width, world.scn.board.depth
     return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in world.placements[pid].centres)
+
+
+def _resolved_on_deploy(abil: Ability) -> bool:
+    """A Passive ability planned in ``use``: resolved as the unit Deploys (Burrow Ambush, Rapid Reinforcements: a
+    ``deploy_place`` effect)."""
+    return any(e.kind == "deploy_place" for e in abil.effects)
+
+
+def _charge_only(scn: Scenario, act: Activation, abil: Ability) -> str:
+    """The warning for an ability used that acts only on a Charge (8.7.7: a Charge Roll or IMPACT) where the
+    simulation ignores it (no Charge; IMPACT changed for a unit that resolves none), or ""."""
+    if not abil.effects or not all(e.kind in CHARGE_KINDS for e in abil.effects):
+        return ""
+    if act.action != "charge":
+        return (
+            f"use: {abil.name!r} acts on a Charge (8.7.7); this {act.action} makes none, so the simulation ignores it"
+        )
+    if all(e.kind != "charge_roll" for e in abil.effects) and not has_impact(scn.units[act.unit]):
+        return (
+            f"use: {abil.name!r} changes IMPACT; {act.unit!r} resolves none after a Charge, so the simulation "
+            "ignores it"
+        )
+    return ""
 
 
 def _trigger(say: Say, act: Activation, at: str, a: Ability, what: str, where: str, text: bool = True) -> None:

@@ -17,12 +17,15 @@ from ..abilities import (
     loadout_with,
     recall_base,
     unit_abilities,
+    used_effect,
     used_effects,
 )
 from ..spec import Activation
+from ..world import EDGE_REAR, edge_distance
 from .common import (
     _ALREADY,
     _available,
+    _in_enemy_zone,
     _need,
     _State,
     _within_now,
@@ -104,30 +107,6 @@ class MoveChecks(_State):
                     '(8.5.3: "Measure the actual path travelled")',
                 )
 
-    def _extra_move_ok(self, act: Activation, engaged: bool) -> bool:
-        """An ability's extra Move (``extra_move``: Go! Go! Go!, Leg Enhancements, "performs a 2\" Move action") to the
-        plan's ``extra_to``, before the action: the unit on the table and Unengaged (8.5.2), at most the ability's
-        inches on its level, and a legal end (8.5.3). True where the unit moved (``pos`` updated)."""
-        scn, world, say, warn, pos = self.scn, self.world, self.say, self.warn, self.pos
-        inches = [e.value for _, e in used_effects(scn, act, "extra_move")]
-        if act.extra_to is None:
-            if inches and act.action != "deploy":
-                warn(act, "use: an extra Move with no extra_to = [x, y] (where its Leading Model ends): the unit stays")
-            return False
-        if not inches:
-            say(act, "extra_to: no ability of use makes an extra Move (Go! Go! Go!, Leg Enhancements)")
-            return False
-        if act.unit not in pos:
-            return False  # a deploy or a unit not on the table: named by the other checks
-        if engaged:
-            say(act, "extra_to: the unit is Engaged: it cannot Move (8.5.2, 8.7.1)")
-            return False
-        here = world.placements[pos[act.unit]]
-        d = math.dist(here.centres[0], act.extra_to)
-        if d > max(inches) + EPS:
-            say(act, f'extra_to: moves {d:.1f}"; the extra Move is {max(inches)}" (its text)')
-        return self._set_unit(act, act.extra_to, here.level, "extra_to")
-
     def _set_unit(self, act: Activation, to: tuple[float, float], level: str | None, field: str) -> bool:
         """Set ``act``'s unit with its Leading Model at ``to`` on ``level``, the others behind it (8.5.3), where the
         plan has it (``pos``); a ``field`` error where it cannot be set there. True where it was set."""
@@ -140,59 +119,6 @@ class MoveChecks(_State):
         pos[act.unit] = pid
         return True
 
-    def _lunge_moves(self, act: Activation) -> None:
-        """The opponent's Lunge after ``act``'s Ranged Attack (``lunge``): the reacting unit's Move Directly Towards the
-        attacking unit (:meth:`World.toward`), where the plan has them, so that its later entries are read from
-        there."""
-        scn, world, pos, occupied = self.scn, self.world, self.pos, self.occupied
-        for rx in act.react:
-            found = find(scn, rx.unit, rx.use) if rx.player != act.player else None
-            if found is None or rx.unit not in pos or act.unit not in pos:
-                continue
-            if not any(e.kind == "lunge" for e in found.ability.effects):
-                continue
-            su = scn.units[rx.unit]
-            to = world.toward(pos[rx.unit], su.models, pos[act.unit], scn.units[act.unit].models, su.speed)
-            if to is None:
-                continue
-            pid = world.place(su, to, world.rear_from(pos[rx.unit], to), occupied(rx.unit))
-            if pid is not None:
-                pos[rx.unit] = pid
-
-    def _place_ok(self, act: Activation, engaged: bool) -> bool:
-        """PLACE (X) of an ability of ``use`` (Blink, Phase, Ready for Pickup?) to the plan's ``place_to``: the Leading
-        Model set Wholly Within X" of where it stands (its centre at most X away; part 11 PLACE), on the playmat, a
-        legal end, not Within 1" of an enemy; "instead of performing a standard action" (Ready for Pickup?): the
-        activation holds. True where the unit was set (``pos`` updated)."""
-        scn, world, say, warn, pos = self.scn, self.world, self.say, self.warn, self.pos
-        places = [(a, e.value) for a, e in used_effects(scn, act, "place")]
-        if act.place_to is None:
-            if places and act.action != "deploy":
-                warn(
-                    act,
-                    "use: a PLACE effect with no place_to = [x, y] (where its Leading Model is set): the unit stays",
-                )
-            return False
-        if not places:
-            say(act, "place_to: no ability of use resolves a PLACE effect (Blink, Phase, Ready for Pickup?)")
-            return False
-        for a, _ in places:
-            if "instead of performing a standard action" in a.text.lower() and act.action != "hold":
-                say(act, f"{a.name!r} resolves instead of a standard action (its text): the action must be hold")
-            if a.text.lower().startswith("if unengaged") and engaged:
-                say(act, f"place_to: the unit is Engaged; {a.name!r} resolves its PLACE only If Unengaged (its text)")
-                return False
-        if act.unit not in pos:
-            return False
-        reach = max(v for _, v in places)
-        d = math.dist(world.placements[pos[act.unit]].centres[0], act.place_to)
-        if d > reach + EPS:
-            say(
-                act,
-                f'place_to: {d:.1f}" from the Leading Model; PLACE ({reach}) sets it Wholly Within {reach}" (part 11)',
-            )
-        return self._set_unit(act, act.place_to, None, "place_to")
-
     def _deploy_edge_ok(self, act: Activation, away: Effect | None) -> str | None:
         """A deploy by another table edge (``edge``, with Warp In, Armed and Ready or Timing Push: "Deploys from any
         table edge that is not a player's Entry Edge"): the edge named and not an Entry Edge, and no other Friendly
@@ -200,7 +126,7 @@ class MoveChecks(_State):
         Ground Unit has already Deployed this Round"). The edge it enters by, or None (the player's Entry Edge)."""
         scn, world, say, warn, deployed, closed = self.scn, self.world, self.say, self.warn, self.deployed, self.closed
         if away is None:
-            return None  # (an edge without such an ability: :func:`_edge_block`)
+            return None  # (an edge without such an ability: ``card_families.EdgeBlockCheck``)
         entry = set(world.edges.values())
         if act.edge is None or act.edge in entry:
             allowed = [e for e in ("north", "south", "east", "west") if e not in entry]
@@ -405,3 +331,52 @@ class MoveChecks(_State):
         found = [f for f in (find(scn, unit, n) for n in names) if f is not None and f.ability.type == "active"]
         enemy = {n: a for (u, n), a in on_unit.items() if u == unit}
         return loadout_with(scn, unit, [f.ability.name for f in found] + list(enemy), enemy, on_creep=on_creep)
+
+    def _deploy(self, act: Activation, on: bool) -> None:
+        """8.5.5 Deploy (8.3.2, 8.3.3)."""
+        scn, world, pos, say = self.scn, self.world, self.pos, self.say
+        occupied, why_not, deployed = self.occupied, self.why_not, self.deployed
+        su, player = scn.units[act.unit], act.player
+        if on:
+            say(act, f"{act.unit!r} is already on the table (8.5.5: Deploy brings a unit from Reserves)")
+            return
+        assert act.to is not None
+        self._supply_ok(act, _need(su))
+        away = used_effect(scn, act, "deploy_edge")
+        placer = used_effect(scn, act, "deploy_place")  # Burrow Ambush, Rapid Reinforcements
+        edge = self._deploy_edge_ok(act, away)
+        edge = edge or world.edges[player]
+        deployed.append((act.unit, player))
+        reach = su.speed + su.base_mm / MM_PER_INCH / 2
+        d = edge_distance(edge, act.to, scn.board.width, scn.board.depth)
+        if not self._level_ok(act):
+            return
+        via_rear = self._via_ok(act) if act.via is not None else None
+        if placer is not None:
+            self._place_start(act, placer)
+        elif act.via is not None:
+            pass  # the distance from the base: _via_ok
+        elif act.on is not None:
+            self._route_ok(act, None, None, reach)
+        elif d > reach + EPS:
+            which = "Entry Edge" if edge == world.edges[player] else "table edge it enters by"
+            say(
+                act,
+                f'the Leading Model ends {d:.1f}" from the {edge} {which}; at most Speed {su.speed}" (8.5.5)',
+            )
+        rear = EDGE_REAR[edge] if edge != world.edges[player] else world.rear_of(player)
+        rear = via_rear or rear
+        pid = world.place(su, act.to, rear, occupied(act.unit), on=act.on)
+        far = away or placer
+        if pid is not None and far is not None and far.within is not None:
+            enemies = [u for u in pos if scn.units[u].player != player]
+            if any(_within_now(scn, world, pos | {act.unit: pid}, act.unit, f, far.within) for f in enemies):
+                say(act, f'ends Within {far.within:g}" of an Enemy model (its ability asks for more)')
+        if pid is not None and placer is not None:
+            self._place_end(act, placer, pid)
+        if _in_enemy_zone(world, act, pid):
+            say(act, "ends Within the opponent's Zone of Influence (8.3.3)")
+        if pid is None:
+            say(act, why_not(act, act.to))
+        else:
+            pos[act.unit] = pid
