@@ -153,7 +153,7 @@ def admit(sim: Simulation, act: Activation, trials: np.ndarray) -> np.ndarray:
         fail = holds(sim, cond, trials[idx]) != wanted
         if fail.any():
             why = f"if {cond.text!r} does not hold" if wanted else f"unless {cond.text!r} holds"
-            sim._skip(act, int(fail.sum()), f"{why}: the unit holds (a conditional activation)")
+            sim.skip(act, int(fail.sum()), f"{why}: the unit holds (a conditional activation)")
             keep[idx[fail]] = False
     return trials[keep]
 

@@ -60,7 +60,7 @@ Rules applied (the reading where the rules leave room is said in the code):
 * 8.5.5 UNITS RETURNED TO RESERVES: a unit an ability takes off the table is not Destroyed, its Supply is
   released and it may Deploy again; 9.1.9: a Summoned Unit is set only by its ability and is never in
   Reserves; effects "At the End of the Round" resolve before the Cleanup, the First Player's first (8.9.4,
-  ``abilities.end_of_round``).
+  the cards' ``end_of_round`` hooks, ``cards/``).
 """
 
 from __future__ import annotations
@@ -86,6 +86,7 @@ from . import abilities, conditions
 from . import mission as missions
 from .basics import split_by as _split_by
 from .basics import stream as _stream
+from .cards import CardSet
 from .fast import UNREAD, BoardTable, IdGrouper, PairTable, group_rows, group_state, regroup, supply_matrix
 from .spec import PHASES, PLAYERS, Activation, Scenario, ScenarioUnit
 from .world import EDGE_REAR, World
@@ -242,7 +243,7 @@ class Simulation:
         self._by_placement = IdGrouper()  # placement ids listed once
         self.pos[:] = -1
         self.alive[:] = self.full[:, None]
-        self.shielded[:] = np.array([self._shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
+        self.shielded[:] = np.array([self.shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
         #: Summoned Units (9.1.9): off the table they are not in Reserves; Structures (Pylon, Omega Worm, Point
         #: Defense Drone): never Activated, no Mission Marker contest
         self.summoned = [su.summoned for su in self.units]
@@ -286,47 +287,14 @@ class Simulation:
         self._phase_of_acted: tuple[int, str] = (0, "")  # the Phase ``acted`` and ``again`` are about
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
         self.granted: list[abilities.Grant] = []
-        self._givers: dict[str, list[int]] = {}  # per effect kind: the units with an ability of it (abilities._givers)
+        self.givers: dict[str, list[int]] = {}  # per effect kind: the units with an ability of it (abilities._givers)
         self._veterans: dict[int, list[Effect]] = {}  # per unit: its armour_near_marker effects (resolve)
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
-        # Creep Tumor tokens the plan sets (centre, player, the ability's effect), and per token and game: on the
-        # battlefield; the units that are a Source of Creep (Omega Worm)
-        self.tumors, self.tumor_of = abilities.plan_tokens(scn, "creep_tumor")
-        self.tumor = np.zeros((len(self.tumors), T), dtype=bool)
-        self.creep_sources = [
-            u
-            for u, su in enumerate(self.units)
-            if any(e.kind == "creep_source" for a in abilities.unit_abilities(su) for e in a.effects)
-        ]
-        self.creepy = bool(self.tumors or self.creep_sources)  # ON CREEP is read only where creep can be
-        # Faction Indicators that detect (Scanner Sweep: centre, player, effect) and per indicator and game: on the
-        # battlefield (until the Cleanup); the units with Detection (Omega Worm)
-        self.indicators, self.indicator_of = abilities.plan_tokens(scn, "detector")
-        self.indicator = np.zeros((len(self.indicators), T), dtype=bool)
-        #: Comsat Station: (table edge, the player closing it) -> the games where Enemy Units cannot Deploy from it
-        #: this Round
-        self.closed: dict[tuple[str, int], np.ndarray] = {}
         #: Warp Conduit, Omega Network: per unit whose base is an Entry Edge, the Supply (or units) Deployed by it
         #: this Round, per game
         self.via_used: dict[int, np.ndarray] = {}
-        # End of the Round: Psionic Transfer's Shade tokens, Ready for Dust-Off's and Ventral Sacs' Faction
-        # Indicators (plan order, the activation setting each), and those set this Round (the games)
-        self.shades, self.shade_of = abilities.plan_tokens(scn, "shade")
-        self.drops, self.drop_of = abilities.plan_tokens(scn, "dust_off")
-        self.pending: list[tuple[Activation, np.ndarray]] = []
-        # Force Field tokens (plan order, the activation setting each) and, per game, those on the battlefield
-        self.fields, self.field_of = abilities.plan_tokens(scn, "force_field")
-        self.field = np.zeros((len(self.fields), T), dtype=bool)
-        # Mass Recall's Faction Indicators (plan order) and the activation setting each
-        self.recalls, self.recall_of = abilities.plan_tokens(scn, "to_reserves")
-        self.detector_units = [
-            u
-            for u, su in enumerate(self.units)
-            if any(e.kind == "detector" for a in abilities.unit_abilities(su) for e in a.effects)
-        ]
-        self.detecting = bool(self.indicators or self.detector_units)  # HIDDEN is lost only where detection can be
         # the abilities that change the Burrowed Status (Burrow, Lie in Wait, Nasty Surprise): no effect of their own
         self.burrowers = {
             a.name
@@ -335,6 +303,8 @@ class Simulation:
             if abilities.burrow_change(a)
         }
         self._loadouts: dict[tuple[int, int], Loadout] = {}
+        #: the ability cards in play (cards/), with their per-game state, called at their trigger points
+        self.cards = CardSet(self)
         self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
         # (Batches, target, its abilities, models, Damage Marker, SHIELDED, phase, ...) -> the transition
         self._asked: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
@@ -374,7 +344,7 @@ class Simulation:
 
     # ------------------------------------------------------------ unit facts
     @staticmethod
-    def _shield(u: ScenarioUnit) -> int:
+    def shield(u: ScenarioUnit) -> int:
         return u.unit.card.shield + sum(up.stats.get("shield", 0) for up in u.loadout.upgrades)
 
     def supply(self, u: int, alive: np.ndarray) -> np.ndarray:
@@ -388,7 +358,7 @@ class Simulation:
             self._loadouts[key] = lo
         return lo
 
-    def _effects(self, u: int, mask: int, kind: str) -> list[Any]:
+    def effects(self, u: int, mask: int, kind: str) -> list[Any]:
         return [e for e in self.loadout(u, mask).effects() if e.kind == kind]
 
     # ------------------------------------------------------------ grouping
@@ -597,7 +567,7 @@ class Simulation:
             cols.append(reducing[0])
         veteran = self._veterans.get(t)
         if veteran is None:  # Veteran of Tarsonis (a passive upgrade): read once per unit
-            veteran = self._veterans[t] = self._effects(t, 0, "armour_near_marker")
+            veteran = self._veterans[t] = self.effects(t, 0, "armour_near_marker")
         if veteran:
             cols.append(sum(e.value * self._near_marker(t, trials, float(e.within or 0)) for e in veteran))
         chain = tuple(batches)
@@ -804,7 +774,7 @@ class Simulation:
             turn = 1 - turn
         return out, passer
 
-    def _skip(self, act: Activation, n: int, why: str) -> None:
+    def skip(self, act: Activation, n: int, why: str) -> None:
         if n:
             key = f"{act.where}: {why}"
             self.skipped[key] = self.skipped.get(key, 0) + n
@@ -816,7 +786,7 @@ class Simulation:
         for counted, why in ((self.flipped, "Zealous Round, 10.4"), (self.gripped, "an enemy's Crushing Grip")):
             gone = counted[u, trials]
             if gone.any():
-                self._skip(act, int(gone.sum()), f"the unit counts as Activated in this Phase ({why})")
+                self.skip(act, int(gone.sum()), f"the unit counts as Activated in this Phase ({why})")
                 trials = trials[~gone]
         if self._phase_of_acted != (self.round, act.phase):  # a new Phase (also when activations are driven one
             self._phase_of_acted = (self.round, act.phase)  # by one, not by play_phase): nobody has activated
@@ -827,7 +797,7 @@ class Simulation:
         if twice.any():
             ok = twice & self.again[u, trials]
             self.again[u, trials[ok]] = False
-            self._skip(act, int((twice & ~ok).sum()), "the unit has already activated in this Phase (8.4.1)")
+            self.skip(act, int((twice & ~ok).sum()), "the unit has already activated in this Phase (8.4.1)")
             trials = trials[~twice | ok]
         self.acted[u, trials] = True
         if act.when or act.unless:  # issue 6 point 1: where a condition fails the unit holds (conditions.py)
@@ -836,37 +806,39 @@ class Simulation:
             return
         stream = _stream(self.round, PHASES.index(act.phase), self.ordinal[act])
         if self.structure[u]:
-            self._skip(act, trials.size, "a Structure cannot be Activated in any Phase")
+            self.skip(act, trials.size, "a Structure cannot be Activated in any Phase")
             return
         if act.action == "deploy" and self.summoned[u]:
-            self._skip(act, trials.size, "a Summoned Unit is not Deployed by the regular rules (9.1.9)")
+            self.skip(act, trials.size, "a Summoned Unit is not Deployed by the regular rules (9.1.9)")
             return
         if act.action == "deploy":
             # an ability a unit may use as it enters (FAQ v1.0: e.g. Raiders Roll!) acts once it is set
             got = self.deploy(u, act, trials)
             self._use(u, act, got)
-            abilities.creep_removal(self, u, got)  # an enemy ends a Deploy Within 1" of a Creep Tumor
+            for hook in self.cards.after_action:  # the Deploy has ended (Creep Removal)
+                hook(u, act, got)
             return
         here = trials[self.pos[u, trials] >= 0]
-        self._skip(act, trials.size - here.size, "the unit is destroyed or still in Reserves")
+        self.skip(act, trials.size - here.size, "the unit is destroyed or still in Reserves")
         if here.size == 0:
             return
-        abilities.regenerate(self, u, act.phase, here)  # "When this Unit becomes Activated" (Regeneration)
+        for hook in self.cards.begin_activation:  # "When this Unit becomes Activated" (Regeneration)
+            hook(u, act, here)
         self._use(u, act, here)
-        if self.recall_of.get(act) is not None:  # Mass Recall: the active unit itself may be among those returned
+        if act.use:  # an ability used may have returned the active unit itself to Reserves (Mass Recall)
             here = here[self.pos[u, here] >= 0]
         if act.use and abilities.recalls_self(self.scn, act):
             self._recall(u, act, here)  # Strap In!, Strategic Recall: "instead of performing an action"
             return
-        if act.extra_to is not None and self._effects(u, abilities.use_bits(self, u, act.use), "extra_move"):
+        if act.extra_to is not None and self.effects(u, abilities.use_bits(self, u, act.use), "extra_move"):
             self._extra_move(u, act, here)
-        if act.place_to is not None and self._effects(u, abilities.use_bits(self, u, act.use), "place"):
+        if act.place_to is not None and self.effects(u, abilities.use_bits(self, u, act.use), "place"):
             self._place_ability(u, act, here)
         if act.action in ("shoot", "charge", "gather"):
             # part 11 BURROWED: "the Unit may only perform Deploy, Move, Disengage, Run, Hold and Close Ranks actions"
             down = abilities.burrowed(self, u, here)
             if down.any():
-                self._skip(act, int(down.sum()), "the unit is BURROWED: it may only Move, Run, Disengage or Hold")
+                self.skip(act, int(down.sum()), "the unit is BURROWED: it may only Move, Run, Disengage or Hold")
                 here = here[~down]
         reacted = abilities.react_begin(self, act, here)  # 10.4: Reactions to this activation
         if act.action in ("move", "run", "disengage"):
@@ -880,7 +852,8 @@ class Simulation:
         elif act.action == "fight":
             self.fight(u, act.targets, here, stream)
         if act.action in ("move", "run", "disengage", "charge"):
-            abilities.creep_removal(self, u, here)  # Creep Removal: the action ends Within 1" of a Creep Tumor
+            for hook in self.cards.after_action:  # the action has ended (Creep Removal)
+                hook(u, act, here)
         elif act.action == "shoot" and act.react:
             abilities.lunges(self, act, here)  # "after the attack is fully resolved" (Lunge)
         abilities.react_end(self, here, reacted)
@@ -892,34 +865,18 @@ class Simulation:
         bits = abilities.use_bits(self, u, act.use)
         fresh = here[(self.used[u, here] & bits) == 0]
         self.used[u, here] |= bits
-        for e in self._effects(u, bits, "non_lethal_self"):
+        for e in self.effects(u, bits, "non_lethal_self"):
             self.mark[u, fresh] += e.value  # NON-LETHAL DAMAGE on the unit itself (part 11)
-        for e in self._effects(u, bits, "heal"):  # HEAL (X) on the unit itself (part 11; Field Repair)
+        for e in self.effects(u, bits, "heal"):  # HEAL (X) on the unit itself (part 11; Field Repair)
             self.mark[u, fresh] = np.maximum(0, self.mark[u, fresh] - e.value)
-        if self._effects(u, bits, "first_player"):  # Terran Tenacity: "Immediately claim the First Player Marker"
+        if self.effects(u, bits, "first_player"):  # Terran Tenacity: "Immediately claim the First Player Marker"
             self.first[fresh] = self.claimed[fresh] = PLAYERS.index(self.units[u].player)
         if act.select:
             abilities.apply_selected(self, u, act, here)  # effects for the unit an ability selects
         if self.burrowers:
             abilities.change_burrow(self, u, act, fresh)  # Burrow, Lie in Wait, Nasty Surprise
-        if self.tumors:
-            abilities.set_tumor(self, u, act, fresh)  # Creep Spread, Spawn Creep Tumor
-        k = self.indicator_of.get(act)
-        if k is not None:
-            self.indicator[k, fresh] = True  # Scanner Sweep: "Set a Faction Indicator anywhere on the battlefield"
-        if act.edge is not None and abilities.used_effect(self.scn, act, "edge_block") is not None:
-            # Comsat Station: "Until the End of the Round, Enemy Units cannot Deploy from that edge"
-            key = (act.edge, PLAYERS.index(self.units[u].player))
-            self.closed.setdefault(key, np.zeros(self.T, dtype=bool))[fresh] = True
-        if abilities.used_effects(self.scn, act, "summon"):
-            abilities.summon(self, u, act, fresh)  # Roachling Infestation, Pylon Warp-In, Omega Network, Rapid Ingress
-        if act in self.field_of:
-            abilities.set_force_field(self, u, act, fresh)  # Force Field, Solid-Field Projectors
-        if act in self.shade_of or act in self.drop_of:
-            abilities.set_end_token(self, u, act, fresh)  # Psionic Transfer, Ready for Dust-Off, Ventral Sacs
-        k = self.recall_of.get(act)
-        if k is not None:
-            abilities.mass_recall(self, act, fresh, self.recalls[k])  # Mass Recall, before the action
+        for hook in self.cards.use:  # the cards' effects of the abilities used, in their order
+            hook(u, act, fresh)
         if abilities.used_effects(self.scn, act, "respawn"):
             self._respawn(u, act, fresh)  # RESPAWN (X): Zergling Reconstitution (ON CREEP where a tumor was just set)
 
@@ -941,26 +898,20 @@ class Simulation:
         used = sum((self.supply(v, self.alive[v, reserve]) * (self.pos[v, reserve] >= 0)) for v in own)
         need = self.supply(u, self.alive[u, reserve]) * int(abilities.counts_for_pool(su))
         ok = need <= pool - np.asarray(used)
-        self._skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
+        self.skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
         return reserve[ok]
 
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""
         su = self.units[u]
-        player = PLAYERS.index(su.player)
         reserve = self.available(u, act, trials[(self.pos[u, trials] < 0) & (self.alive[u, trials] > 0)])
         assert act.to is not None
         away = abilities.used_effect(
             self.scn, act, "deploy_edge"
         )  # Warp In: from another table edge, far from the enemy
         if away is not None and act.edge:
-            for (edge, closer), games in self.closed.items():
-                if edge == act.edge and closer != player and games[reserve].any():
-                    shut = games[reserve]
-                    self._skip(
-                        act, int(shut.sum()), f"the {edge} edge is closed to Deploys this Round (Comsat Station)"
-                    )
-                    reserve = reserve[~shut]
+            for check in self.cards.before_deploy:  # an edge closed this Round (Comsat Station)
+                reserve = check(u, act, reserve)
         placer = abilities.used_effect(self.scn, act, "deploy_place")
         if act.via is not None:  # Warp Conduit, Omega Network: another unit's base as the Entry Edge
             got = abilities.deploy_via(self, u, act, reserve)
@@ -968,7 +919,7 @@ class Simulation:
             got = abilities.deploy_placed(self, u, act, reserve, placer)
         else:
             rear = EDGE_REAR[act.edge] if away is not None and act.edge else self.world.rear_of(su.player)
-            got = reserve[self._place(u, reserve, act.to, rear, act)]
+            got = reserve[self.place(u, reserve, act.to, rear, act)]
             if away is not None and act.edge and got.size:
                 got = abilities.far_from_enemies(self, u, act, got, float(away.within or 0))
                 abilities.entered_elsewhere(self, u, act, got)  # Photon Overcharge
@@ -977,7 +928,7 @@ class Simulation:
         self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
         return got
 
-    def _place(
+    def place(
         self,
         u: int,
         trials: np.ndarray,
@@ -1018,7 +969,7 @@ class Simulation:
                 ts = ts0[parts[0] if len(parts) == 1 else np.concatenate(parts)]
                 if pid is None:
                     if not quiet:
-                        self._skip(act, ts.size, "no room to set the unit there")
+                        self.skip(act, ts.size, "no room to set the unit there")
                     continue
                 moves.append((ts, pid))
                 placed[ts] = True
@@ -1035,7 +986,7 @@ class Simulation:
         allowed: tuple[str, ...],
         targets_left: tuple[tuple[str, int], ...],
     ) -> np.ndarray:
-        """:meth:`_place` for a charging unit in ``trials``: which were set.
+        """:meth:`place` for a charging unit in ``trials``: which were set.
 
         One trial's board is set (:meth:`World.charge_place`), and the box that setting looked at names the
         units that mattered to it: every other trial with the same placements of those units (the others' bases
@@ -1054,7 +1005,7 @@ class Simulation:
             same = alike(todo, self.world.bases_test(su, box))
             done, todo = todo[same], todo[~same]
             if pid is None:
-                self._skip(act, done.size, "no room to set the unit there")
+                self.skip(act, done.size, "no room to set the unit there")
                 continue
             moves.append((trials[done], pid))
             placed[done] = True
@@ -1096,16 +1047,16 @@ class Simulation:
                 self._tactical_mass(u, mine)
             movers = trials
         else:
-            self._skip(act, int(engaged.sum()), "the unit is Engaged: it cannot Move or Run (8.5.2, 8.7.1)")
+            self.skip(act, int(engaged.sum()), "the unit is Engaged: it cannot Move or Run (8.5.2, 8.7.1)")
             movers = trials[~engaged]
         assert act.to is not None
         # Tunneling Claws: "it may perform the Move and Run actions without losing that Status" (not a Disengage)
-        keeps = act.action != "disengage" and bool(self._effects(u, 0, "burrowed_moves"))
-        placed = self._move_to(u, movers, act.to, act, moving=not keeps)
+        keeps = act.action != "disengage" and bool(self.effects(u, 0, "burrowed_moves"))
+        placed = self.move_to(u, movers, act.to, act, moving=not keeps)
         if act.via is not None:  # Omega Network: ends in Base-to-Base contact with the Omega Worm, back to Reserves
             abilities.contact_recall(self, u, act, placed)
 
-    def _move_to(
+    def move_to(
         self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True
     ) -> np.ndarray:
         """Set unit ``u``'s Leading Model at ``to`` in the games ``movers``, the others behind it (8.5.3); which
@@ -1114,7 +1065,7 @@ class Simulation:
             abilities.set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
         placed = np.zeros(self.T, dtype=bool)
         for pid, ts in self.groups(movers, [self.row_pos(u)]):
-            got = self._place(u, ts, to, self.world.rear_from(pid[0], to), act)
+            got = self.place(u, ts, to, self.world.rear_from(pid[0], to), act)
             placed[ts[got]] = True
         return movers[placed[movers]]
 
@@ -1125,9 +1076,9 @@ class Simulation:
         assert act.place_to is not None
         if any(a.text.lower().startswith("if unengaged") for a, _ in abilities.used_effects(self.scn, act, "place")):
             engaged = self.engaged_mask(here, u)  # Leaping Strike: "If Unengaged, resolve the PLACE (6) effect"
-            self._skip(act, int(engaged.sum()), "the unit is Engaged: no PLACE (its text: If Unengaged)")
+            self.skip(act, int(engaged.sum()), "the unit is Engaged: no PLACE (its text: If Unengaged)")
             here = here[~engaged]
-        placed = self._move_to(u, here, act.place_to, act, moving=False)
+        placed = self.move_to(u, here, act.place_to, act, moving=False)
         for rx in act.react:
             found = abilities.find(self.scn, rx.unit, rx.use)
             for e in found.ability.effects if found and rx.unit == act.unit else []:
@@ -1140,14 +1091,15 @@ class Simulation:
         Destroyed models return, as many as fit without raising the Current Supply Value ("Do not return a model if
         doing so would push the Unit into a higher Supply bracket"), each set in Base-to-Base contact with a model of
         the unit where the board allows (:meth:`World.respawn`). A unit with no model left returns none."""
-        abilities.update_creep(self, [u], fresh)
+        for hook in self.cards.before_attack:  # ON CREEP
+            hook([u], fresh)
         cols = [self.row_board(), self.row_alive(u), self.row_used(u)]
         short = 0
         for (bid, a, mask), ts in self.groups(fresh, cols):
             pos = self.board_pos(bid)
             if pos[u] < 0 or a <= 0:
                 continue
-            x = max((e.value for e in self._effects(u, mask, "respawn")), default=0)
+            x = max((e.value for e in self.effects(u, mask, "respawn")), default=0)
             k = min(x, int(self.full[u]) - a)
             now = self._supply_grid[u][a]
             while k > 0 and self._supply_grid[u][a + k] > now:
@@ -1160,7 +1112,7 @@ class Simulation:
             if got:
                 self.set_pos(u, ts, pid)
                 self.alive[u, ts] = a + got
-        self._skip(act, short, "RESPAWN: a model found no free spot in Base-to-Base contact, not returned")
+        self.skip(act, short, "RESPAWN: a model found no free spot in Base-to-Base contact, not returned")
 
     def _recall(self, u: int, act: Activation, here: np.ndarray) -> None:
         """Return unit ``u`` to Reserves in the games ``here`` where it is Unengaged (Strap In!, Strategic Recall: "The
@@ -1173,10 +1125,10 @@ class Simulation:
         (its reference drops by as much; a later Deploy adds it back). It loses the Burrowed Status: a Deploy moves
         the unit by the Move rules (8.5.3), which end it (part 11 BURROWED)."""
         if self.units[u].flying:
-            self._skip(act, here.size, "the unit is Flying: the ability returns a Ground Unit to Reserves")
+            self.skip(act, here.size, "the unit is Flying: the ability returns a Ground Unit to Reserves")
             return
         engaged = self.engaged_mask(here, u)
-        self._skip(act, int(engaged.sum()), "the unit is Engaged: not returned to Reserves (its text: Unengaged)")
+        self.skip(act, int(engaged.sum()), "the unit is Engaged: not returned to Reserves (its text: Unengaged)")
         self.to_reserves(u, here[~engaged])
 
     def to_reserves(self, u: int, back: np.ndarray) -> None:
@@ -1193,8 +1145,8 @@ class Simulation:
         to the plan's ``extra_to``, before the action; an Engaged unit cannot Move (8.5.2) and stays."""
         assert act.extra_to is not None
         engaged = self.engaged_mask(here, u)
-        self._skip(act, int(engaged.sum()), "the unit is Engaged: no extra Move (8.5.2, 8.7.1)")
-        self._move_to(u, here[~engaged], act.extra_to, act)
+        self.skip(act, int(engaged.sum()), "the unit is Engaged: no extra Move (8.5.2, 8.7.1)")
+        self.move_to(u, here[~engaged], act.extra_to, act)
 
     def _tactical_mass(self, u: int, trials: np.ndarray) -> None:
         """8.5.4: no Ranged Attack or Charge in the next Assault Phase unless Tactical Mass.
@@ -1222,16 +1174,17 @@ class Simulation:
         if barred.any():
             hit = trials[barred]
             for mask, ts in _split_by(hit, self.used[u, hit]):
-                if self._effects(u, mask, "ignore_disengage_penalty"):
+                if self.effects(u, mask, "ignore_disengage_penalty"):
                     barred[np.isin(trials, ts)] = False
         return barred
 
     def shoot(self, u: int, act: Activation, trials: np.ndarray, stream: int) -> None:
         barred = self._barred(u, trials)
-        self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
+        self.skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
         trials = trials[~barred]
         targets = [self.uids.index(t) for t in act.targets]
-        abilities.update_creep(self, [u, *targets], trials)  # ON CREEP for the weapons and the targets (Lurking)
+        for hook in self.cards.before_attack:  # ON CREEP for the weapons and the targets (Lurking)
+            hook([u, *targets], trials)
         base = self.loadout(u, 0)
         names = list(act.weapons)
         if not names:  # every Assault Phase weapon the unit fires (8.7.3 step 2), in the card's Batch order
@@ -1251,7 +1204,8 @@ class Simulation:
         guards = abilities.redirects(self, act, trials)
         # HIDDEN targets (part 11: not Visible beyond 4"; BURROWED has HIDDEN), per game, unless detected
         hiders = [t for t in dict.fromkeys([*targets, *(g for g, _ in guards.values())]) if abilities.hiding(self, t)]
-        abilities.update_detection(self, hiders, trials)
+        for hook in self.cards.before_targeting:  # DETECTED
+            hook(hiders, trials)
         for wi, wname in enumerate(names):
             ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
             cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
@@ -1292,7 +1246,7 @@ class Simulation:
                         u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, cut, hide.get(t), zap
                     )
                     left = left[~shot]
-                self._skip(act, left.size, f"{wname}: no planned target it may shoot")
+                self.skip(act, left.size, f"{wname}: no planned target it may shoot")
 
     def _shoot_at(
         self,
@@ -1366,9 +1320,10 @@ class Simulation:
         Lightning Dash is planned, its second Charge in the games where the first succeeded."""
         su = self.units[u]
         barred = self._barred(u, trials)
-        self._skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
+        self.skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
         trials = trials[~barred]
-        abilities.update_creep(self, [u], trials)  # "declares a Charge action while ON CREEP" (Malevolent Matriarch)
+        for hook in self.cards.before_attack:  # "declares a Charge action while ON CREEP" (Malevolent Matriarch)
+            hook([u], trials)
         targets = [self.uids.index(t) for t in act.targets]
         rolls = np.zeros(self.T, dtype=np.int64)
         rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
@@ -1409,7 +1364,8 @@ class Simulation:
         cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
         for t in targets:
             cols += [self.row_pos(t), self.row_alive(t)]
-        walls = abilities.fields_against(self, u)  # Force Fields on the battlefield it cannot move across, per game
+        # tokens on the battlefield it cannot move across, per game (Force Fields)
+        wall_card, walls = self.cards.charge_walls(u)
         if walls is not None:
             cols.append(walls)
         rest = [v for v in range(self.U) if v != u and v not in targets]
@@ -1420,11 +1376,11 @@ class Simulation:
             tpos = {t: (key[3 + 2 * i], key[4 + 2 * i]) for i, t in enumerate(targets)}
             alive_targets = [t for t in targets if tpos[t][0] >= 0]
             if not alive_targets:
-                self._skip(act, ts0.size, "no planned target on the table")
+                self.skip(act, ts0.size, "no planned target on the table")
                 continue
             tids = tuple(self.uids[t] for t in alive_targets)
             # an ``on_creep`` BUFF Speed (Speed on Creep, Glial Reconstitution's second) only ON CREEP (the loadout)
-            speed = su.speed + sum(e.value for e in self._effects(u, mask, "speed") if not e.on_creep)
+            speed = su.speed + sum(e.value for e in self.effects(u, mask, "speed") if not e.on_creep)
             reach = speed + top
             known = {u: (pu, a)} | {t: tpos[t] for t in alive_targets}
             near = self._near_test(pu, reach + ENGAGEMENT_RANGE + 1.0)  # World.charge_length's units
@@ -1432,9 +1388,9 @@ class Simulation:
                 ts = ts0[idx]
                 pos, alive = self._local_state(known, rest, near_pos, {})
                 if not dash and self._engaged_on(pos, alive, u):
-                    self._skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
+                    self.skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
                     continue
-                fields = abilities.field_centres(self, key[-1]) if walls is not None else ()
+                fields = wall_card.wall_centres(key[-1]) if wall_card is not None else ()
                 length, end = self.world.charge_length(
                     pos, alive, self.uids[u], tids, reach, fields=fields, engaged_ok=dash
                 )
@@ -1444,13 +1400,13 @@ class Simulation:
                     if dash
                     else "Charge Roll too short (8.7.7)"
                 )
-                self._skip(act, ts.size - ok.size, short)
+                self.skip(act, ts.size - ok.size, short)
                 if ok.size == 0 or end is None:
                     continue
                 tx, ty = self.world.placements[tpos[alive_targets[0]][0]].centres[0]
                 rear = (end[0] - tx, end[1] - ty)
                 left = tuple((self.uids[t], int(tpos[t][1])) for t in alive_targets)
-                placed = self._place(u, ok, end, rear, act, tids, left)  # 8.7.7 step 4
+                placed = self.place(u, ok, end, rear, act, tids, left)  # 8.7.7 step 4
                 ok = ok[placed]
                 done.append(ok)
                 if imp is not None and ok.size:  # with its IMPACT abilities (My Life for Aiur, Adrenal Overload)
@@ -1555,7 +1511,8 @@ class Simulation:
             self.close_ranks(u, trials)  # 8.8.1 step 1, before rolling the dice: may move the unit in some trials
         side = self.units[u].player
         enemies = [v for v in range(self.U) if self.units[v].player != side]
-        abilities.update_creep(self, [u, *enemies], trials)  # where the Close Ranks move left them
+        for hook in self.cards.before_attack:  # ON CREEP where the Close Ranks move left them
+            hook([u, *enemies], trials)
         for ts, pairs in self.engaged_with(trials):
             engaged = {b for a, b in pairs if a == uid}
             if not engaged:
@@ -1807,16 +1764,15 @@ class Simulation:
 
     def cleanup(self, live: np.ndarray) -> None:
         """8.9.5 Cleanup (abilities and their effects expire, cards Ready) and 8.9.6 initiative; first the effects "At
-        the End of the Round" (:func:`abilities.end_of_round`)."""
-        abilities.end_of_round(self, live)
+        the End of the Round" (the cards' ``end_of_round``), then the cards' own Cleanup."""
+        for hook in self.cards.end_of_round:
+            hook(live)
         # part 11 STATUS: "Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase"
         status = abilities.BURROWED_STATUS
         keep = np.array([abilities.status_bit(self, u) if status in self.abilities[u] else 0 for u in range(self.U)])
         _keep_bits(self.used, keep.astype(np.int64), np.asarray(live, dtype=np.int64))
-        abilities.tumors_cleanup(self, live)
-        self.indicator[:, live] = False  # 8.9.5: Tokens and Markers go (a Faction Indicator among them)
-        self.field[:, live] = False  # (Force Fields among them)
-        self.closed.clear()  # Comsat Station: "Until the End of the Round"
+        for hook in self.cards.cleanup:  # 8.9.5: Tokens and Markers go; "Until the End of the Round" effects end
+            hook(live)
         self.via_used.clear()  # Warp Conduit, Omega Network: "Once per Round", "Each Round"
         self.granted.clear()
         self.penalty[:, live] = False
