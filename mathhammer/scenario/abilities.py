@@ -30,11 +30,11 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
 * Charge Roll (``charge_roll``): "Use after a Friendly Unit rolls a D6 for Charge Distance" (Gravitic
   Boosters: add 1; Pneumatized Carapace: roll an additional D6 and use the higher). The reacting unit
   is the unit that Charges in its own activation. Active abilities used on the Charge act on the same
-  roll (Metabolic Boost, Zealot Charge, Leap: :func:`adjust_charge_roll`), and ``impact_hit`` /
+  roll (Metabolic Boost, Zealot Charge, Leap: ``cards/charge.py``), and ``impact_hit`` /
   ``impact_dice`` ones on its IMPACT (:func:`impact_with`).
 * Charge declaration (``charger_debuff_speed``): Concusive Shells, "When an Enemy declares a Charge
   against a Friendly Unit Within 8", that Enemy gains DEBUFF Speed (2)". Planned on the opponent's
-  ``charge``; in each game the trigger is read when the Charge is declared (:func:`charge_debuffs`),
+  ``charge``; in each game the trigger is read when the Charge is declared (``cards/charge.py``),
   and the Charge Roll Distance is then Speed - 2 (minimum 0, part 11 DEBUFF) + 1D6. The DEBUFF lasts
   "until the End of the Round", but a unit that has Charged makes no other move that reads its Speed
   in that Round (Close Ranks moves 3"), so the Charge is all it changes.
@@ -53,7 +53,7 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   (:func:`reduction_for`) and the engines use it once, at the first Batch that deals Damage
   (``Target.damage_reduction``; 8.7.4 step 5 "Apply any Special Skills that reduce the Total Damage").
 * The Ranged Attack redirected (``redirect``; Hierarch's Stand: :func:`redirects`), a Move after it
-  (``lunge``; Lunge: :func:`lunges`), HEAL after a PLACE (``heal_after_place``; Veil of Shadows), HITS at a
+  (``lunge``; Lunge: ``cards/lunge.py``), HEAL after a PLACE (``heal_after_place``; Veil of Shadows), HITS at a
   unit entering by another table edge (a Reaction's ``hits``; Photon Overcharge: :func:`entered_elsewhere`).
 * A lower cost (``cost_reduction``; Advanced Training): read by ``scenario check`` only.
 * A second Charge (``second_charge``; Lightning Dash: :func:`second_charge`), planned by the charging unit on its own
@@ -63,7 +63,7 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
 Units on and off the table: returned to Reserves (``to_reserves``: :meth:`Simulation._recall`, :mod:`.cards.recall`),
 Deployed by PLACE (:func:`deploy_placed`) or through another unit's base (:func:`deploy_via`), set At the End of the
 Round (``cards/end_of_round.py``), Summoned (``cards/summon.py``; the units come from the scenario,
-9.1.9) and given back Destroyed models (RESPAWN: :meth:`Simulation._respawn`).
+9.1.9) and given back Destroyed models (RESPAWN: ``cards/respawn.py``).
 
 States the simulation keeps per game besides the abilities used: the Burrowed Status (a bit of ``sim.used``
 that Cleanup keeps, :data:`BURROWED_STATUS`), ON CREEP and DETECTED (bits read again before each Charge,
@@ -561,7 +561,7 @@ def gives_debuff(a: Ability) -> bool:
     return charger_debuff(a) is not None or attacker_debuff(a) is not None
 
 
-def _reactions(
+def reactions(
     scn: Scenario, act: Activation, own: bool, effect: Callable[[Ability], Effect | None]
 ) -> Iterator[tuple[Reaction, Found, Effect]]:
     """The Reactions of ``act`` declared by the active player (``own``) or by the opponent, each with its ability and
@@ -588,7 +588,7 @@ def _pair_games(
     return hit
 
 
-def _near_games(sim: SimView, trials: np.ndarray, r: int, q: int, inches: float) -> np.ndarray:
+def near_games(sim: SimView, trials: np.ndarray, r: int, q: int, inches: float) -> np.ndarray:
     """:func:`_pair_games`: a live model of ``q`` Within ``inches`` of a live model of ``r`` (bases edge to edge; a
     unit is Within any distance of itself)."""
     return _pair_games(sim, trials, r, q, lambda pr, kr, pq, kq: q == r or sim.world.within(pr, kr, pq, kq, inches))
@@ -652,7 +652,7 @@ def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.nda
         for q in range(sim.U):
             if sim.units[q].player != side or (e.within is None and q != r):
                 continue
-            hit = _near_games(sim, ts, r, q, e.within if e.within is not None else 0.0)
+            hit = near_games(sim, ts, r, q, e.within if e.within is not None else 0.0)
             supply[q, hit] = np.maximum(supply[q, hit], e.minimum)
     return supply
 
@@ -686,7 +686,7 @@ def apply_selected(sim: SimView, u: int, act: Activation, here: np.ndarray) -> N
             continue  # (Bound by the Khala changes the order of activations: Simulation.order)
         q = sim.uids.index(picked)
         reach, sight = select_reach(sim.scn, act.unit, found.ability)
-        ok = _near_games(sim, here, u, q, reach)
+        ok = near_games(sim, here, u, q, reach)
         if sight:
             ok &= _pair_games(sim, here, u, q, sim.world.in_sight)  # 7.1 Line of Sight
         games = here[ok[here]]
@@ -773,7 +773,7 @@ def pool_cuts(sim: SimView, t: int, trials: np.ndarray) -> np.ndarray | None:
             for e in sim.effects(r, mask, "attack_pool"):
                 if e.against not in ("ranged", "all") or e.within is None:
                     continue
-                hit = _near_games(sim, ts, r, t, float(e.within))
+                hit = near_games(sim, ts, r, t, float(e.within))
                 if out is None:
                     out = np.zeros(sim.T, dtype=np.int64)
                 out[hit] = np.maximum(out[hit], e.value)
@@ -798,7 +798,7 @@ def point_defense(sim: SimView, targets: Sequence[int], trials: np.ndarray) -> d
         for r in (r for r in _givers(sim, "point_defense") if r != t and sim.units[r].player == side):
             e = next(x for x in sim.effects(r, 0, "point_defense"))
             here = trials[sim.pos[r, trials] >= 0]
-            near = _near_games(sim, here, r, t, float(e.within or 0))
+            near = near_games(sim, here, r, t, float(e.within or 0))
             if not near[here].any():
                 continue
             dice, drone = out.setdefault(t, (np.zeros(sim.T, dtype=np.int64), np.full(sim.T, -1, dtype=np.int64)))
@@ -837,9 +837,9 @@ def restored(sim: SimView, act: Activation, trials: np.ndarray, debuffed: np.nda
     """
     out = np.zeros(sim.T, dtype=bool)
     u = sim.uids.index(act.unit)
-    for rx, found, eff in _reactions(sim.scn, act, True, remover):
+    for rx, found, eff in reactions(sim.scn, act, True, remover):
         assert eff.within is not None
-        hit = debuffed & _near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
+        hit = debuffed & near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
         out |= hit
         sim.skip(
             act,
@@ -869,12 +869,12 @@ def attacker_debuffs(sim: SimView, act: Activation, trials: np.ndarray, saved: l
     if act.action != "shoot":
         return
     u = sim.uids.index(act.unit)
-    for rx, found, eff in _reactions(sim.scn, act, False, attacker_debuff):
+    for rx, found, eff in reactions(sim.scn, act, False, attacker_debuff):
         assert eff.within is not None
         weapons = [Effect(kind="weapon_keyword", keyword=eff.keyword, weapons=list(eff.weapons))]
         bit = use_bits(sim, u, [inflicted(sim, found, weapons, rx.unit)])
         saved.append((u, sim.used[u, trials].copy()))
-        hit = _near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
+        hit = near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
         kept = trials[hit[trials] & ~restored(sim, act, trials, hit)[trials]]
         sim.used[u, kept] |= bit
         sim.skip(
@@ -907,7 +907,7 @@ def _for_friend(
     plain = [e.model_copy(update={"within": None}) for e in effects]
     bit = use_bits(sim, q, [inflicted(sim, found, plain, rx.unit)])
     saved.append((q, sim.used[q, trials].copy()))
-    hit = _near_games(sim, trials, r, q, within)
+    hit = near_games(sim, trials, r, q, within)
     sim.used[q, trials[hit[trials]]] |= bit
     sim.skip(
         act,
@@ -938,7 +938,7 @@ def protected(scn: Scenario, act: Activation, rx: Reaction, found: Found) -> str
     return mine[0] if len(mine) == 1 else None
 
 
-def _guarding(sim: SimView, act: Activation, kind: str) -> Iterator[tuple[Reaction, Found, Effect, str]]:
+def guarding(sim: SimView, act: Activation, kind: str) -> Iterator[tuple[Reaction, Found, Effect, str]]:
     """The opponent's Reactions to ``act`` with an effect of ``kind`` and a ``within`` for another Friendly Unit they
     answer for (Hierarch's Stand, Lunge): (the Reaction, its ability, the effect, that unit: ``for``, else the
     activation's one planned target of the reacting player)."""
@@ -961,9 +961,9 @@ def redirects(sim: SimView, act: Activation, trials: np.ndarray) -> dict[int, tu
     out: dict[int, tuple[int, np.ndarray]] = {}
     if act.action != "shoot":
         return out
-    for rx, found, e, p in _guarding(sim, act, "redirect"):
+    for rx, found, e, p in guarding(sim, act, "redirect"):
         g, q = sim.uids.index(rx.unit), sim.uids.index(p)
-        games = _near_games(sim, trials, g, q, float(e.within or 0))
+        games = near_games(sim, trials, g, q, float(e.within or 0))
         sim.skip(
             act,
             trials.size - int(games[trials].sum()),
@@ -972,33 +972,6 @@ def redirects(sim: SimView, act: Activation, trials: np.ndarray) -> dict[int, tu
         )
         out[q] = (g, games)
     return out
-
-
-def lunges(sim: SimView, act: Activation, trials: np.ndarray) -> None:
-    """The opponent's Reactions that follow ``act``'s Ranged Attack with a Move (``lunge``; Lunge: "When another
-    Friendly Unit Within 10\" is the target of a Ranged Attack, after the attack is fully resolved, this Unit, if
-    Unengaged, may perform a Move action Directly Towards the attacking Unit"), in the games where the protected
-    unit (``for``, else the activation's one planned target of that player) is Within ``within`` of the reacting
-    unit, both on the table, and the reacting unit is Unengaged. The Move: its Speed straight at the attacking
-    unit's nearest live model, ending short of its Engagement Range (:meth:`World.toward`), set as a Move is."""
-    u = sim.uids.index(act.unit)
-    for rx, found, e, p in _guarding(sim, act, "lunge"):
-        h, q = sim.uids.index(rx.unit), sim.uids.index(p)
-        near = _near_games(sim, trials, h, q, float(e.within or 0))[trials] & ~sim.engaged_mask(trials, h)
-        games = trials[near]
-        sim.skip(
-            act,
-            trials.size - games.size,
-            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {p} not Within {e.within:g}\" of it, one of "
-            "them not on the table, or it is Engaged (10.4)",
-        )
-        speed = sim.units[h].speed
-        for (ph, kh, pu, ku), ts in sim.groups(
-            games, [sim.row_pos(h), sim.row_alive(h), sim.row_pos(u), sim.row_alive(u)]
-        ):
-            to = sim.world.toward(ph, kh, pu, ku, speed) if pu >= 0 and ku > 0 else None
-            if to is not None:
-                sim.move_to(h, ts, to, act)
 
 
 def far_from_enemies(
@@ -1010,7 +983,7 @@ def far_from_enemies(
     near = np.zeros(sim.T, dtype=bool)
     for v in range(sim.U):
         if sim.units[v].player != sim.units[u].player:
-            near |= _near_games(sim, games, u, v, inches)
+            near |= near_games(sim, games, u, v, inches)
     bad = games[near[games]]
     if bad.size:
         sim.set_pos(u, bad, -1)
@@ -1313,37 +1286,6 @@ def reacting(sim: SimView, ordinal: int, trials: np.ndarray) -> Iterator[None]:
         react_end(sim, trials, saved)
 
 
-def adjust_charge_roll(sim: SimView, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None:
-    """The charging unit's Charge Roll (8.7.7 step 2) with its Active abilities used (``charge_roll``: Metabolic
-    Boost and Charge "roll 2D6 instead of D6 and use the higher", Leap "add 2") and its Reactions to the roll
-    (Pneumatized Carapace: one more D6, the higher used; Gravitic Boosters: add 1).
-
-    Additions from different named sources add up, and each source's extra dice join the same roll, the highest
-    of all used, before anything is added: part 11 MODIFIER, "Modifiers from different named sources are
-    cumulative", and the FAQ's IMPACT example. So Metabolic Boost with Pneumatized Carapace is the highest of
-    three D6, and Leap with it the higher of two D6, plus 2.
-    """
-    from .basics import stream as _stream
-
-    u = sim.uids.index(act.unit)
-    answers: list[tuple[Effect, int]] = []  # Reactions to the roll (10.4), with the stream of their first die
-    for rx in act.react:
-        if rx.player != act.player or rx.unit != act.unit:
-            continue
-        found = find(sim.scn, rx.unit, rx.use)
-        e = charge_roll(found.ability) if found else None
-        if e is not None:
-            answers.append((e, _stream(stream, 77)))
-    for mask, ts in _split_by(trials, sim.used[u, trials]):
-        used = [(e, _stream(stream, 78, i)) for i, e in enumerate(sim.effects(u, mask, "charge_roll"))]
-        for e, first in used + answers:
-            for k in range(e.dice):
-                more = sim.d6(first if k == 0 else _stream(first, k), ts)
-                rolls[ts] = np.maximum(rolls[ts], more)
-        for e, _ in used + answers:
-            rolls[ts] += e.value
-
-
 def second_charge(scn: Scenario, act: Activation) -> str | None:
     """Lightning Dash (``second_charge``): the Enemy Unit the second Charge declares (the plan's ``select``), where
     the charging unit itself plans the Reaction on its ``charge``; else None."""
@@ -1376,44 +1318,13 @@ def impact_with(sim: SimView, u: int, mask: int, imp: tuple[int, int]) -> tuple[
     return dice, max(2, hit)
 
 
-def charge_debuffs(sim: SimView, act: Activation, trials: np.ndarray) -> np.ndarray:
-    """DEBUFF Speed (X) the charging unit gains from the opponent's Reactions to its Charge declaration
-    (``charger_debuff_speed``: Concusive Shells), per game (length ``sim.T``; 0 where none).
-
-    The trigger is read in each game at the moment of the declaration (8.7.7 step 1; 10.4): the reacting
-    unit on the table, and a live model of a declared target Within ``within`` inches of one of its live
-    models (bases edge to edge, :meth:`World.within`). Where it does not hold, the Reaction is not used
-    (the skip report counts those games). DEBUFFs of one name do not add up (FAQ v1.0), so the largest
-    counts; "minimum 0" is the caller's (part 11 DEBUFF).
-    """
-    slow = np.zeros(sim.T, dtype=np.int64)
-    targets = [sim.uids.index(t) for t in act.targets]
-    for rx, found, eff in _reactions(sim.scn, act, False, charger_debuff):
-        assert eff.within is not None
-        r = sim.uids.index(rx.unit)
-        hit = np.zeros(sim.T, dtype=bool)
-        for t in targets:
-            hit |= _near_games(sim, trials, r, t, float(eff.within))
-        slow[hit] = np.maximum(slow[hit], eff.value)
-        sim.skip(
-            act,
-            trials.size - int(hit[trials].sum()),
-            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: no declared target Within "
-            f'{eff.within:g}" of it, or it is not on the table (10.4)',
-        )
-    slow[restored(sim, act, trials, slow > 0)] = 0
-    return slow
-
-
 __all__ = [
     "CHARGE_KINDS",
     "ExtraLoadout",
     "Found",
     "Purse",
-    "adjust_charge_roll",
     "apply_selected",
     "card_abilities",
-    "charge_debuffs",
     "charge_roll",
     "charger_debuff",
     "choices",

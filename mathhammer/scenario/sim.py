@@ -276,7 +276,8 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             for hook in self.cards.after_action:  # the action has ended (Creep Removal)
                 hook(u, act, here)
         elif act.action == "shoot" and act.react:
-            abilities.lunges(self, act, here)  # "after the attack is fully resolved" (Lunge)
+            for hook in self.cards.after_attack:  # "after the attack is fully resolved" (Lunge)
+                hook(u, act, here)
         abilities.react_end(self, here, reacted)
 
     def _use(self, u: int, act: Activation, here: np.ndarray) -> None:
@@ -298,8 +299,6 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             abilities.change_burrow(self, u, act, fresh)  # Burrow, Lie in Wait, Nasty Surprise
         for hook in self.cards.use:  # the cards' effects of the abilities used, in their order
             hook(u, act, fresh)
-        if abilities.used_effects(self.scn, act, "respawn"):
-            self._respawn(u, act, fresh)  # RESPAWN (X): Zergling Reconstitution (ON CREEP where a tumor was just set)
 
 
 __all__ = ["Simulation", "uniforms"]

@@ -32,8 +32,11 @@ class Combat(SimState):
         targets = [self.uids.index(t) for t in act.targets]
         rolls = np.zeros(self.T, dtype=np.int64)
         rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
-        abilities.adjust_charge_roll(self, act, rolls, trials, stream)  # abilities used, Reactions (10.4)
-        slow = abilities.charge_debuffs(self, act, trials)  # DEBUFF Speed from Reactions to the declaration
+        slow = np.zeros(self.T, dtype=np.int64)  # DEBUFF Speed from Reactions to the declaration (8.7.7 step 1)
+        for declared in self.cards.charge_declared:
+            slow = np.maximum(slow, declared(act, trials))
+        for roll in self.cards.charge_roll:  # abilities used, Reactions to the roll (10.4)
+            roll(act, rolls, trials, stream)
         done = self._charge_games(u, act, trials, targets, rolls, slow, abilities.impact_of(su), stream)
         dash = abilities.second_charge(self.scn, act)
         if dash is not None and done.size:

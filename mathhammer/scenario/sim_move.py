@@ -223,35 +223,6 @@ class Movement(SimState):
                 if e.kind == "heal_after_place":  # "That Unit immediately resolves the HEAL (2) effect"
                     self.mark[u, placed] = np.maximum(0, self.mark[u, placed] - e.value)
 
-    def _respawn(self, u: int, act: Activation, fresh: np.ndarray) -> None:
-        """RESPAWN (X) (part 11) in the games ``fresh``: X the largest ``respawn`` effect in force (Zergling
-        Reconstitution: "RESPAWN (2) effect, or RESPAWN (3) if the Unit is ON CREEP", read per game); up to X of the
-        Destroyed models return, as many as fit without raising the Current Supply Value ("Do not return a model if
-        doing so would push the Unit into a higher Supply bracket"), each set in Base-to-Base contact with a model of
-        the unit where the board allows (:meth:`World.respawn`). A unit with no model left returns none."""
-        for hook in self.cards.before_attack:  # ON CREEP
-            hook([u], fresh)
-        cols = [self.row_board(), self.row_alive(u), self.row_used(u)]
-        short = 0
-        for (bid, a, mask), ts in self.groups(fresh, cols):
-            pos = self.board_pos(bid)
-            if pos[u] < 0 or a <= 0:
-                continue
-            x = max((e.value for e in self.effects(u, mask, "respawn")), default=0)
-            k = min(x, int(self.full[u]) - a)
-            now = self._supply_grid[u][a]
-            while k > 0 and self._supply_grid[u][a + k] > now:
-                k -= 1
-            if k == 0:
-                continue
-            others = tuple(p for v, p in enumerate(pos) if v != u and p >= 0)
-            pid, got = self.world.respawn(pos[u], a, k, others)
-            short += (k - got) * ts.size
-            if got:
-                self.set_pos(u, ts, pid)
-                self.alive[u, ts] = a + got
-        self.skip(act, short, "RESPAWN: a model found no free spot in Base-to-Base contact, not returned")
-
     def _recall(self, u: int, act: Activation, here: np.ndarray) -> None:
         """Return unit ``u`` to Reserves in the games ``here`` where it is Unengaged (Strap In!, Strategic Recall: "The
         active, Unengaged Ground Unit is returned to Reserves instead of performing an action").

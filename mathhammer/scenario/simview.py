@@ -7,7 +7,7 @@ Simulation satisfies it structurally. Arrays are (units x games) unless said.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 import numpy as np
@@ -17,6 +17,12 @@ from ..starcraft.model import Batch
 from ..starcraft.schema import Ability
 from .spec import Activation, Scenario, ScenarioUnit
 from .world import World
+
+
+class CardHooks(Protocol):
+    """The hooks of the cards in play a card may call itself (``CardSet``)."""
+
+    before_attack: list[Callable[[list[int], np.ndarray], None]]
 
 
 class SimView(Protocol):
@@ -64,6 +70,10 @@ class SimView(Protocol):
     via_used: dict[int, np.ndarray]
     burrowers: set[str]
 
+    @property
+    def cards(self) -> CardHooks:
+        """The cards in play (their hooks)."""
+
     def skip(self, act: Activation, n: int, why: str) -> None:
         """Count ``n`` games where ``act`` (or part of it) was not done, with the reason, in the skip report."""
 
@@ -76,6 +86,8 @@ class SimView(Protocol):
     def row_pos(self, u: int) -> int: ...
     def row_alive(self, u: int) -> int: ...
     def row_used(self, u: int) -> int: ...
+    def row_board(self) -> int: ...
+    def board_pos(self, bid: int) -> tuple[int, ...]: ...
     def groups(
         self, trials: np.ndarray, cols: Sequence[np.ndarray | int]
     ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]: ...
@@ -111,4 +123,4 @@ class SimView(Protocol):
     ) -> None: ...
 
 
-__all__ = ["SimView"]
+__all__ = ["CardHooks", "SimView"]

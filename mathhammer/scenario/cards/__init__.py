@@ -4,7 +4,19 @@ its scenario (:class:`~.registry.CardSet`) and calls them at named trigger point
 
 from __future__ import annotations
 
-from . import creep, detection, edge_block, end_of_round, force_field, recall, regeneration, summon
+from . import (
+    charge,
+    creep,
+    detection,
+    edge_block,
+    end_of_round,
+    force_field,
+    lunge,
+    recall,
+    regeneration,
+    respawn,
+    summon,
+)
 from .registry import Card, CardSet, Trigger, card_for, register, registered
 
 __all__ = [
@@ -12,14 +24,17 @@ __all__ = [
     "CardSet",
     "Trigger",
     "card_for",
+    "charge",
     "creep",
     "detection",
     "edge_block",
     "end_of_round",
     "force_field",
+    "lunge",
     "recall",
     "regeneration",
     "register",
     "registered",
+    "respawn",
     "summon",
 ]

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..abilities import used_effects
+from ..abilities import card_abilities, used_effects
 from ..simview import SimView
 from ..spec import Activation, Scenario
 
@@ -41,8 +41,16 @@ class Trigger(StrEnum):
     #: ``before_targeting(units, trials)``: a Ranged Attack is about to read whether ``units`` (those that can be
     #: HIDDEN) are Visible (DETECTED)
     BEFORE_TARGETING = "before_targeting"
+    #: ``charge_roll(act, rolls, trials, stream)``: the Charge Roll (8.7.7 step 2) is rolled: change ``rolls`` (per
+    #: game) in place
+    CHARGE_ROLL = "charge_roll"
+    #: ``charge_declared(act, trials) -> slow``: a Charge is declared: the DEBUFF Speed the charging unit gains, per
+    #: game (length ``sim.T``); the largest of the cards' counts
+    CHARGE_DECLARED = "charge_declared"
     #: ``after_action(u, act, trials)``: a Move, Run, Disengage, Deploy or Charge of unit ``u`` has ended
     AFTER_ACTION = "after_action"
+    #: ``after_attack(u, act, trials)``: unit ``u``'s Ranged Attack is fully resolved and the activation has Reactions
+    AFTER_ATTACK = "after_attack"
     #: ``end_of_round(live)``: effects "At the End of the Round" (8.9.4), before the Cleanup
     END_OF_ROUND = "end_of_round"
     #: ``cleanup(live)``: 8.9.5 Cleanup: tokens and "until the End of the Round" effects go
@@ -68,6 +76,13 @@ class Card:
         uses an ability with an effect of one of :attr:`kinds`."""
         return any(used_effects(scn, act, kind) for act in scn.plan if act.use for kind in cls.kinds)
 
+    @staticmethod
+    def anywhere(scn: Scenario, kinds: tuple[str, ...]) -> bool:
+        """Has an ability of a unit or of a player's cards an effect of ``kinds`` (used, reacted with or given)?"""
+        abilities = [a for su in scn.units.values() for a in su.abilities]
+        abilities += [f.ability for player in scn.armies for f in card_abilities(scn, player)]
+        return any(e.kind in kinds for a in abilities for e in a.effects)
+
     @classmethod
     def validate(cls, scn: Scenario) -> list[str]:
         """Schema problems of the card's effects in ``scn`` (messages); none by default."""
@@ -87,7 +102,12 @@ class Card:
 
     def before_attack(self, units: list[int], trials: np.ndarray) -> None: ...
     def before_targeting(self, units: list[int], trials: np.ndarray) -> None: ...
+    def charge_roll(self, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None: ...
+    def charge_declared(self, act: Activation, trials: np.ndarray) -> np.ndarray:
+        return np.zeros(self.sim.T, dtype=np.int64)
+
     def after_action(self, u: int, act: Activation, trials: np.ndarray) -> None: ...
+    def after_attack(self, u: int, act: Activation, trials: np.ndarray) -> None: ...
     def end_of_round(self, live: np.ndarray) -> None: ...
     def cleanup(self, live: np.ndarray) -> None: ...
 
@@ -146,7 +166,10 @@ class CardSet:
         self.before_deploy: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["before_deploy"]
         self.before_attack: list[Callable[[list[int], np.ndarray], None]] = hooks["before_attack"]
         self.before_targeting: list[Callable[[list[int], np.ndarray], None]] = hooks["before_targeting"]
+        self.charge_roll: list[Callable[[Activation, np.ndarray, np.ndarray, int], None]] = hooks["charge_roll"]
+        self.charge_declared: list[Callable[[Activation, np.ndarray], np.ndarray]] = hooks["charge_declared"]
         self.after_action: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_action"]
+        self.after_attack: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_attack"]
         self.end_of_round: list[Callable[[np.ndarray], None]] = hooks["end_of_round"]
         self.cleanup: list[Callable[[np.ndarray], None]] = hooks["cleanup"]
         self._walls = [c for c in self.cards if _overrides(c, "charge_walls")]
