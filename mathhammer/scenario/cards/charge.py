@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...starcraft.schema import Effect
-from ..abilities import charge_roll, charger_debuff, find, near_games, reactions, restored
+from ..abilities import near_games, reactions, restored
 from ..basics import split_by as _split_by
 from ..basics import stream as _stream
+from ..lookup import charge_roll, charger_debuff, find
 from ..spec import Activation, Scenario
 from .registry import Card, register
 

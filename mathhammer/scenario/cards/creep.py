@@ -9,16 +9,8 @@ import math
 
 import numpy as np
 
-from ..abilities import (
-    CREEP_STATUS,
-    TOKEN_CONTACT,
-    TOKEN_RADIUS,
-    card_effect,
-    creeping,
-    mark_near,
-    plan_tokens,
-    unit_abilities,
-)
+from ..abilities import card_effect, creeping, mark_near
+from ..lookup import CREEP_STATUS, TOKEN_CONTACT, TOKEN_RADIUS, plan_tokens, unit_abilities
 from ..simview import SimView
 from ..spec import Activation, Scenario
 from ..world import edge_distance as edge_gap

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..abilities import DETECTED, mark_near, plan_tokens, unit_abilities
+from ..abilities import mark_near
+from ..lookup import DETECTED, plan_tokens, unit_abilities
 from ..simview import SimView
 from ..spec import Activation, Scenario, ScenarioUnit
 from .registry import Card, register

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..abilities import used_effect
+from ..lookup import used_effect
 from ..simview import SimView
 from ..spec import PLAYERS, Activation
 from .registry import Card, register

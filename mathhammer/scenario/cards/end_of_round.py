@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...board.model import EPS
-from ..abilities import TOKEN_RADIUS, find, plan_tokens, summoning, token_contact_lead, token_gaps
+from ..abilities import summoning, token_contact_lead
+from ..lookup import TOKEN_RADIUS, find, plan_tokens, token_gaps
 from ..simview import SimView
 from ..spec import PLAYERS, Activation, Scenario
 from .registry import Card, register

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...board.model import EPS
-from ..abilities import plan_tokens, token_gaps
+from ..lookup import plan_tokens, token_gaps
 from ..simview import SimView
 from ..spec import Activation
 from .registry import Card, register

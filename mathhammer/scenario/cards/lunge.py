@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..abilities import find, guarding, near_games
+from ..abilities import guarding, near_games
+from ..lookup import find
 from ..spec import Activation, Scenario
 from .registry import Card, register
 

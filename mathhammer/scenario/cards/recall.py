@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...board.model import EPS
-from ..abilities import plan_tokens, recalled_by, token_gaps
+from ..abilities import recalled_by
+from ..lookup import plan_tokens, token_gaps
 from ..simview import SimView
 from ..spec import Activation, Scenario
 from .registry import Card, register

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..abilities import burrowed, unit_abilities
+from ..abilities import burrowed
+from ..lookup import unit_abilities
 from ..spec import Activation, Scenario
 from .registry import Card, register
 

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..abilities import card_abilities, used_effects
+from ..lookup import card_abilities, used_effects
 from ..simview import SimView
 from ..spec import Activation, Scenario
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..abilities import used_effects
+from ..lookup import used_effects
 from ..spec import Activation
 from .registry import Card, register
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...board.engagement import ENGAGEMENT_RANGE
-from ..abilities import CONTACT_TURNS, contact_leads, far_from_enemies, summoned_unit, used_effects
+from ..abilities import CONTACT_TURNS, contact_leads, far_from_enemies, summoned_unit
+from ..lookup import used_effects
 from ..spec import Activation
 from .registry import Card, register
 
