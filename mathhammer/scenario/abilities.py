@@ -67,10 +67,10 @@ Round (``cards/end_of_round.py``), Summoned (``cards/summon.py``; the units come
 
 States the simulation keeps per game besides the abilities used: the Burrowed Status (a bit of ``sim.used``
 that Cleanup keeps, :data:`BURROWED_STATUS`), ON CREEP and DETECTED (bits read again before each Charge,
-attack and fight: :func:`update_creep`, :func:`update_detection`), Creep Tumor tokens and detection's
-Faction Indicators (``sim.tumor``, ``sim.indicator``), a second activation allowed by Orders
-(``sim.again``), the edges Comsat Station closes (``sim.closed``), the tokens waiting for the End of the Round
-(``sim.pending``) and the Deploys through a base this Round (``sim.via_used``).
+attack and fight by the cards ``cards/creep.py`` and ``cards/detection.py``), a second activation allowed by
+Orders (``sim.again``) and the Deploys through a base this Round (``sim.via_used``). The cards in ``cards/`` keep
+their own per-game state (Creep Tumors, detection's Faction Indicators, Force Fields, the edges Comsat Station
+closes, the tokens waiting for the End of the Round).
 """
 
 from __future__ import annotations
