@@ -14,7 +14,7 @@ os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="mathhammer-num
 @pytest.fixture
 def seen(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, Any]]:
     """Every (compiled Batches, compiled target) the simulation hands the exact engine, in order."""
-    import mathhammer.scenario.sim as sim_module
+    import mathhammer.scenario.sim_shoot as sim_module  # where the simulation calls the exact engine
     from mathhammer.starcraft.exact import exact_states
 
     calls: list[tuple[Any, Any]] = []

@@ -514,7 +514,9 @@ def test_concusive_shells_trigger_is_read_in_each_game(marauder_armies: dict[str
     sim.pos[r, 1] = -1  # Destroyed (or in Reserves)
     sim.pos[r, 2] = far  # more than 8" from every Marine
     sim.sync_board()
-    slow = abilities.charge_debuffs(sim, act, np.arange(4))
+    card = sim.cards.of("charger_debuff_speed")
+    assert card is not None and card.charge_declared in sim.cards.charge_declared
+    slow = card.charge_declared(act, np.arange(4))
     assert slow.tolist() == [2, 0, 0, 2]
     assert sum(v for k, v in sim.skipped.items() if "'Concusive Shells' not triggered" in k) == 2
 

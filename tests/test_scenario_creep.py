@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from mathhammer.scenario import abilities
+from mathhammer.scenario.cards import creep
 from mathhammer.scenario.sim import Simulation
 from mathhammer.starcraft.loadout import as_target, make_loadout
 from mathhammer.starcraft.roster import load_roster
@@ -18,6 +19,13 @@ from mathhammer.starcraft.roster import load_roster
 from .scenario_kit import army, build, errors, skirmish
 from .test_scenario_abilities import RED, write_armies
 from .test_scenario_charge_abilities import ZERGLING, assert_share, charge_plan, impact_batches
+
+
+def _creep(sim: Simulation) -> creep.Creep:
+    """The Creep card in play in ``sim`` (its Creep Tumor tokens, per game)."""
+    card = sim.cards.of("creep_tumor")
+    assert isinstance(card, creep.Creep)
+    return card
 
 
 def test_an_on_creep_target_effect_needs_creep() -> None:
@@ -114,7 +122,7 @@ def test_creep_spread_needs_an_entry_edge_or_a_tumor_near(tmp_path_factory: pyte
     sim = Simulation(scn, 20, seed=1)
     sim.run()
     assert sum(v for k, v in sim.skipped.items() if "Creep Tumor token at (24, 26) not set" in k) == 20
-    assert not sim.tumor.any()
+    assert not _creep(sim).tumor.any()
 
 
 def test_tokens_go_at_the_end_of_the_round_unless_they_stay_in_play(
@@ -130,12 +138,13 @@ def test_tokens_go_at_the_end_of_the_round_unless_they_stay_in_play(
 
     for card in ("Malignant Creep", "Accelerating Creep", None):
         sim = Simulation(creep_scenario(tmp_path_factory, creep_zerg(card or "Malignant Creep"), (24, 30)), 4, seed=1)
-        assert len(sim.tumors) == 1
-        sim.tumor[0] = True
+        tumors = _creep(sim)
+        assert len(tumors.tumors) == 1
+        tumors.tumor[0] = True
         if card is None:
-            monkeypatch.setattr(abilities, "card_effect", no_stay)
+            monkeypatch.setattr(creep, "card_effect", no_stay)
         sim.cleanup(np.arange(4))
-        assert sim.tumor[0].tolist() == [card is not None] * 4
+        assert tumors.tumor[0].tolist() == [card is not None] * 4
 
 
 def test_creep_removal_takes_the_tumor_an_enemy_ends_near(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -151,9 +160,10 @@ def test_creep_removal_takes_the_tumor_an_enemy_ends_near(tmp_path_factory: pyte
     assert near is not None and far is not None
     sim.pos[m, :2], sim.pos[m, 2:] = near, far
     sim.sync_board()
-    sim.tumor[0] = True
-    abilities.creep_removal(sim, m, np.arange(4))
-    assert sim.tumor[0].tolist() == [False, False, True, True]
+    tumors = _creep(sim)
+    tumors.tumor[0] = True
+    tumors.after_action(m, sim.scn.plan[0], np.arange(4))
+    assert tumors.tumor[0].tolist() == [False, False, True, True]
 
 
 def test_spawn_creep_tumor_is_set_in_base_contact(tmp_path_factory: pytest.TempPathFactory) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mathhammer.scenario import abilities
+from mathhammer.scenario.cards.force_field import ForceField
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 
@@ -92,16 +92,22 @@ def test_force_field_stops_size_2_or_lower_only(tmp_path: Path) -> None:
     against a Queen (Size 3)."""
     scn = scenario(tmp_path, FIELD)
     sim = Simulation(scn, 2, seed=1)
-    sim.field[0] = [True, False]
+    card = sim.cards.of("force_field")
+    assert isinstance(card, ForceField)
+    card.field[0] = [True, False]
     z = sim.uids.index("zergling-1")
-    bits = abilities.fields_against(sim, z)
+    bits = card.charge_walls(z)
     assert bits is not None and bits.tolist() == [1, 0]
-    assert abilities.field_centres(sim, 1) == (FIELD,)
+    assert card.wall_centres(1) == (FIELD,)
+    assert sim.cards.charge_walls(z)[0] is card
     queen = army("Kerrigan's Swarm", ("Queen", 1), tactical=("Hatchery",))
     data = skirmish("field", armies=write_armies(tmp_path, PROTOSS, queen), rounds=[])
     big = Simulation(build(data, "field.toml"), 2, seed=1)
     assert big.units[big.uids.index("queen-1")].unit.card.size == 3
-    assert abilities.fields_against(big, big.uids.index("queen-1")) is None
+    assert big.cards.of("force_field") is None  # no Force Field in its plan: the card is not in play
+    queen_card = ForceField(big)  # the first plan's Force Field, on the battlefield in both games
+    queen_card.fields, queen_card.field = card.fields, np.ones((1, 2), dtype=bool)
+    assert queen_card.charge_walls(big.uids.index("queen-1")) is None
 
 
 def test_force_field_within_8_in_an_unoccupied_space(tmp_path: Path) -> None:

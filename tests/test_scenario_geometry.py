@@ -501,10 +501,10 @@ def test_compiled_near_tests_give_the_world_answers() -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
-    """sim._apply_kernel (every group's outcomes drawn and applied in one pass) against the numpy reading it
+    """sim_state._apply_kernel (every group's outcomes drawn and applied in one pass) against the numpy reading it
     replaced: per group, uniforms(seed, stream, games), searchsorted(side="right") clipped to the last row, models
     lost, Damage Marker and SHIELDED set, a costly row counted as Activated, Destroyed units' markers cleared."""
-    from mathhammer.scenario.sim import _apply_kernel, _draw_base, uniforms
+    from mathhammer.scenario.sim_state import _apply_kernel, _draw_base, uniforms
 
     rng = np.random.default_rng(seed)
     T, offset, stream = 400, int(rng.integers(0, 10**6)), int(rng.integers(0, 2**40))

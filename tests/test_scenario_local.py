@@ -141,7 +141,7 @@ def test_the_split_by_near_units_is_the_same_with_and_without_the_loop_over_boar
 ) -> None:
     """``Simulation._near_cols_by`` splits the trials of many boards without a loop over them: in every call
     of 200 games, its parts (keys, trial indices, their order) equal those of the loop over boards."""
-    from mathhammer.scenario import sim as sim_module
+    from mathhammer.scenario import sim_state as sim_module
 
     real = Simulation._near_cols_by
     calls = []

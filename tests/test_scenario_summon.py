@@ -201,7 +201,9 @@ def test_omega_network_sets_the_omega_worm_a_source_of_creep(tmp_path: Path) -> 
     sim = play(scn, 2, [(1, "movement"), (2, "movement")], first=1)
     assert lead_of(sim, "omega-worm-1") == {(18.0, 27.0)}
     z = sim.uids.index("zergling-1")
-    abilities.update_creep(sim, [z], np.arange(2))
+    for hook in sim.cards.before_attack:  # the ON CREEP of the Creep card (the Omega Worm a Source of Creep)
+        hook([z], np.arange(2))
+    assert any(type(c).__name__ == "Creep" for c in sim.cards)
     assert all(abilities.bit_set(sim, z, int(m), abilities.CREEP_STATUS) for m in sim.used[z])
     assert math.isclose(sim.supply(sim.uids.index("omega-worm-1"), np.asarray([1]))[0], 0)
 

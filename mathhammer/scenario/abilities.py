@@ -30,11 +30,11 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
 * Charge Roll (``charge_roll``): "Use after a Friendly Unit rolls a D6 for Charge Distance" (Gravitic
   Boosters: add 1; Pneumatized Carapace: roll an additional D6 and use the higher). The reacting unit
   is the unit that Charges in its own activation. Active abilities used on the Charge act on the same
-  roll (Metabolic Boost, Zealot Charge, Leap: :func:`adjust_charge_roll`), and ``impact_hit`` /
+  roll (Metabolic Boost, Zealot Charge, Leap: ``cards/charge.py``), and ``impact_hit`` /
   ``impact_dice`` ones on its IMPACT (:func:`impact_with`).
 * Charge declaration (``charger_debuff_speed``): Concusive Shells, "When an Enemy declares a Charge
   against a Friendly Unit Within 8", that Enemy gains DEBUFF Speed (2)". Planned on the opponent's
-  ``charge``; in each game the trigger is read when the Charge is declared (:func:`charge_debuffs`),
+  ``charge``; in each game the trigger is read when the Charge is declared (``cards/charge.py``),
   and the Charge Roll Distance is then Speed - 2 (minimum 0, part 11 DEBUFF) + 1D6. The DEBUFF lasts
   "until the End of the Round", but a unit that has Charged makes no other move that reads its Speed
   in that Round (Close Ranks moves 3"), so the Charge is all it changes.
@@ -53,24 +53,24 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   (:func:`reduction_for`) and the engines use it once, at the first Batch that deals Damage
   (``Target.damage_reduction``; 8.7.4 step 5 "Apply any Special Skills that reduce the Total Damage").
 * The Ranged Attack redirected (``redirect``; Hierarch's Stand: :func:`redirects`), a Move after it
-  (``lunge``; Lunge: :func:`lunges`), HEAL after a PLACE (``heal_after_place``; Veil of Shadows), HITS at a
+  (``lunge``; Lunge: ``cards/lunge.py``), HEAL after a PLACE (``heal_after_place``; Veil of Shadows), HITS at a
   unit entering by another table edge (a Reaction's ``hits``; Photon Overcharge: :func:`entered_elsewhere`).
 * A lower cost (``cost_reduction``; Advanced Training): read by ``scenario check`` only.
 * A second Charge (``second_charge``; Lightning Dash: :func:`second_charge`), planned by the charging unit on its own
   ``charge`` with the second target in ``select``: in the games where the first Charge succeeded, a new Charge from
   where it ended, Engaged or not, without IMPACT (:meth:`Simulation.charge`).
 
-Units on and off the table: returned to Reserves (``to_reserves``: :meth:`Simulation._recall`, :func:`mass_recall`),
+Units on and off the table: returned to Reserves (``to_reserves``: :meth:`Simulation._recall`, :mod:`.cards.recall`),
 Deployed by PLACE (:func:`deploy_placed`) or through another unit's base (:func:`deploy_via`), set At the End of the
-Round (:func:`set_end_token`, :func:`end_of_round`), Summoned (:func:`summon`; the units come from the scenario,
-9.1.9) and given back Destroyed models (RESPAWN: :meth:`Simulation._respawn`).
+Round (``cards/end_of_round.py``), Summoned (``cards/summon.py``; the units come from the scenario,
+9.1.9) and given back Destroyed models (RESPAWN: ``cards/respawn.py``).
 
 States the simulation keeps per game besides the abilities used: the Burrowed Status (a bit of ``sim.used``
 that Cleanup keeps, :data:`BURROWED_STATUS`), ON CREEP and DETECTED (bits read again before each Charge,
-attack and fight: :func:`update_creep`, :func:`update_detection`), Creep Tumor tokens and detection's
-Faction Indicators (``sim.tumor``, ``sim.indicator``), a second activation allowed by Orders
-(``sim.again``), the edges Comsat Station closes (``sim.closed``), the tokens waiting for the End of the Round
-(``sim.pending``) and the Deploys through a base this Round (``sim.via_used``).
+attack and fight by the cards ``cards/creep.py`` and ``cards/detection.py``), a second activation allowed by
+Orders (``sim.again``) and the Deploys through a base this Round (``sim.via_used``). The cards in ``cards/`` keep
+their own per-game state (Creep Tumors, detection's Faction Indicators, Force Fields, the edges Comsat Station
+closes, the tokens waiting for the End of the Round).
 """
 
 from __future__ import annotations
@@ -79,286 +79,50 @@ import math
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..board.engagement import ENGAGEMENT_RANGE
 from ..board.model import EPS, MM_PER_INCH
 from ..board.ranks import CONTACT
-from ..starcraft.keywords import COMBAT_TAGS
-from ..starcraft.loadout import Loadout, make_loadout
 from ..starcraft.model import Weapon
 from ..starcraft.schema import Ability, Effect
-from .basics import pay as _pay
 from .basics import split_by as _split_by
 from .basics import stream as _stream
-from .spec import PLAYERS, Activation, Reaction, Scenario, ScenarioUnit
+from .lookup import (
+    CHARGE_KINDS,
+    CREEP_STATUS,
+    DETECTED,
+    TARGET_KINDS,
+    TOKEN_CONTACT,
+    TOKEN_RADIUS,
+    ExtraLoadout,
+    Found,
+    Grant,
+    Purse,
+    card_abilities,
+    charge_roll,
+    charger_debuff,
+    choices,
+    counts_for_pool,
+    find,
+    has_impact,
+    impact_of,
+    loadout_for,
+    loadout_with,
+    needs_tag,
+    plan_tokens,
+    repeatable,
+    target_effects,
+    token_gaps,
+    unit_abilities,
+    unit_effect,
+    use_bits,
+    used_effect,
+    used_effects,
+)
+from .simview import SimView
+from .spec import Activation, Reaction, Scenario, ScenarioUnit
 from .world import Coord, World
-from .world import edge_distance as edge_gap
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .sim import Simulation
-
-#: Effects that change a unit as the target of an attack (``as_target``).
-TARGET_KINDS = ("unit_keyword", "evade_eligible")
-#: Effects of an Active ability that act on the unit's own Charge (``adjust_charge_roll``, ``impact_with``).
-CHARGE_KINDS = ("charge_roll", "impact_hit", "impact_dice")
-_IMPACT = re.compile(r"IMPACT \((\d+)\) (\d)\+")
-#: "a Friendly Biological Unit", "The active, Unengaged Ground Unit": the Combat Tag a card's ability asks for.
-_FOR_TAG = re.compile(r"\b(?:Friendly|active),? (?:Unengaged )?(?:Friendly )?([A-Za-z]+) Unit")
-
-
-@dataclass(frozen=True)
-class Found:
-    """An ability and where it is printed: ``card`` is "" for the unit card and its upgrades."""
-
-    ability: Ability
-    card: str = ""
-
-
-@dataclass(frozen=True)
-class Grant:
-    """An effect that unit ``giver``'s ability ``ability`` gave unit ``unit`` (the unit it selected) in ``games``,
-    until the end of the Round (:func:`apply_selected`)."""
-
-    unit: int
-    effect: Effect
-    games: np.ndarray
-    giver: int
-    ability: Ability
-
-
-@dataclass(frozen=True)
-class ExtraLoadout(Loadout):
-    """A unit's loadout in the simulation: with abilities of Faction or Tactical Cards switched on (their effects
-    act like the unit's), and without the effects that are for a unit an ability selects (``select``: they go
-    to that unit, :func:`apply_selected`)."""
-
-    extra: tuple[Ability, ...] = ()
-    #: the unit is ON CREEP: its ``on_creep`` effects apply (part 11 ON CREEP), and only then
-    on_creep: bool = False
-    #: an enemy detects the unit (Scanner Sweep: "they lose HIDDEN Status"): no HIDDEN keyword
-    detected: bool = False
-
-    def abilities(self) -> list[Ability]:
-        return super().abilities() + list(self.extra)
-
-    def effects(self) -> list[Effect]:
-        out = []
-        for e in super().effects():
-            if e.select:
-                continue
-            if self.detected and e.kind == "unit_keyword" and e.keyword.upper() == "HIDDEN":
-                continue
-            if e.on_creep:
-                if not self.on_creep:
-                    continue
-                e = e.model_copy(update={"on_creep": False})  # in force: the loadout's users need not ask again
-            out.append(e)
-        return out
-
-
-def unit_abilities(su: ScenarioUnit) -> list[Ability]:
-    return su.abilities
-
-
-def unit_effect(su: ScenarioUnit, kind: str) -> Effect | None:
-    """The first effect of ``kind`` of the unit's abilities (card and upgrades), or None."""
-    return next((e for a in su.abilities for e in a.effects if e.kind == kind), None)
-
-
-def card_abilities(scn: Scenario, player: str) -> list[Found]:
-    """The abilities of a player's Faction Card and Tactical (and Creep) Cards, in army order, each once."""
-    army = scn.armies[player]
-    out: list[Found] = []
-    seen: set[str] = set()
-    for name in [army.faction, *army.tactical]:
-        card = scn.roster.card(name)
-        for a in card.abilities:
-            if a.name.lower() not in seen:
-                seen.add(a.name.lower())
-                out.append(Found(a, name))
-    return out
-
-
-def find(scn: Scenario, unit: str, name: str) -> Found | None:
-    """The ability ``name`` of ``unit``: its card, its upgrades, then its player's cards."""
-    su = scn.units[unit]
-    key = name.strip().lower()
-    for a in unit_abilities(su):
-        if a.name.lower() == key:
-            return Found(a)
-    return next((f for f in card_abilities(scn, su.player) if f.ability.name.lower() == key), None)
-
-
-def choices(scn: Scenario, unit: str, kind: str) -> list[str]:
-    """Names of the ``kind`` ("active" or "reaction") abilities open to ``unit``, for messages."""
-    su = scn.units[unit]
-    names = [a.name for a in unit_abilities(su) if a.type == kind]
-    names += [f"{f.ability.name} ({f.card})" for f in card_abilities(scn, su.player) if f.ability.type == kind]
-    return names
-
-
-def impact_of(su: ScenarioUnit) -> tuple[int, int] | None:
-    """IMPACT (X) Y+ that the unit resolves after a successful Charge (8.7.7, its abilities' text), or None."""
-    for a in unit_abilities(su):
-        m = _IMPACT.search(a.text)
-        if m and "Charge" in a.text:
-            return int(m.group(1)), int(m.group(2))
-    return None
-
-
-def has_impact(su: ScenarioUnit) -> bool:
-    """The unit resolves IMPACT after a successful Charge (as the simulation reads it: :func:`impact_of`)."""
-    return impact_of(su) is not None
-
-
-def needs_tag(a: Ability) -> str:
-    """The Combat Tag a card's ability asks of its unit ("a Friendly Biological Unit"), or ""."""
-    m = _FOR_TAG.search(a.text)
-    if m is None:
-        return ""
-    tag = m.group(1).title()
-    return tag if tag in COMBAT_TAGS else ""
-
-
-def repeatable(a: Ability) -> bool:
-    return "REPEATABLE" in a.text.upper()
-
-
-def charge_roll(a: Ability) -> Effect | None:
-    """The ``charge_roll`` effect of ``a``: ``value`` added to the Charge Distance, ``dice`` more D6 rolled with
-    the highest used (Gravitic Boosters, Pneumatized Carapace; Metabolic Boost, Charge, Leap), or None."""
-    return next((e for e in a.effects if e.kind == "charge_roll"), None)
-
-
-def charger_debuff(a: Ability) -> Effect | None:
-    """The ``charger_debuff_speed`` effect of ``a`` (Concusive Shells: "When an Enemy declares a Charge against a
-    Friendly Unit Within 8\", that Enemy gains DEBUFF Speed (2)"), or None."""
-    return next((e for e in a.effects if e.kind == "charger_debuff_speed"), None)
-
-
-def target_effects(a: Ability) -> list[Effect]:
-    """The machine-readable effects of ``a`` that change its unit as a target."""
-    return [e for e in a.effects if e.kind in TARGET_KINDS]
-
-
-class Purse:
-    """A player's Faction and Tactical Cards in one Round: Ready or Exhausted (10.5.2)."""
-
-    def __init__(self, scn: Scenario, player: str) -> None:
-        army = scn.armies[player]
-        self.names: list[str] = [army.faction, *army.tactical]
-        self.cards: list[tuple[str, int]] = []
-        for name in self.names:
-            card = scn.roster.card(name)
-            self.cards.append((card.resource, int(card.resource_per_round)))
-        self.ready = [True] * len(self.names)
-
-    def pay(self, found: Found, options: Sequence[str] = (), discount: int = 0) -> str:
-        """Exhaust the cards for ``found`` (its own card, then its cost, less ``discount``, never below 0: the cost
-        reductions of :func:`cost_discount`; a cost X is the sum of the ``options`` chosen, Orders); "" or why it
-        cannot be paid."""
-
-        a = found.ability
-        ready = list(self.ready)
-        if found.card:
-            # 10.5.2: only a Ready card's abilities are used, also one that says "Do not Exhaust this card"
-            # (FAQ: an Academy Exhausted to pay for something else gives no Advanced Training)
-            copy = next((i for i, n in enumerate(self.names) if n == found.card and ready[i]), None)
-            if copy is None:
-                return (
-                    f"{a.name!r} is printed on {found.card!r}, Exhausted earlier this Round (10.5.2: an Exhausted "
-                    "card's abilities cannot be used until it is Readied in the Cleanup)"
-                )
-            if "do not exhaust this card" not in a.text.lower():
-                ready[copy] = False
-        cost = a.cost
-        if cost == "X":
-            priced = {e.option: e.option_cost for e in a.effects if e.option}
-            if not priced:
-                return f"{a.name!r} costs X: plans need a fixed cost"
-            cost = sum(priced.get(o, 0) for o in options)
-        cost = max(0, int(cost) - discount)
-        if cost:
-            mine = [i for i, c in enumerate(self.cards) if c[0] == a.resource]
-            got = _pay([self.cards[i] for i in mine], [ready[i] for i in mine], int(cost))
-            if got is None:
-                have = sum(self.cards[i][1] for i in mine if ready[i])
-                return (
-                    f"{a.name!r} costs {cost} {a.resource}; the Ready cards give {have} {a.resource} "
-                    "(10.5.1: Exhaust Ready cards; a card Exhausted earlier this Round gives nothing)"
-                )
-            for j in got:
-                ready[mine[j]] = False
-        self.ready = ready
-        return ""
-
-
-# ------------------------------------------------------------------ simulation hooks
-def counts_for_pool(su: ScenarioUnit) -> bool:
-    """Does the unit's Supply Value count when calculating the Supply Pool (8.3.2 Available Supply)? Not for a unit
-    with a ``pool_free`` effect (Advanced Medic Facilities: "This Unit's Supply Value counts as 0 when calculating
-    the Supply Pool")."""
-    return unit_effect(su, "pool_free") is None
-
-
-def use_bits(sim: Simulation, u: int, names: Sequence[str]) -> int:
-    """The bits of ``sim.used`` for abilities ``names`` of unit ``u`` (card abilities get bits after the unit's)."""
-    known = sim.abilities[u]
-    bits = 0
-    for name in names:
-        key = name.strip().lower()
-        i = next((i for i, n in enumerate(known) if n.lower() == key), None)
-        if i is None:
-            found = find(sim.scn, sim.uids[u], name)
-            known.append(found.ability.name if found else name)
-            i = len(known) - 1
-        bits |= 1 << i
-    return bits
-
-
-def loadout_with(
-    scn: Scenario,
-    unit: str,
-    names: Sequence[str],
-    inflicted: dict[str, Ability] | None = None,
-    on_creep: bool = False,
-    detected: bool = False,
-) -> ExtraLoadout:
-    """``unit``'s loadout with the abilities ``names`` switched on: its own (card, upgrades), its player's cards'
-    (10.5), and abilities standing for an enemy's effect on it (``inflicted``: :func:`inflicted`). Its player's
-    cards' Passive abilities with effects are always on, for a unit with the Combat Tag they ask for (Speed on
-    Creep, Malevolent Matriarch: "the active Friendly Zerg Unit"); ``on_creep``: the unit is ON CREEP."""
-    su = scn.units[unit]
-    own = {a.name.lower() for a in unit_abilities(su)}
-    base = su.loadout
-    lo = make_loadout(base.unit, base.models, [x.name for x in base.upgrades], [n for n in names if n.lower() in own])
-    extra = []
-    for n in names:
-        if n.lower() not in own:
-            found = find(scn, unit, n)
-            if found is not None:
-                extra.append(found.ability)
-            elif inflicted and n in inflicted:  # an enemy's Reaction on this unit's weapons (attacker_debuffs)
-                extra.append(inflicted[n])
-    tags = set(su.unit.card.combat_tags)
-    for f in card_abilities(scn, su.player):
-        a = f.ability
-        if a.type == "passive" and a.effects and a not in extra and (not needs_tag(a) or needs_tag(a) in tags):
-            extra.append(a)
-    return ExtraLoadout(lo.unit, lo.models, lo.upgrades, lo.use, lo.minerals, tuple(extra), on_creep, detected)
-
-
-def loadout_for(sim: Simulation, u: int, mask: int) -> Loadout:
-    """Unit ``u``'s loadout with the abilities of ``mask`` switched on, card abilities included. An ability that
-    changes the Burrowed Status (Burrow) gives no keyword itself: the Status does (:data:`BURROWED_STATUS`)."""
-    chosen = [n for i, n in enumerate(sim.abilities[u]) if mask >> i & 1 and n not in sim.burrowers]
-    creep, seen = CREEP_STATUS in chosen, DETECTED in chosen
-    return loadout_with(sim.scn, sim.uids[u], chosen, sim.inflicted, on_creep=creep, detected=seen)
-
 
 #: part 11 BURROWED, a Status: kept in ``sim.used`` as the bit of an ability standing for it, which Cleanup keeps
 #: ("Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase")
@@ -377,7 +141,7 @@ def burrow_change(a: Ability) -> str:
     return ""
 
 
-def status_bit(sim: Simulation, u: int) -> int:
+def status_bit(sim: SimView, u: int) -> int:
     """The bit of ``sim.used`` that holds unit ``u``'s Burrowed Status."""
     if BURROWED_STATUS not in sim.inflicted:
         effect = Effect(kind="unit_keyword", keyword="BURROWED", against="all")
@@ -387,13 +151,13 @@ def status_bit(sim: Simulation, u: int) -> int:
     return use_bits(sim, u, [BURROWED_STATUS])
 
 
-def bit_set(sim: Simulation, u: int, mask: int, name: str) -> bool:
+def bit_set(sim: SimView, u: int, mask: int, name: str) -> bool:
     """Is the bit of ``sim.used`` standing for ``name`` (a Status, ON CREEP, DETECTED) set in unit ``u``'s ``mask``?"""
     names = sim.abilities[u]
     return name in names and bool(mask >> names.index(name) & 1)
 
 
-def burrowed(sim: Simulation, u: int, trials: np.ndarray) -> np.ndarray:
+def burrowed(sim: SimView, u: int, trials: np.ndarray) -> np.ndarray:
     """Per game of ``trials``: has unit ``u`` the Burrowed Status?"""
     if BURROWED_STATUS not in sim.abilities[u]:
         return np.zeros(trials.size, dtype=bool)
@@ -406,7 +170,7 @@ def never_burrowed(su: ScenarioUnit) -> bool:
     return any(e.kind == "no_status" and e.keyword == "BURROWED" for a in unit_abilities(su) for e in a.effects)
 
 
-def set_burrowed(sim: Simulation, u: int, games: np.ndarray, on: bool) -> None:
+def set_burrowed(sim: SimView, u: int, games: np.ndarray, on: bool) -> None:
     """Unit ``u`` gains (``on``; never one that cannot, :func:`never_burrowed`) or loses the Burrowed Status in
     ``games``."""
     if on and never_burrowed(sim.units[u]):
@@ -420,7 +184,7 @@ def set_burrowed(sim: Simulation, u: int, games: np.ndarray, on: bool) -> None:
         sim.used[u, games] &= ~bit
 
 
-def change_burrow(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
+def change_burrow(sim: SimView, u: int, act: Activation, fresh: np.ndarray) -> None:
     """The activation's abilities that change the unit's Burrowed Status, in the games ``fresh`` (first use this
     Round). Gaining it asks the unit to be Unengaged (Burrow: "If this Unit is Unengaged"; Lie in Wait: "The
     active, Unengaged Ground Unit"): in the games where it is Engaged nothing changes (skip report)."""
@@ -433,7 +197,7 @@ def change_burrow(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -
             set_burrowed(sim, u, fresh, False)
             continue
         engaged = sim.engaged_mask(fresh, u)
-        sim._skip(act, int(engaged.sum()), f"{name!r}: the unit is Engaged (its text asks for an Unengaged Unit)")
+        sim.skip(act, int(engaged.sum()), f"{name!r}: the unit is Engaged (its text asks for an Unengaged Unit)")
         free = fresh[~engaged]
         if how == "gain":
             set_burrowed(sim, u, free, True)
@@ -443,7 +207,7 @@ def change_burrow(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -
             set_burrowed(sim, u, free[now], False)
 
 
-def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tuple[int, np.ndarray]]:
+def react_begin(sim: SimView, act: Activation, trials: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """Switch on, for the activation ``act``, the target effects of the Reactions answering it, and their
     Total Damage reductions (:func:`reduction_for`, kept in ``sim.reducing`` per protected unit).
 
@@ -475,7 +239,7 @@ def react_begin(sim: Simulation, act: Activation, trials: np.ndarray) -> list[tu
     return saved
 
 
-def react_end(sim: Simulation, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
+def react_end(sim: SimView, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
     """The activation is over: the Reactions' target effects and Total Damage reductions end (what the units
     used before stays)."""
     for r, old in reversed(saved):
@@ -566,7 +330,7 @@ def gives_debuff(a: Ability) -> bool:
     return charger_debuff(a) is not None or attacker_debuff(a) is not None
 
 
-def _reactions(
+def reactions(
     scn: Scenario, act: Activation, own: bool, effect: Callable[[Ability], Effect | None]
 ) -> Iterator[tuple[Reaction, Found, Effect]]:
     """The Reactions of ``act`` declared by the active player (``own``) or by the opponent, each with its ability and
@@ -581,7 +345,7 @@ def _reactions(
 
 
 def _pair_games(
-    sim: Simulation, trials: np.ndarray, r: int, q: int, test: Callable[[int, int, int, int], bool]
+    sim: SimView, trials: np.ndarray, r: int, q: int, test: Callable[[int, int, int, int], bool]
 ) -> np.ndarray:
     """Per game (length ``sim.T``, set only in ``trials``): units ``r`` and ``q`` both on the table and
     ``test(placement of r, its models left, placement of q, its models left)``, read once per board of the two."""
@@ -593,18 +357,18 @@ def _pair_games(
     return hit
 
 
-def _near_games(sim: Simulation, trials: np.ndarray, r: int, q: int, inches: float) -> np.ndarray:
+def near_games(sim: SimView, trials: np.ndarray, r: int, q: int, inches: float) -> np.ndarray:
     """:func:`_pair_games`: a live model of ``q`` Within ``inches`` of a live model of ``r`` (bases edge to edge; a
     unit is Within any distance of itself)."""
     return _pair_games(sim, trials, r, q, lambda pr, kr, pq, kq: q == r or sim.world.within(pr, kr, pq, kq, inches))
 
 
-def _givers(sim: Simulation, kind: str) -> list[int]:
+def _givers(sim: SimView, kind: str) -> list[int]:
     """The units that have an ability with an effect of ``kind`` (their card's, upgrades' or their player's
     cards'), read once per simulation."""
-    hit = sim._givers.get(kind)
+    hit = sim.givers.get(kind)
     if hit is None:
-        hit = sim._givers[kind] = [
+        hit = sim.givers[kind] = [
             u
             for u, su in enumerate(sim.units)
             if any(
@@ -616,7 +380,7 @@ def _givers(sim: Simulation, kind: str) -> list[int]:
     return hit
 
 
-def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.ndarray:
+def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.ndarray:
     """Every unit's Supply Value for Controlling and Contesting Mission Markers and completing objectives
     (8.9.1; units x games): ``supply`` (the Current Supply Values) with the ``contest_supply`` effects of the
     units on the table, in the games ``live``.
@@ -644,7 +408,7 @@ def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.
         for mask, ts in parts:
             if ts.size == 0:
                 continue
-            for e in sim._effects(u, mask, "contest_supply"):  # (a select effect is not here: sim.granted)
+            for e in sim.effects(u, mask, "contest_supply"):  # (a select effect is not here: sim.granted)
                 supply[u, ts] += e.value
                 if e.minimum:
                     floors.append((u, e, ts))
@@ -657,12 +421,12 @@ def contest_supply(sim: Simulation, supply: np.ndarray, live: np.ndarray) -> np.
         for q in range(sim.U):
             if sim.units[q].player != side or (e.within is None and q != r):
                 continue
-            hit = _near_games(sim, ts, r, q, e.within if e.within is not None else 0.0)
+            hit = near_games(sim, ts, r, q, e.within if e.within is not None else 0.0)
             supply[q, hit] = np.maximum(supply[q, hit], e.minimum)
     return supply
 
 
-def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -> None:
+def apply_selected(sim: SimView, u: int, act: Activation, here: np.ndarray) -> None:
     """The effects of the activation's Active abilities on the unit each selects (10.1; the plan's ``select``).
 
     In each game of ``here`` where the selected unit is on the table, Within ``within`` of unit ``u`` and, unless
@@ -691,12 +455,12 @@ def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -
             continue  # (Bound by the Khala changes the order of activations: Simulation.order)
         q = sim.uids.index(picked)
         reach, sight = select_reach(sim.scn, act.unit, found.ability)
-        ok = _near_games(sim, here, u, q, reach)
+        ok = near_games(sim, here, u, q, reach)
         if sight:
             ok &= _pair_games(sim, here, u, q, sim.world.in_sight)  # 7.1 Line of Sight
         games = here[ok[here]]
         if games.size < here.size:
-            sim._skip(
+            sim.skip(
                 act,
                 here.size - games.size,
                 f'{name!r} not resolved: {picked!r} not on the table Within {reach:g}"'
@@ -724,7 +488,7 @@ def apply_selected(sim: Simulation, u: int, act: Activation, here: np.ndarray) -
 WEAPON_KINDS = ("weapon_keyword", "weapon_s_dice", "weapon_surge")
 
 
-def locked_by(sim: Simulation, u: int, t: int) -> list[tuple[int, np.ndarray]]:
+def locked_by(sim: SimView, u: int, t: int) -> list[tuple[int, np.ndarray]]:
     """The weapon effects unit ``u`` gets against enemy ``t`` from an ability of its side that selected ``t`` this
     Round (Target Lock: "Whenever a Friendly Goliath Unit targets that enemy with an Autocannon, that weapon
     gains ..."): (the bit of ``sim.used`` standing for them, the games), for an attacker of the same unit type as
@@ -744,7 +508,7 @@ def locked_by(sim: Simulation, u: int, t: int) -> list[tuple[int, np.ndarray]]:
     return out
 
 
-def _heal(sim: Simulation, u: int, q: int, games: np.ndarray, e: Effect) -> None:
+def _heal(sim: SimView, u: int, q: int, games: np.ndarray, e: Effect) -> None:
     """HEAL (X) on unit ``q`` (part 11: "Remove X points of accumulated Damage from the Unit (reduce its Damage
     Marker accordingly). HEAL cannot return Destroyed models"); with ``per_model`` X is ``value`` for each model of
     unit ``u`` Within ``within`` of ``q`` (Medpack), counting ``per_model_bonus`` more (Stabilizer Medpacks)."""
@@ -752,14 +516,14 @@ def _heal(sim: Simulation, u: int, q: int, games: np.ndarray, e: Effect) -> None
         sim.mark[q, games] = np.maximum(0, sim.mark[q, games] - e.value)
         return
     assert e.within is not None
-    bonus = sum(b.value for b in sim._effects(u, 0, "per_model_bonus"))
+    bonus = sum(b.value for b in sim.effects(u, 0, "per_model_bonus"))
     for (pu, ku, pq, kq), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u), sim.row_pos(q), sim.row_alive(q)]):
         n = sim.world.models_within(pu, ku, pq, kq, float(e.within)) if pu >= 0 and pq >= 0 else 0
         if n:
             sim.mark[q, ts] = np.maximum(0, sim.mark[q, ts] - e.value * (n + bonus))
 
 
-def pool_cuts(sim: Simulation, t: int, trials: np.ndarray) -> np.ndarray | None:
+def pool_cuts(sim: SimView, t: int, trials: np.ndarray) -> np.ndarray | None:
     """Per game (length ``sim.T``, set in ``trials``): the dice taken out of each Batch's Attack Pool of a Ranged
     Attack at unit ``t`` (``attack_pool``: Guardian Shield, "All Ranged Attacks targeting a Friendly Unit Within
     4\" (Line of Sight is not required) are made with 1 fewer die in the Attack Pool"), from the abilities its
@@ -775,10 +539,10 @@ def pool_cuts(sim: Simulation, t: int, trials: np.ndarray) -> np.ndarray | None:
     for r in (r for r in _givers(sim, "attack_pool") if sim.units[r].player == side):
         here = trials[sim.pos[r, trials] >= 0]
         for mask, ts in _split_by(here, sim.used[r, here]):
-            for e in sim._effects(r, mask, "attack_pool"):
+            for e in sim.effects(r, mask, "attack_pool"):
                 if e.against not in ("ranged", "all") or e.within is None:
                     continue
-                hit = _near_games(sim, ts, r, t, float(e.within))
+                hit = near_games(sim, ts, r, t, float(e.within))
                 if out is None:
                     out = np.zeros(sim.T, dtype=np.int64)
                 out[hit] = np.maximum(out[hit], e.value)
@@ -790,9 +554,7 @@ def instant(w: Weapon) -> bool:
     return any(k.name == "INSTANT" for k in w.keywords)
 
 
-def point_defense(
-    sim: Simulation, targets: Sequence[int], trials: np.ndarray
-) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+def point_defense(sim: SimView, targets: Sequence[int], trials: np.ndarray) -> dict[int, tuple[np.ndarray, np.ndarray]]:
     """Point Defense Laser (Point Defense Drone): "When another Friendly Unit Within 4\" is targeted by a Ranged Attack
     without the INSTANT keyword, remove up to 2 dice from the Attack Pool. Then remove this Unit from the
     battlefield." Per planned target with such a unit of its side on the table in some game of ``trials``: (per game,
@@ -803,9 +565,9 @@ def point_defense(
     for t in targets:
         side = sim.units[t].player
         for r in (r for r in _givers(sim, "point_defense") if r != t and sim.units[r].player == side):
-            e = next(x for x in sim._effects(r, 0, "point_defense"))
+            e = next(x for x in sim.effects(r, 0, "point_defense"))
             here = trials[sim.pos[r, trials] >= 0]
-            near = _near_games(sim, here, r, t, float(e.within or 0))
+            near = near_games(sim, here, r, t, float(e.within or 0))
             if not near[here].any():
                 continue
             dice, drone = out.setdefault(t, (np.zeros(sim.T, dtype=np.int64), np.full(sim.T, -1, dtype=np.int64)))
@@ -815,7 +577,7 @@ def point_defense(
     return out
 
 
-def laser_used(sim: Simulation, games: np.ndarray, laser: tuple[np.ndarray, np.ndarray]) -> None:
+def laser_used(sim: SimView, games: np.ndarray, laser: tuple[np.ndarray, np.ndarray]) -> None:
     """A Batch without INSTANT resolved at the protected unit in ``games``: the Point Defense Laser was spent on it
     (no dice for the later Batches), and the drone is removed from the battlefield (not Destroyed: 8.5.5, as a unit
     returned to Reserves; a Summoned Unit is not in Reserves)."""
@@ -827,30 +589,12 @@ def laser_used(sim: Simulation, games: np.ndarray, laser: tuple[np.ndarray, np.n
             sim.to_reserves(r, spent[drone[spent] == r])
 
 
-def regenerate(sim: Simulation, u: int, phase: str, here: np.ndarray) -> None:
-    """Regeneration (``heal_when_burrowed``, a passive ability of ``phase`` or any Phase): "When this Unit becomes
-    Activated, if it has the Burrowed Status, resolve the HEAL (2) effect", in the games of ``here`` where the
-    unit has the Burrowed Status as it becomes Activated (before the activation's own ``use``)."""
-    su = sim.units[u]
-    value = sum(
-        e.value
-        for a in unit_abilities(su)
-        if a.type == "passive" and a.phase in (phase, "any")
-        for e in a.effects
-        if e.kind == "heal_when_burrowed"
-    )
-    if not value or here.size == 0:
-        return
-    ts = here[burrowed(sim, u, here)]
-    sim.mark[u, ts] = np.maximum(0, sim.mark[u, ts] - value)
-
-
-def disengage_supply(sim: Simulation, u: int) -> int:
+def disengage_supply(sim: SimView, u: int) -> int:
     """What unit ``u`` adds to its Supply when Disengage checks are resolved (8.5.4 Tactical Mass; Commander)."""
-    return sum(e.value for e in sim._effects(u, 0, "disengage_supply"))
+    return sum(e.value for e in sim.effects(u, 0, "disengage_supply"))
 
 
-def restored(sim: Simulation, act: Activation, trials: np.ndarray, debuffed: np.ndarray) -> np.ndarray:
+def restored(sim: SimView, act: Activation, trials: np.ndarray, debuffed: np.ndarray) -> np.ndarray:
     """Per game (length ``sim.T``): does the active player's Reaction remove the DEBUFFs the acting unit just
     received (``remove_debuffs``: Restoration, "Use when a Friendly Unit Within 4\" receives a DEBUFF. Remove all
     DEBUFFS from it")? ``debuffed``: the games where the opponent's Reaction gave it one.
@@ -862,11 +606,11 @@ def restored(sim: Simulation, act: Activation, trials: np.ndarray, debuffed: np.
     """
     out = np.zeros(sim.T, dtype=bool)
     u = sim.uids.index(act.unit)
-    for rx, found, eff in _reactions(sim.scn, act, True, remover):
+    for rx, found, eff in reactions(sim.scn, act, True, remover):
         assert eff.within is not None
-        hit = debuffed & _near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
+        hit = debuffed & near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
         out |= hit
-        sim._skip(
+        sim.skip(
             act,
             trials.size - int(hit[trials].sum()),
             f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {act.unit} received no DEBUFF, or is not "
@@ -875,7 +619,7 @@ def restored(sim: Simulation, act: Activation, trials: np.ndarray, debuffed: np.
     return out
 
 
-def inflicted(sim: Simulation, found: Found, effects: list[Effect], source: str) -> str:
+def inflicted(sim: SimView, found: Found, effects: list[Effect], source: str) -> str:
     """The name of an ability standing, on another unit, for ``effects`` of a Reaction of ``source`` (an enemy's
     DEBUFF on its weapons; a Friendly Unit's Evade eligibility), kept in ``sim.inflicted`` for
     :func:`loadout_for`."""
@@ -885,7 +629,7 @@ def inflicted(sim: Simulation, found: Found, effects: list[Effect], source: str)
     return name
 
 
-def attacker_debuffs(sim: Simulation, act: Activation, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
+def attacker_debuffs(sim: SimView, act: Activation, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
     """The opponent's Reactions to the acting unit's Ranged Attack declaration (``enemy_weapon_keyword``), switched
     on for this activation in the games where the trigger holds: the acting unit Within ``within`` of a live model
     of the reacting unit (bases edge to edge), both on the table. Part 11 DEBUFF lasts "until the End of the Round";
@@ -894,15 +638,15 @@ def attacker_debuffs(sim: Simulation, act: Activation, trials: np.ndarray, saved
     if act.action != "shoot":
         return
     u = sim.uids.index(act.unit)
-    for rx, found, eff in _reactions(sim.scn, act, False, attacker_debuff):
+    for rx, found, eff in reactions(sim.scn, act, False, attacker_debuff):
         assert eff.within is not None
         weapons = [Effect(kind="weapon_keyword", keyword=eff.keyword, weapons=list(eff.weapons))]
         bit = use_bits(sim, u, [inflicted(sim, found, weapons, rx.unit)])
         saved.append((u, sim.used[u, trials].copy()))
-        hit = _near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
+        hit = near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
         kept = trials[hit[trials] & ~restored(sim, act, trials, hit)[trials]]
         sim.used[u, kept] |= bit
-        sim._skip(
+        sim.skip(
             act,
             trials.size - int(hit[trials].sum()),
             f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {act.unit} not Within {eff.within:g}\" of "
@@ -911,7 +655,7 @@ def attacker_debuffs(sim: Simulation, act: Activation, trials: np.ndarray, saved
 
 
 def _for_friend(
-    sim: Simulation,
+    sim: SimView,
     act: Activation,
     rx: Reaction,
     found: Found,
@@ -932,9 +676,9 @@ def _for_friend(
     plain = [e.model_copy(update={"within": None}) for e in effects]
     bit = use_bits(sim, q, [inflicted(sim, found, plain, rx.unit)])
     saved.append((q, sim.used[q, trials].copy()))
-    hit = _near_games(sim, trials, r, q, within)
+    hit = near_games(sim, trials, r, q, within)
     sim.used[q, trials[hit[trials]]] |= bit
-    sim._skip(
+    sim.skip(
         act,
         trials.size - int(hit[trials].sum()),
         f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {name} not Within {within:g}\" of it, or one of "
@@ -963,7 +707,7 @@ def protected(scn: Scenario, act: Activation, rx: Reaction, found: Found) -> str
     return mine[0] if len(mine) == 1 else None
 
 
-def _guarding(sim: Simulation, act: Activation, kind: str) -> Iterator[tuple[Reaction, Found, Effect, str]]:
+def guarding(sim: SimView, act: Activation, kind: str) -> Iterator[tuple[Reaction, Found, Effect, str]]:
     """The opponent's Reactions to ``act`` with an effect of ``kind`` and a ``within`` for another Friendly Unit they
     answer for (Hierarch's Stand, Lunge): (the Reaction, its ability, the effect, that unit: ``for``, else the
     activation's one planned target of the reacting player)."""
@@ -977,7 +721,7 @@ def _guarding(sim: Simulation, act: Activation, kind: str) -> Iterator[tuple[Rea
             yield rx, found, e, p
 
 
-def redirects(sim: Simulation, act: Activation, trials: np.ndarray) -> dict[int, tuple[int, np.ndarray]]:
+def redirects(sim: SimView, act: Activation, trials: np.ndarray) -> dict[int, tuple[int, np.ndarray]]:
     """The opponent's Reactions to ``act``'s Ranged Attack that take it on themselves (``redirect``; Hierarch's
     Stand: "When another Friendly Unit Within 8\" is declared as the target of a Ranged Attack and this Unit is a
     valid target, redirect the attack to this Unit"): protected unit -> (the reacting unit, per game (length
@@ -986,10 +730,10 @@ def redirects(sim: Simulation, act: Activation, trials: np.ndarray) -> dict[int,
     out: dict[int, tuple[int, np.ndarray]] = {}
     if act.action != "shoot":
         return out
-    for rx, found, e, p in _guarding(sim, act, "redirect"):
+    for rx, found, e, p in guarding(sim, act, "redirect"):
         g, q = sim.uids.index(rx.unit), sim.uids.index(p)
-        games = _near_games(sim, trials, g, q, float(e.within or 0))
-        sim._skip(
+        games = near_games(sim, trials, g, q, float(e.within or 0))
+        sim.skip(
             act,
             trials.size - int(games[trials].sum()),
             f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {p} not Within {e.within:g}\" of it, or one "
@@ -999,35 +743,8 @@ def redirects(sim: Simulation, act: Activation, trials: np.ndarray) -> dict[int,
     return out
 
 
-def lunges(sim: Simulation, act: Activation, trials: np.ndarray) -> None:
-    """The opponent's Reactions that follow ``act``'s Ranged Attack with a Move (``lunge``; Lunge: "When another
-    Friendly Unit Within 10\" is the target of a Ranged Attack, after the attack is fully resolved, this Unit, if
-    Unengaged, may perform a Move action Directly Towards the attacking Unit"), in the games where the protected
-    unit (``for``, else the activation's one planned target of that player) is Within ``within`` of the reacting
-    unit, both on the table, and the reacting unit is Unengaged. The Move: its Speed straight at the attacking
-    unit's nearest live model, ending short of its Engagement Range (:meth:`World.toward`), set as a Move is."""
-    u = sim.uids.index(act.unit)
-    for rx, found, e, p in _guarding(sim, act, "lunge"):
-        h, q = sim.uids.index(rx.unit), sim.uids.index(p)
-        near = _near_games(sim, trials, h, q, float(e.within or 0))[trials] & ~sim.engaged_mask(trials, h)
-        games = trials[near]
-        sim._skip(
-            act,
-            trials.size - games.size,
-            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {p} not Within {e.within:g}\" of it, one of "
-            "them not on the table, or it is Engaged (10.4)",
-        )
-        speed = sim.units[h].speed
-        for (ph, kh, pu, ku), ts in sim.groups(
-            games, [sim.row_pos(h), sim.row_alive(h), sim.row_pos(u), sim.row_alive(u)]
-        ):
-            to = sim.world.toward(ph, kh, pu, ku, speed) if pu >= 0 and ku > 0 else None
-            if to is not None:
-                sim._move_to(h, ts, to, act)
-
-
 def far_from_enemies(
-    sim: Simulation, u: int, act: Activation, games: np.ndarray, inches: float, left: str = "left in Reserves"
+    sim: SimView, u: int, act: Activation, games: np.ndarray, inches: float, left: str = "left in Reserves"
 ) -> np.ndarray:
     """The games of ``games`` where unit ``u``, just deployed, has no live model Within ``inches`` of an Enemy model
     ("This deployment must end more than 10\" away from any Enemy model"); in the others it goes back to Reserves
@@ -1035,26 +752,15 @@ def far_from_enemies(
     near = np.zeros(sim.T, dtype=bool)
     for v in range(sim.U):
         if sim.units[v].player != sim.units[u].player:
-            near |= _near_games(sim, games, u, v, inches)
+            near |= near_games(sim, games, u, v, inches)
     bad = games[near[games]]
     if bad.size:
         sim.set_pos(u, bad, -1)
-        sim._skip(act, bad.size, f'set Within {inches:g}" of an Enemy model: not allowed (its text), {left}')
+        sim.skip(act, bad.size, f'set Within {inches:g}" of an Enemy model: not allowed (its text), {left}')
     return games[~near[games]]
 
 
-def token_gaps(sim: Simulation, u: int, games: np.ndarray, xy: Coord) -> np.ndarray:
-    """Per game of ``games`` (in their order): the least gap, edge to edge, between a live model of unit ``u`` and a
-    token centred at ``xy`` (:meth:`World.point_gap`; 7.3 "measure to the closest base edge of a Token"), ``inf``
-    where the unit is not on the table; read once per placement."""
-    out = np.full(sim.T, math.inf)
-    for (p, k), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u)]):
-        if p >= 0 and k > 0:
-            out[ts] = sim.world.point_gap(p, k, xy, TOKEN_RADIUS)
-    return out[games]
-
-
-def _fit_games(sim: Simulation, u: int, games: np.ndarray, test: Callable[[int, int], bool]) -> np.ndarray:
+def _fit_games(sim: SimView, u: int, games: np.ndarray, test: Callable[[int, int], bool]) -> np.ndarray:
     """Per game of ``games`` (a bool array in their order): ``test`` (placement, models left) of unit ``u`` there,
     read once per placement."""
     ok = np.zeros(sim.T, dtype=bool)
@@ -1063,7 +769,7 @@ def _fit_games(sim: Simulation, u: int, games: np.ndarray, test: Callable[[int, 
     return ok[games]
 
 
-def deploy_placed(sim: Simulation, u: int, act: Activation, games: np.ndarray, e: Effect) -> np.ndarray:
+def deploy_placed(sim: SimView, u: int, act: Activation, games: np.ndarray, e: Effect) -> np.ndarray:
     """Deploy unit ``u`` by PLACE (``deploy_place``) in ``games`` (in Reserves, Available Supply checked): which were
     set.
 
@@ -1084,14 +790,14 @@ def deploy_placed(sim: Simulation, u: int, act: Activation, games: np.ndarray, e
     name = found.ability.name
     assert act.to is not None
     if not e.select:
-        got = games[sim._place(u, games, act.to, rear, act)]
+        got = games[sim.place(u, games, act.to, rear, act)]
         edge = world.edges[su.player]
         fit = _fit_games(sim, u, got, lambda p, k: world.wholly_within_from(p, k, e.value, edge=edge))
     else:
         picked = next(unit for n, unit in act.select if n.strip().lower() == name.lower())
         q = sim.uids.index(picked)
         there = games[(sim.pos[q, games] >= 0) & (sim.alive[q, games] > 0)]
-        sim._skip(act, games.size - there.size, f"{name!r}: {picked!r} is not on the table (its PLACE starts there)")
+        sim.skip(act, games.size - there.size, f"{name!r}: {picked!r} is not on the table (its PLACE starts there)")
         swap = any(x.kind == "to_reserves" and x.select for x in found.ability.effects)
         got_l: list[np.ndarray] = []
         fit_l: list[np.ndarray] = []
@@ -1099,7 +805,7 @@ def deploy_placed(sim: Simulation, u: int, act: Activation, games: np.ndarray, e
             if swap:  # the other unit leaves first: its Leading Model's spot is where Artanis is set
                 sim.ref_supply[q, ts] -= sim.supply(q, sim.alive[q, ts])
                 sim.set_pos(q, ts, -1)
-                set_ = ts[sim._place(u, ts, world.placements[pq].centres[0], rear, act)]
+                set_ = ts[sim.place(u, ts, world.placements[pq].centres[0], rear, act)]
                 back = np.setdiff1d(ts, set_)
                 if back.size:  # no room for Artanis there: the other unit stays
                     sim.ref_supply[q, back] += sim.supply(q, sim.alive[q, back])
@@ -1107,7 +813,7 @@ def deploy_placed(sim: Simulation, u: int, act: Activation, games: np.ndarray, e
                 got_l.append(set_)
                 fit_l.append(np.ones(set_.size, dtype=bool))
                 continue
-            set_ = ts[sim._place(u, ts, act.to, rear, act)]
+            set_ = ts[sim.place(u, ts, act.to, rear, act)]
             got_l.append(set_)
 
             def near_src(p: int, k: int, src: tuple[int, int] = (pq, kq)) -> bool:
@@ -1120,7 +826,7 @@ def deploy_placed(sim: Simulation, u: int, act: Activation, games: np.ndarray, e
     if bad.size:
         sim.set_pos(u, bad, -1)
         where = "of the Entry Edge" if not e.select else "of the selected unit"
-        sim._skip(act, bad.size, f'{name!r}: a model not Wholly Within {e.value}" {where} (PLACE), left in Reserves')
+        sim.skip(act, bad.size, f'{name!r}: a model not Wholly Within {e.value}" {where} (PLACE), left in Reserves')
     got = got[fit]
     if e.within is not None and got.size:
         got = far_from_enemies(sim, u, act, got, float(e.within))
@@ -1143,19 +849,6 @@ def recalled_by(scn: Scenario, act: Activation, e: Effect) -> list[str]:
         for uid, su in scn.units.items()
         if su.player == act.player and (not tags or tags & set(su.unit.card.faction_tags))
     ]
-
-
-def mass_recall(
-    sim: Simulation, act: Activation, fresh: np.ndarray, token: tuple[tuple[float, float], str, Effect]
-) -> None:
-    """Mass Recall in the games ``fresh``: the Faction Indicator at the plan's ``token_at``; each Friendly unit of
-    :func:`recalled_by` with a live model Within ``within`` of it (its base edge, 7.3) goes back to Reserves
-    (:meth:`Simulation.to_reserves`), Engaged or not."""
-    xy, _, e = token
-    within = float(e.within or 0)
-    for uid in recalled_by(sim.scn, act, e):
-        v = sim.uids.index(uid)
-        sim.to_reserves(v, fresh[token_gaps(sim, v, fresh, xy) <= within + EPS])
 
 
 def is_structure(su: ScenarioUnit) -> bool:
@@ -1202,57 +895,6 @@ def summoned_unit(scn: Scenario, act: Activation, a: Ability) -> str:
     )
 
 
-def summon(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
-    """The units the activation's abilities summon (``summon``), in the games ``fresh``, where the unit is not on the
-    battlefield ("If there is no Friendly Pylon on the battlefield"; Roachling Infestation is "Once Per Game") and its
-    Supply fits the Available Supply (8.3.2; 9.1.9: "If the Unit's Current Supply Value would cause Total Current
-    Supply to exceed the Supply Pool, it cannot be Summoned"). It arrives as a new unit (every model, no Damage).
-
-    SUMMON (part 11; no ``within``): "Set the Leading Model of the named Unit in Base-to-Base contact with the Parent
-    Unit. Set remaining models In Coherency. Models cannot be set Within the Engagement Range of any Enemy Unit. Set
-    an Activation Marker next to the summoned Unit": the Leading Model touching the Parent Unit's Leading Model, on
-    the first side of :func:`contact_leads` with room, the others behind it; counted as Activated in this Phase.
-    With ``within`` (Pylon Warp-In, Omega Network: "anywhere on the GROUND LEVEL of the battlefield more than 10\"
-    away from any Enemy model"; Rapid Ingress: 1"): the Leading Model at the plan's ``summon_to``, no model Within
-    ``within`` of an Enemy model. Games where it cannot be set: skip report.
-    """
-    player = sim.units[u].player
-    rear = sim.world.rear_of(player)
-    for a, e in used_effects(sim.scn, act, "summon"):
-        v = sim.uids.index(summoned_unit(sim.scn, act, a))
-        games = fresh[sim.pos[v, fresh] < 0]
-        sim._skip(act, fresh.size - games.size, f"{sim.uids[v]!r} is on the battlefield already: not summoned")
-        games = sim.available(v, act, games)
-        if games.size == 0:
-            continue
-        sim.alive[v, games] = sim.full[v]
-        sim.mark[v, games] = 0
-        sim.shielded[v, games] = int(sim._shield(sim.units[v]) > 0)
-        sim.used[v, games] = 0
-        if e.within is None:
-            got_l = []
-            for (pu, ku), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u)]):
-                if pu < 0 or ku <= 0:
-                    continue
-                for i, lead in enumerate(contact_leads(sim.world, pu, sim.units[v], rear)):
-                    last = i == len(CONTACT_TURNS) - 1
-                    set_ = ts[sim._place(v, ts, lead, rear, act, quiet=not last)]
-                    got_l.append(set_)
-                    ts = np.setdiff1d(ts, set_)
-                    if ts.size == 0:
-                        break
-            got = np.sort(np.concatenate(got_l)) if got_l else games[:0]
-            inches = ENGAGEMENT_RANGE
-        else:
-            assert act.summon_to is not None
-            got = games[sim._place(v, games, act.summon_to, rear, act)]
-            inches = float(e.within)
-        got = far_from_enemies(sim, v, act, got, inches, "not summoned")
-        sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
-        if e.within is None:
-            sim.acted[v, got] = True  # "it cannot be Activated during the Phase in which it was summoned"
-
-
 def base_entry(world: World, pid: int, alive: int, to: Coord) -> tuple[float, Coord | None]:
     """A Deploy through the base of placement ``pid`` (its first ``alive`` models) to ``to``: how far ``to`` is from
     that base's edge (8.5.5, as from an Entry Edge), and the way back towards its nearest model, where the other
@@ -1262,7 +904,7 @@ def base_entry(world: World, pid: int, alive: int, to: Coord) -> tuple[float, Co
     return math.dist(c, to) - world._radius(pid), (back if any(back) else None)
 
 
-def deploy_via(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> np.ndarray:
+def deploy_via(sim: SimView, u: int, act: Activation, games: np.ndarray) -> np.ndarray:
     """Deploy unit ``u`` through the base of the plan's ``via`` (an ``entry_base`` effect: Warp Conduit, Omega
     Network) in ``games``: which were set. Per game: that unit on the table, the Round's limit not reached ("Once per
     Round ... a Ground Unit"; "Friendly Units with a combined Supply cost of 2 or less"), the Leading Model at the
@@ -1273,23 +915,23 @@ def deploy_via(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> n
     q = sim.uids.index(act.via)
     e = unit_effect(sim.units[q], "entry_base")
     if e is None or (e.vs_tags and not set(e.vs_tags) & set(su.unit.card.combat_tags)):
-        sim._skip(act, games.size, f"{act.via!r}'s base is no Entry Edge for this unit (its text)")
+        sim.skip(act, games.size, f"{act.via!r}'s base is no Entry Edge for this unit (its text)")
         return games[:0]
     there = games[(sim.pos[q, games] >= 0) & (sim.alive[q, games] > 0)]
-    sim._skip(act, games.size - there.size, f"{act.via!r} is not on the battlefield: no Deploy by its base")
+    sim.skip(act, games.size - there.size, f"{act.via!r} is not on the battlefield: no Deploy by its base")
     used = sim.via_used.setdefault(q, np.zeros(sim.T, dtype=np.int64))
     need = sim.supply(u, sim.alive[u, there]) if e.value else np.ones(there.size, dtype=np.int64)
     ok = used[there] + need <= (e.value or 1)
-    sim._skip(act, int((~ok).sum()), f"{act.via!r}'s Entry Edge has let its limit Deploy this Round (its text)")
+    sim.skip(act, int((~ok).sum()), f"{act.via!r}'s Entry Edge has let its limit Deploy this Round (its text)")
     there = there[ok]
     r = su.base_mm / MM_PER_INCH / 2
     got_l: list[np.ndarray] = []
     for (pq, kq), ts in sim.groups(there, [sim.row_pos(q), sim.row_alive(q)]):
         d, back = base_entry(sim.world, pq, kq, act.to)
         if d > su.speed + r + EPS:
-            sim._skip(act, ts.size, f"the Leading Model ends more than Speed from {act.via!r}'s base (8.5.5)")
+            sim.skip(act, ts.size, f"the Leading Model ends more than Speed from {act.via!r}'s base (8.5.5)")
             continue
-        got_l.append(ts[sim._place(u, ts, act.to, back or sim.world.rear_of(su.player), act)])
+        got_l.append(ts[sim.place(u, ts, act.to, back or sim.world.rear_of(su.player), act)])
     got = np.sort(np.concatenate(got_l)) if got_l else games[:0]
     used[got] += sim.supply(u, sim.alive[u, got]) if e.value else 1
     return got
@@ -1302,7 +944,7 @@ def recall_base(scn: Scenario, unit: str) -> Effect | None:
     return unit_effect(scn.units[unit], "recall_contact")
 
 
-def contact_recall(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> None:
+def contact_recall(sim: SimView, u: int, act: Activation, games: np.ndarray) -> None:
     """Omega Network's return (the plan's ``via`` on a ``move``, ``run`` or ``disengage``): in the games ``games``
     (where unit ``u`` was set with its Leading Model at ``act.to``), those where that model's base is in Base-to-Base
     contact with a live model of ``via`` (edges at most :data:`TOKEN_CONTACT` apart) return the unit to Reserves
@@ -1310,7 +952,7 @@ def contact_recall(sim: Simulation, u: int, act: Activation, games: np.ndarray) 
     assert act.via is not None and act.to is not None
     q = sim.uids.index(act.via)
     if recall_base(sim.scn, act.via) is None:
-        sim._skip(act, games.size, f"{act.via!r} returns no unit to Reserves (its abilities)")
+        sim.skip(act, games.size, f"{act.via!r} returns no unit to Reserves (its abilities)")
         return
     r = sim.units[u].base_mm / MM_PER_INCH / 2
     back: list[np.ndarray] = []
@@ -1318,63 +960,8 @@ def contact_recall(sim: Simulation, u: int, act: Activation, games: np.ndarray) 
         if pq >= 0 and kq > 0 and sim.world.point_gap(pq, kq, act.to, r) <= TOKEN_CONTACT + 1e-9:
             back.append(ts)
     there = np.sort(np.concatenate(back)) if back else games[:0]
-    sim._skip(act, games.size - there.size, f"not in Base-to-Base contact with {act.via!r}: not returned to Reserves")
+    sim.skip(act, games.size - there.size, f"not in Base-to-Base contact with {act.via!r}: not returned to Reserves")
     sim.to_reserves(u, there)
-
-
-def set_force_field(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
-    """Force Field, Solid-Field Projectors: "Set a Force Field token Within 8\" in an unoccupied space": at the plan's
-    ``token_at``, in the games of ``fresh`` where it is Within ``within`` of a live model of the unit and no base on
-    the battlefield overlaps it (other games: skip report). It goes at the Cleanup (7.3)."""
-    k = sim.field_of[act]
-    xy, _, e = sim.fields[k]
-    ok = token_gaps(sim, u, fresh, xy) <= float(e.within or 0) + EPS
-    for v in range(sim.U):
-        ok &= token_gaps(sim, v, fresh, xy) >= 0  # "in an unoccupied space"
-    sim._skip(act, int((~ok).sum()), f'the Force Field is not Within {e.within:g}" in an unoccupied space')
-    sim.field[k, fresh[ok]] = True
-
-
-def fields_against(sim: Simulation, u: int) -> np.ndarray | None:
-    """Per game (length ``sim.T``): the bits of the Force Fields on the battlefield that unit ``u`` cannot move
-    across ("Units of Size 2 or lower cannot move across Force Fields"); None where it can cross them all (Size 3
-    or more: "Models of Size 3 or more can move over it") or the plan sets none."""
-    if not sim.fields or len(sim.fields) > 60:
-        return None
-    size = sim.units[u].unit.card.size
-    limit = max(e.value for _, _, e in sim.fields)
-    if not isinstance(size, int) or size > limit:
-        return None
-    bits = np.zeros(sim.T, dtype=np.int64)
-    for k in range(len(sim.fields)):
-        bits |= sim.field[k].astype(np.int64) << k
-    return bits
-
-
-def field_centres(sim: Simulation, bits: int) -> tuple[Coord, ...]:
-    """The centres of the Force Fields whose bits are set in ``bits`` (:func:`fields_against`)."""
-    return tuple(sim.fields[k][0] for k in range(len(sim.fields)) if bits >> k & 1)
-
-
-def set_end_token(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
-    """A token for the End of the Round, at the plan's ``token_at``, in the games ``fresh`` where it may be set:
-    Psionic Transfer's Shade ("Set a Shade token Wholly Within 12\" of any model in this Unit"), Ready for Dust-Off's
-    and Ventral Sacs' Faction Indicator ("anywhere on the battlefield more than 10\" away from any Enemy model"). The
-    other games are counted in the skip report; :func:`end_of_round` resolves the rest."""
-    shade = act in sim.shade_of
-    xy, player, e = sim.shades[sim.shade_of[act]] if shade else sim.drops[sim.drop_of[act]]
-    within = float(e.within or 0)
-    if shade:
-        ok = token_gaps(sim, u, fresh, xy) + 2 * TOKEN_RADIUS <= within + EPS
-        why = f'the Shade token is not Wholly Within {within:g}" of a model of the unit'
-    else:
-        ok = np.ones(fresh.size, dtype=bool)
-        for v in range(sim.U):
-            if sim.units[v].player != player:
-                ok &= token_gaps(sim, v, fresh, xy) > within + EPS
-        why = f'the Faction Indicator would be Within {within:g}" of an Enemy model: not set (its text)'
-    sim._skip(act, int((~ok).sum()), why)
-    sim.pending.append((act, fresh[ok]))
 
 
 def token_contact_lead(xy: Coord, su: ScenarioUnit, rear: Coord) -> Coord:
@@ -1385,68 +972,7 @@ def token_contact_lead(xy: Coord, su: ScenarioUnit, rear: Coord) -> Coord:
     return (xy[0] + gap * rear[0] / norm, xy[1] + gap * rear[1] / norm)
 
 
-def end_of_round(sim: Simulation, live: np.ndarray) -> None:
-    """The effects "At the End of the Round" of the tokens set this Round (:func:`set_end_token`) and of Rapid
-    Ingress, in the games of ``live`` where each was set. 8.9.4: "The holder of the First Player Marker resolves
-    their first. If a player has multiple "End of the Round" effects to resolve, that player chooses the order [...].
-    Each effect is fully resolved before the next begins": per game, every effect of the First Player (``sim.first``)
-    before any of the other player's; a player's own in the order the plan chooses (Rapid Ingress's removals first,
-    then the tokens in plan order).
-
-    Rapid Ingress: "Remove this Unit at the End of the Round" (removed, not Destroyed: it may be set again).
-    Psionic Transfer: "the controlling player may set all models of this Unit in Coherency, treating the Shade token
-    as the Leading Model": where the unit is on the table its Leading Model is set at the token's centre, the others
-    around it (:meth:`Simulation._move_to`, not a Move: the Burrowed Status stays). Ready for Dust-Off, Ventral Sacs:
-    "the controlling player may Deploy one Ground Unit from Reserves in base-to-base contact with this Faction
-    Indicator": the unit the plan selects, where it is in Reserves and its Supply fits the Available Supply (8.3.2),
-    its Leading Model touching the Indicator on the side of the player's Entry Edge, the others behind it. The
-    player always takes the "may" (the plan asked for it)."""
-    leaving = [
-        v
-        for v, su in enumerate(sim.units)
-        if su.summoned and any(e.kind == "summon" and e.leaves for e in summoning(sim.scn, su))
-    ]
-    pending, sim.pending = sim.pending, []
-    if not leaving and not pending:
-        return
-    for first in (0, 1):
-        group = live[sim.first[live] == first]
-        if group.size == 0:
-            continue
-        in_group = np.zeros(sim.T, dtype=bool)
-        in_group[group] = True
-        for player in (PLAYERS[first], PLAYERS[1 - first]):
-            for v in leaving:
-                if sim.units[v].player == player:
-                    sim.to_reserves(v, group[sim.pos[v, group] >= 0])
-            for act, games in pending:
-                if act.player == player:
-                    _end_of_round_token(sim, act, games[in_group[games]])
-
-
-def _end_of_round_token(sim: Simulation, act: Activation, games: np.ndarray) -> None:
-    """The End of the Round of the token ``act`` set (:func:`end_of_round`), in ``games``."""
-    if games.size == 0:
-        return
-    u = sim.uids.index(act.unit)
-    if act in sim.shade_of:
-        xy = sim.shades[sim.shade_of[act]][0]
-        here = games[(sim.pos[u, games] >= 0) & (sim.alive[u, games] > 0)]
-        sim._move_to(u, here, xy, act, moving=False)
-        return
-    xy, player, e = sim.drops[sim.drop_of[act]]
-    found = next(f for n in act.use if (f := find(sim.scn, act.unit, n)) and e in f.ability.effects)
-    picked = next(unit for n, unit in act.select if n.strip().lower() == found.ability.name.lower())
-    v = sim.uids.index(picked)
-    ready = games[(sim.pos[v, games] < 0) & (sim.alive[v, games] > 0)]
-    sim._skip(act, games.size - ready.size, f"{picked!r} is not in Reserves at the End of the Round: no Deploy")
-    ready = sim.available(v, act, ready)
-    rear = sim.world.rear_of(player)
-    got = ready[sim._place(v, ready, token_contact_lead(xy, sim.units[v], rear), rear, act)]
-    sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
-
-
-def entered_elsewhere(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> None:
+def entered_elsewhere(sim: SimView, u: int, act: Activation, games: np.ndarray) -> None:
     """The opponent's Reactions to a unit entering the battlefield from Reserves other than by its own Entry Edge
     (Photon Overcharge: "That Unit immediately suffers HITS 3 (1)"; a ``hits`` effect of a Reaction), in ``games``."""
     from ..starcraft.model import Batch
@@ -1463,7 +989,7 @@ def entered_elsewhere(sim: Simulation, u: int, act: Activation, games: np.ndarra
 
 
 def reduction_for(
-    sim: Simulation, act: Activation, rx: Reaction, found: Found, q: int, trials: np.ndarray
+    sim: SimView, act: Activation, rx: Reaction, found: Found, q: int, trials: np.ndarray
 ) -> tuple[np.ndarray, int, bool]:
     """Per game (an array of length ``sim.T``): the Total Damage reduction unit ``q`` has against the activation's
     attack; and its minimum (8.7.4 step 5; used once, at the first Batch that deals Damage: the engines).
@@ -1503,12 +1029,12 @@ def reduction_for(
         why += f', or no model Within {eff.within:g}" of the other'
     if eff.costs_activation:
         why += ", or it is Activated in this Phase already"
-    sim._skip(act, missed, f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {why} (10.4)")
+    sim.skip(act, missed, f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {why} (10.4)")
     return amount, eff.minimum, eff.costs_activation
 
 
 @contextmanager
-def reacting(sim: Simulation, ordinal: int, trials: np.ndarray) -> Iterator[None]:
+def reacting(sim: SimView, ordinal: int, trials: np.ndarray) -> Iterator[None]:
     """The Reactions of plan entry ``ordinal`` (none for an unplanned one) act while the block runs."""
     act = sim.scn.plan[ordinal] if 0 <= ordinal < len(sim.scn.plan) else None
     saved = react_begin(sim, act, trials) if act is not None else []
@@ -1516,37 +1042,6 @@ def reacting(sim: Simulation, ordinal: int, trials: np.ndarray) -> Iterator[None
         yield
     finally:
         react_end(sim, trials, saved)
-
-
-def adjust_charge_roll(sim: Simulation, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None:
-    """The charging unit's Charge Roll (8.7.7 step 2) with its Active abilities used (``charge_roll``: Metabolic
-    Boost and Charge "roll 2D6 instead of D6 and use the higher", Leap "add 2") and its Reactions to the roll
-    (Pneumatized Carapace: one more D6, the higher used; Gravitic Boosters: add 1).
-
-    Additions from different named sources add up, and each source's extra dice join the same roll, the highest
-    of all used, before anything is added: part 11 MODIFIER, "Modifiers from different named sources are
-    cumulative", and the FAQ's IMPACT example. So Metabolic Boost with Pneumatized Carapace is the highest of
-    three D6, and Leap with it the higher of two D6, plus 2.
-    """
-    from .basics import stream as _stream
-
-    u = sim.uids.index(act.unit)
-    answers: list[tuple[Effect, int]] = []  # Reactions to the roll (10.4), with the stream of their first die
-    for rx in act.react:
-        if rx.player != act.player or rx.unit != act.unit:
-            continue
-        found = find(sim.scn, rx.unit, rx.use)
-        e = charge_roll(found.ability) if found else None
-        if e is not None:
-            answers.append((e, _stream(stream, 77)))
-    for mask, ts in _split_by(trials, sim.used[u, trials]):
-        used = [(e, _stream(stream, 78, i)) for i, e in enumerate(sim._effects(u, mask, "charge_roll"))]
-        for e, first in used + answers:
-            for k in range(e.dice):
-                more = sim.d6(first if k == 0 else _stream(first, k), ts)
-                rolls[ts] = np.maximum(rolls[ts], more)
-        for e, _ in used + answers:
-            rolls[ts] += e.value
 
 
 def second_charge(scn: Scenario, act: Activation) -> str | None:
@@ -1563,7 +1058,7 @@ def second_charge(scn: Scenario, act: Activation) -> str | None:
     return None
 
 
-def impact_with(sim: Simulation, u: int, mask: int, imp: tuple[int, int]) -> tuple[int, int]:
+def impact_with(sim: SimView, u: int, mask: int, imp: tuple[int, int]) -> tuple[int, int]:
     """IMPACT (X) Y+ (``imp``) as unit ``u`` resolves it with the abilities of ``mask`` (and its passive ones):
     ``impact_dice`` adds dice per eligible model (My Life for Aiur: "each eligible model generates 1 additional
     IMPACT die"), ``impact_hit`` is a +X Modifier to the Impact Hit Roll (Adrenal Overload, Extended Claws).
@@ -1573,56 +1068,33 @@ def impact_with(sim: Simulation, u: int, mask: int, imp: tuple[int, int]) -> tup
     (Malevolent Matriarch) is in ``mask``'s loadout only where the unit was ON CREEP as it declared the Charge.
     """
     dice, hit = imp
-    for e in sim._effects(u, mask, "impact_dice"):
+    for e in sim.effects(u, mask, "impact_dice"):
         dice += e.value
-    for e in sim._effects(u, mask, "impact_hit"):
+    for e in sim.effects(u, mask, "impact_hit"):
         if not e.on_creep:
             hit -= e.value
     return dice, max(2, hit)
 
 
-def charge_debuffs(sim: Simulation, act: Activation, trials: np.ndarray) -> np.ndarray:
-    """DEBUFF Speed (X) the charging unit gains from the opponent's Reactions to its Charge declaration
-    (``charger_debuff_speed``: Concusive Shells), per game (length ``sim.T``; 0 where none).
-
-    The trigger is read in each game at the moment of the declaration (8.7.7 step 1; 10.4): the reacting
-    unit on the table, and a live model of a declared target Within ``within`` inches of one of its live
-    models (bases edge to edge, :meth:`World.within`). Where it does not hold, the Reaction is not used
-    (the skip report counts those games). DEBUFFs of one name do not add up (FAQ v1.0), so the largest
-    counts; "minimum 0" is the caller's (part 11 DEBUFF).
-    """
-    slow = np.zeros(sim.T, dtype=np.int64)
-    targets = [sim.uids.index(t) for t in act.targets]
-    for rx, found, eff in _reactions(sim.scn, act, False, charger_debuff):
-        assert eff.within is not None
-        r = sim.uids.index(rx.unit)
-        hit = np.zeros(sim.T, dtype=bool)
-        for t in targets:
-            hit |= _near_games(sim, trials, r, t, float(eff.within))
-        slow[hit] = np.maximum(slow[hit], eff.value)
-        sim._skip(
-            act,
-            trials.size - int(hit[trials].sum()),
-            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: no declared target Within "
-            f'{eff.within:g}" of it, or it is not on the table (10.4)',
-        )
-    slow[restored(sim, act, trials, slow > 0)] = 0
-    return slow
-
-
+#: with the names of :mod:`.lookup` they re-export (scenario check and the tests import them from here)
 __all__ = [
     "CHARGE_KINDS",
+    "CREEP_STATUS",
+    "DETECTED",
+    "TARGET_KINDS",
+    "TOKEN_CONTACT",
+    "TOKEN_RADIUS",
     "ExtraLoadout",
     "Found",
+    "Grant",
     "Purse",
-    "adjust_charge_roll",
     "apply_selected",
     "card_abilities",
-    "charge_debuffs",
     "charge_roll",
     "charger_debuff",
     "choices",
     "contest_supply",
+    "counts_for_pool",
     "disengage_supply",
     "find",
     "has_impact",
@@ -1631,6 +1103,7 @@ __all__ = [
     "loadout_for",
     "loadout_with",
     "needs_tag",
+    "plan_tokens",
     "pool_cuts",
     "protected",
     "react_begin",
@@ -1638,21 +1111,19 @@ __all__ = [
     "reacting",
     "reduction",
     "reduction_for",
-    "regenerate",
+    "repeatable",
     "second_charge",
     "target_effects",
+    "token_gaps",
+    "unit_abilities",
+    "unit_effect",
     "use_bits",
+    "used_effect",
+    "used_effects",
 ]
 
 
 # ------------------------------------------------------------------ creep (part 11 ON CREEP, 7.3 Tokens)
-#: part 11 ON CREEP, read per game where it matters (a Charge, an attack): the bit of ``sim.used`` standing for it
-CREEP_STATUS = "ON CREEP"
-#: a Creep Tumor token's base radius: 32 mm across. The rules give tokens "their own base" but no size; 32 mm is
-#: the Mission Markers' (7.3.2), the one token-like size they state
-TOKEN_RADIUS = 16 / 25.4
-#: Base-to-Base contact for a token set by Spawn Creep Tumor: its edge at most this far from a model's base edge
-TOKEN_CONTACT = 0.1
 
 
 def card_effect(scn: Scenario, player: str, kind: str) -> Effect | None:
@@ -1671,38 +1142,8 @@ def creeping(su: ScenarioUnit) -> bool:
     return "Zerg" in card.faction_tags and "Ground" in card.combat_tags and not su.flying
 
 
-def set_tumor(sim: Simulation, u: int, act: Activation, fresh: np.ndarray) -> None:
-    """The Creep Tumor token the activation's ability sets at ``token_at`` (in the games ``fresh``, its first use this
-    Round), where it may go: Within ``within`` of the player's Entry Edge or of a Friendly Creep Tumor on the
-    battlefield in that game (Creep Spread: "Line of Sight is not required"), or, with no ``within``, in
-    Base-to-Base contact with a live model of the unit (Spawn Creep Tumor). Other games: skip report."""
-    k = sim.tumor_of.get(act)
-    if k is None or fresh.size == 0:
-        return
-    (x, y), player, e = sim.tumors[k]
-    if e.within is not None:
-        scn = sim.scn
-        edge = sim.world.edges[player]
-        if edge_gap(edge, (x, y), scn.board.width, scn.board.depth) - TOKEN_RADIUS <= e.within + 1e-9:
-            ok = np.ones(fresh.size, dtype=bool)
-        else:
-            ok = np.zeros(fresh.size, dtype=bool)
-            for j, ((xj, yj), pj, _) in enumerate(sim.tumors):
-                if j != k and pj == player and math.dist((x, y), (xj, yj)) - 2 * TOKEN_RADIUS <= e.within + 1e-9:
-                    ok |= sim.tumor[j, fresh]
-        why = f'not Within {e.within:g}" of the {edge} Entry Edge or of a Friendly Creep Tumor on the battlefield'
-    else:
-        ok = np.zeros(fresh.size, dtype=bool)
-        for (pid, alive), ts in sim.groups(fresh, [sim.row_pos(u), sim.row_alive(u)]):
-            if pid >= 0 and sim.world.point_gap(pid, alive, (x, y), TOKEN_RADIUS) <= TOKEN_CONTACT:
-                ok[np.isin(fresh, ts)] = True
-        why = "not in Base-to-Base contact with the unit"
-    sim.tumor[k, fresh[ok]] = True
-    sim._skip(act, int((~ok).sum()), f"Creep Tumor token at ({x:g}, {y:g}) not set: {why}")
-
-
-def _mark_near(
-    sim: Simulation,
+def mark_near(
+    sim: SimView,
     v: int,
     trials: np.ndarray,
     name: str,
@@ -1736,92 +1177,19 @@ def _mark_near(
             sim.used[v, ts] &= ~bit
 
 
-def update_creep(sim: Simulation, units: Sequence[int], trials: np.ndarray) -> None:
-    """Set the ON CREEP bit of each Ground Zerg unit of ``units`` in ``trials``: a live model Within 6" of a Creep
-    Tumor token on the battlefield in that game (either player's; measured to the token's base edge), or Within
-    ``within`` of a live model of a Source of Creep (Omega Worm). No creep in the scenario: nothing to do."""
-    if not sim.creepy or trials.size == 0:
-        return
-    tokens = [(sim.tumor[k], xy, 6.0) for k, (xy, _, _) in enumerate(sim.tumors)]
-    sources = [(s, float(e.within or 0)) for s in sim.creep_sources for e in sim._effects(s, 0, "creep_source")]
-    for v in units:
-        if creeping(sim.units[v]):
-            _mark_near(sim, v, trials, CREEP_STATUS, tokens, sources)
-
-
-def creep_removal(sim: Simulation, u: int, trials: np.ndarray) -> None:
-    """Creep Removal (a Creep Card): "If an Enemy Unit ends a Move, Deploy, Run, Charge or Disengage action Within 1\\"
-    of a Friendly Creep Tumor token, remove that token" — after unit ``u``'s action, in ``trials``."""
-    if not sim.tumors or trials.size == 0:
-        return
-    mine = sim.units[u].player
-    for k, (xy, player, _) in enumerate(sim.tumors):
-        e = card_effect(sim.scn, player, "creep_removal") if player != mine else None
-        if e is None or not sim.tumor[k, trials].any():
-            continue
-        for (pid, alive), ts in sim.groups(trials[sim.tumor[k, trials]], [sim.row_pos(u), sim.row_alive(u)]):
-            if pid >= 0 and sim.world.point_gap(pid, alive, xy, TOKEN_RADIUS) <= float(e.within or 0) + 1e-9:
-                sim.tumor[k, ts] = False
-
-
-def tumors_cleanup(sim: Simulation, live: np.ndarray) -> None:
-    """7.3: "Tokens are removed at the end of the Game Round unless stated otherwise": a player's Creep Tumors stay
-    with Living Glob of Tissue (``tokens_stay``: STAY IN PLAY)."""
-    for k, (_, player, _) in enumerate(sim.tumors):
-        if card_effect(sim.scn, player, "tokens_stay") is None:
-            sim.tumor[k, live] = False
-
-
 # ------------------------------------------------------------------ detection (part 11 HIDDEN)
-#: an enemy's detection (Scanner Sweep, Surveillance, Oversight Mode, Omega Worm's Detection: "While Enemy Units
-#: are Within 6\" of this Faction Indicator, they lose HIDDEN Status"), read per game before a Ranged Attack at the
-#: unit: the bit of ``sim.used`` standing for it
-DETECTED = "DETECTED"
 
 
-def used_effects(scn: Scenario, act: Activation, kind: str) -> list[tuple[Ability, Effect]]:
-    """(ability, effect) for each effect of ``kind`` of the abilities of ``act``'s ``use``."""
-    return [
-        (found.ability, e)
-        for n in act.use
-        if (found := find(scn, act.unit, n)) is not None
-        for e in found.ability.effects
-        if e.kind == kind
-    ]
-
-
-def used_effect(scn: Scenario, act: Activation, kind: str) -> Effect | None:
-    """The first effect of ``kind`` of the abilities of ``act``'s ``use``, or None: ``creep_tumor`` (Creep Spread,
-    Spawn Creep Tumor), ``detector`` (Scanner Sweep), ``deploy_edge`` (Warp In: "Deploys from any table edge that is
-    not a player's Entry Edge ... more than 10\" away from any Enemy model")."""
-    return next((e for _, e in used_effects(scn, act, kind)), None)
-
-
-def plan_tokens(
-    scn: Scenario, kind: str
-) -> tuple[list[tuple[tuple[float, float], str, Effect]], dict[Activation, int]]:
-    """The tokens the plan sets with an ability's effect of ``kind`` at ``token_at`` (Creep Tumors, detection's
-    Faction Indicators): (centre, player, effect) in plan order, and the index of each setting activation's."""
-    tokens: list[tuple[tuple[float, float], str, Effect]] = []
-    of: dict[Activation, int] = {}
-    for act in scn.plan:
-        eff = used_effect(scn, act, kind) if act.token_at is not None else None
-        if eff is not None and act.token_at is not None:
-            of[act] = len(tokens)
-            tokens.append((act.token_at, act.player, eff))
-    return tokens, of
-
-
-#: the key of :func:`hiding`'s units in ``sim._givers``
+#: the key of :func:`hiding`'s units in ``sim.givers``
 _HIDERS = "unit_keyword HIDDEN or BURROWED"
 
 
-def hiding(sim: Simulation, u: int) -> bool:
+def hiding(sim: SimView, u: int) -> bool:
     """Can unit ``u`` be HIDDEN (a ``unit_keyword`` HIDDEN or BURROWED among its abilities and cards', or the
     Burrowed Status)?"""
-    hit = sim._givers.get(_HIDERS)
+    hit = sim.givers.get(_HIDERS)
     if hit is None:  # read once per simulation, like the units with an effect kind (_givers)
-        hit = sim._givers[_HIDERS] = [
+        hit = sim.givers[_HIDERS] = [
             v
             for v, su in enumerate(sim.units)
             if any(
@@ -1833,36 +1201,12 @@ def hiding(sim: Simulation, u: int) -> bool:
     return u in hit
 
 
-def update_detection(sim: Simulation, units: Sequence[int], trials: np.ndarray) -> None:
-    """Set the DETECTED bit of each unit of ``units`` that can be HIDDEN, in ``trials``: a live model Within ``within``
-    of an enemy Faction Indicator on the battlefield in that game (measured to its base edge, 32 mm across) or of a
-    live model of an enemy unit with Detection. No detection in the scenario: nothing to do."""
-    if not sim.detecting or trials.size == 0:
-        return
-    for v in units:
-        if not hiding(sim, v):
-            continue
-        side = sim.units[v].player
-        marks = [
-            (sim.indicator[k], xy, float(e.within or 0))
-            for k, (xy, player, e) in enumerate(sim.indicators)
-            if player != side
-        ]
-        finders = [
-            (d, float(e.within or 0))
-            for d in sim.detector_units
-            if sim.units[d].player != side
-            for e in sim._effects(d, 0, "detector")
-        ]
-        _mark_near(sim, v, trials, DETECTED, marks, finders)
-
-
-def hidden_tag(sim: Simulation, t: int, mask: int) -> str | None:
+def hidden_tag(sim: SimView, t: int, mask: int) -> str | None:
     """The facts tag of unit ``t`` with the ``sim.used`` bits ``mask`` (part 11: "A model with the HIDDEN keyword is
     not Visible to any model more than 4\" away"; "A BURROWED Unit has the HIDDEN Status"): "Burrowed", "Hidden",
     or None where it is neither or an enemy detects it (it loses HIDDEN; BURROWED's own Evade Roll stays, in its
     target profile)."""
     if not mask or bit_set(sim, t, mask, DETECTED):
         return None
-    words = {e.keyword.upper() for e in sim._effects(t, mask, "unit_keyword") if e.against in ("ranged", "all")}
+    words = {e.keyword.upper() for e in sim.effects(t, mask, "unit_keyword") if e.against in ("ranged", "all")}
     return "Burrowed" if "BURROWED" in words else "Hidden" if "HIDDEN" in words else None

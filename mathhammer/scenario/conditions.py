@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .sim import Simulation
+    from .simview import SimView
     from .spec import Activation
 
 PLAYER_NAMES = ("red", "blue")
@@ -115,7 +115,7 @@ def parse_conditions(
     return tuple(out), problems
 
 
-def holds(sim: Simulation, cond: Condition, trials: np.ndarray) -> np.ndarray:
+def holds(sim: SimView, cond: Condition, trials: np.ndarray) -> np.ndarray:
     """Per trial of ``trials``: does ``cond`` hold on the current state?"""
     if cond.kind == "marker":
         m = sim.marker_numbers.index(cond.marker)
@@ -139,7 +139,7 @@ def holds(sim: Simulation, cond: Condition, trials: np.ndarray) -> np.ndarray:
     return engaged if cond.kind == "engaged" else on & ~engaged
 
 
-def admit(sim: Simulation, act: Activation, trials: np.ndarray) -> np.ndarray:
+def admit(sim: SimView, act: Activation, trials: np.ndarray) -> np.ndarray:
     """The trials of ``trials`` where every ``if`` of ``act`` holds and no ``unless`` does.
 
     The others are counted in ``sim.skipped`` with the first condition that failed.
@@ -153,7 +153,7 @@ def admit(sim: Simulation, act: Activation, trials: np.ndarray) -> np.ndarray:
         fail = holds(sim, cond, trials[idx]) != wanted
         if fail.any():
             why = f"if {cond.text!r} does not hold" if wanted else f"unless {cond.text!r} holds"
-            sim._skip(act, int(fail.sum()), f"{why}: the unit holds (a conditional activation)")
+            sim.skip(act, int(fail.sum()), f"{why}: the unit holds (a conditional activation)")
             keep[idx[fail]] = False
     return trials[keep]
 

@@ -41,7 +41,7 @@ from .abilities import set_burrowed
 from .world import GAP, Placement, World
 
 if TYPE_CHECKING:
-    from .sim import Simulation
+    from .simview import SimView
     from .spec import Activation, ScenarioUnit
 
 __all__ = ["FAILED", "LOST", "clear_spots", "lead_engaged", "move"]
@@ -57,7 +57,7 @@ LOST = "Disengage: models that cannot end strictly outside the Engagement Range 
 NO_ROOM = "no room to set the unit there"
 
 
-def _enemy_ground(sim: Simulation, u: int) -> list[int]:
+def _enemy_ground(sim: SimView, u: int) -> list[int]:
     """The units that can Engage unit ``u`` (7.2.1: Ground models Engage only Ground models, of the other player)."""
     mine = sim.units[u]
     if mine.flying:
@@ -108,7 +108,7 @@ def clear_spots(
 
 
 def _live_bases(
-    sim: Simulation, u: int, pos: tuple[int, ...], alive: tuple[int, ...]
+    sim: SimView, u: int, pos: tuple[int, ...], alive: tuple[int, ...]
 ) -> tuple[list[tuple[Coord, float, bool]], list[tuple[str, Coord, float]]]:
     """The live bases of the other units on the table (centre, radius, an enemy Ground model) and the enemy Ground
     models (unit id, centre, radius) for the casualty order."""
@@ -127,11 +127,11 @@ def _live_bases(
     return others, enemies
 
 
-def _fail(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> None:
+def _fail(sim: SimView, u: int, act: Activation, games: np.ndarray) -> None:
     """The Disengage fails in ``games``: the unit stays and loses its Leading Model (one model)."""
     if games.size == 0:
         return
-    sim._skip(act, games.size, FAILED)
+    sim.skip(act, games.size, FAILED)
     sim.alive[u, games] -= 1
     sim.shielded[u, games] = False  # part 11 SHIELDED: lost when the first model is removed
     gone = games[sim.alive[u, games] <= 0]
@@ -140,14 +140,14 @@ def _fail(sim: Simulation, u: int, act: Activation, games: np.ndarray) -> None:
         sim.set_pos(u, gone, -1)
 
 
-def move(sim: Simulation, u: int, act: Activation, trials: np.ndarray, engaged: np.ndarray) -> np.ndarray:
+def move(sim: SimView, u: int, act: Activation, trials: np.ndarray, engaged: np.ndarray) -> np.ndarray:
     """Unit ``u``'s Disengage to ``act.to`` in ``trials`` (``engaged``: per trial, is it Engaged); which were set
     (the module text)."""
     assert act.to is not None
     to = act.to
     placed = np.zeros(sim.T, dtype=bool)
     free = trials[~engaged]
-    placed[sim._move_to(u, free, to, act)] = True  # not Engaged in that game: a plain Move
+    placed[sim.move_to(u, free, to, act)] = True  # not Engaged in that game: a plain Move
     mine = trials[engaged]
     if mine.size == 0:
         return trials[placed[trials]]
@@ -163,7 +163,7 @@ def move(sim: Simulation, u: int, act: Activation, trials: np.ndarray, engaged: 
     going = mine[~fails[mine]]
     set_burrowed(sim, u, going, False)  # part 11 BURROWED: a Disengage removes it
     for (at,), ts in sim.groups(going, [sim.row_pos(u)]):
-        got = sim._place(u, ts, to, world.rear_from(at, to), act, quiet=True)
+        got = sim.place(u, ts, to, world.rear_from(at, to), act, quiet=True)
         placed[ts[got]] = True
     rest = going[~placed[going]]
     cols = [sim.row_board(), *(sim.row_alive(v) for v in range(sim.U))]
@@ -173,7 +173,7 @@ def move(sim: Simulation, u: int, act: Activation, trials: np.ndarray, engaged: 
         rear = world.rear_from(pos[u], to)
         k = alive[u]
         if len(clear_spots(world, su, to, rear, others, k, enemy_free=False)) < k:
-            sim._skip(act, ts.size, NO_ROOM)  # no room even where the Engagement Range is ignored: as a Move
+            sim.skip(act, ts.size, NO_ROOM)  # no room even where the Engagement Range is ignored: as a Move
             continue
         spots = clear_spots(world, su, to, rear, others, k, enemy_free=True)
         norm = math.hypot(*rear) or 1.0
@@ -182,7 +182,7 @@ def move(sim: Simulation, u: int, act: Activation, trials: np.ndarray, engaged: 
         sim.set_pos(u, ts, pid)
         placed[ts] = True
         if len(spots) < k:
-            sim._skip(act, ts.size, LOST)
+            sim.skip(act, ts.size, LOST)
             sim.alive[u, ts] = len(spots)
             sim.shielded[u, ts] = False  # part 11 SHIELDED: lost when the first model is removed
     return trials[placed[trials]]

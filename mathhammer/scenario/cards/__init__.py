@@ -1,0 +1,40 @@
+"""Ability cards as plug-ins: one module per card or effect family, each registering itself by effect kind
+(:mod:`.registry`). Importing this package registers every card below; the Simulation keeps the cards present in
+its scenario (:class:`~.registry.CardSet`) and calls them at named trigger points (:class:`~.registry.Trigger`)."""
+
+from __future__ import annotations
+
+from . import (
+    charge,
+    creep,
+    detection,
+    edge_block,
+    end_of_round,
+    force_field,
+    lunge,
+    recall,
+    regeneration,
+    respawn,
+    summon,
+)
+from .registry import Card, CardSet, Trigger, card_for, register, registered
+
+__all__ = [
+    "Card",
+    "CardSet",
+    "Trigger",
+    "card_for",
+    "charge",
+    "creep",
+    "detection",
+    "edge_block",
+    "end_of_round",
+    "force_field",
+    "lunge",
+    "recall",
+    "regeneration",
+    "register",
+    "registered",
+    "respawn",
+    "summon",
+]

@@ -1,0 +1,123 @@
+"""Effects "At the End of the Round" (8.9.4): Psionic Transfer's Shade token (``shade``), Ready for Dust-Off's and
+Ventral Sacs' Faction Indicator (``dust_off``), and Rapid Ingress's "Remove this Unit at the End of the Round" (a
+``summon`` effect with ``leaves``, on the Summoned Unit)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...board.model import EPS
+from ..abilities import summoning, token_contact_lead
+from ..lookup import TOKEN_RADIUS, find, plan_tokens, token_gaps
+from ..simview import SimView
+from ..spec import PLAYERS, Activation, Scenario
+from .registry import Card, register
+
+
+def _leaving(scn: Scenario, units: list) -> list[int]:  # type: ignore[type-arg]
+    return [
+        v
+        for v, su in enumerate(units)
+        if su.summoned and any(e.kind == "summon" and e.leaves for e in summoning(scn, su))
+    ]
+
+
+@register
+class EndOfRound(Card):
+    kinds = ("shade", "dust_off")
+    order = 60
+
+    def __init__(self, sim: SimView) -> None:
+        super().__init__(sim)
+        #: the tokens the plan sets (centre, player, effect) and the activation setting each
+        self.shades, self.shade_of = plan_tokens(sim.scn, "shade")
+        self.drops, self.drop_of = plan_tokens(sim.scn, "dust_off")
+        #: the tokens set this Round (the activation setting each, the games)
+        self.pending: list[tuple[Activation, np.ndarray]] = []
+        #: the Summoned Units that leave At the End of the Round (Rapid Ingress)
+        self.leaving = _leaving(sim.scn, sim.units)
+
+    @classmethod
+    def present(cls, scn: Scenario) -> bool:
+        return bool(
+            plan_tokens(scn, "shade")[0] or plan_tokens(scn, "dust_off")[0] or _leaving(scn, list(scn.units.values()))
+        )
+
+    def use(self, u: int, act: Activation, fresh: np.ndarray) -> None:
+        """A token for the End of the Round, at the plan's ``token_at``, in the games ``fresh`` where it may be set:
+        Psionic Transfer's Shade ("Set a Shade token Wholly Within 12\\" of any model in this Unit"), Ready for
+        Dust-Off's and Ventral Sacs' Faction Indicator ("anywhere on the battlefield more than 10\\" away from any
+        Enemy model"). The other games are counted in the skip report; :meth:`end_of_round` resolves the rest."""
+        shade = act in self.shade_of
+        if not shade and act not in self.drop_of:
+            return
+        sim = self.sim
+        xy, player, e = self.shades[self.shade_of[act]] if shade else self.drops[self.drop_of[act]]
+        within = float(e.within or 0)
+        if shade:
+            ok = token_gaps(sim, u, fresh, xy) + 2 * TOKEN_RADIUS <= within + EPS
+            why = f'the Shade token is not Wholly Within {within:g}" of a model of the unit'
+        else:
+            ok = np.ones(fresh.size, dtype=bool)
+            for v in range(sim.U):
+                if sim.units[v].player != player:
+                    ok &= token_gaps(sim, v, fresh, xy) > within + EPS
+            why = f'the Faction Indicator would be Within {within:g}" of an Enemy model: not set (its text)'
+        sim.skip(act, int((~ok).sum()), why)
+        self.pending.append((act, fresh[ok]))
+
+    def end_of_round(self, live: np.ndarray) -> None:
+        """The effects "At the End of the Round" of the tokens set this Round (:meth:`use`) and of Rapid Ingress, in
+        the games of ``live`` where each was set. 8.9.4: "The holder of the First Player Marker resolves their first.
+        If a player has multiple "End of the Round" effects to resolve, that player chooses the order [...]. Each
+        effect is fully resolved before the next begins": per game, every effect of the First Player (``sim.first``)
+        before any of the other player's; a player's own in the order the plan chooses (Rapid Ingress's removals
+        first, then the tokens in plan order).
+
+        Rapid Ingress: "Remove this Unit at the End of the Round" (removed, not Destroyed: it may be set again).
+        Psionic Transfer: "the controlling player may set all models of this Unit in Coherency, treating the Shade
+        token as the Leading Model": where the unit is on the table its Leading Model is set at the token's centre,
+        the others around it (``sim.move_to``, not a Move: the Burrowed Status stays). Ready for Dust-Off, Ventral
+        Sacs: "the controlling player may Deploy one Ground Unit from Reserves in base-to-base contact with this
+        Faction Indicator": the unit the plan selects, where it is in Reserves and its Supply fits the Available Supply
+        (8.3.2), its Leading Model touching the Indicator on the side of the player's Entry Edge, the others behind
+        it. The player always takes the "may" (the plan asked for it)."""
+        sim = self.sim
+        pending, self.pending = self.pending, []
+        if not self.leaving and not pending:
+            return
+        for first in (0, 1):
+            group = live[sim.first[live] == first]
+            if group.size == 0:
+                continue
+            in_group = np.zeros(sim.T, dtype=bool)
+            in_group[group] = True
+            for player in (PLAYERS[first], PLAYERS[1 - first]):
+                for v in self.leaving:
+                    if sim.units[v].player == player:
+                        sim.to_reserves(v, group[sim.pos[v, group] >= 0])
+                for act, games in pending:
+                    if act.player == player:
+                        self._token(act, games[in_group[games]])
+
+    def _token(self, act: Activation, games: np.ndarray) -> None:
+        """The End of the Round of the token ``act`` set (:meth:`end_of_round`), in ``games``."""
+        if games.size == 0:
+            return
+        sim = self.sim
+        u = sim.uids.index(act.unit)
+        if act in self.shade_of:
+            xy = self.shades[self.shade_of[act]][0]
+            here = games[(sim.pos[u, games] >= 0) & (sim.alive[u, games] > 0)]
+            sim.move_to(u, here, xy, act, moving=False)
+            return
+        xy, player, e = self.drops[self.drop_of[act]]
+        found = next(f for n in act.use if (f := find(sim.scn, act.unit, n)) and e in f.ability.effects)
+        picked = next(unit for n, unit in act.select if n.strip().lower() == found.ability.name.lower())
+        v = sim.uids.index(picked)
+        ready = games[(sim.pos[v, games] < 0) & (sim.alive[v, games] > 0)]
+        sim.skip(act, games.size - ready.size, f"{picked!r} is not in Reserves at the End of the Round: no Deploy")
+        ready = sim.available(v, act, ready)
+        rear = sim.world.rear_of(player)
+        got = ready[sim.place(v, ready, token_contact_lead(xy, sim.units[v], rear), rear, act)]
+        sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])

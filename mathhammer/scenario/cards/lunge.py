@@ -1,0 +1,50 @@
+"""Lunge (``lunge``, a Reaction): "When another Friendly Unit Within 10\\" is the target of a Ranged Attack, after the
+attack is fully resolved, this Unit, if Unengaged, may perform a Move action Directly Towards the attacking Unit"."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..abilities import guarding, near_games
+from ..lookup import find
+from ..spec import Activation, Scenario
+from .registry import Card, register
+
+
+@register
+class Lunge(Card):
+    kinds = ("lunge",)
+
+    @classmethod
+    def present(cls, scn: Scenario) -> bool:  # a Reaction: planned in ``react``, not ``use``
+        return any(
+            e.kind == "lunge"
+            for act in scn.plan
+            for rx in act.react
+            if (found := find(scn, rx.unit, rx.use)) is not None
+            for e in found.ability.effects
+        )
+
+    def after_attack(self, u: int, act: Activation, trials: np.ndarray) -> None:
+        """The opponent's Lunges after ``act``'s Ranged Attack, in the games where the protected unit (``for``, else the
+        activation's one planned target of that player) is Within ``within`` of the reacting unit, both on the table,
+        and the reacting unit is Unengaged. The Move: its Speed straight at the attacking unit's nearest live model,
+        ending short of its Engagement Range (:meth:`World.toward`), set as a Move is."""
+        sim = self.sim
+        for rx, found, e, p in guarding(sim, act, "lunge"):
+            h, q = sim.uids.index(rx.unit), sim.uids.index(p)
+            near = near_games(sim, trials, h, q, float(e.within or 0))[trials] & ~sim.engaged_mask(trials, h)
+            games = trials[near]
+            sim.skip(
+                act,
+                trials.size - games.size,
+                f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {p} not Within {e.within:g}\" of it, one "
+                "of them not on the table, or it is Engaged (10.4)",
+            )
+            speed = sim.units[h].speed
+            for (ph, kh, pu, ku), ts in sim.groups(
+                games, [sim.row_pos(h), sim.row_alive(h), sim.row_pos(u), sim.row_alive(u)]
+            ):
+                to = sim.world.toward(ph, kh, pu, ku, speed) if pu >= 0 and ku > 0 else None
+                if to is not None:
+                    sim.move_to(h, ts, to, act)

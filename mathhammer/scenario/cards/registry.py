@@ -1,0 +1,196 @@
+"""The ability-card registry: each card (or effect family) is a :class:`Card` subclass registered by the effect kinds
+it owns; a simulation keeps one instance of each card present in its scenario (:class:`CardSet`) and calls their
+hooks at named trigger points (:class:`Trigger`), never a card by name.
+
+A card holds in one place its per-game state (set in ``__init__`` from the simulation: arrays the card reads and
+writes, instead of attributes of the Simulation), its simulation hooks, and its schema and plan checks
+(:meth:`Card.validate`, :meth:`Card.check`; ``scenario check`` calls them once check.py walks the plan through the
+registry). See ``profiles/scenarios/README.md`` ("How to add an ability").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from enum import StrEnum
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ..lookup import card_abilities, used_effects
+from ..simview import SimView
+from ..spec import Activation, Scenario
+
+
+class Trigger(StrEnum):
+    """The points of an activation and of a Round where the simulation calls the cards' hooks (method names).
+
+    Arguments: ``u`` the active unit's index, ``act`` the plan's activation, games as arrays of game indices.
+    """
+
+    #: ``begin_activation(u, act, here)``: the unit becomes Activated (on the table, in ``here``), before its ``use``
+    BEGIN_ACTIVATION = "begin_activation"
+    #: ``use(u, act, fresh)``: the activation's Active abilities are used; ``fresh``: the games of their first use
+    #: this Round. Hooks run in ascending :attr:`Card.order`.
+    USE = "use"
+    #: ``before_deploy(u, act, reserve) -> reserve``: a Deploy from another table edge is about to be set: the games
+    #: where it still may
+    BEFORE_DEPLOY = "before_deploy"
+    #: ``before_attack(units, trials)``: a Charge, Ranged Attack, fight or RESPAWN of ``units[0]`` at the others is
+    #: about to read their statuses (ON CREEP)
+    BEFORE_ATTACK = "before_attack"
+    #: ``before_targeting(units, trials)``: a Ranged Attack is about to read whether ``units`` (those that can be
+    #: HIDDEN) are Visible (DETECTED)
+    BEFORE_TARGETING = "before_targeting"
+    #: ``charge_roll(act, rolls, trials, stream)``: the Charge Roll (8.7.7 step 2) is rolled: change ``rolls`` (per
+    #: game) in place
+    CHARGE_ROLL = "charge_roll"
+    #: ``charge_declared(act, trials) -> slow``: a Charge is declared: the DEBUFF Speed the charging unit gains, per
+    #: game (length ``sim.T``); the largest of the cards' counts
+    CHARGE_DECLARED = "charge_declared"
+    #: ``after_action(u, act, trials)``: a Move, Run, Disengage, Deploy or Charge of unit ``u`` has ended
+    AFTER_ACTION = "after_action"
+    #: ``after_attack(u, act, trials)``: unit ``u``'s Ranged Attack is fully resolved and the activation has Reactions
+    AFTER_ATTACK = "after_attack"
+    #: ``end_of_round(live)``: effects "At the End of the Round" (8.9.4), before the Cleanup
+    END_OF_ROUND = "end_of_round"
+    #: ``cleanup(live)``: 8.9.5 Cleanup: tokens and "until the End of the Round" effects go
+    CLEANUP = "cleanup"
+
+
+class Card:
+    """One ability card or effect family. Subclass, set :attr:`kinds`, override the hooks it needs, and
+    :func:`register` it. An instance lives for one simulation and holds that simulation's per-game state."""
+
+    #: the effect kinds (``Effect.kind``) this card owns
+    kinds: ClassVar[tuple[str, ...]] = ()
+    #: where its ``use`` hook runs among the others' (ascending; the order the rules resolve them in)
+    order: ClassVar[int] = 100
+
+    def __init__(self, sim: SimView) -> None:
+        """The card's per-game state for ``sim`` (override, calling ``super().__init__(sim)``)."""
+        self.sim = sim
+
+    @classmethod
+    def present(cls, scn: Scenario) -> bool:
+        """Is the card in play in ``scn`` (its hooks are called only then)? By default: an activation of the plan
+        uses an ability with an effect of one of :attr:`kinds`."""
+        return any(used_effects(scn, act, kind) for act in scn.plan if act.use for kind in cls.kinds)
+
+    @staticmethod
+    def anywhere(scn: Scenario, kinds: tuple[str, ...]) -> bool:
+        """Has an ability of a unit or of a player's cards an effect of ``kinds`` (used, reacted with or given)?"""
+        abilities = [a for su in scn.units.values() for a in su.abilities]
+        abilities += [f.ability for player in scn.armies for f in card_abilities(scn, player)]
+        return any(e.kind in kinds for a in abilities for e in a.effects)
+
+    @classmethod
+    def validate(cls, scn: Scenario) -> list[str]:
+        """Schema problems of the card's effects in ``scn`` (messages); none by default."""
+        return []
+
+    @classmethod
+    def check(cls, scn: Scenario, act: Activation, say: Callable[[Activation, str], None]) -> None:
+        """The plan check of one activation that uses the card: report each problem with ``say(act, message)``
+        (``"warning: ..."`` for a warning). Called by ``scenario check`` once check.py walks the plan through the
+        registry; the checks of the moved cards still live in check.py until then."""
+
+    # hooks (see Trigger); the base ones do nothing and are not called
+    def begin_activation(self, u: int, act: Activation, here: np.ndarray) -> None: ...
+    def use(self, u: int, act: Activation, fresh: np.ndarray) -> None: ...
+    def before_deploy(self, u: int, act: Activation, reserve: np.ndarray) -> np.ndarray:
+        return reserve
+
+    def before_attack(self, units: list[int], trials: np.ndarray) -> None: ...
+    def before_targeting(self, units: list[int], trials: np.ndarray) -> None: ...
+    def charge_roll(self, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None: ...
+    def charge_declared(self, act: Activation, trials: np.ndarray) -> np.ndarray:
+        return np.zeros(self.sim.T, dtype=np.int64)
+
+    def after_action(self, u: int, act: Activation, trials: np.ndarray) -> None: ...
+    def after_attack(self, u: int, act: Activation, trials: np.ndarray) -> None: ...
+    def end_of_round(self, live: np.ndarray) -> None: ...
+    def cleanup(self, live: np.ndarray) -> None: ...
+
+    def charge_walls(self, u: int) -> np.ndarray | None:
+        """Per game (length ``sim.T``): bits of the tokens of this card unit ``u`` cannot move across in a Charge
+        (None: none); :meth:`wall_centres` names them."""
+        return None
+
+    def wall_centres(self, bits: int) -> tuple[tuple[float, float], ...]:
+        return ()
+
+
+_REGISTRY: dict[str, type[Card]] = {}
+_CARDS: list[type[Card]] = []
+
+
+def register(card: type[Card]) -> type[Card]:
+    """Register ``card`` under each of its effect kinds (a class decorator). A kind has one owner."""
+    if not card.kinds:
+        raise ValueError(f"{card.__name__}: a card owns at least one effect kind")
+    for kind in card.kinds:
+        if kind in _REGISTRY and _REGISTRY[kind] is not card:
+            raise ValueError(f"effect kind {kind!r} is owned by {_REGISTRY[kind].__name__} already")
+        _REGISTRY[kind] = card
+    if card not in _CARDS:
+        _CARDS.append(card)
+    return card
+
+
+def card_for(kind: str) -> type[Card] | None:
+    """The card registered for effect ``kind``, or None."""
+    return _REGISTRY.get(kind)
+
+
+def registered() -> list[type[Card]]:
+    """Every registered card, in registration order."""
+    return list(_CARDS)
+
+
+def _overrides(card: Card, name: str) -> bool:
+    return getattr(type(card), name) is not getattr(Card, name)
+
+
+class CardSet:
+    """The cards present in one simulation's scenario, and per trigger point the hooks to call (only the cards that
+    define one), so a trigger no card in play uses costs one empty loop."""
+
+    def __init__(self, sim: SimView) -> None:
+        present = sorted((c for c in _CARDS if c.present(sim.scn)), key=lambda c: c.order)
+        self.cards: list[Card] = [c(sim) for c in present]
+        hooks: dict[str, list[Any]] = {
+            t.value: [getattr(c, t.value) for c in self.cards if _overrides(c, t.value)] for t in Trigger
+        }
+        self.begin_activation: list[Callable[[int, Activation, np.ndarray], None]] = hooks["begin_activation"]
+        self.use: list[Callable[[int, Activation, np.ndarray], None]] = hooks["use"]
+        self.before_deploy: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["before_deploy"]
+        self.before_attack: list[Callable[[list[int], np.ndarray], None]] = hooks["before_attack"]
+        self.before_targeting: list[Callable[[list[int], np.ndarray], None]] = hooks["before_targeting"]
+        self.charge_roll: list[Callable[[Activation, np.ndarray, np.ndarray, int], None]] = hooks["charge_roll"]
+        self.charge_declared: list[Callable[[Activation, np.ndarray], np.ndarray]] = hooks["charge_declared"]
+        self.after_action: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_action"]
+        self.after_attack: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_attack"]
+        self.end_of_round: list[Callable[[np.ndarray], None]] = hooks["end_of_round"]
+        self.cleanup: list[Callable[[np.ndarray], None]] = hooks["cleanup"]
+        self._walls = [c for c in self.cards if _overrides(c, "charge_walls")]
+        if len(self._walls) > 1:
+            raise NotImplementedError("more than one card with Charge walls: their bits would need one numbering")
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def of(self, kind: str) -> Card | None:
+        """The instance of the card owning effect ``kind`` in this simulation, or None where it is not in play."""
+        owner = _REGISTRY.get(kind)
+        return next((c for c in self.cards if type(c) is owner), None)
+
+    def charge_walls(self, u: int) -> tuple[Card | None, np.ndarray | None]:
+        """The card whose tokens unit ``u`` cannot move across in a Charge, and their bits per game (or None)."""
+        for c in self._walls:
+            bits = c.charge_walls(u)
+            if bits is not None:
+                return c, bits
+        return None, None
+
+
+__all__ = ["Card", "CardSet", "Trigger", "card_for", "register", "registered"]

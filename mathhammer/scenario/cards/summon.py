@@ -1,0 +1,74 @@
+"""SUMMON (part 11, 9.1.9; ``summon``): Roachling Infestation, Pylon Warp-In, Omega Network, Rapid Ingress. The
+Summoned Units come from the scenario (``summoned_by``); Rapid Ingress's leaving is an End of the Round effect
+(``cards/end_of_round.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...board.engagement import ENGAGEMENT_RANGE
+from ..abilities import CONTACT_TURNS, contact_leads, far_from_enemies, summoned_unit
+from ..lookup import used_effects
+from ..spec import Activation
+from .registry import Card, register
+
+
+@register
+class Summon(Card):
+    kinds = ("summon",)
+    order = 40
+
+    def use(self, u: int, act: Activation, fresh: np.ndarray) -> None:
+        """The units the activation's abilities summon (``summon``), in the games ``fresh``, where the unit is not on
+        the battlefield ("If there is no Friendly Pylon on the battlefield"; Roachling Infestation is "Once Per Game")
+        and its Supply fits the Available Supply (8.3.2; 9.1.9: "If the Unit's Current Supply Value would cause Total
+        Current Supply to exceed the Supply Pool, it cannot be Summoned"). It arrives as a new unit (every model, no
+        Damage).
+
+        SUMMON (part 11; no ``within``): "Set the Leading Model of the named Unit in Base-to-Base contact with the
+        Parent Unit. Set remaining models In Coherency. Models cannot be set Within the Engagement Range of any Enemy
+        Unit. Set an Activation Marker next to the summoned Unit": the Leading Model touching the Parent Unit's Leading
+        Model, on the first side of ``contact_leads`` with room, the others behind it; counted as Activated in this
+        Phase. With ``within`` (Pylon Warp-In, Omega Network: "anywhere on the GROUND LEVEL of the battlefield more
+        than 10\\" away from any Enemy model"; Rapid Ingress: 1"): the Leading Model at the plan's ``summon_to``, no
+        model Within ``within`` of an Enemy model. Games where it cannot be set: skip report.
+        """
+        sim = self.sim
+        summons = used_effects(sim.scn, act, "summon")
+        if not summons:
+            return
+        player = sim.units[u].player
+        rear = sim.world.rear_of(player)
+        for a, e in summons:
+            v = sim.uids.index(summoned_unit(sim.scn, act, a))
+            games = fresh[sim.pos[v, fresh] < 0]
+            sim.skip(act, fresh.size - games.size, f"{sim.uids[v]!r} is on the battlefield already: not summoned")
+            games = sim.available(v, act, games)
+            if games.size == 0:
+                continue
+            sim.alive[v, games] = sim.full[v]
+            sim.mark[v, games] = 0
+            sim.shielded[v, games] = int(sim.shield(sim.units[v]) > 0)
+            sim.used[v, games] = 0
+            if e.within is None:
+                got_l = []
+                for (pu, ku), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u)]):
+                    if pu < 0 or ku <= 0:
+                        continue
+                    for i, lead in enumerate(contact_leads(sim.world, pu, sim.units[v], rear)):
+                        last = i == len(CONTACT_TURNS) - 1
+                        set_ = ts[sim.place(v, ts, lead, rear, act, quiet=not last)]
+                        got_l.append(set_)
+                        ts = np.setdiff1d(ts, set_)
+                        if ts.size == 0:
+                            break
+                got = np.sort(np.concatenate(got_l)) if got_l else games[:0]
+                inches = ENGAGEMENT_RANGE
+            else:
+                assert act.summon_to is not None
+                got = games[sim.place(v, games, act.summon_to, rear, act)]
+                inches = float(e.within)
+            got = far_from_enemies(sim, v, act, got, inches, "not summoned")
+            sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
+            if e.within is None:
+                sim.acted[v, got] = True  # "it cannot be Activated during the Phase in which it was summoned"

@@ -1,0 +1,345 @@
+"""Charge (8.7.7) and IMPACT, the Combat Phase (8.8.1) with Close Ranks and the Fighting Ranks."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..board.engagement import ENGAGEMENT_RANGE
+from ..starcraft.loadout import attack_batches
+from ..starcraft.model import Batch
+from . import abilities
+from .basics import split_by as _split_by
+from .basics import stream as _stream
+from .sim_state import SimState
+from .spec import PLAYERS, Activation
+
+
+class Combat(SimState):
+    """Charge and Combat (a part of :class:`~mathhammer.scenario.sim.Simulation`)."""
+
+    def charge(self, u: int, act: Activation, trials: np.ndarray, stream: int) -> None:
+        """8.7.7 CHARGE, per board state of the units it reads (:meth:`_charge_games`); then, where the unit's
+        Lightning Dash is planned, its second Charge in the games where the first succeeded."""
+        su = self.units[u]
+        barred = self._barred(u, trials)
+        self.skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
+        trials = trials[~barred]
+        for hook in self.cards.before_attack:  # "declares a Charge action while ON CREEP" (Malevolent Matriarch)
+            hook([u], trials)
+        targets = [self.uids.index(t) for t in act.targets]
+        rolls = np.zeros(self.T, dtype=np.int64)
+        rolls[trials] = self.d6(stream, trials)  # the Charge Roll, 8.7.7 step 2
+        slow = np.zeros(self.T, dtype=np.int64)  # DEBUFF Speed from Reactions to the declaration (8.7.7 step 1)
+        for declared in self.cards.charge_declared:
+            slow = np.maximum(slow, declared(act, trials))
+        for roll in self.cards.charge_roll:  # abilities used, Reactions to the roll (10.4)
+            roll(act, rolls, trials, stream)
+        done = self._charge_games(u, act, trials, targets, rolls, slow, abilities.impact_of(su), stream)
+        dash = abilities.second_charge(self.scn, act)
+        if dash is not None and done.size:
+            # Lightning Dash: "After this Unit resolves a successful Charge action, it may declare a second Charge
+            # action against a different Enemy Unit, ignoring the restriction on Charging while Engaged. The
+            # Devastating Charge ability does not trigger a second time": a new Charge Roll, Speed + 1D6 (the DEBUFF
+            # Speed of the declaration lasts the Round); the first target, now not declared, keeps the end out of
+            # its Engagement Range (8.7.7 step 3); no IMPACT
+            rolls[done] = self.d6(_stream(stream, 61), done)
+            self._charge_games(u, act, done, [self.uids.index(dash)], rolls, slow, None, stream, dash=True)
+
+    def _charge_games(
+        self,
+        u: int,
+        act: Activation,
+        trials: np.ndarray,
+        targets: list[int],
+        rolls: np.ndarray,
+        slow: np.ndarray,
+        imp: tuple[int, int] | None,
+        stream: int,
+        dash: bool = False,
+    ) -> np.ndarray:
+        """One Charge of unit ``u`` at ``targets`` in ``trials`` with the Charge Rolls ``rolls`` (per game; ``slow``:
+        the DEBUFF Speed), IMPACT ``imp`` after a success; ``dash``: the unit may start Engaged. The games where
+        the Charge succeeded and the unit was set.
+
+        The charging unit (placement, models, abilities used) and its targets (placement, models) group the
+        trials; the other units enter as :meth:`World.charge_length` reads them: those near the charging unit
+        (within the Charge's reach + 2"), whole. They hold every enemy the unit could be Engaged with (7.2.1
+        needs Within 1"), so the Engaged test reads them too."""
+        su = self.units[u]
+        cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
+        for t in targets:
+            cols += [self.row_pos(t), self.row_alive(t)]
+        # tokens on the battlefield it cannot move across, per game (Force Fields)
+        wall_card, walls = self.cards.charge_walls(u)
+        if walls is not None:
+            cols.append(walls)
+        rest = [v for v in range(self.U) if v != u and v not in targets]
+        top = max(6, int(rolls[trials].max())) if trials.size else 6
+        done: list[np.ndarray] = []
+        for key, ts0 in self._ordered(self.groups(trials, cols), [0, *(3 + 2 * i for i in range(len(targets)))]):
+            pu, a, mask = key[0], key[1], key[2]
+            tpos = {t: (key[3 + 2 * i], key[4 + 2 * i]) for i, t in enumerate(targets)}
+            alive_targets = [t for t in targets if tpos[t][0] >= 0]
+            if not alive_targets:
+                self.skip(act, ts0.size, "no planned target on the table")
+                continue
+            tids = tuple(self.uids[t] for t in alive_targets)
+            # an ``on_creep`` BUFF Speed (Speed on Creep, Glial Reconstitution's second) only ON CREEP (the loadout)
+            speed = su.speed + sum(e.value for e in self.effects(u, mask, "speed") if not e.on_creep)
+            reach = speed + top
+            known = {u: (pu, a)} | {t: tpos[t] for t in alive_targets}
+            near = self._near_test(pu, reach + ENGAGEMENT_RANGE + 1.0)  # World.charge_length's units
+            for near_pos, idx in self._ordered(self._near_cols(ts0, rest, near), range(len(rest))):
+                ts = ts0[idx]
+                pos, alive = self._local_state(known, rest, near_pos, {})
+                if not dash and self._engaged_on(pos, alive, u):
+                    self.skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
+                    continue
+                fields = wall_card.wall_centres(key[-1]) if wall_card is not None else ()
+                length, end = self.world.charge_length(
+                    pos, alive, self.uids[u], tids, reach, fields=fields, engaged_ok=dash
+                )
+                ok = ts[np.maximum(speed - slow[ts], 0) + rolls[ts] >= length - 1e-9] if end is not None else ts[:0]
+                short = (
+                    "the second Charge Roll too short (Lightning Dash, 8.7.7)"
+                    if dash
+                    else "Charge Roll too short (8.7.7)"
+                )
+                self.skip(act, ts.size - ok.size, short)
+                if ok.size == 0 or end is None:
+                    continue
+                tx, ty = self.world.placements[tpos[alive_targets[0]][0]].centres[0]
+                rear = (end[0] - tx, end[1] - ty)
+                left = tuple((self.uids[t], int(tpos[t][1])) for t in alive_targets)
+                placed = self.place(u, ok, end, rear, act, tids, left)  # 8.7.7 step 4
+                ok = ok[placed]
+                done.append(ok)
+                if imp is not None and ok.size:  # with its IMPACT abilities (My Life for Aiur, Adrenal Overload)
+                    self._impact(u, alive_targets[0], ok, abilities.impact_with(self, u, mask, imp), stream)
+        return np.sort(np.concatenate(done)) if done else trials[:0]
+
+    def _engaged_on(self, pos: tuple[int, ...], alive: tuple[int, ...], u: int) -> bool:
+        """Is unit ``u`` Engaged (7.2.1) on the board ``pos``/``alive`` (``World.engaged_pairs``, its pairs only)?"""
+        if pos[u] < 0 or alive[u] <= 0:
+            return False
+        side = self.units[u].player
+        for v in range(self.U):
+            if v == u or pos[v] < 0 or alive[v] <= 0 or self.units[v].player == side:
+                continue
+            lo, hi = (u, v) if u < v else (v, u)
+            if self.world.pair_engaged(pos[lo], alive[lo], pos[hi], alive[hi]):
+                return True
+        return False
+
+    def _impact(self, u: int, t: int, trials: np.ndarray, imp: tuple[int, int], stream: int) -> None:
+        """IMPACT after a successful Charge: its dice at the first target, one per model of the unit in the
+        Fighting or Supporting Rank (:meth:`World.strikers`, read with the enemies near the unit, whole)."""
+        enemies = [v for v in range(self.U) if v != u and self.units[v].player != self.units[u].player]
+        for (pu, k, a), ts in self.groups(trials, [self.row_pos(u), self.row_alive(t), self.row_alive(u)]):
+            for near_pos, idx in self._near_cols(ts, enemies, self._near_test(pu, ENGAGEMENT_RANGE + 2.0)):
+                pos, alive = self._local_state({u: (pu, a)}, enemies, near_pos, {t: k})
+                n = self.world.strikers(pos, alive, self.uids[u])
+                if n:
+                    self.resolve(
+                        [Batch.impact(n, imp[0], imp[1], name="IMPACT")],
+                        t,
+                        "combat",
+                        ts[idx],
+                        _stream(stream, 99),
+                        None,
+                        False,
+                    )
+
+    def combat_phase(self, live: np.ndarray) -> None:
+        """8.8: every Engaged unit fights, alternating from the First Player.
+
+        The planned ``fight`` entries come first, then the other Engaged units in army order.
+        """
+        planned = {
+            p: [a for a in self.scn.activations(self.round, "combat", p) if a.action == "fight"] for p in PLAYERS
+        }
+        for fp, ts_fp in enumerate([live[self.first[live] == fp] for fp in (0, 1)]):
+            for ts, pairs in self.engaged_with(ts_fp):
+                engaged = {a for a, _ in pairs}
+                lists: list[list[tuple[str, tuple[str, ...], int]]] = [[], []]
+                for pi, p in enumerate(PLAYERS):
+                    seen = set()
+                    for a in planned[p]:
+                        if a.unit in engaged and a.unit not in seen:
+                            lists[pi].append((a.unit, a.targets, self.ordinal[a]))
+                            seen.add(a.unit)
+                    for uid in self.uids:
+                        if uid in engaged and uid not in seen and self.scn.units[uid].player == p:
+                            lists[pi].append((uid, (), 10_000 + self.uids.index(uid)))
+                turn, idx = fp, [0, 0]
+                while idx[0] < len(lists[0]) or idx[1] < len(lists[1]):
+                    if idx[turn] < len(lists[turn]):
+                        uid, targets, ordinal = lists[turn][idx[turn]]
+                        idx[turn] += 1
+                        u = self.uids.index(uid)
+                        here = ts[(self.pos[u, ts] >= 0) & ~self.over[ts]]
+                        with abilities.reacting(self, ordinal, here):  # 10.4: Reactions to this fight
+                            self.fight(u, targets, here, _stream(self.round, 2, ordinal))
+                    turn = 1 - turn
+
+    def fight(self, u: int, targets: Sequence[str], trials: np.ndarray, stream: int) -> None:
+        """8.8.1: the Fighting and Supporting Ranks strike the enemy units they are Engaged with.
+
+        The striking models are counted on the board, then split between the Engaged enemy units
+        (8.8.1 "Declare how Attack Dice are split between eligible targets before rolling") by
+        ``[policy] fight_split``, the enemies ranked planned ``targets`` first, then army order:
+
+        * ``first-target``: every striking model at the first of them;
+        * ``even``: the striking models split as evenly as possible over all of them, the earlier
+          ones getting the odd models; the first part alone rolls the Surge Dice ("The Surge Die
+          cannot be split") and any HITS of the unit's abilities. Every part is declared before
+          any is rolled, then resolved in that order, each with its own draw;
+        * ``weakest``: every striking model at the one with the fewest models left (ties: rank).
+
+        Before the striking models are counted, ``[policy] close_ranks = "always"`` (the default) makes the
+        unit's CLOSE RANKS move (8.8.1 step 1, :meth:`close_ranks`); the models are then counted where it
+        left them.
+        """
+        uid = self.uids[u]
+        split = self.scn.policy.fight_split
+        down = abilities.burrowed(self, u, trials)
+        if down.any():
+            # part 11 BURROWED: "The Unit may perform Close Ranks as its first step, which immediately removes the
+            # BURROWED status ... If the Unit does not or cannot perform Close Ranks, it does not attack"
+            if self.scn.policy.close_ranks == "always":
+                abilities.set_burrowed(self, u, trials[down], False)
+            else:
+                key = f"round {self.round} combat: {uid}: BURROWED and no Close Ranks (policy): it does not attack"
+                self.skipped[key] = self.skipped.get(key, 0) + int(down.sum())
+                trials = trials[~down]
+        if self.scn.policy.close_ranks == "always":
+            self.close_ranks(u, trials)  # 8.8.1 step 1, before rolling the dice: may move the unit in some trials
+        side = self.units[u].player
+        enemies = [v for v in range(self.U) if self.units[v].player != side]
+        for hook in self.cards.before_attack:  # ON CREEP where the Close Ranks move left them
+            hook([u, *enemies], trials)
+        for ts, pairs in self.engaged_with(trials):
+            engaged = {b for a, b in pairs if a == uid}
+            if not engaged:
+                continue
+            ranked = [t for t in dict.fromkeys(targets) if t in engaged]
+            ranked += sorted((t for t in engaged if t not in ranked), key=self.uids.index)
+            foes = [self.uids.index(t) for t in (ranked[:1] if split == "first-target" else ranked)]
+            cols: list[np.ndarray | int] = [
+                self.row_pos(u),
+                self.row_alive(u),
+                self.row_used(u),
+                *(self.row_alive(t) for t in foes),
+            ]
+            for gkey, ts1 in self._ordered(self.groups(ts, cols), [0]):
+                pu, a, mask, left = gkey[0], gkey[1], gkey[2], gkey[3:]
+                if a <= 0:
+                    continue
+                exact = dict(zip(foes, left, strict=True))
+                # 8.8.1 step 2 is read with the enemy units near the unit (World.strikers): split by those
+                strikers = np.zeros(ts1.size, dtype=np.int64)
+                near_cols = self._near_cols(ts1, enemies, self._near_test(pu, ENGAGEMENT_RANGE + 2.0))
+                for near_pos, idx in self._ordered(near_cols, range(len(enemies))):
+                    pos, alive = self._local_state({u: (pu, a)}, enemies, near_pos, exact)
+                    n = min(self.world.strikers(pos, alive, uid), a)
+                    strikers[idx] = n
+                for n, ts2 in _split_by(ts1, strikers):
+                    if n <= 0:
+                        continue
+                    self._strike(u, mask, foes, left, n, split, ts2, stream)
+
+    def _strike(
+        self,
+        u: int,
+        mask: int,
+        foes: list[int],
+        left: tuple[int, ...],
+        n: int,
+        split: str,
+        ts2: np.ndarray,
+        stream: int,
+    ) -> None:
+        """8.8.1 steps 3-4: ``n`` striking models of unit ``u`` attack ``foes`` (models ``left``) in ``ts2``."""
+        if split == "even":
+            m = len(foes)
+            parts = [(t, n // m + (1 if i < n % m else 0)) for i, t in enumerate(foes)]
+        elif split == "weakest":
+            parts = [(foes[min(range(len(foes)), key=lambda i: (left[i], i))], n)]
+        else:
+            parts = [(foes[0], n)]
+        plan = []  # declared before rolling (8.8.1)
+        for i, (t, models) in enumerate(parts):
+            if models <= 0:
+                continue
+            bkey = (u, mask, t, models, "combat", i > 0)
+            batches = self._batches.get(bkey)  # type: ignore[assignment]
+            if batches is None:
+                batches = attack_batches(self.loadout(u, mask), self.units[t].unit, "combat", alive=models)
+                if i > 0:  # the Surge Die (and HITS) went with the first part
+                    batches = [
+                        dataclasses.replace(b, weapon=dataclasses.replace(b.weapon, surge_tags=(), surge_dice=None))
+                        for b in batches
+                        if b.kind == "weapon"
+                    ]
+                self._batches[bkey] = batches
+            plan.append((t, batches, stream if i == 0 else _stream(stream, i)))
+        for t, batches, part_stream in plan:
+            self.resolve(batches, t, "combat", ts2, part_stream, None, False)
+
+    def close_ranks(self, u: int, trials: np.ndarray) -> None:
+        """8.8.1 step 1 CLOSE RANKS: "An Engaged Ground Unit" presses into the fight before rolling the dice.
+
+        Per board state and models left (the unit's, the Engaged enemy units'), the new placement is
+        :meth:`World.close_ranks <mathhammer.scenario.world.World.close_ranks>` (the reading is in
+        ``world.py``); the unit is moved with :meth:`set_pos` in those trials. No dice are rolled. A
+        Flying unit takes no part in the Combat Phase; a unit with the SIEGE MODE keyword from an
+        ability used this Round (``unit_keyword``) does not move (SIEGE MODE is in no card data yet; the
+        Status is not tracked otherwise). A BURROWED unit moves and loses the Status (:meth:`fight`).
+        """
+        if self.units[u].flying:
+            return
+        uid = self.uids[u]
+        moves: list[tuple[np.ndarray, int]] = []
+        for ts, pairs in self.engaged_with(trials):
+            foes = sorted({self.uids.index(b) for a, b in pairs if a == uid})
+            if not foes:
+                continue
+            cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
+            for t in foes:
+                cols += [self.row_pos(t), self.row_alive(t)]
+            rest = [v for v in range(self.U) if v != u and v not in foes]
+            for gkey, ts1 in self._ordered(self.groups(ts, cols), [0, *(3 + 2 * i for i in range(len(foes)))]):
+                pu, a, mask = gkey[0], gkey[1], gkey[2]
+                if a <= 0 or (mask and self._stays_put(u, mask)):
+                    continue
+                engaged = tuple((gkey[3 + 2 * i], gkey[4 + 2 * i]) for i in range(len(foes)) if gkey[4 + 2 * i] > 0)
+                # the other units on the table matter only near the move (World.close_box): split by those
+                lo, hi, reach = self.world.close_box(pu, a, engaged)
+                near_cols = self._near_cols(ts1, rest, self._box_test(lo, hi, reach))
+                for near_pos, idx in self._ordered(near_cols, range(len(rest))):
+                    ts2 = ts1[idx]
+                    near = tuple(p for p in near_pos if p >= 0)
+                    new = self.world.close_ranks_near(pu, a, engaged, near)
+                    if isinstance(new, tuple):  # the grid fallback looks farther: the units near its box
+                        glo, ghi = new
+                        for gpos, idx3 in self._near_cols(ts2, rest, self._box_test(glo, ghi, reach)):
+                            ts3 = ts2[idx3]
+                            moved = self.world.close_ranks_grid(pu, a, engaged, tuple(p for p in gpos if p >= 0))
+                            if moved != pu:
+                                moves.append((ts3, moved))
+                    elif new != pu:
+                        moves.append((ts2, new))
+        self.set_pos_many(u, moves)  # in one pass: the loops read the other units' placements only
+
+    def _stays_put(self, u: int, mask: int) -> bool:
+        """SIEGE MODE from the abilities ``mask`` used this Round: no Close Ranks move (a BURROWED unit makes it and
+        loses the Status, :meth:`fight`)."""
+        return any(
+            e.kind == "unit_keyword" and str(e.keyword).upper() == "SIEGE MODE" for e in self.loadout(u, mask).effects()
+        )
+
+
+__all__ = ["Combat"]

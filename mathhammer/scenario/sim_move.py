@@ -1,0 +1,299 @@
+"""Units set on the table: Deploy (8.3.2, 8.5.5), Move, Run, Disengage (8.5.2-8.5.4), PLACE, RESPAWN, units
+returned to Reserves."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from . import abilities, disengage
+from .basics import split_by as _split_by
+from .sim_state import SimState, _group_of
+from .spec import PLAYERS, Activation
+from .world import EDGE_REAR
+
+
+class Movement(SimState):
+    """Deploy, moves, PLACE, RESPAWN, Reserves (a part of :class:`~mathhammer.scenario.sim.Simulation`)."""
+
+    def available(self, u: int, act: Activation, reserve: np.ndarray) -> np.ndarray:
+        """The games of ``reserve`` where unit ``u``'s Current Supply Value fits the Available Supply (8.3.2: the
+        Supply Pool less the Supply of the Friendly Units on the table; unlimited in the final Round); the others are
+        counted in the skip report."""
+        pool = self.scn.mission.supply_pool(self.round)
+        if pool is None:
+            return reserve
+        su = self.units[u]
+        player = PLAYERS.index(su.player)
+        # Advanced Medic Facilities: a unit whose Supply "counts as 0 when calculating the Supply Pool"
+        own = [
+            v
+            for v in range(self.U)
+            if PLAYERS.index(self.units[v].player) == player and v != u and abilities.counts_for_pool(self.units[v])
+        ]
+        used = sum((self.supply(v, self.alive[v, reserve]) * (self.pos[v, reserve] >= 0)) for v in own)
+        need = self.supply(u, self.alive[u, reserve]) * int(abilities.counts_for_pool(su))
+        ok = need <= pool - np.asarray(used)
+        self.skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
+        return reserve[ok]
+
+    def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
+        """8.5.5 Deploy; returns the trials where the unit was set on the table."""
+        su = self.units[u]
+        reserve = self.available(u, act, trials[(self.pos[u, trials] < 0) & (self.alive[u, trials] > 0)])
+        assert act.to is not None
+        away = abilities.used_effect(
+            self.scn, act, "deploy_edge"
+        )  # Warp In: from another table edge, far from the enemy
+        if away is not None and act.edge:
+            for check in self.cards.before_deploy:  # an edge closed this Round (Comsat Station)
+                reserve = check(u, act, reserve)
+        placer = abilities.used_effect(self.scn, act, "deploy_place")
+        if act.via is not None:  # Warp Conduit, Omega Network: another unit's base as the Entry Edge
+            got = abilities.deploy_via(self, u, act, reserve)
+        elif placer is not None:  # Burrow Ambush, Rapid Reinforcements, Phase Prism: PLACE as it Deploys
+            got = abilities.deploy_placed(self, u, act, reserve, placer)
+        else:
+            rear = EDGE_REAR[act.edge] if away is not None and act.edge else self.world.rear_of(su.player)
+            got = reserve[self.place(u, reserve, act.to, rear, act)]
+            if away is not None and act.edge and got.size:
+                got = abilities.far_from_enemies(self, u, act, got, float(away.within or 0))
+                abilities.entered_elsewhere(self, u, act, got)  # Photon Overcharge
+        # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none; one
+        # returned to Reserves this Round took its Supply off its reference, :meth:`_recall`)
+        self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
+        return got
+
+    def place(
+        self,
+        u: int,
+        trials: np.ndarray,
+        lead: tuple[float, float],
+        rear: tuple[float, float],
+        act: Activation,
+        allowed: tuple[str, ...] = (),
+        targets_left: tuple[tuple[str, int], ...] = (),
+        quiet: bool = False,
+    ) -> np.ndarray:
+        """Set unit ``u`` with its Leading Model at ``lead`` (:meth:`World.place`) in ``trials``; which were set
+        (``quiet``: no skip report for the others, which the caller tries elsewhere).
+
+        The answer depends on the other units only through the Charge targets' placements and those near
+        ``lead`` (:meth:`World.place_test`): the trials are split by those, not by the whole board."""
+        su = self.units[u]
+        if allowed and not su.flying:
+            return self._charge_place(u, trials, lead, rear, act, allowed, targets_left)
+        placed = np.zeros(self.T, dtype=bool)
+        tgt = [v for v in range(self.U) if v != u and self.uids[v] in allowed]
+        rest = [v for v in range(self.U) if v != u and v not in tgt]
+        for tkey, ts0 in self.groups(trials, [self.row_pos(t) for t in tgt]) if tgt else [((), trials)]:
+            tpos = dict(zip(tgt, tkey, strict=True))
+            test = self.world.place_test(su, lead, [p for p in tkey if p >= 0], targets_left)
+            # the games of each answer together (many boards near the Leading Model, few answers), set at the end
+            # in one pass
+            answers: dict[int | None, list[np.ndarray]] = {}
+            for near_pos, idx in self._near_cols(ts0, rest, test):
+                if tgt:
+                    at = tpos | dict(zip(rest, near_pos, strict=True))
+                    occupied = tuple(at[v] for v in range(self.U) if v != u and at[v] >= 0)
+                else:  # ``rest`` is every other unit, in order
+                    occupied = tuple(p for p in near_pos if p >= 0)
+                pid = self.world.place(su, lead, rear, occupied, allowed, targets_left=targets_left)
+                answers.setdefault(pid, []).append(idx)
+            moves: list[tuple[np.ndarray, int]] = []
+            for pid, parts in answers.items():
+                ts = ts0[parts[0] if len(parts) == 1 else np.concatenate(parts)]
+                if pid is None:
+                    if not quiet:
+                        self.skip(act, ts.size, "no room to set the unit there")
+                    continue
+                moves.append((ts, pid))
+                placed[ts] = True
+            self.set_pos_many(u, moves)
+        return placed[trials]
+
+    def _charge_place(
+        self,
+        u: int,
+        trials: np.ndarray,
+        lead: tuple[float, float],
+        rear: tuple[float, float],
+        act: Activation,
+        allowed: tuple[str, ...],
+        targets_left: tuple[tuple[str, int], ...],
+    ) -> np.ndarray:
+        """:meth:`place` for a charging unit in ``trials``: which were set.
+
+        One trial's board is set (:meth:`World.charge_place`), and the box that setting looked at names the
+        units that mattered to it: every other trial with the same placements of those units (the others' bases
+        are too far from the box to change a test) gets the same answer. Repeated on the trials left."""
+        su = self.units[u]
+        placed = np.zeros(trials.size, dtype=bool)
+        rest = [v for v in range(self.U) if v != u]
+        todo = np.arange(trials.size)
+        alike = self._alike(trials, rest)
+        moves: list[tuple[np.ndarray, int]] = []  # set at the end, in one pass (the loop reads other trials)
+        while todo.size:
+            first = int(trials[todo[0]])
+            occupied = tuple(p for v, p in enumerate(self.pos[:, first].tolist()) if v != u and p >= 0)
+            box = [math.inf, math.inf, -math.inf, -math.inf]
+            pid = self.world.charge_place(su, lead, rear, occupied, allowed, targets_left, box=box)
+            same = alike(todo, self.world.bases_test(su, box))
+            done, todo = todo[same], todo[~same]
+            if pid is None:
+                self.skip(act, done.size, "no room to set the unit there")
+                continue
+            moves.append((trials[done], pid))
+            placed[done] = True
+        self.set_pos_many(u, moves)
+        return placed
+
+    def _alike(
+        self, trials: np.ndarray, units: Sequence[int]
+    ) -> Callable[[np.ndarray, Callable[[int], bool]], np.ndarray]:
+        """``same(idx, matters)``: per trial of ``trials[idx]``, are the placements of ``units`` for which
+        ``matters`` holds (the others read as off the table) those of the first one? (Each unit's placements in
+        ``trials`` are listed once, here.)"""
+        # per trial its board (IdGrouper: no hashing, linear in the trials), per board and unit the placement
+        if trials.size == 1 or bool((self.board[trials] == self.board[trials[0]]).all()):
+            return lambda idx, _matters: np.ones(idx.size, dtype=bool)  # one board (common): every trial alike
+        order, bounds, bids = self._by_board.split(self.board, trials, self._boards.n)
+        board_of = _group_of(order, bounds, trials.size)
+        placed = self._board_arr[bids][:, np.asarray(units, dtype=np.int64)]
+        # per unit whose placement differs between the boards (a unit placed alike everywhere never tells games
+        # apart): its placements and each board's
+        differ = np.flatnonzero((placed != placed[0]).any(axis=0)).tolist()
+        rows = [np.unique(placed[:, i], return_inverse=True) for i in differ]
+
+        def same(idx: np.ndarray, matters: Callable[[int], bool]) -> np.ndarray:
+            out = np.ones(idx.size, dtype=bool)
+            boards = board_of[idx]
+            for vals, inv in rows:
+                mapped = np.where([p >= 0 and matters(p) for p in vals.tolist()], vals, -1)[inv][boards]
+                out &= mapped == mapped[0]
+            return out
+
+        return same
+
+    def move(self, u: int, act: Activation, trials: np.ndarray) -> None:
+        engaged = self.engaged_mask(trials, u)
+        if act.action == "disengage":
+            mine = trials[engaged]
+            if mine.size:
+                self._tactical_mass(u, mine)
+            movers = trials
+        else:
+            self.skip(act, int(engaged.sum()), "the unit is Engaged: it cannot Move or Run (8.5.2, 8.7.1)")
+            movers = trials[~engaged]
+        assert act.to is not None
+        # Tunneling Claws: "it may perform the Move and Run actions without losing that Status" (not a Disengage)
+        keeps = act.action != "disengage" and bool(self.effects(u, 0, "burrowed_moves"))
+        placed = (
+            disengage.move(self, u, act, trials, engaged)  # 8.5.4: models lost, or the Disengage fails
+            if act.action == "disengage"
+            else self.move_to(u, movers, act.to, act, moving=not keeps)
+        )
+        if act.via is not None:  # Omega Network: ends in Base-to-Base contact with the Omega Worm, back to Reserves
+            abilities.contact_recall(self, u, act, placed)
+
+    def move_to(
+        self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True
+    ) -> np.ndarray:
+        """Set unit ``u``'s Leading Model at ``to`` in the games ``movers``, the others behind it (8.5.3); which
+        were set. ``moving``: a Move, Run or Disengage (not a PLACE), which ends the Burrowed Status."""
+        if moving:
+            abilities.set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
+        placed = np.zeros(self.T, dtype=bool)
+        for pid, ts in self.groups(movers, [self.row_pos(u)]):
+            got = self.place(u, ts, to, self.world.rear_from(pid[0], to), act)
+            placed[ts[got]] = True
+        return movers[placed[movers]]
+
+    def _place_ability(self, u: int, act: Activation, here: np.ndarray) -> None:
+        """PLACE (X) (part 11: "Remove it and set it Wholly Within X\" of its starting position ... not moved along a
+        path"; Blink, Phase, Ready for Pickup?) to the plan's ``place_to``, before the action; then a Reaction
+        that answers it (Veil of Shadows: HEAL (2) on the unit) in the games where it was set."""
+        assert act.place_to is not None
+        if any(a.text.lower().startswith("if unengaged") for a, _ in abilities.used_effects(self.scn, act, "place")):
+            engaged = self.engaged_mask(here, u)  # Leaping Strike: "If Unengaged, resolve the PLACE (6) effect"
+            self.skip(act, int(engaged.sum()), "the unit is Engaged: no PLACE (its text: If Unengaged)")
+            here = here[~engaged]
+        placed = self.move_to(u, here, act.place_to, act, moving=False)
+        for rx in act.react:
+            found = abilities.find(self.scn, rx.unit, rx.use)
+            for e in found.ability.effects if found and rx.unit == act.unit else []:
+                if e.kind == "heal_after_place":  # "That Unit immediately resolves the HEAL (2) effect"
+                    self.mark[u, placed] = np.maximum(0, self.mark[u, placed] - e.value)
+
+    def _recall(self, u: int, act: Activation, here: np.ndarray) -> None:
+        """Return unit ``u`` to Reserves in the games ``here`` where it is Unengaged (Strap In!, Strategic Recall: "The
+        active, Unengaged Ground Unit is returned to Reserves instead of performing an action").
+
+        8.5.5 UNITS RETURNED TO RESERVES: "The Unit is not Destroyed; it has left the battlefield ... the Current
+        Supply used by the Unit is released" (Available Supply is read from the units on the table), its Damage
+        Marker and its "until the End of the Round" effects stay, and "If the Unit was Activated during the current
+        Phase ... it will remain Activated". The Supply it takes off the table is not Supply destroyed this Round
+        (its reference drops by as much; a later Deploy adds it back). It loses the Burrowed Status: a Deploy moves
+        the unit by the Move rules (8.5.3), which end it (part 11 BURROWED)."""
+        if self.units[u].flying:
+            self.skip(act, here.size, "the unit is Flying: the ability returns a Ground Unit to Reserves")
+            return
+        engaged = self.engaged_mask(here, u)
+        self.skip(act, int(engaged.sum()), "the unit is Engaged: not returned to Reserves (its text: Unengaged)")
+        self.to_reserves(u, here[~engaged])
+
+    def to_reserves(self, u: int, back: np.ndarray) -> None:
+        """Unit ``u`` leaves the battlefield for Reserves in the games ``back`` (8.5.5 UNITS RETURNED TO RESERVES, as
+        :meth:`_recall` reads it)."""
+        if back.size == 0:
+            return
+        self.ref_supply[u, back] -= self.supply(u, self.alive[u, back])
+        abilities.set_burrowed(self, u, back, False)
+        self.set_pos(u, back, -1)
+
+    def _extra_move(self, u: int, act: Activation, here: np.ndarray) -> None:
+        """An ability's extra Move (``extra_move``: Go! Go! Go!, Leg Enhancements, "performs a 2\" Move action"),
+        to the plan's ``extra_to``, before the action; an Engaged unit cannot Move (8.5.2) and stays."""
+        assert act.extra_to is not None
+        engaged = self.engaged_mask(here, u)
+        self.skip(act, int(engaged.sum()), "the unit is Engaged: no extra Move (8.5.2, 8.7.1)")
+        self.move_to(u, here[~engaged], act.extra_to, act)
+
+    def _tactical_mass(self, u: int, trials: np.ndarray) -> None:
+        """8.5.4: no Ranged Attack or Charge in the next Assault Phase unless Tactical Mass.
+
+        Tactical Mass: Current Supply above the Combined Supply of the enemies it was Engaged with; a Commander
+        counts 1 more on either side ("resolving Disengage checks", ``disengage_supply``).
+        """
+        uid = self.uids[u]
+        for ts, pairs in self.engaged_with(trials):
+            foes = [self.uids.index(b) for a, b in pairs if a == uid]
+            # part 11 BURROWED: "Its Current Supply Value is treated as 0 for Disengage checks"
+            combined = sum(
+                np.where(abilities.burrowed(self, v, ts), 0, self.supply(v, self.alive[v, ts]))
+                + abilities.disengage_supply(self, v)
+                for v in foes
+            )
+            mine = np.where(abilities.burrowed(self, u, ts), 0, self.supply(u, self.alive[u, ts]))
+            mine = mine + abilities.disengage_supply(self, u)
+            self.penalty[u, ts] = ~(mine > combined)
+
+    def _barred(self, u: int, trials: np.ndarray) -> np.ndarray:
+        """Per trial of ``trials``: the Disengage penalty (8.5.4) bars unit ``u``'s Ranged Attack or Charge, unless an
+        ability used on it this Round says it "ignores the Disengage penalty" (Tactical Retreat)."""
+        barred = self.penalty[u, trials].copy()
+        if barred.any():
+            hit = trials[barred]
+            for mask, ts in _split_by(hit, self.used[u, hit]):
+                if self.effects(u, mask, "ignore_disengage_penalty"):
+                    barred[np.isin(trials, ts)] = False
+        return barred
+
+    #: the old private names, while code merged from other branches still calls them (disengage.py on main)
+    _place = place
+    _move_to = move_to
+
+
+__all__ = ["Movement"]

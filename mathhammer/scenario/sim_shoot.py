@@ -1,0 +1,263 @@
+"""Attacks: a chain of Batches resolved from its exact distribution (8.7.4) and the Ranged Attack (8.7.3)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ..starcraft.compiled import attack_key, compile_attack
+from ..starcraft.exact import exact_states
+from ..starcraft.loadout import as_target, attack_batches
+from ..starcraft.model import Attack, Batch
+from . import abilities
+from .basics import stream as _stream
+from .sim_state import SimState, _apply_kernel, _draw_base
+from .spec import Activation
+
+
+class Shooting(SimState):
+    """Attacks and the Ranged Attack (a part of :class:`~mathhammer.scenario.sim.Simulation`)."""
+
+    # ------------------------------------------------------------ attacks
+    def resolve(
+        self,
+        batches: Sequence[Batch],
+        t: int,
+        phase: str,
+        trials: np.ndarray,
+        stream: int,
+        visible: int | None,
+        evade: bool,
+    ) -> None:
+        """Resolve a chain of Batches at unit ``t`` for ``trials`` (all with the same models left)."""
+        if not batches or trials.size == 0:
+            return
+        k = int(self.alive[t, trials[0]])
+        cols: list[np.ndarray | int] = [self.row_mark(t), self.row_shielded(t), self.row_used(t)]
+        reducing = self.reducing.get(t)
+        if reducing is not None:  # a Reaction reduces the Total Damage (Life Support, Transfusion, Dae'Uhl)
+            cols.append(reducing[0])
+        veteran = self._veterans.get(t)
+        if veteran is None:  # Veteran of Tarsonis (a passive upgrade): read once per unit
+            veteran = self._veterans[t] = self.effects(t, 0, "armour_near_marker")
+        if veteran:
+            cols.append(sum(e.value * self._near_marker(t, trials, float(e.within or 0)) for e in veteran))
+        chain = tuple(batches)
+        order, bounds, keys = self._split(trials, cols)
+        tables: list[tuple[np.ndarray, np.ndarray]] = []
+        costs = np.zeros(len(keys), dtype=np.bool_)
+        for g, group in enumerate(keys.tolist()):
+            mark, shielded, tmask = group[:3]
+            cut = group[3] if reducing is not None else 0
+            better = group[-1] if veteran else 0
+            floor = reducing[1] if reducing is not None and cut else 0
+            # Zealous Round: its use counts the unit as Activated, so the games must say where it was used
+            costly = reducing is not None and reducing[2] and cut > 0
+            costs[g] = costly
+            asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly, better)
+            tr = self._asked.get(asked)
+            if tr is None:
+                tr = self._asked[asked] = self._transition(*asked)
+            tables.append(tr)
+        # every group's draw and transition in one pass (a game's draw is its own: the grouping changes nothing)
+        arrs = np.concatenate([a for a, _ in tables])
+        cdfs = np.concatenate([c for _, c in tables])
+        starts = np.cumsum([0] + [len(c) for _, c in tables])
+        dead = _apply_kernel(
+            order,
+            bounds,
+            arrs,
+            cdfs,
+            starts,
+            costs,
+            _draw_base(self.seed, stream),
+            self.offset,
+            self.alive[t],
+            self.mark[t],
+            self.shielded[t],
+            self.flipped[t],
+        )
+        if dead.size:
+            self.set_pos(t, dead, -1)
+
+    def _transition(
+        self,
+        chain: tuple[Batch, ...],
+        t: int,
+        tmask: int,
+        k: int,
+        mark: int,
+        shielded: int,
+        phase: str,
+        visible: int | None,
+        evade: bool,
+        cut: int,
+        floor: int,
+        costly: bool,
+        better: int,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The exact outcomes of ``chain`` at unit ``t`` (:func:`exact_states`): rows (models lost, Damage Marker,
+        SHIELDED, the Reaction used) and their cumulative probabilities."""
+        tlo = self.loadout(t, tmask)
+        target = as_target(
+            tlo, phase, alive=k, marker=mark, shielded=bool(shielded), visible=visible, evade_eligible=evade
+        )
+        if k < self.full[t]:
+            target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone
+        if cut:
+            target = dataclasses.replace(target, damage_reduction=cut, reduction_floor=floor)
+        if better:  # "its Armour characteristic is increased by 1": one step better, never below 2+
+            target = dataclasses.replace(target, armour=max(2, target.armour - better))
+        compiled, tc = compile_attack(Attack(chain, target))
+        key = (*attack_key(compiled, tc), costly)
+        tr = self._transitions.get(key)
+        if tr is None:
+            states = exact_states(compiled, tc, spent=costly)  # keys end with "used" where costly
+            rows = [(st[0], st[1], int(st[2]), int(costly and st[3])) for st in states]
+            arr = np.array(rows, dtype=np.int64).reshape(-1, 4)
+            cdf = np.cumsum(np.array(list(states.values())))
+            cdf /= cdf[-1]
+            tr = self._transitions[key] = (arr, cdf)
+        return tr
+
+    def shoot(self, u: int, act: Activation, trials: np.ndarray, stream: int) -> None:
+        barred = self._barred(u, trials)
+        self.skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
+        trials = trials[~barred]
+        targets = [self.uids.index(t) for t in act.targets]
+        for hook in self.cards.before_attack:  # ON CREEP for the weapons and the targets (Lurking)
+            hook([u, *targets], trials)
+        base = self.loadout(u, 0)
+        names = list(act.weapons)
+        if not names:  # every Assault Phase weapon the unit fires (8.7.3 step 2), in the card's Batch order
+            for t in targets:
+                names += [b.name for b in attack_batches(base, self.units[t].unit, "assault") if b.name not in names]
+        side = self.units[u].player
+        # weapon effects at a target an ability of this side selected this Round (Target Lock), per game
+        locks: dict[int, np.ndarray] = {}
+        for t in targets:
+            for bit, games in abilities.locked_by(self, u, t):
+                locks.setdefault(t, np.zeros(self.T, dtype=np.int64))[games] |= bit
+        # dice taken out of each Batch's Attack Pool at a target (Guardian Shield), per game
+        cuts = {t: c for t in targets if (c := abilities.pool_cuts(self, t, trials)) is not None}
+        # Point Defense Laser: dice taken out of the first Batch without INSTANT at a target, per game, and its drone
+        lasers = abilities.point_defense(self, targets, trials)
+        # Hierarch's Stand: an attack at the Friendly Unit it protects goes to the reacting unit, per game
+        guards = abilities.redirects(self, act, trials)
+        # HIDDEN targets (part 11: not Visible beyond 4"; BURROWED has HIDDEN), per game, unless detected
+        hiders = [t for t in dict.fromkeys([*targets, *(g for g, _ in guards.values())]) if abilities.hiding(self, t)]
+        for hook in self.cards.before_targeting:  # DETECTED
+            hook(hiders, trials)
+        for wi, wname in enumerate(names):
+            ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
+            cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
+            for t in targets:
+                cols += [self.row_pos(t), self.row_alive(t)]
+            for g, _ in guards.values():
+                cols += [self.row_pos(g), self.row_alive(g), self.row_used(g)]
+            cols += [*locks.values(), *cuts.values(), *(self.row_used(t) for t in hiders)]
+            cols += [lasers[t][0] for t in lasers]
+            for key, ts in self.groups(ts_all, cols):
+                pu, a, mask = key[0], key[1], key[2]
+                at = 3 + 2 * len(targets)
+                guard_state = {t: key[at + 3 * i : at + 3 * i + 3] for i, t in enumerate(guards)}
+                extra = key[at + 3 * len(guards) :]
+                lock = dict(zip(locks, extra[: len(locks)], strict=True))
+                cut = dict(zip(cuts, extra[len(locks) : len(locks) + len(cuts)], strict=True))
+                at_hide = len(locks) + len(cuts)
+                hide = {
+                    t: abilities.hidden_tag(self, t, m)
+                    for t, m in zip(hiders, extra[at_hide : at_hide + len(hiders)], strict=True)
+                }
+                laser = dict(zip(lasers, extra[at_hide + len(hiders) :], strict=True))
+                left = ts  # the trials whose Batch has no target yet (the first planned target it may shoot)
+                for ti, t in enumerate(targets):
+                    pt, k = key[3 + 2 * ti], key[4 + 2 * ti]
+                    if k <= 0 or pt < 0 or left.size == 0:
+                        continue
+                    if t in guards:  # redirected: where the guard is a valid target, the attack goes to it
+                        g, games = guards[t]
+                        pg, kg, _ = guard_state[t]
+                        moved = left[games[left]] if pg >= 0 and kg > 0 else left[:0]
+                        hit = self._shoot_at(
+                            u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, cut, hide.get(g)
+                        )
+                        left = left[~np.isin(left, moved[hit])]
+                    zap = (laser[t], lasers[t]) if laser.get(t, 0) else None
+                    shot = self._shoot_at(
+                        u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, cut, hide.get(t), zap
+                    )
+                    left = left[~shot]
+                self.skip(act, left.size, f"{wname}: no planned target it may shoot")
+
+    def _shoot_at(
+        self,
+        u: int,
+        t: int,
+        pu: int,
+        a: int,
+        mask: int,
+        pt: int,
+        k: int,
+        names: list[str],
+        wi: int,
+        left: np.ndarray,
+        stream: int,
+        side: str,
+        lock: dict[int, int],
+        cut: dict[int, int],
+        hidden: str | None = None,
+        laser: tuple[int, tuple[np.ndarray, np.ndarray]] | None = None,
+    ) -> np.ndarray:
+        """Weapon ``names[wi]`` of unit ``u`` (placement ``pu``, ``a`` models, abilities ``mask``) at unit ``t``
+        (``pt``, ``k`` models) in the games ``left``, where the board facts let it (8.7.3); which games shot. The
+        first weapon used is ``names[0]`` (the plan's Batch order: a ``first_weapon`` effect goes to it). ``laser``:
+        the dice a Point Defense Laser takes out of the Attack Pool of a weapon without INSTANT, and its state
+        (:func:`abilities.point_defense`; spent where such a Batch resolves)."""
+        shot = np.zeros(left.size, dtype=bool)
+        if left.size == 0:
+            return shot
+        wname = names[wi]
+        tmask = mask | lock.get(t, 0)
+        bkey = (u, tmask, t, a, wname, names[0])
+        batches = self._batches.get(bkey)  # type: ignore[assignment]
+        if batches is None:
+            lo = self.loadout(u, tmask)
+            batches = self._batches[bkey] = [
+                b for b in attack_batches(lo, self.units[t].unit, "assault", alive=a, first=names[0]) if b.name == wname
+            ]
+        if not batches:
+            return shot
+        w = batches[0].weapon
+        tags = tuple(self.units[t].unit.card.combat_tags) + ((hidden,) if hidden else ())  # not Visible beyond 4"
+        # the facts are read with the enemies near either unit (World.facts): split by those
+        rest = [v for v in range(self.U) if v not in (u, t)]
+        for near_pos, idx in self._near_cols_by(left, rest, self._facts_test(pu, side, pt, t)):
+            pos, alive = self._local_state({u: (pu, a), t: (pt, k)}, rest, near_pos, {})
+            f = self.world.facts(pos, alive, self.uids[u], self.uids[t], w, tags)
+            if not f.eligible:
+                continue
+            distances = tuple(f.distances[: batches[0].models])
+            if not distances:
+                continue
+            zapped = laser is not None and not abilities.instant(w)
+            fewer = cut.get(t, 0) + (laser[0] if laser is not None and zapped else 0)
+            batch = Batch(w, models=len(distances), distances=distances, name=wname, fewer=fewer)
+            self.resolve([batch], t, "assault", left[idx], _stream(stream, wi), f.removable, f.evade_eligible)
+            if laser is not None and zapped:
+                abilities.laser_used(self, left[idx], laser[1])
+            shot[idx] = True
+        return shot
+
+    def _facts_test(self, pu: int, side: str, pt: int, t: int) -> Callable[[int, str], bool]:
+        """Does a unit's placement count for :meth:`World.facts` of a Ranged Attack from ``pu`` (player
+        ``side``) at unit ``t`` at ``pt``: an enemy of either unit near it (``World._foes_near``)?"""
+        tside = self.units[t].player
+        return lambda p, player: (
+            (player != side and self.world.near(pu, p)) or (player != tside and self.world.near(pt, p))
+        )
+
+
+__all__ = ["Shooting"]

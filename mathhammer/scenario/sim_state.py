@@ -1,0 +1,624 @@
+"""The state of a scenario's simulation: per-unit arrays of games, dice, grouping games by what a step
+reads, Engaged pairs per board (see :mod:`mathhammer.scenario.sim`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numba import njit
+
+from ..config import JIT
+from ..engine.rng import mix64
+from ..starcraft.loadout import Loadout
+from ..starcraft.model import Batch
+from ..starcraft.schema import Ability, Effect
+from . import abilities
+from .cards import CardSet
+from .fast import UNREAD, BoardTable, IdGrouper, PairTable, group_rows, group_state, regroup, supply_matrix
+from .spec import Activation, Scenario, ScenarioUnit
+from .world import World
+
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK = (1 << 64) - 1
+
+
+#: :meth:`Simulation._near_cols_by`: above this many boards among the trials, the split runs without a loop
+#: over the boards.
+_FEW_BOARDS = 8
+
+
+def _group_of(order: np.ndarray, bounds: np.ndarray, n: int) -> np.ndarray:
+    """Per element 0..n-1 of a :func:`group_rows` split (``order``, ``bounds``), the index of its group."""
+    out = np.empty(n, dtype=np.int64)
+    out[order] = np.repeat(np.arange(len(bounds) - 1), np.diff(bounds))
+    return out
+
+
+@njit(**JIT)
+def _uniform(base, t):  # pragma: no cover - compiled
+    """The uniform of game number ``t`` in the draw keyed ``base`` (:func:`_draw_base`)."""
+    z = mix64(base + np.uint64(t) * np.uint64(0x9E3779B97F4A7C15))
+    return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(**JIT)
+def _uniforms_kernel(base, trials):  # pragma: no cover - compiled
+    out = np.empty(trials.size)
+    for i in range(trials.size):
+        out[i] = _uniform(base, trials[i])
+    return out
+
+
+def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
+    """One uniform in [0, 1) per trial for the draw named ``stream``: a function of (seed, stream, trial) only.
+
+    >>> a = uniforms(1, 7, np.arange(5))
+    >>> bool(np.all(a[[3, 1]] == uniforms(1, 7, np.array([3, 1]))))
+    True
+    """
+    return np.asarray(_uniforms_kernel(_draw_base(seed, stream), trials.astype(np.int64)))
+
+
+@njit(**JIT)
+def _keep_bits(used, keep, live):  # pragma: no cover - compiled
+    """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place."""
+    for t in live:
+        for u in range(used.shape[0]):
+            used[u, t] &= keep[u]
+
+
+@njit(**JIT)
+def _planned_bits(alive, pos, planned, on_table, live):  # pragma: no cover - compiled
+    """Per game of ``live`` (others 0): bit ``i`` set where unit ``planned[i]`` has models left (and, with
+    ``on_table``, is on the table)."""
+    out = np.zeros(alive.shape[1], dtype=np.int64)
+    for t in live:
+        b = 0
+        for i in range(planned.size):
+            u = planned[i]
+            if alive[u, t] > 0 and (not on_table or pos[u, t] >= 0):
+                b |= 1 << i
+        out[t] = b
+    return out
+
+
+def _draw_base(seed: int, stream: int) -> np.uint64:
+    """The key of the draw ``stream`` (:func:`uniforms`)."""
+    z = (seed * _GOLDEN + 0x632BE59BD9B4E019) & _MASK
+    z ^= (stream * 0xBF58476D1CE4E5B9) & _MASK
+    return np.uint64(((z ^ (z >> 31)) * 0x94D049BB133111EB) & _MASK)
+
+
+@njit(**JIT)
+def _apply_kernel(
+    order, bounds, arrs, cdfs, starts, costs, base, offset, alive, mark, shielded, flipped
+):  # pragma: no cover - compiled
+    """Per group ``g`` (games ``order[bounds[g]:bounds[g + 1]]``), each game's outcome drawn from transition ``g``
+    (rows ``arrs[starts[g]:]``, cumulative ``cdfs``): the uniform of :func:`uniforms`, numpy's
+    ``searchsorted(side="right")`` clipped to the last row. Returns the games whose unit is Destroyed."""
+    dead = np.empty(order.size, dtype=np.int64)
+    nd = 0
+    for g in range(bounds.size - 1):
+        lo, n = starts[g], starts[g + 1] - starts[g]
+        for i in range(bounds[g], bounds[g + 1]):
+            t = order[i]
+            u = _uniform(base, t + offset)
+            a, b = 0, n  # the first row whose cumulative probability exceeds u
+            while a < b:
+                mid = (a + b) // 2
+                if cdfs[lo + mid] > u:
+                    b = mid
+                else:
+                    a = mid + 1
+            pick = lo + min(a, n - 1)
+            alive[t] -= arrs[pick, 0]
+            mark[t] = arrs[pick, 1]
+            shielded[t] = arrs[pick, 2]
+            if costs[g] and arrs[pick, 3] == 1:
+                flipped[t] = True  # counted as Activated in this Phase
+            if alive[t] <= 0:
+                mark[t] = 0
+                dead[nd] = t
+                nd += 1
+    return dead[:nd].copy()
+
+
+class _Test:
+    """A test of placements (:meth:`Simulation._near_cols`) read for many at once, ``test.many(pids)`` (compiled);
+    ``test(p)``: one placement."""
+
+    __slots__ = ("many",)
+
+    def __init__(self, many: Callable[[np.ndarray], np.ndarray]) -> None:
+        self.many = many
+
+    def __call__(self, p: int, _side: str = "") -> bool:
+        return bool(self.many(np.array([p], dtype=np.int64))[0])
+
+
+class SimState:
+    """The per-game state of one scenario's games (arrays of units x games), their dice, and the grouping of
+    games by the state a step reads."""
+
+    if TYPE_CHECKING:  # the rules in the other parts of Simulation that these parts call (sim_move, sim_shoot)
+
+        def resolve(
+            self,
+            batches: Sequence[Batch],
+            t: int,
+            phase: str,
+            trials: np.ndarray,
+            stream: int,
+            visible: int | None,
+            evade: bool,
+        ) -> None: ...
+        def place(
+            self,
+            u: int,
+            trials: np.ndarray,
+            lead: tuple[float, float],
+            rear: tuple[float, float],
+            act: Activation,
+            allowed: tuple[str, ...] = (),
+            targets_left: tuple[tuple[str, int], ...] = (),
+            quiet: bool = False,
+        ) -> np.ndarray: ...
+        def move_to(
+            self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True
+        ) -> np.ndarray: ...
+        def to_reserves(self, u: int, back: np.ndarray) -> None: ...
+        def available(self, u: int, act: Activation, reserve: np.ndarray) -> np.ndarray: ...
+        def _barred(self, u: int, trials: np.ndarray) -> np.ndarray: ...
+
+    def __init__(self, scn: Scenario, trials: int, seed: int, offset: int = 0, world: World | None = None) -> None:
+        """``trials`` games numbered ``offset`` .. ``offset + trials - 1`` (a game's dice depend on its number
+        only); ``world``: a World of the same scenario whose geometry is already read (shared caches)."""
+        self.scn = scn
+        self.seed = int(seed)
+        self.T = int(trials)
+        self.offset = int(offset)
+        self.world = world if world is not None else World(scn)
+        self.uids = self.world.uids
+        self.units: list[ScenarioUnit] = [scn.units[u] for u in self.uids]
+        self.U = len(self.uids)
+        self.M = len(scn.deployment.markers)
+        self.marker_numbers = [m.number for m in scn.deployment.markers]
+        T, U, M = self.T, self.U, self.M
+        self.full = np.array([u.models for u in self.units], dtype=np.int64)
+        # One matrix holds the per-unit state the trials are grouped by, so grouping reads rows in place.
+        self.state = np.zeros((5 * U + 1, T), dtype=np.int64)
+        self.pos = self.state[0:U]  # placement id, -1 in Reserves or Destroyed
+        self.alive = self.state[U : 2 * U]  # models left
+        self.mark = self.state[2 * U : 3 * U]  # Damage Marker
+        self.shielded = self.state[3 * U : 4 * U]  # SHIELDED (0/1)
+        self.used = self.state[4 * U : 5 * U]  # bit i: the unit's ability i used this round
+        # the id of the whole placement vector (every unit's ``pos``): one column to group by the board
+        self.board = self.state[5 * U]
+        self._row_bits = np.ones(5 * U + 1, dtype=np.int64)  # per row of state: its field in a packed key (group_state)
+        self._boards = BoardTable(U)  # board id -> every unit's placement (a row)
+        self._boards.intern((-1,) * U)  # id 0: nothing on the table
+        self._by_board = IdGrouper()  # trials split by their board id
+        self._by_placement = IdGrouper()  # placement ids listed once
+        self.pos[:] = -1
+        self.alive[:] = self.full[:, None]
+        self.shielded[:] = np.array([self.shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
+        #: Summoned Units (9.1.9): off the table they are not in Reserves; Structures (Pylon, Omega Worm, Point
+        #: Defense Drone): never Activated, no Mission Marker contest
+        self.summoned = [su.summoned for su in self.units]
+        self.child_of = {su.parent: su.id for su in self.units if su.summoned and su.parent}
+        self.structure = [abilities.is_structure(su) for su in self.units]
+        self.penalty = np.zeros((U, T), dtype=bool)
+        self.ref_supply = np.zeros((U, T), dtype=np.int64)
+        self.supply_now = np.zeros((U, T), dtype=np.int64)  # scratch: the Current Supply Values while scoring
+        self.vp = np.zeros((2, T), dtype=np.int64)
+        self.control = np.full((M, T), -1, dtype=np.int64)
+        self.gained = np.zeros((M, T), dtype=bool)
+        self.active = np.zeros((M, T), dtype=bool)
+        self.activated_round = np.zeros((M, T), dtype=np.int64)
+        self.removed_marker = np.zeros((M, T), dtype=bool)
+        # per placement id and marker: its first model contesting the marker (mission.contest), UNREAD: not read yet
+        self.contest_firsts = np.full((0, M), UNREAD, dtype=np.int64)
+        self.first = np.zeros(T, dtype=np.int64)
+        self.claimed = np.full(T, -1, dtype=np.int64)  # who claimed the First Player Marker in this Phase
+        self.over = np.zeros(T, dtype=bool)
+        self.end_round = np.zeros(T, dtype=np.int64)
+        self.instant = np.zeros(T, dtype=bool)
+        self.round = 0
+        #: read the groups of a Charge, a Close Ranks and a fight in the order of their content (:meth:`_ordered`),
+        #: descending where ``reverse``: set in forked workers sharing answers (parallel.py)
+        self.sharing = False
+        self.reverse = False
+        self.snapshots: list[dict[str, np.ndarray]] = []
+        #: per Round, the arrays :meth:`snapshot` writes into (views of the shared result, parallel.py), or None
+        self.sink: list[dict[str, np.ndarray]] | None = None
+        self.skipped: dict[str, int] = {}
+        # unit -> (Total Damage reduction per game, its minimum, its use counts the unit as Activated), while a
+        # Reaction of the activation gives one (abilities.reduction_for)
+        self.reducing: dict[int, tuple[np.ndarray, int, bool]] = {}
+        # per unit and game, in the current Phase: activated; counted as Activated by a Reaction (Zealous Round)
+        self.acted = np.zeros((self.U, self.T), dtype=bool)
+        self.flipped = np.zeros((self.U, self.T), dtype=bool)
+        # ... counted as Activated by an enemy's Active ability (Crushing Grip: abilities.apply_selected)
+        self.gripped = np.zeros((self.U, self.T), dtype=bool)
+        # ... may activate again, its Activation Marker removed (Orders: abilities.apply_selected)
+        self.again = np.zeros((self.U, self.T), dtype=bool)
+        self._phase_of_acted: tuple[int, str] = (0, "")  # the Phase ``acted`` and ``again`` are about
+        # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
+        self.granted: list[abilities.Grant] = []
+        self.givers: dict[str, list[int]] = {}  # per effect kind: the units with an ability of it (abilities._givers)
+        self._veterans: dict[int, list[Effect]] = {}  # per unit: its armour_near_marker effects (resolve)
+        # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
+        self.inflicted: dict[str, Ability] = {}
+        self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
+        #: Warp Conduit, Omega Network: per unit whose base is an Entry Edge, the Supply (or units) Deployed by it
+        #: this Round, per game
+        self.via_used: dict[int, np.ndarray] = {}
+        # the abilities that change the Burrowed Status (Burrow, Lie in Wait, Nasty Surprise): no effect of their own
+        self.burrowers = {
+            a.name
+            for su in self.units
+            for a in abilities.unit_abilities(su) + [f.ability for f in abilities.card_abilities(scn, su.player)]
+            if abilities.burrow_change(a)
+        }
+        self._loadouts: dict[tuple[int, int], Loadout] = {}
+        #: the ability cards in play (cards/), with their per-game state, called at their trigger points
+        self.cards = CardSet(self)
+        self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
+        # (Batches, target, its abilities, models, Damage Marker, SHIELDED, phase, ...) -> the transition
+        self._asked: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._batches: dict[tuple[object, ...], list[Batch]] = {}
+        self.ordinal = {act: i for i, act in enumerate(scn.plan)}  # the plan position names a draw
+        # Engagement by pairs of enemy units (:meth:`engaged_bits`), read once per board id
+        self._enemy_pairs = [
+            (u, v) for u in range(U) for v in range(u + 1, U) if self.units[u].player != self.units[v].player
+        ]
+        words = max(1, -(-len(self._enemy_pairs) // 62))
+        # Engaged or not per pair of placements, read by compiled code (set_pos_many): placement ids are a unit's
+        # own, so the pair of placements names the pair of units
+        self._pair_table = PairTable(self._pair_read)
+        self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
+        self._unit_sel = [[i for i, p in enumerate(self._enemy_pairs) if u in p] for u in range(U)]
+        self._unit_bits = []  # per unit: its pairs' bits, one int64 a word
+        for u in range(U):
+            mask = np.zeros(words, dtype=np.int64)
+            for i in self._unit_sel[u]:
+                mask[i // 62] |= np.int64(1) << np.int64(i % 62)
+            self._unit_bits.append(mask)
+        self._bits_pairs: dict[tuple[int, ...], frozenset[tuple[str, str]]] = {}
+        # Current Supply Value by models left (the card's Models/Supply brackets), one row a unit
+        self._supply_grid = np.zeros((U, int(self.full.max(initial=0)) + 1), dtype=np.int64)
+        for u, su in enumerate(self.units):
+            if not self.structure[u]:  # Structure: "its Current Supply Value is treated as 0"
+                self._supply_grid[u, : su.models + 1] = [su.supply(k) for k in range(su.models + 1)]
+
+    # ------------------------------------------------------------ dice
+    def draw(self, stream: int, trials: np.ndarray) -> np.ndarray:
+        """One uniform per trial for the draw ``stream``: a function of (seed, stream, game number) only."""
+        return uniforms(self.seed, stream, trials + self.offset)
+
+    def d6(self, stream: int, trials: np.ndarray) -> np.ndarray:
+        """1D6 per trial (see :meth:`draw`)."""
+        return (self.draw(stream, trials) * 6).astype(np.int64) + 1
+
+    # ------------------------------------------------------------ unit facts
+    @staticmethod
+    def shield(u: ScenarioUnit) -> int:
+        return u.unit.card.shield + sum(up.stats.get("shield", 0) for up in u.loadout.upgrades)
+
+    def supply(self, u: int, alive: np.ndarray) -> np.ndarray:
+        return self._supply_grid[u][np.clip(alive, 0, self.full[u])]
+
+    def loadout(self, u: int, mask: int) -> Loadout:
+        key = (u, int(mask))
+        lo = self._loadouts.get(key)
+        if lo is None:
+            lo = abilities.loadout_for(self, u, int(mask))  # card abilities (10.5) included
+            self._loadouts[key] = lo
+        return lo
+
+    def effects(self, u: int, mask: int, kind: str) -> list[Any]:
+        return [e for e in self.loadout(u, mask).effects() if e.kind == kind]
+
+    # ------------------------------------------------------------ grouping
+    # rows of self.state, for grouping
+    def row_pos(self, u: int) -> int:
+        return u
+
+    def row_alive(self, u: int) -> int:
+        return self.U + u
+
+    def row_mark(self, u: int) -> int:
+        return 2 * self.U + u
+
+    def row_shielded(self, u: int) -> int:
+        return 3 * self.U + u
+
+    def row_used(self, u: int) -> int:
+        return 4 * self.U + u
+
+    def row_board(self) -> int:
+        return 5 * self.U
+
+    @property
+    def _board_arr(self) -> np.ndarray:
+        """Each board id's placements (a row; rows past the last id are not boards)."""
+        return self._boards.rows
+
+    def board_pos(self, bid: int) -> tuple[int, ...]:
+        """The placement vector of board ``bid``."""
+        return tuple(self._boards.rows[bid].tolist())
+
+    def _bits_room(self) -> None:
+        if self._boards.n > self._bits_arr.shape[1]:
+            grown = np.zeros((self._bits_arr.shape[0], 2 * self._boards.n), dtype=np.int64)
+            grown[:, : self._bits_arr.shape[1]] = self._bits_arr
+            self._bits_arr = grown
+
+    def board_id(self, pos: tuple[int, ...]) -> int:
+        """The id of a placement vector (interned: equal vectors, one id; its Engaged pairs read when new)."""
+        bid, new = self._boards.intern(pos)
+        if new:
+            self._bits_room()
+            self._bits_arr[:, bid] = self._board_words(pos)
+        return bid
+
+    def set_pos(self, u: int, ts: np.ndarray, pid: int) -> None:
+        """Place unit ``u`` (or clear it: ``pid`` -1) in trials ``ts``, keeping the board ids."""
+        self.set_pos_many(u, [(ts, pid)])
+
+    def set_pos_many(self, u: int, parts: Sequence[tuple[np.ndarray, int]]) -> None:
+        """Place unit ``u`` at ``pid`` (-1: clear it) in the trials ``ts`` of each (``ts``, ``pid``) of ``parts``
+        (a trial in one part at most), keeping the board ids: a new board made by moving one unit keeps the
+        Engaged pairs of the others and re-reads only that unit's."""
+        parts = [(ts, pid) for ts, pid in parts if ts.size]
+        if not parts:
+            return
+        ts = np.concatenate([ts for ts, _ in parts])
+        pids = np.repeat(np.array([pid for _, pid in parts], dtype=np.int64), [part.size for part, _ in parts])
+        new, old = self._boards.move(self.board, ts, u, pids)
+        if new.size:
+            self._bits_room()
+            bits = self._bits_arr[:, old] & ~self._unit_bits[u][:, None]
+            # the unit's pairs, per new board: its placement and the other unit's
+            sel = self._unit_sel[u]
+            first = [self._enemy_pairs[i][0] == u for i in sel]
+            others = [b if f else a for (a, b), f in zip((self._enemy_pairs[i] for i in sel), first, strict=True)]
+            bits |= self._pair_table.words(self._boards.rows[new], u, others, first, sel, bits.shape[0]).T
+            self._bits_arr[:, new] = bits
+        self.pos[u, ts] = pids
+
+    def sync_board(self) -> None:
+        """Recompute every trial's board id (and so its Engaged pairs) from ``pos`` (after writing ``pos`` other
+        than by :meth:`set_pos`)."""
+        everyone = np.arange(self.T)
+        for key, ts in self.groups(everyone, list(range(self.U))):
+            self.board[ts] = self.board_id(key)
+
+    def groups(
+        self, trials: np.ndarray, cols: Sequence[np.ndarray | int]
+    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
+        """Split ``trials`` by ``cols``: rows of :attr:`state` (ints, read in place) or per-trial arrays.
+
+        Groups come in order of their first trial; a trial's game never depends on the grouping.
+        """
+        if trials.size == 0:
+            return
+        order, bounds, keys = self._split(trials, cols)
+        for g in range(len(keys)):
+            yield tuple(keys[g].tolist()), order[bounds[g] : bounds[g + 1]]
+
+    def _ordered(
+        self, parts: Iterator[tuple[tuple[int, ...], np.ndarray]], pids: Sequence[int]
+    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
+        """``parts`` (groups of games; the entries ``pids`` of a key are placement ids), in the order of their keys'
+        content where :attr:`sharing` (ascending, or descending where :attr:`reverse`): two forked workers that
+        read the states in opposite orders meet the answers the other published
+        (:class:`~mathhammer.scenario.shared.SharedAnswers`) instead of computing them at the same time."""
+        if not self.sharing:
+            return parts
+        c, named = self.world.content, frozenset(pids)
+
+        def content(part: tuple[tuple[int, ...], np.ndarray]) -> tuple[int, ...]:
+            return tuple(c(v) if i in named else v for i, v in enumerate(part[0]))
+
+        return iter(sorted(parts, key=content, reverse=self.reverse))
+
+    def _split(self, trials: np.ndarray, cols: Sequence[np.ndarray | int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:func:`~mathhammer.scenario.fast.group_rows` of ``trials`` by ``cols`` (rows of :attr:`state`, read in
+        place where every one is, or per-trial arrays)."""
+        if all(isinstance(c, (int, np.integer)) for c in cols):
+            return group_state(self.state, np.asarray(cols, dtype=np.int64), trials, self._row_bits)
+        mat = np.stack([self.state[c] if isinstance(c, (int, np.integer)) else np.asarray(c) for c in cols])
+        return group_rows(mat, trials)
+
+    def on_table(self) -> np.ndarray:
+        """Units on the table (a Destroyed unit's placement is cleared, see :meth:`resolve`)."""
+        return self.pos >= 0
+
+    def engaged_bits(self, trials: np.ndarray) -> np.ndarray:
+        """Per trial of ``trials`` (columns): bit ``i % 62`` of row ``i // 62`` set where the i-th pair of enemy
+        units (:attr:`_enemy_pairs`) is Engaged (7.2.1; :meth:`World.pair_engaged` of the two placements,
+        units read whole, as every board the simulation reads holds the units other than those it names the
+        models left of): read once per board (:meth:`board_id`)."""
+        return self._bits_arr[:, self.board[trials]]
+
+    def _board_words(self, pos: tuple[int, ...]) -> list[int]:
+        """:meth:`engaged_bits` of a board, from each pair of placements (read once per pair)."""
+        words = [0] * self._bits_arr.shape[0]
+        for i in range(len(self._enemy_pairs)):
+            u, v = self._enemy_pairs[i]
+            pa, pb = pos[u], pos[v]
+            if pa >= 0 and pb >= 0 and self._pair_read(pa, pb):
+                words[i // 62] |= 1 << (i % 62)
+        return words
+
+    def _pair_read(self, pa: int, pb: int) -> bool:
+        """Are two enemy units, placed at ``pa`` and ``pb`` (in the order of their pair), Engaged, whole
+        (:meth:`World.pair_engaged`, which keeps its answers)?"""
+        u = self.world.index[self.world.placements[pa].unit]
+        v = self.world.index[self.world.placements[pb].unit]
+        return self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
+
+    def _pairs_of(self, words: tuple[int, ...]) -> frozenset[tuple[str, str]]:
+        hit = self._bits_pairs.get(words)
+        if hit is None:
+            out = set()
+            for i, (u, v) in enumerate(self._enemy_pairs):
+                if words[i // 62] >> (i % 62) & 1:
+                    out |= {(self.uids[u], self.uids[v]), (self.uids[v], self.uids[u])}
+            hit = self._bits_pairs[words] = frozenset(out)
+        return hit
+
+    def engaged_with(self, trials: np.ndarray) -> Iterator[tuple[np.ndarray, frozenset[tuple[str, str]]]]:
+        """Trials grouped by the unit pairs Engaged with each other (both orders) in them."""
+        if trials.size == 0:
+            return
+        bits = self.engaged_bits(trials)
+        order, bounds, keys = group_rows(bits, np.arange(trials.size))
+        for g in range(len(keys)):
+            yield trials[order[bounds[g] : bounds[g + 1]]], self._pairs_of(tuple(keys[g].tolist()))
+
+    def engaged_mask(self, trials: np.ndarray, u: int) -> np.ndarray:
+        """Per trial of ``trials``: is unit ``u`` Engaged?"""
+        return np.asarray(((self.engaged_bits(trials) & self._unit_bits[u][:, None]) != 0).any(axis=0))
+
+    def _near_cols(
+        self, trials: np.ndarray, units: Sequence[int], near: Callable[[int], bool]
+    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
+        """Split ``trials`` by the placements of ``units`` for which ``near(placement)`` holds (-1 for the
+        others and for units off the table): the keys (one entry per unit of ``units``) and the indices
+        into ``trials`` of each part."""
+        return self._near_cols_by(trials, units, near if isinstance(near, _Test) else lambda p, _side: near(p))
+
+    def _local_state(
+        self, known: dict[int, tuple[int, int]], units: Sequence[int], near_pos: tuple[int, ...], left: dict[int, int]
+    ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """A board state (placements, models) with the units ``known`` (unit -> placement, models) and those of
+        ``units`` placed in ``near_pos`` (-1: not), with the models ``left`` (whole where not given)."""
+        pos, alive = [-1] * self.U, [0] * self.U
+        for v, (p, k) in known.items():
+            pos[v], alive[v] = p, k
+        for v, p in zip(units, near_pos, strict=True):
+            k = left.get(v, int(self.full[v]))
+            if p >= 0 and k > 0:
+                pos[v], alive[v] = p, k
+        return tuple(pos), tuple(alive)
+
+    def skip(self, act: Activation, n: int, why: str) -> None:
+        if n:
+            key = f"{act.where}: {why}"
+            self.skipped[key] = self.skipped.get(key, 0) + n
+
+    #: the old private name, while code merged from other branches still calls it (disengage.py on main)
+    _skip = skip
+
+    def _near_cols_by(
+        self, trials: np.ndarray, units: Sequence[int], near: Callable[[int, str], bool]
+    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
+        """:meth:`_near_cols` with ``near(placement, the unit's player)``."""
+        if not units:
+            yield (), np.arange(trials.size)
+            return
+        if trials.size == 1:  # one game (common: the rarer board states): its board's placements, read directly
+            board = self._board_arr[int(self.board[trials[0]])].tolist()
+            ps = [board[v] for v in units]
+            if isinstance(near, _Test):
+                there = [p for p in ps if p >= 0]
+                ok = iter(near.many(np.array(there, dtype=np.int64)).tolist() if there else [])
+                yield tuple(p if p >= 0 and next(ok) else -1 for p in ps), np.zeros(1, dtype=np.int64)
+            else:
+                players = [self.units[v].player for v in units]
+                yield (
+                    tuple(p if p >= 0 and near(p, pl) else -1 for p, pl in zip(ps, players, strict=True)),
+                    np.zeros(1, dtype=np.int64),
+                )
+            return
+        # the trials of one board (every unit's placement, ``board``) share the answer: read it per board
+        order, bounds, bids = self._by_board.split(self.board, trials, self._boards.n)
+        players = [self.units[v].player for v in units]
+        if bids.size > _FEW_BOARDS:
+            # many boards: the same split without a loop over them. Each placement is tested once; the boards
+            # are grouped by the placements kept (in order of first board), then their trials (board after
+            # board, as below)
+            kept = self._board_arr[bids][:, np.asarray(units)]
+            on = kept >= 0
+            cells = kept[on]  # each placement once (in order of first cell), no sort
+            c_order, c_bounds, pids = self._by_placement.split(cells, np.arange(cells.size), len(self.world.placements))
+            if not pids.size:
+                flag = np.zeros(0, dtype=bool)
+            elif isinstance(near, _Test):  # every placement at once, compiled
+                flag = near.many(pids)
+            else:  # a placement is its unit's: the unit's player
+                world = self.world
+                flag = np.asarray(
+                    [near(p, self.units[world.index[world.placements[p].unit]].player) for p in pids.tolist()],
+                    dtype=bool,
+                )
+            cell_ok = np.empty(cells.size, dtype=bool)
+            cell_ok[c_order] = np.repeat(flag, np.diff(c_bounds))
+            ok = np.zeros(kept.shape, dtype=bool)
+            ok[on] = cell_ok
+            b_order, b_bounds, b_keys = group_rows(np.where(ok, kept, -1).T, np.arange(bids.size))
+            idx_all, ends = regroup(order, bounds, b_order, b_bounds)
+            for g in range(len(b_keys)):
+                yield tuple(b_keys[g].tolist()), idx_all[(ends[g - 1] if g else 0) : ends[g]]
+            return
+        parts: dict[tuple[int, ...], list[np.ndarray]] = {}
+        flags: dict[tuple[int, int], bool] = {}
+        boards = self._board_arr[bids].tolist()
+        if isinstance(near, _Test):  # every placement at once, compiled
+            asked = sorted({(v, b[v]) for b in boards for v in units if b[v] >= 0})
+            if asked:
+                got = near.many(np.array([p for _, p in asked], dtype=np.int64)).tolist()
+                flags = dict(zip(asked, got, strict=True))
+        for g in range(bids.size):
+            board = boards[g]
+            key = []
+            for v, player in zip(units, players, strict=True):
+                p = board[v]
+                if p >= 0:
+                    hit = flags.get((v, p))
+                    if hit is None:
+                        hit = flags[(v, p)] = near(p, player)
+                    if not hit:
+                        p = -1
+                key.append(p)
+            parts.setdefault(tuple(key), []).append(order[bounds[g] : bounds[g + 1]])
+        for key_t, idx in parts.items():
+            yield key_t, idx[0] if len(idx) == 1 else np.concatenate(idx)
+
+    def _near_test(self, pid: int, gap: float) -> _Test:
+        """Could a base of a placement be within ``gap`` of one of ``pid`` (:meth:`World.near`)?"""
+        world = self.world
+        return _Test(lambda ps: world.near_many(pid, ps, gap))
+
+    def _box_test(self, lo: np.ndarray | None, hi: np.ndarray | None, reach: float) -> _Test:
+        """Is a placement's base within ``reach`` of the box ``lo``-``hi`` (:meth:`World.near_box_many`)? Every
+        placement is, without a box."""
+        if lo is None or hi is None:
+            return _Test(lambda ps: np.ones(ps.size, dtype=bool))
+        world = self.world
+        return _Test(lambda ps: world.near_box_many(ps, lo, hi, reach))
+
+    # ------------------------------------------------------------ end of round
+    def _near_marker(self, t: int, trials: np.ndarray, inches: float) -> np.ndarray:
+        """Per game (length ``T``, set in ``trials``): unit ``t`` on the table Within ``inches`` of a Mission Marker
+        still on the battlefield (:meth:`World.near_marker`; a scored Supply Drop marker is removed)."""
+        out = np.zeros(self.T, dtype=np.int64)
+        for (pid, k), ts in self.groups(trials, [self.row_pos(t), self.row_alive(t)]):
+            if pid < 0 or k <= 0:
+                continue
+            for m, number in enumerate(self.marker_numbers):
+                if self.world.near_marker(pid, k, number, inches):
+                    out[ts] |= ~self.removed_marker[m, ts]
+        return out
+
+    def current_supply(self, out: np.ndarray | None = None) -> np.ndarray:
+        """Current Supply Value (units x trials): the Models/Supply bracket of the models left, 0 off the table
+        (written into ``out`` where given)."""
+        return supply_matrix(self.pos, self.alive, self._supply_grid, self.full, out)
+
+
+__all__ = ["SimState", "uniforms"]
