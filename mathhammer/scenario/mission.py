@@ -23,7 +23,7 @@ import numpy as np
 from ..board.model import MM_PER_INCH
 from . import abilities
 from .basics import stream as _stream
-from .fast import contest_rows, control_winners
+from .fastcontrol import contest_rows, control_winners
 from .missions import KINDS
 from .spec import PLAYERS
 from .world import MARKER_MM
@@ -129,7 +129,7 @@ def start_of_round(sim: SimView, live: np.ndarray) -> None:
 def contest(sim: SimView, live: np.ndarray) -> np.ndarray:
     """contesting[u, m, t] (8.9.1): on the table, not Flying or BURROWED, a model Within 3" with LoS, same
     elevation (:meth:`World.contests`, read once per placement and marker; the games in compiled code,
-    :func:`~mathhammer.scenario.fast.contest_rows`)."""
+    :func:`~mathhammer.scenario.fastcontrol.contest_rows`)."""
     out = np.zeros((sim.U, sim.M, sim.T), dtype=bool)
     firsts = sim.contest_firsts
 
