@@ -10,7 +10,8 @@ from functools import cache
 from pathlib import Path
 
 from mathhammer.scenario import check_scenario
-from mathhammer.scenario.spec import Scenario, parse_scenario
+from mathhammer.scenario.loader import parse_scenario
+from mathhammer.scenario.spec import Scenario
 from mathhammer.starcraft.army import CREEP_RULE
 from mathhammer.starcraft.roster import Roster, load_roster
 

@@ -18,7 +18,7 @@ import shapely
 
 from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.board.model import EPS, shape_bounds
-from mathhammer.scenario.fast import near_any
+from mathhammer.scenario.fastnear import near_any
 from mathhammer.scenario.geometry.ranks import CloseRanksSetting
 from mathhammer.scenario.world import (
     _RING,

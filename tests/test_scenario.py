@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 from mathhammer.cli import app
 from mathhammer.scenario import ScenarioError, builtin_scenarios, check_scenario, load_scenario, simulate
 from mathhammer.scenario import mission as missions
+from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.sim import Simulation, uniforms
-from mathhammer.scenario.spec import parse_scenario
 from mathhammer.starcraft.compiled import compile_attack
 from mathhammer.starcraft.exact import exact_states
 from mathhammer.starcraft.loadout import as_target, attack_batches, make_loadout

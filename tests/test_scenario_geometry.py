@@ -22,7 +22,8 @@ from mathhammer.board.facts import weapon_facts
 from mathhammer.board.model import Board, board_problems
 from mathhammer.board.ranks import fighting_ranks
 from mathhammer.scenario import builtin_scenarios, load_scenario
-from mathhammer.scenario.fast import IdGrouper, clear_of, group_rows, group_state, near_any, regroup
+from mathhammer.scenario.fast import IdGrouper, group_rows, group_state, regroup
+from mathhammer.scenario.fastnear import clear_of, near_any
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.world import AUTO, World
 

@@ -37,6 +37,27 @@ def test_no_import_cycle_inside_the_geometry() -> None:
     assert not _cycles(graph, modules)
 
 
+#: What the geometry may import of the scenario engine, directly or not (type-only imports too): the scenario's plain
+#: types (spec, with the Mission Card catalog a Scenario holds), the memo and the compiled kernels.
+GEOMETRY_READS = {"spec", "missions", "memo", "fast", "fastnear", "fastranks", "fasttables", "fastcontrol"}
+
+
+def test_the_geometry_reads_only_the_spec_the_memo_and_the_kernels() -> None:
+    """The geometry and the World facade are below every rule of play: all they import of the scenario engine, through
+    any chain, is :data:`GEOMETRY_READS` (the World: and the geometry); the memo imports nothing of it."""
+    grimp = pytest.importorskip("grimp", reason="grimp comes with import-linter (the test extras)")
+    graph: Any = grimp.build_graph("mathhammer", cache_dir=None)
+
+    def reads(module: str) -> set[str]:
+        up = graph.find_upstream_modules(f"mathhammer.scenario.{module}", as_package=True)
+        return {m.split(".")[2] for m in up if m.startswith("mathhammer.scenario.")}
+
+    geometry = reads("geometry")
+    assert "spec" in geometry and geometry <= GEOMETRY_READS, geometry - GEOMETRY_READS
+    assert reads("world") - {"geometry"} <= GEOMETRY_READS
+    assert reads("memo") == set()
+
+
 def test_the_world_is_composed_of_the_parts() -> None:
     """Every part is a base of World, and World itself adds nothing (a facade); each method is defined by one part
     (but ``charge_place``, which the placement part names and the Charge part gives)."""

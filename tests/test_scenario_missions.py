@@ -23,10 +23,10 @@ import pytest
 from mathhammer.profiles.loader import builtin_dir
 from mathhammer.scenario import ScenarioError
 from mathhammer.scenario import mission as missions
+from mathhammer.scenario.loader import _catalog
 from mathhammer.scenario.missions import KINDS, CatalogError, Points, ScoringKind, load, register
 from mathhammer.scenario.missions.kinds import SupplyDrop
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.spec import _catalog
 
 from .test_scenario import DEPLOY, base, scenario
 

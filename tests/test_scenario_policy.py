@@ -20,8 +20,9 @@ from mathhammer.board.model import EPS, MM_PER_INCH
 from mathhammer.cli import app
 from mathhammer.scenario import ScenarioError, check_scenario, simulate
 from mathhammer.scenario import mission as missions
+from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.spec import POLICIES, PolicySpec, parse_scenario
+from mathhammer.scenario.spec import POLICIES, PolicySpec
 from mathhammer.starcraft.roster import load_roster
 
 from .scenario_kit import TWO_MARKERS, build, skirmish

@@ -18,8 +18,9 @@ from ..engine.options import check_seed
 from ..starcraft.roster import Roster
 from ..validate import whole
 from .check import check_scenario
+from .loader import builtin_scenarios, load_scenario
 from .result import ScenarioResult
-from .spec import Scenario, ScenarioError, builtin_scenarios, load_scenario
+from .spec import Scenario, ScenarioError
 
 #: Most trials one run takes (memory: a few bytes per unit, marker and round per trial).
 MAX_TRIALS = 10_000_000

@@ -41,14 +41,14 @@ strength; a condition naming an unknown unit or marker is a file error.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .spec import Activation, Condition
+
 if TYPE_CHECKING:  # pragma: no cover
     from .simview import SimView
-    from .spec import Activation
 
 PLAYER_NAMES = ("red", "blue")
 UNIT_STATES = ("destroyed", "on table", "in reserves", "engaged", "unengaged")
@@ -60,16 +60,6 @@ FORMS = (
     '"blue behind", "vp tied" (UNIT: a unit id; N: a marker number of the deployment; '
     "to negate one, list it in `unless`)"
 )
-
-
-@dataclass(frozen=True)
-class Condition:
-    """One parsed condition: ``kind`` is a unit state, ``marker``, ``ahead``, ``behind`` or ``tied``."""
-
-    text: str
-    kind: str
-    subject: str = ""  # the unit id, the player (ahead / behind) or the controller (marker)
-    marker: int = 0  # the marker number
 
 
 def parse_condition(text: str, units: dict[str, str], markers: list[int]) -> Condition | str:

@@ -188,7 +188,7 @@ def _off(px, py, r, ground, polys):  # pragma: no cover - compiled
 
 @njit(**JIT)
 def _clear(px, py, r, apart, eng, bases):  # pragma: no cover - compiled
-    """fast.clear_of for one point (``bases``: centres, radii, solid, enemy)."""
+    """fastnear.clear_of for one point (``bases``: centres, radii, solid, enemy)."""
     cs, rs, solid, enemy = bases
     for j in range(cs.shape[0]):
         dx = px - cs[j, 0]

@@ -23,13 +23,13 @@ import numpy as np
 from ..board.model import MM_PER_INCH
 from . import abilities
 from .basics import stream as _stream
-from .fast import contest_rows, control_winners
+from .fastcontrol import contest_rows, control_winners
 from .missions import KINDS
 from .spec import PLAYERS
 from .world import MARKER_MM
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .sim import Simulation
+    from .simview import SimView
 
 #: :func:`contest`: a placement none of whose models contests a marker (its first contesting model, read as a count).
 NEVER = 1 << 40
@@ -41,7 +41,7 @@ SCORINGS = tuple(KINDS)
 class Play:
     """The games ``live`` of one Round as the scoring kinds see them (:class:`~.missions.registry.Play`)."""
 
-    def __init__(self, sim: Simulation, live: np.ndarray, now: np.ndarray | None = None) -> None:
+    def __init__(self, sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> None:
         self.sim = sim
         self.live = live
         self.round = sim.round
@@ -103,7 +103,7 @@ class Play:
             yield group, gaps
 
 
-def setup(sim: Simulation) -> None:
+def setup(sim: SimView) -> None:
     """Mission Parameters: "All Mission Markers are Activated" (or "Deactivated": ``markers_activated``); a marker's
     ``activated`` in the scenario file overrides the card."""
     card = sim.scn.mission
@@ -119,17 +119,17 @@ def setup(sim: Simulation) -> None:
         rule.setup(play)
 
 
-def start_of_round(sim: Simulation, live: np.ndarray) -> None:
+def start_of_round(sim: SimView, live: np.ndarray) -> None:
     """START OF THE ROUND: each kind of the card (Supply Drop flips markers)."""
     play = Play(sim, live)
     for rule in sim.scn.mission.rules:
         rule.start_of_round(play)
 
 
-def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
+def contest(sim: SimView, live: np.ndarray) -> np.ndarray:
     """contesting[u, m, t] (8.9.1): on the table, not Flying or BURROWED, a model Within 3" with LoS, same
     elevation (:meth:`World.contests`, read once per placement and marker; the games in compiled code,
-    :func:`~mathhammer.scenario.fast.contest_rows`)."""
+    :func:`~mathhammer.scenario.fastcontrol.contest_rows`)."""
     out = np.zeros((sim.U, sim.M, sim.T), dtype=bool)
     firsts = sim.contest_firsts
 
@@ -147,9 +147,9 @@ def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
     return out
 
 
-def control(sim: Simulation, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:
+def control(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:
     """8.9.1 CALCULATE CONTROL and STICKY CONTROL; returns the contest table. ``now``: the Current Supply Values
-    (:meth:`Simulation.current_supply`), where the caller has them (they may be changed here: Commander ...)."""
+    (:meth:`SimView.current_supply`), where the caller has them (they may be changed here: Commander ...)."""
     table = contest(sim, live)
     supply = abilities.contest_supply(sim, sim.current_supply() if now is None else now, live)  # Commander ...
     players = np.array([PLAYERS.index(su.player) for su in sim.units], dtype=np.int64)
@@ -165,7 +165,7 @@ def control(sim: Simulation, live: np.ndarray, now: np.ndarray | None = None) ->
     return table
 
 
-def _destroyed_supply(sim: Simulation, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:
+def _destroyed_supply(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:
     """Per player: the enemy Supply destroyed this Round (drop of the Current Supply Values ``now``, read here where
     not given)."""
     out = np.zeros((2, sim.T), dtype=np.int64)
@@ -187,7 +187,7 @@ def _destroyed_supply(sim: Simulation, live: np.ndarray, now: np.ndarray | None 
     return out
 
 
-def score(sim: Simulation, live: np.ndarray) -> None:
+def score(sim: SimView, live: np.ndarray) -> None:
     """8.9.1 control, then 8.9.2 Victory Points per the Mission Card: each kind reads what it must before control
     (Supply destroyed), then scores after it (``every_round`` kinds every Round, the card's own from
     ``scoring_from_round``)."""
@@ -202,7 +202,7 @@ def score(sim: Simulation, live: np.ndarray) -> None:
             rule.score(play)
 
 
-def gather(sim: Simulation, u: int, trials: np.ndarray) -> None:
+def gather(sim: SimView, u: int, trials: np.ndarray) -> None:
     """The Gather Action of unit ``u`` in the games ``trials``, scored by the card's kind that grants it."""
     play = Play(sim, trials)
     for rule in sim.scn.mission.rules:

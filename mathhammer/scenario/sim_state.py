@@ -16,7 +16,9 @@ from ..starcraft.model import Batch
 from ..starcraft.schema import Ability, Effect
 from . import abilities
 from .cards import CardSet
-from .fast import UNREAD, BoardTable, IdGrouper, PairTable, group_rows, group_state, regroup, supply_matrix
+from .fast import IdGrouper, group_rows, group_state, regroup
+from .fastcontrol import UNREAD, supply_matrix
+from .fasttables import BoardTable, PairTable
 from .spec import Activation, Scenario, ScenarioUnit
 from .world import World
 

@@ -25,7 +25,7 @@ from shapely.geometry.base import BaseGeometry
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import MM_PER_INCH, Board, Model, Terrain, Unit
 from .. import fastranks
-from ..fast import Centres
+from ..fastnear import Centres
 from ..memo import BoxEntry, Memo, SharedAnswers
 from ..spec import Scenario, ScenarioUnit
 

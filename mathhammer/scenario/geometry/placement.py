@@ -59,7 +59,7 @@ import numpy as np
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...board.ranks import CONTACT
-from ..fast import clear_of
+from ..fastnear import clear_of
 from ..spec import ScenarioUnit
 from .core import (
     _RING,

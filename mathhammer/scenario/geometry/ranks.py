@@ -47,7 +47,7 @@ from ...board.engagement import ENGAGEMENT_RANGE, engaged
 from ...board.model import EPS, MM_PER_INCH, Board, Model, Unit
 from ...board.ranks import CONTACT
 from .. import fastranks
-from ..fast import clear_of
+from ..fastnear import clear_of
 from ..spec import ScenarioUnit
 from .core import (
     _RING,

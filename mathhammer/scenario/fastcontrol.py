@@ -1,0 +1,142 @@
+"""Numba kernels of the scenario's Mission Markers: Current Supply Values of every unit in every game, which
+placements contest a marker (8.9.1), and who controls it (CALCULATE CONTROL)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+
+from ..config import JIT
+
+
+@njit(**JIT)
+def _supply_kernel(pos, alive, table, full, out):  # pragma: no cover - compiled
+    u_n, t_n = pos.shape
+    for u in range(u_n):
+        for t in range(t_n):
+            if pos[u, t] >= 0:
+                k = min(max(alive[u, t], 0), full[u])
+                out[u, t] = table[u, k]
+            else:
+                out[u, t] = 0
+    return out
+
+
+def supply_matrix(
+    pos: np.ndarray, alive: np.ndarray, table: np.ndarray, full: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """Current Supply Value of every unit in every trial: ``table[u, models left]`` on the table, else 0; written
+    into ``out`` (an integer array of the same shape, reused: no fresh pages to fault in) where given.
+
+    >>> supply_matrix(np.array([[0, -1, 2]]), np.array([[5, 5, 1]]), np.array([[0, 1, 1, 2, 2, 3]]), np.array([5]))
+    array([[3, 0, 1]])
+    >>> supply_matrix(np.array([[0, -1]]), np.array([[5, 5]]), np.array([[0, 1, 1, 2, 2, 3]]), np.array([5]),
+    ...               out=np.full((1, 2), 7, dtype=np.int16))
+    array([[3, 0]], dtype=int16)
+    """
+    if out is None:
+        out = np.empty(pos.shape, dtype=np.int64)
+    return _supply_kernel(pos, alive, table, full, out)  # type: ignore[no-any-return]
+
+
+@njit(**JIT)
+def _contest_kernel(pos, alive, used, bit, ts, firsts, out, miss):  # pragma: no cover - compiled
+    nm = 0
+    for i in range(ts.size):
+        t = ts[i]
+        pid = pos[t]
+        if pid < 0 or used[t] & bit:
+            continue
+        for m in range(firsts.shape[1]):
+            f = firsts[pid, m]
+            if f < 0:  # not read: listed once (marked pending), the game is read again on the next pass
+                if f == UNREAD:
+                    miss[nm] = pid
+                    nm += 1
+                    firsts[pid, 0] = UNREAD - 1
+                break
+            if f < alive[t]:
+                out[m, t] = True
+    return nm
+
+
+#: :func:`contest_rows`: a placement's first contesting model not yet read.
+UNREAD = -2
+
+
+def contest_rows(
+    pos: np.ndarray,
+    alive: np.ndarray,
+    used: np.ndarray,
+    bit: int,
+    ts: np.ndarray,
+    firsts: np.ndarray,
+    out: np.ndarray,
+    read: Callable[[int, int], int],
+) -> np.ndarray:
+    """``out[m, t] = True`` for each game ``t`` of ``ts`` where a unit (its placement ``pos[t]``, ``alive[t]`` models
+    left, not on the table where -1) contests marker ``m``: its first contesting model ``firsts[pid, m]`` is one of
+    the ``alive[t]`` left. Games with ``used[t] & bit`` (BURROWED) do not contest. ``firsts`` (placements x markers,
+    :data:`UNREAD` where not read yet) is filled from ``read(pid, m)`` (a model index, or a number of models or more
+    for none) and returned (grown where a placement id lies beyond it).
+
+    >>> firsts = np.full((1, 2), UNREAD, dtype=np.int64)
+    >>> out = np.zeros((2, 3), dtype=bool)
+    >>> pos, alive, used = np.array([0, 1, -1]), np.array([2, 1, 3]), np.array([0, 0, 0])
+    >>> firsts = contest_rows(pos, alive, used, 0, np.arange(3), firsts, out, lambda pid, m: [1, 99][m] + pid)
+    >>> out.tolist(), firsts.tolist()  # placement 0: its 2nd model contests marker 0; placement 1: its 3rd
+    ([[True, False, False], [False, False, False]], [[1, 99], [2, 100]])
+    """
+    ts = np.ascontiguousarray(ts, dtype=np.int64)
+    top = int(pos[ts].max(initial=-1)) + 1
+    if top > firsts.shape[0]:
+        grown = np.full((max(top, 2 * firsts.shape[0]), firsts.shape[1]), UNREAD, dtype=np.int64)
+        grown[: firsts.shape[0]] = firsts
+        firsts = grown
+    miss = np.empty(ts.size, dtype=np.int64)
+    while True:
+        nm = _contest_kernel(pos, alive, used, np.int64(bit), ts, firsts, out, miss)
+        if not nm:
+            return firsts
+        for pid in miss[:nm].tolist():
+            for m in range(firsts.shape[1]):
+                firsts[pid, m] = read(pid, m)
+
+
+@njit(**JIT)
+def _winners_kernel(table, supply, players, live):  # pragma: no cover - compiled
+    out = np.full((table.shape[1], table.shape[2]), -1, dtype=np.int64)
+    for m in range(table.shape[1]):
+        for t in live:
+            s0, s1, a0, a1 = 0, 0, False, False
+            for u in range(table.shape[0]):
+                if table[u, m, t]:
+                    if players[u] == 0:
+                        s0 += supply[u, t]
+                        a0 = True
+                    else:
+                        s1 += supply[u, t]
+                        a1 = True
+            if a0 and (not a1 or s0 > s1):
+                out[m, t] = 0
+            elif a1 and (not a0 or s1 > s0):
+                out[m, t] = 1
+    return out
+
+
+def control_winners(table: np.ndarray, supply: np.ndarray, players: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """8.9.1 CALCULATE CONTROL, per marker and game of ``live`` (others -1): the player (0, 1) whose contesting units
+    (``table[u, m, t]``, unit ``u`` of player ``players[u]``) alone contest it, or whose summed ``supply`` is higher;
+    -1 where nobody contests or the sums tie.
+
+    >>> table = np.array([[[True, True, False]], [[True, False, False]]])  # 2 units, 1 marker, 3 games
+    >>> control_winners(table, np.array([[2, 2, 2], [2, 2, 2]]), np.array([0, 1]), np.arange(3)).tolist()
+    [[-1, 0, -1]]
+    """
+    live = np.ascontiguousarray(live, dtype=np.int64)
+    return _winners_kernel(table, np.ascontiguousarray(supply), players, live)  # type: ignore[no-any-return]
+
+
+__all__ = ["UNREAD", "contest_rows", "control_winners", "supply_matrix"]

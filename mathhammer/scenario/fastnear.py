@@ -1,0 +1,146 @@
+"""Numba kernels of the scenario geometry: a base clear of others (spacing, Engagement Range), points near others,
+and the centres of every placement's bases (:class:`Centres`) for the nearness tests of the World."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from ..config import JIT
+
+
+@njit(**JIT)
+def _clear_kernel(pts, cs, rs, r, apart, solid, eng, enemy):  # pragma: no cover - compiled
+    n, m = pts.shape[0], cs.shape[0]
+    out = np.ones(n, dtype=np.bool_)
+    for i in range(n):
+        for j in range(m):
+            dx = pts[i, 0] - cs[j, 0]
+            dy = pts[i, 1] - cs[j, 1]
+            g = np.sqrt(dx * dx + dy * dy) - r - rs[j]
+            if (solid[j] and g < apart) or (enemy[j] and g <= eng):
+                out[i] = False
+                break
+    return out
+
+
+def clear_of(
+    pts: np.ndarray,
+    cs: np.ndarray,
+    rs: np.ndarray,
+    r: float,
+    apart: float,
+    solid: np.ndarray,
+    eng: float,
+    enemy: np.ndarray,
+) -> np.ndarray:
+    """Per point of ``pts`` (a base of radius ``r`` centred there): no base ``j`` of ``cs`` (radii ``rs``) with
+    ``solid[j]`` nearer than ``apart`` edge to edge, and none with ``enemy[j]`` at ``eng`` or nearer. The edge
+    gap is computed as numpy's ``sqrt(((p - c) ** 2).sum()) - r - rs[j]``, to the last bit.
+
+    >>> c, rs = np.array([[0.0, 0.0], [3.0, 0.0]]), np.array([0.5, 0.5])
+    >>> solid, enemy = np.ones(2, bool), np.zeros(2, bool)
+    >>> clear_of(np.array([[1.5, 0.0], [1.0, 0.0]]), c, rs, 0.5, 0.05, solid, 1.0, enemy)
+    array([ True, False])
+    >>> clear_of(np.array([[1.5, 0.0]]), c, rs, 0.5, 0.05, solid, 1.0, np.array([False, True]))  # 0.5" from an enemy
+    array([False])
+    """
+    return _clear_kernel(  # type: ignore[no-any-return]
+        np.ascontiguousarray(pts, dtype=np.float64), cs, rs, float(r), float(apart), solid, float(eng), enemy
+    )
+
+
+def near_any(pts: np.ndarray, cs: np.ndarray, lim: float) -> np.ndarray:
+    """Per point of ``pts``: is a point of ``cs`` at most ``lim`` away (numpy's ``sqrt(((p - c) ** 2).sum())``,
+    to the last bit)?
+
+    >>> near_any(np.array([[0.0, 0.0], [9.0, 0.0]]), np.array([[3.0, 4.0]]), 5.0)
+    array([ True, False])
+    """
+    cs = np.ascontiguousarray(cs, dtype=np.float64).reshape(-1, 2)
+    m = cs.shape[0]
+    # clear_of with radii 0 (the same sqrt, less 0.0 twice: unchanged) and every point an "enemy" within lim
+    return ~clear_of(pts, cs, np.zeros(m), 0.0, -np.inf, np.zeros(m, dtype=bool), lim, np.ones(m, dtype=bool))
+
+
+@njit(**JIT)
+def _near_box_kernel(pids, starts, xy, rads, lo0, lo1, hi0, hi1, reach):  # pragma: no cover - compiled
+    out = np.zeros(pids.size, dtype=np.bool_)
+    for i in range(pids.size):
+        p = pids[i]
+        lim = reach + rads[p]
+        for j in range(starts[p], starts[p + 1]):
+            dx = max(max(lo0 - xy[j, 0], xy[j, 0] - hi0), 0.0)
+            dy = max(max(lo1 - xy[j, 1], xy[j, 1] - hi1), 0.0)
+            if np.hypot(dx, dy) <= lim:
+                out[i] = True
+                break
+    return out
+
+
+@njit(**JIT)
+def _near_kernel(pa, pids, starts, xy, rads, gap):  # pragma: no cover - compiled
+    out = np.zeros(pids.size, dtype=np.bool_)
+    for i in range(pids.size):
+        p = pids[i]
+        d = np.inf
+        for j in range(starts[pa], starts[pa + 1]):
+            for k in range(starts[p], starts[p + 1]):
+                dx = xy[j, 0] - xy[k, 0]
+                dy = xy[j, 1] - xy[k, 1]
+                d = min(d, np.sqrt(dx * dx + dy * dy))
+        out[i] = d <= rads[pa] + rads[p] + gap + 0.01
+    return out
+
+
+class Centres:
+    """Every placement's model centres packed in one array (rows ``starts[p]`` .. ``starts[p + 1] - 1``) with its base
+    radius, appended as placements are made: read by compiled tests of many placements at once.
+
+    >>> c = Centres()
+    >>> c.extend([((0.0, 0.0), (1.0, 0.0)), ((5.0, 0.0),)], [0.5, 0.5])
+    >>> c.near_box(np.array([0, 1]), np.array([2.0, -1.0]), np.array([3.0, 1.0]), 0.6).tolist()  # 1" to the box
+    [True, False]
+    >>> c.near(0, np.array([1]), 2.9).tolist(), c.near(0, np.array([1]), 3.0).tolist()  # 4" apart, bases 1"
+    ([False], [True])
+    """
+
+    def __init__(self) -> None:
+        self.xy = np.zeros((256, 2))
+        self.starts = np.zeros(257, dtype=np.int64)
+        self.rads = np.zeros(256)
+        self.n = 0
+
+    def extend(self, centres: Sequence[Sequence[tuple[float, float]]], rads: Sequence[float]) -> None:
+        """Append placements ``n``, ``n + 1``, ... (their centres and base radii)."""
+        rows = sum(len(c) for c in centres)
+        end = int(self.starts[self.n])
+        while self.n + len(centres) >= self.rads.size or end + rows > self.xy.shape[0]:
+            grow = self.rads.size * 2
+            self.rads = np.concatenate([self.rads, np.zeros(grow - self.rads.size)])
+            self.starts = np.concatenate([self.starts, np.zeros(grow + 1 - self.starts.size, dtype=np.int64)])
+            self.xy = np.concatenate([self.xy, np.zeros((max(self.xy.shape[0], rows), 2))])
+        for c, r in zip(centres, rads, strict=True):
+            self.xy[end : end + len(c)] = c
+            end += len(c)
+            self.rads[self.n] = r
+            self.n += 1
+            self.starts[self.n] = end
+
+    def near_box(self, pids: np.ndarray, lo: np.ndarray, hi: np.ndarray, reach: float) -> np.ndarray:
+        """Per placement of ``pids``: a centre within ``reach`` + its radius of the box ``lo``-``hi`` (numpy's
+        ``hypot`` of the per-axis gaps, to the last bit)."""
+        lo0, lo1, hi0, hi1 = float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1])
+        args = (self.starts, self.xy, self.rads, lo0, lo1, hi0, hi1, float(reach))
+        return _near_box_kernel(np.ascontiguousarray(pids, dtype=np.int64), *args)  # type: ignore[no-any-return]
+
+    def near(self, pa: int, pids: np.ndarray, gap: float) -> np.ndarray:
+        """Per placement of ``pids``: could a base of it be within ``gap`` of one of ``pa`` (nearest centres less the
+        radii, and 0.01"; numpy's ``sqrt`` of the summed squares, to the last bit)?"""
+        args = (self.starts, self.xy, self.rads, float(gap))
+        return _near_kernel(int(pa), np.ascontiguousarray(pids, dtype=np.int64), *args)  # type: ignore[no-any-return]
+
+
+__all__ = ["Centres", "clear_of", "near_any"]
