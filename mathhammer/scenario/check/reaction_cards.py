@@ -5,8 +5,6 @@ a card or an effect kind."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from ...starcraft.schema import Ability, Effect
 from ..abilities import (
     Found,
@@ -24,33 +22,15 @@ from ..abilities import (
     target_effects,
     used_effect,
 )
+from ..checkview import ReactionCheck
+from ..checkview import too_far as _too_far
+from ..checkview import trigger as _trigger
 from ..spec import Activation, Reaction
-from .common import _State, _too_far, _trigger, _within_now
+from .common import _State, _within_now
 
 
 def _first(a: Ability, *kinds: str) -> Effect | None:
     return next((e for e in a.effects if e.kind in kinds), None)
-
-
-class ReactionCheck:
-    """One Reaction family's checks. ``match``: the effect of ``a`` the family answers for (None: not this family);
-    ``check``: the trigger and target of Reaction ``rx`` in ``act`` (``at``: where it is planned, ``found``: its
-    ability, ``own``: planned by the active player, ``e``: what ``match`` read). ``paid_at_use``: the family pays its
-    cost in :meth:`before_use` (before the Active abilities), not with the other Reactions."""
-
-    paid_at_use: ClassVar[bool] = False
-
-    @staticmethod
-    def match(a: Ability) -> Effect | None:
-        return None
-
-    @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        """The Reaction's trigger and target."""
-
-    @staticmethod
-    def before_use(chk: _State, act: Activation, purse: Purse, off: dict[str, int]) -> None:
-        """Before the Active abilities of ``act`` are paid: add to ``off`` the cost reductions per resource."""
 
 
 # ----------------------------------------------------------------------------------------------------------------------
