@@ -234,9 +234,6 @@ class SimState:
         #: per Round, the arrays :meth:`snapshot` writes into (views of the shared result, parallel.py), or None
         self.sink: list[dict[str, np.ndarray]] | None = None
         self.skipped: dict[str, int] = {}
-        # unit -> (Total Damage reduction per game, its minimum, its use counts the unit as Activated), while a
-        # Reaction of the activation gives one (abilities.reduction_for)
-        self.reducing: dict[int, tuple[np.ndarray, int, bool]] = {}
         # per unit and game, in the current Phase: activated; counted as Activated by a Reaction (Zealous Round)
         self.acted = np.zeros((self.U, self.T), dtype=bool)
         self.flipped = np.zeros((self.U, self.T), dtype=bool)

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ..lookup import card_abilities, used_effects
-from ..simview import SimView
+from ..simview import PoolCut, SimView
 from ..spec import Activation, Scenario
 
 
@@ -41,6 +41,19 @@ class Trigger(StrEnum):
     #: ``before_targeting(units, trials)``: a Ranged Attack is about to read whether ``units`` (those that can be
     #: HIDDEN) are Visible (DETECTED)
     BEFORE_TARGETING = "before_targeting"
+    #: ``attack_pool(act, targets, trials) -> cuts``: a Ranged Attack at ``targets`` is declared: the dice taken out of
+    #: the Attack Pools of its Batches (:class:`~..simview.PoolCut`, per target and game)
+    ATTACK_POOL = "attack_pool"
+    #: ``redirect(act, trials) -> guards``: a Ranged Attack is declared: per planned target, the unit that takes the
+    #: attack on itself and the games where it may (a Reaction)
+    REDIRECT = "redirect"
+    #: ``react_begin(act, trials)``: the opponent's Reactions to ``act`` take effect (before its action)
+    REACT_BEGIN = "react_begin"
+    #: ``react_end(trials)``: the activation is over: the Reactions' effects end
+    REACT_END = "react_end"
+    #: ``damage_reduction(t) -> (per game, minimum, costs activation) | None``: a chain of Batches is resolved at unit
+    #: ``t``: its Total Damage reduction (8.7.4 step 5), the first card's that has one
+    DAMAGE_REDUCTION = "damage_reduction"
     #: ``charge_roll(act, rolls, trials, stream)``: the Charge Roll (8.7.7 step 2) is rolled: change ``rolls`` (per
     #: game) in place
     CHARGE_ROLL = "charge_roll"
@@ -102,6 +115,17 @@ class Card:
 
     def before_attack(self, units: list[int], trials: np.ndarray) -> None: ...
     def before_targeting(self, units: list[int], trials: np.ndarray) -> None: ...
+    def attack_pool(self, act: Activation, targets: list[int], trials: np.ndarray) -> list[PoolCut]:
+        return []
+
+    def redirect(self, act: Activation, trials: np.ndarray) -> dict[int, tuple[int, np.ndarray]]:
+        return {}
+
+    def react_begin(self, act: Activation, trials: np.ndarray) -> None: ...
+    def react_end(self, trials: np.ndarray) -> None: ...
+    def damage_reduction(self, t: int) -> tuple[np.ndarray, int, bool] | None:
+        return None
+
     def charge_roll(self, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None: ...
     def charge_declared(self, act: Activation, trials: np.ndarray) -> np.ndarray:
         return np.zeros(self.sim.T, dtype=np.int64)
@@ -166,6 +190,11 @@ class CardSet:
         self.before_deploy: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["before_deploy"]
         self.before_attack: list[Callable[[list[int], np.ndarray], None]] = hooks["before_attack"]
         self.before_targeting: list[Callable[[list[int], np.ndarray], None]] = hooks["before_targeting"]
+        self.attack_pool: list[Callable[[Activation, list[int], np.ndarray], list[PoolCut]]] = hooks["attack_pool"]
+        self.redirect: list[Callable[[Activation, np.ndarray], dict[int, tuple[int, np.ndarray]]]] = hooks["redirect"]
+        self.react_begin: list[Callable[[Activation, np.ndarray], None]] = hooks["react_begin"]
+        self.react_end: list[Callable[[np.ndarray], None]] = hooks["react_end"]
+        self.damage_reduction: list[Callable[[int], tuple[np.ndarray, int, bool] | None]] = hooks["damage_reduction"]
         self.charge_roll: list[Callable[[Activation, np.ndarray, np.ndarray, int], None]] = hooks["charge_roll"]
         self.charge_declared: list[Callable[[Activation, np.ndarray], np.ndarray]] = hooks["charge_declared"]
         self.after_action: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_action"]
