@@ -40,9 +40,11 @@ class ReactionCheck:
     """One Reaction family's checks (10.4). ``match``: the effect of ``a`` the family answers for (None: not this
     family); ``check``: the trigger and target of Reaction ``rx`` in ``act`` (``at``: where it is planned, ``found``:
     its ability, ``own``: planned by the active player, ``e``: what ``match`` read). ``paid_at_use``: the family pays
-    its cost in :meth:`before_use` (before the Active abilities), not with the other Reactions."""
+    its cost in :meth:`before_use` (before the Active abilities), not with the other Reactions. ``order``: where the
+    family is tried among the others (ascending; the first whose ``match`` reads an effect checks the Reaction)."""
 
     paid_at_use: ClassVar[bool] = False
+    order: ClassVar[int] = 1000
 
     @staticmethod
     def match(a: Ability) -> Effect | None:

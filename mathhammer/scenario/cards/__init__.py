@@ -20,7 +20,7 @@ from . import (
     respawn,
     summon,
 )
-from .registry import Card, CardSet, Trigger, card_for, register, registered
+from .registry import Card, CardSet, Trigger, card_for, reaction_checks, register, registered
 
 __all__ = [
     "Card",
@@ -36,6 +36,7 @@ __all__ = [
     "end_of_round",
     "force_field",
     "lunge",
+    "reaction_checks",
     "recall",
     "redirect",
     "regeneration",

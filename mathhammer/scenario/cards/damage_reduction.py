@@ -10,16 +10,66 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..abilities import find, protected, reduction, unit_abilities
+from ...starcraft.schema import Effect
+from ..abilities import find, has_impact, protected, reduction, unit_abilities
+from ..checkview import CheckView, ReactionCheck, too_far, within_now
 from ..lookup import Found
 from ..simview import SimView
 from ..spec import Activation, Reaction, Scenario
 from .registry import Card, register
 
 
+class ReductionReaction(ReactionCheck):
+    """The plan check of a Reaction reducing the Total Damage of a Friendly Unit (10.4)."""
+
+    order = 50
+    match = staticmethod(reduction)
+
+    @staticmethod
+    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
+        """10.4 + 8.7.4 step 5: a Reaction reducing the Total Damage of a Friendly Unit the activation attacks."""
+        scn, say, a = chk.scn, chk.say, found.ability
+        if rx.player == act.player:
+            say(
+                act, f"{at}: {a.name!r} answers Damage to a Friendly Unit; its own player's activation never attacks it"
+            )
+            return
+        if act.action not in ("shoot", "charge", "fight"):
+            say(act, f"{at}: {a.name!r} answers Damage from an attack; a {act.action} makes none (10.4)")
+            return
+        unit = protected(scn, act, rx, found)
+        mine = [t for t in act.targets if scn.units[t].player == rx.player]
+        if unit is None:
+            say(
+                act,
+                f"{at}: name the Friendly Unit {a.name!r} protects: for = one of {', '.join(mine) or 'the targets'} "
+                "(its text: another Friendly Unit)",
+            )
+            return
+        if e.costs_activation and rx.for_unit not in ("", rx.unit):
+            say(act, f"{at}: {a.name!r} protects {rx.unit!r} itself (its text: this Unit), not {rx.for_unit!r}")
+            return
+        if act.targets and unit not in act.targets:
+            say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
+            return
+        if not found.card and unit == rx.unit and not e.costs_activation:
+            say(act, f"{at}: {a.name!r} protects another Friendly Unit (its text), not {rx.unit!r} itself")
+            return
+        tags = scn.units[unit].unit.card.combat_tags
+        if e.vs_tags and not set(e.vs_tags) & set(tags):
+            say(act, f"{at}: {a.name!r} is for a Friendly {' or '.join(e.vs_tags)} Unit; {unit!r} is not")
+            return
+        if e.within is not None and not within_now(scn, chk.world, chk.pos, rx.unit, unit, e.within):
+            too_far(say, act, at, a, unit, rx.unit, e.within, "a Friendly Unit that suffers Damage")
+            return
+        if act.action == "charge" and not has_impact(scn.units[act.unit]):
+            chk.warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
+
+
 @register
 class DamageReduction(Card):
     kinds = ("reduce_damage",)
+    reaction_check = ReductionReaction
 
     def __init__(self, sim: SimView) -> None:
         super().__init__(sim)

@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..checkview import ReactionCheck
 from ..lookup import card_abilities, used_effects
 from ..simview import PoolCut, SimView
 from ..spec import Activation, Scenario
@@ -78,6 +79,8 @@ class Card:
     kinds: ClassVar[tuple[str, ...]] = ()
     #: where its ``use`` hook runs among the others' (ascending; the order the rules resolve them in)
     order: ClassVar[int] = 100
+    #: the plan check of the card's Reactions (10.4), found by ``scenario check`` through :func:`reaction_checks`
+    reaction_check: ClassVar[type[ReactionCheck] | None] = None
 
     def __init__(self, sim: SimView) -> None:
         """The card's per-game state for ``sim`` (override, calling ``super().__init__(sim)``)."""
@@ -171,6 +174,11 @@ def registered() -> list[type[Card]]:
     return list(_CARDS)
 
 
+def reaction_checks() -> list[type[ReactionCheck]]:
+    """The Reaction checks of the registered cards (:attr:`Card.reaction_check`), in registration order."""
+    return [c.reaction_check for c in _CARDS if c.reaction_check is not None]
+
+
 def _overrides(card: Card, name: str) -> bool:
     return getattr(type(card), name) is not getattr(Card, name)
 
@@ -222,4 +230,4 @@ class CardSet:
         return None, None
 
 
-__all__ = ["Card", "CardSet", "Trigger", "card_for", "register", "registered"]
+__all__ = ["Card", "CardSet", "Trigger", "card_for", "reaction_checks", "register", "registered"]
