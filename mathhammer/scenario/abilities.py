@@ -31,7 +31,7 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   Boosters: add 1; Pneumatized Carapace: roll an additional D6 and use the higher). The reacting unit
   is the unit that Charges in its own activation. Active abilities used on the Charge act on the same
   roll (Metabolic Boost, Zealot Charge, Leap: ``cards/charge.py``), and ``impact_hit`` /
-  ``impact_dice`` ones on its IMPACT (:func:`impact_with`).
+  ``impact_dice`` ones on its IMPACT (``cards/impact.py``).
 * Charge declaration (``charger_debuff_speed``): Concusive Shells, "When an Enemy declares a Charge
   against a Friendly Unit Within 8", that Enemy gains DEBUFF Speed (2)". Planned on the opponent's
   ``charge``; in each game the trigger is read when the Charge is declared (``cards/charge.py``),
@@ -58,7 +58,7 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
 * A lower cost (``cost_reduction``; Advanced Training): read by ``scenario check`` only.
 * A second Charge (``second_charge``; Lightning Dash: :func:`second_charge`), planned by the charging unit on its own
   ``charge`` with the second target in ``select``: in the games where the first Charge succeeded, a new Charge from
-  where it ended, Engaged or not, without IMPACT (:meth:`Simulation.charge`).
+  where it ended, Engaged or not, without IMPACT (``cards/impact.py``, :meth:`Simulation.charge`).
 
 Units on and off the table: returned to Reserves (``to_reserves``: :meth:`Simulation._recall`, :mod:`.cards.recall`),
 Deployed by PLACE (:func:`deploy_placed`) or through another unit's base (:func:`deploy_via`), set At the End of the
@@ -929,24 +929,6 @@ def second_charge(scn: Scenario, act: Activation) -> str | None:
     return None
 
 
-def impact_with(sim: SimView, u: int, mask: int, imp: tuple[int, int]) -> tuple[int, int]:
-    """IMPACT (X) Y+ (``imp``) as unit ``u`` resolves it with the abilities of ``mask`` (and its passive ones):
-    ``impact_dice`` adds dice per eligible model (My Life for Aiur: "each eligible model generates 1 additional
-    IMPACT die"), ``impact_hit`` is a +X Modifier to the Impact Hit Roll (Adrenal Overload, Extended Claws).
-
-    Modifiers from different named sources add up (FAQ: Malignant Creep, Evolution Chamber and Adrenal Overload
-    give +3 together), and a Target Number is never modified below 2+ (part 11 MODIFIER). An ``on_creep`` effect
-    (Malevolent Matriarch) is in ``mask``'s loadout only where the unit was ON CREEP as it declared the Charge.
-    """
-    dice, hit = imp
-    for e in sim.effects(u, mask, "impact_dice"):
-        dice += e.value
-    for e in sim.effects(u, mask, "impact_hit"):
-        if not e.on_creep:
-            hit -= e.value
-    return dice, max(2, hit)
-
-
 #: with the names of :mod:`.lookup` they re-export (scenario check and the tests import them from here)
 __all__ = [
     "CHARGE_KINDS",
@@ -970,7 +952,6 @@ __all__ = [
     "find",
     "has_impact",
     "impact_of",
-    "impact_with",
     "loadout_for",
     "loadout_with",
     "needs_tag",

@@ -55,6 +55,12 @@ class Trigger(StrEnum):
     #: ``damage_reduction(t) -> (per game, minimum, costs activation) | None``: a chain of Batches is resolved at unit
     #: ``t``: its Total Damage reduction (8.7.4 step 5), the first card's that has one
     DAMAGE_REDUCTION = "damage_reduction"
+    #: ``impact(u, mask, imp) -> imp``: unit ``u`` (abilities ``mask``) resolves IMPACT (X) Y+ ``imp`` after a
+    #: successful Charge: the IMPACT it resolves, each card's change in turn
+    IMPACT = "impact"
+    #: ``charge_again(act) -> unit | None``: the Charge succeeded in some games: the unit a second Charge declares
+    #: there (without IMPACT), the first card's that names one
+    CHARGE_AGAIN = "charge_again"
     #: ``charge_roll(act, rolls, trials, stream)``: the Charge Roll (8.7.7 step 2) is rolled: change ``rolls`` (per
     #: game) in place
     CHARGE_ROLL = "charge_roll"
@@ -127,6 +133,12 @@ class Card:
     def react_begin(self, act: Activation, trials: np.ndarray) -> None: ...
     def react_end(self, trials: np.ndarray) -> None: ...
     def damage_reduction(self, t: int) -> tuple[np.ndarray, int, bool] | None:
+        return None
+
+    def impact(self, u: int, mask: int, imp: tuple[int, int]) -> tuple[int, int]:
+        return imp
+
+    def charge_again(self, act: Activation) -> int | None:
         return None
 
     def charge_roll(self, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None: ...
@@ -203,6 +215,8 @@ class CardSet:
         self.react_begin: list[Callable[[Activation, np.ndarray], None]] = hooks["react_begin"]
         self.react_end: list[Callable[[np.ndarray], None]] = hooks["react_end"]
         self.damage_reduction: list[Callable[[int], tuple[np.ndarray, int, bool] | None]] = hooks["damage_reduction"]
+        self.impact: list[Callable[[int, int, tuple[int, int]], tuple[int, int]]] = hooks["impact"]
+        self.charge_again: list[Callable[[Activation], int | None]] = hooks["charge_again"]
         self.charge_roll: list[Callable[[Activation, np.ndarray, np.ndarray, int], None]] = hooks["charge_roll"]
         self.charge_declared: list[Callable[[Activation, np.ndarray], np.ndarray]] = hooks["charge_declared"]
         self.after_action: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_action"]

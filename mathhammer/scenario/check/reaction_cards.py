@@ -17,7 +17,6 @@ from ..abilities import (
     has_impact,
     protected,
     remover,
-    second_charge,
     target_effects,
     used_effect,
 )
@@ -241,44 +240,6 @@ class CostReductionReaction(ReactionCheck):
                 )
 
 
-# ----------------------------------------------------------------------------------------------------------------------
-# Lightning Dash ("After this Unit resolves a successful Charge action, it may declare a second Charge action against a
-# different Enemy Unit").
-class SecondChargeReaction(ReactionCheck):
-    order = 110
-
-    @staticmethod
-    def match(a: Ability) -> Effect | None:
-        return _first(a, "second_charge")
-
-    @staticmethod
-    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        """Planned by the charging unit on its own ``charge``, the second target named in ``select``: an Enemy Ground
-        Unit on the table, not a target of the first Charge."""
-        scn, say, a = chk.scn, chk.say, found.ability
-        if rx.player != act.player or rx.unit != act.unit or act.action != "charge":
-            what, where = "this unit's successful Charge (8.7.7)", f"the `charge` of {rx.unit!r} itself"
-            _trigger(say, act, at, a, what, where, False)
-            return
-        picked = second_charge(scn, act)
-        foes = sorted(
-            u for u, su in scn.units.items() if su.player != act.player and not su.flying and u not in act.targets
-        )
-        if picked is None:
-            say(
-                act,
-                f"{at}: name the Enemy Unit of the second Charge: select = {{ {a.name!r} = one of {', '.join(foes)} }}",
-            )
-        elif picked in act.targets or scn.units[picked].player == act.player or scn.units[picked].flying:
-            say(
-                act,
-                f"select.{a.name}: got {picked!r}; allowed: a different Enemy Ground Unit (8.7.7 step 1; its text: "
-                f"{a.text!r}): {', '.join(foes) or 'none'}",
-            )
-        elif picked not in chk.pos:
-            say(act, f"select.{a.name}: {picked!r} is not on the table at this point of the plan (8.7.7)")
-
-
 #: The Reaction families, in the order they are tried (the first whose ``match`` reads an effect checks the Reaction):
 #: these and the cards' (:func:`~..cards.reaction_checks`), by their ``order``.
 REACTION_FAMILIES: tuple[type[ReactionCheck], ...] = tuple(
@@ -292,7 +253,6 @@ REACTION_FAMILIES: tuple[type[ReactionCheck], ...] = tuple(
             HealAfterPlaceReaction,
             TargetReaction,
             CostReductionReaction,
-            SecondChargeReaction,
             *reaction_checks(),
         ),
         key=lambda f: f.order,
