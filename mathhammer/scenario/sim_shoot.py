@@ -42,11 +42,11 @@ class Shooting(SimState):
             if (reducing := hook(t)) is not None:
                 cols.append(reducing[0])
                 break
-        veteran = self._veterans.get(t)
-        if veteran is None:  # Veteran of Tarsonis (a passive upgrade): read once per unit
-            veteran = self._veterans[t] = self.effects(t, 0, "armour_near_marker")
+        # the steps its Armour is better, per game (Veteran of Tarsonis)
+        steps = [b for hook in self.cards.armour if (b := hook(t, trials)) is not None]
+        veteran = bool(steps)
         if veteran:
-            cols.append(sum(e.value * self._near_marker(t, trials, float(e.within or 0)) for e in veteran))
+            cols.append(sum(steps))
         chain = tuple(batches)
         order, bounds, keys = self._split(trials, cols)
         tables: list[tuple[np.ndarray, np.ndarray]] = []

@@ -20,6 +20,7 @@ from . import (
     regeneration,
     respawn,
     summon,
+    veteran,
 )
 from .registry import Card, CardSet, Trigger, card_for, reaction_checks, register, registered
 
@@ -46,4 +47,5 @@ __all__ = [
     "registered",
     "respawn",
     "summon",
+    "veteran",
 ]

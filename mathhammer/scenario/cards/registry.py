@@ -61,6 +61,9 @@ class Trigger(StrEnum):
     #: ``charge_again(act) -> unit | None``: the Charge succeeded in some games: the unit a second Charge declares
     #: there (without IMPACT), the first card's that names one
     CHARGE_AGAIN = "charge_again"
+    #: ``armour(t, trials) -> steps | None``: a chain of Batches is resolved at unit ``t``: the steps its Armour is
+    #: better, per game (length ``sim.T``; None: none from this card); the cards' add up
+    ARMOUR = "armour"
     #: ``charge_roll(act, rolls, trials, stream)``: the Charge Roll (8.7.7 step 2) is rolled: change ``rolls`` (per
     #: game) in place
     CHARGE_ROLL = "charge_roll"
@@ -141,6 +144,9 @@ class Card:
     def charge_again(self, act: Activation) -> int | None:
         return None
 
+    def armour(self, t: int, trials: np.ndarray) -> np.ndarray | None:
+        return None
+
     def charge_roll(self, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None: ...
     def charge_declared(self, act: Activation, trials: np.ndarray) -> np.ndarray:
         return np.zeros(self.sim.T, dtype=np.int64)
@@ -217,6 +223,7 @@ class CardSet:
         self.damage_reduction: list[Callable[[int], tuple[np.ndarray, int, bool] | None]] = hooks["damage_reduction"]
         self.impact: list[Callable[[int, int, tuple[int, int]], tuple[int, int]]] = hooks["impact"]
         self.charge_again: list[Callable[[Activation], int | None]] = hooks["charge_again"]
+        self.armour: list[Callable[[int, np.ndarray], np.ndarray | None]] = hooks["armour"]
         self.charge_roll: list[Callable[[Activation, np.ndarray, np.ndarray, int], None]] = hooks["charge_roll"]
         self.charge_declared: list[Callable[[Activation, np.ndarray], np.ndarray]] = hooks["charge_declared"]
         self.after_action: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_action"]
