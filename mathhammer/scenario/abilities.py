@@ -233,7 +233,6 @@ def react_begin(sim: SimView, act: Activation, trials: np.ndarray) -> list[tuple
         r = sim.uids.index(rx.unit)
         saved.append((r, sim.used[r, trials].copy()))
         sim.used[r, trials] |= use_bits(sim, r, [found.ability.name])
-    attacker_debuffs(sim, act, trials, saved)
     return saved
 
 
@@ -559,37 +558,12 @@ def restored(sim: SimView, act: Activation, trials: np.ndarray, debuffed: np.nda
 
 def inflicted(sim: SimView, found: Found, effects: list[Effect], source: str) -> str:
     """The name of an ability standing, on another unit, for ``effects`` of a Reaction of ``source`` (an enemy's
-    DEBUFF on its weapons; a Friendly Unit's Evade eligibility), kept in ``sim.inflicted`` for
+    DEBUFF on its weapons, ``cards/debuffs.py``; a Friendly Unit's Evade eligibility), kept in ``sim.inflicted`` for
     :func:`loadout_for`."""
     name = f"{found.ability.name} (from {source})"
     if name not in sim.inflicted:
         sim.inflicted[name] = Ability(name=name, phase="any", type="passive", text=found.ability.text, effects=effects)
     return name
-
-
-def attacker_debuffs(sim: SimView, act: Activation, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
-    """The opponent's Reactions to the acting unit's Ranged Attack declaration (``enemy_weapon_keyword``), switched
-    on for this activation in the games where the trigger holds: the acting unit Within ``within`` of a live model
-    of the reacting unit (bases edge to edge), both on the table. Part 11 DEBUFF lasts "until the End of the Round";
-    a unit makes one Ranged Attack a Round, so the activation is all it changes. Games without the trigger are
-    counted in the skip report."""
-    if act.action != "shoot":
-        return
-    u = sim.uids.index(act.unit)
-    for rx, found, eff in reactions(sim.scn, act, False, attacker_debuff):
-        assert eff.within is not None
-        weapons = [Effect(kind="weapon_keyword", keyword=eff.keyword, weapons=list(eff.weapons))]
-        bit = use_bits(sim, u, [inflicted(sim, found, weapons, rx.unit)])
-        saved.append((u, sim.used[u, trials].copy()))
-        hit = near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
-        kept = trials[hit[trials] & ~restored(sim, act, trials, hit)[trials]]
-        sim.used[u, kept] |= bit
-        sim.skip(
-            act,
-            trials.size - int(hit[trials].sum()),
-            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {act.unit} not Within {eff.within:g}\" of "
-            "it, or one of them not on the table (10.4)",
-        )
 
 
 def _for_friend(

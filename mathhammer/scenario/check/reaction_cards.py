@@ -9,14 +9,11 @@ from ...starcraft.schema import Ability, Effect
 from ..abilities import (
     Found,
     Purse,
-    attacker_debuff,
     charge_roll,
     charger_debuff,
     find,
-    gives_debuff,
     has_impact,
     protected,
-    remover,
     target_effects,
     used_effect,
 )
@@ -67,45 +64,6 @@ class ChargerDebuffReaction(ReactionCheck):
                 f'{at}: no Charge target is Within {e.within:g}" of {rx.unit!r} at this point of the plan '
                 f'({a.name!r} answers a Charge against a Friendly Unit Within {e.within:g}", 10.4)',
             )
-
-
-# ----------------------------------------------------------------------------------------------------------------------
-# An Enemy Unit's Ranged Attack declaration (Debilitating Saliva, Optical Flare's kin).
-class AttackerDebuffReaction(ReactionCheck):
-    order = 30
-    match = staticmethod(attacker_debuff)
-
-    @staticmethod
-    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        a = found.ability
-        if own or act.action != "shoot":
-            _trigger(chk.say, act, at, a, "an Enemy Unit's Ranged Attack declaration", "the opponent's `shoot`")
-        elif e.within is not None and not _within_now(chk.scn, chk.world, chk.pos, rx.unit, act.unit, e.within):
-            _too_far(chk.say, act, at, a, act.unit, rx.unit, e.within, "an Enemy Unit")
-
-
-# ----------------------------------------------------------------------------------------------------------------------
-# A DEBUFF on a Friendly Unit removed.
-class DebuffRemoverReaction(ReactionCheck):
-    order = 40
-    match = staticmethod(remover)
-
-    @staticmethod
-    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        scn, a = chk.scn, found.ability
-        theirs = [find(scn, o.unit, o.use) for o in act.react if o.player != rx.player]
-        if not own or not any(f is not None and gives_debuff(f.ability) for f in theirs):
-            _trigger(
-                chk.say,
-                act,
-                at,
-                a,
-                "a DEBUFF on a Friendly Unit",
-                "that unit's activation, with the opponent's Reaction that gives the DEBUFF "
-                "(Concusive Shells on a charge, Debilitating Saliva on a shot)",
-            )
-        elif e.within is not None and not _within_now(scn, chk.world, chk.pos, rx.unit, act.unit, e.within):
-            _too_far(chk.say, act, at, a, act.unit, rx.unit, e.within, "a Friendly Unit")
 
 
 # ----------------------------------------------------------------------------------------------------------------------
@@ -247,8 +205,6 @@ REACTION_FAMILIES: tuple[type[ReactionCheck], ...] = tuple(
         (
             ChargeRollReaction,
             ChargerDebuffReaction,
-            AttackerDebuffReaction,
-            DebuffRemoverReaction,
             EntryHitsReaction,
             HealAfterPlaceReaction,
             TargetReaction,
