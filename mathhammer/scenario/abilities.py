@@ -207,40 +207,15 @@ def change_burrow(sim: SimView, u: int, act: Activation, fresh: np.ndarray) -> N
             set_burrowed(sim, u, free[now], False)
 
 
-def react_begin(sim: SimView, act: Activation, trials: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """Switch on, for the activation ``act``, the target effects of the Reactions answering it, and the cards'
-    effects of those Reactions (the ``react_begin`` hooks: Total Damage reductions, ``cards/damage_reduction.py``).
-
-    Returns what :func:`react_end` needs to switch them off again (each unit's ``used`` bits before).
-    """
+def react_begin(sim: SimView, act: Activation, trials: np.ndarray) -> None:
+    """10.4: the Reactions answering the activation ``act`` take effect for it (the cards' ``react_begin`` hooks:
+    target effects, Total Damage reductions, DEBUFFs on the acting unit) until :func:`react_end`."""
     for hook in sim.cards.react_begin:
         hook(act, trials)
-    saved: list[tuple[int, np.ndarray]] = []
-    for rx in act.react:
-        if rx.player == act.player:
-            continue  # the Active Player's own units are not attacked in their activation
-        found = find(sim.scn, rx.unit, rx.use)
-        if found is None:
-            continue
-        if reduction(found.ability) is not None:
-            continue  # a card's (react_begin hooks)
-        effects = target_effects(found.ability)
-        if not effects:
-            continue
-        if any(e.within is not None for e in effects) and not found.card:
-            _for_friend(sim, act, rx, found, effects, trials, saved)
-            continue
-        r = sim.uids.index(rx.unit)
-        saved.append((r, sim.used[r, trials].copy()))
-        sim.used[r, trials] |= use_bits(sim, r, [found.ability.name])
-    return saved
 
 
-def react_end(sim: SimView, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
-    """The activation is over: the Reactions' target effects and the cards' effects of them end (what the units
-    used before stays)."""
-    for r, old in reversed(saved):
-        sim.used[r, trials] = old
+def react_end(sim: SimView, trials: np.ndarray) -> None:
+    """The activation is over: the Reactions' effects end (the cards' ``react_end`` hooks)."""
     for hook in sim.cards.react_end:
         hook(trials)
 
@@ -566,38 +541,6 @@ def inflicted(sim: SimView, found: Found, effects: list[Effect], source: str) ->
     return name
 
 
-def _for_friend(
-    sim: SimView,
-    act: Activation,
-    rx: Reaction,
-    found: Found,
-    effects: list[Effect],
-    trials: np.ndarray,
-    saved: list[tuple[int, np.ndarray]],
-) -> None:
-    """A unit's Reaction whose target effects are for a Friendly Unit Within ``within`` of it (Hallucination: "When
-    an Enemy Unit declares a Ranged Attack against a Friendly Unit Within 4\", the targeted Friendly Unit is
-    eligible to make an Evade Roll"): switched on for that unit (:func:`protected`: ``for``, or the one planned
-    target of the reacting player; the reacting unit itself included) in the games where it is Within that
-    distance (both on the table); the others are counted in the skip report."""
-    name = protected(sim.scn, act, rx, found)
-    if name is None:
-        return
-    q, r = sim.uids.index(name), sim.uids.index(rx.unit)
-    within = min(float(e.within) for e in effects if e.within is not None)
-    plain = [e.model_copy(update={"within": None}) for e in effects]
-    bit = use_bits(sim, q, [inflicted(sim, found, plain, rx.unit)])
-    saved.append((q, sim.used[q, trials].copy()))
-    hit = near_games(sim, trials, r, q, within)
-    sim.used[q, trials[hit[trials]]] |= bit
-    sim.skip(
-        act,
-        trials.size - int(hit[trials].sum()),
-        f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {name} not Within {within:g}\" of it, or one of "
-        "them not on the table (10.4)",
-    )
-
-
 def reduction(a: Ability) -> Effect | None:
     """The ``reduce_damage`` effect of ``a`` (Life Support, Transfusion, Dae'Uhl), or None."""
     return next((e for e in a.effects if e.kind == "reduce_damage"), None)
@@ -882,11 +825,12 @@ def entered_elsewhere(sim: SimView, u: int, act: Activation, games: np.ndarray) 
 def reacting(sim: SimView, ordinal: int, trials: np.ndarray) -> Iterator[None]:
     """The Reactions of plan entry ``ordinal`` (none for an unplanned one) act while the block runs."""
     act = sim.scn.plan[ordinal] if 0 <= ordinal < len(sim.scn.plan) else None
-    saved = react_begin(sim, act, trials) if act is not None else []
+    if act is not None:
+        react_begin(sim, act, trials)
     try:
         yield
     finally:
-        react_end(sim, trials, saved)
+        react_end(sim, trials)
 
 
 def second_charge(scn: Scenario, act: Activation) -> str | None:

@@ -21,6 +21,7 @@ from . import (
     regeneration,
     respawn,
     summon,
+    target_effects,
     veteran,
 )
 from .registry import Card, CardSet, Trigger, card_for, reaction_checks, register, registered
@@ -49,5 +50,6 @@ __all__ = [
     "registered",
     "respawn",
     "summon",
+    "target_effects",
     "veteran",
 ]

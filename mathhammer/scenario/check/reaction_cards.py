@@ -12,14 +12,10 @@ from ..abilities import (
     charge_roll,
     charger_debuff,
     find,
-    has_impact,
-    protected,
-    target_effects,
     used_effect,
 )
 from ..cards import reaction_checks
 from ..checkview import CheckView, ReactionCheck
-from ..checkview import too_far as _too_far
 from ..checkview import trigger as _trigger
 from ..spec import Activation, Reaction
 from .common import _within_now
@@ -105,39 +101,6 @@ class HealAfterPlaceReaction(ReactionCheck):
 
 
 # ----------------------------------------------------------------------------------------------------------------------
-# A unit's Reaction for a Friendly Unit Within X of it (Hallucination: "the targeted Friendly Unit").
-class TargetReaction(ReactionCheck):
-    order = 90
-
-    @staticmethod
-    def match(a: Ability) -> Effect | None:
-        return next(iter(target_effects(a)), None)
-
-    @staticmethod
-    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        scn, say, a = chk.scn, chk.say, found.ability
-        reach = min((x.within for x in target_effects(a) if x.within is not None), default=None)
-        unit = rx.unit if reach is None or found.card else protected(scn, act, rx, found)
-        if own:
-            say(
-                act,
-                f"{at}: {a.name!r} answers an attack on {unit or rx.unit!r}; an activation of its own player "
-                "never attacks it (10.4: declared at the moment of its trigger)",
-            )
-        elif act.action not in ("shoot", "charge", "fight"):
-            say(act, f"{at}: {a.name!r} answers an attack; a {act.action} makes none (10.4)")
-        elif unit is None:
-            mine = [t for t in act.targets if scn.units[t].player == rx.player]
-            say(act, f"{at}: name the Friendly Unit {a.name!r} is for: for = one of {', '.join(mine) or 'the targets'}")
-        elif act.targets and unit not in act.targets:
-            say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
-        elif reach is not None and not _within_now(scn, chk.world, chk.pos, rx.unit, unit, reach):
-            _too_far(say, act, at, a, unit, rx.unit, reach, "a Friendly Unit")
-        elif act.action == "charge" and not has_impact(scn.units[act.unit]):
-            chk.warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
-
-
-# ----------------------------------------------------------------------------------------------------------------------
 # Advanced Training: "when a Friendly Support Unit activates a Special Ability that costs CP, resolve that ability with
 # its CP cost reduced by 1 ... Do not Exhaust this card".
 class CostReductionReaction(ReactionCheck):
@@ -207,7 +170,6 @@ REACTION_FAMILIES: tuple[type[ReactionCheck], ...] = tuple(
             ChargerDebuffReaction,
             EntryHitsReaction,
             HealAfterPlaceReaction,
-            TargetReaction,
             CostReductionReaction,
             *reaction_checks(),
         ),
