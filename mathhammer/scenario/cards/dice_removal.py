@@ -7,7 +7,7 @@ trigger) and applied by the Ranged Attack to each Batch's Attack Pool (:class:`~
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -69,10 +69,14 @@ class PointDefenseLaser(Card):
         target itself, spent where such a Batch resolves (:func:`laser_used`)."""
         sim = self.sim
         return [
-            PoolCut(t, dice, instant=False, redirected=False, spent=lambda games, s=state: laser_used(sim, games, s))
+            PoolCut(t, state[0], instant=False, redirected=False, spent=_spender(sim, state))
             for t, state in point_defense(sim, targets, trials).items()
-            for dice in (state[0],)
         ]
+
+
+def _spender(sim: SimView, laser: tuple[np.ndarray, np.ndarray]) -> Callable[[np.ndarray], None]:
+    """:func:`laser_used` of ``laser`` as a :attr:`PoolCut.spent`."""
+    return lambda games: laser_used(sim, games, laser)
 
 
 def point_defense(sim: SimView, targets: Sequence[int], trials: np.ndarray) -> dict[int, tuple[np.ndarray, np.ndarray]]:
