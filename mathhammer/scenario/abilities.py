@@ -41,7 +41,7 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
 * Ranged Attack declaration (``enemy_weapon_keyword``): Debilitating Saliva, "Use when an Enemy Unit
   Within 8" of this Unit declares a Ranged Attack. Apply DEBUFF Hit (1) to each of that Unit's Ranged
   Weapons". Planned on the opponent's ``shoot``; in each game where the shooter is Within 8" of the
-  reacting unit, the shooter's weapons gain the keyword for that activation (:func:`attacker_debuffs`).
+  reacting unit, the shooter's weapons gain the keyword for that activation (``cards/debuffs.py``).
 * DEBUFF removal (``remove_debuffs``): Restoration, "Use when a Friendly Unit Within 4" receives a
   DEBUFF. Remove all DEBUFFS from it". Planned by the acting unit's player on its activation where
   the opponent's Reaction gives it a DEBUFF (Concusive Shells, Debilitating Saliva); in each game where

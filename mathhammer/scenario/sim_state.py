@@ -245,7 +245,7 @@ class SimState:
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
         self.granted: list[abilities.Grant] = []
         self.givers: dict[str, list[int]] = {}  # per effect kind: the units with an ability of it (abilities._givers)
-        # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
+        # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (cards/debuffs.py)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
         #: Warp Conduit, Omega Network: per unit whose base is an Entry Edge, the Supply (or units) Deployed by it
