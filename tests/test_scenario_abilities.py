@@ -311,11 +311,11 @@ def test_reaction_effect_reaches_the_target(armies: dict[str, str]) -> None:
     trials = np.arange(4)
     sim.pos[m, trials] = 0
     sim.sync_board()
-    saved = abilities.react_begin(sim, act, trials)
+    abilities.react_begin(sim, act, trials)
     mask = int(sim.used[m, 0])
     kws = [str(k) for k in as_target(sim.loadout(m, mask), "assault").keywords]
     assert any("TOUGH" in k for k in kws), kws
-    abilities.react_end(sim, trials, saved)
+    abilities.react_end(sim, trials)
     assert int(sim.used[m, 0]) == 0
     assert not any("TOUGH" in str(k) for k in as_target(sim.loadout(m, 0), "assault").keywords)
 

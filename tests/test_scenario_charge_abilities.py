@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from mathhammer.scenario import abilities, check_scenario
+from mathhammer.scenario.cards.impact import impact_with
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 from mathhammer.starcraft.roster import load_roster
@@ -185,10 +186,10 @@ def test_impact_target_number_is_never_below_2(zerg: dict[str, str]) -> None:
     sim = Simulation(scn, 4, seed=1)
     u = sim.uids.index(RAPTOR)
     bits = abilities.use_bits(sim, u, ["Adrenal Overload", "Extended Claws"])
-    assert abilities.impact_with(sim, u, bits, (2, 5)) == (2, 3)
-    assert abilities.impact_with(sim, u, bits, (2, 3)) == (2, 2)
-    assert abilities.impact_with(sim, u, bits, (2, 2)) == (2, 2)
-    assert abilities.impact_with(sim, u, 0, (2, 5)) == (2, 5)
+    assert impact_with(sim, u, bits, (2, 5)) == (2, 3)
+    assert impact_with(sim, u, bits, (2, 3)) == (2, 2)
+    assert impact_with(sim, u, bits, (2, 2)) == (2, 2)
+    assert impact_with(sim, u, 0, (2, 5)) == (2, 5)
 
 
 def test_my_life_for_aiur_and_zealot_charge(protoss: dict[str, str], seen: list[tuple[Any, Any]]) -> None:

@@ -31,7 +31,7 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   Boosters: add 1; Pneumatized Carapace: roll an additional D6 and use the higher). The reacting unit
   is the unit that Charges in its own activation. Active abilities used on the Charge act on the same
   roll (Metabolic Boost, Zealot Charge, Leap: ``cards/charge.py``), and ``impact_hit`` /
-  ``impact_dice`` ones on its IMPACT (:func:`impact_with`).
+  ``impact_dice`` ones on its IMPACT (``cards/impact.py``).
 * Charge declaration (``charger_debuff_speed``): Concusive Shells, "When an Enemy declares a Charge
   against a Friendly Unit Within 8", that Enemy gains DEBUFF Speed (2)". Planned on the opponent's
   ``charge``; in each game the trigger is read when the Charge is declared (``cards/charge.py``),
@@ -41,7 +41,7 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
 * Ranged Attack declaration (``enemy_weapon_keyword``): Debilitating Saliva, "Use when an Enemy Unit
   Within 8" of this Unit declares a Ranged Attack. Apply DEBUFF Hit (1) to each of that Unit's Ranged
   Weapons". Planned on the opponent's ``shoot``; in each game where the shooter is Within 8" of the
-  reacting unit, the shooter's weapons gain the keyword for that activation (:func:`attacker_debuffs`).
+  reacting unit, the shooter's weapons gain the keyword for that activation (``cards/debuffs.py``).
 * DEBUFF removal (``remove_debuffs``): Restoration, "Use when a Friendly Unit Within 4" receives a
   DEBUFF. Remove all DEBUFFS from it". Planned by the acting unit's player on its activation where
   the opponent's Reaction gives it a DEBUFF (Concusive Shells, Debilitating Saliva); in each game where
@@ -50,15 +50,15 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   unit itself, while it is not Activated in the Phase; where used it counts as Activated). Planned on the
   opponent's attack (``shoot``, ``charge`` with IMPACT, ``fight``) for the Friendly Unit it protects
   (:func:`protected`); in each game the reduction is read at the start of the activation
-  (:func:`reduction_for`) and the engines use it once, at the first Batch that deals Damage
+  (``cards/damage_reduction.py``) and the engines use it once, at the first Batch that deals Damage
   (``Target.damage_reduction``; 8.7.4 step 5 "Apply any Special Skills that reduce the Total Damage").
-* The Ranged Attack redirected (``redirect``; Hierarch's Stand: :func:`redirects`), a Move after it
+* The Ranged Attack redirected (``redirect``; Hierarch's Stand: ``cards/redirect.py``), a Move after it
   (``lunge``; Lunge: ``cards/lunge.py``), HEAL after a PLACE (``heal_after_place``; Veil of Shadows), HITS at a
   unit entering by another table edge (a Reaction's ``hits``; Photon Overcharge: :func:`entered_elsewhere`).
 * A lower cost (``cost_reduction``; Advanced Training): read by ``scenario check`` only.
 * A second Charge (``second_charge``; Lightning Dash: :func:`second_charge`), planned by the charging unit on its own
   ``charge`` with the second target in ``select``: in the games where the first Charge succeeded, a new Charge from
-  where it ended, Engaged or not, without IMPACT (:meth:`Simulation.charge`).
+  where it ended, Engaged or not, without IMPACT (``cards/impact.py``, :meth:`Simulation.charge`).
 
 Units on and off the table: returned to Reserves (``to_reserves``: :meth:`Simulation._recall`, :mod:`.cards.recall`),
 Deployed by PLACE (:func:`deploy_placed`) or through another unit's base (:func:`deploy_via`), set At the End of the
@@ -207,44 +207,17 @@ def change_burrow(sim: SimView, u: int, act: Activation, fresh: np.ndarray) -> N
             set_burrowed(sim, u, free[now], False)
 
 
-def react_begin(sim: SimView, act: Activation, trials: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """Switch on, for the activation ``act``, the target effects of the Reactions answering it, and their
-    Total Damage reductions (:func:`reduction_for`, kept in ``sim.reducing`` per protected unit).
-
-    Returns what :func:`react_end` needs to switch them off again (each unit's ``used`` bits before).
-    """
-    saved: list[tuple[int, np.ndarray]] = []
-    for rx in act.react:
-        if rx.player == act.player:
-            continue  # the Active Player's own units are not attacked in their activation
-        found = find(sim.scn, rx.unit, rx.use)
-        if found is None:
-            continue
-        if reduction(found.ability) is not None:
-            p = protected(sim.scn, act, rx, found)
-            if p is not None:
-                q = sim.uids.index(p)
-                sim.reducing[q] = reduction_for(sim, act, rx, found, q, trials)
-            continue
-        effects = target_effects(found.ability)
-        if not effects:
-            continue
-        if any(e.within is not None for e in effects) and not found.card:
-            _for_friend(sim, act, rx, found, effects, trials, saved)
-            continue
-        r = sim.uids.index(rx.unit)
-        saved.append((r, sim.used[r, trials].copy()))
-        sim.used[r, trials] |= use_bits(sim, r, [found.ability.name])
-    attacker_debuffs(sim, act, trials, saved)
-    return saved
+def react_begin(sim: SimView, act: Activation, trials: np.ndarray) -> None:
+    """10.4: the Reactions answering the activation ``act`` take effect for it (the cards' ``react_begin`` hooks:
+    target effects, Total Damage reductions, DEBUFFs on the acting unit) until :func:`react_end`."""
+    for hook in sim.cards.react_begin:
+        hook(act, trials)
 
 
-def react_end(sim: SimView, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
-    """The activation is over: the Reactions' target effects and Total Damage reductions end (what the units
-    used before stays)."""
-    for r, old in reversed(saved):
-        sim.used[r, trials] = old
-    sim.reducing.clear()
+def react_end(sim: SimView, trials: np.ndarray) -> None:
+    """The activation is over: the Reactions' effects end (the cards' ``react_end`` hooks)."""
+    for hook in sim.cards.react_end:
+        hook(trials)
 
 
 def attacker_debuff(a: Ability) -> Effect | None:
@@ -523,70 +496,9 @@ def _heal(sim: SimView, u: int, q: int, games: np.ndarray, e: Effect) -> None:
             sim.mark[q, ts] = np.maximum(0, sim.mark[q, ts] - e.value * (n + bonus))
 
 
-def pool_cuts(sim: SimView, t: int, trials: np.ndarray) -> np.ndarray | None:
-    """Per game (length ``sim.T``, set in ``trials``): the dice taken out of each Batch's Attack Pool of a Ranged
-    Attack at unit ``t`` (``attack_pool``: Guardian Shield, "All Ranged Attacks targeting a Friendly Unit Within
-    4\" (Line of Sight is not required) are made with 1 fewer die in the Attack Pool"), from the abilities its
-    side's units used this Round, in the games where that unit is Within ``within`` of ``t`` (itself included).
-    Copies of one named ability do not add up (10.1), so the largest applies. None where no unit of the side has
-    such an ability.
-
-    This project's reading: each Batch builds its own Attack Pool (8.7.4 step 1), so each loses the die.
-    """
-
-    side = sim.units[t].player
-    out: np.ndarray | None = None
-    for r in (r for r in _givers(sim, "attack_pool") if sim.units[r].player == side):
-        here = trials[sim.pos[r, trials] >= 0]
-        for mask, ts in _split_by(here, sim.used[r, here]):
-            for e in sim.effects(r, mask, "attack_pool"):
-                if e.against not in ("ranged", "all") or e.within is None:
-                    continue
-                hit = near_games(sim, ts, r, t, float(e.within))
-                if out is None:
-                    out = np.zeros(sim.T, dtype=np.int64)
-                out[hit] = np.maximum(out[hit], e.value)
-    return out
-
-
 def instant(w: Weapon) -> bool:
     """Has the weapon INSTANT (part 11)?"""
     return any(k.name == "INSTANT" for k in w.keywords)
-
-
-def point_defense(sim: SimView, targets: Sequence[int], trials: np.ndarray) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Point Defense Laser (Point Defense Drone): "When another Friendly Unit Within 4\" is targeted by a Ranged Attack
-    without the INSTANT keyword, remove up to 2 dice from the Attack Pool. Then remove this Unit from the
-    battlefield." Per planned target with such a unit of its side on the table in some game of ``trials``: (per game,
-    the dice taken out of the first Batch without INSTANT that resolves at it; per game, the drone that does it, the
-    first in unit order Within ``within`` of the target). Read at the declaration of the attack (:func:`laser_used`
-    spends it)."""
-    out: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    for t in targets:
-        side = sim.units[t].player
-        for r in (r for r in _givers(sim, "point_defense") if r != t and sim.units[r].player == side):
-            e = next(x for x in sim.effects(r, 0, "point_defense"))
-            here = trials[sim.pos[r, trials] >= 0]
-            near = near_games(sim, here, r, t, float(e.within or 0))
-            if not near[here].any():
-                continue
-            dice, drone = out.setdefault(t, (np.zeros(sim.T, dtype=np.int64), np.full(sim.T, -1, dtype=np.int64)))
-            new = here[near[here] & (drone[here] < 0)]
-            dice[new] = e.value
-            drone[new] = r
-    return out
-
-
-def laser_used(sim: SimView, games: np.ndarray, laser: tuple[np.ndarray, np.ndarray]) -> None:
-    """A Batch without INSTANT resolved at the protected unit in ``games``: the Point Defense Laser was spent on it
-    (no dice for the later Batches), and the drone is removed from the battlefield (not Destroyed: 8.5.5, as a unit
-    returned to Reserves; a Summoned Unit is not in Reserves)."""
-    dice, drone = laser
-    spent = games[dice[games] > 0]
-    dice[spent] = 0
-    for r in np.unique(drone[spent]).tolist():
-        if r >= 0:
-            sim.to_reserves(r, spent[drone[spent] == r])
 
 
 def disengage_supply(sim: SimView, u: int) -> int:
@@ -621,69 +533,12 @@ def restored(sim: SimView, act: Activation, trials: np.ndarray, debuffed: np.nda
 
 def inflicted(sim: SimView, found: Found, effects: list[Effect], source: str) -> str:
     """The name of an ability standing, on another unit, for ``effects`` of a Reaction of ``source`` (an enemy's
-    DEBUFF on its weapons; a Friendly Unit's Evade eligibility), kept in ``sim.inflicted`` for
+    DEBUFF on its weapons, ``cards/debuffs.py``; a Friendly Unit's Evade eligibility), kept in ``sim.inflicted`` for
     :func:`loadout_for`."""
     name = f"{found.ability.name} (from {source})"
     if name not in sim.inflicted:
         sim.inflicted[name] = Ability(name=name, phase="any", type="passive", text=found.ability.text, effects=effects)
     return name
-
-
-def attacker_debuffs(sim: SimView, act: Activation, trials: np.ndarray, saved: list[tuple[int, np.ndarray]]) -> None:
-    """The opponent's Reactions to the acting unit's Ranged Attack declaration (``enemy_weapon_keyword``), switched
-    on for this activation in the games where the trigger holds: the acting unit Within ``within`` of a live model
-    of the reacting unit (bases edge to edge), both on the table. Part 11 DEBUFF lasts "until the End of the Round";
-    a unit makes one Ranged Attack a Round, so the activation is all it changes. Games without the trigger are
-    counted in the skip report."""
-    if act.action != "shoot":
-        return
-    u = sim.uids.index(act.unit)
-    for rx, found, eff in reactions(sim.scn, act, False, attacker_debuff):
-        assert eff.within is not None
-        weapons = [Effect(kind="weapon_keyword", keyword=eff.keyword, weapons=list(eff.weapons))]
-        bit = use_bits(sim, u, [inflicted(sim, found, weapons, rx.unit)])
-        saved.append((u, sim.used[u, trials].copy()))
-        hit = near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
-        kept = trials[hit[trials] & ~restored(sim, act, trials, hit)[trials]]
-        sim.used[u, kept] |= bit
-        sim.skip(
-            act,
-            trials.size - int(hit[trials].sum()),
-            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {act.unit} not Within {eff.within:g}\" of "
-            "it, or one of them not on the table (10.4)",
-        )
-
-
-def _for_friend(
-    sim: SimView,
-    act: Activation,
-    rx: Reaction,
-    found: Found,
-    effects: list[Effect],
-    trials: np.ndarray,
-    saved: list[tuple[int, np.ndarray]],
-) -> None:
-    """A unit's Reaction whose target effects are for a Friendly Unit Within ``within`` of it (Hallucination: "When
-    an Enemy Unit declares a Ranged Attack against a Friendly Unit Within 4\", the targeted Friendly Unit is
-    eligible to make an Evade Roll"): switched on for that unit (:func:`protected`: ``for``, or the one planned
-    target of the reacting player; the reacting unit itself included) in the games where it is Within that
-    distance (both on the table); the others are counted in the skip report."""
-    name = protected(sim.scn, act, rx, found)
-    if name is None:
-        return
-    q, r = sim.uids.index(name), sim.uids.index(rx.unit)
-    within = min(float(e.within) for e in effects if e.within is not None)
-    plain = [e.model_copy(update={"within": None}) for e in effects]
-    bit = use_bits(sim, q, [inflicted(sim, found, plain, rx.unit)])
-    saved.append((q, sim.used[q, trials].copy()))
-    hit = near_games(sim, trials, r, q, within)
-    sim.used[q, trials[hit[trials]]] |= bit
-    sim.skip(
-        act,
-        trials.size - int(hit[trials].sum()),
-        f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {name} not Within {within:g}\" of it, or one of "
-        "them not on the table (10.4)",
-    )
 
 
 def reduction(a: Ability) -> Effect | None:
@@ -719,28 +574,6 @@ def guarding(sim: SimView, act: Activation, kind: str) -> Iterator[tuple[Reactio
         p = protected(sim.scn, act, rx, found)
         if p is not None and p != rx.unit:
             yield rx, found, e, p
-
-
-def redirects(sim: SimView, act: Activation, trials: np.ndarray) -> dict[int, tuple[int, np.ndarray]]:
-    """The opponent's Reactions to ``act``'s Ranged Attack that take it on themselves (``redirect``; Hierarch's
-    Stand: "When another Friendly Unit Within 8\" is declared as the target of a Ranged Attack and this Unit is a
-    valid target, redirect the attack to this Unit"): protected unit -> (the reacting unit, per game (length
-    ``sim.T``): both on the table and Within ``within``). The protected unit is the plan's ``for``, else the
-    activation's one planned target of the reacting player. "A valid target" is read per Batch, at the attack."""
-    out: dict[int, tuple[int, np.ndarray]] = {}
-    if act.action != "shoot":
-        return out
-    for rx, found, e, p in guarding(sim, act, "redirect"):
-        g, q = sim.uids.index(rx.unit), sim.uids.index(p)
-        games = near_games(sim, trials, g, q, float(e.within or 0))
-        sim.skip(
-            act,
-            trials.size - int(games[trials].sum()),
-            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {p} not Within {e.within:g}\" of it, or one "
-            "of them not on the table (10.4)",
-        )
-        out[q] = (g, games)
-    return out
 
 
 def far_from_enemies(
@@ -988,60 +821,16 @@ def entered_elsewhere(sim: SimView, u: int, act: Activation, games: np.ndarray) 
                 sim.resolve([batch], u, "assault", games, stream, None, False)
 
 
-def reduction_for(
-    sim: SimView, act: Activation, rx: Reaction, found: Found, q: int, trials: np.ndarray
-) -> tuple[np.ndarray, int, bool]:
-    """Per game (an array of length ``sim.T``): the Total Damage reduction unit ``q`` has against the activation's
-    attack; and its minimum (8.7.4 step 5; used once, at the first Batch that deals Damage: the engines).
-
-    The trigger is read per game, at the start of the activation (neither unit moves in an enemy activation):
-    the reacting unit and unit ``q`` on the table, ``q`` Within ``within`` of the reacting unit where the text
-    says so ("suffers Damage Within 4\""); with ``per_model`` (Life Support) the reduction is ``value`` for each
-    live model of the reacting unit Within ``within`` of ``q`` (none: not triggered), and ``per_model_bonus``
-    models more (Stabilizer Medpacks). With ``costs_activation`` (Zealous Round: "When this Unit is not
-    Activated ... count this Unit as Activated in this Phase"), only where the unit has not activated in this
-    Phase; the third value says so, and :meth:`Simulation.resolve` then counts the unit as Activated in the games
-    where the reduction was used (its activation later in the Phase does not happen). Games without the
-    trigger get 0 and are counted in the skip report.
-    """
-    eff = reduction(found.ability)
-    assert eff is not None
-    amount = np.zeros(sim.T, dtype=np.int64)
-    r = sim.uids.index(rx.unit)
-    # Stabilizer Medpacks: "treat it as having 1 additional model Within Range" (the unit's passive upgrades)
-    bonus = sum(e.value for a in unit_abilities(sim.units[r]) for e in a.effects if e.kind == "per_model_bonus")
-    missed = 0
-    cols: list[np.ndarray | int] = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
-    cols.append((sim.acted[q] | sim.flipped[q]).astype(np.int64) if eff.costs_activation else np.zeros(sim.T, np.int64))
-    for (pr, kr, pq, kq, done), ts in sim.groups(trials, cols):
-        value = 0
-        if pr >= 0 and kr > 0 and pq >= 0 and kq > 0 and not done:
-            if eff.per_model and eff.within is not None:
-                n = sim.world.models_within(pr, kr, pq, kq, float(eff.within))
-                value = eff.value * (n + bonus if n else 0)
-            elif eff.within is None or r == q or sim.world.within(pr, kr, pq, kq, float(eff.within)):
-                value = eff.value
-        amount[ts] = value
-        if value == 0:
-            missed += ts.size
-    why = f"{rx.unit} or {sim.uids[q]} not on the table"
-    if eff.within is not None:
-        why += f', or no model Within {eff.within:g}" of the other'
-    if eff.costs_activation:
-        why += ", or it is Activated in this Phase already"
-    sim.skip(act, missed, f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {why} (10.4)")
-    return amount, eff.minimum, eff.costs_activation
-
-
 @contextmanager
 def reacting(sim: SimView, ordinal: int, trials: np.ndarray) -> Iterator[None]:
     """The Reactions of plan entry ``ordinal`` (none for an unplanned one) act while the block runs."""
     act = sim.scn.plan[ordinal] if 0 <= ordinal < len(sim.scn.plan) else None
-    saved = react_begin(sim, act, trials) if act is not None else []
+    if act is not None:
+        react_begin(sim, act, trials)
     try:
         yield
     finally:
-        react_end(sim, trials, saved)
+        react_end(sim, trials)
 
 
 def second_charge(scn: Scenario, act: Activation) -> str | None:
@@ -1056,24 +845,6 @@ def second_charge(scn: Scenario, act: Activation) -> str | None:
         if found is not None and any(e.kind == "second_charge" for e in found.ability.effects):
             return next((u for n, u in act.select if n.strip().lower() == rx.use.strip().lower()), None)
     return None
-
-
-def impact_with(sim: SimView, u: int, mask: int, imp: tuple[int, int]) -> tuple[int, int]:
-    """IMPACT (X) Y+ (``imp``) as unit ``u`` resolves it with the abilities of ``mask`` (and its passive ones):
-    ``impact_dice`` adds dice per eligible model (My Life for Aiur: "each eligible model generates 1 additional
-    IMPACT die"), ``impact_hit`` is a +X Modifier to the Impact Hit Roll (Adrenal Overload, Extended Claws).
-
-    Modifiers from different named sources add up (FAQ: Malignant Creep, Evolution Chamber and Adrenal Overload
-    give +3 together), and a Target Number is never modified below 2+ (part 11 MODIFIER). An ``on_creep`` effect
-    (Malevolent Matriarch) is in ``mask``'s loadout only where the unit was ON CREEP as it declared the Charge.
-    """
-    dice, hit = imp
-    for e in sim.effects(u, mask, "impact_dice"):
-        dice += e.value
-    for e in sim.effects(u, mask, "impact_hit"):
-        if not e.on_creep:
-            hit -= e.value
-    return dice, max(2, hit)
 
 
 #: with the names of :mod:`.lookup` they re-export (scenario check and the tests import them from here)
@@ -1099,18 +870,15 @@ __all__ = [
     "find",
     "has_impact",
     "impact_of",
-    "impact_with",
     "loadout_for",
     "loadout_with",
     "needs_tag",
     "plan_tokens",
-    "pool_cuts",
     "protected",
     "react_begin",
     "react_end",
     "reacting",
     "reduction",
-    "reduction_for",
     "repeatable",
     "second_charge",
     "target_effects",

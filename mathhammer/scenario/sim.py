@@ -261,7 +261,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             if down.any():
                 self.skip(act, int(down.sum()), "the unit is BURROWED: it may only Move, Run, Disengage or Hold")
                 here = here[~down]
-        reacted = abilities.react_begin(self, act, here)  # 10.4: Reactions to this activation
+        abilities.react_begin(self, act, here)  # 10.4: Reactions to this activation
         if act.action in ("move", "run", "disengage"):
             self.move(u, act, here)
         elif act.action == "shoot":
@@ -278,7 +278,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         elif act.action == "shoot" and act.react:
             for hook in self.cards.after_attack:  # "after the attack is fully resolved" (Lunge)
                 hook(u, act, here)
-        abilities.react_end(self, here, reacted)
+        abilities.react_end(self, here)
 
     def _use(self, u: int, act: Activation, here: np.ndarray) -> None:
         """The activation's Active abilities (``use``): on until Cleanup; NON-LETHAL DAMAGE on the unit itself."""

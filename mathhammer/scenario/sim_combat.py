@@ -38,7 +38,7 @@ class Combat(SimState):
         for roll in self.cards.charge_roll:  # abilities used, Reactions to the roll (10.4)
             roll(act, rolls, trials, stream)
         done = self._charge_games(u, act, trials, targets, rolls, slow, abilities.impact_of(su), stream)
-        dash = abilities.second_charge(self.scn, act)
+        dash = next((v for again in self.cards.charge_again if (v := again(act)) is not None), None)
         if dash is not None and done.size:
             # Lightning Dash: "After this Unit resolves a successful Charge action, it may declare a second Charge
             # action against a different Enemy Unit, ignoring the restriction on Charging while Engaged. The
@@ -46,7 +46,7 @@ class Combat(SimState):
             # Speed of the declaration lasts the Round); the first target, now not declared, keeps the end out of
             # its Engagement Range (8.7.7 step 3); no IMPACT
             rolls[done] = self.d6(_stream(stream, 61), done)
-            self._charge_games(u, act, done, [self.uids.index(dash)], rolls, slow, None, stream, dash=True)
+            self._charge_games(u, act, done, [dash], rolls, slow, None, stream, dash=True)
 
     def _charge_games(
         self,
@@ -118,7 +118,10 @@ class Combat(SimState):
                 ok = ok[placed]
                 done.append(ok)
                 if imp is not None and ok.size:  # with its IMPACT abilities (My Life for Aiur, Adrenal Overload)
-                    self._impact(u, alive_targets[0], ok, abilities.impact_with(self, u, mask, imp), stream)
+                    resolved = imp
+                    for change in self.cards.impact:
+                        resolved = change(u, mask, resolved)
+                    self._impact(u, alive_targets[0], ok, resolved, stream)
         return np.sort(np.concatenate(done)) if done else trials[:0]
 
     def _engaged_on(self, pos: tuple[int, ...], alive: tuple[int, ...], u: int) -> bool:

@@ -14,6 +14,7 @@ from ..starcraft.model import Attack, Batch
 from . import abilities
 from .basics import stream as _stream
 from .sim_state import SimState, _apply_kernel, _draw_base
+from .simview import PoolCut
 from .spec import Activation
 
 
@@ -36,14 +37,16 @@ class Shooting(SimState):
             return
         k = int(self.alive[t, trials[0]])
         cols: list[np.ndarray | int] = [self.row_mark(t), self.row_shielded(t), self.row_used(t)]
-        reducing = self.reducing.get(t)
-        if reducing is not None:  # a Reaction reduces the Total Damage (Life Support, Transfusion, Dae'Uhl)
-            cols.append(reducing[0])
-        veteran = self._veterans.get(t)
-        if veteran is None:  # Veteran of Tarsonis (a passive upgrade): read once per unit
-            veteran = self._veterans[t] = self.effects(t, 0, "armour_near_marker")
+        reducing = None  # a Reaction reduces the Total Damage (Life Support, Transfusion, Dae'Uhl): the first card's
+        for hook in self.cards.damage_reduction:
+            if (reducing := hook(t)) is not None:
+                cols.append(reducing[0])
+                break
+        # the steps its Armour is better, per game (Veteran of Tarsonis)
+        steps = [b for hook in self.cards.armour if (b := hook(t, trials)) is not None]
+        veteran = bool(steps)
         if veteran:
-            cols.append(sum(e.value * self._near_marker(t, trials, float(e.within or 0)) for e in veteran))
+            cols.append(sum(steps))
         chain = tuple(batches)
         order, bounds, keys = self._split(trials, cols)
         tables: list[tuple[np.ndarray, np.ndarray]] = []
@@ -140,12 +143,12 @@ class Shooting(SimState):
         for t in targets:
             for bit, games in abilities.locked_by(self, u, t):
                 locks.setdefault(t, np.zeros(self.T, dtype=np.int64))[games] |= bit
-        # dice taken out of each Batch's Attack Pool at a target (Guardian Shield), per game
-        cuts = {t: c for t in targets if (c := abilities.pool_cuts(self, t, trials)) is not None}
-        # Point Defense Laser: dice taken out of the first Batch without INSTANT at a target, per game, and its drone
-        lasers = abilities.point_defense(self, targets, trials)
-        # Hierarch's Stand: an attack at the Friendly Unit it protects goes to the reacting unit, per game
-        guards = abilities.redirects(self, act, trials)
+        # dice taken out of each Batch's Attack Pool at a target (Guardian Shield, Point Defense Laser), per game
+        cuts = [c for hook in self.cards.attack_pool for c in hook(act, targets, trials)]
+        # an attack at a Friendly Unit goes to the reacting unit (Hierarch's Stand), per game
+        guards: dict[int, tuple[int, np.ndarray]] = {}
+        for redirect in self.cards.redirect:
+            guards.update(redirect(act, trials))
         # HIDDEN targets (part 11: not Visible beyond 4"; BURROWED has HIDDEN), per game, unless detected
         hiders = [t for t in dict.fromkeys([*targets, *(g for g, _ in guards.values())]) if abilities.hiding(self, t)]
         for hook in self.cards.before_targeting:  # DETECTED
@@ -157,21 +160,19 @@ class Shooting(SimState):
                 cols += [self.row_pos(t), self.row_alive(t)]
             for g, _ in guards.values():
                 cols += [self.row_pos(g), self.row_alive(g), self.row_used(g)]
-            cols += [*locks.values(), *cuts.values(), *(self.row_used(t) for t in hiders)]
-            cols += [lasers[t][0] for t in lasers]
+            cols += [*locks.values(), *(c.dice for c in cuts), *(self.row_used(t) for t in hiders)]
             for key, ts in self.groups(ts_all, cols):
                 pu, a, mask = key[0], key[1], key[2]
                 at = 3 + 2 * len(targets)
                 guard_state = {t: key[at + 3 * i : at + 3 * i + 3] for i, t in enumerate(guards)}
                 extra = key[at + 3 * len(guards) :]
                 lock = dict(zip(locks, extra[: len(locks)], strict=True))
-                cut = dict(zip(cuts, extra[len(locks) : len(locks) + len(cuts)], strict=True))
+                cut = [(c, n) for c, n in zip(cuts, extra[len(locks) : len(locks) + len(cuts)], strict=True) if n]
                 at_hide = len(locks) + len(cuts)
                 hide = {
                     t: abilities.hidden_tag(self, t, m)
                     for t, m in zip(hiders, extra[at_hide : at_hide + len(hiders)], strict=True)
                 }
-                laser = dict(zip(lasers, extra[at_hide + len(hiders) :], strict=True))
                 left = ts  # the trials whose Batch has no target yet (the first planned target it may shoot)
                 for ti, t in enumerate(targets):
                     pt, k = key[3 + 2 * ti], key[4 + 2 * ti]
@@ -181,13 +182,14 @@ class Shooting(SimState):
                         g, games = guards[t]
                         pg, kg, _ = guard_state[t]
                         moved = left[games[left]] if pg >= 0 and kg > 0 else left[:0]
+                        fewer = [(c, n) for c, n in cut if c.target == g and c.redirected]
                         hit = self._shoot_at(
-                            u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, cut, hide.get(g)
+                            u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, fewer, hide.get(g)
                         )
                         left = left[~np.isin(left, moved[hit])]
-                    zap = (laser[t], lasers[t]) if laser.get(t, 0) else None
+                    fewer = [(c, n) for c, n in cut if c.target == t]
                     shot = self._shoot_at(
-                        u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, cut, hide.get(t), zap
+                        u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, fewer, hide.get(t)
                     )
                     left = left[~shot]
                 self.skip(act, left.size, f"{wname}: no planned target it may shoot")
@@ -207,15 +209,14 @@ class Shooting(SimState):
         stream: int,
         side: str,
         lock: dict[int, int],
-        cut: dict[int, int],
+        cuts: list[tuple[PoolCut, int]],
         hidden: str | None = None,
-        laser: tuple[int, tuple[np.ndarray, np.ndarray]] | None = None,
     ) -> np.ndarray:
         """Weapon ``names[wi]`` of unit ``u`` (placement ``pu``, ``a`` models, abilities ``mask``) at unit ``t``
         (``pt``, ``k`` models) in the games ``left``, where the board facts let it (8.7.3); which games shot. The
-        first weapon used is ``names[0]`` (the plan's Batch order: a ``first_weapon`` effect goes to it). ``laser``:
-        the dice a Point Defense Laser takes out of the Attack Pool of a weapon without INSTANT, and its state
-        (:func:`abilities.point_defense`; spent where such a Batch resolves)."""
+        first weapon used is ``names[0]`` (the plan's Batch order: a ``first_weapon`` effect goes to it). ``cuts``: the
+        cards' dice out of the Attack Pool at ``t`` in these games, each with its count (spent where a Batch it
+        applies to resolves)."""
         shot = np.zeros(left.size, dtype=bool)
         if left.size == 0:
             return shot
@@ -242,12 +243,13 @@ class Shooting(SimState):
             distances = tuple(f.distances[: batches[0].models])
             if not distances:
                 continue
-            zapped = laser is not None and not abilities.instant(w)
-            fewer = cut.get(t, 0) + (laser[0] if laser is not None and zapped else 0)
+            applied = [(c, n) for c, n in cuts if c.instant or not abilities.instant(w)]
+            fewer = sum(n for _, n in applied)
             batch = Batch(w, models=len(distances), distances=distances, name=wname, fewer=fewer)
             self.resolve([batch], t, "assault", left[idx], _stream(stream, wi), f.removable, f.evade_eligible)
-            if laser is not None and zapped:
-                abilities.laser_used(self, left[idx], laser[1])
+            for c, _ in applied:
+                if c.spent is not None:
+                    c.spent(left[idx])
             shot[idx] = True
         return shot
 

@@ -13,7 +13,7 @@ from ..config import JIT
 from ..engine.rng import mix64
 from ..starcraft.loadout import Loadout
 from ..starcraft.model import Batch
-from ..starcraft.schema import Ability, Effect
+from ..starcraft.schema import Ability
 from . import abilities
 from .cards import CardSet
 from .fast import IdGrouper, group_rows, group_state, regroup
@@ -236,9 +236,6 @@ class SimState:
         #: per Round, the arrays :meth:`snapshot` writes into (views of the shared result, parallel.py), or None
         self.sink: list[dict[str, np.ndarray]] | None = None
         self.skipped: dict[str, int] = {}
-        # unit -> (Total Damage reduction per game, its minimum, its use counts the unit as Activated), while a
-        # Reaction of the activation gives one (abilities.reduction_for)
-        self.reducing: dict[int, tuple[np.ndarray, int, bool]] = {}
         # per unit and game, in the current Phase: activated; counted as Activated by a Reaction (Zealous Round)
         self.acted = np.zeros((self.U, self.T), dtype=bool)
         self.flipped = np.zeros((self.U, self.T), dtype=bool)
@@ -250,8 +247,7 @@ class SimState:
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
         self.granted: list[abilities.Grant] = []
         self.givers: dict[str, list[int]] = {}  # per effect kind: the units with an ability of it (abilities._givers)
-        self._veterans: dict[int, list[Effect]] = {}  # per unit: its armour_near_marker effects (resolve)
-        # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (abilities.attacker_debuffs)
+        # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (cards/debuffs.py)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
         #: Warp Conduit, Omega Network: per unit whose base is an Entry Edge, the Supply (or units) Deployed by it
@@ -605,18 +601,6 @@ class SimState:
         return _Test(lambda ps: world.near_box_many(ps, lo, hi, reach))
 
     # ------------------------------------------------------------ end of round
-    def _near_marker(self, t: int, trials: np.ndarray, inches: float) -> np.ndarray:
-        """Per game (length ``T``, set in ``trials``): unit ``t`` on the table Within ``inches`` of a Mission Marker
-        still on the battlefield (:meth:`World.near_marker`; a scored Supply Drop marker is removed)."""
-        out = np.zeros(self.T, dtype=np.int64)
-        for (pid, k), ts in self.groups(trials, [self.row_pos(t), self.row_alive(t)]):
-            if pid < 0 or k <= 0:
-                continue
-            for m, number in enumerate(self.marker_numbers):
-                if self.world.near_marker(pid, k, number, inches):
-                    out[ts] |= ~self.removed_marker[m, ts]
-        return out
-
     def current_supply(self, out: np.ndarray | None = None) -> np.ndarray:
         """Current Supply Value (units x trials): the Models/Supply bracket of the models left, 0 off the table
         (written into ``out`` where given)."""

@@ -8,6 +8,7 @@ Simulation satisfies it structurally. Arrays are (units x games) unless said.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import numpy as np
@@ -19,10 +20,26 @@ from .spec import Activation, Scenario, ScenarioUnit
 from .world import World
 
 
+@dataclass(frozen=True)
+class PoolCut:
+    """Dice a card takes out of the Attack Pool of the Batches of a Ranged Attack at unit ``target`` (8.7.4 step 1):
+    ``dice`` per game (length ``sim.T``; 0 where none). ``instant``: it applies to a weapon with INSTANT too;
+    ``redirected``: it applies too where the attack is redirected to ``target`` (Hierarch's Stand); ``spent``: called
+    with the games where a Batch it applied to resolved (None: it lasts the whole attack)."""
+
+    target: int
+    dice: np.ndarray
+    instant: bool = True
+    redirected: bool = True
+    spent: Callable[[np.ndarray], None] | None = None
+
+
 class CardHooks(Protocol):
-    """The hooks of the cards in play a card may call itself (``CardSet``)."""
+    """The hooks of the cards in play a card or ability code may call itself (``CardSet``)."""
 
     before_attack: list[Callable[[list[int], np.ndarray], None]]
+    react_begin: list[Callable[[Activation, np.ndarray], None]]
+    react_end: list[Callable[[np.ndarray], None]]
 
 
 class SimView(Protocol):
@@ -63,7 +80,6 @@ class SimView(Protocol):
     abilities: list[list[str]]
     skipped: dict[str, int]
     ordinal: dict[Activation, int]
-    reducing: dict[int, tuple[np.ndarray, int, bool]]
     granted: list[Any]
     givers: dict[str, list[int]]
     inflicted: dict[str, Ability]
@@ -123,4 +139,4 @@ class SimView(Protocol):
     ) -> None: ...
 
 
-__all__ = ["CardHooks", "SimView"]
+__all__ = ["CardHooks", "PoolCut", "SimView"]

@@ -16,8 +16,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ..checkview import ReactionCheck
 from ..lookup import card_abilities, used_effects
-from ..simview import SimView
+from ..simview import PoolCut, SimView
 from ..spec import Activation, Scenario
 
 
@@ -41,6 +42,28 @@ class Trigger(StrEnum):
     #: ``before_targeting(units, trials)``: a Ranged Attack is about to read whether ``units`` (those that can be
     #: HIDDEN) are Visible (DETECTED)
     BEFORE_TARGETING = "before_targeting"
+    #: ``attack_pool(act, targets, trials) -> cuts``: a Ranged Attack at ``targets`` is declared: the dice taken out of
+    #: the Attack Pools of its Batches (:class:`~..simview.PoolCut`, per target and game)
+    ATTACK_POOL = "attack_pool"
+    #: ``redirect(act, trials) -> guards``: a Ranged Attack is declared: per planned target, the unit that takes the
+    #: attack on itself and the games where it may (a Reaction)
+    REDIRECT = "redirect"
+    #: ``react_begin(act, trials)``: the opponent's Reactions to ``act`` take effect (before its action)
+    REACT_BEGIN = "react_begin"
+    #: ``react_end(trials)``: the activation is over: the Reactions' effects end
+    REACT_END = "react_end"
+    #: ``damage_reduction(t) -> (per game, minimum, costs activation) | None``: a chain of Batches is resolved at unit
+    #: ``t``: its Total Damage reduction (8.7.4 step 5), the first card's that has one
+    DAMAGE_REDUCTION = "damage_reduction"
+    #: ``impact(u, mask, imp) -> imp``: unit ``u`` (abilities ``mask``) resolves IMPACT (X) Y+ ``imp`` after a
+    #: successful Charge: the IMPACT it resolves, each card's change in turn
+    IMPACT = "impact"
+    #: ``charge_again(act) -> unit | None``: the Charge succeeded in some games: the unit a second Charge declares
+    #: there (without IMPACT), the first card's that names one
+    CHARGE_AGAIN = "charge_again"
+    #: ``armour(t, trials) -> steps | None``: a chain of Batches is resolved at unit ``t``: the steps its Armour is
+    #: better, per game (length ``sim.T``; None: none from this card); the cards' add up
+    ARMOUR = "armour"
     #: ``charge_roll(act, rolls, trials, stream)``: the Charge Roll (8.7.7 step 2) is rolled: change ``rolls`` (per
     #: game) in place
     CHARGE_ROLL = "charge_roll"
@@ -65,6 +88,8 @@ class Card:
     kinds: ClassVar[tuple[str, ...]] = ()
     #: where its ``use`` hook runs among the others' (ascending; the order the rules resolve them in)
     order: ClassVar[int] = 100
+    #: the plan check of the card's Reactions (10.4), found by ``scenario check`` through :func:`reaction_checks`
+    reaction_check: ClassVar[type[ReactionCheck] | None] = None
 
     def __init__(self, sim: SimView) -> None:
         """The card's per-game state for ``sim`` (override, calling ``super().__init__(sim)``)."""
@@ -102,6 +127,26 @@ class Card:
 
     def before_attack(self, units: list[int], trials: np.ndarray) -> None: ...
     def before_targeting(self, units: list[int], trials: np.ndarray) -> None: ...
+    def attack_pool(self, act: Activation, targets: list[int], trials: np.ndarray) -> list[PoolCut]:
+        return []
+
+    def redirect(self, act: Activation, trials: np.ndarray) -> dict[int, tuple[int, np.ndarray]]:
+        return {}
+
+    def react_begin(self, act: Activation, trials: np.ndarray) -> None: ...
+    def react_end(self, trials: np.ndarray) -> None: ...
+    def damage_reduction(self, t: int) -> tuple[np.ndarray, int, bool] | None:
+        return None
+
+    def impact(self, u: int, mask: int, imp: tuple[int, int]) -> tuple[int, int]:
+        return imp
+
+    def charge_again(self, act: Activation) -> int | None:
+        return None
+
+    def armour(self, t: int, trials: np.ndarray) -> np.ndarray | None:
+        return None
+
     def charge_roll(self, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None: ...
     def charge_declared(self, act: Activation, trials: np.ndarray) -> np.ndarray:
         return np.zeros(self.sim.T, dtype=np.int64)
@@ -147,6 +192,11 @@ def registered() -> list[type[Card]]:
     return list(_CARDS)
 
 
+def reaction_checks() -> list[type[ReactionCheck]]:
+    """The Reaction checks of the registered cards (:attr:`Card.reaction_check`), in registration order."""
+    return [c.reaction_check for c in _CARDS if c.reaction_check is not None]
+
+
 def _overrides(card: Card, name: str) -> bool:
     return getattr(type(card), name) is not getattr(Card, name)
 
@@ -166,6 +216,14 @@ class CardSet:
         self.before_deploy: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["before_deploy"]
         self.before_attack: list[Callable[[list[int], np.ndarray], None]] = hooks["before_attack"]
         self.before_targeting: list[Callable[[list[int], np.ndarray], None]] = hooks["before_targeting"]
+        self.attack_pool: list[Callable[[Activation, list[int], np.ndarray], list[PoolCut]]] = hooks["attack_pool"]
+        self.redirect: list[Callable[[Activation, np.ndarray], dict[int, tuple[int, np.ndarray]]]] = hooks["redirect"]
+        self.react_begin: list[Callable[[Activation, np.ndarray], None]] = hooks["react_begin"]
+        self.react_end: list[Callable[[np.ndarray], None]] = hooks["react_end"]
+        self.damage_reduction: list[Callable[[int], tuple[np.ndarray, int, bool] | None]] = hooks["damage_reduction"]
+        self.impact: list[Callable[[int, int, tuple[int, int]], tuple[int, int]]] = hooks["impact"]
+        self.charge_again: list[Callable[[Activation], int | None]] = hooks["charge_again"]
+        self.armour: list[Callable[[int, np.ndarray], np.ndarray | None]] = hooks["armour"]
         self.charge_roll: list[Callable[[Activation, np.ndarray, np.ndarray, int], None]] = hooks["charge_roll"]
         self.charge_declared: list[Callable[[Activation, np.ndarray], np.ndarray]] = hooks["charge_declared"]
         self.after_action: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_action"]
@@ -193,4 +251,4 @@ class CardSet:
         return None, None
 
 
-__all__ = ["Card", "CardSet", "Trigger", "card_for", "register", "registered"]
+__all__ = ["Card", "CardSet", "Trigger", "card_for", "reaction_checks", "register", "registered"]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
 
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
@@ -25,11 +24,10 @@ from ..abilities import (
     used_effect,
     used_effects,
 )
+from ..checkview import Say
+from ..checkview import within_now as _within_now
 from ..spec import PLAYERS, Activation, Scenario, ScenarioUnit
 from ..world import World, edge_distance
-
-#: Reports a problem of one activation.
-Say = Callable[[Activation, str], None]
 
 PHASE_TITLE = {"movement": "Movement Phase", "assault": "Assault Phase", "combat": "Combat Phase"}
 
@@ -226,22 +224,6 @@ def _charge_only(scn: Scenario, act: Activation, abil: Ability) -> str:
     return ""
 
 
-def _trigger(say: Say, act: Activation, at: str, a: Ability, what: str, where: str, text: bool = True) -> None:
-    """Reaction ``a`` (``at``: where it is planned) answers a trigger the activation cannot produce (10.4: a Reaction
-    is declared at the moment of its trigger)."""
-    quoted = f" (its text: {a.text!r})" if text else ""
-    say(act, f"{at}: {a.name!r} answers {what}{quoted}: plan it on {where} (10.4: declared at its trigger)")
-
-
-def _too_far(say: Say, act: Activation, at: str, a: Ability, unit: str, reacting: str, inches: float, who: str) -> None:
-    """Reaction ``a`` answers ``who`` Within ``inches`` of ``reacting``; ``unit`` is not, where the plan has them."""
-    say(
-        act,
-        f'{at}: {unit!r} is not Within {inches:g}" of {reacting!r} at this point of the plan ({a.name!r} answers '
-        f'{who} Within {inches:g}", 10.4)',
-    )
-
-
 _ALREADY = re.compile(r"cannot (?:use this ability|be used) if another Friendly (\w+) Unit has already", re.I)
 
 
@@ -395,14 +377,6 @@ def _end_of_round_player(
         if _pid_in_enemy_zone(world, picked, act.player, pid):
             say(act, f"select.{name}: {picked!r} would end Within the opponent's Zone of Influence (8.3.3)")
         pos[picked] = pid
-
-
-def _within_now(scn: Scenario, world: World, pos: dict[str, int], a: str, b: str, inches: float) -> bool:
-    """Are units ``a`` and ``b`` Within ``inches`` at this point of the plan (full strength, bases edge to edge)?
-    True where either is not on the table (another check names that) or they are one unit."""
-    if a == b or a not in pos or b not in pos:
-        return True
-    return world.within(pos[a], scn.units[a].models, pos[b], scn.units[b].models, float(inches))
 
 
 def _mass(scn: Scenario, unit: str, down: set[str], models: int | None = None) -> int:

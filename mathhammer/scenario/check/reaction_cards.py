@@ -5,61 +5,34 @@ a card or an effect kind."""
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from ...starcraft.schema import Ability, Effect
 from ..abilities import (
     Found,
     Purse,
-    attacker_debuff,
     charge_roll,
     charger_debuff,
     find,
-    gives_debuff,
-    has_impact,
-    protected,
-    reduction,
-    remover,
-    second_charge,
-    target_effects,
     used_effect,
 )
+from ..cards import reaction_checks
+from ..checkview import CheckView, ReactionCheck
+from ..checkview import trigger as _trigger
 from ..spec import Activation, Reaction
-from .common import _State, _too_far, _trigger, _within_now
+from .common import _within_now
 
 
 def _first(a: Ability, *kinds: str) -> Effect | None:
     return next((e for e in a.effects if e.kind in kinds), None)
 
 
-class ReactionCheck:
-    """One Reaction family's checks. ``match``: the effect of ``a`` the family answers for (None: not this family);
-    ``check``: the trigger and target of Reaction ``rx`` in ``act`` (``at``: where it is planned, ``found``: its
-    ability, ``own``: planned by the active player, ``e``: what ``match`` read). ``paid_at_use``: the family pays its
-    cost in :meth:`before_use` (before the Active abilities), not with the other Reactions."""
-
-    paid_at_use: ClassVar[bool] = False
-
-    @staticmethod
-    def match(a: Ability) -> Effect | None:
-        return None
-
-    @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        """The Reaction's trigger and target."""
-
-    @staticmethod
-    def before_use(chk: _State, act: Activation, purse: Purse, off: dict[str, int]) -> None:
-        """Before the Active abilities of ``act`` are paid: add to ``off`` the cost reductions per resource."""
-
-
 # ----------------------------------------------------------------------------------------------------------------------
 # A Friendly Unit's Charge Roll (8.7.7).
 class ChargeRollReaction(ReactionCheck):
+    order = 10
     match = staticmethod(charge_roll)
 
     @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
+    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
         if not own or rx.unit != act.unit or act.action != "charge":
             what = "a Friendly Unit's Charge Roll (8.7.7)"
             _trigger(chk.say, act, at, found.ability, what, f"the Charge of {rx.unit!r} itself", False)
@@ -68,10 +41,11 @@ class ChargeRollReaction(ReactionCheck):
 # ----------------------------------------------------------------------------------------------------------------------
 # An Enemy's Charge declaration against a Friendly Unit (Concussive Shells).
 class ChargerDebuffReaction(ReactionCheck):
+    order = 20
     match = staticmethod(charger_debuff)
 
     @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
+    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
         scn, world, pos, a = chk.scn, chk.world, chk.pos, found.ability
         if own or act.action != "charge":
             what = "an Enemy's Charge declaration against a Friendly Unit"
@@ -89,120 +63,16 @@ class ChargerDebuffReaction(ReactionCheck):
 
 
 # ----------------------------------------------------------------------------------------------------------------------
-# An Enemy Unit's Ranged Attack declaration (Debilitating Saliva, Optical Flare's kin).
-class AttackerDebuffReaction(ReactionCheck):
-    match = staticmethod(attacker_debuff)
-
-    @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        a = found.ability
-        if own or act.action != "shoot":
-            _trigger(chk.say, act, at, a, "an Enemy Unit's Ranged Attack declaration", "the opponent's `shoot`")
-        elif e.within is not None and not _within_now(chk.scn, chk.world, chk.pos, rx.unit, act.unit, e.within):
-            _too_far(chk.say, act, at, a, act.unit, rx.unit, e.within, "an Enemy Unit")
-
-
-# ----------------------------------------------------------------------------------------------------------------------
-# A DEBUFF on a Friendly Unit removed.
-class DebuffRemoverReaction(ReactionCheck):
-    match = staticmethod(remover)
-
-    @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        scn, a = chk.scn, found.ability
-        theirs = [find(scn, o.unit, o.use) for o in act.react if o.player != rx.player]
-        if not own or not any(f is not None and gives_debuff(f.ability) for f in theirs):
-            _trigger(
-                chk.say,
-                act,
-                at,
-                a,
-                "a DEBUFF on a Friendly Unit",
-                "that unit's activation, with the opponent's Reaction that gives the DEBUFF "
-                "(Concusive Shells on a charge, Debilitating Saliva on a shot)",
-            )
-        elif e.within is not None and not _within_now(scn, chk.world, chk.pos, rx.unit, act.unit, e.within):
-            _too_far(chk.say, act, at, a, act.unit, rx.unit, e.within, "a Friendly Unit")
-
-
-# ----------------------------------------------------------------------------------------------------------------------
-# A reduction of the Total Damage of a Friendly Unit (Guardian Shield, Point Defense Laser, Defensive Matrix).
-class ReductionReaction(ReactionCheck):
-    match = staticmethod(reduction)
-
-    @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        """10.4 + 8.7.4 step 5: a Reaction reducing the Total Damage of a Friendly Unit the activation attacks."""
-        scn, say, a = chk.scn, chk.say, found.ability
-        if rx.player == act.player:
-            say(
-                act, f"{at}: {a.name!r} answers Damage to a Friendly Unit; its own player's activation never attacks it"
-            )
-            return
-        if act.action not in ("shoot", "charge", "fight"):
-            say(act, f"{at}: {a.name!r} answers Damage from an attack; a {act.action} makes none (10.4)")
-            return
-        unit = protected(scn, act, rx, found)
-        mine = [t for t in act.targets if scn.units[t].player == rx.player]
-        if unit is None:
-            say(
-                act,
-                f"{at}: name the Friendly Unit {a.name!r} protects: for = one of {', '.join(mine) or 'the targets'} "
-                "(its text: another Friendly Unit)",
-            )
-            return
-        if e.costs_activation and rx.for_unit not in ("", rx.unit):
-            say(act, f"{at}: {a.name!r} protects {rx.unit!r} itself (its text: this Unit), not {rx.for_unit!r}")
-            return
-        if act.targets and unit not in act.targets:
-            say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
-            return
-        if not found.card and unit == rx.unit and not e.costs_activation:
-            say(act, f"{at}: {a.name!r} protects another Friendly Unit (its text), not {rx.unit!r} itself")
-            return
-        tags = scn.units[unit].unit.card.combat_tags
-        if e.vs_tags and not set(e.vs_tags) & set(tags):
-            say(act, f"{at}: {a.name!r} is for a Friendly {' or '.join(e.vs_tags)} Unit; {unit!r} is not")
-            return
-        if e.within is not None and not _within_now(scn, chk.world, chk.pos, rx.unit, unit, e.within):
-            _too_far(say, act, at, a, unit, rx.unit, e.within, "a Friendly Unit that suffers Damage")
-            return
-        if act.action == "charge" and not has_impact(scn.units[act.unit]):
-            chk.warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
-
-
-# ----------------------------------------------------------------------------------------------------------------------
-# Hierarch's Stand, Lunge: the opponent's Ranged Attack at another Friendly Unit Within ``within``.
-class RedirectReaction(ReactionCheck):
-    @staticmethod
-    def match(a: Ability) -> Effect | None:
-        return _first(a, "redirect", "lunge")
-
-    @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        scn, say, a = chk.scn, chk.say, found.ability
-        unit = protected(scn, act, rx, found)
-        if own or act.action != "shoot":
-            what = "an Enemy Unit's Ranged Attack at another Friendly Unit"
-            _trigger(say, act, at, a, what, "the opponent's `shoot`")
-        elif unit is None or unit == rx.unit:
-            mine = [t for t in act.targets if scn.units[t].player == rx.player and t != rx.unit]
-            say(act, f"{at}: name the Friendly Unit {a.name!r} answers for: for = one of {', '.join(mine) or 'none'}")
-        elif unit not in act.targets:
-            say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
-        elif e.within is not None and not _within_now(scn, chk.world, chk.pos, rx.unit, unit, e.within):
-            _too_far(say, act, at, a, unit, rx.unit, e.within, "another Friendly Unit")
-
-
-# ----------------------------------------------------------------------------------------------------------------------
 # Photon Overcharge: hits on an Enemy Unit entering from Reserves other than by its Entry Edge.
 class EntryHitsReaction(ReactionCheck):
+    order = 70
+
     @staticmethod
     def match(a: Ability) -> Effect | None:
         return _first(a, "hits") if a.type == "reaction" else None
 
     @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
+    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
         if own or act.action != "deploy" or used_effect(chk.scn, act, "deploy_edge") is None:
             _trigger(
                 chk.say,
@@ -217,52 +87,24 @@ class EntryHitsReaction(ReactionCheck):
 # ----------------------------------------------------------------------------------------------------------------------
 # A heal after a Friendly Unit's PLACE effect.
 class HealAfterPlaceReaction(ReactionCheck):
+    order = 80
+
     @staticmethod
     def match(a: Ability) -> Effect | None:
         return _first(a, "heal_after_place")
 
     @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
+    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
         if not own or rx.unit != act.unit or act.place_to is None:
             where = f"the activation of {rx.unit!r} with place_to"
             _trigger(chk.say, act, at, found.ability, "a Friendly Unit's PLACE effect", where)
 
 
 # ----------------------------------------------------------------------------------------------------------------------
-# A unit's Reaction for a Friendly Unit Within X of it (Hallucination: "the targeted Friendly Unit").
-class TargetReaction(ReactionCheck):
-    @staticmethod
-    def match(a: Ability) -> Effect | None:
-        return next(iter(target_effects(a)), None)
-
-    @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        scn, say, a = chk.scn, chk.say, found.ability
-        reach = min((x.within for x in target_effects(a) if x.within is not None), default=None)
-        unit = rx.unit if reach is None or found.card else protected(scn, act, rx, found)
-        if own:
-            say(
-                act,
-                f"{at}: {a.name!r} answers an attack on {unit or rx.unit!r}; an activation of its own player "
-                "never attacks it (10.4: declared at the moment of its trigger)",
-            )
-        elif act.action not in ("shoot", "charge", "fight"):
-            say(act, f"{at}: {a.name!r} answers an attack; a {act.action} makes none (10.4)")
-        elif unit is None:
-            mine = [t for t in act.targets if scn.units[t].player == rx.player]
-            say(act, f"{at}: name the Friendly Unit {a.name!r} is for: for = one of {', '.join(mine) or 'the targets'}")
-        elif act.targets and unit not in act.targets:
-            say(act, f"{at}: {unit!r} is not a planned target of this activation (10.4)")
-        elif reach is not None and not _within_now(scn, chk.world, chk.pos, rx.unit, unit, reach):
-            _too_far(say, act, at, a, unit, rx.unit, reach, "a Friendly Unit")
-        elif act.action == "charge" and not has_impact(scn.units[act.unit]):
-            chk.warn(act, f"{at}: no modelled effect: a Charge without IMPACT makes no attack")
-
-
-# ----------------------------------------------------------------------------------------------------------------------
 # Advanced Training: "when a Friendly Support Unit activates a Special Ability that costs CP, resolve that ability with
 # its CP cost reduced by 1 ... Do not Exhaust this card".
 class CostReductionReaction(ReactionCheck):
+    order = 100
     paid_at_use = True
 
     @staticmethod
@@ -270,7 +112,7 @@ class CostReductionReaction(ReactionCheck):
         return _first(a, "cost_reduction")
 
     @staticmethod
-    def before_use(chk: _State, act: Activation, purse: Purse, off: dict[str, int]) -> None:
+    def before_use(chk: CheckView, act: Activation, purse: Purse, off: dict[str, int]) -> None:
         """The cost reductions of card Reactions the active unit plans on its own activation, per resource. Each is
         used before the ability is paid: its card must be Ready then (10.5.2; FAQ: an Academy Exhausted to pay for
         something else gives no Advanced Training), and the ability's cost may then Exhaust it. :meth:`check` names a
@@ -291,7 +133,7 @@ class CostReductionReaction(ReactionCheck):
                 off[e.resource] = off.get(e.resource, 0) + e.value
 
     @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
+    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
         """Planned by the active unit itself on an activation that uses an ability of the resource it lowers."""
         scn, say, a = chk.scn, chk.say, found.ability
         su = scn.units[act.unit]
@@ -319,53 +161,18 @@ class CostReductionReaction(ReactionCheck):
                 )
 
 
-# ----------------------------------------------------------------------------------------------------------------------
-# Lightning Dash ("After this Unit resolves a successful Charge action, it may declare a second Charge action against a
-# different Enemy Unit").
-class SecondChargeReaction(ReactionCheck):
-    @staticmethod
-    def match(a: Ability) -> Effect | None:
-        return _first(a, "second_charge")
-
-    @staticmethod
-    def check(chk: _State, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
-        """Planned by the charging unit on its own ``charge``, the second target named in ``select``: an Enemy Ground
-        Unit on the table, not a target of the first Charge."""
-        scn, say, a = chk.scn, chk.say, found.ability
-        if rx.player != act.player or rx.unit != act.unit or act.action != "charge":
-            what, where = "this unit's successful Charge (8.7.7)", f"the `charge` of {rx.unit!r} itself"
-            _trigger(say, act, at, a, what, where, False)
-            return
-        picked = second_charge(scn, act)
-        foes = sorted(
-            u for u, su in scn.units.items() if su.player != act.player and not su.flying and u not in act.targets
-        )
-        if picked is None:
-            say(
-                act,
-                f"{at}: name the Enemy Unit of the second Charge: select = {{ {a.name!r} = one of {', '.join(foes)} }}",
-            )
-        elif picked in act.targets or scn.units[picked].player == act.player or scn.units[picked].flying:
-            say(
-                act,
-                f"select.{a.name}: got {picked!r}; allowed: a different Enemy Ground Unit (8.7.7 step 1; its text: "
-                f"{a.text!r}): {', '.join(foes) or 'none'}",
-            )
-        elif picked not in chk.pos:
-            say(act, f"select.{a.name}: {picked!r} is not on the table at this point of the plan (8.7.7)")
-
-
-#: The Reaction families, in the order they are tried (the first whose ``match`` reads an effect checks the Reaction).
-REACTION_FAMILIES: tuple[type[ReactionCheck], ...] = (
-    ChargeRollReaction,
-    ChargerDebuffReaction,
-    AttackerDebuffReaction,
-    DebuffRemoverReaction,
-    ReductionReaction,
-    RedirectReaction,
-    EntryHitsReaction,
-    HealAfterPlaceReaction,
-    TargetReaction,
-    CostReductionReaction,
-    SecondChargeReaction,
+#: The Reaction families, in the order they are tried (the first whose ``match`` reads an effect checks the Reaction):
+#: these and the cards' (:func:`~..cards.reaction_checks`), by their ``order``.
+REACTION_FAMILIES: tuple[type[ReactionCheck], ...] = tuple(
+    sorted(
+        (
+            ChargeRollReaction,
+            ChargerDebuffReaction,
+            EntryHitsReaction,
+            HealAfterPlaceReaction,
+            CostReductionReaction,
+            *reaction_checks(),
+        ),
+        key=lambda f: f.order,
+    )
 )
