@@ -181,8 +181,9 @@ def test_a_move_onto_a_piece_without_an_access_point_is_an_error() -> None:
 
 
 def test_the_climb_counts_towards_speed() -> None:
-    """8.5.3: "Measure the actual path travelled": 1.80" to the ACCESS POINT + 0.5" climb + 1.98" on top is
-    4.28" > Speed 4, although the straight line (3.76") and the way without the climb (3.78") fit."""
+    """8.5.3: "Measure the actual path travelled": to the ACCESS POINT round the mesa's corner (the base touches
+    the mesa only within one radius of the ACCESS POINT, as a Charge's path) + 0.5" climb + 1.98" on top is
+    4.4" > Speed 4, although the straight line (3.76") and the way without the climb fit."""
     rounds = [
         {
             "round": 1,
@@ -196,7 +197,7 @@ def test_the_climb_counts_towards_speed() -> None:
     found = errors([MESA], rounds)
     assert len(found) == 1
     assert "rounds[0].red.assault[0]" in found[0]
-    assert "moves 4.3\" from the playmat to the top of 'mesa' through an ACCESS POINT of 'mesa'" in found[0]
+    assert "moves 4.4\" from the playmat to the top of 'mesa' through an ACCESS POINT of 'mesa'" in found[0]
     assert 'climbing 0.5"; Speed is 4"' in found[0] and "8.5.3" in found[0]
     # a piece 0 tall: the same way fits
     assert errors([dict(MESA, height=0.0)], rounds) == []

@@ -274,6 +274,19 @@ class _Level:
     circles: list[tuple[float, float, float] | None]  # per obstacle, a base's (centre x, y, radius + r)
 
 
+def blocks_path(piece: Terrain, through: int = 0) -> bool:
+    """Is ``piece`` an obstacle to the Leading Model's path (8.5.3 step 1: "cannot move through terrain of Size 2 or
+    larger"; GRASS "does not block movement"; Tokens never block)? ``through``: IMPASSABLE pieces (no ACCESS POINT)
+    of this Size or less are not (Raptor Strain)."""
+    crossed = piece.size <= through and not piece.access_points
+    return piece.size >= 2 and not piece.grass and not piece.token and not crossed
+
+
+def grown_footprint(geom: BaseGeometry, radius: float) -> tuple[BaseGeometry, BaseGeometry]:
+    """``geom`` grown by a base ``radius``: circumscribed (every edge at least ``radius`` away) and inscribed."""
+    return _buffer(geom, radius * GROW), _buffer(geom, radius)
+
+
 def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, through: int = 0) -> _Level:
     """Path obstacles and the goal region (legal end positions of the centre) on one level; ``through``: IMPASSABLE
     pieces (no ACCESS POINT) of this Size or less are no path obstacle (Raptor Strain)."""
@@ -284,15 +297,11 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, t
     end_polys: list[BaseGeometry] = []
     near_enemy: list[BaseGeometry] = []
 
-    def grown(geom: BaseGeometry, radius: float) -> tuple[Polygon, Polygon]:
-        return _buffer(geom, radius * GROW), _buffer(geom, radius)
-
     region: BaseGeometry = _table(board, r)
     pieces = [t for t in board.terrain if t.stands_on == key] if key is not None else list(board.terrain)
     for piece in pieces:
-        big, small = grown(piece.polygon, r)
-        crossed = piece.size <= through and not piece.access_points
-        if piece.size >= 2 and not piece.grass and not piece.token and not crossed:
+        big, small = grown_footprint(piece.polygon, r)
+        if blocks_path(piece, through):
             path.append((big, small, piece.id))
             circles.append(None)
         if not piece.grass:
@@ -418,7 +427,7 @@ def _off_table(board: Board, r: float) -> list[Polygon]:
     ]
 
 
-def _corners(geom: BaseGeometry) -> list[Coord]:
+def corner_points(geom: BaseGeometry) -> list[Coord]:
     out: list[Coord] = []
     for poly in getattr(geom, "geoms", [geom]):
         if poly.is_empty or not isinstance(poly, Polygon):
@@ -438,7 +447,7 @@ def _goal_samples(goal: BaseGeometry, sources: list[Coord]) -> list[Coord]:
         n = min(MAX_GOAL_SAMPLES, max(8, math.ceil(length / GOAL_STEP)))
         pts = shapely.line_interpolate_point(boundary, np.linspace(0, length, n, endpoint=False))
         out.extend((float(p.x), float(p.y)) for p in pts)
-    out.extend(_corners(goal))
+    out.extend(corner_points(goal))
     if sources:  # the nearest goal point to each source (shapely.shortest_line, vectorised)
         lines = shapely.shortest_line(shapely.points(np.asarray(sources, dtype=float)), goal)
         ends = shapely.get_coordinates(lines).reshape(-1, 2, 2)[:, 1]
@@ -622,7 +631,7 @@ def charge_distance(
             links.setdefault(lo, []).append((hi, step, climb, unknown))
             links.setdefault(hi, []).append((lo, step, climb, unknown))
     for k in keys:
-        corners = _corners(shapely.union_all(levels[k].obstacles))
+        corners = corner_points(shapely.union_all(levels[k].obstacles))
         nodes.extend(_Node(k, c) for c in _outside(solids[k], corners))
     for k in keys:
         sources = [n.xy for n in nodes if n.level == k]

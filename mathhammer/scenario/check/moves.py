@@ -21,7 +21,7 @@ from ..abilities import (
     used_effects,
 )
 from ..spec import Activation
-from ..world import EDGE_REAR, edge_distance
+from ..world import EDGE_REAR
 from .common import (
     _ALREADY,
     _available,
@@ -31,6 +31,7 @@ from .common import (
     _within_now,
     entry_base_of,
 )
+from .pathing import around_text, deploy_far_text, deploy_length, lead_size
 
 
 class MoveChecks(_State):
@@ -67,14 +68,18 @@ class MoveChecks(_State):
         assert act.to is not None
         su = world.scn.units[act.unit]
         edge = world.edges[act.player]
-        rt = world.route(
-            start, start_level, act.to, act.on, edge=edge, flying=su.flying, free_climb=world.mobility[act.unit][1]
-        )
+        r, through = lead_size(world, act)
+        rt = world.route(start, start_level, act.to, act.on, edge=edge, flying=su.flying,
+                         free_climb=world.mobility[act.unit][1], radius=r, through=through)  # fmt: skip
 
         def level(lv: str | None) -> str:
             return "the playmat" if lv is None else f"the top of {lv!r}"
 
         source = f"the {edge} Entry Edge" if start is None else level(start_level)
+        if start is not None and start_level == act.on:  # one level, the straight line blocked (8.5.3)
+            if rt.length > limit + EPS:
+                say(act, around_text(rt.length, limit))
+            return
         if math.isinf(rt.length):
             say(
                 act,
@@ -348,7 +353,6 @@ class MoveChecks(_State):
         edge = edge or world.edges[player]
         deployed.append((act.unit, player))
         reach = su.speed + su.base_mm / MM_PER_INCH / 2
-        d = edge_distance(edge, act.to, scn.board.width, scn.board.depth)
         if not self._level_ok(act):
             return
         via_rear = self._via_ok(act) if act.via is not None else None
@@ -358,12 +362,9 @@ class MoveChecks(_State):
             pass  # the distance from the base: _via_ok
         elif act.on is not None:
             self._route_ok(act, None, None, reach)
-        elif d > reach + EPS:
+        elif (d := deploy_length(world, act, edge)) > reach + EPS:
             which = "Entry Edge" if edge == world.edges[player] else "table edge it enters by"
-            say(
-                act,
-                f'the Leading Model ends {d:.1f}" from the {edge} {which}; at most Speed {su.speed}" (8.5.5)',
-            )
+            say(act, deploy_far_text(d, edge, which, su.speed))
         rear = EDGE_REAR[edge] if edge != world.edges[player] else world.rear_of(player)
         rear = via_rear or rear
         pid = world.place(su, act.to, rear, occupied(act.unit), on=act.on)

@@ -26,6 +26,7 @@ from .common import (
     _tactical_mass,
     cost_discount,
 )
+from .pathing import blocked_line
 from .reactions import ReactionChecks
 
 
@@ -240,6 +241,8 @@ class PlanCheck(ReactionChecks):
             self._route_ok(act, lead, start_level, speed)
         elif d > speed + EPS:
             say(act, f'moves {d:.1f}"; Speed is {speed}" (8.5.3)')
+        elif blocked_line(world, act, lead):
+            self._route_ok(act, lead, start_level, speed)  # 8.5.3: the way around the walls
         rear = world.rear_from(pos[act.unit], act.to)
         pid = world.place(su, act.to, rear, self.occupied(act.unit), on=act.on)
         if pid is None:

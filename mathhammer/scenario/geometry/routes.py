@@ -2,9 +2,9 @@
 
 Moves between levels (:meth:`World.route`, for ``scenario check``): 8.5.3 "The Leading Model cannot
 change elevation unless it passes through an ACCESS POINT" and "Measure the actual path travelled".
-Reading (simpler than the Charge's path search, :mod:`mathhammer.board.charge`): the Leading Model's
-centre goes in straight lines on each level (walls and bases on the way are not looked at, as for a
-Move on one level) and changes level only by passing an ACCESS POINT of the piece it climbs or
+Reading (the Charge's pathing, :mod:`mathhammer.board.pathing`): the Leading Model's centre goes
+round the terrain it cannot cross on each level (Size 2+ but GRASS and Tokens, Gap Clearance; other
+units' bases are not looked at) and changes level only by passing an ACCESS POINT of the piece it climbs or
 leaves (a point, or a segment sampled every ``PORTAL_STEP``), from there onto the nearest point of
 the piece's top; each pass adds the piece's ``height`` (the climb counts, as in
 :mod:`mathhammer.board.charge`; a piece without a ``height`` is refused, not guessed). A piece
@@ -18,7 +18,6 @@ elevation. It does not use Access Points" and "moves point-to-point, measuring h
 
 from __future__ import annotations
 
-import heapq
 import math
 from functools import cached_property
 
@@ -26,11 +25,10 @@ import numpy as np
 import shapely
 from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import nearest_points
 
-from ...board.charge import crossings
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, Terrain, shape_bounds
+from ...board.pathing import shortest_route
 from .core import (
     GAP,
     BoardState,
@@ -94,11 +92,15 @@ class Routes(BoardState):
         edge: str | None = None,
         flying: bool = False,
         free_climb: bool = False,
+        radius: float = 0.0,
+        through: int = 0,
     ) -> Route:
         """The shortest way of the Leading Model's centre from ``start`` to ``end`` (the module text).
 
-        ``start`` None: a Deploy from the Entry Edge ``edge`` (8.5.5; the length is then the
-        distance of ``end`` from the edge plus the climbs, as ``scenario check`` measures a Deploy).
+        ``start`` None: a Deploy from the Entry Edge ``edge`` (8.5.5; the length is then the centre's path from
+        the edge plus the climbs, as ``scenario check`` measures a Deploy).
+        :func:`~mathhammer.board.pathing.shortest_route` goes round the terrain a base of ``radius`` cannot cross
+        (8.5.3; ``through``: Raptor Strain).
         Levels change only through ACCESS POINTs (8.5.3), each adding the piece's ``height``; with ``free_climb``
         (Raptor Strain: "change elevation without using ACCESS POINTS") anywhere on a piece's edge, sampled every
         :data:`~mathhammer.board.charge.CLIMB_STEP` inches.
@@ -108,72 +110,14 @@ class Routes(BoardState):
             if start is None:
                 return Route(edge_distance(edge or "south", end, w, d))
             return Route(math.dist(start, end))
-        # nodes: (level, point); 0 the start (a Deploy: the Entry Edge), 1 the end
-        nodes: list[tuple[str | None, Coord]] = [(start_level, start or end), (end_level, end)]
-        links: dict[int, list[tuple[int, float, str]]] = {}
-        for piece in self.surfaces.values():
-            for x in crossings(piece, free_climb):
-                up = nearest_points(piece.polygon, Point(x))[0]
-                up_xy = (float(up.x), float(up.y))
-                lo, hi = len(nodes), len(nodes) + 1
-                nodes.append((piece.stands_on, x))
-                nodes.append((piece.id, up_xy))
-                cost = math.dist(x, up_xy) + (piece.height or 0.0)
-                links.setdefault(lo, []).append((hi, cost, piece.id))
-                links.setdefault(hi, []).append((lo, cost, piece.id))
-        # a Deploy enters the playmat, or (FAQ v1.0) the top of a piece touching the Entry Edge
-        entry: set[str | None] = {None}
-        if start is None:
-            line = {
-                "south": ((0.0, 0.0), (w, 0.0)),
-                "north": ((0.0, d), (w, d)),
-                "west": ((0.0, 0.0), (0.0, d)),
-                "east": ((w, 0.0), (w, d)),
-            }[edge or "south"]
-            edge_line = shapely.LineString(line)
-            entry |= {t.id for t in self.surfaces.values() if t.polygon.distance(edge_line) <= EPS}
-
-        def leg(i: int, j: int) -> float | None:
-            """A straight move from node i to node j on one level, or None."""
-            if i == 0 and start is None:
-                return edge_distance(edge or "south", nodes[j][1], w, d) if nodes[j][0] in entry else None
-            if nodes[i][0] != nodes[j][0]:
-                return None
-            return math.dist(nodes[i][1], nodes[j][1])
-
-        dist = [math.inf] * len(nodes)
-        prev: list[tuple[int, str | None]] = [(-1, None)] * len(nodes)
-        dist[0] = 0.0
-        heap = [(0.0, 0)]
-        done = [False] * len(nodes)
-        while heap:
-            dd, i = heapq.heappop(heap)
-            if done[i]:
-                continue
-            done[i] = True
-            if i == 1:
-                break
-            steps: list[tuple[int, float, str | None]] = [
-                (j, c, None) for j in range(1, len(nodes)) if not done[j] and (c := leg(i, j)) is not None
-            ]
-            steps += [(j, c, p) for j, c, p in links.get(i, ()) if not done[j]]
-            for j, c, p in steps:
-                if dd + c < dist[j] - 1e-12:
-                    dist[j] = dd + c
-                    prev[j] = (i, p)
-                    heapq.heappush(heap, (dist[j], j))
-        if math.isinf(dist[1]):
+        way = shortest_route(self.board, start, start_level, end, end_level, radius=radius, edge=edge or "south",
+                             through=through, free_climb=free_climb)  # fmt: skip
+        if math.isinf(way.length):
             return Route(math.inf)
-        via: list[str] = []
-        k = 1
-        while k > 0:
-            k, p = prev[k]
-            if p is not None:
-                via.append(p)
-        via.reverse()
+        via = way.via
         climb = sum(self.board.pieces[p].height or 0.0 for p in via)
         no_height = tuple(dict.fromkeys(p for p in via if self.board.pieces[p].height is None))
-        return Route(dist[1], climb, tuple(via), no_height)
+        return Route(way.length, climb, via, no_height)
 
     # ---------------------------------------------------------------- placing
     def _blocked(
