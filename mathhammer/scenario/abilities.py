@@ -184,29 +184,6 @@ def set_burrowed(sim: SimView, u: int, games: np.ndarray, on: bool) -> None:
         sim.used[u, games] &= ~bit
 
 
-def change_burrow(sim: SimView, u: int, act: Activation, fresh: np.ndarray) -> None:
-    """The activation's abilities that change the unit's Burrowed Status, in the games ``fresh`` (first use this
-    Round). Gaining it asks the unit to be Unengaged (Burrow: "If this Unit is Unengaged"; Lie in Wait: "The
-    active, Unengaged Ground Unit"): in the games where it is Engaged nothing changes (skip report)."""
-    for name in act.use:
-        found = find(sim.scn, act.unit, name)
-        how = burrow_change(found.ability) if found else ""
-        if not how or fresh.size == 0:
-            continue
-        if how == "lose":
-            set_burrowed(sim, u, fresh, False)
-            continue
-        engaged = sim.engaged_mask(fresh, u)
-        sim.skip(act, int(engaged.sum()), f"{name!r}: the unit is Engaged (its text asks for an Unengaged Unit)")
-        free = fresh[~engaged]
-        if how == "gain":
-            set_burrowed(sim, u, free, True)
-        else:
-            now = burrowed(sim, u, free)
-            set_burrowed(sim, u, free[~now], True)
-            set_burrowed(sim, u, free[now], False)
-
-
 def react_begin(sim: SimView, act: Activation, trials: np.ndarray) -> list[tuple[int, np.ndarray]]:
     """Switch on, for the activation ``act``, the target effects of the Reactions answering it, and their
     Total Damage reductions (:func:`reduction_for`, kept in ``sim.reducing`` per protected unit).
@@ -291,17 +268,6 @@ def on_selected_weapons(found: Found, giver: str, options: Sequence[str] = ()) -
         return None
     name = f"{found.ability.name} (from {giver}{': ' + ', '.join(options) if options else ''})"
     return Ability(name=name, phase="any", type="passive", text=found.ability.text, effects=effects)
-
-
-def activates_next(scn: Scenario, act: Activation) -> str | None:
-    """The unit an ability of ``act`` selects to Activate next (``activate_next``; Bound by the Khala: "At the end of
-    the active Unit's Activation, select one other Friendly Unit eligible to Activate in the current Phase.
-    Immediately Activate that Unit"), or None."""
-    for name, chosen in act.select:
-        found = find(scn, act.unit, name)
-        if found is not None and any(e.kind == "activate_next" for e in found.ability.effects):
-            return chosen
-    return None
 
 
 def select_reach(scn: Scenario, unit: str, a: Ability) -> tuple[float, bool]:
@@ -426,64 +392,6 @@ def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.nda
     return supply
 
 
-def apply_selected(sim: SimView, u: int, act: Activation, here: np.ndarray) -> None:
-    """The effects of the activation's Active abilities on the unit each selects (10.1; the plan's ``select``).
-
-    In each game of ``here`` where the selected unit is on the table, Within ``within`` of unit ``u`` and, unless
-    the text says "Line of Sight is not required", in its Line of Sight (10.1: "The target is in range and in
-    Line of Sight"), the effect applies; the other games are counted in the skip report. ``counts_activated``
-    (Crushing Grip: "That Unit counts as Activated in this Phase") takes away the unit's activation in this
-    Phase where it has not activated yet; the others last until the end of the Round (``sim.granted``, 10.2):
-    ``contest_supply`` for a Friendly Unit (Domineering Presence), weapon effects for attacks at an enemy
-    (Target Lock: :func:`locked_by`), effects on the selected unit's own weapons and actions (Optical Flare, Orders:
-    :func:`on_selected_weapons`, switched on in ``sim.used`` like an ability used on it), a second activation in the
-    Phase (Orders' ``remove_activation``, where the unit has activated). Effects of an option (Orders) only where the
-    plan's ``options`` chose it. The range is :func:`select_reach` (A-13: 16").
-    """
-    for name, picked in act.select:
-        found = find(sim.scn, act.unit, name)
-        effects = (
-            [
-                e
-                for e in found.ability.effects
-                if e.select and e.kind not in ("activate_next", *DEPLOY_KINDS) and in_force(e, act.options)
-            ]
-            if found
-            else []
-        )
-        if found is None or not effects:
-            continue  # (Bound by the Khala changes the order of activations: Simulation.order)
-        q = sim.uids.index(picked)
-        reach, sight = select_reach(sim.scn, act.unit, found.ability)
-        ok = near_games(sim, here, u, q, reach)
-        if sight:
-            ok &= _pair_games(sim, here, u, q, sim.world.in_sight)  # 7.1 Line of Sight
-        games = here[ok[here]]
-        if games.size < here.size:
-            sim.skip(
-                act,
-                here.size - games.size,
-                f'{name!r} not resolved: {picked!r} not on the table Within {reach:g}"'
-                + (" and in Line of Sight" if sight else "")
-                + " (10.1)",
-            )
-        weapons = on_selected_weapons(found, act.unit, act.options)
-        if weapons is not None:  # until the End of the Round: on the unit's weapons like an ability used on it
-            sim.inflicted.setdefault(weapons.name, weapons)
-            sim.used[q, games] |= use_bits(sim, q, [weapons.name])
-        for e in effects:
-            if e.kind in ENEMY_WEAPON_KINDS or (e.select == "friendly" and e.kind in FRIEND_KINDS):
-                continue
-            if e.kind == "remove_activation":  # Orders: "Remove the Activation Marker from that Unit"
-                sim.again[q, games[sim.acted[q, games]]] = True
-            elif e.kind == "counts_activated":
-                sim.gripped[q, games[~sim.acted[q, games]]] = True
-            elif e.kind == "heal":
-                _heal(sim, u, q, games, e)
-            else:
-                sim.granted.append(Grant(q, e, games, u, found.ability))
-
-
 #: effect kinds a selected Enemy Unit gives the attacks made at it (Target Lock)
 WEAPON_KINDS = ("weapon_keyword", "weapon_s_dice", "weapon_surge")
 
@@ -506,21 +414,6 @@ def locked_by(sim: SimView, u: int, t: int) -> list[tuple[int, np.ndarray]]:
         name = inflicted(sim, Found(grant.ability), [plain], f"{g.id}, at {sim.uids[t]}, effect {k + 1}")
         out.append((use_bits(sim, u, [name]), grant.games))
     return out
-
-
-def _heal(sim: SimView, u: int, q: int, games: np.ndarray, e: Effect) -> None:
-    """HEAL (X) on unit ``q`` (part 11: "Remove X points of accumulated Damage from the Unit (reduce its Damage
-    Marker accordingly). HEAL cannot return Destroyed models"); with ``per_model`` X is ``value`` for each model of
-    unit ``u`` Within ``within`` of ``q`` (Medpack), counting ``per_model_bonus`` more (Stabilizer Medpacks)."""
-    if not e.per_model:
-        sim.mark[q, games] = np.maximum(0, sim.mark[q, games] - e.value)
-        return
-    assert e.within is not None
-    bonus = sum(b.value for b in sim.effects(u, 0, "per_model_bonus"))
-    for (pu, ku, pq, kq), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u), sim.row_pos(q), sim.row_alive(q)]):
-        n = sim.world.models_within(pu, ku, pq, kq, float(e.within)) if pu >= 0 and pq >= 0 else 0
-        if n:
-            sim.mark[q, ts] = np.maximum(0, sim.mark[q, ts] - e.value * (n + bonus))
 
 
 def pool_cuts(sim: SimView, t: int, trials: np.ndarray) -> np.ndarray | None:
@@ -1088,7 +981,6 @@ __all__ = [
     "Found",
     "Grant",
     "Purse",
-    "apply_selected",
     "card_abilities",
     "charge_roll",
     "charger_debuff",

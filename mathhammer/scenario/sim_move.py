@@ -62,7 +62,7 @@ class Movement(SimState):
                 got = abilities.far_from_enemies(self, u, act, got, float(away.within or 0))
                 abilities.entered_elsewhere(self, u, act, got)  # Photon Overcharge
         # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none; one
-        # returned to Reserves this Round took its Supply off its reference, :meth:`_recall`)
+        # returned to Reserves this Round took its Supply off its reference, :mod:`.cards.recall`)
         self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
         return got
 
@@ -211,55 +211,14 @@ class Movement(SimState):
             placed[ts[got]] = True
         return movers[placed[movers]]
 
-    def _place_ability(self, u: int, act: Activation, here: np.ndarray) -> None:
-        """PLACE (X) (part 11: "Remove it and set it Wholly Within X\" of its starting position ... not moved along a
-        path"; Blink, Phase, Ready for Pickup?) to the plan's ``place_to``, before the action; then a Reaction
-        that answers it (Veil of Shadows: HEAL (2) on the unit) in the games where it was set."""
-        assert act.place_to is not None
-        if any(a.text.lower().startswith("if unengaged") for a, _ in abilities.used_effects(self.scn, act, "place")):
-            engaged = self.engaged_mask(here, u)  # Leaping Strike: "If Unengaged, resolve the PLACE (6) effect"
-            self.skip(act, int(engaged.sum()), "the unit is Engaged: no PLACE (its text: If Unengaged)")
-            here = here[~engaged]
-        placed = self.move_to(u, here, act.place_to, act, moving=False)
-        for rx in act.react:
-            found = abilities.find(self.scn, rx.unit, rx.use)
-            for e in found.ability.effects if found and rx.unit == act.unit else []:
-                if e.kind == "heal_after_place":  # "That Unit immediately resolves the HEAL (2) effect"
-                    self.mark[u, placed] = np.maximum(0, self.mark[u, placed] - e.value)
-
-    def _recall(self, u: int, act: Activation, here: np.ndarray) -> None:
-        """Return unit ``u`` to Reserves in the games ``here`` where it is Unengaged (Strap In!, Strategic Recall: "The
-        active, Unengaged Ground Unit is returned to Reserves instead of performing an action").
-
-        8.5.5 UNITS RETURNED TO RESERVES: "The Unit is not Destroyed; it has left the battlefield ... the Current
-        Supply used by the Unit is released" (Available Supply is read from the units on the table), its Damage
-        Marker and its "until the End of the Round" effects stay, and "If the Unit was Activated during the current
-        Phase ... it will remain Activated". The Supply it takes off the table is not Supply destroyed this Round
-        (its reference drops by as much; a later Deploy adds it back). It loses the Burrowed Status: a Deploy moves
-        the unit by the Move rules (8.5.3), which end it (part 11 BURROWED)."""
-        if self.units[u].flying:
-            self.skip(act, here.size, "the unit is Flying: the ability returns a Ground Unit to Reserves")
-            return
-        engaged = self.engaged_mask(here, u)
-        self.skip(act, int(engaged.sum()), "the unit is Engaged: not returned to Reserves (its text: Unengaged)")
-        self.to_reserves(u, here[~engaged])
-
     def to_reserves(self, u: int, back: np.ndarray) -> None:
         """Unit ``u`` leaves the battlefield for Reserves in the games ``back`` (8.5.5 UNITS RETURNED TO RESERVES, as
-        :meth:`_recall` reads it)."""
+        :mod:`.cards.recall` reads it)."""
         if back.size == 0:
             return
         self.ref_supply[u, back] -= self.supply(u, self.alive[u, back])
         abilities.set_burrowed(self, u, back, False)
         self.set_pos(u, back, -1)
-
-    def _extra_move(self, u: int, act: Activation, here: np.ndarray) -> None:
-        """An ability's extra Move (``extra_move``: Go! Go! Go!, Leg Enhancements, "performs a 2\" Move action"),
-        to the plan's ``extra_to``, before the action; an Engaged unit cannot Move (8.5.2) and stays."""
-        assert act.extra_to is not None
-        engaged = self.engaged_mask(here, u)
-        self.skip(act, int(engaged.sum()), "the unit is Engaged: no extra Move (8.5.2, 8.7.1)")
-        self.move_to(u, here[~engaged], act.extra_to, act)
 
     def _tactical_mass(self, u: int, trials: np.ndarray) -> None:
         """8.5.4: no Ranged Attack or Charge in the next Assault Phase unless Tactical Mass.
