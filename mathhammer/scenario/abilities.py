@@ -60,7 +60,7 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   ``charge`` with the second target in ``select``: in the games where the first Charge succeeded, a new Charge from
   where it ended, Engaged or not, without IMPACT (:meth:`Simulation.charge`).
 
-Units on and off the table: returned to Reserves (``to_reserves``: :meth:`Simulation._recall`, :mod:`.cards.recall`),
+Units on and off the table: returned to Reserves (``to_reserves``: :mod:`.cards.recall`),
 Deployed by PLACE (:func:`deploy_placed`) or through another unit's base (:func:`deploy_via`), set At the End of the
 Round (``cards/end_of_round.py``), Summoned (``cards/summon.py``; the units come from the scenario,
 9.1.9) and given back Destroyed models (RESPAWN: ``cards/respawn.py``).
@@ -378,7 +378,7 @@ def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.nda
                 supply[u, ts] += e.value
                 if e.minimum:
                     floors.append((u, e, ts))
-    for grant in sim.granted:  # given by another unit's ability this Round (apply_selected)
+    for grant in sim.granted:  # given by another unit's ability this Round (cards/selected.py)
         if grant.effect.kind == "contest_supply":
             ts = grant.games[on[grant.unit, grant.games]]
             supply[grant.unit, ts] += grant.effect.value
@@ -673,7 +673,7 @@ def deploy_placed(sim: SimView, u: int, act: Activation, games: np.ndarray, e: E
     (:func:`far_from_enemies`); a game where that fails leaves the unit in Reserves (skip report). Phase Prism
     ("PLACE (0) effect from another Friendly Unit. That Friendly Unit is removed from the battlefield and returned
     to Reserves"; a ``to_reserves`` effect with ``select``): that unit goes back to Reserves (8.5.5, as
-    :meth:`Simulation._recall`) and the Leading Model is set where its Leading Model stood; where it cannot be set
+    :mod:`.cards.recall`) and the Leading Model is set where its Leading Model stood; where it cannot be set
     there, the other unit stays.
     """
     su = sim.units[u]

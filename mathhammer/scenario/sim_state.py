@@ -240,9 +240,9 @@ class SimState:
         # per unit and game, in the current Phase: activated; counted as Activated by a Reaction (Zealous Round)
         self.acted = np.zeros((self.U, self.T), dtype=bool)
         self.flipped = np.zeros((self.U, self.T), dtype=bool)
-        # ... counted as Activated by an enemy's Active ability (Crushing Grip: abilities.apply_selected)
+        # ... counted as Activated by an enemy's Active ability (Crushing Grip: cards/selected.py)
         self.gripped = np.zeros((self.U, self.T), dtype=bool)
-        # ... may activate again, its Activation Marker removed (Orders: abilities.apply_selected)
+        # ... may activate again, its Activation Marker removed (Orders: cards/selected.py)
         self.again = np.zeros((self.U, self.T), dtype=bool)
         self._phase_of_acted: tuple[int, str] = (0, "")  # the Phase ``acted`` and ``again`` are about
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
