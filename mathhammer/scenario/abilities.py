@@ -54,16 +54,16 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   (``Target.damage_reduction``; 8.7.4 step 5 "Apply any Special Skills that reduce the Total Damage").
 * The Ranged Attack redirected (``redirect``; Hierarch's Stand: :func:`redirects`), a Move after it
   (``lunge``; Lunge: ``cards/lunge.py``), HEAL after a PLACE (``heal_after_place``; Veil of Shadows), HITS at a
-  unit entering by another table edge (a Reaction's ``hits``; Photon Overcharge: :func:`entered_elsewhere`).
+  unit entering by another table edge (a Reaction's ``hits``; Photon Overcharge: ``cards/warp_in.py``).
 * A lower cost (``cost_reduction``; Advanced Training): read by ``scenario check`` only.
 * A second Charge (``second_charge``; Lightning Dash: :func:`second_charge`), planned by the charging unit on its own
   ``charge`` with the second target in ``select``: in the games where the first Charge succeeded, a new Charge from
   where it ended, Engaged or not, without IMPACT (:meth:`Simulation.charge`).
 
-Units on and off the table: returned to Reserves (``to_reserves``: :mod:`.cards.recall`),
-Deployed by PLACE (:func:`deploy_placed`) or through another unit's base (:func:`deploy_via`), set At the End of the
-Round (``cards/end_of_round.py``), Summoned (``cards/summon.py``; the units come from the scenario,
-9.1.9) and given back Destroyed models (RESPAWN: ``cards/respawn.py``).
+Units on and off the table: returned to Reserves (``to_reserves``: :mod:`.cards.recall`), Deployed by PLACE
+(``cards/deploy_place.py``) or through another unit's base (``cards/deploy_via.py``), set At the End of the Round
+(``cards/end_of_round.py``), Summoned (``cards/summon.py``; the units come from the scenario, 9.1.9) and given back
+Destroyed models (RESPAWN: ``cards/respawn.py``).
 
 States the simulation keeps per game besides the abilities used: the Burrowed Status (a bit of ``sim.used``
 that Cleanup keeps, :data:`BURROWED_STATUS`), ON CREEP and DETECTED (bits read again before each Charge,
@@ -87,7 +87,6 @@ from ..board.ranks import CONTACT
 from ..starcraft.model import Weapon
 from ..starcraft.schema import Ability, Effect
 from .basics import split_by as _split_by
-from .basics import stream as _stream
 from .lookup import (
     CHARGE_KINDS,
     CREEP_STATUS,
@@ -653,79 +652,6 @@ def far_from_enemies(
     return games[~near[games]]
 
 
-def _fit_games(sim: SimView, u: int, games: np.ndarray, test: Callable[[int, int], bool]) -> np.ndarray:
-    """Per game of ``games`` (a bool array in their order): ``test`` (placement, models left) of unit ``u`` there,
-    read once per placement."""
-    ok = np.zeros(sim.T, dtype=bool)
-    for (p, k), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u)]):
-        ok[ts] = p >= 0 and test(p, k)
-    return ok[games]
-
-
-def deploy_placed(sim: SimView, u: int, act: Activation, games: np.ndarray, e: Effect) -> np.ndarray:
-    """Deploy unit ``u`` by PLACE (``deploy_place``) in ``games`` (in Reserves, Available Supply checked): which were
-    set.
-
-    Burrow Ambush ("it may resolve the PLACE (18) effect from the controlling player's Entry Edge. No model may be
-    set Within 10\" of any Enemy model"), Rapid Reinforcements ("PLACE (10) effect from another Friendly Unit. No
-    model may be set Within 8\" ..."): the Leading Model at the plan's ``to``, every model Wholly Within ``value``
-    of the Entry Edge or of the unit the plan selects (on the table), and none Within ``within`` of an Enemy model
-    (:func:`far_from_enemies`); a game where that fails leaves the unit in Reserves (skip report). Phase Prism
-    ("PLACE (0) effect from another Friendly Unit. That Friendly Unit is removed from the battlefield and returned
-    to Reserves"; a ``to_reserves`` effect with ``select``): that unit goes back to Reserves (8.5.5, as
-    :mod:`.cards.recall`) and the Leading Model is set where its Leading Model stood; where it cannot be set
-    there, the other unit stays.
-    """
-    su = sim.units[u]
-    world = sim.world
-    rear = world.rear_of(su.player)
-    found = next(f for n in act.use if (f := find(sim.scn, act.unit, n)) and e in f.ability.effects)
-    name = found.ability.name
-    assert act.to is not None
-    if not e.select:
-        got = games[sim.place(u, games, act.to, rear, act)]
-        edge = world.edges[su.player]
-        fit = _fit_games(sim, u, got, lambda p, k: world.wholly_within_from(p, k, e.value, edge=edge))
-    else:
-        picked = next(unit for n, unit in act.select if n.strip().lower() == name.lower())
-        q = sim.uids.index(picked)
-        there = games[(sim.pos[q, games] >= 0) & (sim.alive[q, games] > 0)]
-        sim.skip(act, games.size - there.size, f"{name!r}: {picked!r} is not on the table (its PLACE starts there)")
-        swap = any(x.kind == "to_reserves" and x.select for x in found.ability.effects)
-        got_l: list[np.ndarray] = []
-        fit_l: list[np.ndarray] = []
-        for (pq, kq), ts in sim.groups(there, [sim.row_pos(q), sim.row_alive(q)]):
-            if swap:  # the other unit leaves first: its Leading Model's spot is where Artanis is set
-                sim.ref_supply[q, ts] -= sim.supply(q, sim.alive[q, ts])
-                sim.set_pos(q, ts, -1)
-                set_ = ts[sim.place(u, ts, world.placements[pq].centres[0], rear, act)]
-                back = np.setdiff1d(ts, set_)
-                if back.size:  # no room for Artanis there: the other unit stays
-                    sim.ref_supply[q, back] += sim.supply(q, sim.alive[q, back])
-                    sim.set_pos(q, back, pq)
-                got_l.append(set_)
-                fit_l.append(np.ones(set_.size, dtype=bool))
-                continue
-            set_ = ts[sim.place(u, ts, act.to, rear, act)]
-            got_l.append(set_)
-
-            def near_src(p: int, k: int, src: tuple[int, int] = (pq, kq)) -> bool:
-                return world.wholly_within_from(p, k, e.value, src=src)
-
-            fit_l.append(_fit_games(sim, u, set_, near_src))
-        got = np.concatenate(got_l) if got_l else games[:0]
-        fit = np.concatenate(fit_l) if fit_l else np.zeros(0, dtype=bool)
-    bad = got[~fit]
-    if bad.size:
-        sim.set_pos(u, bad, -1)
-        where = "of the Entry Edge" if not e.select else "of the selected unit"
-        sim.skip(act, bad.size, f'{name!r}: a model not Wholly Within {e.value}" {where} (PLACE), left in Reserves')
-    got = got[fit]
-    if e.within is not None and got.size:
-        got = far_from_enemies(sim, u, act, got, float(e.within))
-    return np.sort(got)
-
-
 def recalls_self(scn: Scenario, act: Activation) -> bool:
     """Does an ability of ``act``'s ``use`` return the active unit itself to Reserves instead of its action (Strap In!,
     Strategic Recall: a ``to_reserves`` effect with neither ``within`` nor ``select``)?"""
@@ -797,64 +723,11 @@ def base_entry(world: World, pid: int, alive: int, to: Coord) -> tuple[float, Co
     return math.dist(c, to) - world._radius(pid), (back if any(back) else None)
 
 
-def deploy_via(sim: SimView, u: int, act: Activation, games: np.ndarray) -> np.ndarray:
-    """Deploy unit ``u`` through the base of the plan's ``via`` (an ``entry_base`` effect: Warp Conduit, Omega
-    Network) in ``games``: which were set. Per game: that unit on the table, the Round's limit not reached ("Once per
-    Round ... a Ground Unit"; "Friendly Units with a combined Supply cost of 2 or less"), the Leading Model at the
-    plan's ``to`` at most Speed from its base (8.5.5, as from an Entry Edge), the others set towards it. Other games:
-    skip report; the unit stays in Reserves."""
-    assert act.via is not None and act.to is not None
-    su = sim.units[u]
-    q = sim.uids.index(act.via)
-    e = unit_effect(sim.units[q], "entry_base")
-    if e is None or (e.vs_tags and not set(e.vs_tags) & set(su.unit.card.combat_tags)):
-        sim.skip(act, games.size, f"{act.via!r}'s base is no Entry Edge for this unit (its text)")
-        return games[:0]
-    there = games[(sim.pos[q, games] >= 0) & (sim.alive[q, games] > 0)]
-    sim.skip(act, games.size - there.size, f"{act.via!r} is not on the battlefield: no Deploy by its base")
-    used = sim.via_used.setdefault(q, np.zeros(sim.T, dtype=np.int64))
-    need = sim.supply(u, sim.alive[u, there]) if e.value else np.ones(there.size, dtype=np.int64)
-    ok = used[there] + need <= (e.value or 1)
-    sim.skip(act, int((~ok).sum()), f"{act.via!r}'s Entry Edge has let its limit Deploy this Round (its text)")
-    there = there[ok]
-    r = su.base_mm / MM_PER_INCH / 2
-    got_l: list[np.ndarray] = []
-    for (pq, kq), ts in sim.groups(there, [sim.row_pos(q), sim.row_alive(q)]):
-        d, back = base_entry(sim.world, pq, kq, act.to)
-        if d > su.speed + r + EPS:
-            sim.skip(act, ts.size, f"the Leading Model ends more than Speed from {act.via!r}'s base (8.5.5)")
-            continue
-        got_l.append(ts[sim.place(u, ts, act.to, back or sim.world.rear_of(su.player), act)])
-    got = np.sort(np.concatenate(got_l)) if got_l else games[:0]
-    used[got] += sim.supply(u, sim.alive[u, got]) if e.value else 1
-    return got
-
-
 def recall_base(scn: Scenario, unit: str) -> Effect | None:
     """The ``recall_contact`` effect of ``unit`` (Omega Network: "If a Friendly Leading model finishes a Move,
     Disengage, or Run action in base-to-base contact with the Omega Worm, the controlling player may remove that Unit
     from the battlefield and return it to Reserves"), or None."""
     return unit_effect(scn.units[unit], "recall_contact")
-
-
-def contact_recall(sim: SimView, u: int, act: Activation, games: np.ndarray) -> None:
-    """Omega Network's return (the plan's ``via`` on a ``move``, ``run`` or ``disengage``): in the games ``games``
-    (where unit ``u`` was set with its Leading Model at ``act.to``), those where that model's base is in Base-to-Base
-    contact with a live model of ``via`` (edges at most :data:`TOKEN_CONTACT` apart) return the unit to Reserves
-    (8.5.5, :meth:`Simulation.to_reserves`); the others are counted in the skip report."""
-    assert act.via is not None and act.to is not None
-    q = sim.uids.index(act.via)
-    if recall_base(sim.scn, act.via) is None:
-        sim.skip(act, games.size, f"{act.via!r} returns no unit to Reserves (its abilities)")
-        return
-    r = sim.units[u].base_mm / MM_PER_INCH / 2
-    back: list[np.ndarray] = []
-    for (pq, kq), ts in sim.groups(games, [sim.row_pos(q), sim.row_alive(q)]):
-        if pq >= 0 and kq > 0 and sim.world.point_gap(pq, kq, act.to, r) <= TOKEN_CONTACT + 1e-9:
-            back.append(ts)
-    there = np.sort(np.concatenate(back)) if back else games[:0]
-    sim.skip(act, games.size - there.size, f"not in Base-to-Base contact with {act.via!r}: not returned to Reserves")
-    sim.to_reserves(u, there)
 
 
 def token_contact_lead(xy: Coord, su: ScenarioUnit, rear: Coord) -> Coord:
@@ -863,22 +736,6 @@ def token_contact_lead(xy: Coord, su: ScenarioUnit, rear: Coord) -> Coord:
     gap = TOKEN_RADIUS + su.base_mm / MM_PER_INCH / 2 + TOKEN_CONTACT / 2
     norm = math.hypot(*rear)
     return (xy[0] + gap * rear[0] / norm, xy[1] + gap * rear[1] / norm)
-
-
-def entered_elsewhere(sim: SimView, u: int, act: Activation, games: np.ndarray) -> None:
-    """The opponent's Reactions to a unit entering the battlefield from Reserves other than by its own Entry Edge
-    (Photon Overcharge: "That Unit immediately suffers HITS 3 (1)"; a ``hits`` effect of a Reaction), in ``games``."""
-    from ..starcraft.model import Batch
-
-    for i, rx in enumerate(act.react):
-        found = find(sim.scn, rx.unit, rx.use) if rx.player != act.player else None
-        if found is None or found.ability.type != "reaction":
-            continue
-        for e in found.ability.effects:
-            if e.kind == "hits" and games.size:
-                batch = Batch.hits(e.value, e.damage, name=found.ability.name)
-                stream = _stream(sim.round, 7, sim.ordinal[act], i)  # its own draws
-                sim.resolve([batch], u, "assault", games, stream, None, False)
 
 
 def reduction_for(

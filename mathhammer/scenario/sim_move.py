@@ -12,7 +12,6 @@ from . import abilities, disengage
 from .basics import split_by as _split_by
 from .sim_state import SimState, _group_of
 from .spec import PLAYERS, Activation
-from .world import EDGE_REAR
 
 
 class Movement(SimState):
@@ -44,23 +43,12 @@ class Movement(SimState):
         su = self.units[u]
         reserve = self.available(u, act, trials[(self.pos[u, trials] < 0) & (self.alive[u, trials] > 0)])
         assert act.to is not None
-        away = abilities.used_effect(
-            self.scn, act, "deploy_edge"
-        )  # Warp In: from another table edge, far from the enemy
-        if away is not None and act.edge:
-            for check in self.cards.before_deploy:  # an edge closed this Round (Comsat Station)
-                reserve = check(u, act, reserve)
-        placer = abilities.used_effect(self.scn, act, "deploy_place")
-        if act.via is not None:  # Warp Conduit, Omega Network: another unit's base as the Entry Edge
-            got = abilities.deploy_via(self, u, act, reserve)
-        elif placer is not None:  # Burrow Ambush, Rapid Reinforcements, Phase Prism: PLACE as it Deploys
-            got = abilities.deploy_placed(self, u, act, reserve, placer)
-        else:
-            rear = EDGE_REAR[act.edge] if away is not None and act.edge else self.world.rear_of(su.player)
-            got = reserve[self.place(u, reserve, act.to, rear, act)]
-            if away is not None and act.edge and got.size:
-                got = abilities.far_from_enemies(self, u, act, got, float(away.within or 0))
-                abilities.entered_elsewhere(self, u, act, got)  # Photon Overcharge
+        for check in self.cards.before_deploy:  # an edge closed this Round (Comsat Station)
+            reserve = check(u, act, reserve)
+        # a card's own way (through a base, by PLACE, from another table edge), else from the player's Entry Edge
+        got = next((g for how in self.cards.deploy if (g := how(u, act, reserve)) is not None), None)
+        if got is None:
+            got = reserve[self.place(u, reserve, act.to, self.world.rear_of(su.player), act)]
         # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none; one
         # returned to Reserves this Round took its Supply off its reference, :mod:`.cards.recall`)
         self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
@@ -195,8 +183,8 @@ class Movement(SimState):
             if act.action == "disengage"
             else self.move_to(u, movers, act.to, act, moving=not keeps)
         )
-        if act.via is not None:  # Omega Network: ends in Base-to-Base contact with the Omega Worm, back to Reserves
-            abilities.contact_recall(self, u, act, placed)
+        for hook in self.cards.moved:  # Omega Network: in Base-to-Base contact with the Omega Worm, back to Reserves
+            hook(u, act, placed)
 
     def move_to(
         self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True

@@ -8,6 +8,8 @@ from . import (
     burrow,
     charge,
     creep,
+    deploy_place,
+    deploy_via,
     detection,
     edge_block,
     end_of_round,
@@ -22,6 +24,7 @@ from . import (
     selected,
     structure,
     summon,
+    warp_in,
 )
 from .registry import Card, CardSet, Trigger, card_for, register, registered
 
@@ -33,6 +36,8 @@ __all__ = [
     "card_for",
     "charge",
     "creep",
+    "deploy_place",
+    "deploy_via",
     "detection",
     "edge_block",
     "end_of_round",
@@ -49,4 +54,5 @@ __all__ = [
     "selected",
     "structure",
     "summon",
+    "warp_in",
 ]

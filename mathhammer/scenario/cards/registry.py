@@ -41,6 +41,12 @@ class Trigger(StrEnum):
     #: ``before_deploy(u, act, reserve) -> reserve``: a Deploy from another table edge is about to be set: the games
     #: where it still may
     BEFORE_DEPLOY = "before_deploy"
+    #: ``deploy(u, act, reserve) -> got``: the unit Deploys in the games ``reserve`` (Available Supply checked) in a
+    #: card's own way (through a base, by PLACE, from another table edge): the games where it was set, or None where
+    #: the activation uses no such ability (then the next card, else the player's Entry Edge). Ascending order.
+    DEPLOY = "deploy"
+    #: ``moved(u, act, placed)``: a Move, Run or Disengage set unit ``u`` in the games ``placed``
+    MOVED = "moved"
     #: ``select(u, act, here)``: the activation's Active abilities are used (``act.select`` names units): their
     #: effects on the units they select, in the games ``here`` (before the ``use`` hooks)
     SELECT = "select"
@@ -118,6 +124,10 @@ class Card:
     def before_deploy(self, u: int, act: Activation, reserve: np.ndarray) -> np.ndarray:
         return reserve
 
+    def deploy(self, u: int, act: Activation, reserve: np.ndarray) -> np.ndarray | None:
+        return None
+
+    def moved(self, u: int, act: Activation, placed: np.ndarray) -> None: ...
     def select(self, u: int, act: Activation, here: np.ndarray) -> None: ...
     def before_action(self, u: int, act: Activation, here: np.ndarray) -> bool:
         return False
@@ -188,6 +198,8 @@ class CardSet:
         self.begin_activation: list[Callable[[int, Activation, np.ndarray], None]] = hooks["begin_activation"]
         self.use: list[Callable[[int, Activation, np.ndarray], None]] = hooks["use"]
         self.before_deploy: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["before_deploy"]
+        self.deploy: list[Callable[[int, Activation, np.ndarray], np.ndarray | None]] = hooks["deploy"]
+        self.moved: list[Callable[[int, Activation, np.ndarray], None]] = hooks["moved"]
         self.select: list[Callable[[int, Activation, np.ndarray], None]] = hooks["select"]
         self.before_action: list[Callable[[int, Activation, np.ndarray], bool]] = hooks["before_action"]
         self.before_attack: list[Callable[[list[int], np.ndarray], None]] = hooks["before_attack"]
