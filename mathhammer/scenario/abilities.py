@@ -66,7 +66,7 @@ Units on and off the table: returned to Reserves (``to_reserves``: :mod:`.cards.
 Destroyed models (RESPAWN: ``cards/respawn.py``).
 
 States the simulation keeps per game besides the abilities used: the Burrowed Status (a bit of ``sim.used``
-that Cleanup keeps, :data:`BURROWED_STATUS`), ON CREEP and DETECTED (bits read again before each Charge,
+that Cleanup keeps, ``cards/burrow.py``), ON CREEP and DETECTED (bits read again before each Charge,
 attack and fight by the cards ``cards/creep.py`` and ``cards/detection.py``), a second activation allowed by
 Orders (``sim.again``) and the Deploys through a base this Round (``sim.via_used``). The cards in ``cards/`` keep
 their own per-game state (Creep Tumors, detection's Faction Indicators, Force Fields, the edges Comsat Station
@@ -76,7 +76,6 @@ closes, the tokens waiting for the End of the Round).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -123,64 +122,11 @@ from .simview import SimView
 from .spec import Activation, Reaction, Scenario, ScenarioUnit
 from .world import Coord, World
 
-#: part 11 BURROWED, a Status: kept in ``sim.used`` as the bit of an ability standing for it, which Cleanup keeps
-#: ("Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase")
-BURROWED_STATUS = "Burrowed (Status)"
-_GAINS_OR_LOSES = re.compile(r"gains or loses the Burrowed Status", re.IGNORECASE)
-
-
-def burrow_change(a: Ability) -> str:
-    """How using ``a`` changes the Burrowed Status: ``"toggle"`` (Burrow: "it gains or loses the Burrowed Status"),
-    ``"gain"`` (Lie in Wait, Rapid Burrowing: a ``unit_keyword`` BURROWED effect), ``"lose"`` (Nasty Surprise:
-    ``lose_status``), or ""."""
-    if any(e.kind == "lose_status" and e.keyword == "BURROWED" for e in a.effects):
-        return "lose"
-    if any(e.kind == "unit_keyword" and e.keyword.upper() == "BURROWED" for e in a.effects):
-        return "toggle" if _GAINS_OR_LOSES.search(a.text) else "gain"
-    return ""
-
-
-def status_bit(sim: SimView, u: int) -> int:
-    """The bit of ``sim.used`` that holds unit ``u``'s Burrowed Status."""
-    if BURROWED_STATUS not in sim.inflicted:
-        effect = Effect(kind="unit_keyword", keyword="BURROWED", against="all")
-        sim.inflicted[BURROWED_STATUS] = Ability(
-            name=BURROWED_STATUS, phase="any", type="passive", text="part 11 BURROWED (a Status)", effects=[effect]
-        )
-    return use_bits(sim, u, [BURROWED_STATUS])
-
 
 def bit_set(sim: SimView, u: int, mask: int, name: str) -> bool:
     """Is the bit of ``sim.used`` standing for ``name`` (a Status, ON CREEP, DETECTED) set in unit ``u``'s ``mask``?"""
     names = sim.abilities[u]
     return name in names and bool(mask >> names.index(name) & 1)
-
-
-def burrowed(sim: SimView, u: int, trials: np.ndarray) -> np.ndarray:
-    """Per game of ``trials``: has unit ``u`` the Burrowed Status?"""
-    if BURROWED_STATUS not in sim.abilities[u]:
-        return np.zeros(trials.size, dtype=bool)
-    return np.asarray((sim.used[u, trials] & status_bit(sim, u)) != 0)
-
-
-def never_burrowed(su: ScenarioUnit) -> bool:
-    """Can the unit never gain the Burrowed Status (a ``no_status`` BURROWED effect; Underdeveloped Claws: "This Unit
-    cannot gain Burrowed Status")?"""
-    return any(e.kind == "no_status" and e.keyword == "BURROWED" for a in unit_abilities(su) for e in a.effects)
-
-
-def set_burrowed(sim: SimView, u: int, games: np.ndarray, on: bool) -> None:
-    """Unit ``u`` gains (``on``; never one that cannot, :func:`never_burrowed`) or loses the Burrowed Status in
-    ``games``."""
-    if on and never_burrowed(sim.units[u]):
-        return
-    if not on and BURROWED_STATUS not in sim.abilities[u]:
-        return
-    bit = status_bit(sim, u)
-    if on:
-        sim.used[u, games] |= bit
-    else:
-        sim.used[u, games] &= ~bit
 
 
 def react_begin(sim: SimView, act: Activation, trials: np.ndarray) -> list[tuple[int, np.ndarray]]:

@@ -9,7 +9,7 @@ simulation calls: :func:`setup`, :func:`start_of_round`, :func:`score` (control,
   a Deactivated Mission Marker can still be controlled; the control rules apply to all Mission
   Markers on the battlefield); a removed (scored Supply Drop) marker is not.
 * BURROWED units do not contest (part 11 BURROWED: "cannot Control or Contest Mission Markers"): a
-  unit with the Burrowed Status (``abilities.BURROWED_STATUS``: Burrow, Lie in Wait; it stays through Cleanup).
+  unit with the Burrowed Status (``cards.burrow.BURROWED_STATUS``: Burrow, Lie in Wait; it stays through Cleanup).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import numpy as np
 from ..board.model import MM_PER_INCH
 from . import abilities
 from .basics import stream as _stream
+from .cards.burrow import BURROWED_STATUS
 from .fast import contest_rows, control_winners
 from .missions import KINDS
 from .spec import PLAYERS
@@ -141,7 +142,7 @@ def contest(sim: Simulation, live: np.ndarray) -> np.ndarray:
         if sim.units[u].flying or sim.structure[u]:
             continue  # "A Flying Unit cannot Contest or Control Mission Markers"; a Structure "can never" either
         names = sim.abilities[u]  # BURROWED: "cannot Control or Contest Mission Markers" (part 11)
-        bit = 1 << names.index(abilities.BURROWED_STATUS) if abilities.BURROWED_STATUS in names else 0
+        bit = 1 << names.index(BURROWED_STATUS) if BURROWED_STATUS in names else 0
         firsts = contest_rows(sim.pos[u], sim.alive[u], sim.used[u], bit, live, firsts, out[u], read)
     sim.contest_firsts = firsts
     return out

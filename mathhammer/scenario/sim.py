@@ -252,12 +252,8 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         for before in self.cards.before_action:  # an extra Move, PLACE; Strap In!: "instead of performing an action"
             if before(u, act, here):
                 return
-        if act.action in ("shoot", "charge", "gather"):
-            # part 11 BURROWED: "the Unit may only perform Deploy, Move, Disengage, Run, Hold and Close Ranks actions"
-            down = abilities.burrowed(self, u, here)
-            if down.any():
-                self.skip(act, int(down.sum()), "the unit is BURROWED: it may only Move, Run, Disengage or Hold")
-                here = here[~down]
+        for may in self.cards.may_act:  # a Status that bars the action (BURROWED)
+            here = may(u, act, here)
         reacted = abilities.react_begin(self, act, here)  # 10.4: Reactions to this activation
         if act.action in ("move", "run", "disengage"):
             self.move(u, act, here)

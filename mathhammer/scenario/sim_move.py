@@ -10,6 +10,7 @@ import numpy as np
 
 from . import abilities, disengage
 from .basics import split_by as _split_by
+from .cards.burrow import burrowed, set_burrowed
 from .sim_state import SimState, _group_of
 from .spec import PLAYERS, Activation
 
@@ -192,7 +193,7 @@ class Movement(SimState):
         """Set unit ``u``'s Leading Model at ``to`` in the games ``movers``, the others behind it (8.5.3); which
         were set. ``moving``: a Move, Run or Disengage (not a PLACE), which ends the Burrowed Status."""
         if moving:
-            abilities.set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
+            set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
         placed = np.zeros(self.T, dtype=bool)
         for pid, ts in self.groups(movers, [self.row_pos(u)]):
             got = self.place(u, ts, to, self.world.rear_from(pid[0], to), act)
@@ -205,7 +206,7 @@ class Movement(SimState):
         if back.size == 0:
             return
         self.ref_supply[u, back] -= self.supply(u, self.alive[u, back])
-        abilities.set_burrowed(self, u, back, False)
+        set_burrowed(self, u, back, False)
         self.set_pos(u, back, -1)
 
     def _tactical_mass(self, u: int, trials: np.ndarray) -> None:
@@ -219,11 +220,11 @@ class Movement(SimState):
             foes = [self.uids.index(b) for a, b in pairs if a == uid]
             # part 11 BURROWED: "Its Current Supply Value is treated as 0 for Disengage checks"
             combined = sum(
-                np.where(abilities.burrowed(self, v, ts), 0, self.supply(v, self.alive[v, ts]))
+                np.where(burrowed(self, v, ts), 0, self.supply(v, self.alive[v, ts]))
                 + abilities.disengage_supply(self, v)
                 for v in foes
             )
-            mine = np.where(abilities.burrowed(self, u, ts), 0, self.supply(u, self.alive[u, ts]))
+            mine = np.where(burrowed(self, u, ts), 0, self.supply(u, self.alive[u, ts]))
             mine = mine + abilities.disengage_supply(self, u)
             self.penalty[u, ts] = ~(mine > combined)
 

@@ -16,6 +16,7 @@ from ..starcraft.model import Batch
 from ..starcraft.schema import Ability, Effect
 from . import abilities
 from .cards import CardSet
+from .cards.burrow import burrow_change
 from .fast import UNREAD, BoardTable, IdGrouper, PairTable, group_rows, group_state, regroup, supply_matrix
 from .spec import Activation, Scenario, ScenarioUnit
 from .world import World
@@ -260,7 +261,7 @@ class SimState:
             a.name
             for su in self.units
             for a in abilities.unit_abilities(su) + [f.ability for f in abilities.card_abilities(scn, su.player)]
-            if abilities.burrow_change(a)
+            if burrow_change(a)
         }
         self._loadouts: dict[tuple[int, int], Loadout] = {}
         #: the ability cards in play (cards/), with their per-game state, called at their trigger points

@@ -53,6 +53,9 @@ class Trigger(StrEnum):
     #: ``before_action(u, act, here) -> done``: the abilities used resolve before the action (an extra Move, PLACE) or
     #: instead of it (True: the activation ends; Strap In!). Hooks run in ascending :attr:`Card.order`.
     BEFORE_ACTION = "before_action"
+    #: ``may_act(u, act, here) -> here``: after the abilities used and before the Reactions: the games of ``here``
+    #: where the unit may perform its planned action (the others: skip report; BURROWED)
+    MAY_ACT = "may_act"
     #: ``before_attack(units, trials)``: a Charge, Ranged Attack, fight or RESPAWN of ``units[0]`` at the others is
     #: about to read their statuses (ON CREEP)
     BEFORE_ATTACK = "before_attack"
@@ -132,6 +135,9 @@ class Card:
     def before_action(self, u: int, act: Activation, here: np.ndarray) -> bool:
         return False
 
+    def may_act(self, u: int, act: Activation, here: np.ndarray) -> np.ndarray:
+        return here
+
     def before_attack(self, units: list[int], trials: np.ndarray) -> None: ...
     def before_targeting(self, units: list[int], trials: np.ndarray) -> None: ...
     def charge_roll(self, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None: ...
@@ -202,6 +208,7 @@ class CardSet:
         self.moved: list[Callable[[int, Activation, np.ndarray], None]] = hooks["moved"]
         self.select: list[Callable[[int, Activation, np.ndarray], None]] = hooks["select"]
         self.before_action: list[Callable[[int, Activation, np.ndarray], bool]] = hooks["before_action"]
+        self.may_act: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["may_act"]
         self.before_attack: list[Callable[[list[int], np.ndarray], None]] = hooks["before_attack"]
         self.before_targeting: list[Callable[[list[int], np.ndarray], None]] = hooks["before_targeting"]
         self.charge_roll: list[Callable[[Activation, np.ndarray, np.ndarray, int], None]] = hooks["charge_roll"]
