@@ -291,52 +291,6 @@ def _givers(sim: SimView, kind: str) -> list[int]:
     return hit
 
 
-def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.ndarray:
-    """Every unit's Supply Value for Controlling and Contesting Mission Markers and completing objectives
-    (8.9.1; units x games): ``supply`` (the Current Supply Values) with the ``contest_supply`` effects of the
-    units on the table, in the games ``live``.
-
-    ``value`` is added to the unit's own (Commander: "Treat this Unit's Supply characteristic as increased by 1";
-    Additional Supply Depots, a card's Active ability used on the unit this Round: "The active Unit's Supply
-    Value is improved by 1"), or, with ``select``, to the unit the ability selected this Round (Domineering
-    Presence: "That Unit's Supply characteristic is increased by 1"). Then ``minimum`` is a floor for every
-    Friendly Unit Within ``within`` of the unit, itself included (Freedom Fighters: "The Supply Value of all
-    Friendly Units Within 8" of this Unit cannot be reduced below 1"), read in each game where both are on the
-    table. ``supply`` is changed in place (callers pass a fresh :meth:`Simulation.current_supply`) and returned.
-    """
-
-    givers = _givers(sim, "contest_supply")
-    if not givers and not sim.granted:
-        return supply
-    on = sim.on_table()
-    floors: list[tuple[int, Effect, np.ndarray]] = []
-    for u in givers:
-        here = live[on[u, live]]
-        if here.size == 0:
-            continue
-        used = sim.used[u, here] != 0  # games with no ability used: the passive ones only (mask 0)
-        parts = [(0, here[~used]), *_split_by(here[used], sim.used[u, here[used]])]
-        for mask, ts in parts:
-            if ts.size == 0:
-                continue
-            for e in sim.effects(u, mask, "contest_supply"):  # (a select effect is not here: sim.granted)
-                supply[u, ts] += e.value
-                if e.minimum:
-                    floors.append((u, e, ts))
-    for grant in sim.granted:  # given by another unit's ability this Round (cards/selected.py)
-        if grant.effect.kind == "contest_supply":
-            ts = grant.games[on[grant.unit, grant.games]]
-            supply[grant.unit, ts] += grant.effect.value
-    for r, e, ts in floors:  # after every addition: "cannot be reduced below"
-        side = sim.units[r].player
-        for q in range(sim.U):
-            if sim.units[q].player != side or (e.within is None and q != r):
-                continue
-            hit = near_games(sim, ts, r, q, e.within if e.within is not None else 0.0)
-            supply[q, hit] = np.maximum(supply[q, hit], e.minimum)
-    return supply
-
-
 #: effect kinds a selected Enemy Unit gives the attacks made at it (Target Lock)
 WEAPON_KINDS = ("weapon_keyword", "weapon_s_dice", "weapon_surge")
 
@@ -425,11 +379,6 @@ def laser_used(sim: SimView, games: np.ndarray, laser: tuple[np.ndarray, np.ndar
     for r in np.unique(drone[spent]).tolist():
         if r >= 0:
             sim.to_reserves(r, spent[drone[spent] == r])
-
-
-def disengage_supply(sim: SimView, u: int) -> int:
-    """What unit ``u`` adds to its Supply when Disengage checks are resolved (8.5.4 Tactical Mass; Commander)."""
-    return sum(e.value for e in sim.effects(u, 0, "disengage_supply"))
 
 
 def restored(sim: SimView, act: Activation, trials: np.ndarray, debuffed: np.ndarray) -> np.ndarray:
@@ -788,9 +737,7 @@ __all__ = [
     "charge_roll",
     "charger_debuff",
     "choices",
-    "contest_supply",
     "counts_for_pool",
-    "disengage_supply",
     "find",
     "has_impact",
     "impact_of",

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..board.model import MM_PER_INCH
-from . import abilities
 from .basics import stream as _stream
 from .cards.burrow import BURROWED_STATUS
+from .cards.supply import contest_supply
 from .fast import contest_rows, control_winners
 from .missions import KINDS
 from .spec import PLAYERS
@@ -79,7 +79,7 @@ class Play:
 
     def objective_supply(self) -> np.ndarray:
         """Each unit's Supply for Controlling Mission Markers and completing objectives (Commander ...)."""
-        return abilities.contest_supply(self.sim, self.sim.current_supply(), self.live)
+        return contest_supply(self.sim, self.sim.current_supply(), self.live)
 
     def quarter_groups(self, u: int) -> Iterator[tuple[int, np.ndarray]]:
         """The battlefield quarter unit ``u`` is Wholly Within and the games (of ``live``, on the table) where it is."""
@@ -152,7 +152,7 @@ def control(sim: Simulation, live: np.ndarray, now: np.ndarray | None = None) ->
     """8.9.1 CALCULATE CONTROL and STICKY CONTROL; returns the contest table. ``now``: the Current Supply Values
     (:meth:`Simulation.current_supply`), where the caller has them (they may be changed here: Commander ...)."""
     table = contest(sim, live)
-    supply = abilities.contest_supply(sim, sim.current_supply() if now is None else now, live)  # Commander ...
+    supply = contest_supply(sim, sim.current_supply() if now is None else now, live)  # Commander ...
     players = np.array([PLAYERS.index(su.player) for su in sim.units], dtype=np.int64)
     winner = control_winners(table, supply, players, live)  # per marker and game: 0 red, 1 blue, -1 neither
     sim.gained[:, live] = False

@@ -11,6 +11,7 @@ import numpy as np
 from . import abilities, disengage
 from .basics import split_by as _split_by
 from .cards.burrow import burrowed, set_burrowed
+from .cards.supply import disengage_supply
 from .sim_state import SimState, _group_of
 from .spec import PLAYERS, Activation
 
@@ -220,12 +221,11 @@ class Movement(SimState):
             foes = [self.uids.index(b) for a, b in pairs if a == uid]
             # part 11 BURROWED: "Its Current Supply Value is treated as 0 for Disengage checks"
             combined = sum(
-                np.where(burrowed(self, v, ts), 0, self.supply(v, self.alive[v, ts]))
-                + abilities.disengage_supply(self, v)
+                np.where(burrowed(self, v, ts), 0, self.supply(v, self.alive[v, ts])) + disengage_supply(self, v)
                 for v in foes
             )
             mine = np.where(burrowed(self, u, ts), 0, self.supply(u, self.alive[u, ts]))
-            mine = mine + abilities.disengage_supply(self, u)
+            mine = mine + disengage_supply(self, u)
             self.penalty[u, ts] = ~(mine > combined)
 
     def _barred(self, u: int, trials: np.ndarray) -> np.ndarray:

@@ -24,6 +24,7 @@ from . import (
     selected,
     structure,
     summon,
+    supply,
     warp_in,
 )
 from .registry import Card, CardSet, Trigger, card_for, register, registered
@@ -54,5 +55,6 @@ __all__ = [
     "selected",
     "structure",
     "summon",
+    "supply",
     "warp_in",
 ]
