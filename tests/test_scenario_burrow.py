@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mathhammer.scenario import abilities
 from mathhammer.scenario import mission as missions
+from mathhammer.scenario.cards import burrow
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 from mathhammer.scenario.world import Placement
@@ -66,7 +66,7 @@ def play(sim: Simulation, rnd: int, phases: tuple[str, ...] = ("movement", "assa
 
 
 def down(sim: Simulation) -> list[bool]:
-    return abilities.burrowed(sim, sim.uids.index("roach-1"), np.arange(N)).tolist()
+    return burrow.burrowed(sim, sim.uids.index("roach-1"), np.arange(N)).tolist()
 
 
 def test_the_status_stays_through_cleanup_and_burrow_toggles_it(tmp_path: Path) -> None:
@@ -84,7 +84,7 @@ def test_the_status_stays_through_cleanup_and_burrow_toggles_it(tmp_path: Path) 
     assert down(sim) == [True] * N
     keywords = {e.keyword for e in sim.loadout(r, int(sim.used[r, 0])).effects() if e.kind == "unit_keyword"}
     assert keywords == {"BURROWED"}
-    assert int(sim.used[r, 0]) == abilities.status_bit(sim, r)  # Burrow's own use is gone with the Round
+    assert int(sim.used[r, 0]) == burrow.status_bit(sim, r)  # Burrow's own use is gone with the Round
     play(sim, 2)
     assert down(sim) == [False] * N
     assert not [e for e in sim.loadout(r, int(sim.used[r, 0])).effects() if e.keyword == "BURROWED"]
@@ -134,7 +134,7 @@ def test_a_burrowed_unit_counts_no_supply_in_a_disengage_check(tmp_path: Path) -
     sim = sim_at(scenario(tmp_path, []), (18, 14), 12)
     m, r = sim.uids.index("marine-1"), sim.uids.index("roach-1")
     games = np.arange(N)
-    abilities.set_burrowed(sim, r, games[: N // 2], True)
+    burrow.set_burrowed(sim, r, games[: N // 2], True)
     sim._tactical_mass(m, games)
     assert sim.penalty[m].tolist() == [False] * (N // 2) + [True] * (N // 2)
 
@@ -148,7 +148,7 @@ def test_an_engaged_burrowed_unit_attacks_only_after_close_ranks(tmp_path: Path,
     sim = sim_at(scn, (18, 14), 12)
     r, m = sim.uids.index("roach-1"), sim.uids.index("marine-1")
     games = np.arange(N)
-    abilities.set_burrowed(sim, r, games, True)
+    burrow.set_burrowed(sim, r, games, True)
     sim.round = 1
     sim.fight(r, ("marine-1",), games, 77)
     attacked = close_ranks == "always"

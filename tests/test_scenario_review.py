@@ -12,6 +12,7 @@ import pytest
 
 from mathhammer.scenario import ScenarioError, abilities, check_scenario
 from mathhammer.scenario import mission as missions
+from mathhammer.scenario.cards import burrow
 from mathhammer.scenario.sim import Simulation
 from mathhammer.starcraft.roster import load_roster
 
@@ -90,7 +91,7 @@ def test_a_burrowed_unit_does_not_contest() -> None:
     missions.control(sim, everyone)
     assert (sim.control[1] == 1).all()  # not burrowed: blue takes Marker 2
     sim.control[:] = -1
-    abilities.set_burrowed(sim, u, everyone, True)
+    burrow.set_burrowed(sim, u, everyone, True)
     missions.control(sim, everyone)
     assert (sim.control[1] == -1).all()
 

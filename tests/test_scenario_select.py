@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mathhammer.scenario import ScenarioError, abilities
+from mathhammer.scenario import ScenarioError
 from mathhammer.scenario import mission as missions
+from mathhammer.scenario.cards import supply as supply_cards
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 
@@ -181,12 +182,12 @@ def test_domineering_presence_adds_supply_to_the_selected_unit(armies: dict[str,
     sim.round = 2
     (act,) = scn.activations(2, "movement", "blue")
     sim.activate(act, trials)
-    supply = abilities.contest_supply(sim, sim.current_supply(), trials)
+    supply = supply_cards.contest_supply(sim, sim.current_supply(), trials)
     assert supply[z].tolist() == [1, 1, 0, 0]
     assert supply[q].tolist() == sim.current_supply()[q].tolist()
     assert sum(v for k, v in sim.skipped.items() if "'Domineering Presence' not resolved" in k) == 2
     sim.cleanup(trials)  # 10.2: "effects end at the end of the Round"
-    assert abilities.contest_supply(sim, sim.current_supply(), trials)[z].tolist() == [0, 0, 0, 0]
+    assert supply_cards.contest_supply(sim, sim.current_supply(), trials)[z].tolist() == [0, 0, 0, 0]
 
 
 GOLIATH = army("Terran Armed Forces", ("Goliath", 1), tactical=("Supply Depot",))  # 1 CP; Elite +1

@@ -17,6 +17,7 @@ from mathhammer.board.model import EPS
 from mathhammer.board.ranks import CONTACT
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.abilities import SUMMON_GAP
+from mathhammer.scenario.cards import burrow
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 
@@ -212,7 +213,6 @@ def test_underdeveloped_claws_never_burrowed(tmp_path: Path) -> None:
     """Underdeveloped Claws (Roachling): "This Unit cannot gain Burrowed Status": Lie in Wait ("The active, Unengaged
     Ground Unit gains the Burrowed Status") on the Roachlings is an error, and leaves them unburrowed in every game;
     on the Corpsers it burrows them."""
-    from mathhammer.scenario import abilities
 
     plan = infest_plan()
     plan.append({"round": 3, "blue": {"movement": [hold("corpser-1", use=["Lie in Wait"]),
@@ -223,7 +223,7 @@ def test_underdeveloped_claws_never_burrowed(tmp_path: Path) -> None:
     sim = play(scn, 3, [(1, "movement"), (2, "movement"), (3, "movement")], first=1)
     r, c = sim.uids.index("roachling-1"), sim.uids.index("corpser-1")
     assert (sim.pos[r] >= 0).all()
-    assert not abilities.burrowed(sim, r, np.arange(3)).any() and abilities.burrowed(sim, c, np.arange(3)).all()
+    assert not burrow.burrowed(sim, r, np.arange(3)).any() and burrow.burrowed(sim, c, np.arange(3)).all()
 
 
 def test_warp_conduit_deploys_by_the_pylon(tmp_path: Path) -> None:

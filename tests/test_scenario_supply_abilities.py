@@ -15,6 +15,7 @@ import pytest
 
 from mathhammer.scenario import abilities
 from mathhammer.scenario import mission as missions
+from mathhammer.scenario.cards import supply as supply_cards
 from mathhammer.scenario.sim import Simulation
 
 from .scenario_kit import army, build, errors, skirmish, warnings
@@ -90,7 +91,7 @@ def test_additional_supply_depots_breaks_a_tie(armies: dict[str, str]) -> None:
     sim.used[m, [1, 3]] |= bits
     missions.control(sim, np.arange(4))
     assert sim.control[marker_1(sim)].tolist() == [-1, 0, -1, 0]
-    supply = abilities.contest_supply(sim, sim.current_supply(), np.arange(4))
+    supply = supply_cards.contest_supply(sim, sim.current_supply(), np.arange(4))
     assert supply[m].tolist() == [1, 2, 1, 2]
     assert sim.current_supply()[m].tolist() == [1, 1, 1, 1]  # the Current Supply Value itself is unchanged
 
@@ -107,7 +108,7 @@ def test_freedom_fighters_keeps_friendly_supply_at_1(armies: dict[str, str]) -> 
         sim.alive[m] = 3
         sim.alive[z] = 6
         trials = np.arange(2)
-        supply = abilities.contest_supply(sim, sim.current_supply(), trials)
+        supply = supply_cards.contest_supply(sim, sim.current_supply(), trials)
         assert supply[r].tolist() == [2, 2]  # Commander: Supply 1 + 1
         assert supply[z].tolist() == [0, 0]  # an enemy unit is not lifted
         missions.control(sim, trials)

@@ -54,19 +54,19 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   (``Target.damage_reduction``; 8.7.4 step 5 "Apply any Special Skills that reduce the Total Damage").
 * The Ranged Attack redirected (``redirect``; Hierarch's Stand: ``cards/redirect.py``), a Move after it
   (``lunge``; Lunge: ``cards/lunge.py``), HEAL after a PLACE (``heal_after_place``; Veil of Shadows), HITS at a
-  unit entering by another table edge (a Reaction's ``hits``; Photon Overcharge: :func:`entered_elsewhere`).
+  unit entering by another table edge (a Reaction's ``hits``; Photon Overcharge: ``cards/warp_in.py``).
 * A lower cost (``cost_reduction``; Advanced Training): read by ``scenario check`` only.
 * A second Charge (``second_charge``; Lightning Dash: :func:`second_charge`), planned by the charging unit on its own
   ``charge`` with the second target in ``select``: in the games where the first Charge succeeded, a new Charge from
   where it ended, Engaged or not, without IMPACT (``cards/impact.py``, :meth:`Simulation.charge`).
 
-Units on and off the table: returned to Reserves (``to_reserves``: :meth:`Simulation._recall`, :mod:`.cards.recall`),
-Deployed by PLACE (:func:`deploy_placed`) or through another unit's base (:func:`deploy_via`), set At the End of the
-Round (``cards/end_of_round.py``), Summoned (``cards/summon.py``; the units come from the scenario,
-9.1.9) and given back Destroyed models (RESPAWN: ``cards/respawn.py``).
+Units on and off the table: returned to Reserves (``to_reserves``: :mod:`.cards.recall`), Deployed by PLACE
+(``cards/deploy_place.py``) or through another unit's base (``cards/deploy_via.py``), set At the End of the Round
+(``cards/end_of_round.py``), Summoned (``cards/summon.py``; the units come from the scenario, 9.1.9) and given back
+Destroyed models (RESPAWN: ``cards/respawn.py``).
 
 States the simulation keeps per game besides the abilities used: the Burrowed Status (a bit of ``sim.used``
-that Cleanup keeps, :data:`BURROWED_STATUS`), ON CREEP and DETECTED (bits read again before each Charge,
+that Cleanup keeps, ``cards/burrow.py``), ON CREEP and DETECTED (bits read again before each Charge,
 attack and fight by the cards ``cards/creep.py`` and ``cards/detection.py``), a second activation allowed by
 Orders (``sim.again``) and the Deploys through a base this Round (``sim.via_used``). The cards in ``cards/`` keep
 their own per-game state (Creep Tumors, detection's Faction Indicators, Force Fields, the edges Comsat Station
@@ -76,7 +76,6 @@ closes, the tokens waiting for the End of the Round).
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
@@ -86,8 +85,6 @@ from ..board.model import EPS, MM_PER_INCH
 from ..board.ranks import CONTACT
 from ..starcraft.model import Weapon
 from ..starcraft.schema import Ability, Effect
-from .basics import split_by as _split_by
-from .basics import stream as _stream
 from .lookup import (
     CHARGE_KINDS,
     CREEP_STATUS,
@@ -124,87 +121,11 @@ from .simview import SimView
 from .spec import Activation, Reaction, Scenario, ScenarioUnit
 from .world import Coord, World
 
-#: part 11 BURROWED, a Status: kept in ``sim.used`` as the bit of an ability standing for it, which Cleanup keeps
-#: ("Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase")
-BURROWED_STATUS = "Burrowed (Status)"
-_GAINS_OR_LOSES = re.compile(r"gains or loses the Burrowed Status", re.IGNORECASE)
-
-
-def burrow_change(a: Ability) -> str:
-    """How using ``a`` changes the Burrowed Status: ``"toggle"`` (Burrow: "it gains or loses the Burrowed Status"),
-    ``"gain"`` (Lie in Wait, Rapid Burrowing: a ``unit_keyword`` BURROWED effect), ``"lose"`` (Nasty Surprise:
-    ``lose_status``), or ""."""
-    if any(e.kind == "lose_status" and e.keyword == "BURROWED" for e in a.effects):
-        return "lose"
-    if any(e.kind == "unit_keyword" and e.keyword.upper() == "BURROWED" for e in a.effects):
-        return "toggle" if _GAINS_OR_LOSES.search(a.text) else "gain"
-    return ""
-
-
-def status_bit(sim: SimView, u: int) -> int:
-    """The bit of ``sim.used`` that holds unit ``u``'s Burrowed Status."""
-    if BURROWED_STATUS not in sim.inflicted:
-        effect = Effect(kind="unit_keyword", keyword="BURROWED", against="all")
-        sim.inflicted[BURROWED_STATUS] = Ability(
-            name=BURROWED_STATUS, phase="any", type="passive", text="part 11 BURROWED (a Status)", effects=[effect]
-        )
-    return use_bits(sim, u, [BURROWED_STATUS])
-
 
 def bit_set(sim: SimView, u: int, mask: int, name: str) -> bool:
     """Is the bit of ``sim.used`` standing for ``name`` (a Status, ON CREEP, DETECTED) set in unit ``u``'s ``mask``?"""
     names = sim.abilities[u]
     return name in names and bool(mask >> names.index(name) & 1)
-
-
-def burrowed(sim: SimView, u: int, trials: np.ndarray) -> np.ndarray:
-    """Per game of ``trials``: has unit ``u`` the Burrowed Status?"""
-    if BURROWED_STATUS not in sim.abilities[u]:
-        return np.zeros(trials.size, dtype=bool)
-    return np.asarray((sim.used[u, trials] & status_bit(sim, u)) != 0)
-
-
-def never_burrowed(su: ScenarioUnit) -> bool:
-    """Can the unit never gain the Burrowed Status (a ``no_status`` BURROWED effect; Underdeveloped Claws: "This Unit
-    cannot gain Burrowed Status")?"""
-    return any(e.kind == "no_status" and e.keyword == "BURROWED" for a in unit_abilities(su) for e in a.effects)
-
-
-def set_burrowed(sim: SimView, u: int, games: np.ndarray, on: bool) -> None:
-    """Unit ``u`` gains (``on``; never one that cannot, :func:`never_burrowed`) or loses the Burrowed Status in
-    ``games``."""
-    if on and never_burrowed(sim.units[u]):
-        return
-    if not on and BURROWED_STATUS not in sim.abilities[u]:
-        return
-    bit = status_bit(sim, u)
-    if on:
-        sim.used[u, games] |= bit
-    else:
-        sim.used[u, games] &= ~bit
-
-
-def change_burrow(sim: SimView, u: int, act: Activation, fresh: np.ndarray) -> None:
-    """The activation's abilities that change the unit's Burrowed Status, in the games ``fresh`` (first use this
-    Round). Gaining it asks the unit to be Unengaged (Burrow: "If this Unit is Unengaged"; Lie in Wait: "The
-    active, Unengaged Ground Unit"): in the games where it is Engaged nothing changes (skip report)."""
-    for name in act.use:
-        found = find(sim.scn, act.unit, name)
-        how = burrow_change(found.ability) if found else ""
-        if not how or fresh.size == 0:
-            continue
-        if how == "lose":
-            set_burrowed(sim, u, fresh, False)
-            continue
-        engaged = sim.engaged_mask(fresh, u)
-        sim.skip(act, int(engaged.sum()), f"{name!r}: the unit is Engaged (its text asks for an Unengaged Unit)")
-        free = fresh[~engaged]
-        if how == "gain":
-            set_burrowed(sim, u, free, True)
-        else:
-            now = burrowed(sim, u, free)
-            set_burrowed(sim, u, free[~now], True)
-            set_burrowed(sim, u, free[now], False)
 
 
 def react_begin(sim: SimView, act: Activation, trials: np.ndarray) -> None:
@@ -264,17 +185,6 @@ def on_selected_weapons(found: Found, giver: str, options: Sequence[str] = ()) -
         return None
     name = f"{found.ability.name} (from {giver}{': ' + ', '.join(options) if options else ''})"
     return Ability(name=name, phase="any", type="passive", text=found.ability.text, effects=effects)
-
-
-def activates_next(scn: Scenario, act: Activation) -> str | None:
-    """The unit an ability of ``act`` selects to Activate next (``activate_next``; Bound by the Khala: "At the end of
-    the active Unit's Activation, select one other Friendly Unit eligible to Activate in the current Phase.
-    Immediately Activate that Unit"), or None."""
-    for name, chosen in act.select:
-        found = find(scn, act.unit, name)
-        if found is not None and any(e.kind == "activate_next" for e in found.ability.effects):
-            return chosen
-    return None
 
 
 def select_reach(scn: Scenario, unit: str, a: Ability) -> tuple[float, bool]:
@@ -353,110 +263,6 @@ def _givers(sim: SimView, kind: str) -> list[int]:
     return hit
 
 
-def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.ndarray:
-    """Every unit's Supply Value for Controlling and Contesting Mission Markers and completing objectives
-    (8.9.1; units x games): ``supply`` (the Current Supply Values) with the ``contest_supply`` effects of the
-    units on the table, in the games ``live``.
-
-    ``value`` is added to the unit's own (Commander: "Treat this Unit's Supply characteristic as increased by 1";
-    Additional Supply Depots, a card's Active ability used on the unit this Round: "The active Unit's Supply
-    Value is improved by 1"), or, with ``select``, to the unit the ability selected this Round (Domineering
-    Presence: "That Unit's Supply characteristic is increased by 1"). Then ``minimum`` is a floor for every
-    Friendly Unit Within ``within`` of the unit, itself included (Freedom Fighters: "The Supply Value of all
-    Friendly Units Within 8" of this Unit cannot be reduced below 1"), read in each game where both are on the
-    table. ``supply`` is changed in place (callers pass a fresh :meth:`Simulation.current_supply`) and returned.
-    """
-
-    givers = _givers(sim, "contest_supply")
-    if not givers and not sim.granted:
-        return supply
-    on = sim.on_table()
-    floors: list[tuple[int, Effect, np.ndarray]] = []
-    for u in givers:
-        here = live[on[u, live]]
-        if here.size == 0:
-            continue
-        used = sim.used[u, here] != 0  # games with no ability used: the passive ones only (mask 0)
-        parts = [(0, here[~used]), *_split_by(here[used], sim.used[u, here[used]])]
-        for mask, ts in parts:
-            if ts.size == 0:
-                continue
-            for e in sim.effects(u, mask, "contest_supply"):  # (a select effect is not here: sim.granted)
-                supply[u, ts] += e.value
-                if e.minimum:
-                    floors.append((u, e, ts))
-    for grant in sim.granted:  # given by another unit's ability this Round (apply_selected)
-        if grant.effect.kind == "contest_supply":
-            ts = grant.games[on[grant.unit, grant.games]]
-            supply[grant.unit, ts] += grant.effect.value
-    for r, e, ts in floors:  # after every addition: "cannot be reduced below"
-        side = sim.units[r].player
-        for q in range(sim.U):
-            if sim.units[q].player != side or (e.within is None and q != r):
-                continue
-            hit = near_games(sim, ts, r, q, e.within if e.within is not None else 0.0)
-            supply[q, hit] = np.maximum(supply[q, hit], e.minimum)
-    return supply
-
-
-def apply_selected(sim: SimView, u: int, act: Activation, here: np.ndarray) -> None:
-    """The effects of the activation's Active abilities on the unit each selects (10.1; the plan's ``select``).
-
-    In each game of ``here`` where the selected unit is on the table, Within ``within`` of unit ``u`` and, unless
-    the text says "Line of Sight is not required", in its Line of Sight (10.1: "The target is in range and in
-    Line of Sight"), the effect applies; the other games are counted in the skip report. ``counts_activated``
-    (Crushing Grip: "That Unit counts as Activated in this Phase") takes away the unit's activation in this
-    Phase where it has not activated yet; the others last until the end of the Round (``sim.granted``, 10.2):
-    ``contest_supply`` for a Friendly Unit (Domineering Presence), weapon effects for attacks at an enemy
-    (Target Lock: :func:`locked_by`), effects on the selected unit's own weapons and actions (Optical Flare, Orders:
-    :func:`on_selected_weapons`, switched on in ``sim.used`` like an ability used on it), a second activation in the
-    Phase (Orders' ``remove_activation``, where the unit has activated). Effects of an option (Orders) only where the
-    plan's ``options`` chose it. The range is :func:`select_reach` (A-13: 16").
-    """
-    for name, picked in act.select:
-        found = find(sim.scn, act.unit, name)
-        effects = (
-            [
-                e
-                for e in found.ability.effects
-                if e.select and e.kind not in ("activate_next", *DEPLOY_KINDS) and in_force(e, act.options)
-            ]
-            if found
-            else []
-        )
-        if found is None or not effects:
-            continue  # (Bound by the Khala changes the order of activations: Simulation.order)
-        q = sim.uids.index(picked)
-        reach, sight = select_reach(sim.scn, act.unit, found.ability)
-        ok = near_games(sim, here, u, q, reach)
-        if sight:
-            ok &= _pair_games(sim, here, u, q, sim.world.in_sight)  # 7.1 Line of Sight
-        games = here[ok[here]]
-        if games.size < here.size:
-            sim.skip(
-                act,
-                here.size - games.size,
-                f'{name!r} not resolved: {picked!r} not on the table Within {reach:g}"'
-                + (" and in Line of Sight" if sight else "")
-                + " (10.1)",
-            )
-        weapons = on_selected_weapons(found, act.unit, act.options)
-        if weapons is not None:  # until the End of the Round: on the unit's weapons like an ability used on it
-            sim.inflicted.setdefault(weapons.name, weapons)
-            sim.used[q, games] |= use_bits(sim, q, [weapons.name])
-        for e in effects:
-            if e.kind in ENEMY_WEAPON_KINDS or (e.select == "friendly" and e.kind in FRIEND_KINDS):
-                continue
-            if e.kind == "remove_activation":  # Orders: "Remove the Activation Marker from that Unit"
-                sim.again[q, games[sim.acted[q, games]]] = True
-            elif e.kind == "counts_activated":
-                sim.gripped[q, games[~sim.acted[q, games]]] = True
-            elif e.kind == "heal":
-                _heal(sim, u, q, games, e)
-            else:
-                sim.granted.append(Grant(q, e, games, u, found.ability))
-
-
 #: effect kinds a selected Enemy Unit gives the attacks made at it (Target Lock)
 WEAPON_KINDS = ("weapon_keyword", "weapon_s_dice", "weapon_surge")
 
@@ -481,29 +287,9 @@ def locked_by(sim: SimView, u: int, t: int) -> list[tuple[int, np.ndarray]]:
     return out
 
 
-def _heal(sim: SimView, u: int, q: int, games: np.ndarray, e: Effect) -> None:
-    """HEAL (X) on unit ``q`` (part 11: "Remove X points of accumulated Damage from the Unit (reduce its Damage
-    Marker accordingly). HEAL cannot return Destroyed models"); with ``per_model`` X is ``value`` for each model of
-    unit ``u`` Within ``within`` of ``q`` (Medpack), counting ``per_model_bonus`` more (Stabilizer Medpacks)."""
-    if not e.per_model:
-        sim.mark[q, games] = np.maximum(0, sim.mark[q, games] - e.value)
-        return
-    assert e.within is not None
-    bonus = sum(b.value for b in sim.effects(u, 0, "per_model_bonus"))
-    for (pu, ku, pq, kq), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u), sim.row_pos(q), sim.row_alive(q)]):
-        n = sim.world.models_within(pu, ku, pq, kq, float(e.within)) if pu >= 0 and pq >= 0 else 0
-        if n:
-            sim.mark[q, ts] = np.maximum(0, sim.mark[q, ts] - e.value * (n + bonus))
-
-
 def instant(w: Weapon) -> bool:
     """Has the weapon INSTANT (part 11)?"""
     return any(k.name == "INSTANT" for k in w.keywords)
-
-
-def disengage_supply(sim: SimView, u: int) -> int:
-    """What unit ``u`` adds to its Supply when Disengage checks are resolved (8.5.4 Tactical Mass; Commander)."""
-    return sum(e.value for e in sim.effects(u, 0, "disengage_supply"))
 
 
 def restored(sim: SimView, act: Activation, trials: np.ndarray, debuffed: np.ndarray) -> np.ndarray:
@@ -593,79 +379,6 @@ def far_from_enemies(
     return games[~near[games]]
 
 
-def _fit_games(sim: SimView, u: int, games: np.ndarray, test: Callable[[int, int], bool]) -> np.ndarray:
-    """Per game of ``games`` (a bool array in their order): ``test`` (placement, models left) of unit ``u`` there,
-    read once per placement."""
-    ok = np.zeros(sim.T, dtype=bool)
-    for (p, k), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u)]):
-        ok[ts] = p >= 0 and test(p, k)
-    return ok[games]
-
-
-def deploy_placed(sim: SimView, u: int, act: Activation, games: np.ndarray, e: Effect) -> np.ndarray:
-    """Deploy unit ``u`` by PLACE (``deploy_place``) in ``games`` (in Reserves, Available Supply checked): which were
-    set.
-
-    Burrow Ambush ("it may resolve the PLACE (18) effect from the controlling player's Entry Edge. No model may be
-    set Within 10\" of any Enemy model"), Rapid Reinforcements ("PLACE (10) effect from another Friendly Unit. No
-    model may be set Within 8\" ..."): the Leading Model at the plan's ``to``, every model Wholly Within ``value``
-    of the Entry Edge or of the unit the plan selects (on the table), and none Within ``within`` of an Enemy model
-    (:func:`far_from_enemies`); a game where that fails leaves the unit in Reserves (skip report). Phase Prism
-    ("PLACE (0) effect from another Friendly Unit. That Friendly Unit is removed from the battlefield and returned
-    to Reserves"; a ``to_reserves`` effect with ``select``): that unit goes back to Reserves (8.5.5, as
-    :meth:`Simulation._recall`) and the Leading Model is set where its Leading Model stood; where it cannot be set
-    there, the other unit stays.
-    """
-    su = sim.units[u]
-    world = sim.world
-    rear = world.rear_of(su.player)
-    found = next(f for n in act.use if (f := find(sim.scn, act.unit, n)) and e in f.ability.effects)
-    name = found.ability.name
-    assert act.to is not None
-    if not e.select:
-        got = games[sim.place(u, games, act.to, rear, act)]
-        edge = world.edges[su.player]
-        fit = _fit_games(sim, u, got, lambda p, k: world.wholly_within_from(p, k, e.value, edge=edge))
-    else:
-        picked = next(unit for n, unit in act.select if n.strip().lower() == name.lower())
-        q = sim.uids.index(picked)
-        there = games[(sim.pos[q, games] >= 0) & (sim.alive[q, games] > 0)]
-        sim.skip(act, games.size - there.size, f"{name!r}: {picked!r} is not on the table (its PLACE starts there)")
-        swap = any(x.kind == "to_reserves" and x.select for x in found.ability.effects)
-        got_l: list[np.ndarray] = []
-        fit_l: list[np.ndarray] = []
-        for (pq, kq), ts in sim.groups(there, [sim.row_pos(q), sim.row_alive(q)]):
-            if swap:  # the other unit leaves first: its Leading Model's spot is where Artanis is set
-                sim.ref_supply[q, ts] -= sim.supply(q, sim.alive[q, ts])
-                sim.set_pos(q, ts, -1)
-                set_ = ts[sim.place(u, ts, world.placements[pq].centres[0], rear, act)]
-                back = np.setdiff1d(ts, set_)
-                if back.size:  # no room for Artanis there: the other unit stays
-                    sim.ref_supply[q, back] += sim.supply(q, sim.alive[q, back])
-                    sim.set_pos(q, back, pq)
-                got_l.append(set_)
-                fit_l.append(np.ones(set_.size, dtype=bool))
-                continue
-            set_ = ts[sim.place(u, ts, act.to, rear, act)]
-            got_l.append(set_)
-
-            def near_src(p: int, k: int, src: tuple[int, int] = (pq, kq)) -> bool:
-                return world.wholly_within_from(p, k, e.value, src=src)
-
-            fit_l.append(_fit_games(sim, u, set_, near_src))
-        got = np.concatenate(got_l) if got_l else games[:0]
-        fit = np.concatenate(fit_l) if fit_l else np.zeros(0, dtype=bool)
-    bad = got[~fit]
-    if bad.size:
-        sim.set_pos(u, bad, -1)
-        where = "of the Entry Edge" if not e.select else "of the selected unit"
-        sim.skip(act, bad.size, f'{name!r}: a model not Wholly Within {e.value}" {where} (PLACE), left in Reserves')
-    got = got[fit]
-    if e.within is not None and got.size:
-        got = far_from_enemies(sim, u, act, got, float(e.within))
-    return np.sort(got)
-
-
 def recalls_self(scn: Scenario, act: Activation) -> bool:
     """Does an ability of ``act``'s ``use`` return the active unit itself to Reserves instead of its action (Strap In!,
     Strategic Recall: a ``to_reserves`` effect with neither ``within`` nor ``select``)?"""
@@ -737,64 +450,11 @@ def base_entry(world: World, pid: int, alive: int, to: Coord) -> tuple[float, Co
     return math.dist(c, to) - world._radius(pid), (back if any(back) else None)
 
 
-def deploy_via(sim: SimView, u: int, act: Activation, games: np.ndarray) -> np.ndarray:
-    """Deploy unit ``u`` through the base of the plan's ``via`` (an ``entry_base`` effect: Warp Conduit, Omega
-    Network) in ``games``: which were set. Per game: that unit on the table, the Round's limit not reached ("Once per
-    Round ... a Ground Unit"; "Friendly Units with a combined Supply cost of 2 or less"), the Leading Model at the
-    plan's ``to`` at most Speed from its base (8.5.5, as from an Entry Edge), the others set towards it. Other games:
-    skip report; the unit stays in Reserves."""
-    assert act.via is not None and act.to is not None
-    su = sim.units[u]
-    q = sim.uids.index(act.via)
-    e = unit_effect(sim.units[q], "entry_base")
-    if e is None or (e.vs_tags and not set(e.vs_tags) & set(su.unit.card.combat_tags)):
-        sim.skip(act, games.size, f"{act.via!r}'s base is no Entry Edge for this unit (its text)")
-        return games[:0]
-    there = games[(sim.pos[q, games] >= 0) & (sim.alive[q, games] > 0)]
-    sim.skip(act, games.size - there.size, f"{act.via!r} is not on the battlefield: no Deploy by its base")
-    used = sim.via_used.setdefault(q, np.zeros(sim.T, dtype=np.int64))
-    need = sim.supply(u, sim.alive[u, there]) if e.value else np.ones(there.size, dtype=np.int64)
-    ok = used[there] + need <= (e.value or 1)
-    sim.skip(act, int((~ok).sum()), f"{act.via!r}'s Entry Edge has let its limit Deploy this Round (its text)")
-    there = there[ok]
-    r = su.base_mm / MM_PER_INCH / 2
-    got_l: list[np.ndarray] = []
-    for (pq, kq), ts in sim.groups(there, [sim.row_pos(q), sim.row_alive(q)]):
-        d, back = base_entry(sim.world, pq, kq, act.to)
-        if d > su.speed + r + EPS:
-            sim.skip(act, ts.size, f"the Leading Model ends more than Speed from {act.via!r}'s base (8.5.5)")
-            continue
-        got_l.append(ts[sim.place(u, ts, act.to, back or sim.world.rear_of(su.player), act)])
-    got = np.sort(np.concatenate(got_l)) if got_l else games[:0]
-    used[got] += sim.supply(u, sim.alive[u, got]) if e.value else 1
-    return got
-
-
 def recall_base(scn: Scenario, unit: str) -> Effect | None:
     """The ``recall_contact`` effect of ``unit`` (Omega Network: "If a Friendly Leading model finishes a Move,
     Disengage, or Run action in base-to-base contact with the Omega Worm, the controlling player may remove that Unit
     from the battlefield and return it to Reserves"), or None."""
     return unit_effect(scn.units[unit], "recall_contact")
-
-
-def contact_recall(sim: SimView, u: int, act: Activation, games: np.ndarray) -> None:
-    """Omega Network's return (the plan's ``via`` on a ``move``, ``run`` or ``disengage``): in the games ``games``
-    (where unit ``u`` was set with its Leading Model at ``act.to``), those where that model's base is in Base-to-Base
-    contact with a live model of ``via`` (edges at most :data:`TOKEN_CONTACT` apart) return the unit to Reserves
-    (8.5.5, :meth:`Simulation.to_reserves`); the others are counted in the skip report."""
-    assert act.via is not None and act.to is not None
-    q = sim.uids.index(act.via)
-    if recall_base(sim.scn, act.via) is None:
-        sim.skip(act, games.size, f"{act.via!r} returns no unit to Reserves (its abilities)")
-        return
-    r = sim.units[u].base_mm / MM_PER_INCH / 2
-    back: list[np.ndarray] = []
-    for (pq, kq), ts in sim.groups(games, [sim.row_pos(q), sim.row_alive(q)]):
-        if pq >= 0 and kq > 0 and sim.world.point_gap(pq, kq, act.to, r) <= TOKEN_CONTACT + 1e-9:
-            back.append(ts)
-    there = np.sort(np.concatenate(back)) if back else games[:0]
-    sim.skip(act, games.size - there.size, f"not in Base-to-Base contact with {act.via!r}: not returned to Reserves")
-    sim.to_reserves(u, there)
 
 
 def token_contact_lead(xy: Coord, su: ScenarioUnit, rear: Coord) -> Coord:
@@ -803,22 +463,6 @@ def token_contact_lead(xy: Coord, su: ScenarioUnit, rear: Coord) -> Coord:
     gap = TOKEN_RADIUS + su.base_mm / MM_PER_INCH / 2 + TOKEN_CONTACT / 2
     norm = math.hypot(*rear)
     return (xy[0] + gap * rear[0] / norm, xy[1] + gap * rear[1] / norm)
-
-
-def entered_elsewhere(sim: SimView, u: int, act: Activation, games: np.ndarray) -> None:
-    """The opponent's Reactions to a unit entering the battlefield from Reserves other than by its own Entry Edge
-    (Photon Overcharge: "That Unit immediately suffers HITS 3 (1)"; a ``hits`` effect of a Reaction), in ``games``."""
-    from ..starcraft.model import Batch
-
-    for i, rx in enumerate(act.react):
-        found = find(sim.scn, rx.unit, rx.use) if rx.player != act.player else None
-        if found is None or found.ability.type != "reaction":
-            continue
-        for e in found.ability.effects:
-            if e.kind == "hits" and games.size:
-                batch = Batch.hits(e.value, e.damage, name=found.ability.name)
-                stream = _stream(sim.round, 7, sim.ordinal[act], i)  # its own draws
-                sim.resolve([batch], u, "assault", games, stream, None, False)
 
 
 @contextmanager
@@ -859,14 +503,11 @@ __all__ = [
     "Found",
     "Grant",
     "Purse",
-    "apply_selected",
     "card_abilities",
     "charge_roll",
     "charger_debuff",
     "choices",
-    "contest_supply",
     "counts_for_pool",
-    "disengage_supply",
     "find",
     "has_impact",
     "impact_of",

@@ -37,7 +37,7 @@ import numpy as np
 
 from ..board.engagement import ENGAGEMENT_RANGE
 from ..board.model import EPS, MM_PER_INCH
-from .abilities import set_burrowed
+from .cards.burrow import set_burrowed
 from .world import GAP, Placement, World
 
 if TYPE_CHECKING:

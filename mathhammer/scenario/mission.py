@@ -9,7 +9,7 @@ simulation calls: :func:`setup`, :func:`start_of_round`, :func:`score` (control,
   a Deactivated Mission Marker can still be controlled; the control rules apply to all Mission
   Markers on the battlefield); a removed (scored Supply Drop) marker is not.
 * BURROWED units do not contest (part 11 BURROWED: "cannot Control or Contest Mission Markers"): a
-  unit with the Burrowed Status (``abilities.BURROWED_STATUS``: Burrow, Lie in Wait; it stays through Cleanup).
+  unit with the Burrowed Status (``cards.burrow.BURROWED_STATUS``: Burrow, Lie in Wait; it stays through Cleanup).
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..board.model import MM_PER_INCH
-from . import abilities
 from .basics import stream as _stream
+from .cards.burrow import BURROWED_STATUS
+from .cards.supply import contest_supply
 from .fastcontrol import contest_rows, control_winners
 from .missions import KINDS
 from .spec import PLAYERS
@@ -78,7 +79,7 @@ class Play:
 
     def objective_supply(self) -> np.ndarray:
         """Each unit's Supply for Controlling Mission Markers and completing objectives (Commander ...)."""
-        return abilities.contest_supply(self.sim, self.sim.current_supply(), self.live)
+        return contest_supply(self.sim, self.sim.current_supply(), self.live)
 
     def quarter_groups(self, u: int) -> Iterator[tuple[int, np.ndarray]]:
         """The battlefield quarter unit ``u`` is Wholly Within and the games (of ``live``, on the table) where it is."""
@@ -141,7 +142,7 @@ def contest(sim: SimView, live: np.ndarray) -> np.ndarray:
         if sim.units[u].flying or sim.structure[u]:
             continue  # "A Flying Unit cannot Contest or Control Mission Markers"; a Structure "can never" either
         names = sim.abilities[u]  # BURROWED: "cannot Control or Contest Mission Markers" (part 11)
-        bit = 1 << names.index(abilities.BURROWED_STATUS) if abilities.BURROWED_STATUS in names else 0
+        bit = 1 << names.index(BURROWED_STATUS) if BURROWED_STATUS in names else 0
         firsts = contest_rows(sim.pos[u], sim.alive[u], sim.used[u], bit, live, firsts, out[u], read)
     sim.contest_firsts = firsts
     return out
@@ -151,7 +152,7 @@ def control(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> np
     """8.9.1 CALCULATE CONTROL and STICKY CONTROL; returns the contest table. ``now``: the Current Supply Values
     (:meth:`SimView.current_supply`), where the caller has them (they may be changed here: Commander ...)."""
     table = contest(sim, live)
-    supply = abilities.contest_supply(sim, sim.current_supply() if now is None else now, live)  # Commander ...
+    supply = contest_supply(sim, sim.current_supply() if now is None else now, live)  # Commander ...
     players = np.array([PLAYERS.index(su.player) for su in sim.units], dtype=np.int64)
     winner = control_winners(table, supply, players, live)  # per marker and game: 0 red, 1 blue, -1 neither
     sim.gained[:, live] = False

@@ -189,7 +189,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
                 act = lists[turn][idx[turn]]
                 out.append(act)
                 idx[turn] += 1
-                nxt = abilities.activates_next(self.scn, act) if act.select else None
+                nxt = next((n for hook in self.cards.activates_next if (n := hook(act)) is not None), None)
                 nxt = nxt or self.child_of.get(act.unit)  # SUMMON: "Activated immediately after its Parent Unit"
                 if nxt is not None:  # Bound by the Khala: the selected unit's activation comes at once
                     lst = lists[turn]
@@ -226,9 +226,10 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         if trials.size == 0:
             return
         stream = _stream(self.round, PHASES.index(act.phase), self.ordinal[act])
-        if self.structure[u]:
-            self.skip(act, trials.size, "a Structure cannot be Activated in any Phase")
-            return
+        for admit in self.cards.admit:  # a unit that cannot be Activated (Structure)
+            trials = admit(u, act, trials)
+            if trials.size == 0:
+                return
         if act.action == "deploy" and self.summoned[u]:
             self.skip(act, trials.size, "a Summoned Unit is not Deployed by the regular rules (9.1.9)")
             return
@@ -248,19 +249,11 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         self._use(u, act, here)
         if act.use:  # an ability used may have returned the active unit itself to Reserves (Mass Recall)
             here = here[self.pos[u, here] >= 0]
-        if act.use and abilities.recalls_self(self.scn, act):
-            self._recall(u, act, here)  # Strap In!, Strategic Recall: "instead of performing an action"
-            return
-        if act.extra_to is not None and self.effects(u, abilities.use_bits(self, u, act.use), "extra_move"):
-            self._extra_move(u, act, here)
-        if act.place_to is not None and self.effects(u, abilities.use_bits(self, u, act.use), "place"):
-            self._place_ability(u, act, here)
-        if act.action in ("shoot", "charge", "gather"):
-            # part 11 BURROWED: "the Unit may only perform Deploy, Move, Disengage, Run, Hold and Close Ranks actions"
-            down = abilities.burrowed(self, u, here)
-            if down.any():
-                self.skip(act, int(down.sum()), "the unit is BURROWED: it may only Move, Run, Disengage or Hold")
-                here = here[~down]
+        for before in self.cards.before_action:  # an extra Move, PLACE; Strap In!: "instead of performing an action"
+            if before(u, act, here):
+                return
+        for may in self.cards.may_act:  # a Status that bars the action (BURROWED)
+            here = may(u, act, here)
         abilities.react_begin(self, act, here)  # 10.4: Reactions to this activation
         if act.action in ("move", "run", "disengage"):
             self.move(u, act, here)
@@ -281,22 +274,16 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         abilities.react_end(self, here)
 
     def _use(self, u: int, act: Activation, here: np.ndarray) -> None:
-        """The activation's Active abilities (``use``): on until Cleanup; NON-LETHAL DAMAGE on the unit itself."""
+        """The activation's Active abilities (``use``): on until Cleanup; their effects on the units they select, then
+        the cards' effects of the abilities used (their first use this Round)."""
         if not act.use or here.size == 0:
             return
         bits = abilities.use_bits(self, u, act.use)
         fresh = here[(self.used[u, here] & bits) == 0]
         self.used[u, here] |= bits
-        for e in self.effects(u, bits, "non_lethal_self"):
-            self.mark[u, fresh] += e.value  # NON-LETHAL DAMAGE on the unit itself (part 11)
-        for e in self.effects(u, bits, "heal"):  # HEAL (X) on the unit itself (part 11; Field Repair)
-            self.mark[u, fresh] = np.maximum(0, self.mark[u, fresh] - e.value)
-        if self.effects(u, bits, "first_player"):  # Terran Tenacity: "Immediately claim the First Player Marker"
-            self.first[fresh] = self.claimed[fresh] = PLAYERS.index(self.units[u].player)
         if act.select:
-            abilities.apply_selected(self, u, act, here)  # effects for the unit an ability selects
-        if self.burrowers:
-            abilities.change_burrow(self, u, act, fresh)  # Burrow, Lie in Wait, Nasty Surprise
+            for select in self.cards.select:  # effects for the unit an ability selects (Orders, Crushing Grip)
+                select(u, act, here)
         for hook in self.cards.use:  # the cards' effects of the abilities used, in their order
             hook(u, act, fresh)
 

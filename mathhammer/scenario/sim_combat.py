@@ -13,6 +13,7 @@ from ..starcraft.model import Batch
 from . import abilities
 from .basics import split_by as _split_by
 from .basics import stream as _stream
+from .cards.burrow import burrowed, set_burrowed
 from .sim_state import SimState
 from .spec import PLAYERS, Activation
 
@@ -208,12 +209,12 @@ class Combat(SimState):
         """
         uid = self.uids[u]
         split = self.scn.policy.fight_split
-        down = abilities.burrowed(self, u, trials)
+        down = burrowed(self, u, trials)
         if down.any():
             # part 11 BURROWED: "The Unit may perform Close Ranks as its first step, which immediately removes the
             # BURROWED status ... If the Unit does not or cannot perform Close Ranks, it does not attack"
             if self.scn.policy.close_ranks == "always":
-                abilities.set_burrowed(self, u, trials[down], False)
+                set_burrowed(self, u, trials[down], False)
             else:
                 key = f"round {self.round} combat: {uid}: BURROWED and no Close Ranks (policy): it does not attack"
                 self.skipped[key] = self.skipped.get(key, 0) + int(down.sum())

@@ -10,9 +10,10 @@ import numpy as np
 
 from . import abilities, disengage
 from .basics import split_by as _split_by
+from .cards.burrow import burrowed, set_burrowed
+from .cards.supply import disengage_supply
 from .sim_state import SimState, _group_of
 from .spec import PLAYERS, Activation
-from .world import EDGE_REAR
 
 
 class Movement(SimState):
@@ -44,25 +45,14 @@ class Movement(SimState):
         su = self.units[u]
         reserve = self.available(u, act, trials[(self.pos[u, trials] < 0) & (self.alive[u, trials] > 0)])
         assert act.to is not None
-        away = abilities.used_effect(
-            self.scn, act, "deploy_edge"
-        )  # Warp In: from another table edge, far from the enemy
-        if away is not None and act.edge:
-            for check in self.cards.before_deploy:  # an edge closed this Round (Comsat Station)
-                reserve = check(u, act, reserve)
-        placer = abilities.used_effect(self.scn, act, "deploy_place")
-        if act.via is not None:  # Warp Conduit, Omega Network: another unit's base as the Entry Edge
-            got = abilities.deploy_via(self, u, act, reserve)
-        elif placer is not None:  # Burrow Ambush, Rapid Reinforcements, Phase Prism: PLACE as it Deploys
-            got = abilities.deploy_placed(self, u, act, reserve, placer)
-        else:
-            rear = EDGE_REAR[act.edge] if away is not None and act.edge else self.world.rear_of(su.player)
-            got = reserve[self.place(u, reserve, act.to, rear, act)]
-            if away is not None and act.edge and got.size:
-                got = abilities.far_from_enemies(self, u, act, got, float(away.within or 0))
-                abilities.entered_elsewhere(self, u, act, got)  # Photon Overcharge
+        for check in self.cards.before_deploy:  # an edge closed this Round (Comsat Station)
+            reserve = check(u, act, reserve)
+        # a card's own way (through a base, by PLACE, from another table edge), else from the player's Entry Edge
+        got = next((g for how in self.cards.deploy if (g := how(u, act, reserve)) is not None), None)
+        if got is None:
+            got = reserve[self.place(u, reserve, act.to, self.world.rear_of(su.player), act)]
         # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none; one
-        # returned to Reserves this Round took its Supply off its reference, :meth:`_recall`)
+        # returned to Reserves this Round took its Supply off its reference, :mod:`.cards.recall`)
         self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
         return got
 
@@ -195,8 +185,8 @@ class Movement(SimState):
             if act.action == "disengage"
             else self.move_to(u, movers, act.to, act, moving=not keeps)
         )
-        if act.via is not None:  # Omega Network: ends in Base-to-Base contact with the Omega Worm, back to Reserves
-            abilities.contact_recall(self, u, act, placed)
+        for hook in self.cards.moved:  # Omega Network: in Base-to-Base contact with the Omega Worm, back to Reserves
+            hook(u, act, placed)
 
     def move_to(
         self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True
@@ -204,62 +194,21 @@ class Movement(SimState):
         """Set unit ``u``'s Leading Model at ``to`` in the games ``movers``, the others behind it (8.5.3); which
         were set. ``moving``: a Move, Run or Disengage (not a PLACE), which ends the Burrowed Status."""
         if moving:
-            abilities.set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
+            set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
         placed = np.zeros(self.T, dtype=bool)
         for pid, ts in self.groups(movers, [self.row_pos(u)]):
             got = self.place(u, ts, to, self.world.rear_from(pid[0], to), act)
             placed[ts[got]] = True
         return movers[placed[movers]]
 
-    def _place_ability(self, u: int, act: Activation, here: np.ndarray) -> None:
-        """PLACE (X) (part 11: "Remove it and set it Wholly Within X\" of its starting position ... not moved along a
-        path"; Blink, Phase, Ready for Pickup?) to the plan's ``place_to``, before the action; then a Reaction
-        that answers it (Veil of Shadows: HEAL (2) on the unit) in the games where it was set."""
-        assert act.place_to is not None
-        if any(a.text.lower().startswith("if unengaged") for a, _ in abilities.used_effects(self.scn, act, "place")):
-            engaged = self.engaged_mask(here, u)  # Leaping Strike: "If Unengaged, resolve the PLACE (6) effect"
-            self.skip(act, int(engaged.sum()), "the unit is Engaged: no PLACE (its text: If Unengaged)")
-            here = here[~engaged]
-        placed = self.move_to(u, here, act.place_to, act, moving=False)
-        for rx in act.react:
-            found = abilities.find(self.scn, rx.unit, rx.use)
-            for e in found.ability.effects if found and rx.unit == act.unit else []:
-                if e.kind == "heal_after_place":  # "That Unit immediately resolves the HEAL (2) effect"
-                    self.mark[u, placed] = np.maximum(0, self.mark[u, placed] - e.value)
-
-    def _recall(self, u: int, act: Activation, here: np.ndarray) -> None:
-        """Return unit ``u`` to Reserves in the games ``here`` where it is Unengaged (Strap In!, Strategic Recall: "The
-        active, Unengaged Ground Unit is returned to Reserves instead of performing an action").
-
-        8.5.5 UNITS RETURNED TO RESERVES: "The Unit is not Destroyed; it has left the battlefield ... the Current
-        Supply used by the Unit is released" (Available Supply is read from the units on the table), its Damage
-        Marker and its "until the End of the Round" effects stay, and "If the Unit was Activated during the current
-        Phase ... it will remain Activated". The Supply it takes off the table is not Supply destroyed this Round
-        (its reference drops by as much; a later Deploy adds it back). It loses the Burrowed Status: a Deploy moves
-        the unit by the Move rules (8.5.3), which end it (part 11 BURROWED)."""
-        if self.units[u].flying:
-            self.skip(act, here.size, "the unit is Flying: the ability returns a Ground Unit to Reserves")
-            return
-        engaged = self.engaged_mask(here, u)
-        self.skip(act, int(engaged.sum()), "the unit is Engaged: not returned to Reserves (its text: Unengaged)")
-        self.to_reserves(u, here[~engaged])
-
     def to_reserves(self, u: int, back: np.ndarray) -> None:
         """Unit ``u`` leaves the battlefield for Reserves in the games ``back`` (8.5.5 UNITS RETURNED TO RESERVES, as
-        :meth:`_recall` reads it)."""
+        :mod:`.cards.recall` reads it)."""
         if back.size == 0:
             return
         self.ref_supply[u, back] -= self.supply(u, self.alive[u, back])
-        abilities.set_burrowed(self, u, back, False)
+        set_burrowed(self, u, back, False)
         self.set_pos(u, back, -1)
-
-    def _extra_move(self, u: int, act: Activation, here: np.ndarray) -> None:
-        """An ability's extra Move (``extra_move``: Go! Go! Go!, Leg Enhancements, "performs a 2\" Move action"),
-        to the plan's ``extra_to``, before the action; an Engaged unit cannot Move (8.5.2) and stays."""
-        assert act.extra_to is not None
-        engaged = self.engaged_mask(here, u)
-        self.skip(act, int(engaged.sum()), "the unit is Engaged: no extra Move (8.5.2, 8.7.1)")
-        self.move_to(u, here[~engaged], act.extra_to, act)
 
     def _tactical_mass(self, u: int, trials: np.ndarray) -> None:
         """8.5.4: no Ranged Attack or Charge in the next Assault Phase unless Tactical Mass.
@@ -272,12 +221,11 @@ class Movement(SimState):
             foes = [self.uids.index(b) for a, b in pairs if a == uid]
             # part 11 BURROWED: "Its Current Supply Value is treated as 0 for Disengage checks"
             combined = sum(
-                np.where(abilities.burrowed(self, v, ts), 0, self.supply(v, self.alive[v, ts]))
-                + abilities.disengage_supply(self, v)
+                np.where(burrowed(self, v, ts), 0, self.supply(v, self.alive[v, ts])) + disengage_supply(self, v)
                 for v in foes
             )
-            mine = np.where(abilities.burrowed(self, u, ts), 0, self.supply(u, self.alive[u, ts]))
-            mine = mine + abilities.disengage_supply(self, u)
+            mine = np.where(burrowed(self, u, ts), 0, self.supply(u, self.alive[u, ts]))
+            mine = mine + disengage_supply(self, u)
             self.penalty[u, ts] = ~(mine > combined)
 
     def _barred(self, u: int, trials: np.ndarray) -> np.ndarray:

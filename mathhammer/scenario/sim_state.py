@@ -16,6 +16,7 @@ from ..starcraft.model import Batch
 from ..starcraft.schema import Ability
 from . import abilities
 from .cards import CardSet
+from .cards.burrow import burrow_change
 from .fast import IdGrouper, group_rows, group_state, regroup
 from .fastcontrol import UNREAD, supply_matrix
 from .fasttables import BoardTable, PairTable
@@ -239,9 +240,9 @@ class SimState:
         # per unit and game, in the current Phase: activated; counted as Activated by a Reaction (Zealous Round)
         self.acted = np.zeros((self.U, self.T), dtype=bool)
         self.flipped = np.zeros((self.U, self.T), dtype=bool)
-        # ... counted as Activated by an enemy's Active ability (Crushing Grip: abilities.apply_selected)
+        # ... counted as Activated by an enemy's Active ability (Crushing Grip: cards/selected.py)
         self.gripped = np.zeros((self.U, self.T), dtype=bool)
-        # ... may activate again, its Activation Marker removed (Orders: abilities.apply_selected)
+        # ... may activate again, its Activation Marker removed (Orders: cards/selected.py)
         self.again = np.zeros((self.U, self.T), dtype=bool)
         self._phase_of_acted: tuple[int, str] = (0, "")  # the Phase ``acted`` and ``again`` are about
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
@@ -258,7 +259,7 @@ class SimState:
             a.name
             for su in self.units
             for a in abilities.unit_abilities(su) + [f.ability for f in abilities.card_abilities(scn, su.player)]
-            if abilities.burrow_change(a)
+            if burrow_change(a)
         }
         self._loadouts: dict[tuple[int, int], Loadout] = {}
         #: the ability cards in play (cards/), with their per-game state, called at their trigger points

@@ -28,7 +28,10 @@ class EdgeBlock(Card):
             self.closed.setdefault(key, np.zeros(sim.T, dtype=bool))[fresh] = True
 
     def before_deploy(self, u: int, act: Activation, reserve: np.ndarray) -> np.ndarray:
-        """The games of ``reserve`` where unit ``u`` may still Deploy from ``act.edge`` (others: skip report)."""
+        """The games of ``reserve`` where unit ``u`` may still Deploy from ``act.edge`` (others: skip report), where it
+        Deploys from another table edge (``deploy_edge``: Warp In)."""
+        if not act.edge or used_effect(self.sim.scn, act, "deploy_edge") is None:
+            return reserve
         player = PLAYERS.index(self.sim.units[u].player)
         for (edge, closer), games in self.closed.items():
             if edge == act.edge and closer != player and games[reserve].any():

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..abilities import burrowed
 from ..lookup import unit_abilities
 from ..spec import Activation, Scenario
+from .burrow import burrowed
 from .registry import Card, register
 
 

@@ -28,6 +28,12 @@ class Trigger(StrEnum):
     Arguments: ``u`` the active unit's index, ``act`` the plan's activation, games as arrays of game indices.
     """
 
+    #: ``admit(u, act, trials) -> trials``: the unit is about to be Activated (its plan's conditions met): the games
+    #: where it may be (a Structure never is)
+    ADMIT = "admit"
+    #: ``activates_next(act) -> unit``: the unit the activation has Activate right after it (the first hook's answer
+    #: that is not None), read by the order of activations
+    ACTIVATES_NEXT = "activates_next"
     #: ``begin_activation(u, act, here)``: the unit becomes Activated (on the table, in ``here``), before its ``use``
     BEGIN_ACTIVATION = "begin_activation"
     #: ``use(u, act, fresh)``: the activation's Active abilities are used; ``fresh``: the games of their first use
@@ -36,6 +42,21 @@ class Trigger(StrEnum):
     #: ``before_deploy(u, act, reserve) -> reserve``: a Deploy from another table edge is about to be set: the games
     #: where it still may
     BEFORE_DEPLOY = "before_deploy"
+    #: ``deploy(u, act, reserve) -> got``: the unit Deploys in the games ``reserve`` (Available Supply checked) in a
+    #: card's own way (through a base, by PLACE, from another table edge): the games where it was set, or None where
+    #: the activation uses no such ability (then the next card, else the player's Entry Edge). Ascending order.
+    DEPLOY = "deploy"
+    #: ``moved(u, act, placed)``: a Move, Run or Disengage set unit ``u`` in the games ``placed``
+    MOVED = "moved"
+    #: ``select(u, act, here)``: the activation's Active abilities are used (``act.select`` names units): their
+    #: effects on the units they select, in the games ``here`` (before the ``use`` hooks)
+    SELECT = "select"
+    #: ``before_action(u, act, here) -> done``: the abilities used resolve before the action (an extra Move, PLACE) or
+    #: instead of it (True: the activation ends; Strap In!). Hooks run in ascending :attr:`Card.order`.
+    BEFORE_ACTION = "before_action"
+    #: ``may_act(u, act, here) -> here``: after the abilities used and before the Reactions: the games of ``here``
+    #: where the unit may perform its planned action (the others: skip report; BURROWED)
+    MAY_ACT = "may_act"
     #: ``before_attack(units, trials)``: a Charge, Ranged Attack, fight or RESPAWN of ``units[0]`` at the others is
     #: about to read their statuses (ON CREEP)
     BEFORE_ATTACK = "before_attack"
@@ -120,10 +141,27 @@ class Card:
         registry; the checks of the moved cards still live in check.py until then."""
 
     # hooks (see Trigger); the base ones do nothing and are not called
+    def admit(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
+        return trials
+
+    def activates_next(self, act: Activation) -> str | None:
+        return None
+
     def begin_activation(self, u: int, act: Activation, here: np.ndarray) -> None: ...
     def use(self, u: int, act: Activation, fresh: np.ndarray) -> None: ...
     def before_deploy(self, u: int, act: Activation, reserve: np.ndarray) -> np.ndarray:
         return reserve
+
+    def deploy(self, u: int, act: Activation, reserve: np.ndarray) -> np.ndarray | None:
+        return None
+
+    def moved(self, u: int, act: Activation, placed: np.ndarray) -> None: ...
+    def select(self, u: int, act: Activation, here: np.ndarray) -> None: ...
+    def before_action(self, u: int, act: Activation, here: np.ndarray) -> bool:
+        return False
+
+    def may_act(self, u: int, act: Activation, here: np.ndarray) -> np.ndarray:
+        return here
 
     def before_attack(self, units: list[int], trials: np.ndarray) -> None: ...
     def before_targeting(self, units: list[int], trials: np.ndarray) -> None: ...
@@ -211,9 +249,16 @@ class CardSet:
         hooks: dict[str, list[Any]] = {
             t.value: [getattr(c, t.value) for c in self.cards if _overrides(c, t.value)] for t in Trigger
         }
+        self.admit: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["admit"]
+        self.activates_next: list[Callable[[Activation], str | None]] = hooks["activates_next"]
         self.begin_activation: list[Callable[[int, Activation, np.ndarray], None]] = hooks["begin_activation"]
         self.use: list[Callable[[int, Activation, np.ndarray], None]] = hooks["use"]
         self.before_deploy: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["before_deploy"]
+        self.deploy: list[Callable[[int, Activation, np.ndarray], np.ndarray | None]] = hooks["deploy"]
+        self.moved: list[Callable[[int, Activation, np.ndarray], None]] = hooks["moved"]
+        self.select: list[Callable[[int, Activation, np.ndarray], None]] = hooks["select"]
+        self.before_action: list[Callable[[int, Activation, np.ndarray], bool]] = hooks["before_action"]
+        self.may_act: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["may_act"]
         self.before_attack: list[Callable[[list[int], np.ndarray], None]] = hooks["before_attack"]
         self.before_targeting: list[Callable[[list[int], np.ndarray], None]] = hooks["before_targeting"]
         self.attack_pool: list[Callable[[Activation, list[int], np.ndarray], list[PoolCut]]] = hooks["attack_pool"]

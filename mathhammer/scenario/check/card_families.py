@@ -16,12 +16,10 @@ from ..abilities import (
     TOKEN_CONTACT,
     TOKEN_RADIUS,
     Found,
-    burrow_change,
     card_effect,
     contact_leads,
     find,
     is_structure,
-    never_burrowed,
     recalled_by,
     recalls_self,
     summoned_unit,
@@ -29,6 +27,7 @@ from ..abilities import (
     used_effect,
     used_effects,
 )
+from ..cards.burrow import burrow_change, never_burrowed
 from ..spec import PHASES, PLAYERS, Activation
 from ..world import edge_distance
 from .attacks import AttackChecks

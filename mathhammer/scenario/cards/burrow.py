@@ -1,0 +1,121 @@
+"""Burrow (part 11 BURROWED, a Status): the abilities that change it as they are used (Burrow: "it gains or loses the
+Burrowed Status"; Lie in Wait, Rapid Burrowing: gain; Nasty Surprise: lose; :func:`burrow_change`).
+
+The Status itself is a bit of ``sim.used`` that Cleanup keeps (:data:`BURROWED_STATUS`,
+:func:`set_burrowed`, read by the actions: a Move, Run or Disengage ends it, unless Tunneling Claws'
+``burrowed_moves``)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ...starcraft.schema import Ability, Effect
+from ..lookup import find, unit_abilities, use_bits
+from ..simview import SimView
+from ..spec import Activation, Scenario, ScenarioUnit
+from .registry import Card, register
+
+#: part 11 BURROWED, a Status: kept in ``sim.used`` as the bit of an ability standing for it, which Cleanup keeps
+#: ("Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase")
+BURROWED_STATUS = "Burrowed (Status)"
+_GAINS_OR_LOSES = re.compile(r"gains or loses the Burrowed Status", re.IGNORECASE)
+
+
+def burrow_change(a: Ability) -> str:
+    """How using ``a`` changes the Burrowed Status: ``"toggle"`` (Burrow: "it gains or loses the Burrowed Status"),
+    ``"gain"`` (Lie in Wait, Rapid Burrowing: a ``unit_keyword`` BURROWED effect), ``"lose"`` (Nasty Surprise:
+    ``lose_status``), or ""."""
+    if any(e.kind == "lose_status" and e.keyword == "BURROWED" for e in a.effects):
+        return "lose"
+    if any(e.kind == "unit_keyword" and e.keyword.upper() == "BURROWED" for e in a.effects):
+        return "toggle" if _GAINS_OR_LOSES.search(a.text) else "gain"
+    return ""
+
+
+def status_bit(sim: SimView, u: int) -> int:
+    """The bit of ``sim.used`` that holds unit ``u``'s Burrowed Status."""
+    if BURROWED_STATUS not in sim.inflicted:
+        effect = Effect(kind="unit_keyword", keyword="BURROWED", against="all")
+        sim.inflicted[BURROWED_STATUS] = Ability(
+            name=BURROWED_STATUS, phase="any", type="passive", text="part 11 BURROWED (a Status)", effects=[effect]
+        )
+    return use_bits(sim, u, [BURROWED_STATUS])
+
+
+def burrowed(sim: SimView, u: int, trials: np.ndarray) -> np.ndarray:
+    """Per game of ``trials``: has unit ``u`` the Burrowed Status?"""
+    if BURROWED_STATUS not in sim.abilities[u]:
+        return np.zeros(trials.size, dtype=bool)
+    return np.asarray((sim.used[u, trials] & status_bit(sim, u)) != 0)
+
+
+def never_burrowed(su: ScenarioUnit) -> bool:
+    """Can the unit never gain the Burrowed Status (a ``no_status`` BURROWED effect; Underdeveloped Claws: "This Unit
+    cannot gain Burrowed Status")?"""
+    return any(e.kind == "no_status" and e.keyword == "BURROWED" for a in unit_abilities(su) for e in a.effects)
+
+
+def set_burrowed(sim: SimView, u: int, games: np.ndarray, on: bool) -> None:
+    """Unit ``u`` gains (``on``; never one that cannot, :func:`never_burrowed`) or loses the Burrowed Status in
+    ``games``."""
+    if on and never_burrowed(sim.units[u]):
+        return
+    if not on and BURROWED_STATUS not in sim.abilities[u]:
+        return
+    bit = status_bit(sim, u)
+    if on:
+        sim.used[u, games] |= bit
+    else:
+        sim.used[u, games] &= ~bit
+
+
+@register
+class Burrow(Card):
+    #: Nasty Surprise's ``lose_status``, Underdeveloped Claws' ``no_status``, Tunneling Claws' ``burrowed_moves`` (read
+    #: by ``set_burrowed`` and the Move); Burrow and Lie in Wait change it by their text and ``unit_keyword`` BURROWED
+    kinds = ("lose_status", "no_status", "burrowed_moves")
+    order = 5  # after the effects on the unit itself, before the others (ON CREEP reads the Status)
+
+    @classmethod
+    def present(cls, scn: Scenario) -> bool:
+        """Always: the Status may be set by other means (a Deploy by Burrow Ambush's rules, a test); its ``use`` hook
+        reads the abilities that change it (``sim.burrowers``) only where there are some."""
+        return True
+
+    def use(self, u: int, act: Activation, fresh: np.ndarray) -> None:
+        """The activation's abilities that change the unit's Burrowed Status, in the games ``fresh`` (first use this
+        Round). Gaining it asks the unit to be Unengaged (Burrow: "If this Unit is Unengaged"; Lie in Wait: "The
+        active, Unengaged Ground Unit"): in the games where it is Engaged nothing changes (skip report)."""
+        sim = self.sim
+        if not sim.burrowers:
+            return
+        for name in act.use:
+            found = find(sim.scn, act.unit, name)
+            how = burrow_change(found.ability) if found else ""
+            if not how or fresh.size == 0:
+                continue
+            if how == "lose":
+                set_burrowed(sim, u, fresh, False)
+                continue
+            engaged = sim.engaged_mask(fresh, u)
+            sim.skip(act, int(engaged.sum()), f"{name!r}: the unit is Engaged (its text asks for an Unengaged Unit)")
+            free = fresh[~engaged]
+            if how == "gain":
+                set_burrowed(sim, u, free, True)
+            else:
+                now = burrowed(sim, u, free)
+                set_burrowed(sim, u, free[~now], True)
+                set_burrowed(sim, u, free[now], False)
+
+    def may_act(self, u: int, act: Activation, here: np.ndarray) -> np.ndarray:
+        """Part 11 BURROWED: "the Unit may only perform Deploy, Move, Disengage, Run, Hold and Close Ranks actions": no
+        Ranged Attack, Charge or Gather in the games where unit ``u`` has the Status (skip report)."""
+        if act.action not in ("shoot", "charge", "gather"):
+            return here
+        down = burrowed(self.sim, u, here)
+        if down.any():
+            self.sim.skip(act, int(down.sum()), "the unit is BURROWED: it may only Move, Run, Disengage or Hold")
+            here = here[~down]
+        return here

@@ -1,0 +1,118 @@
+"""Effects of an Active ability on the unit it selects (10.1; the plan's ``select``): Orders (a second activation,
+``remove_activation``; effects on the unit's own weapons and actions), Crushing Grip (``counts_activated``), Target
+Lock (weapon effects for attacks at the selected enemy, ``sim.granted``, read by
+:func:`~mathhammer.scenario.abilities.locked_by`), Domineering Presence (``contest_supply``, ``sim.granted``), HEAL
+given to the selected unit (Medpack), and Bound by the Khala (``activate_next``: the selected unit Activates next,
+:meth:`Selected.activates_next`, read by the Simulation's order of activations)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...starcraft.schema import Effect
+from ..abilities import (
+    DEPLOY_KINDS,
+    ENEMY_WEAPON_KINDS,
+    FRIEND_KINDS,
+    _pair_games,
+    in_force,
+    near_games,
+    on_selected_weapons,
+    select_reach,
+)
+from ..lookup import Grant, find, use_bits
+from ..simview import SimView
+from ..spec import Activation, Scenario
+from .registry import Card, register
+
+
+def heal(sim: SimView, u: int, q: int, games: np.ndarray, e: Effect) -> None:
+    """HEAL (X) on unit ``q`` (part 11: "Remove X points of accumulated Damage from the Unit (reduce its Damage
+    Marker accordingly). HEAL cannot return Destroyed models"); with ``per_model`` X is ``value`` for each model of
+    unit ``u`` Within ``within`` of ``q`` (Medpack), counting ``per_model_bonus`` more (Stabilizer Medpacks)."""
+    if not e.per_model:
+        sim.mark[q, games] = np.maximum(0, sim.mark[q, games] - e.value)
+        return
+    assert e.within is not None
+    bonus = sum(b.value for b in sim.effects(u, 0, "per_model_bonus"))
+    for (pu, ku, pq, kq), ts in sim.groups(games, [sim.row_pos(u), sim.row_alive(u), sim.row_pos(q), sim.row_alive(q)]):
+        n = sim.world.models_within(pu, ku, pq, kq, float(e.within)) if pu >= 0 and pq >= 0 else 0
+        if n:
+            sim.mark[q, ts] = np.maximum(0, sim.mark[q, ts] - e.value * (n + bonus))
+
+
+@register
+class Selected(Card):
+    kinds = ("remove_activation", "counts_activated", "activate_next")
+
+    @classmethod
+    def present(cls, scn: Scenario) -> bool:
+        return any(act.select for act in scn.plan)
+
+    def select(self, u: int, act: Activation, here: np.ndarray) -> None:
+        """The effects of the activation's Active abilities on the unit each selects (10.1; the plan's ``select``).
+
+        In each game of ``here`` where the selected unit is on the table, Within ``within`` of unit ``u`` and, unless
+        the text says "Line of Sight is not required", in its Line of Sight (10.1: "The target is in range and in
+        Line of Sight"), the effect applies; the other games are counted in the skip report. ``counts_activated``
+        (Crushing Grip: "That Unit counts as Activated in this Phase") takes away the unit's activation in this
+        Phase where it has not activated yet; the others last until the end of the Round (``sim.granted``, 10.2):
+        ``contest_supply`` for a Friendly Unit (Domineering Presence), weapon effects for attacks at an enemy
+        (Target Lock: ``abilities.locked_by``), effects on the selected unit's own weapons and actions (Optical
+        Flare, Orders: :func:`on_selected_weapons`, switched on in ``sim.used`` like an ability used on it), a second
+        activation in the Phase (Orders' ``remove_activation``, where the unit has activated). Effects of an option
+        (Orders) only where the plan's ``options`` chose it. The range is :func:`select_reach` (A-13: 16").
+        """
+        sim = self.sim
+        for name, picked in act.select:
+            found = find(sim.scn, act.unit, name)
+            effects = (
+                [
+                    e
+                    for e in found.ability.effects
+                    if e.select and e.kind not in ("activate_next", *DEPLOY_KINDS) and in_force(e, act.options)
+                ]
+                if found
+                else []
+            )
+            if found is None or not effects:
+                continue  # (Bound by the Khala changes the order of activations: Simulation.order)
+            q = sim.uids.index(picked)
+            reach, sight = select_reach(sim.scn, act.unit, found.ability)
+            ok = near_games(sim, here, u, q, reach)
+            if sight:
+                ok &= _pair_games(sim, here, u, q, sim.world.in_sight)  # 7.1 Line of Sight
+            games = here[ok[here]]
+            if games.size < here.size:
+                sim.skip(
+                    act,
+                    here.size - games.size,
+                    f'{name!r} not resolved: {picked!r} not on the table Within {reach:g}"'
+                    + (" and in Line of Sight" if sight else "")
+                    + " (10.1)",
+                )
+            weapons = on_selected_weapons(found, act.unit, act.options)
+            if weapons is not None:  # until the End of the Round: on the unit's weapons like an ability used on it
+                sim.inflicted.setdefault(weapons.name, weapons)
+                sim.used[q, games] |= use_bits(sim, q, [weapons.name])
+            for e in effects:
+                if e.kind in ENEMY_WEAPON_KINDS or (e.select == "friendly" and e.kind in FRIEND_KINDS):
+                    continue
+                if e.kind == "remove_activation":  # Orders: "Remove the Activation Marker from that Unit"
+                    sim.again[q, games[sim.acted[q, games]]] = True
+                elif e.kind == "counts_activated":
+                    sim.gripped[q, games[~sim.acted[q, games]]] = True
+                elif e.kind == "heal":
+                    heal(sim, u, q, games, e)
+                else:
+                    sim.granted.append(Grant(q, e, games, u, found.ability))
+
+    def activates_next(self, act: Activation) -> str | None:
+        """The unit an ability of ``act`` selects to Activate next (``activate_next``; Bound by the Khala: "At the end
+        of the active Unit's Activation, select one other Friendly Unit eligible to Activate in the current Phase.
+        Immediately Activate that Unit"), or None."""
+        for name, chosen in act.select:
+            found = find(self.sim.scn, act.unit, name)
+            if found is not None and any(e.kind == "activate_next" for e in found.ability.effects):
+                return chosen
+        return None

@@ -1,0 +1,78 @@
+"""Supply Values read by the rules besides the Supply Pool: for Controlling and Contesting Mission Markers
+(``contest_supply``, 8.9.1; Commander, Additional Supply Depots, Domineering Presence, Freedom Fighters) and for
+Disengage checks (``disengage_supply``, 8.5.4 Tactical Mass; Commander). Read by ``mission.py`` and the Disengage
+(``sim_move``) through the functions here."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...starcraft.schema import Effect
+from ..abilities import _givers, near_games
+from ..basics import split_by as _split_by
+from ..simview import SimView
+from ..spec import Scenario
+from .registry import Card, register
+
+
+@register
+class Supply(Card):
+    """The kinds' owner; no hook: the Supply is read where the rules read it (:func:`contest_supply`,
+    :func:`disengage_supply`)."""
+
+    kinds = ("contest_supply", "disengage_supply")
+
+    @classmethod
+    def present(cls, scn: Scenario) -> bool:
+        return False  # nothing to call at a trigger point
+
+
+def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """Every unit's Supply Value for Controlling and Contesting Mission Markers and completing objectives
+    (8.9.1; units x games): ``supply`` (the Current Supply Values) with the ``contest_supply`` effects of the
+    units on the table, in the games ``live``.
+
+    ``value`` is added to the unit's own (Commander: "Treat this Unit's Supply characteristic as increased by 1";
+    Additional Supply Depots, a card's Active ability used on the unit this Round: "The active Unit's Supply
+    Value is improved by 1"), or, with ``select``, to the unit the ability selected this Round (Domineering
+    Presence: "That Unit's Supply characteristic is increased by 1"). Then ``minimum`` is a floor for every
+    Friendly Unit Within ``within`` of the unit, itself included (Freedom Fighters: "The Supply Value of all
+    Friendly Units Within 8" of this Unit cannot be reduced below 1"), read in each game where both are on the
+    table. ``supply`` is changed in place (callers pass a fresh :meth:`Simulation.current_supply`) and returned.
+    """
+
+    givers = _givers(sim, "contest_supply")
+    if not givers and not sim.granted:
+        return supply
+    on = sim.on_table()
+    floors: list[tuple[int, Effect, np.ndarray]] = []
+    for u in givers:
+        here = live[on[u, live]]
+        if here.size == 0:
+            continue
+        used = sim.used[u, here] != 0  # games with no ability used: the passive ones only (mask 0)
+        parts = [(0, here[~used]), *_split_by(here[used], sim.used[u, here[used]])]
+        for mask, ts in parts:
+            if ts.size == 0:
+                continue
+            for e in sim.effects(u, mask, "contest_supply"):  # (a select effect is not here: sim.granted)
+                supply[u, ts] += e.value
+                if e.minimum:
+                    floors.append((u, e, ts))
+    for grant in sim.granted:  # given by another unit's ability this Round (cards/selected.py)
+        if grant.effect.kind == "contest_supply":
+            ts = grant.games[on[grant.unit, grant.games]]
+            supply[grant.unit, ts] += grant.effect.value
+    for r, e, ts in floors:  # after every addition: "cannot be reduced below"
+        side = sim.units[r].player
+        for q in range(sim.U):
+            if sim.units[q].player != side or (e.within is None and q != r):
+                continue
+            hit = near_games(sim, ts, r, q, e.within if e.within is not None else 0.0)
+            supply[q, hit] = np.maximum(supply[q, hit], e.minimum)
+    return supply
+
+
+def disengage_supply(sim: SimView, u: int) -> int:
+    """What unit ``u`` adds to its Supply when Disengage checks are resolved (8.5.4 Tactical Mass; Commander)."""
+    return sum(e.value for e in sim.effects(u, 0, "disengage_supply"))
