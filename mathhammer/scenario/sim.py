@@ -234,7 +234,9 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             return
         if act.action == "deploy":
             # an ability a unit may use as it enters (FAQ v1.0: e.g. Raiders Roll!) acts once it is set
+            old = self.grass.start(self.pos, u, trials)
             got = self.deploy(u, act, trials)
+            self.grass.end(self.pos, self.alive, u, old, act, self.units[u].flying)
             self._use(u, act, got)
             for hook in self.cards.after_action:  # the Deploy has ended (Creep Removal)
                 hook(u, act, got)
@@ -252,7 +254,9 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             self._recall(u, act, here)  # Strap In!, Strategic Recall: "instead of performing an action"
             return
         if act.extra_to is not None and self.effects(u, abilities.use_bits(self, u, act.use), "extra_move"):
+            old = self.grass.start(self.pos, u, here)
             self._extra_move(u, act, here)
+            self.grass.end(self.pos, self.alive, u, old, act, self.units[u].flying)
         if act.place_to is not None and self.effects(u, abilities.use_bits(self, u, act.use), "place"):
             self._place_ability(u, act, here)
         if act.action in ("shoot", "charge", "gather"):
@@ -262,6 +266,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
                 self.skip(act, int(down.sum()), "the unit is BURROWED: it may only Move, Run, Disengage or Hold")
                 here = here[~down]
         reacted = abilities.react_begin(self, act, here)  # 10.4: Reactions to this activation
+        old = self.grass.start(self.pos, u, here) if act.action in ("move", "run", "disengage", "charge") else None
         if act.action in ("move", "run", "disengage"):
             self.move(u, act, here)
         elif act.action == "shoot":
@@ -273,6 +278,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         elif act.action == "fight":
             self.fight(u, act.targets, here, stream)
         if act.action in ("move", "run", "disengage", "charge"):
+            self.grass.end(self.pos, self.alive, u, old, act, self.units[u].flying)
             for hook in self.cards.after_action:  # the action has ended (Creep Removal)
                 hook(u, act, here)
         elif act.action == "shoot" and act.react:

@@ -17,6 +17,7 @@ from ..starcraft.schema import Ability, Effect
 from . import abilities
 from .cards import CardSet
 from .fast import UNREAD, BoardTable, IdGrouper, PairTable, group_rows, group_state, regroup, supply_matrix
+from .grass import Grass
 from .spec import Activation, Scenario, ScenarioUnit
 from .world import World
 
@@ -180,6 +181,7 @@ class SimState:
         self.T = int(trials)
         self.offset = int(offset)
         self.world = world if world is not None else World(scn)
+        self.grass = Grass(self)  # part 11 GRASS: the pieces removed per game (grass.py)
         self.uids = self.world.uids
         self.units: list[ScenarioUnit] = [scn.units[u] for u in self.uids]
         self.U = len(self.uids)
