@@ -18,6 +18,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from mathhammer.scenario import mission as missions
+from mathhammer.scenario.check.walk import PlanCheck
 from mathhammer.scenario.grass import Grass, Worlds
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.world import World
@@ -185,3 +187,61 @@ def test_derived_worlds_keep_their_terrain_answers_apart(armies: dict[str, str])
     pm = world.place(marine, (18.0, 12.0), (0.0, -1.0), ())
     pr = bare.place(roach, (18.0, 24.0), (0.0, 1.0), ())
     assert pm is not None and pr is not None and world.placements[pr] == bare.placements[pr]
+
+
+def _across(armies: dict[str, str]) -> tuple[Simulation, int, int]:
+    """4 games: the Marines' Leading Model at (18, 18) south of the Grass band, roach-1's at (18, 21.1) north of it
+    (bases less than 1" apart, the band between), every model whole; the Grass removed in games 1 and 3."""
+    scn = scenario(armies, cross=False)
+    sim = Simulation(scn, 4, seed=1)
+    w = sim.world
+    m, r = w.uids.index("marine-1"), w.uids.index("roach-1")
+    pm = w.place(scn.units["marine-1"], (18.0, 18.0), (0.0, -1.0), ())
+    pr = w.place(scn.units["roach-1"], (18.0, 21.1), (0.0, 1.0), ())
+    assert pm is not None and pr is not None
+    sim.set_pos(m, np.arange(4), pm)
+    sim.set_pos(r, np.arange(4), pr)
+    sim.grass.gone[[1, 3]] = 1
+    return sim, m, r
+
+
+def test_engaged_across_removed_grass_only(armies: dict[str, str]) -> None:
+    """7.2.1 ENGAGEMENT RANGE: "Size 2+ terrain: Models cannot Engage through it", and Grass is Size 2 terrain while
+    it stands; part 11 GRASS: once a game's Grass is "removed from the game", the two units less than 1" apart across
+    where it stood are Engaged in that game (and so Close Ranks and Fight read them Engaged there), not in the
+    others."""
+    sim, m, _ = _across(armies)
+    games = np.arange(4)
+    assert sim.engaged_mask(games, m).tolist() == [False, True, False, True]
+    pairs = {tuple(ts.tolist()): ps for ts, ps in sim.engaged_with(games)}
+    assert pairs == {(0, 2): frozenset(), (1, 3): frozenset({("marine-1", "roach-1"), ("roach-1", "marine-1")})}
+
+
+def test_marker_contested_across_removed_grass_only(armies: dict[str, str]) -> None:
+    """8.9.1: a model contests a Mission Marker Within 3" "and in Line of Sight" of it; part 11 GRASS "does block Line
+    of Sight" while it stands. roach-1's models are Within 3" of marker 5 at (18, 18) across the band: it contests
+    the marker in the games where the Grass is gone (1 and 3) only."""
+    sim, _, r = _across(armies)
+    five = sim.marker_numbers.index(5)
+    out = missions.contest(sim, np.arange(4))
+    assert out[r, five].tolist() == [False, True, False, True]
+    assert missions.contest(sim, np.array([0, 2]))[r, five].tolist() == [False] * 4  # Grass standing: none
+
+
+def test_scenario_check_reads_the_board_without_the_removed_grass(armies: dict[str, str]) -> None:
+    """7.2.1 / part 11 GRASS in ``scenario check``: once the plan's Move has crossed the Grass, every later read of the
+    walk (Engagement, Line of Sight) is on the board without it: the Marines and roach-1 less than 1" apart across
+    where it stood read Engaged there, as in the simulation's games without it, and not on the scenario's board."""
+    scn = scenario(armies, cross=True)
+    walk = PlanCheck(scn)
+    assert walk.run() == []
+    assert walk.grass.mask == 1 and walk.world.board.terrain == ()
+    w = walk.world  # its placements are the scenario World's (the same ids)
+    pm = w.place(scn.units["marine-1"], (18.0, 18.0), (0.0, -1.0), ())
+    pr = w.place(scn.units["roach-1"], (18.0, 21.1), (0.0, 1.0), ())
+    assert pm is not None and pr is not None
+    p_now = tuple(pm if u == "marine-1" else pr if u == "roach-1" else -1 for u in w.uids)
+    a_now = tuple(scn.units[u].models for u in w.uids)
+    pair = ("marine-1", "roach-1")
+    assert pair in walk.world.engaged_pairs(p_now, a_now)
+    assert pair not in walk.grass.worlds.base.engaged_pairs(p_now, a_now)

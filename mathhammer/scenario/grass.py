@@ -38,16 +38,22 @@ well as by the question's content. Only the tables about placements themselves (
 content digests, radii, models, centres) and the placement list are shared, so a placement id means the same
 placement in every World of the scenario.
 
-Not yet read without the removed pieces (they still see the Grass standing): Engagement across it (7.2.1 counts Grass
-as Size 2 terrain; the simulation reads Engaged pairs per placement pair, not per game), and so Close Ranks and the
-Charge's end; Mission Marker contest (8.9.1, Line of Sight to the marker, kept per placement); Line of Sight of an
-ability's selection (``select`` with Line of Sight).
+Engagement (7.2.1: Grass is Size 2 terrain while it stands, "Models cannot Engage through it"): the simulation's
+Engaged pairs of a game with pieces removed are read again on its World (:meth:`Grass.engaged`, per board id and
+mask), so every reader of ``engaged_with`` / ``engaged_mask`` (Close Ranks' choice of foes, Fight, Disengage) sees
+them. Mission Marker contest (8.9.1, Line of Sight to the marker) is read per mask (:meth:`Grass.contest_parts`).
+``scenario check`` reads every activation on the World of the pieces its plan removed so far (:class:`Tracker`).
+
+Not yet read without the removed pieces in the simulation (they still see the Grass standing): the geometry of a
+Charge (its path and end, 8.7.7) and of a Close Ranks move (8.8.1 step 1: where the models end, the engagement of the
+new spots), the Fight's own pair test and Fighting Ranks (``pair_engaged``/``strikers`` on the scenario's World),
+and Line of Sight of an ability's selection (``select`` with Line of Sight).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from functools import cached_property
+from collections.abc import Callable, Iterable, Iterator
+from functools import cached_property, partial
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -56,6 +62,7 @@ from shapely.geometry import LineString, Point
 
 from ..board.model import MM_PER_INCH, Board
 from ..errors import InputError
+from .fast import UNREAD
 from .world import World, _edge_point
 
 if TYPE_CHECKING:
@@ -164,6 +171,7 @@ class _Owner(Protocol):
 
     world: World
     T: int
+    contest_firsts: np.ndarray
 
 
 class Grass:
@@ -174,6 +182,8 @@ class Grass:
         self.worlds = Worlds(owner.world)
         self.on = bool(self.worlds.pieces)  # a board without Grass: every call below returns at once
         self.gone = np.zeros(owner.T if self.on else 0, dtype=np.int64)
+        self._words: dict[tuple[int, int], np.ndarray] = {}  # engaged(): (board id, mask) -> its Engaged pairs
+        self._firsts: dict[int, np.ndarray] = {}  # contest_parts(): per mask, its table of first contesting models
 
     def _worlds(self) -> Worlds:
         """:attr:`worlds` of the owner's World (a caller may replace a Simulation's World; the bits name pieces, not
@@ -232,6 +242,53 @@ class Grass:
             masks = self.gone[games[idx]]
             for m in np.unique(masks).tolist():
                 yield key, idx[masks == m], self.worlds.world_for(int(m))
+
+    def engaged(
+        self,
+        bits: np.ndarray,
+        games: np.ndarray,
+        boards: np.ndarray,
+        words: Callable[[int, World], list[int]],
+    ) -> np.ndarray:
+        """The Engaged pairs (``bits``: a column per game of ``games``, read on the scenario's board) read again on
+        the board without the removed Grass in the games where some is removed (7.2.1: Size 2+ terrain between two
+        models keeps them from Engaging, and Grass is Size 2 while it stands): ``words(board id, World)`` reads a
+        board's columns on a World; kept per board id and mask (``boards``: each game's board id)."""
+        masks = self.gone[games]
+        sel = np.flatnonzero(masks)
+        if sel.size == 0:
+            return bits
+        bits = bits.copy()
+        keys = np.stack([boards[games[sel]], masks[sel]])
+        uniq, inv = np.unique(keys, axis=1, return_inverse=True)
+        inv = inv.reshape(-1)
+        for j, (bid, m) in enumerate(uniq.T.tolist()):
+            col = self._words.get((bid, m))
+            if col is None:
+                col = self._words[(bid, m)] = np.asarray(words(bid, self._worlds().world_for(m)), dtype=np.int64)
+            bits[:, sel[inv == j]] = col[:, None]
+        return bits
+
+    def contest_parts(
+        self, games: np.ndarray, firsts: np.ndarray
+    ) -> Iterator[tuple[World, np.ndarray, np.ndarray, Callable[[np.ndarray], None]]]:
+        """Mission Marker contest (8.9.1: Line of Sight to the marker) per removed-Grass mask: the World, its games
+        of ``games``, its table of first contesting models (``firsts``: the owner's, for the scenario's own World)
+        and where to keep that table once grown (``owner.contest_firsts`` for mask 0)."""
+        owner = self.owner
+        masks = self.gone[games] if self.on else None
+        if masks is None or not masks.any():
+            yield self._worlds().base, games, firsts, partial(setattr, owner, "contest_firsts")
+            return
+        for m in np.unique(masks).tolist():
+            part = games[masks == m]
+            if m == 0:
+                yield self._worlds().base, part, owner.contest_firsts, partial(setattr, owner, "contest_firsts")
+            else:
+                table = self._firsts.get(m)
+                if table is None:
+                    table = np.full((0, firsts.shape[1]), UNREAD, dtype=np.int64)
+                yield self._worlds().world_for(m), part, table, partial(self._firsts.__setitem__, m)
 
 
 class Tracker:
