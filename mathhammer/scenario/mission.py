@@ -26,10 +26,11 @@ from .basics import stream as _stream
 from .fast import contest_rows, control_winners
 from .missions import KINDS
 from .spec import PLAYERS
-from .world import MARKER_MM, World
+from .world import MARKER_MM
 
 if TYPE_CHECKING:  # pragma: no cover
     from .sim import Simulation
+    from .world import World
 
 #: :func:`contest`: a placement none of whose models contests a marker (its first contesting model, read as a count).
 NEVER = 1 << 40

@@ -227,7 +227,7 @@ class SimState:
         self.over = np.zeros(T, dtype=bool)
         self.end_round = np.zeros(T, dtype=np.int64)
         self.instant = np.zeros(T, dtype=bool)
-        self.round = 0
+        self.round: int = 0
         #: read the groups of a Charge, a Close Ranks and a fight in the order of their content (:meth:`_ordered`),
         #: descending where ``reverse``: set in forked workers sharing answers (parallel.py)
         self.sharing = False
