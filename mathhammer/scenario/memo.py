@@ -157,9 +157,24 @@ BoxEntry = tuple[list[float], Any, Any]
 class Memo:
     """The answers of one World's geometry (the module text); ``shared``: the answers of the other forked workers."""
 
-    def __init__(self) -> None:
+    def __init__(self, variant: Hashable = None) -> None:
         self.shared: SharedAnswers | None = None
         self.tables: dict[str, dict[Any, Any]] = {}
+        #: what besides the question the answers depend on (a variant of the board: the removed Grass pieces,
+        #: :mod:`~mathhammer.scenario.grass`); part of every shared question's content key where not None
+        self.variant = variant
+
+    def derive(self, variant: Hashable, keep: frozenset[str]) -> Memo:
+        """A memo for a variant of this one's board: the tables named in ``keep`` (answers the variant does not
+        change: placements and their ids) shared, every other table its own; the same shared answers, keyed apart by
+        ``variant``."""
+        out = Memo(variant)
+        out.shared = self.shared
+        out.tables = {name: table for name, table in self.tables.items() if name in keep}
+        return out
+
+    def _keyed(self, asked: Hashable) -> Hashable:
+        return asked if self.variant is None else ("variant", self.variant, asked)
 
     def table(self, name: str) -> dict[Any, Any]:
         """The table of answers named ``name`` (made empty on first use)."""
@@ -180,7 +195,7 @@ class Memo:
         shared = self.shared
         if shared is None:
             return compute()
-        asked = question()
+        asked = self._keyed(question())
         found = shared.get(asked)
         if found:
             shared.hit()
@@ -216,7 +231,7 @@ class Memo:
         shared = self.shared
         asked = None
         if shared is not None and shared_key is not None:
-            asked = (name, *shared_key())  # type: ignore[misc]
+            asked = self._keyed((name, *shared_key()))  # type: ignore[misc]
             for box, there, answer in shared.get(asked):
                 here = near(box)
                 if content(here) == there:

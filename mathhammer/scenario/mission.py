@@ -31,6 +31,7 @@ from .world import MARKER_MM
 
 if TYPE_CHECKING:  # pragma: no cover
     from .simview import SimView
+    from .world import World
 
 #: :func:`contest`: a placement none of whose models contests a marker (its first contesting model, read as a count).
 NEVER = 1 << 40
@@ -132,10 +133,17 @@ def contest(sim: SimView, live: np.ndarray) -> np.ndarray:
     elevation (:meth:`World.contests`, read once per placement and marker; the games in compiled code,
     :func:`~mathhammer.scenario.fastcontrol.contest_rows`)."""
     out = np.zeros((sim.U, sim.M, sim.T), dtype=bool)
-    firsts = sim.contest_firsts
+    # part 11 GRASS: Line of Sight to a marker on the board without the pieces removed in a game (grass.py)
+    for world, games, firsts, keep in sim.grass.contest_parts(live, sim.contest_firsts):
+        keep(_contest_on(sim, world, games, firsts, out))
+    return out
+
+
+def _contest_on(sim: SimView, world: World, live: np.ndarray, firsts: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """:func:`contest` in the games ``live`` read on ``world`` (``firsts``: its table, returned grown)."""
 
     def read(pid: int, m: int) -> int:
-        first = sim.world.first_contesting(pid, sim.marker_numbers[m])
+        first = world.first_contesting(pid, sim.marker_numbers[m])
         return int(min(first, NEVER))
 
     for u in range(sim.U):
@@ -144,8 +152,7 @@ def contest(sim: SimView, live: np.ndarray) -> np.ndarray:
         names = sim.abilities[u]  # BURROWED: "cannot Control or Contest Mission Markers" (part 11)
         bit = 1 << names.index(BURROWED_STATUS) if BURROWED_STATUS in names else 0
         firsts = contest_rows(sim.pos[u], sim.alive[u], sim.used[u], bit, live, firsts, out[u], read)
-    sim.contest_firsts = firsts
-    return out
+    return firsts
 
 
 def control(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:

@@ -235,7 +235,9 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             return
         if act.action == "deploy":
             # an ability a unit may use as it enters (FAQ v1.0: e.g. Raiders Roll!) acts once it is set
+            old = self.grass.start(self.pos, u, trials)
             got = self.deploy(u, act, trials)
+            self.grass.end(self.pos, self.alive, u, old, act, self.units[u].flying)
             self._use(u, act, got)
             for hook in self.cards.after_action:  # the Deploy has ended (Creep Removal)
                 hook(u, act, got)
@@ -255,6 +257,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         for may in self.cards.may_act:  # a Status that bars the action (BURROWED)
             here = may(u, act, here)
         abilities.react_begin(self, act, here)  # 10.4: Reactions to this activation
+        old = self.grass.start(self.pos, u, here) if act.action in ("move", "run", "disengage", "charge") else None
         if act.action in ("move", "run", "disengage"):
             self.move(u, act, here)
         elif act.action == "shoot":
@@ -266,6 +269,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         elif act.action == "fight":
             self.fight(u, act.targets, here, stream)
         if act.action in ("move", "run", "disengage", "charge"):
+            self.grass.end(self.pos, self.alive, u, old, act, self.units[u].flying)
             for hook in self.cards.after_action:  # the action has ended (Creep Removal)
                 hook(u, act, here)
         elif act.action == "shoot" and act.react:

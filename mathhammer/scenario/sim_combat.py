@@ -307,6 +307,7 @@ class Combat(SimState):
             return
         uid = self.uids[u]
         moves: list[tuple[np.ndarray, int]] = []
+        old = self.grass.start(self.pos, u, trials)
         for ts, pairs in self.engaged_with(trials):
             foes = sorted({self.uids.index(b) for a, b in pairs if a == uid})
             if not foes:
@@ -337,6 +338,7 @@ class Combat(SimState):
                     elif new != pu:
                         moves.append((ts2, new))
         self.set_pos_many(u, moves)  # in one pass: the loops read the other units' placements only
+        self.grass.end(self.pos, self.alive, u, old, None, False)
 
     def _stays_put(self, u: int, mask: int) -> bool:
         """SIEGE MODE from the abilities ``mask`` used this Round: no Close Ranks move (a BURROWED unit makes it and

@@ -235,9 +235,11 @@ class Shooting(SimState):
         tags = tuple(self.units[t].unit.card.combat_tags) + ((hidden,) if hidden else ())  # not Visible beyond 4"
         # the facts are read with the enemies near either unit (World.facts): split by those
         rest = [v for v in range(self.U) if v not in (u, t)]
-        for near_pos, idx in self._near_cols_by(left, rest, self._facts_test(pu, side, pt, t)):
+        for near_pos, idx, world in self.grass.split(
+            left, self._near_cols_by(left, rest, self._facts_test(pu, side, pt, t))
+        ):
             pos, alive = self._local_state({u: (pu, a), t: (pt, k)}, rest, near_pos, {})
-            f = self.world.facts(pos, alive, self.uids[u], self.uids[t], w, tags)
+            f = world.facts(pos, alive, self.uids[u], self.uids[t], w, tags)
             if not f.eligible:
                 continue
             distances = tuple(f.distances[: batches[0].models])

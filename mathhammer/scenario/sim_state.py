@@ -20,6 +20,7 @@ from .cards.burrow import burrow_change
 from .fast import IdGrouper, group_rows, group_state, regroup
 from .fastcontrol import UNREAD, supply_matrix
 from .fasttables import BoardTable, PairTable
+from .grass import Grass
 from .spec import Activation, Scenario, ScenarioUnit
 from .world import World
 
@@ -183,6 +184,7 @@ class SimState:
         self.T = int(trials)
         self.offset = int(offset)
         self.world = world if world is not None else World(scn)
+        self.grass = Grass(self)  # part 11 GRASS: the pieces removed per game (grass.py)
         self.uids = self.world.uids
         self.units: list[ScenarioUnit] = [scn.units[u] for u in self.uids]
         self.U = len(self.uids)
@@ -228,7 +230,7 @@ class SimState:
         self.over = np.zeros(T, dtype=bool)
         self.end_round = np.zeros(T, dtype=np.int64)
         self.instant = np.zeros(T, dtype=bool)
-        self.round = 0
+        self.round: int = 0
         #: read the groups of a Charge, a Close Ranks and a fight in the order of their content (:meth:`_ordered`),
         #: descending where ``reverse``: set in forked workers sharing answers (parallel.py)
         self.sharing = False
@@ -441,24 +443,28 @@ class SimState:
         units (:attr:`_enemy_pairs`) is Engaged (7.2.1; :meth:`World.pair_engaged` of the two placements,
         units read whole, as every board the simulation reads holds the units other than those it names the
         models left of): read once per board (:meth:`board_id`)."""
-        return self._bits_arr[:, self.board[trials]]
+        bits = self._bits_arr[:, self.board[trials]]
+        if self.grass.on:  # part 11 GRASS: Engaged across the pieces removed in a game (grass.py)
+            bits = self.grass.engaged(bits, trials, self.board, lambda b, w: self._board_words(self.board_pos(b), w))
+        return bits
 
-    def _board_words(self, pos: tuple[int, ...]) -> list[int]:
+    def _board_words(self, pos: tuple[int, ...], world: World | None = None) -> list[int]:
         """:meth:`engaged_bits` of a board, from each pair of placements (read once per pair)."""
         words = [0] * self._bits_arr.shape[0]
         for i in range(len(self._enemy_pairs)):
             u, v = self._enemy_pairs[i]
             pa, pb = pos[u], pos[v]
-            if pa >= 0 and pb >= 0 and self._pair_read(pa, pb):
+            if pa >= 0 and pb >= 0 and self._pair_read(pa, pb, world):
                 words[i // 62] |= 1 << (i % 62)
         return words
 
-    def _pair_read(self, pa: int, pb: int) -> bool:
+    def _pair_read(self, pa: int, pb: int, world: World | None = None) -> bool:
         """Are two enemy units, placed at ``pa`` and ``pb`` (in the order of their pair), Engaged, whole
         (:meth:`World.pair_engaged`, which keeps its answers)?"""
-        u = self.world.index[self.world.placements[pa].unit]
-        v = self.world.index[self.world.placements[pb].unit]
-        return self.world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
+        world = self.world if world is None else world  # part 11 GRASS: a World without removed pieces (grass.py)
+        u = world.index[world.placements[pa].unit]
+        v = world.index[world.placements[pb].unit]
+        return world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
 
     def _pairs_of(self, words: tuple[int, ...]) -> frozenset[tuple[str, str]]:
         hit = self._bits_pairs.get(words)

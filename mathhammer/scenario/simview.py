@@ -16,6 +16,7 @@ import numpy as np
 from ..starcraft.loadout import Loadout
 from ..starcraft.model import Batch
 from ..starcraft.schema import Ability
+from .grass import Grass
 from .spec import Activation, Scenario, ScenarioUnit
 from .world import World
 
@@ -47,6 +48,7 @@ class SimView(Protocol):
 
     scn: Scenario
     world: World
+    grass: Grass  # part 11 GRASS: the pieces removed per game, and the board without them
     T: int
     U: int
     M: int

@@ -25,5 +25,8 @@ class ExtraMove(Card):
             return False
         engaged = sim.engaged_mask(here, u)
         sim.skip(act, int(engaged.sum()), "the unit is Engaged: no extra Move (8.5.2, 8.7.1)")
-        sim.move_to(u, here[~engaged], act.extra_to, act)
+        movers = here[~engaged]
+        old = sim.grass.start(sim.pos, u, movers)  # part 11 GRASS: a Move through or onto Grass removes it
+        sim.move_to(u, movers, act.extra_to, act)
+        sim.grass.end(sim.pos, sim.alive, u, old, act, sim.units[u].flying)
         return False

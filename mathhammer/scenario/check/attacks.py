@@ -66,7 +66,8 @@ class AttackChecks(MoveChecks):
     ) -> None:
         """8.7.3: the planned shot has a target it may shoot at this point of the plan; ``hidden``: the targets HIDDEN
         or BURROWED then, not detected (their facts tag: not Visible beyond 4", part 11)."""
-        scn, world, say = self.scn, self.world, self.say
+        scn, say = self.scn, self.say
+        world = self.grass.update(self.pos, act)  # part 11 GRASS: the board without the pieces removed so far
         su = scn.units[act.unit]
         lo = su.loadout if lo is None else lo
         names = [w.name for w in su.unit.card.weapons] + [w.name for up in su.loadout.upgrades for w in up.weapons]

@@ -26,6 +26,7 @@ from ..abilities import (
 )
 from ..checkview import Say
 from ..checkview import within_now as _within_now
+from ..grass import Tracker
 from ..spec import PLAYERS, Activation, Scenario, ScenarioUnit
 from ..world import World, edge_distance
 
@@ -39,6 +40,7 @@ class _State:
     def __init__(self, scn: Scenario) -> None:
         self.scn = scn
         self.world = World(scn)
+        self.grass = Tracker(self.world)  # part 11 GRASS: the pieces the plan has removed so far (grass.py)
         self.problems: list[str] = []
         self.pos: dict[str, int] = {}  # planned placement of each unit on the table
         self.once: dict[tuple[str, ...], str] = {}  # limits printed on an ability ("Once per Game"): first use

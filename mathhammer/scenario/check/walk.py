@@ -63,6 +63,7 @@ class PlanCheck(ReactionChecks):
                 acted: set[str] = set()
                 again: set[str] = set()  # units whose Activation Marker an ability removed (Orders)
                 for act in scn.activations(rnd, phase, player):
+                    self.world = self.grass.update(pos, act)  # part 11 GRASS: without the pieces removed so far
                     self.activation(act, acted, again)
         self._end_of_round()
 

@@ -68,7 +68,9 @@ class Routes(BoardState):
         hit = self._blockers.get(level)
         if hit is None:
             under = {p.id for p in self.board.stack(level)}
-            hit = self._blockers[level] = [t.polygon for t in self.board.terrain if not t.token and t.id not in under]
+            hit = self._blockers[level] = [
+                t.polygon for t in self.board.terrain if not t.token and not t.grass and t.id not in under
+            ]  # part 11 GRASS: a model may end on Grass (which is then removed, grass.py)
             for g in hit:
                 shapely.prepare(g)
         return hit
