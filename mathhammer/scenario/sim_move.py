@@ -239,9 +239,5 @@ class Movement(SimState):
                     barred[np.isin(trials, ts)] = False
         return barred
 
-    #: the old private names, while code merged from other branches still calls them (disengage.py on main)
-    _place = place
-    _move_to = move_to
-
 
 __all__ = ["Movement"]

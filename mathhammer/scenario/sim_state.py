@@ -516,9 +516,6 @@ class SimState:
             key = f"{act.where}: {why}"
             self.skipped[key] = self.skipped.get(key, 0) + n
 
-    #: the old private name, while code merged from other branches still calls it (disengage.py on main)
-    _skip = skip
-
     def _near_cols_by(
         self, trials: np.ndarray, units: Sequence[int], near: Callable[[int, str], bool]
     ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
