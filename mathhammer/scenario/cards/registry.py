@@ -137,8 +137,9 @@ class Card:
     @classmethod
     def check(cls, scn: Scenario, act: Activation, say: Callable[[Activation, str], None]) -> None:
         """The plan check of one activation that uses the card: report each problem with ``say(act, message)``
-        (``"warning: ..."`` for a warning). Called by ``scenario check`` once check.py walks the plan through the
-        registry; the checks of the moved cards still live in check.py until then."""
+        (``"warning: ..."`` for a warning). Not called yet: the Active abilities' plan checks still live in
+        ``scenario/check/card_families.py`` (registered there by effect kind); the Reaction checks are here
+        (:attr:`reaction_check`)."""
 
     # hooks (see Trigger); the base ones do nothing and are not called
     def admit(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
