@@ -416,7 +416,7 @@ class SimState:
         """``parts`` (groups of games; the entries ``pids`` of a key are placement ids), in the order of their keys'
         content where :attr:`sharing` (ascending, or descending where :attr:`reverse`): two forked workers that
         read the states in opposite orders meet the answers the other published
-        (:class:`~mathhammer.scenario.shared.SharedAnswers`) instead of computing them at the same time."""
+        (:class:`~mathhammer.scenario.memo.SharedAnswers`) instead of computing them at the same time."""
         if not self.sharing:
             return parts
         c, named = self.world.content, frozenset(pids)

@@ -44,6 +44,7 @@ class Facts(Routes):
         Engagement Range, 7.2.1)?
 
         >>> from mathhammer.scenario import builtin_scenarios, load_scenario
+        >>> from mathhammer.scenario.world import World
         >>> w = World(load_scenario(next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")))
         >>> su = w.scn.units[w.uids[0]]
         >>> a = w.place(su, (10.0, 10.0), (0.0, -1.0), ())
