@@ -3,19 +3,23 @@
 
 Ability cards (``cards/``) type their checks with this Protocol, never with the check package's walk state, so a card
 module imports nothing of ``check`` (no import cycle); the walk state satisfies it structurally. The Reaction check of
-a card is a :class:`ReactionCheck` subclass the check package finds through the cards registry, with the pure helpers
-its messages share (:func:`trigger`, :func:`too_far`, :func:`within_now`).
+a card is a :class:`ReactionCheck` subclass, the plan check of its Active abilities and Statuses a :class:`CardCheck`
+subclass (``Card.plan_check``), both found by the check package through the cards registry; with the pure helpers
+their messages share (:func:`trigger`, :func:`too_far`, :func:`within_now`, :func:`available`, :func:`need`,
+:func:`in_enemy_zone`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Protocol
 
+from ..board.model import EPS, MM_PER_INCH
 from ..starcraft.schema import Ability, Effect
-from .lookup import Found, Purse
-from .spec import Activation, Reaction, Scenario
-from .world import World
+from .abilities import is_structure
+from .lookup import Found, Purse, counts_for_pool, used_effect
+from .spec import PLAYERS, Activation, Reaction, Scenario, ScenarioUnit
+from .world import World, edge_distance
 
 #: Reports a problem of one activation.
 Say = Callable[[Activation, str], None]
@@ -28,12 +32,113 @@ class CheckView(Protocol):
     world: World
     #: the planned placement of each unit on the table at this point of the plan
     pos: dict[str, int]
+    #: units with the Burrowed Status at this point of the plan (part 11 BURROWED)
+    down: set[str]
+    #: Creep Tumor tokens set so far: (centre, player)
+    tumors: list[tuple[tuple[float, float], str]]
+    #: detection's Faction Indicators this Round: (centre, player, inches)
+    seen_by: list[tuple[tuple[float, float], str, float]]
+    #: Summoned Units set by the plan: the (Round, Phase) each was set in
+    summoned_at: dict[str, tuple[int, str]]
+    #: this Round's Supply Pool (None: unlimited, 8.3.1 Final Round)
+    pool: int | None
+    #: activations with a token for the End of the Round this Round (Psionic Transfer, Ready for Dust-Off)
+    ending: list[Activation]
+    #: Force Fields set this Round: (centre, the largest Size they stop)
+    fields_now: list[tuple[tuple[float, float], int]]
+    #: (table edge, the player who closes it) this Round (Comsat Station)
+    closed: list[tuple[str, str]]
 
     def say(self, act: Activation, msg: str) -> None:
         """Report a problem of ``act``."""
 
     def warn(self, act: Activation, msg: str) -> None:
         """Report a warning about ``act``."""
+
+    def occupied(self, but: str) -> tuple[int, ...]:
+        """The placements of the units on the table but ``but``."""
+        ...
+
+    def set_unit(self, act: Activation, to: tuple[float, float], level: str | None, field: str) -> bool:
+        """Set ``act``'s unit with its Leading Model at ``to`` on ``level`` (8.5.3), a ``field`` error where it cannot
+        be: True where it was set (``pos`` updated)."""
+        ...
+
+
+class CardCheck:
+    """The plan check of one card or effect family's Active abilities and Statuses (``Card.plan_check``): its hooks at
+    the walk's trigger points, each given the walk state ``chk`` (:class:`CheckView`). Every hook is optional (the
+    defaults do nothing); ``scenario check`` calls them for every registered card's check, in ascending ``order``,
+    and ``on_use`` only where ``act`` uses one of ``kinds``."""
+
+    #: the effect kinds whose use calls :meth:`on_use`
+    kinds: ClassVar[tuple[str, ...]] = ()
+    #: where the hooks run among the other cards' (ascending; ``on_use``: the order the rules resolve them in)
+    order: ClassVar[int] = 1000
+
+    @classmethod
+    def used(cls, chk: CheckView, act: Activation) -> bool:
+        """An ability of ``act``'s ``use`` has an effect of one of ``kinds``."""
+        return any(used_effect(chk.scn, act, k) is not None for k in cls.kinds)
+
+    @staticmethod
+    def round_start(chk: CheckView, rnd: int) -> None:
+        """Start of Round ``rnd``, after the per-Round state is reset."""
+
+    @staticmethod
+    def activation_ok(chk: CheckView, act: Activation) -> bool:
+        """Start of an activation, before its abilities: False ends the check of ``act``."""
+        return True
+
+    @staticmethod
+    def use_ok(chk: CheckView, act: Activation, found: Found) -> None:
+        """One Active ability of ``use`` (after the chapter 10 checks of the walk)."""
+
+    @staticmethod
+    def picked(chk: CheckView, act: Activation, a: Ability, picks: Sequence[Effect], unit: str) -> bool:
+        """``select`` names ``unit`` for ``a`` (its effects that select: ``picks``; the side and tags are checked):
+        True where this card has checked the pick (10.1's range and table checks are then skipped)."""
+        return False
+
+    @staticmethod
+    def after_select(chk: CheckView, act: Activation, acted: set[str], again: set[str]) -> None:
+        """After the ``select`` checks; ``acted``: the player's units activated so far in this Phase, ``again``: those
+        whose Activation Marker an ability removed (add to it)."""
+
+    @staticmethod
+    def after_reactions(chk: CheckView, act: Activation, engaged: bool) -> bool:
+        """Every activation, after its Reactions (``engaged``: the unit is Engaged at this point of the plan): True
+        where it moved a unit."""
+        return False
+
+    @staticmethod
+    def sets_token(chk: CheckView, act: Activation) -> bool:
+        """An ability of ``use`` sets a token or Faction Indicator (at ``token_at``)."""
+        return False
+
+    @staticmethod
+    def token(chk: CheckView, act: Activation, xy: tuple[float, float]) -> None:
+        """The token of ``act`` at ``xy``, on the battlefield (:meth:`sets_token` is True)."""
+
+    @staticmethod
+    def on_use(chk: CheckView, act: Activation) -> bool:
+        """``act`` uses one of ``kinds``, before its action: True ends the activation."""
+        return False
+
+    @staticmethod
+    def before_action(chk: CheckView, act: Activation, engaged: bool) -> bool:
+        """Every activation not ended by ``on_use``, before its action: True where it moved a unit."""
+        return False
+
+    @staticmethod
+    def after_shoot(chk: CheckView, act: Activation) -> None:
+        """After the checks of a Ranged Attack."""
+
+    @staticmethod
+    def instead_of_action(chk: CheckView, act: Activation, on: bool, engaged: bool) -> bool:
+        """Before the action (``on``: the unit is on the table; ``engaged``: Engaged): True where an ability replaces
+        the action (the activation ends there)."""
+        return False
 
 
 class ReactionCheck:
@@ -83,4 +188,41 @@ def within_now(scn: Scenario, world: World, pos: dict[str, int], a: str, b: str,
     return world.within(pos[a], scn.units[a].models, pos[b], scn.units[b].models, float(inches))
 
 
-__all__ = ["CheckView", "ReactionCheck", "Say", "too_far", "trigger", "within_now"]
+def available(scn: Scenario, pos: dict[str, int], player: str, pool: int) -> int:
+    """8.3.2 Available Supply at this point of the plan: the Supply Pool less the Supply of the player's units on the
+    table (full strength; a unit whose Supply "counts as 0 when calculating the Supply Pool" counts 0)."""
+    return pool - sum(
+        scn.units[u].supply(scn.units[u].models)
+        for u in pos
+        if scn.units[u].player == player and counts_for_pool(scn.units[u])
+    )
+
+
+def need(su: ScenarioUnit) -> int:
+    """The Supply a unit needs to arrive (8.3.2): its Current Supply Value at full strength, 0 for a Structure or a
+    unit that counts 0 for the Supply Pool (Advanced Medic Facilities)."""
+    return 0 if is_structure(su) or not counts_for_pool(su) else su.supply(su.models)
+
+
+def in_enemy_zone(world: World, unit: str, player: str, pid: int) -> bool:
+    """8.3.3: a model of ``unit`` (of ``player``) at placement ``pid`` is Within the opponent's Zone of Influence."""
+    su = world.scn.units[unit]
+    edge = world.edges[PLAYERS[1 - PLAYERS.index(player)]]
+    r = su.base_mm / MM_PER_INCH / 2
+    depth = world.scn.deployment.zone_depth
+    width, length = world.scn.board.width, world.scn.board.depth
+    return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in world.placements[pid].centres)
+
+
+__all__ = [
+    "CardCheck",
+    "CheckView",
+    "ReactionCheck",
+    "Say",
+    "available",
+    "in_enemy_zone",
+    "need",
+    "too_far",
+    "trigger",
+    "within_now",
+]

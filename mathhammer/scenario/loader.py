@@ -24,6 +24,7 @@ from ..starcraft.loadout import make_loadout
 from ..starcraft.roster import Roster, load_roster
 from ..starcraft.schema import Ability
 from ..validate import read_toml, toml_path, validation_problems
+from .cards import validate_all
 from .conditions import parse_conditions
 from .missions import Catalog, MissionCard
 from .missions import load as load_missions
@@ -356,17 +357,6 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                                 f"{where}.select.{ability}: got {chosen!r}; allowed: a unit of either player: "
                                 f"{', '.join(sorted(units))}"
                             )
-                    if act.via is not None and act.action not in ("deploy", "move", "run", "disengage"):
-                        problems.append(
-                            f"{where}.via: on a {act.action}; allowed on a deploy (through a base that counts as an "
-                            "Entry Edge) or a move, run or disengage (back to Reserves by Omega Network)"
-                        )
-                    if act.via is not None and (act.via not in units or units[act.via].player != player):
-                        own = sorted(u for u, su in units.items() if su.player == player)
-                        problems.append(
-                            f"{where}.via: got {act.via!r}; allowed: a unit of {player} whose base counts as an Entry "
-                            f"Edge (a Pylon, an Omega Worm): {', '.join(own)}"
-                        )
                     owners = {k: v.player for k, v in units.items()}
                     numbers = [m.number for m in sf.deployment.markers]
                     when, bad_if = parse_conditions(f"{where}.if", act.when, owners, numbers)
@@ -404,9 +394,9 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             via=act.via,
                         )
                     )
-    if problems or mission is None or board is None:
+    if mission is None or board is None:
         raise ScenarioError(problems or [f"{name}: cannot be read"])
-    return Scenario(
+    scn = Scenario(
         file=name,
         name=sf.name or Path(name).stem,
         description=sf.description,
@@ -421,6 +411,12 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
         policy=sf.policy,
         roster=roster,
     )
+    if len(armies) == len(PLAYERS):
+        # each card's schema checks of the plan fields only it reads (Card.validate: the plan's ``via``, ...)
+        problems += validate_all(scn)
+    if problems:
+        raise ScenarioError(problems)
+    return scn
 
 
 def load_scenario(path: str | Path, roster: Roster | None = None) -> Scenario:

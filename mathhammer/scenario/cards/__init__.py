@@ -34,7 +34,17 @@ from . import (
     veteran,
     warp_in,
 )
-from .registry import Card, CardSet, Trigger, card_for, reaction_checks, register, registered
+from .registry import (
+    Card,
+    CardSet,
+    Trigger,
+    card_for,
+    plan_checks,
+    reaction_checks,
+    register,
+    registered,
+    validate_all,
+)
 
 __all__ = [
     "Card",
@@ -58,6 +68,7 @@ __all__ = [
     "lunge",
     "on_itself",
     "place",
+    "plan_checks",
     "reaction_checks",
     "recall",
     "redirect",
@@ -70,6 +81,7 @@ __all__ = [
     "summon",
     "supply",
     "target_effects",
+    "validate_all",
     "veteran",
     "warp_in",
 ]

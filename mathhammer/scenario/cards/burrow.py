@@ -12,7 +12,8 @@ import re
 import numpy as np
 
 from ...starcraft.schema import Ability, Effect
-from ..lookup import find, unit_abilities, use_bits
+from ..checkview import CardCheck, CheckView
+from ..lookup import Found, find, unit_abilities, unit_effect, use_bits
 from ..simview import SimView
 from ..spec import Activation, Scenario, ScenarioUnit
 from .registry import Card, register
@@ -119,3 +120,50 @@ class Burrow(Card):
             self.sim.skip(act, int(down.sum()), "the unit is BURROWED: it may only Move, Run, Disengage or Hold")
             here = here[~down]
         return here
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# The Burrowed Status (part 11 BURROWED): Burrow, Lie in Wait, Rapid Burrowing, Nasty Surprise, Tunneling Claws,
+# Underdeveloped Claws.
+class BurrowCheck(CardCheck):
+    order = 80
+
+    @staticmethod
+    def use_ok(chk: CheckView, act: Activation, found: Found) -> None:
+        abil, su = found.ability, chk.scn.units[act.unit]
+        if burrow_change(abil) in ("gain", "toggle") and never_burrowed(su):
+            chk.say(act, f"use: {abil.name!r}: {act.unit!r} cannot gain the Burrowed Status (its card)")
+
+    @staticmethod
+    def after_reactions(chk: CheckView, act: Activation, engaged: bool) -> bool:
+        """Follow the Burrowed Status through the plan (``down``): the activation's abilities that change it (Burrow
+        gains or loses it where the unit is Unengaged, Nasty Surprise removes it), then its action (a Move, Run or
+        Disengage removes it; in the Combat Phase, Close Ranks does, where the policy makes it). An error where the
+        action is one a BURROWED unit cannot perform (a Ranged Attack, a Charge, a Gather; an Engaged BURROWED unit
+        still fights, without attacking where the policy makes no Close Ranks)."""
+        scn, down = chk.scn, chk.down
+        for name in act.use:
+            found = find(scn, act.unit, name)
+            how = burrow_change(found.ability) if found else ""
+            if how == "lose" or (how == "toggle" and not engaged and act.unit in down):
+                down.discard(act.unit)
+            elif how and not engaged and not never_burrowed(scn.units[act.unit]):
+                down.add(act.unit)
+        if act.unit not in down:
+            return False
+        tunnels = unit_effect(scn.units[act.unit], "burrowed_moves") is not None
+        if (act.action in ("move", "run") and not tunnels) or act.action == "disengage":
+            down.discard(act.unit)  # Tunneling Claws: "Move and Run actions without losing that Status"
+        elif act.action == "fight" and scn.policy.close_ranks == "always":
+            down.discard(act.unit)
+        if act.action in ("shoot", "charge", "gather"):
+            chk.say(
+                act,
+                f"{act.unit!r} is BURROWED at this point of the plan (part 11 BURROWED: it may only "
+                "Deploy, Move, Disengage, Run, Hold or Close Ranks); it loses the Status with Burrow "
+                "again, Nasty Surprise, or a Move, Run or Disengage",
+            )
+        return False
+
+
+Burrow.plan_check = BurrowCheck

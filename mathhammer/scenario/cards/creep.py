@@ -9,8 +9,10 @@ import math
 
 import numpy as np
 
+from ...board.model import EPS
 from ..abilities import card_effect, creeping, mark_near
-from ..lookup import CREEP_STATUS, TOKEN_CONTACT, TOKEN_RADIUS, plan_tokens, unit_abilities
+from ..checkview import CardCheck, CheckView
+from ..lookup import CREEP_STATUS, TOKEN_CONTACT, TOKEN_RADIUS, plan_tokens, unit_abilities, used_effect
 from ..simview import SimView
 from ..spec import Activation, Scenario
 from ..world import edge_distance as edge_gap
@@ -105,3 +107,56 @@ class Creep(Card):
         for k, (_, player, _) in enumerate(self.tumors):
             if card_effect(self.sim.scn, player, "tokens_stay") is None:
                 self.tumor[k, live] = False
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Creep Tumor tokens: Creep Spread, Excrete Creep, Spawn Creep Tumor; Living Glob of Tissue's STAY IN PLAY (7.3).
+class CreepTumorCheck(CardCheck):
+    order = 10
+    kinds = ("creep_tumor",)
+
+    @staticmethod
+    def round_start(chk: CheckView, rnd: int) -> None:
+        """7.3: tokens go at the end of the Round, unless STAY IN PLAY (Living Glob of Tissue)."""
+        chk.tumors[:] = [t for t in chk.tumors if card_effect(chk.scn, t[1], "tokens_stay") is not None]
+
+    @staticmethod
+    def sets_token(chk: CheckView, act: Activation) -> bool:
+        return used_effect(chk.scn, act, "creep_tumor") is not None
+
+    @staticmethod
+    def token(chk: CheckView, act: Activation, xy: tuple[float, float]) -> None:
+        """The Creep Tumor token an ability of ``use`` sets (``creep_tumor``) at ``xy``: Within the ability's
+        ``within`` of the player's Entry Edge or of a Creep Tumor the player set earlier (Creep Spread), or in
+        Base-to-Base contact with the unit (Spawn Creep Tumor: its base edge at most ``TOKEN_CONTACT`` from a
+        model's). Kept in ``tumors``."""
+        scn, world, say, pos = chk.scn, chk.world, chk.say, chk.pos
+        e = used_effect(scn, act, "creep_tumor")
+        assert e is not None
+        x, y = xy
+        if e.within is not None:
+            edge = world.edges[act.player]
+            near_edge = edge_gap(edge, (x, y), scn.board.width, scn.board.depth) - TOKEN_RADIUS <= e.within + EPS
+            near_tumor = any(
+                p == act.player and math.dist(c, (x, y)) - 2 * TOKEN_RADIUS <= e.within + EPS for c, p in chk.tumors
+            )
+            if not (near_edge or near_tumor):
+                say(
+                    act,
+                    f'token_at: ({x:g}, {y:g}) is not Within {e.within:g}" of the {edge} Entry Edge or of a Creep '
+                    f"Tumor {act.player} set earlier (its text)",
+                )
+                return
+        elif act.unit in pos:
+            gap = world.point_gap(pos[act.unit], scn.units[act.unit].models, (x, y), TOKEN_RADIUS)
+            if gap > TOKEN_CONTACT:
+                say(
+                    act,
+                    f'token_at: the token is {gap:.2f}" from {act.unit!r}; Base-to-Base contact is at most '
+                    f'{TOKEN_CONTACT}" (its text: "in base-to-base contact with this Unit")',
+                )
+                return
+        chk.tumors.append(((x, y), act.player))
+
+
+Creep.plan_check = CreepTumorCheck

@@ -81,3 +81,26 @@ class DeployVia(Card):
             act, games.size - there.size, f"not in Base-to-Base contact with {act.via!r}: not returned to Reserves"
         )
         sim.to_reserves(u, there)
+
+    @classmethod
+    def validate(cls, scn: Scenario) -> list[str]:
+        """The plan's ``via`` (read by this card only): on a deploy (through a base that counts as an Entry Edge) or a
+        move, run or disengage (back to Reserves by Omega Network), naming a unit of the activation's player. Whether
+        that unit's base is an Entry Edge, or returns units, is for the plan check (it reads its abilities)."""
+        problems: list[str] = []
+        for act in scn.plan:
+            if act.via is None:
+                continue
+            where = f"{scn.file}: {act.where}.via"
+            if act.action not in ("deploy", "move", "run", "disengage"):
+                problems.append(
+                    f"{where}: on a {act.action}; allowed on a deploy (through a base that counts as an Entry Edge) "
+                    "or a move, run or disengage (back to Reserves by Omega Network)"
+                )
+            if act.via not in scn.units or scn.units[act.via].player != act.player:
+                own = sorted(u for u, su in scn.units.items() if su.player == act.player)
+                problems.append(
+                    f"{where}: got {act.via!r}; allowed: a unit of {act.player} whose base counts as an Entry Edge "
+                    f"(a Pylon, an Omega Worm): {', '.join(own)}"
+                )
+        return problems

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..abilities import mark_near
-from ..lookup import DETECTED, plan_tokens, unit_abilities
+from ..checkview import CardCheck, CheckView
+from ..lookup import DETECTED, plan_tokens, unit_abilities, used_effect
 from ..simview import SimView
 from ..spec import Activation, Scenario, ScenarioUnit
 from .registry import Card, register
@@ -64,3 +65,24 @@ class Detection(Card):
 
     def cleanup(self, live: np.ndarray) -> None:
         self.indicator[:, live] = False  # 8.9.5: Tokens and Markers go (a Faction Indicator among them)
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Detection's Faction Indicators: Scanner Sweep, Surveillance, Oversight Mode (gone at the Cleanup, 8.9.5).
+class DetectorCheck(CardCheck):
+    order = 70
+    kinds = ("detector",)
+
+    @staticmethod
+    def sets_token(chk: CheckView, act: Activation) -> bool:
+        return used_effect(chk.scn, act, "detector") is not None
+
+    @staticmethod
+    def on_use(chk: CheckView, act: Activation) -> bool:
+        eye = used_effect(chk.scn, act, "detector")
+        if act.token_at is not None and eye is not None:
+            chk.seen_by.append((act.token_at, act.player, float(eye.within or 0)))
+        return False
+
+
+Detection.plan_check = DetectorCheck

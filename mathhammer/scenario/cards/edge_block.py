@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..checkview import CardCheck, CheckView
 from ..lookup import used_effect
 from ..simview import SimView
-from ..spec import PLAYERS, Activation
+from ..spec import PHASES, PLAYERS, Activation
 from .registry import Card, register
 
 
@@ -42,3 +43,41 @@ class EdgeBlock(Card):
 
     def cleanup(self, live: np.ndarray) -> None:
         self.closed.clear()  # "Until the End of the Round"
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Comsat Station: "Select one table edge that is not a player's Entry Edge. Until the End of the Round, Enemy Units
+# cannot Deploy from that edge".
+class EdgeBlockCheck(CardCheck):
+    order = 20
+    kinds = ("edge_block",)
+
+    @staticmethod
+    def round_start(chk: CheckView, rnd: int) -> None:
+        """(table edge, the player who closes it) this Round, in any activation of the Round (the order of the two
+        players' activations is read per game, 8.2.1); the enemy's Deploys by it: ``MoveChecks._deploy_edge_ok``."""
+        scn = chk.scn
+        chk.closed = [
+            (a.edge, a.player)
+            for ph in PHASES
+            for p in PLAYERS
+            for a in scn.activations(rnd, ph, p)
+            if a.edge is not None and a.unit and used_effect(scn, a, "edge_block") is not None
+        ]
+
+    @staticmethod
+    def on_use(chk: CheckView, act: Activation) -> bool:
+        """The plan's ``edge`` names the closed edge. An ``edge`` without such an ability:
+        :meth:`~..check.cards.CardChecks._stray_fields`."""
+        entry = set(chk.world.edges.values())
+        allowed = [e for e in ("north", "south", "east", "west") if e not in entry]
+        if act.edge is None or act.edge in entry:
+            chk.say(
+                act,
+                f"edge: got {act.edge!r}; allowed: the table edge Comsat Station closes, not a player's Entry Edge: "
+                f"{', '.join(allowed)}",
+            )
+        return False
+
+
+EdgeBlock.plan_check = EdgeBlockCheck

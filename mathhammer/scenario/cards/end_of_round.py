@@ -4,11 +4,15 @@ Ventral Sacs' Faction Indicator (``dust_off``), and Rapid Ingress's "Remove this
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from ...board.model import EPS
+from ...starcraft.schema import Ability, Effect
 from ..abilities import summoning, token_contact_lead
-from ..lookup import TOKEN_RADIUS, find, plan_tokens, token_gaps
+from ..checkview import CardCheck, CheckView
+from ..lookup import TOKEN_RADIUS, find, plan_tokens, token_gaps, used_effect
 from ..simview import SimView
 from ..spec import PLAYERS, Activation, Scenario
 from .registry import Card, register
@@ -121,3 +125,59 @@ class EndOfRound(Card):
         rear = sim.world.rear_of(player)
         got = ready[sim.place(v, ready, token_contact_lead(xy, sim.units[v], rear), rear, act)]
         sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Tokens for the End of the Round: Psionic Transfer's Shade, Ready for Dust-Off's and Ventral Sacs' Faction Indicator.
+class EndTokenCheck(CardCheck):
+    order = 30
+    kinds = ("shade", "dust_off")
+
+    @staticmethod
+    def sets_token(chk: CheckView, act: Activation) -> bool:
+        return used_effect(chk.scn, act, "shade") is not None or used_effect(chk.scn, act, "dust_off") is not None
+
+    @staticmethod
+    def on_use(chk: CheckView, act: Activation) -> bool:
+        """A token for the End of the Round at ``token_at`` (kept in ``ending``): Psionic Transfer's Shade "Wholly
+        Within 12\" of any model in this Unit", Ready for Dust-Off's and Ventral Sacs' Faction Indicator "more than
+        10\" away from any Enemy model" (at this point of the plan, full strength)."""
+        scn, world, say, pos = chk.scn, chk.world, chk.say, chk.pos
+        shade, drop = used_effect(scn, act, "shade"), used_effect(scn, act, "dust_off")
+        if act.token_at is None or (shade is None and drop is None):
+            return False
+        xy = act.token_at
+        if shade is not None:
+            if act.unit not in pos:
+                return False  # (named by the other checks)
+            gap = world.point_gap(pos[act.unit], scn.units[act.unit].models, xy, TOKEN_RADIUS)
+            if gap + 2 * TOKEN_RADIUS > float(shade.within or 0) + EPS:
+                say(act, f'token_at: the Shade token is not Wholly Within {shade.within:g}" of a model of {act.unit!r}')
+                return False
+        else:
+            assert drop is not None
+            for uid, pid in pos.items():
+                if scn.units[uid].player != act.player:
+                    gap = world.point_gap(pid, scn.units[uid].models, xy, TOKEN_RADIUS)
+                    if gap <= float(drop.within or 0) + EPS:
+                        say(
+                            act,
+                            f'token_at: the Faction Indicator is {gap:.1f}" from {uid!r}; more than {drop.within:g}" '
+                            "from any Enemy model (its text)",
+                        )
+                        return False
+        chk.ending.append(act)
+        return False
+
+    @staticmethod
+    def picked(chk: CheckView, act: Activation, a: Ability, picks: Sequence[Effect], unit: str) -> bool:
+        """Ready for Dust-Off selects a unit in Reserves, Deployed at the End of the Round: a Ground Unit."""
+        if not any(e.kind == "dust_off" for e in picks):
+            return False
+        su = chk.scn.units[unit]
+        if "Ground" not in su.unit.card.combat_tags or su.flying:
+            chk.say(act, f"select.{a.name}: {unit!r} is not a Ground Unit (its text: Deploy one Ground Unit)")
+        return True
+
+
+EndOfRound.plan_check = EndTokenCheck

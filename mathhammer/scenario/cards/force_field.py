@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...board.model import EPS
-from ..lookup import plan_tokens, token_gaps
+from ..checkview import CardCheck, CheckView
+from ..lookup import TOKEN_RADIUS, plan_tokens, token_gaps, used_effect
 from ..simview import SimView
 from ..spec import Activation
 from .registry import Card, register
@@ -64,3 +65,40 @@ class ForceField(Card):
 
     def cleanup(self, live: np.ndarray) -> None:
         self.field[:, live] = False  # 8.9.5: Tokens and Markers go
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Force Field, Solid-Field Projectors.
+class ForceFieldCheck(CardCheck):
+    order = 40
+    kinds = ("force_field",)
+
+    @staticmethod
+    def sets_token(chk: CheckView, act: Activation) -> bool:
+        return used_effect(chk.scn, act, "force_field") is not None
+
+    @staticmethod
+    def on_use(chk: CheckView, act: Activation) -> bool:
+        """ "Set a Force Field token Within 8\" in an unoccupied space": ``token_at`` Within ``within`` of the unit and
+        overlapping no base at this point of the plan (full strength). Kept in ``fields_now`` for the Round's Charges
+        (with the Size of the units it stops)."""
+        scn, world, pos = chk.scn, chk.world, chk.pos
+        e = used_effect(scn, act, "force_field")
+        if e is None or act.token_at is None or act.unit not in pos:
+            return False
+        xy = act.token_at
+        gap = world.point_gap(pos[act.unit], scn.units[act.unit].models, xy, TOKEN_RADIUS)
+        if gap > float(e.within or 0) + EPS:
+            chk.say(act, f'token_at: the Force Field is {gap:.1f}" from {act.unit!r}; Within {e.within:g}" (its text)')
+            return False
+        on = [u for u, p in pos.items() if world.point_gap(p, scn.units[u].models, xy, TOKEN_RADIUS) < 0]
+        if on:
+            chk.say(
+                act, f"token_at: the Force Field would overlap {on[0]!r}: it is set in an unoccupied space (its text)"
+            )
+            return False
+        chk.fields_now.append((xy, e.value))
+        return False
+
+
+ForceField.plan_check = ForceFieldCheck

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..abilities import guarding, near_games
+from ..checkview import CardCheck, CheckView
 from ..lookup import find
 from ..spec import Activation, Scenario
 from .registry import Card, register
@@ -48,3 +49,33 @@ class Lunge(Card):
                 to = sim.world.toward(ph, kh, pu, ku, speed) if pu >= 0 and ku > 0 else None
                 if to is not None:
                     sim.move_to(h, ts, to, act)
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Lunge: the reacting unit's Move Directly Towards the attacking unit after its Ranged Attack.
+class LungeCheck(CardCheck):
+    order = 110
+    kinds = ("lunge",)
+
+    @staticmethod
+    def after_shoot(chk: CheckView, act: Activation) -> None:
+        """The opponent's Lunge after ``act``'s Ranged Attack (``lunge``): the reacting unit's Move Directly Towards the
+        attacking unit (:meth:`World.toward`), where the plan has them, so that its later entries are read from
+        there."""
+        scn, world, pos, occupied = chk.scn, chk.world, chk.pos, chk.occupied
+        for rx in act.react:
+            found = find(scn, rx.unit, rx.use) if rx.player != act.player else None
+            if found is None or rx.unit not in pos or act.unit not in pos:
+                continue
+            if not any(e.kind == "lunge" for e in found.ability.effects):
+                continue
+            su = scn.units[rx.unit]
+            to = world.toward(pos[rx.unit], su.models, pos[act.unit], scn.units[act.unit].models, su.speed)
+            if to is None:
+                continue
+            pid = world.place(su, to, world.rear_from(pos[rx.unit], to), occupied(rx.unit))
+            if pid is not None:
+                pos[rx.unit] = pid
+
+
+Lunge.plan_check = LungeCheck

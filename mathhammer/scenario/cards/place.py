@@ -5,8 +5,12 @@ where it was set."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from ...board.model import EPS
+from ..checkview import CardCheck, CheckView
 from ..lookup import find, use_bits, used_effects
 from ..spec import Activation, Scenario
 from .registry import Card, register
@@ -36,3 +40,48 @@ class Place(Card):
                 if e.kind == "heal_after_place":  # "That Unit immediately resolves the HEAL (2) effect"
                     sim.mark[u, placed] = np.maximum(0, sim.mark[u, placed] - e.value)
         return False
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# PLACE (X), part 11: Blink, Phase, Ready for Pickup? (``place_to``).
+class PlaceCheck(CardCheck):
+    order = 100
+    kinds = ("place",)
+
+    @staticmethod
+    def before_action(chk: CheckView, act: Activation, engaged: bool) -> bool:
+        """PLACE (X) of an ability of ``use`` (Blink, Phase, Ready for Pickup?) to the plan's ``place_to``: the Leading
+        Model set Wholly Within X" of where it stands (its centre at most X away; part 11 PLACE), on the playmat, a
+        legal end, not Within 1" of an enemy; "instead of performing a standard action" (Ready for Pickup?): the
+        activation holds. True where the unit was set (``pos`` updated)."""
+        scn, world, say, warn, pos = chk.scn, chk.world, chk.say, chk.warn, chk.pos
+        places = [(a, e.value) for a, e in used_effects(scn, act, "place")]
+        if act.place_to is None:
+            if places and act.action != "deploy":
+                warn(
+                    act,
+                    "use: a PLACE effect with no place_to = [x, y] (where its Leading Model is set): the unit stays",
+                )
+            return False
+        if not places:
+            say(act, "place_to: no ability of use resolves a PLACE effect (Blink, Phase, Ready for Pickup?)")
+            return False
+        for a, _ in places:
+            if "instead of performing a standard action" in a.text.lower() and act.action != "hold":
+                say(act, f"{a.name!r} resolves instead of a standard action (its text): the action must be hold")
+            if a.text.lower().startswith("if unengaged") and engaged:
+                say(act, f"place_to: the unit is Engaged; {a.name!r} resolves its PLACE only If Unengaged (its text)")
+                return False
+        if act.unit not in pos:
+            return False
+        reach = max(v for _, v in places)
+        d = math.dist(world.placements[pos[act.unit]].centres[0], act.place_to)
+        if d > reach + EPS:
+            say(
+                act,
+                f'place_to: {d:.1f}" from the Leading Model; PLACE ({reach}) sets it Wholly Within {reach}" (part 11)',
+            )
+        return chk.set_unit(act, act.place_to, None, "place_to")
+
+
+Place.plan_check = PlaceCheck

@@ -8,8 +8,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...board.model import EPS
+from ...starcraft.schema import Effect
 from ..abilities import recalled_by, recalls_self
-from ..lookup import plan_tokens, token_gaps
+from ..checkview import CardCheck, CheckView
+from ..lookup import TOKEN_RADIUS, plan_tokens, token_gaps, used_effects
 from ..simview import SimView
 from ..spec import Activation, Scenario
 from .registry import Card, register
@@ -63,3 +65,81 @@ class MassRecall(Card):
         sim.skip(act, int(engaged.sum()), "the unit is Engaged: not returned to Reserves (its text: Unengaged)")
         sim.to_reserves(u, here[~engaged])
         return True
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Returned to Reserves (8.5.5): Mass Recall (a Faction Indicator's recall), Strap In!, Strategic Recall.
+class ToReservesCheck(CardCheck):
+    order = 60
+    kinds = ("to_reserves",)
+
+    @staticmethod
+    def _recall(chk: CheckView, act: Activation) -> Effect | None:
+        """Mass Recall's effect: a ``to_reserves`` with a ``within``."""
+        return next((x for _, x in used_effects(chk.scn, act, "to_reserves") if x.within is not None), None)
+
+    @staticmethod
+    def sets_token(chk: CheckView, act: Activation) -> bool:
+        return ToReservesCheck._recall(chk, act) is not None
+
+    @staticmethod
+    def on_use(chk: CheckView, act: Activation) -> bool:
+        """Mass Recall ("Set a Faction Indicator anywhere on the battlefield. All Friendly Protoss Units Within 6\" of
+        this Faction Indicator are removed from the battlefield and returned to Reserves"), before the action: the
+        units of :func:`recalled_by` on the table with a model Within 6" of ``token_at`` (full strength) leave ``pos``
+        (8.5.5). True where the active unit is among them: its action is then an error unless a ``hold``."""
+        scn, world, pos = chk.scn, chk.world, chk.pos
+        e = ToReservesCheck._recall(chk, act)
+        if e is None or act.token_at is None:
+            return False
+        gone = [
+            uid
+            for uid in recalled_by(scn, act, e)
+            if uid in pos
+            and world.point_gap(pos[uid], scn.units[uid].models, act.token_at, TOKEN_RADIUS)
+            <= float(e.within or 0) + EPS
+        ]
+        for uid in gone:
+            del pos[uid]
+        if act.unit in gone and act.action != "hold":
+            chk.say(
+                act, f"use: Mass Recall returns {act.unit!r} itself to Reserves before its {act.action}: plan a `hold`"
+            )
+        if act.unit in gone:
+            chk.down.discard(act.unit)
+        return act.unit in gone
+
+    @staticmethod
+    def instead_of_action(chk: CheckView, act: Activation, on: bool, engaged: bool) -> bool:
+        """An ability that returns the unit to Reserves (Strap In!, Strategic Recall: "The active, Unengaged Ground
+        Unit is returned to Reserves instead of performing an action"): planned on a ``hold``, for a Ground unit on the
+        table and Unengaged at this point of the plan; it then goes back (8.5.5 UNITS RETURNED TO RESERVES: it may
+        Deploy again). True: the activation ends (any Deploy aside)."""
+        if act.action == "deploy" or not recalls_self(chk.scn, act):
+            return False
+        if ToReservesCheck._recall_ok(chk, act, on, on and engaged):
+            del chk.pos[act.unit]
+            chk.down.discard(act.unit)
+        return True
+
+    @staticmethod
+    def _recall_ok(chk: CheckView, act: Activation, on: bool, engaged: bool) -> bool:
+        say = chk.say
+        name = next(a.name for a, _ in used_effects(chk.scn, act, "to_reserves"))
+        ok = True
+        if act.action != "hold":
+            say(act, f"use: {name!r} returns the unit to Reserves instead of performing an action: plan it on a `hold`")
+            ok = False
+        if not on:
+            say(act, f"use: {name!r}: {act.unit!r} is not on the table at this point of the plan")
+            return False
+        if chk.scn.units[act.unit].flying:
+            say(act, f"use: {name!r} returns a Ground Unit to Reserves; {act.unit!r} is Flying")
+            return False
+        if engaged:
+            say(act, f"use: {name!r} returns an Unengaged unit to Reserves; {act.unit!r} is Engaged at this point")
+            return False
+        return ok
+
+
+MassRecall.plan_check = ToReservesCheck

@@ -3,9 +3,12 @@ it owns; a simulation keeps one instance of each card present in its scenario (:
 hooks at named trigger points (:class:`Trigger`), never a card by name.
 
 A card holds in one place its per-game state (set in ``__init__`` from the simulation: arrays the card reads and
-writes, instead of attributes of the Simulation), its simulation hooks, and its schema and plan checks
-(:meth:`Card.validate`, :meth:`Card.check`; ``scenario check`` calls them once check.py walks the plan through the
-registry). See ``profiles/scenarios/README.md`` ("How to add an ability").
+writes, instead of attributes of the Simulation), its simulation hooks, its schema checks (:meth:`Card.validate`,
+called for every registered card when a scenario file is read: :func:`validate_all`) and its plan checks (the
+:class:`~..checkview.CardCheck` of its Active abilities and Statuses, :attr:`Card.plan_check`, and the
+:class:`~..checkview.ReactionCheck` of its Reactions, :attr:`Card.reaction_check`), which ``scenario check`` finds
+through :func:`plan_checks` and :func:`reaction_checks`, never by name. See ``profiles/scenarios/README.md`` ("How to
+add an ability").
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..checkview import ReactionCheck
+from ..checkview import CardCheck, ReactionCheck
 from ..lookup import card_abilities, used_effects
 from ..simview import PoolCut, SimView
 from ..spec import Activation, Scenario
@@ -111,6 +114,9 @@ class Card:
     order: ClassVar[int] = 100
     #: the plan check of the card's Reactions (10.4), found by ``scenario check`` through :func:`reaction_checks`
     reaction_check: ClassVar[type[ReactionCheck] | None] = None
+    #: the plan check of the card's Active abilities and Statuses, found by ``scenario check`` through
+    #: :func:`plan_checks` (set after the class, in the card's module)
+    plan_check: ClassVar[type[CardCheck] | None] = None
 
     def __init__(self, sim: SimView) -> None:
         """The card's per-game state for ``sim`` (override, calling ``super().__init__(sim)``)."""
@@ -131,15 +137,11 @@ class Card:
 
     @classmethod
     def validate(cls, scn: Scenario) -> list[str]:
-        """Schema problems of the card's effects in ``scn`` (messages); none by default."""
+        """Schema problems in ``scn`` of what only this card reads (its effects, the plan fields of its abilities), one
+        message each naming the file, the field, the value and what is allowed; none by default. Called for every
+        registered card by the loader (:func:`validate_all`): a problem refuses the file (``scenario check`` exits
+        2)."""
         return []
-
-    @classmethod
-    def check(cls, scn: Scenario, act: Activation, say: Callable[[Activation, str], None]) -> None:
-        """The plan check of one activation that uses the card: report each problem with ``say(act, message)``
-        (``"warning: ..."`` for a warning). Not called yet: the Active abilities' plan checks still live in
-        ``scenario/check/card_families.py`` (registered there by effect kind); the Reaction checks are here
-        (:attr:`reaction_check`)."""
 
     # hooks (see Trigger); the base ones do nothing and are not called
     def admit(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
@@ -236,6 +238,16 @@ def reaction_checks() -> list[type[ReactionCheck]]:
     return [c.reaction_check for c in _CARDS if c.reaction_check is not None]
 
 
+def plan_checks() -> list[type[CardCheck]]:
+    """The plan checks of the registered cards (:attr:`Card.plan_check`), in ascending ``CardCheck.order``."""
+    return sorted((c.plan_check for c in _CARDS if c.plan_check is not None), key=lambda k: k.order)
+
+
+def validate_all(scn: Scenario) -> list[str]:
+    """The schema problems of every registered card in ``scn`` (:meth:`Card.validate`), in registration order."""
+    return [msg for c in _CARDS for msg in c.validate(scn)]
+
+
 def _overrides(card: Card, name: str) -> bool:
     return getattr(type(card), name) is not getattr(Card, name)
 
@@ -297,4 +309,14 @@ class CardSet:
         return None, None
 
 
-__all__ = ["Card", "CardSet", "Trigger", "card_for", "reaction_checks", "register", "registered"]
+__all__ = [
+    "Card",
+    "CardSet",
+    "Trigger",
+    "card_for",
+    "plan_checks",
+    "reaction_checks",
+    "register",
+    "registered",
+    "validate_all",
+]

@@ -7,9 +7,11 @@ given to the selected unit (Medpack), and Bound by the Khala (``activate_next``:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from ...starcraft.schema import Effect
+from ...starcraft.schema import Ability, Effect
 from ..abilities import (
     DEPLOY_KINDS,
     ENEMY_WEAPON_KINDS,
@@ -20,6 +22,7 @@ from ..abilities import (
     on_selected_weapons,
     select_reach,
 )
+from ..checkview import CardCheck, CheckView
 from ..lookup import Grant, find, use_bits
 from ..simview import SimView
 from ..spec import Activation, Scenario
@@ -116,3 +119,42 @@ class Selected(Card):
             if found is not None and any(e.kind == "activate_next" for e in found.ability.effects):
                 return chosen
         return None
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Bound by the Khala (``activate_next``: "the selected unit is Activated at once", a later activation of this
+# Phase) and Orders (``remove_activation``: an option that removes the selected unit's Activation Marker).
+class SelectedCheck(CardCheck):
+    order = 120
+    kinds = ("activate_next", "remove_activation")
+
+    @staticmethod
+    def picked(chk: CheckView, act: Activation, a: Ability, picks: Sequence[Effect], unit: str) -> bool:
+        if not any(e.kind == "activate_next" for e in picks):
+            return False
+        later = list(chk.scn.activations(act.round, act.phase, act.player))
+        rest = later[later.index(act) + 1 :]
+        cut = next((i for i, x in enumerate(rest) if x.action == "pass"), len(rest))
+        if not any(x.unit == unit for x in rest[:cut]):
+            chk.say(
+                act,
+                f"select.{a.name}: {unit!r} has no planned activation later in this Phase (the unit Activated "
+                "at once: plan it after this one)",
+            )
+        return True
+
+    @staticmethod
+    def after_select(chk: CheckView, act: Activation, acted: set[str], again: set[str]) -> None:
+        for name, unit in act.select:
+            found = find(chk.scn, act.unit, name)
+            if found and any(e.kind == "remove_activation" and e.option in act.options for e in found.ability.effects):
+                if unit in acted:
+                    again.add(unit)
+                else:
+                    chk.warn(
+                        act,
+                        f"select.{name}: {unit!r} has not activated yet in this Phase: no Activation Marker to remove",
+                    )
+
+
+Selected.plan_check = SelectedCheck

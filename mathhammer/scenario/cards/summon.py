@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...board.engagement import ENGAGEMENT_RANGE
-from ..abilities import CONTACT_TURNS, contact_leads, far_from_enemies, summoned_unit
+from ..abilities import CONTACT_TURNS, contact_leads, far_from_enemies, is_structure, summoned_unit
+from ..checkview import CardCheck, CheckView, available, in_enemy_zone, need, within_now
 from ..lookup import used_effects
 from ..spec import Activation
 from .registry import Card, register
@@ -72,3 +73,94 @@ class Summon(Card):
             sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
             if e.within is None:
                 sim.acted[v, got] = True  # "it cannot be Activated during the Phase in which it was summoned"
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# SUMMON (part 11, 9.1.9): Pylon Warp-In, Omega Network, Rapid Ingress; Structures.
+class SummonCheck(CardCheck):
+    order = 50
+    kinds = ("summon",)
+
+    @staticmethod
+    def activation_ok(chk: CheckView, act: Activation) -> bool:
+        """The activation of a Summoned Unit (9.1.9): never a Deploy ("Summoned Units cannot be deployed using the
+        regular deployment rules"); a Structure never activates; SUMMON: not in the Phase it was summoned in ("Set an
+        Activation Marker next to the summoned Unit") and, while the Parent Unit is on the table, planned right after
+        the Parent Unit's own activation ("must be Activated immediately after its Parent Unit's activation ends").
+        False: no further check of it."""
+        scn, say = chk.scn, chk.say
+        su = scn.units[act.unit]
+        if is_structure(su):
+            say(act, f"{act.unit!r} is a Structure: it cannot be Activated in any Phase and performs no action")
+            return False
+        if not su.summoned:
+            return True
+        if act.action == "deploy":
+            say(act, f"{act.unit!r} is a Summoned Unit: set only by {su.summoned_by!r}, never Deployed (9.1.9)")
+            return False
+        if chk.summoned_at.get(act.unit) == (act.round, act.phase):
+            say(act, f"{act.unit!r} was summoned in this Phase: it cannot be Activated in it (SUMMON, part 11)")
+            return False
+        if su.parent and su.parent in chk.pos:
+            mine = scn.activations(act.round, act.phase, act.player)
+            i = mine.index(act)
+            if i == 0 or mine[i - 1].unit != su.parent:
+                say(
+                    act,
+                    f"{act.unit!r} is Activated immediately after its Parent Unit {su.parent!r}: plan it right after "
+                    f"{su.parent!r}'s activation in this Phase (SUMMON, part 11)",
+                )
+        return True
+
+    @staticmethod
+    def on_use(chk: CheckView, act: Activation) -> bool:
+        """The units the activation's abilities summon, as :func:`abilities.summon` sets them: not on the battlefield
+        already, within the Available Supply (8.3.2), set in Base-to-Base contact with the Parent Unit (SUMMON) or at
+        ``summon_to`` (on the GROUND LEVEL, more than ``within`` from any Enemy model), not Within the Engagement Range
+        of an Enemy Unit, not Within the opponent's Zone of Influence (8.3.3)."""
+        scn, world, say, pos, pool = chk.scn, chk.world, chk.say, chk.pos, chk.pool
+        for a, e in used_effects(scn, act, "summon"):
+            uid = summoned_unit(scn, act, a)
+            su = scn.units[uid]
+            if uid in pos:
+                say(act, f"use: {a.name!r}: {uid!r} is on the battlefield already (its text)")
+                continue
+            if pool is not None and need(su) > (left := available(scn, pos, act.player, pool)):
+                say(act, f"use: {a.name!r}: {uid!r} needs Supply {need(su)}; Available Supply is {left} (8.3.2)")
+                continue
+            rear = world.rear_of(act.player)
+            if e.within is None:
+                if act.unit not in pos:
+                    continue  # (named by the other checks)
+                leads = contact_leads(world, pos[act.unit], su, rear)
+                far = ENGAGEMENT_RANGE
+            else:
+                if act.summon_to is None:
+                    say(act, f"use: {a.name!r} sets {uid!r} anywhere on the battlefield: give summon_to = [x, y]")
+                    continue
+                leads = [act.summon_to]
+                far = float(e.within)
+                if world.level_at(act.summon_to) is not None:
+                    at = f"({act.summon_to[0]:g}, {act.summon_to[1]:g})"
+                    say(
+                        act, f"summon_to: {at} is on a terrain piece's top; {a.name!r} sets {uid!r} on the GROUND LEVEL"
+                    )
+                    continue
+            pid = next((p for lead in leads if (p := world.place(su, lead, rear, chk.occupied(uid))) is not None), None)
+            lead = leads[0]
+            if pid is None:
+                say(act, f"use: {a.name!r}: no room to set {uid!r} at ({lead[0]:.2f}, {lead[1]:.2f})")
+                continue
+            near = [u for u in pos if scn.units[u].player != act.player and within_now(scn, world, pos | {uid: pid},
+                                                                                          uid, u, far)]  # fmt: skip
+            if near:
+                say(act, f'use: {a.name!r}: {uid!r} would be set Within {far:g}" of {near[0]!r} (its text)')
+                continue
+            if in_enemy_zone(world, uid, act.player, pid):
+                say(act, f"use: {a.name!r}: {uid!r} would be set Within the opponent's Zone of Influence (8.3.3)")
+            pos[uid] = pid
+            chk.summoned_at[uid] = (act.round, act.phase)
+        return False
+
+
+Summon.plan_check = SummonCheck

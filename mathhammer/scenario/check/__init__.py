@@ -52,12 +52,14 @@ The package: :class:`~.walk.PlanCheck` walks rounds -> phases -> activations ove
 concern, one base class a module, each module importing only the one before it: ``moves``
 (Deploy, Move, levels, routes, Supply), ``attacks`` (Ranged Attack, Charge, the Disengage penalty),
 ``cards`` (the trigger points of the card families, and what they share: tokens, ``select``, the End
-of the Round), ``reactions`` (10.4). The walk names no card and no effect kind: each card or effect
-family is one class registered by the kinds it answers for, ``card_families.FAMILIES`` (hooks at
-named trigger points: start of a Round, start of an activation, each ability used, after ``select``,
-after the Reactions, on use of its kinds, before and instead of the action, after a Ranged Attack)
-and ``reaction_cards.REACTION_FAMILIES`` (a Reaction's trigger and target, the first family that
-reads an effect of it). Shared pure helpers live in ``common``.
+of the Round), ``reactions`` (10.4). The walk names no card and no effect kind: each card's plan check is a
+``checkview.CardCheck`` in its own module under ``cards/`` (``Card.plan_check``), found through the registry
+(``cards.plan_checks``, in ``common.FAMILIES``), with hooks at named trigger points (start of a Round, start of an
+activation, each ability used, after ``select``, after the Reactions, on use of its kinds, before and instead of the
+action, after a Ranged Attack) and the questions the walk asks (a target HIDDEN or detected, a unit ON CREEP, the
+Disengage penalty lifted, a Deploy by another edge, by PLACE or through a base); its Reaction check is a
+``checkview.ReactionCheck`` (``Card.reaction_check``; ``reaction_cards.REACTION_FAMILIES``: a Reaction's trigger and
+target, the first family that reads an effect of it). Shared pure helpers live in ``common``.
 """
 
 from __future__ import annotations

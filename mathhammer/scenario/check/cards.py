@@ -1,6 +1,7 @@
-"""The walk's trigger points for the card families (:data:`.card_families.FAMILIES`), and the checks every family
-shares: the token a use sets (``token_at``), the selected unit (``select``, 10.1), the plan fields only a card reads,
-and the End of the Round (8.9.4)."""
+"""The walk's trigger points for the cards' plan checks (``Card.plan_check``, :func:`~..cards.plan_checks`: each a
+:class:`~..checkview.CardCheck` in its card's module), and the checks every card shares: the token a use sets
+(``token_at``), the selected unit (``select``, 10.1), the plan fields only a card reads, and the End of the Round
+(8.9.4)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ from ..abilities import (
     used_effect,
     used_effects,
 )
+from ..cards import plan_checks
 from ..spec import PLAYERS, Activation
 from .attacks import AttackChecks
-from .card_families import FAMILIES
 from .common import (
     _collect,
     _end_of_round_player,
@@ -23,10 +24,14 @@ from .common import (
     _within_now,
 )
 
+#: The registered cards' plan checks, in the order their hooks run (``on_use``: Comsat Station's edge, the End of the
+#: Round tokens, Force Field, summons, Mass Recall, then detection; ``CardCheck.order``).
+FAMILIES = tuple(plan_checks())
+
 
 class CardChecks(AttackChecks):
-    """The walk's trigger points for :data:`FAMILIES`, and the checks all families share: methods of
-    :class:`~.walk.PlanCheck`."""
+    """The walk's trigger points for the cards' plan checks (:data:`FAMILIES`), and the checks all cards share:
+    methods of :class:`~.walk.PlanCheck`."""
 
     def round_start(self, rnd: int) -> None:
         for fam in FAMILIES:

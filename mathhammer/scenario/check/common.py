@@ -12,9 +12,7 @@ from ..abilities import (
     CHARGE_KINDS,
     Found,
     Purse,
-    counts_for_pool,
     has_impact,
-    is_structure,
     loadout_with,
     repeatable,
     summoning,
@@ -25,6 +23,9 @@ from ..abilities import (
     used_effects,
 )
 from ..checkview import Say
+from ..checkview import available as _available
+from ..checkview import in_enemy_zone as _pid_in_enemy_zone
+from ..checkview import need as _need
 from ..checkview import within_now as _within_now
 from ..grass import Tracker
 from ..spec import PLAYERS, Activation, Scenario, ScenarioUnit
@@ -193,16 +194,6 @@ def _in_enemy_zone(world: World, act: Activation, pid: int | None) -> bool:
     return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in centres)
 
 
-def _pid_in_enemy_zone(world: World, unit: str, player: str, pid: int) -> bool:
-    """8.3.3, :func:`_in_enemy_zone` for placement ``pid`` of ``unit`` (of ``player``)."""
-    su = world.scn.units[unit]
-    edge = world.edges[PLAYERS[1 - PLAYERS.index(player)]]
-    r = su.base_mm / MM_PER_INCH / 2
-    depth = world.scn.deployment.zone_depth
-    width, length = world.scn.board.width, world.scn.board.depth
-    return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in world.placements[pid].centres)
-
-
 def _resolved_on_deploy(abil: Ability) -> bool:
     """A Passive ability planned in ``use``: resolved as the unit Deploys (Burrow Ambush, Rapid Reinforcements: a
     ``deploy_place`` effect)."""
@@ -281,22 +272,6 @@ def cost_discount(
     if rx_off is not None:
         off += rx_off.pop(str(a.resource), 0)  # one ability of the activation gets it ("that ability")
     return off
-
-
-def _available(scn: Scenario, pos: dict[str, int], player: str, pool: int) -> int:
-    """8.3.2 Available Supply at this point of the plan: the Supply Pool less the Supply of the player's units on the
-    table (full strength; a unit whose Supply "counts as 0 when calculating the Supply Pool" counts 0)."""
-    return pool - sum(
-        scn.units[u].supply(scn.units[u].models)
-        for u in pos
-        if scn.units[u].player == player and counts_for_pool(scn.units[u])
-    )
-
-
-def _need(su: ScenarioUnit) -> int:
-    """The Supply a unit needs to arrive (8.3.2): its Current Supply Value at full strength, 0 for a Structure or a
-    unit that counts 0 for the Supply Pool (Advanced Medic Facilities)."""
-    return 0 if is_structure(su) or not counts_for_pool(su) else su.supply(su.models)
 
 
 def entry_base_of(scn: Scenario, unit: str) -> Effect | None:

@@ -112,7 +112,7 @@ class MoveChecks(_State):
                     '(8.5.3: "Measure the actual path travelled")',
                 )
 
-    def _set_unit(self, act: Activation, to: tuple[float, float], level: str | None, field: str) -> bool:
+    def set_unit(self, act: Activation, to: tuple[float, float], level: str | None, field: str) -> bool:
         """Set ``act``'s unit with its Leading Model at ``to`` on ``level``, the others behind it (8.5.3), where the
         plan has it (``pos``); a ``field`` error where it cannot be set there. True where it was set."""
         scn, world, say, pos, occupied, why_not = self.scn, self.world, self.say, self.pos, self.occupied, self.why_not
@@ -131,7 +131,7 @@ class MoveChecks(_State):
         Ground Unit has already Deployed this Round"). The edge it enters by, or None (the player's Entry Edge)."""
         scn, world, say, warn, deployed, closed = self.scn, self.world, self.say, self.warn, self.deployed, self.closed
         if away is None:
-            return None  # (an edge without such an ability: ``card_families.EdgeBlockCheck``)
+            return None  # (an edge without such an ability: ``cards.edge_block.EdgeBlockCheck``)
         entry = set(world.edges.values())
         if act.edge is None or act.edge in entry:
             allowed = [e for e in ("north", "south", "east", "west") if e not in entry]

@@ -1,0 +1,98 @@
+"""The cards' plan checks and schema checks through the registry (issue 26 point 1): each Active ability's plan check
+is a ``checkview.CardCheck`` in its card's module (``Card.plan_check``), found by ``scenario check`` through the
+registry; each card's ``Card.validate`` is called when a scenario file is read, and a bad value of a plan field only a
+card reads (the ``via`` of Warp Conduit and Omega Network, 8.5.5) is refused naming the file, the field, the value and
+what is allowed (``scenario check`` exits 2)."""
+
+from __future__ import annotations
+
+import inspect
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import mathhammer.scenario.check as check_package
+from mathhammer.cli import app
+from mathhammer.scenario import ScenarioError
+from mathhammer.scenario.cards import plan_checks, registered
+from mathhammer.scenario.cards.deploy_via import DeployVia
+from mathhammer.scenario.cards.regeneration import Regeneration
+from mathhammer.scenario.check.cards import FAMILIES
+from mathhammer.scenario.checkview import CardCheck
+
+from .scenario_kit import build, errors, skirmish
+from .test_scenario import _toml
+
+runner = CliRunner()
+DEPLOY = {"unit": "marine-1", "action": "deploy", "to": [9, 4]}
+
+
+def plan(red_assault: list[dict]) -> list[dict]:
+    return [
+        {"round": 1, "red": {"movement": [DEPLOY]}},
+        {"round": 2, "red": {"assault": red_assault}},
+    ]
+
+
+def test_each_plan_check_lives_in_its_cards_module() -> None:
+    """The plan checks of the Active abilities and Statuses are the cards' (``plan_check``), defined in the card's own
+    module, found through the registry in their order; the check package holds none (no ``card_families``)."""
+    with_check = [c for c in registered() if c.plan_check is not None]
+    assert len(with_check) >= 12
+    for card in with_check:
+        assert card.plan_check is not None and issubclass(card.plan_check, CardCheck)
+        assert card.plan_check.__module__ == card.__module__, card
+    assert list(FAMILIES) == plan_checks() == sorted(plan_checks(), key=lambda k: k.order)
+    assert not (Path(inspect.getfile(check_package)).parent / "card_families.py").exists()
+    # the order the plan walk always had (on_use: Comsat Station, End of the Round tokens, Force Field, summons,
+    # Mass Recall, detection)
+    names = [k.__name__ for k in FAMILIES]
+    assert names.index("EdgeBlockCheck") < names.index("EndTokenCheck") < names.index("ForceFieldCheck")
+    assert names.index("ForceFieldCheck") < names.index("SummonCheck") < names.index("ToReservesCheck")
+    assert names.index("ToReservesCheck") < names.index("DetectorCheck") < names.index("BurrowCheck")
+    assert names.index("BurrowCheck") < names.index("ExtraMoveCheck")
+
+
+def test_every_cards_validate_is_called_when_the_file_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Card.validate`` of every registered card is called by the loader: a card's problem refuses the file."""
+    data = skirmish(rounds=plan([{"unit": "marine-1", "action": "hold"}]))
+    build(data)  # a legal file
+    monkeypatch.setattr(Regeneration, "validate", classmethod(lambda cls, scn: [f"{scn.file}: regeneration says no"]))
+    with pytest.raises(ScenarioError, match=r"test\.toml: regeneration says no"):
+        build(data)
+
+
+def test_via_on_a_shoot_is_refused_by_the_card() -> None:
+    """8.5.5 (Warp Conduit, Omega Network): ``via`` is on a deploy (a base that counts as an Entry Edge) or a move, run
+    or disengage (Omega Network's return); on a shoot the file is refused, naming the file, the field and the value."""
+    shot = {"unit": "marine-1", "action": "shoot", "targets": ["zergling-1"], "via": "marine-2"}
+    with pytest.raises(ScenarioError) as info:
+        build(skirmish(rounds=plan([shot])))
+    assert info.value.problems == [
+        "test.toml: rounds[1].red.assault[0].via: on a shoot; allowed on a deploy (through a base that counts as an "
+        "Entry Edge) or a move, run or disengage (back to Reserves by Omega Network)"
+    ]
+    scn = build(skirmish(rounds=plan([{k: v for k, v in shot.items() if k != "via"}])))
+    assert DeployVia.validate(scn) == []
+    assert not any(".via" in p for p in errors(scn))
+
+
+def test_via_names_a_unit_of_the_player() -> None:
+    """``via`` names a unit of the activation's player (its base the Entry Edge): an enemy unit is refused with the
+    player's units allowed."""
+    move = {"unit": "marine-1", "action": "move", "to": [9, 8], "via": "zergling-1"}
+    with pytest.raises(ScenarioError) as info:
+        build(skirmish(rounds=[*plan([]), {"round": 3, "red": {"movement": [move]}}]))
+    (msg,) = info.value.problems
+    assert msg.startswith("test.toml: rounds[2].red.movement[0].via: got 'zergling-1'; allowed: a unit of red ")
+    assert "marine-1, marine-2" in msg
+
+
+def test_cli_check_refuses_a_bad_via_exit_2(tmp_path: Path) -> None:
+    f = tmp_path / "bad.toml"
+    shot = {"unit": "marine-1", "action": "shoot", "targets": ["zergling-1"], "via": "marine-2"}
+    f.write_text(_toml(skirmish(rounds=plan([shot]))))
+    res = runner.invoke(app, ["scenario", "check", str(f)])
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "rounds[1].red.assault[0].via: on a shoot; allowed on a deploy" in res.output
