@@ -96,3 +96,19 @@ def test_cli_check_refuses_a_bad_via_exit_2(tmp_path: Path) -> None:
     res = runner.invoke(app, ["scenario", "check", str(f)])
     assert res.exit_code == 2 and "Traceback" not in res.output
     assert "rounds[1].red.assault[0].via: on a shoot; allowed on a deploy" in res.output
+
+
+#: Effect kinds a card owns that the walk still reads itself: ``charge_roll``'s ``value`` (Leap) is summed with the
+#: loadout's other stats into the Charge Distance (a stat reader, every card's alike, as ``speed``).
+WALK_READS = {"moves.py": {"charge_roll"}}
+
+
+@pytest.mark.parametrize("module", ["moves.py", "attacks.py", "cards.py", "walk.py"])
+def test_the_walk_names_no_cards_effect_kind(module: str) -> None:
+    """Issue 26 point 1: the plan walk reads no card's effect kind by name (Deploy by another edge, by PLACE or through
+    a base, HIDDEN and detection, ON CREEP, the Disengage penalty lifted, the plan fields only a card reads): each is
+    a hook of the card's plan check (``CardCheck``)."""
+    source = (Path(inspect.getfile(check_package)).parent / module).read_text()
+    owned = {kind for card in registered() for kind in card.kinds}
+    named = {kind for kind in owned if f'"{kind}"' in source}
+    assert named == WALK_READS.get(module, set())

@@ -48,6 +48,12 @@ class CheckView(Protocol):
     fields_now: list[tuple[tuple[float, float], int]]
     #: (table edge, the player who closes it) this Round (Comsat Station)
     closed: list[tuple[str, str]]
+    #: uses of each (unit, ability name) this Round
+    used: dict[tuple[str, str], int]
+    #: (unit, player) deployed so far this Round
+    deployed: list[tuple[str, str]]
+    #: per unit whose base is an Entry Edge: the Supply (or units) Deployed by it this Round
+    via_used: dict[str, int]
 
     def say(self, act: Activation, msg: str) -> None:
         """Report a problem of ``act``."""
@@ -138,6 +144,66 @@ class CardCheck:
     def instead_of_action(chk: CheckView, act: Activation, on: bool, engaged: bool) -> bool:
         """Before the action (``on``: the unit is on the table; ``engaged``: Engaged): True where an ability replaces
         the action (the activation ends there)."""
+        return False
+
+    # The questions the walk asks the cards (the first answer that is not None, or any True, in ``order``).
+    @staticmethod
+    def reads(chk: CheckView, act: Activation) -> frozenset[str]:
+        """The plan fields of ``act`` this card reads (``edge``, ``summon_to``): one given with no card reading it is an
+        error of the walk."""
+        return frozenset()
+
+    @staticmethod
+    def hidden(chk: CheckView, unit: str) -> str | None:
+        """The facts tag under which this card makes ``unit`` (a planned target on the table) HIDDEN at this point of
+        the plan (``"Burrowed"``, ``"Hidden"``: not Visible beyond 4", part 11), or None."""
+        return None
+
+    @staticmethod
+    def detected(chk: CheckView, unit: str) -> bool:
+        """This card reveals the HIDDEN ``unit`` at this point of the plan (Detection)."""
+        return False
+
+    @staticmethod
+    def on_creep(chk: CheckView, unit: str) -> bool:
+        """``unit`` (on the table) is ON CREEP at this point of the plan, for its ON CREEP effects."""
+        return False
+
+    @staticmethod
+    def lifts_penalty(chk: CheckView, act: Activation, effects: Sequence[Effect]) -> bool:
+        """An effect on ``act``'s unit now (``effects``: of its loadout this Round) lifts 8.5.4's Disengage penalty."""
+        return False
+
+    @staticmethod
+    def deploy_edge(chk: CheckView, act: Activation) -> str | None:
+        """A Deploy of ``act`` by another table edge through this card: the edge it enters by (checked here), or None
+        (the player's Entry Edge)."""
+        return None
+
+    @staticmethod
+    def keep_away(chk: CheckView, act: Activation) -> float | None:
+        """A Deploy of ``act`` through this card sets no model Within this many inches of an Enemy model, or None."""
+        return None
+
+    @staticmethod
+    def deploy_via(chk: CheckView, act: Activation) -> tuple[float, float] | None:
+        """A Deploy through the base of the plan's ``via``: checked here; the direction the models behind the Leading
+        Model are set in, or None."""
+        return None
+
+    @staticmethod
+    def deploy_start(chk: CheckView, act: Activation) -> bool:
+        """A Deploy of ``act`` sets the unit in this card's own way (PLACE), checked here before it is set: True where
+        the distance from the Entry Edge is not the walk's to check."""
+        return False
+
+    @staticmethod
+    def deploy_end(chk: CheckView, act: Activation, pid: int) -> None:
+        """A Deploy of ``act`` set the unit at placement ``pid`` (not yet in ``pos``)."""
+
+    @staticmethod
+    def after_move(chk: CheckView, act: Activation) -> bool:
+        """A Move, Run or Disengage of ``act`` has set the unit: True where this card returns it to Reserves."""
         return False
 
 

@@ -165,5 +165,10 @@ class BurrowCheck(CardCheck):
             )
         return False
 
+    @staticmethod
+    def hidden(chk: CheckView, unit: str) -> str | None:
+        """A BURROWED unit (``down``) is HIDDEN (part 11 BURROWED)."""
+        return "Burrowed" if unit in chk.down else None
+
 
 Burrow.plan_check = BurrowCheck

@@ -11,7 +11,7 @@ import numpy as np
 
 from ...board.model import EPS
 from ..abilities import card_effect, creeping, mark_near
-from ..checkview import CardCheck, CheckView
+from ..checkview import CardCheck, CheckView, within_now
 from ..lookup import CREEP_STATUS, TOKEN_CONTACT, TOKEN_RADIUS, plan_tokens, unit_abilities, used_effect
 from ..simview import SimView
 from ..spec import Activation, Scenario
@@ -157,6 +157,22 @@ class CreepTumorCheck(CardCheck):
                 )
                 return
         chk.tumors.append(((x, y), act.player))
+
+    @staticmethod
+    def on_creep(chk: CheckView, unit: str) -> bool:
+        """A unit with ON CREEP effects is ON CREEP where a Creep Tumor of the plan (``tumors``) or a Source of Creep
+        (``creep_source``) is Within 6\" of it."""
+        scn, world, pos = chk.scn, chk.world, chk.pos
+        su = scn.units[unit]
+        if not creeping(su) or unit not in pos:
+            return False
+        return any(world.point_gap(pos[unit], su.models, xy, TOKEN_RADIUS) <= 6 + EPS for xy, _ in chk.tumors) or any(
+            d in pos and within_now(scn, world, pos, d, unit, float(e.within or 0))
+            for d, other in scn.units.items()
+            for a in unit_abilities(other)
+            for e in a.effects
+            if e.kind == "creep_source"
+        )
 
 
 Creep.plan_check = CreepTumorCheck

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
 
+from ...starcraft.schema import Effect
 from ..abilities import far_from_enemies
-from ..lookup import find, used_effect
+from ..checkview import CardCheck, CheckView
+from ..lookup import find, used_effect, used_effects
 from ..simview import SimView
 from ..spec import Activation, Scenario
 from .registry import Card, register
@@ -97,3 +100,78 @@ class DeployPlace(Card):
         if e.within is not None and got.size:
             got = far_from_enemies(sim, u, act, got, float(e.within))
         return np.sort(got)
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# A Deploy by PLACE (part 11 PLACE, 8.5.5): Burrow Ambush, Rapid Reinforcements, Phase Prism (``deploy_place``).
+class DeployPlaceCheck(CardCheck):
+    order = 150
+
+    @staticmethod
+    def keep_away(chk: CheckView, act: Activation) -> float | None:
+        placer = used_effect(chk.scn, act, "deploy_place")
+        return None if placer is None or placer.within is None else float(placer.within)
+
+    @staticmethod
+    def _source(chk: CheckView, act: Activation, placer: Effect) -> tuple[str, str | None]:
+        """The name of the ability of ``placer`` (a ``deploy_place`` effect) and the unit it PLACEs from (``select``),
+        None for the Entry Edge or a selection the select check names."""
+        name = next(a.name for a, e in used_effects(chk.scn, act, "deploy_place") if e is placer)
+        picked = next((u for n, u in act.select if n.strip().lower() == name.lower()), None) if placer.select else None
+        return name, picked
+
+    @staticmethod
+    def deploy_start(chk: CheckView, act: Activation) -> bool:
+        """A Deploy by PLACE, before the unit is set: Phase Prism ("PLACE (0) effect from another Friendly Unit. That
+        Friendly Unit is removed from the battlefield and returned to Reserves") sets the Leading Model where the
+        selected unit's Leading Model stands (``to`` must be that spot), and that unit leaves the table (8.5.5)."""
+        scn, world, pos = chk.scn, chk.world, chk.pos
+        placer = used_effect(scn, act, "deploy_place")
+        if placer is None:
+            return False
+        name, picked = DeployPlaceCheck._source(chk, act, placer)
+        found = find(scn, act.unit, name)
+        swap = found is not None and any(e.kind == "to_reserves" and e.select for e in found.ability.effects)
+        if not swap or picked is None or picked not in pos:
+            return True  # (the select check names a unit not on the table)
+        assert act.to is not None
+        lead = world.placements[pos[picked]].centres[0]
+        if math.dist(lead, act.to) > 0.05:
+            chk.say(
+                act,
+                f"to: {name!r} (PLACE (0)) sets {act.unit!r} where {picked!r}'s Leading Model stands at this point of "
+                f"the plan: to = [{lead[0]:g}, {lead[1]:g}]",
+            )
+        del pos[picked]  # returned to Reserves: it may Deploy again
+        return True
+
+    @staticmethod
+    def deploy_end(chk: CheckView, act: Activation, pid: int) -> None:
+        """A Deploy by PLACE (X), once set: every model Wholly Within X of the Entry Edge (Burrow Ambush: "PLACE (18)
+        effect from the controlling player's Entry Edge") or of the selected Friendly Unit (Rapid Reinforcements)."""
+        scn, world, say, pos = chk.scn, chk.world, chk.say, chk.pos
+        placer = used_effect(scn, act, "deploy_place")
+        if placer is None:
+            return
+        name, picked = DeployPlaceCheck._source(chk, act, placer)
+        su = scn.units[act.unit]
+        if not placer.select:
+            edge = world.edges[su.player]
+            if not world.wholly_within_from(pid, su.models, placer.value, edge=edge):
+                say(
+                    act,
+                    f'a model ends more than {placer.value}" from the {edge} Entry Edge ({name!r}: PLACE '
+                    f"({placer.value}) "
+                    "sets it Wholly Within)",
+                )
+        elif placer.value and picked is not None and picked in pos:
+            src = (pos[picked], scn.units[picked].models)
+            if not world.wholly_within_from(pid, su.models, placer.value, src=src):
+                say(
+                    act,
+                    f'a model ends more than {placer.value}" from {picked!r} ({name!r}: PLACE ({placer.value}) sets it '
+                    "Wholly Within)",
+                )
+
+
+DeployPlace.plan_check = DeployPlaceCheck

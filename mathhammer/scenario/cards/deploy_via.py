@@ -9,6 +9,7 @@ import numpy as np
 
 from ...board.model import EPS, MM_PER_INCH
 from ..abilities import base_entry, recall_base
+from ..checkview import CardCheck, CheckView
 from ..lookup import TOKEN_CONTACT, unit_effect
 from ..spec import Activation, Scenario
 from .registry import Card, register
@@ -104,3 +105,77 @@ class DeployVia(Card):
                     f"(a Pylon, an Omega Worm): {', '.join(own)}"
                 )
         return problems
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# The plan's ``via``: a Deploy through a base that counts as an Entry Edge, Omega Network's return to Reserves.
+class DeployViaCheck(CardCheck):
+    order = 160
+
+    @staticmethod
+    def deploy_via(chk: CheckView, act: Activation) -> tuple[float, float] | None:
+        """A deploy through the base of ``via`` (Warp Conduit: "Once per Round, the controlling player may deploy a
+        Ground Unit from Reserves using this Pylon base as the Entry Edge"; Omega Network: "Each Round, Friendly Units
+        with a combined Supply cost of 2 or less may be Deployed via this Entry Edge"): that unit on the table with such
+        an effect, the unit of the kind it names, within its Round's limit, the Leading Model at most Speed from the
+        base (8.5.5, as from an Entry Edge). The direction the other models are set in (towards the base), or None."""
+        scn, world, say, pos, via_used = chk.scn, chk.world, chk.say, chk.pos, chk.via_used
+        if act.via is None or act.to is None:
+            return None
+        su = scn.units[act.unit]
+        e = unit_effect(scn.units[act.via], "entry_base")
+        if e is None:
+            say(act, f"via: {act.via!r}'s base does not count as an Entry Edge (Warp Conduit, Omega Network)")
+            return None
+        if act.via not in pos:
+            say(act, f"via: {act.via!r} is not on the battlefield at this point of the plan")
+            return None
+        if e.vs_tags and not set(e.vs_tags) & set(su.unit.card.combat_tags):
+            say(act, f"via: {act.via!r} lets a {'/'.join(e.vs_tags)} Unit Deploy; {act.unit!r} is not one")
+        need = su.supply(su.models) if e.value else 1
+        used = via_used.get(act.via, 0)
+        if used + need > (e.value or 1):
+            what = f"a combined Supply of {e.value}" if e.value else "one unit"
+            say(act, f"via: {act.via!r} lets {what} Deploy each Round; {used} already (its text)")
+        via_used[act.via] = used + need
+        d, back = base_entry(world, pos[act.via], scn.units[act.via].models, act.to)
+        reach = su.speed + su.base_mm / MM_PER_INCH / 2
+        if d > reach + EPS:
+            say(act, f'the Leading Model ends {d:.1f}" from {act.via!r}\'s base; at most Speed {su.speed}" (8.5.5)')
+        return back
+
+    @staticmethod
+    def after_move(chk: CheckView, act: Activation) -> bool:
+        """Omega Network's return (``via`` on a ``move``, ``run`` or ``disengage``: "If a Friendly Leading model
+        finishes a Move, Disengage, or Run action in base-to-base contact with the Omega Worm, the controlling player
+        may remove that Unit from the battlefield and return it to Reserves"): ``via`` has the ability and is on the
+        table, and the Leading Model ends in Base-to-Base contact with one of its models (edges at most
+        ``TOKEN_CONTACT`` apart). Whether the unit leaves the table."""
+        scn, world, say, pos = chk.scn, chk.world, chk.say, chk.pos
+        if act.via is None or act.to is None:
+            return False
+        if recall_base(scn, act.via) is None:
+            ok = sorted(u for u in scn.units if scn.units[u].player == act.player and recall_base(scn, u) is not None)
+            say(
+                act,
+                f"via: {act.via!r} returns no unit to Reserves; allowed on a {act.action}: a Friendly unit with Omega "
+                f"Network: {', '.join(ok) or 'none in the army'}",
+            )
+            return False
+        if act.via not in pos:
+            say(act, f"via: {act.via!r} is not on the battlefield at this point of the plan")
+            return False
+        r = scn.units[act.unit].base_mm / MM_PER_INCH / 2
+        gap = world.point_gap(pos[act.via], scn.units[act.via].models, act.to, r)
+        if gap > TOKEN_CONTACT + EPS:
+            say(
+                act,
+                f"via: the Leading Model's base ends {gap:.2f}\" from "
+                f"{act.via!r}'s; Base-to-Base contact returns the unit "
+                f'to Reserves (Omega Network; at most {TOKEN_CONTACT:g}" apart)',
+            )
+            return False
+        return True
+
+
+DeployVia.plan_check = DeployViaCheck

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...board.model import EPS
 from ..abilities import mark_near
-from ..checkview import CardCheck, CheckView
-from ..lookup import DETECTED, plan_tokens, unit_abilities, used_effect
+from ..checkview import CardCheck, CheckView, within_now
+from ..lookup import DETECTED, TOKEN_RADIUS, plan_tokens, unit_abilities, used_effect
 from ..simview import SimView
 from ..spec import Activation, Scenario, ScenarioUnit
 from .registry import Card, register
@@ -83,6 +84,23 @@ class DetectorCheck(CardCheck):
         if act.token_at is not None and eye is not None:
             chk.seen_by.append((act.token_at, act.player, float(eye.within or 0)))
         return False
+
+    @staticmethod
+    def detected(chk: CheckView, unit: str) -> bool:
+        """An enemy Faction Indicator of detection (``seen_by``: Scanner Sweep, Surveillance, Oversight Mode) or an
+        enemy unit with Detection (``detector``) is Within its range of ``unit`` at this point of the plan."""
+        scn, world, pos = chk.scn, chk.world, chk.pos
+        tu = scn.units[unit]
+        return any(
+            p != tu.player and world.point_gap(pos[unit], tu.models, xy, TOKEN_RADIUS) <= inches + EPS
+            for xy, p, inches in chk.seen_by
+        ) or any(
+            su.player != tu.player and d in pos and within_now(scn, world, pos, d, unit, float(e.within or 0))
+            for d, su in scn.units.items()
+            for a in unit_abilities(su)
+            for e in a.effects
+            if e.kind == "detector"
+        )
 
 
 Detection.plan_check = DetectorCheck

@@ -55,7 +55,7 @@ class EdgeBlockCheck(CardCheck):
     @staticmethod
     def round_start(chk: CheckView, rnd: int) -> None:
         """(table edge, the player who closes it) this Round, in any activation of the Round (the order of the two
-        players' activations is read per game, 8.2.1); the enemy's Deploys by it: ``MoveChecks._deploy_edge_ok``."""
+        players' activations is read per game, 8.2.1); the enemy's Deploys by it: ``WarpInCheck.deploy_edge``."""
         scn = chk.scn
         chk.closed = [
             (a.edge, a.player)
@@ -78,6 +78,10 @@ class EdgeBlockCheck(CardCheck):
                 f"{', '.join(allowed)}",
             )
         return False
+
+    @staticmethod
+    def reads(chk: CheckView, act: Activation) -> frozenset[str]:
+        return frozenset({"edge"}) if used_effect(chk.scn, act, "edge_block") is not None else frozenset()
 
 
 EdgeBlock.plan_check = EdgeBlockCheck

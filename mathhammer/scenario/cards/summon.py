@@ -162,5 +162,9 @@ class SummonCheck(CardCheck):
             chk.summoned_at[uid] = (act.round, act.phase)
         return False
 
+    @staticmethod
+    def reads(chk: CheckView, act: Activation) -> frozenset[str]:
+        return frozenset({"summon_to"}) if used_effects(chk.scn, act, "summon") else frozenset()
+
 
 Summon.plan_check = SummonCheck

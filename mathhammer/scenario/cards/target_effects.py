@@ -11,7 +11,7 @@ import numpy as np
 
 from ...starcraft.schema import Ability, Effect
 from ..abilities import find, has_impact, inflicted, near_games, protected, reduction, target_effects, use_bits
-from ..checkview import CheckView, ReactionCheck, too_far, within_now
+from ..checkview import CardCheck, CheckView, ReactionCheck, too_far, within_now
 from ..lookup import TARGET_KINDS, Found
 from ..simview import SimView
 from ..spec import Activation, Reaction, Scenario
@@ -120,3 +120,23 @@ def for_friend(
         f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {name} not Within {within:g}\" of it, or one of "
         "them not on the table (10.4)",
     )
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# HIDDEN given by an ability used on the unit this Round (Path of Shadows: ``unit_keyword`` HIDDEN, part 11).
+class TargetEffectsCheck(CardCheck):
+    order = 130  # after the Burrowed Status: a BURROWED unit is tagged Burrowed
+
+    @staticmethod
+    def hidden(chk: CheckView, unit: str) -> str | None:
+        names = [n for (u, n), k in chk.used.items() if u == unit and k > 0]
+        hid = any(
+            e.kind == "unit_keyword" and e.keyword.upper() == "HIDDEN"
+            for n in names
+            if (f := find(chk.scn, unit, n)) is not None
+            for e in f.ability.effects
+        )
+        return "Hidden" if hid else None
+
+
+TargetEffects.plan_check = TargetEffectsCheck

@@ -5,11 +5,14 @@ before (``before_deploy``)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ...starcraft.model import Batch
 from ..abilities import far_from_enemies
 from ..basics import stream as _stream
+from ..checkview import CardCheck, CheckView
 from ..lookup import find, used_effect
 from ..spec import Activation, Scenario
 from ..world import EDGE_REAR
@@ -53,3 +56,64 @@ class WarpIn(Card):
                     batch = Batch.hits(e.value, e.damage, name=found.ability.name)
                     stream = _stream(sim.round, 7, sim.ordinal[act], i)  # its own draws
                     sim.resolve([batch], u, "assault", games, stream, None, False)
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# The Deploy by another table edge (8.5.5): Warp In, Armed and Ready, Timing Push (the plan's ``edge``).
+_ALREADY = re.compile(r"cannot (?:use this ability|be used) if another Friendly (\w+) Unit has already", re.I)
+
+
+class WarpInCheck(CardCheck):
+    order = 140
+
+    @staticmethod
+    def reads(chk: CheckView, act: Activation) -> frozenset[str]:
+        deploys = act.action == "deploy" and used_effect(chk.scn, act, "deploy_edge") is not None
+        return frozenset({"edge"}) if deploys else frozenset()
+
+    @staticmethod
+    def keep_away(chk: CheckView, act: Activation) -> float | None:
+        away = used_effect(chk.scn, act, "deploy_edge")
+        return None if away is None or away.within is None else float(away.within)
+
+    @staticmethod
+    def deploy_edge(chk: CheckView, act: Activation) -> str | None:
+        """A deploy by another table edge (``edge``, with Warp In, Armed and Ready or Timing Push: "Deploys from any
+        table edge that is not a player's Entry Edge"): the edge named and not an Entry Edge, and no other Friendly
+        unit of the kind the text names deployed earlier this Round ("cannot use this ability if another Friendly
+        Ground Unit has already Deployed this Round"). The edge it enters by, or None (the player's Entry Edge)."""
+        scn, world, say = chk.scn, chk.world, chk.say
+        if used_effect(scn, act, "deploy_edge") is None:
+            return None  # (an edge without such an ability: the walk's ``reads`` check)
+        entry = set(world.edges.values())
+        if act.edge is None or act.edge in entry:
+            allowed = [e for e in ("north", "south", "east", "west") if e not in entry]
+            say(
+                act,
+                f"edge: got {act.edge!r}; allowed: a table edge that is not a player's Entry Edge: "
+                f"{', '.join(allowed)}",
+            )
+            return None
+        if any(edge == act.edge and p != act.player for edge, p in chk.closed):
+            chk.warn(
+                act,
+                f"edge: an enemy's Comsat Station closes the {act.edge} edge this Round: in the games where it "
+                "resolves first (the order of activations, 8.2.1) the unit stays in Reserves",
+            )
+        for name in act.use:
+            found = find(scn, act.unit, name)
+            m = _ALREADY.search(found.ability.text) if found else None
+            if m is None:
+                continue
+            tag = m.group(1).title()
+            before = [u for u, p in chk.deployed if p == act.player and tag in scn.units[u].unit.card.combat_tags]
+            if before:
+                say(
+                    act,
+                    f"use: {name!r}: another Friendly {tag} Unit ({before[0]}) "
+                    "has already Deployed this Round (its text)",
+                )
+        return act.edge
+
+
+WarpIn.plan_check = WarpInCheck

@@ -6,14 +6,9 @@ from __future__ import annotations
 from ...board.model import EPS
 from ...errors import MathhammerError
 from ...starcraft.loadout import Loadout, attack_batches
-from ..abilities import (
-    TOKEN_RADIUS,
-    find,
-    unit_abilities,
-)
 from ..spec import Activation
 from .common import (
-    _within_now,
+    FAMILIES,
 )
 from .moves import MoveChecks
 
@@ -23,36 +18,15 @@ class AttackChecks(MoveChecks):
 
     def _hidden_now(self, act: Activation) -> dict[str, str]:
         """The planned targets of ``act`` HIDDEN at this point of the plan, with their facts tag, as the simulation
-        reads them: BURROWED (``down``), or HIDDEN by an ability used on them this Round (Path of Shadows); not where an
-        enemy Faction Indicator of detection (``seen_by``) or an enemy unit with Detection is Within its range of
-        them."""
-        scn, world, pos, down, used, seen_by = self.scn, self.world, self.pos, self.down, self.used, self.seen_by
+        reads them: HIDDEN by a card (:meth:`CardCheck.hidden`: BURROWED, or by an ability used on them this Round, Path
+        of Shadows; the first card's tag), not where a card reveals them (:meth:`CardCheck.detected`: an enemy Faction
+        Indicator of detection or an enemy unit with Detection Within its range)."""
         out: dict[str, str] = {}
         for t in act.targets:
-            if t not in pos:
+            if t not in self.pos:
                 continue
-            tu = scn.units[t]
-            names = [n for (u, n), k in used.items() if u == t and k > 0]
-            hid = any(
-                e.kind == "unit_keyword" and e.keyword.upper() == "HIDDEN"
-                for n in names
-                if (f := find(scn, t, n)) is not None
-                for e in f.ability.effects
-            )
-            tag = "Burrowed" if t in down else "Hidden" if hid else None
-            if tag is None:
-                continue
-            spotted = any(
-                p != tu.player and world.point_gap(pos[t], tu.models, xy, TOKEN_RADIUS) <= inches + EPS
-                for xy, p, inches in seen_by
-            ) or any(
-                su.player != tu.player and d in pos and _within_now(scn, world, pos, d, t, float(e.within or 0))
-                for d, su in scn.units.items()
-                for a in unit_abilities(su)
-                for e in a.effects
-                if e.kind == "detector"
-            )
-            if not spotted:
+            tag = next((tag for fam in FAMILIES if (tag := fam.hidden(self, t)) is not None), None)
+            if tag is not None and not any(fam.detected(self, t) for fam in FAMILIES):
                 out[t] = tag
         return out
 
@@ -141,7 +115,8 @@ class AttackChecks(MoveChecks):
         """8.5.4 Disengage penalty on a Ranged Attack or Charge of ``act``'s unit after it Disengaged this Round
         (:func:`_tactical_mass`), unless an ability used on it "ignores the Disengage penalty" (Tactical Retreat)."""
         say, warn = self.say, self.warn
-        if any(e.kind == "ignore_disengage_penalty" for e in self._loadout_now(act.unit).effects()):
+        effects = self._loadout_now(act.unit).effects()
+        if any(fam.lifts_penalty(self, act, effects) for fam in FAMILIES):
             return
         never, why = mass
         rule = '8.5.4: "cannot perform Ranged Attack or Charge in the following Assault Phase" without Tactical Mass'

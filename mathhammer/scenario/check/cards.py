@@ -11,22 +11,16 @@ from ..abilities import (
     find,
     on_selected_weapons,
     select_reach,
-    used_effect,
-    used_effects,
 )
-from ..cards import plan_checks
 from ..spec import PLAYERS, Activation
 from .attacks import AttackChecks
 from .common import (
+    FAMILIES,
     _collect,
     _end_of_round_player,
     _leaving,
     _within_now,
 )
-
-#: The registered cards' plan checks, in the order their hooks run (``on_use``: Comsat Station's edge, the End of the
-#: Round tokens, Force Field, summons, Mass Recall, then detection; ``CardCheck.order``).
-FAMILIES = tuple(plan_checks())
 
 
 class CardChecks(AttackChecks):
@@ -193,18 +187,16 @@ class CardChecks(AttackChecks):
                 self.on_unit[(unit, weapons.name)] = weapons
 
     def _stray_fields(self, act: Activation) -> None:
-        """Fields of the plan that only a card's effect reads, given without one: ``edge`` (Comsat Station, or a
-        Deploy by another table edge) and ``summon_to`` (a summon)."""
-        scn, say = self.scn, self.say
-        if (
-            used_effect(scn, act, "edge_block") is None
-            and act.edge is not None
-            and (act.action != "deploy" or used_effect(scn, act, "deploy_edge") is None)
-        ):
-            say(
+        """Fields of the plan that only a card's effect reads (:meth:`CardCheck.reads`), given without one: ``edge``
+        (Comsat Station, or a Deploy by another table edge) and ``summon_to`` (a summon)."""
+        reads = frozenset[str]().union(*(fam.reads(self, act) for fam in FAMILIES))
+        if act.edge is not None and "edge" not in reads:
+            self.say(
                 act,
                 "edge: only with an ability that Deploys from another table edge (Warp In, Armed and Ready) or "
                 "closes one (Comsat Station)",
             )
-        if act.summon_to is not None and not used_effects(scn, act, "summon"):
-            say(act, "summon_to: no ability of use sets a unit anywhere (Pylon Warp-In, Omega Network, Rapid Ingress)")
+        if act.summon_to is not None and "summon_to" not in reads:
+            self.say(
+                act, "summon_to: no ability of use sets a unit anywhere (Pylon Warp-In, Omega Network, Rapid Ingress)"
+            )

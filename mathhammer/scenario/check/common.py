@@ -7,7 +7,7 @@ import re
 
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
-from ...starcraft.schema import Ability, Effect
+from ...starcraft.schema import Ability
 from ..abilities import (
     CHARGE_KINDS,
     Found,
@@ -18,10 +18,10 @@ from ..abilities import (
     summoning,
     token_contact_lead,
     unit_abilities,
-    unit_effect,
     used_effect,
     used_effects,
 )
+from ..cards import plan_checks
 from ..checkview import Say
 from ..checkview import available as _available
 from ..checkview import in_enemy_zone as _pid_in_enemy_zone
@@ -30,6 +30,10 @@ from ..checkview import within_now as _within_now
 from ..grass import Tracker
 from ..spec import PLAYERS, Activation, Scenario, ScenarioUnit
 from ..world import World, edge_distance
+
+#: The registered cards' plan checks (``Card.plan_check``), in the order their hooks run (``on_use``: Comsat Station's
+#: edge, the End of the Round tokens, Force Field, summons, Mass Recall, then detection; ``CardCheck.order``).
+FAMILIES = tuple(plan_checks())
 
 PHASE_TITLE = {"movement": "Movement Phase", "assault": "Assault Phase", "combat": "Combat Phase"}
 
@@ -272,11 +276,6 @@ def cost_discount(
     if rx_off is not None:
         off += rx_off.pop(str(a.resource), 0)  # one ability of the activation gets it ("that ability")
     return off
-
-
-def entry_base_of(scn: Scenario, unit: str) -> Effect | None:
-    """The ``entry_base`` effect of ``unit`` (its base counts as an Entry Edge: Warp Conduit, Omega Network)."""
-    return unit_effect(scn.units[unit], "entry_base")
 
 
 def _collect(out: list[tuple[Activation, str]]) -> Say:

@@ -17,6 +17,7 @@ from ..abilities import (
 )
 from ..spec import PHASES, PLAYERS, Activation
 from .common import (
+    FAMILIES,
     PHASE_TITLE,
     _again,
     _charge_only,
@@ -55,7 +56,7 @@ class PlanCheck(ReactionChecks):
         self.on_unit = {}
         self.disengaged = {}
         self.pool = scn.mission.supply_pool(rnd)
-        self.round_start(rnd)  # each card family's (card_families.FAMILIES)
+        self.round_start(rnd)  # each card's plan check (common.FAMILIES)
         for phase in PHASES:
             if phase != "movement":
                 self.exposed.update(pos)
@@ -105,7 +106,7 @@ class PlanCheck(ReactionChecks):
         if self.after_reactions(act, engaged_now):  # the Burrowed Status, an extra Move
             p_now, a_now = self.state()
         self._check_token(act)
-        if self.card_checks(act):  # the families whose effect kinds are used (card_families.FAMILIES)
+        if self.card_checks(act):  # the cards whose effect kinds are used (common.FAMILIES)
             return
         if self.before_action(act, engaged_now):  # PLACE
             p_now, a_now = self.state()
@@ -250,7 +251,7 @@ class PlanCheck(ReactionChecks):
             say(act, self.why_not(act, act.to))
         else:
             pos[act.unit] = pid
-            if act.via is not None and self._contact_recall_ok(act):
+            if act.via is not None and any(fam.after_move(self, act) for fam in FAMILIES):
                 del pos[act.unit]  # Omega Network: back to Reserves (8.5.5)
 
     def _charge(self, act: Activation, p_now: tuple[int, ...], a_now: tuple[int, ...]) -> None:
