@@ -98,16 +98,17 @@ def test_cli_check_refuses_a_bad_via_exit_2(tmp_path: Path) -> None:
     assert "rounds[1].red.assault[0].via: on a shoot; allowed on a deploy" in res.output
 
 
-#: Effect kinds a card owns that the walk still reads itself: ``charge_roll``'s ``value`` (Leap) is summed with the
-#: loadout's other stats into the Charge Distance (a stat reader, every card's alike, as ``speed``).
-WALK_READS = {"moves.py": {"charge_roll"}}
+#: Effect kinds a card owns that the walk still reads itself, as stats of the loadout (every card's alike, as
+#: ``speed``): ``charge_roll``'s ``value`` (Leap) summed into the Charge Distance, and whether an ability acts on a
+#: Charge only; ``disengage_supply`` (Commander) summed into the Supply for Disengage checks (8.5.4).
+WALK_READS = {"moves.py": {"charge_roll"}, "common.py": {"charge_roll", "disengage_supply"}}
 
 
-@pytest.mark.parametrize("module", ["moves.py", "attacks.py", "cards.py", "walk.py"])
+@pytest.mark.parametrize("module", ["moves.py", "attacks.py", "cards.py", "walk.py", "common.py"])
 def test_the_walk_names_no_cards_effect_kind(module: str) -> None:
     """Issue 26 point 1: the plan walk reads no card's effect kind by name (Deploy by another edge, by PLACE or through
-    a base, HIDDEN and detection, ON CREEP, the Disengage penalty lifted, the plan fields only a card reads): each is
-    a hook of the card's plan check (``CardCheck``)."""
+    a base, HIDDEN and detection, ON CREEP, the Disengage penalty lifted, the plan fields only a card reads, the End
+    of the Round's tokens and removals): each is a hook of the card's plan check (``CardCheck``)."""
     source = (Path(inspect.getfile(check_package)).parent / module).read_text()
     owned = {kind for card in registered() for kind in card.kinds}
     named = {kind for kind in owned if f'"{kind}"' in source}

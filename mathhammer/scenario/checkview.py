@@ -81,6 +81,8 @@ class CardCheck:
     kinds: ClassVar[tuple[str, ...]] = ()
     #: where the hooks run among the other cards' (ascending; ``on_use``: the order the rules resolve them in)
     order: ClassVar[int] = 1000
+    #: a Passive ability of the card that :meth:`deploys` is planned in ``use`` on the Deploy it resolves on
+    passive_on_deploy: ClassVar[bool] = False
 
     @classmethod
     def used(cls, chk: CheckView, act: Activation) -> bool:
@@ -172,6 +174,22 @@ class CardCheck:
     @staticmethod
     def lifts_penalty(chk: CheckView, act: Activation, effects: Sequence[Effect]) -> bool:
         """An effect on ``act``'s unit now (``effects``: of its loadout this Round) lifts 8.5.4's Disengage penalty."""
+        return False
+
+    @staticmethod
+    def has_end_of_round(chk: CheckView, pos: dict[str, int], player: str) -> bool:
+        """``player`` has End of the Round effects of this card this Round (``pos``: the placements at its end)."""
+        return False
+
+    @staticmethod
+    def end_of_round(chk: CheckView, say: Say, pos: dict[str, int], player: str) -> None:
+        """``player``'s End of the Round effects of this card (8.9.4) on the placements ``pos`` (the walk's copy for
+        the order of the players it tries), each problem through ``say``."""
+
+    @staticmethod
+    def deploys(a: Ability) -> bool:
+        """``a`` is the unit's Deploy itself through this card (Warp In, Burrow Ambush): used from Reserves (8.5.5, FAQ
+        v1.0: rules that handle the unit's own deployment)."""
         return False
 
     @staticmethod

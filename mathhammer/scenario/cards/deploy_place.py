@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ...starcraft.schema import Effect
+from ...starcraft.schema import Ability, Effect
 from ..abilities import far_from_enemies
 from ..checkview import CardCheck, CheckView
 from ..lookup import find, used_effect, used_effects
@@ -106,6 +106,7 @@ class DeployPlace(Card):
 # A Deploy by PLACE (part 11 PLACE, 8.5.5): Burrow Ambush, Rapid Reinforcements, Phase Prism (``deploy_place``).
 class DeployPlaceCheck(CardCheck):
     order = 150
+    passive_on_deploy = True  # Burrow Ambush, Rapid Reinforcements: Passive, resolved as the unit Deploys
 
     @staticmethod
     def keep_away(chk: CheckView, act: Activation) -> float | None:
@@ -172,6 +173,10 @@ class DeployPlaceCheck(CardCheck):
                     f'a model ends more than {placer.value}" from {picked!r} ({name!r}: PLACE ({placer.value}) sets it '
                     "Wholly Within)",
                 )
+
+    @staticmethod
+    def deploys(a: Ability) -> bool:
+        return any(e.kind == "deploy_place" for e in a.effects)
 
 
 DeployPlace.plan_check = DeployPlaceCheck

@@ -11,8 +11,8 @@ import numpy as np
 from ...board.model import EPS
 from ...starcraft.schema import Ability, Effect
 from ..abilities import summoning, token_contact_lead
-from ..checkview import CardCheck, CheckView
-from ..lookup import TOKEN_RADIUS, find, plan_tokens, token_gaps, used_effect
+from ..checkview import CardCheck, CheckView, Say, available, in_enemy_zone, need
+from ..lookup import TOKEN_RADIUS, find, plan_tokens, token_gaps, used_effect, used_effects
 from ..simview import SimView
 from ..spec import PLAYERS, Activation, Scenario
 from .registry import Card, register
@@ -178,6 +178,75 @@ class EndTokenCheck(CardCheck):
         if "Ground" not in su.unit.card.combat_tags or su.flying:
             chk.say(act, f"select.{a.name}: {unit!r} is not a Ground Unit (its text: Deploy one Ground Unit)")
         return True
+
+    @staticmethod
+    def _leaving_now(chk: CheckView, pos: dict[str, int], player: str) -> list[str]:
+        """The units of ``player`` Rapid Ingress removes at the End of the Round: "Remove this Unit at the End of the
+        Round"."""
+        scn = chk.scn
+        return [
+            uid
+            for uid, su in scn.units.items()
+            if uid in pos
+            and su.player == player
+            and su.summoned
+            and any(e.kind == "summon" and e.leaves for e in summoning(scn, su))
+        ]
+
+    @staticmethod
+    def has_end_of_round(chk: CheckView, pos: dict[str, int], player: str) -> bool:
+        return any(a.player == player for a in chk.ending) or bool(EndTokenCheck._leaving_now(chk, pos, player))
+
+    @staticmethod
+    def end_of_round(chk: CheckView, say: Say, pos: dict[str, int], player: str) -> None:
+        """``player``'s End of the Round effects on the placements ``pos``: Rapid Ingress removes its units; Psionic
+        Transfer sets the unit with its Leading Model at the Shade; Ready for Dust-Off and Ventral Sacs Deploy the
+        selected unit, in Reserves, touching the Faction Indicator on the side of the player's Entry Edge (Available
+        Supply, 8.3.2; not Within the opponent's Zone of Influence, 8.3.3)."""
+        scn, world, pool = chk.scn, chk.world, chk.pool
+
+        def occupied(but: str) -> tuple[int, ...]:
+            return tuple(p for u, p in pos.items() if u != but)
+
+        for uid in EndTokenCheck._leaving_now(chk, pos, player):
+            del pos[uid]
+        for act in chk.ending:
+            if act.player != player:
+                continue
+            assert act.token_at is not None
+            xy = act.token_at
+            if used_effect(scn, act, "shade") is not None:
+                if act.unit in pos:
+                    su = scn.units[act.unit]
+                    pid = world.place(su, xy, world.rear_from(pos[act.unit], xy), occupied(act.unit))
+                    if pid is None:
+                        say(act, f"token_at: at the End of the Round {act.unit!r} finds no room around the Shade token")
+                    else:
+                        pos[act.unit] = pid
+                continue
+            name = next(a.name for a, _ in used_effects(scn, act, "dust_off"))
+            picked = next((u for n, u in act.select if n.strip().lower() == name.lower()), None)
+            if picked is None:
+                continue  # (the select check names it)
+            su = scn.units[picked]
+            if picked in pos:
+                say(act, f"select.{name}: {picked!r} is on the table at the End of the Round: it Deploys from Reserves")
+                continue
+            if pool is not None and need(su) > (left := available(scn, pos, act.player, pool)):
+                say(act, f"select.{name}: {picked!r} needs Supply {need(su)} at the End of the Round; Available Supply "
+                    f"is {left} (8.3.2)")  # fmt: skip
+                continue
+            rear = world.rear_of(act.player)
+            pid = world.place(su, token_contact_lead(xy, su, rear), rear, occupied(picked))
+            if pid is None:
+                say(
+                    act,
+                    f"select.{name}: {picked!r} finds no room touching the Faction Indicator at the End of the Round",
+                )
+                continue
+            if in_enemy_zone(world, picked, act.player, pid):
+                say(act, f"select.{name}: {picked!r} would end Within the opponent's Zone of Influence (8.3.3)")
+            pos[picked] = pid
 
 
 EndOfRound.plan_check = EndTokenCheck

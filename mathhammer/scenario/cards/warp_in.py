@@ -10,6 +10,7 @@ import re
 import numpy as np
 
 from ...starcraft.model import Batch
+from ...starcraft.schema import Ability
 from ..abilities import far_from_enemies
 from ..basics import stream as _stream
 from ..checkview import CardCheck, CheckView
@@ -114,6 +115,10 @@ class WarpInCheck(CardCheck):
                     "has already Deployed this Round (its text)",
                 )
         return act.edge
+
+    @staticmethod
+    def deploys(a: Ability) -> bool:
+        return any(e.kind == "deploy_edge" for e in a.effects)
 
 
 WarpIn.plan_check = WarpInCheck

@@ -57,7 +57,8 @@ of the Round), ``reactions`` (10.4). The walk names no card and no effect kind: 
 (``cards.plan_checks``, in ``common.FAMILIES``), with hooks at named trigger points (start of a Round, start of an
 activation, each ability used, after ``select``, after the Reactions, on use of its kinds, before and instead of the
 action, after a Ranged Attack) and the questions the walk asks (a target HIDDEN or detected, a unit ON CREEP, the
-Disengage penalty lifted, a Deploy by another edge, by PLACE or through a base); its Reaction check is a
+Disengage penalty lifted, a Deploy by another edge, by PLACE or through a base, an ability that is the Deploy
+itself, the End of the Round's effects); its Reaction check is a
 ``checkview.ReactionCheck`` (``Card.reaction_check``; ``reaction_cards.REACTION_FAMILIES``: a Reaction's trigger and
 target, the first family that reads an effect of it). Shared pure helpers live in ``common``.
 """

@@ -17,8 +17,6 @@ from .attacks import AttackChecks
 from .common import (
     FAMILIES,
     _collect,
-    _end_of_round_player,
-    _leaving,
     _within_now,
 )
 
@@ -99,12 +97,12 @@ class CardChecks(AttackChecks):
     def _end_of_round(self) -> None:
         """The End of the Round (8.9.4): "The holder of the First Player Marker resolves their first. If a player has
         multiple "End of the Round" effects to resolve, that player chooses the order": a player's own in plan order
-        (Rapid Ingress's removals first, then the tokens of ``ending``), as the simulation (``abilities.end_of_round``).
+        (``CardCheck.end_of_round``: Rapid Ingress's removals first, then the tokens of ``ending``), as the simulation.
         Who holds the Marker is read per game, so where both players have effects the round is walked with each
         player first: a problem in both orders is an error, one in a single order a warning naming that order. The
         plan goes on from the walk with ``scn.first_player`` (red on a roll-off) first; ``ending`` is emptied."""
         scn, pos, ending = self.scn, self.pos, self.ending
-        has = {p for p in PLAYERS if any(a.player == p for a in ending) or any(_leaving(scn, pos, p))}
+        has = {p for p in PLAYERS if any(fam.has_end_of_round(self, pos, p) for fam in FAMILIES)}
         first = scn.first_player if scn.first_player in PLAYERS else PLAYERS[0]
         orders = [(first, *(p for p in PLAYERS if p != first))]
         if len(has) > 1:
@@ -115,7 +113,8 @@ class CardChecks(AttackChecks):
             now = dict(pos)
             out: list[tuple[Activation, str]] = []
             for player in order:
-                _end_of_round_player(scn, self.world, _collect(out), now, ending, self.pool, player)
+                for fam in FAMILIES:
+                    fam.end_of_round(self, _collect(out), now, player)
             found.append(out)
             walked.append(now)
         for act, msg in found[0]:

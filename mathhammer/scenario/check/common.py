@@ -15,17 +15,11 @@ from ..abilities import (
     has_impact,
     loadout_with,
     repeatable,
-    summoning,
-    token_contact_lead,
     unit_abilities,
-    used_effect,
-    used_effects,
 )
 from ..cards import plan_checks
 from ..checkview import Say
-from ..checkview import available as _available
 from ..checkview import in_enemy_zone as _pid_in_enemy_zone
-from ..checkview import need as _need
 from ..checkview import within_now as _within_now
 from ..grass import Tracker
 from ..spec import PLAYERS, Activation, Scenario, ScenarioUnit
@@ -161,7 +155,7 @@ def _from_reserves(su: ScenarioUnit, abil: Ability) -> bool:
     Raider, "Raiders Roll!": "When this Unit is nominated to deploy from Reserves, it may resolve its
     Stimpack ability"). Merely naming Reserves ("... is returned to Reserves") is not enough.
     """
-    if any(e.kind in ("deploy_edge", "deploy_place") for e in abil.effects):
+    if any(fam.deploys(abil) for fam in FAMILIES):
         return True  # the Deploy itself (Warp In: "The active GROUND Unit Deploys from any table edge ...")
     own = re.compile(
         r"\b(?:this unit|it) is nominated to deploy from (?:the )?reserves|\b(?:while|when) (?:this unit is )?in "
@@ -199,9 +193,9 @@ def _in_enemy_zone(world: World, act: Activation, pid: int | None) -> bool:
 
 
 def _resolved_on_deploy(abil: Ability) -> bool:
-    """A Passive ability planned in ``use``: resolved as the unit Deploys (Burrow Ambush, Rapid Reinforcements: a
-    ``deploy_place`` effect)."""
-    return any(e.kind == "deploy_place" for e in abil.effects)
+    """A Passive ability planned in ``use``: resolved as the unit Deploys (Burrow Ambush, Rapid Reinforcements: a card
+    whose ``passive_on_deploy`` Passive ability :meth:`~..checkview.CardCheck.deploys`)."""
+    return any(fam.passive_on_deploy and fam.deploys(abil) for fam in FAMILIES)
 
 
 def _charge_only(scn: Scenario, act: Activation, abil: Ability) -> str:
@@ -285,74 +279,6 @@ def _collect(out: list[tuple[Activation, str]]) -> Say:
         out.append((act, msg))
 
     return say
-
-
-def _leaving(scn: Scenario, pos: dict[str, int], player: str) -> list[str]:
-    """The units of ``player`` Rapid Ingress removes at the End of the Round: "Remove this Unit at the End of the
-    Round"."""
-    return [
-        uid
-        for uid, su in scn.units.items()
-        if uid in pos
-        and su.player == player
-        and su.summoned
-        and any(e.kind == "summon" and e.leaves for e in summoning(scn, su))
-    ]
-
-
-def _end_of_round_player(
-    scn: Scenario,
-    world: World,
-    say: Say,
-    pos: dict[str, int],
-    ending: list[Activation],
-    pool: int | None,
-    player: str,
-) -> None:
-    """``player``'s End of the Round effects (:func:`_end_of_round`) on the placements ``pos``: Rapid Ingress removes
-    its units; Psionic Transfer sets the unit with its Leading Model at the Shade; Ready for Dust-Off and Ventral Sacs
-    Deploy the selected unit, in Reserves, touching the Faction Indicator on the side of the player's Entry Edge
-    (Available Supply, 8.3.2; not Within the opponent's Zone of Influence, 8.3.3)."""
-
-    def occupied(but: str) -> tuple[int, ...]:
-        return tuple(p for u, p in pos.items() if u != but)
-
-    for uid in _leaving(scn, pos, player):
-        del pos[uid]
-    for act in ending:
-        if act.player != player:
-            continue
-        assert act.token_at is not None
-        xy = act.token_at
-        if used_effect(scn, act, "shade") is not None:
-            if act.unit in pos:
-                su = scn.units[act.unit]
-                pid = world.place(su, xy, world.rear_from(pos[act.unit], xy), occupied(act.unit))
-                if pid is None:
-                    say(act, f"token_at: at the End of the Round {act.unit!r} finds no room around the Shade token")
-                else:
-                    pos[act.unit] = pid
-            continue
-        name = next(a.name for a, _ in used_effects(scn, act, "dust_off"))
-        picked = next((u for n, u in act.select if n.strip().lower() == name.lower()), None)
-        if picked is None:
-            continue  # (the select check names it)
-        su = scn.units[picked]
-        if picked in pos:
-            say(act, f"select.{name}: {picked!r} is on the table at the End of the Round: it Deploys from Reserves")
-            continue
-        if pool is not None and _need(su) > (left := _available(scn, pos, act.player, pool)):
-            say(act, f"select.{name}: {picked!r} needs Supply {_need(su)} at the End of the Round; Available Supply "
-                f"is {left} (8.3.2)")  # fmt: skip
-            continue
-        rear = world.rear_of(act.player)
-        pid = world.place(su, token_contact_lead(xy, su, rear), rear, occupied(picked))
-        if pid is None:
-            say(act, f"select.{name}: {picked!r} finds no room touching the Faction Indicator at the End of the Round")
-            continue
-        if _pid_in_enemy_zone(world, picked, act.player, pid):
-            say(act, f"select.{name}: {picked!r} would end Within the opponent's Zone of Influence (8.3.3)")
-        pos[picked] = pid
 
 
 def _mass(scn: Scenario, unit: str, down: set[str], models: int | None = None) -> int:

@@ -11,13 +11,13 @@ from ..abilities import (
     find,
     loadout_with,
 )
+from ..checkview import available as _available
+from ..checkview import need as _need
 from ..spec import Activation
 from ..world import EDGE_REAR
 from .common import (
     FAMILIES,
-    _available,
     _in_enemy_zone,
-    _need,
     _State,
     _within_now,
 )
