@@ -54,22 +54,9 @@ path never cuts into a base or a wall and is at most a few thousandths of an inc
 curved parts. A start already touching a wall or a base (so inside its circumscribed polygon) is
 handled by testing the first leg against that obstacle's inscribed polygon.
 
-The Charge Roll (8.7.7 step 2): "Roll 1D6 and add it to the Unit's Speed. This is the Charge Roll
-Distance" (Abathur's TIP: "The Charge Roll is your Speed plus 1D6"). :func:`charge_probability` is
-P(Speed + 1D6 >= distance).
-
-Split Speed values. The cards print one Speed ("7": Goliath, Jim Raynor, Artanis, Kerrigan; "4":
-Queen), none ("-": Pylon, Omega Worm, Point Defense Drone) or two ("4/7": Marine, Zealot, Roach ...;
-"4/8", "5/8", "5/9"); the profiles store them as printed (``[7]``, ``"-"``, ``[4, 7]``). The card sheets
-print no legend for the two numbers, and the rule for them is in Part 5.1 (8.5.3: "move it up to the
-Unit's Speed (see Part 5.1 for split Speed values)"), which is not in the rulebook seed. What the text
-and cards do support: 8.7.7 adds the D6 to "the Unit's Speed", the same words as for a Move, and cards
-name one "Speed characteristic" (Zealot CHARGE: "use the higher result to add to the Unit's Speed
-characteristic"); a ground/flying reading is refuted by the cards (every unit with a split Speed is a
-Ground unit; the only Flying unit prints "-"). So :func:`speed_values` returns both printed numbers
-and :func:`charge_probabilities` gives the chance under each, labelled; nothing here picks one of the
-two silently (``mathhammer board charge --card`` prints both unless ``--speed N`` is given). A unit
-printing "-" never moves and cannot Charge (refused).
+The Charge Roll and its probability (8.7.7 step 2; split Speed values) are in :mod:`.charge_roll`; the geometry of
+the configuration space (grown obstacles, goal samples, segment tests, ACCESS POINT crossings), shared with
+Moves (:mod:`.pathing`), is in :mod:`.cspace`; their names stay importable from here.
 
 Elevation and ACCESS POINTs (8.5.3 ELEVATION, part 11 ACCESS POINT, IMPASSABLE TERRAIN, FAQ v1.0).
 The text: "The Leading Model cannot change elevation unless it passes through an ACCESS POINT";
@@ -122,34 +109,45 @@ import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 import shapely
-from numba import njit
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from ..config import JIT
 from ..errors import InputError
+from .charge_roll import (
+    charge_probabilities,
+    charge_probability,
+    charge_probability_exact,
+    speed_values,
+)
+from .cspace import (
+    CLIMB_STEP,
+    GOAL_STEP,
+    GROW,
+    MAX_GOAL_SAMPLES,
+    PORTAL_STEP,
+    QUAD_SEGS,
+    SLACK,
+    _boxes_meet,
+    _buffer,
+    _disc,
+    _goal_samples,
+    _off_table,
+    _outside,
+    _segments_hit,
+    _table,
+    _zones,
+    blocks_path,
+    corner_points,
+    crossings,
+    examined_near,
+    grown_footprint,
+)
 from .engagement import ENGAGEMENT_RANGE, engaged
-from .model import Board, Coord, Model, Terrain, shape_bounds
-
-#: segments per quarter circle for grown bases and rounded corners.
-QUAD_SEGS = 8
-#: spacing of the goal-boundary samples, inches.
-GOAL_STEP = 0.1
-#: at most this many evenly spaced goal-boundary samples (the spacing grows on very long boundaries).
-MAX_GOAL_SAMPLES = 600
-#: slack when testing a segment against grown obstacles (lets paths graze a corner or edge).
-SLACK = 1e-6
-#: spacing of the points where the centre may pass an ACCESS POINT given as a segment, inches.
-PORTAL_STEP = 0.25
-#: spacing of the points where the centre may change elevation over a piece's edge without an ACCESS POINT
-#: (``free_climb``: Raptor Strain), inches.
-CLIMB_STEP = 1.0
+from .model import Board, Coord, Model, shape_bounds
 
 
 @dataclass(frozen=True)
@@ -176,68 +174,6 @@ class ChargePath:
     @property
     def end(self) -> Coord | None:
         return None if self.path is None else self.path[-1]
-
-
-#: polygonal buffers are grown by this factor so that every edge is at least the wanted distance away.
-GROW = 1.0 / math.cos(math.pi / (4 * QUAD_SEGS))
-
-
-@lru_cache(maxsize=65536)
-def _disc(centre: Coord, radius: float, grow: float = GROW) -> Polygon:
-    """A polygon around a disc (every edge at least ``radius`` from the centre; inside it when ``grow`` is 1).
-
-    Cached: the same bases recur in every board state of a game (geometries are immutable).
-    """
-    return Point(centre).buffer(radius * grow, quad_segs=QUAD_SEGS)
-
-
-_BUFFERS: dict[tuple[int, float, int], tuple[BaseGeometry, BaseGeometry]] = {}
-
-
-def _buffer(geom: BaseGeometry, distance: float, quad_segs: int = QUAD_SEGS) -> BaseGeometry:
-    """``geom.buffer(distance, quad_segs=quad_segs)``, kept for the same geometry object (terrain footprints
-    and the cached discs recur in every board state; geometries are immutable)."""
-    key = (id(geom), distance, quad_segs)
-    hit = _BUFFERS.get(key)
-    if hit is None or hit[0] is not geom:
-        if len(_BUFFERS) > 65536:
-            _BUFFERS.clear()
-        hit = _BUFFERS[key] = (geom, geom.buffer(distance, quad_segs=quad_segs))
-    return hit[1]
-
-
-@lru_cache(maxsize=16384)
-def _zones(discs: tuple[tuple[Coord, float], ...]) -> BaseGeometry:
-    """The union of :func:`_zone` of each (centre, radius): where a base centre is Within reach of one of them."""
-    return shapely.union_all([_zone(c, radius) for c, radius in discs])
-
-
-def examined_near(box: Sequence[float], centre: Coord, radius: float, lead_radius: float) -> bool:
-    """Can a base of ``radius`` at ``centre`` (a model of a unit other than the charger and the targets)
-    change a :func:`charge_distance` answer whose ``examined`` box is ``box``? Only if its shapes (the
-    base grown by the Leading Model's radius, and by 1" for an undeclared enemy, as polygons) may meet
-    the box.
-
-    >>> examined_near([0, 0, 1, 1], (3.0, 0.5), 0.5, 0.5)
-    True
-    >>> examined_near([0, 0, 1, 1], (3.2, 0.5), 0.5, 0.5)
-    False
-    """
-    if not all(math.isfinite(v) for v in box):
-        return True
-    dx = max(box[0] - centre[0], centre[0] - box[2], 0.0)
-    dy = max(box[1] - centre[1], centre[1] - box[3], 0.0)
-    return math.hypot(dx, dy) <= (radius + lead_radius + ENGAGEMENT_RANGE) * GROW + 0.01
-
-
-def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
-
-
-@lru_cache(maxsize=65536)
-def _zone(centre: Coord, radius: float) -> Polygon:
-    """Where a base centre is Within ``radius`` of ``centre`` (a fine polygon: the goal of a Charge)."""
-    return Point(centre).buffer(radius, quad_segs=64)
 
 
 def _check_charge(board: Board, lead: Model, target_unit_ids: Sequence[str], engaged_ok: bool = False) -> list[str]:
@@ -272,19 +208,6 @@ class _Level:
     goal: BaseGeometry
     zone: tuple[float, float, float, float]  # the box of the goal before the bases are taken out of it
     circles: list[tuple[float, float, float] | None]  # per obstacle, a base's (centre x, y, radius + r)
-
-
-def blocks_path(piece: Terrain, through: int = 0) -> bool:
-    """Is ``piece`` an obstacle to the Leading Model's path (8.5.3 step 1: "cannot move through terrain of Size 2 or
-    larger"; GRASS "does not block movement"; Tokens never block)? ``through``: IMPASSABLE pieces (no ACCESS POINT)
-    of this Size or less are not (Raptor Strain)."""
-    crossed = piece.size <= through and not piece.access_points
-    return piece.size >= 2 and not piece.grass and not piece.token and not crossed
-
-
-def grown_footprint(geom: BaseGeometry, radius: float) -> tuple[BaseGeometry, BaseGeometry]:
-    """``geom`` grown by a base ``radius``: circumscribed (every edge at least ``radius`` away) and inscribed."""
-    return _buffer(geom, radius * GROW), _buffer(geom, radius)
 
 
 def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, through: int = 0) -> _Level:
@@ -339,154 +262,11 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, t
     return _Level(key, [p[0] for p in path], [p[1] for p in path], [p[2] for p in path], goal, zone, circles)
 
 
-@njit(**JIT)
-def _segments_kernel(a, bs, boxes, circles, slack, grow):  # pragma: no cover - compiled
-    n, m = bs.shape[0], boxes.shape[0]
-    cap = 64
-    ks = np.empty(cap, dtype=np.int64)
-    ps = np.empty(cap, dtype=np.int64)
-    hs = np.empty(cap, dtype=np.int8)
-    c = 0
-    for k in range(n):
-        bx, by = bs[k, 0], bs[k, 1]
-        x0, x1 = min(a[0], bx), max(a[0], bx)
-        y0, y1 = min(a[1], by), max(a[1], by)
-        abx, aby = bx - a[0], by - a[1]
-        n2 = abx * abx + aby * aby
-        for p in range(m):
-            if boxes[p, 0] > x1 or boxes[p, 2] < x0 or boxes[p, 1] > y1 or boxes[p, 3] < y0:
-                continue
-            h = np.int8(-1)
-            if not np.isnan(circles[p, 0]):
-                cx, cy, rad = circles[p, 0], circles[p, 1], circles[p, 2]
-                t = ((cx - a[0]) * abx + (cy - a[1]) * aby) / (n2 if n2 > 0 else 1.0)
-                t = min(max(t, 0.0), 1.0)
-                qx = a[0] + t * abx - cx
-                qy = a[1] + t * aby - cy
-                d = np.sqrt(qx * qx + qy * qy)
-                if d < rad - slack - 1e-9:
-                    h = np.int8(1)
-                elif d > rad * grow + 1e-9:
-                    h = np.int8(0)
-            if h == 0:
-                continue
-            if c == cap:
-                cap *= 2
-                ks2, ps2, hs2 = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64), np.empty(cap, np.int8)
-                ks2[:c], ps2[:c], hs2[:c] = ks[:c], ps[:c], hs[:c]
-                ks, ps, hs = ks2, ps2, hs2
-            ks[c], ps[c], hs[c] = k, p, h
-            c += 1
-    return ks[:c].copy(), ps[:c].copy(), hs[:c].copy()
-
-
-def _segments_hit(
-    a: np.ndarray, bs: np.ndarray, boxes: np.ndarray, circles: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The pairs (segment ``a``-``bs[k]``, obstacle ``p``) that may meet: their boxes meet (``boxes``: x0, y0, x1,
-    y1 per obstacle, touching counts), less those a base's circle decides they do not. Returns ``k``, ``p`` and
-    1 (they meet) or -1 (not decided here: not a base, a row of NaN in ``circles``; or the segment passes within
-    1e-9" of the band between the polygon's inscribed circle, radius R - SLACK, and its circumscribed one,
-    radius R * GROW; the caller asks shapely).
-
-    A base's circle is (x, y, radius R: the polygon :func:`_disc` circumscribes, shrunk by ``SLACK``). Outside
-    the band the answer needs no polygon: a segment nearer the centre than R - SLACK crosses the polygon's
-    inside, one farther than R * GROW misses it; the margin is far above the rounding of the distance, so the
-    answer is the one shapely gives. Disjoint boxes never meet.
-
-    >>> boxes = np.array([[0.0, -1.0, 2.0, 1.0], [5.0, 5.0, 6.0, 6.0]])
-    >>> circles = np.array([[1.0, 0.0, 1.0], [np.nan] * 3])
-    >>> k, p, hit = _segments_hit(np.array([-1.0, 0.0]), np.array([[3.0, 0.0], [3.0, 3.0], [6.0, 6.0]]), boxes, circles)
-    >>> k.tolist(), p.tolist(), hit.tolist()  # through the base; its box only; the square's box
-    ([0, 2], [0, 1], [1, -1])
-    """
-    return _segments_kernel(  # type: ignore[no-any-return]
-        np.ascontiguousarray(a, dtype=np.float64),
-        np.ascontiguousarray(bs, dtype=np.float64),
-        boxes,
-        circles,
-        SLACK,
-        GROW,
-    )
-
-
-def _table(board: Board, inset: float) -> Polygon:
-    """Where a base centre of radius ``inset`` may be: the table shrunk by ``inset`` (grown when negative)."""
-    w, d = board.width, board.depth
-    return Polygon([(inset, inset), (w - inset, inset), (w - inset, d - inset), (inset, d - inset)])
-
-
-def _off_table(board: Board, r: float) -> list[Polygon]:
-    """Four strips along the table edges where a base centre of radius ``r`` may not go (SLACK inside)."""
-    w, d, m, k = board.width, board.depth, r - SLACK, 1.0
-    return [
-        Polygon([(-k, -k), (w + k, -k), (w + k, m), (-k, m)]),
-        Polygon([(-k, d - m), (w + k, d - m), (w + k, d + k), (-k, d + k)]),
-        Polygon([(-k, -k), (m, -k), (m, d + k), (-k, d + k)]),
-        Polygon([(w - m, -k), (w + k, -k), (w + k, d + k), (w - m, d + k)]),
-    ]
-
-
-def corner_points(geom: BaseGeometry) -> list[Coord]:
-    out: list[Coord] = []
-    for poly in getattr(geom, "geoms", [geom]):
-        if poly.is_empty or not isinstance(poly, Polygon):
-            continue
-        for ring in [poly.exterior, *poly.interiors]:
-            out.extend((float(x), float(y)) for x, y in list(ring.coords)[:-1])
-    return out
-
-
-def _goal_samples(goal: BaseGeometry, sources: list[Coord]) -> list[Coord]:
-    out: list[Coord] = []
-    if goal.is_empty:
-        return out
-    boundary = goal.boundary
-    length = boundary.length
-    if length > 0:
-        n = min(MAX_GOAL_SAMPLES, max(8, math.ceil(length / GOAL_STEP)))
-        pts = shapely.line_interpolate_point(boundary, np.linspace(0, length, n, endpoint=False))
-        out.extend((float(p.x), float(p.y)) for p in pts)
-    out.extend(corner_points(goal))
-    if sources:  # the nearest goal point to each source (shapely.shortest_line, vectorised)
-        lines = shapely.shortest_line(shapely.points(np.asarray(sources, dtype=float)), goal)
-        ends = shapely.get_coordinates(lines).reshape(-1, 2, 2)[:, 1]
-        out.extend((float(x), float(y)) for x, y in ends.tolist())
-    return out
-
-
-def _outside(solid: BaseGeometry, points: list[Coord]) -> list[Coord]:
-    """The points not inside ``solid`` (``not solid.contains(Point(p))``, vectorised)."""
-    if not points:
-        return []
-    xy = np.asarray(points, dtype=float)
-    inside = shapely.contains_xy(solid, xy[:, 0], xy[:, 1])
-    return [p for p, hit in zip(points, inside.tolist(), strict=True) if not hit]
-
-
 def _engages_all(board: Board, lead: Model, point: Coord, level: str | None, targets: Sequence[str]) -> bool:
     """Would the Leading Model at ``point`` on ``level`` be Engaged with a model of every target unit (7.2.1:
     no Size 2+ wall between, the elevation rules with ACCESS POINTs)?"""
     ghost = Model(lead.id + "\x00", point[0], point[1], base_mm=lead.base_mm, size=lead.size, stands_on=level)
     return all(any(engaged(board, ghost, m, enemies_only=False) for m in board.unit(tid).models) for tid in targets)
-
-
-def _portal_samples(geom: BaseGeometry, step: float = PORTAL_STEP) -> list[Coord]:
-    """Where the centre may pass an ACCESS POINT: the point, or points every ``step`` inches along the segment (or
-    ring)."""
-    if isinstance(geom, Point):
-        return [(float(geom.x), float(geom.y))]
-    n = max(2, math.ceil(geom.length / step) + 1)
-    return [(float(p.x), float(p.y)) for p in shapely.line_interpolate_point(geom, np.linspace(0, geom.length, n))]
-
-
-def crossings(piece: Terrain, free_climb: bool = False) -> list[Coord]:
-    """Where the Leading Model's centre may change level onto or off ``piece``: its ACCESS POINTs (points, or segments
-    sampled every :data:`PORTAL_STEP` inches), or with ``free_climb`` (Raptor Strain) its whole edge, sampled every
-    :data:`CLIMB_STEP` inches."""
-    if free_climb:
-        return _portal_samples(piece.polygon.exterior, CLIMB_STEP)
-    return [x for geom in piece.access_geometry for x in _portal_samples(geom)]
 
 
 #: The path search tests only the moves that may come in under its bound (the tests turn this off to compare).
@@ -810,60 +590,6 @@ def _result(nodes: list[_Node], prev: list[tuple[int, float, str | None]], last:
     return ChargePath(tuple(reversed(path)), length, tuple(reversed(levels)), climb)
 
 
-def _check_speed(speed: int) -> int:
-    if isinstance(speed, bool) or not isinstance(speed, int) or speed < 0:
-        raise InputError("speed", speed, "the Unit's Speed, a whole number of inches, 0 or more")
-    return speed
-
-
-def charge_probability_exact(distance: float, speed: int) -> Fraction:
-    """P(Speed + 1D6 >= distance) as a fraction (8.7.7 step 2: "Roll 1D6 and add it to the Unit's Speed").
-
-    >>> charge_probability_exact(9, 6)
-    Fraction(2, 3)
-    """
-    speed = _check_speed(speed)
-    if isinstance(distance, bool) or not isinstance(distance, int | float) or math.isnan(distance) or distance < 0:
-        raise InputError("distance", distance, "a distance in inches, 0 or more (inf when unreachable)")
-    need = distance - speed  # the die must show at least this
-    if need <= 1:
-        return Fraction(1)
-    if need > 6:
-        return Fraction(0)
-    return Fraction(6 - math.ceil(need - 1e-9) + 1, 6)
-
-
-def charge_probability(distance: float, speed: int) -> float:
-    """P(Speed + 1D6 >= distance): the chance a Charge Roll Distance covers ``distance`` inches (8.7.7)."""
-    return float(charge_probability_exact(distance, speed))
-
-
-def speed_values(speed: object, where: str = "speed") -> tuple[int, ...]:
-    """The Speed numbers a card prints: ``(7,)`` for "7", ``(4, 7)`` for "4/7" (see the module text).
-
-    >>> speed_values([4, 7]), speed_values([7]), speed_values(6)
-    ((4, 7), (7,), (6,))
-
-    Raises:
-        InputError: ``"-"`` (no Speed: the unit never moves, so it cannot Charge) or not a Speed.
-    """
-    if speed == "-":
-        raise InputError(where, "-", "a unit with a Speed: a card printing Speed '-' never moves, so it cannot Charge")
-    values = [speed] if isinstance(speed, int) else list(speed) if isinstance(speed, list | tuple) else None
-    if not values or len(values) > 2 or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in values):
-        raise InputError(where, speed, 'a Speed as printed: a whole number, or two for a split Speed ("4/7")')
-    return tuple(dict.fromkeys(values))
-
-
-def charge_probabilities(distance: float, speed: object) -> dict[int, float]:
-    """P(Speed + 1D6 >= distance) for every Speed number the card prints (a split "4/7" gives two).
-
-    >>> charge_probabilities(10.5, [4, 7])
-    {4: 0.0, 7: 0.5}
-    """
-    return {v: charge_probability(distance, v) for v in speed_values(speed)}
-
-
 def charge_probability_for(
     board: Board, leading_model_id: str, target_unit_ids: Sequence[str], speed: int, *, engage: bool = True
 ) -> float:
@@ -873,12 +599,23 @@ def charge_probability_for(
 
 
 __all__ = [
+    "CLIMB_STEP",
     "GOAL_STEP",
+    "GROW",
+    "MAX_GOAL_SAMPLES",
+    "PORTAL_STEP",
+    "QUAD_SEGS",
+    "SLACK",
     "ChargePath",
+    "blocks_path",
     "charge_distance",
     "charge_probabilities",
     "charge_probability",
     "charge_probability_exact",
     "charge_probability_for",
+    "corner_points",
+    "crossings",
+    "examined_near",
+    "grown_footprint",
     "speed_values",
 ]

@@ -28,7 +28,12 @@ Reading:
 What reads the board without the removed pieces: the Ranged Attack facts (Line of Sight, cover, 8.7.3) in the
 simulation and in ``scenario check``, through a :class:`~mathhammer.scenario.world.World` built on the board
 without them (:meth:`Worlds.world_for`, one per distinct mask, kept in the scenario World's memo so every
-Simulation of it reuses them; mask 0 is the scenario's own World, so a board without Grass pays nothing).
+Simulation of it reuses them; mask 0 is the scenario's own World, so a board without Grass pays nothing). The
+Simulation's other readers split their games the same way (:meth:`Grass.by_world`): a Charge (8.7.7: the unit's
+Engaged test, its path and its end, which must Engage every target, 7.2.1; the other models' spots of step 4 read
+no Grass: a base may end on it and the tiers are distances), a Close Ranks move (8.8.1 step 1: the unit's Engagement
+before and after, the spots), the Fighting Ranks of a Fight and of IMPACT (8.8.1 step 2, ``World.strikers``), and
+the Line of Sight of an ability's selection (10.1, ``cards/selected.py``).
 
 The derived Worlds and the memo (:mod:`mathhammer.scenario.memo`): a derived World has its own
 :class:`~mathhammer.scenario.memo.Memo` (:meth:`Memo.derive <mathhammer.scenario.memo.Memo.derive>`) whose
@@ -44,10 +49,10 @@ mask), so every reader of ``engaged_with`` / ``engaged_mask`` (Close Ranks' choi
 them. Mission Marker contest (8.9.1, Line of Sight to the marker) is read per mask (:meth:`Grass.contest_parts`).
 ``scenario check`` reads every activation on the World of the pieces its plan removed so far (:class:`Tracker`).
 
-Not yet read without the removed pieces in the simulation (they still see the Grass standing): the geometry of a
-Charge (its path and end, 8.7.7) and of a Close Ranks move (8.8.1 step 1: where the models end, the engagement of the
-new spots), the Fight's own pair test and Fighting Ranks (``pair_engaged``/``strikers`` on the scenario's World),
-and Line of Sight of an ability's selection (``select`` with Line of Sight).
+Reading of a Charge that crosses Grass: the pieces removed before the Charge are gone for it; a piece its own path
+crosses is removed once the unit is set (:meth:`Grass.end`), so it still stands for that Charge's end (the
+Engagement of its end is read with it). ``scenario check`` reads the same things on :class:`Tracker`'s World (a
+Charge, a Fight's Engagement; it judges neither a Close Ranks move nor an ability's Line of Sight at all).
 """
 
 from __future__ import annotations
@@ -242,6 +247,21 @@ class Grass:
             masks = self.gone[games[idx]]
             for m in np.unique(masks).tolist():
                 yield key, idx[masks == m], self.worlds.world_for(int(m))
+
+    def by_world(self, games: np.ndarray) -> Iterator[tuple[np.ndarray | None, World]]:
+        """``games`` split by the Grass removed in them: per removed-Grass mask, the indices into ``games`` of its
+        games (None: all of them, the common case of a board without Grass or a phase before any is removed) and
+        the World to read them on (the owner's where none is removed)."""
+        worlds = self._worlds()
+        if not self.on or games.size == 0:
+            yield None, worlds.base
+            return
+        masks = self.gone[games]
+        if not masks.any():
+            yield None, worlds.base
+            return
+        for m in np.unique(masks).tolist():
+            yield np.flatnonzero(masks == m), worlds.world_for(int(m))
 
     def engaged(
         self,

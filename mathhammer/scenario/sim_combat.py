@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from .basics import stream as _stream
 from .cards.burrow import burrowed, set_burrowed
 from .sim_state import SimState
 from .spec import PLAYERS, Activation
+from .world import World
 
 
 class Combat(SimState):
@@ -93,16 +94,15 @@ class Combat(SimState):
             reach = speed + top
             known = {u: (pu, a)} | {t: tpos[t] for t in alive_targets}
             near = self._near_test(pu, reach + ENGAGEMENT_RANGE + 1.0)  # World.charge_length's units
-            for near_pos, idx in self._ordered(self._near_cols(ts0, rest, near), range(len(rest))):
+            # part 11 GRASS: the path, its end and the Engaged tests read on the board without the removed pieces
+            for idx, near_pos, world in self._near_parts(ts0, rest, near):
                 ts = ts0[idx]
                 pos, alive = self._local_state(known, rest, near_pos, {})
-                if not dash and self._engaged_on(pos, alive, u):
+                if not dash and self._engaged_on(pos, alive, u, world):
                     self.skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
                     continue
                 fields = wall_card.wall_centres(key[-1]) if wall_card is not None else ()
-                length, end = self.world.charge_length(
-                    pos, alive, self.uids[u], tids, reach, fields=fields, engaged_ok=dash
-                )
+                length, end = world.charge_length(pos, alive, self.uids[u], tids, reach, fields=fields, engaged_ok=dash)
                 ok = ts[np.maximum(speed - slow[ts], 0) + rolls[ts] >= length - 1e-9] if end is not None else ts[:0]
                 short = (
                     "the second Charge Roll too short (Lightning Dash, 8.7.7)"
@@ -125,8 +125,21 @@ class Combat(SimState):
                     self._impact(u, alive_targets[0], ok, resolved, stream)
         return np.sort(np.concatenate(done)) if done else trials[:0]
 
-    def _engaged_on(self, pos: tuple[int, ...], alive: tuple[int, ...], u: int) -> bool:
-        """Is unit ``u`` Engaged (7.2.1) on the board ``pos``/``alive`` (``World.engaged_pairs``, its pairs only)?"""
+    def _near_parts(
+        self, trials: np.ndarray, units: Sequence[int], near: Callable[[int], bool], ordered: bool = True
+    ) -> Iterator[tuple[np.ndarray, tuple[int, ...], World]]:
+        """:meth:`_near_cols` of ``trials`` (in :meth:`_ordered` order unless not ``ordered``) per World of the Grass
+        removed in them (part 11 GRASS, :meth:`Grass.by_world <mathhammer.scenario.grass.Grass.by_world>`): the
+        indices into ``trials`` of each part, the placements of ``units`` near, the World to read the part on."""
+        for sel, world in self.grass.by_world(trials):
+            part = trials if sel is None else trials[sel]
+            cols = self._near_cols(part, units, near)
+            for near_pos, idx in self._ordered(cols, range(len(units))) if ordered else cols:
+                yield (idx if sel is None else sel[idx]), near_pos, world
+
+    def _engaged_on(self, pos: tuple[int, ...], alive: tuple[int, ...], u: int, world: World) -> bool:
+        """Is unit ``u`` Engaged (7.2.1) on the board ``pos``/``alive`` read on ``world`` (``World.engaged_pairs``, its
+        pairs only)?"""
         if pos[u] < 0 or alive[u] <= 0:
             return False
         side = self.units[u].player
@@ -134,7 +147,7 @@ class Combat(SimState):
             if v == u or pos[v] < 0 or alive[v] <= 0 or self.units[v].player == side:
                 continue
             lo, hi = (u, v) if u < v else (v, u)
-            if self.world.pair_engaged(pos[lo], alive[lo], pos[hi], alive[hi]):
+            if world.pair_engaged(pos[lo], alive[lo], pos[hi], alive[hi]):
                 return True
         return False
 
@@ -143,9 +156,10 @@ class Combat(SimState):
         Fighting or Supporting Rank (:meth:`World.strikers`, read with the enemies near the unit, whole)."""
         enemies = [v for v in range(self.U) if v != u and self.units[v].player != self.units[u].player]
         for (pu, k, a), ts in self.groups(trials, [self.row_pos(u), self.row_alive(t), self.row_alive(u)]):
-            for near_pos, idx in self._near_cols(ts, enemies, self._near_test(pu, ENGAGEMENT_RANGE + 2.0)):
+            near = self._near_test(pu, ENGAGEMENT_RANGE + 2.0)
+            for idx, near_pos, world in self._near_parts(ts, enemies, near, ordered=False):  # part 11 GRASS
                 pos, alive = self._local_state({u: (pu, a)}, enemies, near_pos, {t: k})
-                n = self.world.strikers(pos, alive, self.uids[u])
+                n = world.strikers(pos, alive, self.uids[u])
                 if n:
                     self.resolve(
                         [Batch.impact(n, imp[0], imp[1], name="IMPACT")],
@@ -245,10 +259,10 @@ class Combat(SimState):
                 exact = dict(zip(foes, left, strict=True))
                 # 8.8.1 step 2 is read with the enemy units near the unit (World.strikers): split by those
                 strikers = np.zeros(ts1.size, dtype=np.int64)
-                near_cols = self._near_cols(ts1, enemies, self._near_test(pu, ENGAGEMENT_RANGE + 2.0))
-                for near_pos, idx in self._ordered(near_cols, range(len(enemies))):
+                near = self._near_test(pu, ENGAGEMENT_RANGE + 2.0)
+                for idx, near_pos, world in self._near_parts(ts1, enemies, near):  # part 11 GRASS: its board
                     pos, alive = self._local_state({u: (pu, a)}, enemies, near_pos, exact)
-                    n = min(self.world.strikers(pos, alive, uid), a)
+                    n = min(world.strikers(pos, alive, uid), a)
                     strikers[idx] = n
                 for n, ts2 in _split_by(ts1, strikers):
                     if n <= 0:
@@ -323,16 +337,16 @@ class Combat(SimState):
                 engaged = tuple((gkey[3 + 2 * i], gkey[4 + 2 * i]) for i in range(len(foes)) if gkey[4 + 2 * i] > 0)
                 # the other units on the table matter only near the move (World.close_box): split by those
                 lo, hi, reach = self.world.close_box(pu, a, engaged)
-                near_cols = self._near_cols(ts1, rest, self._box_test(lo, hi, reach))
-                for near_pos, idx in self._ordered(near_cols, range(len(rest))):
+                # part 11 GRASS: the move and the Engagement of its spots read on the board without the removed pieces
+                for idx, near_pos, world in self._near_parts(ts1, rest, self._box_test(lo, hi, reach)):
                     ts2 = ts1[idx]
                     near = tuple(p for p in near_pos if p >= 0)
-                    new = self.world.close_ranks_near(pu, a, engaged, near)
+                    new = world.close_ranks_near(pu, a, engaged, near)
                     if isinstance(new, tuple):  # the grid fallback looks farther: the units near its box
                         glo, ghi = new
                         for gpos, idx3 in self._near_cols(ts2, rest, self._box_test(glo, ghi, reach)):
                             ts3 = ts2[idx3]
-                            moved = self.world.close_ranks_grid(pu, a, engaged, tuple(p for p in gpos if p >= 0))
+                            moved = world.close_ranks_grid(pu, a, engaged, tuple(p for p in gpos if p >= 0))
                             if moved != pu:
                                 moves.append((ts3, moved))
                     elif new != pu:

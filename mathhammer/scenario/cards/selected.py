@@ -84,7 +84,9 @@ class Selected(Card):
             reach, sight = select_reach(sim.scn, act.unit, found.ability)
             ok = near_games(sim, here, u, q, reach)
             if sight:
-                ok &= _pair_games(sim, here, u, q, sim.world.in_sight)  # 7.1 Line of Sight
+                for sel, world in sim.grass.by_world(here):  # 7.1 Line of Sight, without the Grass removed (part 11)
+                    part = here if sel is None else here[sel]
+                    ok[part] &= _pair_games(sim, part, u, q, world.in_sight)[part]
             games = here[ok[here]]
             if games.size < here.size:
                 sim.skip(
