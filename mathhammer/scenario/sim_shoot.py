@@ -57,7 +57,7 @@ class Shooting(SimState):
             better = group[-1] if veteran else 0
             floor = reducing[1] if reducing is not None and cut else 0
             # Zealous Round: its use counts the unit as Activated, so the games must say where it was used
-            costly = reducing is not None and reducing[2] and cut > 0
+            costly = reducing is not None and reducing[2] is not None and cut > 0
             costs[g] = costly
             asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly, better)
             tr = self._asked.get(asked)
@@ -80,7 +80,7 @@ class Shooting(SimState):
             self.alive[t],
             self.mark[t],
             self.shielded[t],
-            self.flipped[t],
+            reducing[2] if reducing is not None and reducing[2] is not None else self._not_counted,
         )
         if dead.size:
             self.set_pos(t, dead, -1)

@@ -74,9 +74,6 @@ class SimView(Protocol):
     ref_supply: np.ndarray
     marker_numbers: list[int]
     acted: np.ndarray
-    flipped: np.ndarray
-    gripped: np.ndarray
-    again: np.ndarray
     summoned: list[bool]
     structure: list[bool]
     abilities: list[list[str]]

@@ -28,6 +28,15 @@ class Trigger(StrEnum):
     Arguments: ``u`` the active unit's index, ``act`` the plan's activation, games as arrays of game indices.
     """
 
+    #: ``begin_phase()``: a new Phase begins (8.2.1): the cards' state "in this Phase" goes (counted as Activated,
+    #: an Activation Marker removed)
+    BEGIN_PHASE = "begin_phase"
+    #: ``counts_activated(u, act, trials) -> trials``: the unit's activation comes up: the games where it does not
+    #: count as Activated in this Phase already (Zealous Round, Crushing Grip; the card reports the others)
+    COUNTS_ACTIVATED = "counts_activated"
+    #: ``activate_again(u, act, games) -> mask``: the unit has activated in this Phase in ``games``: per game of
+    #: ``games``, may it activate once more (its Activation Marker removed: Orders; spent by the answer)
+    ACTIVATE_AGAIN = "activate_again"
     #: ``admit(u, act, trials) -> trials``: the unit is about to be Activated (its plan's conditions met): the games
     #: where it may be (a Structure never is)
     ADMIT = "admit"
@@ -73,8 +82,9 @@ class Trigger(StrEnum):
     REACT_BEGIN = "react_begin"
     #: ``react_end(trials)``: the activation is over: the Reactions' effects end
     REACT_END = "react_end"
-    #: ``damage_reduction(t) -> (per game, minimum, costs activation) | None``: a chain of Batches is resolved at unit
-    #: ``t``: its Total Damage reduction (8.7.4 step 5), the first card's that has one
+    #: ``damage_reduction(t) -> (per game, minimum, counted) | None``: a chain of Batches is resolved at unit ``t``:
+    #: its Total Damage reduction (8.7.4 step 5), the first card's that has one; ``counted``: None, or where its use
+    #: counts the unit as Activated (Zealous Round) the card's row (per game) the games where it was used are set in
     DAMAGE_REDUCTION = "damage_reduction"
     #: ``impact(u, mask, imp) -> imp``: unit ``u`` (abilities ``mask``) resolves IMPACT (X) Y+ ``imp`` after a
     #: successful Charge: the IMPACT it resolves, each card's change in turn
@@ -88,6 +98,12 @@ class Trigger(StrEnum):
     #: ``charge_roll(act, rolls, trials, stream)``: the Charge Roll (8.7.7 step 2) is rolled: change ``rolls`` (per
     #: game) in place
     CHARGE_ROLL = "charge_roll"
+    #: ``stays_put(u, mask) -> bool``: unit ``u``, with the abilities ``mask`` used this Round, is about to make its
+    #: CLOSE RANKS move (8.8.1 step 1): True where it does not move (SIEGE MODE); any card's True holds
+    STAYS_PUT = "stays_put"
+    #: ``keeps_status(u, act) -> bool``: a Move or Run of unit ``u`` is about to end its Statuses (part 11 BURROWED):
+    #: True where it keeps them (Tunneling Claws); any card's True holds
+    KEEPS_STATUS = "keeps_status"
     #: ``charge_declared(act, trials) -> slow``: a Charge is declared: the DEBUFF Speed the charging unit gains, per
     #: game (length ``sim.T``); the largest of the cards' counts
     CHARGE_DECLARED = "charge_declared"
@@ -142,6 +158,13 @@ class Card:
         (:attr:`reaction_check`)."""
 
     # hooks (see Trigger); the base ones do nothing and are not called
+    def begin_phase(self) -> None: ...
+    def counts_activated(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
+        return trials
+
+    def activate_again(self, u: int, act: Activation, games: np.ndarray) -> np.ndarray:
+        return np.zeros(games.size, dtype=bool)
+
     def admit(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         return trials
 
@@ -174,7 +197,7 @@ class Card:
 
     def react_begin(self, act: Activation, trials: np.ndarray) -> None: ...
     def react_end(self, trials: np.ndarray) -> None: ...
-    def damage_reduction(self, t: int) -> tuple[np.ndarray, int, bool] | None:
+    def damage_reduction(self, t: int) -> tuple[np.ndarray, int, np.ndarray | None] | None:
         return None
 
     def impact(self, u: int, mask: int, imp: tuple[int, int]) -> tuple[int, int]:
@@ -187,6 +210,12 @@ class Card:
         return None
 
     def charge_roll(self, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None: ...
+    def stays_put(self, u: int, mask: int) -> bool:
+        return False
+
+    def keeps_status(self, u: int, act: Activation) -> bool:
+        return False
+
     def charge_declared(self, act: Activation, trials: np.ndarray) -> np.ndarray:
         return np.zeros(self.sim.T, dtype=np.int64)
 
@@ -250,6 +279,9 @@ class CardSet:
         hooks: dict[str, list[Any]] = {
             t.value: [getattr(c, t.value) for c in self.cards if _overrides(c, t.value)] for t in Trigger
         }
+        self.begin_phase: list[Callable[[], None]] = hooks["begin_phase"]
+        self.counts_activated: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["counts_activated"]
+        self.activate_again: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["activate_again"]
         self.admit: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["admit"]
         self.activates_next: list[Callable[[Activation], str | None]] = hooks["activates_next"]
         self.begin_activation: list[Callable[[int, Activation, np.ndarray], None]] = hooks["begin_activation"]
@@ -266,11 +298,15 @@ class CardSet:
         self.redirect: list[Callable[[Activation, np.ndarray], dict[int, tuple[int, np.ndarray]]]] = hooks["redirect"]
         self.react_begin: list[Callable[[Activation, np.ndarray], None]] = hooks["react_begin"]
         self.react_end: list[Callable[[np.ndarray], None]] = hooks["react_end"]
-        self.damage_reduction: list[Callable[[int], tuple[np.ndarray, int, bool] | None]] = hooks["damage_reduction"]
+        self.damage_reduction: list[Callable[[int], tuple[np.ndarray, int, np.ndarray | None] | None]] = hooks[
+            "damage_reduction"
+        ]
         self.impact: list[Callable[[int, int, tuple[int, int]], tuple[int, int]]] = hooks["impact"]
         self.charge_again: list[Callable[[Activation], int | None]] = hooks["charge_again"]
         self.armour: list[Callable[[int, np.ndarray], np.ndarray | None]] = hooks["armour"]
         self.charge_roll: list[Callable[[Activation, np.ndarray, np.ndarray, int], None]] = hooks["charge_roll"]
+        self.stays_put: list[Callable[[int, int], bool]] = hooks["stays_put"]
+        self.keeps_status: list[Callable[[int, Activation], bool]] = hooks["keeps_status"]
         self.charge_declared: list[Callable[[Activation, np.ndarray], np.ndarray]] = hooks["charge_declared"]
         self.after_action: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_action"]
         self.after_attack: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_attack"]
