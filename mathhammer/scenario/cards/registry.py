@@ -104,6 +104,9 @@ class Trigger(StrEnum):
     #: ``keeps_status(u, act) -> bool``: a Move or Run of unit ``u`` is about to end its Statuses (part 11 BURROWED):
     #: True where it keeps them (Tunneling Claws); any card's True holds
     KEEPS_STATUS = "keeps_status"
+    #: ``lifts_penalty(u, mask) -> bool``: unit ``u`` Disengaged without Tactical Mass (8.5.4) and is about to make a
+    #: Ranged Attack or Charge, with the abilities ``mask`` used this Round: True where one lets it (Tactical Retreat)
+    LIFTS_PENALTY = "lifts_penalty"
     #: ``charge_declared(act, trials) -> slow``: a Charge is declared: the DEBUFF Speed the charging unit gains, per
     #: game (length ``sim.T``); the largest of the cards' counts
     CHARGE_DECLARED = "charge_declared"
@@ -123,6 +126,9 @@ class Card:
 
     #: the effect kinds (``Effect.kind``) this card owns
     kinds: ClassVar[tuple[str, ...]] = ()
+    #: a card whose rule is one value of a ``unit_keyword`` effect (SIEGE MODE: a Status with no kind of its own) owns
+    #: no kind and names that keyword here instead
+    keyword: ClassVar[str] = ""
     #: where its ``use`` hook runs among the others' (ascending; the order the rules resolve them in)
     order: ClassVar[int] = 100
     #: the plan check of the card's Reactions (10.4), found by ``scenario check`` through :func:`reaction_checks`
@@ -216,6 +222,9 @@ class Card:
     def keeps_status(self, u: int, act: Activation) -> bool:
         return False
 
+    def lifts_penalty(self, u: int, mask: int) -> bool:
+        return False
+
     def charge_declared(self, act: Activation, trials: np.ndarray) -> np.ndarray:
         return np.zeros(self.sim.T, dtype=np.int64)
 
@@ -239,8 +248,8 @@ _CARDS: list[type[Card]] = []
 
 def register(card: type[Card]) -> type[Card]:
     """Register ``card`` under each of its effect kinds (a class decorator). A kind has one owner."""
-    if not card.kinds:
-        raise ValueError(f"{card.__name__}: a card owns at least one effect kind")
+    if not card.kinds and not card.keyword:
+        raise ValueError(f"{card.__name__}: a card owns at least one effect kind (or a unit keyword)")
     for kind in card.kinds:
         if kind in _REGISTRY and _REGISTRY[kind] is not card:
             raise ValueError(f"effect kind {kind!r} is owned by {_REGISTRY[kind].__name__} already")
@@ -307,6 +316,7 @@ class CardSet:
         self.charge_roll: list[Callable[[Activation, np.ndarray, np.ndarray, int], None]] = hooks["charge_roll"]
         self.stays_put: list[Callable[[int, int], bool]] = hooks["stays_put"]
         self.keeps_status: list[Callable[[int, Activation], bool]] = hooks["keeps_status"]
+        self.lifts_penalty: list[Callable[[int, int], bool]] = hooks["lifts_penalty"]
         self.charge_declared: list[Callable[[Activation, np.ndarray], np.ndarray]] = hooks["charge_declared"]
         self.after_action: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_action"]
         self.after_attack: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_attack"]
