@@ -69,6 +69,9 @@ class Trigger(StrEnum):
     #: ``before_attack(units, trials)``: a Charge, Ranged Attack, fight or RESPAWN of ``units[0]`` at the others is
     #: about to read their statuses (ON CREEP)
     BEFORE_ATTACK = "before_attack"
+    #: ``hiders(units) -> {unit: tag}``: a Ranged Attack is declared at ``units``: those that can be HIDDEN (part 11),
+    #: each with ``tag(mask) -> str | None``, its Visibility facts tag read from its ``sim.used`` bits ``mask``
+    HIDERS = "hiders"
     #: ``before_targeting(units, trials)``: a Ranged Attack is about to read whether ``units`` (those that can be
     #: HIDDEN) are Visible (DETECTED)
     BEFORE_TARGETING = "before_targeting"
@@ -194,6 +197,9 @@ class Card:
         return here
 
     def before_attack(self, units: list[int], trials: np.ndarray) -> None: ...
+    def hiders(self, units: list[int]) -> dict[int, Callable[[int], str | None]]:
+        return {}
+
     def before_targeting(self, units: list[int], trials: np.ndarray) -> None: ...
     def attack_pool(self, act: Activation, targets: list[int], trials: np.ndarray) -> list[PoolCut]:
         return []
@@ -302,6 +308,7 @@ class CardSet:
         self.before_action: list[Callable[[int, Activation, np.ndarray], bool]] = hooks["before_action"]
         self.may_act: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["may_act"]
         self.before_attack: list[Callable[[list[int], np.ndarray], None]] = hooks["before_attack"]
+        self.hiders: list[Callable[[list[int]], dict[int, Callable[[int], str | None]]]] = hooks["hiders"]
         self.before_targeting: list[Callable[[list[int], np.ndarray], None]] = hooks["before_targeting"]
         self.attack_pool: list[Callable[[Activation, list[int], np.ndarray], list[PoolCut]]] = hooks["attack_pool"]
         self.redirect: list[Callable[[Activation, np.ndarray], dict[int, tuple[int, np.ndarray]]]] = hooks["redirect"]
