@@ -186,9 +186,9 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
                 act = lists[turn][idx[turn]]
                 out.append(act)
                 idx[turn] += 1
+                # the unit Activated right after this one (Bound by the Khala, SUMMON's Parent Unit), at once
                 nxt = next((n for hook in self.cards.activates_next if (n := hook(act)) is not None), None)
-                nxt = nxt or self.child_of.get(act.unit)  # SUMMON: "Activated immediately after its Parent Unit"
-                if nxt is not None:  # Bound by the Khala: the selected unit's activation comes at once
+                if nxt is not None:
                     lst = lists[turn]
                     j = next((k for k in range(idx[turn], len(lst)) if lst[k].unit == nxt), None)
                     if j is not None:
@@ -229,13 +229,10 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         if trials.size == 0:
             return
         stream = _stream(self.round, PHASES.index(act.phase), self.ordinal[act])
-        for admit in self.cards.admit:  # a unit that cannot be Activated (Structure)
+        for admit in self.cards.admit:  # a unit that cannot be Activated (Structure), or not Deployed (SUMMON)
             trials = admit(u, act, trials)
             if trials.size == 0:
                 return
-        if act.action == "deploy" and self.summoned[u]:
-            self.skip(act, trials.size, "a Summoned Unit is not Deployed by the regular rules (9.1.9)")
-            return
         if act.action == "deploy":
             # an ability a unit may use as it enters (FAQ v1.0: e.g. Raiders Roll!) acts once it is set
             old = self.grass.start(self.pos, u, trials)

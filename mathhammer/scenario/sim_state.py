@@ -213,7 +213,6 @@ class SimState:
         #: Summoned Units (9.1.9): off the table they are not in Reserves; Structures (Pylon, Omega Worm, Point
         #: Defense Drone): never Activated, no Mission Marker contest
         self.summoned = [su.summoned for su in self.units]
-        self.child_of = {su.parent: su.id for su in self.units if su.summoned and su.parent}
         self.structure = [abilities.is_structure(su) for su in self.units]
         self.penalty = np.zeros((U, T), dtype=bool)
         self.ref_supply = np.zeros((U, T), dtype=np.int64)
