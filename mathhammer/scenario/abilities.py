@@ -67,10 +67,10 @@ Destroyed models (RESPAWN: ``cards/respawn.py``).
 
 States the simulation keeps per game besides the abilities used: the Burrowed Status (a bit of ``sim.used``
 that Cleanup keeps, ``cards/burrow.py``), ON CREEP and DETECTED (bits read again before each Charge,
-attack and fight by the cards ``cards/creep.py`` and ``cards/detection.py``) and the Deploys through a base this
-Round (``sim.via_used``). The cards in ``cards/`` keep their own per-game state (Creep Tumors, detection's Faction
-Indicators, Force Fields, the edges Comsat Station closes, the tokens waiting for the End of the Round, the units
-counted as Activated by Zealous Round or Crushing Grip and those Orders lets activate again).
+attack and fight by the cards ``cards/creep.py`` and ``cards/detection.py``). The cards in ``cards/`` keep their own
+per-game state (Creep Tumors, detection's Faction Indicators, Force Fields, the edges Comsat Station closes, the
+tokens waiting for the End of the Round, the units counted as Activated by Zealous Round or Crushing Grip and those
+Orders lets activate again, the Deploys through a base this Round).
 """
 
 from __future__ import annotations

@@ -59,7 +59,6 @@ class RoundEnd(SimState):
         _keep_bits(self.used, keep.astype(np.int64), np.asarray(live, dtype=np.int64))
         for hook in self.cards.cleanup:  # 8.9.5: Tokens and Markers go; "Until the End of the Round" effects end
             hook(live)
-        self.via_used.clear()  # Warp Conduit, Omega Network: "Once per Round", "Each Round"
         self.granted.clear()
         self.penalty[:, live] = False
         diff = self.vp[0, live] - self.vp[1, live]

@@ -251,9 +251,6 @@ class SimState:
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (cards/debuffs.py)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
-        #: Warp Conduit, Omega Network: per unit whose base is an Entry Edge, the Supply (or units) Deployed by it
-        #: this Round, per game
-        self.via_used: dict[int, np.ndarray] = {}
         # the abilities that change the Burrowed Status (Burrow, Lie in Wait, Nasty Surprise): no effect of their own
         self.burrowers = {
             a.name

@@ -82,7 +82,6 @@ class SimView(Protocol):
     granted: list[Any]
     givers: dict[str, list[int]]
     inflicted: dict[str, Ability]
-    via_used: dict[int, np.ndarray]
     burrowers: set[str]
 
     @property
