@@ -109,6 +109,11 @@ class Burrow(Card):
                 set_burrowed(sim, u, free[~now], True)
                 set_burrowed(sim, u, free[now], False)
 
+    def kept_bits(self, u: int) -> int:
+        """Part 11 STATUS: "Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase": the
+        Burrowed Status bit of unit ``u`` (0 where it never had it)."""
+        return status_bit(self.sim, u) if BURROWED_STATUS in self.sim.abilities[u] else 0
+
     def keeps_status(self, u: int, act: Activation) -> bool:
         """Tunneling Claws (``burrowed_moves``): "it may perform the Move and Run actions without losing that
         Status"."""

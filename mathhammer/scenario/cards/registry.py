@@ -119,6 +119,9 @@ class Trigger(StrEnum):
     AFTER_ATTACK = "after_attack"
     #: ``end_of_round(live)``: effects "At the End of the Round" (8.9.4), before the Cleanup
     END_OF_ROUND = "end_of_round"
+    #: ``kept_bits(u) -> bits``: 8.9.5 Cleanup is about to end the abilities used: the bits of ``sim.used`` unit ``u``
+    #: keeps (a Status: "Statuses aren't removed during the Scoring and Cleanup Phase"); the cards' are or-ed
+    KEPT_BITS = "kept_bits"
     #: ``cleanup(live)``: 8.9.5 Cleanup: tokens and "until the End of the Round" effects go
     CLEANUP = "cleanup"
 
@@ -237,6 +240,9 @@ class Card:
     def after_action(self, u: int, act: Activation, trials: np.ndarray) -> None: ...
     def after_attack(self, u: int, act: Activation, trials: np.ndarray) -> None: ...
     def end_of_round(self, live: np.ndarray) -> None: ...
+    def kept_bits(self, u: int) -> int:
+        return 0
+
     def cleanup(self, live: np.ndarray) -> None: ...
 
     def charge_walls(self, u: int) -> np.ndarray | None:
@@ -328,6 +334,7 @@ class CardSet:
         self.after_action: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_action"]
         self.after_attack: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_attack"]
         self.end_of_round: list[Callable[[np.ndarray], None]] = hooks["end_of_round"]
+        self.kept_bits: list[Callable[[int], int]] = hooks["kept_bits"]
         self.cleanup: list[Callable[[np.ndarray], None]] = hooks["cleanup"]
         self._walls = [c for c in self.cards if _overrides(c, "charge_walls")]
         if len(self._walls) > 1:
