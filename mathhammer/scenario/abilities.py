@@ -67,10 +67,10 @@ Destroyed models (RESPAWN: ``cards/respawn.py``).
 
 States the simulation keeps per game besides the abilities used: the Burrowed Status (a bit of ``sim.used``
 that Cleanup keeps, ``cards/burrow.py``), ON CREEP and DETECTED (bits read again before each Charge,
-attack and fight by the cards ``cards/creep.py`` and ``cards/detection.py``), a second activation allowed by
-Orders (``sim.again``) and the Deploys through a base this Round (``sim.via_used``). The cards in ``cards/`` keep
-their own per-game state (Creep Tumors, detection's Faction Indicators, Force Fields, the edges Comsat Station
-closes, the tokens waiting for the End of the Round).
+attack and fight by the cards ``cards/creep.py`` and ``cards/detection.py``). The cards in ``cards/`` keep their own
+per-game state (Creep Tumors, detection's Faction Indicators, Force Fields, the edges Comsat Station closes, the
+tokens waiting for the End of the Round, the units counted as Activated by Zealous Round or Crushing Grip and those
+Orders lets activate again, the Deploys through a base this Round).
 """
 
 from __future__ import annotations
@@ -584,38 +584,3 @@ def mark_near(
             sim.used[v, ts] |= bit
         else:
             sim.used[v, ts] &= ~bit
-
-
-# ------------------------------------------------------------------ detection (part 11 HIDDEN)
-
-
-#: the key of :func:`hiding`'s units in ``sim.givers``
-_HIDERS = "unit_keyword HIDDEN or BURROWED"
-
-
-def hiding(sim: SimView, u: int) -> bool:
-    """Can unit ``u`` be HIDDEN (a ``unit_keyword`` HIDDEN or BURROWED among its abilities and cards', or the
-    Burrowed Status)?"""
-    hit = sim.givers.get(_HIDERS)
-    if hit is None:  # read once per simulation, like the units with an effect kind (_givers)
-        hit = sim.givers[_HIDERS] = [
-            v
-            for v, su in enumerate(sim.units)
-            if any(
-                e.kind == "unit_keyword" and e.keyword.upper() in ("HIDDEN", "BURROWED")
-                for a in unit_abilities(su) + [f.ability for f in card_abilities(sim.scn, su.player)]
-                for e in a.effects
-            )
-        ]
-    return u in hit
-
-
-def hidden_tag(sim: SimView, t: int, mask: int) -> str | None:
-    """The facts tag of unit ``t`` with the ``sim.used`` bits ``mask`` (part 11: "A model with the HIDDEN keyword is
-    not Visible to any model more than 4\" away"; "A BURROWED Unit has the HIDDEN Status"): "Burrowed", "Hidden",
-    or None where it is neither or an enemy detects it (it loses HIDDEN; BURROWED's own Evade Roll stays, in its
-    target profile)."""
-    if not mask or bit_set(sim, t, mask, DETECTED):
-        return None
-    words = {e.keyword.upper() for e in sim.effects(t, mask, "unit_keyword") if e.against in ("ranged", "all")}
-    return "Burrowed" if "BURROWED" in words else "Hidden" if "HIDDEN" in words else None

@@ -130,10 +130,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
 
     def play_phase(self, rnd: int, phase: str, live: np.ndarray) -> None:
         """One Phase of Round ``rnd`` in the games ``live`` (8.4, 8.6, 8.8)."""
-        self.acted[:] = False
-        self.flipped[:] = False
-        self.gripped[:] = False
-        self.again[:] = False
+        self.new_phase(rnd, phase)
         self.claimed[:] = -1
         if phase == "combat":
             self.combat_phase(live)
@@ -189,9 +186,9 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
                 act = lists[turn][idx[turn]]
                 out.append(act)
                 idx[turn] += 1
+                # the unit Activated right after this one (Bound by the Khala, SUMMON's Parent Unit), at once
                 nxt = next((n for hook in self.cards.activates_next if (n := hook(act)) is not None), None)
-                nxt = nxt or self.child_of.get(act.unit)  # SUMMON: "Activated immediately after its Parent Unit"
-                if nxt is not None:  # Bound by the Khala: the selected unit's activation comes at once
+                if nxt is not None:
                     lst = lists[turn]
                     j = next((k for k in range(idx[turn], len(lst)) if lst[k].unit == nxt), None)
                     if j is not None:
@@ -200,39 +197,42 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             turn = 1 - turn
         return out, passer
 
+    def new_phase(self, rnd: int, phase: str) -> None:
+        """Phase ``phase`` of Round ``rnd`` begins: no unit has activated in it; the cards' state "in this Phase" goes
+        (their ``begin_phase``)."""
+        self._phase_of_acted = (rnd, phase)
+        self.acted[:] = False
+        for hook in self.cards.begin_phase:
+            hook()
+
     def activate(self, act: Activation, trials: np.ndarray) -> None:
         trials = trials[~self.over[trials]]
         u = self.uids.index(act.unit)
-        # counted as Activated in this Phase by its own Reaction (Zealous Round) or an enemy's ability (Crushing Grip)
-        for counted, why in ((self.flipped, "Zealous Round, 10.4"), (self.gripped, "an enemy's Crushing Grip")):
-            gone = counted[u, trials]
-            if gone.any():
-                self.skip(act, int(gone.sum()), f"the unit counts as Activated in this Phase ({why})")
-                trials = trials[~gone]
         if self._phase_of_acted != (self.round, act.phase):  # a new Phase (also when activations are driven one
-            self._phase_of_acted = (self.round, act.phase)  # by one, not by play_phase): nobody has activated
-            self.acted[:] = False
-            self.again[:] = False
-        # a second activation in the Phase: only where Orders removed the Activation Marker (once per removal)
+            self.new_phase(self.round, act.phase)  # by one, not by play_phase): nobody has activated
+        for counted in self.cards.counts_activated:  # counted as Activated in this Phase (Zealous Round, Crushing Grip)
+            trials = counted(u, act, trials)
+        # a second activation in the Phase: only where a card removed the Activation Marker (Orders)
         twice = self.acted[u, trials]
         if twice.any():
-            ok = twice & self.again[u, trials]
-            self.again[u, trials[ok]] = False
-            self.skip(act, int((twice & ~ok).sum()), "the unit has already activated in this Phase (8.4.1)")
-            trials = trials[~twice | ok]
+            games = trials[twice]
+            allowed = np.zeros(games.size, dtype=bool)
+            for again in self.cards.activate_again:
+                allowed[~allowed] = again(u, act, games[~allowed])
+            self.skip(act, int((~allowed).sum()), "the unit has already activated in this Phase (8.4.1)")
+            keep = ~twice
+            keep[twice] = allowed
+            trials = trials[keep]
         self.acted[u, trials] = True
         if act.when or act.unless:  # issue 6 point 1: where a condition fails the unit holds (conditions.py)
             trials = conditions.admit(self, act, trials)
         if trials.size == 0:
             return
         stream = _stream(self.round, PHASES.index(act.phase), self.ordinal[act])
-        for admit in self.cards.admit:  # a unit that cannot be Activated (Structure)
+        for admit in self.cards.admit:  # a unit that cannot be Activated (Structure), or not Deployed (SUMMON)
             trials = admit(u, act, trials)
             if trials.size == 0:
                 return
-        if act.action == "deploy" and self.summoned[u]:
-            self.skip(act, trials.size, "a Summoned Unit is not Deployed by the regular rules (9.1.9)")
-            return
         if act.action == "deploy":
             # an ability a unit may use as it enters (FAQ v1.0: e.g. Raiders Roll!) acts once it is set
             old = self.grass.start(self.pos, u, trials)

@@ -313,9 +313,9 @@ class Combat(SimState):
         Per board state and models left (the unit's, the Engaged enemy units'), the new placement is
         :meth:`World.close_ranks <mathhammer.scenario.world.World.close_ranks>` (the reading is in
         ``world.py``); the unit is moved with :meth:`set_pos` in those trials. No dice are rolled. A
-        Flying unit takes no part in the Combat Phase; a unit with the SIEGE MODE keyword from an
-        ability used this Round (``unit_keyword``) does not move (SIEGE MODE is in no card data yet; the
-        Status is not tracked otherwise). A BURROWED unit moves and loses the Status (:meth:`fight`).
+        Flying unit takes no part in the Combat Phase; a unit a card keeps in place does not move (the
+        ``stays_put`` trigger: SIEGE MODE, ``cards/siege_mode.py``). A BURROWED unit moves and loses the Status
+        (:meth:`fight`).
         """
         if self.units[u].flying:
             return
@@ -332,7 +332,7 @@ class Combat(SimState):
             rest = [v for v in range(self.U) if v != u and v not in foes]
             for gkey, ts1 in self._ordered(self.groups(ts, cols), [0, *(3 + 2 * i for i in range(len(foes)))]):
                 pu, a, mask = gkey[0], gkey[1], gkey[2]
-                if a <= 0 or (mask and self._stays_put(u, mask)):
+                if a <= 0 or (mask and any(stay(u, mask) for stay in self.cards.stays_put)):  # SIEGE MODE
                     continue
                 engaged = tuple((gkey[3 + 2 * i], gkey[4 + 2 * i]) for i in range(len(foes)) if gkey[4 + 2 * i] > 0)
                 # the other units on the table matter only near the move (World.close_box): split by those
@@ -353,13 +353,6 @@ class Combat(SimState):
                         moves.append((ts2, new))
         self.set_pos_many(u, moves)  # in one pass: the loops read the other units' placements only
         self.grass.end(self.pos, self.alive, u, old, None, False)
-
-    def _stays_put(self, u: int, mask: int) -> bool:
-        """SIEGE MODE from the abilities ``mask`` used this Round: no Close Ranks move (a BURROWED unit makes it and
-        loses the Status, :meth:`fight`)."""
-        return any(
-            e.kind == "unit_keyword" and str(e.keyword).upper() == "SIEGE MODE" for e in self.loadout(u, mask).effects()
-        )
 
 
 __all__ = ["Combat"]

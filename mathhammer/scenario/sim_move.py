@@ -178,8 +178,8 @@ class Movement(SimState):
             self.skip(act, int(engaged.sum()), "the unit is Engaged: it cannot Move or Run (8.5.2, 8.7.1)")
             movers = trials[~engaged]
         assert act.to is not None
-        # Tunneling Claws: "it may perform the Move and Run actions without losing that Status" (not a Disengage)
-        keeps = act.action != "disengage" and bool(self.effects(u, 0, "burrowed_moves"))
+        # a Move or Run that keeps the unit's Statuses (Tunneling Claws; not a Disengage)
+        keeps = act.action != "disengage" and any(keep(u, act) for keep in self.cards.keeps_status)
         placed = (
             disengage.move(self, u, act, trials, engaged)  # 8.5.4: models lost, or the Disengage fails
             if act.action == "disengage"
@@ -229,13 +229,13 @@ class Movement(SimState):
             self.penalty[u, ts] = ~(mine > combined)
 
     def _barred(self, u: int, trials: np.ndarray) -> np.ndarray:
-        """Per trial of ``trials``: the Disengage penalty (8.5.4) bars unit ``u``'s Ranged Attack or Charge, unless an
-        ability used on it this Round says it "ignores the Disengage penalty" (Tactical Retreat)."""
+        """Per trial of ``trials``: the Disengage penalty (8.5.4) bars unit ``u``'s Ranged Attack or Charge, unless a
+        card lifts it for the abilities used on it this Round (the ``lifts_penalty`` trigger: Tactical Retreat)."""
         barred = self.penalty[u, trials].copy()
-        if barred.any():
+        if barred.any() and self.cards.lifts_penalty:
             hit = trials[barred]
             for mask, ts in _split_by(hit, self.used[u, hit]):
-                if self.effects(u, mask, "ignore_disengage_penalty"):
+                if any(lift(u, mask) for lift in self.cards.lifts_penalty):
                     barred[np.isin(trials, ts)] = False
         return barred
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 
 from .basics import stream as _stream
-from .cards.burrow import BURROWED_STATUS, status_bit
 from .sim_state import SimState, _keep_bits
 from .spec import PLAYERS
 
@@ -55,11 +54,12 @@ class RoundEnd(SimState):
         for hook in self.cards.end_of_round:
             hook(live)
         # part 11 STATUS: "Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase"
-        keep = np.array([status_bit(self, u) if BURROWED_STATUS in self.abilities[u] else 0 for u in range(self.U)])
-        _keep_bits(self.used, keep.astype(np.int64), np.asarray(live, dtype=np.int64))
+        keep = np.zeros(self.U, dtype=np.int64)
+        for kept in self.cards.kept_bits:  # the Burrowed Status
+            keep |= np.array([kept(u) for u in range(self.U)], dtype=np.int64)
+        _keep_bits(self.used, keep, np.asarray(live, dtype=np.int64))
         for hook in self.cards.cleanup:  # 8.9.5: Tokens and Markers go; "Until the End of the Round" effects end
             hook(live)
-        self.via_used.clear()  # Warp Conduit, Omega Network: "Once per Round", "Each Round"
         self.granted.clear()
         self.penalty[:, live] = False
         diff = self.vp[0, live] - self.vp[1, live]

@@ -57,7 +57,7 @@ class Shooting(SimState):
             better = group[-1] if veteran else 0
             floor = reducing[1] if reducing is not None and cut else 0
             # Zealous Round: its use counts the unit as Activated, so the games must say where it was used
-            costly = reducing is not None and reducing[2] and cut > 0
+            costly = reducing is not None and reducing[2] is not None and cut > 0
             costs[g] = costly
             asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly, better)
             tr = self._asked.get(asked)
@@ -80,7 +80,7 @@ class Shooting(SimState):
             self.alive[t],
             self.mark[t],
             self.shielded[t],
-            self.flipped[t],
+            reducing[2] if reducing is not None and reducing[2] is not None else self._not_counted,
         )
         if dead.size:
             self.set_pos(t, dead, -1)
@@ -150,7 +150,10 @@ class Shooting(SimState):
         for redirect in self.cards.redirect:
             guards.update(redirect(act, trials))
         # HIDDEN targets (part 11: not Visible beyond 4"; BURROWED has HIDDEN), per game, unless detected
-        hiders = [t for t in dict.fromkeys([*targets, *(g for g, _ in guards.values())]) if abilities.hiding(self, t)]
+        tags: dict[int, Callable[[int], str | None]] = {}
+        for hiding in self.cards.hiders:
+            tags.update(hiding(list(dict.fromkeys([*targets, *(g for g, _ in guards.values())]))))
+        hiders = list(tags)
         for hook in self.cards.before_targeting:  # DETECTED
             hook(hiders, trials)
         for wi, wname in enumerate(names):
@@ -169,10 +172,7 @@ class Shooting(SimState):
                 lock = dict(zip(locks, extra[: len(locks)], strict=True))
                 cut = [(c, n) for c, n in zip(cuts, extra[len(locks) : len(locks) + len(cuts)], strict=True) if n]
                 at_hide = len(locks) + len(cuts)
-                hide = {
-                    t: abilities.hidden_tag(self, t, m)
-                    for t, m in zip(hiders, extra[at_hide : at_hide + len(hiders)], strict=True)
-                }
+                hide = {t: tags[t](m) for t, m in zip(hiders, extra[at_hide : at_hide + len(hiders)], strict=True)}
                 left = ts  # the trials whose Batch has no target yet (the first planned target it may shoot)
                 for ti, t in enumerate(targets):
                     pt, k = key[3 + 2 * ti], key[4 + 2 * ti]

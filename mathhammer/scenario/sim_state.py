@@ -97,11 +97,12 @@ def _draw_base(seed: int, stream: int) -> np.uint64:
 
 @njit(**JIT)
 def _apply_kernel(
-    order, bounds, arrs, cdfs, starts, costs, base, offset, alive, mark, shielded, flipped
+    order, bounds, arrs, cdfs, starts, costs, base, offset, alive, mark, shielded, counted
 ):  # pragma: no cover - compiled
     """Per group ``g`` (games ``order[bounds[g]:bounds[g + 1]]``), each game's outcome drawn from transition ``g``
     (rows ``arrs[starts[g]:]``, cumulative ``cdfs``): the uniform of :func:`uniforms`, numpy's
-    ``searchsorted(side="right")`` clipped to the last row. Returns the games whose unit is Destroyed."""
+    ``searchsorted(side="right")`` clipped to the last row; ``counted[t]`` set where a group that ``costs`` used the
+    Reaction (Zealous Round). Returns the games whose unit is Destroyed."""
     dead = np.empty(order.size, dtype=np.int64)
     nd = 0
     for g in range(bounds.size - 1):
@@ -121,7 +122,7 @@ def _apply_kernel(
             mark[t] = arrs[pick, 1]
             shielded[t] = arrs[pick, 2]
             if costs[g] and arrs[pick, 3] == 1:
-                flipped[t] = True  # counted as Activated in this Phase
+                counted[t] = True  # counted as Activated in this Phase
             if alive[t] <= 0:
                 mark[t] = 0
                 dead[nd] = t
@@ -212,7 +213,6 @@ class SimState:
         #: Summoned Units (9.1.9): off the table they are not in Reserves; Structures (Pylon, Omega Worm, Point
         #: Defense Drone): never Activated, no Mission Marker contest
         self.summoned = [su.summoned for su in self.units]
-        self.child_of = {su.parent: su.id for su in self.units if su.summoned and su.parent}
         self.structure = [abilities.is_structure(su) for su in self.units]
         self.penalty = np.zeros((U, T), dtype=bool)
         self.ref_supply = np.zeros((U, T), dtype=np.int64)
@@ -239,23 +239,18 @@ class SimState:
         #: per Round, the arrays :meth:`snapshot` writes into (views of the shared result, parallel.py), or None
         self.sink: list[dict[str, np.ndarray]] | None = None
         self.skipped: dict[str, int] = {}
-        # per unit and game, in the current Phase: activated; counted as Activated by a Reaction (Zealous Round)
+        # per unit and game, in the current Phase: activated (counted as Activated otherwise, or allowed a second
+        # activation: the cards' state, read through the counts_activated and activate_again triggers)
         self.acted = np.zeros((self.U, self.T), dtype=bool)
-        self.flipped = np.zeros((self.U, self.T), dtype=bool)
-        # ... counted as Activated by an enemy's Active ability (Crushing Grip: cards/selected.py)
-        self.gripped = np.zeros((self.U, self.T), dtype=bool)
-        # ... may activate again, its Activation Marker removed (Orders: cards/selected.py)
-        self.again = np.zeros((self.U, self.T), dtype=bool)
-        self._phase_of_acted: tuple[int, str] = (0, "")  # the Phase ``acted`` and ``again`` are about
+        self._phase_of_acted: tuple[int, str] = (0, "")  # the Phase ``acted`` is about
+        # where a chain of Batches has no reduction that counts its unit as Activated: the kernel's row, never written
+        self._not_counted = np.zeros(self.T, dtype=bool)
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
         self.granted: list[abilities.Grant] = []
         self.givers: dict[str, list[int]] = {}  # per effect kind: the units with an ability of it (abilities._givers)
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (cards/debuffs.py)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
-        #: Warp Conduit, Omega Network: per unit whose base is an Entry Edge, the Supply (or units) Deployed by it
-        #: this Round, per game
-        self.via_used: dict[int, np.ndarray] = {}
         # the abilities that change the Burrowed Status (Burrow, Lie in Wait, Nasty Surprise): no effect of their own
         self.burrowers = {
             a.name

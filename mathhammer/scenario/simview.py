@@ -74,9 +74,6 @@ class SimView(Protocol):
     ref_supply: np.ndarray
     marker_numbers: list[int]
     acted: np.ndarray
-    flipped: np.ndarray
-    gripped: np.ndarray
-    again: np.ndarray
     summoned: list[bool]
     structure: list[bool]
     abilities: list[list[str]]
@@ -85,7 +82,6 @@ class SimView(Protocol):
     granted: list[Any]
     givers: dict[str, list[int]]
     inflicted: dict[str, Ability]
-    via_used: dict[int, np.ndarray]
     burrowers: set[str]
 
     @property

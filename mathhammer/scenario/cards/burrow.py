@@ -110,6 +110,16 @@ class Burrow(Card):
                 set_burrowed(sim, u, free[~now], True)
                 set_burrowed(sim, u, free[now], False)
 
+    def kept_bits(self, u: int) -> int:
+        """Part 11 STATUS: "Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase": the
+        Burrowed Status bit of unit ``u`` (0 where it never had it)."""
+        return status_bit(self.sim, u) if BURROWED_STATUS in self.sim.abilities[u] else 0
+
+    def keeps_status(self, u: int, act: Activation) -> bool:
+        """Tunneling Claws (``burrowed_moves``): "it may perform the Move and Run actions without losing that
+        Status"."""
+        return bool(self.sim.effects(u, 0, "burrowed_moves"))
+
     def may_act(self, u: int, act: Activation, here: np.ndarray) -> np.ndarray:
         """Part 11 BURROWED: "the Unit may only perform Deploy, Move, Disengage, Run, Hold and Close Ranks actions": no
         Ranged Attack, Charge or Gather in the games where unit ``u`` has the Status (skip report)."""

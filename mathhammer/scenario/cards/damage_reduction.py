@@ -4,7 +4,9 @@ Phase; where used it counts as Activated). Planned on the opponent's attack (``s
 ``fight``) for the Friendly Unit it protects (:func:`~..abilities.protected`); in each game the reduction is read at
 the start of the activation (:func:`reduction_for`, the ``react_begin`` trigger) and the engines use it once, at the
 first Batch that deals Damage (``Target.damage_reduction``; the ``damage_reduction`` trigger of each chain of Batches
-resolved)."""
+resolved). Zealous Round's "count this Unit as Activated in this Phase" is this card's per-game state
+(:attr:`DamageReduction.counted`), read by the order of activations through the ``counts_activated`` trigger and
+cleared by ``begin_phase``."""
 
 from __future__ import annotations
 
@@ -75,7 +77,10 @@ class DamageReduction(Card):
         super().__init__(sim)
         # protected unit -> (Total Damage reduction per game, its minimum, its use counts the unit as Activated),
         # while a Reaction of the activation gives one
-        self.reducing: dict[int, tuple[np.ndarray, int, bool]] = {}
+        self.reducing: dict[int, tuple[np.ndarray, int, np.ndarray | None]] = {}
+        #: per unit and game, in the current Phase: counted as Activated by its own Reaction (Zealous Round, 10.4),
+        #: set by the engines where the reduction was used (:meth:`Simulation.resolve`)
+        self.counted = np.zeros((sim.U, sim.T), dtype=bool)
 
     @classmethod
     def present(cls, scn: Scenario) -> bool:
@@ -94,17 +99,30 @@ class DamageReduction(Card):
             p = protected(sim.scn, act, rx, found)
             if p is not None:
                 q = sim.uids.index(p)
-                self.reducing[q] = reduction_for(sim, act, rx, found, q, trials)
+                amount, floor, costs = reduction_for(sim, act, rx, found, q, trials, self.counted)
+                self.reducing[q] = (amount, floor, self.counted[q] if costs else None)
 
     def react_end(self, trials: np.ndarray) -> None:
         self.reducing.clear()
 
-    def damage_reduction(self, t: int) -> tuple[np.ndarray, int, bool] | None:
+    def damage_reduction(self, t: int) -> tuple[np.ndarray, int, np.ndarray | None] | None:
         return self.reducing.get(t)
+
+    def begin_phase(self) -> None:
+        self.counted[:] = False
+
+    def counts_activated(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
+        """The games of ``trials`` where unit ``u`` has not used Zealous Round in this Phase (10.4: "count this Unit
+        as Activated in this Phase"); the others are counted in the skip report."""
+        gone = self.counted[u, trials]
+        if not gone.any():
+            return trials
+        self.sim.skip(act, int(gone.sum()), "the unit counts as Activated in this Phase (Zealous Round, 10.4)")
+        return trials[~gone]
 
 
 def reduction_for(
-    sim: SimView, act: Activation, rx: Reaction, found: Found, q: int, trials: np.ndarray
+    sim: SimView, act: Activation, rx: Reaction, found: Found, q: int, trials: np.ndarray, counted: np.ndarray
 ) -> tuple[np.ndarray, int, bool]:
     """Per game (an array of length ``sim.T``): the Total Damage reduction unit ``q`` has against the activation's
     attack; and its minimum (8.7.4 step 5; used once, at the first Batch that deals Damage: the engines).
@@ -115,8 +133,9 @@ def reduction_for(
     live model of the reacting unit Within ``within`` of ``q`` (none: not triggered), and ``per_model_bonus``
     models more (Stabilizer Medpacks). With ``costs_activation`` (Zealous Round: "When this Unit is not
     Activated ... count this Unit as Activated in this Phase"), only where the unit has not activated in this
-    Phase; the third value says so, and :meth:`Simulation.resolve` then counts the unit as Activated in the games
-    where the reduction was used (its activation later in the Phase does not happen). Games without the
+    Phase (``counted``: the units counted as Activated by it already, per game); the third value says so, and
+    :meth:`Simulation.resolve` then counts the unit as Activated in the games where the reduction was used (its
+    activation later in the Phase does not happen). Games without the
     trigger get 0 and are counted in the skip report.
     """
     eff = reduction(found.ability)
@@ -127,7 +146,7 @@ def reduction_for(
     bonus = sum(e.value for a in unit_abilities(sim.units[r]) for e in a.effects if e.kind == "per_model_bonus")
     missed = 0
     cols: list[np.ndarray | int] = [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
-    cols.append((sim.acted[q] | sim.flipped[q]).astype(np.int64) if eff.costs_activation else np.zeros(sim.T, np.int64))
+    cols.append((sim.acted[q] | counted[q]).astype(np.int64) if eff.costs_activation else np.zeros(sim.T, np.int64))
     for (pr, kr, pq, kq, done), ts in sim.groups(trials, cols):
         value = 0
         if pr >= 0 and kr > 0 and pq >= 0 and kq > 0 and not done:

@@ -1,7 +1,7 @@
 """Another unit's base as an Entry Edge (``entry_base``; Warp Conduit, Omega Network: the plan's ``via`` on a
 ``deploy``), and Omega Network's return to Reserves from Base-to-Base contact (``recall_contact``; the plan's ``via``
-on a ``move``, ``run`` or ``disengage``). The Deploys through a base this Round are ``sim.via_used`` ("Once per
-Round"; emptied at Cleanup)."""
+on a ``move``, ``run`` or ``disengage``). The Deploys through a base this Round are the card's
+(:attr:`DeployVia.via_used`: "Once per Round"; emptied at Cleanup)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from ...board.model import EPS, MM_PER_INCH
 from ..abilities import base_entry, recall_base
 from ..checkview import CardCheck, CheckView
 from ..lookup import TOKEN_CONTACT, unit_effect
+from ..simview import SimView
 from ..spec import Activation, Scenario
 from .registry import Card, register
 
@@ -19,6 +20,12 @@ from .registry import Card, register
 class DeployVia(Card):
     kinds = ("entry_base", "recall_contact")
     order = 10  # before the other ways to Deploy
+
+    def __init__(self, sim: SimView) -> None:
+        super().__init__(sim)
+        #: per unit whose base is an Entry Edge (Warp Conduit, Omega Network): the Supply (or units) Deployed by it
+        #: this Round, per game
+        self.via_used: dict[int, np.ndarray] = {}
 
     @classmethod
     def present(cls, scn: Scenario) -> bool:
@@ -42,7 +49,7 @@ class DeployVia(Card):
             return games[:0]
         there = games[(sim.pos[q, games] >= 0) & (sim.alive[q, games] > 0)]
         sim.skip(act, games.size - there.size, f"{act.via!r} is not on the battlefield: no Deploy by its base")
-        used = sim.via_used.setdefault(q, np.zeros(sim.T, dtype=np.int64))
+        used = self.via_used.setdefault(q, np.zeros(sim.T, dtype=np.int64))
         need = sim.supply(u, sim.alive[u, there]) if e.value else np.ones(there.size, dtype=np.int64)
         ok = used[there] + need <= (e.value or 1)
         sim.skip(act, int((~ok).sum()), f"{act.via!r}'s Entry Edge has let its limit Deploy this Round (its text)")
@@ -82,6 +89,9 @@ class DeployVia(Card):
             act, games.size - there.size, f"not in Base-to-Base contact with {act.via!r}: not returned to Reserves"
         )
         sim.to_reserves(u, there)
+
+    def cleanup(self, live: np.ndarray) -> None:
+        self.via_used.clear()  # "Once per Round", "Each Round"
 
     @classmethod
     def validate(cls, scn: Scenario) -> list[str]:

@@ -1,7 +1,7 @@
 """Detection (part 11 HIDDEN): Faction Indicators that detect (``detector`` on an Active ability: Scanner Sweep,
 "Set a Faction Indicator anywhere on the battlefield") and units with Detection (``detector`` on the unit: Omega
 Worm): "While Enemy Units are Within 6\\" of this Faction Indicator, they lose HIDDEN Status". DETECTED is a bit of
-``sim.used`` read again before each Ranged Attack at a unit that can be HIDDEN (``abilities.hidden_tag``)."""
+``sim.used`` read again before each Ranged Attack at a unit that can be HIDDEN (``cards/hidden.py``)."""
 
 from __future__ import annotations
 

@@ -31,6 +31,15 @@ class Trigger(StrEnum):
     Arguments: ``u`` the active unit's index, ``act`` the plan's activation, games as arrays of game indices.
     """
 
+    #: ``begin_phase()``: a new Phase begins (8.2.1): the cards' state "in this Phase" goes (counted as Activated,
+    #: an Activation Marker removed)
+    BEGIN_PHASE = "begin_phase"
+    #: ``counts_activated(u, act, trials) -> trials``: the unit's activation comes up: the games where it does not
+    #: count as Activated in this Phase already (Zealous Round, Crushing Grip; the card reports the others)
+    COUNTS_ACTIVATED = "counts_activated"
+    #: ``activate_again(u, act, games) -> mask``: the unit has activated in this Phase in ``games``: per game of
+    #: ``games``, may it activate once more (its Activation Marker removed: Orders; spent by the answer)
+    ACTIVATE_AGAIN = "activate_again"
     #: ``admit(u, act, trials) -> trials``: the unit is about to be Activated (its plan's conditions met): the games
     #: where it may be (a Structure never is)
     ADMIT = "admit"
@@ -63,6 +72,9 @@ class Trigger(StrEnum):
     #: ``before_attack(units, trials)``: a Charge, Ranged Attack, fight or RESPAWN of ``units[0]`` at the others is
     #: about to read their statuses (ON CREEP)
     BEFORE_ATTACK = "before_attack"
+    #: ``hiders(units) -> {unit: tag}``: a Ranged Attack is declared at ``units``: those that can be HIDDEN (part 11),
+    #: each with ``tag(mask) -> str | None``, its Visibility facts tag read from its ``sim.used`` bits ``mask``
+    HIDERS = "hiders"
     #: ``before_targeting(units, trials)``: a Ranged Attack is about to read whether ``units`` (those that can be
     #: HIDDEN) are Visible (DETECTED)
     BEFORE_TARGETING = "before_targeting"
@@ -76,8 +88,9 @@ class Trigger(StrEnum):
     REACT_BEGIN = "react_begin"
     #: ``react_end(trials)``: the activation is over: the Reactions' effects end
     REACT_END = "react_end"
-    #: ``damage_reduction(t) -> (per game, minimum, costs activation) | None``: a chain of Batches is resolved at unit
-    #: ``t``: its Total Damage reduction (8.7.4 step 5), the first card's that has one
+    #: ``damage_reduction(t) -> (per game, minimum, counted) | None``: a chain of Batches is resolved at unit ``t``:
+    #: its Total Damage reduction (8.7.4 step 5), the first card's that has one; ``counted``: None, or where its use
+    #: counts the unit as Activated (Zealous Round) the card's row (per game) the games where it was used are set in
     DAMAGE_REDUCTION = "damage_reduction"
     #: ``impact(u, mask, imp) -> imp``: unit ``u`` (abilities ``mask``) resolves IMPACT (X) Y+ ``imp`` after a
     #: successful Charge: the IMPACT it resolves, each card's change in turn
@@ -91,6 +104,15 @@ class Trigger(StrEnum):
     #: ``charge_roll(act, rolls, trials, stream)``: the Charge Roll (8.7.7 step 2) is rolled: change ``rolls`` (per
     #: game) in place
     CHARGE_ROLL = "charge_roll"
+    #: ``stays_put(u, mask) -> bool``: unit ``u``, with the abilities ``mask`` used this Round, is about to make its
+    #: CLOSE RANKS move (8.8.1 step 1): True where it does not move (SIEGE MODE); any card's True holds
+    STAYS_PUT = "stays_put"
+    #: ``keeps_status(u, act) -> bool``: a Move or Run of unit ``u`` is about to end its Statuses (part 11 BURROWED):
+    #: True where it keeps them (Tunneling Claws); any card's True holds
+    KEEPS_STATUS = "keeps_status"
+    #: ``lifts_penalty(u, mask) -> bool``: unit ``u`` Disengaged without Tactical Mass (8.5.4) and is about to make a
+    #: Ranged Attack or Charge, with the abilities ``mask`` used this Round: True where one lets it (Tactical Retreat)
+    LIFTS_PENALTY = "lifts_penalty"
     #: ``charge_declared(act, trials) -> slow``: a Charge is declared: the DEBUFF Speed the charging unit gains, per
     #: game (length ``sim.T``); the largest of the cards' counts
     CHARGE_DECLARED = "charge_declared"
@@ -100,6 +122,9 @@ class Trigger(StrEnum):
     AFTER_ATTACK = "after_attack"
     #: ``end_of_round(live)``: effects "At the End of the Round" (8.9.4), before the Cleanup
     END_OF_ROUND = "end_of_round"
+    #: ``kept_bits(u) -> bits``: 8.9.5 Cleanup is about to end the abilities used: the bits of ``sim.used`` unit ``u``
+    #: keeps (a Status: "Statuses aren't removed during the Scoring and Cleanup Phase"); the cards' are or-ed
+    KEPT_BITS = "kept_bits"
     #: ``cleanup(live)``: 8.9.5 Cleanup: tokens and "until the End of the Round" effects go
     CLEANUP = "cleanup"
 
@@ -110,6 +135,9 @@ class Card:
 
     #: the effect kinds (``Effect.kind``) this card owns
     kinds: ClassVar[tuple[str, ...]] = ()
+    #: a card whose rule is one value of a ``unit_keyword`` effect (SIEGE MODE: a Status with no kind of its own) owns
+    #: no kind and names that keyword here instead
+    keyword: ClassVar[str] = ""
     #: where its ``use`` hook runs among the others' (ascending; the order the rules resolve them in)
     order: ClassVar[int] = 100
     #: the plan check of the card's Reactions (10.4), found by ``scenario check`` through :func:`reaction_checks`
@@ -144,6 +172,13 @@ class Card:
         return []
 
     # hooks (see Trigger); the base ones do nothing and are not called
+    def begin_phase(self) -> None: ...
+    def counts_activated(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
+        return trials
+
+    def activate_again(self, u: int, act: Activation, games: np.ndarray) -> np.ndarray:
+        return np.zeros(games.size, dtype=bool)
+
     def admit(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         return trials
 
@@ -167,6 +202,9 @@ class Card:
         return here
 
     def before_attack(self, units: list[int], trials: np.ndarray) -> None: ...
+    def hiders(self, units: list[int]) -> dict[int, Callable[[int], str | None]]:
+        return {}
+
     def before_targeting(self, units: list[int], trials: np.ndarray) -> None: ...
     def attack_pool(self, act: Activation, targets: list[int], trials: np.ndarray) -> list[PoolCut]:
         return []
@@ -176,7 +214,7 @@ class Card:
 
     def react_begin(self, act: Activation, trials: np.ndarray) -> None: ...
     def react_end(self, trials: np.ndarray) -> None: ...
-    def damage_reduction(self, t: int) -> tuple[np.ndarray, int, bool] | None:
+    def damage_reduction(self, t: int) -> tuple[np.ndarray, int, np.ndarray | None] | None:
         return None
 
     def impact(self, u: int, mask: int, imp: tuple[int, int]) -> tuple[int, int]:
@@ -189,12 +227,24 @@ class Card:
         return None
 
     def charge_roll(self, act: Activation, rolls: np.ndarray, trials: np.ndarray, stream: int) -> None: ...
+    def stays_put(self, u: int, mask: int) -> bool:
+        return False
+
+    def keeps_status(self, u: int, act: Activation) -> bool:
+        return False
+
+    def lifts_penalty(self, u: int, mask: int) -> bool:
+        return False
+
     def charge_declared(self, act: Activation, trials: np.ndarray) -> np.ndarray:
         return np.zeros(self.sim.T, dtype=np.int64)
 
     def after_action(self, u: int, act: Activation, trials: np.ndarray) -> None: ...
     def after_attack(self, u: int, act: Activation, trials: np.ndarray) -> None: ...
     def end_of_round(self, live: np.ndarray) -> None: ...
+    def kept_bits(self, u: int) -> int:
+        return 0
+
     def cleanup(self, live: np.ndarray) -> None: ...
 
     def charge_walls(self, u: int) -> np.ndarray | None:
@@ -212,8 +262,8 @@ _CARDS: list[type[Card]] = []
 
 def register(card: type[Card]) -> type[Card]:
     """Register ``card`` under each of its effect kinds (a class decorator). A kind has one owner."""
-    if not card.kinds:
-        raise ValueError(f"{card.__name__}: a card owns at least one effect kind")
+    if not card.kinds and not card.keyword:
+        raise ValueError(f"{card.__name__}: a card owns at least one effect kind (or a unit keyword)")
     for kind in card.kinds:
         if kind in _REGISTRY and _REGISTRY[kind] is not card:
             raise ValueError(f"effect kind {kind!r} is owned by {_REGISTRY[kind].__name__} already")
@@ -262,6 +312,9 @@ class CardSet:
         hooks: dict[str, list[Any]] = {
             t.value: [getattr(c, t.value) for c in self.cards if _overrides(c, t.value)] for t in Trigger
         }
+        self.begin_phase: list[Callable[[], None]] = hooks["begin_phase"]
+        self.counts_activated: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["counts_activated"]
+        self.activate_again: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["activate_again"]
         self.admit: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["admit"]
         self.activates_next: list[Callable[[Activation], str | None]] = hooks["activates_next"]
         self.begin_activation: list[Callable[[int, Activation, np.ndarray], None]] = hooks["begin_activation"]
@@ -273,20 +326,27 @@ class CardSet:
         self.before_action: list[Callable[[int, Activation, np.ndarray], bool]] = hooks["before_action"]
         self.may_act: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["may_act"]
         self.before_attack: list[Callable[[list[int], np.ndarray], None]] = hooks["before_attack"]
+        self.hiders: list[Callable[[list[int]], dict[int, Callable[[int], str | None]]]] = hooks["hiders"]
         self.before_targeting: list[Callable[[list[int], np.ndarray], None]] = hooks["before_targeting"]
         self.attack_pool: list[Callable[[Activation, list[int], np.ndarray], list[PoolCut]]] = hooks["attack_pool"]
         self.redirect: list[Callable[[Activation, np.ndarray], dict[int, tuple[int, np.ndarray]]]] = hooks["redirect"]
         self.react_begin: list[Callable[[Activation, np.ndarray], None]] = hooks["react_begin"]
         self.react_end: list[Callable[[np.ndarray], None]] = hooks["react_end"]
-        self.damage_reduction: list[Callable[[int], tuple[np.ndarray, int, bool] | None]] = hooks["damage_reduction"]
+        self.damage_reduction: list[Callable[[int], tuple[np.ndarray, int, np.ndarray | None] | None]] = hooks[
+            "damage_reduction"
+        ]
         self.impact: list[Callable[[int, int, tuple[int, int]], tuple[int, int]]] = hooks["impact"]
         self.charge_again: list[Callable[[Activation], int | None]] = hooks["charge_again"]
         self.armour: list[Callable[[int, np.ndarray], np.ndarray | None]] = hooks["armour"]
         self.charge_roll: list[Callable[[Activation, np.ndarray, np.ndarray, int], None]] = hooks["charge_roll"]
+        self.stays_put: list[Callable[[int, int], bool]] = hooks["stays_put"]
+        self.keeps_status: list[Callable[[int, Activation], bool]] = hooks["keeps_status"]
+        self.lifts_penalty: list[Callable[[int, int], bool]] = hooks["lifts_penalty"]
         self.charge_declared: list[Callable[[Activation, np.ndarray], np.ndarray]] = hooks["charge_declared"]
         self.after_action: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_action"]
         self.after_attack: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_attack"]
         self.end_of_round: list[Callable[[np.ndarray], None]] = hooks["end_of_round"]
+        self.kept_bits: list[Callable[[int], int]] = hooks["kept_bits"]
         self.cleanup: list[Callable[[np.ndarray], None]] = hooks["cleanup"]
         self._walls = [c for c in self.cards if _overrides(c, "charge_walls")]
         if len(self._walls) > 1:

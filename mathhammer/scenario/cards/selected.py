@@ -3,7 +3,12 @@
 Lock (weapon effects for attacks at the selected enemy, ``sim.granted``, read by
 :func:`~mathhammer.scenario.abilities.locked_by`), Domineering Presence (``contest_supply``, ``sim.granted``), HEAL
 given to the selected unit (Medpack), and Bound by the Khala (``activate_next``: the selected unit Activates next,
-:meth:`Selected.activates_next`, read by the Simulation's order of activations)."""
+:meth:`Selected.activates_next`, read by the Simulation's order of activations).
+
+Per game and unit, in the current Phase, the card holds who counts as Activated by Crushing Grip
+(:attr:`Selected.gripped`) and who may activate once more, its Activation Marker removed by Orders
+(:attr:`Selected.again`); the Simulation reads them through the ``counts_activated`` and ``activate_again``
+triggers, and ``begin_phase`` clears them."""
 
 from __future__ import annotations
 
@@ -47,6 +52,33 @@ def heal(sim: SimView, u: int, q: int, games: np.ndarray, e: Effect) -> None:
 @register
 class Selected(Card):
     kinds = ("remove_activation", "counts_activated", "activate_next")
+
+    def __init__(self, sim: SimView) -> None:
+        super().__init__(sim)
+        #: per unit and game, in the current Phase: counted as Activated by an enemy's ability (Crushing Grip)
+        self.gripped = np.zeros((sim.U, sim.T), dtype=bool)
+        #: ... may activate again, its Activation Marker removed (Orders)
+        self.again = np.zeros((sim.U, sim.T), dtype=bool)
+
+    def begin_phase(self) -> None:
+        self.gripped[:] = False
+        self.again[:] = False
+
+    def counts_activated(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
+        """The games of ``trials`` where no enemy's Crushing Grip counts unit ``u`` as Activated in this Phase (the
+        others: skip report)."""
+        gone = self.gripped[u, trials]
+        if not gone.any():
+            return trials
+        self.sim.skip(act, int(gone.sum()), "the unit counts as Activated in this Phase (an enemy's Crushing Grip)")
+        return trials[~gone]
+
+    def activate_again(self, u: int, act: Activation, games: np.ndarray) -> np.ndarray:
+        """Per game of ``games`` (unit ``u`` has activated in this Phase there): may it activate once more, Orders
+        having removed its Activation Marker? Each removal allows one more activation (spent here)."""
+        ok = self.again[u, games]
+        self.again[u, games[ok]] = False
+        return ok
 
     @classmethod
     def present(cls, scn: Scenario) -> bool:
@@ -104,9 +136,9 @@ class Selected(Card):
                 if e.kind in ENEMY_WEAPON_KINDS or (e.select == "friendly" and e.kind in FRIEND_KINDS):
                     continue
                 if e.kind == "remove_activation":  # Orders: "Remove the Activation Marker from that Unit"
-                    sim.again[q, games[sim.acted[q, games]]] = True
+                    self.again[q, games[sim.acted[q, games]]] = True
                 elif e.kind == "counts_activated":
-                    sim.gripped[q, games[~sim.acted[q, games]]] = True
+                    self.gripped[q, games[~sim.acted[q, games]]] = True
                 elif e.kind == "heal":
                     heal(sim, u, q, games, e)
                 else:

@@ -1,6 +1,8 @@
 """SUMMON (part 11, 9.1.9; ``summon``): Roachling Infestation, Pylon Warp-In, Omega Network, Rapid Ingress. The
 Summoned Units come from the scenario (``summoned_by``); Rapid Ingress's leaving is an End of the Round effect
-(``cards/end_of_round.py``)."""
+(``cards/end_of_round.py``). The card also keeps a Summoned Unit out of the regular Deploy (9.1.9, the ``admit``
+trigger) and has it Activate right after its Parent Unit (the ``activates_next`` trigger). That a Summoned Unit off
+the table is not in Reserves is scenario data (``ScenarioUnit.summoned``, read by the end of the game and scoring)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ from ...board.engagement import ENGAGEMENT_RANGE
 from ..abilities import CONTACT_TURNS, contact_leads, far_from_enemies, is_structure, summoned_unit
 from ..checkview import CardCheck, CheckView, available, in_enemy_zone, need, within_now
 from ..lookup import used_effects
-from ..spec import Activation
+from ..simview import SimView
+from ..spec import Activation, Scenario
 from .registry import Card, register
 
 
@@ -18,6 +21,29 @@ from .registry import Card, register
 class Summon(Card):
     kinds = ("summon",)
     order = 40
+
+    def __init__(self, sim: SimView) -> None:
+        super().__init__(sim)
+        #: Parent Unit -> the unit it summons (9.1.9, where the scenario names a ``parent``)
+        self.child_of = {su.parent: su.id for su in sim.units if su.summoned and su.parent}
+        #: per unit: a Summoned Unit (set only by its ability)
+        self.summoned = [su.summoned for su in sim.units]
+
+    @classmethod
+    def present(cls, scn: Scenario) -> bool:
+        """A Summoned Unit in the scenario, or an ability used that summons."""
+        return any(su.summoned for su in scn.units.values()) or super().present(scn)
+
+    def admit(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
+        """9.1.9: a Summoned Unit is set only by its ability: its planned Deploy is not made (skip report)."""
+        if act.action == "deploy" and self.summoned[u]:
+            self.sim.skip(act, trials.size, "a Summoned Unit is not Deployed by the regular rules (9.1.9)")
+            return trials[:0]
+        return trials
+
+    def activates_next(self, act: Activation) -> str | None:
+        """SUMMON: the Summoned Unit is "Activated immediately after its Parent Unit" (where the scenario names it)."""
+        return self.child_of.get(act.unit)
 
     def use(self, u: int, act: Activation, fresh: np.ndarray) -> None:
         """The units the activation's abilities summon (``summon``), in the games ``fresh``, where the unit is not on
