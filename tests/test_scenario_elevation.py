@@ -134,7 +134,7 @@ def test_a_unit_deployed_onto_a_piece_touching_its_entry_edge() -> None:
     """8.5.5 Deploy; FAQ v1.0: "If High Ground physically touches the player's Entry Edge, the unit can be
     deployed directly on that terrain" (no ACCESS POINT needed, no climb)."""
     ledge = {"id": "ledge", "footprint": [[14, 28], [22, 28], [22, 36], [14, 36]], "size": 3, "surface": True}
-    rounds = [{"round": 1, "blue": {"movement": [act("zergling-1", "deploy", [18, 32.5], "ledge")]}}]
+    rounds = [{"round": 1, "blue": {"movement": [act("zergling-1", "deploy", [18, 32.7], "ledge")]}}]
     assert errors([ledge], rounds) == []
     sim = _played([ledge], rounds)
     pos, alive = _state(sim)

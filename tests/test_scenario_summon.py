@@ -228,29 +228,38 @@ def test_underdeveloped_claws_never_burrowed(tmp_path: Path) -> None:
 
 def test_warp_conduit_deploys_by_the_pylon(tmp_path: Path) -> None:
     """Warp Conduit (Pylon): "Once per Round, the controlling player may deploy a Ground Unit from Reserves using this
-    Pylon base as the Entry Edge": the Stalkers enter by the Pylon at (18, 18), their Leading Model 4" from its base
-    (beyond Speed from the south Entry Edge); a second unit by it in the Round is an error and stays in Reserves."""
+    Pylon base as the Entry Edge": the Stalkers enter by the Pylon at (18, 18), beyond Speed from the south Entry
+    Edge; a second unit by it in the Round is an error and stays in Reserves. 8.5.5 ("Set the Leading Model in contact
+    with the player's Entry Edge outside of the battlefield, then move it up to the Unit's Speed"), the Pylon's base
+    being the Entry Edge: no part of the Leading Model's base ends farther than Speed 4 from the Pylon's base, so
+    (18, 21.3) (3.3") is legal and (18, 23) (5.0"; the centre 3.4" from the base, legal while the limit was Speed +
+    the base radius) is not, in the check and in the simulation."""
     plan = [
-        {"round": 1, "red": {"movement": [deploy("zealot-1", 10, 4)]}},
+        {"round": 1, "red": {"movement": [deploy("zealot-1", 10, 3.2)]}},
         {"round": 2, "red": {"movement": [hold("zealot-1", use=[WARP_IN], summon_to=[18, 18])]}},
         {"round": 3, "red": {"movement": [
-            {"unit": "stalker-1", "action": "deploy", "to": [18, 23], "via": "pylon-1"}]}},
+            {"unit": "stalker-1", "action": "deploy", "to": [18, 21.3], "via": "pylon-1"}]}},
     ]  # fmt: skip
     scn = scenario(tmp_path, KHALAI, CORPSER, plan)
     assert errors(scn) == []
     sim = play(scn, 3, [(1, "movement"), (2, "movement"), (3, "movement")])
-    assert lead_of(sim, "stalker-1") == {(18.0, 23.0)}
+    assert lead_of(sim, "stalker-1") == {(18.0, 21.3)}
     twice = army("Khalai", ("Zealot", 3), ("Stalker", 2), ("Zealot", 3), tactical=("Gateway",))
-    plan[2]["red"]["movement"].append({"unit": "zealot-2", "action": "deploy", "to": [14, 20], "via": "pylon-1"})
+    plan[2]["red"]["movement"].append({"unit": "zealot-2", "action": "deploy", "to": [14.6, 16.6], "via": "pylon-1"})
     scn = scenario(tmp_path, twice, CORPSER, plan)
     said = errors(scn)
     assert len(said) == 1 and "'pylon-1' lets one unit Deploy each Round" in said[0], said
     sim = play(scn, 3, [(1, "movement"), (2, "movement"), (3, "movement")])
     assert lead_of(sim, "zealot-2") == {None}
-    far = [*plan[:2], {"round": 3, "red": {"movement": [
-        {"unit": "stalker-1", "action": "deploy", "to": [26, 26], "via": "pylon-1"}]}}]  # fmt: skip
+    for to in ([26, 26], [18, 23]):
+        far = [*plan[:2], {"round": 3, "red": {"movement": [
+            {"unit": "stalker-1", "action": "deploy", "to": to, "via": "pylon-1"}]}}]  # fmt: skip
+        said = errors(scenario(tmp_path, KHALAI, CORPSER, far))
+        assert len(said) == 1 and "from 'pylon-1''s base; at most Speed 4\" (8.5.5" in said[0], said
     said = errors(scenario(tmp_path, KHALAI, CORPSER, far))
-    assert len(said) == 1 and "from 'pylon-1''s base; at most Speed" in said[0], said
+    assert 'base ends 5.0" from' in said[0], said
+    sim = play(scenario(tmp_path, KHALAI, CORPSER, far), 3, [(1, "movement"), (2, "movement"), (3, "movement")])
+    assert lead_of(sim, "stalker-1") == {None}  # deploy_via: beyond Speed, it stays in Reserves
 
 
 def test_khalai_ingenuity_near_the_pylon(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ class DeployVia(Card):
         got_l: list[np.ndarray] = []
         for (pq, kq), ts in sim.groups(there, [sim.row_pos(q), sim.row_alive(q)]):
             d, back = base_entry(sim.world, pq, kq, act.to)
-            if d > su.speed + r + EPS:
+            if d + r > su.speed + EPS:  # 8.5.5: the Leading Model starts outside the base (its card: the Entry Edge)
                 sim.skip(act, ts.size, f"the Leading Model ends more than Speed from {act.via!r}'s base (8.5.5)")
                 continue
             got_l.append(ts[sim.place(u, ts, act.to, back or sim.world.rear_of(su.player), act)])

@@ -102,7 +102,8 @@ class MoveChecks(_State):
             if start is None:
                 say(
                     act,
-                    f'the Leading Model ends {rt.length:.1f}" from the {edge} Entry Edge along its path{climb}; '
+                    f"the Leading Model's base ends {rt.length:.1f}\" from the {edge} Entry Edge along its path"
+                    f"{climb}; "
                     f'at most Speed {su.speed}" (8.5.5, 8.5.3: "Measure the actual path travelled")',
                 )
             else:
@@ -249,8 +250,10 @@ class MoveChecks(_State):
         """A deploy through the base of ``via`` (Warp Conduit: "Once per Round, the controlling player may deploy a
         Ground Unit from Reserves using this Pylon base as the Entry Edge"; Omega Network: "Each Round, Friendly Units
         with a combined Supply cost of 2 or less may be Deployed via this Entry Edge"): that unit on the table with such
-        an effect, the unit of the kind it names, within its Round's limit, the Leading Model at most Speed from the
-        base (8.5.5, as from an Entry Edge). The direction the other models are set in (towards the base), or None."""
+        an effect, the unit of the kind it names, within its Round's limit, no part of the Leading Model's base farther
+        than Speed from the base (the cards' texts make that base the Entry Edge, so 8.5.5 applies as to an Entry Edge:
+        the Leading Model starts outside it, touching it, and moves up to Speed). The direction the other models are
+        set in (towards the base), or None."""
         scn, world, say, pos, via_used = self.scn, self.world, self.say, self.pos, self.via_used
         assert act.via is not None and act.to is not None
         su = scn.units[act.unit]
@@ -270,9 +273,13 @@ class MoveChecks(_State):
             say(act, f"via: {act.via!r} lets {what} Deploy each Round; {used} already (its text)")
         via_used[act.via] = used + need
         d, back = base_entry(world, pos[act.via], scn.units[act.via].models, act.to)
-        reach = su.speed + su.base_mm / MM_PER_INCH / 2
-        if d > reach + EPS:
-            say(act, f'the Leading Model ends {d:.1f}" from {act.via!r}\'s base; at most Speed {su.speed}" (8.5.5)')
+        d += su.base_mm / MM_PER_INCH / 2  # the Leading Model starts outside the base, touching it (8.5.5)
+        if d > su.speed + EPS:
+            say(
+                act,
+                f"the Leading Model's base ends {d:.1f}\" from {act.via!r}'s base; at most Speed {su.speed}\" (8.5.5: "
+                '"Treat the Entry Edge as a base of a Leading Model, then move it up to the unit\'s speed")',
+            )
         return back
 
     def _contact_recall_ok(self, act: Activation) -> bool:
@@ -352,7 +359,7 @@ class MoveChecks(_State):
         edge = self._deploy_edge_ok(act, away)
         edge = edge or world.edges[player]
         deployed.append((act.unit, player))
-        reach = su.speed + su.base_mm / MM_PER_INCH / 2
+        reach = su.speed  # 8.5.5: no part of the base ends farther than Speed from the edge
         if not self._level_ok(act):
             return
         via_rear = self._via_ok(act) if act.via is not None else None
