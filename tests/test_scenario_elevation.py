@@ -168,7 +168,7 @@ def test_a_move_onto_a_piece_without_an_access_point_is_an_error() -> None:
         {
             "round": 1,
             "red": {
-                "movement": [act("marine-1", "deploy", [24, 4])],
+                "movement": [act("marine-1", "deploy", [24, 3.3])],
                 "assault": [act("marine-1", "run", [27, 7.5], "rock")],
             },
         }
@@ -248,17 +248,17 @@ def _perch(size: int) -> dict:
 SHOOT_UP = [
     {
         "round": 1,
-        "red": {"movement": [act("marine-2", "deploy", [18, 4])], "assault": [act("marine-2", "run", [18, 8])]},
-        "blue": {"movement": [act("zergling-1", "deploy", [18, 32.5], "perch")]},
+        "red": {"movement": [act("marine-2", "deploy", [18, 3.3])], "assault": [act("marine-2", "run", [18, 7.3])]},
+        "blue": {"movement": [act("zergling-1", "deploy", [18, 32.7], "perch")]},
     },
     {
         "round": 2,
-        "red": {"movement": [act("marine-2", "move", [18, 12])], "assault": [act("marine-2", "run", [18, 16])]},
+        "red": {"movement": [act("marine-2", "move", [18, 11.3])], "assault": [act("marine-2", "run", [18, 15.3])]},
     },
     {
         "round": 3,
         "red": {
-            "movement": [act("marine-2", "move", [18, 20])],
+            "movement": [act("marine-2", "move", [18, 19.3])],
             "assault": [{"unit": "marine-2", "action": "shoot", "targets": ["zergling-1"]}],
         },
     },
