@@ -77,28 +77,28 @@ APPROACH = [
         "round": 1,
         "red": {
             "movement": [
-                {"unit": "marine-1", "action": "deploy", "to": [18, 4]},
-                {"unit": "medic-1", "action": "deploy", "to": [14, 4]},
+                {"unit": "marine-1", "action": "deploy", "to": [18, 3.3]},
+                {"unit": "medic-1", "action": "deploy", "to": [14, 3.3]},
             ],
-            "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}],
+            "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}],
         },
         "blue": {
-            "movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}],
-            "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]}],
+            "movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 33]}],
+            "assault": [{"unit": "roach-1", "action": "run", "to": [18, 29]}],
         },
     },
     {
         "round": 2,
         "red": {
-            "movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}],
-            "assault": [{"unit": "marine-1", "action": "run", "to": [18, 16]}],
+            "movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3]}],
+            "assault": [{"unit": "marine-1", "action": "run", "to": [18, 15.3]}],
         },
         "blue": {
             "movement": [
-                {"unit": "roach-1", "action": "move", "to": [18, 24]},
-                {"unit": "zergling-1", "action": "deploy", "to": [24, 32]},
+                {"unit": "roach-1", "action": "move", "to": [18, 25]},
+                {"unit": "zergling-1", "action": "deploy", "to": [24, 32.7]},
             ],
-            "assault": [{"unit": "zergling-1", "action": "run", "to": [24, 28]}],
+            "assault": [{"unit": "zergling-1", "action": "run", "to": [24, 28.7]}],
         },
     },
 ]
@@ -110,7 +110,7 @@ def round3(blue_assault: list[dict], red: dict | None = None) -> list[dict]:
         {
             "round": 3,
             "red": red or {},
-            "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [24, 24]}], "assault": blue_assault},
+            "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [24, 24.7]}], "assault": blue_assault},
         },
     ]
 
@@ -195,7 +195,7 @@ def test_ability_paid_twice_with_too_few_ready_cards(armies: dict[str, str]) -> 
     Restoration (a Reaction, 1 CP) then finds no Ready card.
     """
     approach = copy.deepcopy(APPROACH)
-    approach[1]["red"]["movement"].append({"unit": "marine-2", "action": "deploy", "to": [26, 4]})
+    approach[1]["red"]["movement"].append({"unit": "marine-2", "action": "deploy", "to": [26, 3.3]})
     rounds = [
         *approach,
         {
@@ -289,7 +289,7 @@ def test_reaction_without_modelled_effect_is_a_warning(
     protoss = army("Daelaam", ("Zealot", 3), ("Artanis", 1), tactical=("Power Field",))
     dash = {"unit": "artanis-1", "action": "hold", "react": [{"unit": "artanis-1", "use": "Lightning Dash"}]}
     rounds = [
-        {"round": 1, "red": {"movement": [{"unit": "artanis-1", "action": "deploy", "to": [18, 4]}]}},
+        {"round": 1, "red": {"movement": [{"unit": "artanis-1", "action": "deploy", "to": [18, 3]}]}},
         {"round": 2, "red": {"assault": [dash]}},
     ]
     scn = build(skirmish("dash", armies=write_armies(tmp_path, protoss, BLUE), rounds=rounds), "dash.toml")
@@ -424,8 +424,8 @@ def shells_plan(react: list[dict], marauder_to: tuple[float, float] = (13, 14)) 
     in Round 2."""
     charge = {"unit": "zergling-1", "action": "charge", "targets": ["marine-1"], "react": react}
     rounds = copy.deepcopy(round3([charge]))
-    rounds[0]["red"]["movement"].append({"unit": "marauder-1", "action": "deploy", "to": [9, 4]})
-    rounds[0]["red"]["assault"].append({"unit": "marauder-1", "action": "run", "to": [9, 8]})
+    rounds[0]["red"]["movement"].append({"unit": "marauder-1", "action": "deploy", "to": [9, 3]})
+    rounds[0]["red"]["assault"].append({"unit": "marauder-1", "action": "run", "to": [9, 7]})
     rounds[1]["red"]["movement"].append({"unit": "marauder-1", "action": "move", "to": [11, 11]})
     rounds[1]["red"]["assault"].append({"unit": "marauder-1", "action": "run", "to": list(marauder_to)})
     return rounds
@@ -528,7 +528,7 @@ LIFE_SUPPORT = [{"unit": "medic-1", "use": "Life Support"}]
 def medic_plan(react: list[dict], medic_to: tuple[float, float] = (15.5, 14)) -> list[dict]:
     """The Roach shoots marine-1 (Leading Model at (18, 16)) in Round 3; the Medics run to ``medic_to`` in Round 2."""
     rounds = copy.deepcopy(round3([shoot(react)]))
-    rounds[0]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": [14, 8]})
+    rounds[0]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": [14, 7.3]})
     rounds[1]["red"]["movement"].append({"unit": "medic-1", "action": "move", "to": [15, 11]})
     rounds[1]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": list(medic_to)})
     return rounds
@@ -612,8 +612,8 @@ def saliva_plan(react: list[dict], vile_to: tuple[float, float] = (14, 22)) -> l
     """marine-1 (Leading Model at (18, 16)) shoots roach-1 (at (18, 24)) in Round 3; vile-1 runs to ``vile_to``."""
     rounds = copy.deepcopy(round3([], red={"assault": [{"unit": "marine-1", "action": "shoot", "targets": ["roach-1"],
                                                        "react": react}]}))  # fmt: skip
-    rounds[0]["blue"]["movement"].append({"unit": "vile-1", "action": "deploy", "to": [12, 32]})
-    rounds[0]["blue"]["assault"].append({"unit": "vile-1", "action": "run", "to": [12, 28]})
+    rounds[0]["blue"]["movement"].append({"unit": "vile-1", "action": "deploy", "to": [12, 33]})
+    rounds[0]["blue"]["assault"].append({"unit": "vile-1", "action": "run", "to": [12, 29]})
     rounds[1]["blue"]["movement"].append({"unit": "vile-1", "action": "move", "to": [13, 24.5]})
     rounds[1]["blue"]["assault"].append({"unit": "vile-1", "action": "run", "to": list(vile_to)})
     return rounds
@@ -666,7 +666,7 @@ RESTORE_MEDIC = [{"unit": "medic-1", "use": "Restoration"}]
 def restored_saliva_plan(react: list[dict], medic_to: tuple[float, float] = (15.5, 14)) -> list[dict]:
     """:func:`saliva_plan` with the Medics run to ``medic_to`` in Round 2 (marine-1's Leading Model at (18, 16))."""
     rounds = saliva_plan(react)
-    rounds[0]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": [14, 8]})
+    rounds[0]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": [14, 7.3]})
     rounds[1]["red"]["movement"].append({"unit": "medic-1", "action": "move", "to": [15, 11]})
     rounds[1]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": list(medic_to)})
     return rounds
@@ -725,7 +725,7 @@ def test_restoration_after_concusive_shells(tmp_path: Path) -> None:
     short = []
     for react in ([*SHELLS, *restore], SHELLS, []):
         rounds = shells_plan(react)
-        rounds[1]["blue"]["movement"].append({"unit": "queen-1", "action": "deploy", "to": [28, 32]})
+        rounds[1]["blue"]["movement"].append({"unit": "queen-1", "action": "deploy", "to": [28, 33]})
         rounds[1]["blue"]["assault"].append({"unit": "queen-1", "action": "run", "to": [28, 28]})
         rounds[2]["blue"]["movement"].append({"unit": "queen-1", "action": "move", "to": [29, 25.5]})
         scn = scenario(armies, rounds)
@@ -775,12 +775,12 @@ models = 3
 def zealot_plan(react: list[dict], red_assault: list[dict], blue_first: tuple[dict, ...] = ()) -> list[dict]:
     """zealot-1 walks to (18, 16), zealot-2 comes on in Round 2; in Round 3 the Roach (at (18, 24)) shoots zealot-1."""
     red = {
-        1: {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 4]}],
-            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 8]}]},
-        2: {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 12]},
-                         {"unit": "zealot-2", "action": "deploy", "to": [26, 4]}],
-            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 16]},
-                        {"unit": "zealot-2", "action": "run", "to": [26, 8]}]},
+        1: {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 3.2]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 7.2]}]},
+        2: {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 11.2]},
+                         {"unit": "zealot-2", "action": "deploy", "to": [26, 3.2]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 15.2]},
+                        {"unit": "zealot-2", "action": "run", "to": [26, 7.2]}]},
         3: {"assault": red_assault},
     }  # fmt: skip
     rounds = copy.deepcopy(APPROACH)
@@ -849,12 +849,12 @@ HALLUCINATION = [{"unit": "sentry-1", "use": "Hallucination"}]
 def sentry_plan(react: list[dict], sentry_to: tuple[float, float] = (15, 12)) -> list[dict]:
     """The Roach (at (18, 24)) shoots zealot-1 (at (18, 16)) in Round 3; the Sentries move to ``sentry_to`` first."""
     red = {
-        1: {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 4]}],
-            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 8]}]},
-        2: {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 12]},
-                         {"unit": "sentry-1", "action": "deploy", "to": [sentry_to[0], 4]}],
-            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 16]},
-                        {"unit": "sentry-1", "action": "run", "to": [sentry_to[0], 8]}]},
+        1: {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 3.2]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 7.2]}]},
+        2: {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 11.2]},
+                         {"unit": "sentry-1", "action": "deploy", "to": [sentry_to[0], 3.2]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 15.2]},
+                        {"unit": "sentry-1", "action": "run", "to": [sentry_to[0], 7.2]}]},
         3: {"movement": [{"unit": "sentry-1", "action": "move", "to": list(sentry_to)}]},
     }  # fmt: skip
     rounds = copy.deepcopy(APPROACH)
