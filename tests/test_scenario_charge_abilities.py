@@ -2,8 +2,10 @@
 after a successful Charge (part 11 IMPACT (X) Y), through the ``charge_roll``, ``impact_hit`` and
 ``impact_dice`` effects of the profiles.
 
-Each case plans one Charge: marine-1 stands at (18, 16) from Round 2, the charging unit comes on in Round 2 and
-moves to ``CHARGE_FROM`` in Round 3's Movement Phase, then Charges marine-1 in its Assault Phase.
+Each case plans one Charge: marine-1 stands at (18, 16) from Round 3's Movement Phase, the charging unit comes on in
+Round 1 and moves to ``CHARGE_FROM`` in Round 3's Movement Phase, then Charges marine-1 in its Assault Phase. (8.5.5:
+no part of a Deploying Leading Model's base ends farther than Speed from the Entry Edge, so both units Deploy short of
+4" from their edges and take a Move more to reach these points.)
 """
 
 from __future__ import annotations
@@ -45,21 +47,23 @@ def protoss(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 def charge_plan(unit: str, use: list[str], react: list[dict], start: tuple[float, float] = CHARGE_FROM) -> list[dict]:
     red = [
-        {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
-         "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
-        {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}],
-         "assault": [{"unit": "marine-1", "action": "run", "to": [18, 16]}]},
-        {},
+        {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]}],
+         "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]},
+        {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3]}],
+         "assault": [{"unit": "marine-1", "action": "run", "to": [18, 15.3]}]},
+        {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 16]}]},
     ]  # fmt: skip
     charge: dict[str, Any] = {"unit": unit, "action": "charge", "targets": ["marine-1"]}
     if use:
         charge["use"] = use
     if react:
         charge["react"] = react
+    # 8.5.5: the base within Speed of the north Entry Edge (32 mm: the centre at most 3.37" from it, 40 mm: 3.21")
+    top = 32.8 if unit == ZEALOT else 32.7
     blue = [
-        {},
-        {"movement": [{"unit": unit, "action": "deploy", "to": [start[0], 32]}],
-         "assault": [{"unit": unit, "action": "run", "to": [start[0], max(start[1], 28)]}]},
+        {"movement": [{"unit": unit, "action": "deploy", "to": [start[0], top]}],
+         "assault": [{"unit": unit, "action": "run", "to": [start[0], 29]}]},
+        {"movement": [{"unit": unit, "action": "move", "to": [start[0], max(start[1], 28)]}]},
         {"movement": [{"unit": unit, "action": "move", "to": list(start)}], "assault": [charge]},
     ]  # fmt: skip
     return [{"round": i + 1, "red": red[i], "blue": blue[i]} for i in range(3)]
@@ -215,7 +219,7 @@ def test_charge_abilities_off_a_charge_are_warned(zerg: dict[str, str]) -> None:
         {"unit": ZERGLING, "action": "hold", "use": ["Metabolic Boost"]},
         {"unit": RAPTOR, "action": "hold", "use": ["Adrenal Overload"]},
     ]
-    plan[1]["blue"]["movement"].append({"unit": RAPTOR, "action": "deploy", "to": [30, 32]})
+    plan[1]["blue"]["movement"].append({"unit": RAPTOR, "action": "deploy", "to": [30, 32.7]})
     scn = build(skirmish("charge abilities", armies=zerg, rounds=plan), "charge.toml")
     assert errors(scn) == []
     said = warnings(scn)
