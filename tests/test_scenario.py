@@ -107,7 +107,13 @@ def test_bad_plan_entries_name_round_player_phase() -> None:
 
 # ----------------------------------------------------------------- the check
 def test_a_legal_plan_checks_clean() -> None:
+    """8.5.5: the Deploys of :data:`DEPLOY` (the 32 mm bases 3.3" + 0.63" from the Entry Edges) check clean; 0.2"
+    farther each (the base 4.1" from the edge) is refused, naming 8.5.5."""
     assert problems([DEPLOY]) == []
+    red, blue = DEPLOY["red"]["movement"][0], DEPLOY["blue"]["movement"][0]
+    far = {**DEPLOY, "red": {"movement": [{**red, "to": [9, 3.5]}]}, "blue": {"movement": [{**blue, "to": [12, 32.5]}]}}
+    found = problems([far])
+    assert len(found) == 2 and all("8.5.5" in p and 'base ends 4.1" from the' in p for p in found), found
 
 
 def test_deploy_over_available_supply() -> None:
