@@ -33,6 +33,9 @@ ZERG = army(
 PROTOSS = army("Daelaam", ("Zealot", 3, ["My Life for Aiur"]), tactical=("Gateway",))  # 1 PE each
 ZERGLING, RAPTOR, ZEALOT = "zergling-1", "kerrigan-swarm-raptor-1", "zealot-1"
 CHARGE_FROM = (24, 24)
+#: 8.5.5: where a charging unit Deploys, its base within Speed 4 of the north Entry Edge: the centre at most 4 - r from
+#: it (32 mm bases, the default: 3.37", so 32.7; 40 mm: 3.21"; 50 mm, the Vile of test_scenario_creep: 3.02")
+DEPLOY_Y = {ZEALOT: 32.8, "vile-1": 33.0}
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +61,7 @@ def charge_plan(unit: str, use: list[str], react: list[dict], start: tuple[float
         charge["use"] = use
     if react:
         charge["react"] = react
-    # 8.5.5: the base within Speed of the north Entry Edge (32 mm: the centre at most 3.37" from it, 40 mm: 3.21")
-    top = 32.8 if unit == ZEALOT else 32.7
+    top = DEPLOY_Y.get(unit, 32.7)
     blue = [
         {"movement": [{"unit": unit, "action": "deploy", "to": [start[0], top]}],
          "assault": [{"unit": unit, "action": "run", "to": [start[0], 29]}]},
