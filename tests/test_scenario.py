@@ -428,7 +428,7 @@ def test_uniforms_depend_on_trial_not_batch() -> None:
 
 def test_one_attack_matches_the_exact_engine() -> None:
     """A single Ranged Attack in a game: the models left follow exact_states of the same Batch (G-test). The Leading
-    Models end at (18, 12) and (18, 24.5), all models in range; with the Deploys within Speed of the Entry Edges
+    Models end at (18, 12) and (18, 24.5) as they always did; with the Deploys within Speed of the Entry Edges
     (8.5.5) that takes the Runs of Round 2, so the shot is in Round 3."""
     rounds = [
         {
