@@ -77,8 +77,8 @@ QUEEN = army("Kerrigan's Swarm", ("Queen", 1), ("Zergling", 12), ("Zergling", 12
 
 def zerg_plan(zerglings_at: float) -> list[dict]:
     """Round 2: the Queen's Spawn Creep Tumor (1 BM) and both Zergling units' Metabolic Boost (1 BM each) against
-    2 BM (Kerrigan's Swarm and Hatchery); zergling-1 deployed ``zerglings_at`` inches west of the Queen. 8.5.5: all Deploy 2.4" from the Entry Edge (the Queen's 80 mm base within Speed 4";
-    the Zerglings on the same line as before)."""
+    2 BM (Kerrigan's Swarm and Hatchery); zergling-1 deployed ``zerglings_at`` inches west of the Queen. 8.5.5: all
+    Deploy 2.4" from the Entry Edge (the Queen's 80 mm base within Speed 4"; the Zerglings on the same line)."""
     tumor = {"unit": "queen-1", "action": "hold", "use": ["Spawn Creep Tumor"], "token_at": [26.3, 33.6]}
     boost = [{"unit": z, "action": "hold", "use": ["Metabolic Boost"]} for z in ("zergling-1", "zergling-2")]
     return [
