@@ -44,10 +44,12 @@ def problems(rounds: list[dict], **over: object) -> list[str]:
     return [p for p in check_scenario(scenario(rounds, **over)) if not p.startswith("warning")]
 
 
+#: 8.5.5: no part of the Leading Model's base ends farther than Speed 4 from the Entry Edge (32 mm bases: the centre
+#: at most 3.37" from it)
 DEPLOY = {
     "round": 1,
-    "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]},
-    "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [12, 32]}]},
+    "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 3.3]}]},
+    "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [12, 32.7]}]},
 }
 
 
@@ -105,14 +107,20 @@ def test_bad_plan_entries_name_round_player_phase() -> None:
 
 # ----------------------------------------------------------------- the check
 def test_a_legal_plan_checks_clean() -> None:
+    """8.5.5: the Deploys of :data:`DEPLOY` (the 32 mm bases 3.3" + 0.63" from the Entry Edges) check clean; 0.2"
+    farther each (the base 4.1" from the edge) is refused, naming 8.5.5."""
     assert problems([DEPLOY]) == []
+    red, blue = DEPLOY["red"]["movement"][0], DEPLOY["blue"]["movement"][0]
+    far = {**DEPLOY, "red": {"movement": [{**red, "to": [9, 3.5]}]}, "blue": {"movement": [{**blue, "to": [12, 32.5]}]}}
+    found = problems([far])
+    assert len(found) == 2 and all("8.5.5" in p and 'base ends 4.1" from the' in p for p in found), found
 
 
 def test_deploy_over_available_supply() -> None:
     """8.3.2: Available Supply = Supply Pool - Supply on the table; Round 1 pool 3 (4 Marine units of Supply 1 + 1)."""
     red = [
-        {"unit": u, "action": "deploy", "to": [x, 4]}
-        for u, x in (("marine-1", 5), ("marine-2", 13), ("marauder-1", 21), ("marauder-2", 29))
+        {"unit": u, "action": "deploy", "to": [x, y]}  # 8.5.5: the base within Speed 4 (Marauders: 50 mm bases)
+        for u, x, y in (("marine-1", 5, 3.3), ("marine-2", 13, 3.3), ("marauder-1", 21, 3), ("marauder-2", 29, 3))
     ]
     found = problems([{"round": 1, "red": {"movement": red}}])
     assert len(found) == 1
@@ -125,8 +133,8 @@ def test_deploy_over_available_supply() -> None:
 def test_deploy_in_the_final_round_has_no_supply_limit() -> None:
     """8.3.1 Final Round: the Supply Pool becomes unlimited."""
     red = [
-        {"unit": u, "action": "deploy", "to": [x, 4]}
-        for u, x in (("marine-1", 5), ("marine-2", 13), ("marauder-1", 21), ("marauder-2", 29))
+        {"unit": u, "action": "deploy", "to": [x, y]}  # 8.5.5: the base within Speed 4 (Marauders: 50 mm bases)
+        for u, x, y in (("marine-1", 5, 3.3), ("marine-2", 13, 3.3), ("marauder-1", 21, 3), ("marauder-2", 29, 3))
     ]
     assert problems([{"round": 5, "red": {"movement": red}}]) == []
 
@@ -142,20 +150,20 @@ def test_move_beyond_speed_and_into_engagement_range() -> None:
     """8.5.3: up to Speed; the Leading Model cannot end Within 1" of an Enemy Ground Unit."""
     rounds = [
         DEPLOY,
-        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 12]}]}},
-        {"round": 3, "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [12, 28.5]}]}},
+        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 11.3]}]}},
+        {"round": 3, "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [12, 29.2]}]}},
     ]
     found = problems(rounds)
     assert any("rounds[1].red.movement[0]" in p and 'moves 8.0"; Speed is 4"' in p for p in found)
     rounds = [
         {
             "round": 1,
-            "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]},
-            "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [9, 31.5]}]},
+            "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 3.3]}]},
+            "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [9, 32.7]}]},
         },
-        {"round": 2, "red": {"assault": [{"unit": "marine-1", "action": "run", "to": [9, 8]}]}},
-        {"round": 3, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 12]}]}},
-        {"round": 4, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 16]}]}},
+        {"round": 2, "red": {"assault": [{"unit": "marine-1", "action": "run", "to": [9, 7.3]}]}},
+        {"round": 3, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 11.3]}]}},
+        {"round": 4, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 15.3]}]}},
         {"round": 4, "blue": {"movement": []}},
     ]
     with pytest.raises(ScenarioError):  # round 4 twice
@@ -166,11 +174,12 @@ def test_move_ending_within_engagement_range_is_an_error() -> None:
     rounds = [
         {
             "round": 1,
-            "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]},
-            "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [9, 31.5]}]},
+            "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 3.3]}]},
+            "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [9, 32.7]}]},
         }
     ]
-    for y_red, y_blue, r in ((8, 27.5, 2), (12, 23.5, 3), (16, 19.5, 4)):
+    # 8.5.5: both bases within Speed 4 of their Entry Edges, each Move 4"; the Leading Models end 5.4" apart
+    for y_red, y_blue, r in ((7.3, 28.7, 2), (11.3, 24.7, 3), (15.3, 20.7, 4)):
         rounds.append(
             {
                 "round": r,
@@ -179,7 +188,7 @@ def test_move_ending_within_engagement_range_is_an_error() -> None:
             }
         )
     assert problems(rounds) == []
-    rounds.append({"round": 5, "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [9, 17.9]}]}})
+    rounds.append({"round": 5, "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [9, 17.2]}]}})
     found = problems(rounds)
     assert any("rounds[4].blue.movement[0]" in p and "ends Within 1\" of enemy unit 'marine-1'" in p for p in found), (
         found
@@ -211,7 +220,7 @@ def test_acting_before_deploying_and_twice() -> None:
             "round": 2,
             "red": {
                 "movement": [
-                    {"unit": "marine-1", "action": "deploy", "to": [9, 4]},
+                    {"unit": "marine-1", "action": "deploy", "to": [9, 3.3]},
                     {"unit": "marine-1", "action": "hold"},
                 ]
             },
@@ -282,11 +291,11 @@ def test_alternating_activations_and_passing() -> None:
             "round": 1,
             "red": {
                 "movement": [
-                    {"unit": "marine-1", "action": "deploy", "to": [5, 4]},
-                    {"unit": "marine-2", "action": "deploy", "to": [13, 4]},
+                    {"unit": "marine-1", "action": "deploy", "to": [5, 3.3]},
+                    {"unit": "marine-2", "action": "deploy", "to": [13, 3.3]},
                 ]
             },
-            "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [12, 32]}]},
+            "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [12, 32.7]}]},
         }
     ]
     sim = _sim(rounds)
@@ -418,34 +427,40 @@ def test_uniforms_depend_on_trial_not_batch() -> None:
 
 
 def test_one_attack_matches_the_exact_engine() -> None:
-    """A single Ranged Attack in a game: the models left follow exact_states of the same Batch (G-test)."""
+    """A single Ranged Attack in a game: the models left follow exact_states of the same Batch (G-test). The Leading
+    Models end at (18, 12) and (18, 24.5) as they always did; with the Deploys within Speed of the Entry Edges
+    (8.5.5) that takes the Runs of Round 2, so the shot is in Round 3."""
     rounds = [
         {
             "round": 1,
             "red": {
-                "movement": [{"unit": "marine-2", "action": "deploy", "to": [18, 4]}],
-                "assault": [{"unit": "marine-2", "action": "run", "to": [18, 8]}],
+                "movement": [{"unit": "marine-2", "action": "deploy", "to": [18, 3.3]}],
+                "assault": [{"unit": "marine-2", "action": "run", "to": [18, 7.3]}],
             },
             "blue": {
-                "movement": [{"unit": "zergling-1", "action": "deploy", "to": [18, 32]}],
-                "assault": [{"unit": "zergling-1", "action": "run", "to": [18, 28]}],
+                "movement": [{"unit": "zergling-1", "action": "deploy", "to": [18, 32.7]}],
+                "assault": [{"unit": "zergling-1", "action": "run", "to": [18, 28.7]}],
             },
         },
         {
             "round": 2,
             "red": {
-                "movement": [{"unit": "marine-2", "action": "move", "to": [18, 12]}],
-                "assault": [{"unit": "marine-2", "action": "shoot", "targets": ["zergling-1"]}],
+                "movement": [{"unit": "marine-2", "action": "move", "to": [18, 11.3]}],
+                "assault": [{"unit": "marine-2", "action": "run", "to": [18, 12]}],
             },
-            "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [18, 24.5]}]},
+            "blue": {
+                "movement": [{"unit": "zergling-1", "action": "move", "to": [18, 24.7]}],
+                "assault": [{"unit": "zergling-1", "action": "run", "to": [18, 24.5]}],
+            },
         },
+        {"round": 3, "red": {"assault": [{"unit": "marine-2", "action": "shoot", "targets": ["zergling-1"]}]}},
     ]
     scn = scenario(rounds)
     assert problems(rounds) == []
     n = 20000
     res = simulate(scn, trials=n, seed=11)
     z = [u["id"] for u in res.units].index("zergling-1")
-    alive = res.rounds[1]["alive"][z]
+    alive = res.rounds[2]["alive"][z]
     roster = scn.roster
     lo = make_loadout(roster.unit("Marine"), 6)
     tgt = roster.unit("Zergling")

@@ -77,28 +77,28 @@ APPROACH = [
         "round": 1,
         "red": {
             "movement": [
-                {"unit": "marine-1", "action": "deploy", "to": [18, 4]},
-                {"unit": "medic-1", "action": "deploy", "to": [14, 4]},
+                {"unit": "marine-1", "action": "deploy", "to": [18, 3.3]},
+                {"unit": "medic-1", "action": "deploy", "to": [14, 3.3]},
             ],
-            "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}],
+            "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}],
         },
         "blue": {
-            "movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}],
-            "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]}],
+            "movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 33]}],
+            "assault": [{"unit": "roach-1", "action": "run", "to": [18, 29]}],
         },
     },
     {
         "round": 2,
         "red": {
-            "movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}],
-            "assault": [{"unit": "marine-1", "action": "run", "to": [18, 16]}],
+            "movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3]}],
+            "assault": [{"unit": "marine-1", "action": "run", "to": [18, 15.3]}],
         },
         "blue": {
             "movement": [
-                {"unit": "roach-1", "action": "move", "to": [18, 24]},
-                {"unit": "zergling-1", "action": "deploy", "to": [24, 32]},
+                {"unit": "roach-1", "action": "move", "to": [18, 25]},
+                {"unit": "zergling-1", "action": "deploy", "to": [24, 32.7]},
             ],
-            "assault": [{"unit": "zergling-1", "action": "run", "to": [24, 28]}],
+            "assault": [{"unit": "zergling-1", "action": "run", "to": [24, 28.7]}],
         },
     },
 ]
@@ -110,7 +110,7 @@ def round3(blue_assault: list[dict], red: dict | None = None) -> list[dict]:
         {
             "round": 3,
             "red": red or {},
-            "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [24, 24]}], "assault": blue_assault},
+            "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [24, 24.7]}], "assault": blue_assault},
         },
     ]
 
@@ -195,7 +195,7 @@ def test_ability_paid_twice_with_too_few_ready_cards(armies: dict[str, str]) -> 
     Restoration (a Reaction, 1 CP) then finds no Ready card.
     """
     approach = copy.deepcopy(APPROACH)
-    approach[1]["red"]["movement"].append({"unit": "marine-2", "action": "deploy", "to": [26, 4]})
+    approach[1]["red"]["movement"].append({"unit": "marine-2", "action": "deploy", "to": [26, 3.3]})
     rounds = [
         *approach,
         {
@@ -226,7 +226,7 @@ def test_tactical_card_active_ability_in_use(armies: dict[str, str]) -> None:
         *APPROACH[:1],
         {
             "round": 2,
-            "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12], "use": ["Go! Go! Go!"]}]},
+            "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3], "use": ["Go! Go! Go!"]}]},
         },
     ]
     assert errors(scenario(armies, rounds)) == []
@@ -289,7 +289,7 @@ def test_reaction_without_modelled_effect_is_a_warning(
     protoss = army("Daelaam", ("Zealot", 3), ("Artanis", 1), tactical=("Power Field",))
     dash = {"unit": "artanis-1", "action": "hold", "react": [{"unit": "artanis-1", "use": "Lightning Dash"}]}
     rounds = [
-        {"round": 1, "red": {"movement": [{"unit": "artanis-1", "action": "deploy", "to": [18, 4]}]}},
+        {"round": 1, "red": {"movement": [{"unit": "artanis-1", "action": "deploy", "to": [18, 3]}]}},
         {"round": 2, "red": {"assault": [dash]}},
     ]
     scn = build(skirmish("dash", armies=write_armies(tmp_path, protoss, BLUE), rounds=rounds), "dash.toml")
@@ -419,14 +419,17 @@ def marauder_armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return write_armies(tmp_path_factory.mktemp("marauder"), RED_MARAUDER, BLUE)
 
 
-def shells_plan(react: list[dict], marauder_to: tuple[float, float] = (13, 14)) -> list[dict]:
-    """The Zerglings Charge marine-1 (Leading Model at (18, 16)) in Round 3; marauder-1 runs to ``marauder_to``
-    in Round 2."""
+def shells_plan(react: list[dict], marauder_to: tuple[float, float] = (13, 13.3)) -> list[dict]:
+    """The Zerglings (Leading Model at (24, 24.7)) Charge marine-1 in Round 3, after marine-1 steps to (18.4, 16.4)
+    in Round 3's Movement Phase: 10.0" between the Leading Models, as before the Deploys were kept within Speed of
+    the Entry Edge (8.5.5); marauder-1 runs to ``marauder_to`` in Round 2."""
     charge = {"unit": "zergling-1", "action": "charge", "targets": ["marine-1"], "react": react}
-    rounds = copy.deepcopy(round3([charge]))
-    rounds[0]["red"]["movement"].append({"unit": "marauder-1", "action": "deploy", "to": [9, 4]})
-    rounds[0]["red"]["assault"].append({"unit": "marauder-1", "action": "run", "to": [9, 8]})
-    rounds[1]["red"]["movement"].append({"unit": "marauder-1", "action": "move", "to": [11, 11]})
+    rounds = copy.deepcopy(
+        round3([charge], red={"movement": [{"unit": "marine-1", "action": "move", "to": [18.4, 16.4]}]})
+    )
+    rounds[0]["red"]["movement"].append({"unit": "marauder-1", "action": "deploy", "to": [9, 3]})
+    rounds[0]["red"]["assault"].append({"unit": "marauder-1", "action": "run", "to": [9, 7]})
+    rounds[1]["red"]["movement"].append({"unit": "marauder-1", "action": "move", "to": [11, 10.3]})
     rounds[1]["red"]["assault"].append({"unit": "marauder-1", "action": "run", "to": list(marauder_to)})
     return rounds
 
@@ -526,9 +529,9 @@ LIFE_SUPPORT = [{"unit": "medic-1", "use": "Life Support"}]
 
 
 def medic_plan(react: list[dict], medic_to: tuple[float, float] = (15.5, 14)) -> list[dict]:
-    """The Roach shoots marine-1 (Leading Model at (18, 16)) in Round 3; the Medics run to ``medic_to`` in Round 2."""
+    """The Roach shoots marine-1 (Leading Model at (18, 15.3)) in Round 3; the Medics run to ``medic_to`` in Round 2."""
     rounds = copy.deepcopy(round3([shoot(react)]))
-    rounds[0]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": [14, 8]})
+    rounds[0]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": [14, 7.3]})
     rounds[1]["red"]["movement"].append({"unit": "medic-1", "action": "move", "to": [15, 11]})
     rounds[1]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": list(medic_to)})
     return rounds
@@ -609,12 +612,12 @@ SALIVA = [{"unit": "vile-1", "use": "Debilitating Saliva"}]
 
 
 def saliva_plan(react: list[dict], vile_to: tuple[float, float] = (14, 22)) -> list[dict]:
-    """marine-1 (Leading Model at (18, 16)) shoots roach-1 (at (18, 24)) in Round 3; vile-1 runs to ``vile_to``."""
+    """marine-1 (Leading Model at (18, 15.3)) shoots roach-1 (at (18, 25)) in Round 3; vile-1 runs to ``vile_to``."""
     rounds = copy.deepcopy(round3([], red={"assault": [{"unit": "marine-1", "action": "shoot", "targets": ["roach-1"],
                                                        "react": react}]}))  # fmt: skip
-    rounds[0]["blue"]["movement"].append({"unit": "vile-1", "action": "deploy", "to": [12, 32]})
-    rounds[0]["blue"]["assault"].append({"unit": "vile-1", "action": "run", "to": [12, 28]})
-    rounds[1]["blue"]["movement"].append({"unit": "vile-1", "action": "move", "to": [13, 24.5]})
+    rounds[0]["blue"]["movement"].append({"unit": "vile-1", "action": "deploy", "to": [12, 33]})
+    rounds[0]["blue"]["assault"].append({"unit": "vile-1", "action": "run", "to": [12, 29]})
+    rounds[1]["blue"]["movement"].append({"unit": "vile-1", "action": "move", "to": [13, 25.2]})
     rounds[1]["blue"]["assault"].append({"unit": "vile-1", "action": "run", "to": list(vile_to)})
     return rounds
 
@@ -664,9 +667,9 @@ RESTORE_MEDIC = [{"unit": "medic-1", "use": "Restoration"}]
 
 
 def restored_saliva_plan(react: list[dict], medic_to: tuple[float, float] = (15.5, 14)) -> list[dict]:
-    """:func:`saliva_plan` with the Medics run to ``medic_to`` in Round 2 (marine-1's Leading Model at (18, 16))."""
+    """:func:`saliva_plan` with the Medics run to ``medic_to`` in Round 2 (marine-1's Leading Model at (18, 15.3))."""
     rounds = saliva_plan(react)
-    rounds[0]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": [14, 8]})
+    rounds[0]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": [14, 7.3]})
     rounds[1]["red"]["movement"].append({"unit": "medic-1", "action": "move", "to": [15, 11]})
     rounds[1]["red"]["assault"].append({"unit": "medic-1", "action": "run", "to": list(medic_to)})
     return rounds
@@ -725,9 +728,11 @@ def test_restoration_after_concusive_shells(tmp_path: Path) -> None:
     short = []
     for react in ([*SHELLS, *restore], SHELLS, []):
         rounds = shells_plan(react)
-        rounds[1]["blue"]["movement"].append({"unit": "queen-1", "action": "deploy", "to": [28, 32]})
-        rounds[1]["blue"]["assault"].append({"unit": "queen-1", "action": "run", "to": [28, 28]})
-        rounds[2]["blue"]["movement"].append({"unit": "queen-1", "action": "move", "to": [29, 25.5]})
+        # 8.5.5: the Queen's 80 mm base within Speed 4 of the north Entry Edge (the centre 2.4" from it, clear of
+        # the Zerglings deployed at (24, 32.7))
+        rounds[1]["blue"]["movement"].append({"unit": "queen-1", "action": "deploy", "to": [30, 33.6]})
+        rounds[1]["blue"]["assault"].append({"unit": "queen-1", "action": "run", "to": [30, 29.6]})
+        rounds[2]["blue"]["movement"].append({"unit": "queen-1", "action": "move", "to": [29.2, 25.8]})
         scn = scenario(armies, rounds)
         assert errors(scn) == [], errors(scn)
         sim = Simulation(scn, 3000, seed=12)
@@ -772,22 +777,27 @@ models = 3
 )
 
 
+#: the Roach's step in Round 3 (from (18, 25)): 8" from zealot-1's Leading Model at (18, 15.2) when it shoots
+ROACH_STEP = {"unit": "roach-1", "action": "move", "to": [18, 23.2]}
+
+
 def zealot_plan(react: list[dict], red_assault: list[dict], blue_first: tuple[dict, ...] = ()) -> list[dict]:
-    """zealot-1 walks to (18, 16), zealot-2 comes on in Round 2; in Round 3 the Roach (at (18, 24)) shoots zealot-1."""
+    """zealot-1 walks to (18, 15.2), zealot-2 comes on in Round 2; in Round 3 the Roach steps to (18, 23.2) and shoots
+    zealot-1 (8" between the Leading Models, as before the Deploys were kept within Speed of the Entry Edge, 8.5.5)."""
     red = {
-        1: {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 4]}],
-            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 8]}]},
-        2: {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 12]},
-                         {"unit": "zealot-2", "action": "deploy", "to": [26, 4]}],
-            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 16]},
-                        {"unit": "zealot-2", "action": "run", "to": [26, 8]}]},
+        1: {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 3.2]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 7.2]}]},
+        2: {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 11.2]},
+                         {"unit": "zealot-2", "action": "deploy", "to": [26, 3.2]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 15.2]},
+                        {"unit": "zealot-2", "action": "run", "to": [26, 7.2]}]},
         3: {"assault": red_assault},
     }  # fmt: skip
     rounds = copy.deepcopy(APPROACH)
     for rnd in rounds:
         rnd["red"] = red[rnd["round"]]
     shot = {"unit": "roach-1", "action": "shoot", "targets": ["zealot-1"], "react": react}
-    rounds.append({"round": 3, "red": red[3], "blue": {"assault": [*blue_first, shot]}})
+    rounds.append({"round": 3, "red": red[3], "blue": {"movement": [ROACH_STEP], "assault": [*blue_first, shot]}})
     return rounds
 
 
@@ -846,22 +856,23 @@ upgrades = ["Hallucination"]
 HALLUCINATION = [{"unit": "sentry-1", "use": "Hallucination"}]
 
 
-def sentry_plan(react: list[dict], sentry_to: tuple[float, float] = (15, 12)) -> list[dict]:
-    """The Roach (at (18, 24)) shoots zealot-1 (at (18, 16)) in Round 3; the Sentries move to ``sentry_to`` first."""
+def sentry_plan(react: list[dict], sentry_to: tuple[float, float] = (15, 11)) -> list[dict]:
+    """The Roach (stepping to (18, 23.2)) shoots zealot-1 (at (18, 15.2)) in Round 3; the Sentries (50 mm bases,
+    deployed 3" from the Entry Edge, 8.5.5) move to ``sentry_to`` first."""
     red = {
-        1: {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 4]}],
-            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 8]}]},
-        2: {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 12]},
-                         {"unit": "sentry-1", "action": "deploy", "to": [sentry_to[0], 4]}],
-            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 16]},
-                        {"unit": "sentry-1", "action": "run", "to": [sentry_to[0], 8]}]},
+        1: {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 3.2]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 7.2]}]},
+        2: {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 11.2]},
+                         {"unit": "sentry-1", "action": "deploy", "to": [sentry_to[0], 3]}],
+            "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 15.2]},
+                        {"unit": "sentry-1", "action": "run", "to": [sentry_to[0], 7]}]},
         3: {"movement": [{"unit": "sentry-1", "action": "move", "to": list(sentry_to)}]},
     }  # fmt: skip
     rounds = copy.deepcopy(APPROACH)
     for rnd in rounds:
         rnd["red"] = red[rnd["round"]]
     shot = {"unit": "roach-1", "action": "shoot", "targets": ["zealot-1"], "react": react}
-    rounds.append({"round": 3, "red": red[3], "blue": {"assault": [shot]}})
+    rounds.append({"round": 3, "red": red[3], "blue": {"movement": [ROACH_STEP], "assault": [shot]}})
     return rounds
 
 
@@ -872,16 +883,16 @@ def test_hallucination_is_for_the_targeted_friendly_unit(tmp_path: Path, seen: l
     without it they do not; with the Sentries beyond 4" the check refuses it and no game has it."""
     arm = write_armies(tmp_path, RED_SENTRY, BLUE)
     assert errors(scenario(arm, sentry_plan(HALLUCINATION))) == []
-    found = errors(scenario(arm, sentry_plan(HALLUCINATION, sentry_to=(8, 12))))
+    found = errors(scenario(arm, sentry_plan(HALLUCINATION, sentry_to=(8, 11))))
     assert len(found) == 1 and "'zealot-1' is not Within 4\" of 'sentry-1'" in found[0], found
     evade = []
-    for react, to in ((HALLUCINATION, (15, 12)), ([], (15, 12)), (HALLUCINATION, (8, 12))):
+    for react, to in ((HALLUCINATION, (15, 11)), ([], (15, 11)), (HALLUCINATION, (8, 11))):
         seen.clear()
         sim = Simulation(scenario(arm, sentry_plan(react, to)), 500, seed=5)
         sim.run()
         evade.append({bool(cb.evade) for batches, _ in seen for cb in batches})
         skipped = sum(v for k, v in sim.skipped.items() if "'Hallucination' not triggered" in k)
-        assert skipped == (500 if to == (8, 12) else 0)
+        assert skipped == (500 if to == (8, 11) else 0)
     assert evade == [{True}, {False}, {False}]
 
 
@@ -892,7 +903,7 @@ def test_guardian_shield_takes_a_die_from_each_batch(tmp_path: Path, seen: list[
     Zealots, all its dice where they end 9" away (the effect lasts the Round; the distance is read at the attack)."""
     armies = write_armies(tmp_path, RED_SENTRY, BLUE)
     dice = {}
-    for to in ((15, 12), (8, 12)):
+    for to in ((15, 11), (8, 11)):
         rounds = sentry_plan([], to)
         rounds[2]["red"]["movement"][0]["use"] = ["Guardian Shield"]
         scn = scenario(armies, rounds)
@@ -902,5 +913,5 @@ def test_guardian_shield_takes_a_die_from_each_batch(tmp_path: Path, seen: list[
         saliva = [cb for batches, _ in seen for cb in batches if cb.label.startswith("Acid Saliva")]
         assert saliva
         dice[to] = {int(cb.n_dice.sum()) for cb in saliva}
-    (near,), (far,) = dice[(15, 12)], dice[(8, 12)]
+    (near,), (far,) = dice[(15, 11)], dice[(8, 11)]
     assert near == far - 1, dice

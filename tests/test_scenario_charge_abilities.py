@@ -2,8 +2,10 @@
 after a successful Charge (part 11 IMPACT (X) Y), through the ``charge_roll``, ``impact_hit`` and
 ``impact_dice`` effects of the profiles.
 
-Each case plans one Charge: marine-1 stands at (18, 16) from Round 2, the charging unit comes on in Round 2 and
-moves to ``CHARGE_FROM`` in Round 3's Movement Phase, then Charges marine-1 in its Assault Phase.
+Each case plans one Charge: marine-1 stands at (18, 16) from Round 3's Movement Phase, the charging unit comes on in
+Round 1 and moves to ``CHARGE_FROM`` in Round 3's Movement Phase, then Charges marine-1 in its Assault Phase. (8.5.5:
+no part of a Deploying Leading Model's base ends farther than Speed from the Entry Edge, so both units Deploy short of
+4" from their edges and take a Move more to reach these points.)
 """
 
 from __future__ import annotations
@@ -31,6 +33,9 @@ ZERG = army(
 PROTOSS = army("Daelaam", ("Zealot", 3, ["My Life for Aiur"]), tactical=("Gateway",))  # 1 PE each
 ZERGLING, RAPTOR, ZEALOT = "zergling-1", "kerrigan-swarm-raptor-1", "zealot-1"
 CHARGE_FROM = (24, 24)
+#: 8.5.5: where a charging unit Deploys, its base within Speed 4 of the north Entry Edge: the centre at most 4 - r from
+#: it (32 mm bases, the default: 3.37", so 32.7; 40 mm: 3.21"; 50 mm, the Vile of test_scenario_creep: 3.02")
+DEPLOY_Y = {ZEALOT: 32.8, "vile-1": 33.0}
 
 
 @pytest.fixture(scope="module")
@@ -45,21 +50,22 @@ def protoss(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 def charge_plan(unit: str, use: list[str], react: list[dict], start: tuple[float, float] = CHARGE_FROM) -> list[dict]:
     red = [
-        {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
-         "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
-        {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}],
-         "assault": [{"unit": "marine-1", "action": "run", "to": [18, 16]}]},
-        {},
+        {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]}],
+         "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]},
+        {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3]}],
+         "assault": [{"unit": "marine-1", "action": "run", "to": [18, 15.3]}]},
+        {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 16]}]},
     ]  # fmt: skip
     charge: dict[str, Any] = {"unit": unit, "action": "charge", "targets": ["marine-1"]}
     if use:
         charge["use"] = use
     if react:
         charge["react"] = react
+    top = DEPLOY_Y.get(unit, 32.7)
     blue = [
-        {},
-        {"movement": [{"unit": unit, "action": "deploy", "to": [start[0], 32]}],
-         "assault": [{"unit": unit, "action": "run", "to": [start[0], max(start[1], 28)]}]},
+        {"movement": [{"unit": unit, "action": "deploy", "to": [start[0], top]}],
+         "assault": [{"unit": unit, "action": "run", "to": [start[0], 29]}]},
+        {"movement": [{"unit": unit, "action": "move", "to": [start[0], max(start[1], 28)]}]},
         {"movement": [{"unit": unit, "action": "move", "to": list(start)}], "assault": [charge]},
     ]  # fmt: skip
     return [{"round": i + 1, "red": red[i], "blue": blue[i]} for i in range(3)]
@@ -215,7 +221,7 @@ def test_charge_abilities_off_a_charge_are_warned(zerg: dict[str, str]) -> None:
         {"unit": ZERGLING, "action": "hold", "use": ["Metabolic Boost"]},
         {"unit": RAPTOR, "action": "hold", "use": ["Adrenal Overload"]},
     ]
-    plan[1]["blue"]["movement"].append({"unit": RAPTOR, "action": "deploy", "to": [30, 32]})
+    plan[1]["blue"]["movement"].append({"unit": RAPTOR, "action": "deploy", "to": [30, 32.7]})
     scn = build(skirmish("charge abilities", armies=zerg, rounds=plan), "charge.toml")
     assert errors(scn) == []
     said = warnings(scn)

@@ -22,16 +22,22 @@ MISSION = {"card": "Hold Position", "starting_supply": 2, "supply_escalation": 0
 
 def plan(roach_round: int, shoot: bool = True) -> list[dict]:
     """Red's Marines walk north and shoot Zergling-1 in Round 3; blue fills its pool of 2 with two Zergling units
-    in Round 1 and Deploys Roach-1 (Supply 1 at 3 models) in ``roach_round``."""
+    in Round 1 and Deploys Roach-1 (Supply 1 at 3 models) in ``roach_round``. 8.5.5: the 32 mm bases Deploy 3.3" from
+    their Entry Edges (within Speed 4") and Run 0.7" on in Round 1, so the Round 3 shot is over the same 12" as
+    before."""
     rounds: list[dict] = [
         {
             "round": 1,
-            "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [16, 4]}]},
+            "red": {
+                "movement": [{"unit": "marine-1", "action": "deploy", "to": [16, 3.3]}],
+                "assault": [{"unit": "marine-1", "action": "run", "to": [16, 4]}],
+            },
             "blue": {
                 "movement": [
-                    {"unit": "zergling-1", "action": "deploy", "to": [16, 32]},
-                    {"unit": "zergling-2", "action": "deploy", "to": [30, 32]},
-                ]
+                    {"unit": "zergling-1", "action": "deploy", "to": [16, 32.7]},
+                    {"unit": "zergling-2", "action": "deploy", "to": [30, 32.7]},
+                ],
+                "assault": [{"unit": "zergling-1", "action": "run", "to": [16, 32]}],
             },
         },
         {
@@ -47,7 +53,7 @@ def plan(roach_round: int, shoot: bool = True) -> list[dict]:
     ]
     if shoot:
         rounds[2]["red"]["assault"] = [{"unit": "marine-1", "action": "shoot", "targets": ["zergling-1"]}]
-    deploy = {"unit": "roach-1", "action": "deploy", "to": [4, 32]}
+    deploy = {"unit": "roach-1", "action": "deploy", "to": [4, 33]}
     if roach_round <= 3:
         rounds[roach_round - 1]["blue"]["movement"].append(deploy)
     else:

@@ -81,55 +81,64 @@ def skipped(sim: Simulation, act: Activation, why: str) -> int:
     return sum(n for k, n in sim.skipped.items() if k.startswith(act.where + ":") and why in k)
 
 
-# Marines walk north, Zerglings south; both pairs end 12" apart (Marine range) on the Round 2 Assault Phase.
+# Marines walk north, Zerglings south; both pairs end 12.5" apart (in Marine range 12") after Round 2. (8.5.5: the
+# Deploys end with the bases within Speed 4 of the Entry Edges, the centres 3.3" from them, so the pairs need the
+# Round 2 Runs to get that close, and the shots come in Round 3.)
 ROUND1 = {
     "round": 1,
     "red": {
         "movement": [
-            {"unit": "marine-1", "action": "deploy", "to": [14, 4]},
-            {"unit": "marine-2", "action": "deploy", "to": [22, 4]},
+            {"unit": "marine-1", "action": "deploy", "to": [14, 3.3]},
+            {"unit": "marine-2", "action": "deploy", "to": [22, 3.3]},
         ],
         "assault": [
-            {"unit": "marine-1", "action": "run", "to": [14, 8]},
-            {"unit": "marine-2", "action": "run", "to": [22, 8]},
+            {"unit": "marine-1", "action": "run", "to": [14, 7.3]},
+            {"unit": "marine-2", "action": "run", "to": [22, 7.3]},
         ],
     },
     "blue": {
         "movement": [
-            {"unit": "zergling-1", "action": "deploy", "to": [14, 32]},
-            {"unit": "zergling-2", "action": "deploy", "to": [22, 32]},
+            {"unit": "zergling-1", "action": "deploy", "to": [14, 32.7]},
+            {"unit": "zergling-2", "action": "deploy", "to": [22, 32.7]},
         ],
         "assault": [
-            {"unit": "zergling-1", "action": "run", "to": [14, 28]},
-            {"unit": "zergling-2", "action": "run", "to": [22, 28]},
+            {"unit": "zergling-1", "action": "run", "to": [14, 28.7]},
+            {"unit": "zergling-2", "action": "run", "to": [22, 28.7]},
         ],
     },
 }
-ROUND2_MOVES = {
+ROUND2_APPROACH = {
+    "round": 2,
     "red": {
         "movement": [
-            {"unit": "marine-1", "action": "move", "to": [14, 12]},
-            {"unit": "marine-2", "action": "move", "to": [22, 12]},
-        ]
+            {"unit": "marine-1", "action": "move", "to": [14, 11.3]},
+            {"unit": "marine-2", "action": "move", "to": [22, 11.3]},
+        ],
+        "assault": [
+            {"unit": "marine-1", "action": "run", "to": [14, 12]},
+            {"unit": "marine-2", "action": "run", "to": [22, 12]},
+        ],
     },
     "blue": {
         "movement": [
-            {"unit": "zergling-1", "action": "move", "to": [14, 24.5]},
-            {"unit": "zergling-2", "action": "move", "to": [22, 24.5]},
-        ]
+            {"unit": "zergling-1", "action": "move", "to": [14, 24.7]},
+            {"unit": "zergling-2", "action": "move", "to": [22, 24.7]},
+        ],
+        "assault": [
+            {"unit": "zergling-1", "action": "run", "to": [14, 24.5]},
+            {"unit": "zergling-2", "action": "run", "to": [22, 24.5]},
+        ],
     },
 }
 
 
 def shooting_plan() -> list[dict]:
-    """marine-1 shoots zergling-1; then marine-2 shoots zergling-2 only if zergling-1 is destroyed."""
-    r2 = copy.deepcopy(ROUND2_MOVES)
-    r2["round"] = 2
-    r2["red"]["assault"] = [
+    """marine-1 shoots zergling-1 in Round 3; then marine-2 shoots zergling-2 only if zergling-1 is destroyed."""
+    r3 = {"round": 3, "red": {"assault": [
         {"unit": "marine-1", "action": "shoot", "targets": ["zergling-1"]},
         {"unit": "marine-2", "action": "shoot", "targets": ["zergling-2"], "if": ["zergling-1 destroyed"]},
-    ]
-    return [copy.deepcopy(ROUND1), r2]
+    ]}}  # fmt: skip
+    return [copy.deepcopy(ROUND1), copy.deepcopy(ROUND2_APPROACH), r3]
 
 
 def test_a_conditional_shot_happens_exactly_where_its_condition_holds() -> None:
@@ -145,9 +154,10 @@ def test_a_conditional_shot_happens_exactly_where_its_condition_holds() -> None:
         play(s, 1, "movement", 0)
         play(s, 1, "assault", 0)
         play(s, 2, "movement", 0)
+        play(s, 2, "assault", 0)
         s.alive[z1, ::2] = 1  # one Zergling left in half the trials: marine-1's shot often destroys it
-    act = play(sim, 2, "assault", 0, stop="marine-2")
-    twin_act = play(twin, 2, "assault", 0, stop="marine-2")
+    act = play(sim, 3, "assault", 0, stop="marine-2")
+    twin_act = play(twin, 3, "assault", 0, stop="marine-2")
     assert act is not None and twin_act is not None
     assert np.array_equal(sim.state, twin.state)  # the same games up to the conditional activation
     destroyed = sim.alive[z1] <= 0  # the exact per-trial state when marine-2's activation comes up
@@ -167,25 +177,27 @@ def test_a_conditional_shot_happens_exactly_where_its_condition_holds() -> None:
 def charge_plan() -> list[dict]:
     """zergling-2 charges marine-1 (about half succeed); zergling-1 charges it only if it is still Unengaged."""
     r1 = copy.deepcopy(ROUND1)
-    r1["red"]["movement"][1]["to"] = [26, 4]
-    r1["red"]["assault"][1]["to"] = [26, 8]
-    r1["blue"]["movement"][0]["to"] = [10, 32]
-    r1["blue"]["movement"][1]["to"] = [18, 32]
-    r1["blue"]["assault"][0]["to"] = [10, 28]
-    r1["blue"]["assault"][1]["to"] = [18, 28]
+    r1["red"]["movement"][1]["to"] = [26, 3.3]
+    r1["red"]["assault"][1]["to"] = [26, 7.3]
+    r1["blue"]["movement"][0]["to"] = [10, 32.7]
+    r1["blue"]["movement"][1]["to"] = [18, 32.7]
+    r1["blue"]["assault"][0]["to"] = [10, 28.7]
+    r1["blue"]["assault"][1]["to"] = [18, 28.7]
+    # the Charges start from the same offsets as before the Deploys were kept within Speed (8.5.5): marine-1 at
+    # (14, 15.2), the Zerglings 0.7" nearer their edge, at (10, 24.7) and (18, 24.7)
     r2 = {
         "round": 2,
         "red": {
             "movement": [
-                {"unit": "marine-1", "action": "move", "to": [14, 12]},
-                {"unit": "marine-2", "action": "move", "to": [26, 12]},
+                {"unit": "marine-1", "action": "move", "to": [14, 11.3]},
+                {"unit": "marine-2", "action": "move", "to": [26, 11.3]},
             ],
-            "assault": [{"unit": "marine-1", "action": "run", "to": [14, 14.5]}],
+            "assault": [{"unit": "marine-1", "action": "run", "to": [14, 15.2]}],
         },
         "blue": {
             "movement": [
-                {"unit": "zergling-1", "action": "move", "to": [10, 24]},
-                {"unit": "zergling-2", "action": "move", "to": [18, 24]},
+                {"unit": "zergling-1", "action": "move", "to": [10, 24.7]},
+                {"unit": "zergling-2", "action": "move", "to": [18, 24.7]},
             ],
             "assault": [
                 {"unit": "zergling-2", "action": "charge", "targets": ["marine-1"]},
@@ -241,8 +253,8 @@ def _moved(sim: Simulation, act: Activation, setup: dict[str, np.ndarray]) -> np
 
 def _marine_move(cond: dict) -> tuple[Simulation, Activation]:
     rounds = [
-        {"round": 1, "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]}},
-        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 8], **cond}]}},
+        {"round": 1, "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 3.3]}]}},
+        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 7.3], **cond}]}},
     ]
     scn = scenario(rounds)
     assert errors(scn) == []
@@ -341,9 +353,9 @@ def test_a_conditional_deploy_and_a_whole_game() -> None:
     rounds = shooting_plan()
     rounds.append(
         {
-            "round": 3,
+            "round": 4,
             "red": {
-                "movement": [{"unit": "medic-1", "action": "deploy", "to": [18, 4], "if": ["zergling-1 destroyed"]}]
+                "movement": [{"unit": "medic-1", "action": "deploy", "to": [18, 3.3], "if": ["zergling-1 destroyed"]}]
             },
             "blue": {"assault": [{"unit": "zergling-2", "action": "run", "to": [22, 22], "unless": ["red behind"]}]},
         }
@@ -351,15 +363,15 @@ def test_a_conditional_deploy_and_a_whole_game() -> None:
     scn = scenario(rounds)
     assert errors(scn) == []
     res = simulate(scn, trials=300, seed=4)
-    assert any("rounds[1].red.assault[1]: if 'zergling-1 destroyed' does not hold" in k for k in res.skipped)
+    assert any("rounds[2].red.assault[1]: if 'zergling-1 destroyed' does not hold" in k for k in res.skipped)
     ids = [u["id"] for u in res.units]
     medic, z1 = ids.index("medic-1"), ids.index("zergling-1")
-    # nothing attacks zergling-1 after Round 2: the Medic comes exactly where it was destroyed by then
-    destroyed = res.rounds[1]["alive"][z1] == 0
+    # nothing attacks zergling-1 after Round 3: the Medic comes exactly where it was destroyed by then
+    destroyed = res.rounds[2]["alive"][z1] == 0
     assert 0 < destroyed.sum() < 300
-    assert res.rounds[2]["on_table"][medic].tolist() == destroyed.tolist()
+    assert res.rounds[3]["on_table"][medic].tolist() == destroyed.tolist()
     why = "if 'zergling-1 destroyed' does not hold: the unit holds (a conditional activation)"
-    assert res.skipped[f"rounds[2].red.movement[0]: {why}"] == (~destroyed).sum()
+    assert res.skipped[f"rounds[3].red.movement[0]: {why}"] == (~destroyed).sum()
 
 
 @pytest.mark.parametrize(
@@ -392,7 +404,7 @@ def test_a_conditional_deploy_and_a_whole_game() -> None:
 def test_bad_conditions_name_the_field(entry: dict, expected: str) -> None:
     """Issue 6 point 1: every malformed condition is a file error naming the field, the value, the allowed forms."""
     rounds = [
-        {"round": 1, "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]}},
+        {"round": 1, "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 3.3]}]}},
         {"round": 2, "red": {"assault": [{"unit": "marine-1", "action": "hold", **entry}]}},
     ]
     with pytest.raises(ScenarioError) as err:
@@ -406,7 +418,7 @@ def test_conditions_only_on_movement_and_assault_activations() -> None:
     rounds = [
         {
             "round": 1,
-            "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]},
+            "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 3.3]}]},
             "blue": {
                 "movement": [{"action": "pass", "if": ["vp tied"]}],
                 "combat": [{"unit": "zergling-1", "action": "fight", "unless": ["marine-1 destroyed"]}],
@@ -435,7 +447,7 @@ army = "{red}"
 army = "{blue}"
 [[rounds]]
 round = 1
-red.movement = [{{ unit = "marine-1", action = "deploy", to = [9, 4] }}]
+red.movement = [{{ unit = "marine-1", action = "deploy", to = [9, 3.3] }}]
 [[rounds]]
 round = 2
 red.assault = [{{ unit = "marine-1", action = "hold", if = [{cond}] }}]

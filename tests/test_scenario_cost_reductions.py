@@ -32,10 +32,10 @@ def medpack(unit: str, **more: object) -> dict:
 
 def terran_plan(medic_1: dict) -> list[dict]:
     """Round 2: three Special Abilities that cost 1 CP each (two Medpacks, a Stimpack) against 2 CP (Terran Armed
-    Forces and Academy give 1 each)."""
+    Forces and Academy give 1 each). 8.5.5: the 32 mm bases Deploy 3.3" from the Entry Edge (within Speed 4")."""
     return [
-        {"round": 1, "red": {"movement": [deploy("marine-1", 18, 4), deploy("medic-1", 14, 4),
-                                          deploy("medic-2", 22, 4)]}},
+        {"round": 1, "red": {"movement": [deploy("marine-1", 18, 3.3), deploy("medic-1", 14, 3.3),
+                                          deploy("medic-2", 22, 3.3)]}},
         {"round": 2, "red": {"movement": [medic_1, medpack("medic-2"),
                                           {"unit": "marine-1", "action": "hold", "use": ["Stimpack"]}]}},
     ]  # fmt: skip
@@ -77,12 +77,13 @@ QUEEN = army("Kerrigan's Swarm", ("Queen", 1), ("Zergling", 12), ("Zergling", 12
 
 def zerg_plan(zerglings_at: float) -> list[dict]:
     """Round 2: the Queen's Spawn Creep Tumor (1 BM) and both Zergling units' Metabolic Boost (1 BM each) against
-    2 BM (Kerrigan's Swarm and Hatchery); zergling-1 deployed ``zerglings_at`` inches west of the Queen."""
-    tumor = {"unit": "queen-1", "action": "hold", "use": ["Spawn Creep Tumor"], "token_at": [26.3, 32]}
+    2 BM (Kerrigan's Swarm and Hatchery); zergling-1 deployed ``zerglings_at`` inches west of the Queen. 8.5.5: all
+    Deploy 2.4" from the Entry Edge (the Queen's 80 mm base within Speed 4"; the Zerglings on the same line)."""
+    tumor = {"unit": "queen-1", "action": "hold", "use": ["Spawn Creep Tumor"], "token_at": [26.3, 33.6]}
     boost = [{"unit": z, "action": "hold", "use": ["Metabolic Boost"]} for z in ("zergling-1", "zergling-2")]
     return [
-        {"round": 1, "blue": {"movement": [deploy("queen-1", 24, 32), deploy("zergling-1", 24 - zerglings_at, 32),
-                                           deploy("zergling-2", 4, 32)]}},
+        {"round": 1, "blue": {"movement": [deploy("queen-1", 24, 33.6), deploy("zergling-1", 24 - zerglings_at, 33.6),
+                                           deploy("zergling-2", 4, 33.6)]}},
         {"round": 2, "blue": {"movement": [tumor], "assault": boost}},
     ]  # fmt: skip
 
@@ -96,8 +97,8 @@ def test_psionic_link_with_seven_friendly_models_near(tmp_path: Path) -> None:
                         rounds=zerg_plan(gap), mission=mission)  # fmt: skip
         scn = build(data, "link.toml")
         world = World(scn)
-        q = world.place(scn.units["queen-1"], (24, 32), world.rear_of("blue"), ())
-        z = world.place(scn.units["zergling-1"], (24 - gap, 32), world.rear_of("blue"), (q,))
+        q = world.place(scn.units["queen-1"], (24, 33.6), world.rear_of("blue"), ())
+        z = world.place(scn.units["zergling-1"], (24 - gap, 33.6), world.rear_of("blue"), (q,))
         assert q is not None and z is not None
         near = world.models_within(z, 12, q, 1, 6.0)
         assert (near >= 7) == ok, near

@@ -57,6 +57,8 @@ def test_glial_reconstitution_off_creep_adds_1_to_the_charge(tmp_path_factory: p
     shares = []
     for use in (False, True):
         plan = charge_plan("vile-1", [], [])
+        for act in (a for r in plan for a in r["blue"].get("movement", []) if a["action"] == "deploy"):
+            act["to"][1] = 33.0  # 8.5.5: the Vile's 50 mm base within Speed 4" of the north Entry Edge
         if use:
             plan[2]["blue"]["movement"][0]["use"] = ["Glial Reconstitution"]
         scn = build(skirmish("glial", armies=armies, rounds=plan), "glial.toml")
@@ -176,9 +178,10 @@ def test_spawn_creep_tumor_is_set_in_base_contact(tmp_path_factory: pytest.TempP
 
     def said(dx: float) -> list[str]:
         rounds = [
-            {"round": 1, "blue": {"movement": [{"unit": "queen-1", "action": "deploy", "to": [18, 32]}]}},
+            # 8.5.5: the Queen's 80 mm base within Speed 4" of the north Entry Edge
+            {"round": 1, "blue": {"movement": [{"unit": "queen-1", "action": "deploy", "to": [18, 33.6]}]}},
             {"round": 2, "blue": {"movement": [
-                {"unit": "queen-1", "action": "hold", "use": ["Spawn Creep Tumor"], "token_at": [18 + r + dx, 32]}]}},
+                {"unit": "queen-1", "action": "hold", "use": ["Spawn Creep Tumor"], "token_at": [18 + r + dx, 33.6]}]}},
         ]  # fmt: skip
         return [p for p in errors(build(skirmish("queen", armies=armies, rounds=rounds), "q.toml")) if "token" in p]
 

@@ -39,15 +39,16 @@ def lead_of(sim: Simulation, unit: str) -> set[tuple[float, float] | None]:
 
 
 def test_warp_in_deploys_by_the_east_edge(tmp_path: Path) -> None:
-    """The Zealots enter by the east edge (not an Entry Edge) to (34, 18), 2" from it, in every game; without Warp In
-    that deploy is 18" from the south Entry Edge, an error."""
+    """The Zealots enter by the east edge (not an Entry Edge) to (34, 18), their Leading Model's base 2.8" from it
+    (8.5.5: it starts outside the table), in every game; without Warp In that deploy is 18.8" from the south Entry
+    Edge, an error."""
     scn = scenario(tmp_path, [WARP], [])
     assert errors(scn) == []
     sim = Simulation(scn, 8, seed=1)
     sim.run()
     assert lead_of(sim, "zealot-1") == {(34.0, 18.0)}
     plain = scenario(tmp_path, [{k: v for k, v in WARP.items() if k not in ("use", "edge")}], [])
-    assert any('ends 18.0" from the south Entry Edge' in p for p in errors(plain))
+    assert any('base ends 18.8" from the south Entry Edge' in p for p in errors(plain))
 
 
 def test_warp_in_is_checked(tmp_path: Path) -> None:
@@ -58,13 +59,13 @@ def test_warp_in_is_checked(tmp_path: Path) -> None:
         "edge: got 'north'; allowed: a table edge that is not a player's Entry Edge: east, west" in p for p in said
     )
     plan = [
-        {"round": 1, "red": {}, "blue": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [30, 32]}]}},
+        {"round": 1, "red": {}, "blue": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [30, 32.7]}]}},
         {"round": 2, "red": {"movement": [WARP | {"to": [34, 22]}]}, "blue": {}},
     ]
     data = skirmish("edge", armies=write_armies(tmp_path, PROTOSS, TERRAN), rounds=plan, first_player="red")
     said = errors(build(data, "edge.toml"))
     assert any('ends Within 10" of an Enemy model' in p for p in said), said
-    stalkers = {"unit": "stalker-1", "action": "deploy", "to": [10, 4]}
+    stalkers = {"unit": "stalker-1", "action": "deploy", "to": [10, 2.4]}
     said = errors(scenario(tmp_path, [stalkers, WARP], []))
     assert any("another Friendly Ground Unit (stalker-1) has already Deployed this Round" in p for p in said), said
     said = errors(scenario(tmp_path, [{k: v for k, v in WARP.items() if k != "use"}], []))
@@ -75,7 +76,7 @@ def test_warp_in_far_from_the_enemy_in_each_game(tmp_path: Path) -> None:
     """In the games where the enemy stands Within 10" of the spot when the Zealots arrive, they stay in Reserves
     (skip report): the Marines run to (30, 24) in Round 1, the Zealots Warp In to (34, 30) in Round 2."""
     plan = [
-        {"round": 1, "red": {}, "blue": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [30, 32]}]}},
+        {"round": 1, "red": {}, "blue": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [30, 32.7]}]}},
         {"round": 2, "red": {"movement": [WARP | {"to": [34, 22]}]}, "blue": {}},
     ]
     data = skirmish("edge", armies=write_armies(tmp_path, PROTOSS, TERRAN), rounds=plan, first_player="red")
@@ -89,7 +90,7 @@ def test_photon_overcharge_hits_the_unit_entering_elsewhere(tmp_path: Path) -> N
     """Armed and Ready brings the Marines in by the west edge; the Protoss answer with Photon Overcharge: HITS 3 (1)
     at them in every game (the Marines, 6 models of 1 HP, lose some in some games); by their Entry Edge it answers
     nothing (``scenario check``: an error)."""
-    stalkers = [{"unit": "stalker-1", "action": "deploy", "to": [18, 4]}]
+    stalkers = [{"unit": "stalker-1", "action": "deploy", "to": [18, 2.4]}]
     overcharge = [{"unit": "stalker-1", "use": "Photon Overcharge"}]
     armed = {"unit": "marine-1", "action": "deploy", "to": [2, 20], "use": ["Armed and Ready"], "edge": "west"}
     rounds = [
@@ -105,7 +106,7 @@ def test_photon_overcharge_hits_the_unit_entering_elsewhere(tmp_path: Path) -> N
     assert (sim.snapshots[1]["alive"][m] < 6).any()
     plain = [dict(r) for r in rounds]
     plain[1] = {"round": 2, "red": {}, "blue": {"movement": [
-        {"unit": "marine-1", "action": "deploy", "to": [18, 32], "react": overcharge}]}}  # fmt: skip
+        {"unit": "marine-1", "action": "deploy", "to": [18, 32.7], "react": overcharge}]}}  # fmt: skip
     said = errors(build(skirmish("edge", armies=write_armies(tmp_path, PROTOSS, TERRAN), rounds=plain), "e.toml"))
     assert any("'Photon Overcharge' answers an Enemy Unit entering from Reserves" in p for p in said), said
 
@@ -117,7 +118,7 @@ def test_comsat_station_closes_an_edge_to_enemy_deploys(tmp_path: Path) -> None:
     the order of the two players' activations is read per game); in Round 3 the edge is open again (``scenario
     check``, which reads them on the table from Round 2, names that deploy)."""
     terran = army("Terran Armed Forces", ("Marine", 6), ("Marine", 6), tactical=("Orbital Command",))
-    comsat = {"unit": "marine-1", "action": "deploy", "to": [18, 32]}
+    comsat = {"unit": "marine-1", "action": "deploy", "to": [18, 32.7]}
     # the closing activation first: blue is first player in Round 2, red Warps In after it
     plan = [
         {"round": 1, "blue": {"movement": [comsat]}},
@@ -154,7 +155,7 @@ def test_comsat_station_names_an_edge_that_is_not_an_entry_edge(tmp_path: Path) 
     for edge in (None, "north"):
         hold = {"unit": "marine-1", "action": "hold", "use": ["Comsat Station"]} | ({"edge": edge} if edge else {})
         plan = [
-            {"round": 1, "blue": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 32]}]}},
+            {"round": 1, "blue": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 32.7]}]}},
             {"round": 2, "blue": {"movement": [hold]}},
         ]
         data = skirmish("comsat", armies=write_armies(tmp_path, PROTOSS, terran), rounds=plan)

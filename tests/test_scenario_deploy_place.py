@@ -50,7 +50,7 @@ def lead_of(sim: Simulation, unit: str) -> set[tuple[float, float] | None]:
     return {sim.world.placements[p].centres[0] if p >= 0 else None for p in sim.pos[u].tolist()}
 
 
-def ambush_plan(to: tuple[float, float], marines: tuple[float, float] = (18, 4), use: bool = True) -> list[dict]:
+def ambush_plan(to: tuple[float, float], marines: tuple[float, float] = (18, 3.3), use: bool = True) -> list[dict]:
     hydras = deploy("hydralisk-1", to, **({"use": [AMBUSH]} if use else {}))
     return [{"round": 1, "red": {"movement": [deploy("marine-1", marines)]}, "blue": {"movement": [hydras]}}]
 
@@ -78,18 +78,21 @@ def test_burrow_ambush_wholly_within_18(tmp_path: Path) -> None:
 
 def test_burrow_ambush_not_within_10_of_an_enemy(tmp_path: Path) -> None:
     """ "No model may be set Within 10\\" of any Enemy model": with the Marines run up to 9.5" away the Hydralisks stay
-    in Reserves (an error of ``scenario check``; the simulation's skip report)."""
+    in Reserves (an error of ``scenario check``; the simulation's skip report). 8.5.5: the Marines Deploy 3.3" from
+    the Entry Edge (32 mm base within Speed 4"), Run to (18, 7.3) and Move the 0.7" on to (18, 8) in Round 2; the
+    Hydralisks Deploy in Round 3."""
     rounds = [
-        {"round": 1, "red": {"movement": [deploy("marine-1", (18, 4))],
-                             "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]}},
-        {"round": 2, "blue": {"movement": [deploy("hydralisk-1", (18, 20), use=[AMBUSH])]}},
+        {"round": 1, "red": {"movement": [deploy("marine-1", (18, 3.3))],
+                             "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]}},
+        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 8]}]}},
+        {"round": 3, "blue": {"movement": [deploy("hydralisk-1", (18, 20), use=[AMBUSH])]}},
     ]  # fmt: skip
     scn = scenario(tmp_path, TERRAN, HYDRAS, rounds)
     said = errors(scn)
     assert len(said) == 1 and 'Within 10" of an Enemy model' in said[0], said
     sim = Simulation(scn, 6, seed=2)
     missions.setup(sim)
-    for rnd, phase in ((1, "movement"), (1, "assault"), (2, "movement")):
+    for rnd, phase in ((1, "movement"), (1, "assault"), (2, "movement"), (3, "movement")):
         sim.round = rnd
         sim.play_phase(rnd, phase, np.arange(6))
     assert lead_of(sim, "marine-1") == {(18.0, 8.0)}
@@ -103,16 +106,17 @@ RAPID = "Rapid Reinforcements"
 
 def test_rapid_reinforcements_places_from_a_friendly_unit(tmp_path: Path) -> None:
     """PLACE (10) from the selected Friendly Unit (on the table): 9" ahead of the Marines, far beyond Speed from the
-    Entry Edge; 12" ahead is not Wholly Within 10" of them (an error; left in Reserves in the simulation)."""
+    Entry Edge; 12" ahead is not Wholly Within 10" of them (an error; left in Reserves in the simulation). The Marines
+    Deploy 3.3" from the Entry Edge (8.5.5: their 32 mm base within Speed 4")."""
     zerg = army("Kerrigan's Swarm", ("Zergling", 12))
     for ahead, ok in ((9.0, True), (12.0, False)):
-        raider = deploy("raynor-s-raider-1", (18, 4 + ahead), use=[RAPID], select={RAPID: "marine-1"})
-        rounds = [{"round": 1, "red": {"movement": [deploy("marine-1", (18, 4)), raider]}}]
+        raider = deploy("raynor-s-raider-1", (18, 3.3 + ahead), use=[RAPID], select={RAPID: "marine-1"})
+        rounds = [{"round": 1, "red": {"movement": [deploy("marine-1", (18, 3.3)), raider]}}]
         scn = scenario(tmp_path, RAIDERS, zerg, rounds)
         assert "raynor-s-raider-1" in scn.units, list(scn.units)
         said = errors(scn)
         assert said == [] if ok else (len(said) == 1 and "more than 10\" from 'marine-1'" in said[0]), said
-        assert lead_of(movement(scn), "raynor-s-raider-1") == ({(18.0, 4 + ahead)} if ok else {None})
+        assert lead_of(movement(scn), "raynor-s-raider-1") == ({(18.0, 3.3 + ahead)} if ok else {None})
 
 
 def test_rapid_reinforcements_needs_the_unit_on_the_table(tmp_path: Path) -> None:
@@ -131,27 +135,28 @@ def test_rapid_reinforcements_needs_the_unit_on_the_table(tmp_path: Path) -> Non
 
 def test_phase_prism_takes_the_place_of_a_friendly_unit(tmp_path: Path) -> None:
     """Phase Prism: Artanis is set where the Zealots' Leading Model stood, and the Zealots are returned to Reserves
-    (8.5.5: not Destroyed; they may Deploy again). ``to`` elsewhere is an error."""
+    (8.5.5: not Destroyed; they may Deploy again). ``to`` elsewhere is an error. The Zealots Deploy 3.2" from the
+    Entry Edge (8.5.5: their 40 mm base within Speed 4")."""
     protoss = army("Daelaam", ("Zealot", 3), ("Artanis", 1), tactical=("Power Field",))
     zerg = army("Kerrigan's Swarm", ("Zergling", 12))
-    for to, ok in (((18, 4), True), ((18, 8), False)):
+    for to, ok in (((18, 3.2), True), ((18, 8), False)):
         prism = deploy("artanis-1", to, use=["Phase Prism"], select={"Phase Prism": "zealot-1"})
         rounds = [
-            {"round": 1, "red": {"movement": [deploy("zealot-1", (18, 4))]}},
+            {"round": 1, "red": {"movement": [deploy("zealot-1", (18, 3.2))]}},
             {"round": 2, "red": {"movement": [prism]}},
-            {"round": 3, "red": {"movement": [deploy("zealot-1", (8, 4))]}},
+            {"round": 3, "red": {"movement": [deploy("zealot-1", (8, 3.2))]}},
         ]
         scn = scenario(tmp_path, protoss, zerg, rounds)
         said = errors(scn)
-        assert said == [] if ok else (len(said) == 1 and "to = [18, 4]" in said[0]), said
+        assert said == [] if ok else (len(said) == 1 and "to = [18, 3.2]" in said[0]), said
         if not ok:
             continue
         sim = movement(scn)
         sim.round = 2
         sim.ref_supply = sim.current_supply()
         sim.play_phase(2, "movement", np.arange(6))
-        assert lead_of(sim, "artanis-1") == {(18.0, 4.0)} and lead_of(sim, "zealot-1") == {None}
+        assert lead_of(sim, "artanis-1") == {(18.0, 3.2)} and lead_of(sim, "zealot-1") == {None}
         assert missions._destroyed_supply(sim, np.arange(6)).tolist() == [[0] * 6, [0] * 6]
         sim.round = 3
         sim.play_phase(3, "movement", np.arange(6))
-        assert lead_of(sim, "zealot-1") == {(8.0, 4.0)}
+        assert lead_of(sim, "zealot-1") == {(8.0, 3.2)}

@@ -134,7 +134,7 @@ def test_a_unit_deployed_onto_a_piece_touching_its_entry_edge() -> None:
     """8.5.5 Deploy; FAQ v1.0: "If High Ground physically touches the player's Entry Edge, the unit can be
     deployed directly on that terrain" (no ACCESS POINT needed, no climb)."""
     ledge = {"id": "ledge", "footprint": [[14, 28], [22, 28], [22, 36], [14, 36]], "size": 3, "surface": True}
-    rounds = [{"round": 1, "blue": {"movement": [act("zergling-1", "deploy", [18, 32.5], "ledge")]}}]
+    rounds = [{"round": 1, "blue": {"movement": [act("zergling-1", "deploy", [18, 32.7], "ledge")]}}]
     assert errors([ledge], rounds) == []
     sim = _played([ledge], rounds)
     pos, alive = _state(sim)
@@ -168,7 +168,7 @@ def test_a_move_onto_a_piece_without_an_access_point_is_an_error() -> None:
         {
             "round": 1,
             "red": {
-                "movement": [act("marine-1", "deploy", [24, 4])],
+                "movement": [act("marine-1", "deploy", [24, 3.3])],
                 "assault": [act("marine-1", "run", [27, 7.5], "rock")],
             },
         }
@@ -248,17 +248,17 @@ def _perch(size: int) -> dict:
 SHOOT_UP = [
     {
         "round": 1,
-        "red": {"movement": [act("marine-2", "deploy", [18, 4])], "assault": [act("marine-2", "run", [18, 8])]},
-        "blue": {"movement": [act("zergling-1", "deploy", [18, 32.5], "perch")]},
+        "red": {"movement": [act("marine-2", "deploy", [18, 3.3])], "assault": [act("marine-2", "run", [18, 7.3])]},
+        "blue": {"movement": [act("zergling-1", "deploy", [18, 32.7], "perch")]},
     },
     {
         "round": 2,
-        "red": {"movement": [act("marine-2", "move", [18, 12])], "assault": [act("marine-2", "run", [18, 16])]},
+        "red": {"movement": [act("marine-2", "move", [18, 11.3])], "assault": [act("marine-2", "run", [18, 15.3])]},
     },
     {
         "round": 3,
         "red": {
-            "movement": [act("marine-2", "move", [18, 20])],
+            "movement": [act("marine-2", "move", [18, 19.3])],
             "assault": [{"unit": "marine-2", "action": "shoot", "targets": ["zergling-1"]}],
         },
     },

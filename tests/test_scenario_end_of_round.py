@@ -93,12 +93,12 @@ def dust_off_plan(zerglings: bool) -> list[dict]:
     hold = {"unit": "marine-1", "action": "hold", "use": ["Ready for Dust-Off"], "token_at": [18, 20],
             "select": {"Ready for Dust-Off": "marine-2"}}  # fmt: skip
     rounds = [
-        {"round": 1, "red": {"movement": [deploy("marine-1", 10, 4)]}},
+        {"round": 1, "red": {"movement": [deploy("marine-1", 10, 3.3)]}},
         {"round": 2, "red": {"movement": [hold]}},
     ]
-    if zerglings:
-        rounds[0]["blue"] = {"movement": [deploy("zergling-1", 18, 32)], "assault": [
-            {"unit": "zergling-1", "action": "run", "to": [18, 28]}]}  # fmt: skip
+    if zerglings:  # 32 mm bases within Speed 4" of the Entry Edge (8.5.5): centres 3.3" from it
+        rounds[0]["blue"] = {"movement": [deploy("zergling-1", 18, 32.7)], "assault": [
+            {"unit": "zergling-1", "action": "run", "to": [18, 28.7]}]}  # fmt: skip
     return rounds
 
 
@@ -116,7 +116,7 @@ def test_ready_for_dust_off_deploys_at_the_indicator(tmp_path: Path) -> None:
 
 
 def test_ready_for_dust_off_not_within_10_of_an_enemy(tmp_path: Path) -> None:
-    """ "more than 10\\" away from any Enemy model": with the Zerglings run to (18, 28) the Indicator at (18, 20) is
+    """ "more than 10\\" away from any Enemy model": with the Zerglings run to (18, 28.7) the Indicator at (18, 20) is
     too near; an error, and marine-2 stays in Reserves (skip report)."""
     scn = scenario(tmp_path, TERRAN, dust_off_plan(True))
     said = errors(scn)
@@ -139,8 +139,8 @@ def both_drops_plan(red_at: tuple[float, float], blue_at: tuple[float, float]) -
     blue = {"unit": "zergling-1", "action": "hold", "use": ["Ventral Sacs"], "token_at": list(blue_at),
             "select": {"Ventral Sacs": "zergling-2"}}  # fmt: skip
     return [
-        {"round": 1, "red": {"movement": [deploy("marine-1", 6, 4)]},
-         "blue": {"movement": [deploy("zergling-1", 30, 32)]}},
+        {"round": 1, "red": {"movement": [deploy("marine-1", 6, 3.3)]},
+         "blue": {"movement": [deploy("zergling-1", 30, 32.7)]}},
         {"round": 2, "red": {"movement": [red]}, "blue": {"movement": [blue]}},
     ]  # fmt: skip
 

@@ -31,9 +31,10 @@ def scenario(tmp_path: Path, rounds: list[dict]) -> Scenario:
 
 
 def zealot_plan(move: dict) -> list[dict]:
-    """The Zealots deploy at (18, 4); in Round 2 they make ``move``."""
+    """The Zealots deploy at (18, 3.2) (8.5.5: their 40 mm base within Speed 4" of the Entry Edge); in Round 2 they
+    make ``move``."""
     return [
-        {"round": 1, "red": {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 4]}]}},
+        {"round": 1, "red": {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 3.2]}]}},
         {"round": 2, "red": {"movement": [{"unit": "zealot-1", **move}]}},
     ]
 
@@ -46,22 +47,22 @@ def lead_ys(scn: Scenario, n: int = 8) -> set[float]:
 
 
 def test_leg_enhancements_moves_two_inches_before_the_move(tmp_path: Path) -> None:
-    """Leg Enhancements to (18, 6), then the Move (Speed 4) to (18, 10): 6" in one activation, legal with the
-    ability and ending there in every game; without the ability the 4" Move from (18, 4) cannot reach (18, 10)."""
-    move = {"action": "move", "to": [18, 10], "use": [LEGS], "extra_to": [18, 6]}
+    """Leg Enhancements to (18, 5.2), then the Move (Speed 4) to (18, 9.2): 6" in one activation, legal with the
+    ability and ending there in every game; without the ability the 4" Move from (18, 3.2) cannot reach (18, 9.2)."""
+    move = {"action": "move", "to": [18, 9.2], "use": [LEGS], "extra_to": [18, 5.2]}
     scn = scenario(tmp_path, zealot_plan(move))
     assert errors(scn) == []
-    assert lead_ys(scn) == {10.0}
-    plain = scenario(tmp_path, zealot_plan({"action": "move", "to": [18, 10]}))
+    assert lead_ys(scn) == {9.2}
+    plain = scenario(tmp_path, zealot_plan({"action": "move", "to": [18, 9.2]}))
     assert [p for p in errors(plain) if 'moves 6.0"; Speed is 4"' in p]
 
 
 def test_the_extra_move_is_checked(tmp_path: Path) -> None:
     """``scenario check``: at most the ability's 2"; ``extra_to`` only with such an ability; the ability without
     ``extra_to`` is a warning (the unit stays); Go! Go! Go! only for a Biological Unit (its text)."""
-    said = errors(scenario(tmp_path, zealot_plan({"action": "hold", "use": [LEGS], "extra_to": [18, 7]})))
+    said = errors(scenario(tmp_path, zealot_plan({"action": "hold", "use": [LEGS], "extra_to": [18, 6.2]})))
     assert any('extra_to: moves 3.0"; the extra Move is 2"' in p for p in said), said
-    said = errors(scenario(tmp_path, zealot_plan({"action": "hold", "extra_to": [18, 6]})))
+    said = errors(scenario(tmp_path, zealot_plan({"action": "hold", "extra_to": [18, 5.2]})))
     assert any("extra_to: no ability of use makes an extra Move" in p for p in said), said
     warned = warnings(scenario(tmp_path, zealot_plan({"action": "hold", "use": [LEGS]})))
     assert any("an extra Move with no extra_to" in p for p in warned), warned

@@ -21,28 +21,32 @@ from .test_scenario_charge_abilities import assert_share
 
 PROTOSS = army("Daelaam", ("Zealot", 3), ("Sentry", 2))
 ZERG = army("Kerrigan's Swarm", ("Zergling", 12))
-FIELD = (18.0, 17.0)
+FIELD = (18.0, 17.7)
 
 
 def plan(field: tuple[float, float] | None) -> list[dict]:
-    """The Zerglings reach (18, 20) by Round 2 and charge the Zealots at (18, 11.7) in Round 3; with ``field`` the
-    Sentries set a Force Field there first, in Round 3's Movement Phase."""
+    """The Zerglings reach (18, 20.7) by Round 2 and charge the Zealots at (18, 12.4) in Round 3; with ``field`` the
+    Sentries set a Force Field there first, in Round 3's Movement Phase. 8.5.5: every base Deploys within Speed of
+    its Entry Edge (Zealots 40 mm at 3.2", Sentries 50 mm at 3", Zerglings 32 mm at 32.7"), so the whole
+    picture stands 0.7" north of the old one (Zealots and Sentries Run again in Round 2 to keep the 8.3" gap)."""
     sentry = {"unit": "sentry-1", "action": "hold"}
     if field is not None:
         sentry |= {"use": ["Force Field"], "token_at": list(field)}
     return [
         {"round": 1,
-         "red": {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 4]},
-                              {"unit": "sentry-1", "action": "deploy", "to": [14, 4]}],
-                 "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 8]},
-                             {"unit": "sentry-1", "action": "run", "to": [14, 8]}]},
-         "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [18, 32]}],
-                  "assault": [{"unit": "zergling-1", "action": "run", "to": [18, 28]}]}},
+         "red": {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [18, 3.2]},
+                              {"unit": "sentry-1", "action": "deploy", "to": [14, 3]}],
+                 "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 7.2]},
+                             {"unit": "sentry-1", "action": "run", "to": [14, 7]}]},
+         "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [18, 32.7]}],
+                  "assault": [{"unit": "zergling-1", "action": "run", "to": [18, 28.7]}]}},
         {"round": 2,
-         "red": {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 11.7]},
-                              {"unit": "sentry-1", "action": "move", "to": [14, 12]}]},
-         "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [18, 24]}],
-                  "assault": [{"unit": "zergling-1", "action": "run", "to": [18, 20]}]}},
+         "red": {"movement": [{"unit": "zealot-1", "action": "move", "to": [18, 11.2]},
+                              {"unit": "sentry-1", "action": "move", "to": [14, 11]}],
+                 "assault": [{"unit": "zealot-1", "action": "run", "to": [18, 12.4]},
+                             {"unit": "sentry-1", "action": "run", "to": [14, 12.7]}]},
+         "blue": {"movement": [{"unit": "zergling-1", "action": "move", "to": [18, 24.7]}],
+                  "assault": [{"unit": "zergling-1", "action": "run", "to": [18, 20.7]}]}},
         {"round": 3, "red": {"movement": [sentry]},
          "blue": {"assault": [{"unit": "zergling-1", "action": "charge", "targets": ["zealot-1"]}]}},
     ]  # fmt: skip
@@ -113,7 +117,7 @@ def test_force_field_stops_size_2_or_lower_only(tmp_path: Path) -> None:
 def test_force_field_within_8_in_an_unoccupied_space(tmp_path: Path) -> None:
     """ "Within 8\\" in an unoccupied space": a token 10" from the Sentries, or on a Zealot's base, is an error, and
     the simulation sets none (skip report)."""
-    for spot, said_part in (((26.0, 20.0), "from 'sentry-1'; Within 8\""), ((18.0, 11.7), "would overlap")):
+    for spot, said_part in (((26.0, 20.7), "from 'sentry-1'; Within 8\""), ((18.0, 12.4), "would overlap")):
         scn = scenario(tmp_path, spot)
         said = errors(scn)
         assert any(said_part in s for s in said), (spot, said)

@@ -42,24 +42,28 @@ AGAIN = "rounds[3].red.assault[0]: C-14 Rifle: no planned target it may shoot"
 def plan(cross: bool) -> list[dict]:
     """Marines to (18, 12), roach-1 to (18, 24), roach-2 to (30, 21.1) by Round 2; with ``cross``, roach-2 Moves south
     across the Grass to (30, 17.1) in Round 3's Movement Phase (its path passes through it, no model ends on it). The
-    Marines shoot roach-1 in the Assault Phases of Rounds 3 and 4."""
+    Marines shoot roach-1 in the Assault Phases of Rounds 3 and 4. 8.5.5: the Marines Deploy 3.3" and roach-1 3" from
+    their Entry Edges (bases within Speed 4"), each Running the 0.7" / 1" on in Round 2's Assault Phase, so both end
+    where they did."""
     shoot = {"assault": [{"unit": "marine-1", "action": "shoot", "targets": ["roach-1"]}]}
     r3: dict = {"round": 3, "red": shoot}
     if cross:
         r3["blue"] = {"movement": [{"unit": "roach-2", "action": "move", "to": [30, 17.1]}]}
     return [
         {"round": 1,
-         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
-                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]},
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 33]},
                                {"unit": "roach-2", "action": "deploy", "to": [30, 33]}],
-                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]},
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 29]},
                               {"unit": "roach-2", "action": "run", "to": [30, 29.1]}]}},
         {"round": 2,
-         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 24]},
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 12]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 25]},
                                {"unit": "roach-2", "action": "move", "to": [30, 25.1]}],
-                  "assault": [{"unit": "roach-2", "action": "run", "to": [30, 21.1]}]}},
+                  "assault": [{"unit": "roach-2", "action": "run", "to": [30, 21.1]},
+                              {"unit": "roach-1", "action": "run", "to": [18, 24]}]}},
         r3,
         {"round": 4, "red": shoot},
     ]  # fmt: skip

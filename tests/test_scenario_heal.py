@@ -32,17 +32,18 @@ def armies(d: Path, stabilizer: bool) -> dict[str, str]:
 
 
 def plan(medic_to: tuple[float, float], use: list[str], select: dict[str, str] | None = None) -> list[dict]:
-    """Round 1: the Marauders on at (18, 4), the Medics at ``medic_to``. Round 2: the Medics hold and use ``use``
-    (on ``select``); the Goliath comes on at (30, 4). Round 3: the Goliath holds and uses Field Repair."""
+    """Round 1: the Marauders on at (18, 3), the Medics at ``medic_to``. Round 2: the Medics hold and use ``use``
+    (on ``select``); the Goliath comes on at (30, 2.4). Round 3: the Goliath holds and uses Field Repair. 8.5.5: each
+    base ends within Speed 4" of the Entry Edge (50 mm at 3", the Medics' 32 mm at 3", the Goliath's 80 mm at 2.4")."""
     medic = {"unit": "medic-1", "action": "hold", "use": use}
     if select:
         medic["select"] = select
     return [
         {"round": 1,
-         "red": {"movement": [{"unit": "marauder-1", "action": "deploy", "to": [18, 4]},
+         "red": {"movement": [{"unit": "marauder-1", "action": "deploy", "to": [18, 3]},
                               {"unit": "medic-1", "action": "deploy", "to": list(medic_to)}]},
          "blue": {}},
-        {"round": 2, "red": {"movement": [medic, {"unit": "goliath-1", "action": "deploy", "to": [30, 4]}]}},
+        {"round": 2, "red": {"movement": [medic, {"unit": "goliath-1", "action": "deploy", "to": [30, 2.4]}]}},
         {"round": 3, "red": {"movement": [{"unit": "goliath-1", "action": "hold", "use": ["Field Repair"]}]}},
     ]  # fmt: skip
 
@@ -64,7 +65,7 @@ def test_medpack_heals_one_per_medic_within_4(tmp_path: Path, stabilizer: bool, 
     Medics beside the Marauders (HP 5, Damage Marker 4) heal 3, leaving 1; with Stabilizer Medpacks ("treat it as
     having 1 additional model Within Range") 4, leaving 0. The Goliath's Field Repair heals 2 of its 5 (a Damage
     Marker below its HP 10)."""
-    scn = scenario(armies(tmp_path, stabilizer), plan((22, 4), [MEDPACK], {MEDPACK: "marauder-1"}))
+    scn = scenario(armies(tmp_path, stabilizer), plan((22, 3), [MEDPACK], {MEDPACK: "marauder-1"}))
     assert errors(scn) == []
     sim = Simulation(scn, 3, seed=1)
     m, me, g = (sim.uids.index(u) for u in ("marauder-1", "medic-1", "goliath-1"))
@@ -83,11 +84,11 @@ def test_medpack_is_checked(tmp_path: Path) -> None:
     """Medpack selects "another Friendly Biological Unit Within 4\\"": not the Goliath (Mechanical), not the Medics
     themselves, and only Within 4" at that point of the plan."""
     a = armies(tmp_path, False)
-    said = errors(scenario(a, plan((22, 4), [MEDPACK], {MEDPACK: "goliath-1"})))
+    said = errors(scenario(a, plan((22, 3), [MEDPACK], {MEDPACK: "goliath-1"})))
     assert any("select.Medpack: got 'goliath-1'; allowed: marauder-1" in p for p in said), said
-    said = errors(scenario(a, plan((22, 4), [MEDPACK], {MEDPACK: "medic-1"})))
+    said = errors(scenario(a, plan((22, 3), [MEDPACK], {MEDPACK: "medic-1"})))
     assert any("select.Medpack: got 'medic-1'" in p for p in said), said
-    said = errors(scenario(a, plan((6, 4), [MEDPACK], {MEDPACK: "marauder-1"})))
+    said = errors(scenario(a, plan((6, 3), [MEDPACK], {MEDPACK: "marauder-1"})))
     assert any("'marauder-1' is not Within 4\" of 'medic-1'" in p for p in said), said
 
 
@@ -108,7 +109,7 @@ def test_regeneration_heals_a_burrowed_roach_as_it_activates(tmp_path: Path, bur
     elif burrow_in == "assault":
         assault["use"] = ["Burrow"]
     rounds = [
-        {"round": 1, "red": {}, "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}]}},
+        {"round": 1, "red": {}, "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 33]}]}},
         {"round": 2, "red": {}, "blue": {"movement": [movement], "assault": [assault]}},
     ]
     scn = scenario(a, rounds)

@@ -21,7 +21,9 @@ BLUE = army("Kerrigan's Swarm", ("Roach", 3), tactical=("Spawning Pool",))  # 2 
 
 def plan(burrow: bool, sweep: tuple[float, float] | None) -> list[dict]:
     """The Marines come to (18, 12), the Roaches to (18, 24), 10.4" away; in Round 3 the Roaches hold (with Burrow),
-    the Marines hold (with Scanner Sweep, its Faction Indicator at ``sweep``), then shoot the Roaches."""
+    the Marines hold (with Scanner Sweep, its Faction Indicator at ``sweep``), then shoot the Roaches. 8.5.5: the
+    Marines Deploy 3.3" and the Roaches 33" from their Entry Edges (bases within Speed 4") and Run the 0.7" / 1" on in
+    Round 2's Assault Phase, so both stand where they did."""
     roach: dict = {"unit": "roach-1", "action": "hold"}
     if burrow:
         roach["use"] = ["Burrow"]
@@ -30,13 +32,15 @@ def plan(burrow: bool, sweep: tuple[float, float] | None) -> list[dict]:
         marine |= {"use": ["Scanner Sweep"], "token_at": list(sweep)}
     return [
         {"round": 1,
-         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
-                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}],
-                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]}]}},
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 33]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 29]}]}},
         {"round": 2,
-         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 24]}]}},
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 12]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 25]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 24]}]}},
         {"round": 3,
          "red": {"movement": [marine], "assault": [{"unit": "marine-1", "action": "shoot", "targets": ["roach-1"]}]},
          "blue": {"movement": [roach]}},

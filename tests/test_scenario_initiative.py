@@ -35,15 +35,15 @@ def hold(unit: str, **more: object) -> dict:
 
 
 def tenacity_plan(use: bool) -> list[dict]:
-    """Round 1: everyone deploys. Round 2, Movement Phase: red (First Player) holds with both Marine units, blue with
-    its Zerglings only, so blue runs out first and Passes; the first red activation uses Terran Tenacity where
-    ``use``."""
+    """Round 1: everyone deploys (the bases within Speed of the Entry Edges, 8.5.5). Round 2, Movement Phase: red
+    (First Player) holds with both Marine units, blue with its Zerglings only, so blue runs out first and Passes; the
+    first red activation uses Terran Tenacity where ``use``."""
     first = hold("marine-1", use=[TENACITY]) if use else hold("marine-1")
     return [
         {"round": 1,
-         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [10, 4]},
-                              {"unit": "marine-2", "action": "deploy", "to": [26, 4]}]},
-         "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [18, 32]}]}},
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [10, 3.3]},
+                              {"unit": "marine-2", "action": "deploy", "to": [26, 3.3]}]},
+         "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [18, 32.7]}]}},
         {"round": 2, "red": {"movement": [first, hold("marine-2")]}, "blue": {"movement": [hold("zergling-1")]}},
     ]  # fmt: skip
 
@@ -82,10 +82,10 @@ def khala_plan(select: str | None) -> list[dict]:
     z1 = hold("zealot-1", use=[KHALA], select={KHALA: select}) if select else hold("zealot-1")
     return [
         {"round": 1,
-         "red": {"movement": [{"unit": u, "action": "deploy", "to": [x, 4]}
-                              for u, x in (("zealot-1", 8), ("zealot-2", 18), ("stalker-1", 28))]},
-         "blue": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [10, 32]},
-                               {"unit": "marine-2", "action": "deploy", "to": [26, 32]}]}},
+         "red": {"movement": [{"unit": u, "action": "deploy", "to": [x, y]}  # 8.5.5: 40 mm 3.2", 80 mm 2.4"
+                              for u, x, y in (("zealot-1", 8, 3.2), ("zealot-2", 18, 3.2), ("stalker-1", 28, 2.4))]},
+         "blue": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [10, 32.7]},
+                               {"unit": "marine-2", "action": "deploy", "to": [26, 32.7]}]}},
         {"round": 2,
          "red": {"movement": [z1, hold("stalker-1"), hold("zealot-2")]},
          "blue": {"movement": [hold("marine-1"), hold("marine-2")]}},

@@ -31,20 +31,22 @@ DASH = {"unit": "artanis-1", "use": "Lightning Dash"}
 
 
 def plan(charge: dict) -> list[dict]:
-    """The Goliath walks to (18, 12), the Marines to (30, 12), Artanis to (18, 20); in Round 2 Artanis charges the
-    Goliath (4.6" away: every Charge Roll reaches), the plan's ``charge`` entry."""
+    """The Goliath walks to (18, 12), the Marines to (30, 11.3), Artanis to (18, 20); in Round 2 Artanis charges the
+    Goliath (4.6" away: every Charge Roll reaches), the plan's ``charge`` entry. 8.5.5: the Marines' 32 mm base
+    Deploys 3.3" from the Entry Edge, the Zealots' 40 mm 3.2" (within Speed 4"), so the Marines end 0.7" short of
+    (30, 12), where they stood before."""
     return [
         {"round": 1,
          "red": {"movement": [{"unit": "goliath-1", "action": "deploy", "to": [18, 4]},
-                              {"unit": "marine-1", "action": "deploy", "to": [30, 4]}],
+                              {"unit": "marine-1", "action": "deploy", "to": [30, 3.3]}],
                  "assault": [{"unit": "goliath-1", "action": "run", "to": [18, 8]},
-                             {"unit": "marine-1", "action": "run", "to": [30, 8]}]},
-         "blue": {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [6, 32]},
+                             {"unit": "marine-1", "action": "run", "to": [30, 7.3]}]},
+         "blue": {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [6, 32.8]},
                                {"unit": "artanis-1", "action": "deploy", "to": [18, 32]}],
                   "assault": [{"unit": "artanis-1", "action": "run", "to": [18, 26]}]}},
         {"round": 2,
          "red": {"movement": [{"unit": "goliath-1", "action": "move", "to": [18, 12]},
-                              {"unit": "marine-1", "action": "move", "to": [30, 12]}]},
+                              {"unit": "marine-1", "action": "move", "to": [30, 11.3]}]},
          "blue": {"movement": [{"unit": "artanis-1", "action": "move", "to": [18, 20]}],
                   "assault": [{"unit": "artanis-1", "action": "charge"} | charge]}},
     ]  # fmt: skip

@@ -23,24 +23,29 @@ LUNGE = {"unit": "hydralisk-1", "use": "Lunge"}
 
 def plan(hydra_x: float, react: list[dict], hydra_y: float = 26) -> list[dict]:
     """The Marines come to (18, 12), the Roaches to (18, 24), the Hydralisks to (``hydra_x``, ``hydra_y``; the second
-    model 4" west of the first: 100 mm bases); in Round 2 the
-    Marines shoot the Roaches, ``react`` declared on that activation."""
+    model 4" west of the first: 100 mm bases); in Round 3 the
+    Marines shoot the Roaches, ``react`` declared on that activation. 8.5.5: each base Deploys within Speed 4" of
+    its Entry Edge (Marines 32 mm at 3.3", Roaches 50 mm at 33", the Hydralisks' 40x100 mm oval at 34"), so the
+    Marines and the Roaches Run the last 0.7" / 1" in Round 2's Assault Phase and the shot comes in Round 3."""
     shoot: dict = {"unit": "marine-1", "action": "shoot", "targets": ["roach-1"]}
     if react:
         shoot["react"] = react
     x = hydra_x
     return [
         {"round": 1,
-         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
-                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]},
-                               {"unit": "hydralisk-1", "action": "deploy", "to": [x, 33]}],
-                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]},
-                              {"unit": "hydralisk-1", "action": "run", "to": [x, 29]}]}},
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 33]},
+                               {"unit": "hydralisk-1", "action": "deploy", "to": [x, 34]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 29]},
+                              {"unit": "hydralisk-1", "action": "run", "to": [x, 30]}]}},
         {"round": 2,
-         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}], "assault": [shoot]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 24]},
-                               {"unit": "hydralisk-1", "action": "move", "to": [x, hydra_y]}]}},
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 12]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 25]},
+                               {"unit": "hydralisk-1", "action": "move", "to": [x, hydra_y]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 24]}]}},
+        {"round": 3, "red": {"assault": [shoot]}},
     ]  # fmt: skip
 
 

@@ -28,31 +28,35 @@ def red(a13: bool) -> str:
 
 
 def flare_plan(medic_y: float, use: bool, shots: int = 1) -> list[dict]:
-    """Red first. The Marines stand at (18, 8), the Medics at (12, ``medic_y``); the Hydralisks run to (18, 20) by
-    Round 2 (Needle Spines, Range 12, reach the Marines 8.2" away, bases edge to edge; the second Hydralisk is set
-    west of the first, at (14, 20)). In Round 3 the Medics hold, with Optical
-    Flare on the Hydralisks where ``use``; then the Hydralisks shoot the Marines in the Assault Phase of Round 3
-    (and of Round 4 with ``shots = 2``)."""
+    """Red first. The Marines stand at (18, 8), the Medics at (12, ``medic_y``); the Hydralisks come to (18, 20) by
+    Round 3 (Needle Spines, Range 12, reach the Marines 8.2" away, bases edge to edge; the second Hydralisk is set
+    west of the first, at (14, 20)). In Round 4 the Medics hold, with Optical
+    Flare on the Hydralisks where ``use``; then the Hydralisks shoot the Marines in the Assault Phase of Round 4
+    (and of Round 5 with ``shots = 2``). 8.5.5: each base Deploys within Speed 4" of its Entry Edge (32 mm at 3.3",
+    the Hydralisks' 40x100 mm oval at 34"), so the Hydralisks need Round 3's Move for their last 2" (the Flare and
+    the shots come a Round later than before)."""
     flare: dict = {"unit": "medic-1", "action": "hold"}
     if use:
         flare |= {"use": [FLARE], "select": {FLARE: "hydralisk-1"}}
     shoot = {"assault": [{"unit": "hydralisk-1", "action": "shoot", "targets": ["marine-1"]}]}
     rounds = [
         {"round": 1,
-         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]},
-                              {"unit": "medic-1", "action": "deploy", "to": [12, 4]}],
-                 "assault": [{"unit": "medic-1", "action": "run", "to": [12, 8]}]},
-         "blue": {"movement": [{"unit": "hydralisk-1", "action": "deploy", "to": [18, 32]}],
-                  "assault": [{"unit": "hydralisk-1", "action": "run", "to": [18, 28]}]}},
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]},
+                              {"unit": "medic-1", "action": "deploy", "to": [12, 3.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]},
+                             {"unit": "medic-1", "action": "run", "to": [12, 7.3]}]},
+         "blue": {"movement": [{"unit": "hydralisk-1", "action": "deploy", "to": [18, 34]}],
+                  "assault": [{"unit": "hydralisk-1", "action": "run", "to": [18, 30]}]}},
         {"round": 2,
          "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 8]},
                               {"unit": "medic-1", "action": "move", "to": [12, medic_y]}]},
-         "blue": {"movement": [{"unit": "hydralisk-1", "action": "move", "to": [18, 24]}],
-                  "assault": [{"unit": "hydralisk-1", "action": "run", "to": [18, 20]}]}},
-        {"round": 3, "red": {"movement": [flare]}, "blue": shoot},
+         "blue": {"movement": [{"unit": "hydralisk-1", "action": "move", "to": [18, 26]}],
+                  "assault": [{"unit": "hydralisk-1", "action": "run", "to": [18, 22]}]}},
+        {"round": 3, "red": {}, "blue": {"movement": [{"unit": "hydralisk-1", "action": "move", "to": [18, 20]}]}},
+        {"round": 4, "red": {"movement": [flare]}, "blue": shoot},
     ]  # fmt: skip
     if shots == 2:
-        rounds.append({"round": 4, "red": {}, "blue": shoot})
+        rounds.append({"round": 5, "red": {}, "blue": shoot})
     return rounds
 
 
@@ -114,15 +118,15 @@ def test_flared_weapons_lose_four_inches_and_long_range() -> None:
 
 def test_optical_flare_in_play(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The Hydralisks, 8.2" from the Marines, shoot them in every game without the Flare; with it (Range 8) in
-    none in Round 3, and again in Round 4 ("Until the End of the Round", 10.2). ``scenario check`` reads the Flare
-    too: the Round 3 shot is an error naming the file, the Round 4 one is not."""
+    none in Round 4, and again in Round 5 ("Until the End of the Round", 10.2). ``scenario check`` reads the Flare
+    too: the Round 4 shot is an error naming the file, the Round 5 one is not."""
     plain = scenario(tmp_path_factory, flare_plan(10, use=False, shots=2))
     assert errors(plain) == []
     assert shots_lost(plain) == {}
     flared = scenario(tmp_path_factory, flare_plan(10, use=True, shots=2))
     (said,) = errors(flared)
-    assert said.startswith("flare.toml: rounds[2].blue.assault[0] (round 3") and "no planned target" in said, said
-    assert shots_lost(flared) == {3: 40}
+    assert said.startswith("flare.toml: rounds[3].blue.assault[0] (round 4") and "no planned target" in said, said
+    assert shots_lost(flared) == {4: 40}
 
 
 def test_a13_flash_grenade_launcher_selects_within_16_inches(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -138,7 +142,7 @@ def test_a13_flash_grenade_launcher_selects_within_16_inches(tmp_path_factory: p
     assert shots_lost(without, 30) == {}
     with_a13 = scenario(tmp_path_factory, far, a13=True)
     assert [p for p in errors(with_a13) if "select" in p] == []
-    assert shots_lost(with_a13, 30) == {3: 30}
+    assert shots_lost(with_a13, 30) == {4: 30}
 
 
 @pytest.mark.parametrize(

@@ -29,19 +29,24 @@ def orders(options: list[str], unit: str = "marine-1") -> dict:
 
 
 def plan(movement: list[dict], shoot: bool = False) -> list[dict]:
-    """Red first. The Marines come to (18, 8), Raynor to (22, 4); the Roaches to (18, 24). In Round 2's Movement
-    Phase red makes ``movement``; with ``shoot`` the Marines shoot the Roaches in the Assault Phase."""
-    r2: dict = {"movement": movement}
+    """Red first. The Marines come to (18, 8), Raynor to (22, 4); the Roaches to (18, 24). In Round 3's Movement
+    Phase red makes ``movement``; with ``shoot`` the Marines shoot the Roaches in the Assault Phase. 8.5.5: the
+    Marines' 32 mm base Deploys 3.3" and the Roaches' 50 mm 33" from their Entry Edges (within Speed 4"), so Round 2
+    brings them the rest of the way to (18, 8) and (18, 24) (Round 2 of the old plan is now Round 3)."""
+    r3: dict = {"movement": movement}
     if shoot:
-        r2["assault"] = [{"unit": "marine-1", "action": "shoot", "targets": ["roach-1"]}]
+        r3["assault"] = [{"unit": "marine-1", "action": "shoot", "targets": ["roach-1"]}]
     return [
         {"round": 1,
-         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]},
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]},
                               {"unit": "jim-raynor-1", "action": "deploy", "to": [22, 4]}],
-                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}],
-                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]}]}},
-        {"round": 2, "red": r2, "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 24]}]}},
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 33]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 29]}]}},
+        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 8]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 25]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 24]}]}},
+        {"round": 3, "red": r3},
     ]  # fmt: skip
 
 
@@ -78,14 +83,15 @@ def test_disengage_order_lifts_the_penalty(tmp_path: Path) -> None:
     sim = Simulation(scn, n, seed=1)
     missions.setup(sim)
     everyone = np.arange(n)
-    sim.round = 1
-    for act in scn.activations(1, "movement", "red"):
-        sim.activate(act, everyone)
+    for rnd in (1, 2):
+        sim.round = rnd
+        for act in scn.activations(rnd, "movement", "red"):
+            sim.activate(act, everyone)
     m = sim.uids.index("marine-1")
     sim.penalty[m] = True
     assert sim._barred(m, everyone).all()
-    sim.round = 2
-    (act,) = scn.activations(2, "movement", "red")
+    sim.round = 3
+    (act,) = scn.activations(3, "movement", "red")
     sim.activate(act, everyone)
     assert not sim._barred(m, everyone).any()
 

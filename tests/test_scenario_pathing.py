@@ -81,6 +81,8 @@ def test_a_deploy_is_measured_from_the_edge_round_the_walls() -> None:
     front = Terrain("front", ((8, 1.5), (16, 1.5), (16, 2), (8, 2)), size=3)
     way = shortest_route(_board(front), None, None, (12, 3), None, radius=R, edge="south")
     assert way.length > 3 + 4
+    w = World(build(skirmish("pathing test", rounds=[]), "path.toml"))  # 8.5.5: the base starts outside the edge
+    assert w.route(None, None, (12, 3), None, edge="south", radius=R).length == pytest.approx(3 + R)
 
 
 def test_charge_results_unchanged_by_the_shared_obstacle_test() -> None:
@@ -158,3 +160,15 @@ def test_a_deploy_behind_a_wall_at_the_edge_goes_round_it() -> None:
     assert _errors([], plan) == []
     problems = _errors([front], plan)
     assert len(problems) == 1 and "marine-1 deploy" in problems[0] and "8.5.5" in problems[0]
+
+
+def test_a_deploy_ends_with_no_part_of_the_base_beyond_speed() -> None:
+    """8.5.5: "move it up to the Unit's Speed"; 8.5.3: "No part of a base of the Leading Model can move more than
+    its unit Speed value": a Marine (Speed 4, 32 mm base) deployed with its centre 4 - R from the edge is legal,
+    one 0.1" farther is not (the check names the Deploy and 8.5.5)."""
+    ok = [{"round": 1, "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [12, 4 - R]}]}}]
+    far = [{"round": 1, "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [12, 4 - R + 0.1]}]}}]
+    assert _errors([], ok) == []
+    problems = _errors([], far)
+    assert len(problems) == 1 and "marine-1 deploy" in problems[0] and "8.5.5" in problems[0]
+    assert 'base ends 4.1" from the south Entry Edge' in problems[0]

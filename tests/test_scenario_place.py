@@ -25,17 +25,22 @@ VEIL = {"unit": "stalker-1", "use": "Veil of Shadows"}
 
 
 def plan(hold: dict) -> list[dict]:
-    """Blue first. The Stalkers deploy at (18, 4), the Roaches come to (18, 24); in Round 2's Movement Phase the
-    Stalkers make ``hold`` (their Blink), then shoot the Roaches (Particle Disruptors, Range 12)."""
+    """Blue first. The Stalkers come to (18, 4), the Roaches to (18, 24); in Round 3's Movement Phase the
+    Stalkers make ``hold`` (their Blink), then shoot the Roaches (Particle Disruptors, Range 12). 8.5.5: the Stalkers'
+    80 mm base Deploys 2.4" and the Roaches' 50 mm 33" from their Entry Edges (within Speed 4"), so Round 2 brings
+    them the rest of the way (the old Round 2 is Round 3)."""
     return [
         {"round": 1,
-         "red": {"movement": [{"unit": "stalker-1", "action": "deploy", "to": [18, 4]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}],
-                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]}]}},
+         "red": {"movement": [{"unit": "stalker-1", "action": "deploy", "to": [18, 2.4]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 33]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 29]}]}},
         {"round": 2,
+         "red": {"movement": [{"unit": "stalker-1", "action": "move", "to": [18, 4]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 25]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 24]}]}},
+        {"round": 3,
          "red": {"movement": [{"unit": "stalker-1", "action": "hold", **hold}],
-                 "assault": [{"unit": "stalker-1", "action": "shoot", "targets": ["roach-1"]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 24]}]}},
+                 "assault": [{"unit": "stalker-1", "action": "shoot", "targets": ["roach-1"]}]}},
     ]  # fmt: skip
 
 
@@ -94,12 +99,13 @@ def test_veil_of_shadows_heals_after_a_place(tmp_path: Path, veil: bool) -> None
     sim = Simulation(scn, n, seed=1)
     missions.setup(sim)
     s = sim.uids.index("stalker-1")
-    sim.round = 1
-    (deploy,) = scn.activations(1, "movement", "red")
-    sim.activate(deploy, np.arange(n))
+    for rnd in (1, 2):  # the Deploy, then the Move to (18, 4)
+        sim.round = rnd
+        (act,) = scn.activations(rnd, "movement", "red")
+        sim.activate(act, np.arange(n))
     sim.mark[s] = 3
-    sim.round = 2
-    (blink,) = scn.activations(2, "movement", "red")
+    sim.round = 3
+    (blink,) = scn.activations(3, "movement", "red")
     sim.activate(blink, np.arange(n))
     assert sim.mark[s].tolist() == [1 if veil else 3] * n
 

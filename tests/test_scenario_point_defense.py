@@ -23,8 +23,10 @@ STALKERS = army("Daelaam", ("Stalker", 2), ("Zealot", 3), tactical=("Nexus", "Fo
 
 
 def scenario(tmp_path: Path, drone_at: tuple[float, float] | None, pride: bool = False) -> Scenario:
-    """Round 2: the Marines at (18, 12) (their drone at ``drone_at``, by Rapid Ingress), the Stalkers at (18, 22)
-    shoot them (with Ancient Pride: their first weapon gains INSTANT)."""
+    """Round 3: the Marines at (18, 12) (their drone at ``drone_at``, by Rapid Ingress), the Stalkers at (18, 22)
+    shoot them (with Ancient Pride: their first weapon gains INSTANT). 8.5.5: the Marines' 32 mm base Deploys 3.3"
+    and the Stalkers' 80 mm 33.6" from their Entry Edges (within Speed 4"), so Round 2 brings them to (18, 8) and
+    (18, 28), where Round 1 left them before (the old Round 2 is Round 3)."""
     move = {"unit": "marine-1", "action": "move", "to": [18, 12]}
     if drone_at is not None:  # Rapid Ingress, a Movement Phase ability, before the Move
         move |= {"use": ["Rapid Ingress"], "summon_to": list(drone_at)}
@@ -33,11 +35,14 @@ def scenario(tmp_path: Path, drone_at: tuple[float, float] | None, pride: bool =
         shoot["use"] = ["Ancient Pride"]
     rounds = [
         {"round": 1,
-         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
-                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
-         "blue": {"movement": [{"unit": "stalker-1", "action": "deploy", "to": [18, 32]}],
-                  "assault": [{"unit": "stalker-1", "action": "run", "to": [18, 28]}]}},
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]},
+         "blue": {"movement": [{"unit": "stalker-1", "action": "deploy", "to": [18, 33.6]}],
+                  "assault": [{"unit": "stalker-1", "action": "run", "to": [18, 29.6]}]}},
         {"round": 2,
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 8]}]},
+         "blue": {"movement": [{"unit": "stalker-1", "action": "move", "to": [18, 28]}]}},
+        {"round": 3,
          "red": {"movement": [move]},
          "blue": {"movement": [{"unit": "stalker-1", "action": "move", "to": [18, 24]}],
                   "assault": [shoot]}},
@@ -48,7 +53,7 @@ def scenario(tmp_path: Path, drone_at: tuple[float, float] | None, pride: bool =
 def play(scn: Scenario, n: int) -> Simulation:
     sim = Simulation(scn, n, seed=6)
     missions.setup(sim)
-    for rnd in (1, 2):
+    for rnd in (1, 2, 3):
         sim.round = rnd
         sim.ref_supply = sim.current_supply()
         for phase in ("movement", "assault"):

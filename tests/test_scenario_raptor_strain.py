@@ -90,17 +90,19 @@ WALL = {"id": "wall", "footprint": [[10, 17], [26, 17], [26, 19], [10, 19]], "si
 
 def scenario(tmp_path: Path, charger: str) -> Scenario:
     """The Marines walk to (18, 12); ``charger`` (the Zerglings or the Raptors) to (18, 23), a 16" Size 3 wall
-    without an ACCESS POINT between them; in Round 3 it charges the Marines."""
+    without an ACCESS POINT between them; in Round 3 it charges the Marines. 8.5.5: the 32 mm bases Deploy 3.3" from
+    their Entry Edges (within Speed 4"), so the Marines Move the last 0.7" in Round 3's Movement Phase."""
     rounds = [
         {"round": 1,
-         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
-                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
-         "blue": {"movement": [{"unit": charger, "action": "deploy", "to": [18, 32]}],
-                  "assault": [{"unit": charger, "action": "run", "to": [18, 28]}]}},
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]},
+         "blue": {"movement": [{"unit": charger, "action": "deploy", "to": [18, 32.7]}],
+                  "assault": [{"unit": charger, "action": "run", "to": [18, 28.7]}]}},
         {"round": 2,
-         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}]},
-         "blue": {"movement": [{"unit": charger, "action": "move", "to": [18, 24]}]}},
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3]}]},
+         "blue": {"movement": [{"unit": charger, "action": "move", "to": [18, 24.7]}]}},
         {"round": 3,
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}]},
          "blue": {"movement": [{"unit": charger, "action": "move", "to": [18, 23]}],
                   "assault": [{"unit": charger, "action": "charge", "targets": ["marine-1"]}]}},
     ]  # fmt: skip

@@ -29,7 +29,8 @@ def scenario(tmp_path: Path, rounds: list[dict], supply: int = 12, red: str = TE
     return build(data, "recall.toml")
 
 
-def deploy(unit: str, x: float, y: float = 4) -> dict:
+def deploy(unit: str, x: float, y: float = 3.3) -> dict:
+    """A Deploy at (``x``, ``y``); 3.3" from the south Entry Edge by default: a 32 mm base within Speed 4" (8.5.5)."""
     return {"unit": unit, "action": "deploy", "to": [x, y]}
 
 
@@ -74,7 +75,7 @@ def test_strap_in_returns_the_unit_and_keeps_its_damage(tmp_path: Path) -> None:
     sim.ref_supply = sim.current_supply()
     sim.play_phase(3, "movement", np.arange(n))
     assert (sim.pos[u] >= 0).all() and sim.mark[u].tolist() == [1] * n
-    assert {sim.world.placements[p].centres[0] for p in sim.pos[u].tolist()} == {(20.0, 4.0)}
+    assert {sim.world.placements[p].centres[0] for p in sim.pos[u].tolist()} == {(20.0, 3.3)}
 
 
 def test_recall_releases_available_supply(tmp_path: Path) -> None:
@@ -127,7 +128,7 @@ def test_check_recall_plans(tmp_path: Path) -> None:
     after it the unit Deploys again (8.5.5), and a Move of it before that is an error."""
     bad = [
         {"round": 1, "red": {"movement": [deploy("marine-1", 10)]}},
-        {"round": 2, "red": {"movement": [recall("marine-1", "move") | {"to": [10, 8]}, recall("marine-2")]}},
+        {"round": 2, "red": {"movement": [recall("marine-1", "move") | {"to": [10, 7.3]}, recall("marine-2")]}},
     ]
     said = errors(scenario(tmp_path, bad))
     assert any("plan it on a `hold`" in s for s in said), said
@@ -135,7 +136,7 @@ def test_check_recall_plans(tmp_path: Path) -> None:
     later = [
         {"round": 1, "red": {"movement": [deploy("marine-1", 10)]}},
         {"round": 2, "red": {"movement": [recall("marine-1")]}},
-        {"round": 3, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [10, 8]}]}},
+        {"round": 3, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [10, 7.3]}]}},
     ]
     said = errors(scenario(tmp_path, later))
     assert len(said) == 1 and "is not on the table yet: Deploy it first" in said[0], said
@@ -145,17 +146,20 @@ PROTOSS = army("Daelaam", ("Zealot", 3), ("Zealot", 3), ("Stalker", 2), tactical
 
 
 def mass_recall_plan(action: dict) -> list[dict]:
+    """8.5.5: the Zealots' 40 mm bases Deploy 3.2" from the Entry Edge, the Stalkers' 80 mm 2.4" (within Speed 4");
+    the Indicator 0.8" south of where it stood before, as the Zealots."""
     return [
-        {"round": 1, "red": {"movement": [deploy("zealot-1", 10), deploy("zealot-2", 26), deploy("stalker-1", 14)]}},
-        {"round": 2, "red": {"movement": [action | {"use": ["Mass Recall"], "token_at": [10, 9]}]}},
-    ]
+        {"round": 1, "red": {"movement": [deploy("zealot-1", 10, 3.2), deploy("zealot-2", 26, 3.2),
+                                          deploy("stalker-1", 14, 2.4)]}},
+        {"round": 2, "red": {"movement": [action | {"use": ["Mass Recall"], "token_at": [10, 8.2]}]}},
+    ]  # fmt: skip
 
 
 def test_mass_recall_returns_the_units_near_its_faction_indicator(tmp_path: Path) -> None:
     """Mass Recall (Daelaam): "Set a Faction Indicator anywhere on the battlefield. All Friendly Protoss Units Within
     6\\" of this Faction Indicator are removed from the battlefield and returned to Reserves": with the Indicator at
-    (10, 9), the Zealots at (10, 4) (the active unit) and the Stalkers at (14, 4) go back, the Zealots at (26, 4)
-    stay; none is Destroyed (8.5.5)."""
+    (10, 8.2), the Zealots at (10, 3.2) (the active unit) and the Stalkers at (14, 2.4) go back, the Zealots at
+    (26, 3.2) stay; none is Destroyed (8.5.5)."""
     scn = scenario(tmp_path, mass_recall_plan({"unit": "zealot-1", "action": "hold"}), red=PROTOSS)
     assert errors(scn) == []
     sim = play(scn, 4, 1)
@@ -169,8 +173,8 @@ def test_mass_recall_returns_the_units_near_its_faction_indicator(tmp_path: Path
 
 def test_mass_recall_of_the_active_unit_before_a_move_is_an_error(tmp_path: Path) -> None:
     """The ability resolves before the action; the active unit, returned, cannot Move afterwards."""
-    move = {"unit": "zealot-1", "action": "move", "to": [10, 7]}
+    move = {"unit": "zealot-1", "action": "move", "to": [10, 6.2]}
     said = errors(scenario(tmp_path, mass_recall_plan(move), red=PROTOSS))
     assert len(said) == 1 and "Mass Recall returns 'zealot-1' itself to Reserves before its move" in said[0], said
-    far = {"unit": "zealot-2", "action": "move", "to": [26, 7]}
+    far = {"unit": "zealot-2", "action": "move", "to": [26, 6.2]}
     assert errors(scenario(tmp_path, mass_recall_plan(far), red=PROTOSS)) == []

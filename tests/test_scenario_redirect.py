@@ -22,21 +22,27 @@ STAND = {"unit": "artanis-1", "use": "Hierarch's Stand"}
 
 
 def plan(artanis_x: float, react: list[dict]) -> list[dict]:
-    """The Marines walk to (18, 12), the Zealots to (16, 24) and Artanis to (``artanis_x``, 24); in Round 2 the Marines
-    shoot the Zealots (C-14 Rifles, 10.7" away), with ``react`` declared on that activation."""
+    """The Marines walk to (18, 12), the Zealots to (16, 24) and Artanis to (``artanis_x``, 24); in Round 3 the Marines
+    shoot the Zealots (C-14 Rifles, 10.7" away), with ``react`` declared on that activation. 8.5.5: the Marines'
+    32 mm base Deploys 3.3" from the Entry Edge, the Zealots' and Artanis's 40 mm 3.2" (within Speed 4"), so Round 2
+    brings them to where Round 1 left them before (the old Round 2 is Round 3)."""
     shoot: dict = {"unit": "marine-1", "action": "shoot", "targets": ["zealot-1"]}
     if react:
         shoot["react"] = react
     x = artanis_x
     return [
         {"round": 1,
-         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
-                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
-         "blue": {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [16, 32]},
-                               {"unit": "artanis-1", "action": "deploy", "to": [x, 32]}],
-                  "assault": [{"unit": "zealot-1", "action": "run", "to": [16, 28]},
-                              {"unit": "artanis-1", "action": "run", "to": [x, 28]}]}},
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]},
+         "blue": {"movement": [{"unit": "zealot-1", "action": "deploy", "to": [16, 32.8]},
+                               {"unit": "artanis-1", "action": "deploy", "to": [x, 32.8]}],
+                  "assault": [{"unit": "zealot-1", "action": "run", "to": [16, 28.8]},
+                              {"unit": "artanis-1", "action": "run", "to": [x, 28.8]}]}},
         {"round": 2,
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 8]}]},
+         "blue": {"movement": [{"unit": "zealot-1", "action": "move", "to": [16, 28]},
+                               {"unit": "artanis-1", "action": "move", "to": [x, 28]}]}},
+        {"round": 3,
          "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}], "assault": [shoot]},
          "blue": {"movement": [{"unit": "zealot-1", "action": "move", "to": [16, 24]},
                                {"unit": "artanis-1", "action": "move", "to": [x, 24]}]}},
@@ -94,6 +100,6 @@ def test_hierarchs_stand_protects_another_unit(tmp_path: Path, target: str) -> N
     """ "another Friendly Unit": planned on an attack at Artanis itself, ``scenario check`` asks which unit it
     protects."""
     rounds = plan(22, [STAND])
-    rounds[1]["red"]["assault"][0]["targets"] = [target]
+    rounds[2]["red"]["assault"][0]["targets"] = [target]
     said = errors(scenario(tmp_path, rounds))
     assert any('name the Friendly Unit "Hierarch\'s Stand" answers for' in p for p in said), said

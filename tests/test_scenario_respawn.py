@@ -32,7 +32,8 @@ def scenario(tmp_path: Path, use: list[str], token: tuple[float, float] | None =
     if token is not None:
         hold["token_at"] = list(token)
     rounds = [
-        {"round": 1, "blue": {"movement": [{"unit": "swarmling-1", "action": "deploy", "to": [18, 32]}]}},
+        # 8.5.5: the 32 mm base within Speed 4" of the north Entry Edge
+        {"round": 1, "blue": {"movement": [{"unit": "swarmling-1", "action": "deploy", "to": [18, 32.7]}]}},
         {"round": 2, "blue": {"movement": [hold]}},
     ]
     data = skirmish("respawn", armies=write_armies(tmp_path, TERRAN, zerg), rounds=rounds)

@@ -278,9 +278,9 @@ def test_a_once_per_game_card_ability_is_used_once() -> None:
     """Terran Armed Forces, "Terran Tenacity": "Once per Game. Immediately claim the First Player Marker." The
     card's own limit spans the game (card sheets override the rulebook, rules README): a second use in a later
     Round, by another unit, is an error; 10.2's once per Round per unit alone would allow it."""
-    deploy = [
-        {"unit": "marine-1", "action": "deploy", "to": [9, 4]},
-        {"unit": "marine-2", "action": "deploy", "to": [20, 4]},
+    deploy = [  # 8.5.5: 32 mm bases within Speed 4" of the Entry Edge
+        {"unit": "marine-1", "action": "deploy", "to": [9, 3.3]},
+        {"unit": "marine-2", "action": "deploy", "to": [20, 3.3]},
     ]
     rounds = [
         {"round": 1, "red": {"movement": deploy}},
@@ -305,9 +305,10 @@ def test_a_once_per_round_card_reaction_is_used_once_a_round() -> None:
             "round": 1,
             "red": {
                 "movement": [
-                    {"unit": "medic-1", "action": "deploy", "to": [9, 4]},
-                    {"unit": "medic-2", "action": "deploy", "to": [20, 4]},
-                    {"unit": "marine-1", "action": "deploy", "to": [14.5, 4]},
+                    # 8.5.5: 32 mm bases within Speed 4" of the Entry Edge
+                    {"unit": "medic-1", "action": "deploy", "to": [9, 3.3]},
+                    {"unit": "medic-2", "action": "deploy", "to": [20, 3.3]},
+                    {"unit": "marine-1", "action": "deploy", "to": [14.5, 3.3]},
                 ]
             },
         },
@@ -347,7 +348,8 @@ def test_an_active_ability_the_simulation_ignores_is_warned(tmp_path: Path, monk
     (tmp_path / "red.toml").write_text(army("Daelaam", ("Zealot", 3), ("Sentry", 2)))
     players = {"red": {"army": str(tmp_path / "red.toml")}, "blue": {"army": str(ARMIES / "zerg_skirmish.toml")}}
     rounds = [
-        {"round": 1, "red": {"movement": [{"unit": "sentry-1", "action": "deploy", "to": [9, 4]}]}},
+        # 8.5.5: the Sentries' 50 mm base within Speed 4" of the Entry Edge
+        {"round": 1, "red": {"movement": [{"unit": "sentry-1", "action": "deploy", "to": [9, 3]}]}},
         {"round": 2, "red": {"movement": [{"unit": "sentry-1", "action": "hold", "use": ["Force Field"]}]}},
     ]
     found = check_scenario(scenario(rounds=rounds, players=players))

@@ -36,21 +36,21 @@ def armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def grip_plan(kerrigan: tuple[float, float], select: dict | None = None) -> list[dict]:
-    """marine-1 walks to (18, 16) by Round 2, Kerrigan comes on at (x, 30) and runs to ``kerrigan`` (x, y). In
-    Round 3, blue first, Kerrigan uses Crushing Grip on marine-1 (``select``), then marine-1's planned Move back to
-    (18, 12)."""
+    """marine-1 walks to (18, 15.3) by Round 2 (its Deploy 3.3" from the Entry Edge, the base within Speed: 8.5.5),
+    Kerrigan comes on at (x, 30) and runs to ``kerrigan`` (x, y). In Round 3, blue first, Kerrigan uses Crushing
+    Grip on marine-1 (``select``), then marine-1's planned Move back to (18, 11.3)."""
     grip = {"unit": "kerrigan-1", "action": "hold", "use": [GRIP], "select": select or {GRIP: "marine-1"}}
     rounds: list[dict] = [
         {"round": 1,
-         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
-                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]},
          "blue": {"movement": [{"unit": "kerrigan-1", "action": "deploy", "to": [kerrigan[0], 30]}]}},
         {"round": 2,
-         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}],
-                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 16]}]},
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 15.3]}]},
          "blue": {}},
         {"round": 3,
-         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}]},
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3]}]},
          "blue": {"movement": [grip]}},
     ]  # fmt: skip
     if kerrigan[1] < 30:
@@ -81,7 +81,7 @@ def test_select_effects_are_in_the_profiles(armies: dict[str, str]) -> None:
 
 def test_crushing_grip_takes_away_the_activation(armies: dict[str, str]) -> None:
     """Crushing Grip in Round 3's Movement Phase, blue first: marine-1 counts as Activated and its Move is lost in
-    every game (it stays at (18, 16)); without the ability it moves back to (18, 12)."""
+    every game (it stays at (18, 15.3)); without the ability it moves back to (18, 11.3)."""
     n = 50
     got = []
     for use in (True, False):
@@ -95,7 +95,7 @@ def test_crushing_grip_takes_away_the_activation(armies: dict[str, str]) -> None
         m = sim.uids.index("marine-1")
         ys = {round(sim.world.placements[p].centres[0][1], 3) for p in sim.pos[m].tolist()}
         got.append((ys, sum(v for k, v in sim.skipped.items() if "an enemy's Crushing Grip" in k)))
-    assert got == [({16.0}, n), ({12.0}, 0)]
+    assert got == [({15.3}, n), ({11.3}, 0)]
 
 
 def test_crushing_grip_needs_line_of_sight_in_each_game(armies: dict[str, str]) -> None:
@@ -107,7 +107,7 @@ def test_crushing_grip_needs_line_of_sight_in_each_game(armies: dict[str, str]) 
     sim = Simulation(scn, n, seed=4)
     sim.run()
     m = sim.uids.index("marine-1")
-    assert {round(sim.world.placements[p].centres[0][1], 3) for p in sim.pos[m].tolist()} == {12.0}
+    assert {round(sim.world.placements[p].centres[0][1], 3) for p in sim.pos[m].tolist()} == {11.3}
     assert sum(v for k, v in sim.skipped.items() if "'Crushing Grip' not resolved" in k and "Line of Sight" in k) == n
     k, r = sim.uids.index("kerrigan-1"), sim.uids.index("marine-1")
     pk, pm = int(sim.pos[k, 0]), int(sim.pos[r, 0])
@@ -136,7 +136,7 @@ def test_select_is_checked(armies: dict[str, str]) -> None:
     presence[2]["blue"]["movement"] = [
         {"unit": "queen-1", "action": "hold", "use": [PRESENCE], "select": {PRESENCE: "queen-1"}}
     ]
-    presence[0]["blue"]["movement"].append({"unit": "queen-1", "action": "deploy", "to": [26, 33]})
+    presence[0]["blue"]["movement"].append({"unit": "queen-1", "action": "deploy", "to": [26, 33.6]})
     said = errors(scenario(armies, presence))
     assert any("select.Domineering Presence: got 'queen-1'; allowed: kerrigan-1, zergling-1" in p for p in said), said
 
@@ -154,8 +154,9 @@ def test_domineering_presence_adds_supply_to_the_selected_unit(armies: dict[str,
             "red": {},
             "blue": {
                 "movement": [
-                    {"unit": "queen-1", "action": "deploy", "to": [14, 32]},
-                    {"unit": "zergling-1", "action": "deploy", "to": [9, 32]},
+                    # 8.5.5: the bases within Speed 4 of the Entry Edge (the Queen's 80 mm: 2.4"; 32 mm: 3.3")
+                    {"unit": "queen-1", "action": "deploy", "to": [14, 33.6]},
+                    {"unit": "zergling-1", "action": "deploy", "to": [9, 32.7]},
                 ]
             },
         },
@@ -196,20 +197,21 @@ LOCK = "Target Lock"
 
 
 def lock_plan(target: str) -> list[dict]:
-    """The Goliath walks to (18, 12), the Roach to (18, 24) and the Zerglings to (22, 24); in Round 3 the Goliath
-    uses Target Lock on the Roach, then shoots ``target`` with its Autocannon."""
+    """The Goliath walks to (18, 13), the Roach to (18, 25) and the Zerglings to (22, 24.7) (Deploys within Speed of the
+    Entry Edge, 8.5.5: 12" between the Goliath and the Roach as before); in Round 3 the Goliath uses Target Lock on the
+    Roach, then shoots ``target`` with its Autocannon."""
     return [
         {"round": 1,
          "red": {"movement": [{"unit": "goliath-1", "action": "deploy", "to": [18, 4]}],
                  "assault": [{"unit": "goliath-1", "action": "run", "to": [18, 8]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]},
-                               {"unit": "zergling-1", "action": "deploy", "to": [22, 32]}]}},
+         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 33]},
+                               {"unit": "zergling-1", "action": "deploy", "to": [22, 32.7]}]}},
         {"round": 2,
-         "red": {"movement": [{"unit": "goliath-1", "action": "move", "to": [18, 12]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 28]},
-                               {"unit": "zergling-1", "action": "move", "to": [22, 28]}],
-                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 24]},
-                              {"unit": "zergling-1", "action": "run", "to": [22, 24]}]}},
+         "red": {"movement": [{"unit": "goliath-1", "action": "move", "to": [18, 13]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 29]},
+                               {"unit": "zergling-1", "action": "move", "to": [22, 28.7]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 25]},
+                              {"unit": "zergling-1", "action": "run", "to": [22, 24.7]}]}},
         {"round": 3,
          "red": {"movement": [{"unit": "goliath-1", "action": "hold", "use": [LOCK], "select": {LOCK: "roach-1"}}],
                  "assault": [{"unit": "goliath-1", "action": "shoot", "targets": [target], "weapons": ["Autocannon"]}]},
@@ -254,7 +256,8 @@ def test_weapons_of_the_firstborn_reach_four_inches_farther(tmp_path_factory: py
     """Twilight Council, Weapons of the Firstborn ("The active Ground Unit's first Ranged Weapon used gains BUFF
     Range (4)"; part 11 BUFF: "increase the value by X"): the Stalkers' Particle Disruptors (Range 12) reach the
     Roach 13.45" away (bases edge to edge) with it, not without: the plan checks clean only with it, and in the
-    simulation every game shoots with it, none without."""
+    simulation every game shoots with it, none without. (8.5.5: the Deploys end with the bases within Speed of the
+    Entry Edges, so the Stalkers run in Round 1 and the pair stands at (18, 9) and (18, 25), 16" apart as before.)"""
     protoss = army("Daelaam", ("Stalker", 2), tactical=("Twilight Council",))
     armies = write_armies(tmp_path_factory.mktemp("firstborn"), protoss, ZERG_TWO)
     shots = {}
@@ -262,12 +265,13 @@ def test_weapons_of_the_firstborn_reach_four_inches_farther(tmp_path_factory: py
         shoot = {"unit": "stalker-1", "action": "shoot", "targets": ["roach-1"], "use": use}
         rounds = [
             {"round": 1,
-             "red": {"movement": [{"unit": "stalker-1", "action": "deploy", "to": [18, 4]}]},
-             "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}],
-                      "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]}]}},
+             "red": {"movement": [{"unit": "stalker-1", "action": "deploy", "to": [18, 2.4]}],
+                     "assault": [{"unit": "stalker-1", "action": "run", "to": [18, 6.4]}]},
+             "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 33]}],
+                      "assault": [{"unit": "roach-1", "action": "run", "to": [18, 29]}]}},
             {"round": 2,
-             "red": {"movement": [{"unit": "stalker-1", "action": "move", "to": [18, 8]}], "assault": [shoot]},
-             "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 24]}]}},
+             "red": {"movement": [{"unit": "stalker-1", "action": "move", "to": [18, 9]}], "assault": [shoot]},
+             "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 25]}]}},
         ]  # fmt: skip
         scn = scenario(armies, rounds)
         said = errors(scn)  # scenario check shoots with the abilities used so far this Round too

@@ -59,9 +59,13 @@ def lead_of(sim: Simulation, unit: str) -> set[tuple[float, float] | None]:
     return {sim.world.placements[p].centres[0] if p >= 0 else None for p in sim.pos[u].tolist()}
 
 
+#: 8.5.5: the Corpsers' 50 mm base within Speed 4 of the north Entry Edge (the centre 3" from it)
+CORPSER_Y = 33
+
+
 def infest_plan(**assault: object) -> list[dict]:
     return [
-        {"round": 1, "blue": {"movement": [deploy("corpser-1", 18, 32)]}},
+        {"round": 1, "blue": {"movement": [deploy("corpser-1", 18, CORPSER_Y)]}},
         {"round": 2, "blue": {"movement": [hold("corpser-1", use=[INFEST])], **assault}},
     ]
 
@@ -77,7 +81,7 @@ def test_roachling_infestation_summons_in_contact_with_the_parent(tmp_path: Path
     sim = play(scn, 4, [(1, "movement"), (2, "movement")], first=1)
     ((x, y),) = lead_of(sim, "roachling-1")
     rc, rr = scn.units["corpser-1"].base_mm / 25.4 / 2, scn.units["roachling-1"].base_mm / 25.4 / 2
-    assert (x, y) == (18.0, 32 - rc - rr - SUMMON_GAP) and 0 <= SUMMON_GAP - CONTACT <= EPS
+    assert (x, y) == (18.0, CORPSER_Y - (rc + rr + SUMMON_GAP)) and 0 <= SUMMON_GAP - CONTACT <= EPS
     assert sim.alive[sim.uids.index("roachling-1")].tolist() == [3] * 4
 
 
@@ -93,7 +97,7 @@ def test_summoned_unit_rules_in_scenario_check(tmp_path: Path) -> None:
     said = errors(scenario(tmp_path, TERRAN, CORPSER, apart))
     assert len(said) == 1 and "plan it right after 'corpser-1'" in said[0], said
     deployed = infest_plan()
-    deployed[0]["blue"]["movement"].append(deploy("roachling-1", 10, 32))
+    deployed[0]["blue"]["movement"].append(deploy("roachling-1", 10, 32.7))
     said = errors(scenario(tmp_path, TERRAN, CORPSER, deployed))
     assert any("a Summoned Unit: set only by 'Roachling Infestation', never Deployed" in s for s in said), said
     again = infest_plan()
@@ -124,7 +128,7 @@ def test_pylon_warp_in_sets_a_structure(tmp_path: Path) -> None:
     plan activating it is an error."""
     markers = [{"number": 1, "x": 18, "y": 18}]
     plan = [
-        {"round": 1, "red": {"movement": [deploy("zealot-1", 10, 4)]}},
+        {"round": 1, "red": {"movement": [deploy("zealot-1", 10, 3.2)]}},
         {"round": 2, "red": {"movement": [hold("zealot-1", use=[WARP_IN], summon_to=[18, 18])]}},
     ]
     mission = {"card": "Hold Position", "starting_supply": 20}
@@ -146,8 +150,8 @@ def test_pylon_warp_in_far_from_enemies_and_once_on_the_table(tmp_path: Path) ->
     """More than 10" from any Enemy model, and only "If there is no Friendly Pylon on the battlefield": both errors of
     ``scenario check``; the simulation sets nothing there (skip report)."""
     plan = [
-        {"round": 1, "red": {"movement": [deploy("zealot-1", 10, 4)]},
-         "blue": {"movement": [deploy("zergling-1", 18, 32)]}},
+        {"round": 1, "red": {"movement": [deploy("zealot-1", 10, 3.2)]},
+         "blue": {"movement": [deploy("zergling-1", 18, 32.7)]}},
         {"round": 2, "red": {"movement": [hold("zealot-1", use=[WARP_IN], summon_to=[18, 24])]}},
     ]  # fmt: skip
     said = errors(scenario(tmp_path, KHALAI, CORPSER, plan))
@@ -167,7 +171,7 @@ def test_rapid_ingress_drone_leaves_at_the_end_of_the_round(tmp_path: Path) -> N
     Round."""
     ingress = hold("marine-1", use=["Rapid Ingress"], summon_to=[20, 20])
     plan = [
-        {"round": 1, "red": {"movement": [deploy("marine-1", 10, 4)]}},
+        {"round": 1, "red": {"movement": [deploy("marine-1", 10, 3.3)]}},
         {"round": 2, "red": {"movement": [ingress]}},
         {"round": 3, "red": {"movement": [ingress | {"summon_to": [24, 20]}]}},
     ]
@@ -194,7 +198,7 @@ def test_omega_network_sets_the_omega_worm_a_source_of_creep(tmp_path: Path) -> 
     from mathhammer.scenario import abilities
 
     plan = [
-        {"round": 1, "blue": {"movement": [deploy("zergling-1", 18, 32), hold("corpser-1")]}},
+        {"round": 1, "blue": {"movement": [deploy("zergling-1", 18, 32.7), hold("corpser-1")]}},
         {"round": 2, "blue": {"movement": [hold("zergling-1", use=["Omega Network"], summon_to=[18, 27])]}},
     ]
     scn = scenario(tmp_path, TERRAN, CORPSER, plan)
@@ -228,29 +232,38 @@ def test_underdeveloped_claws_never_burrowed(tmp_path: Path) -> None:
 
 def test_warp_conduit_deploys_by_the_pylon(tmp_path: Path) -> None:
     """Warp Conduit (Pylon): "Once per Round, the controlling player may deploy a Ground Unit from Reserves using this
-    Pylon base as the Entry Edge": the Stalkers enter by the Pylon at (18, 18), their Leading Model 4" from its base
-    (beyond Speed from the south Entry Edge); a second unit by it in the Round is an error and stays in Reserves."""
+    Pylon base as the Entry Edge": the Stalkers enter by the Pylon at (18, 18), beyond Speed from the south Entry
+    Edge; a second unit by it in the Round is an error and stays in Reserves. 8.5.5 ("Set the Leading Model in contact
+    with the player's Entry Edge outside of the battlefield, then move it up to the Unit's Speed"), the Pylon's base
+    being the Entry Edge: no part of the Leading Model's base ends farther than Speed 4 from the Pylon's base, so
+    (18, 21.3) (3.3") is legal and (18, 23) (5.0"; the centre 3.4" from the base, legal while the limit was Speed +
+    the base radius) is not, in the check and in the simulation."""
     plan = [
-        {"round": 1, "red": {"movement": [deploy("zealot-1", 10, 4)]}},
+        {"round": 1, "red": {"movement": [deploy("zealot-1", 10, 3.2)]}},
         {"round": 2, "red": {"movement": [hold("zealot-1", use=[WARP_IN], summon_to=[18, 18])]}},
         {"round": 3, "red": {"movement": [
-            {"unit": "stalker-1", "action": "deploy", "to": [18, 23], "via": "pylon-1"}]}},
+            {"unit": "stalker-1", "action": "deploy", "to": [18, 21.3], "via": "pylon-1"}]}},
     ]  # fmt: skip
     scn = scenario(tmp_path, KHALAI, CORPSER, plan)
     assert errors(scn) == []
     sim = play(scn, 3, [(1, "movement"), (2, "movement"), (3, "movement")])
-    assert lead_of(sim, "stalker-1") == {(18.0, 23.0)}
+    assert lead_of(sim, "stalker-1") == {(18.0, 21.3)}
     twice = army("Khalai", ("Zealot", 3), ("Stalker", 2), ("Zealot", 3), tactical=("Gateway",))
-    plan[2]["red"]["movement"].append({"unit": "zealot-2", "action": "deploy", "to": [14, 20], "via": "pylon-1"})
+    plan[2]["red"]["movement"].append({"unit": "zealot-2", "action": "deploy", "to": [14.6, 16.6], "via": "pylon-1"})
     scn = scenario(tmp_path, twice, CORPSER, plan)
     said = errors(scn)
     assert len(said) == 1 and "'pylon-1' lets one unit Deploy each Round" in said[0], said
     sim = play(scn, 3, [(1, "movement"), (2, "movement"), (3, "movement")])
     assert lead_of(sim, "zealot-2") == {None}
-    far = [*plan[:2], {"round": 3, "red": {"movement": [
-        {"unit": "stalker-1", "action": "deploy", "to": [26, 26], "via": "pylon-1"}]}}]  # fmt: skip
+    for to in ([26, 26], [18, 23]):
+        far = [*plan[:2], {"round": 3, "red": {"movement": [
+            {"unit": "stalker-1", "action": "deploy", "to": to, "via": "pylon-1"}]}}]  # fmt: skip
+        said = errors(scenario(tmp_path, KHALAI, CORPSER, far))
+        assert len(said) == 1 and "from 'pylon-1''s base; at most Speed 4\" (8.5.5" in said[0], said
     said = errors(scenario(tmp_path, KHALAI, CORPSER, far))
-    assert len(said) == 1 and "from 'pylon-1''s base; at most Speed" in said[0], said
+    assert 'base ends 5.0" from' in said[0], said
+    sim = play(scenario(tmp_path, KHALAI, CORPSER, far), 3, [(1, "movement"), (2, "movement"), (3, "movement")])
+    assert lead_of(sim, "stalker-1") == {None}  # deploy_via: beyond Speed, it stays in Reserves
 
 
 def test_khalai_ingenuity_near_the_pylon(tmp_path: Path) -> None:
@@ -261,7 +274,7 @@ def test_khalai_ingenuity_near_the_pylon(tmp_path: Path) -> None:
     from mathhammer.scenario.check import cost_discount
     from mathhammer.scenario.world import World
 
-    plan = [{"round": 1, "red": {"movement": [deploy("zealot-1", 10, 4),
+    plan = [{"round": 1, "red": {"movement": [deploy("zealot-1", 10, 3.2),
                                               hold("zealot-1", use=[WARP_IN], summon_to=[18, 18])]}}]  # fmt: skip
     scn = scenario(tmp_path, KHALAI, CORPSER, plan)
     world = World(scn)
@@ -284,7 +297,7 @@ def omega_plan(gap: float, worm_r: float, ling_r: float, action: str = "move") -
     y = 27 + worm_r + ling_r + gap
     act = {"unit": "zergling-1", "action": action, "to": [18, y], "via": "omega-worm-1"}
     return [
-        {"round": 1, "blue": {"movement": [deploy("zergling-1", 18, 32)]}},
+        {"round": 1, "blue": {"movement": [deploy("zergling-1", 18, 32.7)]}},
         {"round": 2, "blue": {"movement": [hold("zergling-1", use=["Omega Network"], summon_to=[18, 27])]}},
         {"round": 3, "blue": {"assault" if action == "run" else "movement": [act]}},
     ]  # fmt: skip

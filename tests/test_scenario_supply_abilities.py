@@ -27,8 +27,9 @@ DEPOTS = "Additional Supply Depots"
 DEPLOY = [
     {
         "round": 1,
-        "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]},
-        "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [12, 32]}]},
+        # 8.5.5: the bases within Speed 4 of the Entry Edges (32 mm: the centres 3.3" from them)
+        "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 3.3]}]},
+        "blue": {"movement": [{"unit": "zergling-1", "action": "deploy", "to": [12, 32.7]}]},
     }
 ]
 
@@ -144,12 +145,12 @@ def test_additional_supply_depots_is_no_longer_a_warning(armies: dict[str, str],
     rounds = [
         {
             "round": 1,
-            "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 4]}]},
+            "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [9, 3.3]}]},
             "blue": {},
         },
         {
             "round": 2,
-            "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 8], "use": [DEPOTS]}]},
+            "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 7.3], "use": [DEPOTS]}]},
             "blue": {},
         },
     ]  # fmt: skip
@@ -193,8 +194,8 @@ def test_advanced_medic_facilities_count_0_for_the_supply_pool(
             "round": 1,
             "red": {
                 "movement": [
-                    {"unit": "marine-1", "action": "deploy", "to": [9, 4]},
-                    {"unit": "medic-1", "action": "deploy", "to": [20, 4]},
+                    {"unit": "marine-1", "action": "deploy", "to": [9, 3.3]},
+                    {"unit": "medic-1", "action": "deploy", "to": [20, 3.3]},
                 ][:: -1 if medics_first else 1]
             },
         }

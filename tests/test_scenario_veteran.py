@@ -23,19 +23,20 @@ def armies(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def plan(marauder: tuple[float, float]) -> list[dict]:
-    """The Marauders walk to ``marauder`` by Round 2; the Roach walks to (14, 16) and shoots them in Round 3."""
+    """The Marauders walk to ``marauder`` by Round 2; the Roach walks to (14, 17) and shoots them in Round 3 (both
+    deploy with their 50 mm bases within Speed 4" of the Entry Edge, 8.5.5: centres 3" from it)."""
     return [
         {"round": 1,
-         "red": {"movement": [{"unit": "marauder-1", "action": "deploy", "to": [marauder[0], 4]}],
-                 "assault": [{"unit": "marauder-1", "action": "run", "to": [marauder[0], (4 + marauder[1]) / 2]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [14, 32]}],
-                  "assault": [{"unit": "roach-1", "action": "run", "to": [14, 28]}]}},
+         "red": {"movement": [{"unit": "marauder-1", "action": "deploy", "to": [marauder[0], 3]}],
+                 "assault": [{"unit": "marauder-1", "action": "run", "to": [marauder[0], (3 + marauder[1]) / 2]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [14, 33]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [14, 29]}]}},
         {"round": 2,
          "red": {"movement": [{"unit": "marauder-1", "action": "move", "to": list(marauder)}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [14, 24]}],
-                  "assault": [{"unit": "roach-1", "action": "run", "to": [14, 20]}]}},
+         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [14, 25]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [14, 21]}]}},
         {"round": 3, "red": {},
-         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [14, 16]}],
+         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [14, 17]}],
                   "assault": [{"unit": "roach-1", "action": "shoot", "targets": ["marauder-1"]}]}},
     ]  # fmt: skip
 
@@ -52,7 +53,8 @@ def armour_seen(armies: dict[str, str], marauder: tuple[float, float], seen: lis
 
 
 def test_veteran_of_tarsonis_near_a_marker(armies: dict[str, str], seen: list[tuple[Any, Any]]) -> None:
-    """Marker 1 is at (9, 10): Marauders (Armour 4+) at (10, 12) are Within 3" of it and roll Armour at 3+; at
+    """Marker 1 is at (9, 10): Marauders (Armour 4+) at (10, 11) are Within 3" of it (from a deploy 3" from the
+    Entry Edge, 8.5.5, two 4" steps reach y = 11, not 12 as before) and roll Armour at 3+; at
     (17, 8), 6.6" from it and 8.4" from marker 5, at 4+."""
-    assert armour_seen(armies, (10, 12), seen) == {3}
+    assert armour_seen(armies, (10, 11), seen) == {3}
     assert armour_seen(armies, (17, 8), seen) == {4}

@@ -58,7 +58,7 @@ class DeployVia(Card):
         got_l: list[np.ndarray] = []
         for (pq, kq), ts in sim.groups(there, [sim.row_pos(q), sim.row_alive(q)]):
             d, back = base_entry(sim.world, pq, kq, act.to)
-            if d > su.speed + r + EPS:
+            if d + r > su.speed + EPS:  # 8.5.5: the Leading Model starts outside the base (its card: the Entry Edge)
                 sim.skip(act, ts.size, f"the Leading Model ends more than Speed from {act.via!r}'s base (8.5.5)")
                 continue
             got_l.append(ts[sim.place(u, ts, act.to, back or sim.world.rear_of(su.player), act)])
@@ -127,8 +127,10 @@ class DeployViaCheck(CardCheck):
         """A deploy through the base of ``via`` (Warp Conduit: "Once per Round, the controlling player may deploy a
         Ground Unit from Reserves using this Pylon base as the Entry Edge"; Omega Network: "Each Round, Friendly Units
         with a combined Supply cost of 2 or less may be Deployed via this Entry Edge"): that unit on the table with such
-        an effect, the unit of the kind it names, within its Round's limit, the Leading Model at most Speed from the
-        base (8.5.5, as from an Entry Edge). The direction the other models are set in (towards the base), or None."""
+        an effect, the unit of the kind it names, within its Round's limit, no part of the Leading Model's base farther
+        than Speed from the base (the cards' texts make that base the Entry Edge, so 8.5.5 applies as to an Entry Edge:
+        the Leading Model starts outside it, touching it, and moves up to Speed). The direction the other models are
+        set in (towards the base), or None."""
         scn, world, say, pos, via_used = chk.scn, chk.world, chk.say, chk.pos, chk.via_used
         if act.via is None or act.to is None:
             return None
@@ -149,9 +151,13 @@ class DeployViaCheck(CardCheck):
             say(act, f"via: {act.via!r} lets {what} Deploy each Round; {used} already (its text)")
         via_used[act.via] = used + need
         d, back = base_entry(world, pos[act.via], scn.units[act.via].models, act.to)
-        reach = su.speed + su.base_mm / MM_PER_INCH / 2
-        if d > reach + EPS:
-            say(act, f'the Leading Model ends {d:.1f}" from {act.via!r}\'s base; at most Speed {su.speed}" (8.5.5)')
+        d += su.base_mm / MM_PER_INCH / 2  # the Leading Model starts outside the base, touching it (8.5.5)
+        if d > su.speed + EPS:
+            say(
+                act,
+                f"the Leading Model's base ends {d:.1f}\" from {act.via!r}'s base; at most Speed {su.speed}\" (8.5.5: "
+                '"Treat the Entry Edge as a base of a Leading Model, then move it up to the unit\'s speed")',
+            )
         return back
 
     @staticmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from ...board.model import EPS, MM_PER_INCH
+from ...board.model import EPS
 from ...starcraft.loadout import Loadout
 from ..abilities import (
     find,
@@ -92,7 +92,8 @@ class MoveChecks(_State):
             if start is None:
                 say(
                     act,
-                    f'the Leading Model ends {rt.length:.1f}" from the {edge} Entry Edge along its path{climb}; '
+                    f"the Leading Model's base ends {rt.length:.1f}\" from the {edge} Entry Edge along its path"
+                    f"{climb}; "
                     f'at most Speed {su.speed}" (8.5.5, 8.5.3: "Measure the actual path travelled")',
                 )
             else:
@@ -179,7 +180,7 @@ class MoveChecks(_State):
         edge = next((e for fam in FAMILIES if (e := fam.deploy_edge(self, act)) is not None), None)  # Warp In
         edge = edge or world.edges[player]
         deployed.append((act.unit, player))
-        reach = su.speed + su.base_mm / MM_PER_INCH / 2
+        reach = su.speed  # 8.5.5: no part of the base ends farther than Speed from the edge
         if not self._level_ok(act):
             return
         via_rear = None

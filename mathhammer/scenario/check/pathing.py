@@ -7,8 +7,9 @@ of the Leading Model's base around the terrain it cannot cross, the same pathing
   along that way (8.5.3: "Measure the actual path travelled"; "cannot move through terrain of Size 2 or
   larger"); no way, or one longer than Speed, is refused. A Flying unit measures straight (FLYING: "moves
   point-to-point").
-* a Deploy (8.5.5) is measured along the same way from the Entry Edge: the centre's path from the edge, at most
-  Speed + the base radius.
+* a Deploy (8.5.5) is measured from outside the table: its length is the centre's path from the Entry Edge plus
+  the base radius, at most Speed, so no part of the base ends farther than Speed from the edge
+  (:mod:`mathhammer.board.pathing`).
 """
 
 from __future__ import annotations
@@ -40,8 +41,9 @@ def blocked_line(world: World, act: Activation, lead: tuple[float, float]) -> bo
 
 
 def deploy_length(world: World, act: Activation, edge: str) -> float:
-    """How far a Deploy onto the playmat moves the Leading Model's centre from the table edge ``edge`` to the plan's
-    ``to`` (8.5.5, 8.5.3: round the terrain it cannot cross; ``inf``: no way round)."""
+    """How far a Deploy onto the playmat moves the Leading Model's base from the table edge ``edge`` to the plan's
+    ``to`` (8.5.5: the centre's path from the edge, round the terrain it cannot cross, plus the base radius;
+    ``inf``: no way round)."""
     assert act.to is not None
     r, through = lead_size(world, act)
     su = world.scn.units[act.unit]
@@ -55,7 +57,11 @@ def deploy_far_text(d: float, edge: str, which: str, speed: int) -> str:
             f"no way from the {edge} {which} to the planned point around the terrain the Leading Model cannot cross "
             '(8.5.5, 8.5.3: "The Leading Model cannot move through terrain of Size 2 or larger"; Gap Clearance)'
         )
-    return f'the Leading Model ends {d:.1f}" from the {edge} {which}; at most Speed {speed}" (8.5.5)'
+    return (
+        f'the Leading Model\'s base ends {d:.1f}" from the {edge} {which}; at most Speed {speed}" '
+        '(8.5.5: "move it up to the Unit\'s Speed"; 8.5.3: "No part of a base of the Leading Model can move more '
+        'than its unit Speed value")'
+    )
 
 
 def around_text(length: float, speed: float) -> str:

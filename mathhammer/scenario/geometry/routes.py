@@ -9,11 +9,12 @@ leaves (a point, or a segment sampled every ``PORTAL_STEP``), from there onto th
 the piece's top; each pass adds the piece's ``height`` (the climb counts, as in
 :mod:`mathhammer.board.charge`; a piece without a ``height`` is refused, not guessed). A piece
 without ACCESS POINTs is IMPASSABLE TERRAIN (part 11): no route onto or off it, but for a unit with Raptor
-Strain ("change elevation without using ACCESS POINTS"), which climbs anywhere on a piece's edge. A Deploy starts at
-the Entry Edge (8.5.5); FAQ v1.0: "If High Ground physically touches the player's Entry Edge, the
-unit can be deployed directly on that terrain", read as: the top of a piece whose footprint touches
-the Entry Edge is entered from the edge without an ACCESS POINT or a climb. A Flying unit "ignores
-elevation. It does not use Access Points" and "moves point-to-point, measuring horizontally".
+Strain ("change elevation without using ACCESS POINTS"), which climbs anywhere on a piece's edge. A Deploy starts
+outside the table touching the Entry Edge (8.5.5), its length the centre's path plus the base radius; FAQ v1.0:
+"If High Ground physically touches the player's Entry Edge, the unit can be deployed directly on that terrain",
+read as: the top of a piece whose footprint touches the Entry Edge is entered from the edge without an ACCESS
+POINT or a climb. A Flying unit "ignores elevation. It does not use Access Points" and "moves point-to-point,
+measuring horizontally".
 """
 
 from __future__ import annotations
@@ -100,7 +101,8 @@ class Routes(BoardState):
         """The shortest way of the Leading Model's centre from ``start`` to ``end`` (the module text).
 
         ``start`` None: a Deploy from the Entry Edge ``edge`` (8.5.5; the length is then the centre's path from
-        the edge plus the climbs, as ``scenario check`` measures a Deploy).
+        the edge plus ``radius``, the Leading Model's base radius: it starts outside the table, and no part of
+        its base moves more than Speed).
         :func:`~mathhammer.board.pathing.shortest_route` goes round the terrain a base of ``radius`` cannot cross
         (8.5.3; ``through``: Raptor Strain).
         Levels change only through ACCESS POINTs (8.5.3), each adding the piece's ``height``; with ``free_climb``
@@ -110,10 +112,10 @@ class Routes(BoardState):
         w, d = self.board.width, self.board.depth
         if flying:  # FLYING: "ignores elevation", "moves point-to-point, measuring horizontally"
             if start is None:
-                return Route(edge_distance(edge or "south", end, w, d))
+                return Route(edge_distance(edge or "south", end, w, d) + radius)
             return Route(math.dist(start, end))
         way = shortest_route(self.board, start, start_level, end, end_level, radius=radius, edge=edge or "south",
-                             through=through, free_climb=free_climb)  # fmt: skip
+                             edge_offset=radius, through=through, free_climb=free_climb)  # fmt: skip
         if math.isinf(way.length):
             return Route(math.inf)
         via = way.via
