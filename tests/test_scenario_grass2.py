@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from mathhammer.scenario.cards.selected import Selected
 from mathhammer.scenario.check.walk import PlanCheck
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation, Scenario
@@ -154,7 +155,8 @@ def test_crushing_grip_line_of_sight_across_removed_grass(tmp_path) -> None:  # 
     sim.round, sim.phase = 1, "movement"
     for select in sim.cards.select:
         select(k, act, GAMES)
-    assert np.flatnonzero(sim.gripped[m]).tolist() == GONE
+    gripped = next(c for c in sim.cards if isinstance(c, Selected)).gripped  # the card's state (cards/selected.py)
+    assert np.flatnonzero(gripped[m]).tolist() == GONE
     assert sum(v for key, v in sim.skipped.items() if "'Crushing Grip' not resolved" in key) == 4
 
 
@@ -165,7 +167,9 @@ def charge_rounds(cross: bool) -> list[dict]:
     rounds = tgrass.plan(cross)[:3]
     rounds[1]["red"] = {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 8.6]}]}
     rounds[2]["red"] = {"assault": [{"unit": "marine-1", "action": "charge", "targets": ["roach-1"]}]}
-    rounds[1]["blue"]["assault"].append({"unit": "roach-1", "action": "run", "to": [18, 21.1]})
+    for step in rounds[1]["blue"]["assault"]:  # roach-1 Runs on from (18, 25) to (18, 21.1), 3.9" (not to (18, 24))
+        if step["unit"] == "roach-1":
+            step["to"] = [18, 21.1]
     return rounds
 
 
