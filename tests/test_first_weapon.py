@@ -67,13 +67,16 @@ def test_the_plans_first_weapon_gets_it(tmp_path: Path, seen: list, weapons: lis
         shoot["weapons"] = weapons
     rounds = [
         {"round": 1,
-         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 4]}],
-                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 8]}]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 32]}],
-                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 28]}]}},
-        {"round": 2,
-         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 12]}], "assault": [shoot]},
-         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 24]}]}},
+         "red": {"movement": [{"unit": "marine-1", "action": "deploy", "to": [18, 3.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 7.3]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "deploy", "to": [18, 33]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 29]}]}},
+        {"round": 2,  # 8.5.5: Deployed with the base within Speed, both Run the rest on to 12" apart
+         "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [18, 11.3]}],
+                 "assault": [{"unit": "marine-1", "action": "run", "to": [18, 12]}]},
+         "blue": {"movement": [{"unit": "roach-1", "action": "move", "to": [18, 25]}],
+                  "assault": [{"unit": "roach-1", "action": "run", "to": [18, 24]}]}},
+        {"round": 3, "red": {"assault": [shoot]}},
     ]  # fmt: skip
     scn = build(skirmish("first", armies=write_armies(tmp_path, red, blue), rounds=rounds), "first.toml")
     assert errors(scn) == []
