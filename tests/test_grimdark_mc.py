@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -336,10 +337,38 @@ def test_property_pmfs_sum_to_one(case):
         assert abs(getattr(tally, h).sum() - 1.0) < 1e-12
 
 
+def _like_the_unit(attacker: Attacker, defender: Defender) -> Defender:
+    """The target with its joined hero made like the unit's models (the unit's Defense, rules and effects;
+    its own Tough kept) when a second weapon group follows the first: see the property below."""
+    if defender.hero is None or len(attacker.groups) < 2:
+        return defender
+    hero = dataclasses.replace(defender.hero, defense=defender.defense, rules=defender.rules, effects=defender.effects)
+    return dataclasses.replace(defender, hero=hero)
+
+
 @settings(max_examples=60, deadline=None)
 @given(attacks(), st.integers(1, 3))
 def test_property_more_attacks_never_fewer_wounds(case, more):
+    """More attacks in the first weapon group never give fewer wounds or fewer models destroyed
+    (stochastic dominance), when nothing about the joined hero can switch in between two groups.
+
+    With a joined hero whose Defense, rules or effects differ from the unit's and a second weapon group, the
+    property is false by the rules, so the hero is made like the unit's models there (:func:`_like_the_unit`):
+
+    - GF v3.5 common rules, Takedown/Sniper: "may pick any model in the target unit as its individual target,
+      which is resolved as if it was a unit of [1] ... must be resolved before other weapons"; with
+      ``snipe="hero"`` one more Takedown attack may kill the hero first, and a rule of "units where all
+      models have this rule" that the hero lacks (Shielded, GF v3.5 army books: "+1 to defense rolls";
+      Regeneration; army-book effects) then holds for the unit's models left, so the other groups' hits
+      wound them less (:func:`test_takedown_killing_a_hero_without_shielded_gives_the_unit_shielded`).
+    - Hero [BG 3.4.1]: it "must use the unit's Defense until all other models have been killed"; blocks are
+      rolled per weapon group ([BG 3.4.1] Roll to Block, as mathhammer/grimdark/compiled.py reads it), so the
+      more wounds the first group deals, the likelier the second starts with the hero alone at its own
+      (perhaps better) Defense
+      (:func:`test_second_group_blocked_at_the_heros_own_defense_once_the_unit_is_gone`).
+    """
     attacker, defender = case
+    defender = _like_the_unit(attacker, defender)
     attacker = dataclasses.replace(attacker, versatile=attacker.versatile or "ap")  # the same pick on both sides
     g = attacker.groups[0]
     bigger = WeaponGroup(g.models, dataclasses.replace(g.weapon, attacks=g.weapon.attacks + more))
@@ -347,6 +376,72 @@ def test_property_more_attacks_never_fewer_wounds(case, more):
     base, plus = grimdark_exact(attacker, defender), grimdark_exact(stronger, defender)
     assert _dominates(plus.wounds, base.wounds)
     assert _dominates(plus.models_destroyed, base.models_destroyed)
+
+
+def _cdf_at(pmf: np.ndarray, k: int) -> float:
+    return float(pmf[: k + 1].sum())
+
+
+def test_takedown_killing_a_hero_without_shielded_gives_the_unit_shielded():
+    """GF v3.5 common rules: Takedown; Shielded (GF v3.5 army books): "Units where all models have this rule
+    get +1 to defense rolls". The case hypothesis found: one Takedown attack more at a joined hero without
+    Shielded makes P(wounds <= 1) larger, since once the hero is killed the unit's model left has Shielded.
+
+    By hand, Quality 2+ (hits 5/6); the Takedown (AP(2)) at the hero alone, Defense 2+: blocked on 4+, killed
+    with k = 5/6 * 1/2. The rifles' 8 attacks (AP(1)): the hero standing, the unit's Defense 2+ without
+    Shielded, blocked on 3+: a wound with w = 5/6 * 1/3 each on the unit's model, then the hero (Tough(1)
+    each); the hero killed, Defense 2+ with Shielded blocked on 2+: a wound with s = 5/6 * 1/6 each."""
+    rifles = group(2, 4, "AP(1)")
+    base = Attacker((group(1, 0, "AP(2)", "Takedown"), rifles), 2, snipe="hero")
+    plus = Attacker((group(1, 1, "AP(2)", "Takedown"), rifles), 2, snipe="hero")
+    defender = Defender(1, defense=2, rules=("Shielded",), hero=Hero(1, 2))
+    k, w, s = Fraction(5, 12), Fraction(5, 18), Fraction(5, 36)
+    none, one = (1 - w) ** 8, 8 * w * (1 - w) ** 7  # no wound, one wound of the 8 rifle attacks
+    want_base = [none, one, 1 - none - one]
+    want_plus = [(1 - k) * none, k * (1 - s) ** 8 + (1 - k) * one]
+    want_plus.append(1 - sum(want_plus))
+    got_base, got_plus = grimdark_exact(base, defender), grimdark_exact(plus, defender)
+    for got, want in ((got_base, want_base), (got_plus, want_plus)):
+        np.testing.assert_allclose(got.wounds, [float(p) for p in want], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(got.models_destroyed, got.wounds, rtol=0, atol=1e-12)  # Tough(1) models
+    # 0.30201 > 0.30179: not dominating, by the rules
+    assert _cdf_at(got_plus.wounds, 1) == pytest.approx(0.30201, abs=1e-5)
+    assert _cdf_at(got_base.wounds, 1) == pytest.approx(0.30179, abs=1e-5)
+    assert not _dominates(got_plus.wounds, got_base.wounds)
+    for attacker in (base, plus):
+        assert_agree(grimdark_simulate(attacker, defender, 200_000, seed=26), grimdark_exact(attacker, defender))
+    # the hero with Shielded too: nothing switches when it dies, and one more attack dominates again
+    shielded = dataclasses.replace(defender, hero=Hero(1, 2, rules=("Shielded",)))
+    assert _dominates(grimdark_exact(plus, shielded).wounds, grimdark_exact(base, shielded).wounds)
+
+
+def test_second_group_blocked_at_the_heros_own_defense_once_the_unit_is_gone():
+    """Hero [BG 3.4.1]: "must use the unit's Defense until all other models have been killed"; blocks are
+    rolled per weapon group. One attack more in the first group may kill the unit's last model (Defense 6+),
+    and the second group then starts with the hero alone at its own Defense 2+: P(wounds <= 1) grows.
+
+    By hand, Quality 2+ (hits 5/6): at Defense 6+ a wound with u = 5/6 * 5/6, at 2+ with h = 5/6 * 1/6."""
+    second = group(1, 2)
+    base = Attacker((group(1, 0), second), 2)
+    plus = Attacker((group(1, 1), second), 2)
+    defender = Defender(1, defense=6, hero=Hero(1, 2))
+    u, h = Fraction(25, 36), Fraction(5, 36)
+    want_base = [(1 - u) ** 2, 2 * u * (1 - u), u**2]  # the second group's 2 attacks at the unit's Defense
+    # the first attack wounds (u): the second group at the hero alone; else (1 - u) as the base case
+    want_plus = [(1 - u) * p for p in want_base]
+    want_plus[1] += u * (1 - h) ** 2
+    want_plus[2] += u * (1 - (1 - h) ** 2)
+    got_base, got_plus = grimdark_exact(base, defender), grimdark_exact(plus, defender)
+    np.testing.assert_allclose(got_base.wounds, [float(p) for p in want_base], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(got_plus.wounds, [float(p) for p in want_plus], rtol=0, atol=1e-12)
+    assert _cdf_at(got_plus.wounds, 1) == pytest.approx(0.67314, abs=1e-5)
+    assert _cdf_at(got_base.wounds, 1) == pytest.approx(0.51775, abs=1e-5)
+    assert not _dominates(got_plus.wounds, got_base.wounds)
+    for attacker in (base, plus):
+        assert_agree(grimdark_simulate(attacker, defender, 200_000, seed=27), grimdark_exact(attacker, defender))
+    # the hero at the unit's Defense: one more attack dominates again
+    alike = dataclasses.replace(defender, hero=Hero(1, 6))
+    assert _dominates(grimdark_exact(plus, alike).wounds, grimdark_exact(base, alike).wounds)
 
 
 @settings(max_examples=60, deadline=None)
