@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from mathhammer.scenario import ScenarioError, abilities, check_scenario, simulate
+from mathhammer.scenario.cards.charge import charger_debuff
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 from mathhammer.starcraft.loadout import as_target
@@ -447,7 +448,7 @@ def test_concusive_shells_effect_needs_its_distance(marauder_armies: dict[str, s
         Effect(kind="charger_debuff_speed", value=2)
     shells = abilities.find(scenario(marauder_armies, shells_plan([])), "marauder-1", "Concusive Shells")
     assert shells is not None and abilities.target_effects(shells.ability) == []
-    eff = abilities.charger_debuff(shells.ability)
+    eff = charger_debuff(shells.ability)
     assert eff is not None and (eff.value, eff.within) == (2, 8)  # the card: DEBUFF Speed (2), Within 8"
 
 

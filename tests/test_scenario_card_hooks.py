@@ -6,16 +6,18 @@ Simulation calls the hook of the trigger, and a card not in play costs nothing."
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import numpy as np
 
 from mathhammer.scenario.cards import Trigger
-from mathhammer.scenario.cards.burrow import set_burrowed
+from mathhammer.scenario.cards.burrow import Burrow, burrowed, set_burrowed
 from mathhammer.scenario.cards.hidden import Hidden
 from mathhammer.scenario.cards.selected import Selected
 from mathhammer.scenario.cards.siege_mode import SiegeMode
 from mathhammer.scenario.cards.summon import Summon
+from mathhammer.scenario.cards.supply import Supply
 from mathhammer.scenario.lookup import use_bits
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation
@@ -31,6 +33,9 @@ from .test_scenario_select import scenario as select_scenario
 
 #: the triggers added for the per-Phase activation state and the rules that left Simulation (issue 26 point 1)
 NEW = ("begin_phase", "counts_activated", "activate_again", "stays_put", "keeps_status", "lifts_penalty", "hiders")
+#: the triggers through which the Burrow and Supply cards left sim_move.py and sim_combat.py
+STATUS = ("end_status", "supply_for_mass", "before_fight")
+SCENARIO = Path(__file__).resolve().parents[1] / "mathhammer" / "scenario"
 
 
 def _move_of(sim: Simulation, unit: str, rnd: int) -> Activation:
@@ -177,3 +182,58 @@ def test_summoned_unit_activates_after_its_parent_through_the_summon_card(tmp_pa
     deploy = Activation("test", 1, "movement", "blue", "roachling-1", "deploy", to=(18.0, 30.0))
     assert card.admit(sim.uids.index("roachling-1"), deploy, np.arange(1)).size == 0
     assert sum(v for k, v in sim.skipped.items() if "Summoned Unit is not Deployed" in k) == 1
+
+
+def card_imports(source: str) -> list[str]:
+    """The card modules (``cards/<module>.py`` other than the registry) a module of ``mathhammer/scenario/`` imports
+    in ``source``: ``from .cards.<module> import ...`` or ``from .cards import <module>``."""
+    cards = {p.stem for p in (SCENARIO / "cards").glob("*.py")} - {"__init__", "registry"}
+    hits = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.ImportFrom) or node.level != 1 or not node.module:
+            continue
+        parts = node.module.split(".")
+        if parts[0] != "cards":
+            continue
+        if len(parts) > 1 and parts[1] in cards:
+            hits.append(parts[1])
+        elif len(parts) == 1:
+            hits += [a.name for a in node.names if a.name in cards]
+    return hits
+
+
+def test_no_simulation_module_imports_a_card_by_name() -> None:
+    """Issue 26 point 1: "Simulation and check call the registry, never a card by name": no ``sim*.py`` imports a
+    card module (the registry and the package's names are allowed); the test's reader finds such an import."""
+    sims = sorted(SCENARIO.glob("sim*.py"))
+    assert len(sims) >= 6  # sim, sim_combat, sim_move, sim_round, sim_shoot, sim_state, simview
+    found = {p.name: card_imports(p.read_text()) for p in sims}
+    assert {k: v for k, v in found.items() if v} == {}
+    assert card_imports("from .cards import CardSet\nfrom .cards.registry import status_changers\n") == []
+    assert card_imports("from .cards.burrow import burrowed\n") == ["burrow"]
+    assert card_imports("from .cards import supply, CardSet\n") == ["supply"]
+
+
+def test_the_status_triggers_are_the_burrow_cards(tmp_path: Path) -> None:
+    """Part 11 BURROWED through the triggers: ``end_status`` (a Move, Run or Disengage or a return to Reserves ends
+    the Status), ``supply_for_mass`` (0 Supply for Disengage checks, 8.5.4), ``before_fight`` (Close Ranks removes it,
+    8.8.1); the Supply card answers ``supply_for_mass`` only where a unit has a ``disengage_supply`` effect."""
+    for name in STATUS:
+        assert Trigger(name).value == name
+    scn = hidden.build(
+        hidden.skirmish(
+            "hidden", armies=hidden.write_armies(tmp_path, hidden.RED, hidden.BLUE), rounds=hidden.plan(True, None)
+        ),
+        "h.toml",
+    )
+    sim = Simulation(scn, 4, seed=1)
+    burrow = next(c for c in sim.cards if isinstance(c, Burrow))
+    assert sim.cards.end_status == [burrow.end_status] and sim.cards.before_fight == [burrow.before_fight]
+    assert sim.cards.supply_for_mass == [burrow.supply_for_mass]  # no Commander: no Supply card
+    assert not any(isinstance(c, Supply) for c in sim.cards)
+    r, games = sim.uids.index("roach-1"), np.arange(4)
+    set_burrowed(sim, r, games[:2], True)
+    assert sim._mass_supply(r, games).tolist() == [0, 0, *sim._mass_supply(r, games[2:]).tolist()]
+    assert sim._mass_supply(r, games[2:]).min() > 0
+    sim.to_reserves(r, games[:1])
+    assert burrowed(sim, r, games).tolist() == [False, True, False, False]

@@ -16,8 +16,8 @@ import numpy as np
 from mathhammer.board.model import EPS
 from mathhammer.board.ranks import CONTACT
 from mathhammer.scenario import mission as missions
-from mathhammer.scenario.abilities import SUMMON_GAP
 from mathhammer.scenario.cards import burrow
+from mathhammer.scenario.cards.summon import SUMMON_GAP
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 

@@ -45,7 +45,7 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
 * DEBUFF removal (``remove_debuffs``): Restoration, "Use when a Friendly Unit Within 4" receives a
   DEBUFF. Remove all DEBUFFS from it". Planned by the acting unit's player on its activation where
   the opponent's Reaction gives it a DEBUFF (Concusive Shells, Debilitating Saliva); in each game where
-  it received one and is Within 4" of the reacting unit, the DEBUFF goes (:func:`restored`).
+  it received one and is Within 4" of the reacting unit, the DEBUFF goes (``cards/debuffs.py``).
 * Total Damage reduction (``reduce_damage``): Life Support, Transfusion, Dae'Uhl, Zealous Round (on the
   unit itself, while it is not Activated in the Phase; where used it counts as Activated). Planned on the
   opponent's attack (``shoot``, ``charge`` with IMPACT, ``fight``) for the Friendly Unit it protects
@@ -56,7 +56,7 @@ The simulation models these kinds of Reaction (the others are accepted by ``scen
   (``lunge``; Lunge: ``cards/lunge.py``), HEAL after a PLACE (``heal_after_place``; Veil of Shadows), HITS at a
   unit entering by another table edge (a Reaction's ``hits``; Photon Overcharge: ``cards/warp_in.py``).
 * A lower cost (``cost_reduction``; Advanced Training): read by ``scenario check`` only.
-* A second Charge (``second_charge``; Lightning Dash: :func:`second_charge`), planned by the charging unit on its own
+* A second Charge (``second_charge``; Lightning Dash: ``cards/impact.py``), planned by the charging unit on its own
   ``charge`` with the second target in ``select``: in the games where the first Charge succeeded, a new Charge from
   where it ended, Engaged or not, without IMPACT (``cards/impact.py``, :meth:`Simulation.charge`).
 
@@ -75,14 +75,11 @@ Orders lets activate again, the Deploys through a base this Round).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
 import numpy as np
 
-from ..board.model import EPS, MM_PER_INCH
-from ..board.ranks import CONTACT
 from ..starcraft.model import Weapon
 from ..starcraft.schema import Ability, Effect
 from .lookup import (
@@ -97,8 +94,6 @@ from .lookup import (
     Grant,
     Purse,
     card_abilities,
-    charge_roll,
-    charger_debuff,
     choices,
     counts_for_pool,
     find,
@@ -119,7 +114,7 @@ from .lookup import (
 )
 from .simview import SimView
 from .spec import Activation, Reaction, Scenario, ScenarioUnit
-from .world import Coord, World
+from .world import Coord
 
 
 def bit_set(sim: SimView, u: int, mask: int, name: str) -> bool:
@@ -139,12 +134,6 @@ def react_end(sim: SimView, trials: np.ndarray) -> None:
     """The activation is over: the Reactions' effects end (the cards' ``react_end`` hooks)."""
     for hook in sim.cards.react_end:
         hook(trials)
-
-
-def attacker_debuff(a: Ability) -> Effect | None:
-    """The ``enemy_weapon_keyword`` effect of ``a`` (Debilitating Saliva: "Use when an Enemy Unit Within 8\" of this
-    Unit declares a Ranged Attack. Apply DEBUFF Hit (1) to each of that Unit's Ranged Weapons"), or None."""
-    return next((e for e in a.effects if e.kind == "enemy_weapon_keyword" and not e.select), None)
 
 
 #: effect kinds on the weapons of the Enemy Unit an ability selects, and what each becomes on that unit's own
@@ -185,32 +174,6 @@ def on_selected_weapons(found: Found, giver: str, options: Sequence[str] = ()) -
         return None
     name = f"{found.ability.name} (from {giver}{': ' + ', '.join(options) if options else ''})"
     return Ability(name=name, phase="any", type="passive", text=found.ability.text, effects=effects)
-
-
-def select_reach(scn: Scenario, unit: str, a: Ability) -> tuple[float, bool]:
-    """The range ability ``a`` of ``unit`` selects in (its ``select`` effects' ``within``; a ``select_range`` of the
-    unit's abilities naming it: A-13 Flash Grenade Launcher, "Increase the Optical Flare special ability's Range to
-    16\"") and whether Line of Sight is needed (10.1)."""
-    picks = [e for e in a.effects if e.select and e.within is not None and e.kind not in DEPLOY_KINDS]
-    if not picks:
-        return float("inf"), False  # no range (Bound by the Khala)
-    reach = min(float(e.within) for e in picks if e.within is not None)
-    for other in unit_abilities(scn.units[unit]):
-        for e in other.effects:
-            if e.kind == "select_range" and e.ability.strip().lower() == a.name.strip().lower():
-                reach = float(e.value)
-    return reach, any(e.line_of_sight for e in picks)
-
-
-def remover(a: Ability) -> Effect | None:
-    """The ``remove_debuffs`` effect of ``a`` (Restoration: "Use when a Friendly Unit Within 4\" receives a DEBUFF.
-    Remove all DEBUFFS from it"), or None."""
-    return next((e for e in a.effects if e.kind == "remove_debuffs"), None)
-
-
-def gives_debuff(a: Ability) -> bool:
-    """Does Reaction ``a`` give the acting unit a DEBUFF (Concusive Shells, Debilitating Saliva)?"""
-    return charger_debuff(a) is not None or attacker_debuff(a) is not None
 
 
 def reactions(
@@ -271,7 +234,10 @@ def locked_by(sim: SimView, u: int, t: int) -> list[tuple[int, np.ndarray]]:
     """The weapon effects unit ``u`` gets against enemy ``t`` from an ability of its side that selected ``t`` this
     Round (Target Lock: "Whenever a Friendly Goliath Unit targets that enemy with an Autocannon, that weapon
     gains ..."): (the bit of ``sim.used`` standing for them, the games), for an attacker of the same unit type as
-    the unit that used it (the card the ability is printed on)."""
+    the unit that used it (the card the ability is printed on).
+
+    Stays here: the grants are the Simulation's (``sim.granted``, any selecting ability's) and the weapon kinds no
+    one card's; the Ranged Attack (``sim_shoot``, which imports no card) reads it."""
     out = []
     me = sim.units[u]
     for grant in sim.granted:
@@ -292,31 +258,6 @@ def instant(w: Weapon) -> bool:
     return any(k.name == "INSTANT" for k in w.keywords)
 
 
-def restored(sim: SimView, act: Activation, trials: np.ndarray, debuffed: np.ndarray) -> np.ndarray:
-    """Per game (length ``sim.T``): does the active player's Reaction remove the DEBUFFs the acting unit just
-    received (``remove_debuffs``: Restoration, "Use when a Friendly Unit Within 4\" receives a DEBUFF. Remove all
-    DEBUFFS from it")? ``debuffed``: the games where the opponent's Reaction gave it one.
-
-    The trigger is read per game: the acting unit received a DEBUFF, and has a live model Within ``within`` of a
-    live model of the reacting unit (both on the table); other games are counted in the skip report. Its trigger
-    is the DEBUFF, not the declaration the opponent answered, so the two players' Reactions do not compete for
-    one trigger (10.4): the DEBUFF comes first, and goes.
-    """
-    out = np.zeros(sim.T, dtype=bool)
-    u = sim.uids.index(act.unit)
-    for rx, found, eff in reactions(sim.scn, act, True, remover):
-        assert eff.within is not None
-        hit = debuffed & near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
-        out |= hit
-        sim.skip(
-            act,
-            trials.size - int(hit[trials].sum()),
-            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {act.unit} received no DEBUFF, or is not "
-            f'Within {eff.within:g}" of it (10.4)',
-        )
-    return out
-
-
 def inflicted(sim: SimView, found: Found, effects: list[Effect], source: str) -> str:
     """The name of an ability standing, on another unit, for ``effects`` of a Reaction of ``source`` (an enemy's
     DEBUFF on its weapons, ``cards/debuffs.py``; a Friendly Unit's Evade eligibility), kept in ``sim.inflicted`` for
@@ -327,18 +268,18 @@ def inflicted(sim: SimView, found: Found, effects: list[Effect], source: str) ->
     return name
 
 
-def reduction(a: Ability) -> Effect | None:
-    """The ``reduce_damage`` effect of ``a`` (Life Support, Transfusion, Dae'Uhl), or None."""
-    return next((e for e in a.effects if e.kind == "reduce_damage"), None)
-
-
 def protected(scn: Scenario, act: Activation, rx: Reaction, found: Found) -> str | None:
     """The Friendly Unit whose Total Damage a ``reduce_damage`` Reaction reduces: the plan's ``for``; else, for a
     Faction or Tactical Card's Reaction ("When a Friendly Unit receives Damage"), ``unit`` (the unit it is used
     for); else (a unit's own card: "another Friendly ... Unit") the activation's one planned target of the
-    reacting player. None where that is not one unit (``scenario check`` asks for ``for``)."""
-    red = reduction(found.ability)
-    if red is not None and red.costs_activation:  # Zealous Round: "this Unit"
+    reacting player. None where that is not one unit (``scenario check`` asks for ``for``).
+
+    Shared by the Reaction cards that answer for another unit (``cards/damage_reduction.py``, ``redirect.py``,
+    ``lunge.py``, ``target_effects.py``).
+    """
+    # Zealous Round: "this Unit" (``costs_activation``: a field of ``reduce_damage`` effects only, read by
+    # cards/damage_reduction.py)
+    if any(e.costs_activation for e in found.ability.effects):
         return rx.unit
     if rx.for_unit:
         return rx.for_unit
@@ -379,90 +320,13 @@ def far_from_enemies(
     return games[~near[games]]
 
 
-def recalls_self(scn: Scenario, act: Activation) -> bool:
-    """Does an ability of ``act``'s ``use`` return the active unit itself to Reserves instead of its action (Strap In!,
-    Strategic Recall: a ``to_reserves`` effect with neither ``within`` nor ``select``)?"""
-    return any(e.within is None and not e.select for _, e in used_effects(scn, act, "to_reserves"))
-
-
-def recalled_by(scn: Scenario, act: Activation, e: Effect) -> list[str]:
-    """The units Mass Recall may return ("All Friendly Protoss Units Within 6\" of this Faction Indicator"): the
-    active player's units of the faction its card names (its ``tags``), any of them without a card."""
-    found = next((f for n in act.use if (f := find(scn, act.unit, n)) and e in f.ability.effects), None)
-    tags = set(scn.roster.card(found.card).tags) if found and found.card else set()
-    return [
-        uid
-        for uid, su in scn.units.items()
-        if su.player == act.player and (not tags or tags & set(su.unit.card.faction_tags))
-    ]
-
-
 def is_structure(su: ScenarioUnit) -> bool:
     """Has the unit Structure ("This Unit cannot be Activated in any Phase and cannot perform actions. Additionally,
-    its Current Supply Value is treated as 0, and it can never Control or Contest Mission Markers")?"""
+    its Current Supply Value is treated as 0, and it can never Control or Contest Mission Markers")?
+
+    Not in ``cards/structure.py``: read by the Simulation's state (``sim.structure``), by ``checkview`` (which the
+    cards import: importing a card there would make a cycle) and by the Summon card."""
     return unit_effect(su, "structure") is not None
-
-
-def summoning(scn: Scenario, su: ScenarioUnit) -> list[Effect]:
-    """The ``summon`` effects of the ability that sets the Summoned Unit ``su``."""
-    where = scn.units[su.parent] if su.parent else None
-    for f in card_abilities(scn, su.player) if where is None else [Found(a) for a in unit_abilities(where)]:
-        if f.ability.name == su.summoned_by:
-            return [e for e in f.ability.effects if e.kind == "summon"]
-    return []
-
-
-#: SUMMON's Leading Model: the directions from the Parent Unit's Leading Model tried in turn (degrees from the way
-#: away from the player's Entry Edge, counter-clockwise)
-CONTACT_TURNS = (0, 90, 270, 45, 315, 135, 225, 180)
-#: SUMMON's Base-to-Base contact: the bases' edges this far apart, at Base-to-Base contact's limit (``CONTACT``,
-#: 0.05") and no nearer than :meth:`World.place` sets two bases (half its ``GAP``)
-SUMMON_GAP = CONTACT + EPS / 2
-
-
-def contact_leads(world: World, pid: int, su: ScenarioUnit, rear: Coord) -> list[Coord]:
-    """Where SUMMON may set ``su``'s Leading Model "in Base-to-Base contact with the Parent Unit" (its Leading Model,
-    placement ``pid``), in the order tried (:data:`CONTACT_TURNS`): bases :data:`SUMMON_GAP` apart."""
-    (x, y), pr = world.placements[pid].centres[0], world._radius(pid)
-    gap = pr + su.base_mm / MM_PER_INCH / 2 + SUMMON_GAP
-    base = math.atan2(-rear[1], -rear[0])
-    return [
-        (x + gap * math.cos(base + math.radians(t)), y + gap * math.sin(base + math.radians(t))) for t in CONTACT_TURNS
-    ]
-
-
-def summoned_unit(scn: Scenario, act: Activation, a: Ability) -> str:
-    """The Summoned Unit the activation's ability ``a`` sets (spec: one per Parent Unit and ability, one per card
-    ability)."""
-    return next(
-        uid
-        for uid, su in scn.units.items()
-        if su.summoned_by == a.name and su.player == act.player and su.parent in ("", act.unit)
-    )
-
-
-def base_entry(world: World, pid: int, alive: int, to: Coord) -> tuple[float, Coord | None]:
-    """A Deploy through the base of placement ``pid`` (its first ``alive`` models) to ``to``: how far ``to`` is from
-    that base's edge (8.5.5, as from an Entry Edge), and the way back towards its nearest model, where the other
-    models are set (None where ``to`` is that model's centre)."""
-    c = min(world.placements[pid].centres[:alive], key=lambda p: math.dist(p, to))
-    back = (c[0] - to[0], c[1] - to[1])
-    return math.dist(c, to) - world._radius(pid), (back if any(back) else None)
-
-
-def recall_base(scn: Scenario, unit: str) -> Effect | None:
-    """The ``recall_contact`` effect of ``unit`` (Omega Network: "If a Friendly Leading model finishes a Move,
-    Disengage, or Run action in base-to-base contact with the Omega Worm, the controlling player may remove that Unit
-    from the battlefield and return it to Reserves"), or None."""
-    return unit_effect(scn.units[unit], "recall_contact")
-
-
-def token_contact_lead(xy: Coord, su: ScenarioUnit, rear: Coord) -> Coord:
-    """Where ``su``'s Leading Model is set "in base-to-base contact with this Faction Indicator" (centre ``xy``;
-    Ready for Dust-Off): touching it on the side ``rear`` points to (bases :data:`TOKEN_CONTACT` / 2 apart)."""
-    gap = TOKEN_RADIUS + su.base_mm / MM_PER_INCH / 2 + TOKEN_CONTACT / 2
-    norm = math.hypot(*rear)
-    return (xy[0] + gap * rear[0] / norm, xy[1] + gap * rear[1] / norm)
 
 
 @contextmanager
@@ -475,20 +339,6 @@ def reacting(sim: SimView, ordinal: int, trials: np.ndarray) -> Iterator[None]:
         yield
     finally:
         react_end(sim, trials)
-
-
-def second_charge(scn: Scenario, act: Activation) -> str | None:
-    """Lightning Dash (``second_charge``): the Enemy Unit the second Charge declares (the plan's ``select``), where
-    the charging unit itself plans the Reaction on its ``charge``; else None."""
-    if act.action != "charge":
-        return None
-    for rx in act.react:
-        if rx.player != act.player or rx.unit != act.unit:
-            continue
-        found = find(scn, rx.unit, rx.use)
-        if found is not None and any(e.kind == "second_charge" for e in found.ability.effects):
-            return next((u for n, u in act.select if n.strip().lower() == rx.use.strip().lower()), None)
-    return None
 
 
 #: with the names of :mod:`.lookup` they re-export (scenario check and the tests import them from here)
@@ -504,8 +354,6 @@ __all__ = [
     "Grant",
     "Purse",
     "card_abilities",
-    "charge_roll",
-    "charger_debuff",
     "choices",
     "counts_for_pool",
     "find",
@@ -519,9 +367,7 @@ __all__ = [
     "react_begin",
     "react_end",
     "reacting",
-    "reduction",
     "repeatable",
-    "second_charge",
     "target_effects",
     "token_gaps",
     "unit_abilities",
@@ -545,12 +391,6 @@ def card_effect(scn: Scenario, player: str, kind: str) -> Effect | None:
     return None
 
 
-def creeping(su: ScenarioUnit) -> bool:
-    """Can ``su`` be ON CREEP: "A Friendly or Enemy Ground Zerg Unit"?"""
-    card = su.unit.card
-    return "Zerg" in card.faction_tags and "Ground" in card.combat_tags and not su.flying
-
-
 def mark_near(
     sim: SimView,
     v: int,
@@ -561,7 +401,10 @@ def mark_near(
 ) -> None:
     """Set unit ``v``'s bit ``name`` of ``sim.used`` in ``trials`` where a live model of it is Within the given inches
     of a token on the battlefield in that game (its row of games, its centre; measured to its base edge) or of a
-    live model of one of ``units``, and clear it elsewhere (ON CREEP, DETECTED)."""
+    live model of one of ``units``, and clear it elsewhere (ON CREEP, DETECTED).
+
+    Shared by two cards (``cards/creep.py``, ``cards/detection.py``), so neither owns it.
+    """
     cols: list[np.ndarray | int] = [sim.row_pos(v), sim.row_alive(v)]
     cols += [row.astype(np.int64) for row, _, _ in tokens]
     for d, _ in units:

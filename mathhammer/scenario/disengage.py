@@ -37,7 +37,6 @@ import numpy as np
 
 from ..board.engagement import ENGAGEMENT_RANGE
 from ..board.model import EPS, MM_PER_INCH
-from .cards.burrow import set_burrowed
 from .world import GAP, Placement, World
 
 if TYPE_CHECKING:
@@ -161,7 +160,8 @@ def move(sim: SimView, u: int, act: Activation, trials: np.ndarray, engaged: np.
             fails[ts] = True
     _fail(sim, u, act, mine[fails[mine]])
     going = mine[~fails[mine]]
-    set_burrowed(sim, u, going, False)  # part 11 BURROWED: a Disengage removes it
+    for end in sim.cards.end_status:  # part 11 BURROWED: a Disengage removes it
+        end(u, going)
     for (at,), ts in sim.groups(going, [sim.row_pos(u)]):
         got = sim.place(u, ts, to, world.rear_from(at, to), act, quiet=True)
         placed[ts[got]] = True

@@ -71,7 +71,9 @@ class ExtraLoadout(Loadout):
     extra: tuple[Ability, ...] = ()
     #: the unit is ON CREEP: its ``on_creep`` effects apply (part 11 ON CREEP), and only then
     on_creep: bool = False
-    #: an enemy detects the unit (Scanner Sweep: "they lose HIDDEN Status"): no HIDDEN keyword
+    #: an enemy detects the unit (Scanner Sweep: "they lose HIDDEN Status"): no HIDDEN keyword. Read here, not in
+    #: ``cards/hidden.py`` or ``cards/detection.py``: the loadout the engines read is built in this module, below the
+    #: cards (the detection card sets the DETECTED bit the Simulation turns into this flag)
     detected: bool = False
 
     def abilities(self) -> list[Ability]:
@@ -160,18 +162,6 @@ def repeatable(a: Ability) -> bool:
     return "REPEATABLE" in a.text.upper()
 
 
-def charge_roll(a: Ability) -> Effect | None:
-    """The ``charge_roll`` effect of ``a``: ``value`` added to the Charge Distance, ``dice`` more D6 rolled with
-    the highest used (Gravitic Boosters, Pneumatized Carapace; Metabolic Boost, Charge, Leap), or None."""
-    return next((e for e in a.effects if e.kind == "charge_roll"), None)
-
-
-def charger_debuff(a: Ability) -> Effect | None:
-    """The ``charger_debuff_speed`` effect of ``a`` (Concusive Shells: "When an Enemy declares a Charge against a
-    Friendly Unit Within 8\", that Enemy gains DEBUFF Speed (2)"), or None."""
-    return next((e for e in a.effects if e.kind == "charger_debuff_speed"), None)
-
-
 def target_effects(a: Ability) -> list[Effect]:
     """The machine-readable effects of ``a`` that change its unit as a target."""
     return [e for e in a.effects if e.kind in TARGET_KINDS]
@@ -233,7 +223,10 @@ class Purse:
 def counts_for_pool(su: ScenarioUnit) -> bool:
     """Does the unit's Supply Value count when calculating the Supply Pool (8.3.2 Available Supply)? Not for a unit
     with a ``pool_free`` effect (Advanced Medic Facilities: "This Unit's Supply Value counts as 0 when calculating
-    the Supply Pool")."""
+    the Supply Pool").
+
+    ``pool_free`` has no card of its own: the Deploy (``sim_move``, which imports no card) and ``checkview`` (which the
+    cards import) read it here."""
     return unit_effect(su, "pool_free") is None
 
 

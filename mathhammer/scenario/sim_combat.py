@@ -13,7 +13,6 @@ from ..starcraft.model import Batch
 from . import abilities
 from .basics import split_by as _split_by
 from .basics import stream as _stream
-from .cards.burrow import burrowed, set_burrowed
 from .sim_state import SimState
 from .spec import PLAYERS, Activation
 from .world import World
@@ -223,16 +222,8 @@ class Combat(SimState):
         """
         uid = self.uids[u]
         split = self.scn.policy.fight_split
-        down = burrowed(self, u, trials)
-        if down.any():
-            # part 11 BURROWED: "The Unit may perform Close Ranks as its first step, which immediately removes the
-            # BURROWED status ... If the Unit does not or cannot perform Close Ranks, it does not attack"
-            if self.scn.policy.close_ranks == "always":
-                set_burrowed(self, u, trials[down], False)
-            else:
-                key = f"round {self.round} combat: {uid}: BURROWED and no Close Ranks (policy): it does not attack"
-                self.skipped[key] = self.skipped.get(key, 0) + int(down.sum())
-                trials = trials[~down]
+        for ready in self.cards.before_fight:  # part 11 BURROWED: Close Ranks removes it, or the unit does not attack
+            trials = ready(u, trials)
         if self.scn.policy.close_ranks == "always":
             self.close_ranks(u, trials)  # 8.8.1 step 1, before rolling the dice: may move the unit in some trials
         side = self.units[u].player

@@ -10,8 +10,6 @@ import numpy as np
 
 from . import abilities, disengage
 from .basics import split_by as _split_by
-from .cards.burrow import burrowed, set_burrowed
-from .cards.supply import disengage_supply
 from .sim_state import SimState, _group_of
 from .spec import PLAYERS, Activation
 
@@ -194,7 +192,8 @@ class Movement(SimState):
         """Set unit ``u``'s Leading Model at ``to`` in the games ``movers``, the others behind it (8.5.3); which
         were set. ``moving``: a Move, Run or Disengage (not a PLACE), which ends the Burrowed Status."""
         if moving:
-            set_burrowed(self, u, movers, False)  # part 11 BURROWED: a Move, Run or Disengage removes it
+            for end in self.cards.end_status:  # part 11 BURROWED: a Move, Run or Disengage removes it
+                end(u, movers)
         placed = np.zeros(self.T, dtype=bool)
         for pid, ts in self.groups(movers, [self.row_pos(u)]):
             got = self.place(u, ts, to, self.world.rear_from(pid[0], to), act)
@@ -207,26 +206,30 @@ class Movement(SimState):
         if back.size == 0:
             return
         self.ref_supply[u, back] -= self.supply(u, self.alive[u, back])
-        set_burrowed(self, u, back, False)
+        for end in self.cards.end_status:  # part 11 BURROWED
+            end(u, back)
         self.set_pos(u, back, -1)
 
     def _tactical_mass(self, u: int, trials: np.ndarray) -> None:
         """8.5.4: no Ranged Attack or Charge in the next Assault Phase unless Tactical Mass.
 
         Tactical Mass: Current Supply above the Combined Supply of the enemies it was Engaged with; a Commander
-        counts 1 more on either side ("resolving Disengage checks", ``disengage_supply``).
+        counts 1 more on either side ("resolving Disengage checks"). The cards change either side's Supply through
+        the ``supply_for_mass`` trigger (part 11 BURROWED: "Its Current Supply Value is treated as 0 for Disengage
+        checks"; Commander: ``disengage_supply``).
         """
         uid = self.uids[u]
         for ts, pairs in self.engaged_with(trials):
             foes = [self.uids.index(b) for a, b in pairs if a == uid]
-            # part 11 BURROWED: "Its Current Supply Value is treated as 0 for Disengage checks"
-            combined = sum(
-                np.where(burrowed(self, v, ts), 0, self.supply(v, self.alive[v, ts])) + disengage_supply(self, v)
-                for v in foes
-            )
-            mine = np.where(burrowed(self, u, ts), 0, self.supply(u, self.alive[u, ts]))
-            mine = mine + disengage_supply(self, u)
-            self.penalty[u, ts] = ~(mine > combined)
+            combined = sum(self._mass_supply(v, ts) for v in foes)
+            self.penalty[u, ts] = ~(self._mass_supply(u, ts) > combined)
+
+    def _mass_supply(self, u: int, ts: np.ndarray) -> np.ndarray:
+        """Unit ``u``'s Current Supply Value per game of ``ts`` for Disengage checks (8.5.4): the cards' changes."""
+        supply = np.asarray(self.supply(u, self.alive[u, ts]))
+        for change in self.cards.supply_for_mass:
+            supply = change(u, ts, supply)
+        return supply
 
     def _barred(self, u: int, trials: np.ndarray) -> np.ndarray:
         """Per trial of ``trials``: the Disengage penalty (8.5.4) bars unit ``u``'s Ranged Attack or Charge, unless a

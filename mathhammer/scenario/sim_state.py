@@ -16,7 +16,7 @@ from ..starcraft.model import Batch
 from ..starcraft.schema import Ability
 from . import abilities
 from .cards import CardSet
-from .cards.burrow import burrow_change
+from .cards.registry import status_changers
 from .fast import IdGrouper, group_rows, group_state, regroup
 from .fastcontrol import UNREAD, supply_matrix
 from .fasttables import BoardTable, PairTable
@@ -251,13 +251,14 @@ class SimState:
         # an enemy Reaction's effect on a unit's weapons, as an ability of that unit (cards/debuffs.py)
         self.inflicted: dict[str, Ability] = {}
         self.abilities = [[a.name for a in abilities.unit_abilities(u)] for u in self.units]
-        # the abilities that change the Burrowed Status (Burrow, Lie in Wait, Nasty Surprise): no effect of their own
-        self.burrowers = {
-            a.name
-            for su in self.units
-            for a in abilities.unit_abilities(su) + [f.ability for f in abilities.card_abilities(scn, su.player)]
-            if burrow_change(a)
-        }
+        # the abilities that change a Status by their text (Burrow, Lie in Wait, Nasty Surprise): no effect of their own
+        self.burrowers = status_changers(
+            [
+                a
+                for su in self.units
+                for a in abilities.unit_abilities(su) + [f.ability for f in abilities.card_abilities(scn, su.player)]
+            ]
+        )
         self._loadouts: dict[tuple[int, int], Loadout] = {}
         #: the ability cards in play (cards/), with their per-game state, called at their trigger points
         self.cards = CardSet(self)

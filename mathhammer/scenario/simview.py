@@ -41,6 +41,7 @@ class CardHooks(Protocol):
     before_attack: list[Callable[[list[int], np.ndarray], None]]
     react_begin: list[Callable[[Activation, np.ndarray], None]]
     react_end: list[Callable[[np.ndarray], None]]
+    end_status: list[Callable[[int, np.ndarray], None]]
 
 
 class SimView(Protocol):

@@ -110,6 +110,36 @@ class Burrow(Card):
                 set_burrowed(sim, u, free[~now], True)
                 set_burrowed(sim, u, free[now], False)
 
+    @classmethod
+    def status_changer(cls, a: Ability) -> bool:
+        """Burrow, Lie in Wait, Rapid Burrowing, Nasty Surprise (:func:`burrow_change`): no keyword of their own, the
+        Status gives it."""
+        return bool(burrow_change(a))
+
+    def end_status(self, u: int, games: np.ndarray) -> None:
+        """Part 11 BURROWED: a Move, Run or Disengage removes it (Tunneling Claws' ``keeps_status`` aside), and so does
+        a return to Reserves."""
+        set_burrowed(self.sim, u, games, False)
+
+    def supply_for_mass(self, u: int, trials: np.ndarray, supply: np.ndarray) -> np.ndarray:
+        """Part 11 BURROWED: "Its Current Supply Value is treated as 0 for Disengage checks" (8.5.4 Tactical Mass)."""
+        return np.where(burrowed(self.sim, u, trials), 0, supply)
+
+    def before_fight(self, u: int, trials: np.ndarray) -> np.ndarray:
+        """Part 11 BURROWED: "The Unit may perform Close Ranks as its first step, which immediately removes the
+        BURROWED status ... If the Unit does not or cannot perform Close Ranks, it does not attack": with ``[policy]
+        close_ranks = "always"`` the Status goes, otherwise the unit does not attack where it has it (skip report)."""
+        sim = self.sim
+        down = burrowed(sim, u, trials)
+        if not down.any():
+            return trials
+        if sim.scn.policy.close_ranks == "always":
+            set_burrowed(sim, u, trials[down], False)
+            return trials
+        key = f"round {sim.round} combat: {sim.uids[u]}: BURROWED and no Close Ranks (policy): it does not attack"
+        sim.skipped[key] = sim.skipped.get(key, 0) + int(down.sum())
+        return trials[~down]
+
     def kept_bits(self, u: int) -> int:
         """Part 11 STATUS: "Unless stated otherwise, Statuses aren't removed during the Scoring and Cleanup Phase": the
         Burrowed Status bit of unit ``u`` (0 where it never had it)."""

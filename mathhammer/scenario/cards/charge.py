@@ -8,13 +8,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...starcraft.schema import Effect
-from ..abilities import near_games, reactions, restored
+from ...starcraft.schema import Ability, Effect
+from ..abilities import near_games, reactions
 from ..basics import split_by as _split_by
 from ..basics import stream as _stream
-from ..lookup import charge_roll, charger_debuff, find
+from ..lookup import find
 from ..spec import Activation, Scenario
+from .debuffs import restored
 from .registry import Card, register
+
+
+def charge_roll(a: Ability) -> Effect | None:
+    """The ``charge_roll`` effect of ``a``: ``value`` added to the Charge Distance, ``dice`` more D6 rolled with
+    the highest used (Gravitic Boosters, Pneumatized Carapace; Metabolic Boost, Charge, Leap), or None."""
+    return next((e for e in a.effects if e.kind == "charge_roll"), None)
+
+
+def charger_debuff(a: Ability) -> Effect | None:
+    """The ``charger_debuff_speed`` effect of ``a`` (Concusive Shells: "When an Enemy declares a Charge against a
+    Friendly Unit Within 8\", that Enemy gains DEBUFF Speed (2)"), or None."""
+    return next((e for e in a.effects if e.kind == "charger_debuff_speed"), None)
 
 
 @register

@@ -10,11 +10,11 @@ import math
 import numpy as np
 
 from ...board.model import EPS
-from ..abilities import card_effect, creeping, mark_near
+from ..abilities import card_effect, mark_near
 from ..checkview import CardCheck, CheckView, within_now
 from ..lookup import CREEP_STATUS, TOKEN_CONTACT, TOKEN_RADIUS, plan_tokens, unit_abilities, used_effect
 from ..simview import SimView
-from ..spec import Activation, Scenario
+from ..spec import Activation, Scenario, ScenarioUnit
 from ..world import edge_distance as edge_gap
 from .registry import Card, register
 
@@ -23,6 +23,12 @@ def _sources(scn: Scenario, units: list) -> list[int]:  # type: ignore[type-arg]
     return [
         u for u, su in enumerate(units) if any(e.kind == "creep_source" for a in unit_abilities(su) for e in a.effects)
     ]
+
+
+def creeping(su: ScenarioUnit) -> bool:
+    """Can ``su`` be ON CREEP: "A Friendly or Enemy Ground Zerg Unit"?"""
+    card = su.unit.card
+    return "Zerg" in card.faction_tags and "Ground" in card.combat_tags and not su.flying
 
 
 @register

@@ -12,13 +12,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...starcraft.schema import Effect
-from ..abilities import find, has_impact, protected, reduction, unit_abilities
+from ...starcraft.schema import Ability, Effect
+from ..abilities import find, has_impact, protected, unit_abilities
 from ..checkview import CheckView, ReactionCheck, too_far, within_now
 from ..lookup import Found
 from ..simview import SimView
 from ..spec import Activation, Reaction, Scenario
 from .registry import Card, register
+
+
+def reduction(a: Ability) -> Effect | None:
+    """The ``reduce_damage`` effect of ``a`` (Life Support, Transfusion, Dae'Uhl), or None."""
+    return next((e for e in a.effects if e.kind == "reduce_damage"), None)
 
 
 class ReductionReaction(ReactionCheck):

@@ -3,29 +3,31 @@
 (1) to each of that Unit's Ranged Weapons"), switched on for the activation it answers (the ``react_begin`` and
 ``react_end`` triggers), and the plan checks of it and of Restoration (``remove_debuffs``: "Use when a Friendly Unit
 Within 4\" receives a DEBUFF. Remove all DEBUFFS from it"; read in the simulation by
-:func:`~..abilities.restored`, which Concusive Shells' DEBUFF in ``cards/charge.py`` reads too)."""
+:func:`restored`, which Concusive Shells' DEBUFF in ``cards/charge.py`` reads too)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ...starcraft.schema import Effect
-from ..abilities import (
-    attacker_debuff,
-    find,
-    gives_debuff,
-    inflicted,
-    near_games,
-    reactions,
-    remover,
-    restored,
-    use_bits,
-)
+from ...starcraft.schema import Ability, Effect
+from ..abilities import find, inflicted, near_games, reactions, use_bits
 from ..checkview import CheckView, ReactionCheck, too_far, trigger, within_now
 from ..lookup import Found
 from ..simview import SimView
 from ..spec import Activation, Reaction, Scenario
 from .registry import Card, register
+
+
+def attacker_debuff(a: Ability) -> Effect | None:
+    """The ``enemy_weapon_keyword`` effect of ``a`` (Debilitating Saliva: "Use when an Enemy Unit Within 8\" of this
+    Unit declares a Ranged Attack. Apply DEBUFF Hit (1) to each of that Unit's Ranged Weapons"), or None."""
+    return next((e for e in a.effects if e.kind == "enemy_weapon_keyword" and not e.select), None)
+
+
+def remover(a: Ability) -> Effect | None:
+    """The ``remove_debuffs`` effect of ``a`` (Restoration: "Use when a Friendly Unit Within 4\" receives a DEBUFF.
+    Remove all DEBUFFS from it"), or None."""
+    return next((e for e in a.effects if e.kind == "remove_debuffs"), None)
 
 
 class AttackerDebuffReaction(ReactionCheck):
@@ -65,6 +67,38 @@ class DebuffRemoverReaction(ReactionCheck):
             )
         elif e.within is not None and not within_now(scn, chk.world, chk.pos, rx.unit, act.unit, e.within):
             too_far(chk.say, act, at, a, act.unit, rx.unit, e.within, "a Friendly Unit")
+
+
+def gives_debuff(a: Ability) -> bool:
+    """Does Reaction ``a`` give the acting unit a DEBUFF: Debilitating Saliva (:func:`attacker_debuff`), Concusive
+    Shells (``charger_debuff_speed``, read here by its kind: its card, ``cards/charge.py``, imports :func:`restored`
+    from this module, so this one cannot import its ``charger_debuff``)?"""
+    return any(e.kind == "charger_debuff_speed" for e in a.effects) or attacker_debuff(a) is not None
+
+
+def restored(sim: SimView, act: Activation, trials: np.ndarray, debuffed: np.ndarray) -> np.ndarray:
+    """Per game (length ``sim.T``): does the active player's Reaction remove the DEBUFFs the acting unit just
+    received (``remove_debuffs``: Restoration, "Use when a Friendly Unit Within 4\" receives a DEBUFF. Remove all
+    DEBUFFS from it")? ``debuffed``: the games where the opponent's Reaction gave it one.
+
+    The trigger is read per game: the acting unit received a DEBUFF, and has a live model Within ``within`` of a
+    live model of the reacting unit (both on the table); other games are counted in the skip report. Its trigger
+    is the DEBUFF, not the declaration the opponent answered, so the two players' Reactions do not compete for
+    one trigger (10.4): the DEBUFF comes first, and goes.
+    """
+    out = np.zeros(sim.T, dtype=bool)
+    u = sim.uids.index(act.unit)
+    for rx, found, eff in reactions(sim.scn, act, True, remover):
+        assert eff.within is not None
+        hit = debuffed & near_games(sim, trials, sim.uids.index(rx.unit), u, float(eff.within))
+        out |= hit
+        sim.skip(
+            act,
+            trials.size - int(hit[trials].sum()),
+            f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {act.unit} received no DEBUFF, or is not "
+            f'Within {eff.within:g}" of it (10.4)',
+        )
+    return out
 
 
 @register

@@ -5,15 +5,34 @@ on a ``move``, ``run`` or ``disengage``). The Deploys through a base this Round 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...board.model import EPS, MM_PER_INCH
-from ..abilities import base_entry, recall_base
+from ...starcraft.schema import Effect
 from ..checkview import CardCheck, CheckView
 from ..lookup import TOKEN_CONTACT, unit_effect
 from ..simview import SimView
 from ..spec import Activation, Scenario
+from ..world import Coord, World
 from .registry import Card, register
+
+
+def base_entry(world: World, pid: int, alive: int, to: Coord) -> tuple[float, Coord | None]:
+    """A Deploy through the base of placement ``pid`` (its first ``alive`` models) to ``to``: how far ``to`` is from
+    that base's edge (8.5.5, as from an Entry Edge), and the way back towards its nearest model, where the other
+    models are set (None where ``to`` is that model's centre)."""
+    c = min(world.placements[pid].centres[:alive], key=lambda p: math.dist(p, to))
+    back = (c[0] - to[0], c[1] - to[1])
+    return math.dist(c, to) - world._radius(pid), (back if any(back) else None)
+
+
+def recall_base(scn: Scenario, unit: str) -> Effect | None:
+    """The ``recall_contact`` effect of ``unit`` (Omega Network: "If a Friendly Leading model finishes a Move,
+    Disengage, or Run action in base-to-base contact with the Omega Worm, the controlling player may remove that Unit
+    from the battlefield and return it to Reserves"), or None."""
+    return unit_effect(scn.units[unit], "recall_contact")
 
 
 @register

@@ -4,18 +4,20 @@ Ventral Sacs' Faction Indicator (``dust_off``), and Rapid Ingress's "Remove this
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
 
-from ...board.model import EPS
+from ...board.model import EPS, MM_PER_INCH
 from ...starcraft.schema import Ability, Effect
-from ..abilities import summoning, token_contact_lead
 from ..checkview import CardCheck, CheckView, Say, available, in_enemy_zone, need
-from ..lookup import TOKEN_RADIUS, find, plan_tokens, token_gaps, used_effect, used_effects
+from ..lookup import TOKEN_CONTACT, TOKEN_RADIUS, find, plan_tokens, token_gaps, used_effect, used_effects
 from ..simview import SimView
-from ..spec import PLAYERS, Activation, Scenario
+from ..spec import PLAYERS, Activation, Scenario, ScenarioUnit
+from ..world import Coord
 from .registry import Card, register
+from .summon import summoning
 
 
 def _leaving(scn: Scenario, units: list) -> list[int]:  # type: ignore[type-arg]
@@ -24,6 +26,14 @@ def _leaving(scn: Scenario, units: list) -> list[int]:  # type: ignore[type-arg]
         for v, su in enumerate(units)
         if su.summoned and any(e.kind == "summon" and e.leaves for e in summoning(scn, su))
     ]
+
+
+def token_contact_lead(xy: Coord, su: ScenarioUnit, rear: Coord) -> Coord:
+    """Where ``su``'s Leading Model is set "in base-to-base contact with this Faction Indicator" (centre ``xy``;
+    Ready for Dust-Off): touching it on the side ``rear`` points to (bases :data:`TOKEN_CONTACT` / 2 apart)."""
+    gap = TOKEN_RADIUS + su.base_mm / MM_PER_INCH / 2 + TOKEN_CONTACT / 2
+    norm = math.hypot(*rear)
+    return (xy[0] + gap * rear[0] / norm, xy[1] + gap * rear[1] / norm)
 
 
 @register

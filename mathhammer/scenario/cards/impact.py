@@ -7,12 +7,25 @@ Charging while Engaged. The Devastating Charge ability does not trigger a second
 from __future__ import annotations
 
 from ...starcraft.schema import Ability, Effect
-from ..abilities import second_charge
 from ..checkview import CheckView, ReactionCheck, trigger
-from ..lookup import Found
+from ..lookup import Found, find
 from ..simview import SimView
 from ..spec import Activation, Reaction, Scenario
 from .registry import Card, register
+
+
+def second_charge(scn: Scenario, act: Activation) -> str | None:
+    """Lightning Dash (``second_charge``): the Enemy Unit the second Charge declares (the plan's ``select``), where
+    the charging unit itself plans the Reaction on its ``charge``; else None."""
+    if act.action != "charge":
+        return None
+    for rx in act.react:
+        if rx.player != act.player or rx.unit != act.unit:
+            continue
+        found = find(scn, rx.unit, rx.use)
+        if found is not None and any(e.kind == "second_charge" for e in found.ability.effects):
+            return next((u for n, u in act.select if n.strip().lower() == rx.use.strip().lower()), None)
+    return None
 
 
 @register
@@ -93,6 +106,6 @@ class LightningDash(Card):
         return cls.anywhere(scn, cls.kinds)
 
     def charge_again(self, act: Activation) -> int | None:
-        """The unit of the second Charge (:func:`~..abilities.second_charge`: the plan's ``select``), or None."""
+        """The unit of the second Charge (:func:`second_charge`: the plan's ``select``), or None."""
         dash = second_charge(self.sim.scn, act)
         return None if dash is None else self.sim.uids.index(dash)

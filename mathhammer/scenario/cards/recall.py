@@ -9,12 +9,29 @@ import numpy as np
 
 from ...board.model import EPS
 from ...starcraft.schema import Effect
-from ..abilities import recalled_by, recalls_self
 from ..checkview import CardCheck, CheckView
-from ..lookup import TOKEN_RADIUS, plan_tokens, token_gaps, used_effects
+from ..lookup import TOKEN_RADIUS, find, plan_tokens, token_gaps, used_effects
 from ..simview import SimView
 from ..spec import Activation, Scenario
 from .registry import Card, register
+
+
+def recalls_self(scn: Scenario, act: Activation) -> bool:
+    """Does an ability of ``act``'s ``use`` return the active unit itself to Reserves instead of its action (Strap In!,
+    Strategic Recall: a ``to_reserves`` effect with neither ``within`` nor ``select``)?"""
+    return any(e.within is None and not e.select for _, e in used_effects(scn, act, "to_reserves"))
+
+
+def recalled_by(scn: Scenario, act: Activation, e: Effect) -> list[str]:
+    """The units Mass Recall may return ("All Friendly Protoss Units Within 6\" of this Faction Indicator"): the
+    active player's units of the faction its card names (its ``tags``), any of them without a card."""
+    found = next((f for n in act.use if (f := find(scn, act.unit, n)) and e in f.ability.effects), None)
+    tags = set(scn.roster.card(found.card).tags) if found and found.card else set()
+    return [
+        uid
+        for uid, su in scn.units.items()
+        if su.player == act.player and (not tags or tags & set(su.unit.card.faction_tags))
+    ]
 
 
 @register

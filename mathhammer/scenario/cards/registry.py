@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from ...starcraft.schema import Ability
 from ..checkview import CardCheck, ReactionCheck
 from ..lookup import card_abilities, used_effects
 from ..simview import PoolCut, SimView
@@ -60,6 +61,16 @@ class Trigger(StrEnum):
     DEPLOY = "deploy"
     #: ``moved(u, act, placed)``: a Move, Run or Disengage set unit ``u`` in the games ``placed``
     MOVED = "moved"
+    #: ``end_status(u, games)``: unit ``u``'s Statuses end in ``games``: a Move, Run or Disengage is about to set it
+    #: (unless a ``keeps_status`` hook kept them), or it returns to Reserves (part 11 BURROWED)
+    END_STATUS = "end_status"
+    #: ``supply_for_mass(u, trials, supply) -> supply``: the Current Supply Values ``supply`` of unit ``u`` in
+    #: ``trials``, as Disengage checks (8.5.4 Tactical Mass) count them: each card's change in turn (BURROWED: 0;
+    #: Commander: +1)
+    SUPPLY_FOR_MASS = "supply_for_mass"
+    #: ``before_fight(u, trials) -> trials``: unit ``u`` is about to fight (8.8.1), before its CLOSE RANKS move: the
+    #: games of ``trials`` where it attacks (the others: skip report; BURROWED without Close Ranks)
+    BEFORE_FIGHT = "before_fight"
     #: ``select(u, act, here)``: the activation's Active abilities are used (``act.select`` names units): their
     #: effects on the units they select, in the games ``here`` (before the ``use`` hooks)
     SELECT = "select"
@@ -164,6 +175,13 @@ class Card:
         return any(e.kind in kinds for a in abilities for e in a.effects)
 
     @classmethod
+    def status_changer(cls, a: Ability) -> bool:
+        """Does using ability ``a`` change a Status this card keeps, by its text and not by an effect of its own
+        (Burrow: "it gains or loses the Burrowed Status")? Such an ability gives its unit nothing in its loadout: the
+        Status does (``sim.burrowers``, read by :func:`~..lookup.loadout_for`). No by default."""
+        return False
+
+    @classmethod
     def validate(cls, scn: Scenario) -> list[str]:
         """Schema problems in ``scn`` of what only this card reads (its effects, the plan fields of its abilities), one
         message each naming the file, the field, the value and what is allowed; none by default. Called for every
@@ -194,6 +212,13 @@ class Card:
         return None
 
     def moved(self, u: int, act: Activation, placed: np.ndarray) -> None: ...
+    def end_status(self, u: int, games: np.ndarray) -> None: ...
+    def supply_for_mass(self, u: int, trials: np.ndarray, supply: np.ndarray) -> np.ndarray:
+        return supply
+
+    def before_fight(self, u: int, trials: np.ndarray) -> np.ndarray:
+        return trials
+
     def select(self, u: int, act: Activation, here: np.ndarray) -> None: ...
     def before_action(self, u: int, act: Activation, here: np.ndarray) -> bool:
         return False
@@ -273,6 +298,12 @@ def register(card: type[Card]) -> type[Card]:
     return card
 
 
+def status_changers(abilities: list[Ability]) -> set[str]:
+    """The names of the ``abilities`` a registered card reads as changing a Status it keeps
+    (:meth:`Card.status_changer`: Burrow, Lie in Wait, Nasty Surprise)."""
+    return {a.name for a in abilities if any(c.status_changer(a) for c in _CARDS)}
+
+
 def card_for(kind: str) -> type[Card] | None:
     """The card registered for effect ``kind``, or None."""
     return _REGISTRY.get(kind)
@@ -322,6 +353,9 @@ class CardSet:
         self.before_deploy: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["before_deploy"]
         self.deploy: list[Callable[[int, Activation, np.ndarray], np.ndarray | None]] = hooks["deploy"]
         self.moved: list[Callable[[int, Activation, np.ndarray], None]] = hooks["moved"]
+        self.end_status: list[Callable[[int, np.ndarray], None]] = hooks["end_status"]
+        self.supply_for_mass: list[Callable[[int, np.ndarray, np.ndarray], np.ndarray]] = hooks["supply_for_mass"]
+        self.before_fight: list[Callable[[int, np.ndarray], np.ndarray]] = hooks["before_fight"]
         self.select: list[Callable[[int, Activation, np.ndarray], None]] = hooks["select"]
         self.before_action: list[Callable[[int, Activation, np.ndarray], bool]] = hooks["before_action"]
         self.may_act: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["may_act"]
@@ -378,5 +412,6 @@ __all__ = [
     "reaction_checks",
     "register",
     "registered",
+    "status_changers",
     "validate_all",
 ]

@@ -6,15 +6,61 @@ the table is not in Reserves is scenario data (``ScenarioUnit.summoned``, read b
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...board.engagement import ENGAGEMENT_RANGE
-from ..abilities import CONTACT_TURNS, contact_leads, far_from_enemies, is_structure, summoned_unit
+from ...board.model import EPS, MM_PER_INCH
+from ...board.ranks import CONTACT
+from ...starcraft.schema import Ability, Effect
+from ..abilities import far_from_enemies, is_structure
 from ..checkview import CardCheck, CheckView, available, in_enemy_zone, need, within_now
-from ..lookup import used_effects
+from ..lookup import Found, card_abilities, unit_abilities, used_effects
 from ..simview import SimView
-from ..spec import Activation, Scenario
+from ..spec import Activation, Scenario, ScenarioUnit
+from ..world import Coord, World
 from .registry import Card, register
+
+
+def summoning(scn: Scenario, su: ScenarioUnit) -> list[Effect]:
+    """The ``summon`` effects of the ability that sets the Summoned Unit ``su``."""
+    where = scn.units[su.parent] if su.parent else None
+    for f in card_abilities(scn, su.player) if where is None else [Found(a) for a in unit_abilities(where)]:
+        if f.ability.name == su.summoned_by:
+            return [e for e in f.ability.effects if e.kind == "summon"]
+    return []
+
+
+#: SUMMON's Leading Model: the directions from the Parent Unit's Leading Model tried in turn (degrees from the way
+#: away from the player's Entry Edge, counter-clockwise)
+CONTACT_TURNS = (0, 90, 270, 45, 315, 135, 225, 180)
+
+
+#: SUMMON's Base-to-Base contact: the bases' edges this far apart, at Base-to-Base contact's limit (``CONTACT``,
+#: 0.05") and no nearer than :meth:`World.place` sets two bases (half its ``GAP``)
+SUMMON_GAP = CONTACT + EPS / 2
+
+
+def contact_leads(world: World, pid: int, su: ScenarioUnit, rear: Coord) -> list[Coord]:
+    """Where SUMMON may set ``su``'s Leading Model "in Base-to-Base contact with the Parent Unit" (its Leading Model,
+    placement ``pid``), in the order tried (:data:`CONTACT_TURNS`): bases :data:`SUMMON_GAP` apart."""
+    (x, y), pr = world.placements[pid].centres[0], world._radius(pid)
+    gap = pr + su.base_mm / MM_PER_INCH / 2 + SUMMON_GAP
+    base = math.atan2(-rear[1], -rear[0])
+    return [
+        (x + gap * math.cos(base + math.radians(t)), y + gap * math.sin(base + math.radians(t))) for t in CONTACT_TURNS
+    ]
+
+
+def summoned_unit(scn: Scenario, act: Activation, a: Ability) -> str:
+    """The Summoned Unit the activation's ability ``a`` sets (spec: one per Parent Unit and ability, one per card
+    ability)."""
+    return next(
+        uid
+        for uid, su in scn.units.items()
+        if su.summoned_by == a.name and su.player == act.player and su.parent in ("", act.unit)
+    )
 
 
 @register

@@ -1,7 +1,7 @@
 """Supply Values read by the rules besides the Supply Pool: for Controlling and Contesting Mission Markers
 (``contest_supply``, 8.9.1; Commander, Additional Supply Depots, Domineering Presence, Freedom Fighters) and for
-Disengage checks (``disengage_supply``, 8.5.4 Tactical Mass; Commander). Read by ``mission.py`` and the Disengage
-(``sim_move``) through the functions here."""
+Disengage checks (``disengage_supply``, 8.5.4 Tactical Mass; Commander). Read by ``mission.py`` through
+:func:`contest_supply`, and by the Disengage through the ``supply_for_mass`` trigger."""
 
 from __future__ import annotations
 
@@ -17,14 +17,20 @@ from .registry import Card, register
 
 @register
 class Supply(Card):
-    """The kinds' owner; no hook: the Supply is read where the rules read it (:func:`contest_supply`,
-    :func:`disengage_supply`)."""
+    """The kinds' owner: the Supply for Contesting is read where the rules read it (:func:`contest_supply`); the Supply
+    for Disengage checks through the ``supply_for_mass`` trigger (:func:`disengage_supply`)."""
 
     kinds = ("contest_supply", "disengage_supply")
 
     @classmethod
     def present(cls, scn: Scenario) -> bool:
-        return False  # nothing to call at a trigger point
+        """Where a unit or card has a ``disengage_supply`` effect (its only hook)."""
+        return cls.anywhere(scn, ("disengage_supply",))
+
+    def supply_for_mass(self, u: int, trials: np.ndarray, supply: np.ndarray) -> np.ndarray:
+        """8.5.4 Tactical Mass: a Commander counts 1 more "when resolving Disengage checks" (after BURROWED's 0: the
+        Burrow card's hook runs first)."""
+        return supply + disengage_supply(self.sim, u)
 
 
 def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.ndarray:

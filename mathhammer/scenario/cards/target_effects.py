@@ -10,11 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from ...starcraft.schema import Ability, Effect
-from ..abilities import find, has_impact, inflicted, near_games, protected, reduction, target_effects, use_bits
+from ..abilities import find, has_impact, inflicted, near_games, protected, target_effects, use_bits
 from ..checkview import CardCheck, CheckView, ReactionCheck, too_far, within_now
 from ..lookup import TARGET_KINDS, Found
 from ..simview import SimView
 from ..spec import Activation, Reaction, Scenario
+from .damage_reduction import reduction
 from .registry import Card, register
 
 

@@ -10,8 +10,8 @@ from ..abilities import (
     Found,
     find,
     on_selected_weapons,
-    select_reach,
 )
+from ..cards.selected import select_reach
 from ..spec import PLAYERS, Activation
 from .attacks import AttackChecks
 from .common import (

@@ -9,12 +9,11 @@ from ...starcraft.schema import Ability, Effect
 from ..abilities import (
     Found,
     Purse,
-    charge_roll,
-    charger_debuff,
     find,
     used_effect,
 )
 from ..cards import reaction_checks
+from ..cards.charge import charge_roll, charger_debuff
 from ..checkview import CheckView, ReactionCheck
 from ..checkview import trigger as _trigger
 from ..spec import Activation, Reaction

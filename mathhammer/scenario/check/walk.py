@@ -13,8 +13,8 @@ from ..abilities import (
     choices,
     find,
     needs_tag,
-    second_charge,
 )
+from ..cards.impact import second_charge
 from ..spec import PHASES, PLAYERS, Activation
 from .common import (
     FAMILIES,
