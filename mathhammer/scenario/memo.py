@@ -127,13 +127,21 @@ class SharedAnswers:
 
     def get(self, key: object) -> list[Any]:
         """The answers the other blocks published for ``key`` (in the order read)."""
+        return self.get_digest(_digest(key))
+
+    def get_digest(self, digest: bytes) -> list[Any]:
+        """:meth:`get` of the key whose :func:`_digest` is ``digest`` (a caller that also puts digests it once)."""
         if self.me < 0:
             return []
         self._read_others()
-        return self.local.get(_digest(key), [])
+        return self.local.get(digest, [])
 
     def put(self, key: object, answer: Any) -> None:
         """Publish ``answer`` for ``key`` in this block's log (one more under the key), where there is room."""
+        self.put_digest(_digest(key), answer)
+
+    def put_digest(self, digest: bytes, answer: Any) -> None:
+        """:meth:`put` of the key whose :func:`_digest` is ``digest``."""
         if self.me < 0:
             return
         log = self.logs[self.me]
@@ -141,7 +149,7 @@ class SharedAnswers:
         end, hits = _HEADER.unpack_from(log, 0)
         if end + _RECORD.size + len(body) > len(log):
             return
-        _RECORD.pack_into(log, end, len(body), _digest(key), _check(body))
+        _RECORD.pack_into(log, end, len(body), digest, _check(body))
         log[end + _RECORD.size : end + _RECORD.size + len(body)] = body
         _HEADER.pack_into(log, 0, end + _RECORD.size + len(body), hits)  # after the record: readers see it whole
 
@@ -195,13 +203,13 @@ class Memo:
         shared = self.shared
         if shared is None:
             return compute()
-        asked = self._keyed(question())
-        found = shared.get(asked)
+        asked = _digest(self._keyed(question()))
+        found = shared.get_digest(asked)
         if found:
             shared.hit()
             return found[0]
         answer = compute()
-        shared.put(asked, answer)
+        shared.put_digest(asked, answer)
         return answer
 
     def boxed(
@@ -231,8 +239,8 @@ class Memo:
         shared = self.shared
         asked = None
         if shared is not None and shared_key is not None:
-            asked = self._keyed((name, *shared_key()))  # type: ignore[misc]
-            for box, there, answer in shared.get(asked):
+            asked = _digest(self._keyed((name, *shared_key())))  # type: ignore[misc]
+            for box, there, answer in shared.get_digest(asked):
                 here = near(box)
                 if content(here) == there:
                     shared.hit()
@@ -243,7 +251,7 @@ class Memo:
         relevant = near(box)
         entries.append((box, relevant, answer))
         if shared is not None and asked is not None:
-            shared.put(asked, (box, content(relevant), to_shared(answer)))
+            shared.put_digest(asked, (box, content(relevant), to_shared(answer)))
         return box, answer
 
 

@@ -251,7 +251,8 @@ class BoardState:
         self._charges: dict[tuple[object, ...], tuple[float, Coord | None]] = memo.table("charges")
         # _charge_local: (charger, its Leading Model, the step, the models near it by content, ...) -> the answer
         self._local_charges: dict[tuple[object, ...], tuple[float, Coord | None]] = memo.table("local_charges")
-        self._near: dict[tuple[int, int, float], bool] = memo.table("near")
+        #: near(): per gap asked (and per gap rounded to 6 places), the answers by the two placement ids (packed)
+        self._near: dict[object, dict[int, bool]] = memo.table("near")
         self._within: dict[tuple[int, int, int, int, float], int] = memo.table("within")
         self._sight: dict[tuple[int, int, int, int], bool] = memo.table("sight")
         self._near_marker: dict[tuple[int, int, float], int] = memo.table("near_marker")

@@ -30,12 +30,13 @@ class Facts(Routes):
         A cheap superset test on the whole placements: units that fail it cannot be Engaged with
         each other (7.2.1 needs Within 1"), so the geometry below never looks at them.
         """
-        key = (pa, pb, round(gap, 6)) if pa <= pb else (pb, pa, round(gap, 6))
-        hit = self._near.get(key)
-        if hit is None:
-            a, b = self._centres(pa), self._centres(pb)
-            d = np.sqrt(((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)).min()
-            hit = self._near[key] = bool(d <= self._radius(pa) + self._radius(pb) + gap + 0.01)
+        table = self._near.get(gap)  # one table per gap (gaps equal to 6 places: one table)
+        if table is None:
+            table = self._near[gap] = self._near.setdefault(("rounded", round(gap, 6)), {})
+        key = pa << 32 | pb if pa <= pb else pb << 32 | pa
+        hit = table.get(key)
+        if hit is None:  # compiled (:meth:`near_many`: numpy's nearest centres to the last bit)
+            hit = table[key] = bool(self.near_many(pa, np.array([pb], dtype=np.int64), gap)[0])
         return hit
 
     def within(self, pa: int, ka: int, pb: int, kb: int, inches: float) -> bool:
