@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...starcraft.schema import Ability, Effect
 from ..abilities import second_charge
-from ..checkview import CheckView, ReactionCheck, trigger
+from ..checkview import CardCheck, CheckView, ReactionCheck, trigger
 from ..lookup import Found
 from ..simview import SimView
 from ..spec import Activation, Reaction, Scenario
@@ -46,8 +46,6 @@ def impact_with(sim: SimView, u: int, mask: int, imp: tuple[int, int]) -> tuple[
 
 class SecondChargeReaction(ReactionCheck):
     """The plan check of Lightning Dash (10.4)."""
-
-    order = 110
 
     order = 110
 
@@ -96,3 +94,13 @@ class LightningDash(Card):
         """The unit of the second Charge (:func:`~..abilities.second_charge`: the plan's ``select``), or None."""
         dash = second_charge(self.sim.scn, act)
         return None if dash is None else self.sim.uids.index(dash)
+
+
+# An Active ability whose effects all change IMPACT (8.7.7: resolved after a successful Charge, by a unit with IMPACT).
+class ImpactModifiersCheck(CardCheck):
+    @staticmethod
+    def charge_only(e: Effect) -> str | None:
+        return "impact" if e.kind in ImpactModifiers.kinds else None
+
+
+ImpactModifiers.plan_check = ImpactModifiersCheck

@@ -263,7 +263,7 @@ class PlanCheck(ReactionChecks):
         walls = tuple(c for c, top in fields_now if isinstance(size, int) and size <= top)
         dash = second_charge(scn, act)  # Lightning Dash: a second Charge after a successful one
         if dash in act.targets or (dash is not None and scn.units[dash].player == act.player):
-            dash = None  # (reaction_cards.SecondChargeReaction names it)
+            dash = None  # (cards.impact.SecondChargeReaction names it)
         if self._check_charge(act, p_now, a_now, speed, more, walls) and dash:
             p_now, a_now = state()
             again_at = dataclasses.replace(act, targets=(dash,))
