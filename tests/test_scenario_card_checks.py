@@ -172,6 +172,7 @@ def test_the_check_package_defines_no_cards_check() -> None:
     for path in CHECK_DIR.glob("*.py"):
         source = path.read_text()
         assert "(ReactionCheck):" not in source and "(CardCheck):" not in source, path.name
+        assert "second_charge" not in source, path.name  # Lightning Dash's lookup: its card's charge_again
 
 
 @pytest.mark.parametrize(

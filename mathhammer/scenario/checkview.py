@@ -178,6 +178,12 @@ class CardCheck:
         return None
 
     @staticmethod
+    def charge_again(chk: CheckView, act: Activation) -> str | None:
+        """The Charge of ``act``, where it succeeds, is followed through this card by a second Charge against the Enemy
+        unit returned (its Reaction check names a pick it refuses: then None), or None."""
+        return None
+
+    @staticmethod
     def cost_off(
         scn: Scenario, world: World, pos: dict[str, int], unit: str, found: Found, taken: set[tuple[str, str]]
     ) -> int:

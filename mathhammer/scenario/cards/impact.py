@@ -104,3 +104,19 @@ class ImpactModifiersCheck(CardCheck):
 
 
 ImpactModifiers.plan_check = ImpactModifiersCheck
+
+
+# Lightning Dash's second Charge, as the plan walk follows a successful Charge (8.7.7).
+class LightningDashCheck(CardCheck):
+    @staticmethod
+    def charge_again(chk: CheckView, act: Activation) -> str | None:
+        """The Enemy unit of the second Charge (:func:`~..abilities.second_charge`: the plan's ``select``), or None
+        where there is none or it is a target of the first Charge or a Friendly unit (:class:`SecondChargeReaction`
+        names those)."""
+        dash = second_charge(chk.scn, act)
+        if dash in act.targets or (dash is not None and chk.scn.units[dash].player == act.player):
+            return None
+        return dash
+
+
+LightningDash.plan_check = LightningDashCheck

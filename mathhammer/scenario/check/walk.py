@@ -13,7 +13,6 @@ from ..abilities import (
     choices,
     find,
     needs_tag,
-    second_charge,
 )
 from ..spec import PHASES, PLAYERS, Activation
 from .common import (
@@ -261,9 +260,8 @@ class PlanCheck(ReactionChecks):
         speed, more = self._speed_now(act)
         size = su.unit.card.size
         walls = tuple(c for c, top in fields_now if isinstance(size, int) and size <= top)
-        dash = second_charge(scn, act)  # Lightning Dash: a second Charge after a successful one
-        if dash in act.targets or (dash is not None and scn.units[dash].player == act.player):
-            dash = None  # (cards.impact.SecondChargeReaction names it)
+        # a second Charge after a successful one (Lightning Dash): the first card's that names one
+        dash = next((d for fam in FAMILIES if (d := fam.charge_again(self, act)) is not None), None)
         if self._check_charge(act, p_now, a_now, speed, more, walls) and dash:
             p_now, a_now = state()
             again_at = dataclasses.replace(act, targets=(dash,))
