@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
@@ -17,6 +18,7 @@ from mathhammer.cli import app
 from mathhammer.scenario import ScenarioError
 from mathhammer.scenario.cards import card_for, plan_checks, reaction_checks, registered
 from mathhammer.scenario.cards.deploy_via import DeployVia
+from mathhammer.scenario.cards.force_field import ForceFieldCheck
 from mathhammer.scenario.cards.regeneration import Regeneration
 from mathhammer.scenario.check.cards import FAMILIES
 from mathhammer.scenario.check.reactions import REACTION_FAMILIES
@@ -188,3 +190,17 @@ def test_an_effect_acting_on_a_charge_only_is_its_cards_answer(kind: str, step: 
     if step:
         owner = card_for(kind)
         assert owner is not None and owner.plan_check is not None and owner.plan_check.charge_only(e) == step
+
+
+def test_the_force_fields_a_charge_goes_round_are_the_cards_answer() -> None:
+    """Force Field ("Units of Size 2 or lower cannot move across Force Fields"; the effect's ``value``: the largest
+    Size held back): the plan walk's Charge (8.7.7) reads the walls from the card's ``charge_walls``, only the Force
+    Fields set this Round that stop the charging unit's Size."""
+    scn = build(skirmish(rounds=plan([{"unit": "marine-1", "action": "hold"}])))
+    size = scn.units["marine-1"].unit.card.size
+    assert isinstance(size, int)
+    chk = SimpleNamespace(scn=scn, fields_now=[((5.0, 5.0), size), ((9.0, 9.0), size - 1)])
+    act = SimpleNamespace(unit="marine-1")
+    assert ForceFieldCheck.charge_walls(chk, act) == ((5.0, 5.0),)  # type: ignore[arg-type]
+    walls = tuple(c for fam in FAMILIES for c in fam.charge_walls(chk, act))  # type: ignore[arg-type]
+    assert walls == ((5.0, 5.0),)

@@ -178,6 +178,12 @@ class CardCheck:
         return None
 
     @staticmethod
+    def charge_walls(chk: CheckView, act: Activation) -> tuple[tuple[float, float], ...]:
+        """The centres of this card's tokens that ``act``'s unit cannot move across in its Charge at this point of the
+        plan (8.7.7; Force Field), or ()."""
+        return ()
+
+    @staticmethod
     def charge_again(chk: CheckView, act: Activation) -> str | None:
         """The Charge of ``act``, where it succeeds, is followed through this card by a second Charge against the Enemy
         unit returned (its Reaction check names a pick it refuses: then None), or None."""
