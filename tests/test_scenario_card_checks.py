@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
@@ -15,11 +16,14 @@ from typer.testing import CliRunner
 import mathhammer.scenario.check as check_package
 from mathhammer.cli import app
 from mathhammer.scenario import ScenarioError
-from mathhammer.scenario.cards import plan_checks, registered
+from mathhammer.scenario.cards import card_for, plan_checks, reaction_checks, registered
 from mathhammer.scenario.cards.deploy_via import DeployVia
+from mathhammer.scenario.cards.force_field import ForceFieldCheck
 from mathhammer.scenario.cards.regeneration import Regeneration
 from mathhammer.scenario.check.cards import FAMILIES
-from mathhammer.scenario.checkview import CardCheck
+from mathhammer.scenario.check.reactions import REACTION_FAMILIES
+from mathhammer.scenario.checkview import CardCheck, ReactionCheck
+from mathhammer.starcraft.schema import Effect
 
 from .scenario_kit import build, errors, skirmish
 from .test_scenario import _toml
@@ -99,17 +103,104 @@ def test_cli_check_refuses_a_bad_via_exit_2(tmp_path: Path) -> None:
 
 
 #: Effect kinds a card owns that the walk still reads itself, as stats of the loadout (every card's alike, as
-#: ``speed``): ``charge_roll``'s ``value`` (Leap) summed into the Charge Distance, and whether an ability acts on a
-#: Charge only; ``disengage_supply`` (Commander) summed into the Supply for Disengage checks (8.5.4).
-WALK_READS = {"moves.py": {"charge_roll"}, "common.py": {"charge_roll", "disengage_supply"}}
+#: ``speed``): ``charge_roll``'s ``value`` (Leap) summed into the Charge Distance; ``disengage_supply`` (Commander)
+#: summed into the Supply for Disengage checks (8.5.4).
+WALK_READS = {"moves.py": {"charge_roll"}, "common.py": {"disengage_supply"}}
+
+CHECK_DIR = Path(inspect.getfile(check_package)).parent
 
 
-@pytest.mark.parametrize("module", ["moves.py", "attacks.py", "cards.py", "walk.py", "common.py"])
-def test_the_walk_names_no_cards_effect_kind(module: str) -> None:
-    """Issue 26 point 1: the plan walk reads no card's effect kind by name (Deploy by another edge, by PLACE or through
-    a base, HIDDEN and detection, ON CREEP, the Disengage penalty lifted, the plan fields only a card reads, the End
-    of the Round's tokens and removals): each is a hook of the card's plan check (``CardCheck``)."""
-    source = (Path(inspect.getfile(check_package)).parent / module).read_text()
+def _named_kinds(source: str) -> set[str]:
+    """The effect kinds owned by a registered card that ``source`` names as a string literal."""
     owned = {kind for card in registered() for kind in card.kinds}
-    named = {kind for kind in owned if f'"{kind}"' in source}
-    assert named == WALK_READS.get(module, set())
+    return {kind for kind in owned if f'"{kind}"' in source or f"'{kind}'" in source}
+
+
+def test_the_guard_sees_a_kind_named_in_a_check_file() -> None:
+    """The guard below fails where a check file reads a card's kind by name (a Reaction's or an Active ability's)."""
+    assert _named_kinds('if e.kind == "cost_reduction":') == {"cost_reduction"}
+    assert _named_kinds("any(e.kind == 'heal_after_place' for e in a.effects)") == {"heal_after_place"}
+    assert _named_kinds('e.kind in ("charger_debuff_speed", "hits")') == {"charger_debuff_speed"}
+    assert _named_kinds('e.kind == "speed"') == set()  # a stat of every loadout, no card's
+
+
+@pytest.mark.parametrize("module", sorted(p.name for p in CHECK_DIR.glob("*.py")))
+def test_the_walk_names_no_cards_effect_kind(module: str) -> None:
+    """Issue 26 point 1: no file of the check package (the plan walk and its Reactions) reads a card's effect kind by
+    name (Deploy by another edge, by PLACE or through a base, HIDDEN and detection, ON CREEP, the Disengage penalty
+    lifted, the plan fields only a card reads, the End of the Round's tokens and removals, the Reactions' triggers, an
+    ability acting on a Charge only, the cost reductions): each is a hook of the card's plan check (``CardCheck``) or
+    Reaction check (``ReactionCheck``)."""
+    assert _named_kinds((CHECK_DIR / module).read_text()) == WALK_READS.get(module, set())
+
+
+def test_every_check_file_is_guarded() -> None:
+    """The files above are every module of the check package, Reactions included (no card's check left in it)."""
+    names = {p.name for p in CHECK_DIR.glob("*.py")}
+    assert {"reactions.py", "walk.py", "common.py", "cards.py", "moves.py", "attacks.py"} <= names
+    assert "reaction_cards.py" not in names
+
+
+def test_each_reaction_check_lives_in_its_cards_module() -> None:
+    """10.4: every Reaction check is a card's (``Card.reaction_check``), defined in that card's module, and the walk
+    tries them as the registry gives them, in ascending ``order`` (the order the walk always had)."""
+    owners = {card.reaction_check: card for card in registered() if card.reaction_check is not None}
+    assert list(REACTION_FAMILIES) == sorted(reaction_checks(), key=lambda f: f.order)
+    assert set(REACTION_FAMILIES) == set(owners)
+    for family, card in owners.items():
+        assert issubclass(family, ReactionCheck)
+        assert family.__module__ == card.__module__, (family, card)
+    assert [f.__name__ for f in REACTION_FAMILIES] == [
+        "ChargeRollReaction",
+        "ChargerDebuffReaction",
+        "AttackerDebuffReaction",
+        "DebuffRemoverReaction",
+        "ReductionReaction",
+        "RedirectReaction",
+        "EntryHitsReaction",
+        "HealAfterPlaceReaction",
+        "TargetReaction",
+        "CostReductionReaction",
+        "SecondChargeReaction",
+    ]
+    kinds = {"charge_roll", "charger_debuff_speed", "heal_after_place", "cost_reduction", "deploy_edge"}
+    for kind in kinds:  # the owners of the families moved out of the check package
+        card = card_for(kind)
+        assert card is not None and card.reaction_check in REACTION_FAMILIES, kind
+
+
+def test_the_check_package_defines_no_cards_check() -> None:
+    """No ``CardCheck`` or ``ReactionCheck`` subclass is defined in the check package: each is its card's."""
+    for path in CHECK_DIR.glob("*.py"):
+        source = path.read_text()
+        assert "(ReactionCheck):" not in source and "(CardCheck):" not in source, path.name
+        assert "second_charge" not in source, path.name  # Lightning Dash's lookup: its card's charge_again
+
+
+@pytest.mark.parametrize(
+    ("kind", "step"),
+    [("charge_roll", "roll"), ("impact_hit", "impact"), ("impact_dice", "impact"), ("speed", None), ("place", None)],
+)
+def test_an_effect_acting_on_a_charge_only_is_its_cards_answer(kind: str, step: str | None) -> None:
+    """8.7.7: the Charge Roll (``charge_roll``) and IMPACT (``impact_dice``, ``impact_hit``) act on a Charge only; the
+    card owning the kind says so (``CardCheck.charge_only``), exactly one card answers, and no card for another kind."""
+    e = Effect(kind=kind, value=1)
+    answers = [s for fam in FAMILIES if (s := fam.charge_only(e)) is not None]
+    assert answers == ([step] if step else [])
+    if step:
+        owner = card_for(kind)
+        assert owner is not None and owner.plan_check is not None and owner.plan_check.charge_only(e) == step
+
+
+def test_the_force_fields_a_charge_goes_round_are_the_cards_answer() -> None:
+    """Force Field ("Units of Size 2 or lower cannot move across Force Fields"; the effect's ``value``: the largest
+    Size held back): the plan walk's Charge (8.7.7) reads the walls from the card's ``charge_walls``, only the Force
+    Fields set this Round that stop the charging unit's Size."""
+    scn = build(skirmish(rounds=plan([{"unit": "marine-1", "action": "hold"}])))
+    size = scn.units["marine-1"].unit.card.size
+    assert isinstance(size, int)
+    chk = SimpleNamespace(scn=scn, fields_now=[((5.0, 5.0), size), ((9.0, 9.0), size - 1)])
+    act = SimpleNamespace(unit="marine-1")
+    assert ForceFieldCheck.charge_walls(chk, act) == ((5.0, 5.0),)  # type: ignore[arg-type]
+    walls = tuple(c for fam in FAMILIES for c in fam.charge_walls(chk, act))  # type: ignore[arg-type]
+    assert walls == ((5.0, 5.0),)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mathhammer.scenario import cards
 from mathhammer.scenario.cards import card_for, reaction_checks
-from mathhammer.scenario.check.reaction_cards import REACTION_FAMILIES
+from mathhammer.scenario.check.reactions import REACTION_FAMILIES
 from mathhammer.starcraft.schema import Ability, Effect
 
 

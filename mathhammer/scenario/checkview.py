@@ -172,6 +172,33 @@ class CardCheck:
         return False
 
     @staticmethod
+    def charge_only(e: Effect) -> str | None:
+        """Effect ``e`` (of an ability used) is this card's and acts on a Charge only (8.7.7): ``"roll"`` (the Charge
+        Roll, on every Charge) or ``"impact"`` (IMPACT, only for a unit that resolves IMPACT), else None."""
+        return None
+
+    @staticmethod
+    def charge_walls(chk: CheckView, act: Activation) -> tuple[tuple[float, float], ...]:
+        """The centres of this card's tokens that ``act``'s unit cannot move across in its Charge at this point of the
+        plan (8.7.7; Force Field), or ()."""
+        return ()
+
+    @staticmethod
+    def charge_again(chk: CheckView, act: Activation) -> str | None:
+        """The Charge of ``act``, where it succeeds, is followed through this card by a second Charge against the Enemy
+        unit returned (its Reaction check names a pick it refuses: then None), or None."""
+        return None
+
+    @staticmethod
+    def cost_off(
+        scn: Scenario, world: World, pos: dict[str, int], unit: str, found: Found, taken: set[tuple[str, str]]
+    ) -> int:
+        """How much less ``unit`` pays for ``found`` (an ability with a cost in a resource) through this card's
+        effects at the placements ``pos``, each "Once per Round" reduction taken recorded in ``taken``
+        (unit, ability)."""
+        return 0
+
+    @staticmethod
     def lifts_penalty(chk: CheckView, act: Activation, effects: Sequence[Effect]) -> bool:
         """An effect on ``act``'s unit now (``effects``: of its loadout this Round) lifts 8.5.4's Disengage penalty."""
         return False

@@ -7,6 +7,7 @@ from __future__ import annotations
 from . import (
     burrow,
     charge,
+    cost_reduction,
     creep,
     damage_reduction,
     debuffs,
@@ -56,6 +57,7 @@ __all__ = [
     "burrow",
     "card_for",
     "charge",
+    "cost_reduction",
     "creep",
     "damage_reduction",
     "debuffs",

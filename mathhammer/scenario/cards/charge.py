@@ -12,8 +12,9 @@ from ...starcraft.schema import Ability, Effect
 from ..abilities import near_games, reactions
 from ..basics import split_by as _split_by
 from ..basics import stream as _stream
-from ..lookup import find
-from ..spec import Activation, Scenario
+from ..checkview import CardCheck, CheckView, ReactionCheck, trigger, within_now
+from ..lookup import Found, find
+from ..spec import Activation, Reaction, Scenario
 from .debuffs import restored
 from .registry import Card, register
 
@@ -102,3 +103,54 @@ class ChargeDebuff(Card):
             )
         slow[restored(sim, act, trials, slow > 0)] = 0
         return slow
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# A Friendly Unit's Charge Roll (8.7.7): Pneumatized Carapace, Gravitic Boosters.
+class ChargeRollReaction(ReactionCheck):
+    order = 10
+    match = staticmethod(charge_roll)
+
+    @staticmethod
+    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
+        if not own or rx.unit != act.unit or act.action != "charge":
+            what = "a Friendly Unit's Charge Roll (8.7.7)"
+            trigger(chk.say, act, at, found.ability, what, f"the Charge of {rx.unit!r} itself", False)
+
+
+# An Active ability whose effects all act on a Charge (8.7.7): the Charge Roll of every Charge.
+class ChargeRollCheck(CardCheck):
+    @staticmethod
+    def charge_only(e: Effect) -> str | None:
+        return "roll" if e.kind == "charge_roll" else None
+
+
+ChargeRoll.reaction_check = ChargeRollReaction
+ChargeRoll.plan_check = ChargeRollCheck
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# An Enemy's Charge declaration against a Friendly Unit (Concussive Shells).
+class ChargerDebuffReaction(ReactionCheck):
+    order = 20
+    match = staticmethod(charger_debuff)
+
+    @staticmethod
+    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
+        scn, world, pos, a = chk.scn, chk.world, chk.pos, found.ability
+        if own or act.action != "charge":
+            what = "an Enemy's Charge declaration against a Friendly Unit"
+            trigger(chk.say, act, at, a, what, "the opponent's `charge`")
+        elif (
+            e.within is not None
+            and rx.unit in pos
+            and not any(t in pos and within_now(scn, world, pos, rx.unit, t, e.within) for t in act.targets)
+        ):
+            chk.say(
+                act,
+                f'{at}: no Charge target is Within {e.within:g}" of {rx.unit!r} at this point of the plan '
+                f'({a.name!r} answers a Charge against a Friendly Unit Within {e.within:g}", 10.4)',
+            )
+
+
+ChargeDebuff.reaction_check = ChargerDebuffReaction

@@ -100,5 +100,11 @@ class ForceFieldCheck(CardCheck):
         chk.fields_now.append((xy, e.value))
         return False
 
+    @staticmethod
+    def charge_walls(chk: CheckView, act: Activation) -> tuple[tuple[float, float], ...]:
+        """The Force Fields set this Round that stop ``act``'s unit (a Size up to the one each stops)."""
+        size = chk.scn.units[act.unit].unit.card.size
+        return tuple(c for c, top in chk.fields_now if isinstance(size, int) and size <= top)
+
 
 ForceField.plan_check = ForceFieldCheck

@@ -7,7 +7,7 @@ Charging while Engaged. The Devastating Charge ability does not trigger a second
 from __future__ import annotations
 
 from ...starcraft.schema import Ability, Effect
-from ..checkview import CheckView, ReactionCheck, trigger
+from ..checkview import CardCheck, CheckView, ReactionCheck, trigger
 from ..lookup import Found, find
 from ..simview import SimView
 from ..spec import Activation, Reaction, Scenario
@@ -62,8 +62,6 @@ class SecondChargeReaction(ReactionCheck):
 
     order = 110
 
-    order = 110
-
     @staticmethod
     def match(a: Ability) -> Effect | None:
         return next((e for e in a.effects if e.kind == "second_charge"), None)
@@ -109,3 +107,29 @@ class LightningDash(Card):
         """The unit of the second Charge (:func:`second_charge`: the plan's ``select``), or None."""
         dash = second_charge(self.sim.scn, act)
         return None if dash is None else self.sim.uids.index(dash)
+
+
+# An Active ability whose effects all change IMPACT (8.7.7: resolved after a successful Charge, by a unit with IMPACT).
+class ImpactModifiersCheck(CardCheck):
+    @staticmethod
+    def charge_only(e: Effect) -> str | None:
+        return "impact" if e.kind in ImpactModifiers.kinds else None
+
+
+ImpactModifiers.plan_check = ImpactModifiersCheck
+
+
+# Lightning Dash's second Charge, as the plan walk follows a successful Charge (8.7.7).
+class LightningDashCheck(CardCheck):
+    @staticmethod
+    def charge_again(chk: CheckView, act: Activation) -> str | None:
+        """The Enemy unit of the second Charge (:func:`~..abilities.second_charge`: the plan's ``select``), or None
+        where there is none or it is a target of the first Charge or a Friendly unit (:class:`SecondChargeReaction`
+        names those)."""
+        dash = second_charge(chk.scn, act)
+        if dash in act.targets or (dash is not None and chk.scn.units[dash].player == act.player):
+            return None
+        return dash
+
+
+LightningDash.plan_check = LightningDashCheck

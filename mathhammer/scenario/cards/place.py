@@ -10,9 +10,10 @@ import math
 import numpy as np
 
 from ...board.model import EPS
-from ..checkview import CardCheck, CheckView
-from ..lookup import find, use_bits, used_effects
-from ..spec import Activation, Scenario
+from ...starcraft.schema import Ability, Effect
+from ..checkview import CardCheck, CheckView, ReactionCheck, trigger
+from ..lookup import Found, find, use_bits, used_effects
+from ..spec import Activation, Reaction, Scenario
 from .registry import Card, register
 
 
@@ -85,3 +86,22 @@ class PlaceCheck(CardCheck):
 
 
 Place.plan_check = PlaceCheck
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# A heal after a Friendly Unit's PLACE effect (Veil of Shadows).
+class HealAfterPlaceReaction(ReactionCheck):
+    order = 80
+
+    @staticmethod
+    def match(a: Ability) -> Effect | None:
+        return next((e for e in a.effects if e.kind == "heal_after_place"), None)
+
+    @staticmethod
+    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
+        if not own or rx.unit != act.unit or act.place_to is None:
+            where = f"the activation of {rx.unit!r} with place_to"
+            trigger(chk.say, act, at, found.ability, "a Friendly Unit's PLACE effect", where)
+
+
+Place.reaction_check = HealAfterPlaceReaction

@@ -10,12 +10,12 @@ import re
 import numpy as np
 
 from ...starcraft.model import Batch
-from ...starcraft.schema import Ability
+from ...starcraft.schema import Ability, Effect
 from ..abilities import far_from_enemies
 from ..basics import stream as _stream
-from ..checkview import CardCheck, CheckView
-from ..lookup import find, used_effect
-from ..spec import Activation, Scenario
+from ..checkview import CardCheck, CheckView, ReactionCheck, trigger
+from ..lookup import Found, find, used_effect
+from ..spec import Activation, Reaction, Scenario
 from ..world import EDGE_REAR
 from .registry import Card, register
 
@@ -122,3 +122,28 @@ class WarpInCheck(CardCheck):
 
 
 WarpIn.plan_check = WarpInCheck
+
+
+# ----------------------------------------------------------------------------------------------------------------------
+# Photon Overcharge: hits (a Reaction's ``hits``) on an Enemy Unit entering from Reserves other than by its Entry Edge.
+class EntryHitsReaction(ReactionCheck):
+    order = 70
+
+    @staticmethod
+    def match(a: Ability) -> Effect | None:
+        return next((e for e in a.effects if e.kind == "hits"), None) if a.type == "reaction" else None
+
+    @staticmethod
+    def check(chk: CheckView, act: Activation, rx: Reaction, found: Found, at: str, own: bool, e: Effect) -> None:
+        if own or act.action != "deploy" or used_effect(chk.scn, act, "deploy_edge") is None:
+            trigger(
+                chk.say,
+                act,
+                at,
+                found.ability,
+                "an Enemy Unit entering from Reserves other than by its Entry Edge",
+                "the opponent's `deploy` with Warp In, Armed and Ready or Timing Push",
+            )
+
+
+WarpIn.reaction_check = EntryHitsReaction

@@ -59,8 +59,9 @@ activation, each ability used, after ``select``, after the Reactions, on use of 
 action, after a Ranged Attack) and the questions the walk asks (a target HIDDEN or detected, a unit ON CREEP, the
 Disengage penalty lifted, a Deploy by another edge, by PLACE or through a base, an ability that is the Deploy
 itself, the End of the Round's effects); its Reaction check is a
-``checkview.ReactionCheck`` (``Card.reaction_check``; ``reaction_cards.REACTION_FAMILIES``: a Reaction's trigger and
-target, the first family that reads an effect of it). Shared pure helpers live in ``common``.
+``checkview.ReactionCheck`` in its card's module (``Card.reaction_check``, found through ``cards.reaction_checks``
+in ``reactions.REACTION_FAMILIES``: a Reaction's trigger and target, the first family that reads an effect of it).
+Shared pure helpers live in ``common``.
 """
 
 from __future__ import annotations

@@ -12,12 +12,12 @@ from ..abilities import (
     on_selected_weapons,
 )
 from ..cards.selected import select_reach
+from ..checkview import within_now as _within_now
 from ..spec import PLAYERS, Activation
 from .attacks import AttackChecks
 from .common import (
     FAMILIES,
     _collect,
-    _within_now,
 )
 
 

@@ -9,7 +9,6 @@ from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...starcraft.schema import Ability
 from ..abilities import (
-    CHARGE_KINDS,
     Found,
     Purse,
     has_impact,
@@ -20,7 +19,6 @@ from ..abilities import (
 from ..cards import plan_checks
 from ..checkview import Say
 from ..checkview import in_enemy_zone as _pid_in_enemy_zone
-from ..checkview import within_now as _within_now
 from ..grass import Tracker
 from ..spec import PLAYERS, Activation, Scenario, ScenarioUnit
 from ..world import World, edge_distance
@@ -199,15 +197,17 @@ def _resolved_on_deploy(abil: Ability) -> bool:
 
 
 def _charge_only(scn: Scenario, act: Activation, abil: Ability) -> str:
-    """The warning for an ability used that acts only on a Charge (8.7.7: a Charge Roll or IMPACT) where the
-    simulation ignores it (no Charge; IMPACT changed for a unit that resolves none), or ""."""
-    if not abil.effects or not all(e.kind in CHARGE_KINDS for e in abil.effects):
+    """The warning for an ability used whose effects all act on a Charge only (8.7.7: a Charge Roll or IMPACT, each
+    card's :meth:`~..checkview.CardCheck.charge_only`) where the simulation ignores it (no Charge; IMPACT changed for
+    a unit that resolves none), or ""."""
+    steps = [next((s for fam in FAMILIES if (s := fam.charge_only(e)) is not None), None) for e in abil.effects]
+    if not steps or None in steps:
         return ""
     if act.action != "charge":
         return (
             f"use: {abil.name!r} acts on a Charge (8.7.7); this {act.action} makes none, so the simulation ignores it"
         )
-    if all(e.kind != "charge_roll" for e in abil.effects) and not has_impact(scn.units[act.unit]):
+    if "roll" not in steps and not has_impact(scn.units[act.unit]):
         return (
             f"use: {abil.name!r} changes IMPACT; {act.unit!r} resolves none after a Charge, so the simulation "
             "ignores it"
@@ -227,46 +227,19 @@ def cost_discount(
     rx_off: dict[str, int] | None,
     taken: set[tuple[str, str]],
 ) -> int:
-    """How much less ``unit`` pays for ``found`` at this point of the plan (``cost_reduction`` effects, each "Once per
-    Round": recorded in ``taken``), in its resource:
-
-    * the unit's own, with Friendly models near (Psionic Link: "Once per Round, if there are at least 7 Friendly
-      models Within 6\" of this Unit, it may resolve its Special Ability with the BM cost reduced by 1"; the models
-      of the other Friendly units on the table, at full strength);
-    * a Friendly unit's on the table, for a unit Within ``within`` of it (Khalai Ingenuity: "when a Friendly Unit
-      Within 4\" of this Pylon uses a Special Ability that costs Psionic Energy");
-    * a card Reaction planned on the activation by the unit itself (``rx_off``, :func:`_reaction_discounts`;
-      Advanced Training: "when a Friendly Support Unit activates a Special Ability that costs CP, resolve that
-      ability with its CP cost reduced by 1"), taken by the first ability paid in that resource.
+    """How much less ``unit`` pays for ``found`` at this point of the plan, in its resource: the reductions of the
+    Friendly units on the table (each card's :meth:`~..checkview.CardCheck.cost_off`: Psionic Link, Khalai Ingenuity;
+    each "Once per Round": recorded in ``taken``), and a card Reaction planned on the activation by the unit itself
+    (``rx_off``, :meth:`~.reactions.ReactionChecks._reaction_discounts`; Advanced Training: "when a Friendly Support
+    Unit activates a Special Ability that costs CP, resolve that ability with its CP cost reduced by 1"), taken by the
+    first ability paid in that resource.
 
     The player takes every reduction that applies (each only lowers a cost; never below 0).
     """
     a = found.ability
     if not a.resource or not a.cost or a.cost == "X":
         return 0
-    su = scn.units[unit]
-    off = 0
-    for other, osu in scn.units.items():
-        if osu.player != su.player or other not in pos:
-            continue
-        for ab in unit_abilities(osu):
-            for e in ab.effects:
-                if e.kind != "cost_reduction" or e.resource != a.resource or (other, ab.name) in taken:
-                    continue
-                if e.models_near:
-                    if other != unit or e.within is None:
-                        continue
-                    near = sum(
-                        world.models_within(pos[f], scn.units[f].models, pos[unit], su.models, float(e.within))
-                        for f in pos
-                        if f != unit and scn.units[f].player == su.player
-                    )
-                    if near < e.models_near:
-                        continue
-                elif e.within is not None and not _within_now(scn, world, pos, other, unit, e.within):
-                    continue
-                taken.add((other, ab.name))
-                off += e.value
+    off = sum(fam.cost_off(scn, world, pos, unit, found, taken) for fam in FAMILIES)
     if rx_off is not None:
         off += rx_off.pop(str(a.resource), 0)  # one ability of the activation gets it ("that ability")
     return off

@@ -13,13 +13,13 @@ from ..abilities import (
 )
 from ..checkview import available as _available
 from ..checkview import need as _need
+from ..checkview import within_now as _within_now
 from ..spec import Activation
 from ..world import EDGE_REAR
 from .common import (
     FAMILIES,
     _in_enemy_zone,
     _State,
-    _within_now,
 )
 from .pathing import around_text, deploy_far_text, deploy_length, lead_size
 

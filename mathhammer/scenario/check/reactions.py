@@ -8,6 +8,8 @@ from ..abilities import (
     find,
     needs_tag,
 )
+from ..cards import reaction_checks
+from ..checkview import ReactionCheck
 from ..spec import Activation
 from .cards import CardChecks
 from .common import (
@@ -16,7 +18,10 @@ from .common import (
     _printed_limit,
     cost_discount,
 )
-from .reaction_cards import REACTION_FAMILIES
+
+#: The registered cards' Reaction checks (``Card.reaction_check``), in the order they are tried (ascending ``order``;
+#: the first whose ``match`` reads an effect of a Reaction checks it).
+REACTION_FAMILIES: tuple[type[ReactionCheck], ...] = tuple(sorted(reaction_checks(), key=lambda f: f.order))
 
 
 class ReactionChecks(CardChecks):
@@ -85,7 +90,7 @@ class ReactionChecks(CardChecks):
 
     def _reaction_discounts(self, act: Activation, purse: Purse) -> dict[str, int]:
         """The cost reductions per resource of the Reactions the active unit plans on its own activation, used before
-        its Active abilities are paid (:meth:`.reaction_cards.ReactionCheck.before_use`)."""
+        its Active abilities are paid (each card's :meth:`~..checkview.ReactionCheck.before_use`)."""
         off: dict[str, int] = {}
         for fam in REACTION_FAMILIES:
             fam.before_use(self, act, purse, off)

@@ -14,7 +14,6 @@ from ..abilities import (
     find,
     needs_tag,
 )
-from ..cards.impact import second_charge
 from ..spec import PHASES, PLAYERS, Activation
 from .common import (
     FAMILIES,
@@ -256,14 +255,11 @@ class PlanCheck(ReactionChecks):
 
     def _charge(self, act: Activation, p_now: tuple[int, ...], a_now: tuple[int, ...]) -> None:
         """A Charge (8.7.7), and Lightning Dash's second one."""
-        scn, state, fields_now = self.scn, self.state, self.fields_now
-        su = scn.units[act.unit]
+        state = self.state
         speed, more = self._speed_now(act)
-        size = su.unit.card.size
-        walls = tuple(c for c, top in fields_now if isinstance(size, int) and size <= top)
-        dash = second_charge(scn, act)  # Lightning Dash: a second Charge after a successful one
-        if dash in act.targets or (dash is not None and scn.units[dash].player == act.player):
-            dash = None  # (reaction_cards.SecondChargeReaction names it)
+        walls = tuple(c for fam in FAMILIES for c in fam.charge_walls(self, act))  # (Force Field)
+        # a second Charge after a successful one (Lightning Dash): the first card's that names one
+        dash = next((d for fam in FAMILIES if (d := fam.charge_again(self, act)) is not None), None)
         if self._check_charge(act, p_now, a_now, speed, more, walls) and dash:
             p_now, a_now = state()
             again_at = dataclasses.replace(act, targets=(dash,))
