@@ -48,6 +48,16 @@ def test_trigger_points_are_card_hooks() -> None:
         assert callable(getattr(Card, t.value)), t
 
 
+def test_the_readme_names_every_trigger_point() -> None:
+    """profiles/scenarios/README.md "How to add an ability" names every trigger point a card can hook (a new
+    :class:`Trigger` without a word there fails here)."""
+    readme = (Path(__file__).parents[1] / "profiles" / "scenarios" / "README.md").read_text(encoding="utf-8")
+    start = readme.index("## How to add an ability")
+    section = readme[start : readme.index("\n## ", start + 1)] if "\n## " in readme[start + 1 :] else readme[start:]
+    missing = [t.value for t in Trigger if f"`{t.value}`" not in section and f"/`{t.value}`" not in section]
+    assert missing == []
+
+
 def test_only_the_cards_of_the_scenario_are_in_play(tmp_path: Path) -> None:
     """A plan with a Force Field has the Force Field card in play and its hooks at their trigger points; a plan with
     none has no card of it, so its triggers cost nothing."""
