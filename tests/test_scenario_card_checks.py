@@ -27,6 +27,7 @@ from mathhammer.starcraft.schema import Effect
 
 from .scenario_kit import build, errors, skirmish
 from .test_scenario import _toml
+from .test_scenario_reaction_checks import REACTION_ORDER
 
 runner = CliRunner()
 DEPLOY = {"unit": "marine-1", "action": "deploy", "to": [9, 4]}
@@ -150,19 +151,7 @@ def test_each_reaction_check_lives_in_its_cards_module() -> None:
     for family, card in owners.items():
         assert issubclass(family, ReactionCheck)
         assert family.__module__ == card.__module__, (family, card)
-    assert [f.__name__ for f in REACTION_FAMILIES] == [
-        "ChargeRollReaction",
-        "ChargerDebuffReaction",
-        "AttackerDebuffReaction",
-        "DebuffRemoverReaction",
-        "ReductionReaction",
-        "RedirectReaction",
-        "EntryHitsReaction",
-        "HealAfterPlaceReaction",
-        "TargetReaction",
-        "CostReductionReaction",
-        "SecondChargeReaction",
-    ]
+    assert [f.__name__ for f in REACTION_FAMILIES] == list(REACTION_ORDER)
     kinds = {"charge_roll", "charger_debuff_speed", "heal_after_place", "cost_reduction", "deploy_edge"}
     for kind in kinds:  # the owners of the families moved out of the check package
         card = card_for(kind)

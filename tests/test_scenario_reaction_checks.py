@@ -15,23 +15,26 @@ from mathhammer.scenario.cards import card_for, reaction_checks
 from mathhammer.scenario.check.reactions import REACTION_FAMILIES
 from mathhammer.starcraft.schema import Ability, Effect
 
+#: the Reaction check families in the order the walk tries them (their ``order``), wherever they live
+REACTION_ORDER = (
+    "ChargeRollReaction",
+    "ChargerDebuffReaction",
+    "AttackerDebuffReaction",
+    "DebuffRemoverReaction",
+    "ReductionReaction",
+    "RedirectReaction",
+    "EntryHitsReaction",
+    "HealAfterPlaceReaction",
+    "TargetReaction",
+    "CostReductionReaction",
+    "SecondChargeReaction",
+)
+
 
 def test_the_cards_reaction_checks_are_found_in_their_order() -> None:
     """The families moved into cards keep their place among check's own (the order the walk tried them in)."""
     names = [f.__name__ for f in REACTION_FAMILIES]
-    assert names == [
-        "ChargeRollReaction",
-        "ChargerDebuffReaction",
-        "AttackerDebuffReaction",
-        "DebuffRemoverReaction",
-        "ReductionReaction",
-        "RedirectReaction",
-        "EntryHitsReaction",
-        "HealAfterPlaceReaction",
-        "TargetReaction",
-        "CostReductionReaction",
-        "SecondChargeReaction",
-    ]
+    assert names == list(REACTION_ORDER)
     for kind in ("reduce_damage", "redirect", "second_charge", "enemy_weapon_keyword", "remove_debuffs"):
         card = card_for(kind)
         assert card is not None and card.reaction_check in REACTION_FAMILIES, kind
