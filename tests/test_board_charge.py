@@ -18,12 +18,12 @@ from shapely.geometry import LineString
 
 from mathhammer.board import Board, Model, Terrain, Unit, load_board
 from mathhammer.board.charge import (
-    GOAL_STEP,
     charge_distance,
     charge_probability,
     charge_probability_exact,
     charge_probability_for,
 )
+from mathhammer.board.cspace import GOAL_STEP
 from mathhammer.board.model import BoardError
 from mathhammer.board.ranks import fighting_ranks
 from mathhammer.errors import InputError
@@ -444,7 +444,8 @@ def test_models_away_from_the_examined_box_do_not_change_a_charge(
     undeclared enemy unit (8.7.7 step 3: not Within 1" of it) or of a friendly unit that
     ``examined_near`` says cannot meet that box leaves the answer (path, length) unchanged. The
     simulation keeps Charges under that box (``World._charge_memo``)."""
-    from mathhammer.board.charge import ChargePath, examined_near
+    from mathhammer.board.charge import ChargePath
+    from mathhammer.board.cspace import examined_near
 
     terrain = _walls(walls)
     base_units = (
@@ -482,7 +483,7 @@ def test_the_base_prefilter_of_the_path_search_gives_shapely_s_answer() -> None:
     hair of its polygon, where a circle-only test would err: 4,000 along an edge, within a few SLACK of it),
     every decided answer equals ``shapely.intersects`` with the tight polygon the search tests, and most
     are decided."""
-    from mathhammer.board.charge import GROW, QUAD_SEGS, SLACK, _buffer, _disc, _segments_hit
+    from mathhammer.board.cspace import GROW, QUAD_SEGS, SLACK, _buffer, _disc, _segments_hit
 
     rng = np.random.default_rng(11)
     decided = 0
@@ -611,7 +612,7 @@ def _near_board(board: Board, lead: str, rho: float) -> Board | None:
     """The board of the Leading Model ``lead`` (its unit's other models left off) and the models of other units whose
     shapes may meet the box ``rho`` around it (``examined_near``; a plain reading of ``World._charge_local``); None
     where a unit ... has no such model and is a target (the caller checks)."""
-    from mathhammer.board.charge import examined_near
+    from mathhammer.board.cspace import examined_near
 
     c = board.model(lead)
     x, y = c.centre

@@ -351,7 +351,7 @@ def test_the_models_near_the_leading_model_are_the_plain_reading(visited: _Recor
     game, every live model of another unit that ``examined_near`` keeps for the box of each step around the
     Leading Model, read model by model on the whole board; and the answer read on them is the whole board's where
     it is within the step (8.7.7 steps 2-3)."""
-    from mathhammer.board.charge import examined_near
+    from mathhammer.board.cspace import examined_near
     from mathhammer.scenario.world import CHARGE_STEPS
 
     calls = [c for c in visited.calls["charge"] if c[4] is not None]

@@ -124,11 +124,7 @@ from .charge_roll import (
     speed_values,
 )
 from .cspace import (
-    CLIMB_STEP,
-    GOAL_STEP,
     GROW,
-    MAX_GOAL_SAMPLES,
-    PORTAL_STEP,
     QUAD_SEGS,
     SLACK,
     _boxes_meet,
@@ -143,7 +139,6 @@ from .cspace import (
     blocks_path,
     corner_points,
     crossings,
-    examined_near,
     grown_footprint,
 )
 from .engagement import ENGAGEMENT_RANGE, engaged
@@ -599,23 +594,11 @@ def charge_probability_for(
 
 
 __all__ = [
-    "CLIMB_STEP",
-    "GOAL_STEP",
-    "GROW",
-    "MAX_GOAL_SAMPLES",
-    "PORTAL_STEP",
-    "QUAD_SEGS",
-    "SLACK",
     "ChargePath",
-    "blocks_path",
     "charge_distance",
     "charge_probabilities",
     "charge_probability",
     "charge_probability_exact",
     "charge_probability_for",
-    "corner_points",
-    "crossings",
-    "examined_near",
-    "grown_footprint",
     "speed_values",
 ]

@@ -9,14 +9,14 @@ Flying unit straight, this module is for Ground units).
 :func:`shortest_route` is the length of the shortest way of the Leading Model's centre, the same pathing as a
 Charge's (:mod:`mathhammer.board.charge`): the base is a disc of radius ``r``, so the centre stays out of every
 path obstacle grown by ``r`` (its corners grown as circumscribed polygons, so a path never cuts into a wall);
-the path obstacles are those of :func:`~mathhammer.board.charge.blocks_path` (Size 2+ pieces, not GRASS, not
+the path obstacles are those of :func:`~mathhammer.board.cspace.blocks_path` (Size 2+ pieces, not GRASS, not
 Tokens; a piece without an ACCESS POINT of Size ``through`` or less with Raptor Strain), on the playmat every
 such piece, on the top of a piece those set on it (the Leading Model stands on the piece, so it is no obstacle),
 and the top's edge (the centre stays over the piece, FAQ v1.0 Wobbly Model Syndrome). Gap Clearance (Part 4.6,
 not in the rulebook seed): a gap narrower than the base is closed (the grown obstacles overlap), the least any
 size category can ask. The path stays on the table (no corner closer than ``r`` to a table edge). The search runs
 over a visibility graph: the start, the end, the corners of the grown obstacles and the ACCESS POINT crossings
-(:func:`~mathhammer.board.charge.crossings`, each pass adding the piece's ``height``, as a Charge's), by Dijkstra.
+(:func:`~mathhammer.board.cspace.crossings`, each pass adding the piece's ``height``, as a Charge's), by Dijkstra.
 
 Readings:
 
@@ -52,7 +52,7 @@ from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import nearest_points
 
-from .charge import GROW, QUAD_SEGS, SLACK, blocks_path, corner_points, crossings, grown_footprint
+from .cspace import GROW, QUAD_SEGS, SLACK, blocks_path, corner_points, crossings, grown_footprint
 from .model import Board, Coord, Terrain
 
 #: tolerance when comparing positions with the table edges and pieces' tops, inches

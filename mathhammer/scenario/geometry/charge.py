@@ -26,7 +26,8 @@ from functools import partial
 
 import numpy as np
 
-from ...board.charge import ChargePath, charge_distance, examined_near
+from ...board.charge import ChargePath, charge_distance
+from ...board.cspace import examined_near
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH, Board, Unit
 from ...board.ranks import CONTACT
@@ -335,7 +336,7 @@ class Charges(Placing):
         """:func:`charge_distance` read on the models near the Leading Model: for each step ``rho`` of
         :data:`CHARGE_STEPS` below ``reach`` (from the lower bound ``bound`` up), the board holding the Leading Model
         and only the models of other units whose shapes may meet the box ``rho`` around it
-        (:func:`~mathhammer.board.charge.examined_near`), searched for paths up to ``rho``; the first answer of at
+        (:func:`~mathhammer.board.cspace.examined_near`), searched for paths up to ``rho``; the first answer of at
         most ``rho`` is the answer. None: none is (the caller reads the whole board).
 
         A path of length ``rho`` or less stays within ``rho`` of its start, and only models whose shapes meet that
@@ -386,7 +387,7 @@ class Charges(Placing):
         self, pos: tuple[int, ...], alive: tuple[int, ...], u: int, rho: float, targets: tuple[str, ...] = ()
     ) -> list[tuple[int, int, tuple[int, ...]]] | None:
         """The live models of the units other than ``u`` whose shapes may meet the box ``rho`` around ``u``'s Leading
-        Model (:func:`~mathhammer.board.charge.examined_near`): (unit, placement, model indices) in unit order; None
+        Model (:func:`~mathhammer.board.cspace.examined_near`): (unit, placement, model indices) in unit order; None
         where a unit of ``targets`` has none."""
         lead = self.placements[pos[u]].centres[0]
         r = self._radius(pos[u])
@@ -513,7 +514,7 @@ class Charges(Placing):
         self, units: list[tuple[int, int, int]], box: list[float], r: float
     ) -> frozenset[tuple[int, int, int]]:
         """The (unit, placement, models) of ``units`` with a live model that may change a Charge whose examined
-        box is ``box`` (:func:`~mathhammer.board.charge.examined_near`; ``r``: the Leading Model's radius)."""
+        box is ``box`` (:func:`~mathhammer.board.cspace.examined_near`; ``r``: the Leading Model's radius)."""
         out = []
         for v, pid, k in units:
             rad = self._radius(pid)

@@ -107,7 +107,7 @@ class Routes(BoardState):
         (8.5.3; ``through``: Raptor Strain).
         Levels change only through ACCESS POINTs (8.5.3), each adding the piece's ``height``; with ``free_climb``
         (Raptor Strain: "change elevation without using ACCESS POINTS") anywhere on a piece's edge, sampled every
-        :data:`~mathhammer.board.charge.CLIMB_STEP` inches.
+        :data:`~mathhammer.board.cspace.CLIMB_STEP` inches.
         """
         w, d = self.board.width, self.board.depth
         if flying:  # FLYING: "ignores elevation", "moves point-to-point, measuring horizontally"
