@@ -42,6 +42,12 @@ def _move_of(sim: Simulation, unit: str, rnd: int) -> Activation:
     return next(a for a in sim.scn.plan if a.unit == unit and a.round == rnd and a.action == "move")
 
 
+def _hidden_scenario(tmp_path: Path):
+    """The scenario of tests/test_scenario_hidden.py (Roaches with Burrow against Marines), its plan with a Burrow."""
+    armies = hidden.write_armies(tmp_path, hidden.RED, hidden.BLUE)
+    return hidden.build(hidden.skirmish("hidden", armies=armies, rounds=hidden.plan(True, None)), "h.toml")
+
+
 def test_the_new_triggers_are_card_hooks_and_card_set_lists(tmp_path: Path) -> None:
     for name in NEW:
         assert Trigger(name).value == name
@@ -148,12 +154,7 @@ def test_hidden_names_only_units_that_can_hide(tmp_path: Path) -> None:
     targets, those that can be HIDDEN (the Roaches, with Burrow; not the Marines), each with its facts tag:
     "Burrowed" where the Status bit is set, None without it; with no such unit in the scenario the card is not in
     play and the trigger list is empty."""
-    scn = hidden.build(
-        hidden.skirmish(
-            "hidden", armies=hidden.write_armies(tmp_path, hidden.RED, hidden.BLUE), rounds=hidden.plan(True, None)
-        ),
-        "h.toml",
-    )
+    scn = _hidden_scenario(tmp_path)
     sim = Simulation(scn, 2, seed=1)
     card = next(c for c in sim.cards if isinstance(c, Hidden))
     assert sim.cards.hiders == [card.hiders]
@@ -220,12 +221,7 @@ def test_the_status_triggers_are_the_burrow_cards(tmp_path: Path) -> None:
     8.8.1); the Supply card answers ``supply_for_mass`` only where a unit has a ``disengage_supply`` effect."""
     for name in STATUS:
         assert Trigger(name).value == name
-    scn = hidden.build(
-        hidden.skirmish(
-            "hidden", armies=hidden.write_armies(tmp_path, hidden.RED, hidden.BLUE), rounds=hidden.plan(True, None)
-        ),
-        "h.toml",
-    )
+    scn = _hidden_scenario(tmp_path)
     sim = Simulation(scn, 4, seed=1)
     burrow = next(c for c in sim.cards if isinstance(c, Burrow))
     assert sim.cards.end_status == [burrow.end_status] and sim.cards.before_fight == [burrow.before_fight]
