@@ -191,7 +191,7 @@ def card_imports(source: str) -> list[str]:
     cards = {p.stem for p in (SCENARIO / "cards").glob("*.py")} - {"__init__", "registry"}
     hits = []
     for node in ast.walk(ast.parse(source)):
-        if not isinstance(node, ast.ImportFrom) or node.level != 1 or not node.module:
+        if not isinstance(node, ast.ImportFrom) or node.level not in (1, 2) or not node.module:
             continue
         parts = node.module.split(".")
         if parts[0] != "cards":
@@ -204,15 +204,19 @@ def card_imports(source: str) -> list[str]:
 
 
 def test_no_simulation_module_imports_a_card_by_name() -> None:
-    """Issue 26 point 1: "Simulation and check call the registry, never a card by name": no ``sim*.py`` imports a
-    card module (the registry and the package's names are allowed); the test's reader finds such an import."""
+    """Issue 26 point 1: "Simulation and check call the registry, never a card by name": no ``sim*.py``, no module of
+    ``check/`` and not ``mission.py`` imports a card module (the registry and the package's names are allowed); the
+    test's reader finds such an import."""
     sims = sorted(SCENARIO.glob("sim*.py"))
     assert len(sims) >= 6  # sim, sim_combat, sim_move, sim_round, sim_shoot, sim_state, simview
-    found = {p.name: card_imports(p.read_text()) for p in sims}
+    checks = sorted((SCENARIO / "check").glob("*.py"))
+    assert len(checks) >= 5
+    found = {p.name: card_imports(p.read_text()) for p in [*sims, *checks, SCENARIO / "mission.py"]}
     assert {k: v for k, v in found.items() if v} == {}
     assert card_imports("from .cards import CardSet\nfrom .cards.registry import status_changers\n") == []
     assert card_imports("from .cards.burrow import burrowed\n") == ["burrow"]
     assert card_imports("from .cards import supply, CardSet\n") == ["supply"]
+    assert card_imports("from ..cards.selected import select_reach\n") == ["selected"]  # from check/
 
 
 def test_the_status_triggers_are_the_burrow_cards(tmp_path: Path) -> None:

@@ -342,6 +342,21 @@ def reacting(sim: SimView, ordinal: int, trials: np.ndarray) -> Iterator[None]:
 
 
 #: with the names of :mod:`.lookup` they re-export (scenario check and the tests import them from here)
+def select_reach(scn: Scenario, unit: str, a: Ability) -> tuple[float, bool]:
+    """The range ability ``a`` of ``unit`` selects in (its ``select`` effects' ``within``; a ``select_range`` of the
+    unit's abilities naming it: A-13 Flash Grenade Launcher, "Increase the Optical Flare special ability's Range to
+    16\"") and whether Line of Sight is needed (10.1)."""
+    picks = [e for e in a.effects if e.select and e.within is not None and e.kind not in DEPLOY_KINDS]
+    if not picks:
+        return float("inf"), False  # no range (Bound by the Khala)
+    reach = min(float(e.within) for e in picks if e.within is not None)
+    for other in unit_abilities(scn.units[unit]):
+        for e in other.effects:
+            if e.kind == "select_range" and e.ability.strip().lower() == a.name.strip().lower():
+                reach = float(e.value)
+    return reach, any(e.line_of_sight for e in picks)
+
+
 __all__ = [
     "CHARGE_KINDS",
     "CREEP_STATUS",
@@ -368,6 +383,7 @@ __all__ = [
     "react_end",
     "reacting",
     "repeatable",
+    "select_reach",
     "target_effects",
     "token_gaps",
     "unit_abilities",

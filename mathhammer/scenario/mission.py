@@ -9,7 +9,8 @@ simulation calls: :func:`setup`, :func:`start_of_round`, :func:`score` (control,
   a Deactivated Mission Marker can still be controlled; the control rules apply to all Mission
   Markers on the battlefield); a removed (scored Supply Drop) marker is not.
 * BURROWED units do not contest (part 11 BURROWED: "cannot Control or Contest Mission Markers"): a
-  unit with the Burrowed Status (``cards.burrow.BURROWED_STATUS``: Burrow, Lie in Wait; it stays through Cleanup).
+  unit with a Status whose card answers the ``no_contest_bits`` trigger (the Burrowed Status of ``cards.burrow``:
+  Burrow, Lie in Wait; it stays through Cleanup).
 """
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ import numpy as np
 
 from ..board.model import MM_PER_INCH
 from .basics import stream as _stream
-from .cards.burrow import BURROWED_STATUS
-from .cards.supply import contest_supply
 from .fastcontrol import contest_rows, control_winners
 from .missions import KINDS
 from .spec import PLAYERS
@@ -146,13 +145,24 @@ def _contest_on(sim: SimView, world: World, live: np.ndarray, firsts: np.ndarray
         first = world.first_contesting(pid, sim.marker_numbers[m])
         return int(min(first, NEVER))
 
+    barred = sim.cards.no_contest_bits  # the Statuses whose holder cannot Contest (part 11 BURROWED)
     for u in range(sim.U):
         if sim.units[u].flying or sim.structure[u]:
             continue  # "A Flying Unit cannot Contest or Control Mission Markers"; a Structure "can never" either
-        names = sim.abilities[u]  # BURROWED: "cannot Control or Contest Mission Markers" (part 11)
-        bit = 1 << names.index(BURROWED_STATUS) if BURROWED_STATUS in names else 0
+        bit = 0
+        for hook in barred:
+            bit |= hook(u)
         firsts = contest_rows(sim.pos[u], sim.alive[u], sim.used[u], bit, live, firsts, out[u], read)
     return firsts
+
+
+def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """The Supply Values for Controlling and Contesting Mission Markers (units x games, 8.9.1) in the games ``live``:
+    the Current Supply Values ``supply`` with each card's ``contest_supply`` change (Commander, Domineering
+    Presence ...: ``cards/supply.py``)."""
+    for hook in sim.cards.contest_supply:
+        supply = hook(supply, live)
+    return supply
 
 
 def control(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:

@@ -42,6 +42,8 @@ class CardHooks(Protocol):
     react_begin: list[Callable[[Activation, np.ndarray], None]]
     react_end: list[Callable[[np.ndarray], None]]
     end_status: list[Callable[[int, np.ndarray], None]]
+    no_contest_bits: list[Callable[[int], int]]
+    contest_supply: list[Callable[[np.ndarray, np.ndarray], np.ndarray]]
 
 
 class SimView(Protocol):

@@ -145,6 +145,11 @@ class Burrow(Card):
         Burrowed Status bit of unit ``u`` (0 where it never had it)."""
         return status_bit(self.sim, u) if BURROWED_STATUS in self.sim.abilities[u] else 0
 
+    def no_contest_bits(self, u: int) -> int:
+        """Part 11 BURROWED: the unit "cannot Control or Contest Mission Markers": the Burrowed Status bit of unit
+        ``u`` (0 where it never had it)."""
+        return self.kept_bits(u)
+
     def keeps_status(self, u: int, act: Activation) -> bool:
         """Tunneling Claws (``burrowed_moves``): "it may perform the Move and Run actions without losing that
         Status"."""

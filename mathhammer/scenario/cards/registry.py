@@ -136,6 +136,12 @@ class Trigger(StrEnum):
     #: ``kept_bits(u) -> bits``: 8.9.5 Cleanup is about to end the abilities used: the bits of ``sim.used`` unit ``u``
     #: keeps (a Status: "Statuses aren't removed during the Scoring and Cleanup Phase"); the cards' are or-ed
     KEPT_BITS = "kept_bits"
+    #: ``no_contest_bits(u) -> bits``: 8.9.1 contest: the bits of ``sim.used`` whose holder cannot Contest or Control
+    #: Mission Markers (part 11 BURROWED); the cards' are or-ed
+    NO_CONTEST_BITS = "no_contest_bits"
+    #: ``contest_supply(supply, live) -> supply``: 8.9.1: the Supply Values (units x games) for Controlling and
+    #: Contesting Mission Markers in the games ``live``, from the Current Supply Values: each card's change in turn
+    CONTEST_SUPPLY = "contest_supply"
     #: ``cleanup(live)``: 8.9.5 Cleanup: tokens and "until the End of the Round" effects go
     CLEANUP = "cleanup"
 
@@ -270,6 +276,12 @@ class Card:
     def kept_bits(self, u: int) -> int:
         return 0
 
+    def no_contest_bits(self, u: int) -> int:
+        return 0
+
+    def contest_supply(self, supply: np.ndarray, live: np.ndarray) -> np.ndarray:
+        return supply
+
     def cleanup(self, live: np.ndarray) -> None: ...
 
     def charge_walls(self, u: int) -> np.ndarray | None:
@@ -381,6 +393,8 @@ class CardSet:
         self.after_attack: list[Callable[[int, Activation, np.ndarray], None]] = hooks["after_attack"]
         self.end_of_round: list[Callable[[np.ndarray], None]] = hooks["end_of_round"]
         self.kept_bits: list[Callable[[int], int]] = hooks["kept_bits"]
+        self.no_contest_bits: list[Callable[[int], int]] = hooks["no_contest_bits"]
+        self.contest_supply: list[Callable[[np.ndarray, np.ndarray], np.ndarray]] = hooks["contest_supply"]
         self.cleanup: list[Callable[[np.ndarray], None]] = hooks["cleanup"]
         self._walls = [c for c in self.cards if _overrides(c, "charge_walls")]
         if len(self._walls) > 1:

@@ -25,9 +25,10 @@ from ..abilities import (
     in_force,
     near_games,
     on_selected_weapons,
+    select_reach,
 )
 from ..checkview import CardCheck, CheckView
-from ..lookup import Grant, find, unit_abilities, use_bits
+from ..lookup import Grant, find, use_bits
 from ..simview import SimView
 from ..spec import Activation, Scenario
 from .registry import Card, register
@@ -46,21 +47,6 @@ def heal(sim: SimView, u: int, q: int, games: np.ndarray, e: Effect) -> None:
         n = sim.world.models_within(pu, ku, pq, kq, float(e.within)) if pu >= 0 and pq >= 0 else 0
         if n:
             sim.mark[q, ts] = np.maximum(0, sim.mark[q, ts] - e.value * (n + bonus))
-
-
-def select_reach(scn: Scenario, unit: str, a: Ability) -> tuple[float, bool]:
-    """The range ability ``a`` of ``unit`` selects in (its ``select`` effects' ``within``; a ``select_range`` of the
-    unit's abilities naming it: A-13 Flash Grenade Launcher, "Increase the Optical Flare special ability's Range to
-    16\"") and whether Line of Sight is needed (10.1)."""
-    picks = [e for e in a.effects if e.select and e.within is not None and e.kind not in DEPLOY_KINDS]
-    if not picks:
-        return float("inf"), False  # no range (Bound by the Khala)
-    reach = min(float(e.within) for e in picks if e.within is not None)
-    for other in unit_abilities(scn.units[unit]):
-        for e in other.effects:
-            if e.kind == "select_range" and e.ability.strip().lower() == a.name.strip().lower():
-                reach = float(e.value)
-    return reach, any(e.line_of_sight for e in picks)
 
 
 @register

@@ -1,7 +1,8 @@
 """Supply Values read by the rules besides the Supply Pool: for Controlling and Contesting Mission Markers
 (``contest_supply``, 8.9.1; Commander, Additional Supply Depots, Domineering Presence, Freedom Fighters) and for
-Disengage checks (``disengage_supply``, 8.5.4 Tactical Mass; Commander). Read by ``mission.py`` through
-:func:`contest_supply`, and by the Disengage through the ``supply_for_mass`` trigger."""
+Disengage checks (``disengage_supply``, 8.5.4 Tactical Mass; Commander): read by the Mission's control through the
+``contest_supply`` trigger (:class:`ContestSupply`), and by the Disengage through the ``supply_for_mass`` trigger
+(:class:`Supply`)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,9 @@ from .registry import Card, register
 
 @register
 class Supply(Card):
-    """The kinds' owner: the Supply for Contesting is read where the rules read it (:func:`contest_supply`); the Supply
-    for Disengage checks through the ``supply_for_mass`` trigger (:func:`disengage_supply`)."""
+    """The Supply for Disengage checks, through the ``supply_for_mass`` trigger (:func:`disengage_supply`)."""
 
-    kinds = ("contest_supply", "disengage_supply")
+    kinds = ("disengage_supply",)
 
     @classmethod
     def present(cls, scn: Scenario) -> bool:
@@ -31,6 +31,23 @@ class Supply(Card):
         """8.5.4 Tactical Mass: a Commander counts 1 more "when resolving Disengage checks" (after BURROWED's 0: the
         Burrow card's hook runs first)."""
         return supply + disengage_supply(self.sim, u)
+
+
+@register
+class ContestSupply(Card):
+    """The Supply for Controlling and Contesting Mission Markers, through the ``contest_supply`` trigger
+    (:func:`contest_supply`)."""
+
+    kinds = ("contest_supply",)
+
+    @classmethod
+    def present(cls, scn: Scenario) -> bool:
+        """Where a unit or card has a ``contest_supply`` effect (its only hook)."""
+        return cls.anywhere(scn, ("contest_supply",))
+
+    def contest_supply(self, supply: np.ndarray, live: np.ndarray) -> np.ndarray:
+        """8.9.1 with Commander, Additional Supply Depots, Domineering Presence, Freedom Fighters."""
+        return contest_supply(self.sim, supply, live)
 
 
 def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.ndarray:

@@ -10,8 +10,8 @@ from ..abilities import (
     Found,
     find,
     on_selected_weapons,
+    select_reach,
 )
-from ..cards.selected import select_reach
 from ..checkview import within_now as _within_now
 from ..spec import PLAYERS, Activation
 from .attacks import AttackChecks
