@@ -142,6 +142,11 @@ class DeployViaCheck(CardCheck):
     order = 160
 
     @staticmethod
+    def round_start(chk: CheckView, rnd: int) -> None:
+        """ "Once per Round", "Each Round": nothing Deployed through a base yet this Round."""
+        chk.via_used = {}
+
+    @staticmethod
     def deploy_via(chk: CheckView, act: Activation) -> tuple[float, float] | None:
         """A deploy through the base of ``via`` (Warp Conduit: "Once per Round, the controlling player may deploy a
         Ground Unit from Reserves using this Pylon base as the Entry Edge"; Omega Network: "Each Round, Friendly Units

@@ -75,6 +75,11 @@ class DetectorCheck(CardCheck):
     kinds = ("detector",)
 
     @staticmethod
+    def round_start(chk: CheckView, rnd: int) -> None:
+        """8.9.5: the Faction Indicators of the last Round went at its Cleanup."""
+        chk.seen_by = []
+
+    @staticmethod
     def sets_token(chk: CheckView, act: Activation) -> bool:
         return used_effect(chk.scn, act, "detector") is not None
 

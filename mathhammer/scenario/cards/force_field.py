@@ -74,6 +74,11 @@ class ForceFieldCheck(CardCheck):
     kinds = ("force_field",)
 
     @staticmethod
+    def round_start(chk: CheckView, rnd: int) -> None:
+        """No Force Field set yet this Round (they last until the End of the Round)."""
+        chk.fields_now = []
+
+    @staticmethod
     def sets_token(chk: CheckView, act: Activation) -> bool:
         return used_effect(chk.scn, act, "force_field") is not None
 

@@ -47,15 +47,12 @@ class PlanCheck(ReactionChecks):
         self.purses = {p: Purse(scn, p) for p in PLAYERS}  # every card Ready at the start of the Round (8.9.5)
         self.used = {}
         self.taken = set()
-        self.seen_by.clear()  # 8.9.5: the Faction Indicators go at the Cleanup
         self.deployed = []
-        self.via_used = {}
         self.ending = []
-        self.fields_now = []
         self.on_unit = {}
         self.disengaged = {}
         self.pool = scn.mission.supply_pool(rnd)
-        self.round_start(rnd)  # each card's plan check (common.FAMILIES)
+        self.round_start(rnd)  # each card's plan check (common.FAMILIES), its own per-Round state reset
         for phase in PHASES:
             if phase != "movement":
                 self.exposed.update(pos)
