@@ -103,6 +103,8 @@ def test_board_example_loads_and_names_every_field(tmp_path: Path) -> None:
     # the levels the page explains: HIGH GROUND on the ridge and on the tower stacked on it, a Flying model
     levels = {m.id: board.elevation(m) for m in board.models}
     assert levels["marine-a"] == levels["marine-b"] == "high" and levels["marine-c"] == "ground"
+    assert board.effective_size(board.model("marine-b")) == 2 + 3 + 2  # its Size, the ridge's and the tower's
+    assert board.effective_size(board.model("mutalisk-a")) == float("inf")
     assert unnamed("board.md", schema_fields(BoardFile)) == []
 
 
