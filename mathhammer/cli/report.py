@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -96,13 +97,12 @@ def report(
     dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
     if serial and scheduler:
         raise InputError("--scheduler", scheduler, "either --serial or --scheduler ADDRESS, not both")
-    from ..report.output import check_out
-
-    check_out(out)
-    from ..report import sweep, write_report
+    from ..report import sweep
+    from ..report.output import outputs_for, write_into
 
     show = not as_json and sys.stderr.isatty()
-    with _progress(show) as progress:
+    # The output transaction begins before the sweep: a folder that cannot be replaced is refused now
+    with outputs_for(out) as tx, _progress(show) as progress:
         df = sweep(
             *(armies or []),
             roster=roster,
@@ -117,7 +117,8 @@ def report(
         )
         if progress is not None:
             progress.writing()
-        folder = write_report(df, out)
+        write_into(tx, df)
+    folder = Path(out)
     meta = df.attrs["report"]
     for w in meta["warnings"]:
         typer.echo(f"warning: {w}", err=True)
@@ -131,8 +132,6 @@ def report(
 
 
 def _summary(df: Any, folder: str) -> dict[str, Any]:
-    from pathlib import Path
-
     from ..report import ranking
 
     meta = df.attrs["report"]
