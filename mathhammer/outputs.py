@@ -175,7 +175,10 @@ class Outputs:
         for folder in self.folders:
             recover(folder)
         for i, t in enumerate(self.targets):
-            self._check(i, t)
+            try:
+                self._check(i, t)
+            except OSError as exc:
+                raise error(self.shown[i], exc) from None
         self.started = True
         for journal in self.journals:
             first = next(i for i, t in enumerate(self.targets) if t.path.parent == journal.parent)
@@ -220,18 +223,14 @@ class Outputs:
     def commit(self) -> None:
         """Check the targets again, then the commit point, the renames and the cleanup."""
         for i, t in enumerate(self.targets):
-            try:
-                self._check(i, t)
-            except BaseException:
-                self.abort()
-                raise
+            self._step(i, lambda t=t, i=i: self._check(i, t))  # type: ignore[misc]
         for i, t in enumerate(self.targets):
             self._step(i, lambda t=t, i=i: _sync(self.new(i), t.kind))  # type: ignore[misc]
-        self._step(0, lambda: self._journal("commit"))
-        self.committed = True
         placed: list[int] = []
         i = 0
         try:
+            self._journal("commit")  # the commit point
+            self.committed = True
             fault("commit")
             for i, item in enumerate(self.items):
                 if os.path.lexists(item["target"]):
@@ -241,24 +240,28 @@ class Outputs:
                 placed.append(i)
                 fault(f"place:{i}")
         except OSError as exc:
-            self._undo(placed)
+            if self.committed:
+                self._undo(placed)
+            else:
+                self.abort()
             raise error(self.shown[i], exc) from None
         except BaseException:
-            self._finish()
+            self._settle()
             raise
-        self._finish()
+        self._settle()
 
-    def _finish(self) -> None:
-        """Finish the committed renames and the cleanup, also through a Ctrl-C (then raised afterwards)."""
+    def _settle(self) -> None:
+        """Finish (committed) or undo (not) as the journal on the disk says, through a Ctrl-C too (raised
+        afterwards); an OSError leaves the rest to the next run (the targets are whole either way)."""
         interrupted = False
-        while True:
+        while os.path.lexists(self.journals[0]):
             try:
-                _finish(self.items, self.scratch, self.journals)
-                break
+                _recover(self.journals[0], self.journals)
             except KeyboardInterrupt:
                 interrupted = True
-            except OSError:  # the targets are in place; the next run removes what is left
+            except (OSError, ValueError):
                 break
+        self.started = False
         if interrupted:
             raise KeyboardInterrupt
 
@@ -275,10 +278,14 @@ class Outputs:
 
     def abort(self) -> None:
         """Before the commit point: remove the temporaries and the journals; the targets stay as they were."""
-        if self.started:
-            self.started = False
-            with contextlib.suppress(OSError):  # what is left is found by the next run
+        while self.started:
+            try:
                 _rollback(self.items, self.scratch, self.journals)
+                self.started = False
+            except KeyboardInterrupt:  # a second Ctrl-C: the first is on its way already
+                continue
+            except OSError:  # what is left is found by the next run
+                self.started = False
 
 
 def _sibling(t: Target, tx: str, what: str) -> Path:

@@ -54,7 +54,10 @@ def report(
         list[str] | None,
         typer.Argument(metavar="ARMY_A ARMY_B", help="Two army lists (Grimdark Future: two unit files)."),
     ] = None,
-    out: Annotated[str, typer.Option("--out", metavar="DIR", help="The report folder (replaced atomically).")] = "",
+    out: Annotated[
+        str,
+        typer.Option("--out", metavar="DIR", help="The report folder (replaced atomically; only an earlier report)."),
+    ] = "",
     roster: Annotated[bool, typer.Option("--roster", help="Every unit of the roster against every other.")] = False,
     system: Annotated[str, typer.Option("--system", help="Game system: starcraft (sc) or grimdark (gf).")] = (
         "starcraft"

@@ -5,7 +5,7 @@ activation, one ``error:`` line each (exit status 2), or ``ok``. ``run`` simulat
 prints the outcome (P(win / draw / loss) with standard errors, the game-ending Round, VP and
 marker control per Round, models left per unit), or with ``--json`` one object (see
 :meth:`mathhammer.scenario.ScenarioResult.to_dict`). ``--plot DIR`` writes ``vp.png`` and
-``markers.png`` into DIR through a temporary folder renamed into place: never a partial picture.
+``markers.png`` into DIR, both or neither (:mod:`mathhammer.outputs`; a new DIR appears whole).
 ``--workers K`` plays on K processes (default: every core; :mod:`mathhammer.scenario.parallel`),
 with the same games for any K.
 A progress bar goes to stderr when it is a terminal and ``--json`` is not given.
@@ -107,8 +107,9 @@ def run(
         elif plot is not None:
             with tx.writing(0):
                 result.plot(tx.scratch)
-                for i, name in enumerate(PLOTS):
-                    os.replace(tx.scratch / name, tx.new(i))
+            for i, name in enumerate(PLOTS):
+                with tx.writing(i) as new:
+                    os.replace(tx.scratch / name, new)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
