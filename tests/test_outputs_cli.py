@@ -115,6 +115,21 @@ def test_a_folder_that_cannot_be_renamed_is_refused_before_the_sweep(
     assert strangers(r) == [] and _hidden(tmp_path) == []
 
 
+def test_a_mount_point_is_refused_before_the_sweep(tmp_path: Path, no_sweep: None) -> None:
+    """A real folder that cannot be renamed (a mount point: EBUSY; needs root and mount, skipped otherwise)."""
+    r = tmp_path / "R"
+    r.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(r)]).returncode:
+        pytest.skip("needs a tmpfs mount")
+    try:
+        res = runner.invoke(app, ["report", str(TERRAN), str(DAELAAM), "--out", str(r)])
+        assert res.exit_code == 2, res.output
+        assert res.stderr == f"error: --out: got '{r}'; allowed: {output.ALLOWED_OUT} (Device or resource busy)\n"
+        assert list(r.iterdir()) == [] and _hidden(tmp_path) == []
+    finally:
+        subprocess.run(["umount", str(r)], check=True)
+
+
 def test_leftovers_of_an_older_version_are_restored_or_removed(tmp_path: Path) -> None:
     """Killed between the two renames of the old code: no R, the old report at .R.old-*, the new at .R.tmp-*."""
     _fake_report(tmp_path / ".R.old-ab_12345", manifest=False)
