@@ -34,10 +34,7 @@ Every bad input is one ``error:`` line and exit status 2.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -165,20 +162,16 @@ def show(
         raise fail(f"board pictures need matplotlib and mathhammer.board.plot ({exc})") from None
     figure = plot_board(board, attackers=attacker, targets=target)
     suffix = out.suffix or ".png"
-    tmp_name = None
+    from ..outputs import Outputs, Target  # a transaction: never a partial file, ordinary permissions
+
     try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{out.name}.", suffix=suffix, dir=folder)
-        with os.fdopen(fd, "wb") as fh:
-            figure.savefig(fh, format=suffix.lstrip(".") or "png")
-        os.replace(tmp_name, out)
-        tmp_name = None
-    except (OSError, ValueError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise fail(f"--out: cannot write {str(out)!r}: {reason}") from None
-    finally:
-        if tmp_name is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp_name)
+        picture = Target(out, "--out", "file", "a picture file in an existing folder you can write to")
+        with Outputs([picture]) as tx, tx.writing(0) as tmp:
+            figure.savefig(tmp, format=suffix.lstrip(".") or "png")
+    except InputError:
+        raise
+    except ValueError as exc:
+        raise fail(f"--out: cannot write {str(out)!r}: {exc}") from None
     typer.echo(f"wrote {out}")
 
 

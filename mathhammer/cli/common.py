@@ -33,7 +33,7 @@ def handle_errors(func: F) -> F:
             problems = getattr(exc, "problems", None)
             for line in problems or [str(exc)]:
                 typer.echo(f"error: {line}", err=True)
-            raise typer.Exit(2) from None
+            raise typer.Exit(getattr(exc, "exit_status", 2)) from None  # 1: the disk full (outputs.WriteError)
         except KeyboardInterrupt:
             typer.echo("interrupted", err=True)
             raise typer.Exit(130) from None

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -37,16 +35,19 @@ def _check_output(flag: str, path: str | None, suffix: str) -> Path | None:
     return p
 
 
-def write_atomically(path: Path, write: Callable[[str], None]) -> None:
-    """Write through a temporary file in the same folder, then rename: never a partial file."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=path.suffix, dir=path.parent or ".")
-    os.close(fd)
-    try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def _outputs(paths: dict[str, Path | None]) -> Any:
+    """The CSV and the picture as one :class:`~mathhammer.outputs.Outputs` transaction, begun before the work:
+    both written or neither (a no-op context without them)."""
+    from contextlib import nullcontext
+
+    from ..outputs import Outputs, Target
+
+    targets = [
+        Target(p, flag, "file", f"a {p.suffix} file in an existing folder you can write to")
+        for flag, p in paths.items()
+        if p is not None
+    ]
+    return Outputs(targets) if targets else nullcontext()
 
 
 @handle_errors
@@ -102,10 +103,12 @@ def compare(
     query, names = _query(game, unit, vs[0] if vs else "", phase, distance, use or [], given)
     sizes = [whole("--comp", c, 1, 99, "models") for c in comp or []]
     pool = [p for p in upgrades.split(",") if p.strip()] if upgrades is not None else None
-    with renamed(names):
-        roster = game.load_roster(profiles or [])
-        rows = game.compare(roster, unit, vs, query, opts, sizes, pool, rank_by)
-    _emit(rows, game.words, csv_path, png_path, top, as_json)
+    with _outputs({"--csv": csv_path, "--plot": png_path}) as tx:
+        with renamed(names):
+            roster = game.load_roster(profiles or [])
+            rows = game.compare(roster, unit, vs, query, opts, sizes, pool, rank_by)
+        _write(tx, rows, game.words, csv_path, png_path, top)
+    _emit(rows, game.words, as_json)
 
 
 #: How compare's and matchup's errors name their flags.
@@ -143,18 +146,25 @@ def _query(
     return Query(unit, target, use=tuple(use), phase=fields["phase"], distance=dist, options=options), COMPARE_FIELDS
 
 
-def _emit(
-    rows: list[dict[str, Any]], words: Any, csv_path: Path | None, png_path: Path | None, top: int, as_json: bool
+def _write(
+    tx: Any, rows: list[dict[str, Any]], words: Any, csv_path: Path | None, png_path: Path | None, top: int
 ) -> None:
-    """Write the CSV and the plot (each atomically), then print the rows."""
+    """Write the CSV and the plot into the transaction's temporaries (committed together when it ends)."""
+    i = 0
     if csv_path is not None:
         import pandas as pd
 
-        frame = pd.DataFrame(rows)
-        write_atomically(csv_path, lambda tmp: frame.to_csv(tmp, index=False))
+        with tx.writing(i) as tmp:
+            pd.DataFrame(rows).to_csv(tmp, index=False)
+        i += 1
     if png_path is not None:
         fig = _plot(rows, words, top)
-        write_atomically(png_path, lambda tmp: fig.savefig(tmp, dpi=110))
+        with tx.writing(i) as tmp:
+            fig.savefig(tmp, dpi=110, format="png")
+
+
+def _emit(rows: list[dict[str, Any]], words: Any, as_json: bool) -> None:
+    """Print the rows."""
     if as_json:
         typer.echo(json.dumps(rows))
         return

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,32 +33,18 @@ def _read(path: Path, field: str = "FILE") -> object:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and :func:`os.replace`.
+    """Write ``text`` to ``path`` through an :class:`~mathhammer.outputs.Outputs` transaction (a temporary
+    next to it, renamed into place; ordinary permissions).
 
     Raises:
-        InputError: the file cannot be written (nothing is left behind).
+        InputError: the file cannot be written (nothing is left behind); WriteError (exit status 1): the disk
+            is full.
     """
-    from ..errors import InputError
+    from ..outputs import Outputs, Target
 
-    folder = path.parent if str(path.parent) else Path(".")
-    tmp: str | None = None
-    try:
-        if path.is_dir():
-            raise IsADirectoryError(21, "Is a directory")
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-        tmp = None
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise InputError("--out", str(path), f"a writable file in an existing folder ({reason})") from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+    target = Target(path, "--out", "file", "a writable file in an existing folder")
+    with Outputs([target]) as tx, tx.writing(0) as tmp:
+        tmp.write_text(text, encoding="utf-8", newline="\n")
 
 
 def register(root: typer.Typer) -> None:

@@ -6,6 +6,7 @@ import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -53,7 +54,10 @@ def report(
         list[str] | None,
         typer.Argument(metavar="ARMY_A ARMY_B", help="Two army lists (Grimdark Future: two unit files)."),
     ] = None,
-    out: Annotated[str, typer.Option("--out", metavar="DIR", help="The report folder (replaced atomically).")] = "",
+    out: Annotated[
+        str,
+        typer.Option("--out", metavar="DIR", help="The report folder (replaced atomically; only an earlier report)."),
+    ] = "",
     roster: Annotated[bool, typer.Option("--roster", help="Every unit of the roster against every other.")] = False,
     system: Annotated[str, typer.Option("--system", help="Game system: starcraft (sc) or grimdark (gf).")] = (
         "starcraft"
@@ -96,13 +100,12 @@ def report(
     dist = None if distance is None else number("--range", distance, 0, 999, "distance in inches")
     if serial and scheduler:
         raise InputError("--scheduler", scheduler, "either --serial or --scheduler ADDRESS, not both")
-    from ..report.output import check_out
-
-    check_out(out)
-    from ..report import sweep, write_report
+    from ..report import sweep
+    from ..report.output import outputs_for, write_into
 
     show = not as_json and sys.stderr.isatty()
-    with _progress(show) as progress:
+    # The output transaction begins before the sweep: a folder that cannot be replaced is refused now
+    with outputs_for(out) as tx, _progress(show) as progress:
         df = sweep(
             *(armies or []),
             roster=roster,
@@ -117,7 +120,8 @@ def report(
         )
         if progress is not None:
             progress.writing()
-        folder = write_report(df, out)
+        write_into(tx, df)
+    folder = Path(out)
     meta = df.attrs["report"]
     for w in meta["warnings"]:
         typer.echo(f"warning: {w}", err=True)
@@ -131,8 +135,6 @@ def report(
 
 
 def _summary(df: Any, folder: str) -> dict[str, Any]:
-    from pathlib import Path
-
     from ..report import ranking
 
     meta = df.attrs["report"]

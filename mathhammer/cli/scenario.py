@@ -5,7 +5,7 @@ activation, one ``error:`` line each (exit status 2), or ``ok``. ``run`` simulat
 prints the outcome (P(win / draw / loss) with standard errors, the game-ending Round, VP and
 marker control per Round, models left per unit), or with ``--json`` one object (see
 :meth:`mathhammer.scenario.ScenarioResult.to_dict`). ``--plot DIR`` writes ``vp.png`` and
-``markers.png`` into DIR through a temporary folder renamed into place: never a partial picture.
+``markers.png`` into DIR, both or neither (:mod:`mathhammer.outputs`; a new DIR appears whole).
 ``--workers K`` plays on K processes (default: every core; :mod:`mathhammer.scenario.parallel`),
 with the same games for any K.
 A progress bar goes to stderr when it is a terminal and ``--json`` is not given.
@@ -14,11 +14,10 @@ A progress bar goes to stderr when it is a terminal and ``--json`` is not given.
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import sys
-import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -86,7 +85,7 @@ def run(
 ) -> None:
     """Simulate N games of the scenario's plan."""
     from ..engine.options import check_seed
-    from ..scenario import MAX_TRIALS, load_scenario, simulate
+    from ..scenario import MAX_TRIALS, load_scenario
     from ..validate import whole
 
     n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
@@ -99,12 +98,49 @@ def run(
             raise InputError("--plot", str(plot), "a folder whose parent folder exists")
         if target.exists() and not target.is_dir():
             raise InputError("--plot", str(plot), "a folder (this is a file)")
-        try:
-            probe = tempfile.mkdtemp(prefix=".mathhammer-", dir=parent)
-            Path(probe).rmdir()
-        except OSError as exc:
-            raise InputError("--plot", str(plot), f"a folder you may write to ({exc.strerror})") from None
     scn = load_scenario(file)
+    with _plot_outputs(plot) as tx:  # begun before the games: a folder that cannot be written is found now
+        result = _simulate(scn, n, s, k, as_json)
+        if plot is not None and tx.scratch is None:
+            with tx.writing(0) as folder:
+                result.plot(folder)
+        elif plot is not None:
+            with tx.writing(0):
+                result.plot(tx.scratch)
+            for i, name in enumerate(PLOTS):
+                with tx.writing(i) as new:
+                    os.replace(tx.scratch / name, new)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        typer.echo(result.text_report())
+        if plot is not None:
+            typer.echo(f"\nplots: {plot / 'vp.png'}, {plot / 'markers.png'}")
+
+
+def _plot_outputs(plot: Path | None) -> Any:
+    """``--plot DIR`` as one :class:`~mathhammer.outputs.Outputs` transaction: a new DIR appears whole; in an
+    existing DIR, vp.png and markers.png are replaced together (drawn in a scratch folder first)."""
+    from contextlib import nullcontext
+
+    from ..outputs import Outputs, Target
+
+    if plot is None:
+        return nullcontext()
+    allowed = "a folder you may write to"
+    if not plot.is_dir():
+        return Outputs([Target(plot, "--plot", "dir", allowed)])
+    files = [Target(plot / name, "--plot", "file", allowed) for name in PLOTS]
+    return Outputs(files, scratch=True)
+
+
+PLOTS = ("vp.png", "markers.png")
+
+
+def _simulate(scn: Any, n: int, s: int, k: int | None, as_json: bool) -> Any:
+    """The games, with a progress bar on a terminal."""
+    from ..scenario import simulate
+
     progress = None
     bar = None
     if not as_json and sys.stderr.isatty():
@@ -122,19 +158,4 @@ def run(
     finally:
         if bar is not None:
             bar.stop()
-    if plot is not None:
-        target = plot.resolve()
-        tmp = Path(tempfile.mkdtemp(prefix=".mathhammer-", dir=target.parent))
-        try:
-            result.plot(tmp)
-            target.mkdir(exist_ok=True)
-            for f in tmp.iterdir():
-                f.replace(target / f.name)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    if as_json:
-        typer.echo(json.dumps(result.to_dict(), indent=2))
-    else:
-        typer.echo(result.text_report())
-        if plot is not None:
-            typer.echo(f"\nplots: {plot / 'vp.png'}, {plot / 'markers.png'}")
+    return result

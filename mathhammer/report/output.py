@@ -1,9 +1,11 @@
 """Write a report folder: CSV of every figure, PNG charts and one self-contained ``report.html``.
 
 The folder is built next to its final place (a hidden sibling) and renamed
-into place only when complete; a run that fails or is interrupted leaves
-nothing behind, and an earlier report in the same folder is replaced only by
-a complete one.
+into place only when complete, through a :class:`mathhammer.outputs.Outputs`
+transaction: a run that fails, is interrupted or killed leaves nothing behind
+(a killed one's leftovers are recovered by the next run), and an earlier report
+is replaced only by a complete one, and only when the folder holds that report
+and nothing else (``manifest.json``: each file's name, size and SHA-256).
 
 Files written:
 
@@ -12,7 +14,8 @@ Files written:
 - ``ranking.csv``: each attacker averaged over its targets, ranked;
 - ``settings.json``: the settings, seed, sources and versions;
 - ``heatmap_*.png`` (attackers x targets) and ``ranking_*.png`` (ranked bars with error bars);
-- ``report.html``: all of it on one page, images embedded, tables sortable.
+- ``report.html``: all of it on one page, images embedded, tables sortable;
+- ``manifest.json``: the files above with their sizes and SHA-256.
 """
 
 from __future__ import annotations
@@ -24,11 +27,11 @@ import math
 import os
 import re
 import shutil
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
+from ..outputs import Outputs, Target
 from .columns import Columns
 from .runner import ranking
 
@@ -36,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 MARKER = "mathhammer-report"
+MANIFEST = "manifest.json"
 TEXT_COLUMNS = ("side", "phase", "attacker", "target", "engine")
 ALLOWED_OUT = "a new folder, an empty one, or the folder of an earlier report, in a folder you can write to"
 
@@ -51,7 +55,7 @@ def label(metric: str, cols: Columns) -> str:
 
 def check_out(out: str | Path) -> Path:
     """Refuse an output folder before any work: its parent must exist and be writable, and an
-    existing folder must be empty or hold an earlier report (never someone's other files).
+    existing folder must be empty or hold an earlier report and nothing else (:func:`strangers`).
 
     Raises:
         InputError: naming ``--out``, the path and what is allowed.
@@ -64,9 +68,65 @@ def check_out(out: str | Path) -> Path:
         raise InputError("--out", str(out), ALLOWED_OUT, f"no folder {str(parent)!r}")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise InputError("--out", str(out), ALLOWED_OUT, f"cannot write to {str(parent)!r}")
-    if p.is_dir() and any(p.iterdir()) and not _is_report(p):
-        raise InputError("--out", str(out), ALLOWED_OUT, "it holds other files; it is not replaced")
+    if p.is_dir():
+        _replaceable(p, str(out))
     return p
+
+
+def _replaceable(p: Path, shown: str) -> None:
+    others = strangers(p)
+    if others:
+        names = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+        raise InputError(
+            "--out", shown, ALLOWED_OUT,
+            f"it holds other files ({names}); it is not replaced: choose another --out, or move them out of it",
+        )  # fmt: skip
+
+
+def strangers(folder: Path) -> list[str]:
+    """What in ``folder`` no report wrote (a folder shown with ``/``, a changed file with ``(changed)``): a
+    report replaces only a folder that is empty or holds exactly the files its ``manifest.json`` lists
+    (name, size and SHA-256), or, from before the manifest, only report files with a report's
+    ``settings.json``."""
+    names = sorted(os.listdir(folder))
+    try:
+        listed = json.loads((folder / MANIFEST).read_text())
+        files = listed["files"] if listed.get("kind") == MARKER and isinstance(listed["files"], dict) else None
+    except (OSError, ValueError, AttributeError, KeyError, TypeError):
+        files = None
+    legacy = files is None and _is_report(folder)
+    out = []
+    for name in names:
+        path = folder / name
+        plain = path.is_file() and not path.is_symlink()
+        if not plain:
+            out.append(name + "/" if path.is_dir() else name)
+        elif files is not None and name != MANIFEST:
+            entry = files.get(name)
+            if not isinstance(entry, dict):
+                out.append(name)
+            elif entry.get("size") != path.stat().st_size or entry.get("sha256") != _sha256(path):
+                out.append(f"{name} (changed)")
+        elif files is None and not (legacy and _REPORT_FILE.fullmatch(name)):
+            out.append(name)
+    return out
+
+
+_REPORT_FILE = re.compile(
+    r"(cells|figures|ranking)\.csv|settings\.json|report\.html|heatmap_\d+_[a-z]+_[a-z0-9-]+\.png|ranking_\d+_[a-z]+\.png"
+)
+#: The hidden folders of an interrupted report of mathhammer before its outputs journal.
+_LEGACY = r"\.{}\.(tmp|old)-[A-Za-z0-9_]{{8}}"
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def _is_report(p: Path) -> bool:
@@ -76,59 +136,66 @@ def _is_report(p: Path) -> bool:
         return False
 
 
+def legacy_leftovers(out: Path) -> None:
+    """Leftovers of a report interrupted under an older mathhammer (``.OUT.tmp-XXXXXXXX`` and
+    ``.OUT.old-XXXXXXXX`` next to ``OUT``): with no ``OUT``, the old report comes back; then each such folder
+    holding only report files is removed (any other is left alone)."""
+    parent = out.parent if str(out.parent) else Path(".")
+    pattern = re.compile(_LEGACY.format(re.escape(out.name)))
+    try:
+        found = sorted(p for p in parent.iterdir() if pattern.fullmatch(p.name) and p.is_dir() and not p.is_symlink())
+    except OSError:
+        return
+    for p in found:
+        if not os.path.lexists(out) and ".old-" in p.name and _is_report(p):
+            os.rename(p, out)
+        elif all(_REPORT_FILE.fullmatch(q.name) and q.is_file() for q in p.iterdir()):
+            shutil.rmtree(p, ignore_errors=True)
+
+
+def outputs_for(out: str | Path) -> Outputs:
+    """The transaction that writes a report into ``out`` (begun before the sweep, so a folder that cannot be
+    replaced is found then): :func:`check_out`, older leftovers recovered, then :class:`~mathhammer.outputs.Outputs`
+    with :func:`strangers` checked again just before the old folder is replaced."""
+    p = check_out(out)
+    legacy_leftovers(p)
+    return Outputs([Target(p, "--out", "dir", ALLOWED_OUT, guard=lambda path: _replaceable(path, str(out)))])
+
+
 def write_report(df: pd.DataFrame, out: str | Path, title: str | None = None) -> Path:
     """Write the report of a :func:`~mathhammer.report.sweep` table into the folder ``out``, atomically.
 
     Args:
         df: the table from :func:`~mathhammer.report.sweep` (its ``attrs["report"]`` holds the settings).
-        out: the folder; created, or replaced when it holds an earlier report.
+        out: the folder; created, or replaced when it holds an earlier report and nothing else.
         title: the page's title (default: from the sides compared).
 
     Returns:
         The folder.
 
     Raises:
-        InputError: ``out`` cannot be written (see :func:`check_out`).
+        InputError: ``out`` cannot be written (see :func:`check_out`); :class:`~mathhammer.outputs.WriteError`
+            when the disk is full.
 
     >>> import tempfile, pathlib
     >>> from mathhammer.report import sweep
     >>> folder = pathlib.Path(tempfile.mkdtemp()) / "gf"
     >>> _ = write_report(sweep(roster=True, system="gf"), folder)
     >>> sorted(p.name for p in folder.iterdir() if not p.name.endswith(".png"))
-    ['cells.csv', 'figures.csv', 'ranking.csv', 'report.html', 'settings.json']
+    ['cells.csv', 'figures.csv', 'manifest.json', 'ranking.csv', 'report.html', 'settings.json']
     """
-    p = check_out(out)
-    parent = p.parent if str(p.parent) else Path(".")
-    try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{p.name}.tmp-", dir=parent))
-    except OSError as exc:
-        raise InputError("--out", str(out), ALLOWED_OUT, exc.strerror or str(exc)) from None
-    try:
-        mask = os.umask(0)
-        os.umask(mask)
-        os.chmod(tmp, 0o777 & ~mask)  # mkdtemp makes it private; a report folder is an ordinary one
-        _write_all(df, tmp, title)
-        _move_into_place(tmp, p)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return p
+    with outputs_for(out) as tx:
+        write_into(tx, df, title)
+    return Path(out)
 
 
-def _move_into_place(tmp: Path, out: Path) -> None:
-    """Rename ``tmp`` to ``out``; an existing ``out`` is set aside first and removed only afterwards."""
-    if not out.exists():
-        os.rename(tmp, out)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-", dir=out.parent))
-    os.rmdir(old)
-    os.rename(out, old)
-    try:
-        os.rename(tmp, out)
-    except BaseException:
-        os.rename(old, out)
-        raise
-    shutil.rmtree(old, ignore_errors=True)
+def write_into(tx: Outputs, df: pd.DataFrame, title: str | None = None) -> None:
+    """Write the report into the transaction of :func:`outputs_for` (committed when its ``with`` ends)."""
+    with tx.writing(0) as folder:
+        _write_all(df, folder, title)
+        files = {p.name: {"size": p.stat().st_size, "sha256": _sha256(p)} for p in sorted(folder.iterdir())}
+        manifest = {"kind": MARKER, "note": "the files this report wrote; it replaces only a folder of these"}
+        (folder / MANIFEST).write_text(json.dumps({**manifest, "files": files}, indent=1) + "\n")
 
 
 # ----------------------------------------------------------------------------- files
@@ -463,4 +530,4 @@ def render_html(
     return "\n".join(parts)
 
 
-__all__ = ["check_out", "label", "long_form", "write_report"]
+__all__ = ["check_out", "label", "long_form", "outputs_for", "strangers", "write_into", "write_report"]
