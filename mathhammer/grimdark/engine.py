@@ -8,6 +8,14 @@ from the counter-based stream of ``(seed, t)``
 (:mod:`mathhammer.engine.rng`), so the same seed gives the same Tally for any
 thread count and chunk size.
 
+Count sampling: a group against a target whose models are all alike (no joined hero; not a
+Takedown/Sniper group) changes the target only through the number of *wound events* its dice
+deal (one event: a wound that passed Regeneration, Deadly's wounds on the model next in line).
+The dice are independent and alike, so that number is a sum of ``attacks`` independent draws of
+one small distribution (:func:`die_events`); its distribution, capped at the events that destroy
+the unit, is computed once per run (:func:`count_tables`) and each trial draws it with one random
+number (the same distribution as the die-by-die path, one draw per group instead of one per die).
+
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> robots = Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4)
 >>> t = grimdark_simulate(robots, Defender(models=5, defense=4, cover=True), trials=1000, seed=1)
@@ -179,7 +187,56 @@ def _apply(state, gamma, params, natural, tough, defense, regen, own, i, w, deal
 
 
 @njit(**JIT)
-def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, row):
+def _uniform(state, gamma):
+    """A double in [0, 1) from 53 random bits."""
+    state, x = next_u64(state, gamma)
+    return state, np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(**JIT)
+def _counted(state, gamma, params, tough, cdf, where, i, w, dealt):
+    """The groups of ``params`` against a target of alike models (Tough ``tough[0]``), each group with a
+    count table (``where[g, b]`` >= 0: start and length of its capped CDF in ``cdf`` for Blast
+    multiplier ``b``) drawing its wound events at once: ``(state, i, w, dealt)``."""
+    m = tough.shape[0]
+    t = tough[0]
+    for g in range(params.shape[0]):
+        if i >= m:
+            break
+        blast = params[g, G_BLAST]
+        b = min(blast, m - i) if blast > 0 else 1
+        start = where[g, b, 0]
+        size = where[g, b, 1]
+        state, u = _uniform(state, gamma)
+        e = np.searchsorted(cdf[start : start + size], u, side="right")
+        e = min(e, size - 1)
+        if e == 0:
+            continue
+        d = params[g, G_DEADLY]
+        first = (t - w + d - 1) // d  # events that finish the model next in line (no carry-over)
+        if e < first:
+            w += e * d
+            dealt += e * d
+            continue
+        dealt += t - w
+        e -= first
+        i += 1
+        w = 0
+        per = (t + d - 1) // d
+        full = min(e // per, m - i)
+        i += full
+        dealt += full * t
+        e -= full * per
+        if i < m and e > 0:
+            w = e * d
+            dealt += w
+    return state, i, w, dealt
+
+
+@njit(**JIT)
+def _run_slot(
+    slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, row, cdf, where
+):
     """Trials of chunks ``slot, slot + n_slots, ...`` counted into ``row``: damage | models | marker | due."""
     m = tough.shape[0]
     total = 0
@@ -198,11 +255,15 @@ def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, reg
     single = morale[0]
     start = morale[1]
     wounds_test = morale[2]
+    counted = where.shape[1] > 0
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in range(slot, n_chunks, n_slots):
         for t in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             state = trial_state(key, gamma, t)
-            state, i, w, dealt = _trial(state, gamma, params, natural, tough, defense, regen, own)
+            if counted:
+                state, i, w, dealt = _counted(state, gamma, params, tough, cdf, where, 0, 0, 0)
+            else:
+                state, i, w, dealt = _trial(state, gamma, params, natural, tough, defense, regen, own)
             row[d0 + dealt] += 1
             row[m0 + i] += 1
             row[k0 + w] += 1
@@ -232,13 +293,14 @@ def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, reg
 
 
 @njit(**PARALLEL)
-def _run_block(key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, hist):
-    """All ``n`` trials; slot ``s`` of ``hist`` counts chunks ``s, s + n_slots, ...``."""
+def _run_block(key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, hist, cdf, where):
+    """All ``n`` trials; slot ``s`` of ``hist`` counts chunks ``s, s + n_slots, ...``; with count tables
+    (``where`` not empty, :func:`count_tables`) every group draws its wound events at once."""
     n_slots = hist.shape[0]
     for slot in prange(n_slots):
         _run_slot(
             slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f,
-            hist[slot],
+            hist[slot], cdf, where,
         )  # fmt: skip
 
 
@@ -257,6 +319,106 @@ def pack_groups(groups: Sequence[CompiledGroup]) -> np.ndarray:
             cg.poison, cg.cover, cg.deadly, cg.regeneration, cg.shred, cg.snipe,
         )  # fmt: skip
     return params
+
+
+#: Count tables are always built up to this many multiply-adds (a few milliseconds); past it, only
+#: when they cost less than rolling the run's dice (:func:`count_tables`).
+COUNT_ALWAYS = 2**24
+
+
+def _power(pmf: np.ndarray, n: int, cap: int) -> np.ndarray:
+    """The distribution of the sum of ``n`` independent draws of ``pmf``, values past ``cap`` counted at ``cap``."""
+
+    def times(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        full = np.convolve(a, b)
+        if full.size <= cap + 1:
+            return full
+        return np.concatenate((full[:cap], [full[cap:].sum()]))
+
+    out = np.ones(1)
+    base = times(pmf, np.ones(1))
+    while n:
+        if n & 1:
+            out = times(out, base)
+        n >>= 1
+        if n:
+            base = times(base, base)
+    return out
+
+
+def _hit_events(group: CompiledGroup, target, ap: int) -> np.ndarray:
+    """P(0, 1, 2 wound events) of one hit of this class: its Defense roll, Shred's extra wound on a
+    natural 1, and each wound's Regeneration roll."""
+    from . import compiled as cmp
+
+    defense = int(target.defense[0])
+    unsaved = cmp.unsaved_probability(defense, ap, group.cover, group.poison)
+    one = cmp.natural_one_probability(defense, ap, group.cover, group.poison) if group.shred else 0.0
+    regen = int(target.regeneration[0])
+    kept = (regen - 1) / 6.0 if regen and group.regeneration else 1.0
+    lost = 1.0 - kept
+    other = unsaved - one
+    return np.array([1.0 - unsaved + other * lost + one * lost * lost, other * kept + 2 * one * kept * lost,
+                     one * kept * kept])  # fmt: skip
+
+
+def die_events(group: CompiledGroup, target, b: int) -> np.ndarray:
+    """P(k wound events) of one die of ``group`` with Blast multiplier ``b`` against alike models:
+    a plain hit is ``b`` hits, a six ``b`` six hits and ``b * extra`` plain hits.
+
+    >>> from .compiled import CompiledGroup, compile_target
+    >>> from .model import Defender
+    >>> die_events(CompiledGroup("w", 1, 0b1110000), compile_target(Defender(5, defense=4)), 1).tolist()
+    [0.75, 0.25]
+    """
+    plain = _hit_events(group, target, group.ap_normal)
+    six = _hit_events(group, target, group.ap_six)
+    p_six = ((group.hit_mask >> 6) & 1) / 6.0
+    p_plain = bin(group.hit_mask & 0b0111110).count("1") / 6.0
+    on_plain = _power(plain, b, 2**62)
+    on_six = np.convolve(_power(six, b, 2**62), _power(plain, b * group.extra, 2**62))
+    out = np.zeros(on_six.size)
+    out[0] = 1.0 - p_six - p_plain
+    out[: on_plain.size] += p_plain * on_plain
+    out += p_six * on_six
+    return np.trim_zeros(out, "b") if out.any() else np.ones(1)
+
+
+def count_tables(attack: CompiledAttack, trials: int) -> tuple[np.ndarray, np.ndarray]:
+    """The capped CDFs of the wound events of each group (:func:`die_events` summed over its dice) for
+    each Blast multiplier, flat, and ``where[g, b] = (start, length)``; ``where`` has no column when
+    the trials roll die by die: a joined hero (the models differ), a Takedown/Sniper group, or tables
+    that cost more than :data:`COUNT_ALWAYS` multiply-adds and than the ``trials`` x dice they replace."""
+    target = attack.target
+    groups = attack.groups
+    none = (np.zeros(1), np.zeros((max(1, len(groups)), 0, 2), dtype=np.int64))
+    if not groups or target.hero or any(g.snipe for g in groups):
+        return none
+    tough = int(target.tough[0])
+    alike = (target.tough, target.defense, target.regeneration)
+    if any(np.any(a != a[0]) for a in alike):
+        return none
+    m = target.models
+    events = {}
+    cost = 0
+    for k, g in enumerate(groups):
+        cap = m * -(-tough // g.deadly)  # the events that destroy the unit from any state
+        for b in range(1, (min(g.blast, m) if g.blast else 1) + 1):
+            pmf = die_events(g, target, b)
+            size = min(cap, g.attacks * (pmf.size - 1)) + 1
+            cost += 2 * size * size * max(1, g.attacks.bit_length())  # convolutions of the doublings
+            events[k, b] = (pmf, cap)
+    if cost > COUNT_ALWAYS and cost > trials * sum(g.attacks for g in groups):
+        return none
+    where = np.zeros((len(groups), 1 + max(b for _, b in events), 2), dtype=np.int64)
+    parts: list[np.ndarray] = []
+    start = 0
+    for (k, b), (pmf, cap) in events.items():
+        cdf = np.cumsum(_power(pmf, groups[k].attacks, cap))
+        where[k, b] = start, cdf.size
+        parts.append(cdf)
+        start += cdf.size
+    return np.concatenate(parts), where
 
 
 def _branch_seed(seed: int, h: int) -> int:
@@ -299,10 +461,11 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     histograms = Histograms(sizes)
     hist = histograms.rows
     own = own_arrays(target)
+    cdf, where = count_tables(attack, int(trials))
     _run_block(
         np.uint64(base), np.uint64(gamma), int(trials), params, int(cmp.NATURAL_DEFENSE),
         target.tough, target.defense, target.regeneration, own, morale, target.test_quality, target.test_fearless,
-        hist,
+        hist, cdf, where,
     )  # fmt: skip
     out = [h.astype(np.float64) for h in histograms.counts().values()]
     return cmp.tally_of(target, int(trials), *out)
