@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mathhammer.grimdark import Attacker, Defender, Hero, Weapon, WeaponGroup, engine, grimdark_exact, grimdark_simulate
-from mathhammer.grimdark.compiled import CompiledGroup, compile_attack, compile_target
+from mathhammer.grimdark.compiled import CompiledGroup, compile_attack
 
 from .stats import assert_agree, assert_same_distribution
 
@@ -72,6 +72,17 @@ CASES = {
         Attacker((group(8, 2, "Surge", "Furious", "Blast(2)", melee=True),), 4, charging=True),
         Defender(10, defense=4, tough=2),
     ),
+    # a joined hero: wounded last, hits blocked at the unit's Defense while the unit stands, its own
+    # Defense for a group that starts with the hero alone; Regeneration on both
+    "hero_joined_regen": (
+        Attacker((group(12, 2, "AP(1)"), group(4, 1, "Blast(3)", "Deadly(2)")), 4),
+        Defender(8, defense=5, tough=1, rules=("Regeneration",), hero=Hero(3, 3, rules=("Regeneration",))),
+    ),
+    # Takedown/Sniper groups roll die by die on the model next in line, the other groups count
+    "sniper_then_counted": (
+        Attacker((group(3, 1, "Sniper", "AP(1)"), group(10, 2, "Shred")), 4),
+        Defender(6, defense=4, tough=2, hero=Hero(3, 3)),
+    ),
     # a single Tough model: morale by wounds
     "single_monster": (Attacker((group(40, 2, "AP(2)"),), 3), Defender(1, defense=3, tough=12)),
 }
@@ -92,18 +103,17 @@ def test_count_path_agrees_with_exact_and_with_die_by_die(name, monkeypatch):
 def test_die_events_by_hand():
     """One die, Quality 4+, Defense 4+, Shred, Regeneration (5+): a hit on 4-6 (1/2); the Defense die
     fails on 2-3 (1/3: one wound) or a natural 1 (1/6: two wounds); each wound ignored on 5+ (1/3)."""
-    target = compile_target(Defender(5, defense=4, rules=("Regeneration",)))
     g = CompiledGroup("w", 1, 0b1110000, shred=1)
     kept = 2 / 3
     one = 1 / 3 * kept + 1 / 6 * 2 * kept * (1 - kept)
     two = 1 / 6 * kept * kept
     want = [1 - 0.5 * (one + two), 0.5 * one, 0.5 * two]
-    assert engine.die_events(g, target, 1) == pytest.approx(want, abs=1e-15)
+    assert engine.die_events(g, 4, 5, 1) == pytest.approx(want, abs=1e-15)
     # Blast(2): a hit is two hits; Relentless: a six adds 2 more (b x extra)
-    plain = engine.die_events(CompiledGroup("w", 1, 0b1110000), compile_target(Defender(5, defense=4)), 2)
+    plain = engine.die_events(CompiledGroup("w", 1, 0b1110000), 4, 0, 2)
     assert plain == pytest.approx([0.5 + 0.5 * 0.25, 0.5 * 0.5, 0.5 * 0.25])
     fatigued = CompiledGroup("w", 1, 0b1000000, extra=1, ap_normal=5, ap_six=5)  # hits on 6s only
-    six = engine.die_events(fatigued, compile_target(Defender(5, defense=2)), 2)
+    six = engine.die_events(fatigued, 2, 0, 2)
     assert six.size == 5 and six[4] == pytest.approx(1 / 6 * (5 / 6) ** 4)  # only a natural 6 saves
 
 
@@ -119,12 +129,15 @@ def test_power_caps_the_tail_at_the_cap():
     assert engine._power(pmf, 7, 100) == pytest.approx(full, abs=1e-15)
 
 
-def test_die_by_die_where_the_models_differ_or_the_tables_cost_more_than_the_dice():
+def test_die_by_die_where_regeneration_changes_or_the_tables_cost_more_than_the_dice():
     plain = Attacker((group(5, 2),), 4)
-    hero = Defender(4, defense=4, hero=Hero(3, 3))
+    # Regeneration "when all models have this rule": none while the unit stands, the hero's own after
+    hero = Defender(4, defense=4, hero=Hero(3, 3, rules=("Regeneration",)))
     assert engine.count_tables(compile_attack(plain, hero), 100_000)[1].shape[1] == 0
-    sniper = Attacker((group(2, 1, "Sniper"), group(5, 2)), 4)
-    assert engine.count_tables(compile_attack(sniper, Defender(5, defense=4)), 100_000)[1].shape[1] == 0
+    rending = Attacker((group(5, 2, "Rending"),), 4)  # ignores Regeneration: counted
+    assert engine.count_tables(compile_attack(rending, hero), 100_000)[1].shape[1] > 0
+    only_sniper = Attacker((group(2, 1, "Sniper"),), 4)
+    assert engine.count_tables(compile_attack(only_sniper, Defender(5, defense=4)), 100_000)[1].shape[1] == 0
     # 400 models of Tough(10): a table of 4,001 entries costs more than 10 trials of 4,000 dice
     big = compile_attack(Attacker((group(400, 10),), 4), Defender(400, defense=4, tough=10))
     assert engine.count_tables(big, 10)[1].shape[1] == 0

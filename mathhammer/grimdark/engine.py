@@ -8,13 +8,16 @@ from the counter-based stream of ``(seed, t)``
 (:mod:`mathhammer.engine.rng`), so the same seed gives the same Tally for any
 thread count and chunk size.
 
-Count sampling: a group against a target whose models are all alike (no joined hero; not a
-Takedown/Sniper group) changes the target only through the number of *wound events* its dice
-deal (one event: a wound that passed Regeneration, Deadly's wounds on the model next in line).
-The dice are independent and alike, so that number is a sum of ``attacks`` independent draws of
-one small distribution (:func:`die_events`); its distribution, capped at the events that destroy
-the unit, is computed once per run (:func:`count_tables`) and each trial draws it with one random
-number (the same distribution as the die-by-die path, one draw per group instead of one per die).
+Count sampling: a weapon group changes the target only through the number of *wound events* its
+dice deal (one event: a wound that passed Regeneration, Deadly's wounds on the model next in line),
+as long as the Defense its hits are blocked at and the Regeneration roll stay the same along the
+models: the Defense is fixed when the group starts (a joined hero's: the unit's while other models
+stand), the Regeneration roll must be the same for every model. The dice are independent and alike,
+so that number is a sum of ``attacks`` independent draws of one small distribution
+(:func:`die_events`); its distribution, capped at the events that destroy the unit, is computed once
+per run (:func:`count_tables`) and each trial draws it with one random number: the distribution of
+the die-by-die path, one draw per group instead of one per die. Takedown/Sniper groups, and targets
+whose Regeneration changes along the models (a joined hero with another), roll die by die.
 
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> robots = Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4)
@@ -194,42 +197,52 @@ def _uniform(state, gamma):
 
 
 @njit(**JIT)
-def _counted(state, gamma, params, tough, cdf, where, i, w, dealt):
-    """The groups of ``params`` against a target of alike models (Tough ``tough[0]``), each group with a
-    count table (``where[g, b]`` >= 0: start and length of its capped CDF in ``cdf`` for Blast
-    multiplier ``b``) drawing its wound events at once: ``(state, i, w, dealt)``."""
+def _events(tough, alike, d, e, i, w, dealt):
+    """``e`` wound events of Deadly(``d``) from model ``i`` carrying ``w`` wounds, each on the model next in
+    line with no carry-over; models ``0 .. alike - 1`` share ``tough[0]``: ``(i, w, dealt)``."""
     m = tough.shape[0]
-    t = tough[0]
-    for g in range(params.shape[0]):
-        if i >= m:
-            break
-        blast = params[g, G_BLAST]
-        b = min(blast, m - i) if blast > 0 else 1
-        start = where[g, b, 0]
-        size = where[g, b, 1]
-        state, u = _uniform(state, gamma)
-        e = np.searchsorted(cdf[start : start + size], u, side="right")
-        e = min(e, size - 1)
-        if e == 0:
-            continue
-        d = params[g, G_DEADLY]
-        first = (t - w + d - 1) // d  # events that finish the model next in line (no carry-over)
+    while e > 0 and i < m:
+        t = tough[i]
+        first = (t - w + d - 1) // d  # the events that finish the model next in line
         if e < first:
             w += e * d
             dealt += e * d
-            continue
+            break
         dealt += t - w
         e -= first
         i += 1
         w = 0
-        per = (t + d - 1) // d
-        full = min(e // per, m - i)
-        i += full
-        dealt += full * t
-        e -= full * per
-        if i < m and e > 0:
-            w = e * d
-            dealt += w
+        if i < alike and e > 0:
+            per = (tough[0] + d - 1) // d
+            full = min(e // per, alike - i)
+            i += full
+            dealt += full * tough[0]
+            e -= full * per
+    return i, w, dealt
+
+
+@njit(**JIT)
+def _counted(state, gamma, params, natural, tough, own, cdf, where, i, w, dealt):
+    """The groups of ``params`` drawing their wound events at once: ``where[g, b]`` holds the start and
+    length in ``cdf`` of the capped CDF of group ``g``'s events with Blast multiplier ``b``, while the
+    unit's other models stand (hits blocked at the unit's Defense), then with the last model alone.
+    Takedown/Sniper groups roll die by die (:func:`_snipe`). Returns ``(state, i, w, dealt)``."""
+    m = tough.shape[0]
+    alike = m - 1 if m > 1 and tough[m - 1] != tough[0] else m
+    for g in range(params.shape[0]):
+        if i >= m:
+            break
+        if params[g, G_SNIPE]:
+            state, i, w, dealt = _snipe(state, gamma, params, g, natural, tough, own[0], own[1], i, w, dealt)
+            continue
+        blast = params[g, G_BLAST]
+        b = min(blast, m - i) if blast > 0 else 1
+        k = 0 if i < m - 1 else 2
+        start = where[g, b, k]
+        size = where[g, b, k + 1]
+        state, u = _uniform(state, gamma)
+        e = min(np.searchsorted(cdf[start : start + size], u, side="right"), size - 1)
+        i, w, dealt = _events(tough, alike, params[g, G_DEADLY], e, i, w, dealt)
     return state, i, w, dealt
 
 
@@ -261,7 +274,7 @@ def _run_slot(
         for t in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             state = trial_state(key, gamma, t)
             if counted:
-                state, i, w, dealt = _counted(state, gamma, params, tough, cdf, where, 0, 0, 0)
+                state, i, w, dealt = _counted(state, gamma, params, natural, tough, own, cdf, where, 0, 0, 0)
             else:
                 state, i, w, dealt = _trial(state, gamma, params, natural, tough, defense, regen, own)
             row[d0 + dealt] += 1
@@ -346,15 +359,13 @@ def _power(pmf: np.ndarray, n: int, cap: int) -> np.ndarray:
     return out
 
 
-def _hit_events(group: CompiledGroup, target, ap: int) -> np.ndarray:
+def _hit_events(group: CompiledGroup, defense: int, regen: int, ap: int) -> np.ndarray:
     """P(0, 1, 2 wound events) of one hit of this class: its Defense roll, Shred's extra wound on a
-    natural 1, and each wound's Regeneration roll."""
+    natural 1, and each wound's Regeneration roll (``regen``: the roll that ignores it, 0: none)."""
     from . import compiled as cmp
 
-    defense = int(target.defense[0])
     unsaved = cmp.unsaved_probability(defense, ap, group.cover, group.poison)
     one = cmp.natural_one_probability(defense, ap, group.cover, group.poison) if group.shred else 0.0
-    regen = int(target.regeneration[0])
     kept = (regen - 1) / 6.0 if regen and group.regeneration else 1.0
     lost = 1.0 - kept
     other = unsaved - one
@@ -362,17 +373,17 @@ def _hit_events(group: CompiledGroup, target, ap: int) -> np.ndarray:
                      one * kept * kept])  # fmt: skip
 
 
-def die_events(group: CompiledGroup, target, b: int) -> np.ndarray:
-    """P(k wound events) of one die of ``group`` with Blast multiplier ``b`` against alike models:
-    a plain hit is ``b`` hits, a six ``b`` six hits and ``b * extra`` plain hits.
+def die_events(group: CompiledGroup, defense: int, regen: int, b: int) -> np.ndarray:
+    """P(k wound events) of one die of ``group`` with Blast multiplier ``b``, every hit blocked at
+    ``defense`` and every wound's Regeneration roll ``regen``: a plain hit is ``b`` hits, a six ``b``
+    six hits and ``b * extra`` plain hits.
 
-    >>> from .compiled import CompiledGroup, compile_target
-    >>> from .model import Defender
-    >>> die_events(CompiledGroup("w", 1, 0b1110000), compile_target(Defender(5, defense=4)), 1).tolist()
+    >>> from .compiled import CompiledGroup
+    >>> die_events(CompiledGroup("w", 1, 0b1110000), 4, 0, 1).tolist()
     [0.75, 0.25]
     """
-    plain = _hit_events(group, target, group.ap_normal)
-    six = _hit_events(group, target, group.ap_six)
+    plain = _hit_events(group, defense, regen, group.ap_normal)
+    six = _hit_events(group, defense, regen, group.ap_six)
     p_six = ((group.hit_mask >> 6) & 1) / 6.0
     p_plain = bin(group.hit_mask & 0b0111110).count("1") / 6.0
     on_plain = _power(plain, b, 2**62)
@@ -385,39 +396,51 @@ def die_events(group: CompiledGroup, target, b: int) -> np.ndarray:
 
 
 def count_tables(attack: CompiledAttack, trials: int) -> tuple[np.ndarray, np.ndarray]:
-    """The capped CDFs of the wound events of each group (:func:`die_events` summed over its dice) for
-    each Blast multiplier, flat, and ``where[g, b] = (start, length)``; ``where`` has no column when
-    the trials roll die by die: a joined hero (the models differ), a Takedown/Sniper group, or tables
-    that cost more than :data:`COUNT_ALWAYS` multiply-adds and than the ``trials`` x dice they replace."""
+    """The capped CDFs of the wound events of each group (:func:`die_events` summed over its dice), flat,
+    and ``where[g, b] = (start, length)`` twice: while the unit's other models stand (hits blocked at
+    the unit's Defense, :attr:`~mathhammer.grimdark.compiled.CompiledTarget.block_defense`), and with
+    the last model alone (its own Defense). ``where`` has no column when the trials roll die by die:
+    a Regeneration roll that changes along the models (a joined hero's), or tables that cost more than
+    :data:`COUNT_ALWAYS` multiply-adds and than the ``trials`` x dice they replace. Takedown/Sniper
+    groups have no table (they roll die by die)."""
     target = attack.target
-    groups = attack.groups
-    none = (np.zeros(1), np.zeros((max(1, len(groups)), 0, 2), dtype=np.int64))
-    if not groups or target.hero or any(g.snipe for g in groups):
-        return none
-    tough = int(target.tough[0])
-    alike = (target.tough, target.defense, target.regeneration)
-    if any(np.any(a != a[0]) for a in alike):
+    groups = [g for g in attack.groups if not g.snipe]
+    none = (np.zeros(1), np.zeros((max(1, len(attack.groups)), 0, 4), dtype=np.int64))
+    if not groups:
         return none
     m = target.models
+    regen = target.regeneration
+    if any(g.regeneration for g in groups) and np.any(regen != regen[0]):
+        return none
+    variants = (int(target.block_defense[0]), int(target.defense[-1]))  # the unit standing; the last alone
     events = {}
     cost = 0
-    for k, g in enumerate(groups):
-        cap = m * -(-tough // g.deadly)  # the events that destroy the unit from any state
+    for k, g in enumerate(attack.groups):
+        if g.snipe:
+            continue
+        cap = int(sum(-(-int(t) // g.deadly) for t in target.tough))  # the events that destroy the unit
         for b in range(1, (min(g.blast, m) if g.blast else 1) + 1):
-            pmf = die_events(g, target, b)
-            size = min(cap, g.attacks * (pmf.size - 1)) + 1
-            cost += 2 * size * size * max(1, g.attacks.bit_length())  # convolutions of the doublings
-            events[k, b] = (pmf, cap)
+            for v, defense in enumerate(variants):
+                if v and variants[1] == variants[0]:
+                    events[k, b, v] = events[k, b, 0]
+                    continue
+                pmf = die_events(g, defense, int(regen[0]), b)
+                size = min(cap, g.attacks * (pmf.size - 1)) + 1
+                cost += 2 * size * size * max(1, g.attacks.bit_length())  # the doublings' convolutions
+                events[k, b, v] = (pmf, cap)
     if cost > COUNT_ALWAYS and cost > trials * sum(g.attacks for g in groups):
         return none
-    where = np.zeros((len(groups), 1 + max(b for _, b in events), 2), dtype=np.int64)
+    where = np.zeros((len(attack.groups), 1 + max(b for _, b, _ in events), 4), dtype=np.int64)
     parts: list[np.ndarray] = []
+    done: dict[int, tuple[int, int]] = {}
     start = 0
-    for (k, b), (pmf, cap) in events.items():
-        cdf = np.cumsum(_power(pmf, groups[k].attacks, cap))
-        where[k, b] = start, cdf.size
-        parts.append(cdf)
-        start += cdf.size
+    for (k, b, v), (pmf, cap) in events.items():
+        if id(pmf) not in done:
+            cdf = np.cumsum(_power(pmf, attack.groups[k].attacks, cap))
+            done[id(pmf)] = (start, cdf.size)
+            parts.append(cdf)
+            start += cdf.size
+        where[k, b, 2 * v : 2 * v + 2] = done[id(pmf)]
     return np.concatenate(parts), where
 
 
