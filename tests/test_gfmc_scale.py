@@ -21,7 +21,7 @@ def group(models, attacks, *rules, melee=False):
 
 def _die_by_die(attack, trials):
     """The tables :func:`engine.count_tables` returns when the trials must roll die by die."""
-    return np.zeros(1), np.zeros((max(1, len(attack.groups)), 0, 2), dtype=np.int64)
+    return np.zeros(1), np.zeros((max(1, len(attack.groups)), 0, 4), dtype=np.int64)
 
 
 def _mean(tally) -> float:
@@ -141,3 +141,16 @@ def test_die_by_die_where_regeneration_changes_or_the_tables_cost_more_than_the_
     # 400 models of Tough(10): a table of 4,001 entries costs more than 10 trials of 4,000 dice
     big = compile_attack(Attacker((group(400, 10),), 4), Defender(400, defense=4, tough=10))
     assert engine.count_tables(big, 10)[1].shape[1] == 0
+
+
+@pytest.mark.parametrize("counted", [True, False])
+def test_parallel_and_single_thread_kernels_count_the_same(counted, monkeypatch):
+    """Small runs go to the single-thread kernel (SERIAL_MAX): the parallel one gives the same tally."""
+    attacker, defender = CASES["hero_joined_regen"]
+    if not counted:
+        monkeypatch.setattr(engine, "count_tables", _die_by_die)
+    serial = grimdark_simulate(attacker, defender, 30_001, seed=9)
+    monkeypatch.setattr(engine, "SERIAL_MAX", 0)
+    parallel = grimdark_simulate(attacker, defender, 30_001, seed=9)
+    for name in serial.hists:
+        assert np.array_equal(getattr(serial, name), getattr(parallel, name)), name

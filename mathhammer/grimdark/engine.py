@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit, prange
 
-from ..config import JIT, PARALLEL, TRIAL_BITS
+from ..config import INLINE, JIT, PARALLEL, SERIAL_MAX, TRIAL_BITS
 from ..engine.histograms import Histograms
 from ..engine.options import SEED_MAX, check_seed, check_trials
 from ..engine.rng import below, low32, next_u64, seed_stream, trial_state
@@ -189,14 +189,14 @@ def _apply(state, gamma, params, natural, tough, defense, regen, own, i, w, deal
     return state, i, w, dealt
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _uniform(state, gamma):
     """A double in [0, 1) from 53 random bits."""
     state, x = next_u64(state, gamma)
     return state, np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _events(tough, alike, d, e, i, w, dealt):
     """``e`` wound events of Deadly(``d``) from model ``i`` carrying ``w`` wounds, each on the model next in
     line with no carry-over; models ``0 .. alike - 1`` share ``tough[0]``: ``(i, w, dealt)``."""
@@ -221,7 +221,7 @@ def _events(tough, alike, d, e, i, w, dealt):
     return i, w, dealt
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _counted(state, gamma, params, natural, tough, own, cdf, where, i, w, dealt):
     """The groups of ``params`` drawing their wound events at once: ``where[g, b]`` holds the start and
     length in ``cdf`` of the capped CDF of group ``g``'s events with Blast multiplier ``b``, while the
@@ -241,7 +241,15 @@ def _counted(state, gamma, params, natural, tough, own, cdf, where, i, w, dealt)
         start = where[g, b, k]
         size = where[g, b, k + 1]
         state, u = _uniform(state, gamma)
-        e = min(np.searchsorted(cdf[start : start + size], u, side="right"), size - 1)
+        lo = start  # the first entry above u (binary search): that many events
+        hi = start + size - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if cdf[mid] > u:
+                hi = mid
+            else:
+                lo = mid + 1
+        e = lo - start
         i, w, dealt = _events(tough, alike, params[g, G_DEADLY], e, i, w, dealt)
     return state, i, w, dealt
 
@@ -485,11 +493,18 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     hist = histograms.rows
     own = own_arrays(target)
     cdf, where = count_tables(attack, int(trials))
-    _run_block(
+    args = (
         np.uint64(base), np.uint64(gamma), int(trials), params, int(cmp.NATURAL_DEFENSE),
         target.tough, target.defense, target.regeneration, own, morale, target.test_quality, target.test_fearless,
-        hist, cdf, where,
     )  # fmt: skip
+    # random numbers per trial: one per group (and a Takedown/Sniper group's dice) with count tables, else
+    # every die; a run of at most SERIAL_MAX of them takes tens of milliseconds on one thread, less than
+    # waking the parallel kernel's threads (the counts are the same either way)
+    draws = len(attack.groups) + 2 if where.shape[1] else longest
+    if int(trials) * draws <= SERIAL_MAX:
+        _run_slot(0, 1, *args, hist[0], cdf, where)
+    else:
+        _run_block(*args, hist, cdf, where)
     out = [h.astype(np.float64) for h in histograms.counts().values()]
     return cmp.tally_of(target, int(trials), *out)
 
