@@ -421,7 +421,7 @@ def count_tables(attack: CompiledAttack, trials: int) -> tuple[np.ndarray, np.nd
     if any(g.regeneration for g in groups) and np.any(regen != regen[0]):
         return none
     variants = (int(target.block_defense[0]), int(target.defense[-1]))  # the unit standing; the last alone
-    events = {}
+    events: dict[tuple[int, int, int], tuple[np.ndarray, int]] = {}
     cost = 0
     for k, g in enumerate(attack.groups):
         if g.snipe:
