@@ -420,6 +420,8 @@ def count_tables(attack: CompiledAttack, trials: int) -> tuple[np.ndarray, np.nd
     regen = target.regeneration
     if any(g.regeneration for g in groups) and np.any(regen != regen[0]):
         return none
+    if np.any(target.tough[:-1] != target.tough[0]):  # _events skips over alike models, the last apart
+        return none
     variants = (int(target.block_defense[0]), int(target.defense[-1]))  # the unit standing; the last alone
     events: dict[tuple[int, int, int], tuple[np.ndarray, int]] = {}
     cost = 0
