@@ -609,6 +609,8 @@ def test_report_package_imports_no_game_system(tmp_path: Path) -> None:
 #: d1880c6, where StarCraft cells ran mathhammer.run with tolerance_on="p_destroy" and Grimdark cells a
 #: doubling of their own on SE(P(destroy))); the Grimdark ``damage_mean`` of then is ``wounds_mean`` now.
 #: (side, phase, attacker, target) -> {column: value}; every value must be equal, not approximately.
+#: Grimdark shooting cells re-recorded when its Monte Carlo drew each group's wounds at once (issue 27:
+#: other random numbers, the same distribution; melee cells unchanged).
 T_D, MARINES, ZEALOTS = "Terran patrol → Daelaam vanguard", "6 Marine (AGG-12, Rocket Launcher)", "3 Zealot"
 RECORDED_SC_2000_SEED_5 = {
     (T_D, "assault", MARINES, f"{ZEALOTS} (Leg Enhancements)"): {
@@ -624,13 +626,13 @@ RECORDED_SC_2000_SEED_5 = {
 }  # fmt: skip
 RECORDED_GF_3000_SEED_11 = {
     ("roster", "assault", "5 Robot Warriors", "5 Robot Warriors"): {
-        "wounds_mean": 1.6726666666666665, "p_destroy": 0.003, "destroyed_mean": 1.6726666666666665,
+        "wounds_mean": 1.6596666666666666, "p_destroy": 0.0013333333333333333, "destroyed_mean": 1.6596666666666666,
     },
     ("roster", "combat", "5 Robot Warriors", "5 Robot Warriors"): {
         "wounds_mean": 1.2486666666666664, "p_destroy": 0.0016666666666666668,
     },
     ("roster", "assault", "5 Robot Warriors", "5 Saurian Warriors"): {
-        "wounds_mean": 1.66, "p_destroy": 0.002,
+        "wounds_mean": 1.6646666666666665, "p_destroy": 0.0026666666666666666,
     },
 }  # fmt: skip
 #: Tolerance runs that doubled past the first 100,000 trials (StarCraft: Zerg vs Terran skirmish lists,
@@ -643,7 +645,7 @@ RECORDED_SC_TOLERANCE = {
 }  # fmt: skip
 RECORDED_GF_TOLERANCE = {
     ("roster", "assault", "5 Robot Warriors", "3 Mortar Team"): {
-        "wounds_mean": 1.9688949999999998, "p_destroy": 0.346245, "p_destroy_se": 0.001063859483143803,
+        "wounds_mean": 1.97069, "p_destroy": 0.346725, "p_destroy_se": 0.001064205746965783,
         "trials": 200000,
     },
 }  # fmt: skip

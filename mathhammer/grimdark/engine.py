@@ -8,6 +8,17 @@ from the counter-based stream of ``(seed, t)``
 (:mod:`mathhammer.engine.rng`), so the same seed gives the same Tally for any
 thread count and chunk size.
 
+Count sampling: a weapon group changes the target only through the number of *wound events* its
+dice deal (one event: a wound that passed Regeneration, Deadly's wounds on the model next in line),
+as long as the Defense its hits are blocked at and the Regeneration roll stay the same along the
+models: the Defense is fixed when the group starts (a joined hero's: the unit's while other models
+stand), the Regeneration roll must be the same for every model. The dice are independent and alike,
+so that number is a sum of ``attacks`` independent draws of one small distribution
+(:func:`die_events`); its distribution, capped at the events that destroy the unit, is computed once
+per run (:func:`count_tables`) and each trial draws it with one random number: the distribution of
+the die-by-die path, one draw per group instead of one per die. Takedown/Sniper groups, and targets
+whose Regeneration changes along the models (a joined hero with another), roll die by die.
+
 >>> from .model import Attacker, Defender, Weapon, WeaponGroup
 >>> robots = Attacker((WeaponGroup(5, Weapon(attacks=1, rules=("AP(1)",))),), quality=4)
 >>> t = grimdark_simulate(robots, Defender(models=5, defense=4, cover=True), trials=1000, seed=1)
@@ -22,7 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit, prange
 
-from ..config import JIT, PARALLEL, TRIAL_BITS
+from ..config import INLINE, JIT, PARALLEL, SERIAL_MAX, TRIAL_BITS
 from ..engine.histograms import Histograms
 from ..engine.options import SEED_MAX, check_seed, check_trials
 from ..engine.rng import below, low32, next_u64, seed_stream, trial_state
@@ -178,8 +189,75 @@ def _apply(state, gamma, params, natural, tough, defense, regen, own, i, w, deal
     return state, i, w, dealt
 
 
+@njit(**INLINE)
+def _uniform(state, gamma):
+    """A double in [0, 1) from 53 random bits."""
+    state, x = next_u64(state, gamma)
+    return state, np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(**INLINE)
+def _events(tough, alike, d, e, i, w, dealt):
+    """``e`` wound events of Deadly(``d``) from model ``i`` carrying ``w`` wounds, each on the model next in
+    line with no carry-over; models ``0 .. alike - 1`` share ``tough[0]``: ``(i, w, dealt)``."""
+    m = tough.shape[0]
+    while e > 0 and i < m:
+        t = tough[i]
+        first = (t - w + d - 1) // d  # the events that finish the model next in line
+        if e < first:
+            w += e * d
+            dealt += e * d
+            break
+        dealt += t - w
+        e -= first
+        i += 1
+        w = 0
+        if i < alike and e > 0:
+            per = (tough[0] + d - 1) // d
+            full = min(e // per, alike - i)
+            i += full
+            dealt += full * tough[0]
+            e -= full * per
+    return i, w, dealt
+
+
+@njit(**INLINE)
+def _counted(state, gamma, params, natural, tough, own, cdf, where, i, w, dealt):
+    """The groups of ``params`` drawing their wound events at once: ``where[g, b]`` holds the start and
+    length in ``cdf`` of the capped CDF of group ``g``'s events with Blast multiplier ``b``, while the
+    unit's other models stand (hits blocked at the unit's Defense), then with the last model alone.
+    Takedown/Sniper groups roll die by die (:func:`_snipe`). Returns ``(state, i, w, dealt)``."""
+    m = tough.shape[0]
+    alike = m - 1 if m > 1 and tough[m - 1] != tough[0] else m
+    for g in range(params.shape[0]):
+        if i >= m:
+            break
+        if params[g, G_SNIPE]:
+            state, i, w, dealt = _snipe(state, gamma, params, g, natural, tough, own[0], own[1], i, w, dealt)
+            continue
+        blast = params[g, G_BLAST]
+        b = min(blast, m - i) if blast > 0 else 1
+        k = 0 if i < m - 1 else 2
+        start = where[g, b, k]
+        size = where[g, b, k + 1]
+        state, u = _uniform(state, gamma)
+        lo = start  # the first entry above u (binary search): that many events
+        hi = start + size - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if cdf[mid] > u:
+                hi = mid
+            else:
+                lo = mid + 1
+        e = lo - start
+        i, w, dealt = _events(tough, alike, params[g, G_DEADLY], e, i, w, dealt)
+    return state, i, w, dealt
+
+
 @njit(**JIT)
-def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, row):
+def _run_slot(
+    slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, row, cdf, where
+):
     """Trials of chunks ``slot, slot + n_slots, ...`` counted into ``row``: damage | models | marker | due."""
     m = tough.shape[0]
     total = 0
@@ -198,11 +276,15 @@ def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, reg
     single = morale[0]
     start = morale[1]
     wounds_test = morale[2]
+    counted = where.shape[1] > 0
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in range(slot, n_chunks, n_slots):
         for t in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             state = trial_state(key, gamma, t)
-            state, i, w, dealt = _trial(state, gamma, params, natural, tough, defense, regen, own)
+            if counted:
+                state, i, w, dealt = _counted(state, gamma, params, natural, tough, own, cdf, where, 0, 0, 0)
+            else:
+                state, i, w, dealt = _trial(state, gamma, params, natural, tough, defense, regen, own)
             row[d0 + dealt] += 1
             row[m0 + i] += 1
             row[k0 + w] += 1
@@ -232,13 +314,14 @@ def _run_slot(slot, n_slots, key, gamma, n, params, natural, tough, defense, reg
 
 
 @njit(**PARALLEL)
-def _run_block(key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, hist):
-    """All ``n`` trials; slot ``s`` of ``hist`` counts chunks ``s, s + n_slots, ...``."""
+def _run_block(key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, hist, cdf, where):
+    """All ``n`` trials; slot ``s`` of ``hist`` counts chunks ``s, s + n_slots, ...``; with count tables
+    (``where`` not empty, :func:`count_tables`) every group draws its wound events at once."""
     n_slots = hist.shape[0]
     for slot in prange(n_slots):
         _run_slot(
             slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f,
-            hist[slot],
+            hist[slot], cdf, where,
         )  # fmt: skip
 
 
@@ -257,6 +340,118 @@ def pack_groups(groups: Sequence[CompiledGroup]) -> np.ndarray:
             cg.poison, cg.cover, cg.deadly, cg.regeneration, cg.shred, cg.snipe,
         )  # fmt: skip
     return params
+
+
+#: Count tables are always built up to this many multiply-adds (a few milliseconds); past it, only
+#: when they cost less than rolling the run's dice (:func:`count_tables`).
+COUNT_ALWAYS = 2**24
+
+
+def _power(pmf: np.ndarray, n: int, cap: int) -> np.ndarray:
+    """The distribution of the sum of ``n`` independent draws of ``pmf``, values past ``cap`` counted at ``cap``."""
+
+    def times(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        full = np.convolve(a, b)
+        if full.size <= cap + 1:
+            return full
+        return np.concatenate((full[:cap], [full[cap:].sum()]))
+
+    out = np.ones(1)
+    base = times(pmf, np.ones(1))
+    while n:
+        if n & 1:
+            out = times(out, base)
+        n >>= 1
+        if n:
+            base = times(base, base)
+    return out
+
+
+def _hit_events(group: CompiledGroup, defense: int, regen: int, ap: int) -> np.ndarray:
+    """P(0, 1, 2 wound events) of one hit of this class: its Defense roll, Shred's extra wound on a
+    natural 1, and each wound's Regeneration roll (``regen``: the roll that ignores it, 0: none)."""
+    from . import compiled as cmp
+
+    unsaved = cmp.unsaved_probability(defense, ap, group.cover, group.poison)
+    one = cmp.natural_one_probability(defense, ap, group.cover, group.poison) if group.shred else 0.0
+    kept = (regen - 1) / 6.0 if regen and group.regeneration else 1.0
+    lost = 1.0 - kept
+    other = unsaved - one
+    return np.array([1.0 - unsaved + other * lost + one * lost * lost, other * kept + 2 * one * kept * lost,
+                     one * kept * kept])  # fmt: skip
+
+
+def die_events(group: CompiledGroup, defense: int, regen: int, b: int) -> np.ndarray:
+    """P(k wound events) of one die of ``group`` with Blast multiplier ``b``, every hit blocked at
+    ``defense`` and every wound's Regeneration roll ``regen``: a plain hit is ``b`` hits, a six ``b``
+    six hits and ``b * extra`` plain hits.
+
+    >>> from .compiled import CompiledGroup
+    >>> die_events(CompiledGroup("w", 1, 0b1110000), 4, 0, 1).tolist()
+    [0.75, 0.25]
+    """
+    plain = _hit_events(group, defense, regen, group.ap_normal)
+    six = _hit_events(group, defense, regen, group.ap_six)
+    p_six = ((group.hit_mask >> 6) & 1) / 6.0
+    p_plain = bin(group.hit_mask & 0b0111110).count("1") / 6.0
+    on_plain = _power(plain, b, 2**62)
+    on_six = np.convolve(_power(six, b, 2**62), _power(plain, b * group.extra, 2**62))
+    out = np.zeros(on_six.size)
+    out[0] = 1.0 - p_six - p_plain
+    out[: on_plain.size] += p_plain * on_plain
+    out += p_six * on_six
+    return np.trim_zeros(out, "b") if out.any() else np.ones(1)
+
+
+def count_tables(attack: CompiledAttack, trials: int) -> tuple[np.ndarray, np.ndarray]:
+    """The capped CDFs of the wound events of each group (:func:`die_events` summed over its dice), flat,
+    and ``where[g, b] = (start, length)`` twice: while the unit's other models stand (hits blocked at
+    the unit's Defense, :attr:`~mathhammer.grimdark.compiled.CompiledTarget.block_defense`), and with
+    the last model alone (its own Defense). ``where`` has no column when the trials roll die by die:
+    a Regeneration roll that changes along the models (a joined hero's), or tables that cost more than
+    :data:`COUNT_ALWAYS` multiply-adds and than the ``trials`` x dice they replace. Takedown/Sniper
+    groups have no table (they roll die by die)."""
+    target = attack.target
+    groups = [g for g in attack.groups if not g.snipe]
+    none = (np.zeros(1), np.zeros((max(1, len(attack.groups)), 0, 4), dtype=np.int64))
+    if not groups:
+        return none
+    m = target.models
+    regen = target.regeneration
+    if any(g.regeneration for g in groups) and np.any(regen != regen[0]):
+        return none
+    if np.any(target.tough[:-1] != target.tough[0]):  # _events skips over alike models, the last apart
+        return none
+    variants = (int(target.block_defense[0]), int(target.defense[-1]))  # the unit standing; the last alone
+    events: dict[tuple[int, int, int], tuple[np.ndarray, int]] = {}
+    cost = 0
+    for k, g in enumerate(attack.groups):
+        if g.snipe:
+            continue
+        cap = int(sum(-(-int(t) // g.deadly) for t in target.tough))  # the events that destroy the unit
+        for b in range(1, (min(g.blast, m) if g.blast else 1) + 1):
+            for v, defense in enumerate(variants):
+                if v and variants[1] == variants[0]:
+                    events[k, b, v] = events[k, b, 0]
+                    continue
+                pmf = die_events(g, defense, int(regen[0]), b)
+                size = min(cap, g.attacks * (pmf.size - 1)) + 1
+                cost += 2 * size * size * max(1, g.attacks.bit_length())  # the doublings' convolutions
+                events[k, b, v] = (pmf, cap)
+    if cost > COUNT_ALWAYS and cost > trials * sum(g.attacks for g in groups):
+        return none
+    where = np.zeros((len(attack.groups), 1 + max(b for _, b, _ in events), 4), dtype=np.int64)
+    parts: list[np.ndarray] = []
+    done: dict[int, tuple[int, int]] = {}
+    start = 0
+    for (k, b, v), (pmf, cap) in events.items():
+        if id(pmf) not in done:
+            cdf = np.cumsum(_power(pmf, attack.groups[k].attacks, cap))
+            done[id(pmf)] = (start, cdf.size)
+            parts.append(cdf)
+            start += cdf.size
+        where[k, b, 2 * v : 2 * v + 2] = done[id(pmf)]
+    return np.concatenate(parts), where
 
 
 def _branch_seed(seed: int, h: int) -> int:
@@ -299,11 +494,19 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     histograms = Histograms(sizes)
     hist = histograms.rows
     own = own_arrays(target)
-    _run_block(
+    cdf, where = count_tables(attack, int(trials))
+    args = (
         np.uint64(base), np.uint64(gamma), int(trials), params, int(cmp.NATURAL_DEFENSE),
         target.tough, target.defense, target.regeneration, own, morale, target.test_quality, target.test_fearless,
-        hist,
     )  # fmt: skip
+    # random numbers per trial: one per group (and a Takedown/Sniper group's dice) with count tables, else
+    # every die; a run of at most SERIAL_MAX of them takes tens of milliseconds on one thread, less than
+    # waking the parallel kernel's threads (the counts are the same either way)
+    draws = len(attack.groups) + 2 if where.shape[1] else longest
+    if int(trials) * draws <= SERIAL_MAX:
+        _run_slot(0, 1, *args, hist[0], cdf, where)
+    else:
+        _run_block(*args, hist, cdf, where)
     out = [h.astype(np.float64) for h in histograms.counts().values()]
     return cmp.tally_of(target, int(trials), *out)
 
