@@ -125,3 +125,27 @@ def test_a_run_is_priced_again_at_each_check(monkeypatch):
     with pytest.raises(BudgetError, match=r"tolerance: got '1e-07'.*needs about 1e\+10 trials"):
         until(run_to, error, 1e-7, min_trials=16_000, max_trials=10**12)
     assert seen == [256, 1000, 16_000]
+
+
+def test_a_run_in_one_piece_is_priced_by_pilots(monkeypatch):
+    seen: list[int] = []
+
+    def run_to(n: int) -> int:
+        seen.append(n)
+        time.sleep(n * 2e-6)
+        return n
+
+    budget.check_whole_run(run_to, budget.WHOLE_RUN_UNPRICED)  # small runs: no pilot
+    assert seen == []
+    monkeypatch.setenv(budget.BUDGET_ENV, "10")
+    with pytest.raises(BudgetError, match=r"^trials: got '100000000'; allowed: at most about [0-9,]+ here"):
+        budget.check_whole_run(run_to, 10**8)  # 2 us a trial: 200 s
+    assert seen[0] == budget.FIRST_BLOCK and seen[-1] * 2e-6 >= budget.BLOCK_SECONDS / 2
+    seen.clear()
+    budget.check_whole_run(run_to, 2 * 10**6)  # 4 s: fits; pilots stop at 1/16 of the run
+    assert sum(seen[1:]) <= 2 * 10**6 // 16
+
+
+def test_grimdark_trials_past_the_budget_are_refused():
+    line = refused(["attack", "--system", "gf", "--trials", "274877906944"], "--trials")
+    assert "at most about" in line

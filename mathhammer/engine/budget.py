@@ -6,6 +6,8 @@ Every run whose cost can be estimated is, before the bulk of it starts:
   (:func:`~mathhammer.engine.histograms.super_blocks`) measure the rate; beyond
   :func:`budget_seconds` for the trials left, the run stops with the estimate and the
   number of trials that would fit.
+- **Monte Carlo in one piece** (a kernel call for all the trials: Grimdark Future): pilots before it
+  (:func:`check_whole_run`); such a run cannot be stopped by Ctrl-C until it ends.
 - **Monte Carlo to a tolerance**: a pilot of ``min_trials / 16`` trials
   (:func:`~mathhammer.engine.adaptive.until`) gives the standard error and the rate; the
   trials needed are ``pilot x (SE / tolerance)^2``.
@@ -26,6 +28,8 @@ from __future__ import annotations
 
 import math
 import os
+import time
+from collections.abc import Callable
 
 from ..errors import InputError
 
@@ -37,6 +41,8 @@ BUDGET_ENV = "MATHHAMMER_BUDGET_SECONDS"
 BLOCK_SECONDS = 0.5
 #: Trials of a run's first block (it also loads the compiled kernels, so it is not timed).
 FIRST_BLOCK = 1024
+#: Runs in one piece (:func:`check_whole_run`) of at most this many trials are not priced.
+WHOLE_RUN_UNPRICED = 2**20
 #: Most ``.toml`` files a profile folder may hold (a whole disk by mistake: thousands).
 PROFILE_FILES_MAX = 500
 #: Most folders a profile folder may hold, itself included.
@@ -55,11 +61,13 @@ __all__ = [
     "PROFILE_DEPTH_MAX",
     "PROFILE_DIRS_MAX",
     "PROFILE_FILES_MAX",
+    "WHOLE_RUN_UNPRICED",
     "BudgetError",
     "about",
     "budget_seconds",
     "check_tolerance_run",
     "check_trials_left",
+    "check_whole_run",
     "duration",
     "shown_problems",
 ]
@@ -164,6 +172,26 @@ of trials (needs about 2e+12 trials, ~6 years here; the budget is ~10 min, MATHH
         f"at least {reachable:g} here, or a number of trials",
         f"needs about {about(needed)} trials, {duration(cost)} here; {_budget_text(budget)}",
     )
+
+
+def check_whole_run(run_to: Callable[[int], object], trials: int, field: str = "trials") -> None:
+    """Price a run of ``trials`` that goes in one piece (no blocks to time, so no way to stop it midway):
+    pilots of 8x more trials each until one lasts :data:`BLOCK_SECONDS` / 2, then
+    :func:`check_trials_left`. Runs of at most :data:`WHOLE_RUN_UNPRICED` trials are not priced; the
+    pilots stop at 1/16 of the run, so they cost at most a few tenths of a second or 1/8 of it.
+    """
+    if trials <= WHOLE_RUN_UNPRICED:
+        return
+    run_to(FIRST_BLOCK)  # loads the compiled kernels: its time is no rate
+    n = FIRST_BLOCK
+    while 8 * n <= trials // 16:
+        n *= 8
+        start = time.perf_counter()
+        run_to(n)
+        seconds = time.perf_counter() - start
+        if seconds >= BLOCK_SECONDS / 2:
+            check_trials_left(field, trials, trials, seconds / n)
+            return
 
 
 def shown_problems(problems: list[str], shown: int = PROBLEMS_SHOWN) -> list[str]:
