@@ -68,7 +68,10 @@ class Tally:
     trials: int
 
     def __init__(self, trials: int = 0, **hists: np.ndarray) -> None:
-        object.__setattr__(self, "hists", {k: np.asarray(v, dtype=np.float64) for k, v in hists.items()})
+        arrays = {k: np.asarray(v, dtype=np.float64) for k, v in hists.items()}
+        if int(trials) == 0:  # exact: every engine's probabilities are clamped here, once
+            arrays = {k: probabilities(v) for k, v in arrays.items()}
+        object.__setattr__(self, "hists", arrays)
         object.__setattr__(self, "trials", int(trials))
 
     def __getattr__(self, name: str) -> np.ndarray:
@@ -102,6 +105,18 @@ class Tally:
     def __repr__(self) -> str:
         sizes: dict[str, Any] = {k: v.size for k, v in self.hists.items()}
         return f"Tally(trials={self.trials}, sizes={sizes})"
+
+
+def probabilities(pmf: np.ndarray) -> np.ndarray:
+    """An exact pmf as reported: entries clamped to [0, 1], and divided by their sum when rounding made it
+    exceed 1 (so P(>= k), P(all) and the mean stay in their ranges).
+
+    >>> probabilities(np.array([3e-52, 1.0000000000000053, -1e-18])).tolist()
+    [3e-52, 1.0, 0.0]
+    """
+    out = np.clip(pmf, 0.0, 1.0)
+    total = float(out.sum())
+    return out / total if total > 1.0 else out
 
 
 def _add(a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -192,7 +192,17 @@ def build_board(spec: BoardFile, name: str = "board") -> Board:
 
 
 def parse_board(text: str, name: str = "board") -> Board:
-    """Parse TOML text into a :class:`Board`; raises :class:`BoardError` with every problem."""
+    """Parse TOML text into a :class:`Board`; raises :class:`BoardError` with every problem (the first
+    :data:`~mathhammer.engine.budget.PROBLEMS_SHOWN` lines, then ``... and N more``)."""
+    from ..engine.budget import shown_problems
+
+    try:
+        return _parse_board(text, name)
+    except BoardError as exc:
+        raise BoardError(shown_problems(exc.problems)) from None
+
+
+def _parse_board(text: str, name: str) -> Board:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -162,6 +162,7 @@ def attack(
     Named: mathhammer attack Marine Zergling --attacker-comp 9 --upgrade AGG-12 --use Stimpack --range 10
     """
     from .. import systems
+    from ..engine.options import CLI_NAMES
     from ..errors import InputError
 
     opts = run_options(exact, trials, seed, tolerance, method)
@@ -197,7 +198,7 @@ def attack(
         compiled, names = named_query(game, attacker, target, given)
     else:
         compiled, names = adhoc_query(game, given)
-    with renamed(names):
+    with renamed({**CLI_NAMES, **names}):  # a budget refusal names --trials / --tolerance
         result = systems.run(game, compiled, opts)
         text = None if as_json else game.render(compiled, result)
     if as_json:

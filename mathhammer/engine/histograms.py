@@ -18,6 +18,7 @@ depend on the number of threads.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Mapping
 
 import numpy as np
@@ -69,10 +70,29 @@ class Histograms:
         return out
 
 
-def super_blocks(first: int, stop: int, block: int) -> Iterator[tuple[int, int]]:
+def super_blocks(first: int, stop: int, block: int, field: str = "trials") -> Iterator[tuple[int, int]]:
     """``(first trial, trials)`` of consecutive blocks of at most ``block`` trials covering ``[first, stop)``:
-    memory stays flat however many trials are asked for."""
+    memory stays flat however many trials are asked for.
+
+    The blocks are timed (the caller's work on one happens before the next is asked for): the first is
+    :data:`~mathhammer.engine.budget.FIRST_BLOCK` trials, each next one about
+    :data:`~mathhammer.engine.budget.BLOCK_SECONDS` of work (at most 4 times the last, at most ``block``),
+    so Ctrl-C is noticed within about a second. From the second block on, a block of at least half that
+    long prices the trials left at its rate; past the budget they are refused
+    (:func:`~mathhammer.engine.budget.check_trials_left`, naming ``field``). Counts do not depend on how
+    trials are cut into blocks.
+    """
+    from . import budget
+
+    size = min(block, budget.FIRST_BLOCK)
+    timed = False
     while first < stop:
-        n = min(block, stop - first)
+        n = min(size, stop - first)
+        start = time.perf_counter()
         yield first, n
+        seconds = max(time.perf_counter() - start, 1e-9)
         first += n
+        if timed and first < stop and seconds >= budget.BLOCK_SECONDS / 2:  # long enough to give a rate
+            budget.check_trials_left(field, stop, stop - first, seconds / n)
+        timed = True  # the first block also loads the compiled kernels: its time is no rate
+        size = int(min(block, 4 * n, max(budget.FIRST_BLOCK, n * budget.BLOCK_SECONDS / seconds)))

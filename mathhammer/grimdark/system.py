@@ -460,6 +460,9 @@ class Grimdark:
 
         if options.tolerance is None:
             assert options.trials is not None
+            from ..engine.budget import check_whole_run
+
+            check_whole_run(run_to, options.trials)
             return run_to(options.trials)
 
         def watched(tally: Tally) -> float:

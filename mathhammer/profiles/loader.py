@@ -110,7 +110,36 @@ def toml_files(folder: Path, missing: str, skip: Sequence[str] = ()) -> list[Pat
         return [folder]
     if not folder.is_dir():
         raise ProfileError([f"{folder}: {missing}"])
-    return sorted(p for p in folder.rglob("*.toml") if not set(skip) & set(p.parts))
+    return sorted(_walk(folder, skip))
+
+
+def _walk(folder: Path, skip: Sequence[str]) -> list[Path]:
+    """The ``.toml`` files below ``folder``, refused (without reading the rest) past the budget's
+    :data:`~mathhammer.engine.budget.PROFILE_FILES_MAX` files, ``PROFILE_DIRS_MAX`` folders or
+    ``PROFILE_DEPTH_MAX`` levels: ``--profiles /`` is a mistake, not thousands of files to parse."""
+    from ..engine.budget import PROFILE_DEPTH_MAX, PROFILE_DIRS_MAX, PROFILE_FILES_MAX
+
+    def refuse(got: str) -> ProfileError:
+        allowed = (
+            f"a profile folder of at most {PROFILE_FILES_MAX} .toml files in at most {PROFILE_DIRS_MAX:,} "
+            f"folders, {PROFILE_DEPTH_MAX} levels deep (--profiles and {ENV_VAR} name folders of profiles)"
+        )
+        return ProfileError([f"{folder}: got {got}; allowed: {allowed}"])
+
+    found: list[Path] = []
+    skipped = set(skip)
+    top = len(folder.parts)
+    for count, (root, dirnames, filenames) in enumerate(os.walk(folder), start=1):
+        here = Path(root)
+        dirnames[:] = sorted(d for d in dirnames if d not in skipped)
+        if count > PROFILE_DIRS_MAX:
+            raise refuse(f"more than {PROFILE_DIRS_MAX:,} folders")
+        if dirnames and len(here.parts) - top >= PROFILE_DEPTH_MAX:
+            raise refuse(f"folders more than {PROFILE_DEPTH_MAX} levels deep ({here / dirnames[0]})")
+        found += [here / name for name in filenames if name.endswith(".toml")]
+        if len(found) > PROFILE_FILES_MAX:
+            raise refuse(f"more than {PROFILE_FILES_MAX} .toml files")
+    return [p for p in found if not skipped & set(p.parts)]
 
 
 def user_dirs(extra: Sequence[str | Path] = ()) -> list[Path]:

@@ -15,8 +15,10 @@ in two stages:
    A Batch whose target has no model left that its attackers see (destroyed,
    or every Visible model removed) is not resolved (8.7.3 step 1).
 
-Binomial pmfs come from a cached Pascal-style table built with plain float
-arithmetic (all terms positive, so the rows sum to 1 within a few ulps).
+Binomial pmfs are computed per pool size in O(n) memory (:func:`binomial_pmf`), never as an (n+1)^2
+table: a batch's memory grows with its pool, not with its square (1,000 models x RoA 99: one pool of
+99,000 dice). The mixtures of binomials of steps 3 and 4 run Pascal's rule over the window of the pool's
+pmf that holds its mass (:func:`_thinned`).
 
 >>> from mathhammer.starcraft.model import Weapon, Batch, Target, Attack
 >>> from mathhammer.starcraft.compiled import compile_attack
@@ -39,31 +41,65 @@ import numpy as np
 from ..outcome import Tally
 from .compiled import CompiledBatch, CompiledTarget, apply_damage, damage_bound, marker_bound
 
-__all__ = ["batch_dice_pmf", "binomial_table", "exact_states", "exact_tally"]
+__all__ = ["batch_dice_pmf", "binomial_pmf", "binomial_table", "exact_states", "exact_tally"]
 
 _K = TypeVar("_K", bound=Hashable)
 
 
+#: Probabilities at most this small are dropped from the two ends of a pmf while it is built: every result
+#: moves by less than (dice in the pool) x this, far below the 1e-12 the exact engine promises.
+TINY = 1e-300
+#: Binomial pmfs of up to this many dice are built by Pascal's rule (the sums of the old table, bit for bit);
+#: larger ones from the mode outwards by the ratio of neighbouring terms, in O(n) time and memory.
+PASCAL_MAX = 1024
+#: :func:`binomial_table` (a whole table, for tests and small pools) is refused beyond this many dice.
+TABLE_MAX = 1024
+
+
 @lru_cache(maxsize=64)
-def _binomial_table(sixths: int, n: int) -> np.ndarray:
-    """Rows 0..n of the Binomial(row, sixths/6) pmf, as an (n+1, n+1) read-only array."""
+def _binomial_pmf(sixths: int, n: int) -> np.ndarray:
+    """The Binomial(n, sixths/6) pmf, float64[n + 1], read-only: O(n) memory, never a table."""
     p = sixths / 6.0
     q = (6 - sixths) / 6.0
-    table = np.zeros((n + 1, n + 1))
-    table[0, 0] = 1.0
-    for row in range(1, n + 1):
-        prev = table[row - 1, :row]
-        table[row, :row] = prev * q
-        table[row, 1 : row + 1] += prev * p
-    table.flags.writeable = False
-    return table
+    if n <= PASCAL_MAX or sixths in (0, 6):
+        row = np.ones(1)
+        for k in range(1, n + 1):
+            nxt = np.empty(k + 1)
+            nxt[:k] = row * q
+            nxt[k] = 0.0
+            nxt[1:] += row * p
+            row = nxt
+    else:
+        mode = min(n, int((n + 1) * p))
+        up = np.arange(mode, n, dtype=np.float64)  # k -> k + 1
+        down = np.arange(mode, 0, -1, dtype=np.float64)  # k -> k - 1
+        row = np.empty(n + 1)
+        row[mode] = 1.0
+        row[mode + 1 :] = np.cumprod((n - up) / (up + 1) * (p / q))
+        row[:mode][::-1] = np.cumprod(down / (n - down + 1) * (q / p))
+        row /= row.sum()
+    row.flags.writeable = False
+    return row
+
+
+def binomial_pmf(sixths: int, n: int) -> np.ndarray:
+    """P(Binomial(n, sixths/6) = j) for ``j = 0..n``: float64[n + 1], read-only (cached).
+
+    O(n) memory whatever ``n``: Pascal's rule row by row up to :data:`PASCAL_MAX` dice, beyond it from the
+    mode outwards (normalised to sum 1).
+
+    >>> binomial_pmf(3, 2).tolist()
+    [0.25, 0.5, 0.25]
+    """
+    if not 0 <= sixths <= 6:
+        raise ValueError(f"sixths must be 0..6, got {sixths}")
+    return _binomial_pmf(int(sixths), int(n))
 
 
 def binomial_table(sixths: int, n: int) -> np.ndarray:
-    """``table[k, j]`` = P(Binomial(k, sixths/6) = j) for ``0 <= j <= k <= n``.
+    """``table[k, j]`` = P(Binomial(k, sixths/6) = j) for ``0 <= j <= k <= n``, for tests and small pools.
 
-    Tables are built for the next power of two (at least 8) rows and cached,
-    so nearby sizes share one table; the result is a read-only view.
+    The engine never builds one (it uses :func:`binomial_pmf` rows); refused beyond :data:`TABLE_MAX` dice.
 
     Args:
         sixths: the success probability in sixths of a d6 (``7 - target`` for
@@ -73,21 +109,68 @@ def binomial_table(sixths: int, n: int) -> np.ndarray:
     >>> binomial_table(3, 2).tolist()
     [[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.25, 0.5, 0.25]]
     """
-    if not 0 <= sixths <= 6:
-        raise ValueError(f"sixths must be 0..6, got {sixths}")
-    size = 8
-    while size < n:
-        size *= 2
-    return _binomial_table(int(sixths), size)[: n + 1, : n + 1]
+    if not 0 <= n <= TABLE_MAX:
+        raise ValueError(f"n must be 0..{TABLE_MAX}, got {n}")
+    table = np.zeros((n + 1, n + 1))
+    for k in range(n + 1):
+        table[k, : k + 1] = binomial_pmf(sixths, k)
+    return table
+
+
+def _window(pmf: np.ndarray) -> tuple[int, np.ndarray]:
+    """``(first, values)``: the pmf without the entries at most :data:`TINY` at either end."""
+    big = np.flatnonzero(pmf > TINY)
+    if big.size == 0:
+        return 0, pmf[:0]
+    return int(big[0]), pmf[big[0] : big[-1] + 1]
+
+
+def _thinned(w: np.ndarray, sixths: int) -> np.ndarray:
+    """pmf of the successes of ``R`` dice at ``sixths`` in 6 each, ``R`` drawn from ``w``: same length as ``w``.
+
+    ``sum_r w[r] Binomial(r, sixths/6)``, the rows made one from the next by Pascal's rule over the
+    window of ``w`` that holds its mass: O(len(w)) memory.
+    """
+    out = np.zeros(w.size)
+    lo, vals = _window(w)
+    if vals.size == 0:
+        return out
+    if sixths == 0:
+        out[0] = vals.sum()
+        return out
+    if sixths == 6:
+        out[lo : lo + vals.size] = vals
+        return out
+    p = sixths / 6.0
+    q = (6 - sixths) / 6.0
+    first, row = _window(binomial_pmf(sixths, lo))
+    for i, weight in enumerate(vals.tolist()):
+        if weight > 0.0:
+            out[first : first + row.size] += weight * row
+        if i == vals.size - 1:
+            break
+        nxt = np.empty(row.size + 1)
+        nxt[:-1] = row * q
+        nxt[-1] = 0.0
+        nxt[1:] += row * p
+        if nxt[0] <= TINY or nxt[-1] <= TINY:
+            shift, nxt = _window(nxt)
+            first += shift
+        row = nxt
+    return out
 
 
 def _successes_pmf(cb: CompiledBatch) -> np.ndarray:
     """pmf of Hit successes over all groups (8.7.4 step 1), length total_dice + 1."""
-    acc = np.ones(1)
+    first, acc = 0, np.ones(1)
     for n, t in zip(cb.n_dice.tolist(), cb.hit_target.tolist(), strict=True):
         if n > 0:
-            acc = np.convolve(acc, binomial_table(7 - int(t), n)[n])
-    return acc
+            shift, row = _window(binomial_pmf(7 - int(t), n))
+            acc = np.convolve(acc, row)
+            first += shift
+    out = np.zeros(cb.total_dice + 1)
+    out[first : first + acc.size] = acc
+    return out
 
 
 def _armour_pool_pmf(cb: CompiledBatch) -> np.ndarray:
@@ -99,42 +182,41 @@ def _armour_pool_pmf(cb: CompiledBatch) -> np.ndarray:
     return np.bincount(hits, weights=succ, minlength=cb.max_pool + 1)
 
 
-def _moved_matrix(cb: CompiledBatch, pool: int) -> np.ndarray:
-    """``m[a, k]`` = P(k dice moved by Surge + CRITICAL HIT - DODGE | A = a) (8.7.4 step 2)."""
+def _moved_left(cb: CompiledBatch, p_a: np.ndarray) -> np.ndarray:
+    """``w[m, r]`` = P(m dice moved by Surge + CRITICAL HIT - DODGE, r left in the Armour Pool) (8.7.4 step 2).
+
+    O(pool x Surge values) memory: ``m`` is at most the largest Surge result + CRITICAL HIT.
+    """
+    pool = p_a.size - 1
     surge = cb.surge_pmf
-    a = np.arange(pool + 1)[:, None]
-    s = np.arange(surge.size)[None, :]
-    moved = np.maximum(0, np.minimum(s + cb.critical, a) - cb.dodge)
-    flat = (a * (pool + 1) + moved).ravel()
-    weights = np.broadcast_to(surge, moved.shape).ravel()
-    return np.bincount(flat, weights=weights, minlength=(pool + 1) ** 2).reshape(pool + 1, pool + 1)
+    m_top = max(0, min(surge.size - 1 + cb.critical - cb.dodge, pool))
+    a = np.arange(pool + 1)
+    w = np.zeros((m_top + 1) * (pool + 1))
+    for s, ps in enumerate(surge.tolist()):
+        if ps > 0.0:
+            moved = np.maximum(0, np.minimum(s + cb.critical, a) - cb.dodge)
+            w += np.bincount(moved * (pool + 1) + (a - moved), weights=p_a * ps, minlength=w.size)
+    return w.reshape(m_top + 1, pool + 1)
 
 
 def _dice_pmf(cb: CompiledBatch) -> np.ndarray:
     pool = cb.max_pool
     p_a = _armour_pool_pmf(cb)
-    # Step 2: joint pmf of (moved m, left in the Armour Pool r = A - m).
-    joint_am = p_a[:, None] * _moved_matrix(cb, pool)  # [a, m]
-    a_idx, m_idx = np.nonzero(joint_am)
-    joint_mr = np.zeros((pool + 1, pool + 1))
-    joint_mr[m_idx, a_idx - m_idx] = joint_am[a_idx, m_idx]  # (a, m) -> (m, a - m) is one-to-one
-    # Step 3: Armour Rolls; failures (armour_target - 1 in 6) go to the Damage Pool,
-    # TOUGH (X) turns up to X of them into successes.
-    fail = binomial_table(cb.armour_target - 1, pool)
-    if cb.tough > 0:
-        tough = np.zeros_like(fail)
-        keep = min(cb.tough + 1, pool + 1)
-        tough[:, 0] = fail[:, :keep].sum(axis=1)
-        tough[:, 1 : pool + 2 - keep] = fail[:, keep:]
-        fail = tough
-    joint_mf = joint_mr @ fail  # [m, failures kept]
-    # D = m + f: sum the anti-diagonals.
-    # (m + f <= A <= pool, so nothing falls beyond the pool.)
-    diag = np.add.outer(np.arange(pool + 1), np.arange(pool + 1))
-    dice = np.bincount(diag.ravel(), weights=joint_mf.ravel(), minlength=2 * pool + 1)[: pool + 1]
+    dice = np.zeros(pool + 1)
+    for m, left in enumerate(_moved_left(cb, p_a)):
+        if not left.any():
+            continue
+        # Step 3: Armour Rolls; failures (armour_target - 1 in 6) go to the Damage Pool,
+        # TOUGH (X) turns up to X of them into successes.
+        fail = _thinned(left, cb.armour_target - 1)
+        if cb.tough > 0:
+            fail = np.concatenate(([fail[: cb.tough + 1].sum()], fail[cb.tough + 1 :]))
+        # D = m + f (m + f <= A <= pool, so nothing falls beyond the pool).
+        size = min(fail.size, pool + 1 - m)
+        dice[m : m + size] += fail[:size]
     # Step 4: Evade Rolls; each die survives on a failed roll (evade_target - 1 in 6).
     if cb.evade:
-        dice = dice @ binomial_table(cb.evade_target - 1, pool)
+        dice = _thinned(dice, cb.evade_target - 1)
     return dice
 
 

@@ -192,12 +192,13 @@ class Run:
     def extend(self, stop: int) -> None:
         """Run trials ``self.trials .. stop - 1``."""
         pk = self.packed
+        short = stop - self.trials <= config.SERIAL_MAX
         for first, n in super_blocks(self.trials, stop, config.SUPER_BLOCK):
             args = (
                 self.key, self.gamma, first, n, self.chunk, pk.params, pk.g_dice, pk.g_target,
                 *self.tables, pk.hp, pk.cum, pk.shield, pk.marker, pk.shielded, *self.casualties, self.layout,
             )  # fmt: skip
-            if n <= config.SERIAL_MAX:
+            if short:
                 # A short run on one thread: the same counts (every trial's numbers come from its own
                 # index), and no compile of the parallel driver on a first run.
                 kn._run_slot(0, 1, *args, self.hist[0])

@@ -1,0 +1,207 @@
+"""Budgets: what a run may cost, estimated before it is paid for, and refused beyond the limit.
+
+Every run whose cost can be estimated is, before the bulk of it starts:
+
+- **Monte Carlo with a number of trials**: the first blocks of the run
+  (:func:`~mathhammer.engine.histograms.super_blocks`) measure the rate; beyond
+  :func:`budget_seconds` for the trials left, the run stops with the estimate and the
+  number of trials that would fit.
+- **Monte Carlo in one piece** (a kernel call for all the trials: Grimdark Future): pilots before it
+  (:func:`check_whole_run`); such a run cannot be stopped by Ctrl-C until it ends.
+- **Monte Carlo to a tolerance**: a pilot of ``min_trials / 16`` trials
+  (:func:`~mathhammer.engine.adaptive.until`) gives the standard error and the rate; the
+  trials needed are ``pilot x (SE / tolerance)^2``.
+- **Profile folders** (:data:`PROFILE_FILES_MAX`, :data:`PROFILE_DIRS_MAX`, :data:`PROFILE_DEPTH_MAX`) and **board
+  problems** (:data:`PROBLEMS_SHOWN`) are bounded by their loaders.
+
+The time budget is :data:`BUDGET_SECONDS`, or the environment variable :data:`BUDGET_ENV`
+(seconds) when set. Long runs go in blocks of about :data:`BLOCK_SECONDS` each, so Ctrl-C
+stops them within about a second (exit 130).
+
+>>> duration(72_000), duration(125), duration(3.2)
+('~20 h', '~2 min', '~3 s')
+>>> about(4.2e12), about(31_500)
+('4e+12', '31,500')
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable
+
+from ..errors import InputError
+
+#: Most seconds one Monte Carlo run may be estimated to take (10 minutes).
+BUDGET_SECONDS = 600.0
+#: Environment variable that overrides :data:`BUDGET_SECONDS` (a number of seconds).
+BUDGET_ENV = "MATHHAMMER_BUDGET_SECONDS"
+#: Seconds of work a block of trials aims at: how soon Ctrl-C is noticed.
+BLOCK_SECONDS = 0.5
+#: Trials of a run's first block (it also loads the compiled kernels, so it is not timed).
+FIRST_BLOCK = 1024
+#: Runs in one piece (:func:`check_whole_run`) of at most this many trials are not priced.
+WHOLE_RUN_UNPRICED = 2**20
+#: Most ``.toml`` files a profile folder may hold (a whole disk by mistake: thousands).
+PROFILE_FILES_MAX = 500
+#: Most folders a profile folder may hold, itself included.
+PROFILE_DIRS_MAX = 2000
+#: Most folder levels below a profile folder.
+PROFILE_DEPTH_MAX = 6
+#: Problem lines a board file reports before ``... and N more``.
+PROBLEMS_SHOWN = 20
+
+__all__ = [
+    "BLOCK_SECONDS",
+    "BUDGET_ENV",
+    "BUDGET_SECONDS",
+    "FIRST_BLOCK",
+    "PROBLEMS_SHOWN",
+    "PROFILE_DEPTH_MAX",
+    "PROFILE_DIRS_MAX",
+    "PROFILE_FILES_MAX",
+    "WHOLE_RUN_UNPRICED",
+    "BudgetError",
+    "about",
+    "budget_seconds",
+    "check_tolerance_run",
+    "check_trials_left",
+    "check_whole_run",
+    "duration",
+    "shown_problems",
+]
+
+
+class BudgetError(InputError):
+    """A run refused because its estimated cost is beyond the budget."""
+
+
+def budget_seconds() -> float:
+    """:data:`BUDGET_SECONDS`, or :data:`BUDGET_ENV` when set (a positive number of seconds)."""
+    raw = os.environ.get(BUDGET_ENV)
+    if raw is None or raw.strip() == "":
+        return BUDGET_SECONDS
+    try:
+        value = float(raw)
+    except ValueError:
+        value = math.nan
+    if not (value > 0 and math.isfinite(value)):
+        raise InputError(BUDGET_ENV, raw, "a number of seconds above 0")
+    return value
+
+
+def duration(seconds: float) -> str:
+    """A rough length of time for people: ``~3 s``, ``~2 min``, ``~20 h``, ``~12 days``, ``~7 years``."""
+    for size, unit in ((365 * 86_400, "years"), (86_400, "days"), (3600, "h"), (60, "min")):
+        if seconds >= 2 * size:
+            return f"~{seconds / size:.0f} {unit}"
+    return f"~{max(1.0, seconds):.0f} s"
+
+
+def about(n: float) -> str:
+    """A count for people: ``31,500``, or ``4e+12`` past a million."""
+    return f"{n:.0e}" if n >= 1e6 else f"{round(n):,}"
+
+
+def _nice_down(x: float) -> int:
+    """``x`` rounded down to 1, 2 or 5 x 10^k (at least 1)."""
+    if x < 1:
+        return 1
+    k = 10 ** math.floor(math.log10(x))
+    return int(max(m for m in (1, 2, 5, 10) if m * k <= x) * k)
+
+
+def _nice_up(x: float) -> float:
+    """``x`` rounded up to 1, 2 or 5 x 10^k."""
+    k = 10.0 ** math.floor(math.log10(x))
+    return float(min(m for m in (1, 2, 5, 10) if m * k >= x * (1 - 1e-12)) * k)
+
+
+def _budget_text(budget: float) -> str:
+    return f"the budget is {duration(budget)}, {BUDGET_ENV} to change it"
+
+
+def check_trials_left(field: str, total: int, left: int, seconds_per_trial: float) -> None:
+    """Refuse a run with ``left`` trials to go at the measured rate when they take past the budget.
+
+    >>> check_trials_left("--trials", 10**12, 10**12 - 5000, 1e-6)
+    Traceback (most recent call last):
+    ...
+    mathhammer.engine.budget.BudgetError: --trials: got '1000000000000'; allowed: at most about 500,000,000 \
+here (or a tolerance instead) (needs ~12 days here; the budget is ~10 min, MATHHAMMER_BUDGET_SECONDS to change it)
+    """
+    budget = budget_seconds()
+    seconds = left * seconds_per_trial
+    if seconds <= budget:
+        return
+    fits = _nice_down(budget / max(seconds_per_trial, 1e-12))
+    raise BudgetError(
+        field,
+        total,
+        f"at most about {fits:,} here (or a tolerance instead)",
+        f"needs {duration(seconds)} here; {_budget_text(budget)}",
+    )
+
+
+def check_tolerance_run(field: str, tolerance: float, pilot: int, error: float, seconds: float) -> None:
+    """Refuse a run to a standard error ``tolerance`` when a pilot of ``pilot`` trials (standard error
+    ``error``, ``seconds`` long) says it would take past the budget.
+
+    The trials needed are ``pilot x (error / tolerance)^2`` (the standard error falls as 1/sqrt(trials)).
+    (A run that fits the budget but needs more than its largest number of trials stops there, as documented.)
+
+    >>> check_tolerance_run("--tolerance", 1e-6, 6250, 0.02, 0.5)
+    Traceback (most recent call last):
+    ...
+    mathhammer.engine.budget.BudgetError: --tolerance: got '1e-06'; allowed: at least 0.001 here, or a number \
+of trials (needs about 2e+12 trials, ~6 years here; the budget is ~10 min, MATHHAMMER_BUDGET_SECONDS to change it)
+    """
+    if error <= tolerance or pilot <= 0:
+        return
+    budget = budget_seconds()
+    per_trial = max(seconds, 1e-9) / pilot
+    needed = pilot * (error / tolerance) ** 2
+    cost = needed * per_trial
+    if cost <= budget:
+        return
+    reachable = _nice_up(error * math.sqrt(pilot / (budget / per_trial)))
+    raise BudgetError(
+        field,
+        tolerance,
+        f"at least {reachable:g} here, or a number of trials",
+        f"needs about {about(needed)} trials, {duration(cost)} here; {_budget_text(budget)}",
+    )
+
+
+def check_whole_run(run_to: Callable[[int], object], trials: int, field: str = "trials") -> None:
+    """Price a run of ``trials`` that goes in one piece (no blocks to time, so no way to stop it midway):
+    pilots of 8x more trials each until one lasts :data:`BLOCK_SECONDS` / 2, then
+    :func:`check_trials_left`. Runs of at most :data:`WHOLE_RUN_UNPRICED` trials are not priced; the
+    pilots stop at 1/16 of the run, so they cost at most a few tenths of a second or 1/8 of it.
+    """
+    if trials <= WHOLE_RUN_UNPRICED:
+        return
+    run_to(FIRST_BLOCK)  # loads the compiled kernels: its time is no rate
+    n = FIRST_BLOCK
+    while 8 * n <= trials // 16:
+        n *= 8
+        start = time.perf_counter()
+        run_to(n)
+        seconds = time.perf_counter() - start
+        if seconds >= BLOCK_SECONDS / 2:
+            check_trials_left(field, trials, trials, seconds / n)
+            return
+
+
+def shown_problems(problems: list[str], shown: int = PROBLEMS_SHOWN) -> list[str]:
+    """At most ``shown`` problem lines, then ``... and N more`` (a last line is kept rather than replaced).
+
+    >>> shown_problems([f"p{i}" for i in range(5)], 2)
+    ['p0', 'p1', '... and 3 more']
+    >>> shown_problems(["p0", "p1", "... and 9 more pairs"], 2)
+    ['p0', 'p1', '... and 9 more pairs']
+    """
+    if len(problems) <= shown + 1:
+        return problems
+    return [*problems[:shown], f"... and {len(problems) - shown:,} more"]
