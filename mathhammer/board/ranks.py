@@ -29,11 +29,12 @@ Readings:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
 
-from .engagement import ENGAGEMENT_RANGE, engaged
-from .model import EPS, Board
+from .engagement import ENGAGEMENT_RANGE, EngagedPairs, engaged
+from .model import EPS, Board, Model
 
 #: Base-to-Base contact: the bases' edges at most this many inches apart.
 CONTACT = 0.05
@@ -71,21 +72,34 @@ class Ranks:
         return tuple(k for k, v in self.rank.items() if v != "none")
 
 
-def fighting_ranks(board: Board, unit_id: str) -> Ranks:
-    """The Fighting Rank and Supporting Rank of every model of the unit (8.8.1 step 2)."""
+def fighting_ranks(board: Board, unit_id: str, pairs: EngagedPairs | None = None) -> Ranks:
+    """The Fighting Rank and Supporting Rank of every model of the unit (8.8.1 step 2).
+
+    ``pairs``: :func:`engaged` answers kept for the board's terrain (:class:`EngagedPairs`), asked instead of
+    tracing again. The Engagement Range is tested first on the gaps of every model and enemy model, computed as
+    :meth:`Model.distance` does (the same doubles), so :func:`engaged` is asked only about pairs Within 1".
+    """
     unit = board.unit(unit_id)
     enemies = [m for m in board.models if board.unit_of(m).side != unit.side]
+    if pairs is not None and not pairs.fits(board):
+        pairs = None
+    foes = [(e, (e.x, e.y), e.radius) for e in enemies]
+    within = ENGAGEMENT_RANGE + EPS
+    near: dict[str, list[Model]] = {}  # model id -> the enemy models Within 1" (Model.distance <= 1" + EPS)
+    for m in unit.models:
+        c, r = (m.x, m.y), m.radius
+        near[m.id] = [e for e, ec, er in foes if max(0.0, math.dist(c, ec) - r - er) <= within]
     engaged_with: dict[str, tuple[str, ...]] = {}
     if not unit.flying:
         for m in unit.models:
-            hits = tuple(e.id for e in enemies if engaged(board, m, e))
+            hits = tuple(e.id for e in near[m.id] if (engaged(board, m, e) if pairs is None else pairs.models(m, e)))
             if hits:
                 engaged_with[m.id] = hits
     supports: dict[str, tuple[str, ...]] = {}
     for m in unit.models:
         if m.id in engaged_with:
             continue
-        if any(not e.flying and m.distance(e) <= ENGAGEMENT_RANGE + EPS for e in enemies):
+        if any(not e.flying for e in near[m.id]):
             continue
         touching = tuple(f.id for f in unit.models if f.id in engaged_with and m.distance(f) <= CONTACT)
         if touching:

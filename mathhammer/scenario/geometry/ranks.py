@@ -43,8 +43,8 @@ from typing import Any
 
 import numpy as np
 
-from ...board.engagement import ENGAGEMENT_RANGE, engaged
-from ...board.model import EPS, MM_PER_INCH, Board, Model, Unit
+from ...board.engagement import ENGAGEMENT_RANGE
+from ...board.model import EPS, MM_PER_INCH
 from ...board.ranks import CONTACT
 from .. import fastranks
 from ..fastnear import clear_of
@@ -531,27 +531,25 @@ class CloseRanks(Placing):
     def _read_engaged_foes(
         self, su: ScenarioUnit, centres: list[Coord], level: str | None, foes: tuple[tuple[int, int], ...]
     ) -> frozenset[str]:
+        """:meth:`_engaged_foes` read: per Engaged unit, a pair of models Within 1" (the gap as
+        :meth:`~mathhammer.board.model.Model.distance` computes it) asked of :func:`engaged` through the answers kept
+        by the two bases (:meth:`_engaged_memo`: the same answers, no board built)."""
         r = su.base_mm / MM_PER_INCH / 2
-        mc = np.asarray(centres, dtype=float)
-        pairs: list[tuple[Unit, list[tuple[int, int]]]] = []
-        need: set[int] = set()
+        within = ENGAGEMENT_RANGE + EPS
+        pairs = self._engaged_memo
+        out: list[str] = []
         for fpid, fk in foes:
             fp = self.placements[fpid]
             fu = self.scn.units[fp.unit]
-            models = self._models_of(fpid)[:fk]
-            if not models:
-                continue
-            fc = np.asarray(fp.centres[:fk], dtype=float)
-            g = np.sqrt(((mc[:, None, :] - fc[None, :, :]) ** 2).sum(axis=2)) - r - self._radius(fpid)
-            near = [(int(i), int(j)) for i, j in np.argwhere(g <= ENGAGEMENT_RANGE + 1e-3)]  # may be Within 1"
-            pairs.append((Unit(fu.id, fu.player, models), near))
-            need |= {i for i, _ in near}
-        if not need:
-            return frozenset()
-        mine = {
-            i: Model(f"{su.id}.{i + 1}", centres[i][0], centres[i][1], su.base_mm, su.size, stands_on=level)
-            for i in sorted(need)
-        }
-        units = (Unit(su.id, su.player, tuple(mine.values())), *(u for u, _ in pairs))
-        b = Board.trusted(self.board.width, self.board.depth, self.board.terrain, units)
-        return frozenset(u.id for u, near in pairs if any(engaged(b, mine[i], u.models[j]) for i, j in near))
+            if fk <= 0 or fu.flying or fu.player == su.player:
+                continue  # no model left, or never Engaged (7.2.1: Flying; enemies only)
+            fr = self._radius(fpid)
+            hit = any(
+                max(0.0, math.dist(c, f) - r - fr) <= within
+                and pairs.bases((c[0], c[1], su.base_mm, level), (f[0], f[1], fu.base_mm, fp.level))
+                for c in centres
+                for f in fp.centres[:fk]
+            )
+            if hit:
+                out.append(fu.id)
+        return frozenset(out)
