@@ -25,7 +25,6 @@ from mathhammer.board.model import EPS, MM_PER_INCH, Board, BoardError, Model, T
 from mathhammer.board.ranks import CONTACT, Ranks, fighting_ranks
 from mathhammer.scenario import builtin_scenarios, load_scenario
 from mathhammer.scenario import world as world_mod
-from mathhammer.scenario.geometry import facts as facts_mod
 from mathhammer.scenario.sim import Simulation
 
 W, D = 44.0, 30.0
@@ -229,7 +228,7 @@ def asked() -> dict[str, list[tuple[Any, ...]]]:
     got: dict[str, list[tuple[Any, ...]]] = {"foes": [], "ranks": [], "pairs": []}
     read_foes = world_mod.World._read_engaged_foes
     pair_engaged = world_mod.World.pair_engaged
-    ranks = facts_mod.fighting_ranks
+    ranks = world_mod.World._ranks
 
     def foes(self: world_mod.World, su: Any, centres: list, level: str | None, f: tuple) -> frozenset[str]:
         answer = read_foes(self, su, centres, level, f)
@@ -241,15 +240,15 @@ def asked() -> dict[str, list[tuple[Any, ...]]]:
         got["pairs"].append((self, pa, ka, pb, kb, answer))
         return answer
 
-    def rank(board: Board, uid: str, pairs: EngagedPairs | None = None) -> Ranks:
-        answer = ranks(board, uid, pairs)
-        got["ranks"].append((board, uid, answer))
+    def rank(self: world_mod.World, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> Ranks:
+        answer = ranks(self, pos, alive, uid)
+        got["ranks"].append((self.board_for(pos, alive), uid, answer))
         return answer
 
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(world_mod.World, "_read_engaged_foes", foes)
         mp.setattr(world_mod.World, "pair_engaged", pair)
-        mp.setattr(facts_mod, "fighting_ranks", rank)
+        mp.setattr(world_mod.World, "_ranks", rank)
         for path in builtin_scenarios():
             Simulation(load_scenario(path), 600, 3).run()
     return got

@@ -11,7 +11,7 @@ from ...board.engagement import ENGAGEMENT_RANGE, EngagedPairs
 from ...board.facts import AttackFacts, weapon_facts
 from ...board.los import line_of_sight
 from ...board.model import EPS
-from ...board.ranks import fighting_ranks
+from ...board.ranks import Ranks, fighting_ranks, ranks_of
 from ...starcraft.loadout import indomitable
 from ...starcraft.model import Weapon
 from .core import (
@@ -191,9 +191,24 @@ class Facts(Routes):
         if hit is None:
             hit = self._strikers[key] = self.memo.ask(
                 lambda: ("strikers", tuple(self.content(p) for p in sub[0]), sub[1], uid),
-                lambda: len(fighting_ranks(self.board_for(*sub), uid, self._engaged_memo).attackers),
+                lambda: len(self._ranks(*sub, uid).attackers),
             )
         return hit
+
+    def _ranks(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> Ranks:
+        """:func:`~mathhammer.board.ranks.fighting_ranks` of ``uid`` on :meth:`board_for` ``(pos, alive)``, read off
+        the placements' models (:func:`~mathhammer.board.ranks.ranks_of`: the same answers, no board built)."""
+        u = self.index[uid]
+        if pos[u] < 0 or alive[u] <= 0:  # not on that board: fighting_ranks names the unit missing
+            return fighting_ranks(self.board_for(pos, alive), uid)
+        side = self.scn.units[uid].player
+        enemies = [
+            m
+            for v, (p, k) in enumerate(zip(pos, alive, strict=True))
+            if p >= 0 and k > 0 and self.scn.units[self.uids[v]].player != side
+            for m in self._models_of(p)[:k]
+        ]
+        return ranks_of(uid, self._models_of(pos[u])[: alive[u]], enemies, self._engaged_memo.models)
 
     def facts(
         self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str, tid: str, weapon: Weapon, tags: tuple[str, ...]
