@@ -30,6 +30,7 @@ Two enemy models are Engaged when all of these hold:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .model import EPS, Board, Model
@@ -67,6 +68,59 @@ def engaged(board: Board, a: Model, b: Model, *, enemies_only: bool = True) -> b
     under = {p.id for p in board.stack(a.stands_on)} | {p.id for p in board.stack(b.stands_on)}
     walls = [p.polygon for p in board.terrain if p.size >= 2 and p.id not in under]
     return free_trace(a.centre, a.radius, b.centre, b.radius, walls) is not None
+
+
+#: one base as :class:`EngagedPairs` keys it: centre x, y, base diameter (mm), the piece stood on
+BaseKey = tuple[float, float, float, "str | None"]
+
+
+class EngagedPairs:
+    """:func:`engaged` of two Ground models of different sides, on boards of one terrain, kept per pair of bases.
+
+    The answer reads only the two bases (centre, diameter, the piece stood on: its stack and ACCESS POINTs) and the
+    terrain: never the models' ids, units or sides (once known to differ), nor the other models. So boards that
+    differ in the other models ask the same question again; this keeps the answer (the wall trace is the costly
+    part) by the two bases. ``terrain``: the pieces of every board it is asked about (:meth:`fits`).
+
+    >>> from mathhammer.board.model import Board, Model, Terrain, Unit
+    >>> wall = Terrain("wall", ((10, 0), (10.3, 0), (10.3, 30), (10, 30)), size=2)
+    >>> pairs = EngagedPairs(Board(44, 30, (wall,)))
+    >>> a, b, c = (9.5, 5, 25.0, None), (10.8, 5, 25.0, None), (9.5, 6, 25.0, None)
+    >>> pairs.bases(a, b), pairs.bases(a, c)
+    (False, True)
+    """
+
+    #: answers kept before the table starts again (far more than the distinct pairs of a scenario run)
+    LIMIT = 1 << 16
+
+    def __init__(self, board: Board) -> None:
+        self.terrain = board.terrain
+        self._board = Board.trusted(board.width, board.depth, board.terrain, ())
+        self._hits: dict[tuple[BaseKey, BaseKey], bool] = {}
+
+    def fits(self, board: Board) -> bool:
+        """Is ``board``'s terrain the one the answers are for?"""
+        return board.terrain is self.terrain or board.terrain == self.terrain
+
+    def models(self, a: Model, b: Model) -> bool:
+        """``engaged(board, a, b)`` for ``a`` and ``b`` of different sides on a board that :meth:`fits`."""
+        if a.flying or b.flying:
+            return False
+        if max(0.0, math.dist((a.x, a.y), (b.x, b.y)) - a.radius - b.radius) > ENGAGEMENT_RANGE + EPS:
+            return False  # as Model.distance (the same double): not Within 1"
+        return self.bases((a.x, a.y, a.base_mm, a.stands_on), (b.x, b.y, b.base_mm, b.stands_on))
+
+    def bases(self, a: BaseKey, b: BaseKey) -> bool:
+        """:meth:`models` of two Ground models with these bases."""
+        key = (a, b)
+        hit = self._hits.get(key)
+        if hit is None:
+            if len(self._hits) >= self.LIMIT:
+                self._hits.clear()
+            ma = Model("a", a[0], a[1], a[2], stands_on=a[3])
+            mb = Model("b", b[0], b[1], b[2], stands_on=b[3])
+            hit = self._hits[key] = engaged(self._board, ma, mb, enemies_only=False)
+        return hit
 
 
 @dataclass(frozen=True)

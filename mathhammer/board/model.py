@@ -214,9 +214,9 @@ class Model:
         if isinstance(self.size, bool) or not isinstance(self.size, int) or not 0 <= self.size <= MAX_SIZE:
             raise InputError(f"{where}.size", self.size, f"a whole number from 0 to {MAX_SIZE}")
 
-    @property
+    @cached_property
     def radius(self) -> float:
-        """Base radius in inches."""
+        """Base radius in inches (read once: the fields are frozen)."""
         return self.base_mm / MM_PER_INCH / 2
 
     @property
@@ -230,7 +230,7 @@ class Model:
 
     def distance(self, other: Model) -> float:
         """Base edge to base edge, inches (0 when touching or overlapping)."""
-        gap = math.dist(self.centre, other.centre) - self.radius - other.radius
+        gap = math.dist((self.x, self.y), (other.x, other.y)) - self.radius - other.radius  # math.dist: as float(x)
         return max(0.0, gap)
 
 

@@ -29,11 +29,13 @@ Readings:
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .engagement import ENGAGEMENT_RANGE, engaged
-from .model import EPS, Board
+from .engagement import ENGAGEMENT_RANGE, EngagedPairs, engaged
+from .model import EPS, Board, Model
 
 #: Base-to-Base contact: the bases' edges at most this many inches apart.
 CONTACT = 0.05
@@ -71,26 +73,50 @@ class Ranks:
         return tuple(k for k, v in self.rank.items() if v != "none")
 
 
-def fighting_ranks(board: Board, unit_id: str) -> Ranks:
-    """The Fighting Rank and Supporting Rank of every model of the unit (8.8.1 step 2)."""
+def fighting_ranks(board: Board, unit_id: str, pairs: EngagedPairs | None = None) -> Ranks:
+    """The Fighting Rank and Supporting Rank of every model of the unit (8.8.1 step 2).
+
+    ``pairs``: :func:`engaged` answers kept for the board's terrain (:class:`EngagedPairs`), asked instead of
+    tracing again (:func:`ranks_of`).
+    """
     unit = board.unit(unit_id)
     enemies = [m for m in board.models if board.unit_of(m).side != unit.side]
+    if pairs is not None and pairs.fits(board):
+        return ranks_of(unit.id, unit.models, enemies, pairs.models)
+    return ranks_of(unit.id, unit.models, enemies, lambda m, e: engaged(board, m, e))
+
+
+def ranks_of(
+    unit_id: str, models: Sequence[Model], enemies: Sequence[Model], is_engaged: Callable[[Model, Model], bool]
+) -> Ranks:
+    """:func:`fighting_ranks` of a unit with ``models`` among the Enemy models ``enemies`` (every other model of the
+    board is of its own side), ``is_engaged(model, enemy)``: :func:`engaged` on the board.
+
+    The Engagement Range is tested first, on the gaps of every model and enemy model computed as
+    :meth:`Model.distance` does (the same doubles): ``is_engaged`` is asked only of pairs Within 1".
+    """
+    foes = [(e, (e.x, e.y), e.radius) for e in enemies]
+    within = ENGAGEMENT_RANGE + EPS
+    near: dict[str, list[Model]] = {}  # model id -> the enemy models Within 1" (Model.distance <= 1" + EPS)
+    for m in models:
+        c, r = (m.x, m.y), m.radius
+        near[m.id] = [e for e, ec, er in foes if max(0.0, math.dist(c, ec) - r - er) <= within]
     engaged_with: dict[str, tuple[str, ...]] = {}
-    if not unit.flying:
-        for m in unit.models:
-            hits = tuple(e.id for e in enemies if engaged(board, m, e))
+    if not any(m.flying for m in models):  # Unit.flying
+        for m in models:
+            hits = tuple(e.id for e in near[m.id] if is_engaged(m, e))
             if hits:
                 engaged_with[m.id] = hits
     supports: dict[str, tuple[str, ...]] = {}
-    for m in unit.models:
+    for m in models:
         if m.id in engaged_with:
             continue
-        if any(not e.flying and m.distance(e) <= ENGAGEMENT_RANGE + EPS for e in enemies):
+        if any(not e.flying for e in near[m.id]):
             continue
-        touching = tuple(f.id for f in unit.models if f.id in engaged_with and m.distance(f) <= CONTACT)
+        touching = tuple(f.id for f in models if f.id in engaged_with and m.distance(f) <= CONTACT)
         if touching:
             supports[m.id] = touching
     rank: dict[str, Rank] = {
-        m.id: "fighting" if m.id in engaged_with else "supporting" if m.id in supports else "none" for m in unit.models
+        m.id: "fighting" if m.id in engaged_with else "supporting" if m.id in supports else "none" for m in models
     }
-    return Ranks(unit.id, rank, engaged_with, supports)
+    return Ranks(unit_id, rank, engaged_with, supports)

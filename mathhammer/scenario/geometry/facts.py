@@ -7,11 +7,11 @@ from functools import cached_property
 
 import numpy as np
 
-from ...board.engagement import ENGAGEMENT_RANGE, engaged
+from ...board.engagement import ENGAGEMENT_RANGE, EngagedPairs
 from ...board.facts import AttackFacts, weapon_facts
 from ...board.los import line_of_sight
 from ...board.model import EPS
-from ...board.ranks import fighting_ranks
+from ...board.ranks import Ranks, fighting_ranks, ranks_of
 from ...starcraft.loadout import indomitable
 from ...starcraft.model import Weapon
 from .core import (
@@ -171,13 +171,13 @@ class Facts(Routes):
         hit = self._pairs.get(key)
         if hit is None:
 
-            def read() -> bool:
-                ua = self.placements[pa].unit
-                ub = self.placements[pb].unit
-                pos = tuple(pa if uid == ua else pb if uid == ub else -1 for uid in self.uids)
-                alive = tuple(ka if uid == ua else kb if uid == ub else 0 for uid in self.uids)
-                b = self.board_for(pos, alive)
-                return any(engaged(b, ma, mb) for ma in b.unit(ua).models for mb in b.unit(ub).models)
+            def read() -> bool:  # as engaged() on the board of the two units (EngagedPairs: the same answers)
+                ua = self.scn.units[self.placements[pa].unit]
+                ub = self.scn.units[self.placements[pb].unit]
+                if ua.player == ub.player:
+                    return False
+                pairs = self._engaged_memo
+                return any(pairs.models(ma, mb) for ma in self._models_of(pa)[:ka] for mb in self._models_of(pb)[:kb])
 
             hit = self._pairs[key] = self.memo.ask(lambda: ("pair", self.content(pa), ka, self.content(pb), kb), read)
         return hit
@@ -191,9 +191,24 @@ class Facts(Routes):
         if hit is None:
             hit = self._strikers[key] = self.memo.ask(
                 lambda: ("strikers", tuple(self.content(p) for p in sub[0]), sub[1], uid),
-                lambda: len(fighting_ranks(self.board_for(*sub), uid).attackers),
+                lambda: len(self._ranks(*sub, uid).attackers),
             )
         return hit
+
+    def _ranks(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> Ranks:
+        """:func:`~mathhammer.board.ranks.fighting_ranks` of ``uid`` on :meth:`board_for` ``(pos, alive)``, read off
+        the placements' models (:func:`~mathhammer.board.ranks.ranks_of`: the same answers, no board built)."""
+        u = self.index[uid]
+        if pos[u] < 0 or alive[u] <= 0:  # not on that board: fighting_ranks names the unit missing
+            return fighting_ranks(self.board_for(pos, alive), uid)
+        side = self.scn.units[uid].player
+        enemies = [
+            m
+            for v, (p, k) in enumerate(zip(pos, alive, strict=True))
+            if p >= 0 and k > 0 and self.scn.units[self.uids[v]].player != side
+            for m in self._models_of(p)[:k]
+        ]
+        return ranks_of(uid, self._models_of(pos[u])[: alive[u]], enemies, self._engaged_memo.models)
 
     def facts(
         self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str, tid: str, weapon: Weapon, tags: tuple[str, ...]
@@ -212,6 +227,12 @@ class Facts(Routes):
                 self._facts.clear()
             self._facts[key] = hit
         return hit  # type: ignore[return-value]
+
+    @cached_property
+    def _engaged_memo(self) -> EngagedPairs:
+        """:func:`~mathhammer.board.engagement.engaged` answers on this battlefield's terrain, by the two bases: shared
+        by the boards of every state read without Force Field tokens (:meth:`board_for` without ``fields``)."""
+        return EngagedPairs(self.board)
 
     @cached_property
     def _indomitable(self) -> frozenset[str]:

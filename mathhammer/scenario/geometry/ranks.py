@@ -39,12 +39,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from ...board.engagement import ENGAGEMENT_RANGE, engaged
-from ...board.model import EPS, MM_PER_INCH, Board, Model, Unit
+from ...board.engagement import ENGAGEMENT_RANGE
+from ...board.model import EPS, MM_PER_INCH
 from ...board.ranks import CONTACT
 from .. import fastranks
 from ..fastnear import clear_of
@@ -64,6 +65,23 @@ from .core import (
     horizontal_coherency,
 )
 from .placement import Placing
+
+#: no level's top (a unit on the table): the vertices and ring starts :func:`fastranks.close_ranks_search` reads
+_NO_TOP = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64))
+
+
+def _nearest(c: Coord, fc: np.ndarray, fr: np.ndarray, r: float) -> int:
+    """``np.argmin`` of the edge gaps from a base of radius ``r`` at ``c`` to the bases ``fc``/``fr``, computed as
+    ``gaps`` in :meth:`CloseRanks._close_ranks` does (the same doubles: the squares summed in order, one sqrt): the
+    first of the nearest."""
+    x, y = c
+    best, k = math.inf, 0
+    for j, ((fx, fy), rad) in enumerate(zip(fc.tolist(), fr.tolist(), strict=True)):
+        dx, dy = x - fx, y - fy
+        g = math.sqrt(dx * dx + dy * dy) - r - rad
+        if g < best:
+            best, k = g, j
+    return k
 
 
 @dataclass(frozen=True)
@@ -421,7 +439,7 @@ class CloseRanks(Placing):
         # "Models cannot use this move to Disengage from other Enemy Units"
         if self._engaged_foes(su, final, level, foes) != before:
             return pid
-        near = FC[int(np.argmin(gaps(np.asarray([lead_to]), FC, FR)[0]))]
+        near = FC[_nearest(lead_to, FC, FR, r)]
         away = (lead_to[0] - float(near[0]), lead_to[1] - float(near[1]))
         norm = math.hypot(*away) or 1.0
         fm = [(self.placements[fpid].unit, c, fr) for (fpid, fk) in foes for c, fr in self._foe_models(fpid, fk)]
@@ -461,22 +479,23 @@ class CloseRanks(Placing):
         # per movable model, in order: its nearest Engaged enemy model, the distance to it and the gap
         lead_j = np.argmin(cent_gaps[movable], axis=1)
         lead_gap = cent_gaps[movable, lead_j]
+        carr = np.asarray(cent, dtype=float).reshape(-1, 2)
         lead_d = []
         for i, j0 in zip(movable, lead_j.tolist(), strict=True):
-            x = fc[j0] - np.asarray(cent[i])
+            x = fc[j0] - carr[i]
             lead_d.append(math.sqrt(x.dot(x)))  # np.linalg.norm(x), the same double
         order = sorted(movable, key=lambda i: (round(foe_gap(cent[i]), 6), i))
         lob, lor = link_bases
         if level is not None:
             top_v, top_r, _, _ = self._pack(("top", level), lambda: [self._top(level)])
         else:
-            top_v, top_r = np.zeros((0, 2)), np.zeros(1, dtype=np.int64)
+            top_v, top_r = _NO_TOP
         blk = self._pack(("blockers", level), lambda: self._level_blockers(level))
         thr = self._pack(("walls", level, through), lambda: self._walls(level, through))
         walls = self._pack(("walls", level, 0), lambda: self._walls(level))
         seen = np.array([math.inf, math.inf, -math.inf, -math.inf])
         status, _, lx, ly, new = fastranks.close_ranks_search(
-            np.asarray(cent, dtype=float).reshape(-1, 2),
+            carr,
             np.asarray(pinned, dtype=bool),
             np.asarray(movable, dtype=np.int64),
             lead_j.astype(np.int64),
@@ -497,7 +516,7 @@ class CloseRanks(Placing):
             thr,
             (*walls, np.ascontiguousarray(lob, dtype=float).reshape(-1, 2), np.ascontiguousarray(lor, dtype=float)),
             2 * r + GAP + COHERENCY_SLACK + EPS,
-            horizontal_coherency(su) + EPS,
+            self._coherency_lim[su.id],
             _RING,
             2 * r + touch,
             contact,
@@ -505,14 +524,20 @@ class CloseRanks(Placing):
             reduced,
             seen,
         )
-        if box is not None and seen[0] <= seen[2]:
-            _grow_box(box, seen.reshape(2, 2))
+        if box is not None and seen[0] <= seen[2]:  # as _grow_box(box, seen.reshape(2, 2)): x0 <= x1, y0 <= y1
+            x0, y0, x1, y1 = seen
+            box[:] = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
         lead_to = (float(lx), float(ly))
         if status == fastranks.GRID:
             raise _GridFallbackError(lead_to)
         if status == fastranks.NO_MOVE:
             return None
         return lead_to, [(float(x), float(y)) for x, y in new.tolist()]
+
+    @cached_property
+    def _coherency_lim(self) -> dict[str, float]:
+        """Per unit: :func:`horizontal_coherency` + EPS, the Wholly Within reach of its Close Ranks."""
+        return {su.id: horizontal_coherency(su) + EPS for su in self.scn.units.values()}
 
     def _foe_models(self, fpid: int, fk: int) -> list[tuple[Coord, float]]:
         fp = self.placements[fpid]
@@ -531,27 +556,25 @@ class CloseRanks(Placing):
     def _read_engaged_foes(
         self, su: ScenarioUnit, centres: list[Coord], level: str | None, foes: tuple[tuple[int, int], ...]
     ) -> frozenset[str]:
+        """:meth:`_engaged_foes` read: per Engaged unit, a pair of models Within 1" (the gap as
+        :meth:`~mathhammer.board.model.Model.distance` computes it) asked of :func:`engaged` through the answers kept
+        by the two bases (:meth:`_engaged_memo`: the same answers, no board built)."""
         r = su.base_mm / MM_PER_INCH / 2
-        mc = np.asarray(centres, dtype=float)
-        pairs: list[tuple[Unit, list[tuple[int, int]]]] = []
-        need: set[int] = set()
+        within = ENGAGEMENT_RANGE + EPS
+        pairs = self._engaged_memo
+        out: list[str] = []
         for fpid, fk in foes:
             fp = self.placements[fpid]
             fu = self.scn.units[fp.unit]
-            models = self._models_of(fpid)[:fk]
-            if not models:
-                continue
-            fc = np.asarray(fp.centres[:fk], dtype=float)
-            g = np.sqrt(((mc[:, None, :] - fc[None, :, :]) ** 2).sum(axis=2)) - r - self._radius(fpid)
-            near = [(int(i), int(j)) for i, j in np.argwhere(g <= ENGAGEMENT_RANGE + 1e-3)]  # may be Within 1"
-            pairs.append((Unit(fu.id, fu.player, models), near))
-            need |= {i for i, _ in near}
-        if not need:
-            return frozenset()
-        mine = {
-            i: Model(f"{su.id}.{i + 1}", centres[i][0], centres[i][1], su.base_mm, su.size, stands_on=level)
-            for i in sorted(need)
-        }
-        units = (Unit(su.id, su.player, tuple(mine.values())), *(u for u, _ in pairs))
-        b = Board.trusted(self.board.width, self.board.depth, self.board.terrain, units)
-        return frozenset(u.id for u, near in pairs if any(engaged(b, mine[i], u.models[j]) for i, j in near))
+            if fk <= 0 or fu.flying or fu.player == su.player:
+                continue  # no model left, or never Engaged (7.2.1: Flying; enemies only)
+            fr = self._radius(fpid)
+            hit = any(
+                max(0.0, math.dist(c, f) - r - fr) <= within
+                and pairs.bases((c[0], c[1], su.base_mm, level), (f[0], f[1], fu.base_mm, fp.level))
+                for c in centres
+                for f in fp.centres[:fk]
+            )
+            if hit:
+                out.append(fu.id)
+        return frozenset(out)
