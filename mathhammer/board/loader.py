@@ -208,7 +208,7 @@ def load_board(path: str | Path) -> Board:
     """Read a board TOML file; raises :class:`BoardError` with every problem, each naming the file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise BoardError([f"{path}: cannot read: {exc.strerror}"]) from None
     except UnicodeDecodeError:

@@ -78,7 +78,13 @@ def renamed(names: Mapping[str, str]) -> Iterator[None]:
             if "_" in arg and flag.startswith("--"):
                 allowed = re.sub(rf"\b{arg}\b", flag, allowed)
         head, sep, rest = exc.field.partition(" ")  # "target (the hero after '+')"
-        field = names[exc.field] if exc.field in names else (names[head] + sep + rest if head in names else exc.field)
+        item = re.fullmatch(r"(\w+)\[\d+\]", exc.field)  # "rule[0]": the first value of a repeatable flag
+        if exc.field in names:
+            field = names[exc.field]
+        elif item and item[1] in names:
+            field = names[item[1]]
+        else:
+            field = names[head] + sep + rest if head in names else exc.field
         if field != exc.field or allowed != exc.allowed:
             raise InputError(field, exc.value, allowed, exc.hint) from None
         raise
