@@ -152,6 +152,8 @@ def test_board_footprint_nan_inf_huge_named(tmp_path: Path, value: str) -> None:
     ("x = 2, y = 5", "x = nan, y = 5", "units[0].models[0]"),
     ("width = 44", "width = inf", "battlefield.width"),
     ("size = 3", "size = nan", "terrain[0].size"),
+    ("size = 3", "size = true", "terrain[0].size"),
+    ("x = 2, y = 5", "x = true, y = 5", "units[0].models[0].x"),
 ])  # fmt: skip
 def test_board_numbers_nan_inf_named(tmp_path: Path, old: str, new: str, field: str) -> None:
     board = _board_with(tmp_path, old, new)
@@ -181,6 +183,14 @@ def _profile_with(tmp_path: Path, src: Path, pattern: str, new: str) -> Path:
             "units.Marine.upgrades[0].cost",
         ),
         ("sc", "starcraft/terran.toml", r"\brange = 12\b", "range = 100000", "range"),
+        (
+            "sc",
+            "starcraft/terran.toml",
+            r"slots = \{ Core = 1 \}",
+            "slots = { Core = " + "1" + "0" * 30 + " }",
+            "slots",
+        ),
+        ("sc", "starcraft/terran.toml", r"models = \[1, 3\]", "models = [1, " + "1" + "0" * 30 + "]", "supply"),
         ("gf", "grimdark/samples.toml", r"(?m)^points = 110", "points = true", '"Robot Warriors".points: got True'),
         ("gf", "grimdark/samples.toml", r"(?m)^points = 110", "points = " + "1" + "0" * 30, '"Robot Warriors".points'),
         ("gf", "grimdark/samples.toml", r"(?m)^points = 110", "points = nan", '"Robot Warriors".points: got nan'),

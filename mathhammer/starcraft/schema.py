@@ -341,7 +341,7 @@ class Upgrade(_Frozen):
     replaces: str = ""
     weapons: list[WeaponProfile] = []
     abilities: list[Ability] = []
-    stats: dict[Literal["size", "hp", "shield", "evade", "armour", "speed"], int] = {}
+    stats: dict[Literal["size", "hp", "shield", "evade", "armour", "speed"], Annotated[int, Field(ge=-99, le=99)]] = {}
 
     @field_validator("cost")
     @classmethod
@@ -353,7 +353,7 @@ class Upgrade(_Frozen):
 
 
 class SupplyBracket(_Frozen):
-    models: tuple[int, int]
+    models: tuple[Annotated[int, Field(ge=0, le=99)], Annotated[int, Field(ge=0, le=99)]]
     supply: int = Field(ge=0, le=20)
 
 
@@ -418,7 +418,7 @@ class UnitCard(_Frozen):
 
 class FactionCard(_Frozen):
     tags: list[str]
-    slots: dict[Slot, int]
+    slots: dict[Slot, Annotated[int, Field(ge=0, le=99)]]
     unique: bool = False
     resource: Resource = ""
     resource_per_round: int = Field(default=0, ge=0, le=9)
@@ -429,7 +429,7 @@ class FactionCard(_Frozen):
 class TacticalCard(_Frozen):
     tags: list[str]
     vespene: int = Field(ge=0, le=999)
-    slots: dict[Slot, int] = {}
+    slots: dict[Slot, Annotated[int, Field(ge=0, le=99)]] = {}
     unique: bool = False
     resource: Resource = ""
     resource_per_round: int = Field(default=0, ge=0, le=9)
