@@ -46,6 +46,7 @@ def _run(*args: str) -> tuple[int, str]:
         (["compare", "Marine", "--vs", "Zergling:"], "error: --vs: got ''"),
         (["matchup", "Long Gunners", "Frenzied Raiders:3", "--system", "gf"], "error: B: got 'Frenzied Raiders:3'"),
         (["scenario", "check", ""], "error: FILE: got ''"),
+        (["attack", "Marine", "Zergling", "--profiles", ""], "error: --profiles: got ''"),
         (["board", "los", "", "--attacker", "a", "--target", "b"], "error: FILE: got ''"),
         (
             ["compare", "Long Gunners", "--vs", "Frenzied Raiders", "--system", "gf", "--rank-by", "kills"],

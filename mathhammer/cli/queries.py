@@ -130,6 +130,9 @@ def named_query(game: GameSystem, attacker: str, target: str, given: Mapping[str
     fields: dict[str, Any] = {}
     options: dict[str, Any] = {}
     profiles = list(given.get("--profiles") or [])
+    for folder in profiles:
+        if not str(folder).strip():  # "" would be the current folder, read whole
+            raise InputError("--profiles", folder, "a folder of TOML profiles")
     for flag, value in given.items():
         if flag == "--profiles":
             continue
