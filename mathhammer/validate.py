@@ -18,6 +18,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
+import typing
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -68,6 +69,41 @@ def number(field: str, value: object, lo: float, hi: float, what: str) -> float:
     if not lo <= result <= hi:
         raise InputError(field, value, allowed)
     return result
+
+
+def _takes_bool(annotation: Any) -> bool:
+    """True when a bool may sit in ``annotation``: a bool, or something other than numbers and text."""
+    if annotation is bool or annotation is Any:
+        return True
+    if isinstance(annotation, type) and not issubclass(annotation, int | float | str | type(None)):
+        return True  # a model of its own (its fields check themselves)
+    return any(_takes_bool(a) for a in typing.get_args(annotation))
+
+
+def _has_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, dict):
+        return any(_has_bool(v) for v in value.values())
+    return isinstance(value, list | tuple) and any(_has_bool(v) for v in value)
+
+
+def no_bool_number(annotation: Any, value: Any) -> Any:
+    """``value`` unchanged, unless it holds ``true``/``false`` where ``annotation`` takes no bool.
+
+    pydantic reads ``true`` as 1 in an ``int`` field; in a file of numbers it is a mistake, refused here
+    (a ``field_validator("*", mode="before")`` of the schemas).
+
+    >>> no_bool_number(int, 3)
+    3
+    >>> no_bool_number(list[int], [4, True])
+    Traceback (most recent call last):
+    ...
+    ValueError: a number, not true or false
+    """
+    if _has_bool(value) and not _takes_bool(annotation):
+        raise ValueError("a number, not true or false")
+    return value
 
 
 def toml_path(loc: Iterable[Any]) -> str:
@@ -137,7 +173,7 @@ def read_toml(path: Path, allowed: str) -> tuple[dict[str, Any] | None, str]:
     """
     try:
         with path.open("rb") as fh:
-            return tomllib.load(fh), ""
+            return tomllib.loads(fh.read().decode("utf-8-sig")), ""  # a UTF-8 BOM (Windows editors) is accepted
     except FileNotFoundError:
         return None, f"{path}: no such file; allowed: {allowed}"
     except IsADirectoryError:

@@ -220,7 +220,7 @@ def test_matchup_both_directions() -> None:
     [
         (["matchup", "Marine:7", "Zergling"], "error: A: got '7'; allowed: a composition of Marine"),
         (["matchup", "Marine", "Zergling", "--b-upgrade", "Nope"], "error: --b-upgrade: got 'Nope'"),
-        (["matchup", "Marine", "Zerglinx"], "error: --vs: got 'Zerglinx'"),
+        (["matchup", "Marine", "Zerglinx"], "error: B: got 'Zerglinx'"),
         (["matchup", "Marine", "Zergling", "--range", "far"], "error: --range: got 'far'"),
         (["compare", "Marine", "--vs", "Zergling:5"], "error: --vs: got '5'"),
         (["compare", "Marine", "--vs", "Zergling", "--upgrades", "Nope"], "error: --upgrades: got 'Nope'"),

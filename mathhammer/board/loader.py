@@ -49,15 +49,20 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
 from ..errors import InputError
-from ..validate import validation_problems
+from ..validate import no_bool_number, validation_problems
 from .model import MAX_SIZE, Board, BoardError, Model, Terrain, Unit, polygon_problem
 
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        return no_bool_number(cls.model_fields[info.field_name or ""].annotation, value)
 
 
 class BattlefieldSpec(_Strict):
@@ -218,7 +223,7 @@ def load_board(path: str | Path) -> Board:
     """Read a board TOML file; raises :class:`BoardError` with every problem, each naming the file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise BoardError([f"{path}: cannot read: {exc.strerror}"]) from None
     except UnicodeDecodeError:

@@ -59,6 +59,10 @@ def shape_bounds(geom: BaseGeometry) -> tuple[float, float, float, float]:
     return hit[1]
 
 
+#: the largest coordinate accepted, in inches either way (a table is at most 1000" wide; beyond this, geometry
+#: libraries overflow).
+MAX_COORD = 10_000.0
+
 #: the largest terrain or model Size accepted (cards go up to Size 5-6; stacking adds up).
 MAX_SIZE = 20
 
@@ -82,8 +86,10 @@ def _coord(field_name: str, value: object) -> Coord:
             raise ValueError
     except (TypeError, ValueError, IndexError):
         raise InputError(field_name, value, "a point [x, y] in inches") from None
-    if not all(math.isfinite(v) for v in out):
-        raise InputError(field_name, value, "a point [x, y] of finite numbers in inches")
+    if not all(math.isfinite(v) and abs(v) <= MAX_COORD for v in out):
+        raise InputError(
+            field_name, value, f"a point [x, y] of finite numbers of inches from {-MAX_COORD:g} to {MAX_COORD:g}"
+        )
     return out
 
 
@@ -94,9 +100,13 @@ def polygon_problem(points: Sequence[Coord]) -> str | None:
     True
     >>> polygon_problem([(0, 0), (1, 1), (1, 0), (0, 1)])
     'the outline crosses itself (Self-intersection[0.5 0.5])'
+    >>> polygon_problem([(0, 0), (float("nan"), 0), (1, 1)])
+    'corners [x, y] of finite numbers of inches from -10000 to 10000'
     """
     if len(points) < 3:
         return "at least 3 corners [x, y]"
+    if not all(math.isfinite(v) and abs(v) <= MAX_COORD for p in points for v in p):
+        return f"corners [x, y] of finite numbers of inches from {-MAX_COORD:g} to {MAX_COORD:g}"
     poly = Polygon(points)
     if not poly.is_valid:
         return f"the outline crosses itself ({shapely.is_valid_reason(poly)})"

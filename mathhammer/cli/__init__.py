@@ -6,11 +6,33 @@ no numba, pandas or matplotlib until a command needs them.
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
+from typer.core import TyperGroup
 
 from . import army, attack, board, compare, import_opr, profiles, report, scenario
+from .common import UsageError, one_line
+
+
+class _Group(TyperGroup):
+    """The root group: every usage error of any command (unknown option, missing argument) is one line."""
+
+    def make_context(self, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return super().make_context(*args, **kwargs)
+        except UsageError as exc:
+            raise one_line(exc) from None
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except UsageError as exc:
+            raise one_line(exc) from None
+
 
 app = typer.Typer(
+    cls=_Group,
     name="mathhammer",
     help="Exact and Monte Carlo combat maths for StarCraft: Tabletop Miniatures Game and Grimdark Future.",
     no_args_is_help=True,
@@ -34,5 +56,8 @@ def _root() -> None:
 
 
 def main() -> None:
-    """Entry point of the ``mathhammer`` script."""
+    """Entry point of the ``mathhammer`` script (library warnings, e.g. shapely's, are not printed to users)."""
+    import warnings
+
+    warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"(shapely|numpy)(\..*)?$")
     app()

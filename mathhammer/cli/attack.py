@@ -192,15 +192,16 @@ def attack(
         "--target-hero-tough": target_hero_tough, "--target-hero-defense": target_hero_defense,
     }  # fmt: skip
     given = {k: v for k, v in given.items() if v is not None and v != []}
-    if attacker is not None:
-        if target is None:
-            raise InputError("TARGET", "", "a target unit by name after the attacker, e.g. attack Marine Zergling")
-        compiled, names = named_query(game, attacker, target, given)
-    else:
-        compiled, names = adhoc_query(game, given)
-    with renamed({**CLI_NAMES, **names}):  # a budget refusal names --trials / --tolerance
-        result = systems.run(game, compiled, opts)
-        text = None if as_json else game.render(compiled, result)
+    if attacker is not None and target is None:
+        raise InputError("TARGET", "", "a target unit by name after the attacker, e.g. attack Marine Zergling")
+    with renamed({"--range": "--distance"} if distance_alias is not None else {}):  # the flag as written
+        if attacker is not None and target is not None:
+            compiled, names = named_query(game, attacker, target, given)
+        else:
+            compiled, names = adhoc_query(game, given)
+        with renamed({**CLI_NAMES, **names}):  # a budget refusal names --trials / --tolerance
+            result = systems.run(game, compiled, opts)
+            text = None if as_json else game.render(compiled, result)
     if as_json:
         out = result.to_dict()
         if getattr(compiled, "loadout", None):

@@ -41,7 +41,7 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
-from .common import fail, handle_errors
+from .common import fail, file_path, handle_errors
 
 app = typer.Typer(
     help=(
@@ -53,7 +53,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-FileArg = Annotated[Path, typer.Argument(help="Board TOML file.", show_default=False)]
+FileArg = Annotated[Path, typer.Argument(help="Board TOML file.", show_default=False, parser=file_path)]
 
 
 def register(root: typer.Typer) -> None:
@@ -66,6 +66,30 @@ def _inches(name: str, value: str | None) -> float | None:
     if value is None:
         return None
     return float(number(name, value, 0, 1000, "inches"))
+
+
+#: ``board los --tag`` values: the target's Combat Tag for a Weapon Target, or a Status (8.7.3, 8.7.4).
+LOS_TAGS = ("Flying", "Ground", "Hidden", "Burrowed")
+
+
+def _target_tags(values: list[str] | None) -> tuple[str, ...]:
+    """``--tag`` values, each one of :data:`LOS_TAGS` (any case); another is refused, naming the flag."""
+    known = {t.lower(): t for t in LOS_TAGS}
+    out = []
+    for value in values or []:
+        found = known.get(value.strip().lower())
+        if found is None:
+            raise InputError("--tag", value, ", ".join(LOS_TAGS))
+        out.append(found)
+    return tuple(out)
+
+
+def _board_unit(board: Any, unit_id: str, flag: str) -> Any:
+    """The board's unit ``unit_id``; an unknown id is refused naming ``flag`` (``--attacker``, ``--target``)."""
+    try:
+        return board.unit(unit_id)
+    except InputError as exc:
+        raise exc.with_field(flag) from None
 
 
 def _yes(flag: bool) -> str:
@@ -101,18 +125,26 @@ def los(
     from ..board.facts import attack_facts
     from ..board.loader import load_board
 
+    inches = {
+        flag: _inches(flag, v) for flag, v in (("--range", range_), ("--long-range", long_range), ("--burst", burst))
+    }
+    tags = _target_tags(tag)
+    if weapon_target.strip().lower() not in ("all", "ground", "flying"):
+        raise InputError("--weapon-target", weapon_target, "All, Ground or Flying")
     board = load_board(file)
+    _board_unit(board, attacker, "--attacker")
+    _board_unit(board, target, "--target")
     facts = attack_facts(
         board,
         attacker,
         target,
-        _inches("--range", range_),
-        long_range=_inches("--long-range", long_range),
-        burst_within=_inches("--burst", burst),
+        inches["--range"],
+        long_range=inches["--long-range"],
+        burst_within=inches["--burst"],
         indirect=indirect,
         pinpoint=pinpoint,
         bulky=bulky,
-        target_tags=tuple(tag or ()),
+        target_tags=tags,
         weapon_target=weapon_target,
     )
     if as_json:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
@@ -14,6 +16,57 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..engine.options import RunOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: click's usage error (typer's own copy of click in typer >= 0.2x, click itself before): its subclasses say
+#: which option or argument is wrong.
+UsageError: type[Exception] = typer.BadParameter.__mro__[1]
+
+
+class OneLineUsageError(UsageError):  # type: ignore[misc,valid-type]
+    """A usage error printed as ``error: <line>`` alone (no usage block), exit status 2."""
+
+    exit_code = 2
+
+    def show(self, file: Any = None) -> None:
+        typer.echo(f"error: {self.args[0]}", err=True)
+
+
+def one_line(exc: Exception) -> Exception:
+    """``exc`` (a click usage error) as a :class:`OneLineUsageError`; the "no arguments: help" one unchanged."""
+    if type(exc).__name__ == "NoArgsIsHelpError" or isinstance(exc, OneLineUsageError):
+        return exc
+    return OneLineUsageError(usage_line(exc))
+
+
+def file_path(value: str) -> Path:
+    """A FILE argument as written: an empty one is refused (a Path of ``''`` would be ``.``, the folder)."""
+    if not str(value).strip():
+        raise typer.BadParameter(f"got {value!r}; allowed: a file path")
+    return Path(value)
+
+
+def usage_line(exc: Any) -> str:
+    """A click usage error as the project's one line: ``error: --trails: no such option ... (did you mean --trials?)``.
+
+    The field is the option or argument as written on the command line; click's suggestions are kept.
+    """
+    command = exc.ctx.command_path if getattr(exc, "ctx", None) is not None else "mathhammer"
+    option = getattr(exc, "option_name", None)
+    if option is not None and hasattr(exc, "possibilities"):
+        close = difflib.get_close_matches(option, list(exc.possibilities or ()), n=1, cutoff=0)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        return f"{option}: no such option; allowed: the options of '{command}' (see --help){hint}"
+    param = getattr(exc, "param", None)
+    if param is not None:
+        name = param.opts[0] if getattr(param, "param_type_name", "") == "option" else (param.metavar or param.name)
+        name = name.upper() if name == param.name else name
+        if type(exc).__name__ == "MissingParameter":
+            return f"{name}: missing; required by '{command}' (see --help)"
+        message = str(exc.message)
+        return f"{name}: {message}" if message.startswith("got ") else f"{name}: {message} ('{command}' --help)"
+    if option is not None:
+        return f"{option}: {str(exc.message).replace(f'Option {option!r} ', '')}"
+    return f"{command}: {exc.format_message()} (see --help)"
 
 
 def fail(message: str) -> typer.Exit:

@@ -64,7 +64,7 @@ def compare(
     phase: Annotated[str, typer.Option("--phase", help="assault or combat.")] = "assault",
     distance: Annotated[str | None, typer.Option("--range", metavar="INCHES", help="Distance to targets.")] = None,
     rank_by: Annotated[
-        str, typer.Option("--rank-by", help="kills-per-100, damage-per-100, p-destroy or damage.")
+        str, typer.Option("--rank-by", help="kills-per-100, damage-per-100, p-destroy or damage (gf: wounds).")
     ] = "kills-per-100",
     profiles: Annotated[list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profiles.")] = None,
     exact: Annotated[bool, typer.Option("--exact", help="Exact (the default).", rich_help_panel=R)] = False,
@@ -115,7 +115,7 @@ def compare(
 COMPARE_FIELDS = {
     "unit": "UNIT", "attacker": "UNIT", "target": "--vs", "vs": "--vs", "compositions": "--comp", "models": "--comp",
     "upgrades": "--upgrades", "use": "--use", "phase": "--phase", "distance": "--range", "range": "--range",
-    "rank_by": "--rank-by", "cover": "--cover", "charging": "--charging", "a": "--vs", "b": "--vs",
+    "rank_by": "--rank-by", "cover": "--cover", "charging": "--charging", "a": "A", "b": "B",
     "a_models": "A", "b_models": "B", "a_upgrades": "--a-upgrade", "b_upgrades": "--b-upgrade",
     "target_upgrades": "--b-upgrade", "target_models": "B",
 }  # fmt: skip

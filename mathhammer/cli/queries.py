@@ -78,7 +78,13 @@ def renamed(names: Mapping[str, str]) -> Iterator[None]:
             if "_" in arg and flag.startswith("--"):
                 allowed = re.sub(rf"\b{arg}\b", flag, allowed)
         head, sep, rest = exc.field.partition(" ")  # "target (the hero after '+')"
-        field = names[exc.field] if exc.field in names else (names[head] + sep + rest if head in names else exc.field)
+        item = re.fullmatch(r"(\w+)\[\d+\]", exc.field)  # "rule[0]": the first value of a repeatable flag
+        if exc.field in names:
+            field = names[exc.field]
+        elif item and item[1] in names:
+            field = names[item[1]]
+        else:
+            field = names[head] + sep + rest if head in names else exc.field
         if field != exc.field or allowed != exc.allowed:
             raise InputError(field, exc.value, allowed, exc.hint) from None
         raise
@@ -124,6 +130,9 @@ def named_query(game: GameSystem, attacker: str, target: str, given: Mapping[str
     fields: dict[str, Any] = {}
     options: dict[str, Any] = {}
     profiles = list(given.get("--profiles") or [])
+    for folder in profiles:
+        if not str(folder).strip():  # "" would be the current folder, read whole
+            raise InputError("--profiles", folder, "a folder of TOML profiles")
     for flag, value in given.items():
         if flag == "--profiles":
             continue

@@ -22,7 +22,7 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
-from .common import handle_errors
+from .common import file_path, handle_errors
 
 app = typer.Typer(
     help=(
@@ -34,7 +34,8 @@ app = typer.Typer(
 )
 
 FileArg = Annotated[
-    Path, typer.Argument(help="Scenario TOML file (examples: profiles/scenarios/).", show_default=False)
+    Path,
+    typer.Argument(help="Scenario TOML file (examples: profiles/scenarios/).", show_default=False, parser=file_path),
 ]
 
 

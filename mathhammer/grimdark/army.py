@@ -95,7 +95,7 @@ def data_path() -> Path:
 def army_rules(path: Path | None = None) -> ArmyRules:
     """Read the army-building rules; raises ``ValueError`` naming the file and key when one is missing."""
     p = path or data_path()
-    data = tomllib.loads(p.read_text(encoding="utf-8"))
+    data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
 
     def get(*keys: str) -> Any:
         value: Any = data

@@ -152,7 +152,7 @@ def load_table(path: str | Path | None = None) -> dict[str, ArmyRule]:
 def _load(path: str) -> tuple[tuple[str, ArmyRule], ...]:
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        data = tomllib.loads(p.read_text(encoding="utf-8-sig"))
     except OSError as exc:
         raise ProfileError([f"{p}: cannot read: {exc.strerror}"]) from None
     except tomllib.TOMLDecodeError as exc:

@@ -141,7 +141,7 @@ def parse(text: str, name: str = FILE_NAME) -> dict[str, CommonRule]:
 def load() -> dict[str, CommonRule]:
     """The rules of the data file by name (read once)."""
     path = data_path()
-    return parse(path.read_text(encoding="utf-8"), path.name)
+    return parse(path.read_text(encoding="utf-8-sig"), path.name)
 
 
 @cache

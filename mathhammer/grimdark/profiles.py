@@ -32,11 +32,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, cast
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from ..errors import InputError
 from ..profiles.loader import ProfileError, load_folders, lookup, parse
-from ..validate import whole
+from ..validate import no_bool_number, whole
 from .effects import Effect
 from .model import MELEE_ONLY, SHOOTING_ONLY, Attacker, Defender, Hero, Weapon, WeaponGroup
 from .rules import KNOWN, Rule, parse_rule, rating
@@ -132,6 +141,11 @@ WeaponRule = Annotated[Any, AfterValidator(_weapon_rule)]
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        return no_bool_number(cls.model_fields[info.field_name or ""].annotation, value)
 
 
 def _effect(value: object) -> Effect:
@@ -319,7 +333,7 @@ def load_text(text: str, name: str) -> dict[str, GFUnit]:
 def load_file(path: Path) -> dict[str, GFUnit]:
     """Load the units of one TOML file; raises :class:`ProfileError` with every problem."""
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")
     except OSError as exc:
         raise ProfileError([f"{path}: cannot read: {exc.strerror}"]) from None
     except UnicodeDecodeError:

@@ -35,7 +35,7 @@ from .compiled import is_melee
 from .model import Attacker, Defender, Hero, Weapon, WeaponGroup
 from .morale import morale_quality
 from .outcomes import OUTCOMES, Described, hero_json
-from .rules import Rule
+from .rules import Rule, parse_rules
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..cells import Plan
@@ -151,7 +151,7 @@ def build_adhoc(params: Mapping[str, Any]) -> tuple[Attacker, Defender]:
         get("name", "weapon"),
         attacks=whole("attacks", get("attacks", "1"), 0, 99, "attacks (A) per model"),
         melee=bool(get("melee", False)),
-        rules=tuple(get("rule", [])),
+        rules=parse_rules(get("rule", []), "weapon", "rule"),
     )
     attacker = Attacker(
         (WeaponGroup(whole("models", get("models", "1"), 0, 999, "attacking models"), weapon),),
@@ -179,7 +179,7 @@ def build_adhoc(params: Mapping[str, Any]) -> tuple[Attacker, Defender]:
         hero=hero,
         tough=whole("target_tough", get("target_tough", "1"), 1, 99, "Tough(X) per model"),
         quality=target_number("target_quality", get("target_quality", "4"), "Quality"),
-        rules=tuple(get("target_rule", [])),
+        rules=parse_rules(get("target_rule", []), "unit", "target_rule"),
         cover=bool(get("cover", False)),
         moved=bool(get("target_moved", False)),
     )
@@ -501,12 +501,12 @@ class Grimdark:
             raise InputError("compositions", next(iter(compositions)), "none (Grimdark Future units have one size)")
         if upgrade_pool:
             raise InputError("upgrades", next(iter(upgrade_pool)), "none (Grimdark Future units have no upgrades)")
-        if rank_by not in ("kills-per-100", "damage-per-100", "p-destroy", "damage"):
-            raise InputError("rank_by", rank_by, "kills-per-100, damage-per-100, p-destroy or damage")
+        if rank_by not in ("kills-per-100", "wounds-per-100", "p-destroy", "wounds"):  # its words: wounds, not damage
+            raise InputError("rank_by", rank_by, "kills-per-100, wounds-per-100, p-destroy or wounds")
         rows = []
         for name in targets:
-            target, _, models = name.partition(":")
-            left = whole("vs", models, 1, 999, "NAME or NAME:MODELS (models left)") if models else None
+            target, colon, models = name.partition(":")
+            left = whole("vs", models, 1, 999, "NAME or NAME:MODELS (models left)") if colon else None
             q = Query(
                 unit, target.strip(), query.models, left, phase=query.phase, distance=query.distance,
                 options=query.options,
@@ -545,7 +545,10 @@ class Grimdark:
         check_options(self.options, query.options, self.title)
         o = query.options
         rows: list[dict[str, Any]] = []
-        names = (query.attacker.split(":")[0].strip(), query.target.split(":")[0].strip())
+        for field, text in (("a", query.attacker), ("b", query.target)):
+            if ":" in text:  # a count would be dropped unseen
+                raise InputError(field, text, "a unit's NAME: a Grimdark Future matchup is between whole units")
+        names = (query.attacker.strip(), query.target.strip())
         a = self.loadout(roster, names[0], field="a")
         b = self.loadout(roster, names[1], field="b")
         for att, dfn in ((a, b), (b, a)):

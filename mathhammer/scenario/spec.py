@@ -51,7 +51,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator
 
 from ..board.loader import TerrainSpec
 from ..board.model import Board
@@ -60,6 +60,7 @@ from ..starcraft.army import Army
 from ..starcraft.loadout import Loadout
 from ..starcraft.roster import Roster, Unit
 from ..starcraft.schema import Ability
+from ..validate import no_bool_number
 from .missions import MissionCard
 
 PLAYERS = ("red", "blue")
@@ -94,6 +95,11 @@ class ScenarioError(MathhammerError):
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        return no_bool_number(cls.model_fields[info.field_name or ""].annotation, value)
 
 
 Point = tuple[float, float]

@@ -183,10 +183,10 @@ def resolve_targets(roster: Roster, names: Sequence[str], field: str = "vs") -> 
     """``NAME`` or ``NAME:MODELS`` into target specs (errors name ``field``)."""
     out = []
     for text in names:
-        name, _, models = text.partition(":")
+        name, colon, models = text.partition(":")
         unit = roster.unit(name.strip(), field)
         n = None
-        if models:
+        if colon:  # "Zergling:" with no count is refused, not read as the full unit
             from ..validate import whole
 
             n = whole(field, models, 1, 99, "NAME:MODELS with a composition's models")

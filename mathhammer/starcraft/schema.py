@@ -8,12 +8,13 @@ the file and the path (``terran.toml: units.Marine.weapons[0].hit``).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from ..dice import SDice
 from ..errors import InputError
+from ..validate import no_bool_number
 from .keywords import COMBAT_TAGS, KEYWORDS, normalise_tag, parse_keyword
 
 Phase = Literal["assault", "combat"]
@@ -93,6 +94,11 @@ WEAPON_KEYWORD_NAMES: tuple[str, ...] = tuple(n for n, spec in KEYWORDS.items() 
 class _Frozen(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_bool_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        return no_bool_number(cls.model_fields[info.field_name or ""].annotation, value)
+
 
 def _tags(values: list[str]) -> list[str]:
     out = []
@@ -118,7 +124,7 @@ class WeaponProfile(_Frozen):
 
     name: str
     phase: Phase
-    range: int | Literal["E"]
+    range: Annotated[int, Field(ge=0, le=999)] | Literal["E"]
     target: Literal["Ground", "Flying", "All"]
     roa: int = Field(ge=0, le=99)
     hit: int = Field(ge=2, le=6)
@@ -335,19 +341,19 @@ class Upgrade(_Frozen):
     replaces: str = ""
     weapons: list[WeaponProfile] = []
     abilities: list[Ability] = []
-    stats: dict[Literal["size", "hp", "shield", "evade", "armour", "speed"], int] = {}
+    stats: dict[Literal["size", "hp", "shield", "evade", "armour", "speed"], Annotated[int, Field(ge=-99, le=99)]] = {}
 
     @field_validator("cost")
     @classmethod
     def _cost(cls, v: dict[str, int]) -> dict[str, int]:
         for models, minerals in v.items():
-            if not models.isdigit() or minerals < 0:
-                raise ValueError('cost maps a composition\'s models (as a string, e.g. "6") to minerals >= 0')
+            if not models.isdigit() or not 0 <= minerals <= 9999:
+                raise ValueError('cost maps a composition\'s models (as a string, e.g. "6") to minerals from 0 to 9999')
         return v
 
 
 class SupplyBracket(_Frozen):
-    models: tuple[int, int]
+    models: tuple[Annotated[int, Field(ge=0, le=99)], Annotated[int, Field(ge=0, le=99)]]
     supply: int = Field(ge=0, le=20)
 
 
@@ -412,7 +418,7 @@ class UnitCard(_Frozen):
 
 class FactionCard(_Frozen):
     tags: list[str]
-    slots: dict[Slot, int]
+    slots: dict[Slot, Annotated[int, Field(ge=0, le=99)]]
     unique: bool = False
     resource: Resource = ""
     resource_per_round: int = Field(default=0, ge=0, le=9)
@@ -423,7 +429,7 @@ class FactionCard(_Frozen):
 class TacticalCard(_Frozen):
     tags: list[str]
     vespene: int = Field(ge=0, le=999)
-    slots: dict[Slot, int] = {}
+    slots: dict[Slot, Annotated[int, Field(ge=0, le=99)]] = {}
     unique: bool = False
     resource: Resource = ""
     resource_per_round: int = Field(default=0, ge=0, le=9)
