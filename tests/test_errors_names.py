@@ -47,7 +47,20 @@ def _run(*args: str) -> tuple[int, str]:
         (["matchup", "Long Gunners", "Frenzied Raiders:3", "--system", "gf"], "error: B: got 'Frenzied Raiders:3'"),
         (["scenario", "check", ""], "error: FILE: got ''"),
         (["attack", "Marine", "Zergling", "--profiles", ""], "error: --profiles: got ''"),
+        (["profiles", "list", "--profiles", ""], "error: --profiles: got ''"),
+        (["profiles", "list", "--system", "gf", "--profiles", " "], "error: --profiles: got ' '"),
+        (["profiles", "validate", ""], "error: FOLDER: got ''"),
+        (["profiles", "validate", "", "--system", "gf"], "error: FOLDER: got ''"),
+        (["compare", "Marine", "--vs", "Zergling", "--profiles", ""], "error: --profiles: got ''"),
         (["board", "los", "", "--attacker", "a", "--target", "b"], "error: FILE: got ''"),
+        (
+            ["board", "show", str(BOARD), "--attacker", "nope", "--target", "zerglings", "--out", "x.png"],
+            "error: --attacker",
+        ),
+        (
+            ["board", "show", str(BOARD), "--attacker", "marines", "--target", "nope", "--out", "x.png"],
+            "error: --target",
+        ),
         (
             ["compare", "Long Gunners", "--vs", "Frenzied Raiders", "--system", "gf", "--rank-by", "kills"],
             "error: --rank-by",

@@ -180,9 +180,9 @@ def show(
     from ..board.loader import load_board
 
     board = load_board(file)
-    for unit in (attacker, target):
+    for unit, flag in ((attacker, "--attacker"), (target, "--target")):
         if unit is not None:
-            board.unit(unit)
+            _board_unit(board, unit, flag)
     if (attacker is None) != (target is None):
         raise InputError("--attacker/--target", attacker or target, "both --attacker and --target, or neither")
     folder = out.parent if str(out.parent) else Path(".")

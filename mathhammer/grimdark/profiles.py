@@ -362,7 +362,9 @@ def load_units(extra: Sequence[str | Path] = (), builtin: bool = True) -> GFRost
     Raises:
         ProfileError: every problem of every file, one line each.
     """
-    folders = ([builtin_dir()] if builtin and builtin_dir().is_dir() else []) + [Path(p) for p in extra]
+    from ..profiles.loader import as_folder
+
+    folders = ([builtin_dir()] if builtin and builtin_dir().is_dir() else []) + [as_folder(p) for p in extra]
     units = GFRoster()
     # army_rules.toml is the table of army-book rules (mathhammer.grimdark.army_rules), not units
     for _, found in load_folders(folders, load_file, "no such file or folder", skip=("army_rules.toml",)):

@@ -71,12 +71,12 @@ def cells(
 
 
 def _files(profiles: Sequence[str | Path]) -> list[Path]:
-    from ..profiles.loader import toml_files
+    from ..profiles.loader import as_folder, toml_files
     from .profiles import builtin_dir
 
     files = sorted(builtin_dir().glob("*.toml"))
     for p in profiles:
-        files += toml_files(Path(p), "no such file or folder")
+        files += toml_files(as_folder(p), "no such file or folder")
     return files
 
 

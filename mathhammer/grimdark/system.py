@@ -599,11 +599,12 @@ class Grimdark:
         return show_unit(self.find_unit(roster, name, "NAME"))
 
     def validate_dir(self, folder: str | Path) -> str:
-        from ..profiles.loader import toml_files
+        from ..profiles.loader import as_folder, toml_files
         from .profiles import load_units
 
-        units = load_units([folder], builtin=False)
-        files = toml_files(Path(folder), "no such file or folder")
+        path = as_folder(folder, "FOLDER")
+        units = load_units([path], builtin=False)
+        files = toml_files(path, "no such file or folder")
         return f"ok: {len(files)} files, {len(units)} units"
 
 

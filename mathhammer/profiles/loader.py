@@ -142,7 +142,23 @@ def _walk(folder: Path, skip: Sequence[str]) -> list[Path]:
     return [p for p in found if not skipped & set(p.parts)]
 
 
+def as_folder(given: str | Path, field: str = "--profiles") -> Path:
+    """A user's profile folder (or file) as given by ``field``; a blank name is refused (it would be the current
+    folder, read whole).
+
+    >>> as_folder("my_cards").name
+    'my_cards'
+    >>> as_folder(" ")
+    Traceback (most recent call last):
+    ...
+    mathhammer.errors.InputError: --profiles: got ' '; allowed: a folder (or file) of TOML profiles, by name
+    """
+    if not str(given).strip():
+        raise InputError(field, str(given), "a folder (or file) of TOML profiles, by name")
+    return Path(given)
+
+
 def user_dirs(extra: Sequence[str | Path] = ()) -> list[Path]:
     """The user's folders: ``MATHHAMMER_PROFILES`` first, then ``extra`` (later ones win)."""
     env = [Path(p) for p in os.environ.get(ENV_VAR, "").split(os.pathsep) if p.strip()]
-    return env + [Path(p) for p in extra]
+    return env + [as_folder(p) for p in extra]

@@ -313,9 +313,10 @@ class StarCraft:
         return show_unit(roster.unit(name, "NAME"))
 
     def validate_dir(self, folder: str | Path) -> str:
+        from ..profiles.loader import as_folder
         from .roster import load_roster
 
-        roster = load_roster([folder], builtin=False)
+        roster = load_roster([as_folder(folder, "FOLDER")], builtin=False)
         n_cards = len(roster.factions) + len(roster.tactical) + len(roster.creep)
         return f"ok: {len(roster.files)} files, {len(roster.units)} units, {n_cards} other cards"
 
