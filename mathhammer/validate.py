@@ -169,7 +169,7 @@ def validation_problems(
 def read_toml(path: Path, allowed: str) -> tuple[dict[str, Any] | None, str]:
     """Read a TOML file: ``(data, "")``, or ``(None, problem)`` with one line naming the file.
 
-    ``allowed`` says what the file should be ("an army list TOML file (profiles/armies/README.md)").
+    ``allowed`` says what the file should be ("an army list TOML file (docs/army.md)").
     """
     try:
         with path.open("rb") as fh:

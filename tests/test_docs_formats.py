@@ -225,3 +225,34 @@ def test_each_format_readme_points_to_its_page(readme: str, doc: str) -> None:
     """The READMEs keep no copy of the format: each points to its docs/ page, which exists."""
     assert (ROOT / doc).is_file()
     assert doc.split("/")[-1] in (ROOT / readme).read_text(encoding="utf-8")
+
+
+def _commands():
+    """Every command of the CLI (click objects), with its path."""
+    import typer.main
+
+    from mathhammer.cli import app
+
+    root = typer.main.get_command(app)
+    todo = [("mathhammer", root)]
+    while todo:
+        path, cmd = todo.pop()
+        yield path, cmd
+        for name, sub in getattr(cmd, "commands", {}).items():
+            todo.append((f"{path} {name}", sub))
+
+
+def test_help_points_to_the_format_pages() -> None:
+    """Issue 28 point 6, "every --help points there": each --profiles option names docs/profiles.md, and the help of
+    the commands reading a board, a scenario or an army list names its docs/ page."""
+    profiles, pages = [], {}
+    for path, cmd in _commands():
+        for param in cmd.params:
+            if "--profiles" in getattr(param, "opts", []):
+                profiles.append((path, getattr(param, "help", "") or ""))
+        pages[path] = " ".join([cmd.help or "", *(getattr(p, "help", "") or "" for p in cmd.params)])
+    assert len(profiles) >= 7
+    assert [path for path, text in profiles if "docs/profiles.md" not in text] == []
+    assert "docs/board.md" in pages["mathhammer board"]
+    assert "docs/scenario.md" in pages["mathhammer scenario"]
+    assert "docs/army.md" in pages["mathhammer army validate"]

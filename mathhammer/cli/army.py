@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from .common import handle_errors
+from .common import PROFILES_HELP, handle_errors
 
 app = typer.Typer(
     help="Army lists: check one against the army-building rules (StarCraft 9.1, Grimdark Future v3.5).",
@@ -19,7 +19,8 @@ app = typer.Typer(
 )
 
 ProfilesOpt = Annotated[
-    list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profile folder, repeatable.")
+    list[str] | None,
+    typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 SystemOpt = Annotated[
@@ -38,7 +39,7 @@ def validate(
         str,
         typer.Argument(
             metavar="FILE",
-            help="An army list (TOML: profiles/armies/README.md; Grimdark Future: profiles/grimdark/README.md).",
+            help="An army list (TOML; format for both systems: docs/army.md).",
         ),
     ],
     profiles: ProfilesOpt = None,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from .common import handle_errors, run_options
+from .common import PROFILES_HELP, handle_errors, run_options
 from .queries import adhoc_query, named_query, renamed
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -80,7 +80,10 @@ def attack(
         str | None, _opt("--attacker-unit", "The attacker's unit id on the board.", N, "ID")
     ] = None,
     target_unit: Annotated[str | None, _opt("--target-unit", "The target's unit id on the board.", N, "ID")] = None,
-    profiles: Annotated[list[str] | None, _opt("--profiles", "Extra profile folder, repeatable.", N, "DIR")] = None,
+    profiles: Annotated[
+        list[str] | None,
+        _opt("--profiles", PROFILES_HELP, N, "DIR"),
+    ] = None,
     distance: Annotated[
         str | None, _opt("--range", "Distance to the target in inches (range, LONG RANGE, BURST FIRE).", S, "INCHES")
     ] = None,

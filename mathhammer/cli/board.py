@@ -41,11 +41,11 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
-from .common import fail, file_path, handle_errors
+from .common import PROFILES_HELP, fail, file_path, handle_errors
 
 app = typer.Typer(
     help=(
-        "Battlefield files (format: mathhammer/board/loader.py; examples in tests/golden/board/). "
+        "Battlefield files (format and a complete example: docs/board.md). "
         "los: who rolls, range, Evade, what may be removed (7.1, 8.7.3); "
         "template: Blast/Flamer Template coverage, Main target and Spillover Batches (8.7.6); "
         "charge: Charge distance and P(Speed + 1D6 reaches it) (8.7.7); show: a picture."
@@ -245,7 +245,8 @@ def template(
         str | None, typer.Option("--weapon", metavar="NAME", help="The template weapon on --card (for the Batches).")
     ] = None,
     profiles: Annotated[
-        list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profile folder, repeatable.")
+        list[str] | None,
+        typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP),
     ] = None,
     weapon_target: Annotated[
         str | None,
@@ -464,7 +465,8 @@ def charge(
         str | None, typer.Option("--card", metavar="UNIT", help="Unit card whose printed Speed is used (profiles).")
     ] = None,
     profiles: Annotated[
-        list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profile folder, repeatable.")
+        list[str] | None,
+        typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP),
     ] = None,
     no_climb: Annotated[
         bool, typer.Option("--no-climb", help="Measure top-down only (climbs through ACCESS POINTs cost nothing).")

@@ -17,6 +17,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: The help of every ``--profiles`` option.
+PROFILES_HELP = "A folder of your own cards (format: docs/profiles.md), repeatable."
+
 #: click's usage error (typer's own copy of click in typer >= 0.2x, click itself before): its subclasses say
 #: which option or argument is wrong.
 UsageError: type[Exception] = typer.BadParameter.__mro__[1]

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import handle_errors, run_options
+from .common import PROFILES_HELP, handle_errors, run_options
 from .queries import renamed
 
 R = "Run"
@@ -66,7 +66,10 @@ def compare(
     rank_by: Annotated[
         str, typer.Option("--rank-by", help="kills-per-100, damage-per-100, p-destroy or damage (gf: wounds).")
     ] = "kills-per-100",
-    profiles: Annotated[list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profiles.")] = None,
+    profiles: Annotated[
+        list[str] | None,
+        typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP),
+    ] = None,
     exact: Annotated[bool, typer.Option("--exact", help="Exact (the default).", rich_help_panel=R)] = False,
     trials: Annotated[str | None, typer.Option("--trials", metavar="N", rich_help_panel=R)] = None,
     seed: Annotated[str, typer.Option("--seed", metavar="S", rich_help_panel=R)] = "0",
@@ -233,7 +236,7 @@ def matchup(
     a_upgrade: Annotated[list[str] | None, typer.Option("--a-upgrade", metavar="NAME")] = None,
     b_upgrade: Annotated[list[str] | None, typer.Option("--b-upgrade", metavar="NAME")] = None,
     distance: Annotated[str | None, typer.Option("--range", metavar="INCHES", help="Distance between units.")] = None,
-    profiles: Annotated[list[str] | None, typer.Option("--profiles", metavar="DIR")] = None,
+    profiles: Annotated[list[str] | None, typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP)] = None,
     exact: Annotated[bool, typer.Option("--exact", rich_help_panel=R)] = False,
     trials: Annotated[str | None, typer.Option("--trials", metavar="N", rich_help_panel=R)] = None,
     seed: Annotated[str, typer.Option("--seed", metavar="S", rich_help_panel=R)] = "0",

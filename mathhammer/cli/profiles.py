@@ -7,13 +7,14 @@ from typing import Annotated
 
 import typer
 
-from .common import handle_errors
+from .common import PROFILES_HELP, handle_errors
 from .queries import renamed
 
 app = typer.Typer(help="Unit, faction and tactical cards from the profiles.", no_args_is_help=True)
 
 ProfilesOpt = Annotated[
-    list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profile folder, repeatable.")
+    list[str] | None,
+    typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 SystemOpt = Annotated[

@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .common import handle_errors, run_options
+from .common import PROFILES_HELP, handle_errors, run_options
 
 R = "Run"
 
@@ -62,7 +62,10 @@ def report(
     system: Annotated[str, typer.Option("--system", help="Game system: starcraft (sc) or grimdark (gf).")] = (
         "starcraft"
     ),
-    profiles: Annotated[list[str] | None, typer.Option("--profiles", metavar="DIR", help="Extra profiles.")] = None,
+    profiles: Annotated[
+        list[str] | None,
+        typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP),
+    ] = None,
     distance: Annotated[
         str | None,
         typer.Option("--range", metavar="INCHES", help="Distance in the ranged phase (default: in range)."),

@@ -27,7 +27,7 @@ from .common import file_path, handle_errors
 app = typer.Typer(
     help=(
         "Whole games (rulebook part 8): a mission, a deployment, a board, two army lists and a plan of "
-        "activations (format: profiles/scenarios/README.md). check: the plan's illegal activations; "
+        "activations (format: docs/scenario.md; examples: profiles/scenarios/). check: the plan's illegal activations; "
         "run: N simulated games."
     ),
     no_args_is_help=True,

@@ -12,7 +12,7 @@ and, for the points: "... sum together their total point cost. There are no limi
 how many units you can take, as long as their point cost doesn't go over the agreed total game
 size."
 
-Format (``profiles/grimdark/README.md``, "Army lists")::
+Format (``docs/army.md``, "Grimdark Future")::
 
     name = "Robot vanguard"          # optional, for display
     points = 1000                    # the points limit (the agreed game size)
@@ -55,7 +55,7 @@ from ..validate import read_toml, validation_problems
 from .profiles import GFUnit, find_unit, join_hero, split_joined
 
 FILE_NAME = "grimdark_army_building.toml"
-ALLOWED = "a Grimdark Future army list TOML file (profiles/grimdark/README.md, Army lists)"
+ALLOWED = "a Grimdark Future army list TOML file (docs/army.md, Grimdark Future)"
 
 
 class GFArmyError(MathhammerError):

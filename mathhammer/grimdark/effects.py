@@ -2,7 +2,7 @@
 
 An army book's rule (Self-Repair, Guardian, Tear, ...) is read through the data table
 ``profiles/grimdark/army_rules.toml`` (:mod:`mathhammer.grimdark.army_rules`) into one of these
-effects; a profile carries them as ``effects`` entries (``profiles/grimdark/README.md``), and the
+effects; a profile carries them as ``effects`` entries (``docs/grimdark.md``), and the
 compile step resolves them into the numbers the engines read (:func:`weapon_ap_bonus`,
 :func:`ap_reduction`, :func:`regeneration_targets`). Kinds:
 

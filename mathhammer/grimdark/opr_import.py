@@ -658,7 +658,7 @@ def convert(
         f"# Grimdark Future units imported from {source_name} by `mathhammer import-opr`.\n"
         + "".join(f"# {' '.join(line.split())}\n" for line in notes)
         + "# Your own Army Forge export: check the values against your army book.\n"
-        "# Format: profiles/grimdark/README.md.\n"
+        "# Format: docs/grimdark.md.\n"
     )
     text = header + "".join("\n" + b for b in blocks)
     load_text(text, source_name)

@@ -1,4 +1,4 @@
-"""Grimdark Future unit profiles from TOML (``profiles/grimdark/README.md``).
+"""Grimdark Future unit profiles from TOML (``docs/grimdark.md``).
 
 A file holds ``[units."Name"]`` tables: models, Quality, Defense, Tough,
 points, unit rules and weapons. Unknown keys are refused (with a "did you
@@ -188,7 +188,7 @@ class WeaponSpec(_Frozen):
 
 
 class UnitSpec(_Frozen):
-    """One unit (profiles/grimdark/README.md)."""
+    """One unit (docs/grimdark.md)."""
 
     models: int = Field(ge=1, le=999)
     quality: TargetNumber

@@ -1,7 +1,7 @@
 """Grimdark Future's cells of an army-efficiency report (``mathhammer report --system gf``): its hook of
 the contract, :meth:`~mathhammer.systems.GameSystem.report_plan`.
 
-Two unit files (``profiles/grimdark/README.md`` format, e.g. from ``import-opr``) face each other, both
+Two unit files (``docs/grimdark.md`` format, e.g. from ``import-opr``) face each other, both
 ways, or every unit of the profiles faces every unit: shooting (the report's ranged phase) and melee,
 from full units. A unit's cost is its points; Grimdark Future has no slots, so a Side has none.
 
@@ -31,7 +31,7 @@ def other_system(path: str | Path) -> str | None:
     if data is not None and "faction" in data and isinstance(data.get("units"), list):
         return (
             f"{Path(path).name}: a StarCraft TMG army list; allowed: a Grimdark Future unit file "
-            "(profiles/grimdark/README.md) (or leave out --system grimdark)"
+            "(docs/grimdark.md) (or leave out --system grimdark)"
         )
     return None
 

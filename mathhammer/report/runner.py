@@ -399,7 +399,7 @@ def sweep(
 
     Args:
         armies: two of the system's army files (StarCraft TMG: army lists,
-            ``profiles/armies/README.md``; Grimdark Future: unit files); or none with ``roster=True``.
+            ``docs/army.md``; Grimdark Future: unit files); or none with ``roster=True``.
         roster: every unit of the system's profiles (smallest composition, no upgrades)
             against every unit.
         system: a registered system's name or alias (``"starcraft"``, ``"gf"``, as ``--system``).

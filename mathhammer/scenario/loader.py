@@ -1,4 +1,4 @@
-"""Loading a scenario file (format: :mod:`.spec` and ``profiles/scenarios/README.md``): read the TOML, validate it
+"""Loading a scenario file (format: :mod:`.spec` and ``docs/scenario.md``): read the TOML, validate it
 against the file schema of :mod:`.spec`, resolve the cards, armies and unit ids, and cross-check the plan.
 
 Every problem of a file is reported at once, one line each, naming the file and the field
@@ -426,7 +426,7 @@ def load_scenario(path: str | Path, roster: Roster | None = None) -> Scenario:
         ScenarioError: every problem, one line each, naming the file and the field.
     """
     p = Path(path)
-    data, problem = read_toml(p, "a scenario TOML file (profiles/scenarios/README.md)")
+    data, problem = read_toml(p, "a scenario TOML file (docs/scenario.md)")
     if data is None:
         raise ScenarioError([problem])
     return parse_scenario(data, p.name, p.resolve().parent, roster)

@@ -3,7 +3,7 @@ file schema (the ``*Spec`` models) and the loaded scenario's plain types (:class
 :class:`Activation`, :class:`Condition`), which the rest of the scenario engine names; reading and cross-checking a
 file is :mod:`.loader` (:func:`~.loader.load_scenario`).
 
-A scenario is a TOML file (format and examples: ``profiles/scenarios/README.md``)::
+A scenario is a TOML file (format: ``docs/scenario.md``; examples: ``profiles/scenarios/``)::
 
     name = "Hold Position at the crossing"
     first_player = "red"                 # 8.2.2: the Roll-Off winner's choice for Round 1, or "roll-off"

@@ -1,6 +1,6 @@
 """Army lists: load a TOML army list and check it against army building (rulebook 9.1).
 
-Format (``profiles/armies/README.md``)::
+Format (``docs/army.md``)::
 
     name = "Raynor's strike force"   # optional, for display
     scale = "Standard"               # Skirmish | Standard | Grand Offensive
@@ -212,7 +212,7 @@ def load_army(path: str | Path, roster: Roster | None = None) -> Army:
     del roster
     p = Path(path)
     name = p.name
-    data, problem = read_toml(p, "a TOML army list (profiles/armies/README.md)")
+    data, problem = read_toml(p, "a TOML army list (docs/army.md)")
     if data is None:
         raise ArmyError([problem])
     try:

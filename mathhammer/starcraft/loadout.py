@@ -10,7 +10,7 @@
   Target characteristic allows the target (8.7.3 step 1).
 - Passive abilities always act; active and reaction abilities only when the
   query switches them on (``use``). Their machine-readable effects
-  (profiles/README.md) change keywords, S Dice, Evade eligibility and target
+  (docs/profiles.md) change keywords, S Dice, Evade eligibility and target
   keywords; conditional ones (``within`` inches, On Creep) need the query's
   distance and state.
 - Casualties from a unit with SPECIALIST models: the defender removes the

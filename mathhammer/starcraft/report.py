@@ -1,7 +1,7 @@
 """StarCraft TMG's cells of an army-efficiency report (``mathhammer report``): its hook of the contract,
 :meth:`~mathhammer.systems.GameSystem.report_plan`.
 
-Two army lists (``profiles/armies/README.md``) face each other, both ways, or every unit of the
+Two army lists (``docs/army.md``) face each other, both ways, or every unit of the
 roster (smallest composition, no upgrades) faces every unit: in the Assault Phase (ranged) and the
 Combat Phase, from full units. A unit's slot is its Supply: the Supply a target loses when k of its
 models are destroyed comes from its card's Models/Supply brackets (:func:`side_of`).
@@ -51,7 +51,7 @@ def other_system(path: str | Path) -> str | None:
     if data is not None and isinstance(data.get("units"), dict) and "faction" not in data:
         return (
             f'{Path(path).name}: a Grimdark Future unit file ([units."Name"] tables); allowed: a StarCraft TMG army '
-            "list (profiles/armies/README.md) (or add --system grimdark)"
+            "list (docs/army.md) (or add --system grimdark)"
         )
     return None
 

@@ -1,4 +1,4 @@
-"""StarCraft TMG's roster: unit, faction, tactical and creep cards from TOML (``profiles/README.md``).
+"""StarCraft TMG's roster: unit, faction, tactical and creep cards from TOML (``docs/profiles.md``).
 
 Built-in cards ship in ``profiles/starcraft``; a user folder given with
 ``--profiles DIR`` or the ``MATHHAMMER_PROFILES`` environment variable extends
@@ -39,7 +39,7 @@ def _all_field_names() -> list[str]:
 
 def load_file(path: Path) -> ProfileFile:
     """Read and validate one TOML file; raises :class:`ProfileError` with every problem."""
-    data, problem = read_toml(path, "TOML profiles (profiles/README.md)")
+    data, problem = read_toml(path, "TOML profiles (docs/profiles.md)")
     if data is None:
         raise ProfileError([problem])
     return parse(path.name, data, ProfileFile, _all_field_names())

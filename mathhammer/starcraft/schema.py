@@ -1,4 +1,4 @@
-"""StarCraft TMG's card schema: the profile format (``profiles/README.md``) as pydantic v2 models.
+"""StarCraft TMG's card schema: the profile format (``docs/profiles.md``) as pydantic v2 models.
 
 Unknown keys are refused (``extra="forbid"``), keywords are parsed with the
 rules' own parser (:mod:`mathhammer.starcraft.keywords`), and every model is
@@ -161,7 +161,7 @@ class WeaponProfile(_Frozen):
 
 
 class Effect(_Frozen):
-    """A machine-readable effect of an ability or upgrade (profiles/README.md, Effects)."""
+    """A machine-readable effect of an ability or upgrade (docs/profiles.md, Effects)."""
 
     kind: EffectKind
     keyword: str = ""
@@ -364,7 +364,7 @@ class Composition(_Frozen):
 
 
 class UnitCard(_Frozen):
-    """A unit card (profiles/README.md)."""
+    """A unit card (docs/profiles.md)."""
 
     faction_tags: list[str]
     combat_tags: list[str]
