@@ -73,13 +73,20 @@ def test_slow_blocks_are_priced_and_refused(monkeypatch):
     assert done == 20  # the first block (untimed) and one priced block
 
 
-def test_a_pilot_prices_the_tolerance_and_leaves_the_result_alone(monkeypatch):
-    seen: list[int] = []
+def _sleeping_run(seen: list[int]):
+    """A run to ``n`` trials that takes 1 us a trial and notes ``n`` in ``seen``."""
 
     def run_to(n: int) -> int:
         seen.append(n)
         time.sleep(n * 1e-6)
         return n
+
+    return run_to
+
+
+def test_a_pilot_prices_the_tolerance_and_leaves_the_result_alone(monkeypatch):
+    seen: list[int] = []
+    run_to = _sleeping_run(seen)
 
     def error(n: int) -> float:
         return 1 / n**0.5
@@ -112,11 +119,7 @@ def test_ctrl_c_stops_a_long_run_within_a_second():
 def test_a_run_is_priced_again_at_each_check(monkeypatch):
     """A pilot that saw no rare event (standard error 0) is no licence: the first check prices the run."""
     seen: list[int] = []
-
-    def run_to(n: int) -> int:
-        seen.append(n)
-        time.sleep(n * 1e-6)
-        return n
+    run_to = _sleeping_run(seen)
 
     def error(n: int) -> float:
         return 0.0 if n <= 1000 else 1e-2 / n**0.5

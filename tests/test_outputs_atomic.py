@@ -20,21 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: One transaction over a folder (with two files) and a file in folder A, and a file in folder B: the new
 #: contents say "new", the old ones "old". Run as a separate process, so that it can be killed.
-SCRIPT = """
+SCRIPT = f"""
 import sys
 from pathlib import Path
-from mathhammer.outputs import Outputs, Target
+sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})
+from test_outputs_atomic import _write
 
-a, b = Path(sys.argv[1]), Path(sys.argv[2])
-targets = [Target(a / "r", "--out", "dir"), Target(a / "x.csv", "--csv"), Target(b / "y.png", "--plot")]
-with Outputs(targets) as tx:
-    for i in range(3):
-        with tx.writing(i) as tmp:
-            if i == 0:
-                (tmp / "one.txt").write_text("new")
-                (tmp / "two.txt").write_text("new")
-            else:
-                tmp.write_text("new")
+_write(Path(sys.argv[1]), Path(sys.argv[2]))
 """
 STEPS = steps(3)
 
