@@ -41,7 +41,26 @@ from .compiled import (
 from .model import Attacker, Defender
 from .morale import morale_due, morale_pass_probability
 
-__all__ = ["exact_compiled", "grimdark_exact", "morale_fail_probability", "versatile_choice"]
+__all__ = [
+    "EXACT_MEMORY_MAX",
+    "MATMUL_FLOPS_PER_SECOND",
+    "VECTOR_FLOPS_PER_SECOND",
+    "check_exact_cost",
+    "exact_compiled",
+    "exact_cost",
+    "grimdark_exact",
+    "morale_fail_probability",
+    "versatile_choice",
+]
+
+#: Floating-point operations a second the estimate of an exact run assumes, for ``S x S`` matrix products and for
+#: vector-matrix products (memory-bound), measured on the 2-core machine of ``benchmarks/RESULTS.md`` under load
+#: (1.4e10-4.1e10 and 2.3e9-3.5e9); 999 x A10 Blast(3) against 400 models of Tough(10) (4,010 states) is estimated
+#: at about 510 s and took 275 s (the estimate errs long).
+MATMUL_FLOPS_PER_SECOND = 1.5e10
+VECTOR_FLOPS_PER_SECOND = 3e9
+#: The most bytes the exact engine's state matrices may take (about 8 of (states)^2 doubles at once).
+EXACT_MEMORY_MAX = 2 * 1024**3
 
 
 def _index(target: CompiledTarget, i: int, w: int) -> int:
@@ -173,6 +192,62 @@ def apply_group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> 
     return _snipe_group(v, group, target) if group.snipe else _group(v, group, target)
 
 
+def exact_cost(attack: CompiledAttack) -> tuple[float, float]:
+    """An estimate of what :func:`exact_compiled` costs: seconds (at :data:`MATMUL_FLOPS_PER_SECOND` and
+    :data:`VECTOR_FLOPS_PER_SECOND`) and bytes.
+
+    The chain has ``S = (models + 1) x marker_size`` states; per group and Blast multiplier ``b``, the hit
+    matrices' powers and the six's extra hits are ``S x S`` matrix products (2 S^3 operations each: about
+    2 log2(b) + 1 + extra of them), the die is applied ``attacks`` times as a vector-matrix product (2 S^2 each)
+    or, past ``4 S`` attacks, by squaring (2 log2(attacks) matrix products); about 8 ``S x S`` matrices live at
+    once. A Takedown/Sniper group picking the joined hero runs the rest once per wound the hero may have taken.
+
+    >>> from .model import Attacker, Defender, Weapon, WeaponGroup
+    >>> big = Attacker((WeaponGroup(999, Weapon(attacks=10, rules=("Blast(3)",))),), quality=4)
+    >>> seconds, size = exact_cost(compile_attack(big, Defender(models=400, defense=4, tough=10)))
+    >>> f"{seconds:.0f} s", f"{size / 2**20:.0f} MiB"
+    ('514 s', '981 MiB')
+    """
+    target = attack.target
+    states = float((target.models + 1) * target.marker_size)
+    matmuls = vector = 0.0
+    for group in attack.groups:
+        combos = {
+            (blast_multiplier(group, target.models - i), bool(target.hero and i < target.models - 1))
+            for i in range(target.models + 1)
+        }
+        for b, _stands in combos:
+            power = max(1, b).bit_length() - 1 + bin(max(1, b)).count("1") - 1  # products in a matrix power
+            matmuls += 2 * power + 1 + group.extra
+            if group.attacks > 4 * states:
+                matmuls += 2 * max(1, group.attacks).bit_length()
+            else:
+                vector += group.attacks
+    seconds = matmuls * 2 * states**3 / MATMUL_FLOPS_PER_SECOND + vector * 2 * states**2 / VECTOR_FLOPS_PER_SECOND
+    if any(g.snipe == 2 for g in attack.groups):
+        seconds *= target.marker_size + 1
+    return seconds, 8 * 8 * states**2
+
+
+def check_exact_cost(attack: CompiledAttack, field: str = "--exact") -> None:
+    """Refuse an exact run whose :func:`exact_cost` is past the time budget
+    (:func:`~mathhammer.engine.budget.budget_seconds`) or :data:`EXACT_MEMORY_MAX`, with the estimate and what to
+    do instead (Monte Carlo)."""
+    from ..engine.budget import BudgetError, budget_seconds, duration
+
+    seconds, size = exact_cost(attack)
+    budget = budget_seconds()
+    if seconds <= budget and size <= EXACT_MEMORY_MAX:
+        return
+    raise BudgetError(
+        field,
+        "this attack",
+        "an exact run within the budget; for this one use --trials N or --tolerance E (Monte Carlo)",
+        f"needs about {duration(seconds)} here and {size / 2**30:.1f} GiB; the budget is {duration(budget)} and "
+        f"{EXACT_MEMORY_MAX / 2**30:.0f} GiB, MATHHAMMER_BUDGET_SECONDS to change the time",
+    )
+
+
 def exact_compiled(attack: CompiledAttack) -> Tally:
     """The exact :class:`~mathhammer.outcome.Tally` of a compiled attack (see :func:`grimdark_exact`)."""
     target = attack.target
@@ -272,8 +347,12 @@ def grimdark_exact(attacker: Attacker, defender: Defender) -> Tally:
 
     Raises:
         InputError: an invalid attacker or defender.
+        BudgetError: the run is estimated past the time budget or :data:`EXACT_MEMORY_MAX`
+            (:func:`check_exact_cost`).
     """
-    return exact_compiled(compile_attack(versatile_choice(attacker, defender), defender))
+    attack = compile_attack(versatile_choice(attacker, defender), defender)
+    check_exact_cost(attack)  # priced before it runs (refused past the budget, with what to do instead)
+    return exact_compiled(attack)
 
 
 def morale_fail_probability(tally: Tally, quality: int) -> float:
