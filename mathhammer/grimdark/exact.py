@@ -21,6 +21,7 @@ group applies ``A_b^attacks`` to the states whose Blast multiplier is ``b``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -49,6 +50,7 @@ __all__ = [
     "exact_compiled",
     "exact_cost",
     "grimdark_exact",
+    "groups_seconds",
     "morale_fail_probability",
     "versatile_choice",
 ]
@@ -209,9 +211,19 @@ def exact_cost(attack: CompiledAttack) -> tuple[float, float]:
     ('514 s', '981 MiB')
     """
     target = attack.target
+    seconds = groups_seconds(attack.groups, target)
+    if any(g.snipe == 2 for g in attack.groups):
+        seconds *= target.marker_size + 1
+    states = float((target.models + 1) * target.marker_size)
+    return seconds, 8 * 8 * states**2
+
+
+def groups_seconds(groups: Sequence[CompiledGroup], target: CompiledTarget) -> float:
+    """The estimated seconds of :func:`apply_group` for each of ``groups`` on ``target``'s chain, applied to a
+    distribution (see :func:`exact_cost`)."""
     states = float((target.models + 1) * target.marker_size)
     matmuls = vector = 0.0
-    for group in attack.groups:
+    for group in groups:
         combos = {
             (blast_multiplier(group, target.models - i), bool(target.hero and i < target.models - 1))
             for i in range(target.models + 1)
@@ -223,10 +235,7 @@ def exact_cost(attack: CompiledAttack) -> tuple[float, float]:
                 matmuls += 2 * max(1, group.attacks).bit_length()
             else:
                 vector += group.attacks
-    seconds = matmuls * 2 * states**3 / MATMUL_FLOPS_PER_SECOND + vector * 2 * states**2 / VECTOR_FLOPS_PER_SECOND
-    if any(g.snipe == 2 for g in attack.groups):
-        seconds *= target.marker_size + 1
-    return seconds, 8 * 8 * states**2
+    return matmuls * 2 * states**3 / MATMUL_FLOPS_PER_SECOND + vector * 2 * states**2 / VECTOR_FLOPS_PER_SECOND
 
 
 def check_exact_cost(attack: CompiledAttack, field: str = "--exact") -> None:
