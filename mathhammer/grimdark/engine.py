@@ -511,11 +511,11 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     serial = int(trials) * draws <= SERIAL_MAX
     # blocks of about BLOCK_SECONDS, timed and priced (super_blocks): Ctrl-C is noticed between them; the
     # counts are those of one call (trial t draws from the stream of (seed, t) whatever its block)
-    for first, n in super_blocks(0, int(trials), SUPER_BLOCK):
+    for begin, n in super_blocks(0, int(trials), SUPER_BLOCK):
         if serial:
-            _run_slot(0, 1, np.uint64(base), np.uint64(gamma), first, n, *args, hist[0], cdf, where)
+            _run_slot(0, 1, np.uint64(base), np.uint64(gamma), begin, n, *args, hist[0], cdf, where)
         else:
-            _run_block(np.uint64(base), np.uint64(gamma), first, n, *args, hist, cdf, where)
+            _run_block(np.uint64(base), np.uint64(gamma), begin, n, *args, hist, cdf, where)
     out = [h.astype(np.float64) for h in histograms.counts().values()]
     return cmp.tally_of(target, int(trials), *out)
 
