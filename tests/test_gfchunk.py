@@ -123,6 +123,32 @@ def test_a_run_goes_in_timed_blocks(monkeypatch):
     assert_same(blocks, whole)
 
 
+def test_every_block_of_a_run_uses_one_kernel(monkeypatch):
+    """The first block (untimed) loads the kernel of the whole run: a later block's time never holds a compile,
+    which would price the run far above its rate."""
+    attacker, defender = CASES["plain"]
+    attack = compile_attack(attacker, defender)
+    engine.simulate_compiled(attack, 2_000_000, 1)  # both kernels compiled before _run_slot is wrapped
+    calls: list[str] = []
+
+    def spy(name):
+        kernel = getattr(engine, name)
+
+        def call(*args):
+            calls.append(name)
+            return kernel(*args)
+
+        monkeypatch.setattr(engine, name, call)
+
+    spy("_run_slot")
+    spy("_run_block")
+    monkeypatch.setattr(budget, "FIRST_BLOCK", 64)
+    for trials, kernel in ((1_000, "_run_slot"), (2_000_000, "_run_block")):
+        calls.clear()
+        assert engine.simulate_compiled(attack, trials, 1).trials == trials
+        assert len(calls) > 1 and set(calls) == {kernel}
+
+
 def test_melee_in_blocks_gives_the_one_call_counts(monkeypatch):
     blades = (group(5, 2, "AP(1)", melee=True),)
     melee = Melee(

@@ -510,7 +510,8 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     draws = len(attack.groups) + 2 if where.shape[1] else longest
     serial = int(trials) * draws <= SERIAL_MAX
     # blocks of about BLOCK_SECONDS, timed and priced (super_blocks): Ctrl-C is noticed between them; the
-    # counts are those of one call (trial t draws from the stream of (seed, t) whatever its block)
+    # counts are those of one call (trial t draws from the stream of (seed, t) whatever its block). One kernel for
+    # every block: the first (untimed) block loads it, so no later block's time includes a compile
     for begin, n in super_blocks(0, int(trials), SUPER_BLOCK):
         if serial:
             _run_slot(0, 1, np.uint64(base), np.uint64(gamma), begin, n, *args, hist[0], cdf, where)
