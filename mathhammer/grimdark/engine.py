@@ -6,7 +6,8 @@ attack, die by die, following :mod:`mathhammer.grimdark.compiled`),
 and :func:`_run_block` (``prange`` over slots). Trial ``t`` draws its numbers
 from the counter-based stream of ``(seed, t)``
 (:mod:`mathhammer.engine.rng`), so the same seed gives the same Tally for any
-thread count and chunk size.
+thread count and chunk size, and a run goes in timed blocks of trials
+(:func:`~mathhammer.engine.histograms.super_blocks`): Ctrl-C stops it between two.
 
 Count sampling: a weapon group changes the target only through the number of *wound events* its
 dice deal (one event: a wound that passed Regeneration, Deadly's wounds on the model next in line),
@@ -33,8 +34,8 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit, prange
 
-from ..config import INLINE, JIT, PARALLEL, SERIAL_MAX, TRIAL_BITS
-from ..engine.histograms import Histograms
+from ..config import INLINE, JIT, PARALLEL, SERIAL_MAX, SUPER_BLOCK, TRIAL_BITS
+from ..engine.histograms import Histograms, super_blocks
 from ..engine.options import SEED_MAX, check_seed, check_trials
 from ..engine.rng import below, low32, next_u64, seed_stream, trial_state
 from ..errors import InputError
@@ -256,9 +257,11 @@ def _counted(state, gamma, params, natural, tough, own, cdf, where, i, w, dealt)
 
 @njit(**JIT)
 def _run_slot(
-    slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, row, cdf, where
-):
-    """Trials of chunks ``slot, slot + n_slots, ...`` counted into ``row``: damage | models | marker | due."""
+    slot, n_slots, key, gamma, first, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, row, cdf,
+    where,
+):  # fmt: skip
+    """Trials ``first .. first + n - 1``, of chunks ``slot, slot + n_slots, ...`` of them, counted into ``row``:
+    damage | models | marker | due."""
     m = tough.shape[0]
     total = 0
     for k in range(m):
@@ -279,7 +282,7 @@ def _run_slot(
     counted = where.shape[1] > 0
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in range(slot, n_chunks, n_slots):
-        for t in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        for t in range(first + c * CHUNK, first + min(n, (c + 1) * CHUNK)):
             state = trial_state(key, gamma, t)
             if counted:
                 state, i, w, dealt = _counted(state, gamma, params, natural, tough, own, cdf, where, 0, 0, 0)
@@ -314,13 +317,15 @@ def _run_slot(
 
 
 @njit(**PARALLEL)
-def _run_block(key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, hist, cdf, where):
-    """All ``n`` trials; slot ``s`` of ``hist`` counts chunks ``s, s + n_slots, ...``; with count tables
-    (``where`` not empty, :func:`count_tables`) every group draws its wound events at once."""
+def _run_block(
+    key, gamma, first, n, params, natural, tough, defense, regen, own, morale, test_q, test_f, hist, cdf, where
+):
+    """Trials ``first .. first + n - 1``; slot ``s`` of ``hist`` counts chunks ``s, s + n_slots, ...`` of them;
+    with count tables (``where`` not empty, :func:`count_tables`) every group draws its wound events at once."""
     n_slots = hist.shape[0]
     for slot in prange(n_slots):
         _run_slot(
-            slot, n_slots, key, gamma, n, params, natural, tough, defense, regen, own, morale, test_q, test_f,
+            slot, n_slots, key, gamma, first, n, params, natural, tough, defense, regen, own, morale, test_q, test_f,
             hist[slot], cdf, where,
         )  # fmt: skip
 
@@ -496,17 +501,22 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     own = own_arrays(target)
     cdf, where = count_tables(attack, int(trials))
     args = (
-        np.uint64(base), np.uint64(gamma), int(trials), params, int(cmp.NATURAL_DEFENSE),
-        target.tough, target.defense, target.regeneration, own, morale, target.test_quality, target.test_fearless,
+        params, int(cmp.NATURAL_DEFENSE), target.tough, target.defense, target.regeneration, own, morale,
+        target.test_quality, target.test_fearless,
     )  # fmt: skip
     # random numbers per trial: one per group (and a Takedown/Sniper group's dice) with count tables, else
     # every die; a run of at most SERIAL_MAX of them takes tens of milliseconds on one thread, less than
     # waking the parallel kernel's threads (the counts are the same either way)
     draws = len(attack.groups) + 2 if where.shape[1] else longest
-    if int(trials) * draws <= SERIAL_MAX:
-        _run_slot(0, 1, *args, hist[0], cdf, where)
-    else:
-        _run_block(*args, hist, cdf, where)
+    serial = int(trials) * draws <= SERIAL_MAX
+    # blocks of about BLOCK_SECONDS, timed and priced (super_blocks): Ctrl-C is noticed between them; the
+    # counts are those of one call (trial t draws from the stream of (seed, t) whatever its block). One kernel for
+    # every block: the first (untimed) block loads it, so no later block's time includes a compile
+    for begin, n in super_blocks(0, int(trials), SUPER_BLOCK):
+        if serial:
+            _run_slot(0, 1, np.uint64(base), np.uint64(gamma), begin, n, *args, hist[0], cdf, where)
+        else:
+            _run_block(np.uint64(base), np.uint64(gamma), begin, n, *args, hist, cdf, where)
     out = [h.astype(np.float64) for h in histograms.counts().values()]
     return cmp.tally_of(target, int(trials), *out)
 

@@ -3,7 +3,9 @@
 Each trial rolls the target's Counter strikes, the charge, the strikes back (each with the groups
 of the striking side's models left, looked up by its state), the melee result and the loser's
 morale test, die by die, with :func:`mathhammer.grimdark.engine._apply`. Trial ``t`` draws from the
-counter-based stream of ``(seed, t)``, so the same seed gives the same Tally for any thread count.
+counter-based stream of ``(seed, t)``, so the same seed gives the same Tally for any thread count, and a
+run goes in timed blocks of trials (:func:`~mathhammer.engine.histograms.super_blocks`): Ctrl-C stops it
+between two.
 
 >>> from .model import Defender, Weapon, WeaponGroup
 >>> from .melee import Fighter, Melee
@@ -18,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..config import JIT, PARALLEL
-from ..engine.histograms import Histograms
+from ..config import JIT, PARALLEL, SUPER_BLOCK
+from ..engine.histograms import Histograms, super_blocks
 from ..engine.options import check_seed, check_trials
 from ..engine.rng import seed_stream, trial_state
 from ..outcome import Tally
@@ -54,8 +56,9 @@ def _half(tough, single, start, i, w):
 
 
 @njit(**JIT)
-def _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, sides, ownc, ownt, row, layout):
-    """Trials of chunks ``slot, slot + n_slots, ...``: the joint final state, then the morale tests."""
+def _run_slot(slot, n_slots, key, gamma, first, n, natural, counter, charge, back, sides, ownc, ownt, row, layout):
+    """Trials ``first .. first + n - 1``, of chunks ``slot, slot + n_slots, ...`` of them: the joint final
+    state, then the morale tests."""
     (tc, dc, rc, qc, fc, cumc, fearc, sigc, morc, tt, dt, rt, qt, ft, cumt, feart, sigt, mort) = sides
     mc = tc.shape[0]
     mt = tt.shape[0]
@@ -68,7 +71,7 @@ def _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, side
     st_size = (mt + 1) * kt
     n_chunks = (n + CHUNK - 1) // CHUNK
     for c in range(slot, n_chunks, n_slots):
-        for t in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        for t in range(first + c * CHUNK, first + min(n, (c + 1) * CHUNK)):
             state = trial_state(key, gamma, t)
             state, ic, wc, xc = _apply(state, gamma, counter, natural, tc, dc, rc, ownc, 0, 0, 0)
             state, it, wt, _ = _apply(state, gamma, charge[sigc[ic]], natural, tt, dt, rt, ownt, 0, 0, 0)
@@ -111,10 +114,12 @@ def _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, side
 
 
 @njit(**PARALLEL)
-def _run_block(key, gamma, n, natural, counter, charge, back, sides, ownc, ownt, hist, layout):
+def _run_block(key, gamma, first, n, natural, counter, charge, back, sides, ownc, ownt, hist, layout):
     n_slots = hist.shape[0]
     for slot in prange(n_slots):
-        _run_slot(slot, n_slots, key, gamma, n, natural, counter, charge, back, sides, ownc, ownt, hist[slot], layout)
+        _run_slot(
+            slot, n_slots, key, gamma, first, n, natural, counter, charge, back, sides, ownc, ownt, hist[slot], layout
+        )
 
 
 def _tables(side: CompiledSide, strike) -> tuple[np.ndarray, np.ndarray]:
@@ -157,10 +162,14 @@ def melee_simulate(melee: Melee, trials: int, seed: int = 0) -> Tally:
     histograms = Histograms({"joint": states_c * states_t, **{k: 2 for k in names}})
     base, gamma = seed_stream(int(seed))
     sides = (*_side_arrays(c, sig_c), *_side_arrays(t, sig_t))
-    _run_block(
-        np.uint64(base), np.uint64(gamma), int(trials), int(cmp.NATURAL_DEFENSE), counter, charge, back, sides,
-        own_arrays(c.target), own_arrays(t.target), histograms.rows, histograms.layout,
-    )  # fmt: skip
+    ownc, ownt = own_arrays(c.target), own_arrays(t.target)
+    # blocks of about BLOCK_SECONDS, timed and priced (super_blocks): Ctrl-C is noticed between them; the
+    # counts are those of one call (trial t draws from the stream of (seed, t) whatever its block)
+    for first, n in super_blocks(0, int(trials), SUPER_BLOCK):
+        _run_block(
+            np.uint64(base), np.uint64(gamma), first, n, int(cmp.NATURAL_DEFENSE), counter, charge, back, sides,
+            ownc, ownt, histograms.rows, histograms.layout,
+        )  # fmt: skip
     counts = {k: v.astype(np.float64) for k, v in histograms.counts().items()}
     joint = counts["joint"].reshape(states_c, states_t)
     tally = tally_from(joint, c, t, int(trials))
