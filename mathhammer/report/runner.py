@@ -57,6 +57,8 @@ TOLERANCE_TRIALS_MAX = 1_000_000_000
 #: A Monte Carlo sweep is piloted before it runs unless its most trials, at this many a second on one
 #: core, fit its budget (a tenth of :data:`TRIALS_PER_SECOND`: slow cells and a slow machine).
 UNPILOTED_TRIALS_PER_SECOND = TRIALS_PER_SECOND / 10
+#: Seconds the second pilots of a sweep's costliest cells may take (:func:`pilots`).
+PILOT_REFINE_SECONDS = 3.0
 
 Progress = Callable[[int, int], None]
 
@@ -176,28 +178,55 @@ def _most_trials(opts: RunOptions) -> float:
     return min(TOLERANCE_TRIALS_MAX, max(MIN_TRIALS, 0.5 / opts.tolerance**2))
 
 
-def pilots(todo: Sequence[Cell], opts: RunOptions) -> list[tuple[int, float, float]]:
-    """Each cell's pilot (trials, standard error of P(destroy), seconds those trials take): :func:`compute`
-    with ``MIN_TRIALS / 16`` trials (as a run to a tolerance pilots itself; fewer when ``opts.trials`` is
-    less), and before it with :data:`~mathhammer.engine.adaptive.PILOT_MIN` trials, so that the seconds are
-    the difference (what a cell costs whatever its trials, and the compiled kernels' loading, left out:
-    they would make a long run look 5 to 20 times longer). At least :data:`TRIALS_PER_SECOND` x 4 a
-    second (the timer's noise). The pilots' figures are thrown away: the sweep's are the same."""
-    from ..engine.adaptive import PILOT_MIN
+def _timed(cell: Cell, opts: RunOptions, small: int, big: int, fastest: float) -> tuple[int, float, float]:
+    """A pilot of ``cell``: (``big``, the standard error of P(destroy) after ``big`` trials, seconds of ``big``
+    trials at the rate of the ``big - small`` trials of the difference of two timed runs), at most
+    ``fastest`` trials a second (a difference of two short times is partly noise)."""
+    start = time.perf_counter()
+    compute(cell, replace(opts, trials=small, tolerance=None))
+    middle = time.perf_counter()
+    figures = compute(cell, replace(opts, trials=big, tolerance=None))
+    rate = max((time.perf_counter() - middle) - (middle - start), 0.0) / (big - small)
+    return big, float(figures["p_destroy_se"]), big * max(rate, 1 / fastest)
+
+
+def _value_bounds(opts: RunOptions) -> tuple[float, tuple[int, int] | None]:
+    """What :func:`~mathhammer.engine.budget.sweep_cost` prices: ``trials`` a cell, or a tolerance
+    within the trials a run to a tolerance goes to."""
     from ..engine.options import MIN_TRIALS
 
-    n = max(2 * PILOT_MIN, MIN_TRIALS // 16 if opts.tolerance is not None else min(opts.trials or 1, MIN_TRIALS // 16))
-    pilot, first = replace(opts, trials=n, tolerance=None), replace(opts, trials=PILOT_MIN, tolerance=None)
-    out = []
-    for cell in todo:
-        start = time.perf_counter()
-        compute(cell, first)
-        middle = time.perf_counter()
-        figures = compute(cell, pilot)
-        end = time.perf_counter()
-        seconds = (end - middle) - (middle - start)  # the n - PILOT_MIN trials more
-        seconds = max(seconds, (n - PILOT_MIN) / (4 * TRIALS_PER_SECOND)) * n / (n - PILOT_MIN)
-        out.append((n, float(figures["p_destroy_se"]), seconds))
+    if opts.tolerance is None:
+        return float(opts.trials or 0), None
+    return opts.tolerance, (MIN_TRIALS, TOLERANCE_TRIALS_MAX)
+
+
+def pilots(todo: Sequence[Cell], opts: RunOptions) -> list[tuple[int, float, float]]:
+    """Each cell's pilot (trials, standard error of P(destroy), seconds those trials take; :func:`_timed`).
+
+    First every cell with ``MIN_TRIALS / 16`` trials (as a run to a tolerance pilots itself; fewer when
+    ``opts.trials`` is less) less :data:`~mathhammer.engine.adaptive.PILOT_MIN`: the difference leaves out
+    what a cell costs whatever its trials and the compiled kernels' loading, which would make a long run
+    look 5 to 20 times longer (at most :data:`TRIALS_PER_SECOND` a second: short times are noisy). Then the
+    costliest cells again, ``MIN_TRIALS`` (as many as any run to a tolerance does; at most ``opts.trials``)
+    less the first pilot, for a steadier rate and standard error, for at most :data:`PILOT_REFINE_SECONDS`
+    (cells under 0.1% of the price are left). The pilots' figures
+    are thrown away: the sweep's are the same with or without them."""
+    from ..engine.adaptive import PILOT_MIN
+    from ..engine.budget import sweep_cost
+    from ..engine.options import MIN_TRIALS
+
+    most = MIN_TRIALS if opts.tolerance is not None else min(opts.trials or 1, MIN_TRIALS)
+    n = max(2 * PILOT_MIN, min(most, MIN_TRIALS // 16))
+    out = [_timed(cell, opts, PILOT_MIN, n, TRIALS_PER_SECOND) for cell in todo]
+    if most <= n:
+        return out
+    value, bounds = _value_bounds(opts)
+    costs = [sweep_cost([p], value, bounds)[1] for p in out]
+    until = time.perf_counter() + PILOT_REFINE_SECONDS
+    for i in sorted(range(len(todo)), key=lambda i: -costs[i]):
+        if costs[i] < 0.001 * sum(costs) or time.perf_counter() > until:
+            break
+        out[i] = _timed(todo[i], opts, n, most, 4 * TRIALS_PER_SECOND)
     return out
 
 
@@ -206,23 +235,27 @@ class _Price:
 
     def __init__(self, todo: Sequence[Cell], opts: RunOptions, names: Mapping[str, str] | None = None) -> None:
         from ..engine.budget import sweep_cost
-        from ..engine.options import MIN_TRIALS
 
-        self.field, self.value, self.bounds = "trials", float(opts.trials or 0), None
-        if opts.tolerance is not None:
-            self.field, self.value, self.bounds = "tolerance", opts.tolerance, (MIN_TRIALS, TOLERANCE_TRIALS_MAX)
-        self.field = (names or {}).get(self.field, self.field)
+        self.value, self.bounds = _value_bounds(opts)
+        field = "trials" if self.bounds is None else "tolerance"
+        self.field = (names or {}).get(field, field)
         self.pilots = pilots(todo, opts)
         #: Serial seconds of the whole sweep.
         self.seconds = sweep_cost(self.pilots, self.value, self.bounds)[1]
 
     def check(self, cores: int) -> None:
         """Refuse the sweep (:func:`~mathhammer.engine.budget.check_sweep`) when it would not fit the budget
-        on ``cores`` cores, naming ``trials`` or ``tolerance`` (as ``names`` says)."""
-        from ..engine.budget import check_sweep
+        on ``cores`` cores, or a cell its own (as its run would, later), naming ``trials`` or ``tolerance``
+        (as ``names`` says)."""
+        from ..engine.budget import check_sweep, check_tolerance_run, check_trials_left
 
         value = self.value if self.bounds else int(self.value)
         check_sweep(self.field, value, self.pilots, cores, self.bounds)
+        for n, error, seconds in self.pilots:  # a cell's own price, as its run would find it (uncapped)
+            if self.bounds is None:
+                check_trials_left(self.field, int(value), int(value), seconds / n)
+            else:
+                check_tolerance_run(self.field, value, n, error, seconds)
 
 
 def price(todo: Sequence[Cell], opts: RunOptions, names: Mapping[str, str] | None = None) -> _Price | None:
