@@ -93,6 +93,7 @@ def report(
     Example: mathhammer report profiles/armies/terran_skirmish.toml profiles/armies/daelaam_vanguard.toml --out rep
     """
     from .. import systems
+    from ..engine.options import CLI_NAMES
     from ..errors import InputError
     from ..validate import number
 
@@ -109,18 +110,24 @@ def report(
     show = not as_json and sys.stderr.isatty()
     # The output transaction begins before the sweep: a folder that cannot be replaced is refused now
     with outputs_for(out) as tx, _progress(show) as progress:
-        df = sweep(
-            *(armies or []),
-            roster=roster,
-            system=game.name,
-            profiles=profiles or [],
-            distance=dist,
-            trials=opts.trials,
-            tolerance=opts.tolerance,
-            seed=opts.seed,
-            scheduler="serial" if serial else (scheduler or "auto"),
-            progress=progress,
-        )
+        try:
+            df = sweep(
+                *(armies or []),
+                roster=roster,
+                system=game.name,
+                profiles=profiles or [],
+                distance=dist,
+                trials=opts.trials,
+                tolerance=opts.tolerance,
+                seed=opts.seed,
+                scheduler="serial" if serial else (scheduler or "auto"),
+                progress=progress,
+                names=CLI_NAMES,
+            )
+        except InputError as exc:  # a cell's own run refused: named by the engine's argument, not the flag
+            if exc.field not in ("trials", "tolerance"):
+                raise
+            raise exc.with_field(CLI_NAMES[exc.field]) from None
         if progress is not None:
             progress.writing()
         write_into(tx, df)

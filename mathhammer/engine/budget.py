@@ -11,6 +11,9 @@ Every run whose cost can be estimated is, before the bulk of it starts:
 - **Monte Carlo to a tolerance**: a pilot of ``min_trials / 16`` trials
   (:func:`~mathhammer.engine.adaptive.until`) gives the standard error and the rate; the
   trials needed are ``pilot x (SE / tolerance)^2``.
+- **A sweep of cells** (``report``): a pilot of every cell, then the trials and time of the whole sweep
+  on the cores it will use (:func:`check_sweep`), before any cell runs: every cell may fit the budget
+  while the sweep does not.
 - **Profile folders** (:data:`PROFILE_FILES_MAX`, :data:`PROFILE_DIRS_MAX`, :data:`PROFILE_DEPTH_MAX`) and **board
   problems** (:data:`PROBLEMS_SHOWN`) are bounded by their loaders.
 
@@ -29,7 +32,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..errors import InputError
 
@@ -65,11 +68,13 @@ __all__ = [
     "BudgetError",
     "about",
     "budget_seconds",
+    "check_sweep",
     "check_tolerance_run",
     "check_trials_left",
     "check_whole_run",
     "duration",
     "shown_problems",
+    "sweep_cost",
 ]
 
 
@@ -192,6 +197,76 @@ def check_whole_run(run_to: Callable[[int], object], trials: int, field: str = "
         if seconds >= BLOCK_SECONDS / 2:
             check_trials_left(field, trials, trials, seconds / n)
             return
+
+
+def sweep_cost(
+    pilots: Sequence[tuple[int, float, float]], value: float, bounds: tuple[int, int] | None = None
+) -> tuple[float, float]:
+    """The trials and serial seconds of a sweep whose cells' pilots are ``pilots`` (trials, standard error,
+    seconds of each): ``value`` trials a cell, or with ``bounds`` (least, most trials of a run) a run of
+    each cell to a standard error ``value``, ``pilot x (error / value)^2`` trials within the bounds.
+
+    >>> sweep_cost([(1000, 0.02, 0.01), (1000, 0.0, 0.01)], 0.001, (10_000, 10**9))
+    (410000.0, 4.1)
+    >>> sweep_cost([(1000, 0.02, 0.02)] * 2, 5000)
+    (10000.0, 0.2)
+    """
+    trials = seconds = 0.0
+    for n, error, secs in pilots:
+        need = float(value) if bounds is None else float(min(bounds[1], max(bounds[0], n * (error / value) ** 2)))
+        trials += need
+        seconds += need * max(secs, 1e-9) / n
+    return trials, seconds
+
+
+def check_sweep(
+    field: str,
+    value: float,
+    pilots: Sequence[tuple[int, float, float]],
+    cores: int,
+    bounds: tuple[int, int] | None = None,
+) -> None:
+    """Refuse a sweep (``value`` trials a cell, or with ``bounds`` a tolerance: see :func:`sweep_cost`)
+    whose cells' ``pilots`` say it would take past the budget on ``cores`` cores; the message says which
+    tolerance or number of trials would fit (the other flag is ``field`` with ``tolerance`` and
+    ``trials`` swapped).
+
+    >>> check_sweep("--tolerance", 1e-6, [(6250, 0.006, 0.004)] * 120, 2, (100_000, 10**9))
+    Traceback (most recent call last):
+    ...
+    mathhammer.engine.budget.BudgetError: --tolerance: got '1e-06'; allowed: at least 0.0002 for this sweep, \
+or --trials N (needs about 1e+11 trials in 120 cells, ~11 h here; the budget is ~10 min, MATHHAMMER_BUDGET_SECONDS \
+to change it)
+    >>> check_sweep("--trials", 10**9, [(6250, 0.006, 0.004)] * 120, 2)
+    Traceback (most recent call last):
+    ...
+    mathhammer.engine.budget.BudgetError: --trials: got '1000000000'; allowed: at most about 10,000,000 for this \
+sweep, or --tolerance E (needs about 1e+11 trials in 120 cells, ~11 h here; the budget is ~10 min, \
+MATHHAMMER_BUDGET_SECONDS to change it)
+    >>> check_sweep("--trials", 10**6, [(6250, 0.006, 0.004)] * 120, 2)  # ~6 min: fits
+    """
+    budget = budget_seconds()
+    cores = max(1, cores)
+    trials, seconds = sweep_cost(pilots, value, bounds)
+    if seconds / cores <= budget:
+        return
+    per_cell = sum(max(secs, 1e-9) / n for n, _error, secs in pilots)  # seconds of one trial in every cell
+    most = _nice_down(budget * cores / per_cell)
+    if bounds is None:
+        other = field.replace("trials", "tolerance")
+        allowed = f"at most about {most:,} for this sweep, or {other} E"
+    else:
+        other = field.replace("tolerance", "trials")
+        low, high = value, max(value, *(error for _n, error, _secs in pilots))
+        if sweep_cost(pilots, high, bounds)[1] / cores > budget:  # even the least trials a cell are too many
+            allowed = f"none for this sweep here, or {other} N with N at most about {most:,}"
+        else:
+            for _ in range(60):  # the smallest tolerance that fits, by bisection (the cost falls as it grows)
+                mid = math.sqrt(low * high)
+                low, high = (low, mid) if sweep_cost(pilots, mid, bounds)[1] / cores <= budget else (mid, high)
+            allowed = f"at least {_nice_up(high):g} for this sweep, or {other} N"
+    hint = f"needs about {about(trials)} trials in {len(pilots):,} cells, {duration(seconds / cores)} here"
+    raise BudgetError(field, value, allowed, f"{hint}; {_budget_text(budget)}")
 
 
 def shown_problems(problems: list[str], shown: int = PROBLEMS_SHOWN) -> list[str]:

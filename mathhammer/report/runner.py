@@ -22,7 +22,7 @@ import multiprocessing
 import os
 import platform
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -51,6 +51,14 @@ LOCAL_START_TIMEOUT = 60.0
 SERIAL_FALLBACK = "serial: the local Dask cluster did not start"
 #: What a tolerance watches in every cell: the standard error of P(destroy).
 WATCH = "p_destroy"
+#: The most trials a cell's run to a tolerance may go to in any system (StarCraft TMG's; Grimdark
+#: Future's stop sooner): the cap of a sweep's price.
+TOLERANCE_TRIALS_MAX = 1_000_000_000
+#: A Monte Carlo sweep is piloted before it runs unless its most trials, at this many a second on one
+#: core, fit its budget (a tenth of :data:`TRIALS_PER_SECOND`: slow cells and a slow machine).
+UNPILOTED_TRIALS_PER_SECOND = TRIALS_PER_SECOND / 10
+#: Seconds the second pilots of a sweep's costliest cells may take (:func:`pilots`).
+PILOT_REFINE_SECONDS = 3.0
 
 Progress = Callable[[int, int], None]
 
@@ -148,12 +156,119 @@ def estimate_seconds(cells: Sequence[Cell], opts: RunOptions) -> float:
     return len(work) * (0.001 + trials / TRIALS_PER_SECOND)
 
 
-def choose_scheduler(cells: Sequence[Cell], opts: RunOptions, scheduler: Any) -> Any:
-    """``"auto"``: a local cluster when the sweep is long enough and the machine has 2+ cores, else serial."""
+def choose_scheduler(cells: Sequence[Cell], opts: RunOptions, scheduler: Any, seconds: float | None = None) -> Any:
+    """``"auto"``: a local cluster when the sweep is long enough and the machine has 2+ cores, else serial.
+
+    ``seconds``: the serial time of the sweep when it was priced (:func:`price`), else :func:`estimate_seconds`.
+    """
     if scheduler is None or scheduler == "auto":
-        worth = estimate_seconds(cells, opts) >= DASK_WORTH_SECONDS and cpu_count() >= 2
+        serial = estimate_seconds(cells, opts) if seconds is None else seconds
+        worth = serial >= DASK_WORTH_SECONDS and cpu_count() >= 2
         return "local" if worth else "serial"
     return scheduler
+
+
+def _most_trials(opts: RunOptions) -> float:
+    """The most trials one cell may run: ``trials``, or for a tolerance as many as a standard error of
+    P(destroy) (at most 0.5 / sqrt(trials)) may need, doubled (the runs check at doublings), capped."""
+    from ..engine.options import MIN_TRIALS
+
+    if opts.tolerance is None:
+        return float(opts.trials or 0)
+    return min(TOLERANCE_TRIALS_MAX, max(MIN_TRIALS, 0.5 / opts.tolerance**2))
+
+
+def _timed(cell: Cell, opts: RunOptions, small: int, big: int, fastest: float) -> tuple[int, float, float]:
+    """A pilot of ``cell``: (``big``, the standard error of P(destroy) after ``big`` trials, seconds of ``big``
+    trials at the rate of the ``big - small`` trials of the difference of two timed runs), at most
+    ``fastest`` trials a second (a difference of two short times is partly noise)."""
+    start = time.perf_counter()
+    compute(cell, replace(opts, trials=small, tolerance=None))
+    middle = time.perf_counter()
+    figures = compute(cell, replace(opts, trials=big, tolerance=None))
+    rate = max((time.perf_counter() - middle) - (middle - start), 0.0) / (big - small)
+    return big, float(figures["p_destroy_se"]), big * max(rate, 1 / fastest)
+
+
+def _value_bounds(opts: RunOptions) -> tuple[float, tuple[int, int] | None]:
+    """What :func:`~mathhammer.engine.budget.sweep_cost` prices: ``trials`` a cell, or a tolerance
+    within the trials a run to a tolerance goes to."""
+    from ..engine.options import MIN_TRIALS
+
+    if opts.tolerance is None:
+        return float(opts.trials or 0), None
+    return opts.tolerance, (MIN_TRIALS, TOLERANCE_TRIALS_MAX)
+
+
+def pilots(todo: Sequence[Cell], opts: RunOptions) -> list[tuple[int, float, float]]:
+    """Each cell's pilot (trials, standard error of P(destroy), seconds those trials take; :func:`_timed`).
+
+    First every cell with ``MIN_TRIALS / 16`` trials (as a run to a tolerance pilots itself; fewer when
+    ``opts.trials`` is less) less :data:`~mathhammer.engine.adaptive.PILOT_MIN`: the difference leaves out
+    what a cell costs whatever its trials and the compiled kernels' loading, which would make a long run
+    look 5 to 20 times longer (at most :data:`TRIALS_PER_SECOND` a second: short times are noisy). Then the
+    costliest cells again, ``MIN_TRIALS`` (as many as any run to a tolerance does; at most ``opts.trials``)
+    less the first pilot, for a steadier rate and standard error, for at most :data:`PILOT_REFINE_SECONDS`
+    (cells under 0.1% of the price are left). The pilots' figures
+    are thrown away: the sweep's are the same with or without them."""
+    from ..engine.adaptive import PILOT_MIN
+    from ..engine.budget import sweep_cost
+    from ..engine.options import MIN_TRIALS
+
+    most = MIN_TRIALS if opts.tolerance is not None else min(opts.trials or 1, MIN_TRIALS)
+    n = max(2 * PILOT_MIN, min(most, MIN_TRIALS // 16))
+    out = [_timed(cell, opts, PILOT_MIN, n, TRIALS_PER_SECOND) for cell in todo]
+    if most <= n:
+        return out
+    value, bounds = _value_bounds(opts)
+    costs = [sweep_cost([p], value, bounds)[1] for p in out]
+    until = time.perf_counter() + PILOT_REFINE_SECONDS
+    for i in sorted(range(len(todo)), key=lambda i: -costs[i]):
+        if costs[i] < 0.001 * sum(costs) or time.perf_counter() > until:
+            break
+        out[i] = _timed(todo[i], opts, n, most, 4 * TRIALS_PER_SECOND)
+    return out
+
+
+class _Price:
+    """A Monte Carlo sweep's price: its cells' pilots, checked against the budget on some number of cores."""
+
+    def __init__(self, todo: Sequence[Cell], opts: RunOptions, names: Mapping[str, str] | None = None) -> None:
+        from ..engine.budget import sweep_cost
+
+        self.value, self.bounds = _value_bounds(opts)
+        field = "trials" if self.bounds is None else "tolerance"
+        self.field = (names or {}).get(field, field)
+        self.pilots = pilots(todo, opts)
+        #: Serial seconds of the whole sweep.
+        self.seconds = sweep_cost(self.pilots, self.value, self.bounds)[1]
+
+    def check(self, cores: int) -> None:
+        """Refuse the sweep (:func:`~mathhammer.engine.budget.check_sweep`) when it would not fit the budget
+        on ``cores`` cores, or a cell its own (as its run would, later), naming ``trials`` or ``tolerance``
+        (as ``names`` says)."""
+        from ..engine.budget import check_sweep, check_tolerance_run, check_trials_left
+
+        value = self.value if self.bounds else int(self.value)
+        check_sweep(self.field, value, self.pilots, cores, self.bounds)
+        for n, error, seconds in self.pilots:  # a cell's own price, as its run would find it (uncapped)
+            if self.bounds is None:
+                check_trials_left(self.field, int(value), int(value), seconds / n)
+            else:
+                check_tolerance_run(self.field, value, n, error, seconds)
+
+
+def price(todo: Sequence[Cell], opts: RunOptions, names: Mapping[str, str] | None = None) -> _Price | None:
+    """The price of a Monte Carlo sweep of the distinct cells ``todo`` (:func:`pilots`), or None when it
+    needs none: exact, or its most trials (:func:`_most_trials`) fit the budget even at
+    :data:`UNPILOTED_TRIALS_PER_SECOND` on one core."""
+    from ..engine.budget import budget_seconds
+
+    if opts.exact or not todo:
+        return None
+    if len(todo) * _most_trials(opts) / UNPILOTED_TRIALS_PER_SECOND <= budget_seconds():
+        return None
+    return _Price(todo, opts, names)
 
 
 def _run_serial(todo: list[Cell], opts: RunOptions, progress: Progress | None) -> dict[str, dict[str, Any]]:
@@ -218,7 +333,7 @@ def _close_failed(cluster: Any, before: set[Any]) -> None:
 
 
 def _run_dask(
-    todo: list[Cell], opts: RunOptions, scheduler: Any, progress: Progress | None
+    todo: list[Cell], opts: RunOptions, scheduler: Any, progress: Progress | None, priced: _Price | None = None
 ) -> tuple[dict[str, dict[str, Any]], str]:
     from distributed import Client, as_completed
 
@@ -249,6 +364,8 @@ def _run_dask(
             client = scheduler
             where = f"Dask client {client.scheduler.address}"
         workers = max(1, len(client.scheduler_info().get("workers", {})))
+        if priced is not None and scheduler != "local":  # a cluster's cores are known once reached
+            priced.check(workers)
         futures = client.map(compute_chunk, _chunks(todo, workers * 4), opts=opts, pure=False)
         out: dict[str, dict[str, Any]] = {}
         try:
@@ -272,18 +389,32 @@ def _run_dask(
 
 
 def execute(
-    cells: Sequence[Cell], opts: RunOptions, scheduler: Any = "auto", progress: Progress | None = None
+    cells: Sequence[Cell],
+    opts: RunOptions,
+    scheduler: Any = "auto",
+    progress: Progress | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> tuple[dict[str, dict[str, Any]], str]:
     """The figures of every distinct cell (by key), and where they were computed.
 
     ``scheduler``: ``"auto"``, ``"serial"``, ``"local"`` (a LocalCluster sized to the
     machine), a scheduler address (``"tcp://host:8786"``) or a ``distributed.Client``.
+
+    A Monte Carlo sweep that may be long is priced first (:func:`price`): past the budget on the cores it
+    will use (one serially, the machine's for a local cluster, a cluster's workers once reached) it is
+    refused (:class:`~mathhammer.engine.budget.BudgetError` naming ``trials`` or ``tolerance``, or
+    ``names`` of them, e.g. :data:`~mathhammer.engine.options.CLI_NAMES`) before any cell runs.
     """
     todo = list({c.key: c for c in cells if c.compiled is not None}.values())
-    mode = choose_scheduler(cells, opts, scheduler)
+    priced = price(todo, opts, names)
+    mode = choose_scheduler(cells, opts, scheduler, None if priced is None else priced.seconds)
     if mode == "serial" or not todo:
+        if priced is not None:
+            priced.check(1)
         return _run_serial(todo, opts, progress), "serial"
-    return _run_dask(todo, opts, mode, progress)
+    if priced is not None and mode == "local":  # refused before a cluster starts
+        priced.check(cpu_count())
+    return _run_dask(todo, opts, mode, progress, priced)
 
 
 # ----------------------------------------------------------------------------- the table
@@ -394,6 +525,7 @@ def sweep(
     seed: int = 0,
     scheduler: Any = "auto",
     progress: Progress | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> pd.DataFrame:
     """Every unit against every enemy unit, in the ranged phase and in close combat: one row per cell.
 
@@ -411,6 +543,9 @@ def sweep(
         scheduler: ``"auto"`` (a local Dask cluster for long sweeps on 2+ cores, else
             serial), ``"serial"``, ``"local"``, a scheduler address or a ``distributed.Client``.
         progress: called with (cells done, cells to do).
+        names: how errors name ``trials`` and ``tolerance`` (the command line's flags:
+            :data:`~mathhammer.engine.options.CLI_NAMES`); a sweep past the budget is refused before it runs
+            (:func:`execute`).
 
     Returns:
         A pandas DataFrame, one row per (side, attacker, target, phase), in the system's words
@@ -432,7 +567,7 @@ def sweep(
     opts = _options(trials, tolerance, seed)
     started = time.perf_counter()
     p = plan(armies, roster=roster, system=system, profiles=profiles, distance=distance)
-    figures, where = execute(p.cells, opts, scheduler, progress)
+    figures, where = execute(p.cells, opts, scheduler, progress, names)
     df = frame(p, figures, opts)
     df.attrs["report"] = {
         "system": p.system,
