@@ -6,8 +6,10 @@ Every run whose cost can be estimated is, before the bulk of it starts:
   (:func:`~mathhammer.engine.histograms.super_blocks`) measure the rate; beyond
   :func:`budget_seconds` for the trials left, the run stops with the estimate and the
   number of trials that would fit.
-- **Monte Carlo in one piece** (a kernel call for all the trials: Grimdark Future): pilots before it
-  (:func:`check_whole_run`); such a run cannot be stopped by Ctrl-C until it ends.
+- **Monte Carlo in one piece** (a kernel call for all the trials, where a caller has one): pilots before it
+  (:func:`check_whole_run`); such a run cannot be stopped by Ctrl-C until it ends. Both systems' engines now
+  run in blocks (above).
+- **Exact Grimdark Future attacks**: the chain's products (:func:`mathhammer.grimdark.exact.exact_cost`).
 - **Monte Carlo to a tolerance**: a pilot of ``min_trials / 16`` trials
   (:func:`~mathhammer.engine.adaptive.until`) gives the standard error and the rate; the
   trials needed are ``pilot x (SE / tolerance)^2``.
