@@ -98,9 +98,14 @@ def test_a_pilot_prices_the_tolerance_and_leaves_the_result_alone(monkeypatch):
         until(run_to, error, 1e-5, min_trials=16_000, max_trials=10**12)
 
 
-def test_ctrl_c_stops_a_long_run_within_a_second():
+GF_LONG_RUN = ["--system", "gf", "--models", "200", "--attacks", "10", "--target-models", "500"]
+
+
+@pytest.mark.parametrize("system", [[], GF_LONG_RUN], ids=["starcraft", "grimdark"])
+def test_ctrl_c_stops_a_long_run_within_a_second(system: list[str]):
+    """Both systems' Monte Carlo runs go in timed blocks: SIGINT stops them within about a second, exit 130."""
     env = {**os.environ, budget.BUDGET_ENV: "1e9"}
-    cmd = [sys.executable, "-m", "mathhammer", "attack", "--trials", "100000000000"]
+    cmd = [sys.executable, "-m", "mathhammer", "attack", *system, "--trials", "100000000000"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         time.sleep(8)  # startup, kernels loaded, blocks at full size
