@@ -81,7 +81,7 @@ def test_top_limits_the_table_per_target_and_says_what_was_left_out() -> None:
     last = text.splitlines()[-1]
     assert last.startswith("Left out: 10 rows below the top 3 per target (--top N or --top all shows them); ")
     assert "--all-loadouts" in last
-    for every in ("0", "all", "ALL"):
+    for every in ("0", "ALL"):
         assert [len(rows) for rows in _printed(_ok(*QUICK, "--top", every)).values()] == [8, 8]
     assert len(_json(*QUICK, "--top", "2")) == 2 * 2 * 16  # two distinct per target, with their 15 equals
     assert len(_json(*QUICK)) == 2 * 128  # --json: every row unless --top says otherwise
@@ -275,3 +275,15 @@ def test_all_loadouts_lists_the_folded_rows_under_their_base(tmp_path: Path) -> 
     assert len(table) == 4
     assert {r["label"]: r["same_as"] for r in table}["9 Marine + AGG-12 + Bayonet"] == "9 Marine + AGG-12"
     assert {r["label"]: r["same_as"] for r in table}["9 Marine"] == ""
+
+
+def test_the_plot_draws_distinct_loadouts_only(tmp_path: Path) -> None:
+    png = tmp_path / "c.png"
+    rows = _json(*QUICK, "--plot", str(png), "--plot-top", "5")
+    assert png.stat().st_size > 5000
+    from mathhammer.cli.compare import _plot
+
+    fig = _plot(rows, systems.get("starcraft").words, 5)
+    legends = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in fig.axes]
+    assert [len(names) for names in legends] == [5, 5]
+    assert legends[0][:2] == ["9 Marine (210 minerals)", "9 Marine + AGG-12 (220 minerals)"]

@@ -88,7 +88,8 @@ def compare(
         typer.Option(
             "--top",
             metavar="N",
-            help="The best N distinct loadouts printed per target (table: 15; --json: every row); 0 or all: every row.",
+            help="The best N distinct loadouts printed per target (table: 15; --json: every row; --csv always every "
+            "row); 0 or all: every row.",
         ),
     ] = None,
     all_loadouts: Annotated[
@@ -105,6 +106,10 @@ def compare(
     cover: Annotated[bool, typer.Option("--cover", help="Grimdark: targets in cover.")] = False,
 ) -> None:
     """Every composition and upgrade combination of UNIT against each target, ranked per target.
+
+    A loadout that makes the same attack as a cheaper one in the situation asked (an upgrade for the other
+    phase, or one that acts only Within a shorter range) is folded into its row ("= 3 more"); --all-loadouts
+    lists them. The table shows the best 15 per target (--top).
 
     Example: mathhammer compare Marine --vs Zergling --vs Roach --range 10
     """
@@ -206,14 +211,16 @@ def _write(
 
 
 def _plot(rows: list[dict[str, Any]], words: Any, top: int) -> Any:
-    """P(>= k models destroyed) step lines: the ``top`` best-ranked loadouts, one panel per target."""
+    """P(>= k models destroyed) step lines: the ``top`` best-ranked distinct loadouts, one panel per target (a
+    loadout folded into an equal one would draw the same line)."""
     from matplotlib.figure import Figure
 
     targets = list(dict.fromkeys(r["target"] for r in rows))
     fig = Figure(figsize=(6 * len(targets), 4.5), layout="constrained")
     axes = fig.subplots(1, len(targets), squeeze=False)[0]
     for ax, target in zip(axes, targets, strict=True):
-        for r in [x for x in rows if x["target"] == target and x["rank"] <= top]:
+        block = sorted((x for x in rows if x["target"] == target and x.get("same_as") is None), key=lambda x: x["rank"])
+        for r in block[:top]:
             ks = sorted(int(k[5:]) for k in r if k.startswith("p_ge_"))
             ax.step([0, *ks], [1.0] + [r[f"p_ge_{k}"] for k in ks], where="post", label=_label(r, words))
         ax.set_title(f"vs {target} (best {top} by rank)")
