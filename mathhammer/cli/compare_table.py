@@ -21,7 +21,7 @@ from ..numbers import probability
 TOP_DEFAULT = 15
 
 #: Width a loadout label wraps at (a single upgrade name longer than this stays whole).
-LABEL_WIDTH = 44
+LABEL_WIDTH = 48
 
 
 def label(row: dict[str, Any]) -> str:
@@ -112,13 +112,32 @@ def mean_cell(v: float, se: float, n: int | None, d: int = 3) -> str:
     return f"{v:.{d}f} ± {se:.{d}f}"
 
 
+def p_cell(p: float, se: float, n: int | None) -> str:
+    """A probability with 4 decimals, or as many as show two significant digits of a small one (or of its
+    standard error) up to 8: never "0.0000" for a chance that is not 0, nor "± 0.0000"; an estimate of 0 or 1
+    from ``n`` trials as its one-sided 95% bound.
+
+    >>> p_cell(0.2867, 0.0045, 2000)
+    '0.2867 ± 0.0045'
+    >>> p_cell(2.0e-5, 1.4e-5, 100_000)
+    '0.000020 ± 0.000014'
+    >>> p_cell(4.8e-5, 0.0, None)
+    '0.000048'
+    >>> p_cell(0.0, 0.0, 2000)
+    '< 0.0015 (95%)'
+    """
+    small = se if n is not None else min(p, 1.0 - p)
+    digits = 4 if small <= 0.0 else min(8, max(4, 1 - math.floor(math.log10(small))))
+    return probability(p, se, n, digits)
+
+
 def result_cells(row: dict[str, Any], dealt: str, n: int | None) -> list[str]:
     """Mean dealt, mean models destroyed and P(destroy), each ± its standard error under Monte Carlo (an estimate
     of 0 or 1 as its one-sided 95% bound)."""
     return [
         mean_cell(row[f"{dealt}_mean"], row[f"{dealt}_se"], n),
         mean_cell(row["destroyed_mean"], row["destroyed_se"], n),
-        probability(row["p_destroy"], row["p_destroy_se"], n),
+        p_cell(row["p_destroy"], row["p_destroy_se"], n),
     ]
 
 
@@ -208,7 +227,8 @@ def compare_table(
         out.append("")
     left = []
     if below:
-        left.append(f"{below} rows below the top {top} per target (--top N or --top all shows them)")
+        rows_ = "row" if below == 1 else "rows"
+        left.append(f"{below} {rows_} below the top {top} per target (--top N or --top all shows them)")
     if folded:
         left.append(f"{folded} equal to a cheaper loadout, folded into its row (--all-loadouts lists them)")
     if left:
