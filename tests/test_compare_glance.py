@@ -193,7 +193,9 @@ def test_grimdark_header_names_the_situation() -> None:
     args = ["compare", "Robot Warriors", "--vs", "Saurian Warriors", "--system", "gf", "--cover"]
     head = _ok(*args).splitlines()[0]
     assert head.startswith("vs 5 Saurian Warriors: shooting phase; no --range")
-    assert head.endswith("; target: 5 Saurian Warriors; cover; exact")
+    assert head.endswith("; target: 5 of 5 models left; cover; exact")
+    joined = ["compare", "Robot Warriors", "--vs", "Saurian Warriors + Field Commander:3", "--system", "gf"]
+    assert "; target: 3 of 5 models left, Field Commander joined; exact" in _ok(*joined)
     res = runner.invoke(app, [*args, "--use", "Stimpack"])
     assert res.exit_code == 2 and res.stderr.startswith("error: --use: got 'Stimpack'; allowed: none"), res.output
 

@@ -524,6 +524,8 @@ class Grimdark:
                 "points": a["points"],
                 "target": f"{d.models} {attack.loadout['target']['unit']}" + (f" + {hero['unit']}" if hero else ""),
                 "phase": attack.loadout["phase"],
+                "target_state": f"{d.models} of {d.starting_models} models left"
+                + (f", {hero['unit']} joined" if hero else ""),
                 "engine": r.engine,
                 "trials": r.trials,
                 **_figures(r),
