@@ -89,3 +89,16 @@ def test_grimdark_refuses_them_rather_than_drop_them(flag: str) -> None:
         res.stderr
         == f"error: {flag}: got 'X'; allowed: none (Grimdark Future units have no upgrades or abilities to use)\n"
     )
+
+
+def test_grimdark_melee_chances_carry_their_standard_errors_under_monte_carlo() -> None:
+    args = ["matchup", "Frenzied Raiders", "Saurian Warriors", "--system", "gf", "--trials", "500"]
+    res = runner.invoke(app, args)
+    assert res.exit_code == 0, res.output
+    head, _, *lines = res.stdout.splitlines()
+    assert head.startswith("A: 10 Frenzied Raiders and B: 5 Saurian Warriors; ") and head.endswith("500 trials, seed 0")
+    melee = [line for line in lines if "  melee  " in line]
+    assert len(melee) == 2
+    for line in melee:
+        cell = re.split(r"  +", line.strip())[-1]
+        assert len(cell.split(" / ")) == 3 and all("±" in p or "(95%)" in p for p in cell.split(" / ")), cell

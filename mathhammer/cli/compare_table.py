@@ -252,6 +252,21 @@ def _line(
     return cells, more
 
 
+def _who_wins(row: dict[str, Any]) -> str:
+    """P(win/draw/lose) of a melee, each ± its standard error under Monte Carlo (0 or 1: its 95% bound).
+
+    >>> _who_wins({"p_win": 0.9, "p_draw": 0.1, "p_lose": 0.0, "trials": 0})
+    '0.900/0.100/0.000'
+    >>> _who_wins({"p_win": 0.9, "p_draw": 0.1, "p_lose": 0.0, "trials": 1000})
+    '0.900 ± 0.009 / 0.100 ± 0.009 / < 0.0030 (95%)'
+    """
+    ps = [row["p_win"], row["p_draw"], row["p_lose"]]
+    n = row.get("trials") or None
+    if n is None:
+        return "/".join(f"{p:.3f}" for p in ps)
+    return " / ".join(probability(p, math.sqrt(p * (1 - p) / n), n, 3) for p in ps)
+
+
 def matchup_table(rows: list[dict[str, Any]], dealt: str, situation: str, engine: str) -> str:
     """The human table of ``matchup``: a header line naming side A and side B whole (upgrades, abilities used),
     the situation and the engine, then both directions in every phase, each side as A or B and its unit."""
@@ -272,6 +287,6 @@ def matchup_table(rows: list[dict[str, Any]], dealt: str, situation: str, engine
         else:
             cells += result_cells(row, dealt, row.get("trials") or None)
         if melee:
-            cells.append(f"{row['p_win']:.3f}/{row['p_draw']:.3f}/{row['p_lose']:.3f}" if "p_win" in row else "")
+            cells.append(_who_wins(row) if "p_win" in row else "")
         grid.append((cells, []))
     return "\n".join(["; ".join([head, situation, engine]), *_grid(grid, {3, 4, 5, 6})])
