@@ -83,6 +83,21 @@ def compare(
     plot_top: Annotated[
         str, typer.Option("--plot-top", metavar="N", help="Loadouts drawn per target, best ranked first.")
     ] = "10",
+    top: Annotated[
+        str | None,
+        typer.Option(
+            "--top",
+            metavar="N",
+            help="The best N distinct loadouts printed per target (table: 15; --json: every row; --csv always every "
+            "row); 0 or all: every row.",
+        ),
+    ] = None,
+    all_loadouts: Annotated[
+        bool,
+        typer.Option(
+            "--all-loadouts", help="List the loadouts folded into an equal, cheaper one (as '= <its label>')."
+        ),
+    ] = False,
     system: Annotated[str, typer.Option("--system", help="Game system: starcraft (sc) or grimdark (gf).")] = (
         "starcraft"
     ),
@@ -92,13 +107,19 @@ def compare(
 ) -> None:
     """Every composition and upgrade combination of UNIT against each target, ranked per target.
 
+    A loadout that makes the same attack as a cheaper one in the situation asked (an upgrade for the other
+    phase, or one that acts only Within a shorter range) is folded into its row ("= 3 more"); --all-loadouts
+    lists them. The table shows the best 15 per target (--top).
+
     Example: mathhammer compare Marine --vs Zergling --vs Roach --range 10
     """
     from .. import systems
     from ..validate import whole
+    from .compare_table import TOP_DEFAULT, annotate, compare_table, range_text, top_rows
 
     opts = run_options(exact, trials, seed, tolerance, method)
-    top = whole("--plot-top", plot_top, 1, 50, "loadouts per panel")
+    drawn = whole("--plot-top", plot_top, 1, 50, "loadouts per panel")
+    shown = _top(top)
     csv_path = _check_output("--csv", csv, ".csv")
     png_path = _check_output("--plot", plot, ".png")
     game = systems.get(system, "--system")
@@ -110,8 +131,30 @@ def compare(
         with renamed(names):
             roster = game.load_roster(profiles or [])
             rows = game.compare(roster, unit, vs, query, opts, sizes, pool, rank_by)
-        _write(tx, rows, game.words, csv_path, png_path, top)
-    _emit(rows, game.words, as_json)
+        annotate(rows, game.words.cost, game.words.dealt)
+        _write(tx, rows, game.words, csv_path, png_path, drawn)
+    if as_json:
+        typer.echo(json.dumps(top_rows(rows, shown)))
+        return
+    situation = {
+        "range": range_text(query.distance),
+        "use": "using " + ", ".join(query.use) if query.use else "no ability used",
+        "options": ", ".join(f"{flag[2:]}" for flag, value in given.items() if value),
+    }
+    seed_used = None if opts.exact else opts.seed
+    shown = TOP_DEFAULT if top is None else shown
+    typer.echo(compare_table(rows, game.words, situation, shown, all_loadouts, seed_used))
+
+
+def _top(text: str | None) -> int | None:
+    """``--top``: None (not given), 0 (``all``: every row) or a number of rows per target."""
+    from ..validate import whole
+
+    if text is None:
+        return None
+    if str(text).strip().lower() == "all":
+        return 0
+    return whole("--top", text, 0, 100_000, "rows per target (0 or all: every row)")
 
 
 #: How compare's and matchup's errors name their flags.
@@ -120,7 +163,8 @@ COMPARE_FIELDS = {
     "upgrades": "--upgrades", "use": "--use", "phase": "--phase", "distance": "--range", "range": "--range",
     "rank_by": "--rank-by", "cover": "--cover", "charging": "--charging", "a": "A", "b": "B",
     "a_models": "A", "b_models": "B", "a_upgrades": "--a-upgrade", "b_upgrades": "--b-upgrade",
-    "target_upgrades": "--b-upgrade", "target_models": "B",
+    "target_upgrades": "--b-upgrade", "target_models": "B", "a_use": "--a-use", "b_use": "--b-use",
+    "target_use": "--b-use",
 }  # fmt: skip
 
 
@@ -166,54 +210,17 @@ def _write(
             fig.savefig(tmp, dpi=110, format="png")
 
 
-def _emit(rows: list[dict[str, Any]], words: Any, as_json: bool) -> None:
-    """Print the rows."""
-    if as_json:
-        typer.echo(json.dumps(rows))
-        return
-    typer.echo(_table(rows, words))
-
-
-def _table(rows: list[dict[str, Any]], words: Any) -> str:
-    out = []
-    mc = any(r["trials"] for r in rows)
-    dealt = words.dealt
-    for target in dict.fromkeys(r["target"] for r in rows):
-        out.append(f"vs {target} ({rows[0]['phase']}; {'± one standard error' if mc else 'exact'})")
-        out.append(
-            f"{'#':>3} {'models':>6} {'upgrades':<34} {words.cost:>8} {dealt:>15} {'destroyed':>15} "
-            f"{'P(destroy)':>16} {dealt + '/100':>11} {'kills/100':>10}"
-        )
-        for r in (x for x in rows if x["target"] == target):
-            out.append(
-                f"{r['rank']:>3} {r['models']:>6} {r['upgrades'][:34]:<34} {r[words.cost]:>8} "
-                f"{_result_cells(r, mc, dealt)} {r[dealt + '_per_100']:>11.3f} {r['kills_per_100']:>10.3f}"
-            )
-        out.append("")
-    return "\n".join(out).rstrip()
-
-
-def _result_cells(row: dict[str, Any], mc: bool, dealt: str = "damage") -> str:
-    """Mean dealt, mean models destroyed and P(destroy), each ± its standard error under Monte Carlo."""
-
-    def pm(v: float, se: float, d: int = 3) -> str:
-        return f"{v:.{d}f}" + (f" ±{se:.{d}f}" if mc else "")
-
-    return (
-        f"{pm(row[dealt + '_mean'], row[dealt + '_se']):>15} {pm(row['destroyed_mean'], row['destroyed_se']):>15} "
-        f"{pm(row['p_destroy'], row['p_destroy_se'], 4):>16}"
-    )
-
-
 def _plot(rows: list[dict[str, Any]], words: Any, top: int) -> Any:
-    """P(>= k models destroyed) step lines: the ``top`` best-ranked loadouts, one panel per target."""
+    """P(>= k models destroyed) step lines: the ``top`` best-ranked distinct loadouts, one panel per target (a
+    loadout folded into an equal one would draw the same line)."""
     from matplotlib.figure import Figure
 
     targets = list(dict.fromkeys(r["target"] for r in rows))
     fig = Figure(figsize=(6 * len(targets), 4.5), layout="constrained")
     axes = fig.subplots(1, len(targets), squeeze=False)[0]
     for ax, target in zip(axes, targets, strict=True):
-        for r in [x for x in rows if x["target"] == target and x["rank"] <= top]:
+        block = sorted((x for x in rows if x["target"] == target and x.get("same_as") is None), key=lambda x: x["rank"])
+        for r in block[:top]:
             ks = sorted(int(k[5:]) for k in r if k.startswith("p_ge_"))
             ax.step([0, *ks], [1.0] + [r[f"p_ge_{k}"] for k in ks], where="post", label=_label(r, words))
         ax.set_title(f"vs {target} (best {top} by rank)")
@@ -225,16 +232,25 @@ def _plot(rows: list[dict[str, Any]], words: Any, top: int) -> Any:
 
 
 def _label(r: dict[str, Any], words: Any) -> str:
-    upgrades = "" if r["upgrades"] == "-" else f" + {r['upgrades']}"
-    return f"{r['models']} {r['unit']}{upgrades} ({r[words.cost]} {words.cost})"
+    return f"{r['label']} ({r[words.cost]} {words.cost})"
 
 
 @handle_errors
 def matchup(
     a: Annotated[str, typer.Argument(help="First unit (NAME or NAME:MODELS).")],
     b: Annotated[str, typer.Argument(help="Second unit (NAME or NAME:MODELS).")],
-    a_upgrade: Annotated[list[str] | None, typer.Option("--a-upgrade", metavar="NAME")] = None,
-    b_upgrade: Annotated[list[str] | None, typer.Option("--b-upgrade", metavar="NAME")] = None,
+    a_upgrade: Annotated[
+        list[str] | None, typer.Option("--a-upgrade", metavar="NAME", help="An upgrade side A buys, repeatable.")
+    ] = None,
+    b_upgrade: Annotated[
+        list[str] | None, typer.Option("--b-upgrade", metavar="NAME", help="An upgrade side B buys, repeatable.")
+    ] = None,
+    a_use: Annotated[
+        list[str] | None, typer.Option("--a-use", metavar="NAME", help="An ability side A switches on, repeatable.")
+    ] = None,
+    b_use: Annotated[
+        list[str] | None, typer.Option("--b-use", metavar="NAME", help="An ability side B switches on, repeatable.")
+    ] = None,
     distance: Annotated[str | None, typer.Option("--range", metavar="INCHES", help="Distance between units.")] = None,
     profiles: Annotated[list[str] | None, typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP)] = None,
     exact: Annotated[bool, typer.Option("--exact", rich_help_panel=R)] = False,
@@ -259,25 +275,20 @@ def matchup(
     opts = run_options(exact, trials, seed, tolerance, method)
     game = systems.get(system, "--system")
     query, names = _query(game, a, b, "assault", distance, [], {"--cover": cover or None})
-    query = dataclasses.replace(query, upgrades=tuple(a_upgrade or ()), target_upgrades=tuple(b_upgrade or ()))
+    query = dataclasses.replace(
+        query,
+        upgrades=tuple(a_upgrade or ()),
+        target_upgrades=tuple(b_upgrade or ()),
+        use=tuple(a_use or ()),
+        target_use=tuple(b_use or ()),
+    )
     with renamed(names):
         rows = game.matchup(game.load_roster(profiles or []), query, opts)
-    _print_matchup(rows, game.words.dealt, not opts.exact, as_json)
-
-
-def _print_matchup(rows: list[dict[str, Any]], dealt: str, mc: bool, as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(rows))
         return
-    melee = any("p_win" in row for row in rows)  # a melee resolved both ways: who wins it
-    head = f"{'attacker':<28} {'target':<28} {'phase':<15} {dealt:>15} {'destroyed':>15} {'P(destroy)':>16}"
-    lines = [head + (f" {'P(win/draw/lose melee)':>24}" if melee else "")]
-    for row in rows:
-        if not row["batches"]:
-            lines.append(f"{row['attacker']:<28} {row['target']:<28} {row['phase']:<15} {'(no weapon)':>15}")
-            continue
-        cells = _result_cells(row, mc, dealt)
-        if "p_win" in row:
-            cells += f" {row['p_win']:>8.3f}/{row['p_draw']:.3f}/{row['p_lose']:.3f}"
-        lines.append(f"{row['attacker'][:28]:<28} {row['target'][:28]:<28} {row['phase']:<15} {cells}")
-    typer.echo("\n".join(lines))
+    from .compare_table import engine_text, matchup_table, range_text
+
+    situation = range_text(query.distance) + ("; cover" if cover else "")
+    engine = engine_text((row.get("trials", 0) for row in rows), None if opts.exact else opts.seed)
+    typer.echo(matchup_table(rows, game.words.dealt, situation, engine))

@@ -498,6 +498,8 @@ class Grimdark:
             raise InputError("compositions", next(iter(compositions)), "none (Grimdark Future units have one size)")
         if upgrade_pool:
             raise InputError("upgrades", next(iter(upgrade_pool)), "none (Grimdark Future units have no upgrades)")
+        if query.use:
+            raise InputError("use", query.use[0], "none (Grimdark Future units have no abilities to use)")
         if rank_by not in ("kills-per-100", "wounds-per-100", "p-destroy", "wounds"):  # its words: wounds, not damage
             raise InputError("rank_by", rank_by, "kills-per-100, wounds-per-100, p-destroy or wounds")
         rows = []
@@ -522,6 +524,8 @@ class Grimdark:
                 "points": a["points"],
                 "target": f"{d.models} {attack.loadout['target']['unit']}" + (f" + {hero['unit']}" if hero else ""),
                 "phase": attack.loadout["phase"],
+                "target_state": f"{d.models} of {d.starting_models} models left"
+                + (f", {hero['unit']} joined" if hero else ""),
                 "engine": r.engine,
                 "trials": r.trials,
                 **_figures(r),
@@ -540,6 +544,10 @@ class Grimdark:
         from ..systems import run
 
         check_options(self.options, query.options, self.title)
+        sides = {"a_upgrades": query.upgrades, "b_upgrades": query.target_upgrades, "a_use": query.use}
+        for field, given in (sides | {"b_use": query.target_use}).items():
+            if given:  # a matchup would drop them unseen
+                raise InputError(field, given[0], "none (Grimdark Future units have no upgrades or abilities to use)")
         o = query.options
         rows: list[dict[str, Any]] = []
         for field, text in (("a", query.attacker), ("b", query.target)):
@@ -568,6 +576,7 @@ class Grimdark:
                         **label,
                         "phase": phase,
                         "batches": attack.batches,
+                        "trials": r.trials,
                         **_figures(r),
                     }
                 )

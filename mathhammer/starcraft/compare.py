@@ -105,7 +105,9 @@ def compare(
     ``tolerance`` applies to the standard error of P(destroy unit).
 
     Loadouts whose Batches are the same in this phase (an upgrade that acts
-    in the other phase, say) are resolved once and share one result.
+    in the other phase, say) are resolved once and share one result, and
+    their rows one ``attack_id`` (numbered per target): equal ids, equal
+    compiled attacks, equal distributions of results in either engine.
     """
     options = options or RunOptions()
     cache: dict[tuple[object, ...], Result] = {}
@@ -117,6 +119,8 @@ def compare(
         tlo = spec.loadout()
         target = as_target(tlo, phase)
         block = []
+        ids: dict[tuple[object, ...], int] = {}  # a number per distinct compiled attack against this target
+        state = target_state(target)
         for models in sizes:
             for ups in upgrade_sets(unit, upgrade_pool):
                 lo = make_loadout(unit, models, ups, use, ("compositions", "upgrades", "use"))
@@ -127,7 +131,8 @@ def compare(
                 key = attack_key(compiled, tc)
                 if key not in cache:
                     cache[key] = run(batches, target, options, lo.label, watch="p_destroy")
-                block.append(_row(lo, tlo, cache[key], phase))
+                seen = {"attack_id": ids.setdefault(key, len(ids)), "target_state": state}
+                block.append(_row(lo, tlo, cache[key], phase) | seen)
         columns = {"kills-per-100": "kills_per_100", "damage-per-100": "damage_per_100", "p-destroy": "p_destroy"}
         col = columns.get(rank_by, "damage_mean")
         block.sort(key=lambda r: (-r[col], r["minerals"]))
@@ -135,6 +140,18 @@ def compare(
             r["rank"] = i
         rows.extend(block)
     return rows
+
+
+def target_state(target: Target) -> str:
+    """How the target stands when the attack begins, in the rulebook's words.
+
+    >>> target_state(Target.build(12, 1))
+    '12 models, no Damage Marker, no Shield'
+    """
+    marker = f"Damage Marker {target.marker}" if target.marker else "no Damage Marker"
+    up = "SHIELDED" if target.is_shielded else "not SHIELDED"
+    shield = f"Shield {target.shield} ({up})" if target.shield else "no Shield"
+    return f"{target.models} models, {marker}, {shield}"
 
 
 def matchup(
@@ -168,6 +185,7 @@ def matchup(
                     "target": dfn.label,
                     "phase": phase,
                     "batches": len(batches),
+                    "trials": res.trials,
                     "damage_mean": res.damage.mean,
                     "damage_se": res.damage.stderr,
                     "destroyed_mean": res.models_destroyed.mean,
