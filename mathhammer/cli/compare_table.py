@@ -15,7 +15,7 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..numbers import probability
+from ..numbers import probability, share
 
 #: Rows per target in the human table unless ``--top`` says otherwise.
 TOP_DEFAULT = 15
@@ -113,22 +113,33 @@ def mean_cell(v: float, se: float, n: int | None, d: int = 3) -> str:
 
 
 def p_cell(p: float, se: float, n: int | None) -> str:
-    """A probability with 4 decimals, or as many as show two significant digits of a small one (or of its
-    standard error) up to 8: never "0.0000" for a chance that is not 0, nor "± 0.0000"; an estimate of 0 or 1
-    from ``n`` trials as its one-sided 95% bound.
+    """A probability as a percentage with 2 decimals, one format for the whole column (issue 28 point 5): a
+    chance that is not 0 but rounds to 0.00% prints "<0.01%" (never "0.00%"), a standard error likewise; an
+    estimate of 0 or 1 from ``n`` Monte Carlo trials prints its one-sided 95% bound.
 
     >>> p_cell(0.2867, 0.0045, 2000)
-    '0.2867 ± 0.0045'
+    '28.67% ± 0.45%'
     >>> p_cell(2.0e-5, 1.4e-5, 100_000)
-    '0.000020 ± 0.000014'
+    '<0.01% ± <0.01%'
     >>> p_cell(4.8e-5, 0.0, None)
-    '0.000048'
+    '<0.01%'
     >>> p_cell(0.0, 0.0, 2000)
-    '< 0.0015 (95%)'
+    '< 0.15% (95%)'
+    >>> p_cell(1.0, 0.0, None)
+    '100.00%'
     """
-    small = se if n is not None else min(p, 1.0 - p)
-    digits = 4 if small <= 0.0 else min(8, max(4, 1 - math.floor(math.log10(small))))
-    return probability(p, se, n, digits)
+    if n is not None and (p <= 0.0 or p >= 1.0):
+        return share(p, se, n)
+    text = _percent(p)
+    return text if n is None else f"{text} ± {_percent(se)}"
+
+
+def _percent(p: float) -> str:
+    if 0.0 < p < 0.00005:
+        return "<0.01%"
+    if 0.99995 < p < 1.0:
+        return ">99.99%"
+    return f"{p:.2%}"
 
 
 def result_cells(row: dict[str, Any], dealt: str, n: int | None) -> list[str]:
