@@ -362,7 +362,7 @@ class Result:
                         edge = k > 0 and (p_ge <= 0.0 or p_ge >= 1.0)  # P(>=0) = 1 is no estimate
                         never = never or edge
                         cell = f"  {'' if k == 0 else '-' if edge else f'{se:.4f}':>9}"
-                    lines.append(f"{k:>4}  {p_eq:8.4f}  {p_ge:8.4f}" + cell)
+                    lines.append(f"{k:>4}  {p_eq:8.4f}  {p_ge:8.4f}{cell}".rstrip())
                 if skipped:
                     lines.append("      (values of k that cannot happen are left out)")
                 if never:
