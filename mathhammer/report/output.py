@@ -440,11 +440,9 @@ def _bound_trials(ranked: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
     its bound when every cell saw 0 (or 1): targets x the fewest trials of a cell. With independent cells,
     P(nothing in any) = prod (1 - p_i) ** n_i <= (1 - mean p) ** (targets x min n_i), so the bound of
     that many trials holds for the mean (0: exact)."""
-    fewest = df.groupby(["side", "phase", "attacker"], sort=False)["trials"].min()
-    n = [
-        int(fewest.get((r.side, r.phase, r.attacker), 0) or 0) * int(r.targets)
-        for r in ranked[["side", "phase", "attacker", "targets"]].itertuples(index=False)
-    ]
+    fewest: dict[Any, Any] = df.groupby(["side", "phase", "attacker"], sort=False)["trials"].min().to_dict()
+    rows: list[tuple[Any, ...]] = list(ranked[["side", "phase", "attacker", "targets"]].itertuples(index=False))
+    n = [int(fewest.get((side, phase, who)) or 0) * int(targets) for side, phase, who, targets in rows]
     return ranked.assign(bound_trials=n)
 
 
