@@ -123,3 +123,31 @@ def test_scenario_text_prints_bounds_for_zero_and_one() -> None:
     assert "red wins > 74% (95%)" in text and "blue wins < 26% (95%)" in text and "draw < 26% (95%)" in text
     assert "± 0.0%" not in text
     assert text.splitlines()[-1].endswith("< 26% (95%)")  # P(destroyed) at end: never in 10 games
+
+
+GF = ["--system", "gf", "--attacks", "2", "--quality", "3", "--models", "10"]
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--target-models", "5"],
+        ["--target-models", "3", "--target-tough", "3", "--target-rule", "Morale(1)"],
+        ["--target-models", "5", "--melee"],
+        ["--target-models", "2", "--target-tough", "3", "--melee", "--charging"],
+    ],
+)
+def test_grimdark_one_sided_attack_leaves_out_morale_lines_that_cannot_happen(extra: list[str]) -> None:
+    """A test from wounds never Routs; after a one-sided melee attack there is no test from wounds at all
+    (the melee result decides): those lines are left out, and the JSON (kept whole) shows they are 0."""
+    melee = "--melee" in extra
+    for engine in ([], ["--trials", "2000"]):
+        text = _text(*GF, *extra, *engine)
+        out = json.loads(_text(*GF, *extra, *engine, "--json"))
+        assert "P(Routed)" not in text and out["morale_routed"]["p"] == 0.0
+        gone = ("morale_test_due", "morale_passed", "morale_shaken")
+        if melee:
+            assert "morale test" not in text.split("morale after melee")[0]
+            assert all(out[k]["p"] == 0.0 for k in gone)
+        else:
+            assert "P(morale test due): " in text
