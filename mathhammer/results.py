@@ -112,6 +112,9 @@ class Result:
         outcomes: what the system reports (its :class:`~mathhammer.outcome.Outcome` list); those whose
             histogram the tally lacks and that are ``optional`` are left out.
         system: the game system's name.
+        hidden: outcomes that cannot apply to this target (StarCraft's Damage Marker on 1-HP models,
+            SHIELDED on a unit without Shield): text, HTML and repr leave them out; ``to_dict`` (the JSON)
+            keeps every outcome, its value true but constant. See :meth:`without`.
 
     Each outcome is an attribute: a distribution outcome is a :class:`Distribution`
     (``r.damage.mean``), a probability a float (``r.unit_destroyed``), with
@@ -126,6 +129,7 @@ class Result:
     outcomes: tuple[Outcome, ...] = ()
     system: str = ""
     details: dict[str, Any] = field(default_factory=dict)
+    hidden: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         shown = tuple(o for o in self.outcomes if not (o.optional and o.source not in self.tally))
@@ -137,6 +141,24 @@ class Result:
     @property
     def trials(self) -> int:
         return self.tally.trials
+
+    def without(self, *names: str) -> Result:
+        """The same result with the outcomes ``names`` left out of its text, HTML and repr (not its JSON).
+
+        >>> from mathhammer.outcome import Outcome, Tally
+        >>> r = Result("exact", Tally(hit=np.array([0.5, 0.5])), 1, outcomes=(Outcome("hit", "P(hit)", "flag", "hit"),))
+        >>> r.text_report().splitlines()[-1], r.without("hit").text_report().splitlines()[-1]
+        ('P(hit): 0.5000', 'Engine: exact')
+        """
+        from dataclasses import replace
+
+        for name in names:
+            self.outcome(name)  # a name the system does not declare is a mistake
+        return replace(self, hidden=tuple(dict.fromkeys((*self.hidden, *names))))
+
+    @property
+    def _shown(self) -> tuple[Outcome, ...]:
+        return tuple(o for o in self.outcomes if o.name not in self.hidden)
 
     @cached_property
     def _by_name(self) -> dict[str, Outcome]:
@@ -301,10 +323,19 @@ class Result:
     def text_report(self, tail: list[str] | None = None) -> str:
         """A plain-text report: means ± standard errors, k / P(=k) / P(>=k) tables, then the probabilities.
 
+        A Monte Carlo probability estimated as exactly 0 or 1 prints as its one-sided 95% bound
+        (:func:`mathhammer.numbers.probability`: ``< 0.0030 (95%)`` from 1,000 trials), never ``± 0``.
+        In a k table the numbers keep one format: where P(>=k) was never (or always) seen, the ± column
+        shows ``-`` and one line under the table gives the bound (P(>=0) = 1 is no estimate: blank).
+        Outcomes in :attr:`hidden` are left out.
+
         Args:
             tail: closing lines the system adds (P(morale test failed) at the target's Quality).
         """
+        from .numbers import bound, probability
+
         mc = self.trials > 0
+        n = self.trials if mc else None
         engine = (
             "exact" if not mc else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}, ± is one standard error"
         )
@@ -315,27 +346,38 @@ class Result:
 
         flags: list[str] = []
         means: list[str] = []
-        for o in self.outcomes:
+        for o in self._shown:
             value = self._values[o.name]
             if o.kind == "table":
                 lines.append("")
                 lines.append(f"{o.label}: mean {pm(value.mean, value.stderr)}  (sd {value.sd:.3f})")
                 lines.append(f"{'k':>4}  {'P(=k)':>8}  {'P(>=k)':>8}" + (f"  {'± P(>=k)':>9}" if mc else ""))
-                skipped = False
+                skipped = never = False
                 for k, p_eq, p_ge, se in self.table(o.name):
                     if o.trim and k > 0 and p_eq == 0.0:
                         skipped = True  # e.g. odd totals with Damage 2: P(>=k) is the next row's
                         continue
-                    lines.append(f"{k:>4}  {p_eq:8.4f}  {p_ge:8.4f}" + (f"  {se:9.4f}" if mc else ""))
+                    cell = ""
+                    if mc:
+                        edge = k > 0 and (p_ge <= 0.0 or p_ge >= 1.0)  # P(>=0) = 1 is no estimate
+                        never = never or edge
+                        cell = f"  {'' if k == 0 else '-' if edge else f'{se:.4f}':>9}"
+                    lines.append(f"{k:>4}  {p_eq:8.4f}  {p_ge:8.4f}{cell}".rstrip())
                 if skipped:
                     lines.append("      (values of k that cannot happen are left out)")
+                if never:
+                    b = bound(self.trials)
+                    lines.append(
+                        f"      -: never (or always) seen in {self.trials:,} trials: the true P(>=k) is within "
+                        f"{b:.{max(0, 1 - math.floor(math.log10(b)))}f} of it (one-sided 95% bound)"
+                    )
             elif o.kind == "last":
                 lines.append("")
-                lines.append(f"{o.label}: {pm(value, self.stderr(o.name))}")
+                lines.append(f"{o.label}: {probability(value, self.stderr(o.name), n)}")
             elif o.kind == "flag":
-                flags.append(f"{o.label}: {value:.4f}")
+                flags.append(f"{o.label}: {probability(value, self.stderr(o.name), n)}")
             else:
-                means.append(f"{o.label}: mean {value.mean:.4f}")
+                means.append(f"{o.label}: mean {pm(value.mean, value.stderr)}")
         lines.extend(flags + means)
         lines.extend(tail or [])
         return "\n".join(lines)
@@ -343,21 +385,24 @@ class Result:
     def _engine_text(self) -> str:
         return "exact" if not self.trials else f"Monte Carlo, {self.trials:,} trials, seed {self.seed}"
 
-    def _headline(self) -> list[tuple[str, float, float]]:
-        """(words, value, standard error) of the means of the tabled distributions and the probabilities."""
+    def _headline(self) -> list[tuple[str, str]]:
+        """(words, value as printed) of the means of the tabled distributions and the probabilities: a mean
+        ± its standard error, a Monte Carlo probability of exactly 0 or 1 as its one-sided 95% bound."""
+        from .numbers import probability
+
+        n = self.trials or None
         out = []
-        for o in self.outcomes:
+        for o in self._shown:
             value = self._values[o.name]
             if o.kind == "table":
-                out.append((o.label.lower(), value.mean, value.stderr))
+                shown = f"{value.mean:.4f}" + (f" ± {value.stderr:.4f}" if n else "")
+                out.append((o.label.lower(), shown))
             elif o.kind in ("last", "flag"):
-                out.append((o.label, value, self.stderr(o.name)))
+                out.append((o.label, probability(value, self.stderr(o.name), n)))
         return out
 
     def __repr__(self) -> str:
-        parts = []
-        for words, value, se in self._headline():
-            parts.append(f"{words} {value:.4f}" + (f" ± {se:.4f}" if self.trials else ""))
+        parts = [f"{words} {shown}" for words, shown in self._headline()]
         return f"<Result {self.label!r} ({self._engine_text()}): {', '.join(parts)}>"
 
     def _repr_html_(self) -> str:
@@ -368,12 +413,8 @@ class Result:
             )
             return f"<table><caption>{html.escape(label)}</caption>{head}{body}</table>"
 
-        pm = self.trials > 0
-        items = [
-            f"<li>{html.escape(words)}: {value:.4f}" + (f" ± {se:.4f}" if pm else "") + "</li>"
-            for words, value, se in self._headline()
-        ]
-        tables = [table(o.name, o.label) for o in self.outcomes if o.kind == "table"]
+        items = [f"<li>{html.escape(words)}: {html.escape(shown)}</li>" for words, shown in self._headline()]
+        tables = [table(o.name, o.label) for o in self._shown if o.kind == "table"]
         lines = [
             f"<b>{html.escape(self.label)}</b> ({html.escape(self._engine_text())})",
             "<ul>",

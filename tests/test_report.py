@@ -529,8 +529,8 @@ def test_grimdark_report_folder_speaks_wounds_and_points(tmp_path: Path) -> None
             text = (out / name).read_text().lower()
             assert "damage" not in text and "supply" not in text and "mineral" not in text, name
     page = (out / "report.html").read_text()
-    assert "<th class=''>wounds /100</th>" in page and "<th class=''>points</th>" in page
-    assert "shooting distance" in page and "Ranked by wounds /100" in page
+    assert "<th class=''>Wounds per 100 points</th>" in page and "<th class=''>points</th>" in page
+    assert "shooting distance" in page and "Ranked by Wounds per 100 points" in page
     rank = pd.read_csv(out / "ranking.csv")
     assert "wounds_per_100" in rank.columns and "attacker_supply" not in rank.columns
 

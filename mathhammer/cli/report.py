@@ -105,6 +105,7 @@ def report(
     if serial and scheduler:
         raise InputError("--scheduler", scheduler, "either --serial or --scheduler ADDRESS, not both")
     from ..report import sweep
+    from ..report.columns import Columns
     from ..report.output import outputs_for, write_into
 
     show = not as_json and sys.stderr.isatty()
@@ -140,8 +141,10 @@ def report(
         typer.echo(json.dumps(summary))
         return
     typer.echo(f"{folder / 'report.html'}: {summary['cells']} cells, {summary['engine']}, {summary['elapsed_s']} s")
+    words = Columns.of_table(df).label  # "Supply removed per 100 minerals", not the CSV key
     for best in summary["best"]:
-        typer.echo(f"  best {best['side']}, {best['phase']}: {best['attacker']} ({best['figure']} {best['value']:.4f})")
+        figure = f"{words(best['figure'])} {best['value']:.4f}"
+        typer.echo(f"  best {best['side']}, {best['phase']}: {best['attacker']} ({figure})")
 
 
 def _summary(df: Any, folder: str) -> dict[str, Any]:

@@ -1,5 +1,7 @@
 """``mathhammer scenario check FILE`` and ``mathhammer scenario run FILE --trials N --seed S [--json] [--plot DIR]``.
 
+Both take ``--profiles DIR`` (repeatable): the armies' cards are read from the built-in profiles and DIR.
+
 ``check`` walks the plan (:func:`mathhammer.scenario.check_scenario`) and prints every illegal
 activation, one ``error:`` line each (exit status 2), or ``ok``. ``run`` simulates N games and
 prints the outcome (P(win / draw / loss) with standard errors, the game-ending Round, VP and
@@ -22,7 +24,7 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
-from .common import file_path, handle_errors
+from .common import PROFILES_HELP, file_path, handle_errors
 
 app = typer.Typer(
     help=(
@@ -39,17 +41,35 @@ FileArg = Annotated[
 ]
 
 
+ProfilesOpt = Annotated[
+    list[str] | None,
+    typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP, show_default=False),
+]
+
+
 def register(root: typer.Typer) -> None:
     root.add_typer(app, name="scenario")
 
 
+def _load(file: Path, profiles: list[str] | None) -> Any:
+    """The scenario, its armies checked against the built-in cards and those of ``--profiles`` folders."""
+    from ..scenario import load_scenario
+    from ..starcraft.roster import load_roster
+
+    folders = list(profiles or [])
+    for folder in folders:
+        if not str(folder).strip():  # "" would be the current folder, read whole
+            raise InputError("--profiles", folder, "a folder of TOML profiles")
+    return load_scenario(file, load_roster(folders) if folders else None)
+
+
 @app.command("check")
 @handle_errors
-def check(file: FileArg) -> None:
+def check(file: FileArg, profiles: ProfilesOpt = None) -> None:
     """Validate a scenario file and its plan: every problem with its round, phase and activation."""
-    from ..scenario import ScenarioError, check_scenario, load_scenario
+    from ..scenario import ScenarioError, check_scenario
 
-    scn = load_scenario(file)
+    scn = _load(file, profiles)
     problems = check_scenario(scn)
     errors = [p for p in problems if not p.startswith("warning")]
     for p in problems:
@@ -83,10 +103,11 @@ def run(
         Path | None,
         typer.Option("--plot", help="Folder for vp.png and markers.png.", metavar="DIR", show_default=False),
     ] = None,
+    profiles: ProfilesOpt = None,
 ) -> None:
     """Simulate N games of the scenario's plan."""
     from ..engine.options import check_seed
-    from ..scenario import MAX_TRIALS, load_scenario
+    from ..scenario import MAX_TRIALS
     from ..validate import whole
 
     n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
@@ -99,7 +120,7 @@ def run(
             raise InputError("--plot", str(plot), "a folder whose parent folder exists")
         if target.exists() and not target.is_dir():
             raise InputError("--plot", str(plot), "a folder (this is a file)")
-    scn = load_scenario(file)
+    scn = _load(file, profiles)
     with _plot_outputs(plot) as tx:  # begun before the games: a folder that cannot be written is found now
         result = _simulate(scn, n, s, k, as_json)
         if plot is not None and tx.scratch is None:

@@ -474,7 +474,9 @@ class Grimdark:
             from .melee_attack import melee_lines
 
             text = result.text_report(melee_lines(compiled.melee))
-        else:
+        else:  # one-sided: a test from wounds never Routs; after a melee attack no test from wounds at all
+            gone = ("morale_test_due", "morale_passed", "morale_shaken") if is_melee(compiled.attacker) else ()
+            result = result.without(*gone, "morale_routed")
             text = result.text_report(morale_lines(compiled.attacker, compiled.defender))
         return compiled.head + "\n" + text if compiled.head else text
 

@@ -6,14 +6,19 @@ What an attack deals is ``<dealt>_mean`` (``damage_mean``, ``wounds_mean``); eve
 slot removed (``supply_removed_mean``), figures per slot (``*_per_supply``) and the units' slots
 (``attacker_supply``). A table carries its columns in ``df.attrs["report"]["words"]``.
 
+Column keys (``supply_removed_per_100``) name the CSV columns; people read their words
+(:meth:`Columns.label`: "Supply removed per 100 minerals") on the page, in the charts and on the command line.
+
 >>> sc = Columns(system="sc", cost="minerals", dealt="damage", slot="Supply", headline="supply_removed_per_100")
 >>> list(sc.figures), sc.per
 (['damage', 'p_destroy', 'supply_removed'], ('100', 'supply'))
->>> sc.label("supply_removed_per_supply"), sc.label("p_destroy_per_100")
-('Supply removed /Supply', 'P(destroy) /100')
+>>> sc.label("supply_removed_per_100"), sc.label("supply_removed_per_supply"), sc.label("damage_mean")
+('Supply removed per 100 minerals', 'Supply removed per Supply', 'Damage')
 >>> gf = Columns(system="gf", cost="points", dealt="wounds", slot=None, headline="wounds_per_100")
 >>> gf.figure_columns()
 ['wounds_mean', 'p_destroy', 'wounds_per_100', 'p_destroy_per_100']
+>>> gf.label("wounds_per_100"), gf.label("p_destroy_per_100")
+('Wounds per 100 points', 'P(destroy) per 100 points')
 >>> Columns.from_dict(gf.as_dict()) == gf
 True
 """
@@ -120,7 +125,7 @@ class Columns:
 
     def _heading(self, name: str) -> str:
         if name == self.dealt:
-            return self.dealt
+            return self.dealt[:1].upper() + self.dealt[1:]
         if name == "p_destroy":
             return "P(destroy)"
         return f"{self.slot} removed"
@@ -130,12 +135,12 @@ class Columns:
         """Every figure column -> (heading, SE column): the figures, then per 100, then per slot."""
         out = {value: (self._heading(n), se) for n, (value, se) in self.figures.items()}
         for p in self.per:
-            shown = "/100" if p == "100" else f"/{self.slot}"
+            shown = f"per 100 {self.cost}" if p == "100" else f"per {self.slot}"
             out.update({f"{n}_per_{p}": (f"{self._heading(n)} {shown}", f"{n}_per_{p}_se") for n in self.figures})
         return out
 
     def label(self, column: str) -> str:
-        """A figure column's heading (``wounds /100``)."""
+        """A figure column's words (``Wounds per 100 points``); the key itself is for CSV headers only."""
         return self.labels[column][0]
 
     def se_of(self, column: str) -> str:

@@ -47,8 +47,8 @@ ALLOWED_OUT = "a new folder, an empty one, or the folder of an earlier report, i
 def label(metric: str, cols: Columns) -> str:
     """A figure's heading, in the system's words (:class:`~mathhammer.report.columns.Columns`).
 
-    >>> label("damage_per_100", Columns.of("starcraft")), label("wounds_per_100", Columns.of("gf"))
-    ('damage /100', 'wounds /100')
+    >>> label("supply_removed_per_100", Columns.of("starcraft")), label("wounds_per_100", Columns.of("gf"))
+    ('Supply removed per 100 minerals', 'Wounds per 100 points')
     """
     return cols.label(metric)
 
@@ -262,6 +262,16 @@ def _write_all(df: pd.DataFrame, folder: Path, title: str | None) -> None:
 # ----------------------------------------------------------------------------- charts
 
 
+def decimals(values: list[float]) -> int:
+    """The fixed decimals of every number of one heatmap: two significant digits of the largest (at most 6).
+
+    >>> decimals([4.8e-05, 0.31]), decimals([0.98, 0.0]), decimals([12.5, 3.0]), decimals([0.0, float("nan")])
+    (2, 2, 0, 0)
+    """
+    top = max((abs(v) for v in values if math.isfinite(v)), default=0.0)
+    return 0 if top == 0 else min(6, max(0, 1 - math.floor(math.log10(top))))
+
+
 def heatmap(block: pd.DataFrame, metric: str, title: str, words: Columns | None = None) -> Any:
     """Attackers (rows) × targets (columns) of one figure; blank where there is no number.
 
@@ -288,10 +298,11 @@ def heatmap(block: pd.DataFrame, metric: str, title: str, words: Columns | None 
     ax.set_title(f"{title}\n{label(metric, words)}", fontsize=9)
     if rows * cols <= 400:
         top = np.nanmax(data) if np.isfinite(data).any() else 0.0
+        digits = decimals(data.ravel().tolist())  # one format for the whole heatmap
         for (r, c), v in np.ndenumerate(data):
             if math.isfinite(v):
                 color = "black" if top and v > 0.6 * top else "white"
-                ax.text(c, r, f"{v:.2g}", ha="center", va="center", fontsize=6, color=color)
+                ax.text(c, r, f"{v:.{digits}f}", ha="center", va="center", fontsize=6, color=color)
     fig.colorbar(image, ax=ax, shrink=0.8)
     return fig
 
@@ -370,15 +381,27 @@ _JS = """
 """
 
 
-def _num(v: Any, se: Any = None, digits: int = 4) -> str:
-    """A table cell: the value (sortable by ``data-v``) and ``± se`` when there is one."""
+def _num(v: Any, se: Any = None, digits: int = 4, n: int | None = None) -> str:
+    """A table cell: the value (sortable by ``data-v``) with ``digits`` decimals (0: a whole number as is) and
+    ``± se`` when there is one; a probability estimated as exactly 0 or 1 from ``n`` Monte Carlo trials as its
+    one-sided 95% bound (:func:`mathhammer.numbers.probability`).
+
+    >>> _num(0.0, 0.0, 4, 1000)
+    "<td data-v='0.0'>&lt; 0.0030 (95%)</td>"
+    >>> _num(0.0, 0.0), _num(0.25, 0.01)
+    ("<td data-v='0.0'>0.0000</td>", "<td data-v='0.25'>0.2500 ± 0.0100</td>")
+    """
+    from ..numbers import probability
+
     try:
         x = float(v)
     except (TypeError, ValueError):
         return f"<td class='t'>{html.escape(str(v))}</td>"
     if not math.isfinite(x):
         return "<td data-v=''>–</td>"
-    text = f"{x:.{digits}f}" if not float(x).is_integer() or digits == 0 else f"{int(x)}"
+    if n and (x <= 0.0 or x >= 1.0):
+        return f"<td data-v='{x!r}'>{html.escape(probability(x, 0.0, n, digits))}</td>"
+    text = f"{x:.{digits}f}" if digits else f"{int(x)}" if x.is_integer() else f"{x:g}"
     if se is not None:
         try:
             s = float(se)
@@ -389,22 +412,38 @@ def _num(v: Any, se: Any = None, digits: int = 4) -> str:
     return f"<td data-v='{x!r}'>{text}</td>"
 
 
-def _table(frame: pd.DataFrame, columns: list[tuple[str, str, str | None]], table_id: str) -> str:
-    """``columns``: (column, heading, SE column or None)."""
+def _table(
+    frame: pd.DataFrame, columns: list[tuple[str, str, str | None]], table_id: str, trials: str | None = None
+) -> str:
+    """``columns``: (column, heading, SE column or None); figures with 4 decimals, other numbers as they are.
+    ``trials``: the column of the Monte Carlo trials behind each row's probabilities (P(destroy) of 0 or 1
+    is printed as its bound); None or 0: exact."""
     head = "".join(f"<th class='{'t' if c in TEXT_COLUMNS else ''}'>{html.escape(h)}</th>" for c, h, _se in columns)
     body = []
     for _, row in frame.iterrows():
         cells = []
+        n = int(row[trials]) if trials and math.isfinite(float(row[trials])) and row[trials] > 0 else None
         for c, _h, se in columns:
             v = row[c]
             if isinstance(v, str):
                 cells.append(f"<td class='t'>{html.escape(v)}</td>")
             else:
-                cells.append(_num(v, row[se] if se else None, 0 if c in ("rank", "trials", "seed") else 4))
+                cells.append(_num(v, row[se] if se else None, 4 if se else 0, n if c == "p_destroy" else None))
         body.append("<tr>" + "".join(cells) + "</tr>")
     return (
         f"<table class='sortable' id='{table_id}'><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     )
+
+
+def _bound_trials(ranked: pd.DataFrame, df: pd.DataFrame) -> pd.DataFrame:
+    """``ranked`` with ``bound_trials``: the trials behind a ranked mean of P(destroy) over its targets, for
+    its bound when every cell saw 0 (or 1): targets x the fewest trials of a cell. With independent cells,
+    P(nothing in any) = prod (1 - p_i) ** n_i <= (1 - mean p) ** (targets x min n_i), so the bound of
+    that many trials holds for the mean (0: exact)."""
+    fewest: dict[Any, Any] = df.groupby(["side", "phase", "attacker"], sort=False)["trials"].min().to_dict()
+    rows: list[tuple[Any, ...]] = list(ranked[["side", "phase", "attacker", "targets"]].itertuples(index=False))
+    n = [int(fewest.get((side, phase, who)) or 0) * int(targets) for side, phase, who, targets in rows]
+    return ranked.assign(bound_trials=n)
 
 
 def _kv(items: list[tuple[str, Any]]) -> str:
@@ -508,7 +547,7 @@ def render_html(
                 f"<p class='note'>Ranked by {html.escape(label(meta.get('headline') or cols.headline, cols))}; "
                 f"each attacker's figures are means over the {int(ranked['targets'].iloc[0])} targets.</p>"
             )
-            parts.append(_table(ranked, rank_cols, f"rank-{n}"))
+            parts.append(_table(_bound_trials(ranked, df), rank_cols, f"rank-{n}", "bound_trials"))
             parts.append("<div class='figs'>")
             parts.extend(_img(folder, f, cap) for s, p, cap, f in images if s == side and p == phase)
             parts.append("</div>")
@@ -522,8 +561,14 @@ def render_html(
     ] + [(c, label(c, cols), cols.se_of(c)) for c in fig_cols]
     parts.append("<h2 id='cells'>Every cell</h2>")
     parts.append(f"<details><summary>{len(df)} rows (also in cells.csv)</summary>")
-    parts.append(_table(df, cell_cols, "cells-table"))
+    parts.append(_table(df, cell_cols, "cells-table", "trials"))
     parts.append("</details>")
+    parts.append("<h2 id='csv-columns'>Columns of the CSV files</h2>")
+    parts.append(
+        "<p class='note'>cells.csv, figures.csv (its <code>figure</code> column) and ranking.csv name each figure "
+        "by its key; <code>KEY_se</code> is its standard error. The keys in words:</p>"
+    )
+    parts.append(_kv([("destroyed_mean", "Models destroyed"), *((c, label(c, cols)) for c in fig_cols)]))
     for w in meta.get("warnings", []):
         parts.append(f"<p class='warn'>{html.escape(w)}</p>")
     parts.append(f"<script>{_JS}</script></body></html>")

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..numbers import share
 from .spec import PLAYERS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -34,16 +35,18 @@ def _pmf(x: np.ndarray) -> dict[int, float]:
     return {int(a): float(c) / x.size for a, c in zip(values, counts, strict=True)}
 
 
-def _with_se(label: str, p: float, se: float) -> str:
-    """``label P% ± SE%`` with as many decimals as the standard error needs (two significant digits, 1 to 3).
+def _with_se(label: str, p: float, se: float, n: int) -> str:
+    """``label P% ± SE%`` with as many decimals as the standard error needs (two significant digits, 1 to 3);
+    an estimate of 0 or 1 from ``n`` games as its one-sided 95% bound (:func:`mathhammer.numbers.share`).
 
-    >>> _with_se("red wins", 0.47812, 0.000353)
+    >>> _with_se("red wins", 0.47812, 0.000353, 2_000_000)
     'red wins 47.812% ± 0.035%'
-    >>> _with_se("draw", 0.5, 0.011)
+    >>> _with_se("draw", 0.5, 0.011, 2000)
     'draw 50.0% ± 1.1%'
+    >>> _with_se("draw", 0.0, 0.0, 10)
+    'draw < 26% (95%)'
     """
-    digits = 1 if se <= 0 else min(3, max(1, 1 - int(np.floor(np.log10(se * 100)))))
-    return f"{label} {p:.{digits}%} ± {se:.{digits}%}"
+    return f"{label} {share(p, se, n)}"
 
 
 def _m(x: np.ndarray) -> tuple[float, float]:
@@ -208,7 +211,7 @@ class ScenarioResult:
             f"{self.scenario} ({self.file}): {self.trials:,} games, seed {self.seed}",
             "  "
             + "   ".join(
-                _with_se(f"{who} wins" if who != "draw" else "draw", o[who]["p"], o[who]["stderr"])
+                _with_se(f"{who} wins" if who != "draw" else "draw", o[who]["p"], o[who]["stderr"], self.trials)
                 for who in ("red", "blue", "draw")
             ),
             "  game ends in round: " + "  ".join(f"{r}: {p:.1%}" for r, p in self.end_rounds().items() if p > 0),
@@ -231,7 +234,9 @@ class ScenarioResult:
         for u in self.units:
             mine = [row for row in rows if row["unit"] == u["id"]]
             track = " ".join(f"{row['models_mean']:.1f}" for row in mine)
-            lines.append(f"  {u['id']:<25} {u['player']:<6}  {track:<35} {mine[last - 1]['p_destroyed']:.1%}")
+            end = mine[last - 1]
+            destroyed = share(end["p_destroyed"], end["p_destroyed_se"], self.trials)
+            lines.append(f"  {u['id']:<25} {u['player']:<6}  {track:<35} {destroyed}")
         if self.skipped:
             lines += ["", "  planned activations that could not happen (trials):"]
             lines += [f"    {k}: {v:,}" for k, v in sorted(self.skipped.items())]

@@ -223,8 +223,9 @@ class StarCraft:
     def render(self, compiled: Any, result: Result) -> str:
         """The text of ``mathhammer attack``: the loadout used, then the result."""
         from .present import render_loadout
+        from .shown import not_applicable
 
-        text = result.text_report()
+        text = result.without(*not_applicable(*compiled.arrays)).text_report()
         return render_loadout(compiled.loadout) + "\n" + text if compiled.loadout else text
 
     # --- sweeps ----------------------------------------------------------------------------------------
