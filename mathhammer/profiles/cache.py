@@ -105,7 +105,7 @@ def store(digest: str | None, value: Any, folder: Path | None = None) -> bool:
         return False
     tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # private: entries are pickles
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".pickle", dir=path.parent)
         with os.fdopen(fd, "wb") as f:
             pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
