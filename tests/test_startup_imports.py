@@ -166,3 +166,21 @@ def test_version_falls_back_to_the_source_version(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(importlib.metadata, "version", missing)
     monkeypatch.setattr(mathhammer, "__version__", "9.8.7")
     assert version() == "9.8.7"
+
+
+def test_a_command_registered_on_the_app_loads_no_other_module() -> None:
+    """``x.register(app)`` at import (a new command's one line) adds its command without loading the others;
+    typer then reads every command, or only the one asked for."""
+    code = (
+        "import sys, typer.main\n"
+        "from mathhammer.cli import app\n"
+        "app.command('extra')(lambda: None)\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith('mathhammer.cli.') and m != 'mathhammer.cli.common')\n"
+        "app.only = ['profiles']\n"
+        "some = sorted(typer.main.get_command(app).commands)\n"
+        "app.only = None\n"
+        "every = sorted(typer.main.get_command(app).commands)\n"
+        "print(loaded, some, len(every))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert proc.stdout.strip() == "[] ['extra', 'profiles'] 10"

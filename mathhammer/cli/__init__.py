@@ -49,6 +49,28 @@ class _Group(TyperGroup):
             raise one_line(exc) from None
 
 
+class _Registered(list):  # type: ignore[type-arg]
+    """A root's list of commands (or groups) that has the command modules register first when it is read
+    (iterated, measured, indexed) but not when a command is added to it: a module registering at import
+    (``x.register(app)``) loads no other module."""
+
+    def __init__(self, root: _Root, items: Any = ()) -> None:
+        super().__init__(items)
+        self.root = root
+
+    def __iter__(self) -> Any:
+        self.root._load()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self.root._load()
+        return super().__len__()
+
+    def __getitem__(self, index: Any) -> Any:
+        self.root._load()
+        return super().__getitem__(index)
+
+
 class _Root(typer.Typer):
     """The root Typer: the modules of :data:`MODULES` register their commands when typer first reads them
     (``registered_commands``), every module, or only those of :attr:`only` (set by :func:`main` from the
@@ -75,21 +97,19 @@ class _Root(typer.Typer):
 
     @property  # type: ignore[override]
     def registered_commands(self) -> list[Any]:
-        self._load()
         return self._commands
 
     @registered_commands.setter
     def registered_commands(self, value: list[Any]) -> None:
-        self._commands = value
+        self._commands = _Registered(self, value)
 
     @property  # type: ignore[override]
     def registered_groups(self) -> list[Any]:
-        self._load()
         return self._groups
 
     @registered_groups.setter
     def registered_groups(self, value: list[Any]) -> None:
-        self._groups = value
+        self._groups = _Registered(self, value)
 
 
 app = _Root(
