@@ -15,19 +15,22 @@ True
 >>> 0 < mh.run(mh.Batch(claws, models=8), marines).models_destroyed.mean < 6
 True
 
-Importing this package does not import numba, pandas or matplotlib: the
-Monte Carlo engine compiles on first use, and tables and plots import their
-libraries when called.
+Importing this package does not import numpy, pydantic, numba, pandas or
+matplotlib: the names above load on first use, the Monte Carlo engine compiles
+on first use, and tables and plots import their libraries when called.
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .api import attack, compare, matchup, roster, run, unit
-from .dice import SDice
-from .engine.options import RunOptions
 from .errors import InputError, MathhammerError
-from .results import Distribution, Result
-from .starcraft.model import Attack, Batch, ModelGroup, Target, Weapon
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .api import attack, compare, matchup, roster, run, unit
+    from .dice import SDice
+    from .engine.options import RunOptions
+    from .grimdark.model import Attacker, Defender, Hero, WeaponGroup
+    from .results import Distribution, Result
+    from .starcraft.model import Attack, Batch, ModelGroup, Target, Weapon
 
 __all__ = [
     "Attack",
@@ -58,8 +61,18 @@ __version__ = "0.1.0"
 #: ``mh.scenario.simulate``), imported on first use so that ``import mathhammer`` stays light.
 _SUBPACKAGES = ("board", "engine", "grimdark", "profiles", "report", "scenario", "starcraft", "systems")
 
-#: Grimdark Future's ad-hoc objects, loaded with that system on first use.
-_GRIMDARK = ("Attacker", "Defender", "Hero", "WeaponGroup")
+#: The flat names of the API and the module each comes from, imported on first use: ``import mathhammer``
+#: (and so every ``mathhammer`` command, ``--help`` included) loads neither numpy nor pydantic by itself.
+_FLAT = {
+    **dict.fromkeys(("attack", "compare", "matchup", "roster", "run", "unit"), ".api"),
+    "SDice": ".dice",
+    "RunOptions": ".engine.options",
+    "Distribution": ".results",
+    "Result": ".results",
+    **dict.fromkeys(("Attack", "Batch", "ModelGroup", "Target", "Weapon"), ".starcraft.model"),
+    # Grimdark Future's ad-hoc objects, loaded with that system on first use.
+    **dict.fromkeys(("Attacker", "Defender", "Hero", "WeaponGroup"), ".grimdark.model"),
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -67,6 +80,12 @@ def __getattr__(name: str) -> Any:
 
     if name in _SUBPACKAGES:
         return importlib.import_module(f".{name}", __name__)
-    if name in _GRIMDARK:
-        return getattr(importlib.import_module(".grimdark.model", __name__), name)
+    if name in _FLAT:
+        value = getattr(importlib.import_module(_FLAT[name], __name__), name)
+        globals()[name] = value  # the next look-up is a plain attribute
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, *_SUBPACKAGES})

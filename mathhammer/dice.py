@@ -22,8 +22,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # numpy on first use: importing this module loads none
+    from .lazy import numpy as np
 
 from .errors import InputError
 

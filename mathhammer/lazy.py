@@ -22,3 +22,33 @@ def submodule(package: str, name: str) -> ModuleType:
         if exc.name != f"{package}.{name}":
             raise
         raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+
+
+class LazyModule(ModuleType):
+    """A module imported on the first use of one of its attributes: ``np = LazyModule("numpy")`` at the top of a
+    module lets it say ``np.zeros`` in its functions while importing it loads no numpy.
+
+    On first use the real module's attributes are copied in, so later look-ups are plain module attribute
+    look-ups, as fast as the real module's.
+
+    >>> json = LazyModule("json")
+    >>> json.dumps([1])
+    '[1]'
+    >>> json.loads is __import__("json").loads
+    True
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.__dict__["_lazy_loaded"] = False
+
+    def __getattr__(self, attr: str) -> object:
+        real = importlib.import_module(self.__name__)
+        if not self.__dict__["_lazy_loaded"]:
+            self.__dict__.update({k: v for k, v in vars(real).items() if k not in ("__name__", "__spec__")})
+            self.__dict__["_lazy_loaded"] = True
+        return getattr(real, attr)
+
+
+#: numpy, imported on first use (``from ..lazy import numpy as np``; type checkers are shown the real module).
+numpy = LazyModule("numpy")

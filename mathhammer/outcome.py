@@ -15,9 +15,12 @@ system's to say: it declares them as :class:`Outcome` values, and a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # numpy on first use: importing this module loads none
+    from .lazy import numpy as np
 
 #: How an outcome is read from its histogram, shown and written as JSON:
 #:

@@ -18,7 +18,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # numpy on first use: importing this module loads none
+    from .lazy import numpy as np
 
 from .outcome import Outcome, Tally
 

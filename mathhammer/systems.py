@@ -41,6 +41,13 @@ BUILTIN: dict[str, str] = {
     "grimdark": "mathhammer.grimdark.system",
 }
 
+#: Every name and alias of the built-in systems, by the :data:`BUILTIN` system it names: ``get("sc")`` imports
+#: StarCraft TMG alone, not every system (a test checks this against the systems' own aliases).
+BUILTIN_NAMES: dict[str, str] = {
+    **dict.fromkeys(("starcraft", "sc", "sctmg", "starcraft-tmg", "tmg"), "starcraft"),
+    **dict.fromkeys(("grimdark", "grimdark-future", "gf", "opr", "onepagerules"), "grimdark"),
+}
+
 
 @dataclass(frozen=True)
 class Words:
@@ -324,8 +331,12 @@ def get(name: str | GameSystem, field: str = "system") -> GameSystem:
     """Find a system by name or alias, case-insensitively; a system passes through."""
     if not isinstance(name, str):
         return name
-    _load_builtin()
-    system = _REGISTRY.get(name.strip().lower())
+    key = name.strip().lower()
+    if key not in _REGISTRY and key in BUILTIN_NAMES:  # the one built-in system asked for
+        importlib.import_module(BUILTIN[BUILTIN_NAMES[key]])
+    if key not in _REGISTRY:  # every system, for the list of those allowed
+        _load_builtin()
+    system = _REGISTRY.get(key)
     if system is None:
         unique = {id(s): s for s in _REGISTRY.values()}.values()
         allowed = ", ".join(f"{s.name} ({', '.join(s.aliases)})" for s in unique)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import re
-import tomllib
 import typing
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -171,6 +170,8 @@ def read_toml(path: Path, allowed: str) -> tuple[dict[str, Any] | None, str]:
 
     ``allowed`` says what the file should be ("an army list TOML file (docs/army.md)").
     """
+    import tomllib
+
     try:
         with path.open("rb") as fh:
             return tomllib.loads(fh.read().decode("utf-8-sig")), ""  # a UTF-8 BOM (Windows editors) is accepted

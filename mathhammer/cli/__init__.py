@@ -1,18 +1,36 @@
 """The ``mathhammer`` command line.
 
 One command group per module, joined here. Importing this module is light:
-no numba, pandas or matplotlib until a command needs them.
+no numba, pandas or matplotlib until a command needs them, and no command
+module until typer reads the commands; ``mathhammer attack ...`` then imports
+and builds the ``attack`` command alone (:data:`MODULES`), not all of them.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
-from . import army, attack, board, compare, import_opr, profiles, report, scenario
-from .common import UsageError, one_line
+from .common import UsageError, one_line, plain_text_values
+
+plain_text_values()  # no pydantic to read an option's text
+
+#: The command modules, each with the root commands (or groups) its ``register(app)`` adds, in help order.
+MODULES: dict[str, tuple[str, ...]] = {
+    "attack": ("attack",),
+    "compare": ("compare", "matchup"),
+    "profiles": ("profiles",),
+    "army": ("army",),
+    "import_opr": ("import-opr",),
+    "board": ("board",),
+    "scenario": ("scenario",),
+    "report": ("report",),
+}
 
 
 class _Group(TyperGroup):
@@ -31,7 +49,70 @@ class _Group(TyperGroup):
             raise one_line(exc) from None
 
 
-app = typer.Typer(
+class _Registered(list):  # type: ignore[type-arg]
+    """A root's list of commands (or groups) that has the command modules register first when it is read
+    (iterated, measured, indexed) but not when a command is added to it: a module registering at import
+    (``x.register(app)``) loads no other module."""
+
+    def __init__(self, root: _Root, items: Any = ()) -> None:
+        super().__init__(items)
+        self.root = root
+
+    def __iter__(self) -> Any:
+        self.root._load()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self.root._load()
+        return super().__len__()
+
+    def __getitem__(self, index: Any) -> Any:
+        self.root._load()
+        return super().__getitem__(index)
+
+
+class _Root(typer.Typer):
+    """The root Typer: the modules of :data:`MODULES` register their commands when typer first reads them
+    (``registered_commands``), every module, or only those of :attr:`only` (set by :func:`main` from the
+    command line). A command registered on ``app`` directly (``x.register(app)``) is there at once."""
+
+    only: Sequence[str] | None = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._loaded: set[str] = set()
+        self._loading = False
+        super().__init__(*args, **kwargs)
+
+    def _load(self) -> None:
+        if self._loading:
+            return
+        self._loading = True
+        try:
+            for name in MODULES if self.only is None else self.only:
+                if name not in self._loaded:
+                    self._loaded.add(name)
+                    importlib.import_module(f".{name}", __name__).register(self)
+        finally:
+            self._loading = False
+
+    @property  # type: ignore[override]
+    def registered_commands(self) -> list[Any]:
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, value: list[Any]) -> None:
+        self._commands = _Registered(self, value)
+
+    @property  # type: ignore[override]
+    def registered_groups(self) -> list[Any]:
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value: list[Any]) -> None:
+        self._groups = _Registered(self, value)
+
+
+app = _Root(
     cls=_Group,
     name="mathhammer",
     help="Exact and Monte Carlo combat maths for StarCraft: Tabletop Miniatures Game and Grimdark Future.",
@@ -40,19 +121,46 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-attack.register(app)
-compare.register(app)
-profiles.register(app)
-army.register(app)
-import_opr.register(app)
-board.register(app)
-scenario.register(app)
-report.register(app)
+
+
+def version() -> str:
+    """mathhammer's version: the installed package's, else the source's ``__version__``."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("mathhammer")
+    except PackageNotFoundError:
+        from .. import __version__
+
+        return __version__
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"mathhammer {version()}")
+        raise typer.Exit()
 
 
 @app.callback()
-def _root() -> None:
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit.", is_eager=True, callback=_print_version),
+    ] = False,
+) -> None:
     """Exact and Monte Carlo combat maths for StarCraft: Tabletop Miniatures Game and Grimdark Future."""
+
+
+def _modules_of(args: Sequence[str]) -> list[str] | None:
+    """The command module of a command line (``attack ...``: ``["attack"]``); none for ``--version``; None (every
+    module) when its first word is another option (``--help``) or no command of :data:`MODULES`."""
+    if list(args[:1]) == ["--version"]:
+        return []
+    first = next((a for a in args if not a.startswith("-")), None)
+    if first is None or (args and args[0].startswith("-")):
+        return None
+    return next(([m] for m, commands in MODULES.items() if first in commands), None)
 
 
 def main() -> None:
@@ -60,4 +168,8 @@ def main() -> None:
     import warnings
 
     warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"(shapely|numpy)(\..*)?$")
-    app()
+    app.only = _modules_of(sys.argv[1:])
+    try:
+        app()
+    finally:
+        app.only = None

@@ -106,3 +106,51 @@ def run_options(exact: bool, trials: str | None, seed: str, tolerance: str | Non
     if exact and (trials is not None or tolerance is not None):
         raise InputError("--exact", "with --trials/--tolerance", "either --exact or --trials N or --tolerance E")
     return Options.build(None, trials, seed, tolerance, None, method, names=CLI_NAMES)
+
+
+def plain_text_values() -> bool:
+    """Let typer pass the text of ``str`` and ``list[str]`` options (and flags) through as it is, without pydantic.
+
+    typer (0.2x) checks every option's value with a pydantic ``TypeAdapter`` built on first use, so any
+    command with an option imported pydantic and built adapters before doing anything (pydantic is
+    most of the start-up of ``profiles list``). The command line takes numbers as text and checks them
+    itself (``--models``: ``got 'x'; allowed: ...``), so a text value needs no checking: it is passed on
+    as typer's adapter would (bytes decoded), and anything else (a default that is not text, a ``Path``)
+    still goes to typer's own coercion. Returns whether typer has the hook (a typer without it, such as
+    one on click, never imports pydantic for this).
+    """
+    try:
+        from typer._coercion import RuntimeParam, build_runtime_param
+        from typer.core import _TyperParameter
+    except ImportError:  # pragma: no cover - another typer
+        return False
+    if getattr(_TyperParameter.get_runtime_param, "_plain_text", False):
+        return True
+    typer_runtime_param = _TyperParameter.get_runtime_param
+
+    class _Text(RuntimeParam):  # type: ignore[misc]
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            if isinstance(value, str) and self.annotation is str:
+                return value
+            if isinstance(value, bool) and self.annotation is bool:
+                return value
+            texts = isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
+            if texts and self.annotation == list[str]:
+                return list(value)
+            return build_runtime_param(param.type_descriptor)._coerce_value(value, param=param, ctx=ctx)
+
+    def get_runtime_param(self: Any) -> Any:
+        d = self.type_descriptor
+        if (
+            self._runtime_param is None
+            and (d.annotation in (str, bool) or d.annotation == list[str])
+            and d.parameter_info.parser is None
+            and d.file_annotation is None
+            and d.choices is None
+        ):
+            self._runtime_param = _Text(d.parameter_info, d.annotation)
+        return typer_runtime_param(self)
+
+    get_runtime_param._plain_text = True  # type: ignore[attr-defined]
+    _TyperParameter.get_runtime_param = get_runtime_param  # type: ignore[method-assign]
+    return True

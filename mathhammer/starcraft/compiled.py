@@ -38,8 +38,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+else:  # numpy on first use: importing this module loads none
+    from ..lazy import numpy as np
 
 from ..dice import SDice, clamp_target
 from .keywords import find, keyword_value

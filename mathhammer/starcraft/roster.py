@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..profiles.loader import ENV_VAR, ProfileError, builtin_dir, load_folders, lookup, parse, user_dirs
+from ..profiles import cache
+from ..profiles.loader import ENV_VAR, ProfileError, builtin_dir, load_folders, lookup, parse, toml_files, user_dirs
 from ..validate import read_toml
 from .schema import FactionCard, ProfileFile, TacticalCard, UnitCard
 
@@ -88,20 +89,52 @@ class Roster:
         return lookup(pool, name, field_name, "a faction, tactical or creep card (mathhammer profiles list)")
 
 
+#: The modules whose code turns profile files into a :class:`Roster`: a change to any of them is a new cache key.
+_CODE = (
+    __name__,
+    "mathhammer.starcraft.schema",
+    "mathhammer.starcraft.keywords",
+    "mathhammer.profiles.loader",
+    "mathhammer.validate",
+    "mathhammer.dice",
+)
+
+_SKIP = ("scenarios", "armies")
+
+
 def load_roster(extra: Sequence[str | Path] = (), builtin: bool = True) -> Roster:
     """Load the built-in profiles and the user's folders into one :class:`Roster`.
+
+    A roster once validated is kept in the cache (:mod:`mathhammer.profiles.cache`), keyed by the bytes of
+    every file it was read from and of the code that reads them: the next call with the same files reads
+    it back instead of validating them again.
 
     Raises:
         ProfileError: every problem of every file, one line each.
     """
     folders = ([builtin_dir() / "starcraft"] if builtin else []) + user_dirs(extra)
     missing = f"no such folder (--profiles / {ENV_VAR})"
+    try:
+        files = [path for folder in folders for path in toml_files(folder, missing, _SKIP)]
+    except ProfileError:  # a folder missing, or too big: read below, which reports every problem
+        return _validated(folders, missing)
+    digest = cache.key("sc-roster", files, _CODE)
+    kept = cache.load(digest)
+    if isinstance(kept, Roster) and list(kept.files) == [str(p) for p in files]:
+        return kept
+    roster = _validated(folders, missing)
+    cache.store(digest, roster)
+    return roster
+
+
+def _validated(folders: Sequence[Path], missing: str) -> Roster:
+    """The roster of ``folders``, every file read and validated."""
     units: dict[str, Unit] = {}
     factions: dict[str, FactionCard] = {}
     tactical: dict[str, TacticalCard] = {}
     creep: dict[str, TacticalCard] = {}
     files: list[str] = []
-    for path, pf in load_folders(folders, load_file, missing, skip=("scenarios", "armies")):
+    for path, pf in load_folders(folders, load_file, missing, skip=_SKIP):
         files.append(str(path))
         src = f"{pf.source.document} ({pf.source.version})"
         for name, card in pf.units.items():

@@ -92,12 +92,33 @@ WEAPON_KEYWORD_NAMES: tuple[str, ...] = tuple(n for n, spec in KEYWORDS.items() 
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: a class is defined without building its validator (built on the first validation), so
+    # reading a cached roster (mathhammer.profiles.cache) does not pay for it.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    def model_dump(self, **kwargs: Any) -> dict[str, Any]:  # type: ignore[override]
+        """The card as plain data, as pydantic's ``model_dump()``; called without arguments (``profiles show``), it
+        reads the fields itself rather than build pydantic's serializer for a cached card (a test checks both
+        give the same for every built-in card)."""
+        if kwargs:
+            return super().model_dump(**kwargs)
+        return {name: _plain(getattr(self, name)) for name in type(self).model_fields}
 
     @field_validator("*", mode="before")
     @classmethod
     def _no_bool_numbers(cls, value: Any, info: ValidationInfo) -> Any:
         return no_bool_number(cls.model_fields[info.field_name or ""].annotation, value)
+
+
+def _plain(value: Any) -> Any:
+    """A field's value as ``model_dump()`` gives it: cards as dicts, lists, tuples and dicts copied."""
+    if isinstance(value, _Frozen):
+        return value.model_dump()
+    if isinstance(value, list | tuple):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 def _tags(values: list[str]) -> list[str]:
