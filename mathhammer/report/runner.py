@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import systems
 from ..cells import Cell, Plan, cell_seed
-from ..errors import InputError
+from ..errors import InputError, MathhammerError
 from .columns import Columns
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -129,9 +129,33 @@ def compute(cell: Cell, options: RunOptions) -> dict[str, Any]:
     return out
 
 
-def compute_chunk(cells: Sequence[Cell], opts: RunOptions) -> list[tuple[str, dict[str, Any]]]:
-    """A Dask task: the figures of several cells, by key."""
-    return [(c.key, compute(c, opts)) for c in cells]
+class Refused:
+    """A cell's refusal of the user's input (a :class:`~mathhammer.errors.MathhammerError`: a value out of
+    range, a run past the budget) carried back from a Dask worker as the task's result, not raised there: a
+    task that raises makes its worker log "Compute Failed" with a traceback on stderr, which a refusal must
+    not (the command prints its one line). Any other exception (a bug) is raised on the worker as before:
+    logged with its traceback there, and raised again here."""
+
+    def __init__(self, exc: MathhammerError) -> None:
+        self.kind = type(exc)
+        self.args = exc.args
+        self.state = dict(exc.__dict__)
+
+    def error(self) -> MathhammerError:
+        """The error as it was raised in the cell (its class, message and fields), without calling its
+        ``__init__`` again (an InputError's arguments are not its ``args``)."""
+        exc = self.kind.__new__(self.kind)
+        exc.args = self.args
+        exc.__dict__.update(self.state)
+        return exc
+
+
+def compute_chunk(cells: Sequence[Cell], opts: RunOptions) -> list[tuple[str, dict[str, Any]]] | Refused:
+    """A Dask task: the figures of several cells, by key; or the first cell's :class:`Refused`."""
+    try:
+        return [(c.key, compute(c, opts)) for c in cells]
+    except MathhammerError as exc:
+        return Refused(exc)
 
 
 # ----------------------------------------------------------------------------- where the work runs
@@ -370,6 +394,8 @@ def _run_dask(
         out: dict[str, dict[str, Any]] = {}
         try:
             for _future, result in as_completed(futures, with_results=True):
+                if isinstance(result, Refused):
+                    raise result.error()  # the rest cancelled below
                 out.update(result)
                 if progress is not None:
                     progress(len(out), len(todo))
