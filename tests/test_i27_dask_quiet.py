@@ -51,11 +51,19 @@ def test_a_cell_refusing_is_a_result_and_a_bug_still_raises(monkeypatch: pytest.
         runner.compute_chunk([SimpleNamespace(key="k")], None)  # type: ignore[list-item, arg-type]
 
 
+#: ``mathhammer report ...`` with the exact sweep's price left out (as for a system that does not price its exact
+#: runs), so that the cells themselves refuse, on the workers.
+UNPRICED = (
+    "import sys; from mathhammer.report import runner; runner.exact_seconds = lambda todo: None; "
+    "from mathhammer.cli import app; sys.argv[0] = 'mathhammer'; app()"
+)
+
+
 def test_report_on_a_local_cluster_prints_one_line_when_a_cell_refuses(tmp_path: Path) -> None:
     """Every exact cell past a budget of a nanosecond: refused on the workers; exit 2, one ``error:`` line
     naming --exact, nothing else on stderr (was 3 "Compute Failed" logs with tracebacks, 22 lines), no report."""
     out = tmp_path / "rep"
-    cmd = [sys.executable, "-m", "mathhammer", "report", "--roster", "--system", "gf", "--scheduler", "local"]
+    cmd = [sys.executable, "-c", UNPRICED, "report", "--roster", "--system", "gf", "--scheduler", "local"]
     cmd += ["--out", str(out)]
     env = {**os.environ, budget.BUDGET_ENV: "0.000000001"}
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240, check=False, env=env, cwd=tmp_path)

@@ -85,6 +85,9 @@ def plan(
         raise InputError("--roster", "with army files", "either two army files or --roster, not both")
     if not roster and len(armies) != 2:
         raise InputError("ARMY", " ".join(map(str, armies)) or "(none)", "two army files (ARMY_A ARMY_B), or --roster")
+    for army in armies:  # a Path of '' would be '.', the current folder
+        if not str(army).strip():
+            raise InputError("ARMY_A ARMY_B", str(army), "a file path (two army files)")
     return game.report_plan(list(armies), roster, list(profiles), distance)
 
 
@@ -414,6 +417,35 @@ def _run_dask(
             cluster.close()
 
 
+def exact_seconds(todo: Sequence[Cell]) -> float | None:
+    """The serial seconds of the exact runs of the cells ``todo`` as their systems estimate them from table sizes
+    (a system's ``exact_seconds``, e.g. Grimdark Future's chains), or None when no system of them prices its
+    exact runs (StarCraft TMG's take milliseconds)."""
+    total: float | None = None
+    for cell in todo:
+        cost = getattr(systems.get(cell.system), "exact_seconds", None)
+        if cost is not None:
+            total = (total or 0.0) + float(cost(cell.compiled))
+    return total
+
+
+def _execute_exact(
+    todo: list[Cell], cells: Sequence[Cell], opts: RunOptions, scheduler: Any, progress: Progress | None
+) -> tuple[dict[str, dict[str, Any]], str]:
+    """:func:`execute` of an exact sweep: priced as a whole first (:func:`exact_seconds`) and refused past the
+    budget on the cores it will use (:func:`~mathhammer.engine.budget.check_exact_sweep`; a remote cluster's are
+    not known here: each cell still prices its own run there); a long one goes to a local cluster."""
+    from ..engine.budget import check_exact_sweep
+
+    seconds = exact_seconds(todo)
+    mode = choose_scheduler(cells, opts, scheduler, seconds)
+    if seconds is not None and mode in ("serial", "local"):
+        check_exact_sweep(seconds, len(todo), 1 if mode == "serial" else cpu_count())
+    if mode == "serial" or not todo:
+        return _run_serial(todo, opts, progress), "serial"
+    return _run_dask(todo, opts, mode, progress)
+
+
 def execute(
     cells: Sequence[Cell],
     opts: RunOptions,
@@ -426,12 +458,15 @@ def execute(
     ``scheduler``: ``"auto"``, ``"serial"``, ``"local"`` (a LocalCluster sized to the
     machine), a scheduler address (``"tcp://host:8786"``) or a ``distributed.Client``.
 
-    A Monte Carlo sweep that may be long is priced first (:func:`price`): past the budget on the cores it
+    An exact sweep is priced from its systems' estimates (:func:`exact_seconds`), a Monte Carlo sweep that may
+    be long from pilots (:func:`price`): past the budget on the cores it
     will use (one serially, the machine's for a local cluster, a cluster's workers once reached) it is
     refused (:class:`~mathhammer.engine.budget.BudgetError` naming ``trials`` or ``tolerance``, or
     ``names`` of them, e.g. :data:`~mathhammer.engine.options.CLI_NAMES`) before any cell runs.
     """
     todo = list({c.key: c for c in cells if c.compiled is not None}.values())
+    if opts.exact:
+        return _execute_exact(todo, cells, opts, scheduler, progress)
     priced = price(todo, opts, names)
     mode = choose_scheduler(cells, opts, scheduler, None if priced is None else priced.seconds)
     if mode == "serial" or not todo:
