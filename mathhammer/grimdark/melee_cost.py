@@ -51,11 +51,11 @@ __all__ = [
 ]
 
 #: Seconds of one die's product however small (numpy's call and the loop around it).
-PRODUCT_SECONDS = 2e-6
+PRODUCT_SECONDS = 5e-6
 #: Operations a second of a die's product on a few distributions (``rows x S`` by ``S x S``; measured here under
 #: load at 1.4e9-1.6e9 for 3 x 303 states: slower than an attack's vector products,
 #: :data:`~mathhammer.grimdark.exact.VECTOR_FLOPS_PER_SECOND`).
-ROWS_FLOPS_PER_SECOND = 1.5e9
+ROWS_FLOPS_PER_SECOND = 1.2e9
 #: Seconds a die's matrix takes to build at least (a multithreaded matrix product stalls for 30-60 ms at times on
 #: the loaded 2-core machine of ``benchmarks/RESULTS.md``).
 DIE_SECONDS = 0.02
