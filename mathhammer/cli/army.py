@@ -7,11 +7,12 @@ rules of ``profiles/rules/grimdark_army_building.toml`` (``mathhammer.grimdark.a
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from .common import PROFILES_HELP, handle_errors
+from .common import PROFILES_HELP, file_path, handle_errors
 
 app = typer.Typer(
     help="Army lists: check one against the army-building rules (StarCraft 9.1, Grimdark Future v3.5).",
@@ -36,10 +37,11 @@ def register(root: typer.Typer) -> None:
 @handle_errors
 def validate(
     file: Annotated[
-        str,
+        Path,
         typer.Argument(
             metavar="FILE",
             help="An army list (TOML; format for both systems: docs/army.md).",
+            parser=file_path,
         ),
     ],
     profiles: ProfilesOpt = None,
@@ -82,7 +84,7 @@ def validate(
         raise ArmyError(report.problems)
 
 
-def _validate_gf(file: str, profiles: list[str], as_json: bool) -> None:
+def _validate_gf(file: Path, profiles: list[str], as_json: bool) -> None:
     """``army validate --system gf``: every violation naming its rule, or ``ok: ...``."""
     from ..grimdark.army import GFArmyError, check_gf_army, load_gf_army
     from ..grimdark.profiles import load_units

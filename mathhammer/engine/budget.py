@@ -9,7 +9,10 @@ Every run whose cost can be estimated is, before the bulk of it starts:
 - **Monte Carlo in one piece** (a kernel call for all the trials, where a caller has one): pilots before it
   (:func:`check_whole_run`); such a run cannot be stopped by Ctrl-C until it ends. Both systems' engines now
   run in blocks (above).
-- **Exact Grimdark Future attacks**: the chain's products (:func:`mathhammer.grimdark.exact.exact_cost`).
+- **Exact Grimdark Future attacks**: the chain's products (:func:`mathhammer.grimdark.exact.exact_cost`); a melee
+  resolved both ways: its chains' products per state and its joint table
+  (:func:`mathhammer.grimdark.melee_cost.melee_cost`). An exact report sweep: its cells' estimates summed
+  (a system's ``exact_seconds``), on the cores it will use (:func:`check_exact_sweep`).
 - **Monte Carlo to a tolerance**: a pilot of ``min_trials / 16`` trials
   (:func:`~mathhammer.engine.adaptive.until`) gives the standard error and the rate; the
   trials needed are ``pilot x (SE / tolerance)^2``.
@@ -70,6 +73,7 @@ __all__ = [
     "BudgetError",
     "about",
     "budget_seconds",
+    "check_exact_sweep",
     "check_sweep",
     "check_tolerance_run",
     "check_trials_left",
@@ -269,6 +273,31 @@ MATHHAMMER_BUDGET_SECONDS to change it)
             allowed = f"at least {_nice_up(high):g} for this sweep, or {other} N"
     hint = f"needs about {about(trials)} trials in {len(pilots):,} cells, {duration(seconds / cores)} here"
     raise BudgetError(field, value, allowed, f"{hint}; {_budget_text(budget)}")
+
+
+def check_exact_sweep(seconds: float, cells: int, cores: int, field: str = "--exact") -> None:
+    """Refuse an exact sweep of ``cells`` cells whose runs are estimated at ``seconds`` in all (their systems'
+    estimates from table sizes) when it would take past the budget on ``cores`` cores.
+
+    >>> check_exact_sweep(14400.0, 150, 2)
+    Traceback (most recent call last):
+    ...
+    mathhammer.engine.budget.BudgetError: --exact: got 'this sweep'; allowed: an exact sweep within the budget; \
+for this one --trials N or --tolerance E (Monte Carlo), or fewer or smaller units (needs about ~2 h in 150 cells \
+here; the budget is ~10 min, MATHHAMMER_BUDGET_SECONDS to change it)
+    >>> check_exact_sweep(900.0, 150, 2)  # ~8 min on 2 cores: fits
+    """
+    budget = budget_seconds()
+    wall = seconds / max(1, cores)
+    if wall <= budget:
+        return
+    raise BudgetError(
+        field,
+        "this sweep",
+        "an exact sweep within the budget; for this one --trials N or --tolerance E (Monte Carlo), or fewer or "
+        "smaller units",
+        f"needs about {duration(wall)} in {cells:,} cells here; {_budget_text(budget)}",
+    )
 
 
 def shown_problems(problems: list[str], shown: int = PROBLEMS_SHOWN) -> list[str]:

@@ -46,6 +46,7 @@ __all__ = [
     "EXACT_MEMORY_MAX",
     "MATMUL_FLOPS_PER_SECOND",
     "VECTOR_FLOPS_PER_SECOND",
+    "DieCache",
     "check_exact_cost",
     "exact_compiled",
     "exact_cost",
@@ -63,6 +64,8 @@ MATMUL_FLOPS_PER_SECOND = 1.5e10
 VECTOR_FLOPS_PER_SECOND = 3e9
 #: The most bytes the exact engine's state matrices may take (about 8 of (states)^2 doubles at once).
 EXACT_MEMORY_MAX = 2 * 1024**3
+#: Die matrices by (group without its attacks, Blast multiplier, hero's unit standing), on one target.
+DieCache = dict[tuple[CompiledGroup, int, bool], np.ndarray]
 
 
 def _index(target: CompiledTarget, i: int, w: int) -> int:
@@ -74,16 +77,16 @@ def _hit_matrix(group: CompiledGroup, target: CompiledTarget, ap: int, poison: i
     k = target.marker_size
     size = (target.models + 1) * k
     h = np.zeros((size, size))
-    h[_index(target, target.models, 0), _index(target, target.models, 0)] = 1.0
+    h[target.models * k, target.models * k] = 1.0
     for i in range(target.models):
         p_unsaved = unsaved_probability(int(target.defense[i]), ap, group.cover, poison)
         if target.regeneration[i] and group.regeneration:
             p_unsaved *= (int(target.regeneration[i]) - 1) / 6.0
         for w in range(int(target.tough[i])):
-            s = _index(target, i, w)
+            s = i * k + w
             ni, nw, _ = take_wounds(target.tough, i, w, group.deadly)
             h[s, s] += 1.0 - p_unsaved
-            h[s, _index(target, ni, nw)] += p_unsaved
+            h[s, ni * k + nw] += p_unsaved
     return h
 
 
@@ -106,10 +109,10 @@ def _shred_hit_matrix(group: CompiledGroup, target: CompiledTarget, ap: int, poi
         one = natural_one_probability(int(target.defense[i]), ap, group.cover, poison)
         kept = (int(target.regeneration[i]) - 1) / 6.0 if target.regeneration[i] and group.regeneration else 1.0
         for w in range(int(target.tough[i])):
-            s = _index(target, i, w)
+            s = i * k + w
             ni, nw, _ = take_wounds(target.tough, i, w, group.deadly)
             wound[s, s] += 1.0 - kept
-            wound[s, _index(target, ni, nw)] += kept
+            wound[s, ni * k + nw] += kept
             p_saved[s], p_other[s], p_one[s] = 1.0 - p_unsaved, p_unsaved - one, one
     return np.diag(p_saved) + p_other[:, None] * wound + p_one[:, None] * (wound @ wound)
 
@@ -121,21 +124,30 @@ def _extra_hits(hn: np.ndarray, extra: int, size: int) -> np.ndarray:
     return hn if extra == 1 else np.linalg.matrix_power(hn, extra)
 
 
-def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.ndarray:
-    """One group applied to a distribution over states ``v``, or to each row of a matrix of them."""
-    k = target.marker_size
-    size = v.shape[-1]
+def _die(group: CompiledGroup, target: CompiledTarget, b: int, stands: bool) -> np.ndarray:
+    """The matrix of one die of ``group`` on states whose Blast multiplier is ``b`` (``stands``: the joined
+    hero's unit still stands)."""
+    size = (target.models + 1) * target.marker_size
     hit_matrix = _shred_hit_matrix if group.shred else _hit_matrix
     # Hero: "must use the unit's Defense until all other models have been killed": a group that starts
     # while they stand has every hit blocked at the unit's Defense (the hero's wounds included)
-    blocked = replace(target, defense=target.block_defense)
-    matrices = {
-        stands: (hit_matrix(group, t, group.ap_normal, group.poison), hit_matrix(group, t, group.ap_six, group.poison))
-        for stands, t in ((False, target), (True, blocked))
-    }
+    t = replace(target, defense=target.block_defense) if stands else target
+    plain, six = hit_matrix(group, t, group.ap_normal, group.poison), hit_matrix(group, t, group.ap_six, group.poison)
     p_six = 1.0 / 6.0  # a natural 6 always hits
     p_plain = (faces(group.hit_mask) - 1) / 6.0
     p_miss = 1.0 - p_six - p_plain
+    hn = np.linalg.matrix_power(plain, b)
+    return (
+        p_miss * np.eye(size)
+        + p_plain * hn
+        + p_six * np.linalg.matrix_power(six, b) @ _extra_hits(hn, group.extra, size)
+    )
+
+
+def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget, dice: DieCache | None = None) -> np.ndarray:
+    """One group applied to a distribution over states ``v``, or to each row of a matrix of them. ``dice``:
+    die matrices already built on this ``target`` (a group's die does not depend on its number of attacks)."""
+    k = target.marker_size
     out = np.zeros_like(v)
     by_b: dict[tuple[int, bool], list[int]] = {}
     for i in range(target.models + 1):
@@ -147,13 +159,13 @@ def _group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.nd
             part[..., i * k : (i + 1) * k] = v[..., i * k : (i + 1) * k]
         if not part.any():
             continue
-        plain, six = matrices[stands]
-        hn = np.linalg.matrix_power(plain, b)
-        die = (
-            p_miss * np.eye(size)
-            + p_plain * hn
-            + p_six * np.linalg.matrix_power(six, b) @ _extra_hits(hn, group.extra, size)
-        )
+        key = (replace(group, attacks=0, label=""), b, stands)
+        die = dice.get(key) if dice is not None else None
+        if die is None:
+            die = _die(group, target, b, stands)
+            if dice is not None:
+                dice[key] = die
+        size = die.shape[0]
         if group.attacks > 4 * size:
             part = part @ np.linalg.matrix_power(die, group.attacks)
         else:
@@ -189,9 +201,12 @@ def _snipe_group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) ->
     return out
 
 
-def apply_group(v: np.ndarray, group: CompiledGroup, target: CompiledTarget) -> np.ndarray:
-    """One compiled group applied to a distribution over the target's states (or to each row of a matrix)."""
-    return _snipe_group(v, group, target) if group.snipe else _group(v, group, target)
+def apply_group(
+    v: np.ndarray, group: CompiledGroup, target: CompiledTarget, dice: DieCache | None = None
+) -> np.ndarray:
+    """One compiled group applied to a distribution over the target's states (or to each row of a matrix);
+    ``dice``: a cache of die matrices on this ``target``, kept by the caller across groups and calls."""
+    return _snipe_group(v, group, target) if group.snipe else _group(v, group, target, dice)
 
 
 def exact_cost(attack: CompiledAttack) -> tuple[float, float]:

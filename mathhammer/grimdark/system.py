@@ -436,6 +436,16 @@ class Grimdark:
         attack, notes = _picked(attack, target)
         return GrimdarkAttack(attack, target, label=label or "Grimdark Future", notes=notes)
 
+    def exact_seconds(self, compiled: Any) -> float:
+        """The estimated seconds of :meth:`exact`, from table sizes (a report prices an exact sweep with it)."""
+        from .compiled import compile_attack
+        from .exact import exact_cost
+        from .melee_cost import melee_cost
+
+        if hasattr(compiled, "melee"):
+            return melee_cost(compiled.melee)[0]
+        return exact_cost(compile_attack(compiled.attacker, compiled.defender))[0]
+
     def exact(self, compiled: Any) -> Tally:
         from .exact import grimdark_exact
 

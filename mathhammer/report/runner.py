@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import systems
 from ..cells import Cell, Plan, cell_seed
-from ..errors import InputError
+from ..errors import InputError, MathhammerError
 from .columns import Columns
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,6 +85,9 @@ def plan(
         raise InputError("--roster", "with army files", "either two army files or --roster, not both")
     if not roster and len(armies) != 2:
         raise InputError("ARMY", " ".join(map(str, armies)) or "(none)", "two army files (ARMY_A ARMY_B), or --roster")
+    for army in armies:  # a Path of '' would be '.', the current folder
+        if not str(army).strip():
+            raise InputError("ARMY_A ARMY_B", str(army), "a file path (two army files)")
     return game.report_plan(list(armies), roster, list(profiles), distance)
 
 
@@ -129,9 +132,33 @@ def compute(cell: Cell, options: RunOptions) -> dict[str, Any]:
     return out
 
 
-def compute_chunk(cells: Sequence[Cell], opts: RunOptions) -> list[tuple[str, dict[str, Any]]]:
-    """A Dask task: the figures of several cells, by key."""
-    return [(c.key, compute(c, opts)) for c in cells]
+class Refused:
+    """A cell's refusal of the user's input (a :class:`~mathhammer.errors.MathhammerError`: a value out of
+    range, a run past the budget) carried back from a Dask worker as the task's result, not raised there: a
+    task that raises makes its worker log "Compute Failed" with a traceback on stderr, which a refusal must
+    not (the command prints its one line). Any other exception (a bug) is raised on the worker as before:
+    logged with its traceback there, and raised again here."""
+
+    def __init__(self, exc: MathhammerError) -> None:
+        self.kind = type(exc)
+        self.args = exc.args
+        self.state = dict(exc.__dict__)
+
+    def error(self) -> MathhammerError:
+        """The error as it was raised in the cell (its class, message and fields), without calling its
+        ``__init__`` again (an InputError's arguments are not its ``args``)."""
+        exc = self.kind.__new__(self.kind)
+        exc.args = self.args
+        exc.__dict__.update(self.state)
+        return exc
+
+
+def compute_chunk(cells: Sequence[Cell], opts: RunOptions) -> list[tuple[str, dict[str, Any]]] | Refused:
+    """A Dask task: the figures of several cells, by key; or the first cell's :class:`Refused`."""
+    try:
+        return [(c.key, compute(c, opts)) for c in cells]
+    except MathhammerError as exc:
+        return Refused(exc)
 
 
 # ----------------------------------------------------------------------------- where the work runs
@@ -370,6 +397,8 @@ def _run_dask(
         out: dict[str, dict[str, Any]] = {}
         try:
             for _future, result in as_completed(futures, with_results=True):
+                if isinstance(result, Refused):
+                    raise result.error()  # the rest cancelled below
                 out.update(result)
                 if progress is not None:
                     progress(len(out), len(todo))
@@ -388,6 +417,35 @@ def _run_dask(
             cluster.close()
 
 
+def exact_seconds(todo: Sequence[Cell]) -> float | None:
+    """The serial seconds of the exact runs of the cells ``todo`` as their systems estimate them from table sizes
+    (a system's ``exact_seconds``, e.g. Grimdark Future's chains), or None when no system of them prices its
+    exact runs (StarCraft TMG's take milliseconds)."""
+    total: float | None = None
+    for cell in todo:
+        cost = getattr(systems.get(cell.system), "exact_seconds", None)
+        if cost is not None:
+            total = (total or 0.0) + float(cost(cell.compiled))
+    return total
+
+
+def _execute_exact(
+    todo: list[Cell], cells: Sequence[Cell], opts: RunOptions, scheduler: Any, progress: Progress | None
+) -> tuple[dict[str, dict[str, Any]], str]:
+    """:func:`execute` of an exact sweep: priced as a whole first (:func:`exact_seconds`) and refused past the
+    budget on the cores it will use (:func:`~mathhammer.engine.budget.check_exact_sweep`; a remote cluster's are
+    not known here: each cell still prices its own run there); a long one goes to a local cluster."""
+    from ..engine.budget import check_exact_sweep
+
+    seconds = exact_seconds(todo)
+    mode = choose_scheduler(cells, opts, scheduler, seconds)
+    if seconds is not None and mode in ("serial", "local"):
+        check_exact_sweep(seconds, len(todo), 1 if mode == "serial" else cpu_count())
+    if mode == "serial" or not todo:
+        return _run_serial(todo, opts, progress), "serial"
+    return _run_dask(todo, opts, mode, progress)
+
+
 def execute(
     cells: Sequence[Cell],
     opts: RunOptions,
@@ -400,12 +458,15 @@ def execute(
     ``scheduler``: ``"auto"``, ``"serial"``, ``"local"`` (a LocalCluster sized to the
     machine), a scheduler address (``"tcp://host:8786"``) or a ``distributed.Client``.
 
-    A Monte Carlo sweep that may be long is priced first (:func:`price`): past the budget on the cores it
+    An exact sweep is priced from its systems' estimates (:func:`exact_seconds`), a Monte Carlo sweep that may
+    be long from pilots (:func:`price`): past the budget on the cores it
     will use (one serially, the machine's for a local cluster, a cluster's workers once reached) it is
     refused (:class:`~mathhammer.engine.budget.BudgetError` naming ``trials`` or ``tolerance``, or
     ``names`` of them, e.g. :data:`~mathhammer.engine.options.CLI_NAMES`) before any cell runs.
     """
     todo = list({c.key: c for c in cells if c.compiled is not None}.values())
+    if opts.exact:
+        return _execute_exact(todo, cells, opts, scheduler, progress)
     priced = price(todo, opts, names)
     mode = choose_scheduler(cells, opts, scheduler, None if priced is None else priced.seconds)
     if mode == "serial" or not todo:
