@@ -647,7 +647,7 @@ def _local_and_whole(board: Board, lead: str, targets: list[str], rho: float, re
         assert whole.length > rho - 1e-9
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(
     st.tuples(st.floats(3, 41), st.floats(3, 27)),
     st.lists(st.tuples(st.floats(-5, 5), st.floats(-5, 5)), min_size=1, max_size=4),

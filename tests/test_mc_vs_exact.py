@@ -384,7 +384,7 @@ def test_random_attacks_monte_carlo_agrees_with_exact(attack: Attack, method: st
     assert_agree(mc, t, label=f"{attack} ({method})")
 
 
-@settings(max_examples=50, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
 @given(attacks())
 def test_random_attacks_naive_agrees_with_exact(attack: Attack) -> None:
     assert_agree(naive_tally(attack, 4000, 5), exact(attack), label=f"{attack} (naive)")
