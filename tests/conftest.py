@@ -8,7 +8,10 @@ from typing import Any
 
 import pytest
 
-os.environ.setdefault("NUMBA_CACHE_DIR", tempfile.mkdtemp(prefix="mathhammer-numba-"))
+# Set once in the pytest-xdist controller (it loads this file before starting workers), so every worker inherits it:
+# a kernel compiled by one worker is loaded from the cache by the others.
+if "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mathhammer-numba-")
 
 
 @pytest.fixture

@@ -298,7 +298,8 @@ def test_target_across_wall_must_be_engaged() -> None:
 
 
 def test_busy_board_is_quick() -> None:
-    """Performance guard: 40 models and 6 walls, a Charge in well under a few seconds."""
+    """Performance guard: 40 models and 6 walls, a Charge in well under a few seconds of CPU (process time: on a
+    machine shared with other test workers the wall clock measures the load, not the search)."""
     import time
 
     walls = tuple(
@@ -308,9 +309,9 @@ def test_busy_board_is_quick() -> None:
     ours = tuple(Model(f"o{i}", 2, 2 + 1.2 * i, base_mm=25) for i in range(20))
     theirs = tuple(Model(f"t{i}", 42, 2 + 1.2 * i, base_mm=25) for i in range(20))
     board = Board(44, 30, walls, (Unit("ours", "p1", ours), Unit("theirs", "p2", theirs)))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     got = charge_distance(board, "o10", ["theirs"])
-    assert time.perf_counter() - t0 < 5.0
+    assert time.process_time() - t0 < 5.0
     assert got.reachable and got.length >= 40 - 2 * (25 / INCH / 2) - 1 - 0.01
 
 
@@ -647,7 +648,7 @@ def _local_and_whole(board: Board, lead: str, targets: list[str], rho: float, re
         assert whole.length > rho - 1e-9
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(
     st.tuples(st.floats(3, 41), st.floats(3, 27)),
     st.lists(st.tuples(st.floats(-5, 5), st.floats(-5, 5)), min_size=1, max_size=4),

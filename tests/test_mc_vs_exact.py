@@ -211,19 +211,16 @@ def test_monte_carlo_agrees_with_exact(name: str, method: str) -> None:
 
 
 @pytest.mark.parametrize("name", NAIVE_SUBSET)
-def test_naive_agrees_with_exact(name: str) -> None:
-    seed = 77 + NAIVE_SUBSET.index(name)
-    assert_agree(naive_tally(CASES[name], NAIVE_TRIALS, seed), exact(CASES[name]), label=f"{name} (naive)")
-
-
-@pytest.mark.parametrize("method", ["count", "die"])
-@pytest.mark.parametrize("name", NAIVE_SUBSET)
-def test_naive_agrees_with_monte_carlo(name: str, method: str) -> None:
-    """The per-die reference against the Monte Carlo engine directly (two-sample G-test)."""
-    seed = 500 + NAIVE_SUBSET.index(name)
+def test_naive_agrees_with_exact_and_monte_carlo(name: str) -> None:
+    """The per-die reference against the exact engine (G-test, means within 5 SE) and against the Monte Carlo
+    engine directly, both sampling methods (two-sample G-test): one naive sample serves all three checks (the
+    naive tally, pure Python, is most of the time)."""
+    naive = naive_tally(CASES[name], NAIVE_TRIALS, 77 + NAIVE_SUBSET.index(name))
+    assert_agree(naive, exact(CASES[name]), label=f"{name} (naive)")
     batches, target = compile_attack(CASES[name])
-    mc = simulate(batches, target, MC_TRIALS, seed=seed, method=method)
-    assert_same_distribution(naive_tally(CASES[name], NAIVE_TRIALS, seed), mc, label=f"{name} (naive vs {method})")
+    for method in ("count", "die"):
+        mc = simulate(batches, target, MC_TRIALS, seed=500 + NAIVE_SUBSET.index(name), method=method)
+        assert_same_distribution(naive, mc, label=f"{name} (naive vs {method})")
 
 
 def test_two_sample_test_detects_a_difference() -> None:
@@ -387,7 +384,7 @@ def test_random_attacks_monte_carlo_agrees_with_exact(attack: Attack, method: st
     assert_agree(mc, t, label=f"{attack} ({method})")
 
 
-@settings(max_examples=50, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.filter_too_much])
 @given(attacks())
 def test_random_attacks_naive_agrees_with_exact(attack: Attack) -> None:
     assert_agree(naive_tally(attack, 4000, 5), exact(attack), label=f"{attack} (naive)")

@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -69,3 +70,46 @@ def test_mypy_typed_layer() -> None:
         [sys.executable, "-m", "mypy", "mathhammer"], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def _pytest_options() -> dict:
+    import tomllib
+
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
+
+
+def test_the_suite_runs_on_every_core() -> None:
+    """The README's test command runs with pytest-xdist on every core: the option is in addopts, the plugin in the
+    test extras (CI installs only those)."""
+    import tomllib
+
+    opts = _pytest_options()["addopts"].split()
+    assert opts[opts.index("-n") + 1] == "auto"
+    assert opts[opts.index("--dist") + 1] == "worksteal"
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    assert any(req.startswith("pytest-xdist") for req in extras)
+
+
+def test_a_hang_in_a_worker_fails_its_test_and_shows_its_stack(tmp_path: Path) -> None:
+    """The project's timeout settings under xdist, with the times cut to seconds: the hung test fails, the run
+    goes on, and the hung test's stack reaches stderr (a worker's stdout is discarded)."""
+    opts = _pytest_options()
+    assert opts["timeout"] > opts["faulthandler_timeout"] >= opts["timeout"] - 30
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.pytest.ini_options]\n"
+        f'addopts = "{" ".join(o for o in opts["addopts"].split() if "nbmake" not in o)}"\n'
+        f'timeout_method = "{opts["timeout_method"]}"\n'
+        "timeout = 4\nfaulthandler_timeout = 2\n"
+    )
+    (tmp_path / "test_hang.py").write_text(
+        "import time\n\ndef test_hangs_here():\n    time.sleep(120)\n\ndef test_fine():\n    pass\n"
+    )
+    started = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-rfE"], cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    out = proc.stdout + proc.stderr
+    assert time.monotonic() - started < 100, out
+    assert proc.returncode == 1, out
+    assert "1 failed, 1 passed" in proc.stdout and "test_hang.py::test_hangs_here" in proc.stdout, out
+    assert "Timeout (0:00:02)!" in proc.stderr and "in test_hangs_here" in proc.stderr, out
