@@ -1,4 +1,4 @@
-"""Shared test setup: a private numba cache unless the caller chose one; the engine spy of the scenario tests."""
+"""Shared test setup: a private numba cache and roster cache unless the caller chose them; the engine spy of the scenario tests."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ import pytest
 # a kernel compiled by one worker is loaded from the cache by the others.
 if "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mathhammer-numba-")
+# The validated-roster cache of the tests lives in a folder of the run, not in the user's ~/.cache/mathhammer
+# (a test that checks the cache itself sets its own).
+if "MATHHAMMER_CACHE_DIR" not in os.environ:
+    os.environ["MATHHAMMER_CACHE_DIR"] = tempfile.mkdtemp(prefix="mathhammer-cache-")
 
 
 @pytest.fixture
