@@ -48,6 +48,7 @@ import_opr.register(app)
 board.register(app)
 scenario.register(app)
 report.register(app)
+__import__(f"{__name__}.warmup", fromlist=["register"]).register(app)
 
 
 @app.callback()

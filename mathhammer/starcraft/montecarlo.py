@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import config
+from .. import config, jit
 from ..engine.adaptive import until
 from ..engine.histograms import Histograms, super_blocks
 from ..engine.options import check_method, check_seed, check_tolerance, check_trials
@@ -189,10 +189,12 @@ class Run:
         self.hist = self.histograms.rows
         self.trials = 0
 
-    def extend(self, stop: int) -> None:
-        """Run trials ``self.trials .. stop - 1``."""
+    def extend(self, stop: int, parallel: bool | None = None) -> None:
+        """Run trials ``self.trials .. stop - 1`` (on the parallel driver when ``parallel``; by default only past
+        :data:`~mathhammer.config.SERIAL_MAX` trials)."""
         pk = self.packed
-        short = stop - self.trials <= config.SERIAL_MAX
+        short = stop - self.trials <= config.SERIAL_MAX if parallel is None else not parallel
+        jit.announce("starcraft" if short else "starcraft-parallel")
         for first, n in super_blocks(self.trials, stop, config.SUPER_BLOCK):
             args = (
                 self.key, self.gamma, first, n, self.chunk, pk.params, pk.g_dice, pk.g_target,
