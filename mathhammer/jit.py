@@ -10,7 +10,7 @@ with the source file's sha256, stored verbatim in the index). When the kernels m
 longer than :data:`NOTICE_SECONDS` to compile, one line goes to stderr (never stdout: ``--json`` stays clean).
 
 Importing this module imports neither numba nor any kernel module: the check reads a few small files.
-The compile times are data (:data:`COMPILE_SECONDS`, measured with ``mathhammer warmup`` on a 2-core machine).
+The compile times are data (:data:`COMPILE_SECONDS`, from numba's compile events and `benchmarks/bench_firstrun.py`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
     "grimdark": (("grimdark/engine.py", "_run_slot"),),
     "grimdark-parallel": (("grimdark/engine.py", "_run_block"),),
     "grimdark-melee": (("grimdark/melee_engine.py", "_run_block"),),
+    "scenario-check": (("board/cspace.py", "_segments_kernel"), ("scenario/fastnear.py", "_near_kernel")),
     "scenario": (
         ("board/cspace.py", "_segments_kernel"),
         ("scenario/fast.py", "_by_id_kernel"),
@@ -56,37 +57,40 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 
-#: Seconds to compile each kernel from an empty cache (its first signature), measured on this project's 2-core
-#: machine (``benchmarks/bench_firstrun.py``, ``mathhammer warmup``); figures in ``benchmarks/RESULTS.md``.
+#: Seconds to compile each kernel from an empty cache (its first signature) on an idle 2-core machine of this
+#: project's kind: numba's compile events timed under load, scaled by the load's factor on whole first runs
+#: (``benchmarks/bench_firstrun.py``); the figures are in ``benchmarks/RESULTS.md``.
 COMPILE_SECONDS: dict[str, float] = {
-    "starcraft/kernels.py:_run_slot": 5.0,
-    "starcraft/kernels.py:run_block": 6.0,
-    "grimdark/engine.py:_run_slot": 4.0,
-    "grimdark/engine.py:_run_block": 5.0,
-    "grimdark/melee_engine.py:_run_block": 5.0,
-    "board/cspace.py:_segments_kernel": 2.0,
-    "scenario/fast.py:_by_id_kernel": 1.5,
-    "scenario/fast.py:_coded_kernel": 2.0,
-    "scenario/fast.py:_group_kernel": 3.0,
-    "scenario/fast.py:_regroup_kernel": 0.5,
-    "scenario/fastcontrol.py:_contest_kernel": 0.4,
-    "scenario/fastcontrol.py:_supply_kernel": 0.5,
-    "scenario/fastcontrol.py:_winners_kernel": 0.7,
-    "scenario/fastnear.py:_near_box_kernel": 0.4,
-    "scenario/fastnear.py:_near_kernel": 1.0,
-    "scenario/fastranks.py:close_ranks_search": 12.0,
-    "scenario/fasttables.py:_intern_kernel": 0.7,
-    "scenario/fasttables.py:_move_kernel": 0.7,
-    "scenario/fasttables.py:_pair_words_kernel": 1.0,
-    "scenario/fasttables.py:_rehash_kernel": 0.3,
-    "scenario/sim_state.py:_apply_kernel": 0.8,
-    "scenario/sim_state.py:_keep_bits": 0.2,
-    "scenario/sim_state.py:_planned_bits": 0.5,
-    "scenario/sim_state.py:_uniforms_kernel": 0.4,
+    "starcraft/kernels.py:_run_slot": 1.7,
+    "starcraft/kernels.py:run_block": 3.0,
+    "grimdark/engine.py:_run_slot": 3.0,
+    "grimdark/engine.py:_run_block": 4.0,
+    "grimdark/melee_engine.py:_run_block": 4.0,
+    "board/cspace.py:_segments_kernel": 1.3,
+    "scenario/fast.py:_by_id_kernel": 0.7,
+    "scenario/fast.py:_coded_kernel": 1.8,
+    "scenario/fast.py:_group_kernel": 1.8,
+    "scenario/fast.py:_regroup_kernel": 0.3,
+    "scenario/fastcontrol.py:_contest_kernel": 0.3,
+    "scenario/fastcontrol.py:_supply_kernel": 0.4,
+    "scenario/fastcontrol.py:_winners_kernel": 0.5,
+    "scenario/fastnear.py:_near_box_kernel": 0.3,
+    "scenario/fastnear.py:_near_kernel": 0.6,
+    "scenario/fastranks.py:close_ranks_search": 10.0,
+    "scenario/fasttables.py:_intern_kernel": 0.5,
+    "scenario/fasttables.py:_move_kernel": 0.5,
+    "scenario/fasttables.py:_pair_words_kernel": 0.6,
+    "scenario/fasttables.py:_rehash_kernel": 0.2,
+    "scenario/sim_state.py:_apply_kernel": 0.5,
+    "scenario/sim_state.py:_keep_bits": 0.15,
+    "scenario/sim_state.py:_planned_bits": 0.4,
+    "scenario/sim_state.py:_uniforms_kernel": 0.25,
 }
 
-#: A compile estimated longer than this (seconds) is announced on stderr.
+#: A compile estimated longer than this (seconds) is announced on stderr; the environment variable
+#: ``MATHHAMMER_COMPILE_NOTICE`` (seconds) overrides it (0: announce every compile; a large number: never).
 NOTICE_SECONDS: float = 2.0
+NOTICE_ENV = "MATHHAMMER_COMPILE_NOTICE"
 
 #: What the notice calls each group's kernels.
 WHAT: dict[str, str] = {
@@ -95,6 +99,7 @@ WHAT: dict[str, str] = {
     "grimdark": "Monte Carlo kernels",
     "grimdark-parallel": "parallel Monte Carlo kernels",
     "grimdark-melee": "Monte Carlo melee kernels",
+    "scenario-check": "battlefield kernels",
     "scenario": "scenario kernels",
 }
 
@@ -180,20 +185,36 @@ def missing(group: str) -> list[tuple[str, str]]:
     return [k for k in KERNELS[group] if not cached(*k)]
 
 
+def _load_factor() -> float:
+    """How much slower than idle a compile runs now: the 1-minute load average per core, at least 1."""
+    try:
+        return max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    except (AttributeError, OSError):  # pragma: no cover - no load average (Windows)
+        return 1.0
+
+
 def estimate(kernels: list[tuple[str, str]]) -> float:
-    """Seconds to compile ``kernels`` (:data:`COMPILE_SECONDS`)."""
-    return sum(COMPILE_SECONDS.get(f"{m}:{f}", 1.0) for m, f in kernels)
+    """Seconds to compile ``kernels`` (:data:`COMPILE_SECONDS`, longer on a busy machine)."""
+    return sum(COMPILE_SECONDS.get(f"{m}:{f}", 1.0) for m, f in kernels) * _load_factor()
+
+
+def _threshold() -> float:
+    try:
+        return float(os.environ.get(NOTICE_ENV, NOTICE_SECONDS))
+    except ValueError:
+        return NOTICE_SECONDS
 
 
 def notice(group: str) -> str | None:
     """The line announcing the compile of ``group``'s kernels, or None when it is estimated short (or off)."""
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return None
-    seconds = estimate(missing(group))
-    if seconds <= NOTICE_SECONDS:
+    kernels = missing(group)
+    seconds = estimate(kernels)
+    if not kernels or seconds <= _threshold():
         return None
     return (
-        f"note: compiling the {WHAT[group]} once, about {seconds:.0f} s "
+        f"note: compiling the {WHAT[group]} once, about {max(1, round(seconds))} s "
         "(a first run only; `mathhammer warmup` compiles every kernel ahead)"
     )
 

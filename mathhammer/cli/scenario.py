@@ -47,9 +47,11 @@ def register(root: typer.Typer) -> None:
 @handle_errors
 def check(file: FileArg) -> None:
     """Validate a scenario file and its plan: every problem with its round, phase and activation."""
+    from ..jit import announce
     from ..scenario import ScenarioError, check_scenario, load_scenario
 
     scn = load_scenario(file)
+    announce("scenario-check")
     problems = check_scenario(scn)
     errors = [p for p in problems if not p.startswith("warning")]
     for p in problems:
