@@ -150,7 +150,8 @@ def _segments_kernel(a, bs, boxes, circles, slack, grow):  # pragma: no cover - 
             if c == cap:
                 cap *= 2
                 ks2, ps2, hs2 = np.empty(cap, dtype=np.int64), np.empty(cap, dtype=np.int64), np.empty(cap, np.int8)
-                ks2[:c], ps2[:c], hs2[:c] = ks[:c], ps[:c], hs[:c]
+                for i in range(c):  # element by element: a slice copy compiles numba's shape-error message
+                    ks2[i], ps2[i], hs2[i] = ks[i], ps[i], hs[i]
                 ks, ps, hs = ks2, ps2, hs2
             ks[c], ps[c], hs[c] = k, p, h
             c += 1

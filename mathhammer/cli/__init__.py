@@ -30,6 +30,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "board": ("board",),
     "scenario": ("scenario",),
     "report": ("report",),
+    "warmup": ("warmup",),
 }
 
 

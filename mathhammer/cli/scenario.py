@@ -67,9 +67,11 @@ def _load(file: Path, profiles: list[str] | None) -> Any:
 @handle_errors
 def check(file: FileArg, profiles: ProfilesOpt = None) -> None:
     """Validate a scenario file and its plan: every problem with its round, phase and activation."""
+    from ..jit import announce
     from ..scenario import ScenarioError, check_scenario
 
     scn = _load(file, profiles)
+    announce("scenario-check")
     problems = check_scenario(scn)
     errors = [p for p in problems if not p.startswith("warning")]
     for p in problems:

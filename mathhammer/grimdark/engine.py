@@ -34,6 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit, prange
 
+from .. import jit
 from ..config import INLINE, JIT, PARALLEL, SERIAL_MAX, SUPER_BLOCK, TRIAL_BITS
 from ..engine.histograms import Histograms, super_blocks
 from ..engine.options import SEED_MAX, check_seed, check_trials
@@ -509,6 +510,7 @@ def simulate_compiled(attack: CompiledAttack, trials: int, seed: int = 0) -> Tal
     # waking the parallel kernel's threads (the counts are the same either way)
     draws = len(attack.groups) + 2 if where.shape[1] else longest
     serial = int(trials) * draws <= SERIAL_MAX
+    jit.announce("grimdark" if serial else "grimdark-parallel")
     # blocks of about BLOCK_SECONDS, timed and priced (super_blocks): Ctrl-C is noticed between them; the
     # counts are those of one call (trial t draws from the stream of (seed, t) whatever its block). One kernel for
     # every block: the first (untimed) block loads it, so no later block's time includes a compile

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from .. import jit
 from ..config import JIT, PARALLEL, SUPER_BLOCK
 from ..engine.histograms import Histograms, super_blocks
 from ..engine.options import check_seed, check_trials
@@ -165,6 +166,7 @@ def melee_simulate(melee: Melee, trials: int, seed: int = 0) -> Tally:
     ownc, ownt = own_arrays(c.target), own_arrays(t.target)
     # blocks of about BLOCK_SECONDS, timed and priced (super_blocks): Ctrl-C is noticed between them; the
     # counts are those of one call (trial t draws from the stream of (seed, t) whatever its block)
+    jit.announce("grimdark-melee")
     for first, n in super_blocks(0, int(trials), SUPER_BLOCK):
         _run_block(
             np.uint64(base), np.uint64(gamma), first, n, int(cmp.NATURAL_DEFENSE), counter, charge, back, sides,

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import jit
 from ..engine.options import check_seed
 from ..starcraft.roster import Roster
 from ..validate import whole
@@ -46,6 +47,7 @@ def simulate(
     scn = scenario if isinstance(scenario, Scenario) else load_scenario(scenario, roster)
     trials = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
     seed = check_seed(seed, "--seed")
+    jit.announce("scenario")
     problems = [p for p in check_scenario(scn) if not p.startswith("warning")]
     if problems:
         raise ScenarioError(problems)

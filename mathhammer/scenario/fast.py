@@ -72,7 +72,7 @@ def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
     hashes = np.empty(cap // 2, dtype=np.uint64)
     inv = np.empty(n, dtype=np.int64)
     row = np.empty(c, dtype=np.int64)
-    g = 0
+    g = np.int64(0)  # not the literal 0: _order_of_groups would compile for Literal[int](0) too
     last = -1  # the group of the previous trial: a trial with the same key (runs are common) needs no hashing
     for i in range(n):
         t = trials[i]
@@ -103,7 +103,8 @@ def _group_kernel(cols, rows, trials):  # pragma: no cover - compiled
                     keys2 = np.empty((cap // 2, c), dtype=np.int64)
                     hashes2 = np.empty(cap // 2, dtype=np.uint64)
                     for k in range(g):
-                        keys2[k] = keys[k]
+                        for j in range(c):  # element by element: a row copy compiles numba's shape-error message
+                            keys2[k, j] = keys[k, j]
                         hashes2[k] = hashes[k]
                         s2 = np.int64(hashes[k] & np.uint64(mask))
                         while table[s2] >= 0:
@@ -142,7 +143,7 @@ def _by_id_kernel(ids, trials, marks, tick):  # pragma: no cover - compiled
     n = trials.size
     firsts = np.empty(n, dtype=np.int64)
     inv = np.empty(n, dtype=np.int64)
-    g = 0
+    g = np.int64(0)  # not the literal 0: _order_of_groups would compile for Literal[int](0) too
     for i in range(n):
         b = ids[trials[i]]
         if marks[b, 0] != tick:  # the first trial of this id in the call: a new group, no hashing
@@ -287,7 +288,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
         return _one_group(cols, rows, trials)
     inv = np.empty(n, dtype=np.int64)
     firsts = np.empty(n, dtype=np.int64)
-    g = 0
+    g = np.int64(0)  # not the literal 0: _order_of_groups would compile for Literal[int](0) too
     if total <= _DIRECT_BITS:  # a table of every code
         table = np.full(1 << total, -1, dtype=np.int64)
         for i in range(n):

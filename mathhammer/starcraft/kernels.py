@@ -19,10 +19,15 @@ exactly. Two ways to draw a pool's successes:
 - ``METHOD_DIE``: every d6 rolled (two per 64-bit draw) and tested with the
   bitmask ``(mask >> face) & 1``; the S Dice rolled as N dice of M sides + K.
 
-The method is chosen by the *type* of the tables argument (arrays for count,
-``None`` for die), so numba prunes the other path at compile time: each
-method is its own compiled kernel, and the CLI compiles and loads only the
-count kernel.
+The method is chosen by the *types* of two arguments: numba prunes a branch at
+compile time only on a test ``x is None`` / ``x is not None`` where ``x`` *is*
+``None`` (a test on an array is kept, and every call under it compiled). So
+each path is under a test of an argument that is ``None`` when the path is not
+taken: ``binom_alias`` (``None`` for die) and ``die`` (``None`` for count), and
+for casualties ``trans`` (``None`` without the table) and ``cas`` (``None``
+with it). Each method (and each way to take casualties) compiles only its own
+code: the count kernel with the table compiles neither :func:`_dice` nor
+:func:`_casualties`.
 
 :func:`_casualties` is the contract's
 :func:`~mathhammer.starcraft.compiled.apply_damage` with fewer unpredictable
@@ -165,27 +170,32 @@ def _dice(state, gamma, n, target):
 
 
 @njit(**INLINE)
-def _successes(state, gamma, n, target, binom_alias):
+def _successes(state, gamma, n, target, binom_alias, die):
     """Successes of a pool of ``n`` d6 (no test for ``n == 0``: row 0 of the tables gives 0).
 
-    ``binom_alias is None`` selects the die method. The test is on the *type*
-    of an argument, so numba prunes the other branch when it compiles: each
-    method compiles (and loads from the cache) only its own kernel.
+    The count method has tables and ``die is None``; the die method ``binom_alias is None`` and any ``die``:
+    each test is on an argument that is ``None`` where its path is not taken, so numba prunes it (the module
+    text). The last line is never reached.
     """
-    if binom_alias is None:
+    if binom_alias is not None:
+        return _binomial(state, gamma, n, target, binom_alias)
+    if die is not None:
         return _dice(state, gamma, n, target)
-    return _binomial(state, gamma, n, target, binom_alias)
+    return state, np.int64(0)
 
 
 @njit(**JIT)
-def _surge(state, gamma, params, b, surge_alias):
-    """The Surge result of Batch ``b`` (0 when Surge does not apply); ``surge_alias is None``: die method."""
+def _surge(state, gamma, params, b, surge_alias, die):
+    """The Surge result of Batch ``b`` (0 when Surge does not apply); ``surge_alias is None``: die method
+    (``die is None``: count method; each path compiles alone, the module text)."""
     m = params[b, P_SURGE_SIZE]
     if m <= 1:
         return state, 0
     if surge_alias is not None:
         state, j = _alias(state, gamma, m, surge_alias, b, 0)
         return state, j
+    if die is None:
+        return state, 0  # never reached: the count method has its alias table
     result = params[b, P_SURGE_BONUS]
     sides = params[b, P_SURGE_SIDES]
     for _ in range(params[b, P_SURGE_N]):
@@ -210,16 +220,18 @@ def _trial(
     shielded,
     trans,
     kmark,
+    die,
+    cas,
 ):
     """One trial of the chain: ``(damage dealt, removed, marker, shielded)``.
 
     Casualties come from the transition table ``trans[b, state, dice]`` when
     the driver built one (state ``(removed * kmark + marker) * 2 +
-    shielded``), else from :func:`_casualties`. ``trans is None`` is a test
-    on the argument's type: numba compiles only one of the two paths.
+    shielded``; then ``cas is None``), else from :func:`_casualties` (``trans is None``, ``cas`` not): numba
+    compiles only the path taken (the module text). ``die``: ``None`` with the count method.
     """
     dealt = 0
-    removed = 0
+    removed = np.int64(0)  # not the literal 0: _casualties would compile for Literal[int](0) and for int64
     spent = 0  # the target's Total Damage reduction used (it has none: P_REDUCE 0 in every Batch)
     models = hp.shape[0]
     code = (marker * 2 + np.int64(shielded)) if trans is not None else 0
@@ -227,46 +239,47 @@ def _trial(
     for b in range(params.shape[0]):
         # A destroyed unit is no longer a target: later Batches are not resolved. Nor is one with no model left
         # Visible to this Batch's attackers (8.7.3 step 1 TARGET ELIGIBILITY; every removed model was Visible).
-        if trans is None:
+        if cas is not None:
             if removed == models:
                 break
             if removed >= params[b, P_VISIBLE]:
                 continue
-        elif code >= dead:
-            break
-        elif code // (2 * kmark) >= params[b, P_VISIBLE]:
-            continue
+        if trans is not None:
+            if code >= dead:
+                break
+            if code // (2 * kmark) >= params[b, P_VISIBLE]:
+                continue
         # 1. Attack Pool, PRECISION, HITS.
         hits = 0
         failures = 0
         for g in range(params[b, P_GROUP_START], params[b, P_GROUP_STOP]):
             n = g_dice[g]
-            state, s = _successes(state, gamma, n, g_target[g], binom_alias)
+            state, s = _successes(state, gamma, n, g_target[g], binom_alias, die)
             hits += s
             failures += n - s
         hits += min(params[b, P_PRECISION], failures) + params[b, P_AUTO_HITS]
         # 2. Surge, CRITICAL HIT, DODGE.
-        state, surge = _surge(state, gamma, params, b, surge_alias)
+        state, surge = _surge(state, gamma, params, b, surge_alias, die)
         moved = max(0, min(surge + params[b, P_CRITICAL], hits) - params[b, P_DODGE])
         pool = hits - moved
         # 3. Armour Rolls, TOUGH.
-        state, saved = _successes(state, gamma, pool, params[b, P_ARMOUR], binom_alias)
+        state, saved = _successes(state, gamma, pool, params[b, P_ARMOUR], binom_alias, die)
         dice = moved + max(0, pool - saved - params[b, P_TOUGH])
         # 4. Evade Rolls.
         if params[b, P_EVADE] != 0:
-            state, evaded = _successes(state, gamma, dice, params[b, P_EVADE_TARGET], binom_alias)
+            state, evaded = _successes(state, gamma, dice, params[b, P_EVADE_TARGET], binom_alias, die)
             dice -= evaded
         # 5. Damage and casualties.
         damage = dice * params[b, P_DAMAGE]
         dealt += damage
-        if trans is None:
+        if cas is not None:
             cut = params[b, P_REDUCE] * (1 - spent)
             removed, marker, shielded = _casualties(
                 hp, cum, removed, marker, shielded, shield, dice, params[b, P_DAMAGE],
                 params[b, P_NONLETHAL], params[b, P_VISIBLE], params[b, P_CONCENTRATED], cut, params[b, P_FLOOR],
             )  # fmt: skip
             spent |= np.int64(damage > 0)
-        else:
+        if trans is not None:
             code = np.int64(trans[b, code, dice])
     if trans is not None:
         removed = code // (2 * kmark)
@@ -292,7 +305,7 @@ def _count(row, start, size, value):
 @njit(**JIT)
 def _run_slot(
     slot, n_slots, key, gamma, first, n, chunk, params, g_dice, g_target, surge_alias,
-    binom_alias, hp, cum, shield, marker, shielded, trans, kmark, layout, row,
+    binom_alias, die, hp, cum, shield, marker, shielded, trans, kmark, cas, layout, row,
 ):  # fmt: skip
     """Trials of chunks ``slot, slot + n_slots, ...`` of ``[first, first + n)``, counted into ``row``."""
     # Read the layout once: LLVM must assume ``row`` and ``layout`` alias and
@@ -308,7 +321,7 @@ def _run_slot(
             state = trial_state(key, gamma, first + i)
             dealt, removed, mark, sh = _trial(
                 state, gamma, params, g_dice, g_target, surge_alias, binom_alias,
-                hp, cum, shield, marker, shielded, trans, kmark,
+                hp, cum, shield, marker, shielded, trans, kmark, die, cas,
             )  # fmt: skip
             _count(row, d0, d1, dealt)
             _count(row, m0, m1, removed)
@@ -318,8 +331,8 @@ def _run_slot(
 
 @njit(**PARALLEL)
 def run_block(
-    key, gamma, first, n, chunk, params, g_dice, g_target, surge_alias, binom_alias,
-    hp, cum, shield, marker, shielded, trans, kmark, layout, hist,
+    key, gamma, first, n, chunk, params, g_dice, g_target, surge_alias, binom_alias, die,
+    hp, cum, shield, marker, shielded, trans, kmark, cas, layout, hist,
 ):  # fmt: skip
     """Run trials ``first .. first + n - 1``, adding counts to row ``slot`` of ``hist``.
 
@@ -334,7 +347,7 @@ def run_block(
     for slot in prange(n_slots):
         _run_slot(
             slot, n_slots, key, gamma, first, n, chunk, params, g_dice, g_target, surge_alias,
-            binom_alias, hp, cum, shield, marker, shielded, trans, kmark, layout, hist[slot],
+            binom_alias, die, hp, cum, shield, marker, shielded, trans, kmark, cas, layout, hist[slot],
         )  # fmt: skip
 
 

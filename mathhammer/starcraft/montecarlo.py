@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import config
+from .. import config, jit
 from ..engine.adaptive import until
 from ..engine.histograms import Histograms, super_blocks
 from ..engine.options import check_method, check_seed, check_tolerance, check_trials
@@ -169,8 +169,10 @@ class Run:
         base, gamma = seed_stream(seed)
         self.key, self.gamma = np.uint64(base), np.uint64(gamma)
         self.method = METHODS[method]
-        # The die method passes None for both tables: numba compiles it as its own kernel.
-        self.tables = (packed.surge_alias, packed.binom_alias) if self.method == kn.METHOD_COUNT else (None, None)
+        # The die method passes None for both tables, the count method None for ``die``: numba compiles each
+        # method as its own kernel (kernels' module text).
+        count = self.method == kn.METHOD_COUNT
+        self.tables = (packed.surge_alias, packed.binom_alias, None) if count else (None, None, np.int64(1))
         # Casualties by table lookup when building the table (about 2 us an
         # entry, in Python) costs little next to the run (about 20 ns a trial);
         # otherwise by the kernel's casualty function. The die method, the
@@ -181,7 +183,8 @@ class Run:
             entries = transition_entries(packed.batches, packed.target, packed.marker_size)
             if entries <= max(config.TRANSITIONS_ALWAYS, planned // 200):
                 trans = transitions(packed.batches, packed.target, packed.marker_size)
-        self.casualties = (trans, packed.marker_size)
+        # ``cas`` (after the marker size) is None with the table: only one casualty path compiles
+        self.casualties = (trans, packed.marker_size, None if trans is not None else np.int64(1))
         self.chunk = int(chunk_size)
         sizes = (packed.damage_size, packed.models_size, packed.marker_size, 2)
         self.histograms = Histograms(dict(zip(HISTOGRAMS, sizes, strict=True)), overflow=True)
@@ -189,10 +192,12 @@ class Run:
         self.hist = self.histograms.rows
         self.trials = 0
 
-    def extend(self, stop: int) -> None:
-        """Run trials ``self.trials .. stop - 1``."""
+    def extend(self, stop: int, parallel: bool | None = None) -> None:
+        """Run trials ``self.trials .. stop - 1`` (on the parallel driver when ``parallel``; by default only past
+        :data:`~mathhammer.config.SERIAL_MAX` trials)."""
         pk = self.packed
-        short = stop - self.trials <= config.SERIAL_MAX
+        short = stop - self.trials <= config.SERIAL_MAX if parallel is None else not parallel
+        jit.announce("starcraft" if short else "starcraft-parallel")
         for first, n in super_blocks(self.trials, stop, config.SUPER_BLOCK):
             args = (
                 self.key, self.gamma, first, n, self.chunk, pk.params, pk.g_dice, pk.g_target,
