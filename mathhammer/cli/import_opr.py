@@ -11,25 +11,37 @@ import typer
 from .common import handle_errors
 
 
-def _read(path: Path, field: str = "FILE") -> object:
+def _read(given: str, field: str = "FILE") -> object:
+    """The JSON of the file named ``given`` (as the user wrote it, as errors show it) by ``field``."""
     from ..errors import InputError
 
+    path = _named(given, field, "an existing Army Forge JSON export, by name")
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise InputError(field, str(path), "an existing Army Forge JSON export") from None
+        raise InputError(field, given, "an existing Army Forge JSON export") from None
     except IsADirectoryError:
-        raise InputError(field, str(path), "a file, not a folder") from None
+        raise InputError(field, given, "a file, not a folder") from None
     except OSError as exc:
-        raise InputError(field, str(path), f"a readable file ({exc.strerror})") from None
+        raise InputError(field, given, f"a readable file ({exc.strerror})") from None
     try:
         return json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        raise InputError(field, str(path), "a UTF-8 JSON file") from None
+        raise InputError(field, given, "a UTF-8 JSON file") from None
     except json.JSONDecodeError as exc:
         raise InputError(
-            field, str(path), "valid JSON (an Army Forge export)", f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
+            field, given, "valid JSON (an Army Forge export)", f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
         ) from None
+
+
+def _named(given: str, field: str, allowed: str) -> Path:
+    """A file named on the command line, as a path; a blank name is refused as written (as a path it would be
+    ``.``, the current folder)."""
+    from ..errors import InputError
+
+    if not given.strip():
+        raise InputError(field, given, allowed)
+    return Path(given)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -69,7 +81,7 @@ def _system_check(path: Path, data: object, force: bool) -> list[str]:
 
 
 def _from_save(
-    file: Path, data: dict[str, Any], books: list[Path], force: bool
+    file: Path, data: dict[str, Any], books: list[str], force: bool
 ) -> tuple[list[Any], str, list[str], list[str], list[Any]]:
     """A list save's units resolved against the ``--book`` files, the units' ``source``, the header notes,
     the warnings and the books' own rule definitions (their ``specialRules``)."""
@@ -86,8 +98,9 @@ def _from_save(
     forced: list[str] = []
     by_id: dict[str, dict[str, Any]] = {}
     names: dict[str, str] = {}
-    for path in books:
-        book = _read(path, "--book")
+    for given in books:
+        path = Path(given)
+        book = _read(given, "--book")
         forced.extend(_system_check(path, book, force))
         key = book_id(book)
         if key is None or not isinstance(book, dict) or not isinstance(book.get("units"), list):
@@ -132,13 +145,13 @@ def _int_or_none(value: object) -> int | None:
 @handle_errors
 def import_opr(
     file: Annotated[
-        Path, typer.Argument(metavar="FILE.json", help="Army Forge army-book export, share/TTS export or list save.")
+        str, typer.Argument(metavar="FILE.json", help="Army Forge army-book export, share/TTS export or list save.")
     ],
     out: Annotated[
-        Path | None, typer.Option("--out", metavar="FILE.toml", help="Write the TOML here (atomically).")
+        str | None, typer.Option("--out", metavar="FILE.toml", help="Write the TOML here (atomically).")
     ] = None,
     book: Annotated[
-        list[Path] | None,
+        list[str] | None,
         typer.Option("--book", metavar="BOOK.json", help="Army book export a list save refers to (repeatable)."),
     ] = None,
     force: Annotated[
@@ -155,29 +168,36 @@ def import_opr(
     from ..grimdark.opr_saves import is_list_save
     from ..grimdark.profiles import load_text
 
-    data = _read(file)
-    if not isinstance(data, dict | list):
-        raise InputError("FILE", str(file), 'an Army Forge export: a JSON list of units or an object with "units"')
-    forced = _system_check(file, data, force)
+    out_path = None if out is None else _named(out, "--out", "a writable file in an existing folder, by name")
     books = list(book or [])
+    data = _read(file)
+    path = Path(file)
+    if not isinstance(data, dict | list):
+        raise InputError("FILE", file, 'an Army Forge export: a JSON list of units or an object with "units"')
+    forced = _system_check(path, data, force)
     if isinstance(data, dict) and is_list_save(data):
-        units, source, notes, pre, definitions = _from_save(file, data, books, force)
-        text, warnings = convert(units, file.name, source=source, notes=notes, definitions=definitions)
+        units, source, notes, pre, definitions = _from_save(path, data, books, force)
+        text, warnings = convert(units, path.name, source=source, notes=notes, definitions=definitions)
     else:
         if books:
-            raise MathhammerError(f"--book: {file} is not an Army Forge list save; --book is only for a list save")
+            raise MathhammerError(f"--book: {path} is not an Army Forge list save; --book is only for a list save")
         pre = []
-        text, warnings = convert(data, file.name)
+        text, warnings = convert(data, path.name)
     warnings = forced + pre + warnings
-    if out is not None:
-        write_atomic(out, text)
+    if out_path is not None:
+        write_atomic(out_path, text)
     for w in warnings:
         typer.echo(f"warning: {w}", err=True)
     if as_json:
-        units_out = list(load_text(text, file.name))
-        payload = {"units": units_out, "warnings": warnings, "out": None if out is None else str(out), "toml": text}
+        units_out = list(load_text(text, path.name))
+        payload = {
+            "units": units_out,
+            "warnings": warnings,
+            "out": None if out_path is None else str(out_path),
+            "toml": text,
+        }
         typer.echo(json.dumps(payload))
-    elif out is None:
+    elif out_path is None:
         typer.echo(text, nl=False)
     else:
-        typer.echo(f"wrote {out}", err=True)
+        typer.echo(f"wrote {out_path}", err=True)

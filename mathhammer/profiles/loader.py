@@ -64,7 +64,8 @@ def load_folders(
     folders: Sequence[Path], load_file: Callable[[Path], T], missing: str, skip: Sequence[str] = ()
 ) -> list[tuple[Path, T]]:
     """Every TOML file of ``folders`` (in order) read by a system's ``load_file``; the problems of every
-    file at once as one :class:`ProfileError` (``missing``: the problem of a folder that does not exist)."""
+    file at once as one :class:`ProfileError` (``missing``: the problem of a folder that does not exist), at
+    most :data:`~mathhammer.engine.budget.PROBLEMS_SHOWN` lines a folder (:func:`capped`)."""
     problems: list[str] = []
     out: list[tuple[Path, T]] = []
     for folder in folders:
@@ -73,14 +74,32 @@ def load_folders(
         except ProfileError as exc:
             problems.extend(exc.problems)
             continue
+        found: list[str] = []
         for path in paths:
             try:
                 out.append((path, load_file(path)))
             except ProfileError as exc:
-                problems.extend(exc.problems)
+                found.extend(exc.problems)
+        problems.extend(capped(found, folder))
     if problems:
         raise ProfileError(problems)
     return out
+
+
+def capped(problems: list[str], folder: Path) -> list[str]:
+    """The first :data:`~mathhammer.engine.budget.PROBLEMS_SHOWN` problem lines of a profile folder, then
+    ``... and K more problems in DIR`` (a folder of other TOML files would print hundreds of lines).
+
+    >>> capped([f"f{i}.toml: foo: unknown key" for i in range(30)], Path("cards"))[-2:]
+    ['f19.toml: foo: unknown key', '... and 10 more problems in cards']
+    >>> len(capped(["one", "two"], Path("cards")))
+    2
+    """
+    from ..engine.budget import PROBLEMS_SHOWN
+
+    if len(problems) <= PROBLEMS_SHOWN + 1:
+        return problems
+    return [*problems[:PROBLEMS_SHOWN], f"... and {len(problems) - PROBLEMS_SHOWN:,} more problems in {folder}"]
 
 
 def lookup(pool: dict[str, Any], name: str, field_name: str, what: str) -> Any:

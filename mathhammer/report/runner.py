@@ -316,31 +316,49 @@ def local_cluster(workers: int | None = None, processes: bool = True) -> Any:
     """A Dask LocalCluster sized to the machine: one single-threaded worker per core, quiet, no dashboard.
 
     A worker that has not started within :data:`LOCAL_START_TIMEOUT` seconds makes this raise instead
-    of waiting for ever.
+    of waiting for ever (the cluster closed). Ctrl-C while the workers start stops them and raises
+    :class:`KeyboardInterrupt`.
     """
     import signal
     import threading
 
     from distributed import LocalCluster
 
-    # Ctrl-C in a terminal reaches the whole process group: worker processes started while SIGINT
-    # is ignored keep ignoring it (and print no tracebacks); this process alone stops, and closes them.
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    n = workers or cpu_count()
+    cluster = LocalCluster(
+        n_workers=0,
+        threads_per_worker=1,
+        processes=processes,
+        dashboard_address=None,
+        # the scheduler's metrics server would still take port 8787 (leaking a socket when that is busy)
+        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+        silence_logs=logging.ERROR,
+        death_timeout=LOCAL_START_TIMEOUT,
+    )
+    before = set(multiprocessing.active_children())
+    deadline = time.monotonic() + LOCAL_START_TIMEOUT
     try:
-        return LocalCluster(
-            n_workers=workers or cpu_count(),
-            threads_per_worker=1,
-            processes=processes,
-            dashboard_address=None,
-            # the scheduler's metrics server would still take port 8787 (leaking a socket when that is busy)
-            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
-            silence_logs=logging.ERROR,
-            death_timeout=LOCAL_START_TIMEOUT,
-        )
-    finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
+        if processes and threading.current_thread() is threading.main_thread():
+            # Ctrl-C in a terminal reaches the whole process group: worker processes started while SIGINT is
+            # ignored keep ignoring it (and print no tracebacks); this process alone stops, and kills them.
+            # Ignored only until the processes exist (well under a second), not while they start up.
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                cluster.scale(n)
+                while len(set(multiprocessing.active_children()) - before) < n and time.monotonic() < deadline:
+                    time.sleep(0.005)
+            finally:
+                signal.signal(signal.SIGINT, previous)
+        else:
+            cluster.scale(n)
+        cluster.wait_for_workers(n, timeout=max(0.1, deadline - time.monotonic()))
+    except KeyboardInterrupt:
+        stop_now(cluster, before)
+        raise
+    except Exception:
+        _close_failed(cluster, before)
+        raise
+    return cluster
 
 
 def _close_failed(cluster: Any, before: set[Any]) -> None:
@@ -359,6 +377,37 @@ def _close_failed(cluster: Any, before: set[Any]) -> None:
         gc.collect()
 
 
+#: Seconds the client and a local cluster may take to close after Ctrl-C (their workers are dead by then).
+INTERRUPT_CLOSE_TIMEOUT = 2
+
+
+def stop_now(cluster: Any, before: set[Any], client: Any = None) -> None:
+    """On Ctrl-C: kill a local cluster's worker processes at once (they hold nothing to save: a report is
+    written only after the sweep), their nannies told first not to restart them, then close the cluster
+    briefly, so that stopping waits for no cell still running. ``before``: this process's children that are
+    not the cluster's (any other started since, e.g. a worker still starting, is killed too); ``client``: one
+    of the cluster's, closed briefly before it."""
+    import contextlib
+
+    # the killed workers' nannies (and the half-started cluster's callbacks) would log their deaths
+    loggers = ("distributed", "tornado", "asyncio")
+    for name in [*loggers, *logging.root.manager.loggerDict]:
+        if name.split(".")[0] in loggers:
+            logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        close_gracefully = getattr(nanny, "close_gracefully", None)
+        if close_gracefully is not None:  # a Nanny: no restart of its worker from now on
+            close_gracefully(reason="interrupted")
+    for child in set(multiprocessing.active_children()) - before:
+        child.kill()
+    for child in set(multiprocessing.active_children()) - before:
+        child.join(INTERRUPT_CLOSE_TIMEOUT)
+    for part in (client, cluster):
+        if part is not None:
+            with contextlib.suppress(Exception):
+                part.close(timeout=INTERRUPT_CLOSE_TIMEOUT)
+
+
 def _run_dask(
     todo: list[Cell], opts: RunOptions, scheduler: Any, progress: Progress | None, priced: _Price | None = None
 ) -> tuple[dict[str, dict[str, Any]], str]:
@@ -366,9 +415,9 @@ def _run_dask(
 
     cluster: Any = None
     client: Any = None
+    before = set(multiprocessing.active_children())
     try:
         if scheduler == "local":
-            before = set(multiprocessing.active_children())
             reason = ""
             try:
                 cluster = local_cluster()
@@ -406,10 +455,16 @@ def _run_dask(
             client.cancel(futures)
             allowed = "a cluster whose workers have mathhammer installed (pip install mathhammer)"
             raise InputError("--scheduler", str(scheduler), allowed, str(exc)) from None
-        except BaseException:
-            client.cancel(futures)
+        except BaseException as exc:
+            if cluster is None or not isinstance(exc, KeyboardInterrupt):  # a local one is stopped below
+                client.cancel(futures)
             raise
         return out, where
+    except KeyboardInterrupt:
+        if scheduler == "local":  # workers this process started: killed now, not waited for
+            stop_now(cluster, before, client)
+            cluster = client = None
+        raise
     finally:
         if client is not None and client is not scheduler:
             client.close()
