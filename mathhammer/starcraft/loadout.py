@@ -27,13 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from .keywords import parse_keyword
 from .model import Batch, Target, Weapon
 from .roster import Unit
-from .schema import Ability, Effect, Upgrade, WeaponProfile
+
+if TYPE_CHECKING:  # pragma: no cover - the cards are the schema's or their plain copies (starcraft.cards)
+    from .schema import Ability, Effect, Upgrade, WeaponProfile
 
 PHASES = ("assault", "combat")
 
