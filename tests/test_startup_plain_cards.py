@@ -223,3 +223,20 @@ def test_the_army_file_models_are_still_reachable() -> None:
     assert "faction" in _ArmyFile.model_fields and "unit" in _UnitEntryFile.model_fields
     with pytest.raises(AttributeError):
         army_module.no_such_name  # noqa: B018
+
+
+def test_a_weapon_built_once_is_the_one_built_anew(
+    rosters: tuple[Roster, Roster], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``compare`` builds the same weapon for many loadouts: kept by the identity of the profile and effects."""
+    from mathhammer.starcraft import loadout
+
+    _, plain = rosters
+    marine, roach = plain.unit("Marine"), plain.unit("Roach")
+    los = [make_loadout(marine, 6, ups) for ups in upgrade_sets(marine)]
+    kept = [attack_batches(lo, roach, "assault", 3.0) for lo in los]
+    assert [attack_batches(lo, roach, "assault", 3.0) for lo in los] == kept
+    monkeypatch.setattr(loadout, "_WEAPONS", {})
+    monkeypatch.setattr(loadout, "_WEAPONS_MAX", 3)
+    assert [attack_batches(lo, roach, "assault", 3.0) for lo in los] == kept  # built anew, bounded
+    assert 0 < len(loadout._WEAPONS) <= 3
