@@ -187,18 +187,3 @@ def test_a_command_registered_on_the_app_loads_no_other_module() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[] ['extra', 'profiles'] 10"
-
-
-def test_the_command_line_builds_its_command_alone() -> None:
-    """``mathhammer compare ...`` has typer build the compare command, not matchup (the same module's)."""
-    code = (
-        "import typer.main\n"
-        "from mathhammer.cli import app\n"
-        "app.only = ['compare']\n"
-        "app.word = 'compare'\n"
-        "alone = sorted(typer.main.get_command(app).commands)\n"
-        "app.word = None\n"
-        "print(alone, sorted(typer.main.get_command(app).commands))\n"
-    )
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert proc.stdout.strip() == "['compare'] ['compare', 'matchup']"
