@@ -9,7 +9,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-
 def test_the_command_line_builds_its_command_alone() -> None:
     """``mathhammer compare ...`` has typer build the compare command, not matchup (the same module's)."""
     code = (
