@@ -24,22 +24,24 @@ ARMY = str(ROOT / "profiles" / "armies" / "terran_six.toml")
 HEAVY = ("numba", "pandas", "matplotlib", "shapely", "dask", "rich")
 #: The other commands' modules: a StarCraft command loads none of them.
 OTHERS = ("mathhammer.cli.board", "mathhammer.cli.scenario", "mathhammer.cli.report", "mathhammer.cli.import_opr")
-NO_CARDS = ("numpy", "pydantic", "mathhammer.grimdark")
+NO_CARDS = ("numpy", "pydantic", "mathhammer.grimdark")  # no numbers computed, cards from the cache
 NO_NUMPY = ("numpy", "mathhammer.grimdark")
 STARCRAFT = ("mathhammer.grimdark",)
+#: A command reading cards from the cache (plain cards: mathhammer.starcraft.cards) loads no pydantic.
+CACHED = ("pydantic", "mathhammer.starcraft.schema", *STARCRAFT)
 
 ADHOC = ["attack", "--models", "10", "--hit", "4", "--damage", "2", "--target-models", "5", "--target-hp", "2"]
 
 CASES = [
     (["--help"], (*NO_CARDS, "mathhammer.starcraft")),  # every command module: the help lists them all
     (["--version"], (*NO_CARDS, *OTHERS, "mathhammer.starcraft")),
-    (["profiles", "list"], (*NO_NUMPY, *OTHERS, "mathhammer.cli.attack")),
-    (["profiles", "show", "Marine"], (*NO_NUMPY, *OTHERS)),
-    (["army", "validate", ARMY], (*NO_NUMPY, *OTHERS)),
+    (["profiles", "list"], (*NO_CARDS, *OTHERS, "mathhammer.cli.attack")),
+    (["profiles", "show", "Marine"], (*NO_CARDS, *OTHERS)),
+    (["army", "validate", ARMY], (*NO_CARDS, *OTHERS)),
     ([*ADHOC, "--json"], ("pydantic", *STARCRAFT, *OTHERS, "mathhammer.cli.compare")),
-    (["attack", "Marine", "Zergling", "--json"], (*STARCRAFT, *OTHERS)),
-    (["compare", "Marine", "--vs", "Zergling", "--json"], (*STARCRAFT, *OTHERS, "mathhammer.cli.attack")),
-    (["matchup", "Marine", "Zergling"], (*STARCRAFT, *OTHERS)),
+    (["attack", "Marine", "Zergling", "--json"], (*CACHED, *OTHERS)),
+    (["compare", "Marine", "--vs", "Zergling", "--json"], (*CACHED, *OTHERS, "mathhammer.cli.attack")),
+    (["matchup", "Marine", "Zergling"], (*CACHED, *OTHERS)),
 ]
 
 DRIVER = """
@@ -57,10 +59,10 @@ print(json.dumps({"code": code, "loaded": [m for m in forbidden if m in sys.modu
 
 @pytest.fixture(scope="module")
 def cache_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """A private roster cache, filled once (the commands below then read the roster from it)."""
+    """A private roster cache, filled once (the commands below then read the roster and the army list from it)."""
     env = dict(os.environ, MATHHAMMER_CACHE_DIR=str(tmp_path_factory.mktemp("cache")), PYTHONPATH=str(ROOT))
-    subprocess.run([sys.executable, "-m", "mathhammer", "profiles", "list"], env=env, cwd=ROOT, check=True,
-                   capture_output=True)  # fmt: skip
+    for args in (["profiles", "list"], ["army", "validate", ARMY]):
+        subprocess.run([sys.executable, "-m", "mathhammer", *args], env=env, cwd=ROOT, check=True, capture_output=True)
     return env
 
 

@@ -61,7 +61,11 @@ class _Registered(list):  # type: ignore[type-arg]
 
     def __iter__(self) -> Any:
         self.root._load()
-        return super().__iter__()
+        word = self.root.word
+        if word is None:
+            return super().__iter__()
+        # the command line's command alone (typer builds every command it iterates: compare's module has two)
+        return iter([c for c in super().__iter__() if getattr(c, "name", None) in (None, word)])
 
     def __len__(self) -> int:
         self.root._load()
@@ -78,6 +82,8 @@ class _Root(typer.Typer):
     command line). A command registered on ``app`` directly (``x.register(app)``) is there at once."""
 
     only: Sequence[str] | None = None
+    #: the command of the command line (set by :func:`main` with :attr:`only`): the only command typer builds
+    word: str | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._loaded: set[str] = set()
@@ -170,7 +176,9 @@ def main() -> None:
 
     warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"(shapely|numpy)(\..*)?$")
     app.only = _modules_of(sys.argv[1:])
+    app.word = sys.argv[1] if app.only else None
     try:
         app()
     finally:
         app.only = None
+        app.word = None

@@ -69,7 +69,7 @@ def validate(
     from ..starcraft.roster import load_roster
 
     army = load_army(file)
-    roster = load_roster(profiles or [])
+    roster = load_roster(profiles or [], plain=True)
     report = check_army(army, roster)
     if as_json:
         typer.echo(json.dumps(report.as_dict()))

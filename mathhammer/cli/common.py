@@ -116,8 +116,9 @@ def plain_text_values() -> bool:
     most of the start-up of ``profiles list``). The command line takes numbers as text and checks them
     itself (``--models``: ``got 'x'; allowed: ...``), so a text value needs no checking: it is passed on
     as typer's adapter would (bytes decoded), and anything else (a default that is not text, a ``Path``)
-    still goes to typer's own coercion. Returns whether typer has the hook (a typer without it, such as
-    one on click, never imports pydantic for this).
+    still goes to typer's own coercion. A ``Path`` argument read by :func:`file_path` is that parser's
+    result, as typer's adapter (which calls the parser) gives it. Returns whether typer has the hook (a
+    typer without it, such as one on click, never imports pydantic for this).
     """
     try:
         from typer._coercion import RuntimeParam, build_runtime_param
@@ -134,6 +135,8 @@ def plain_text_values() -> bool:
                 return value
             if isinstance(value, bool) and self.annotation is bool:
                 return value
+            if isinstance(value, str) and self.parameter_info.parser is file_path:  # as typer's adapter would
+                return file_path(value)
             texts = isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)
             if texts and self.annotation == list[str]:
                 return list(value)
@@ -143,8 +146,10 @@ def plain_text_values() -> bool:
         d = self.type_descriptor
         if (
             self._runtime_param is None
-            and (d.annotation in (str, bool) or d.annotation == list[str])
-            and d.parameter_info.parser is None
+            and (
+                ((d.annotation in (str, bool) or d.annotation == list[str]) and d.parameter_info.parser is None)
+                or (d.annotation is Path and d.parameter_info.parser is file_path)
+            )
             and d.file_annotation is None
             and d.choices is None
         ):

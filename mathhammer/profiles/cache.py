@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -42,7 +42,7 @@ ENV_VAR = "MATHHAMMER_CACHE_DIR"
 KEEP = 8
 
 #: Raised in the cache format's own changes (an old entry is then never read).
-FORMAT = 1
+FORMAT = 2
 
 
 def cache_dir() -> Path | None:
@@ -55,24 +55,39 @@ def cache_dir() -> Path | None:
     return base / "mathhammer"
 
 
+def _source(name: str) -> str | None:
+    """The file of module ``name``, found without importing it when it is not loaded (a cached roster of plain
+    cards is read without the pydantic schema that made it)."""
+    loaded = sys.modules.get(name)
+    if loaded is not None:
+        return getattr(loaded, "__file__", None)
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    return None if spec is None else spec.origin
+
+
 def key(kind: str, files: Sequence[Path], code: Sequence[str], folder: Path | None = None) -> str | None:
     """The digest of an entry of ``kind`` made from ``files`` (each one's resolved path and bytes) by the
-    modules ``code`` (their source bytes), with the versions of mathhammer, Python and pydantic (when it is
-    loaded); None when a file cannot be read (then nothing is cached) or the cache is off. ``folder``: the
-    cache folder, for tests."""
+    modules ``code`` (their source bytes, loaded or not), with the versions of mathhammer and Python and
+    pydantic's version file (read, not imported); None when a file cannot be read (then nothing is cached)
+    or the cache is off. ``folder``: the cache folder, for tests."""
     if (folder or cache_dir()) is None:
         return None
     version = getattr(sys.modules.get("mathhammer"), "__version__", "")
-    pydantic = getattr(sys.modules.get("pydantic"), "VERSION", "")
     h = hashlib.sha256()
-    for part in (f"mathhammer-cache {FORMAT}", kind, version, sys.version, pydantic):
+    for part in (f"mathhammer-cache {FORMAT}", kind, version, sys.version):
         h.update(part.encode() + b"\0")
     try:
         for name in code:
-            source = getattr(sys.modules.get(name), "__file__", None)
+            source = _source(name)
             if source is None:
                 return None
             h.update(name.encode() + b"\0" + Path(source).read_bytes() + b"\0")
+        pydantic = _source("pydantic")
+        if pydantic is not None:  # pydantic's version (its version.py), without importing it
+            h.update(b"pydantic\0" + (Path(pydantic).parent / "version.py").read_bytes() + b"\0")
         for path in files:
             h.update(str(Path(path).resolve()).encode() + b"\0" + Path(path).read_bytes() + b"\0")
     except OSError:
@@ -103,6 +118,8 @@ def store(digest: str | None, value: Any, folder: Path | None = None) -> bool:
     path = None if digest is None else _entry(digest, folder)
     if path is None or digest is None:
         return False
+    import tempfile  # (only to write: a hit reads alone)
+
     tmp = None
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # private: entries are pickles

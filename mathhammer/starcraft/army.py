@@ -53,15 +53,16 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, MathhammerError
-from ..validate import read_toml, validation_problems
+from ..profiles import cache
+from ..validate import read_toml
 from .loadout import Loadout, make_loadout
 from .roster import Roster, Unit
-from .schema import FactionCard, TacticalCard
+
+if TYPE_CHECKING:  # pragma: no cover - the cards are the schema's or their plain copies (starcraft.cards)
+    from .schema import FactionCard, TacticalCard
 
 SLOT_TYPES = ("Core", "Elite", "Support", "Air", "Hero")
 SCALES: dict[str, int | None] = {"Skirmish": 1000, "Standard": 2000, "Grand Offensive": None}
@@ -77,23 +78,13 @@ class ArmyError(MathhammerError):
         super().__init__("\n".join(self.problems))
 
 
-class _UnitEntryFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+def __getattr__(name: str) -> Any:
+    """The file format's pydantic models (``_ArmyFile``, ``_UnitEntryFile``), loaded when asked for."""
+    if name in ("_ArmyFile", "_UnitEntryFile"):
+        from . import army_file
 
-    unit: str = Field(min_length=1)
-    models: int | None = Field(default=None, ge=1, le=99)
-    upgrades: list[str] = []
-
-
-class _ArmyFile(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    name: str = ""
-    scale: Literal["Skirmish", "Standard", "Grand Offensive"] | None = None
-    minerals: int | None = Field(default=None, ge=1, le=1_000_000)
-    faction: str = Field(min_length=1)
-    tactical: list[str] = []
-    units: list[_UnitEntryFile] = []
+        return getattr(army_file, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
@@ -188,12 +179,8 @@ class ArmyReport:
 # ------------------------------------------------------------------ reading
 
 
-_FIELDS = sorted(set(_ArmyFile.model_fields) | set(_UnitEntryFile.model_fields))
-
-
-def _allowed_keys(loc: Sequence[Any]) -> list[str]:
-    model: type[BaseModel] = _UnitEntryFile if loc and loc[0] == "units" and len(loc) > 2 else _ArmyFile
-    return list(model.model_fields)
+#: The modules whose code turns an army list's file into an :class:`Army`: a change to any is a new cache key.
+_CODE = (__name__, "mathhammer.starcraft.army_file", "mathhammer.validate")
 
 
 def load_army(path: str | Path, roster: Roster | None = None) -> Army:
@@ -212,14 +199,19 @@ def load_army(path: str | Path, roster: Roster | None = None) -> Army:
     del roster
     p = Path(path)
     name = p.name
+    digest = cache.key("sc-army", [p], _CODE) if p.is_file() else None
+    kept = cache.load(digest)
+    if isinstance(kept, Army) and kept.file == name:  # validated before: the same bytes, the same code
+        return kept
     data, problem = read_toml(p, "a TOML army list (docs/army.md)")
     if data is None:
         raise ArmyError([problem])
-    try:
-        af = _ArmyFile.model_validate(data)
-    except ValidationError as exc:
-        raise ArmyError(validation_problems(name, exc, _FIELDS, _allowed_keys)) from None
-    return Army(
+    from .army_file import parse
+
+    af, problems = parse(name, data)
+    if af is None:
+        raise ArmyError(problems)
+    army = Army(
         file=name,
         faction=af.faction,
         name=af.name,
@@ -228,6 +220,8 @@ def load_army(path: str | Path, roster: Roster | None = None) -> Army:
         tactical=tuple(af.tactical),
         units=tuple(UnitEntry(u.unit, u.models, tuple(u.upgrades)) for u in af.units),
     )
+    cache.store(digest, army)
+    return army
 
 
 # ------------------------------------------------------------------ checking

@@ -27,13 +27,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from .keywords import parse_keyword
 from .model import Batch, Target, Weapon
 from .roster import Unit
-from .schema import Ability, Effect, Upgrade, WeaponProfile
+
+if TYPE_CHECKING:  # pragma: no cover - the cards are the schema's or their plain copies (starcraft.cards)
+    from .schema import Ability, Effect, Upgrade, WeaponProfile
 
 PHASES = ("assault", "combat")
 
@@ -197,7 +199,26 @@ def _matches(e: Effect, w: WeaponProfile) -> bool:
     return False
 
 
+#: Weapons built by :func:`_to_weapon`, by the identity of the (immutable) profile and the effects that touch it,
+#: with those objects kept (so an identity is never another's): ``compare`` builds the same weapon for many loadouts.
+_WEAPONS: dict[tuple[int, ...], tuple[WeaponProfile, tuple[Effect, ...], Weapon]] = {}
+_WEAPONS_MAX = 1024
+
+
 def _to_weapon(w: WeaponProfile, effects: Sequence[Effect]) -> Weapon:
+    relevant = tuple(e for e in effects if _matches(e, w))
+    key = (id(w), *map(id, relevant))
+    kept = _WEAPONS.get(key)
+    if kept is not None and kept[0] is w and all(a is b for a, b in zip(kept[1], relevant, strict=True)):
+        return kept[2]
+    weapon = _build_weapon(w, relevant)
+    if len(_WEAPONS) >= _WEAPONS_MAX:
+        _WEAPONS.clear()
+    _WEAPONS[key] = (w, relevant, weapon)
+    return weapon
+
+
+def _build_weapon(w: WeaponProfile, effects: Sequence[Effect]) -> Weapon:
     keywords = list(w.keywords)
     damage = w.damage
     s_dice = w.s_dice

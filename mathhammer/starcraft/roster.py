@@ -21,11 +21,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..profiles import cache
 from ..profiles.loader import ENV_VAR, ProfileError, builtin_dir, load_folders, lookup, parse, toml_files, user_dirs
 from ..validate import read_toml
-from .schema import FactionCard, ProfileFile, TacticalCard, UnitCard
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .schema import FactionCard, ProfileFile, TacticalCard, UnitCard
 
 
 def _all_field_names() -> list[str]:
@@ -40,6 +43,8 @@ def _all_field_names() -> list[str]:
 
 def load_file(path: Path) -> ProfileFile:
     """Read and validate one TOML file; raises :class:`ProfileError` with every problem."""
+    from .schema import ProfileFile
+
     data, problem = read_toml(path, "TOML profiles (docs/profiles.md)")
     if data is None:
         raise ProfileError([problem])
@@ -102,12 +107,17 @@ _CODE = (
 _SKIP = ("scenarios", "armies")
 
 
-def load_roster(extra: Sequence[str | Path] = (), builtin: bool = True) -> Roster:
+def load_roster(extra: Sequence[str | Path] = (), builtin: bool = True, plain: bool = False) -> Roster:
     """Load the built-in profiles and the user's folders into one :class:`Roster`.
 
     A roster once validated is kept in the cache (:mod:`mathhammer.profiles.cache`), keyed by the bytes of
     every file it was read from and of the code that reads them: the next call with the same files reads
     it back instead of validating them again.
+
+    ``plain``: the cards as plain frozen values (:mod:`mathhammer.starcraft.cards`: the same fields, values,
+    equality and ``model_dump``/``model_copy``), kept in the cache beside the validated ones, so that a
+    command that only reads cards (attack, compare, matchup, profiles, army validate) loads no pydantic on a
+    cache hit; the default: the schema's pydantic models (for code that validates or builds cards).
 
     Raises:
         ProfileError: every problem of every file, one line each.
@@ -117,14 +127,34 @@ def load_roster(extra: Sequence[str | Path] = (), builtin: bool = True) -> Roste
     try:
         files = [path for folder in folders for path in toml_files(folder, missing, _SKIP)]
     except ProfileError:  # a folder missing, or too big: read below, which reports every problem
-        return _validated(folders, missing)
+        checked = _validated(folders, missing)
+        return as_plain(checked) if plain else checked
     digest = cache.key("sc-roster", files, _CODE)
+    names = [str(p) for p in files]
+    if plain:
+        plain_digest = cache.key("sc-plain-roster", files, (*_CODE, "mathhammer.starcraft.cards"))
+        kept = cache.load(plain_digest)
+        if isinstance(kept, Roster) and list(kept.files) == names:
+            return kept
     kept = cache.load(digest)
-    if isinstance(kept, Roster) and list(kept.files) == [str(p) for p in files]:
-        return kept
-    roster = _validated(folders, missing)
-    cache.store(digest, roster)
-    return roster
+    if isinstance(kept, Roster) and list(kept.files) == names:
+        roster = kept
+    else:
+        roster = _validated(folders, missing)
+        cache.store(digest, roster)
+    if not plain:
+        return roster
+    plain_roster = as_plain(roster)
+    cache.store(plain_digest, plain_roster)
+    return plain_roster
+
+
+def as_plain(roster: Roster) -> Roster:
+    """``roster`` with every card a plain frozen value (:func:`mathhammer.starcraft.cards.plain`)."""
+    from .cards import plain
+
+    units = {name: Unit(u.name, u.race, plain(u.card), u.source) for name, u in roster.units.items()}
+    return Roster(units, plain(roster.factions), plain(roster.tactical), plain(roster.creep), roster.files)
 
 
 def _validated(folders: Sequence[Path], missing: str) -> Roster:

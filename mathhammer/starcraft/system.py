@@ -154,7 +154,7 @@ class StarCraft:
     def load_roster(self, profiles: Sequence[str | Path] = ()) -> Any:
         from .roster import load_roster
 
-        return load_roster(list(profiles))
+        return load_roster(list(profiles), plain=True)
 
     def find_unit(self, roster: Any, name: str, field: str = "unit") -> Any:
         return roster.unit(name, field)
