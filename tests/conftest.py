@@ -14,6 +14,9 @@ if "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="mathhammer-numba-")
 # The validated-roster cache of the tests lives in a folder of the run, not in the user's ~/.cache/mathhammer
 # (a test that checks the cache itself sets its own).
+# No first-compile notice on stderr in the tests' commands (whether a kernel is compiled yet depends on the order
+# the workers run the tests in); tests/test_firstrun_notice.py sets its own threshold.
+os.environ.setdefault("MATHHAMMER_COMPILE_NOTICE", "inf")
 if "MATHHAMMER_CACHE_DIR" not in os.environ:
     os.environ["MATHHAMMER_CACHE_DIR"] = tempfile.mkdtemp(prefix="mathhammer-cache-")
 

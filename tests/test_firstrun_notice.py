@@ -78,6 +78,7 @@ def test_an_index_counts_only_for_this_source_and_this_numba(tmp_path: Path, mon
 
 def test_a_short_compile_is_not_announced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.delenv(jit.NOTICE_ENV, raising=False)  # the default threshold (conftest.py turns notices off)
     monkeypatch.setattr(jit, "_load_factor", lambda: 1.0)
     monkeypatch.setitem(jit.COMPILE_SECONDS, "starcraft/kernels.py:_run_slot", jit.NOTICE_SECONDS / 2)
     jit.cache_folder.cache_clear()

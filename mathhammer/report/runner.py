@@ -154,7 +154,11 @@ class Refused:
 
 
 def compute_chunk(cells: Sequence[Cell], opts: RunOptions) -> list[tuple[str, dict[str, Any]]] | Refused:
-    """A Dask task: the figures of several cells, by key; or the first cell's :class:`Refused`."""
+    """A Dask task: the figures of several cells, by key; or the first cell's :class:`Refused`. A worker prints no
+    compile notice (every worker would print its own copy on the command's stderr)."""
+    from ..jit import silence
+
+    silence()
     try:
         return [(c.key, compute(c, opts)) for c in cells]
     except MathhammerError as exc:
@@ -455,13 +459,15 @@ def _run_dask(
             client.cancel(futures)
             allowed = "a cluster whose workers have mathhammer installed (pip install mathhammer)"
             raise InputError("--scheduler", str(scheduler), allowed, str(exc)) from None
-        except BaseException as exc:
-            if cluster is None or not isinstance(exc, KeyboardInterrupt):  # a local one is stopped below
+        except BaseException:
+            if cluster is None:  # a local one is stopped below
                 client.cancel(futures)
             raise
         return out, where
-    except KeyboardInterrupt:
-        if scheduler == "local":  # workers this process started: killed now, not waited for
+    except BaseException:
+        # Ctrl-C, a cell's refusal, any error: the workers this process started are killed now, not waited for,
+        # and quietly (their scheduler and client would log the discarded tasks: "Couldn't gather keys")
+        if scheduler == "local" and cluster is not None:
             stop_now(cluster, before, client)
             cluster = client = None
         raise
