@@ -1,4 +1,5 @@
-"""Shared test setup: a private numba cache and roster cache unless the caller chose them; the engine spy of the scenario tests."""
+"""Shared test setup: a private numba cache and roster cache unless the caller chose them; the engine spy of the
+scenario tests."""
 
 from __future__ import annotations
 
