@@ -248,10 +248,11 @@ def test_local_cluster_that_does_not_start_runs_serially(tmp_path: Path, monkeyp
     sleepy = tmp_path / "sleepy.py"
     sleepy.write_text("import time\ntime.sleep(120)\n")
     monkeypatch.setattr(runner_module, "LOCAL_START_TIMEOUT", 3.0)
-    serial = sweep(TERRAN, BROOD, trials=2000, seed=5, scheduler="serial")
+    terran, zerg = small_armies(tmp_path)  # the fallback's plumbing, not a big sweep, is under test
+    serial = sweep(terran, zerg, trials=2000, seed=5, scheduler="serial")
     started = time.perf_counter()
     with dask.config.set({"distributed.worker.preload": [str(sleepy)]}):
-        fallback = sweep(TERRAN, BROOD, trials=2000, seed=5, scheduler="local")
+        fallback = sweep(terran, zerg, trials=2000, seed=5, scheduler="local")
     assert time.perf_counter() - started < 60
     where = fallback.attrs["report"]["scheduler"]
     assert where.startswith(runner_module.SERIAL_FALLBACK), where
@@ -260,7 +261,7 @@ def test_local_cluster_that_does_not_start_runs_serially(tmp_path: Path, monkeyp
     assert not [p for p in multiprocessing.active_children() if p.name.startswith("Dask Worker")]
 
 
-def test_local_cluster_whose_client_fails_is_closed_and_runs_serially(monkeypatch) -> None:
+def test_local_cluster_whose_client_fails_is_closed_and_runs_serially(tmp_path: Path, monkeypatch) -> None:
     """The workers start but no Client reaches them: the cluster is closed (no worker left) and the
     sweep runs serially, with the warning."""
     import distributed
@@ -271,11 +272,12 @@ def test_local_cluster_whose_client_fails_is_closed_and_runs_serially(monkeypatc
         raise OSError("connection refused")
 
     monkeypatch.setattr(distributed, "Client", refuse)
-    fallback = sweep(TERRAN, BROOD, trials=500, seed=5, scheduler="local")
+    terran, zerg = small_armies(tmp_path)
+    fallback = sweep(terran, zerg, trials=500, seed=5, scheduler="local")
     where = fallback.attrs["report"]["scheduler"]
     assert where == f"{runner_module.SERIAL_FALLBACK} (OSError: connection refused)"
     assert f"ran on one core ({where})" in fallback.attrs["report"]["warnings"]
-    pd.testing.assert_frame_equal(sweep(TERRAN, BROOD, trials=500, seed=5, scheduler="serial"), fallback)
+    pd.testing.assert_frame_equal(sweep(terran, zerg, trials=500, seed=5, scheduler="serial"), fallback)
     assert not [p for p in multiprocessing.active_children() if p.name.startswith("Dask Worker")]
 
 
