@@ -1,5 +1,4 @@
-"""Shared test setup: a private numba cache and roster cache unless the caller chose them; the engine spy of the
-scenario tests."""
+"""Shared test setup: private numba and roster caches unless the caller chose them; the scenario tests' engine spy."""
 
 from __future__ import annotations
 
