@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import multiprocessing
@@ -33,6 +34,38 @@ BROOD = ARMIES / "kerrigans_brood.toml"
 FIXTURES = ROOT / "tests" / "fixtures" / "armies"
 GF_SAMPLES = ROOT / "profiles" / "grimdark" / "samples.toml"
 runner = CliRunner()
+
+#: Two units a side, valid lists (no army-building warning): for tests of plumbing (cluster, command), not of a sweep
+#: over whole armies.
+SMALL_TERRAN = """name = "Two Terran"
+scale = "Skirmish"
+faction = "Terran Armed Forces"
+[[units]]
+unit = "Marine"
+models = 6
+upgrades = ["AGG-12", "Rocket Launcher"]
+[[units]]
+unit = "Marauder"
+models = 2
+"""
+SMALL_ZERG = """name = "Two Zerg"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+tactical = ["Accelerating Creep"]
+[[units]]
+unit = "Hydralisk"
+models = 2
+[[units]]
+unit = "Zergling"
+models = 12
+"""
+
+
+def small_armies(folder: Path) -> tuple[Path, Path]:
+    terran, zerg = folder / "two_terran.toml", folder / "two_zerg.toml"
+    terran.write_text(SMALL_TERRAN)
+    zerg.write_text(SMALL_ZERG)
+    return terran, zerg
 
 
 def leftovers(folder: Path) -> list[str]:
@@ -187,19 +220,21 @@ def test_local_cluster_equals_serial(tmp_path: Path) -> None:
     through a Client and through ``--scheduler ADDRESS``."""
     from distributed import Client
 
-    serial = sweep(TERRAN, BROOD, trials=4000, seed=9, scheduler="serial")
+    terran, zerg = small_armies(tmp_path)  # 16 cells: the cluster's plumbing, not a big sweep, is under test
+    serial = sweep(terran, zerg, trials=4000, seed=9, scheduler="serial")
     with local_cluster(2, processes=True) as cluster, Client(cluster) as client:
-        distributed = sweep(TERRAN, BROOD, trials=4000, seed=9, scheduler=client)
+        distributed = sweep(terran, zerg, trials=4000, seed=9, scheduler=client)
         assert len(client.scheduler_info()["workers"]) == 2
-        args = ["report", str(TERRAN), str(BROOD), "--trials", "4000", "--seed", "9", "--json"]
+        assert len(distributed) == 16 and (distributed.engine == "monte-carlo").sum() >= 8
+        args = ["report", str(terran), str(zerg), "--trials", "4000", "--seed", "9", "--json"]
         by_address = runner.invoke(app, [*args, "--scheduler", cluster.scheduler_address, "--out", str(tmp_path / "d")])
         assert by_address.exit_code == 0, by_address.output
         assert json.loads(by_address.stdout)["scheduler"] == f"Dask scheduler {cluster.scheduler_address}"
-    assert runner.invoke(app, [*args, "--serial", "--out", str(tmp_path / "s")]).exit_code == 0
-    assert (tmp_path / "d" / "cells.csv").read_bytes() == (tmp_path / "s" / "cells.csv").read_bytes()
+    # the command's cells.csv holds the serial table's cells, value for value
+    by_cli = pd.read_csv(tmp_path / "d" / "cells.csv")
+    pd.testing.assert_frame_equal(by_cli, pd.read_csv(io.StringIO(serial.to_csv(index=False))), check_exact=True)
     assert "Dask" in distributed.attrs["report"]["scheduler"]
     pd.testing.assert_frame_equal(serial, distributed, check_exact=True)
-    assert (serial.engine.isin(["monte-carlo", "none"])).all()
 
 
 def test_local_cluster_that_does_not_start_runs_serially(tmp_path: Path, monkeypatch) -> None:
@@ -213,10 +248,11 @@ def test_local_cluster_that_does_not_start_runs_serially(tmp_path: Path, monkeyp
     sleepy = tmp_path / "sleepy.py"
     sleepy.write_text("import time\ntime.sleep(120)\n")
     monkeypatch.setattr(runner_module, "LOCAL_START_TIMEOUT", 3.0)
-    serial = sweep(TERRAN, BROOD, trials=2000, seed=5, scheduler="serial")
+    terran, zerg = small_armies(tmp_path)  # the fallback's plumbing, not a big sweep, is under test
+    serial = sweep(terran, zerg, trials=2000, seed=5, scheduler="serial")
     started = time.perf_counter()
     with dask.config.set({"distributed.worker.preload": [str(sleepy)]}):
-        fallback = sweep(TERRAN, BROOD, trials=2000, seed=5, scheduler="local")
+        fallback = sweep(terran, zerg, trials=2000, seed=5, scheduler="local")
     assert time.perf_counter() - started < 60
     where = fallback.attrs["report"]["scheduler"]
     assert where.startswith(runner_module.SERIAL_FALLBACK), where
@@ -225,7 +261,7 @@ def test_local_cluster_that_does_not_start_runs_serially(tmp_path: Path, monkeyp
     assert not [p for p in multiprocessing.active_children() if p.name.startswith("Dask Worker")]
 
 
-def test_local_cluster_whose_client_fails_is_closed_and_runs_serially(monkeypatch) -> None:
+def test_local_cluster_whose_client_fails_is_closed_and_runs_serially(tmp_path: Path, monkeypatch) -> None:
     """The workers start but no Client reaches them: the cluster is closed (no worker left) and the
     sweep runs serially, with the warning."""
     import distributed
@@ -236,11 +272,12 @@ def test_local_cluster_whose_client_fails_is_closed_and_runs_serially(monkeypatc
         raise OSError("connection refused")
 
     monkeypatch.setattr(distributed, "Client", refuse)
-    fallback = sweep(TERRAN, BROOD, trials=500, seed=5, scheduler="local")
+    terran, zerg = small_armies(tmp_path)
+    fallback = sweep(terran, zerg, trials=500, seed=5, scheduler="local")
     where = fallback.attrs["report"]["scheduler"]
     assert where == f"{runner_module.SERIAL_FALLBACK} (OSError: connection refused)"
     assert f"ran on one core ({where})" in fallback.attrs["report"]["warnings"]
-    pd.testing.assert_frame_equal(sweep(TERRAN, BROOD, trials=500, seed=5, scheduler="serial"), fallback)
+    pd.testing.assert_frame_equal(sweep(terran, zerg, trials=500, seed=5, scheduler="serial"), fallback)
     assert not [p for p in multiprocessing.active_children() if p.name.startswith("Dask Worker")]
 
 
@@ -275,8 +312,22 @@ def test_tolerance_reaches_the_standard_error() -> None:
 # ----------------------------------------------------------------------------- the folder
 
 
-def test_report_folder_contents(tmp_path: Path, exact_table: pd.DataFrame) -> None:
-    out = write_report(exact_table, tmp_path / "rep")
+@pytest.fixture(scope="module")
+def exact_report(exact_table: pd.DataFrame, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The report folder of ``exact_table``, written once for the tests that read it (a test that changes a report
+    works on a copy: ``copy_of``)."""
+    return write_report(exact_table, tmp_path_factory.mktemp("exact") / "rep")
+
+
+def copy_of(report: Path, folder: Path) -> Path:
+    import shutil
+
+    return Path(shutil.copytree(report, folder / report.name))
+
+
+def test_report_folder_contents(tmp_path: Path, exact_table: pd.DataFrame, exact_report: Path) -> None:
+    assert leftovers(exact_report.parent) == []
+    out = copy_of(exact_report, tmp_path)
     names = {p.name for p in out.iterdir()}
     assert {"cells.csv", "figures.csv", "ranking.csv", "settings.json", "report.html"} <= names
     assert len([n for n in names if n.startswith("heatmap_")]) == 8
@@ -295,10 +346,12 @@ def test_report_folder_contents(tmp_path: Path, exact_table: pd.DataFrame) -> No
     assert leftovers(tmp_path) == []
 
 
-def test_failed_write_leaves_nothing_and_keeps_the_old_report(tmp_path: Path, exact_table, monkeypatch) -> None:
+def test_failed_write_leaves_nothing_and_keeps_the_old_report(
+    tmp_path: Path, exact_table, exact_report: Path, monkeypatch
+) -> None:
     from mathhammer.report import output
 
-    out = write_report(exact_table, tmp_path / "rep")
+    out = copy_of(exact_report, tmp_path)  # an earlier report, as write_report left it
     before = (out / "cells.csv").read_bytes()
 
     calls = {"n": 0}
@@ -334,13 +387,14 @@ def test_refuses_a_folder_of_other_files(tmp_path: Path, exact_table) -> None:
 
 def test_cli_report_json_summary(tmp_path: Path) -> None:
     out = tmp_path / "r"
-    res = runner.invoke(app, ["report", str(TERRAN), str(DAELAAM), "--out", str(out), "--json", "--seed", "3"])
+    terran, zerg = small_armies(tmp_path)
+    res = runner.invoke(app, ["report", str(terran), str(zerg), "--out", str(out), "--json", "--seed", "3"])
     assert res.exit_code == 0, res.output
     summary = json.loads(res.stdout)
-    assert summary["cells"] == 120 and summary["engine"] == "exact" and summary["seed"] == 3
+    assert summary["cells"] == 16 and summary["engine"] == "exact" and summary["seed"] == 3
     assert "report.html" in summary["files"] and (out / "report.html").is_file()
     assert {(b["side"], b["phase"]) for b in summary["best"]} == {
-        (s, p) for s in ("Terran patrol → Daelaam vanguard", "Daelaam vanguard → Terran patrol")
+        (s, p) for s in ("Two Terran → Two Zerg", "Two Zerg → Two Terran")
         for p in ("assault", "combat")
     }  # fmt: skip
     assert res.stderr == ""  # no progress bar with --json (nor without a terminal)
@@ -393,7 +447,8 @@ def test_cli_army_building_problems_are_warnings(tmp_path: Path) -> None:
     army = tmp_path / "big.toml"
     army.write_text('scale = "Skirmish"\nfaction = "Daelaam"\n' + '[[units]]\nunit = "Stalker"\nmodels = 2\n' * 5)
     out = tmp_path / "r"
-    res = runner.invoke(app, ["report", str(army), str(TERRAN), "--out", str(out)])
+    terran, _ = small_armies(tmp_path)
+    res = runner.invoke(app, ["report", str(army), str(terran), "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert "warning: big.toml: minerals:" in res.stderr
     assert "army-building: big.toml: minerals" in (out / "report.html").read_text()
