@@ -537,13 +537,18 @@ def test_ctrl_c_in_a_real_process(tmp_path: Path, where: str) -> None:
         env=env,
     )
     deadline = time.monotonic() + 60
-    if where == "dask":  # wait until the workers run (Ctrl-C while they start is ignored by design)
-        while len([c for c in _children(proc.pid) if "spawn_main" in c]) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)
-    time.sleep(3)
-    assert proc.poll() is None, proc.communicate()
-    os.killpg(proc.pid, signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=60)
+    try:
+        if where == "dask":  # the workers run (a Ctrl-C while they start: tests/test_i27b_ctrl_c.py)
+            while len([c for c in _children(proc.pid) if "spawn_main" in c]) < 2 and time.monotonic() < deadline:
+                time.sleep(0.2)
+        time.sleep(3)
+        assert proc.poll() is None, proc.communicate()
+        os.killpg(proc.pid, signal.SIGINT)
+        stdout, stderr = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:  # the whole group killed and its pipes closed, not left to a later test
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
     assert (proc.returncode, stderr.strip(), stdout) == (130, "interrupted", "")
     assert not out.exists() and leftovers(tmp_path) == []
 
