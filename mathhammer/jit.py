@@ -19,9 +19,10 @@ import glob
 import hashlib
 import os
 import sys
-import tempfile
 from functools import cache, lru_cache
 from pathlib import Path
+
+from .config import _writable  # numba's own test of a cache folder (``_CacheLocator.ensure_cache_path``)
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -104,17 +105,6 @@ WHAT: dict[str, str] = {
 }
 
 _announced: set[str] = set()
-
-
-def _writable(path: str) -> bool:
-    """numba's own test of a cache folder (``_CacheLocator.ensure_cache_path``)."""
-    try:
-        os.makedirs(path, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError:
-        return False
-    return True
 
 
 @cache
