@@ -257,15 +257,20 @@ def check_exact_cost(attack: CompiledAttack, field: str = "--exact") -> None:
     """Refuse an exact run whose :func:`exact_cost` is past the time budget
     (:func:`~mathhammer.engine.budget.budget_seconds`) or :data:`EXACT_MEMORY_MAX`, with the estimate and what to
     do instead (Monte Carlo)."""
+    refuse_past_budget(field, "this attack", *exact_cost(attack))
+
+
+def refuse_past_budget(field: str, what: str, seconds: float, size: float) -> None:
+    """Refuse an exact run (``what``: "this attack", "this melee") estimated at ``seconds`` and ``size`` bytes when
+    past the time budget or :data:`EXACT_MEMORY_MAX`, naming ``field``, the estimate and Monte Carlo instead."""
     from ..engine.budget import BudgetError, budget_seconds, duration
 
-    seconds, size = exact_cost(attack)
     budget = budget_seconds()
     if seconds <= budget and size <= EXACT_MEMORY_MAX:
         return
     raise BudgetError(
         field,
-        "this attack",
+        what,
         "an exact run within the budget; for this one use --trials N or --tolerance E (Monte Carlo)",
         f"needs about {duration(seconds)} here and {size / 2**30:.1f} GiB; the budget is {duration(budget)} and "
         f"{EXACT_MEMORY_MAX / 2**30:.0f} GiB, MATHHAMMER_BUDGET_SECONDS to change the time",

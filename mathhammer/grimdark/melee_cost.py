@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .compiled import CompiledGroup, CompiledTarget, blast_multiplier
-from .exact import EXACT_MEMORY_MAX, MATMUL_FLOPS_PER_SECOND
+from .exact import MATMUL_FLOPS_PER_SECOND, refuse_past_budget
 from .melee import CompiledSide, Melee, back_strikes, charge_strikes, compile_side, counter_strikes, signature
 
 __all__ = [
@@ -171,16 +171,4 @@ def check_melee_cost(melee: Melee, field: str = "--exact") -> None:
     (:func:`~mathhammer.engine.budget.budget_seconds`) or :data:`~mathhammer.grimdark.exact.EXACT_MEMORY_MAX`,
     with the estimate and what to do instead (Monte Carlo), as :func:`~mathhammer.grimdark.exact.check_exact_cost`
     refuses an attack."""
-    from ..engine.budget import BudgetError, budget_seconds, duration
-
-    seconds, size = melee_cost(melee)
-    budget = budget_seconds()
-    if seconds <= budget and size <= EXACT_MEMORY_MAX:
-        return
-    raise BudgetError(
-        field,
-        "this melee",
-        "an exact run within the budget; for this one use --trials N or --tolerance E (Monte Carlo)",
-        f"needs about {duration(seconds)} here and {size / 2**30:.1f} GiB; the budget is {duration(budget)} and "
-        f"{EXACT_MEMORY_MAX / 2**30:.0f} GiB, MATHHAMMER_BUDGET_SECONDS to change the time",
-    )
+    refuse_past_budget(field, "this melee", *melee_cost(melee))
