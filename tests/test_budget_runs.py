@@ -17,6 +17,7 @@ from mathhammer.engine import budget
 from mathhammer.engine.adaptive import until
 from mathhammer.engine.budget import BudgetError
 from mathhammer.engine.histograms import super_blocks
+from tests.signals import AS_FROM_A_TERMINAL
 
 runner = CliRunner()
 
@@ -100,16 +101,6 @@ def test_a_pilot_prices_the_tolerance_and_leaves_the_result_alone(monkeypatch):
         until(run_to, error, 1e-5, min_trials=16_000, max_trials=10**12)
 
 
-#: ``python -m mathhammer ARGS`` with SIGINT as a terminal gives it (default action, not blocked), whatever the test
-#: runner's own signal state: a child inherits an ignored SIGINT (a test run started in the background by a
-#: non-interactive shell has it so) and Python then leaves it ignored, so the Ctrl-C below would not arrive.
-_AS_FROM_A_TERMINAL = (
-    "import os, signal, sys\n"
-    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
-    "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
-    "os.execv(sys.executable, [sys.executable, '-m', 'mathhammer', *sys.argv[1:]])\n"
-)
-
 GF_LONG_RUN = ["--system", "gf", "--models", "200", "--attacks", "10", "--target-models", "500"]
 
 
@@ -120,7 +111,7 @@ def test_ctrl_c_stops_a_long_run_within_a_second(system: list[str]):
     # the kernels compiled first (a fresh numba cache under load: tens of seconds of LLVM, which no signal cuts short)
     warm = [sys.executable, "-m", "mathhammer", "attack", *system, "--trials", "100000", "--json"]
     subprocess.run(warm, env=env, capture_output=True, check=True, timeout=600)
-    cmd = [sys.executable, "-c", _AS_FROM_A_TERMINAL, "attack", *system, "--trials", "100000000000"]
+    cmd = [sys.executable, "-c", AS_FROM_A_TERMINAL, "attack", *system, "--trials", "100000000000"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         time.sleep(8)  # startup, kernels loaded, blocks at full size

@@ -17,18 +17,12 @@ from pathlib import Path
 import pytest
 
 from mathhammer.report.runner import cpu_count
+from tests.signals import AS_FROM_A_TERMINAL
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/stat").exists() or cpu_count() < 2, reason="needs /proc and 2+ cores (a local cluster)"
 )
 
-# as a terminal runs it: SIGINT neither blocked nor ignored, whatever the test runner's own state
-_AS_FROM_A_TERMINAL = (
-    "import os, signal, sys\n"
-    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
-    "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
-    "os.execv(sys.executable, [sys.executable, '-m', 'mathhammer', *sys.argv[1:]])\n"
-)
 
 #: Seconds from SIGINT to exit allowed here: generous for a loaded machine (about 1 s on a quiet one).
 STOP_WITHIN = 15.0
@@ -58,7 +52,7 @@ def test_ctrl_c_on_a_local_cluster_is_prompt_and_leaves_no_process(tmp_path: Pat
     args = ["report", "--roster", "--trials", "3000000", "--out", str(out)]
     env = {**os.environ, "MATHHAMMER_BUDGET_SECONDS": "1e9"}
     proc = subprocess.Popen(
-        [sys.executable, "-c", _AS_FROM_A_TERMINAL, *args],
+        [sys.executable, "-c", AS_FROM_A_TERMINAL, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

@@ -25,6 +25,7 @@ from mathhammer.report.runner import _options, choose_scheduler, local_cluster
 from mathhammer.starcraft.loadout import as_target, attack_batches, make_loadout
 from mathhammer.starcraft.report import supply_left
 from mathhammer.starcraft.roster import load_roster
+from tests.signals import AS_FROM_A_TERMINAL
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
@@ -505,17 +506,6 @@ def _children(pid: int) -> list[str]:
     return out
 
 
-#: ``python -m mathhammer ARGS`` with SIGINT as a terminal gives it (default action, not blocked), whatever the
-#: test runner's own signal state (a child inherits an ignored or blocked SIGINT, and Python then leaves it
-#: so): exec'd in place, so the pid and process group stay those of ``Popen``.
-_AS_FROM_A_TERMINAL = (
-    "import os, signal, sys\n"
-    "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
-    "signal.signal(signal.SIGINT, signal.SIG_DFL)\n"
-    "os.execv(sys.executable, [sys.executable, '-m', 'mathhammer', *sys.argv[1:]])\n"
-)
-
-
 @pytest.mark.parametrize("where", ["serial", "dask"])
 def test_ctrl_c_in_a_real_process(tmp_path: Path, where: str) -> None:
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) during a sweep, serial or on a
@@ -529,7 +519,7 @@ def test_ctrl_c_in_a_real_process(tmp_path: Path, where: str) -> None:
     # the one of any run in the main process)
     env = {**os.environ, "MATHHAMMER_BUDGET_SECONDS": "1e9"}
     proc = subprocess.Popen(
-        [sys.executable, "-c", _AS_FROM_A_TERMINAL, *args],
+        [sys.executable, "-c", AS_FROM_A_TERMINAL, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
