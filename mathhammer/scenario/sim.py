@@ -67,12 +67,15 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable
+from functools import cached_property
 
 import numpy as np
 
 from . import abilities, conditions
 from . import mission as missions
 from .basics import stream as _stream
+from .players import play_turns
+from .players.scripted import Scripted
 from .sim_combat import Combat
 from .sim_move import Movement
 from .sim_round import RoundEnd
@@ -144,57 +147,33 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         bits = _planned_bits(self.alive, self.pos, np.asarray(planned, dtype=np.int64), phase != "movement", live)
         for (fp, mask), ts in self.groups(live, [self.first, bits]):
             left = {u for i, u in enumerate(planned) if mask >> i & 1}
-            order, passer = self.order(rnd, phase, fp, left)
-            for act in order:
-                self.activate(act, ts)
-            if passer is not None:
-                # the first to Pass takes the First Player Marker, unless a player claimed it for the rest of the
-                # Phase (Terran Tenacity: "No other player may claim the First Player Marker")
-                claimed = self.claimed[ts]
-                self.first[ts] = np.where(claimed >= 0, claimed, passer)
+            for games, passer in play_turns(self.players, rnd, phase, fp, left, ts, self.activate):
+                if passer is not None:
+                    # the first to Pass takes the First Player Marker, unless a player claimed it for the rest of
+                    # the Phase (Terran Tenacity: "No other player may claim the First Player Marker")
+                    claimed = self.claimed[games]
+                    self.first[games] = np.where(claimed >= 0, claimed, passer)
+
+    @cached_property
+    def players(self) -> tuple[Scripted, Scripted]:
+        """Red's and blue's decisions (:mod:`.players`): today each the plan of the scenario file."""
+        red, blue = (Scripted(self.scn, p, self.uids, self.cards.activates_next) for p in PLAYERS)
+        return red, blue
 
     def order(self, rnd: int, phase: str, fp: int, left: set[int] | None = None) -> tuple[list[Activation], int | None]:
-        """Alternating activations from the First Player; the first player to run out Passes (8.2.1).
+        """The activations of Phase ``phase`` of Round ``rnd`` in the order they are made from First Player ``fp``
+        (:func:`~.players.play_turns` with the plan's players), and the first player to Pass (8.2.1).
 
-        ``left``: the units that may still activate (None: all); the others' entries are dropped, so
-        a player with no eligible unit left Passes at once. An activation that uses Bound by the Khala
-        (``activate_next``) is followed at once by the selected unit's later activation of the same player,
-        before the opponent's next one (where that unit is in ``left``; the order is read once per Phase, so
-        a unit destroyed later in the Phase still passes its turn on).
+        ``left``: the units that may still activate (None: all); the others' entries are dropped, so a player with
+        no eligible unit left Passes at once. An activation that uses Bound by the Khala (``activates_next``) is
+        followed at once by the selected unit's later activation of the same player, before the opponent's next one
+        (where that unit is in ``left``; the order is read once per Phase, so a unit destroyed later in the Phase
+        still passes its turn on).
         """
-        lists = [list(self.scn.activations(rnd, phase, p)) for p in PLAYERS]
-        for i, lst in enumerate(lists):
-            cut = next((j for j, a in enumerate(lst) if a.action == "pass"), None)
-            if cut is not None:
-                lst = lst[:cut]
-            if left is not None:
-                lst = [a for a in lst if self.uids.index(a.unit) in left]
-            lists[i] = lst
         out: list[Activation] = []
-        turn, passer = fp, None
-        idx = [0, 0]
-        done = [False, False]
-        while not all(done):
-            if done[turn]:
-                turn = 1 - turn
-                continue
-            if idx[turn] >= len(lists[turn]):
-                done[turn] = True
-                if passer is None:
-                    passer = turn
-            else:
-                act = lists[turn][idx[turn]]
-                out.append(act)
-                idx[turn] += 1
-                # the unit Activated right after this one (Bound by the Khala, SUMMON's Parent Unit), at once
-                nxt = next((n for hook in self.cards.activates_next if (n := hook(act)) is not None), None)
-                if nxt is not None:
-                    lst = lists[turn]
-                    j = next((k for k in range(idx[turn], len(lst)) if lst[k].unit == nxt), None)
-                    if j is not None:
-                        lst.insert(idx[turn], lst.pop(j))
-                        continue
-            turn = 1 - turn
+        ((_, passer),) = play_turns(
+            self.players, rnd, phase, fp, left, np.zeros(0, dtype=np.int64), lambda act, _games: out.append(act)
+        )
         return out, passer
 
     def new_phase(self, rnd: int, phase: str) -> None:

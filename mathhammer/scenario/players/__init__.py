@@ -1,0 +1,114 @@
+"""Who decides a Phase's activations: the players (8.2.1), and the turn walk between them.
+
+A player answers, for a group of games at its turn in a Round and Phase, which of its units activates next and
+how (an :class:`~mathhammer.scenario.spec.Activation`), or that it Passes (``None``). It may answer differently
+in different games of the group (an automatic player deciding from each game's state): it returns the games
+split by its answer, and the walk goes on in each part on its own. :func:`play_turns` is the walk of 8.2.1:
+"players alternate activating units, starting with the player holding the First Player Marker"; a player whose
+activations are spent Passes, the other goes on alone, and the first to Pass is named (8.4.2 / 8.6.2: it takes
+the First Player Marker).
+
+Today's player is :class:`~mathhammer.scenario.players.scripted.Scripted`, the plan of the scenario file.
+Automatic players are the work of issue 29 (``docs/dev/automatic-players.md``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..spec import Activation
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A player's answer for the games ``games`` of a group: activate ``act`` (``None``: Pass), then its own
+    ``state``; ``again``: the same player activates next (a card has a unit Activate right after this one)."""
+
+    games: np.ndarray
+    act: Activation | None
+    state: Any  # the player's own (see Player.begin)
+    again: bool = False
+
+
+class Player(Protocol):
+    """One side's decisions in a Phase (see the module text)."""
+
+    def begin(self, rnd: int, phase: str, left: set[int] | None) -> Any:
+        """The player's state at the start of Phase ``phase`` of Round ``rnd`` for a group of games, where the units
+        of index in ``left`` may still activate (``None``: every unit)."""
+        ...
+
+    def next(self, games: np.ndarray, state: Any) -> Sequence[Turn]:
+        """Its turn in the games ``games``: the games split by its answer (each game in one part)."""
+        ...
+
+
+def play_turns(
+    players: Sequence[Player],
+    rnd: int,
+    phase: str,
+    first: int,
+    left: set[int] | None,
+    games: np.ndarray,
+    activate: Callable[[Activation, np.ndarray], None],
+) -> list[tuple[np.ndarray, int | None]]:
+    """Walk Phase ``phase`` of Round ``rnd`` in ``games`` from player ``first`` (8.2.1), calling ``activate`` for each
+    activation in turn; returns the games split by the player who Passed first (``None``: nobody did)."""
+    out: list[tuple[np.ndarray, int | None]] = []
+    states = [p.begin(rnd, phase, left) for p in players]
+    _walk(players, games, first, states, [False, False], None, activate, out)
+    return out
+
+
+def _walk(
+    players: Sequence[Player],
+    games: np.ndarray,
+    turn: int,
+    states: list[Any],
+    done: list[bool],
+    passer: int | None,
+    activate: Callable[[Activation, np.ndarray], None],
+    out: list[tuple[np.ndarray, int | None]],
+) -> None:
+    while not all(done):
+        if done[turn]:
+            turn = 1 - turn
+            continue
+        parts = players[turn].next(games, states[turn])
+        if len(parts) != 1:  # the player answered differently in different games: each part goes on alone
+            for part in parts:
+                st = list(states)
+                st[turn] = part.state
+                dn, ps = _after(part, turn, list(done), passer, activate)
+                _walk(players, part.games, turn if part.again else 1 - turn, st, dn, ps, activate, out)
+            return
+        part = parts[0]
+        states[turn] = part.state
+        done, passer = _after(part, turn, done, passer, activate)
+        if not part.again:
+            turn = 1 - turn
+    out.append((games, passer))
+
+
+def _after(
+    part: Turn,
+    turn: int,
+    done: list[bool],
+    passer: int | None,
+    activate: Callable[[Activation, np.ndarray], None],
+) -> tuple[list[bool], int | None]:
+    """Apply one answer: the activation, or the Pass (the first to Pass is named)."""
+    if part.act is None:
+        done[turn] = True
+        if passer is None:
+            passer = turn
+    else:
+        activate(part.act, part.games)
+    return done, passer
+
+
+__all__ = ["Player", "Turn", "play_turns"]
