@@ -322,3 +322,18 @@ def test_board_presets_lists_every_card_and_its_presets() -> None:
     assert result.exit_code == 0, result.output
     (dep,) = json.loads(result.stdout)["deployments"]
     assert dep["name"] == "Gauntlet" and dep["entry_edges"] == {"red": "north", "blue": "south"}
+
+
+def test_the_engines_entry_edges_keep_the_cards_symmetry() -> None:
+    """Where the card swaps the players, its symmetry maps red's engine Entry Edge onto blue's (a fair mirror
+    match); Proving Grounds maps each player onto itself and is left out. Each edge is one the player's zones touch."""
+    for c in CARDS:
+        w, d = c["width"], c["depth"]
+        mids = {"south": (w / 2, 0), "north": (w / 2, d), "west": (0, d / 2), "east": (w, d / 2)}
+        edge_at = {xy: e for e, xy in mids.items()}
+        f = symmetry_map(c["symmetry"], w, d)
+        if c["swaps_players"]:
+            assert edge_at[f(*mids[c["entry_edges"]["red"]])] == c["entry_edges"]["blue"], c["name"]
+        for player, edge in c["entry_edges"].items():
+            side = {"south": ("y0", 0), "north": ("y1", d), "west": ("x0", 0), "east": ("x1", w)}[edge]
+            assert any(z[side[0]] == side[1] for z in c["zones"] if z["player"] == player), (c["name"], player)
