@@ -21,9 +21,9 @@ MARKER_COLOURS = {1: "#d62728", 3: "#d62728", 2: "#1f77b4", 4: "#1f77b4", 5: "#2
 
 def find_deployment(card: str, flag: str = "--deployment") -> dict[str, Any]:
     """The Deployment Card named ``card`` (any case, spaces or not), or the one-line refusal naming ``flag``."""
-    from ..scenario.loader import _find_card, deployment_cards
+    from ..scenario.loader import deployment_card
 
-    dep, msg = _find_card(deployment_cards(), card, None, "a Deployment Card")
+    dep, msg = deployment_card(card)
     if dep is None:
         raise InputError(flag, card, msg.split("allowed: ", 1)[1])
     return dep

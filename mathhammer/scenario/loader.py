@@ -67,6 +67,12 @@ def deployment_cards() -> list[dict[str, Any]]:
     return list(_catalog().deployments)
 
 
+def deployment_card(name: str) -> tuple[dict[str, Any] | None, str]:
+    """The Deployment Card called ``name`` (any case, with or without spaces; or its id) with its layout and terrain
+    presets (:mod:`.missions.deployments`), or None and what is allowed (the cards' names)."""
+    return _find_card(deployment_cards(), name, None, "a Deployment Card")
+
+
 def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "", text.lower())
 
@@ -492,6 +498,7 @@ def builtin_scenarios() -> list[Path]:
 
 __all__ = [
     "builtin_scenarios",
+    "deployment_card",
     "deployment_cards",
     "load_scenario",
     "mission_cards",
