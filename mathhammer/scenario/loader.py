@@ -462,7 +462,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
         first_player=sf.first_player,
         mission=mission,
         deployment=sf.deployment,
-        deployment_card=dep,
+        deployment_card={k: v for k, v in dep.items() if k != "presets"},  # the terrain is in board
         board=board,
         armies=armies,
         units=units,
