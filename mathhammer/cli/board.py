@@ -49,7 +49,8 @@ app = typer.Typer(
         "Battlefield files (format and a complete example: docs/board.md). "
         "los: who rolls, range, Evade, what may be removed (7.1, 8.7.3); "
         "template: Blast/Flamer Template coverage, Main target and Spillover Batches (8.7.6); "
-        "charge: Charge distance and P(Speed + 1D6 reaches it) (8.7.7); show: a picture."
+        "charge: Charge distance and P(Speed + 1D6 reaches it) (8.7.7); show: a picture; "
+        "presets: the Deployment Cards' markers, Entry Edges and our terrain presets."
     ),
     no_args_is_help=True,
 )
