@@ -7,6 +7,12 @@ system-neutral machinery of :mod:`mathhammer.engine` (histogram rows, alias
 tables, adaptive stopping), so memory stays flat however many trials are asked
 for: the only arrays are the per-slot histogram rows (int64) and the tables.
 
+Two engines give the same counts for a seed, bit for bit: the numba kernels
+(every method) and :mod:`mathhammer.starcraft.mcnumpy` (the count method, the
+default), which needs no numba; :meth:`Run.engine` picks one (numpy while numba
+is not loaded and the run is small next to numba's start), so a short run
+in a new process neither loads nor compiles numba.
+
 >>> from mathhammer.starcraft.model import Attack, Batch, Target, Weapon
 >>> from mathhammer.starcraft.compiled import compile_attack
 >>> rifle = Weapon.build("C-14 Rifle", roa=2, hit=3, damage=1)
