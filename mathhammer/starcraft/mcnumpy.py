@@ -23,7 +23,7 @@ from ..engine.streams import mix64, trial_states
 from . import mcparams as mp
 
 #: Trials per vectorised step: arrays of this many int64 stay in the caches, and memory stays flat.
-BLOCK = 16384
+BLOCK = 4096
 
 __all__ = ["BLOCK", "draws_per_trial", "run_block"]
 
