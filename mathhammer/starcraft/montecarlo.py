@@ -184,7 +184,7 @@ class Run:
 
     Two engines give the same counts, bit for bit: the numba kernels (:mod:`~mathhammer.starcraft.kernels`,
     every method, with or without the casualty table) and the numpy engine
-    (:mod:`~mathhammer.starcraft.mcnumpy`: the count method with the casualty table, no numba to load).
+    (:mod:`~mathhammer.starcraft.mcnumpy`: the count method, casualties from tables, no numba to load).
     One int64 row per slot (one, or the numba thread count for the parallel driver), holding the four
     histograms, each with an overflow bin that must stay empty
     (:class:`~mathhammer.engine.histograms.Histograms`).
