@@ -65,6 +65,10 @@ SUPER_BLOCK: int = 2**24
 #: Largest pool of the binomial alias tables; larger pools are drawn in pieces.
 BINOMIAL_TABLE_MAX: int = 256
 
+#: StarCraft TMG's numpy Monte Carlo engine runs while numba is not loaded and its work in the process
+#: (trials x draws per trial) stays within this: about the time numba and its cached kernels take to load.
+NUMPY_WORK_MAX: int = 20_000_000
+
 #: Casualty transition tables up to this many entries are always built (a
 #: few ms); larger ones only when the run is 200 or more trials per entry.
 TRANSITIONS_ALWAYS: int = 4096

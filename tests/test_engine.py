@@ -180,6 +180,7 @@ def test_casualty_table_and_casualty_function_give_the_same_tally(name, monkeypa
 @pytest.mark.parametrize("method", ["count", "die"])
 def test_serial_and_parallel_drivers_give_the_same_tally(method, monkeypatch):
     """Short runs use the single-thread kernel; forcing the prange driver must not change a count."""
+    monkeypatch.setattr("mathhammer.starcraft.montecarlo.numba_loaded", lambda: True)  # numba's drivers, not numpy
     batches, target = CHAINS["mixed"]()
     a = simulate(batches, target, 70_001, seed=9, method=method, chunk_size=4096)
     monkeypatch.setattr(engine_config, "SERIAL_MAX", 0)

@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from ..config import JIT, TRIAL_BITS
+from .streams import seed_stream as seed_stream  # re-exported: the numba-free half of the streams
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -33,32 +34,6 @@ _S30 = np.uint64(30)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
-
-_MASK64 = (1 << 64) - 1
-
-
-def _mix_py(z: int) -> int:
-    """SplitMix64's output function on Python ints (for the driver)."""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
-
-
-def _mix_gamma_py(z: int) -> int:
-    """SplittableRandom's ``mixGamma``: an odd increment with enough bit transitions."""
-    z = ((z ^ (z >> 33)) * 0xFF51AFD7ED558CCD) & _MASK64
-    z = ((z ^ (z >> 33)) * 0xC4CEB9FE1A85EC53) & _MASK64
-    z = (z ^ (z >> 33)) | 1
-    if bin(z ^ (z >> 1)).count("1") < 24:
-        z ^= 0xAAAAAAAAAAAAAAAA
-    return z
-
-
-def seed_stream(seed: int) -> tuple[int, int]:
-    """``(base, gamma)`` of a user seed (0 <= seed < 2**64): the stream is ``mix64(base + n * gamma)``."""
-    base = _mix_py((seed + 0x9E3779B97F4A7C15) & _MASK64)
-    gamma = _mix_gamma_py((seed + 2 * 0x9E3779B97F4A7C15) & _MASK64)
-    return base, gamma
 
 
 @njit(**JIT)

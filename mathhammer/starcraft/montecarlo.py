@@ -7,6 +7,12 @@ system-neutral machinery of :mod:`mathhammer.engine` (histogram rows, alias
 tables, adaptive stopping), so memory stays flat however many trials are asked
 for: the only arrays are the per-slot histogram rows (int64) and the tables.
 
+Two engines give the same counts for a seed, bit for bit: the numba kernels
+(every method) and :mod:`mathhammer.starcraft.mcnumpy` (the count method, the
+default), which needs no numba; :meth:`Run.engine` picks one (numpy while numba
+is not loaded and the run is small next to numba's start), so a short run
+in a new process neither loads nor compiles numba.
+
 >>> from mathhammer.starcraft.model import Attack, Batch, Target, Weapon
 >>> from mathhammer.starcraft.compiled import compile_attack
 >>> rifle = Weapon.build("C-14 Rifle", roa=2, hit=3, damage=1)
@@ -19,6 +25,7 @@ for: the only arrays are the per-slot histogram rows (int64) and the tables.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -26,30 +33,36 @@ import numpy as np
 
 from .. import config, jit
 from ..engine.adaptive import until
+from ..engine.alias import binomial_tables, packed_alias
 from ..engine.histograms import Histograms, super_blocks
 from ..engine.options import check_method, check_seed, check_tolerance, check_trials
-from ..engine.rng import seed_stream
-from ..engine.tables import binomial_tables, packed_alias
+from ..engine.streams import seed_stream
 from ..errors import InputError
 from ..outcome import Tally
-from . import kernels as kn
+from . import mcnumpy
+from . import mcparams as mp
 from .compiled import CompiledBatch, CompiledTarget, apply_damage, damage_bound, marker_bound
 
-METHODS = {"count": kn.METHOD_COUNT, "die": kn.METHOD_DIE}
+METHODS = {"count": mp.METHOD_COUNT, "die": mp.METHOD_DIE}
 
-#: The histograms of a trial, in the order the kernel writes them (``kn.L_*``).
+#: The histograms of a trial, in the order the kernel writes them (the kernels' ``L_*``).
 HISTOGRAMS = ("damage", "models_destroyed", "marker", "shielded")
 
 
-def transitions(batches: Sequence[CompiledBatch], target: CompiledTarget, marker_size: int) -> np.ndarray:
+def transitions(
+    batches: Sequence[CompiledBatch], target: CompiledTarget, marker_size: int, reduced: bool = False
+) -> np.ndarray:
     """Casualty transitions ``trans[b, state, dice]`` of every Batch (8.7.4 step 5).
 
     ``state = (removed * marker_size + marker) * 2 + shielded``; each entry is
     :func:`~mathhammer.starcraft.compiled.apply_damage` itself, so the table
     cannot disagree with the contract. Markers beyond ``marker_size - 1``
     happen only from states no trial reaches (``marker_bound`` is an upper
-    bound); they are clamped to keep every entry a valid state.
+    bound); they are clamped to keep every entry a valid state. ``reduced``:
+    the Batch uses the target's Total Damage reduction (its ``reduce`` and
+    ``floor``), as the first Batch dealing Damage does.
     """
+    cut, floor = (target.reduce, target.floor) if reduced else (0, 0)
     models = target.models
     dmax = max(cb.max_pool for cb in batches)
     trans = np.zeros((len(batches), (models + 1) * marker_size * 2, dmax + 1), dtype=np.int32)
@@ -61,7 +74,7 @@ def transitions(batches: Sequence[CompiledBatch], target: CompiledTarget, marker
                     for dice in range(dmax + 1):
                         r, m, s = apply_damage(
                             target.hp, removed, marker, bool(shielded), target.shield, dice, cb.damage,
-                            cb.nonlethal, cb.visible, cb.concentrated,
+                            cb.nonlethal, cb.visible, cb.concentrated, cut, floor,
                         )  # fmt: skip
                         row[dice] = (r * marker_size + min(m, marker_size - 1)) * 2 + int(s)
     trans.flags.writeable = False
@@ -96,7 +109,7 @@ class Packed:
 
 def pack(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Packed:
     """Flatten a compiled chain into the kernels' arrays."""
-    params = np.zeros((len(batches), kn.N_PARAMS), dtype=np.int64)
+    params = np.zeros((len(batches), mp.N_PARAMS), dtype=np.int64)
     g_dice: list[int] = []
     g_target: list[int] = []
     surge_size = max((b.surge_pmf.size for b in batches), default=1)
@@ -104,31 +117,31 @@ def pack(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Packed:
     pool = 0
     for b, cb in enumerate(batches):
         p = params[b]
-        p[kn.P_GROUP_START] = len(g_dice)
+        p[mp.P_GROUP_START] = len(g_dice)
         g_dice.extend(int(n) for n in cb.n_dice)
         g_target.extend(int(t) for t in cb.hit_target)
-        p[kn.P_GROUP_STOP] = len(g_dice)
-        p[kn.P_AUTO_HITS] = cb.auto_hits
-        p[kn.P_PRECISION] = cb.precision
+        p[mp.P_GROUP_STOP] = len(g_dice)
+        p[mp.P_AUTO_HITS] = cb.auto_hits
+        p[mp.P_PRECISION] = cb.precision
         row = packed_alias(cb.surge_pmf)
-        p[kn.P_SURGE_SIZE] = row.size
+        p[mp.P_SURGE_SIZE] = row.size
         surge_alias[b, 0, : row.size] = row
         if cb.surge is not None:
-            p[kn.P_SURGE_N] = cb.surge.n
-            p[kn.P_SURGE_SIDES] = cb.surge.sides
-            p[kn.P_SURGE_BONUS] = cb.surge.bonus
-        p[kn.P_CRITICAL] = cb.critical
-        p[kn.P_DODGE] = cb.dodge
-        p[kn.P_ARMOUR] = cb.armour_target
-        p[kn.P_TOUGH] = cb.tough
-        p[kn.P_EVADE] = int(cb.evade)
-        p[kn.P_EVADE_TARGET] = cb.evade_target
-        p[kn.P_DAMAGE] = cb.damage
-        p[kn.P_NONLETHAL] = cb.nonlethal
-        p[kn.P_CONCENTRATED] = cb.concentrated
-        p[kn.P_VISIBLE] = cb.visible
-        p[kn.P_REDUCE] = target.reduce
-        p[kn.P_FLOOR] = target.floor
+            p[mp.P_SURGE_N] = cb.surge.n
+            p[mp.P_SURGE_SIDES] = cb.surge.sides
+            p[mp.P_SURGE_BONUS] = cb.surge.bonus
+        p[mp.P_CRITICAL] = cb.critical
+        p[mp.P_DODGE] = cb.dodge
+        p[mp.P_ARMOUR] = cb.armour_target
+        p[mp.P_TOUGH] = cb.tough
+        p[mp.P_EVADE] = int(cb.evade)
+        p[mp.P_EVADE_TARGET] = cb.evade_target
+        p[mp.P_DAMAGE] = cb.damage
+        p[mp.P_NONLETHAL] = cb.nonlethal
+        p[mp.P_CONCENTRATED] = cb.concentrated
+        p[mp.P_VISIBLE] = cb.visible
+        p[mp.P_REDUCE] = target.reduce
+        p[mp.P_FLOOR] = target.floor
         pool = max(pool, cb.max_pool, *(int(n) for n in cb.n_dice))
         for t in [*cb.hit_target.tolist(), cb.armour_target, cb.evade_target]:
             if not 2 <= t <= 6:
@@ -156,10 +169,23 @@ def pack(batches: Sequence[CompiledBatch], target: CompiledTarget) -> Packed:
     )
 
 
-class Run:
-    """Histogram rows of one simulation, filled super-block by super-block.
+def numba_loaded() -> bool:
+    """Has this process loaded numba yet (another run, a report sweep, a scenario)?"""
+    return "numba" in sys.modules
 
-    One int64 row per slot (the numba thread count), holding the four
+
+#: Work (trials x :func:`~mathhammer.starcraft.mcnumpy.draws_per_trial`) the numpy engine did in this
+#: process so far: past :data:`~mathhammer.config.NUMPY_WORK_MAX`, loading numba costs less than going on.
+_numpy_work = [0]
+
+
+class Run:
+    """Histogram rows of one simulation, filled super-block by super-block, by the engine :meth:`engine` picks.
+
+    Two engines give the same counts, bit for bit: the numba kernels (:mod:`~mathhammer.starcraft.kernels`,
+    every method, with or without the casualty table) and the numpy engine
+    (:mod:`~mathhammer.starcraft.mcnumpy`: the count method, casualties from tables, no numba to load).
+    One int64 row per slot (one, or the numba thread count for the parallel driver), holding the four
     histograms, each with an overflow bin that must stay empty
     (:class:`~mathhammer.engine.histograms.Histograms`).
     """
@@ -171,33 +197,88 @@ class Run:
         self.method = METHODS[method]
         # The die method passes None for both tables, the count method None for ``die``: numba compiles each
         # method as its own kernel (kernels' module text).
-        count = self.method == kn.METHOD_COUNT
+        count = self.method == mp.METHOD_COUNT
         self.tables = (packed.surge_alias, packed.binom_alias, None) if count else (None, None, np.int64(1))
         # Casualties by table lookup when building the table (about 2 us an
         # entry, in Python) costs little next to the run (about 20 ns a trial);
         # otherwise by the kernel's casualty function. The die method, the
         # reference path, always uses the function.
         trans = None
-        # (a Total Damage reduction is used once a chain: a state the table does not carry)
-        if self.method == kn.METHOD_COUNT and packed.target is not None and packed.target.reduce == 0:
+        #: Does the numpy engine cover this run (the count method, its tables not too large)?
+        self.numpy_covers = False
+        if self.method == mp.METHOD_COUNT and packed.target is not None:
+            # (a Total Damage reduction is used once a chain: numpy carries that state, the kernel's table not)
             entries = transition_entries(packed.batches, packed.target, packed.marker_size)
+            entries *= 2 if packed.target.reduce else 1
             if entries <= max(config.TRANSITIONS_ALWAYS, planned // 200):
-                trans = transitions(packed.batches, packed.target, packed.marker_size)
+                self.numpy_covers = True
+                if packed.target.reduce == 0:
+                    trans = transitions(packed.batches, packed.target, packed.marker_size)
         # ``cas`` (after the marker size) is None with the table: only one casualty path compiles
         self.casualties = (trans, packed.marker_size, None if trans is not None else np.int64(1))
+        self._numpy_tables: tuple[np.ndarray, np.ndarray | None] | None = None  # built on numpy's first run
+        self.draws = mcnumpy.draws_per_trial(packed.params)
         self.chunk = int(chunk_size)
-        sizes = (packed.damage_size, packed.models_size, packed.marker_size, 2)
-        self.histograms = Histograms(dict(zip(HISTOGRAMS, sizes, strict=True)), overflow=True)
+        self.sizes = dict(zip(HISTOGRAMS, (packed.damage_size, packed.models_size, packed.marker_size, 2), strict=True))
+        self.histograms = Histograms(self.sizes, overflow=True, slots=1)
         self.layout = self.histograms.layout
         self.hist = self.histograms.rows
         self.trials = 0
 
+    def engine(self, trials: int, parallel: bool | None = None) -> str:
+        """The engine of the next ``trials`` trials: ``"numpy"``, ``"numba"`` (one thread) or
+        ``"numba-parallel"``; every one gives the same counts.
+
+        numpy when it covers the run (the count method, its casualty tables not too large), numba is not loaded yet
+        and the numpy work of this process stays within :data:`~mathhammer.config.NUMPY_WORK_MAX` (about
+        numba's start); otherwise numba, on one thread up to :data:`~mathhammer.config.SERIAL_MAX` trials.
+        ``parallel`` (True or False) asks for a numba driver by name (``mathhammer warmup``).
+        """
+        if parallel is not None:
+            return "numba-parallel" if parallel else "numba"
+        work = trials * self.draws
+        if self.numpy_covers and not numba_loaded() and _numpy_work[0] + work <= config.NUMPY_WORK_MAX:
+            return "numpy"
+        return "numba" if trials <= config.SERIAL_MAX else "numba-parallel"
+
+    def numpy_tables(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """The numpy engine's casualty tables: without the target's Total Damage reduction, and with it (None
+        when it has none)."""
+        if self._numpy_tables is None:
+            pk = self.packed
+            assert pk.target is not None
+            trans = self.casualties[0]
+            if trans is None:
+                trans = transitions(pk.batches, pk.target, pk.marker_size)
+            reduced = transitions(pk.batches, pk.target, pk.marker_size, reduced=True) if pk.target.reduce else None
+            self._numpy_tables = (trans, reduced)
+        return self._numpy_tables
+
     def extend(self, stop: int, parallel: bool | None = None) -> None:
-        """Run trials ``self.trials .. stop - 1`` (on the parallel driver when ``parallel``; by default only past
-        :data:`~mathhammer.config.SERIAL_MAX` trials)."""
+        """Run trials ``self.trials .. stop - 1`` on the engine :meth:`engine` picks (a numba driver when
+        ``parallel`` is True or False)."""
         pk = self.packed
-        short = stop - self.trials <= config.SERIAL_MAX if parallel is None else not parallel
+        which = self.engine(stop - self.trials, parallel)
+        if which == "numpy":
+            trans, reduced = self.numpy_tables()
+            for first, n in super_blocks(self.trials, stop, config.SUPER_BLOCK):
+                mcnumpy.run_block(
+                    self.key, self.gamma, first, n, pk.params, pk.g_dice, pk.g_target, pk.surge_alias,
+                    pk.binom_alias, pk.hp.size, pk.marker, pk.shielded, trans, pk.marker_size, self.layout,
+                    self.hist[0], reduced=reduced,
+                )  # fmt: skip
+                _numpy_work[0] += n * self.draws
+                self.trials = first + n
+            return
+        from . import kernels as kn
+
+        short = which == "numba"
         jit.announce("starcraft" if short else "starcraft-parallel")
+        if not short and self.histograms.rows.shape[0] == 1:  # one row per numba thread, the counts so far kept
+            rows = self.histograms.rows
+            self.histograms = Histograms(self.sizes, overflow=True)
+            self.histograms.rows[0] += rows[0]
+            self.hist = self.histograms.rows
         for first, n in super_blocks(self.trials, stop, config.SUPER_BLOCK):
             args = (
                 self.key, self.gamma, first, n, self.chunk, pk.params, pk.g_dice, pk.g_target,
