@@ -332,14 +332,6 @@ def test_a_numpy_run_announces_no_compile(tmp_path: Path):
     assert json.loads(proc.stdout)["trials"] == 100_000
 
 
-def test_the_kernels_read_the_parameter_columns_the_typed_layer_writes():
-    from mathhammer.starcraft import kernels, mcparams
-
-    names = [n for n in dir(mcparams) if n.isupper()]
-    assert len(names) == 23
-    assert {n: getattr(kernels, n) for n in names} == {n: getattr(mcparams, n) for n in names}
-
-
 def test_a_fresh_process_runs_the_adhoc_query_on_numpy_without_numba_and_prints_the_same():
     """In a fresh process the ADHOC query runs on numpy and never loads numba; with numba loaded first it
     runs on the numba kernel; the JSON is the same."""

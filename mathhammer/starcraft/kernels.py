@@ -43,33 +43,28 @@ from numba import njit, prange
 from ..config import INLINE, JIT, PARALLEL
 from ..engine.rng import below, high32, low32, mix64, next_u64, trial_state
 from ..engine.tables import alias_draw as _alias
-
-METHOD_COUNT = 0
-METHOD_DIE = 1
-
-# Columns of the per-Batch parameter table ``params[b, :]`` (all int64).
-P_GROUP_START = 0  # first Hit group of the Batch in g_dice / g_target
-P_GROUP_STOP = 1
-P_AUTO_HITS = 2
-P_PRECISION = 3
-P_SURGE_SIZE = 4  # values 0 .. size - 1 in the Surge alias table surge_alias[b, 0, :size]
-P_SURGE_N = 5  # S Dice: N dice of M sides + K (N == 0: the fixed result K)
-P_SURGE_SIDES = 6
-P_SURGE_BONUS = 7
-P_CRITICAL = 8
-P_DODGE = 9
-P_ARMOUR = 10
-P_TOUGH = 11
-P_EVADE = 12  # 1: Evade Rolls
-P_EVADE_TARGET = 13
-P_DAMAGE = 14
-P_NONLETHAL = 15
-P_CONCENTRATED = 16
-P_VISIBLE = 17
-P_REDUCE = 18  # the target's Total Damage reduction (used once a chain, at the first Batch dealing Damage)
-P_FLOOR = 19  # its minimum
-N_PARAMS = 20
-
+from .mcparams import (  # the methods and the parameter table's columns: one layout for both engines
+    P_ARMOUR,
+    P_AUTO_HITS,
+    P_CONCENTRATED,
+    P_CRITICAL,
+    P_DAMAGE,
+    P_DODGE,
+    P_EVADE,
+    P_EVADE_TARGET,
+    P_FLOOR,
+    P_GROUP_START,
+    P_GROUP_STOP,
+    P_NONLETHAL,
+    P_PRECISION,
+    P_REDUCE,
+    P_SURGE_BONUS,
+    P_SURGE_N,
+    P_SURGE_SIDES,
+    P_SURGE_SIZE,
+    P_TOUGH,
+    P_VISIBLE,
+)
 
 #: Units of at most this many models take casualties by a fixed-length count
 #: (no data-dependent loop exit to mispredict); larger ones by the loop.

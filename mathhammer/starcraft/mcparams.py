@@ -1,7 +1,7 @@
 """The Monte Carlo engines' shared layout: sampling methods and the columns of the per-Batch parameter table.
 
 :func:`mathhammer.starcraft.montecarlo.pack` writes ``params[b, P_*]``; both engines read it: the numba
-kernels (:mod:`mathhammer.starcraft.kernels`, which define the same names, tested equal) and the numpy engine
+kernels (:mod:`mathhammer.starcraft.kernels`, which import them from here) and the numpy engine
 (:mod:`mathhammer.starcraft.mcnumpy`). Importing this module imports no numba, so the typed layer can pack a
 chain and run the numpy engine without it.
 """
