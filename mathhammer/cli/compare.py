@@ -40,6 +40,8 @@ def _outputs(paths: dict[str, Path | None]) -> Any:
     both written or neither (a no-op context without them)."""
     from contextlib import nullcontext
 
+    if all(p is None for p in paths.values()):
+        return nullcontext()  # nothing to write: the outputs module (secrets, socket) not even imported
     from ..outputs import Outputs, Target
 
     targets = [
@@ -47,7 +49,7 @@ def _outputs(paths: dict[str, Path | None]) -> Any:
         for flag, p in paths.items()
         if p is not None
     ]
-    return Outputs(targets) if targets else nullcontext()
+    return Outputs(targets)
 
 
 @handle_errors

@@ -59,11 +59,9 @@ def upgrade_sets(unit: Unit, pool: Sequence[str] | None = None) -> list[tuple[st
     return [c for k in range(len(names) + 1) for c in itertools.combinations(names, k)]
 
 
-def _row(lo: Loadout, target: Loadout, result: Result, phase: str) -> dict[str, Any]:
-    dmg = result.damage
-    kills = result.models_destroyed
-    per = 100.0 / lo.minerals if lo.minerals else float("nan")
-    row: dict[str, Any] = {
+def _loadout_part(lo: Loadout, target: Loadout, phase: str) -> dict[str, Any]:
+    """The columns of a row that name the loadout, the target and the phase (before the figures)."""
+    return {
         "unit": lo.name,
         "models": lo.models,
         "upgrades": " + ".join(u.name for u in lo.upgrades) or "-",
@@ -71,6 +69,16 @@ def _row(lo: Loadout, target: Loadout, result: Result, phase: str) -> dict[str, 
         "minerals": lo.minerals,
         "target": target.label,
         "phase": phase,
+    }
+
+
+def _result_part(minerals: int, target: Loadout, result: Result) -> dict[str, Any]:
+    """The columns of a row that depend on the result and the cost only: loadouts that make the same attack at
+    the same cost share them (computed once)."""
+    dmg = result.damage
+    kills = result.models_destroyed
+    per = 100.0 / minerals if minerals else float("nan")
+    row: dict[str, Any] = {
         "engine": result.engine,
         "trials": result.trials,
         "damage_mean": dmg.mean,
@@ -114,25 +122,35 @@ def compare(
     if rank_by not in RANK_BY:
         raise InputError("rank_by", rank_by, ", ".join(RANK_BY))
     sizes = [c.models for c in unit.card.compositions] if not compositions else list(compositions)
+    loadouts: list[Loadout] = []  # made (and refused) once, in the order of the first target's sweep
     rows: list[dict[str, Any]] = []
     for spec in targets:
         tlo = spec.loadout()
         target = as_target(tlo, phase)
         block = []
         ids: dict[tuple[object, ...], int] = {}  # a number per distinct compiled attack against this target
+        keys: dict[tuple[Batch, ...], tuple[object, ...]] = {}  # equal Batches (a pure input) compile alike
+        parts: dict[tuple[tuple[object, ...], int], dict[str, Any]] = {}  # figures by attack and cost
         state = target_state(target)
-        for models in sizes:
-            for ups in upgrade_sets(unit, upgrade_pool):
-                lo = make_loadout(unit, models, ups, use, ("compositions", "upgrades", "use"))
-                batches = attack_batches(lo, spec.unit, phase, distance)
-                if not batches:
-                    continue
-                compiled, tc = compile_attack(Attack(tuple(batches), target))
-                key = attack_key(compiled, tc)
-                if key not in cache:
-                    cache[key] = run(batches, target, options, lo.label, watch="p_destroy")
-                seen = {"attack_id": ids.setdefault(key, len(ids)), "target_state": state}
-                block.append(_row(lo, tlo, cache[key], phase) | seen)
+        plan = [(models, ups) for models in sizes for ups in upgrade_sets(unit, upgrade_pool)]
+        for i, (models, ups) in enumerate(plan):
+            if i == len(loadouts):
+                loadouts.append(make_loadout(unit, models, ups, use, ("compositions", "upgrades", "use")))
+            lo = loadouts[i]
+            batches = tuple(attack_batches(lo, spec.unit, phase, distance))
+            if not batches:
+                continue
+            key = keys.get(batches)
+            if key is None:
+                compiled, tc = compile_attack(Attack(batches, target))
+                key = keys[batches] = attack_key(compiled, tc)
+            if key not in cache:
+                cache[key] = run(batches, target, options, lo.label, watch="p_destroy")
+            part = parts.get((key, lo.minerals))
+            if part is None:
+                part = parts[key, lo.minerals] = _result_part(lo.minerals, tlo, cache[key])
+            seen = {"attack_id": ids.setdefault(key, len(ids)), "target_state": state}
+            block.append(_loadout_part(lo, tlo, phase) | part | seen)
         columns = {"kills-per-100": "kills_per_100", "damage-per-100": "damage_per_100", "p-destroy": "p_destroy"}
         col = columns.get(rank_by, "damage_mean")
         block.sort(key=lambda r: (-r[col], r["minerals"]))
