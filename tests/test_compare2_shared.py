@@ -164,3 +164,74 @@ def test_compare_without_files_does_not_load_the_file_writer(tmp_path: Path) -> 
     )
     assert proc.stderr.strip().splitlines()[-1] == "True"
     assert out.read_text().startswith("unit,")
+
+
+def test_an_idle_upgrade_changes_no_batch_of_any_loadout(roster: Roster) -> None:
+    """Every unit of the roster, every composition and upgrade combination, both phases, three targets (Light
+    and Size 1; Armoured, Mechanical and Size 3; Flying, no Size), ranges on either side of the effects'
+    Within distances (3 to 10 inches), with each active ability switched on: the loadout's Batches are those
+    of the loadout without its idle upgrades (what compare makes instead)."""
+    from mathhammer.starcraft.loadout import PHASES
+
+    names = [n for n in roster.units if roster.units[n].card.compositions]
+    targets = [roster.unit(n) for n in ("Zergling", "Stalker", "Point Defense Drone")]
+    checked = folded = 0
+    for name in names:
+        unit = roster.units[name]
+        uses = [()] + [(a.name,) for a in unit.card.abilities if a.type != "passive"]
+        for use in uses:
+            for phase in PHASES:
+                for target in targets:
+                    for distance in (None, 3.0, 7.0, 30.0):
+                        idle = cmp.idle_upgrades(unit, target, phase, distance, use)
+                        if not idle:
+                            continue
+                        for comp in unit.card.compositions:
+                            for ups in cmp.upgrade_sets(unit):
+                                try:
+                                    lo = make_loadout(unit, comp.models, ups, use)
+                                except InputError:
+                                    continue
+                                acting = [u.name for u in lo.upgrades if id(u) not in idle]
+                                if len(acting) == len(lo.upgrades):
+                                    continue
+                                bare = make_loadout(unit, comp.models, acting, use)
+                                got = attack_batches(bare, target, phase, distance)
+                                assert got == attack_batches(lo, target, phase, distance), (lo, target, phase)
+                                folded += 1
+                        checked += 1
+    assert checked > 100
+    assert folded > 1000
+
+
+def test_an_upgrade_that_acts_here_is_not_idle(roster: Roster) -> None:
+    """A test that the fold can fail: the Marine's AGG-12 (a SPECIALIST weapon) and Bayonet in the Combat Phase
+    (it replaces the Strike) act; the Combat Shield (not switched on) and, at range, the Bayonet do not."""
+    marine = roster.unit("Marine")
+    by_name = {u.name: id(u) for u in marine.card.upgrades}
+    at_range = cmp.idle_upgrades(marine, roster.unit("Zergling"), "assault", 10.0, ())
+    assert {by_name["Combat Shield"], by_name["Bayonet"]} <= at_range
+    assert by_name["AGG-12"] not in at_range
+    close = cmp.idle_upgrades(marine, roster.unit("Zergling"), "combat", None, ())
+    assert by_name["Bayonet"] not in close and by_name["AGG-12"] not in close
+
+
+def test_an_upgrade_replacing_a_weapon_of_this_phase_is_not_idle(roster: Roster) -> None:
+    """No card has one yet: a Marine upgrade that only takes the C-14 Rifle away acts at range (the rows are
+    the reference's), and is idle in the Combat Phase, where the rifle is not used."""
+    import dataclasses
+
+    marine = roster.unit("Marine")
+    base = marine.card.upgrades[0]
+    drop = base.model_copy(update={"name": "Drop Rifle", "replaces": "C-14 Rifle", "weapons": [], "abilities": []})
+    card = marine.card.model_copy(update={"upgrades": [*marine.card.upgrades[:2], drop]})
+    unit = dataclasses.replace(marine, card=card)
+    zergling = roster.unit("Zergling")
+    assert id(drop) not in cmp.idle_upgrades(unit, zergling, "assault", 10.0, ())
+    assert id(drop) in cmp.idle_upgrades(unit, zergling, "combat", None, ())
+    specs = cmp.resolve_targets(roster, ["Zergling"])
+    for phase in ("assault", "combat"):
+        got = cmp.compare(unit, specs, phase=phase, distance=10.0 if phase == "assault" else None)
+        want = _reference(unit, specs, phase, (), 10.0 if phase == "assault" else None)
+        assert json.dumps(got) == json.dumps(want)
+    assert any(r["upgrades"] == "Drop Rifle" for r in got)

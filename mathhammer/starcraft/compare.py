@@ -15,7 +15,7 @@ from ..engine.options import RunOptions
 from ..errors import InputError
 from ..results import Result
 from .compiled import attack_key, compile_attack
-from .loadout import Loadout, as_target, attack_batches, make_loadout
+from .loadout import Loadout, _applies, as_target, attack_batches, make_loadout
 from .model import Attack, Batch, Target
 from .roster import Roster, Unit
 
@@ -57,6 +57,31 @@ def upgrade_sets(unit: Unit, pool: Sequence[str] | None = None) -> list[tuple[st
                 raise InputError("upgrades", p, f"upgrades of {unit.name}: {', '.join(names) or 'none'}")
         names = [n for n in names if n.lower() in {p.strip().lower() for p in pool}]
     return [c for k in range(len(names) + 1) for c in itertools.combinations(names, k)]
+
+
+def idle_upgrades(unit: Unit, target: Unit, phase: str, distance: float | None, use: Sequence[str]) -> set[int]:
+    """The ``id`` of each upgrade of ``unit`` that changes none of its Batches against ``target`` in ``phase`` at
+    ``distance`` (:func:`~mathhammer.starcraft.loadout.attack_batches`), whatever else the loadout holds: not
+    SPECIALIST, no weapon of this phase and no weapon named like one, replacing none of this phase's weapons,
+    and no ability effect that acts here (a passive one, or one switched on by ``use``, that applies at this
+    distance against this target). Combat Shield, or a Bayonet at range, for instance."""
+    card = unit.card
+    here = {w.name for w in card.weapons if w.phase == phase}
+    here |= {w.name for u in card.upgrades for w in u.weapons if w.phase == phase}
+    tags = target.card.combat_tags
+    size = 0 if target.card.size == "-" else int(target.card.size)
+    chosen = {a.lower() for a in use}
+    idle = set()
+    for up in card.upgrades:
+        if up.specialist or (up.replaces and up.replaces in here):
+            continue
+        if any(w.phase == phase or w.name in here for w in up.weapons):
+            continue
+        acting = [a for a in up.abilities if a.type == "passive" or a.name.lower() in chosen]
+        if any(_applies(e, distance, tags, False, size) for a in acting for e in a.effects):
+            continue
+        idle.add(id(up))
+    return idle
 
 
 def _loadout_part(lo: Loadout, target: Loadout, phase: str) -> dict[str, Any]:
@@ -132,12 +157,17 @@ def compare(
         keys: dict[tuple[Batch, ...], tuple[object, ...]] = {}  # equal Batches (a pure input) compile alike
         parts: dict[tuple[tuple[object, ...], int], dict[str, Any]] = {}  # figures by attack and cost
         state = target_state(target)
+        idle = idle_upgrades(unit, spec.unit, phase, distance, use)
+        made: dict[tuple[int, ...], tuple[Batch, ...]] = {}  # by the composition and the upgrades that act
         plan = [(models, ups) for models in sizes for ups in upgrade_sets(unit, upgrade_pool)]
         for i, (models, ups) in enumerate(plan):
             if i == len(loadouts):
                 loadouts.append(make_loadout(unit, models, ups, use, ("compositions", "upgrades", "use")))
             lo = loadouts[i]
-            batches = tuple(attack_batches(lo, spec.unit, phase, distance))
+            acting = (lo.models, *(id(u) for u in lo.upgrades if id(u) not in idle))
+            batches = made.get(acting)  # an idle upgrade changes no Batch: made once without it
+            if batches is None:
+                batches = made[acting] = tuple(attack_batches(lo, spec.unit, phase, distance))
             if not batches:
                 continue
             key = keys.get(batches)
