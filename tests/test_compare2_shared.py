@@ -235,3 +235,15 @@ def test_an_upgrade_replacing_a_weapon_of_this_phase_is_not_idle(roster: Roster)
         want = _reference(unit, specs, phase, (), 10.0 if phase == "assault" else None)
         assert json.dumps(got) == json.dumps(want)
     assert any(r["upgrades"] == "Drop Rifle" for r in got)
+
+
+def test_the_commands_annotations_are_objects_not_strings() -> None:
+    """typer reads compare's and matchup's annotations at every start: as strings (``from __future__ import
+    annotations``) it compiles each one, about 15 ms for the two commands' 40 options; as objects, none."""
+    import inspect
+
+    from mathhammer.cli import compare as cli
+
+    for command in (cli.compare, cli.matchup):
+        for name, p in inspect.signature(command).parameters.items():
+            assert not isinstance(p.annotation, str), (command.__name__, name)

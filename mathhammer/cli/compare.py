@@ -1,6 +1,8 @@
-"""``mathhammer compare UNIT --vs TARGET`` and ``mathhammer matchup A B``."""
+"""``mathhammer compare UNIT --vs TARGET`` and ``mathhammer matchup A B``.
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: typer reads the commands' annotations at every start, and
+strings it would evaluate (compile) one by one; objects it reads as they are.
+"""
 
 import json
 import os
