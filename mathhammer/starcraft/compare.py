@@ -84,6 +84,32 @@ def idle_upgrades(unit: Unit, target: Unit, phase: str, distance: float | None, 
     return idle
 
 
+def _maker(unit: Unit, use: Sequence[str]) -> Any:
+    """``make_loadout(unit, models, upgrades, use)`` for compare's sweep, where the upgrade names are the card's
+    own: a combination its checks cannot refuse (no ability switched on, the card's upgrade names distinct,
+    a composition of the card, no more SPECIALIST upgrades than models) is made without them; any other goes
+    through :func:`~mathhammer.starcraft.loadout.make_loadout` and its errors."""
+    card = unit.card
+    by_name = {u.name: u for u in card.upgrades}
+    keys = {u.name.strip().lower() for u in card.upgrades}
+    plain = not use and len(keys) == len(by_name) == len(card.upgrades)
+    plain = plain and all(n == n.strip() for n in by_name)
+    comps = {c.models: c for c in card.compositions}
+    flags = ("compositions", "upgrades", "use")
+
+    def make(models: int, names: Sequence[str]) -> Loadout:
+        comp = comps.get(models)
+        if not plain or comp is None or any(n not in by_name for n in names):
+            return make_loadout(unit, models, names, use, flags)
+        chosen = tuple(by_name[n] for n in names)
+        if sum(1 for u in chosen if u.specialist) > models:
+            return make_loadout(unit, models, names, use, flags)
+        minerals = comp.minerals + sum(u.cost.get(str(models), 0) for u in chosen)
+        return Loadout(unit, models, chosen, (), minerals)
+
+    return make
+
+
 def _loadout_part(lo: Loadout, target: Loadout, phase: str) -> dict[str, Any]:
     """The columns of a row that name the loadout, the target and the phase (before the figures)."""
     return {
@@ -97,13 +123,12 @@ def _loadout_part(lo: Loadout, target: Loadout, phase: str) -> dict[str, Any]:
     }
 
 
-def _result_part(minerals: int, target: Loadout, result: Result) -> dict[str, Any]:
-    """The columns of a row that depend on the result and the cost only: loadouts that make the same attack at
-    the same cost share them (computed once)."""
+def _figures(target: Loadout, result: Result) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The columns of a row that depend on the result alone, before and after the two per-100 columns: loadouts
+    that make the same attack share them (computed once)."""
     dmg = result.damage
     kills = result.models_destroyed
-    per = 100.0 / minerals if minerals else float("nan")
-    row: dict[str, Any] = {
+    head: dict[str, Any] = {
         "engine": result.engine,
         "trials": result.trials,
         "damage_mean": dmg.mean,
@@ -112,12 +137,14 @@ def _result_part(minerals: int, target: Loadout, result: Result) -> dict[str, An
         "destroyed_se": kills.stderr,
         "p_destroy": result.unit_destroyed,
         "p_destroy_se": result.unit_destroyed_stderr,
-        "damage_per_100": dmg.mean * per,
-        "kills_per_100": kills.mean * per,
     }
-    for k in range(1, target.models + 1):
-        row[f"p_ge_{k}"] = kills.at_least(k)
-    return row
+    tail = {f"p_ge_{k}": kills.at_least(k) for k in range(1, target.models + 1)}
+    return head, tail
+
+
+def _per_100(minerals: int, head: dict[str, Any]) -> dict[str, Any]:
+    per = 100.0 / minerals if minerals else float("nan")
+    return {"damage_per_100": head["damage_mean"] * per, "kills_per_100": head["destroyed_mean"] * per}
 
 
 def compare(
@@ -155,14 +182,16 @@ def compare(
         block = []
         ids: dict[tuple[object, ...], int] = {}  # a number per distinct compiled attack against this target
         keys: dict[tuple[Batch, ...], tuple[object, ...]] = {}  # equal Batches (a pure input) compile alike
-        parts: dict[tuple[tuple[object, ...], int], dict[str, Any]] = {}  # figures by attack and cost
+        figures: dict[tuple[object, ...], tuple[dict[str, Any], dict[str, Any]]] = {}  # by attack
+        parts: dict[tuple[tuple[object, ...], int], dict[str, Any]] = {}  # by attack and cost
         state = target_state(target)
         idle = idle_upgrades(unit, spec.unit, phase, distance, use)
         made: dict[tuple[int, ...], tuple[Batch, ...]] = {}  # by the composition and the upgrades that act
         plan = [(models, ups) for models in sizes for ups in upgrade_sets(unit, upgrade_pool)]
+        make = _maker(unit, use)
         for i, (models, ups) in enumerate(plan):
             if i == len(loadouts):
-                loadouts.append(make_loadout(unit, models, ups, use, ("compositions", "upgrades", "use")))
+                loadouts.append(make(models, ups))
             lo = loadouts[i]
             acting = (lo.models, *(id(u) for u in lo.upgrades if id(u) not in idle))
             batches = made.get(acting)  # an idle upgrade changes no Batch: made once without it
@@ -178,7 +207,10 @@ def compare(
                 cache[key] = run(batches, target, options, lo.label, watch="p_destroy")
             part = parts.get((key, lo.minerals))
             if part is None:
-                part = parts[key, lo.minerals] = _result_part(lo.minerals, tlo, cache[key])
+                if key not in figures:
+                    figures[key] = _figures(tlo, cache[key])
+                head, tail = figures[key]
+                part = parts[key, lo.minerals] = head | _per_100(lo.minerals, head) | tail
             seen = {"attack_id": ids.setdefault(key, len(ids)), "target_state": state}
             block.append(_loadout_part(lo, tlo, phase) | part | seen)
         columns = {"kills-per-100": "kills_per_100", "damage-per-100": "damage_per_100", "p-destroy": "p_destroy"}
