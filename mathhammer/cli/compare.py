@@ -1,6 +1,8 @@
-"""``mathhammer compare UNIT --vs TARGET`` and ``mathhammer matchup A B``."""
+"""``mathhammer compare UNIT --vs TARGET`` and ``mathhammer matchup A B``.
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: typer reads the commands' annotations at every start, and
+strings it would evaluate (compile) one by one; objects it reads as they are.
+"""
 
 import json
 import os
@@ -40,6 +42,8 @@ def _outputs(paths: dict[str, Path | None]) -> Any:
     both written or neither (a no-op context without them)."""
     from contextlib import nullcontext
 
+    if all(p is None for p in paths.values()):
+        return nullcontext()  # nothing to write: the outputs module (secrets, socket) not even imported
     from ..outputs import Outputs, Target
 
     targets = [
@@ -47,7 +51,7 @@ def _outputs(paths: dict[str, Path | None]) -> Any:
         for flag, p in paths.items()
         if p is not None
     ]
-    return Outputs(targets) if targets else nullcontext()
+    return Outputs(targets)
 
 
 @handle_errors

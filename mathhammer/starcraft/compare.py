@@ -15,7 +15,7 @@ from ..engine.options import RunOptions
 from ..errors import InputError
 from ..results import Result
 from .compiled import attack_key, compile_attack
-from .loadout import Loadout, as_target, attack_batches, make_loadout
+from .loadout import Loadout, _applies, as_target, attack_batches, make_loadout
 from .model import Attack, Batch, Target
 from .roster import Roster, Unit
 
@@ -59,11 +59,60 @@ def upgrade_sets(unit: Unit, pool: Sequence[str] | None = None) -> list[tuple[st
     return [c for k in range(len(names) + 1) for c in itertools.combinations(names, k)]
 
 
-def _row(lo: Loadout, target: Loadout, result: Result, phase: str) -> dict[str, Any]:
-    dmg = result.damage
-    kills = result.models_destroyed
-    per = 100.0 / lo.minerals if lo.minerals else float("nan")
-    row: dict[str, Any] = {
+def idle_upgrades(unit: Unit, target: Unit, phase: str, distance: float | None, use: Sequence[str]) -> set[int]:
+    """The ``id`` of each upgrade of ``unit`` that changes none of its Batches against ``target`` in ``phase`` at
+    ``distance`` (:func:`~mathhammer.starcraft.loadout.attack_batches`), whatever else the loadout holds: not
+    SPECIALIST, no weapon of this phase and no weapon named like one, replacing none of this phase's weapons,
+    and no ability effect that acts here (a passive one, or one switched on by ``use``, that applies at this
+    distance against this target). Combat Shield, or a Bayonet at range, for instance."""
+    card = unit.card
+    here = {w.name for w in card.weapons if w.phase == phase}
+    here |= {w.name for u in card.upgrades for w in u.weapons if w.phase == phase}
+    tags = target.card.combat_tags
+    size = 0 if target.card.size == "-" else int(target.card.size)
+    chosen = {a.lower() for a in use}
+    idle = set()
+    for up in card.upgrades:
+        if up.specialist or (up.replaces and up.replaces in here):
+            continue
+        if any(w.phase == phase or w.name in here for w in up.weapons):
+            continue
+        acting = [a for a in up.abilities if a.type == "passive" or a.name.lower() in chosen]
+        if any(_applies(e, distance, tags, False, size) for a in acting for e in a.effects):
+            continue
+        idle.add(id(up))
+    return idle
+
+
+def _maker(unit: Unit, use: Sequence[str]) -> Any:
+    """``make_loadout(unit, models, upgrades, use)`` for compare's sweep, where the upgrade names are the card's
+    own: a combination its checks cannot refuse (no ability switched on, the card's upgrade names distinct,
+    a composition of the card, no more SPECIALIST upgrades than models) is made without them; any other goes
+    through :func:`~mathhammer.starcraft.loadout.make_loadout` and its errors."""
+    card = unit.card
+    by_name = {u.name: u for u in card.upgrades}
+    keys = {u.name.strip().lower() for u in card.upgrades}
+    plain = not use and len(keys) == len(by_name) == len(card.upgrades)
+    plain = plain and all(n == n.strip() for n in by_name)
+    comps = {c.models: c for c in card.compositions}
+    flags = ("compositions", "upgrades", "use")
+
+    def make(models: int, names: Sequence[str]) -> Loadout:
+        comp = comps.get(models)
+        if not plain or comp is None or any(n not in by_name for n in names):
+            return make_loadout(unit, models, names, use, flags)
+        chosen = tuple(by_name[n] for n in names)
+        if sum(1 for u in chosen if u.specialist) > models:
+            return make_loadout(unit, models, names, use, flags)
+        minerals = comp.minerals + sum(u.cost.get(str(models), 0) for u in chosen)
+        return Loadout(unit, models, chosen, (), minerals)
+
+    return make
+
+
+def _loadout_part(lo: Loadout, target: Loadout, phase: str) -> dict[str, Any]:
+    """The columns of a row that name the loadout, the target and the phase (before the figures)."""
+    return {
         "unit": lo.name,
         "models": lo.models,
         "upgrades": " + ".join(u.name for u in lo.upgrades) or "-",
@@ -71,6 +120,15 @@ def _row(lo: Loadout, target: Loadout, result: Result, phase: str) -> dict[str, 
         "minerals": lo.minerals,
         "target": target.label,
         "phase": phase,
+    }
+
+
+def _figures(target: Loadout, result: Result) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The columns of a row that depend on the result alone, before and after the two per-100 columns: loadouts
+    that make the same attack share them (computed once)."""
+    dmg = result.damage
+    kills = result.models_destroyed
+    head: dict[str, Any] = {
         "engine": result.engine,
         "trials": result.trials,
         "damage_mean": dmg.mean,
@@ -79,12 +137,14 @@ def _row(lo: Loadout, target: Loadout, result: Result, phase: str) -> dict[str, 
         "destroyed_se": kills.stderr,
         "p_destroy": result.unit_destroyed,
         "p_destroy_se": result.unit_destroyed_stderr,
-        "damage_per_100": dmg.mean * per,
-        "kills_per_100": kills.mean * per,
     }
-    for k in range(1, target.models + 1):
-        row[f"p_ge_{k}"] = kills.at_least(k)
-    return row
+    tail = {f"p_ge_{k}": kills.at_least(k) for k in range(1, target.models + 1)}
+    return head, tail
+
+
+def _per_100(minerals: int, head: dict[str, Any]) -> dict[str, Any]:
+    per = 100.0 / minerals if minerals else float("nan")
+    return {"damage_per_100": head["damage_mean"] * per, "kills_per_100": head["destroyed_mean"] * per}
 
 
 def compare(
@@ -114,25 +174,45 @@ def compare(
     if rank_by not in RANK_BY:
         raise InputError("rank_by", rank_by, ", ".join(RANK_BY))
     sizes = [c.models for c in unit.card.compositions] if not compositions else list(compositions)
+    loadouts: list[Loadout] = []  # made (and refused) once, in the order of the first target's sweep
     rows: list[dict[str, Any]] = []
     for spec in targets:
         tlo = spec.loadout()
         target = as_target(tlo, phase)
         block = []
         ids: dict[tuple[object, ...], int] = {}  # a number per distinct compiled attack against this target
+        keys: dict[tuple[Batch, ...], tuple[object, ...]] = {}  # equal Batches (a pure input) compile alike
+        figures: dict[tuple[object, ...], tuple[dict[str, Any], dict[str, Any]]] = {}  # by attack
+        parts: dict[tuple[tuple[object, ...], int], dict[str, Any]] = {}  # by attack and cost
         state = target_state(target)
-        for models in sizes:
-            for ups in upgrade_sets(unit, upgrade_pool):
-                lo = make_loadout(unit, models, ups, use, ("compositions", "upgrades", "use"))
-                batches = attack_batches(lo, spec.unit, phase, distance)
-                if not batches:
-                    continue
-                compiled, tc = compile_attack(Attack(tuple(batches), target))
-                key = attack_key(compiled, tc)
-                if key not in cache:
-                    cache[key] = run(batches, target, options, lo.label, watch="p_destroy")
-                seen = {"attack_id": ids.setdefault(key, len(ids)), "target_state": state}
-                block.append(_row(lo, tlo, cache[key], phase) | seen)
+        idle = idle_upgrades(unit, spec.unit, phase, distance, use)
+        made: dict[tuple[int, ...], tuple[Batch, ...]] = {}  # by the composition and the upgrades that act
+        plan = [(models, ups) for models in sizes for ups in upgrade_sets(unit, upgrade_pool)]
+        make = _maker(unit, use)
+        for i, (models, ups) in enumerate(plan):
+            if i == len(loadouts):
+                loadouts.append(make(models, ups))
+            lo = loadouts[i]
+            acting = (lo.models, *(id(u) for u in lo.upgrades if id(u) not in idle))
+            batches = made.get(acting)  # an idle upgrade changes no Batch: made once without it
+            if batches is None:
+                batches = made[acting] = tuple(attack_batches(lo, spec.unit, phase, distance))
+            if not batches:
+                continue
+            key = keys.get(batches)
+            if key is None:
+                compiled, tc = compile_attack(Attack(batches, target))
+                key = keys[batches] = attack_key(compiled, tc)
+            if key not in cache:
+                cache[key] = run(batches, target, options, lo.label, watch="p_destroy")
+            part = parts.get((key, lo.minerals))
+            if part is None:
+                if key not in figures:
+                    figures[key] = _figures(tlo, cache[key])
+                head, tail = figures[key]
+                part = parts[key, lo.minerals] = head | _per_100(lo.minerals, head) | tail
+            seen = {"attack_id": ids.setdefault(key, len(ids)), "target_state": state}
+            block.append(_loadout_part(lo, tlo, phase) | part | seen)
         columns = {"kills-per-100": "kills_per_100", "damage-per-100": "damage_per_100", "p-destroy": "p_destroy"}
         col = columns.get(rank_by, "damage_mean")
         block.sort(key=lambda r: (-r[col], r["minerals"]))
