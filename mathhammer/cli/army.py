@@ -4,8 +4,6 @@ StarCraft (the default): rulebook 9.1. Grimdark Future (``--system gf``): the v3
 rules of ``profiles/rules/grimdark_army_building.toml`` (``mathhammer.grimdark.army``).
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from typing import Annotated

@@ -1,17 +1,12 @@
 """``mathhammer attack``: an ad-hoc Batch, or named units from the profiles, against one target unit."""
 
-from __future__ import annotations
-
 import json
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from .common import PROFILES_HELP, handle_errors, run_options
 from .queries import adhoc_query, named_query, renamed
-
-if TYPE_CHECKING:  # pragma: no cover
-    pass
 
 W = "Ad-hoc weapon (the attacking Batch)"
 T = "Ad-hoc target unit"

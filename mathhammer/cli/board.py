@@ -32,8 +32,6 @@ through a temporary file in the same folder and ``os.replace``: never a partial 
 Every bad input is one ``error:`` line and exit status 2.
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from typing import Annotated, Any

@@ -5,8 +5,6 @@ A card's markers and Zones of Influence are read off its picture; the terrain pr
 (``profiles/missions.toml``, :mod:`mathhammer.scenario.missions.deployments`).
 """
 
-from __future__ import annotations
-
 import json
 from typing import Annotated, Any
 

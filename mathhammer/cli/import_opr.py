@@ -1,7 +1,5 @@
 """``mathhammer import-opr FILE.json [--out FILE.toml] [--json]``: Army Forge export to Grimdark Future TOML."""
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 from typing import Annotated, Any

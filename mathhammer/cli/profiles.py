@@ -1,7 +1,5 @@
 """``mathhammer profiles list | show NAME | validate DIR``."""
 
-from __future__ import annotations
-
 import json
 from typing import Annotated
 

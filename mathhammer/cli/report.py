@@ -1,7 +1,5 @@
 """``mathhammer report ARMY_A ARMY_B --out DIR`` and ``mathhammer report --roster --out DIR``."""
 
-from __future__ import annotations
-
 import json
 import sys
 from collections.abc import Iterator

@@ -13,8 +13,6 @@ with the same games for any K.
 A progress bar goes to stderr when it is a terminal and ``--json`` is not given.
 """
 
-from __future__ import annotations
-
 import json
 import os
 import sys

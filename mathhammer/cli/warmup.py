@@ -1,7 +1,5 @@
 """``mathhammer warmup``: compile every numba kernel ahead (:mod:`mathhammer.warmup`), one line a step."""
 
-from __future__ import annotations
-
 import time
 
 import typer
