@@ -173,3 +173,31 @@ def test_deploy_needs_available_supply_per_game() -> None:
     mask = leg.mask(left, "movement", np.arange(2))
     kinds = np.asarray([e.action for e in menus[sim.uids[left]]["movement"]])
     assert not mask[0, kinds == "deploy"].any() and mask[1, kinds == "deploy"].any()
+
+
+def test_each_game_is_judged_in_its_own_state() -> None:
+    """Games in different states get their own answers: after Round 1's Deploys no enemy is in range (game 0); in
+    game 1 a blue unit stands 6" in front of marine-1, which may shoot it there (8.7.3: in range and Visible), and a
+    destroyed one (its placement cleared, as the Simulation does) is no target."""
+    scn = load_scenario(ROOT / "standard_clash.toml")
+    sim = Simulation(scn, 3, 1)
+    _round_one_movement(scn, sim)
+    sim.new_phase(1, "assault")
+    menus = build_menus(scn, sim.world)
+    leg = Legality(sim, menus)
+    red = sim.uids.index("marine-1")
+    blue = next(u for u in range(sim.U) if sim.units[u].player == "blue" and sim.pos[u, 0] >= 0)
+    x, y = sim.world.placements[sim.pos[red, 0]].centres[0]
+    occupied = tuple(int(p) for v, p in enumerate(sim.pos[:, 1]) if v != blue and p >= 0)
+    pid = sim.world.place(sim.units[blue], (x, y + 6.0), sim.world.rear_of("blue"), occupied)
+    assert pid is not None
+    sim.set_pos(blue, np.array([1, 2]), pid)
+    sim.alive[blue, 2] = 0
+    sim.pos[blue, 2] = -1
+    i = next(
+        i for i, e in enumerate(menus["marine-1"]["assault"]) if e.target == sim.uids[blue] and e.action == "shoot"
+    )
+    mask = leg.mask(red, "assault", np.arange(3))
+    assert mask[:, i].tolist() == [False, True, False]
+    assert "not on the table" in " ".join(leg.why(red, "assault", 2, i))
+    assert leg.why(red, "assault", 0, i) and not leg.why(red, "assault", 1, i)
