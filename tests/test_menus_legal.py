@@ -201,3 +201,12 @@ def test_each_game_is_judged_in_its_own_state() -> None:
     assert mask[:, i].tolist() == [False, True, False]
     assert "not on the table" in " ".join(leg.why(red, "assault", 2, i))
     assert leg.why(red, "assault", 0, i) and not leg.why(red, "assault", 1, i)
+    # the shortcuts (a Charge or a Move past what any path allows) agree with the check's own walk (``why``: no
+    # shortcut): every Charge and Run entry of marine-1, in both states
+    entries = menus["marine-1"]["assault"]
+    for g in (0, 1):
+        for j, e in enumerate(entries):
+            if e.action in ("charge", "run"):
+                assert mask[g, j] == (not leg.why(red, "assault", g, j)), (g, e)
+    c = next(j for j, e in enumerate(entries) if e.target == sim.uids[blue] and e.action == "charge")
+    assert mask[:, c].tolist() == [False, True, False]  # 8.7.7: 6" away, Speed 4 + 6 reaches it

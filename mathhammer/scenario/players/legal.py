@@ -33,7 +33,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...board.model import EPS
+from ...board.engagement import ENGAGEMENT_RANGE
+from ...board.model import EPS, MM_PER_INCH
 from ..abilities import Purse
 from ..check import PlanCheck
 from ..grass import Tracker
@@ -154,7 +155,26 @@ class Legality:
             lead = self.view.world.placements[pos[u]].centres[0]
             if math.dist(lead, e.to) > self.check._speed_now(act)[0] + EPS:
                 return False
+        if e.action == "charge" and e.target is not None and self._too_far(u, e.target, act, pos, alive):
+            return False
         return not self.check.problems_of(act, pos, alive, gone)
+
+    def _too_far(self, u: int, target: str, act: Activation, pos: Sequence[int], alive: Sequence[int]) -> bool:
+        """A shortcut, not a rule: the Charge's path (8.7.7: the Leading Model's centre, to a point Within 1" of a
+        target model) is at least the centres' distance less the two radii and 1", from whichever model leads; past
+        the longest Charge the check allows (Speed now + 6 + its additions), the check refuses it without the path
+        search."""
+        view = self.view
+        t = view.uids.index(target)
+        if pos[u] < 0 or pos[t] < 0 or alive[u] <= 0 or alive[t] <= 0:
+            return False  # the check says why
+        world = view.world
+        mine = np.asarray(world.placements[pos[u]].centres[: alive[u]], dtype=float)
+        theirs = np.asarray(world.placements[pos[t]].centres[: alive[t]], dtype=float)
+        gap = np.hypot(*(mine[:, None, :] - theirs[None, :, :]).transpose(2, 0, 1)).min()
+        reach = (view.units[u].base_mm + view.units[t].base_mm) / MM_PER_INCH / 2 + ENGAGEMENT_RANGE
+        speed, more = self.check._speed_now(act)
+        return bool(gap - reach > speed + 6 + more + EPS)
 
     def why(self, u: int, phase: str, game: int, index: int) -> list[str]:
         """The plan check's reasons for refusing entry ``index`` of unit ``u``'s ``phase`` menu in game ``game`` (an
