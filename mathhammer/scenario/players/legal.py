@@ -105,9 +105,12 @@ class Legality:
         if not free.any():
             return out
         gone = view.grass.gone[games] if view.grass.gone.size else np.zeros(games.size, dtype=np.int64)
-        cols = np.concatenate([view.pos[:, games], view.alive[:, games], gone[None, :]], axis=0).T
-        states, inv = np.unique(cols, axis=0, return_inverse=True)
-        inv = inv.reshape(-1)
+        cols = np.ascontiguousarray(
+            np.concatenate([view.pos[:, games], view.alive[:, games], gone[None, :]], axis=0).T, dtype=np.int64
+        )
+        rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)  # one value per game's state
+        _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
+        states, inv = cols[first], inv.reshape(-1)
         rows = np.stack([self._state_row(u, phase, tuple(s.tolist())) for s in states])
         out[:, kinds != "pass"] = rows[inv][:, kinds != "pass"]
         if phase == "movement":
