@@ -23,7 +23,11 @@ Not read (the automatic players' menus hold none of it): abilities and Reactions
 (BURROWED, the Disengage penalty of 8.5.4, which only a Disengage gives and the menu has none).
 
 Games in the same state (placements, models left, Grass removed) share one answer, memoised per unit and Phase: a
-state is judged once however many games are in it.
+state is judged once however many games are in it. Two shortcuts skip the board reads for entries no path can make
+legal (a Move or Run point farther than Speed in a straight line; a Charge target whose nearest model is farther than
+Speed + 6 + the additions beyond the Engagement Range): the check would refuse both, and a test holds the two readings
+to each other. The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_phase`` does), so
+``acted`` is about the Phase asked.
 """
 
 from __future__ import annotations
