@@ -18,12 +18,18 @@ class Movement(SimState):
     """Deploy, moves, PLACE, RESPAWN, Reserves (a part of :class:`~mathhammer.scenario.sim.Simulation`)."""
 
     def available(self, u: int, act: Activation, reserve: np.ndarray) -> np.ndarray:
-        """The games of ``reserve`` where unit ``u``'s Current Supply Value fits the Available Supply (8.3.2: the
-        Supply Pool less the Supply of the Friendly Units on the table; unlimited in the final Round); the others are
-        counted in the skip report."""
+        """The games of ``reserve`` where unit ``u``'s Current Supply Value fits the Available Supply
+        (:meth:`supply_fits`); the others are counted in the skip report."""
+        ok = self.supply_fits(u, reserve)
+        self.skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
+        return reserve[ok]
+
+    def supply_fits(self, u: int, reserve: np.ndarray) -> np.ndarray:
+        """Per game of ``reserve``: unit ``u``'s Current Supply Value fits the Available Supply (8.3.2: the Supply Pool
+        less the Supply of the Friendly Units on the table; unlimited in the final Round)."""
         pool = self.scn.mission.supply_pool(self.round)
         if pool is None:
-            return reserve
+            return np.ones(reserve.size, dtype=bool)
         su = self.units[u]
         player = PLAYERS.index(su.player)
         # Advanced Medic Facilities: a unit whose Supply "counts as 0 when calculating the Supply Pool"
@@ -34,9 +40,7 @@ class Movement(SimState):
         ]
         used = sum((self.supply(v, self.alive[v, reserve]) * (self.pos[v, reserve] >= 0)) for v in own)
         need = self.supply(u, self.alive[u, reserve]) * int(abilities.counts_for_pool(su))
-        ok = need <= pool - np.asarray(used)
-        self.skip(act, int((~ok).sum()), "not enough Available Supply (8.3.2)")
-        return reserve[ok]
+        return np.asarray(need <= pool - np.asarray(used), dtype=bool).reshape(reserve.size)
 
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""

@@ -1,0 +1,196 @@
+"""Which entries of a unit's menu (:mod:`.menu`) are legal in each game's state: a bool mask, games x entries.
+
+The rules are not written again here. An entry is judged by ``scenario check``'s own walk (:class:`~mathhammer.scenario.
+check.PlanCheck`, its ``activation``) set to the game's state by an adapter (:class:`_CheckAt`): the placements of
+the units on the table (the Simulation's ``pos``, the same placement ids: the check reads the Simulation's World),
+their models left (``alive``: Engagement, Line of Sight and range are read on the models left, where the plan check
+reads full strength), and the Grass pieces removed in the game (part 11 GRASS: the World without them). So a Deploy
+is read by 8.5.5 (from the Entry Edge, at most Speed, 8.3.3 the Zone of Influence, the unit set In Coherency), a Move
+or Run by 8.5.2-8.5.3 (not Engaged, the way around the terrain at most Speed, not ending on terrain, on a base or
+Within 1" of an enemy), a Ranged Attack by 8.7.3 (a weapon in range of a Visible target, the World's attack facts),
+a Charge by 8.7.7 (Ground units; the charge geometry's path at most Speed + 6, the best Charge Roll), each as
+``scenario check`` reads it; the check's warnings (the plan "may" fail in some games) are not refusals.
+
+What the Simulation knows per game and the plan check cannot is read from the Simulation
+(:class:`~mathhammer.scenario.simview.SimView`):
+
+* 8.3.2 Available Supply of a Deploy (the check reads full strength; ``SimView.supply_fits`` per game);
+* 8.4.1 / 8.6.1 one activation per unit and Phase (``acted``): a unit that activated has only Pass left;
+* a Fight (8.8.1) only for an Engaged unit (``engaged_mask``: the check only warns);
+* a Destroyed unit (``alive`` 0) has only Pass; a unit in Reserves may only Deploy (and Pass).
+
+Not read (the automatic players' menus hold none of it): abilities and Reactions, and the Statuses they set
+(BURROWED, the Disengage penalty of 8.5.4, which only a Disengage gives and the menu has none).
+
+Games in the same state (placements, models left, Grass removed) share one answer, memoised per unit and Phase: a
+state is judged once however many games are in it. Two shortcuts skip the board reads for entries no path can make
+legal (a Move or Run point farther than Speed in a straight line; a Charge target whose nearest model is farther than
+Speed + 6 + the additions beyond the Engagement Range): the check would refuse both, and a test holds the two readings
+to each other. The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_phase`` does), so
+``acted`` is about the Phase asked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...board.engagement import ENGAGEMENT_RANGE
+from ...board.model import EPS, MM_PER_INCH
+from ..abilities import Purse
+from ..check import PlanCheck
+from ..grass import Tracker
+from ..simview import SimView
+from ..spec import PLAYERS, Activation, Scenario
+from ..world import World
+from .menu import Entry, UnitMenu
+
+#: the state-key memo is cleared past this many answers (memory flat in the number of states)
+MEMO_LIMIT = 1 << 16
+
+
+class _CheckAt(PlanCheck):
+    """``scenario check``'s walk state set to one game's state (the module text): :meth:`problems_of` an activation."""
+
+    def __init__(self, scn: Scenario, world: World) -> None:
+        super().__init__(scn)
+        self.world = world  # the Simulation's World: the placement ids of ``pos`` are its own
+        self.grass = Tracker(world)
+        self._base_purses = {p: Purse(scn, p) for p in PLAYERS}
+        self._p: tuple[int, ...] = ()
+        self._a: tuple[int, ...] = ()
+        self.round_start(1)
+
+    def state(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The game's placements and models left (the plan check's own reads full strength)."""
+        return self._p, self._a
+
+    def problems_of(self, act: Activation, pos: Sequence[int], alive: Sequence[int], gone: int) -> list[str]:
+        """The errors ``scenario check`` finds in ``act`` in the state ``pos``, ``alive`` (per unit, World order),
+        ``gone`` (the Grass mask); warnings left out."""
+        uids = self.world.uids
+        on = [p >= 0 and k > 0 for p, k in zip(pos, alive, strict=True)]
+        self._p = tuple(p if o else -1 for p, o in zip(pos, on, strict=True))
+        self._a = tuple(k if o else 0 for k, o in zip(alive, on, strict=True))
+        self.pos = {u: p for u, p, o in zip(uids, pos, on, strict=True) if o}
+        self.problems = []
+        self.used, self.taken, self.deployed, self.ending = {}, set(), [], []
+        self.on_unit, self.disengaged = {}, {}
+        self.purses = {p: Purse(self.scn, p) for p in PLAYERS}
+        self.pool = None  # 8.3.2 is read per game (SimView.supply_fits)
+        tracker = self.grass
+        tracker.mask, tracker._seen, tracker._last = gone, dict(self.pos), act  # nothing set since: the mask stands
+        self.world = tracker.worlds.world_for(gone)
+        self.activation(act, set(), set())
+        return [p for p in self.problems if not p.startswith("warning:")]
+
+
+class Legality:
+    """The legal entries of the units' menus in the games of a Simulation (the module text)."""
+
+    def __init__(self, view: SimView, menus: dict[str, UnitMenu]) -> None:
+        self.view = view
+        self.menus = menus
+        self.check = _CheckAt(view.scn, view.world)
+        self._memo: dict[tuple[object, ...], np.ndarray] = {}
+
+    def mask(self, u: int, phase: str, games: np.ndarray) -> np.ndarray:
+        """Per game of ``games`` (rows) and entry of unit ``u``'s ``phase`` menu (columns): is it legal now?"""
+        view = self.view
+        uid = view.uids[u]
+        entries = self.menus[uid][phase]
+        out = np.zeros((games.size, len(entries)), dtype=bool)
+        kinds = np.asarray([e.action for e in entries])
+        out[:, kinds == "pass"] = True
+        alive = view.alive[u, games] > 0
+        free = alive & ~view.acted[u, games]  # 8.4.1, 8.6.1: one activation per unit and Phase
+        if not free.any():
+            return out
+        gone = view.grass.gone[games] if view.grass.gone.size else np.zeros(games.size, dtype=np.int64)
+        cols = np.ascontiguousarray(
+            np.concatenate([view.pos[:, games], view.alive[:, games], gone[None, :]], axis=0).T, dtype=np.int64
+        )
+        rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)  # one value per game's state
+        _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
+        states, inv = cols[first], inv.reshape(-1)
+        rows = np.stack([self._state_row(u, phase, tuple(s.tolist())) for s in states])
+        out[:, kinds != "pass"] = rows[inv][:, kinds != "pass"]
+        if phase == "movement":
+            deploy = kinds == "deploy"
+            if deploy.any():  # 8.3.2: the Available Supply of each game
+                fits = view.supply_fits(u, games)
+                out[:, deploy] &= fits[:, None]
+        if phase == "combat":
+            fight = kinds == "fight"
+            if fight.any():  # 8.8.1: an Engaged unit fights
+                engaged = view.engaged_mask(games, u)
+                out[:, fight] = engaged[:, None]
+        out[~free] &= (kinds == "pass")[None, :]
+        return out
+
+    def _state_row(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
+        """The legality of unit ``u``'s ``phase`` entries in one state (placements, models left, Grass mask)."""
+        key = (u, phase, state)
+        hit = self._memo.get(key)
+        if hit is None:
+            if len(self._memo) > MEMO_LIMIT:
+                self._memo.clear()
+            hit = self._memo[key] = self._judge(u, phase, state)
+        return hit
+
+    def _judge(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
+        view = self.view
+        n = view.U
+        pos, alive, gone = state[:n], state[n : 2 * n], state[2 * n]
+        uid = view.uids[u]
+        menu = self.menus[uid]
+        return np.asarray(
+            [self._legal(e, menu, phase, pos, alive, gone) for e in menu[phase]],
+            dtype=bool,
+        )
+
+    def _legal(self, e: Entry, menu: UnitMenu, phase: str, pos: Sequence[int], alive: Sequence[int], gone: int) -> bool:
+        if e.action == "pass":
+            return True
+        act = e.activation(menu.unit, menu.player, self.view.round, phase)
+        u = self.view.uids.index(menu.unit)
+        if e.action in ("move", "run") and e.to is not None and pos[u] >= 0 and alive[u] > 0:
+            # a shortcut, not a rule: the path is at least the straight line, so a point farther than the unit's Speed
+            # now (the check's own reading) is refused by the check without reading the board
+            lead = self.view.world.placements[pos[u]].centres[0]
+            if math.dist(lead, e.to) > self.check._speed_now(act)[0] + EPS:
+                return False
+        if e.action == "charge" and e.target is not None and self._too_far(u, e.target, act, pos, alive):
+            return False
+        return not self.check.problems_of(act, pos, alive, gone)
+
+    def _too_far(self, u: int, target: str, act: Activation, pos: Sequence[int], alive: Sequence[int]) -> bool:
+        """A shortcut, not a rule: the Charge's path (8.7.7: the Leading Model's centre, to a point Within 1" of a
+        target model) is at least the centres' distance less the two radii and 1", from whichever model leads; past
+        the longest Charge the check allows (Speed now + 6 + its additions), the check refuses it without the path
+        search."""
+        view = self.view
+        t = view.uids.index(target)
+        if pos[u] < 0 or pos[t] < 0 or alive[u] <= 0 or alive[t] <= 0:
+            return False  # the check says why
+        world = view.world
+        mine = np.asarray(world.placements[pos[u]].centres[: alive[u]], dtype=float)
+        theirs = np.asarray(world.placements[pos[t]].centres[: alive[t]], dtype=float)
+        gap = np.hypot(*(mine[:, None, :] - theirs[None, :, :]).transpose(2, 0, 1)).min()
+        reach = (view.units[u].base_mm + view.units[t].base_mm) / MM_PER_INCH / 2 + ENGAGEMENT_RANGE
+        speed, more = self.check._speed_now(act)
+        return bool(gap - reach > speed + 6 + more + EPS)
+
+    def why(self, u: int, phase: str, game: int, index: int) -> list[str]:
+        """The plan check's reasons for refusing entry ``index`` of unit ``u``'s ``phase`` menu in game ``game`` (an
+        empty list where it finds none: the refusal, if any, is a per-game one, :meth:`mask`)."""
+        view = self.view
+        menu = self.menus[view.uids[u]]
+        act = menu[phase][index].activation(menu.unit, menu.player, view.round, phase)
+        gone = int(view.grass.gone[game]) if view.grass.gone.size else 0
+        return self.check.problems_of(act, view.pos[:, game].tolist(), view.alive[:, game].tolist(), gone)
+
+
+__all__ = ["Legality"]

@@ -1,0 +1,260 @@
+"""The menu of an automatic player: per unit and Phase, a small fixed list of candidate actions, built once from the
+board when the game starts (``docs/dev/automatic-players.md``, "Menus, not free coordinates").
+
+An entry (:class:`Entry`) is one action with its absolute board point or its target; :meth:`Entry.activation` makes
+the :class:`~mathhammer.scenario.spec.Activation` the engine applies. Which entries are legal in a game's state is
+:mod:`.legal`'s question, not the menu's: the menu is the same in every game, so the decisions of many games share it.
+
+Readings (each an approximation a policy lives with; the points are the menu's, the rules' test is :mod:`.legal`):
+
+* Deploy (8.5.5 "move it up to the Unit's Speed" from the Entry Edge; 8.5.3 "No part of a base of the Leading Model
+  can move more than its unit Speed value"): the Leading Model's centre at two depths from the player's Entry Edge,
+  Speed less its base radius (a margin of :data:`MARGIN`) and half that, on a few lanes across the edge: each
+  Mission Marker's coordinate along the edge, the sixths of the edge, and the middles of the gaps between the terrain
+  pieces standing in the band the unit can reach. A point whose base would overlap terrain, leave the table or stand
+  over a piece's top is left out (the menu holds playmat points only); one that would end Within the opponent's Zone
+  of Influence (8.3.3) is pulled back to its edge.
+* Move and Run (8.5.3, 8.7.1: the same points): each Mission Marker's contest spots, the Leading Model
+  :data:`CONTEST_SPOT` from the marker's centre on the four sides (8.9.1: "At least one model is Within 3\"" with
+  Line of Sight; :data:`~mathhammer.scenario.world.CONTEST_RANGE`), and cover spots behind each terrain piece of Size
+  2 or more (7.1.1: it blocks Line of Sight) on the side away from the opponent's Entry Edge: behind its middle and
+  its two corners; the Deploy lanes carried across the board, a row every Speed from the farthest Deploy depth (a
+  unit on a lane reaches the next row in one Move: the way forward to the markers and the enemy); Hold.
+* Shoot (8.7.3) and Charge (8.7.7): one entry per enemy unit (a Charge only at a Ground unit, and only by a Ground
+  unit: "Flying Units cannot Charge or be Charged"). Gather where the Mission Card has the action; Fight in the
+  Combat Phase; Pass in every Phase (8.2.1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ...board.model import MM_PER_INCH
+from ..spec import Activation, Scenario, ScenarioUnit
+from ..world import World, edge_distance
+
+#: the Leading Model's centre this far short of the farthest a rule allows (inches): a point on the limit is legal
+#: only to the rounding of the path measure
+MARGIN = 0.1
+#: a contest spot: the Leading Model's centre this far from the marker's centre (inches; the contest range is 3")
+CONTEST_SPOT = 2.0
+#: a cover spot: the Leading Model's base this far behind the piece's footprint (inches)
+COVER_GAP = 0.4
+#: two lanes closer than this along the edge are one (inches)
+LANE_GAP = 1.5
+#: the candidate actions of each Phase, in menu order
+KINDS = {
+    "movement": ("deploy", "move", "hold", "pass"),
+    "assault": ("run", "hold", "shoot", "charge", "gather", "pass"),
+    "combat": ("fight", "hold", "pass"),
+}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One candidate action of a unit: ``action``, its Leading Model's point ``to`` (Deploy, Move, Run) or its
+    ``target`` (Shoot, Charge); ``label`` says where the point comes from (``lane``, ``marker-1``, ``cover-crate``)."""
+
+    action: str
+    to: tuple[float, float] | None = None
+    target: str | None = None
+    label: str = ""
+
+    def activation(self, unit: str, player: str, rnd: int, phase: str, where: str = "auto") -> Activation:
+        """The activation this entry makes for ``unit`` of ``player`` in Phase ``phase`` of Round ``rnd`` (a Pass
+        names no unit)."""
+        return Activation(
+            where=where,
+            round=rnd,
+            phase=phase,
+            player=player,
+            unit="" if self.action == "pass" else unit,
+            action=self.action,
+            to=self.to,
+            targets=() if self.target is None else (self.target,),
+        )
+
+
+@dataclass(frozen=True)
+class UnitMenu:
+    """A unit's entries per Phase (:data:`KINDS` order)."""
+
+    unit: str
+    player: str
+    phases: dict[str, tuple[Entry, ...]]
+
+    def __getitem__(self, phase: str) -> tuple[Entry, ...]:
+        return self.phases[phase]
+
+
+def build_menus(scn: Scenario, world: World | None = None) -> dict[str, UnitMenu]:
+    """Every unit's menu on this scenario's board (the module text): the same scenario, the same menus."""
+    world = world if world is not None else World(scn)
+    return {uid: unit_menu(scn, world, su) for uid, su in scn.units.items()}
+
+
+def unit_menu(scn: Scenario, world: World, su: ScenarioUnit) -> UnitMenu:
+    """One unit's menu (the module text)."""
+    enemies = [e for e in scn.units.values() if e.player != su.player]
+    spots = move_spots(scn, world, su) + lane_steps(scn, world, su)
+    move = [Entry("move", p, label=lab) for lab, p in spots]
+    deploy = [] if su.summoned else [Entry("deploy", p, label=lab) for lab, p in deploy_spots(scn, world, su)]
+    movement = (*deploy, *move, Entry("hold"), Entry("pass"))
+    assault = [Entry("run", p, label=lab) for lab, p in spots] + [Entry("hold")]
+    assault += [Entry("shoot", target=e.id) for e in enemies]
+    if not su.flying:
+        assault += [Entry("charge", target=e.id) for e in enemies if not e.flying]
+    if scn.mission.gather_action:
+        assault.append(Entry("gather"))
+    assault.append(Entry("pass"))
+    combat = (Entry("fight"), Entry("hold"), Entry("pass"))
+    return UnitMenu(su.id, su.player, {"movement": movement, "assault": tuple(assault), "combat": combat})
+
+
+def _radius(su: ScenarioUnit) -> float:
+    return su.base_mm / MM_PER_INCH / 2
+
+
+def _keep(
+    world: World, su: ScenarioUnit, named: list[tuple[str, tuple[float, float]]]
+) -> list[tuple[str, tuple[float, float]]]:
+    """The points of ``named`` where the Leading Model's base stands on the playmat (on the table, no terrain
+    footprint overlapped, not over a piece's top), rounded to 0.01", the first of each point kept."""
+    if not named:
+        return []
+    pts = np.round(np.asarray([p for _, p in named], dtype=float), 2)
+    ok = world._terrain_ok(pts, _radius(su), None)  # the placement's own test of a base on terrain (routes.py)
+    out: list[tuple[str, tuple[float, float]]] = []
+    seen: set[tuple[float, float]] = set()
+    for (label, _), p, good in zip(named, pts.tolist(), ok.tolist(), strict=True):
+        pt = (float(p[0]), float(p[1]))
+        if good and pt not in seen and world.level_at(pt) is None:
+            seen.add(pt)
+            out.append((label, pt))
+    return out
+
+
+def _along(edge: str) -> int:
+    """The coordinate (0: x, 1: y) that runs along a table edge."""
+    return 0 if edge in ("south", "north") else 1
+
+
+def _point(edge: str, along: float, depth: float, width: float, length: float) -> tuple[float, float]:
+    """The point ``depth`` inches in from table edge ``edge``, at ``along`` on the coordinate along it."""
+    return {
+        "south": (along, depth),
+        "north": (along, length - depth),
+        "west": (depth, along),
+        "east": (width - depth, along),
+    }[edge]
+
+
+def lanes(scn: Scenario, edge: str, reach: float) -> list[float]:
+    """The lanes across Entry Edge ``edge`` (coordinates along it): the markers', the sixths of the edge, and the
+    middles of the gaps between the pieces of Size 1+ standing within ``reach`` of the edge; sorted, one per
+    :data:`LANE_GAP`."""
+    b = scn.board
+    axis = _along(edge)
+    span = b.width if axis == 0 else b.depth
+    found = [m.x if axis == 0 else m.y for m in scn.deployment.markers]
+    found += [span * k / 6 for k in range(1, 6)]
+    cuts: list[tuple[float, float]] = []
+    for t in b.terrain:
+        if t.token or t.size < 1:
+            continue
+        near = min(edge_distance(edge, c, b.width, b.depth) for c in t.footprint)
+        if near <= reach:
+            vals = [c[axis] for c in t.footprint]
+            cuts.append((min(vals), max(vals)))
+    cuts.sort()
+    edge_at = 0.0
+    for lo, hi in cuts:
+        if lo > edge_at:
+            found.append((edge_at + lo) / 2)
+        edge_at = max(edge_at, hi)
+    if cuts and edge_at < span:
+        found.append((edge_at + span) / 2)
+    out: list[float] = []
+    for v in sorted(round(v, 2) for v in found):
+        if not out or v - out[-1] >= LANE_GAP:
+            out.append(v)
+    return out
+
+
+def deploy_spots(scn: Scenario, world: World, su: ScenarioUnit) -> list[tuple[str, tuple[float, float]]]:
+    """The Deploy points of ``su`` (the module text): per lane, the Leading Model at Speed less its radius from the
+    player's Entry Edge (not Within the opponent's Zone of Influence) and at half that."""
+    b = scn.board
+    edge = world.edges[su.player]
+    r = _radius(su)
+    across = b.depth if _along(edge) == 0 else b.width
+    near, most = r + 0.01, su.speed - r  # the base on the table; no part of it farther than Speed
+    far = min(most - MARGIN, across - scn.deployment.zone_depth - r - MARGIN)
+    if far < near <= most:  # a large base at a low Speed: the middle of the little room there is
+        far = (near + most) / 2
+    depths = [] if far < near else [round(far, 2)]
+    if depths and far - max(near, far / 2) >= LANE_GAP / 3:
+        depths.insert(0, round(max(near, far / 2), 2))
+    named = [
+        ("lane", _point(edge, lane, depth, b.width, b.depth)) for depth in depths for lane in lanes(scn, edge, su.speed)
+    ]
+    return _keep(world, su, named)
+
+
+def lane_steps(scn: Scenario, world: World, su: ScenarioUnit) -> list[tuple[str, tuple[float, float]]]:
+    """The Deploy lanes carried across the board (the module text): from the farthest Deploy depth, a row every
+    Speed (less :data:`MARGIN`), so a unit on a lane reaches the next row in one Move."""
+    b = scn.board
+    edge = world.edges[su.player]
+    r = _radius(su)
+    across = b.depth if _along(edge) == 0 else b.width
+    step = su.speed - 2 * MARGIN
+    deploys = deploy_spots(scn, world, su)
+    if step <= 0 or not deploys:
+        return []
+    far = max(edge_distance(edge, p, b.width, b.depth) for _, p in deploys)
+    rows = [far + k * step for k in range(1, int((across - r - far) / step) + 1)]
+    named = [
+        ("lane-step", _point(edge, lane, d, b.width, b.depth)) for d in rows for lane in lanes(scn, edge, su.speed)
+    ]
+    return _keep(world, su, named)
+
+
+def move_spots(scn: Scenario, world: World, su: ScenarioUnit) -> list[tuple[str, tuple[float, float]]]:
+    """The Move and Run points of ``su`` (the module text): the markers' contest spots, then the cover spots."""
+    b = scn.board
+    enemy_edge = world.edges["blue" if su.player == "red" else "red"]
+    ax, ay = {"south": (0.0, -1.0), "north": (0.0, 1.0), "west": (-1.0, 0.0), "east": (1.0, 0.0)}[enemy_edge]
+    named: list[tuple[str, tuple[float, float]]] = []
+    for m in sorted(scn.deployment.markers, key=lambda m: m.number):
+        for dx, dy in ((-ax, -ay), (ay, -ax), (-ay, ax), (ax, ay)):  # own side first, the flanks, the enemy side
+            named.append((f"marker-{m.number}", (m.x + CONTEST_SPOT * dx, m.y + CONTEST_SPOT * dy)))
+    r = _radius(su)
+    for t in b.terrain:
+        if t.token or t.size < 2:
+            continue
+        xs = [c[0] for c in t.footprint]
+        ys = [c[1] for c in t.footprint]
+        cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
+        half_w, half_d = (max(xs) - min(xs)) / 2, (max(ys) - min(ys)) / 2
+        back = (half_d if ay else half_w) + r + COVER_GAP  # behind: away from the opponent's edge
+        side = half_w if ay else half_d  # along the piece's face
+        bx, by = cx - ax * back, cy - ay * back
+        for k in (0.0, -1.0, 1.0):
+            named.append((f"cover-{t.id}", (bx + k * side * abs(ay), by + k * side * abs(ax))))
+    return _keep(world, su, named)
+
+
+__all__ = [
+    "KINDS",
+    "Entry",
+    "UnitMenu",
+    "build_menus",
+    "deploy_spots",
+    "lane_steps",
+    "lanes",
+    "move_spots",
+    "unit_menu",
+]
