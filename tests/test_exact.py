@@ -17,11 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mathhammer.dice import SDice
 from mathhammer.starcraft import exact
 from mathhammer.starcraft.compiled import ALL_VISIBLE, CompiledBatch, compile_attack, damage_bound, marker_bound
 from mathhammer.starcraft.exact import batch_dice_pmf, binomial_table, exact_tally
 from mathhammer.starcraft.model import Attack, Batch, Target, Weapon
+from tests.chains import compiled_batches
 
 # ----------------------------------------------------------------------------- helpers
 
@@ -483,34 +483,6 @@ def test_buff_hit_equals_better_hit_target():
 
 
 # ----------------------------------------------------------------------------- properties
-
-
-@st.composite
-def compiled_batches(draw) -> CompiledBatch:
-    groups = draw(st.integers(1, 3))
-    n_dice = draw(st.lists(st.integers(0, 4), min_size=groups, max_size=groups))
-    hit_target = draw(st.lists(st.integers(2, 6), min_size=groups, max_size=groups))
-    surge = draw(
-        st.one_of(
-            st.none(),
-            st.builds(SDice, st.integers(1, 2), st.sampled_from([3, 6]), st.integers(0, 1)),
-            st.builds(SDice, st.just(0), st.just(1), st.integers(0, 4)),
-        )
-    )
-    return make_cb(
-        n_dice,
-        hit_target,
-        auto_hits=draw(st.integers(0, 2)),
-        precision=draw(st.integers(0, 2)),
-        surge=surge,
-        critical=draw(st.integers(0, 2)),
-        dodge=draw(st.integers(0, 2)),
-        armour_target=draw(st.integers(2, 6)),
-        tough=draw(st.integers(0, 2)),
-        evade=draw(st.booleans()),
-        evade_target=draw(st.integers(2, 6)),
-        damage=draw(st.integers(1, 3)),
-    )
 
 
 def mean_damage(cb: CompiledBatch) -> float:

@@ -21,11 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mathhammer import config
-from mathhammer.dice import SDice
 from mathhammer.starcraft import mcnumpy
 from mathhammer.starcraft import montecarlo as mc
-from mathhammer.starcraft.compiled import ALL_VISIBLE, CompiledBatch, CompiledTarget, compile_attack
+from mathhammer.starcraft.compiled import CompiledTarget, compile_attack
 from mathhammer.starcraft.model import Attack, Batch, Target, Weapon
+from tests.chains import compiled_batches
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -200,36 +200,6 @@ def test_adaptive_tolerance_stops_at_the_same_count_with_the_same_tally(monkeypa
 
 
 @st.composite
-def batches(draw) -> CompiledBatch:
-    groups = draw(st.integers(0, 3))
-    surge = draw(
-        st.one_of(
-            st.none(),
-            st.builds(SDice, st.integers(1, 2), st.sampled_from([3, 6]), st.integers(0, 1)),
-            st.builds(SDice, st.just(0), st.just(1), st.integers(0, 4)),
-        )
-    )
-    return CompiledBatch(
-        "b",
-        np.array(draw(st.lists(st.integers(0, 6), min_size=groups, max_size=groups)), dtype=np.int64),
-        np.array(draw(st.lists(st.integers(2, 6), min_size=groups, max_size=groups)), dtype=np.int64),
-        auto_hits=draw(st.integers(0, 2)),
-        precision=draw(st.integers(0, 2)),
-        surge=surge,
-        critical=draw(st.integers(0, 2)),
-        dodge=draw(st.integers(0, 2)),
-        armour_target=draw(st.integers(2, 6)),
-        tough=draw(st.integers(0, 2)),
-        evade=draw(st.booleans()),
-        evade_target=draw(st.integers(2, 6)),
-        damage=draw(st.integers(1, 3)),
-        nonlethal=draw(st.sampled_from([0, 0, 1, 2])),
-        concentrated=draw(st.sampled_from([0, 0, 1, 2])),
-        visible=draw(st.sampled_from([ALL_VISIBLE, ALL_VISIBLE, 0, 1, 2])),
-    )
-
-
-@st.composite
 def targets(draw) -> CompiledTarget:
     hp = np.array(draw(st.lists(st.integers(1, 4), min_size=1, max_size=5)), dtype=np.int64)
     shield = draw(st.integers(0, 3))
@@ -241,7 +211,11 @@ def targets(draw) -> CompiledTarget:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(batches(), min_size=1, max_size=3), targets(), st.integers(0, 2**64 - 1))
+@given(
+    st.lists(compiled_batches(min_groups=0, max_dice=6, casualties=True), min_size=1, max_size=3),
+    targets(),
+    st.integers(0, 2**64 - 1),
+)
 def test_random_chains_give_the_numba_kernels_tally(chain_, target, seed):
     a = numba_tally(chain_, target, 1500, seed)
     if not a.numpy_covers:  # a table too large for so few trials: numba's path alone
