@@ -77,7 +77,7 @@ COMPILE_SECONDS: dict[str, float] = {
     "scenario/fastcontrol.py:_winners_kernel": 0.5,
     "scenario/fastnear.py:_near_box_kernel": 0.3,
     "scenario/fastnear.py:_near_kernel": 0.6,
-    "scenario/fastranks.py:close_ranks_search": 10.0,
+    "scenario/fastranks.py:close_ranks_search": 8.3,
     "scenario/fasttables.py:_intern_kernel": 0.5,
     "scenario/fasttables.py:_move_kernel": 0.5,
     "scenario/fasttables.py:_pair_words_kernel": 0.6,

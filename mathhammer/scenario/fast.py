@@ -245,8 +245,8 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
     for j in range(c - 1, -1, -1):
         shift[j] = total
         total += bits[rows[j]]
-    if total > 62 or n == 0:  # no room in one int64: hash the columns
-        return _group_kernel(cols, rows, trials)
+    if total > 62 or n == 0:  # no room in one int64: hash the columns (the caller calls _group_kernel)
+        return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
     codes = np.empty(n, dtype=np.int64)
     fits = True
     if c > 1 and trials[n - 1] - trials[0] > _SPARSE * n:
@@ -277,7 +277,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
                     code |= v << shift[j]
             codes[i] = code
     if not fits:
-        return _group_kernel(cols, rows, trials)
+        return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
     first = codes[0]
     same = True
     for i in range(1, n):
@@ -285,7 +285,8 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
             same = False
             break
     if same:  # one group (common): the games as they come
-        return _one_group(cols, rows, trials)
+        order1, bounds1, keys1 = _one_group(cols, rows, trials)
+        return True, order1, bounds1, keys1
     inv = np.empty(n, dtype=np.int64)
     firsts = np.empty(n, dtype=np.int64)
     g = np.int64(0)  # not the literal 0: _order_of_groups would compile for Literal[int](0) too
@@ -348,7 +349,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
         for j in range(c):
             keys[q, j] = cols[rows[j], t]
     order, bounds = _order_of_groups(inv, g, trials, False)
-    return order, bounds, keys
+    return True, order, bounds, keys
 
 
 def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -390,7 +391,10 @@ def group_state(
     trials = np.ascontiguousarray(trials, dtype=np.int64)
     if bits is None:
         return _group_kernel(state, rows, trials)  # type: ignore[no-any-return]
-    return _coded_kernel(state, rows, trials, bits)  # type: ignore[no-any-return]
+    coded, order, bounds, keys = _coded_kernel(state, rows, trials, bits)
+    if not coded:  # a value wider than its field (``bits`` widened), or more than 62 bits: hashed
+        return _group_kernel(state, rows, trials)  # type: ignore[no-any-return]
+    return order, bounds, keys
 
 
 __all__ = ["IdGrouper", "group_rows", "group_state", "regroup"]

@@ -22,6 +22,12 @@ from shapely.geometry.base import BaseGeometry
 
 from ..config import JIT
 
+#: Flags of these kernels: no C-callable wrapper (nothing takes their address; numba makes one per kernel otherwise).
+_JIT = {**JIT, "no_cfunc_wrapper": True}
+#: Flags of the helpers called from one place only: inlined in numba's IR there, so numba compiles no kernel of their
+#: own (each kernel compiled is optimised again, with every kernel it calls, in each kernel calling it).
+_INLINE = {**_JIT, "inline": "always"}
+
 #: status of :func:`close_ranks_search`
 NO_MOVE, MOVED, GRID = 0, 1, 2
 
@@ -60,14 +66,14 @@ def pack(polys: Sequence[BaseGeometry]) -> tuple[np.ndarray, np.ndarray, np.ndar
     )
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _pt_dist(px, py, ax, ay):  # pragma: no cover - compiled
     dx = px - ax
     dy = py - ay
     return np.sqrt(dx * dx + dy * dy)
 
 
-@njit(**JIT)
+@njit(**_INLINE)
 def _seg_dist(px, py, ax, ay, bx, by):  # pragma: no cover - compiled
     """Point to segment, as GEOS computes it (Distance::pointToSegment)."""
     if ax == bx and ay == by:
@@ -82,7 +88,7 @@ def _seg_dist(px, py, ax, ay, bx, by):  # pragma: no cover - compiled
     return abs(s) * np.sqrt(len2)
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _inside(px, py, verts, rings, r0, r1):  # pragma: no cover - compiled
     """Even-odd rule over the rings r0..r1-1 (a polygon's exterior and holes)."""
     c = False
@@ -97,7 +103,7 @@ def _inside(px, py, verts, rings, r0, r1):  # pragma: no cover - compiled
     return c
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _boundary_dist(px, py, verts, rings, r0, r1):  # pragma: no cover - compiled
     best = np.inf
     for k in range(r0, r1):
@@ -111,7 +117,7 @@ def _boundary_dist(px, py, verts, rings, r0, r1):  # pragma: no cover - compiled
     return best
 
 
-@njit(**JIT)
+@njit(**_INLINE)
 def _poly_dist(px, py, verts, rings, r0, r1):  # pragma: no cover - compiled
     """shapely.distance(polygon, point): 0 inside, else to the nearest edge."""
     if _inside(px, py, verts, rings, r0, r1):
@@ -119,23 +125,23 @@ def _poly_dist(px, py, verts, rings, r0, r1):  # pragma: no cover - compiled
     return _boundary_dist(px, py, verts, rings, r0, r1)
 
 
-@njit(**JIT)
+@njit(**_INLINE)
 def _contains(px, py, verts, rings, r0, r1):  # pragma: no cover - compiled
     """shapely.contains_xy: inside, not on the boundary."""
     return _inside(px, py, verts, rings, r0, r1) and _boundary_dist(px, py, verts, rings, r0, r1) > 0.0
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _orient(ax, ay, bx, by, cx, cy):  # pragma: no cover - compiled
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _on(ax, ay, bx, by, cx, cy):  # pragma: no cover - compiled
     return min(ax, bx) <= cx <= max(ax, bx) and min(ay, by) <= cy <= max(ay, by)
 
 
-@njit(**JIT)
+@njit(**_INLINE)
 def _segs_meet(ax, ay, bx, by, cx, cy, dx, dy):  # pragma: no cover - compiled
     d1 = _orient(cx, cy, dx, dy, ax, ay)
     d2 = _orient(cx, cy, dx, dy, bx, by)
@@ -152,7 +158,7 @@ def _segs_meet(ax, ay, bx, by, cx, cy, dx, dy):  # pragma: no cover - compiled
     return d4 == 0 and _on(ax, ay, bx, by, dx, dy)
 
 
-@njit(**JIT)
+@njit(**_INLINE)
 def _seg_meets_poly(ax, ay, bx, by, verts, rings, r0, r1):  # pragma: no cover - compiled
     """polygon.intersects(segment): an end inside, or an edge met."""
     if _inside(ax, ay, verts, rings, r0, r1):
@@ -167,7 +173,7 @@ def _seg_meets_poly(ax, ay, bx, by, verts, rings, r0, r1):  # pragma: no cover -
     return False
 
 
-@njit(**JIT)
+@njit(**_INLINE)
 def _off(px, py, r, ground, polys):  # pragma: no cover - compiled
     """World._terrain_ok for one point: on the table, over the level's top (``ground``: table width and depth,
     EPS, the top's polygon and whether there is one), off the polygons ``polys`` (more than r + 1e-9 from each)."""
@@ -175,7 +181,7 @@ def _off(px, py, r, ground, polys):  # pragma: no cover - compiled
     v, rg, first, boxes = polys
     if not (px - r >= -eps and py - r >= -eps and px + r <= width + eps and py + r <= depth + eps):
         return False
-    if has_top and not _contains(px, py, top_v, top_r, 0, top_r.size - 1):
+    if has_top and not _contains(px, py, top_v, top_r, np.int64(0), top_r.size - 1):
         return False
     lim = r + 1e-6
     for p in range(boxes.shape[0]):
@@ -186,7 +192,7 @@ def _off(px, py, r, ground, polys):  # pragma: no cover - compiled
     return True
 
 
-@njit(**JIT)
+@njit(**_INLINE)
 def _clear(px, py, r, apart, eng, bases):  # pragma: no cover - compiled
     """fastnear.clear_of for one point (``bases``: centres, radii, solid, enemy)."""
     cs, rs, solid, enemy = bases
@@ -199,13 +205,13 @@ def _clear(px, py, r, apart, eng, bases):  # pragma: no cover - compiled
     return True
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _free(px, py, r, apart, eng, bases, ground, blk):  # pragma: no cover - compiled
     """free_static of World._close_ranks for one point: clear of the other bases and of the terrain."""
     return _clear(px, py, r, apart, eng, bases) and _off(px, py, r, ground, blk)
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _grow(box, x, y):  # pragma: no cover - compiled
     box[0] = min(box[0], x)
     box[1] = min(box[1], y)
@@ -213,13 +219,13 @@ def _grow(box, x, y):  # pragma: no cover - compiled
     box[3] = max(box[3], y)
 
 
-@njit(**JIT)
+@njit(**_INLINE)
 def _round6(x):  # pragma: no cover - compiled
     """np.round(x, 6): scaled, rounded half to even, scaled back."""
     return np.rint(x * 1e6) / 1e6
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _foe_gap(px, py, r, fc, fr):  # pragma: no cover - compiled
     best = np.inf
     for j in range(fc.shape[0]):
@@ -229,7 +235,7 @@ def _foe_gap(px, py, r, fc, fr):  # pragma: no cover - compiled
     return best
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def close_ranks_search(  # pragma: no cover - compiled
     cent,
     pinned,
@@ -398,7 +404,7 @@ def close_ranks_search(  # pragma: no cover - compiled
     return MOVED, lead_i, lx, ly, new
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _near_set(px, py, new, isset, reach_lim):  # pragma: no cover - compiled
     for m in range(new.shape[0]):  # noqa: SIM110 - a loop: compiled code
         if isset[m] and _pt_dist(px, py, new[m, 0], new[m, 1]) <= reach_lim:
@@ -406,7 +412,7 @@ def _near_set(px, py, new, isset, reach_lim):  # pragma: no cover - compiled
     return False
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _clear_mine(px, py, new, isset, r, apart):  # pragma: no cover - compiled
     for m in range(new.shape[0]):  # noqa: SIM110 - a loop: compiled code
         if isset[m] and _pt_dist(px, py, new[m, 0], new[m, 1]) - r - r < apart:
@@ -414,7 +420,7 @@ def _clear_mine(px, py, new, isset, r, apart):  # pragma: no cover - compiled
     return True
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _linked(cx, cy, new, isset, reach_lim, links, box):  # pragma: no cover - compiled
     """A 4.4 Coherency Link from (cx, cy) to a model already set: no wall, no other unit's model on the line
     (``links``: the walls' polygons, and the other Ground units' centres and radii)."""
@@ -455,7 +461,7 @@ def _linked(cx, cy, new, isset, reach_lim, links, box):  # pragma: no cover - co
     return False
 
 
-@njit(**JIT)
+@njit(**_JIT)
 def _pick(
     cands, values, known, ox, oy, new, isset, wholly, scalars, bases, ground, blk, links, box
 ):  # pragma: no cover
