@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from .plugins import compile_once, longest_first
+
 # Set once in the pytest-xdist controller (it loads this file before starting workers), so every worker inherits it:
 # a kernel compiled by one worker is loaded from the cache by the others.
 if "NUMBA_CACHE_DIR" not in os.environ:
@@ -19,6 +21,22 @@ if "NUMBA_CACHE_DIR" not in os.environ:
 os.environ.setdefault("MATHHAMMER_COMPILE_NOTICE", "inf")
 if "MATHHAMMER_CACHE_DIR" not in os.environ:
     os.environ["MATHHAMMER_CACHE_DIR"] = tempfile.mkdtemp(prefix="mathhammer-cache-")
+# In an xdist worker: a kernel another worker is compiling is waited for and loaded, not compiled again.
+compile_once.install_for_workers()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    longest_first.record(config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    longest_first.tell_worker(node.config, node)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a worksteal worker: the slowest tests at the head of the workers' slices (tests/plugins/longest_first.py)."""
+    longest_first.reorder(config, items)
 
 
 @pytest.fixture

@@ -63,14 +63,15 @@ def test_shared_answers_give_the_same_games() -> None:
     from mathhammer.scenario.sim import Simulation
 
     scn = _clash()
-    alone = Simulation(scn, 2000, 3)
+    # 600 games: about 8,600 answers published and 6,700 read by the second block (2,000 games: 14,000 and 10,800)
+    alone = Simulation(scn, 600, 3)
     alone.run()
     shared = SharedAnswers(2)
-    first = Simulation(scn, 2000, 3)
+    first = Simulation(scn, 600, 3)
     first.world.shared, first.sharing = shared, True
     shared.start(0)
     first.run()
-    second = Simulation(scn, 2000, 3)  # a World of its own: other placement ids
+    second = Simulation(scn, 600, 3)  # a World of its own: other placement ids
     second.world.shared, second.sharing, second.reverse = shared, True, True
     shared.start(1)
     second.run()
@@ -102,8 +103,9 @@ def test_forked_workers_share_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
     monkeypatch.setattr(parallel, "PILOT", 50)
     scn = _clash()
-    one = simulate(scn, trials=3000, seed=4, workers=1)
-    many = simulate(scn, trials=3000, seed=4, workers=2)
+    # 1,000 games: each worker publishes thousands of answers and reads hundreds to thousands of the other's
+    one = simulate(scn, trials=1000, seed=4, workers=1)
+    many = simulate(scn, trials=1000, seed=4, workers=2)
     for a, b in zip(one.rounds, many.rounds, strict=True):
         for k in a:
             assert np.array_equal(a[k], b[k]), k
