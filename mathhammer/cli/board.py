@@ -41,6 +41,7 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
+from .board_presets import presets
 from .common import PROFILES_HELP, fail, file_path, handle_errors
 
 app = typer.Typer(
@@ -48,7 +49,8 @@ app = typer.Typer(
         "Battlefield files (format and a complete example: docs/board.md). "
         "los: who rolls, range, Evade, what may be removed (7.1, 8.7.3); "
         "template: Blast/Flamer Template coverage, Main target and Spillover Batches (8.7.6); "
-        "charge: Charge distance and P(Speed + 1D6 reaches it) (8.7.7); show: a picture."
+        "charge: Charge distance and P(Speed + 1D6 reaches it) (8.7.7); show: a picture; "
+        "presets: the Deployment Cards' markers, Entry Edges and our terrain presets."
     ),
     no_args_is_help=True,
 )
@@ -171,15 +173,46 @@ def los(
 @app.command("show")
 @handle_errors
 def show(
-    file: FileArg,
-    out: Annotated[Path, typer.Option("--out", metavar="PNG", help="Picture file to write.")],
+    file: Annotated[
+        Path | None,
+        typer.Argument(help="Board TOML file (or --deployment).", show_default=False, parser=file_path),
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", metavar="PNG", help="Picture file to write.")] = None,
     attacker: Annotated[str | None, typer.Option("--attacker", metavar="UNIT", help="Attacking unit id.")] = None,
     target: Annotated[str | None, typer.Option("--target", metavar="UNIT", help="Target unit id.")] = None,
+    deployment: Annotated[
+        str | None,
+        typer.Option("--deployment", metavar="CARD", help="A Deployment Card instead of FILE (board presets)."),
+    ] = None,
+    terrain: Annotated[
+        str | None,
+        typer.Option("--terrain", metavar="NAME", help="With --deployment: its terrain preset (default standard)."),
+    ] = None,
 ) -> None:
-    """Draw the board (terrain, bases; with --attacker/--target the sight lines) to a picture file."""
-    from ..board.loader import load_board
+    """Draw the board (terrain, bases; with --attacker/--target the sight lines) to a picture file; with
+    --deployment CARD instead of FILE, the card's markers and zones on a terrain preset of ours."""
+    if out is None:
+        raise fail("--out: missing; required: the picture file to write")
+    if terrain is not None and deployment is None:
+        raise InputError("--terrain", terrain, "only with --deployment CARD (a board FILE has its own terrain)")
+    if file is None and deployment is None:
+        raise fail("FILE: missing; required: a board FILE, or --deployment CARD")
+    if file is not None and deployment is not None:
+        raise InputError("--deployment", deployment, "a board FILE or --deployment CARD, not both")
+    dep = None
+    if deployment is not None:
+        from .board_presets import preset_board
 
-    board = load_board(file)
+        if attacker is not None or target is not None:
+            raise InputError(
+                "--attacker/--target", attacker or target, "only with a board FILE (a preset has no units)"
+            )
+        board, dep = preset_board(deployment, terrain or "standard")
+    else:
+        from ..board.loader import load_board
+
+        assert file is not None
+        board = load_board(file)
     for unit, flag in ((attacker, "--attacker"), (target, "--target")):
         if unit is not None:
             _board_unit(board, unit, flag)
@@ -192,7 +225,13 @@ def show(
         from ..board.plot import plot_board
     except ImportError as exc:
         raise fail(f"board pictures need matplotlib and mathhammer.board.plot ({exc})") from None
-    figure = plot_board(board, attackers=attacker, targets=target)
+    if dep is not None:
+        from .board_presets import draw_layout, title
+
+        figure = plot_board(board, attackers=None, targets=None, title=title(dep, terrain or "standard"))
+        draw_layout(figure.axes[0], dep)
+    else:
+        figure = plot_board(board, attackers=attacker, targets=target)
     suffix = out.suffix or ".png"
     from ..outputs import Outputs, Target  # a transaction: never a partial file, ordinary permissions
 
@@ -545,3 +584,7 @@ def charge(
         typer.echo(
             "  note: split Speed: which number is the Unit's Speed is set in rulebook Part 5.1 (not in the excerpt)"
         )
+
+
+#: ``board presets``: the Deployment Cards' markers, Entry Edges and terrain presets (:mod:`.board_presets`).
+app.command("presets")(presets)

@@ -28,6 +28,7 @@ from .cards import validate_all
 from .conditions import parse_conditions
 from .missions import Catalog, MissionCard
 from .missions import load as load_missions
+from .missions.deployments import DEFAULT_PRESET, PRESET_PREFIX, find_preset
 from .spec import (
     ACTIONS,
     PHASES,
@@ -64,6 +65,12 @@ def mission_cards() -> list[dict[str, Any]]:
 def deployment_cards() -> list[dict[str, Any]]:
     """The Deployment Cards of ``profiles/missions.toml``."""
     return list(_catalog().deployments)
+
+
+def deployment_card(name: str) -> tuple[dict[str, Any] | None, str]:
+    """The Deployment Card called ``name`` (any case, with or without spaces; or its id) with its layout and terrain
+    presets (:mod:`.missions.deployments`), or None and what is allowed (the cards' names)."""
+    return _find_card(deployment_cards(), name, None, "a Deployment Card")
 
 
 def _key(text: str) -> str:
@@ -195,16 +202,68 @@ def _add_summoned(
                 units[uid] = ScenarioUnit(uid, player, make_loadout(unit, models, []), a.name, parent)
 
 
+def _card_layout(data: dict[str, Any], name: str) -> tuple[dict[str, Any], list[str]]:
+    """The file's ``data`` with the Deployment Card's layout filled in where the file leaves it out, and the problems.
+
+    ``[deployment]`` with neither ``markers`` nor ``entry_edges`` takes the card's (``profiles/missions.toml``) and,
+    when the file has no ``terrain``, the card's ``standard`` terrain preset; ``terrain = "preset:NAME"`` takes the
+    card's preset NAME. Refused: one of ``markers``/``entry_edges`` without the other, and ``zone_depth`` with the
+    card's zones (the card draws them 6" deep): a value that would mix with the card's is never ignored.
+    """
+    dep_in = data.get("deployment")
+    card_name = dep_in.get("card") if isinstance(dep_in, dict) else None
+    terrain = data.get("terrain")
+    card = None
+    if isinstance(card_name, str) and card_name.strip():
+        card, _ = _find_card(deployment_cards(), card_name, None, "a Deployment Card")
+    if card is None or not isinstance(dep_in, dict):
+        if isinstance(terrain, str):  # the card is unknown (reported with the rest): no preset to take
+            data = {**data, "terrain": []}
+        return data, []
+    problems: list[str] = []
+    given = [k for k in ("markers", "entry_edges") if k in dep_in]
+    from_card = not given
+    if len(given) == 1:
+        other = "entry_edges" if given == ["markers"] else "markers"
+        problems.append(
+            f"{name}: deployment.{other}: missing; required with deployment.{given[0]} (both by hand), or leave "
+            f"both out for the card's (the {card['name']} card's markers and Entry Edges)"
+        )
+    if from_card and "zone_depth" in dep_in:
+        problems.append(
+            f"{name}: deployment.zone_depth: got {dep_in['zone_depth']!r}; allowed: only with markers and "
+            f"entry_edges by hand (the {card['name']} card's Zones of Influence are 6\" deep)"
+        )
+        dep_in = {k: v for k, v in dep_in.items() if k != "zone_depth"}
+    # one given alone (refused above) takes the card's other, so that the rest of the file is checked
+    layout = {
+        "markers": [{k: m[k] for k in ("number", "x", "y")} for m in card["markers"]],
+        "entry_edges": dict(card["entry_edges"]),
+    }
+    dep_in = {**layout, **dep_in}
+    if from_card and "source" not in dep_in:
+        dep_in["source"] = f"the {card['name']} card ({card['source']})"
+    data = {**data, "deployment": dep_in}
+    if terrain is None and from_card:
+        terrain = PRESET_PREFIX + DEFAULT_PRESET
+    if isinstance(terrain, str):
+        tables, allowed = find_preset(card, terrain)
+        if tables is None:
+            problems.append(f"{name}: terrain: got {terrain!r}; allowed: {allowed}")
+        data["terrain"] = tables or []
+    return data, problems
+
+
 def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster | None = None) -> Scenario:
     """Validate a scenario read from TOML (``name`` labels messages; army paths are relative to ``base``)."""
     bad = _non_finite(data)
     if bad:
         raise ScenarioError([f"{name}: {p}; allowed: a finite number" for p in bad])
+    data, problems = _card_layout(data, name)
     try:
         sf = ScenarioFile.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioError(validation_problems(name, exc, _fields(), _allowed_keys)) from None
-    problems: list[str] = []
+        raise ScenarioError(problems + validation_problems(name, exc, _fields(), _allowed_keys)) from None
     roster = roster or load_roster()
 
     dep, msg = _find_card(deployment_cards(), sf.deployment.card, None, "a Deployment Card")
@@ -403,7 +462,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
         first_player=sf.first_player,
         mission=mission,
         deployment=sf.deployment,
-        deployment_card=dep,
+        deployment_card={k: v for k, v in dep.items() if k != "presets"},  # the terrain is in board
         board=board,
         armies=armies,
         units=units,
@@ -439,6 +498,7 @@ def builtin_scenarios() -> list[Path]:
 
 __all__ = [
     "builtin_scenarios",
+    "deployment_card",
     "deployment_cards",
     "load_scenario",
     "mission_cards",

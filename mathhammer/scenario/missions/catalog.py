@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError
 from ...errors import MathhammerError
 from ...validate import read_toml, validation_problems
 from . import kinds as _kinds  # noqa: F401  (registers the card kinds)
+from .deployments import CardMarker, Layout, Preset, Zone, check_layout
 from .registry import KINDS, ScoringKind
 
 ALLOWED = "the Mission and Deployment Cards file (profiles/scenarios/README.md, Mission Cards)"
@@ -52,7 +53,9 @@ class MissionEntry(_Strict):
     additional: str = ""
 
 
-class DeploymentEntry(_Strict):
+class DeploymentEntry(Layout):
+    """A Deployment Card: its name, scale and battlefield, and its picture's layout (:mod:`.deployments`)."""
+
     id: str = Field(min_length=1)
     name: str = Field(min_length=1)
     scale: Literal["skirmish", "standard"]
@@ -126,7 +129,8 @@ class _Errors:
 
 def _fields() -> list[str]:
     names: set[str] = set()
-    models: list[type[BaseModel]] = [CatalogFile, MissionEntry, DeploymentEntry, *(k.Points for k in KINDS.values())]
+    models: list[type[BaseModel]] = [CatalogFile, MissionEntry, DeploymentEntry, CardMarker, Zone, Preset]
+    models += [k.Points for k in KINDS.values()]
     for model in models:
         names.update(model.model_fields)
     return sorted(names)
@@ -136,6 +140,9 @@ def _allowed_keys(loc: Any) -> list[str]:
     parts = [p for p in loc[:-1] if isinstance(p, str)]
     models: dict[str, type[BaseModel]] = {"missions": MissionEntry, "deployments": DeploymentEntry}
     model = models.get(parts[0] if parts else "", CatalogFile)
+    inner: dict[str, type[BaseModel]] = {"markers": CardMarker, "zones": Zone, "presets": Preset}
+    if len(parts) > 1 and parts[0] == "deployments" and parts[-1] in inner:
+        model = inner[parts[-1]]
     return sorted(model.model_fields)
 
 
@@ -172,6 +179,8 @@ def build(data: dict[str, Any], name: str) -> Catalog:
             values = entry.model_dump(exclude={"points"})
             values["every_round"] = tuple(values["every_round"])
             cards[entry.id] = MissionCard(**values, rules=tuple(rules))
+    for i, dep in enumerate(parsed.deployments):
+        problems += check_layout(dep, i, name)
     ids = [e.id for e in parsed.missions] + [d.id for d in parsed.deployments]
     problems += [
         f"{name}: id: got {i!r} twice; allowed: one card per id" for i in sorted({i for i in ids if ids.count(i) > 1})
