@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from mathhammer.scenario import parallel, simulate
-from mathhammer.scenario.players.auto import SLOT_BASE, Auto
+from mathhammer.scenario.players.auto import SLOT_BASE, Auto, EntryLegality
 from mathhammer.scenario.players.legal import Legality
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import PLAYERS, Activation, Scenario
@@ -24,7 +24,8 @@ def scn(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
 
 def test_random_players_play_every_round_taking_only_admitted_entries(scn: Scenario) -> None:
     """Each automatic activation, before it is applied, is judged again by a fresh Legality (no memo) in the games it is
-    applied to: its entry is admitted in every one of them."""
+    applied to: its entry is admitted in every one of them; and the one-entry answers the random policy reads
+    (EntryLegality.admits, fresh too) are the mask's columns for every entry of that unit."""
     sim = Simulation(scn, 4, 11)
     players = sim.players
     assert all(isinstance(p, Auto) for p in players)
@@ -45,6 +46,8 @@ def test_random_players_play_every_round_taking_only_admitted_entries(scn: Scena
         live = games[~sim.over[games]]
         mask = Legality(sim, menus).mask(u, act.phase, live)
         assert any(mask[:, i].all() for i in cols), act
+        one = EntryLegality(sim, menus)
+        assert all(np.array_equal(one.admits(u, act.phase, i, live), mask[:, i]) for i in range(len(entries))), act
         taken.append((act, live))
         apply(act, games)
 

@@ -24,7 +24,7 @@ import numpy as np
 from ..basics import stream as _stream
 from ..spec import PHASES, PLAYERS, Activation
 from . import Turn
-from .legal import Legality
+from .legal import MEMO_LIMIT, Legality
 from .menu import UnitMenu, build_menus
 from .policies import Decision, make_policy
 
@@ -43,6 +43,51 @@ def slot(player: int, k: int) -> int:
     return SLOT_BASE + player * SLOTS + k
 
 
+class EntryLegality(Legality):
+    """:class:`~.legal.Legality` one entry at a time (:meth:`admits`): a policy that needs one legal entry, not the
+    whole menu's answer (``random``: the first legal entry of a shuffled menu), judges only the entries it reaches.
+    The same answers as ``mask`` column by column (a test holds the two to each other): the state rows and the rule
+    of each entry are ``mask``'s own (:meth:`Legality._legal`), and so are its per-game reads (8.3.2 Supply of a
+    Deploy; a Fight for an Engaged unit; Pass always)."""
+
+    def __init__(self, view: Any, menus: dict[str, UnitMenu]) -> None:
+        super().__init__(view, menus)
+        self._one: dict[tuple[object, ...], bool] = {}
+
+    def admits(self, u: int, phase: str, index: int, games: np.ndarray) -> np.ndarray:
+        """Per game of ``games``: is entry ``index`` of unit ``u``'s ``phase`` menu legal now?"""
+        view = self.view
+        menu = self.menus[view.uids[u]]
+        e = menu[phase][index]
+        if e.action == "pass":
+            return np.ones(games.size, dtype=bool)
+        out = (view.alive[u, games] > 0) & ~view.acted[u, games]
+        if not out.any():
+            return out
+        if e.action == "fight":  # 8.8.1: an Engaged unit fights
+            return out & view.engaged_mask(games, u)
+        gone = view.grass.gone[games] if view.grass.gone.size else np.zeros(games.size, dtype=np.int64)
+        cols = np.ascontiguousarray(
+            np.concatenate([view.pos[:, games], view.alive[:, games], gone[None, :]], axis=0).T, dtype=np.int64
+        )
+        rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)
+        _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
+        n = view.U
+        legal = np.empty(first.size, dtype=bool)
+        for i, s in enumerate(cols[first].tolist()):
+            key = (u, phase, index, *s)
+            hit = self._one.get(key)
+            if hit is None:
+                if len(self._one) > MEMO_LIMIT:
+                    self._one.clear()
+                hit = self._one[key] = self._legal(e, menu, phase, s[:n], s[n : 2 * n], s[2 * n])
+            legal[i] = hit
+        out &= legal[inv.reshape(-1)]
+        if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
+            out &= view.supply_fits(u, games)
+        return out
+
+
 class Auto:
     """The automatic player ``player`` of Simulation ``sim``, choosing by the policy named ``name`` (its state: how
     many activations it made in the Phase, the same in every game of a group)."""
@@ -54,19 +99,19 @@ class Auto:
         self.policy = make_policy(name, f"players.{player}.policy")
         self.units = [u for u, su in enumerate(sim.units) if su.player == player and not sim.structure[u]]
         self._menus: dict[str, UnitMenu] | None = None
-        self._legal: Legality | None = None
+        self._legal: EntryLegality | None = None
         self.rnd = 0
         self.phase = "movement"
 
     @property
-    def legality(self) -> Legality:
+    def legality(self) -> EntryLegality:
         """The menus and their legality, built at the first decision (the board's reads of every menu point)."""
         if self._legal is None:
             world = self.sim.world
             if world not in _MENUS:
                 _MENUS[world] = build_menus(self.sim.scn, world)
             self._menus = _MENUS[world]
-            self._legal = Legality(self.sim, self._menus)
+            self._legal = EntryLegality(self.sim, self._menus)
         return self._legal
 
     def begin(self, rnd: int, phase: str, left: set[int] | None) -> int:
@@ -98,10 +143,15 @@ class Auto:
             mask[:, [e.action == "pass" for e in menus[sim.uids[units[j]]][phase]]] = False
             return mask
 
+        def admits(j: int, e: int, rows: np.ndarray) -> np.ndarray:
+            if menus[sim.uids[units[j]]][phase][e].action == "pass":
+                return np.zeros(rows.size, dtype=bool)
+            return leg.admits(units[j], phase, e, games[rows])
+
         def draw(i: int, rows: np.ndarray) -> np.ndarray:
             return np.asarray(sim.draw(_stream(*key, i), games[rows]))
 
-        decision = Decision(games, units, free.T, legal, lambda j: menus[sim.uids[units[j]]][phase], draw)
+        decision = Decision(games, units, free.T, legal, admits, lambda j: menus[sim.uids[units[j]]][phase], draw)
         unit, entry = self.policy.choose(decision)
         none = unit < 0
         if none.any():
@@ -129,4 +179,4 @@ class Auto:
         return act
 
 
-__all__ = ["SLOTS", "SLOT_BASE", "TAG", "Auto", "slot"]
+__all__ = ["SLOTS", "SLOT_BASE", "TAG", "Auto", "EntryLegality", "slot"]

@@ -34,14 +34,16 @@ class Decision:
     ``units``: the player's unit indices (World order); ``free``: games x units, the unit may still activate in this
     Phase (alive, not activated, on the table in the Assault Phase; a pre-filter: ``legal`` is the rule);
     ``legal(j, rows)``: games ``games[rows]`` x entries of unit ``units[j]``'s menu, the entries :mod:`.legal` admits
-    (Pass left out); ``entries(j)``: that menu; ``draw(i, rows)``: the ``i``-th uniform of this decision in games
-    ``games[rows]``, a function of (seed, game number, Round, Phase, slot, i) only.
+    (Pass left out); ``admits(j, e, rows)``: the same for entry ``e`` alone (judging one entry, not the menu);
+    ``entries(j)``: that menu; ``draw(i, rows)``: the ``i``-th uniform of this decision in games ``games[rows]``, a
+    function of (seed, game number, Round, Phase, slot, i) only.
     """
 
     games: np.ndarray
     units: list[int]
     free: np.ndarray
     legal: Callable[[int, np.ndarray], np.ndarray]
+    admits: Callable[[int, int, np.ndarray], np.ndarray]
     entries: Callable[[int], tuple[Entry, ...]]
     draw: Callable[[int, np.ndarray], np.ndarray]
 
@@ -82,20 +84,17 @@ def make_policy(name: str, field: str = "policy") -> Policy:
     return made
 
 
-def nth_true(mask: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """Per row of ``mask``: the column of its ``k``-th True (0-based; ``k`` below the row's count).
-
-    >>> nth_true(np.array([[True, False, True], [False, True, True]]), np.array([1, 0])).tolist()
-    [2, 1]
-    """
-    return (np.cumsum(mask, axis=1) > k[:, None]).argmax(axis=1)
+#: the draws of a decision that shuffle unit ``j``'s entries start at ``SHUFFLE * (j + 1)`` (one per entry; the units'
+#: order takes draws 1 to the number of units)
+SHUFFLE = 1000
 
 
 @policy("random")
 class Random:
-    """A uniformly random legal action: the unit uniformly among the units with a legal entry (a random order of the
-    free units, per game, the first with one), then its entry uniformly among its legal ones (Hold included, Pass
-    only where no unit has any: 8.2.1). Each unit's menu is judged only where it is reached in a game's order."""
+    """A uniformly random legal action: the unit uniformly among the units with a legal entry (per game, a random order
+    of the free units, the first with one), then its entry uniformly among its legal ones (per game, a random order of
+    its menu, the first legal entry: Hold included, Pass only where no unit has any, 8.2.1). Only the entries reached
+    in a game's orders are judged (``Decision.admits``), not whole menus."""
 
     def choose(self, d: Decision) -> tuple[np.ndarray, np.ndarray]:
         n, width = d.games.size, len(d.units)
@@ -107,24 +106,36 @@ class Random:
         keys = np.stack([d.draw(1 + j, every) for j in range(width)], axis=1)
         keys[~d.free] = np.inf
         order = np.argsort(keys, axis=1, kind="stable")
-        pick = d.draw(0, every)
         for col in range(width):
             cand = order[:, col]
             todo = (unit < 0) & d.free[every, cand]
-            if not todo.any():
+            if not todo.any():  # the free units come first in every order: none is left to try
                 break
             for j in np.unique(cand[todo]).tolist():
                 rows = np.flatnonzero(todo & (cand == j))
-                mask = d.legal(j, rows)
-                count = mask.sum(axis=1)
-                ok = count > 0
-                if not ok.any():
-                    continue
-                rows, mask, count = rows[ok], mask[ok], count[ok]
-                k = np.minimum((pick[rows] * count).astype(np.int64), count - 1)
-                unit[rows] = j
-                entry[rows] = nth_true(mask, k)
+                got = self.first_legal(d, j, rows)
+                ok = got >= 0
+                unit[rows[ok]] = j
+                entry[rows[ok]] = got[ok]
         return unit, entry
 
+    @staticmethod
+    def first_legal(d: Decision, j: int, rows: np.ndarray) -> np.ndarray:
+        """Per game of ``d.games[rows]``: the first legal entry of unit ``d.units[j]`` in a random order of its menu
+        (-1: none), a uniform draw among its legal entries."""
+        size = len(d.entries(j))
+        keys = np.stack([d.draw(SHUFFLE * (j + 1) + e, rows) for e in range(size)], axis=1)
+        order = np.argsort(keys, axis=1, kind="stable")
+        got = np.full(rows.size, -1, dtype=np.int64)
+        for col in range(size):
+            todo = np.flatnonzero(got < 0)
+            if todo.size == 0:
+                break
+            cand = order[todo, col]
+            for e in np.unique(cand).tolist():
+                r = todo[cand == e]
+                got[r[d.admits(j, e, rows[r])]] = e
+        return got
 
-__all__ = ["POLICIES", "Decision", "Policy", "Random", "allowed", "make_policy", "nth_true", "policy"]
+
+__all__ = ["POLICIES", "SHUFFLE", "Decision", "Policy", "Random", "allowed", "make_policy", "policy"]
