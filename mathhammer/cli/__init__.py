@@ -29,6 +29,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "import_opr": ("import-opr",),
     "board": ("board",),
     "scenario": ("scenario",),
+    "game": ("game",),
     "report": ("report",),
     "warmup": ("warmup",),
 }

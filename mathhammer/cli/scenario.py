@@ -80,6 +80,7 @@ def check(file: FileArg, profiles: ProfilesOpt = None) -> None:
     typer.echo(
         f"ok: {scn.name}: {scn.mission.name} ({scn.mission.scale}), {scn.deployment_card['name']}, "
         f"{len(scn.units)} units, {len(scn.plan)} planned activations"
+        + "".join(f"; {p}: automatic (policy {n!r}), chosen in play" for p, n in scn.policies.items())
     )
 
 

@@ -254,6 +254,30 @@ def _card_layout(data: dict[str, Any], name: str) -> tuple[dict[str, Any], list[
     return data, problems
 
 
+def _policies(sf: ScenarioFile, name: str, problems: list[str]) -> dict[str, str]:
+    """The automatic players (``[players.X] policy``, issue 29): a registered policy, and no planned activations of
+    that player (its activations are chosen in play)."""
+    from .players.policies import POLICIES, allowed
+
+    out: dict[str, str] = {}
+    for player in PLAYERS:
+        chosen = sf.players[player].policy  # type: ignore[index]
+        if chosen is None:
+            continue
+        if chosen not in POLICIES:
+            problems.append(f"{name}: players.{player}.policy: got {chosen!r}; allowed: {allowed()}")
+            continue
+        out[player] = chosen
+        for ri, rnd in enumerate(sf.rounds):
+            planned = sum(len(getattr(getattr(rnd, player), phase)) for phase in PHASES)
+            if planned:
+                problems.append(
+                    f"{name}: rounds[{ri}].{player}: got {planned} planned activations; allowed: none for an automatic "
+                    f'player (players.{player}.policy = "{chosen}": its activations are chosen in play)'
+                )
+    return out
+
+
 def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster | None = None) -> Scenario:
     """Validate a scenario read from TOML (``name`` labels messages; army paths are relative to ``base``)."""
     bad = _non_finite(data)
@@ -326,6 +350,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
             for n in act.use
         }
         _add_summoned(roster, army, player, units, counts, used)
+    policies = _policies(sf, name, problems)
 
     first_entry: dict[int, int] = {}
     for ri, rnd in enumerate(sf.rounds):
@@ -468,6 +493,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
         units=units,
         plan=tuple(plan),
         policy=sf.policy,
+        policies=policies,
         roster=roster,
     )
     if len(armies) == len(PLAYERS):

@@ -74,7 +74,8 @@ import numpy as np
 from . import abilities, conditions
 from . import mission as missions
 from .basics import stream as _stream
-from .players import play_turns
+from .players import Player, play_turns
+from .players.auto import Auto
 from .players.scripted import Scripted
 from .sim_combat import Combat
 from .sim_move import Movement
@@ -155,9 +156,14 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
                     self.first[games] = np.where(claimed >= 0, claimed, passer)
 
     @cached_property
-    def players(self) -> tuple[Scripted, Scripted]:
-        """Red's and blue's decisions (:mod:`.players`): today each the plan of the scenario file."""
-        red, blue = (Scripted(self.scn, p, self.uids, self.cards.activates_next) for p in PLAYERS)
+    def players(self) -> tuple[Player, Player]:
+        """Red's and blue's decisions (:mod:`.players`): the plan of the scenario file, or a policy's (``Auto``)."""
+        red, blue = (
+            Auto(self, p, self.scn.policies[p])
+            if p in self.scn.policies
+            else Scripted(self.scn, p, self.uids, self.cards.activates_next)
+            for p in PLAYERS
+        )
         return red, blue
 
     def order(self, rnd: int, phase: str, fp: int, left: set[int] | None = None) -> tuple[list[Activation], int | None]:

@@ -160,6 +160,9 @@ class DeploymentSpec(_Strict):
 class PlayerSpec(_Strict):
     army: str = Field(min_length=1)
     name: str = ""
+    #: an automatic player (issue 29): the policy that chooses its activations in play (``players/policies.py``);
+    #: such a player has no planned activations of its own
+    policy: str | None = Field(default=None, min_length=1, max_length=40)
 
 
 class ReactionSpec(_Strict):
@@ -402,6 +405,8 @@ class Scenario:
     plan: tuple[Activation, ...]
     policy: PolicySpec
     roster: Roster = field(repr=False, compare=False, default_factory=Roster)
+    #: the automatic players: player -> the name of its policy (``[players.X] policy``); the others are scripted
+    policies: dict[str, str] = field(default_factory=dict)
 
     def activations(self, round_no: int, phase: str, player: str) -> list[Activation]:
         return [a for a in self.plan if a.round == round_no and a.phase == phase and a.player == player]

@@ -1,0 +1,148 @@
+"""``mathhammer game ARMY_A.toml ARMY_B.toml --mission CARD --deployment CARD [--terrain PRESET] [--red-policy NAME]
+[--blue-policy NAME] --trials N --seed S [--json]``: whole games of two army lists with no plan (issue 29).
+
+The scenario is built from the flags as a scenario file would give it (docs/scenario.md, Automatic players):
+ARMY_A is red, ARMY_B blue; the Deployment Card's markers and Entry Edges, its terrain preset (``standard`` unless
+``--terrain`` names another: ``mathhammer board presets``); both players automatic, each choosing by its policy
+(``random`` unless named). The results are printed as ``scenario run`` prints them. A bad flag is one line naming it.
+"""
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from ..errors import InputError
+from .common import PROFILES_HELP, file_path, handle_errors
+
+ArmyA = Annotated[
+    Path,
+    typer.Argument(
+        help="Red's army list (TOML; examples: profiles/armies/).",
+        metavar="ARMY_A",
+        show_default=False,
+        parser=file_path,
+    ),
+]
+ArmyB = Annotated[
+    Path,
+    typer.Argument(help="Blue's army list (TOML).", metavar="ARMY_B", show_default=False, parser=file_path),
+]
+
+#: the loader's fields of the scenario built here -> the command line's names for them
+FIELDS = {
+    "mission.card": "--mission",
+    "deployment.card": "--deployment",
+    "terrain": "--terrain",
+    "players.red.policy": "--red-policy",
+    "players.blue.policy": "--blue-policy",
+    "players.red.army": "ARMY_A",
+    "players.blue.army": "ARMY_B",
+}
+LABEL = "game"
+
+
+def register(root: typer.Typer) -> None:
+    root.command("game", no_args_is_help=True)(game)
+
+
+def scenario_data(army_a: Path, army_b: Path, mission: str, deployment: str, terrain: str, red: str, blue: str) -> Any:
+    """The scenario file's table of this game (both players automatic)."""
+    return {
+        "name": f"{army_a.stem} vs {army_b.stem}",
+        "description": f"{mission} on {deployment} (terrain preset {terrain}), {red} vs {blue}",
+        "mission": {"card": mission},
+        "deployment": {"card": deployment},
+        "terrain": f"preset:{terrain}",
+        "players": {
+            "red": {"army": str(army_a.resolve()), "policy": red},
+            "blue": {"army": str(army_b.resolve()), "policy": blue},
+        },
+    }
+
+
+def _flags(lines: list[str]) -> list[str]:
+    """The loader's problems with the scenario's fields named as the flags that gave them."""
+    out = []
+    for line in lines:
+        line = line.removeprefix(f"{LABEL}: ")
+        for field, flag in FIELDS.items():
+            if line.startswith(f"{field}: "):
+                rest = line[len(field) + 2 :]
+                line = rest if flag.startswith("ARMY") and not rest.startswith("got ") else f"{flag}: {rest}"
+                break
+        out.append(line)
+    return out
+
+
+@handle_errors
+def game(
+    army_a: ArmyA,
+    army_b: ArmyB,
+    mission: Annotated[str, typer.Option("--mission", metavar="CARD", help="Mission Card (profiles/missions.toml).")],
+    deployment: Annotated[
+        str, typer.Option("--deployment", metavar="CARD", help="Deployment Card: its markers and Entry Edges.")
+    ],
+    terrain: Annotated[
+        str, typer.Option("--terrain", metavar="PRESET", help="The card's terrain preset (board presets).")
+    ] = "standard",
+    red_policy: Annotated[str, typer.Option("--red-policy", metavar="NAME", help="Red's policy.")] = "random",
+    blue_policy: Annotated[str, typer.Option("--blue-policy", metavar="NAME", help="Blue's policy.")] = "random",
+    trials: Annotated[str, typer.Option("--trials", help="Games to play.", metavar="N")] = "1000",
+    seed: Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same games.", metavar="S")] = "0",
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    workers: Annotated[
+        str | None,
+        typer.Option(
+            "--workers",
+            help="Processes to play on (default: every core; the games are the same for any number).",
+            metavar="K",
+            show_default=False,
+        ),
+    ] = None,
+    profiles: Annotated[
+        list[str] | None, typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP, show_default=False)
+    ] = None,
+) -> None:
+    """Whole games of two army lists on a mission, both players automatic (no plan): who wins, how often."""
+    import json
+
+    from ..engine.options import check_seed
+    from ..scenario import MAX_TRIALS, ScenarioError
+    from ..scenario.loader import parse_scenario
+    from ..scenario.players.policies import POLICIES, allowed
+    from ..starcraft.roster import load_roster
+    from ..validate import whole
+    from .board_presets import find_deployment
+    from .scenario import _simulate
+
+    n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
+    s = check_seed(seed, "--seed")
+    k = None if workers is None else whole("--workers", workers, 1, 256, "a number of processes, 1 to 256")
+    for flag, name in (("--red-policy", red_policy), ("--blue-policy", blue_policy)):
+        if name not in POLICIES:
+            raise InputError(flag, name, allowed())
+    for label, path in (("ARMY_A", army_a), ("ARMY_B", army_b)):
+        if not path.is_file():
+            raise InputError(label, str(path), "an army list TOML file (examples: profiles/armies/)")
+    dep = find_deployment(deployment)
+    names = [p["name"] for p in dep["presets"]]
+    if terrain not in names:
+        raise InputError("--terrain", terrain, f"a terrain preset of {dep['name']}: {', '.join(names)}")
+    folders = list(profiles or [])
+    for folder in folders:
+        if not str(folder).strip():
+            raise InputError("--profiles", folder, "a folder of TOML profiles")
+    data = scenario_data(army_a, army_b, mission, deployment, terrain, red_policy, blue_policy)
+    try:
+        scn = parse_scenario(data, LABEL, Path.cwd(), load_roster(folders) if folders else None)
+    except ScenarioError as exc:
+        raise ScenarioError(_flags(exc.problems)) from None
+    result = _simulate(scn, n, s, k, as_json)
+    if as_json:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        typer.echo(result.text_report())
+
+
+__all__ = ["game", "register"]

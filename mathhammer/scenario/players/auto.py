@@ -1,0 +1,182 @@
+"""An automatic player (issue 29): at its turn, in each game, one activation among the legal entries of its units'
+menus, picked by a named policy (:mod:`.policies`); the games are split by the pick, one Turn per activation, and a
+game where none of its units has a legal entry Passes (8.2.1 "A player must Pass if they have no eligible Units
+left").
+
+The units asked are those that may still activate in the Phase: not Destroyed, not activated in it (the engine's
+``acted``), not a Structure (never Activated), on the table in the Assault Phase (a unit in Reserves may only Deploy,
+in the Movement Phase); which of their entries are legal is :class:`~.legal.Legality`'s answer per game state.
+
+Dice and draws. An activation's dice come from its ordinal (``Simulation.ordinal``; a planned one's is its place in the
+plan): an automatic activation's is its slot, :func:`slot` (the player, and how many activations that player made
+before it in the Phase of that game), outside the plan's range. The policy's uniforms are the game's own, keyed by
+(Round, Phase, slot, draw) under :data:`TAG`, so a game's choices depend on (seed, game number, Round, Phase, slot)
+and its state only: the same games for any grouping and any number of workers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from weakref import WeakKeyDictionary
+
+import numpy as np
+
+from ..basics import stream as _stream
+from ..spec import PHASES, PLAYERS, Activation
+from . import Turn
+from .legal import MEMO_LIMIT, Legality
+from .menu import UnitMenu, build_menus
+from .policies import Decision, make_policy
+
+#: the first slot ordinal of the automatic activations (a plan's ordinals are its positions, far below)
+SLOT_BASE = 1_000_000
+#: the slots of one player in one Phase
+SLOTS = 10_000
+#: the first part of the key of a policy's draws (not a Round: no dice stream of the engine starts with it)
+TAG = 29_000_029
+#: the menus of a World's board (the same for every Simulation sharing it: the forked workers inherit the pilot's)
+_MENUS: WeakKeyDictionary[Any, dict[str, UnitMenu]] = WeakKeyDictionary()
+
+
+def slot(player: int, k: int) -> int:
+    """The ordinal of the ``k``-th activation (0-based) of player ``player`` (0 red, 1 blue) in a Phase."""
+    return SLOT_BASE + player * SLOTS + k
+
+
+class EntryLegality(Legality):
+    """:class:`~.legal.Legality` one entry at a time (:meth:`admits`): a policy that needs one legal entry, not the
+    whole menu's answer (``random``: the first legal entry of a shuffled menu), judges only the entries it reaches.
+    The same answers as ``mask`` column by column (a test holds the two to each other): the state rows and the rule
+    of each entry are ``mask``'s own (:meth:`Legality._legal`), and so are its per-game reads (8.3.2 Supply of a
+    Deploy; a Fight for an Engaged unit; Pass always)."""
+
+    def __init__(self, view: Any, menus: dict[str, UnitMenu]) -> None:
+        super().__init__(view, menus)
+        self._one: dict[tuple[object, ...], bool] = {}
+
+    def admits(self, u: int, phase: str, index: int, games: np.ndarray) -> np.ndarray:
+        """Per game of ``games``: is entry ``index`` of unit ``u``'s ``phase`` menu legal now?"""
+        view = self.view
+        menu = self.menus[view.uids[u]]
+        e = menu[phase][index]
+        if e.action == "pass":
+            return np.ones(games.size, dtype=bool)
+        out = (view.alive[u, games] > 0) & ~view.acted[u, games]
+        if not out.any():
+            return out
+        if e.action == "fight":  # 8.8.1: an Engaged unit fights
+            return out & view.engaged_mask(games, u)
+        gone = view.grass.gone[games] if view.grass.gone.size else np.zeros(games.size, dtype=np.int64)
+        cols = np.ascontiguousarray(
+            np.concatenate([view.pos[:, games], view.alive[:, games], gone[None, :]], axis=0).T, dtype=np.int64
+        )
+        rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)
+        _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
+        n = view.U
+        legal = np.empty(first.size, dtype=bool)
+        for i, s in enumerate(cols[first].tolist()):
+            key = (u, phase, index, *s)
+            hit = self._one.get(key)
+            if hit is None:
+                if len(self._one) > MEMO_LIMIT:
+                    self._one.clear()
+                hit = self._one[key] = self._legal(e, menu, phase, s[:n], s[n : 2 * n], s[2 * n])
+            legal[i] = hit
+        out &= legal[inv.reshape(-1)]
+        if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
+            out &= view.supply_fits(u, games)
+        return out
+
+
+class Auto:
+    """The automatic player ``player`` of Simulation ``sim``, choosing by the policy named ``name`` (its state: how
+    many activations it made in the Phase, the same in every game of a group)."""
+
+    def __init__(self, sim: Any, player: str, name: str) -> None:
+        self.sim = sim
+        self.player = player
+        self.pi = PLAYERS.index(player)
+        self.policy = make_policy(name, f"players.{player}.policy")
+        self.units = [u for u, su in enumerate(sim.units) if su.player == player and not sim.structure[u]]
+        self._menus: dict[str, UnitMenu] | None = None
+        self._legal: EntryLegality | None = None
+        self.rnd = 0
+        self.phase = "movement"
+
+    @property
+    def legality(self) -> EntryLegality:
+        """The menus and their legality, built at the first decision (the board's reads of every menu point)."""
+        if self._legal is None:
+            world = self.sim.world
+            if world not in _MENUS:
+                _MENUS[world] = build_menus(self.sim.scn, world)
+            self._menus = _MENUS[world]
+            self._legal = EntryLegality(self.sim, self._menus)
+        return self._legal
+
+    def begin(self, rnd: int, phase: str, left: set[int] | None) -> int:
+        self.rnd, self.phase = rnd, phase
+        return 0
+
+    def next(self, games: np.ndarray, state: int) -> list[Turn]:
+        sim, phase, k = self.sim, self.phase, state
+        games = np.asarray(games, dtype=np.int64)
+        out: list[Turn] = []
+        over = sim.over[games]
+        if over.any():  # an ended game plays no more
+            out.append(Turn(games[over], None, k))
+            games = games[~over]
+        if games.size == 0:
+            return out or [Turn(games, None, k)]
+        units = self.units
+        idx = np.asarray(units, dtype=np.int64)
+        free = (sim.alive[idx][:, games] > 0) & ~sim.acted[idx][:, games]
+        if phase != "movement":
+            free &= sim.pos[idx][:, games] >= 0
+        leg = self.legality
+        menus = self._menus
+        assert menus is not None
+        key = (TAG, self.rnd, PHASES.index(phase), slot(self.pi, k))
+
+        def legal(j: int, rows: np.ndarray) -> np.ndarray:
+            mask = leg.mask(units[j], phase, games[rows])
+            mask[:, [e.action == "pass" for e in menus[sim.uids[units[j]]][phase]]] = False
+            return mask
+
+        def admits(j: int, e: int, rows: np.ndarray) -> np.ndarray:
+            if menus[sim.uids[units[j]]][phase][e].action == "pass":
+                return np.zeros(rows.size, dtype=bool)
+            return leg.admits(units[j], phase, e, games[rows])
+
+        def draw(i: int, rows: np.ndarray) -> np.ndarray:
+            return np.asarray(sim.draw(_stream(*key, i), games[rows]))
+
+        decision = Decision(games, units, free.T, legal, admits, lambda j: menus[sim.uids[units[j]]][phase], draw)
+        unit, entry = self.policy.choose(decision)
+        none = unit < 0
+        if none.any():
+            out.append(Turn(games[none], None, k))
+        picks = np.stack([unit, entry])[:, ~none]
+        if picks.shape[1]:
+            (pairs, inverse) = np.unique(picks, axis=1, return_inverse=True)
+            inverse = inverse.reshape(-1)
+            chosen = games[~none]
+            for c in range(pairs.shape[1]):
+                j, e = int(pairs[0, c]), int(pairs[1, c])
+                out.append(Turn(chosen[inverse == c], self.activation(j, e, k), k + 1))
+        return out
+
+    def activation(self, j: int, e: int, k: int) -> Activation:
+        """The Activation of entry ``e`` of unit ``units[j]``'s menu as the player's ``k``-th of the Phase, its dice
+        keyed by its slot."""
+        sim = self.sim
+        uid = sim.uids[self.units[j]]
+        assert self._menus is not None
+        act = self._menus[uid][self.phase][e].activation(
+            uid, self.player, self.rnd, self.phase, where=f"r{self.rnd}.{self.player}.{self.phase}.auto[{k}]"
+        )
+        sim.ordinal[act] = slot(self.pi, k)
+        return act
+
+
+__all__ = ["SLOTS", "SLOT_BASE", "TAG", "Auto", "EntryLegality", "slot"]

@@ -1,0 +1,141 @@
+"""The automatic players' policies, registered by name: how a player picks one activation per game among the legal
+entries of its units' menus (:mod:`.menu`, :mod:`.legal`; the player that asks is :class:`~.auto.Auto`).
+
+A policy is a class with a ``choose(decision)`` method (:class:`Decision`: the games deciding, the units that may
+still activate, their legal entries, the game's own uniforms), registered under a name with :func:`policy`::
+
+    @policy("mine")
+    class Mine:
+        def choose(self, d: Decision) -> tuple[np.ndarray, np.ndarray]:
+            ...  # per game: the unit's index in d.units (-1: Pass) and the entry's index in its menu
+
+A choice must depend on each game alone (its state and its draws ``d.draw``), never on which other games are
+deciding with it: then a game plays the same whatever the grouping or the number of workers.
+
+Built in (step 4 of ``docs/dev/automatic-players.md``): ``random``, the floor any policy must beat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from ...errors import InputError
+from .menu import Entry
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of a player in the games ``games`` (the same Round, Phase and slot in each).
+
+    ``units``: the player's unit indices (World order); ``free``: games x units, the unit may still activate in this
+    Phase (alive, not activated, on the table in the Assault Phase; a pre-filter: ``legal`` is the rule);
+    ``legal(j, rows)``: games ``games[rows]`` x entries of unit ``units[j]``'s menu, the entries :mod:`.legal` admits
+    (Pass left out); ``admits(j, e, rows)``: the same for entry ``e`` alone (judging one entry, not the menu);
+    ``entries(j)``: that menu; ``draw(i, rows)``: the ``i``-th uniform of this decision in games ``games[rows]``, a
+    function of (seed, game number, Round, Phase, slot, i) only.
+    """
+
+    games: np.ndarray
+    units: list[int]
+    free: np.ndarray
+    legal: Callable[[int, np.ndarray], np.ndarray]
+    admits: Callable[[int, int, np.ndarray], np.ndarray]
+    entries: Callable[[int], tuple[Entry, ...]]
+    draw: Callable[[int, np.ndarray], np.ndarray]
+
+
+class Policy(Protocol):
+    def choose(self, d: Decision) -> tuple[np.ndarray, np.ndarray]:
+        """Per game of ``d.games``: the index in ``d.units`` of the unit to activate (-1: Pass) and its entry."""
+        ...
+
+
+#: name -> policy class (:func:`policy`)
+POLICIES: dict[str, type] = {}
+
+
+def policy(name: str) -> Callable[[type], type]:
+    """Register a policy class under ``name`` (a second class under the same name is refused)."""
+
+    def register(cls: type) -> type:
+        if name in POLICIES and POLICIES[name] is not cls:
+            raise InputError("policy", name, f"a name not yet registered (taken: {', '.join(sorted(POLICIES))})")
+        POLICIES[name] = cls
+        return cls
+
+    return register
+
+
+def allowed() -> str:
+    """What a policy name may be, for messages."""
+    return f"a policy: {', '.join(sorted(POLICIES))}"
+
+
+def make_policy(name: str, field: str = "policy") -> Policy:
+    """The policy registered under ``name``; an unknown name is refused naming ``field``."""
+    cls = POLICIES.get(name)
+    if cls is None:
+        raise InputError(field, name, allowed())
+    made: Policy = cls()
+    return made
+
+
+#: the draws of a decision that shuffle unit ``j``'s entries start at ``SHUFFLE * (j + 1)`` (one per entry; the units'
+#: order takes draws 1 to the number of units)
+SHUFFLE = 1000
+
+
+@policy("random")
+class Random:
+    """A uniformly random legal action: the unit uniformly among the units with a legal entry (per game, a random order
+    of the free units, the first with one), then its entry uniformly among its legal ones (per game, a random order of
+    its menu, the first legal entry: Hold included, Pass only where no unit has any, 8.2.1). Only the entries reached
+    in a game's orders are judged (``Decision.admits``), not whole menus."""
+
+    def choose(self, d: Decision) -> tuple[np.ndarray, np.ndarray]:
+        n, width = d.games.size, len(d.units)
+        unit = np.full(n, -1, dtype=np.int64)
+        entry = np.full(n, -1, dtype=np.int64)
+        if n == 0 or width == 0:
+            return unit, entry
+        every = np.arange(n)
+        keys = np.stack([d.draw(1 + j, every) for j in range(width)], axis=1)
+        keys[~d.free] = np.inf
+        order = np.argsort(keys, axis=1, kind="stable")
+        for col in range(width):
+            cand = order[:, col]
+            todo = (unit < 0) & d.free[every, cand]
+            if not todo.any():  # the free units come first in every order: none is left to try
+                break
+            for j in np.unique(cand[todo]).tolist():
+                rows = np.flatnonzero(todo & (cand == j))
+                got = self.first_legal(d, j, rows)
+                ok = got >= 0
+                unit[rows[ok]] = j
+                entry[rows[ok]] = got[ok]
+        return unit, entry
+
+    @staticmethod
+    def first_legal(d: Decision, j: int, rows: np.ndarray) -> np.ndarray:
+        """Per game of ``d.games[rows]``: the first legal entry of unit ``d.units[j]`` in a random order of its menu
+        (-1: none), a uniform draw among its legal entries."""
+        size = len(d.entries(j))
+        keys = np.stack([d.draw(SHUFFLE * (j + 1) + e, rows) for e in range(size)], axis=1)
+        order = np.argsort(keys, axis=1, kind="stable")
+        got = np.full(rows.size, -1, dtype=np.int64)
+        for col in range(size):
+            todo = np.flatnonzero(got < 0)
+            if todo.size == 0:
+                break
+            cand = order[todo, col]
+            for e in np.unique(cand).tolist():
+                r = todo[cand == e]
+                got[r[d.admits(j, e, rows[r])]] = e
+        return got
+
+
+__all__ = ["POLICIES", "SHUFFLE", "Decision", "Policy", "Random", "allowed", "make_policy", "policy"]

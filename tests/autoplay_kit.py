@@ -1,0 +1,67 @@
+"""Small games for the automatic players' tests (tests/test_autoplay_*.py): two-unit army lists a side on the Frontier
+card's preset (Skirmish), a short game, so a whole game with two random players takes about a second."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from mathhammer.scenario.loader import parse_scenario
+from mathhammer.scenario.spec import Scenario
+
+RED = """name = "Two Terran units"
+scale = "Skirmish"
+faction = "Terran Armed Forces"
+tactical = ["Barracks"]
+
+[[units]]
+unit = "Marine"
+models = 6
+
+[[units]]
+unit = "Marauder"
+models = 2
+"""
+
+BLUE = """name = "Two Zerg units"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+tactical = ["Spawning Pool", "Accelerating Creep"]
+
+[[units]]
+unit = "Zergling"
+models = 12
+
+[[units]]
+unit = "Roach"
+models = 3
+"""
+
+
+def armies(folder: Path) -> tuple[Path, Path]:
+    """The two army lists written into ``folder``."""
+    red, blue = folder / "red_two.toml", folder / "blue_two.toml"
+    red.write_text(RED)
+    blue.write_text(BLUE)
+    return red, blue
+
+
+def data(folder: Path, red: str | None = "random", blue: str | None = "random", length: int = 3) -> dict[str, Any]:
+    """A scenario table of the two lists (a player with ``None`` has no policy: scripted, by the file's rounds)."""
+    a, b = armies(folder)
+    players: dict[str, Any] = {"red": {"army": str(a)}, "blue": {"army": str(b)}}
+    for side, name in (("red", red), ("blue", blue)):
+        if name is not None:
+            players[side]["policy"] = name
+    return {
+        "name": "two a side",
+        "first_player": "roll-off",
+        "mission": {"card": "Hold Position", "game_length": length},
+        "deployment": {"card": "Frontier"},
+        "terrain": "preset:standard",
+        "players": players,
+    }
+
+
+def scenario(folder: Path, **kw: Any) -> Scenario:
+    return parse_scenario(data(folder, **kw), "two.toml", folder)

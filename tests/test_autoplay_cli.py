@@ -1,0 +1,125 @@
+"""``mathhammer game`` (cli/game.py) and automatic players in scenario files: a game of two shipped army lists, and
+the refusals (one line naming the flag or the file's field, exit 2, nothing on stdout)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mathhammer.cli import app
+from mathhammer.errors import InputError
+from mathhammer.scenario.loader import parse_scenario
+from mathhammer.scenario.players import policies
+from mathhammer.scenario.spec import ScenarioError
+from tests.autoplay_kit import armies, data
+
+ROOT = Path(__file__).resolve().parents[1]
+ARMIES = ROOT / "profiles" / "armies"
+runner = CliRunner()
+
+
+def test_a_game_of_two_shipped_lists_prints_json() -> None:
+    result = runner.invoke(
+        app,
+        [
+            "game",
+            str(ARMIES / "terran_skirmish.toml"),
+            str(ARMIES / "zerg_skirmish.toml"),
+            "--mission",
+            "Hold Position",
+            "--deployment",
+            "frontier",
+            "--trials",
+            "1",
+            "--seed",
+            "3",
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["trials"] == 1 and out["seed"] == 3
+    assert out["scenario"] == "terran_skirmish vs zerg_skirmish"
+    assert [r["round"] for r in out["rounds"]] == [1, 2, 3, 4, 5]  # the mission's five Rounds
+    assert sum(out["outcome"][k]["p"] for k in ("red", "blue", "draw")) == pytest.approx(1.0)
+
+
+def _game(tmp_path: Path, *extra: str) -> list[str]:
+    a, b = armies(tmp_path)
+    base = ["game", str(a), str(b), "--mission", "Hold Position", "--deployment", "Frontier", "--trials", "1"]
+    return [*base, *extra]
+
+
+@pytest.mark.parametrize(
+    ("extra", "start"),
+    [
+        (("--red-policy", "best"), "error: --red-policy: got 'best'; allowed: a policy: random"),
+        (("--blue-policy", ""), "error: --blue-policy: got ''; allowed: a policy: random"),
+        (("--deployment", "Frontie"), "error: --deployment: got 'Frontie'; allowed: a Deployment Card: "),
+        (
+            ("--terrain", "hills"),
+            "error: --terrain: got 'hills'; allowed: a terrain preset of Frontier: standard, open",
+        ),
+        (("--mission", "Hold"), "error: --mission: got 'Hold'; allowed: a Mission Card: "),
+        (("--trials", "0"), "error: --trials: got '0'; allowed: a number of games"),
+        (("--seed", "x"), "error: --seed: got 'x'"),
+    ],
+)
+def test_bad_flags_are_one_line_naming_the_flag(tmp_path: Path, extra: tuple[str, ...], start: str) -> None:
+    result = runner.invoke(app, _game(tmp_path, *extra))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(start), lines
+
+
+def test_a_missing_army_file_names_its_argument(tmp_path: Path) -> None:
+    args = _game(tmp_path)
+    args[2] = str(tmp_path / "none.toml")
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [
+        f"error: ARMY_B: got '{tmp_path / 'none.toml'}'; allowed: an army list TOML file (examples: profiles/armies/)"
+    ]
+
+
+def test_a_file_refuses_an_unknown_policy_and_a_policy_with_rounds(tmp_path: Path) -> None:
+    d = data(tmp_path, red="greedy")
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(d, "s.toml", tmp_path)
+    assert err.value.problems == ["s.toml: players.red.policy: got 'greedy'; allowed: a policy: random"]
+    d = data(tmp_path)
+    d["rounds"] = [{"round": 1, "blue": {"movement": [{"unit": "roach-1", "action": "hold"}]}}]
+    with pytest.raises(ScenarioError) as err:
+        parse_scenario(d, "s.toml", tmp_path)
+    assert err.value.problems == [
+        "s.toml: rounds[0].blue: got 1 planned activations; allowed: none for an automatic player "
+        '(players.blue.policy = "random": its activations are chosen in play)'
+    ]
+
+
+def test_scenario_check_says_the_automatic_side_is_chosen_in_play(tmp_path: Path) -> None:
+    a, b = armies(tmp_path)
+    path = tmp_path / "mixed.toml"
+    path.write_text(
+        f'[mission]\ncard = "Hold Position"\n[deployment]\ncard = "Frontier"\n'
+        f'[players.red]\narmy = "{a}"\n[players.blue]\narmy = "{b}"\npolicy = "random"\n'
+        '[[rounds]]\nround = 1\nred.movement = [{ unit = "marine-1", action = "deploy", to = [9, 3] }]\n'
+    )
+    result = runner.invoke(app, ["scenario", "check", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "1 planned activations; blue: automatic (policy 'random'), chosen in play" in result.stdout
+
+
+def test_the_registry_refuses_a_taken_name_and_an_unknown_one() -> None:
+    with pytest.raises(InputError, match="policy: got 'random'; allowed: a name not yet registered"):
+
+        @policies.policy("random")
+        class Other:
+            pass
+
+    with pytest.raises(InputError, match=r"players.red.policy: got 'nope'; allowed: a policy: random"):
+        policies.make_policy("nope", "players.red.policy")
