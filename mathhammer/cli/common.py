@@ -6,7 +6,7 @@ import difflib
 import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
 
@@ -159,3 +159,16 @@ def plain_text_values() -> bool:
     get_runtime_param._plain_text = True  # type: ignore[attr-defined]
     _TyperParameter.get_runtime_param = get_runtime_param  # type: ignore[method-assign]
     return True
+
+
+#: The options ``scenario run`` and ``game`` share (one text for both).
+GameSeed = Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same games.", metavar="S")]
+Workers = Annotated[
+    str | None,
+    typer.Option(
+        "--workers",
+        help="Processes to play on (default: every core; the games are the same for any number).",
+        metavar="K",
+        show_default=False,
+    ),
+]

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
-from .common import PROFILES_HELP, file_path, handle_errors
+from .common import PROFILES_HELP, GameSeed, Workers, file_path, handle_errors
 
 ArmyA = Annotated[
     Path,
@@ -89,17 +89,9 @@ def game(
     red_policy: Annotated[str, typer.Option("--red-policy", metavar="NAME", help="Red's policy.")] = "random",
     blue_policy: Annotated[str, typer.Option("--blue-policy", metavar="NAME", help="Blue's policy.")] = "random",
     trials: Annotated[str, typer.Option("--trials", help="Games to play.", metavar="N")] = "1000",
-    seed: Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same games.", metavar="S")] = "0",
+    seed: GameSeed = "0",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    workers: Annotated[
-        str | None,
-        typer.Option(
-            "--workers",
-            help="Processes to play on (default: every core; the games are the same for any number).",
-            metavar="K",
-            show_default=False,
-        ),
-    ] = None,
+    workers: Workers = None,
     profiles: Annotated[
         list[str] | None, typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP, show_default=False)
     ] = None,

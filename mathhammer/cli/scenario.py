@@ -22,7 +22,7 @@ from typing import Annotated, Any
 import typer
 
 from ..errors import InputError
-from .common import PROFILES_HELP, file_path, handle_errors
+from .common import PROFILES_HELP, GameSeed, Workers, file_path, handle_errors
 
 app = typer.Typer(
     help=(
@@ -89,17 +89,9 @@ def check(file: FileArg, profiles: ProfilesOpt = None) -> None:
 def run(
     file: FileArg,
     trials: Annotated[str, typer.Option("--trials", help="Games to simulate.", metavar="N")] = "10000",
-    seed: Annotated[str, typer.Option("--seed", help="Seed: the same seed gives the same games.", metavar="S")] = "0",
+    seed: GameSeed = "0",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    workers: Annotated[
-        str | None,
-        typer.Option(
-            "--workers",
-            help="Processes to play on (default: every core; the games are the same for any number).",
-            metavar="K",
-            show_default=False,
-        ),
-    ] = None,
+    workers: Workers = None,
     plot: Annotated[
         Path | None,
         typer.Option("--plot", help="Folder for vp.png and markers.png.", metavar="DIR", show_default=False),
