@@ -3,6 +3,7 @@ fit the budget while the sweep does not."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -38,21 +39,37 @@ def _report(tmp_path, *flags: str):
 @pytest.mark.parametrize(
     ("flags", "start"),
     [
-        (["--tolerance", "0.0001"], "error: --tolerance: got '0.0001'; allowed: at least "),
-        (["--trials", "20000000"], "error: --trials: got '20000000'; allowed: at most about "),
+        # the pilots' measured speed decides which of the two answers fits (both are the budget's, doctested in
+        # engine/budget.py): on a loaded machine even the pilots' own tolerance is past 5 s, so no tolerance fits
+        (
+            ["--tolerance", "0.0001"],
+            r"error: --tolerance: got '0\.0001'; allowed: (at least [0-9.e-]+ for this sweep, or --trials N "
+            r"|none for this sweep here, or --trials N with N at most about [0-9,]+ )\(needs about ",
+        ),
+        (
+            ["--trials", "20000000"],
+            r"error: --trials: got '20000000'; allowed: at most about [0-9,]+ for this sweep, or --tolerance E "
+            r"\(needs about ",
+        ),
     ],
 )
 def test_a_sweep_past_the_budget_is_refused_before_it_runs(tmp_path, monkeypatch, flags, start) -> None:
     monkeypatch.setenv(BUDGET_ENV, "5")
-    result, seconds = _report(tmp_path, *flags, "--serial")
+    runs = []
+    compute = runner_module.compute
+
+    def counted(cell, options):
+        runs.append(options)
+        return compute(cell, options)
+
+    monkeypatch.setattr(runner_module, "compute", counted)
+    result, _seconds = _report(tmp_path, *flags, "--serial")
     assert result.exit_code == 2, result.output
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith(start), lines
-    assert "for this sweep" in lines[0]  # the whole sweep's price, not one cell's ("here")
-    other = "--trials N" if "--tolerance" in flags else "--tolerance E"
-    assert f", or {other} (needs about " in lines[0] and " cells, " in lines[0] and BUDGET_ENV in lines[0]
+    assert len(lines) == 1 and re.match(start, lines[0]), lines  # the whole sweep's price, not one cell's
+    assert " cells, " in lines[0] and BUDGET_ENV in lines[0]
     assert "Traceback" not in result.output and result.stdout == ""
-    assert seconds < 15  # the pilots only; the sweep itself would take over 18 s serially
+    assert runs and all(o.tolerance is None and o.trials <= 100_000 for o in runs)  # the pilots only, no cell ran
     assert list(tmp_path.iterdir()) == []  # no report folder, no hidden temporary
 
 
