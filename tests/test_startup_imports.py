@@ -22,6 +22,10 @@ ARMY = str(ROOT / "profiles" / "armies" / "terran_six.toml")
 
 #: Never loaded by the commands below.
 HEAVY = ("numba", "pandas", "matplotlib", "shapely", "dask", "rich")
+#: Nor these, by the commands below but ``--version`` (``importlib.metadata`` loads ``tempfile``): OpenSSL
+#: (``hashlib``'s ``_hashlib``: the roster cache's key is hashed without it), ``html`` (notebooks only) and
+#: ``tempfile`` (numba's cache folder check, made when a kernel reads its flags).
+UNUSED = ("_hashlib", "html", "tempfile")
 #: The other commands' modules: a StarCraft command loads none of them.
 OTHERS = ("mathhammer.cli.board", "mathhammer.cli.scenario", "mathhammer.cli.report", "mathhammer.cli.import_opr")
 NO_CARDS = ("numpy", "pydantic", "mathhammer.grimdark")  # no numbers computed, cards from the cache
@@ -68,7 +72,7 @@ def cache_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.mark.parametrize(("args", "forbidden"), CASES, ids=[" ".join(a[:3]) for a, _ in CASES])
 def test_a_command_loads_only_what_it_uses(args: list[str], forbidden: tuple[str, ...], cache_env: dict) -> None:
-    forbidden = (*HEAVY, *forbidden)
+    forbidden = (*HEAVY, *(UNUSED if args != ["--version"] else ()), *forbidden)
     proc = subprocess.run(
         [sys.executable, "-c", DRIVER, ",".join(forbidden), *args],
         env=cache_env,
@@ -188,3 +192,19 @@ def test_a_command_registered_on_the_app_loads_no_other_module() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[] ['extra', 'profiles'] True"
+
+
+def test_the_kernel_flags_are_made_when_first_read(tmp_path: Path) -> None:
+    """``config.CACHE`` and the kernels' flags: made (numba's cache folder checked) on first read, not at import."""
+    folder = tmp_path / "numba"
+    code = (
+        "import sys\nfrom mathhammer import config\n"
+        "print('tempfile' in sys.modules, 'CACHE' in vars(config))\n"
+        "from mathhammer.config import INLINE, JIT, PARALLEL\n"
+        "print(config.CACHE, JIT['cache'], INLINE['inline'], PARALLEL['parallel'], INLINE['nogil'])\n"
+        "print(JIT is config.JIT, hasattr(config, 'NO_SUCH_FLAG'))\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(folder), PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert proc.stdout.split("\n")[:3] == ["False False", "True True always True True", "True False"]
+    assert folder.is_dir()  # the check made the folder
