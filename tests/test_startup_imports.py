@@ -208,3 +208,47 @@ def test_the_kernel_flags_are_made_when_first_read(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert proc.stdout.split("\n")[:3] == ["False False", "True True always True True", "True False"]
     assert folder.is_dir()  # the check made the folder
+
+
+THREADS = """
+import json, os, runpy, sys
+sys.argv = ["mathhammer", *sys.argv[1:]]
+try:
+    runpy.run_module("mathhammer", run_name="__main__")
+except SystemExit:
+    pass
+print(json.dumps([len(os.listdir("/proc/self/task")), os.environ.get("OPENBLAS_NUM_THREADS")]), file=sys.stderr)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc (Linux)")
+@pytest.mark.parametrize(
+    ("args", "env", "one"),
+    [
+        (["attack", "Marine", "Zergling", "--json"], {}, True),
+        (["compare", "Marine", "--vs", "Zergling", "--json"], {}, True),
+        (["attack", "Marine", "Zergling", "--json", "--system", "sc"], {}, False),  # any --system: kept
+        (["attack", "Marine", "Zergling", "--json"], {"OPENBLAS_NUM_THREADS": "2"}, False),  # the user's choice
+    ],
+)
+def test_a_starcraft_command_starts_no_blas_threads(args: list[str], env: dict, one: bool, cache_env: dict) -> None:
+    """OpenBLAS's worker threads (started when numpy loads) are not started for a StarCraft command line."""
+    import numpy as np
+
+    config = np.show_config(mode="dicts") if hasattr(np, "show_config") else {}
+    blas = str(config.get("Build Dependencies", {}).get("blas", {}).get("name", "")).lower()
+    if "openblas" not in blas or (os.cpu_count() or 1) < 2:
+        pytest.skip("numpy's BLAS is not a threaded OpenBLAS on a machine of 2 or more cores")
+    clean = {
+        k: v for k, v in cache_env.items() if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", THREADS, *args],
+        env={**clean, **env},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    threads, var = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert (threads == 1, var == "1") == (one, one), (threads, var)
