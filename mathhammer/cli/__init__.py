@@ -6,8 +6,6 @@ module until typer reads the commands; ``mathhammer attack ...`` then imports
 and builds the ``attack`` command alone (:data:`MODULES`), not all of them.
 """
 
-from __future__ import annotations
-
 import importlib
 import os
 import sys
@@ -57,7 +55,7 @@ class _Registered(list):  # type: ignore[type-arg]
     (iterated, measured, indexed) but not when a command is added to it: a module registering at import
     (``x.register(app)``) loads no other module."""
 
-    def __init__(self, root: _Root, items: Any = ()) -> None:
+    def __init__(self, root: "_Root", items: Any = ()) -> None:
         super().__init__(items)
         self.root = root
 
