@@ -101,7 +101,7 @@ class Distribution:
         }
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Result:
     """The outcome of an attack on one unit, as its game system declares it.
 

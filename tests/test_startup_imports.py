@@ -252,3 +252,25 @@ def test_a_starcraft_command_starts_no_blas_threads(args: list[str], env: dict, 
     )
     threads, var = json.loads(proc.stderr.strip().splitlines()[-1])
     assert (threads == 1, var == "1") == (one, one), (threads, var)
+
+
+def test_a_dataclass_with_its_own_repr_does_not_have_one_made() -> None:
+    """``@dataclass`` compiles a ``__repr__`` (Python source, at import) even for a class that writes its own, then
+    throws it away: such a class says ``repr=False`` (the repr is the class's own either way)."""
+    import ast
+
+    offenders, seen = [], 0
+    for path in sorted((ROOT / "mathhammer").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            own = any(isinstance(f, ast.FunctionDef) and f.name == "__repr__" for f in node.body)
+            for d in node.decorator_list:
+                name = d.func if isinstance(d, ast.Call) else d
+                if own and ast.unparse(name).split(".")[-1] == "dataclass":
+                    seen += 1
+                    keywords = {k.arg: ast.unparse(k.value) for k in d.keywords} if isinstance(d, ast.Call) else {}
+                    if keywords.get("repr") != "False":
+                        offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert offenders == []
+    assert seen >= 5  # Result, Unit, Roster, Tally, Loadout on 2026-12-02

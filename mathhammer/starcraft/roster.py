@@ -51,7 +51,7 @@ def load_file(path: Path) -> ProfileFile:
     return parse(path.name, data, ProfileFile, _all_field_names())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Unit:
     """A unit card with its name, race (file) and source."""
 
@@ -65,7 +65,7 @@ class Unit:
         return f"<Unit {self.name} ({self.race}, {c.army_slot}): HP {c.hp}, Armour {c.armour}, Evade {c.evade}>"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Roster:
     """Every loaded unit, faction, tactical and creep card, by name."""
 
