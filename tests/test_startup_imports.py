@@ -57,7 +57,11 @@ try:
     code = 0
 except SystemExit as exc:
     code = exc.code or 0
-print(json.dumps({"code": code, "loaded": [m for m in forbidden if m in sys.modules]}), file=sys.stderr)
+import os
+threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
+loaded = [m for m in forbidden if m in sys.modules]
+print(json.dumps({"code": code, "loaded": loaded, "threads": threads, "blas": os.environ.get("OPENBLAS_NUM_THREADS")}),
+      file=sys.stderr)
 """
 
 
@@ -210,17 +214,6 @@ def test_the_kernel_flags_are_made_when_first_read(tmp_path: Path) -> None:
     assert folder.is_dir()  # the check made the folder
 
 
-THREADS = """
-import json, os, runpy, sys
-sys.argv = ["mathhammer", *sys.argv[1:]]
-try:
-    runpy.run_module("mathhammer", run_name="__main__")
-except SystemExit:
-    pass
-print(json.dumps([len(os.listdir("/proc/self/task")), os.environ.get("OPENBLAS_NUM_THREADS")]), file=sys.stderr)
-"""
-
-
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc (Linux)")
 @pytest.mark.parametrize(
     ("args", "env", "one"),
@@ -243,15 +236,11 @@ def test_a_starcraft_command_starts_no_blas_threads(args: list[str], env: dict, 
         k: v for k, v in cache_env.items() if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
     }
     proc = subprocess.run(
-        [sys.executable, "-c", THREADS, *args],
-        env={**clean, **env},
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
+        [sys.executable, "-c", DRIVER, "", *args], env={**clean, **env}, cwd=ROOT, capture_output=True, text=True
     )
-    threads, var = json.loads(proc.stderr.strip().splitlines()[-1])
-    assert (threads == 1, var == "1") == (one, one), (threads, var)
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report["code"] == 0, proc.stderr
+    assert (report["threads"] == 1, report["blas"] == "1") == (one, one), report
 
 
 def test_a_dataclass_with_its_own_repr_does_not_have_one_made() -> None:
