@@ -16,11 +16,12 @@ function changes. After editing :mod:`mathhammer.engine.rng`, touch
 from __future__ import annotations
 
 import os
-import tempfile
 from typing import Any
 
 
 def _writable(path: str) -> bool:
+    import tempfile  # (only here: most commands never ask)
+
     try:
         os.makedirs(path, exist_ok=True)
         with tempfile.TemporaryFile(dir=path):
@@ -40,19 +41,35 @@ def _cache_available() -> bool:
     return _writable(here) or _writable(user)
 
 
-#: Cache compiled kernels on disk.
-CACHE: bool = _cache_available()
+#: Cache compiled kernels on disk (found out on first use: see :func:`__getattr__`).
+CACHE: bool
 
 #: Flags of every single-thread kernel.
-JIT: dict[str, Any] = {"cache": CACHE, "fastmath": False, "nogil": True, "error_model": "numpy"}
+JIT: dict[str, Any]
 
 #: Flags of the helpers of one trial: inlined in numba's IR. A call that
 #: passes arrays costs atomic reference counts on the shared arrays (cache-line
 #: ping-pong between threads) and blocks LLVM's optimisation across pools.
-INLINE: dict[str, Any] = {**JIT, "inline": "always"}
+INLINE: dict[str, Any]
 
 #: Flags of the ``prange`` drivers.
-PARALLEL: dict[str, Any] = {**JIT, "parallel": True}
+PARALLEL: dict[str, Any]
+
+_KERNEL_FLAGS = ("CACHE", "JIT", "INLINE", "PARALLEL")
+
+
+def __getattr__(name: str) -> Any:
+    """:data:`CACHE` and the kernels' flags, made when a kernel module first reads them: finding out whether
+    numba's cache folder is writable creates that folder and a file in it, which a command that compiles no
+    kernel (an exact attack, ``profiles list``) has no business doing."""
+    if name not in _KERNEL_FLAGS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    cache = _cache_available()
+    jit: dict[str, Any] = {"cache": cache, "fastmath": False, "nogil": True, "error_model": "numpy"}
+    flags = {"CACHE": cache, "JIT": jit, "INLINE": {**jit, "inline": "always"}, "PARALLEL": {**jit, "parallel": True}}
+    globals().update(flags)
+    return flags[name]
+
 
 #: Runs of at most this many trials per super-block go to the single-thread
 #: kernel: they take tens of milliseconds, and a first run then skips the

@@ -58,7 +58,7 @@ class Outcome:
         return self.kind in ("table", "pmf")
 
 
-@dataclass(frozen=True, eq=False, init=False)
+@dataclass(frozen=True, eq=False, init=False, repr=False)
 class Tally:
     """Histograms of an attack's outcome, by name (see the module docstring).
 

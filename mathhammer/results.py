@@ -12,7 +12,6 @@ pandas and matplotlib are imported only by :meth:`Result.to_frame` and
 
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -102,7 +101,7 @@ class Distribution:
         }
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Result:
     """The outcome of an attack on one unit, as its game system declares it.
 
@@ -409,6 +408,8 @@ class Result:
         return f"<Result {self.label!r} ({self._engine_text()}): {', '.join(parts)}>"
 
     def _repr_html_(self) -> str:
+        import html  # (notebooks only)
+
         def table(name: str, label: str) -> str:
             head = "<tr><th>k</th><th>P(=k)</th><th>P(≥k)</th></tr>"
             body = "".join(

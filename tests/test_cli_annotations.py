@@ -35,3 +35,14 @@ def test_every_commands_annotations_are_objects_not_strings() -> None:
                 assert not isinstance(p.annotation, str), (module, callback.__name__, name)
                 seen += 1
     assert seen >= 150  # every command's options were looked at (192 on 2026-12-02)
+
+
+def test_the_root_callback_and_its_option_callbacks_are_objects_not_strings() -> None:
+    """The root's own callback (``--version``) and its option's callback are read at every start as well."""
+    import mathhammer.cli as cli
+
+    callback = cli.app.registered_callback
+    assert callback is not None and callback.callback is not None
+    functions = [callback.callback, cli._print_version]
+    assert all(not isinstance(p.annotation, str) for f in functions for p in inspect.signature(f).parameters.values())
+    assert len(inspect.signature(callback.callback).parameters) >= 1

@@ -22,6 +22,10 @@ ARMY = str(ROOT / "profiles" / "armies" / "terran_six.toml")
 
 #: Never loaded by the commands below.
 HEAVY = ("numba", "pandas", "matplotlib", "shapely", "dask", "rich")
+#: Nor these, by the commands below but ``--version`` (``importlib.metadata`` loads ``tempfile``): OpenSSL
+#: (``hashlib``'s ``_hashlib``: the roster cache's key is hashed without it), ``html`` (notebooks only) and
+#: ``tempfile`` (numba's cache folder check, made when a kernel reads its flags).
+UNUSED = ("_hashlib", "html", "tempfile")
 #: The other commands' modules: a StarCraft command loads none of them.
 OTHERS = ("mathhammer.cli.board", "mathhammer.cli.scenario", "mathhammer.cli.report", "mathhammer.cli.import_opr")
 NO_CARDS = ("numpy", "pydantic", "mathhammer.grimdark")  # no numbers computed, cards from the cache
@@ -53,7 +57,11 @@ try:
     code = 0
 except SystemExit as exc:
     code = exc.code or 0
-print(json.dumps({"code": code, "loaded": [m for m in forbidden if m in sys.modules]}), file=sys.stderr)
+import os
+threads = len(os.listdir("/proc/self/task")) if os.path.isdir("/proc/self/task") else None
+loaded = [m for m in forbidden if m in sys.modules]
+print(json.dumps({"code": code, "loaded": loaded, "threads": threads, "blas": os.environ.get("OPENBLAS_NUM_THREADS")}),
+      file=sys.stderr)
 """
 
 
@@ -68,7 +76,7 @@ def cache_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 @pytest.mark.parametrize(("args", "forbidden"), CASES, ids=[" ".join(a[:3]) for a, _ in CASES])
 def test_a_command_loads_only_what_it_uses(args: list[str], forbidden: tuple[str, ...], cache_env: dict) -> None:
-    forbidden = (*HEAVY, *forbidden)
+    forbidden = (*HEAVY, *(UNUSED if args != ["--version"] else ()), *forbidden)
     proc = subprocess.run(
         [sys.executable, "-c", DRIVER, ",".join(forbidden), *args],
         env=cache_env,
@@ -188,3 +196,70 @@ def test_a_command_registered_on_the_app_loads_no_other_module() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == "[] ['extra', 'profiles'] True"
+
+
+def test_the_kernel_flags_are_made_when_first_read(tmp_path: Path) -> None:
+    """``config.CACHE`` and the kernels' flags: made (numba's cache folder checked) on first read, not at import."""
+    folder = tmp_path / "numba"
+    code = (
+        "import sys\nfrom mathhammer import config\n"
+        "print('tempfile' in sys.modules, 'CACHE' in vars(config))\n"
+        "from mathhammer.config import INLINE, JIT, PARALLEL\n"
+        "print(config.CACHE, JIT['cache'], INLINE['inline'], PARALLEL['parallel'], INLINE['nogil'])\n"
+        "print(JIT is config.JIT, hasattr(config, 'NO_SUCH_FLAG'))\n"
+    )
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(folder), PYTHONPATH=str(ROOT))
+    proc = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert proc.stdout.split("\n")[:3] == ["False False", "True True always True True", "True False"]
+    assert folder.is_dir()  # the check made the folder
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc (Linux)")
+@pytest.mark.parametrize(
+    ("args", "env", "one"),
+    [
+        (["attack", "Marine", "Zergling", "--json"], {}, True),
+        (["compare", "Marine", "--vs", "Zergling", "--json"], {}, True),
+        (["attack", "Marine", "Zergling", "--json", "--system", "sc"], {}, False),  # any --system: kept
+        (["attack", "Marine", "Zergling", "--json"], {"OPENBLAS_NUM_THREADS": "2"}, False),  # the user's choice
+    ],
+)
+def test_a_starcraft_command_starts_no_blas_threads(args: list[str], env: dict, one: bool, cache_env: dict) -> None:
+    """OpenBLAS's worker threads (started when numpy loads) are not started for a StarCraft command line."""
+    import numpy as np
+
+    config = np.show_config(mode="dicts") if hasattr(np, "show_config") else {}
+    blas = str(config.get("Build Dependencies", {}).get("blas", {}).get("name", "")).lower()
+    if "openblas" not in blas or (os.cpu_count() or 1) < 2:
+        pytest.skip("numpy's BLAS is not a threaded OpenBLAS on a machine of 2 or more cores")
+    clean = {
+        k: v for k, v in cache_env.items() if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", DRIVER, "", *args], env={**clean, **env}, cwd=ROOT, capture_output=True, text=True
+    )
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report["code"] == 0, proc.stderr
+    assert (report["threads"] == 1, report["blas"] == "1") == (one, one), report
+
+
+def test_a_dataclass_with_its_own_repr_does_not_have_one_made() -> None:
+    """``@dataclass`` compiles a ``__repr__`` (Python source, at import) even for a class that writes its own, then
+    throws it away: such a class says ``repr=False`` (the repr is the class's own either way)."""
+    import ast
+
+    offenders, seen = [], 0
+    for path in sorted((ROOT / "mathhammer").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef):
+                continue
+            own = any(isinstance(f, ast.FunctionDef) and f.name == "__repr__" for f in node.body)
+            for d in node.decorator_list:
+                name = d.func if isinstance(d, ast.Call) else d
+                if own and ast.unparse(name).split(".")[-1] == "dataclass":
+                    seen += 1
+                    keywords = {k.arg: ast.unparse(k.value) for k in d.keywords} if isinstance(d, ast.Call) else {}
+                    if keywords.get("repr") != "False":
+                        offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert offenders == []
+    assert seen >= 5  # Result, Unit, Roster, Tally, Loadout on 2026-12-02

@@ -6,9 +6,8 @@ module until typer reads the commands; ``mathhammer attack ...`` then imports
 and builds the ``attack`` command alone (:data:`MODULES`), not all of them.
 """
 
-from __future__ import annotations
-
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Annotated, Any
@@ -56,7 +55,7 @@ class _Registered(list):  # type: ignore[type-arg]
     (iterated, measured, indexed) but not when a command is added to it: a module registering at import
     (``x.register(app)``) loads no other module."""
 
-    def __init__(self, root: _Root, items: Any = ()) -> None:
+    def __init__(self, root: "_Root", items: Any = ()) -> None:
         super().__init__(items)
         self.root = root
 
@@ -171,11 +170,31 @@ def _modules_of(args: Sequence[str]) -> list[str] | None:
     return next(([m] for m, commands in MODULES.items() if first in commands), None)
 
 
+#: The commands whose numpy work (StarCraft TMG's) gives BLAS nothing to share out among threads: a few dot
+#: products of short vectors, which OpenBLAS computes on one thread at those sizes anyway. Grimdark Future's
+#: exact engine multiplies matrices: a command line with ``--system`` keeps OpenBLAS's threads.
+ONE_BLAS_THREAD = ("attack", "compare", "matchup", "profiles", "army")
+#: The variables OpenBLAS reads for its number of threads: a user's choice is kept.
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def _one_blas_thread(args: Sequence[str]) -> None:
+    """Have OpenBLAS start no worker threads in a command of :data:`ONE_BLAS_THREAD` without ``--system`` (and
+    numpy not yet loaded, no thread count set): it starts them when numpy loads, and they spin waiting for work
+    that such a command never gives them, on cores the command itself runs on."""
+    if not args or args[0] not in ONE_BLAS_THREAD or "numpy" in sys.modules:
+        return
+    if any(a == "--system" or a.startswith("--system=") for a in args) or any(v in os.environ for v in BLAS_THREADS):
+        return
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"
+
+
 def main() -> None:
     """Entry point of the ``mathhammer`` script (library warnings, e.g. shapely's, are not printed to users)."""
     import warnings
 
     warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"(shapely|numpy)(\..*)?$")
+    _one_blas_thread(sys.argv[1:])
     app.only = _modules_of(sys.argv[1:])
     app.word = sys.argv[1] if app.only else None
     try:

@@ -241,7 +241,7 @@ class GFWeapon:
         return self.range == 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GFUnit:
     """A Grimdark Future unit profile.
 

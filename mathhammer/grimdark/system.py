@@ -222,7 +222,7 @@ def _phase(phase: str | None) -> str:
     return found
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GFLoadout:
     """A Grimdark Future unit as fielded: its models and a joined hero (either side)."""
 

@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover - the cards are the schema's or their plai
 PHASES = ("assault", "combat")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Loadout:
     """A unit as bought and as played: composition, upgrades, switched-on abilities."""
 

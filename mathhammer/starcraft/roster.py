@@ -51,7 +51,7 @@ def load_file(path: Path) -> ProfileFile:
     return parse(path.name, data, ProfileFile, _all_field_names())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Unit:
     """A unit card with its name, race (file) and source."""
 
@@ -65,7 +65,7 @@ class Unit:
         return f"<Unit {self.name} ({self.race}, {c.army_slot}): HP {c.hp}, Armour {c.armour}, Evade {c.evade}>"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Roster:
     """Every loaded unit, faction, tactical and creep card, by name."""
 
@@ -129,13 +129,13 @@ def load_roster(extra: Sequence[str | Path] = (), builtin: bool = True, plain: b
     except ProfileError:  # a folder missing, or too big: read below, which reports every problem
         checked = _validated(folders, missing)
         return as_plain(checked) if plain else checked
-    digest = cache.key("sc-roster", files, _CODE)
     names = [str(p) for p in files]
-    if plain:
+    if plain:  # (the validated roster's key is made only on a miss: each key reads and hashes every file)
         plain_digest = cache.key("sc-plain-roster", files, (*_CODE, "mathhammer.starcraft.cards"))
         kept = cache.load(plain_digest)
         if isinstance(kept, Roster) and list(kept.files) == names:
             return kept
+    digest = cache.key("sc-roster", files, _CODE)
     kept = cache.load(digest)
     if isinstance(kept, Roster) and list(kept.files) == names:
         roster = kept
