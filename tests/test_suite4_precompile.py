@@ -39,6 +39,7 @@ def test_only_the_controller_of_a_whole_suite_run_on_several_workers_precompiles
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("NUMBA_DISABLE_JIT", raising=False)
+    monkeypatch.delenv(precompile.ENV, raising=False)
     assert precompile.wanted(_config())
     assert not precompile.wanted(_config(source=pytest.Config.ArgsSource.ARGS))  # python -m pytest tests/test_x.py
     assert not precompile.wanted(_config(workers=0))  # -n 0
@@ -46,6 +47,10 @@ def test_only_the_controller_of_a_whole_suite_run_on_several_workers_precompiles
     assert not precompile.wanted(_config(workers=None))  # -p no:xdist
     assert not precompile.wanted(_config(dist="no"))
     assert not precompile.wanted(_config(worker=True))
+    monkeypatch.setenv(precompile.ENV, "0")  # off, to time the suite both ways
+    assert not precompile.wanted(_config())
+    monkeypatch.setenv(precompile.ENV, "1")
+    assert precompile.wanted(_config())
     monkeypatch.setenv("NUMBA_DISABLE_JIT", "1")
     assert not precompile.wanted(_config())
 

@@ -11,8 +11,9 @@ and loads it from the cache; one the worker reached first is loaded by the preco
 
 Only a run of the whole suite (the README's ``python -m pytest -q``: no paths given, so the ``testpaths``) on at
 least two workers, with some kernel not yet in the cache, starts them; ``python -m pytest tests/test_x.py`` does
-not. What they printed on stderr is shown at the end of the run if one failed (the tests that use the kernels
-fail on their own); one still running when the run ends (``-x``, Ctrl-C) is stopped.
+not; ``MATHHAMMER_TEST_PRECOMPILE=0`` turns it off (to time the suite both ways). What they printed on stderr is
+shown at the end of the run if one failed (the tests that use the kernels fail on their own); one still running
+when the run ends (``-x``, Ctrl-C) is stopped.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
+#: ``0`` here: no precompiling processes.
+ENV = "MATHHAMMER_TEST_PRECOMPILE"
 #: The controller's precompiling processes, with the file holding each one's stderr.
 KEY = pytest.StashKey[list[tuple[subprocess.Popen[bytes], Path]]]()
 
@@ -82,6 +85,8 @@ def start(names: list[str], cache: Path, log: Path) -> subprocess.Popen[bytes]:
 def wanted(config: pytest.Config) -> bool:
     """The controller of a whole-suite run on at least two xdist workers, numba compiling."""
     if hasattr(config, "workerinput") or os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+        return False
+    if os.environ.get(ENV, "1") == "0":
         return False
     workers = getattr(config.option, "numprocesses", None)
     dist = getattr(config.option, "dist", "no")
