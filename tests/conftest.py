@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .plugins import compile_once, longest_first
+from .plugins import compile_once, longest_first, precompile
 
 # Set once in the pytest-xdist controller (it loads this file before starting workers), so every worker inherits it:
 # a kernel compiled by one worker is loaded from the cache by the others.
@@ -27,6 +27,16 @@ compile_once.install_for_workers()
 
 def pytest_configure(config: pytest.Config) -> None:
     longest_first.record(config)
+    # a whole-suite xdist run: warmup's kernels compiled in the background from the start (plugins/precompile.py)
+    precompile.begin(config)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    precompile.report(config, terminalreporter)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    precompile.end(config)
 
 
 @pytest.hookimpl(optionalhook=True)
