@@ -17,13 +17,15 @@ Built in (step 4 of ``docs/dev/automatic-players.md``): ``random``, the floor an
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, MathhammerError
 from .menu import Entry
 
 
@@ -36,7 +38,8 @@ class Decision:
     ``legal(j, rows)``: games ``games[rows]`` x entries of unit ``units[j]``'s menu, the entries :mod:`.legal` admits
     (Pass left out); ``admits(j, e, rows)``: the same for entry ``e`` alone (judging one entry, not the menu);
     ``entries(j)``: that menu; ``draw(i, rows)``: the ``i``-th uniform of this decision in games ``games[rows]``, a
-    function of (seed, game number, Round, Phase, slot, i) only.
+    function of (seed, game number, Round, Phase, slot, i) only; ``features(j, rows)``: games ``games[rows]`` x
+    entries x :data:`~.features.COLUMNS`, the numbers :mod:`.features` gives (read only when asked).
     """
 
     games: np.ndarray
@@ -46,6 +49,7 @@ class Decision:
     admits: Callable[[int, int, np.ndarray], np.ndarray]
     entries: Callable[[int], tuple[Entry, ...]]
     draw: Callable[[int, np.ndarray], np.ndarray]
+    features: Callable[[int, np.ndarray], np.ndarray] | None = None
 
 
 class Policy(Protocol):
@@ -138,4 +142,132 @@ class Random:
         return got
 
 
-__all__ = ["POLICIES", "SHUFFLE", "Decision", "Policy", "Random", "allowed", "make_policy", "policy"]
+#: a score this close to the best is a tie (broken by the game's own draw)
+TIE = 1e-9
+
+
+class Weighted:
+    """A policy scoring each legal entry of each free unit by ``features @ weights`` and taking the best (the unit to
+    activate is the one whose best entry scores highest); ties broken by the game's own uniform (draw 0: the k-th of
+    the tied entries, in units' then menu order). ``weights``: column name -> weight (:data:`~.features.COLUMNS`; a
+    column left out weighs 0), or ``profile``: the name of a table of ``profiles/policies.toml``."""
+
+    weights: dict[str, float] | None = None
+    profile: str = ""
+
+    def __init__(self) -> None:
+        from .features import COLUMNS
+
+        given = self.weights if self.weights is not None else load_weights()[self.profile]
+        self.w = np.asarray([float(given.get(c, 0.0)) for c in COLUMNS], dtype=float)
+
+    def choose(self, d: Decision) -> tuple[np.ndarray, np.ndarray]:
+        n, width = d.games.size, len(d.units)
+        unit = np.full(n, -1, dtype=np.int64)
+        entry = np.full(n, -1, dtype=np.int64)
+        if n == 0 or width == 0:
+            return unit, entry
+        assert d.features is not None, "a weighted policy needs the Decision's features"
+        scores, owner, index = [], [], []
+        for j in range(width):
+            size = len(d.entries(j))
+            s = np.full((n, size), -np.inf)
+            rows = np.flatnonzero(d.free[:, j])
+            if rows.size:
+                legal = d.legal(j, rows)
+                if legal.any():
+                    f = d.features(j, rows)
+                    s[rows] = np.where(legal, f @ self.w, -np.inf)
+            scores.append(s)
+            owner += [j] * size
+            index += list(range(size))
+        score = np.concatenate(scores, axis=1)
+        best = score.max(axis=1)
+        some = np.isfinite(best)
+        if not some.any():
+            return unit, entry
+        tied = (score >= (best - TIE)[:, None]) & np.isfinite(score)
+        count = tied.sum(axis=1)
+        pick = np.minimum((d.draw(0, np.arange(n)) * count).astype(np.int64), np.maximum(count - 1, 0))
+        col = (np.cumsum(tied, axis=1) - 1 == pick[:, None]) & tied
+        at = col.argmax(axis=1)
+        unit[some] = np.asarray(owner)[at[some]]
+        entry[some] = np.asarray(index)[at[some]]
+        return unit, entry
+
+
+#: the weights file of the built-in policies (the repository's ``profiles/policies.toml``)
+WEIGHTS_FILE = "policies.toml"
+_WEIGHTS: dict[str, dict[str, dict[str, float]]] = {}
+
+
+def load_weights(path: Path | None = None) -> dict[str, dict[str, float]]:
+    """The policies' weights (``profiles/policies.toml``, or ``path``): policy name -> column -> weight; a malformed
+    file is refused with one line naming the field (``docs/scenario.md``, Automatic players)."""
+    from ...profiles.loader import builtin_dir
+    from ...validate import read_toml
+    from .features import COLUMNS
+
+    path = path if path is not None else builtin_dir() / WEIGHTS_FILE
+    key = str(path)
+    if key in _WEIGHTS:
+        return _WEIGHTS[key]
+    allowed = f"a table per policy of weights over {', '.join(COLUMNS)} (docs/scenario.md, Automatic players)"
+    data, problem = read_toml(path, allowed)
+    if data is None:
+        raise MathhammerError(problem)
+    out: dict[str, dict[str, float]] = {}
+    for name, table in data.items():
+        if name == "meta":
+            continue
+        if not isinstance(table, dict):
+            raise InputError(f"{path.name}: {name}", table, allowed)
+        row: dict[str, float] = {}
+        for col, w in table.items():
+            if col not in COLUMNS:
+                raise InputError(f"{path.name}: {name}.{col}", col, f"a column: {', '.join(COLUMNS)}")
+            if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w) or abs(w) > 1e6:
+                raise InputError(f"{path.name}: {name}.{col}", w, "a finite number, at most 1e6 in size")
+            row[col] = float(w)
+        out[name] = row
+    _WEIGHTS[key] = out
+    return out
+
+
+@policy("objective")
+class Objective(Weighted):
+    """Markers first (``profiles/policies.toml`` [objective])."""
+
+    profile = "objective"
+
+
+@policy("aggressive")
+class Aggressive(Weighted):
+    """Damage first (``profiles/policies.toml`` [aggressive])."""
+
+    profile = "aggressive"
+
+
+@policy("cautious")
+class Cautious(Weighted):
+    """Cover and threat first (``profiles/policies.toml`` [cautious])."""
+
+    profile = "cautious"
+
+
+__all__ = [
+    "POLICIES",
+    "SHUFFLE",
+    "TIE",
+    "Aggressive",
+    "Cautious",
+    "Decision",
+    "Objective",
+    "Policy",
+    "Random",
+    "Weighted",
+    "allowed",
+    "load_weights",
+    "make_policy",
+    "policy",
+]
