@@ -9,10 +9,13 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
   Batches (8.7.3; every model in range: whether the target may be shot at all is :mod:`.legal`'s answer); a Charge
   entry: the Close Combat Batches that follow it (8.8.1); a Fight entry: those at the nearest enemy unit. Memoised per
   (attacker, models left, target, models left, Damage Marker, SHIELDED, phase): a chain is read once per run.
-* ``threat``: the expected Supply of this unit the enemy could destroy next Round at the entry's end point: the sum,
-  over the enemy units on the table whose nearest model is within their Speed plus their longest Ranged Weapon's range
-  of the point (or Speed + 6 + 1" for those with Close Combat weapons: a Charge), of the better of their two chains
-  against this unit in its state. Line of Sight is not read (the menu's cover spots are the Line of Sight column).
+* ``models``: the expected share of the target's full strength the attack removes (the Current Supply Value drops in
+  steps, 8.9.2: an attack that leaves a unit above the step destroys no Supply yet).
+* ``threat``: what the enemy could destroy of this unit next Round at the entry's end point: the sum, over the enemy
+  units on the table whose Leading Model is within their Speed plus their longest Ranged Weapon's range of the point
+  (or Speed + 6 + 1" for those with Close Combat weapons: a Charge), of the better of their two chains' expected share
+  of this unit's models removed (in its state), times its full Supply Value (smooth where Supply drops in steps). Line
+  of Sight is not read (the menu's cover spots are the Line of Sight column).
 * ``marker``: the mission's VP per Round for the Mission Marker the end point contests (a ``marker-N`` spot, or a unit
   already standing Within 3" of one and staying: 8.9.1), from the card's points (:func:`marker_worth`), where this
   unit would take it (the player does not Control it now) or keep it (no other unit of the player's has its Leading
@@ -53,7 +56,7 @@ from .legal import MEMO_LIMIT
 from .menu import UnitMenu
 
 #: the columns of a feature row, in order
-COLUMNS = ("damage", "destroy", "threat", "marker", "take", "cover", "marker_gap", "enemy_gap", "marker_moves")
+COLUMNS = ("damage", "destroy", "models", "threat", "marker", "take", "cover", "marker_gap", "enemy_gap", "marker_moves")
 #: 8.7.7: a Charge moves up to Speed + the best Charge Roll (6), and ends Within 1" (Engagement) of the target
 CHARGE_REACH = 6.0 + 1.0
 #: the ``marker_moves`` of an end point from which no marker is reached along the menu's points
@@ -98,7 +101,7 @@ class Features:
         self.sim = sim
         self.menus = menus
         self._rows: dict[tuple[object, ...], np.ndarray] = {}
-        self._attack: dict[tuple[object, ...], tuple[float, float]] = {}
+        self._attack: dict[tuple[object, ...], tuple[float, float, float]] = {}
         world = sim.world
         self.markers = np.asarray([(m.x, m.y) for m in sim.scn.deployment.markers], dtype=float).reshape(-1, 2)
         rules = getattr(sim.scn.mission, "rules", ())
@@ -160,26 +163,27 @@ class Features:
                 t = sim.uids.index(e.target)
                 if t in leads and u in leads:
                     ph = "assault" if e.action == "shoot" else "combat"
-                    out[i, 0:2] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph)
+                    out[i, 0:3] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph)
             elif e.action == "fight" and u in leads and enemies:
                 t = min(enemies, key=lambda v: math.dist(here, leads[v]))
-                out[i, 0:2] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
+                out[i, 0:3] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
         covers = np.asarray([e.to for e in menu if e.to is not None and e.label.startswith("cover-")], dtype=float)
         if covers.size:  # an end point on one of the menu's cover spots (Hold, Shoot from there too)
             near = np.hypot(*(ends[:, None, :] - covers.reshape(-1, 2)[None, :, :]).transpose(2, 0, 1)).min(axis=1)
-            out[:, 5] = near <= COVER_AT
+            out[:, 6] = near <= COVER_AT
         # threat at each end point (this unit in its state; the enemies where they stand)
         if alive[u] > 0:
+            worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
             for v in enemies:
                 rng, charge = self.reach[v]
                 gap = np.hypot(*(ends - np.asarray(leads[v])).T)
-                ranged = self.attack(v, alive[v], u, alive[u], mark[u], shielded[u], "assault")[0]
-                melee = self.attack(v, alive[v], u, alive[u], mark[u], shielded[u], "combat")[0]
+                ranged = self.attack(v, alive[v], u, alive[u], mark[u], shielded[u], "assault")[2] * worth
+                melee = self.attack(v, alive[v], u, alive[u], mark[u], shielded[u], "combat")[2] * worth
                 speed = sim.units[v].speed
                 hits = np.where(gap <= speed + rng, ranged, 0.0)
                 if charge:
                     hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
-                out[:, 2] += hits
+                out[:, 3] += hits
         # markers: the one each end point contests, and the way to the nearest one not held
         if self.markers.size:
             gap = np.hypot(*(ends[:, None, :] - self.markers[None, :, :]).transpose(2, 0, 1))
@@ -194,15 +198,15 @@ class Features:
                     continue
                 held = control[idx] == p
                 if not held or not others[idx]:  # taking it, or keeping it where no other unit of ours stays
-                    out[i, 3] = self.worth[p, idx]
-                out[i, 4] = 0.0 if held else self.worth[p, idx]
+                    out[i, 4] = self.worth[p, idx]
+                out[i, 5] = 0.0 if held else self.worth[p, idx]
             free = np.asarray([c != p and not o for c, o in zip(control, others, strict=True)], dtype=bool)
             if free.any():
-                out[:, 6] = gap[:, free].min(axis=1)
-                out[:, 8] = self.moves(u, ends, gap)[:, free].min(axis=1)
+                out[:, 7] = gap[:, free].min(axis=1)
+                out[:, 9] = self.moves(u, ends, gap)[:, free].min(axis=1)
         if enemies:
             them = np.asarray([leads[v] for v in enemies], dtype=float)
-            out[:, 7] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+            out[:, 8] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)
         return out
 
     # ------------------------------------------------------------------ the way to the markers
@@ -244,22 +248,27 @@ class Features:
         return out
 
     # ------------------------------------------------------------------ the exact engine
-    def attack(self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str) -> tuple[float, float]:
+    def attack(
+        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str
+    ) -> tuple[float, float, float]:
         """Expected Supply of unit ``t`` (``k`` models left, Damage Marker ``mark``) that unit ``u``'s ``a`` models
-        destroy with their ``phase`` chain, and P(``t`` destroyed): the exact distribution (memoised)."""
+        destroy with their ``phase`` chain, P(``t`` destroyed), and the expected share of its full strength removed:
+        the exact distribution (memoised)."""
         key = (u, a, t, k, mark, shielded, phase)
         hit = self._attack.get(key)
         if hit is None:
             hit = self._attack[key] = self._exact(u, a, t, k, mark, shielded, phase)
         return hit
 
-    def _exact(self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str) -> tuple[float, float]:
+    def _exact(
+        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str
+    ) -> tuple[float, float, float]:
         sim = self.sim
         if a <= 0 or k <= 0:
-            return 0.0, 0.0
+            return 0.0, 0.0, 0.0
         batches = attack_batches(sim.loadout(u, 0), sim.units[t].unit, phase, alive=a)
         if not batches:
-            return 0.0, 0.0
+            return 0.0, 0.0, 0.0
         target = as_target(sim.loadout(t, 0), phase, alive=k, marker=mark, shielded=bool(shielded))
         if k < sim.full[t]:
             target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone (sim_shoot)
@@ -267,13 +276,14 @@ class Features:
         states = exact_states(compiled, tc)
         supply = sim.supply(t, np.arange(sim.full[t] + 1))
         before = float(supply[k])
-        damage = destroy = 0.0
+        damage = destroy = models = 0.0
         for st, pr in states.items():
             left = max(k - int(st[0]), 0)
             damage += pr * (before - float(supply[left]))
+            models += pr * (k - left) / float(sim.full[t])
             if left == 0:
                 destroy += pr
-        return damage, destroy
+        return damage, destroy, models
 
     def _reach(self, v: int) -> tuple[float, bool]:
         """Unit ``v``'s longest Ranged Weapon's range (0: none) and whether it has a Close Combat weapon."""
