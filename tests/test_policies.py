@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +71,8 @@ def lower_bound(wins: int, n: int, level: float = 0.95) -> float:
 def test_attack_features_match_a_naive_monte_carlo(tmp_path: Path) -> None:
     """damage and destroy of a Shoot entry (8.7.3-8.7.4, the exact engine on the chain against the target in its
     state) against the naive resolver of tests/naive.py: 3,000 naive attacks, means within 5 SE. Marines (6) at
-    Zerglings left with 8 models (Supply 1 until 6 are left) and no Damage Marker, and Marauders (2) in Close Combat at a Roach unit left with 2 of its 3 models."""
+    Zerglings left with 8 models (Supply 1 until 6 are left) and no Damage Marker, and Marauders (2) in Close
+    Combat at a Roach unit left with 2 of its 3 models."""
     sim = Simulation(camp(tmp_path, "objective", "random"), 1, 0)
     auto = sim.players[0]
     assert isinstance(auto, Auto)
@@ -154,22 +156,34 @@ def test_a_malformed_weights_file_is_refused_in_one_line(tmp_path: Path, text: s
     assert field in str(err.value) and "\n" not in str(err.value)
 
 
-def test_a_users_policy_class_is_registered_and_plays(tmp_path: Path) -> None:
-    """docs/scenario.md's example: a Weighted subclass with its own weights, registered under a name, plays a whole
-    game taking legal entries; a second class under the same name is refused."""
+def doc_block(title: str) -> str:
+    """The code block of docs/scenario.md with that title."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "scenario.md").read_text(encoding="utf-8")
+    found = re.findall(rf'^```\w+ title="{re.escape(title)}"\n(.*?)^```$', text, flags=re.S | re.M)
+    assert len(found) == 1, title
+    return str(found[0])
 
-    @policy("test-markers-only")
-    class MarkersOnly(Weighted):
-        weights = {"take": 5.0, "marker": 1.0, "marker_moves": -1.0}
 
+def test_the_documented_weights_are_the_shipped_objective(tmp_path: Path) -> None:
+    path = tmp_path / "doc.toml"
+    path.write_text(doc_block("profiles/policies.toml"))
+    assert load_weights(path)["objective"] == load_weights()["objective"]
+
+
+def test_the_documented_users_policy_is_registered_and_plays(tmp_path: Path) -> None:
+    """docs/scenario.md's example, run as written: a Weighted subclass with its own weights registered under
+    ``markers-only`` plays a whole game (two games of two Rounds) and comes on the table; a second class under the
+    same name is refused."""
+    space: dict[str, Any] = {}
+    exec(compile(doc_block("markers_only.py"), "markers_only.py", "exec"), space)
     try:
-        sim = played(camp(tmp_path, "test-markers-only", "random", length=2), 2, 4)
-        assert isinstance(sim.players[0], Auto) and isinstance(sim.players[0].policy, MarkersOnly)
+        sim = played(camp(tmp_path, "markers-only", "random", length=2), 2, 4)
+        assert isinstance(sim.players[0], Auto) and isinstance(sim.players[0].policy, space["MarkersOnly"])
         assert (sim.pos[[sim.uids.index("marine-1"), sim.uids.index("marauder-1")]] >= 0).all()
-        with pytest.raises(MathhammerError, match="test-markers-only"):
-            policy("test-markers-only")(type("Other", (Weighted,), {}))
+        with pytest.raises(MathhammerError, match="markers-only"):
+            policy("markers-only")(type("Other", (Weighted,), {}))
     finally:
-        pol.POLICIES.pop("test-markers-only", None)
+        pol.POLICIES.pop("markers-only", None)
 
 
 # ---------------------------------------------------------------- legality and determinism
@@ -203,6 +217,52 @@ def test_a_scored_policy_takes_only_admitted_entries(tmp_path: Path, name: str) 
     sim.run()
     assert len(sim.snapshots) == scn.mission.game_length
     assert "deploy" in taken and {"move", "run", "shoot", "charge", "hold"} & set(taken)
+
+
+def masked_choice(policy: Weighted, d: pol.Decision) -> tuple[np.ndarray, np.ndarray]:
+    """The reference of Weighted.choose: every entry of every free unit masked by legal.py first (Decision.legal),
+    then the best score per game, ties broken by the same draw."""
+    score, owner, index = policy.scores(d)
+    for j in range(len(d.units)):
+        rows = np.flatnonzero(d.free[:, j])
+        cols = np.flatnonzero(owner == j)
+        legal = np.zeros((d.games.size, cols.size), dtype=bool)
+        if rows.size:
+            legal[rows] = d.legal(j, rows)
+        score[:, cols] = np.where(legal, score[:, cols], -np.inf)
+    unit = np.full(d.games.size, -1, dtype=np.int64)
+    entry = np.full(d.games.size, -1, dtype=np.int64)
+    u = d.draw(0, np.arange(d.games.size))
+    for r in range(d.games.size):
+        best = score[r].max()
+        if np.isfinite(best):
+            tied = np.flatnonzero(score[r] >= best - pol.TIE)
+            c = tied[min(int(u[r] * tied.size), tied.size - 1)]
+            unit[r], entry[r] = owner[c], index[c]
+    return unit, entry
+
+
+def test_the_level_by_level_choice_is_the_masked_one(tmp_path: Path) -> None:
+    """Weighted.choose judges legality only down to the best score with a legal entry: at every decision of an
+    objective-against-cautious game (4 games, 3 Rounds), the same unit and entry as masking every entry first."""
+    sim = Simulation(camp(tmp_path, "objective", "cautious"), 4, 13)
+    seen = 0
+    for player in sim.players:
+        assert isinstance(player, Auto) and isinstance(player.policy, Weighted)
+        policy_ = player.policy
+        lazy = policy_.choose
+
+        def both(d: pol.Decision, lazy: Any = lazy, policy_: Weighted = policy_) -> tuple[np.ndarray, np.ndarray]:
+            nonlocal seen
+            got = lazy(d)
+            want = masked_choice(policy_, d)
+            assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]), (got, want)
+            seen += int((got[0] >= 0).sum())
+            return got
+
+        policy_.choose = both  # type: ignore[method-assign]
+    sim.run()
+    assert seen > 20
 
 
 def test_a_scored_game_is_the_same_alone_or_among_others(tmp_path: Path) -> None:

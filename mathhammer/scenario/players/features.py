@@ -56,7 +56,23 @@ from .legal import MEMO_LIMIT
 from .menu import UnitMenu
 
 #: the columns of a feature row, in order
-COLUMNS = ("damage", "destroy", "models", "threat", "marker", "take", "cover", "marker_gap", "enemy_gap", "marker_moves")
+COLUMNS = (
+    "damage",
+    "destroy",
+    "models",
+    "threat",
+    "marker",
+    "take",
+    "cover",
+    "marker_gap",
+    "enemy_gap",
+    "marker_moves",
+)
+#: a column's index in a row
+COL = {c: i for i, c in enumerate(COLUMNS)}
+#: the columns :meth:`Features.attack` gives, in its order
+DAMAGE, MODELS = COL["damage"], COL["models"]
+assert COLUMNS[DAMAGE : MODELS + 1] == ("damage", "destroy", "models")
 #: 8.7.7: a Charge moves up to Speed + the best Charge Roll (6), and ends Within 1" (Engagement) of the target
 CHARGE_REACH = 6.0 + 1.0
 #: the ``marker_moves`` of an end point from which no marker is reached along the menu's points
@@ -163,14 +179,14 @@ class Features:
                 t = sim.uids.index(e.target)
                 if t in leads and u in leads:
                     ph = "assault" if e.action == "shoot" else "combat"
-                    out[i, 0:3] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph)
+                    out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph)
             elif e.action == "fight" and u in leads and enemies:
                 t = min(enemies, key=lambda v: math.dist(here, leads[v]))
-                out[i, 0:3] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
+                out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
         covers = np.asarray([e.to for e in menu if e.to is not None and e.label.startswith("cover-")], dtype=float)
         if covers.size:  # an end point on one of the menu's cover spots (Hold, Shoot from there too)
             near = np.hypot(*(ends[:, None, :] - covers.reshape(-1, 2)[None, :, :]).transpose(2, 0, 1)).min(axis=1)
-            out[:, 6] = near <= COVER_AT
+            out[:, COL["cover"]] = near <= COVER_AT
         # threat at each end point (this unit in its state; the enemies where they stand)
         if alive[u] > 0:
             worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
@@ -183,7 +199,7 @@ class Features:
                 hits = np.where(gap <= speed + rng, ranged, 0.0)
                 if charge:
                     hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
-                out[:, 3] += hits
+                out[:, COL["threat"]] += hits
         # markers: the one each end point contests, and the way to the nearest one not held
         if self.markers.size:
             gap = np.hypot(*(ends[:, None, :] - self.markers[None, :, :]).transpose(2, 0, 1))
@@ -198,15 +214,15 @@ class Features:
                     continue
                 held = control[idx] == p
                 if not held or not others[idx]:  # taking it, or keeping it where no other unit of ours stays
-                    out[i, 4] = self.worth[p, idx]
-                out[i, 5] = 0.0 if held else self.worth[p, idx]
+                    out[i, COL["marker"]] = self.worth[p, idx]
+                out[i, COL["take"]] = 0.0 if held else self.worth[p, idx]
             free = np.asarray([c != p and not o for c, o in zip(control, others, strict=True)], dtype=bool)
             if free.any():
-                out[:, 7] = gap[:, free].min(axis=1)
-                out[:, 9] = self.moves(u, ends, gap)[:, free].min(axis=1)
+                out[:, COL["marker_gap"]] = gap[:, free].min(axis=1)
+                out[:, COL["marker_moves"]] = self.moves(u, ends, gap)[:, free].min(axis=1)
         if enemies:
             them = np.asarray([leads[v] for v in enemies], dtype=float)
-            out[:, 8] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+            out[:, COL["enemy_gap"]] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)
         return out
 
     # ------------------------------------------------------------------ the way to the markers
@@ -298,4 +314,4 @@ class Features:
         return float(c[0]), float(c[1])
 
 
-__all__ = ["CHARGE_REACH", "COLUMNS", "Features", "marker_worth"]
+__all__ = ["CHARGE_REACH", "COL", "COLUMNS", "Features", "marker_worth"]
