@@ -27,13 +27,13 @@ from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.players import policies as pol
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.features import COLUMNS, Features
-from mathhammer.scenario.players.legal import Legality
 from mathhammer.scenario.players.policies import Weighted, load_weights, make_policy, policy
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.spec import PLAYERS, Activation, Scenario
+from mathhammer.scenario.spec import Activation, Scenario
 from mathhammer.starcraft.loadout import as_target, attack_batches
 from mathhammer.starcraft.model import Attack
 from tests.autoplay_kit import RED, data
+from tests.autoplay_kit import judged as judge
 from tests.naive import naive_trial
 
 CARD = "Abandoned Camp"
@@ -198,17 +198,7 @@ def test_a_scored_policy_takes_only_admitted_entries(tmp_path: Path, name: str) 
     taken: list[str] = []
 
     def judged(act: Activation, games: np.ndarray) -> None:
-        menus = sim.players[PLAYERS.index(act.player)]._menus  # type: ignore[union-attr]
-        assert menus is not None
-        u = sim.uids.index(act.unit)
-        entries = menus[act.unit][act.phase]
-        cols = [
-            i
-            for i, e in enumerate(entries)
-            if (e.action, e.to, () if e.target is None else (e.target,)) == (act.action, act.to, act.targets)
-        ]
-        live = games[~sim.over[games]]
-        mask = Legality(sim, menus).mask(u, act.phase, live)
+        _, mask, cols, _ = judge(sim, act, games)
         assert any(mask[:, i].all() for i in cols), act
         taken.append(act.action)
         apply(act, games)
