@@ -156,6 +156,26 @@ def test_a_malformed_weights_file_is_refused_in_one_line(tmp_path: Path, text: s
     assert field in str(err.value) and "\n" not in str(err.value)
 
 
+def test_a_policy_class_with_a_wrong_column_or_a_missing_table_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A user's weights naming no column (or not a number), a built-in policy whose table the file lacks: one line."""
+
+    class Typo(Weighted):
+        weights = {"markers": 1.0}  # noqa: RUF012
+
+    class NotANumber(Weighted):
+        weights = {"marker": "high"}  # type: ignore[dict-item]  # noqa: RUF012
+
+    class Missing(Weighted):
+        profile = "sneaky"
+
+    with pytest.raises(MathhammerError, match=r"^Typo.weights.markers: got 'markers'; allowed: a column: damage"):
+        Typo()
+    with pytest.raises(MathhammerError, match=r"^NotANumber.weights.marker: got 'high'; allowed: a finite number"):
+        NotANumber()
+    with pytest.raises(MathhammerError, match=r"^policies.toml: got 'sneaky'; allowed: a table \[sneaky\]"):
+        Missing()
+
+
 def doc_block(title: str) -> str:
     """The code block of docs/scenario.md with that title."""
     text = (Path(__file__).resolve().parents[1] / "docs" / "scenario.md").read_text(encoding="utf-8")

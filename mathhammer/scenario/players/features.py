@@ -31,6 +31,9 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
   its Speed in a straight line; terrain in the way is not read; a point from which no step leads there counts
   :data:`FAR_MOVES`): a unit does not walk into a corner of the menu it cannot leave.
 
+Not read (a policy lives with it): the abilities a unit may use this Round (the chains are the units' own loadouts,
+no ability used), Line of Sight and range beyond what :mod:`.legal` admits, and who wins a marker's contest.
+
 The end point of an entry: its point (Deploy, Move, Run), the target's Leading Model (Charge), else the unit's
 Leading Model where it stands (Hold, Shoot, Gather, Fight; a unit in Reserves: its Entry Edge's middle).
 

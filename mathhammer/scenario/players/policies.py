@@ -159,7 +159,20 @@ class Weighted:
     def __init__(self) -> None:
         from .features import COLUMNS
 
-        given = self.weights if self.weights is not None else load_weights()[self.profile]
+        if self.weights is not None:
+            given = self.weights
+            where = f"{type(self).__name__}.weights"
+        else:
+            tables = load_weights()
+            where = f"{WEIGHTS_FILE}: {self.profile}"
+            if self.profile not in tables:
+                raise InputError(WEIGHTS_FILE, self.profile, f"a table [{self.profile}] of weights (docs/scenario.md)")
+            given = tables[self.profile]
+        for col, w in given.items():
+            if col not in COLUMNS:
+                raise InputError(f"{where}.{col}", col, f"a column: {', '.join(COLUMNS)}")
+            if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w):
+                raise InputError(f"{where}.{col}", w, "a finite number")
         self.w = np.asarray([float(given.get(c, 0.0)) for c in COLUMNS], dtype=float)
 
     def scores(self, d: Decision) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
