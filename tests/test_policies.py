@@ -286,6 +286,22 @@ def test_a_scored_game_is_the_same_alone_or_among_others(tmp_path: Path) -> None
             assert np.array_equal(a[k][..., 2], b[k][..., 0]), k
 
 
+def test_a_scored_policy_plays_the_same_games_on_two_workers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Serial, and 2 forked workers (a 1-game pilot, then two blocks; each worker tabulates its own features): the
+    same arrays, objective against cautious, 3 games of 2 Rounds."""
+    from mathhammer.scenario import parallel, simulate
+
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(parallel, "PILOT", 1)
+    scn = camp(tmp_path, "objective", "cautious", length=2)
+    one = simulate(scn, trials=3, seed=5, workers=1)
+    two = simulate(scn, trials=3, seed=5, workers=2)
+    for a, b in zip(one.rounds, two.rounds, strict=True):
+        for k in a:
+            assert np.array_equal(a[k], b[k]), k
+    assert np.array_equal(one.winner, two.winner)
+
+
 # ---------------------------------------------------------------- point 5: strength
 def outcome(sim: Simulation) -> tuple[np.ndarray, np.ndarray]:
     """Per game: red won, blue won (VP; a tie is a draw)."""
