@@ -65,3 +65,24 @@ def data(folder: Path, red: str | None = "random", blue: str | None = "random", 
 
 def scenario(folder: Path, **kw: Any) -> Scenario:
     return parse_scenario(data(folder, **kw), "two.toml", folder)
+
+
+def judged(sim: Any, act: Any, games: Any) -> tuple[Any, Any, list[int], Any]:
+    """A fresh Legality's judgement (no memo) of automatic activation ``act`` about to be applied to ``games``: the
+    games still playing, the mask of its unit's ``act.phase`` menu there, the menu columns that are ``act`` and the
+    unit's index (tests/test_autoplay_game.py, tests/test_policies.py)."""
+    import numpy as np
+
+    from mathhammer.scenario.players.legal import Legality
+    from mathhammer.scenario.spec import PLAYERS
+
+    menus = sim.players[PLAYERS.index(act.player)]._menus
+    assert menus is not None
+    u = sim.uids.index(act.unit)
+    cols = [
+        i
+        for i, e in enumerate(menus[act.unit][act.phase])
+        if (e.action, e.to, () if e.target is None else (e.target,)) == (act.action, act.to, act.targets)
+    ]
+    live = games[~sim.over[games]]
+    return live, np.asarray(Legality(sim, menus).mask(u, act.phase, live)), cols, u

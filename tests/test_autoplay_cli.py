@@ -16,6 +16,9 @@ from mathhammer.scenario.players import policies
 from mathhammer.scenario.spec import ScenarioError
 from tests.autoplay_kit import armies, data
 
+#: the built-in policies, as a refusal lists them
+FOUR = "aggressive, cautious, objective, random"
+
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
 runner = CliRunner()
@@ -56,8 +59,8 @@ def _game(tmp_path: Path, *extra: str) -> list[str]:
 @pytest.mark.parametrize(
     ("extra", "start"),
     [
-        (("--red-policy", "best"), "error: --red-policy: got 'best'; allowed: a policy: random"),
-        (("--blue-policy", ""), "error: --blue-policy: got ''; allowed: a policy: random"),
+        (("--red-policy", "best"), "error: --red-policy: got 'best'; allowed: a policy: " + FOUR),
+        (("--blue-policy", ""), "error: --blue-policy: got ''; allowed: a policy: " + FOUR),
         (("--deployment", "Frontie"), "error: --deployment: got 'Frontie'; allowed: a Deployment Card: "),
         (
             ("--terrain", "hills"),
@@ -90,7 +93,7 @@ def test_a_file_refuses_an_unknown_policy_and_a_policy_with_rounds(tmp_path: Pat
     d = data(tmp_path, red="greedy")
     with pytest.raises(ScenarioError) as err:
         parse_scenario(d, "s.toml", tmp_path)
-    assert err.value.problems == ["s.toml: players.red.policy: got 'greedy'; allowed: a policy: random"]
+    assert err.value.problems == ["s.toml: players.red.policy: got 'greedy'; allowed: a policy: " + FOUR]
     d = data(tmp_path)
     d["rounds"] = [{"round": 1, "blue": {"movement": [{"unit": "roach-1", "action": "hold"}]}}]
     with pytest.raises(ScenarioError) as err:
@@ -121,5 +124,5 @@ def test_the_registry_refuses_a_taken_name_and_an_unknown_one() -> None:
         class Other:
             pass
 
-    with pytest.raises(InputError, match=r"players.red.policy: got 'nope'; allowed: a policy: random"):
+    with pytest.raises(InputError, match=r"players.red.policy: got 'nope'; allowed: a policy: " + FOUR):
         policies.make_policy("nope", "players.red.policy")

@@ -11,9 +11,9 @@ import pytest
 
 from mathhammer.scenario import parallel, simulate
 from mathhammer.scenario.players.auto import SLOT_BASE, Auto, EntryLegality
-from mathhammer.scenario.players.legal import Legality
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import PLAYERS, Activation, Scenario
+from tests.autoplay_kit import judged as judge
 from tests.autoplay_kit import scenario
 
 
@@ -34,18 +34,11 @@ def test_random_players_play_every_round_taking_only_admitted_entries(scn: Scena
 
     def judged(act: Activation, games: np.ndarray) -> None:
         assert ".auto[" in act.where and sim.ordinal[act] >= SLOT_BASE  # an unplanned slot, outside the plan's range
+        live, mask, cols, u = judge(sim, act, games)
+        assert any(mask[:, i].all() for i in cols), act
         menus = players[PLAYERS.index(act.player)]._menus
         assert menus is not None
-        u = sim.uids.index(act.unit)
         entries = menus[act.unit][act.phase]
-        cols = [
-            i
-            for i, e in enumerate(entries)
-            if (e.action, e.to, () if e.target is None else (e.target,)) == (act.action, act.to, act.targets)
-        ]
-        live = games[~sim.over[games]]
-        mask = Legality(sim, menus).mask(u, act.phase, live)
-        assert any(mask[:, i].all() for i in cols), act
         one = EntryLegality(sim, menus)
         assert all(np.array_equal(one.admits(u, act.phase, i, live), mask[:, i]) for i in range(len(entries))), act
         taken.append((act, live))

@@ -100,6 +100,7 @@ class Auto:
         self.units = [u for u, su in enumerate(sim.units) if su.player == player and not sim.structure[u]]
         self._menus: dict[str, UnitMenu] | None = None
         self._legal: EntryLegality | None = None
+        self._features: Any = None  # features.Features, built at the first decision that reads it
         self.rnd = 0
         self.phase = "movement"
 
@@ -151,7 +152,16 @@ class Auto:
         def draw(i: int, rows: np.ndarray) -> np.ndarray:
             return np.asarray(sim.draw(_stream(*key, i), games[rows]))
 
-        decision = Decision(games, units, free.T, legal, admits, lambda j: menus[sim.uids[units[j]]][phase], draw)
+        def features(j: int, rows: np.ndarray) -> np.ndarray:
+            if self._features is None:
+                from .features import Features
+
+                self._features = Features(sim, menus)
+            return self._features.rows(units[j], phase, games[rows])
+
+        decision = Decision(
+            games, units, free.T, legal, admits, lambda j: menus[sim.uids[units[j]]][phase], draw, features
+        )
         unit, entry = self.policy.choose(decision)
         none = unit < 0
         if none.any():

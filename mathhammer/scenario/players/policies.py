@@ -17,13 +17,15 @@ Built in (step 4 of ``docs/dev/automatic-players.md``): ``random``, the floor an
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
-from ...errors import InputError
+from ...errors import InputError, MathhammerError
 from .menu import Entry
 
 
@@ -36,7 +38,8 @@ class Decision:
     ``legal(j, rows)``: games ``games[rows]`` x entries of unit ``units[j]``'s menu, the entries :mod:`.legal` admits
     (Pass left out); ``admits(j, e, rows)``: the same for entry ``e`` alone (judging one entry, not the menu);
     ``entries(j)``: that menu; ``draw(i, rows)``: the ``i``-th uniform of this decision in games ``games[rows]``, a
-    function of (seed, game number, Round, Phase, slot, i) only.
+    function of (seed, game number, Round, Phase, slot, i) only; ``features(j, rows)``: games ``games[rows]`` x
+    entries x :data:`~.features.COLUMNS`, the numbers :mod:`.features` gives (read only when asked).
     """
 
     games: np.ndarray
@@ -46,6 +49,7 @@ class Decision:
     admits: Callable[[int, int, np.ndarray], np.ndarray]
     entries: Callable[[int], tuple[Entry, ...]]
     draw: Callable[[int, np.ndarray], np.ndarray]
+    features: Callable[[int, np.ndarray], np.ndarray] | None = None
 
 
 class Policy(Protocol):
@@ -138,4 +142,178 @@ class Random:
         return got
 
 
-__all__ = ["POLICIES", "SHUFFLE", "Decision", "Policy", "Random", "allowed", "make_policy", "policy"]
+#: a score this close to the best is a tie (broken by the game's own draw)
+TIE = 1e-9
+
+
+class Weighted:
+    """A policy scoring each legal entry of each free unit by ``features @ weights`` and taking the best (the unit to
+    activate is the one whose best entry scores highest); ties broken by the game's own uniform (draw 0: the
+    ``floor(u * k)``-th of the ``k`` tied legal entries, in units' then menu order). ``weights``: column name ->
+    weight (:data:`~.features.COLUMNS`; a column left out weighs 0), or ``profile``: the name of a table of
+    ``profiles/policies.toml``."""
+
+    weights: dict[str, float] | None = None
+    profile: str = ""
+
+    def __init__(self) -> None:
+        from .features import COLUMNS
+
+        if self.weights is not None:
+            given = self.weights
+            where = f"{type(self).__name__}.weights"
+        else:
+            tables = load_weights()
+            where = f"{WEIGHTS_FILE}: {self.profile}"
+            if self.profile not in tables:
+                raise InputError(WEIGHTS_FILE, self.profile, f"a table [{self.profile}] of weights (docs/scenario.md)")
+            given = tables[self.profile]
+        for col, w in given.items():
+            if col not in COLUMNS:
+                raise InputError(f"{where}.{col}", col, f"a column: {', '.join(COLUMNS)}")
+            if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w):
+                raise InputError(f"{where}.{col}", w, "a finite number")
+        self.w = np.asarray([float(given.get(c, 0.0)) for c in COLUMNS], dtype=float)
+
+    def scores(self, d: Decision) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Games x (every unit's entries, units' then menu order): ``features @ weights`` (-inf for a unit that may not
+        activate and for Pass); and per column its unit's index in ``d.units`` and its entry's index in the menu."""
+        from .features import COLUMNS
+
+        n = d.games.size
+        assert d.features is not None, "a weighted policy needs the Decision's features"
+        parts, owner, index = [], [], []
+        for j in range(len(d.units)):
+            menu = d.entries(j)
+            s = np.full((n, len(menu)), -np.inf)
+            rows = np.flatnonzero(d.free[:, j])
+            if rows.size:
+                f = d.features(j, rows)
+                assert f.shape == (rows.size, len(menu), len(COLUMNS))
+                s[rows] = f @ self.w
+                s[:, [e.action == "pass" for e in menu]] = -np.inf
+            parts.append(s)
+            owner += [j] * len(menu)
+            index += list(range(len(menu)))
+        return np.concatenate(parts, axis=1), np.asarray(owner, dtype=np.int64), np.asarray(index, dtype=np.int64)
+
+    def choose(self, d: Decision) -> tuple[np.ndarray, np.ndarray]:
+        """The best legal entry per game (the class text), judging legality level by level: the entries of the best
+        score first (``Decision.admits``), the next score only in the games where none of those is legal. The same
+        choice as masking every entry first (a test holds the two to each other), judging far fewer entries."""
+        n = d.games.size
+        unit = np.full(n, -1, dtype=np.int64)
+        entry = np.full(n, -1, dtype=np.int64)
+        if n == 0 or not d.units:
+            return unit, entry
+        score, owner, index = self.scores(d)
+        order = np.argsort(-score, axis=1, kind="stable")
+        ranked = np.take_along_axis(score, order, axis=1)
+        width = score.shape[1]
+        ptr = np.zeros(n, dtype=np.int64)
+        todo = np.isfinite(ranked[:, 0])
+        u = d.draw(0, np.arange(n))
+        while todo.any():
+            rows = np.flatnonzero(todo)
+            level = ranked[rows, ptr[rows]]
+            cand: list[tuple[int, int]] = []  # (row, column) of the entries of each row's current score
+            ends = np.empty(rows.size, dtype=np.int64)
+            for i, r in enumerate(rows.tolist()):
+                k = int(ptr[r])
+                while k < width and ranked[r, k] >= level[i] - TIE and np.isfinite(ranked[r, k]):
+                    cand.append((r, int(order[r, k])))
+                    k += 1
+                ends[i] = k
+            pairs = np.asarray(cand, dtype=np.int64).reshape(-1, 2)
+            ok = np.zeros(len(pairs), dtype=bool)
+            for c in np.unique(pairs[:, 1]).tolist():
+                at = np.flatnonzero(pairs[:, 1] == c)
+                ok[at] = d.admits(int(owner[c]), int(index[c]), pairs[at, 0])
+            legal = pairs[ok]
+            for i, r in enumerate(rows.tolist()):
+                cols = np.sort(legal[legal[:, 0] == r, 1])
+                if cols.size:
+                    c = int(cols[min(int(u[r] * cols.size), cols.size - 1)])
+                    unit[r], entry[r] = owner[c], index[c]
+                    todo[r] = False
+                else:
+                    ptr[r] = ends[i]
+                    todo[r] = ends[i] < width and bool(np.isfinite(ranked[r, ends[i]]))
+        return unit, entry
+
+
+#: the weights file of the built-in policies (the repository's ``profiles/policies.toml``)
+WEIGHTS_FILE = "policies.toml"
+_WEIGHTS: dict[str, dict[str, dict[str, float]]] = {}
+
+
+def load_weights(path: Path | None = None) -> dict[str, dict[str, float]]:
+    """The policies' weights (``profiles/policies.toml``, or ``path``): policy name -> column -> weight; a malformed
+    file is refused with one line naming the field (``docs/scenario.md``, Automatic players)."""
+    from ...profiles.loader import builtin_dir
+    from ...validate import read_toml
+    from .features import COLUMNS
+
+    path = path if path is not None else builtin_dir() / WEIGHTS_FILE
+    key = str(path)
+    if key in _WEIGHTS:
+        return _WEIGHTS[key]
+    allowed = f"a table per policy of weights over {', '.join(COLUMNS)} (docs/scenario.md, Automatic players)"
+    data, problem = read_toml(path, allowed)
+    if data is None:
+        raise MathhammerError(problem)
+    out: dict[str, dict[str, float]] = {}
+    for name, table in data.items():
+        if name == "meta":
+            continue
+        if not isinstance(table, dict):
+            raise InputError(f"{path.name}: {name}", table, allowed)
+        row: dict[str, float] = {}
+        for col, w in table.items():
+            if col not in COLUMNS:
+                raise InputError(f"{path.name}: {name}.{col}", col, f"a column: {', '.join(COLUMNS)}")
+            if isinstance(w, bool) or not isinstance(w, int | float) or not math.isfinite(w) or abs(w) > 1e6:
+                raise InputError(f"{path.name}: {name}.{col}", w, "a finite number, at most 1e6 in size")
+            row[col] = float(w)
+        out[name] = row
+    _WEIGHTS[key] = out
+    return out
+
+
+@policy("objective")
+class Objective(Weighted):
+    """Markers first (``profiles/policies.toml`` [objective])."""
+
+    profile = "objective"
+
+
+@policy("aggressive")
+class Aggressive(Weighted):
+    """Damage first (``profiles/policies.toml`` [aggressive])."""
+
+    profile = "aggressive"
+
+
+@policy("cautious")
+class Cautious(Weighted):
+    """Cover and threat first (``profiles/policies.toml`` [cautious])."""
+
+    profile = "cautious"
+
+
+__all__ = [
+    "POLICIES",
+    "SHUFFLE",
+    "TIE",
+    "Aggressive",
+    "Cautious",
+    "Decision",
+    "Objective",
+    "Policy",
+    "Random",
+    "Weighted",
+    "allowed",
+    "load_weights",
+    "make_policy",
+    "policy",
+]

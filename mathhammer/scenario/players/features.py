@@ -1,0 +1,320 @@
+"""The numbers an automatic player's policy weighs (issue 29, step 5 of ``docs/dev/automatic-players.md``): per game
+and entry of a unit's menu (:mod:`.menu`), one row of :data:`COLUMNS`.
+
+Columns (each a reading; the weights of ``profiles/policies.toml`` say how much each counts):
+
+* ``damage``, ``destroy``: the expected enemy Supply the entry's attack destroys and the probability that it destroys
+  the target, from the exact engine (:func:`~mathhammer.starcraft.exact.exact_states`) on the attacker's chain against
+  the target in its state in that game (models left, Damage Marker, SHIELDED). A Shoot entry: the Ranged Attack's
+  Batches (8.7.3; every model in range: whether the target may be shot at all is :mod:`.legal`'s answer); a Charge
+  entry: the Close Combat Batches that follow it (8.8.1); a Fight entry: those at the nearest enemy unit. Memoised per
+  (attacker, models left, target, models left, Damage Marker, SHIELDED, phase): a chain is read once per run.
+* ``models``: the expected share of the target's full strength the attack removes (the Current Supply Value drops in
+  steps, 8.9.2: an attack that leaves a unit above the step destroys no Supply yet).
+* ``threat``: what the enemy could destroy of this unit next Round at the entry's end point: the sum, over the enemy
+  units on the table whose Leading Model is within their Speed plus their longest Ranged Weapon's range of the point
+  (or Speed + 6 + 1" for those with Close Combat weapons: a Charge), of the better of their two chains' expected share
+  of this unit's models removed (in its state), times its full Supply Value (smooth where Supply drops in steps). Line
+  of Sight is not read (the menu's cover spots are the Line of Sight column).
+* ``marker``: the mission's VP per Round for the Mission Marker the end point contests (a ``marker-N`` spot, or a unit
+  already standing Within 3" of one and staying: 8.9.1), from the card's points (:func:`marker_worth`), where this
+  unit would take it (the player does not Control it now) or keep it (no other unit of the player's has its Leading
+  Model Within 3" of it: the one contesting unit; 0 where another one holds it already); ``take``: the same VP where
+  the player does not Control that marker now. Who wins a contest (8.9.1, Current Supply) is not read.
+* ``cover``: 1 where the end point is one of the menu's cover spots (behind a Size 2+ piece from the enemy side: 7.1.1
+  Line of Sight blocked; a unit standing on one and Holding or Shooting too), else 0.
+* ``marker_gap``, ``enemy_gap``: inches from the end point to the nearest Mission Marker the player does not Control
+  and no other unit of the player's contests (Leading Model Within 3"), and to the nearest enemy unit on the table (0
+  where there is none): the way forward for a unit too far to reach a marker or an enemy this Phase (a negative weight
+  draws it on).
+* ``marker_moves``: the Moves from the end point to that marker along the unit's own Move points (a step no longer than
+  its Speed in a straight line; terrain in the way is not read; a point from which no step leads there counts
+  :data:`FAR_MOVES`): a unit does not walk into a corner of the menu it cannot leave.
+
+Not read (a policy lives with it): the abilities a unit may use this Round (the chains are the units' own loadouts,
+no ability used), Line of Sight and range beyond what :mod:`.legal` admits, and who wins a marker's contest.
+
+The end point of an entry: its point (Deploy, Move, Run), the target's Leading Model (Charge), else the unit's
+Leading Model where it stands (Hold, Shoot, Gather, Fight; a unit in Reserves: its Entry Edge's middle).
+
+The rows of a game depend on its state only (placements, models left, Damage Markers, SHIELDED, markers' control) and
+are tabulated once per (unit, Phase, state): games in the same state share them (:meth:`Features.table`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any
+
+import numpy as np
+
+from ...starcraft.compiled import compile_attack
+from ...starcraft.exact import exact_states
+from ...starcraft.loadout import as_target, attack_batches
+from ...starcraft.model import Attack
+from ..spec import PLAYERS
+from ..world import CONTEST_RANGE
+from .legal import MEMO_LIMIT
+from .menu import UnitMenu
+
+#: the columns of a feature row, in order
+COLUMNS = (
+    "damage",
+    "destroy",
+    "models",
+    "threat",
+    "marker",
+    "take",
+    "cover",
+    "marker_gap",
+    "enemy_gap",
+    "marker_moves",
+)
+#: a column's index in a row
+COL = {c: i for i, c in enumerate(COLUMNS)}
+#: the columns :meth:`Features.attack` gives, in its order
+DAMAGE, MODELS = COL["damage"], COL["models"]
+assert COLUMNS[DAMAGE : MODELS + 1] == ("damage", "destroy", "models")
+#: 8.7.7: a Charge moves up to Speed + the best Charge Roll (6), and ends Within 1" (Engagement) of the target
+CHARGE_REACH = 6.0 + 1.0
+#: the ``marker_moves`` of an end point from which no marker is reached along the menu's points
+FAR_MOVES = 10
+#: an end point this close to a cover spot of the menu is on it (inches: the placement's rounding)
+COVER_AT = 0.05
+
+
+def marker_worth(rules: Any, number: int, colour: str, player: str) -> float:
+    """The VP per Round the Mission Card's scoring kinds give ``player`` for Controlling marker ``number`` of
+    ``colour`` (``profiles/missions.toml`` points): Hold Position's ``own``/``opponent`` by colour, Frontlines'
+    ``marker``, Gather the Resources' ``opponent`` (the opponent's colour only), Divide and Conquer's ``marker_vp``
+    for its marker; a kind without a per-marker number (Supply Drop: the Round number) counts 1."""
+    theirs = colour == PLAYERS[1 - PLAYERS.index(player)]
+    worth = 0.0
+    counted = False
+    for kind in rules:
+        pts = getattr(kind, "points", None)
+        if pts is None:
+            continue
+        fields = type(pts).model_fields
+        if "marker_vp" in fields:  # Divide and Conquer: one marker by number
+            worth += pts.marker_vp if pts.marker == number else 0
+            counted = True
+        elif "own" in fields and "opponent" in fields:  # Hold Position
+            worth += pts.opponent if theirs else pts.own
+            counted = True
+        elif "opponent" in fields:  # Gather the Resources
+            worth += pts.opponent if theirs else 0
+            counted = True
+        elif "marker" in fields:  # Frontlines
+            worth += pts.marker
+            counted = True
+    return float(worth) if counted else 1.0
+
+
+class Features:
+    """The feature rows of a Simulation's games (the module text); ``sim`` is a
+    :class:`~mathhammer.scenario.simview.SimView` with ``control`` and ``scn.mission``."""
+
+    def __init__(self, sim: Any, menus: dict[str, UnitMenu]) -> None:
+        self.sim = sim
+        self.menus = menus
+        self._rows: dict[tuple[object, ...], np.ndarray] = {}
+        self._attack: dict[tuple[object, ...], tuple[float, float, float]] = {}
+        world = sim.world
+        self.markers = np.asarray([(m.x, m.y) for m in sim.scn.deployment.markers], dtype=float).reshape(-1, 2)
+        rules = getattr(sim.scn.mission, "rules", ())
+        self.worth = np.asarray(
+            [[marker_worth(rules, m.number, m.side, p) for m in sim.scn.deployment.markers] for p in PLAYERS],
+            dtype=float,
+        ).reshape(2, -1)
+        b = sim.scn.board
+        mids = {"south": (b.width / 2, 0.0), "north": (b.width / 2, b.depth), "west": (0.0, b.depth / 2)}
+        mids["east"] = (b.width, b.depth / 2)
+        self.home = [mids[world.edges[p]] for p in PLAYERS]
+        self.player = [PLAYERS.index(su.player) for su in sim.units]
+        self.reach = [self._reach(u) for u in range(sim.U)]
+        self.steps = [self._steps(u) for u in range(sim.U)]
+
+    # ------------------------------------------------------------------ the rows
+    def rows(self, u: int, phase: str, games: np.ndarray) -> np.ndarray:
+        """Games x entries of unit ``u``'s ``phase`` menu x :data:`COLUMNS`."""
+        sim = self.sim
+        games = np.asarray(games, dtype=np.int64)
+        rows = [sim.pos, sim.alive, sim.mark, sim.shielded, sim.control]
+        cols = np.ascontiguousarray(np.concatenate([r[:, games] for r in rows], axis=0).T, dtype=np.int64)
+        one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)
+        _, first, inv = np.unique(one, return_index=True, return_inverse=True)
+        tables = np.stack([self.table(u, phase, tuple(s)) for s in cols[first].tolist()])
+        return tables[inv.reshape(-1)]
+
+    def table(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
+        """Entries x :data:`COLUMNS` of unit ``u``'s ``phase`` menu in one state (memoised)."""
+        key = (u, phase, state)
+        hit = self._rows.get(key)
+        if hit is None:
+            if len(self._rows) > MEMO_LIMIT:
+                self._rows.clear()
+            hit = self._rows[key] = self._table(u, phase, state)
+        return hit
+
+    def _table(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
+        sim = self.sim
+        n = sim.U
+        pos, alive = state[:n], state[n : 2 * n]
+        mark, shielded, control = state[2 * n : 3 * n], state[3 * n : 4 * n], state[4 * n :]
+        p = self.player[u]
+        menu = self.menus[sim.uids[u]][phase]
+        enemies = [v for v in range(n) if self.player[v] != p and pos[v] >= 0 and alive[v] > 0]
+        leads = {v: self._lead(v, pos[v]) for v in range(n) if pos[v] >= 0 and alive[v] > 0}
+        here = leads.get(u, self.home[p])
+        out = np.zeros((len(menu), len(COLUMNS)), dtype=float)
+        ends = np.zeros((len(menu), 2), dtype=float)
+        for i, e in enumerate(menu):
+            end = here
+            if e.to is not None:
+                end = e.to
+            elif e.action == "charge" and e.target is not None:
+                t = sim.uids.index(e.target)
+                end = leads.get(t, here)
+            ends[i] = end
+            if e.action in ("shoot", "charge") and e.target is not None:
+                t = sim.uids.index(e.target)
+                if t in leads and u in leads:
+                    ph = "assault" if e.action == "shoot" else "combat"
+                    out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph)
+            elif e.action == "fight" and u in leads and enemies:
+                t = min(enemies, key=lambda v: math.dist(here, leads[v]))
+                out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
+        covers = np.asarray([e.to for e in menu if e.to is not None and e.label.startswith("cover-")], dtype=float)
+        if covers.size:  # an end point on one of the menu's cover spots (Hold, Shoot from there too)
+            near = np.hypot(*(ends[:, None, :] - covers.reshape(-1, 2)[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+            out[:, COL["cover"]] = near <= COVER_AT
+        # threat at each end point (this unit in its state; the enemies where they stand)
+        if alive[u] > 0:
+            worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
+            for v in enemies:
+                rng, charge = self.reach[v]
+                gap = np.hypot(*(ends - np.asarray(leads[v])).T)
+                ranged = self.attack(v, alive[v], u, alive[u], mark[u], shielded[u], "assault")[2] * worth
+                melee = self.attack(v, alive[v], u, alive[u], mark[u], shielded[u], "combat")[2] * worth
+                speed = sim.units[v].speed
+                hits = np.where(gap <= speed + rng, ranged, 0.0)
+                if charge:
+                    hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
+                out[:, COL["threat"]] += hits
+        # markers: the one each end point contests, and the way to the nearest one not held
+        if self.markers.size:
+            gap = np.hypot(*(ends[:, None, :] - self.markers[None, :, :]).transpose(2, 0, 1))
+            near = gap.argmin(axis=1)
+            within = gap[np.arange(len(menu)), near] <= CONTEST_RANGE
+            friends = [leads[v] for v in leads if v != u and self.player[v] == p]
+            others = [any(math.dist(f, m) <= CONTEST_RANGE for f in friends) for m in self.markers.tolist()]
+            for i, e in enumerate(menu):
+                m = int(e.label.split("-")[1]) if e.label.startswith("marker-") else None
+                idx = sim.marker_numbers.index(m) if m is not None else (int(near[i]) if within[i] else None)
+                if idx is None or e.action in ("pass", "charge"):
+                    continue
+                held = control[idx] == p
+                if not held or not others[idx]:  # taking it, or keeping it where no other unit of ours stays
+                    out[i, COL["marker"]] = self.worth[p, idx]
+                out[i, COL["take"]] = 0.0 if held else self.worth[p, idx]
+            free = np.asarray([c != p and not o for c, o in zip(control, others, strict=True)], dtype=bool)
+            if free.any():
+                out[:, COL["marker_gap"]] = gap[:, free].min(axis=1)
+                out[:, COL["marker_moves"]] = self.moves(u, ends, gap)[:, free].min(axis=1)
+        if enemies:
+            them = np.asarray([leads[v] for v in enemies], dtype=float)
+            out[:, COL["enemy_gap"]] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+        return out
+
+    # ------------------------------------------------------------------ the way to the markers
+    def _steps(self, u: int) -> tuple[np.ndarray, np.ndarray, float]:
+        """Unit ``u``'s Move points, the Moves from each to a contest spot of each marker along them (a step: two
+        points no farther apart than its Speed in a straight line; :data:`FAR_MOVES` where none leads there), and
+        its Speed."""
+        sim = self.sim
+        speed = float(sim.units[u].speed)
+        menu = self.menus[sim.uids[u]]["movement"]
+        pts = np.asarray(sorted({e.to for e in menu if e.action == "move" and e.to is not None}), dtype=float)
+        pts = pts.reshape(-1, 2)
+        hops = np.full((len(pts), len(self.markers)), float(FAR_MOVES))
+        if pts.size and self.markers.size:
+            step = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1)) <= speed
+            at = np.hypot(*(pts[:, None, :] - self.markers[None, :, :]).transpose(2, 0, 1)) <= CONTEST_RANGE
+            for m in range(len(self.markers)):
+                reached = at[:, m].copy()
+                hops[reached, m] = 0
+                for k in range(1, FAR_MOVES):
+                    nxt = step[:, reached].any(axis=1) & ~reached
+                    if not nxt.any():
+                        break
+                    hops[nxt, m] = k
+                    reached |= nxt
+        return pts, hops, speed
+
+    def moves(self, u: int, ends: np.ndarray, gap: np.ndarray) -> np.ndarray:
+        """End points x markers: the Moves unit ``u`` needs from each end point to contest each marker (0: it does;
+        else one to the nearest of its Move points within Speed, then :meth:`_steps`' count; at most
+        :data:`FAR_MOVES`). ``gap``: the end points' distances to the markers."""
+        pts, hops, speed = self.steps[u]
+        out = np.full(gap.shape, float(FAR_MOVES))
+        if pts.size:
+            near = np.hypot(*(ends[:, None, :] - pts[None, :, :]).transpose(2, 0, 1)) <= speed
+            for m in range(gap.shape[1]):
+                out[:, m] = np.minimum(np.where(near, hops[None, :, m], FAR_MOVES - 1).min(axis=1) + 1, FAR_MOVES)
+        out[gap <= CONTEST_RANGE] = 0
+        return out
+
+    # ------------------------------------------------------------------ the exact engine
+    def attack(
+        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str
+    ) -> tuple[float, float, float]:
+        """Expected Supply of unit ``t`` (``k`` models left, Damage Marker ``mark``) that unit ``u``'s ``a`` models
+        destroy with their ``phase`` chain, P(``t`` destroyed), and the expected share of its full strength removed:
+        the exact distribution (memoised)."""
+        key = (u, a, t, k, mark, shielded, phase)
+        hit = self._attack.get(key)
+        if hit is None:
+            hit = self._attack[key] = self._exact(u, a, t, k, mark, shielded, phase)
+        return hit
+
+    def _exact(
+        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str
+    ) -> tuple[float, float, float]:
+        sim = self.sim
+        if a <= 0 or k <= 0:
+            return 0.0, 0.0, 0.0
+        batches = attack_batches(sim.loadout(u, 0), sim.units[t].unit, phase, alive=a)
+        if not batches:
+            return 0.0, 0.0, 0.0
+        target = as_target(sim.loadout(t, 0), phase, alive=k, marker=mark, shielded=bool(shielded))
+        if k < sim.full[t]:
+            target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone (sim_shoot)
+        compiled, tc = compile_attack(Attack(tuple(batches), target))
+        states = exact_states(compiled, tc)
+        supply = sim.supply(t, np.arange(sim.full[t] + 1))
+        before = float(supply[k])
+        damage = destroy = models = 0.0
+        for st, pr in states.items():
+            left = max(k - int(st[0]), 0)
+            damage += pr * (before - float(supply[left]))
+            models += pr * (k - left) / float(sim.full[t])
+            if left == 0:
+                destroy += pr
+        return damage, destroy, models
+
+    def _reach(self, v: int) -> tuple[float, bool]:
+        """Unit ``v``'s longest Ranged Weapon's range (0: none) and whether it has a Close Combat weapon."""
+        lo = self.sim.loadout(v, 0)
+        me = self.sim.units[v].unit
+        ranged = [b.weapon.range or 0.0 for b in attack_batches(lo, me, "assault")]
+        melee = attack_batches(lo, me, "combat")
+        return (max(ranged) if ranged else 0.0), bool(melee) and not self.sim.units[v].flying
+
+    def _lead(self, v: int, pid: int) -> tuple[float, float]:
+        c = self.sim.world.placements[pid].centres[0]
+        return float(c[0]), float(c[1])
+
+
+__all__ = ["CHARGE_REACH", "COL", "COLUMNS", "Features", "marker_worth"]
