@@ -221,23 +221,12 @@ def regroup(
 def _near_cells_kernel(ids, trials, rows, units, bmarks, pmarks, tick):  # pragma: no cover - compiled
     """:class:`NearSplitter` step 1: ``trials`` split by board id (as :func:`_by_id_kernel`), and the placements of
     ``units`` on those boards, each once (in order of first board, then unit; ``pmarks[p, 1]``: its index)."""
-    n = trials.size
-    firsts = np.empty(n, dtype=np.int64)
-    inv = np.empty(n, dtype=np.int64)
-    g = np.int64(0)  # not the literal 0: _order_of_groups would compile for Literal[int](0) too
-    for i in range(n):
-        b = ids[trials[i]]
-        if bmarks[b, 0] != tick:
-            bmarks[b, 0] = tick
-            bmarks[b, 1] = g
-            firsts[g] = b
-            g += 1
-        inv[i] = bmarks[b, 1]
+    order, bounds, bids = _by_id_kernel(ids, trials, bmarks, tick)
     c = units.size
-    pids = np.empty(g * c, dtype=np.int64)
+    pids = np.empty(bids.size * c, dtype=np.int64)
     m = 0
-    for k in range(g):
-        b = firsts[k]
+    for k in range(bids.size):
+        b = bids[k]
         for j in range(c):
             p = rows[b, units[j]]
             if p >= 0 and pmarks[p, 0] != tick:
@@ -245,8 +234,7 @@ def _near_cells_kernel(ids, trials, rows, units, bmarks, pmarks, tick):  # pragm
                 pmarks[p, 1] = m
                 pids[m] = p
                 m += 1
-    order, bounds = _order_of_groups(inv, g, trials, True)
-    return order, bounds, firsts[:g].copy(), pids[:m].copy()
+    return order, bounds, bids, pids[:m].copy()
 
 
 @njit(**JIT)
