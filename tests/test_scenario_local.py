@@ -136,24 +136,36 @@ def test_charges_read_through_the_memo_equal_those_computed_afresh(monkeypatch: 
         assert (fresh.length, fresh.end) == got
 
 
-def test_the_split_by_near_units_is_the_same_with_and_without_the_loop_over_boards(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """``Simulation._near_cols_by`` splits the trials of many boards without a loop over them: in every call
-    of 200 games, its parts (keys, trial indices, their order) equal those of the loop over boards."""
-    from mathhammer.scenario import sim_state as sim_module
+def _near_cols_naive(
+    sim: Simulation, trials: np.ndarray, units: list[int], near
+) -> list[tuple[tuple[int, ...], list[int]]]:  # type: ignore[no-untyped-def]
+    """The reference of ``Simulation._near_cols_by``: a loop over the boards of ``trials`` (in order of first trial),
+    each unit's placement tested one at a time; the boards of one key joined, board after board."""
+    if not units:
+        return [((), list(range(trials.size)))]
+    boards: dict[int, list[int]] = {}
+    for i, t in enumerate(trials.tolist()):
+        boards.setdefault(int(sim.board[t]), []).append(i)
+    parts: dict[tuple[int, ...], list[int]] = {}
+    for b, positions in boards.items():
+        pos = sim.board_pos(b)
+        key = tuple(pos[v] if pos[v] >= 0 and near(pos[v], sim.units[v].player) else -1 for v in units)
+        parts.setdefault(key, []).extend(positions)
+    return list(parts.items())
 
+
+def test_the_split_by_near_units_is_the_loop_over_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Simulation._near_cols_by`` splits the trials of many boards in two compiled passes (``fast.NearSplitter``):
+    in every call of 200 games, its parts (keys, trial indices, their order) equal those of the loop over boards
+    (:func:`_near_cols_naive`)."""
     real = Simulation._near_cols_by
     calls = []
 
     def both(self, trials, units, near):  # type: ignore[no-untyped-def]
-        monkeypatch.setattr(sim_module, "_FEW_BOARDS", 10**9)
-        loop = [(k, i.tolist()) for k, i in real(self, trials, units, near)]
-        monkeypatch.setattr(sim_module, "_FEW_BOARDS", 0)
-        flat = [(k, i.tolist()) for k, i in real(self, trials, units, near)]
-        assert flat == loop
-        calls.append(len(flat))
-        yield from ((k, np.asarray(i, dtype=np.int64)) for k, i in flat)
+        got = [(k, i.tolist()) for k, i in real(self, trials, units, near)]
+        assert got == _near_cols_naive(self, trials, list(units), near)
+        calls.append(len(got))
+        yield from ((k, np.asarray(i, dtype=np.int64)) for k, i in got)
 
     monkeypatch.setattr(Simulation, "_near_cols_by", both)
     _play(_clash())

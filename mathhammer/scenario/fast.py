@@ -9,6 +9,8 @@ near others, for the geometry), :mod:`.fastcontrol` (Current Supply Values, cont
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numba import njit
 
@@ -215,6 +217,92 @@ def regroup(
     return _regroup_kernel(order, bounds, b_order, b_bounds)  # type: ignore[no-any-return]
 
 
+@njit(**JIT)
+def _near_cells_kernel(ids, trials, rows, units, bmarks, pmarks, tick):  # pragma: no cover - compiled
+    """:class:`NearSplitter` step 1: ``trials`` split by board id (as :func:`_by_id_kernel`), and the placements of
+    ``units`` on those boards, each once (in order of first board, then unit; ``pmarks[p, 1]``: its index)."""
+    order, bounds, bids = _by_id_kernel(ids, trials, bmarks, tick)
+    c = units.size
+    pids = np.empty(bids.size * c, dtype=np.int64)
+    m = 0
+    for k in range(bids.size):
+        b = bids[k]
+        for j in range(c):
+            p = rows[b, units[j]]
+            if p >= 0 and pmarks[p, 0] != tick:
+                pmarks[p, 0] = tick
+                pmarks[p, 1] = m
+                pids[m] = p
+                m += 1
+    return order, bounds, bids, pids[:m].copy()
+
+
+@njit(**JIT)
+def _near_keys_kernel(order, bounds, bids, rows, units, pmarks, flag):  # pragma: no cover - compiled
+    """:class:`NearSplitter` step 2: each board's key (the placements of ``units`` whose ``flag`` holds, -1 for the
+    others), the boards grouped by key (in order of first board), and their trials' positions (:func:`regroup`)."""
+    g = bids.size
+    c = units.size
+    cols = np.empty((c, g), dtype=np.int64)
+    for k in range(g):
+        b = bids[k]
+        for j in range(c):
+            p = rows[b, units[j]]
+            cols[j, k] = p if p >= 0 and flag[pmarks[p, 1]] else -1
+    b_order, b_bounds, keys = _group_kernel(cols, np.arange(c), np.arange(g))
+    out, ends = _regroup_kernel(order, bounds, b_order, b_bounds)
+    return out, ends, keys
+
+
+class NearSplitter:
+    """Trials split by the placements of some units that pass a test, read per board (two compiled passes around
+    the test): the split of :meth:`SimState._near_cols_by <mathhammer.scenario.sim_state.SimState._near_cols_by>`.
+
+    >>> rows = np.array([[-1, -1, -1], [3, 5, 0], [4, 6, 1], [3, 5, 2]])  # board id -> its units' placements
+    >>> splitter = NearSplitter()
+    >>> ids = np.array([1, 2, 3, 1, 3])  # each trial's board
+    >>> keys, out, ends = splitter.split(ids, np.arange(5), rows, np.array([0, 1]), lambda ps: ps != 6, 7)
+    >>> keys.tolist(), out.tolist(), ends.tolist()  # boards 1 and 3 read the same (3, 5); placement 6 fails
+    ([[3, 5], [4, -1]], [0, 3, 2, 4, 1], [4, 5])
+    """
+
+    __slots__ = ("_bmarks", "_pmarks", "_tick")
+
+    def __init__(self) -> None:
+        self._bmarks = np.zeros((0, 2), dtype=np.int64)
+        self._pmarks = np.zeros((0, 2), dtype=np.int64)
+        self._tick = 0
+
+    @staticmethod
+    def _room(marks: np.ndarray, top: int) -> np.ndarray:
+        if top <= marks.shape[0]:
+            return marks
+        grown = np.zeros((max(top, 2 * marks.shape[0], 1024), 2), dtype=np.int64)
+        grown[: marks.shape[0]] = marks
+        return grown
+
+    def split(
+        self,
+        ids: np.ndarray,
+        trials: np.ndarray,
+        rows: np.ndarray,
+        units: np.ndarray,
+        test: Callable[[np.ndarray], np.ndarray],
+        places: int,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Split ``trials`` (non-empty) by ``ids[trial]`` (board ids, rows of ``rows``: each board's placements, ids
+        below ``places``) read at ``units``, a placement kept where ``test(placements)`` holds (-1 otherwise and off
+        the table). Returns the keys (a row per group, in order of first board), the positions in ``trials`` of
+        each group (its boards' trials, board after board in order of first trial), and each group's end."""
+        self._bmarks = self._room(self._bmarks, rows.shape[0])
+        self._pmarks = self._room(self._pmarks, places)
+        self._tick += 1
+        order, bounds, bids, pids = _near_cells_kernel(ids, trials, rows, units, self._bmarks, self._pmarks, self._tick)
+        flag = np.asarray(test(pids), dtype=np.bool_) if pids.size else np.zeros(0, dtype=np.bool_)
+        out, ends, keys = _near_keys_kernel(order, bounds, bids, rows, units, self._pmarks, flag)
+        return keys, out, ends
+
+
 #: :func:`group_state` codes of at most this many bits are looked up in a table of every code.
 _DIRECT_BITS = 12
 
@@ -397,4 +485,4 @@ def group_state(
     return order, bounds, keys
 
 
-__all__ = ["IdGrouper", "group_rows", "group_state", "regroup"]
+__all__ = ["IdGrouper", "NearSplitter", "group_rows", "group_state", "regroup"]

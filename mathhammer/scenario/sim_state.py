@@ -17,7 +17,7 @@ from ..starcraft.schema import Ability
 from . import abilities
 from .cards import CardSet
 from .cards.registry import status_changers
-from .fast import IdGrouper, group_rows, group_state, regroup
+from .fast import IdGrouper, NearSplitter, group_rows, group_state
 from .fastcontrol import UNREAD, supply_matrix
 from .fasttables import BoardTable, PairTable
 from .grass import Grass
@@ -26,11 +26,6 @@ from .world import World
 
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
-
-
-#: :meth:`Simulation._near_cols_by`: above this many boards among the trials, the split runs without a loop
-#: over the boards.
-_FEW_BOARDS = 8
 
 
 def _group_of(order: np.ndarray, bounds: np.ndarray, n: int) -> np.ndarray:
@@ -207,7 +202,7 @@ class SimState:
         self._boards = BoardTable(U)  # board id -> every unit's placement (a row)
         self._boards.intern((-1,) * U)  # id 0: nothing on the table
         self._by_board = IdGrouper()  # trials split by their board id
-        self._by_placement = IdGrouper()  # placement ids listed once
+        self._near_split = NearSplitter()  # trials split by the placements near (_near_cols_by)
         self.pos[:] = -1
         self.alive[:] = self.full[:, None]
         self.shielded[:] = np.array([self.shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
@@ -534,59 +529,30 @@ class SimState:
                     np.zeros(1, dtype=np.int64),
                 )
             return
-        # the trials of one board (every unit's placement, ``board``) share the answer: read it per board
-        order, bounds, bids = self._by_board.split(self.board, trials, self._boards.n)
-        players = [self.units[v].player for v in units]
-        if bids.size > _FEW_BOARDS:
-            # many boards: the same split without a loop over them. Each placement is tested once; the boards
-            # are grouped by the placements kept (in order of first board), then their trials (board after
-            # board, as below)
-            kept = self._board_arr[bids][:, np.asarray(units)]
-            on = kept >= 0
-            cells = kept[on]  # each placement once (in order of first cell), no sort
-            c_order, c_bounds, pids = self._by_placement.split(cells, np.arange(cells.size), len(self.world.placements))
-            if not pids.size:
-                flag = np.zeros(0, dtype=bool)
-            elif isinstance(near, _Test):  # every placement at once, compiled
-                flag = near.many(pids)
-            else:  # a placement is its unit's: the unit's player
-                world = self.world
-                flag = np.asarray(
+        # the trials of one board (every unit's placement, ``board``) share the answer: read per board, each
+        # placement tested once, the boards grouped by the placements kept (in order of first board), then their
+        # trials (board after board), in two compiled passes around the test
+        if isinstance(near, _Test):  # every placement at once, compiled
+            test = near.many
+        else:  # a placement is its unit's: the unit's player
+            world = self.world
+
+            def test(pids: np.ndarray) -> np.ndarray:
+                return np.asarray(
                     [near(p, self.units[world.index[world.placements[p].unit]].player) for p in pids.tolist()],
                     dtype=bool,
                 )
-            cell_ok = np.empty(cells.size, dtype=bool)
-            cell_ok[c_order] = np.repeat(flag, np.diff(c_bounds))
-            ok = np.zeros(kept.shape, dtype=bool)
-            ok[on] = cell_ok
-            b_order, b_bounds, b_keys = group_rows(np.where(ok, kept, -1).T, np.arange(bids.size))
-            idx_all, ends = regroup(order, bounds, b_order, b_bounds)
-            for g in range(len(b_keys)):
-                yield tuple(b_keys[g].tolist()), idx_all[(ends[g - 1] if g else 0) : ends[g]]
-            return
-        parts: dict[tuple[int, ...], list[np.ndarray]] = {}
-        flags: dict[tuple[int, int], bool] = {}
-        boards = self._board_arr[bids].tolist()
-        if isinstance(near, _Test):  # every placement at once, compiled
-            asked = sorted({(v, b[v]) for b in boards for v in units if b[v] >= 0})
-            if asked:
-                got = near.many(np.array([p for _, p in asked], dtype=np.int64)).tolist()
-                flags = dict(zip(asked, got, strict=True))
-        for g in range(bids.size):
-            board = boards[g]
-            key = []
-            for v, player in zip(units, players, strict=True):
-                p = board[v]
-                if p >= 0:
-                    hit = flags.get((v, p))
-                    if hit is None:
-                        hit = flags[(v, p)] = near(p, player)
-                    if not hit:
-                        p = -1
-                key.append(p)
-            parts.setdefault(tuple(key), []).append(order[bounds[g] : bounds[g + 1]])
-        for key_t, idx in parts.items():
-            yield key_t, idx[0] if len(idx) == 1 else np.concatenate(idx)
+
+        keys, idx_all, ends = self._near_split.split(
+            self.board,
+            np.ascontiguousarray(trials, dtype=np.int64),
+            self._board_arr,
+            np.asarray(units, dtype=np.int64),
+            test,
+            len(self.world.placements),
+        )
+        for g, key in enumerate(keys.tolist()):
+            yield tuple(key), idx_all[(ends[g - 1] if g else 0) : ends[g]]
 
     def _near_test(self, pid: int, gap: float) -> _Test:
         """Could a base of a placement be within ``gap`` of one of ``pid`` (:meth:`World.near`)?"""
