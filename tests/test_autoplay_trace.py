@@ -23,7 +23,7 @@ from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario, ScenarioError
 from mathhammer.scenario.tally import COUNTED, health_table
 from mathhammer.starcraft.loadout import as_target
-from tests.autoplay_kit import armies, data
+from tests.autoplay_kit import armies, data, red_deploys
 
 runner = CliRunner()
 
@@ -117,7 +117,7 @@ def test_a_traced_game_replays_to_the_same_game(
     sim = played
     voids = 0
     for g in range(sim.T):
-        game, _ = record(scn, 4, g)
+        game = record(Simulation(scn, 1, 4, offset=g))
         assert all(step.dice >= SLOT_BASE for step in game.steps)
         voids += sum(bool(step.void) for step in game.steps)
         path = folder / f"game-{g}.toml"
@@ -141,7 +141,7 @@ def test_without_its_dice_a_trace_plays_another_game(
     some game comes out otherwise."""
     differs = False
     for g in range(played.T):
-        game, _ = record(scn, 4, g)
+        game = record(Simulation(scn, 1, 4, offset=g))
         d = trace_data(table, game)
         for r in d["rounds"]:
             for side in ("red", "blue"):
@@ -205,22 +205,11 @@ def test_sample_spreads_the_games() -> None:
 
 # ------------------------------------------------------------------ scripted at automatic
 def _mixed(folder: Path) -> dict[str, Any]:
-    d = data(folder, red=None, length=2)
-    d["first_player"] = "red"
-    d["rounds"] = [
-        {
-            "round": 1,
-            "red": {
-                "movement": [
-                    {"unit": "marine-1", "action": "deploy", "to": [9, 3]},
-                    {"unit": "marauder-1", "action": "deploy", "to": [18, 3]},
-                ],
-                "assault": [
-                    {"unit": "marine-1", "action": "shoot", "targets": ["zergling-1"]},
-                    {"unit": "marauder-1", "action": "charge", "targets": ["roach-1"]},
-                ],
-            },
-        }
+    """Red scripted: its two Deploys, then a Shoot and a Charge at blue's (random) units."""
+    d = red_deploys(folder)
+    d["rounds"][0]["red"]["assault"] = [
+        {"unit": "marine-1", "action": "shoot", "targets": ["zergling-1"]},
+        {"unit": "marauder-1", "action": "charge", "targets": ["roach-1"]},
     ]
     return d
 
@@ -301,3 +290,22 @@ def test_run_refuses_flags_it_does_not_use(tmp_path: Path, extra: list[str], lin
     assert result.stdout == ""
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(line), lines
+
+
+def test_a_mixed_game_traces_and_replays_too(folder: Path) -> None:
+    """A scripted red (its planned entries keep their plan positions as dice) and a random blue (slots): each of 4
+    games written as a trace replays to the same game."""
+    d = _mixed(folder)
+    scn = parse_scenario(d, "mixed.toml", folder)
+    many = Simulation(scn, 4, 6)
+    many.run()
+    for g in range(4):
+        game = record(Simulation(scn, 1, 6, offset=g))
+        assert {s.dice for s in game.steps if s.act.player == "red"} <= set(range(len(scn.plan)))
+        path = folder / f"mixed-{g}.toml"
+        write_trace(d, game, 6, path, "test")
+        again = Simulation(load_scenario(path), 1, 6, offset=g)
+        again.run()
+        for a, b in zip(many.snapshots, again.snapshots, strict=True):
+            for k in a:
+                assert np.array_equal(a[k][..., g], b[k][..., 0]), (g, k)

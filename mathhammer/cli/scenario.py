@@ -195,12 +195,14 @@ def write_traces(
 ) -> None:
     """Play the sampled games again alone and write their trace files, and the first one's pictures."""
     from ..scenario.players.trace import draw_rounds, record, write_trace
+    from ..scenario.sim import Simulation
 
     games, folder = traces
     folder.mkdir(exist_ok=True)
     written = []
     for i, g in enumerate(games):
-        played, sim = record(scn, seed, g)
+        sim = Simulation(scn, 1, seed, offset=g)
+        played = record(sim)
         path = folder / f"game-{g}.toml"
         write_trace(data, played, seed, path, command)
         written.append(path)

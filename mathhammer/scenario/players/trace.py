@@ -2,8 +2,8 @@
 plan is what was played, and pictures of its Rounds.
 
 A game's dice and choices depend on (seed, game number) only, so a sampled game is played again alone
-(``Simulation(scn, 1, seed, offset=game)``, the same game as among the others) with its activations recorded in the
-order the engine applied them. The trace file is the scenario's own table with every player scripted: the automatic
+(``Simulation(scn, 1, seed, offset=game)``, the same game as among the others, :func:`record`) with its activations
+recorded in the order the engine applied them. The trace file is the scenario's own table with every player scripted: the automatic
 players' ``policy`` is dropped and ``[[rounds]]`` lists, per Round, player and Phase, the activations in the order they
 were made, each with ``dice``, the number that keyed its dice in the game (an automatic activation's slot,
 :func:`~.auto.slot`; a planned one's place in the original plan). ``mathhammer scenario run TRACE --seed S --game N``
@@ -68,13 +68,11 @@ def sample(trials: int, k: int) -> list[int]:
     return sorted({round(i * (trials - 1) / max(k - 1, 1)) for i in range(k)})
 
 
-def record(scn: Scenario, seed: int, game: int) -> tuple[Played, Any]:
-    """Play game ``game`` of seed ``seed`` alone, recording its activations and Rounds; returns it and the
-    Simulation (its World draws the pictures)."""
-    from ..sim import Simulation
-
-    sim = Simulation(scn, 1, seed, offset=game)
-    played = Played(game)
+def record(sim: Any) -> Played:
+    """Play the one game of ``sim`` (a Simulation of one game, ``Simulation(scn, 1, seed, offset=game)``: the very
+    game ``game`` is among others), recording its activations and Rounds. The caller builds the Simulation: the
+    players decide and record, they do not reach into the engine's modules (the import contracts)."""
+    played = Played(sim.offset)
     apply, snap, resolve = sim.activate, sim.snapshot, sim.resolve
     attacks = [0]
 
@@ -105,7 +103,7 @@ def record(scn: Scenario, seed: int, game: int) -> tuple[Played, Any]:
     sim.snapshot = snapshot  # type: ignore[method-assign]
     sim.run()
     played.vp = (int(sim.vp[0, 0]), int(sim.vp[1, 0]))
-    return played, sim
+    return played
 
 
 def _state(sim: Any) -> tuple[object, ...]:
