@@ -3,11 +3,12 @@ plan is what was played, and pictures of its Rounds.
 
 A game's dice and choices depend on (seed, game number) only, so a sampled game is played again alone
 (``Simulation(scn, 1, seed, offset=game)``, the same game as among the others, :func:`record`) with its activations
-recorded in the order the engine applied them. The trace file is the scenario's own table with every player scripted: the automatic
-players' ``policy`` is dropped and ``[[rounds]]`` lists, per Round, player and Phase, the activations in the order they
-were made, each with ``dice``, the number that keyed its dice in the game (an automatic activation's slot,
-:func:`~.auto.slot`; a planned one's place in the original plan). ``mathhammer scenario run TRACE --seed S --game N``
-plays game N of seed S of the trace (the header comment of the file says which): the same dice, so the same game.
+recorded in the order the engine applied them. The trace file is the scenario's own table with every player
+scripted: the automatic players' ``policy`` is dropped and ``[[rounds]]`` lists, per Round, player and Phase, the
+activations in the order they were made, each with ``dice``, the number that keyed its dice in the game (an
+automatic activation's slot, :func:`~.auto.slot`; a planned one's place in the original plan). ``mathhammer scenario
+run TRACE --seed S --game N`` plays game N of seed S of the trace (the header comment of the file says which): the
+same dice, so the same game.
 
 Pictures (:func:`draw_rounds`): one per Round, the board at the end of the Round (``board show``'s drawing,
 :func:`mathhammer.board.plot.plot_board`), with the Round's moves as arrows from where the Leading Model stood, shots
