@@ -309,3 +309,31 @@ def test_a_mixed_game_traces_and_replays_too(folder: Path) -> None:
         for a, b in zip(many.snapshots, again.snapshots, strict=True):
             for k in a:
                 assert np.array_equal(a[k][..., g], b[k][..., 0]), (g, k)
+
+
+def test_a_round_picture_draws_the_moves_shots_and_charges_carried_out(scn: Scenario) -> None:
+    """Per Round of a traced game: one ``move`` arrow per Move, Run or Disengage that moved the Leading Model, one
+    ``shoot`` / ``charge`` line per Shoot / Charge carried out (not the void ones, written as Holds), the markers."""
+    from mathhammer.scenario.players.trace import round_figure
+
+    seen = 0
+    for g in range(4):
+        sim = Simulation(scn, 1, 4, offset=g)
+        game = record(sim)
+        for r in range(1, len(game.rounds) + 1):
+            fig = round_figure(scn, game, sim.world, r)
+            gids = [t.get_gid() for t in fig.axes[0].texts] + [p.get_gid() for p in fig.axes[0].patches]
+            steps = [s for s in game.steps if s.act.round == r and not s.void]
+            moves = [
+                s
+                for s in steps
+                if s.act.action in ("move", "run", "disengage")
+                and s.before >= 0
+                and sim.world.placements[s.before].centres[0] != sim.world.placements[s.after].centres[0]
+            ]
+            assert gids.count("move") == len(moves)
+            for kind in ("shoot", "charge"):
+                assert gids.count(kind) == sum(s.act.action == kind for s in steps)
+            assert gids.count("marker") == len(scn.deployment.markers)
+            seen += len(moves)
+    assert seen > 0

@@ -248,41 +248,48 @@ def write_trace(data: dict[str, Any], played: Played, seed: int, path: Path, com
 
 # ------------------------------------------------------------------ pictures
 def draw_rounds(scn: Scenario, played: Played, world: Any, folder: Path, stem: str) -> list[Path]:
-    """One picture a Round of ``played`` (``STEM-round-R.png`` in ``folder``); see the module text."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    from ...board.plot import plot_board
-
+    """One picture a Round of ``played`` (``STEM-round-R.png`` in ``folder``, :func:`round_figure`)."""
     out = []
-    colours = {"red": "#d62728", "blue": "#1f77b4"}
-    for r, (pos, alive) in enumerate(played.rounds, 1):
-        board = world.board_for(pos, alive)
-        fig = plot_board(board, title=f"{scn.name}: game {played.game}, round {r}")
-        ax = fig.axes[0]
-        for m in scn.deployment.markers:
-            ax.add_patch(matplotlib.patches.Circle((m.x, m.y), 3.0, fill=False, ls=":", color="#555555", gid="marker"))
-            ax.text(m.x, m.y, f"M{m.number}", ha="center", va="center", fontsize=7, color="#555555")
-        for step in (s for s in played.steps if s.act.round == r):
-            a = step.act
-            colour = colours.get(a.player, "black")
-            here = _lead(world, step.after) or _lead(world, step.before)
-            if a.action in MOVES and step.after >= 0:
-                start = _lead(world, step.before)
-                end = _lead(world, step.after)
-                if start is not None and end is not None and start != end:
-                    ax.annotate("", end, start, arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.2}, gid="move")
-            elif a.action in ("shoot", "charge") and here is not None and a.targets:
-                t = world.uids.index(a.targets[0])
-                there = _lead(world, step.pos[t])
-                if there is None:
-                    continue
-                style = {"arrowstyle": "->", "ls": "--"} if a.action == "charge" else {"arrowstyle": "-", "ls": ":"}
-                ax.annotate("", there, here, arrowprops={**style, "color": colour, "lw": 1.0}, gid=a.action)
+    for r in range(1, len(played.rounds) + 1):
         path = folder / f"{stem}-round-{r}.png"
-        fig.savefig(path, dpi=100)
+        round_figure(scn, played, world, r).savefig(path, dpi=100)
         out.append(path)
     return out
+
+
+def round_figure(scn: Scenario, played: Played, world: Any, r: int) -> Any:
+    """The picture of Round ``r`` of ``played`` (a matplotlib Figure, see the module text): the board at its end, and
+    its activations carried out (not the void ones, written as Holds) as lines with ``gid`` ``move``, ``shoot`` or
+    ``charge``; the markers' contest circles ``marker``."""
+    import matplotlib
+    from matplotlib.patches import Circle
+
+    matplotlib.use("Agg")
+    from ...board.plot import SIDE_COLOURS, plot_board
+
+    pos, alive = played.rounds[r - 1]
+    board = world.board_for(pos, alive)
+    fig = plot_board(board, title=f"{scn.name}: game {played.game}, round {r}")
+    # the players' lines in their models' colours (plot_board colours the sides in the order they come)
+    sides = dict.fromkeys(u.side for u in board.units)
+    colours = {s: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(sides)}
+    ax = fig.axes[0]
+    for m in scn.deployment.markers:
+        ax.add_patch(Circle((m.x, m.y), 3.0, fill=False, ls=":", color="#555555", gid="marker"))
+        ax.text(m.x, m.y, f"M{m.number}", ha="center", va="center", fontsize=7, color="#555555")
+    for step in (s for s in played.steps if s.act.round == r and not s.void):
+        a = step.act
+        colour = colours.get(a.player, "black")
+        start, end = _lead(world, step.before), _lead(world, step.after)
+        if a.action in MOVES:
+            if start is not None and end is not None and start != end:
+                ax.annotate("", end, start, arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.2}, gid="move")
+        elif a.action in ("shoot", "charge") and (end or start) is not None and a.targets:
+            there = _lead(world, step.pos[world.uids.index(a.targets[0])])
+            if there is not None:
+                style = {"arrowstyle": "->", "ls": "--"} if a.action == "charge" else {"arrowstyle": "-", "ls": ":"}
+                ax.annotate("", there, end or start, arrowprops={**style, "color": colour, "lw": 1.0}, gid=a.action)
+    return fig
 
 
 def _lead(world: Any, pid: int) -> tuple[float, float] | None:
@@ -293,4 +300,15 @@ def _lead(world: Any, pid: int) -> tuple[float, float] | None:
     return float(x), float(y)
 
 
-__all__ = ["Played", "Step", "draw_rounds", "entry", "record", "sample", "to_toml", "trace_data", "write_trace"]
+__all__ = [
+    "Played",
+    "Step",
+    "draw_rounds",
+    "entry",
+    "record",
+    "round_figure",
+    "sample",
+    "to_toml",
+    "trace_data",
+    "write_trace",
+]
