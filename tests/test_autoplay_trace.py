@@ -337,3 +337,30 @@ def test_a_round_picture_draws_the_moves_shots_and_charges_carried_out(scn: Scen
             assert gids.count("marker") == len(scn.deployment.markers)
             seen += len(moves)
     assert seen > 0
+
+
+def test_scenario_run_of_a_file_with_an_automatic_player_writes_traces(tmp_path: Path) -> None:
+    """``scenario run FILE --trace K`` of a file mixing a scripted red and a random blue: the trace files name their
+    replay, read the same armies from another folder, and the sampled games replay (the JSON on stdout is whole)."""
+    d = _mixed(tmp_path)
+    d["players"]["red"]["army"] = "red_two.toml"  # relative to the file: the trace makes it absolute
+    d["players"]["blue"]["army"] = "blue_two.toml"
+    file = tmp_path / "mixed.toml"
+    file.write_text(to_toml(d))
+    out = tmp_path / "sub" / "t"
+    (tmp_path / "sub").mkdir()
+    args = ["scenario", "run", str(file), "--trials", "3", "--seed", "2", "--workers", "1", "--json"]
+    result = runner.invoke(app, [*args, "--trace", "2", "--trace-dir", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "unit_actions" in json.loads(result.stdout)
+    assert sorted(p.name for p in out.glob("*.toml")) == ["game-0.toml", "game-2.toml"]
+    text = (out / "game-2.toml").read_text()
+    assert text.startswith("# Trace of game 2 of seed 2 (scenario run mixed.toml)")
+    trace = load_scenario(out / "game-2.toml")
+    assert trace.policies == {} and {u.player for u in trace.units.values()} == {"red", "blue"}
+    many = Simulation(parse_scenario(d, "mixed.toml", tmp_path), 3, 2)
+    many.run()
+    again = Simulation(trace, 1, 2, offset=2)
+    again.run()
+    assert np.array_equal(many.vp[:, 2], again.vp[:, 0])
+    assert np.array_equal(many.alive[:, 2], again.alive[:, 0])
