@@ -63,6 +63,18 @@ def data(folder: Path, red: str | None = "random", blue: str | None = "random", 
     }
 
 
+def red_deploys(folder: Path, length: int = 2) -> dict[str, Any]:
+    """A scenario table with red scripted (First Player, its two units deployed in Round 1) and blue random."""
+    d = data(folder, red=None, length=length)
+    d["first_player"] = "red"
+    deploys = [
+        {"unit": "marine-1", "action": "deploy", "to": [9, 3]},
+        {"unit": "marauder-1", "action": "deploy", "to": [18, 3]},
+    ]
+    d["rounds"] = [{"round": 1, "red": {"movement": deploys}}]
+    return d
+
+
 def scenario(folder: Path, **kw: Any) -> Scenario:
     return parse_scenario(data(folder, **kw), "two.toml", folder)
 

@@ -90,22 +90,10 @@ def test_a_scripted_player_and_a_random_one_share_a_game(tmp_path: Path) -> None
     """Red scripted (its file rounds), blue random: red's planned Deploys happen, blue's units come on by themselves."""
     from mathhammer.scenario.loader import parse_scenario
     from mathhammer.scenario.players.scripted import Scripted
-    from tests.autoplay_kit import data
+    from tests.autoplay_kit import red_deploys
 
-    d = data(tmp_path, red=None, length=2)
-    d["first_player"] = "red"
-    d["rounds"] = [
-        {
-            "round": 1,
-            "red": {
-                "movement": [
-                    {"unit": "marine-1", "action": "deploy", "to": [9, 3]},
-                    {"unit": "marauder-1", "action": "deploy", "to": [18, 3]},
-                ]
-            },
-        },
-        {"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 6]}]}},
-    ]
+    d = red_deploys(tmp_path)
+    d["rounds"].append({"round": 2, "red": {"movement": [{"unit": "marine-1", "action": "move", "to": [9, 6]}]}})
     mixed = parse_scenario(d, "mixed.toml", tmp_path)
     assert mixed.policies == {"blue": "random"}
     sim = Simulation(mixed, 4, 2)

@@ -113,10 +113,10 @@ def test_the_simulation_resolves_multi_batch_chains_only_where_visibility_is_ign
     seen: list[tuple[int, int | None, str]] = []
     original = Simulation.resolve
 
-    def record(self, batches, t, phase, trials, stream, visible, evade):  # type: ignore[no-untyped-def]
+    def record(self, batches, t, phase, trials, stream, visible, evade, by=-1):  # type: ignore[no-untyped-def]
         if trials.size:
             seen.append((len(batches), visible, phase))
-        return original(self, batches, t, phase, trials, stream, visible, evade)
+        return original(self, batches, t, phase, trials, stream, visible, evade, by=by)
 
     monkeypatch.setattr(Simulation, "resolve", record)
     for path in builtin_scenarios():

@@ -1,10 +1,14 @@
 """``mathhammer game ARMY_A.toml ARMY_B.toml --mission CARD --deployment CARD [--terrain PRESET] [--red-policy NAME]
-[--blue-policy NAME] --trials N --seed S [--json]``: whole games of two army lists with no plan (issue 29).
+[--blue-policy NAME] --trials N --seed S [--json] [--plot DIR] [--trace K [--trace-dir DIR]]``: whole games of two army
+lists with no plan (issue 29).
 
 The scenario is built from the flags as a scenario file would give it (docs/scenario.md, Automatic players):
 ARMY_A is red, ARMY_B blue; the Deployment Card's markers and Entry Edges, its terrain preset (``standard`` unless
 ``--terrain`` names another: ``mathhammer board presets``); both players automatic, each choosing by its policy
-(``random`` unless named). The results are printed as ``scenario run`` prints them. A bad flag is one line naming it.
+(``random`` unless named). The results are printed as ``scenario run`` prints them, with each unit's activations by
+action and damage dealt and taken; ``--plot DIR`` writes ``vp.png``, ``markers.png`` and ``units.png``; ``--trace K``
+writes K sampled games as scenario files that ``scenario run --game N`` replays, with pictures of the first one's
+Rounds (:mod:`mathhammer.scenario.players.trace`). A bad flag is one line naming it.
 """
 
 from pathlib import Path
@@ -14,6 +18,7 @@ import typer
 
 from ..errors import InputError
 from .common import PROFILES_HELP, GameSeed, Workers, file_path, handle_errors
+from .scenario import TraceDirOpt, TraceOpt
 
 ArmyA = Annotated[
     Path,
@@ -40,6 +45,8 @@ FIELDS = {
     "players.blue.army": "ARMY_B",
 }
 LABEL = "game"
+#: the pictures of ``--plot DIR``
+PLOTS = ("vp.png", "markers.png", "units.png")
 
 
 def register(root: typer.Typer) -> None:
@@ -92,6 +99,12 @@ def game(
     seed: GameSeed = "0",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     workers: Workers = None,
+    plot: Annotated[
+        Path | None,
+        typer.Option("--plot", help="Folder for vp.png, markers.png and units.png.", metavar="DIR", show_default=False),
+    ] = None,
+    trace: TraceOpt = None,
+    trace_dir: TraceDirOpt = None,
     profiles: Annotated[
         list[str] | None, typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP, show_default=False)
     ] = None,
@@ -106,7 +119,7 @@ def game(
     from ..starcraft.roster import load_roster
     from ..validate import whole
     from .board_presets import find_deployment
-    from .scenario import _simulate
+    from .scenario import _plot_outputs, _simulate, check_plot, trace_plan, write_plots, write_traces
 
     n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
     s = check_seed(seed, "--seed")
@@ -125,16 +138,24 @@ def game(
     for folder in folders:
         if not str(folder).strip():
             raise InputError("--profiles", folder, "a folder of TOML profiles")
+    check_plot(plot)
+    traces = trace_plan(trace, trace_dir, n, True, "automatic players")
     data = scenario_data(army_a, army_b, mission, deployment, terrain, red_policy, blue_policy)
     try:
         scn = parse_scenario(data, LABEL, Path.cwd(), load_roster(folders) if folders else None)
     except ScenarioError as exc:
         raise ScenarioError(_flags(exc.problems)) from None
-    result = _simulate(scn, n, s, k, as_json)
+    with _plot_outputs(plot, PLOTS) as tx:
+        result = _simulate(scn, n, s, k, as_json)
+        write_plots(result, plot, tx, PLOTS)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
         typer.echo(result.text_report())
+        if plot is not None:
+            typer.echo(f"\nplots: {', '.join(str(plot / name) for name in PLOTS)}")
+    if traces is not None:
+        write_traces(scn, data, s, traces, "mathhammer game", as_json)
 
 
 __all__ = ["game", "register"]

@@ -9,7 +9,10 @@ marker control per Round, models left per unit), or with ``--json`` one object (
 :meth:`mathhammer.scenario.ScenarioResult.to_dict`). ``--plot DIR`` writes ``vp.png`` and
 ``markers.png`` into DIR, both or neither (:mod:`mathhammer.outputs`; a new DIR appears whole).
 ``--workers K`` plays on K processes (default: every core; :mod:`mathhammer.scenario.parallel`),
-with the same games for any K.
+with the same games for any K. ``--game N`` plays only game N of the seed (a trace's replay; not with ``--trials``
+or ``--workers``). With an automatic player, ``--trace K`` writes K sampled games as scenario files into
+``--trace-dir DIR`` (default ``traces``) with pictures of the first one's Rounds
+(:mod:`mathhammer.scenario.players.trace`).
 A progress bar goes to stderr when it is a terminal and ``--json`` is not given.
 """
 
@@ -84,11 +87,28 @@ def check(file: FileArg, profiles: ProfilesOpt = None) -> None:
     )
 
 
+TraceOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--trace",
+        metavar="K",
+        help="Write K sampled games as scenario files (with pictures of the first one's Rounds) into --trace-dir.",
+        show_default=False,
+    ),
+]
+TraceDirOpt = Annotated[
+    Path | None,
+    typer.Option("--trace-dir", metavar="DIR", help="Folder for --trace [default: traces].", show_default=False),
+]
+
+
 @app.command("run")
 @handle_errors
 def run(
     file: FileArg,
-    trials: Annotated[str, typer.Option("--trials", help="Games to simulate.", metavar="N")] = "10000",
+    trials: Annotated[
+        str | None, typer.Option("--trials", help="Games to simulate [default: 10000].", metavar="N")
+    ] = None,
     seed: GameSeed = "0",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     workers: Workers = None,
@@ -96,6 +116,14 @@ def run(
         Path | None,
         typer.Option("--plot", help="Folder for vp.png and markers.png.", metavar="DIR", show_default=False),
     ] = None,
+    game: Annotated[
+        str | None,
+        typer.Option(
+            "--game", help="Play only game N of the seed (a trace's replay).", metavar="N", show_default=False
+        ),
+    ] = None,
+    trace: TraceOpt = None,
+    trace_dir: TraceDirOpt = None,
     profiles: ProfilesOpt = None,
 ) -> None:
     """Simulate N games of the scenario's plan."""
@@ -103,39 +131,115 @@ def run(
     from ..scenario import MAX_TRIALS
     from ..validate import whole
 
-    n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
+    one = None
+    if game is not None:
+        one = whole("--game", game, 0, MAX_TRIALS - 1, "a game number, 0 or more")
+        for flag, value in (("--trials", trials), ("--workers", workers), ("--trace", trace)):
+            if value is not None:
+                raise InputError(flag, value, "nothing: --game N plays one chosen game")
+    n = 1 if one is not None else whole("--trials", trials or "10000", 1, MAX_TRIALS, "a number of games")
     s = check_seed(seed, "--seed")
     k = None if workers is None else whole("--workers", workers, 1, 256, "a number of processes, 1 to 256")
-    if plot is not None:
-        target = plot.resolve()
-        parent = target.parent
-        if not parent.is_dir():
-            raise InputError("--plot", str(plot), "a folder whose parent folder exists")
-        if target.exists() and not target.is_dir():
-            raise InputError("--plot", str(plot), "a folder (this is a file)")
+    check_plot(plot)
     scn = _load(file, profiles)
+    traces = trace_plan(trace, trace_dir, n, bool(scn.policies), "a scenario with an automatic player")
     with _plot_outputs(plot) as tx:  # begun before the games: a folder that cannot be written is found now
-        result = _simulate(scn, n, s, k, as_json)
-        if plot is not None and tx.scratch is None:
-            with tx.writing(0) as folder:
-                result.plot(folder)
-        elif plot is not None:
-            with tx.writing(0):
-                result.plot(tx.scratch)
-            for i, name in enumerate(PLOTS):
-                with tx.writing(i) as new:
-                    os.replace(tx.scratch / name, new)
+        result = _simulate(scn, n, s, k, as_json, one)
+        write_plots(result, plot, tx)
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
         typer.echo(result.text_report())
         if plot is not None:
-            typer.echo(f"\nplots: {plot / 'vp.png'}, {plot / 'markers.png'}")
+            typer.echo(f"\nplots: {', '.join(str(plot / name) for name in PLOTS)}")
+    if traces is not None:
+        from ..scenario.loader import raw_with_paths
+
+        write_traces(scn, raw_with_paths(file), s, traces, f"scenario run {file.name}", as_json)
 
 
-def _plot_outputs(plot: Path | None) -> Any:
+def check_plot(plot: Path | None) -> None:
+    """``--plot DIR``: a folder, or a new one in an existing folder."""
+    if plot is not None:
+        target = plot.resolve()
+        if not target.parent.is_dir():
+            raise InputError("--plot", str(plot), "a folder whose parent folder exists")
+        if target.exists() and not target.is_dir():
+            raise InputError("--plot", str(plot), "a folder (this is a file)")
+
+
+def trace_plan(
+    trace: str | None, folder: Path | None, trials: int, automatic: bool, needs: str
+) -> tuple[list[int], Path] | None:
+    """``--trace K`` and ``--trace-dir DIR``: the game numbers to trace and the folder (None: no trace)."""
+    from ..validate import whole
+
+    if trace is None:
+        if folder is not None:
+            raise InputError("--trace-dir", str(folder), "only with --trace K")
+        return None
+    if not automatic:
+        raise InputError("--trace", trace, f"only for {needs} (a scripted plan is its own trace)")
+    k = whole("--trace", trace, 1, 100, "a number of games to trace, 1 to 100")
+    out = Path("traces") if folder is None else folder
+    target = out.resolve()
+    if not target.parent.is_dir() or (target.exists() and not target.is_dir()):
+        raise InputError("--trace-dir", str(out), "a folder, or a new one in an existing folder")
+    from ..scenario.players.trace import sample
+
+    return sample(trials, k), out
+
+
+def write_traces(
+    scn: Any, data: dict[str, Any], seed: int, traces: tuple[list[int], Path], command: str, quiet: bool
+) -> None:
+    """Play the sampled games again alone and write their trace files, and the first one's pictures."""
+    from ..scenario.players.trace import draw_rounds, record, write_trace
+    from ..scenario.sim import Simulation
+
+    games, folder = traces
+    folder.mkdir(exist_ok=True)
+    written = []
+    for i, g in enumerate(games):
+        sim = Simulation(scn, 1, seed, offset=g)
+        played = record(sim)
+        path = folder / f"game-{g}.toml"
+        write_trace(data, played, seed, path, command)
+        written.append(path)
+        if i == 0:
+            written += draw_rounds(scn, played, sim.world, folder, f"game-{g}")
+    if not quiet:
+        typer.echo(f"\ntraces ({len(games)} games; replay: mathhammer scenario run FILE --seed {seed} --game N):")
+        typer.echo("\n".join(f"  {p}" for p in written))
+
+
+def write_plots(result: Any, plot: Path | None, tx: Any, names: tuple[str, ...] | None = None) -> None:
+    """Draw ``result``'s pictures ``names`` (default :data:`PLOTS`) into ``--plot DIR`` inside the transaction
+    ``tx`` of :func:`_plot_outputs`."""
+    if plot is None:
+        return
+    names = PLOTS if names is None else names
+
+    def draw(folder: Path) -> None:
+        result.plot(folder)
+        if "units.png" in names:
+            result.plot_units(folder)
+
+    if tx.scratch is None:
+        with tx.writing(0) as folder:
+            draw(folder)
+        return
+    with tx.writing(0):
+        draw(tx.scratch)
+    for i, name in enumerate(names):
+        with tx.writing(i) as new:
+            os.replace(tx.scratch / name, new)
+
+
+def _plot_outputs(plot: Path | None, names: tuple[str, ...] | None = None) -> Any:
     """``--plot DIR`` as one :class:`~mathhammer.outputs.Outputs` transaction: a new DIR appears whole; in an
-    existing DIR, vp.png and markers.png are replaced together (drawn in a scratch folder first)."""
+    existing DIR, the pictures ``names`` (default :data:`PLOTS`) are replaced together (drawn in a scratch folder
+    first)."""
     from contextlib import nullcontext
 
     from ..outputs import Outputs, Target
@@ -145,14 +249,14 @@ def _plot_outputs(plot: Path | None) -> Any:
     allowed = "a folder you may write to"
     if not plot.is_dir():
         return Outputs([Target(plot, "--plot", "dir", allowed)])
-    files = [Target(plot / name, "--plot", "file", allowed) for name in PLOTS]
+    files = [Target(plot / name, "--plot", "file", allowed) for name in (PLOTS if names is None else names)]
     return Outputs(files, scratch=True)
 
 
 PLOTS = ("vp.png", "markers.png")
 
 
-def _simulate(scn: Any, n: int, s: int, k: int | None, as_json: bool) -> Any:
+def _simulate(scn: Any, n: int, s: int, k: int | None, as_json: bool, game: int | None = None) -> Any:
     """The games, with a progress bar on a terminal."""
     from ..scenario import simulate
 
@@ -169,7 +273,7 @@ def _simulate(scn: Any, n: int, s: int, k: int | None, as_json: bool) -> Any:
             bar.update(task, completed=done, total=total)
 
     try:
-        result = simulate(scn, trials=n, seed=s, progress=progress, workers=k)
+        result = simulate(scn, trials=n, seed=s, progress=progress, workers=k, game=game)
     finally:
         if bar is not None:
             bar.stop()

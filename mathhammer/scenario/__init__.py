@@ -34,13 +34,15 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     roster: Roster | None = None,
     workers: int | None = None,
+    game: int | None = None,
 ) -> ScenarioResult:
     """Play ``trials`` games of the scenario's plan (see :mod:`mathhammer.scenario.sim`).
 
     The plan is checked first (:func:`check_scenario`); a plan with errors raises
     :class:`ScenarioError`. The same ``seed`` gives the same games for any ``trials`` prefix and
     any number of ``workers`` (default: every core this process may use; see
-    :mod:`mathhammer.scenario.parallel`).
+    :mod:`mathhammer.scenario.parallel`). ``game``: play only game number ``game`` of the seed (``trials`` must be
+    1), the very game it is among others (a trace's replay, :mod:`mathhammer.scenario.players.trace`).
     """
     from .parallel import play
 
@@ -51,7 +53,11 @@ def simulate(
     problems = [p for p in check_scenario(scn) if not p.startswith("warning")]
     if problems:
         raise ScenarioError(problems)
-    games, sim = play(scn, trials, seed, progress, workers)
+    if game is not None:
+        game = whole("--game", game, 0, MAX_TRIALS - 1, "a game number, 0 or more")
+        if trials != 1:
+            raise ScenarioError([f"{scn.file}: game {game}: got {trials} trials; allowed: 1 (one chosen game)"])
+    games, sim = play(scn, trials, seed, progress, workers, offset=game or 0)
     vp = games.vp
     winner = np.where(vp[0] > vp[1], 0, np.where(vp[1] > vp[0], 1, -1))
     return ScenarioResult(
@@ -66,6 +72,9 @@ def simulate(
         winner=winner,
         instant=games.instant,
         skipped=games.skipped,
+        tally=games.tally,
+        why=bool(scn.policies),
+        game=game,
     )
 
 

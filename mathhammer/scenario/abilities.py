@@ -330,9 +330,8 @@ def is_structure(su: ScenarioUnit) -> bool:
 
 
 @contextmanager
-def reacting(sim: SimView, ordinal: int, trials: np.ndarray) -> Iterator[None]:
-    """The Reactions of plan entry ``ordinal`` (none for an unplanned one) act while the block runs."""
-    act = sim.scn.plan[ordinal] if 0 <= ordinal < len(sim.scn.plan) else None
+def reacting(sim: SimView, act: Activation | None, trials: np.ndarray) -> Iterator[None]:
+    """The Reactions of plan entry ``act`` (none for an unplanned fight: ``None``) act while the block runs."""
     if act is not None:
         react_begin(sim, act, trials)
     try:

@@ -476,8 +476,10 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             edge=act.edge,
                             summon_to=act.summon_to,
                             via=act.via,
+                            dice=act.dice,
                         )
                     )
+    problems += _dice_keys(name, plan)
     if mission is None or board is None:
         raise ScenarioError(problems or [f"{name}: cannot be read"])
     scn = Scenario(
@@ -502,6 +504,36 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
     if problems:
         raise ScenarioError(problems)
     return scn
+
+
+def _dice_keys(name: str, plan: list[Activation]) -> list[str]:
+    """A plan's ``dice`` (a trace's, ``players/trace.py``): on every entry or on none, and no two entries of one Round
+    and Phase with the same (they would roll the same dice)."""
+    given = [a for a in plan if a.dice is not None]
+    if not given or len(given) == len(plan):
+        seen: dict[tuple[int, str, int], str] = {}
+        out = []
+        for a in given:
+            key = (a.round, a.phase, int(a.dice or 0))
+            if key in seen:
+                out.append(f"{name}: {a.where}.dice: got {a.dice}; allowed: a number not used by {seen[key]}")
+            seen[key] = a.where
+        return out
+    missing = next(a for a in plan if a.dice is None)
+    return [f"{name}: {missing.where}.dice: missing; allowed: dice on every plan entry or on none"]
+
+
+def raw_with_paths(path: str | Path) -> dict[str, Any]:
+    """The table of scenario file ``path`` as read, its players' army paths made absolute (a copy of it written in
+    another folder reads the same armies: ``players/trace.py``)."""
+    p = Path(path)
+    data, problem = read_toml(p, "a scenario TOML file (docs/scenario.md)")
+    if data is None:
+        raise ScenarioError([problem])
+    for spec in (data.get("players") or {}).values():
+        if isinstance(spec, dict) and isinstance(spec.get("army"), str):
+            spec["army"] = str(_resolve_army(p.resolve().parent, spec["army"]).resolve())
+    return data
 
 
 def load_scenario(path: str | Path, roster: Roster | None = None) -> Scenario:

@@ -38,6 +38,7 @@ import numpy as np
 
 from .memo import reuse_freed_memory
 from .spec import Scenario
+from .tally import Tally
 
 #: Fewer games than this run in one process (forking costs ~0.1 s a worker).
 PARALLEL_MIN = 40_000
@@ -63,10 +64,19 @@ class Games:
     vp: np.ndarray
     instant: np.ndarray
     skipped: dict[str, int] = field(default_factory=dict)
+    #: per unit: activations by action, damage dealt and taken, summed over the games (:mod:`.tally`)
+    tally: dict[str, np.ndarray] = field(default_factory=dict)
 
     @staticmethod
     def of(sim: Any) -> Games:
-        return Games(sim.snapshots, sim.end_round.copy(), sim.vp.copy(), sim.instant.copy(), dict(sim.skipped))
+        return Games(
+            sim.snapshots,
+            sim.end_round.copy(),
+            sim.vp.copy(),
+            sim.instant.copy(),
+            dict(sim.skipped),
+            sim.tally.sums(),
+        )
 
 
 _JOB: dict[str, Any] = {}
@@ -78,7 +88,7 @@ def _shared(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     return np.frombuffer(mmap.mmap(-1, size), dtype=dtype, count=int(np.prod(shape))).reshape(shape)
 
 
-def _block(job: tuple[int, int, int]) -> dict[str, int]:
+def _block(job: tuple[int, int, int]) -> tuple[dict[str, int], dict[str, np.ndarray]]:
     """Play games ``offset .. offset + n - 1`` in worker ``i``, written straight into the shared result; the
     Rounds played so far go to the shared progress counters."""
     from .sim import Simulation
@@ -98,7 +108,7 @@ def _block(job: tuple[int, int, int]) -> dict[str, int]:
     sim.sink = [{k: a[..., offset : offset + n] for k, a in snap.items()} for snap in out.games.snapshots]
     sim.run(rounds)
     out.put(Games.of(sim), offset)
-    return dict(sim.skipped)
+    return dict(sim.skipped), sim.tally.sums()
 
 
 class _Out:
@@ -138,14 +148,16 @@ def play(
     seed: int,
     progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
+    offset: int = 0,
 ) -> tuple[Games, Any]:
-    """Play games ``0 .. trials - 1``; returns them and the pilot's Simulation (units, markers)."""
+    """Play games ``0 .. trials - 1``; returns them and the pilot's Simulation (units, markers). ``offset``: play games
+    ``offset ..`` instead, in this process (one chosen game: a trace's replay)."""
     from .sim import Simulation
 
     workers = workers_available() if workers is None else max(1, int(workers))
     forkable = "fork" in multiprocessing.get_all_start_methods()
-    if workers <= 1 or trials < PARALLEL_MIN or not forkable:
-        sim = Simulation(scn, trials, seed)
+    if workers <= 1 or trials < PARALLEL_MIN or not forkable or offset:
+        sim = Simulation(scn, trials, seed, offset=offset)
         sim.run(progress)
         return Games.of(sim), sim
     reuse_freed_memory()  # before the pilot: the workers inherit this process's heap
@@ -171,6 +183,7 @@ def play(
     jobs = [(i, int(a), int(b - a)) for i, (a, b) in enumerate(itertools.pairwise(edges.tolist())) if b > a]
     done = _shared((blocks,), np.dtype(np.int64))
     skipped = dict(first.skipped)
+    tally = first.tally
     pilot.world.memo.share(blocks)
     _JOB.update(scn=scn, seed=seed, world=pilot.world, out=out, done=done)
     try:
@@ -183,14 +196,16 @@ def play(
                 if now != shown:
                     tick(now)
                     shown = now
-            for part in result.get():
+            for part, sums in result.get():
                 for k, v in part.items():
                     skipped[k] = skipped.get(k, 0) + v
+                tally = Tally.merge(tally, sums)
     finally:
         _JOB.clear()
         pilot.world.shared = None
     tick(total)
     out.games.skipped = skipped
+    out.games.tally = tally
     return out.games, pilot
 
 

@@ -70,6 +70,11 @@ class ScenarioResult:
         winner: per trial 0 red, 1 blue, -1 draw.
         instant: the game ended by a Special Winning Condition.
         skipped: planned activations that could not happen, with the number of trials.
+        tally: per unit, activations by action and damage dealt and taken, summed over the games
+            (:mod:`~mathhammer.scenario.tally`; empty: not counted).
+        game: the one game number played (``scenario run --game N``), or None: games ``0 .. trials - 1``.
+        why: the reports show :meth:`action_rows` (a game with an automatic player; a scripted plan's figures are
+            counted too, read them with :meth:`action_rows`).
     """
 
     scenario: str
@@ -83,6 +88,9 @@ class ScenarioResult:
     winner: np.ndarray
     instant: np.ndarray
     skipped: dict[str, int] = field(default_factory=dict)
+    tally: dict[str, np.ndarray] = field(default_factory=dict)
+    game: int | None = None
+    why: bool = False
 
     # ------------------------------------------------------------- summaries
     def outcome(self) -> dict[str, dict[str, float]]:
@@ -138,6 +146,13 @@ class ScenarioResult:
                 )
         return rows
 
+    def action_rows(self) -> list[dict[str, Any]]:
+        """Per unit: mean activations per game for each action, mean damage (Hit Points) dealt and taken per game
+        with their standard errors (:func:`~mathhammer.scenario.tally.unit_figures`)."""
+        from .tally import unit_figures
+
+        return unit_figures(self.tally, self.units, self.trials) if self.tally else []
+
     def marker_rows(self) -> list[dict[str, Any]]:
         rows = []
         for r, snap in enumerate(self.rounds, 1):
@@ -185,6 +200,7 @@ class ScenarioResult:
             "engine": "exact-transition sampling",
             "trials": self.trials,
             "seed": self.seed,
+            **({"game": self.game} if self.game is not None else {}),
             "outcome": self.outcome(),
             "end_round": {str(k): v for k, v in self.end_rounds().items()},
             "instant_win": _p(self.instant)[0],
@@ -202,13 +218,19 @@ class ScenarioResult:
                 }
                 for r in range(1, len(self.rounds) + 1)
             ],
+            **({"unit_actions": self.action_rows()} if self.why else {}),
             "skipped": self.skipped,
         }
 
     def text_report(self) -> str:
         o = self.outcome()
         lines = [
-            f"{self.scenario} ({self.file}): {self.trials:,} games, seed {self.seed}",
+            f"{self.scenario} ({self.file}): "
+            + (
+                f"game {self.game} of seed {self.seed}"
+                if self.game is not None
+                else f"{self.trials:,} games, seed {self.seed}"
+            ),
             "  "
             + "   ".join(
                 _with_se(f"{who} wins" if who != "draw" else "draw", o[who]["p"], o[who]["stderr"], self.trials)
@@ -237,10 +259,77 @@ class ScenarioResult:
             end = mine[last - 1]
             destroyed = share(end["p_destroyed"], end["p_destroyed_se"], self.trials)
             lines.append(f"  {u['id']:<25} {u['player']:<6}  {track:<35} {destroyed}")
+        lines += self._action_lines() if self.why else []
         if self.skipped:
             lines += ["", "  planned activations that could not happen (trials):"]
             lines += [f"    {k}: {v:,}" for k, v in sorted(self.skipped.items())]
         return "\n".join(lines)
+
+    def _action_lines(self) -> list[str]:
+        """The text report's per-unit activations by action (mean per game) and damage dealt and taken."""
+        from .tally import COUNTED
+
+        rows = self.action_rows()
+        if not rows:
+            return []
+        used = [a for a in COUNTED if any(r["activations"][a] > 0 for r in rows)]
+        head = "".join(f"{a:>9}" for a in used)
+        out = [
+            "",
+            "  activations per game by action; damage (Hit Points) dealt and taken per game",
+            f"  unit                      player{head}   dealt           taken",
+        ]
+        for r in rows:
+            cells = "".join(f"{r['activations'][a]:>9.2f}" for a in used)
+            out.append(
+                f"  {r['unit']:<25} {r['player']:<6}{cells}   "
+                f"{r['damage_dealt_mean']:5.2f} ± {r['damage_dealt_se']:<5.2f}  "
+                f"{r['damage_taken_mean']:5.2f} ± {r['damage_taken_se']:.2f}"
+            )
+        return out
+
+    def plot_units(self, folder: str | Path) -> Path:
+        """Write ``units.png``: per unit, its mean activations per game by action (stacked) and its mean damage
+        dealt and taken per game (with standard errors)."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from .tally import COUNTED
+
+        rows = self.action_rows()
+        names = [r["unit"] for r in rows]
+        y = np.arange(len(rows))
+        fig, (left, right) = plt.subplots(1, 2, figsize=(11, 0.45 * len(rows) + 1.8), sharey=True)
+        start = np.zeros(len(rows))
+        cmap = plt.get_cmap("tab10")
+        for j, a in enumerate(COUNTED):
+            width = np.array([r["activations"][a] for r in rows])
+            if width.any():
+                left.barh(y, width, left=start, color=cmap(j), label=a)
+                start += width
+        left.set_yticks(y, names)
+        left.invert_yaxis()
+        left.set_xlabel("activations per game")
+        left.legend(fontsize=7, loc="lower right")
+        for dy, key, colour in ((-0.2, "dealt", "#2ca02c"), (0.2, "taken", "#7f7f7f")):
+            right.barh(
+                y + dy,
+                [r[f"damage_{key}_mean"] for r in rows],
+                height=0.4,
+                xerr=[r[f"damage_{key}_se"] for r in rows],
+                color=colour,
+                label=key,
+            )
+        right.set_xlabel("damage per game (Hit Points, mean ± SE)")
+        right.legend(fontsize=7, loc="lower right")
+        fig.suptitle(self.scenario)
+        fig.tight_layout()
+        path = Path(folder) / "units.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        return path
 
     def plot(self, folder: str | Path) -> list[Path]:
         """Write ``vp.png`` (VP over rounds, with error bars) and ``markers.png`` (P(control) per marker)."""

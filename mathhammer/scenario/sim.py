@@ -222,6 +222,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             # an ability a unit may use as it enters (FAQ v1.0: e.g. Raiders Roll!) acts once it is set
             old = self.grass.start(self.pos, u, trials)
             got = self.deploy(u, act, trials)
+            self.tally.count(u, "deploy", got.size)
             self.grass.end(self.pos, self.alive, u, old, act, self.units[u].flying)
             self._use(u, act, got)
             for hook in self.cards.after_action:  # the Deploy has ended (Creep Removal)
@@ -231,6 +232,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         self.skip(act, trials.size - here.size, "the unit is destroyed or still in Reserves")
         if here.size == 0:
             return
+        self.tally.count(u, act.action, here.size)
         for hook in self.cards.begin_activation:  # "When this Unit becomes Activated" (Regeneration)
             hook(u, act, here)
         self._use(u, act, here)

@@ -168,6 +168,7 @@ class Combat(SimState):
                         _stream(stream, 99),
                         None,
                         False,
+                        by=u,
                     )
 
     def combat_phase(self, live: np.ndarray) -> None:
@@ -181,24 +182,25 @@ class Combat(SimState):
         for fp, ts_fp in enumerate([live[self.first[live] == fp] for fp in (0, 1)]):
             for ts, pairs in self.engaged_with(ts_fp):
                 engaged = {a for a, _ in pairs}
-                lists: list[list[tuple[str, tuple[str, ...], int]]] = [[], []]
+                lists: list[list[tuple[str, tuple[str, ...], int, Activation | None]]] = [[], []]
                 for pi, p in enumerate(PLAYERS):
                     seen = set()
                     for a in planned[p]:
                         if a.unit in engaged and a.unit not in seen:
-                            lists[pi].append((a.unit, a.targets, self.ordinal[a]))
+                            lists[pi].append((a.unit, a.targets, self.ordinal[a], a))
                             seen.add(a.unit)
                     for uid in self.uids:
                         if uid in engaged and uid not in seen and self.scn.units[uid].player == p:
-                            lists[pi].append((uid, (), 10_000 + self.uids.index(uid)))
+                            lists[pi].append((uid, (), 10_000 + self.uids.index(uid), None))
                 turn, idx = fp, [0, 0]
                 while idx[0] < len(lists[0]) or idx[1] < len(lists[1]):
                     if idx[turn] < len(lists[turn]):
-                        uid, targets, ordinal = lists[turn][idx[turn]]
+                        uid, targets, ordinal, planned_act = lists[turn][idx[turn]]
                         idx[turn] += 1
                         u = self.uids.index(uid)
                         here = ts[(self.pos[u, ts] >= 0) & ~self.over[ts]]
-                        with abilities.reacting(self, ordinal, here):  # 10.4: Reactions to this fight
+                        self.tally.count(u, "fight", here.size)
+                        with abilities.reacting(self, planned_act, here):  # 10.4: Reactions to this fight
                             self.fight(u, targets, here, _stream(self.round, 2, ordinal))
                     turn = 1 - turn
 
@@ -296,7 +298,7 @@ class Combat(SimState):
                 self._batches[bkey] = batches
             plan.append((t, batches, stream if i == 0 else _stream(stream, i)))
         for t, batches, part_stream in plan:
-            self.resolve(batches, t, "combat", ts2, part_stream, None, False)
+            self.resolve(batches, t, "combat", ts2, part_stream, None, False, by=u)
 
     def close_ranks(self, u: int, trials: np.ndarray) -> None:
         """8.8.1 step 1 CLOSE RANKS: "An Engaged Ground Unit" presses into the fight before rolling the dice.

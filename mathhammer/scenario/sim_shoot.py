@@ -31,10 +31,14 @@ class Shooting(SimState):
         stream: int,
         visible: int | None,
         evade: bool,
+        by: int = -1,
     ) -> None:
-        """Resolve a chain of Batches at unit ``t`` for ``trials`` (all with the same models left)."""
+        """Resolve a chain of Batches at unit ``t`` for ``trials`` (all with the same models left); ``by``: the
+        attacking unit (-1: none), for the damage dealt and taken (:mod:`.tally`)."""
         if not batches or trials.size == 0:
             return
+        tally = self.tally
+        before = tally.hp(t, self.alive[t, trials], self.mark[t, trials])
         k = int(self.alive[t, trials[0]])
         cols: list[np.ndarray | int] = [self.row_mark(t), self.row_shielded(t), self.row_used(t)]
         reducing = None  # a Reaction reduces the Total Damage (Life Support, Transfusion, Dae'Uhl): the first card's
@@ -82,6 +86,7 @@ class Shooting(SimState):
             self.shielded[t],
             reducing[2] if reducing is not None and reducing[2] is not None else self._not_counted,
         )
+        tally.hit(t, by, trials, before, tally.hp(t, self.alive[t, trials], self.mark[t, trials]))
         if dead.size:
             self.set_pos(t, dead, -1)
 
@@ -248,7 +253,7 @@ class Shooting(SimState):
             applied = [(c, n) for c, n in cuts if c.instant or not abilities.instant(w)]
             fewer = sum(n for _, n in applied)
             batch = Batch(w, models=len(distances), distances=distances, name=wname, fewer=fewer)
-            self.resolve([batch], t, "assault", left[idx], _stream(stream, wi), f.removable, f.evade_eligible)
+            self.resolve([batch], t, "assault", left[idx], _stream(stream, wi), f.removable, f.evade_eligible, by=u)
             for c, _ in applied:
                 if c.spent is not None:
                     c.spent(left[idx])

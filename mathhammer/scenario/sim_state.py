@@ -11,7 +11,7 @@ from numba import njit
 
 from ..config import JIT
 from ..engine.rng import mix64
-from ..starcraft.loadout import Loadout
+from ..starcraft.loadout import Loadout, as_target
 from ..starcraft.model import Batch
 from ..starcraft.schema import Ability
 from . import abilities
@@ -22,6 +22,7 @@ from .fastcontrol import UNREAD, supply_matrix
 from .fasttables import BoardTable, PairTable
 from .grass import Grass
 from .spec import Activation, Scenario, ScenarioUnit
+from .tally import Tally, health_table
 from .world import World
 
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -153,6 +154,7 @@ class SimState:
             stream: int,
             visible: int | None,
             evade: bool,
+            by: int = -1,
         ) -> None: ...
         def place(
             self,
@@ -262,7 +264,8 @@ class SimState:
         # (Batches, target, its abilities, models, Damage Marker, SHIELDED, phase, ...) -> the transition
         self._asked: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
         self._batches: dict[tuple[object, ...], list[Batch]] = {}
-        self.ordinal = {act: i for i, act in enumerate(scn.plan)}  # the plan position names a draw
+        # the plan position names a draw, or the entry's own ``dice`` (a trace's slot, players/trace.py)
+        self.ordinal = {act: i if act.dice is None else act.dice for i, act in enumerate(scn.plan)}
         # Engagement by pairs of enemy units (:meth:`engaged_bits`), read once per board id
         self._enemy_pairs = [
             (u, v) for u in range(U) for v in range(u + 1, U) if self.units[u].player != self.units[v].player
@@ -285,6 +288,10 @@ class SimState:
         for u, su in enumerate(self.units):
             if not self.structure[u]:  # Structure: "its Current Supply Value is treated as 0"
                 self._supply_grid[u, : su.models + 1] = [su.supply(k) for k in range(su.models + 1)]
+        #: per unit: activations by action, damage dealt and taken (issue 29 point 4, :mod:`.tally`)
+        self.tally = Tally(
+            U, T, [health_table(as_target(su.loadout, "assault").model_hp(), su.models) for su in self.units]
+        )
 
     # ------------------------------------------------------------ dice
     def draw(self, stream: int, trials: np.ndarray) -> np.ndarray:

@@ -138,6 +138,7 @@ class SimView(Protocol):
         stream: int,
         visible: int | None,
         evade: bool,
+        by: int = -1,
     ) -> None: ...
 
 

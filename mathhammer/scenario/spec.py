@@ -212,6 +212,9 @@ class ActivationSpec(_Strict):
     #: per-trial conditions (``if`` is a Python keyword): every ``if`` must hold, no ``unless`` (conditions.py)
     when: list[str] = Field(default=[], alias="if", max_length=20)
     unless: list[str] = Field(default=[], max_length=20)
+    #: the number that keys the activation's dice (default: its place in the plan); a trace of an automatic player's
+    #: game gives each activation the one it was played with (``players/trace.py``): every entry or none
+    dice: int | None = Field(default=None, ge=0, le=10**9)
 
 
 class PlayerRound(_Strict):
@@ -386,6 +389,7 @@ class Activation:
     edge: str | None = None  # the table edge of a deploy by Warp In (not the player's Entry Edge)
     summon_to: Point | None = None  # where a unit summoned "anywhere" is set (Pylon Warp-In)
     via: str | None = None  # the Friendly unit whose base a deploy enters by (Warp Conduit, Omega Network)
+    dice: int | None = None  # the number keying its dice (a trace's); None: its place in the plan
 
 
 @dataclass(frozen=True)

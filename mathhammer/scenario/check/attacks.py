@@ -50,8 +50,11 @@ class AttackChecks(MoveChecks):
                 say(act, f"weapons: got {w!r}; allowed: weapons of {su.unit.name}: {', '.join(names)}")
                 return
         reasons: list[str] = []
+        auto = [t for t in act.targets if scn.units[t].player in scn.policies]
         for t in act.targets:
             tu = scn.units[t]
+            if t in auto:
+                continue
             if a_now[world.uids.index(t)] <= 0:
                 reasons.append(f"{t}: not on the table at this point of the plan")
                 continue
@@ -67,7 +70,23 @@ class AttackChecks(MoveChecks):
                 reasons.append(
                     f"{t}: no Assault Phase weapon of {su.unit.name} may target it (8.7.3 step 1, Combat Tag)"
                 )
+        if auto:
+            self._at_auto(act, auto, "shoots in the games where a planned target may be shot", reasons)
+            return
         say(act, "no planned target can be shot: " + "; ".join(reasons))
+
+    def _at_auto(self, act: Activation, auto: list[str], where: str, reasons: list[str]) -> None:
+        """A scripted player's Shoot or Charge at units of an automatic player (issue 29): the plan cannot know where
+        they stand, so the check warns with the condition and the simulation acts where it can and skips the rest
+        (counted in its report)."""
+        scn = self.scn
+        owner = scn.units[auto[0]].player
+        more = f" (the other targets: {'; '.join(reasons)})" if reasons else ""
+        self.warn(
+            act,
+            f"targets {auto} belong to the automatic player {owner} (policy {scn.policies[owner]!r}): where they stand "
+            f"is chosen in play; the simulation {where} and skips the {act.action} in the other games{more}",
+        )
 
     def _check_charge(
         self,
@@ -88,6 +107,10 @@ class AttackChecks(MoveChecks):
         speed = su.speed if speed is None else speed
         if su.flying:
             say(act, "a Flying unit cannot Charge (8.7.7)")
+            return False
+        auto = [t for t in act.targets if scn.units[t].player in scn.policies and not scn.units[t].flying]
+        if auto and not dash:
+            self._at_auto(act, auto, "charges in the games where it can reach them (8.7.7)", [])
             return False
         bad = [t for t in act.targets if scn.units[t].flying or t not in pos]
         if bad:
