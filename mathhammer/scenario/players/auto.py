@@ -47,7 +47,7 @@ class EntryLegality(Legality):
     """:class:`~.legal.Legality` one entry at a time (:meth:`admits`): a policy that needs one legal entry, not the
     whole menu's answer (``random``: the first legal entry of a shuffled menu), judges only the entries it reaches.
     The same answers as ``mask`` column by column (a test holds the two to each other): the state rows and the rule
-    of each entry are ``mask``'s own (:meth:`Legality._legal`), and so are its per-game reads (8.3.2 Supply of a
+    of each entry are ``mask``'s own (:meth:`Legality.entry`), and so are its per-game reads (8.3.2 Supply of a
     Deploy; a Fight for an Engaged unit; Pass always)."""
 
     def __init__(self, view: Any, menus: dict[str, UnitMenu]) -> None:
@@ -72,7 +72,6 @@ class EntryLegality(Legality):
         )
         rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)
         _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
-        n = view.U
         legal = np.empty(first.size, dtype=bool)
         for i, s in enumerate(cols[first].tolist()):
             key = (u, phase, index, *s)
@@ -80,7 +79,7 @@ class EntryLegality(Legality):
             if hit is None:
                 if len(self._one) > MEMO_LIMIT:
                     self._one.clear()
-                hit = self._one[key] = self._legal(e, menu, phase, s[:n], s[n : 2 * n], s[2 * n])
+                hit = self._one[key] = self.entry(u, phase, index, s)
             legal[i] = hit
         out &= legal[inv.reshape(-1)]
         if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
