@@ -21,12 +21,14 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
+from ...engine.streams import mix64
 from ..basics import stream as _stream
+from ..sim_state import _draw_base
 from ..spec import PHASES, PLAYERS, Activation
 from . import Turn
-from .legal import MEMO_LIMIT, Legality
+from .legal import Legality, States
 from .menu import UnitMenu, build_menus
-from .policies import Decision, make_policy
+from .policies import SHUFFLE, Decision, make_policy
 
 #: the first slot ordinal of the automatic activations (a plan's ordinals are its positions, far below)
 SLOT_BASE = 1_000_000
@@ -34,8 +36,18 @@ SLOT_BASE = 1_000_000
 SLOTS = 10_000
 #: the first part of the key of a policy's draws (not a Round: no dice stream of the engine starts with it)
 TAG = 29_000_029
+#: the step between the game numbers' draws (sim_state._uniform)
+GOLDEN = 0x9E3779B97F4A7C15
 #: the menus of a World's board (the same for every Simulation sharing it: the forked workers inherit the pilot's)
 _MENUS: WeakKeyDictionary[Any, dict[str, UnitMenu]] = WeakKeyDictionary()
+
+
+def uniforms_of(seed: int, streams: list[int], trials: np.ndarray) -> np.ndarray:
+    """:func:`~mathhammer.scenario.sim_state.uniforms` of several draws at once: row ``k`` the uniforms of draw
+    ``streams[k]`` for game numbers ``trials`` (the same numbers: a test holds the two to each other)."""
+    bases = np.asarray([_draw_base(seed, s) for s in streams], dtype=np.uint64)
+    z = mix64(bases[:, None] + trials.astype(np.uint64)[None, :] * np.uint64(GOLDEN))
+    return (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
 
 
 def slot(player: int, k: int) -> int:
@@ -47,18 +59,14 @@ class EntryLegality(Legality):
     """:class:`~.legal.Legality` one entry at a time (:meth:`admits`): a policy that needs one legal entry, not the
     whole menu's answer (``random``: the first legal entry of a shuffled menu), judges only the entries it reaches.
     The same answers as ``mask`` column by column (a test holds the two to each other): the state rows and the rule
-    of each entry are ``mask``'s own (:meth:`Legality.entry`), and so are its per-game reads (8.3.2 Supply of a
-    Deploy; a Fight for an Engaged unit; Pass always)."""
+    of each entry are ``mask``'s own (:meth:`Legality.judged`, one memo), and so are its per-game reads (8.3.2 Supply
+    of a Deploy; a Fight for an Engaged unit; Pass always)."""
 
-    def __init__(self, view: Any, menus: dict[str, UnitMenu]) -> None:
-        super().__init__(view, menus)
-        self._one: dict[tuple[object, ...], bool] = {}
-
-    def admits(self, u: int, phase: str, index: int, games: np.ndarray) -> np.ndarray:
-        """Per game of ``games``: is entry ``index`` of unit ``u``'s ``phase`` menu legal now?"""
+    def admits(self, u: int, phase: str, index: int, games: np.ndarray, states: States | None = None) -> np.ndarray:
+        """Per game of ``games``: is entry ``index`` of unit ``u``'s ``phase`` menu legal now? ``states``:
+        :meth:`Legality.states` of ``games`` where the caller has it (read once per decision)."""
         view = self.view
-        menu = self.menus[view.uids[u]]
-        e = menu[phase][index]
+        e = self.menus[view.uids[u]][phase][index]
         if e.action == "pass":
             return np.ones(games.size, dtype=bool)
         out = (view.alive[u, games] > 0) & ~view.acted[u, games]
@@ -66,22 +74,14 @@ class EntryLegality(Legality):
             return out
         if e.action == "fight":  # 8.8.1: an Engaged unit fights
             return out & view.engaged_mask(games, u)
-        gone = view.grass.gone[games] if view.grass.gone.size else np.zeros(games.size, dtype=np.int64)
-        cols = np.ascontiguousarray(
-            np.concatenate([view.pos[:, games], view.alive[:, games], gone[None, :]], axis=0).T, dtype=np.int64
-        )
-        rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)
-        _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
-        legal = np.empty(first.size, dtype=bool)
-        for i, s in enumerate(cols[first].tolist()):
-            key = (u, phase, index, *s)
-            hit = self._one.get(key)
-            if hit is None:
-                if len(self._one) > MEMO_LIMIT:
-                    self._one.clear()
-                hit = self._one[key] = self.entry(u, phase, index, s)
-            legal[i] = hit
-        out &= legal[inv.reshape(-1)]
+        table, sid = self.states(games) if states is None else states
+        first = int(sid[0])
+        if (sid == first).all():
+            out &= self.judged(u, phase, index, table[first])
+        else:
+            seen, inv = np.unique(sid, return_inverse=True)
+            legal = np.asarray([self.judged(u, phase, index, table[s]) for s in seen.tolist()], dtype=bool)
+            out &= legal[inv.reshape(-1)]
         if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
             out &= view.supply_fits(u, games)
         return out
@@ -136,19 +136,35 @@ class Auto:
         menus = self._menus
         assert menus is not None
         key = (TAG, self.rnd, PHASES.index(phase), slot(self.pi, k))
+        table, sid = leg.states(games)  # no activation within a decision: the games' states stand
 
         def legal(j: int, rows: np.ndarray) -> np.ndarray:
-            mask = leg.mask(units[j], phase, games[rows])
+            mask = leg.mask(units[j], phase, games[rows], (table, sid[rows]))
             mask[:, [e.action == "pass" for e in menus[sim.uids[units[j]]][phase]]] = False
             return mask
 
         def admits(j: int, e: int, rows: np.ndarray) -> np.ndarray:
             if menus[sim.uids[units[j]]][phase][e].action == "pass":
                 return np.zeros(rows.size, dtype=bool)
-            return leg.admits(units[j], phase, e, games[rows])
+            return leg.admits(units[j], phase, e, games[rows], (table, sid[rows]))
+
+        blocks: dict[tuple[int, bytes], np.ndarray] = {}
 
         def draw(i: int, rows: np.ndarray) -> np.ndarray:
-            return np.asarray(sim.draw(_stream(*key, i), games[rows]))
+            # a policy reads its draws in runs (one per unit, one per entry of a menu: policies.SHUFFLE): the run's
+            # uniforms drawn at once, the same numbers as sim.draw's one by one
+            lo, size = (1, len(units)) if i < SHUFFLE else ((i // SHUFFLE) * SHUFFLE, 0)
+            if i >= SHUFFLE and i // SHUFFLE - 1 < len(units):
+                size = len(menus[sim.uids[units[i // SHUFFLE - 1]]][phase])
+            if not lo <= i < lo + size:
+                return np.asarray(sim.draw(_stream(*key, i), games[rows]))
+            run = (lo, rows.tobytes())
+            got = blocks.get(run)
+            if got is None:
+                got = blocks[run] = uniforms_of(
+                    sim.seed, [_stream(*key, lo + k) for k in range(size)], games[rows] + sim.offset
+                )
+            return got[i - lo]
 
         decision = Decision(games, units, free.T, legal, admits, lambda j: menus[sim.uids[units[j]]][phase], draw)
         unit, entry = self.policy.choose(decision)

@@ -51,6 +51,8 @@ from .menu import UnitMenu
 
 #: the state-key memo is cleared past this many answers (memory flat in the number of states)
 MEMO_LIMIT = 1 << 16
+#: :meth:`Legality.states`: the distinct states of some games, and each game's index among them
+States = tuple[list[tuple[int, ...]], np.ndarray]
 
 
 class _CheckAt(PlanCheck):
@@ -96,14 +98,30 @@ class Legality:
         self.view = view
         self.menus = menus
         self.check = _CheckAt(view.scn, view.world)
-        self._memo: dict[tuple[object, ...], np.ndarray] = {}
+        self._memo: dict[tuple[object, ...], np.ndarray] = {}  # (unit, Phase, state) -> :meth:`row`
         self._far: dict[tuple[int, str, int], np.ndarray] = {}
         self._gaps: dict[tuple[int, int, int, int], float] = {}
         self._reaches: dict[tuple[int, int, str], float] = {}
         self._most: dict[int, tuple[float, float]] = {}
 
-    def mask(self, u: int, phase: str, games: np.ndarray) -> np.ndarray:
-        """Per game of ``games`` (rows) and entry of unit ``u``'s ``phase`` menu (columns): is it legal now?"""
+    def states(self, games: np.ndarray) -> States:
+        """The distinct states of ``games`` (each a tuple: the placements, the models left, the Grass mask) and the
+        index of each game's among them: read once per decision, then passed to :meth:`mask` and
+        :meth:`EntryLegality.admits <mathhammer.scenario.players.auto.EntryLegality.admits>` for its games."""
+        view = self.view
+        gone = view.grass.gone[games] if view.grass.gone.size else np.zeros(games.size, dtype=np.int64)
+        cols = np.ascontiguousarray(
+            np.concatenate([view.pos[:, games], view.alive[:, games], gone[None, :]], axis=0).T, dtype=np.int64
+        )
+        if games.size == 1:
+            return [tuple(cols[0].tolist())], np.zeros(1, dtype=np.int64)
+        rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)  # one value per game's state
+        _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
+        return [tuple(r) for r in cols[first].tolist()], inv.reshape(-1)
+
+    def mask(self, u: int, phase: str, games: np.ndarray, states: States | None = None) -> np.ndarray:
+        """Per game of ``games`` (rows) and entry of unit ``u``'s ``phase`` menu (columns): is it legal now?
+        ``states``: :meth:`states` of ``games`` where the caller has it."""
         view = self.view
         uid = view.uids[u]
         entries = self.menus[uid][phase]
@@ -114,14 +132,8 @@ class Legality:
         free = alive & ~view.acted[u, games]  # 8.4.1, 8.6.1: one activation per unit and Phase
         if not free.any():
             return out
-        gone = view.grass.gone[games] if view.grass.gone.size else np.zeros(games.size, dtype=np.int64)
-        cols = np.ascontiguousarray(
-            np.concatenate([view.pos[:, games], view.alive[:, games], gone[None, :]], axis=0).T, dtype=np.int64
-        )
-        rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)  # one value per game's state
-        _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
-        states, inv = cols[first], inv.reshape(-1)
-        rows = np.stack([self._state_row(u, phase, tuple(s.tolist())) for s in states])
+        table, inv = self.states(games) if states is None else states
+        rows = np.stack([self._full_row(u, phase, s) for s in table]) > 0
         out[:, kinds != "pass"] = rows[inv][:, kinds != "pass"]
         if phase == "movement":
             deploy = kinds == "deploy"
@@ -136,18 +148,31 @@ class Legality:
         out[~free] &= (kinds == "pass")[None, :]
         return out
 
-    def _state_row(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
-        """The legality of unit ``u``'s ``phase`` entries in one state (placements, models left, Grass mask)."""
+    def row(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
+        """The answers known so far for unit ``u``'s ``phase`` entries in one state (:meth:`states`): per entry 1
+        legal, 0 not, -1 not judged yet (:meth:`entry` fills it). Memoised per unit, Phase and state; the memo is
+        cleared past :data:`MEMO_LIMIT` rows (memory flat in the number of states)."""
         key = (u, phase, state)
         hit = self._memo.get(key)
         if hit is None:
             if len(self._memo) > MEMO_LIMIT:
                 self._memo.clear()
-            entries = self.menus[self.view.uids[u]][phase]
-            hit = self._memo[key] = np.asarray(
-                [self.entry(u, phase, i, state) for i in range(len(entries))], dtype=bool
-            )
+            hit = self._memo[key] = np.full(len(self.menus[self.view.uids[u]][phase]), -1, dtype=np.int8)
         return hit
+
+    def judged(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool:
+        """:meth:`entry` through the memo of :meth:`row`."""
+        r = self.row(u, phase, state)
+        if r[index] < 0:
+            r[index] = self.entry(u, phase, index, state)
+        return bool(r[index])
+
+    def _full_row(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
+        """:meth:`row` with every entry judged."""
+        r = self.row(u, phase, state)
+        for i in np.flatnonzero(r < 0).tolist():
+            r[i] = self.entry(u, phase, i, state)
+        return r
 
     def entry(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
         """Is entry ``index`` of unit ``u``'s ``phase`` menu legal in one state: ``state`` the placements, then the
@@ -162,6 +187,8 @@ class Legality:
         if e.action == "pass":
             return True
         on = pos[u] >= 0 and alive[u] > 0
+        if on == (e.action == "deploy"):  # 8.5.5: a unit in Reserves only Deploys; one on the table never does
+            return False
         if on and e.action in ("move", "run") and e.to is not None and self._beyond(u, phase, pos[u])[index]:
             return False
         if on and e.target is not None and e.action in ("shoot", "charge"):
