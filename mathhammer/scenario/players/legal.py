@@ -193,11 +193,9 @@ class Legality:
             return False
         if on and e.target is not None and e.action in ("shoot", "charge"):
             t = view.uids.index(e.target)
-            if (
-                pos[t] >= 0
-                and alive[t] > 0
-                and self._gap(pos[u], alive[u], pos[t], alive[t]) > self._reach(u, t, e.action)
-            ):
+            if pos[t] < 0 or alive[t] <= 0:  # 8.7.3, 8.7.7: a target on the table
+                return False
+            if self._gap(pos[u], alive[u], pos[t], alive[t]) > self._reach(u, t, e.action):
                 return False
         act = e.activation(menu.unit, menu.player, view.round, phase)
         return not self.check.problems_of(act, pos, alive, gone)
