@@ -36,18 +36,29 @@ SLOT_BASE = 1_000_000
 SLOTS = 10_000
 #: the first part of the key of a policy's draws (not a Round: no dice stream of the engine starts with it)
 TAG = 29_000_029
+#: the draw keys kept (:meth:`Auto.next`) past this many runs are dropped (memory flat in games)
+BASES_LIMIT = 1 << 14
 #: the step between the game numbers' draws (sim_state._uniform)
 GOLDEN = 0x9E3779B97F4A7C15
 #: the menus of a World's board (the same for every Simulation sharing it: the forked workers inherit the pilot's)
 _MENUS: WeakKeyDictionary[Any, dict[str, UnitMenu]] = WeakKeyDictionary()
 
 
+def draw_bases(seed: int, streams: list[int]) -> np.ndarray:
+    """The keys of the draws ``streams`` (``sim_state._draw_base``), for :func:`uniforms_at`."""
+    return np.asarray([_draw_base(seed, s) for s in streams], dtype=np.uint64)
+
+
+def uniforms_at(bases: np.ndarray, trials: np.ndarray) -> np.ndarray:
+    """Row ``k``: the uniforms of the draw keyed ``bases[k]`` (:func:`draw_bases`) for game numbers ``trials``."""
+    z = mix64(bases[:, None] + trials.astype(np.uint64)[None, :] * np.uint64(GOLDEN))
+    return (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+
+
 def uniforms_of(seed: int, streams: list[int], trials: np.ndarray) -> np.ndarray:
     """:func:`~mathhammer.scenario.sim_state.uniforms` of several draws at once: row ``k`` the uniforms of draw
     ``streams[k]`` for game numbers ``trials`` (the same numbers: a test holds the two to each other)."""
-    bases = np.asarray([_draw_base(seed, s) for s in streams], dtype=np.uint64)
-    z = mix64(bases[:, None] + trials.astype(np.uint64)[None, :] * np.uint64(GOLDEN))
-    return (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+    return uniforms_at(draw_bases(seed, streams), trials)
 
 
 def slot(player: int, k: int) -> int:
@@ -75,9 +86,9 @@ class EntryLegality(Legality):
         if e.action == "fight":  # 8.8.1: an Engaged unit fights
             return out & view.engaged_mask(games, u)
         table, sid = self.states(games) if states is None else states
-        first = int(sid[0])
-        if (sid == first).all():
-            out &= self.judged(u, phase, index, table[first])
+        if sid.size == 1 or len(table) == 1:  # one state (one game: the common case once games part)
+            if not self.judged(u, phase, index, table[int(sid[0])]):
+                return np.zeros(games.size, dtype=bool)
         else:
             seen, inv = np.unique(sid, return_inverse=True)
             legal = np.asarray([self.judged(u, phase, index, table[s]) for s in seen.tolist()], dtype=bool)
@@ -101,6 +112,7 @@ class Auto:
         self._legal: EntryLegality | None = None
         self.rnd = 0
         self.phase = "movement"
+        self._bases: dict[tuple[object, ...], np.ndarray] = {}  # draw_bases of a run of draws, by its key
 
     @property
     def legality(self) -> EntryLegality:
@@ -161,9 +173,14 @@ class Auto:
             run = (lo, rows.tobytes())
             got = blocks.get(run)
             if got is None:
-                got = blocks[run] = uniforms_of(
-                    sim.seed, [_stream(*key, lo + k) for k in range(size)], games[rows] + sim.offset
-                )
+                bases = self._bases.get((key, lo, size))
+                if bases is None:
+                    if len(self._bases) > BASES_LIMIT:
+                        self._bases.clear()
+                    bases = self._bases[(key, lo, size)] = draw_bases(
+                        sim.seed, [_stream(*key, lo + k) for k in range(size)]
+                    )
+                got = blocks[run] = uniforms_at(bases, games[rows] + sim.offset)
             return got[i - lo]
 
         decision = Decision(games, units, free.T, legal, admits, lambda j: menus[sim.uids[units[j]]][phase], draw)
