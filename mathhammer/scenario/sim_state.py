@@ -15,6 +15,7 @@ from ..starcraft.loadout import Loadout
 from ..starcraft.model import Batch
 from ..starcraft.schema import Ability
 from . import abilities
+from .basics import draw_base as _draw_base
 from .cards import CardSet
 from .cards.registry import status_changers
 from .fast import IdGrouper, group_rows, group_state, regroup
@@ -23,10 +24,6 @@ from .fasttables import BoardTable, PairTable
 from .grass import Grass
 from .spec import Activation, Scenario, ScenarioUnit
 from .world import World
-
-_GOLDEN = 0x9E3779B97F4A7C15
-_MASK = (1 << 64) - 1
-
 
 #: :meth:`Simulation._near_cols_by`: above this many boards among the trials, the split runs without a loop
 #: over the boards.
@@ -86,13 +83,6 @@ def _planned_bits(alive, pos, planned, on_table, live):  # pragma: no cover - co
                 b |= 1 << i
         out[t] = b
     return out
-
-
-def _draw_base(seed: int, stream: int) -> np.uint64:
-    """The key of the draw ``stream`` (:func:`uniforms`)."""
-    z = (seed * _GOLDEN + 0x632BE59BD9B4E019) & _MASK
-    z ^= (stream * 0xBF58476D1CE4E5B9) & _MASK
-    return np.uint64(((z ^ (z >> 31)) * 0x94D049BB133111EB) & _MASK)
 
 
 @njit(**JIT)

@@ -22,8 +22,8 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from ...engine.streams import mix64
+from ..basics import GOLDEN, draw_base
 from ..basics import stream as _stream
-from ..sim_state import _draw_base
 from ..spec import PHASES, PLAYERS, Activation
 from . import Turn
 from .legal import Legality, States
@@ -38,15 +38,13 @@ SLOTS = 10_000
 TAG = 29_000_029
 #: the draw keys kept (:meth:`Auto.next`) past this many runs are dropped (memory flat in games)
 BASES_LIMIT = 1 << 14
-#: the step between the game numbers' draws (sim_state._uniform)
-GOLDEN = 0x9E3779B97F4A7C15
 #: the menus of a World's board (the same for every Simulation sharing it: the forked workers inherit the pilot's)
 _MENUS: WeakKeyDictionary[Any, dict[str, UnitMenu]] = WeakKeyDictionary()
 
 
 def draw_bases(seed: int, streams: list[int]) -> np.ndarray:
-    """The keys of the draws ``streams`` (``sim_state._draw_base``), for :func:`uniforms_at`."""
-    return np.asarray([_draw_base(seed, s) for s in streams], dtype=np.uint64)
+    """The keys of the draws ``streams`` (:func:`~mathhammer.scenario.basics.draw_base`), for :func:`uniforms_at`."""
+    return np.asarray([draw_base(seed, s) for s in streams], dtype=np.uint64)
 
 
 def uniforms_at(bases: np.ndarray, trials: np.ndarray) -> np.ndarray:

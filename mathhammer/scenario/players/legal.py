@@ -22,11 +22,17 @@ What the Simulation knows per game and the plan check cannot is read from the Si
 Not read (the automatic players' menus hold none of it): abilities and Reactions, and the Statuses they set
 (BURROWED, the Disengage penalty of 8.5.4, which only a Disengage gives and the menu has none).
 
-Games in the same state (placements, models left, Grass removed) share one answer, memoised per unit and Phase: a
-state is judged once however many games are in it. Two shortcuts skip the board reads for entries no path can make
-legal (a Move or Run point farther than Speed in a straight line; a Charge target whose nearest model is farther than
-Speed + 6 + the additions beyond the Engagement Range): the check would refuse both, and a test holds the two readings
-to each other. The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_phase`` does), so
+Games in the same state (placements, models left, Grass removed) share one answer, memoised per unit, Phase and
+state (:meth:`Legality.row`: filled entry by entry, :meth:`Legality.judged`, or whole, :meth:`Legality.mask`); a
+state is judged once however many games are in it, and the states of a decision's games are read once
+(:meth:`Legality.states`). Shortcuts skip the plan walk for entries the check refuses before reading anything else
+(:meth:`Legality.entry`): a unit in Reserves only Deploys and one on the table never does (8.5.5); a Shoot or Charge
+target must be on the table (8.7.3, 8.7.7); and, without reading the board, a Move or Run point farther than the most
+Speed the unit can have in a straight line (8.5.3: the path is at least that), a Shoot target with no model Within the
+longest Range or LONG RANGE of the Batches the check reads (8.7.3 step 1: the least base gap of the models left), a
+Charge target whose nearest model is farther than Speed + 6 + the additions beyond the Engagement Range (8.7.7). A
+test holds every shortcut to the check's own walk in the states of random games (tests/test_autoplay_legal_fast.py).
+The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_phase`` does), so
 ``acted`` is about the Phase asked.
 """
 
