@@ -18,42 +18,24 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import subprocess
-import sys
-import time
+import shlex
+import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench_firstrun import _run
 
-GAME = [
-    "game",
-    "profiles/armies/terran_six.toml",
-    "profiles/armies/zerg_six.toml",
-    "--mission",
-    "Hold Position",
-    "--deployment",
-    "Gauntlet",
-    "--seed",
-    "1",
-    "--json",
-]
+#: the command of issue 29 point 6, less ``--trials``
+GAME = shlex.split(
+    'game profiles/armies/terran_six.toml profiles/armies/zerg_six.toml --mission "Hold Position" '
+    "--deployment Gauntlet --seed 1 --json"
+)
 
 
 def run(n: int, workers: int | None) -> tuple[float, float, float]:
-    """(wall s, CPU s, peak RSS MB) of the command at ``n`` games."""
+    """(wall s, CPU s, peak RSS MB) of the command at ``n`` games (``bench_firstrun._run``: the child's CPU)."""
     args = [*GAME, "--trials", str(n)] + ([] if workers is None else ["--workers", str(workers)])
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "mathhammer", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
-    )
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(args)} failed:\n{done.stderr}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, after.ru_maxrss / 1024
+    wall, cpu, _ = _run(args, os.environ.get("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "mh-bench-game")))
+    return wall, cpu, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
 def main() -> None:
