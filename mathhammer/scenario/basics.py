@@ -19,6 +19,8 @@ import numpy as np
 from .fast import group_rows
 
 _MASK = (1 << 64) - 1
+#: the golden-ratio step of the draws: of the seed in a draw's key, of the game number in its uniforms
+GOLDEN = 0x9E3779B97F4A7C15
 
 
 def stream(*parts: int) -> int:
@@ -27,6 +29,13 @@ def stream(*parts: int) -> int:
     for p in parts:
         s = (s * 1_000_003 + int(p) + 1) & _MASK
     return s
+
+
+def draw_base(seed: int, stream: int) -> np.uint64:
+    """The key of the draw ``stream`` of a Simulation seeded ``seed`` (``sim_state.uniforms``)."""
+    z = (seed * GOLDEN + 0x632BE59BD9B4E019) & _MASK
+    z ^= (stream * 0xBF58476D1CE4E5B9) & _MASK
+    return np.uint64(((z ^ (z >> 31)) * 0x94D049BB133111EB) & _MASK)
 
 
 def split_by(trials: np.ndarray, values: np.ndarray) -> Iterator[tuple[int, np.ndarray]]:

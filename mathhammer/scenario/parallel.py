@@ -42,6 +42,9 @@ from .tally import Tally
 
 #: Fewer games than this run in one process (forking costs ~0.1 s a worker).
 PARALLEL_MIN = 40_000
+#: The same for a scenario with an automatic player (issue 29): its games cost far more each (a decision per
+#: activation), so two cores pay from a few tens of games (measurements: ``benchmarks/RESULTS.md``, issue 29).
+AUTO_PARALLEL_MIN = 40
 #: The pilot block's games. Small: it runs before the workers, on one core, and the workers share the answers
 #: they find anyway (:mod:`~mathhammer.scenario.memo`), so every state the pilot reads first is a state the second
 #: core waits for (measurements: ``benchmarks/RESULTS.md``, scenario section).
@@ -156,7 +159,8 @@ def play(
 
     workers = workers_available() if workers is None else max(1, int(workers))
     forkable = "fork" in multiprocessing.get_all_start_methods()
-    if workers <= 1 or trials < PARALLEL_MIN or not forkable or offset:
+    least = AUTO_PARALLEL_MIN if scn.policies else PARALLEL_MIN
+    if workers <= 1 or trials < least or not forkable or offset:
         sim = Simulation(scn, trials, seed, offset=offset)
         sim.run(progress)
         return Games.of(sim), sim
@@ -209,4 +213,4 @@ def play(
     return out.games, pilot
 
 
-__all__ = ["PARALLEL_MIN", "Games", "play", "workers_available"]
+__all__ = ["AUTO_PARALLEL_MIN", "PARALLEL_MIN", "Games", "play", "workers_available"]

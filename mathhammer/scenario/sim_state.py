@@ -15,6 +15,7 @@ from ..starcraft.loadout import Loadout, as_target
 from ..starcraft.model import Batch
 from ..starcraft.schema import Ability
 from . import abilities
+from .basics import draw_base as _draw_base
 from .cards import CardSet
 from .cards.registry import status_changers
 from .fast import IdGrouper, NearSplitter, group_rows, group_state
@@ -24,9 +25,6 @@ from .grass import Grass
 from .spec import Activation, Scenario, ScenarioUnit
 from .tally import Tally, health_table
 from .world import World
-
-_GOLDEN = 0x9E3779B97F4A7C15
-_MASK = (1 << 64) - 1
 
 
 def _group_of(order: np.ndarray, bounds: np.ndarray, n: int) -> np.ndarray:
@@ -82,13 +80,6 @@ def _planned_bits(alive, pos, planned, on_table, live):  # pragma: no cover - co
                 b |= 1 << i
         out[t] = b
     return out
-
-
-def _draw_base(seed: int, stream: int) -> np.uint64:
-    """The key of the draw ``stream`` (:func:`uniforms`)."""
-    z = (seed * _GOLDEN + 0x632BE59BD9B4E019) & _MASK
-    z ^= (stream * 0xBF58476D1CE4E5B9) & _MASK
-    return np.uint64(((z ^ (z >> 31)) * 0x94D049BB133111EB) & _MASK)
 
 
 @njit(**JIT)

@@ -21,12 +21,14 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
+from ...engine.streams import mix64
+from ..basics import GOLDEN, draw_base
 from ..basics import stream as _stream
 from ..spec import PHASES, PLAYERS, Activation
 from . import Turn
-from .legal import MEMO_LIMIT, Legality
+from .legal import Legality, States
 from .menu import UnitMenu, build_menus
-from .policies import Decision, make_policy
+from .policies import SHUFFLE, Decision, make_policy
 
 #: the first slot ordinal of the automatic activations (a plan's ordinals are its positions, far below)
 SLOT_BASE = 1_000_000
@@ -34,8 +36,27 @@ SLOT_BASE = 1_000_000
 SLOTS = 10_000
 #: the first part of the key of a policy's draws (not a Round: no dice stream of the engine starts with it)
 TAG = 29_000_029
+#: the draw keys kept (:meth:`Auto.next`) past this many runs are dropped (memory flat in games)
+BASES_LIMIT = 1 << 14
 #: the menus of a World's board (the same for every Simulation sharing it: the forked workers inherit the pilot's)
 _MENUS: WeakKeyDictionary[Any, dict[str, UnitMenu]] = WeakKeyDictionary()
+
+
+def draw_bases(seed: int, streams: list[int]) -> np.ndarray:
+    """The keys of the draws ``streams`` (:func:`~mathhammer.scenario.basics.draw_base`), for :func:`uniforms_at`."""
+    return np.asarray([draw_base(seed, s) for s in streams], dtype=np.uint64)
+
+
+def uniforms_at(bases: np.ndarray, trials: np.ndarray) -> np.ndarray:
+    """Row ``k``: the uniforms of the draw keyed ``bases[k]`` (:func:`draw_bases`) for game numbers ``trials``."""
+    z = mix64(bases[:, None] + trials.astype(np.uint64)[None, :] * np.uint64(GOLDEN))
+    return (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+
+
+def uniforms_of(seed: int, streams: list[int], trials: np.ndarray) -> np.ndarray:
+    """:func:`~mathhammer.scenario.sim_state.uniforms` of several draws at once: row ``k`` the uniforms of draw
+    ``streams[k]`` for game numbers ``trials`` (the same numbers: a test holds the two to each other)."""
+    return uniforms_at(draw_bases(seed, streams), trials)
 
 
 def slot(player: int, k: int) -> int:
@@ -47,18 +68,14 @@ class EntryLegality(Legality):
     """:class:`~.legal.Legality` one entry at a time (:meth:`admits`): a policy that needs one legal entry, not the
     whole menu's answer (``random``: the first legal entry of a shuffled menu), judges only the entries it reaches.
     The same answers as ``mask`` column by column (a test holds the two to each other): the state rows and the rule
-    of each entry are ``mask``'s own (:meth:`Legality._legal`), and so are its per-game reads (8.3.2 Supply of a
-    Deploy; a Fight for an Engaged unit; Pass always)."""
+    of each entry are ``mask``'s own (:meth:`Legality.judged`, one memo), and so are its per-game reads (8.3.2 Supply
+    of a Deploy; a Fight for an Engaged unit; Pass always)."""
 
-    def __init__(self, view: Any, menus: dict[str, UnitMenu]) -> None:
-        super().__init__(view, menus)
-        self._one: dict[tuple[object, ...], bool] = {}
-
-    def admits(self, u: int, phase: str, index: int, games: np.ndarray) -> np.ndarray:
-        """Per game of ``games``: is entry ``index`` of unit ``u``'s ``phase`` menu legal now?"""
+    def admits(self, u: int, phase: str, index: int, games: np.ndarray, states: States | None = None) -> np.ndarray:
+        """Per game of ``games``: is entry ``index`` of unit ``u``'s ``phase`` menu legal now? ``states``:
+        :meth:`Legality.states` of ``games`` where the caller has it (read once per decision)."""
         view = self.view
-        menu = self.menus[view.uids[u]]
-        e = menu[phase][index]
+        e = self.menus[view.uids[u]][phase][index]
         if e.action == "pass":
             return np.ones(games.size, dtype=bool)
         out = (view.alive[u, games] > 0) & ~view.acted[u, games]
@@ -66,23 +83,14 @@ class EntryLegality(Legality):
             return out
         if e.action == "fight":  # 8.8.1: an Engaged unit fights
             return out & view.engaged_mask(games, u)
-        gone = view.grass.gone[games] if view.grass.gone.size else np.zeros(games.size, dtype=np.int64)
-        cols = np.ascontiguousarray(
-            np.concatenate([view.pos[:, games], view.alive[:, games], gone[None, :]], axis=0).T, dtype=np.int64
-        )
-        rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)
-        _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
-        n = view.U
-        legal = np.empty(first.size, dtype=bool)
-        for i, s in enumerate(cols[first].tolist()):
-            key = (u, phase, index, *s)
-            hit = self._one.get(key)
-            if hit is None:
-                if len(self._one) > MEMO_LIMIT:
-                    self._one.clear()
-                hit = self._one[key] = self._legal(e, menu, phase, s[:n], s[n : 2 * n], s[2 * n])
-            legal[i] = hit
-        out &= legal[inv.reshape(-1)]
+        table, sid = self.states(games) if states is None else states
+        if sid.size == 1 or len(table) == 1:  # one state (one game: the common case once games part)
+            if not self.judged(u, phase, index, table[int(sid[0])]):
+                return np.zeros(games.size, dtype=bool)
+        else:
+            seen, inv = np.unique(sid, return_inverse=True)
+            legal = np.asarray([self.judged(u, phase, index, table[s]) for s in seen.tolist()], dtype=bool)
+            out &= legal[inv.reshape(-1)]
         if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
             out &= view.supply_fits(u, games)
         return out
@@ -103,6 +111,7 @@ class Auto:
         self._features: Any = None  # features.Features, built at the first decision that reads it
         self.rnd = 0
         self.phase = "movement"
+        self._bases: dict[tuple[object, ...], np.ndarray] = {}  # draw_bases of a run of draws, by its key
 
     @property
     def legality(self) -> EntryLegality:
@@ -138,19 +147,40 @@ class Auto:
         menus = self._menus
         assert menus is not None
         key = (TAG, self.rnd, PHASES.index(phase), slot(self.pi, k))
+        table, sid = leg.states(games)  # no activation within a decision: the games' states stand
 
         def legal(j: int, rows: np.ndarray) -> np.ndarray:
-            mask = leg.mask(units[j], phase, games[rows])
+            mask = leg.mask(units[j], phase, games[rows], (table, sid[rows]))
             mask[:, [e.action == "pass" for e in menus[sim.uids[units[j]]][phase]]] = False
             return mask
 
         def admits(j: int, e: int, rows: np.ndarray) -> np.ndarray:
             if menus[sim.uids[units[j]]][phase][e].action == "pass":
                 return np.zeros(rows.size, dtype=bool)
-            return leg.admits(units[j], phase, e, games[rows])
+            return leg.admits(units[j], phase, e, games[rows], (table, sid[rows]))
+
+        blocks: dict[tuple[int, bytes], np.ndarray] = {}
 
         def draw(i: int, rows: np.ndarray) -> np.ndarray:
-            return np.asarray(sim.draw(_stream(*key, i), games[rows]))
+            # a policy reads its draws in runs (one per unit, one per entry of a menu: policies.SHUFFLE): the run's
+            # uniforms drawn at once, the same numbers as sim.draw's one by one
+            lo, size = (1, len(units)) if i < SHUFFLE else ((i // SHUFFLE) * SHUFFLE, 0)
+            if i >= SHUFFLE and i // SHUFFLE - 1 < len(units):
+                size = len(menus[sim.uids[units[i // SHUFFLE - 1]]][phase])
+            if not lo <= i < lo + size:
+                return np.asarray(sim.draw(_stream(*key, i), games[rows]))
+            run = (lo, rows.tobytes())
+            got = blocks.get(run)
+            if got is None:
+                bases = self._bases.get((key, lo, size))
+                if bases is None:
+                    if len(self._bases) > BASES_LIMIT:
+                        self._bases.clear()
+                    bases = self._bases[(key, lo, size)] = draw_bases(
+                        sim.seed, [_stream(*key, lo + k) for k in range(size)]
+                    )
+                got = blocks[run] = uniforms_at(bases, games[rows] + sim.offset)
+            return got[i - lo]
 
         def features(j: int, rows: np.ndarray) -> np.ndarray:
             if self._features is None:

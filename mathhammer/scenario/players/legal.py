@@ -22,11 +22,17 @@ What the Simulation knows per game and the plan check cannot is read from the Si
 Not read (the automatic players' menus hold none of it): abilities and Reactions, and the Statuses they set
 (BURROWED, the Disengage penalty of 8.5.4, which only a Disengage gives and the menu has none).
 
-Games in the same state (placements, models left, Grass removed) share one answer, memoised per unit and Phase: a
-state is judged once however many games are in it. Two shortcuts skip the board reads for entries no path can make
-legal (a Move or Run point farther than Speed in a straight line; a Charge target whose nearest model is farther than
-Speed + 6 + the additions beyond the Engagement Range): the check would refuse both, and a test holds the two readings
-to each other. The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_phase`` does), so
+Games in the same state (placements, models left, Grass removed) share one answer, memoised per unit, Phase and
+state (:meth:`Legality.row`: filled entry by entry, :meth:`Legality.judged`, or whole, :meth:`Legality.mask`); a
+state is judged once however many games are in it, and the states of a decision's games are read once
+(:meth:`Legality.states`). Shortcuts skip the plan walk for entries the check refuses before reading anything else
+(:meth:`Legality.entry`): a unit in Reserves only Deploys and one on the table never does (8.5.5); a Shoot or Charge
+target must be on the table (8.7.3, 8.7.7); and, without reading the board, a Move or Run point farther than the most
+Speed the unit can have in a straight line (8.5.3: the path is at least that), a Shoot target with no model Within the
+longest Range or LONG RANGE of the Batches the check reads (8.7.3 step 1: the least base gap of the models left), a
+Charge target whose nearest model is farther than Speed + 6 + the additions beyond the Engagement Range (8.7.7). A
+test holds every shortcut to the check's own walk in the states of random games (tests/test_autoplay_legal_fast.py).
+The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_phase`` does), so
 ``acted`` is about the Phase asked.
 """
 
@@ -39,16 +45,20 @@ import numpy as np
 
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
+from ...starcraft.keywords import find
+from ...starcraft.loadout import attack_batches
 from ..abilities import Purse
 from ..check import PlanCheck
 from ..grass import Tracker
 from ..simview import SimView
 from ..spec import PLAYERS, Activation, Scenario
 from ..world import World
-from .menu import Entry, UnitMenu
+from .menu import UnitMenu
 
 #: the state-key memo is cleared past this many answers (memory flat in the number of states)
 MEMO_LIMIT = 1 << 16
+#: :meth:`Legality.states`: the distinct states of some games, and each game's index among them
+States = tuple[list[tuple[int, ...]], np.ndarray]
 
 
 class _CheckAt(PlanCheck):
@@ -94,10 +104,30 @@ class Legality:
         self.view = view
         self.menus = menus
         self.check = _CheckAt(view.scn, view.world)
-        self._memo: dict[tuple[object, ...], np.ndarray] = {}
+        self._memo: dict[tuple[object, ...], np.ndarray] = {}  # (unit, Phase, state) -> :meth:`row`
+        self._far: dict[tuple[int, str, int], np.ndarray] = {}
+        self._gaps: dict[tuple[int, int, int, int], float] = {}
+        self._reaches: dict[tuple[int, int, str], float] = {}
+        self._most: dict[int, tuple[float, float]] = {}
 
-    def mask(self, u: int, phase: str, games: np.ndarray) -> np.ndarray:
-        """Per game of ``games`` (rows) and entry of unit ``u``'s ``phase`` menu (columns): is it legal now?"""
+    def states(self, games: np.ndarray) -> States:
+        """The distinct states of ``games`` (each a tuple: the placements, the models left, the Grass mask) and the
+        index of each game's among them: read once per decision, then passed to :meth:`mask` and
+        :meth:`EntryLegality.admits <mathhammer.scenario.players.auto.EntryLegality.admits>` for its games."""
+        view = self.view
+        gone = view.grass.gone[games] if view.grass.gone.size else np.zeros(games.size, dtype=np.int64)
+        cols = np.ascontiguousarray(
+            np.concatenate([view.pos[:, games], view.alive[:, games], gone[None, :]], axis=0).T, dtype=np.int64
+        )
+        if games.size == 1:
+            return [tuple(cols[0].tolist())], np.zeros(1, dtype=np.int64)
+        rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)  # one value per game's state
+        _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
+        return [tuple(r) for r in cols[first].tolist()], inv.reshape(-1)
+
+    def mask(self, u: int, phase: str, games: np.ndarray, states: States | None = None) -> np.ndarray:
+        """Per game of ``games`` (rows) and entry of unit ``u``'s ``phase`` menu (columns): is it legal now?
+        ``states``: :meth:`states` of ``games`` where the caller has it."""
         view = self.view
         uid = view.uids[u]
         entries = self.menus[uid][phase]
@@ -108,14 +138,8 @@ class Legality:
         free = alive & ~view.acted[u, games]  # 8.4.1, 8.6.1: one activation per unit and Phase
         if not free.any():
             return out
-        gone = view.grass.gone[games] if view.grass.gone.size else np.zeros(games.size, dtype=np.int64)
-        cols = np.ascontiguousarray(
-            np.concatenate([view.pos[:, games], view.alive[:, games], gone[None, :]], axis=0).T, dtype=np.int64
-        )
-        rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)  # one value per game's state
-        _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
-        states, inv = cols[first], inv.reshape(-1)
-        rows = np.stack([self._state_row(u, phase, tuple(s.tolist())) for s in states])
+        table, inv = self.states(games) if states is None else states
+        rows = np.stack([self._full_row(u, phase, s) for s in table]) > 0
         out[:, kinds != "pass"] = rows[inv][:, kinds != "pass"]
         if phase == "movement":
             deploy = kinds == "deploy"
@@ -130,58 +154,130 @@ class Legality:
         out[~free] &= (kinds == "pass")[None, :]
         return out
 
-    def _state_row(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
-        """The legality of unit ``u``'s ``phase`` entries in one state (placements, models left, Grass mask)."""
+    def row(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
+        """The answers known so far for unit ``u``'s ``phase`` entries in one state (:meth:`states`): per entry 1
+        legal, 0 not, -1 not judged yet (:meth:`entry` fills it). Memoised per unit, Phase and state; the memo is
+        cleared past :data:`MEMO_LIMIT` rows (memory flat in the number of states)."""
         key = (u, phase, state)
         hit = self._memo.get(key)
         if hit is None:
             if len(self._memo) > MEMO_LIMIT:
                 self._memo.clear()
-            hit = self._memo[key] = self._judge(u, phase, state)
+            hit = self._memo[key] = np.full(len(self.menus[self.view.uids[u]][phase]), -1, dtype=np.int8)
         return hit
 
-    def _judge(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
+    def judged(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool:
+        """:meth:`entry` through the memo of :meth:`row`."""
+        r = self.row(u, phase, state)
+        if r[index] < 0:
+            r[index] = self.entry(u, phase, index, state)
+        return bool(r[index])
+
+    def _full_row(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
+        """:meth:`row` with every entry judged."""
+        r = self.row(u, phase, state)
+        for i in np.flatnonzero(r < 0).tolist():
+            r[i] = self.entry(u, phase, i, state)
+        return r
+
+    def entry(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
+        """Is entry ``index`` of unit ``u``'s ``phase`` menu legal in one state: ``state`` the placements, then the
+        models left (per unit, World order), then the Grass mask (:meth:`mask`'s per-game reads left out: 8.3.2
+        Supply, a Fight for an Engaged unit, one activation per Phase)? The shortcuts first (the module text), then
+        the plan check."""
         view = self.view
         n = view.U
-        pos, alive, gone = state[:n], state[n : 2 * n], state[2 * n]
-        uid = view.uids[u]
-        menu = self.menus[uid]
-        return np.asarray(
-            [self._legal(e, menu, phase, pos, alive, gone) for e in menu[phase]],
-            dtype=bool,
-        )
-
-    def _legal(self, e: Entry, menu: UnitMenu, phase: str, pos: Sequence[int], alive: Sequence[int], gone: int) -> bool:
+        pos, alive, gone = state[:n], state[n : 2 * n], int(state[2 * n])
+        menu = self.menus[view.uids[u]]
+        e = menu[phase][index]
         if e.action == "pass":
             return True
-        act = e.activation(menu.unit, menu.player, self.view.round, phase)
-        u = self.view.uids.index(menu.unit)
-        if e.action in ("move", "run") and e.to is not None and pos[u] >= 0 and alive[u] > 0:
-            # a shortcut, not a rule: the path is at least the straight line, so a point farther than the unit's Speed
-            # now (the check's own reading) is refused by the check without reading the board
-            lead = self.view.world.placements[pos[u]].centres[0]
-            if math.dist(lead, e.to) > self.check._speed_now(act)[0] + EPS:
-                return False
-        if e.action == "charge" and e.target is not None and self._too_far(u, e.target, act, pos, alive):
+        on = pos[u] >= 0 and alive[u] > 0
+        if on == (e.action == "deploy"):  # 8.5.5: a unit in Reserves only Deploys; one on the table never does
             return False
+        if on and e.action in ("move", "run") and e.to is not None and self._beyond(u, phase, pos[u])[index]:
+            return False
+        if on and e.target is not None and e.action in ("shoot", "charge"):
+            t = view.uids.index(e.target)
+            if pos[t] < 0 or alive[t] <= 0:  # 8.7.3, 8.7.7: a target on the table
+                return False
+            if self._gap(pos[u], alive[u], pos[t], alive[t]) > self._reach(u, t, e.action):
+                return False
+        act = e.activation(menu.unit, menu.player, view.round, phase)
         return not self.check.problems_of(act, pos, alive, gone)
 
-    def _too_far(self, u: int, target: str, act: Activation, pos: Sequence[int], alive: Sequence[int]) -> bool:
-        """A shortcut, not a rule: the Charge's path (8.7.7: the Leading Model's centre, to a point Within 1" of a
-        target model) is at least the centres' distance less the two radii and 1", from whichever model leads; past
-        the longest Charge the check allows (Speed now + 6 + its additions), the check refuses it without the path
-        search."""
-        view = self.view
-        t = view.uids.index(target)
-        if pos[u] < 0 or pos[t] < 0 or alive[u] <= 0 or alive[t] <= 0:
-            return False  # the check says why
-        world = view.world
-        mine = np.asarray(world.placements[pos[u]].centres[: alive[u]], dtype=float)
-        theirs = np.asarray(world.placements[pos[t]].centres[: alive[t]], dtype=float)
-        gap = np.hypot(*(mine[:, None, :] - theirs[None, :, :]).transpose(2, 0, 1)).min()
-        reach = (view.units[u].base_mm + view.units[t].base_mm) / MM_PER_INCH / 2 + ENGAGEMENT_RANGE
-        speed, more = self.check._speed_now(act)
-        return bool(gap - reach > speed + 6 + more + EPS)
+    def _beyond(self, u: int, phase: str, pid: int) -> np.ndarray:
+        """Per entry of unit ``u``'s ``phase`` menu: a point farther than the most Speed the unit can have (with or
+        without ON CREEP) in a straight line from its Leading Model on placement ``pid``. A shortcut, not a rule: the
+        path is at least the straight line, so the check refuses such a point without reading the board."""
+        key = (u, phase, pid)
+        hit = self._far.get(key)
+        if hit is None:
+            entries = self.menus[self.view.uids[u]][phase]
+            pts = np.asarray([e.to if e.to is not None else (math.inf, math.inf) for e in entries], dtype=float)
+            lead = np.asarray(self.view.world.placements[pid].centres[0], dtype=float)
+            d = np.hypot(pts[:, 0] - lead[0], pts[:, 1] - lead[1])
+            hit = (d > self._bounds(u)[0] + EPS) & np.isfinite(d)
+            if len(self._far) > MEMO_LIMIT:
+                self._far.clear()
+            self._far[key] = hit
+        return hit
+
+    def _bounds(self, u: int) -> tuple[float, float]:
+        """The most Speed unit ``u`` can have in a menu's state, and the most it adds to a Charge (8.7.7): its loadout
+        with no ability used (the menus hold none), ON CREEP or not (``_CheckAt._speed_now``'s sums)."""
+        hit = self._most.get(u)
+        if hit is None:
+            uid = self.view.uids[u]
+            su = self.view.scn.units[uid]
+            speed = more = 0.0
+            for creep in (False, True):
+                effects = self.check._loadout_now(uid, creep).effects()
+                speed = max(speed, su.speed + sum(e.value for e in effects if e.kind == "speed" and not e.on_creep))
+                more = max(more, sum(e.value for e in effects if e.kind == "charge_roll"))
+            hit = self._most[u] = (speed, more)
+        return hit
+
+    def _reach(self, u: int, t: int, action: str) -> float:
+        """The farthest gap (base edge to base edge, inches) at which unit ``u``'s ``action`` at unit ``t`` may be
+        legal. A Shoot (8.7.3 step 1): a model contributes only with a target model Within its weapon's Range or LONG
+        RANGE, so the longest of the Batches ``scenario check`` reads (no ability used; INDIRECT FIRE ignores Line of
+        Sight, not Range). A Charge (8.7.7): the path (the Leading Model's centre, to a point Within 1" of a target
+        model) is at least the gap less 1", at most Speed + 6 + its additions."""
+        key = (u, t, action)
+        hit = self._reaches.get(key)
+        if hit is None:
+            view = self.view
+            if action == "charge":
+                speed, more = self._bounds(u)
+                hit = speed + 6 + more + ENGAGEMENT_RANGE + EPS
+            else:
+                lo = self.check._loadout_now(view.uids[u])
+                hit = 0.0
+                for b in attack_batches(lo, view.units[t].unit, "assault"):
+                    w = b.weapon
+                    lr = find(w.keywords, "LONG RANGE")
+                    far = math.inf if w.range is None else max(float(w.range), float(lr.value or 0) if lr else 0.0)
+                    hit = max(hit, far + EPS)
+            self._reaches[key] = hit
+        return hit
+
+    def _gap(self, pu: int, ku: int, pt: int, kt: int) -> float:
+        """The least base-edge gap (inches) between the first ``ku`` models of placement ``pu`` and the first ``kt``
+        of ``pt`` (the models left: Range and Charges are read on them)."""
+        key = (pu, ku, pt, kt)
+        hit = self._gaps.get(key)
+        if hit is None:
+            world = self.view.world
+            a, b = world.placements[pu], world.placements[pt]
+            mine = np.asarray(a.centres[:ku], dtype=float)
+            theirs = np.asarray(b.centres[:kt], dtype=float)
+            d = np.hypot(*(mine[:, None, :] - theirs[None, :, :]).transpose(2, 0, 1)).min()
+            radii = (self.view.scn.units[a.unit].base_mm + self.view.scn.units[b.unit].base_mm) / MM_PER_INCH / 2
+            if len(self._gaps) > MEMO_LIMIT:
+                self._gaps.clear()
+            hit = self._gaps[key] = float(d - radii)
+        return hit
 
     def why(self, u: int, phase: str, game: int, index: int) -> list[str]:
         """The plan check's reasons for refusing entry ``index`` of unit ``u``'s ``phase`` menu in game ``game`` (an

@@ -1,0 +1,64 @@
+"""Whole games with two automatic players (issue 29 point 6): games/s and peak RSS of ``mathhammer game`` at two game
+counts, so "memory flat in games" is a measured ratio (peak RSS at the larger count / at the smaller).
+
+The command is the issue's: 6 units a side (``profiles/armies/terran_six.toml`` against ``zerg_six.toml``), Hold
+Position on the Gauntlet card, 5 Rounds, ``random`` against ``random``. Each count runs in its own child process
+(``python -m mathhammer game ... --trials N --seed 1 --json``; ``--workers`` passed through); CPU is the child's user
++ sys (``resource.getrusage(RUSAGE_CHILDREN)``, all its workers included), peak RSS the largest of the child and its
+workers (``ru_maxrss`` of the children, read after each run: counts run in increasing order). A 1-game run first
+compiles or loads the kernels (not counted). Prints one line per count and a markdown table for
+``benchmarks/RESULTS.md``.
+
+    python benchmarks/bench_game.py                      # 20 and 80 games, one process
+    python benchmarks/bench_game.py --games 50 200 --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shlex
+import tempfile
+from pathlib import Path
+
+from bench_firstrun import _run
+
+#: the command of issue 29 point 6, less ``--trials``
+GAME = shlex.split(
+    'game profiles/armies/terran_six.toml profiles/armies/zerg_six.toml --mission "Hold Position" '
+    "--deployment Gauntlet --seed 1 --json"
+)
+
+
+def run(n: int, workers: int | None) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak RSS MB) of the command at ``n`` games (``bench_firstrun._run``: the child's CPU)."""
+    args = [*GAME, "--trials", str(n)] + ([] if workers is None else ["--workers", str(workers)])
+    wall, cpu, _ = _run(args, os.environ.get("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "mh-bench-game")))
+    return wall, cpu, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, nargs=2, default=[20, 80], metavar=("SMALL", "LARGE"))
+    ap.add_argument("--workers", type=int, default=None)
+    a = ap.parse_args()
+    small, large = sorted(a.games)
+    run(1, None)  # the kernels compiled or loaded from the numba cache: not counted
+    rows = []
+    for n in (small, large):
+        wall, cpu, rss = run(n, a.workers)
+        rows.append((n, wall, cpu, rss))
+        print(f"{n} games: wall {wall:.1f} s, CPU {cpu:.1f} s, {n / wall:.2f} games/s (wall), "
+              f"{n / cpu:.2f} games/CPU s, peak RSS {rss:.0f} MB", flush=True)  # fmt: skip
+    (n0, _, c0, r0), (n1, _, c1, r1) = rows
+    print(f"CPU per game {c1 / n1:.3f} s at {n1} against {c0 / n0:.3f} s at {n0}; peak RSS {r1 / r0:.2f}x for "
+          f"{n1 / n0:g}x the games (load {os.getloadavg()[0]:.1f})")  # fmt: skip
+    print("\n| games | wall s | CPU s | games/s (wall) | games per CPU s | peak RSS MB |")
+    print("|---|---|---|---|---|---|")
+    for n, wall, cpu, rss in rows:
+        print(f"| {n} | {wall:.1f} | {cpu:.1f} | {n / wall:.2f} | {n / cpu:.2f} | {rss:.0f} |")
+
+
+if __name__ == "__main__":
+    main()

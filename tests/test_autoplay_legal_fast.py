@@ -1,0 +1,101 @@
+"""The fast readings of the automatic players' legality (scenario/players/legal.py, auto.py) held to the plan check:
+every shortcut (a unit in Reserves only Deploys and one on the table never does, 8.5.5; a Move or Run point beyond
+any Speed in a straight line, 8.5.3; a Shoot target out of every Batch's Range or LONG RANGE, 8.7.3 step 1; a Charge
+target beyond Speed + 6 + its additions, 8.7.7; a Shoot or Charge target not on the table) gives the check's own
+answer in the states of random games; the per-decision state table and the runs of draws give the same answers and
+numbers as the one-by-one reads."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario.players.auto import Auto, EntryLegality, uniforms_of
+from mathhammer.scenario.players.legal import Legality
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.sim_state import uniforms
+from mathhammer.scenario.spec import PLAYERS, Activation, Scenario
+from tests.autoplay_kit import scenario
+
+
+@pytest.fixture(scope="module")
+def scn(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
+    return scenario(tmp_path_factory.mktemp("autoplay-fast"), length=3)
+
+
+def test_every_entry_is_the_checks_answer_in_random_games(scn: Scenario) -> None:
+    """Before each activation of two random games (3 Rounds), every entry of every unit of the Phase's menu in each
+    live game: ``Legality.entry`` (shortcuts first) == the plan check's walk alone (``_CheckAt.problems_of``, no
+    shortcut). Each shortcut decides at least once (the test would not notice a shortcut never taken)."""
+    sim = Simulation(scn, 2, 3)
+    apply = sim.activate
+    compared = {"shortcut": 0, "walk": 0}
+    refused_by_kind: dict[str, int] = {}
+
+    def judged(act: Activation, games: np.ndarray) -> None:
+        auto = sim.players[PLAYERS.index(act.player)]
+        assert isinstance(auto, Auto)
+        leg = Legality(sim, auto.legality.menus)  # fresh: no memo
+        walks = leg.check.problems_of
+        calls = [0]
+
+        def counted(*a: object) -> list[str]:
+            calls[0] += 1
+            return walks(*a)  # type: ignore[arg-type]
+
+        leg.check.problems_of = counted  # type: ignore[method-assign]
+        for g in games[~sim.over[games]].tolist():
+            table, _ = leg.states(np.array([g]))
+            state = table[0]
+            gone = state[-1]
+            for u, uid in enumerate(sim.uids):
+                menu = leg.menus[uid]
+                for i, e in enumerate(menu[act.phase]):
+                    if e.action == "pass":
+                        continue
+                    calls[0] = 0
+                    fast = leg.entry(u, act.phase, i, state)
+                    took = calls[0] == 0
+                    compared["shortcut" if took else "walk"] += 1
+                    if took:
+                        refused_by_kind[e.action] = refused_by_kind.get(e.action, 0) + 1
+                        whole = e.activation(menu.unit, menu.player, sim.round, act.phase)
+                        n = sim.U
+                        errors = walks(whole, list(state[:n]), list(state[n : 2 * n]), gone)
+                        assert not fast and errors, (e, g, "a shortcut admits nothing: it refuses what the check does")
+        apply(act, games)
+
+    sim.activate = judged  # type: ignore[method-assign]
+    sim.run()
+    assert compared["shortcut"] > 100 and compared["walk"] > 100
+    assert {"move", "run", "deploy", "shoot", "charge", "hold"} <= set(refused_by_kind), refused_by_kind
+
+
+def test_admits_with_the_decisions_state_table_is_admits_alone(scn: Scenario) -> None:
+    """EntryLegality.admits given Legality.states of its games (as Auto.next passes it) == admits reading them itself
+    == the mask's column, for every entry of every unit, in games in different states (after one Round)."""
+    sim = Simulation(scn, 6, 8)
+    sim.run()  # games end in different states
+    auto = sim.players[0]
+    assert isinstance(auto, Auto)
+    one = EntryLegality(sim, auto.legality.menus)
+    other = EntryLegality(sim, auto.legality.menus)
+    games = np.arange(sim.T)
+    states = one.states(games)
+    assert len(states[0]) > 1  # the games are in more than one state
+    sim.new_phase(sim.round, "assault")
+    for u, uid in enumerate(sim.uids):
+        mask = Legality(sim, one.menus).mask(u, "assault", games)
+        for i in range(len(one.menus[uid]["assault"])):
+            a = one.admits(u, "assault", i, games, states)
+            b = other.admits(u, "assault", i, games)
+            assert np.array_equal(a, b) and np.array_equal(a, mask[:, i]), (uid, i)
+
+
+def test_a_run_of_draws_is_the_same_numbers_as_draws_one_by_one() -> None:
+    """uniforms_of (the policy's runs of draws at once) == sim_state.uniforms per draw, for large stream keys too."""
+    trials = np.array([0, 1, 7, 99, 123_456_789])
+    streams = [1, 3, 2**63 + 5, 12_345_678_901_234, (1 << 64) - 1]
+    got = uniforms_of(11, streams, trials)
+    for k, s in enumerate(streams):
+        assert np.array_equal(got[k], uniforms(11, s, trials))
