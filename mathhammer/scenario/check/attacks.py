@@ -3,6 +3,8 @@ Tactical Mass)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...board.model import EPS
 from ...errors import MathhammerError
 from ...starcraft.loadout import Loadout, attack_batches
@@ -50,7 +52,7 @@ class AttackChecks(MoveChecks):
                 say(act, f"weapons: got {w!r}; allowed: weapons of {su.unit.name}: {', '.join(names)}")
                 return
         reasons: list[str] = []
-        auto = [t for t in act.targets if scn.units[t].player in scn.policies]
+        auto = self._auto_targets(act, lambda t: True)
         for t in act.targets:
             tu = scn.units[t]
             if t in auto:
@@ -74,6 +76,15 @@ class AttackChecks(MoveChecks):
             self._at_auto(act, auto, "shoots in the games where a planned target may be shot", reasons)
             return
         say(act, "no planned target can be shot: " + "; ".join(reasons))
+
+    def _auto_targets(self, act: Activation, keep: Callable[[str], bool]) -> list[str]:
+        """A scripted player's targets among the automatic player's units (``keep`` those the rule reads). An
+        automatic player's own activation has none: it is judged in a game's state (``players/legal.py``), where
+        every unit's place is known."""
+        scn = self.scn
+        if act.player in scn.policies:
+            return []
+        return [t for t in act.targets if scn.units[t].player in scn.policies and keep(t)]
 
     def _at_auto(self, act: Activation, auto: list[str], where: str, reasons: list[str]) -> None:
         """A scripted player's Shoot or Charge at units of an automatic player (issue 29): the plan cannot know where
@@ -108,7 +119,7 @@ class AttackChecks(MoveChecks):
         if su.flying:
             say(act, "a Flying unit cannot Charge (8.7.7)")
             return False
-        auto = [t for t in act.targets if scn.units[t].player in scn.policies and not scn.units[t].flying]
+        auto = self._auto_targets(act, lambda t: not scn.units[t].flying)
         if auto and not dash:
             self._at_auto(act, auto, "charges in the games where it can reach them (8.7.7)", [])
             return False
