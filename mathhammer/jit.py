@@ -191,26 +191,30 @@ def _load_factor() -> float:
         return 1.0
 
 
-def _seconds(kernel: tuple[str, str]) -> float:
-    return COMPILE_SECONDS.get(f"{kernel[0]}:{kernel[1]}", 1.0)
+def _seconds(kernel: tuple[str, str], every: bool = False) -> float:
+    """:data:`COMPILE_SECONDS` of a kernel: its first signature, or (``every``) all those of :data:`SIGNATURES_FILE`,
+    as :func:`compile_ahead` compiles them."""
+    one = COMPILE_SECONDS.get(f"{kernel[0]}:{kernel[1]}", 1.0)
+    return one * max(1, len(signatures().get(f"{kernel[0]}:{kernel[1]}", ()))) if every else one
 
 
 def plan(kernels: Iterable[tuple[str, str]], processes: int) -> list[list[tuple[str, str]]]:
     """``kernels`` shared out among at most ``processes`` processes, the longest compile first to the least loaded
-    (:data:`COMPILE_SECONDS`); no process gets nothing."""
+    (:data:`COMPILE_SECONDS`; with more than one process, for every signature); no process gets nothing."""
+    every = processes > 1
     parts: list[list[tuple[str, str]]] = [[] for _ in range(max(1, processes))]
     loads = [0.0] * len(parts)
-    for kernel in sorted(set(kernels), key=lambda k: (-_seconds(k), k)):
+    for kernel in sorted(set(kernels), key=lambda k: (-_seconds(k, every), k)):
         i = loads.index(min(loads))
         parts[i].append(kernel)
-        loads[i] += _seconds(kernel)
+        loads[i] += _seconds(kernel, every)
     return [p for p in parts if p]
 
 
 def estimate(kernels: list[tuple[str, str]], processes: int = 1) -> float:
     """Seconds to compile ``kernels`` in ``processes`` processes at once (the longest share of :func:`plan`;
     :data:`COMPILE_SECONDS`, longer on a busy machine)."""
-    shares = (sum(_seconds(k) for k in part) for part in plan(kernels, processes))
+    shares = (sum(_seconds(k, processes > 1) for k in part) for part in plan(kernels, processes))
     return max(shares, default=0.0) * _load_factor()
 
 

@@ -8,8 +8,8 @@ each built-in scenario. Reports (``mathhammer report``) and ``compare``/``matchu
 A second warmup loads everything from the cache and is quick. The kernels missing from the cache are first compiled
 in one process a core (:func:`mathhammer.jit.compile_ahead`); the steps then load them.
 
-``python -m mathhammer.warmup --signatures`` runs the steps in this process and prints the argument types each kernel
-was called with: the contents of ``mathhammer/kernel_signatures.toml``.
+``python -m mathhammer.warmup --signatures`` runs ``mathhammer warmup``, then the steps again in this process, and
+prints the argument types Python called each kernel with: the contents of ``mathhammer/kernel_signatures.toml``.
 """
 
 from __future__ import annotations
@@ -98,7 +98,12 @@ def warmup(processes: int | None = None) -> Iterator[tuple[str, int, float]]:
 
 def signatures() -> dict[str, list[str]]:
     """Run every step in this process (no compile ahead); the argument types each kernel of
-    :data:`mathhammer.jit.KERNELS` was called with, as numba's type reprs."""
+    :data:`mathhammer.jit.KERNELS` was called with, as numba's type reprs.
+
+    Run it where numba's cache already holds the kernels (after ``mathhammer warmup``): a kernel loaded from the
+    cache compiles none of the kernels it calls, so each kernel lists only the types Python calls it with (one that
+    a kernel calls is compiled into it, in the process that compiles the caller).
+    """
     jit.silence()
     for _, _, step in STEPS:
         step()
@@ -113,8 +118,8 @@ def signatures() -> dict[str, list[str]]:
 HEADER = """\
 # The argument types numba compiles each kernel of mathhammer/jit.py's KERNELS for, as `mathhammer warmup`'s steps
 # call them (numba's type reprs, read back by mathhammer.jit.compile_ahead, which compiles them in one process a
-# core before a first run). Written by `python -m mathhammer.warmup --signatures > mathhammer/kernel_signatures.toml`
-# (with an empty NUMBA_CACHE_DIR or a warm one alike); tests/test_compile_ahead.py holds the scenario kernels' to a run.
+# core before a first run): the types Python calls them with. Written by `python -m mathhammer.warmup --signatures >
+# mathhammer/kernel_signatures.toml`; tests/test_compile_ahead.py holds the scenario kernels' to a run.
 
 [signatures]
 """
@@ -131,4 +136,7 @@ def signatures_toml(table: dict[str, list[str]]) -> str:
 __all__ = ["STEPS", "signatures", "signatures_toml", "warmup"]
 
 if __name__ == "__main__" and sys.argv[1:] == ["--signatures"]:
+    import subprocess
+
+    subprocess.run([sys.executable, "-m", "mathhammer", "warmup"], stdout=subprocess.DEVNULL, check=True)
     print(signatures_toml(signatures()), end="")

@@ -27,10 +27,10 @@ def test_plan_shares_kernels_longest_first_and_gives_no_process_nothing() -> Non
     parts = jit.plan(SCENARIO, 2)
     assert len(parts) == 2
     assert sorted(k for part in parts for k in part) == sorted(SCENARIO)  # each kernel once
-    loads = sorted(sum(jit._seconds(k) for k in part) for part in parts)
+    loads = sorted(sum(jit._seconds(k, True) for k in part) for part in parts)  # every signature: compiled ahead
     # longest first to the least loaded: the shares differ by at most the shortest kernel of the larger share
-    larger = max(parts, key=lambda part: sum(jit._seconds(k) for k in part))
-    assert loads[1] - loads[0] <= min(jit._seconds(k) for k in larger) + 1e-9
+    larger = max(parts, key=lambda part: sum(jit._seconds(k, True) for k in part))
+    assert loads[1] - loads[0] <= min(jit._seconds(k, True) for k in larger) + 1e-9
     assert ("scenario/fastranks.py", "close_ranks_search") in parts[0]  # the longest goes first
     assert jit.plan(SCENARIO, 1) == [sorted(SCENARIO, key=lambda k: (-jit._seconds(k), k))]
     assert len(jit.plan(SCENARIO[:3], 8)) == 3
@@ -41,9 +41,11 @@ def test_the_estimate_is_the_longest_share(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(jit, "_load_factor", lambda: 2.0)
     serial = sum(jit._seconds(k) for k in SCENARIO)
     assert jit.estimate(SCENARIO) == pytest.approx(2 * serial)
-    shares = [sum(jit._seconds(k) for k in part) for part in jit.plan(SCENARIO, 2)]
+    shares = [sum(jit._seconds(k, True) for k in part) for part in jit.plan(SCENARIO, 2)]
     assert jit.estimate(SCENARIO, 2) == pytest.approx(2 * max(shares))
     assert serial / 2 <= max(shares) < 0.6 * serial
+    supply = ("scenario/fastcontrol.py", "_supply_kernel")  # two signatures, both compiled ahead
+    assert jit._seconds(supply, True) == 2 * jit._seconds(supply) == 2 * jit.COMPILE_SECONDS[":".join(supply)]
 
 
 def test_the_notice_counts_the_processes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
