@@ -11,6 +11,10 @@ longer than :data:`NOTICE_SECONDS` to compile, one line goes to stderr (never st
 
 Importing this module imports neither numba nor any kernel module: the check reads a few small files.
 The compile times are data (:data:`COMPILE_SECONDS`, from numba's compile events and `benchmarks/bench_firstrun.py`).
+
+:func:`compile_ahead` compiles the kernels missing from the cache in several processes at once (one a core), each
+process its own kernels for the argument types of :data:`SIGNATURES_FILE`; the caller then loads them from the
+cache. ``scenario run`` and ``mathhammer warmup`` use it.
 """
 
 from __future__ import annotations
@@ -19,8 +23,10 @@ import glob
 import hashlib
 import os
 import sys
+from collections.abc import Iterable
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from .config import _writable  # numba's own test of a cache folder (``_CacheLocator.ensure_cache_path``)
 
@@ -57,6 +63,7 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
         ("scenario/sim_state.py", "_keep_bits"),
         ("scenario/sim_state.py", "_planned_bits"),
         ("scenario/sim_state.py", "_uniforms_kernel"),
+        ("scenario/fasttables.py", "_pair_slot"),  # called from Python too
     ),
 }
 
@@ -90,6 +97,7 @@ COMPILE_SECONDS: dict[str, float] = {
     "scenario/sim_state.py:_keep_bits": 0.15,
     "scenario/sim_state.py:_planned_bits": 0.4,
     "scenario/sim_state.py:_uniforms_kernel": 0.25,
+    "scenario/fasttables.py:_pair_slot": 0.15,
 }
 
 #: A compile estimated longer than this (seconds) is announced on stderr; the environment variable
@@ -187,9 +195,31 @@ def _load_factor() -> float:
         return 1.0
 
 
-def estimate(kernels: list[tuple[str, str]]) -> float:
-    """Seconds to compile ``kernels`` (:data:`COMPILE_SECONDS`, longer on a busy machine)."""
-    return sum(COMPILE_SECONDS.get(f"{m}:{f}", 1.0) for m, f in kernels) * _load_factor()
+def _seconds(kernel: tuple[str, str], every: bool = False) -> float:
+    """:data:`COMPILE_SECONDS` of a kernel: its first signature, or (``every``) all those of :data:`SIGNATURES_FILE`,
+    as :func:`compile_ahead` compiles them."""
+    one = COMPILE_SECONDS.get(f"{kernel[0]}:{kernel[1]}", 1.0)
+    return one * max(1, len(signatures().get(f"{kernel[0]}:{kernel[1]}", ()))) if every else one
+
+
+def plan(kernels: Iterable[tuple[str, str]], processes: int) -> list[list[tuple[str, str]]]:
+    """``kernels`` shared out among at most ``processes`` processes, the longest compile first to the least loaded
+    (:data:`COMPILE_SECONDS`; with more than one process, for every signature); no process gets nothing."""
+    every = processes > 1
+    parts: list[list[tuple[str, str]]] = [[] for _ in range(max(1, processes))]
+    loads = [0.0] * len(parts)
+    for kernel in sorted(set(kernels), key=lambda k: (-_seconds(k, every), k)):
+        i = loads.index(min(loads))
+        parts[i].append(kernel)
+        loads[i] += _seconds(kernel, every)
+    return [p for p in parts if p]
+
+
+def estimate(kernels: list[tuple[str, str]], processes: int = 1) -> float:
+    """Seconds to compile ``kernels`` in ``processes`` processes at once (the longest share of :func:`plan`;
+    :data:`COMPILE_SECONDS`, longer on a busy machine)."""
+    shares = (sum(_seconds(k, processes > 1) for k in part) for part in plan(kernels, processes))
+    return max(shares, default=0.0) * _load_factor()
 
 
 def _threshold() -> float:
@@ -199,12 +229,17 @@ def _threshold() -> float:
         return NOTICE_SECONDS
 
 
-def notice(group: str) -> str | None:
-    """The line announcing the compile of ``group``'s kernels, or None when it is estimated short (or off)."""
-    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
+def _jit_disabled() -> bool:
+    return os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0")
+
+
+def notice(group: str, processes: int = 1) -> str | None:
+    """The line announcing the compile of ``group``'s kernels (in ``processes`` processes at once, as
+    :func:`compile_ahead` shares them out), or None when it is estimated short (or off)."""
+    if _jit_disabled():
         return None
     kernels = missing(group)
-    seconds = estimate(kernels)
+    seconds = estimate(kernels, processes)
     if not kernels or seconds <= _threshold():
         return None
     return (
@@ -213,12 +248,12 @@ def notice(group: str) -> str | None:
     )
 
 
-def announce(group: str) -> None:
+def announce(group: str, processes: int = 1) -> None:
     """Print :func:`notice` for ``group`` on stderr, once a process, before its kernels are first called."""
     if group in _announced:
         return
     _announced.add(group)
-    line = notice(group)
+    line = notice(group, processes)
     if line is not None:
         print(line, file=sys.stderr, flush=True)
 
@@ -228,14 +263,138 @@ def silence() -> None:
     _announced.update(KERNELS)
 
 
+#: The argument types each kernel is compiled for (numba's type reprs; the kernels of :data:`KERNELS`).
+SIGNATURES_FILE = PACKAGE / "kernel_signatures.toml"
+
+
+@cache
+def signatures() -> dict[str, tuple[str, ...]]:
+    """``{"module:function": (signature, ...)}`` from :data:`SIGNATURES_FILE`."""
+    import tomllib
+
+    with open(SIGNATURES_FILE, "rb") as f:
+        table = tomllib.load(f)["signatures"]
+    return {k: tuple(v) for k, v in table.items()}
+
+
+def argument_types(text: str) -> tuple[Any, ...]:
+    """A signature of :data:`SIGNATURES_FILE` as numba types: its repr evaluated among numba's types alone."""
+    from numba.core import types
+
+    return tuple(eval(text, {"__builtins__": {}}, dict(vars(types))))  # our own data file; no builtins
+
+
+def cores() -> int:
+    """Cores this process may use (the affinity mask where the OS has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class Ahead(NamedTuple):
+    """What :func:`compile_ahead` did: kernels compiled (and cached), in how many processes, and the CPU seconds
+    of each process."""
+
+    kernels: int
+    processes: int
+    cpu: tuple[float, ...] = ()
+
+
+def _forkable() -> bool:
+    """Can this process fork compile processes safely? (``fork`` exists and numba has started no threads: a
+    forked copy of a thread pool deadlocks.)"""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return False
+    parallel = sys.modules.get("numba.np.ufunc.parallel")
+    return not getattr(parallel, "_is_initialized", False)
+
+
+def compile_ahead(groups: Iterable[str], processes: int | None = None) -> Ahead:
+    """Compile the kernels of ``groups`` missing from numba's cache in up to ``processes`` forked processes at
+    once (default: every core), each its own share of :func:`plan`, for the argument types of
+    :data:`SIGNATURES_FILE`; numba's cache then holds them and this process loads them when it first calls them.
+
+    Each cache file has one writer: a process writes the cache of its own kernels only (the helpers they call
+    are compiled into them, and not cached, in each process that needs them). With one process to use (one core,
+    ``--workers 1``), or where forking is not safe, nothing is done: the run compiles its kernels as it goes.
+    A process that fails leaves its kernels to be compiled as they are called.
+    """
+    if _jit_disabled():
+        return Ahead(0, 0)
+    known = signatures()
+    kernels = [k for g in dict.fromkeys(groups) for k in missing(g) if f"{k[0]}:{k[1]}" in known]
+    parts = plan(kernels, cores() if processes is None else processes)
+    if len(parts) < 2 or not _forkable():
+        return Ahead(0, 0)
+    import multiprocessing
+    import resource
+
+    context = multiprocessing.get_context("fork")
+    procs = [context.Process(target=_compile_part, args=(part,), daemon=True) for part in parts]
+    cpu = []
+    try:
+        for proc in procs:
+            proc.start()
+        for proc in procs:
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            proc.join()  # reaped now: the children's usage grows by this process's alone
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    finally:
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+                proc.join()
+    done = sum(len(part) for part, proc in zip(parts, procs, strict=True) if proc.exitcode == 0)
+    return Ahead(done, len(parts), tuple(cpu))
+
+
+def module_name(path: str) -> str:
+    """The module of a kernel's path under the package (``scenario/fast.py`` -> ``mathhammer.scenario.fast``)."""
+    return "mathhammer." + path.removesuffix(".py").replace("/", ".")
+
+
+def _compile_part(part: list[tuple[str, str]]) -> None:
+    """In a compile process: compile the kernels of ``part`` for their signatures; theirs are the only cache files
+    this process writes. Exits with status 1, silently, on any failure (the run compiles them as it goes)."""
+    try:
+        import importlib
+
+        from numba.core.caching import NullCache
+        from numba.core.dispatcher import Dispatcher
+
+        mine = [getattr(importlib.import_module(module_name(m)), f) for m, f in part]
+        own = {id(d) for d in mine}
+        for name, module in list(sys.modules.items()):
+            if name.startswith("mathhammer.") and module is not None:
+                for value in list(vars(module).values()):
+                    if isinstance(value, Dispatcher) and id(value) not in own:
+                        value._cache = NullCache()  # type: ignore[attr-defined]
+        for (m, f), dispatcher in zip(part, mine, strict=True):
+            for text in signatures()[f"{m}:{f}"]:
+                dispatcher.compile(argument_types(text))
+    except BaseException:
+        sys.exit(1)
+
+
 __all__ = [
     "COMPILE_SECONDS",
     "KERNELS",
     "NOTICE_SECONDS",
+    "SIGNATURES_FILE",
+    "Ahead",
     "announce",
     "cached",
+    "compile_ahead",
+    "cores",
     "estimate",
     "missing",
+    "module_name",
     "notice",
+    "plan",
+    "signatures",
     "silence",
 ]

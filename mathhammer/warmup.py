@@ -5,11 +5,17 @@ on disk) exactly the signatures they use: StarCraft TMG's Monte Carlo counts (si
 count and die methods; with and without the casualty table), Grimdark Future's Monte Carlo attacks (both
 drivers) and melee, and the scenario engine's kernels (the battlefield geometry included) by a few games of
 each built-in scenario. Reports (``mathhammer report``) and ``compare``/``matchup`` run these same kernels.
-A second warmup loads everything from the cache and is quick.
+A second warmup loads everything from the cache and is quick. The kernels missing from the cache are first compiled
+in one process a core (:func:`mathhammer.jit.compile_ahead`); the steps then load them.
+
+``python -m mathhammer.warmup --signatures`` runs ``mathhammer warmup``, then the steps again in this process, and
+prints the argument types Python called each kernel with: the contents of ``mathhammer/kernel_signatures.toml``.
 """
 
 from __future__ import annotations
 
+import importlib
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -73,9 +79,16 @@ STEPS: tuple[tuple[str, tuple[str, ...], Callable[[], None]], ...] = (
 )
 
 
-def warmup() -> Iterator[tuple[str, int, float]]:
-    """Run every step; yields (what, kernels that were not in the cache before, seconds) after each."""
+def warmup(processes: int | None = None) -> Iterator[tuple[str, int, float]]:
+    """Compile the missing kernels in ``processes`` processes at once (default: every core), then run every step;
+    yields (what, kernels that were not in the cache before, seconds): the compile ahead (when it compiled any),
+    then each step."""
     jit.silence()
+    start = time.perf_counter()
+    ahead = jit.compile_ahead([g for _, groups, _ in STEPS for g in groups], processes)
+    if ahead.kernels:
+        what = f"every kernel, {ahead.processes} processes at once"
+        yield what, ahead.kernels, time.perf_counter() - start
     for what, groups, step in STEPS:
         missing = len({k for g in groups for k in jit.missing(g)})
         start = time.perf_counter()
@@ -83,4 +96,47 @@ def warmup() -> Iterator[tuple[str, int, float]]:
         yield what, missing, time.perf_counter() - start
 
 
-__all__ = ["STEPS", "warmup"]
+def signatures() -> dict[str, list[str]]:
+    """Run every step in this process (no compile ahead); the argument types each kernel of
+    :data:`mathhammer.jit.KERNELS` was called with, as numba's type reprs.
+
+    Run it where numba's cache already holds the kernels (after ``mathhammer warmup``): a kernel loaded from the
+    cache compiles none of the kernels it calls, so each kernel lists only the types Python calls it with (one that
+    a kernel calls is compiled into it, in the process that compiles the caller).
+    """
+    jit.silence()
+    for _, _, step in STEPS:
+        step()
+    table: dict[str, list[str]] = {}
+    for group in jit.KERNELS.values():
+        for module, function in group:
+            dispatcher = getattr(importlib.import_module(jit.module_name(module)), function)
+            table[f"{module}:{function}"] = [repr(sig) for sig in dispatcher.signatures]
+    return table
+
+
+HEADER = """\
+# The argument types numba compiles each kernel of mathhammer/jit.py's KERNELS for, as `mathhammer warmup`'s steps
+# call them (numba's type reprs, read back by mathhammer.jit.compile_ahead, which compiles them in one process a
+# core before a first run): the types Python calls them with. Written by `python -m mathhammer.warmup --signatures >
+# mathhammer/kernel_signatures.toml`; tests/test_compile_ahead.py holds the scenario kernels' to a run.
+
+[signatures]
+"""
+
+
+def signatures_toml(table: dict[str, list[str]]) -> str:
+    """:data:`HEADER` and ``table`` in TOML (the reprs hold no double quote)."""
+    lines = [HEADER.rstrip("\n")]
+    for kernel, sigs in table.items():
+        lines += [f'"{kernel}" = [', *(f'    "{sig}",' for sig in sigs), "]"]
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["STEPS", "signatures", "signatures_toml", "warmup"]
+
+if __name__ == "__main__" and sys.argv[1:] == ["--signatures"]:
+    import subprocess
+
+    subprocess.run([sys.executable, "-m", "mathhammer", "warmup"], stdout=subprocess.DEVNULL, check=True)
+    print(signatures_toml(signatures()), end="")

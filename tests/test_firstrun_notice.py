@@ -132,13 +132,23 @@ def test_warmup_prints_each_step_and_its_time(monkeypatch: pytest.MonkeyPatch) -
     done: list[str] = []
     steps = (("one", ("starcraft",), lambda: done.append("one")), ("two", ("scenario",), lambda: done.append("two")))
     monkeypatch.setattr(warmup, "STEPS", steps)
+    ahead: list[jit.Ahead] = [jit.Ahead(3, 2, (1.0, 1.5)), jit.Ahead(0, 0)]
+
+    def compile_ahead(groups: list[str], processes: int | None = None) -> jit.Ahead:
+        done.append(f"ahead {groups} {processes}")
+        return ahead.pop(0)
+
+    monkeypatch.setattr(jit, "compile_ahead", compile_ahead)
     result = CliRunner().invoke(app, ["warmup"])
     assert result.exit_code == 0, result.output
-    assert done == ["one", "two"]
+    assert done == ["ahead ['starcraft', 'scenario'] None", "one", "two"]  # every group ahead, on every core
     lines = result.output.splitlines()
     assert lines[0].startswith("compiling 2 groups of kernels")
-    assert lines[1].startswith("  one: ") and lines[2].startswith("  two: ") and " s (" in lines[1]
+    assert lines[1].startswith("  every kernel, 2 processes at once: ") and lines[1].endswith(" (3 kernels compiled)")
+    assert lines[2].startswith("  one: ") and lines[3].startswith("  two: ") and " s (" in lines[2]
     assert lines[-1].startswith("done in ")
+    again = CliRunner().invoke(app, ["warmup"]).output.splitlines()  # nothing compiled ahead: no line for it
+    assert again[1].startswith("  one: ") and again[2].startswith("  two: ")
 
 
 def test_warmup_steps_cover_every_kernel_group() -> None:

@@ -42,14 +42,17 @@ def simulate(
     :class:`ScenarioError`. The same ``seed`` gives the same games for any ``trials`` prefix and
     any number of ``workers`` (default: every core this process may use; see
     :mod:`mathhammer.scenario.parallel`). ``game``: play only game number ``game`` of the seed (``trials`` must be
-    1), the very game it is among others (a trace's replay, :mod:`mathhammer.scenario.players.trace`).
+    1), the very game it is among others (a trace's replay, :mod:`mathhammer.scenario.players.trace`). The kernels
+    missing from numba's cache are compiled after the check, on as many processes
+    (:func:`mathhammer.jit.compile_ahead`).
     """
     from .parallel import play
 
     scn = scenario if isinstance(scenario, Scenario) else load_scenario(scenario, roster)
     trials = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
     seed = check_seed(seed, "--seed")
-    jit.announce("scenario")
+    processes = jit.cores() if workers is None else max(1, int(workers))
+    jit.announce("scenario", processes)
     problems = [p for p in check_scenario(scn) if not p.startswith("warning")]
     if problems:
         raise ScenarioError(problems)
@@ -57,6 +60,7 @@ def simulate(
         game = whole("--game", game, 0, MAX_TRIALS - 1, "a game number, 0 or more")
         if trials != 1:
             raise ScenarioError([f"{scn.file}: game {game}: got {trials} trials; allowed: 1 (one chosen game)"])
+    jit.compile_ahead(["scenario"], processes)  # the kernels still missing, on as many processes as the games
     games, sim = play(scn, trials, seed, progress, workers, offset=game or 0)
     vp = games.vp
     winner = np.where(vp[0] > vp[1], 0, np.where(vp[1] > vp[0], 1, -1))

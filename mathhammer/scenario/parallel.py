@@ -29,13 +29,13 @@ import itertools
 import math
 import mmap
 import multiprocessing
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from ..jit import cores
 from .memo import reuse_freed_memory
 from .spec import Scenario
 from .tally import Tally
@@ -139,10 +139,7 @@ class _Out:
 
 def workers_available() -> int:
     """Cores this process may use (the affinity mask where the OS has one)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+    return cores()
 
 
 def play(
