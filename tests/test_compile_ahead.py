@@ -120,7 +120,7 @@ print(json.dumps({"compiled": sorted(set(compiled)), "signatures": sigs}))
 def test_the_kernels_compiled_ahead_load_in_the_run_without_a_compile(tmp_path: Path) -> None:
     """From an empty cache: two processes compile the scenario kernels; only the kernels' own cache files are
     written (the helpers they call are compiled into them, not cached: one writer a file); the built-in scenarios
-    then compile nothing of mathhammer, and call each kernel with exactly the argument types of the file."""
+    then compile nothing of mathhammer, and call each kernel with the argument types of the file."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
     ahead = subprocess.run([sys.executable, "-c", AHEAD], env=env, capture_output=True, text=True, timeout=900)
     assert ahead.returncode == 0 and ahead.stderr == "", ahead.stderr
@@ -133,4 +133,9 @@ def test_the_kernels_compiled_ahead_load_in_the_run_without_a_compile(tmp_path: 
     seen = json.loads(run.stdout.splitlines()[-1])
     assert [name for name in seen["compiled"] if name.startswith("mathhammer.")] == []
     table = jit.signatures()
-    assert seen["signatures"] == {k: list(table[k]) for k in seen["signatures"]}
+    # every type a run calls a kernel with was compiled ahead; the file may hold more for a path these short runs
+    # do not take (``_by_id_kernel`` is called from Python only by a Move among trials on several boards,
+    # ``sim_move._alike``), and a kernel the runs do call has no type they do not use
+    for kernel, sigs in seen["signatures"].items():
+        assert set(sigs) <= set(table[kernel]), kernel
+        assert not sigs or set(sigs) == set(table[kernel]), kernel
