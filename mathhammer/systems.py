@@ -49,7 +49,7 @@ BUILTIN_NAMES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Words:
     """How a system names the things every report shows.
 
@@ -66,7 +66,7 @@ class Words:
     phases: Mapping[str, str]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class ReportFigures:
     """What the army-efficiency report (``mathhammer report``) says in a system's words, beyond :class:`Words`.
 
@@ -89,7 +89,7 @@ class ReportFigures:
     slot_removed: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Option:
     """A situation switch of an attack that a system understands (``cover``, ``evade_eligible``).
 

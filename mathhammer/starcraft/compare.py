@@ -31,7 +31,7 @@ def run(batches: Sequence[Batch], target: Target, options: RunOptions, label: st
 RANK_BY = ("kills-per-100", "damage-per-100", "p-destroy", "damage")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class TargetSpec:
     """A target of a comparison: a unit, its composition and upgrades."""
 

@@ -53,7 +53,7 @@ from .model import Attack, Batch, Target
 ALL_VISIBLE = 999
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class CompiledBatch:
     """One Batch as plain numbers (see the module docstring for the procedure)."""
 
@@ -113,7 +113,7 @@ class CompiledBatch:
         )
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class CompiledTarget:
     """The target's models as numbers.
 

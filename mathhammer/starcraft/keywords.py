@@ -84,7 +84,7 @@ class Keyword:
         return (self.name, self.tag)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Spec:
     name: str
     form: str  # how it is written, shown in errors

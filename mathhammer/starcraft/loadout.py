@@ -139,7 +139,7 @@ def make_loadout(
     return Loadout(unit, models, tuple(chosen), tuple(use), minerals)
 
 
-@dataclass
+@dataclass(eq=False)
 class _ModelKit:
     """The weapons of one model, in the phase asked for."""
 

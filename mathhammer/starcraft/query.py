@@ -57,7 +57,7 @@ OPTIONS: dict[str, Option] = {
 }
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class StarCraftAttack:
     """A named (or ad-hoc) StarCraft TMG attack: Batches in order against one target.
 
