@@ -24,7 +24,7 @@ stand for the others.
 >>> claws = (WeaponGroup(100, Weapon("Claws", 4, melee=True, rules=("AP(1)",))),)
 >>> m = Melee(Fighter(claws, 4, Defender(100, tough=3)), Fighter(claws, 4, Defender(100, tough=3)))
 >>> seconds, size = melee_cost(m)
->>> 2 < seconds < 60, size < 2**30
+>>> 0.2 < seconds < 5, size < 2**30  # about 0.9 s on an idle 2-core machine
 (True, True)
 """
 
@@ -50,19 +50,17 @@ __all__ = [
     "melee_cost",
 ]
 
-#: Seconds of one die's product however small (numpy's call and the loop around it).
-PRODUCT_SECONDS = 5e-6
-#: Operations a second of a die's product on a few distributions (``rows x S`` by ``S x S``; measured here under
-#: load at 1.4e9-1.6e9 for 3 x 303 states: slower than an attack's vector products,
-#: :data:`~mathhammer.grimdark.exact.VECTOR_FLOPS_PER_SECOND`).
-ROWS_FLOPS_PER_SECOND = 1.2e9
-#: Seconds a die's matrix takes to build at least (a multithreaded matrix product stalls for 30-60 ms at times on
-#: the loaded 2-core machine of ``benchmarks/RESULTS.md``).
-DIE_SECONDS = 0.02
+#: Seconds of one die's product however small (numpy's call and the loop around it). The five figures below are
+#: an idle 2-core machine's (benchmarks/RESULTS.md, "The exact melee's price on an idle machine").
+PRODUCT_SECONDS = 4.2e-7
+#: Operations a second of a die's product on a few distributions (``rows x S`` by ``S x S``).
+ROWS_FLOPS_PER_SECOND = 1.44e10
+#: Seconds a die's matrix takes to build at least.
+DIE_SECONDS = 1.7e-3
 #: Seconds of one number of models left's strikes, compiled, and their states gathered.
-SIGNATURE_SECONDS = 3e-3
+SIGNATURE_SECONDS = 2.5e-4
 #: Seconds and bytes of one entry of the joint table (its read into the Tally, vectorised, included).
-JOINT_SECONDS_PER_ENTRY = 2e-7
+JOINT_SECONDS_PER_ENTRY = 1.7e-8
 JOINT_BYTES_PER_ENTRY = 8 * 20
 #: Distinct numbers of models left whose strikes are compiled for the estimate (the rest interpolated).
 SAMPLED_SIGNATURES = 24
