@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from mathhammer.scenario import check_scenario
 from mathhammer.scenario.loader import parse_scenario
@@ -92,3 +95,12 @@ def errors(scn: Scenario) -> list[str]:
 
 def warnings(scn: Scenario) -> list[str]:
     return [p for p in check_scenario(scn) if p.startswith("warning")]
+
+
+def assert_same_games(one: Any, two: Any) -> None:
+    """Two :class:`~mathhammer.scenario.result.ScenarioResult` of the same games: every per-Round array and the
+    winners equal."""
+    for a, b in zip(one.rounds, two.rounds, strict=True):
+        for k in a:
+            assert np.array_equal(a[k], b[k]), k
+    assert np.array_equal(one.winner, two.winner)

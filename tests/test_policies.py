@@ -35,6 +35,7 @@ from mathhammer.starcraft.model import Attack
 from tests.autoplay_kit import RED, data
 from tests.autoplay_kit import judged as judge
 from tests.naive import naive_trial
+from tests.scenario_kit import assert_same_games
 
 CARD = "Abandoned Camp"
 
@@ -296,10 +297,7 @@ def test_a_scored_policy_plays_the_same_games_on_two_workers(monkeypatch: pytest
     scn = camp(tmp_path, "objective", "cautious", length=2)
     one = simulate(scn, trials=3, seed=5, workers=1)
     two = simulate(scn, trials=3, seed=5, workers=2)
-    for a, b in zip(one.rounds, two.rounds, strict=True):
-        for k in a:
-            assert np.array_equal(a[k], b[k]), k
-    assert np.array_equal(one.winner, two.winner)
+    assert_same_games(one, two)
 
 
 # ---------------------------------------------------------------- point 5: strength

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from mathhammer.scenario import builtin_scenarios, load_scenario, parallel, simulate
+from tests.scenario_kit import assert_same_games
 
 pytestmark = pytest.mark.skipif(
     "fork" not in multiprocessing.get_all_start_methods(), reason="workers are forked (serial elsewhere)"
@@ -106,10 +107,7 @@ def test_forked_workers_share_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     # 1,000 games: each worker publishes thousands of answers and reads hundreds to thousands of the other's
     one = simulate(scn, trials=1000, seed=4, workers=1)
     many = simulate(scn, trials=1000, seed=4, workers=2)
-    for a, b in zip(one.rounds, many.rounds, strict=True):
-        for k in a:
-            assert np.array_equal(a[k], b[k]), k
-    assert np.array_equal(one.winner, many.winner)
+    assert_same_games(one, many)
     (shared,) = made
     assert min(shared.published()) > 0 and sum(shared.hits()) > 0
 

@@ -36,6 +36,19 @@ def _report(tmp_path, *flags: str):
     return result, time.perf_counter() - start
 
 
+def _counted_runs(monkeypatch) -> list:
+    """The options of every cell the report computes from now on (the pilots' included)."""
+    runs: list = []
+    compute = runner_module.compute
+
+    def counted(cell, options):
+        runs.append(options)
+        return compute(cell, options)
+
+    monkeypatch.setattr(runner_module, "compute", counted)
+    return runs
+
+
 @pytest.mark.parametrize(
     ("flags", "start"),
     [
@@ -55,14 +68,7 @@ def _report(tmp_path, *flags: str):
 )
 def test_a_sweep_past_the_budget_is_refused_before_it_runs(tmp_path, monkeypatch, flags, start) -> None:
     monkeypatch.setenv(BUDGET_ENV, "5")
-    runs = []
-    compute = runner_module.compute
-
-    def counted(cell, options):
-        runs.append(options)
-        return compute(cell, options)
-
-    monkeypatch.setattr(runner_module, "compute", counted)
+    runs = _counted_runs(monkeypatch)
     result, _seconds = _report(tmp_path, *flags, "--serial")
     assert result.exit_code == 2, result.output
     lines = result.stderr.splitlines()
@@ -75,14 +81,7 @@ def test_a_sweep_past_the_budget_is_refused_before_it_runs(tmp_path, monkeypatch
 
 def test_the_refusal_comes_before_any_cell_runs(monkeypatch) -> None:
     monkeypatch.setenv(BUDGET_ENV, "20")
-    runs = []
-    compute = runner_module.compute
-
-    def counted(cell, options):
-        runs.append(options)
-        return compute(cell, options)
-
-    monkeypatch.setattr(runner_module, "compute", counted)
+    runs = _counted_runs(monkeypatch)
     with pytest.raises(BudgetError) as refused:
         sweep(TERRAN, DAELAAM, tolerance=1e-6, scheduler="serial")
     assert refused.value.field == "tolerance"  # the Python argument's name
