@@ -66,6 +66,11 @@ def _game(tmp_path: Path, *extra: str) -> list[str]:
             ("--terrain", "hills"),
             "error: --terrain: got 'hills'; allowed: a terrain preset of Frontier: standard, open",
         ),
+        (
+            ("--terrain", "nowhere.toml"),
+            "error: --terrain: got 'nowhere.toml'; allowed: a terrain preset of Frontier: standard, open; or a board "
+            "file (TOML with [[terrain]] tables, docs/board.md)",
+        ),
         (("--mission", "Hold"), "error: --mission: got 'Hold'; allowed: a Mission Card: "),
         (("--trials", "0"), "error: --trials: got '0'; allowed: a number of games"),
         (("--seed", "x"), "error: --seed: got 'x'"),
@@ -126,3 +131,27 @@ def test_the_registry_refuses_a_taken_name_and_an_unknown_one() -> None:
 
     with pytest.raises(InputError, match=r"players.red.policy: got 'nope'; allowed: a policy: " + FOUR):
         policies.make_policy("nope", "players.red.policy")
+
+
+def test_terrain_from_a_board_file(tmp_path: Path) -> None:
+    """Issue 29 point 1, ``--terrain FILE|PRESET``: a board file's ``[[terrain]]`` pieces are the game's terrain (its
+    units are not read); a bad piece is refused naming the flag and the file, nothing printed on stdout."""
+    board = tmp_path / "wall.toml"
+    board.write_text(
+        '[battlefield]\nwidth = 44\ndepth = 30\n\n[[terrain]]\nid = "wall"\nsize = 3\n'
+        "footprint = [[20, 10], [24, 10], [24, 14], [20, 14]]\n"
+    )
+    result = runner.invoke(app, _game(tmp_path, "--terrain", str(board), "--json", "--workers", "1"))
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["trials"] == 1
+    from mathhammer.cli.game import terrain_file
+
+    assert [p["id"] for p in terrain_file(str(board), "")] == ["wall"]
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[terrain]]\nid = "x"\nsize = "big"\n')
+    result = runner.invoke(app, _game(tmp_path, "--terrain", str(bad)))
+    assert result.exit_code == 2 and result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert lines and all(line.startswith(f"error: --terrain {bad}: terrain[0].") for line in lines), lines
+    assert any("footprint: missing" in line for line in lines)

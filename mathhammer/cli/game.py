@@ -1,14 +1,15 @@
-"""``mathhammer game ARMY_A.toml ARMY_B.toml --mission CARD --deployment CARD [--terrain PRESET] [--red-policy NAME]
-[--blue-policy NAME] --trials N --seed S [--json] [--plot DIR] [--trace K [--trace-dir DIR]]``: whole games of two army
-lists with no plan (issue 29).
+"""``mathhammer game ARMY_A.toml ARMY_B.toml --mission CARD --deployment CARD [--terrain PRESET|FILE]
+[--red-policy NAME] [--blue-policy NAME] --trials N --seed S [--json] [--plot DIR] [--trace K [--trace-dir DIR]]``:
+whole games of two army lists with no plan (issue 29).
 
 The scenario is built from the flags as a scenario file would give it (docs/scenario.md, Automatic players):
 ARMY_A is red, ARMY_B blue; the Deployment Card's markers and Entry Edges, its terrain preset (``standard`` unless
-``--terrain`` names another: ``mathhammer board presets``); both players automatic, each choosing by its policy
-(``random`` unless named). The results are printed as ``scenario run`` prints them, with each unit's activations by
-action and damage dealt and taken; ``--plot DIR`` writes ``vp.png``, ``markers.png`` and ``units.png``; ``--trace K``
-writes K sampled games as scenario files that ``scenario run --game N`` replays, with pictures of the first one's
-Rounds (:mod:`mathhammer.scenario.players.trace`). A bad flag is one line naming it.
+``--terrain`` names another: ``mathhammer board presets``; or a board file, whose ``[[terrain]]`` pieces are taken);
+both players automatic, each choosing by its policy (``random`` unless named). The results are printed as
+``scenario run`` prints them, with each unit's activations by action and damage dealt and taken; ``--plot DIR``
+writes ``vp.png``, ``markers.png`` and ``units.png``; ``--trace K`` writes K sampled games as scenario files that
+``scenario run --game N`` replays, with pictures of the first one's Rounds (:mod:`mathhammer.scenario.players.trace`).
+A bad flag is one line naming it.
 """
 
 from pathlib import Path
@@ -68,11 +69,34 @@ def scenario_data(army_a: Path, army_b: Path, mission: str, deployment: str, ter
     }
 
 
-def _flags(lines: list[str]) -> list[str]:
-    """The loader's problems with the scenario's fields named as the flags that gave them."""
+def terrain_file(value: str, presets: str) -> list[Any]:
+    """The ``[[terrain]]`` pieces of the board file ``value`` (docs/board.md; its units and battlefield are not
+    read: the Deployment Card gives them), for ``--terrain FILE``; anything else is refused naming ``--terrain``."""
+    import tomllib
+
+    allowed = f"{presets}; or a board file (TOML with [[terrain]] tables, docs/board.md)"
+    path = Path(value)
+    if path.suffix != ".toml" or not path.is_file():
+        raise InputError("--terrain", value, allowed)
+    try:
+        table = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InputError("--terrain", value, f"{allowed} ({type(exc).__name__}: {exc})") from None
+    pieces = table.get("terrain", [])
+    if not isinstance(pieces, list) or not all(isinstance(p, dict) for p in pieces):
+        raise InputError("--terrain", value, allowed)
+    return pieces
+
+
+def _flags(lines: list[str], terrain_path: str | None = None) -> list[str]:
+    """The loader's problems with the scenario's fields named as the flags that gave them (the pieces of
+    ``--terrain FILE`` as that file's)."""
     out = []
     for line in lines:
         line = line.removeprefix(f"{LABEL}: ")
+        if terrain_path is not None and line.startswith("terrain["):
+            out.append(f"--terrain {terrain_path}: {line}")
+            continue
         for field, flag in FIELDS.items():
             if line.startswith(f"{field}: "):
                 rest = line[len(field) + 2 :]
@@ -91,7 +115,12 @@ def game(
         str, typer.Option("--deployment", metavar="CARD", help="Deployment Card: its markers and Entry Edges.")
     ],
     terrain: Annotated[
-        str, typer.Option("--terrain", metavar="PRESET", help="The card's terrain preset (board presets).")
+        str,
+        typer.Option(
+            "--terrain",
+            metavar="PRESET|FILE",
+            help="The card's terrain preset (board presets), or a board file's [[terrain]] (docs/board.md).",
+        ),
     ] = "standard",
     red_policy: Annotated[str, typer.Option("--red-policy", metavar="NAME", help="Red's policy.")] = "random",
     blue_policy: Annotated[str, typer.Option("--blue-policy", metavar="NAME", help="Blue's policy.")] = "random",
@@ -132,8 +161,9 @@ def game(
             raise InputError(label, str(path), "an army list TOML file (examples: profiles/armies/)")
     dep = find_deployment(deployment)
     names = [p["name"] for p in dep["presets"]]
+    pieces = None
     if terrain not in names:
-        raise InputError("--terrain", terrain, f"a terrain preset of {dep['name']}: {', '.join(names)}")
+        pieces = terrain_file(terrain, f"a terrain preset of {dep['name']}: {', '.join(names)}")
     folders = list(profiles or [])
     for folder in folders:
         if not str(folder).strip():
@@ -141,10 +171,13 @@ def game(
     check_plot(plot)
     traces = trace_plan(trace, trace_dir, n, True, "automatic players")
     data = scenario_data(army_a, army_b, mission, deployment, terrain, red_policy, blue_policy)
+    if pieces is not None:
+        data["terrain"] = pieces
+        data["description"] = data["description"].replace(f"terrain preset {terrain}", f"terrain of {terrain}")
     try:
         scn = parse_scenario(data, LABEL, Path.cwd(), load_roster(folders) if folders else None)
     except ScenarioError as exc:
-        raise ScenarioError(_flags(exc.problems)) from None
+        raise ScenarioError(_flags(exc.problems, terrain if pieces is not None else None)) from None
     with _plot_outputs(plot, PLOTS) as tx:
         result = _simulate(scn, n, s, k, as_json)
         write_plots(result, plot, tx, PLOTS)
