@@ -54,14 +54,25 @@ def register(root: typer.Typer) -> None:
     root.command("game", no_args_is_help=True)(game)
 
 
-def scenario_data(army_a: Path, army_b: Path, mission: str, deployment: str, terrain: str, red: str, blue: str) -> Any:
-    """The scenario file's table of this game (both players automatic)."""
+def scenario_data(
+    army_a: Path,
+    army_b: Path,
+    mission: str,
+    deployment: str,
+    terrain: str,
+    red: str,
+    blue: str,
+    pieces: list[Any] | None = None,
+) -> Any:
+    """The scenario file's table of this game (both players automatic): the card's terrain preset ``terrain``, or
+    the ``pieces`` of the board file ``terrain`` (:func:`terrain_file`)."""
+    where = f"terrain preset {terrain}" if pieces is None else f"terrain of {terrain}"
     return {
         "name": f"{army_a.stem} vs {army_b.stem}",
-        "description": f"{mission} on {deployment} (terrain preset {terrain}), {red} vs {blue}",
+        "description": f"{mission} on {deployment} ({where}), {red} vs {blue}",
         "mission": {"card": mission},
         "deployment": {"card": deployment},
-        "terrain": f"preset:{terrain}",
+        "terrain": f"preset:{terrain}" if pieces is None else pieces,
         "players": {
             "red": {"army": str(army_a.resolve()), "policy": red},
             "blue": {"army": str(army_b.resolve()), "policy": blue},
@@ -170,10 +181,7 @@ def game(
             raise InputError("--profiles", folder, "a folder of TOML profiles")
     check_plot(plot)
     traces = trace_plan(trace, trace_dir, n, True, "automatic players")
-    data = scenario_data(army_a, army_b, mission, deployment, terrain, red_policy, blue_policy)
-    if pieces is not None:
-        data["terrain"] = pieces
-        data["description"] = data["description"].replace(f"terrain preset {terrain}", f"terrain of {terrain}")
+    data = scenario_data(army_a, army_b, mission, deployment, terrain, red_policy, blue_policy, pieces)
     try:
         scn = parse_scenario(data, LABEL, Path.cwd(), load_roster(folders) if folders else None)
     except ScenarioError as exc:
