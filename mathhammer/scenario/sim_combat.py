@@ -258,8 +258,8 @@ class Combat(SimState):
                 got_n.append(strikers)
             # the attacks (8.8.1 steps 3-4) read the striking models, the abilities used and the models left, not
             # where the units stand: one resolve per such key (each game's dice are its own)
-            for (mask, *left, n), ts2 in self._strike_groups(u, foes, got_ts, got_n):
-                self._strike(u, mask, foes, tuple(left), n, split, ts2, stream)
+            for key, ts2 in self._strike_groups(u, foes, got_ts, got_n):
+                self._strike(u, key[0], foes, tuple(key[1:-1]), key[-1], split, ts2, stream)
 
     def _strike_groups(
         self, u: int, foes: list[int], got_ts: list[np.ndarray], got_n: list[np.ndarray]
