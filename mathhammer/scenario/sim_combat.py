@@ -11,8 +11,8 @@ from ..board.engagement import ENGAGEMENT_RANGE
 from ..starcraft.loadout import attack_batches
 from ..starcraft.model import Batch
 from . import abilities
-from .basics import split_by as _split_by
 from .basics import stream as _stream
+from .fast import group_rows
 from .sim_state import SimState
 from .spec import PLAYERS, Activation
 from .world import World
@@ -239,14 +239,11 @@ class Combat(SimState):
             ranked = [t for t in dict.fromkeys(targets) if t in engaged]
             ranked += sorted((t for t in engaged if t not in ranked), key=self.uids.index)
             foes = [self.uids.index(t) for t in (ranked[:1] if split == "first-target" else ranked)]
-            cols: list[np.ndarray | int] = [
-                self.row_pos(u),
-                self.row_alive(u),
-                self.row_used(u),
-                *(self.row_alive(t) for t in foes),
-            ]
+            cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), *(self.row_alive(t) for t in foes)]
+            got_ts: list[np.ndarray] = []
+            got_n: list[np.ndarray] = []
             for gkey, ts1 in self._ordered(self.groups(ts, cols), [0]):
-                pu, a, mask, left = gkey[0], gkey[1], gkey[2], gkey[3:]
+                pu, a, left = gkey[0], gkey[1], gkey[2:]
                 if a <= 0:
                     continue
                 exact = dict(zip(foes, left, strict=True))
@@ -257,10 +254,33 @@ class Combat(SimState):
                     pos, alive = self._local_state({u: (pu, a)}, enemies, near_pos, exact)
                     n = min(world.strikers(pos, alive, uid), a)
                     strikers[idx] = n
-                for n, ts2 in _split_by(ts1, strikers):
-                    if n <= 0:
-                        continue
-                    self._strike(u, mask, foes, left, n, split, ts2, stream)
+                got_ts.append(ts1)
+                got_n.append(strikers)
+            # the attacks (8.8.1 steps 3-4) read the striking models, the abilities used and the models left, not
+            # where the units stand: one resolve per such key (each game's dice are its own)
+            for key, ts2 in self._strike_groups(u, foes, got_ts, got_n):
+                self._strike(u, key[0], foes, tuple(key[1:-1]), key[-1], split, ts2, stream)
+
+    def _strike_groups(
+        self, u: int, foes: list[int], got_ts: list[np.ndarray], got_n: list[np.ndarray]
+    ) -> Iterator[tuple[list[int], np.ndarray]]:
+        """The games ``got_ts`` (arrays of games, disjoint) with their striking models ``got_n``, those with any, split
+        by (the unit's abilities used, the models left of ``foes``, the striking models): the key and its games, in
+        ascending order, the keys in order of their first game."""
+        if not got_ts:
+            return
+        ts = np.concatenate(got_ts)
+        n = np.concatenate(got_n)
+        keep = np.flatnonzero(n > 0)
+        if keep.size == 0:
+            return
+        ts, n = ts[keep], n[keep]
+        by = np.argsort(ts, kind="stable")
+        ts, n = ts[by], n[by]
+        mat = np.stack([self.used[u, ts], *(self.alive[t, ts] for t in foes), n])
+        order, bounds, keys = group_rows(mat, np.arange(ts.size))
+        for g, key in enumerate(keys.tolist()):
+            yield key, ts[order[bounds[g] : bounds[g + 1]]]
 
     def _strike(
         self,

@@ -184,6 +184,9 @@ class Facts(Routes):
 
     def strikers(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> int:
         """Models in the Fighting or Supporting Rank (8.8.1 step 2), read with the enemies near the unit."""
+        seen = self._strikers_seen.get((pos, alive, uid))  # the same board state again: no enemies to re-test
+        if seen is not None:
+            return seen
         u = self.index[uid]
         sub = self._sub(pos, alive, {u} | self._foes_near(pos, alive, u, ENGAGEMENT_RANGE + 2.0))
         key = (sub, uid)
@@ -193,7 +196,15 @@ class Facts(Routes):
                 lambda: ("strikers", tuple(self.content(p) for p in sub[0]), sub[1], uid),
                 lambda: len(self._ranks(*sub, uid).attackers),
             )
+        if len(self._strikers_seen) > 1 << 20:
+            self._strikers_seen.clear()
+        self._strikers_seen[(pos, alive, uid)] = hit
         return hit
+
+    @cached_property
+    def _strikers_seen(self) -> dict[tuple[tuple[int, ...], tuple[int, ...], str], int]:
+        """:meth:`strikers` by the board state asked (placement ids are this process's own: never shared)."""
+        return {}
 
     def _ranks(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> Ranks:
         """:func:`~mathhammer.board.ranks.fighting_ranks` of ``uid`` on :meth:`board_for` ``(pos, alive)``, read off
