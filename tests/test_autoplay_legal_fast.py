@@ -7,11 +7,16 @@ numbers as the one-by-one reads."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
 import numpy as np
 import pytest
 
 from mathhammer.scenario.players.auto import Auto, EntryLegality, uniforms_of
 from mathhammer.scenario.players.legal import Legality
+from mathhammer.scenario.players.policies import Decision
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.sim_state import uniforms
 from mathhammer.scenario.spec import PLAYERS, Activation, Scenario
@@ -99,3 +104,39 @@ def test_a_run_of_draws_is_the_same_numbers_as_draws_one_by_one() -> None:
     got = uniforms_of(11, streams, trials)
     for k, s in enumerate(streams):
         assert np.array_equal(got[k], uniforms(11, s, trials))
+
+
+def test_open_entries_and_the_random_policy_with_and_without_them(scn: Scenario) -> None:
+    """At every automatic decision of random games (3 Rounds): ``Legality.open`` is False only where ``admits`` refuses
+    (every entry of every free unit, in every deciding game), it is False for some entries the row has not walked
+    (the shortcuts prefilled: 8.5.5, 8.5.3, 8.7.3, 8.7.7), and ``random``'s choice with the Decision's ``open`` and
+    runs of draws (``draws``) is its choice without them (every entry asked in the shuffled order, draws one by one)."""
+    sim = Simulation(scn, 4, 5)
+    seen = {"decisions": 0, "closed": 0}
+    for auto in sim.players:
+        assert isinstance(auto, Auto)
+        policy = auto.policy
+
+        def both(d: Decision, policy: Any = policy, auto: Auto = auto) -> tuple[np.ndarray, np.ndarray]:
+            assert d.open is not None and d.draws is not None
+            fresh = Legality(sim, auto.legality.menus)  # no memo: the open rows from the shortcuts alone
+            rows = np.arange(d.games.size)
+            for j, u in enumerate(d.units):
+                free = np.flatnonzero(d.free[:, j])
+                if free.size == 0:
+                    continue
+                got = d.open(j, free)
+                plain = fresh.open(u, auto.phase, d.games[free])
+                seen["closed"] += int((~plain).sum())
+                for e in range(got.shape[1]):
+                    ok = d.admits(j, e, free)
+                    assert not (ok & ~got[:, e]).any() and not (ok & ~plain[:, e]).any(), (u, e)
+            seen["decisions"] += 1
+            fast = policy.choose(d)
+            slow = policy.choose(replace(d, open=None, draws=None))
+            assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1]), rows
+            return fast
+
+        auto.policy = SimpleNamespace(choose=both)  # type: ignore[assignment]
+    sim.run()
+    assert seen["decisions"] > 50 and seen["closed"] > 100, seen
