@@ -140,3 +140,41 @@ def test_open_entries_and_the_random_policy_with_and_without_them(scn: Scenario)
         auto.policy = SimpleNamespace(choose=both)  # type: ignore[assignment]
     sim.run()
     assert seen["decisions"] > 50 and seen["closed"] > 100, seen
+
+
+def test_a_bounded_charge_search_gives_the_checks_verdict(scn: Scenario) -> None:
+    """8.7.7: the legality's Charge walk (``bounded_charges``: the path searched only up to Speed + 6, an Engaged unit
+    refused first) refuses exactly the Charges ``scenario check``'s unbounded walk refuses, before each activation of
+    random games, for every Charge entry of every unit (both verdicts met, and the Engaged refusal)."""
+    sim = Simulation(scn, 6, 7)
+    apply = sim.activate
+    verdicts = {"admitted": 0, "refused": 0, "engaged": 0}
+
+    def judged(act: Activation, games: np.ndarray) -> None:
+        auto = sim.players[PLAYERS.index(act.player)]
+        assert isinstance(auto, Auto)
+        if act.phase == "assault":
+            leg = Legality(sim, auto.legality.menus)
+            check = leg.check
+            for g in games[~sim.over[games]].tolist():
+                state = leg.states(np.array([g]))[0][0]
+                n = sim.U
+                pos, alive, gone = list(state[:n]), list(state[n : 2 * n]), state[-1]
+                for u, uid in enumerate(sim.uids):
+                    menu = leg.menus[uid]
+                    for e in menu["assault"]:
+                        if e.action != "charge" or pos[u] < 0 or alive[u] <= 0:
+                            continue
+                        whole = e.activation(menu.unit, menu.player, sim.round, "assault")
+                        check.bounded_charges = True
+                        bounded = check.problems_of(whole, pos, alive, gone)
+                        check.bounded_charges = False
+                        full = check.problems_of(whole, pos, alive, gone)
+                        assert bool(bounded) == bool(full), (uid, e.target, g, bounded, full)
+                        verdicts["refused" if full else "admitted"] += 1
+                        verdicts["engaged"] += any("Unengaged" in p for p in full)
+        apply(act, games)
+
+    sim.activate = judged  # type: ignore[method-assign]
+    sim.run()
+    assert min(verdicts.values()) > 0, verdicts

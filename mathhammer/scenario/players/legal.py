@@ -62,7 +62,10 @@ States = tuple[list[tuple[int, ...]], np.ndarray]
 
 
 class _CheckAt(PlanCheck):
-    """``scenario check``'s walk state set to one game's state (the module text): :meth:`problems_of` an activation."""
+    """``scenario check``'s walk state set to one game's state (the module text): :meth:`problems_of` an activation.
+    A Charge's path is searched only as far as it may go (``bounded_charges``): the verdicts are the check's."""
+
+    bounded_charges = True
 
     def __init__(self, scn: Scenario, world: World) -> None:
         super().__init__(scn)

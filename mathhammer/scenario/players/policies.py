@@ -228,8 +228,15 @@ class Weighted:
         ranked = np.take_along_axis(score, order, axis=1)
         width = score.shape[1]
         ptr = np.zeros(n, dtype=np.int64)
+        every = np.arange(n)
+        # the entries not known refused (Decision.open): the others are refused without asking (the same choice)
+        maybe = (
+            np.concatenate([d.open(j, every) for j in range(len(d.units))], axis=1)
+            if d.open is not None
+            else np.ones(score.shape, dtype=bool)
+        )
         todo = np.isfinite(ranked[:, 0])
-        u = d.draw(0, np.arange(n))
+        u = d.draw(0, every)
         while todo.any():
             rows = np.flatnonzero(todo)
             level = ranked[rows, ptr[rows]]
@@ -244,8 +251,9 @@ class Weighted:
             pairs = np.asarray(cand, dtype=np.int64).reshape(-1, 2)
             ok = np.zeros(len(pairs), dtype=bool)
             for c in np.unique(pairs[:, 1]).tolist():
-                at = np.flatnonzero(pairs[:, 1] == c)
-                ok[at] = d.admits(int(owner[c]), int(index[c]), pairs[at, 0])
+                at = np.flatnonzero((pairs[:, 1] == c) & maybe[pairs[:, 0], c])
+                if at.size:
+                    ok[at] = d.admits(int(owner[c]), int(index[c]), pairs[at, 0])
             legal = pairs[ok]
             for i, r in enumerate(rows.tolist()):
                 cols = np.sort(legal[legal[:, 0] == r, 1])
