@@ -198,8 +198,11 @@ class Auto:
             out.append(Turn(games[none], None, k))
         picks = np.stack([unit, entry])[:, ~none]
         if picks.shape[1]:
-            (pairs, inverse) = np.unique(picks, axis=1, return_inverse=True)
-            inverse = inverse.reshape(-1)
+            if picks.shape[1] == 1:  # one game (the common case once games part): no grouping to do
+                pairs, inverse = picks, np.zeros(1, dtype=np.int64)
+            else:
+                pairs, inverse = np.unique(picks, axis=1, return_inverse=True)
+                inverse = inverse.reshape(-1)
             chosen = games[~none]
             for c in range(pairs.shape[1]):
                 j, e = int(pairs[0, c]), int(pairs[1, c])
