@@ -34,7 +34,7 @@ GAME = shlex.split(
 def run(n: int, workers: int | None) -> tuple[float, float, float]:
     """(wall s, CPU s, peak RSS MB) of the command at ``n`` games (``bench_firstrun._run``: the child's CPU)."""
     args = [*GAME, "--trials", str(n)] + ([] if workers is None else ["--workers", str(workers)])
-    wall, cpu, _ = _run(args, os.environ.get("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "mh-bench-game")))
+    wall, cpu, _, _ = _run(args, os.environ.get("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "mh-bench-game")))
     return wall, cpu, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 

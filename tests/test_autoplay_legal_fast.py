@@ -7,11 +7,16 @@ numbers as the one-by-one reads."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from types import SimpleNamespace
+from typing import Any
+
 import numpy as np
 import pytest
 
 from mathhammer.scenario.players.auto import Auto, EntryLegality, uniforms_of
 from mathhammer.scenario.players.legal import Legality
+from mathhammer.scenario.players.policies import Decision
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.sim_state import uniforms
 from mathhammer.scenario.spec import PLAYERS, Activation, Scenario
@@ -99,3 +104,77 @@ def test_a_run_of_draws_is_the_same_numbers_as_draws_one_by_one() -> None:
     got = uniforms_of(11, streams, trials)
     for k, s in enumerate(streams):
         assert np.array_equal(got[k], uniforms(11, s, trials))
+
+
+def test_open_entries_and_the_random_policy_with_and_without_them(scn: Scenario) -> None:
+    """At every automatic decision of random games (3 Rounds): ``Legality.open`` is False only where ``admits`` refuses
+    (every entry of every free unit, in every deciding game), it is False for some entries the row has not walked
+    (the shortcuts prefilled: 8.5.5, 8.5.3, 8.7.3, 8.7.7), and ``random``'s choice with the Decision's ``open`` and
+    runs of draws (``draws``) is its choice without them (every entry asked in the shuffled order, draws one by one)."""
+    sim = Simulation(scn, 4, 5)
+    seen = {"decisions": 0, "closed": 0}
+    for auto in sim.players:
+        assert isinstance(auto, Auto)
+        policy = auto.policy
+
+        def both(d: Decision, policy: Any = policy, auto: Auto = auto) -> tuple[np.ndarray, np.ndarray]:
+            assert d.open is not None and d.draws is not None
+            fresh = Legality(sim, auto.legality.menus)  # no memo: the open rows from the shortcuts alone
+            rows = np.arange(d.games.size)
+            for j, u in enumerate(d.units):
+                free = np.flatnonzero(d.free[:, j])
+                if free.size == 0:
+                    continue
+                got = d.open(j, free)
+                plain = fresh.open(u, auto.phase, d.games[free])
+                seen["closed"] += int((~plain).sum())
+                for e in range(got.shape[1]):
+                    ok = d.admits(j, e, free)
+                    assert not (ok & ~got[:, e]).any() and not (ok & ~plain[:, e]).any(), (u, e)
+            seen["decisions"] += 1
+            fast = policy.choose(d)
+            slow = policy.choose(replace(d, open=None, draws=None))
+            assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1]), rows
+            return fast
+
+        auto.policy = SimpleNamespace(choose=both)  # type: ignore[assignment]
+    sim.run()
+    assert seen["decisions"] > 50 and seen["closed"] > 100, seen
+
+
+def test_a_bounded_charge_search_gives_the_checks_verdict(scn: Scenario) -> None:
+    """8.7.7: the legality's Charge walk (``bounded_charges``: the path searched only up to Speed + 6, an Engaged unit
+    refused first) refuses exactly the Charges ``scenario check``'s unbounded walk refuses, before each activation of
+    random games, for every Charge entry of every unit (both verdicts met, and the Engaged refusal)."""
+    sim = Simulation(scn, 6, 7)
+    apply = sim.activate
+    verdicts = {"admitted": 0, "refused": 0, "engaged": 0}
+
+    def judged(act: Activation, games: np.ndarray) -> None:
+        auto = sim.players[PLAYERS.index(act.player)]
+        assert isinstance(auto, Auto)
+        if act.phase == "assault":
+            leg = Legality(sim, auto.legality.menus)
+            check = leg.check
+            for g in games[~sim.over[games]].tolist():
+                state = leg.states(np.array([g]))[0][0]
+                n = sim.U
+                pos, alive, gone = list(state[:n]), list(state[n : 2 * n]), state[-1]
+                for u, uid in enumerate(sim.uids):
+                    menu = leg.menus[uid]
+                    for e in menu["assault"]:
+                        if e.action != "charge" or pos[u] < 0 or alive[u] <= 0:
+                            continue
+                        whole = e.activation(menu.unit, menu.player, sim.round, "assault")
+                        check.bounded_charges = True
+                        bounded = check.problems_of(whole, pos, alive, gone)
+                        check.bounded_charges = False
+                        full = check.problems_of(whole, pos, alive, gone)
+                        assert bool(bounded) == bool(full), (uid, e.target, g, bounded, full)
+                        verdicts["refused" if full else "admitted"] += 1
+                        verdicts["engaged"] += any("Unengaged" in p for p in full)
+        apply(act, games)
+
+    sim.activate = judged  # type: ignore[method-assign]
+    sim.run()
+    assert min(verdicts.values()) > 0, verdicts

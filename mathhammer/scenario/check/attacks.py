@@ -18,6 +18,11 @@ from .moves import MoveChecks
 class AttackChecks(MoveChecks):
     """Ranged Attack and Charge checks of the plan walk: methods of :class:`~.walk.PlanCheck`."""
 
+    #: a Charge's path searched only up to the longest it may be (Speed + 6 + additions, ``World.charge_length``'s
+    #: ``reach``): the same verdict, faster, but a refusal's "needs" is then a length beyond that, not the path's
+    #: own; set by the automatic players' legality (players/legal.py), which reads verdicts only
+    bounded_charges = False
+
     def _hidden_now(self, act: Activation) -> dict[str, str]:
         """The planned targets of ``act`` HIDDEN at this point of the plan, with their facts tag, as the simulation
         reads them: HIDDEN by a card (:meth:`CardCheck.hidden`: BURROWED, or by an ability used on them this Round, Path
@@ -128,7 +133,15 @@ class AttackChecks(MoveChecks):
             say(act, f"{label}targets {bad}: Charge targets must be Ground units on the table (8.7.7)")
             return False
         try:
-            length, end = world.charge_length(p_now, a_now, act.unit, act.targets, fields=fields, engaged_ok=dash)
+            reach = None
+            if self.bounded_charges:  # the bounded search sets the Leading Model alone: the unit's Engagement here
+                reach = speed + 6 + more + EPS
+                if not dash and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now)):
+                    say(act, f"{label}an Engaged unit cannot Charge (8.7.7: 'An Unengaged Ground Unit')")
+                    return False
+            length, end = world.charge_length(
+                p_now, a_now, act.unit, act.targets, reach, fields=fields, engaged_ok=dash
+            )
         except MathhammerError as exc:
             say(act, f"{label}{exc}")
             return False

@@ -26,7 +26,7 @@ from ..basics import GOLDEN, draw_base
 from ..basics import stream as _stream
 from ..spec import PHASES, PLAYERS, Activation
 from . import Turn
-from .legal import Legality, States
+from .legal import Legality
 from .menu import UnitMenu, build_menus
 from .policies import SHUFFLE, Decision, make_policy
 
@@ -64,36 +64,9 @@ def slot(player: int, k: int) -> int:
     return SLOT_BASE + player * SLOTS + k
 
 
-class EntryLegality(Legality):
-    """:class:`~.legal.Legality` one entry at a time (:meth:`admits`): a policy that needs one legal entry, not the
-    whole menu's answer (``random``: the first legal entry of a shuffled menu), judges only the entries it reaches.
-    The same answers as ``mask`` column by column (a test holds the two to each other): the state rows and the rule
-    of each entry are ``mask``'s own (:meth:`Legality.judged`, one memo), and so are its per-game reads (8.3.2 Supply
-    of a Deploy; a Fight for an Engaged unit; Pass always)."""
-
-    def admits(self, u: int, phase: str, index: int, games: np.ndarray, states: States | None = None) -> np.ndarray:
-        """Per game of ``games``: is entry ``index`` of unit ``u``'s ``phase`` menu legal now? ``states``:
-        :meth:`Legality.states` of ``games`` where the caller has it (read once per decision)."""
-        view = self.view
-        e = self.menus[view.uids[u]][phase][index]
-        if e.action == "pass":
-            return np.ones(games.size, dtype=bool)
-        out = (view.alive[u, games] > 0) & ~view.acted[u, games]
-        if not out.any():
-            return out
-        if e.action == "fight":  # 8.8.1: an Engaged unit fights
-            return out & view.engaged_mask(games, u)
-        table, sid = self.states(games) if states is None else states
-        if sid.size == 1 or len(table) == 1:  # one state (one game: the common case once games part)
-            if not self.judged(u, phase, index, table[int(sid[0])]):
-                return np.zeros(games.size, dtype=bool)
-        else:
-            seen, inv = np.unique(sid, return_inverse=True)
-            legal = np.asarray([self.judged(u, phase, index, table[s]) for s in seen.tolist()], dtype=bool)
-            out &= legal[inv.reshape(-1)]
-        if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
-            out &= view.supply_fits(u, games)
-        return out
+#: :class:`~.legal.Legality`, whose :meth:`~.legal.Legality.admits` judges one entry at a time (the name the tests
+#: and callers of the first sessions use)
+EntryLegality = Legality
 
 
 class Auto:
@@ -161,14 +134,15 @@ class Auto:
 
         blocks: dict[tuple[int, bytes], np.ndarray] = {}
 
-        def draw(i: int, rows: np.ndarray) -> np.ndarray:
-            # a policy reads its draws in runs (one per unit, one per entry of a menu: policies.SHUFFLE): the run's
-            # uniforms drawn at once, the same numbers as sim.draw's one by one
+        def run_of(i: int) -> tuple[int, int]:
+            # a policy reads its draws in runs (one per unit, one per entry of a menu: policies.SHUFFLE): (first, size)
             lo, size = (1, len(units)) if i < SHUFFLE else ((i // SHUFFLE) * SHUFFLE, 0)
             if i >= SHUFFLE and i // SHUFFLE - 1 < len(units):
                 size = len(menus[sim.uids[units[i // SHUFFLE - 1]]][phase])
-            if not lo <= i < lo + size:
-                return np.asarray(sim.draw(_stream(*key, i), games[rows]))
+            return lo, size
+
+        def block(lo: int, size: int, rows: np.ndarray) -> np.ndarray:
+            # the run's uniforms drawn at once, the same numbers as sim.draw's one by one
             run = (lo, rows.tobytes())
             got = blocks.get(run)
             if got is None:
@@ -180,7 +154,24 @@ class Auto:
                         sim.seed, [_stream(*key, lo + k) for k in range(size)]
                     )
                 got = blocks[run] = uniforms_at(bases, games[rows] + sim.offset)
-            return got[i - lo]
+            return got
+
+        def draw(i: int, rows: np.ndarray) -> np.ndarray:
+            lo, size = run_of(i)
+            if not lo <= i < lo + size:
+                return np.asarray(sim.draw(_stream(*key, i), games[rows]))
+            return block(lo, size, rows)[i - lo]
+
+        def draws(i: int, size: int, rows: np.ndarray) -> np.ndarray:
+            lo, whole = run_of(i)
+            if lo == i and whole == size:
+                return block(lo, size, rows)
+            return np.stack([draw(i + k, rows) for k in range(size)]) if size else np.zeros((0, rows.size))
+
+        def open_(j: int, rows: np.ndarray) -> np.ndarray:
+            mask = leg.open(units[j], phase, games[rows], (table, sid[rows]))
+            mask[:, [e.action == "pass" for e in menus[sim.uids[units[j]]][phase]]] = False
+            return mask
 
         def features(j: int, rows: np.ndarray) -> np.ndarray:
             if self._features is None:
@@ -190,7 +181,16 @@ class Auto:
             return self._features.rows(units[j], phase, games[rows])
 
         decision = Decision(
-            games, units, free.T, legal, admits, lambda j: menus[sim.uids[units[j]]][phase], draw, features
+            games,
+            units,
+            free.T,
+            legal,
+            admits,
+            lambda j: menus[sim.uids[units[j]]][phase],
+            draw,
+            features,
+            draws=draws,
+            open=open_,
         )
         unit, entry = self.policy.choose(decision)
         none = unit < 0
@@ -198,8 +198,11 @@ class Auto:
             out.append(Turn(games[none], None, k))
         picks = np.stack([unit, entry])[:, ~none]
         if picks.shape[1]:
-            (pairs, inverse) = np.unique(picks, axis=1, return_inverse=True)
-            inverse = inverse.reshape(-1)
+            if picks.shape[1] == 1:  # one game (the common case once games part): no grouping to do
+                pairs, inverse = picks, np.zeros(1, dtype=np.int64)
+            else:
+                pairs, inverse = np.unique(picks, axis=1, return_inverse=True)
+                inverse = inverse.reshape(-1)
             chosen = games[~none]
             for c in range(pairs.shape[1]):
                 j, e = int(pairs[0, c]), int(pairs[1, c])

@@ -62,7 +62,10 @@ States = tuple[list[tuple[int, ...]], np.ndarray]
 
 
 class _CheckAt(PlanCheck):
-    """``scenario check``'s walk state set to one game's state (the module text): :meth:`problems_of` an activation."""
+    """``scenario check``'s walk state set to one game's state (the module text): :meth:`problems_of` an activation.
+    A Charge's path is searched only as far as it may go (``bounded_charges``): the verdicts are the check's."""
+
+    bounded_charges = True
 
     def __init__(self, scn: Scenario, world: World) -> None:
         super().__init__(scn)
@@ -109,6 +112,7 @@ class Legality:
         self._gaps: dict[tuple[int, int, int, int], float] = {}
         self._reaches: dict[tuple[int, int, str], float] = {}
         self._most: dict[int, tuple[float, float]] = {}
+        self._entry_kinds: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
 
     def states(self, games: np.ndarray) -> States:
         """The distinct states of ``games`` (each a tuple: the placements, the models left, the Grass mask) and the
@@ -156,55 +160,132 @@ class Legality:
 
     def row(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
         """The answers known so far for unit ``u``'s ``phase`` entries in one state (:meth:`states`): per entry 1
-        legal, 0 not, -1 not judged yet (:meth:`entry` fills it). Memoised per unit, Phase and state; the memo is
-        cleared past :data:`MEMO_LIMIT` rows (memory flat in the number of states)."""
+        legal, 0 not, -1 not judged yet (:meth:`judged` fills it). A new row has its Pass entries 1 and the entries a
+        shortcut refuses 0 (:meth:`shortcuts`, the whole menu at once). Memoised per unit, Phase and state; the memo
+        is cleared past :data:`MEMO_LIMIT` rows (memory flat in the number of states)."""
         key = (u, phase, state)
         hit = self._memo.get(key)
         if hit is None:
             if len(self._memo) > MEMO_LIMIT:
                 self._memo.clear()
-            hit = self._memo[key] = np.full(len(self.menus[self.view.uids[u]][phase]), -1, dtype=np.int8)
+            kinds, _ = self._kinds(u, phase)
+            hit = np.where(self.shortcuts(u, phase, state), np.int8(0), np.int8(-1))
+            hit[kinds == "pass"] = 1
+            self._memo[key] = hit
         return hit
 
     def judged(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool:
         """:meth:`entry` through the memo of :meth:`row`."""
         r = self.row(u, phase, state)
         if r[index] < 0:
-            r[index] = self.entry(u, phase, index, state)
+            r[index] = self._walk(u, phase, index, state)
         return bool(r[index])
 
     def _full_row(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
         """:meth:`row` with every entry judged."""
         r = self.row(u, phase, state)
         for i in np.flatnonzero(r < 0).tolist():
-            r[i] = self.entry(u, phase, i, state)
+            r[i] = self._walk(u, phase, i, state)
         return r
+
+    def admits(self, u: int, phase: str, index: int, games: np.ndarray, states: States | None = None) -> np.ndarray:
+        """Per game of ``games``: is entry ``index`` of unit ``u``'s ``phase`` menu legal now? One entry at a time: a
+        policy that needs one legal entry, not the whole menu's answer, judges only the entries it reaches. The same
+        answers as :meth:`mask`'s column (a test holds the two to each other): its state rows and its per-game reads
+        (8.3.2 Supply of a Deploy; a Fight for an Engaged unit; Pass always). ``states``: :meth:`states` of
+        ``games`` where the caller has it (read once per decision)."""
+        view = self.view
+        e = self.menus[view.uids[u]][phase][index]
+        if e.action == "pass":
+            return np.ones(games.size, dtype=bool)
+        out = (view.alive[u, games] > 0) & ~view.acted[u, games]
+        if not out.any():
+            return out
+        if e.action == "fight":  # 8.8.1: an Engaged unit fights
+            return out & view.engaged_mask(games, u)
+        table, sid = self.states(games) if states is None else states
+        if sid.size == 1 or len(table) == 1:  # one state (one game: the common case once games part)
+            if not self.judged(u, phase, index, table[int(sid[0])]):
+                return np.zeros(games.size, dtype=bool)
+        else:
+            seen, inv = np.unique(sid, return_inverse=True)
+            legal = np.asarray([self.judged(u, phase, index, table[s]) for s in seen.tolist()], dtype=bool)
+            out &= legal[inv.reshape(-1)]
+        if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
+            out &= view.supply_fits(u, games)
+        return out
+
+    def open(self, u: int, phase: str, games: np.ndarray, states: States | None = None) -> np.ndarray:
+        """Per game of ``games`` (rows) and entry of unit ``u``'s ``phase`` menu (columns): not yet known to be
+        illegal (its state's :meth:`row` not 0; a unit Destroyed or activated in the Phase has only Pass). What
+        :meth:`admits` may admit: an entry it is False for, :meth:`admits` refuses, so a policy looking for the first
+        legal entry in some order need not ask about it (the per-game reads, 8.3.2 Supply and 8.8.1, are left to
+        :meth:`admits`)."""
+        view = self.view
+        table, sid = self.states(games) if states is None else states
+        seen = np.unique(sid) if sid.size > 1 else sid
+        rows = np.zeros((len(table), len(self.menus[view.uids[u]][phase])), dtype=bool)
+        for s in seen.tolist():
+            rows[s] = self.row(u, phase, table[s]) != 0
+        out = rows[sid]
+        kinds, _ = self._kinds(u, phase)
+        out[~((view.alive[u, games] > 0) & ~view.acted[u, games])] &= (kinds == "pass")[None, :]
+        return out
 
     def entry(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
         """Is entry ``index`` of unit ``u``'s ``phase`` menu legal in one state: ``state`` the placements, then the
         models left (per unit, World order), then the Grass mask (:meth:`mask`'s per-game reads left out: 8.3.2
         Supply, a Fight for an Engaged unit, one activation per Phase)? The shortcuts first (the module text), then
         the plan check."""
+        if self.menus[self.view.uids[u]][phase][index].action == "pass":
+            return True
+        return not self.shortcuts(u, phase, state)[index] and self._walk(u, phase, index, state)
+
+    def _walk(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
+        """The plan check's answer for entry ``index`` (no shortcut)."""
         view = self.view
         n = view.U
-        pos, alive, gone = state[:n], state[n : 2 * n], int(state[2 * n])
         menu = self.menus[view.uids[u]]
-        e = menu[phase][index]
-        if e.action == "pass":
-            return True
+        act = menu[phase][index].activation(menu.unit, menu.player, view.round, phase)
+        return not self.check.problems_of(act, state[:n], state[n : 2 * n], int(state[2 * n]))
+
+    def _kinds(self, u: int, phase: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per entry of unit ``u``'s ``phase`` menu: its action, and its target's unit index (-1: none)."""
+        key = (u, phase)
+        hit = self._entry_kinds.get(key)
+        if hit is None:
+            entries = self.menus[self.view.uids[u]][phase]
+            uids = self.view.uids
+            kinds = np.asarray([e.action for e in entries])
+            targets = np.asarray([-1 if e.target is None else uids.index(e.target) for e in entries], dtype=np.int64)
+            hit = self._entry_kinds[key] = (kinds, targets)
+        return hit
+
+    def shortcuts(self, u: int, phase: str, state: Sequence[int]) -> np.ndarray:
+        """Per entry of unit ``u``'s ``phase`` menu in one state (:meth:`entry`'s): refused by a shortcut, without
+        the plan walk (the module text): 8.5.5 a unit in Reserves only Deploys and one on the table never does; a Move
+        or Run point beyond the most Speed in a straight line (8.5.3); a Shoot or Charge target not on the table or
+        beyond the farthest gap its action may reach (8.7.3, 8.7.7). Pass is never refused."""
+        n = self.view.U
+        pos, alive = state[:n], state[n : 2 * n]
+        kinds, targets = self._kinds(u, phase)
         on = pos[u] >= 0 and alive[u] > 0
-        if on == (e.action == "deploy"):  # 8.5.5: a unit in Reserves only Deploys; one on the table never does
-            return False
-        if on and e.action in ("move", "run") and e.to is not None and self._beyond(u, phase, pos[u])[index]:
-            return False
-        if on and e.target is not None and e.action in ("shoot", "charge"):
-            t = view.uids.index(e.target)
-            if pos[t] < 0 or alive[t] <= 0:  # 8.7.3, 8.7.7: a target on the table
-                return False
-            if self._gap(pos[u], alive[u], pos[t], alive[t]) > self._reach(u, t, e.action):
-                return False
-        act = e.activation(menu.unit, menu.player, view.round, phase)
-        return not self.check.problems_of(act, pos, alive, gone)
+        out = (kinds == "deploy") if on else (kinds != "deploy")  # 8.5.5
+        out[kinds == "pass"] = False
+        if not on:
+            return out
+        moves = (kinds == "move") | (kinds == "run")
+        if moves.any():  # _beyond: never a point-less entry
+            out |= moves & self._beyond(u, phase, pos[u])
+        for i in np.flatnonzero(targets >= 0).tolist():
+            action, t = str(kinds[i]), int(targets[i])
+            if action not in ("shoot", "charge"):
+                continue
+            # 8.7.3, 8.7.7: a target on the table, within the farthest gap the action may reach
+            out[i] = (
+                pos[t] < 0 or alive[t] <= 0 or self._gap(pos[u], alive[u], pos[t], alive[t]) > self._reach(u, t, action)
+            )
+        return out
 
     def _beyond(self, u: int, phase: str, pid: int) -> np.ndarray:
         """Per entry of unit ``u``'s ``phase`` menu: a point farther than the most Speed the unit can have (with or

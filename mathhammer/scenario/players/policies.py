@@ -39,7 +39,11 @@ class Decision:
     (Pass left out); ``admits(j, e, rows)``: the same for entry ``e`` alone (judging one entry, not the menu);
     ``entries(j)``: that menu; ``draw(i, rows)``: the ``i``-th uniform of this decision in games ``games[rows]``, a
     function of (seed, game number, Round, Phase, slot, i) only; ``features(j, rows)``: games ``games[rows]`` x
-    entries x :data:`~.features.COLUMNS`, the numbers :mod:`.features` gives (read only when asked).
+    entries x :data:`~.features.COLUMNS`, the numbers :mod:`.features` gives (read only when asked);
+    ``draws(i, size, rows)``: size x rows, draws ``i`` to ``i + size - 1`` at once (:meth:`uniforms`);
+    ``open(j, rows)``: games ``games[rows]`` x entries of unit ``units[j]``'s menu, False where the entry is already
+    known to be refused (``admits`` would refuse it: :meth:`~.legal.Legality.open`; Pass False), so a policy seeking
+    the first legal entry in some order skips those without asking.
     """
 
     games: np.ndarray
@@ -50,6 +54,15 @@ class Decision:
     entries: Callable[[int], tuple[Entry, ...]]
     draw: Callable[[int, np.ndarray], np.ndarray]
     features: Callable[[int, np.ndarray], np.ndarray] | None = None
+    draws: Callable[[int, int, np.ndarray], np.ndarray] | None = None
+    open: Callable[[int, np.ndarray], np.ndarray] | None = None
+
+    def uniforms(self, i: int, size: int, rows: np.ndarray) -> np.ndarray:
+        """``size`` x ``rows``: draws ``i`` to ``i + size - 1`` (``draw``'s numbers; ``draws`` where given: a run at
+        once)."""
+        if self.draws is not None:
+            return self.draws(i, size, rows)
+        return np.stack([self.draw(i + k, rows) for k in range(size)]) if size else np.zeros((0, rows.size))
 
 
 class Policy(Protocol):
@@ -107,7 +120,7 @@ class Random:
         if n == 0 or width == 0:
             return unit, entry
         every = np.arange(n)
-        keys = np.stack([d.draw(1 + j, every) for j in range(width)], axis=1)
+        keys = d.uniforms(1, width, every).T
         keys[~d.free] = np.inf
         order = np.argsort(keys, axis=1, kind="stable")
         for col in range(width):
@@ -128,14 +141,18 @@ class Random:
         """Per game of ``d.games[rows]``: the first legal entry of unit ``d.units[j]`` in a random order of its menu
         (-1: none), a uniform draw among its legal entries."""
         size = len(d.entries(j))
-        keys = np.stack([d.draw(SHUFFLE * (j + 1) + e, rows) for e in range(size)], axis=1)
+        keys = d.uniforms(SHUFFLE * (j + 1), size, rows).T
+        maybe = d.open(j, rows) if d.open is not None else np.ones(keys.shape, dtype=bool)
+        keys = np.where(maybe, keys, np.inf)  # entries known refused go last: the first legal entry is the same
         order = np.argsort(keys, axis=1, kind="stable")
         got = np.full(rows.size, -1, dtype=np.int64)
-        for col in range(size):
+        for col in range(int(maybe.sum(axis=1).max()) if rows.size else 0):
             todo = np.flatnonzero(got < 0)
+            cand = order[todo, col]
+            keep = maybe[todo, cand]
+            todo, cand = todo[keep], cand[keep]
             if todo.size == 0:
                 break
-            cand = order[todo, col]
             for e in np.unique(cand).tolist():
                 r = todo[cand == e]
                 got[r[d.admits(j, e, rows[r])]] = e
@@ -211,8 +228,15 @@ class Weighted:
         ranked = np.take_along_axis(score, order, axis=1)
         width = score.shape[1]
         ptr = np.zeros(n, dtype=np.int64)
+        every = np.arange(n)
+        # the entries not known refused (Decision.open): the others are refused without asking (the same choice)
+        maybe = (
+            np.concatenate([d.open(j, every) for j in range(len(d.units))], axis=1)
+            if d.open is not None
+            else np.ones(score.shape, dtype=bool)
+        )
         todo = np.isfinite(ranked[:, 0])
-        u = d.draw(0, np.arange(n))
+        u = d.draw(0, every)
         while todo.any():
             rows = np.flatnonzero(todo)
             level = ranked[rows, ptr[rows]]
@@ -227,8 +251,9 @@ class Weighted:
             pairs = np.asarray(cand, dtype=np.int64).reshape(-1, 2)
             ok = np.zeros(len(pairs), dtype=bool)
             for c in np.unique(pairs[:, 1]).tolist():
-                at = np.flatnonzero(pairs[:, 1] == c)
-                ok[at] = d.admits(int(owner[c]), int(index[c]), pairs[at, 0])
+                at = np.flatnonzero((pairs[:, 1] == c) & maybe[pairs[:, 0], c])
+                if at.size:
+                    ok[at] = d.admits(int(owner[c]), int(index[c]), pairs[at, 0])
             legal = pairs[ok]
             for i, r in enumerate(rows.tolist()):
                 cols = np.sort(legal[legal[:, 0] == r, 1])
