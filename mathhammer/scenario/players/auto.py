@@ -29,6 +29,7 @@ from . import Turn
 from .legal import Legality, States
 from .menu import UnitMenu, build_menus
 from .policies import SHUFFLE, Decision, make_policy
+from .spending import Spending
 
 #: the first slot ordinal of the automatic activations (a plan's ordinals are its positions, far below)
 SLOT_BASE = 1_000_000
@@ -69,7 +70,19 @@ class EntryLegality(Legality):
     whole menu's answer (``random``: the first legal entry of a shuffled menu), judges only the entries it reaches.
     The same answers as ``mask`` column by column (a test holds the two to each other): the state rows and the rule
     of each entry are ``mask``'s own (:meth:`Legality.judged`, one memo), and so are its per-game reads (8.3.2 Supply
-    of a Deploy; a Fight for an Engaged unit; Pass always)."""
+    of a Deploy; a Fight for an Engaged unit; Pass always), and so, for an entry with abilities in ``use``, is what the
+    game's Ready cards pay for (:class:`~.spending.Spending`: the plan check's answer per state reads every card
+    Ready)."""
+
+    spending: Spending | None = None
+
+    def mask(self, u: int, phase: str, games: np.ndarray, states: States | None = None) -> np.ndarray:
+        out = super().mask(u, phase, games, states)
+        if self.spending is not None:
+            for i, e in enumerate(self.menus[self.view.uids[u]][phase]):
+                if e.use and out[:, i].any():
+                    out[:, i] &= self.spending.affords(u, e.use, games)
+        return out
 
     def admits(self, u: int, phase: str, index: int, games: np.ndarray, states: States | None = None) -> np.ndarray:
         """Per game of ``games``: is entry ``index`` of unit ``u``'s ``phase`` menu legal now? ``states``:
@@ -82,7 +95,10 @@ class EntryLegality(Legality):
         if not out.any():
             return out
         if e.action == "fight":  # 8.8.1: an Engaged unit fights
-            return out & view.engaged_mask(games, u)
+            out &= view.engaged_mask(games, u)
+            if e.use and self.spending is not None and out.any():
+                out &= self.spending.affords(u, e.use, games)
+            return out
         table, sid = self.states(games) if states is None else states
         if sid.size == 1 or len(table) == 1:  # one state (one game: the common case once games part)
             if not self.judged(u, phase, index, table[int(sid[0])]):
@@ -93,6 +109,8 @@ class EntryLegality(Legality):
             out &= legal[inv.reshape(-1)]
         if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
             out &= view.supply_fits(u, games)
+        if e.use and self.spending is not None and out.any():  # 10.2, 10.5: paid from this game's Ready cards
+            out &= self.spending.affords(u, e.use, games)
         return out
 
 
@@ -112,6 +130,7 @@ class Auto:
         self.rnd = 0
         self.phase = "movement"
         self._bases: dict[tuple[object, ...], np.ndarray] = {}  # draw_bases of a run of draws, by its key
+        self.spending = Spending(sim, player)  # the cards Exhausted this Round in each game (abilities used)
 
     @property
     def legality(self) -> EntryLegality:
@@ -122,10 +141,12 @@ class Auto:
                 _MENUS[world] = build_menus(self.sim.scn, world)
             self._menus = _MENUS[world]
             self._legal = EntryLegality(self.sim, self._menus)
+            self._legal.spending = self.spending
         return self._legal
 
     def begin(self, rnd: int, phase: str, left: set[int] | None) -> int:
         self.rnd, self.phase = rnd, phase
+        self.spending.begin(rnd)
         return 0
 
     def next(self, games: np.ndarray, state: int) -> list[Turn]:
@@ -203,7 +224,9 @@ class Auto:
             chosen = games[~none]
             for c in range(pairs.shape[1]):
                 j, e = int(pairs[0, c]), int(pairs[1, c])
-                out.append(Turn(chosen[inverse == c], self.activation(j, e, k), k + 1))
+                act = self.activation(j, e, k)
+                self.spending.pay(units[j], act.use, chosen[inverse == c])  # 10.5.1: Exhaust the cards
+                out.append(Turn(chosen[inverse == c], act, k + 1))
         return out
 
     def activation(self, j: int, e: int, k: int) -> Activation:
