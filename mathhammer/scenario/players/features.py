@@ -21,7 +21,8 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
   units on the table whose Leading Model is within their Speed plus their longest Ranged Weapon's range of the point
   (or Speed + 6 + 1" for those with Close Combat weapons: a Charge), of the better of their two chains' expected share
   of this unit's models removed (in its state), times its full Supply Value (smooth where Supply drops in steps). Line
-  of Sight is not read (the menu's cover spots are the Line of Sight column).
+  of Sight is not read: the enemy Moves before it shoots next Round, so what it sees from where it stands now does
+  not bound what it will see; an upper bound (the menu's cover spots are the Line of Sight column).
 * ``marker``: the mission's VP per Round for the Mission Marker the end point contests (a ``marker-N`` spot, or a unit
   already standing Within 3" of one and staying: 8.9.1), from the card's points (:func:`marker_worth`), where this
   unit would take it (the player does not Control it now) or keep it (no other unit of the player's has its Leading
