@@ -23,10 +23,11 @@ Readings (each an approximation a policy lives with; the points are the menu's, 
 * Shoot (8.7.3) and Charge (8.7.7): one entry per enemy unit (a Charge only at a Ground unit, and only by a Ground
   unit: "Flying Units cannot Charge or be Charged"). Gather where the Mission Card has the action; Fight in the
   Combat Phase; Pass in every Phase (8.2.1).
-* Abilities (10.1, 10.5): each Shoot and Charge entry, and each Move and the Hold of the Movement Phase, once more
-  with each Active ability of the unit or of its player's cards that changes that attack (or, in the Movement Phase,
-  the Shoot later in the Round: Stimpack) (:func:`attack_abilities`) in ``use``: what it gains is the exact engine's
-  answer (:mod:`.features`), what it costs the resources it spends; whether it may be paid in a game is
+* Abilities (10.1, 10.5): each Shoot and Charge entry, and each Move to a marker's contest spot and the Hold of the
+  Movement Phase (where a unit stops to shoot; not the lanes and cover spots: the menu stays tens of entries), once
+  more with each Active ability of the unit or of its player's cards that changes that attack (or, in the Movement
+  Phase, the Shoot later in the Round: Stimpack) (:func:`attack_abilities`) in ``use``: what it gains is the exact
+  engine's answer (:mod:`.features`), what it costs the resources it spends; whether it may be paid in a game is
   :mod:`.spending`'s.
 """
 
@@ -119,7 +120,8 @@ def unit_menu(scn: Scenario, world: World, su: ScenarioUnit) -> UnitMenu:
     spots = move_spots(scn, world, su) + lane_steps(scn, world, su)
     move = [Entry("move", p, label=lab) for lab, p in spots]
     later = attack_abilities(scn, su, "move")
-    move += [Entry(e.action, e.to, label=e.label, use=(a,)) for a in later for e in [*move, Entry("hold")]]
+    stand = [e for e in move if e.label.startswith("marker-")] + [Entry("hold")]  # where a unit stops to shoot
+    move += [Entry(e.action, e.to, label=e.label, use=(a,)) for a in later for e in stand]
     deploy = [] if su.summoned else [Entry("deploy", p, label=lab) for lab, p in deploy_spots(scn, world, su)]
     movement = (*deploy, *move, Entry("hold"), Entry("pass"))
     assault = [Entry("run", p, label=lab) for lab, p in spots] + [Entry("hold")]
