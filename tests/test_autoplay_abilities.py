@@ -18,7 +18,7 @@ from mathhammer.scenario import check_scenario
 from mathhammer.scenario.loader import load_scenario, parse_scenario
 from mathhammer.scenario.lookup import use_bits
 from mathhammer.scenario.players.auto import Auto
-from mathhammer.scenario.players.features import COL, Features
+from mathhammer.scenario.players.features import Features
 from mathhammer.scenario.players.menu import attack_abilities
 from mathhammer.scenario.players.policies import Weighted, load_weights
 from mathhammer.scenario.players.spending import Spending
@@ -230,38 +230,3 @@ def test_every_ability_used_passes_the_plan_check(tmp_path: Path) -> None:
         problems = [p for p in check_scenario(load_scenario(path)) if not p.startswith("warning:")]
         assert not [p for p in problems if "use:" in p or "Metabolic" in p or "Missile" in p or "Predation" in p]
     assert used > 0
-
-
-def test_stimpack_on_a_move_or_hold_scores_the_later_shoot_and_its_non_lethal_damage(tmp_path: Path) -> None:
-    """Stimpack (Movement Phase; PRECISION (3) on the C-14 Rifle until the end of the Round, NON-LETHAL DAMAGE (2) on
-    the unit itself, 1 CP) is on the Marines' Moves to the markers' contest spots and their Hold; its Hold scores
-    what it adds to the Assault Phase's Shoot at the enemy in range (the exact attack with it less without), its
-    threat is read with the Damage Marker 2 higher (part 11: more models lost to the same attacks), and its spend is
-    1 CP."""
-    sim = Simulation(scenario(tmp_path), 1, 0)
-    menus = menus_of(sim)
-    moves = menus["marine-1"]["movement"]
-    stim = [i for i, e in enumerate(moves) if e.use == ("Stimpack",)]
-    assert {moves[i].action for i in stim} == {"move", "hold"}
-    stops = [(e.action, e.to) for e in moves if not e.use and (e.action == "hold" or e.label.startswith("marker-"))]
-    assert [(moves[i].action, moves[i].to) for i in stim] == stops  # the Hold and each marker's spots once more
-    feats = Features(sim, menus)
-    world = sim.world
-    m, z = sim.uids.index("marine-1"), sim.uids.index("zergling-1")
-    mpid = world.place(sim.scn.units["marine-1"], (5.0, 6.0), (5.0, 0.0), ())
-    assert mpid is not None
-    zpid = world.place(sim.scn.units["zergling-1"], (5.0, 16.0), (5.0, 30.0), (mpid,))
-    assert zpid is not None
-    n = sim.U
-    pos, alive = [-1] * n, [0] * n
-    pos[m], pos[z], alive[m], alive[z] = mpid, zpid, 6, 12
-    state = (*pos, *alive, *([0] * n), *([0] * n), *([-1] * len(sim.scn.deployment.markers)))
-    rows = feats.table(m, "movement", tuple(state))
-    hold = next(i for i, e in enumerate(moves) if e.action == "hold" and not e.use)
-    boost = next(i for i in stim if moves[i].action == "hold")
-    with_it = feats.attack(m, 6, z, 12, 0, 0, "assault", ("Stimpack",))
-    plain = feats.attack(m, 6, z, 12, 0, 0, "assault")
-    assert rows[boost, COL["damage"]] == pytest.approx(with_it[0] - plain[0]) and with_it[2] > plain[2]
-    assert rows[boost, COL["models"]] == pytest.approx(with_it[2] - plain[2])
-    assert rows[hold, COL["damage"]] == 0.0 and rows[hold, COL["spend"]] == 0.0 and rows[boost, COL["spend"]] == 1.0
-    assert rows[boost, COL["threat"]] > rows[hold, COL["threat"]] > 0.0

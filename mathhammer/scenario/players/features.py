@@ -37,11 +37,6 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
 * ``marker_moves``: the Moves from the end point to that marker along the unit's own Move points (a step no longer than
   its Speed in a straight line; terrain in the way is not read; a point from which no step leads there counts
   :data:`FAR_MOVES`): a unit does not walk into a corner of the menu it cannot leave.
-* A Move or Hold of the Movement Phase with an ability for the Shoot later in the Round (Stimpack: PRECISION (3) on
-  the C-14 Rifle until the end of the Round): ``damage``, ``destroy``, ``models`` are what the ability adds to that
-  Shoot (with less without) at the best enemy unit whose Leading Model is within the unit's longest Ranged Weapon's
-  range of the end point (Line of Sight not read), and ``threat`` is read with the unit's Damage Marker raised by the
-  NON-LETHAL DAMAGE the ability deals it (part 11; Stimpack: 2): the exact price in models of the next attacks.
 * ``spend``: the resources the entry's abilities take from the player's cards this Round (10.5.1, 10.5.2): each
   ability's cost (CP, BM, PE), plus the resource a card gives per Round where the ability is printed on that card
   and Exhausts it. Unspent resources do not carry over (the cards are Readied in the Cleanup, 8.9.5), so the price
@@ -209,8 +204,6 @@ class Features:
                     out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, e.use)
                     if e.action == "charge":  # 8.7.7: the attack follows a Charge that reaches
                         out[i, DAMAGE : MODELS + 1] *= self.reaches(u, pos[u], alive[u], pos[t], alive[t], e.use)
-            elif e.use and e.action in ("move", "hold") and u in leads:  # for the Shoot later this Round (Stimpack)
-                out[i, DAMAGE : MODELS + 1] = self.later(u, end, e.use, enemies, leads, alive, mark, shielded)
             elif e.action == "fight" and u in leads and enemies:
                 t = min(enemies, key=lambda v: math.dist(here, leads[v]))
                 out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
@@ -221,10 +214,6 @@ class Features:
         # threat at each end point (this unit in its state; the enemies where they stand)
         if alive[u] > 0:
             out[:, COL["threat"]] = self.threat(u, ends, mark[u], enemies, leads, alive, shielded)
-            hurt = {i: self.self_damage(u, e.use) for i, e in enumerate(menu) if e.use}
-            for value in set(hurt.values()) - {0}:  # NON-LETHAL DAMAGE on itself (Stimpack): a higher Damage Marker
-                at = [i for i, h in hurt.items() if h == value]
-                out[at, COL["threat"]] = self.threat(u, ends[at], mark[u] + value, enemies, leads, alive, shielded)
         # markers: the one each end point contests, and the way to the nearest one not held
         if self.markers.size:
             gap = np.hypot(*(ends[:, None, :] - self.markers[None, :, :]).transpose(2, 0, 1))
@@ -275,37 +264,6 @@ class Features:
                 hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
             out += hits
         return out
-
-    def self_damage(self, u: int, use: tuple[str, ...]) -> int:
-        """The NON-LETHAL DAMAGE the abilities ``use`` deal unit ``u`` itself (part 11; Stimpack: 2)."""
-        sim = self.sim
-        return int(sum(e.value for e in sim.loadout(u, use_bits(sim, u, use)).effects() if e.kind == "non_lethal_self"))
-
-    def later(
-        self,
-        u: int,
-        end: tuple[float, float],
-        use: tuple[str, ...],
-        enemies: list[int],
-        leads: dict[int, tuple[float, float]],
-        alive: tuple[int, ...],
-        mark: tuple[int, ...],
-        shielded: tuple[int, ...],
-    ) -> tuple[float, float, float]:
-        """What abilities ``use``, used in the Movement Phase, add to unit ``u``'s Shoot later in the Round from
-        ``end``: over the enemy units whose Leading Model is within its longest Ranged Weapon's range of ``end``, the
-        largest gain (with less without) of the attack columns."""
-        best = (0.0, 0.0, 0.0)
-        rng = self.reach[u][0]
-        for v in enemies:
-            if math.dist(end, leads[v]) > rng:
-                continue
-            with_it = self.attack(u, alive[u], v, alive[v], mark[v], shielded[v], "assault", use)
-            plain = self.attack(u, alive[u], v, alive[v], mark[v], shielded[v], "assault")
-            gain = (with_it[0] - plain[0], with_it[1] - plain[1], with_it[2] - plain[2])
-            if gain[0] + gain[2] > best[0] + best[2]:
-                best = gain
-        return best
 
     # ------------------------------------------------------------------ the way to the markers
     def _steps(self, u: int) -> tuple[np.ndarray, np.ndarray, float]:

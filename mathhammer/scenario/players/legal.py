@@ -226,7 +226,7 @@ class Legality:
 
     def _bounds(self, u: int) -> tuple[float, float]:
         """The most Speed unit ``u`` can have in a menu's state, and the most it adds to a Charge (8.7.7): its loadout
-        with every ability its menus use on (``Entry.use``: Stimpack's BUFF Speed), ON CREEP or not
+        with every ability its menus use on (``Entry.use``: a BUFF Speed among them counts), ON CREEP or not
         (``_CheckAt._speed_now``'s sums)."""
         hit = self._most.get(u)
         if hit is None:

@@ -23,11 +23,9 @@ Readings (each an approximation a policy lives with; the points are the menu's, 
 * Shoot (8.7.3) and Charge (8.7.7): one entry per enemy unit (a Charge only at a Ground unit, and only by a Ground
   unit: "Flying Units cannot Charge or be Charged"). Gather where the Mission Card has the action; Fight in the
   Combat Phase; Pass in every Phase (8.2.1).
-* Abilities (10.1, 10.5): each Shoot and Charge entry, and each Move to a marker's contest spot and the Hold of the
-  Movement Phase (where a unit stops to shoot; not the lanes and cover spots: the menu stays tens of entries), once
-  more with each Active ability of the unit or of its player's cards that changes that attack (or, in the Movement
-  Phase, the Shoot later in the Round: Stimpack) (:func:`attack_abilities`) in ``use``: what it gains is the exact
-  engine's answer (:mod:`.features`), what it costs the resources it spends; whether it may be paid in a game is
+* Abilities (10.1, 10.5): each Shoot and Charge entry once more with each Active ability of the unit or of its
+  player's cards that changes that attack (:func:`attack_abilities`) in ``use``: what it gains is the exact engine's
+  answer (:mod:`.features`), what it costs the resources it spends; whether it may be paid in a game is
   :mod:`.spending`'s.
 """
 
@@ -63,8 +61,6 @@ KINDS = {
 ATTACK_USE = {
     "shoot": ("assault", frozenset({"weapon_keyword", "weapon_surge"}), "assault"),
     "charge": ("assault", frozenset({"charge_roll", "weapon_keyword", "impact_hit", "impact_dice"}), "combat"),
-    # a Movement Phase ability whose gain is the Shoot later in the Round (Stimpack: its effects last the Round)
-    "move": ("movement", frozenset({"weapon_keyword", "speed", "non_lethal_self"}), "assault"),
 }
 
 
@@ -119,9 +115,6 @@ def unit_menu(scn: Scenario, world: World, su: ScenarioUnit) -> UnitMenu:
     enemies = [e for e in scn.units.values() if e.player != su.player]
     spots = move_spots(scn, world, su) + lane_steps(scn, world, su)
     move = [Entry("move", p, label=lab) for lab, p in spots]
-    later = attack_abilities(scn, su, "move")
-    stand = [e for e in move if e.label.startswith("marker-")] + [Entry("hold")]  # where a unit stops to shoot
-    move += [Entry(e.action, e.to, label=e.label, use=(a,)) for a in later for e in stand]
     deploy = [] if su.summoned else [Entry("deploy", p, label=lab) for lab, p in deploy_spots(scn, world, su)]
     movement = (*deploy, *move, Entry("hold"), Entry("pass"))
     assault = [Entry("run", p, label=lab) for lab, p in spots] + [Entry("hold")]
@@ -143,12 +136,11 @@ def unit_menu(scn: Scenario, world: World, su: ScenarioUnit) -> UnitMenu:
 
 
 def attack_abilities(scn: Scenario, su: ScenarioUnit, action: str) -> list[str]:
-    """The Active abilities (10.1) open to ``su`` that change its ``action`` (``shoot``, ``charge``; ``move``: a Move
-    or Hold in the Movement Phase, for the Shoot later in the Round) as the exact engine reads it: the unit's and its
-    upgrades', then its player's cards' (10.5), in that order, used in the action's Phase (or any), each effect of a
-    kind of :data:`ATTACK_USE` and none selecting a unit or waiting for ON CREEP (a choice the menu does not make), a
-    ``weapon_keyword`` reaching one of the unit's weapons of the attack's Phase, a fixed cost (not X), no printed
-    limit ("Once per Game", "Once per Round"), and a card's ability only for
+    """The Active abilities (10.1) open to ``su`` that change its ``action`` (``shoot``, ``charge``) as the exact
+    engine reads it: the unit's and its upgrades', then its player's cards' (10.5), in that order, used in the
+    action's Phase (or any), each effect of a kind of :data:`ATTACK_USE` and none selecting a unit or waiting for ON
+    CREEP (a choice the menu does not make), a ``weapon_keyword`` reaching one of the unit's weapons of the attack's
+    Phase, a fixed cost (not X), no printed limit ("Once per Game", "Once per Round"), and a card's ability only for
     a unit of the Combat Tag it asks."""
     phase, kinds, weapon_phase = ATTACK_USE[action]
     weapons = {w.name for w in su.unit.card.weapons if w.phase == weapon_phase}
@@ -168,8 +160,6 @@ def attack_abilities(scn: Scenario, su: ScenarioUnit, action: str) -> list[str]:
         if f.card and (tag := needs_tag(a)) and tag not in su.unit.card.combat_tags:
             continue
         reach = [e for e in a.effects if e.kind == "weapon_keyword"]
-        if action == "move" and not reach:  # a Move's ability is for the Shoot later in the Round
-            continue
         if any(not ({f"*{weapon_phase}", "*all"} & set(e.weapons) or weapons & set(e.weapons)) for e in reach):
             continue
         if a.name not in out:
