@@ -17,10 +17,11 @@ from typer.testing import CliRunner
 from mathhammer.cli import app
 from mathhammer.scenario import check_scenario, parallel, simulate
 from mathhammer.scenario.loader import load_scenario, parse_scenario
+from mathhammer.scenario.lookup import use_bits
 from mathhammer.scenario.players.auto import SLOT_BASE
 from mathhammer.scenario.players.trace import record, sample, to_toml, trace_data, write_trace
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.spec import Scenario, ScenarioError
+from mathhammer.scenario.spec import Activation, Scenario, ScenarioError
 from mathhammer.scenario.tally import COUNTED, health_table
 from mathhammer.starcraft.loadout import as_target
 from tests.autoplay_kit import armies, data, red_deploys
@@ -43,9 +44,26 @@ def scn(folder: Path, table: dict[str, Any]) -> Scenario:
     return parse_scenario(table, "two.toml", folder)
 
 
+#: per unit and game of ``played``: the NON-LETHAL DAMAGE its own abilities dealt it (part 11; Stimpack)
+HURT: dict[int, np.ndarray] = {}
+
+
 @pytest.fixture(scope="module")
 def played(scn: Scenario) -> Simulation:
     sim = Simulation(scn, 8, 4)
+    hurt = HURT.setdefault(id(sim), np.zeros((sim.U, sim.T), dtype=np.int64))
+    apply = sim.activate
+
+    def counted(act: Activation, games: np.ndarray) -> None:
+        if act.use:  # the engine's own reading: the games of its first use this Round (cards/on_itself.py)
+            u = sim.uids.index(act.unit)
+            bits = use_bits(sim, u, act.use)
+            live = games[~sim.over[games]]
+            fresh = live[(sim.used[u, live] & bits) == 0]
+            hurt[u, fresh] += sum(e.value for e in sim.effects(u, bits, "non_lethal_self"))
+        apply(act, games)
+
+    sim.activate = counted  # type: ignore[method-assign]
     sim.run()
     return sim
 
@@ -60,15 +78,16 @@ def _hp(sim: Simulation, u: int, alive: np.ndarray, mark: np.ndarray) -> np.ndar
 
 
 def test_damage_taken_is_the_hit_points_lost_and_dealt_is_what_the_enemy_took(played: Simulation) -> None:
-    """8.7.4 step 5 / 8.8.1: every Hit Point a unit lost in the games was lost to an attack, and each was dealt by an
-    enemy unit: per unit, taken = Hit Points at the start - at the end (none of these units heals), and the sum
+    """8.7.4 step 5 / 8.8.1: every Hit Point a unit lost in the games was lost to an attack or to the NON-LETHAL
+    DAMAGE of its own abilities (part 11; Stimpack), and each lost to an attack was dealt by an enemy unit: per unit,
+    taken = Hit Points at the start - at the end - its own NON-LETHAL DAMAGE (none of these units heals), and the sum
     dealt by a side is the sum taken by the other."""
     sim = played
     tally = sim.tally
     start = [_hp(sim, u, np.array([sim.full[u]]), np.array([0]))[0] for u in range(sim.U)]
     for u in range(sim.U):
         end = _hp(sim, u, sim.alive[u], sim.mark[u])
-        assert np.array_equal(tally.taken[u], start[u] - end), sim.uids[u]
+        assert np.array_equal(tally.taken[u], start[u] - end - HURT[id(sim)][u]), sim.uids[u]
     sides = [[u for u in range(sim.U) if sim.units[u].player == p] for p in ("red", "blue")]
     assert tally.dealt[sides[0]].sum() == tally.taken[sides[1]].sum()
     assert tally.dealt[sides[1]].sum() == tally.taken[sides[0]].sum()

@@ -49,7 +49,7 @@ def test_every_unit_has_tens_of_entries_not_thousands(built) -> None:
             assert {e.action for e in entries} <= set(KINDS[phase])
             assert entries[-1].action == "pass"
         deploys = [e for e in m["movement"] if e.action == "deploy"]
-        moves = [e for e in m["movement"] if e.action == "move"]
+        moves = [e for e in m["movement"] if e.action == "move" and not e.use]
         assert len(deploys) >= 5 and len(moves) >= 5, m.unit  # a few lanes across the edge, spots on the board
         assert [e.to for e in m["assault"] if e.action == "run"] == [e.to for e in moves]
 
@@ -97,9 +97,12 @@ def test_shoot_and_charge_name_each_enemy(built) -> None:
     for m in menus.values():
         su = scn.units[m.unit]
         enemies = [u.id for u in scn.units.values() if u.player != su.player]
-        assert [e.target for e in m["assault"] if e.action == "shoot"] == enemies
+        uses = {e.use for e in m["assault"]}  # each ability's entries (menu.attack_abilities) name them all again
+        for use in uses:
+            shots = [e.target for e in m["assault"] if e.action == "shoot" and e.use == use]
+            assert shots == (enemies if not use or shots else []), use
         ground = [u for u in enemies if not scn.units[u].flying]
-        charges = [e.target for e in m["assault"] if e.action == "charge"]
+        charges = [e.target for e in m["assault"] if e.action == "charge" and not e.use]
         assert charges == ([] if su.flying else ground)
         assert any(e.action == "gather" for e in m["assault"]) == scn.mission.gather_action
 

@@ -15,8 +15,9 @@ from hypothesis import strategies as st
 
 from mathhammer.scenario.check import check_scenario
 from mathhammer.scenario.loader import load_scenario
-from mathhammer.scenario.players.legal import Legality
+from mathhammer.scenario.players.auto import EntryLegality
 from mathhammer.scenario.players.menu import UnitMenu, build_menus
+from mathhammer.scenario.players.spending import Spending
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import PLAYERS, Activation, Scenario
 from mathhammer.scenario.world import World
@@ -37,13 +38,18 @@ def _walk(name: str, rng: random.Random) -> tuple[Scenario, list[Activation]]:
     than a Hold (none where only Pass is left)."""
     scn, world, menus = _board(name)
     sim = Simulation(scn, 1, 7, world=world)
-    leg = Legality(sim, menus)
+    legs = {p: EntryLegality(sim, menus) for p in PLAYERS}  # with each player's Spending: abilities paid per game
+    for p, leg in legs.items():
+        leg.spending = Spending(sim, p)
     plan: list[Activation] = []
     game = np.array([0])
     for rnd in (1, 2):
         sim.round = rnd
         sim.new_phase(rnd, "movement")
         for player in PLAYERS:
+            leg = legs[player]
+            assert leg.spending is not None
+            leg.spending.begin(rnd)
             for u, uid in enumerate(sim.uids):
                 if sim.units[u].player != player:
                     continue
@@ -55,6 +61,7 @@ def _walk(name: str, rng: random.Random) -> tuple[Scenario, list[Activation]]:
                 e = entries[rng.choice(moving if moving and rng.random() < 0.8 else legal)]  # mostly a move
                 act = e.activation(uid, player, rnd, "movement", where=f"walk[{len(plan)}]")
                 sim.ordinal[act] = len(plan)  # its dice stream (slot ordinals for unplanned activations: step 4)
+                leg.spending.pay(u, act.use, game)
                 sim.activate(act, game)
                 plan.append(act)
     return scn, plan

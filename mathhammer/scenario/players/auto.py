@@ -26,9 +26,10 @@ from ..basics import GOLDEN, draw_base
 from ..basics import stream as _stream
 from ..spec import PHASES, PLAYERS, Activation
 from . import Turn
-from .legal import Legality
+from .legal import Legality, States
 from .menu import UnitMenu, build_menus
 from .policies import SHUFFLE, Decision, make_policy
+from .spending import Spending
 
 #: the first slot ordinal of the automatic activations (a plan's ordinals are its positions, far below)
 SLOT_BASE = 1_000_000
@@ -64,9 +65,28 @@ def slot(player: int, k: int) -> int:
     return SLOT_BASE + player * SLOTS + k
 
 
-#: :class:`~.legal.Legality`, whose :meth:`~.legal.Legality.admits` judges one entry at a time (the name the tests
-#: and callers of the first sessions use)
-EntryLegality = Legality
+class EntryLegality(Legality):
+    """:class:`~.legal.Legality` with what the game's Ready cards pay for: an entry with abilities in ``use`` is legal
+    in a game only where :class:`~.spending.Spending` can pay for them there (10.2, 10.5; the plan check's answer per
+    state reads every card Ready). ``mask`` and ``admits`` (one entry at a time) give the same answers column by
+    column (a test holds the two to each other)."""
+
+    spending: Spending | None = None
+
+    def mask(self, u: int, phase: str, games: np.ndarray, states: States | None = None) -> np.ndarray:
+        out = super().mask(u, phase, games, states)
+        if self.spending is not None:
+            for i, e in enumerate(self.menus[self.view.uids[u]][phase]):
+                if e.use and out[:, i].any():
+                    out[:, i] &= self.spending.affords(u, e.use, games)
+        return out
+
+    def admits(self, u: int, phase: str, index: int, games: np.ndarray, states: States | None = None) -> np.ndarray:
+        out = super().admits(u, phase, index, games, states)
+        e = self.menus[self.view.uids[u]][phase][index]
+        if e.use and self.spending is not None and out.any():  # 10.2, 10.5: paid from this game's Ready cards
+            out &= self.spending.affords(u, e.use, games)
+        return out
 
 
 class Auto:
@@ -85,6 +105,7 @@ class Auto:
         self.rnd = 0
         self.phase = "movement"
         self._bases: dict[tuple[object, ...], np.ndarray] = {}  # draw_bases of a run of draws, by its key
+        self.spending = Spending(sim, player)  # the cards Exhausted this Round in each game (abilities used)
 
     @property
     def legality(self) -> EntryLegality:
@@ -95,10 +116,12 @@ class Auto:
                 _MENUS[world] = build_menus(self.sim.scn, world)
             self._menus = _MENUS[world]
             self._legal = EntryLegality(self.sim, self._menus)
+            self._legal.spending = self.spending
         return self._legal
 
     def begin(self, rnd: int, phase: str, left: set[int] | None) -> int:
         self.rnd, self.phase = rnd, phase
+        self.spending.begin(rnd)
         return 0
 
     def next(self, games: np.ndarray, state: int) -> list[Turn]:
@@ -206,7 +229,9 @@ class Auto:
             chosen = games[~none]
             for c in range(pairs.shape[1]):
                 j, e = int(pairs[0, c]), int(pairs[1, c])
-                out.append(Turn(chosen[inverse == c], self.activation(j, e, k), k + 1))
+                act = self.activation(j, e, k)
+                self.spending.pay(units[j], act.use, chosen[inverse == c])  # 10.5.1: Exhaust the cards
+                out.append(Turn(chosen[inverse == c], act, k + 1))
         return out
 
     def activation(self, j: int, e: int, k: int) -> Activation:

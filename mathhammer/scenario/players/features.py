@@ -7,15 +7,22 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
   the target, from the exact engine (:func:`~mathhammer.starcraft.exact.exact_states`) on the attacker's chain against
   the target in its state in that game (models left, Damage Marker, SHIELDED). A Shoot entry: the Ranged Attack's
   Batches (8.7.3; every model in range: whether the target may be shot at all is :mod:`.legal`'s answer); a Charge
-  entry: the Close Combat Batches that follow it (8.8.1); a Fight entry: those at the nearest enemy unit. Memoised per
-  (attacker, models left, target, models left, Damage Marker, SHIELDED, phase): a chain is read once per run.
+  entry: the Close Combat Batches that follow it (8.8.1), times the probability that the Charge reaches (below); a
+  Fight entry: those at the nearest enemy unit. The attacker's loadout has the entry's abilities on (``use``: a
+  weapon's keywords and Surge, 10.1). Memoised per (attacker, models left, target, models left, Damage Marker,
+  SHIELDED, phase, abilities): a chain is read once per run.
+* The probability that a Charge reaches (8.7.7: Speed + the Charge Roll, a D6, the highest of more with the
+  ``charge_roll`` abilities used, Metabolic Boost, plus their additions): the roll at least the least base gap between
+  the two units' models left less 1" (Engagement Range) less the unit's Speed (with its abilities' BUFF Speed). The
+  straight gap is the least any path can be (terrain and models in the way are not read): an upper bound.
 * ``models``: the expected share of the target's full strength the attack removes (the Current Supply Value drops in
   steps, 8.9.2: an attack that leaves a unit above the step destroys no Supply yet).
 * ``threat``: what the enemy could destroy of this unit next Round at the entry's end point: the sum, over the enemy
   units on the table whose Leading Model is within their Speed plus their longest Ranged Weapon's range of the point
   (or Speed + 6 + 1" for those with Close Combat weapons: a Charge), of the better of their two chains' expected share
   of this unit's models removed (in its state), times its full Supply Value (smooth where Supply drops in steps). Line
-  of Sight is not read (the menu's cover spots are the Line of Sight column).
+  of Sight is not read: the enemy Moves before it shoots next Round, so what it sees from where it stands now does
+  not bound what it will see; an upper bound (the menu's cover spots are the Line of Sight column).
 * ``marker``: the mission's VP per Round for the Mission Marker the end point contests (a ``marker-N`` spot, or a unit
   already standing Within 3" of one and staying: 8.9.1), from the card's points (:func:`marker_worth`), where this
   unit would take it (the player does not Control it now) or keep it (no other unit of the player's has its Leading
@@ -30,9 +37,14 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
 * ``marker_moves``: the Moves from the end point to that marker along the unit's own Move points (a step no longer than
   its Speed in a straight line; terrain in the way is not read; a point from which no step leads there counts
   :data:`FAR_MOVES`): a unit does not walk into a corner of the menu it cannot leave.
+* ``spend``: the resources the entry's abilities take from the player's cards this Round (10.5.1, 10.5.2): each
+  ability's cost (CP, BM, PE), plus the resource a card gives per Round where the ability is printed on that card
+  and Exhausts it. Unspent resources do not carry over (the cards are Readied in the Cleanup, 8.9.5), so the price
+  of a use is only what a later use this Round could have bought: a small negative weight.
 
-Not read (a policy lives with it): the abilities a unit may use this Round (the chains are the units' own loadouts,
-no ability used), Line of Sight and range beyond what :mod:`.legal` admits, and who wins a marker's contest.
+Not read (a policy lives with it): the abilities the unit used earlier in the Round (the chains are the units' own
+loadouts and the entry's abilities only), the enemy's Reactions, Line of Sight and range beyond what :mod:`.legal`
+admits, and who wins a marker's contest.
 
 The end point of an entry: its point (Deploy, Move, Run), the target's Leading Model (Charge), else the unit's
 Leading Model where it stands (Hold, Shoot, Gather, Fight; a unit in Reserves: its Entry Edge's middle).
@@ -49,10 +61,13 @@ from typing import Any
 
 import numpy as np
 
+from ...board.engagement import ENGAGEMENT_RANGE
+from ...board.model import MM_PER_INCH
 from ...starcraft.compiled import compile_attack
 from ...starcraft.exact import exact_states
 from ...starcraft.loadout import as_target, attack_batches
 from ...starcraft.model import Attack
+from ..lookup import find, use_bits
 from ..spec import PLAYERS
 from ..world import CONTEST_RANGE
 from .legal import MEMO_LIMIT
@@ -70,6 +85,7 @@ COLUMNS = (
     "marker_gap",
     "enemy_gap",
     "marker_moves",
+    "spend",
 )
 #: a column's index in a row
 COL = {c: i for i, c in enumerate(COLUMNS)}
@@ -121,6 +137,7 @@ class Features:
         self.menus = menus
         self._rows: dict[tuple[object, ...], np.ndarray] = {}
         self._attack: dict[tuple[object, ...], tuple[float, float, float]] = {}
+        self._spend: dict[tuple[str, tuple[str, ...]], float] = {}
         world = sim.world
         self.markers = np.asarray([(m.x, m.y) for m in sim.scn.deployment.markers], dtype=float).reshape(-1, 2)
         rules = getattr(sim.scn.mission, "rules", ())
@@ -178,11 +195,15 @@ class Features:
                 t = sim.uids.index(e.target)
                 end = leads.get(t, here)
             ends[i] = end
+            if e.use:
+                out[i, COL["spend"]] = self.spend(sim.uids[u], e.use)
             if e.action in ("shoot", "charge") and e.target is not None:
                 t = sim.uids.index(e.target)
                 if t in leads and u in leads:
                     ph = "assault" if e.action == "shoot" else "combat"
-                    out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph)
+                    out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, e.use)
+                    if e.action == "charge":  # 8.7.7: the attack follows a Charge that reaches
+                        out[i, DAMAGE : MODELS + 1] *= self.reaches(u, pos[u], alive[u], pos[t], alive[t], e.use)
             elif e.action == "fight" and u in leads and enemies:
                 t = min(enemies, key=lambda v: math.dist(here, leads[v]))
                 out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
@@ -192,17 +213,7 @@ class Features:
             out[:, COL["cover"]] = near <= COVER_AT
         # threat at each end point (this unit in its state; the enemies where they stand)
         if alive[u] > 0:
-            worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
-            for v in enemies:
-                rng, charge = self.reach[v]
-                gap = np.hypot(*(ends - np.asarray(leads[v])).T)
-                ranged = self.attack(v, alive[v], u, alive[u], mark[u], shielded[u], "assault")[2] * worth
-                melee = self.attack(v, alive[v], u, alive[u], mark[u], shielded[u], "combat")[2] * worth
-                speed = sim.units[v].speed
-                hits = np.where(gap <= speed + rng, ranged, 0.0)
-                if charge:
-                    hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
-                out[:, COL["threat"]] += hits
+            out[:, COL["threat"]] = self.threat(u, ends, mark[u], enemies, leads, alive, shielded)
         # markers: the one each end point contests, and the way to the nearest one not held
         if self.markers.size:
             gap = np.hypot(*(ends[:, None, :] - self.markers[None, :, :]).transpose(2, 0, 1))
@@ -226,6 +237,32 @@ class Features:
         if enemies:
             them = np.asarray([leads[v] for v in enemies], dtype=float)
             out[:, COL["enemy_gap"]] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+        return out
+
+    def threat(
+        self,
+        u: int,
+        ends: np.ndarray,
+        mark_u: int,
+        enemies: list[int],
+        leads: dict[int, tuple[float, float]],
+        alive: tuple[int, ...],
+        shielded: tuple[int, ...],
+    ) -> np.ndarray:
+        """The ``threat`` column at end points ``ends`` of unit ``u`` with Damage Marker ``mark_u`` (module text)."""
+        sim = self.sim
+        worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
+        out = np.zeros(len(ends), dtype=float)
+        for v in enemies:
+            rng, charge = self.reach[v]
+            gap = np.hypot(*(ends - np.asarray(leads[v])).T)
+            ranged = self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "assault")[2] * worth
+            melee = self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "combat")[2] * worth
+            speed = sim.units[v].speed
+            hits = np.where(gap <= speed + rng, ranged, 0.0)
+            if charge:
+                hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
+            out += hits
         return out
 
     # ------------------------------------------------------------------ the way to the markers
@@ -268,24 +305,67 @@ class Features:
 
     # ------------------------------------------------------------------ the exact engine
     def attack(
-        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str
+        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str, use: tuple[str, ...] = ()
     ) -> tuple[float, float, float]:
         """Expected Supply of unit ``t`` (``k`` models left, Damage Marker ``mark``) that unit ``u``'s ``a`` models
-        destroy with their ``phase`` chain, P(``t`` destroyed), and the expected share of its full strength removed:
-        the exact distribution (memoised)."""
-        key = (u, a, t, k, mark, shielded, phase)
+        destroy with their ``phase`` chain (the abilities ``use`` on), P(``t`` destroyed), and the expected share of
+        its full strength removed: the exact distribution (memoised)."""
+        key = (u, a, t, k, mark, shielded, phase, use)
         hit = self._attack.get(key)
         if hit is None:
-            hit = self._attack[key] = self._exact(u, a, t, k, mark, shielded, phase)
+            hit = self._attack[key] = self._exact(u, a, t, k, mark, shielded, phase, use)
         return hit
 
+    def spend(self, unit: str, use: tuple[str, ...]) -> float:
+        """The ``spend`` column of an entry of ``unit`` using ``use`` (the module text)."""
+        key = (unit, use)
+        hit = self._spend.get(key)
+        if hit is None:
+            scn = self.sim.scn
+            hit = 0.0
+            for name in use:
+                found = find(scn, unit, name)
+                assert found is not None, f"{name!r} is on {unit!r}'s menu: the menu finds it"
+                a = found.ability
+                hit += float(a.cost) if isinstance(a.cost, int) else 0.0
+                if found.card and "do not exhaust this card" not in a.text.lower():
+                    hit += float(scn.roster.card(found.card).resource_per_round)
+            self._spend[key] = hit
+        return hit
+
+    def reaches(self, u: int, pu: int, a: int, pt: int, k: int, use: tuple[str, ...]) -> float:
+        """The probability that unit ``u`` (``a`` models left on placement ``pu``), using ``use``, Charges unit on
+        placement ``pt`` (``k`` models left) far enough (the module text: an upper bound)."""
+        sim = self.sim
+        world = sim.world
+        mine = np.asarray(world.placements[pu].centres[:a], dtype=float).reshape(-1, 2)
+        theirs = np.asarray(world.placements[pt].centres[:k], dtype=float).reshape(-1, 2)
+        if not mine.size or not theirs.size:
+            return 0.0
+        radii = sim.scn.units[world.placements[pu].unit].base_mm + sim.scn.units[world.placements[pt].unit].base_mm
+        gap = (
+            float(np.hypot(*(mine[:, None, :] - theirs[None, :, :]).transpose(2, 0, 1)).min()) - radii / MM_PER_INCH / 2
+        )
+        effects = sim.loadout(u, use_bits(sim, u, use) if use else 0).effects()
+        speed = sim.units[u].speed + sum(e.value for e in effects if e.kind == "speed")
+        rolls = [e for e in effects if e.kind == "charge_roll"]
+        dice = 1 + sum(int(e.dice or 0) for e in rolls)
+        need = gap - ENGAGEMENT_RANGE - speed - sum(e.value for e in rolls)
+        face = math.ceil(need - 1e-9)  # the least die that reaches
+        if face <= 1:
+            return 1.0
+        if face > 6:
+            return 0.0
+        return 1.0 - ((face - 1) / 6.0) ** dice
+
     def _exact(
-        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str
+        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str, use: tuple[str, ...] = ()
     ) -> tuple[float, float, float]:
         sim = self.sim
         if a <= 0 or k <= 0:
             return 0.0, 0.0, 0.0
-        batches = attack_batches(sim.loadout(u, 0), sim.units[t].unit, phase, alive=a)
+        mask = use_bits(sim, u, use) if use else 0
+        batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
         if not batches:
             return 0.0, 0.0, 0.0
         target = as_target(sim.loadout(t, 0), phase, alive=k, marker=mark, shielded=bool(shielded))

@@ -50,6 +50,7 @@ from ...starcraft.loadout import attack_batches
 from ..abilities import Purse
 from ..check import PlanCheck
 from ..grass import Tracker
+from ..lookup import loadout_with
 from ..simview import SimView
 from ..spec import PLAYERS, Activation, Scenario
 from ..world import World
@@ -306,14 +307,16 @@ class Legality:
 
     def _bounds(self, u: int) -> tuple[float, float]:
         """The most Speed unit ``u`` can have in a menu's state, and the most it adds to a Charge (8.7.7): its loadout
-        with no ability used (the menus hold none), ON CREEP or not (``_CheckAt._speed_now``'s sums)."""
+        with every ability its menus use on (``Entry.use``: a BUFF Speed among them counts), ON CREEP or not
+        (``_CheckAt._speed_now``'s sums)."""
         hit = self._most.get(u)
         if hit is None:
             uid = self.view.uids[u]
             su = self.view.scn.units[uid]
+            names = sorted({a for entries in self.menus[uid].phases.values() for e in entries for a in e.use})
             speed = more = 0.0
             for creep in (False, True):
-                effects = self.check._loadout_now(uid, creep).effects()
+                effects = loadout_with(self.view.scn, uid, names, on_creep=creep).effects()
                 speed = max(speed, su.speed + sum(e.value for e in effects if e.kind == "speed" and not e.on_creep))
                 more = max(more, sum(e.value for e in effects if e.kind == "charge_roll"))
             hit = self._most[u] = (speed, more)

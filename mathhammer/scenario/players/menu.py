@@ -23,6 +23,10 @@ Readings (each an approximation a policy lives with; the points are the menu's, 
 * Shoot (8.7.3) and Charge (8.7.7): one entry per enemy unit (a Charge only at a Ground unit, and only by a Ground
   unit: "Flying Units cannot Charge or be Charged"). Gather where the Mission Card has the action; Fight in the
   Combat Phase; Pass in every Phase (8.2.1).
+* Abilities (10.1, 10.5): each Shoot and Charge entry once more with each Active ability of the unit or of its
+  player's cards that changes that attack (:func:`attack_abilities`) in ``use``: what it gains is the exact engine's
+  answer (:mod:`.features`), what it costs the resources it spends; whether it may be paid in a game is
+  :mod:`.spending`'s.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...board.model import MM_PER_INCH
+from ..lookup import Found, card_abilities, needs_tag
 from ..spec import Activation, Scenario, ScenarioUnit
 from ..world import World, edge_distance
 
@@ -50,6 +55,13 @@ KINDS = {
     "assault": ("run", "hold", "shoot", "charge", "gather", "pass"),
     "combat": ("fight", "hold", "pass"),
 }
+#: the attack entries that may carry an Active ability, the Phase each is in, the effect kinds an ability used on it
+#: may have (each changes the attack the exact engine reads: the weapons' keywords and Surge, the Charge Roll, IMPACT)
+#: and the weapons (their Phase) a ``weapon_keyword`` effect must reach to change it
+ATTACK_USE = {
+    "shoot": ("assault", frozenset({"weapon_keyword", "weapon_surge"}), "assault"),
+    "charge": ("assault", frozenset({"charge_roll", "weapon_keyword", "impact_hit", "impact_dice"}), "combat"),
+}
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,8 @@ class Entry:
     to: tuple[float, float] | None = None
     target: str | None = None
     label: str = ""
+    #: the Active abilities used in the activation (10.5), paid from the player's Ready cards
+    use: tuple[str, ...] = ()
 
     def activation(self, unit: str, player: str, rnd: int, phase: str, where: str = "auto") -> Activation:
         """The activation this entry makes for ``unit`` of ``player`` in Phase ``phase`` of Round ``rnd`` (a Pass
@@ -74,6 +88,7 @@ class Entry:
             action=self.action,
             to=self.to,
             targets=() if self.target is None else (self.target,),
+            use=self.use,
         )
 
 
@@ -103,14 +118,53 @@ def unit_menu(scn: Scenario, world: World, su: ScenarioUnit) -> UnitMenu:
     deploy = [] if su.summoned else [Entry("deploy", p, label=lab) for lab, p in deploy_spots(scn, world, su)]
     movement = (*deploy, *move, Entry("hold"), Entry("pass"))
     assault = [Entry("run", p, label=lab) for lab, p in spots] + [Entry("hold")]
-    assault += [Entry("shoot", target=e.id) for e in enemies]
+    shots = [Entry("shoot", target=e.id) for e in enemies]
+    assault += shots + [
+        Entry("shoot", target=e.target, use=(a,)) for a in attack_abilities(scn, su, "shoot") for e in shots
+    ]
     if not su.flying:
-        assault += [Entry("charge", target=e.id) for e in enemies if not e.flying]
+        charges = [Entry("charge", target=e.id) for e in enemies if not e.flying]
+        assault += charges
+        assault += [
+            Entry("charge", target=e.target, use=(a,)) for a in attack_abilities(scn, su, "charge") for e in charges
+        ]
     if scn.mission.gather_action:
         assault.append(Entry("gather"))
     assault.append(Entry("pass"))
     combat = (Entry("fight"), Entry("hold"), Entry("pass"))
     return UnitMenu(su.id, su.player, {"movement": movement, "assault": tuple(assault), "combat": combat})
+
+
+def attack_abilities(scn: Scenario, su: ScenarioUnit, action: str) -> list[str]:
+    """The Active abilities (10.1) open to ``su`` that change its ``action`` (``shoot``, ``charge``) as the exact
+    engine reads it: the unit's and its upgrades', then its player's cards' (10.5), in that order, used in the
+    action's Phase (or any), each effect of a kind of :data:`ATTACK_USE` and none selecting a unit or waiting for ON
+    CREEP (a choice the menu does not make), a ``weapon_keyword`` reaching one of the unit's weapons of the attack's
+    Phase, a fixed cost (not X), no printed limit ("Once per Game", "Once per Round"), and a card's ability only for
+    a unit of the Combat Tag it asks."""
+    phase, kinds, weapon_phase = ATTACK_USE[action]
+    weapons = {w.name for w in su.unit.card.weapons if w.phase == weapon_phase}
+    weapons |= {w.name for up in su.loadout.upgrades for w in up.weapons if w.phase == weapon_phase}
+    if not weapons:  # no weapon of the attack's Phase: nothing to change
+        return []
+    found = [Found(a) for a in su.abilities] + card_abilities(scn, su.player)
+    out: list[str] = []
+    for f in found:
+        a = f.ability
+        if a.type != "active" or a.phase not in (phase, "any") or not a.effects or a.cost == "X":
+            continue
+        if a.text.lower().lstrip().startswith("once per") or any(
+            e.kind not in kinds or e.select or e.on_creep for e in a.effects
+        ):
+            continue
+        if f.card and (tag := needs_tag(a)) and tag not in su.unit.card.combat_tags:
+            continue
+        reach = [e for e in a.effects if e.kind == "weapon_keyword"]
+        if any(not ({f"*{weapon_phase}", "*all"} & set(e.weapons) or weapons & set(e.weapons)) for e in reach):
+            continue
+        if a.name not in out:
+            out.append(a.name)
+    return out
 
 
 def _radius(su: ScenarioUnit) -> float:
@@ -248,9 +302,11 @@ def move_spots(scn: Scenario, world: World, su: ScenarioUnit) -> list[tuple[str,
 
 
 __all__ = [
+    "ATTACK_USE",
     "KINDS",
     "Entry",
     "UnitMenu",
+    "attack_abilities",
     "build_menus",
     "deploy_spots",
     "lane_steps",

@@ -1,0 +1,232 @@
+"""Abilities an automatic player uses (issue 29 point 2; scenario/players/menu.py, features.py, spending.py): the Active
+abilities that change a Shoot or a Charge as menu entries (10.1, 10.5), scored by the exact engine's gain and their
+price in resources, paid per game from the player's Ready cards (10.5.1, 10.5.2) once per Round per unit (10.2), and
+every one the plan check accepts."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario import check_scenario
+from mathhammer.scenario.loader import load_scenario, parse_scenario
+from mathhammer.scenario.lookup import use_bits
+from mathhammer.scenario.players.auto import Auto
+from mathhammer.scenario.players.features import Features
+from mathhammer.scenario.players.menu import attack_abilities
+from mathhammer.scenario.players.policies import Weighted, load_weights
+from mathhammer.scenario.players.spending import Spending
+from mathhammer.scenario.players.trace import record, write_trace
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.spec import Activation, Scenario
+from mathhammer.starcraft.loadout import as_target, attack_batches
+from mathhammer.starcraft.model import Attack
+from tests.autoplay_kit import data
+from tests.naive import naive_trial
+
+#: a Zerg list with the cards whose abilities change an attack: Hydralisk Den (Missile Attacks: the first Ranged Weapon
+#: used gains PRECISION (1)), Lair (Predation: Close Combat Weapons gain INSTANT), Zerglings (Metabolic Boost, 1 BM)
+DEN = """name = "Zerg with a Den"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+tactical = ["Spawning Pool", "Lair", "Hydralisk Den", "Accelerating Creep"]
+
+[[units]]
+unit = "Zergling"
+models = 12
+
+[[units]]
+unit = "Hydralisk"
+models = 2
+"""
+
+
+def table(folder: Path, red: str = "objective", blue: str = "objective", length: int = 3) -> dict[str, Any]:
+    d = data(folder, red=red, blue=blue, length=length)
+    den = folder / "zerg_den.toml"
+    den.write_text(DEN)
+    d["players"]["blue"]["army"] = str(den)
+    return d
+
+
+def scenario(folder: Path, **kw: Any) -> Scenario:
+    return parse_scenario(table(folder, **kw), "den.toml", folder)
+
+
+def menus_of(sim: Simulation) -> dict[str, Any]:
+    auto = sim.players[1]
+    assert isinstance(auto, Auto)
+    auto.legality  # noqa: B018 (builds the menus)
+    assert auto._menus is not None
+    return auto._menus
+
+
+def test_menus_offer_the_attack_abilities_of_the_unit_and_its_cards(tmp_path: Path) -> None:
+    """10.1, 10.5: a Shoot entry once more with Missile Attacks (Hydralisk Den, Assault Phase, the first Ranged Weapon)
+    per enemy; a Charge once more with Metabolic Boost (the Zerglings' card) and with Predation (Lair, any Phase: the
+    Close Combat Weapons that follow the Charge, 8.8.1). Not offered: Wild Mutation (only ON CREEP), Creep Spread (a
+    token, no attack), Feral Rage (Combat Phase: the Combat Phase has no decision), Stimpack (Movement Phase), and an
+    ability reaching no weapon of the unit (Missile Attacks for Zerglings: no Ranged Weapon)."""
+    scn = scenario(tmp_path)
+    units = scn.units
+    assert attack_abilities(scn, units["hydralisk-1"], "shoot") == ["Missile Attacks"]
+    assert attack_abilities(scn, units["zergling-1"], "charge") == ["Metabolic Boost", "Predation"]
+    assert attack_abilities(scn, units["zergling-1"], "shoot") == []
+    assert attack_abilities(scn, units["marine-1"], "shoot") == attack_abilities(scn, units["marine-1"], "charge") == []
+    menus = menus_of(Simulation(scn, 1, 0))
+    shots = [(e.target, e.use) for e in menus["hydralisk-1"]["assault"] if e.action == "shoot"]
+    assert shots == [(t, u) for u in ((), ("Missile Attacks",)) for t in ("marine-1", "marauder-1")]
+    charges = {e.use for e in menus["zergling-1"]["assault"] if e.action == "charge"}
+    assert charges == {(), ("Metabolic Boost",), ("Predation",)}
+    act = next(e for e in menus["hydralisk-1"]["assault"] if e.use).activation("hydralisk-1", "blue", 2, "assault")
+    assert act.use == ("Missile Attacks",)
+
+
+def test_an_ability_entry_scores_the_attack_with_it_on_against_a_naive_monte_carlo(tmp_path: Path) -> None:
+    """damage, destroy and models of a Shoot with Missile Attacks (PRECISION (1) on the Hydralisks' first Ranged
+    Weapon) against the naive resolver of tests/naive.py on the same loadout (3,000 attacks, means within 5 SE), and
+    above the plain Shoot's (PRECISION turns a failed Hit into a success)."""
+    sim = Simulation(scenario(tmp_path), 1, 0)
+    feats = Features(sim, menus_of(sim))
+    u, t = sim.uids.index("hydralisk-1"), sim.uids.index("marine-1")
+    use = ("Missile Attacks",)
+    with_it = feats.attack(u, 2, t, 6, 0, 0, "assault", use)
+    without = feats.attack(u, 2, t, 6, 0, 0, "assault")
+    assert with_it[0] > without[0] and with_it[2] > without[2]
+    batches = attack_batches(sim.loadout(u, use_bits(sim, u, use)), sim.units[t].unit, "assault", alive=2)
+    assert any("PRECISION" in str(k).upper() for b in batches for k in b.weapon.keywords)  # the ability is on
+    target = as_target(sim.loadout(t, 0), "assault", alive=6, marker=0, shielded=False)
+    supply = sim.supply(t, np.arange(sim.full[t] + 1))
+    rng = random.Random(11)
+    lost, dead, gone = [], [], []
+    for _ in range(3000):
+        left = max(6 - naive_trial(Attack(tuple(batches), target), rng)[1], 0)
+        lost.append(float(supply[6] - supply[left]))
+        dead.append(left == 0)
+        gone.append((6 - left) / float(sim.full[t]))
+    for exact, sample in zip(with_it, (lost, dead, gone), strict=True):
+        mean, se = float(np.mean(sample)), float(np.std(sample)) / math.sqrt(len(sample))
+        assert abs(exact - mean) <= 5 * max(se, 1e-3), (exact, mean, se)
+
+
+def naive_reach(speed: float, gap: float, dice: int) -> float:
+    """P(Speed + the highest of ``dice`` D6 >= the gap less 1"), by listing every roll (8.7.7)."""
+    rolls = list(itertools.product(range(1, 7), repeat=dice))
+    return sum(speed + max(r) >= gap - 1.0 for r in rolls) / len(rolls)
+
+
+def test_a_charge_scores_its_probability_of_reaching_and_metabolic_boost_raises_it(tmp_path: Path) -> None:
+    """8.7.7: a Charge's attack columns are the Close Combat attack times P(Speed + the Charge Roll reaches Within 1"
+    of the target), the least base gap of the two units read in a straight line; Metabolic Boost ("roll 2D6 instead of
+    D6 and use the higher") raises it: against the listing of every roll, at gaps from sure to out of reach."""
+    sim = Simulation(scenario(tmp_path), 1, 0)
+    feats = Features(sim, menus_of(sim))
+    world = sim.world
+    z = sim.uids.index("zergling-1")
+    zpid = world.place(sim.scn.units["zergling-1"], (5.0, 6.0), (5.0, 0.0), ())
+    assert zpid is not None
+    seen = set()
+    for y in (12.0, 15.0, 17.0, 19.0, 21.0, 26.0):
+        mpid = world.place(sim.scn.units["marine-1"], (5.0, y), (5.0, 30.0), (zpid,))
+        assert mpid is not None
+        a = np.asarray(world.placements[zpid].centres, dtype=float)
+        b = np.asarray(world.placements[mpid].centres, dtype=float)
+        radii = (sim.scn.units["zergling-1"].base_mm + sim.scn.units["marine-1"].base_mm) / 25.4 / 2
+        gap = min(math.dist(p, q) for p in a.tolist() for q in b.tolist()) - radii
+        speed = float(sim.units[z].speed)
+        plain = feats.reaches(z, zpid, 12, mpid, 6, ())
+        boost = feats.reaches(z, zpid, 12, mpid, 6, ("Metabolic Boost",))
+        assert plain == pytest.approx(naive_reach(speed, gap, 1)) and boost == pytest.approx(naive_reach(speed, gap, 2))
+        assert boost >= plain
+        seen.add((plain == 1.0, 0 < plain < 1 and boost > plain, boost == 0.0))
+    assert (True, False, False) in seen and (False, True, False) in seen and (False, False, True) in seen
+
+
+def test_spending_pays_from_the_ready_cards_of_each_game_once_per_round(tmp_path: Path) -> None:
+    """10.5.2: an ability printed on a card Exhausts it (Missile Attacks: the one Hydralisk Den) and a cost is paid by
+    Exhausting Ready cards (Metabolic Boost, 1 BM: Kerrigan's Swarm, Spawning Pool, Lair, Hydralisk Den, each 1 BM);
+    per game; 10.2:
+    once per Round per unit (the engine's ``used`` bits); a new Round Readies every card (8.9.5)."""
+    sim = Simulation(scenario(tmp_path), 3, 0)
+    pay = Spending(sim, "blue")
+    pay.begin(1)
+    h, z = sim.uids.index("hydralisk-1"), sim.uids.index("zergling-1")
+    missile, boost, predation = ("Missile Attacks",), ("Metabolic Boost",), ("Predation",)
+    games = np.arange(3)
+    assert pay.affords(h, missile, games).all()
+    pay.pay(h, missile, np.array([1]))
+    assert pay.affords(h, missile, games).tolist() == [True, False, True]  # the Den Exhausted in game 1 only
+    for _ in range(2):  # two of the four BM cards
+        assert pay.affords(z, boost, np.array([0])).all()
+        pay.pay(z, boost, np.array([0]))
+    assert pay.affords(z, predation, np.array([0])).all()  # Lair, still Ready, Exhausted by its own ability
+    pay.pay(z, predation, np.array([0]))
+    assert pay.affords(z, boost, np.array([0])).all() and pay.affords(h, missile, np.array([0])).all()
+    pay.pay(z, boost, np.array([0]))  # the last BM card Ready: the Den
+    assert not pay.affords(z, boost, np.array([0])).any() and not pay.affords(h, missile, np.array([0])).any()
+    assert pay.affords(h, missile, games).tolist() == [False, False, True]
+    sim.used[h, 2] |= use_bits(sim, h, missile)  # used this Round in game 2, its Den still Ready (10.2)
+    assert pay.affords(h, missile, games).tolist() == [False, False, False]
+    pay.begin(2)
+    sim.used[h, 2] = 0  # the engine's Cleanup clears the abilities used
+    assert pay.affords(h, missile, games).all() and pay.affords(z, boost, games).all()
+
+
+class _Miser(Weighted):
+    """aggressive with a price no gain pays."""
+
+    def __init__(self) -> None:
+        self.weights = {**load_weights()["aggressive"], "spend": -100.0}
+        super().__init__()
+
+
+@pytest.mark.parametrize("price", ["aggressive", "miser"])
+def test_the_score_takes_an_ability_when_its_gain_beats_its_price(tmp_path: Path, price: str) -> None:
+    """Most Shoots of the Hydralisks (at least 80%) carry Missile Attacks under ``aggressive`` (its exact gain in
+    Supply is worth more than the resource's small price; the Den is Ready at each of their Shoots, one Hydralisk unit
+    and one Shoot a Round, so a plain Shoot is one where PRECISION (1) adds less than the price at that target in its
+    state) and none under a policy that prices it beyond any gain; both shoot."""
+    scn = scenario(tmp_path, blue="aggressive", length=4)
+    sim = Simulation(scn, 6, 5)
+    if price == "miser":
+        auto = sim.players[1]
+        assert isinstance(auto, Auto)
+        auto.policy = _Miser()
+    shots: list[tuple[str, ...]] = []
+    apply = sim.activate
+
+    def act(a: Activation, games: np.ndarray) -> None:
+        if a.unit == "hydralisk-1" and a.action == "shoot":
+            shots.extend([a.use] * len(games))
+        apply(a, games)
+
+    sim.activate = act  # type: ignore[method-assign]
+    sim.run()
+    assert shots
+    share = shots.count(("Missile Attacks",)) / len(shots)
+    assert set(shots) <= {(), ("Missile Attacks",)}
+    assert share >= 0.8 if price == "aggressive" else share == 0.0
+
+
+def test_every_ability_used_passes_the_plan_check(tmp_path: Path) -> None:
+    """Traces of games where both players pick uniformly among the legal entries (random: abilities on about half the
+    Shoot and Charge entries taken), written as plans: ``scenario check`` finds nothing wrong with a ``use`` (its
+    Phase, its unit, its payment from the Ready cards, once per Round) in any of them, and abilities were used."""
+    d = table(tmp_path, red="random", blue="random")
+    scn = parse_scenario(d, "den.toml", tmp_path)
+    used = 0
+    for g in range(6):
+        game = record(Simulation(scn, 1, 3, offset=g))
+        path = tmp_path / f"game-{g}.toml"
+        write_trace(d, game, 3, path, "test")
+        plan = load_scenario(path).plan
+        used += sum(bool(a.use) for a in plan)
+        problems = [p for p in check_scenario(load_scenario(path)) if not p.startswith("warning:")]
+        assert not [p for p in problems if "use:" in p or "Metabolic" in p or "Missile" in p or "Predation" in p]
+    assert used > 0
