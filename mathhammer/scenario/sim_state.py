@@ -217,6 +217,7 @@ class SimState:
         self.penalty = np.zeros((U, T), dtype=bool)
         self.ref_supply = np.zeros((U, T), dtype=np.int64)
         self.supply_now = np.zeros((U, T), dtype=np.int64)  # scratch: the Current Supply Values while scoring
+        self.contesting = np.zeros((U, M, T), dtype=bool)  # scratch: the contest table while scoring (mission.contest)
         self.vp = np.zeros((2, T), dtype=np.int64)
         self.control = np.full((M, T), -1, dtype=np.int64)
         self.gained = np.zeros((M, T), dtype=bool)
