@@ -90,12 +90,12 @@ def contest_rows(
     ([[True, False, False], [False, False, False]], [[1, 99], [2, 100]])
     """
     ts = np.ascontiguousarray(ts, dtype=np.int64)
-    top = int(pos[ts].max(initial=-1)) + 1
+    top = int(pos.max(initial=-1)) + 1  # every game's placement (no gather of ``ts``): room for those of ``ts``
     if top > firsts.shape[0]:
         grown = np.full((max(top, 2 * firsts.shape[0]), firsts.shape[1]), UNREAD, dtype=np.int64)
         grown[: firsts.shape[0]] = firsts
         firsts = grown
-    miss = np.empty(ts.size, dtype=np.int64)
+    miss = np.empty(firsts.shape[0], dtype=np.int64)  # a placement is listed once a pass (marked pending)
     while True:
         nm = _contest_kernel(pos, alive, used, np.int64(bit), ts, firsts, out, miss)
         if not nm:
