@@ -504,7 +504,9 @@ def test_compiled_near_tests_give_the_world_answers() -> None:
 def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
     """sim_state._apply_kernel (every group's outcomes drawn and applied in one pass) against the numpy reading it
     replaced: per group, uniforms(seed, stream, games), searchsorted(side="right") clipped to the last row, models
-    lost, Damage Marker and SHIELDED set, a costly row counted as Activated, Destroyed units' markers cleared."""
+    lost, Damage Marker and SHIELDED set, a costly row counted as Activated, Destroyed units' markers cleared; the Hit
+    Points lost (tally.py: the health table by models left, less the Damage Marker) added to taken, and to dealt
+    where there is an attacker."""
     from mathhammer.scenario.sim_state import _apply_kernel, _draw_base, uniforms
 
     rng = np.random.default_rng(seed)
@@ -522,9 +524,17 @@ def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
     costs = rng.random(len(groups)) < 0.5
     alive0 = rng.integers(1, 5, T).astype(np.int64)
     mark0, shield0 = rng.integers(0, 3, T).astype(np.int64), rng.integers(0, 2, T).astype(np.int64)
+    health = np.array([0, 3, 5, 8, 10], dtype=np.int64)  # Hit Points by models left (tally.health_table)
+    taken0, dealt0 = rng.integers(0, 9, T).astype(np.int64), rng.integers(0, 9, T).astype(np.int64)
+
+    def hp(alive: np.ndarray, mark: np.ndarray) -> np.ndarray:
+        return health[np.clip(alive, 0, health.size - 1)] - np.where(alive > 0, mark, 0)
+
     # numpy, group by group
     alive, mark, shielded, flipped, dead_ref = alive0.copy(), mark0.copy(), shield0.copy(), np.zeros(T, bool), []
+    taken, dealt = taken0.copy(), dealt0.copy()
     for ts, (arr, cdf), costly in zip(groups, tables, costs, strict=True):
+        before = hp(alive[ts], mark[ts])
         u = uniforms(7, stream, ts + offset)
         pick = np.minimum(np.searchsorted(cdf, u, side="right"), len(cdf) - 1)
         alive[ts] -= arr[pick, 0]
@@ -535,20 +545,31 @@ def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
         dead = ts[alive[ts] <= 0]
         mark[dead] = 0
         dead_ref += dead.tolist()
+        lost = np.maximum(before - hp(alive[ts], mark[ts]), 0)
+        taken[ts] += lost
+        dealt[ts] += lost
+    assert (taken != taken0).any()
     order = np.concatenate(groups)
     bounds = np.cumsum([0] + [g.size for g in groups])
     starts = np.cumsum([0] + [len(c) for _, c in tables])
-    got = [alive0.copy(), mark0.copy(), shield0.copy(), np.zeros(T, bool)]
-    dead = _apply_kernel(
-        order,
-        bounds,
-        np.concatenate([a for a, _ in tables]),
-        np.concatenate([c for _, c in tables]),
-        starts,
-        costs,
-        _draw_base(7, stream),
-        offset,
-        *got,
-    )
-    assert [a.tolist() for a in got] == [alive.tolist(), mark.tolist(), shielded.tolist(), flipped.tolist()]
-    assert sorted(dead.tolist()) == sorted(dead_ref) and len(dead_ref) > 0
+    for by in (True, False):  # with an attacker, and without (dealt untouched)
+        got = [alive0.copy(), mark0.copy(), shield0.copy(), np.zeros(T, bool)]
+        tally = [taken0.copy(), dealt0.copy()]
+        dead = _apply_kernel(
+            order,
+            bounds,
+            np.concatenate([a for a, _ in tables]),
+            np.concatenate([c for _, c in tables]),
+            starts,
+            costs,
+            _draw_base(7, stream),
+            offset,
+            *got,
+            health,
+            *tally,
+            by,
+        )
+        assert [a.tolist() for a in got] == [alive.tolist(), mark.tolist(), shielded.tolist(), flipped.tolist()]
+        assert sorted(dead.tolist()) == sorted(dead_ref) and len(dead_ref) > 0
+        assert tally[0].tolist() == taken.tolist()
+        assert tally[1].tolist() == (dealt if by else dealt0).tolist()

@@ -90,12 +90,12 @@ def contest_rows(
     ([[True, False, False], [False, False, False]], [[1, 99], [2, 100]])
     """
     ts = np.ascontiguousarray(ts, dtype=np.int64)
-    top = int(pos[ts].max(initial=-1)) + 1
+    top = int(pos.max(initial=-1)) + 1  # every game's placement (no gather of ``ts``): room for those of ``ts``
     if top > firsts.shape[0]:
         grown = np.full((max(top, 2 * firsts.shape[0]), firsts.shape[1]), UNREAD, dtype=np.int64)
         grown[: firsts.shape[0]] = firsts
         firsts = grown
-    miss = np.empty(ts.size, dtype=np.int64)
+    miss = np.empty(firsts.shape[0], dtype=np.int64)  # a placement is listed once a pass (marked pending)
     while True:
         nm = _contest_kernel(pos, alive, used, np.int64(bit), ts, firsts, out, miss)
         if not nm:
@@ -106,8 +106,7 @@ def contest_rows(
 
 
 @njit(**JIT)
-def _winners_kernel(table, supply, players, live):  # pragma: no cover - compiled
-    out = np.full((table.shape[1], table.shape[2]), -1, dtype=np.int64)
+def _winners_kernel(table, supply, players, live, removed, control, gained):  # pragma: no cover - compiled
     for m in range(table.shape[1]):
         for t in live:
             s0, s1, a0, a1 = 0, 0, False, False
@@ -119,24 +118,41 @@ def _winners_kernel(table, supply, players, live):  # pragma: no cover - compile
                     else:
                         s1 += supply[u, t]
                         a1 = True
+            w = -1
             if a0 and (not a1 or s0 > s1):
-                out[m, t] = 0
+                w = 0
             elif a1 and (not a0 or s1 > s0):
-                out[m, t] = 1
-    return out
+                w = 1
+            gained[m, t] = False
+            if w >= 0 and not removed[m, t]:
+                gained[m, t] = control[m, t] == 1 - w
+                control[m, t] = w
 
 
-def control_winners(table: np.ndarray, supply: np.ndarray, players: np.ndarray, live: np.ndarray) -> np.ndarray:
-    """8.9.1 CALCULATE CONTROL, per marker and game of ``live`` (others -1): the player (0, 1) whose contesting units
-    (``table[u, m, t]``, unit ``u`` of player ``players[u]``) alone contest it, or whose summed ``supply`` is higher;
-    -1 where nobody contests or the sums tie.
+def take_control(
+    table: np.ndarray,
+    supply: np.ndarray,
+    players: np.ndarray,
+    live: np.ndarray,
+    removed: np.ndarray,
+    control: np.ndarray,
+    gained: np.ndarray,
+) -> None:
+    """8.9.1 CALCULATE CONTROL and STICKY CONTROL, per marker and game of ``live``, in place: the player (0, 1) whose
+    contesting units (``table[u, m, t]``, unit ``u`` of player ``players[u]``) alone contest it, or whose summed
+    ``supply`` is higher, takes ``control[m, t]`` (``gained[m, t]``: from the other player); where nobody contests or
+    the sums tie, control stays (sticky); a ``removed`` marker is not controlled. ``gained`` is cleared in ``live``
+    first.
 
-    >>> table = np.array([[[True, True, False]], [[True, False, False]]])  # 2 units, 1 marker, 3 games
-    >>> control_winners(table, np.array([[2, 2, 2], [2, 2, 2]]), np.array([0, 1]), np.arange(3)).tolist()
-    [[-1, 0, -1]]
+    >>> table = np.array([[[True, True, False, True]], [[True, False, False, False]]])  # 2 units, 1 marker, 4 games
+    >>> control, gained = np.array([[1, 1, 0, 1]]), np.ones((1, 4), dtype=bool)
+    >>> supply, removed = np.array([[2, 2, 2, 2], [2, 2, 2, 2]]), np.array([[False, False, False, True]])
+    >>> take_control(table, supply, np.array([0, 1]), np.arange(4), removed, control, gained)
+    >>> control.tolist(), gained.tolist()  # a tie keeps blue; red takes game 1 from blue; game 3's marker is gone
+    ([[1, 0, 0, 1]], [[False, True, False, False]])
     """
     live = np.ascontiguousarray(live, dtype=np.int64)
-    return _winners_kernel(table, np.ascontiguousarray(supply), players, live)  # type: ignore[no-any-return]
+    _winners_kernel(table, np.ascontiguousarray(supply), players, live, removed, control, gained)
 
 
-__all__ = ["UNREAD", "contest_rows", "control_winners", "supply_matrix"]
+__all__ = ["UNREAD", "contest_rows", "supply_matrix", "take_control"]

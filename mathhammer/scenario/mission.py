@@ -23,7 +23,7 @@ import numpy as np
 
 from ..board.model import MM_PER_INCH
 from .basics import stream as _stream
-from .fastcontrol import contest_rows, control_winners
+from .fastcontrol import contest_rows, take_control
 from .missions import KINDS
 from .spec import PLAYERS
 from .world import MARKER_MM
@@ -130,8 +130,10 @@ def start_of_round(sim: SimView, live: np.ndarray) -> None:
 def contest(sim: SimView, live: np.ndarray) -> np.ndarray:
     """contesting[u, m, t] (8.9.1): on the table, not Flying or BURROWED, a model Within 3" with LoS, same
     elevation (:meth:`World.contests`, read once per placement and marker; the games in compiled code,
-    :func:`~mathhammer.scenario.fastcontrol.contest_rows`)."""
-    out = np.zeros((sim.U, sim.M, sim.T), dtype=bool)
+    :func:`~mathhammer.scenario.fastcontrol.contest_rows`). The table is the simulation's scratch
+    (``sim.contesting``, cleared here: no fresh pages each Round), valid until the next call."""
+    out = sim.contesting
+    out.fill(False)
     # part 11 GRASS: Line of Sight to a marker on the board without the pieces removed in a game (grass.py)
     for world, games, firsts, keep in sim.grass.contest_parts(live, sim.contest_firsts):
         keep(_contest_on(sim, world, games, firsts, out))
@@ -171,15 +173,8 @@ def control(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> np
     table = contest(sim, live)
     supply = contest_supply(sim, sim.current_supply() if now is None else now, live)  # Commander ...
     players = np.array([PLAYERS.index(su.player) for su in sim.units], dtype=np.int64)
-    winner = control_winners(table, supply, players, live)  # per marker and game: 0 red, 1 blue, -1 neither
-    sim.gained[:, live] = False
-    for m in range(sim.M):
-        # FAQ v1.0: a Deactivated marker is controlled too; a removed (scored) one is off the battlefield
-        there = ~sim.removed_marker[m, live]
-        for p in (0, 1):
-            take = live[(winner[m, live] == p) & there]
-            sim.gained[m, take] = sim.control[m, take] == 1 - p
-            sim.control[m, take] = p
+    # FAQ v1.0: a Deactivated marker is controlled too; a removed (scored) one is off the battlefield
+    take_control(table, supply, players, live, sim.removed_marker, sim.control, sim.gained)
     return table
 
 

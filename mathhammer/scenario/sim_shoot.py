@@ -37,8 +37,6 @@ class Shooting(SimState):
         attacking unit (-1: none), for the damage dealt and taken (:mod:`.tally`)."""
         if not batches or trials.size == 0:
             return
-        tally = self.tally
-        before = tally.hp(t, self.alive[t, trials], self.mark[t, trials])
         k = int(self.alive[t, trials[0]])
         cols: list[np.ndarray | int] = [self.row_mark(t), self.row_shielded(t), self.row_used(t)]
         reducing = None  # a Reaction reduces the Total Damage (Life Support, Transfusion, Dae'Uhl): the first card's
@@ -68,10 +66,16 @@ class Shooting(SimState):
             if tr is None:
                 tr = self._asked[asked] = self._transition(*asked)
             tables.append(tr)
-        # every group's draw and transition in one pass (a game's draw is its own: the grouping changes nothing)
-        arrs = np.concatenate([a for a, _ in tables])
-        cdfs = np.concatenate([c for _, c in tables])
-        starts = np.cumsum([0] + [len(c) for _, c in tables])
+        # every group's draw and transition in one pass (a game's draw is its own: the grouping changes nothing),
+        # the damage dealt and taken (:mod:`.tally`) counted in it
+        if len(tables) == 1:
+            arrs, cdfs = tables[0]
+            starts = np.array([0, cdfs.size], dtype=np.int64)
+        else:
+            arrs = np.concatenate([a for a, _ in tables])
+            cdfs = np.concatenate([c for _, c in tables])
+            starts = np.cumsum(np.array([0] + [len(c) for _, c in tables], dtype=np.int64))
+        tally = self.tally
         dead = _apply_kernel(
             order,
             bounds,
@@ -85,8 +89,11 @@ class Shooting(SimState):
             self.mark[t],
             self.shielded[t],
             reducing[2] if reducing is not None and reducing[2] is not None else self._not_counted,
+            tally.health[t],
+            tally.taken[t],
+            tally.dealt[by if by >= 0 else t],
+            by >= 0,
         )
-        tally.hit(t, by, trials, before, tally.hp(t, self.alive[t, trials], self.mark[t, trials]))
         if dead.size:
             self.set_pos(t, dead, -1)
 

@@ -84,18 +84,23 @@ def _planned_bits(alive, pos, planned, on_table, live):  # pragma: no cover - co
 
 @njit(**JIT)
 def _apply_kernel(
-    order, bounds, arrs, cdfs, starts, costs, base, offset, alive, mark, shielded, counted
+    order, bounds, arrs, cdfs, starts, costs, base, offset, alive, mark, shielded, counted, health, taken, dealt, by
 ):  # pragma: no cover - compiled
     """Per group ``g`` (games ``order[bounds[g]:bounds[g + 1]]``), each game's outcome drawn from transition ``g``
     (rows ``arrs[starts[g]:]``, cumulative ``cdfs``): the uniform of :func:`uniforms`, numpy's
     ``searchsorted(side="right")`` clipped to the last row; ``counted[t]`` set where a group that ``costs`` used the
-    Reaction (Zealous Round). Returns the games whose unit is Destroyed."""
+    Reaction (Zealous Round). The Hit Points lost (before less after: ``health[models left]`` less the Damage Marker,
+    :mod:`.tally`) are added to ``taken[t]``, and to ``dealt[t]`` where ``by`` (an attacker).
+    Returns the games whose unit is Destroyed."""
     dead = np.empty(order.size, dtype=np.int64)
     nd = 0
+    top = health.size - 1
     for g in range(bounds.size - 1):
         lo, n = starts[g], starts[g + 1] - starts[g]
         for i in range(bounds[g], bounds[g + 1]):
             t = order[i]
+            k = alive[t]
+            before = health[min(max(k, 0), top)] - (mark[t] if k > 0 else 0)
             u = _uniform(base, t + offset)
             a, b = 0, n  # the first row whose cumulative probability exceeds u
             while a < b:
@@ -105,15 +110,21 @@ def _apply_kernel(
                 else:
                     a = mid + 1
             pick = lo + min(a, n - 1)
-            alive[t] -= arrs[pick, 0]
+            k -= arrs[pick, 0]
+            alive[t] = k
             mark[t] = arrs[pick, 1]
             shielded[t] = arrs[pick, 2]
             if costs[g] and arrs[pick, 3] == 1:
                 counted[t] = True  # counted as Activated in this Phase
-            if alive[t] <= 0:
+            if k <= 0:
                 mark[t] = 0
                 dead[nd] = t
                 nd += 1
+            lost = before - (health[min(max(k, 0), top)] - (mark[t] if k > 0 else 0))
+            if lost > 0:
+                taken[t] += lost
+                if by:
+                    dealt[t] += lost
     return dead[:nd].copy()
 
 
@@ -206,6 +217,7 @@ class SimState:
         self.penalty = np.zeros((U, T), dtype=bool)
         self.ref_supply = np.zeros((U, T), dtype=np.int64)
         self.supply_now = np.zeros((U, T), dtype=np.int64)  # scratch: the Current Supply Values while scoring
+        self.contesting = np.zeros((U, M, T), dtype=bool)  # scratch: the contest table while scoring (mission.contest)
         self.vp = np.zeros((2, T), dtype=np.int64)
         self.control = np.full((M, T), -1, dtype=np.int64)
         self.gained = np.zeros((M, T), dtype=bool)

@@ -74,6 +74,7 @@ class SimView(Protocol):
     removed_marker: np.ndarray
     contest_firsts: np.ndarray
     supply_now: np.ndarray
+    contesting: np.ndarray
     ref_supply: np.ndarray
     marker_numbers: list[int]
     acted: np.ndarray

@@ -39,7 +39,8 @@ def health_table(model_hp: list[int], full: int) -> np.ndarray:
 
 class Tally:
     """The per-unit figures of ``units`` units over ``trials`` games: activations by action (sums), damage dealt and
-    taken per game (arrays, summed at the end: their mean and standard error)."""
+    taken per game (arrays, summed at the end: their mean and standard error). The damage is added where a chain of
+    Batches resolves, in the same compiled pass (``sim_state._apply_kernel``, by each unit's :attr:`health`)."""
 
     def __init__(self, units: int, trials: int, health: list[np.ndarray]) -> None:
         self.acts = np.zeros((units, len(COUNTED)), dtype=np.int64)
@@ -51,18 +52,6 @@ class Tally:
         """Unit ``u`` was activated for ``action`` in ``games`` games."""
         if games and action in COUNTED:
             self.acts[u, COUNTED.index(action)] += games
-
-    def hp(self, t: int, alive: np.ndarray, mark: np.ndarray) -> np.ndarray:
-        """Unit ``t``'s Hit Points with ``alive`` models left and Damage Marker ``mark`` (per game)."""
-        table = self.health[t]
-        return table[np.clip(alive, 0, table.size - 1)] - np.where(alive > 0, mark, 0)
-
-    def hit(self, t: int, by: int, trials: np.ndarray, before: np.ndarray, after: np.ndarray) -> None:
-        """Unit ``t`` went from ``before`` to ``after`` Hit Points in ``trials``, attacked by unit ``by`` (-1: none)."""
-        lost = np.maximum(before - after, 0)
-        self.taken[t, trials] += lost
-        if by >= 0:
-            self.dealt[by, trials] += lost
 
     def sums(self) -> dict[str, np.ndarray]:
         """What a block of games leaves (added up across blocks by :meth:`merge`)."""
