@@ -308,14 +308,12 @@ def outcome(sim: Simulation) -> tuple[np.ndarray, np.ndarray]:
 
 def test_a_mirror_match_is_even_when_the_first_player_alternates(tmp_path: Path) -> None:
     """The same list both sides (objective against objective) on Abandoned Camp (its card symmetry: rotate-180, the
-    players swapped, the preset terrain mapped onto itself), half the games with red as First Player, half with blue:
-    P(red wins) - P(blue wins) = 0 within 3 SE (a draw counts for neither: with draws P(red wins) = 0.5 reads as
-    P(red wins) = P(blue wins)). 2 x 24 games."""
-    diff = []
-    for first, seed in (("red", 31), ("blue", 32)):
-        red, blue = outcome(played(camp(tmp_path, "objective", "objective", mirror=True, first=first), 24, seed))
-        diff.append(red.astype(float) - blue.astype(float))
-    d = np.concatenate(diff)
+    players swapped, the preset terrain mapped onto itself), ``first_player = "alternate"`` (8.2.2: red first in the
+    even games, blue in the odd; tests/test_first_player.py): P(red wins) - P(blue wins) = 0 within 3 SE (a draw
+    counts for neither: with draws P(red wins) = 0.5 reads as P(red wins) = P(blue wins)). 48 games."""
+    sim = played(camp(tmp_path, "objective", "objective", mirror=True, first="alternate"), 48, 31)
+    red, blue = outcome(sim)
+    d = red.astype(float) - blue.astype(float)
     se = d.std(ddof=1) / math.sqrt(d.size)
     assert abs(d.mean()) <= 3 * se, (d.mean(), se)
     assert se > 0  # games were decided both ways or one way: not all draws
