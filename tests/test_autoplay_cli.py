@@ -74,6 +74,14 @@ def _game(tmp_path: Path, *extra: str) -> list[str]:
         (("--mission", "Hold"), "error: --mission: got 'Hold'; allowed: a Mission Card: "),
         (("--trials", "0"), "error: --trials: got '0'; allowed: a number of games"),
         (("--seed", "x"), "error: --seed: got 'x'"),
+        (
+            ("--first-player", "both"),
+            "error: --first-player: got 'both'; allowed: 'red', 'blue', 'roll-off' or 'alternate'",
+        ),
+        (  # _game plays one game: half each way needs an even number
+            ("--first-player", "alternate"),
+            "error: --trials: got '1'; allowed: an even number of games with first_player = \"alternate\"",
+        ),
     ],
 )
 def test_bad_flags_are_one_line_naming_the_flag(tmp_path: Path, extra: tuple[str, ...], start: str) -> None:

@@ -307,18 +307,22 @@ def outcome(sim: Simulation) -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_a_mirror_match_is_even_when_the_first_player_alternates(tmp_path: Path) -> None:
-    """The same list both sides (objective against objective) on Abandoned Camp (its card symmetry: rotate-180, the
-    players swapped, the preset terrain mapped onto itself), half the games with red as First Player, half with blue:
-    P(red wins) - P(blue wins) = 0 within 3 SE (a draw counts for neither: with draws P(red wins) = 0.5 reads as
-    P(red wins) = P(blue wins)). 2 x 24 games."""
-    diff = []
-    for first, seed in (("red", 31), ("blue", 32)):
-        red, blue = outcome(played(camp(tmp_path, "objective", "objective", mirror=True, first=first), 24, seed))
-        diff.append(red.astype(float) - blue.astype(float))
-    d = np.concatenate(diff)
-    se = d.std(ddof=1) / math.sqrt(d.size)
-    assert abs(d.mean()) <= 3 * se, (d.mean(), se)
-    assert se > 0  # games were decided both ways or one way: not all draws
+    """The same list both sides (objective against objective), ``first_player = "alternate"`` (8.2.2: red first in
+    the even games, blue in the odd; tests/test_first_player.py): P(red wins) - P(blue wins) = 0 within 3 SE (a draw
+    counts for neither: with draws P(red wins) = 0.5 reads as P(red wins) = P(blue wins)). 400 games of 5 Rounds on
+    Char Plains (mirror-y: the players swapped, the preset terrain and the menus mapped onto themselves,
+    tests/test_menus_mirror.py, and so are the units' formations). Not on Abandoned Camp (rotate-180): there the
+    formations are not mapped (the strict xfail of tests/test_menus_mirror.py) and blue wins more (1,000 games:
+    red 0.320, blue 0.455, 4.9 SE; benchmarks/RESULTS.md, h-mirror)."""
+    d = data(tmp_path, red="objective", blue="objective", length=5)
+    d["deployment"] = {"card": "Char Plains"}
+    d["players"]["blue"]["army"] = d["players"]["red"]["army"]
+    d["first_player"] = "alternate"
+    red, blue = outcome(played(parse_scenario(d, "mirror.toml", tmp_path), 400, 31))
+    diff = red.astype(float) - blue.astype(float)
+    se = diff.std(ddof=1) / math.sqrt(diff.size)
+    assert abs(diff.mean()) <= 3 * se, (red.mean(), blue.mean(), diff.mean(), se)
+    assert se > 0.02  # games were decided both ways: not all draws
 
 
 def test_objective_beats_random_in_at_least_90_percent_of_games(tmp_path: Path) -> None:

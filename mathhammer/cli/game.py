@@ -1,11 +1,13 @@
 """``mathhammer game ARMY_A.toml ARMY_B.toml --mission CARD --deployment CARD [--terrain PRESET|FILE]
-[--red-policy NAME] [--blue-policy NAME] --trials N --seed S [--json] [--plot DIR] [--trace K [--trace-dir DIR]]``:
-whole games of two army lists with no plan (issue 29).
+[--red-policy NAME] [--blue-policy NAME] [--first-player WHO] --trials N --seed S [--json] [--plot DIR]
+[--trace K [--trace-dir DIR]]``: whole games of two army lists with no plan (issue 29).
 
 The scenario is built from the flags as a scenario file would give it (docs/scenario.md, Automatic players):
 ARMY_A is red, ARMY_B blue; the Deployment Card's markers and Entry Edges, its terrain preset (``standard`` unless
 ``--terrain`` names another: ``mathhammer board presets``; or a board file, whose ``[[terrain]]`` pieces are taken);
-both players automatic, each choosing by its policy (``random`` unless named). The results are printed as
+both players automatic, each choosing by its policy (``random`` unless named); Round 1's First Player by
+``--first-player`` (a Roll-Off unless named; ``alternate``: by game number, half the games each way, an even
+``--trials``). The results are printed as
 ``scenario run`` prints them, with each unit's activations by action and damage dealt and taken; ``--plot DIR``
 writes ``vp.png``, ``markers.png`` and ``units.png``; ``--trace K`` writes K sampled games as scenario files that
 ``scenario run --game N`` replays, with pictures of the first one's Rounds (:mod:`mathhammer.scenario.players.trace`).
@@ -40,6 +42,7 @@ FIELDS = {
     "mission.card": "--mission",
     "deployment.card": "--deployment",
     "terrain": "--terrain",
+    "first_player": "--first-player",
     "players.red.policy": "--red-policy",
     "players.blue.policy": "--blue-policy",
     "players.red.army": "ARMY_A",
@@ -63,6 +66,7 @@ def scenario_data(
     red: str,
     blue: str,
     pieces: list[Any] | None = None,
+    first: str = "roll-off",
 ) -> Any:
     """The scenario file's table of this game (both players automatic): the card's terrain preset ``terrain``, or
     the ``pieces`` of the board file ``terrain`` (:func:`terrain_file`)."""
@@ -70,6 +74,7 @@ def scenario_data(
     return {
         "name": f"{army_a.stem} vs {army_b.stem}",
         "description": f"{mission} on {deployment} ({where}), {red} vs {blue}",
+        "first_player": first,
         "mission": {"card": mission},
         "deployment": {"card": deployment},
         "terrain": f"preset:{terrain}" if pieces is None else pieces,
@@ -135,6 +140,14 @@ def game(
     ] = "standard",
     red_policy: Annotated[str, typer.Option("--red-policy", metavar="NAME", help="Red's policy.")] = "random",
     blue_policy: Annotated[str, typer.Option("--blue-policy", metavar="NAME", help="Blue's policy.")] = "random",
+    first_player: Annotated[
+        str,
+        typer.Option(
+            "--first-player",
+            metavar="WHO",
+            help="Round 1's First Player (8.2.2): red, blue, roll-off, or alternate (by game number: half each way).",
+        ),
+    ] = "roll-off",
     trials: Annotated[str, typer.Option("--trials", help="Games to play.", metavar="N")] = "1000",
     seed: GameSeed = "0",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
@@ -181,7 +194,7 @@ def game(
             raise InputError("--profiles", folder, "a folder of TOML profiles")
     check_plot(plot)
     traces = trace_plan(trace, trace_dir, n, True, "automatic players")
-    data = scenario_data(army_a, army_b, mission, deployment, terrain, red_policy, blue_policy, pieces)
+    data = scenario_data(army_a, army_b, mission, deployment, terrain, red_policy, blue_policy, pieces, first_player)
     try:
         scn = parse_scenario(data, LABEL, Path.cwd(), load_roster(folders) if folders else None)
     except ScenarioError as exc:

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import jit
 from ..engine.options import check_seed
+from ..errors import InputError
 from ..starcraft.roster import Roster
 from ..validate import whole
 from .check import check_scenario
@@ -51,6 +52,13 @@ def simulate(
     scn = scenario if isinstance(scenario, Scenario) else load_scenario(scenario, roster)
     trials = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
     seed = check_seed(seed, "--seed")
+    if game is None and scn.first_player == "alternate" and trials % 2:
+        raise InputError(
+            "--trials",
+            str(trials),
+            f'an even number of games with first_player = "alternate" ({scn.file}: half the games with each First '
+            "Player), or --game N",
+        )
     processes = jit.cores() if workers is None else max(1, int(workers))
     jit.announce("scenario", processes)
     problems = [p for p in check_scenario(scn) if not p.startswith("warning")]

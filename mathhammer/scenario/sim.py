@@ -54,7 +54,8 @@ Rules applied (the reading where the rules leave room is said in the code):
   Reserves (+10 VP to the survivor), the final Round; 8.9.5 Cleanup (abilities used and their
   effects expire, cards Ready again); 8.9.6 the First Player Marker to the player with fewer VP,
   a Roll-Off on a tie. Every Roll-Off (also 8.2.2 for Round 1) follows ``[policy] roll_off``:
-  ``random``, or ``red`` / ``blue`` winning them all.
+  ``random``, or ``red`` / ``blue`` winning them all. ``first_player = "alternate"`` gives Round 1's First
+  Player Marker by game number instead (even: red, odd: blue; half the games each way, a mirror match's test).
 * Damage Markers persist between Rounds (8.9.5: "Remove all Tokens and Markers except ... Damage
   Markers").
 * 8.5.5 UNITS RETURNED TO RESERVES: a unit an ability takes off the table is not Destroyed, its Supply is
@@ -110,6 +111,8 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         everyone = np.arange(self.T)
         if scn.first_player == "roll-off":  # 8.2.2: the Roll-Off winner takes the First Player Marker
             self.first[:] = self.roll_off(_stream(0, 0), everyone)
+        elif scn.first_player == "alternate":  # by game number: even red, odd blue (a mirror match's fair split)
+            self.first[:] = (everyone + self.offset) % 2
         else:
             self.first[:] = PLAYERS.index(scn.first_player)
         missions.setup(self)

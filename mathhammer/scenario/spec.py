@@ -6,7 +6,7 @@ file is :mod:`.loader` (:func:`~.loader.load_scenario`).
 A scenario is a TOML file (format: ``docs/scenario.md``; examples: ``profiles/scenarios/``)::
 
     name = "Hold Position at the crossing"
-    first_player = "red"                 # 8.2.2: the Roll-Off winner's choice for Round 1, or "roll-off"
+    first_player = "red"                 # 8.2.2: the Roll-Off winner's choice for Round 1, "roll-off" or "alternate"
 
     [mission]
     card = "Hold Position"               # a Mission Card (profiles/missions.toml), at the deployment's scale
@@ -264,7 +264,7 @@ class PolicySpec(_Strict):
 class ScenarioFile(_Strict):
     name: str = ""
     description: str = ""
-    first_player: Literal["red", "blue", "roll-off"] = "roll-off"
+    first_player: Literal["red", "blue", "roll-off", "alternate"] = "roll-off"
     mission: MissionSpec
     deployment: DeploymentSpec
     terrain: list[TerrainSpec] = []

@@ -100,7 +100,8 @@ class CardChecks(AttackChecks):
         (``CardCheck.end_of_round``: Rapid Ingress's removals first, then the tokens of ``ending``), as the simulation.
         Who holds the Marker is read per game, so where both players have effects the round is walked with each
         player first: a problem in both orders is an error, one in a single order a warning naming that order. The
-        plan goes on from the walk with ``scn.first_player`` (red on a roll-off) first; ``ending`` is emptied."""
+        plan goes on from the walk with ``scn.first_player`` (red on a roll-off or alternating) first; ``ending`` is
+        emptied."""
         scn, pos, ending = self.scn, self.pos, self.ending
         has = {p for p in PLAYERS if any(fam.has_end_of_round(self, pos, p) for fam in FAMILIES)}
         first = scn.first_player if scn.first_player in PLAYERS else PLAYERS[0]

@@ -19,7 +19,11 @@ Readings (each an approximation a policy lives with; the points are the menu's, 
   Line of Sight; :data:`~mathhammer.scenario.world.CONTEST_RANGE`), and cover spots behind each terrain piece of Size
   2 or more (7.1.1: it blocks Line of Sight) on the side away from the opponent's Entry Edge: behind its middle and
   its two corners; the Deploy lanes carried across the board, a row every Speed from the farthest Deploy depth (a
-  unit on a lane reaches the next row in one Move: the way forward to the markers and the enemy); Hold.
+  unit on a lane reaches the next row in one Move: the way forward to the markers and the enemy); where those
+  points leave a Mission Marker out of reach (no chain of Moves, each a way round the terrain of at most Speed on an
+  empty table, from a Deploy point to one of its contest spots: Frontier's centre marker behind a ridge), a route to
+  it: points every Speed along the shortest way round the pieces that block movement (8.5.3 step 1) from the
+  nearest Deploy point (:func:`marker_routes`); Hold.
 * Shoot (8.7.3) and Charge (8.7.7): one entry per enemy unit (a Charge only at a Ground unit, and only by a Ground
   unit: "Flying Units cannot Charge or be Charged"). Gather where the Mission Card has the action; Fight in the
   Combat Phase; Pass in every Phase (8.2.1).
@@ -31,10 +35,16 @@ Readings (each an approximation a policy lives with; the points are the menu's, 
 
 from __future__ import annotations
 
+import heapq
+import itertools
+import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
+import shapely
 
+from ...board.cspace import GROW
 from ...board.model import MM_PER_INCH
 from ..lookup import Found, card_abilities, needs_tag
 from ..spec import Activation, Scenario, ScenarioUnit
@@ -49,6 +59,14 @@ CONTEST_SPOT = 2.0
 COVER_GAP = 0.4
 #: two lanes closer than this along the edge are one (inches)
 LANE_GAP = 1.5
+#: a route to a marker goes round a piece's corner this far beyond the base's radius (inches)
+ROUTE_CLEAR = 0.15
+#: two ways to a marker as long as each other to this many inches are both taken (:func:`_shortest_ways`)
+ROUTE_TIE = 1e-6
+#: the most ways to one marker taken
+ROUTE_WAYS = 8
+#: a route point whose base would stand on terrain is tried this much nearer along the way, again and again (inches)
+ROUTE_BACK = 0.25
 #: the candidate actions of each Phase, in menu order
 KINDS = {
     "movement": ("deploy", "move", "hold", "pass"),
@@ -107,13 +125,27 @@ class UnitMenu:
 def build_menus(scn: Scenario, world: World | None = None) -> dict[str, UnitMenu]:
     """Every unit's menu on this scenario's board (the module text): the same scenario, the same menus."""
     world = world if world is not None else World(scn)
-    return {uid: unit_menu(scn, world, su) for uid, su in scn.units.items()}
+    memo: dict[tuple[object, ...], list[tuple[str, tuple[float, float]]]] = {}
+    return {uid: unit_menu(scn, world, su, memo) for uid, su in scn.units.items()}
 
 
-def unit_menu(scn: Scenario, world: World, su: ScenarioUnit) -> UnitMenu:
-    """One unit's menu (the module text)."""
+def unit_menu(
+    scn: Scenario,
+    world: World,
+    su: ScenarioUnit,
+    memo: dict[tuple[object, ...], list[tuple[str, tuple[float, float]]]] | None = None,
+) -> UnitMenu:
+    """One unit's menu (the module text); ``memo``: the marker routes of the units built before it (the same for
+    units of one player with the same Speed, base and Flying)."""
     enemies = [e for e in scn.units.values() if e.player != su.player]
     spots = move_spots(scn, world, su) + lane_steps(scn, world, su)
+    key = (su.player, su.speed, su.base_mm, su.flying)
+    routes = None if memo is None else memo.get(key)
+    if routes is None:
+        routes = marker_routes(scn, world, su, spots)
+        if memo is not None:
+            memo[key] = routes
+    spots += [(lab, p) for lab, p in routes if p not in {q for _, q in spots}]
     move = [Entry("move", p, label=lab) for lab, p in spots]
     deploy = [] if su.summoned else [Entry("deploy", p, label=lab) for lab, p in deploy_spots(scn, world, su)]
     movement = (*deploy, *move, Entry("hold"), Entry("pass"))
@@ -301,6 +333,156 @@ def move_spots(scn: Scenario, world: World, su: ScenarioUnit) -> list[tuple[str,
     return _keep(world, su, named)
 
 
+def _step_ok(world: World, su: ScenarioUnit, a: tuple[float, float], b: tuple[float, float]) -> bool:
+    """Can the unit's Leading Model go from ``a`` to ``b`` in one Move on an empty table (8.5.3: the way round the
+    terrain at most Speed)?"""
+    if math.dist(a, b) > su.speed:
+        return False
+    r = _radius(su)
+    return world.route(a, None, b, None, flying=su.flying, radius=r).length <= su.speed - MARGIN
+
+
+def unreached_markers(
+    scn: Scenario, world: World, su: ScenarioUnit, spots: list[tuple[str, tuple[float, float]]]
+) -> list[int]:
+    """The Mission Markers (numbers) none of whose contest spots among ``spots`` the unit reaches from its Deploy
+    points by Moves between ``spots`` (each :func:`_step_ok`)."""
+    starts = [p for _, p in deploy_spots(scn, world, su)]
+    points = list(dict.fromkeys(p for _, p in spots))
+    seen = set(starts)
+    frontier = list(starts)
+    while frontier:
+        nxt = [b for b in points if b not in seen and any(_step_ok(world, su, a, b) for a in frontier)]
+        seen.update(nxt)
+        frontier = nxt
+    reached = {lab for lab, p in spots if p in seen}
+    return [
+        m.number for m in sorted(scn.deployment.markers, key=lambda m: m.number) if f"marker-{m.number}" not in reached
+    ]
+
+
+def _shortest_ways(
+    nodes: list[tuple[float, float]], starts: int, ends: set[int], clear: Callable[[int, int], bool]
+) -> list[list[tuple[float, float]]]:
+    """Every shortest polyline (to :data:`ROUTE_TIE`, at most :data:`ROUTE_WAYS`) from one of the first ``starts`` of
+    ``nodes`` to one of ``ends`` through ``nodes``, a leg where ``clear`` (Dijkstra on the visibility graph): all of
+    the tied ones, so that the card's symmetry maps one player's ways onto the other's (no tie broken by the order
+    of the points); [] where there is none."""
+    n = len(nodes)
+    dist = [math.inf] * n
+    prev: list[list[int]] = [[] for _ in range(n)]
+    heap = [(0.0, i) for i in range(starts)]
+    for i in range(starts):
+        dist[i] = 0.0
+    done = [False] * n
+    while heap:
+        d, i = heapq.heappop(heap)
+        if done[i]:
+            continue
+        done[i] = True
+        for j in range(n):
+            if j == i or done[j]:
+                continue
+            nd = d + math.dist(nodes[i], nodes[j])
+            if nd > dist[j] + ROUTE_TIE or not clear(i, j):
+                continue
+            if nd < dist[j] - ROUTE_TIE:
+                dist[j], prev[j] = nd, [i]
+                heapq.heappush(heap, (nd, j))
+            else:
+                prev[j].append(i)
+    best = min((dist[e] for e in ends), default=math.inf)
+    if math.isinf(best):
+        return []
+    ways: list[list[tuple[float, float]]] = []
+
+    def back(k: int, tail: list[int]) -> None:
+        if len(ways) >= ROUTE_WAYS:
+            return
+        if not prev[k]:
+            ways.append([nodes[m] for m in reversed([*tail, k])])
+            return
+        for q in prev[k]:
+            back(q, [*tail, k])
+
+    for e in sorted(ends):
+        if dist[e] <= best + ROUTE_TIE:
+            back(e, [])
+    return ways
+
+
+def marker_routes(
+    scn: Scenario, world: World, su: ScenarioUnit, spots: list[tuple[str, tuple[float, float]]]
+) -> list[tuple[str, tuple[float, float]]]:
+    """The points of a route to each Mission Marker that ``spots`` leave out of reach (:func:`unreached_markers`):
+    the shortest way from one of the unit's Deploy points to one of the marker's contest spots round the terrain
+    footprints a base may not stand on (a Size 1 crater too: a point every Speed must be on the playmat; through the
+    corners of the footprints grown by the base's radius and :data:`ROUTE_CLEAR`), a point every Speed (less twice
+    :data:`MARGIN`) along it; a point whose base would stand on terrain is moved nearer by :data:`ROUTE_BACK` until
+    it stands on the playmat (a Move along the way is at most its length: each step stays within Speed)."""
+    missing = unreached_markers(scn, world, su, spots)
+    if not missing:
+        return []
+    r = _radius(su)
+    starts = [p for _, p in deploy_spots(scn, world, su)]
+    walls = [] if su.flying else list(world._level_blockers(None))  # the footprints a base may not overlap
+    reach = r * GROW + 1e-6  # the way's clearance: the path obstacles' own circumscribed growth (cspace)
+    corners: list[tuple[str, tuple[float, float]]] = []
+    for poly in walls:
+        grown = poly.buffer(reach + ROUTE_CLEAR, join_style="mitre")
+        corners += [("corner", (float(x), float(y))) for x, y in list(grown.exterior.coords)[:-1]]
+    via = [p for _, p in _keep(world, su, corners)]
+    step = su.speed - 2 * MARGIN
+    out: list[tuple[str, tuple[float, float]]] = []
+    for number in missing:
+        ends = [p for lab, p in spots if lab == f"marker-{number}"]
+        nodes = starts + via + ends
+        first_end = len(starts) + len(via)
+
+        def clear(i: int, j: int, nodes: list[tuple[float, float]] = nodes) -> bool:
+            line = shapely.LineString([nodes[i], nodes[j]])
+            return all(shapely.distance(poly, line) > reach for poly in walls)
+
+        for way in _shortest_ways(nodes, len(starts), set(range(first_end, len(nodes))), clear):
+            out += [(f"route-{number}", p) for p in _along_way(world, su, way, step)]
+    return out
+
+
+def _along_way(
+    world: World, su: ScenarioUnit, way: list[tuple[float, float]], step: float
+) -> list[tuple[float, float]]:
+    """Points along the polyline ``way`` every ``step`` (or nearer, :data:`ROUTE_BACK` at a time, where a base would
+    stand on terrain), short of its end; [] where a point finds no place before the last one."""
+    if len(way) < 2 or step <= 0:
+        return []
+    legs = [math.dist(a, b) for a, b in itertools.pairwise(way)]
+    total = sum(legs)
+
+    def at(s: float) -> tuple[float, float]:
+        for k, n in enumerate(legs):
+            if s <= n or k == len(legs) - 1:
+                a, b = way[k], way[k + 1]
+                f = 0.0 if n == 0 else min(s / n, 1.0)
+                return (a[0] + f * (b[0] - a[0]), a[1] + f * (b[1] - a[1]))
+            s -= n
+        return way[-1]
+
+    out: list[tuple[float, float]] = []
+    last = 0.0
+    while total - last > step:
+        s = last + step
+        while s > last:
+            kept = _keep(world, su, [("route", at(s))])
+            if kept:
+                out.append(kept[0][1])
+                break
+            s -= ROUTE_BACK
+        else:
+            return []
+        last = s
+    return out
+
+
 __all__ = [
     "ATTACK_USE",
     "KINDS",
@@ -311,6 +493,8 @@ __all__ = [
     "deploy_spots",
     "lane_steps",
     "lanes",
+    "marker_routes",
     "move_spots",
     "unit_menu",
+    "unreached_markers",
 ]
