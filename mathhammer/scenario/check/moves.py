@@ -115,6 +115,39 @@ class MoveChecks(_State):
         pos[act.unit] = pid
         return True
 
+    def _place(self, act: Activation, rear: tuple[float, float]) -> int | None:
+        """Set ``act``'s unit at ``act.to`` (8.5.3), its placement id; where the bases of units casualties may have
+        destroyed stand in the way (:meth:`spared`), a warning with that condition; else an error (None)."""
+        world, su = self.world, self.scn.units[act.unit]
+        assert act.to is not None
+        pid = world.place(su, act.to, rear, self.occupied(act.unit), on=act.on)
+        if pid is not None:
+            return pid
+        why = self.why_not(act, act.to)
+        gone, _, _ = self.spared((act.unit,))
+        if gone:
+            rest = tuple(p for u, p in self.pos.items() if u != act.unit and u not in gone)
+            pid = world.place(su, act.to, rear, rest, on=act.on)
+            if pid is not None:
+                self.if_destroyed(act, why, self.near(pid, gone))
+                return pid
+        self.say(act, why)
+        return None
+
+    def _too_far(self, act: Activation, problem: str, over: float, targets: tuple[str, ...] = ()) -> None:
+        """A move (or a Charge at ``targets``) ``over`` inches longer than allowed from the walk's placements: an
+        error, or a ``warning:`` where the game sets the Leading Models (:attr:`loose`: after a Charge or CLOSE RANKS)
+        and they may stand that much nearer in some games."""
+        slack = self.loose_by((act.unit, *targets))
+        if over > slack + EPS:
+            self.say(act, problem)
+            return
+        self.warn(
+            act,
+            f"{problem} from the walk's placement; the game set its Leading Model (a Charge's end, 8.7.7; CLOSE RANKS, "
+            f'8.8.1 step 1), up to {slack:g}" from it: legal only in games where it stands near enough',
+        )
+
     def _supply_ok(self, act: Activation, need: int) -> None:
         """8.3.2 for a Deploy needing ``need`` Supply. At full strength the Available Supply is the Supply Pool less the
         Supply of the player's units on the table; "Units Destroyed in battle (or reduced by casualties) free up
