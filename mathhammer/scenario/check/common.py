@@ -50,6 +50,9 @@ class _State:
         # reduced or destroyed them (8.3.2 "Units Destroyed in battle (or reduced by casualties) free up Available
         # Supply")
         self.exposed: set[str] = set()
+        # units the plan attacks so far (a Shoot's or Charge's targets, Engaged at the start of a Combat Phase): the
+        # only ones casualties may have destroyed for the per-game judgements of moves and attacks (:meth:`spared`)
+        self.attacked: set[str] = set()
         # units the game sets, not the plan (the Leading Model's end after a Charge, 8.7.7; a CLOSE RANKS move, 8.8.1
         # step 1): how far (inches) their Leading Model may stand from the walk's full-strength placement in some games
         self.loose: dict[str, float] = {}
@@ -88,9 +91,9 @@ class _State:
         return p, a
 
     def spared(self, keep: tuple[str, ...]) -> tuple[list[str], tuple[int, ...], tuple[int, ...]]:
-        """The units on the table that casualties may have destroyed in some games (``exposed``: they stood on the
-        table in an Assault or Combat Phase so far), but ``keep``; and the walk's state with them off the table."""
-        gone = [u for u in self.pos if u in self.exposed and u not in keep]
+        """The units on the table that casualties may have destroyed in some games (:attr:`attacked` so far), but
+        ``keep``; and the walk's state with them off the table."""
+        gone = sorted(u for u in self.pos if u in self.attacked and u not in keep)
         return gone, *self.without(gone)
 
     def engaged_surely(self, unit: str) -> tuple[bool, list[str]]:
@@ -115,8 +118,8 @@ class _State:
     def if_destroyed(self, act: Activation, problem: str, gone: list[str]) -> None:
         """``problem`` of ``act`` holds at full strength only, the units ``gone`` on the table: a ``warning:`` with the
         condition (the games where casualties destroyed them first, 8.7.5 / 8.8.1 step 4)."""
-        names = ", ".join(map(repr, gone))
-        loose = [u for u in (act.unit, *gone) if u in self.loose]
+        names = ", ".join(map(repr, sorted(gone)))
+        loose = sorted(u for u in {act.unit, *gone} if u in self.loose)
         where = (
             f" or the game set {', '.join(map(repr, loose))} apart (a Charge's end, 8.7.7; CLOSE RANKS, 8.8.1 step 1)"
             if loose

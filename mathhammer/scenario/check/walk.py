@@ -89,11 +89,14 @@ class PlanCheck(ReactionChecks):
             if phase == "combat":  # 8.8.1 step 1: an Engaged unit may make a CLOSE RANKS move of up to 3" first
                 for u in {u for pair in self.world.engaged_pairs(*self.state()) for u in pair}:
                     self.loose[u] = self.loose.get(u, 0.0) + CLOSE_RANKS_MOVE
+                    self.attacked.add(u)  # 8.8.1: every Engaged unit fights
             acted: dict[str, set[str]] = {p: set() for p in PLAYERS}
             again: dict[str, set[str]] = {p: set() for p in PLAYERS}  # Activation Marker removed by an ability (Orders)
             for act in order:
                 self.world = self.grass.update(pos, act)  # part 11 GRASS: without the pieces removed so far
                 self.activation(act, acted[act.player], again[act.player])
+                if act.action in ("shoot", "charge"):
+                    self.attacked.update(act.targets)
         self._end_of_round()
 
     def activation(self, act: Activation, acted: set[str], again: set[str]) -> None:
