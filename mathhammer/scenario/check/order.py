@@ -18,26 +18,19 @@ full strength; a test holds the two to each other. Pure functions of the plan: n
 
 from __future__ import annotations
 
-from ..abilities import find
 from ..spec import PLAYERS, Activation, Scenario
+from .common import FAMILIES
 
 
 def next_unit(scn: Scenario, act: Activation) -> str | None:
-    """The unit that Activates right after ``act`` (Bound by the Khala: the unit an ability of ``act`` with an
-    ``activate_next`` effect selects; SUMMON 9.1.9: the Summoned Unit whose Parent Unit is ``act``'s), or None."""
-    for name, chosen in act.select:
-        found = find(scn, act.unit, name)
-        if found is not None and any(e.kind == "activate_next" for e in found.ability.effects):
-            return chosen
-    return next((su.id for su in scn.units.values() if su.summoned and su.parent == act.unit), None)
+    """The unit that Activates right after ``act`` (Bound by the Khala, a Summoned Unit after its Parent Unit: each
+    card's plan check, :meth:`~..checkview.CardCheck.activates_next`), or None."""
+    return next((n for fam in FAMILIES if (n := fam.activates_next(scn, act)) is not None), None)
 
 
 def claims(scn: Scenario, act: Activation) -> bool:
-    """``act`` uses an ability that claims the First Player Marker for the Phase (Terran Tenacity, ``first_player``)."""
-    return any(
-        (f := find(scn, act.unit, name)) is not None and any(e.kind == "first_player" for e in f.ability.effects)
-        for name in act.use
-    )
+    """``act`` claims the First Player Marker for the Phase (Terran Tenacity: :meth:`CardCheck.claims_first`)."""
+    return any(fam.claims_first(scn, act) for fam in FAMILIES)
 
 
 def phase_order(scn: Scenario, rnd: int, phase: str, first: int) -> tuple[list[Activation], int | None]:
