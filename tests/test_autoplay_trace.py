@@ -280,8 +280,7 @@ def test_game_plot_and_trace_then_scenario_run_game_replays_it(tmp_path: Path) -
     trace = traces / "game-2.toml"
     assert "--seed 7 --game 2" in trace.read_text()
     one = runner.invoke(app, ["scenario", "run", str(trace), "--seed", "7", "--game", "2", "--json"])
-    if one.exit_code != 0:  # the check walks red's activations before blue's (not the game's order): say so
-        pytest.skip(f"the check refused this trace: {one.stderr.strip()[:300]}")
+    assert one.exit_code == 0, one.stderr  # the check walks the game's turn order (tests/test_check_order.py)
     got = json.loads(one.stdout)
     assert got["game"] == 2 and got["trials"] == 1
     sim = Simulation(load_scenario(trace), 1, 7, offset=2)

@@ -94,6 +94,17 @@ class CardCheck:
         """Start of Round ``rnd``, after the per-Round state is reset."""
 
     @staticmethod
+    def activates_next(scn: Scenario, act: Activation) -> str | None:
+        """The unit that Activates right after ``act`` (before the opponent's next activation, 8.2.1), or None: the
+        walk's turn order (``check/order.py``)."""
+        return None
+
+    @staticmethod
+    def claims_first(scn: Scenario, act: Activation) -> bool:
+        """``act`` claims the First Player Marker for the rest of the Phase (the walk's turn order)."""
+        return False
+
+    @staticmethod
     def activation_ok(chk: CheckView, act: Activation) -> bool:
         """Start of an activation, before its abilities: False ends the check of ``act``."""
         return True

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..lookup import use_bits
+from ..checkview import CardCheck
+from ..lookup import find, use_bits
 from ..spec import PLAYERS, Activation, Scenario
 from .registry import Card, register
 
@@ -30,3 +31,17 @@ class OnItself(Card):
             sim.mark[u, fresh] = np.maximum(0, sim.mark[u, fresh] - e.value)
         if sim.effects(u, bits, "first_player"):  # Terran Tenacity: "Immediately claim the First Player Marker"
             sim.first[fresh] = sim.claimed[fresh] = PLAYERS.index(sim.units[u].player)
+
+
+class OnItselfCheck(CardCheck):
+    """The walk's turn order: Terran Tenacity claims the First Player Marker for the rest of the Phase."""
+
+    @staticmethod
+    def claims_first(scn: Scenario, act: Activation) -> bool:
+        return any(
+            (f := find(scn, act.unit, name)) is not None and any(e.kind == "first_player" for e in f.ability.effects)
+            for name in act.use
+        )
+
+
+OnItself.plan_check = OnItselfCheck

@@ -147,12 +147,8 @@ class Selected(Card):
     def activates_next(self, act: Activation) -> str | None:
         """The unit an ability of ``act`` selects to Activate next (``activate_next``; Bound by the Khala: "At the end
         of the active Unit's Activation, select one other Friendly Unit eligible to Activate in the current Phase.
-        Immediately Activate that Unit"), or None."""
-        for name, chosen in act.select:
-            found = find(self.sim.scn, act.unit, name)
-            if found is not None and any(e.kind == "activate_next" for e in found.ability.effects):
-                return chosen
-        return None
+        Immediately Activate that Unit"), or None: the plan check's reading (:meth:`SelectedCheck.activates_next`)."""
+        return SelectedCheck.activates_next(self.sim.scn, act)
 
 
 # ----------------------------------------------------------------------------------------------------------------------
@@ -161,6 +157,15 @@ class Selected(Card):
 class SelectedCheck(CardCheck):
     order = 120
     kinds = ("activate_next", "remove_activation")
+
+    @staticmethod
+    def activates_next(scn: Scenario, act: Activation) -> str | None:
+        """Bound by the Khala: the unit selected by an ability of ``act`` with an ``activate_next`` effect."""
+        for name, chosen in act.select:
+            found = find(scn, act.unit, name)
+            if found is not None and any(e.kind == "activate_next" for e in found.ability.effects):
+                return chosen
+        return None
 
     @staticmethod
     def picked(chk: CheckView, act: Activation, a: Ability, picks: Sequence[Effect], unit: str) -> bool:

@@ -150,6 +150,11 @@ class Summon(Card):
 # ----------------------------------------------------------------------------------------------------------------------
 # SUMMON (part 11, 9.1.9): Pylon Warp-In, Omega Network, Rapid Ingress; Structures.
 class SummonCheck(CardCheck):
+    @staticmethod
+    def activates_next(scn: Scenario, act: Activation) -> str | None:
+        """SUMMON: the Summoned Unit is "Activated immediately after its Parent Unit" (9.1.9)."""
+        return next((su.id for su in scn.units.values() if su.summoned and su.parent == act.unit), None)
+
     order = 50
     kinds = ("summon",)
 

@@ -1,9 +1,15 @@
 """``mathhammer scenario check``: walk the plan at full strength and report every illegal activation.
 
 The walk assumes every planned activation happens as written (every unit at full strength,
-every Charge successful), which is the plan the player wrote. Legality that depends on the game's
-state is judged per game: a plan illegal in every game is an error, one illegal in some games a
-``warning:`` line with the condition (the simulation skips it in those games and reports how often).
+every Charge successful), which is the plan the player wrote, in the game's turn order (``order.py``:
+8.2.1 alternation from the First Player Marker, 8.4.2 / 8.6.2 the first to Pass takes it; where the
+game decides its holder, 8.2.2 Roll-Off and 8.9.6, the plan is walked with each player holding it).
+Legality that depends on the game's state is judged per game: a plan illegal in every game is an
+error, one illegal in some games a ``warning:`` line with the condition (the simulation skips it in
+those games and reports how often): illegal with one First Player only; legal only once casualties
+destroyed units the plan attacked (``_State.spared``: an enemy the unit is Engaged with, a base in
+the way, an Engaged target); too long only from the walk's placement of a unit the game set (a
+Charge's end, CLOSE RANKS: ``_State.loose``).
 Each problem names the round, the phase, the player and the activation (``rounds[0].red.movement[2]``)
 and cites the rule:
 

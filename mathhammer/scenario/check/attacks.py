@@ -3,6 +3,7 @@ Tactical Mass)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from ...board.model import EPS
@@ -80,7 +81,40 @@ class AttackChecks(MoveChecks):
         if auto:
             self._at_auto(act, auto, "shoots in the games where a planned target may be shot", reasons)
             return
-        say(act, "no planned target can be shot: " + "; ".join(reasons))
+        problem = "no planned target can be shot: " + "; ".join(reasons)
+        gone, p_s, a_s = self.spared((act.unit, *act.targets))
+        if gone and any(self._may_shoot(act, t, p_s, a_s, lo, hidden) for t in act.targets):
+            self.if_destroyed(act, problem, gone)  # Engaged restrictions (8.7.3 step 1) with units destroyed
+        elif self.loose_by((act.unit, *act.targets)):
+            self.warn(
+                act,
+                f"{problem} at the walk's placements; the game set the Leading Model of "
+                f"{', '.join(repr(u) for u in (act.unit, *act.targets) if u in self.loose)} (a Charge's end, 8.7.7; "
+                "CLOSE RANKS, 8.8.1 step 1): legal only in games where the models stand otherwise; the simulation "
+                "skips it in the other games",
+            )
+        else:
+            say(act, problem)
+
+    def _may_shoot(
+        self,
+        act: Activation,
+        t: str,
+        p: tuple[int, ...],
+        a: tuple[int, ...],
+        lo: Loadout,
+        hidden: dict[str, str] | None,
+    ) -> bool:
+        """A Batch of ``act`` may shoot planned target ``t`` in state ``(p, a)`` (8.7.3 step 1)."""
+        world, tu = self.grass.update(self.pos, act), self.scn.units[t]
+        if a[world.uids.index(t)] <= 0:
+            return False
+        tags = tuple(tu.unit.card.combat_tags) + ((hidden[t],) if hidden and t in hidden else ())
+        return any(
+            world.facts(p, a, act.unit, t, b.weapon, tags).eligible
+            for b in attack_batches(lo, tu.unit, "assault", first=act.weapons[0] if act.weapons else None)
+            if not act.weapons or b.name in act.weapons
+        )
 
     def _auto_targets(self, act: Activation, keep: Callable[[str], bool]) -> list[str]:
         """A scripted player's targets among the automatic player's units (``keep`` those the rule reads). An
@@ -142,19 +176,38 @@ class AttackChecks(MoveChecks):
             length, end = world.charge_length(
                 p_now, a_now, act.unit, act.targets, reach, fields=fields, engaged_ok=dash
             )
-        except MathhammerError as exc:
-            say(act, f"{label}{exc}")
-            return False
+        except MathhammerError as exc:  # 8.7.7 "An Unengaged Ground Unit": Engaged at the walk's placements
+            surely, foes = self.engaged_surely(act.unit)
+            if surely or not foes:
+                say(act, f"{label}{exc}")
+                return False
+            self.if_destroyed(act, f"{label}{exc}", foes)
+            p_s, a_s = self.without([f for f in foes if f not in act.targets])  # the games where it is not Engaged
+            try:
+                length, end = world.charge_length(
+                    p_s, a_s, act.unit, act.targets, reach, fields=fields, engaged_ok=dash
+                )
+            except MathhammerError:
+                return False  # Engaged with its target at the walk's placements: no path to judge there
         if end is None or length > speed + 6 + more + EPS:
             shown = "no legal end position" if end is None else f'{length:.1f}"'
             plus = f" + {more}" if more else ""
-            say(act, f"{label}cannot reach: needs {shown}, at most Speed {speed} + 6{plus} (8.7.7)")
+            problem = f"{label}cannot reach: needs {shown}, at most Speed {speed} + 6{plus} (8.7.7)"
+            if end is None:
+                say(act, problem)
+            else:
+                self._too_far(act, problem, length - speed - 6 - more, act.targets)
             return False
         tx, ty = world.placements[pos[act.targets[0]]].centres[0]
         pid = world.place(
             su, end, (end[0] - tx, end[1] - ty), tuple(p for u, p in pos.items() if u != act.unit), act.targets
         )
         if pid is not None:
+            # the game sets the Leading Model's end from the targets' models left (8.7.7 step 4): anywhere along
+            # the first target's models in some games
+            centres = world.placements[pos[act.targets[0]]].centres
+            spread = max((math.dist(a, b) for a in centres for b in centres), default=0.0)
+            self.loose[act.unit] = self.loose_by((act.unit, act.targets[0])) + spread
             pos[act.unit] = pid
         return pid is not None
 

@@ -50,6 +50,12 @@ class _State:
         # reduced or destroyed them (8.3.2 "Units Destroyed in battle (or reduced by casualties) free up Available
         # Supply")
         self.exposed: set[str] = set()
+        # units the plan attacks so far (a Shoot's or Charge's targets, Engaged at the start of a Combat Phase): the
+        # only ones casualties may have destroyed for the per-game judgements of moves and attacks (:meth:`spared`)
+        self.attacked: set[str] = set()
+        # units the game sets, not the plan (the Leading Model's end after a Charge, 8.7.7; a CLOSE RANKS move, 8.8.1
+        # step 1): how far (inches) their Leading Model may stand from the walk's full-strength placement in some games
+        self.loose: dict[str, float] = {}
         # this Round (:meth:`~.walk.PlanCheck.round`)
         self.pool: int | None = None
         self.purses: dict[str, Purse] = {}
@@ -83,6 +89,64 @@ class _State:
         p = tuple(self.pos.get(u, -1) for u in self.world.uids)
         a = tuple(self.scn.units[u].models if self.pos.get(u, -1) >= 0 else 0 for u in self.world.uids)
         return p, a
+
+    def spared(self, keep: tuple[str, ...]) -> tuple[list[str], tuple[int, ...], tuple[int, ...]]:
+        """The units on the table that casualties may have destroyed in some games (:attr:`attacked` so far), but
+        ``keep``; and the walk's state with them off the table."""
+        gone = sorted(u for u in self.pos if u in self.attacked and u not in keep)
+        return gone, *self.without(gone)
+
+    def engaged_surely(self, unit: str) -> tuple[bool, list[str]]:
+        """Is ``unit`` Engaged (7.2.1) in every game where it is at this point of the plan, and the enemies it is
+        Engaged with at the walk's placements. Not where those enemies may have been destroyed (``exposed``), nor
+        where the game sets the Leading Model of the unit or of the enemy (:attr:`loose`: it may stand apart)."""
+        p, a = self.state()
+        foes = [b for x, b in self.world.engaged_pairs(p, a) if x == unit]
+        _, p_s, a_s = self.spared((unit,))
+        left = [b for x, b in self.world.engaged_pairs(p_s, a_s) if x == unit]
+        return bool(left) and unit not in self.loose and any(b not in self.loose for b in left), foes
+
+    def without(self, units: list[str]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The walk's state with ``units`` off the table."""
+        p, a = self.state()
+        off = {self.world.uids.index(u) for u in units}
+        return (
+            tuple(-1 if i in off else x for i, x in enumerate(p)),
+            tuple(0 if i in off else x for i, x in enumerate(a)),
+        )
+
+    def if_destroyed(self, act: Activation, problem: str, gone: list[str]) -> None:
+        """``problem`` of ``act`` holds at full strength only, the units ``gone`` on the table: a ``warning:`` with the
+        condition (the games where casualties destroyed them first, 8.7.5 / 8.8.1 step 4)."""
+        names = ", ".join(map(repr, sorted(gone)))
+        loose = sorted(u for u in {act.unit, *gone} if u in self.loose)
+        where = (
+            f" or the game set {', '.join(map(repr, loose))} apart (a Charge's end, 8.7.7; CLOSE RANKS, 8.8.1 step 1)"
+            if loose
+            else ""
+        )
+        self.warn(
+            act,
+            f"{problem} at the walk's full-strength placements; legal only in games where casualties first destroyed "
+            f"{names} (8.7.5: destroyed models are removed){where}; the simulation skips it in the other games",
+        )
+
+    def near(self, pid: int, units: list[str]) -> list[str]:
+        """Those of ``units`` with a base Within 1" of a model of placement ``pid`` (7.2.1 Engagement Range)."""
+        world, scn = self.world, self.scn
+        mine = world.placements[pid]
+        r = scn.units[mine.unit].base_mm / MM_PER_INCH / 2
+        out = []
+        for u in units:
+            o = scn.units[u].base_mm / MM_PER_INCH / 2
+            theirs = world.placements[self.pos[u]].centres
+            if any(math.dist(c, d) - r - o <= ENGAGEMENT_RANGE + EPS for c in mine.centres for d in theirs):
+                out.append(u)
+        return out or units
+
+    def loose_by(self, units: tuple[str, ...]) -> float:
+        """How far the game may have set ``units``' Leading Models from the walk's placements (:attr:`loose`)."""
+        return sum(self.loose.get(u, 0.0) for u in units)
 
     def why_not(self, act: Activation, lead: tuple[float, float]) -> str:
         scn, world = self.scn, self.world

@@ -115,6 +115,41 @@ class MoveChecks(_State):
         pos[act.unit] = pid
         return True
 
+    def _place(self, act: Activation, rear: tuple[float, float], quiet: bool = False) -> int | None:
+        """Set ``act``'s unit at ``act.to`` (8.5.3, 8.5.5), its placement id; where the bases of units casualties may
+        have destroyed stand in the way (:meth:`spared`), a warning with that condition; else None, and an error unless
+        ``quiet`` (the caller says it)."""
+        world, su = self.world, self.scn.units[act.unit]
+        assert act.to is not None
+        pid = world.place(su, act.to, rear, self.occupied(act.unit), on=act.on)
+        if pid is not None:
+            return pid
+        why = self.why_not(act, act.to)
+        gone, _, _ = self.spared((act.unit,))
+        if gone:
+            rest = tuple(p for u, p in self.pos.items() if u != act.unit and u not in gone)
+            pid = world.place(su, act.to, rear, rest, on=act.on)
+            if pid is not None:
+                self.if_destroyed(act, why, self.near(pid, gone))
+                return pid
+        if not quiet:
+            self.say(act, why)
+        return None
+
+    def _too_far(self, act: Activation, problem: str, over: float, targets: tuple[str, ...] = ()) -> None:
+        """A move (or a Charge at ``targets``) ``over`` inches longer than allowed from the walk's placements: an
+        error, or a ``warning:`` where the game sets the Leading Models (:attr:`loose`: after a Charge or CLOSE RANKS)
+        and they may stand that much nearer in some games."""
+        slack = self.loose_by((act.unit, *targets))
+        if over > slack + EPS:
+            self.say(act, problem)
+            return
+        self.warn(
+            act,
+            f"{problem} from the walk's placement; the game set its Leading Model (a Charge's end, 8.7.7; CLOSE RANKS, "
+            f'8.8.1 step 1), up to {slack:g}" from it: legal only in games where it stands near enough',
+        )
+
     def _supply_ok(self, act: Activation, need: int) -> None:
         """8.3.2 for a Deploy needing ``need`` Supply. At full strength the Available Supply is the Supply Pool less the
         Supply of the player's units on the table; "Units Destroyed in battle (or reduced by casualties) free up
@@ -170,7 +205,7 @@ class MoveChecks(_State):
     def _deploy(self, act: Activation, on: bool) -> None:
         """8.5.5 Deploy (8.3.2, 8.3.3)."""
         scn, world, pos, say = self.scn, self.world, self.pos, self.say
-        occupied, why_not, deployed = self.occupied, self.why_not, self.deployed
+        why_not, deployed = self.why_not, self.deployed
         su, player = scn.units[act.unit], act.player
         if on:
             say(act, f"{act.unit!r} is already on the table (8.5.5: Deploy brings a unit from Reserves)")
@@ -197,7 +232,7 @@ class MoveChecks(_State):
             say(act, deploy_far_text(d, edge, which, su.speed))
         rear = EDGE_REAR[edge] if edge != world.edges[player] else world.rear_of(player)
         rear = via_rear or rear
-        pid = world.place(su, act.to, rear, occupied(act.unit), on=act.on)
+        pid = self._place(act, rear, quiet=True)
         far = next((f for fam in FAMILIES if (f := fam.keep_away(self, act)) is not None), None)
         if pid is not None and far is not None:
             enemies = [u for u in pos if scn.units[u].player != player]

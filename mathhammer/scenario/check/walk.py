@@ -15,6 +15,7 @@ from ..abilities import (
     needs_tag,
 )
 from ..spec import PHASES, PLAYERS, Activation
+from ..world import CLOSE_RANKS_MOVE
 from .common import (
     FAMILIES,
     PHASE_TITLE,
@@ -26,6 +27,7 @@ from .common import (
     _tactical_mass,
     cost_discount,
 )
+from .order import merge_walks, phase_order
 from .pathing import blocked_line
 from .reactions import ReactionChecks
 
@@ -35,11 +37,32 @@ class PlanCheck(ReactionChecks):
     (the module docstring of :mod:`mathhammer.scenario.check` lists the rules). The walk state is :class:`_State`;
     the checks by concern are the methods of the base classes (moves, attacks, cards, reactions)."""
 
+    #: who holds the First Player Marker where the plan leaves it to the game (0 red, 1 blue; :meth:`run`)
+    lean = 0
+
     def run(self) -> list[str]:
-        """Every problem of the plan, one line each (an empty list: the plan is legal as written)."""
-        for rnd in range(1, self.scn.mission.game_length + 1):
+        """Every problem of the plan, one line each (an empty list: the plan is legal as written).
+
+        Each Phase is walked in the game's turn order (:mod:`.order`). Where the First Player Marker's holder differs
+        between games (a Round 1 Roll-Off, 8.2.2; the player with fewer Victory Points from Round 2, 8.9.6) the plan is
+        walked twice, red holding it in every such Phase, then blue: an activation illegal both ways is an error, one
+        illegal one way only a ``warning:`` with that condition (:func:`merge_walks`)."""
+        self.walk()
+        if not self.guessed:
+            return self.problems
+        other = type(self)(self.scn)
+        other.lean = 1
+        other.walk()
+        return merge_walks(self.problems, other.problems)
+
+    def walk(self) -> None:
+        """One walk of the plan, the First Player Marker with :attr:`lean` where the plan leaves it to the game."""
+        scn = self.scn
+        self.first: int | None = None if scn.first_player == "roll-off" else PLAYERS.index(scn.first_player)
+        self.guessed = False  # a Phase walked with ``lean``'s First Player where both players have activations
+        for rnd in range(1, scn.mission.game_length + 1):
             self.round(rnd)
-        return self.problems
+            self.first = None  # 8.9.6: the player with fewer Victory Points, a Roll-Off on a tie: per game
 
     def round(self, rnd: int) -> None:
         """Round ``rnd``: its per-Round state, its Phases, then the End of the Round (8.9.4)."""
@@ -56,12 +79,24 @@ class PlanCheck(ReactionChecks):
         for phase in PHASES:
             if phase != "movement":
                 self.exposed.update(pos)
-            for player in PLAYERS:
-                acted: set[str] = set()
-                again: set[str] = set()  # units whose Activation Marker an ability removed (Orders)
-                for act in scn.activations(rnd, phase, player):
-                    self.world = self.grass.update(pos, act)  # part 11 GRASS: without the pieces removed so far
-                    self.activation(act, acted, again)
+            first = self.lean if self.first is None else self.first
+            order, after = phase_order(scn, rnd, phase, first)
+            if self.first is None:  # the holder differs between games: the walk takes ``lean``'s
+                self.guessed = self.guessed or {a.player for a in order} == set(PLAYERS)
+                if phase_order(scn, rnd, phase, 1 - first)[1] != after:
+                    after = None  # and so does the next Phase's
+            self.first = after
+            if phase == "combat":  # 8.8.1 step 1: an Engaged unit may make a CLOSE RANKS move of up to 3" first
+                for u in {u for pair in self.world.engaged_pairs(*self.state()) for u in pair}:
+                    self.loose[u] = self.loose.get(u, 0.0) + CLOSE_RANKS_MOVE
+                    self.attacked.add(u)  # 8.8.1: every Engaged unit fights
+            acted: dict[str, set[str]] = {p: set() for p in PLAYERS}
+            again: dict[str, set[str]] = {p: set() for p in PLAYERS}  # Activation Marker removed by an ability (Orders)
+            for act in order:
+                self.world = self.grass.update(pos, act)  # part 11 GRASS: without the pieces removed so far
+                self.activation(act, acted[act.player], again[act.player])
+                if act.action in ("shoot", "charge"):
+                    self.attacked.update(act.targets)
         self._end_of_round()
 
     def activation(self, act: Activation, acted: set[str], again: set[str]) -> None:
@@ -218,13 +253,17 @@ class PlanCheck(ReactionChecks):
     def _move(self, act: Activation, engaged_now: bool, p_now: tuple[int, ...], a_now: tuple[int, ...]) -> None:
         """A Move, Run or Disengage (8.5.2-8.5.4)."""
         scn, world, pos, say = self.scn, self.world, self.pos, self.say
-        su = scn.units[act.unit]
         lead = world.placements[pos[act.unit]].centres[0]
         assert act.to is not None
         if act.action == "disengage" and not engaged_now:
             say(act, "the unit is not Engaged: Move instead (8.5.4 Disengage is for an Engaged unit)")
         if act.action != "disengage" and engaged_now:
-            say(act, "the unit is Engaged: it cannot Move or Run; Disengage instead (8.5.2, 8.7.1)")
+            engaged = "the unit is Engaged: it cannot Move or Run; Disengage instead (8.5.2, 8.7.1)"
+            surely, foes = self.engaged_surely(act.unit)
+            if surely:
+                say(act, engaged)
+            else:  # Engaged only with units casualties may have destroyed, or set apart in some games
+                self.if_destroyed(act, engaged, foes)
         if not self._level_ok(act):
             return
         if act.action == "disengage" and engaged_now:
@@ -238,15 +277,14 @@ class PlanCheck(ReactionChecks):
         if start_level != act.on:
             self._route_ok(act, lead, start_level, speed)
         elif d > speed + EPS:
-            say(act, f'moves {d:.1f}"; Speed is {speed}" (8.5.3)')
+            self._too_far(act, f'moves {d:.1f}"; Speed is {speed}" (8.5.3)', d - speed)
         elif blocked_line(world, act, lead):
             self._route_ok(act, lead, start_level, speed)  # 8.5.3: the way around the walls
         rear = world.rear_from(pos[act.unit], act.to)
-        pid = world.place(su, act.to, rear, self.occupied(act.unit), on=act.on)
-        if pid is None:
-            say(act, self.why_not(act, act.to))
-        else:
+        pid = self._place(act, rear)
+        if pid is not None:
             pos[act.unit] = pid
+            self.loose.pop(act.unit, None)  # the plan sets its Leading Model
             if act.via is not None and any(fam.after_move(self, act) for fam in FAMILIES):
                 del pos[act.unit]  # Omega Network: back to Reserves (8.5.5)
 
