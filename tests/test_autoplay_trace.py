@@ -22,7 +22,7 @@ from mathhammer.scenario.players.auto import SLOT_BASE
 from mathhammer.scenario.players.trace import record, sample, to_toml, trace_data, write_trace
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation, Scenario, ScenarioError
-from mathhammer.scenario.tally import COUNTED, health_table
+from mathhammer.scenario.tally import COUNTED, Tally, health_table
 from mathhammer.starcraft.loadout import as_target
 from tests.autoplay_kit import armies, data, red_deploys
 
@@ -97,6 +97,23 @@ def test_damage_taken_is_the_hit_points_lost_and_dealt_is_what_the_enemy_took(pl
 def test_health_table_reads_the_removal_order() -> None:
     """A unit of a 3 HP model (with 1 Shield: 4) and two 2 HP models: the last k models of the removal order."""
     assert health_table([4, 2, 2], 3).tolist() == [0, 2, 4, 8]
+
+
+def test_the_sums_are_the_bits_of_the_whole_array_sums() -> None:
+    """The per-unit sums a block leaves (merged across workers, read by unit_figures) are read one row at a time
+    (Tally.sums, no whole-array float copies): the same float64 bits as summing the whole array's float copy, as
+    before, at sizes around numpy's pairwise block and a large block's."""
+    rng = np.random.default_rng(5)
+    for trials in (1, 7, 8192, 8193, 300_001):
+        tally = Tally(3, trials, [np.zeros(1, dtype=np.int64)] * 3)
+        tally.dealt[:] = rng.integers(0, 97, size=(3, trials)) * (rng.random((3, trials)) < 0.4)
+        tally.taken[:] = rng.integers(0, 13, size=(3, trials))
+        got = tally.sums()
+        for key in ("dealt", "taken"):
+            whole = getattr(tally, key).astype(np.float64)
+            assert got[key].tobytes() == whole.sum(axis=1).tobytes(), (trials, key)
+            assert got[f"{key}2"].tobytes() == (whole * whole).sum(axis=1).tobytes(), (trials, key)
+        assert got["dealt2"].sum() > 0
 
 
 def test_activations_are_counted_by_action(played: Simulation) -> None:

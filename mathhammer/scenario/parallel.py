@@ -110,8 +110,9 @@ def _block(job: tuple[int, int, int]) -> tuple[dict[str, int], dict[str, np.ndar
     out: _Out = _JOB["out"]
     sim.sink = [{k: a[..., offset : offset + n] for k, a in snap.items()} for snap in out.games.snapshots]
     sim.run(rounds)
-    out.put(Games.of(sim), offset)
-    return dict(sim.skipped), sim.tally.sums()
+    games = Games.of(sim)
+    out.put(games, offset)
+    return games.skipped, games.tally
 
 
 class _Out:
