@@ -3,7 +3,6 @@ returned to Reserves."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -77,6 +76,8 @@ class Movement(SimState):
         su = self.units[u]
         if allowed and not su.flying:
             return self._charge_place(u, trials, lead, rear, act, allowed, targets_left)
+        if not allowed:
+            return self._free_place(u, trials, lead, rear, act, quiet)
         placed = np.zeros(self.T, dtype=bool)
         tgt = [v for v in range(self.U) if v != u and self.uids[v] in allowed]
         rest = [v for v in range(self.U) if v != u and v not in tgt]
@@ -94,17 +95,64 @@ class Movement(SimState):
                     occupied = tuple(p for p in near_pos if p >= 0)
                 pid = self.world.place(su, lead, rear, occupied, allowed, targets_left=targets_left)
                 answers.setdefault(pid, []).append(idx)
-            moves: list[tuple[np.ndarray, int]] = []
-            for pid, parts in answers.items():
-                ts = ts0[parts[0] if len(parts) == 1 else np.concatenate(parts)]
-                if pid is None:
-                    if not quiet:
-                        self.skip(act, ts.size, "no room to set the unit there")
-                    continue
-                moves.append((ts, pid))
-                placed[ts] = True
-            self.set_pos_many(u, moves)
+            self._set_answers(u, ts0, answers, act, quiet, placed)
         return placed[trials]
+
+    def _free_place(
+        self,
+        u: int,
+        trials: np.ndarray,
+        lead: tuple[float, float],
+        rear: tuple[float, float],
+        act: Activation,
+        quiet: bool,
+    ) -> np.ndarray:
+        """:meth:`place` without Charge targets: which of ``trials`` were set.
+
+        The trials are split first by the units near the Leading Model (:meth:`World.lead_test`), whose answer
+        (:meth:`World.place_near_lead`) holds for every board with those units there; only where it needs the
+        others (-1) are its trials split again by every unit that may change :meth:`World.place`
+        (:meth:`World.place_test`)."""
+        su = self.units[u]
+        placed = np.zeros(self.T, dtype=bool)
+        rest = [v for v in range(self.U) if v != u]
+        world = self.world
+        test = None
+        # the games of each answer together, set at the end in one pass
+        answers: dict[int | None, list[np.ndarray]] = {}
+        for near_pos, idx in self._near_cols(trials, rest, world.lead_test(su, lead)):
+            pid = world.place_near_lead(su, lead, rear, tuple(p for p in near_pos if p >= 0))
+            if pid != -1:
+                answers.setdefault(pid, []).append(idx)
+                continue
+            test = world.place_test(su, lead) if test is None else test
+            for far_pos, sub in self._near_cols(trials[idx], rest, test):
+                pid = world.place(su, lead, rear, tuple(p for p in far_pos if p >= 0))
+                answers.setdefault(pid, []).append(idx[sub])
+        self._set_answers(u, trials, answers, act, quiet, placed)
+        return placed[trials]
+
+    def _set_answers(
+        self,
+        u: int,
+        trials: np.ndarray,
+        answers: dict[int | None, list[np.ndarray]],
+        act: Activation,
+        quiet: bool,
+        placed: np.ndarray,
+    ) -> None:
+        """Set unit ``u`` in the games ``trials[idx]`` of each answer (placement id: the parts ``idx``; None: no
+        room, counted in the skip report unless ``quiet``), in one pass; ``placed`` marks the games set."""
+        moves: list[tuple[np.ndarray, int]] = []
+        for pid, parts in answers.items():
+            ts = trials[parts[0] if len(parts) == 1 else np.concatenate(parts)]
+            if pid is None:
+                if not quiet:
+                    self.skip(act, ts.size, "no room to set the unit there")
+                continue
+            moves.append((ts, pid))
+            placed[ts] = True
+        self.set_pos_many(u, moves)
 
     def _charge_place(
         self,
@@ -130,8 +178,7 @@ class Movement(SimState):
         while todo.size:
             first = int(trials[todo[0]])
             occupied = tuple(p for v, p in enumerate(self.pos[:, first].tolist()) if v != u and p >= 0)
-            box = [math.inf, math.inf, -math.inf, -math.inf]
-            pid = self.world.charge_place(su, lead, rear, occupied, allowed, targets_left, box=box)
+            pid, box = self.world.charge_place_kept(su, lead, rear, occupied, allowed, targets_left)
             same = alike(todo, self.world.bases_test(su, box))
             done, todo = todo[same], todo[~same]
             if pid is None:
