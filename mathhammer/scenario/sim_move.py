@@ -67,15 +67,17 @@ class Movement(SimState):
         allowed: tuple[str, ...] = (),
         targets_left: tuple[tuple[str, int], ...] = (),
         quiet: bool = False,
+        moves: list[tuple[np.ndarray, int]] | None = None,
     ) -> np.ndarray:
         """Set unit ``u`` with its Leading Model at ``lead`` (:meth:`World.place`) in ``trials``; which were set
-        (``quiet``: no skip report for the others, which the caller tries elsewhere).
+        (``quiet``: no skip report for the others, which the caller tries elsewhere; ``moves``: where given, a
+        charging unit's moves, (trials, placement), are appended to it for the caller to set, not set here).
 
         The answer depends on the other units only through the Charge targets' placements and those near
         ``lead`` (:meth:`World.place_test`): the trials are split by those, not by the whole board."""
         su = self.units[u]
         if allowed and not su.flying:
-            return self._charge_place(u, trials, lead, rear, act, allowed, targets_left)
+            return self._charge_place(u, trials, lead, rear, act, allowed, targets_left, moves)
         if not allowed:
             return self._free_place(u, trials, lead, rear, act, quiet)
         placed = np.zeros(self.T, dtype=bool)
@@ -163,8 +165,9 @@ class Movement(SimState):
         act: Activation,
         allowed: tuple[str, ...],
         targets_left: tuple[tuple[str, int], ...],
+        moves: list[tuple[np.ndarray, int]] | None = None,
     ) -> np.ndarray:
-        """:meth:`place` for a charging unit in ``trials``: which were set.
+        """:meth:`place` for a charging unit in ``trials``: which were set (``moves``: see :meth:`place`).
 
         One trial's board is set (:meth:`World.charge_place`), and the box that setting looked at names the
         units that mattered to it: every other trial with the same placements of those units (the others' bases
@@ -174,7 +177,7 @@ class Movement(SimState):
         rest = [v for v in range(self.U) if v != u]
         todo = np.arange(trials.size)
         alike = self._alike(trials, rest)
-        moves: list[tuple[np.ndarray, int]] = []  # set at the end, in one pass (the loop reads other trials)
+        mine: list[tuple[np.ndarray, int]] = []  # set at the end, in one pass (the loop reads other trials)
         while todo.size:
             first = int(trials[todo[0]])
             occupied = tuple(p for v, p in enumerate(self.pos[:, first].tolist()) if v != u and p >= 0)
@@ -184,9 +187,12 @@ class Movement(SimState):
             if pid is None:
                 self.skip(act, done.size, "no room to set the unit there")
                 continue
-            moves.append((trials[done], pid))
+            mine.append((trials[done], pid))
             placed[done] = True
-        self.set_pos_many(u, moves)
+        if moves is None:
+            self.set_pos_many(u, mine)
+        else:
+            moves += mine
         return placed
 
     def _alike(
