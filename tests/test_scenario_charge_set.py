@@ -207,7 +207,14 @@ def test_placements_read_through_the_memo_equal_those_computed_afresh(monkeypatc
         calls.append((self, su, lead, r, level, list(others), list(live), got))
         return got
 
+    def unkept(self: World, su, lead, rear, occupied, allowed, targets_left=()):  # type: ignore[no-untyped-def]
+        box = [math.inf, math.inf, -math.inf, -math.inf]
+        return self.charge_place(su, lead, rear, occupied, allowed, targets_left, box=box), box
+
     monkeypatch.setattr(World, "_charge_spots_memo", spy)
+    # every placement reaches this memo (``World.charge_place_kept``, which answers most repeated ones before it, has
+    # its test in test_scenario_local.py)
+    monkeypatch.setattr(World, "charge_place_kept", unkept)
     path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
     Simulation(load_scenario(path), 1500, 6).run()
     assert len(calls) >= 400

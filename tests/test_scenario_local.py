@@ -36,6 +36,7 @@ def _whole(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(Simulation, "_box_test", lambda self, lo, hi, reach: lambda p: True)
     monkeypatch.setattr(Simulation, "_facts_test", lambda self, pu, side, pt, t: lambda p, player: True)
     monkeypatch.setattr(World, "place_test", lambda self, *a, **k: lambda p: True)
+    monkeypatch.setattr(World, "lead_test", lambda self, *a, **k: lambda p: True)
     monkeypatch.setattr(World, "bases_test", lambda self, su, box: lambda p: True)
 
 
@@ -68,6 +69,7 @@ def test_a_placement_filter_that_drops_the_units_near_the_leading_model_changes_
     Charge's setting is held to the units near it in ``test_scenario_charge_set.py``.)"""
     local = _play(_clash())
     monkeypatch.setattr(World, "place_test", lambda self, *a, **k: lambda p: False)
+    monkeypatch.setattr(World, "lead_test", lambda self, *a, **k: lambda p: False)
     dropped = _play(_clash())
     assert not all(np.array_equal(a, b) for a, b in zip(local, dropped, strict=True))
 
@@ -134,6 +136,33 @@ def test_charges_read_through_the_memo_equal_those_computed_afresh(monkeypatch: 
     for w, pos, alive, uid, targets, reach, got in calls:
         fresh = charge_distance(w.board_for(pos, alive), f"{uid}.1", list(targets), max_length=reach)  # type: ignore[attr-defined]
         assert (fresh.length, fresh.end) == got
+
+
+def test_charge_placements_kept_equal_those_computed_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """8.7.7 step 4: every placement of a charging unit in 1,000 games of the 6-a-side example, read through
+    ``World.charge_place_kept`` (kept with the other bases near the box it looked at), equals ``World.charge_place``
+    on the same board, and the memo saved most of the reads."""
+    calls: list[tuple[object, ...]] = []
+    kept = World.charge_place_kept
+    computed = [0]
+    fresh = World.charge_place
+
+    def spy(self: World, su, lead, rear, occupied, allowed, targets_left=()):  # type: ignore[no-untyped-def]
+        got = kept(self, su, lead, rear, occupied, allowed, targets_left)
+        calls.append((self, su, lead, rear, occupied, allowed, targets_left, got[0]))
+        return got
+
+    def counted(self: World, *a, **k):  # type: ignore[no-untyped-def]
+        computed[0] += 1
+        return fresh(self, *a, **k)
+
+    monkeypatch.setattr(World, "charge_place_kept", spy)
+    monkeypatch.setattr(World, "charge_place", counted)
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    Simulation(load_scenario(path), 1000, 8).run()
+    assert len(calls) > 100 and computed[0] < 0.8 * len(calls)
+    for w, su, lead, rear, occupied, allowed, left, got in calls:
+        assert fresh(w, su, lead, rear, occupied, allowed, left) == got  # type: ignore[arg-type]
 
 
 def _near_cols_naive(

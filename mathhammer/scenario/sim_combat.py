@@ -80,6 +80,9 @@ class Combat(SimState):
         rest = [v for v in range(self.U) if v != u and v not in targets]
         top = max(6, int(rolls[trials].max())) if trials.size else 6
         done: list[np.ndarray] = []
+        # the unit set in all its groups at the end, in one pass (each group reads only its own games), then IMPACT
+        moves: list[tuple[np.ndarray, int]] = []
+        impacts: list[tuple[np.ndarray, int, tuple[int, int]]] = []
         for key, ts0 in self._ordered(self.groups(trials, cols), [0, *(3 + 2 * i for i in range(len(targets)))]):
             pu, a, mask = key[0], key[1], key[2]
             tpos = {t: (key[3 + 2 * i], key[4 + 2 * i]) for i, t in enumerate(targets)}
@@ -114,14 +117,17 @@ class Combat(SimState):
                 tx, ty = self.world.placements[tpos[alive_targets[0]][0]].centres[0]
                 rear = (end[0] - tx, end[1] - ty)
                 left = tuple((self.uids[t], int(tpos[t][1])) for t in alive_targets)
-                placed = self.place(u, ok, end, rear, act, tids, left)  # 8.7.7 step 4
+                placed = self.place(u, ok, end, rear, act, tids, left, moves=moves)  # 8.7.7 step 4
                 ok = ok[placed]
                 done.append(ok)
                 if imp is not None and ok.size:  # with its IMPACT abilities (My Life for Aiur, Adrenal Overload)
                     resolved = imp
                     for change in self.cards.impact:
                         resolved = change(u, mask, resolved)
-                    self._impact(u, alive_targets[0], ok, resolved, stream)
+                    impacts.append((ok, alive_targets[0], resolved))
+        self.set_pos_many(u, moves)
+        for ok, t, resolved in impacts:
+            self._impact(u, t, ok, resolved, stream)
         return np.sort(np.concatenate(done)) if done else trials[:0]
 
     def _near_parts(

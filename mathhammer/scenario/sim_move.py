@@ -3,7 +3,6 @@ returned to Reserves."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -68,15 +67,19 @@ class Movement(SimState):
         allowed: tuple[str, ...] = (),
         targets_left: tuple[tuple[str, int], ...] = (),
         quiet: bool = False,
+        moves: list[tuple[np.ndarray, int]] | None = None,
     ) -> np.ndarray:
         """Set unit ``u`` with its Leading Model at ``lead`` (:meth:`World.place`) in ``trials``; which were set
-        (``quiet``: no skip report for the others, which the caller tries elsewhere).
+        (``quiet``: no skip report for the others, which the caller tries elsewhere; ``moves``: where given, a
+        charging unit's moves, (trials, placement), are appended to it for the caller to set, not set here).
 
         The answer depends on the other units only through the Charge targets' placements and those near
         ``lead`` (:meth:`World.place_test`): the trials are split by those, not by the whole board."""
         su = self.units[u]
         if allowed and not su.flying:
-            return self._charge_place(u, trials, lead, rear, act, allowed, targets_left)
+            return self._charge_place(u, trials, lead, rear, act, allowed, targets_left, moves)
+        if not allowed:
+            return self._free_place(u, trials, lead, rear, act, quiet)
         placed = np.zeros(self.T, dtype=bool)
         tgt = [v for v in range(self.U) if v != u and self.uids[v] in allowed]
         rest = [v for v in range(self.U) if v != u and v not in tgt]
@@ -94,17 +97,64 @@ class Movement(SimState):
                     occupied = tuple(p for p in near_pos if p >= 0)
                 pid = self.world.place(su, lead, rear, occupied, allowed, targets_left=targets_left)
                 answers.setdefault(pid, []).append(idx)
-            moves: list[tuple[np.ndarray, int]] = []
-            for pid, parts in answers.items():
-                ts = ts0[parts[0] if len(parts) == 1 else np.concatenate(parts)]
-                if pid is None:
-                    if not quiet:
-                        self.skip(act, ts.size, "no room to set the unit there")
-                    continue
-                moves.append((ts, pid))
-                placed[ts] = True
-            self.set_pos_many(u, moves)
+            self._set_answers(u, ts0, answers, act, quiet, placed)
         return placed[trials]
+
+    def _free_place(
+        self,
+        u: int,
+        trials: np.ndarray,
+        lead: tuple[float, float],
+        rear: tuple[float, float],
+        act: Activation,
+        quiet: bool,
+    ) -> np.ndarray:
+        """:meth:`place` without Charge targets: which of ``trials`` were set.
+
+        The trials are split first by the units near the Leading Model (:meth:`World.lead_test`), whose answer
+        (:meth:`World.place_near_lead`) holds for every board with those units there; only where it needs the
+        others (-1) are its trials split again by every unit that may change :meth:`World.place`
+        (:meth:`World.place_test`)."""
+        su = self.units[u]
+        placed = np.zeros(self.T, dtype=bool)
+        rest = [v for v in range(self.U) if v != u]
+        world = self.world
+        test = None
+        # the games of each answer together, set at the end in one pass
+        answers: dict[int | None, list[np.ndarray]] = {}
+        for near_pos, idx in self._near_cols(trials, rest, world.lead_test(su, lead)):
+            pid = world.place_near_lead(su, lead, rear, tuple(p for p in near_pos if p >= 0))
+            if pid != -1:
+                answers.setdefault(pid, []).append(idx)
+                continue
+            test = world.place_test(su, lead) if test is None else test
+            for far_pos, sub in self._near_cols(trials[idx], rest, test):
+                pid = world.place(su, lead, rear, tuple(p for p in far_pos if p >= 0))
+                answers.setdefault(pid, []).append(idx[sub])
+        self._set_answers(u, trials, answers, act, quiet, placed)
+        return placed[trials]
+
+    def _set_answers(
+        self,
+        u: int,
+        trials: np.ndarray,
+        answers: dict[int | None, list[np.ndarray]],
+        act: Activation,
+        quiet: bool,
+        placed: np.ndarray,
+    ) -> None:
+        """Set unit ``u`` in the games ``trials[idx]`` of each answer (placement id: the parts ``idx``; None: no
+        room, counted in the skip report unless ``quiet``), in one pass; ``placed`` marks the games set."""
+        moves: list[tuple[np.ndarray, int]] = []
+        for pid, parts in answers.items():
+            ts = trials[parts[0] if len(parts) == 1 else np.concatenate(parts)]
+            if pid is None:
+                if not quiet:
+                    self.skip(act, ts.size, "no room to set the unit there")
+                continue
+            moves.append((ts, pid))
+            placed[ts] = True
+        self.set_pos_many(u, moves)
 
     def _charge_place(
         self,
@@ -115,8 +165,9 @@ class Movement(SimState):
         act: Activation,
         allowed: tuple[str, ...],
         targets_left: tuple[tuple[str, int], ...],
+        moves: list[tuple[np.ndarray, int]] | None = None,
     ) -> np.ndarray:
-        """:meth:`place` for a charging unit in ``trials``: which were set.
+        """:meth:`place` for a charging unit in ``trials``: which were set (``moves``: see :meth:`place`).
 
         One trial's board is set (:meth:`World.charge_place`), and the box that setting looked at names the
         units that mattered to it: every other trial with the same placements of those units (the others' bases
@@ -126,20 +177,22 @@ class Movement(SimState):
         rest = [v for v in range(self.U) if v != u]
         todo = np.arange(trials.size)
         alike = self._alike(trials, rest)
-        moves: list[tuple[np.ndarray, int]] = []  # set at the end, in one pass (the loop reads other trials)
+        mine: list[tuple[np.ndarray, int]] = []  # set at the end, in one pass (the loop reads other trials)
         while todo.size:
             first = int(trials[todo[0]])
             occupied = tuple(p for v, p in enumerate(self.pos[:, first].tolist()) if v != u and p >= 0)
-            box = [math.inf, math.inf, -math.inf, -math.inf]
-            pid = self.world.charge_place(su, lead, rear, occupied, allowed, targets_left, box=box)
+            pid, box = self.world.charge_place_kept(su, lead, rear, occupied, allowed, targets_left)
             same = alike(todo, self.world.bases_test(su, box))
             done, todo = todo[same], todo[~same]
             if pid is None:
                 self.skip(act, done.size, "no room to set the unit there")
                 continue
-            moves.append((trials[done], pid))
+            mine.append((trials[done], pid))
             placed[done] = True
-        self.set_pos_many(u, moves)
+        if moves is None:
+            self.set_pos_many(u, mine)
+        else:
+            moves += mine
         return placed
 
     def _alike(

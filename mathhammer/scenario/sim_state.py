@@ -168,6 +168,7 @@ class SimState:
             allowed: tuple[str, ...] = (),
             targets_left: tuple[tuple[str, int], ...] = (),
             quiet: bool = False,
+            moves: list[tuple[np.ndarray, int]] | None = None,
         ) -> np.ndarray: ...
         def move_to(
             self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True

@@ -99,6 +99,35 @@ class Charges(Placing):
                 result = self._intern(Placement(su.id, tuple(spots), level))
         return result
 
+    def charge_place_kept(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        rear: Coord,
+        occupied: tuple[int, ...],
+        allowed_enemies: tuple[str, ...],
+        targets_left: tuple[tuple[str, int], ...] = (),
+    ) -> tuple[int | None, list[float]]:
+        """:meth:`charge_place` and its box, kept with the other bases near that box.
+
+        The answer depends on the bases of ``occupied`` other than the targets' only through those that may change a
+        test at a point of the box (:meth:`bases_test`, the reading :meth:`charge_place` names): a second call with
+        the same unit, Leading Model, rear, targets (placements, models left) and level, and the same such bases near
+        the first call's box, has the same answer, and that box."""
+        targets = tuple(p for p in occupied if self.placements[p].unit in allowed_enemies)
+        asked = (su.id, lead, rear, allowed_enemies, targets_left, targets)
+
+        def near(box: list[float]) -> tuple[int, ...]:
+            test = self.bases_test(su, box)
+            return tuple(p for p in occupied if p not in targets and test(p))
+
+        def compute() -> tuple[list[float], int | None]:
+            box = [math.inf, math.inf, -math.inf, -math.inf]
+            return box, self.charge_place(su, lead, rear, occupied, allowed_enemies, targets_left, box=box)
+
+        box, pid = self.memo.boxed("box:charge-place", asked, near, compute)
+        return pid, box  # type: ignore[no-any-return]
+
     def _charge_spots_memo(
         self,
         su: ScenarioUnit,

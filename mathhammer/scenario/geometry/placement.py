@@ -140,13 +140,8 @@ class Placing(Facts):
             # first with the units near the Leading Model only: the answer holds for every board with the
             # same units there, unless the grid had to look beyond PLACE_NEAR (then: the units in reach of
             # every spot it may look at, below)
-            at = np.asarray(lead, dtype=float)
-            reach = PLACE_NEAR + r + ENGAGEMENT_RANGE + 0.01
-            small = tuple(pid for pid in occupied if self.near_box(("lead", lead, reach), pid, at, at, reach))
-            small_key = (*key[:5], small, level)
-            hit = self._place_near.get(small_key, -2)
-            if hit == -2:
-                hit = self._place_near[small_key] = self._place_grid(su, lead, rear, small, level, PLACE_NEAR)
+            near_lead = self._near_lead_test(su, lead)
+            hit = self._placed_near(su, key, lead, rear, tuple(pid for pid in occupied if near_lead(pid)), level)
             if hit != -1:
                 self._place_cache[key] = hit
                 return hit
@@ -169,6 +164,48 @@ class Placing(Facts):
             su, lead, rear, occupied, allowed_enemies, targets_left, level
         )
         return charged
+
+    def place_near_lead(self, su: ScenarioUnit, lead: Coord, rear: Coord, occupied: tuple[int, ...]) -> int | None:
+        """:meth:`place` of ``su`` at ``lead`` on its level, no Charge targets, read on the placements of ``occupied``
+        near the Leading Model (:meth:`lead_test`): the answer for every board with those placements there; -1 where
+        it needs the others too (the grid looked beyond PLACE_NEAR): then :meth:`place` with them."""
+        near_lead = self._near_lead_test(su, lead)
+        small = tuple(pid for pid in occupied if near_lead(pid))
+        level = self.level_at(lead)
+        if level is not None and level not in self.surfaces:
+            raise ValueError(f"level {level!r}: not a terrain piece with a horizontal top (surface = true)")
+        key = (su.id, round(lead[0], 4), round(lead[1], 4), round(rear[0], 3), round(rear[1], 3))
+        return self._placed_near(su, key, lead, rear, small, level)
+
+    def _placed_near(
+        self,
+        su: ScenarioUnit,
+        key: tuple[object, ...],
+        lead: Coord,
+        rear: Coord,
+        small: tuple[int, ...],
+        level: str | None,
+    ) -> int | None:
+        """The grid placement up to PLACE_NEAR with the units ``small`` near the Leading Model (kept under the
+        rounded arguments ``key``: unit, lead, rear), -1 where it looked beyond."""
+        small_key = (*key[:5], small, level)
+        hit = self._place_near.get(small_key, -2)
+        if hit == -2:
+            hit = self._place_near[small_key] = self._place_grid(su, lead, rear, small, level, PLACE_NEAR)
+        return hit
+
+    def lead_test(self, su: ScenarioUnit, lead: Coord) -> Callable[[int], bool]:
+        """Has a placement a base within PLACE_NEAR (+ the radius, 1" and a margin) of the Leading Model at ``lead``
+        (the units :meth:`place` reads first, without Charge targets, :meth:`place_near_lead`)? A placement that
+        fails it changes no answer of :meth:`place_near_lead`: the caller may pass only the placements that pass."""
+        return self._near_lead_test(su, lead)
+
+    def _near_lead_test(self, su: ScenarioUnit, lead: Coord) -> Callable[[int], bool]:
+        """:meth:`lead_test` (the World's own reading)."""
+        at = np.asarray(lead, dtype=float)
+        reach = PLACE_NEAR + su.base_mm / MM_PER_INCH / 2 + ENGAGEMENT_RANGE + 0.01
+        key = ("lead", lead, reach)
+        return lambda pid: self.near_box(key, pid, at, at, reach)
 
     def charge_place(
         self,
@@ -330,9 +367,8 @@ class Placing(Facts):
         r = su.base_mm / MM_PER_INCH / 2
         at = np.asarray(lead, dtype=float)
         reach = self._lead_reach(su, lead, r, target_pids, dict(targets_left))
-        small = PLACE_NEAR + r + ENGAGEMENT_RANGE + 0.01
-        big_key, small_key = ("lead", lead, reach), ("lead", lead, small)
-        return lambda pid: self.near_box(big_key, pid, at, at, reach) or self.near_box(small_key, pid, at, at, small)
+        big_key, near_lead = ("lead", lead, reach), self._near_lead_test(su, lead)
+        return lambda pid: self.near_box(big_key, pid, at, at, reach) or near_lead(pid)
 
     def _casualty_order(
         self, centres: list[Coord], back: Coord, r: float, foes: list[tuple[str, Coord, float]]
