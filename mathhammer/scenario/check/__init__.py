@@ -30,7 +30,9 @@ and cites the rule:
 * Ranged Attack: weapons of the unit; at least one planned target it may shoot (8.7.3 step 1:
   range, visibility, Combat Tag, Engaged restrictions).
 * Charge: Ground units (8.7.7 "Flying Units cannot Charge or be Charged"), a reachable end
-  position within Speed + 6".
+  position within Speed + 6". One within reach only past bases casualties may have destroyed, or only
+  from where the game set a unit's Leading Model, is a warning, and the walk goes on with the Charge
+  made (its end by the walk's placement of the target; the charger then ``loose`` too).
 * Abilities (chapter 10, 10.5; ``abilities.py``): an Active ability (``use``) of the unit, its
   upgrades or its player's Faction and Tactical Cards, in its phase, once per Round per unit
   unless REPEATABLE (and within a limit its text starts with: "Once per Game", a card's "Once per

@@ -138,6 +138,23 @@ class AttackChecks(MoveChecks):
             f"is chosen in play; the simulation {where} and skips the {act.action} in the other games{more}",
         )
 
+    def _spared_charge(
+        self,
+        act: Activation,
+        p: tuple[int, ...],
+        a: tuple[int, ...],
+        reach: float | None,
+        fields: tuple[tuple[float, float], ...],
+        dash: bool,
+    ) -> tuple[float, tuple[float, float]] | None:
+        """The Charge's length and end in state ``(p, a)`` (units casualties may have destroyed off the table), or
+        None: no end there either."""
+        try:
+            length, end = self.world.charge_length(p, a, act.unit, act.targets, reach, fields=fields, engaged_ok=dash)
+        except MathhammerError:
+            return None
+        return None if end is None else (length, end)
+
     def _check_charge(
         self,
         act: Activation,
@@ -189,19 +206,32 @@ class AttackChecks(MoveChecks):
                 )
             except MathhammerError:
                 return False  # Engaged with its target at the walk's placements: no path to judge there
-        if end is None or length > speed + 6 + more + EPS:
+        limit = speed + 6 + more
+        if end is None or length > limit + EPS:
             shown = "no legal end position" if end is None else f'{length:.1f}"'
             plus = f" + {more}" if more else ""
             problem = f"{label}cannot reach: needs {shown}, at most Speed {speed} + 6{plus} (8.7.7)"
-            if end is None:
+            gone, p_s, a_s = self.spared((act.unit, *act.targets))
+            spared = self._spared_charge(act, p_s, a_s, reach, fields, dash) if gone else None
+            if spared is not None and spared[0] <= limit + EPS:  # the bases in the way destroyed in some games
+                self.if_destroyed(act, problem, gone)
+                end = spared[1]
+            elif end is None:
                 say(act, problem)
-            else:
-                self._too_far(act, problem, length - speed - 6 - more, act.targets)
-            return False
+                return False
+            elif not self._too_far(act, problem, length - limit, act.targets):
+                return False
+            # legal in the games where the game set the Leading Models near enough: the walk goes on with the Charge
+            # made there (every Charge successful), its end by the walk's placement of the target, as far from the
+            # game's as that is (below)
+        assert end is not None
         tx, ty = world.placements[pos[act.targets[0]]].centres[0]
-        pid = world.place(
-            su, end, (end[0] - tx, end[1] - ty), tuple(p for u, p in pos.items() if u != act.unit), act.targets
-        )
+        rear = (end[0] - tx, end[1] - ty)
+        pid = world.place(su, end, rear, tuple(p for u, p in pos.items() if u != act.unit), act.targets)
+        gone, _, _ = self.spared((act.unit, *act.targets))
+        if pid is None and gone:  # set by the game where casualties destroyed the units in the way (8.7.5)
+            rest = tuple(p for u, p in pos.items() if u != act.unit and u not in gone)
+            pid = world.place(su, end, rear, rest, act.targets)
         if pid is not None:
             # the game sets the Leading Model's end from the targets' models left (8.7.7 step 4): anywhere along
             # the first target's models in some games

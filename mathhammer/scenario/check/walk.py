@@ -58,7 +58,8 @@ class PlanCheck(ReactionChecks):
     def walk(self) -> None:
         """One walk of the plan, the First Player Marker with :attr:`lean` where the plan leaves it to the game."""
         scn = self.scn
-        self.first: int | None = None if scn.first_player == "roll-off" else PLAYERS.index(scn.first_player)
+        # Round 1's First Player: the file's, or per game (8.2.2 Roll-Off; "alternate": by game number)
+        self.first: int | None = PLAYERS.index(scn.first_player) if scn.first_player in PLAYERS else None
         self.guessed = False  # a Phase walked with ``lean``'s First Player where both players have activations
         for rnd in range(1, scn.mission.game_length + 1):
             self.round(rnd)
