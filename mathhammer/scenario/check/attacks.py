@@ -85,11 +85,18 @@ class AttackChecks(MoveChecks):
         gone, p_s, a_s = self.spared((act.unit, *act.targets))
         if gone and any(self._may_shoot(act, t, p_s, a_s, lo, hidden) for t in act.targets):
             self.if_destroyed(act, problem, gone)  # Engaged restrictions (8.7.3 step 1) with units destroyed
-        elif self.loose_by((act.unit, *act.targets)):
+        elif self.loose_by(units := (act.unit, *act.targets)) or self.formed.intersection(units):
+            set_by = [
+                *(f"the Leading Model of {u!r}" for u in units if u in self.loose),
+                *(
+                    f"the models of {u!r} behind its Leading Model (it moved from there)"
+                    for u in units
+                    if u in self.formed
+                ),
+            ]
             self.warn(
                 act,
-                f"{problem} at the walk's placements; the game set the Leading Model of "
-                f"{', '.join(repr(u) for u in (act.unit, *act.targets) if u in self.loose)} (a Charge's end, 8.7.7; "
+                f"{problem} at the walk's placements; the game set {', '.join(set_by)} (a Charge's end, 8.7.7; "
                 "CLOSE RANKS, 8.8.1 step 1): legal only in games where the models stand otherwise; the simulation "
                 "skips it in the other games",
             )
@@ -239,6 +246,7 @@ class AttackChecks(MoveChecks):
             spread = max((math.dist(a, b) for a in centres for b in centres), default=0.0)
             self.loose[act.unit] = self.loose_by((act.unit, act.targets[0])) + spread
             pos[act.unit] = pid
+            self.formed.discard(act.unit)  # its Leading Model ``loose``, its models behind it
         return pid is not None
 
     def _penalty(self, act: Activation, mass: tuple[bool, str]) -> None:

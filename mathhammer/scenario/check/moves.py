@@ -248,3 +248,4 @@ class MoveChecks(_State):
             say(act, why_not(act, act.to))
         else:
             pos[act.unit] = pid
+            self.formed.discard(act.unit)  # set from its Entry Edge: the walk's formation

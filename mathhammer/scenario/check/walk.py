@@ -285,7 +285,12 @@ class PlanCheck(ReactionChecks):
         pid = self._place(act, rear)
         if pid is not None:
             pos[act.unit] = pid
-            self.loose.pop(act.unit, None)  # the plan sets its Leading Model
+            # the plan sets its Leading Model; the models behind it trail from where the game had set the unit
+            # (``rear_from`` its placement): after a Charge's end or CLOSE RANKS, unknown to the walk (:attr:`formed`)
+            if self.loose.pop(act.unit, None) is None:
+                self.formed.discard(act.unit)
+            else:
+                self.formed.add(act.unit)
             if act.via is not None and any(fam.after_move(self, act) for fam in FAMILIES):
                 del pos[act.unit]  # Omega Network: back to Reserves (8.5.5)
 
