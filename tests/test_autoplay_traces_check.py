@@ -40,16 +40,19 @@ SMALL = [
     ("Supply Drop", "Typhoon", 13, "alternate"),
     ("Divide and Conquer", "Proving Grounds", 14, "roll-off"),
 ]
-#: (red list, blue list, Mission Card, Deployment Card, seed, games, abilities used on Shoots and Charges, done and
-#: not): six-unit games whose traces the check once refused: a Charge with an ability used that fell short (game 0:
-#: written as a Charge, the walk set the charger by its target), a Charge the walk judged too long from a target the
-#: game had set (game 7: the charger left where it stood, in the way of a later Deploy), a Charge round a base that
-#: casualties had destroyed (games 2 and 4 of seed 31), a Ranged Attack at a unit moved from where the game had set it
-#: (game 0 of seed 51: its models behind the Leading Model trail otherwise in the game)
+#: (red list, blue list, Mission Card on Frontier, blue's policy (red's: random), seed, games, abilities used on Shoots
+#: and Charges, done and not): six-unit games whose traces the check once refused: a Charge with an ability used that
+#: fell short (game 0: written as a Charge, the walk set the charger by its target), a Charge the walk judged too long
+#: from a target the game had set (game 7: the charger left where it stood, in the way of a later Deploy), a Charge
+#: round a base that casualties had destroyed (games 2 and 4 of seed 31), a Ranged Attack at a unit moved from where
+#: the game had set it (game 0 of seed 51: its models behind the Leading Model trail otherwise in the game), a Ranged
+#: Attack at a unit Engaged only by a model casualties removed (terran_six against the objective player, game 2 of
+#: seed 61)
 SIX = [
-    ("terran_six", "zerg_six", "Divide and Conquer", "Frontier", 23, [0, 7], True),
-    ("raynors_strike_force", "kerrigans_brood", "Hold Position", "Frontier", 31, [2, 4], True),
-    ("raynors_strike_force", "kerrigans_brood", "Hold Position", "Frontier", 51, [0], False),
+    ("terran_six", "zerg_six", "Divide and Conquer", "random", 23, [0, 7], True),
+    ("raynors_strike_force", "kerrigans_brood", "Hold Position", "random", 31, [2, 4], True),
+    ("raynors_strike_force", "kerrigans_brood", "Hold Position", "random", 51, [0], False),
+    ("terran_six", "terran_six", "Gather the Resources", "objective", 61, [2], False),
 ]
 
 
@@ -96,14 +99,14 @@ def test_every_trace_of_random_two_unit_games_passes_check_and_replays(
 
 
 @pytest.mark.parametrize(
-    ("red", "blue", "mission", "deployment", "seed", "games", "used"), SIX, ids=[f"{s[0]}-{s[4]}" for s in SIX]
+    ("red", "blue", "mission", "policy", "seed", "games", "used"), SIX, ids=[f"{s[0]}-{s[4]}" for s in SIX]
 )
 def test_every_trace_of_random_six_unit_games_passes_check_and_replays(
-    tmp_path: Path, red: str, blue: str, mission: str, deployment: str, seed: int, games: list[int], used: bool
+    tmp_path: Path, red: str, blue: str, mission: str, policy: str, seed: int, games: list[int], used: bool
 ) -> None:
     armies = ROOT / "profiles" / "armies"
     table = scenario_data(
-        armies / f"{red}.toml", armies / f"{blue}.toml", mission, deployment, "standard", "random", "random"
+        armies / f"{red}.toml", armies / f"{blue}.toml", mission, "Frontier", "standard", "random", policy
     )
     counts = _traces_pass(table, tmp_path, games, seed)
     assert counts["acts"] > len(games) * 2 * 12

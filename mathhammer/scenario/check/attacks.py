@@ -83,8 +83,20 @@ class AttackChecks(MoveChecks):
             return
         problem = "no planned target can be shot: " + "; ".join(reasons)
         gone, p_s, a_s = self.spared((act.unit, *act.targets))
+        # units the plan attacked cut to their Leading Model (the models removed first, 8.7.5): none Engaged by a
+        # model casualties removed
+        cut = sorted(u for u in self.pos if u in self.attacked and u not in gone and scn.units[u].models > 1)
+        a_c = tuple(1 if u in cut and k > 0 else k for u, k in zip(self.world.uids, a_s, strict=True))
         if gone and any(self._may_shoot(act, t, p_s, a_s, lo, hidden) for t in act.targets):
             self.if_destroyed(act, problem, gone)  # Engaged restrictions (8.7.3 step 1) with units destroyed
+        elif cut and any(self._may_shoot(act, t, p_s, a_c, lo, hidden) for t in act.targets):
+            self.warn(
+                act,
+                f"{problem} at the walk's full-strength placements; legal only in games where casualties first "
+                f"removed models of {', '.join(map(repr, cut))}"
+                + (f" or destroyed {', '.join(map(repr, gone))}" if gone else "")
+                + " (8.7.5: destroyed models are removed); the simulation skips it in the other games",
+            )
         elif self.loose_by(units := (act.unit, *act.targets)) or self.formed.intersection(units):
             set_by = [
                 *(f"the Leading Model of {u!r}" for u in units if u in self.loose),
