@@ -8,8 +8,10 @@ Legality that depends on the game's state is judged per game: a plan illegal in 
 error, one illegal in some games a ``warning:`` line with the condition (the simulation skips it in
 those games and reports how often): illegal with one First Player only; legal only once casualties
 destroyed units the plan attacked (``_State.spared``: an enemy the unit is Engaged with, a base in
-the way, an Engaged target); too long only from the walk's placement of a unit the game set (a
-Charge's end, CLOSE RANKS: ``_State.loose``).
+the way, an Engaged target) or removed their models (a Ranged Attack's target Engaged by those
+models only); too long only from the walk's placement of a unit the game set (a Charge's end,
+CLOSE RANKS: ``_State.loose``); a Ranged Attack refused only at the walk's formation of a unit the
+plan moved from such a placement (its models behind the Leading Model: ``_State.formed``).
 Each problem names the round, the phase, the player and the activation (``rounds[0].red.movement[2]``)
 and cites the rule:
 
