@@ -8,8 +8,10 @@ Legality that depends on the game's state is judged per game: a plan illegal in 
 error, one illegal in some games a ``warning:`` line with the condition (the simulation skips it in
 those games and reports how often): illegal with one First Player only; legal only once casualties
 destroyed units the plan attacked (``_State.spared``: an enemy the unit is Engaged with, a base in
-the way, an Engaged target); too long only from the walk's placement of a unit the game set (a
-Charge's end, CLOSE RANKS: ``_State.loose``).
+the way, an Engaged target) or removed their models (a Ranged Attack's target Engaged by those
+models only); too long only from the walk's placement of a unit the game set (a Charge's end,
+CLOSE RANKS: ``_State.loose``); a Ranged Attack refused only at the walk's formation of a unit the
+plan moved from such a placement (its models behind the Leading Model: ``_State.formed``).
 Each problem names the round, the phase, the player and the activation (``rounds[0].red.movement[2]``)
 and cites the rule:
 
@@ -30,7 +32,9 @@ and cites the rule:
 * Ranged Attack: weapons of the unit; at least one planned target it may shoot (8.7.3 step 1:
   range, visibility, Combat Tag, Engaged restrictions).
 * Charge: Ground units (8.7.7 "Flying Units cannot Charge or be Charged"), a reachable end
-  position within Speed + 6".
+  position within Speed + 6". One within reach only past bases casualties may have destroyed, or only
+  from where the game set a unit's Leading Model, is a warning, and the walk goes on with the Charge
+  made (its end by the walk's placement of the target; the charger then ``loose`` too).
 * Abilities (chapter 10, 10.5; ``abilities.py``): an Active ability (``use``) of the unit, its
   upgrades or its player's Faction and Tactical Cards, in its phase, once per Round per unit
   unless REPEATABLE (and within a limit its text starts with: "Once per Game", a card's "Once per

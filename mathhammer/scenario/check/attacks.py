@@ -83,13 +83,32 @@ class AttackChecks(MoveChecks):
             return
         problem = "no planned target can be shot: " + "; ".join(reasons)
         gone, p_s, a_s = self.spared((act.unit, *act.targets))
+        # units the plan attacked cut to their Leading Model (the models removed first, 8.7.5): none Engaged by a
+        # model casualties removed
+        cut = sorted(u for u in self.pos if u in self.attacked and u not in gone and scn.units[u].models > 1)
+        a_c = tuple(1 if u in cut and k > 0 else k for u, k in zip(self.world.uids, a_s, strict=True))
         if gone and any(self._may_shoot(act, t, p_s, a_s, lo, hidden) for t in act.targets):
             self.if_destroyed(act, problem, gone)  # Engaged restrictions (8.7.3 step 1) with units destroyed
-        elif self.loose_by((act.unit, *act.targets)):
+        elif cut and any(self._may_shoot(act, t, p_s, a_c, lo, hidden) for t in act.targets):
             self.warn(
                 act,
-                f"{problem} at the walk's placements; the game set the Leading Model of "
-                f"{', '.join(repr(u) for u in (act.unit, *act.targets) if u in self.loose)} (a Charge's end, 8.7.7; "
+                f"{problem} at the walk's full-strength placements; legal only in games where casualties first "
+                f"removed models of {', '.join(map(repr, cut))}"
+                + (f" or destroyed {', '.join(map(repr, gone))}" if gone else "")
+                + " (8.7.5: destroyed models are removed); the simulation skips it in the other games",
+            )
+        elif self.loose_by(units := (act.unit, *act.targets)) or self.formed.intersection(units):
+            set_by = [
+                *(f"the Leading Model of {u!r}" for u in units if u in self.loose),
+                *(
+                    f"the models of {u!r} behind its Leading Model (it moved from there)"
+                    for u in units
+                    if u in self.formed
+                ),
+            ]
+            self.warn(
+                act,
+                f"{problem} at the walk's placements; the game set {', '.join(set_by)} (a Charge's end, 8.7.7; "
                 "CLOSE RANKS, 8.8.1 step 1): legal only in games where the models stand otherwise; the simulation "
                 "skips it in the other games",
             )
@@ -137,6 +156,23 @@ class AttackChecks(MoveChecks):
             f"targets {auto} belong to the automatic player {owner} (policy {scn.policies[owner]!r}): where they stand "
             f"is chosen in play; the simulation {where} and skips the {act.action} in the other games{more}",
         )
+
+    def _spared_charge(
+        self,
+        act: Activation,
+        p: tuple[int, ...],
+        a: tuple[int, ...],
+        reach: float | None,
+        fields: tuple[tuple[float, float], ...],
+        dash: bool,
+    ) -> tuple[float, tuple[float, float]] | None:
+        """The Charge's length and end in state ``(p, a)`` (units casualties may have destroyed off the table), or
+        None: no end there either."""
+        try:
+            length, end = self.world.charge_length(p, a, act.unit, act.targets, reach, fields=fields, engaged_ok=dash)
+        except MathhammerError:
+            return None
+        return None if end is None else (length, end)
 
     def _check_charge(
         self,
@@ -189,19 +225,32 @@ class AttackChecks(MoveChecks):
                 )
             except MathhammerError:
                 return False  # Engaged with its target at the walk's placements: no path to judge there
-        if end is None or length > speed + 6 + more + EPS:
+        limit = speed + 6 + more
+        if end is None or length > limit + EPS:
             shown = "no legal end position" if end is None else f'{length:.1f}"'
             plus = f" + {more}" if more else ""
             problem = f"{label}cannot reach: needs {shown}, at most Speed {speed} + 6{plus} (8.7.7)"
-            if end is None:
+            gone, p_s, a_s = self.spared((act.unit, *act.targets))
+            spared = self._spared_charge(act, p_s, a_s, reach, fields, dash) if gone else None
+            if spared is not None and spared[0] <= limit + EPS:  # the bases in the way destroyed in some games
+                self.if_destroyed(act, problem, gone)
+                end = spared[1]
+            elif end is None:
                 say(act, problem)
-            else:
-                self._too_far(act, problem, length - speed - 6 - more, act.targets)
-            return False
+                return False
+            elif not self._too_far(act, problem, length - limit, act.targets):
+                return False
+            # legal in the games where the game set the Leading Models near enough: the walk goes on with the Charge
+            # made there (every Charge successful), its end by the walk's placement of the target, as far from the
+            # game's as that is (below)
+        assert end is not None
         tx, ty = world.placements[pos[act.targets[0]]].centres[0]
-        pid = world.place(
-            su, end, (end[0] - tx, end[1] - ty), tuple(p for u, p in pos.items() if u != act.unit), act.targets
-        )
+        rear = (end[0] - tx, end[1] - ty)
+        pid = world.place(su, end, rear, tuple(p for u, p in pos.items() if u != act.unit), act.targets)
+        gone, _, _ = self.spared((act.unit, *act.targets))
+        if pid is None and gone:  # set by the game where casualties destroyed the units in the way (8.7.5)
+            rest = tuple(p for u, p in pos.items() if u != act.unit and u not in gone)
+            pid = world.place(su, end, rear, rest, act.targets)
         if pid is not None:
             # the game sets the Leading Model's end from the targets' models left (8.7.7 step 4): anywhere along
             # the first target's models in some games
@@ -209,6 +258,7 @@ class AttackChecks(MoveChecks):
             spread = max((math.dist(a, b) for a in centres for b in centres), default=0.0)
             self.loose[act.unit] = self.loose_by((act.unit, act.targets[0])) + spread
             pos[act.unit] = pid
+            self.formed.discard(act.unit)  # its Leading Model ``loose``, its models behind it
         return pid is not None
 
     def _penalty(self, act: Activation, mass: tuple[bool, str]) -> None:

@@ -56,6 +56,9 @@ class _State:
         # units the game sets, not the plan (the Leading Model's end after a Charge, 8.7.7; a CLOSE RANKS move, 8.8.1
         # step 1): how far (inches) their Leading Model may stand from the walk's full-strength placement in some games
         self.loose: dict[str, float] = {}
+        # units the plan moved from a placement the game set (:attr:`loose`): their Leading Model is the plan's, the
+        # models behind it trail from where the game had the unit (8.5.3), so they may stand otherwise in some games
+        self.formed: set[str] = set()
         # this Round (:meth:`~.walk.PlanCheck.round`)
         self.pool: int | None = None
         self.purses: dict[str, Purse] = {}

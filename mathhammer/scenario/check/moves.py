@@ -136,19 +136,20 @@ class MoveChecks(_State):
             self.say(act, why)
         return None
 
-    def _too_far(self, act: Activation, problem: str, over: float, targets: tuple[str, ...] = ()) -> None:
+    def _too_far(self, act: Activation, problem: str, over: float, targets: tuple[str, ...] = ()) -> bool:
         """A move (or a Charge at ``targets``) ``over`` inches longer than allowed from the walk's placements: an
         error, or a ``warning:`` where the game sets the Leading Models (:attr:`loose`: after a Charge or CLOSE RANKS)
-        and they may stand that much nearer in some games."""
+        and they may stand that much nearer in some games. True where it is a warning (legal in some games)."""
         slack = self.loose_by((act.unit, *targets))
         if over > slack + EPS:
             self.say(act, problem)
-            return
+            return False
         self.warn(
             act,
             f"{problem} from the walk's placement; the game set its Leading Model (a Charge's end, 8.7.7; CLOSE RANKS, "
             f'8.8.1 step 1), up to {slack:g}" from it: legal only in games where it stands near enough',
         )
+        return True
 
     def _supply_ok(self, act: Activation, need: int) -> None:
         """8.3.2 for a Deploy needing ``need`` Supply. At full strength the Available Supply is the Supply Pool less the
@@ -247,3 +248,4 @@ class MoveChecks(_State):
             say(act, why_not(act, act.to))
         else:
             pos[act.unit] = pid
+            self.formed.discard(act.unit)  # set from its Entry Edge: the walk's formation

@@ -10,8 +10,8 @@
 * Who holds the First Player Marker at the start of a Round is the plan's only where it says so: Round 1 with
   ``first_player = "red"`` or ``"blue"`` (8.2.2); after a Roll-Off (or ``"alternate"``: by game number), and from
   Round 2 on (8.9.6: "Award the First Player Marker to the player with fewer Victory Points"), it differs between
-  games, and the walk takes it as given
-  (:func:`phase_order`'s ``first``; :meth:`~.walk.PlanCheck.run` walks the plan with each player holding it).
+  games, and the walk takes it as given (:func:`phase_order`'s ``first``; :meth:`~.walk.PlanCheck.run` walks the plan
+  with each player holding it).
 
 The same order as the simulation's (``Simulation.order``, ``players.play_turns`` with ``players.scripted.Scripted``) at
 full strength; a test holds the two to each other. Pure functions of the plan: no walk state.

@@ -58,8 +58,8 @@ class PlanCheck(ReactionChecks):
     def walk(self) -> None:
         """One walk of the plan, the First Player Marker with :attr:`lean` where the plan leaves it to the game."""
         scn = self.scn
-        # the game decides Round 1's First Player on a Roll-Off (8.2.2) or by game number ("alternate"): both walked
-        self.first: int | None = None if scn.first_player not in PLAYERS else PLAYERS.index(scn.first_player)
+        # Round 1's First Player: the file's, or per game (8.2.2 Roll-Off; "alternate": by game number)
+        self.first: int | None = PLAYERS.index(scn.first_player) if scn.first_player in PLAYERS else None
         self.guessed = False  # a Phase walked with ``lean``'s First Player where both players have activations
         for rnd in range(1, scn.mission.game_length + 1):
             self.round(rnd)
@@ -285,7 +285,12 @@ class PlanCheck(ReactionChecks):
         pid = self._place(act, rear)
         if pid is not None:
             pos[act.unit] = pid
-            self.loose.pop(act.unit, None)  # the plan sets its Leading Model
+            # the plan sets its Leading Model; the models behind it trail from where the game had set the unit
+            # (``rear_from`` its placement): after a Charge's end or CLOSE RANKS, unknown to the walk (:attr:`formed`)
+            if self.loose.pop(act.unit, None) is None:
+                self.formed.discard(act.unit)
+            else:
+                self.formed.add(act.unit)
             if act.via is not None and any(fam.after_move(self, act) for fam in FAMILIES):
                 del pos[act.unit]  # Omega Network: back to Reserves (8.5.5)
 

@@ -93,7 +93,7 @@ class _CheckAt(PlanCheck):
         self.used, self.taken, self.deployed, self.ending = {}, set(), [], []
         self.on_unit, self.disengaged = {}, {}
         # the game's state is known: no unit that may be destroyed or set apart (the walk's per-game judgements)
-        self.attacked, self.loose = set(), {}
+        self.attacked, self.loose, self.formed = set(), {}, set()
         self.purses = {p: Purse(self.scn, p) for p in PLAYERS}
         self.pool = None  # 8.3.2 is read per game (SimView.supply_fits)
         tracker = self.grass

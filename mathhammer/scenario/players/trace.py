@@ -29,7 +29,8 @@ from ..spec import PHASES, PLAYERS, Activation, Scenario
 #: the actions a picture draws as a line from the unit (moves: arrows from where it stood)
 MOVES = ("deploy", "move", "run", "disengage")
 #: the actions written as a Hold where the engine did nothing of them in the traced game (no attack resolved, nothing
-#: changed): a Shoot with no target it may shoot, a Charge that fell short, a Move of an Engaged unit
+#: changed but what its abilities used changed): a Shoot with no target it may shoot, a Charge that fell short, a Move
+#: of an Engaged unit
 VOIDABLE = ("deploy", "move", "run", "disengage", "shoot", "charge")
 
 
@@ -74,24 +75,31 @@ def record(sim: Any) -> Played:
     game ``game`` is among others), recording its activations and Rounds. The caller builds the Simulation: the
     players decide and record, they do not reach into the engine's modules (the import contracts)."""
     played = Played(sim.offset)
-    apply, snap, resolve = sim.activate, sim.snapshot, sim.resolve
+    apply, snap, resolve, use = sim.activate, sim.snapshot, sim.resolve, sim._use
     attacks = [0]
+    was: list[tuple[object, ...]] = []  # the state before the action proper: after the abilities used, not a Deploy
 
     def resolving(*args: Any, **kw: Any) -> None:
         attacks[0] += 1
         resolve(*args, **kw)
 
+    def using(u: int, act: Activation, here: np.ndarray) -> None:
+        use(u, act, here)
+        if act.action != "deploy":  # a Deploy's abilities act once it is set (the Deploy is done)
+            was[0] = _state(sim)
+
     def activate(act: Activation, trials: np.ndarray) -> None:
         u = sim.uids.index(act.unit) if act.unit else -1
         before = int(sim.pos[u, 0]) if u >= 0 else -1
         live = trials.size > 0 and not bool(sim.over[0])
-        was, skips, rolled = _state(sim), dict(sim.skipped), attacks[0]
+        was[:], skips, rolled = [_state(sim)], dict(sim.skipped), attacks[0]
         apply(act, trials)
         if live:
             after = int(sim.pos[u, 0]) if u >= 0 else -1
             why = [k.split(": ", 1)[1] for k, v in sim.skipped.items() if v != skips.get(k, 0)]
             void = ""
-            if act.action in VOIDABLE and _state(sim) == was and attacks[0] == rolled:
+            # void: the action itself changed nothing (what its abilities used changed is kept: :func:`entry`)
+            if act.action in VOIDABLE and _state(sim) == was[0] and attacks[0] == rolled:
                 void = "; ".join(why) or "no attack was made"
             played.steps.append(Step(act, sim.ordinal[act], before, after, tuple(sim.pos[:, 0].tolist()), void))
 
@@ -100,6 +108,7 @@ def record(sim: Any) -> Played:
         played.rounds.append((tuple(sim.pos[:, 0].tolist()), tuple(sim.alive[:, 0].tolist())))
 
     sim.activate = activate  # type: ignore[method-assign]
+    sim._use = using  # type: ignore[method-assign]
     sim.resolve = resolving  # type: ignore[method-assign]
     sim.snapshot = snapshot  # type: ignore[method-assign]
     sim.run()
@@ -115,12 +124,15 @@ def _state(sim: Any) -> tuple[object, ...]:
 def entry(act: Activation, dice: int, void: str = "", comment: bool = False) -> dict[str, Any]:
     """The plan entry (a scenario file's table) of ``act``, keyed ``dice``; ``void``: the engine did nothing of it
     in the game (the reason), so it is written as a Hold of the unit, with what was declared as a comment (key ``#``,
-    :func:`to_toml`) where ``comment``."""
+    :func:`to_toml`) where ``comment``, and the abilities used (``use``, ``select``): paid for and on all the same
+    (a Charge with Predation that fell short Exhausted the Lair)."""
     out: dict[str, Any] = {}
     if void:
         said = " ".join([act.action, *act.targets]) + (f" to {list(act.to)}" if act.to else "")
         note = {"#": f"declared {said}; not done in this game: {void}"} if comment else {}
-        return {**note, "unit": act.unit, "action": "hold", "dice": dice}
+        # the abilities used were paid and are on all the same (10.5: used as the unit activates)
+        kept = {"use": list(act.use), **({"select": dict(act.select)} if act.select else {})} if act.use else {}
+        return {**note, "unit": act.unit, "action": "hold", **kept, "dice": dice}
     if act.unit:
         out["unit"] = act.unit
     out["action"] = act.action
