@@ -323,34 +323,35 @@ class Combat(SimState):
             groups = [(gkey, ts1) for gkey, ts1 in self.groups(ts, cols) if gkey[1] > 0]
             # 8.8.1 step 2 is read with the enemy units near the unit (World.strikers): split by those
             tests = [(PLACEMENT, _NO_BOX, gkey[0], ENGAGEMENT_RANGE + 2.0) for gkey, _ in groups]
-            got_ts: list[np.ndarray] = []
-            got_n: list[np.ndarray] = []
+            striking = self._striking
+            striking[ts] = 0
             for g, near_pos, ts2, world in self._near_parts_of(groups, enemies, tests, [0]):  # part 11 GRASS
                 pu, a, left = groups[g][0][0], groups[g][0][1], groups[g][0][2:]
                 pos, alive = self._local_state({u: (pu, a)}, enemies, near_pos, dict(zip(foes, left, strict=True)))
-                got_ts.append(ts2)
-                got_n.append(np.full(ts2.size, min(world.strikers(pos, alive, uid), a), dtype=np.int64))
+                striking[ts2] = min(world.strikers(pos, alive, uid), a)
             # the attacks (8.8.1 steps 3-4) read the striking models, the abilities used and the models left, not
             # where the units stand: one resolve per such key (each game's dice are its own)
-            for key, ts2 in self._strike_groups(u, foes, got_ts, got_n):
+            for key, ts2 in self._strike_groups(u, foes, ts, striking[ts]):
                 self._strike(u, key[0], foes, tuple(key[1:-1]), key[-1], split, ts2, stream)
 
+    @cached_property
+    def _striking(self) -> np.ndarray:
+        """Scratch of :meth:`fight`: per game, the striking models of the unit fighting."""
+        return np.zeros(self.T, dtype=np.int64)
+
     def _strike_groups(
-        self, u: int, foes: list[int], got_ts: list[np.ndarray], got_n: list[np.ndarray]
+        self, u: int, foes: list[int], ts: np.ndarray, n: np.ndarray
     ) -> Iterator[tuple[list[int], np.ndarray]]:
-        """The games ``got_ts`` (arrays of games, disjoint) with their striking models ``got_n``, those with any, split
-        by (the unit's abilities used, the models left of ``foes``, the striking models): the key and its games, in
-        ascending order, the keys in order of their first game."""
-        if not got_ts:
-            return
-        ts = np.concatenate(got_ts)
-        n = np.concatenate(got_n)
+        """The games ``ts`` (distinct) with their striking models ``n``, those with any, split by (the unit's abilities
+        used, the models left of ``foes``, the striking models): the key and its games, in ascending order, the keys in
+        order of their first game."""
         keep = np.flatnonzero(n > 0)
         if keep.size == 0:
             return
         ts, n = ts[keep], n[keep]
-        by = np.argsort(ts, kind="stable")
-        ts, n = ts[by], n[by]
+        if ts.size > 1 and not bool((ts[1:] > ts[:-1]).all()):
+            by = np.argsort(ts, kind="stable")
+            ts, n = ts[by], n[by]
         mat = np.stack([self.used[u, ts], *(self.alive[t, ts] for t in foes), n])
         order, bounds, keys = group_rows(mat, np.arange(ts.size))
         for g, key in enumerate(keys.tolist()):
