@@ -15,34 +15,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..config import JIT
-from .fast import _group_kernel, _order_of_groups, _regroup_kernel
+from ..config import INLINE, JIT
+from .fast import NearSplitter, _group_kernel, _order_of_groups, _regroup_kernel
+from .fastnear import near_box_one, near_one
 
 #: the test of a group (:class:`GroupsNearSplitter`): every placement near; a base within ``reach`` of a box; a base
 #: possibly within ``reach`` of a base of a placement
 EVERY, BOX, PLACEMENT = 0, 1, 2
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _near_of(mode, box, pa, reach, p, starts, xy, rads):  # pragma: no cover - compiled
-    """Does placement ``p`` pass a group's test: ``mode`` :data:`BOX` as ``fastnear._near_box_kernel`` (``box``: x0,
-    y0, x1, y1), :data:`PLACEMENT` as ``fastnear._near_kernel`` of placement ``pa`` (``reach``: the gap)?"""
+    """Does placement ``p`` pass a group's test: ``mode`` :data:`BOX` as :meth:`Centres.near_box
+    <mathhammer.scenario.fastnear.Centres.near_box>` (``box``: x0, y0, x1, y1), :data:`PLACEMENT` as
+    :meth:`Centres.near <mathhammer.scenario.fastnear.Centres.near>` of placement ``pa`` (``reach``: the gap)?"""
     if mode == BOX:
-        lim = reach + rads[p]
-        for j in range(starts[p], starts[p + 1]):
-            dx = max(max(box[0] - xy[j, 0], xy[j, 0] - box[2]), 0.0)
-            dy = max(max(box[1] - xy[j, 1], xy[j, 1] - box[3]), 0.0)
-            if np.hypot(dx, dy) <= lim:
-                return True
-        return False
+        return near_box_one(p, starts, xy, rads, box[0], box[1], box[2], box[3], reach)
     if mode == PLACEMENT:
-        d = np.inf
-        for j in range(starts[pa], starts[pa + 1]):
-            for k in range(starts[p], starts[p + 1]):
-                dx = xy[j, 0] - xy[k, 0]
-                dy = xy[j, 1] - xy[k, 1]
-                d = min(d, np.sqrt(dx * dx + dy * dy))
-        return d <= rads[pa] + rads[p] + reach + 0.01
+        return near_one(pa, p, starts, xy, rads, reach)
     return True
 
 
@@ -92,36 +82,24 @@ def _groups_near_kernel(
     return keys, out, ends, tick
 
 
-class GroupsNearSplitter:
-    """Games split per group and by the placements of some units that pass the group's test (the module text).
+class GroupsNearSplitter(NearSplitter):
+    """Games split per group and by the placements of some units that pass the group's test (the module text;
+    :meth:`split_groups`), with the scratch marks of :class:`~mathhammer.scenario.fast.NearSplitter`.
 
     >>> rows = np.array([[-1, -1], [3, 5], [4, 6], [3, 6]])  # board id -> its units' placements
     >>> starts, xy, rads = np.array([0, 0, 0, 0, 1, 2, 3, 4]), np.zeros((4, 2)), np.full(7, 0.5)
     >>> xy[:, 0] = [0.0, 9.0, 1.0, 1.5]  # placements 3, 4, 5, 6: one base each, on the x axis
     >>> splitter = GroupsNearSplitter()
     >>> tests = [(BOX, (0.0, -1.0, 0.5, 1.0), -1, 0.2), (PLACEMENT, (0.0, 0.0, 0.0, 0.0), 3, 0.05)]
-    >>> keys, out, ends = splitter.split(np.array([1, 2, 3, 1]), np.array([0, 1, 2, 3]), np.array([0, 2, 4]),
+    >>> keys, out, ends = splitter.split_groups(np.array([1, 2, 3, 1]), np.array([0, 1, 2, 3]), np.array([0, 2, 4]),
     ...     rows, np.array([0, 1]), tests, (starts, xy, rads))
     >>> keys.tolist(), out.tolist(), ends.tolist()  # group 0: 5 is 0.5" from the box, 6 1"; group 1: 5 touches 3
     ([[0, 3, 5], [0, -1, -1], [1, 3, -1], [1, 3, 5]], [0, 1, 2, 3], [1, 2, 3, 4])
     """
 
-    __slots__ = ("_bmarks", "_pmarks", "_tick")
+    __slots__ = ()
 
-    def __init__(self) -> None:
-        self._bmarks = np.zeros((0, 2), dtype=np.int64)
-        self._pmarks = np.zeros((0, 2), dtype=np.int64)
-        self._tick = 0
-
-    @staticmethod
-    def _room(marks: np.ndarray, top: int) -> np.ndarray:
-        if top <= marks.shape[0]:
-            return marks
-        grown = np.zeros((max(top, 2 * marks.shape[0], 1024), 2), dtype=np.int64)
-        grown[: marks.shape[0]] = marks
-        return grown
-
-    def split(
+    def split_groups(
         self,
         ids: np.ndarray,
         trials: np.ndarray,

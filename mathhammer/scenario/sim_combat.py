@@ -183,7 +183,7 @@ class Combat(SimState):
         world = worlds[0][1]
         bounds = np.zeros(len(groups) + 1, dtype=np.int64)
         np.cumsum([ts.size for _, ts in groups], out=bounds[1:])
-        keys, out, ends = self._groups_near.split(
+        keys, out, ends = self._groups_near.split_groups(
             self.board, cat, bounds, self._board_arr, np.asarray(units), tests, self.world.near_arrays()
         )
         parts = [
