@@ -34,6 +34,8 @@ def _whole(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every unit on the table counts as near: the World gets the whole board and reduces it itself."""
     monkeypatch.setattr(Simulation, "_near_test", lambda self, pid, gap: lambda p: True)
     monkeypatch.setattr(Simulation, "_box_test", lambda self, lo, hi, reach: lambda p: True)
+    # the Combat Phase's split of every group at once (compiled) reads its tests as those two, group after group
+    monkeypatch.setattr(Simulation, "_near_parts_of", Simulation._near_parts_each)
     monkeypatch.setattr(Simulation, "_facts_test", lambda self, pu, side, pt, t: lambda p, player: True)
     monkeypatch.setattr(World, "place_test", lambda self, *a, **k: lambda p: True)
     monkeypatch.setattr(World, "lead_test", lambda self, *a, **k: lambda p: True)
@@ -199,3 +201,26 @@ def test_the_split_by_near_units_is_the_loop_over_boards(monkeypatch: pytest.Mon
     monkeypatch.setattr(Simulation, "_near_cols_by", both)
     _play(_clash())
     assert len(calls) > 100 and max(calls) > 1
+
+
+@pytest.mark.parametrize("sharing", [None, False, True])
+def test_the_split_of_every_group_at_once_is_the_split_of_each(monkeypatch: pytest.MonkeyPatch, sharing) -> None:  # type: ignore[no-untyped-def]
+    """Close Ranks and the striking models (8.8.1 steps 1-2) split the games of every group at once
+    (``fastcombat.GroupsNearSplitter``): in every call of 200 games, the parts (group, placements near, games and
+    their order, World) equal those of ``_near_parts`` group after group, also in the order of content that forked
+    workers sharing answers read them in (ascending and descending: ``sharing`` True is descending)."""
+    real = Simulation._near_parts_of
+    calls: list[int] = []
+
+    def both(self, groups, units, tests, pids):  # type: ignore[no-untyped-def]
+        if sharing is not None:
+            self.sharing, self.reverse = True, sharing
+        got = [(g, k, ts.tolist(), w) for g, k, ts, w in real(self, groups, units, tests, pids)]
+        each = [(g, k, ts.tolist(), w) for g, k, ts, w in Simulation._near_parts_each(self, groups, units, tests, pids)]
+        assert got == each
+        calls.append(len(got))
+        yield from ((g, k, np.asarray(ts, dtype=np.int64), w) for g, k, ts, w in got)
+
+    monkeypatch.setattr(Simulation, "_near_parts_of", both)
+    _play(_clash())
+    assert len(calls) > 20 and max(calls) > 5  # many groups, split into many parts

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 from numba import njit
 
-from ..config import JIT
+from ..config import INLINE, JIT
 
 
 @njit(**JIT)
@@ -65,18 +65,36 @@ def near_any(pts: np.ndarray, cs: np.ndarray, lim: float) -> np.ndarray:
     return ~clear_of(pts, cs, np.zeros(m), 0.0, -np.inf, np.zeros(m, dtype=bool), lim, np.ones(m, dtype=bool))
 
 
+@njit(**INLINE)
+def near_box_one(p, starts, xy, rads, lo0, lo1, hi0, hi1, reach):  # pragma: no cover - compiled
+    """Is a centre of placement ``p`` within ``reach`` + its radius of the box ``lo0, lo1``-``hi0, hi1``
+    (:meth:`Centres.near_box` of one placement)?"""
+    lim = reach + rads[p]
+    for j in range(starts[p], starts[p + 1]):
+        dx = max(max(lo0 - xy[j, 0], xy[j, 0] - hi0), 0.0)
+        dy = max(max(lo1 - xy[j, 1], xy[j, 1] - hi1), 0.0)
+        if np.hypot(dx, dy) <= lim:
+            return True
+    return False
+
+
+@njit(**INLINE)
+def near_one(pa, p, starts, xy, rads, gap):  # pragma: no cover - compiled
+    """Could a base of placement ``p`` be within ``gap`` of one of ``pa`` (:meth:`Centres.near` of one placement)?"""
+    d = np.inf
+    for j in range(starts[pa], starts[pa + 1]):
+        for k in range(starts[p], starts[p + 1]):
+            dx = xy[j, 0] - xy[k, 0]
+            dy = xy[j, 1] - xy[k, 1]
+            d = min(d, np.sqrt(dx * dx + dy * dy))
+    return d <= rads[pa] + rads[p] + gap + 0.01
+
+
 @njit(**JIT)
 def _near_box_kernel(pids, starts, xy, rads, lo0, lo1, hi0, hi1, reach):  # pragma: no cover - compiled
     out = np.zeros(pids.size, dtype=np.bool_)
     for i in range(pids.size):
-        p = pids[i]
-        lim = reach + rads[p]
-        for j in range(starts[p], starts[p + 1]):
-            dx = max(max(lo0 - xy[j, 0], xy[j, 0] - hi0), 0.0)
-            dy = max(max(lo1 - xy[j, 1], xy[j, 1] - hi1), 0.0)
-            if np.hypot(dx, dy) <= lim:
-                out[i] = True
-                break
+        out[i] = near_box_one(pids[i], starts, xy, rads, lo0, lo1, hi0, hi1, reach)
     return out
 
 
@@ -84,14 +102,7 @@ def _near_box_kernel(pids, starts, xy, rads, lo0, lo1, hi0, hi1, reach):  # prag
 def _near_kernel(pa, pids, starts, xy, rads, gap):  # pragma: no cover - compiled
     out = np.zeros(pids.size, dtype=np.bool_)
     for i in range(pids.size):
-        p = pids[i]
-        d = np.inf
-        for j in range(starts[pa], starts[pa + 1]):
-            for k in range(starts[p], starts[p + 1]):
-                dx = xy[j, 0] - xy[k, 0]
-                dy = xy[j, 1] - xy[k, 1]
-                d = min(d, np.sqrt(dx * dx + dy * dy))
-        out[i] = d <= rads[pa] + rads[p] + gap + 0.01
+        out[i] = near_one(pa, pids[i], starts, xy, rads, gap)
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterator, Sequence
+from functools import cached_property
 
 import numpy as np
 
@@ -13,9 +14,15 @@ from ..starcraft.model import Batch
 from . import abilities
 from .basics import stream as _stream
 from .fast import group_rows
-from .sim_state import SimState
+from .fastcombat import BOX, EVERY, PLACEMENT, GroupsNearSplitter
+from .sim_state import SimState, _Test
 from .spec import PLAYERS, Activation
 from .world import World
+
+#: a group's test of the placements near (:class:`~mathhammer.scenario.fastcombat.GroupsNearSplitter`): mode, box
+#: (x0, y0, x1, y1), placement, reach
+NearTest = tuple[int, tuple[float, float, float, float], int, float]
+_NO_BOX = (0.0, 0.0, 0.0, 0.0)
 
 
 class Combat(SimState):
@@ -142,6 +149,73 @@ class Combat(SimState):
             for near_pos, idx in self._ordered(cols, range(len(units))) if ordered else cols:
                 yield (idx if sel is None else sel[idx]), near_pos, world
 
+    @cached_property
+    def _groups_near(self) -> GroupsNearSplitter:
+        return GroupsNearSplitter()
+
+    def _as_test(self, test: NearTest) -> _Test:
+        """A :data:`NearTest` as the test :meth:`_near_parts` reads."""
+        mode, box, pa, reach = test
+        if mode == BOX:
+            return self._box_test(np.array(box[:2]), np.array(box[2:]), reach)
+        if mode == PLACEMENT:
+            return self._near_test(pa, reach)
+        return self._box_test(None, None, reach)
+
+    def _near_parts_of(
+        self,
+        groups: list[tuple[tuple[int, ...], np.ndarray]],
+        units: Sequence[int],
+        tests: list[NearTest],
+        pids: Sequence[int],
+    ) -> Iterator[tuple[int, tuple[int, ...], np.ndarray, World]]:
+        """:meth:`_near_parts` of each group of ``groups`` (key, games; none empty) with its test ``tests[g]``, the
+        groups in :meth:`_ordered` order (the entries ``pids`` of a key are placement ids), every group split at once
+        (:class:`~mathhammer.scenario.fastcombat.GroupsNearSplitter`) where no Grass is removed in their games: per
+        part, the group's index, the placements of ``units`` near, the part's games and the World to read it on."""
+        if not groups:
+            return
+        cat = groups[0][1] if len(groups) == 1 else np.concatenate([ts for _, ts in groups])
+        worlds = list(self.grass.by_world(cat))
+        if len(worlds) > 1 or worlds[0][0] is not None or not units:  # part 11 GRASS removed, or nothing to split by
+            yield from self._near_parts_each(groups, units, tests, pids)
+            return
+        world = worlds[0][1]
+        bounds = np.zeros(len(groups) + 1, dtype=np.int64)
+        np.cumsum([ts.size for _, ts in groups], out=bounds[1:])
+        keys, out, ends = self._groups_near.split_groups(
+            self.board, cat, bounds, self._board_arr, np.asarray(units), tests, self.world.near_arrays()
+        )
+        parts = [
+            (k[0], tuple(k[1:]), cat[out[(ends[i - 1] if i else 0) : ends[i]]]) for i, k in enumerate(keys.tolist())
+        ]
+        if self.sharing:  # as _ordered of the groups, then of each group's parts
+            c, named = self.world.content, frozenset(pids)
+
+            def content(part: tuple[int, tuple[int, ...], np.ndarray]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+                key = groups[part[0]][0]
+                return tuple(c(v) if i in named else v for i, v in enumerate(key)), tuple(c(v) for v in part[1])
+
+            parts.sort(key=content, reverse=self.reverse)
+        for g, near_pos, ts in parts:
+            yield g, near_pos, ts, world
+
+    def _near_parts_each(
+        self,
+        groups: list[tuple[tuple[int, ...], np.ndarray]],
+        units: Sequence[int],
+        tests: list[NearTest],
+        pids: Sequence[int],
+    ) -> Iterator[tuple[int, tuple[int, ...], np.ndarray, World]]:
+        """:meth:`_near_parts_of` group after group: :meth:`_near_parts` of each (its test as :meth:`_box_test` or
+        :meth:`_near_test`)."""
+        index = {id(part): g for g, part in enumerate(groups)}
+        for part in self._ordered(iter(groups), pids):
+            g = index[id(part)]
+            ts1 = part[1]
+            for idx, near_pos, world in self._near_parts(ts1, units, self._as_test(tests[g])):
+                yield g, near_pos, ts1[idx], world
+
     def _engaged_on(self, pos: tuple[int, ...], alive: tuple[int, ...], u: int, world: World) -> bool:
         """Is unit ``u`` Engaged (7.2.1) on the board ``pos``/``alive`` read on ``world`` (``World.engaged_pairs``, its
         pairs only)?"""
@@ -246,43 +320,38 @@ class Combat(SimState):
             ranked += sorted((t for t in engaged if t not in ranked), key=self.uids.index)
             foes = [self.uids.index(t) for t in (ranked[:1] if split == "first-target" else ranked)]
             cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), *(self.row_alive(t) for t in foes)]
-            got_ts: list[np.ndarray] = []
-            got_n: list[np.ndarray] = []
-            for gkey, ts1 in self._ordered(self.groups(ts, cols), [0]):
-                pu, a, left = gkey[0], gkey[1], gkey[2:]
-                if a <= 0:
-                    continue
-                exact = dict(zip(foes, left, strict=True))
-                # 8.8.1 step 2 is read with the enemy units near the unit (World.strikers): split by those
-                strikers = np.zeros(ts1.size, dtype=np.int64)
-                near = self._near_test(pu, ENGAGEMENT_RANGE + 2.0)
-                for idx, near_pos, world in self._near_parts(ts1, enemies, near):  # part 11 GRASS: its board
-                    pos, alive = self._local_state({u: (pu, a)}, enemies, near_pos, exact)
-                    n = min(world.strikers(pos, alive, uid), a)
-                    strikers[idx] = n
-                got_ts.append(ts1)
-                got_n.append(strikers)
+            groups = [(gkey, ts1) for gkey, ts1 in self.groups(ts, cols) if gkey[1] > 0]
+            # 8.8.1 step 2 is read with the enemy units near the unit (World.strikers): split by those
+            tests = [(PLACEMENT, _NO_BOX, gkey[0], ENGAGEMENT_RANGE + 2.0) for gkey, _ in groups]
+            striking = self._striking
+            striking[ts] = 0
+            for g, near_pos, ts2, world in self._near_parts_of(groups, enemies, tests, [0]):  # part 11 GRASS
+                pu, a, left = groups[g][0][0], groups[g][0][1], groups[g][0][2:]
+                pos, alive = self._local_state({u: (pu, a)}, enemies, near_pos, dict(zip(foes, left, strict=True)))
+                striking[ts2] = min(world.strikers(pos, alive, uid), a)
             # the attacks (8.8.1 steps 3-4) read the striking models, the abilities used and the models left, not
             # where the units stand: one resolve per such key (each game's dice are its own)
-            for key, ts2 in self._strike_groups(u, foes, got_ts, got_n):
+            for key, ts2 in self._strike_groups(u, foes, ts, striking[ts]):
                 self._strike(u, key[0], foes, tuple(key[1:-1]), key[-1], split, ts2, stream)
 
+    @cached_property
+    def _striking(self) -> np.ndarray:
+        """Scratch of :meth:`fight`: per game, the striking models of the unit fighting."""
+        return np.zeros(self.T, dtype=np.int64)
+
     def _strike_groups(
-        self, u: int, foes: list[int], got_ts: list[np.ndarray], got_n: list[np.ndarray]
+        self, u: int, foes: list[int], ts: np.ndarray, n: np.ndarray
     ) -> Iterator[tuple[list[int], np.ndarray]]:
-        """The games ``got_ts`` (arrays of games, disjoint) with their striking models ``got_n``, those with any, split
-        by (the unit's abilities used, the models left of ``foes``, the striking models): the key and its games, in
-        ascending order, the keys in order of their first game."""
-        if not got_ts:
-            return
-        ts = np.concatenate(got_ts)
-        n = np.concatenate(got_n)
+        """The games ``ts`` (distinct) with their striking models ``n``, those with any, split by (the unit's abilities
+        used, the models left of ``foes``, the striking models): the key and its games, in ascending order, the keys in
+        order of their first game."""
         keep = np.flatnonzero(n > 0)
         if keep.size == 0:
             return
         ts, n = ts[keep], n[keep]
-        by = np.argsort(ts, kind="stable")
-        ts, n = ts[by], n[by]
+        if ts.size > 1 and not bool((ts[1:] > ts[:-1]).all()):
+            by = np.argsort(ts, kind="stable")
+            ts, n = ts[by], n[by]
         mat = np.stack([self.used[u, ts], *(self.alive[t, ts] for t in foes), n])
         order, bounds, keys = group_rows(mat, np.arange(ts.size))
         for g, key in enumerate(keys.tolist()):
@@ -349,27 +418,34 @@ class Combat(SimState):
             for t in foes:
                 cols += [self.row_pos(t), self.row_alive(t)]
             rest = [v for v in range(self.U) if v != u and v not in foes]
-            for gkey, ts1 in self._ordered(self.groups(ts, cols), [0, *(3 + 2 * i for i in range(len(foes)))]):
+            groups: list[tuple[tuple[int, ...], np.ndarray]] = []
+            settings: list[tuple[int, int, tuple[tuple[int, int], ...], float]] = []
+            tests: list[NearTest] = []
+            for gkey, ts1 in self.groups(ts, cols):
                 pu, a, mask = gkey[0], gkey[1], gkey[2]
                 if a <= 0 or (mask and any(stay(u, mask) for stay in self.cards.stays_put)):  # SIEGE MODE
                     continue
                 engaged = tuple((gkey[3 + 2 * i], gkey[4 + 2 * i]) for i in range(len(foes)) if gkey[4 + 2 * i] > 0)
                 # the other units on the table matter only near the move (World.close_box): split by those
                 lo, hi, reach = self.world.close_box(pu, a, engaged)
-                # part 11 GRASS: the move and the Engagement of its spots read on the board without the removed pieces
-                for idx, near_pos, world in self._near_parts(ts1, rest, self._box_test(lo, hi, reach)):
-                    ts2 = ts1[idx]
-                    near = tuple(p for p in near_pos if p >= 0)
-                    new = world.close_ranks_near(pu, a, engaged, near)
-                    if isinstance(new, tuple):  # the grid fallback looks farther: the units near its box
-                        glo, ghi = new
-                        for gpos, idx3 in self._near_cols(ts2, rest, self._box_test(glo, ghi, reach)):
-                            ts3 = ts2[idx3]
-                            moved = world.close_ranks_grid(pu, a, engaged, tuple(p for p in gpos if p >= 0))
-                            if moved != pu:
-                                moves.append((ts3, moved))
-                    elif new != pu:
-                        moves.append((ts2, new))
+                box = _NO_BOX if lo is None or hi is None else (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
+                groups.append((gkey, ts1))
+                settings.append((pu, a, engaged, reach))
+                tests.append((EVERY if box is _NO_BOX else BOX, box, -1, reach))
+            # part 11 GRASS: the move and the Engagement of its spots read on the board without the removed pieces
+            pids = [0, *(3 + 2 * i for i in range(len(foes)))]
+            for g, near_pos, ts2, world in self._near_parts_of(groups, rest, tests, pids):
+                pu, a, engaged, reach = settings[g]
+                new = world.close_ranks_near(pu, a, engaged, tuple(p for p in near_pos if p >= 0))
+                if isinstance(new, tuple):  # the grid fallback looks farther: the units near its box
+                    glo, ghi = new
+                    for gpos, idx3 in self._near_cols(ts2, rest, self._box_test(glo, ghi, reach)):
+                        ts3 = ts2[idx3]
+                        moved = world.close_ranks_grid(pu, a, engaged, tuple(p for p in gpos if p >= 0))
+                        if moved != pu:
+                            moves.append((ts3, moved))
+                elif new != pu:
+                    moves.append((ts2, new))
         self.set_pos_many(u, moves)  # in one pass: the loops read the other units' placements only
         self.grass.end(self.pos, self.alive, u, old, None, False)
 

@@ -534,6 +534,13 @@ class CloseRanks(Placing):
             return None
         return lead_to, [(float(x), float(y)) for x, y in new.tolist()]
 
+    def near_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every placement made so far, packed for compiled nearness tests (the arrays of
+        :class:`~mathhammer.scenario.fastnear.Centres`: ``starts``, ``xy``, ``rads``): what
+        :class:`~mathhammer.scenario.fastcombat.GroupsNearSplitter` reads."""
+        packed = self._centres_packed()
+        return packed.starts, packed.xy, packed.rads
+
     @cached_property
     def _coherency_lim(self) -> dict[str, float]:
         """Per unit: :func:`horizontal_coherency` + EPS, the Wholly Within reach of its Close Ranks."""
