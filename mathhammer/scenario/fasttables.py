@@ -124,7 +124,9 @@ class BoardTable:
 
     def _grow(self) -> None:
         cap = 2 * self.rows.shape[0]
-        rows = np.full((cap, self.rows.shape[1]), -1, dtype=np.int64)
+        # not filled: a row is written before it is interned (intern, _move_kernel), and rows past ``n`` are not
+        # boards, so the pages past them are touched only as boards come (a table of a million boards is 96 MB)
+        rows = np.empty((cap, self.rows.shape[1]), dtype=np.int64)
         rows[: self.n] = self.rows[: self.n]
         hashes = np.zeros(cap, dtype=np.uint64)
         hashes[: self.n] = self._hashes[: self.n]

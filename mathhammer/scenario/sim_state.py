@@ -376,11 +376,18 @@ class SimState:
         """Place unit ``u`` at ``pid`` (-1: clear it) in the trials ``ts`` of each (``ts``, ``pid``) of ``parts``
         (a trial in one part at most), keeping the board ids: a new board made by moving one unit keeps the
         Engaged pairs of the others and re-reads only that unit's."""
-        parts = [(ts, pid) for ts, pid in parts if ts.size]
-        if not parts:
+        chunks: list[np.ndarray] = []
+        placed: list[int] = []
+        sizes: list[int] = []
+        for part, pid in parts:  # one pass over the parts (a Close Ranks sets thousands)
+            if part.size:
+                chunks.append(part)
+                placed.append(pid)
+                sizes.append(part.size)
+        if not chunks:
             return
-        ts = np.concatenate([ts for ts, _ in parts])
-        pids = np.repeat(np.array([pid for _, pid in parts], dtype=np.int64), [part.size for part, _ in parts])
+        ts = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
+        pids = np.repeat(np.array(placed, dtype=np.int64), sizes)
         new, old = self._boards.move(self.board, ts, u, pids)
         if new.size:
             self._bits_room()

@@ -1,0 +1,102 @@
+"""The board table (`fasttables.BoardTable`) and `SimState.set_pos_many`, held to naive references.
+
+A board id names one placement vector (every unit's placement, -1 off the table); the Engaged pairs (7.2.1) of
+a board are read once per id, so the ids must stay exact as the table grows (its rows are not filled past the
+boards interned) and as many parts of games are moved at once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mathhammer.scenario import builtin_scenarios, load_scenario
+from mathhammer.scenario.fasttables import BoardTable
+from mathhammer.scenario.sim import Simulation
+
+
+def _naive_ids(vectors: list[tuple[int, ...]]) -> list[int]:
+    """Ids in order of first sight, by a dict of the vectors."""
+    seen: dict[tuple[int, ...], int] = {}
+    return [seen.setdefault(v, len(seen)) for v in vectors]
+
+
+def test_interned_ids_survive_every_growth() -> None:
+    """3,000 vectors (2,000 distinct) through six doublings of the 64-row table: each id is the naive one, a
+    vector met again is not new, and every interned row reads back its vector."""
+    rng = np.random.default_rng(7)
+    distinct = [tuple(int(x) for x in row) for row in rng.integers(-1, 40, size=(2000, 5))]
+    distinct = list(dict.fromkeys(distinct))
+    vectors = distinct + [distinct[i] for i in rng.integers(0, len(distinct), 1000).tolist()]
+    tab = BoardTable(5)
+    got = [tab.intern(v) for v in vectors]
+    expect = _naive_ids(vectors)
+    assert [g for g, _ in got] == expect
+    assert [new for _, new in got] == [expect[i] == max(expect[:i], default=-1) + 1 for i in range(len(vectors))]
+    assert tab.n == len(distinct) and tab.rows.shape[0] >= tab.n
+    assert [tuple(r) for r in tab.rows[: tab.n].tolist()] == distinct
+
+
+def test_moves_across_growth_match_a_dict_of_vectors() -> None:
+    """Moving one unit in many games at once (`move`, which grows the table mid-call) gives each game the id of
+    its new vector, as a dict of vectors does; the new ids and the boards they came from are those first met."""
+    rng = np.random.default_rng(11)
+    units, games = 4, 5000
+    tab = BoardTable(units)
+    vecs: dict[tuple[int, ...], int] = {}
+
+    def naive(v: tuple[int, ...]) -> int:
+        return vecs.setdefault(v, len(vecs))
+
+    start = tuple([-1] * units)
+    assert tab.intern(start) == (naive(start), True)
+    board = np.zeros(games, dtype=np.int64)
+    vec = [start] * games
+    for step in range(6):
+        u = step % units
+        ts = np.sort(rng.choice(games, size=3000, replace=False))
+        pids = rng.integers(-1, 30, size=ts.size)
+        new, old = tab.move(board, ts, u, pids)
+        fresh: list[tuple[int, int]] = []
+        known = len(vecs)
+        for t, p in zip(ts.tolist(), pids.tolist(), strict=True):
+            before = naive(vec[t])
+            v = list(vec[t])
+            v[u] = p
+            vec[t] = tuple(v)
+            if naive(vec[t]) >= known + len(fresh):
+                fresh.append((vecs[vec[t]], before))
+        assert board.tolist() == [vecs[v] for v in vec]
+        assert list(zip(new.tolist(), old.tolist(), strict=True)) == fresh
+    assert tab.n == len(vecs) > 64 * 8  # grown several times
+    assert [tuple(r) for r in tab.rows[: tab.n].tolist()] == list(vecs)
+
+
+def test_set_pos_many_is_set_pos_part_after_part() -> None:
+    """`set_pos_many` with empty parts, one part and many parts gives the placements, board ids and Engaged words
+    of calling `set_pos` on each part in turn (the pairs of each board read whole)."""
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    scn = load_scenario(path)
+    one, many = Simulation(scn, 300, 3), Simulation(scn, 300, 3)
+    rng = np.random.default_rng(5)
+    for sim in (one, many):
+        sim.run()
+    pids = {u: sorted({p for p in one.pos[u].tolist() if p >= 0}) for u in range(one.U)}
+    for u in (0, 3, 7):
+        if not pids[u]:
+            continue
+        games = rng.permutation(300)
+        cuts = [games[:0], games[:40], games[40:41], games[41:41], games[41:200]]
+        parts = [(np.sort(ts), int(rng.choice(pids[u] + [-1]))) for ts in cuts]
+        for ts, pid in parts:
+            one.set_pos(u, ts, pid)
+        many.set_pos_many(u, parts)
+        assert np.array_equal(one.pos, many.pos)
+        assert np.array_equal(
+            one._board_arr[one.board], many._board_arr[many.board]
+        )  # the same vectors (ids may differ: parts met in another order)
+        everyone = np.arange(300)
+        assert np.array_equal(one.engaged_bits(everyone), many.engaged_bits(everyone))
+        single = [(np.sort(games[200:260]), pids[u][0])]
+        one.set_pos(u, *single[0])
+        many.set_pos_many(u, single)
+        assert np.array_equal(one.pos, many.pos)
