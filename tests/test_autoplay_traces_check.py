@@ -76,6 +76,9 @@ def _traces_pass(table: dict[str, Any], folder: Path, games: int | list[int], se
             assert written.action == ("hold" if step.void else step.act.action), (g, written.where)
             if step.act.use and step.act.action in ("shoot", "charge"):
                 acts["void used" if step.void else "used"] += 1
+            if step.act.react and not step.void:  # 10.4: the automatic player's Reactions, written as declared
+                assert written.react == step.act.react, (g, written.where)
+                acts["react"] += 1
         errors = [p for p in check_scenario(trace) if not p.startswith("warning")]
         assert errors == [], (g, errors)
         again = Simulation(trace, 1, seed, offset=g)

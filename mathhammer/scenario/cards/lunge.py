@@ -17,7 +17,9 @@ class Lunge(Card):
     kinds = ("lunge",)
 
     @classmethod
-    def present(cls, scn: Scenario) -> bool:  # a Reaction: planned in ``react``, not ``use``
+    def present(cls, scn: Scenario) -> bool:  # a Reaction: planned in ``react``, not ``use``; or an automatic player's
+        if scn.policies and cls.anywhere(scn, cls.kinds):  # (players/reactions.py declares it in play)
+            return True
         return any(
             e.kind == "lunge"
             for act in scn.plan

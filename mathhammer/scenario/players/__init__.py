@@ -10,6 +10,11 @@ the First Player Marker).
 
 Today's player is :class:`~mathhammer.scenario.players.scripted.Scripted`, the plan of the scenario file.
 Automatic players are the work of issue 29 (``docs/dev/automatic-players.md``).
+
+Reactions (10.4): once a player's activation is chosen and before it is applied, the other player, where it has a
+``react(games, act)`` method (an automatic player, :mod:`.reactions`), is asked which Reactions it declares: it gives
+the games split by its answer, each part with the activation carrying its Reaction (``react``), applied in turn (each
+game in one part: the games are independent). A scripted player has none: its Reactions are its plan's.
 """
 
 from __future__ import annotations
@@ -83,12 +88,12 @@ def _walk(
             for part in parts:
                 st = list(states)
                 st[turn] = part.state
-                dn, ps = _after(part, turn, list(done), passer, activate)
+                dn, ps = _after(part, turn, list(done), passer, activate, players[1 - turn])
                 _walk(players, part.games, turn if part.again else 1 - turn, st, dn, ps, activate, out)
             return
         part = parts[0]
         states[turn] = part.state
-        done, passer = _after(part, turn, done, passer, activate)
+        done, passer = _after(part, turn, done, passer, activate, players[1 - turn])
         if not part.again:
             turn = 1 - turn
     out.append((games, passer))
@@ -100,14 +105,21 @@ def _after(
     done: list[bool],
     passer: int | None,
     activate: Callable[[Activation, np.ndarray], None],
+    other: Player,
 ) -> tuple[list[bool], int | None]:
-    """Apply one answer: the activation, or the Pass (the first to Pass is named)."""
+    """Apply one answer: the activation with the Reactions ``other`` declares to it (the module text), or the Pass
+    (the first to Pass is named)."""
     if part.act is None:
         done[turn] = True
         if passer is None:
             passer = turn
-    else:
+        return done, passer
+    react = getattr(other, "react", None)
+    if react is None or part.games.size == 0:
         activate(part.act, part.games)
+    else:
+        for games, act in react(part.games, part.act):
+            activate(act, games)
     return done, passer
 
 

@@ -29,6 +29,7 @@ from . import Turn
 from .legal import Legality, States
 from .menu import UnitMenu, build_menus
 from .policies import SHUFFLE, Decision, make_policy
+from .reactions import Reactions
 from .spending import Spending
 
 #: the first slot ordinal of the automatic activations (a plan's ordinals are its positions, far below)
@@ -106,6 +107,7 @@ class Auto:
         self.phase = "movement"
         self._bases: dict[tuple[object, ...], np.ndarray] = {}  # draw_bases of a run of draws, by its key
         self.spending = Spending(sim, player)  # the cards Exhausted this Round in each game (abilities used)
+        self.reactions = Reactions(sim, player, self.spending, self.features)  # 10.4, to the opponent's activations
 
     @property
     def legality(self) -> EntryLegality:
@@ -118,6 +120,21 @@ class Auto:
             self._legal = EntryLegality(self.sim, self._menus)
             self._legal.spending = self.spending
         return self._legal
+
+    def features(self) -> Any:
+        """The :class:`~.features.Features` of the player's decisions, built at the first that reads it."""
+        if self._features is None:
+            from .features import Features
+
+            self.legality  # noqa: B018 (builds the menus)
+            assert self._menus is not None
+            self._features = Features(self.sim, self._menus)
+        return self._features
+
+    def react(self, games: np.ndarray, act: Activation) -> list[tuple[np.ndarray, Activation]]:
+        """The opponent's activation ``act`` is about to be applied in ``games``: the games split by the Reaction the
+        player declares to it (10.4; :mod:`.reactions`), each with the activation carrying it."""
+        return self.reactions.answer(np.asarray(games, dtype=np.int64), act, self.rnd, self.policy)
 
     def begin(self, rnd: int, phase: str, left: set[int] | None) -> int:
         self.rnd, self.phase = rnd, phase
@@ -197,11 +214,7 @@ class Auto:
             return mask
 
         def features(j: int, rows: np.ndarray) -> np.ndarray:
-            if self._features is None:
-                from .features import Features
-
-                self._features = Features(sim, menus)
-            return self._features.rows(units[j], phase, games[rows])
+            return self.features().rows(units[j], phase, games[rows])
 
         decision = Decision(
             games,

@@ -71,7 +71,7 @@ from ..lookup import find, use_bits
 from ..spec import PLAYERS
 from ..world import CONTEST_RANGE
 from .legal import MEMO_LIMIT
-from .menu import UnitMenu
+from .menu import Entry, UnitMenu
 
 #: the columns of a feature row, in order
 COLUMNS = (
@@ -156,14 +156,20 @@ class Features:
     # ------------------------------------------------------------------ the rows
     def rows(self, u: int, phase: str, games: np.ndarray) -> np.ndarray:
         """Games x entries of unit ``u``'s ``phase`` menu x :data:`COLUMNS`."""
+        states, inv = self.states(games)
+        tables = np.stack([self.table(u, phase, s) for s in states])
+        return tables[inv]
+
+    def states(self, games: np.ndarray) -> tuple[list[tuple[int, ...]], np.ndarray]:
+        """The distinct states of ``games`` that the rows read (placements, models left, Damage Markers, SHIELDED,
+        markers' control), and each game's index among them."""
         sim = self.sim
         games = np.asarray(games, dtype=np.int64)
         rows = [sim.pos, sim.alive, sim.mark, sim.shielded, sim.control]
         cols = np.ascontiguousarray(np.concatenate([r[:, games] for r in rows], axis=0).T, dtype=np.int64)
         one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)
         _, first, inv = np.unique(one, return_index=True, return_inverse=True)
-        tables = np.stack([self.table(u, phase, tuple(s)) for s in cols[first].tolist()])
-        return tables[inv.reshape(-1)]
+        return [tuple(s) for s in cols[first].tolist()], inv.reshape(-1)
 
     def table(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
         """Entries x :data:`COLUMNS` of unit ``u``'s ``phase`` menu in one state (memoised)."""
@@ -175,13 +181,20 @@ class Features:
             hit = self._rows[key] = self._table(u, phase, state)
         return hit
 
-    def _table(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
+    def table_of(self, u: int, phase: str, state: tuple[int, ...], entries: tuple[Entry, ...]) -> np.ndarray:
+        """Entries x :data:`COLUMNS` of ``entries`` of unit ``u`` in ``state`` (:meth:`states`), as if its ``phase``
+        menu (a Reaction's Move: :mod:`.reactions`; not memoised)."""
+        return self._table(u, phase, state, entries)
+
+    def _table(
+        self, u: int, phase: str, state: tuple[int, ...], entries: tuple[Entry, ...] | None = None
+    ) -> np.ndarray:
         sim = self.sim
         n = sim.U
         pos, alive = state[:n], state[n : 2 * n]
         mark, shielded, control = state[2 * n : 3 * n], state[3 * n : 4 * n], state[4 * n :]
         p = self.player[u]
-        menu = self.menus[sim.uids[u]][phase]
+        menu = self.menus[sim.uids[u]][phase] if entries is None else entries
         enemies = [v for v in range(n) if self.player[v] != p and pos[v] >= 0 and alive[v] > 0]
         leads = {v: self._lead(v, pos[v]) for v in range(n) if pos[v] >= 0 and alive[v] > 0}
         here = leads.get(u, self.home[p])
@@ -333,9 +346,10 @@ class Features:
             self._spend[key] = hit
         return hit
 
-    def reaches(self, u: int, pu: int, a: int, pt: int, k: int, use: tuple[str, ...]) -> float:
+    def reaches(self, u: int, pu: int, a: int, pt: int, k: int, use: tuple[str, ...], slow: float = 0.0) -> float:
         """The probability that unit ``u`` (``a`` models left on placement ``pu``), using ``use``, Charges unit on
-        placement ``pt`` (``k`` models left) far enough (the module text: an upper bound)."""
+        placement ``pt`` (``k`` models left) far enough (the module text: an upper bound); ``slow``: its DEBUFF Speed
+        (Concusive Shells: Speed - ``slow``, minimum 0, 8.7.7)."""
         sim = self.sim
         world = sim.world
         mine = np.asarray(world.placements[pu].centres[:a], dtype=float).reshape(-1, 2)
@@ -348,6 +362,8 @@ class Features:
         )
         effects = sim.loadout(u, use_bits(sim, u, use) if use else 0).effects()
         speed = sim.units[u].speed + sum(e.value for e in effects if e.kind == "speed")
+        if slow:
+            speed = max(speed - slow, 0)
         rolls = [e for e in effects if e.kind == "charge_roll"]
         dice = 1 + sum(int(e.dice or 0) for e in rolls)
         need = gap - ENGAGEMENT_RANGE - speed - sum(e.value for e in rolls)

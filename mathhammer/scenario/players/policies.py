@@ -9,6 +9,9 @@ still activate, their legal entries, the game's own uniforms), registered under 
         def choose(self, d: Decision) -> tuple[np.ndarray, np.ndarray]:
             ...  # per game: the unit's index in d.units (-1: Pass) and the entry's index in its menu
 
+A policy may also declare Reactions (10.4) to the opponent's activations with a ``react(rows, legal, u)`` method
+(:mod:`.reactions`; ``Weighted.react``, ``Random.react``); a policy without one declares none.
+
 A choice must depend on each game alone (its state and its draws ``d.draw``), never on which other games are
 deciding with it: then a game plays the same whatever the grouping or the number of workers.
 
@@ -137,6 +140,15 @@ class Random:
         return unit, entry
 
     @staticmethod
+    def react(rows: Callable[[], np.ndarray], legal: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """A Reaction (10.4; :mod:`.reactions`) per game, uniformly among none and the legal ones (``legal``: games x
+        Reactions; ``u``: the game's uniform): the index of the Reaction declared, -1 for none."""
+        k = legal.sum(axis=1)
+        pick = np.minimum((u * (k + 1)).astype(np.int64), k)  # 0: none, else the pick-th legal Reaction
+        hit = (np.cumsum(legal, axis=1) == pick[:, None]) & legal
+        return np.where(pick > 0, hit.argmax(axis=1), -1)
+
+    @staticmethod
     def first_legal(d: Decision, j: int, rows: np.ndarray) -> np.ndarray:
         """Per game of ``d.games[rows]``: the first legal entry of unit ``d.units[j]`` in a random order of its menu
         (-1: none), a uniform draw among its legal entries."""
@@ -213,6 +225,14 @@ class Weighted:
             owner += [j] * len(menu)
             index += list(range(len(menu)))
         return np.concatenate(parts, axis=1), np.asarray(owner, dtype=np.int64), np.asarray(index, dtype=np.int64)
+
+    def react(self, rows: Callable[[], np.ndarray], legal: np.ndarray, u: np.ndarray) -> np.ndarray:
+        """A Reaction (10.4; :mod:`.reactions`) per game: the legal one of the best score ``rows() @ weights`` (games x
+        Reactions x columns: what it changes against not reacting), where that score is above 0 (not reacting); the
+        first of tied ones. -1: none."""
+        score = np.where(legal, rows() @ self.w, -np.inf)
+        best = score.argmax(axis=1)
+        return np.where(score[np.arange(score.shape[0]), best] > TIE, best, -1)
 
     def choose(self, d: Decision) -> tuple[np.ndarray, np.ndarray]:
         """The best legal entry per game (the class text), judging legality level by level: the entries of the best

@@ -76,8 +76,15 @@ class Spending:
         ok = np.ones(games.size, dtype=bool)
         if once:
             ok &= (sim.used[u, games] & use_bits(sim, u, once)) == 0
+        return ok & self.payable(u, use, games)
+
+    def payable(self, u: int, use: tuple[str, ...], games: np.ndarray) -> np.ndarray:
+        """Per game of ``games``: can unit ``u`` pay for ``use`` from the Ready cards (10.5.1; the cost alone, not
+        how often it was used: a Reaction's once per Round is its player's record, :mod:`.reactions`)?"""
+        unit = self.sim.uids[u]
         out = self.out[games]
-        for value in np.unique(out[ok]).tolist():
+        ok = np.ones(games.size, dtype=bool)
+        for value in np.unique(out).tolist():
             if self.after(int(value), unit, use) < 0:
                 ok &= out != value
         return ok

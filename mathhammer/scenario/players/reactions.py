@@ -1,0 +1,229 @@
+"""The Reactions (10.4) an automatic player declares to its opponent's activations (issue 29 point 2).
+
+Once the active player's activation is chosen (an automatic player's entry or a scripted plan's), and before it is
+applied, :func:`~mathhammer.scenario.players.play_turns` asks the other player, where it is automatic, which of its
+Reactions to declare: :meth:`Reactions.answer` gives the games split by the answer, each part with the activation
+carrying the Reaction in ``react`` (as a plan would declare it), so the engine applies it as it applies a planned one
+and a trace writes it.
+
+Which Reactions are offered: those of the player's units whose trigger the activation can make and whose effect the
+scoring reads (:data:`KINDS`):
+
+* Concusive Shells (``charger_debuff_speed``, Marauders): on an Enemy's Charge, a declared target Within ``within``
+  (8") of the reacting unit (bases edge to edge, the engine's own test, :func:`~..abilities.near_games`).
+* Lunge (``lunge``, Hydralisks): on an Enemy's Ranged Attack at another Friendly Unit (the activation's one target of
+  the player) Within ``within`` (10") of the reacting unit, the reacting unit Unengaged and able to move closer to the
+  attacking unit (:meth:`World.toward`).
+
+Per game, a Reaction is legal (10.4) where its unit is on the table, the trigger holds, it was not declared by that
+unit earlier in the Round (once per Round per unit: none of these is REPEATABLE), and its cost is paid from the
+game's Ready cards (:meth:`~.spending.Spending.payable`, 10.5.1; the payment Exhausts them). At most one Reaction per
+player per activation (10.4); none where the activation already carries one of the player's (a plan's ``react``).
+
+The score (the policy's weights over :data:`~.features.COLUMNS`, the same as its activations'): a row per Reaction,
+what it changes against not reacting, plus its ``spend``:
+
+* Concusive Shells: ``threat`` = - (P(the Charge reaches) - P(it reaches with DEBUFF Speed)) x the expected share of
+  the target's models the charging unit's Close Combat attack removes x the target's full Supply Value (the
+  ``threat`` column's own reading: Supply the enemy destroys, smooth), summed over the declared targets; the
+  probabilities and the attack are :class:`~.features.Features`' (``reaches``, ``attack``, the exact engine).
+* Lunge: the feature row of a Move of the reacting unit to where the Lunge ends, less the row of a Hold where it
+  stands (marker, threat, cover, gaps: a Move entry's columns).
+
+A weighted policy declares the best-scoring legal Reaction where its score is above 0 (not reacting scores 0);
+``random`` draws uniformly among not reacting and the legal Reactions; a policy without a ``react`` method never
+reacts. The draw is the game's own, keyed by (Round, Phase, the activation's dice number) under :data:`TAG`: the same
+choices whatever the grouping of games or the number of workers.
+
+Not offered yet: the Reactions the scoring does not read (Total Damage reductions, TOUGH and Evade cards, Debilitating
+Saliva, Restoration, Hierarch's Stand, Photon Overcharge), and Reactions to the player's own activation (Pneumatized
+Carapace, Gravitic Boosters on its own Charge Roll).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..abilities import near_games
+from ..basics import stream as _stream
+from ..lookup import unit_abilities
+from ..spec import PHASES, Activation, Reaction
+from .menu import Entry
+
+#: the effect kinds of the Reactions offered, and the action of the opponent's activation that triggers each
+KINDS = {"charger_debuff_speed": "charge", "lunge": "shoot"}
+#: the first part of the key of a Reaction's draw (``random``), apart from the activations' draws (``auto.TAG``)
+TAG = 29_000_104
+#: the rows kept past this many (Reaction, activation, state) keys are dropped (memory flat in games)
+ROWS_LIMIT = 1 << 14
+
+
+@dataclass(frozen=True)
+class Option:
+    """A Reaction the player may declare: unit ``u`` (World index) uses ``name``, of effect ``kind`` (:data:`KINDS`),
+    ``within`` and ``value`` its effect's, in Phase ``phase`` (or "any")."""
+
+    u: int
+    name: str
+    kind: str
+    within: float
+    value: float
+    phase: str
+
+
+def options(sim: Any, player: str) -> list[Option]:
+    """The Reactions of ``player``'s units that :data:`KINDS` reads (their card's and upgrades'), in World order."""
+    out = []
+    for u, su in enumerate(sim.units):
+        if su.player != player or sim.structure[u]:
+            continue
+        for a in unit_abilities(sim.scn.units[sim.uids[u]]):
+            e = next((e for e in a.effects if e.kind in KINDS), None) if a.type == "reaction" else None
+            if e is not None and e.within is not None:
+                out.append(Option(u, a.name, e.kind, float(e.within), float(e.value or 0), a.phase))
+    return out
+
+
+class Reactions:
+    """The Reactions of the automatic player ``player`` of Simulation ``sim`` (the module text); ``spending``: its
+    :class:`~.spending.Spending` (shared with its Active abilities), ``features``: a function giving its
+    :class:`~.features.Features` (its module loads at the first score read: ``random`` never loads it)."""
+
+    def __init__(self, sim: Any, player: str, spending: Any, features: Callable[[], Any]) -> None:
+        self.sim = sim
+        self.player = player
+        self.spending = spending
+        self.features = features
+        self.options = options(sim, player)
+        self.taken = np.zeros((len(self.options), sim.T), dtype=bool)  # declared this Round, per game
+        self.rnd = 0
+        self._rows: dict[tuple[object, ...], np.ndarray] = {}
+
+    def answer(self, games: np.ndarray, act: Activation, rnd: int, policy: Any) -> list[tuple[np.ndarray, Activation]]:
+        """The games ``games`` split by the Reaction declared to ``act`` (the module text): (games, the activation as
+        applied there)."""
+        pick = getattr(policy, "react", None)
+        cand = [i for i, o in enumerate(self.options) if KINDS[o.kind] == act.action and o.phase in (act.phase, "any")]
+        if (
+            not cand
+            or pick is None
+            or act.player == self.player
+            or any(rx.player == self.player for rx in act.react)
+            or games.size == 0
+        ):
+            return [(games, act)]
+        if rnd != self.rnd:  # a new Round: each Reaction may be declared again (10.4)
+            self.rnd = rnd
+            self.taken[:] = False
+        sim = self.sim
+        legal = np.zeros((games.size, len(cand)), dtype=bool)
+        for c, i in enumerate(cand):
+            legal[:, c] = self._legal(self.options[i], act, games)
+        legal &= ~sim.over[games][:, None]
+        if not legal.any():
+            return [(games, act)]
+
+        def rows() -> np.ndarray:
+            from .features import COLUMNS
+
+            states, inv = self.features().states(games)
+            table = np.asarray([[self._row(self.options[i], act, s) for i in cand] for s in states], dtype=float)
+            return table.reshape(len(states), len(cand), len(COLUMNS))[inv]
+
+        u = np.asarray(sim.draw(_stream(TAG, rnd, PHASES.index(act.phase), sim.ordinal[act]), games))
+        chosen = np.asarray(pick(rows, legal, u), dtype=np.int64)
+        out = []
+        none = chosen < 0
+        if none.any():
+            out.append((games[none], act))
+        for c in np.unique(chosen[~none]).tolist():
+            o = self.options[cand[c]]
+            g = games[chosen == c]
+            assert legal[chosen == c, c].all(), "a policy declared a Reaction where it is not legal"
+            self.spending.pay(o.u, (o.name,), g)  # 10.5.1: Exhaust the cards
+            self.taken[cand[c], g] = True
+            rx = Reaction(sim.uids[o.u], o.name, self.player)
+            answered = dataclasses.replace(act, react=(*act.react, rx))
+            sim.ordinal[answered] = sim.ordinal[act]  # the same dice as the activation declared
+            out.append((g, answered))
+        return out
+
+    def _legal(self, o: Option, act: Activation, games: np.ndarray) -> np.ndarray:
+        """Per game: may ``o`` be declared to ``act`` (the module text; all but what the state's row says)?"""
+        sim, r = self.sim, o.u
+        ok = (sim.pos[r, games] >= 0) & (sim.alive[r, games] > 0) & ~self.taken[self.options.index(o), games]
+        mine = [sim.uids.index(t) for t in act.targets if sim.units[sim.uids.index(t)].player == self.player]
+        if o.kind == "charger_debuff_speed":  # a declared target Within of the reacting unit
+            near = np.zeros(sim.T, dtype=bool)
+            for t in mine:
+                near |= near_games(sim, games[ok], r, t, o.within)
+            ok &= near[games]
+        elif o.kind == "lunge":  # another Friendly Unit, the one target, Within; the reacting unit Unengaged
+            if len(mine) != 1 or mine[0] == r:
+                return np.zeros(games.size, dtype=bool)
+            ok &= near_games(sim, games[ok], r, mine[0], o.within)[games]
+            ok[ok] &= ~sim.engaged_mask(games[ok], r)
+            a, speed = sim.uids.index(act.unit), float(sim.units[r].speed)
+            closer = np.zeros(sim.T, dtype=bool)  # it can move closer to the attacking unit (World.toward)
+            for (ph, kh, pa, ka), ts in sim.groups(
+                games[ok], [sim.row_pos(r), sim.row_alive(r), sim.row_pos(a), sim.row_alive(a)]
+            ):
+                closer[ts] = pa >= 0 and ka > 0 and sim.world.toward(ph, kh, pa, ka, speed) is not None
+            ok &= closer[games]
+        if ok.any():
+            ok[ok] &= self.spending.payable(r, (o.name,), games[ok])
+        return ok
+
+    def _row(self, o: Option, act: Activation, state: tuple[int, ...]) -> np.ndarray:
+        """In ``state``: the feature row of ``o`` (the module text)."""
+        key = (o, act.unit, act.action, act.targets, act.use, act.phase, state)
+        hit = self._rows.get(key)
+        if hit is None:
+            if len(self._rows) > ROWS_LIMIT:
+                self._rows.clear()
+            hit = self._rows[key] = self._compute(o, act, state)
+        return hit
+
+    def _compute(self, o: Option, act: Activation, state: tuple[int, ...]) -> np.ndarray:
+        from .features import COLUMNS
+
+        sim, feats = self.sim, self.features()
+        n = sim.U
+        pos, alive = state[:n], state[n : 2 * n]
+        mark, shielded = state[2 * n : 3 * n], state[3 * n : 4 * n]
+        row = np.zeros(len(COLUMNS), dtype=float)
+        row[COLUMNS.index("spend")] = feats.spend(sim.uids[o.u], (o.name,))
+        a = sim.uids.index(act.unit)
+        if pos[a] < 0 or alive[a] <= 0:
+            return row
+        if o.kind == "charger_debuff_speed":
+            saved = 0.0
+            for name in act.targets:
+                t = sim.uids.index(name)
+                if sim.units[t].player != self.player or pos[t] < 0 or alive[t] <= 0:
+                    continue
+                worth = float(sim.supply(t, np.asarray([sim.full[t]]))[0])
+                share = feats.attack(a, alive[a], t, alive[t], mark[t], shielded[t], "combat", act.use)[2]
+                full = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], act.use)
+                slow = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], act.use, slow=o.value)
+                saved += (full - slow) * share * worth
+            row[COLUMNS.index("threat")] = -saved
+            return row
+        # lunge: a Move to where it ends, less a Hold where it stands
+        h = o.u
+        to = sim.world.toward(pos[h], alive[h], pos[a], alive[a], float(sim.units[h].speed))
+        if to is None:  # not legal there (Reactions._legal)
+            return row
+        menu = feats.menus[sim.uids[h]][act.phase]
+        covers = tuple(e for e in menu if e.label.startswith("cover-"))
+        entries = (Entry("move", to=(float(to[0]), float(to[1])), label="lunge"), Entry("hold", label="hold"), *covers)
+        table = feats.table_of(h, act.phase, state, entries)
+        return row + table[0] - table[1]
+
+
+__all__ = ["KINDS", "TAG", "Option", "Reactions", "options"]
