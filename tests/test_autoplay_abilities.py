@@ -278,7 +278,8 @@ def test_stimpack_scores_the_later_shoot_less_the_price_of_its_non_lethal_damage
     """Stimpack's Hold with the Zerglings in range: ``damage``, ``destroy``, ``models`` are the Assault Phase Shoot
     with PRECISION (3) less without (the exact engine), less the next Zergling attack on the Marines with their Damage
     Marker 2 higher (NON-LETHAL DAMAGE (2), part 11: it stays on the Marker, 8.7.4 step 5) less with it as it is;
-    ``spend`` is its 1 CP; ``threat`` is the plain Hold's (the price is not counted twice)."""
+    ``spend`` is its 1 CP; ``threat`` is the plain Hold's (the price is not counted twice); a Move to a marker with it
+    scores the marker times one less how much more likely that attack leaves the Marines without Supply (8.9.1)."""
     sim = Simulation(scenario(tmp_path), 1, 0)
     menus = menus_of(sim)
     feats = Features(sim, menus)
@@ -295,6 +296,13 @@ def test_stimpack_scores_the_later_shoot_less_the_price_of_its_non_lethal_damage
     assert rows[hold, DAMAGE : MODELS + 1].tolist() == [0.0, 0.0, 0.0]
     assert rows[hold, COL["spend"]] == 0.0 and rows[boost, COL["spend"]] == 1.0
     assert rows[boost, COL["threat"]] == rows[hold, COL["threat"]] > 0.0
+    # a Move to a marker with it: the marker scaled by one less the more likely loss of all Supply (8.9.1)
+    go = next(i for i, e in enumerate(moves) if e.use == STIM and e.action == "move")
+    twin = next(i for i, e in enumerate(moves) if not e.use and (e.action, e.to) == (moves[go].action, moves[go].to))
+    bare = max(feats.outcome(z, 12, m, 6, 2, 0, ph)[3] - feats.outcome(z, 12, m, 6, 0, 0, ph)[3] for ph in PHASES)
+    assert 0.0 < bare < 1.0 and rows[twin, COL["marker"]] > 0.0
+    assert rows[go, COL["marker"]] == pytest.approx(rows[twin, COL["marker"]] * (1.0 - bare))
+    assert rows[go, COL["take"]] == pytest.approx(rows[twin, COL["take"]] * (1.0 - bare))
 
 
 def test_stimpack_is_not_worth_its_damage_where_it_adds_no_shot(tmp_path: Path) -> None:

@@ -47,8 +47,9 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
   price: the NON-LETHAL DAMAGE stays on the unit's Damage Marker until an attack turns it into casualties (8.7.4
   step 5), so the next enemy attack on the unit with the Marker that much higher less with it as it is (Supply lost,
   P(destroyed), share of its models), from the enemy unit for which that is most, among those that can reach the end
-  point (``threat``'s reach) or, where none can, among those on the table. ``threat`` is read as the plain entry's
-  (the price is in the columns above, not counted twice); the CP is ``spend``.
+  point (``threat``'s reach) or, where none can, among those on the table; its ``marker`` and ``take`` are scaled by
+  one less how much more likely that attack leaves the unit without Supply (it contests nothing, 8.9.1). ``threat``
+  is read as the plain entry's (the price is in the columns above, not counted twice); the CP is ``spend``.
 * ``spend``: the resources the entry's abilities take from the player's cards this Round (10.5.1, 10.5.2): each
   ability's cost (CP, BM, PE), plus the resource a card gives per Round where the ability is printed on that card
   and Exhausts it. Unspent resources do not carry over (the cards are Readied in the Cleanup, 8.9.5), so the price
