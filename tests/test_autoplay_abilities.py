@@ -18,7 +18,7 @@ from mathhammer.scenario import check_scenario
 from mathhammer.scenario.loader import load_scenario, parse_scenario
 from mathhammer.scenario.lookup import use_bits
 from mathhammer.scenario.players.auto import Auto
-from mathhammer.scenario.players.features import Features
+from mathhammer.scenario.players.features import COL, COLUMNS, DAMAGE, MODELS, Features
 from mathhammer.scenario.players.menu import attack_abilities
 from mathhammer.scenario.players.policies import Weighted, load_weights
 from mathhammer.scenario.players.spending import Spending
@@ -28,6 +28,7 @@ from mathhammer.scenario.spec import Activation, Scenario
 from mathhammer.starcraft.loadout import as_target, attack_batches
 from mathhammer.starcraft.model import Attack
 from tests.autoplay_kit import data
+from tests.autoplay_kit import judged as judge
 from tests.naive import naive_trial
 
 #: a Zerg list with the cards whose abilities change an attack: Hydralisk Den (Missile Attacks: the first Ranged Weapon
@@ -71,8 +72,9 @@ def test_menus_offer_the_attack_abilities_of_the_unit_and_its_cards(tmp_path: Pa
     """10.1, 10.5: a Shoot entry once more with Missile Attacks (Hydralisk Den, Assault Phase, the first Ranged Weapon)
     per enemy; a Charge once more with Metabolic Boost (the Zerglings' card) and with Predation (Lair, any Phase: the
     Close Combat Weapons that follow the Charge, 8.8.1). Not offered: Wild Mutation (only ON CREEP), Creep Spread (a
-    token, no attack), Feral Rage (Combat Phase: the Combat Phase has no decision), Stimpack (Movement Phase), and an
-    ability reaching no weapon of the unit (Missile Attacks for Zerglings: no Ranged Weapon)."""
+    token, no attack), Feral Rage (Combat Phase: the Combat Phase has no decision), Stimpack (Movement Phase: on the
+    Moves and the Hold, below), and an ability reaching no weapon of the unit (Missile Attacks for Zerglings: no
+    Ranged Weapon)."""
     scn = scenario(tmp_path)
     units = scn.units
     assert attack_abilities(scn, units["hydralisk-1"], "shoot") == ["Missile Attacks"]
@@ -228,5 +230,123 @@ def test_every_ability_used_passes_the_plan_check(tmp_path: Path) -> None:
         plan = load_scenario(path).plan
         used += sum(bool(a.use) for a in plan)
         problems = [p for p in check_scenario(load_scenario(path)) if not p.startswith("warning:")]
-        assert not [p for p in problems if "use:" in p or "Metabolic" in p or "Missile" in p or "Predation" in p]
+        named = ("use:", "Metabolic", "Missile", "Predation", "Stimpack")
+        assert not [p for p in problems if any(n in p for n in named)]
     assert used > 0
+
+
+# ------------------------------------------------------------ Stimpack: a Movement Phase ability for the later Shoot
+STIM = ("Stimpack",)
+PHASES = ("assault", "combat")
+
+
+def test_stimpack_is_on_the_hold_and_the_markers_contest_spots(tmp_path: Path) -> None:
+    """Stimpack (Marine, Marauder card: Movement Phase, ACTIVE, 1 CP; its PRECISION reaches the C-14 Rifle / Quad K12,
+    10.1) is offered as a Move or Hold ability: once more on the Hold and on each Move to a marker's contest spot
+    (where the unit stops to shoot or reaches a marker only the BUFF Speed reaches), not on the lanes and cover spots;
+    no Zerg unit has a Movement Phase ability of that kind."""
+    scn = scenario(tmp_path)
+    units = scn.units
+    assert attack_abilities(scn, units["marine-1"], "move") == ["Stimpack"]
+    assert attack_abilities(scn, units["marauder-1"], "move") == ["Stimpack"]
+    assert attack_abilities(scn, units["zergling-1"], "move") == []
+    assert attack_abilities(scn, units["hydralisk-1"], "move") == []
+    menus = menus_of(Simulation(scn, 1, 0))
+    for uid in ("marine-1", "marauder-1"):
+        moves = menus[uid]["movement"]
+        stim = [(e.action, e.to) for e in moves if e.use == STIM]
+        stops = [(e.action, e.to) for e in moves if not e.use and (e.action == "hold" or e.label.startswith("marker-"))]
+        assert stim == stops and len(stim) > 1
+        assert all(e.use in ((), STIM) for e in moves)
+    assert not any(e.use for e in menus["zergling-1"]["movement"])
+
+
+def _face_off(sim: Simulation, marine: tuple[float, float], zergling: tuple[float, float]) -> tuple[int, ...]:
+    """A state of ``sim`` with the Marines (6) and the Zerglings (12) at those points, the others in Reserves."""
+    world = sim.world
+    mpid = world.place(sim.scn.units["marine-1"], marine, (marine[0], 0.0), ())
+    assert mpid is not None
+    zpid = world.place(sim.scn.units["zergling-1"], zergling, (zergling[0], 30.0), (mpid,))
+    assert zpid is not None
+    m, z, n = sim.uids.index("marine-1"), sim.uids.index("zergling-1"), sim.U
+    pos, alive = [-1] * n, [0] * n
+    pos[m], pos[z], alive[m], alive[z] = mpid, zpid, 6, 12
+    return (*pos, *alive, *([0] * n), *([0] * n), *([-1] * len(sim.scn.deployment.markers)))
+
+
+def test_stimpack_scores_the_later_shoot_less_the_price_of_its_non_lethal_damage(tmp_path: Path) -> None:
+    """Stimpack's Hold with the Zerglings in range: ``damage``, ``destroy``, ``models`` are the Assault Phase Shoot
+    with PRECISION (3) less without (the exact engine), less the next Zergling attack on the Marines with their Damage
+    Marker 2 higher (NON-LETHAL DAMAGE (2), part 11: it stays on the Marker, 8.7.4 step 5) less with it as it is;
+    ``spend`` is its 1 CP; ``threat`` is the plain Hold's (the price is not counted twice); a Move to a marker with it
+    scores the marker times one less how much more likely that attack leaves the Marines without Supply (8.9.1)."""
+    sim = Simulation(scenario(tmp_path), 1, 0)
+    menus = menus_of(sim)
+    feats = Features(sim, menus)
+    moves = menus["marine-1"]["movement"]
+    m, z = sim.uids.index("marine-1"), sim.uids.index("zergling-1")
+    rows = feats.table(m, "movement", _face_off(sim, (5.0, 6.0), (5.0, 16.0)))
+    hold = next(i for i, e in enumerate(moves) if e.action == "hold" and not e.use)
+    boost = next(i for i, e in enumerate(moves) if e.action == "hold" and e.use == STIM)
+    gain = np.subtract(feats.attack(m, 6, z, 12, 0, 0, "assault", STIM), feats.attack(m, 6, z, 12, 0, 0, "assault"))
+    loss = [np.subtract(feats.attack(z, 12, m, 6, 2, 0, ph), feats.attack(z, 12, m, 6, 0, 0, ph)) for ph in PHASES]
+    price = np.maximum(np.maximum(*loss), 0.0)
+    assert gain[0] > 0 and gain[2] > 0 and price[2] > 0  # PRECISION adds hits; the Marker costs models
+    assert rows[boost, DAMAGE : MODELS + 1] == pytest.approx(gain - price)
+    assert rows[hold, DAMAGE : MODELS + 1].tolist() == [0.0, 0.0, 0.0]
+    assert rows[hold, COL["spend"]] == 0.0 and rows[boost, COL["spend"]] == 1.0
+    assert rows[boost, COL["threat"]] == rows[hold, COL["threat"]] > 0.0
+    # a Move to a marker with it: the marker scaled by one less the more likely loss of all Supply (8.9.1)
+    go = next(i for i, e in enumerate(moves) if e.use == STIM and e.action == "move")
+    twin = next(i for i, e in enumerate(moves) if not e.use and (e.action, e.to) == (moves[go].action, moves[go].to))
+    bare = max(feats.outcome(z, 12, m, 6, 2, 0, ph)[3] - feats.outcome(z, 12, m, 6, 0, 0, ph)[3] for ph in PHASES)
+    assert 0.0 < bare < 1.0 and rows[twin, COL["marker"]] > 0.0
+    assert rows[go, COL["marker"]] == pytest.approx(rows[twin, COL["marker"]] * (1.0 - bare))
+    assert rows[go, COL["take"]] == pytest.approx(rows[twin, COL["take"]] * (1.0 - bare))
+
+
+def test_stimpack_is_not_worth_its_damage_where_it_adds_no_shot(tmp_path: Path) -> None:
+    """With no enemy unit in the C-14 Rifle's range of the Hold (the Zerglings 30" away), Stimpack adds nothing to a
+    Shoot and its NON-LETHAL DAMAGE still costs the Marines a model at the next attack: its columns are negative and
+    every shipped policy scores its Hold below the plain Hold (it would kill models for nothing)."""
+    sim = Simulation(scenario(tmp_path), 1, 0)
+    menus = menus_of(sim)
+    feats = Features(sim, menus)
+    moves = menus["marine-1"]["movement"]
+    rows = feats.table(sim.uids.index("marine-1"), "movement", _face_off(sim, (5.0, 3.0), (30.0, 33.0)))
+    hold = next(i for i, e in enumerate(moves) if e.action == "hold" and not e.use)
+    boost = next(i for i, e in enumerate(moves) if e.action == "hold" and e.use == STIM)
+    assert rows[boost, DAMAGE] <= 0.0 and rows[boost, MODELS] < 0.0
+    for name, w in load_weights().items():
+        weights = np.asarray([w.get(c, 0.0) for c in COLUMNS])
+        assert rows[boost] @ weights < rows[hold] @ weights, name
+
+
+def test_stimpack_is_taken_where_only_its_speed_reaches_a_marker(tmp_path: Path) -> None:
+    """``objective`` against ``objective`` (the two-unit Terran lists, Abandoned Camp, 3 Rounds): Stimpack is used, and
+    each Stimpack Move an automatic player takes goes to a marker's contest spot that the plain Move to the same
+    point could not reach in that game's state (BUFF Speed (3), 8.5.3: the legality refuses the plain entry there), or
+    is a Hold; every use paid from the game's Ready cards, once per Round (10.2, 10.5)."""
+    d = data(tmp_path, red="objective", blue="objective", length=3)
+    d["deployment"] = {"card": "Abandoned Camp"}
+    d["players"]["blue"]["army"] = d["players"]["red"]["army"]
+    sim = Simulation(parse_scenario(d, "camp.toml", tmp_path), 8, 52)
+    apply = sim.activate
+    seen: list[tuple[int, str, str]] = []
+
+    def act(a: Activation, games: np.ndarray) -> None:
+        if a.use == STIM and a.action == "move":
+            live, mask, cols, _ = judge(sim, a, games)
+            menus = sim.players[0 if a.player == "red" else 1]._menus
+            assert menus is not None
+            entries = menus[a.unit][a.phase]
+            plain = [c for c in cols if not entries[c].use]
+            stim = [c for c in cols if entries[c].use == STIM]
+            assert plain and stim and entries[stim[0]].label.startswith("marker-")
+            assert not mask[:, plain].any() and mask[:, stim].any(axis=1).all(), (a.unit, a.to)
+            seen.extend([(a.round, a.player, a.unit)] * int(live.size))
+        apply(a, games)
+
+    sim.activate = act  # type: ignore[method-assign]
+    sim.run()
+    assert seen

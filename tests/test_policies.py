@@ -337,6 +337,10 @@ def test_objective_beats_random_in_at_least_90_percent_of_games(tmp_path: Path) 
 
 def test_twice_the_minerals_wins_at_least_80_percent_of_games(tmp_path: Path) -> None:
     """The red list with each unit twice (twice the minerals) against the red list, both
-    ``objective``, 30 games: the larger list wins at least 80% (a draw is not a win)."""
-    r, _ = outcome(played(camp(tmp_path, "objective", "objective", double=True), 30, 51))
+    ``objective``, 30 games of 5 Rounds (a whole game, 8.9.6): the larger list wins at least 80% (a draw is not a
+    win). Not 3 Rounds: there the last Round's race to the middle markers, which only Stimpack's BUFF Speed reaches,
+    decides most games, and it helps the smaller list as much as the larger (the larger list's extra units stand
+    behind; 200 games, seed 52: 82.5% without Stimpack, 80.0% with; seed 53: 87.5%, 77.0%; 5 Rounds, seed 52: 93.5%,
+    91.5%; benchmarks/RESULTS.md, h-stim)."""
+    r, _ = outcome(played(camp(tmp_path, "objective", "objective", length=5, double=True), 30, 51))
     assert r.mean() >= 0.8, (int(r.sum()), lower_bound(int(r.sum()), 30))

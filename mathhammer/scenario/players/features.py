@@ -37,6 +37,19 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
 * ``marker_moves``: the Moves from the end point to that marker along the unit's own Move points (a step no longer than
   its Speed in a straight line; terrain in the way is not read; a point from which no step leads there counts
   :data:`FAR_MOVES`): a unit does not walk into a corner of the menu it cannot leave.
+* A Move or Hold of the Movement Phase with an ability whose gain is the Shoot later in the Round (Stimpack:
+  PRECISION (3) on the C-14 Rifle and BUFF Speed (3) until the end of the Round, NON-LETHAL DAMAGE (2) on the unit,
+  part 11): ``damage``, ``destroy``, ``models`` are what the ability adds, less what it costs the unit itself, each
+  in the column's own measure, so a policy weighs the gain and the price alike (:meth:`Features.later`). The gain:
+  that Shoot with the ability on less without, at the enemy unit whose Leading Model is within the unit's longest
+  Ranged Weapon's range of the end point where it adds most (Line of Sight not read; the BUFF Speed's reach is the
+  end point itself: a Move only the extra Speed makes legal, :mod:`.legal`, scores its marker as any Move). The
+  price: the NON-LETHAL DAMAGE stays on the unit's Damage Marker until an attack turns it into casualties (8.7.4
+  step 5), so the next enemy attack on the unit with the Marker that much higher less with it as it is (Supply lost,
+  P(destroyed), share of its models), from the enemy unit for which that is most, among those that can reach the end
+  point (``threat``'s reach) or, where none can, among those on the table; its ``marker`` and ``take`` are scaled by
+  one less how much more likely that attack leaves the unit without Supply (it contests nothing, 8.9.1). ``threat``
+  is read as the plain entry's (the price is in the columns above, not counted twice); the CP is ``spend``.
 * ``spend``: the resources the entry's abilities take from the player's cards this Round (10.5.1, 10.5.2): each
   ability's cost (CP, BM, PE), plus the resource a card gives per Round where the ability is printed on that card
   and Exhausts it. Unspent resources do not carry over (the cards are Readied in the Cleanup, 8.9.5), so the price
@@ -136,7 +149,7 @@ class Features:
         self.sim = sim
         self.menus = menus
         self._rows: dict[tuple[object, ...], np.ndarray] = {}
-        self._attack: dict[tuple[object, ...], tuple[float, float, float]] = {}
+        self._attack: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
         self._spend: dict[tuple[str, tuple[str, ...]], float] = {}
         world = sim.world
         self.markers = np.asarray([(m.x, m.y) for m in sim.scn.deployment.markers], dtype=float).reshape(-1, 2)
@@ -200,6 +213,7 @@ class Features:
         here = leads.get(u, self.home[p])
         out = np.zeros((len(menu), len(COLUMNS)), dtype=float)
         ends = np.zeros((len(menu), 2), dtype=float)
+        bare = np.zeros(len(menu), dtype=float)  # the more likely loss of all Supply a Stimpack's damage brings
         for i, e in enumerate(menu):
             end = here
             if e.to is not None:
@@ -217,6 +231,8 @@ class Features:
                     out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, e.use)
                     if e.action == "charge":  # 8.7.7: the attack follows a Charge that reaches
                         out[i, DAMAGE : MODELS + 1] *= self.reaches(u, pos[u], alive[u], pos[t], alive[t], e.use)
+            elif e.use and e.action in ("move", "hold") and u in leads:  # for the Shoot later this Round (Stimpack)
+                out[i, DAMAGE : MODELS + 1], bare[i] = self.later(u, end, e.use, enemies, leads, alive, mark, shielded)
             elif e.action == "fight" and u in leads and enemies:
                 t = min(enemies, key=lambda v: math.dist(here, leads[v]))
                 out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
@@ -243,6 +259,8 @@ class Features:
                 if not held or not others[idx]:  # taking it, or keeping it where no other unit of ours stays
                     out[i, COL["marker"]] = self.worth[p, idx]
                 out[i, COL["take"]] = 0.0 if held else self.worth[p, idx]
+            out[:, COL["marker"]] *= 1.0 - bare  # no Supply left, no contest (8.9.1): the NON-LETHAL DAMAGE's price
+            out[:, COL["take"]] *= 1.0 - bare
             free = np.asarray([c != p and not o for c, o in zip(control, others, strict=True)], dtype=bool)
             if free.any():
                 out[:, COL["marker_gap"]] = gap[:, free].min(axis=1)
@@ -277,6 +295,55 @@ class Features:
                 hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
             out += hits
         return out
+
+    def self_damage(self, u: int, use: tuple[str, ...]) -> int:
+        """The NON-LETHAL DAMAGE the abilities ``use`` deal unit ``u`` itself (part 11; Stimpack: 2)."""
+        sim = self.sim
+        return int(sum(e.value for e in sim.effects(u, use_bits(sim, u, use), "non_lethal_self")))
+
+    def later(
+        self,
+        u: int,
+        end: tuple[float, float],
+        use: tuple[str, ...],
+        enemies: list[int],
+        leads: dict[int, tuple[float, float]],
+        alive: tuple[int, ...],
+        mark: tuple[int, ...],
+        shielded: tuple[int, ...],
+    ) -> tuple[np.ndarray, float]:
+        """A Move or Hold of unit ``u`` ending at ``end`` with abilities ``use``, for the Shoot later in the Round
+        (the module text): its ``damage``, ``destroy``, ``models`` (the most the abilities add to that Shoot at an
+        enemy unit in range, less the price of their NON-LETHAL DAMAGE on ``u``), and how much more likely that
+        damage leaves ``u`` without Supply (to scale the marker it moves for)."""
+        gain = np.zeros(3)
+        rng = self.reach[u][0]
+        for v in enemies:
+            if math.dist(end, leads[v]) > rng:
+                continue
+            on = self.attack(u, alive[u], v, alive[v], mark[v], shielded[v], "assault", use)
+            off = self.attack(u, alive[u], v, alive[v], mark[v], shielded[v], "assault")
+            more = np.subtract(on, off)
+            if more[0] + more[2] > gain[0] + gain[2]:
+                gain = more
+        hurt = self.self_damage(u, use)
+        if not hurt or not enemies:
+            return gain, 0.0
+        sim = self.sim
+        near = []
+        for v in enemies:
+            rng_v, charge = self.reach[v]
+            gap = math.dist(end, leads[v])
+            speed = sim.units[v].speed
+            if gap <= speed + rng_v or (charge and gap <= speed + CHARGE_REACH):
+                near.append(v)
+        price = np.zeros(4)
+        for v in near or enemies:
+            for ph in ("assault", "combat"):
+                worse = self.outcome(v, alive[v], u, alive[u], mark[u] + hurt, shielded[u], ph)
+                now = self.outcome(v, alive[v], u, alive[u], mark[u], shielded[u], ph)
+                price = np.maximum(price, np.subtract(worse, now))
+        return gain - price[:3], float(price[3])
 
     # ------------------------------------------------------------------ the way to the markers
     def _steps(self, u: int) -> tuple[np.ndarray, np.ndarray, float]:
@@ -323,6 +390,13 @@ class Features:
         """Expected Supply of unit ``t`` (``k`` models left, Damage Marker ``mark``) that unit ``u``'s ``a`` models
         destroy with their ``phase`` chain (the abilities ``use`` on), P(``t`` destroyed), and the expected share of
         its full strength removed: the exact distribution (memoised)."""
+        return self.outcome(u, a, t, k, mark, shielded, phase, use)[:3]
+
+    def outcome(
+        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str, use: tuple[str, ...] = ()
+    ) -> tuple[float, float, float, float]:
+        """:meth:`attack`'s three numbers and P(``t`` has no Supply left after the attack: it contests no marker,
+        8.9.1) (memoised)."""
         key = (u, a, t, k, mark, shielded, phase, use)
         hit = self._attack.get(key)
         if hit is None:
@@ -376,29 +450,32 @@ class Features:
 
     def _exact(
         self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str, use: tuple[str, ...] = ()
-    ) -> tuple[float, float, float]:
+    ) -> tuple[float, float, float, float]:
         sim = self.sim
+        supply = sim.supply(t, np.arange(sim.full[t] + 1))
+        bare = float(supply[max(k, 0)] <= 0)
         if a <= 0 or k <= 0:
-            return 0.0, 0.0, 0.0
+            return 0.0, 0.0, 0.0, bare
         mask = use_bits(sim, u, use) if use else 0
         batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
         if not batches:
-            return 0.0, 0.0, 0.0
+            return 0.0, 0.0, 0.0, bare
         target = as_target(sim.loadout(t, 0), phase, alive=k, marker=mark, shielded=bool(shielded))
         if k < sim.full[t]:
             target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone (sim_shoot)
         compiled, tc = compile_attack(Attack(tuple(batches), target))
         states = exact_states(compiled, tc)
-        supply = sim.supply(t, np.arange(sim.full[t] + 1))
         before = float(supply[k])
-        damage = destroy = models = 0.0
+        damage = destroy = models = gone = 0.0
         for st, pr in states.items():
             left = max(k - int(st[0]), 0)
             damage += pr * (before - float(supply[left]))
             models += pr * (k - left) / float(sim.full[t])
             if left == 0:
                 destroy += pr
-        return damage, destroy, models
+            if supply[left] <= 0:
+                gone += pr
+        return damage, destroy, models, gone
 
     def _reach(self, v: int) -> tuple[float, bool]:
         """Unit ``v``'s longest Ranged Weapon's range (0: none) and whether it has a Close Combat weapon."""

@@ -30,7 +30,11 @@ Readings (each an approximation a policy lives with; the points are the menu's, 
 * Abilities (10.1, 10.5): each Shoot and Charge entry once more with each Active ability of the unit or of its
   player's cards that changes that attack (:func:`attack_abilities`) in ``use``: what it gains is the exact engine's
   answer (:mod:`.features`), what it costs the resources it spends; whether it may be paid in a game is
-  :mod:`.spending`'s.
+  :mod:`.spending`'s. A Movement Phase ability whose gain is the Shoot later in the Round (Stimpack: PRECISION on the
+  Ranged Weapon and BUFF Speed until the end of the Round, NON-LETHAL DAMAGE on the unit) only where it can change an
+  outcome: on the Hold (the unit stops where it stands and shoots) and on the Moves to the markers' contest spots
+  (the extra Speed reaches a spot a plain Move does not; the unit stands there and shoots), not on the lanes, cover
+  spots, routes and Deploys (the menu stays tens of entries).
 """
 
 from __future__ import annotations
@@ -79,6 +83,8 @@ KINDS = {
 ATTACK_USE = {
     "shoot": ("assault", frozenset({"weapon_keyword", "weapon_surge"}), "assault"),
     "charge": ("assault", frozenset({"charge_roll", "weapon_keyword", "impact_hit", "impact_dice"}), "combat"),
+    # a Movement Phase ability whose gain is the Shoot later in the Round (Stimpack: its effects last the Round)
+    "move": ("movement", frozenset({"weapon_keyword", "speed", "non_lethal_self"}), "assault"),
 }
 
 
@@ -147,6 +153,8 @@ def unit_menu(
             memo[key] = routes
     spots += [(lab, p) for lab, p in routes if p not in {q for _, q in spots}]
     move = [Entry("move", p, label=lab) for lab, p in spots]
+    stand = [e for e in move if e.label.startswith("marker-")] + [Entry("hold")]  # where a unit stops to shoot
+    move += [Entry(e.action, e.to, label=e.label, use=(a,)) for a in attack_abilities(scn, su, "move") for e in stand]
     deploy = [] if su.summoned else [Entry("deploy", p, label=lab) for lab, p in deploy_spots(scn, world, su)]
     movement = (*deploy, *move, Entry("hold"), Entry("pass"))
     assault = [Entry("run", p, label=lab) for lab, p in spots] + [Entry("hold")]
@@ -168,12 +176,13 @@ def unit_menu(
 
 
 def attack_abilities(scn: Scenario, su: ScenarioUnit, action: str) -> list[str]:
-    """The Active abilities (10.1) open to ``su`` that change its ``action`` (``shoot``, ``charge``) as the exact
-    engine reads it: the unit's and its upgrades', then its player's cards' (10.5), in that order, used in the
-    action's Phase (or any), each effect of a kind of :data:`ATTACK_USE` and none selecting a unit or waiting for ON
-    CREEP (a choice the menu does not make), a ``weapon_keyword`` reaching one of the unit's weapons of the attack's
-    Phase, a fixed cost (not X), no printed limit ("Once per Game", "Once per Round"), and a card's ability only for
-    a unit of the Combat Tag it asks."""
+    """The Active abilities (10.1) open to ``su`` that change its ``action`` (``shoot``, ``charge``; ``move``: a Move
+    or Hold of the Movement Phase, for the Shoot later in the Round) as the exact engine reads it: the unit's and its
+    upgrades', then its player's cards' (10.5), in that order, used in the action's Phase (or any), each effect of a
+    kind of :data:`ATTACK_USE` and none selecting a unit or waiting for ON CREEP (a choice the menu does not make), a
+    ``weapon_keyword`` reaching one of the unit's weapons of the attack's Phase (for ``move``: at least one, the
+    Shoot's gain), a fixed cost (not X), no printed limit ("Once per Game", "Once per Round"), and a card's ability
+    only for a unit of the Combat Tag it asks."""
     phase, kinds, weapon_phase = ATTACK_USE[action]
     weapons = {w.name for w in su.unit.card.weapons if w.phase == weapon_phase}
     weapons |= {w.name for up in su.loadout.upgrades for w in up.weapons if w.phase == weapon_phase}
@@ -192,6 +201,8 @@ def attack_abilities(scn: Scenario, su: ScenarioUnit, action: str) -> list[str]:
         if f.card and (tag := needs_tag(a)) and tag not in su.unit.card.combat_tags:
             continue
         reach = [e for e in a.effects if e.kind == "weapon_keyword"]
+        if action == "move" and not reach:  # a Move's ability is for the Shoot later in the Round
+            continue
         if any(not ({f"*{weapon_phase}", "*all"} & set(e.weapons) or weapons & set(e.weapons)) for e in reach):
             continue
         if a.name not in out:
