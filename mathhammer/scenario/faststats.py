@@ -123,7 +123,7 @@ def summary(x: np.ndarray) -> tuple[int, np.ndarray, float, float]:
     the squared deviations added in numpy's pairwise order).
 
     >>> lo, counts, mean, sd = summary(np.array([3, 1, 1, 4], dtype=np.int16))
-    >>> lo, counts.tolist(), mean, sd == np.array([3.0, 1, 1, 4]).std(ddof=1)
+    >>> lo, counts.tolist(), mean, bool(sd == np.array([3.0, 1, 1, 4]).std(ddof=1))
     (1, [2, 0, 1, 1], 2.25, True)
     """
     x = np.ascontiguousarray(x)

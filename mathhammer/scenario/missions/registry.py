@@ -35,8 +35,9 @@ class Play(Protocol):
     sim: Any  # the Simulation: its per-game arrays (vp, control, gained, active, activated_round, removed_marker)
     live: np.ndarray
     round: int
-    table: np.ndarray  # contesting[u, m, t] after this Scoring Phase's control step (8.9.1); empty before it
 
+    @property
+    def table(self) -> np.ndarray: ...  # contesting[u, m, t] after this Scoring Phase's control step (8.9.1)
     def player(self, u: int) -> int: ...
     def colour(self, m: int) -> str: ...
     def holders(self) -> Iterator[tuple[int, int, np.ndarray]]: ...
