@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mathhammer.scenario.fastcontrol import UNREAD, take_control
+from mathhammer.scenario.fastcontrol import UNREAD, destroyed_supply, take_control
 
 
 def _naive(pos, alive, used, bits, contests, ts, first, supply, players, removed, control, gained) -> None:
@@ -83,3 +83,18 @@ def test_take_control_equals_the_naive_loop(seed: int) -> None:
     take_control(pos, alive, used, bits, contests, ts, firsts, supply, players, removed, control, gained, read)
     assert asked == []  # every placement it needs was read in the first Round
     assert control.tolist() == control2.tolist() and gained.tolist() == gained2.tolist()
+
+
+def test_destroyed_supply_equals_the_numpy_drops() -> None:
+    """ "Score VPs equal to Enemy Supply destroyed this Round" (every Mission Card; FAQ v1.0: any drop in Current
+    Supply Value): each unit's drop from its reference, to the enemy, in the games asked only."""
+    rng = np.random.default_rng(3)
+    ref, now = rng.integers(0, 6, (5, 300)), rng.integers(0, 6, (5, 300))
+    players = np.array([0, 1, 1, 0, 1], dtype=np.int64)
+    live = np.sort(rng.choice(300, 120, replace=False))
+    want = np.zeros((2, 300), dtype=np.int64)
+    for u in range(5):
+        want[1 - players[u]] += np.maximum(0, ref[u] - now[u])
+    got = destroyed_supply(ref, now, players, live)
+    assert got[:, live].tolist() == want[:, live].tolist()
+    assert not got[:, np.setdiff1d(np.arange(300), live)].any()

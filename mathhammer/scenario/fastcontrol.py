@@ -208,4 +208,27 @@ def take_control(
     return firsts
 
 
-__all__ = ["UNREAD", "contest_rows", "supply_matrix", "take_control"]
+@njit(**JIT)
+def _destroyed_kernel(ref, now, players, live, out):  # pragma: no cover - compiled
+    for t in live:
+        for u in range(ref.shape[0]):
+            drop = ref[u, t] - now[u, t]
+            if drop > 0:
+                out[1 - players[u], t] += drop
+
+
+def destroyed_supply(ref: np.ndarray, now: np.ndarray, players: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """Per player (0 red, 1 blue) and game: the enemy Supply destroyed, each enemy unit's drop from its reference
+    Supply ``ref`` to ``now`` (units x games; no rise counts), in the games ``live`` (0 in the others).
+
+    >>> destroyed_supply(np.array([[4, 4], [3, 0]]), np.array([[1, 5], [0, 2]]), np.array([0, 1]), np.array([0, 1]))
+    array([[3, 0],
+           [3, 0]])
+    """
+    out = np.zeros((2, ref.shape[1]), dtype=np.int64)
+    live = np.ascontiguousarray(live, dtype=np.int64)
+    _destroyed_kernel(ref, np.ascontiguousarray(now, dtype=np.int64), players, live, out)
+    return out
+
+
+__all__ = ["UNREAD", "contest_rows", "destroyed_supply", "supply_matrix", "take_control"]

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..board.model import MM_PER_INCH
 from .basics import stream as _stream
-from .fastcontrol import contest_rows, take_control
+from .fastcontrol import contest_rows, destroyed_supply, take_control
 from .missions import KINDS
 from .spec import PLAYERS
 from .world import MARKER_MM
@@ -220,14 +220,11 @@ def control(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> No
 
 def _destroyed_supply(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:
     """Per player: the enemy Supply destroyed this Round (drop of the Current Supply Values ``now``, read here where
-    not given)."""
-    out = np.zeros((2, sim.T), dtype=np.int64)
+    not given), in the columns of the games ``live`` (the others are not read)."""
     if now is None:
         now = sim.current_supply()
-    for u in range(sim.U):
-        p = PLAYERS.index(sim.units[u].player)
-        drop = np.maximum(0, sim.ref_supply[u] - now[u])
-        out[1 - p] += drop
+    players = np.array([PLAYERS.index(su.player) for su in sim.units], dtype=np.int64)
+    out = destroyed_supply(sim.ref_supply, now, players, live)  # one compiled pass over the games ``live``
     if sim.round == sim.scn.mission.game_length:
         # 8.10 (read from the Reserves glossary): "In the final Round of the game, all Units still in Reserves that
         # are not deployed are treated as Destroyed for scoring purposes".
