@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mathhammer.scenario.fastcontrol import UNREAD, destroyed_supply, take_control
+from mathhammer.scenario.fastcontrol import UNREAD, destroyed_supply, score_held, take_control
 
 
 def _naive(pos, alive, used, bits, contests, ts, first, supply, players, removed, control, gained) -> None:
@@ -98,3 +98,21 @@ def test_destroyed_supply_equals_the_numpy_drops() -> None:
     got = destroyed_supply(ref, now, players, live)
     assert got[:, live].tolist() == want[:, live].tolist()
     assert not got[:, np.setdiff1d(np.arange(300), live)].any()
+
+
+def test_score_held_equals_the_naive_loop() -> None:
+    """Hold Position, Frontlines, Gather the Resources: VP per Controlled Mission Marker by marker and player, more
+    where control was gained from the Opponent this Round (Frontlines)."""
+    rng = np.random.default_rng(5)
+    control, gained = rng.integers(-1, 2, (5, 400)), rng.random((5, 400)) < 0.3
+    points, bonus = rng.integers(0, 3, (5, 2)), rng.integers(0, 3, (5, 2))
+    live = np.sort(rng.choice(400, 250, replace=False))
+    want = np.zeros((2, 400), dtype=np.int64)
+    for m in range(5):
+        for t in live:
+            p = control[m, t]
+            if p >= 0:
+                want[p, t] += points[m, p] + bonus[m, p] * gained[m, t]
+    vp = np.zeros((2, 400), dtype=np.int64)
+    score_held(control, gained, live, points, bonus, vp)
+    assert vp.tolist() == want.tolist()

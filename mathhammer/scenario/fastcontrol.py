@@ -231,4 +231,30 @@ def destroyed_supply(ref: np.ndarray, now: np.ndarray, players: np.ndarray, live
     return out
 
 
-__all__ = ["UNREAD", "contest_rows", "destroyed_supply", "supply_matrix", "take_control"]
+@njit(**JIT)
+def _held_kernel(control, gained, live, points, bonus, vp):  # pragma: no cover - compiled
+    for m in range(control.shape[0]):
+        for t in live:
+            p = control[m, t]
+            if p >= 0:
+                vp[p, t] += points[m, p] + (bonus[m, p] if gained[m, t] else 0)
+
+
+def score_held(
+    control: np.ndarray, gained: np.ndarray, live: np.ndarray, points: np.ndarray, bonus: np.ndarray, vp: np.ndarray
+) -> None:
+    """Per marker ``m`` and game of ``live`` whose Controller is player ``p`` (``control[m, t]``, -1 nobody): ``vp[p,
+    t] += points[m, p]``, and ``bonus[m, p]`` more where ``gained[m, t]`` (control taken from the other player this
+    Round), in place.
+
+    >>> vp = np.zeros((2, 3), dtype=np.int64)
+    >>> control, gained = np.array([[0, 1, -1], [1, 1, 0]]), np.array([[True, False, False], [False, True, False]])
+    >>> score_held(control, gained, np.arange(3), np.array([[1, 2], [1, 1]]), np.array([[2, 2], [2, 2]]), vp)
+    >>> vp.tolist()
+    [[3, 0, 1], [1, 5, 0]]
+    """
+    live = np.ascontiguousarray(live, dtype=np.int64)
+    _held_kernel(control, gained, live, np.asarray(points, dtype=np.int64), np.asarray(bonus, dtype=np.int64), vp)
+
+
+__all__ = ["UNREAD", "contest_rows", "destroyed_supply", "score_held", "supply_matrix", "take_control"]

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..board.model import MM_PER_INCH
 from .basics import stream as _stream
-from .fastcontrol import contest_rows, destroyed_supply, take_control
+from .fastcontrol import contest_rows, destroyed_supply, score_held, take_control
 from .missions import KINDS
 from .spec import PLAYERS
 from .world import MARKER_MM
@@ -79,6 +79,14 @@ class Play:
                 mine = self.live[held == p]
                 if mine.size:
                     yield m, p, mine
+
+    def score_held(self, points: list[list[int]], bonus: list[list[int]] | None = None) -> None:
+        """Per marker ``m`` and player ``p`` Controlling it in a game of ``live``: ``points[m][p]`` VP to ``p``, and
+        ``bonus[m][p]`` more where ``p`` gained control of it from the Opponent this Round (one compiled pass,
+        :func:`~mathhammer.scenario.fastcontrol.score_held`)."""
+        sim = self.sim
+        extra = np.zeros((sim.M, 2), dtype=np.int64) if bonus is None else np.array(bonus, dtype=np.int64)
+        score_held(sim.control, sim.gained, self.live, np.array(points, dtype=np.int64), extra, sim.vp)
 
     def draw(self, salt: int) -> np.ndarray:
         """A uniform draw per game of ``live`` from this Round's stream ``salt``."""
