@@ -76,6 +76,13 @@ class FakePlay:
                 if mine.size:
                     yield m, p, mine
 
+    def score_held(self, points: list[list[int]], bonus: list[list[int]] | None = None) -> None:
+        """mission.Play.score_held read naively: per marker and player holding it, the points, and the bonus where
+        the player gained it this Round."""
+        for m, p, mine in self.holders():
+            extra = 0 if bonus is None else bonus[m][p] * self.sim.gained[m, mine]
+            self.sim.vp[p, mine] += points[m][p] + extra
+
     def draw(self, salt: int) -> np.ndarray:
         return np.full(self.live.size, self.u)
 

@@ -106,18 +106,43 @@ def contest_rows(
 
 
 @njit(**JIT)
-def _winners_kernel(table, supply, players, live, removed, control, gained):  # pragma: no cover - compiled
-    for m in range(table.shape[1]):
-        for t in live:
-            s0, s1, a0, a1 = 0, 0, False, False
-            for u in range(table.shape[0]):
-                if table[u, m, t]:
-                    if players[u] == 0:
-                        s0 += supply[u, t]
-                        a0 = True
-                    else:
-                        s1 += supply[u, t]
-                        a1 = True
+def _control_kernel(
+    pos, alive, used, bits, contests, ts, firsts, supply, players, removed, control, gained, miss, pending
+):  # pragma: no cover - compiled
+    n_m = firsts.shape[1]
+    sums = np.zeros((2, n_m), dtype=np.int64)
+    present = np.zeros((2, n_m), dtype=np.bool_)
+    nm = 0
+    npend = 0
+    for i in range(ts.size):
+        t = ts[i]
+        for p in range(2):
+            for m in range(n_m):
+                sums[p, m] = 0
+                present[p, m] = False
+        ready = True
+        for u in range(pos.shape[0]):
+            pid = pos[u, t]
+            if not contests[u] or pid < 0 or used[u, t] & bits[u]:
+                continue
+            if firsts[pid, 0] < 0:  # not read: listed once (marked pending), the game is read again on the next pass
+                if firsts[pid, 0] == UNREAD:
+                    miss[nm] = pid
+                    nm += 1
+                    firsts[pid, 0] = UNREAD - 1
+                ready = False
+                continue
+            p = players[u]
+            for m in range(n_m):
+                if firsts[pid, m] < alive[u, t]:
+                    sums[p, m] += supply[u, t]
+                    present[p, m] = True
+        if not ready:
+            pending[npend] = t
+            npend += 1
+            continue
+        for m in range(n_m):
+            a0, a1, s0, s1 = present[0, m], present[1, m], sums[0, m], sums[1, m]
             w = -1
             if a0 and (not a1 or s0 > s1):
                 w = 0
@@ -127,32 +152,109 @@ def _winners_kernel(table, supply, players, live, removed, control, gained):  # 
             if w >= 0 and not removed[m, t]:
                 gained[m, t] = control[m, t] == 1 - w
                 control[m, t] = w
+    return nm, npend
 
 
 def take_control(
-    table: np.ndarray,
+    pos: np.ndarray,
+    alive: np.ndarray,
+    used: np.ndarray,
+    bits: np.ndarray,
+    contests: np.ndarray,
+    ts: np.ndarray,
+    firsts: np.ndarray,
     supply: np.ndarray,
     players: np.ndarray,
-    live: np.ndarray,
     removed: np.ndarray,
     control: np.ndarray,
     gained: np.ndarray,
-) -> None:
-    """8.9.1 CALCULATE CONTROL and STICKY CONTROL, per marker and game of ``live``, in place: the player (0, 1) whose
-    contesting units (``table[u, m, t]``, unit ``u`` of player ``players[u]``) alone contest it, or whose summed
-    ``supply`` is higher, takes ``control[m, t]`` (``gained[m, t]``: from the other player); where nobody contests or
-    the sums tie, control stays (sticky); a ``removed`` marker is not controlled. ``gained`` is cleared in ``live``
-    first.
+    read: Callable[[int, int], int],
+) -> np.ndarray:
+    """8.9.1 CALCULATE CONTROL and STICKY CONTROL per marker and game of ``ts``, in place, in one compiled pass (no
+    table of who contests). Unit ``u`` (placement ``pos[u, t]``, -1 off the table; ``alive[u, t]`` models left)
+    contests marker ``m`` where ``contests[u]`` (not Flying, not a Structure), not ``used[u, t] & bits[u]``
+    (BURROWED), and its first contesting model ``firsts[pid, m]`` is one of those left (``firsts`` as in
+    :func:`contest_rows`, filled from ``read`` and returned, grown where needed). The player (0, 1) whose contesting
+    units (``players[u]``) alone contest the marker, or whose summed ``supply[u, t]`` is higher, takes
+    ``control[m, t]`` (``gained[m, t]``: from the other player); where nobody contests or the sums tie, control stays
+    (sticky); a ``removed`` marker is not controlled. ``gained`` is cleared in ``ts`` first.
 
-    >>> table = np.array([[[True, True, False, True]], [[True, False, False, False]]])  # 2 units, 1 marker, 4 games
+    >>> pos, alive = np.array([[0, 0, -1, 0], [1, -1, -1, -1]]), np.full((2, 4), 2)  # 2 units, 4 games
+    >>> used, bits, contests = np.zeros((2, 4), dtype=np.int64), np.zeros(2, dtype=np.int64), np.ones(2, dtype=bool)
+    >>> firsts = np.full((0, 1), UNREAD, dtype=np.int64)  # placements 0 and 1 both contest the one marker
     >>> control, gained = np.array([[1, 1, 0, 1]]), np.ones((1, 4), dtype=bool)
-    >>> supply, removed = np.array([[2, 2, 2, 2], [2, 2, 2, 2]]), np.array([[False, False, False, True]])
-    >>> take_control(table, supply, np.array([0, 1]), np.arange(4), removed, control, gained)
+    >>> supply, removed = np.full((2, 4), 2), np.array([[False, False, False, True]])
+    >>> firsts = take_control(pos, alive, used, bits, contests, np.arange(4), firsts, supply, np.array([0, 1]),
+    ...                       removed, control, gained, lambda pid, m: 0)
     >>> control.tolist(), gained.tolist()  # a tie keeps blue; red takes game 1 from blue; game 3's marker is gone
     ([[1, 0, 0, 1]], [[False, True, False, False]])
     """
+    ts = np.ascontiguousarray(ts, dtype=np.int64)
+    top = int(pos.max(initial=-1)) + 1  # every game's placements: room for those of ``ts``
+    if top > firsts.shape[0]:
+        grown = np.full((max(top, 2 * firsts.shape[0]), firsts.shape[1]), UNREAD, dtype=np.int64)
+        grown[: firsts.shape[0]] = firsts
+        firsts = grown
+    miss = np.empty(firsts.shape[0], dtype=np.int64)  # a placement is listed once a pass (marked pending)
+    pending = np.empty(ts.size, dtype=np.int64)
+    while ts.size:
+        nm, npend = _control_kernel(
+            pos, alive, used, bits, contests, ts, firsts, supply, players, removed, control, gained, miss, pending
+        )
+        for pid in miss[:nm].tolist():
+            for m in range(firsts.shape[1]):
+                firsts[pid, m] = read(pid, m)
+        ts = pending[:npend].copy()
+    return firsts
+
+
+@njit(**JIT)
+def _destroyed_kernel(ref, now, players, live, out):  # pragma: no cover - compiled
+    for t in live:
+        for u in range(ref.shape[0]):
+            drop = ref[u, t] - now[u, t]
+            if drop > 0:
+                out[1 - players[u], t] += drop
+
+
+def destroyed_supply(ref: np.ndarray, now: np.ndarray, players: np.ndarray, live: np.ndarray) -> np.ndarray:
+    """Per player (0 red, 1 blue) and game: the enemy Supply destroyed, each enemy unit's drop from its reference
+    Supply ``ref`` to ``now`` (units x games; no rise counts), in the games ``live`` (0 in the others).
+
+    >>> destroyed_supply(np.array([[4, 4], [3, 0]]), np.array([[1, 5], [0, 2]]), np.array([0, 1]), np.array([0, 1]))
+    array([[3, 0],
+           [3, 0]])
+    """
+    out = np.zeros((2, ref.shape[1]), dtype=np.int64)
     live = np.ascontiguousarray(live, dtype=np.int64)
-    _winners_kernel(table, np.ascontiguousarray(supply), players, live, removed, control, gained)
+    _destroyed_kernel(ref, np.ascontiguousarray(now, dtype=np.int64), players, live, out)
+    return out
 
 
-__all__ = ["UNREAD", "contest_rows", "supply_matrix", "take_control"]
+@njit(**JIT)
+def _held_kernel(control, gained, live, points, bonus, vp):  # pragma: no cover - compiled
+    for m in range(control.shape[0]):
+        for t in live:
+            p = control[m, t]
+            if p >= 0:
+                vp[p, t] += points[m, p] + (bonus[m, p] if gained[m, t] else 0)
+
+
+def score_held(
+    control: np.ndarray, gained: np.ndarray, live: np.ndarray, points: np.ndarray, bonus: np.ndarray, vp: np.ndarray
+) -> None:
+    """Per marker ``m`` and game of ``live`` whose Controller is player ``p`` (``control[m, t]``, -1 nobody): ``vp[p,
+    t] += points[m, p]``, and ``bonus[m, p]`` more where ``gained[m, t]`` (control taken from the other player this
+    Round), in place.
+
+    >>> vp = np.zeros((2, 3), dtype=np.int64)
+    >>> control, gained = np.array([[0, 1, -1], [1, 1, 0]]), np.array([[True, False, False], [False, True, False]])
+    >>> score_held(control, gained, np.arange(3), np.array([[1, 2], [1, 1]]), np.array([[2, 2], [2, 2]]), vp)
+    >>> vp.tolist()
+    [[3, 0, 1], [1, 5, 0]]
+    """
+    live = np.ascontiguousarray(live, dtype=np.int64)
+    _held_kernel(control, gained, live, np.asarray(points, dtype=np.int64), np.asarray(bonus, dtype=np.int64), vp)
+
+
+__all__ = ["UNREAD", "contest_rows", "destroyed_supply", "score_held", "supply_matrix", "take_control"]

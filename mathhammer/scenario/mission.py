@@ -23,7 +23,7 @@ import numpy as np
 
 from ..board.model import MM_PER_INCH
 from .basics import stream as _stream
-from .fastcontrol import contest_rows, take_control
+from .fastcontrol import contest_rows, destroyed_supply, score_held, take_control
 from .missions import KINDS
 from .spec import PLAYERS
 from .world import MARKER_MM
@@ -47,9 +47,20 @@ class Play:
         self.live = live
         self.round = sim.round
         self.now = now
-        self.table = np.zeros((0, 0, 0), dtype=bool)
+        self.controlled = False  # after this Scoring Phase's control step (:attr:`table`)
+        self._table: np.ndarray | None = None
         self._players = [PLAYERS.index(su.player) for su in sim.units]
         self._on: np.ndarray | None = None  # sim.on_table(), read once
+
+    @property
+    def table(self) -> np.ndarray:
+        """contesting[u, m, t] after this Scoring Phase's control step (8.9.1; empty before it): read when a kind
+        first asks (:func:`contest`; control itself needs no table, :func:`control`)."""
+        if not self.controlled:
+            return np.zeros((0, 0, 0), dtype=bool)
+        if self._table is None:
+            self._table = contest(self.sim, self.live)
+        return self._table
 
     def player(self, u: int) -> int:
         """Unit ``u``'s player: 0 red, 1 blue."""
@@ -68,6 +79,14 @@ class Play:
                 mine = self.live[held == p]
                 if mine.size:
                     yield m, p, mine
+
+    def score_held(self, points: list[list[int]], bonus: list[list[int]] | None = None) -> None:
+        """Per marker ``m`` and player ``p`` Controlling it in a game of ``live``: ``points[m][p]`` VP to ``p``, and
+        ``bonus[m][p]`` more where ``p`` gained control of it from the Opponent this Round (one compiled pass,
+        :func:`~mathhammer.scenario.fastcontrol.score_held`)."""
+        sim = self.sim
+        extra = np.zeros((sim.M, 2), dtype=np.int64) if bonus is None else np.array(bonus, dtype=np.int64)
+        score_held(sim.control, sim.gained, self.live, np.array(points, dtype=np.int64), extra, sim.vp)
 
     def draw(self, salt: int) -> np.ndarray:
         """A uniform draw per game of ``live`` from this Round's stream ``salt``."""
@@ -167,27 +186,53 @@ def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.nda
     return supply
 
 
-def control(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:
-    """8.9.1 CALCULATE CONTROL and STICKY CONTROL; returns the contest table. ``now``: the Current Supply Values
-    (:meth:`SimView.current_supply`), where the caller has them (they may be changed here: Commander ...)."""
-    table = contest(sim, live)
+def control(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> None:
+    """8.9.1 CALCULATE CONTROL and STICKY CONTROL in the games ``live``, each in one compiled pass over the units
+    (:func:`~mathhammer.scenario.fastcontrol.take_control`: who contests as :func:`contest` reads it, no table).
+    ``now``: the Current Supply Values (:meth:`SimView.current_supply`), where the caller has them (they may be
+    changed here: Commander ...)."""
     supply = contest_supply(sim, sim.current_supply() if now is None else now, live)  # Commander ...
+    supply = np.ascontiguousarray(supply, dtype=np.int64)
     players = np.array([PLAYERS.index(su.player) for su in sim.units], dtype=np.int64)
-    # FAQ v1.0: a Deactivated marker is controlled too; a removed (scored) one is off the battlefield
-    take_control(table, supply, players, live, sim.removed_marker, sim.control, sim.gained)
-    return table
+    # "A Flying Unit cannot Contest or Control Mission Markers"; a Structure "can never" either
+    contests = np.array([not (su.flying or sim.structure[u]) for u, su in enumerate(sim.units)], dtype=np.bool_)
+    bits = np.zeros(sim.U, dtype=np.int64)  # the Statuses whose holder cannot Contest (part 11 BURROWED)
+    for u in range(sim.U):
+        for hook in sim.cards.no_contest_bits:
+            bits[u] |= hook(u)
+    # part 11 GRASS: Line of Sight to a marker on the board without the pieces removed in a game (grass.py)
+    for world, games, firsts, keep in sim.grass.contest_parts(live, sim.contest_firsts):
+
+        def read(pid: int, m: int, world: World = world) -> int:
+            return int(min(world.first_contesting(pid, sim.marker_numbers[m]), NEVER))
+
+        # FAQ v1.0: a Deactivated marker is controlled too; a removed (scored) one is off the battlefield
+        keep(
+            take_control(
+                sim.pos,
+                sim.alive,
+                sim.used,
+                bits,
+                contests,
+                games,
+                firsts,
+                supply,
+                players,
+                sim.removed_marker,
+                sim.control,
+                sim.gained,
+                read,
+            )
+        )
 
 
 def _destroyed_supply(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:
     """Per player: the enemy Supply destroyed this Round (drop of the Current Supply Values ``now``, read here where
-    not given)."""
-    out = np.zeros((2, sim.T), dtype=np.int64)
+    not given), in the columns of the games ``live`` (the others are not read)."""
     if now is None:
         now = sim.current_supply()
-    for u in range(sim.U):
-        p = PLAYERS.index(sim.units[u].player)
-        drop = np.maximum(0, sim.ref_supply[u] - now[u])
-        out[1 - p] += drop
+    players = np.array([PLAYERS.index(su.player) for su in sim.units], dtype=np.int64)
+    out = destroyed_supply(sim.ref_supply, now, players, live)  # one compiled pass over the games ``live``
     if sim.round == sim.scn.mission.game_length:
         # 8.10 (read from the Reserves glossary): "In the final Round of the game, all Units still in Reserves that
         # are not deployed are treated as Destroyed for scoring purposes".
@@ -209,7 +254,8 @@ def score(sim: SimView, live: np.ndarray) -> None:
     play = Play(sim, live, now)
     for rule in card.rules:
         rule.before_control(play)
-    play.table = control(sim, live, now)  # (which may change ``now``: read before)
+    control(sim, live, now)  # (which may change ``now``: read before)
+    play.controlled = True
     for rule in card.rules:
         if card.scores_now(rule, sim.round):
             rule.score(play)

@@ -50,8 +50,19 @@ def _with_se(label: str, p: float, se: float, n: int) -> str:
 
 
 def _m(x: np.ndarray) -> tuple[float, float]:
+    mean, se, _ = _m_counts(x)
+    return mean, se
+
+
+def _m_counts(x: np.ndarray) -> tuple[float, float, dict[int, int]]:
+    """The mean of an integer array (one value a game), its standard error and each value's count (values that
+    occur only, ascending): one compiled reading, the same bits as ``x.astype(float).mean()`` and
+    ``.std(ddof=1) / sqrt(n)`` (:func:`~mathhammer.scenario.faststats.summary`)."""
+    from .faststats import summary  # numba: compiled where a result is summed, not where one is imported
+
     n = x.size
-    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+    lo, counts, mean, sd = summary(x)
+    return mean, sd / math.sqrt(n) if n > 1 else 0.0, {lo + int(v): int(counts[v]) for v in np.flatnonzero(counts)}
 
 
 @dataclass
@@ -115,12 +126,17 @@ class ScenarioResult:
         for r, snap in enumerate(self.rounds, 1):
             for i, u in enumerate(self.units):
                 alive = snap["alive"][i]
-                on = snap["on_table"][i]
-                models, models_se = _m(alive.astype(float))
-                supply, supply_se = _m(snap["supply"][i].astype(float))
-                marker, marker_se = _m(snap["marker"][i].astype(float))
-                destroyed, destroyed_se = _p(alive == 0)
-                on_p, _ = _p(on)
+                n = alive.size
+                models, models_se, by_models = _m_counts(alive)
+                supply, supply_se, by_supply = _m_counts(snap["supply"][i])
+                marker, marker_se, by_marker = _m_counts(snap["marker"][i])
+                left = [0] * (u["models"] + 1)  # models left (none below 0), every count from 0 to the full unit
+                for k, c in by_models.items():
+                    k = max(k, 0)
+                    left.extend([0] * (k + 1 - len(left)))
+                    left[k] += c
+                destroyed = by_models.get(0, 0) / n
+                on_p, _ = _p(snap["on_table"][i])
                 rows.append(
                     {
                         "round": r,
@@ -129,18 +145,15 @@ class ScenarioResult:
                         "card": u["card"],
                         "models_mean": models,
                         "models_se": models_se,
-                        "models_pmf": {
-                            k: float(c) / alive.size
-                            for k, c in enumerate(np.bincount(np.clip(alive, 0, None), minlength=u["models"] + 1))
-                        },
+                        "models_pmf": {k: float(c) / n for k, c in enumerate(left)},
                         "supply_mean": supply,
                         "supply_se": supply_se,
-                        "supply_pmf": _pmf(snap["supply"][i]),
+                        "supply_pmf": {v: float(c) / n for v, c in by_supply.items()},
                         "damage_marker_mean": marker,
                         "damage_marker_se": marker_se,
-                        "damage_marker_pmf": _pmf(snap["marker"][i]),
+                        "damage_marker_pmf": {v: float(c) / n for v, c in by_marker.items()},
                         "p_destroyed": destroyed,
-                        "p_destroyed_se": destroyed_se,
+                        "p_destroyed_se": math.sqrt(max(destroyed * (1 - destroyed), 0.0) / n),
                         "p_on_table": on_p,
                     }
                 )

@@ -55,9 +55,10 @@ class HoldPosition(ScoringKind):
     points: HoldPositionPoints
 
     def score(self, play: Play) -> None:
-        for m, p, mine in play.holders():
-            theirs = play.colour(m) == ("red", "blue")[1 - p]
-            play.sim.vp[p, mine] += self.points.opponent if theirs else self.points.own
+        own, opponent = self.points.own, self.points.opponent
+        play.score_held(
+            [[opponent if play.colour(m) == ("red", "blue")[1 - p] else own for p in (0, 1)] for m in range(play.sim.M)]
+        )
 
 
 class FrontlinesPoints(Points):
@@ -74,8 +75,8 @@ class Frontlines(ScoringKind):
     points: FrontlinesPoints
 
     def score(self, play: Play) -> None:
-        for m, p, mine in play.holders():
-            play.sim.vp[p, mine] += self.points.marker + self.points.gained * play.sim.gained[m, mine]
+        markers = range(play.sim.M)
+        play.score_held([[self.points.marker] * 2 for _ in markers], [[self.points.gained] * 2 for _ in markers])
 
 
 class GatherPoints(Points):
@@ -96,9 +97,10 @@ class GatherTheResources(ScoringKind):
     gather_action = True
 
     def score(self, play: Play) -> None:
-        for m, p, mine in play.holders():
-            if play.colour(m) == ("red", "blue")[1 - p]:
-                play.sim.vp[p, mine] += self.points.opponent
+        opponent = self.points.opponent
+        play.score_held(
+            [[opponent if play.colour(m) == ("red", "blue")[1 - p] else 0 for p in (0, 1)] for m in range(play.sim.M)]
+        )
 
     def gather(self, play: Play, u: int, trials: np.ndarray) -> None:
         sim = play.sim

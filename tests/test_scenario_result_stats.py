@@ -1,0 +1,127 @@
+"""A scenario result's per-unit figures read in one compiled pass a row (faststats.summary): the very floats of the
+numpy passes they replace (the naive reference below is the former ``ScenarioResult.unit_rows``)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario.faststats import summary
+from mathhammer.scenario.result import ScenarioResult
+
+
+def _naive_m(x: np.ndarray) -> tuple[float, float]:
+    n = x.size
+    return float(x.mean()), float(x.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+
+
+def _naive_p(mask: np.ndarray) -> tuple[float, float]:
+    n = mask.size
+    p = float(mask.mean()) if n else 0.0
+    return p, math.sqrt(max(p * (1 - p), 0.0) / n) if n else 0.0
+
+
+def _naive_pmf(x: np.ndarray) -> dict[int, float]:
+    values, counts = np.unique(x, return_counts=True)
+    return {int(a): float(c) / x.size for a, c in zip(values, counts, strict=True)}
+
+
+def _naive_unit_rows(res: ScenarioResult) -> list[dict[str, Any]]:
+    rows = []
+    for r, snap in enumerate(res.rounds, 1):
+        for i, u in enumerate(res.units):
+            alive = snap["alive"][i]
+            models, models_se = _naive_m(alive.astype(float))
+            supply, supply_se = _naive_m(snap["supply"][i].astype(float))
+            marker, marker_se = _naive_m(snap["marker"][i].astype(float))
+            destroyed, destroyed_se = _naive_p(alive == 0)
+            rows.append(
+                {
+                    "round": r,
+                    "unit": u["id"],
+                    "player": u["player"],
+                    "card": u["card"],
+                    "models_mean": models,
+                    "models_se": models_se,
+                    "models_pmf": {
+                        k: float(c) / alive.size
+                        for k, c in enumerate(np.bincount(np.clip(alive, 0, None), minlength=u["models"] + 1))
+                    },
+                    "supply_mean": supply,
+                    "supply_se": supply_se,
+                    "supply_pmf": _naive_pmf(snap["supply"][i]),
+                    "damage_marker_mean": marker,
+                    "damage_marker_se": marker_se,
+                    "damage_marker_pmf": _naive_pmf(snap["marker"][i]),
+                    "p_destroyed": destroyed,
+                    "p_destroyed_se": destroyed_se,
+                    "p_on_table": _naive_p(snap["on_table"][i])[0],
+                }
+            )
+    return rows
+
+
+@pytest.mark.parametrize("n", [*range(1, 140), 255, 256, 257, 1000, 8191, 8193, 100_003])
+@pytest.mark.parametrize("dtype", [np.int16, np.int64])
+def test_summary_is_numpys_mean_std_and_counts_to_the_bit(n: int, dtype: type) -> None:
+    rng = np.random.default_rng(n)
+    x = rng.integers(-2, 30, n).astype(dtype)
+    lo, counts, mean, sd = summary(x)
+    f = x.astype(float)
+    assert mean == f.mean()  # exact equality: the same float64 bits
+    assert sd == (f.std(ddof=1) if n > 1 else 0.0)
+    assert lo == x.min()
+    assert counts.tolist() == np.bincount(x - x.min()).tolist()
+
+
+def test_summary_of_a_million_games() -> None:
+    x = np.random.default_rng(7).integers(0, 6, 1_000_003).astype(np.int16)
+    _, _, mean, sd = summary(x)
+    assert (mean, sd) == (x.astype(float).mean(), x.astype(float).std(ddof=1))
+
+
+@pytest.mark.parametrize("trials", [1, 2, 9, 1000, 40_001])
+def test_unit_rows_equal_the_naive_numpy_rows(trials: int) -> None:
+    rng = np.random.default_rng(trials)
+    units = [
+        {"id": "a", "player": "red", "card": "A", "models": 5},
+        {"id": "b", "player": "blue", "card": "B", "models": 1},
+    ]
+    rounds = []
+    for _ in range(3):
+        alive = rng.integers(-1, 6, (2, trials)).astype(np.int16)  # a unit below 0 models counts as 0 in the pmf
+        alive[1] = np.clip(alive[1], 0, 1)
+        rounds.append(
+            {
+                "alive": alive,
+                "on_table": rng.random((2, trials)) < 0.7,
+                "supply": rng.integers(0, 9, (2, trials)).astype(np.int16),
+                "marker": rng.integers(0, 3, (2, trials)).astype(np.int16),
+                "control": rng.integers(-1, 2, (1, trials)).astype(np.int8),
+                "vp": rng.integers(0, 20, (2, trials)).astype(np.int16),
+                "over": rng.random(trials) < 0.1,
+            }
+        )
+    res = ScenarioResult(
+        scenario="s",
+        file="f",
+        trials=trials,
+        seed=1,
+        units=units,
+        markers=[1],
+        rounds=rounds,
+        end_round=np.full(trials, 3),
+        winner=np.zeros(trials, dtype=np.int64),
+        instant=np.zeros(trials, dtype=bool),
+    )
+    got, want = res.unit_rows(), _naive_unit_rows(res)
+    assert got == want
+    assert [list(row) for row in got] == [list(row) for row in want]  # the JSON's key order
+    assert [list(row["supply_pmf"]) for row in got] == [list(row["supply_pmf"]) for row in want]
+    for r, snap in enumerate(rounds):
+        for p in (0, 1):
+            row = res.vp_rows()[2 * r + p]
+            assert (row["vp_mean"], row["vp_se"]) == _naive_m(snap["vp"][p].astype(float))
