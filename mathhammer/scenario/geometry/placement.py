@@ -329,7 +329,7 @@ class Placing(Facts):
         turned 90 degrees counter-clockwise), -1 its opposite. The side of the table's centre; a Leading Model on the
         centre line along ``back``: on a card that mirrors, the side towards the end of its mirror line with the
         smaller x (an upright line: the smaller y); else (a rotation, no card, or the mirror line itself along
-        ``back``) -1, the unit's own right-hand rule, which a rotation maps."""
+        ``back``) -1, the unit's own left-hand side (``back`` turned clockwise), which a rotation maps."""
         lx, ly = -back[1], back[0]
         off = (self.board.width / 2 - lead[0]) * lx + (self.board.depth / 2 - lead[1]) * ly
         if abs(off) > 1e-6:
