@@ -274,7 +274,7 @@ class BoardState:
         )
         self._near_boxes: dict[tuple[object, int], bool] = memo.table("near_boxes")
         self._close_grid: dict[tuple[object, ...], int] = memo.table("close_grid")
-        self._grid_orders: dict[tuple[int, float, Coord], list[Coord]] = memo.table("grid_orders")
+        self._grid_orders: dict[tuple[int, float, Coord, int], list[Coord]] = memo.table("grid_orders")
         self._place_near: dict[tuple[object, ...], int | None] = memo.table("place_near")
         self._centre_arrays: dict[int, np.ndarray] = memo.table("centre_arrays")
         self._respawns: dict[tuple[object, ...], tuple[int, int]] = memo.table("respawns")

@@ -8,7 +8,10 @@ models are set:
 
 * models are set on a hexagonal grid of their base spacing (bases 0.1" apart), nearest to the
   Leading Model first, behind it (away from where it moves, or from the charged unit) before in
-  front of it; never off the table, over another unit's base (on any level: bases are compared
+  front of it, of two spots as good the one on the side of the table's centre first; the grid and
+  its ties are laid in the unit's own frame (its rear and that turned 90 degrees), so a symmetry
+  of the table maps a formation onto the formation at the image point (``Placing._grid_order``);
+  never off the table, over another unit's base (on any level: bases are compared
   top-down, as the board layer does), or Within 1" of an enemy Ground unit (except the declared
   targets of a Charge, 8.7.7 step 4; ENGAGEMENT RANGE is "measured horizontally", so on any level).
 * A charging unit is set by 8.7.7 step 4's Placement priority instead (:mod:`.charge`).
@@ -60,6 +63,7 @@ from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...board.ranks import CONTACT
 from ..fastnear import clear_of
+from ..missions.deployments import MIRROR_AXES
 from ..spec import ScenarioUnit
 from .core import (
     _RING,
@@ -271,7 +275,7 @@ class Placing(Facts):
         back = (rear[0] / norm, rear[1] / norm)
         centres = [lead]
         mine: list[tuple[Coord, float, bool]] = [(lead, r, False)]
-        for dx, dy in self._grid_order(su.models, step, back):
+        for dx, dy in self._grid_order(su.models, step, back, lead):
             if len(centres) == su.models:
                 break
             if math.hypot(dx, dy) > limit:
@@ -288,29 +292,51 @@ class Placing(Facts):
         centres = self._casualty_order(centres, back, r, foes)
         return self._intern(Placement(su.id, tuple(centres), level))
 
-    def _grid_order(self, models: int, step: float, back: Coord) -> list[Coord]:
-        """The offsets from the Leading Model of the hexagonal grid :meth:`place` tries, in its order:
-        nearest first, a spot ahead of the Leading Model (against ``back``) scored its distance plus 0.6
-        times how far ahead it is, ties by x then y (the order of the spots themselves, as one Leading
-        Model is added to every offset). The same for every Leading Model, so read once per (models,
-        spacing, direction)."""
-        key = (models, step, back)
+    def _grid_order(self, models: int, step: float, back: Coord, lead: Coord) -> list[Coord]:
+        """The offsets from the Leading Model at ``lead`` of the hexagonal grid :meth:`place` tries, in its order.
+
+        The grid is laid in the unit's own frame: ``back`` (a unit vector, towards where the models go: the rear) and
+        the lateral (``back`` turned 90 degrees counter-clockwise: east for a rear to the south), its spots within
+        ``ceil(sqrt(models)) + 3`` steps of the Leading Model (a hexagon, the same on both sides). Nearest first, a
+        spot ahead of the Leading Model (against ``back``) scored its distance plus 0.6 times how far ahead it is;
+        ties: the side of the table's centre first (:meth:`_lateral_first`), then the nearer to the rear. Every
+        test is of the frame, so a symmetry of the table (a rotation or a reflection keeping its centre) maps one
+        unit's formation onto the formation of a unit at the image point with the image rear. Read once per
+        (models, spacing, direction, side)."""
+        first = self._lateral_first(lead, back)
+        key = (models, step, back, first)
         hit = self._grid_orders.get(key)
         if hit is None:
-            cands: list[tuple[float, Coord]] = []
+            bx, by = back
+            lx, ly = -by, bx
+            cands: list[tuple[tuple[float, float, float], Coord]] = []
             rings = math.ceil(math.sqrt(models)) + 3
             for i in range(-rings, rings + 1):
                 for j in range(-rings, rings + 1):
-                    if i == 0 and j == 0:
+                    if (i == 0 and j == 0) or abs(i + j) > rings:
                         continue
-                    dx = step * (i + 0.5 * j)
-                    dy = step * (math.sqrt(3) / 2) * j
-                    dist = math.hypot(dx, dy)
-                    ahead = -(dx * back[0] + dy * back[1])
-                    cands.append((dist + 0.6 * max(0.0, ahead) / step * step, (dx, dy)))
-            cands.sort(key=lambda c: (round(c[0], 6), c[1]))
+                    lat = step * (i + 0.5 * j)
+                    fwd = step * (math.sqrt(3) / 2) * j  # how far ahead (against back)
+                    score = math.hypot(lat, fwd) + 0.6 * max(0.0, fwd)
+                    tie = (round(score, 6), round(-first * lat, 6), round(fwd, 6))
+                    cands.append((tie, (lat * lx - fwd * bx, lat * ly - fwd * by)))
+            cands.sort(key=lambda c: c[0])
             hit = self._grid_orders[key] = [d for _, d in cands]
         return hit
+
+    def _lateral_first(self, lead: Coord, back: Coord) -> int:
+        """The side of the unit's frame :meth:`_grid_order` fills first among tied spots: +1 the lateral (``back``
+        turned 90 degrees counter-clockwise), -1 its opposite. The side of the table's centre; a Leading Model on the
+        centre line along ``back``: on a card that mirrors, the side towards the end of its mirror line with the
+        smaller x (an upright line: the smaller y); else (a rotation, no card, or the mirror line itself along
+        ``back``) -1, the unit's own left-hand side (``back`` turned clockwise), which a rotation maps."""
+        lx, ly = -back[1], back[0]
+        off = (self.board.width / 2 - lead[0]) * lx + (self.board.depth / 2 - lead[1]) * ly
+        if abs(off) > 1e-6:
+            return 1 if off > 0 else -1
+        axis = MIRROR_AXES.get(str(self.scn.deployment_card.get("symmetry", "")))
+        along = 0.0 if axis is None else axis[0] * lx + axis[1] * ly
+        return 1 if along < -1e-6 else -1
 
     def _near_lead(
         self,
@@ -380,7 +406,8 @@ class Placing(Facts):
             def ahead(c: Coord) -> float:
                 return -((c[0] - lead[0]) * back[0] + (c[1] - lead[1]) * back[1])
 
-            rest = sorted(rest, key=lambda c: (-round(ahead(c), 6), round(math.dist(c, lead), 6), c))
+            # ties keep the grid's order (the unit's own frame, :meth:`_grid_order`), not the table's x and y
+            rest = sorted(rest, key=lambda c: (-round(ahead(c), 6), round(math.dist(c, lead), 6)))
         order = [lead, *rest]
         if not foes:
             return order

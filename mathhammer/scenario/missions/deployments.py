@@ -19,6 +19,7 @@ allowed: ...``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -97,6 +98,15 @@ def symmetry_map(name: str, width: float, depth: float) -> Callable[[float, floa
         "mirror-antidiagonal": lambda x, y: (width - y, depth - x),
     }
     return maps[name]
+
+
+#: The direction of the line of fixed points of a card's reflection (its mirror line, through the table's centre):
+#: a formation tie on the centre line is broken along it (``World._grid_order``); a rotation has none.
+MIRROR_AXES: dict[str, tuple[float, float]] = {
+    "mirror-x": (0.0, 1.0),
+    "mirror-y": (1.0, 0.0),
+    "mirror-antidiagonal": (math.sqrt(0.5), -math.sqrt(0.5)),
+}
 
 
 def check_layout(entry: Any, i: int, name: str) -> list[str]:
@@ -180,6 +190,7 @@ def find_preset(card: dict[str, Any], text: str) -> tuple[list[dict[str, Any]] |
 
 __all__ = [
     "DEFAULT_PRESET",
+    "MIRROR_AXES",
     "PRESET_PREFIX",
     "SYMMETRIES",
     "CardMarker",
