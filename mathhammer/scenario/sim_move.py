@@ -9,6 +9,7 @@ import numpy as np
 
 from . import abilities, disengage
 from .basics import split_by as _split_by
+from .fastmove import supply_fits as _fits
 from .sim_state import SimState, _group_of
 from .spec import PLAYERS, Activation
 
@@ -37,9 +38,8 @@ class Movement(SimState):
             for v in range(self.U)
             if PLAYERS.index(self.units[v].player) == player and v != u and abilities.counts_for_pool(self.units[v])
         ]
-        used = sum((self.supply(v, self.alive[v, reserve]) * (self.pos[v, reserve] >= 0)) for v in own)
-        need = self.supply(u, self.alive[u, reserve]) * int(abilities.counts_for_pool(su))
-        return np.asarray(need <= pool - np.asarray(used), dtype=bool).reshape(reserve.size)
+        counts = abilities.counts_for_pool(su)
+        return _fits(self.pos, self.alive, self._supply_grid, self.full, own, u, counts, pool, reserve)
 
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""
