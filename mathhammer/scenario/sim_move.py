@@ -9,6 +9,7 @@ import numpy as np
 
 from . import abilities, disengage
 from .basics import split_by as _split_by
+from .fastmove import supply_fits as _fits
 from .sim_state import SimState, _group_of
 from .spec import PLAYERS, Activation
 
@@ -37,9 +38,8 @@ class Movement(SimState):
             for v in range(self.U)
             if PLAYERS.index(self.units[v].player) == player and v != u and abilities.counts_for_pool(self.units[v])
         ]
-        used = sum((self.supply(v, self.alive[v, reserve]) * (self.pos[v, reserve] >= 0)) for v in own)
-        need = self.supply(u, self.alive[u, reserve]) * int(abilities.counts_for_pool(su))
-        return np.asarray(need <= pool - np.asarray(used), dtype=bool).reshape(reserve.size)
+        counts = abilities.counts_for_pool(su)
+        return _fits(self.pos, self.alive, self._supply_grid, self.full, own, u, counts, pool, reserve)
 
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""
@@ -97,7 +97,9 @@ class Movement(SimState):
                     occupied = tuple(p for p in near_pos if p >= 0)
                 pid = self.world.place(su, lead, rear, occupied, allowed, targets_left=targets_left)
                 answers.setdefault(pid, []).append(idx)
-            self._set_answers(u, ts0, answers, act, quiet, placed)
+            here = np.zeros(ts0.size, dtype=bool)
+            self._set_answers(u, ts0, answers, act, quiet, here)
+            placed[ts0[here]] = True
         return placed[trials]
 
     def _free_place(
@@ -116,7 +118,7 @@ class Movement(SimState):
         others (-1) are its trials split again by every unit that may change :meth:`World.place`
         (:meth:`World.place_test`)."""
         su = self.units[u]
-        placed = np.zeros(self.T, dtype=bool)
+        placed = np.zeros(trials.size, dtype=bool)
         rest = [v for v in range(self.U) if v != u]
         world = self.world
         test = None
@@ -132,7 +134,7 @@ class Movement(SimState):
                 pid = world.place(su, lead, rear, tuple(p for p in far_pos if p >= 0))
                 answers.setdefault(pid, []).append(idx[sub])
         self._set_answers(u, trials, answers, act, quiet, placed)
-        return placed[trials]
+        return placed
 
     def _set_answers(
         self,
@@ -144,16 +146,17 @@ class Movement(SimState):
         placed: np.ndarray,
     ) -> None:
         """Set unit ``u`` in the games ``trials[idx]`` of each answer (placement id: the parts ``idx``; None: no
-        room, counted in the skip report unless ``quiet``), in one pass; ``placed`` marks the games set."""
+        room, counted in the skip report unless ``quiet``), in one pass; ``placed`` (one per game of ``trials``)
+        marks the games set."""
         moves: list[tuple[np.ndarray, int]] = []
         for pid, parts in answers.items():
-            ts = trials[parts[0] if len(parts) == 1 else np.concatenate(parts)]
+            idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
             if pid is None:
                 if not quiet:
-                    self.skip(act, ts.size, "no room to set the unit there")
+                    self.skip(act, idx.size, "no room to set the unit there")
                 continue
-            moves.append((ts, pid))
-            placed[ts] = True
+            moves.append((trials[idx], pid))
+            placed[idx] = True
         self.set_pos_many(u, moves)
 
     def _charge_place(
@@ -251,10 +254,15 @@ class Movement(SimState):
         if moving:
             for end in self.cards.end_status:  # part 11 BURROWED: a Move, Run or Disengage removes it
                 end(u, movers)
+        got = [
+            ts[self.place(u, ts, to, self.world.rear_from(pid[0], to), act)]
+            for pid, ts in self.groups(movers, [self.row_pos(u)])
+        ]
+        if len(got) == 1:  # one group: the games of ``movers`` in their order (``groups`` keeps it within a group)
+            return got[0]
         placed = np.zeros(self.T, dtype=bool)
-        for pid, ts in self.groups(movers, [self.row_pos(u)]):
-            got = self.place(u, ts, to, self.world.rear_from(pid[0], to), act)
-            placed[ts[got]] = True
+        for ts in got:
+            placed[ts] = True
         return movers[placed[movers]]
 
     def to_reserves(self, u: int, back: np.ndarray) -> None:

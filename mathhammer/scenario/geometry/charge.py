@@ -418,17 +418,22 @@ class Charges(Placing):
         """The live models of the units other than ``u`` whose shapes may meet the box ``rho`` around ``u``'s Leading
         Model (:func:`~mathhammer.board.cspace.examined_near`): (unit, placement, model indices) in unit order; None
         where a unit of ``targets`` has none."""
-        lead = self.placements[pos[u]].centres[0]
-        r = self._radius(pos[u])
-        box = [lead[0] - rho, lead[1] - rho, lead[0] + rho, lead[1] + rho]
+        pu = pos[u]
+        kept = self.memo.table("near_lead")  # per (the Leading Model's placement, placement, rho): every model near
         out: list[tuple[int, int, tuple[int, ...]]] = []
         for v, p in enumerate(pos):
             if p < 0 or v == u:
                 continue
-            rad = self._radius(p)
-            idx = tuple(
-                i for i, c in enumerate(self.placements[p].centres[: alive[v]]) if examined_near(box, c, rad, r)
-            )
+            every = kept.get((pu, p, rho))
+            if every is None:
+                lead = self.placements[pu].centres[0]
+                r, rad = self._radius(pu), self._radius(p)
+                box = [lead[0] - rho, lead[1] - rho, lead[0] + rho, lead[1] + rho]
+                every = kept[pu, p, rho] = tuple(
+                    i for i, c in enumerate(self.placements[p].centres) if examined_near(box, c, rad, r)
+                )
+            k = alive[v]  # the live models: the first ``k``
+            idx = every if not every or every[-1] < k else tuple(i for i in every if i < k)
             if idx:
                 out.append((v, p, idx))
             elif self.uids[v] in targets:
