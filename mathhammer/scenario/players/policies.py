@@ -250,18 +250,8 @@ class Weighted:
             ends = at + run.sum(axis=1)
             i, k = np.nonzero(run)  # (row, column) pairs, row by row, each row's in ranked order
             pairs = np.stack([rows[i], order[rows[i], k]], axis=1)
-            ok = np.zeros(len(pairs), dtype=bool)
-            for c in np.unique(pairs[:, 1]).tolist():
-                at_c = np.flatnonzero((pairs[:, 1] == c) & maybe[pairs[:, 0], c])
-                if at_c.size:
-                    ok[at_c] = d.admits(int(owner[c]), int(index[c]), pairs[at_c, 0])
-            legal = pairs[ok]
-            legal = legal[np.lexsort((legal[:, 1], legal[:, 0]))]  # by row, then column
-            found, start, count = np.unique(legal[:, 0], return_index=True, return_counts=True)
-            if found.size:
-                pick = legal[start + np.minimum((u[found] * count).astype(np.int64), count - 1), 1]
-                unit[found], entry[found] = owner[pick], index[pick]
-                todo[found] = False
+            found = _pick(d, pairs[maybe[pairs[:, 0], pairs[:, 1]]], owner, index, u, unit, entry)
+            todo[found] = False
             none = rows[~np.isin(rows, found)]
             if none.size:
                 nxt = ends[~np.isin(rows, found)]
@@ -298,18 +288,33 @@ class Weighted:
             if rows.size == 0:
                 return unit, entry
             i, k = np.nonzero(cand[rows] & (wid[rows] == w[rows, None]))
-            pairs = np.stack([rows[i], order[rows[i], k]], axis=1)
-            ok = np.zeros(len(pairs), dtype=bool)
-            for c in np.unique(pairs[:, 1]).tolist():
-                at = np.flatnonzero(pairs[:, 1] == c)
-                ok[at] = d.admits(int(owner[c]), int(index[c]), pairs[at, 0])
-            legal = pairs[ok]
-            legal = legal[np.lexsort((legal[:, 1], legal[:, 0]))]  # by game, then column
-            found, start, count = np.unique(legal[:, 0], return_index=True, return_counts=True)
-            if found.size:
-                pick = legal[start + np.minimum((u[found] * count).astype(np.int64), count - 1), 1]
-                unit[found], entry[found] = owner[pick], index[pick]
+            _pick(d, np.stack([rows[i], order[rows[i], k]], axis=1), owner, index, u, unit, entry)
             after[rows] = w[rows]
+
+
+def _pick(
+    d: Decision,
+    pairs: np.ndarray,
+    owner: np.ndarray,
+    index: np.ndarray,
+    u: np.ndarray,
+    unit: np.ndarray,
+    entry: np.ndarray,
+) -> np.ndarray:
+    """``pairs`` (game row, column): the entries of each game's current level not known refused. Each column judged
+    once for its games (``Decision.admits``); in each game with a legal one, the ``floor(u * k)``-th of its ``k``
+    legal columns (in column order) set in ``unit`` and ``entry``; returns those games' rows."""
+    ok = np.zeros(len(pairs), dtype=bool)
+    for c in np.unique(pairs[:, 1]).tolist():
+        at = np.flatnonzero(pairs[:, 1] == c)
+        ok[at] = d.admits(int(owner[c]), int(index[c]), pairs[at, 0])
+    legal = pairs[ok]
+    legal = legal[np.lexsort((legal[:, 1], legal[:, 0]))]  # by game, then column
+    found, start, count = np.unique(legal[:, 0], return_index=True, return_counts=True)
+    if found.size:
+        pick = legal[start + np.minimum((u[found] * count).astype(np.int64), count - 1), 1]
+        unit[found], entry[found] = owner[pick], index[pick]
+    return found
 
 
 def _windows(ranked: np.ndarray) -> np.ndarray | None:
