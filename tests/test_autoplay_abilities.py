@@ -17,9 +17,10 @@ import pytest
 from mathhammer.scenario import check_scenario
 from mathhammer.scenario.loader import load_scenario, parse_scenario
 from mathhammer.scenario.lookup import use_bits
+from mathhammer.scenario.players import menu as menu_module
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.features import COL, COLUMNS, DAMAGE, MODELS, Features
-from mathhammer.scenario.players.menu import attack_abilities
+from mathhammer.scenario.players.menu import attack_abilities, build_menus
 from mathhammer.scenario.players.policies import Weighted, load_weights
 from mathhammer.scenario.players.spending import Spending
 from mathhammer.scenario.players.trace import record, write_trace
@@ -216,7 +217,7 @@ def test_the_score_takes_an_ability_when_its_gain_beats_its_price(tmp_path: Path
     assert share >= 0.8 if price == "aggressive" else share == 0.0
 
 
-def test_every_ability_used_passes_the_plan_check(tmp_path: Path) -> None:
+def test_every_ability_used_passes_the_plan_check(tmp_path: Path, stim_on: None) -> None:
     """Traces of games where both players pick uniformly among the legal entries (random: abilities on about half the
     Shoot and Charge entries taken), written as plans: ``scenario check`` finds nothing wrong with a ``use`` (its
     Phase, its unit, its payment from the Ready cards, once per Round) in any of them, and abilities were used."""
@@ -240,7 +241,21 @@ STIM = ("Stimpack",)
 PHASES = ("assault", "combat")
 
 
-def test_stimpack_is_on_the_hold_and_the_markers_contest_spots(tmp_path: Path) -> None:
+@pytest.fixture
+def stim_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stimpack on the menus (``menu.MOVE_ABILITIES``: built and scored, off by default; its text says why)."""
+    monkeypatch.setattr(menu_module, "MOVE_ABILITIES", True)
+
+
+def test_movement_abilities_are_off_the_menus_by_default(tmp_path: Path) -> None:
+    """``menu.MOVE_ABILITIES`` is off: no Move or Hold entry carries an ability (Stimpack is withheld)."""
+    d = table(tmp_path, red="random", blue="random")
+    scn = parse_scenario(d, "den.toml", tmp_path)
+    menus = build_menus(scn, Simulation(scn, 1, 3).world)
+    assert not [e for m in menus.values() for e in m["movement"] if e.use]
+
+
+def test_stimpack_is_on_the_hold_and_the_markers_contest_spots(tmp_path: Path, stim_on: None) -> None:
     """Stimpack (Marine, Marauder card: Movement Phase, ACTIVE, 1 CP; its PRECISION reaches the C-14 Rifle / Quad K12,
     10.1) is offered as a Move or Hold ability: once more on the Hold and on each Move to a marker's contest spot
     (where the unit stops to shoot or reaches a marker only the BUFF Speed reaches), not on the lanes and cover spots;
@@ -274,7 +289,7 @@ def _face_off(sim: Simulation, marine: tuple[float, float], zergling: tuple[floa
     return (*pos, *alive, *([0] * n), *([0] * n), *([-1] * len(sim.scn.deployment.markers)))
 
 
-def test_stimpack_scores_the_later_shoot_less_the_price_of_its_non_lethal_damage(tmp_path: Path) -> None:
+def test_stimpack_scores_the_later_shoot_less_the_price_of_its_non_lethal_damage(tmp_path: Path, stim_on: None) -> None:
     """Stimpack's Hold with the Zerglings in range: ``damage``, ``destroy``, ``models`` are the Assault Phase Shoot
     with PRECISION (3) less without (the exact engine), less the next Zergling attack on the Marines with their Damage
     Marker 2 higher (NON-LETHAL DAMAGE (2), part 11: it stays on the Marker, 8.7.4 step 5) less with it as it is;
@@ -305,7 +320,7 @@ def test_stimpack_scores_the_later_shoot_less_the_price_of_its_non_lethal_damage
     assert rows[go, COL["take"]] == pytest.approx(rows[twin, COL["take"]] * (1.0 - bare))
 
 
-def test_stimpack_is_not_worth_its_damage_where_it_adds_no_shot(tmp_path: Path) -> None:
+def test_stimpack_is_not_worth_its_damage_where_it_adds_no_shot(tmp_path: Path, stim_on: None) -> None:
     """With no enemy unit in the C-14 Rifle's range of the Hold (the Zerglings 30" away), Stimpack adds nothing to a
     Shoot and its NON-LETHAL DAMAGE still costs the Marines a model at the next attack: its columns are negative and
     every shipped policy scores its Hold below the plain Hold (it would kill models for nothing)."""
@@ -322,7 +337,7 @@ def test_stimpack_is_not_worth_its_damage_where_it_adds_no_shot(tmp_path: Path) 
         assert rows[boost] @ weights < rows[hold] @ weights, name
 
 
-def test_stimpack_is_taken_where_only_its_speed_reaches_a_marker(tmp_path: Path) -> None:
+def test_stimpack_is_taken_where_only_its_speed_reaches_a_marker(tmp_path: Path, stim_on: None) -> None:
     """``objective`` against ``objective`` (the two-unit Terran lists, Abandoned Camp, 3 Rounds): Stimpack is used, and
     each Stimpack Move an automatic player takes goes to a marker's contest spot that the plain Move to the same
     point could not reach in that game's state (BUFF Speed (3), 8.5.3: the legality refuses the plain entry there), or

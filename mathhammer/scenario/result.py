@@ -232,7 +232,7 @@ class ScenarioResult:
                 for r in range(1, len(self.rounds) + 1)
             ],
             **({"unit_actions": self.action_rows()} if self.why else {}),
-            "skipped": self.skipped,
+            "skipped": dict(sorted(self.skipped.items())),  # the same order whatever the grouping of games
         }
 
     def text_report(self) -> str:

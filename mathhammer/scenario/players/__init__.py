@@ -62,41 +62,55 @@ def play_turns(
     activate: Callable[[Activation, np.ndarray], None],
 ) -> list[tuple[np.ndarray, int | None]]:
     """Walk Phase ``phase`` of Round ``rnd`` in ``games`` from player ``first`` (8.2.1), calling ``activate`` for each
-    activation in turn; returns the games split by the player who Passed first (``None``: nobody did)."""
+    activation in turn; returns the games split by the player who Passed first (``None``: nobody did).
+
+    The walk goes in lock step: one step is one answer of the player whose turn it is, in every group of games; the
+    groups that a player's answers split are joined again where they stand at the same point of the Phase (the same
+    turn, the same players' states, the same players done and the same first to Pass), so a player decides once per
+    step for all the games there (:meth:`Player.next` on the whole group), not once per game. Each game's answers
+    depend on that game alone, so joining changes no game (only the order in which different games' activations are
+    applied, which touch different games)."""
     out: list[tuple[np.ndarray, int | None]] = []
-    states = [p.begin(rnd, phase, left) for p in players]
-    _walk(players, games, first, states, [False, False], None, activate, out)
-    return out
-
-
-def _walk(
-    players: Sequence[Player],
-    games: np.ndarray,
-    turn: int,
-    states: list[Any],
-    done: list[bool],
-    passer: int | None,
-    activate: Callable[[Activation, np.ndarray], None],
-    out: list[tuple[np.ndarray, int | None]],
-) -> None:
-    while not all(done):
-        if done[turn]:
-            turn = 1 - turn
-            continue
-        parts = players[turn].next(games, states[turn])
-        if len(parts) != 1:  # the player answered differently in different games: each part goes on alone
-            for part in parts:
+    level: list[_Node] = [(games, first, [p.begin(rnd, phase, left) for p in players], (False, False), None)]
+    while level:
+        following: list[_Node] = []
+        for games, turn, states, done, passer in _join(level):
+            if done[turn] and not all(done):
+                turn = 1 - turn
+            if all(done):
+                out.append((games, passer))
+                continue
+            for part in players[turn].next(games, states[turn]):
                 st = list(states)
                 st[turn] = part.state
                 dn, ps = _after(part, turn, list(done), passer, activate, players[1 - turn])
-                _walk(players, part.games, turn if part.again else 1 - turn, st, dn, ps, activate, out)
-            return
-        part = parts[0]
-        states[turn] = part.state
-        done, passer = _after(part, turn, done, passer, activate, players[1 - turn])
-        if not part.again:
-            turn = 1 - turn
-    out.append((games, passer))
+                following.append((part.games, turn if part.again else 1 - turn, st, (dn[0], dn[1]), ps))
+        level = following
+    return out
+
+
+#: a group of games at one point of a Phase's walk: (games, whose turn, the players' states, done, first to Pass)
+_Node = tuple[np.ndarray, int, list[Any], tuple[bool, bool], int | None]
+
+
+def _join(level: list[_Node]) -> list[_Node]:
+    """The groups of ``level`` joined where they stand at the same point (:func:`play_turns`): the same turn, done and
+    first to Pass, and players' states that are equal numbers (an automatic player's count) or the same object."""
+    if len(level) < 2:
+        return level
+    groups: dict[tuple[object, ...], list[_Node]] = {}
+    for node in level:
+        _, turn, states, done, passer = node
+        key = (turn, done, passer, *(s if isinstance(s, int) else ("id", id(s)) for s in states))
+        groups.setdefault(key, []).append(node)
+    out: list[_Node] = []
+    for nodes in groups.values():
+        if len(nodes) == 1:
+            out.append(nodes[0])
+        else:
+            _, turn, states, done, passer = nodes[0]
+            out.append((np.sort(np.concatenate([n[0] for n in nodes])), turn, states, done, passer))
+    return out
 
 
 def _after(

@@ -70,7 +70,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -141,6 +142,24 @@ def marker_worth(rules: Any, number: int, colour: str, player: str) -> float:
     return float(worth) if counted else 1.0
 
 
+class _Menu(NamedTuple):
+    """A menu as :meth:`Features._table` reads it (the same in every state): each entry's point (NaN: none), the
+    attack entries (index, action, target's unit index, ``use``), the Charges without a point (index, target), the
+    Fights, the Moves and Holds with an ability for the Shoot later in the Round (index, ``use``: Stimpack), the
+    ``spend`` column, the cover spots, the marker an entry names (-1: none), the entries a marker counts for (not
+    Pass, not Charge)."""
+
+    to: np.ndarray
+    attacks: list[tuple[int, str, int, tuple[str, ...]]]
+    charges: list[tuple[int, int]]
+    fights: list[int]
+    laters: list[tuple[int, tuple[str, ...]]]
+    spend: np.ndarray
+    covers: np.ndarray
+    marker: np.ndarray
+    counted: np.ndarray
+
+
 class Features:
     """The feature rows of a Simulation's games (the module text); ``sim`` is a
     :class:`~mathhammer.scenario.simview.SimView` with ``control`` and ``scn.mission``."""
@@ -151,6 +170,9 @@ class Features:
         self._rows: dict[tuple[object, ...], np.ndarray] = {}
         self._attack: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
         self._spend: dict[tuple[str, tuple[str, ...]], float] = {}
+        self._menus: dict[tuple[int, str], _Menu] = {}
+        self._fixed_moves: dict[tuple[int, str], np.ndarray] = {}
+        self._reaches: dict[tuple[object, ...], float] = {}
         world = sim.world
         self.markers = np.asarray([(m.x, m.y) for m in sim.scn.deployment.markers], dtype=float).reshape(-1, 2)
         rules = getattr(sim.scn.mission, "rules", ())
@@ -194,6 +216,39 @@ class Features:
             hit = self._rows[key] = self._table(u, phase, state)
         return hit
 
+    def _menu(self, u: int, phase: str) -> _Menu:
+        """What :meth:`_table` reads of unit ``u``'s ``phase`` menu that is the same in every state (memoised)."""
+        key = (u, phase)
+        hit = self._menus.get(key)
+        if hit is None:
+            hit = self._menus[key] = self._read(u, self.menus[self.sim.uids[u]][phase])
+        return hit
+
+    def _read(self, u: int, menu: Sequence[Entry]) -> _Menu:
+        """:meth:`_menu` of the entries ``menu`` of unit ``u``."""
+        sim = self.sim
+        to = np.asarray([e.to if e.to is not None else (np.nan, np.nan) for e in menu], dtype=float).reshape(-1, 2)
+        target = [sim.uids.index(e.target) if e.target is not None else -1 for e in menu]
+        attacks = [
+            (i, e.action, target[i], e.use)
+            for i, e in enumerate(menu)
+            if e.action in ("shoot", "charge") and e.target is not None
+        ]
+        charges = [
+            (i, target[i]) for i, e in enumerate(menu) if e.to is None and e.action == "charge" and target[i] >= 0
+        ]
+        fights = [i for i, e in enumerate(menu) if e.action == "fight"]
+        laters = [(i, e.use) for i, e in enumerate(menu) if e.use and e.action in ("move", "hold")]
+        spend = np.zeros(len(menu), dtype=float)
+        for i, e in enumerate(menu):
+            if e.use:
+                spend[i] = self.spend(sim.uids[u], e.use)
+        covers = np.asarray([e.to for e in menu if e.to is not None and e.label.startswith("cover-")], dtype=float)
+        named = [int(e.label.split("-")[1]) if e.label.startswith("marker-") else None for e in menu]
+        marker = np.asarray([-1 if m is None else sim.marker_numbers.index(m) for m in named], dtype=np.int64)
+        counted = np.asarray([e.action not in ("pass", "charge") for e in menu], dtype=bool)
+        return _Menu(to, attacks, charges, fights, laters, spend, covers.reshape(-1, 2), marker, counted)
+
     def table_of(self, u: int, phase: str, state: tuple[int, ...], entries: tuple[Entry, ...]) -> np.ndarray:
         """Entries x :data:`COLUMNS` of ``entries`` of unit ``u`` in ``state`` (:meth:`states`), as if its ``phase``
         menu (a Reaction's Move: :mod:`.reactions`; not memoised)."""
@@ -207,38 +262,34 @@ class Features:
         pos, alive = state[:n], state[n : 2 * n]
         mark, shielded, control = state[2 * n : 3 * n], state[3 * n : 4 * n], state[4 * n :]
         p = self.player[u]
-        menu = self.menus[sim.uids[u]][phase] if entries is None else entries
+        st = self._menu(u, phase) if entries is None else self._read(u, entries)
+        size = len(st.to)
         enemies = [v for v in range(n) if self.player[v] != p and pos[v] >= 0 and alive[v] > 0]
         leads = {v: self._lead(v, pos[v]) for v in range(n) if pos[v] >= 0 and alive[v] > 0}
         here = leads.get(u, self.home[p])
-        out = np.zeros((len(menu), len(COLUMNS)), dtype=float)
-        ends = np.zeros((len(menu), 2), dtype=float)
-        bare = np.zeros(len(menu), dtype=float)  # the more likely loss of all Supply a Stimpack's damage brings
-        for i, e in enumerate(menu):
-            end = here
-            if e.to is not None:
-                end = e.to
-            elif e.action == "charge" and e.target is not None:
-                t = sim.uids.index(e.target)
-                end = leads.get(t, here)
-            ends[i] = end
-            if e.use:
-                out[i, COL["spend"]] = self.spend(sim.uids[u], e.use)
-            if e.action in ("shoot", "charge") and e.target is not None:
-                t = sim.uids.index(e.target)
-                if t in leads and u in leads:
-                    ph = "assault" if e.action == "shoot" else "combat"
-                    out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, e.use)
-                    if e.action == "charge":  # 8.7.7: the attack follows a Charge that reaches
-                        out[i, DAMAGE : MODELS + 1] *= self.reaches(u, pos[u], alive[u], pos[t], alive[t], e.use)
-            elif e.use and e.action in ("move", "hold") and u in leads:  # for the Shoot later this Round (Stimpack)
-                out[i, DAMAGE : MODELS + 1], bare[i] = self.later(u, end, e.use, enemies, leads, alive, mark, shielded)
-            elif e.action == "fight" and u in leads and enemies:
+        out = np.zeros((size, len(COLUMNS)), dtype=float)
+        bare = np.zeros(size, dtype=float)  # the more likely loss of all Supply a Stimpack's damage brings
+        # each entry's end point: its point, a Charge's target's Leading Model, else where the unit stands
+        ends = np.where(np.isnan(st.to), np.asarray(here, dtype=float)[None, :], st.to)
+        for i, t in st.charges:
+            ends[i] = leads.get(t, here)
+        out[:, COL["spend"]] = st.spend
+        if u in leads:
+            for i, action, t, use in st.attacks:
+                if t in leads:
+                    ph = "assault" if action == "shoot" else "combat"
+                    out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, use)
+                    if action == "charge":  # 8.7.7: the attack follows a Charge that reaches
+                        out[i, DAMAGE : MODELS + 1] *= self.reaches(u, pos[u], alive[u], pos[t], alive[t], use)
+            if enemies and st.fights:
                 t = min(enemies, key=lambda v: math.dist(here, leads[v]))
-                out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
-        covers = np.asarray([e.to for e in menu if e.to is not None and e.label.startswith("cover-")], dtype=float)
-        if covers.size:  # an end point on one of the menu's cover spots (Hold, Shoot from there too)
-            near = np.hypot(*(ends[:, None, :] - covers.reshape(-1, 2)[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+                for i in st.fights:
+                    out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
+            for i, use in st.laters:  # for the Shoot later this Round (Stimpack)
+                end = (float(ends[i, 0]), float(ends[i, 1]))
+                out[i, DAMAGE : MODELS + 1], bare[i] = self.later(u, end, use, enemies, leads, alive, mark, shielded)
+        if st.covers.size:  # an end point on one of the menu's cover spots (Hold, Shoot from there too)
+            near = np.hypot(*(ends[:, None, :] - st.covers[None, :, :]).transpose(2, 0, 1)).min(axis=1)
             out[:, COL["cover"]] = near <= COVER_AT
         # threat at each end point (this unit in its state; the enemies where they stand)
         if alive[u] > 0:
@@ -247,24 +298,26 @@ class Features:
         if self.markers.size:
             gap = np.hypot(*(ends[:, None, :] - self.markers[None, :, :]).transpose(2, 0, 1))
             near = gap.argmin(axis=1)
-            within = gap[np.arange(len(menu)), near] <= CONTEST_RANGE
+            within = gap[np.arange(size), near] <= CONTEST_RANGE
             friends = [leads[v] for v in leads if v != u and self.player[v] == p]
-            others = [any(math.dist(f, m) <= CONTEST_RANGE for f in friends) for m in self.markers.tolist()]
-            for i, e in enumerate(menu):
-                m = int(e.label.split("-")[1]) if e.label.startswith("marker-") else None
-                idx = sim.marker_numbers.index(m) if m is not None else (int(near[i]) if within[i] else None)
-                if idx is None or e.action in ("pass", "charge"):
-                    continue
-                held = control[idx] == p
-                if not held or not others[idx]:  # taking it, or keeping it where no other unit of ours stays
-                    out[i, COL["marker"]] = self.worth[p, idx]
-                out[i, COL["take"]] = 0.0 if held else self.worth[p, idx]
+            others = np.asarray(
+                [any(math.dist(f, m) <= CONTEST_RANGE for f in friends) for m in self.markers.tolist()], dtype=bool
+            )
+            idx = np.where(st.marker >= 0, st.marker, np.where(within, near, -1))
+            rows = np.flatnonzero((idx >= 0) & st.counted)
+            at = idx[rows]
+            held = np.asarray(control, dtype=np.int64)[at] == p
+            worth = self.worth[p, at]
+            # taking it, or keeping it where no other unit of ours stays
+            out[rows, COL["marker"]] = np.where(~held | ~others[at], worth, 0.0)
+            out[rows, COL["take"]] = np.where(held, 0.0, worth)
             out[:, COL["marker"]] *= 1.0 - bare  # no Supply left, no contest (8.9.1): the NON-LETHAL DAMAGE's price
             out[:, COL["take"]] *= 1.0 - bare
-            free = np.asarray([c != p and not o for c, o in zip(control, others, strict=True)], dtype=bool)
+            free = np.asarray([c != p and not o for c, o in zip(control, others.tolist(), strict=True)], dtype=bool)
             if free.any():
                 out[:, COL["marker_gap"]] = gap[:, free].min(axis=1)
-                out[:, COL["marker_moves"]] = self.moves(u, ends, gap)[:, free].min(axis=1)
+                moves = self._moves(u, phase if entries is None else None, st, ends, gap)
+                out[:, COL["marker_moves"]] = moves[:, free].min(axis=1)
         if enemies:
             them = np.asarray([leads[v] for v in enemies], dtype=float)
             out[:, COL["enemy_gap"]] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)
@@ -370,6 +423,23 @@ class Features:
                     reached |= nxt
         return pts, hops, speed
 
+    def _moves(self, u: int, phase: str | None, st: _Menu, ends: np.ndarray, gap: np.ndarray) -> np.ndarray:
+        """:meth:`moves` of the menu's end points: a row depends on its end point alone, so the rows of the entries
+        with a point of their own (the same in every state) are read once per menu (``phase``; ``None``: entries
+        that are not a menu of the unit's, read each time), the others per state."""
+        fixed = ~np.isnan(st.to[:, 0])
+        if phase is None:
+            return self.moves(u, ends, gap)
+        key = (u, phase)
+        rows = self._fixed_moves.get(key)
+        if rows is None:
+            rows = self._fixed_moves[key] = self.moves(u, ends[fixed], gap[fixed])
+        out = np.empty(gap.shape, dtype=float)
+        out[fixed] = rows
+        if not fixed.all():
+            out[~fixed] = self.moves(u, ends[~fixed], gap[~fixed])
+        return out
+
     def moves(self, u: int, ends: np.ndarray, gap: np.ndarray) -> np.ndarray:
         """End points x markers: the Moves unit ``u`` needs from each end point to contest each marker (0: it does;
         else one to the nearest of its Move points within Speed, then :meth:`_steps`' count; at most
@@ -423,7 +493,18 @@ class Features:
     def reaches(self, u: int, pu: int, a: int, pt: int, k: int, use: tuple[str, ...], slow: float = 0.0) -> float:
         """The probability that unit ``u`` (``a`` models left on placement ``pu``), using ``use``, Charges unit on
         placement ``pt`` (``k`` models left) far enough (the module text: an upper bound); ``slow``: its DEBUFF Speed
-        (Concusive Shells: Speed - ``slow``, minimum 0, 8.7.7)."""
+        (Concusive Shells: Speed - ``slow``, minimum 0, 8.7.7). Memoised: the placements and the loadouts are the
+        same in every game."""
+        key = (u, pu, a, pt, k, use, slow)
+        hit = self._reaches.get(key)
+        if hit is None:
+            if len(self._reaches) > MEMO_LIMIT:
+                self._reaches.clear()
+            hit = self._reaches[key] = self._reach_p(u, pu, a, pt, k, use, slow)
+        return hit
+
+    def _reach_p(self, u: int, pu: int, a: int, pt: int, k: int, use: tuple[str, ...], slow: float) -> float:
+        """:meth:`reaches`, computed."""
         sim = self.sim
         world = sim.world
         mine = np.asarray(world.placements[pu].centres[:a], dtype=float).reshape(-1, 2)

@@ -257,34 +257,102 @@ class Weighted:
         )
         todo = np.isfinite(ranked[:, 0])
         u = d.draw(0, every)
+        wid = _windows(ranked)
+        if wid is not None:
+            return self._by_windows(d, ranked, order, owner, index, maybe, wid, u)
+        cols = np.arange(width)
         while todo.any():
             rows = np.flatnonzero(todo)
-            level = ranked[rows, ptr[rows]]
-            cand: list[tuple[int, int]] = []  # (row, column) of the entries of each row's current score
-            ends = np.empty(rows.size, dtype=np.int64)
-            for i, r in enumerate(rows.tolist()):
-                k = int(ptr[r])
-                while k < width and ranked[r, k] >= level[i] - TIE and np.isfinite(ranked[r, k]):
-                    cand.append((r, int(order[r, k])))
-                    k += 1
-                ends[i] = k
-            pairs = np.asarray(cand, dtype=np.int64).reshape(-1, 2)
-            ok = np.zeros(len(pairs), dtype=bool)
-            for c in np.unique(pairs[:, 1]).tolist():
-                at = np.flatnonzero((pairs[:, 1] == c) & maybe[pairs[:, 0], c])
-                if at.size:
-                    ok[at] = d.admits(int(owner[c]), int(index[c]), pairs[at, 0])
-            legal = pairs[ok]
-            for i, r in enumerate(rows.tolist()):
-                cols = np.sort(legal[legal[:, 0] == r, 1])
-                if cols.size:
-                    c = int(cols[min(int(u[r] * cols.size), cols.size - 1)])
-                    unit[r], entry[r] = owner[c], index[c]
-                    todo[r] = False
-                else:
-                    ptr[r] = ends[i]
-                    todo[r] = ends[i] < width and bool(np.isfinite(ranked[r, ends[i]]))
+            at = ptr[rows]
+            level = ranked[rows, at]
+            # each row's entries of its current score: from its pointer, those within TIE of it (ranked descends)
+            run = (cols[None, :] >= at[:, None]) & (ranked[rows] >= (level - TIE)[:, None]) & np.isfinite(ranked[rows])
+            ends = at + run.sum(axis=1)
+            i, k = np.nonzero(run)  # (row, column) pairs, row by row, each row's in ranked order
+            pairs = np.stack([rows[i], order[rows[i], k]], axis=1)
+            found = _pick(d, pairs[maybe[pairs[:, 0], pairs[:, 1]]], owner, index, u, unit, entry)
+            todo[found] = False
+            none = rows[~np.isin(rows, found)]
+            if none.size:
+                nxt = ends[~np.isin(rows, found)]
+                ptr[none] = nxt
+                more = nxt < width
+                todo[none] = more
+                todo[none[more]] = np.isfinite(ranked[none[more], nxt[more]])
         return unit, entry
+
+    @staticmethod
+    def _by_windows(
+        d: Decision,
+        ranked: np.ndarray,
+        order: np.ndarray,
+        owner: np.ndarray,
+        index: np.ndarray,
+        maybe: np.ndarray,
+        wid: np.ndarray,
+        u: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`choose` where each game's levels are known at once (:func:`_windows`): per game, the first level
+        holding an entry not known refused, its entries judged (``Decision.admits``, one call per entry for all the
+        games at that level), the next such level only in the games where none is legal. The same choice as the
+        level-by-level walk (the levels without such an entry judge nothing there either)."""
+        n = d.games.size
+        unit = np.full(n, -1, dtype=np.int64)
+        entry = np.full(n, -1, dtype=np.int64)
+        cand = maybe[np.arange(n)[:, None], order] & np.isfinite(ranked)  # in each game's ranked order
+        big = np.iinfo(np.int64).max
+        after = np.full(n, -1, dtype=np.int64)  # the levels judged so far in each game
+        while True:
+            w = np.where(cand & (wid > after[:, None]), wid, big).min(axis=1)
+            rows = np.flatnonzero((unit < 0) & (w < big))
+            if rows.size == 0:
+                return unit, entry
+            i, k = np.nonzero(cand[rows] & (wid[rows] == w[rows, None]))
+            _pick(d, np.stack([rows[i], order[rows[i], k]], axis=1), owner, index, u, unit, entry)
+            after[rows] = w[rows]
+
+
+def _pick(
+    d: Decision,
+    pairs: np.ndarray,
+    owner: np.ndarray,
+    index: np.ndarray,
+    u: np.ndarray,
+    unit: np.ndarray,
+    entry: np.ndarray,
+) -> np.ndarray:
+    """``pairs`` (game row, column): the entries of each game's current level not known refused. Each column judged
+    once for its games (``Decision.admits``); in each game with a legal one, the ``floor(u * k)``-th of its ``k``
+    legal columns (in column order) set in ``unit`` and ``entry``; returns those games' rows."""
+    ok = np.zeros(len(pairs), dtype=bool)
+    for c in np.unique(pairs[:, 1]).tolist():
+        at = np.flatnonzero(pairs[:, 1] == c)
+        ok[at] = d.admits(int(owner[c]), int(index[c]), pairs[at, 0])
+    legal = pairs[ok]
+    legal = legal[np.lexsort((legal[:, 1], legal[:, 0]))]  # by game, then column
+    found, start, count = np.unique(legal[:, 0], return_index=True, return_counts=True)
+    if found.size:
+        pick = legal[start + np.minimum((u[found] * count).astype(np.int64), count - 1), 1]
+        unit[found], entry[found] = owner[pick], index[pick]
+    return found
+
+
+def _windows(ranked: np.ndarray) -> np.ndarray | None:
+    """Games x ranked entries: the level of each entry in :meth:`Weighted.choose`'s walk (a level: the entries from
+    its first within :data:`TIE` of that first's score), where every two neighbours of a game's finite scores are
+    equal or more than TIE apart: then a level is a run of equal scores, its first's score the score of each entry
+    in it, and a new level starts where the score drops by more than TIE. None where two neighbours differ by TIE or
+    less (a chain of near ties: the walk's levels then depend on where each starts)."""
+    if ranked.shape[1] < 2:
+        return np.zeros(ranked.shape, dtype=np.int64)
+    a, b = ranked[:, :-1], ranked[:, 1:]
+    finite = np.isfinite(a) & np.isfinite(b)
+    drop = ~(b >= a - TIE)  # as the walk compares: b is below the level that a starts (or shares with equals)
+    if (finite & (b != a) & ~drop).any():
+        return None
+    out = np.zeros(ranked.shape, dtype=np.int64)
+    np.cumsum(drop & finite, axis=1, out=out[:, 1:])
+    return out
 
 
 #: the weights file of the built-in policies (the repository's ``profiles/policies.toml``)

@@ -1,0 +1,258 @@
+"""Speed of automatic games (issue 29 point 6) without changing a game: the Phase walk in lock step
+(``players.play_turns``), a weighted policy's levels read at once (``policies._windows``), the feature tables read
+with a menu's fixed parts once (``features.Features._table``). Each is held to a naive reference kept here: the
+game-by-game walk (each game alone), the level-by-level walk of ``Weighted.choose``, and the entry-by-entry loop the
+feature tables had before."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, ClassVar
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario.players import policies as pol
+from mathhammer.scenario.players.auto import Auto
+from mathhammer.scenario.players.features import COL, COLUMNS, COVER_AT, DAMAGE, MODELS, Features
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.spec import Scenario
+from mathhammer.scenario.world import CONTEST_RANGE
+from tests.autoplay_kit import scenario
+from tests.test_policies import masked_choice
+
+
+@pytest.fixture(scope="module")
+def scn(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
+    return scenario(tmp_path_factory.mktemp("speed"), red="objective", blue="random", length=3)
+
+
+# ---------------------------------------------------------------- the walk in lock step
+def test_the_lock_step_walk_decides_once_per_step_and_plays_each_game_as_alone(scn: Scenario) -> None:
+    """Six games together: an automatic player decides once per step of the Phase for every game there (fewer calls
+    than games times steps: the groups its answers split are joined again), and each game is the game played alone
+    (offset g: its own dice and draws), snapshot for snapshot."""
+    many = Simulation(scn, 6, 21)
+    calls: list[int] = []
+    for player in many.players:
+        assert isinstance(player, Auto)
+        step = player.next
+
+        def counted(games: np.ndarray, state: int, step: Any = step) -> Any:
+            calls.append(games.size)
+            return step(games, state)
+
+        player.next = counted  # type: ignore[method-assign]
+    many.run()
+    assert max(calls) > 1 and len(calls) < sum(calls)  # several games per decision, decisions shared
+    for g in range(6):
+        alone = Simulation(scn, 1, 21, offset=g)
+        alone.run()
+        for a, b in zip(many.snapshots, alone.snapshots, strict=True):
+            for k in a:
+                assert np.array_equal(a[k][..., g], b[k][..., 0]), (g, k)
+
+
+# ---------------------------------------------------------------- a weighted policy's levels at once
+def naive_levels(row: np.ndarray) -> list[int]:
+    """The level of each entry of one game's ranked scores as ``Weighted.choose`` walks them (its anchor: the first
+    entry of the level; the level holds the entries within TIE of it)."""
+    out, level, anchor = [], 0, None
+    for i, x in enumerate(row.tolist()):
+        if anchor is None:
+            anchor = x
+        elif not x >= anchor - pol.TIE:
+            level, anchor = level + 1, x
+        out.append(level)
+        assert i == len(out) - 1
+    return out
+
+
+def test_levels_at_once_are_the_level_walks() -> None:
+    """Runs of equal scores more than TIE apart: the levels at once are the walk's (the -inf tail aside, never a
+    candidate); a chain of near ties (each neighbour within TIE, the ends not): None, the walk decides."""
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        n, width = int(rng.integers(1, 6)), int(rng.integers(1, 40))
+        values = np.sort(rng.choice([0.0, 0.5, 1.0, 1.25, 3.0, -2.0], size=(n, width)), axis=1)[:, ::-1].copy()
+        values[rng.random((n, width)) < 0.1] = -np.inf
+        ranked = -np.sort(-values, axis=1)
+        got = pol._windows(ranked)
+        assert got is not None
+        for r in range(n):
+            finite = np.isfinite(ranked[r])
+            assert got[r][finite].tolist() == [v for v, f in zip(naive_levels(ranked[r]), finite, strict=True) if f]
+    chain = np.array([[1.0, 1.0 - 0.6 * pol.TIE, 1.0 - 1.2 * pol.TIE, 0.0]])
+    assert pol._windows(chain) is None
+    assert naive_levels(chain[0]) == [0, 0, 1, 2]  # why: the third is within TIE of the second, not of the first
+
+
+class _Scored(pol.Weighted):
+    weights: ClassVar[dict[str, float] | None] = {"damage": 1.0}
+
+    def __init__(self, score: np.ndarray, owner: np.ndarray, index: np.ndarray) -> None:
+        super().__init__()
+        self._s = (score, owner, index)
+
+    def scores(self, d: pol.Decision) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return self._s
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_weighted_choice_is_the_same_by_levels_at_once(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """Random scores with ties, entries known refused (``open``) and refused on asking (``admits``): the choice by the
+    levels at once is the level-by-level walk's (``_windows`` made to answer None), game for game, and it asks only
+    about entries not known refused."""
+    rng = np.random.default_rng(seed)
+    n, units, size = 30, 3, 12
+    width = units * size
+    score = rng.choice([0.0, 1.0, 2.0, 2.5, -np.inf], size=(n, width), p=[0.3, 0.3, 0.2, 0.1, 0.1])
+    owner = np.repeat(np.arange(units), size)
+    index = np.tile(np.arange(size), units)
+    known = rng.random((n, width)) < 0.5  # not known refused
+    legal = known & (rng.random((n, width)) < 0.3)
+    legal[:4] = False  # games with no legal entry: they Pass
+    asked: list[tuple[int, int]] = []
+
+    def admits(j: int, e: int, rows: np.ndarray) -> np.ndarray:
+        c = j * size + e
+        assert known[rows, c].all()
+        asked.append((j, e))
+        return legal[rows, c]
+
+    d = pol.Decision(
+        np.arange(n),
+        list(range(units)),
+        np.ones((n, units), dtype=bool),
+        lambda j, rows: legal[rows][:, j * size : (j + 1) * size],
+        admits,
+        lambda j: tuple(range(size)),  # type: ignore[arg-type, return-value]
+        lambda i, rows: np.linspace(0.01, 0.99, n)[rows],
+        open=lambda j, rows: known[rows][:, j * size : (j + 1) * size],
+    )
+    policy_ = _Scored(score, owner, index)
+    fast = policy_.choose(d)
+    monkeypatch.setattr(pol, "_windows", lambda ranked: None)
+    slow = policy_.choose(d)
+    assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
+    want = masked_choice(policy_, d)  # exact ties only: the masked reference's choice too
+    assert np.array_equal(fast[0], want[0]) and np.array_equal(fast[1], want[1])
+    assert (fast[0] >= 0).sum() > n // 3 and (fast[0] < 0).any()  # choices made, and Passes
+    # near ties (chains): the level-by-level walk against its entry-by-entry form
+    near = score + rng.choice([0.0, 0.4, 0.8, 1.2], size=score.shape) * pol.TIE
+    chained = _Scored(near, owner, index)
+    assert pol._windows(-np.sort(-near, axis=1)) is None
+    got, ref = chained.choose(d), naive_level_walk(d, near, owner, index, known)
+    assert np.array_equal(got[0], ref[0]) and np.array_equal(got[1], ref[1])
+
+
+def naive_level_walk(
+    d: pol.Decision, score: np.ndarray, owner: np.ndarray, index: np.ndarray, known: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``Weighted.choose``'s level-by-level walk game by game, entry by entry (the reference)."""
+    n = d.games.size
+    unit = np.full(n, -1, dtype=np.int64)
+    entry = np.full(n, -1, dtype=np.int64)
+    u = d.draw(0, np.arange(n))
+    for r in range(n):
+        order = np.argsort(-score[r], kind="stable")
+        ranked = score[r][order]
+        k = 0
+        while k < len(ranked) and np.isfinite(ranked[k]):
+            level, cols = ranked[k], []
+            while k < len(ranked) and np.isfinite(ranked[k]) and ranked[k] >= level - pol.TIE:
+                c = int(order[k])
+                if known[r, c] and d.admits(int(owner[c]), int(index[c]), np.array([r]))[0]:
+                    cols.append(c)
+                k += 1
+            if cols:
+                cols.sort()
+                c = cols[min(int(u[r] * len(cols)), len(cols) - 1)]
+                unit[r], entry[r] = owner[c], index[c]
+                break
+    return unit, entry
+
+
+# ---------------------------------------------------------------- the feature tables
+def naive_table(f: Features, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
+    """``Features._table`` as it was (entry by entry): the reference."""
+    sim = f.sim
+    n = sim.U
+    pos, alive = state[:n], state[n : 2 * n]
+    mark, shielded, control = state[2 * n : 3 * n], state[3 * n : 4 * n], state[4 * n :]
+    p = f.player[u]
+    menu = f.menus[sim.uids[u]][phase]
+    enemies = [v for v in range(n) if f.player[v] != p and pos[v] >= 0 and alive[v] > 0]
+    leads = {v: f._lead(v, pos[v]) for v in range(n) if pos[v] >= 0 and alive[v] > 0}
+    here = leads.get(u, f.home[p])
+    out = np.zeros((len(menu), len(COLUMNS)), dtype=float)
+    ends = np.zeros((len(menu), 2), dtype=float)
+    bare = np.zeros(len(menu), dtype=float)
+    for i, e in enumerate(menu):
+        end = here
+        if e.to is not None:
+            end = e.to
+        elif e.action == "charge" and e.target is not None:
+            end = leads.get(sim.uids.index(e.target), here)
+        ends[i] = end
+        if e.use:
+            out[i, COL["spend"]] = f.spend(sim.uids[u], e.use)
+        if e.action in ("shoot", "charge") and e.target is not None:
+            t = sim.uids.index(e.target)
+            if t in leads and u in leads:
+                ph = "assault" if e.action == "shoot" else "combat"
+                out[i, DAMAGE : MODELS + 1] = f.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, e.use)
+                if e.action == "charge":
+                    out[i, DAMAGE : MODELS + 1] *= f._reach_p(u, pos[u], alive[u], pos[t], alive[t], e.use, 0.0)
+        elif e.use and e.action in ("move", "hold") and u in leads:  # Stimpack (h-stim)
+            out[i, DAMAGE : MODELS + 1], bare[i] = f.later(u, end, e.use, enemies, leads, alive, mark, shielded)
+        elif e.action == "fight" and u in leads and enemies:
+            t = min(enemies, key=lambda v: math.dist(here, leads[v]))
+            out[i, DAMAGE : MODELS + 1] = f.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
+    covers = np.asarray([e.to for e in menu if e.to is not None and e.label.startswith("cover-")], dtype=float)
+    if covers.size:
+        near = np.hypot(*(ends[:, None, :] - covers.reshape(-1, 2)[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+        out[:, COL["cover"]] = near <= COVER_AT
+    if alive[u] > 0:
+        out[:, COL["threat"]] = f.threat(u, ends, mark[u], enemies, leads, alive, shielded)
+    if f.markers.size:
+        gap = np.hypot(*(ends[:, None, :] - f.markers[None, :, :]).transpose(2, 0, 1))
+        near = gap.argmin(axis=1)
+        within = gap[np.arange(len(menu)), near] <= CONTEST_RANGE
+        friends = [leads[v] for v in leads if v != u and f.player[v] == p]
+        others = [any(math.dist(x, m) <= CONTEST_RANGE for x in friends) for m in f.markers.tolist()]
+        for i, e in enumerate(menu):
+            m = int(e.label.split("-")[1]) if e.label.startswith("marker-") else None
+            idx = sim.marker_numbers.index(m) if m is not None else (int(near[i]) if within[i] else None)
+            if idx is None or e.action in ("pass", "charge"):
+                continue
+            held = control[idx] == p
+            if not held or not others[idx]:
+                out[i, COL["marker"]] = f.worth[p, idx]
+            out[i, COL["take"]] = 0.0 if held else f.worth[p, idx]
+        out[:, COL["marker"]] *= 1.0 - bare
+        out[:, COL["take"]] *= 1.0 - bare
+        free = np.asarray([c != p and not o for c, o in zip(control, others, strict=True)], dtype=bool)
+        if free.any():
+            out[:, COL["marker_moves"]] = f.moves(u, ends, gap)[:, free].min(axis=1)
+            out[:, COL["marker_gap"]] = gap[:, free].min(axis=1)
+    if enemies:
+        them = np.asarray([leads[v] for v in enemies], dtype=float)
+        out[:, COL["enemy_gap"]] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+    return out
+
+
+def test_feature_tables_are_the_entry_by_entry_ones(scn: Scenario) -> None:
+    """Every table an objective player read in 4 games of 2 Rounds (every Phase, units on and off the table,
+    Shoots, Charges and Fights scored) is the entry-by-entry loop's, bit for bit."""
+    sim = Simulation(scn, 4, 8)
+    sim.run()
+    auto = sim.players[0]
+    assert isinstance(auto, Auto) and auto._features is not None
+    feats = auto._features
+    phases = set()
+    for (u, phase, state), table in list(feats._rows.items()):
+        assert np.array_equal(table, naive_table(feats, u, phase, state)), (u, phase)
+        phases.add(phase)
+    assert len(feats._rows) > 20 and phases >= {"movement", "assault"}
+    assert any(t[:, DAMAGE].any() for t in feats._rows.values())  # attacks scored: not a vacuous comparison
