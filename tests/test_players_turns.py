@@ -36,7 +36,10 @@ class Listed:
 
 
 class EvenOdd:
-    """In even games activates "e1" then Passes; in odd games Passes at once: the games split at its first turn."""
+    """In even games activates "e1" then Passes; in odd games Passes at once (``odd``: none): the games split at its
+    first turn."""
+
+    odd: str | None = None
 
     def begin(self, rnd: int, phase: str, left: set[int] | None) -> int:
         return 0
@@ -45,7 +48,7 @@ class EvenOdd:
         if state == 1:
             return [Turn(games, None, 1)]
         even, odd = games[games % 2 == 0], games[games % 2 == 1]
-        return [Turn(even, act("e1"), 1), Turn(odd, None, 1)]
+        return [Turn(even, act("e1"), 1), Turn(odd, None if self.odd is None else act(self.odd), 1)]
 
 
 def walk(players, first, games):
@@ -93,17 +96,10 @@ def test_games_split_by_a_players_answer_go_on_each_alone() -> None:
     assert sorted(parts) == [([0, 2, 4], 1), ([1, 3], 0)]
 
 
-class EvenOddBoth:
+class EvenOddBoth(EvenOdd):
     """Activates "e1" in even games and "o1" in odd ones (its count 1 in both), then Passes."""
 
-    def begin(self, rnd: int, phase: str, left: set[int] | None) -> int:
-        return 0
-
-    def next(self, games: np.ndarray, state: int) -> list[Turn]:
-        if state == 1:
-            return [Turn(games, None, 1)]
-        even, odd = games[games % 2 == 0], games[games % 2 == 1]
-        return [Turn(even, act("e1"), 1), Turn(odd, act("o1"), 1)]
+    odd = "o1"
 
 
 def test_parts_at_the_same_point_are_joined_again() -> None:
