@@ -178,3 +178,37 @@ def test_a_bounded_charge_search_gives_the_checks_verdict(scn: Scenario) -> None
     sim.activate = judged  # type: ignore[method-assign]
     sim.run()
     assert min(verdicts.values()) > 0, verdicts
+
+
+def test_a_walks_verdict_does_not_depend_on_the_walks_before(scn: Scenario) -> None:
+    """The legality's plan-check walk is reused for every entry and state (``_CheckAt.problems_of``): each verdict,
+    and the record of printed limits it leaves ("Once per Game", 10.1), is a fresh walk's, whatever was walked before
+    (random games, every Movement and Assault Phase entry of the active unit, against a new check each time)."""
+    sim = Simulation(scn, 2, 11)
+    apply = sim.activate
+    compared = 0
+
+    def judged(act: Activation, games: np.ndarray) -> None:
+        nonlocal compared
+        auto = sim.players[PLAYERS.index(act.player)]
+        assert isinstance(auto, Auto)
+        if act.phase in ("movement", "assault") and compared < 400:
+            leg = Legality(sim, auto.legality.menus)
+            used = leg.check
+            used.once = {("left", "by", "an earlier walk"): "Round 1"}
+            for g in games[~sim.over[games]].tolist():
+                state = leg.states(np.array([g]))[0][0]
+                n = sim.U
+                pos, alive, gone = list(state[:n]), list(state[n : 2 * n]), state[-1]
+                menu = leg.menus[act.unit]
+                for e in menu[act.phase]:
+                    whole = e.activation(menu.unit, menu.player, sim.round, act.phase)
+                    fresh = Legality(sim, auto.legality.menus).check
+                    assert used.problems_of(whole, pos, alive, gone) == fresh.problems_of(whole, pos, alive, gone)
+                    assert used.once == fresh.once
+                    compared += 1
+        apply(act, games)
+
+    sim.activate = judged  # type: ignore[method-assign]
+    sim.run()
+    assert compared > 50, compared

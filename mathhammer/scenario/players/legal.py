@@ -92,6 +92,9 @@ class _CheckAt(PlanCheck):
         self.problems = []
         self.used, self.taken, self.deployed, self.ending = {}, set(), [], []
         self.on_unit, self.disengaged = {}, {}
+        # no printed limit carries over from another walk: the menus offer no ability limited "Once per Game/Round"
+        # (menu.attack_abilities), so nothing of this game's past is lost
+        self.once = {}
         # the game's state is known: no unit that may be destroyed or set apart (the walk's per-game judgements)
         self.attacked, self.loose, self.formed = set(), {}, set()
         self.purses = {p: Purse(self.scn, p) for p in PLAYERS}
