@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -168,6 +168,7 @@ class Shooting(SimState):
         hiders = list(tags)
         for hook in self.cards.before_targeting:  # DETECTED
             hook(hiders, trials)
+        near: dict[int, _NearMemo] = {}  # per target: the enemies near either unit, per board, for every weapon
         for wi, wname in enumerate(names):
             ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
             cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
@@ -196,12 +197,12 @@ class Shooting(SimState):
                         moved = left[games[left]] if pg >= 0 and kg > 0 else left[:0]
                         fewer = [(c, n) for c, n in cut if c.target == g and c.redirected]
                         hit = self._shoot_at(
-                            u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, fewer, hide.get(g)
+                            u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, fewer, near, hide.get(g)
                         )
                         left = left[~np.isin(left, moved[hit])]
                     fewer = [(c, n) for c, n in cut if c.target == t]
                     shot = self._shoot_at(
-                        u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, fewer, hide.get(t)
+                        u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, fewer, near, hide.get(t)
                     )
                     left = left[~shot]
                 self.skip(act, left.size, f"{wname}: no planned target it may shoot")
@@ -222,13 +223,14 @@ class Shooting(SimState):
         side: str,
         lock: dict[int, int],
         cuts: list[tuple[PoolCut, int]],
+        near: dict[int, _NearMemo],
         hidden: str | None = None,
     ) -> np.ndarray:
         """Weapon ``names[wi]`` of unit ``u`` (placement ``pu``, ``a`` models, abilities ``mask``) at unit ``t``
         (``pt``, ``k`` models) in the games ``left``, where the board facts let it (8.7.3); which games shot. The
         first weapon used is ``names[0]`` (the plan's Batch order: a ``first_weapon`` effect goes to it). ``cuts``: the
         cards' dice out of the Attack Pool at ``t`` in these games, each with its count (spent where a Batch it
-        applies to resolves)."""
+        applies to resolves). ``near``: the Shoot's enemies near either unit per board (:meth:`_near_groups`)."""
         shot = np.zeros(left.size, dtype=bool)
         if left.size == 0:
             return shot
@@ -247,9 +249,7 @@ class Shooting(SimState):
         tags = tuple(self.units[t].unit.card.combat_tags) + ((hidden,) if hidden else ())  # not Visible beyond 4"
         # the facts are read with the enemies near either unit (World.facts): split by those
         rest = [v for v in range(self.U) if v not in (u, t)]
-        for near_pos, idx, world in self.grass.split(
-            left, self._near_cols_by(left, rest, self._facts_test(pu, side, pt, t))
-        ):
+        for near_pos, idx, world in self.grass.split(left, self._near_groups(left, rest, u, t, pu, pt, side, near)):
             pos, alive = self._local_state({u: (pu, a), t: (pt, k)}, rest, near_pos, {})
             f = world.facts(pos, alive, self.uids[u], self.uids[t], w, tags)
             if not f.eligible:
@@ -267,6 +267,50 @@ class Shooting(SimState):
             shot[idx] = True
         return shot
 
+    def _near_groups(
+        self,
+        left: np.ndarray,
+        rest: list[int],
+        u: int,
+        t: int,
+        pu: int,
+        pt: int,
+        side: str,
+        near: dict[int, _NearMemo],
+    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
+        """:meth:`_near_cols_by` of ``left`` by :meth:`_facts_test` (the placements of ``rest`` near unit ``u`` at
+        ``pu`` or unit ``t`` at ``pt``), read once per board id in a Shoot: a game's board (every unit's placement)
+        decides its key, and the Shoot's weapons read the same boards (8.7.3: which enemies are near does not
+        depend on the weapon). Groups in order of their first game, each's games in order."""
+        memo = near.get(t)
+        if memo is None:
+            memo = near[t] = _NearMemo()
+        bids = self.board[left]
+        if memo.labels.size < self._boards.n:
+            grown = np.full(max(self._boards.n, 2 * memo.labels.size, 64), -1, dtype=np.int64)
+            grown[: memo.labels.size] = memo.labels
+            memo.labels = grown
+        lab = memo.labels[bids]
+        missing = np.flatnonzero(lab < 0)
+        if missing.size:
+            sub = left[missing]
+            for key, idx in self._near_cols_by(sub, rest, self._facts_test(pu, side, pt, t)):
+                j = memo.index.setdefault(key, len(memo.keys))
+                if j == len(memo.keys):
+                    memo.keys.append(key)
+                memo.labels[bids[missing[idx]]] = j
+            lab = memo.labels[bids]
+        first, last = int(lab.min()), int(lab.max())
+        if first == last:
+            yield memo.keys[first], np.arange(left.size)
+            return
+        order = np.argsort(lab, kind="stable")
+        sorted_lab = lab[order]
+        cuts = np.flatnonzero(sorted_lab[1:] != sorted_lab[:-1]) + 1
+        parts = np.split(order, cuts)
+        for part in sorted(parts, key=lambda q: int(q[0])):
+            yield memo.keys[int(lab[part[0]])], part
+
     def _facts_test(self, pu: int, side: str, pt: int, t: int) -> Callable[[int, str], bool]:
         """Does a unit's placement count for :meth:`World.facts` of a Ranged Attack from ``pu`` (player
         ``side``) at unit ``t`` at ``pt``: an enemy of either unit near it (``World._foes_near``)?"""
@@ -274,6 +318,18 @@ class Shooting(SimState):
         return lambda p, player: (
             (player != side and self.world.near(pu, p)) or (player != tside and self.world.near(pt, p))
         )
+
+
+class _NearMemo:
+    """One Shoot's :meth:`Shooting._near_groups` answers at one target: each board id's key (an index into
+    ``keys``; -1: not read yet)."""
+
+    __slots__ = ("index", "keys", "labels")
+
+    def __init__(self) -> None:
+        self.labels = np.zeros(0, dtype=np.int64)
+        self.keys: list[tuple[int, ...]] = []
+        self.index: dict[tuple[int, ...], int] = {}
 
 
 __all__ = ["Shooting"]
