@@ -13,6 +13,7 @@ from ..starcraft.loadout import as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities
 from .basics import stream as _stream
+from .fast import group_rows
 from .sim_state import SimState, _apply_kernel, _draw_base
 from .simview import PoolCut
 from .spec import Activation
@@ -281,7 +282,7 @@ class Shooting(SimState):
         """:meth:`_near_cols_by` of ``left`` by :meth:`_facts_test` (the placements of ``rest`` near unit ``u`` at
         ``pu`` or unit ``t`` at ``pt``), read once per board id in a Shoot: a game's board (every unit's placement)
         decides its key, and the Shoot's weapons read the same boards (8.7.3: which enemies are near does not
-        depend on the weapon). Groups in order of their first game, each's games in order."""
+        depend on the weapon). Groups in order of their first game, each's games in order (:func:`group_rows`)."""
         memo = near.get(t)
         if memo is None:
             memo = near[t] = _NearMemo()
@@ -291,8 +292,8 @@ class Shooting(SimState):
             grown[: memo.labels.size] = memo.labels
             memo.labels = grown
         lab = memo.labels[bids]
-        missing = np.flatnonzero(lab < 0)
-        if missing.size:
+        if lab.min() < 0:
+            missing = np.flatnonzero(lab < 0)
             sub = left[missing]
             for key, idx in self._near_cols_by(sub, rest, self._facts_test(pu, side, pt, t)):
                 j = memo.index.setdefault(key, len(memo.keys))
@@ -300,16 +301,9 @@ class Shooting(SimState):
                     memo.keys.append(key)
                 memo.labels[bids[missing[idx]]] = j
             lab = memo.labels[bids]
-        first, last = int(lab.min()), int(lab.max())
-        if first == last:
-            yield memo.keys[first], np.arange(left.size)
-            return
-        order = np.argsort(lab, kind="stable")
-        sorted_lab = lab[order]
-        cuts = np.flatnonzero(sorted_lab[1:] != sorted_lab[:-1]) + 1
-        parts = np.split(order, cuts)
-        for part in sorted(parts, key=lambda q: int(q[0])):
-            yield memo.keys[int(lab[part[0]])], part
+        order, bounds, labels = group_rows(lab[None, :], np.arange(left.size, dtype=np.int64))
+        for g, j in enumerate(labels[:, 0].tolist()):
+            yield memo.keys[j], order[bounds[g] : bounds[g + 1]]
 
     def _facts_test(self, pu: int, side: str, pt: int, t: int) -> Callable[[int, str], bool]:
         """Does a unit's placement count for :meth:`World.facts` of a Ranged Attack from ``pu`` (player
