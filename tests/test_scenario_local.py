@@ -224,38 +224,3 @@ def test_the_split_of_every_group_at_once_is_the_split_of_each(monkeypatch: pyte
     monkeypatch.setattr(Simulation, "_near_parts_of", both)
     _play(_clash())
     assert len(calls) > 20 and max(calls) > 5  # many groups, split into many parts
-
-
-def test_the_shoots_near_split_read_once_per_board_is_the_split_of_each_weapon(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """8.7.3: which enemies are near the shooter or the target does not depend on the weapon, so a Shoot reads them
-    once per board id for all its weapons (``Shooting._near_groups``): in every call of 200 games, its parts (keys,
-    the games of each, in order) are those of a fresh ``_near_cols_by`` (:func:`_near_cols_naive`), and later
-    weapons find boards already read."""
-    from mathhammer.scenario.sim_shoot import Shooting
-
-    real = Shooting._near_groups
-    fresh = Simulation._near_cols_by
-    calls: list[int] = []
-    computed: list[int] = []
-    inside = [False]
-
-    def counted(self, trials, units, near):  # type: ignore[no-untyped-def]
-        if inside[0]:
-            computed.append(trials.size)
-        yield from fresh(self, trials, units, near)
-
-    def both(self, left, rest, u, t, pu, pt, side, memo):  # type: ignore[no-untyped-def]
-        inside[0] = True
-        got = sorted((k, i.tolist()) for k, i in real(self, left, rest, u, t, pu, pt, side, memo))
-        inside[0] = False
-        want = sorted((k, sorted(i)) for k, i in _near_cols_naive(self, left, rest, self._facts_test(pu, side, pt, t)))
-        assert got == want
-        calls.append(left.size)
-        yield from ((k, np.asarray(i, dtype=np.int64)) for k, i in got)
-
-    monkeypatch.setattr(Shooting, "_near_groups", both)
-    monkeypatch.setattr(Simulation, "_near_cols_by", counted)
-    _play(_clash())
-    assert len(calls) > 20 and sum(computed) < 0.8 * sum(calls)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -13,7 +13,6 @@ from ..starcraft.loadout import as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities
 from .basics import stream as _stream
-from .fast import group_rows
 from .sim_state import SimState, _apply_kernel, _draw_base
 from .simview import PoolCut
 from .spec import Activation
@@ -169,7 +168,6 @@ class Shooting(SimState):
         hiders = list(tags)
         for hook in self.cards.before_targeting:  # DETECTED
             hook(hiders, trials)
-        near: dict[int, _NearMemo] = {}  # per target: the enemies near either unit, per board, for every weapon
         for wi, wname in enumerate(names):
             ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
             cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
@@ -198,12 +196,12 @@ class Shooting(SimState):
                         moved = left[games[left]] if pg >= 0 and kg > 0 else left[:0]
                         fewer = [(c, n) for c, n in cut if c.target == g and c.redirected]
                         hit = self._shoot_at(
-                            u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, fewer, near, hide.get(g)
+                            u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, fewer, hide.get(g)
                         )
                         left = left[~np.isin(left, moved[hit])]
                     fewer = [(c, n) for c, n in cut if c.target == t]
                     shot = self._shoot_at(
-                        u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, fewer, near, hide.get(t)
+                        u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, fewer, hide.get(t)
                     )
                     left = left[~shot]
                 self.skip(act, left.size, f"{wname}: no planned target it may shoot")
@@ -224,14 +222,13 @@ class Shooting(SimState):
         side: str,
         lock: dict[int, int],
         cuts: list[tuple[PoolCut, int]],
-        near: dict[int, _NearMemo],
         hidden: str | None = None,
     ) -> np.ndarray:
         """Weapon ``names[wi]`` of unit ``u`` (placement ``pu``, ``a`` models, abilities ``mask``) at unit ``t``
         (``pt``, ``k`` models) in the games ``left``, where the board facts let it (8.7.3); which games shot. The
         first weapon used is ``names[0]`` (the plan's Batch order: a ``first_weapon`` effect goes to it). ``cuts``: the
         cards' dice out of the Attack Pool at ``t`` in these games, each with its count (spent where a Batch it
-        applies to resolves). ``near``: the Shoot's enemies near either unit per board (:meth:`_near_groups`)."""
+        applies to resolves)."""
         shot = np.zeros(left.size, dtype=bool)
         if left.size == 0:
             return shot
@@ -250,7 +247,9 @@ class Shooting(SimState):
         tags = tuple(self.units[t].unit.card.combat_tags) + ((hidden,) if hidden else ())  # not Visible beyond 4"
         # the facts are read with the enemies near either unit (World.facts): split by those
         rest = [v for v in range(self.U) if v not in (u, t)]
-        for near_pos, idx, world in self.grass.split(left, self._near_groups(left, rest, u, t, pu, pt, side, near)):
+        for near_pos, idx, world in self.grass.split(
+            left, self._near_cols_by(left, rest, self._facts_test(pu, side, pt, t))
+        ):
             pos, alive = self._local_state({u: (pu, a), t: (pt, k)}, rest, near_pos, {})
             f = world.facts(pos, alive, self.uids[u], self.uids[t], w, tags)
             if not f.eligible:
@@ -268,43 +267,6 @@ class Shooting(SimState):
             shot[idx] = True
         return shot
 
-    def _near_groups(
-        self,
-        left: np.ndarray,
-        rest: list[int],
-        u: int,
-        t: int,
-        pu: int,
-        pt: int,
-        side: str,
-        near: dict[int, _NearMemo],
-    ) -> Iterator[tuple[tuple[int, ...], np.ndarray]]:
-        """:meth:`_near_cols_by` of ``left`` by :meth:`_facts_test` (the placements of ``rest`` near unit ``u`` at
-        ``pu`` or unit ``t`` at ``pt``), read once per board id in a Shoot: a game's board (every unit's placement)
-        decides its key, and the Shoot's weapons read the same boards (8.7.3: which enemies are near does not
-        depend on the weapon). Groups in order of their first game, each's games in order (:func:`group_rows`)."""
-        memo = near.get(t)
-        if memo is None:
-            memo = near[t] = _NearMemo()
-        bids = self.board[left]
-        if memo.labels.size < self._boards.n:
-            grown = np.full(max(self._boards.n, 2 * memo.labels.size, 64), -1, dtype=np.int64)
-            grown[: memo.labels.size] = memo.labels
-            memo.labels = grown
-        lab = memo.labels[bids]
-        if lab.min() < 0:
-            missing = np.flatnonzero(lab < 0)
-            sub = left[missing]
-            for key, idx in self._near_cols_by(sub, rest, self._facts_test(pu, side, pt, t)):
-                j = memo.index.setdefault(key, len(memo.keys))
-                if j == len(memo.keys):
-                    memo.keys.append(key)
-                memo.labels[bids[missing[idx]]] = j
-            lab = memo.labels[bids]
-        order, bounds, labels = group_rows(lab[None, :], np.arange(left.size, dtype=np.int64))
-        for g, j in enumerate(labels[:, 0].tolist()):
-            yield memo.keys[j], order[bounds[g] : bounds[g + 1]]
-
     def _facts_test(self, pu: int, side: str, pt: int, t: int) -> Callable[[int, str], bool]:
         """Does a unit's placement count for :meth:`World.facts` of a Ranged Attack from ``pu`` (player
         ``side``) at unit ``t`` at ``pt``: an enemy of either unit near it (``World._foes_near``)?"""
@@ -312,18 +274,6 @@ class Shooting(SimState):
         return lambda p, player: (
             (player != side and self.world.near(pu, p)) or (player != tside and self.world.near(pt, p))
         )
-
-
-class _NearMemo:
-    """One Shoot's :meth:`Shooting._near_groups` answers at one target: each board id's key (an index into
-    ``keys``; -1: not read yet)."""
-
-    __slots__ = ("index", "keys", "labels")
-
-    def __init__(self) -> None:
-        self.labels = np.zeros(0, dtype=np.int64)
-        self.keys: list[tuple[int, ...]] = []
-        self.index: dict[tuple[int, ...], int] = {}
 
 
 __all__ = ["Shooting"]
