@@ -427,9 +427,9 @@ class Features:
         """:meth:`moves` of the menu's end points: a row depends on its end point alone, so the rows of the entries
         with a point of their own (the same in every state) are read once per menu (``phase``; ``None``: entries
         that are not a menu of the unit's, read each time), the others per state."""
-        fixed = ~np.isnan(st.to[:, 0])
         if phase is None:
             return self.moves(u, ends, gap)
+        fixed = ~np.isnan(st.to[:, 0])
         key = (u, phase)
         rows = self._fixed_moves.get(key)
         if rows is None:
