@@ -51,12 +51,16 @@ import numpy as np
 
 from ..abilities import near_games
 from ..basics import stream as _stream
-from ..lookup import unit_abilities
+from ..lookup import card_abilities, needs_tag, unit_abilities, use_bits
 from ..spec import PHASES, Activation, Reaction
 from .menu import Entry
 
 #: the effect kinds of the Reactions offered, and the action of the opponent's activation that triggers each
-KINDS = {"charger_debuff_speed": "charge", "lunge": "shoot"}
+KINDS = {"charger_debuff_speed": "charge", "lunge": "shoot", "reduce_damage": "shoot", "unit_keyword": "shoot"}
+#: of those, the kinds a unit's own Reaction is offered with (with a ``within``: for another Friendly Unit Within it)
+UNIT_KINDS = ("charger_debuff_speed", "lunge", "reduce_damage")
+#: the kinds a Faction or Tactical Card's Reaction is offered with (for the Friendly Unit it is used for; no ``within``)
+CARD_KINDS = ("reduce_damage", "unit_keyword")
 #: the first part of the key of a Reaction's draw (``random``), apart from the activations' draws (``auto.TAG``)
 TAG = 29_000_104
 #: the rows kept past this many (Reaction, activation, state) keys are dropped (memory flat in games)
@@ -66,7 +70,10 @@ ROWS_LIMIT = 1 << 14
 @dataclass(frozen=True)
 class Option:
     """A Reaction the player may declare: unit ``u`` (World index) uses ``name``, of effect ``kind`` (:data:`KINDS`),
-    ``within`` and ``value`` its effect's, in Phase ``phase`` (or "any")."""
+    ``within`` and ``value`` its effect's, in Phase ``phase`` (or "any"). ``card``: the Faction or Tactical Card it is
+    printed on ("" for the unit's own; a card's is used for unit ``u`` itself). A Total Damage reduction's
+    ``per_model`` (Life Support: ``value`` for each model Within, ``bonus`` models more, Stabilizer Medpacks),
+    ``floor`` (Dae'Uhl: "to a minimum of 1") and ``tags`` (the protected unit's Combat Tags it asks, "Biological")."""
 
     u: int
     name: str
@@ -74,19 +81,52 @@ class Option:
     within: float
     value: float
     phase: str
+    card: str = ""
+    per_model: bool = False
+    bonus: int = 0
+    floor: int = 0
+    tags: tuple[str, ...] = ()
 
 
 def options(sim: Any, player: str) -> list[Option]:
-    """The Reactions of ``player``'s units that :data:`KINDS` reads (their card's and upgrades'), in World order."""
+    """The Reactions of ``player``'s units that :data:`KINDS` reads (their card's and upgrades', :data:`UNIT_KINDS`),
+    in World order, then those of its Faction and Tactical Cards (:data:`CARD_KINDS`), one per Friendly Unit with
+    the Combat Tag the card asks ("a Friendly Ground Unit"), in card then World order. Not offered: an ability with an
+    effect outside these kinds (Hierarch's Stand's redirect) or a reduction that counts the unit as Activated (Zealous
+    Round)."""
     out = []
-    for u, su in enumerate(sim.units):
-        if su.player != player or sim.structure[u]:
-            continue
-        for a in unit_abilities(sim.scn.units[sim.uids[u]]):
-            e = next((e for e in a.effects if e.kind in KINDS), None) if a.type == "reaction" else None
+    mine = [u for u, su in enumerate(sim.units) if su.player == player and not sim.structure[u]]
+    for u in mine:
+        abilities = unit_abilities(sim.scn.units[sim.uids[u]])
+        bonus = sum(int(e.value) for a in abilities for e in a.effects if e.kind == "per_model_bonus")
+        for a in abilities:
+            e = _offered(a, UNIT_KINDS) if a.type == "reaction" else None
             if e is not None and e.within is not None:
-                out.append(Option(u, a.name, e.kind, float(e.within), float(e.value or 0), a.phase))
+                out.append(_option(u, a, e, "", bonus if e.per_model else 0))
+    for found in card_abilities(sim.scn, player):
+        a = found.ability
+        e = _offered(a, CARD_KINDS) if a.type == "reaction" else None
+        if e is None or e.within is not None:
+            continue
+        tag = needs_tag(a)
+        for u in mine:
+            if not tag or tag in sim.scn.units[sim.uids[u]].unit.card.combat_tags:
+                out.append(_option(u, a, e, found.card, 0))
     return out
+
+
+def _offered(a: Any, kinds: tuple[str, ...]) -> Any:
+    """The effect of Reaction ``a`` of a kind of ``kinds`` where every effect of ``a`` is of one of them (and not a
+    reduction costing the unit's activation), else None."""
+    if not a.effects or any(e.kind not in kinds or e.costs_activation for e in a.effects):
+        return None
+    return a.effects[0]
+
+
+def _option(u: int, a: Any, e: Any, card: str, bonus: int) -> Option:
+    within = float(e.within) if e.within is not None else 0.0
+    value = float(e.value or 0)
+    return Option(u, a.name, e.kind, within, value, a.phase, card, e.per_model, bonus, e.minimum, tuple(e.vs_tags))
 
 
 class Reactions:
@@ -108,7 +148,11 @@ class Reactions:
         """The games ``games`` split by the Reaction declared to ``act`` (the module text): (games, the activation as
         applied there)."""
         pick = getattr(policy, "react", None)
-        cand = [i for i, o in enumerate(self.options) if KINDS[o.kind] == act.action and o.phase in (act.phase, "any")]
+        cand = [
+            i
+            for i, o in enumerate(self.options)
+            if KINDS[o.kind] == act.action and o.phase in (act.phase, "any") and self._may(o, act)
+        ]
         if (
             not cand
             or pick is None
@@ -147,11 +191,33 @@ class Reactions:
             assert legal[chosen == c, c].all(), "a policy declared a Reaction where it is not legal"
             self.spending.pay(o.u, (o.name,), g)  # 10.5.1: Exhaust the cards
             self.taken[cand[c], g] = True
-            rx = Reaction(sim.uids[o.u], o.name, self.player)
+            q = self._protects(o, act) if o.kind == "reduce_damage" and not o.card else None
+            rx = Reaction(sim.uids[o.u], o.name, self.player, "" if q is None else sim.uids[q])
             answered = dataclasses.replace(act, react=(*act.react, rx))
             sim.ordinal[answered] = sim.ordinal[act]  # the same dice as the activation declared
             out.append((g, answered))
         return out
+
+    def _protects(self, o: Option, act: Activation) -> int | None:
+        """The Friendly Unit ``o`` answers for in ``act`` (World index; :func:`~..abilities.protected`): a card's, its
+        unit where ``act`` targets it; a unit's own, the activation's one target of the player, another unit; None
+        where there is none."""
+        sim = self.sim
+        if o.card:
+            return o.u if sim.uids[o.u] in act.targets else None
+        mine = [t for t in act.targets if sim.units[sim.uids.index(t)].player == self.player]
+        q = sim.uids.index(mine[0]) if len(mine) == 1 else -1
+        return q if q >= 0 and q != o.u else None
+
+    def _may(self, o: Option, act: Activation) -> bool:
+        """Whether ``o`` may answer ``act`` in any game (the game-free part of :meth:`_legal`)."""
+        if o.kind not in ("reduce_damage", "unit_keyword"):
+            return True
+        q = self._protects(o, act)
+        if q is None:
+            return False
+        tags = self.sim.scn.units[self.sim.uids[q]].unit.card.combat_tags
+        return not o.tags or bool(set(o.tags) & set(tags))
 
     def _legal(self, o: Option, act: Activation, games: np.ndarray) -> np.ndarray:
         """Per game: may ``o`` be declared to ``act`` (the module text; all but what the state's row says)?"""
@@ -175,6 +241,18 @@ class Reactions:
             ):
                 closer[ts] = pa >= 0 and ka > 0 and sim.world.toward(ph, kh, pa, ka, speed) is not None
             ok &= closer[games]
+        elif o.kind == "reduce_damage" and not o.card:  # the protected unit suffers Damage Within of the reacting unit
+            q = self._protects(o, act)
+            assert q is not None  # (_may)
+            near = np.zeros(sim.T, dtype=bool)
+            if o.per_model:  # Life Support: no model Within, no reduction (cards/damage_reduction.reduction_for)
+                for (pr, kr, pq, kq), ts in sim.groups(
+                    games[ok], [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
+                ):
+                    near[ts] = pq >= 0 and kq > 0 and sim.world.models_within(pr, kr, pq, kq, o.within) > 0
+            else:
+                near = near_games(sim, games[ok], r, q, o.within)
+            ok &= near[games]
         if ok.any():
             ok[ok] &= self.spending.payable(r, (o.name,), games[ok])
         return ok
@@ -214,6 +292,9 @@ class Reactions:
                 saved += (full - slow) * share * worth
             row[COLUMNS.index("threat")] = -saved
             return row
+        if o.kind in ("reduce_damage", "unit_keyword"):
+            row[COLUMNS.index("threat")] = -self._saved(o, act, state)
+            return row
         # lunge: a Move to where it ends, less a Hold where it stands
         h = o.u
         to = sim.world.toward(pos[h], alive[h], pos[a], alive[a], float(sim.units[h].speed))
@@ -224,6 +305,30 @@ class Reactions:
         entries = (Entry("move", to=(float(to[0]), float(to[1])), label="lunge"), Entry("hold", label="hold"), *covers)
         table = feats.table_of(h, act.phase, state, entries)
         return row + table[0] - table[1]
+
+    def _saved(self, o: Option, act: Activation, state: tuple[int, ...]) -> float:
+        """In ``state``: the expected share of the protected unit's models that ``act``'s Ranged Attack removes, less
+        that with ``o`` (its Total Damage reduction, or its keyword on the unit: TOUGH, DODGE), both exact
+        (:meth:`~.features.Features.attack`), times the unit's full Supply Value (the ``threat`` column's reading:
+        Supply the enemy destroys, smooth)."""
+        sim, feats = self.sim, self.features()
+        n = sim.U
+        pos, alive = state[:n], state[n : 2 * n]
+        mark, shielded = state[2 * n : 3 * n], state[3 * n : 4 * n]
+        a, q = sim.uids.index(act.unit), self._protects(o, act)
+        if q is None or pos[q] < 0 or alive[q] <= 0:
+            return 0.0
+        if o.kind == "unit_keyword":
+            guard = (use_bits(sim, q, (o.name,)), 0, 0)
+        else:
+            cut = int(o.value)
+            if o.per_model:
+                got = sim.world.models_within(pos[o.u], alive[o.u], pos[q], alive[q], o.within)
+                cut = int(o.value) * (got + o.bonus) if got else 0
+            guard = (0, cut, o.floor)
+        plain = feats.attack(a, alive[a], q, alive[q], mark[q], shielded[q], "assault", act.use)[2]
+        guarded = feats.attack(a, alive[a], q, alive[q], mark[q], shielded[q], "assault", act.use, guard)[2]
+        return (plain - guarded) * float(sim.supply(q, np.asarray([sim.full[q]]))[0])
 
 
 __all__ = ["KINDS", "TAG", "Option", "Reactions", "options"]
