@@ -17,11 +17,13 @@ import pytest
 
 from mathhammer.scenario import check_scenario
 from mathhammer.scenario.loader import parse_scenario
+from mathhammer.scenario.players import Turn, play_turns
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.features import COL
 from mathhammer.scenario.players.trace import record, trace_data
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation, Reaction
+from tests.autoplay_kit import RED
 
 TERRAN = """name = "Marines, Medics, Goliath"
 scale = "Skirmish"
@@ -161,6 +163,7 @@ def test_life_support_is_declared_where_it_pays_and_never_where_illegal_or_unpai
     assert _said(red.react(games[[0]], _shoot(sim, "hydralisk-1", "goliath-1"))) == {0: (plating,)}
     assert [(o.name, sim.uids[o.u]) for o in red.reactions.options] == [
         ("Life Support", "medic-1"),
+        ("Restoration", "medic-1"),
         ("Vehicle Plating", "goliath-1"),
     ]
 
@@ -268,6 +271,159 @@ def test_a_trace_with_a_protecting_reaction_passes_check_and_replays(tmp_path: P
     g, played = found
     trace = parse_scenario(trace_data(table, played), "trace.toml", tmp_path)
     assert any(rx.use in wanted for a in trace.plan for rx in a.react)
+    assert [p for p in check_scenario(trace) if not p.startswith("warning")] == []
+    sim, again = Simulation(scn, 1, seed, offset=g), Simulation(trace, 1, seed, offset=g)
+    sim.run()
+    again.run()
+    for a, b in zip(sim.snapshots, again.snapshots, strict=True):
+        for k in a:
+            assert np.array_equal(a[k], b[k]), k
+
+
+ZERGLINGS = """name = "Zerglings, Queen"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+tactical = ["Spawning Pool", "Hatchery", "Accelerating Creep"]
+
+[[units]]
+unit = "Zergling"
+models = 12
+
+[[units]]
+unit = "Queen"
+"""
+
+#: Concusive Shells' state (tests/test_autoplay_reactions.py): the Marines, the Marauders 5" off them, the Zerglings
+#: at 10" (a Charge that reaches 5 in 6 times, 3 in 6 with DEBUFF Speed (2)) or 6" (it reaches either way), the Queen
+#: Within 4" of them or far off
+MARINE, MARAUDER, LONG, SHORT = (6.0, 8.0), (11.0, 4.0), (6.0, 18.0), (6.0, 14.0)
+QUEEN_NEAR, QUEEN_FAR = (12.0, 22.0), (30.0, 30.0)
+SHELLS = Reaction("marauder-1", "Concusive Shells", "red")
+RESTORATION = Reaction("queen-1", "Restoration", "blue")
+
+
+def _charge_state(
+    sim: Simulation, games: np.ndarray, zerglings: tuple[float, float], queen: tuple[float, float]
+) -> None:
+    m = _set(sim, "marine-1", MARINE, games, ())
+    r = _set(sim, "marauder-1", MARAUDER, games, (m,))
+    z = _set(sim, "zergling-1", zerglings, games, (m, r))
+    _set(sim, "queen-1", queen, games, (m, r, z))
+
+
+def _charge(sim: Simulation, react: tuple[Reaction, ...] = ()) -> Activation:
+    act = Activation("test", 2, "assault", "blue", "zergling-1", "charge", targets=("marine-1",), react=react)
+    sim.ordinal[act] = 7
+    return act
+
+
+def _kit_red(folder: Path) -> str:
+    """The two-unit Terran list of tests/autoplay_kit.py (Marines, Marauders: Concusive Shells)."""
+    return RED
+
+
+def test_restoration_answers_the_debuff_on_its_own_charge_where_it_pays(tmp_path: Path) -> None:
+    """Queen (Zerg card sheet): "RESTORATION: REACTION 1 BM Use when a Friendly Unit Within 4\\" receives a DEBUFF.
+    Remove all DEBUFFS from it." The Zerglings charge the Marines and red's Marauders answer with Concusive Shells
+    (DEBUFF Speed (2)): blue (``cautious``) declares Restoration on its own Charge where the Queen stands Within 4" of
+    the Zerglings and the Charge is long (it gives back the third of the chance that the Close Combat attack happens:
+    the row is the Charge entry's ``damage``, ``destroy``, ``models`` at full Speed less with the DEBUFF), not where the
+    Charge reaches either way (nothing to give back), not where the Queen is far off (no trigger), and not where no
+    DEBUFF was given (10.4: its trigger is the DEBUFF)."""
+    sim = _sim(tmp_path, _kit_red(tmp_path), ZERGLINGS, ("random", "cautious"), 4)
+    blue = sim.players[1]
+    assert isinstance(blue, Auto)
+    games = np.arange(4)
+    _charge_state(sim, games[[0]], LONG, QUEEN_NEAR)
+    _charge_state(sim, games[[1]], SHORT, QUEEN_NEAR)
+    _charge_state(sim, games[[2]], LONG, QUEEN_FAR)
+    _charge_state(sim, games[[3]], LONG, QUEEN_NEAR)
+    shelled = _charge(sim, (SHELLS,))
+    said = _said(blue.react(games[:3], shelled))
+    assert said == {0: (SHELLS, RESTORATION), 1: (SHELLS,), 2: (SHELLS,)}
+    assert _said(blue.react(games[3:], _charge(sim))) == {3: ()}
+    feats = blue.features()
+    states, _ = feats.states(games[:1])
+    o = next(o for o in blue.reactions.options if o.name == "Restoration")
+    row = blue.reactions._row(o, shelled, states[0])
+    z, m = sim.uids.index("zergling-1"), sim.uids.index("marine-1")
+    hit = np.asarray(feats.attack(z, 12, m, 6, 0, 0, "combat"))
+    np.testing.assert_allclose(row[[COL["damage"], COL["destroy"], COL["models"]]], (5 / 6 - 3 / 6) * hit)
+    assert row[COL["spend"]] == 1.0
+
+
+def test_the_walk_asks_the_active_player_after_the_opponent(tmp_path: Path) -> None:
+    """play_turns: the Zerglings' Charge is answered by red (``cautious``: Concusive Shells), then by blue on its own
+    activation (``cautious``: Restoration); the engine applies both: the Charge Roll is not slowed (no skip report of
+    a Reaction not triggered), and ``scenario check`` of the two Reactions in one activation passes (one per player,
+    10.4)."""
+    sim = _sim(tmp_path, _kit_red(tmp_path), ZERGLINGS, ("cautious", "cautious"), 2)
+    games = np.arange(2)
+    _charge_state(sim, games, LONG, QUEEN_NEAR)
+    act = _charge(sim)
+    red, blue = sim.players
+    assert isinstance(red, Auto) and isinstance(blue, Auto)
+    answer_red, answer_blue = red.react, blue.react
+
+    class Blue:
+        def begin(self, rnd: int, phase: str, left: set[int] | None) -> int:
+            return 0
+
+        def next(self, games: np.ndarray, state: int) -> list[Turn]:
+            return [Turn(games, act if state == 0 else None, state + 1)]
+
+        react = answer_blue
+
+    class Red:
+        def begin(self, rnd: int, phase: str, left: set[int] | None) -> int:
+            return 0
+
+        def next(self, games: np.ndarray, state: int) -> list[Turn]:
+            return [Turn(games, None, state)]
+
+        react = answer_red
+
+    applied: list[tuple[Activation, list[int]]] = []
+
+    def activate(a: Activation, gs: np.ndarray) -> None:
+        applied.append((a, gs.tolist()))
+        sim.activate(a, gs)
+
+    play_turns([Red(), Blue()], 2, "assault", 1, None, games, activate)
+    assert [(a.react, gs) for a, gs in applied] == [((SHELLS, RESTORATION), [0, 1])]
+    assert not [k for k in sim.skipped if "not triggered" in k]
+
+
+def test_a_trace_with_restoration_passes_check_and_replays(tmp_path: Path) -> None:
+    """A game where blue declared Restoration to the DEBUFF red's Concusive Shells gave its charging unit, and the
+    Charge reached (``random`` both sides; found in a batch of 60 games, then recorded alone: the same game whatever
+    the grouping):
+    ``scenario check`` accepts its trace, which replays to the same game for the same seed and game number."""
+    table = _data(tmp_path, _kit_red(tmp_path), ZERGLINGS, "random", "random", length=3)
+    scn = parse_scenario(table, "guards.toml", tmp_path)
+    seed = 1
+    batch = Simulation(scn, 60, seed)
+    restored: list[int] = []
+    plain = batch.activate
+
+    def activate(a: Activation, gs: np.ndarray) -> None:
+        if any(rx.use == "Restoration" for rx in a.react):
+            restored.extend(gs.tolist())
+        plain(a, gs)
+
+    batch.activate = activate  # type: ignore[method-assign, assignment]
+    batch.run()
+    assert restored, "no game of 60 declared Restoration"
+    found = None
+    for g in sorted(set(restored)):  # one whose Charge reached (a void one is written as a Hold, trace.entry)
+        played = record(Simulation(scn, 1, seed, offset=g))
+        if any(rx.use == "Restoration" for s in played.steps if not s.void for rx in s.act.react):
+            found = g, played
+            break
+    assert found is not None, "no Charge with Restoration reached"
+    g, played = found
+    trace = parse_scenario(trace_data(table, played), "trace.toml", tmp_path)
+    assert any(rx.use == "Restoration" for a in trace.plan for rx in a.react)
     assert [p for p in check_scenario(trace) if not p.startswith("warning")] == []
     sim, again = Simulation(scn, 1, seed, offset=g), Simulation(trace, 1, seed, offset=g)
     sim.run()

@@ -51,14 +51,19 @@ import numpy as np
 
 from ..abilities import near_games
 from ..basics import stream as _stream
-from ..lookup import card_abilities, needs_tag, unit_abilities, use_bits
+from ..lookup import card_abilities, find, needs_tag, unit_abilities, use_bits
 from ..spec import PHASES, Activation, Reaction
 from .menu import Entry
 
 #: the effect kinds of the Reactions offered, and the action of the opponent's activation that triggers each
 KINDS = {"charger_debuff_speed": "charge", "lunge": "shoot", "reduce_damage": "shoot", "unit_keyword": "shoot"}
-#: of those, the kinds a unit's own Reaction is offered with (with a ``within``: for another Friendly Unit Within it)
-UNIT_KINDS = ("charger_debuff_speed", "lunge", "reduce_damage")
+#: the effect kinds of the Reactions offered to the player's own activation, and the action each answers: Restoration
+#: removes the DEBUFF Speed an opponent's Concusive Shells gives the charging unit (the DEBUFF is its trigger)
+OWN_KINDS = {"remove_debuffs": "charge"}
+#: the opponent's Reaction kinds that give the acting unit a DEBUFF the player's :data:`OWN_KINDS` answer
+DEBUFF_KINDS = ("charger_debuff_speed",)
+#: the kinds a unit's own Reaction is offered with (with a ``within``: for another Friendly Unit Within it)
+UNIT_KINDS = ("charger_debuff_speed", "lunge", "reduce_damage", "remove_debuffs")
 #: the kinds a Faction or Tactical Card's Reaction is offered with (for the Friendly Unit it is used for; no ``within``)
 CARD_KINDS = ("reduce_damage", "unit_keyword")
 #: the first part of the key of a Reaction's draw (``random``), apart from the activations' draws (``auto.TAG``)
@@ -148,18 +153,17 @@ class Reactions:
         """The games ``games`` split by the Reaction declared to ``act`` (the module text): (games, the activation as
         applied there)."""
         pick = getattr(policy, "react", None)
+        own = act.player == self.player
+        if own and not self._debuffs(act):  # its own activation: only a DEBUFF the opponent gave triggers one
+            return [(games, act)]
         cand = [
             i
             for i, o in enumerate(self.options)
-            if KINDS[o.kind] == act.action and o.phase in (act.phase, "any") and self._may(o, act)
+            if (OWN_KINDS.get(o.kind) if own else KINDS.get(o.kind)) == act.action
+            and o.phase in (act.phase, "any")
+            and self._may(o, act)
         ]
-        if (
-            not cand
-            or pick is None
-            or act.player == self.player
-            or any(rx.player == self.player for rx in act.react)
-            or games.size == 0
-        ):
+        if not cand or pick is None or any(rx.player == self.player for rx in act.react) or games.size == 0:
             return [(games, act)]
         if rnd != self.rnd:  # a new Round: each Reaction may be declared again (10.4)
             self.rnd = rnd
@@ -179,7 +183,8 @@ class Reactions:
             table = np.asarray([[self._row(self.options[i], act, s) for i in cand] for s in states], dtype=float)
             return table.reshape(len(states), len(cand), len(COLUMNS))[inv]
 
-        u = np.asarray(sim.draw(_stream(TAG, rnd, PHASES.index(act.phase), sim.ordinal[act]), games))
+        key = _stream(TAG + own, rnd, PHASES.index(act.phase), sim.ordinal[act])  # own: apart from the opponent's
+        u = np.asarray(sim.draw(key, games))
         chosen = np.asarray(pick(rows, legal, u), dtype=np.int64)
         out = []
         none = chosen < 0
@@ -208,6 +213,17 @@ class Reactions:
         mine = [t for t in act.targets if sim.units[sim.uids.index(t)].player == self.player]
         q = sim.uids.index(mine[0]) if len(mine) == 1 else -1
         return q if q >= 0 and q != o.u else None
+
+    def _debuffs(self, act: Activation) -> list[tuple[int, float, float]]:
+        """The opponent's Reactions in ``act`` giving its acting unit a DEBUFF (:data:`DEBUFF_KINDS`): (the reacting
+        unit, its ``within``, the DEBUFF's value)."""
+        sim, out = self.sim, []
+        for rx in act.react:
+            found = find(sim.scn, rx.unit, rx.use) if rx.player != self.player else None
+            for e in found.ability.effects if found is not None else ():
+                if e.kind in DEBUFF_KINDS and e.within is not None:
+                    out.append((sim.uids.index(rx.unit), float(e.within), float(e.value or 0)))
+        return out
 
     def _may(self, o: Option, act: Activation) -> bool:
         """Whether ``o`` may answer ``act`` in any game (the game-free part of :meth:`_legal`)."""
@@ -241,6 +257,10 @@ class Reactions:
             ):
                 closer[ts] = pa >= 0 and ka > 0 and sim.world.toward(ph, kh, pa, ka, speed) is not None
             ok &= closer[games]
+        elif o.kind == "remove_debuffs":  # the acting unit Within of the reacting unit, and the DEBUFF given
+            a = sim.uids.index(act.unit)
+            ok &= near_games(sim, games[ok], r, a, o.within)[games]
+            ok &= self._debuffed(act, games)
         elif o.kind == "reduce_damage" and not o.card:  # the protected unit suffers Damage Within of the reacting unit
             q = self._protects(o, act)
             assert q is not None  # (_may)
@@ -257,9 +277,19 @@ class Reactions:
             ok[ok] &= self.spending.payable(r, (o.name,), games[ok])
         return ok
 
+    def _debuffed(self, act: Activation, games: np.ndarray) -> np.ndarray:
+        """Per game of ``games``: does an opponent's Reaction in ``act`` give the charging unit its DEBUFF there (the
+        engine's trigger, ``cards/charge.py``: a declared target Within ``within`` of the reacting unit)?"""
+        sim = self.sim
+        hit = np.zeros(sim.T, dtype=bool)
+        for r, within, _ in self._debuffs(act):
+            for t in act.targets:
+                hit |= near_games(sim, games, r, sim.uids.index(t), within)
+        return hit[games]
+
     def _row(self, o: Option, act: Activation, state: tuple[int, ...]) -> np.ndarray:
         """In ``state``: the feature row of ``o`` (the module text)."""
-        key = (o, act.unit, act.action, act.targets, act.use, act.phase, state)
+        key = (o, act.unit, act.action, act.targets, act.use, act.phase, act.react, state)
         hit = self._rows.get(key)
         if hit is None:
             if len(self._rows) > ROWS_LIMIT:
@@ -268,7 +298,7 @@ class Reactions:
         return hit
 
     def _compute(self, o: Option, act: Activation, state: tuple[int, ...]) -> np.ndarray:
-        from .features import COLUMNS
+        from .features import COLUMNS, DAMAGE, MODELS
 
         sim, feats = self.sim, self.features()
         n = sim.U
@@ -294,6 +324,17 @@ class Reactions:
             return row
         if o.kind in ("reduce_damage", "unit_keyword"):
             row[COLUMNS.index("threat")] = -self._saved(o, act, state)
+            return row
+        if o.kind == "remove_debuffs":  # the Charge entry's attack columns at full Speed less with the DEBUFF
+            slow = max((v for _, _, v in self._debuffs(act)), default=0.0)
+            for name in act.targets:
+                t = sim.uids.index(name)
+                if sim.units[t].player == self.player or pos[t] < 0 or alive[t] <= 0:
+                    continue
+                hit = np.asarray(feats.attack(a, alive[a], t, alive[t], mark[t], shielded[t], "combat", act.use))
+                full = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], act.use)
+                slowed = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], act.use, slow=slow)
+                row[DAMAGE : MODELS + 1] += (full - slowed) * hit
             return row
         # lunge: a Move to where it ends, less a Hold where it stands
         h = o.u
