@@ -1,24 +1,41 @@
-"""The Reactions (10.4) an automatic player declares to its opponent's activations (issue 29 point 2).
+"""The Reactions (10.4) an automatic player declares to its opponent's activations, and to its own where an
+opponent's Reaction gave its unit a DEBUFF (issue 29 point 2).
 
 Once the active player's activation is chosen (an automatic player's entry or a scripted plan's), and before it is
 applied, :func:`~mathhammer.scenario.players.play_turns` asks the other player, where it is automatic, which of its
-Reactions to declare: :meth:`Reactions.answer` gives the games split by the answer, each part with the activation
-carrying the Reaction in ``react`` (as a plan would declare it), so the engine applies it as it applies a planned one
-and a trace writes it.
+Reactions to declare, then the active player, where it is automatic, on each part: :meth:`Reactions.answer` gives
+the games split by the answer, each part with the activation carrying the Reaction in ``react`` (as a plan would
+declare it), so the engine applies it as it applies a planned one and a trace writes it.
 
-Which Reactions are offered: those of the player's units whose trigger the activation can make and whose effect the
-scoring reads (:data:`KINDS`):
+Which Reactions are offered: those of the player's units and cards whose trigger the activation can make and whose
+effect the scoring reads (:data:`KINDS`, :data:`OWN_KINDS`):
 
 * Concusive Shells (``charger_debuff_speed``, Marauders): on an Enemy's Charge, a declared target Within ``within``
   (8") of the reacting unit (bases edge to edge, the engine's own test, :func:`~..abilities.near_games`).
 * Lunge (``lunge``, Hydralisks): on an Enemy's Ranged Attack at another Friendly Unit (the activation's one target of
   the player) Within ``within`` (10") of the reacting unit, the reacting unit Unengaged and able to move closer to the
   attacking unit (:meth:`World.toward`).
+* Total Damage reductions (``reduce_damage``, 8.7.4 step 5), on an Enemy's Ranged Attack: a unit's for another
+  Friendly Unit of the Combat Tag it asks, the activation's one target of the player, Within ``within`` of it (Life
+  Support, Medics: 1 for each of their models Within 4", plus Stabilizer Medpacks' one; Transfusion, Queen: 2); a
+  Faction Card's for the Friendly Unit attacked itself (Dae'Uhl: 2, to a minimum of 1). Written with ``for`` = the
+  protected unit where it is another unit.
+* A Tactical or Faction Card's keyword for the Armour or Evade Roll (``unit_keyword``): on an Enemy's Ranged Attack
+  at a Friendly Unit of the Combat Tag the card asks (Ground Armor, Infantry Armor, Vehicle Plating, Carapace: TOUGH
+  (1); Guardian Shell: DODGE (2); Brood Instinct: BUFF Evade (1)), for that unit.
+* Restoration (``remove_debuffs``, Medics, Queen, Sentry): on the player's own Charge, where the opponent's
+  Concusive Shells gave the charging unit DEBUFF Speed (its trigger held there: a declared target Within 8" of the
+  Marauders) and the charging unit is Within ``within`` (4") of the reacting unit (itself included).
+
+Not offered: an ability with an effect of another kind (Hierarch's Stand's redirect), a reduction that counts the unit
+as Activated (Zealous Round), and the Combat Phase's fights (the Combat Phase makes no decision and does not walk
+:func:`play_turns`); a Charge's IMPACT is not scored, so the reductions and keywords answer Ranged Attacks only.
 
 Per game, a Reaction is legal (10.4) where its unit is on the table, the trigger holds, it was not declared by that
 unit earlier in the Round (once per Round per unit: none of these is REPEATABLE), and its cost is paid from the
-game's Ready cards (:meth:`~.spending.Spending.payable`, 10.5.1; the payment Exhausts them). At most one Reaction per
-player per activation (10.4); none where the activation already carries one of the player's (a plan's ``react``).
+game's Ready cards (:meth:`~.spending.Spending.payable`, 10.5.1; the payment Exhausts them: a card's Reaction
+Exhausts its card, 10.5.2). At most one Reaction per player per activation (10.4); none where the activation already
+carries one of the player's (a plan's ``react``).
 
 The score (the policy's weights over :data:`~.features.COLUMNS`, the same as its activations'): a row per Reaction,
 what it changes against not reacting, plus its ``spend``:
@@ -29,15 +46,24 @@ what it changes against not reacting, plus its ``spend``:
   probabilities and the attack are :class:`~.features.Features`' (``reaches``, ``attack``, the exact engine).
 * Lunge: the feature row of a Move of the reacting unit to where the Lunge ends, less the row of a Hold where it
   stands (marker, threat, cover, gaps: a Move entry's columns).
+* A reduction or a keyword: ``threat`` = - (the expected share of the protected unit's models the Ranged Attack
+  removes less that with the reduction, or with the keyword on the unit) x its full Supply Value, both exact
+  (``Features.attack`` with the engine's own ``Target`` fields: ``damage_reduction``, ``reduction_floor``, the
+  loadout with the card's bit on); Life Support's reduction counts the Medics' models Within 4" in that state.
+* Restoration: the Charge entry's ``damage``, ``destroy`` and ``models`` (the exact Close Combat attack at the
+  declared targets) x (P(the Charge reaches) - P(it reaches with the DEBUFF Speed)): what the Charge gets back.
 
 A weighted policy declares the best-scoring legal Reaction where its score is above 0 (not reacting scores 0);
 ``random`` draws uniformly among not reacting and the legal Reactions; a policy without a ``react`` method never
-reacts. The draw is the game's own, keyed by (Round, Phase, the activation's dice number) under :data:`TAG`: the same
-choices whatever the grouping of games or the number of workers.
+reacts. The draw is the game's own, keyed by (Round, Phase, the activation's dice number) under :data:`TAG` (``TAG +
+1`` for a Reaction to the player's own activation): the same choices whatever the grouping of games or the number of
+workers.
 
-Not offered yet: the Reactions the scoring does not read (Total Damage reductions, TOUGH and Evade cards, Debilitating
-Saliva, Restoration, Hierarch's Stand, Photon Overcharge), and Reactions to the player's own activation (Pneumatized
-Carapace, Gravitic Boosters on its own Charge Roll).
+Not offered yet: Hierarch's Stand (Artanis: its redirect of the attack is not scored), Photon Overcharge (Overcharged
+Nexus, in no shipped list: HITS on an enemy arriving from Reserves elsewhere than its Entry Edge), Debilitating Saliva
+(Vile Roaches, in no shipped list) and Restoration of its DEBUFF Hit (the DEBUFF on the attack is not scored), and
+the Charge Roll Reactions on the player's own Charge (Pneumatized Carapace, Gravitic Boosters: their Tactical Cards,
+Overseer and Observer, are in no shipped list).
 """
 
 from __future__ import annotations
