@@ -75,6 +75,38 @@ def red_deploys(folder: Path, length: int = 2) -> dict[str, Any]:
     return d
 
 
+def place(sim: Any, unit: str, at: tuple[float, float], games: Any, occupied: tuple[int, ...]) -> int:
+    """Set ``unit`` of Simulation ``sim`` on the table in ``games``, its Leading Model at ``at`` and the formation
+    facing its player's table edge, clear of the placements ``occupied``; returns the placement."""
+    su = sim.scn.units[unit]
+    rear = (at[0], 0.0) if su.player == "red" else (at[0], 36.0)
+    pid = sim.world.place(su, at, rear, occupied)
+    assert pid is not None, (unit, at)
+    sim.set_pos(sim.uids.index(unit), games, pid)
+    return int(pid)
+
+
+def replays(table: dict[str, Any], scn: Scenario, played: Any, seed: int, g: int, folder: Path) -> Scenario:
+    """The trace of game ``g`` (``played``: :func:`~mathhammer.scenario.players.trace.record` of it alone) of the
+    scenario table ``table`` (parsed: ``scn``): ``scenario check`` accepts it (warnings aside) and it replays to the
+    same game for seed ``seed``; returns it."""
+    import numpy as np
+
+    from mathhammer.scenario import check_scenario
+    from mathhammer.scenario.players.trace import trace_data
+    from mathhammer.scenario.sim import Simulation
+
+    trace = parse_scenario(trace_data(table, played), "trace.toml", folder)
+    assert [p for p in check_scenario(trace) if not p.startswith("warning")] == []
+    sim, again = Simulation(scn, 1, seed, offset=g), Simulation(trace, 1, seed, offset=g)
+    sim.run()
+    again.run()
+    for a, b in zip(sim.snapshots, again.snapshots, strict=True):
+        for k in a:
+            assert np.array_equal(a[k], b[k]), k
+    return trace
+
+
 def scenario(folder: Path, **kw: Any) -> Scenario:
     return parse_scenario(data(folder, **kw), "two.toml", folder)
 

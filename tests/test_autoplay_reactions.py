@@ -12,16 +12,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mathhammer.scenario import check_scenario
 from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.players import Turn, play_turns
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.features import COL
 from mathhammer.scenario.players.policies import Random
-from mathhammer.scenario.players.trace import record, trace_data
+from mathhammer.scenario.players.trace import record
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation, Reaction
-from tests.autoplay_kit import data
+from tests.autoplay_kit import data, place, replays
 
 #: the Leading Models of the hand-made state (the Frontier preset's free ground, tests/autoplay_kit.py lists): the
 #: Marines, the Marauders 5" off them (Concusive Shells: Within 8"), the Zerglings at 10" (a Charge that reaches 5 in
@@ -40,15 +39,6 @@ def _sim(folder: Path, red: str, games: int) -> tuple[Simulation, Auto]:
     return sim, auto
 
 
-def _set(sim: Simulation, unit: str, at: tuple[float, float], games: np.ndarray, occupied: tuple[int, ...]) -> int:
-    su = sim.scn.units[unit]
-    rear = (at[0], 0.0) if su.player == "red" else (at[0], 36.0)
-    pid = sim.world.place(su, at, rear, occupied)
-    assert pid is not None, (unit, at)
-    sim.set_pos(sim.uids.index(unit), games, pid)
-    return pid
-
-
 def _charge(sim: Simulation, dice: int = 7) -> Activation:
     act = Activation("test", 2, "assault", "blue", "zergling-1", "charge", targets=("marine-1",))
     sim.ordinal[act] = dice
@@ -56,9 +46,9 @@ def _charge(sim: Simulation, dice: int = 7) -> Activation:
 
 
 def _state(sim: Simulation, games: np.ndarray, marauder: tuple[float, float], zerglings: tuple[float, float]) -> None:
-    m = _set(sim, "marine-1", MARINE, games, ())
-    r = _set(sim, "marauder-1", marauder, games, (m,))
-    _set(sim, "zergling-1", zerglings, games, (m, r))
+    m = place(sim, "marine-1", MARINE, games, ())
+    r = place(sim, "marauder-1", marauder, games, (m,))
+    place(sim, "zergling-1", zerglings, games, (m, r))
 
 
 def test_concusive_shells_is_declared_where_it_pays_and_never_where_illegal_or_unpaid(tmp_path: Path) -> None:
@@ -191,12 +181,5 @@ def test_a_trace_with_a_reaction_passes_check_and_replays(tmp_path: Path) -> Non
             break
     assert found is not None, "no game of 40 declared a Reaction"
     g, played = found
-    trace = parse_scenario(trace_data(table, played), "trace.toml", tmp_path)
+    trace = replays(table, scn, played, seed, g, tmp_path)
     assert any(a.react for a in trace.plan)
-    assert [p for p in check_scenario(trace) if not p.startswith("warning")] == []
-    sim, again = Simulation(scn, 1, seed, offset=g), Simulation(trace, 1, seed, offset=g)
-    sim.run()
-    again.run()
-    for a, b in zip(sim.snapshots, again.snapshots, strict=True):
-        for k in a:
-            assert np.array_equal(a[k], b[k]), k

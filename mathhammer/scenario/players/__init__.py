@@ -14,7 +14,9 @@ Automatic players are the work of issue 29 (``docs/dev/automatic-players.md``).
 Reactions (10.4): once a player's activation is chosen and before it is applied, the other player, where it has a
 ``react(games, act)`` method (an automatic player, :mod:`.reactions`), is asked which Reactions it declares: it gives
 the games split by its answer, each part with the activation carrying its Reaction (``react``), applied in turn (each
-game in one part: the games are independent). A scripted player has none: its Reactions are its plan's.
+game in one part: the games are independent). The active player, where it has one, is asked next, on each part: a
+Reaction to its own activation whose trigger is what the opponent's Reaction did (Restoration removing the DEBUFF
+Concusive Shells gave). A scripted player has none: its Reactions are its plan's.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ def play_turns(
             for part in players[turn].next(games, states[turn]):
                 st = list(states)
                 st[turn] = part.state
-                dn, ps = _after(part, turn, list(done), passer, activate, players[1 - turn])
+                dn, ps = _after(part, turn, list(done), passer, activate, players)
                 following.append((part.games, turn if part.again else 1 - turn, st, (dn[0], dn[1]), ps))
         level = following
     return out
@@ -119,21 +121,22 @@ def _after(
     done: list[bool],
     passer: int | None,
     activate: Callable[[Activation, np.ndarray], None],
-    other: Player,
+    players: Sequence[Player],
 ) -> tuple[list[bool], int | None]:
-    """Apply one answer: the activation with the Reactions ``other`` declares to it (the module text), or the Pass
-    (the first to Pass is named)."""
+    """Apply one answer: the activation with the Reactions the other player declares to it, then those the active
+    player declares to what they gave it (the module text), or the Pass (the first to Pass is named)."""
     if part.act is None:
         done[turn] = True
         if passer is None:
             passer = turn
         return done, passer
-    react = getattr(other, "react", None)
-    if react is None or part.games.size == 0:
+    theirs, mine = (getattr(players[i], "react", None) for i in (1 - turn, turn))
+    if part.games.size == 0 or (theirs is None and mine is None):
         activate(part.act, part.games)
-    else:
-        for games, act in react(part.games, part.act):
-            activate(act, games)
+        return done, passer
+    for games, act in theirs(part.games, part.act) if theirs is not None else [(part.games, part.act)]:
+        for again, answered in mine(games, act) if mine is not None and games.size else [(games, act)]:
+            activate(answered, again)
     return done, passer
 
 

@@ -132,8 +132,9 @@ class Auto:
         return self._features
 
     def react(self, games: np.ndarray, act: Activation) -> list[tuple[np.ndarray, Activation]]:
-        """The opponent's activation ``act`` is about to be applied in ``games``: the games split by the Reaction the
-        player declares to it (10.4; :mod:`.reactions`), each with the activation carrying it."""
+        """Activation ``act`` (the opponent's, or the player's own carrying the opponent's Reactions) is about to be
+        applied in ``games``: the games split by the Reaction the player declares to it (10.4; :mod:`.reactions`),
+        each with the activation carrying it."""
         return self.reactions.answer(np.asarray(games, dtype=np.int64), act, self.rnd, self.policy)
 
     def begin(self, rnd: int, phase: str, left: set[int] | None) -> int:

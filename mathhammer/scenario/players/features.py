@@ -455,22 +455,43 @@ class Features:
 
     # ------------------------------------------------------------------ the exact engine
     def attack(
-        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str, use: tuple[str, ...] = ()
+        self,
+        u: int,
+        a: int,
+        t: int,
+        k: int,
+        mark: int,
+        shielded: int,
+        phase: str,
+        use: tuple[str, ...] = (),
+        guard: tuple[int, int, int] = (0, 0, 0),
     ) -> tuple[float, float, float]:
         """Expected Supply of unit ``t`` (``k`` models left, Damage Marker ``mark``) that unit ``u``'s ``a`` models
         destroy with their ``phase`` chain (the abilities ``use`` on), P(``t`` destroyed), and the expected share of
-        its full strength removed: the exact distribution (memoised)."""
-        return self.outcome(u, a, t, k, mark, shielded, phase, use)[:3]
+        its full strength removed: the exact distribution (memoised). ``guard``: what a Reaction of ``t``'s player
+        gives ``t`` against this attack (:mod:`.reactions`): the bits of ``sim.used`` it switches on ``t`` (TOUGH,
+        DODGE: ``cards/target_effects.py``), a Total Damage reduction and its minimum
+        (``cards/damage_reduction.py``)."""
+        return self.outcome(u, a, t, k, mark, shielded, phase, use, guard)[:3]
 
     def outcome(
-        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str, use: tuple[str, ...] = ()
+        self,
+        u: int,
+        a: int,
+        t: int,
+        k: int,
+        mark: int,
+        shielded: int,
+        phase: str,
+        use: tuple[str, ...] = (),
+        guard: tuple[int, int, int] = (0, 0, 0),
     ) -> tuple[float, float, float, float]:
         """:meth:`attack`'s three numbers and P(``t`` has no Supply left after the attack: it contests no marker,
         8.9.1) (memoised)."""
-        key = (u, a, t, k, mark, shielded, phase, use)
+        key = (u, a, t, k, mark, shielded, phase, use, guard)
         hit = self._attack.get(key)
         if hit is None:
-            hit = self._attack[key] = self._exact(u, a, t, k, mark, shielded, phase, use)
+            hit = self._attack[key] = self._exact(u, a, t, k, mark, shielded, phase, use, guard)
         return hit
 
     def spend(self, unit: str, use: tuple[str, ...]) -> float:
@@ -530,7 +551,16 @@ class Features:
         return 1.0 - ((face - 1) / 6.0) ** dice
 
     def _exact(
-        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str, use: tuple[str, ...] = ()
+        self,
+        u: int,
+        a: int,
+        t: int,
+        k: int,
+        mark: int,
+        shielded: int,
+        phase: str,
+        use: tuple[str, ...] = (),
+        guard: tuple[int, int, int] = (0, 0, 0),
     ) -> tuple[float, float, float, float]:
         sim = self.sim
         supply = sim.supply(t, np.arange(sim.full[t] + 1))
@@ -541,9 +571,12 @@ class Features:
         batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
         if not batches:
             return 0.0, 0.0, 0.0, bare
-        target = as_target(sim.loadout(t, 0), phase, alive=k, marker=mark, shielded=bool(shielded))
+        tmask, cut, floor = guard
+        target = as_target(sim.loadout(t, tmask), phase, alive=k, marker=mark, shielded=bool(shielded))
         if k < sim.full[t]:
             target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone (sim_shoot)
+        if cut:  # as the engine's (sim_shoot._transition)
+            target = dataclasses.replace(target, damage_reduction=cut, reduction_floor=floor)
         compiled, tc = compile_attack(Attack(tuple(batches), target))
         states = exact_states(compiled, tc)
         before = float(supply[k])

@@ -1,24 +1,41 @@
-"""The Reactions (10.4) an automatic player declares to its opponent's activations (issue 29 point 2).
+"""The Reactions (10.4) an automatic player declares to its opponent's activations, and to its own where an
+opponent's Reaction gave its unit a DEBUFF (issue 29 point 2).
 
 Once the active player's activation is chosen (an automatic player's entry or a scripted plan's), and before it is
 applied, :func:`~mathhammer.scenario.players.play_turns` asks the other player, where it is automatic, which of its
-Reactions to declare: :meth:`Reactions.answer` gives the games split by the answer, each part with the activation
-carrying the Reaction in ``react`` (as a plan would declare it), so the engine applies it as it applies a planned one
-and a trace writes it.
+Reactions to declare, then the active player, where it is automatic, on each part: :meth:`Reactions.answer` gives
+the games split by the answer, each part with the activation carrying the Reaction in ``react`` (as a plan would
+declare it), so the engine applies it as it applies a planned one and a trace writes it.
 
-Which Reactions are offered: those of the player's units whose trigger the activation can make and whose effect the
-scoring reads (:data:`KINDS`):
+Which Reactions are offered: those of the player's units and cards whose trigger the activation can make and whose
+effect the scoring reads (:data:`KINDS`, :data:`OWN_KINDS`):
 
 * Concusive Shells (``charger_debuff_speed``, Marauders): on an Enemy's Charge, a declared target Within ``within``
   (8") of the reacting unit (bases edge to edge, the engine's own test, :func:`~..abilities.near_games`).
 * Lunge (``lunge``, Hydralisks): on an Enemy's Ranged Attack at another Friendly Unit (the activation's one target of
   the player) Within ``within`` (10") of the reacting unit, the reacting unit Unengaged and able to move closer to the
   attacking unit (:meth:`World.toward`).
+* Total Damage reductions (``reduce_damage``, 8.7.4 step 5), on an Enemy's Ranged Attack: a unit's for another
+  Friendly Unit of the Combat Tag it asks, the activation's one target of the player, Within ``within`` of it (Life
+  Support, Medics: 1 for each of their models Within 4", plus Stabilizer Medpacks' one; Transfusion, Queen: 2); a
+  Faction Card's for the Friendly Unit attacked itself (Dae'Uhl: 2, to a minimum of 1). Written with ``for`` = the
+  protected unit where it is another unit.
+* A Tactical or Faction Card's keyword for the Armour or Evade Roll (``unit_keyword``): on an Enemy's Ranged Attack
+  at a Friendly Unit of the Combat Tag the card asks (Ground Armor, Infantry Armor, Vehicle Plating, Carapace: TOUGH
+  (1); Guardian Shell: DODGE (2); Brood Instinct: BUFF Evade (1)), for that unit.
+* Restoration (``remove_debuffs``, Medics, Queen, Sentry): on the player's own Charge, where the opponent's
+  Concusive Shells gave the charging unit DEBUFF Speed (its trigger held there: a declared target Within 8" of the
+  Marauders) and the charging unit is Within ``within`` (4") of the reacting unit (itself included).
+
+Not offered: an ability with an effect of another kind (Hierarch's Stand's redirect), a reduction that counts the unit
+as Activated (Zealous Round), and the Combat Phase's fights (the Combat Phase makes no decision and does not walk
+:func:`play_turns`); a Charge's IMPACT is not scored, so the reductions and keywords answer Ranged Attacks only.
 
 Per game, a Reaction is legal (10.4) where its unit is on the table, the trigger holds, it was not declared by that
 unit earlier in the Round (once per Round per unit: none of these is REPEATABLE), and its cost is paid from the
-game's Ready cards (:meth:`~.spending.Spending.payable`, 10.5.1; the payment Exhausts them). At most one Reaction per
-player per activation (10.4); none where the activation already carries one of the player's (a plan's ``react``).
+game's Ready cards (:meth:`~.spending.Spending.payable`, 10.5.1; the payment Exhausts them: a card's Reaction
+Exhausts its card, 10.5.2). At most one Reaction per player per activation (10.4); none where the activation already
+carries one of the player's (a plan's ``react``).
 
 The score (the policy's weights over :data:`~.features.COLUMNS`, the same as its activations'): a row per Reaction,
 what it changes against not reacting, plus its ``spend``:
@@ -29,15 +46,24 @@ what it changes against not reacting, plus its ``spend``:
   probabilities and the attack are :class:`~.features.Features`' (``reaches``, ``attack``, the exact engine).
 * Lunge: the feature row of a Move of the reacting unit to where the Lunge ends, less the row of a Hold where it
   stands (marker, threat, cover, gaps: a Move entry's columns).
+* A reduction or a keyword: ``threat`` = - (the expected share of the protected unit's models the Ranged Attack
+  removes less that with the reduction, or with the keyword on the unit) x its full Supply Value, both exact
+  (``Features.attack`` with the engine's own ``Target`` fields: ``damage_reduction``, ``reduction_floor``, the
+  loadout with the card's bit on); Life Support's reduction counts the Medics' models Within 4" in that state.
+* Restoration: the Charge entry's ``damage``, ``destroy`` and ``models`` (the exact Close Combat attack at the
+  declared targets) x (P(the Charge reaches) - P(it reaches with the DEBUFF Speed)): what the Charge gets back.
 
 A weighted policy declares the best-scoring legal Reaction where its score is above 0 (not reacting scores 0);
 ``random`` draws uniformly among not reacting and the legal Reactions; a policy without a ``react`` method never
-reacts. The draw is the game's own, keyed by (Round, Phase, the activation's dice number) under :data:`TAG`: the same
-choices whatever the grouping of games or the number of workers.
+reacts. The draw is the game's own, keyed by (Round, Phase, the activation's dice number) under :data:`TAG` (``TAG +
+1`` for a Reaction to the player's own activation): the same choices whatever the grouping of games or the number of
+workers.
 
-Not offered yet: the Reactions the scoring does not read (Total Damage reductions, TOUGH and Evade cards, Debilitating
-Saliva, Restoration, Hierarch's Stand, Photon Overcharge), and Reactions to the player's own activation (Pneumatized
-Carapace, Gravitic Boosters on its own Charge Roll).
+Not offered yet: Hierarch's Stand (Artanis: its redirect of the attack is not scored), Photon Overcharge (Overcharged
+Nexus, in no shipped list: HITS on an enemy arriving from Reserves elsewhere than its Entry Edge), Debilitating Saliva
+(Vile Roaches, in no shipped list) and Restoration of its DEBUFF Hit (the DEBUFF on the attack is not scored), and
+the Charge Roll Reactions on the player's own Charge (Pneumatized Carapace, Gravitic Boosters: their Tactical Cards,
+Overseer and Observer, are in no shipped list).
 """
 
 from __future__ import annotations
@@ -51,12 +77,21 @@ import numpy as np
 
 from ..abilities import near_games
 from ..basics import stream as _stream
-from ..lookup import unit_abilities
+from ..lookup import card_abilities, find, needs_tag, unit_abilities, use_bits
 from ..spec import PHASES, Activation, Reaction
 from .menu import Entry
 
 #: the effect kinds of the Reactions offered, and the action of the opponent's activation that triggers each
-KINDS = {"charger_debuff_speed": "charge", "lunge": "shoot"}
+KINDS = {"charger_debuff_speed": "charge", "lunge": "shoot", "reduce_damage": "shoot", "unit_keyword": "shoot"}
+#: the effect kinds of the Reactions offered to the player's own activation, and the action each answers: Restoration
+#: removes the DEBUFF Speed an opponent's Concusive Shells gives the charging unit (the DEBUFF is its trigger)
+OWN_KINDS = {"remove_debuffs": "charge"}
+#: the opponent's Reaction kinds that give the acting unit a DEBUFF the player's :data:`OWN_KINDS` answer
+DEBUFF_KINDS = ("charger_debuff_speed",)
+#: the kinds a unit's own Reaction is offered with (with a ``within``: for another Friendly Unit Within it)
+UNIT_KINDS = ("charger_debuff_speed", "lunge", "reduce_damage", "remove_debuffs")
+#: the kinds a Faction or Tactical Card's Reaction is offered with (for the Friendly Unit it is used for; no ``within``)
+CARD_KINDS = ("reduce_damage", "unit_keyword")
 #: the first part of the key of a Reaction's draw (``random``), apart from the activations' draws (``auto.TAG``)
 TAG = 29_000_104
 #: the rows kept past this many (Reaction, activation, state) keys are dropped (memory flat in games)
@@ -66,7 +101,10 @@ ROWS_LIMIT = 1 << 14
 @dataclass(frozen=True)
 class Option:
     """A Reaction the player may declare: unit ``u`` (World index) uses ``name``, of effect ``kind`` (:data:`KINDS`),
-    ``within`` and ``value`` its effect's, in Phase ``phase`` (or "any")."""
+    ``within`` and ``value`` its effect's, in Phase ``phase`` (or "any"). ``card``: the Faction or Tactical Card it is
+    printed on ("" for the unit's own; a card's is used for unit ``u`` itself). A Total Damage reduction's
+    ``per_model`` (Life Support: ``value`` for each model Within, ``bonus`` models more, Stabilizer Medpacks),
+    ``floor`` (Dae'Uhl: "to a minimum of 1") and ``tags`` (the protected unit's Combat Tags it asks, "Biological")."""
 
     u: int
     name: str
@@ -74,19 +112,52 @@ class Option:
     within: float
     value: float
     phase: str
+    card: str = ""
+    per_model: bool = False
+    bonus: int = 0
+    floor: int = 0
+    tags: tuple[str, ...] = ()
 
 
 def options(sim: Any, player: str) -> list[Option]:
-    """The Reactions of ``player``'s units that :data:`KINDS` reads (their card's and upgrades'), in World order."""
+    """The Reactions of ``player``'s units that :data:`KINDS` reads (their card's and upgrades', :data:`UNIT_KINDS`),
+    in World order, then those of its Faction and Tactical Cards (:data:`CARD_KINDS`), one per Friendly Unit with
+    the Combat Tag the card asks ("a Friendly Ground Unit"), in card then World order. Not offered: an ability with an
+    effect outside these kinds (Hierarch's Stand's redirect) or a reduction that counts the unit as Activated (Zealous
+    Round)."""
     out = []
-    for u, su in enumerate(sim.units):
-        if su.player != player or sim.structure[u]:
-            continue
-        for a in unit_abilities(sim.scn.units[sim.uids[u]]):
-            e = next((e for e in a.effects if e.kind in KINDS), None) if a.type == "reaction" else None
+    mine = [u for u, su in enumerate(sim.units) if su.player == player and not sim.structure[u]]
+    for u in mine:
+        abilities = unit_abilities(sim.scn.units[sim.uids[u]])
+        bonus = sum(int(e.value) for a in abilities for e in a.effects if e.kind == "per_model_bonus")
+        for a in abilities:
+            e = _offered(a, UNIT_KINDS) if a.type == "reaction" else None
             if e is not None and e.within is not None:
-                out.append(Option(u, a.name, e.kind, float(e.within), float(e.value or 0), a.phase))
+                out.append(_option(u, a, e, "", bonus if e.per_model else 0))
+    for found in card_abilities(sim.scn, player):
+        a = found.ability
+        e = _offered(a, CARD_KINDS) if a.type == "reaction" else None
+        if e is None or e.within is not None:
+            continue
+        tag = needs_tag(a)
+        for u in mine:
+            if not tag or tag in sim.scn.units[sim.uids[u]].unit.card.combat_tags:
+                out.append(_option(u, a, e, found.card, 0))
     return out
+
+
+def _offered(a: Any, kinds: tuple[str, ...]) -> Any:
+    """The effect of Reaction ``a`` of a kind of ``kinds`` where every effect of ``a`` is of one of them (and not a
+    reduction costing the unit's activation), else None."""
+    if not a.effects or any(e.kind not in kinds or e.costs_activation for e in a.effects):
+        return None
+    return a.effects[0]
+
+
+def _option(u: int, a: Any, e: Any, card: str, bonus: int) -> Option:
+    within = float(e.within) if e.within is not None else 0.0
+    value = float(e.value or 0)
+    return Option(u, a.name, e.kind, within, value, a.phase, card, e.per_model, bonus, e.minimum, tuple(e.vs_tags))
 
 
 class Reactions:
@@ -108,14 +179,17 @@ class Reactions:
         """The games ``games`` split by the Reaction declared to ``act`` (the module text): (games, the activation as
         applied there)."""
         pick = getattr(policy, "react", None)
-        cand = [i for i, o in enumerate(self.options) if KINDS[o.kind] == act.action and o.phase in (act.phase, "any")]
-        if (
-            not cand
-            or pick is None
-            or act.player == self.player
-            or any(rx.player == self.player for rx in act.react)
-            or games.size == 0
-        ):
+        own = act.player == self.player
+        if own and not self._debuffs(act):  # its own activation: only a DEBUFF the opponent gave triggers one
+            return [(games, act)]
+        cand = [
+            i
+            for i, o in enumerate(self.options)
+            if (OWN_KINDS.get(o.kind) if own else KINDS.get(o.kind)) == act.action
+            and o.phase in (act.phase, "any")
+            and self._may(o, act)
+        ]
+        if not cand or pick is None or any(rx.player == self.player for rx in act.react) or games.size == 0:
             return [(games, act)]
         if rnd != self.rnd:  # a new Round: each Reaction may be declared again (10.4)
             self.rnd = rnd
@@ -135,7 +209,8 @@ class Reactions:
             table = np.asarray([[self._row(self.options[i], act, s) for i in cand] for s in states], dtype=float)
             return table.reshape(len(states), len(cand), len(COLUMNS))[inv]
 
-        u = np.asarray(sim.draw(_stream(TAG, rnd, PHASES.index(act.phase), sim.ordinal[act]), games))
+        key = _stream(TAG + own, rnd, PHASES.index(act.phase), sim.ordinal[act])  # own: apart from the opponent's
+        u = np.asarray(sim.draw(key, games))
         chosen = np.asarray(pick(rows, legal, u), dtype=np.int64)
         out = []
         none = chosen < 0
@@ -147,11 +222,44 @@ class Reactions:
             assert legal[chosen == c, c].all(), "a policy declared a Reaction where it is not legal"
             self.spending.pay(o.u, (o.name,), g)  # 10.5.1: Exhaust the cards
             self.taken[cand[c], g] = True
-            rx = Reaction(sim.uids[o.u], o.name, self.player)
+            q = self._protects(o, act) if o.kind == "reduce_damage" and not o.card else None
+            rx = Reaction(sim.uids[o.u], o.name, self.player, "" if q is None else sim.uids[q])
             answered = dataclasses.replace(act, react=(*act.react, rx))
             sim.ordinal[answered] = sim.ordinal[act]  # the same dice as the activation declared
             out.append((g, answered))
         return out
+
+    def _protects(self, o: Option, act: Activation) -> int | None:
+        """The Friendly Unit ``o`` answers for in ``act`` (World index; :func:`~..abilities.protected`): a card's, its
+        unit where ``act`` targets it; a unit's own, the activation's one target of the player, another unit; None
+        where there is none."""
+        sim = self.sim
+        if o.card:
+            return o.u if sim.uids[o.u] in act.targets else None
+        mine = [t for t in act.targets if sim.units[sim.uids.index(t)].player == self.player]
+        q = sim.uids.index(mine[0]) if len(mine) == 1 else -1
+        return q if q >= 0 and q != o.u else None
+
+    def _debuffs(self, act: Activation) -> list[tuple[int, float, float]]:
+        """The opponent's Reactions in ``act`` giving its acting unit a DEBUFF (:data:`DEBUFF_KINDS`): (the reacting
+        unit, its ``within``, the DEBUFF's value)."""
+        sim, out = self.sim, []
+        for rx in act.react:
+            found = find(sim.scn, rx.unit, rx.use) if rx.player != self.player else None
+            for e in found.ability.effects if found is not None else ():
+                if e.kind in DEBUFF_KINDS and e.within is not None:
+                    out.append((sim.uids.index(rx.unit), float(e.within), float(e.value or 0)))
+        return out
+
+    def _may(self, o: Option, act: Activation) -> bool:
+        """Whether ``o`` may answer ``act`` in any game (the game-free part of :meth:`_legal`)."""
+        if o.kind not in ("reduce_damage", "unit_keyword"):
+            return True
+        q = self._protects(o, act)
+        if q is None:
+            return False
+        tags = self.sim.scn.units[self.sim.uids[q]].unit.card.combat_tags
+        return not o.tags or bool(set(o.tags) & set(tags))
 
     def _legal(self, o: Option, act: Activation, games: np.ndarray) -> np.ndarray:
         """Per game: may ``o`` be declared to ``act`` (the module text; all but what the state's row says)?"""
@@ -175,13 +283,39 @@ class Reactions:
             ):
                 closer[ts] = pa >= 0 and ka > 0 and sim.world.toward(ph, kh, pa, ka, speed) is not None
             ok &= closer[games]
+        elif o.kind == "remove_debuffs":  # the acting unit Within of the reacting unit, and the DEBUFF given
+            a = sim.uids.index(act.unit)
+            ok &= near_games(sim, games[ok], r, a, o.within)[games]
+            ok &= self._debuffed(act, games)
+        elif o.kind == "reduce_damage" and not o.card:  # the protected unit suffers Damage Within of the reacting unit
+            q = self._protects(o, act)
+            assert q is not None  # (_may)
+            near = np.zeros(sim.T, dtype=bool)
+            if o.per_model:  # Life Support: no model Within, no reduction (cards/damage_reduction.reduction_for)
+                for (pr, kr, pq, kq), ts in sim.groups(
+                    games[ok], [sim.row_pos(r), sim.row_alive(r), sim.row_pos(q), sim.row_alive(q)]
+                ):
+                    near[ts] = pq >= 0 and kq > 0 and sim.world.models_within(pr, kr, pq, kq, o.within) > 0
+            else:
+                near = near_games(sim, games[ok], r, q, o.within)
+            ok &= near[games]
         if ok.any():
             ok[ok] &= self.spending.payable(r, (o.name,), games[ok])
         return ok
 
+    def _debuffed(self, act: Activation, games: np.ndarray) -> np.ndarray:
+        """Per game of ``games``: does an opponent's Reaction in ``act`` give the charging unit its DEBUFF there (the
+        engine's trigger, ``cards/charge.py``: a declared target Within ``within`` of the reacting unit)?"""
+        sim = self.sim
+        hit = np.zeros(sim.T, dtype=bool)
+        for r, within, _ in self._debuffs(act):
+            for t in act.targets:
+                hit |= near_games(sim, games, r, sim.uids.index(t), within)
+        return hit[games]
+
     def _row(self, o: Option, act: Activation, state: tuple[int, ...]) -> np.ndarray:
         """In ``state``: the feature row of ``o`` (the module text)."""
-        key = (o, act.unit, act.action, act.targets, act.use, act.phase, state)
+        key = (o, act.unit, act.action, act.targets, act.use, act.phase, act.react, state)
         hit = self._rows.get(key)
         if hit is None:
             if len(self._rows) > ROWS_LIMIT:
@@ -190,7 +324,7 @@ class Reactions:
         return hit
 
     def _compute(self, o: Option, act: Activation, state: tuple[int, ...]) -> np.ndarray:
-        from .features import COLUMNS
+        from .features import COLUMNS, DAMAGE, MODELS
 
         sim, feats = self.sim, self.features()
         n = sim.U
@@ -214,6 +348,20 @@ class Reactions:
                 saved += (full - slow) * share * worth
             row[COLUMNS.index("threat")] = -saved
             return row
+        if o.kind in ("reduce_damage", "unit_keyword"):
+            row[COLUMNS.index("threat")] = -self._saved(o, act, state)
+            return row
+        if o.kind == "remove_debuffs":  # the Charge entry's attack columns at full Speed less with the DEBUFF
+            slow = max((v for _, _, v in self._debuffs(act)), default=0.0)
+            for name in act.targets:
+                t = sim.uids.index(name)
+                if sim.units[t].player == self.player or pos[t] < 0 or alive[t] <= 0:
+                    continue
+                hit = np.asarray(feats.attack(a, alive[a], t, alive[t], mark[t], shielded[t], "combat", act.use))
+                full = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], act.use)
+                slowed = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], act.use, slow=slow)
+                row[DAMAGE : MODELS + 1] += (full - slowed) * hit
+            return row
         # lunge: a Move to where it ends, less a Hold where it stands
         h = o.u
         to = sim.world.toward(pos[h], alive[h], pos[a], alive[a], float(sim.units[h].speed))
@@ -224,6 +372,30 @@ class Reactions:
         entries = (Entry("move", to=(float(to[0]), float(to[1])), label="lunge"), Entry("hold", label="hold"), *covers)
         table = feats.table_of(h, act.phase, state, entries)
         return row + table[0] - table[1]
+
+    def _saved(self, o: Option, act: Activation, state: tuple[int, ...]) -> float:
+        """In ``state``: the expected share of the protected unit's models that ``act``'s Ranged Attack removes, less
+        that with ``o`` (its Total Damage reduction, or its keyword on the unit: TOUGH, DODGE), both exact
+        (:meth:`~.features.Features.attack`), times the unit's full Supply Value (the ``threat`` column's reading:
+        Supply the enemy destroys, smooth)."""
+        sim, feats = self.sim, self.features()
+        n = sim.U
+        pos, alive = state[:n], state[n : 2 * n]
+        mark, shielded = state[2 * n : 3 * n], state[3 * n : 4 * n]
+        a, q = sim.uids.index(act.unit), self._protects(o, act)
+        if q is None or pos[q] < 0 or alive[q] <= 0:
+            return 0.0
+        if o.kind == "unit_keyword":
+            guard = (use_bits(sim, q, (o.name,)), 0, 0)
+        else:
+            cut = int(o.value)
+            if o.per_model:
+                got = sim.world.models_within(pos[o.u], alive[o.u], pos[q], alive[q], o.within)
+                cut = int(o.value) * (got + o.bonus) if got else 0
+            guard = (0, cut, o.floor)
+        plain = feats.attack(a, alive[a], q, alive[q], mark[q], shielded[q], "assault", act.use)[2]
+        guarded = feats.attack(a, alive[a], q, alive[q], mark[q], shielded[q], "assault", act.use, guard)[2]
+        return (plain - guarded) * float(sim.supply(q, np.asarray([sim.full[q]]))[0])
 
 
 __all__ = ["KINDS", "TAG", "Option", "Reactions", "options"]
