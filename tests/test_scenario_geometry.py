@@ -506,7 +506,8 @@ def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
     replaced: per group, uniforms(seed, stream, games), searchsorted(side="right") clipped to the last row, models
     lost, Damage Marker and SHIELDED set, a costly row counted as Activated, Destroyed units' markers cleared; the Hit
     Points lost (tally.py: the health table by models left, less the Damage Marker) added to taken, and to dealt
-    where there is an attacker."""
+    where there is an attacker. The kernel's contract (resolve's split): every game has the same models left, and each
+    group's games the Damage Marker and SHIELDED of its key; the games' other rows are left alone."""
     from mathhammer.scenario.sim_state import _apply_kernel, _draw_base, uniforms
 
     rng = np.random.default_rng(seed)
@@ -522,8 +523,13 @@ def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
         cdf = np.cumsum(rng.random(n))
         tables.append((arr, cdf / cdf[-1]))
     costs = rng.random(len(groups)) < 0.5
-    alive0 = rng.integers(1, 5, T).astype(np.int64)
+    k = int(rng.integers(1, 5))
+    marks, shields = rng.integers(0, 3, len(groups)), rng.integers(0, 2, len(groups))
+    alive0 = rng.integers(1, 5, T).astype(np.int64)  # the games outside the groups: other values, untouched
     mark0, shield0 = rng.integers(0, 3, T).astype(np.int64), rng.integers(0, 2, T).astype(np.int64)
+    alive0[games] = k
+    for ts, m, sh in zip(groups, marks, shields, strict=True):
+        mark0[ts], shield0[ts] = m, sh
     health = np.array([0, 3, 5, 8, 10], dtype=np.int64)  # Hit Points by models left (tally.health_table)
     taken0, dealt0 = rng.integers(0, 9, T).astype(np.int64), rng.integers(0, 9, T).astype(np.int64)
 
@@ -562,6 +568,9 @@ def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
             np.concatenate([c for _, c in tables]),
             starts,
             costs,
+            marks.astype(np.int64),
+            shields.astype(np.int64),
+            k,
             _draw_base(7, stream),
             offset,
             *got,

@@ -84,23 +84,46 @@ def _planned_bits(alive, pos, planned, on_table, live):  # pragma: no cover - co
 
 @njit(**JIT)
 def _apply_kernel(
-    order, bounds, arrs, cdfs, starts, costs, base, offset, alive, mark, shielded, counted, health, taken, dealt, by
+    order,
+    bounds,
+    arrs,
+    cdfs,
+    starts,
+    costs,
+    marks,
+    shields,
+    k,
+    base,
+    offset,
+    alive,
+    mark,
+    shielded,
+    counted,
+    health,
+    taken,
+    dealt,
+    by,
 ):  # pragma: no cover - compiled
     """Per group ``g`` (games ``order[bounds[g]:bounds[g + 1]]``), each game's outcome drawn from transition ``g``
     (rows ``arrs[starts[g]:]``, cumulative ``cdfs``): the uniform of :func:`uniforms`, numpy's
     ``searchsorted(side="right")`` clipped to the last row; ``counted[t]`` set where a group that ``costs`` used the
     Reaction (Zealous Round). The Hit Points lost (before less after: ``health[models left]`` less the Damage Marker,
     :mod:`.tally`) are added to ``taken[t]``, and to ``dealt[t]`` where ``by`` (an attacker).
-    Returns the games whose unit is Destroyed."""
+
+    Every game has ``k`` models left and group ``g``'s games the Damage Marker ``marks[g]`` and SHIELDED
+    ``shields[g]`` (the split's key): a game's row is written only where its outcome changes it, so an outcome that
+    changes nothing reads and writes no game's row (the games are scattered: each row a cache miss).
+    Returns the games whose unit is Destroyed, group after group."""
     dead = np.empty(order.size, dtype=np.int64)
     nd = 0
     top = health.size - 1
+    whole = health[min(max(k, 0), top)]
     for g in range(bounds.size - 1):
         lo, n = starts[g], starts[g + 1] - starts[g]
+        m0, s0, cost = marks[g], shields[g], costs[g]
+        before = whole - (m0 if k > 0 else 0)
         for i in range(bounds[g], bounds[g + 1]):
             t = order[i]
-            k = alive[t]
-            before = health[min(max(k, 0), top)] - (mark[t] if k > 0 else 0)
             u = _uniform(base, t + offset)
             a, b = 0, n  # the first row whose cumulative probability exceeds u
             while a < b:
@@ -110,17 +133,20 @@ def _apply_kernel(
                 else:
                     a = mid + 1
             pick = lo + min(a, n - 1)
-            k -= arrs[pick, 0]
-            alive[t] = k
-            mark[t] = arrs[pick, 1]
-            shielded[t] = arrs[pick, 2]
-            if costs[g] and arrs[pick, 3] == 1:
+            left = k - arrs[pick, 0]
+            m = arrs[pick, 1] if left > 0 else 0
+            if left != k:
+                alive[t] = left
+            if m != m0:
+                mark[t] = m
+            if arrs[pick, 2] != s0:
+                shielded[t] = arrs[pick, 2]
+            if cost and arrs[pick, 3] == 1:
                 counted[t] = True  # counted as Activated in this Phase
-            if k <= 0:
-                mark[t] = 0
+            if left <= 0:
                 dead[nd] = t
                 nd += 1
-            lost = before - (health[min(max(k, 0), top)] - (mark[t] if k > 0 else 0))
+            lost = before - (health[min(max(left, 0), top)] - m)
             if lost > 0:
                 taken[t] += lost
                 if by:
