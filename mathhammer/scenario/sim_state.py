@@ -68,6 +68,49 @@ def _keep_bits(used, keep, live):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
+def _live_kernel(trials, over):  # pragma: no cover - compiled
+    """The games of ``trials`` not ``over``, in order."""
+    out = np.empty(trials.size, dtype=np.int64)
+    n = 0
+    for t in trials:
+        if not over[t]:
+            out[n] = t
+            n += 1
+    return out[:n]
+
+
+@njit(**JIT)
+def _enter_kernel(trials, acted):  # pragma: no cover - compiled
+    """``acted[t]`` set for every game of ``trials``; the positions in ``trials`` of those where it was set already."""
+    again = np.empty(0, dtype=np.int64)
+    n = 0
+    for i in range(trials.size):
+        t = trials[i]
+        if acted[t]:
+            if n == again.size:
+                grown = np.empty(max(16, 2 * n), dtype=np.int64)
+                grown[:n] = again[:n]
+                again = grown
+            again[n] = i
+            n += 1
+        else:
+            acted[t] = True
+    return again[:n].copy()
+
+
+@njit(**JIT)
+def _placed_kernel(trials, pos):  # pragma: no cover - compiled
+    """The games of ``trials`` where ``pos`` (a unit's placement) is on the table (>= 0), in order."""
+    out = np.empty(trials.size, dtype=np.int64)
+    n = 0
+    for t in trials:
+        if pos[t] >= 0:
+            out[n] = t
+            n += 1
+    return out[:n]
+
+
+@njit(**JIT)
 def _planned_bits(alive, pos, planned, on_table, live):  # pragma: no cover - compiled
     """Per game of ``live`` (others 0): bit ``i`` set where unit ``planned[i]`` has models left (and, with
     ``on_table``, is on the table)."""
