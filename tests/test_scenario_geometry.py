@@ -502,74 +502,78 @@ def test_compiled_near_tests_give_the_world_answers() -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
-    """sim_state._apply_kernel (every group's outcomes drawn and applied in one pass) against the numpy reading it
-    replaced: per group, uniforms(seed, stream, games), searchsorted(side="right") clipped to the last row, models
-    lost, Damage Marker and SHIELDED set, a costly row counted as Activated, Destroyed units' markers cleared; the Hit
-    Points lost (tally.py: the health table by models left, less the Damage Marker) added to taken, and to dealt
-    where there is an attacker."""
-    from mathhammer.scenario.sim_state import _apply_kernel, _draw_base, uniforms
+    """sim_shoot.Draws.apply (sim_state._apply_kernel: each game's key read, its outcome drawn and applied, in one pass
+    over the games) against the numpy reading it replaced: the games split by key (Damage Marker, SHIELDED, abilities
+    used, Total Damage reduction, Armour steps; keys in order of their first game), per key uniforms(seed, stream,
+    games), searchsorted(side="right") clipped to the last row, models lost, Damage Marker and SHIELDED set, a costly
+    row counted as Activated, Destroyed units' markers cleared; the Hit Points lost (tally.py: the health table by
+    models left, less the Damage Marker) added to taken, and to dealt where there is an attacker; the Destroyed games
+    key after key. Every game has the same models left (resolve's contract); other games' rows are left alone. The
+    same Draws serves a second call (its keys known, new ones added)."""
+    from mathhammer.scenario.sim_shoot import Draws
+    from mathhammer.scenario.sim_state import _draw_base, uniforms
 
     rng = np.random.default_rng(seed)
-    T, offset, stream = 400, int(rng.integers(0, 10**6)), int(rng.integers(0, 2**40))
-    games = np.sort(rng.choice(T, 300, replace=False))
-    groups = np.array_split(rng.permutation(games), 5)
-    tables = []
-    for _ in groups:
-        n = int(rng.integers(1, 6))
-        arr = np.column_stack(
-            [rng.integers(0, 4, n), rng.integers(0, 3, n), rng.integers(0, 2, n), rng.integers(0, 2, n)]
-        ).astype(np.int64)
-        cdf = np.cumsum(rng.random(n))
-        tables.append((arr, cdf / cdf[-1]))
-    costs = rng.random(len(groups)) < 0.5
-    alive0 = rng.integers(1, 5, T).astype(np.int64)
-    mark0, shield0 = rng.integers(0, 3, T).astype(np.int64), rng.integers(0, 2, T).astype(np.int64)
+    T, offset = 400, int(rng.integers(0, 10**6))
     health = np.array([0, 3, 5, 8, 10], dtype=np.int64)  # Hit Points by models left (tally.health_table)
-    taken0, dealt0 = rng.integers(0, 9, T).astype(np.int64), rng.integers(0, 9, T).astype(np.int64)
+    k = int(rng.integers(1, 5))
+    tables: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, bool]] = {}
+
+    def transition(key: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, bool]:
+        if key not in tables:
+            n = int(rng.integers(1, 6))
+            arr = np.column_stack(
+                [rng.integers(0, 4, n), rng.integers(0, 3, n), rng.integers(0, 2, n), rng.integers(0, 2, n)]
+            ).astype(np.int64)
+            cdf = np.cumsum(rng.random(n))
+            tables[key] = (arr, cdf / cdf[-1], bool(rng.random() < 0.5))
+        return tables[key]
 
     def hp(alive: np.ndarray, mark: np.ndarray) -> np.ndarray:
         return health[np.clip(alive, 0, health.size - 1)] - np.where(alive > 0, mark, 0)
 
-    # numpy, group by group
-    alive, mark, shielded, flipped, dead_ref = alive0.copy(), mark0.copy(), shield0.copy(), np.zeros(T, bool), []
-    taken, dealt = taken0.copy(), dealt0.copy()
-    for ts, (arr, cdf), costly in zip(groups, tables, costs, strict=True):
-        before = hp(alive[ts], mark[ts])
-        u = uniforms(7, stream, ts + offset)
-        pick = np.minimum(np.searchsorted(cdf, u, side="right"), len(cdf) - 1)
-        alive[ts] -= arr[pick, 0]
-        mark[ts] = arr[pick, 1]
-        shielded[ts] = arr[pick, 2]
-        if costly:
-            flipped[ts[arr[pick, 3] == 1]] = True
-        dead = ts[alive[ts] <= 0]
-        mark[dead] = 0
-        dead_ref += dead.tolist()
-        lost = np.maximum(before - hp(alive[ts], mark[ts]), 0)
-        taken[ts] += lost
-        dealt[ts] += lost
-    assert (taken != taken0).any()
-    order = np.concatenate(groups)
-    bounds = np.cumsum([0] + [g.size for g in groups])
-    starts = np.cumsum([0] + [len(c) for _, c in tables])
-    for by in (True, False):  # with an attacker, and without (dealt untouched)
-        got = [alive0.copy(), mark0.copy(), shield0.copy(), np.zeros(T, bool)]
-        tally = [taken0.copy(), dealt0.copy()]
-        dead = _apply_kernel(
-            order,
-            bounds,
-            np.concatenate([a for a, _ in tables]),
-            np.concatenate([c for _, c in tables]),
-            starts,
-            costs,
-            _draw_base(7, stream),
-            offset,
-            *got,
-            health,
-            *tally,
-            by,
-        )
-        assert [a.tolist() for a in got] == [alive.tolist(), mark.tolist(), shielded.tolist(), flipped.tolist()]
-        assert sorted(dead.tolist()) == sorted(dead_ref) and len(dead_ref) > 0
-        assert tally[0].tolist() == taken.tolist()
-        assert tally[1].tolist() == (dealt if by else dealt0).tolist()
+    draws = Draws()
+    rows = np.array([0, 1, 2, 3], dtype=np.int64)  # models left, Damage Marker, SHIELDED, abilities used
+    for _call in range(2):
+        stream = int(rng.integers(0, 2**40))
+        games = np.sort(rng.choice(T, 300, replace=False))
+        state = np.stack(
+            [rng.integers(1, 5, T), rng.integers(0, 3, T), rng.integers(0, 2, T), rng.integers(0, 2, T) * 4]
+        ).astype(np.int64)
+        state[0, games] = k
+        cut, better = rng.integers(0, 2, T).astype(np.int64), rng.integers(0, 2, T).astype(np.int64)
+        taken0, dealt0 = rng.integers(0, 9, T).astype(np.int64), rng.integers(0, 9, T).astype(np.int64)
+        # numpy, key after key
+        keys = np.stack([state[1], state[2], state[3], cut, better])[:, games].T
+        _, first, inv = np.unique(keys, axis=0, return_index=True, return_inverse=True)
+        ref, flipped, dead_ref = state.copy(), np.zeros(T, bool), []
+        taken, dealt = taken0.copy(), dealt0.copy()
+        for g in np.argsort(first):
+            ts = games[inv.ravel() == g]
+            arr, cdf, costly = transition(tuple(keys[first[g]].tolist()))
+            before = hp(ref[0, ts], ref[1, ts])
+            u = uniforms(7, stream, ts + offset)
+            pick = np.minimum(np.searchsorted(cdf, u, side="right"), len(cdf) - 1)
+            ref[0, ts] -= arr[pick, 0]
+            ref[1, ts] = arr[pick, 1]
+            ref[2, ts] = arr[pick, 2]
+            if costly:
+                flipped[ts[arr[pick, 3] == 1]] = True
+            dead = ts[ref[0, ts] <= 0]
+            ref[1, dead] = 0
+            dead_ref += dead.tolist()
+            lost = np.maximum(before - hp(ref[0, ts], ref[1, ts]), 0)
+            taken[ts] += lost
+            dealt[ts] += lost
+        assert (taken != taken0).any() and len(dead_ref) > 0 and len(first) > 4  # the table grows past 4 keys
+        for by in (True, False):  # with an attacker, and without (dealt untouched)
+            got, counted = state.copy(), np.zeros(T, bool)
+            tally = [taken0.copy(), dealt0.copy()]
+            dead = draws.apply(
+                got, rows, cut, better, games, _draw_base(7, stream), offset, k, counted, health, *tally, by, transition
+            )
+            assert got.tolist() == ref.tolist() and counted.tolist() == flipped.tolist()
+            assert dead.tolist() == dead_ref
+            assert tally[0].tolist() == taken.tolist()
+            assert tally[1].tolist() == (dealt if by else dealt0).tolist()
+    assert draws.n == len(tables)

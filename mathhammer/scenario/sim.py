@@ -82,7 +82,7 @@ from .sim_combat import Combat
 from .sim_move import Movement
 from .sim_round import RoundEnd
 from .sim_shoot import Shooting
-from .sim_state import _planned_bits, uniforms
+from .sim_state import _enter_kernel, _live_kernel, _placed_kernel, _planned_bits, uniforms
 from .spec import PHASES, PLAYERS, Activation
 
 
@@ -194,24 +194,22 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             hook()
 
     def activate(self, act: Activation, trials: np.ndarray) -> None:
-        trials = trials[~self.over[trials]]
+        trials = _live_kernel(np.ascontiguousarray(trials, dtype=np.int64), self.over)
         u = self.uids.index(act.unit)
         if self._phase_of_acted != (self.round, act.phase):  # a new Phase (also when activations are driven one
             self.new_phase(self.round, act.phase)  # by one, not by play_phase): nobody has activated
         for counted in self.cards.counts_activated:  # counted as Activated in this Phase (Zealous Round, Crushing Grip)
             trials = counted(u, act, trials)
-        # a second activation in the Phase: only where a card removed the Activation Marker (Orders)
-        twice = self.acted[u, trials]
-        if twice.any():
+        # a second activation in the Phase: only where a card removed the Activation Marker (Orders); every game's
+        # unit is marked activated in the same pass (those refused were already)
+        twice = _enter_kernel(trials, self.acted[u])
+        if twice.size:
             games = trials[twice]
             allowed = np.zeros(games.size, dtype=bool)
             for again in self.cards.activate_again:
                 allowed[~allowed] = again(u, act, games[~allowed])
             self.skip(act, int((~allowed).sum()), "the unit has already activated in this Phase (8.4.1)")
-            keep = ~twice
-            keep[twice] = allowed
-            trials = trials[keep]
-        self.acted[u, trials] = True
+            trials = np.delete(trials, twice[~allowed])
         if act.when or act.unless:  # issue 6 point 1: where a condition fails the unit holds (conditions.py)
             trials = conditions.admit(self, act, trials)
         if trials.size == 0:
@@ -231,7 +229,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             for hook in self.cards.after_action:  # the Deploy has ended (Creep Removal)
                 hook(u, act, got)
             return
-        here = trials[self.pos[u, trials] >= 0]
+        here = _placed_kernel(trials, self.pos[u])
         self.skip(act, trials.size - here.size, "the unit is destroyed or still in Reserves")
         if here.size == 0:
             return

@@ -13,9 +13,109 @@ from ..starcraft.loadout import as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities
 from .basics import stream as _stream
-from .sim_state import SimState, _apply_kernel, _draw_base
+from .sim_state import DRAW_KEY, SimState, _apply_kernel, _draw_base
 from .simview import PoolCut
 from .spec import Activation
+
+#: no per-game column (the kernel reads 0), and no row of games counted as Activated
+_NO_STEPS = np.zeros(0, dtype=np.int64)
+_NONE_COUNTED = np.zeros(0, dtype=np.bool_)
+
+
+class Draws:
+    """The transitions of one chain of Batches at one unit (:meth:`Shooting.resolve`), by a game's key (the fields of
+    :data:`~mathhammer.scenario.sim_state.DRAW_KEY`), as :func:`~mathhammer.scenario.sim_state._apply_kernel` reads
+    them: key ``e``'s rows ``arrs[lo[e]:lo[e] + nrows[e]]`` with their cumulative probabilities ``cdfs``."""
+
+    __slots__ = ("arrs", "cdfs", "costs", "keys", "lo", "n", "nrows")
+
+    def __init__(self) -> None:
+        self.keys = np.zeros((4, DRAW_KEY), dtype=np.int64)
+        self.lo = np.zeros(4, dtype=np.int64)
+        self.nrows = np.zeros(4, dtype=np.int64)
+        self.costs = np.zeros(4, dtype=np.bool_)
+        self.n = 0
+        self.arrs = np.zeros((0, 4), dtype=np.int64)
+        self.cdfs = np.zeros(0, dtype=np.float64)
+
+    def room(self, rank: np.ndarray) -> np.ndarray:
+        """Room for one more key; ``rank`` (a call's rank per key, then the next rank) grown with the keys."""
+        cap = self.keys.shape[0]
+        if self.n < cap:
+            return rank
+        self.keys = np.concatenate([self.keys, np.zeros_like(self.keys)])
+        self.lo, self.nrows = np.concatenate([self.lo, self.lo]), np.concatenate([self.nrows, self.nrows])
+        self.costs = np.concatenate([self.costs, self.costs])
+        return np.concatenate([rank[:-1], np.full(cap, -1, dtype=np.int64), rank[-1:]])
+
+    def apply(
+        self,
+        state: np.ndarray,
+        rows: np.ndarray,
+        cut: np.ndarray,
+        better: np.ndarray,
+        trials: np.ndarray,
+        base: np.uint64,
+        offset: int,
+        k: int,
+        counted: np.ndarray,
+        health: np.ndarray,
+        taken: np.ndarray,
+        dealt: np.ndarray,
+        by: bool,
+        transition: Callable[[tuple[int, ...]], tuple[np.ndarray, np.ndarray, bool]],
+    ) -> np.ndarray:
+        """Each game of ``trials`` (``k`` models left) drawn and applied (:func:`~mathhammer.scenario.sim_state.
+        _apply_kernel`, whose arguments these are), ``transition(key)`` asked for each key met the first time: its
+        rows, cumulative probabilities, and whether it counts the unit as Activated. Returns the Destroyed games key
+        after key (in order of their key's first game), in order within a key: as a split of ``trials`` by key gives
+        them."""
+        trials = np.ascontiguousarray(trials, dtype=np.int64)
+        dead = np.empty((2, trials.size), dtype=np.int64)
+        rank = np.full(self.keys.shape[0] + 1, -1, dtype=np.int64)
+        rank[-1] = 0
+        i = nd = 0
+        while True:
+            rank = self.room(rank)
+            i, nd, self.n = _apply_kernel(
+                state,
+                rows,
+                cut,
+                better,
+                trials,
+                i,
+                nd,
+                dead,
+                rank,
+                self.keys,
+                self.n,
+                self.lo,
+                self.nrows,
+                self.costs,
+                self.arrs,
+                self.cdfs,
+                base,
+                offset,
+                k,
+                counted,
+                health,
+                taken,
+                dealt,
+                by,
+            )
+            if i == trials.size:
+                break
+            self.put(self.n - 1, *transition(tuple(self.keys[self.n - 1].tolist())))  # the key just met
+        if rank[-1] <= 1:
+            return dead[0, :nd]
+        return dead[0, :nd][np.argsort(dead[1, :nd], kind="stable")]
+
+    def put(self, e: int, arr: np.ndarray, cdf: np.ndarray, costly: bool) -> None:
+        """Key ``e``'s transition: outcome rows ``arr`` (models lost, Damage Marker, SHIELDED, the Reaction used),
+        cumulative ``cdf``; ``costly``: its use counts the unit as Activated."""
+        self.lo[e], self.nrows[e], self.costs[e] = self.cdfs.size, cdf.size, costly
+        self.arrs = np.concatenate([self.arrs, arr])
+        self.cdfs = np.concatenate([self.cdfs, cdf])
 
 
 class Shooting(SimState):
@@ -38,61 +138,49 @@ class Shooting(SimState):
         if not batches or trials.size == 0:
             return
         k = int(self.alive[t, trials[0]])
-        cols: list[np.ndarray | int] = [self.row_mark(t), self.row_shielded(t), self.row_used(t)]
         reducing = None  # a Reaction reduces the Total Damage (Life Support, Transfusion, Dae'Uhl): the first card's
         for hook in self.cards.damage_reduction:
             if (reducing := hook(t)) is not None:
-                cols.append(reducing[0])
                 break
         # the steps its Armour is better, per game (Veteran of Tarsonis)
         steps = [b for hook in self.cards.armour if (b := hook(t, trials)) is not None]
-        veteran = bool(steps)
-        if veteran:
-            cols.append(sum(steps))
+        floor = reducing[1] if reducing is not None else 0
+        # Zealous Round: its use counts the unit as Activated, so the games must say where it was used
+        counted = reducing[2] if reducing is not None and reducing[2] is not None else _NONE_COUNTED
         chain = tuple(batches)
-        order, bounds, keys = self._split(trials, cols)
-        tables: list[tuple[np.ndarray, np.ndarray]] = []
-        costs = np.zeros(len(keys), dtype=np.bool_)
-        for g, group in enumerate(keys.tolist()):
-            mark, shielded, tmask = group[:3]
-            cut = group[3] if reducing is not None else 0
-            better = group[-1] if veteran else 0
-            floor = reducing[1] if reducing is not None and cut else 0
-            # Zealous Round: its use counts the unit as Activated, so the games must say where it was used
-            costly = reducing is not None and reducing[2] is not None and cut > 0
-            costs[g] = costly
-            asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, floor, costly, better)
+        draws = self._draws.get(ctx := (chain, t, k, phase, visible, evade, floor, counted.size > 0))
+        if draws is None:
+            draws = self._draws[ctx] = Draws()
+        # every game's key, draw and transition in one pass (a game's draw is its own: the grouping changes nothing),
+        # the damage dealt and taken (:mod:`.tally`) counted in it
+        rows = np.array([self.row_alive(t), self.row_mark(t), self.row_shielded(t), self.row_used(t)], dtype=np.int64)
+
+        def transition(key: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, bool]:
+            mark, shielded, tmask, cut, better = key
+            costly = counted.size > 0 and cut > 0
+            lessened = floor if cut else 0
+            asked = (chain, t, tmask, k, mark, shielded, phase, visible, evade, cut, lessened, costly, better)
             tr = self._asked.get(asked)
             if tr is None:
                 tr = self._asked[asked] = self._transition(*asked)
-            tables.append(tr)
-        # every group's draw and transition in one pass (a game's draw is its own: the grouping changes nothing),
-        # the damage dealt and taken (:mod:`.tally`) counted in it
-        if len(tables) == 1:
-            arrs, cdfs = tables[0]
-            starts = np.array([0, cdfs.size], dtype=np.int64)
-        else:
-            arrs = np.concatenate([a for a, _ in tables])
-            cdfs = np.concatenate([c for _, c in tables])
-            starts = np.cumsum(np.array([0] + [len(c) for _, c in tables], dtype=np.int64))
+            return tr[0], tr[1], costly
+
         tally = self.tally
-        dead = _apply_kernel(
-            order,
-            bounds,
-            arrs,
-            cdfs,
-            starts,
-            costs,
+        dead = draws.apply(
+            self.state,
+            rows,
+            reducing[0] if reducing is not None else _NO_STEPS,
+            np.sum(steps, axis=0) if steps else _NO_STEPS,
+            trials,
             _draw_base(self.seed, stream),
             self.offset,
-            self.alive[t],
-            self.mark[t],
-            self.shielded[t],
-            reducing[2] if reducing is not None and reducing[2] is not None else self._not_counted,
+            k,
+            counted,
             tally.health[t],
             tally.taken[t],
             tally.dealt[by if by >= 0 else t],
             by >= 0,
+            transition,
         )
         if dead.size:
             self.set_pos(t, dead, -1)

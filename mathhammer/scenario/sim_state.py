@@ -68,6 +68,49 @@ def _keep_bits(used, keep, live):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
+def _live_kernel(trials, over):  # pragma: no cover - compiled
+    """The games of ``trials`` not ``over``, in order."""
+    out = np.empty(trials.size, dtype=np.int64)
+    n = 0
+    for t in trials:
+        if not over[t]:
+            out[n] = t
+            n += 1
+    return out[:n]
+
+
+@njit(**JIT)
+def _enter_kernel(trials, acted):  # pragma: no cover - compiled
+    """``acted[t]`` set for every game of ``trials``; the positions in ``trials`` of those where it was set already."""
+    again = np.empty(0, dtype=np.int64)
+    n = 0
+    for i in range(trials.size):
+        t = trials[i]
+        if acted[t]:
+            if n == again.size:
+                grown = np.empty(max(16, 2 * n), dtype=np.int64)
+                grown[:n] = again[:n]
+                again = grown
+            again[n] = i
+            n += 1
+        else:
+            acted[t] = True
+    return again[:n].copy()
+
+
+@njit(**JIT)
+def _placed_kernel(trials, pos):  # pragma: no cover - compiled
+    """The games of ``trials`` where ``pos`` (a unit's placement) is on the table (>= 0), in order."""
+    out = np.empty(trials.size, dtype=np.int64)
+    n = 0
+    for t in trials:
+        if pos[t] >= 0:
+            out[n] = t
+            n += 1
+    return out[:n]
+
+
+@njit(**JIT)
 def _planned_bits(alive, pos, planned, on_table, live):  # pragma: no cover - compiled
     """Per game of ``live`` (others 0): bit ``i`` set where unit ``planned[i]`` has models left (and, with
     ``on_table``, is on the table)."""
@@ -82,50 +125,114 @@ def _planned_bits(alive, pos, planned, on_table, live):  # pragma: no cover - co
     return out
 
 
+#: The fields of a game's key in :func:`_apply_kernel`'s table: Damage Marker, SHIELDED, the abilities used, the Total
+#: Damage reduction, the steps its Armour is better.
+DRAW_KEY = 5
+
+
 @njit(**JIT)
 def _apply_kernel(
-    order, bounds, arrs, cdfs, starts, costs, base, offset, alive, mark, shielded, counted, health, taken, dealt, by
+    state,
+    rows,
+    cut,
+    better,
+    trials,
+    i,
+    nd,
+    dead,
+    rank,
+    keys,
+    n_keys,
+    lo,
+    nrows,
+    costs,
+    arrs,
+    cdfs,
+    base,
+    offset,
+    k,
+    counted,
+    health,
+    taken,
+    dealt,
+    by,
 ):  # pragma: no cover - compiled
-    """Per group ``g`` (games ``order[bounds[g]:bounds[g + 1]]``), each game's outcome drawn from transition ``g``
-    (rows ``arrs[starts[g]:]``, cumulative ``cdfs``): the uniform of :func:`uniforms`, numpy's
-    ``searchsorted(side="right")`` clipped to the last row; ``counted[t]`` set where a group that ``costs`` used the
-    Reaction (Zealous Round). The Hit Points lost (before less after: ``health[models left]`` less the Damage Marker,
-    :mod:`.tally`) are added to ``taken[t]``, and to ``dealt[t]`` where ``by`` (an attacker).
-    Returns the games whose unit is Destroyed."""
-    dead = np.empty(order.size, dtype=np.int64)
-    nd = 0
+    """Games ``trials[i:]`` of unit ``t``, each with ``k`` models left, one after the other: the game's key (Damage
+    Marker, SHIELDED and abilities used: ``state`` rows ``rows[1:4]``; ``cut[t]`` and ``better[t]``, 0 where those
+    are empty) looked up among the ``n_keys`` rows of ``keys``; its outcome drawn from that key's transition (rows
+    ``arrs[lo[e]:lo[e] + nrows[e]]``, cumulative ``cdfs``): the uniform of :func:`uniforms`, numpy's
+    ``searchsorted(side="right")`` clipped to the last row; models lost (row ``rows[0]``), Damage Marker and SHIELDED
+    set, ``counted[t]`` set where a key that ``costs`` used the Reaction (Zealous Round). The Hit Points lost (before
+    less after: ``health[models left]`` less the Damage Marker, :mod:`.tally`) are added to ``taken[t]``, and to
+    ``dealt[t]`` where ``by`` (an attacker). A game's rows are written only where its outcome changes them.
+
+    A key met for the first time in this call gets the next ``rank`` (its order of first game); a key not in
+    ``keys`` is added (row ``n_keys``, room for it given) and the pass stops there, before its game, for its
+    transition (``nrows`` -1: none yet); ``rank[-1]``: the next rank. The Destroyed games go to ``dead[0, nd:]``
+    with their key's rank beside (``dead[1]``). Returns (the game it stopped at, or ``trials.size``; games
+    Destroyed; keys)."""
+    nk = n_keys
+    last = -1
     top = health.size - 1
-    for g in range(bounds.size - 1):
-        lo, n = starts[g], starts[g + 1] - starts[g]
-        for i in range(bounds[g], bounds[g + 1]):
-            t = order[i]
-            k = alive[t]
-            before = health[min(max(k, 0), top)] - (mark[t] if k > 0 else 0)
-            u = _uniform(base, t + offset)
-            a, b = 0, n  # the first row whose cumulative probability exceeds u
-            while a < b:
-                mid = (a + b) // 2
-                if cdfs[lo + mid] > u:
-                    b = mid
-                else:
-                    a = mid + 1
-            pick = lo + min(a, n - 1)
-            k -= arrs[pick, 0]
-            alive[t] = k
-            mark[t] = arrs[pick, 1]
-            shielded[t] = arrs[pick, 2]
-            if costs[g] and arrs[pick, 3] == 1:
-                counted[t] = True  # counted as Activated in this Phase
-            if k <= 0:
-                mark[t] = 0
-                dead[nd] = t
-                nd += 1
-            lost = before - (health[min(max(k, 0), top)] - (mark[t] if k > 0 else 0))
-            if lost > 0:
-                taken[t] += lost
-                if by:
-                    dealt[t] += lost
-    return dead[:nd].copy()
+    whole = health[min(max(k, 0), top)]
+    rm, rs, ru = rows[1], rows[2], rows[3]
+    while i < trials.size:
+        t = trials[i]
+        m0, s0, u0 = state[rm, t], state[rs, t], state[ru, t]
+        c0 = cut[t] if cut.size else 0
+        b0 = better[t] if better.size else 0
+        e = last
+        if e < 0 or not (
+            keys[e, 0] == m0 and keys[e, 1] == s0 and keys[e, 2] == u0 and keys[e, 3] == c0 and keys[e, 4] == b0
+        ):
+            e = -1
+            for q in range(nk):
+                if keys[q, 0] == m0 and keys[q, 1] == s0 and keys[q, 2] == u0 and keys[q, 3] == c0 and keys[q, 4] == b0:
+                    e = q
+                    break
+            if e < 0:  # a new key: its transition first
+                keys[nk, 0], keys[nk, 1], keys[nk, 2], keys[nk, 3], keys[nk, 4] = m0, s0, u0, c0, b0
+                nrows[nk] = -1
+                e = nk
+                nk += 1
+            if rank[e] < 0:
+                rank[e] = rank[-1]
+                rank[-1] += 1
+            last = e
+        n = nrows[e]
+        if n < 0:
+            break
+        lo_e = lo[e]
+        u = _uniform(base, t + offset)
+        a, b = 0, n  # the first row whose cumulative probability exceeds u
+        while a < b:
+            mid = (a + b) // 2
+            if cdfs[lo_e + mid] > u:
+                b = mid
+            else:
+                a = mid + 1
+        pick = lo_e + min(a, n - 1)
+        left = k - arrs[pick, 0]
+        m = arrs[pick, 1] if left > 0 else 0
+        if left != k:
+            state[rows[0], t] = left
+        if m != m0:
+            state[rm, t] = m
+        if arrs[pick, 2] != s0:
+            state[rs, t] = arrs[pick, 2]
+        if costs[e] and arrs[pick, 3] == 1 and counted.size:
+            counted[t] = True  # counted as Activated in this Phase
+        if left <= 0:
+            dead[0, nd] = t
+            dead[1, nd] = rank[e]
+            nd += 1
+        lost = whole - (m0 if k > 0 else 0) - (health[min(max(left, 0), top)] - m)
+        if lost > 0:
+            taken[t] += lost
+            if by:
+                dealt[t] += lost
+        i += 1
+    return i, nd, nk
 
 
 class _Test:
@@ -245,8 +352,6 @@ class SimState:
         # activation: the cards' state, read through the counts_activated and activate_again triggers)
         self.acted = np.zeros((self.U, self.T), dtype=bool)
         self._phase_of_acted: tuple[int, str] = (0, "")  # the Phase ``acted`` is about
-        # where a chain of Batches has no reduction that counts its unit as Activated: the kernel's row, never written
-        self._not_counted = np.zeros(self.T, dtype=bool)
         # effects given this Round to a unit another unit's ability selected: (unit, effect, games), until Cleanup
         self.granted: list[abilities.Grant] = []
         self.givers: dict[str, list[int]] = {}  # per effect kind: the units with an ability of it (abilities._givers)
@@ -267,6 +372,8 @@ class SimState:
         self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
         # (Batches, target, its abilities, models, Damage Marker, SHIELDED, phase, ...) -> the transition
         self._asked: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
+        # (Batches, target, models, phase, Visible, evade, reduction's minimum, counted) -> its transitions by key
+        self._draws: dict[tuple[object, ...], Any] = {}
         self._batches: dict[tuple[object, ...], list[Batch]] = {}
         # the plan position names a draw, or the entry's own ``dice`` (a trace's slot, players/trace.py)
         self.ordinal = {act: i if act.dice is None else act.dice for i, act in enumerate(scn.plan)}
