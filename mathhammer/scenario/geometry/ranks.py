@@ -317,7 +317,7 @@ class CloseRanks(Placing):
         mins = cent_gaps.min(axis=1).tolist()
         for c, g in zip(cent, mins, strict=True):
             foe_gaps[c] = g
-        pinned = [foe_gap(c) <= CONTACT + EPS for c in cent]
+        pinned = [g <= CONTACT + EPS for g in mins]  # foe_gap(c) of each model
         movable = [i for i in range(alive) if not pinned[i]]
         if not movable:
             return pid
@@ -520,13 +520,7 @@ class CloseRanks(Placing):
             lead_d.append(math.sqrt(x.dot(x)))  # np.linalg.norm(x), the same double
         order = sorted(movable, key=lambda i: (round(mins[i], 6), i))
         lob, lor = link_bases
-        if level is not None:
-            top_v, top_r, _, _ = self._pack(("top", level), lambda: [self._top(level)])
-        else:
-            top_v, top_r = _NO_TOP
-        blk = self._pack(("blockers", level), lambda: self._level_blockers(level))
-        thr = self._pack(("walls", level, through), lambda: self._walls(level, through))
-        walls = self._pack(("walls", level, 0), lambda: self._walls(level))
+        ground, blk, thr, walls = self._close_terrain(level, through)
         seen = np.array([math.inf, math.inf, -math.inf, -math.inf])
         status, _, lx, ly, new = fastranks.close_ranks_search(
             carr,
@@ -545,7 +539,7 @@ class CloseRanks(Placing):
             fr,
             solid_bases,
             way_bases,
-            (float(self.board.width), float(self.board.depth), EPS, top_v, top_r, level is not None),
+            ground,
             blk,
             thr,
             (*walls, np.ascontiguousarray(lob, dtype=float).reshape(-1, 2), np.ascontiguousarray(lor, dtype=float)),
@@ -567,6 +561,25 @@ class CloseRanks(Placing):
         if status == fastranks.NO_MOVE:
             return None
         return lead_to, [(float(x), float(y)) for x, y in new.tolist()]
+
+    def _close_terrain(self, level: str | None, through: int) -> tuple[tuple[Any, ...], Any, Any, Any]:
+        """What :func:`fastranks.close_ranks_search` reads of the terrain on ``level`` (``through``: Raptor Strain's
+        Size), kept: the table and the level's top, the pieces a base may not end on, those the Leading Model may
+        not move through, and the walls a Coherency Link may not cross (:func:`fastranks.pack` of each)."""
+        table = self.memo.table("close_terrain")
+        hit = table.get((level, through))
+        if hit is None:
+            if level is not None:
+                top_v, top_r, _, _ = self._pack(("top", level), lambda: [self._top(level)])
+            else:
+                top_v, top_r = _NO_TOP
+            hit = table[level, through] = (
+                (float(self.board.width), float(self.board.depth), EPS, top_v, top_r, level is not None),
+                self._pack(("blockers", level), lambda: self._level_blockers(level)),
+                self._pack(("walls", level, through), lambda: self._walls(level, through)),
+                self._pack(("walls", level, 0), lambda: self._walls(level)),
+            )
+        return hit  # type: ignore[no-any-return]
 
     def near_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every placement made so far, packed for compiled nearness tests (the arrays of
