@@ -291,12 +291,10 @@ class CloseRanks(Placing):
         # live models of the Engaged enemy units, and (every centre kept clear: boards read with a unit at full
         # strength, ``Simulation._local_state``, stay legal) their removed ones; the other units' bases (every
         # centre, as in ``place``)
-        FC, FR, FGC, FGR = self._close_foes(foes)
-        OC, OR, _, OEN, LOB, LOR = self._close_others(others, su.player)
+        FC, FR, _, _ = self._close_foes(foes)
         if not FC.shape[0]:
             return pid
-        GC = np.concatenate([FGC, self._centres(pid)[alive:]])
-        GR = np.concatenate([FGR, np.full(len(p.centres) - alive, r)])
+        _, _, _, _, LOB, LOR = self._close_others(others, su.player)
 
         def gaps(pts: np.ndarray, cs: np.ndarray, rs: np.ndarray | float) -> np.ndarray:
             """Edge gaps, points x bases."""
@@ -329,12 +327,15 @@ class CloseRanks(Placing):
 
         # every base a spot must keep ``apart`` from (the Engaged models, the removed ones', the other units'), and
         # those of enemies it must not come Within 1" of; for the Leading Model's way, those it may not cross
-        all_c = np.concatenate([FC, GC, OC])
-        all_r = np.concatenate([FR, GR, OR])
-        all_solid = np.ones(len(all_r), dtype=bool)
-        all_enemy = np.concatenate([np.zeros(len(FR) + len(GR), dtype=bool), OEN])
-        way_c, way_r, way_solid, way_enemy, contact = self._close_way(foes, others, su.player, r, touch)
-        ones, zeros = np.ones(alive, dtype=bool), np.zeros(alive, dtype=bool)  # flags for the unit's own bases
+        # (each base is tested on its own: their order does not matter)
+        (all_c, all_r, all_solid, all_enemy), way, contact = self._close_way(foes, others, su.player, r, touch)
+        way_c, way_r, way_solid, way_enemy = way
+        gone = len(p.centres) - alive
+        if gone:  # the unit's removed models
+            all_c = np.concatenate([all_c, self._centres(pid)[alive:]])
+            all_r = np.concatenate([all_r, np.full(gone, r)])
+            all_solid = np.ones(len(all_r), dtype=bool)
+            all_enemy = np.concatenate([all_enemy, np.zeros(gone, dtype=bool)])
 
         def free_static(pts: np.ndarray) -> np.ndarray:
             """Legal end spots as far as the other units and the terrain go: on the table/level, off terrain,
@@ -351,7 +352,8 @@ class CloseRanks(Placing):
             ok = free_static(pts) if static is None else static.copy()
             if mine and ok.any():
                 m = len(mine)
-                ok &= clear_of(pts, np.asarray(mine, dtype=float), np.full(m, r), r, apart, ones[:m], 0.0, zeros[:m])
+                ones, zeros = np.ones(m, dtype=bool), np.zeros(m, dtype=bool)  # flags for the unit's own bases
+                ok &= clear_of(pts, np.asarray(mine, dtype=float), np.full(m, r), r, apart, ones, 0.0, zeros)
             return ok
 
         def passable(pts: np.ndarray) -> np.ndarray:
@@ -466,20 +468,31 @@ class CloseRanks(Placing):
 
     def _close_way(
         self, foes: tuple[tuple[int, int], ...], others: tuple[int, ...], player: str, r: float, touch: float
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Kept: the bases the Leading Model's way may not cross (:meth:`_close_ranks`: the Engaged models' and the
-        other units'; centres, radii, solid, enemy) and the spots in Base-to-Base contact with the Engaged models."""
+    ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], np.ndarray]:
+        """Kept: the bases a spot of :meth:`_close_ranks` must keep apart from but the unit's own removed models (the
+        Engaged models, their removed ones, the other units'; centres, radii, solid, enemy), those the Leading
+        Model's way may not cross (the Engaged models and the other units'), and the spots in Base-to-Base contact
+        with the Engaged models."""
         table = self.memo.table("close_way")
         key = (foes, others, player, r, touch)
         hit = table.get(key)
         if hit is None:
-            FC, FR, _, _ = self._close_foes(foes)
+            FC, FR, FGC, FGR = self._close_foes(foes)
             OC, OR, OFLY, OEN, _, _ = self._close_others(others, player)
+            n = len(FR) + len(FGR)
             hit = table[key] = (
-                np.concatenate([FC, OC]),
-                np.concatenate([FR, OR]),
-                np.concatenate([np.ones(len(FR), dtype=bool), ~OFLY]),
-                np.concatenate([np.zeros(len(FR), dtype=bool), OEN]),
+                (
+                    np.concatenate([FC, FGC, OC]),
+                    np.concatenate([FR, FGR, OR]),
+                    np.ones(n + len(OR), dtype=bool),
+                    np.concatenate([np.zeros(n, dtype=bool), OEN]),
+                ),
+                (
+                    np.concatenate([FC, OC]),
+                    np.concatenate([FR, OR]),
+                    np.concatenate([np.ones(len(FR), dtype=bool), ~OFLY]),
+                    np.concatenate([np.zeros(len(FR), dtype=bool), OEN]),
+                ),
                 (FC[:, None, :] + (r + FR + touch)[:, None, None] * _RING[None, :, :]).reshape(-1, 2),
             )
         return hit  # type: ignore[no-any-return]
