@@ -7,6 +7,7 @@ same grid fallback) and grow the same box; the polygon tests it uses are checked
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import numpy as np
@@ -14,9 +15,12 @@ import pytest
 import shapely
 from shapely.geometry import LineString, Point, Polygon
 
-from mathhammer.scenario import builtin_scenarios, load_scenario
+from mathhammer.board.model import MM_PER_INCH
+from mathhammer.board.ranks import CONTACT
+from mathhammer.scenario import builtin_scenarios, fastranks, load_scenario
 from mathhammer.scenario import world as world_mod
 from mathhammer.scenario.fastranks import _contains, _poly_dist, _seg_meets_poly, pack
+from mathhammer.scenario.geometry.core import _RING
 from mathhammer.scenario.sim import Simulation
 
 from .scenario_kit import build, skirmish
@@ -187,3 +191,101 @@ def test_the_leading_model_crosses_rubble_it_may_not_end_on(compiled: bool) -> N
     assert lings[0] in moved.centres
     lead = next(c for c in moved.centres if c != lings[0])
     assert 3.4 + r < lead[0] < marine[0] and math.isclose(lead[1], 30.5)  # past the rubble (x 2.6-3.4)
+
+
+def _read_afresh(
+    world: world_mod.World, pid: int, alive: int, foes: tuple[tuple[int, int], ...], others: tuple[int, ...]
+) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """The bases a spot keeps apart from (the Engaged models, the removed ones', the other units'), the Leading Model's
+    way, the contact spots and the Link bases of a Close Ranks, read from the placements model by model (in the order
+    of the module text: live Engaged models, removed ones, the unit's removed ones, other units)."""
+    p = world.placements[pid]
+    su = world.scn.units[p.unit]
+    r = su.base_mm / MM_PER_INCH / 2
+    fc: list[tuple[float, float]] = []
+    fr: list[float] = []
+    ghosts: list[tuple[tuple[float, float], float]] = []
+    for fpid, fk in foes:
+        fp = world.placements[fpid]
+        frad = world.scn.units[fp.unit].base_mm / MM_PER_INCH / 2
+        fc += fp.centres[:fk]
+        fr += [frad] * len(fp.centres[:fk])
+        ghosts += [(c, frad) for c in fp.centres[fk:]]
+    ghosts += [(c, r) for c in p.centres[alive:]]
+    oc: list[tuple[float, float]] = []
+    orad: list[float] = []
+    ofly: list[bool] = []
+    oen: list[bool] = []
+    for opid in others:
+        op = world.placements[opid]
+        other = world.scn.units[op.unit]
+        for c in op.centres:
+            oc.append(c)
+            orad.append(other.base_mm / MM_PER_INCH / 2)
+            ofly.append(other.flying)
+            oen.append(other.player != su.player and not other.flying)
+    n = len(fc) + len(ghosts)
+    bases = (
+        np.asarray(fc + [c for c, _ in ghosts] + oc, dtype=float).reshape(-1, 2),
+        np.asarray(fr + [g for _, g in ghosts] + orad, dtype=float),
+        np.ones(n + len(oc), dtype=bool),
+        np.asarray([False] * n + oen, dtype=bool),
+    )
+    way = (
+        np.asarray(fc + oc, dtype=float).reshape(-1, 2),
+        np.asarray(fr + orad, dtype=float),
+        np.asarray([True] * len(fc) + [not f for f in ofly], dtype=bool),
+        np.asarray([False] * len(fc) + oen, dtype=bool),
+    )
+    FC, FR = np.asarray(fc, dtype=float).reshape(-1, 2), np.asarray(fr, dtype=float)
+    contact = (FC[:, None, :] + (r + FR + CONTACT / 2)[:, None, None] * _RING[None, :, :]).reshape(-1, 2)
+    ground = [k for k, f in enumerate(ofly) if not f]
+    links = (np.asarray(oc, dtype=float).reshape(-1, 2)[ground], np.asarray(orad, dtype=float)[ground])
+    return bases, way, contact, links
+
+
+def _rows(bases: tuple[np.ndarray, ...]) -> list[tuple[object, ...]]:
+    return sorted(zip(map(tuple, bases[0].tolist()), *(b.tolist() for b in bases[1:]), strict=True))
+
+
+def test_close_ranks_arrays_kept_are_the_placements_read_afresh(
+    close_ranks_calls: list[tuple[world_mod.World, tuple]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The arrays the compiled search reads are kept per Engaged units and other units (``CloseRanks._close_foes``,
+    ``_close_others``, ``_close_way``; the unit's own removed models added per call): on every computation of the
+    examples they are the ones read afresh from the placements, model by model. The bases a spot keeps apart from come
+    in another order (the unit's removed models last); each is tested on its own, so the search on the bases in the
+    order read afresh gives the same answer and grows the same box."""
+    asked: list[tuple[object, ...]] = []
+    search = fastranks.close_ranks_search
+
+    def spy(*args: object) -> object:
+        asked.append(args)
+        return search(*args)
+
+    monkeypatch.setattr(fastranks, "close_ranks_search", spy)
+    checked = gone = 0
+    for world, args in close_ranks_calls:
+        asked.clear()
+        with contextlib.suppress(world_mod._GridFallbackError):
+            world._close_ranks(*args, box=[math.inf, math.inf, -math.inf, -math.inf])  # type: ignore[arg-type]
+        if not asked:
+            continue  # nothing to move: no search
+        kept = list(asked[0])
+        pid, alive, foes, others = args[:4]
+        bases, way, contact, links = _read_afresh(world, pid, alive, foes, others)  # type: ignore[arg-type]
+        assert _rows(kept[14]) == _rows(bases), args  # type: ignore[arg-type]
+        for got, want in zip(kept[15], way, strict=True):  # type: ignore[call-overload]
+            np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(kept[24], contact)  # type: ignore[arg-type]
+        np.testing.assert_array_equal(kept[19][4], links[0])  # type: ignore[index]
+        np.testing.assert_array_equal(kept[19][5], links[1])  # type: ignore[index]
+        outs = []
+        for order in (kept[14], bases):
+            again = [*kept[:14], order, *kept[15:-1], np.array([math.inf, math.inf, -math.inf, -math.inf])]
+            status, lead, lx, ly, new = search(*again)
+            outs.append((status, lead, lx, ly, new.tolist() if status == fastranks.MOVED else None, again[-1].tolist()))
+        assert outs[0] == outs[1], args
+        checked += 1
+        gone += len(world.placements[pid].centres) > alive  # type: ignore[index]
+    assert checked >= 500 and gone >= 100, (checked, gone)

@@ -108,7 +108,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import shapely
@@ -268,13 +268,31 @@ def _engages_all(board: Board, lead: Model, point: Coord, level: str | None, tar
 _BOUNDED = True
 
 
-@dataclass
-class _Node:
-    level: str | None
-    xy: Coord
-    goal: bool = False
-    # obstacle index on the level -> the (tight) geometry to test instead, for segments touching this node
-    repl: dict[int, BaseGeometry] = field(default_factory=dict)
+class _Nodes:
+    """The search's nodes, one list per field (node ``i``: ``level[i]``, ``xy[i]``, ``goal[i]``); ``repl[i]``: obstacle
+    index on the level -> the (tight) geometry to test instead, for segments touching node ``i`` (few nodes have one).
+    """
+
+    def __init__(self) -> None:
+        self.level: list[str | None] = []
+        self.xy: list[Coord] = []
+        self.goal: list[bool] = []
+        self.repl: dict[int, dict[int, BaseGeometry]] = {}
+
+    def __len__(self) -> int:
+        return len(self.xy)
+
+    def add(self, level: str | None, xy: Coord, repl: dict[int, BaseGeometry] | None = None) -> None:
+        if repl:
+            self.repl[len(self.xy)] = repl
+        self.level.append(level)
+        self.xy.append(xy)
+        self.goal.append(False)
+
+    def extend(self, level: str | None, points: list[Coord], goal: bool = False) -> None:
+        self.level.extend([level] * len(points))
+        self.xy.extend(points)
+        self.goal.extend([goal] * len(points))
 
 
 def charge_distance(
@@ -378,7 +396,8 @@ def charge_distance(
         for i, (big, lv_in) in enumerate(zip(tight[home.key], home.inscribed, strict=True))
         if big.contains(start_point)
     }
-    nodes: list[_Node] = [_Node(home.key, start, repl=start_repl)]
+    nodes = _Nodes()
+    nodes.add(home.key, start, start_repl)
     # ACCESS POINTs: a pair of nodes (the level below, the top of the piece) and the cost of passing
     links: dict[int, list[tuple[int, float, float, str | None]]] = {}
     for piece in board.terrain:
@@ -395,27 +414,29 @@ def charge_distance(
             notch = Point(x).buffer(r * GROW, quad_segs=QUAD_SEGS)
             repl = {i: below.obstacles[i].difference(notch).buffer(-SLACK) for i in owned}
             lo, hi = len(nodes), len(nodes) + 1
-            nodes.append(_Node(below.key, x, repl=repl))
-            nodes.append(_Node(piece.id, up_xy))
+            nodes.add(below.key, x, repl)
+            nodes.add(piece.id, up_xy)
             # where a straight approach enters the notch: points just outside it
             for a in np.linspace(0, 2 * math.pi, 16, endpoint=False).tolist():
                 c = (x[0] + 1.02 * r * GROW * math.cos(a), x[1] + 1.02 * r * GROW * math.sin(a))
                 if not solids[below.key].contains(Point(c)):
-                    nodes.append(_Node(below.key, c))
+                    nodes.add(below.key, c)
             step = math.dist(x, up_xy)
             links.setdefault(lo, []).append((hi, step, climb, unknown))
             links.setdefault(hi, []).append((lo, step, climb, unknown))
     for k in keys:
         corners = corner_points(shapely.union_all(levels[k].obstacles))
-        nodes.extend(_Node(k, c) for c in _outside(solids[k], corners))
+        nodes.extend(k, _outside(solids[k], corners))
     for k in keys:
-        sources = [n.xy for n in nodes if n.level == k]
-        nodes.extend(_Node(k, g, goal=True) for g in _outside(solids[k], _goal_samples(levels[k].goal, sources)))
+        sources = [c for c, lv in zip(nodes.xy, nodes.level, strict=True) if lv == k]
+        nodes.extend(k, _outside(solids[k], _goal_samples(levels[k].goal, sources)), goal=True)
 
-    xy = np.array([n.xy for n in nodes])
-    level_of = [n.level for n in nodes]
-    by_level = {k: np.array([i for i, n in enumerate(nodes) if n.level == k], dtype=int) for k in keys}
-    is_special = np.array([bool(n.repl) for n in nodes], dtype=bool)  # nodes with their own obstacle geometry
+    xy = np.array(nodes.xy)
+    level_of = nodes.level
+    by_level = {k: np.array([i for i, lv in enumerate(level_of) if lv == k], dtype=int) for k in keys}
+    is_special = np.zeros(len(nodes), dtype=bool)  # nodes with their own obstacle geometry
+    is_special[list(nodes.repl)] = True
+    no_repl: dict[int, BaseGeometry] = {}
 
     def free(i: int, js: np.ndarray) -> np.ndarray:
         """Which straight moves from node i to the nodes js (same level) cross no obstacle."""
@@ -436,8 +457,8 @@ def charge_distance(
             if not out[k]:
                 continue
             j = int(js[k])
-            ri = nodes[i].repl.get(p)
-            rj = nodes[j].repl.get(p)
+            ri = nodes.repl.get(i, no_repl).get(p)
+            rj = nodes.repl.get(j, no_repl).get(p)
             if p >= n_obs or (ri is None and rj is None):
                 out[k] = False
                 continue
@@ -461,13 +482,13 @@ def charge_distance(
     h_arr[reach] = shapely.distance(shapely.points(xy[reach]), goals_all)
     h = h_arr.tolist()
     heap = [(h[0], 0)]
-    is_goal = [n.goal for n in nodes]
+    is_goal = nodes.goal
     ends_ok: dict[int, bool] = {}  # per goal node: is it an end (Engaging every target, if asked)?
 
     def ends(j: int) -> bool:
         ok = ends_ok.get(j)
         if ok is None:
-            ok = ends_ok[j] = not engage or _engages_all(board, lead, nodes[j].xy, nodes[j].level, targets)
+            ok = ends_ok[j] = not engage or _engages_all(board, lead, nodes.xy[j], level_of[j], targets)
         return ok
 
     # the estimate (dist + h) of a queued end, or the limit: the search ends before it pops anything above it, so a
@@ -491,15 +512,14 @@ def charge_distance(
         if d + h[i] > limit:  # A*: every path left is longer than max_length
             break
         done[i] = True
-        node = nodes[i]
-        if node.goal:  # the first goal point popped (and Engaging, if asked) is the nearest
+        if is_goal[i]:  # the first goal point popped (and Engaging, if asked) is the nearest
             if not ends(i):
                 continue
             return _result(nodes, prev, i, d)
         for j, step, climb, unknown in links.get(i, ()):
             if not done[j]:
                 relax(i, d, j, step, climb, unknown)
-        same = by_level[node.level]
+        same = by_level[level_of[i]]
         todo = same[~done[same]]
         if len(todo) == 0:
             continue
@@ -561,15 +581,15 @@ def _straight_charge(
     return ChargePath((start, end), step, (home.key, home.key), 0.0)
 
 
-def _result(nodes: list[_Node], prev: list[tuple[int, float, str | None]], last: int, length: float) -> ChargePath:
+def _result(nodes: _Nodes, prev: list[tuple[int, float, str | None]], last: int, length: float) -> ChargePath:
     path: list[Coord] = []
     levels: list[str | None] = []
     climb = 0.0
     unknown: list[str] = []
     k = last
     while k != -1:
-        path.append(nodes[k].xy)
-        levels.append(nodes[k].level)
+        path.append(nodes.xy[k])
+        levels.append(nodes.level[k])
         k, c, u = prev[k]
         climb += c
         if u is not None:

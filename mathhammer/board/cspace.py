@@ -211,7 +211,7 @@ def corner_points(geom: BaseGeometry) -> list[Coord]:
         if poly.is_empty or not isinstance(poly, Polygon):
             continue
         for ring in [poly.exterior, *poly.interiors]:
-            out.extend((float(x), float(y)) for x, y in list(ring.coords)[:-1])
+            out.extend((x, y) for x, y in shapely.get_coordinates(ring)[:-1].tolist())  # ring.coords, the same floats
     return out
 
 
@@ -224,7 +224,7 @@ def _goal_samples(goal: BaseGeometry, sources: list[Coord]) -> list[Coord]:
     if length > 0:
         n = min(MAX_GOAL_SAMPLES, max(8, math.ceil(length / GOAL_STEP)))
         pts = shapely.line_interpolate_point(boundary, np.linspace(0, length, n, endpoint=False))
-        out.extend((float(p.x), float(p.y)) for p in pts)
+        out.extend((x, y) for x, y in shapely.get_coordinates(pts).tolist())  # (p.x, p.y) of each, the same floats
     out.extend(corner_points(goal))
     if sources:  # the nearest goal point to each source (shapely.shortest_line, vectorised)
         lines = shapely.shortest_line(shapely.points(np.asarray(sources, dtype=float)), goal)

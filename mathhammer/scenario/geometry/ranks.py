@@ -191,11 +191,14 @@ class CloseRanks(Placing):
         """
         base = (pid, alive, foes, reduced)
         side = self.scn.units[self.placements[pid].unit].player
-        bases: list[tuple[Coord, float, bool, bool]] = []
-        for opid in others:
-            other = self.scn.units[self.placements[opid].unit]
-            rad = self._radius(opid)
-            bases += [(c, rad, other.flying, other.player != side) for c in self.placements[opid].centres]
+        table = self.memo.table("close_bases")  # the other bases, per (placements, side)
+        bases: list[tuple[Coord, float, bool, bool]] | None = table.get((others, side))
+        if bases is None:
+            bases = table[others, side] = []
+            for opid in others:
+                other = self.scn.units[self.placements[opid].unit]
+                rad = self._radius(opid)
+                bases += [(c, rad, other.flying, other.player != side) for c in self.placements[opid].centres]
         r = self._radius(pid)
         c = self.content
 
@@ -285,37 +288,13 @@ class CloseRanks(Placing):
         touch = CONTACT / 2  # a spot set in Base-to-Base contact: bases 0.025" apart
         apart = CONTACT / 2 - 1e-3  # no two bases closer than this (never overlapping)
         cent: list[Coord] = list(p.centres[:alive])
-        fc_l: list[Coord] = []
-        fr_l: list[float] = []
-        for fpid, fk in foes:  # live models of the Engaged enemy units
-            fp = self.placements[fpid]
-            frad = self.scn.units[fp.unit].base_mm / MM_PER_INCH / 2
-            fc_l.extend(fp.centres[:fk])
-            fr_l.extend([frad] * len(fp.centres[:fk]))
-        oc_l: list[Coord] = []
-        or_l: list[float] = []
-        ofly: list[bool] = []
-        oen: list[bool] = []
-        for opid in others:  # other units' bases (every centre, as in ``place``)
-            op = self.placements[opid]
-            other = self.scn.units[op.unit]
-            orad = other.base_mm / MM_PER_INCH / 2
-            for c in op.centres:
-                oc_l.append(c)
-                or_l.append(orad)
-                ofly.append(other.flying)
-                oen.append(other.player != su.player and not other.flying)
-        if not fc_l:
+        # live models of the Engaged enemy units, and (every centre kept clear: boards read with a unit at full
+        # strength, ``Simulation._local_state``, stay legal) their removed ones; the other units' bases (every
+        # centre, as in ``place``)
+        FC, FR, _, _ = self._close_foes(foes)
+        if not FC.shape[0]:
             return pid
-        FC, FR = np.asarray(fc_l, dtype=float).reshape(-1, 2), np.asarray(fr_l)
-        # every centre of the placements is kept clear (the removed models' too): boards read with a unit at
-        # full strength (``Simulation._local_state``) stay legal
-        ghosts = [(c, self._radius(fpid)) for fpid, fk in foes for c in self.placements[fpid].centres[fk:]]
-        ghosts += [(c, r) for c in p.centres[alive:]]
-        GC = np.asarray([c for c, _ in ghosts], dtype=float).reshape(-1, 2)
-        GR = np.asarray([g for _, g in ghosts])
-        OC, OR = np.asarray(oc_l, dtype=float).reshape(-1, 2), np.asarray(or_l)
-        OFLY, OEN = np.asarray(ofly, dtype=bool), np.asarray(oen, dtype=bool)
+        _, _, _, _, LOB, LOR = self._close_others(others, su.player)
 
         def gaps(pts: np.ndarray, cs: np.ndarray, rs: np.ndarray | float) -> np.ndarray:
             """Edge gaps, points x bases."""
@@ -331,10 +310,12 @@ class CloseRanks(Placing):
                 hit = foe_gaps[c] = float(gaps(np.asarray([c]), FC, FR).min())
             return hit
 
-        cent_gaps = gaps(np.asarray(cent, dtype=float).reshape(-1, 2), FC, FR)  # the unit's models x Engaged models
-        for c, g in zip(cent, cent_gaps.min(axis=1).tolist(), strict=True):
+        carr = self._centres(pid)[:alive]
+        cent_gaps = gaps(carr, FC, FR)  # the unit's models x Engaged models
+        mins = cent_gaps.min(axis=1).tolist()
+        for c, g in zip(cent, mins, strict=True):
             foe_gaps[c] = g
-        pinned = [foe_gap(c) <= CONTACT + EPS for c in cent]
+        pinned = [g <= CONTACT + EPS for g in mins]  # foe_gap(c) of each model
         movable = [i for i in range(alive) if not pinned[i]]
         if not movable:
             return pid
@@ -346,19 +327,15 @@ class CloseRanks(Placing):
 
         # every base a spot must keep ``apart`` from (the Engaged models, the removed ones', the other units'), and
         # those of enemies it must not come Within 1" of; for the Leading Model's way, those it may not cross
-        all_c = np.concatenate([FC, GC, OC]).reshape(-1, 2)
-        all_r = np.concatenate([FR, GR, OR]).astype(float)
-        all_solid = np.ones(len(all_r), dtype=bool)
-        all_enemy = np.concatenate([np.zeros(len(FR) + len(GR), dtype=bool), OEN])
-        way_c = np.concatenate([FC, OC]).reshape(-1, 2)
-        way_r = np.concatenate([FR, OR]).astype(float)
-        way_solid = np.concatenate([np.ones(len(FR), dtype=bool), ~OFLY])
-        way_enemy = np.concatenate([np.zeros(len(FR), dtype=bool), OEN])
-        ones, zeros = np.ones(alive, dtype=bool), np.zeros(alive, dtype=bool)  # flags for the unit's own bases
-        # spots in Base-to-Base contact with the Engaged models; the other Ground units' bases a Link may not cross
-        contact = (FC[:, None, :] + (r + FR + touch)[:, None, None] * _RING[None, :, :]).reshape(-1, 2)
-        LOB = OC[~OFLY] if OC.size else OC
-        LOR = OR[~OFLY] if OC.size else OR
+        # (each base is tested on its own: their order does not matter)
+        (all_c, all_r, all_solid, all_enemy), way, contact = self._close_way(foes, others, su.player, r, touch)
+        way_c, way_r, way_solid, way_enemy = way
+        gone = len(p.centres) - alive
+        if gone:  # the unit's removed models
+            all_c = np.concatenate([all_c, self._centres(pid)[alive:]])
+            all_r = np.concatenate([all_r, np.full(gone, r)])
+            all_solid = np.ones(len(all_r), dtype=bool)
+            all_enemy = np.concatenate([all_enemy, np.zeros(gone, dtype=bool)])
 
         def free_static(pts: np.ndarray) -> np.ndarray:
             """Legal end spots as far as the other units and the terrain go: on the table/level, off terrain,
@@ -375,7 +352,8 @@ class CloseRanks(Placing):
             ok = free_static(pts) if static is None else static.copy()
             if mine and ok.any():
                 m = len(mine)
-                ok &= clear_of(pts, np.asarray(mine, dtype=float), np.full(m, r), r, apart, ones[:m], 0.0, zeros[:m])
+                ones, zeros = np.ones(m, dtype=bool), np.zeros(m, dtype=bool)  # flags for the unit's own bases
+                ok &= clear_of(pts, np.asarray(mine, dtype=float), np.full(m, r), r, apart, ones, 0.0, zeros)
             return ok
 
         def passable(pts: np.ndarray) -> np.ndarray:
@@ -393,7 +371,9 @@ class CloseRanks(Placing):
                 touch,
                 apart,
                 cent,
+                carr,
                 cent_gaps,
+                mins,
                 FC,
                 FR,
                 (all_c, all_r, all_solid, all_enemy),
@@ -402,7 +382,6 @@ class CloseRanks(Placing):
                 contact,
                 pinned,
                 movable,
-                foe_gap,
                 reduced,
                 box,
             )
@@ -451,6 +430,73 @@ class CloseRanks(Placing):
             result = self._pid[placement] = len(self.placements) - 1
         return result
 
+    def _close_foes(self, foes: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Of the Engaged units ``foes`` (placement, models left), kept: their live models' centres and radii, then
+        their removed models' (in the order of ``foes``, each placement's models in order)."""
+        table = self.memo.table("close_foes")
+        hit = table.get(foes)
+        if hit is None:
+            rads = np.asarray([self._radius(fpid) for fpid, _ in foes], dtype=float)
+            live = [min(fk, len(self.placements[fpid].centres)) for fpid, fk in foes]
+            gone = [len(self.placements[fpid].centres) - k for (fpid, _), k in zip(foes, live, strict=True)]
+            hit = table[foes] = (
+                np.concatenate([np.zeros((0, 2)), *(self._centres(fpid)[:fk] for fpid, fk in foes)]),
+                np.repeat(rads, live),
+                np.concatenate([np.zeros((0, 2)), *(self._centres(fpid)[fk:] for fpid, fk in foes)]),
+                np.repeat(rads, gone),
+            )
+        return hit  # type: ignore[no-any-return]
+
+    def _close_others(
+        self, others: tuple[int, ...], player: str
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Of the other units' placements ``others`` (every centre, in order), kept: centres, radii, Flying, an enemy
+        Ground unit of ``player``'s; and the Ground ones' centres and radii (those a Coherency Link may not cross)."""
+        table = self.memo.table("close_others")
+        hit = table.get((others, player))
+        if hit is None:
+            units = [self.scn.units[self.placements[opid].unit] for opid in others]
+            n = [len(self.placements[opid].centres) for opid in others]
+            oc = np.concatenate([np.zeros((0, 2)), *(self._centres(opid) for opid in others)])
+            orad = np.repeat(np.asarray([self._radius(opid) for opid in others], dtype=float), n)
+            ofly = np.repeat(np.asarray([u.flying for u in units], dtype=bool), n)
+            oen = np.repeat(np.asarray([u.player != player and not u.flying for u in units], dtype=bool), n)
+            lob = oc[~ofly] if oc.size else oc
+            lor = orad[~ofly] if oc.size else orad
+            hit = table[others, player] = (oc, orad, ofly, oen, lob, lor)
+        return hit  # type: ignore[no-any-return]
+
+    def _close_way(
+        self, foes: tuple[tuple[int, int], ...], others: tuple[int, ...], player: str, r: float, touch: float
+    ) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...], np.ndarray]:
+        """Kept: the bases a spot of :meth:`_close_ranks` must keep apart from but the unit's own removed models (the
+        Engaged models, their removed ones, the other units'; centres, radii, solid, enemy), those the Leading
+        Model's way may not cross (the Engaged models and the other units'), and the spots in Base-to-Base contact
+        with the Engaged models."""
+        table = self.memo.table("close_way")
+        key = (foes, others, player, r, touch)
+        hit = table.get(key)
+        if hit is None:
+            FC, FR, FGC, FGR = self._close_foes(foes)
+            OC, OR, OFLY, OEN, _, _ = self._close_others(others, player)
+            n = len(FR) + len(FGR)
+            hit = table[key] = (
+                (
+                    np.concatenate([FC, FGC, OC]),
+                    np.concatenate([FR, FGR, OR]),
+                    np.ones(n + len(OR), dtype=bool),
+                    np.concatenate([np.zeros(n, dtype=bool), OEN]),
+                ),
+                (
+                    np.concatenate([FC, OC]),
+                    np.concatenate([FR, OR]),
+                    np.concatenate([np.ones(len(FR), dtype=bool), ~OFLY]),
+                    np.concatenate([np.zeros(len(FR), dtype=bool), OEN]),
+                ),
+                (FC[:, None, :] + (r + FR + touch)[:, None, None] * _RING[None, :, :]).reshape(-1, 2),
+            )
+        return hit  # type: ignore[no-any-return]
+
     def _close_ranks_compiled(
         self,
         su: ScenarioUnit,
@@ -460,7 +506,9 @@ class CloseRanks(Placing):
         touch: float,
         apart: float,
         cent: list[Coord],
+        carr: np.ndarray,
         cent_gaps: np.ndarray,
+        mins: list[float],
         fc: np.ndarray,
         fr: np.ndarray,
         solid_bases: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
@@ -469,30 +517,23 @@ class CloseRanks(Placing):
         contact: np.ndarray,
         pinned: list[bool],
         movable: list[int],
-        foe_gap: Callable[[Coord], float],
         reduced: bool,
         box: list[float] | None,
     ) -> tuple[Coord, list[Coord]] | None:
         """:meth:`_close_ranks`'s search by :func:`fastranks.close_ranks_search` (the same answers as its Python
         reading, ``search``): the Leading Model's end and the new centres, or None (no move); raises
-        :class:`_GridFallbackError` as the reading does."""
+        :class:`_GridFallbackError` as the reading does. ``carr``: ``cent`` as an array; ``mins``: each model's gap to
+        the nearest Engaged model (its row of ``cent_gaps``' least)."""
         # per movable model, in order: its nearest Engaged enemy model, the distance to it and the gap
         lead_j = np.argmin(cent_gaps[movable], axis=1)
         lead_gap = cent_gaps[movable, lead_j]
-        carr = np.asarray(cent, dtype=float).reshape(-1, 2)
         lead_d = []
         for i, j0 in zip(movable, lead_j.tolist(), strict=True):
             x = fc[j0] - carr[i]
             lead_d.append(math.sqrt(x.dot(x)))  # np.linalg.norm(x), the same double
-        order = sorted(movable, key=lambda i: (round(foe_gap(cent[i]), 6), i))
+        order = sorted(movable, key=lambda i: (round(mins[i], 6), i))
         lob, lor = link_bases
-        if level is not None:
-            top_v, top_r, _, _ = self._pack(("top", level), lambda: [self._top(level)])
-        else:
-            top_v, top_r = _NO_TOP
-        blk = self._pack(("blockers", level), lambda: self._level_blockers(level))
-        thr = self._pack(("walls", level, through), lambda: self._walls(level, through))
-        walls = self._pack(("walls", level, 0), lambda: self._walls(level))
+        ground, blk, thr, walls = self._close_terrain(level, through)
         seen = np.array([math.inf, math.inf, -math.inf, -math.inf])
         status, _, lx, ly, new = fastranks.close_ranks_search(
             carr,
@@ -511,7 +552,7 @@ class CloseRanks(Placing):
             fr,
             solid_bases,
             way_bases,
-            (float(self.board.width), float(self.board.depth), EPS, top_v, top_r, level is not None),
+            ground,
             blk,
             thr,
             (*walls, np.ascontiguousarray(lob, dtype=float).reshape(-1, 2), np.ascontiguousarray(lor, dtype=float)),
@@ -533,6 +574,25 @@ class CloseRanks(Placing):
         if status == fastranks.NO_MOVE:
             return None
         return lead_to, [(float(x), float(y)) for x, y in new.tolist()]
+
+    def _close_terrain(self, level: str | None, through: int) -> tuple[tuple[Any, ...], Any, Any, Any]:
+        """What :func:`fastranks.close_ranks_search` reads of the terrain on ``level`` (``through``: Raptor Strain's
+        Size), kept: the table and the level's top, the pieces a base may not end on, those the Leading Model may
+        not move through, and the walls a Coherency Link may not cross (:func:`fastranks.pack` of each)."""
+        table = self.memo.table("close_terrain")
+        hit = table.get((level, through))
+        if hit is None:
+            if level is not None:
+                top_v, top_r, _, _ = self._pack(("top", level), lambda: [self._top(level)])
+            else:
+                top_v, top_r = _NO_TOP
+            hit = table[level, through] = (
+                (float(self.board.width), float(self.board.depth), EPS, top_v, top_r, level is not None),
+                self._pack(("blockers", level), lambda: self._level_blockers(level)),
+                self._pack(("walls", level, through), lambda: self._walls(level, through)),
+                self._pack(("walls", level, 0), lambda: self._walls(level)),
+            )
+        return hit  # type: ignore[no-any-return]
 
     def near_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every placement made so far, packed for compiled nearness tests (the arrays of
