@@ -74,7 +74,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -468,7 +468,6 @@ class Features:
             return hit
         if len(self._after) > MEMO_LIMIT:
             self._after.clear()
-        sim = self.sim
         dist: dict[tuple[int, int, int], float] = {(k, mark, shielded): 1.0}
         for v, a, ph in chain:
             nxt: dict[tuple[int, int, int], float] = {}
@@ -476,15 +475,7 @@ class Features:
                 for st, q in self.transition(v, a, t, kk, mm, ss, ph).items():
                     nxt[st] = nxt.get(st, 0.0) + p * q
             dist = nxt
-        supply = sim.supply(t, np.arange(sim.full[t] + 1))
-        before = float(supply[max(k, 0)])
-        damage = destroy = models = gone = 0.0
-        for (left, _, _), p in dist.items():
-            damage += p * (before - float(supply[left]))
-            models += p * (k - left) / float(sim.full[t])
-            destroy += p * (left == 0)
-            gone += p * (supply[left] <= 0)
-        hit = self._after[key] = (damage, destroy, models, gone)
+        hit = self._after[key] = self._summary(t, k, dist.items())
         return hit
 
     def transition(
@@ -498,20 +489,9 @@ class Features:
             return hit
         if len(self._moves_to) > MEMO_LIMIT:
             self._moves_to.clear()
-        sim = self.sim
-        batches = attack_batches(sim.loadout(v, 0), sim.units[t].unit, phase, alive=a) if a > 0 and k > 0 else []
-        if not batches:
-            hit = {(max(k, 0), mark if k > 0 else 0, shielded): 1.0}
-        else:
-            target = as_target(sim.loadout(t, 0), phase, alive=k, marker=mark, shielded=bool(shielded))
-            if k < sim.full[t]:
-                target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone
-            compiled, tc = compile_attack(Attack(tuple(batches), target))
-            hit = {}
-            for st, pr in exact_states(compiled, tc).items():
-                left = max(k - int(st[0]), 0)
-                key2 = (left, int(st[1]) if left else 0, int(bool(st[2])) if left else 0)
-                hit[key2] = hit.get(key2, 0.0) + pr
+        hit = {}
+        for st, pr in self._states(v, a, t, k, mark, shielded, phase):
+            hit[st] = hit.get(st, 0.0) + pr
         self._moves_to[key] = hit
         return hit
 
@@ -649,24 +629,44 @@ class Features:
     def _exact(
         self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str, use: tuple[str, ...] = ()
     ) -> tuple[float, float, float, float]:
+        return self._summary(t, k, self._states(u, a, t, k, mark, shielded, phase, use))
+
+    def _states(
+        self, u: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str, use: tuple[str, ...] = ()
+    ) -> list[tuple[tuple[int, int, int], float]]:
+        """Unit ``t``'s states (models left, Damage Marker, SHIELDED; 0, 0 once none is left) after unit ``u``'s ``a``
+        models attack it with their ``phase`` chain (the abilities ``use`` on) from ``k`` models left, Damage Marker
+        ``mark``, each with its probability, in the exact engine's order (no attack: the state as it is)."""
         sim = self.sim
-        supply = sim.supply(t, np.arange(sim.full[t] + 1))
-        bare = float(supply[max(k, 0)] <= 0)
-        if a <= 0 or k <= 0:
-            return 0.0, 0.0, 0.0, bare
-        mask = use_bits(sim, u, use) if use else 0
-        batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
+        batches = []
+        if a > 0 and k > 0:
+            mask = use_bits(sim, u, use) if use else 0
+            batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
         if not batches:
-            return 0.0, 0.0, 0.0, bare
+            return [((max(k, 0), mark if k > 0 else 0, shielded if k > 0 else 0), 1.0)]
         target = as_target(sim.loadout(t, 0), phase, alive=k, marker=mark, shielded=bool(shielded))
         if k < sim.full[t]:
             target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone (sim_shoot)
         compiled, tc = compile_attack(Attack(tuple(batches), target))
-        states = exact_states(compiled, tc)
+        out = []
+        for st, pr in exact_states(compiled, tc).items():
+            left = max(k - int(st[0]), 0)
+            out.append(((left, int(st[1]) if left else 0, int(bool(st[2])) if left else 0), pr))
+        return out
+
+    def _summary(
+        self, t: int, k: int, states: Iterable[tuple[tuple[int, int, int], float]]
+    ) -> tuple[float, float, float, float]:
+        """:meth:`outcome`'s four numbers of unit ``t``, ``k`` models left before, from its ``states`` after (models
+        left first in each key, with its probability); a unit with none left before loses nothing."""
+        sim = self.sim
+        supply = sim.supply(t, np.arange(sim.full[t] + 1))
+        bare = float(supply[max(k, 0)] <= 0)
+        if k <= 0:
+            return 0.0, 0.0, 0.0, bare
         before = float(supply[k])
         damage = destroy = models = gone = 0.0
-        for st, pr in states.items():
-            left = max(k - int(st[0]), 0)
+        for (left, _, _), pr in states:
             damage += pr * (before - float(supply[left]))
             models += pr * (k - left) / float(sim.full[t])
             if left == 0:
