@@ -365,3 +365,103 @@ def test_stimpack_is_taken_where_only_its_speed_reaches_a_marker(tmp_path: Path,
     sim.activate = act  # type: ignore[method-assign]
     sim.run()
     assert seen
+
+
+def _placed(sim: Simulation, where: dict[str, tuple[tuple[float, float], tuple[float, float]]]) -> tuple[int, ...]:
+    """A state of ``sim`` with the units of ``where`` (uid: (point, the point their formation faces)) at full strength
+    on the table, in that order, the others in Reserves."""
+    n, pids = sim.U, []
+    pos, alive = [-1] * n, [0] * n
+    for uid, (pt, face) in where.items():
+        pid = sim.world.place(sim.scn.units[uid], pt, face, tuple(pids))
+        assert pid is not None, uid
+        pids.append(pid)
+        u = sim.uids.index(uid)
+        pos[u], alive[u] = pid, int(sim.full[u])
+    return (*pos, *alive, *([0] * n), *([0] * n), *([-1] * len(sim.scn.deployment.markers)))
+
+
+def _chain_sample(
+    sim: Simulation, u: int, mark: int, chain: tuple[tuple[int, int, str], ...], rng: random.Random, trials: int
+) -> np.ndarray:
+    """``trials`` naive resolutions (tests/naive.py) of the attacks of ``chain`` one after another on unit ``u`` at
+    full strength with Damage Marker ``mark``, the models left and the marker carried from each to the next: per
+    trial its Supply lost, destroyed, share of its models removed, no Supply left."""
+    full = int(sim.full[u])
+    supply = sim.supply(u, np.arange(full + 1))
+    out = np.zeros((trials, 4))
+    for i in range(trials):
+        k, m = full, mark
+        for v, a, ph in chain:
+            if k == 0:
+                break
+            batches = attack_batches(sim.loadout(v, 0), sim.units[u].unit, ph, alive=a)
+            target = as_target(sim.loadout(u, 0), ph, alive=k, marker=m, shielded=False)
+            _, removed, m, _ = naive_trial(Attack(tuple(batches), target), rng)
+            k = max(k - removed, 0)
+        out[i] = (supply[full] - supply[k], k == 0, (full - k) / full, supply[k] <= 0)
+    return out
+
+
+def test_stimpack_prices_its_damage_over_every_enemy_attack_that_reaches(tmp_path: Path, stim_on: None) -> None:
+    """NON-LETHAL DAMAGE (2) stays on the Damage Marker until an attack turns it into casualties (8.7.4 step 5; part
+    11), whichever attack that is: Stimpack's price on the Marauders' Hold, with the Zerglings (a Charge) and the
+    Hydralisks (a Shoot) both able to reach them, is every one of those attacks in turn with the Marker 2 higher less
+    as it is (models left and Marker carried from one to the next), held to a naive Monte Carlo of the two attacks in
+    turn (4,000 each way, means within 5 SE). The price of one attack alone (the worst) is farther from it than 5 SE:
+    the test fails if the price reads one attack."""
+    sim = Simulation(scenario(tmp_path), 1, 0)
+    menus = menus_of(sim)
+    feats = Features(sim, menus)
+    state = _placed(sim, {"marauder-1": ((5.0, 8.0), (5.0, 0.0)), "zergling-1": ((5.0, 17.0), (5.0, 36.0)),
+                          "hydralisk-1": ((14.0, 21.0), (14.0, 36.0))})  # fmt: skip
+    m, z, h = (sim.uids.index(x) for x in ("marauder-1", "zergling-1", "hydralisk-1"))
+    n = sim.U
+    leads = {v: feats._lead(v, state[v]) for v in (m, z, h)}
+    alive = state[n : 2 * n]
+    chain = feats.attackers(m, leads[m], [z, h], leads, alive, 0, 0)
+    assert sorted(v for v, _, _ in chain) == [z, h]
+    rng = random.Random(11)
+    worse, now = _chain_sample(sim, m, 2, chain, rng, 4000), _chain_sample(sim, m, 0, chain, rng, 4000)
+    sampled = worse.mean(axis=0) - now.mean(axis=0)
+    se = np.sqrt(worse.var(axis=0) / len(worse) + now.var(axis=0) / len(now))
+    exact = np.subtract(feats.after(m, 2, 2, 0, chain), feats.after(m, 2, 0, 0, chain))
+    assert np.all(np.abs(exact - sampled) <= 5 * np.maximum(se, 1e-3)), (exact, sampled, se)
+    assert exact[2] > 0  # the Marker costs models
+    one = np.max([np.subtract(feats.outcome(v, a, m, 2, 2, 0, ph), feats.outcome(v, a, m, 2, 0, 0, ph))
+                  for v, a, ph in chain], axis=0)  # fmt: skip
+    assert abs(one[2] - sampled[2]) > 5 * se[2], (one, sampled, se)
+    # the Hold's row: the later Shoot's gain less that price; the marker scaling is the chain's P(no Supply) rise
+    moves = menus["marauder-1"]["movement"]
+    boost = next(i for i, e in enumerate(moves) if e.action == "hold" and e.use == STIM)
+    rows = feats.table(m, "movement", state)
+    gain = max((np.subtract(feats.attack(m, 2, v, int(sim.full[v]), 0, 0, "assault", STIM),
+                            feats.attack(m, 2, v, int(sim.full[v]), 0, 0, "assault")) for v in (z, h)
+                if math.dist(leads[m], leads[v]) <= feats.reach[m][0]), key=lambda g: g[0] + g[2])  # fmt: skip
+    assert rows[boost, DAMAGE : MODELS + 1] == pytest.approx(gain - exact[:3])
+
+
+def test_stimpack_on_a_hold_adds_no_shot_at_an_enemy_it_cannot_see(tmp_path: Path, stim_on: None) -> None:
+    """A Hold shoots from where the unit stands: Stimpack's gain on the Hold counts only an enemy unit the Marauders
+    may shoot at from there (8.7.3 step 1: a Ranged Weapon in range of a Visible model). The Hydralisks 6.5" away
+    behind the Size 3 ridge (7.1.1: it blocks Line of Sight) are in the Quad K12's range, PRECISION would add to a Shoot
+    at them, but none is possible: the row is the price alone; from the open (the ridge not between them) the gain
+    counts."""
+    sim = Simulation(scenario(tmp_path), 1, 0)
+    menus = menus_of(sim)
+    feats = Features(sim, menus)
+    m, h, n = sim.uids.index("marauder-1"), sim.uids.index("hydralisk-1"), sim.U
+    boost = next(i for i, e in enumerate(menus["marauder-1"]["movement"]) if e.action == "hold" and e.use == STIM)
+    gain = np.subtract(feats.attack(m, 2, h, 2, 0, 0, "assault", STIM), feats.attack(m, 2, h, 2, 0, 0, "assault"))
+    assert gain[0] > 0 and gain[2] > 0
+    for hydra, visible in (((30.5, 15.5), False), ((20.0, 20.0), True)):
+        state = _placed(sim, {"marauder-1": ((24.0, 14.5), (0.0, 14.5)), "hydralisk-1": (hydra, (36.0, hydra[1]))})
+        pos, alive = state[:n], state[n : 2 * n]
+        assert math.dist((24.0, 14.5), hydra) <= feats.reach[m][0]
+        assert feats.seen(m, pos, alive, [h]) == ({h} if visible else set())
+        leads = {v: feats._lead(v, pos[v]) for v in (m, h)}
+        chain = feats.attackers(m, leads[m], [h], leads, alive, 0, 0)
+        price = np.subtract(feats.after(m, 2, 2, 0, chain), feats.after(m, 2, 0, 0, chain))[:3]
+        rows = feats.table(m, "movement", state)
+        want = gain - price if visible else -price
+        assert rows[boost, DAMAGE : MODELS + 1] == pytest.approx(want), hydra

@@ -37,19 +37,23 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
 * ``marker_moves``: the Moves from the end point to that marker along the unit's own Move points (a step no longer than
   its Speed in a straight line; terrain in the way is not read; a point from which no step leads there counts
   :data:`FAR_MOVES`): a unit does not walk into a corner of the menu it cannot leave.
-* A Move or Hold of the Movement Phase with an ability whose gain is the Shoot later in the Round (Stimpack:
-  PRECISION (3) on the C-14 Rifle and BUFF Speed (3) until the end of the Round, NON-LETHAL DAMAGE (2) on the unit,
-  part 11): ``damage``, ``destroy``, ``models`` are what the ability adds, less what it costs the unit itself, each
-  in the column's own measure, so a policy weighs the gain and the price alike (:meth:`Features.later`). The gain:
-  that Shoot with the ability on less without, at the enemy unit whose Leading Model is within the unit's longest
-  Ranged Weapon's range of the end point where it adds most (Line of Sight not read; the BUFF Speed's reach is the
-  end point itself: a Move only the extra Speed makes legal, :mod:`.legal`, scores its marker as any Move). The
-  price: the NON-LETHAL DAMAGE stays on the unit's Damage Marker until an attack turns it into casualties (8.7.4
-  step 5), so the next enemy attack on the unit with the Marker that much higher less with it as it is (Supply lost,
-  P(destroyed), share of its models), from the enemy unit for which that is most, among those that can reach the end
-  point (``threat``'s reach) or, where none can, among those on the table; its ``marker`` and ``take`` are scaled by
-  one less how much more likely that attack leaves the unit without Supply (it contests nothing, 8.9.1). ``threat``
-  is read as the plain entry's (the price is in the columns above, not counted twice); the CP is ``spend``.
+* A Move or Hold of the Movement Phase with an ability whose gain is the Shoot later in the Round (Stimpack: PRECISION
+  (3) on the C-14 Rifle and BUFF Speed (3) until the end of the Round, NON-LETHAL DAMAGE (2) on the unit, part 11):
+  ``damage``, ``destroy``, ``models`` are what the ability adds, less what it costs the unit itself, each in the
+  column's own measure, so a policy weighs the gain and the price alike (:meth:`Features.later`). The gain: that Shoot
+  with the ability on less without, at the enemy unit whose Leading Model is within the unit's longest Ranged Weapon's
+  range of the end point where it adds most (on a Hold, only an enemy unit it may shoot at from where it stands: a
+  Ranged Weapon in range of a Visible model, :meth:`Features.seen`; on a Move, Line of Sight is not read: the unit is
+  not there yet; the BUFF Speed's reach is the end point itself: a Move only the extra Speed makes legal, :mod:`.legal`,
+  scores its marker as any Move). The price: the NON-LETHAL DAMAGE stays on the unit's Damage Marker until an attack
+  turns it into casualties (8.7.4 step 5), whichever attack that is, so every enemy attack that can reach the end point
+  (``threat``'s reach: one per enemy unit, its chain the one of its two that removes more, the strongest first) resolved
+  in turn on the unit with the Marker that much higher, less the same with it as it is (Supply lost, P(destroyed), share
+  of its models; the exact distribution of models left, Damage Marker and SHIELDED carried from one attack to the next,
+  :meth:`Features.after`); where none can reach it, the single enemy attack (of any enemy unit left, on the table or in
+  Reserves) for which the Marker costs most. Its ``marker`` and ``take`` are scaled by one less how much more likely
+  those attacks leave the unit without Supply (it contests nothing, 8.9.1). ``threat`` is read as the plain entry's (the
+  price is in the columns above, not counted twice); the CP is ``spend``.
 * ``spend``: the resources the entry's abilities take from the player's cards this Round (10.5.1, 10.5.2): each
   ability's cost (CP, BM, PE), plus the resource a card gives per Round where the ability is printed on that card
   and Exhausts it. Unspent resources do not carry over (the cards are Readied in the Cleanup, 8.9.5), so the price
@@ -70,7 +74,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -173,6 +177,8 @@ class Features:
         self._menus: dict[tuple[int, str], _Menu] = {}
         self._fixed_moves: dict[tuple[int, str], np.ndarray] = {}
         self._reaches: dict[tuple[object, ...], float] = {}
+        self._after: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
+        self._moves_to: dict[tuple[object, ...], dict[tuple[int, int, int], float]] = {}
         world = sim.world
         self.markers = np.asarray([(m.x, m.y) for m in sim.scn.deployment.markers], dtype=float).reshape(-1, 2)
         rules = getattr(sim.scn.mission, "rules", ())
@@ -287,7 +293,13 @@ class Features:
                     out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat")
             for i, use in st.laters:  # for the Shoot later this Round (Stimpack)
                 end = (float(ends[i, 0]), float(ends[i, 1]))
-                out[i, DAMAGE : MODELS + 1], bare[i] = self.later(u, end, use, enemies, leads, alive, mark, shielded)
+                seen = None  # a Hold: the enemy units in range it may shoot at from here
+                if np.isnan(st.to[i, 0]):
+                    near = [v for v in enemies if math.dist(end, leads[v]) <= self.reach[u][0]]
+                    seen = self.seen(u, pos, alive, near)
+                out[i, DAMAGE : MODELS + 1], bare[i] = self.later(
+                    u, end, use, enemies, leads, alive, mark, shielded, seen
+                )
         if st.covers.size:  # an end point on one of the menu's cover spots (Hold, Shoot from there too)
             near = np.hypot(*(ends[:, None, :] - st.covers[None, :, :]).transpose(2, 0, 1)).min(axis=1)
             out[:, COL["cover"]] = near <= COVER_AT
@@ -364,15 +376,17 @@ class Features:
         alive: tuple[int, ...],
         mark: tuple[int, ...],
         shielded: tuple[int, ...],
+        seen: set[int] | None = None,
     ) -> tuple[np.ndarray, float]:
         """A Move or Hold of unit ``u`` ending at ``end`` with abilities ``use``, for the Shoot later in the Round
         (the module text): its ``damage``, ``destroy``, ``models`` (the most the abilities add to that Shoot at an
         enemy unit in range, less the price of their NON-LETHAL DAMAGE on ``u``), and how much more likely that
-        damage leaves ``u`` without Supply (to scale the marker it moves for)."""
+        damage leaves ``u`` without Supply (to scale the marker it moves for). ``seen``: the enemy units it may shoot
+        at from where it stands (a Hold, :meth:`seen`); None: every one in range (a Move: Line of Sight not read)."""
         gain = np.zeros(3)
         rng = self.reach[u][0]
         for v in enemies:
-            if math.dist(end, leads[v]) > rng:
+            if math.dist(end, leads[v]) > rng or (seen is not None and v not in seen):
                 continue
             on = self.attack(u, alive[u], v, alive[v], mark[v], shielded[v], "assault", use)
             off = self.attack(u, alive[u], v, alive[v], mark[v], shielded[v], "assault")
@@ -380,23 +394,106 @@ class Features:
             if more[0] + more[2] > gain[0] + gain[2]:
                 gain = more
         hurt = self.self_damage(u, use)
-        if not hurt or not enemies:
+        if not hurt:
             return gain, 0.0
+        chain = self.attackers(u, end, enemies, leads, alive, mark[u], shielded[u])
+        if chain:  # every enemy attack that can reach the end point, one after another
+            worse = self.after(u, alive[u], mark[u] + hurt, shielded[u], chain)
+            now = self.after(u, alive[u], mark[u], shielded[u], chain)
+            price = np.subtract(worse, now)
+        else:  # none reaches it this Round: the Marker waits for the worst single attack of any enemy left
+            price = np.zeros(4)
+            later = [v for v in range(self.sim.U) if self.player[v] != self.player[u] and alive[v] > 0]
+            for v in later:
+                for ph in ("assault", "combat"):
+                    worse = self.outcome(v, alive[v], u, alive[u], mark[u] + hurt, shielded[u], ph)
+                    now = self.outcome(v, alive[v], u, alive[u], mark[u], shielded[u], ph)
+                    price = np.maximum(price, np.subtract(worse, now))
+        return gain - price[:3], float(price[3])
+
+    def seen(self, u: int, pos: tuple[int, ...], alive: tuple[int, ...], enemies: list[int]) -> set[int]:
+        """The enemy units among ``enemies`` that unit ``u`` may make a Ranged Attack at from where it stands in the
+        state (``pos``, ``alive``): a Ranged Weapon of its in range of a Visible model (8.7.3 step 1, the World's attack
+        facts, as the Shoot's legality reads them; Grass removed in a game not read)."""
         sim = self.sim
-        near = []
+        lo = sim.loadout(u, 0)
+        out: set[int] = set()
+        for v in enemies:
+            tags = tuple(sim.units[v].unit.card.combat_tags)
+            batches = attack_batches(lo, sim.units[v].unit, "assault")
+            if any(sim.world.facts(pos, alive, sim.uids[u], sim.uids[v], b.weapon, tags).eligible for b in batches):
+                out.add(v)
+        return out
+
+    def attackers(
+        self,
+        u: int,
+        end: tuple[float, float],
+        enemies: list[int],
+        leads: dict[int, tuple[float, float]],
+        alive: tuple[int, ...],
+        mark_u: int,
+        shielded_u: int,
+    ) -> tuple[tuple[int, int, str], ...]:
+        """The enemy attacks that can reach unit ``u`` at ``end`` before it acts again (``threat``'s reach: Speed plus
+        the longest Ranged Weapon's range, or Speed + 7" for a Charge), one per enemy unit: (unit, models left,
+        phase), its chain the one of the two that removes the larger expected share of ``u``'s models in its state,
+        the strongest first."""
+        sim = self.sim
+        out: list[tuple[float, int, int, str]] = []
         for v in enemies:
             rng_v, charge = self.reach[v]
             gap = math.dist(end, leads[v])
             speed = sim.units[v].speed
-            if gap <= speed + rng_v or (charge and gap <= speed + CHARGE_REACH):
-                near.append(v)
-        price = np.zeros(4)
-        for v in near or enemies:
-            for ph in ("assault", "combat"):
-                worse = self.outcome(v, alive[v], u, alive[u], mark[u] + hurt, shielded[u], ph)
-                now = self.outcome(v, alive[v], u, alive[u], mark[u], shielded[u], ph)
-                price = np.maximum(price, np.subtract(worse, now))
-        return gain - price[:3], float(price[3])
+            best: tuple[float, str] | None = None
+            if rng_v and gap <= speed + rng_v:
+                best = (self.attack(v, alive[v], u, alive[u], mark_u, shielded_u, "assault")[2], "assault")
+            if charge and gap <= speed + CHARGE_REACH:
+                melee = self.attack(v, alive[v], u, alive[u], mark_u, shielded_u, "combat")[2]
+                if best is None or melee > best[0]:
+                    best = (melee, "combat")
+            if best is not None:
+                out.append((-best[0], v, alive[v], best[1]))
+        return tuple((v, a, ph) for _, v, a, ph in sorted(out))
+
+    def after(
+        self, t: int, k: int, mark: int, shielded: int, chain: tuple[tuple[int, int, str], ...]
+    ) -> tuple[float, float, float, float]:
+        """:meth:`outcome`'s four numbers for unit ``t`` (``k`` models left, Damage Marker ``mark``) after every attack
+        of ``chain`` (:meth:`attackers`) in turn, each on the state the ones before it leave (the exact distribution
+        of models left, Damage Marker and SHIELDED carried from one to the next; memoised)."""
+        key = (t, k, mark, shielded, chain)
+        hit = self._after.get(key)
+        if hit is not None:
+            return hit
+        if len(self._after) > MEMO_LIMIT:
+            self._after.clear()
+        dist: dict[tuple[int, int, int], float] = {(k, mark, shielded): 1.0}
+        for v, a, ph in chain:
+            nxt: dict[tuple[int, int, int], float] = {}
+            for (kk, mm, ss), p in dist.items():
+                for st, q in self.transition(v, a, t, kk, mm, ss, ph).items():
+                    nxt[st] = nxt.get(st, 0.0) + p * q
+            dist = nxt
+        hit = self._after[key] = self._summary(t, k, dist.items())
+        return hit
+
+    def transition(
+        self, v: int, a: int, t: int, k: int, mark: int, shielded: int, phase: str
+    ) -> dict[tuple[int, int, int], float]:
+        """Unit ``t``'s state (models left, Damage Marker, SHIELDED) after unit ``v``'s ``a`` models attack it with
+        their ``phase`` chain from ``k`` models left, Damage Marker ``mark``: the exact distribution (memoised)."""
+        key = (v, a, t, k, mark, shielded, phase)
+        hit = self._moves_to.get(key)
+        if hit is not None:
+            return hit
+        if len(self._moves_to) > MEMO_LIMIT:
+            self._moves_to.clear()
+        hit = {}
+        for st, pr in self._states(v, a, t, k, mark, shielded, phase):
+            hit[st] = hit.get(st, 0.0) + pr
+        self._moves_to[key] = hit
+        return hit
 
     # ------------------------------------------------------------------ the way to the markers
     def _steps(self, u: int) -> tuple[np.ndarray, np.ndarray, float]:
@@ -562,15 +659,30 @@ class Features:
         use: tuple[str, ...] = (),
         guard: tuple[int, int, int] = (0, 0, 0),
     ) -> tuple[float, float, float, float]:
+        return self._summary(t, k, self._states(u, a, t, k, mark, shielded, phase, use, guard))
+
+    def _states(
+        self,
+        u: int,
+        a: int,
+        t: int,
+        k: int,
+        mark: int,
+        shielded: int,
+        phase: str,
+        use: tuple[str, ...] = (),
+        guard: tuple[int, int, int] = (0, 0, 0),
+    ) -> list[tuple[tuple[int, int, int], float]]:
+        """Unit ``t``'s states (models left, Damage Marker, SHIELDED; 0, 0 once none is left) after unit ``u``'s ``a``
+        models attack it with their ``phase`` chain (the abilities ``use`` on) from ``k`` models left, Damage Marker
+        ``mark``, each with its probability, in the exact engine's order (no attack: the state as it is)."""
         sim = self.sim
-        supply = sim.supply(t, np.arange(sim.full[t] + 1))
-        bare = float(supply[max(k, 0)] <= 0)
-        if a <= 0 or k <= 0:
-            return 0.0, 0.0, 0.0, bare
-        mask = use_bits(sim, u, use) if use else 0
-        batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
+        batches = []
+        if a > 0 and k > 0:
+            mask = use_bits(sim, u, use) if use else 0
+            batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
         if not batches:
-            return 0.0, 0.0, 0.0, bare
+            return [((max(k, 0), mark if k > 0 else 0, shielded if k > 0 else 0), 1.0)]
         tmask, cut, floor = guard
         target = as_target(sim.loadout(t, tmask), phase, alive=k, marker=mark, shielded=bool(shielded))
         if k < sim.full[t]:
@@ -578,11 +690,25 @@ class Features:
         if cut:  # as the engine's (sim_shoot._transition)
             target = dataclasses.replace(target, damage_reduction=cut, reduction_floor=floor)
         compiled, tc = compile_attack(Attack(tuple(batches), target))
-        states = exact_states(compiled, tc)
+        out = []
+        for st, pr in exact_states(compiled, tc).items():
+            left = max(k - int(st[0]), 0)
+            out.append(((left, int(st[1]) if left else 0, int(bool(st[2])) if left else 0), pr))
+        return out
+
+    def _summary(
+        self, t: int, k: int, states: Iterable[tuple[tuple[int, int, int], float]]
+    ) -> tuple[float, float, float, float]:
+        """:meth:`outcome`'s four numbers of unit ``t``, ``k`` models left before, from its ``states`` after (models
+        left first in each key, with its probability); a unit with none left before loses nothing."""
+        sim = self.sim
+        supply = sim.supply(t, np.arange(sim.full[t] + 1))
+        bare = float(supply[max(k, 0)] <= 0)
+        if k <= 0:
+            return 0.0, 0.0, 0.0, bare
         before = float(supply[k])
         damage = destroy = models = gone = 0.0
-        for st, pr in states.items():
-            left = max(k - int(st[0]), 0)
+        for (left, _, _), pr in states:
             damage += pr * (before - float(supply[left]))
             models += pr * (k - left) / float(sim.full[t])
             if left == 0:

@@ -81,9 +81,11 @@ KINDS = {
 #: may have (each changes the attack the exact engine reads: the weapons' keywords and Surge, the Charge Roll, IMPACT)
 #: and the weapons (their Phase) a ``weapon_keyword`` effect must reach to change it
 #: Movement Phase abilities for the Shoot later in the Round (Stimpack) on the menus. Built and scored
-#: (:meth:`.features.Features.later`, tested with this on) but off: with them on, ``objective`` against ``objective``
-#: with twice the minerals of the same units (Abandoned Camp, 5 Rounds, 200 games) wins 76-80% instead of 95.5-96%
-#: (benchmarks/RESULTS.md, "session 8 merges"): the scoring does not yet make them pay for the larger list.
+#: (:meth:`.features.Features.later`: the gain at a target it may shoot, the price over every enemy attack that can
+#: reach it; tested with this on) but off: with them on, ``objective`` against ``objective`` with twice the minerals
+#: of the same units (Abandoned Camp, 5 Rounds, 200 games) wins 74-80% (seeds 52-54) instead of 95.5-96%
+#: (benchmarks/RESULTS.md, session 9, h-stim2). Each side's own use pays for it (only the larger list: 97.5%; only
+#: the smaller: 83.5%): with the same CP a Round, the smaller list may stim each of its units, the larger list half.
 MOVE_ABILITIES = False
 
 ATTACK_USE = {
