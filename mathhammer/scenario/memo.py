@@ -306,7 +306,7 @@ def many_games() -> Iterator[None]:
     """The memory setting of a run of games, for its length (the forked workers inherit it), then the one found:
     numpy's huge-page advice off (:func:`huge_pages`). A run makes and frees arrays of its games' size thousands of
     times, and the memory it keeps (the state, the snapshots) is touched once: faulted in as huge pages, that memory
-    cost about three times the kernel time of small pages (``benchmarks/RESULTS.md``, issue 26 point 6, session 9).
+    cost two to three times the kernel time of small pages (``benchmarks/RESULTS.md``, issue 26 point 6, session 9).
     The games are the same either way (the setting decides how memory is backed, never what it holds)."""
     was = huge_pages(False)
     try:
