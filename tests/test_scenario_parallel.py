@@ -8,6 +8,7 @@ equal to the serial run's, whatever the number of workers.
 from __future__ import annotations
 
 import multiprocessing
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -143,3 +144,44 @@ def test_a_run_on_every_core_keeps_freed_memory_for_reuse() -> None:
     assert parallel.reuse_freed_memory is memo.reuse_freed_memory  # the run on every core calls it
     assert memo.reuse_freed_memory() is True
     assert memo.reuse_freed_memory() is True
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_run_plays_without_numpys_huge_page_advice(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, workers: int
+) -> None:
+    """``memo.many_games`` (issue 26 point 6): numpy's huge-page advice is off while ``parallel.play`` plays, in this
+    process and in every forked worker, and as it was found afterwards; the games are those played with it on."""
+    from contextlib import nullcontext
+
+    from mathhammer.scenario import memo
+    from mathhammer.scenario.sim import Simulation
+
+    found = memo.huge_pages(True)
+    if found is None:
+        pytest.skip("this numpy has no huge-page switch")
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
+    monkeypatch.setattr(parallel, "PILOT", 150)
+    log = tmp_path / "advice"
+    run = Simulation.run
+
+    def noted(sim: Simulation, progress: object = None) -> None:
+        was = memo.huge_pages(False)
+        memo.huge_pages(bool(was))
+        with open(log, "a") as f:  # a forked worker's note too
+            f.write(f"{was}\n")
+        run(sim, progress)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Simulation, "run", noted)
+    scn = load_scenario(next(p for p in builtin_scenarios() if p.name == "hold_position_crossing.toml"))
+    try:
+        off = simulate(scn, trials=1100, seed=5, workers=workers)
+        assert memo.huge_pages(True) is True  # as it was found
+        notes = log.read_text().split()
+        assert notes == ["False"] * (1 if workers == 1 else 1 + workers)  # the pilot and each worker
+        monkeypatch.setattr(parallel, "many_games", nullcontext)  # the advice left on
+        on = simulate(scn, trials=1100, seed=5, workers=workers)
+        assert_same_games(off, on)
+        assert log.read_text().split()[len(notes) :] == ["True"] * len(notes)
+    finally:
+        memo.huge_pages(found)

@@ -1,5 +1,5 @@
 """The scenario's speed machinery behind one boundary: one memo for the geometry, its answers shared with forked
-workers, and the heap setting of a run on every core.
+workers, and the memory settings of a run (the heap of a run on every core, numpy's huge-page advice).
 
 Every geometry part of :class:`~mathhammer.scenario.world.World` (:mod:`mathhammer.scenario.geometry`) answers
 through one :class:`Memo`:
@@ -51,11 +51,13 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import importlib
 import mmap
 import pickle
 import struct
 import sys
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 _HEADER = struct.Struct("<qq")  # the committed end; the answers this block took from the others
@@ -279,4 +281,48 @@ def reuse_freed_memory() -> bool:
     return bool(mallopt(m_mmap_threshold, HEAP_MMAP_THRESHOLD)) and bool(mallopt(m_trim_threshold, HEAP_TRIM_THRESHOLD))
 
 
-__all__ = ["HEAP_MMAP_THRESHOLD", "HEAP_TRIM_THRESHOLD", "LOG_BYTES", "Memo", "SharedAnswers", "reuse_freed_memory"]
+def _huge_page_switch() -> Callable[[bool], bool] | None:
+    """numpy's switch of its huge-page advice (``_set_madvise_hugepage``: numpy 2's ``numpy._core``, numpy 1's
+    ``numpy.core``), or None where this numpy has none."""
+    for name in ("numpy._core.multiarray", "numpy.core.multiarray"):
+        try:
+            switch: Callable[[bool], bool] = importlib.import_module(name)._set_madvise_hugepage
+        except (ImportError, AttributeError):
+            continue
+        return switch
+    return None  # pragma: no cover - every numpy this project supports has it
+
+
+def huge_pages(on: bool) -> bool | None:
+    """Whether numpy advises the kernel to back the arrays it makes from now on (those of 4 MiB or more) with
+    transparent huge pages (``madvise(MADV_HUGEPAGE)``), in this process and the processes forked after; returns the
+    setting it replaced (None where this numpy has no such switch: nothing changes)."""
+    switch = _huge_page_switch()
+    return None if switch is None else bool(switch(bool(on)))
+
+
+@contextmanager
+def many_games() -> Iterator[None]:
+    """The memory setting of a run of games, for its length (the forked workers inherit it), then the one found:
+    numpy's huge-page advice off (:func:`huge_pages`). A run makes and frees arrays of its games' size thousands of
+    times, and the memory it keeps (the state, the snapshots) is touched once: faulted in as huge pages, that memory
+    cost two to three times the kernel time of small pages (``benchmarks/RESULTS.md``, issue 26 point 6, session 9).
+    The games are the same either way (the setting decides how memory is backed, never what it holds)."""
+    was = huge_pages(False)
+    try:
+        yield
+    finally:
+        if was is not None:
+            huge_pages(was)
+
+
+__all__ = [
+    "HEAP_MMAP_THRESHOLD",
+    "HEAP_TRIM_THRESHOLD",
+    "LOG_BYTES",
+    "Memo",
+    "SharedAnswers",
+    "huge_pages",
+    "many_games",
+    "reuse_freed_memory",
+]

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..jit import cores
-from .memo import reuse_freed_memory
+from .memo import many_games, reuse_freed_memory
 from .spec import Scenario
 from .tally import Tally
 
@@ -152,7 +152,20 @@ def play(
     offset: int = 0,
 ) -> tuple[Games, Any]:
     """Play games ``0 .. trials - 1``; returns them and the pilot's Simulation (units, markers). ``offset``: play games
-    ``offset ..`` instead, in this process (one chosen game: a trace's replay)."""
+    ``offset ..`` instead, in this process (one chosen game: a trace's replay). The run's memory setting
+    (:func:`~.memo.many_games`) holds while it plays, in this process and its workers."""
+    with many_games():
+        return _play(scn, trials, seed, progress, workers, offset)
+
+
+def _play(
+    scn: Scenario,
+    trials: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None,
+    workers: int | None,
+    offset: int,
+) -> tuple[Games, Any]:
     from .sim import Simulation
 
     workers = workers_available() if workers is None else max(1, int(workers))

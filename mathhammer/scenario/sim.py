@@ -76,7 +76,6 @@ from . import abilities, conditions
 from . import mission as missions
 from .basics import stream as _stream
 from .players import Player, play_turns
-from .players.auto import Auto
 from .players.scripted import Scripted
 from .sim_combat import Combat
 from .sim_move import Movement
@@ -160,13 +159,17 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
 
     @cached_property
     def players(self) -> tuple[Player, Player]:
-        """Red's and blue's decisions (:mod:`.players`): the plan of the scenario file, or a policy's (``Auto``)."""
-        red, blue = (
-            Auto(self, p, self.scn.policies[p])
-            if p in self.scn.policies
-            else Scripted(self.scn, p, self.uids, self.cards.activates_next)
-            for p in PLAYERS
-        )
+        """Red's and blue's decisions (:mod:`.players`): the plan of the scenario file, or a policy's (``Auto``: its
+        modules are imported only where a player has a policy)."""
+
+        def player(p: str) -> Player:
+            if p in self.scn.policies:
+                from .players.auto import Auto
+
+                return Auto(self, p, self.scn.policies[p])
+            return Scripted(self.scn, p, self.uids, self.cards.activates_next)
+
+        red, blue = (player(p) for p in PLAYERS)
         return red, blue
 
     def order(self, rnd: int, phase: str, fp: int, left: set[int] | None = None) -> tuple[list[Activation], int | None]:

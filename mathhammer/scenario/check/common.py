@@ -34,9 +34,11 @@ class _State:
     """The state of the plan walk (:class:`~.walk.PlanCheck`) at the activation being checked: the planned placement
     of each unit, the Statuses, tokens and limits so far, and this Round's purses and uses; how a problem is said."""
 
-    def __init__(self, scn: Scenario) -> None:
+    def __init__(self, scn: Scenario, world: World | None = None) -> None:
+        """``world``: a World of ``scn`` whose geometry an earlier walk has read (its answers are functions of the
+        board alone, so a second walk reads them again instead of computing them)."""
         self.scn = scn
-        self.world = World(scn)
+        self.world = World(scn) if world is None else world
         self.grass = Tracker(self.world)  # part 11 GRASS: the pieces the plan has removed so far (grass.py)
         self.problems: list[str] = []
         self.pos: dict[str, int] = {}  # planned placement of each unit on the table

@@ -50,7 +50,7 @@ class PlanCheck(ReactionChecks):
         self.walk()
         if not self.guessed:
             return self.problems
-        other = type(self)(self.scn)
+        other = type(self)(self.scn, self.grass.worlds.base)  # the board's geometry, read once for both walks
         other.lean = 1
         other.walk()
         return merge_walks(self.problems, other.problems)
