@@ -1,5 +1,6 @@
 """Numba kernels of the scenario's unit placement: the Available Supply test of a Deploy (8.3.2), one pass over the
-games instead of a numpy pass per unit."""
+games instead of a numpy pass per unit; whether a unit is Engaged (7.2.1) in each game, read off its board's pairs
+(a Move, Run or Disengage, 8.5.2-8.5.4)."""
 
 from __future__ import annotations
 
@@ -60,4 +61,31 @@ def supply_fits(
     )
 
 
-__all__ = ["supply_fits"]
+@njit(**JIT)
+def _engaged_kernel(bits, board, trials, mask, out):  # pragma: no cover - compiled
+    for i in range(trials.size):
+        b = board[trials[i]]
+        hit = False
+        for w in range(mask.size):
+            if bits[w, b] & mask[w]:
+                hit = True
+                break
+        out[i] = hit
+    return out
+
+
+def engaged_in(bits: np.ndarray, board: np.ndarray, trials: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per game of ``trials``: has its board (``board[t]``) a bit of ``mask`` set in its words (``bits``: a column
+    per board id, one int64 a word)? One pass, for ``(bits[:, board[trials]] & mask[:, None] != 0).any(axis=0)``.
+
+    >>> bits = np.array([[0b01, 0b10, 0b00]])  # boards 0-2: pair 0 Engaged on board 0, pair 1 on board 1
+    >>> engaged_in(bits, np.array([2, 0, 1]), np.array([0, 1, 2]), np.array([0b10])).tolist()
+    [False, False, True]
+    """
+    out = np.empty(trials.size, dtype=np.bool_)
+    return _engaged_kernel(  # type: ignore[no-any-return]
+        bits, board, np.ascontiguousarray(trials, dtype=np.int64), mask, out
+    )
+
+
+__all__ = ["engaged_in", "supply_fits"]

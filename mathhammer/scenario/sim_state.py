@@ -21,6 +21,7 @@ from .cards import CardSet
 from .cards.registry import status_changers
 from .fast import IdGrouper, NearSplitter, group_rows, group_state
 from .fastcontrol import UNREAD, supply_matrix
+from .fastmove import engaged_in
 from .fasttables import BoardTable, PairTable
 from .grass import Grass
 from .spec import Activation, Scenario, ScenarioUnit
@@ -129,6 +130,11 @@ def _apply_kernel(
     return dead[:nd].copy()
 
 
+#: Boards the board table makes room for before its first growth, at most (:class:`BoardTable`): a worker of
+#: 1,000,000 games of ``standard_clash.toml`` meets about 760,000 boards.
+BOARDS_AHEAD = 1 << 20
+
+
 class _Test:
     """A test of placements (:meth:`Simulation._near_cols`) read for many at once, ``test.many(pids)`` (compiled);
     ``test(p)``: one placement."""
@@ -205,7 +211,9 @@ class SimState:
         # the id of the whole placement vector (every unit's ``pos``): one column to group by the board
         self.board = self.state[5 * U]
         self._row_bits = np.ones(5 * U + 1, dtype=np.int64)  # per row of state: its field in a packed key (group_state)
-        self._boards = BoardTable(U)  # board id -> every unit's placement (a row)
+        # board id -> every unit's placement (a row); a board or so a game (fewer, the more games), room made
+        # ahead for that many up to about a million (growing copies every row), rows not touched until used
+        self._boards = BoardTable(U, min(T, BOARDS_AHEAD))
         self._boards.intern((-1,) * U)  # id 0: nothing on the table
         self._by_board = IdGrouper()  # trials split by their board id
         self._near_split = NearSplitter()  # trials split by the placements near (_near_cols_by)
@@ -279,7 +287,8 @@ class SimState:
         # Engaged or not per pair of placements, read by compiled code (set_pos_many): placement ids are a unit's
         # own, so the pair of placements names the pair of units
         self._pair_table = PairTable(self._pairs_read)
-        self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
+        # engaged_bits of each board id (column; zeros: pages touched as boards come)
+        self._bits_arr = np.zeros((words, self._boards.rows.shape[0]), dtype=np.int64)
         self._unit_sel = [[i for i, p in enumerate(self._enemy_pairs) if u in p] for u in range(U)]
         self._unit_bits = []  # per unit: its pairs' bits, one int64 a word
         for u in range(U):
@@ -514,6 +523,8 @@ class SimState:
 
     def engaged_mask(self, trials: np.ndarray, u: int) -> np.ndarray:
         """Per trial of ``trials``: is unit ``u`` Engaged?"""
+        if not self.grass.on:  # each game's board's words, read in one compiled pass
+            return engaged_in(self._bits_arr, self.board, trials, self._unit_bits[u])
         return np.asarray(((self.engaged_bits(trials) & self._unit_bits[u][:, None]) != 0).any(axis=0))
 
     def _near_cols(
