@@ -185,7 +185,7 @@ class Movement(SimState):
             first = int(trials[todo[0]])
             occupied = tuple(p for v, p in enumerate(self.pos[:, first].tolist()) if v != u and p >= 0)
             pid, box = self.world.charge_place_kept(su, lead, rear, occupied, allowed, targets_left)
-            same = alike(todo, self.world.bases_test(su, box))
+            same = alike(todo, self.world.bases_many(su, box))
             done, todo = todo[same], todo[~same]
             if pid is None:
                 self.skip(act, done.size, "no room to set the unit there")
@@ -200,28 +200,28 @@ class Movement(SimState):
 
     def _alike(
         self, trials: np.ndarray, units: Sequence[int]
-    ) -> Callable[[np.ndarray, Callable[[int], bool]], np.ndarray]:
+    ) -> Callable[[np.ndarray, Callable[[np.ndarray], np.ndarray]], np.ndarray]:
         """``same(idx, matters)``: per trial of ``trials[idx]``, are the placements of ``units`` for which
-        ``matters`` holds (the others read as off the table) those of the first one? (Each unit's placements in
-        ``trials`` are listed once, here.)"""
+        ``matters`` holds (``matters(pids)``: one bool a placement; the others read as off the table) those of the
+        first one? (Each unit's placements in ``trials`` are listed once, here, and tested in one call.)"""
         # per trial its board (IdGrouper: no hashing, linear in the trials), per board and unit the placement
         if trials.size == 1 or bool((self.board[trials] == self.board[trials[0]]).all()):
             return lambda idx, _matters: np.ones(idx.size, dtype=bool)  # one board (common): every trial alike
         order, bounds, bids = self._by_board.split(self.board, trials, self._boards.n)
         board_of = _group_of(order, bounds, trials.size)
         placed = self._board_arr[bids][:, np.asarray(units, dtype=np.int64)]
-        # per unit whose placement differs between the boards (a unit placed alike everywhere never tells games
-        # apart): its placements and each board's
-        differ = np.flatnonzero((placed != placed[0]).any(axis=0)).tolist()
-        rows = [np.unique(placed[:, i], return_inverse=True) for i in differ]
+        # the units whose placement differs between the boards (a unit placed alike everywhere never tells games
+        # apart): their placements (one list) and each board's, as an index into it
+        differ = np.flatnonzero((placed != placed[0]).any(axis=0))
+        vals, inv = np.unique(placed[:, differ], return_inverse=True)
+        inv = inv.reshape(placed.shape[0], differ.size)
+        on = np.flatnonzero(vals >= 0)
 
-        def same(idx: np.ndarray, matters: Callable[[int], bool]) -> np.ndarray:
-            out = np.ones(idx.size, dtype=bool)
-            boards = board_of[idx]
-            for vals, inv in rows:
-                mapped = np.where([p >= 0 and matters(p) for p in vals.tolist()], vals, -1)[inv][boards]
-                out &= mapped == mapped[0]
-            return out
+        def same(idx: np.ndarray, matters: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+            kept = np.full(vals.size, -1, dtype=np.int64)
+            kept[on] = np.where(matters(vals[on]), vals[on], -1)
+            mapped = kept[inv[board_of[idx]]]
+            return np.asarray((mapped == mapped[0]).all(axis=1))
 
         return same
 
