@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from mathhammer.scenario import builtin_scenarios, load_scenario
-from mathhammer.scenario.fastmove import engaged_in, supply_fits
+from mathhammer.scenario.fastmove import add_supply, engaged_in, in_reserve, supply_fits
 from mathhammer.scenario.sim import Simulation
 
 
@@ -73,3 +73,23 @@ def test_engaged_mask_is_the_engaged_pairs_of_the_unit() -> None:
         assert got == naive
         hits += sum(got)
     assert hits > 0
+
+
+def test_reserve_and_supply_reference_are_the_numpy_readings_8_5_5() -> None:
+    """A Deploy's games (8.5.5: the unit in Reserves, off the table with models left) and the Supply reference it
+    adds (its Current Supply Value by models left, clipped to its brackets) equal the numpy expressions they
+    replace, in the games' order."""
+    rng = np.random.default_rng(9)
+    games = 3000
+    pos = np.where(rng.random(games) < 0.5, -1, rng.integers(0, 40, games))
+    alive = rng.integers(-1, 8, games)
+    trials = rng.permutation(games)[:2000]
+    want = trials[(pos[trials] < 0) & (alive[trials] > 0)]
+    got = in_reserve(pos, alive, trials)
+    assert got.tolist() == want.tolist() and 0 < got.size < trials.size
+    grid, full = np.array([0, 1, 1, 3, 4, 6]), 5
+    ref = rng.integers(0, 9, games)
+    naive = ref.copy()
+    naive[got] += grid[np.clip(alive[got], 0, full)]
+    add_supply(ref, alive, grid, full, got)
+    assert ref.tolist() == naive.tolist()

@@ -1,6 +1,6 @@
 """Numba kernels of the scenario's unit placement: the Available Supply test of a Deploy (8.3.2), one pass over the
-games instead of a numpy pass per unit; whether a unit is Engaged (7.2.1) in each game, read off its board's pairs
-(a Move, Run or Disengage, 8.5.2-8.5.4)."""
+games instead of a numpy pass per unit, and its games in Reserves and Supply reference; whether a unit is Engaged
+(7.2.1) in each game, read off its board's pairs (a Move, Run or Disengage, 8.5.2-8.5.4)."""
 
 from __future__ import annotations
 
@@ -88,4 +88,46 @@ def engaged_in(bits: np.ndarray, board: np.ndarray, trials: np.ndarray, mask: np
     )
 
 
-__all__ = ["engaged_in", "supply_fits"]
+@njit(**JIT)
+def _reserve_kernel(pos, alive, trials, out):  # pragma: no cover - compiled
+    n = 0
+    for i in range(trials.size):
+        t = trials[i]
+        if pos[t] < 0 and alive[t] > 0:
+            out[n] = t
+            n += 1
+    return n
+
+
+def in_reserve(pos: np.ndarray, alive: np.ndarray, trials: np.ndarray) -> np.ndarray:
+    """The games of ``trials`` where a unit (its placements ``pos``, models left ``alive``: one per game) is off
+    the table with models left: ``trials[(pos[trials] < 0) & (alive[trials] > 0)]`` in one pass.
+
+    >>> in_reserve(np.array([-1, 3, -1, -1]), np.array([2, 2, 0, 1]), np.array([3, 0, 1, 2])).tolist()
+    [3, 0]
+    """
+    trials = np.ascontiguousarray(trials, dtype=np.int64)
+    out = np.empty(trials.size, dtype=np.int64)
+    return out[: _reserve_kernel(pos, alive, trials, out)]
+
+
+@njit(**JIT)
+def _add_supply_kernel(ref, alive, grid, full, games):  # pragma: no cover - compiled
+    for i in range(games.size):
+        t = games[i]
+        ref[t] += grid[min(max(alive[t], 0), full)]
+
+
+def add_supply(ref: np.ndarray, alive: np.ndarray, grid: np.ndarray, full: int, games: np.ndarray) -> None:
+    """``ref[games] += grid[clip(alive[games], 0, full)]`` (a unit's Current Supply Value by models left, added to
+    its reference in each game of ``games``, none twice) in one pass.
+
+    >>> ref = np.zeros(3, dtype=np.int64)
+    >>> add_supply(ref, np.array([1, 5, 2]), np.array([0, 1, 3]), 2, np.array([2, 1]))
+    >>> ref.tolist()
+    [0, 3, 3]
+    """
+    _add_supply_kernel(ref, alive, grid, int(full), np.ascontiguousarray(games, dtype=np.int64))
+
+
+__all__ = ["add_supply", "engaged_in", "in_reserve", "supply_fits"]

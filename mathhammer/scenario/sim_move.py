@@ -9,6 +9,7 @@ import numpy as np
 
 from . import abilities, disengage
 from .basics import split_by as _split_by
+from .fastmove import add_supply, in_reserve
 from .fastmove import supply_fits as _fits
 from .sim_state import SimState, _group_of
 from .spec import PLAYERS, Activation
@@ -44,7 +45,7 @@ class Movement(SimState):
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""
         su = self.units[u]
-        reserve = self.available(u, act, trials[(self.pos[u, trials] < 0) & (self.alive[u, trials] > 0)])
+        reserve = self.available(u, act, in_reserve(self.pos[u], self.alive[u], trials))
         assert act.to is not None
         for check in self.cards.before_deploy:  # an edge closed this Round (Comsat Station)
             reserve = check(u, act, reserve)
@@ -54,7 +55,7 @@ class Movement(SimState):
             got = reserve[self.place(u, reserve, act.to, self.world.rear_of(su.player), act)]
         # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none; one
         # returned to Reserves this Round took its Supply off its reference, :mod:`.cards.recall`)
-        self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
+        add_supply(self.ref_supply[u], self.alive[u], self._supply_grid[u], int(self.full[u]), got)  # supply()
         return got
 
     def place(
