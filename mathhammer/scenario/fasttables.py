@@ -118,13 +118,10 @@ class BoardTable:
     ([2, 3, 0, 3], [[-1, -1], [3, -1], [-1, 7], [3, 7]], [2, 3], [0, 1])
     """
 
-    def __init__(self, units: int, rows: int = 64) -> None:
-        """Room for ``rows`` boards (rounded up to a power of 2) before the first growth: pages past the boards
-        interned are not touched (:meth:`_grow`), but the hash table of twice that many slots is filled."""
-        cap = 1 << max(6, int(rows - 1).bit_length())
-        self.rows = np.empty((cap, units), dtype=np.int64)  # each board id's placements (rows past ``n``: not yet)
-        self._hashes = np.zeros(cap, dtype=np.uint64)
-        self._table = np.full(2 * cap, -1, dtype=np.int64)
+    def __init__(self, units: int) -> None:
+        self.rows = np.full((64, units), -1, dtype=np.int64)  # each board id's placements
+        self._hashes = np.zeros(64, dtype=np.uint64)
+        self._table = np.full(128, -1, dtype=np.int64)
         self.n = 0
 
     def _grow(self) -> None:

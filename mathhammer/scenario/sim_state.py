@@ -130,11 +130,6 @@ def _apply_kernel(
     return dead[:nd].copy()
 
 
-#: Boards the board table makes room for before its first growth, at most (:class:`BoardTable`): a worker of
-#: 1,000,000 games of ``standard_clash.toml`` meets about 760,000 boards.
-BOARDS_AHEAD = 1 << 20
-
-
 class _Test:
     """A test of placements (:meth:`Simulation._near_cols`) read for many at once, ``test.many(pids)`` (compiled);
     ``test(p)``: one placement."""
@@ -211,9 +206,7 @@ class SimState:
         # the id of the whole placement vector (every unit's ``pos``): one column to group by the board
         self.board = self.state[5 * U]
         self._row_bits = np.ones(5 * U + 1, dtype=np.int64)  # per row of state: its field in a packed key (group_state)
-        # board id -> every unit's placement (a row); a board or so a game (fewer, the more games), room made
-        # ahead for that many up to about a million (growing copies every row), rows not touched until used
-        self._boards = BoardTable(U, min(T, BOARDS_AHEAD))
+        self._boards = BoardTable(U)  # board id -> every unit's placement (a row)
         self._boards.intern((-1,) * U)  # id 0: nothing on the table
         self._by_board = IdGrouper()  # trials split by their board id
         self._near_split = NearSplitter()  # trials split by the placements near (_near_cols_by)
@@ -287,8 +280,7 @@ class SimState:
         # Engaged or not per pair of placements, read by compiled code (set_pos_many): placement ids are a unit's
         # own, so the pair of placements names the pair of units
         self._pair_table = PairTable(self._pairs_read)
-        # engaged_bits of each board id (column; zeros: pages touched as boards come)
-        self._bits_arr = np.zeros((words, self._boards.rows.shape[0]), dtype=np.int64)
+        self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
         self._unit_sel = [[i for i, p in enumerate(self._enemy_pairs) if u in p] for u in range(U)]
         self._unit_bits = []  # per unit: its pairs' bits, one int64 a word
         for u in range(U):
