@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from mathhammer.scenario import builtin_scenarios, load_scenario
-from mathhammer.scenario.fasttables import BoardTable
+from mathhammer.scenario.fasttables import BoardTable, PairTable
 from mathhammer.scenario.sim import Simulation
 
 
@@ -38,7 +38,8 @@ def test_interned_ids_survive_every_growth() -> None:
 
 def test_moves_across_growth_match_a_dict_of_vectors() -> None:
     """Moving one unit in many games at once (`move`, which grows the table mid-call) gives each game the id of
-    its new vector, as a dict of vectors does; the new ids and the boards they came from are those first met."""
+    its new vector, as a dict of vectors does; the new ids and the boards they came from are those first met; the
+    unit's placements written in the same pass (``placed``) are the vectors'."""
     rng = np.random.default_rng(11)
     units, games = 4, 5000
     tab = BoardTable(units)
@@ -50,12 +51,13 @@ def test_moves_across_growth_match_a_dict_of_vectors() -> None:
     start = tuple([-1] * units)
     assert tab.intern(start) == (naive(start), True)
     board = np.zeros(games, dtype=np.int64)
+    pos = np.full((units, games), -1, dtype=np.int64)
     vec = [start] * games
     for step in range(6):
         u = step % units
         ts = np.sort(rng.choice(games, size=3000, replace=False))
         pids = rng.integers(-1, 30, size=ts.size)
-        new, old = tab.move(board, ts, u, pids)
+        new, old = tab.move(board, ts, u, pids, pos[u]) if step % 2 else tab.move(board, ts, u, pids)
         fresh: list[tuple[int, int]] = []
         known = len(vecs)
         for t, p in zip(ts.tolist(), pids.tolist(), strict=True):
@@ -66,6 +68,9 @@ def test_moves_across_growth_match_a_dict_of_vectors() -> None:
             if naive(vec[t]) >= known + len(fresh):
                 fresh.append((vecs[vec[t]], before))
         assert board.tolist() == [vecs[v] for v in vec]
+        if not step % 2:  # the other steps write the unit's placements in the kernel's pass
+            pos[u, ts] = pids
+        assert pos.T.tolist() == [list(v) for v in vec]
         assert list(zip(new.tolist(), old.tolist(), strict=True)) == fresh
     assert tab.n == len(vecs) > 64 * 8  # grown several times
     assert [tuple(r) for r in tab.rows[: tab.n].tolist()] == list(vecs)
@@ -100,3 +105,60 @@ def test_set_pos_many_is_set_pos_part_after_part() -> None:
         one.set_pos(u, *single[0])
         many.set_pos_many(u, single)
         assert np.array_equal(one.pos, many.pos)
+
+
+def test_pair_words_read_each_missing_pair_once_in_order_of_sight() -> None:
+    """`PairTable.words` over boards with many pairs not yet read (thousands in one call, the dedup table grown
+    many times): each missing pair is read once, in the order the rows meet it, and every board's words are those
+    of a naive reading of its pairs; a second call reads nothing."""
+    rng = np.random.default_rng(13)
+    rows = rng.integers(-1, 90, size=(4000, 4))
+    others, firsts, bits = [1, 2, 3], [True, False, True], [0, 61, 62]
+
+    def engaged(pa: int, pb: int) -> bool:
+        return (pa * 7 + pb * 3) % 5 == 0
+
+    asked: list[tuple[int, int]] = []
+
+    def read(pairs: np.ndarray) -> np.ndarray:
+        asked.extend(map(tuple, pairs.tolist()))
+        return np.array([engaged(a, b) for a, b in pairs.tolist()], dtype=bool)
+
+    expect_order: list[tuple[int, int]] = []
+    expect = np.zeros((rows.shape[0], 2), dtype=np.int64)
+    for k, row in enumerate(rows.tolist()):
+        for other, first, bit in zip(others, firsts, bits, strict=True):
+            if row[0] < 0 or row[other] < 0:
+                continue
+            pair = (row[0], row[other]) if first else (row[other], row[0])
+            if pair not in expect_order:
+                expect_order.append(pair)
+            if engaged(*pair):
+                expect[k, bit // 62] |= 1 << (bit % 62)
+    tab = PairTable(read)
+    got = tab.words(rows, 0, others, firsts, bits, 2)
+    assert asked == expect_order and len(asked) > 1000
+    assert np.array_equal(got, expect)
+    assert np.array_equal(tab.words(rows[::-1], 0, others, firsts, bits, 2), expect[::-1])
+    assert len(asked) == len(expect_order)  # nothing read again
+
+
+def test_pairs_read_at_once_are_the_pairs_read_one_by_one() -> None:
+    """`SimState._pairs_read` (the near test of every pair in one compiled call per placement, then the pairs near
+    read one by one) gives `World.pair_engaged`'s answer (7.2.1) for every pair of enemy placements the games made,
+    the pairs read in either column's grouping."""
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    sim = Simulation(load_scenario(path), 300, 3)
+    sim.run()
+    pairs = sorted(
+        {(int(sim.pos[a, t]), int(sim.pos[b, t])) for a, b in sim._enemy_pairs for t in range(300)}
+        | {(pa, pb) for a, b in sim._enemy_pairs for pa in set(sim.pos[a].tolist()) for pb in set(sim.pos[b].tolist())}
+    )
+    pairs = [(a, b) for a, b in pairs if a >= 0 and b >= 0]
+    arr = np.array(pairs, dtype=np.int64)
+    naive = [sim._pair_read(a, b) for a, b in pairs]
+    assert 0 < sum(naive) < len(naive)
+    assert sim._pairs_read(arr).tolist() == naive
+    assert sim._pairs_read(np.ascontiguousarray(arr[:, ::-1]))[: len(pairs)].tolist() == [
+        sim._pair_read(b, a) for a, b in pairs
+    ]

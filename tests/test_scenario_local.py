@@ -10,6 +10,8 @@ and the Engaged pairs equal those read on the whole board.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -40,6 +42,7 @@ def _whole(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(World, "place_test", lambda self, *a, **k: lambda p: True)
     monkeypatch.setattr(World, "lead_test", lambda self, *a, **k: lambda p: True)
     monkeypatch.setattr(World, "bases_test", lambda self, su, box: lambda p: True)
+    monkeypatch.setattr(World, "bases_many", lambda self, su, box: lambda ps: np.ones(ps.size, dtype=bool))
 
 
 def test_local_reading_plays_the_same_games_as_the_whole_board(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -224,3 +227,33 @@ def test_the_split_of_every_group_at_once_is_the_split_of_each(monkeypatch: pyte
     monkeypatch.setattr(Simulation, "_near_parts_of", both)
     _play(_clash())
     assert len(calls) > 20 and max(calls) > 5  # many groups, split into many parts
+
+
+def test_alike_is_a_naive_comparison_of_the_units_that_matter() -> None:
+    """`Movement._alike` (the Charge setting's reuse of one answer, 8.7.7 step 4): per game, are the placements of
+    the units that matter (the others read as off the table) those of the first game? Held to a game-by-game loop,
+    for tests keeping every placement, none, and about half."""
+    sim = _clash()
+    sim.run()
+    rng = np.random.default_rng(3)
+    units = [0, 2, 3, 5, 7, 8, 11]
+    trials = np.sort(rng.choice(200, 120, replace=False))
+    same = sim._alike(trials, units)
+    placed = sorted({int(p) for p in sim.pos.ravel().tolist() if p >= 0})
+    half = set(rng.choice(placed, len(placed) // 2, replace=False).tolist())
+    seen_false = False
+    for keep in (lambda p: True, lambda p: False, lambda p: p in half):
+        idx = np.sort(rng.choice(trials.size, 60, replace=False))
+
+        def key(t: int, keep: Callable[[int], bool] = keep) -> tuple[int, ...]:
+            return tuple(int(sim.pos[v, t]) if sim.pos[v, t] >= 0 and keep(int(sim.pos[v, t])) else -1 for v in units)
+
+        def matters(ps: np.ndarray, keep: Callable[[int], bool] = keep) -> np.ndarray:
+            return np.array([keep(p) for p in ps.tolist()], dtype=bool)
+
+        first = key(int(trials[idx[0]]))
+        naive = [key(int(trials[i])) == first for i in idx.tolist()]
+        got = same(idx, matters)
+        assert got.tolist() == naive
+        seen_false |= not all(naive)
+    assert seen_false

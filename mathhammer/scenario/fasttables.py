@@ -66,10 +66,10 @@ def _rehash_kernel(hashes, n, size):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
-def _move_kernel(board, ts, start, u, pids, arr, hashes, table, n, fresh_new, fresh_old):  # pragma: no cover
-    """``board[t]`` for ``t = ts[i]``, ``i >= start``: the id of its board with unit ``u`` placed at ``pids[i]``.
-    New rows are appended to ``arr`` at ``n`` (and ``fresh_new``/``fresh_old``); stops where ``arr`` or
-    ``fresh_new`` is full. Returns (trials done, boards, fresh)."""
+def _move_kernel(board, placed, ts, start, u, pids, arr, hashes, table, n, fresh_new, fresh_old):  # pragma: no cover
+    """``board[t]`` for ``t = ts[i]``, ``i >= start``: the id of its board with unit ``u`` placed at ``pids[i]``
+    (written to ``placed[t]`` too). New rows are appended to ``arr`` at ``n`` (and ``fresh_new``/``fresh_old``);
+    stops where ``arr`` or ``fresh_new`` is full. Returns (trials done, boards, fresh)."""
     memo_old = np.full(1024, -1, dtype=np.int64)  # direct-mapped: (old board, placement) -> new board
     memo_pid = np.empty(1024, dtype=np.int64)
     memo_new = np.empty(1024, dtype=np.int64)
@@ -82,6 +82,7 @@ def _move_kernel(board, ts, start, u, pids, arr, hashes, table, n, fresh_new, fr
         m = (old * 40503 + pid) & 1023
         if memo_old[m] == old and memo_pid[m] == pid:
             board[t] = memo_new[m]
+            placed[t] = pid
             i += 1
             continue
         if n >= arr.shape[0] or f >= fresh_new.size:
@@ -99,6 +100,7 @@ def _move_kernel(board, ts, start, u, pids, arr, hashes, table, n, fresh_new, fr
         memo_pid[m] = pid
         memo_new[m] = gid
         board[t] = gid
+        placed[t] = pid
         i += 1
     return i, n, f
 
@@ -142,9 +144,13 @@ class BoardTable:
         self.n += bool(new)
         return int(gid), bool(new)
 
-    def move(self, board: np.ndarray, ts: np.ndarray, u: int, pids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def move(
+        self, board: np.ndarray, ts: np.ndarray, u: int, pids: np.ndarray, placed: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Set ``board[ts]`` to the ids of their boards with unit ``u`` at placement ``pids`` (one per trial of
-        ``ts``); returns the new ids made and the board each was made from."""
+        ``ts``; ``placed[ts]`` to ``pids`` too, where given: the unit's placements, in the same pass); returns the
+        new ids made and the board each was made from."""
+        placed = np.empty(board.size, dtype=np.int64) if placed is None else placed
         ts = np.ascontiguousarray(ts, dtype=np.int64)
         pids = np.ascontiguousarray(pids, dtype=np.int64)
         news: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
@@ -156,7 +162,7 @@ class BoardTable:
             room = min(ts.size - i, self.rows.shape[0] - self.n)
             fresh_new, fresh_old = np.empty(room, dtype=np.int64), np.empty(room, dtype=np.int64)
             i, self.n, f = _move_kernel(
-                board, ts, i, u, pids, self.rows, self._hashes, self._table, self.n, fresh_new, fresh_old
+                board, placed, ts, i, u, pids, self.rows, self._hashes, self._table, self.n, fresh_new, fresh_old
             )
             news.append(fresh_new[:f])
             olds.append(fresh_old[:f])
@@ -178,11 +184,22 @@ def _pair_slot(keys, pa, pb):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
+def _put_kernel(keys, vals, pairs, got):  # pragma: no cover - compiled
+    """Put each pair of ``pairs`` (rows pa, pb; none in ``keys`` yet, none twice) with its answer ``got``."""
+    for i in range(pairs.shape[0]):
+        slot = _pair_slot(keys, pairs[i, 0], pairs[i, 1])
+        keys[slot, 0], keys[slot, 1] = pairs[i, 0], pairs[i, 1]
+        vals[slot] = got[i]
+
+
+@njit(**JIT)
 def _pair_words_kernel(rows, u, others, firsts, bits, keys, vals, words, miss):  # pragma: no cover - compiled
     """Per row of ``rows`` (boards), the words of the Engaged pairs of unit ``u`` (pair k: unit ``others[k]``, ``u``
     first where ``firsts[k]``, bit ``bits[k]``) read from the table (``keys``, ``vals``); the pairs of placements not
-    in it go to ``miss`` (rows pa, pb, deduplicated), and their bits are left 0. Returns how many missed."""
+    in it go to ``miss`` (rows pa, pb, each once, in order of first sight), and their bits are left 0. Returns how
+    many missed."""
     nm = 0
+    seen = np.full((64, 2), -1, dtype=np.int64)  # the pairs missed so far, hashed as ``keys``: each listed once
     for k in range(rows.shape[0]):
         pid = rows[k, u]
         if pid < 0:
@@ -194,14 +211,16 @@ def _pair_words_kernel(rows, u, others, firsts, bits, keys, vals, words, miss): 
             pa, pb = (pid, other) if firsts[q] else (other, pid)
             slot = _pair_slot(keys, pa, pb)
             if keys[slot, 0] == -1:
-                seen = False
-                for m in range(nm):
-                    if miss[m, 0] == pa and miss[m, 1] == pb:
-                        seen = True
-                        break
-                if not seen:
+                s = _pair_slot(seen, pa, pb)
+                if seen[s, 0] == -1:
+                    seen[s, 0], seen[s, 1] = pa, pb
                     miss[nm, 0], miss[nm, 1] = pa, pb
                     nm += 1
+                    if 2 * nm > seen.shape[0]:  # half full: twice the size, the misses put again
+                        seen = np.full((2 * seen.shape[0], 2), -1, dtype=np.int64)
+                        for m in range(nm):
+                            s = _pair_slot(seen, miss[m, 0], miss[m, 1])
+                            seen[s, 0], seen[s, 1] = miss[m, 0], miss[m, 1]
             elif vals[slot]:
                 words[k, bits[q] // 62] |= np.int64(1) << np.int64(bits[q] % 62)
     return nm
@@ -209,33 +228,34 @@ def _pair_words_kernel(rows, u, others, firsts, bits, keys, vals, words, miss): 
 
 class PairTable:
     """Whether two enemy units' placements are Engaged, per pair of placement ids, in a hash table read by compiled
-    code (:meth:`words`); the answers come from the caller (``read``), each asked once.
+    code (:meth:`words`); the answers come from the caller (``read``: pairs, rows pa, pb, to one bool each), each
+    pair asked once.
 
-    >>> tab = PairTable(lambda pa, pb: pa + pb == 5)
+    >>> tab = PairTable(lambda pairs: pairs.sum(axis=1) == 5)
     >>> rows = np.array([[2, 3, -1], [2, 4, 0], [-1, 3, 3]])  # boards: unit 0 Engaged with unit 1 where 2 + 3
     >>> tab.words(rows, 0, [1, 2], [True, True], [0, 1], 1).tolist()
     [[1], [0], [0]]
     """
 
-    def __init__(self, read: Callable[[int, int], bool]) -> None:
+    def __init__(self, read: Callable[[np.ndarray], np.ndarray]) -> None:
         self._read = read
         self._keys = np.full((1024, 2), -1, dtype=np.int64)
         self._vals = np.zeros(1024, dtype=np.bool_)
         self._n = 0
 
-    def _put(self, pa: int, pb: int, v: bool) -> None:
-        if 2 * (self._n + 1) > self._keys.shape[0]:
-            old = self._keys[self._keys[:, 0] != -1], self._vals[self._keys[:, 0] != -1]
-            self._keys = np.full((2 * self._keys.shape[0], 2), -1, dtype=np.int64)
-            self._vals = np.zeros(self._keys.shape[0], dtype=np.bool_)
-            for (a, b), w in zip(old[0].tolist(), old[1].tolist(), strict=True):
-                slot = _pair_slot(self._keys, a, b)
-                self._keys[slot] = a, b
-                self._vals[slot] = w
-        slot = _pair_slot(self._keys, pa, pb)
-        self._keys[slot] = pa, pb
-        self._vals[slot] = v
-        self._n += 1
+    def _put(self, pairs: np.ndarray, got: np.ndarray) -> None:
+        """Put the new ``pairs`` (rows pa, pb, each once) with their answers, the table kept at most half full."""
+        size = self._keys.shape[0]
+        while 2 * (self._n + pairs.shape[0]) > size:
+            size *= 2
+        if size > self._keys.shape[0]:
+            kept = self._keys[:, 0] != -1
+            old = np.ascontiguousarray(self._keys[kept]), np.ascontiguousarray(self._vals[kept])
+            self._keys = np.full((size, 2), -1, dtype=np.int64)
+            self._vals = np.zeros(size, dtype=np.bool_)
+            _put_kernel(self._keys, self._vals, *old)
+        _put_kernel(self._keys, self._vals, pairs, np.ascontiguousarray(got, dtype=np.bool_))
+        self._n += pairs.shape[0]
 
     def words(
         self, rows: np.ndarray, u: int, others: Sequence[int], firsts: Sequence[bool], bits: Sequence[int], n_words: int
@@ -248,8 +268,8 @@ class PairTable:
         miss = np.empty((rows.shape[0] * len(others), 2), dtype=np.int64)
         nm = _pair_words_kernel(rows, u, *args, self._keys, self._vals, words, miss)
         if nm:
-            for pa, pb in miss[:nm].tolist():
-                self._put(pa, pb, bool(self._read(pa, pb)))
+            pairs = np.ascontiguousarray(miss[:nm])
+            self._put(pairs, self._read(pairs))
             words[:] = 0
             _pair_words_kernel(rows, u, *args, self._keys, self._vals, words, miss)
         return words

@@ -9,6 +9,7 @@ import numpy as np
 
 from . import abilities, disengage
 from .basics import split_by as _split_by
+from .fastmove import add_supply, in_reserve
 from .fastmove import supply_fits as _fits
 from .sim_state import SimState, _group_of
 from .spec import PLAYERS, Activation
@@ -44,7 +45,7 @@ class Movement(SimState):
     def deploy(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """8.5.5 Deploy; returns the trials where the unit was set on the table."""
         su = self.units[u]
-        reserve = self.available(u, act, trials[(self.pos[u, trials] < 0) & (self.alive[u, trials] > 0)])
+        reserve = self.available(u, act, in_reserve(self.pos[u], self.alive[u], trials))
         assert act.to is not None
         for check in self.cards.before_deploy:  # an edge closed this Round (Comsat Station)
             reserve = check(u, act, reserve)
@@ -54,7 +55,7 @@ class Movement(SimState):
             got = reserve[self.place(u, reserve, act.to, self.world.rear_of(su.player), act)]
         # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none; one
         # returned to Reserves this Round took its Supply off its reference, :mod:`.cards.recall`)
-        self.ref_supply[u, got] += self.supply(u, self.alive[u, got])
+        add_supply(self.ref_supply[u], self.alive[u], self._supply_grid[u], int(self.full[u]), got)  # supply()
         return got
 
     def place(
@@ -185,7 +186,7 @@ class Movement(SimState):
             first = int(trials[todo[0]])
             occupied = tuple(p for v, p in enumerate(self.pos[:, first].tolist()) if v != u and p >= 0)
             pid, box = self.world.charge_place_kept(su, lead, rear, occupied, allowed, targets_left)
-            same = alike(todo, self.world.bases_test(su, box))
+            same = alike(todo, self.world.bases_many(su, box))
             done, todo = todo[same], todo[~same]
             if pid is None:
                 self.skip(act, done.size, "no room to set the unit there")
@@ -200,28 +201,28 @@ class Movement(SimState):
 
     def _alike(
         self, trials: np.ndarray, units: Sequence[int]
-    ) -> Callable[[np.ndarray, Callable[[int], bool]], np.ndarray]:
+    ) -> Callable[[np.ndarray, Callable[[np.ndarray], np.ndarray]], np.ndarray]:
         """``same(idx, matters)``: per trial of ``trials[idx]``, are the placements of ``units`` for which
-        ``matters`` holds (the others read as off the table) those of the first one? (Each unit's placements in
-        ``trials`` are listed once, here.)"""
+        ``matters`` holds (``matters(pids)``: one bool a placement; the others read as off the table) those of the
+        first one? (Each unit's placements in ``trials`` are listed once, here, and tested in one call.)"""
         # per trial its board (IdGrouper: no hashing, linear in the trials), per board and unit the placement
         if trials.size == 1 or bool((self.board[trials] == self.board[trials[0]]).all()):
             return lambda idx, _matters: np.ones(idx.size, dtype=bool)  # one board (common): every trial alike
         order, bounds, bids = self._by_board.split(self.board, trials, self._boards.n)
         board_of = _group_of(order, bounds, trials.size)
         placed = self._board_arr[bids][:, np.asarray(units, dtype=np.int64)]
-        # per unit whose placement differs between the boards (a unit placed alike everywhere never tells games
-        # apart): its placements and each board's
-        differ = np.flatnonzero((placed != placed[0]).any(axis=0)).tolist()
-        rows = [np.unique(placed[:, i], return_inverse=True) for i in differ]
+        # the units whose placement differs between the boards (a unit placed alike everywhere never tells games
+        # apart): their placements (one list) and each board's, as an index into it
+        differ = np.flatnonzero((placed != placed[0]).any(axis=0))
+        vals, inv = np.unique(placed[:, differ], return_inverse=True)
+        inv = inv.reshape(placed.shape[0], differ.size)
+        on = np.flatnonzero(vals >= 0)
 
-        def same(idx: np.ndarray, matters: Callable[[int], bool]) -> np.ndarray:
-            out = np.ones(idx.size, dtype=bool)
-            boards = board_of[idx]
-            for vals, inv in rows:
-                mapped = np.where([p >= 0 and matters(p) for p in vals.tolist()], vals, -1)[inv][boards]
-                out &= mapped == mapped[0]
-            return out
+        def same(idx: np.ndarray, matters: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+            kept = np.full(vals.size, -1, dtype=np.int64)
+            kept[on] = np.where(matters(vals[on]), vals[on], -1)
+            mapped = kept[inv[board_of[idx]]]
+            return np.asarray((mapped == mapped[0]).all(axis=1))
 
         return same
 

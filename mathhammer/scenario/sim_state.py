@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numba import njit
 
+from ..board.engagement import ENGAGEMENT_RANGE
 from ..config import JIT
 from ..engine.rng import mix64
 from ..starcraft.loadout import Loadout, as_target
@@ -20,6 +21,7 @@ from .cards import CardSet
 from .cards.registry import status_changers
 from .fast import IdGrouper, NearSplitter, group_rows, group_state
 from .fastcontrol import UNREAD, supply_matrix
+from .fastmove import engaged_in
 from .fasttables import BoardTable, PairTable
 from .grass import Grass
 from .spec import Activation, Scenario, ScenarioUnit
@@ -384,7 +386,7 @@ class SimState:
         words = max(1, -(-len(self._enemy_pairs) // 62))
         # Engaged or not per pair of placements, read by compiled code (set_pos_many): placement ids are a unit's
         # own, so the pair of placements names the pair of units
-        self._pair_table = PairTable(self._pair_read)
+        self._pair_table = PairTable(self._pairs_read)
         self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
         self._unit_sel = [[i for i, p in enumerate(self._enemy_pairs) if u in p] for u in range(U)]
         self._unit_bits = []  # per unit: its pairs' bits, one int64 a word
@@ -495,7 +497,7 @@ class SimState:
             return
         ts = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
         pids = np.repeat(np.array(placed, dtype=np.int64), sizes)
-        new, old = self._boards.move(self.board, ts, u, pids)
+        new, old = self._boards.move(self.board, ts, u, pids, self.pos[u])  # ``pos[u, ts] = pids`` in the pass
         if new.size:
             self._bits_room()
             bits = self._bits_arr[:, old] & ~self._unit_bits[u][:, None]
@@ -505,7 +507,6 @@ class SimState:
             others = [b if f else a for (a, b), f in zip((self._enemy_pairs[i] for i in sel), first, strict=True)]
             bits |= self._pair_table.words(self._boards.rows[new], u, others, first, sel, bits.shape[0]).T
             self._bits_arr[:, new] = bits
-        self.pos[u, ts] = pids
 
     def sync_board(self) -> None:
         """Recompute every trial's board id (and so its Engaged pairs) from ``pos`` (after writing ``pos`` other
@@ -583,6 +584,23 @@ class SimState:
         v = world.index[world.placements[pb].unit]
         return world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
 
+    def _pairs_read(self, pairs: np.ndarray) -> np.ndarray:
+        """:meth:`_pair_read` of each pair of placements (rows pa, pb). :meth:`World.pair_engaged` is False where
+        the two are not near (its first test, :meth:`World.near` at Engagement Range): that test is read for every
+        pair at once (compiled, one call per placement of the column with fewer; it is symmetric to the last bit),
+        and only the pairs near are read one by one."""
+        got = np.zeros(pairs.shape[0], dtype=bool)
+        col = 0 if np.unique(pairs[:, 0]).size <= np.unique(pairs[:, 1]).size else 1
+        order = np.argsort(pairs[:, col], kind="stable")
+        keys = pairs[order, col]
+        cuts = np.flatnonzero(np.diff(keys)) + 1
+        near = np.empty(pairs.shape[0], dtype=bool)
+        for idx in np.split(order, cuts):
+            near[idx] = self.world.near_many(int(pairs[idx[0], col]), pairs[idx, 1 - col], ENGAGEMENT_RANGE)
+        for i in np.flatnonzero(near).tolist():
+            got[i] = self._pair_read(int(pairs[i, 0]), int(pairs[i, 1]))
+        return got
+
     def _pairs_of(self, words: tuple[int, ...]) -> frozenset[tuple[str, str]]:
         hit = self._bits_pairs.get(words)
         if hit is None:
@@ -604,6 +622,8 @@ class SimState:
 
     def engaged_mask(self, trials: np.ndarray, u: int) -> np.ndarray:
         """Per trial of ``trials``: is unit ``u`` Engaged?"""
+        if not self.grass.on:  # each game's board's words, read in one compiled pass
+            return engaged_in(self._bits_arr, self.board, trials, self._unit_bits[u])
         return np.asarray(((self.engaged_bits(trials) & self._unit_bits[u][:, None]) != 0).any(axis=0))
 
     def _near_cols(
