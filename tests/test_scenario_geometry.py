@@ -114,6 +114,41 @@ def test_group_state_scattered_games_and_one_group(seed: int) -> None:
             assert again[1].tolist() == [0, size] and again[0].tolist() == trials.tolist()
 
 
+def test_group_state_packs_only_the_rows_that_vary() -> None:
+    """group_state reads which rows vary among the trials first: a row constant among them (whatever it holds in
+    other games, however wide its value) is not packed, only widened to hold its one value, so the call stays
+    packed where packing every row would not fit; no row varying: one group, the games as given; a varying row
+    too wide is widened and that call hashed. The split is the hashing kernel's every time."""
+    from mathhammer.scenario import fast
+
+    rng = np.random.default_rng(11)
+    n = 3000
+    state = np.zeros((4, n), dtype=np.int64)
+    state[0] = rng.integers(0, 3, size=n)  # varies: 2 bits
+    state[1] = 1000  # constant among the trials, 10 bits
+    state[1, ::2] = 5  # ... but not in the games left out
+    state[2] = rng.integers(0, 2, size=n)
+    state[3] = rng.integers(0, 70, size=n)
+    trials = np.arange(1, n, 2, dtype=np.int64)
+    rows = np.array([0, 1, 2], dtype=np.int64)
+    bits = np.array([2, 1, 2, 1], dtype=np.int64)
+    coded, order, bounds, keys = fast._coded_kernel(state, rows, trials, bits)
+    want = group_state(state, rows, trials)
+    assert coded and all(np.array_equal(a, b) for a, b in zip((order, bounds, keys), want, strict=True))
+    assert bits.tolist() == [2, 10, 2, 1] and set(keys[:, 1].tolist()) == {1000}
+    one = fast._coded_kernel(state, np.array([1], dtype=np.int64), trials, bits)
+    assert one[0] and one[1].tolist() == trials.tolist() and one[2].tolist() == [0, trials.size]
+    assert one[3].tolist() == [[1000]]
+    rows = np.array([3, 0, 2], dtype=np.int64)  # row 3 outgrows its field: widened, hashed this call
+    assert not fast._coded_kernel(state, rows, trials, bits)[0] and bits[3] == 7
+    coded, order, bounds, keys = fast._coded_kernel(state, rows, trials, bits)
+    want = group_state(state, rows, trials)
+    assert coded and all(np.array_equal(a, b) for a, b in zip((order, bounds, keys), want, strict=True))
+    wide = bits.copy()
+    wide[[0, 2, 3]] = 30  # 90 bits of varying rows: hashed, the split the same
+    assert not fast._coded_kernel(state, rows, trials, wide)[0]
+
+
 def test_id_grouper_equals_group_rows_and_regroup_concatenates() -> None:
     """The board-id split (no hashing, scratch kept between calls) gives group_rows' split of the ids, call after
     call with the ids growing; regroup lists each outer group's items group after group."""
