@@ -149,6 +149,36 @@ def test_group_state_packs_only_the_rows_that_vary() -> None:
     assert not fast._coded_kernel(state, rows, trials, wide)[0]
 
 
+@pytest.mark.parametrize("scattered", [False, True])
+def test_group_state_tables_of_every_code_and_many_rows(scattered: bool) -> None:
+    """group_state's table of every code where the code has more than ``_DIRECT_BITS`` bits but no more entries
+    than the games (read game after game in one pass, or row after row where the games lie far apart), and its
+    many rows of games close together (every row packed, none read first): the hashing kernel's split."""
+    from mathhammer.scenario import fast
+
+    rng = np.random.default_rng(12)
+    n = 200_000 if scattered else 40_000
+    state = rng.integers(0, 100, size=(8, n))  # 7 bits a row
+    state[5] = 3
+    size = 20_000
+    trials = np.sort(rng.choice(n, size=size, replace=False)).astype(np.int64)
+    assert (trials[-1] - trials[0] > fast._SPARSE * size) == scattered
+    rows = np.array([2, 5, 0], dtype=np.int64)  # 14 bits packed: more than _DIRECT_BITS, a table of 16,384
+    assert fast._DIRECT_BITS < 14 <= fast._TABLE_BITS and size >= 1 << 14
+    bits = np.full(8, 7, dtype=np.int64)
+    coded, *got = fast._coded_kernel(state, rows, trials, bits)
+    assert coded and all(np.array_equal(a, b) for a, b in zip(got, group_state(state, rows, trials), strict=True))
+    if not scattered:
+        many = np.array([5, 5, 5, 5, 5, 5, 5], dtype=np.int64)  # many rows, one group
+        assert many.size >= fast._MANY_ROWS
+        coded, order, bounds, keys = fast._coded_kernel(state, many, trials, bits)
+        assert coded and order.tolist() == trials.tolist() and bounds.tolist() == [0, size]
+        assert keys.tolist() == [[3] * 7]
+        many = np.array([5, 1, 5, 5, 5, 5, 6], dtype=np.int64)  # many rows, hashed codes
+        coded, *got = fast._coded_kernel(state, many, trials, bits)
+        assert coded and all(np.array_equal(a, b) for a, b in zip(got, group_state(state, many, trials), strict=True))
+
+
 def test_id_grouper_equals_group_rows_and_regroup_concatenates() -> None:
     """The board-id split (no hashing, scratch kept between calls) gives group_rows' split of the ids, call after
     call with the ids growing; regroup lists each outer group's items group after group."""

@@ -320,8 +320,15 @@ class NearSplitter:
         return keys, out, ends
 
 
-#: :func:`group_state` codes of at most this many bits are looked up in a table of every code.
+#: :func:`group_state` codes of at most this many bits are looked up in a table of every code; so are codes of at
+#: most ``_TABLE_BITS`` where the games are at least as many as the table's entries.
 _DIRECT_BITS = 12
+_TABLE_BITS = 16
+
+
+#: :func:`group_state` packs every row, without first reading which vary, where it has this many rows or more and
+#: its games are close together (measurements: ``benchmarks/RESULTS.md``, issue 26 session 9).
+_MANY_ROWS = 6
 
 
 #: :func:`group_state` reads the columns row after row where its games are more than this many columns apart on
@@ -366,6 +373,23 @@ def _varying_rows(cols, rows, trials, bits):  # pragma: no cover - compiled
         elif f + 1 < 0 or (f + 1) >> bits[r] != 0:
             _widen(bits, r, f + 1)
     return vary[:nv]
+
+
+@njit(**JIT)
+def _table_codes(codes, trials, inv, counts, firsts, total):  # pragma: no cover - compiled
+    """:func:`_hash_codes` of codes below ``1 << total``, by a table of every code."""
+    table = np.full(1 << total, -1, dtype=np.int64)
+    g = np.int64(0)
+    for i in range(codes.size):
+        k = codes[i]
+        gid = table[k]
+        if gid < 0:
+            gid = table[k] = g
+            firsts[g] = trials[i]
+            g += 1
+        inv[i] = gid
+        counts[gid] += 1
+    return g
 
 
 @njit(**JIT)
@@ -427,7 +451,10 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
     n = trials.size
     if n == 0:
         return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
-    vary = _varying_rows(cols, rows, trials, bits)
+    if c >= _MANY_ROWS and trials[n - 1] - trials[0] <= _SPARSE * n:
+        vary = rows.copy()  # many rows of games close together: the reads to find the constant ones cost more
+    else:
+        vary = _varying_rows(cols, rows, trials, bits)
     nv = vary.size
     if nv == 0:  # one group (common): the games as they come
         order1, bounds1, keys1 = _one_group(cols, rows, trials)
@@ -448,7 +475,10 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
     firsts = np.empty(room, dtype=np.int64)
     g = np.int64(0)  # not the literal 0
     over = 0  # non-zero: a value wider than its row's field (or below -1)
-    if total <= _DIRECT_BITS:  # one pass: each game's code and its group, from a table of every code
+    # a table of every code where it is small, or small beside the games; hashed codes otherwise
+    direct = total <= _DIRECT_BITS or (total <= _TABLE_BITS and 1 << total <= n)
+    scattered = nv > 1 and trials[n - 1] - trials[0] > _SPARSE * n
+    if direct and not scattered:  # one pass: each game's code and its group
         table = np.full(1 << total, -1, dtype=np.int64)
         for i in range(n):
             t = trials[i]
@@ -468,8 +498,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
             counts[gid] += 1
     else:
         codes = np.zeros(n, dtype=np.int64)
-        if nv > 1 and trials[n - 1] - trials[0] > _SPARSE * n:
-            # games far apart (each read a cache miss): row after row, which keeps more reads in flight
+        if scattered:  # games far apart (each read a cache miss): row after row, which keeps more reads in flight
             for j in range(nv):
                 r = vary[j]
                 s = shift[j]
@@ -488,7 +517,10 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
                     code |= v << shift[j]
                 codes[i] = code
         if over == 0:
-            g = _hash_codes(codes, trials, inv, counts, firsts)
+            if direct:
+                g = _table_codes(codes, trials, inv, counts, firsts, total)
+            else:
+                g = _hash_codes(codes, trials, inv, counts, firsts)
     if over != 0:  # widen the fields that are too narrow; this call hashes the columns
         for j in range(nv):
             r = vary[j]
