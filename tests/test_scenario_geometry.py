@@ -179,6 +179,44 @@ def test_group_state_tables_of_every_code_and_many_rows(scattered: bool) -> None
         assert coded and all(np.array_equal(a, b) for a, b in zip(got, group_state(state, many, trials), strict=True))
 
 
+def _naive_near_split(ids, trials, rows, units, keep):  # type: ignore[no-untyped-def]
+    """NearSplitter's split by a loop: boards in order of first trial, keyed, grouped by key in order of first
+    board; a group's positions board after board."""
+    by_board: dict[int, list[int]] = {}
+    for i, t in enumerate(trials.tolist()):
+        by_board.setdefault(int(ids[t]), []).append(i)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for b, pos in by_board.items():
+        key = tuple(int(p) if p >= 0 and keep(int(p)) else -1 for p in rows[b, units].tolist())
+        groups.setdefault(key, []).extend(pos)
+    return groups
+
+
+@pytest.mark.parametrize("second", [None, 0, 1, 700, 1999])
+def test_near_splitter_on_one_board_and_a_second_found_late(second: int | None) -> None:
+    """NearSplitter where every trial is on one board (the trials as given, one group, read without the board
+    marks) and where a second board comes first, second, after the first block of 512 trials, or last: the
+    loop over boards every time."""
+    from mathhammer.scenario.fast import NearSplitter
+
+    rng = np.random.default_rng(5)
+    rows = rng.integers(-1, 40, size=(6, 4))  # 6 boards, 4 units: placements 0..39, -1 off the table
+    n = 6000
+    ids = rng.integers(0, 6, size=n)
+    trials = np.sort(rng.choice(n, size=2000, replace=False)).astype(np.int64)
+    ids[trials] = 2
+    if second is not None:
+        ids[trials[second]] = 4
+    units = np.array([3, 0, 1], dtype=np.int64)
+    splitter = NearSplitter()
+    for _ in range(2):  # marks kept between calls
+        keys, out, ends = splitter.split(ids, trials, rows, units, lambda ps: ps % 3 != 0, 40)
+        got = {tuple(k): out[(ends[g - 1] if g else 0) : ends[g]].tolist() for g, k in enumerate(keys.tolist())}
+        assert list(got.items()) == list(_naive_near_split(ids, trials, rows, units, lambda p: p % 3 != 0).items())
+        if second is None:
+            assert out.tolist() == list(range(trials.size)) and ends.tolist() == [trials.size]
+
+
 def test_id_grouper_equals_group_rows_and_regroup_concatenates() -> None:
     """The board-id split (no hashing, scratch kept between calls) gives group_rows' split of the ids, call after
     call with the ids growing; regroup lists each outer group's items group after group."""

@@ -237,8 +237,26 @@ def regroup(
 @njit(**JIT)
 def _near_cells_kernel(ids, trials, rows, units, bmarks, pmarks, tick):  # pragma: no cover - compiled
     """:class:`NearSplitter` step 1: ``trials`` split by board id (as :func:`_by_id_kernel`), and the placements of
-    ``units`` on those boards, each once (in order of first board, then unit; ``pmarks[p, 1]``: its index)."""
-    order, bounds, bids = _by_id_kernel(ids, trials, bmarks, tick)
+    ``units`` on those boards, each once (in order of first board, then unit; ``pmarks[p, 1]``: its index). Every
+    trial on one board (common: half the games split so): found by one read of the ids, the trials as they come."""
+    n = trials.size
+    b0 = ids[trials[0]] if n else 0
+    one = n > 0
+    lo = 0
+    while lo < n and one:  # blocks of trials, each branch-free: a second board is found in the first blocks
+        hi = min(n, lo + 512)
+        d = 0
+        for i in range(lo, hi):
+            d |= ids[trials[i]] ^ b0
+        one = d == 0
+        lo = hi
+    if one:
+        order = np.arange(n)
+        bounds = np.zeros(2, dtype=np.int64)
+        bounds[1] = n
+        bids = np.full(1, b0, dtype=np.int64)
+    else:
+        order, bounds, bids = _by_id_kernel(ids, trials, bmarks, tick)
     c = units.size
     pids = np.empty(bids.size * c, dtype=np.int64)
     m = 0
