@@ -147,6 +147,16 @@ def test_group_state_packs_only_the_rows_that_vary() -> None:
     wide = bits.copy()
     wide[[0, 2, 3]] = 30  # 90 bits of varying rows: hashed, the split the same
     assert not fast._coded_kernel(state, rows, trials, wide)[0]
+    state[2, trials[7]] = -7  # below -1: no field holds it; the one row that varies is hashed as it is
+    only = np.array([1, 2], dtype=np.int64)
+    for _ in range(2):  # widened (to 63), then as it is again
+        coded, *got = fast._coded_kernel(state, only, trials, bits)
+        assert coded and all(np.array_equal(a, b) for a, b in zip(got, group_state(state, only, trials), strict=True))
+    assert bits[2] == 63
+    big = np.stack([state[0], state[0] * 2**40 + 3])  # group_rows: fields as wide as the values, 41 bits
+    assert all(
+        np.array_equal(a, b) for a, b in zip(group_rows(big, trials), group_state(big, only - 1, trials), strict=True)
+    )
 
 
 @pytest.mark.parametrize("scattered", [False, True])

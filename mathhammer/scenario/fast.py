@@ -464,6 +464,34 @@ def _hash_codes(codes, trials, inv, counts, firsts):  # pragma: no cover - compi
 
 
 @njit(**JIT)
+def _finish(cols, rows, trials, inv, counts, firsts, g):  # pragma: no cover - compiled
+    """The grouping kernels' answer from each trial's group ``inv``, each group's size and first trial: (True, the
+    trials group after group, the bounds, each group's key read at its first trial)."""
+    keys = np.empty((g, rows.size), dtype=np.int64)
+    for q in range(g):
+        t = firsts[q]
+        for j in range(rows.size):
+            keys[q, j] = cols[rows[j], t]
+    order, bounds = _order_of_counts(inv, counts, g, trials)
+    return True, order, bounds, keys
+
+
+@njit(**JIT)
+def _one_row_hashed(cols, rows, r, trials):  # pragma: no cover - compiled
+    """:func:`_coded_kernel`'s answer where only row ``r`` varies among ``trials``: its values hashed as they are
+    (any int64, no field)."""
+    n = trials.size
+    codes = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        codes[i] = cols[r, trials[i]]
+    inv = np.empty(n, dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    firsts = np.empty(n, dtype=np.int64)
+    g = _hash_codes(codes, trials, inv, counts, firsts)
+    return _finish(cols, rows, trials, inv, counts, firsts, g)
+
+
+@njit(**JIT)
 def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
     c = rows.size
     n = trials.size
@@ -485,7 +513,9 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
         shift[j] = total
         width[j] = bits[vary[j]]
         total += width[j]
-    if total > 62:  # no room in one int64: hash the columns (the caller calls _group_kernel)
+    if total > 62:  # no room in one int64: one row's values hashed as they are, or the columns hashed (the caller)
+        if nv == 1:
+            return _one_row_hashed(cols, rows, vary[0], trials)
         return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
     room = min(n, 1 << total)
     inv = np.empty(n, dtype=np.int64)
@@ -546,14 +576,22 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
                 v = cols[r, trials[i]] + 1
                 if v < 0 or v >> bits[r] != 0:
                     _widen(bits, r, v)
+        if nv == 1:  # one row: its values hashed as they are
+            return _one_row_hashed(cols, rows, vary[0], trials)
         return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
-    keys = np.empty((g, c), dtype=np.int64)
-    for q in range(g):
-        t = firsts[q]
-        for j in range(c):
-            keys[q, j] = cols[rows[j], t]
-    order, bounds = _order_of_counts(inv, counts, g, trials)
-    return True, order, bounds, keys
+    return _finish(cols, rows, trials, inv, counts, firsts, g)
+
+
+def _widths(cols: np.ndarray) -> np.ndarray:
+    """Per row of ``cols``, the field a packed key needs for it (:func:`group_state`'s ``bits``: every value + 1
+    fits; 63 where a value is below -1)."""
+    if cols.shape[1] == 0:
+        return np.ones(cols.shape[0], dtype=np.int64)
+    wide = [
+        63 if lo < -1 else max(1, (hi + 1).bit_length())
+        for lo, hi in zip(cols.min(axis=1).tolist(), cols.max(axis=1).tolist(), strict=True)
+    ]
+    return np.array(wide, dtype=np.int64)
 
 
 def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -569,7 +607,12 @@ def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.nda
     """
     cols = np.ascontiguousarray(cols, dtype=np.int64)
     rows = np.arange(cols.shape[0], dtype=np.int64)
-    return _group_kernel(cols, rows, np.ascontiguousarray(trials, dtype=np.int64))  # type: ignore[no-any-return]
+    trials = np.ascontiguousarray(trials, dtype=np.int64)
+    # packed as group_state packs, each row's field as wide as its widest value (one row that varies: hashed as it is)
+    coded, order, bounds, keys = _coded_kernel(cols, rows, trials, _widths(cols))  # coded: the widths fit
+    if not coded:
+        return _group_kernel(cols, rows, trials)  # type: ignore[no-any-return]
+    return order, bounds, keys
 
 
 def group_state(
