@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from ..config import JIT
+from ..config import INLINE, JIT
 from ..engine.rng import mix64
 
 
@@ -464,6 +464,25 @@ def _hash_codes(codes, trials, inv, counts, firsts):  # pragma: no cover - compi
 
 
 @njit(**JIT)
+def _not_coded(c):  # pragma: no cover - compiled
+    """:func:`_coded_kernel`'s answer where the keys are not packed: the caller hashes the columns."""
+    return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
+
+
+@njit(**INLINE)
+def _code_of(cols, vary, width, shift, t):  # pragma: no cover - compiled
+    """Game ``t``'s packed key (each row of ``vary``: its value + 1 in ``width`` bits at ``shift``), and non-zero
+    where a value does not fit its field."""
+    code = 0
+    over = 0
+    for j in range(vary.size):
+        v = cols[vary[j], t] + 1
+        over |= v >> width[j]
+        code |= v << shift[j]
+    return code, over
+
+
+@njit(**JIT)
 def _finish(cols, rows, trials, inv, counts, firsts, g):  # pragma: no cover - compiled
     """The grouping kernels' answer from each trial's group ``inv``, each group's size and first trial: (True, the
     trials group after group, the bounds, each group's key read at its first trial)."""
@@ -496,7 +515,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
     c = rows.size
     n = trials.size
     if n == 0:
-        return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
+        return _not_coded(c)
     if c >= _MANY_ROWS and trials[n - 1] - trials[0] <= _SPARSE * n:
         vary = rows.copy()  # many rows of games close together: the reads to find the constant ones cost more
     else:
@@ -516,7 +535,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
     if total > 62:  # no room in one int64: one row's values hashed as they are, or the columns hashed (the caller)
         if nv == 1:
             return _one_row_hashed(cols, rows, vary[0], trials)
-        return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
+        return _not_coded(c)
     room = min(n, 1 << total)
     inv = np.empty(n, dtype=np.int64)
     counts = np.zeros(room, dtype=np.int64)
@@ -530,11 +549,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
         table = np.full(1 << total, -1, dtype=np.int64)
         for i in range(n):
             t = trials[i]
-            code = 0
-            for j in range(nv):
-                v = cols[vary[j], t] + 1
-                over |= v >> width[j]
-                code |= v << shift[j]
+            code, over = _code_of(cols, vary, width, shift, t)
             if over != 0:
                 break
             gid = table[code]
@@ -557,12 +572,8 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
                     codes[i] |= v << s
         else:
             for i in range(n):
-                t = trials[i]
-                code = 0
-                for j in range(nv):
-                    v = cols[vary[j], t] + 1
-                    over |= v >> width[j]
-                    code |= v << shift[j]
+                code, wide = _code_of(cols, vary, width, shift, trials[i])
+                over |= wide
                 codes[i] = code
         if over == 0:
             if direct:
@@ -578,7 +589,7 @@ def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
                     _widen(bits, r, v)
         if nv == 1:  # one row: its values hashed as they are
             return _one_row_hashed(cols, rows, vary[0], trials)
-        return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
+        return _not_coded(c)
     return _finish(cols, rows, trials, inv, counts, firsts, g)
 
 
