@@ -114,6 +114,119 @@ def test_group_state_scattered_games_and_one_group(seed: int) -> None:
             assert again[1].tolist() == [0, size] and again[0].tolist() == trials.tolist()
 
 
+def test_group_state_packs_only_the_rows_that_vary() -> None:
+    """group_state reads which rows vary among the trials first: a row constant among them (whatever it holds in
+    other games, however wide its value) is not packed, only widened to hold its one value, so the call stays
+    packed where packing every row would not fit; no row varying: one group, the games as given; a varying row
+    too wide is widened and that call hashed. The split is the hashing kernel's every time."""
+    from mathhammer.scenario import fast
+
+    rng = np.random.default_rng(11)
+    n = 3000
+    state = np.zeros((4, n), dtype=np.int64)
+    state[0] = rng.integers(0, 3, size=n)  # varies: 2 bits
+    state[1] = 1000  # constant among the trials, 10 bits
+    state[1, ::2] = 5  # ... but not in the games left out
+    state[2] = rng.integers(0, 2, size=n)
+    state[3] = rng.integers(0, 70, size=n)
+    trials = np.arange(1, n, 2, dtype=np.int64)
+    rows = np.array([0, 1, 2], dtype=np.int64)
+    bits = np.array([2, 1, 2, 1], dtype=np.int64)
+    coded, order, bounds, keys = fast._coded_kernel(state, rows, trials, bits)
+    want = group_state(state, rows, trials)
+    assert coded and all(np.array_equal(a, b) for a, b in zip((order, bounds, keys), want, strict=True))
+    assert bits.tolist() == [2, 10, 2, 1] and set(keys[:, 1].tolist()) == {1000}
+    one = fast._coded_kernel(state, np.array([1], dtype=np.int64), trials, bits)
+    assert one[0] and one[1].tolist() == trials.tolist() and one[2].tolist() == [0, trials.size]
+    assert one[3].tolist() == [[1000]]
+    rows = np.array([3, 0, 2], dtype=np.int64)  # row 3 outgrows its field: widened, hashed this call
+    assert not fast._coded_kernel(state, rows, trials, bits)[0] and bits[3] == 7
+    coded, order, bounds, keys = fast._coded_kernel(state, rows, trials, bits)
+    want = group_state(state, rows, trials)
+    assert coded and all(np.array_equal(a, b) for a, b in zip((order, bounds, keys), want, strict=True))
+    wide = bits.copy()
+    wide[[0, 2, 3]] = 30  # 90 bits of varying rows: hashed, the split the same
+    assert not fast._coded_kernel(state, rows, trials, wide)[0]
+    state[2, trials[7]] = -7  # below -1: no field holds it; the one row that varies is hashed as it is
+    only = np.array([1, 2], dtype=np.int64)
+    for _ in range(2):  # widened (to 63), then as it is again
+        coded, *got = fast._coded_kernel(state, only, trials, bits)
+        assert coded and all(np.array_equal(a, b) for a, b in zip(got, group_state(state, only, trials), strict=True))
+    assert bits[2] == 63
+    big = np.stack([state[0], state[0] * 2**40 + 3])  # group_rows: fields as wide as the values, 41 bits
+    assert all(
+        np.array_equal(a, b) for a, b in zip(group_rows(big, trials), group_state(big, only - 1, trials), strict=True)
+    )
+
+
+@pytest.mark.parametrize("scattered", [False, True])
+def test_group_state_tables_of_every_code_and_many_rows(scattered: bool) -> None:
+    """group_state's table of every code where the code has more than ``_DIRECT_BITS`` bits but no more entries
+    than the games (read game after game in one pass, or row after row where the games lie far apart), and its
+    many rows of games close together (every row packed, none read first): the hashing kernel's split."""
+    from mathhammer.scenario import fast
+
+    rng = np.random.default_rng(12)
+    n = 200_000 if scattered else 40_000
+    state = rng.integers(0, 100, size=(8, n))  # 7 bits a row
+    state[5] = 3
+    size = 20_000
+    trials = np.sort(rng.choice(n, size=size, replace=False)).astype(np.int64)
+    assert (trials[-1] - trials[0] > fast._SPARSE * size) == scattered
+    rows = np.array([2, 5, 0], dtype=np.int64)  # 14 bits packed: more than _DIRECT_BITS, a table of 16,384
+    assert fast._DIRECT_BITS < 14 <= fast._TABLE_BITS and size >= 1 << 14
+    bits = np.full(8, 7, dtype=np.int64)
+    coded, *got = fast._coded_kernel(state, rows, trials, bits)
+    assert coded and all(np.array_equal(a, b) for a, b in zip(got, group_state(state, rows, trials), strict=True))
+    if not scattered:
+        many = np.array([5, 5, 5, 5, 5, 5, 5], dtype=np.int64)  # many rows, one group
+        assert many.size >= fast._MANY_ROWS
+        coded, order, bounds, keys = fast._coded_kernel(state, many, trials, bits)
+        assert coded and order.tolist() == trials.tolist() and bounds.tolist() == [0, size]
+        assert keys.tolist() == [[3] * 7]
+        many = np.array([5, 1, 5, 5, 5, 5, 6], dtype=np.int64)  # many rows, hashed codes
+        coded, *got = fast._coded_kernel(state, many, trials, bits)
+        assert coded and all(np.array_equal(a, b) for a, b in zip(got, group_state(state, many, trials), strict=True))
+
+
+def _naive_near_split(ids, trials, rows, units, keep):  # type: ignore[no-untyped-def]
+    """NearSplitter's split by a loop: boards in order of first trial, keyed, grouped by key in order of first
+    board; a group's positions board after board."""
+    by_board: dict[int, list[int]] = {}
+    for i, t in enumerate(trials.tolist()):
+        by_board.setdefault(int(ids[t]), []).append(i)
+    groups: dict[tuple[int, ...], list[int]] = {}
+    for b, pos in by_board.items():
+        key = tuple(int(p) if p >= 0 and keep(int(p)) else -1 for p in rows[b, units].tolist())
+        groups.setdefault(key, []).extend(pos)
+    return groups
+
+
+@pytest.mark.parametrize("second", [None, 0, 1, 700, 1999])
+def test_near_splitter_on_one_board_and_a_second_found_late(second: int | None) -> None:
+    """NearSplitter where every trial is on one board (the trials as given, one group, read without the board
+    marks) and where a second board comes first, second, after the first block of 512 trials, or last: the
+    loop over boards every time."""
+    from mathhammer.scenario.fast import NearSplitter
+
+    rng = np.random.default_rng(5)
+    rows = rng.integers(-1, 40, size=(6, 4))  # 6 boards, 4 units: placements 0..39, -1 off the table
+    n = 6000
+    ids = rng.integers(0, 6, size=n)
+    trials = np.sort(rng.choice(n, size=2000, replace=False)).astype(np.int64)
+    ids[trials] = 2
+    if second is not None:
+        ids[trials[second]] = 4
+    units = np.array([3, 0, 1], dtype=np.int64)
+    splitter = NearSplitter()
+    for _ in range(2):  # marks kept between calls
+        keys, out, ends = splitter.split(ids, trials, rows, units, lambda ps: ps % 3 != 0, 40)
+        got = {tuple(k): out[(ends[g - 1] if g else 0) : ends[g]].tolist() for g, k in enumerate(keys.tolist())}
+        assert list(got.items()) == list(_naive_near_split(ids, trials, rows, units, lambda p: p % 3 != 0).items())
+        if second is None:
+            assert out.tolist() == list(range(trials.size)) and ends.tolist() == [trials.size]
+
+
 def test_id_grouper_equals_group_rows_and_regroup_concatenates() -> None:
     """The board-id split (no hashing, scratch kept between calls) gives group_rows' split of the ids, call after
     call with the ids growing; regroup lists each outer group's items group after group."""

@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 from numba import njit
 
-from ..config import JIT
+from ..config import INLINE, JIT
 from ..engine.rng import mix64
 
 
@@ -34,6 +34,23 @@ def _order_of_groups(inv, g, items, positions):  # pragma: no cover - compiled
     for i in range(n):
         k = inv[i]
         order[fill[k]] = i if positions else items[i]
+        fill[k] += 1
+    return order, bounds
+
+
+@njit(**JIT)
+def _order_of_counts(inv, counts, g, trials):  # pragma: no cover - compiled
+    """:func:`_order_of_groups` of ``trials`` where each group's size (``counts``) is known: the trials group after
+    group, in order within one, and each group's bounds."""
+    bounds = np.empty(g + 1, dtype=np.int64)
+    bounds[0] = 0
+    for k in range(g):
+        bounds[k + 1] = bounds[k] + counts[k]
+    fill = bounds[:g].copy()
+    order = np.empty(inv.size, dtype=np.int64)
+    for i in range(inv.size):
+        k = inv[i]
+        order[fill[k]] = trials[i]
         fill[k] += 1
     return order, bounds
 
@@ -220,8 +237,26 @@ def regroup(
 @njit(**JIT)
 def _near_cells_kernel(ids, trials, rows, units, bmarks, pmarks, tick):  # pragma: no cover - compiled
     """:class:`NearSplitter` step 1: ``trials`` split by board id (as :func:`_by_id_kernel`), and the placements of
-    ``units`` on those boards, each once (in order of first board, then unit; ``pmarks[p, 1]``: its index)."""
-    order, bounds, bids = _by_id_kernel(ids, trials, bmarks, tick)
+    ``units`` on those boards, each once (in order of first board, then unit; ``pmarks[p, 1]``: its index). Every
+    trial on one board (common: half the games split so): found by one read of the ids, the trials as they come."""
+    n = trials.size
+    b0 = ids[trials[0]] if n else 0
+    one = n > 0
+    lo = 0
+    while lo < n and one:  # blocks of trials, each branch-free: a second board is found in the first blocks
+        hi = min(n, lo + 512)
+        d = 0
+        for i in range(lo, hi):
+            d |= ids[trials[i]] ^ b0
+        one = d == 0
+        lo = hi
+    if one:
+        order = np.arange(n)
+        bounds = np.zeros(2, dtype=np.int64)
+        bounds[1] = n
+        bids = np.full(1, b0, dtype=np.int64)
+    else:
+        order, bounds, bids = _by_id_kernel(ids, trials, bmarks, tick)
     c = units.size
     pids = np.empty(bids.size * c, dtype=np.int64)
     m = 0
@@ -303,8 +338,15 @@ class NearSplitter:
         return keys, out, ends
 
 
-#: :func:`group_state` codes of at most this many bits are looked up in a table of every code.
+#: :func:`group_state` codes of at most this many bits are looked up in a table of every code; so are codes of at
+#: most ``_TABLE_BITS`` where the games are at least as many as the table's entries.
 _DIRECT_BITS = 12
+_TABLE_BITS = 16
+
+
+#: :func:`group_state` packs every row, without first reading which vary, where it has this many rows or more and
+#: its games are close together (measurements: ``benchmarks/RESULTS.md``, issue 26 session 9).
+_MANY_ROWS = 6
 
 
 #: :func:`group_state` reads the columns row after row where its games are more than this many columns apart on
@@ -325,119 +367,242 @@ def _widen(bits, r, v):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
+def _varying_rows(cols, rows, trials, bits):  # pragma: no cover - compiled
+    """The rows of ``rows`` whose value is not the same in every game of ``trials`` (non-empty), read row after row
+    in blocks of games (each block branch-free, so it vectorises; a row that varies is found in its first blocks);
+    a constant row's field is widened to hold its one value."""
+    n = trials.size
+    t0 = trials[0]
+    vary = np.empty(rows.size, dtype=np.int64)
+    nv = 0
+    for j in range(rows.size):
+        r = rows[j]
+        f = cols[r, t0]
+        d = 0
+        lo = 0
+        while lo < n and d == 0:
+            hi = min(n, lo + 512)
+            for i in range(lo, hi):
+                d |= cols[r, trials[i]] ^ f
+            lo = hi
+        if d != 0:
+            vary[nv] = r
+            nv += 1
+        elif f + 1 < 0 or (f + 1) >> bits[r] != 0:
+            _widen(bits, r, f + 1)
+    return vary[:nv]
+
+
+@njit(**JIT)
+def _table_codes(codes, trials, inv, counts, firsts, total):  # pragma: no cover - compiled
+    """:func:`_hash_codes` of codes below ``1 << total``, by a table of every code."""
+    table = np.full(1 << total, -1, dtype=np.int64)
+    g = np.int64(0)
+    for i in range(codes.size):
+        k = codes[i]
+        gid = table[k]
+        if gid < 0:
+            gid = table[k] = g
+            firsts[g] = trials[i]
+            g += 1
+        inv[i] = gid
+        counts[gid] += 1
+    return g
+
+
+@njit(**JIT)
+def _hash_codes(codes, trials, inv, counts, firsts):  # pragma: no cover - compiled
+    """Group the games by their codes (a hash table of the codes, one int64 each; runs of one code without
+    hashing): each game's group ``inv``, each group's size ``counts`` and first game ``firsts``; returns the
+    number of groups."""
+    cap = 64
+    table = np.full(cap, -1, dtype=np.int64)
+    tkeys = np.empty(cap // 2, dtype=np.int64)
+    g = np.int64(0)
+    last = -1
+    lastcode = np.int64(-1)
+    for i in range(codes.size):
+        k = codes[i]
+        if k == lastcode:
+            inv[i] = last
+            counts[last] += 1
+            continue
+        mask = cap - 1
+        slot = np.int64(mix64(np.uint64(k)) & np.uint64(mask))
+        while True:
+            gid = table[slot]
+            if gid < 0:
+                if 2 * (g + 1) > cap:
+                    cap *= 2
+                    mask = cap - 1
+                    table = np.full(cap, -1, dtype=np.int64)
+                    tk2 = np.empty(cap // 2, dtype=np.int64)
+                    for q in range(g):
+                        tk2[q] = tkeys[q]
+                        s2 = np.int64(mix64(np.uint64(tkeys[q])) & np.uint64(mask))
+                        while table[s2] >= 0:
+                            s2 = (s2 + 1) & mask
+                        table[s2] = q
+                    tkeys = tk2
+                    slot = np.int64(mix64(np.uint64(k)) & np.uint64(mask))
+                    while table[slot] >= 0:
+                        slot = (slot + 1) & mask
+                table[slot] = g
+                tkeys[g] = k
+                firsts[g] = trials[i]
+                gid = g
+                g += 1
+                break
+            if tkeys[gid] == k:
+                break
+            slot = (slot + 1) & mask
+        inv[i] = gid
+        counts[gid] += 1
+        last = gid
+        lastcode = k
+    return g
+
+
+@njit(**JIT)
+def _not_coded(c):  # pragma: no cover - compiled
+    """:func:`_coded_kernel`'s answer where the keys are not packed: the caller hashes the columns."""
+    return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
+
+
+@njit(**INLINE)
+def _code_of(cols, vary, width, shift, t):  # pragma: no cover - compiled
+    """Game ``t``'s packed key (each row of ``vary``: its value + 1 in ``width`` bits at ``shift``), and non-zero
+    where a value does not fit its field."""
+    code = 0
+    over = 0
+    for j in range(vary.size):
+        v = cols[vary[j], t] + 1
+        over |= v >> width[j]
+        code |= v << shift[j]
+    return code, over
+
+
+@njit(**JIT)
+def _finish(cols, rows, trials, inv, counts, firsts, g):  # pragma: no cover - compiled
+    """The grouping kernels' answer from each trial's group ``inv``, each group's size and first trial: (True, the
+    trials group after group, the bounds, each group's key read at its first trial)."""
+    keys = np.empty((g, rows.size), dtype=np.int64)
+    for q in range(g):
+        t = firsts[q]
+        for j in range(rows.size):
+            keys[q, j] = cols[rows[j], t]
+    order, bounds = _order_of_counts(inv, counts, g, trials)
+    return True, order, bounds, keys
+
+
+@njit(**JIT)
+def _one_row_hashed(cols, rows, r, trials):  # pragma: no cover - compiled
+    """:func:`_coded_kernel`'s answer where only row ``r`` varies among ``trials``: its values hashed as they are
+    (any int64, no field)."""
+    n = trials.size
+    codes = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        codes[i] = cols[r, trials[i]]
+    inv = np.empty(n, dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    firsts = np.empty(n, dtype=np.int64)
+    g = _hash_codes(codes, trials, inv, counts, firsts)
+    return _finish(cols, rows, trials, inv, counts, firsts, g)
+
+
+@njit(**JIT)
 def _coded_kernel(cols, rows, trials, bits):  # pragma: no cover - compiled
     c = rows.size
     n = trials.size
-    shift = np.empty(c, dtype=np.int64)
-    total = 0
-    for j in range(c - 1, -1, -1):
-        shift[j] = total
-        total += bits[rows[j]]
-    if total > 62 or n == 0:  # no room in one int64: hash the columns (the caller calls _group_kernel)
-        return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
-    codes = np.empty(n, dtype=np.int64)
-    fits = True
-    if c > 1 and trials[n - 1] - trials[0] > _SPARSE * n:
-        # games far apart (each read a cache miss): row after row, which keeps more reads in flight
-        for i in range(n):
-            codes[i] = 0
-        for j in range(c):
-            r = rows[j]
-            s = shift[j]
-            for i in range(n):
-                v = cols[r, trials[i]] + 1
-                if v < 0 or v >> bits[r] != 0:  # wider than its row's field: widen it; this call hashes the columns
-                    _widen(bits, r, v)
-                    fits = False
-                elif fits:
-                    codes[i] |= v << s
+    if n == 0:
+        return _not_coded(c)
+    if c >= _MANY_ROWS and trials[n - 1] - trials[0] <= _SPARSE * n:
+        vary = rows.copy()  # many rows of games close together: the reads to find the constant ones cost more
     else:
-        for i in range(n):
-            t = trials[i]
-            code = 0
-            for j in range(c):
-                r = rows[j]
-                v = cols[r, t] + 1
-                if v < 0 or v >> bits[r] != 0:  # wider than its row's field: widen it; this call hashes the columns
-                    _widen(bits, r, v)
-                    fits = False
-                elif fits:
-                    code |= v << shift[j]
-            codes[i] = code
-    if not fits:
-        return False, np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty((0, c), dtype=np.int64)
-    first = codes[0]
-    same = True
-    for i in range(1, n):
-        if codes[i] != first:
-            same = False
-            break
-    if same:  # one group (common): the games as they come
+        vary = _varying_rows(cols, rows, trials, bits)
+    nv = vary.size
+    if nv == 0:  # one group (common): the games as they come
         order1, bounds1, keys1 = _one_group(cols, rows, trials)
         return True, order1, bounds1, keys1
+    # only the rows that vary are packed: a constant row is every group's
+    shift = np.empty(nv, dtype=np.int64)
+    width = np.empty(nv, dtype=np.int64)
+    total = 0
+    for j in range(nv - 1, -1, -1):
+        shift[j] = total
+        width[j] = bits[vary[j]]
+        total += width[j]
+    if total > 62:  # no room in one int64: one row's values hashed as they are, or the columns hashed (the caller)
+        if nv == 1:
+            return _one_row_hashed(cols, rows, vary[0], trials)
+        return _not_coded(c)
+    room = min(n, 1 << total)
     inv = np.empty(n, dtype=np.int64)
-    firsts = np.empty(n, dtype=np.int64)
-    g = np.int64(0)  # not the literal 0: _order_of_groups would compile for Literal[int](0) too
-    if total <= _DIRECT_BITS:  # a table of every code
+    counts = np.zeros(room, dtype=np.int64)
+    firsts = np.empty(room, dtype=np.int64)
+    g = np.int64(0)  # not the literal 0
+    over = 0  # non-zero: a value wider than its row's field (or below -1)
+    # a table of every code where it is small, or small beside the games; hashed codes otherwise
+    direct = total <= _DIRECT_BITS or (total <= _TABLE_BITS and 1 << total <= n)
+    scattered = nv > 1 and trials[n - 1] - trials[0] > _SPARSE * n
+    if direct and not scattered:  # one pass: each game's code and its group
         table = np.full(1 << total, -1, dtype=np.int64)
         for i in range(n):
-            k = codes[i]
-            gid = table[k]
+            t = trials[i]
+            code, over = _code_of(cols, vary, width, shift, t)
+            if over != 0:
+                break
+            gid = table[code]
             if gid < 0:
-                gid = table[k] = g
-                firsts[g] = trials[i]
+                gid = table[code] = g
+                firsts[g] = t
                 g += 1
             inv[i] = gid
-    else:  # a hash table of the codes (one int64 each), runs of one code without hashing
-        cap = 64
-        table = np.full(cap, -1, dtype=np.int64)
-        tkeys = np.empty(cap // 2, dtype=np.int64)
-        last = -1
-        lastcode = np.int64(-1)
-        for i in range(n):
-            k = codes[i]
-            if k == lastcode:
-                inv[i] = last
-                continue
-            mask = cap - 1
-            slot = np.int64(mix64(np.uint64(k)) & np.uint64(mask))
-            while True:
-                gid = table[slot]
-                if gid < 0:
-                    if 2 * (g + 1) > cap:
-                        cap *= 2
-                        mask = cap - 1
-                        table = np.full(cap, -1, dtype=np.int64)
-                        tk2 = np.empty(cap // 2, dtype=np.int64)
-                        for q in range(g):
-                            tk2[q] = tkeys[q]
-                            s2 = np.int64(mix64(np.uint64(tkeys[q])) & np.uint64(mask))
-                            while table[s2] >= 0:
-                                s2 = (s2 + 1) & mask
-                            table[s2] = q
-                        tkeys = tk2
-                        slot = np.int64(mix64(np.uint64(k)) & np.uint64(mask))
-                        while table[slot] >= 0:
-                            slot = (slot + 1) & mask
-                    table[slot] = g
-                    tkeys[g] = k
-                    firsts[g] = trials[i]
-                    gid = g
-                    g += 1
-                    break
-                if tkeys[gid] == k:
-                    break
-                slot = (slot + 1) & mask
-            inv[i] = gid
-            last = gid
-            lastcode = k
-    keys = np.empty((g, c), dtype=np.int64)
-    for q in range(g):
-        t = firsts[q]
-        for j in range(c):
-            keys[q, j] = cols[rows[j], t]
-    order, bounds = _order_of_groups(inv, g, trials, False)
-    return True, order, bounds, keys
+            counts[gid] += 1
+    else:
+        codes = np.zeros(n, dtype=np.int64)
+        if scattered:  # games far apart (each read a cache miss): row after row, which keeps more reads in flight
+            for j in range(nv):
+                r = vary[j]
+                s = shift[j]
+                w = width[j]
+                for i in range(n):
+                    v = cols[r, trials[i]] + 1
+                    over |= v >> w
+                    codes[i] |= v << s
+        else:
+            for i in range(n):
+                code, wide = _code_of(cols, vary, width, shift, trials[i])
+                over |= wide
+                codes[i] = code
+        if over == 0:
+            if direct:
+                g = _table_codes(codes, trials, inv, counts, firsts, total)
+            else:
+                g = _hash_codes(codes, trials, inv, counts, firsts)
+    if over != 0:  # widen the fields that are too narrow; this call hashes the columns
+        for j in range(nv):
+            r = vary[j]
+            for i in range(n):
+                v = cols[r, trials[i]] + 1
+                if v < 0 or v >> bits[r] != 0:
+                    _widen(bits, r, v)
+        if nv == 1:  # one row: its values hashed as they are
+            return _one_row_hashed(cols, rows, vary[0], trials)
+        return _not_coded(c)
+    return _finish(cols, rows, trials, inv, counts, firsts, g)
+
+
+def _widths(cols: np.ndarray) -> np.ndarray:
+    """Per row of ``cols``, the field a packed key needs for it (:func:`group_state`'s ``bits``: every value + 1
+    fits; 63 where a value is below -1)."""
+    if cols.shape[1] == 0:
+        return np.ones(cols.shape[0], dtype=np.int64)
+    wide = [
+        63 if lo < -1 else max(1, (hi + 1).bit_length())
+        for lo, hi in zip(cols.min(axis=1).tolist(), cols.max(axis=1).tolist(), strict=True)
+    ]
+    return np.array(wide, dtype=np.int64)
 
 
 def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -453,7 +618,12 @@ def group_rows(cols: np.ndarray, trials: np.ndarray) -> tuple[np.ndarray, np.nda
     """
     cols = np.ascontiguousarray(cols, dtype=np.int64)
     rows = np.arange(cols.shape[0], dtype=np.int64)
-    return _group_kernel(cols, rows, np.ascontiguousarray(trials, dtype=np.int64))  # type: ignore[no-any-return]
+    trials = np.ascontiguousarray(trials, dtype=np.int64)
+    # packed as group_state packs, each row's field as wide as its widest value (one row that varies: hashed as it is)
+    coded, order, bounds, keys = _coded_kernel(cols, rows, trials, _widths(cols))  # coded: the widths fit
+    if not coded:
+        return _group_kernel(cols, rows, trials)  # type: ignore[no-any-return]
+    return order, bounds, keys
 
 
 def group_state(
@@ -461,11 +631,12 @@ def group_state(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`group_rows` of ``state[rows]`` without copying the rows (``state``: C-contiguous int64).
 
-    With ``bits`` (one per row of ``state``, kept by the caller between calls), each trial's columns are packed
-    into one int64 (a field of ``bits[row]`` bits per row, holding the value + 1) and the trials are grouped by
-    that code: one read of the columns and no hashing of them. A value that does not fit widens its row's field
-    (``bits`` is updated) and that call hashes the columns instead; so do columns needing more than 62 bits. The
-    split is the same either way.
+    With ``bits`` (one per row of ``state``, kept by the caller between calls), the rows are first read for the
+    ones that vary among the trials (none: one group, no more reads); the columns of those are packed into one
+    int64 per trial (a field of ``bits[row]`` bits per row, holding the value + 1) and the trials are grouped by
+    that code (at most :data:`_DIRECT_BITS` bits: in the same pass, by a table of every code), no hashing of the
+    columns. A value that does not fit widens its row's field (``bits`` is updated) and that call hashes the
+    columns instead; so do varying columns needing more than 62 bits. The split is the same either way.
 
     >>> state = np.array([[4, -1, 4, 9], [0, -1, 0, 0]])
     >>> bits = np.ones(2, dtype=np.int64)
