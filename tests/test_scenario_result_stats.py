@@ -83,8 +83,14 @@ def test_summary_of_a_million_games() -> None:
     assert (mean, sd) == (x.astype(float).mean(), x.astype(float).std(ddof=1))
 
 
+@pytest.mark.parametrize("threaded", [False, True])
 @pytest.mark.parametrize("trials", [1, 2, 9, 1000, 40_001])
-def test_unit_rows_equal_the_naive_numpy_rows(trials: int) -> None:
+def test_unit_rows_equal_the_naive_numpy_rows(trials: int, threaded: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows read in turn and read on threads (result._m_counts_many, from THREADED_VALUES values) are the naive
+    numpy rows to the bit."""
+    import mathhammer.scenario.result as result_module
+
+    monkeypatch.setattr(result_module, "THREADED_VALUES", 0 if threaded else 1 << 62)
     rng = np.random.default_rng(trials)
     units = [
         {"id": "a", "player": "red", "card": "A", "models": 5},

@@ -7,6 +7,7 @@ Every probability carries its standard error ``sqrt(p (1 - p) / N)`` and every m
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -63,6 +64,25 @@ def _m_counts(x: np.ndarray) -> tuple[float, float, dict[int, int]]:
     n = x.size
     lo, counts, mean, sd = summary(x)
     return mean, sd / math.sqrt(n) if n > 1 else 0.0, {lo + int(v): int(counts[v]) for v in np.flatnonzero(counts)}
+
+
+#: :func:`_m_counts_many` reads its arrays on threads (the compiled summary releases the GIL) from this many values in
+#: all; fewer are read in turn.
+THREADED_VALUES = 1 << 22
+
+
+def _m_counts_many(xs: list[np.ndarray]) -> list[tuple[float, float, dict[int, int]]]:
+    """:func:`_m_counts` of each array, in order: each array read whole by the same kernel, so the same bits; many
+    values are read on as many threads as there are cores (up to 4): after a forked run's workers are done, the
+    summaries are otherwise the only work on one core."""
+    cores = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 4)
+    if cores < 2 or len(xs) < 2 or sum(x.size for x in xs) < THREADED_VALUES:
+        return [_m_counts(x) for x in xs]
+    from concurrent.futures import ThreadPoolExecutor
+
+    _m_counts(xs[0][:1])  # the kernel loaded (from numba's cache) once, before the threads ask for it
+    with ThreadPoolExecutor(cores) as pool:
+        return list(pool.map(_m_counts, xs))
 
 
 @dataclass
@@ -123,13 +143,15 @@ class ScenarioResult:
 
     def unit_rows(self) -> list[dict[str, Any]]:
         rows = []
+        fields = ("alive", "supply", "marker")
+        arrays = [snap[k][i] for snap in self.rounds for i in range(len(self.units)) for k in fields]
+        read = iter(_m_counts_many(arrays))
         for r, snap in enumerate(self.rounds, 1):
             for i, u in enumerate(self.units):
-                alive = snap["alive"][i]
-                n = alive.size
-                models, models_se, by_models = _m_counts(alive)
-                supply, supply_se, by_supply = _m_counts(snap["supply"][i])
-                marker, marker_se, by_marker = _m_counts(snap["marker"][i])
+                n = snap["alive"][i].size
+                models, models_se, by_models = next(read)
+                supply, supply_se, by_supply = next(read)
+                marker, marker_se, by_marker = next(read)
                 left = [0] * (u["models"] + 1)  # models left (none below 0), every count from 0 to the full unit
                 for k, c in by_models.items():
                     k = max(k, 0)
