@@ -7,13 +7,13 @@ Every probability carries its standard error ``sqrt(p (1 - p) / N)`` and every m
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..jit import cores
 from ..numbers import share
 from .spec import PLAYERS
 
@@ -75,13 +75,12 @@ def _m_counts_many(xs: list[np.ndarray]) -> list[tuple[float, float, dict[int, i
     """:func:`_m_counts` of each array, in order: each array read whole by the same kernel, so the same bits; many
     values are read on as many threads as there are cores (up to 4): after a forked run's workers are done, the
     summaries are otherwise the only work on one core."""
-    cores = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 4)
-    if cores < 2 or len(xs) < 2 or sum(x.size for x in xs) < THREADED_VALUES:
+    threads = min(cores(), 4)
+    if threads < 2 or len(xs) < 2 or sum(x.size for x in xs) < THREADED_VALUES:
         return [_m_counts(x) for x in xs]
     from concurrent.futures import ThreadPoolExecutor
 
-    _m_counts(xs[0][:1])  # the kernel loaded (from numba's cache) once, before the threads ask for it
-    with ThreadPoolExecutor(cores) as pool:
+    with ThreadPoolExecutor(threads) as pool:
         return list(pool.map(_m_counts, xs))
 
 
