@@ -77,6 +77,18 @@ def test_summary_is_numpys_mean_std_and_counts_to_the_bit(n: int, dtype: type) -
     assert counts.tolist() == np.bincount(x - x.min()).tolist()
 
 
+@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 129, 100_003])
+@pytest.mark.parametrize("value", [-1, 0, 3, 300])
+def test_summary_of_one_value_is_numpys_to_the_bit(n: int, value: int) -> None:
+    """A row of one value (most rows of a run: a unit no attack reached that Round) is read in one pass."""
+    x = np.full(n, value, dtype=np.int16)
+    lo, counts, mean, sd = summary(x)
+    f = x.astype(float)
+    assert (lo, counts.tolist()) == (value, [n])
+    assert mean == f.mean() and sd == (f.std(ddof=1) if n > 1 else 0.0)
+    assert math.copysign(1.0, sd) == 1.0  # +0.0, as numpy's
+
+
 def test_summary_of_a_million_games() -> None:
     x = np.random.default_rng(7).integers(0, 6, 1_000_003).astype(np.int16)
     _, _, mean, sd = summary(x)
@@ -100,12 +112,14 @@ def test_unit_rows_equal_the_naive_numpy_rows(trials: int, threaded: bool, monke
     for _ in range(3):
         alive = rng.integers(-1, 6, (2, trials)).astype(np.int16)  # a unit below 0 models counts as 0 in the pmf
         alive[1] = np.clip(alive[1], 0, 1)
+        if not rounds:  # Round 1: unit b untouched, no Damage Marker on either (rows of one value)
+            alive[1] = 1
         rounds.append(
             {
                 "alive": alive,
                 "on_table": rng.random((2, trials)) < 0.7,
                 "supply": rng.integers(0, 9, (2, trials)).astype(np.int16),
-                "marker": rng.integers(0, 3, (2, trials)).astype(np.int16),
+                "marker": rng.integers(0, 3 if rounds else 1, (2, trials)).astype(np.int16),
                 "control": rng.integers(-1, 2, (1, trials)).astype(np.int8),
                 "vp": rng.integers(0, 20, (2, trials)).astype(np.int16),
                 "over": rng.random(trials) < 0.1,
@@ -131,3 +145,48 @@ def test_unit_rows_equal_the_naive_numpy_rows(trials: int, threaded: bool, monke
         for p in (0, 1):
             row = res.vp_rows()[2 * r + p]
             assert (row["vp_mean"], row["vp_se"]) == _naive_m(snap["vp"][p].astype(float))
+
+
+@pytest.mark.parametrize("trials", [1, 2, 9, 1000, 40_001])
+def test_shares_equal_the_naive_numpy_means(trials: int) -> None:
+    """P(win), P(the game ends in Round r), P(a marker's controller), P(over) and P(on the table) read as a count
+    over the games: the bits of numpy's mean of the mask (its float sum of ones is the exact count)."""
+    rng = np.random.default_rng(trials + 1)
+    rounds = [
+        {
+            "alive": rng.integers(0, 3, (1, trials)).astype(np.int16),
+            "on_table": rng.random((1, trials)) < 0.3,
+            "supply": rng.integers(0, 3, (1, trials)).astype(np.int16),
+            "marker": rng.integers(0, 3, (1, trials)).astype(np.int16),
+            "control": rng.integers(-1, 2, (2, trials)).astype(np.int8),
+            "vp": rng.integers(0, 9, (2, trials)).astype(np.int16),
+            "over": rng.random(trials) < 0.2,
+        }
+        for _ in range(2)
+    ]
+    winner = rng.integers(-1, 2, trials)
+    res = ScenarioResult(
+        scenario="s",
+        file="f",
+        trials=trials,
+        seed=1,
+        units=[{"id": "a", "player": "red", "card": "A", "models": 2}],
+        markers=[1, 2],
+        rounds=rounds,
+        end_round=rng.integers(1, 3, trials),
+        winner=winner,
+        instant=rng.random(trials) < 0.5,
+    )
+    for name, code in (("red", 0), ("blue", 1), ("draw", -1)):
+        p, se = _naive_p(winner == code)
+        assert res.outcome()[name] == {"p": p, "stderr": se}
+    assert res.end_rounds() == {r: float((res.end_round == r).mean()) for r in (1, 2)}
+    assert res.to_dict()["instant_win"] == float(res.instant.mean())
+    rows = iter(res.marker_rows())
+    for snap in rounds:
+        for m in (0, 1):
+            row = next(rows)
+            for name, code in (("red", 0), ("blue", 1), ("none", -1)):
+                assert (row[f"p_{name}"], row[f"p_{name}_se"]) == _naive_p(snap["control"][m] == code)
+    assert [row["p_over"] for row in res.vp_rows()] == [float(s["over"].mean()) for s in rounds for _ in (0, 1)]
+    assert [row["p_on_table"] for row in res.unit_rows()] == [float(s["on_table"][0].mean()) for s in rounds]

@@ -96,6 +96,9 @@ def _summary_kernel(x):  # pragma: no cover - compiled
         v = np.int64(x[i])
         lo = min(lo, v)  # no branch: the values come in no order
         hi = max(hi, v)
+    if lo == hi:  # one value (a unit untouched in a Round: most rows): its count, its exact mean, no deviation
+        counts = np.full(1, n, dtype=np.int64)
+        return lo, counts, np.float64(lo), 0.0
     width = hi - lo + 1
     # four tables of counts, filled in turn: a run of one value (common) does not wait on its own last increment
     four = np.zeros((4, width), dtype=np.int64)

@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def _p(mask: np.ndarray) -> tuple[float, float]:
     n = mask.size
-    p = float(mask.mean()) if n else 0.0
+    p = np.count_nonzero(mask) / n if n else 0.0  # mask.mean()'s bits: its float sum of ones is the exact count
     return p, math.sqrt(max(p * (1 - p), 0.0) / n) if n else 0.0
 
 
@@ -133,7 +133,8 @@ class ScenarioResult:
 
     def end_rounds(self) -> dict[int, float]:
         """P(the game ends in Round r)."""
-        return {r: float((self.end_round == r).mean()) for r in range(1, len(self.rounds) + 1)}
+        n = self.end_round.size
+        return {r: np.count_nonzero(self.end_round == r) / n for r in range(1, len(self.rounds) + 1)}
 
     def vp_pmf(self, player: str, round_no: int | None = None) -> dict[int, float]:
         """Distribution of a player's VP after ``round_no`` (default: the end of the game)."""
@@ -203,11 +204,10 @@ class ScenarioResult:
     def vp_rows(self) -> list[dict[str, Any]]:
         rows = []
         for r, snap in enumerate(self.rounds, 1):
+            over, _ = _p(snap["over"])
             for p, name in enumerate(PLAYERS):
-                mean, se = _m(snap["vp"][p].astype(float))
-                rows.append(
-                    {"round": r, "player": name, "vp_mean": mean, "vp_se": se, "p_over": float(snap["over"].mean())}
-                )
+                mean, se = _m(snap["vp"][p])
+                rows.append({"round": r, "player": name, "vp_mean": mean, "vp_se": se, "p_over": over})
         return rows
 
     def units_frame(self) -> pd.DataFrame:
