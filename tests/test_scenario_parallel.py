@@ -48,7 +48,7 @@ def test_few_games_stay_in_this_process(monkeypatch: pytest.MonkeyPatch) -> None
     def no_fork(*_a: object) -> None:
         raise AssertionError("forked for a small run")
 
-    monkeypatch.setattr(multiprocessing, "get_context", no_fork)
+    monkeypatch.setattr(parallel, "_Beside", no_fork)
     scn = load_scenario(builtin_scenarios()[0])
     res = simulate(scn, trials=300, seed=1, workers=2)
     assert res.trials == 300
@@ -185,3 +185,189 @@ def test_a_run_plays_without_numpys_huge_page_advice(
         assert log.read_text().split()[len(notes) :] == ["True"] * len(notes)
     finally:
         memo.huge_pages(found)
+
+
+# ------------------------------------------------- the plan check beside the pilot (issue 26 point 6)
+def _errors_in(monkeypatch: pytest.MonkeyPatch, found: object) -> None:
+    """``check_scenario`` as ``simulate`` calls it, replaced by ``found`` (a function of the scenario)."""
+    import mathhammer.scenario as scenario_pkg
+
+    monkeypatch.setattr(scenario_pkg, "check_scenario", found)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
+
+
+def _no_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_games(*_a: object) -> None:
+        raise AssertionError("workers forked for an illegal plan")
+
+    monkeypatch.setattr(parallel, "_blocks", no_games)
+
+
+def test_a_forked_run_checks_the_plan_in_another_process_and_raises_its_errors(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The plan's errors (not its warnings) raise ``ScenarioError`` before any worker is forked, found by a process
+    forked beside the pilot; a legal plan plays the serial run's games."""
+    import os
+
+    from mathhammer.scenario import ScenarioError
+
+    def found(_scn: object) -> list[str]:
+        (tmp_path / "pid").write_text(str(os.getpid()))
+        return ["warning: x.toml: round 1: a warning", "x.toml: round 2: red: an error"]
+
+    _errors_in(monkeypatch, found)
+    _no_workers(monkeypatch)
+    with pytest.raises(ScenarioError) as err:
+        simulate(_clash(), trials=400, seed=2, workers=2)
+    assert str(err.value) == "x.toml: round 2: red: an error"
+    assert int((tmp_path / "pid").read_text()) != os.getpid()
+
+
+def test_a_legal_plan_checked_beside_the_pilot_plays_the_same_games(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import os
+
+    from mathhammer.scenario import check_scenario
+
+    def found(scn: object) -> list[str]:
+        (tmp_path / "pid").write_text(str(os.getpid()))
+        return check_scenario(scn)  # type: ignore[arg-type]
+
+    scn = _clash()
+    one = simulate(scn, trials=400, seed=2, workers=1)
+    _errors_in(monkeypatch, found)
+    monkeypatch.setattr(parallel, "PILOT", 40)
+    many = simulate(scn, trials=400, seed=2, workers=2)
+    assert_same_games(one, many)
+    assert int((tmp_path / "pid").read_text()) != os.getpid()
+
+
+def test_with_kernels_to_compile_the_plan_is_checked_first(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A kernel missing from numba's cache: the plan is checked in this process before anything is compiled."""
+    import os
+
+    from mathhammer import jit
+    from mathhammer.scenario import ScenarioError
+
+    def found(_scn: object) -> list[str]:
+        (tmp_path / "pid").write_text(str(os.getpid()))
+        return ["x.toml: an error"]
+
+    def no_compile(*_a: object) -> None:
+        raise AssertionError("compiled before the check")
+
+    _errors_in(monkeypatch, found)
+    monkeypatch.setattr(jit, "missing", lambda _group: [("scenario/fast.py", "_group_kernel")])
+    monkeypatch.setattr(jit, "compile_ahead", no_compile)
+    with pytest.raises(ScenarioError):
+        simulate(_clash(), trials=400, seed=2, workers=2)
+    assert int((tmp_path / "pid").read_text()) == os.getpid()
+
+
+def test_the_checks_errors_come_before_what_the_pilot_met(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pilot that fails on an illegal plan reports the plan's errors, not its own; on a legal plan, its own."""
+    from mathhammer.scenario import ScenarioError
+    from mathhammer.scenario.sim import Simulation
+
+    def broken(*_a: object, **_k: object) -> None:
+        raise RuntimeError("the pilot met something")
+
+    monkeypatch.setattr(Simulation, "run", broken)
+    _errors_in(monkeypatch, lambda _scn: ["x.toml: an error"])
+    _no_workers(monkeypatch)
+    with pytest.raises(ScenarioError, match=r"x\.toml: an error"):
+        simulate(_clash(), trials=400, seed=2, workers=2)
+    _errors_in(monkeypatch, lambda _scn: ["warning: only a warning"])
+    with pytest.raises(RuntimeError, match="the pilot met something"):
+        simulate(_clash(), trials=400, seed=2, workers=2)
+
+
+def test_the_checks_own_failure_is_raised_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def failing(_scn: object) -> list[str]:
+        raise ValueError("the check failed")
+
+    _errors_in(monkeypatch, failing)
+    _no_workers(monkeypatch)
+    with pytest.raises(ValueError, match="the check failed"):
+        simulate(_clash(), trials=400, seed=2, workers=2)
+
+
+def test_an_interrupted_pilot_ends_the_checks_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during the pilot: the check's process is killed and reaped (no process left behind, no wait for it)."""
+    import os
+    import time
+
+    from mathhammer.scenario.sim import Simulation
+
+    def slow(_scn: object) -> list[str]:
+        time.sleep(60)
+        return []
+
+    def interrupted(*_a: object, **_k: object) -> None:
+        raise KeyboardInterrupt
+
+    forked: list[int] = []
+    init = parallel._Beside.__init__
+
+    def keep(self: parallel._Beside, task: object) -> None:
+        init(self, task)  # type: ignore[arg-type]
+        forked.append(self.pid)
+
+    monkeypatch.setattr(parallel._Beside, "__init__", keep)
+    monkeypatch.setattr(Simulation, "run", interrupted)
+    _errors_in(monkeypatch, slow)
+    _no_workers(monkeypatch)
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        simulate(_clash(), trials=400, seed=2, workers=2)
+    assert time.monotonic() - start < 30
+    (pid,) = forked
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # killed and reaped: no process left behind
+
+
+def test_a_failing_worker_fails_the_run_and_leaves_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker's exception is raised here; the other workers are ended and reaped."""
+    import os
+    import time
+
+    forked: list[int] = []
+    init = parallel._Beside.__init__
+
+    def keep(self: parallel._Beside, task: object) -> None:
+        init(self, task)  # type: ignore[arg-type]
+        forked.append(self.pid)
+
+    def blocks(jobs: list[tuple[int, int, int]]) -> dict[int, object]:
+        if jobs[0][0] == 0:
+            raise ValueError("worker 0 failed")
+        time.sleep(60)
+        return {}
+
+    monkeypatch.setattr(parallel._Beside, "__init__", keep)
+    monkeypatch.setattr(parallel, "_blocks", blocks)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
+    start = time.monotonic()
+    with pytest.raises(ValueError, match="worker 0 failed"):
+        simulate(_clash(), trials=400, seed=2, workers=2)
+    assert time.monotonic() - start < 30
+    assert len(forked) >= 2  # the workers (and the plan check's process where it runs beside the pilot)
+    for pid in forked:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def test_blocks_beyond_the_workers_play_in_turn_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Six blocks on two workers (each plays three, in one process): the serial run's games, its tally."""
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
+    monkeypatch.setattr(parallel, "PILOT", 20)
+    monkeypatch.setattr(parallel, "BLOCK_MAX", 70)
+    scn = _clash()
+    one = simulate(scn, trials=400, seed=6, workers=1)
+    many = simulate(scn, trials=400, seed=6, workers=2)
+    assert_same_games(one, many)
+    assert one.tally.keys() == many.tally.keys()
+    for k in one.tally:
+        assert np.array_equal(one.tally[k], many.tally[k]), k

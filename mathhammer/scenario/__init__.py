@@ -39,15 +39,16 @@ def simulate(
 ) -> ScenarioResult:
     """Play ``trials`` games of the scenario's plan (see :mod:`mathhammer.scenario.sim`).
 
-    The plan is checked first (:func:`check_scenario`); a plan with errors raises
-    :class:`ScenarioError`. The same ``seed`` gives the same games for any ``trials`` prefix and
-    any number of ``workers`` (default: every core this process may use; see
+    The plan is checked (:func:`check_scenario`) before any game is counted: a plan with errors raises
+    :class:`ScenarioError` (a run on forked workers whose kernels are all in numba's cache checks it in a forked
+    process while its pilot games play, :func:`mathhammer.scenario.parallel.play`). The same ``seed`` gives the
+    same games for any ``trials`` prefix and any number of ``workers`` (default: every core this process may use; see
     :mod:`mathhammer.scenario.parallel`). ``game``: play only game number ``game`` of the seed (``trials`` must be
     1), the very game it is among others (a trace's replay, :mod:`mathhammer.scenario.players.trace`). The kernels
     missing from numba's cache are compiled after the check, on as many processes
     (:func:`mathhammer.jit.compile_ahead`).
     """
-    from .parallel import play
+    from .parallel import forks, play
 
     scn = scenario if isinstance(scenario, Scenario) else load_scenario(scenario, roster)
     trials = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
@@ -61,15 +62,21 @@ def simulate(
         )
     processes = jit.cores() if workers is None else max(1, int(workers))
     jit.announce("scenario", processes)
-    problems = [p for p in check_scenario(scn) if not p.startswith("warning")]
-    if problems:
-        raise ScenarioError(problems)
     if game is not None:
         game = whole("--game", game, 0, MAX_TRIALS - 1, "a game number, 0 or more")
-        if trials != 1:
-            raise ScenarioError([f"{scn.file}: game {game}: got {trials} trials; allowed: 1 (one chosen game)"])
+
+    def errors() -> list[str]:
+        return [p for p in check_scenario(scn) if not p.startswith("warning")]
+
+    # with every kernel in numba's cache, a forked run checks the plan while its first games play (parallel.play);
+    # else the plan is checked before anything is compiled
+    later = forks(scn, trials, workers, game or 0) and not jit.missing("scenario")
+    if not later and (problems := errors()):
+        raise ScenarioError(problems)
+    if game is not None and trials != 1:
+        raise ScenarioError([f"{scn.file}: game {game}: got {trials} trials; allowed: 1 (one chosen game)"])
     jit.compile_ahead(["scenario"], processes)  # the kernels still missing, on as many processes as the games
-    games, sim = play(scn, trials, seed, progress, workers, offset=game or 0)
+    games, sim = play(scn, trials, seed, progress, workers, offset=game or 0, check=errors if later else None)
     vp = games.vp
     winner = np.where(vp[0] > vp[1], 0, np.where(vp[1] > vp[0], 1, -1))
     return ScenarioResult(

@@ -25,10 +25,17 @@ everything runs in this process.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import itertools
 import math
 import mmap
 import multiprocessing
+import os
+import pickle
+import select
+import signal
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,7 +44,7 @@ import numpy as np
 
 from ..jit import cores
 from .memo import many_games, reuse_freed_memory
-from .spec import Scenario
+from .spec import Scenario, ScenarioError
 from .tally import Tally
 
 #: Fewer games than this run in one process (forking costs ~0.1 s a worker).
@@ -89,6 +96,11 @@ def _shared(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     """A zeroed array in memory shared with the processes forked after it (MAP_SHARED, anonymous)."""
     size = max(1, int(np.prod(shape)) * dtype.itemsize)
     return np.frombuffer(mmap.mmap(-1, size), dtype=dtype, count=int(np.prod(shape))).reshape(shape)
+
+
+def _blocks(jobs: list[tuple[int, int, int]]) -> dict[int, tuple[dict[str, int], dict[str, np.ndarray]]]:
+    """:func:`_block` of each job in turn, in one forked worker (its caches kept from one block to the next)."""
+    return {job[0]: _block(job) for job in jobs}
 
 
 def _block(job: tuple[int, int, int]) -> tuple[dict[str, int], dict[str, np.ndarray]]:
@@ -143,6 +155,14 @@ def workers_available() -> int:
     return cores()
 
 
+def forks(scn: Scenario, trials: int, workers: int | None = None, offset: int = 0) -> bool:
+    """Does :func:`play` fork workers for these games (else it plays them all in this process)?"""
+    workers = workers_available() if workers is None else max(1, int(workers))
+    least = AUTO_PARALLEL_MIN if scn.policies else PARALLEL_MIN
+    forkable = "fork" in multiprocessing.get_all_start_methods()
+    return workers > 1 and trials >= least and forkable and not offset
+
+
 def play(
     scn: Scenario,
     trials: int,
@@ -150,12 +170,92 @@ def play(
     progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
     offset: int = 0,
+    check: Callable[[], list[str]] | None = None,
 ) -> tuple[Games, Any]:
     """Play games ``0 .. trials - 1``; returns them and the pilot's Simulation (units, markers). ``offset``: play games
     ``offset ..`` instead, in this process (one chosen game: a trace's replay). The run's memory setting
-    (:func:`~.memo.many_games`) holds while it plays, in this process and its workers."""
+    (:func:`~.memo.many_games`) holds while it plays, in this process and its workers.
+
+    ``check``: the plan's errors, found in a forked process while the pilot plays (on the core the workers will
+    use, idle until they fork), and raised as a :class:`ScenarioError` before any worker starts; only where the games
+    fork (:func:`forks`), else ``check`` is run first."""
     with many_games():
-        return _play(scn, trials, seed, progress, workers, offset)
+        if check is not None and not forks(scn, trials, workers, offset):
+            _raise(check())
+            check = None
+        return _play(scn, trials, seed, progress, workers, offset, check)
+
+
+def _raise(problems: list[str]) -> None:
+    if problems:
+        raise ScenarioError(problems)
+
+
+class _Beside:
+    """``task()`` run in a forked process while this one goes on: :meth:`wait` for its answer (or its exception,
+    raised here), or :meth:`cancel` it. The answer comes back pickled through a pipe; the forked process ends with
+    ``os._exit`` (none of this process's exit handlers run twice)."""
+
+    def __init__(self, task: Callable[[], Any]) -> None:
+        read, write = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # pragma: no cover - the forked process (its coverage is not collected)
+            os.close(read)
+            os._exit(_answer(task, write))
+        os.close(write)
+        self.read: int | None = read
+        self.reaped = False
+
+    def wait(self, reap: bool = True) -> Any:
+        """The answer (read whole: the process has written it and closed the pipe); ``reap``: and wait for the
+        process to end (else :meth:`reap` it later: its memory is freed while this process goes on)."""
+        if self.read is None:
+            raise RuntimeError("already waited for")
+        with os.fdopen(self.read, "rb") as got:
+            self.read = None
+            data = got.read()
+        if reap:
+            self.reap()
+        if not data:
+            raise RuntimeError("a forked process ended without an answer")
+        ok, value = pickle.loads(data)
+        if not ok:
+            raise value
+        return value
+
+    def reap(self) -> None:
+        """Wait for the process to end (once)."""
+        if not self.reaped:
+            self.reaped = True
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(self.pid, 0)
+
+    def cancel(self) -> None:
+        """End the process if it has not answered yet, and reap it."""
+        if self.read is not None:
+            os.close(self.read)
+            self.read = None
+            if not self.reaped:
+                with contextlib.suppress(OSError):
+                    os.kill(self.pid, signal.SIGKILL)
+        self.reap()
+
+
+def _answer(task: Callable[[], Any], write: int) -> int:  # pragma: no cover - runs in the forked process
+    """Run ``task`` and write ``(True, answer)`` or ``(False, exception)`` pickled to ``write``; the exit code."""
+    try:
+        try:
+            answer = pickle.dumps((True, task()))
+        except BaseException as exc:  # carried to the parent and raised there
+            try:
+                answer = pickle.dumps((False, exc))
+            except Exception:  # an exception that cannot be pickled: its text
+                answer = pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+        with os.fdopen(write, "wb") as out:
+            out.write(answer)
+    except BaseException:  # nothing may escape a forked process
+        return 1
+    return 0
 
 
 def _play(
@@ -165,16 +265,15 @@ def _play(
     progress: Callable[[int, int], None] | None,
     workers: int | None,
     offset: int,
+    check: Callable[[], list[str]] | None = None,
 ) -> tuple[Games, Any]:
     from .sim import Simulation
 
-    workers = workers_available() if workers is None else max(1, int(workers))
-    forkable = "fork" in multiprocessing.get_all_start_methods()
-    least = AUTO_PARALLEL_MIN if scn.policies else PARALLEL_MIN
-    if workers <= 1 or trials < least or not forkable or offset:
+    if not forks(scn, trials, workers, offset):
         sim = Simulation(scn, trials, seed, offset=offset)
         sim.run(progress)
         return Games.of(sim), sim
+    workers = workers_available() if workers is None else max(1, int(workers))
     reuse_freed_memory()  # before the pilot: the workers inherit this process's heap
     pilot_n = min(trials, PILOT)
     # as few blocks as the workers, unless a block would exceed BLOCK_MAX games
@@ -186,8 +285,22 @@ def _play(
         if progress is not None:
             progress(done, total)
 
-    pilot = Simulation(scn, pilot_n, seed)
-    pilot.run(lambda rnd, _n: tick(rnd))
+    checked = None
+    try:
+        pilot = Simulation(scn, pilot_n, seed)  # numba's kernels loaded: the check's process inherits them
+        if check is not None:
+            checked = _Beside(check)
+        pilot.run(lambda rnd, _n: tick(rnd))
+    except Exception:
+        if check is not None:  # an illegal plan's own errors, before what the pilot met playing it
+            _raise(checked.wait() if checked is not None else check())
+        raise
+    except BaseException:  # interrupted: the check's process ends too
+        if checked is not None:
+            checked.cancel()
+        raise
+    if checked is not None:
+        _raise(checked.wait())
     first = Games.of(pilot)
     if pilot_n == trials:
         tick(total)
@@ -201,27 +314,43 @@ def _play(
     tally = first.tally
     pilot.world.memo.share(blocks)
     _JOB.update(scn=scn, seed=seed, world=pilot.world, out=out, done=done)
+    procs: list[_Beside] = []
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            result = pool.map_async(_block, jobs, chunksize=1)
-            shown = -1
-            while not result.ready():
-                result.wait(PROGRESS_POLL)
-                now = length + int(done.sum())
-                if now != shown:
-                    tick(now)
-                    shown = now
-            for part, sums in result.get():
-                for k, v in part.items():
-                    skipped[k] = skipped.get(k, 0) + v
-                tally = Tally.merge(tally, sums)
+        for w in range(min(workers, len(jobs))):  # worker w plays blocks w, w + workers, ... in turn (equal lengths)
+            procs.append(_Beside(functools.partial(_blocks, jobs[w::workers])))
+        answers: dict[int, tuple[dict[str, int], dict[str, np.ndarray]]] = {}
+        pending, shown = list(procs), -1
+        while pending:
+            ready, _, _ = select.select([p.read for p in pending if p.read is not None], [], [], PROGRESS_POLL)
+            for p in [p for p in pending if p.read in ready]:
+                answers.update(p.wait(reap=False))  # the process's memory is freed while this one goes on
+                pending.remove(p)
+            now = length + int(done.sum())
+            if now != shown:
+                tick(now)
+                shown = now
+        for i in sorted(answers):  # merged in the blocks' order, whichever process ended first
+            part, sums = answers[i]
+            for k, v in part.items():
+                skipped[k] = skipped.get(k, 0) + v
+            tally = Tally.merge(tally, sums)
+    except BaseException:  # a failed or interrupted run: the processes still playing end too
+        for p in procs:
+            p.cancel()
+        raise
     finally:
         _JOB.clear()
         pilot.world.shared = None
+
+    def reap() -> None:
+        for p in procs:
+            p.reap()
+
+    threading.Thread(target=reap, daemon=True).start()
     tick(total)
     out.games.skipped = skipped
     out.games.tally = tally
     return out.games, pilot
 
 
-__all__ = ["AUTO_PARALLEL_MIN", "PARALLEL_MIN", "Games", "play", "workers_available"]
+__all__ = ["AUTO_PARALLEL_MIN", "PARALLEL_MIN", "Games", "forks", "play", "workers_available"]
