@@ -27,13 +27,31 @@ def _p(mask: np.ndarray) -> tuple[float, float]:
     return p, math.sqrt(max(p * (1 - p), 0.0) / n) if n else 0.0
 
 
+def _counts(x: np.ndarray) -> dict[int, int]:
+    """How many games have each value of an integer array (values that occur only, ascending): one compiled
+    reading (:func:`~mathhammer.scenario.faststats.counts`)."""
+    if not x.size:
+        return {}
+    from .faststats import counts  # numba: compiled where a result is summed, not where one is imported
+
+    lo, found = counts(x)
+    return {lo + int(v): int(found[v]) for v in np.flatnonzero(found)}
+
+
 def _pmf(x: np.ndarray) -> dict[int, float]:
     """The distribution of an integer array: value -> probability (values that occur only)."""
-    if x.size and x.min() >= 0:  # counts by value in one pass (no sort)
-        counts = np.bincount(x.astype(np.int64, copy=False))
-        return {int(a): float(counts[a]) / x.size for a in np.flatnonzero(counts)}
-    values, counts = np.unique(x, return_counts=True)
-    return {int(a): float(c) / x.size for a, c in zip(values, counts, strict=True)}
+    return {v: c / x.size for v, c in _counts(x).items()}
+
+
+def _shares(x: np.ndarray, codes: tuple[int, ...]) -> list[tuple[float, float]]:
+    """:func:`_p` of ``x == code`` for each code, from one reading of ``x`` (the same bits: a count over ``n``)."""
+    n = x.size
+    found = _counts(x)
+    out = []
+    for code in codes:
+        p = found.get(code, 0) / n if n else 0.0
+        out.append((p, math.sqrt(max(p * (1 - p), 0.0) / n) if n else 0.0))
+    return out
 
 
 def _with_se(label: str, p: float, se: float, n: int) -> str:
@@ -125,16 +143,14 @@ class ScenarioResult:
     # ------------------------------------------------------------- summaries
     def outcome(self) -> dict[str, dict[str, float]]:
         """P(red wins), P(blue wins), P(draw), each with its standard error."""
-        out = {}
-        for name, code in (("red", 0), ("blue", 1), ("draw", -1)):
-            p, se = _p(self.winner == code)
-            out[name] = {"p": p, "stderr": se}
-        return out
+        names = ("red", "blue", "draw")
+        shares = _shares(self.winner, (0, 1, -1))
+        return {name: {"p": p, "stderr": se} for name, (p, se) in zip(names, shares, strict=True)}
 
     def end_rounds(self) -> dict[int, float]:
         """P(the game ends in Round r)."""
-        n = self.end_round.size
-        return {r: np.count_nonzero(self.end_round == r) / n for r in range(1, len(self.rounds) + 1)}
+        rounds = range(1, len(self.rounds) + 1)
+        return dict(zip(rounds, (p for p, _ in _shares(self.end_round, tuple(rounds))), strict=True))
 
     def vp_pmf(self, player: str, round_no: int | None = None) -> dict[int, float]:
         """Distribution of a player's VP after ``round_no`` (default: the end of the game)."""
@@ -192,10 +208,9 @@ class ScenarioResult:
         rows = []
         for r, snap in enumerate(self.rounds, 1):
             for m, number in enumerate(self.markers):
-                c = snap["control"][m]
                 row: dict[str, Any] = {"round": r, "marker": number}
-                for name, code in (("red", 0), ("blue", 1), ("none", -1)):
-                    p, se = _p(c == code)
+                shares = _shares(snap["control"][m], (0, 1, -1))
+                for name, (p, se) in zip(("red", "blue", "none"), shares, strict=True):
                     row[f"p_{name}"] = p
                     row[f"p_{name}_se"] = se
                 rows.append(row)
