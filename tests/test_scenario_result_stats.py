@@ -190,3 +190,21 @@ def test_shares_equal_the_naive_numpy_means(trials: int) -> None:
                 assert (row[f"p_{name}"], row[f"p_{name}_se"]) == _naive_p(snap["control"][m] == code)
     assert [row["p_over"] for row in res.vp_rows()] == [float(s["over"].mean()) for s in rounds for _ in (0, 1)]
     assert [row["p_on_table"] for row in res.unit_rows()] == [float(s["on_table"][0].mean()) for s in rounds]
+    for p, player in enumerate(("red", "blue")):
+        assert res.vp_pmf(player) == _naive_pmf(rounds[-1]["vp"][p])
+        assert list(res.vp_pmf(player, 1)) == sorted(_naive_pmf(rounds[0]["vp"][p]))
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int64])
+@pytest.mark.parametrize("n", [1, 3, 4, 5, 1000, 40_001])
+def test_counts_are_numpys_unique_counts(dtype: type, n: int) -> None:
+    from mathhammer.scenario.faststats import counts
+
+    rng = np.random.default_rng(n)
+    for x in (rng.integers(-1, 6, n).astype(dtype), np.full(n, -1, dtype=dtype)):
+        lo, found = counts(x)
+        values, want = np.unique(x, return_counts=True)
+        assert lo == values[0]
+        assert {lo + int(v): int(found[v]) for v in np.flatnonzero(found)} == dict(
+            zip(values.tolist(), want.tolist(), strict=True)
+        )
