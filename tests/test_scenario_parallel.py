@@ -196,6 +196,19 @@ def _errors_in(monkeypatch: pytest.MonkeyPatch, found: object) -> None:
     monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
 
 
+def _forked_pids(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The process ids of every ``parallel._Beside`` forked from now on (the plan check's, the workers')."""
+    forked: list[int] = []
+    init = parallel._Beside.__init__
+
+    def keep(self: parallel._Beside, task: object) -> None:
+        init(self, task)  # type: ignore[arg-type]
+        forked.append(self.pid)
+
+    monkeypatch.setattr(parallel._Beside, "__init__", keep)
+    return forked
+
+
 def _no_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_games(*_a: object) -> None:
         raise AssertionError("workers forked for an illegal plan")
@@ -308,14 +321,7 @@ def test_an_interrupted_pilot_ends_the_checks_process(monkeypatch: pytest.Monkey
     def interrupted(*_a: object, **_k: object) -> None:
         raise KeyboardInterrupt
 
-    forked: list[int] = []
-    init = parallel._Beside.__init__
-
-    def keep(self: parallel._Beside, task: object) -> None:
-        init(self, task)  # type: ignore[arg-type]
-        forked.append(self.pid)
-
-    monkeypatch.setattr(parallel._Beside, "__init__", keep)
+    forked = _forked_pids(monkeypatch)
     monkeypatch.setattr(Simulation, "run", interrupted)
     _errors_in(monkeypatch, slow)
     _no_workers(monkeypatch)
@@ -333,12 +339,7 @@ def test_a_failing_worker_fails_the_run_and_leaves_no_process(monkeypatch: pytes
     import os
     import time
 
-    forked: list[int] = []
-    init = parallel._Beside.__init__
-
-    def keep(self: parallel._Beside, task: object) -> None:
-        init(self, task)  # type: ignore[arg-type]
-        forked.append(self.pid)
+    forked = _forked_pids(monkeypatch)
 
     def blocks(jobs: list[tuple[int, int, int]]) -> dict[int, object]:
         if jobs[0][0] == 0:
@@ -346,7 +347,6 @@ def test_a_failing_worker_fails_the_run_and_leaves_no_process(monkeypatch: pytes
         time.sleep(60)
         return {}
 
-    monkeypatch.setattr(parallel._Beside, "__init__", keep)
     monkeypatch.setattr(parallel, "_blocks", blocks)
     monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
     start = time.monotonic()

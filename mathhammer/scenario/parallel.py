@@ -180,9 +180,6 @@ def play(
     use, idle until they fork), and raised as a :class:`ScenarioError` before any worker starts; only where the games
     fork (:func:`forks`), else ``check`` is run first."""
     with many_games():
-        if check is not None and not forks(scn, trials, workers, offset):
-            _raise(check())
-            check = None
         return _play(scn, trials, seed, progress, workers, offset, check)
 
 
@@ -232,12 +229,11 @@ class _Beside:
 
     def cancel(self) -> None:
         """End the process if it has not answered yet, and reap it."""
-        if self.read is not None:
+        if self.read is not None:  # (not answered, so not reaped either)
             os.close(self.read)
             self.read = None
-            if not self.reaped:
-                with contextlib.suppress(OSError):
-                    os.kill(self.pid, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
         self.reap()
 
 
@@ -270,6 +266,8 @@ def _play(
     from .sim import Simulation
 
     if not forks(scn, trials, workers, offset):
+        if check is not None:
+            _raise(check())
         sim = Simulation(scn, trials, seed, offset=offset)
         sim.run(progress)
         return Games.of(sim), sim

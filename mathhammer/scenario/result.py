@@ -21,10 +21,15 @@ if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
 
-def _p(mask: np.ndarray) -> tuple[float, float]:
-    n = mask.size
-    p = np.count_nonzero(mask) / n if n else 0.0  # mask.mean()'s bits: its float sum of ones is the exact count
+def _share(count: int, n: int) -> tuple[float, float]:
+    """``count`` games of ``n`` as a probability and its standard error (the bits of numpy's mean of the mask: its
+    float sum of ones is the exact count)."""
+    p = count / n if n else 0.0
     return p, math.sqrt(max(p * (1 - p), 0.0) / n) if n else 0.0
+
+
+def _p(mask: np.ndarray) -> tuple[float, float]:
+    return _share(int(np.count_nonzero(mask)), mask.size)
 
 
 def _counts(x: np.ndarray) -> dict[int, int]:
@@ -45,13 +50,8 @@ def _pmf(x: np.ndarray) -> dict[int, float]:
 
 def _shares(x: np.ndarray, codes: tuple[int, ...]) -> list[tuple[float, float]]:
     """:func:`_p` of ``x == code`` for each code, from one reading of ``x`` (the same bits: a count over ``n``)."""
-    n = x.size
     found = _counts(x)
-    out = []
-    for code in codes:
-        p = found.get(code, 0) / n if n else 0.0
-        out.append((p, math.sqrt(max(p * (1 - p), 0.0) / n) if n else 0.0))
-    return out
+    return [_share(found.get(code, 0), x.size) for code in codes]
 
 
 def _with_se(label: str, p: float, se: float, n: int) -> str:
