@@ -83,21 +83,20 @@ def _live_kernel(trials, over):  # pragma: no cover - compiled
 
 @njit(**JIT)
 def _enter_kernel(trials, acted):  # pragma: no cover - compiled
-    """``acted[t]`` set for every game of ``trials``; the positions in ``trials`` of those where it was set already."""
-    again = np.empty(0, dtype=np.int64)
+    """``acted[t]`` set for every game of ``trials``; the positions in ``trials`` of those where it was set already.
+    Two passes (count, then list and set): the list is made once at its size, not grown inside the loop."""
+    n = 0
+    for i in range(trials.size):
+        n += acted[trials[i]]
+    again = np.empty(n, dtype=np.int64)
     n = 0
     for i in range(trials.size):
         t = trials[i]
         if acted[t]:
-            if n == again.size:
-                grown = np.empty(max(16, 2 * n), dtype=np.int64)
-                grown[:n] = again[:n]
-                again = grown
             again[n] = i
             n += 1
-        else:
-            acted[t] = True
-    return again[:n].copy()
+        acted[t] = True
+    return again
 
 
 @njit(**JIT)
