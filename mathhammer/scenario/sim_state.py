@@ -63,10 +63,12 @@ def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
 
 @njit(**JIT)
 def _keep_bits(used, keep, live):  # pragma: no cover - compiled
-    """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place."""
-    for t in live:
-        for u in range(used.shape[0]):
-            used[u, t] &= keep[u]
+    """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place (unit by unit: each row read
+    along the games)."""
+    for u in range(used.shape[0]):
+        k = keep[u]
+        for t in live:
+            used[u, t] &= k
 
 
 @njit(**JIT)
