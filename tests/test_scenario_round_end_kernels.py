@@ -77,3 +77,35 @@ def test_keep_bits_is_the_numpy_reading() -> None:
     want[:, live] &= keep[:, None]
     _keep_bits(used, keep, live)
     assert used.tolist() == want.tolist()
+
+
+@pytest.mark.parametrize("final", [False, True])
+def test_enemy_supply_destroyed_is_the_game_by_game_reading(final: bool) -> None:
+    """Every Mission Card: "Score VPs equal to Enemy Supply destroyed this Round" (FAQ v1.0: any drop of a unit's
+    Current Supply Value since its reference), and in the final Round "all Units still in Reserves that are not
+    deployed are treated as Destroyed" (8.10): read game by game here, scored in the games ``live`` only."""
+    from mathhammer.scenario import mission as missions
+
+    rng = np.random.default_rng(11)
+    n = 300
+    sim = Simulation(load_scenario(SCENARIO), n, seed=1)
+    sim.round = sim.scn.mission.game_length if final else 2
+    sim.alive[:] = rng.integers(0, 4, (sim.U, n)) * (rng.random((sim.U, n)) < 0.8)
+    sim.pos[:] = rng.integers(-1, 3, (sim.U, n))
+    sim.ref_supply[:] = rng.integers(0, 4, (sim.U, n))
+    sim.vp[:] = rng.integers(0, 9, (2, n))
+    live = np.sort(rng.choice(n, 200, replace=False))
+    now = sim.current_supply()
+    want = np.zeros((2, n), dtype=np.int64)
+    for t in live.tolist():
+        for u in range(sim.U):
+            enemy = 1 - PLAYERS.index(sim.units[u].player)
+            want[enemy, t] += max(0, sim.ref_supply[u, t] - now[u, t])
+            if final and sim.pos[u, t] < 0 and sim.alive[u, t] > 0:
+                want[enemy, t] += sim.supply(u, np.array([sim.alive[u, t]]))[0]
+    assert missions._destroyed_supply(sim, live).tolist() == want.tolist()
+    vp = sim.vp.copy()
+    kind = next(r for r in sim.scn.mission.rules if r.key == "enemy-supply-destroyed")
+    kind.before_control(missions.Play(sim, live, now))
+    assert sim.vp.tolist() == (vp + want).tolist()
+    assert want[:, live].any() and (want.sum() > now.sum() // 4 if final else True)
