@@ -75,6 +75,7 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
         ("scenario/sim_state.py", "_keep_bits"),
         ("scenario/sim_state.py", "_planned_bits"),
         ("scenario/sim_state.py", "_uniforms_kernel"),
+        ("scenario/sim_round.py", "_end_kernel"),
         ("scenario/fasttables.py", "_pair_slot"),  # called from Python too
     ),
 }
@@ -121,6 +122,7 @@ COMPILE_SECONDS: dict[str, float] = {
     "scenario/sim_state.py:_keep_bits": 0.15,
     "scenario/sim_state.py:_planned_bits": 0.4,
     "scenario/sim_state.py:_uniforms_kernel": 0.25,
+    "scenario/sim_round.py:_end_kernel": 0.2,
     "scenario/fasttables.py:_pair_slot": 0.15,
 }
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mathhammer.scenario.fastcontrol import UNREAD, destroyed_supply, score_held, take_control
+from mathhammer.scenario.fastcontrol import CONTROL_BLOCK, UNREAD, destroyed_supply, score_held, take_control
 
 
 def _naive(pos, alive, used, bits, contests, ts, first, supply, players, removed, control, gained) -> None:
@@ -32,10 +32,11 @@ def _naive(pos, alive, used, bits, contests, ts, first, supply, players, removed
                 control[m, t] = w
 
 
+@pytest.mark.parametrize("games", [500, 5 * CONTROL_BLOCK + 777])  # `ts` (half): one block; three, the last part
 @pytest.mark.parametrize("seed", range(6))
-def test_take_control_equals_the_naive_loop(seed: int) -> None:
+def test_take_control_equals_the_naive_loop(seed: int, games: int) -> None:
     rng = np.random.default_rng(seed)
-    units, games, markers, placements = 7, 500, 5, 40
+    units, markers, placements = 7, 5, 40
     pos = rng.integers(-1, placements, (units, games))
     alive = rng.integers(0, 4, (units, games))
     used = rng.integers(0, 4, (units, games))

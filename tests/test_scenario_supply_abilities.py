@@ -212,3 +212,47 @@ def test_advanced_medic_facilities_count_0_for_the_supply_pool(
     m = sim.uids.index("medic-1")
     assert (sim.pos[m] >= 0).all() if facilities else (sim.pos[m] < 0).all()
     assert (sim.pos[sim.uids.index("marine-1")] >= 0).all()
+
+
+def _naive_contest_supply(sim: Simulation, live: np.ndarray) -> np.ndarray:
+    """8.9.1's Supply for Controlling read game by game: each unit on the table adds its ``contest_supply`` effects
+    for the abilities it used in that game (none used: the passive ones); then every floor (Freedom Fighters) for
+    each friendly unit within its range in that game."""
+    supply = sim.current_supply()
+    floors = []
+    for t in live.tolist():
+        for u in range(sim.U):
+            if sim.pos[u, t] < 0:
+                continue
+            for e in sim.effects(u, int(sim.used[u, t]), "contest_supply"):
+                supply[u, t] += e.value
+                if e.minimum:
+                    floors.append((u, e, t))
+    for r, e, t in floors:
+        for q in range(sim.U):
+            if sim.units[q].player != sim.units[r].player or (e.within is None and q != r):
+                continue
+            if abilities.near_games(sim, np.array([t]), r, q, e.within if e.within is not None else 0.0)[t]:
+                supply[q, t] = max(supply[q, t], e.minimum)
+    return supply
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_contest_supply_is_the_game_by_game_reading(armies: dict[str, str], seed: int) -> None:
+    """``cards.supply.contest_supply`` (each giver's rows read at the games asked) against the naive reading above:
+    Commander (Jim Raynor, passive), Additional Supply Depots used in some games, units off the table in others,
+    games not asked left as the Current Supply Values."""
+    rng = np.random.default_rng(seed)
+    n = 64
+    sim = board(armies, n, raynor=(14, 12))
+    m, jim = sim.uids.index("marine-1"), sim.uids.index("jim-raynor-1")
+    sim.used[m, rng.random(n) < 0.5] |= abilities.use_bits(sim, m, [DEPOTS])
+    sim.alive[m] = rng.integers(1, 7, n)
+    for u in (m, jim):
+        sim.pos[u, rng.random(n) < 0.25] = -1
+    sim.sync_board()
+    live = np.sort(rng.choice(n, 48, replace=False))
+    got = supply_cards.contest_supply(sim, sim.current_supply(), live)
+    want = _naive_contest_supply(sim, live)
+    assert got.tolist() == want.tolist()
+    assert (got != sim.current_supply()).sum() > 10  # the effects added in many games

@@ -105,53 +105,66 @@ def contest_rows(
                 firsts[pid, m] = read(pid, m)
 
 
+#: Games a :func:`_control_kernel` block reads unit by unit (each unit's row read along the block: a few streams
+#: of memory at a time, not every unit's four rows at once).
+CONTROL_BLOCK = 2048
+
+
 @njit(**JIT)
 def _control_kernel(
     pos, alive, used, bits, contests, ts, firsts, supply, players, removed, control, gained, miss, pending
 ):  # pragma: no cover - compiled
     n_m = firsts.shape[1]
-    sums = np.zeros((2, n_m), dtype=np.int64)
-    present = np.zeros((2, n_m), dtype=np.bool_)
+    sums = np.zeros((2, n_m, CONTROL_BLOCK), dtype=np.int64)
+    present = np.zeros((2, n_m, CONTROL_BLOCK), dtype=np.bool_)
+    ready = np.empty(CONTROL_BLOCK, dtype=np.bool_)
     nm = 0
     npend = 0
-    for i in range(ts.size):
-        t = ts[i]
-        for p in range(2):
-            for m in range(n_m):
-                sums[p, m] = 0
-                present[p, m] = False
-        ready = True
+    for start in range(0, ts.size, CONTROL_BLOCK):
+        nb = min(CONTROL_BLOCK, ts.size - start)
+        sums[:, :, :nb] = 0
+        present[:, :, :nb] = False
+        ready[:nb] = True
         for u in range(pos.shape[0]):
-            pid = pos[u, t]
-            if not contests[u] or pid < 0 or used[u, t] & bits[u]:
-                continue
-            if firsts[pid, 0] < 0:  # not read: listed once (marked pending), the game is read again on the next pass
-                if firsts[pid, 0] == UNREAD:
-                    miss[nm] = pid
-                    nm += 1
-                    firsts[pid, 0] = UNREAD - 1
-                ready = False
+            if not contests[u]:
                 continue
             p = players[u]
+            barred = bits[u]
+            for j in range(nb):
+                t = ts[start + j]
+                pid = pos[u, t]
+                if pid < 0 or used[u, t] & barred:
+                    continue
+                if firsts[pid, 0] < 0:  # not read: listed once (marked pending), the game is read again next pass
+                    if firsts[pid, 0] == UNREAD:
+                        miss[nm] = pid
+                        nm += 1
+                        firsts[pid, 0] = UNREAD - 1
+                    ready[j] = False
+                    continue
+                left = alive[u, t]
+                value = supply[u, t]
+                for m in range(n_m):
+                    if firsts[pid, m] < left:
+                        sums[p, m, j] += value
+                        present[p, m, j] = True
+        for j in range(nb):
+            t = ts[start + j]
+            if not ready[j]:
+                pending[npend] = t
+                npend += 1
+                continue
             for m in range(n_m):
-                if firsts[pid, m] < alive[u, t]:
-                    sums[p, m] += supply[u, t]
-                    present[p, m] = True
-        if not ready:
-            pending[npend] = t
-            npend += 1
-            continue
-        for m in range(n_m):
-            a0, a1, s0, s1 = present[0, m], present[1, m], sums[0, m], sums[1, m]
-            w = -1
-            if a0 and (not a1 or s0 > s1):
-                w = 0
-            elif a1 and (not a0 or s1 > s0):
-                w = 1
-            gained[m, t] = False
-            if w >= 0 and not removed[m, t]:
-                gained[m, t] = control[m, t] == 1 - w
-                control[m, t] = w
+                a0, a1, s0, s1 = present[0, m, j], present[1, m, j], sums[0, m, j], sums[1, m, j]
+                w = -1
+                if a0 and (not a1 or s0 > s1):
+                    w = 0
+                elif a1 and (not a0 or s1 > s0):
+                    w = 1
+                gained[m, t] = False
+                if w >= 0 and not removed[m, t]:
+                    gained[m, t] = control[m, t] == 1 - w
+                    control[m, t] = w
     return nm, npend
 
 

@@ -93,7 +93,8 @@ class Play:
         return self.sim.draw(_stream(self.round, salt), self.live)
 
     def destroyed_supply(self) -> np.ndarray:
-        """Per player: the enemy Supply destroyed this Round (:func:`_destroyed_supply`)."""
+        """Per player: the enemy Supply destroyed this Round in the games ``live``, 0 in the others
+        (:func:`_destroyed_supply`)."""
         return _destroyed_supply(self.sim, self.live, self.now)
 
     def objective_supply(self) -> np.ndarray:
@@ -228,7 +229,7 @@ def control(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> No
 
 def _destroyed_supply(sim: SimView, live: np.ndarray, now: np.ndarray | None = None) -> np.ndarray:
     """Per player: the enemy Supply destroyed this Round (drop of the Current Supply Values ``now``, read here where
-    not given), in the columns of the games ``live`` (the others are not read)."""
+    not given), in the columns of the games ``live`` (0 in the others)."""
     if now is None:
         now = sim.current_supply()
     players = np.array([PLAYERS.index(su.player) for su in sim.units], dtype=np.int64)
@@ -240,8 +241,8 @@ def _destroyed_supply(sim: SimView, live: np.ndarray, now: np.ndarray | None = N
             if sim.summoned[u]:
                 continue  # 9.1.9: never in Reserves (and "not used for The Final Score")
             p = PLAYERS.index(sim.units[u].player)
-            reserve = (sim.pos[u] < 0) & (sim.alive[u] > 0)
-            out[1 - p] += np.where(reserve, sim.supply(u, sim.alive[u]), 0)
+            reserve = live[(sim.pos[u, live] < 0) & (sim.alive[u, live] > 0)]
+            out[1 - p, reserve] += sim.supply(u, sim.alive[u, reserve])
     return out
 
 

@@ -4,10 +4,40 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
+from ..config import JIT
 from .basics import stream as _stream
 from .sim_state import SimState, _keep_bits
 from .spec import PLAYERS
+
+
+@njit(**JIT)
+def _end_kernel(
+    alive, pos, summoned, players, vp, live, lead, final, rnd, over, end_round, instant
+):  # pragma: no cover - compiled
+    """:meth:`RoundEnd.end_checks` in one pass over the games ``live``: the VP lead read before the +10 VP; a player
+    is present where one of its units has models left, on the table or in Reserves (a Summoned unit only on it)."""
+    for t in live:
+        won = abs(vp[0, t] - vp[1, t]) >= lead
+        red = blue = False
+        for u in range(alive.shape[0]):
+            if alive[u, t] > 0 and (not summoned[u] or pos[u, t] >= 0):
+                if players[u] == 0:
+                    red = True
+                else:
+                    blue = True
+                if red and blue:
+                    break
+        if red and not blue:
+            vp[0, t] += 10
+        elif blue and not red:
+            vp[1, t] += 10
+        if won:
+            instant[t] = True
+        if final or won or not (red and blue):
+            over[t] = True
+            end_round[t] = rnd
 
 
 class RoundEnd(SimState):
@@ -17,26 +47,21 @@ class RoundEnd(SimState):
         """8.9.3: Special Winning Condition, a wiped-out army (+10 VP to the survivor), the final Round. The +10 VP is
         given also where a winning VP lead ends the game in the same Round: "The game ends immediately if" lists both,
         and "The surviving player gains +10 VP" whichever else holds."""
-        lead = self.scn.mission.instant_win_lead
-        diff = self.vp[0, live] - self.vp[1, live]
-        instant = np.abs(diff) >= lead
-        present = np.zeros((2, self.T), dtype=bool)
-        for u in range(self.U):
-            p = PLAYERS.index(self.units[u].player)
-            present[p] |= (self.alive[u] > 0) & (  # on the table or in Reserves, not Destroyed
-                (self.pos[u] >= 0) if self.summoned[u] else True  # a Summoned Unit off the table is in neither
-            )
-        wiped = ~present[:, live]
-        for p in (0, 1):
-            gain = wiped[1 - p] & ~wiped[p]
-            self.vp[p, live[gain]] += 10
-        ended = instant | wiped.any(axis=0)
-        self.instant[live[instant]] = True
-        if final:
-            ended[:] = True
-        done = live[ended]
-        self.over[done] = True
-        self.end_round[done] = self.round
+        players = np.array([PLAYERS.index(su.player) for su in self.units], dtype=np.int64)
+        _end_kernel(
+            self.alive,
+            self.pos,
+            np.array(self.summoned, dtype=np.bool_),
+            players,
+            self.vp,
+            np.ascontiguousarray(live, dtype=np.int64),
+            np.int64(self.scn.mission.instant_win_lead),
+            bool(final),
+            np.int64(self.round),
+            self.over,
+            self.end_round,
+            self.instant,
+        )
 
     def roll_off(self, stream: int, trials: np.ndarray) -> np.ndarray:
         """The winner of a Roll-Off (3.2) per trial (0 red, 1 blue), by ``[policy] roll_off``.

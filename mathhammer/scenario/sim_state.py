@@ -63,10 +63,12 @@ def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
 
 @njit(**JIT)
 def _keep_bits(used, keep, live):  # pragma: no cover - compiled
-    """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place."""
-    for t in live:
-        for u in range(used.shape[0]):
-            used[u, t] &= keep[u]
+    """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place (unit by unit: each row read
+    along the games)."""
+    for u in range(used.shape[0]):
+        k = keep[u]
+        for t in live:
+            used[u, t] &= k
 
 
 @njit(**JIT)
@@ -83,21 +85,20 @@ def _live_kernel(trials, over):  # pragma: no cover - compiled
 
 @njit(**JIT)
 def _enter_kernel(trials, acted):  # pragma: no cover - compiled
-    """``acted[t]`` set for every game of ``trials``; the positions in ``trials`` of those where it was set already."""
-    again = np.empty(0, dtype=np.int64)
+    """``acted[t]`` set for every game of ``trials``; the positions in ``trials`` of those where it was set already.
+    Two passes (count, then list and set): the list is made once at its size, not grown inside the loop."""
+    n = 0
+    for i in range(trials.size):
+        n += acted[trials[i]]
+    again = np.empty(n, dtype=np.int64)
     n = 0
     for i in range(trials.size):
         t = trials[i]
         if acted[t]:
-            if n == again.size:
-                grown = np.empty(max(16, 2 * n), dtype=np.int64)
-                grown[:n] = again[:n]
-                again = grown
             again[n] = i
             n += 1
-        else:
-            acted[t] = True
-    return again[:n].copy()
+        acted[t] = True
+    return again
 
 
 @njit(**JIT)

@@ -67,14 +67,15 @@ def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.nda
     givers = _givers(sim, "contest_supply")
     if not givers and not sim.granted:
         return supply
-    on = sim.on_table()
     floors: list[tuple[int, Effect, np.ndarray]] = []
-    for u in givers:
-        here = live[on[u, live]]
-        if here.size == 0:
-            continue
-        used = sim.used[u, here] != 0  # games with no ability used: the passive ones only (mask 0)
-        parts = [(0, here[~used]), *_split_by(here[used], sim.used[u, here[used]])]
+    for u in givers:  # each giver's rows read at ``live`` alone (not the whole table of who is on it)
+        on = sim.pos[u, live] >= 0
+        mask_of = sim.used[u, live]  # the abilities used; games with none: the passive ones only (mask 0)
+        parts: list[tuple[int, np.ndarray]] = []
+        if sim.effects(u, 0, "contest_supply"):
+            parts.append((0, live[on & (mask_of == 0)]))
+        active = on & (mask_of != 0)
+        parts.extend(_split_by(live[active], mask_of[active]))
         for mask, ts in parts:
             if ts.size == 0:
                 continue
@@ -84,7 +85,7 @@ def contest_supply(sim: SimView, supply: np.ndarray, live: np.ndarray) -> np.nda
                     floors.append((u, e, ts))
     for grant in sim.granted:  # given by another unit's ability this Round (cards/selected.py)
         if grant.effect.kind == "contest_supply":
-            ts = grant.games[on[grant.unit, grant.games]]
+            ts = grant.games[sim.pos[grant.unit, grant.games] >= 0]
             supply[grant.unit, ts] += grant.effect.value
     for r, e, ts in floors:  # after every addition: "cannot be reduced below"
         side = sim.units[r].player

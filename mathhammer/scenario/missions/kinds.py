@@ -37,8 +37,7 @@ class EnemySupplyDestroyed(ScoringKind):
     change the Supply Values: Commander ...)."""
 
     def before_control(self, play: Play) -> None:
-        destroyed = play.destroyed_supply()
-        play.sim.vp[:, play.live] += destroyed[:, play.live]
+        play.sim.vp += play.destroyed_supply()  # 0 in the games not live: one pass over both rows, not a gather
 
 
 class HoldPositionPoints(Points):
