@@ -21,6 +21,7 @@ from .cards import CardSet
 from .cards.registry import status_changers
 from .fast import IdGrouper, NearSplitter, group_rows, group_state
 from .fastcontrol import UNREAD, supply_matrix
+from .fastfetch import AHEAD, fetch, fetch2
 from .fastmove import engaged_in
 from .fasttables import BoardTable, PairTable
 from .grass import Grass
@@ -178,7 +179,17 @@ def _apply_kernel(
     top = health.size - 1
     whole = health[min(max(k, 0), top)]
     rm, rs, ru = rows[1], rows[2], rows[3]
+    last_i = trials.size - 1
     while i < trials.size:
+        # the rows of the game AHEAD places on fetched now (scattered games: a cache miss each, overlapped)
+        tn = trials[min(i + AHEAD, last_i)]
+        fetch2(state, rm, tn)
+        fetch2(state, rs, tn)
+        fetch2(state, ru, tn)
+        fetch2(state, rows[0], tn)
+        fetch(taken, tn)
+        if by:
+            fetch(dealt, tn)
         t = trials[i]
         m0, s0, u0 = state[rm, t], state[rs, t], state[ru, t]
         c0 = cut[t] if cut.size else 0

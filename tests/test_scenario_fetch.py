@@ -1,0 +1,120 @@
+"""The compiled kernels that fetch the games ahead (:mod:`mathhammer.scenario.fastfetch`, a cache hint only) give the
+answers of naive references at every count of games around the distance they fetch ahead (fewer games than it, as
+many, one more, many), the games scattered over wide arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario.fastfetch import AHEAD
+from mathhammer.scenario.fasttables import BoardTable
+
+COUNTS = [1, 2, AHEAD - 1, AHEAD, AHEAD + 1, 3 * AHEAD + 5, 700]
+
+
+@pytest.mark.parametrize("n", COUNTS)
+def test_the_outcome_draw_fetching_ahead_is_the_naive_draw(n: int) -> None:
+    """sim_shoot.Draws.apply (sim_state._apply_kernel) against a game-by-game reading (8.7.4: each game's outcome
+    drawn from its key's exact distribution): key (Damage Marker, SHIELDED, abilities used, Total Damage reduction,
+    Armour steps), uniforms(seed, stream, game), searchsorted(side="right") clipped to the last row, models lost,
+    Damage Marker and SHIELDED set (a Destroyed unit's marker cleared), the Hit Points lost added to taken and dealt;
+    the Destroyed games key after key, in order of their key's first game."""
+    from mathhammer.scenario.sim_shoot import Draws
+    from mathhammer.scenario.sim_state import _draw_base, uniforms
+
+    rng = np.random.default_rng(n)
+    T, k, stream, offset = 5000, 3, 12345, 77
+    health = np.array([0, 2, 4, 6], dtype=np.int64)
+    games = np.sort(rng.choice(T, n, replace=False))
+    state = np.stack(
+        [rng.integers(1, 4, T), rng.integers(0, 2, T), rng.integers(0, 2, T), rng.integers(0, 2, T)]
+    ).astype(np.int64)
+    state[0, games] = k
+    cut, better = rng.integers(0, 2, T).astype(np.int64), np.zeros(T, dtype=np.int64)
+    taken0, dealt0 = rng.integers(0, 5, T).astype(np.int64), rng.integers(0, 5, T).astype(np.int64)
+    tables: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, bool]] = {}
+
+    def transition(key: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, bool]:
+        if key not in tables:
+            m = int(rng.integers(2, 6))
+            arr = np.column_stack([rng.integers(0, 4, m), rng.integers(0, 2, m), rng.integers(0, 2, m), np.zeros(m)])
+            cdf = np.cumsum(rng.random(m))
+            tables[key] = (arr.astype(np.int64), cdf / cdf[-1], False)
+        return tables[key]
+
+    ref, taken, dealt = state.copy(), taken0.copy(), dealt0.copy()
+    first: dict[tuple[int, ...], int] = {}
+    dead: list[tuple[int, int]] = []
+    for t in games.tolist():  # game by game
+        key = (int(ref[1, t]), int(ref[2, t]), int(ref[3, t]), int(cut[t]), int(better[t]))
+        rank = first.setdefault(key, len(first))
+        arr, cdf, _ = transition(key)
+        u = float(uniforms(9, stream, np.array([t + offset]))[0])
+        pick = min(int(np.searchsorted(cdf, u, side="right")), cdf.size - 1)
+        before = health[k] - ref[1, t]
+        left = k - int(arr[pick, 0])
+        ref[0, t], ref[1, t], ref[2, t] = left, arr[pick, 1] if left > 0 else 0, arr[pick, 2]
+        after = health[max(left, 0)] - ref[1, t]
+        taken[t] += max(before - after, 0)
+        dealt[t] += max(before - after, 0)
+        if left <= 0:
+            dead.append((rank, t))
+    got, tally = state.copy(), [taken0.copy(), dealt0.copy()]
+    out = Draws().apply(
+        got, np.arange(4), cut, better, games, _draw_base(9, stream), offset, k, np.zeros(0, bool), health,
+        *tally, True, transition,
+    )  # fmt: skip
+    assert got.tolist() == ref.tolist()
+    assert out.tolist() == [t for _, t in sorted(dead, key=lambda d: d[0])]
+    assert tally[0].tolist() == taken.tolist() and tally[1].tolist() == dealt.tolist()
+    if n >= AHEAD:
+        assert (taken != taken0).any()
+
+
+@pytest.mark.parametrize("n", COUNTS)
+def test_a_unit_moved_fetching_ahead_is_the_naive_move(n: int) -> None:
+    """BoardTable.move (fasttables._move_kernel): each game's board is its old board with the unit at its new
+    placement, interned (equal vectors, one id; the new ids those not there before, each with the board it came
+    from), and the unit's placement written beside."""
+    rng = np.random.default_rng(100 + n)
+    U, T, u = 4, 3000, 2
+    tab = BoardTable(U)
+    olds = [tab.intern(tuple(rng.integers(-1, 6, U).tolist()))[0] for _ in range(20)]
+    board = rng.choice(olds, T).astype(np.int64)
+    before = [tuple(r) for r in tab.rows[: tab.n].tolist()]
+    ts = np.sort(rng.choice(T, n, replace=False))
+    pids = rng.integers(-1, 4, n).astype(np.int64)
+    want = []
+    for t, p in zip(ts.tolist(), pids.tolist(), strict=True):  # game by game
+        vec = list(tab.rows[board[t]])
+        vec[u] = p
+        want.append(tuple(vec))
+    placed = np.full(T, 99, dtype=np.int64)
+    untouched = np.setdiff1d(np.arange(T), ts)
+    board0 = board.copy()
+    new, old = tab.move(board, ts, u, pids, placed)
+    assert [tuple(tab.rows[b].tolist()) for b in board[ts].tolist()] == want
+    assert board[untouched].tolist() == board0[untouched].tolist()
+    assert placed[ts].tolist() == pids.tolist() and (placed[untouched] == 99).all()
+    rows = [tuple(r) for r in tab.rows[: tab.n].tolist()]
+    assert len(set(rows)) == len(rows)  # one id per vector
+    assert sorted(new.tolist()) == list(range(len(before), len(rows)))
+    assert {rows[b] for b in new.tolist()} == set(want) - set(before)
+    for b, o in zip(new.tolist(), old.tolist(), strict=True):
+        assert rows[b][:u] + rows[b][u + 1 :] == rows[o][:u] + rows[o][u + 1 :]
+
+
+def test_the_kernels_fetch_ahead() -> None:
+    """The hint is compiled into the kernels that read scattered games (the LLVM prefetch instruction; read from a
+    fresh compilation: numba's cache keeps no LLVM text)."""
+    from numba import njit
+
+    from mathhammer.scenario.fasttables import _move_kernel
+    from mathhammer.scenario.sim_state import _apply_kernel
+
+    for kernel in (_apply_kernel, _move_kernel):
+        assert kernel.signatures, kernel  # compiled by the tests above
+        fresh = njit(cache=False)(kernel.py_func)
+        fresh.compile(kernel.signatures[0])
+        assert "llvm.prefetch" in fresh.inspect_llvm(fresh.signatures[0]), kernel
