@@ -105,15 +105,44 @@ def test_a_unit_moved_fetching_ahead_is_the_naive_move(n: int) -> None:
         assert rows[b][:u] + rows[b][u + 1 :] == rows[o][:u] + rows[o][u + 1 :]
 
 
+@pytest.mark.parametrize("n", COUNTS)
+def test_the_board_split_fetching_ahead_is_the_naive_split(n: int) -> None:
+    """IdGrouper.split (fast._by_id_kernel) and NearSplitter.split (fast._near_cells_kernel, _near_keys_kernel)
+    against a game-by-game reading: the games by board id in order of first game (positions in the games), and by
+    the placements of some units that pass a test (-1 otherwise), boards of one key board after board."""
+    from mathhammer.scenario.fast import IdGrouper, NearSplitter
+
+    rng = np.random.default_rng(200 + n)
+    T, B, U = 4000, 900, 5
+    rows = rng.integers(-1, 40, (B, U)).astype(np.int64)
+    ids = rng.integers(0, B, T).astype(np.int64)
+    games = np.sort(rng.choice(T, n, replace=False))
+    by_id: dict[int, list[int]] = {}
+    for i, t in enumerate(games.tolist()):
+        by_id.setdefault(int(ids[t]), []).append(i)
+    order, bounds, got_ids = IdGrouper().split(ids, games, B)
+    assert got_ids.tolist() == list(by_id)
+    assert [order[bounds[g] : bounds[g + 1]].tolist() for g in range(len(by_id))] == list(by_id.values())
+    units = np.array([0, 2, 3], dtype=np.int64)
+    near: dict[tuple[int, ...], list[int]] = {}
+    for b, idx in by_id.items():
+        key = tuple(int(p) if p >= 0 and p % 3 else -1 for p in rows[b, units].tolist())
+        near.setdefault(key, []).extend(idx)
+    keys, out, ends = NearSplitter().split(ids, games, rows, units, lambda ps: ps % 3 != 0, 40)
+    assert [tuple(k) for k in keys.tolist()] == list(near)
+    assert [out[(ends[g - 1] if g else 0) : ends[g]].tolist() for g in range(len(near))] == list(near.values())
+
+
 def test_the_kernels_fetch_ahead() -> None:
     """The hint is compiled into the kernels that read scattered games (the LLVM prefetch instruction; read from a
     fresh compilation: numba's cache keeps no LLVM text)."""
     from numba import njit
 
+    from mathhammer.scenario.fast import _by_id_kernel, _near_cells_kernel
     from mathhammer.scenario.fasttables import _move_kernel
     from mathhammer.scenario.sim_state import _apply_kernel
 
-    for kernel in (_apply_kernel, _move_kernel):
+    for kernel in (_apply_kernel, _move_kernel, _by_id_kernel, _near_cells_kernel):
         assert kernel.signatures, kernel  # compiled by the tests above
         fresh = njit(cache=False)(kernel.py_func)
         fresh.compile(kernel.signatures[0])

@@ -16,6 +16,7 @@ from numba import njit
 
 from ..config import INLINE, JIT
 from ..engine.rng import mix64
+from .fastfetch import AHEAD, fetch, fetch2
 
 
 @njit(**JIT)
@@ -163,7 +164,14 @@ def _by_id_kernel(ids, trials, marks, tick):  # pragma: no cover - compiled
     firsts = np.empty(n, dtype=np.int64)
     inv = np.empty(n, dtype=np.int64)
     g = np.int64(0)  # not the literal 0: _order_of_groups would compile for Literal[int](0) too
+    last_i = n - 1
+    for i in range(min(n, AHEAD)):
+        fetch(ids, trials[i])
     for i in range(n):
+        # two steps ahead: the id of the game 2 * AHEAD places on, and the marks of the id AHEAD places on (read
+        # fetched AHEAD games ago); scattered games and boards, a cache miss each
+        fetch(ids, trials[min(i + 2 * AHEAD, last_i)])
+        fetch2(marks, ids[trials[min(i + AHEAD, last_i)]], 0)
         b = ids[trials[i]]
         if marks[b, 0] != tick:  # the first trial of this id in the call: a new group, no hashing
             marks[b, 0] = tick
@@ -260,7 +268,9 @@ def _near_cells_kernel(ids, trials, rows, units, bmarks, pmarks, tick):  # pragm
     c = units.size
     pids = np.empty(bids.size * c, dtype=np.int64)
     m = 0
+    last_k = bids.size - 1
     for k in range(bids.size):
+        fetch2(rows, bids[min(k + AHEAD, last_k)], 0)  # the board AHEAD places on (boards scattered in the table)
         b = bids[k]
         for j in range(c):
             p = rows[b, units[j]]
