@@ -328,6 +328,7 @@ class SimState:
         self._boards.intern((-1,) * U)  # id 0: nothing on the table
         self._by_board = IdGrouper()  # trials split by their board id
         self._near_split = NearSplitter()  # trials split by the placements near (_near_cols_by)
+        self._owners = np.zeros(0, dtype=np.int64)  # each placement id's unit (:meth:`owners`), grown as they come
         self.pos[:] = -1
         self.alive[:] = self.full[:, None]
         self.shielded[:] = np.array([self.shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
@@ -709,6 +710,14 @@ class SimState:
         )
         for g, key in enumerate(keys.tolist()):
             yield tuple(key), idx_all[(ends[g - 1] if g else 0) : ends[g]]
+
+    def owners(self) -> np.ndarray:
+        """Each placement id's unit (index), for every placement made so far."""
+        world, have = self.world, self._owners.size
+        if have < len(world.placements):
+            new = [world.index[world.placements[p].unit] for p in range(have, len(world.placements))]
+            self._owners = np.concatenate([self._owners, np.array(new, dtype=np.int64)])
+        return self._owners
 
     def _near_test(self, pid: int, gap: float) -> _Test:
         """Could a base of a placement be within ``gap`` of one of ``pid`` (:meth:`World.near`)?"""
