@@ -645,12 +645,12 @@ def group_state(
     ones that vary among the trials (none: one group, no more reads); the columns of those are packed into one
     int64 per trial (a field of ``bits[row]`` bits per row, holding the value + 1) and the trials are grouped by
     that code (at most :data:`_DIRECT_BITS` bits: in the same pass, by a table of every code), no hashing of the
-    columns. A value that does not fit widens its row's field (``bits`` is updated) and that call hashes the
-    columns instead; so do varying columns needing more than 62 bits. The split is the same either way.
+    columns. A value that does not fit widens its row's field (``bits`` is updated) and the call packs again with
+    the wider fields; varying columns needing more than 62 bits are hashed. The split is the same either way.
 
     >>> state = np.array([[4, -1, 4, 9], [0, -1, 0, 0]])
     >>> bits = np.ones(2, dtype=np.int64)
-    >>> order, bounds, keys = group_state(state, np.array([0, 1]), np.arange(4), bits)  # widens: hashed
+    >>> order, bounds, keys = group_state(state, np.array([0, 1]), np.arange(4), bits)  # widens: packed again
     >>> order.tolist(), bounds.tolist(), keys.tolist(), bits.tolist()
     ([0, 2, 1, 3], [0, 2, 3, 4], [[4, 0], [-1, -1], [9, 0]], [4, 1])
     >>> [a.tolist() for a in group_state(state, np.array([0, 1]), np.arange(4), bits)] == [
@@ -660,8 +660,11 @@ def group_state(
     trials = np.ascontiguousarray(trials, dtype=np.int64)
     if bits is None:
         return _group_kernel(state, rows, trials)  # type: ignore[no-any-return]
+    before = bits.copy()
     coded, order, bounds, keys = _coded_kernel(state, rows, trials, bits)
-    if not coded:  # a value wider than its field (``bits`` widened), or more than 62 bits: hashed
+    if not coded and not np.array_equal(bits, before):  # a value wider than its field: packed again, widened
+        coded, order, bounds, keys = _coded_kernel(state, rows, trials, bits)
+    if not coded:  # more than 62 bits: hashed
         return _group_kernel(state, rows, trials)  # type: ignore[no-any-return]
     return order, bounds, keys
 
