@@ -36,3 +36,27 @@ def test_the_compiled_facts_test_is_the_placement_by_placement_test() -> None:
             assert [test(p) for p in pids[:20].tolist()] == want[:20]
             seen |= set(want)
         assert seen == {True, False}, path
+
+
+def test_a_local_board_state_is_read_unit_by_unit() -> None:
+    """SimState._local_state (the board a rule reads: the units named with their placement and models, the others
+    near placed where given, with the models left given or whole) against a unit-by-unit reading."""
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    sim = Simulation(load_scenario(path), 10, 1)
+    rng = np.random.default_rng(8)
+    U = sim.U
+    for _ in range(300):
+        known = {int(v): (int(rng.integers(0, 50)), int(rng.integers(1, 4))) for v in rng.choice(U, 2, replace=False)}
+        units = [v for v in range(U) if v not in known]
+        near_pos = tuple(int(p) for p in rng.integers(-1, 40, len(units)))
+        left = {v: int(rng.integers(0, 3)) for v in units if rng.random() < 0.3}
+        pos, alive = [-1] * U, [0] * U
+        for v in range(U):
+            if v in known:
+                pos[v], alive[v] = known[v]
+            else:
+                p = near_pos[units.index(v)]
+                k = left[v] if v in left else sim.units[v].models
+                if p >= 0 and k > 0:
+                    pos[v], alive[v] = p, k
+        assert sim._local_state(known, units, near_pos, left) == (tuple(pos), tuple(alive))

@@ -314,6 +314,7 @@ class SimState:
         self.marker_numbers = [m.number for m in scn.deployment.markers]
         T, U, M = self.T, self.U, self.M
         self.full = np.array([u.models for u in self.units], dtype=np.int64)
+        self._full_list: list[int] = self.full.tolist()  # the same, read one unit at a time (_local_state)
         # One matrix holds the per-unit state the trials are grouped by, so grouping reads rows in place.
         self.state = np.zeros((5 * U + 1, T), dtype=np.int64)
         self.pos = self.state[0:U]  # placement id, -1 in Reserves or Destroyed
@@ -654,10 +655,12 @@ class SimState:
         pos, alive = [-1] * self.U, [0] * self.U
         for v, (p, k) in known.items():
             pos[v], alive[v] = p, k
+        full = self._full_list
         for v, p in zip(units, near_pos, strict=True):
-            k = left.get(v, int(self.full[v]))
-            if p >= 0 and k > 0:
-                pos[v], alive[v] = p, k
+            if p >= 0:
+                k = left.get(v, full[v]) if left else full[v]
+                if k > 0:
+                    pos[v], alive[v] = p, k
         return tuple(pos), tuple(alive)
 
     def skip(self, act: Activation, n: int, why: str) -> None:
