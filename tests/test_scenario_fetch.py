@@ -133,6 +133,23 @@ def test_the_board_split_fetching_ahead_is_the_naive_split(n: int) -> None:
     assert [out[(ends[g - 1] if g else 0) : ends[g]].tolist() for g in range(len(near))] == list(near.values())
 
 
+def test_the_abilities_used_kept_row_after_row_are_the_naive_reading() -> None:
+    """sim_state._keep_bits (Cleanup: the abilities used kept or cleared per unit, each game of ``live``) against
+    ``used[u, t] & keep[u]`` game by game; a unit keeping every bit (-1) and the games not live untouched."""
+    from mathhammer.scenario.sim_state import _keep_bits
+
+    rng = np.random.default_rng(4)
+    used = rng.integers(0, 64, (6, 500)).astype(np.int64)
+    keep = np.array([-1, 5, 0, -1, 12, 1], dtype=np.int64)
+    live = np.sort(rng.choice(500, 300, replace=False)).astype(np.int64)
+    want = used.copy()
+    for t in live.tolist():
+        for u in range(6):
+            want[u, t] = want[u, t] & keep[u]
+    _keep_bits(used, keep, live)
+    assert used.tolist() == want.tolist()
+
+
 def test_the_kernels_fetch_ahead() -> None:
     """The hint is compiled into the kernels that read scattered games (the LLVM prefetch instruction; read from a
     fresh compilation: numba's cache keeps no LLVM text)."""

@@ -64,10 +64,14 @@ def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
 
 @njit(**JIT)
 def _keep_bits(used, keep, live):  # pragma: no cover - compiled
-    """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place."""
-    for t in live:
-        for u in range(used.shape[0]):
-            used[u, t] &= keep[u]
+    """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place (row after row: each row read
+    in the games' order; a unit that keeps every bit untouched)."""
+    for u in range(used.shape[0]):
+        k = keep[u]
+        if k == -1:
+            continue
+        for t in live:
+            used[u, t] &= k
 
 
 @njit(**JIT)
