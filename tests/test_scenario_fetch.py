@@ -159,8 +159,12 @@ def test_the_kernels_fetch_ahead() -> None:
     from mathhammer.scenario.fasttables import _move_kernel
     from mathhammer.scenario.sim_state import _apply_kernel
 
+    n = AHEAD + 1  # the kernels compiled in this process (a test worker may not have run the tests above)
+    test_the_outcome_draw_fetching_ahead_is_the_naive_draw(n)
+    test_a_unit_moved_fetching_ahead_is_the_naive_move(n)
+    test_the_board_split_fetching_ahead_is_the_naive_split(n)
     for kernel in (_apply_kernel, _move_kernel, _by_id_kernel, _near_cells_kernel):
-        assert kernel.signatures, kernel  # compiled by the tests above
+        assert kernel.signatures, kernel
         fresh = njit(cache=False)(kernel.py_func)
         fresh.compile(kernel.signatures[0])
         assert "llvm.prefetch" in fresh.inspect_llvm(fresh.signatures[0]), kernel
