@@ -690,3 +690,28 @@ def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
             assert tally[0].tolist() == taken.tolist()
             assert tally[1].tolist() == (dealt if by else dealt0).tolist()
     assert draws.n == len(tables)
+
+
+def test_group_state_packs_again_where_a_value_outgrows_its_field(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A value wider than its row's field widens the field and the call packs again (the columns are not hashed:
+    the hashing kernel is not called); the split is game by game's: groups in order of first game, games in order."""
+    from mathhammer.scenario import fast
+
+    rng = np.random.default_rng(3)
+    state = rng.integers(0, 3, (8, 2000)).astype(np.int64)
+    state[5, 1500:] = 900  # outgrows a 2-bit field
+    trials = np.sort(rng.choice(2000, 1200, replace=False))
+    rows = np.array([5, 1, 6, 0, 2, 7, 3], dtype=np.int64)  # many rows of close games: packed without the first read
+    bits = np.full(8, 2, dtype=np.int64)
+    want: dict[tuple[int, ...], list[int]] = {}
+    for t in trials.tolist():
+        want.setdefault(tuple(state[rows, t].tolist()), []).append(t)
+
+    def hashed(*_: object) -> None:
+        raise AssertionError("hashed")
+
+    monkeypatch.setattr(fast, "_group_kernel", hashed)
+    order, bounds, keys = fast.group_state(state, rows, trials, bits)
+    assert bits[5] == 10  # widened to hold 901
+    assert [tuple(k) for k in keys.tolist()] == list(want)
+    assert [order[bounds[g] : bounds[g + 1]].tolist() for g in range(len(want))] == list(want.values())

@@ -16,6 +16,7 @@ from numba import njit
 
 from ..config import INLINE, JIT
 from ..engine.rng import mix64
+from .fastfetch import AHEAD, fetch, fetch2
 
 
 @njit(**JIT)
@@ -163,7 +164,14 @@ def _by_id_kernel(ids, trials, marks, tick):  # pragma: no cover - compiled
     firsts = np.empty(n, dtype=np.int64)
     inv = np.empty(n, dtype=np.int64)
     g = np.int64(0)  # not the literal 0: _order_of_groups would compile for Literal[int](0) too
+    last_i = n - 1
+    for i in range(min(n, AHEAD)):
+        fetch(ids, trials[i])
     for i in range(n):
+        # two steps ahead: the id of the game 2 * AHEAD places on, and the marks of the id AHEAD places on (read
+        # fetched AHEAD games ago); scattered games and boards, a cache miss each
+        fetch(ids, trials[min(i + 2 * AHEAD, last_i)])
+        fetch2(marks, ids[trials[min(i + AHEAD, last_i)]], 0)
         b = ids[trials[i]]
         if marks[b, 0] != tick:  # the first trial of this id in the call: a new group, no hashing
             marks[b, 0] = tick
@@ -260,7 +268,9 @@ def _near_cells_kernel(ids, trials, rows, units, bmarks, pmarks, tick):  # pragm
     c = units.size
     pids = np.empty(bids.size * c, dtype=np.int64)
     m = 0
+    last_k = bids.size - 1
     for k in range(bids.size):
+        fetch2(rows, bids[min(k + AHEAD, last_k)], 0)  # the board AHEAD places on (boards scattered in the table)
         b = bids[k]
         for j in range(c):
             p = rows[b, units[j]]
@@ -635,12 +645,12 @@ def group_state(
     ones that vary among the trials (none: one group, no more reads); the columns of those are packed into one
     int64 per trial (a field of ``bits[row]`` bits per row, holding the value + 1) and the trials are grouped by
     that code (at most :data:`_DIRECT_BITS` bits: in the same pass, by a table of every code), no hashing of the
-    columns. A value that does not fit widens its row's field (``bits`` is updated) and that call hashes the
-    columns instead; so do varying columns needing more than 62 bits. The split is the same either way.
+    columns. A value that does not fit widens its row's field (``bits`` is updated) and the call packs again with
+    the wider fields; varying columns needing more than 62 bits are hashed. The split is the same either way.
 
     >>> state = np.array([[4, -1, 4, 9], [0, -1, 0, 0]])
     >>> bits = np.ones(2, dtype=np.int64)
-    >>> order, bounds, keys = group_state(state, np.array([0, 1]), np.arange(4), bits)  # widens: hashed
+    >>> order, bounds, keys = group_state(state, np.array([0, 1]), np.arange(4), bits)  # widens: packed again
     >>> order.tolist(), bounds.tolist(), keys.tolist(), bits.tolist()
     ([0, 2, 1, 3], [0, 2, 3, 4], [[4, 0], [-1, -1], [9, 0]], [4, 1])
     >>> [a.tolist() for a in group_state(state, np.array([0, 1]), np.arange(4), bits)] == [
@@ -650,8 +660,11 @@ def group_state(
     trials = np.ascontiguousarray(trials, dtype=np.int64)
     if bits is None:
         return _group_kernel(state, rows, trials)  # type: ignore[no-any-return]
+    before = bits.copy()
     coded, order, bounds, keys = _coded_kernel(state, rows, trials, bits)
-    if not coded:  # a value wider than its field (``bits`` widened), or more than 62 bits: hashed
+    if not coded and not np.array_equal(bits, before):  # a value wider than its field: packed again, widened
+        coded, order, bounds, keys = _coded_kernel(state, rows, trials, bits)
+    if not coded:  # more than 62 bits: hashed
         return _group_kernel(state, rows, trials)  # type: ignore[no-any-return]
     return order, bounds, keys
 

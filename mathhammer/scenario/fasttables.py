@@ -11,6 +11,7 @@ from numba import njit
 
 from ..config import JIT
 from ..engine.rng import mix64
+from .fastfetch import AHEAD, fetch
 
 
 @njit(**JIT)
@@ -75,7 +76,11 @@ def _move_kernel(board, placed, ts, start, u, pids, arr, hashes, table, n, fresh
     memo_new = np.empty(1024, dtype=np.int64)
     f = 0
     i = start
+    last_i = ts.size - 1
     while i < ts.size:
+        tn = ts[min(i + AHEAD, last_i)]  # the game AHEAD places on fetched now (scattered games: overlapped misses)
+        fetch(board, tn)
+        fetch(placed, tn)
         t = ts[i]
         old = board[t]
         pid = pids[i]

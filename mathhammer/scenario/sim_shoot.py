@@ -7,13 +7,14 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from ..board.engagement import ENGAGEMENT_RANGE
 from ..starcraft.compiled import attack_key, compile_attack
 from ..starcraft.exact import exact_states
 from ..starcraft.loadout import as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities
 from .basics import stream as _stream
-from .sim_state import DRAW_KEY, SimState, _apply_kernel, _draw_base
+from .sim_state import DRAW_KEY, SimState, _apply_kernel, _draw_base, _Test
 from .simview import PoolCut
 from .spec import Activation
 
@@ -355,13 +356,21 @@ class Shooting(SimState):
             shot[idx] = True
         return shot
 
-    def _facts_test(self, pu: int, side: str, pt: int, t: int) -> Callable[[int, str], bool]:
+    def _facts_test(self, pu: int, side: str, pt: int, t: int) -> _Test:
         """Does a unit's placement count for :meth:`World.facts` of a Ranged Attack from ``pu`` (player
-        ``side``) at unit ``t`` at ``pt``: an enemy of either unit near it (``World._foes_near``)?"""
+        ``side``) at unit ``t`` at ``pt``: an enemy of either unit near it (``World._foes_near``: :meth:`World.near`
+        at Engagement Range, read for every placement at once by :meth:`World.near_many`, the same answers)?"""
         tside = self.units[t].player
-        return lambda p, player: (
-            (player != side and self.world.near(pu, p)) or (player != tside and self.world.near(pt, p))
-        )
+        foe_u = np.array([su.player != side for su in self.units], dtype=bool)
+        foe_t = np.array([su.player != tside for su in self.units], dtype=bool)
+        world = self.world
+
+        def many(ps: np.ndarray) -> np.ndarray:
+            own = self.owners()[ps]
+            near_u = world.near_many(pu, ps, ENGAGEMENT_RANGE)
+            return (foe_u[own] & near_u) | (foe_t[own] & world.near_many(pt, ps, ENGAGEMENT_RANGE))
+
+        return _Test(many)
 
 
 __all__ = ["Shooting"]

@@ -21,6 +21,7 @@ from .cards import CardSet
 from .cards.registry import status_changers
 from .fast import IdGrouper, NearSplitter, group_rows, group_state
 from .fastcontrol import UNREAD, supply_matrix
+from .fastfetch import AHEAD, fetch, fetch2
 from .fastmove import engaged_in
 from .fasttables import BoardTable, PairTable
 from .grass import Grass
@@ -63,10 +64,12 @@ def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
 
 @njit(**JIT)
 def _keep_bits(used, keep, live):  # pragma: no cover - compiled
-    """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place (unit by unit: each row read
-    along the games)."""
+    """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place (row after row: each row read
+    in the games' order; a unit that keeps every bit untouched)."""
     for u in range(used.shape[0]):
         k = keep[u]
+        if k == -1:
+            continue
         for t in live:
             used[u, t] &= k
 
@@ -179,7 +182,17 @@ def _apply_kernel(
     top = health.size - 1
     whole = health[min(max(k, 0), top)]
     rm, rs, ru = rows[1], rows[2], rows[3]
+    last_i = trials.size - 1
     while i < trials.size:
+        # the rows of the game AHEAD places on fetched now (scattered games: a cache miss each, overlapped)
+        tn = trials[min(i + AHEAD, last_i)]
+        fetch2(state, rm, tn)
+        fetch2(state, rs, tn)
+        fetch2(state, ru, tn)
+        fetch2(state, rows[0], tn)
+        fetch(taken, tn)
+        if by:
+            fetch(dealt, tn)
         t = trials[i]
         m0, s0, u0 = state[rm, t], state[rs, t], state[ru, t]
         c0 = cut[t] if cut.size else 0
@@ -304,6 +317,7 @@ class SimState:
         self.marker_numbers = [m.number for m in scn.deployment.markers]
         T, U, M = self.T, self.U, self.M
         self.full = np.array([u.models for u in self.units], dtype=np.int64)
+        self._full_list: list[int] = self.full.tolist()  # the same, read one unit at a time (_local_state)
         # One matrix holds the per-unit state the trials are grouped by, so grouping reads rows in place.
         self.state = np.zeros((5 * U + 1, T), dtype=np.int64)
         self.pos = self.state[0:U]  # placement id, -1 in Reserves or Destroyed
@@ -318,6 +332,7 @@ class SimState:
         self._boards.intern((-1,) * U)  # id 0: nothing on the table
         self._by_board = IdGrouper()  # trials split by their board id
         self._near_split = NearSplitter()  # trials split by the placements near (_near_cols_by)
+        self._owners = np.zeros(0, dtype=np.int64)  # each placement id's unit (:meth:`owners`), grown as they come
         self.pos[:] = -1
         self.alive[:] = self.full[:, None]
         self.shielded[:] = np.array([self.shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
@@ -643,10 +658,12 @@ class SimState:
         pos, alive = [-1] * self.U, [0] * self.U
         for v, (p, k) in known.items():
             pos[v], alive[v] = p, k
+        full = self._full_list
         for v, p in zip(units, near_pos, strict=True):
-            k = left.get(v, int(self.full[v]))
-            if p >= 0 and k > 0:
-                pos[v], alive[v] = p, k
+            if p >= 0:
+                k = left.get(v, full[v]) if left else full[v]
+                if k > 0:
+                    pos[v], alive[v] = p, k
         return tuple(pos), tuple(alive)
 
     def skip(self, act: Activation, n: int, why: str) -> None:
@@ -699,6 +716,14 @@ class SimState:
         )
         for g, key in enumerate(keys.tolist()):
             yield tuple(key), idx_all[(ends[g - 1] if g else 0) : ends[g]]
+
+    def owners(self) -> np.ndarray:
+        """Each placement id's unit (index), for every placement made so far."""
+        world, have = self.world, self._owners.size
+        if have < len(world.placements):
+            new = [world.index[world.placements[p].unit] for p in range(have, len(world.placements))]
+            self._owners = np.concatenate([self._owners, np.array(new, dtype=np.int64)])
+        return self._owners
 
     def _near_test(self, pid: int, gap: float) -> _Test:
         """Could a base of a placement be within ``gap`` of one of ``pid`` (:meth:`World.near`)?"""
