@@ -120,3 +120,24 @@ def ranks_of(
         m.id: "fighting" if m.id in engaged_with else "supporting" if m.id in supports else "none" for m in models
     }
     return Ranks(unit_id, rank, engaged_with, supports)
+
+
+def striker_count(models: Sequence[Model], enemies: Sequence[Model], is_engaged: Callable[[Model, Model], bool]) -> int:
+    """``len(ranks_of(unit_id, models, enemies, is_engaged).attackers)``: the models in the Fighting or Supporting
+    Rank (8.8.1 step 2), with :func:`ranks_of`'s tests in its order, counted without naming them."""
+    foes = [(e, (e.x, e.y), e.radius, not e.flying) for e in enemies]
+    within = ENGAGEMENT_RANGE + EPS
+    can_fight = not any(m.flying for m in models)  # Unit.flying
+    fighting: list[Model] = []
+    rest: list[Model] = []  # neither Engaged nor Within 1" of an Enemy Ground model
+    dist = math.dist
+    for m in models:
+        c, r = (m.x, m.y), m.radius
+        near = [(e, ground) for e, ec, er, ground in foes if max(0.0, dist(c, ec) - r - er) <= within]
+        if can_fight and any(is_engaged(m, e) for e, _ in near):
+            fighting.append(m)
+        elif not any(ground for _, ground in near):
+            rest.append(m)
+    if not fighting:
+        return 0
+    return len(fighting) + sum(1 for m in rest if any(m.distance(f) <= CONTACT for f in fighting))

@@ -330,6 +330,7 @@ def close_ranks_search(  # pragma: no cover - compiled
     nc = contact.shape[0]
     contact_ok = np.zeros(nc, dtype=np.bool_)
     contact_known = np.zeros(nc, dtype=np.bool_)
+    contact_seen = nc == 0
     ng = grid_off.shape[0]
     grid = np.empty((ng, 2))
     for g in range(ng):
@@ -347,13 +348,12 @@ def close_ranks_search(  # pragma: no cover - compiled
         px_out, py_out = 0.0, 0.0
         for wholly_k in range(2):  # 4.4's 3" (Wholly Within) where there is room
             wholly = wholly_k == 0
-            # ---- Base-to-Base contact with an Engaged enemy model (every spot tested at the first look)
-            if not contact_known[0]:
+            # ---- Base-to-Base contact with an Engaged enemy model (every spot in the box at the first look; each
+            # tested once, where :func:`_pick` first keeps it: the test is of the spot alone, so the same answer)
+            if not contact_seen:
                 for c in range(nc):
                     _grow(box, contact[c, 0], contact[c, 1])
-                for c in range(nc):
-                    contact_ok[c] = _free(contact[c, 0], contact[c, 1], r, apart, eng, bases, ground, blk)
-                    contact_known[c] = True
+                contact_seen = True
             found, px_out, py_out = _pick(
                 contact, contact_ok, contact_known, ox, oy, new, isset, wholly, scalars, bases, ground, blk, links, box
             )

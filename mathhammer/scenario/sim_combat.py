@@ -434,18 +434,26 @@ class Combat(SimState):
                 tests.append((EVERY if box is _NO_BOX else BOX, box, -1, reach))
             # part 11 GRASS: the move and the Engagement of its spots read on the board without the removed pieces
             pids = [0, *(3 + 2 * i for i in range(len(foes)))]
+            # the parts that reach the grid fallback, which looks farther: split again, all at once, by the units
+            # near its box
+            grids: list[tuple[tuple[int, ...], np.ndarray]] = []
+            grid_settings: list[tuple[int, int, tuple[tuple[int, int], ...], float]] = []
+            grid_tests: list[NearTest] = []
             for g, near_pos, ts2, world in self._near_parts_of(groups, rest, tests, pids):
                 pu, a, engaged, reach = settings[g]
                 new = world.close_ranks_near(pu, a, engaged, tuple(p for p in near_pos if p >= 0))
-                if isinstance(new, tuple):  # the grid fallback looks farther: the units near its box
+                if isinstance(new, tuple):
                     glo, ghi = new
-                    for gpos, idx3 in self._near_cols(ts2, rest, self._box_test(glo, ghi, reach)):
-                        ts3 = ts2[idx3]
-                        moved = world.close_ranks_grid(pu, a, engaged, tuple(p for p in gpos if p >= 0))
-                        if moved != pu:
-                            moves.append((ts3, moved))
+                    grids.append((groups[g][0], ts2))
+                    grid_settings.append(settings[g])
+                    grid_tests.append((BOX, (float(glo[0]), float(glo[1]), float(ghi[0]), float(ghi[1])), -1, reach))
                 elif new != pu:
                     moves.append((ts2, new))
+            for g, gpos, ts3, world in self._near_parts_of(grids, rest, grid_tests, pids):
+                pu, a, engaged, _ = grid_settings[g]
+                moved = world.close_ranks_grid(pu, a, engaged, tuple(p for p in gpos if p >= 0))
+                if moved != pu:
+                    moves.append((ts3, moved))
         self.set_pos_many(u, moves)  # in one pass: the loops read the other units' placements only
         self.grass.end(self.pos, self.alive, u, old, None, False)
 

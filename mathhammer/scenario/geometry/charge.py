@@ -113,9 +113,11 @@ class Charges(Placing):
         The answer depends on the bases of ``occupied`` other than the targets' only through those that may change a
         test at a point of the box (:meth:`bases_test`, the reading :meth:`charge_place` names): a second call with
         the same unit, Leading Model, rear, targets (placements, models left) and level, and the same such bases near
-        the first call's box, has the same answer, and that box."""
+        the first call's box, has the same answer, and that box. So it is also shared with the other forked workers
+        by content (placement ids are each process's own: a new placement goes as its Placement)."""
         targets = tuple(p for p in occupied if self.placements[p].unit in allowed_enemies)
         asked = (su.id, lead, rear, allowed_enemies, targets_left, targets)
+        c = self.content
 
         def near(box: list[float]) -> tuple[int, ...]:
             test = self.bases_test(su, box)
@@ -125,7 +127,16 @@ class Charges(Placing):
             box = [math.inf, math.inf, -math.inf, -math.inf]
             return box, self.charge_place(su, lead, rear, occupied, allowed_enemies, targets_left, box=box)
 
-        box, pid = self.memo.boxed("box:charge-place", asked, near, compute)
+        box, pid = self.memo.boxed(
+            "box:charge-place",
+            asked,
+            near,
+            compute,
+            lambda: (*asked[:5], tuple(c(p) for p in targets)),
+            content=lambda pids: tuple(c(p) for p in pids),
+            to_shared=lambda a: None if a is None else self.placements[a],
+            from_shared=lambda kept: None if kept is None else self._intern(kept),
+        )
         return pid, box  # type: ignore[no-any-return]
 
     def _charge_spots_memo(

@@ -11,7 +11,7 @@ from ...board.engagement import ENGAGEMENT_RANGE, EngagedPairs
 from ...board.facts import AttackFacts, weapon_facts
 from ...board.los import line_of_sight
 from ...board.model import EPS
-from ...board.ranks import Ranks, fighting_ranks, ranks_of
+from ...board.ranks import Ranks, fighting_ranks, ranks_of, striker_count
 from ...starcraft.loadout import indomitable
 from ...starcraft.model import Weapon
 from .core import (
@@ -194,7 +194,7 @@ class Facts(Routes):
         if hit is None:
             hit = self._strikers[key] = self.memo.ask(
                 lambda: ("strikers", tuple(self.content(p) for p in sub[0]), sub[1], uid),
-                lambda: len(self._ranks(*sub, uid).attackers),
+                lambda: self._striker_count(*sub, uid),
             )
         if len(self._strikers_seen) > 1 << 20:
             self._strikers_seen.clear()
@@ -205,6 +205,20 @@ class Facts(Routes):
     def _strikers_seen(self) -> dict[tuple[tuple[int, ...], tuple[int, ...], str], int]:
         """:meth:`strikers` by the board state asked (placement ids are this process's own: never shared)."""
         return {}
+
+    def _striker_count(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> int:
+        """``len(self._ranks(pos, alive, uid).attackers)``, counted by :func:`~mathhammer.board.ranks.striker_count`."""
+        u = self.index[uid]
+        if pos[u] < 0 or alive[u] <= 0:
+            return len(self._ranks(pos, alive, uid).attackers)
+        side = self.scn.units[uid].player
+        enemies = [
+            m
+            for v, (p, k) in enumerate(zip(pos, alive, strict=True))
+            if p >= 0 and k > 0 and self.scn.units[self.uids[v]].player != side
+            for m in self._models_of(p)[:k]
+        ]
+        return striker_count(self._models_of(pos[u])[: alive[u]], enemies, self._engaged_memo.models)
 
     def _ranks(self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str) -> Ranks:
         """:func:`~mathhammer.board.ranks.fighting_ranks` of ``uid`` on :meth:`board_for` ``(pos, alive)``, read off
