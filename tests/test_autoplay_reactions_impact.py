@@ -215,3 +215,107 @@ def test_a_trace_with_hierarchs_stand_or_a_guard_on_impact_passes_check_and_repl
     g, played = found
     trace = replays(table, scn, played, seed, g, tmp_path)
     assert any(wanted(a) for a in trace.plan)
+
+
+def _engaged(sim: Simulation, games: np.ndarray) -> tuple[int, int]:
+    """The Marines at TARGET with the Medics Within 4", Engaged by the Roaches (their Charge from ROACH, set in every
+    game of ``games``), the Marines whole again; returns the Roaches' and the Marines' indices."""
+    m = place(sim, "marine-1", TARGET, games, ())
+    d = place(sim, "medic-1", MEDIC, games, (m,))
+    place(sim, "roach-1", ROACH, games, (m, d))
+    ri, mi = sim.uids.index("roach-1"), sim.uids.index("marine-1")
+    sim.activate(_charge(sim, "roach-1", "marine-1"), games[:1])
+    sim.set_pos(ri, games, int(sim.pos[ri, 0]))
+    sim.alive[mi, games], sim.mark[mi, games] = 6, 0
+    assert all({("roach-1", "marine-1")} <= pairs for _, pairs in sim.engaged_with(games))
+    return ri, mi
+
+
+def test_the_combat_phase_asks_the_opponent_of_each_fight(tmp_path: Path) -> None:
+    """8.8.1 (every Engaged unit fights) and 10.4: the Combat Phase gives the defender a Reaction to each fight.
+    Medic: "LIFE SUPPORT: REACTION 1 CP Use when another Friendly Biological Unit suffers Damage Within 4\\"".
+    ``cautious`` red declares it for the Marines the Roaches fight (``Simulation.fight_answers``: the fight written with
+    its one target, the Marines); not on a fight of a unit Engaged with two enemy units (no one target: the
+    ``fight_split`` shares the dice); a scripted opponent is not asked (its plan's Reactions only)."""
+    from mathhammer.scenario.players import fight_act
+
+    sim = _sim(tmp_path, TERRAN, ZERG, ("cautious", "random"), 2)
+    games = np.arange(2)
+    ri, _ = _engaged(sim, games)
+    life = Reaction("medic-1", "Life Support", "red", "marine-1")
+    parts = sim.fight_answers("roach-1", ("marine-1",), 10_000 + ri, None, games)
+    assert [(g.tolist(), a.react if a else None) for g, a in parts] == [([0, 1], (life,))]
+    assert parts[0][1] == dataclasses.replace(fight_act(2, "blue", "roach-1", ("marine-1",), None), react=(life,))
+    two = fight_act(2, "blue", "roach-1", ("marine-1", "goliath-1"), None)
+    assert two.targets == ()
+    red = sim.players[0]
+    assert isinstance(red, Auto)
+    red.begin(3, "assault", None)
+    sim.ordinal[two] = 10_000 + ri
+    assert _said(red.react(games, two)) == {0: (), 1: ()}
+    table = _data(tmp_path, TERRAN, ZERG, "random", "random")
+    del table["players"]["red"]["policy"]
+    scripted = Simulation(parse_scenario(table, "guards.toml", tmp_path), 2, 3)
+    assert [(g.tolist(), a) for g, a in scripted.fight_answers("marine-1", ("roach-1",), 10_005, None, games)] == [
+        ([0, 1], None)
+    ]
+
+
+def test_the_fight_score_is_the_share_the_reduction_saves_in_the_engine(tmp_path: Path) -> None:
+    """The row of Life Support on the Roaches' fight: ``threat`` = -(the expected share of the Marines the Roaches'
+    Close Combat attack removes, every model striking, less that with the Total Damage reduced by the Medics Within
+    4") x the Marines' full Supply. Held to the engine: 6,000 games of that fight (``Simulation.fight`` with the
+    Reactions of the fight in effect, as ``combat_phase`` applies them), with and without it, within 5 SE."""
+    from mathhammer.scenario.abilities import reacting
+    from mathhammer.scenario.basics import stream
+
+    n = 6000
+    sim = _sim(tmp_path, TERRAN, ZERG, ("cautious", "random"), n)
+    red = sim.players[0]
+    assert isinstance(red, Auto)
+    games = np.arange(n)
+    ri, mi = _engaged(sim, games)
+    parts = sim.fight_answers("roach-1", ("marine-1",), 10_000 + ri, None, games)
+    assert len(parts) == 1 and parts[0][1] is not None
+    answered = parts[0][1]
+    feats = red.features()
+    states, _ = feats.states(games[:1])
+    o = next(o for o in red.reactions.options if o.name == "Life Support")
+    row = red.reactions._row(o, dataclasses.replace(answered, react=()), states[0])
+    di = sim.uids.index("medic-1")
+    near = sim.world.models_within(int(sim.pos[di, 0]), 3, int(sim.pos[mi, 0]), 6, 4.0)
+    plain = feats.attack(ri, 3, mi, 6, 0, 0, "combat")[2]
+    cut = feats.attack(ri, 3, mi, 6, 0, 0, "combat", (), (0, near, 0))[2]
+    worth = float(sim.supply(mi, np.asarray([6]))[0])
+    assert row[COL["threat"]] == pytest.approx(-(plain - cut) * worth)
+    assert plain - cut > 0.03
+    half, rest = games[: n // 2], games[n // 2 :]
+    key = stream(2, 2, 10_000 + ri)
+    sim.fight(ri, (), half, key)
+    with reacting(sim, answered, rest):
+        sim.fight(ri, (), rest, key)
+    for part, share in ((half, plain), (rest, cut)):
+        lost = (6 - sim.alive[mi, part]) / 6.0
+        se = lost.std() / math.sqrt(part.size)
+        assert abs(lost.mean() - share) <= 5 * se + 1e-9, (lost.mean(), share, se)
+
+
+def test_a_trace_with_a_reaction_to_a_fight_passes_check_and_replays(tmp_path: Path) -> None:
+    """A game where an automatic player declared a Reaction to a Combat Phase fight (``random`` both sides: the Daelaam
+    list against Zerglings and Roaches), recorded alone: its trace writes every fight of the game in the order fought,
+    each with its dice, the one answered with its ``react``; ``scenario check`` accepts it and it replays to the same
+    game for the same seed and game number."""
+    from tests.autoplay_kit import BLUE
+
+    table = _data(tmp_path, DAELAAM, BLUE, "random", "random", length=3)
+    scn = parse_scenario(table, "fights.toml", tmp_path)
+    seed, found = 2, None
+    for g in range(60):
+        played = record(Simulation(scn, 1, seed, offset=g))
+        if any(s.act.phase == "combat" and s.act.react for s in played.steps):
+            found = g, played
+            break
+    assert found is not None, "no game of 60 declared one"
+    g, played = found
+    trace = replays(table, scn, played, seed, g, tmp_path)
+    assert any(a.phase == "combat" and a.react for a in trace.plan)

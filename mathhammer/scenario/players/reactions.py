@@ -96,8 +96,8 @@ KINDS = {
     "charger_debuff_speed": ("charge",),
     "lunge": ("shoot",),
     "redirect": ("shoot",),
-    "reduce_damage": ("shoot", "charge"),
-    "unit_keyword": ("shoot", "charge"),
+    "reduce_damage": ("shoot", "charge", "fight"),
+    "unit_keyword": ("shoot", "charge", "fight"),
 }
 #: the effect kinds of the Reactions offered to the player's own activation, and the action each answers: Restoration
 #: removes the DEBUFF Speed an opponent's Concusive Shells gives the charging unit (the DEBUFF is its trigger)
@@ -427,6 +427,8 @@ class Reactions:
         phase, reach = "assault", 1.0
         if act.action == "charge":  # its IMPACT, where the Charge reaches
             phase, reach = "impact", feats.reaches(a, pos[a], alive[a], pos[q], alive[q], act.use)
+        elif act.action == "fight":  # 8.8.1: its Close Combat weapons, every model striking (an upper bound)
+            phase = "combat"
         plain = feats.attack(a, alive[a], q, alive[q], mark[q], shielded[q], phase, act.use)[2]
         guarded = feats.attack(a, alive[a], q, alive[q], mark[q], shielded[q], phase, act.use, guard)[2]
         return reach * (plain - guarded) * float(sim.supply(q, np.asarray([sim.full[q]]))[0])
