@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -32,6 +33,22 @@ def _charge(sim: Simulation, unit: str, target: str, player: str = "blue") -> Ac
     act = Activation("test", 2, "assault", player, unit, "charge", targets=(target,))
     sim.ordinal[act] = 7
     return act
+
+
+def _row_of(player: Auto, name: str, act: Activation, games: np.ndarray) -> tuple[Any, np.ndarray]:
+    """The player's Features and the row of its Reaction ``name`` answering ``act`` in the state of ``games[0]``."""
+    feats = player.features()
+    states, _ = feats.states(games[:1])
+    o = next(o for o in player.reactions.options if o.name == name)
+    return feats, player.reactions._row(o, act, states[0])
+
+
+def _held(sim: Simulation, t: int, full: int, parts: tuple[tuple[np.ndarray, float], ...]) -> None:
+    """In each part's games, the mean share of unit ``t``'s ``full`` models lost is within 5 SE of the exact share."""
+    for part, share in parts:
+        lost = (full - sim.alive[t, part]) / float(full)
+        se = lost.std() / math.sqrt(part.size)
+        assert abs(lost.mean() - share) <= 5 * se + 1e-9, (lost.mean(), share, se)
 
 
 def test_life_support_and_daeuhl_answer_the_impact_of_a_charge(tmp_path: Path) -> None:
@@ -87,11 +104,8 @@ def test_the_impact_score_is_the_share_the_reduction_saves_in_the_engine(tmp_pat
     m = place(sim, "marine-1", TARGET, games, ())
     d = place(sim, "medic-1", MEDIC, games, (m,))
     r = place(sim, "roach-1", ROACH, games, (m, d))
-    feats = red.features()
-    states, _ = feats.states(games[:1])
-    o = next(o for o in red.reactions.options if o.name == "Life Support")
     act = _charge(sim, "roach-1", "marine-1")
-    row = red.reactions._row(o, act, states[0])
+    feats, row = _row_of(red, "Life Support", act, games)
     mi, ri, di = (sim.uids.index(x) for x in ("marine-1", "roach-1", "medic-1"))
     assert feats.reaches(ri, r, 3, m, 6, ()) == 1.0
     near = sim.world.models_within(d, 3, m, 6, 4.0)
@@ -107,10 +121,7 @@ def test_the_impact_score_is_the_share_the_reduction_saves_in_the_engine(tmp_pat
     sim.ordinal[answered] = sim.ordinal[act]
     sim.activate(act, half)
     sim.activate(answered, games[n // 2 :])
-    for part, share in ((half, plain), (games[n // 2 :], cut)):
-        lost = (6 - sim.alive[mi, part]) / 6.0
-        se = lost.std() / math.sqrt(part.size)
-        assert abs(lost.mean() - share) <= 5 * se + 1e-9, (lost.mean(), share, se)
+    _held(sim, mi, 6, ((half, plain), (games[n // 2 :], cut)))
 
 
 ARTANIS = """name = "Zealots, Stalkers, Artanis"
@@ -171,11 +182,8 @@ def test_the_redirect_score_is_the_zealots_saved_less_what_artanis_takes(tmp_pat
     assert isinstance(red, Auto)
     games = np.arange(n)
     _stand_state(sim, games, ARTANIS_NEAR)
-    feats = red.features()
-    states, _ = feats.states(games[:1])
-    o = next(o for o in red.reactions.options if o.name == "Hierarch's Stand")
     act = _shoot(sim, "hydralisk-1", "zealot-1")
-    row = red.reactions._row(o, act, states[0])
+    feats, row = _row_of(red, "Hierarch's Stand", act, games)
     zi, ai, hi = (sim.uids.index(x) for x in ("zealot-1", "artanis-1", "hydralisk-1"))
     from mathhammer.scenario.lookup import use_bits
 
@@ -278,10 +286,7 @@ def test_the_fight_score_is_the_share_the_reduction_saves_in_the_engine(tmp_path
     parts = sim.fight_answers("roach-1", ("marine-1",), 10_000 + ri, None, games)
     assert len(parts) == 1 and parts[0][1] is not None
     answered = parts[0][1]
-    feats = red.features()
-    states, _ = feats.states(games[:1])
-    o = next(o for o in red.reactions.options if o.name == "Life Support")
-    row = red.reactions._row(o, dataclasses.replace(answered, react=()), states[0])
+    feats, row = _row_of(red, "Life Support", dataclasses.replace(answered, react=()), games)
     di = sim.uids.index("medic-1")
     near = sim.world.models_within(int(sim.pos[di, 0]), 3, int(sim.pos[mi, 0]), 6, 4.0)
     plain = feats.attack(ri, 3, mi, 6, 0, 0, "combat")[2]
@@ -294,10 +299,7 @@ def test_the_fight_score_is_the_share_the_reduction_saves_in_the_engine(tmp_path
     sim.fight(ri, (), half, key)
     with reacting(sim, answered, rest):
         sim.fight(ri, (), rest, key)
-    for part, share in ((half, plain), (rest, cut)):
-        lost = (6 - sim.alive[mi, part]) / 6.0
-        se = lost.std() / math.sqrt(part.size)
-        assert abs(lost.mean() - share) <= 5 * se + 1e-9, (lost.mean(), share, se)
+    _held(sim, mi, 6, ((half, plain), (rest, cut)))
 
 
 def test_a_trace_with_a_reaction_to_a_fight_passes_check_and_replays(tmp_path: Path) -> None:
