@@ -156,7 +156,8 @@ def test_hierarchs_stand_takes_the_attack_where_artanis_is_within_8(tmp_path: Pa
     declared as the target of a Ranged Attack and this Unit is a valid target, redirect the attack to this Unit. This
     Unit is eligible to make an Evade Roll against the redirected attack." ``cautious`` red declares it (``for`` = the
     Zealots) where Artanis stands Within 8" of the Zealots the Hydralisks shoot, not where it is 20" off (no trigger),
-    never for Artanis itself ("another"), and not a second time in the Round (10.4)."""
+    never for Artanis itself ("another"), and not a second time in the Round (10.4); it is not legal where Artanis is
+    not a valid target of the attacking unit (8.7.3 step 1: no weapon of it in range of a Visible model)."""
     sim = _sim(tmp_path, ARTANIS, ZERG, ("cautious", "random"), 2)
     red = sim.players[0]
     assert isinstance(red, Auto)
@@ -169,6 +170,17 @@ def test_hierarchs_stand_takes_the_attack_where_artanis_is_within_8(tmp_path: Pa
     for target in ("artanis-1", "zealot-1"):  # never for itself; once per Round
         said = _said(red.react(games, _shoot(sim, "hydralisk-1", target)))
         assert all(rx.use != "Hierarch's Stand" for rx in said[0])
+    # "and this Unit is a valid target": the Roaches (Acid Saliva, Range 8") shoot the Zealots 5" off; Artanis Within
+    # 8" of the Zealots is a valid target of theirs at (16, 8), not out of their range at (12, 2): not legal there
+    sim = _sim(tmp_path, ARTANIS, ZERG, ("random", "random"), 2)
+    red = sim.players[0]
+    assert isinstance(red, Auto)
+    for g, at in ((0, (16.0, 8.0)), (1, (12.0, 2.0))):
+        z = place(sim, "zealot-1", TARGET, games[[g]], ())
+        a = place(sim, "artanis-1", at, games[[g]], (z,))
+        place(sim, "roach-1", ROACH, games[[g]], (z, a))
+    o = next(o for o in red.reactions.options if o.name == "Hierarch's Stand")
+    assert red.reactions._legal(o, _shoot(sim, "roach-1", "zealot-1"), games).tolist() == [True, False]
 
 
 def test_the_redirect_score_is_the_zealots_saved_less_what_artanis_takes(tmp_path: Path) -> None:

@@ -16,7 +16,9 @@ effect the scoring reads (:data:`KINDS`, :data:`OWN_KINDS`):
   the player) Within ``within`` (10") of the reacting unit, the reacting unit Unengaged and able to move closer to the
   attacking unit (:meth:`World.toward`).
 * Hierarch's Stand (``redirect``, Artanis): on an Enemy's Ranged Attack at another Friendly Unit (the activation's one
-  target of the player) Within ``within`` (8") of the reacting unit; written with ``for`` = that unit.
+  target of the player) Within ``within`` (8") of the reacting unit, the reacting unit a valid target of the attacking
+  unit (a weapon of it in range of a Visible model: :meth:`~.features.Features.seen`); written with ``for`` = that
+  unit.
 * Total Damage reductions (``reduce_damage``, 8.7.4 step 5), on an Enemy's Ranged Attack or on its Charge with IMPACT
   (for the Charge's first target, the unit its IMPACT strikes, ``sim_combat._impact``): a unit's for another
   Friendly Unit of the Combat Tag it asks, the activation's one target of the player, Within ``within`` of it (Life
@@ -181,7 +183,8 @@ def _option(u: int, a: Any, e: Any, card: str, bonus: int) -> Option:
 class Reactions:
     """The Reactions of the automatic player ``player`` of Simulation ``sim`` (the module text); ``spending``: its
     :class:`~.spending.Spending` (shared with its Active abilities), ``features``: a function giving its
-    :class:`~.features.Features` (its module loads at the first score read: ``random`` never loads it)."""
+    :class:`~.features.Features` (its module loads at the first score read, or where Hierarch's Stand's legality
+    asks whether its unit is a valid target)."""
 
     def __init__(self, sim: Any, player: str, spending: Any, features: Callable[[], Any]) -> None:
         self.sim = sim
@@ -315,6 +318,11 @@ class Reactions:
             q = self._protects(o, act)
             assert q is not None  # (_may)
             ok &= near_games(sim, games[ok], r, q, o.within)[games]
+            if ok.any():  # "and this Unit is a valid target": a weapon of the attacker may shoot it (8.7.3 step 1)
+                feats, n, a = self.features(), sim.U, sim.uids.index(act.unit)
+                states, inv = feats.states(games[ok])
+                valid = np.asarray([r in feats.seen(a, s[:n], s[n : 2 * n], [r]) for s in states], dtype=bool)
+                ok[ok] &= valid[inv]
         elif o.kind == "reduce_damage" and not o.card:  # the protected unit suffers Damage Within of the reacting unit
             q = self._protects(o, act)
             assert q is not None  # (_may)
@@ -438,9 +446,9 @@ class Reactions:
         onto the reacting unit, which makes an Evade Roll against it: the expected share of the protected unit's models
         the attack removes times its full Supply Value, less that of the reacting unit's (Evade Roll included, the
         Reaction's bit on it), both exact (:meth:`~.features.Features.attack`); 0 where the reacting unit is not a
-        valid target of the attacking unit there (8.7.3 step 1: :meth:`~.features.Features.seen`; the engine then
-        leaves the attack where it was). The whole attack is moved (the engine moves each Batch whose weapon may shoot
-        the reacting unit)."""
+        valid target of the attacking unit there (8.7.3 step 1: :meth:`~.features.Features.seen`; not legal there,
+        :meth:`_legal`; the engine would leave the attack where it was). The whole attack is moved (the engine moves
+        each Batch whose weapon may shoot the reacting unit)."""
         sim, feats = self.sim, self.features()
         n = sim.U
         pos, alive = state[:n], state[n : 2 * n]
