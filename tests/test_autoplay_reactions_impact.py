@@ -22,7 +22,16 @@ from mathhammer.scenario.players.trace import record
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation, Reaction
 from tests.autoplay_kit import place, replays
-from tests.test_autoplay_reactions_guard import DAELAAM, TERRAN, ZERG, _data, _said, _shoot, _sim
+from tests.test_autoplay_reactions_guard import (
+    DAELAAM,
+    TERRAN,
+    ZERG,
+    _data,
+    _said,
+    _shoot,
+    _sim,
+    life_support_held,
+)
 
 #: the hand-made states' Leading Models (Frontier's free ground): the Marines or Zealots charged, the Medics Within 4"
 #: of them or far off, the Roaches 5" off (a Charge that always reaches), the Hydralisks
@@ -33,6 +42,15 @@ def _charge(sim: Simulation, unit: str, target: str, player: str = "blue") -> Ac
     act = Activation("test", 2, "assault", player, unit, "charge", targets=(target,))
     sim.ordinal[act] = 7
     return act
+
+
+def _red(folder: Path, red_list: str, policy: str, n: int) -> tuple[Simulation, Auto, np.ndarray]:
+    """``n`` games of ``red_list`` (red, automatic with ``policy``) against the Zerg list (``random``) in Round 2's
+    Assault Phase: the Simulation, red's player and the games."""
+    sim = _sim(folder, red_list, ZERG, (policy, "random"), n)
+    red = sim.players[0]
+    assert isinstance(red, Auto)
+    return sim, red, np.arange(n)
 
 
 def _row_of(player: Auto, name: str, act: Activation, games: np.ndarray) -> tuple[Any, np.ndarray]:
@@ -61,10 +79,7 @@ def test_life_support_and_daeuhl_answer_the_impact_of_a_charge(tmp_path: Path) -
     minimum of 1)": ``cautious`` declares it for the Zealots the Roaches charge where the IMPACT can remove a model (one
     Zealot left with a Damage Marker; it saves more than Ground Armor's TOUGH (1) there; one Reaction per activation,
     10.4), none where it cannot (three whole Zealots: the share saved is 0, the price is paid)."""
-    sim = _sim(tmp_path, TERRAN, ZERG, ("cautious", "random"), 2)
-    red = sim.players[0]
-    assert isinstance(red, Auto)
-    games = np.arange(2)
+    sim, red, games = _red(tmp_path, TERRAN, "cautious", 2)
     m = place(sim, "marine-1", TARGET, games, ())
     d0 = place(sim, "medic-1", MEDIC, games[:1], (m,))
     place(sim, "medic-1", FAR_OFF, games[1:], (m,))
@@ -75,9 +90,7 @@ def test_life_support_and_daeuhl_answer_the_impact_of_a_charge(tmp_path: Path) -
     red.begin(3, "assault", None)
     assert _said(red.react(games, _charge(sim, "hydralisk-1", "marine-1"))) == {0: (), 1: ()}
 
-    sim = _sim(tmp_path, DAELAAM, ZERG, ("cautious", "random"), 1)
-    red = sim.players[0]
-    assert isinstance(red, Auto)
+    sim, red, _ = _red(tmp_path, DAELAAM, "cautious", 1)
     z = place(sim, "zealot-1", TARGET, games[:1], ())
     place(sim, "roach-1", ROACH, games[:1], (z,))
     zi = sim.uids.index("zealot-1")
@@ -97,49 +110,20 @@ def test_the_impact_score_is_the_share_the_reduction_saves_in_the_engine(tmp_pat
     Medics Within 4") x the Marines' full Supply. Held to the engine: 6,000 games of that Charge applied with and
     without the Reaction, the Marines' models lost within 5 SE of the exact shares."""
     n = 6000
-    sim = _sim(tmp_path, TERRAN, ZERG, ("cautious", "random"), n)
-    red = sim.players[0]
-    assert isinstance(red, Auto)
-    games = np.arange(n)
+    sim, red, games = _red(tmp_path, TERRAN, "cautious", n)
     m = place(sim, "marine-1", TARGET, games, ())
     d = place(sim, "medic-1", MEDIC, games, (m,))
     r = place(sim, "roach-1", ROACH, games, (m, d))
     act = _charge(sim, "roach-1", "marine-1")
     feats, row = _row_of(red, "Life Support", act, games)
-    mi, ri, di = (sim.uids.index(x) for x in ("marine-1", "roach-1", "medic-1"))
-    assert feats.reaches(ri, r, 3, m, 6, ()) == 1.0
-    near = sim.world.models_within(d, 3, m, 6, 4.0)
-    assert near >= 1 and int(sim.pos[di, 0]) == d
-    plain = feats.attack(ri, 3, mi, 6, 0, 0, "impact")[2]
-    cut = feats.attack(ri, 3, mi, 6, 0, 0, "impact", (), (0, near, 0))[2]
-    worth = float(sim.supply(mi, np.asarray([6]))[0])
-    assert row[COL["threat"]] == pytest.approx(-(plain - cut) * worth)
-    assert row[COL["spend"]] == 1.0
-    assert plain - cut > 0.03
-    half = games[: n // 2]
-    answered = dataclasses.replace(act, react=(Reaction("medic-1", "Life Support", "red", "marine-1"),))
-    sim.ordinal[answered] = sim.ordinal[act]
-    sim.activate(act, half)
-    sim.activate(answered, games[n // 2 :])
-    _held(sim, mi, 6, ((half, plain), (games[n // 2 :], cut)))
+    assert feats.reaches(sim.uids.index("roach-1"), r, 3, m, 6, ()) == 1.0
+    assert int(sim.pos[sim.uids.index("medic-1"), 0]) == d
+    life_support_held(sim, feats, row, act, (3, "impact"), 0.03)
 
 
-ARTANIS = """name = "Zealots, Stalkers, Artanis"
-scale = "Skirmish"
-faction = "Daelaam"
-tactical = ["Gateway", "Forge", "Power Field"]
+#: the Daelaam list of tests/test_autoplay_reactions_guard.py with Artanis (Hierarch's Stand)
+ARTANIS = DAELAAM.replace('"Zealots, Stalkers"', '"Zealots, Stalkers, Artanis"') + '\n[[units]]\nunit = "Artanis"\n'
 
-[[units]]
-unit = "Zealot"
-models = 3
-
-[[units]]
-unit = "Stalker"
-models = 2
-
-[[units]]
-unit = "Artanis"
-"""
 
 #: Artanis Within 8" of the Zealots, or 20" off (centre to centre)
 ARTANIS_NEAR, ARTANIS_FAR = (16.0, 8.0), (28.0, 8.0)
@@ -158,10 +142,7 @@ def test_hierarchs_stand_takes_the_attack_where_artanis_is_within_8(tmp_path: Pa
     Zealots) where Artanis stands Within 8" of the Zealots the Hydralisks shoot, not where it is 20" off (no trigger),
     never for Artanis itself ("another"), and not a second time in the Round (10.4); it is not legal where Artanis is
     not a valid target of the attacking unit (8.7.3 step 1: no weapon of it in range of a Visible model)."""
-    sim = _sim(tmp_path, ARTANIS, ZERG, ("cautious", "random"), 2)
-    red = sim.players[0]
-    assert isinstance(red, Auto)
-    games = np.arange(2)
+    sim, red, games = _red(tmp_path, ARTANIS, "cautious", 2)
     _stand_state(sim, games[:1], ARTANIS_NEAR)
     _stand_state(sim, games[1:], ARTANIS_FAR)
     stand = Reaction("artanis-1", "Hierarch's Stand", "red", "zealot-1")
@@ -172,9 +153,7 @@ def test_hierarchs_stand_takes_the_attack_where_artanis_is_within_8(tmp_path: Pa
         assert all(rx.use != "Hierarch's Stand" for rx in said[0])
     # "and this Unit is a valid target": the Roaches (Acid Saliva, Range 8") shoot the Zealots 5" off; Artanis Within
     # 8" of the Zealots is a valid target of theirs at (16, 8), not out of their range at (12, 2): not legal there
-    sim = _sim(tmp_path, ARTANIS, ZERG, ("random", "random"), 2)
-    red = sim.players[0]
-    assert isinstance(red, Auto)
+    sim, red, _ = _red(tmp_path, ARTANIS, "random", 2)
     for g, at in ((0, (16.0, 8.0)), (1, (12.0, 2.0))):
         z = place(sim, "zealot-1", TARGET, games[[g]], ())
         a = place(sim, "artanis-1", at, games[[g]], (z,))
@@ -189,10 +168,7 @@ def test_the_redirect_score_is_the_zealots_saved_less_what_artanis_takes(tmp_pat
     engine: 6,000 games of the Shoot with the Reaction, the Zealots untouched and Artanis' share lost within 5 SE of
     the exact one (and the Evade Roll lowers it)."""
     n = 6000
-    sim = _sim(tmp_path, ARTANIS, ZERG, ("cautious", "random"), n)
-    red = sim.players[0]
-    assert isinstance(red, Auto)
-    games = np.arange(n)
+    sim, red, games = _red(tmp_path, ARTANIS, "cautious", n)
     _stand_state(sim, games, ARTANIS_NEAR)
     act = _shoot(sim, "hydralisk-1", "zealot-1")
     feats, row = _row_of(red, "Hierarch's Stand", act, games)
@@ -290,10 +266,7 @@ def test_the_fight_score_is_the_share_the_reduction_saves_in_the_engine(tmp_path
     from mathhammer.scenario.basics import stream
 
     n = 6000
-    sim = _sim(tmp_path, TERRAN, ZERG, ("cautious", "random"), n)
-    red = sim.players[0]
-    assert isinstance(red, Auto)
-    games = np.arange(n)
+    sim, red, games = _red(tmp_path, TERRAN, "cautious", n)
     ri, mi = _engaged(sim, games)
     parts = sim.fight_answers("roach-1", ("marine-1",), 10_000 + ri, None, games)
     assert len(parts) == 1 and parts[0][1] is not None
