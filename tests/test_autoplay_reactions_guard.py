@@ -174,21 +174,33 @@ def test_the_score_is_the_share_of_models_the_reduction_saves_in_the_engine(tmp_
     o = red.reactions.options[0]
     act = _shoot(sim, "hydralisk-1", "marine-1")
     row = red.reactions._row(o, act, states[0])
-    m, h, d = (sim.uids.index(x) for x in ("marine-1", "hydralisk-1", "medic-1"))
+    life_support_held(sim, feats, row, act, (2, "assault"), 0.05)
+
+
+def life_support_held(
+    sim: Simulation, feats: Any, row: np.ndarray, act: Activation, chain: tuple[int, str], least: float
+) -> None:
+    """Life Support's ``row`` (the Medics Within 4" of the whole Marines) answering ``act``, whose unit attacks the
+    Marines with ``chain`` (its models, the exact engine's phase): ``threat`` = -(the exact share of the Marines removed
+    less that with the Total Damage reduced by the Medics' models Within 4") x their full Supply, ``spend`` 1 (1 CP),
+    a saving above ``least``; and the engine itself, ``act`` applied without the Reaction in half of the games and with
+    it in the other half, loses the Marines' models within 5 SE of those shares."""
+    m, a, d = (sim.uids.index(x) for x in ("marine-1", act.unit, "medic-1"))
     near = sim.world.models_within(int(sim.pos[d, 0]), 3, int(sim.pos[m, 0]), 6, 4.0)
     assert near >= 1
-    plain = feats.attack(h, 2, m, 6, 0, 0, "assault")[2]
-    cut = feats.attack(h, 2, m, 6, 0, 0, "assault", (), (0, near, 0))[2]
+    plain = feats.attack(a, chain[0], m, 6, 0, 0, chain[1])[2]
+    cut = feats.attack(a, chain[0], m, 6, 0, 0, chain[1], (), (0, near, 0))[2]
     worth = float(sim.supply(m, np.asarray([6]))[0])
     assert row[COL["threat"]] == pytest.approx(-(plain - cut) * worth)
     assert row[COL["spend"]] == 1.0
-    assert plain - cut > 0.05
-    half = games[: n // 2]
+    assert plain - cut > least
+    games = np.arange(sim.T)
+    half = games[: sim.T // 2]
     answered = dataclasses.replace(act, react=(Reaction("medic-1", "Life Support", "red", "marine-1"),))
     sim.ordinal[answered] = sim.ordinal[act]
     sim.activate(act, half)
-    sim.activate(answered, games[n // 2 :])
-    for part, share in ((half, plain), (games[n // 2 :], cut)):
+    sim.activate(answered, games[sim.T // 2 :])
+    for part, share in ((half, plain), (games[sim.T // 2 :], cut)):
         lost = (6 - sim.alive[m, part]) / 6.0
         se = lost.std() / math.sqrt(part.size)
         assert abs(lost.mean() - share) <= 5 * se + 1e-9, (lost.mean(), share, se)

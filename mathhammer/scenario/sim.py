@@ -75,7 +75,7 @@ import numpy as np
 from . import abilities, conditions
 from . import mission as missions
 from .basics import stream as _stream
-from .players import Player, play_turns
+from .players import Player, fight_act, play_turns
 from .players.scripted import Scripted
 from .sim_combat import Combat
 from .sim_move import Movement
@@ -267,6 +267,22 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             for hook in self.cards.after_attack:  # "after the attack is fully resolved" (Lunge)
                 hook(u, act, here)
         abilities.react_end(self, here)
+
+    def fight_answers(
+        self, uid: str, foes: tuple[str, ...], ordinal: int, planned: Activation | None, here: np.ndarray
+    ) -> list[tuple[np.ndarray, Activation | None]]:
+        """The games ``here`` of unit ``uid``'s fight (8.8.1; ``foes``: the enemy units it is Engaged with there, its
+        dice number ``ordinal``) split by the Reactions the opponent declares to it (10.4), each with the activation
+        carrying them (``None``: an unplanned fight that carries none): the plan's ``fight`` entry ``planned`` as it
+        is where the opponent is scripted; else the opponent, an automatic player, is asked (its ``react``) about the
+        fight as :func:`fight_act` writes it. A trace records every fight here (``players/trace.py``)."""
+        player = self.scn.units[uid].player
+        react = getattr(self.players[1 - PLAYERS.index(player)], "react", None)
+        if react is None or here.size == 0:
+            return [(here, planned)]
+        act = fight_act(self.round, player, uid, foes, planned)
+        self.ordinal.setdefault(act, ordinal)
+        return [(g, a if a.react or planned is not None else None) for g, a in react(here, act)]
 
     def _use(self, u: int, act: Activation, here: np.ndarray) -> None:
         """The activation's Active abilities (``use``): on until Cleanup; their effects on the units they select, then

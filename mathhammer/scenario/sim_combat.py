@@ -280,8 +280,11 @@ class Combat(SimState):
                         u = self.uids.index(uid)
                         here = ts[(self.pos[u, ts] >= 0) & ~self.over[ts]]
                         self.tally.count(u, "fight", here.size)
-                        with abilities.reacting(self, planned_act, here):  # 10.4: Reactions to this fight
-                            self.fight(u, targets, here, _stream(self.round, 2, ordinal))
+                        foes = tuple(v for v in self.uids if (uid, v) in pairs)
+                        # 10.4: Reactions to this fight (the plan's; an automatic opponent's, asked per game)
+                        for part, answered in self.fight_answers(uid, foes, ordinal, planned_act, here):
+                            with abilities.reacting(self, answered, part):
+                                self.fight(u, targets, part, _stream(self.round, 2, ordinal))
                     turn = 1 - turn
 
     def fight(self, u: int, targets: Sequence[str], trials: np.ndarray, stream: int) -> None:

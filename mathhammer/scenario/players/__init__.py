@@ -16,7 +16,9 @@ Reactions (10.4): once a player's activation is chosen and before it is applied,
 the games split by its answer, each part with the activation carrying its Reaction (``react``), applied in turn (each
 game in one part: the games are independent). The active player, where it has one, is asked next, on each part: a
 Reaction to its own activation whose trigger is what the opponent's Reaction did (Restoration removing the DEBUFF
-Concusive Shells gave). A scripted player has none: its Reactions are its plan's.
+Concusive Shells gave). A scripted player has none: its Reactions are its plan's. The Combat Phase's fights are not
+walked here (every Engaged unit fights, 8.8.1: ``Simulation.combat_phase``); the engine asks the opponent of each
+fighting unit the same way (``Simulation.fight_answers``, the fight as :func:`fight_act` writes it).
 """
 
 from __future__ import annotations
@@ -140,4 +142,14 @@ def _after(
     return done, passer
 
 
-__all__ = ["Player", "Turn", "play_turns"]
+def fight_act(rnd: int, player: str, uid: str, foes: tuple[str, ...], planned: Activation | None) -> Activation:
+    """The Combat Phase ``fight`` (8.8.1) of unit ``uid`` of ``player`` in Round ``rnd`` as an activation, as the
+    opponent's Reactions are asked about it and a trace writes it: the plan's entry ``planned``, else one whose target
+    is the one enemy unit it is Engaged with (``foes``; none where it is Engaged with more: the fight's split is the
+    scenario's ``fight_split``, and a Reaction is asked about one target only)."""
+    if planned is not None:
+        return planned
+    return Activation("combat", rnd, "combat", player, uid, "fight", targets=foes if len(foes) == 1 else ())
+
+
+__all__ = ["Player", "Turn", "fight_act", "play_turns"]

@@ -84,8 +84,8 @@ from ...board.model import MM_PER_INCH
 from ...starcraft.compiled import compile_attack
 from ...starcraft.exact import exact_states
 from ...starcraft.loadout import as_target, attack_batches
-from ...starcraft.model import Attack
-from ..lookup import find, use_bits
+from ...starcraft.model import Attack, Batch
+from ..lookup import find, impact_of, use_bits
 from ..spec import PLAYERS
 from ..world import CONTEST_RANGE
 from .legal import MEMO_LIMIT
@@ -675,15 +675,21 @@ class Features:
     ) -> list[tuple[tuple[int, int, int], float]]:
         """Unit ``t``'s states (models left, Damage Marker, SHIELDED; 0, 0 once none is left) after unit ``u``'s ``a``
         models attack it with their ``phase`` chain (the abilities ``use`` on) from ``k`` models left, Damage Marker
-        ``mark``, each with its probability, in the exact engine's order (no attack: the state as it is)."""
+        ``mark``, each with its probability, in the exact engine's order (no attack: the state as it is). ``phase``
+        "impact": the IMPACT of ``u``'s successful Charge, every one of its ``a`` models striking
+        (:func:`impact_batches`)."""
         sim = self.sim
         batches = []
         if a > 0 and k > 0:
             mask = use_bits(sim, u, use) if use else 0
-            batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
+            if phase == "impact":
+                batches = impact_batches(sim, u, mask, a)
+            else:
+                batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
         if not batches:
             return [((max(k, 0), mark if k > 0 else 0, shielded if k > 0 else 0), 1.0)]
         tmask, cut, floor = guard
+        phase = "combat" if phase == "impact" else phase  # IMPACT is resolved as a Close Combat attack (sim_combat)
         target = as_target(sim.loadout(t, tmask), phase, alive=k, marker=mark, shielded=bool(shielded))
         if k < sim.full[t]:
             target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone (sim_shoot)
@@ -730,4 +736,17 @@ class Features:
         return float(c[0]), float(c[1])
 
 
-__all__ = ["CHARGE_REACH", "COL", "COLUMNS", "Features", "marker_worth"]
+def impact_batches(sim: Any, u: int, mask: int, a: int) -> list[Batch]:
+    """The IMPACT unit ``u`` resolves after a successful Charge with the abilities of ``mask`` (``sim_combat._impact``:
+    IMPACT (X) Y+ of its card as the cards change it, My Life for Aiur, Adrenal Overload), ``a`` models striking (the
+    engine counts the Fighting and Supporting Ranks once the Charge has set the unit: every model is an upper bound
+    that each small unit's Charge into base contact reaches); none where it has no IMPACT."""
+    imp = impact_of(sim.scn.units[sim.uids[u]])
+    if imp is None:
+        return []
+    for change in sim.cards.impact:
+        imp = change(u, mask, imp)
+    return [Batch.impact(a, imp[0], imp[1], name="IMPACT")]
+
+
+__all__ = ["CHARGE_REACH", "COL", "COLUMNS", "Features", "impact_batches", "marker_worth"]

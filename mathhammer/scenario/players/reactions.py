@@ -15,21 +15,25 @@ effect the scoring reads (:data:`KINDS`, :data:`OWN_KINDS`):
 * Lunge (``lunge``, Hydralisks): on an Enemy's Ranged Attack at another Friendly Unit (the activation's one target of
   the player) Within ``within`` (10") of the reacting unit, the reacting unit Unengaged and able to move closer to the
   attacking unit (:meth:`World.toward`).
-* Total Damage reductions (``reduce_damage``, 8.7.4 step 5), on an Enemy's Ranged Attack: a unit's for another
+* Hierarch's Stand (``redirect``, Artanis): on an Enemy's Ranged Attack at another Friendly Unit (the activation's one
+  target of the player) Within ``within`` (8") of the reacting unit, the reacting unit a valid target of the attacking
+  unit (a weapon of it in range of a Visible model: :meth:`~.features.Features.seen`); written with ``for`` = that
+  unit.
+* Total Damage reductions (``reduce_damage``, 8.7.4 step 5), on an Enemy's Ranged Attack or on its Charge with IMPACT
+  (for the Charge's first target, the unit its IMPACT strikes, ``sim_combat._impact``): a unit's for another
   Friendly Unit of the Combat Tag it asks, the activation's one target of the player, Within ``within`` of it (Life
   Support, Medics: 1 for each of their models Within 4", plus Stabilizer Medpacks' one; Transfusion, Queen: 2); a
   Faction Card's for the Friendly Unit attacked itself (Dae'Uhl: 2, to a minimum of 1). Written with ``for`` = the
   protected unit where it is another unit.
 * A Tactical or Faction Card's keyword for the Armour or Evade Roll (``unit_keyword``): on an Enemy's Ranged Attack
-  at a Friendly Unit of the Combat Tag the card asks (Ground Armor, Infantry Armor, Vehicle Plating, Carapace: TOUGH
-  (1); Guardian Shell: DODGE (2); Brood Instinct: BUFF Evade (1)), for that unit.
+  (or Charge with IMPACT, as above) at a Friendly Unit of the Combat Tag the card asks (Ground Armor, Infantry Armor,
+  Vehicle Plating, Carapace: TOUGH (1); Guardian Shell: DODGE (2); Brood Instinct: BUFF Evade (1)), for that unit.
 * Restoration (``remove_debuffs``, Medics, Queen, Sentry): on the player's own Charge, where the opponent's
   Concusive Shells gave the charging unit DEBUFF Speed (its trigger held there: a declared target Within 8" of the
   Marauders) and the charging unit is Within ``within`` (4") of the reacting unit (itself included).
 
-Not offered: an ability with an effect of another kind (Hierarch's Stand's redirect), a reduction that counts the unit
-as Activated (Zealous Round), and the Combat Phase's fights (the Combat Phase makes no decision and does not walk
-:func:`play_turns`); a Charge's IMPACT is not scored, so the reductions and keywords answer Ranged Attacks only.
+Not offered: an ability with an effect of another kind, a reduction that counts the unit as Activated (Zealous Round),
+and the Combat Phase's fights (the Combat Phase makes no decision and does not walk :func:`play_turns`).
 
 Per game, a Reaction is legal (10.4) where its unit is on the table, the trigger holds, it was not declared by that
 unit earlier in the Round (once per Round per unit: none of these is REPEATABLE), and its cost is paid from the
@@ -49,7 +53,14 @@ what it changes against not reacting, plus its ``spend``:
 * A reduction or a keyword: ``threat`` = - (the expected share of the protected unit's models the Ranged Attack
   removes less that with the reduction, or with the keyword on the unit) x its full Supply Value, both exact
   (``Features.attack`` with the engine's own ``Target`` fields: ``damage_reduction``, ``reduction_floor``, the
-  loadout with the card's bit on); Life Support's reduction counts the Medics' models Within 4" in that state.
+  loadout with the card's bit on); Life Support's reduction counts the Medics' models Within 4" in that state. On a
+  Charge: the same of its IMPACT (``Features.attack``'s "impact" chain, every model of the charging unit striking: an
+  upper bound), times P(the Charge reaches) (the Reaction is declared with the Charge, before its roll, and paid
+  whether it reaches or not).
+* Hierarch's Stand: ``threat`` = - (the expected share of the protected unit's models the Ranged Attack removes x its
+  full Supply Value - the same of the reacting unit's, its Evade Roll on), both exact; 0 where the reacting unit is
+  not a valid target of the attacking unit (no Ranged Weapon of it in range of a Visible model: the engine then
+  leaves the attack where it was).
 * Restoration: the Charge entry's ``damage``, ``destroy`` and ``models`` (the exact Close Combat attack at the
   declared targets) x (P(the Charge reaches) - P(it reaches with the DEBUFF Speed)): what the Charge gets back.
 
@@ -59,7 +70,7 @@ reacts. The draw is the game's own, keyed by (Round, Phase, the activation's dic
 1`` for a Reaction to the player's own activation): the same choices whatever the grouping of games or the number of
 workers.
 
-Not offered yet: Hierarch's Stand (Artanis: its redirect of the attack is not scored), Photon Overcharge (Overcharged
+Not offered yet: Photon Overcharge (Overcharged
 Nexus, in no shipped list: HITS on an enemy arriving from Reserves elsewhere than its Entry Edge), Debilitating Saliva
 (Vile Roaches, in no shipped list) and Restoration of its DEBUFF Hit (the DEBUFF on the attack is not scored), and
 the Charge Roll Reactions on the player's own Charge (Pneumatized Carapace, Gravitic Boosters: their Tactical Cards,
@@ -77,19 +88,28 @@ import numpy as np
 
 from ..abilities import near_games
 from ..basics import stream as _stream
-from ..lookup import card_abilities, find, needs_tag, unit_abilities, use_bits
+from ..lookup import card_abilities, find, has_impact, needs_tag, unit_abilities, use_bits
 from ..spec import PHASES, Activation, Reaction
 from .menu import Entry
 
-#: the effect kinds of the Reactions offered, and the action of the opponent's activation that triggers each
-KINDS = {"charger_debuff_speed": "charge", "lunge": "shoot", "reduce_damage": "shoot", "unit_keyword": "shoot"}
+#: the effect kinds of the Reactions offered, and the actions of the opponent's activation that trigger each (a Charge
+#: makes an attack only with IMPACT: :meth:`Reactions._may`)
+KINDS = {
+    "charger_debuff_speed": ("charge",),
+    "lunge": ("shoot",),
+    "redirect": ("shoot",),
+    "reduce_damage": ("shoot", "charge", "fight"),
+    "unit_keyword": ("shoot", "charge", "fight"),
+}
 #: the effect kinds of the Reactions offered to the player's own activation, and the action each answers: Restoration
 #: removes the DEBUFF Speed an opponent's Concusive Shells gives the charging unit (the DEBUFF is its trigger)
-OWN_KINDS = {"remove_debuffs": "charge"}
+OWN_KINDS = {"remove_debuffs": ("charge",)}
 #: the opponent's Reaction kinds that give the acting unit a DEBUFF the player's :data:`OWN_KINDS` answer
 DEBUFF_KINDS = ("charger_debuff_speed",)
 #: the kinds a unit's own Reaction is offered with (with a ``within``: for another Friendly Unit Within it)
-UNIT_KINDS = ("charger_debuff_speed", "lunge", "reduce_damage", "remove_debuffs")
+UNIT_KINDS = ("charger_debuff_speed", "lunge", "redirect", "reduce_damage", "remove_debuffs")
+#: effects an offered Reaction may carry beside its kind's: Hierarch's Stand's Evade Roll against the redirected attack
+BESIDE = ("evade_eligible",)
 #: the kinds a Faction or Tactical Card's Reaction is offered with (for the Friendly Unit it is used for; no ``within``)
 CARD_KINDS = ("reduce_damage", "unit_keyword")
 #: the first part of the key of a Reaction's draw (``random``), apart from the activations' draws (``auto.TAG``)
@@ -123,8 +143,7 @@ def options(sim: Any, player: str) -> list[Option]:
     """The Reactions of ``player``'s units that :data:`KINDS` reads (their card's and upgrades', :data:`UNIT_KINDS`),
     in World order, then those of its Faction and Tactical Cards (:data:`CARD_KINDS`), one per Friendly Unit with
     the Combat Tag the card asks ("a Friendly Ground Unit"), in card then World order. Not offered: an ability with an
-    effect outside these kinds (Hierarch's Stand's redirect) or a reduction that counts the unit as Activated (Zealous
-    Round)."""
+    effect outside these kinds or a reduction that counts the unit as Activated (Zealous Round)."""
     out = []
     mine = [u for u, su in enumerate(sim.units) if su.player == player and not sim.structure[u]]
     for u in mine:
@@ -147,11 +166,12 @@ def options(sim: Any, player: str) -> list[Option]:
 
 
 def _offered(a: Any, kinds: tuple[str, ...]) -> Any:
-    """The effect of Reaction ``a`` of a kind of ``kinds`` where every effect of ``a`` is of one of them (and not a
-    reduction costing the unit's activation), else None."""
-    if not a.effects or any(e.kind not in kinds or e.costs_activation for e in a.effects):
+    """The effect of Reaction ``a`` of a kind of ``kinds`` where every other effect of ``a`` is of one of them or of
+    :data:`BESIDE` (and none a reduction costing the unit's activation), else None."""
+    main = [e for e in a.effects if e.kind in kinds]
+    if not main or any(e.kind not in kinds + BESIDE or e.costs_activation for e in a.effects):
         return None
-    return a.effects[0]
+    return main[0]
 
 
 def _option(u: int, a: Any, e: Any, card: str, bonus: int) -> Option:
@@ -163,7 +183,8 @@ def _option(u: int, a: Any, e: Any, card: str, bonus: int) -> Option:
 class Reactions:
     """The Reactions of the automatic player ``player`` of Simulation ``sim`` (the module text); ``spending``: its
     :class:`~.spending.Spending` (shared with its Active abilities), ``features``: a function giving its
-    :class:`~.features.Features` (its module loads at the first score read: ``random`` never loads it)."""
+    :class:`~.features.Features` (its module loads at the first score read, or where Hierarch's Stand's legality
+    asks whether its unit is a valid target)."""
 
     def __init__(self, sim: Any, player: str, spending: Any, features: Callable[[], Any]) -> None:
         self.sim = sim
@@ -185,7 +206,7 @@ class Reactions:
         cand = [
             i
             for i, o in enumerate(self.options)
-            if (OWN_KINDS.get(o.kind) if own else KINDS.get(o.kind)) == act.action
+            if act.action in (OWN_KINDS if own else KINDS).get(o.kind, ())
             and o.phase in (act.phase, "any")
             and self._may(o, act)
         ]
@@ -222,7 +243,7 @@ class Reactions:
             assert legal[chosen == c, c].all(), "a policy declared a Reaction where it is not legal"
             self.spending.pay(o.u, (o.name,), g)  # 10.5.1: Exhaust the cards
             self.taken[cand[c], g] = True
-            q = self._protects(o, act) if o.kind == "reduce_damage" and not o.card else None
+            q = self._protects(o, act) if o.kind in ("reduce_damage", "redirect") and not o.card else None
             rx = Reaction(sim.uids[o.u], o.name, self.player, "" if q is None else sim.uids[q])
             answered = dataclasses.replace(act, react=(*act.react, rx))
             sim.ordinal[answered] = sim.ordinal[act]  # the same dice as the activation declared
@@ -231,9 +252,13 @@ class Reactions:
 
     def _protects(self, o: Option, act: Activation) -> int | None:
         """The Friendly Unit ``o`` answers for in ``act`` (World index; :func:`~..abilities.protected`): a card's, its
-        unit where ``act`` targets it; a unit's own, the activation's one target of the player, another unit; None
-        where there is none."""
+        unit where ``act`` targets it; a unit's own, the activation's one target of the player, another unit (a
+        Charge: its first target, the one its IMPACT strikes, for both); None where there is none."""
         sim = self.sim
+        if act.action == "charge":  # IMPACT strikes the Charge's first target (sim_combat._impact)
+            first = sim.uids.index(act.targets[0]) if act.targets else -1
+            mine = first >= 0 and sim.units[first].player == self.player
+            return first if mine and (first == o.u if o.card else first != o.u) else None
         if o.card:
             return o.u if sim.uids[o.u] in act.targets else None
         mine = [t for t in act.targets if sim.units[sim.uids.index(t)].player == self.player]
@@ -253,8 +278,10 @@ class Reactions:
 
     def _may(self, o: Option, act: Activation) -> bool:
         """Whether ``o`` may answer ``act`` in any game (the game-free part of :meth:`_legal`)."""
-        if o.kind not in ("reduce_damage", "unit_keyword"):
+        if o.kind not in ("reduce_damage", "unit_keyword", "redirect"):
             return True
+        if act.action == "charge" and not has_impact(self.sim.scn.units[act.unit]):
+            return False  # a Charge without IMPACT makes no attack (8.7.7)
         q = self._protects(o, act)
         if q is None:
             return False
@@ -287,6 +314,15 @@ class Reactions:
             a = sim.uids.index(act.unit)
             ok &= near_games(sim, games[ok], r, a, o.within)[games]
             ok &= self._debuffed(act, games)
+        elif o.kind == "redirect":  # another Friendly Unit, the one target, Within of the reacting unit (redirect.py)
+            q = self._protects(o, act)
+            assert q is not None  # (_may)
+            ok &= near_games(sim, games[ok], r, q, o.within)[games]
+            if ok.any():  # "and this Unit is a valid target": a weapon of the attacker may shoot it (8.7.3 step 1)
+                feats, n, a = self.features(), sim.U, sim.uids.index(act.unit)
+                states, inv = feats.states(games[ok])
+                valid = np.asarray([r in feats.seen(a, s[:n], s[n : 2 * n], [r]) for s in states], dtype=bool)
+                ok[ok] &= valid[inv]
         elif o.kind == "reduce_damage" and not o.card:  # the protected unit suffers Damage Within of the reacting unit
             q = self._protects(o, act)
             assert q is not None  # (_may)
@@ -351,6 +387,9 @@ class Reactions:
         if o.kind in ("reduce_damage", "unit_keyword"):
             row[COLUMNS.index("threat")] = -self._saved(o, act, state)
             return row
+        if o.kind == "redirect":
+            row[COLUMNS.index("threat")] = -self._redirected(o, act, state)
+            return row
         if o.kind == "remove_debuffs":  # the Charge entry's attack columns at full Speed less with the DEBUFF
             slow = max((v for _, _, v in self._debuffs(act)), default=0.0)
             for name in act.targets:
@@ -393,9 +432,37 @@ class Reactions:
                 got = sim.world.models_within(pos[o.u], alive[o.u], pos[q], alive[q], o.within)
                 cut = int(o.value) * (got + o.bonus) if got else 0
             guard = (0, cut, o.floor)
+        phase, reach = "assault", 1.0
+        if act.action == "charge":  # its IMPACT, where the Charge reaches
+            phase, reach = "impact", feats.reaches(a, pos[a], alive[a], pos[q], alive[q], act.use)
+        elif act.action == "fight":  # 8.8.1: its Close Combat weapons, every model striking (an upper bound)
+            phase = "combat"
+        plain = feats.attack(a, alive[a], q, alive[q], mark[q], shielded[q], phase, act.use)[2]
+        guarded = feats.attack(a, alive[a], q, alive[q], mark[q], shielded[q], phase, act.use, guard)[2]
+        return reach * (plain - guarded) * float(sim.supply(q, np.asarray([sim.full[q]]))[0])
+
+    def _redirected(self, o: Option, act: Activation, state: tuple[int, ...]) -> float:
+        """In ``state``: what Hierarch's Stand saves, the Ranged Attack of ``act`` taken off the protected unit and
+        onto the reacting unit, which makes an Evade Roll against it: the expected share of the protected unit's models
+        the attack removes times its full Supply Value, less that of the reacting unit's (Evade Roll included, the
+        Reaction's bit on it), both exact (:meth:`~.features.Features.attack`); 0 where the reacting unit is not a
+        valid target of the attacking unit there (8.7.3 step 1: :meth:`~.features.Features.seen`; not legal there,
+        :meth:`_legal`; the engine would leave the attack where it was). The whole attack is moved (the engine moves
+        each Batch whose weapon may shoot the reacting unit)."""
+        sim, feats = self.sim, self.features()
+        n = sim.U
+        pos, alive = state[:n], state[n : 2 * n]
+        mark, shielded = state[2 * n : 3 * n], state[3 * n : 4 * n]
+        a, q, g = sim.uids.index(act.unit), self._protects(o, act), o.u
+        if q is None or pos[q] < 0 or alive[q] <= 0 or pos[g] < 0 or alive[g] <= 0:
+            return 0.0
+        if g not in feats.seen(a, pos, alive, [g]):
+            return 0.0
+        worth = [float(sim.supply(v, np.asarray([sim.full[v]]))[0]) for v in (q, g)]
         plain = feats.attack(a, alive[a], q, alive[q], mark[q], shielded[q], "assault", act.use)[2]
-        guarded = feats.attack(a, alive[a], q, alive[q], mark[q], shielded[q], "assault", act.use, guard)[2]
-        return (plain - guarded) * float(sim.supply(q, np.asarray([sim.full[q]]))[0])
+        evade = (use_bits(sim, g, (o.name,)), 0, 0)
+        taken = feats.attack(a, alive[a], g, alive[g], mark[g], shielded[g], "assault", act.use, evade)[2]
+        return plain * worth[0] - taken * worth[1]
 
 
 __all__ = ["KINDS", "TAG", "Option", "Reactions", "options"]

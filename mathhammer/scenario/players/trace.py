@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from ..spec import PHASES, PLAYERS, Activation, Scenario
+from . import fight_act
 
 #: the actions a picture draws as a line from the unit (moves: arrows from where it stood)
 MOVES = ("deploy", "move", "run", "disengage")
@@ -75,7 +76,7 @@ def record(sim: Any) -> Played:
     game ``game`` is among others), recording its activations and Rounds. The caller builds the Simulation: the
     players decide and record, they do not reach into the engine's modules (the import contracts)."""
     played = Played(sim.offset)
-    apply, snap, resolve, use = sim.activate, sim.snapshot, sim.resolve, sim._use
+    apply, snap, resolve, use, answer = sim.activate, sim.snapshot, sim.resolve, sim._use, sim.fight_answers
     attacks = [0]
     was: list[tuple[object, ...]] = []  # the state before the action proper: after the abilities used, not a Deploy
 
@@ -107,7 +108,21 @@ def record(sim: Any) -> Played:
         snap()
         played.rounds.append((tuple(sim.pos[:, 0].tolist()), tuple(sim.alive[:, 0].tolist())))
 
+    def answering(
+        uid: str, foes: tuple[str, ...], ordinal: int, planned: Activation | None, here: np.ndarray
+    ) -> list[tuple[np.ndarray, Activation | None]]:
+        # every fight is written, with its dice, in the order fought: a planned fight goes first among its player's
+        # (Simulation.combat_phase), so writing only those with a Reaction would change the order
+        parts = answer(uid, foes, ordinal, planned, here)
+        u = sim.uids.index(uid)
+        for _, act in parts[:1] if not bool(sim.over[0]) else ():
+            act = act or fight_act(sim.round, sim.scn.units[uid].player, uid, foes, planned)
+            at = int(sim.pos[u, 0])
+            played.steps.append(Step(act, ordinal, at, at, tuple(sim.pos[:, 0].tolist())))
+        return parts
+
     sim.activate = activate  # type: ignore[method-assign]
+    sim.fight_answers = answering  # type: ignore[method-assign]
     sim._use = using  # type: ignore[method-assign]
     sim.resolve = resolving  # type: ignore[method-assign]
     sim.snapshot = snapshot  # type: ignore[method-assign]
