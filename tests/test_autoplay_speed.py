@@ -229,9 +229,15 @@ def naive_table(f: Features, u: int, phase: str, state: tuple[int, ...]) -> np.n
             held = control[idx] == p
             if not held or not others[idx]:
                 out[i, COL["marker"]] = f.worth[p, idx]
+                # the race: the opponent holds it, or an enemy unit reaches within 3" of it by next Round's end
+                mk = f.markers[idx].tolist()
+                raced = any(math.dist(leads[v], mk) <= f.dash[v] + CONTEST_RANGE for v in enemies)
+                if control[idx] == 1 - p or raced:
+                    out[i, COL["deny"]] = f.worth[1 - p, idx]
             out[i, COL["take"]] = 0.0 if held else f.worth[p, idx]
         out[:, COL["marker"]] *= 1.0 - bare
         out[:, COL["take"]] *= 1.0 - bare
+        out[:, COL["deny"]] *= 1.0 - bare
         free = np.asarray([c != p and not o for c, o in zip(control, others, strict=True)], dtype=bool)
         if free.any():
             out[:, COL["marker_moves"]] = f.moves(u, ends, gap)[:, free].min(axis=1)

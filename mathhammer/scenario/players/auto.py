@@ -228,6 +228,7 @@ class Auto:
             features,
             draws=draws,
             open=open_,
+            spare=lambda rows: self.spending.spare(games[rows]),
         )
         unit, entry = self.policy.choose(decision)
         none = unit < 0

@@ -19,15 +19,24 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
   steps, 8.9.2: an attack that leaves a unit above the step destroys no Supply yet).
 * ``threat``: what the enemy could destroy of this unit next Round at the entry's end point: the sum, over the enemy
   units on the table whose Leading Model is within their Speed plus their longest Ranged Weapon's range of the point
-  (or Speed + 6 + 1" for those with Close Combat weapons: a Charge), of the better of their two chains' expected share
-  of this unit's models removed (in its state), times its full Supply Value (smooth where Supply drops in steps). Line
-  of Sight is not read: the enemy Moves before it shoots next Round, so what it sees from where it stands now does
-  not bound what it will see; an upper bound (the menu's cover spots are the Line of Sight column).
+  (or Speed + 6 + 1" for those with Close Combat weapons: a Charge; the Speed with the most BUFF Speed a Movement Phase
+  ability on their menu gives where their cards pay for it, :meth:`Features._fast`: Stimpack), of the better of their
+  two chains' expected share of this unit's models removed (in its state), times its full Supply Value (smooth where
+  Supply drops in steps). Line of Sight is not read: the enemy Moves before it shoots next Round, so what it sees from
+  where it stands now does not bound what it will see; an upper bound (the menu's cover spots are the Line of Sight
+  column).
 * ``marker``: the mission's VP per Round for the Mission Marker the end point contests (a ``marker-N`` spot, or a unit
   already standing Within 3" of one and staying: 8.9.1), from the card's points (:func:`marker_worth`), where this
   unit would take it (the player does not Control it now) or keep it (no other unit of the player's has its Leading
   Model Within 3" of it: the one contesting unit; 0 where another one holds it already); ``take``: the same VP where
   the player does not Control that marker now. Who wins a contest (8.9.1, Current Supply) is not read.
+* ``deny``: the race to that marker (8.9.1: Sticky Control, the first to contest it takes it): the opponent's VP per
+  Round for it (the same card's points, its colour read from the opponent's side), on the rows ``marker`` counts,
+  where the opponent Controls it or an enemy unit on the table can reach its contest range by the end of next Round:
+  the Leading Model within a Move and a Run (8.5.3, 8.7.1) at its Speed plus the most BUFF Speed its menu's Movement
+  Phase abilities give (Stimpack: 3, until the end of the Round), where its cards pay for it with all Ready, plus 3"
+  (:meth:`Features._fast`; a straight line: terrain not read, an upper bound). A unit contests it before the enemy
+  gets there.
 * ``cover``: 1 where the end point is one of the menu's cover spots (behind a Size 2+ piece from the enemy side: 7.1.1
   Line of Sight blocked; a unit standing on one and Holding or Shooting too), else 0.
 * ``marker_gap``, ``enemy_gap``: inches from the end point to the nearest Mission Marker the player does not Control
@@ -51,13 +60,14 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
   in turn on the unit with the Marker that much higher, less the same with it as it is (Supply lost, P(destroyed), share
   of its models; the exact distribution of models left, Damage Marker and SHIELDED carried from one attack to the next,
   :meth:`Features.after`); where none can reach it, the single enemy attack (of any enemy unit left, on the table or in
-  Reserves) for which the Marker costs most. Its ``marker`` and ``take`` are scaled by one less how much more likely
-  those attacks leave the unit without Supply (it contests nothing, 8.9.1). ``threat`` is read as the plain entry's (the
-  price is in the columns above, not counted twice); the CP is ``spend``.
+  Reserves) for which the Marker costs most. Its ``marker``, ``take`` and ``deny`` are scaled by one less how much
+  more likely those attacks leave the unit without Supply (it contests nothing, 8.9.1). ``threat`` is read as the plain
+  entry's (the price is in the columns above, not counted twice); the CP is ``spend``.
 * ``spend``: the resources the entry's abilities take from the player's cards this Round (10.5.1, 10.5.2): each
   ability's cost (CP, BM, PE), plus the resource a card gives per Round where the ability is printed on that card
   and Exhausts it. Unspent resources do not carry over (the cards are Readied in the Cleanup, 8.9.5), so the price
-  of a use is only what a later use this Round could have bought: a small negative weight.
+  of a use is only what a later use this Round could have bought: a small negative weight here, and in a weighted
+  policy the score of the other units' uses it leaves unpaid (:func:`~.policies.forgone`).
 
 Not read (a policy lives with it): the abilities the unit used earlier in the Round (the chains are the units' own
 loadouts and the entry's abilities only), the enemy's Reactions, Line of Sight and range beyond what :mod:`.legal`
@@ -85,7 +95,7 @@ from ...starcraft.compiled import compile_attack
 from ...starcraft.exact import exact_states
 from ...starcraft.loadout import as_target, attack_batches
 from ...starcraft.model import Attack, Batch
-from ..lookup import find, impact_of, use_bits
+from ..lookup import Purse, find, impact_of, use_bits
 from ..spec import PLAYERS
 from ..world import CONTEST_RANGE
 from .legal import MEMO_LIMIT
@@ -99,6 +109,7 @@ COLUMNS = (
     "threat",
     "marker",
     "take",
+    "deny",
     "cover",
     "marker_gap",
     "enemy_gap",
@@ -193,6 +204,10 @@ class Features:
         self.player = [PLAYERS.index(su.player) for su in sim.units]
         self.reach = [self._reach(u) for u in range(sim.U)]
         self.steps = [self._steps(u) for u in range(sim.U)]
+        self.fast = [self._fast(u) for u in range(sim.U)]
+        #: how far a unit's Leading Model may go by the end of its next Round: a Move and a Run (0: Flying, it contests
+        #: nothing, 8.9.1)
+        self.dash = [0.0 if su.flying else 2.0 * f for su, f in zip(sim.units, self.fast, strict=True)]
 
     # ------------------------------------------------------------------ the rows
     def rows(self, u: int, phase: str, games: np.ndarray) -> np.ndarray:
@@ -323,8 +338,15 @@ class Features:
             # taking it, or keeping it where no other unit of ours stays
             out[rows, COL["marker"]] = np.where(~held | ~others[at], worth, 0.0)
             out[rows, COL["take"]] = np.where(held, 0.0, worth)
+            # the race: the opponent's VP for it, where it Controls it or an enemy unit can reach it next Round
+            q, owner = 1 - p, np.asarray(control, dtype=np.int64)[at]
+            reach = [(leads[v], self.dash[v] + CONTEST_RANGE) for v in enemies]
+            raced = np.asarray([any(math.dist(a, m) <= r for a, r in reach) for m in self.markers.tolist()])
+            race = (owner == q) | raced.astype(bool)[at]
+            out[rows, COL["deny"]] = np.where((~held | ~others[at]) & race, self.worth[q, at], 0.0)
             out[:, COL["marker"]] *= 1.0 - bare  # no Supply left, no contest (8.9.1): the NON-LETHAL DAMAGE's price
             out[:, COL["take"]] *= 1.0 - bare
+            out[:, COL["deny"]] *= 1.0 - bare
             free = np.asarray([c != p and not o for c, o in zip(control, others.tolist(), strict=True)], dtype=bool)
             if free.any():
                 out[:, COL["marker_gap"]] = gap[:, free].min(axis=1)
@@ -354,7 +376,7 @@ class Features:
             gap = np.hypot(*(ends - np.asarray(leads[v])).T)
             ranged = self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "assault")[2] * worth
             melee = self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "combat")[2] * worth
-            speed = sim.units[v].speed
+            speed = self.fast[v]
             hits = np.where(gap <= speed + rng, ranged, 0.0)
             if charge:
                 hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
@@ -439,12 +461,11 @@ class Features:
         the longest Ranged Weapon's range, or Speed + 7" for a Charge), one per enemy unit: (unit, models left,
         phase), its chain the one of the two that removes the larger expected share of ``u``'s models in its state,
         the strongest first."""
-        sim = self.sim
         out: list[tuple[float, int, int, str]] = []
         for v in enemies:
             rng_v, charge = self.reach[v]
             gap = math.dist(end, leads[v])
-            speed = sim.units[v].speed
+            speed = self.fast[v]
             best: tuple[float, str] | None = None
             if rng_v and gap <= speed + rng_v:
                 best = (self.attack(v, alive[v], u, alive[u], mark_u, shielded_u, "assault")[2], "assault")
@@ -730,6 +751,19 @@ class Features:
         ranged = [b.weapon.range or 0.0 for b in attack_batches(lo, me, "assault")]
         melee = attack_batches(lo, me, "combat")
         return (max(ranged) if ranged else 0.0), bool(melee) and not self.sim.units[v].flying
+
+    def _fast(self, v: int) -> float:
+        """Unit ``v``'s Speed plus the most BUFF Speed of a Movement Phase ability on its menu that its cards pay for
+        when all are Ready (10.5, a new Round; Stimpack: 3, until the end of the Round): how far its Move or Run next
+        Round may take it."""
+        sim = self.sim
+        su = sim.units[v]
+        buff = 0.0
+        for e in self.menus[sim.uids[v]]["movement"]:
+            purse = Purse(sim.scn, su.player)  # every card Ready: a new Round (8.9.5)
+            if e.use and not any(purse.pay(find(sim.scn, su.id, n)) for n in e.use):  # type: ignore[arg-type]
+                buff = max(buff, float(sum(x.value for x in sim.effects(v, use_bits(sim, v, e.use), "speed"))))
+        return su.speed + buff
 
     def _lead(self, v: int, pid: int) -> tuple[float, float]:
         c = self.sim.world.placements[pid].centres[0]

@@ -83,9 +83,12 @@ KINDS = {
 #: Movement Phase abilities for the Shoot later in the Round (Stimpack) on the menus. Built and scored
 #: (:meth:`.features.Features.later`: the gain at a target it may shoot, the price over every enemy attack that can
 #: reach it; tested with this on) but off: with them on, ``objective`` against ``objective`` with twice the minerals
-#: of the same units (Abandoned Camp, 5 Rounds, 200 games) wins 74-80% (seeds 52-54) instead of 95.5-96%
+#: of the same units (Abandoned Camp, 5 Rounds, 200 games) wins 74-80% (seeds 52-54) instead of 93.5-96%
 #: (benchmarks/RESULTS.md, session 9, h-stim2). Each side's own use pays for it (only the larger list: 97.5%; only
 #: the smaller: 83.5%): with the same CP a Round, the smaller list may stim each of its units, the larger list half.
+#: Session 10 (h-stim3): with the enemy's BUFF Speed read in ``threat`` and the price's reach, the CP priced by the
+#: other units' uses (:func:`.policies.forgone`) and ``deny`` weighed 2, 85.5%, 84.5%, 81.0%: short of the 85% on
+#: each seed asked to turn it on (off: 95.5%, 96.0%, 93.5%).
 MOVE_ABILITIES = False
 
 ATTACK_USE = {

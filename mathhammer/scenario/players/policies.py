@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
 
@@ -46,7 +46,8 @@ class Decision:
     ``draws(i, size, rows)``: size x rows, draws ``i`` to ``i + size - 1`` at once (:meth:`uniforms`);
     ``open(j, rows)``: games ``games[rows]`` x entries of unit ``units[j]``'s menu, False where the entry is already
     known to be refused (``admits`` would refuse it: :meth:`~.legal.Legality.open`; Pass False), so a policy seeking
-    the first legal entry in some order skips those without asking.
+    the first legal entry in some order skips those without asking; ``spare(rows)``: per game of ``games[rows]``,
+    the resources the player's Ready cards still give this Round (:meth:`~.spending.Spending.spare`).
     """
 
     games: np.ndarray
@@ -59,6 +60,7 @@ class Decision:
     features: Callable[[int, np.ndarray], np.ndarray] | None = None
     draws: Callable[[int, int, np.ndarray], np.ndarray] | None = None
     open: Callable[[int, np.ndarray], np.ndarray] | None = None
+    spare: Callable[[np.ndarray], np.ndarray] | None = None
 
     def uniforms(self, i: int, size: int, rows: np.ndarray) -> np.ndarray:
         """``size`` x ``rows``: draws ``i`` to ``i + size - 1`` (``draw``'s numbers; ``draws`` where given: a run at
@@ -180,7 +182,11 @@ class Weighted:
     activate is the one whose best entry scores highest); ties broken by the game's own uniform (draw 0: the
     ``floor(u * k)``-th of the ``k`` tied legal entries, in units' then menu order). ``weights``: column name ->
     weight (:data:`~.features.COLUMNS`; a column left out weighs 0), or ``profile``: the name of a table of
-    ``profiles/policies.toml``."""
+    ``profiles/policies.toml``.
+
+    An entry using an ability (``use``) also pays what its resources could buy elsewhere this Phase (10.5: a Ready
+    card's resources are spent once a Round): :meth:`forgone`, from the other free units' scores, where the
+    Decision gives ``spare``."""
 
     weights: dict[str, float] | None = None
     profile: str = ""
@@ -212,18 +218,30 @@ class Weighted:
         n = d.games.size
         assert d.features is not None, "a weighted policy needs the Decision's features"
         parts, owner, index = [], [], []
+        gain, cost = np.zeros((n, len(d.units))), np.zeros((n, len(d.units)))
+        costs: list[np.ndarray] = []
         for j in range(len(d.units)):
             menu = d.entries(j)
             s = np.full((n, len(menu)), -np.inf)
             rows = np.flatnonzero(d.free[:, j])
+            costs.append(np.zeros(len(menu)))
             if rows.size:
                 f = d.features(j, rows)
                 assert f.shape == (rows.size, len(menu), len(COLUMNS))
                 s[rows] = f @ self.w
                 s[:, [e.action == "pass" for e in menu]] = -np.inf
+                costs[j] = f[0, :, COLUMNS.index("spend")]  # the same in every state
+                gain[rows, j], cost[rows, j] = ability_gain(menu, s[rows], costs[j])
             parts.append(s)
             owner += [j] * len(menu)
             index += list(range(len(menu)))
+        if d.spare is not None and gain.any():
+            spare = d.spare(np.arange(n))
+            for j, s in enumerate(parts):
+                for c in np.unique(costs[j][costs[j] > 0]).tolist():
+                    s[:, costs[j] == c] -= forgone(np.delete(gain, j, axis=1), np.delete(cost, j, axis=1), spare, c)[
+                        :, None
+                    ]
         return np.concatenate(parts, axis=1), np.asarray(owner, dtype=np.int64), np.asarray(index, dtype=np.int64)
 
     def react(self, rows: Callable[[], np.ndarray], legal: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -310,6 +328,45 @@ class Weighted:
             i, k = np.nonzero(cand[rows] & (wid[rows] == w[rows, None]))
             _pick(d, np.stack([rows[i], order[rows[i], k]], axis=1), owner, index, u, unit, entry)
             after[rows] = w[rows]
+
+
+#: a menu's entries with abilities and their twins without (:func:`ability_gain`), by the menu's id (the menu kept)
+_TWINS: dict[int, tuple[tuple[Entry, ...], list[tuple[int, int]]]] = {}
+
+
+def ability_gain(menu: tuple[Entry, ...], s: np.ndarray, cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per game (rows of ``s``: the scores of ``menu``'s entries): the most an ability adds to an entry of the menu
+    over the same entry without it (its score less its twin's: the attack's gain less the price, not the reach a BUFF
+    Speed adds, the twin may be illegal), at least 0, and that entry's resources (``cost``: the ``spend`` column)."""
+    hit = _TWINS.get(id(menu))
+    if hit is None or hit[0] is not menu:
+        at = {e: i for i, e in enumerate(menu)}
+        hit = _TWINS[id(menu)] = (
+            menu,
+            [(i, at[replace(e, use=())]) for i, e in enumerate(menu) if e.use and replace(e, use=()) in at],
+        )
+    pairs = hit[1]
+    if not pairs:
+        return np.zeros(s.shape[0]), np.zeros(s.shape[0])
+    with_, plain = np.asarray(pairs).T
+    more = s[:, with_] - s[:, plain]
+    best = more.argmax(axis=1)
+    top = np.maximum(more[np.arange(s.shape[0]), best], 0.0)
+    return top, np.where(top > 0, cost[with_][best], 0.0)
+
+
+def forgone(gain: np.ndarray, cost: np.ndarray, spare: np.ndarray, c: float) -> np.ndarray:
+    """Per game: the score that spending ``c`` of the ``spare`` resources now takes from the other units' uses this
+    Phase (``gain``, ``cost``: games x units, :func:`ability_gain`): those uses bought best first while the resources
+    last, with ``spare`` and with ``spare - c``, the difference of their gains (10.5; 0 where the resources pay for
+    all of them either way)."""
+    order = np.argsort(-gain, axis=1, kind="stable")
+    g = np.take_along_axis(gain, order, axis=1)
+    k = np.cumsum(np.take_along_axis(cost, order, axis=1), axis=1)
+    live = g > 0
+    before = (g * (live & (k <= spare[:, None] + TIE))).sum(axis=1)
+    after = (g * (live & (k <= spare[:, None] - c + TIE))).sum(axis=1)
+    return before - after
 
 
 def _pick(

@@ -89,6 +89,14 @@ class Spending:
                 ok &= out != value
         return ok
 
+    def spare(self, games: np.ndarray) -> np.ndarray:
+        """Per game of ``games``: the resources the player's Ready cards give this Round (10.5.2; each card's per
+        Round, whatever its kind), what the uses still to come this Round may be paid from."""
+        per = np.asarray([n for _, n in self.purse.cards], dtype=np.int64)
+        out = self.out[games]
+        ready = ((out[:, None] >> np.arange(per.size, dtype=np.int64)[None, :]) & 1) == 0
+        return (ready * per[None, :]).sum(axis=1).astype(float)
+
     def pay(self, u: int, use: tuple[str, ...], games: np.ndarray) -> None:
         """Unit ``u`` pays for ``use`` in ``games`` (each may: :meth:`affords`)."""
         if not use:
