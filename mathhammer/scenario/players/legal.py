@@ -64,9 +64,11 @@ States = tuple[list[tuple[int, ...]], np.ndarray]
 
 class _CheckAt(PlanCheck):
     """``scenario check``'s walk state set to one game's state (the module text): :meth:`problems_of` an activation.
-    A Charge's path is searched only as far as it may go (``bounded_charges``): the verdicts are the check's."""
+    A Charge's path is searched only as far as it may go (``bounded_charges``), a Ranged Attack's Line of Sight only
+    until a Visible target model Within Range is found (``verdicts_only``): the verdicts are the check's."""
 
     bounded_charges = True
+    verdicts_only = True
 
     def __init__(self, scn: Scenario, world: World) -> None:
         super().__init__(scn)
