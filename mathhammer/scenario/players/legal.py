@@ -38,6 +38,7 @@ The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 
@@ -99,13 +100,20 @@ class _CheckAt(PlanCheck):
         self.once = {}
         # the game's state is known: no unit that may be destroyed or set apart (the walk's per-game judgements)
         self.attacked, self.loose, self.formed = set(), {}, set()
-        self.purses = {p: Purse(self.scn, p) for p in PLAYERS}
+        self.purses = {p: self._ready(p) for p in PLAYERS}
         self.pool = None  # 8.3.2 is read per game (SimView.supply_fits)
         tracker = self.grass
         tracker.mask, tracker._seen, tracker._last = gone, dict(self.pos), act  # nothing set since: the mask stands
         self.world = tracker.worlds.world_for(gone)
         self.activation(act, set(), set())
         return [p for p in self.problems if not p.startswith("warning:")]
+
+    def _ready(self, player: str) -> Purse:
+        """``Purse(scn, player)``, every card Ready (8.9.5), its cards read once (``Purse.pay`` sets a new ``ready``
+        and never changes the cards)."""
+        purse = copy.copy(self._base_purses[player])
+        purse.ready = [True] * len(purse.names)
+        return purse
 
 
 class Legality:

@@ -1,13 +1,20 @@
-"""8.7.3 step 1 TARGET ELIGIBILITY read alone (board/facts.py ``attack_eligible``, ``World.eligible``, the plan walk's
-``verdicts_only``): the same answer as the full attack facts' ``eligible`` (``attack_facts``, the naive reference: Line
-of Sight traced for every model pair), on random boards with terrain (Range, LONG RANGE, INDIRECT FIRE, PINPOINT,
-BULKY, HIDDEN and BURROWED, Combat Tags, Indomitable, Engaged units) and in the states of random automatic games; and
-the automatic players' Shoot verdicts with ``verdicts_only`` are the plan check's own."""
+"""The automatic players' plan walk made cheaper, its verdicts the same (scenario/players/legal.py ``_CheckAt``):
+
+* 8.7.3 step 1 TARGET ELIGIBILITY read alone (board/facts.py ``attack_eligible``, ``World.eligible``, the walk's
+  ``verdicts_only``): the same answer as the full attack facts' ``eligible`` (``attack_facts``, the naive reference:
+  Line of Sight traced for every model pair), on random boards with terrain (Range, LONG RANGE, INDIRECT FIRE,
+  PINPOINT, BULKY, HIDDEN and BURROWED, Combat Tags, Indomitable, Engaged units) and in the states of random automatic
+  games; the Shoot verdicts with ``verdicts_only`` are the plan check's own;
+* 8.5.3 / 8.5.5 the Leading Model's routes kept by their arguments (``World.route``): each kept answer is the route
+  computed again;
+* 8.9.5 / 10.5.2 every walk starts with every card Ready (the purses copied, not read again).
+"""
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -137,3 +144,60 @@ def test_world_eligible_and_the_shoot_verdicts_in_random_games(scn: Scenario) ->
     sim.activate = judged  # type: ignore[method-assign]
     sim.run()
     assert min(counts.values()) > 0, counts
+
+
+def test_each_walk_starts_with_every_card_ready(scn: Scenario) -> None:
+    """8.9.5 (every card Ready at the start of the Round) and 10.5.2: the legality's walk starts each verdict with the
+    purses ``Purse(scn, player)`` gives, whatever an earlier walk Exhausted (its copies of the cards read once)."""
+    from mathhammer.scenario.lookup import Purse
+
+    sim = Simulation(scn, 1, 3)
+    auto = sim.players[0]
+    assert isinstance(auto, Auto)
+    leg = Legality(sim, auto.legality.menus)
+    check = leg.check
+    uid = sim.uids[0]
+    menu = leg.menus[uid]
+    act = menu["movement"][0].activation(menu.unit, menu.player, 1, "movement")
+    check.problems_of(act, [-1] * sim.U, [0] * sim.U, 0)
+    for p in PLAYERS:  # as a walk paying for abilities leaves them
+        check.purses[p].ready = [False] * len(check.purses[p].names)
+    check.problems_of(act, [-1] * sim.U, [0] * sim.U, 0)
+    for p in PLAYERS:
+        fresh = Purse(scn, p)
+        got = check.purses[p]
+        assert (got.names, got.cards, got.ready) == (fresh.names, fresh.cards, fresh.ready) and fresh.ready
+        assert got is not check._base_purses[p] and got.ready is not check._base_purses[p].ready
+
+
+def test_kept_routes_are_the_routes_computed_again(scn: Scenario) -> None:
+    """8.5.3 "Measure the actual path travelled", 8.5.5 a Deploy from the Entry Edge: every route a random game's walks
+    and menus asked (``World.route``, kept by its arguments) equals ``_route`` computed afresh (no memo) on a new World
+    of the same board, Deploys and moves both met, some asked more than once."""
+    from mathhammer.scenario.geometry import routes as routes_module
+
+    asked: list[tuple[object, tuple[object, ...], object]] = []
+    plain = routes_module.Routes.route
+
+    def route(self: Any, *a: Any, **kw: Any) -> Any:
+        got = plain(self, *a, **kw)
+        asked.append((self, (*a, *sorted(kw.items())), got))
+        return got
+
+    routes_module.Routes.route = route  # type: ignore[method-assign]
+    try:
+        Simulation(scn, 3, 5).run()
+    finally:
+        routes_module.Routes.route = plain  # type: ignore[method-assign]
+    fresh = Simulation(scn, 1, 5).world
+    deploys = moves = 0
+    for world, args, got in asked:
+        start, start_level, end, end_level, *kw = args
+        k = {"edge": None, "flying": False, "free_climb": False, "radius": 0.0, "through": 0, **dict(kw)}  # type: ignore[arg-type]
+        again = fresh._route(
+            start, start_level, end, end_level, k["edge"], k["flying"], k["free_climb"], k["radius"], k["through"]
+        )
+        assert again == got and world.board == fresh.board, (args, got, again)
+        deploys += start is None
+        moves += start is not None
+    assert deploys > 10 and moves > 10 and len({a for _, a, _ in asked}) < len(asked), (deploys, moves)
