@@ -201,3 +201,28 @@ def test_kept_routes_are_the_routes_computed_again(scn: Scenario) -> None:
         deploys += start is None
         moves += start is not None
     assert deploys > 10 and moves > 10 and len({a for _, a, _ in asked}) < len(asked), (deploys, moves)
+
+
+def test_a_kept_loadout_is_the_walks_own(scn: Scenario) -> None:
+    """10.2 (effects of the abilities used last until the end of the Round), 10.5: the legality's ``_loadout_now``
+    (kept per unit and ON CREEP where no ability was used on the unit in the walk) is the plan walk's own reading,
+    with no ability used and with one used on the unit (then read again, not kept)."""
+    from mathhammer.scenario.check import PlanCheck
+
+    sim = Simulation(scn, 1, 3)
+    auto = sim.players[0]
+    assert isinstance(auto, Auto)
+    check = Legality(sim, auto.legality.menus).check
+    used = 0
+    for uid in sim.uids:
+        for creep in (False, True):
+            for _ in range(2):
+                assert check._loadout_now(uid, creep) == PlanCheck._loadout_now(check, uid, creep)
+        names = sorted({a for e in auto.legality.menus[uid].phases.values() for x in e for a in x.use})
+        for name in names:
+            check.used = {(uid, name): 1}
+            assert check._loadout_now(uid) == PlanCheck._loadout_now(check, uid)
+            assert check._loadout_now(uid) != check._bare[(uid, False)] or not name
+            used += 1
+        check.used = {}
+    assert used > 0

@@ -47,7 +47,7 @@ import numpy as np
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...starcraft.keywords import find
-from ...starcraft.loadout import attack_batches
+from ...starcraft.loadout import Loadout, attack_batches
 from ..abilities import Purse
 from ..check import PlanCheck
 from ..grass import Tracker
@@ -76,6 +76,7 @@ class _CheckAt(PlanCheck):
         self.world = world  # the Simulation's World: the placement ids of ``pos`` are its own
         self.grass = Tracker(world)
         self._base_purses = {p: Purse(scn, p) for p in PLAYERS}
+        self._bare: dict[tuple[str, bool], Loadout] = {}  # _loadout_now of a unit no ability was used on
         self._p: tuple[int, ...] = ()
         self._a: tuple[int, ...] = ()
         self.round_start(1)
@@ -107,6 +108,18 @@ class _CheckAt(PlanCheck):
         self.world = tracker.worlds.world_for(gone)
         self.activation(act, set(), set())
         return [p for p in self.problems if not p.startswith("warning:")]
+
+    def _loadout_now(self, unit: str, on_creep: bool = False) -> Loadout:
+        """The walk's ``_loadout_now``; a unit no ability was used on in this walk (``used``, ``on_unit``: the common
+        case, each walk starts with none) has its loadout with the cards' Passive abilities only, kept per unit and
+        ON CREEP (the same ``loadout_with`` answer, read once)."""
+        if any(u == unit and k > 0 for (u, _), k in self.used.items()) or any(u == unit for u, _ in self.on_unit):
+            return super()._loadout_now(unit, on_creep)
+        key = (unit, on_creep)
+        hit = self._bare.get(key)
+        if hit is None:
+            hit = self._bare[key] = super()._loadout_now(unit, on_creep)
+        return hit
 
     def _ready(self, player: str) -> Purse:
         """``Purse(scn, player)``, every card Ready (8.9.5), its cards read once (``Purse.pay`` sets a new ``ready``
