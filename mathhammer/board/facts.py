@@ -444,9 +444,10 @@ def attack_facts(
     )
 
 
-def _weapon_keywords(weapon: Any) -> dict[str, Any]:
-    """The arguments of :func:`attack_facts` a weapon profile gives: its Range and the keywords that change the facts
-    (LONG RANGE, INDIRECT FIRE, PINPOINT, BULKY; BURST FIRE apart: it changes no eligibility)."""
+def _weapon_keywords(weapon: Any, target_tags: Iterable[str], indomitable: tuple[bool, bool]) -> dict[str, Any]:
+    """The arguments of :func:`attack_facts` and :func:`attack_eligible` a weapon profile gives (its Range and the
+    keywords that change the facts: LONG RANGE, INDIRECT FIRE, PINPOINT, BULKY; BURST FIRE apart, it changes no
+    eligibility), with the target's tags and the two units' Indomitable."""
     from ..starcraft.keywords import find
 
     lr = find(weapon.keywords, "LONG RANGE")
@@ -456,6 +457,9 @@ def _weapon_keywords(weapon: Any) -> dict[str, Any]:
         "indirect": find(weapon.keywords, "INDIRECT FIRE") is not None,
         "pinpoint": find(weapon.keywords, "PINPOINT") is not None,
         "bulky": find(weapon.keywords, "BULKY") is not None,
+        "target_tags": tuple(target_tags),
+        "attacker_indomitable": indomitable[0],
+        "target_indomitable": indomitable[1],
     }
 
 
@@ -473,16 +477,9 @@ def weapon_facts(
     from ..starcraft.keywords import find
 
     burst = find(weapon.keywords, "BURST FIRE")
-    return attack_facts(
-        board,
-        attacker_unit_id,
-        target_unit_id,
-        burst_within=None if burst is None else float(burst.extra or 0),
-        target_tags=tuple(target_tags),
-        attacker_indomitable=indomitable[0],
-        target_indomitable=indomitable[1],
-        **_weapon_keywords(weapon),
-    )
+    burst_within = None if burst is None else float(burst.extra or 0)
+    args = _weapon_keywords(weapon, target_tags, indomitable)
+    return attack_facts(board, attacker_unit_id, target_unit_id, burst_within=burst_within, **args)
 
 
 def weapon_eligible(
@@ -496,13 +493,7 @@ def weapon_eligible(
     """:func:`weapon_facts` ``(...).eligible`` by :func:`attack_eligible` (Line of Sight traced only as far as it
     must be)."""
     return attack_eligible(
-        board,
-        attacker_unit_id,
-        target_unit_id,
-        target_tags=tuple(target_tags),
-        attacker_indomitable=indomitable[0],
-        target_indomitable=indomitable[1],
-        **_weapon_keywords(weapon),
+        board, attacker_unit_id, target_unit_id, **_weapon_keywords(weapon, target_tags, indomitable)
     )
 
 
