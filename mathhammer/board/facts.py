@@ -257,6 +257,84 @@ def _tiers(board: Board, unit: Unit) -> tuple[tuple[str, ...], tuple[str, ...], 
     return (tuple(tiers[0]), tuple(tiers[1]), tuple(tiers[2]))
 
 
+@dataclass(frozen=True)
+class _Shot:
+    """The arguments of one Ranged Attack read off the board (:func:`attack_facts`, :func:`attack_eligible`)."""
+
+    attacker: Unit
+    target: Unit
+    rng: float | None
+    long_rng: float | None
+    wanted: str
+    tags: frozenset[str]
+    burrowed: bool
+    hidden: bool
+    target_tag: str
+
+    @classmethod
+    def read(
+        cls,
+        board: Board,
+        attacker_unit_id: str,
+        target_unit_id: str,
+        weapon_range: float | None,
+        long_range: float | None,
+        weapon_target: str,
+        target_tags: Iterable[str],
+    ) -> _Shot:
+        attacker = board.unit(attacker_unit_id)
+        target = board.unit(target_unit_id)
+        rng = _distance(weapon_range, "range")
+        long_rng = _distance(long_range, "long range")
+        wanted = {t.title(): t for t in WEAPON_TARGETS}.get(str(weapon_target).strip().title())
+        if wanted is None:
+            raise InputError("weapon target", weapon_target, ", ".join(WEAPON_TARGETS))
+        tags = frozenset(str(t).strip().lower() for t in target_tags)
+        burrowed = "burrowed" in tags
+        hidden = target.hidden or "hidden" in tags or burrowed
+        if "flying" in tags:
+            target_tag = "Flying"
+        elif "ground" in tags:
+            target_tag = "Ground"
+        else:
+            target_tag = "Flying" if target.flying else "Ground"
+        return cls(attacker, target, rng, long_rng, wanted, tags, burrowed, hidden, target_tag)
+
+    def refusals(
+        self,
+        bulky: bool,
+        pinpoint: bool,
+        indomitable: tuple[bool, bool],
+        attacker_links: dict[str, set[str]],
+        target_links: dict[str, set[str]],
+    ) -> tuple[list[str], bool]:
+        """The refusals of 8.7.3 step 1 but the last (no contributing model), and whether Indomitable lifted an
+        Engaged refusal (the defender's Evade Roll)."""
+        attacker, target, wanted, target_tag = self.attacker, self.target, self.wanted, self.target_tag
+        attacker_engaged, target_engaged = bool(attacker_links), bool(target_links)
+        refusals: list[str] = []
+        if attacker.id == target.id or attacker.side == target.side:
+            refusals.append(f"{target.id!r} is not an enemy unit of {attacker.id!r}")
+        if wanted != "All" and wanted != target_tag:
+            refusals.append(f"weapon Target {wanted} cannot shoot a {target_tag} unit (8.7.3 step 1)")
+        if bulky and attacker_engaged:
+            refusals.append("BULKY: cannot make a Ranged Attack while the unit is Engaged")
+        # Indomitable: an Engaged attacker with it at an Unengaged target; an Unengaged attacker at an Engaged target
+        # with it. "In both cases, the defending Unit gains an Evade Roll against those attacks."
+        out_of_melee = indomitable[0] and attacker_engaged and not target_engaged
+        into_melee = indomitable[1] and target_engaged and not attacker_engaged
+        if attacker_engaged and target.id not in attacker_links and not out_of_melee:
+            refusals.append(
+                f"{attacker.id!r} is Engaged: it may only target the units it is Engaged with "
+                f"({', '.join(sorted(attacker_links))}) (8.7.3 step 1; PINPOINT does not shoot out of melee)"
+            )
+        if not attacker_engaged and target_engaged and not pinpoint and not into_melee:
+            refusals.append(
+                f"{target.id!r} is Engaged: an Unengaged unit cannot target it without PINPOINT (8.7.3 step 1)"
+            )
+        return refusals, out_of_melee or into_melee
+
+
 def attack_facts(
     board: Board,
     attacker_unit_id: str,
@@ -282,23 +360,10 @@ def attack_facts(
     Raises:
         InputError: an unknown unit id, a negative range, an unknown ``weapon_target``.
     """
-    attacker = board.unit(attacker_unit_id)
-    target = board.unit(target_unit_id)
-    rng = _distance(weapon_range, "range")
-    long_rng = _distance(long_range, "long range")
+    shot = _Shot.read(board, attacker_unit_id, target_unit_id, weapon_range, long_range, weapon_target, target_tags)
+    attacker, target, rng, long_rng, hidden = shot.attacker, shot.target, shot.rng, shot.long_rng, shot.hidden
     burst_rng = _distance(burst_within, "burst fire")
-    wanted = {t.title(): t for t in WEAPON_TARGETS}.get(str(weapon_target).strip().title())
-    if wanted is None:
-        raise InputError("weapon target", weapon_target, ", ".join(WEAPON_TARGETS))
-    tags = {str(t).strip().lower() for t in target_tags}
-    burrowed = "burrowed" in tags
-    hidden = target.hidden or "hidden" in tags or burrowed
-    if "flying" in tags:
-        target_tag = "Flying"
-    elif "ground" in tags:
-        target_tag = "Ground"
-    else:
-        target_tag = "Flying" if target.flying else "Ground"
+    tags, burrowed, target_tag = shot.tags, shot.burrowed, shot.target_tag
 
     def sees(a: Model, t: Model) -> bool:
         if hidden and a.distance(t) > HIDDEN_RANGE + EPS:
@@ -354,26 +419,11 @@ def attack_facts(
     if burrowed:
         evade.append("burrowed")
 
-    refusals: list[str] = []
-    if attacker.id == target.id or attacker.side == target.side:
-        refusals.append(f"{target.id!r} is not an enemy unit of {attacker.id!r}")
-    if wanted != "All" and wanted != target_tag:
-        refusals.append(f"weapon Target {wanted} cannot shoot a {target_tag} unit (8.7.3 step 1)")
-    if bulky and attacker_engaged:
-        refusals.append("BULKY: cannot make a Ranged Attack while the unit is Engaged")
-    # Indomitable: an Engaged attacker with it at an Unengaged target; an Unengaged attacker at an Engaged target
-    # with it. "In both cases, the defending Unit gains an Evade Roll against those attacks."
-    out_of_melee = attacker_indomitable and attacker_engaged and not target_engaged
-    into_melee = target_indomitable and target_engaged and not attacker_engaged
-    if out_of_melee or into_melee:
+    refusals, lifted = shot.refusals(
+        bulky, pinpoint, (attacker_indomitable, target_indomitable), attacker_links, target_links
+    )
+    if lifted:
         evade.append("indomitable")
-    if attacker_engaged and target.id not in attacker_links and not out_of_melee:
-        refusals.append(
-            f"{attacker.id!r} is Engaged: it may only target the units it is Engaged with "
-            f"({', '.join(sorted(attacker_links))}) (8.7.3 step 1; PINPOINT does not shoot out of melee)"
-        )
-    if not attacker_engaged and target_engaged and not pinpoint and not into_melee:
-        refusals.append(f"{target.id!r} is Engaged: an Unengaged unit cannot target it without PINPOINT (8.7.3 step 1)")
     if not contributing:
         what = "target model" if indirect else "Visible target model"
         refusals.append(f"no {what} Within Range of any model of {attacker.id!r} (8.7.3 step 1)")
@@ -394,6 +444,25 @@ def attack_facts(
     )
 
 
+def _weapon_keywords(weapon: Any, target_tags: Iterable[str], indomitable: tuple[bool, bool]) -> dict[str, Any]:
+    """The arguments of :func:`attack_facts` and :func:`attack_eligible` a weapon profile gives (its Range and the
+    keywords that change the facts: LONG RANGE, INDIRECT FIRE, PINPOINT, BULKY; BURST FIRE apart, it changes no
+    eligibility), with the target's tags and the two units' Indomitable."""
+    from ..starcraft.keywords import find
+
+    lr = find(weapon.keywords, "LONG RANGE")
+    return {
+        "weapon_range": weapon.range,
+        "long_range": None if lr is None else float(lr.value or 0),
+        "indirect": find(weapon.keywords, "INDIRECT FIRE") is not None,
+        "pinpoint": find(weapon.keywords, "PINPOINT") is not None,
+        "bulky": find(weapon.keywords, "BULKY") is not None,
+        "target_tags": tuple(target_tags),
+        "attacker_indomitable": indomitable[0],
+        "target_indomitable": indomitable[1],
+    }
+
+
 def weapon_facts(
     board: Board,
     attacker_unit_id: str,
@@ -407,21 +476,68 @@ def weapon_facts(
     ``indomitable``: the attacker's and the target's Indomitable."""
     from ..starcraft.keywords import find
 
-    lr, burst = find(weapon.keywords, "LONG RANGE"), find(weapon.keywords, "BURST FIRE")
-    return attack_facts(
-        board,
-        attacker_unit_id,
-        target_unit_id,
-        weapon.range,
-        long_range=None if lr is None else float(lr.value or 0),
-        burst_within=None if burst is None else float(burst.extra or 0),
-        indirect=find(weapon.keywords, "INDIRECT FIRE") is not None,
-        pinpoint=find(weapon.keywords, "PINPOINT") is not None,
-        bulky=find(weapon.keywords, "BULKY") is not None,
-        target_tags=tuple(target_tags),
-        attacker_indomitable=indomitable[0],
-        target_indomitable=indomitable[1],
+    burst = find(weapon.keywords, "BURST FIRE")
+    burst_within = None if burst is None else float(burst.extra or 0)
+    args = _weapon_keywords(weapon, target_tags, indomitable)
+    return attack_facts(board, attacker_unit_id, target_unit_id, burst_within=burst_within, **args)
+
+
+def weapon_eligible(
+    board: Board,
+    attacker_unit_id: str,
+    target_unit_id: str,
+    weapon: Any,
+    target_tags: Iterable[str] = (),
+    indomitable: tuple[bool, bool] = (False, False),
+) -> bool:
+    """:func:`weapon_facts` ``(...).eligible`` by :func:`attack_eligible` (Line of Sight traced only as far as it
+    must be)."""
+    return attack_eligible(
+        board, attacker_unit_id, target_unit_id, **_weapon_keywords(weapon, target_tags, indomitable)
     )
 
 
-__all__ = ["AttackFacts", "ModelFacts", "attack_facts", "weapon_facts"]
+def attack_eligible(
+    board: Board,
+    attacker_unit_id: str,
+    target_unit_id: str,
+    weapon_range: float | None,
+    long_range: float | None = None,
+    indirect: bool = False,
+    pinpoint: bool = False,
+    bulky: bool = False,
+    target_tags: Iterable[str] = (),
+    weapon_target: str = "All",
+    attacker_indomitable: bool = False,
+    target_indomitable: bool = False,
+) -> bool:
+    """:func:`attack_facts` ``(...).eligible`` (8.7.3 step 1) without the rest of the facts: the refusals that read no
+    Line of Sight first, then the model pairs nearest first, up to the longest Range (LONG RANGE included), until one
+    attacking model has a target model it may shoot at (Visible, or any with INDIRECT FIRE; a HIDDEN one only from
+    Within 4"). A model contributes when the nearest such model is Within that Range, so when any is: the same
+    answer, with Line of Sight traced only as far as it must be (``attack_facts`` traces every pair)."""
+    shot = _Shot.read(board, attacker_unit_id, target_unit_id, weapon_range, long_range, weapon_target, target_tags)
+    refusals, _ = shot.refusals(
+        bulky,
+        pinpoint,
+        (attacker_indomitable, target_indomitable),
+        _engaged_with(board, shot.attacker),
+        _engaged_with(board, shot.target),
+    )
+    if refusals:
+        return False
+    reach = math.inf if shot.rng is None else max(shot.rng, shot.long_rng if shot.long_rng is not None else shot.rng)
+    if shot.hidden:
+        reach = min(reach, HIDDEN_RANGE)
+    pairs = sorted(
+        (d, i, j)
+        for i, a in enumerate(shot.attacker.models)
+        for j, t in enumerate(shot.target.models)
+        if (d := a.distance(t)) <= reach + EPS
+    )
+    return any(
+        indirect or line_of_sight(board, shot.attacker.models[i], shot.target.models[j]).visible for _, i, j in pairs
+    )
+
+
+__all__ = ["AttackFacts", "ModelFacts", "attack_eligible", "attack_facts", "weapon_eligible", "weapon_facts"]

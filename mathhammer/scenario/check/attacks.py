@@ -23,6 +23,10 @@ class AttackChecks(MoveChecks):
     #: ``reach``): the same verdict, faster, but a refusal's "needs" is then a length beyond that, not the path's
     #: own; set by the automatic players' legality (players/legal.py), which reads verdicts only
     bounded_charges = False
+    #: a Ranged Attack judged by its verdict alone (``World.eligible``: Line of Sight traced only until a Visible target
+    #: model Within Range is found), a refusal named without the facts' reasons; set by the automatic players'
+    #: legality (players/legal.py), which reads verdicts only
+    verdicts_only = False
 
     def _hidden_now(self, act: Activation) -> dict[str, str]:
         """The planned targets of ``act`` HIDDEN at this point of the plan, with their facts tag, as the simulation
@@ -70,6 +74,11 @@ class AttackChecks(MoveChecks):
                 if act.weapons and b.name not in act.weapons:
                     continue
                 tags = tuple(tu.unit.card.combat_tags) + ((hidden[t],) if hidden and t in hidden else ())
+                if self.verdicts_only:
+                    if world.eligible(p_now, a_now, act.unit, t, b.weapon, tags):
+                        return
+                    reasons.append(f"{t} with {b.name}: not eligible (8.7.3 step 1)")
+                    continue
                 f = world.facts(p_now, a_now, act.unit, t, b.weapon, tags)
                 if f.eligible:
                     return
@@ -130,7 +139,7 @@ class AttackChecks(MoveChecks):
             return False
         tags = tuple(tu.unit.card.combat_tags) + ((hidden[t],) if hidden and t in hidden else ())
         return any(
-            world.facts(p, a, act.unit, t, b.weapon, tags).eligible
+            world.eligible(p, a, act.unit, t, b.weapon, tags)
             for b in attack_batches(lo, tu.unit, "assault", first=act.weapons[0] if act.weapons else None)
             if not act.weapons or b.name in act.weapons
         )

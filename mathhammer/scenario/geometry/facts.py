@@ -8,7 +8,7 @@ from functools import cached_property
 import numpy as np
 
 from ...board.engagement import ENGAGEMENT_RANGE, EngagedPairs
-from ...board.facts import AttackFacts, weapon_facts
+from ...board.facts import AttackFacts, weapon_eligible, weapon_facts
 from ...board.los import line_of_sight
 from ...board.model import EPS
 from ...board.ranks import Ranks, fighting_ranks, ranks_of, striker_count
@@ -239,19 +239,49 @@ class Facts(Routes):
         self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str, tid: str, weapon: Weapon, tags: tuple[str, ...]
     ) -> AttackFacts:
         """:func:`~mathhammer.board.facts.attack_facts` for one weapon, cached by board state."""
-        u, t = self.index[uid], self.index[tid]
-        # Engaged restrictions and casualty tiers (8.7.3, 8.7.5) need the enemies near either; models never block LoS
-        keep = {u, t} | self._foes_near(pos, alive, u) | self._foes_near(pos, alive, t)
-        pos, alive = self._sub(pos, alive, keep)
-        key = (pos, alive, uid, tid, weapon, tags)
+        key = self._facts_key(pos, alive, uid, tid, weapon, tags)
         hit = self._facts.get(key)
         if hit is None:
             both = (uid in self._indomitable, tid in self._indomitable)
-            hit = weapon_facts(self.board_for(pos, alive), uid, tid, weapon, tags, both)
+            hit = weapon_facts(self.board_for(key[0], key[1]), uid, tid, weapon, tags, both)
             if len(self._facts) > 65536:
                 self._facts.clear()
             self._facts[key] = hit
         return hit  # type: ignore[return-value]
+
+    def eligible(
+        self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str, tid: str, weapon: Weapon, tags: tuple[str, ...]
+    ) -> bool:
+        """:meth:`facts` ``(...).eligible`` (8.7.3 step 1) by :func:`~mathhammer.board.facts.weapon_eligible`: Line of
+        Sight traced only until one attacking model has a Visible target model Within Range; cached by board state
+        (the facts themselves where they are known)."""
+        key = self._facts_key(pos, alive, uid, tid, weapon, tags)
+        hit = self._facts.get(key)
+        if hit is not None:
+            return hit.eligible  # type: ignore[attr-defined, no-any-return]
+        ok = self._eligible.get(key)
+        if ok is None:
+            both = (uid in self._indomitable, tid in self._indomitable)
+            ok = weapon_eligible(self.board_for(key[0], key[1]), uid, tid, weapon, tags, both)
+            if len(self._eligible) > 65536:
+                self._eligible.clear()
+            self._eligible[key] = ok
+        return ok
+
+    def _facts_key(
+        self, pos: tuple[int, ...], alive: tuple[int, ...], uid: str, tid: str, weapon: Weapon, tags: tuple[str, ...]
+    ) -> tuple[tuple[int, ...], tuple[int, ...], str, str, Weapon, tuple[str, ...]]:
+        """The board state an attack's facts read (the two units and the enemies near either: the Engaged restrictions
+        and casualty tiers of 8.7.3, 8.7.5; models never block Line of Sight), with the attack."""
+        u, t = self.index[uid], self.index[tid]
+        keep = {u, t} | self._foes_near(pos, alive, u) | self._foes_near(pos, alive, t)
+        pos, alive = self._sub(pos, alive, keep)
+        return pos, alive, uid, tid, weapon, tags
+
+    @cached_property
+    def _eligible(self) -> dict[tuple[object, ...], bool]:
+        """:meth:`eligible` answers by :meth:`_facts_key` (placement ids are this process's own: never shared)."""
+        return {}
 
     @cached_property
     def _engaged_memo(self) -> EngagedPairs:

@@ -109,6 +109,34 @@ class Routes(BoardState):
         (Raptor Strain: "change elevation without using ACCESS POINTS") anywhere on a piece's edge, sampled every
         :data:`~mathhammer.board.cspace.CLIMB_STEP` inches.
         """
+        key = (start, start_level, end, end_level, edge, flying, free_climb, radius, through)
+        hit = self._routes.get(key)
+        if hit is None:  # a function of the arguments and the board alone: kept (a Deploy's or a move's ends repeat)
+            if len(self._routes) > 1 << 16:
+                self._routes.clear()
+            hit = self._routes[key] = self._route(
+                start, start_level, end, end_level, edge, flying, free_climb, radius, through
+            )
+        return hit
+
+    @cached_property
+    def _routes(self) -> dict[tuple[object, ...], Route]:
+        """:meth:`route` by its arguments (memory bounded: cleared past 65,536 answers)."""
+        return {}
+
+    def _route(
+        self,
+        start: Coord | None,
+        start_level: str | None,
+        end: Coord,
+        end_level: str | None,
+        edge: str | None,
+        flying: bool,
+        free_climb: bool,
+        radius: float,
+        through: int,
+    ) -> Route:
+        """:meth:`route`, computed."""
         w, d = self.board.width, self.board.depth
         if flying:  # FLYING: "ignores elevation", "moves point-to-point, measuring horizontally"
             if start is None:

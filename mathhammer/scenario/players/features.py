@@ -443,7 +443,7 @@ class Features:
         for v in enemies:
             tags = tuple(sim.units[v].unit.card.combat_tags)
             batches = attack_batches(lo, sim.units[v].unit, "assault")
-            if any(sim.world.facts(pos, alive, sim.uids[u], sim.uids[v], b.weapon, tags).eligible for b in batches):
+            if any(sim.world.eligible(pos, alive, sim.uids[u], sim.uids[v], b.weapon, tags) for b in batches):
                 out.add(v)
         return out
 

@@ -38,6 +38,7 @@ The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Sequence
 
@@ -46,7 +47,7 @@ import numpy as np
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...starcraft.keywords import find
-from ...starcraft.loadout import attack_batches
+from ...starcraft.loadout import Loadout, attack_batches
 from ..abilities import Purse
 from ..check import PlanCheck
 from ..grass import Tracker
@@ -64,15 +65,18 @@ States = tuple[list[tuple[int, ...]], np.ndarray]
 
 class _CheckAt(PlanCheck):
     """``scenario check``'s walk state set to one game's state (the module text): :meth:`problems_of` an activation.
-    A Charge's path is searched only as far as it may go (``bounded_charges``): the verdicts are the check's."""
+    A Charge's path is searched only as far as it may go (``bounded_charges``), a Ranged Attack's Line of Sight only
+    until a Visible target model Within Range is found (``verdicts_only``): the verdicts are the check's."""
 
     bounded_charges = True
+    verdicts_only = True
 
     def __init__(self, scn: Scenario, world: World) -> None:
         super().__init__(scn)
         self.world = world  # the Simulation's World: the placement ids of ``pos`` are its own
         self.grass = Tracker(world)
         self._base_purses = {p: Purse(scn, p) for p in PLAYERS}
+        self._bare: dict[tuple[str, bool], Loadout] = {}  # _loadout_now of a unit no ability was used on
         self._p: tuple[int, ...] = ()
         self._a: tuple[int, ...] = ()
         self.round_start(1)
@@ -97,13 +101,32 @@ class _CheckAt(PlanCheck):
         self.once = {}
         # the game's state is known: no unit that may be destroyed or set apart (the walk's per-game judgements)
         self.attacked, self.loose, self.formed = set(), {}, set()
-        self.purses = {p: Purse(self.scn, p) for p in PLAYERS}
+        self.purses = {p: self._ready(p) for p in PLAYERS}
         self.pool = None  # 8.3.2 is read per game (SimView.supply_fits)
         tracker = self.grass
         tracker.mask, tracker._seen, tracker._last = gone, dict(self.pos), act  # nothing set since: the mask stands
         self.world = tracker.worlds.world_for(gone)
         self.activation(act, set(), set())
         return [p for p in self.problems if not p.startswith("warning:")]
+
+    def _loadout_now(self, unit: str, on_creep: bool = False) -> Loadout:
+        """The walk's ``_loadout_now``; a unit no ability was used on in this walk (``used``, ``on_unit``: the common
+        case, each walk starts with none) has its loadout with the cards' Passive abilities only, kept per unit and
+        ON CREEP (the same ``loadout_with`` answer, read once)."""
+        if any(u == unit and k > 0 for (u, _), k in self.used.items()) or any(u == unit for u, _ in self.on_unit):
+            return super()._loadout_now(unit, on_creep)
+        key = (unit, on_creep)
+        hit = self._bare.get(key)
+        if hit is None:
+            hit = self._bare[key] = super()._loadout_now(unit, on_creep)
+        return hit
+
+    def _ready(self, player: str) -> Purse:
+        """``Purse(scn, player)``, every card Ready (8.9.5), its cards read once (``Purse.pay`` sets a new ``ready``
+        and never changes the cards)."""
+        purse = copy.copy(self._base_purses[player])
+        purse.ready = [True] * len(purse.names)
+        return purse
 
 
 class Legality:
