@@ -169,10 +169,14 @@ def test_the_estimate_is_near_a_measured_run() -> None:
     estimate/measured 0.77-3.0 on 13 sizes, idle)."""
     melee = _melee(100, 4)
     estimate, _ = melee_cost(melee)
-    start = time.perf_counter()
-    melee_exact(melee)
-    measured = time.perf_counter() - start
-    assert estimate / 6 < measured < 6 * estimate, (estimate, measured)
+    melee_exact(_melee(3, 4))  # the kernels compiled or loaded first: the estimate leaves that out
+    runs = []
+    for _ in range(3):  # the best of three CPU times: another process on the core slows a run, never speeds it
+        start = time.process_time()
+        melee_exact(melee)
+        runs.append(time.process_time() - start)
+    measured = min(runs)
+    assert estimate / 6 < measured < 6 * estimate, (estimate, runs)
 
 
 UNITS = """
