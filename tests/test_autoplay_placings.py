@@ -183,3 +183,41 @@ def test_deploys_refused_at_once_among_bases_set_at_random(tmp_path: Path, card:
                 enemy = not su.flying and world.place(su, to, world.rear_of(su.player), foes, on=None) is None
                 reasons["enemy" if enemy else "friend"] += 1
     assert min(reasons.values()) > 5, reasons
+
+
+def _grid_order_naive(models: int, step: float, back: tuple[float, float], first: int) -> list[tuple[float, float]]:
+    """``Placing._grid_order`` as it was written before its frame order was kept (sorted afresh per direction)."""
+    import math
+
+    bx, by = back
+    lx, ly = -by, bx
+    cands = []
+    rings = math.ceil(math.sqrt(models)) + 3
+    for i in range(-rings, rings + 1):
+        for j in range(-rings, rings + 1):
+            if (i == 0 and j == 0) or abs(i + j) > rings:
+                continue
+            lat = step * (i + 0.5 * j)
+            fwd = step * (math.sqrt(3) / 2) * j
+            score = math.hypot(lat, fwd) + 0.6 * max(0.0, fwd)
+            tie = (round(score, 6), round(-first * lat, 6), round(fwd, 6))
+            cands.append((tie, (lat * lx - fwd * bx, lat * ly - fwd * by)))
+    cands.sort(key=lambda c: c[0])
+    return [d for _, d in cands]
+
+
+def test_the_grid_order_kept_per_frame_is_the_order_sorted_afresh(tmp_path: Path) -> None:
+    """8.5.3 step 2 (the models set around the Leading Model): the grid order of 400 random units, spacings,
+    directions and points, read through the frame order kept per (models, spacing, side) == sorted afresh, float for
+    float."""
+    scn = parse_scenario(data(tmp_path, length=2), "two.toml", tmp_path)
+    world = Simulation(scn, 1, 3).world
+    rng = np.random.default_rng(23)
+    for _ in range(400):
+        models = int(rng.integers(1, 21))
+        step = float(rng.choice([0.63, 0.73, 0.98, 1.28, 1.6])) * 2 + 0.1
+        a = float(rng.uniform(0, 2 * np.pi))
+        back = (float(np.cos(a)), float(np.sin(a)))
+        lead = (float(rng.uniform(0, 44)), float(rng.uniform(0, 30)))
+        first = world._lateral_first(lead, back)
+        assert world._grid_order(models, step, back, lead) == _grid_order_naive(models, step, back, first)
