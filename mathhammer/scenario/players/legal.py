@@ -32,6 +32,8 @@ Speed the unit can have in a straight line (8.5.3: the path is at least that), a
 longest Range or LONG RANGE of the Batches the check reads (8.7.3 step 1: the least base gap of the models left), a
 Charge target whose nearest model is farther than Speed + 6 + the additions beyond the Engagement Range (8.7.7). A
 test holds every shortcut to the check's own walk in the states of random games (tests/test_autoplay_legal_fast.py).
+The new rows of a decision's states are made together (:meth:`Legality.rows`): a Deploy the World cannot set at its
+point (8.5.3 step 2, 8.5.5) is refused for all of them in one compiled pass (:mod:`.placings`), without the walk.
 The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_phase`` does), so
 ``acted`` is about the Phase asked.
 """
