@@ -186,7 +186,7 @@ def test_kept_routes_are_the_routes_computed_again(scn: Scenario) -> None:
 
     routes_module.Routes.route = route  # type: ignore[method-assign]
     try:
-        Simulation(scn, 3, 5).run()
+        Simulation(scn, 6, 5).run()
     finally:
         routes_module.Routes.route = plain  # type: ignore[method-assign]
     fresh = Simulation(scn, 1, 5).world

@@ -54,6 +54,7 @@ not look at where the charger stands), and walls between models are not looked a
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 
@@ -77,6 +78,25 @@ from .core import (
     edge_distance,
 )
 from .facts import Facts
+
+
+@functools.lru_cache(maxsize=1024)
+def _frame_order(models: int, step: float, first: int) -> tuple[tuple[float, float], ...]:
+    """The spots of :meth:`Placing._grid_order` in its order, in the unit's frame: (lateral, how far ahead) of each. The
+    order reads only the frame (not the direction of ``back``), so it is sorted once per (models, spacing, side)."""
+    cands: list[tuple[tuple[float, float, float], tuple[float, float]]] = []
+    rings = math.ceil(math.sqrt(models)) + 3
+    for i in range(-rings, rings + 1):
+        for j in range(-rings, rings + 1):
+            if (i == 0 and j == 0) or abs(i + j) > rings:
+                continue
+            lat = step * (i + 0.5 * j)
+            fwd = step * (math.sqrt(3) / 2) * j  # how far ahead (against back)
+            score = math.hypot(lat, fwd) + 0.6 * max(0.0, fwd)
+            tie = (round(score, 6), round(-first * lat, 6), round(fwd, 6))
+            cands.append((tie, (lat, fwd)))
+    cands.sort(key=lambda c: c[0])
+    return tuple(d for _, d in cands)
 
 
 class Placing(Facts):
@@ -320,19 +340,9 @@ class Placing(Facts):
         if hit is None:
             bx, by = back
             lx, ly = -by, bx
-            cands: list[tuple[tuple[float, float, float], Coord]] = []
-            rings = math.ceil(math.sqrt(models)) + 3
-            for i in range(-rings, rings + 1):
-                for j in range(-rings, rings + 1):
-                    if (i == 0 and j == 0) or abs(i + j) > rings:
-                        continue
-                    lat = step * (i + 0.5 * j)
-                    fwd = step * (math.sqrt(3) / 2) * j  # how far ahead (against back)
-                    score = math.hypot(lat, fwd) + 0.6 * max(0.0, fwd)
-                    tie = (round(score, 6), round(-first * lat, 6), round(fwd, 6))
-                    cands.append((tie, (lat * lx - fwd * bx, lat * ly - fwd * by)))
-            cands.sort(key=lambda c: c[0])
-            hit = self._grid_orders[key] = [d for _, d in cands]
+            hit = self._grid_orders[key] = [
+                (lat * lx - fwd * bx, lat * ly - fwd * by) for lat, fwd in _frame_order(models, step, first)
+            ]
         return hit
 
     def _lateral_first(self, lead: Coord, back: Coord) -> int:

@@ -32,6 +32,8 @@ Speed the unit can have in a straight line (8.5.3: the path is at least that), a
 longest Range or LONG RANGE of the Batches the check reads (8.7.3 step 1: the least base gap of the models left), a
 Charge target whose nearest model is farther than Speed + 6 + the additions beyond the Engagement Range (8.7.7). A
 test holds every shortcut to the check's own walk in the states of random games (tests/test_autoplay_legal_fast.py).
+The new rows of a decision's states are made together (:meth:`Legality.rows`): a Deploy the World cannot set at its
+point (8.5.3 step 2, 8.5.5) is refused for all of them in one compiled pass (:mod:`.placings`), without the walk.
 The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_phase`` does), so
 ``acted`` is about the Phase asked.
 """
@@ -56,6 +58,7 @@ from ..simview import SimView
 from ..spec import PLAYERS, Activation, Scenario
 from ..world import World
 from .menu import UnitMenu
+from .placings import DeployRefusals
 
 #: the state-key memo is cleared past this many answers (memory flat in the number of states)
 MEMO_LIMIT = 1 << 16
@@ -136,6 +139,7 @@ class Legality:
         self.view = view
         self.menus = menus
         self.check = _CheckAt(view.scn, view.world)
+        self.deploys = DeployRefusals(view, menus, self.check.grass.worlds.world_for)
         self._memo: dict[tuple[object, ...], np.ndarray] = {}  # (unit, Phase, state) -> :meth:`row`
         self._far: dict[tuple[int, str, int], np.ndarray] = {}
         self._gaps: dict[tuple[int, int, int, int], float] = {}
@@ -172,6 +176,7 @@ class Legality:
         if not free.any():
             return out
         table, inv = self.states(games) if states is None else states
+        self.rows(u, phase, table)  # the new rows made together
         rows = np.stack([self._full_row(u, phase, s) for s in table]) > 0
         out[:, kinds != "pass"] = rows[inv][:, kinds != "pass"]
         if phase == "movement":
@@ -190,18 +195,46 @@ class Legality:
     def row(self, u: int, phase: str, state: tuple[int, ...]) -> np.ndarray:
         """The answers known so far for unit ``u``'s ``phase`` entries in one state (:meth:`states`): per entry 1
         legal, 0 not, -1 not judged yet (:meth:`judged` fills it). A new row has its Pass entries 1 and the entries a
-        shortcut refuses 0 (:meth:`shortcuts`, the whole menu at once). Memoised per unit, Phase and state; the memo
-        is cleared past :data:`MEMO_LIMIT` rows (memory flat in the number of states)."""
-        key = (u, phase, state)
-        hit = self._memo.get(key)
-        if hit is None:
-            if len(self._memo) > MEMO_LIMIT:
-                self._memo.clear()
+        shortcut refuses 0 (:meth:`shortcuts`, the whole menu at once; :meth:`rows`: the Deploys that cannot be set).
+        Memoised per unit, Phase and state; the memo is cleared past :data:`MEMO_LIMIT` rows (memory flat in the
+        number of states)."""
+        hit = self._memo.get((u, phase, state))
+        return hit if hit is not None else self.rows(u, phase, [state])[0]
+
+    def rows(self, u: int, phase: str, states: Sequence[tuple[int, ...]]) -> list[np.ndarray]:
+        """:meth:`row` of each of ``states``; the new rows made together, the Deploy entries that cannot be set
+        (:class:`~.placings.DeployRefusals`: no room for the unit at the point, 8.5.3, 8.5.5) refused in one pass over
+        their states."""
+        memo = self._memo
+        new = list(dict.fromkeys(s for s in states if (u, phase, s) not in memo))
+        if new:
+            if len(memo) + len(new) > MEMO_LIMIT:
+                memo.clear()
+                new = list(dict.fromkeys(states))
             kinds, _ = self._kinds(u, phase)
-            hit = np.where(self.shortcuts(u, phase, state), np.int8(0), np.int8(-1))
-            hit[kinds == "pass"] = 1
-            self._memo[key] = hit
-        return hit
+            made = []
+            for state in new:
+                r = np.where(self.shortcuts(u, phase, state), np.int8(0), np.int8(-1))
+                r[kinds == "pass"] = 1
+                memo[(u, phase, state)] = r
+                made.append(r)
+            if phase == "movement" and (kinds == "deploy").any():
+                self._refuse_deploys(u, phase, new, made)
+        return [memo[(u, phase, s)] for s in states]
+
+    def _refuse_deploys(self, u: int, phase: str, states: list[tuple[int, ...]], rows: list[np.ndarray]) -> None:
+        """Set 0 in ``rows`` (of ``states``) the Deploy entries :class:`~.placings.DeployRefusals` finds refused, in
+        the states with unit ``u`` in Reserves (one pass per Grass mask)."""
+        n = self.view.U
+        groups: dict[int, list[int]] = {}
+        for k, s in enumerate(states):
+            if s[u] < 0 or s[n + u] <= 0:
+                groups.setdefault(int(s[2 * n]), []).append(k)
+        for ks in groups.values():
+            idx, refused = self.deploys.refused(u, phase, [states[k] for k in ks])
+            for k, no in zip(ks, refused, strict=True):
+                r = rows[k]
+                r[idx[no & (r[idx] < 0)]] = 0
 
     def judged(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool:
         """:meth:`entry` through the memo of :meth:`row`."""
@@ -238,6 +271,7 @@ class Legality:
                 return np.zeros(games.size, dtype=bool)
         else:
             seen, inv = np.unique(sid, return_inverse=True)
+            self.rows(u, phase, [table[s] for s in seen.tolist()])  # the new rows made together
             legal = np.asarray([self.judged(u, phase, index, table[s]) for s in seen.tolist()], dtype=bool)
             out &= legal[inv.reshape(-1)]
         if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
@@ -254,8 +288,9 @@ class Legality:
         table, sid = self.states(games) if states is None else states
         seen = np.unique(sid) if sid.size > 1 else sid
         rows = np.zeros((len(table), len(self.menus[view.uids[u]][phase])), dtype=bool)
-        for s in seen.tolist():
-            rows[s] = self.row(u, phase, table[s]) != 0
+        picked = seen.tolist()
+        for s, r in zip(picked, self.rows(u, phase, [table[s] for s in picked]), strict=True):
+            rows[s] = r != 0
         out = rows[sid]
         kinds, _ = self._kinds(u, phase)
         out[~((view.alive[u, games] > 0) & ~view.acted[u, games])] &= (kinds == "pass")[None, :]

@@ -1,0 +1,141 @@
+"""The Deploy entries of a menu that cannot be set, for many game states in one pass (issue 29 point 6).
+
+A Deploy (8.5.5) sets the unit with its Leading Model at the entry's point and the other models behind it, towards the
+player's Entry Edge (8.5.3 step 2: "set them In Coherency around the Leading Model"): the World's placement
+(:meth:`~mathhammer.scenario.geometry.placement.Placing.place`) refuses it off the table, on terrain, over another
+base or Within 1" of an Enemy Ground unit (8.5.3: "cannot end Within 1" (Engagement Range) of an Enemy Ground Unit"),
+and the plan walk refuses a Deploy whose Leading Model's point is over a terrain top (it would have to name ``on``;
+the menus name none) or that the World cannot set. Both read only the board and the other units' bases, so
+:class:`DeployRefusals` answers every (state, Deploy entry) pair of a unit at once: the grid spots and the terrain under
+them read once per entry and Grass mask (a game's state changes neither), the bases of each state passed to one
+compiled grid walk (:func:`~mathhammer.scenario.fastplace.set_verdicts`). Where a gap is too near a threshold of that
+walk to decide, nothing is said (the plan walk judges the entry). A test holds these refusals to the plan walk's and to
+``World.place`` in the states of random games of every preset (tests/test_autoplay_placings.py).
+
+Only the entries the plan walk sets in this way are answered: a Deploy using no ability (an ability may name another
+edge, a base to deploy through or a PLACE effect: Warp In, Warp Conduit, Burrow Ambush), of a unit in Reserves.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ...board.engagement import ENGAGEMENT_RANGE
+from ...board.model import EPS, MM_PER_INCH
+from ..fastplace import set_verdicts
+from ..geometry.core import GAP
+from ..simview import SimView
+from ..world import World
+from .menu import UnitMenu
+
+#: per (unit, Phase, Grass mask): the Deploy entries answered, their grid spots, the terrain verdict of each spot,
+#: the spot count, and the entries refused whatever the bases (a point over a terrain top)
+_Spots = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+class DeployRefusals:
+    """Which Deploy entries of a unit's menu the plan walk refuses for want of room, in many states at once (the module
+    text)."""
+
+    def __init__(self, view: SimView, menus: dict[str, UnitMenu], world_for: Callable[[int], World]) -> None:
+        self.view = view
+        self.menus = menus
+        self.world_for = world_for  # Grass mask -> World (``grass.Worlds.world_for``)
+        self._spots: dict[tuple[int, str, int], _Spots] = {}
+
+    def entries(self, u: int, phase: str) -> np.ndarray:
+        """The indices of unit ``u``'s ``phase`` entries answered here: Deploys using no ability."""
+        uid = self.view.uids[u]
+        return np.asarray(
+            [i for i, e in enumerate(self.menus[uid][phase]) if e.action == "deploy" and not e.use and e.to],
+            dtype=np.int64,
+        )
+
+    def _grid(self, u: int, phase: str, gone: int) -> _Spots:
+        """The answered entries of unit ``u`` and, per entry, the spots ``_place_grid`` looks at in order (the Leading
+        Model's point first), whether a base of the unit there is on the table and clear of terrain, how many spots,
+        and whether the point is over a terrain top (the walk's level check refuses it)."""
+        key = (u, phase, gone)
+        hit = self._spots.get(key)
+        if hit is not None:
+            return hit
+        view = self.view
+        uid = view.uids[u]
+        su = view.scn.units[uid]
+        world = self.world_for(gone)
+        idx = self.entries(u, phase)
+        entries = self.menus[uid][phase]
+        r = su.base_mm / MM_PER_INCH / 2
+        step = 2 * r + GAP
+        rear = world.rear_of(su.player)
+        norm = math.hypot(*rear) or 1.0
+        back = (rear[0] / norm, rear[1] / norm)
+        lists: list[list[tuple[float, float]]] = []
+        over = np.zeros(idx.size, dtype=bool)
+        for k, i in enumerate(idx.tolist()):
+            lead = entries[i].to
+            assert lead is not None
+            over[k] = world.level_at(lead) is not None
+            offsets = world._grid_order(su.models, step, back, lead)
+            lists.append([lead, *((lead[0] + dx, lead[1] + dy) for dx, dy in offsets)])
+        most = max((len(s) for s in lists), default=1)
+        spots = np.zeros((idx.size, most, 2), dtype=float)
+        terr = np.zeros((idx.size, most), dtype=bool)
+        counts = np.zeros(idx.size, dtype=np.int64)
+        for k, pts in enumerate(lists):
+            counts[k] = len(pts)
+            spots[k, : len(pts)] = pts
+            terr[k, : len(pts)] = [not world._blocked(c, r, [], True, None) for c in pts]
+        hit = self._spots[key] = (idx, spots, terr, counts, over)
+        return hit
+
+    def refused(self, u: int, phase: str, states: Sequence[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
+        """(the answered entries' indices, per state and answered entry: does the plan walk refuse it for want of
+        room). ``states``: :meth:`Legality.states <mathhammer.scenario.players.legal.Legality.states>`' rows (the
+        placements, the models left, the Grass mask), all with unit ``u`` off the table and the same Grass mask."""
+        view = self.view
+        n = view.U
+        gone = int(states[0][2 * n])
+        idx, spots, terr, counts, over = self._grid(u, phase, gone)
+        if idx.size == 0:
+            return idx, np.zeros((len(states), 0), dtype=bool)
+        scn, world = view.scn, view.world
+        su = scn.units[view.uids[u]]
+        cs: list[np.ndarray] = []
+        rs: list[np.ndarray] = []
+        foe: list[np.ndarray] = []
+        starts, total = [0], 0
+        for st in states:
+            for v in range(n):
+                pid, left = st[v], st[n + v]
+                if v == u or pid < 0 or left <= 0:
+                    continue
+                other = scn.units[view.uids[v]]
+                c = world._centres(pid)
+                cs.append(c)
+                rs.append(np.full(len(c), other.base_mm / MM_PER_INCH / 2))
+                enemy = other.player != su.player and not other.flying and not su.flying
+                foe.append(np.full(len(c), enemy))
+                total += len(c)
+            starts.append(total)
+        out = set_verdicts(
+            spots,
+            terr,
+            counts,
+            su.models,
+            su.base_mm / MM_PER_INCH / 2,
+            2 * (su.base_mm / MM_PER_INCH / 2) + GAP,
+            np.concatenate(cs) if cs else np.zeros((0, 2)),
+            np.concatenate(rs) if rs else np.zeros(0),
+            np.concatenate(foe) if foe else np.zeros(0, dtype=bool),
+            np.asarray(starts, dtype=np.int64),
+            GAP / 2,
+            ENGAGEMENT_RANGE + EPS,
+        )
+        return idx, (out == 1) | over[None, :]
+
+
+__all__ = ["DeployRefusals"]
