@@ -37,6 +37,27 @@ unit = "Roach"
 models = 3
 """
 
+#: Zealots with Zealous Round (Protoss card sheet, Zealot upgrade: a Reaction that counts the unit as Activated) and
+#: without, and Stalkers; the Khalai Faction Card has no Reaction of its own (issue 29 point 2, h-zealous)
+ZEALOTS = """name = "Zealots, Stalkers"
+scale = "Skirmish"
+faction = "Khalai"
+tactical = ["Gateway"]
+
+[[units]]
+unit = "Zealot"
+models = 3
+upgrades = ["Zealous Round"]
+
+[[units]]
+unit = "Zealot"
+models = 3
+
+[[units]]
+unit = "Stalker"
+models = 2
+"""
+
 
 def armies(folder: Path) -> tuple[Path, Path]:
     """The two army lists written into ``folder``."""

@@ -124,7 +124,8 @@ class Option:
     ``within`` and ``value`` its effect's, in Phase ``phase`` (or "any"). ``card``: the Faction or Tactical Card it is
     printed on ("" for the unit's own; a card's is used for unit ``u`` itself). A Total Damage reduction's
     ``per_model`` (Life Support: ``value`` for each model Within, ``bonus`` models more, Stabilizer Medpacks),
-    ``floor`` (Dae'Uhl: "to a minimum of 1") and ``tags`` (the protected unit's Combat Tags it asks, "Biological")."""
+    ``floor`` (Dae'Uhl: "to a minimum of 1") and ``tags`` (the protected unit's Combat Tags it asks, "Biological").
+    ``costs``: its use counts unit ``u`` as Activated in the Phase (Zealous Round: for ``u`` itself, no ``within``)."""
 
     u: int
     name: str
@@ -137,6 +138,7 @@ class Option:
     bonus: int = 0
     floor: int = 0
     tags: tuple[str, ...] = ()
+    costs: bool = False
 
 
 def options(sim: Any, player: str) -> list[Option]:
@@ -150,8 +152,8 @@ def options(sim: Any, player: str) -> list[Option]:
         abilities = unit_abilities(sim.scn.units[sim.uids[u]])
         bonus = sum(int(e.value) for a in abilities for e in a.effects if e.kind == "per_model_bonus")
         for a in abilities:
-            e = _offered(a, UNIT_KINDS) if a.type == "reaction" else None
-            if e is not None and e.within is not None:
+            e = _offered(a, UNIT_KINDS, costly=True) if a.type == "reaction" else None
+            if e is not None and (e.within is not None or e.costs_activation):
                 out.append(_option(u, a, e, "", bonus if e.per_model else 0))
     for found in card_abilities(sim.scn, player):
         a = found.ability
@@ -165,11 +167,12 @@ def options(sim: Any, player: str) -> list[Option]:
     return out
 
 
-def _offered(a: Any, kinds: tuple[str, ...]) -> Any:
+def _offered(a: Any, kinds: tuple[str, ...], costly: bool = False) -> Any:
     """The effect of Reaction ``a`` of a kind of ``kinds`` where every other effect of ``a`` is of one of them or of
-    :data:`BESIDE` (and none a reduction costing the unit's activation), else None."""
+    :data:`BESIDE` (and none a reduction costing the unit's activation unless ``costly``: a unit's own, Zealous
+    Round), else None."""
     main = [e for e in a.effects if e.kind in kinds]
-    if not main or any(e.kind not in kinds + BESIDE or e.costs_activation for e in a.effects):
+    if not main or any(e.kind not in kinds + BESIDE or (e.costs_activation and not costly) for e in a.effects):
         return None
     return main[0]
 
@@ -177,7 +180,8 @@ def _offered(a: Any, kinds: tuple[str, ...]) -> Any:
 def _option(u: int, a: Any, e: Any, card: str, bonus: int) -> Option:
     within = float(e.within) if e.within is not None else 0.0
     value = float(e.value or 0)
-    return Option(u, a.name, e.kind, within, value, a.phase, card, e.per_model, bonus, e.minimum, tuple(e.vs_tags))
+    tags, costs = tuple(e.vs_tags), bool(e.costs_activation)
+    return Option(u, a.name, e.kind, within, value, a.phase, card, e.per_model, bonus, e.minimum, tags, costs)
 
 
 class Reactions:
@@ -186,11 +190,22 @@ class Reactions:
     :class:`~.features.Features` (its module loads at the first score read, or where Hierarch's Stand's legality
     asks whether its unit is a valid target)."""
 
-    def __init__(self, sim: Any, player: str, spending: Any, features: Callable[[], Any]) -> None:
+    def __init__(
+        self,
+        sim: Any,
+        player: str,
+        spending: Any,
+        features: Callable[[], Any],
+        entries: Callable[[int, str, np.ndarray], np.ndarray] | None = None,
+    ) -> None:
         self.sim = sim
         self.player = player
         self.spending = spending
         self.features = features
+        #: games x entries of a unit's menu in a Phase, legal now (the player's, ``Auto.entries``): what a Reaction
+        #: costing the unit's activation gives up (:meth:`_lost`); None: not priced
+        self.entries = entries
+        self._used: dict[tuple[object, ...], float] = {}
         self.options = options(sim, player)
         self.taken = np.zeros((len(self.options), sim.T), dtype=bool)  # declared this Round, per game
         self.rnd = 0
@@ -228,7 +243,12 @@ class Reactions:
 
             states, inv = self.features().states(games)
             table = np.asarray([[self._row(self.options[i], act, s) for i in cand] for s in states], dtype=float)
-            return table.reshape(len(states), len(cand), len(COLUMNS))[inv]
+            table = table.reshape(len(states), len(cand), len(COLUMNS))[inv]
+            w = getattr(policy, "w", None)
+            for c, i in enumerate(cand):
+                if self.options[i].costs and w is not None and self.entries is not None:
+                    table[:, c] -= self._lost(self.options[i], act, games, states, inv, w)
+            return table
 
         key = _stream(TAG + own, rnd, PHASES.index(act.phase), sim.ordinal[act])  # own: apart from the opponent's
         u = np.asarray(sim.draw(key, games))
@@ -243,7 +263,8 @@ class Reactions:
             assert legal[chosen == c, c].all(), "a policy declared a Reaction where it is not legal"
             self.spending.pay(o.u, (o.name,), g)  # 10.5.1: Exhaust the cards
             self.taken[cand[c], g] = True
-            q = self._protects(o, act) if o.kind in ("reduce_damage", "redirect") and not o.card else None
+            protects = o.kind in ("reduce_damage", "redirect") and not o.card and not o.costs  # another unit
+            q = self._protects(o, act) if protects else None
             rx = Reaction(sim.uids[o.u], o.name, self.player, "" if q is None else sim.uids[q])
             answered = dataclasses.replace(act, react=(*act.react, rx))
             sim.ordinal[answered] = sim.ordinal[act]  # the same dice as the activation declared
@@ -255,6 +276,9 @@ class Reactions:
         unit where ``act`` targets it; a unit's own, the activation's one target of the player, another unit (a
         Charge: its first target, the one its IMPACT strikes, for both); None where there is none."""
         sim = self.sim
+        if o.costs:  # "this Unit" (Zealous Round), where the activation attacks it (a Charge: its first target)
+            attacked = act.targets[:1] if act.action == "charge" else act.targets
+            return o.u if sim.uids[o.u] in attacked else None
         if act.action == "charge":  # IMPACT strikes the Charge's first target (sim_combat._impact)
             first = sim.uids.index(act.targets[0]) if act.targets else -1
             mine = first >= 0 and sim.units[first].player == self.player
@@ -323,6 +347,8 @@ class Reactions:
                 states, inv = feats.states(games[ok])
                 valid = np.asarray([r in feats.seen(a, s[:n], s[n : 2 * n], [r]) for s in states], dtype=bool)
                 ok[ok] &= valid[inv]
+        elif o.costs:  # "When this Unit is not Activated": neither activated nor counted as Activated in the Phase
+            ok &= ~activated(sim, r, games)
         elif o.kind == "reduce_damage" and not o.card:  # the protected unit suffers Damage Within of the reacting unit
             q = self._protects(o, act)
             assert q is not None  # (_may)
@@ -412,6 +438,51 @@ class Reactions:
         table = feats.table_of(h, act.phase, state, entries)
         return row + table[0] - table[1]
 
+    def _lost(
+        self, o: Option, act: Activation, games: np.ndarray, states: list[tuple[int, ...]], inv: np.ndarray, w: Any
+    ) -> np.ndarray:
+        """Games x columns: what ``o`` gives up where used, its unit's own activation later in the Phase
+        (:mod:`.activation_cost`): P(the reduction is used) x (the row of the unit's best legal entry now by the
+        policy's weights ``w`` less its Hold's)."""
+        from .activation_cost import lost
+
+        used = np.asarray([self._p_used(o, act, s) for s in states], dtype=float)[inv]
+        out = np.zeros((games.size, len(w)), dtype=float)
+        hit = used > 0
+        if hit.any():
+            assert self.entries is not None
+            feats = self.features()
+            menu = feats.menus[self.sim.uids[o.u]][act.phase]
+            hold = next(i for i, e in enumerate(menu) if e.action == "hold")
+            rows, legal = feats.rows(o.u, act.phase, games[hit]), self.entries(o.u, act.phase, games[hit])
+            out[hit] = used[hit, None] * lost(rows, legal, np.asarray(w, dtype=float), hold)
+        return out
+
+    def _p_used(self, o: Option, act: Activation, state: tuple[int, ...]) -> float:
+        """In ``state``: P(``o``'s reduction is used against ``act``'s attack): a Batch deals its unit Damage (and, on
+        a Charge, the Charge reaches), the exact engine (:func:`~.activation_cost.p_used`); memoised."""
+        key = (o, act.unit, act.action, act.targets, act.use, act.phase, state)
+        hit = self._used.get(key)
+        if hit is None:
+            from .activation_cost import p_used
+
+            if len(self._used) > ROWS_LIMIT:
+                self._used.clear()
+            sim, n = self.sim, self.sim.U
+            a, q = sim.uids.index(act.unit), self._protects(o, act)
+            pos, alive = state[:n], state[n : 2 * n]
+            hit = 0.0
+            if q is not None and pos[a] >= 0 and alive[a] > 0 and pos[q] >= 0 and alive[q] > 0:
+                mark, shielded = state[2 * n + q], state[3 * n + q]
+                chain, reach = "assault", 1.0
+                if act.action == "charge":  # its IMPACT, where the Charge reaches
+                    chain = "impact"
+                    reach = self.features().reaches(a, pos[a], alive[a], pos[q], alive[q], act.use)
+                cut = int(o.value)
+                hit = reach * p_used(sim, a, alive[a], q, alive[q], mark, shielded, chain, act.use, cut)
+            self._used[key] = hit
+        return hit
+
     def _saved(self, o: Option, act: Activation, state: tuple[int, ...]) -> float:
         """In ``state``: the expected share of the protected unit's models that ``act``'s Ranged Attack removes, less
         that with ``o`` (its Total Damage reduction, or its keyword on the unit: TOUGH, DODGE), both exact
@@ -465,4 +536,13 @@ class Reactions:
         return plain * worth[0] - taken * worth[1]
 
 
-__all__ = ["KINDS", "TAG", "Option", "Reactions", "options"]
+def activated(sim: Any, u: int, games: np.ndarray) -> np.ndarray:
+    """Per game of ``games``: has unit ``u`` activated in this Phase, or does it count as Activated in it (its cards'
+    state: Zealous Round, an enemy's Crushing Grip)?"""
+    out = sim.acted[u, games].copy()
+    for counted in sim.cards.counted_as_activated:
+        out |= counted(u, games)
+    return out
+
+
+__all__ = ["KINDS", "TAG", "Option", "Reactions", "activated", "options"]
