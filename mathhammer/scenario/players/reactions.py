@@ -25,6 +25,10 @@ effect the scoring reads (:data:`KINDS`, :data:`OWN_KINDS`):
   Support, Medics: 1 for each of their models Within 4", plus Stabilizer Medpacks' one; Transfusion, Queen: 2); a
   Faction Card's for the Friendly Unit attacked itself (Dae'Uhl: 2, to a minimum of 1). Written with ``for`` = the
   protected unit where it is another unit.
+* Zealous Round (``reduce_damage`` with ``costs_activation``, the Zealots' upgrade, Assault Phase): on an Enemy's
+  Ranged Attack or Charge with IMPACT (its first target) at the reacting unit itself, where that unit has neither
+  activated nor been counted as Activated in the Phase (:func:`activated`: ``acted`` and the cards' state); its use
+  counts it as Activated (the engine, where a Batch dealt it Damage). Written without ``for``.
 * A Tactical or Faction Card's keyword for the Armour or Evade Roll (``unit_keyword``): on an Enemy's Ranged Attack
   (or Charge with IMPACT, as above) at a Friendly Unit of the Combat Tag the card asks (Ground Armor, Infantry Armor,
   Vehicle Plating, Carapace: TOUGH (1); Guardian Shell: DODGE (2); Brood Instinct: BUFF Evade (1)), for that unit.
@@ -32,8 +36,8 @@ effect the scoring reads (:data:`KINDS`, :data:`OWN_KINDS`):
   Concusive Shells gave the charging unit DEBUFF Speed (its trigger held there: a declared target Within 8" of the
   Marauders) and the charging unit is Within ``within`` (4") of the reacting unit (itself included).
 
-Not offered: an ability with an effect of another kind, a reduction that counts the unit as Activated (Zealous Round),
-and the Combat Phase's fights (the Combat Phase makes no decision and does not walk :func:`play_turns`).
+Not offered: an ability with an effect of another kind, and the Combat Phase's fights (the Combat Phase makes no
+decision and does not walk :func:`play_turns`).
 
 Per game, a Reaction is legal (10.4) where its unit is on the table, the trigger holds, it was not declared by that
 unit earlier in the Round (once per Round per unit: none of these is REPEATABLE), and its cost is paid from the
@@ -50,6 +54,10 @@ what it changes against not reacting, plus its ``spend``:
   probabilities and the attack are :class:`~.features.Features`' (``reaches``, ``attack``, the exact engine).
 * Lunge: the feature row of a Move of the reacting unit to where the Lunge ends, less the row of a Hold where it
   stands (marker, threat, cover, gaps: a Move entry's columns).
+* Zealous Round: a reduction's row (below, the unit itself protected), less what it gives up where used, its own
+  activation later in the Phase (:mod:`.activation_cost`): P(the reduction is used: a Batch deals the unit Damage,
+  exact; on a Charge times P(it reaches)) x (the feature row of the unit's best legal entry now by the policy's
+  weights ``w`` less its Hold's). A policy without ``w`` sees the row without that price.
 * A reduction or a keyword: ``threat`` = - (the expected share of the protected unit's models the Ranged Attack
   removes less that with the reduction, or with the keyword on the unit) x its full Supply Value, both exact
   (``Features.attack`` with the engine's own ``Target`` fields: ``damage_reduction``, ``reduction_floor``, the
@@ -69,6 +77,9 @@ A weighted policy declares the best-scoring legal Reaction where its score is ab
 reacts. The draw is the game's own, keyed by (Round, Phase, the activation's dice number) under :data:`TAG` (``TAG +
 1`` for a Reaction to the player's own activation): the same choices whatever the grouping of games or the number of
 workers.
+
+An automatic player never picks a unit counted as Activated in the Phase for its next activation (``auto.Auto.next``
+reads the cards' ``counted_as_activated``), so Zealous Round costs no activation of another unit.
 
 Not offered yet: Photon Overcharge (Overcharged
 Nexus, in no shipped list: HITS on an enemy arriving from Reserves elsewhere than its Entry Edge), Debilitating Saliva
@@ -144,8 +155,9 @@ class Option:
 def options(sim: Any, player: str) -> list[Option]:
     """The Reactions of ``player``'s units that :data:`KINDS` reads (their card's and upgrades', :data:`UNIT_KINDS`),
     in World order, then those of its Faction and Tactical Cards (:data:`CARD_KINDS`), one per Friendly Unit with
-    the Combat Tag the card asks ("a Friendly Ground Unit"), in card then World order. Not offered: an ability with an
-    effect outside these kinds or a reduction that counts the unit as Activated (Zealous Round)."""
+    the Combat Tag the card asks ("a Friendly Ground Unit"), in card then World order. A unit's own reduction that
+    counts it as Activated (Zealous Round) is offered for itself. Not offered: an ability with an effect outside these
+    kinds."""
     out = []
     mine = [u for u, su in enumerate(sim.units) if su.player == player and not sim.structure[u]]
     for u in mine:
