@@ -58,6 +58,37 @@ unit = "Stalker"
 models = 2
 """
 
+#: Stalkers and Zealots with the Overcharged Nexus (Photon Overcharge: HITS 3 (1) at an Enemy Unit entering from
+#: Reserves elsewhere than its Entry Edge), against Marines that may enter by another edge (Barracks (Proxy): Armed
+#: and Ready)
+NEXUS = """name = "Stalkers, Zealots, Overcharged Nexus"
+scale = "Skirmish"
+faction = "Khalai"
+tactical = ["Gateway", "Overcharged Nexus"]
+
+[[units]]
+unit = "Stalker"
+models = 2
+
+[[units]]
+unit = "Zealot"
+models = 3
+"""
+
+PROXY = """name = "Marines by another edge"
+scale = "Skirmish"
+faction = "Terran Armed Forces"
+tactical = ["Barracks (Proxy)"]
+
+[[units]]
+unit = "Marine"
+models = 6
+
+[[units]]
+unit = "Marine"
+models = 6
+"""
+
 
 def armies(folder: Path) -> tuple[Path, Path]:
     """The two army lists written into ``folder``."""

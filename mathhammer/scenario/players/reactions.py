@@ -99,7 +99,7 @@ import numpy as np
 
 from ..abilities import near_games
 from ..basics import stream as _stream
-from ..lookup import card_abilities, find, has_impact, needs_tag, unit_abilities, use_bits
+from ..lookup import card_abilities, find, has_impact, needs_tag, unit_abilities, use_bits, used_effect
 from ..spec import PHASES, Activation, Reaction
 from .menu import Entry
 
@@ -111,6 +111,7 @@ KINDS = {
     "redirect": ("shoot",),
     "reduce_damage": ("shoot", "charge", "fight"),
     "unit_keyword": ("shoot", "charge", "fight"),
+    "hits": ("deploy",),
 }
 #: the effect kinds of the Reactions offered to the player's own activation, and the action each answers: Restoration
 #: removes the DEBUFF Speed an opponent's Concusive Shells gives the charging unit (the DEBUFF is its trigger)
@@ -122,7 +123,10 @@ UNIT_KINDS = ("charger_debuff_speed", "lunge", "redirect", "reduce_damage", "rem
 #: effects an offered Reaction may carry beside its kind's: Hierarch's Stand's Evade Roll against the redirected attack
 BESIDE = ("evade_eligible",)
 #: the kinds a Faction or Tactical Card's Reaction is offered with (for the Friendly Unit it is used for; no ``within``)
-CARD_KINDS = ("reduce_damage", "unit_keyword")
+CARD_KINDS = ("reduce_damage", "unit_keyword", "hits")
+#: the card kinds used by the player and for no unit of its own (Photon Overcharge: HITS at the entering enemy): one
+#: option per card, written with the player's first unit on the table in each game (a unit in Reserves uses none)
+ANYONE_KINDS = ("hits",)
 #: the first part of the key of a Reaction's draw (``random``), apart from the activations' draws (``auto.TAG``)
 TAG = 29_000_104
 #: the rows kept past this many (Reaction, activation, state) keys are dropped (memory flat in games)
@@ -136,7 +140,9 @@ class Option:
     printed on ("" for the unit's own; a card's is used for unit ``u`` itself). A Total Damage reduction's
     ``per_model`` (Life Support: ``value`` for each model Within, ``bonus`` models more, Stabilizer Medpacks),
     ``floor`` (Dae'Uhl: "to a minimum of 1") and ``tags`` (the protected unit's Combat Tags it asks, "Biological").
-    ``costs``: its use counts unit ``u`` as Activated in the Phase (Zealous Round: for ``u`` itself, no ``within``)."""
+    ``costs``: its use counts unit ``u`` as Activated in the Phase (Zealous Round: for ``u`` itself, no ``within``).
+    ``anyone``: a card's used for no unit of its own (:data:`ANYONE_KINDS`): ``u`` the player's first unit, the
+    Reaction written with its first unit on the table in each game."""
 
     u: int
     name: str
@@ -150,6 +156,7 @@ class Option:
     floor: int = 0
     tags: tuple[str, ...] = ()
     costs: bool = False
+    anyone: bool = False
 
 
 def options(sim: Any, player: str) -> list[Option]:
@@ -171,6 +178,10 @@ def options(sim: Any, player: str) -> list[Option]:
         a = found.ability
         e = _offered(a, CARD_KINDS) if a.type == "reaction" else None
         if e is None or e.within is not None:
+            continue
+        if e.kind in ANYONE_KINDS:
+            if mine:
+                out.append(dataclasses.replace(_option(mine[0], a, e, found.card, 0), anyone=True))
             continue
         tag = needs_tag(a)
         for u in mine:
@@ -277,11 +288,20 @@ class Reactions:
             self.taken[cand[c], g] = True
             protects = o.kind in ("reduce_damage", "redirect") and not o.card and not o.costs  # another unit
             q = self._protects(o, act) if protects else None
-            rx = Reaction(sim.uids[o.u], o.name, self.player, "" if q is None else sim.uids[q])
-            answered = dataclasses.replace(act, react=(*act.react, rx))
-            sim.ordinal[answered] = sim.ordinal[act]  # the same dice as the activation declared
-            out.append((g, answered))
+            by = self._first_on_table(g) if o.anyone else np.full(g.size, o.u)
+            for r in np.unique(by).tolist():
+                rx = Reaction(sim.uids[r], o.name, self.player, "" if q is None else sim.uids[q])
+                answered = dataclasses.replace(act, react=(*act.react, rx))
+                sim.ordinal[answered] = sim.ordinal[act]  # the same dice as the activation declared
+                out.append((g[by == r], answered))
         return out
+
+    def _first_on_table(self, games: np.ndarray) -> np.ndarray:
+        """Per game of ``games``: the player's first unit (World order) on the table (-1: none)."""
+        sim = self.sim
+        mine = [u for u, su in enumerate(sim.units) if su.player == self.player and not sim.structure[u]]
+        on = (sim.pos[mine][:, games] >= 0) & (sim.alive[mine][:, games] > 0)
+        return np.where(on.any(axis=0), np.asarray(mine)[on.argmax(axis=0)], -1)
 
     def _protects(self, o: Option, act: Activation) -> int | None:
         """The Friendly Unit ``o`` answers for in ``act`` (World index; :func:`~..abilities.protected`): a card's, its
@@ -314,6 +334,8 @@ class Reactions:
 
     def _may(self, o: Option, act: Activation) -> bool:
         """Whether ``o`` may answer ``act`` in any game (the game-free part of :meth:`_legal`)."""
+        if o.kind == "hits":  # an Enemy Unit entering "via a location other than its own Entry Edge" (cards/warp_in)
+            return used_effect(self.sim.scn, act, "deploy_edge") is not None and bool(act.edge)
         if o.kind not in ("reduce_damage", "unit_keyword", "redirect"):
             return True
         if act.action == "charge" and not has_impact(self.sim.scn.units[act.unit]):
@@ -327,7 +349,10 @@ class Reactions:
     def _legal(self, o: Option, act: Activation, games: np.ndarray) -> np.ndarray:
         """Per game: may ``o`` be declared to ``act`` (the module text; all but what the state's row says)?"""
         sim, r = self.sim, o.u
-        ok = (sim.pos[r, games] >= 0) & (sim.alive[r, games] > 0) & ~self.taken[self.options.index(o), games]
+        if o.anyone:  # a unit of the player on the table uses it (10.4, FAQ v1.0: none in Reserves)
+            ok = (self._first_on_table(games) >= 0) & ~self.taken[self.options.index(o), games]
+        else:
+            ok = (sim.pos[r, games] >= 0) & (sim.alive[r, games] > 0) & ~self.taken[self.options.index(o), games]
         mine = [sim.uids.index(t) for t in act.targets if sim.units[sim.uids.index(t)].player == self.player]
         if o.kind == "charger_debuff_speed":  # a declared target Within of the reacting unit
             near = np.zeros(sim.T, dtype=bool)
@@ -359,6 +384,9 @@ class Reactions:
                 states, inv = feats.states(games[ok])
                 valid = np.asarray([r in feats.seen(a, s[:n], s[n : 2 * n], [r]) for s in states], dtype=bool)
                 ok[ok] &= valid[inv]
+        elif o.kind == "hits":  # the enemy unit enters: in Reserves there, not Destroyed
+            a = sim.uids.index(act.unit)
+            ok &= (sim.pos[a, games] < 0) & (sim.alive[a, games] > 0)
         elif o.costs:  # "When this Unit is not Activated": neither activated nor counted as Activated in the Phase
             ok &= ~activated(sim, r, games)
         elif o.kind == "reduce_damage" and not o.card:  # the protected unit suffers Damage Within of the reacting unit
@@ -407,6 +435,9 @@ class Reactions:
         row = np.zeros(len(COLUMNS), dtype=float)
         row[COLUMNS.index("spend")] = feats.spend(sim.uids[o.u], (o.name,))
         a = sim.uids.index(act.unit)
+        if o.kind == "hits":  # the HITS at the unit entering (its state in Reserves: models left, no marker)
+            row[DAMAGE : MODELS + 1] = entry_hits(sim, o, a, alive[a], mark[a], shielded[a])
+            return row
         if pos[a] < 0 or alive[a] <= 0:
             return row
         if o.kind == "charger_debuff_speed":
@@ -546,6 +577,32 @@ class Reactions:
         evade = (use_bits(sim, g, (o.name,)), 0, 0)
         taken = feats.attack(a, alive[a], g, alive[g], mark[g], shielded[g], "assault", act.use, evade)[2]
         return plain * worth[0] - taken * worth[1]
+
+
+def entry_hits(sim: Any, o: Option, t: int, k: int, mark: int, shielded: int) -> tuple[float, float, float]:
+    """The ``damage``, ``destroy`` and ``models`` columns of ``o``'s HITS X (Y) at unit ``t`` (``k`` models left,
+    Damage Marker ``mark``): the expected Supply destroyed, P(destroyed), the expected share of its full strength
+    removed; the exact engine on the Batch the engine resolves (``cards/warp_in.py``: ``Batch.hits``, no Evade)."""
+    from ...starcraft.compiled import compile_attack
+    from ...starcraft.exact import exact_states
+    from ...starcraft.loadout import as_target
+    from ...starcraft.model import Attack, Batch
+
+    if k <= 0:
+        return 0.0, 0.0, 0.0
+    found = find(sim.scn, sim.uids[o.u], o.name)
+    assert found is not None
+    e = next(e for e in found.ability.effects if e.kind == "hits")
+    target = as_target(sim.loadout(t, 0), "assault", alive=k, marker=mark, shielded=bool(shielded))
+    compiled, tc = compile_attack(Attack((Batch.hits(e.value, e.damage),), target))
+    supply = sim.supply(t, np.arange(sim.full[t] + 1))
+    damage = destroy = models = 0.0
+    for key, p in exact_states(compiled, tc).items():
+        left = max(k - int(key[0]), 0)
+        damage += p * float(supply[k] - supply[left])
+        destroy += p * (left == 0)
+        models += p * (k - left) / float(sim.full[t])
+    return damage, destroy, models
 
 
 def activated(sim: Any, u: int, games: np.ndarray) -> np.ndarray:
