@@ -89,6 +89,22 @@ unit = "Marine"
 models = 6
 """
 
+#: Vile Roaches (Debilitating Saliva: DEBUFF Hit (1) on the Ranged Weapons of an Enemy Unit Within 8" that declares a
+#: Ranged Attack) and Hydralisks
+VILE = """name = "Vile Roaches, Hydralisks"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+tactical = ["Hydralisk Den", "Hatchery", "Accelerating Creep"]
+
+[[units]]
+unit = "Vile (Roach)"
+models = 3
+
+[[units]]
+unit = "Hydralisk"
+models = 2
+"""
+
 
 def armies(folder: Path) -> tuple[Path, Path]:
     """The two army lists written into ``folder``."""

@@ -97,7 +97,8 @@ from typing import Any
 
 import numpy as np
 
-from ..abilities import near_games
+from ...starcraft.schema import Effect
+from ..abilities import inflicted, near_games
 from ..basics import stream as _stream
 from ..lookup import card_abilities, find, has_impact, needs_tag, unit_abilities, use_bits, used_effect
 from ..spec import PHASES, Activation, Reaction
@@ -112,14 +113,15 @@ KINDS = {
     "reduce_damage": ("shoot", "charge", "fight"),
     "unit_keyword": ("shoot", "charge", "fight"),
     "hits": ("deploy",),
+    "enemy_weapon_keyword": ("shoot",),
 }
 #: the effect kinds of the Reactions offered to the player's own activation, and the action each answers: Restoration
 #: removes the DEBUFF Speed an opponent's Concusive Shells gives the charging unit (the DEBUFF is its trigger)
-OWN_KINDS = {"remove_debuffs": ("charge",)}
+OWN_KINDS = {"remove_debuffs": ("charge", "shoot")}
 #: the opponent's Reaction kinds that give the acting unit a DEBUFF the player's :data:`OWN_KINDS` answer
-DEBUFF_KINDS = ("charger_debuff_speed",)
+DEBUFF_KINDS = ("charger_debuff_speed", "enemy_weapon_keyword")
 #: the kinds a unit's own Reaction is offered with (with a ``within``: for another Friendly Unit Within it)
-UNIT_KINDS = ("charger_debuff_speed", "lunge", "redirect", "reduce_damage", "remove_debuffs")
+UNIT_KINDS = ("charger_debuff_speed", "lunge", "redirect", "reduce_damage", "remove_debuffs", "enemy_weapon_keyword")
 #: effects an offered Reaction may carry beside its kind's: Hierarch's Stand's Evade Roll against the redirected attack
 BESIDE = ("evade_eligible",)
 #: the kinds a Faction or Tactical Card's Reaction is offered with (for the Friendly Unit it is used for; no ``within``)
@@ -321,15 +323,15 @@ class Reactions:
         q = sim.uids.index(mine[0]) if len(mine) == 1 else -1
         return q if q >= 0 and q != o.u else None
 
-    def _debuffs(self, act: Activation) -> list[tuple[int, float, float]]:
+    def _debuffs(self, act: Activation) -> list[tuple[int, float, float, str]]:
         """The opponent's Reactions in ``act`` giving its acting unit a DEBUFF (:data:`DEBUFF_KINDS`): (the reacting
-        unit, its ``within``, the DEBUFF's value)."""
+        unit, its ``within``, the DEBUFF's value, the ability's name)."""
         sim, out = self.sim, []
         for rx in act.react:
             found = find(sim.scn, rx.unit, rx.use) if rx.player != self.player else None
             for e in found.ability.effects if found is not None else ():
-                if e.kind in DEBUFF_KINDS and e.within is not None:
-                    out.append((sim.uids.index(rx.unit), float(e.within), float(e.value or 0)))
+                if e.kind in DEBUFF_KINDS and e.within is not None and not e.select:
+                    out.append((sim.uids.index(rx.unit), float(e.within), float(e.value or 0), rx.use))
         return out
 
     def _may(self, o: Option, act: Activation) -> bool:
@@ -384,6 +386,8 @@ class Reactions:
                 states, inv = feats.states(games[ok])
                 valid = np.asarray([r in feats.seen(a, s[:n], s[n : 2 * n], [r]) for s in states], dtype=bool)
                 ok[ok] &= valid[inv]
+        elif o.kind == "enemy_weapon_keyword":  # the attacking unit Within of the reacting unit (cards/debuffs.py)
+            ok &= near_games(sim, games[ok], r, sim.uids.index(act.unit), o.within)[games]
         elif o.kind == "hits":  # the enemy unit enters: in Reserves there, not Destroyed
             a = sim.uids.index(act.unit)
             ok &= (sim.pos[a, games] < 0) & (sim.alive[a, games] > 0)
@@ -406,11 +410,15 @@ class Reactions:
         return ok
 
     def _debuffed(self, act: Activation, games: np.ndarray) -> np.ndarray:
-        """Per game of ``games``: does an opponent's Reaction in ``act`` give the charging unit its DEBUFF there (the
-        engine's trigger, ``cards/charge.py``: a declared target Within ``within`` of the reacting unit)?"""
+        """Per game of ``games``: does an opponent's Reaction in ``act`` give the acting unit its DEBUFF there (the
+        engine's trigger: on a Charge a declared target Within ``within`` of the reacting unit, ``cards/charge.py``; on
+        a Ranged Attack the attacking unit Within it, ``cards/debuffs.py``)?"""
         sim = self.sim
         hit = np.zeros(sim.T, dtype=bool)
-        for r, within, _ in self._debuffs(act):
+        for r, within, _, _ in self._debuffs(act):
+            if act.action == "shoot":  # Debilitating Saliva: the attacking unit Within of it (cards/debuffs.py)
+                hit |= near_games(sim, games, r, sim.uids.index(act.unit), within)
+                continue
             for t in act.targets:
                 hit |= near_games(sim, games, r, sim.uids.index(t), within)
         return hit[games]
@@ -456,11 +464,33 @@ class Reactions:
         if o.kind in ("reduce_damage", "unit_keyword"):
             row[COLUMNS.index("threat")] = -self._saved(o, act, state)
             return row
+        if o.kind == "enemy_weapon_keyword":  # Debilitating Saliva: the attack at each of the player's units it targets
+            debuff = (debuff_name(sim, sim.uids[o.u], o.name),)
+            saved = 0.0
+            for name in act.targets:
+                t = sim.uids.index(name)
+                if sim.units[t].player != self.player or pos[t] < 0 or alive[t] <= 0:
+                    continue
+                args = (a, alive[a], t, alive[t], mark[t], shielded[t], "assault")
+                share = feats.attack(*args, act.use)[2] - feats.attack(*args, act.use + debuff)[2]
+                saved += share * float(sim.supply(t, np.asarray([sim.full[t]]))[0])
+            row[COLUMNS.index("threat")] = -saved
+            return row
         if o.kind == "redirect":
             row[COLUMNS.index("threat")] = -self._redirected(o, act, state)
             return row
         if o.kind == "remove_debuffs":  # the Charge entry's attack columns at full Speed less with the DEBUFF
-            slow = max((v for _, _, v in self._debuffs(act)), default=0.0)
+            if act.action == "shoot":  # the Ranged Attack's columns without the DEBUFF Hit less with it
+                debuffs = tuple(debuff_name(sim, sim.uids[r], name) for r, _, _, name in self._debuffs(act))
+                for name in act.targets:
+                    t = sim.uids.index(name)
+                    if sim.units[t].player == self.player or pos[t] < 0 or alive[t] <= 0:
+                        continue
+                    args = (a, alive[a], t, alive[t], mark[t], shielded[t], "assault")
+                    plain = np.asarray(feats.attack(*args, act.use))
+                    row[DAMAGE : MODELS + 1] += plain - np.asarray(feats.attack(*args, act.use + debuffs))
+                return row
+            slow = max((v for _, _, v, _ in self._debuffs(act)), default=0.0)
             for name in act.targets:
                 t = sim.uids.index(name)
                 if sim.units[t].player == self.player or pos[t] < 0 or alive[t] <= 0:
@@ -577,6 +607,16 @@ class Reactions:
         evade = (use_bits(sim, g, (o.name,)), 0, 0)
         taken = feats.attack(a, alive[a], g, alive[g], mark[g], shielded[g], "assault", act.use, evade)[2]
         return plain * worth[0] - taken * worth[1]
+
+
+def debuff_name(sim: Any, unit: str, name: str) -> str:
+    """The ability standing for the DEBUFF Reaction ``name`` of ``unit`` gives the attacking unit's weapons
+    (Debilitating Saliva's DEBUFF Hit (1)), as the engine names it (``cards/debuffs.attacker_debuffs``:
+    ``abilities.inflicted``)."""
+    found = find(sim.scn, unit, name)
+    assert found is not None
+    e = next(e for e in found.ability.effects if e.kind == "enemy_weapon_keyword")
+    return inflicted(sim, found, [Effect(kind="weapon_keyword", keyword=e.keyword, weapons=list(e.weapons))], unit)
 
 
 def entry_hits(sim: Any, o: Option, t: int, k: int, mark: int, shielded: int) -> tuple[float, float, float]:
