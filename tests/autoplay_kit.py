@@ -105,6 +105,28 @@ unit = "Hydralisk"
 models = 2
 """
 
+#: Zerglings with the Overseer (Pneumatized Carapace: a second D6 for a Friendly Unit's Charge Distance, the higher
+#: used) and Zealots with the Observer (Gravitic Boosters: +1 to it): the Charge Roll Reactions
+OVERSEER = """name = "Zerglings, Overseer"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+tactical = ["Spawning Pool", "Overseer", "Accelerating Creep"]
+
+[[units]]
+unit = "Zergling"
+models = 12
+"""
+
+OBSERVER = """name = "Zealots, Observer"
+scale = "Skirmish"
+faction = "Khalai"
+tactical = ["Gateway", "Observer"]
+
+[[units]]
+unit = "Zealot"
+models = 3
+"""
+
 
 def armies(folder: Path) -> tuple[Path, Path]:
     """The two army lists written into ``folder``."""

@@ -117,7 +117,7 @@ KINDS = {
 }
 #: the effect kinds of the Reactions offered to the player's own activation, and the action each answers: Restoration
 #: removes the DEBUFF Speed an opponent's Concusive Shells gives the charging unit (the DEBUFF is its trigger)
-OWN_KINDS = {"remove_debuffs": ("charge", "shoot")}
+OWN_KINDS = {"remove_debuffs": ("charge", "shoot"), "charge_roll": ("charge",)}
 #: the opponent's Reaction kinds that give the acting unit a DEBUFF the player's :data:`OWN_KINDS` answer
 DEBUFF_KINDS = ("charger_debuff_speed", "enemy_weapon_keyword")
 #: the kinds a unit's own Reaction is offered with (with a ``within``: for another Friendly Unit Within it)
@@ -125,7 +125,7 @@ UNIT_KINDS = ("charger_debuff_speed", "lunge", "redirect", "reduce_damage", "rem
 #: effects an offered Reaction may carry beside its kind's: Hierarch's Stand's Evade Roll against the redirected attack
 BESIDE = ("evade_eligible",)
 #: the kinds a Faction or Tactical Card's Reaction is offered with (for the Friendly Unit it is used for; no ``within``)
-CARD_KINDS = ("reduce_damage", "unit_keyword", "hits")
+CARD_KINDS = ("reduce_damage", "unit_keyword", "hits", "charge_roll")
 #: the card kinds used by the player and for no unit of its own (Photon Overcharge: HITS at the entering enemy): one
 #: option per card, written with the player's first unit on the table in each game (a unit in Reserves uses none)
 ANYONE_KINDS = ("hits",)
@@ -232,6 +232,7 @@ class Reactions:
         self.entries = entries
         self._used: dict[tuple[object, ...], float] = {}
         self.options = options(sim, player)
+        self._rolls = any(o.kind == "charge_roll" for o in self.options)  # a Reaction to its own Charge Roll
         self.taken = np.zeros((len(self.options), sim.T), dtype=bool)  # declared this Round, per game
         self.rnd = 0
         self._rows: dict[tuple[object, ...], np.ndarray] = {}
@@ -241,8 +242,9 @@ class Reactions:
         applied there)."""
         pick = getattr(policy, "react", None)
         own = act.player == self.player
-        if own and not self._debuffs(act):  # its own activation: only a DEBUFF the opponent gave triggers one
-            return [(games, act)]
+        rolls = self._rolls and act.action == "charge"
+        if own and not rolls and not self._debuffs(act):  # its own activation: a DEBUFF the opponent gave, or its
+            return [(games, act)]  # Charge Roll (Pneumatized Carapace, Gravitic Boosters), triggers one
         cand = [
             i
             for i, o in enumerate(self.options)
@@ -336,6 +338,10 @@ class Reactions:
 
     def _may(self, o: Option, act: Activation) -> bool:
         """Whether ``o`` may answer ``act`` in any game (the game-free part of :meth:`_legal`)."""
+        if o.kind == "charge_roll":  # "after a Friendly Unit rolls a D6 for Charge Distance": the charging unit's
+            return self.sim.uids[o.u] == act.unit and act.player == self.player
+        if o.kind == "remove_debuffs" and act.player == self.player:
+            return bool(self._debuffs(act))
         if o.kind == "hits":  # an Enemy Unit entering "via a location other than its own Entry Edge" (cards/warp_in)
             return used_effect(self.sim.scn, act, "deploy_edge") is not None and bool(act.edge)
         if o.kind not in ("reduce_damage", "unit_keyword", "redirect"):
@@ -478,6 +484,16 @@ class Reactions:
             return row
         if o.kind == "redirect":
             row[COLUMNS.index("threat")] = -self._redirected(o, act, state)
+            return row
+        if o.kind == "charge_roll":  # the Charge entry's attack columns x what the Reaction adds to P(it reaches)
+            for name in act.targets:
+                t = sim.uids.index(name)
+                if sim.units[t].player == self.player or pos[t] < 0 or alive[t] <= 0:
+                    continue
+                hit = np.asarray(feats.attack(a, alive[a], t, alive[t], mark[t], shielded[t], "combat", act.use))
+                plain = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], act.use)
+                boosted = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], (*act.use, o.name))
+                row[DAMAGE : MODELS + 1] += (boosted - plain) * hit
             return row
         if o.kind == "remove_debuffs":  # the Charge entry's attack columns at full Speed less with the DEBUFF
             if act.action == "shoot":  # the Ranged Attack's columns without the DEBUFF Hit less with it
