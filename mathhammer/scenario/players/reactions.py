@@ -1,5 +1,5 @@
 """The Reactions (10.4) an automatic player declares to its opponent's activations, and to its own where an
-opponent's Reaction gave its unit a DEBUFF (issue 29 point 2).
+opponent's Reaction gave its unit a DEBUFF or its unit Charges (issue 29 point 2).
 
 Once the active player's activation is chosen (an automatic player's entry or a scripted plan's), and before it is
 applied, :func:`~mathhammer.scenario.players.play_turns` asks the other player, where it is automatic, which of its
@@ -34,7 +34,18 @@ effect the scoring reads (:data:`KINDS`, :data:`OWN_KINDS`):
   Vehicle Plating, Carapace: TOUGH (1); Guardian Shell: DODGE (2); Brood Instinct: BUFF Evade (1)), for that unit.
 * Restoration (``remove_debuffs``, Medics, Queen, Sentry): on the player's own Charge, where the opponent's
   Concusive Shells gave the charging unit DEBUFF Speed (its trigger held there: a declared target Within 8" of the
-  Marauders) and the charging unit is Within ``within`` (4") of the reacting unit (itself included).
+  Marauders) and the charging unit is Within ``within`` (4") of the reacting unit (itself included); and on the
+  player's own Ranged Attack where the opponent's Debilitating Saliva gave the attacking unit DEBUFF Hit (1) (its
+  trigger held: the attacking unit Within 8" of the Vile Roaches), the attacking unit Within 4" of it.
+* Debilitating Saliva (``enemy_weapon_keyword``, Vile Roaches): on an Enemy's Ranged Attack, the attacking unit Within
+  ``within`` (8") of the reacting unit.
+* Photon Overcharge (``hits``, Overcharged Nexus): on an Enemy's Deploy with an ability that brings it by another
+  table edge (``deploy_edge``: Warp In, Armed and Ready, Timing Push; the automatic menus offer none, so it answers a
+  scripted opponent), where the unit is in Reserves and not Destroyed; one option per card, written with the player's
+  first unit on the table in each game (a unit in Reserves uses no abilities).
+* The Charge Roll Reactions (``charge_roll``, a card's: Pneumatized Carapace, Overseer; Gravitic Boosters, Observer):
+  on the player's own Charge, for the charging unit (the engine applies them as declared with the Charge, before
+  the roll: paid whether the roll needed them or not).
 
 Not offered: an ability with an effect of another kind, and the Combat Phase's fights (the Combat Phase makes no
 decision and does not walk :func:`play_turns`).
@@ -70,7 +81,16 @@ what it changes against not reacting, plus its ``spend``:
   not a valid target of the attacking unit (no Ranged Weapon of it in range of a Visible model: the engine then
   leaves the attack where it was).
 * Restoration: the Charge entry's ``damage``, ``destroy`` and ``models`` (the exact Close Combat attack at the
-  declared targets) x (P(the Charge reaches) - P(it reaches with the DEBUFF Speed)): what the Charge gets back.
+  declared targets) x (P(the Charge reaches) - P(it reaches with the DEBUFF Speed)): what the Charge gets back; on a
+  Ranged Attack, its columns without DEBUFF Hit (1) less with it (exact, the engine's own inflicted ability on).
+* Debilitating Saliva: ``threat`` = - the sum over the player's units the attack targets of (the expected share of
+  their models it removes less that with DEBUFF Hit (1) on the attacking unit's Ranged Weapons) x their full Supply
+  (exact; the whole attack at each target: an upper bound where it splits).
+* Photon Overcharge: the ``damage``, ``destroy`` and ``models`` of HITS 3 (1) at the entering unit (exact, its models
+  left and Damage Marker in Reserves); Available Supply and the 10" keep-away are not read (the Reaction is paid where
+  the engine then leaves the unit in Reserves: an upper bound).
+* The Charge Roll Reactions: the Charge entry's ``damage``, ``destroy`` and ``models`` x (P(it reaches with the
+  Reaction's ``charge_roll``) - P(it reaches)) (``Features.reaches``: an upper bound).
 
 A weighted policy declares the best-scoring legal Reaction where its score is above 0 (not reacting scores 0);
 ``random`` draws uniformly among not reacting and the legal Reactions; a policy without a ``react`` method never
@@ -81,11 +101,8 @@ workers.
 An automatic player never picks a unit counted as Activated in the Phase for its next activation (``auto.Auto.next``
 reads the cards' ``counted_as_activated``), so Zealous Round costs no activation of another unit.
 
-Not offered yet: Photon Overcharge (Overcharged
-Nexus, in no shipped list: HITS on an enemy arriving from Reserves elsewhere than its Entry Edge), Debilitating Saliva
-(Vile Roaches, in no shipped list) and Restoration of its DEBUFF Hit (the DEBUFF on the attack is not scored), and
-the Charge Roll Reactions on the player's own Charge (Pneumatized Carapace, Gravitic Boosters: their Tactical Cards,
-Overseer and Observer, are in no shipped list).
+The Zealous Round, Photon Overcharge, Debilitating Saliva and Charge Roll Reactions belong to upgrades, units and
+cards in no shipped list (tests/autoplay_kit.py has small lists with them).
 """
 
 from __future__ import annotations
