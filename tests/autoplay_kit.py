@@ -197,6 +197,34 @@ def replays(table: dict[str, Any], scn: Scenario, played: Any, seed: int, g: int
     return trace
 
 
+def declared(scn: Scenario, use: str, seed: int, n: int) -> tuple[int, Any]:
+    """A game of ``scn`` (seed ``seed``) where Reaction ``use`` was declared on an activation that was not void (a
+    Charge too short is written as a Hold), found in a batch of ``n`` games then recorded alone (the same game
+    whatever the grouping): its number and :func:`~mathhammer.scenario.players.trace.record` of it."""
+    import numpy as np
+
+    from mathhammer.scenario.players.trace import record
+    from mathhammer.scenario.sim import Simulation
+
+    batch = Simulation(scn, n, seed)
+    said: list[int] = []
+    plain = batch.activate
+
+    def activate(a: Any, gs: np.ndarray) -> None:
+        if any(rx.use == use for rx in a.react):
+            said.extend(gs.tolist())
+        plain(a, gs)
+
+    batch.activate = activate  # type: ignore[method-assign]
+    batch.run()
+    assert said, f"no game of {n} declared {use}"
+    for g in sorted(set(said)):
+        played = record(Simulation(scn, 1, seed, offset=g))
+        if any(rx.use == use for s in played.steps if not s.void for rx in s.act.react):
+            return g, played
+    raise AssertionError(f"every activation with {use} was void")
+
+
 def scenario(folder: Path, **kw: Any) -> Scenario:
     return parse_scenario(data(folder, **kw), "two.toml", folder)
 

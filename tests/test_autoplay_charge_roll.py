@@ -20,10 +20,9 @@ import pytest
 from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.features import COL
-from mathhammer.scenario.players.trace import record
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation, Reaction
-from tests.autoplay_kit import OBSERVER, OVERSEER, RED, place, replays
+from tests.autoplay_kit import OBSERVER, OVERSEER, RED, declared, place, replays
 from tests.test_autoplay_reactions_guard import _data, _said, _sim
 
 MARINE = (6.0, 8.0)
@@ -124,25 +123,6 @@ def test_a_trace_with_pneumatized_carapace_passes_check_and_replays(tmp_path: Pa
     table = _data(tmp_path, RED, OVERSEER, "random", "aggressive", length=3)
     scn = parse_scenario(table, "roll.toml", tmp_path)
     seed = 7
-    batch = Simulation(scn, 40, seed)
-    said: list[int] = []
-    plain = batch.activate
-
-    def activate(a: Activation, gs: np.ndarray) -> None:
-        if any(rx.use == "Pneumatized Carapace" for rx in a.react):
-            said.extend(gs.tolist())
-        plain(a, gs)
-
-    batch.activate = activate  # type: ignore[method-assign, assignment]
-    batch.run()
-    assert said, "no game of 40 declared Pneumatized Carapace"
-    found = None
-    for g in sorted(set(said)):  # one whose Charge reached (a void one is written as a Hold)
-        played = record(Simulation(scn, 1, seed, offset=g))
-        if any(rx.use == "Pneumatized Carapace" for s in played.steps if not s.void for rx in s.act.react):
-            found = g, played
-            break
-    assert found is not None, "no Charge with Pneumatized Carapace reached"
-    g, played = found
+    g, played = declared(scn, "Pneumatized Carapace", seed, 40)
     trace = replays(table, scn, played, seed, g, tmp_path)
     assert any(rx.use == "Pneumatized Carapace" for a in trace.plan for rx in a.react)

@@ -21,10 +21,9 @@ from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.features import COL
 from mathhammer.scenario.players.policies import Weighted
 from mathhammer.scenario.players.reactions import debuff_name
-from mathhammer.scenario.players.trace import record
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation, Reaction
-from tests.autoplay_kit import VILE, place, replays
+from tests.autoplay_kit import VILE, declared, place, replays
 from tests.test_autoplay_reactions_guard import HYDRA, MEDIC, TARGET, TERRAN, _data, _said, _shoot, _sim
 
 SALIVA = Reaction("vile-1", "Debilitating Saliva", "blue")
@@ -136,20 +135,6 @@ def test_a_trace_with_saliva_passes_check_and_replays(tmp_path: Path) -> None:
     table = _data(tmp_path, TERRAN, VILE, "random", "random", length=3)
     scn = parse_scenario(table, "saliva.toml", tmp_path)
     seed = 7
-    batch = Simulation(scn, 40, seed)
-    said: list[int] = []
-    plain = batch.activate
-
-    def activate(a: Activation, gs: np.ndarray) -> None:
-        if any(rx.use == "Debilitating Saliva" for rx in a.react):
-            said.extend(gs.tolist())
-        plain(a, gs)
-
-    batch.activate = activate  # type: ignore[method-assign, assignment]
-    batch.run()
-    assert said, "no game of 40 declared Debilitating Saliva"
-    g = min(said)
-    played = record(Simulation(scn, 1, seed, offset=g))
-    assert any(rx.use == "Debilitating Saliva" for s in played.steps for rx in s.act.react)
+    g, played = declared(scn, "Debilitating Saliva", seed, 40)
     trace = replays(table, scn, played, seed, g, tmp_path)
     assert any(rx.use == "Debilitating Saliva" for a in trace.plan for rx in a.react)

@@ -21,14 +21,13 @@ from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.features import COL
 from mathhammer.scenario.players.legal import Legality
-from mathhammer.scenario.players.trace import record
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation, Reaction
 from mathhammer.starcraft.compiled import compile_attack
 from mathhammer.starcraft.exact import exact_states
 from mathhammer.starcraft.loadout import as_target, attack_batches
 from mathhammer.starcraft.model import Attack
-from tests.autoplay_kit import ZEALOTS, place, replays
+from tests.autoplay_kit import ZEALOTS, declared, place, replays
 from tests.test_autoplay_reactions_guard import HYDRA, ROACH, SECOND, TARGET, ZERG, _data, _said, _shoot, _sim
 
 ZEALOUS = Reaction("zealot-1", "Zealous Round", "red")
@@ -212,25 +211,6 @@ def test_a_trace_with_zealous_round_passes_check_and_replays(tmp_path: Path) -> 
     table = _table(tmp_path, "random")
     scn = parse_scenario(table, "zealous.toml", tmp_path)
     seed = 7
-    batch = Simulation(scn, 30, seed)
-    said: list[int] = []
-    plain = batch.activate
-
-    def activate(a: Activation, gs: np.ndarray) -> None:
-        if any(rx.use == "Zealous Round" for rx in a.react):
-            said.extend(gs.tolist())
-        plain(a, gs)
-
-    batch.activate = activate  # type: ignore[method-assign, assignment]
-    batch.run()
-    assert said, "no game of 30 declared Zealous Round"
-    found = None
-    for g in sorted(set(said)):  # one whose activation was not void (a Charge too short is written as a Hold)
-        played = record(Simulation(scn, 1, seed, offset=g))
-        if any(rx.use == "Zealous Round" for s in played.steps if not s.void for rx in s.act.react):
-            found = g, played
-            break
-    assert found is not None, "every activation with Zealous Round was void"
-    g, played = found
+    g, played = declared(scn, "Zealous Round", seed, 30)
     trace = replays(table, scn, played, seed, g, tmp_path)
     assert any(rx.use == "Zealous Round" for a in trace.plan for rx in a.react)

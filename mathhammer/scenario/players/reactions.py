@@ -488,50 +488,25 @@ class Reactions:
             row[COLUMNS.index("threat")] = -self._saved(o, act, state)
             return row
         if o.kind == "enemy_weapon_keyword":  # Debilitating Saliva: the attack at each of the player's units it targets
-            debuff = (debuff_name(sim, sim.uids[o.u], o.name),)
             saved = 0.0
-            for name in act.targets:
-                t = sim.uids.index(name)
-                if sim.units[t].player != self.player or pos[t] < 0 or alive[t] <= 0:
-                    continue
-                args = (a, alive[a], t, alive[t], mark[t], shielded[t], "assault")
-                share = feats.attack(*args, act.use)[2] - feats.attack(*args, act.use + debuff)[2]
-                saved += share * float(sim.supply(t, np.asarray([sim.full[t]]))[0])
+            for t, plain, debuffed in self._with_debuffs(act, state, (debuff_name(sim, sim.uids[o.u], o.name),), True):
+                saved += (plain[2] - debuffed[2]) * float(sim.supply(t, np.asarray([sim.full[t]]))[0])
             row[COLUMNS.index("threat")] = -saved
             return row
         if o.kind == "redirect":
             row[COLUMNS.index("threat")] = -self._redirected(o, act, state)
             return row
         if o.kind == "charge_roll":  # the Charge entry's attack columns x what the Reaction adds to P(it reaches)
-            for name in act.targets:
-                t = sim.uids.index(name)
-                if sim.units[t].player == self.player or pos[t] < 0 or alive[t] <= 0:
-                    continue
-                hit = np.asarray(feats.attack(a, alive[a], t, alive[t], mark[t], shielded[t], "combat", act.use))
-                plain = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], act.use)
-                boosted = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], (*act.use, o.name))
-                row[DAMAGE : MODELS + 1] += (boosted - plain) * hit
+            row[DAMAGE : MODELS + 1] = self._charge_gain(act, state, (o.name,), 0.0)
+            return row
+        if o.kind == "remove_debuffs" and act.action == "shoot":  # the Ranged Attack's columns without the DEBUFF Hit
+            debuffs = tuple(debuff_name(sim, sim.uids[r], name) for r, _, _, name in self._debuffs(act))
+            for _, plain, debuffed in self._with_debuffs(act, state, debuffs, False):  # less with it
+                row[DAMAGE : MODELS + 1] += plain - debuffed
             return row
         if o.kind == "remove_debuffs":  # the Charge entry's attack columns at full Speed less with the DEBUFF
-            if act.action == "shoot":  # the Ranged Attack's columns without the DEBUFF Hit less with it
-                debuffs = tuple(debuff_name(sim, sim.uids[r], name) for r, _, _, name in self._debuffs(act))
-                for name in act.targets:
-                    t = sim.uids.index(name)
-                    if sim.units[t].player == self.player or pos[t] < 0 or alive[t] <= 0:
-                        continue
-                    args = (a, alive[a], t, alive[t], mark[t], shielded[t], "assault")
-                    plain = np.asarray(feats.attack(*args, act.use))
-                    row[DAMAGE : MODELS + 1] += plain - np.asarray(feats.attack(*args, act.use + debuffs))
-                return row
             slow = max((v for _, _, v, _ in self._debuffs(act)), default=0.0)
-            for name in act.targets:
-                t = sim.uids.index(name)
-                if sim.units[t].player == self.player or pos[t] < 0 or alive[t] <= 0:
-                    continue
-                hit = np.asarray(feats.attack(a, alive[a], t, alive[t], mark[t], shielded[t], "combat", act.use))
-                full = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], act.use)
-                slowed = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], act.use, slow=slow)
-                row[DAMAGE : MODELS + 1] += (full - slowed) * hit
+            row[DAMAGE : MODELS + 1] = self._charge_gain(act, state, (), slow)
             return row
         # lunge: a Move to where it ends, less a Hold where it stands
         h = o.u
@@ -543,6 +518,45 @@ class Reactions:
         entries = (Entry("move", to=(float(to[0]), float(to[1])), label="lunge"), Entry("hold", label="hold"), *covers)
         table = feats.table_of(h, act.phase, state, entries)
         return row + table[0] - table[1]
+
+    def _live_targets(self, act: Activation, state: tuple[int, ...], mine: bool) -> list[int]:
+        """``act``'s targets on the table with models left in ``state``: the player's (``mine``) or the opponent's."""
+        sim, n = self.sim, self.sim.U
+        out = []
+        for name in act.targets:
+            t = sim.uids.index(name)
+            if (sim.units[t].player == self.player) == mine and state[t] >= 0 and state[n + t] > 0:
+                out.append(t)
+        return out
+
+    def _charge_gain(self, act: Activation, state: tuple[int, ...], more: tuple[str, ...], slow: float) -> np.ndarray:
+        """In ``state``: the columns ``damage``, ``destroy``, ``models`` of ``act``'s Charge (its Close Combat attack at
+        each opponent's target, exact) x (P(it reaches with the abilities ``more`` on) - P(it reaches with DEBUFF Speed
+        ``slow``))."""
+        feats, n = self.features(), self.sim.U
+        pos, alive, mark, shielded = state[:n], state[n : 2 * n], state[2 * n : 3 * n], state[3 * n : 4 * n]
+        a, out = self.sim.uids.index(act.unit), np.zeros(3)
+        for t in self._live_targets(act, state, False):
+            hit = np.asarray(feats.attack(a, alive[a], t, alive[t], mark[t], shielded[t], "combat", act.use))
+            boosted = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], (*act.use, *more))
+            slowed = feats.reaches(a, pos[a], alive[a], pos[t], alive[t], act.use, slow=slow)
+            out += (boosted - slowed) * hit
+        return out
+
+    def _with_debuffs(
+        self, act: Activation, state: tuple[int, ...], debuffs: tuple[str, ...], mine: bool
+    ) -> list[tuple[int, np.ndarray, np.ndarray]]:
+        """In ``state``: per target of ``act``'s Ranged Attack (the player's, ``mine``, or the opponent's), the exact
+        ``Features.attack`` numbers without and with the DEBUFF abilities ``debuffs`` on the attacking unit."""
+        feats, n = self.features(), self.sim.U
+        alive, mark, shielded = state[n : 2 * n], state[2 * n : 3 * n], state[3 * n : 4 * n]
+        a, out = self.sim.uids.index(act.unit), []
+        for t in self._live_targets(act, state, mine):
+            args = (a, alive[a], t, alive[t], mark[t], shielded[t], "assault")
+            out.append(
+                (t, np.asarray(feats.attack(*args, act.use)), np.asarray(feats.attack(*args, act.use + debuffs)))
+            )
+        return out
 
     def _lost(
         self, o: Option, act: Activation, games: np.ndarray, states: list[tuple[int, ...]], inv: np.ndarray, w: Any
