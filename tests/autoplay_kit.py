@@ -37,6 +37,96 @@ unit = "Roach"
 models = 3
 """
 
+#: Zealots with Zealous Round (Protoss card sheet, Zealot upgrade: a Reaction that counts the unit as Activated) and
+#: without, and Stalkers; the Khalai Faction Card has no Reaction of its own (issue 29 point 2, h-zealous)
+ZEALOTS = """name = "Zealots, Stalkers"
+scale = "Skirmish"
+faction = "Khalai"
+tactical = ["Gateway"]
+
+[[units]]
+unit = "Zealot"
+models = 3
+upgrades = ["Zealous Round"]
+
+[[units]]
+unit = "Zealot"
+models = 3
+
+[[units]]
+unit = "Stalker"
+models = 2
+"""
+
+#: Stalkers and Zealots with the Overcharged Nexus (Photon Overcharge: HITS 3 (1) at an Enemy Unit entering from
+#: Reserves elsewhere than its Entry Edge), against Marines that may enter by another edge (Barracks (Proxy): Armed
+#: and Ready)
+NEXUS = """name = "Stalkers, Zealots, Overcharged Nexus"
+scale = "Skirmish"
+faction = "Khalai"
+tactical = ["Gateway", "Overcharged Nexus"]
+
+[[units]]
+unit = "Stalker"
+models = 2
+
+[[units]]
+unit = "Zealot"
+models = 3
+"""
+
+PROXY = """name = "Marines by another edge"
+scale = "Skirmish"
+faction = "Terran Armed Forces"
+tactical = ["Barracks (Proxy)"]
+
+[[units]]
+unit = "Marine"
+models = 6
+
+[[units]]
+unit = "Marine"
+models = 6
+"""
+
+#: Vile Roaches (Debilitating Saliva: DEBUFF Hit (1) on the Ranged Weapons of an Enemy Unit Within 8" that declares a
+#: Ranged Attack) and Hydralisks
+VILE = """name = "Vile Roaches, Hydralisks"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+tactical = ["Hydralisk Den", "Hatchery", "Accelerating Creep"]
+
+[[units]]
+unit = "Vile (Roach)"
+models = 3
+
+[[units]]
+unit = "Hydralisk"
+models = 2
+"""
+
+#: Zerglings with the Overseer (Pneumatized Carapace: a second D6 for a Friendly Unit's Charge Distance, the higher
+#: used) and Zealots with the Observer (Gravitic Boosters: +1 to it): the Charge Roll Reactions
+OVERSEER = """name = "Zerglings, Overseer"
+scale = "Skirmish"
+faction = "Kerrigan's Swarm"
+tactical = ["Spawning Pool", "Overseer", "Accelerating Creep"]
+
+[[units]]
+unit = "Zergling"
+models = 12
+"""
+
+OBSERVER = """name = "Zealots, Observer"
+scale = "Skirmish"
+faction = "Khalai"
+tactical = ["Gateway", "Observer"]
+
+[[units]]
+unit = "Zealot"
+models = 3
+"""
+
 
 def armies(folder: Path) -> tuple[Path, Path]:
     """The two army lists written into ``folder``."""
@@ -105,6 +195,34 @@ def replays(table: dict[str, Any], scn: Scenario, played: Any, seed: int, g: int
         for k in a:
             assert np.array_equal(a[k], b[k]), k
     return trace
+
+
+def declared(scn: Scenario, use: str, seed: int, n: int) -> tuple[int, Any]:
+    """A game of ``scn`` (seed ``seed``) where Reaction ``use`` was declared on an activation that was not void (a
+    Charge too short is written as a Hold), found in a batch of ``n`` games then recorded alone (the same game
+    whatever the grouping): its number and :func:`~mathhammer.scenario.players.trace.record` of it."""
+    import numpy as np
+
+    from mathhammer.scenario.players.trace import record
+    from mathhammer.scenario.sim import Simulation
+
+    batch = Simulation(scn, n, seed)
+    said: list[int] = []
+    plain = batch.activate
+
+    def activate(a: Any, gs: np.ndarray) -> None:
+        if any(rx.use == use for rx in a.react):
+            said.extend(gs.tolist())
+        plain(a, gs)
+
+    batch.activate = activate  # type: ignore[method-assign]
+    batch.run()
+    assert said, f"no game of {n} declared {use}"
+    for g in sorted(set(said)):
+        played = record(Simulation(scn, 1, seed, offset=g))
+        if any(rx.use == use for s in played.steps if not s.void for rx in s.act.react):
+            return g, played
+    raise AssertionError(f"every activation with {use} was void")
 
 
 def scenario(folder: Path, **kw: Any) -> Scenario:

@@ -116,10 +116,14 @@ class DamageReduction(Card):
     def begin_phase(self) -> None:
         self.counted[:] = False
 
+    def counted_as_activated(self, u: int, games: np.ndarray) -> np.ndarray:
+        """Per game of ``games``: has unit ``u`` used Zealous Round in this Phase (it counts as Activated)?"""
+        return self.counted[u, games]
+
     def counts_activated(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """The games of ``trials`` where unit ``u`` has not used Zealous Round in this Phase (10.4: "count this Unit
         as Activated in this Phase"); the others are counted in the skip report."""
-        gone = self.counted[u, trials]
+        gone = self.counted_as_activated(u, trials)
         if not gone.any():
             return trials
         self.sim.skip(act, int(gone.sum()), "the unit counts as Activated in this Phase (Zealous Round, 10.4)")

@@ -38,6 +38,10 @@ class Trigger(StrEnum):
     #: ``counts_activated(u, act, trials) -> trials``: the unit's activation comes up: the games where it does not
     #: count as Activated in this Phase already (Zealous Round, Crushing Grip; the card reports the others)
     COUNTS_ACTIVATED = "counts_activated"
+    #: ``counted_as_activated(u, games) -> mask``: per game of ``games``, does unit ``u`` count as Activated in this
+    #: Phase already (the state ``counts_activated`` reads, with no report; an automatic player's choice of its next
+    #: unit reads it); the cards' are or-ed
+    COUNTED_AS_ACTIVATED = "counted_as_activated"
     #: ``activate_again(u, act, games) -> mask``: the unit has activated in this Phase in ``games``: per game of
     #: ``games``, may it activate once more (its Activation Marker removed: Orders; spent by the answer)
     ACTIVATE_AGAIN = "activate_again"
@@ -200,6 +204,9 @@ class Card:
     def counts_activated(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         return trials
 
+    def counted_as_activated(self, u: int, games: np.ndarray) -> np.ndarray:
+        return np.zeros(games.size, dtype=bool)
+
     def activate_again(self, u: int, act: Activation, games: np.ndarray) -> np.ndarray:
         return np.zeros(games.size, dtype=bool)
 
@@ -357,6 +364,7 @@ class CardSet:
         }
         self.begin_phase: list[Callable[[], None]] = hooks["begin_phase"]
         self.counts_activated: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["counts_activated"]
+        self.counted_as_activated: list[Callable[[int, np.ndarray], np.ndarray]] = hooks["counted_as_activated"]
         self.activate_again: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["activate_again"]
         self.admit: list[Callable[[int, Activation, np.ndarray], np.ndarray]] = hooks["admit"]
         self.activates_next: list[Callable[[Activation], str | None]] = hooks["activates_next"]

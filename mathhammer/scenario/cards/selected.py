@@ -64,10 +64,14 @@ class Selected(Card):
         self.gripped[:] = False
         self.again[:] = False
 
+    def counted_as_activated(self, u: int, games: np.ndarray) -> np.ndarray:
+        """Per game of ``games``: does an enemy's Crushing Grip count unit ``u`` as Activated in this Phase?"""
+        return self.gripped[u, games]
+
     def counts_activated(self, u: int, act: Activation, trials: np.ndarray) -> np.ndarray:
         """The games of ``trials`` where no enemy's Crushing Grip counts unit ``u`` as Activated in this Phase (the
         others: skip report)."""
-        gone = self.gripped[u, trials]
+        gone = self.counted_as_activated(u, trials)
         if not gone.any():
             return trials
         self.sim.skip(act, int(gone.sum()), "the unit counts as Activated in this Phase (an enemy's Crushing Grip)")

@@ -4,8 +4,10 @@ game where none of its units has a legal entry Passes (8.2.1 "A player must Pass
 left").
 
 The units asked are those that may still activate in the Phase: not Destroyed, not activated in it (the engine's
-``acted``), not a Structure (never Activated), on the table in the Assault Phase (a unit in Reserves may only Deploy,
-in the Movement Phase); which of their entries are legal is :class:`~.legal.Legality`'s answer per game state.
+``acted``) nor counted as Activated in it (its cards' state: Zealous Round's own Reaction, an enemy's Crushing Grip,
+``Simulation.cards.counted_as_activated``), not a Structure (never Activated), on the table in the Assault Phase (a
+unit in Reserves may only Deploy, in the Movement Phase); which of their entries are legal is
+:class:`~.legal.Legality`'s answer per game state.
 
 Dice and draws. An activation's dice come from its ordinal (``Simulation.ordinal``; a planned one's is its place in the
 plan): an automatic activation's is its slot, :func:`slot` (the player, and how many activations that player made
@@ -107,7 +109,8 @@ class Auto:
         self.phase = "movement"
         self._bases: dict[tuple[object, ...], np.ndarray] = {}  # draw_bases of a run of draws, by its key
         self.spending = Spending(sim, player)  # the cards Exhausted this Round in each game (abilities used)
-        self.reactions = Reactions(sim, player, self.spending, self.features)  # 10.4, to the opponent's activations
+        # 10.4, to the opponent's activations; a Reaction that costs its unit's activation reads its menu's legality
+        self.reactions = Reactions(sim, player, self.spending, self.features, self.entries)
 
     @property
     def legality(self) -> EntryLegality:
@@ -130,6 +133,13 @@ class Auto:
             assert self._menus is not None
             self._features = Features(self.sim, self._menus)
         return self._features
+
+    def entries(self, u: int, phase: str, games: np.ndarray) -> np.ndarray:
+        """Games x entries of unit ``u``'s ``phase`` menu: legal there now (Pass never: :meth:`next`'s own mask)."""
+        mask = self.legality.mask(u, phase, games)
+        assert self._menus is not None
+        mask[:, [e.action == "pass" for e in self._menus[self.sim.uids[u]][phase]]] = False
+        return mask
 
     def react(self, games: np.ndarray, act: Activation) -> list[tuple[np.ndarray, Activation]]:
         """Activation ``act`` (the opponent's, or the player's own carrying the opponent's Reactions) is about to be
@@ -155,6 +165,9 @@ class Auto:
         units = self.units
         idx = np.asarray(units, dtype=np.int64)
         free = (sim.alive[idx][:, games] > 0) & ~sim.acted[idx][:, games]
+        for counted in sim.cards.counted_as_activated:  # counted as Activated in this Phase (Zealous Round)
+            for j, u in enumerate(units):
+                free[j] &= ~counted(u, games)
         if phase != "movement":
             free &= sim.pos[idx][:, games] >= 0
         leg = self.legality
