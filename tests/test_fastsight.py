@@ -20,8 +20,8 @@ from shapely.geometry import Polygon
 
 from mathhammer.board import Model, Unit, fastsight, load_board
 from mathhammer.board.facts import attack_eligible, attack_facts
-from mathhammer.board.los import line_of_sight
-from mathhammer.board.model import Board
+from mathhammer.board.los import COVER_RANGE, blocking, line_of_sight
+from mathhammer.board.model import EPS, Board, Terrain
 from mathhammer.board.trace import free_trace
 from mathhammer.cli.board_presets import preset_board
 from mathhammer.scenario.loader import deployment_cards
@@ -170,3 +170,49 @@ def _near(rng: random.Random, board: Board, cx: float, cy: float, tag: str) -> l
         if all(m.distance(o) > 0 for o in out):
             out.append(replace(m))
     return out
+
+
+def _naive_piece_blocks(board: Board, a: Model, b: Model, piece: Terrain) -> str | None:
+    """7.1.1-7.1.4 per piece, as written before ``blocking`` read the pair's values once (the reference)."""
+    if not piece.blocks_sight:
+        return None
+    under = {p.id for p in board.stack(a.stands_on)} | {p.id for p in board.stack(b.stands_on)}
+    if piece.id in under:
+        return None
+    size = board.terrain_effective_size(piece)
+    ea, eb = board.effective_size(a), board.effective_size(b)
+    if not (a.flying or b.flying) and size >= ea and size >= eb:
+        return "full-cover"
+    if (
+        a.distance(b) <= 3.0 + EPS
+        and board.within_terrain(a, piece, COVER_RANGE)
+        and board.within_terrain(b, piece, COVER_RANGE)
+    ):
+        return None
+    for m, e in ((a, ea), (b, eb)):
+        if size >= e and board.within_terrain(m, piece, COVER_RANGE):
+            return "direct-cover"
+    return None
+
+
+def test_blocking_is_each_piece_judged_alone() -> None:
+    """7.1 "Terrain pieces do not combine", 7.1.1 Close Quarters, 7.1.2 the surface stood on, 7.1.3 Full and Direct
+    Cover, 7.1.4 Flying: ``blocking`` (each pair's values read once) == the per-piece reading, on pairs of bases near
+    each other (Close Quarters met) on the golden boards and the presets."""
+    rng = random.Random(11)
+    boards = [load_board(GOLDEN / f"{b}.toml") for b in BOARDS] + [preset_board(c, p)[0] for c, p in PRESETS]
+    rules: dict[str | None, int] = {}
+    for k in range(4000):
+        board = boards[k % len(boards)]
+        a = _random_models(rng, board, 1, "a")[0]
+        b = _random_models(rng, board, 1, "b")[0]
+        if k % 2:  # near each other: Close Quarters and Direct Cover
+            b = replace(b, x=a.x + rng.uniform(-3.5, 3.5), y=a.y + rng.uniform(-3.5, 3.5), stands_on=None)
+        units = (Unit("a", "red", (a,)), Unit("b", "blue", (b,)))
+        pair = Board.trusted(board.width, board.depth, board.terrain, units)
+        got = dict(blocking(pair, a, b))
+        for piece in board.terrain:
+            want = _naive_piece_blocks(pair, a, b, piece)
+            assert got.get(piece) == want, (k, piece.id, a, b)
+            rules[want] = rules.get(want, 0) + 1
+    assert min(rules.get(r, 0) for r in (None, "full-cover", "direct-cover")) > 100, rules

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from ..config import INLINE, JIT
-from .los import _SIGHTS, HIDDEN_RANGE, _dead_zone, piece_blocks
+from .los import _SIGHTS, HIDDEN_RANGE, _dead_zone, blocking
 from .model import EPS, Board, Model, Terrain
 
 
@@ -360,7 +360,7 @@ def _sees(board: Board, attacker: Model, target: Model) -> bool:
         return False
     if _dead_zone(board, attacker, target) is not None:
         return False
-    blocks = tuple(p for p in board.terrain if piece_blocks(board, attacker, target, p) is not None)
+    blocks = tuple(p for p, _ in blocking(board, attacker, target))
     if not blocks:
         return True
     xy, starts = _rings(blocks)
