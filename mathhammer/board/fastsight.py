@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from ..config import INLINE, JIT
-from .los import _SIGHTS, HIDDEN_RANGE, _dead_zone, blocking
+from .los import HIDDEN_RANGE, _dead_zone, blocking
 from .model import EPS, Board, Model, Terrain
 
 
@@ -334,21 +334,28 @@ def _rings(pieces: tuple[Terrain, ...]) -> tuple[np.ndarray, np.ndarray]:
     return hit
 
 
-_SEES: dict[tuple[object, ...], bool] = {}
+#: :func:`sees` answers per terrain (by the tuple object: hashing a board's terrain costs microseconds, and the
+#: boards of a battlefield share one tuple), each by the two models and the target unit's HIDDEN.
+_SEES: dict[int, tuple[tuple[Terrain, ...], dict[tuple[Model, Model, bool], bool]]] = {}
 _SEES_MAX = 1 << 17
 
 
 def sees(board: Board, attacker: Model, target: Model) -> bool:
     """:func:`~mathhammer.board.los.line_of_sight` ``(board, attacker, target).visible``, the trace by
     :func:`free_exists`; kept by the terrain, the two models and the target unit's HIDDEN (as ``line_of_sight``)."""
-    key = (board.terrain, attacker, target, board.unit_of(target).hidden)
-    hit = _SEES.get(key)
-    if hit is None:
-        sight = _SIGHTS.get(key)
-        hit = sight.visible if sight is not None else _sees(board, attacker, target)
-        if len(_SEES) >= _SEES_MAX:
+    terrain = board.terrain
+    entry = _SEES.get(id(terrain))
+    if entry is None or entry[0] is not terrain:
+        if len(_SEES) >= 64:
             _SEES.clear()
-        _SEES[key] = hit
+        entry = _SEES[id(terrain)] = (terrain, {})
+    table = entry[1]
+    key = (attacker, target, board.unit_of(target).hidden)
+    hit = table.get(key)
+    if hit is None:
+        if len(table) >= _SEES_MAX:
+            table.clear()
+        hit = table[key] = _sees(board, attacker, target)
     return hit
 
 
