@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from ..config import INLINE, JIT
-from .los import HIDDEN_RANGE, _dead_zone, blocking
+from .los import blocking, untraced
 from .model import EPS, Board, Model, Terrain
 
 
@@ -361,12 +361,9 @@ def sees(board: Board, attacker: Model, target: Model) -> bool:
 
 def _sees(board: Board, attacker: Model, target: Model) -> bool:
     """``los._trace_sight(...).visible``."""
-    if attacker.id == target.id:
-        return True
-    if board.unit_of(target).hidden and attacker.distance(target) > HIDDEN_RANGE + EPS:
-        return False
-    if _dead_zone(board, attacker, target) is not None:
-        return False
+    decided = untraced(board, attacker, target)
+    if decided is not None:
+        return decided.visible
     blocks = tuple(p for p, _ in blocking(board, attacker, target))
     if not blocks:
         return True

@@ -163,7 +163,8 @@ def line_of_sight(board: Board, attacker: Model, target: Model) -> Sight:
     return sight
 
 
-def _trace_sight(board: Board, attacker: Model, target: Model) -> Sight:
+def untraced(board: Board, attacker: Model, target: Model) -> Sight | None:
+    """The Sight decided without a trace (a model and itself, HIDDEN beyond 4", the Elevation Dead Zone), or None."""
     if attacker.id == target.id:
         return Sight(attacker.id, target.id, True, "visible", trace=(attacker.centre, target.centre))
     if board.unit_of(target).hidden and attacker.distance(target) > HIDDEN_RANGE + EPS:
@@ -171,6 +172,13 @@ def _trace_sight(board: Board, attacker: Model, target: Model) -> Sight:
     foot = _dead_zone(board, attacker, target)
     if foot is not None:
         return Sight(attacker.id, target.id, False, "dead-zone", (Block(foot.id, "dead-zone"),))
+    return None
+
+
+def _trace_sight(board: Board, attacker: Model, target: Model) -> Sight:
+    decided = untraced(board, attacker, target)
+    if decided is not None:
+        return decided
     blocks = [Block(piece.id, rule) for piece, rule in blocking(board, attacker, target)]
     pieces = board.pieces
     trace = free_trace(
