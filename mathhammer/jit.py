@@ -40,9 +40,14 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
     "grimdark": (("grimdark/engine.py", "_run_slot"),),
     "grimdark-parallel": (("grimdark/engine.py", "_run_block"),),
     "grimdark-melee": (("grimdark/melee_engine.py", "_run_block"),),
-    "scenario-check": (("board/cspace.py", "_segments_kernel"), ("scenario/fastnear.py", "_near_kernel")),
+    "scenario-check": (
+        ("board/cspace.py", "_segments_kernel"),
+        ("board/fastsight.py", "_free_kernel"),
+        ("scenario/fastnear.py", "_near_kernel"),
+    ),
     "scenario": (
         ("board/cspace.py", "_segments_kernel"),
+        ("board/fastsight.py", "_free_kernel"),
         ("scenario/fast.py", "_by_id_kernel"),
         ("scenario/fast.py", "_coded_kernel"),
         ("scenario/fast.py", "_group_kernel"),
@@ -91,6 +96,7 @@ COMPILE_SECONDS: dict[str, float] = {
     "grimdark/engine.py:_run_block": 4.0,
     "grimdark/melee_engine.py:_run_block": 4.0,
     "board/cspace.py:_segments_kernel": 1.3,
+    "board/fastsight.py:_free_kernel": 7.0,
     "scenario/fast.py:_by_id_kernel": 0.7,
     "scenario/fast.py:_coded_kernel": 1.8,
     "scenario/fast.py:_group_kernel": 1.8,

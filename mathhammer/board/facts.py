@@ -67,7 +67,7 @@ evade=...)``) with the reason for each. Readings (rulebook seed 003 and FAQ v1.0
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -79,6 +79,14 @@ from .ranks import CONTACT
 
 Band = Literal["normal", "long", "out", "no-target"]
 WEAPON_TARGETS = ("All", "Ground", "Flying")
+#: Line of Sight's verdict for one model pair (``visible`` of :func:`attack_facts` and :func:`attack_eligible`).
+Sees = Callable[[Board, Model, Model], bool]
+
+
+def _sees(board: Board, attacker: Model, target: Model) -> bool:
+    """``line_of_sight(...).visible`` (the shapely search; :func:`mathhammer.board.fastsight.sees` is the same
+    verdict compiled)."""
+    return line_of_sight(board, attacker, target).visible
 
 
 @dataclass(frozen=True)
@@ -349,13 +357,15 @@ def attack_facts(
     weapon_target: str = "All",
     attacker_indomitable: bool = False,
     target_indomitable: bool = False,
+    visible: Sees = _sees,
 ) -> AttackFacts:
     """The facts of a Ranged Attack by ``attacker_unit_id`` at ``target_unit_id`` (see the module text).
 
     ``attacker_indomitable`` / ``target_indomitable``: that unit has Indomitable ("While Engaged, this Unit may
     target and be targeted by Unengaged Enemy Units. In both cases, the defending Unit gains an Evade Roll
     against those attacks"): the two Engaged refusals of 8.7.3 step 1 are lifted for such an attack, and the
-    target has the Evade Roll (``indomitable``).
+    target has the Evade Roll (``indomitable``). ``visible``: Line of Sight's verdict for a model pair (the shapely
+    search by default; the simulation gives :func:`mathhammer.board.fastsight.sees`, the same answers).
 
     Raises:
         InputError: an unknown unit id, a negative range, an unknown ``weapon_target``.
@@ -368,7 +378,7 @@ def attack_facts(
     def sees(a: Model, t: Model) -> bool:
         if hidden and a.distance(t) > HIDDEN_RANGE + EPS:
             return False
-        return line_of_sight(board, a, t).visible
+        return visible(board, a, t)
 
     per_model: list[ModelFacts] = []
     for a in attacker.models:
@@ -470,6 +480,7 @@ def weapon_facts(
     weapon: Any,
     target_tags: Iterable[str] = (),
     indomitable: tuple[bool, bool] = (False, False),
+    visible: Sees = _sees,
 ) -> AttackFacts:
     """:func:`attack_facts` for a :class:`~mathhammer.starcraft.model.Weapon`: its range and the keywords
     that change the facts (LONG RANGE, BURST FIRE, INDIRECT FIRE, PINPOINT, BULKY) read off the profile;
@@ -479,7 +490,7 @@ def weapon_facts(
     burst = find(weapon.keywords, "BURST FIRE")
     burst_within = None if burst is None else float(burst.extra or 0)
     args = _weapon_keywords(weapon, target_tags, indomitable)
-    return attack_facts(board, attacker_unit_id, target_unit_id, burst_within=burst_within, **args)
+    return attack_facts(board, attacker_unit_id, target_unit_id, burst_within=burst_within, visible=visible, **args)
 
 
 def weapon_eligible(
@@ -489,11 +500,12 @@ def weapon_eligible(
     weapon: Any,
     target_tags: Iterable[str] = (),
     indomitable: tuple[bool, bool] = (False, False),
+    visible: Sees = _sees,
 ) -> bool:
     """:func:`weapon_facts` ``(...).eligible`` by :func:`attack_eligible` (Line of Sight traced only as far as it
     must be)."""
     return attack_eligible(
-        board, attacker_unit_id, target_unit_id, **_weapon_keywords(weapon, target_tags, indomitable)
+        board, attacker_unit_id, target_unit_id, visible=visible, **_weapon_keywords(weapon, target_tags, indomitable)
     )
 
 
@@ -510,6 +522,7 @@ def attack_eligible(
     weapon_target: str = "All",
     attacker_indomitable: bool = False,
     target_indomitable: bool = False,
+    visible: Sees = _sees,
 ) -> bool:
     """:func:`attack_facts` ``(...).eligible`` (8.7.3 step 1) without the rest of the facts: the refusals that read no
     Line of Sight first, then the model pairs nearest first, up to the longest Range (LONG RANGE included), until one
@@ -535,9 +548,7 @@ def attack_eligible(
         for j, t in enumerate(shot.target.models)
         if (d := a.distance(t)) <= reach + EPS
     )
-    return any(
-        indirect or line_of_sight(board, shot.attacker.models[i], shot.target.models[j]).visible for _, i, j in pairs
-    )
+    return any(indirect or visible(board, shot.attacker.models[i], shot.target.models[j]) for _, i, j in pairs)
 
 
 __all__ = ["AttackFacts", "ModelFacts", "attack_eligible", "attack_facts", "weapon_eligible", "weapon_facts"]

@@ -112,21 +112,38 @@ def _dead_zone(board: Board, a: Model, b: Model) -> Terrain | None:
 
 def piece_blocks(board: Board, a: Model, b: Model, piece: Terrain) -> Rule | None:
     """The rule under which ``piece`` blocks a trace between ``a`` and ``b`` that passes through it, or None."""
-    if not piece.blocks_sight:
-        return None
+    return next((rule for _, rule in blocking(board, a, b, (piece,))), None)
+
+
+def blocking(board: Board, a: Model, b: Model, pieces: Iterable[Terrain] | None = None) -> list[tuple[Terrain, Rule]]:
+    """The pieces of ``pieces`` (the board's terrain by default) that block a trace between ``a`` and ``b`` passing
+    through them, each with its rule (:func:`piece_blocks`, the pair's surfaces, Effective Sizes and distances read
+    once)."""
+    pieces = [p for p in (board.terrain if pieces is None else pieces) if p.blocks_sight]
+    if not pieces:
+        return []
     under = {p.id for p in board.stack(a.stands_on)} | {p.id for p in board.stack(b.stands_on)}
-    if piece.id in under:
-        return None
-    size = board.terrain_effective_size(piece)
     ea, eb = board.effective_size(a), board.effective_size(b)
-    if not (a.flying or b.flying) and size >= ea and size >= eb:
-        return "full-cover"
-    if _close_quarters(board, a, b, piece):
-        return None
-    for m, e in ((a, ea), (b, eb)):
-        if size >= e and board.within_terrain(m, piece, COVER_RANGE):
-            return "direct-cover"
-    return None
+    flying = a.flying or b.flying
+    close = a.distance(b) <= CLOSE_QUARTERS + EPS
+    out: list[tuple[Terrain, Rule]] = []
+    for piece in pieces:
+        if piece.id in under:
+            continue
+        size = board.terrain_effective_size(piece)
+        if not flying and size >= ea and size >= eb:
+            out.append((piece, "full-cover"))
+            continue
+        wa = wb = None  # Within 1" of the piece, read at most once each
+        if close:  # Close Quarters (7.1.1): both Within 1" of the piece, Within 3" of each other
+            wa = board.within_terrain(a, piece, COVER_RANGE)
+            wb = board.within_terrain(b, piece, COVER_RANGE) if wa else None
+            if wb:
+                continue
+        by_a = size >= ea and (wa if wa is not None else board.within_terrain(a, piece, COVER_RANGE))
+        if by_a or (size >= eb and (wb if wb is not None else board.within_terrain(b, piece, COVER_RANGE))):
+            out.append((piece, "direct-cover"))
+    return out
 
 
 #: Sight depends only on the terrain and the two models (and the target unit's HIDDEN status), so
@@ -146,7 +163,8 @@ def line_of_sight(board: Board, attacker: Model, target: Model) -> Sight:
     return sight
 
 
-def _trace_sight(board: Board, attacker: Model, target: Model) -> Sight:
+def untraced(board: Board, attacker: Model, target: Model) -> Sight | None:
+    """The Sight decided without a trace (a model and itself, HIDDEN beyond 4", the Elevation Dead Zone), or None."""
     if attacker.id == target.id:
         return Sight(attacker.id, target.id, True, "visible", trace=(attacker.centre, target.centre))
     if board.unit_of(target).hidden and attacker.distance(target) > HIDDEN_RANGE + EPS:
@@ -154,11 +172,14 @@ def _trace_sight(board: Board, attacker: Model, target: Model) -> Sight:
     foot = _dead_zone(board, attacker, target)
     if foot is not None:
         return Sight(attacker.id, target.id, False, "dead-zone", (Block(foot.id, "dead-zone"),))
-    blocks: list[Block] = []
-    for piece in board.terrain:
-        found = piece_blocks(board, attacker, target, piece)
-        if found is not None:
-            blocks.append(Block(piece.id, found))
+    return None
+
+
+def _trace_sight(board: Board, attacker: Model, target: Model) -> Sight:
+    decided = untraced(board, attacker, target)
+    if decided is not None:
+        return decided
+    blocks = [Block(piece.id, rule) for piece, rule in blocking(board, attacker, target)]
     pieces = board.pieces
     trace = free_trace(
         attacker.centre,
@@ -227,4 +248,4 @@ def visibility(
     return Visibility(tuple(m.id for m in att), tuple(m.id for m in tgt), sights)
 
 
-__all__ = ["Block", "Sight", "Visibility", "line_of_sight", "piece_blocks", "visibility"]
+__all__ = ["Block", "Sight", "Visibility", "blocking", "line_of_sight", "piece_blocks", "visibility"]

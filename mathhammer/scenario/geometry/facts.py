@@ -9,7 +9,7 @@ import numpy as np
 
 from ...board.engagement import ENGAGEMENT_RANGE, EngagedPairs
 from ...board.facts import AttackFacts, weapon_eligible, weapon_facts
-from ...board.los import line_of_sight
+from ...board.fastsight import sees
 from ...board.model import EPS
 from ...board.ranks import Ranks, fighting_ranks, ranks_of, striker_count
 from ...starcraft.loadout import indomitable
@@ -93,9 +93,7 @@ class Facts(Routes):
             pos = tuple(pa if u == a else pb if u == b else -1 for u in self.uids)
             alive = tuple(ka if u == a else kb if u == b else 0 for u in self.uids)
             board = self.board_for(pos, alive)
-            hit = any(
-                line_of_sight(board, x, y).visible for x in self._models_of(pa)[:ka] for y in self._models_of(pb)[:kb]
-            )
+            hit = any(sees(board, x, y) for x in self._models_of(pa)[:ka] for y in self._models_of(pb)[:kb])
             self._sight[key] = hit
         return hit
 
@@ -243,7 +241,7 @@ class Facts(Routes):
         hit = self._facts.get(key)
         if hit is None:
             both = (uid in self._indomitable, tid in self._indomitable)
-            hit = weapon_facts(self.board_for(key[0], key[1]), uid, tid, weapon, tags, both)
+            hit = weapon_facts(self.board_for(key[0], key[1]), uid, tid, weapon, tags, both, sees)
             if len(self._facts) > 65536:
                 self._facts.clear()
             self._facts[key] = hit
@@ -262,7 +260,7 @@ class Facts(Routes):
         ok = self._eligible.get(key)
         if ok is None:
             both = (uid in self._indomitable, tid in self._indomitable)
-            ok = weapon_eligible(self.board_for(key[0], key[1]), uid, tid, weapon, tags, both)
+            ok = weapon_eligible(self.board_for(key[0], key[1]), uid, tid, weapon, tags, both, sees)
             if len(self._eligible) > 65536:
                 self._eligible.clear()
             self._eligible[key] = ok

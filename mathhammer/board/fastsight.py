@@ -1,0 +1,374 @@
+"""Line of Sight's verdict compiled: is some trace between two round bases free of the blocking pieces (7.1)?
+
+:func:`free_exists` answers :func:`~mathhammer.board.trace.free_trace` ``(...) is not None`` with the same method on
+plain arrays (a numba kernel): the features (the two base circles, the obstacle corners in the hull of the two
+bases, the points where an obstacle's outline crosses a base circle), the common tangent lines of every pair of
+features and the centre line, on each line the shortest piece joining the two bases; the target is Visible when one
+piece crosses no obstacle shrunk by the tolerance (``buffer(-EPS)`` in the shapely search). "Crosses the shrunk
+obstacle" is read exactly: some point of the piece inside the footprint at least ``EPS`` from every edge (the piece's
+stretches inside the footprint, from its crossings of the outline, each split where the distance to an edge passes
+``EPS``). The answers are the shapely search's on the golden boards and the deployments' terrain presets
+(``tests/test_fastsight.py``); this module serves the attack facts of the simulation (:mod:`.facts`'s ``visible``
+argument), the shapely search stays the reference and gives the trace itself.
+
+:func:`sees` is :func:`~mathhammer.board.los.line_of_sight` ``(...).visible`` (HIDDEN, the Elevation Dead Zone and
+each piece's rule read as there, the trace by :func:`free_exists`), kept by the terrain, the two models and HIDDEN.
+
+>>> from mathhammer.board.model import Board, Model, Terrain, Unit
+>>> wall = Terrain("wall", ((10, 0), (10.5, 0), (10.5, 30), (10, 30)), size=2)
+>>> goliath = Model("goliath", 2, 15, base_mm=50, size=3)
+>>> near, far = Model("near", 11.2, 15, size=2), Model("far", 14, 15, size=2)
+>>> board = Board(44, 30, (wall,), (Unit("g", "terran", (goliath,)), Unit("m", "zerg", (near, far))))
+>>> sees(board, goliath, near), sees(board, goliath, far)
+(False, True)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ..config import INLINE, JIT
+from .los import blocking, untraced
+from .model import EPS, Board, Model, Terrain
+
+
+@njit(**INLINE)
+def _hull_gap(px, py, ax, ay, ra, bx, by, rb):  # pragma: no cover - compiled
+    """Distance from (px, py) to the convex hull of the two discs (0 inside): the least of ``|p - c(s)| - r(s)``
+    over the discs between them (convex in ``s``: a golden-section search)."""
+    lo, hi = 0.0, 1.0
+    g = 0.5 * (math.sqrt(5.0) - 1.0)
+    for _ in range(60):
+        s1 = hi - g * (hi - lo)
+        s2 = lo + g * (hi - lo)
+        f1 = math.hypot(px - ax - s1 * (bx - ax), py - ay - s1 * (by - ay)) - ra - s1 * (rb - ra)
+        f2 = math.hypot(px - ax - s2 * (bx - ax), py - ay - s2 * (by - ay)) - ra - s2 * (rb - ra)
+        if f1 <= f2:
+            hi = s2
+        else:
+            lo = s1
+    best = math.inf
+    for s in (0.0, 1.0, 0.5 * (lo + hi)):
+        f = math.hypot(px - ax - s * (bx - ax), py - ay - s * (by - ay)) - ra - s * (rb - ra)
+        best = min(best, f)
+    return max(0.0, best)
+
+
+@njit(**INLINE)
+def _depth(px, py, xy, s, n):  # pragma: no cover - compiled
+    """Least distance from (px, py) to an edge of the ring ``xy[s : s + n]``."""
+    best = math.inf
+    for i in range(n):
+        x0, y0 = xy[s + i, 0], xy[s + i, 1]
+        j = s + (i + 1) % n
+        x1, y1 = xy[j, 0], xy[j, 1]
+        ex, ey = x1 - x0, y1 - y0
+        ll = ex * ex + ey * ey
+        w = 0.0 if ll == 0.0 else ((px - x0) * ex + (py - y0) * ey) / ll
+        w = min(1.0, max(0.0, w))
+        d = math.hypot(px - x0 - w * ex, py - y0 - w * ey)
+        best = min(best, d)
+    return best
+
+
+@njit(**INLINE)
+def _inside(px, py, xy, s, n):  # pragma: no cover - compiled
+    """Even-odd test of (px, py) in the ring ``xy[s : s + n]``."""
+    c = False
+    for i in range(n):
+        x0, y0 = xy[s + i, 0], xy[s + i, 1]
+        j = s + (i + 1) % n
+        x1, y1 = xy[j, 0], xy[j, 1]
+        if (y0 > py) != (y1 > py):
+            xc = x0 + (py - y0) * (x1 - x0) / (y1 - y0)
+            if px < xc:
+                c = not c
+    return c
+
+
+@njit(**INLINE)
+def _deep_between(x0, y0, dx, dy, u, v, xy, s, n, ts):  # pragma: no cover - compiled
+    """Is a point of the piece ``(x0, y0) + t (dx, dy)``, ``u <= t <= v`` (a stretch inside the ring), at least
+    ``EPS`` from every edge? Split where the distance to an edge may pass ``EPS`` (each edge's disc ends, its band's
+    sides and ends), one point tested a part."""
+    mid = 0.5 * (u + v)
+    if _depth(x0 + mid * dx, y0 + mid * dy, xy, s, n) >= EPS:
+        return True
+    m = 0
+    ts[m] = u
+    m += 1
+    ts[m] = v
+    m += 1
+    aa = dx * dx + dy * dy
+    for i in range(n):
+        ax, ay = xy[s + i, 0], xy[s + i, 1]
+        j = s + (i + 1) % n
+        bx, by = xy[j, 0], xy[j, 1]
+        # |p(t) - a| = EPS
+        fx, fy = x0 - ax, y0 - ay
+        bb = 2.0 * (fx * dx + fy * dy)
+        cc = fx * fx + fy * fy - EPS * EPS
+        if aa > 0.0:
+            disc = bb * bb - 4.0 * aa * cc
+            if disc >= 0.0:
+                root = math.sqrt(disc)
+                for t in ((-bb - root) / (2.0 * aa), (-bb + root) / (2.0 * aa)):
+                    if u < t < v:
+                        ts[m] = t
+                        m += 1
+        ex, ey = bx - ax, by - ay
+        ll = math.hypot(ex, ey)
+        if ll == 0.0:
+            continue
+        ux, uy = ex / ll, ey / ll
+        across = -uy * dx + ux * dy
+        along = ux * dx + uy * dy
+        h0 = -uy * fx + ux * fy
+        g0 = ux * fx + uy * fy
+        if across != 0.0:
+            for t in ((EPS - h0) / across, (-EPS - h0) / across):
+                if u < t < v:
+                    ts[m] = t
+                    m += 1
+        if along != 0.0:
+            for t in ((0.0 - g0) / along, (ll - g0) / along):
+                if u < t < v:
+                    ts[m] = t
+                    m += 1
+    part = np.sort(ts[:m])
+    for k in range(m - 1):
+        t = 0.5 * (part[k] + part[k + 1])
+        if _depth(x0 + t * dx, y0 + t * dy, xy, s, n) >= EPS:
+            return True
+    return False
+
+
+@njit(**INLINE)
+def _hits(x0, y0, x1, y1, xy, s, n, ts):  # pragma: no cover - compiled
+    """Does the segment (x0, y0)-(x1, y1) meet the ring ``xy[s : s + n]`` shrunk by ``EPS``?"""
+    dx, dy = x1 - x0, y1 - y0
+    ll = dx * dx + dy * dy
+    if ll == 0.0:
+        return _inside(x0, y0, xy, s, n) and _depth(x0, y0, xy, s, n) >= EPS
+    m = 0
+    for i in range(n):
+        ax, ay = xy[s + i, 0], xy[s + i, 1]
+        j = s + (i + 1) % n
+        bx, by = xy[j, 0], xy[j, 1]
+        sa = dx * (ay - y0) - dy * (ax - x0)
+        sb = dx * (by - y0) - dy * (bx - x0)
+        if (sa > 0.0) != (sb > 0.0):
+            w = sa / (sa - sb)
+            px, py = ax + (bx - ax) * w, ay + (by - ay) * w
+            ts[m] = ((px - x0) * dx + (py - y0) * dy) / ll
+            m += 1
+    if m == 0:
+        return False
+    cross = np.sort(ts[:m])
+    for k in range(0, m - 1, 2):
+        u, v = max(cross[k], 0.0), min(cross[k + 1], 1.0)
+        if u <= v and _deep_between(x0, y0, dx, dy, u, v, xy, s, n, ts[m:]):
+            return True
+    return False
+
+
+@njit(**INLINE)
+def _edge_circle(p0x, p0y, p1x, p1y, cx, cy, r, fx, fy, fr, nf):  # pragma: no cover - compiled
+    """The crossings of the segment p0-p1 with the circle (c, r) appended as point features (``trace._edge_circle``)."""
+    dx, dy = p1x - p0x, p1y - p0y
+    gx, gy = p0x - cx, p0y - cy
+    a = dx * dx + dy * dy
+    b = 2 * (gx * dx + gy * dy)
+    cc = gx * gx + gy * gy - r * r
+    disc = b * b - 4 * a * cc
+    if a == 0 or disc < 0:
+        return nf
+    root = math.sqrt(disc)
+    t1, t2 = (-b - root) / (2 * a), (-b + root) / (2 * a)
+    if 0 <= t1 <= 1:
+        fx[nf], fy[nf], fr[nf] = p0x + t1 * dx, p0y + t1 * dy, 0.0
+        nf += 1
+    if t2 != t1 and 0 <= t2 <= 1:
+        fx[nf], fy[nf], fr[nf] = p0x + t2 * dx, p0y + t2 * dy, 0.0
+        nf += 1
+    return nf
+
+
+@njit(**INLINE)
+def _line_free(nx, ny, k, ax, ay, ra, bx, by, rb, xy, starts, keep, ts):  # pragma: no cover - compiled
+    """The shortest piece of the line ``n . p = k`` joining the two discs (``trace._gap_segments``) crosses no kept
+    obstacle (False when the line misses a disc)."""
+    fx, fy = nx * k, ny * k
+    dx, dy = -ny, nx
+    off_a = nx * ax + ny * ay - k
+    off_b = nx * bx + ny * by - k
+    if abs(off_a) > ra + EPS or abs(off_b) > rb + EPS:
+        return False
+    half_a = math.sqrt(max(ra * ra - off_a * off_a, 0.0))
+    half_b = math.sqrt(max(rb * rb - off_b * off_b, 0.0))
+    ta = (ax - fx) * dx + (ay - fy) * dy
+    tb = (bx - fx) * dx + (by - fy) * dy
+    a_lo, a_hi, b_lo, b_hi = ta - half_a, ta + half_a, tb - half_b, tb + half_b
+    if a_hi <= b_lo:
+        start, end = a_hi, b_lo
+    elif b_hi <= a_lo:
+        start, end = a_lo, b_hi
+    else:
+        start = end = max(a_lo, b_lo)
+    x0, y0 = fx + dx * start, fy + dy * start
+    x1, y1 = fx + dx * end, fy + dy * end
+    for p in range(starts.shape[0] - 1):
+        if keep[p] and _hits(x0, y0, x1, y1, xy, starts[p], starts[p + 1] - starts[p], ts):
+            return False
+    return True
+
+
+@njit(**JIT)
+def _free_kernel(ax, ay, ra, bx, by, rb, xy, starts):  # pragma: no cover - compiled
+    n_poly = starts.shape[0] - 1
+    pad = 0.01 * max(ra, rb) + 2 * EPS
+    lo_x, hi_x = min(ax - ra, bx - rb) - pad, max(ax + ra, bx + rb) + pad
+    lo_y, hi_y = min(ay - ra, by - rb) - pad, max(ay + ra, by + rb) + pad
+    keep = np.zeros(n_poly, dtype=np.bool_)
+    kept = 0
+    most = 0
+    for p in range(n_poly):
+        s, e = starts[p], starts[p + 1]
+        most = max(most, e - s)
+        x0, y0, x1, y1 = xy[s, 0], xy[s, 1], xy[s, 0], xy[s, 1]
+        for i in range(s + 1, e):
+            x0, x1 = min(x0, xy[i, 0]), max(x1, xy[i, 0])
+            y0, y1 = min(y0, xy[i, 1]), max(y1, xy[i, 1])
+        if not (x0 > hi_x or x1 < lo_x or y0 > hi_y or y1 < lo_y):
+            keep[p] = True
+            kept += 1
+    if kept == 0:
+        return True
+    ts = np.empty(12 * most + 8, dtype=np.float64)
+    # the centre line first (``free_trace``'s order)
+    d = math.hypot(bx - ax, by - ay)
+    if d == 0.0:
+        d = 1.0
+    nx, ny = -(by - ay) / d, (bx - ax) / d
+    if _line_free(nx, ny, nx * ax + ny * ay, ax, ay, ra, bx, by, rb, xy, starts, keep, ts):
+        return True
+    hpad = 0.01 * max(ra, rb) + EPS
+    cap = 2 + 3 * xy.shape[0]
+    fx, fy, fr = np.empty(cap), np.empty(cap), np.empty(cap)
+    fx[0], fy[0], fr[0] = ax, ay, ra
+    fx[1], fy[1], fr[1] = bx, by, rb
+    nf = 2
+    for p in range(n_poly):
+        if not keep[p]:
+            continue
+        s, e = starts[p], starts[p + 1]
+        for i in range(s, e):
+            if _hull_gap(xy[i, 0], xy[i, 1], ax, ay, ra, bx, by, rb) <= hpad:
+                fx[nf], fy[nf], fr[nf] = xy[i, 0], xy[i, 1], 0.0
+                nf += 1
+        for i in range(s, e):
+            j = i + 1 if i + 1 < e else s
+            nf = _edge_circle(xy[i, 0], xy[i, 1], xy[j, 0], xy[j, 1], ax, ay, ra, fx, fy, fr, nf)
+            nf = _edge_circle(xy[i, 0], xy[i, 1], xy[j, 0], xy[j, 1], bx, by, rb, fx, fy, fr, nf)
+    signs = np.array([1.0, -1.0])
+    for i in range(nf):
+        c1x, c1y, r1 = fx[i], fy[i], fr[i]
+        for j in range(i + 1, nf):
+            c2x, c2y, r2 = fx[j], fy[j], fr[j]
+            ddx, ddy = c2x - c1x, c2y - c1y
+            dd = math.hypot(ddx, ddy)
+            if dd < 1e-12:
+                continue
+            phi = math.atan2(ddy, ddx)
+            for i1 in range(2 if r1 > 0 else 1):
+                s1 = signs[i1]
+                for i2 in range(2 if r2 > 0 else 1):
+                    s2 = signs[i2]
+                    m = s2 * r2 - s1 * r1
+                    if abs(m) > dd + 1e-12:
+                        continue
+                    alpha = math.acos(max(-1.0, min(1.0, m / dd)))
+                    for w in range(2 if alpha > 1e-12 else 1):
+                        t = phi + alpha if w == 0 else phi - alpha
+                        tx, ty = math.cos(t), math.sin(t)
+                        if _line_free(
+                            tx, ty, tx * c1x + ty * c1y - s1 * r1, ax, ay, ra, bx, by, rb, xy, starts, keep, ts
+                        ):
+                            return True
+    return False
+
+
+def free_exists(
+    ca: tuple[float, float], ra: float, cb: tuple[float, float], rb: float, xy: np.ndarray, starts: np.ndarray
+) -> bool:
+    """:func:`~mathhammer.board.trace.free_trace` ``(ca, ra, cb, rb, polygons) is not None`` for the footprints
+    ``xy[starts[p] : starts[p + 1]]`` (corners, float64, each ring not closed).
+
+    >>> sq = np.array([[4.0, -2.0], [5.0, -2.0], [5.0, 2.0], [4.0, 2.0]])
+    >>> free_exists((0.0, 0.0), 0.5, (10.0, 0.0), 0.5, sq, np.array([0, 4]))
+    False
+    >>> free_exists((0.0, 0.0), 0.5, (10.0, 0.0), 0.5, sq * [1.0, 0.1], np.array([0, 4]))
+    True
+    """
+    return bool(_free_kernel(float(ca[0]), float(ca[1]), float(ra), float(cb[0]), float(cb[1]), float(rb), xy, starts))
+
+
+_RINGS: dict[tuple[Terrain, ...], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _rings(pieces: tuple[Terrain, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The footprints of ``pieces`` as one array of corners (the shapely polygon's exterior, not closed) and the
+    offsets of each."""
+    hit = _RINGS.get(pieces)
+    if hit is None:
+        rings = [np.asarray(p.polygon.exterior.coords, dtype=np.float64)[:-1] for p in pieces]
+        starts = np.zeros(len(rings) + 1, dtype=np.int64)
+        starts[1:] = np.cumsum([len(r) for r in rings])
+        xy = np.ascontiguousarray(np.concatenate(rings) if rings else np.zeros((0, 2)))
+        if len(_RINGS) > 4096:
+            _RINGS.clear()
+        hit = _RINGS[pieces] = (xy, starts)
+    return hit
+
+
+#: :func:`sees` answers per terrain (by the tuple object: hashing a board's terrain costs microseconds, and the
+#: boards of a battlefield share one tuple), each by the two models and the target unit's HIDDEN.
+_SEES: dict[int, tuple[tuple[Terrain, ...], dict[tuple[Model, Model, bool], bool]]] = {}
+_SEES_MAX = 1 << 17
+
+
+def sees(board: Board, attacker: Model, target: Model) -> bool:
+    """:func:`~mathhammer.board.los.line_of_sight` ``(board, attacker, target).visible``, the trace by
+    :func:`free_exists`; kept by the terrain, the two models and the target unit's HIDDEN (as ``line_of_sight``)."""
+    terrain = board.terrain
+    entry = _SEES.get(id(terrain))
+    if entry is None or entry[0] is not terrain:
+        if len(_SEES) >= 64:
+            _SEES.clear()
+        entry = _SEES[id(terrain)] = (terrain, {})
+    table = entry[1]
+    key = (attacker, target, board.unit_of(target).hidden)
+    hit = table.get(key)
+    if hit is None:
+        if len(table) >= _SEES_MAX:
+            table.clear()
+        hit = table[key] = _sees(board, attacker, target)
+    return hit
+
+
+def _sees(board: Board, attacker: Model, target: Model) -> bool:
+    """``los._trace_sight(...).visible``."""
+    decided = untraced(board, attacker, target)
+    if decided is not None:
+        return decided.visible
+    blocks = tuple(p for p, _ in blocking(board, attacker, target))
+    if not blocks:
+        return True
+    xy, starts = _rings(blocks)
+    return free_exists(attacker.centre, attacker.radius, target.centre, target.radius, xy, starts)
+
+
+__all__ = ["free_exists", "sees"]

@@ -1,0 +1,218 @@
+"""Line of Sight's verdict compiled (board/fastsight.py) against the shapely search (board/trace.py, board/los.py), the
+naive reference: the same answers on random footprints, on the golden boards and on every deployment card's terrain
+presets, and the attack facts of 8.7.3 (Target Eligibility, casualties, Evade) the same with either.
+
+Rules read (rulebook 7.1 LINE OF SIGHT "trace an imaginary straight line from any part of the acting model's base to
+any part of the target model's base", 7.1.1 Close Quarters and Elevation Dead Zone, 7.1.2 stacking and the surface a
+model stands on, 7.1.3 Full and Direct Cover, 7.1.4 Flying, part 11 HIDDEN "not Visible to any model more than 4"
+away", 8.7.3 step 1 TARGET ELIGIBILITY, 8.7.4 Evade, FAQ v1.0 INDIRECT FIRE).
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from shapely.geometry import Polygon
+
+from mathhammer.board import Model, Unit, fastsight, load_board
+from mathhammer.board.facts import attack_eligible, attack_facts
+from mathhammer.board.los import COVER_RANGE, blocking, line_of_sight
+from mathhammer.board.model import EPS, Board, Terrain
+from mathhammer.board.trace import free_trace
+from mathhammer.cli.board_presets import preset_board
+from mathhammer.scenario.loader import deployment_cards
+from tests.test_board_facts import GOLDEN
+
+BOARDS = sorted(p.stem for p in GOLDEN.glob("*.toml"))
+PRESETS = [(c["name"], p["name"]) for c in deployment_cards() for p in c["presets"]]
+
+
+def _rings(polys: list[Polygon]) -> tuple[np.ndarray, np.ndarray]:
+    rings = [np.asarray(p.exterior.coords, dtype=np.float64)[:-1] for p in polys]
+    starts = np.zeros(len(rings) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum([len(r) for r in rings])
+    return np.ascontiguousarray(np.concatenate(rings)), starts
+
+
+def _footprint(rng: random.Random) -> Polygon:
+    cx, cy = rng.uniform(2, 18), rng.uniform(-4, 4)
+    kind = rng.randrange(4)
+    if kind == 0:  # a box, sometimes a thin wall
+        w, h = rng.choice((rng.uniform(0.05, 0.5), rng.uniform(0.5, 3))), rng.uniform(0.2, 6)
+        return Polygon([(cx, cy), (cx + w, cy), (cx + w, cy + h), (cx, cy + h)])
+    if kind == 1:  # an L (a reflex corner)
+        w, h, t = rng.uniform(1, 3), rng.uniform(1, 3), rng.uniform(0.2, 0.9)
+        return Polygon([(cx, cy), (cx + w, cy), (cx + w, cy + t), (cx + t, cy + t), (cx + t, cy + h), (cx, cy + h)])
+    if kind == 2:  # a turned box
+        a, w, h = rng.uniform(0, np.pi), rng.uniform(0.3, 3), rng.uniform(0.3, 3)
+        c, s = np.cos(a), np.sin(a)
+        return Polygon([(cx + c * x - s * y, cy + s * x + c * y) for x, y in ((0, 0), (w, 0), (w, h), (0, h))])
+    n = rng.randint(5, 9)  # a star (many reflex corners)
+    pts = []
+    for i in range(n):
+        r = rng.uniform(0.4, 2.0)
+        a = 2 * np.pi * i / n
+        pts.append((cx + r * np.cos(a), cy + r * np.sin(a)))
+    return Polygon(pts)
+
+
+def test_free_exists_is_free_trace_on_random_footprints() -> None:
+    """7.1: ``free_exists`` == ``free_trace(...) is not None`` on 3,000 random pairs of bases and 1-4 footprints
+    (boxes, thin walls, L shapes, turned boxes, stars), a fifth of them with the bases grazing a corner or an edge
+    (the traces the search tests run along edges and through corners); both answers met."""
+    rng = random.Random(7)
+    met = {True: 0, False: 0}
+    for k in range(3000):
+        polys = [_footprint(rng) for _ in range(rng.randint(1, 4))]
+        ra, rb = rng.choice((0.49, 0.63, 0.79, 0.98)), rng.choice((0.49, 0.63, 0.79, 0.98))
+        ca = (rng.uniform(-1, 1), rng.uniform(-4, 4))
+        cb = (20 + rng.uniform(-1, 1), rng.uniform(-4, 4))
+        if k % 5 == 0:  # a base whose edge touches a corner of a footprint, or two bases level with an edge
+            x, y = rng.choice(list(polys[0].exterior.coords))
+            if rng.random() < 0.5:
+                cb = (x + rb, y)
+            else:
+                ca, cb = (ca[0], y + ra), (cb[0], y + rb)
+        xy, starts = _rings(polys)
+        want = free_trace(ca, ra, cb, rb, polys) is not None
+        assert fastsight.free_exists(ca, ra, cb, rb, xy, starts) == want, (k, ca, ra, cb, rb, [p.wkt for p in polys])
+        met[want] += 1
+    assert min(met.values()) > 300, met
+
+
+def _random_models(rng: random.Random, board: Board, n: int, tag: str) -> list[Model]:
+    """Models anywhere on the table (some over a footprint, some standing on a surface, some Flying)."""
+    from shapely.geometry import Point
+
+    out = []
+    surfaces = [p for p in board.terrain if p.surface]
+    for i in range(n):
+        x, y = rng.uniform(0, board.width), rng.uniform(0, board.depth)
+        on = [p.id for p in surfaces if p.polygon.contains(Point(x, y))]
+        out.append(
+            Model(
+                f"{tag}{i}",
+                x,
+                y,
+                base_mm=rng.choice((25.0, 32.0, 40.0, 50.0, 60.0)),
+                size=rng.randint(1, 4),
+                stands_on=on[-1] if on and rng.random() < 0.7 else None,
+                flying=rng.random() < 0.08,
+            )
+        )
+    return out
+
+
+@pytest.mark.parametrize("where", [("board", b) for b in BOARDS] + [("preset", c, p) for c, p in PRESETS])
+def test_sees_is_line_of_sight_on_golden_boards_and_presets(where: tuple[str, ...]) -> None:
+    """7.1-7.1.4, part 11 HIDDEN: ``fastsight.sees`` (and its unmemoised ``_sees``) == ``line_of_sight(...).visible``
+    for 600 model pairs on the board's terrain (random bases, Sizes, surfaces, Flying, HIDDEN units)."""
+    board = load_board(GOLDEN / f"{where[1]}.toml") if where[0] == "board" else preset_board(where[1], where[2])[0]
+    rng = random.Random(zlib.crc32(repr(where).encode()))
+    met = {True: 0, False: 0}
+    for k in range(20):
+        a = Unit("a", "red", tuple(_random_models(rng, board, 5, "a")))
+        t = Unit("t", "blue", tuple(_random_models(rng, board, 6, "t")), hidden=k % 4 == 0)
+        b = Board.trusted(board.width, board.depth, board.terrain, (a, t))
+        for x in a.models:
+            for y in t.models:
+                fast = fastsight._sees(b, x, y)
+                want = line_of_sight(b, x, y).visible
+                assert fast == want, (where, x, y, t.hidden)
+                assert fastsight.sees(b, x, y) == want
+                met[want] += 1
+    assert min(met.values()) > (20 if board.terrain else -1), met
+
+
+def test_attack_facts_the_same_with_the_compiled_sight() -> None:
+    """8.7.3 step 1 and 8.7.4 (distances, bands, Visible models, removable casualties, Evade, refusals):
+    ``attack_facts`` and ``attack_eligible`` with ``visible=fastsight.sees`` equal to the shapely search's on 1,500
+    random attacks on the golden boards and the presets (Range, LONG RANGE, INDIRECT FIRE, HIDDEN)."""
+    rng = random.Random(87)
+    boards = [load_board(GOLDEN / f"{b}.toml") for b in BOARDS] + [preset_board(c, p)[0] for c, p in PRESETS]
+    eligible = 0
+    for k in range(1500):
+        board = boards[k % len(boards)]
+        cx, cy = rng.uniform(3, board.width - 3), rng.uniform(3, board.depth - 3)
+        a = Unit("a", "red", tuple(_near(rng, board, cx, cy, "a")))
+        tx, ty = cx + rng.uniform(-14, 14), cy + rng.uniform(-14, 14)
+        t = Unit("t", "blue", tuple(_near(rng, board, tx, ty, "t")), hidden=rng.random() < 0.15)
+        b = Board.trusted(board.width, board.depth, board.terrain, (a, t))
+        kw = {
+            "long_range": rng.choice((None, None, 30.0)),
+            "indirect": rng.random() < 0.15,
+            "target_tags": rng.choice(((), (), ("Hidden",), ("Burrowed",))),
+        }
+        rg = rng.choice((None, 6.0, 12.0, 18.0))
+        fastsight._SEES.clear()
+        fast = attack_facts(b, "a", "t", rg, visible=fastsight.sees, **kw)  # type: ignore[arg-type]
+        assert attack_eligible(b, "a", "t", rg, visible=fastsight.sees, **kw) == fast.eligible  # type: ignore[arg-type]
+        assert fast.to_dict() == attack_facts(b, "a", "t", rg, **kw).to_dict(), (k, kw)  # type: ignore[arg-type]
+        eligible += fast.eligible
+    assert 300 < eligible < 1200, eligible
+
+
+def _near(rng: random.Random, board: Board, cx: float, cy: float, tag: str) -> list[Model]:
+    out: list[Model] = []
+    for _ in range(40):
+        if len(out) == 5:
+            break
+        m = Model(
+            f"{tag}{len(out)}",
+            min(max(cx + rng.uniform(-2.5, 2.5), 1), board.width - 1),
+            min(max(cy + rng.uniform(-2.5, 2.5), 1), board.depth - 1),
+            base_mm=rng.choice((25.0, 32.0, 40.0)),
+        )
+        if all(m.distance(o) > 0 for o in out):
+            out.append(replace(m))
+    return out
+
+
+def _naive_piece_blocks(board: Board, a: Model, b: Model, piece: Terrain) -> str | None:
+    """7.1.1-7.1.4 per piece, as written before ``blocking`` read the pair's values once (the reference)."""
+    if not piece.blocks_sight:
+        return None
+    under = {p.id for p in board.stack(a.stands_on)} | {p.id for p in board.stack(b.stands_on)}
+    if piece.id in under:
+        return None
+    size = board.terrain_effective_size(piece)
+    ea, eb = board.effective_size(a), board.effective_size(b)
+    if not (a.flying or b.flying) and size >= ea and size >= eb:
+        return "full-cover"
+    if (
+        a.distance(b) <= 3.0 + EPS
+        and board.within_terrain(a, piece, COVER_RANGE)
+        and board.within_terrain(b, piece, COVER_RANGE)
+    ):
+        return None
+    for m, e in ((a, ea), (b, eb)):
+        if size >= e and board.within_terrain(m, piece, COVER_RANGE):
+            return "direct-cover"
+    return None
+
+
+def test_blocking_is_each_piece_judged_alone() -> None:
+    """7.1 "Terrain pieces do not combine", 7.1.1 Close Quarters, 7.1.2 the surface stood on, 7.1.3 Full and Direct
+    Cover, 7.1.4 Flying: ``blocking`` (each pair's values read once) == the per-piece reading, on pairs of bases near
+    each other (Close Quarters met) on the golden boards and the presets."""
+    rng = random.Random(11)
+    boards = [load_board(GOLDEN / f"{b}.toml") for b in BOARDS] + [preset_board(c, p)[0] for c, p in PRESETS]
+    rules: dict[str | None, int] = {}
+    for k in range(4000):
+        board = boards[k % len(boards)]
+        a = _random_models(rng, board, 1, "a")[0]
+        b = _random_models(rng, board, 1, "b")[0]
+        if k % 2:  # near each other: Close Quarters and Direct Cover
+            b = replace(b, x=a.x + rng.uniform(-3.5, 3.5), y=a.y + rng.uniform(-3.5, 3.5), stands_on=None)
+        units = (Unit("a", "red", (a,)), Unit("b", "blue", (b,)))
+        pair = Board.trusted(board.width, board.depth, board.terrain, units)
+        got = dict(blocking(pair, a, b))
+        for piece in board.terrain:
+            want = _naive_piece_blocks(pair, a, b, piece)
+            assert got.get(piece) == want, (k, piece.id, a, b)
+            rules[want] = rules.get(want, 0) + 1
+    assert min(rules.get(r, 0) for r in (None, "full-cover", "direct-cover")) > 100, rules
