@@ -466,8 +466,8 @@ class Placing(Facts):
 
         ``pid``/``alive``: the unit (its first ``alive`` centres live); ``k``: the models to return; ``others``:
         the other units' placements on the table (every centre an obstacle, as in :meth:`place`). Each returned
-        model goes to the first free spot, in the order of the live models and of 36 directions around each (the
-        first due east, then counter-clockwise), in Base-to-Base contact with a model of the unit (bases 0.025"
+        model goes to the first free spot, in the order of the live models and of 36 directions around each (in the
+        unit's own frame, :meth:`_ring_order`), in Base-to-Base contact with a model of the unit (bases 0.025"
         apart, as Close Ranks sets them): on the table (on the unit's level), clear of terrain it may not overlap,
         of every other base (the removed models' spots too, as every placement keeps them) and more than 1" from
         every Enemy Ground model. Returns (the new placement: the live models, the returned ones, the spots of the
@@ -496,7 +496,7 @@ class Placing(Facts):
         all_r = np.asarray(rs, dtype=float)
         solid = np.ones(len(rs), dtype=bool)
         foe = np.asarray(enemy, dtype=bool)
-        ring = _RING
+        ring = self._ring_order(cent[0], self.rear_of(su.player))
         touch, apart = CONTACT / 2, CONTACT / 2 - 1e-3
         cands = (np.asarray(cent, dtype=float)[:, None, :] + (2 * r + touch) * ring[None, :, :]).reshape(-1, 2)
         free = clear_of(cands, all_c, all_r, r, apart, solid, ENGAGEMENT_RANGE + EPS, foe)
@@ -517,6 +517,17 @@ class Placing(Facts):
             hit = (self._intern(placement), len(new))
         self._respawns[key] = hit
         return hit
+
+    def _ring_order(self, lead: Coord, back: Coord) -> np.ndarray:
+        """The 36 directions of the ring (``_RING``) in the unit's own frame: towards ``back`` (its player's rear)
+        first, then turning away from it, of each pair the one on the side of the table's centre first
+        (:meth:`_lateral_first`, as :meth:`_grid_order` breaks its ties). Every test is of the frame, so a symmetry of
+        the table maps the order at one Leading Model onto the order at its image with the image rear."""
+        first = self._lateral_first(lead, back)
+        bx, by = back
+        dot = np.round(_RING[:, 0] * bx + _RING[:, 1] * by, 6)
+        side = np.round(-first * (_RING[:, 1] * bx - _RING[:, 0] * by), 6)  # -first * the lateral component
+        return _RING[np.lexsort((side, -dot))]
 
     def wholly_within_from(
         self, pid: int, alive: int, inches: float, edge: str | None = None, src: tuple[int, int] | None = None

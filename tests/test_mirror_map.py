@@ -1,0 +1,93 @@
+"""A RESPAWN maps under a Deployment Card's symmetry (issue 29 point 5, the mirror match).
+
+On every card whose symmetry swaps the players (``swaps_players``) and each of its presets, a board state and its
+image (each unit's models at the image points, owned by the other player: the same list both sides) must give
+results that are images of each other, or a mirror match gives one side other games than the other:
+
+* RESPAWN (part 11): the returned models' spots (``World.respawn``): the 36 directions round each live model were
+  tried from due east (each of the 36 cases below failed); now from the player's rear, turning away from it, the side of the table's centre first
+  (``Placing._ring_order``). The rules say which spots are legal, not which of equal ones is taken.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mathhammer.scenario.geometry.core import Placement
+from mathhammer.scenario.missions.deployments import symmetry_map
+from mathhammer.scenario.world import World
+from tests.test_menus_mirror import CARDS, MIRRORED, board
+
+Point = tuple[float, float]
+
+
+class Mirror:
+    """A mirror match's World on ``card``/``preset`` (``army`` both sides) and the card's symmetry ``f``."""
+
+    def __init__(self, folder: Path, card: str, preset: str, army: str) -> None:
+        self.scn = board(folder, card, preset, army)
+        self.card: dict[str, Any] = next(x for x in CARDS if x["name"] == card)
+        self.f: Callable[[float, float], Point] = symmetry_map(
+            self.card["symmetry"], self.card["width"], self.card["depth"]
+        )
+        self.world = World(self.scn)
+        self.reds = [u for u, su in self.scn.units.items() if su.player == "red"]
+
+    def image(self, pid: int, uid: str) -> int:
+        """Placement ``pid``'s models at their image points, as unit ``uid``'s."""
+        p = self.world.placements[pid]
+        return self.world._intern(Placement(uid, tuple(self.f(*c) for c in p.centres), p.level))
+
+    def mapped(self, a: int, b: int) -> bool:
+        """Are placement ``b``'s centres (in order) the images of ``a``'s?"""
+        pl = self.world.placements
+        one = [tuple(round(v, 4) for v in self.f(*c)) for c in pl[a].centres]
+        return one == [tuple(round(v, 4) for v in c) for c in pl[b].centres]
+
+    def pair(self, rng: random.Random, near: float) -> tuple[str, str, int, int] | None:
+        """A red unit and a blue one set (each facing its own edge) with Leading Models at most ``near`` apart."""
+        w, c = self.world, self.card
+        a, b = rng.choice(self.reds), rng.choice(self.reds)
+        la = (rng.uniform(2, c["width"] - 2), rng.uniform(2, c["depth"] - 2))
+        ang, dist = rng.uniform(0, 2 * math.pi), rng.uniform(1.5, near)
+        pa = w.place(self.scn.units[a], la, w.rear_of("red"), ())
+        if pa is None:
+            return None
+        lb = (la[0] + dist * math.cos(ang), la[1] + dist * math.sin(ang))
+        pb = w.place(self.scn.units[f"blue-{b}"], lb, w.rear_of("blue"), (pa,))
+        return None if pb is None else (a, b, pa, pb)
+
+    def pos(self, at: dict[str, int]) -> tuple[int, ...]:
+        return tuple(at.get(u, -1) for u in self.world.uids)
+
+
+@pytest.mark.parametrize(("card", "preset"), MIRRORED)
+@pytest.mark.parametrize("army", ["terran_six.toml", "zerg_six.toml"])
+def test_a_respawn_maps_onto_its_image(tmp_path: Path, card: str, preset: str, army: str) -> None:
+    """RESPAWN (part 11) on a card that swaps the players: a red unit with some models Destroyed, a blue unit near it
+    (its Engagement Range closes spots), up to X models returned; the image state (the units of the same list at the
+    image points, the owners swapped) returns as many models, at the image spots, in the same order."""
+    m = Mirror(tmp_path, card, preset, army)
+    m.reds = [u for u in m.reds if m.scn.units[u].models > 1]
+    w, rng = m.world, random.Random(11)
+    looked = returned = 0
+    for _ in range(60):
+        got = m.pair(rng, 5.0)
+        if got is None:
+            continue
+        a, b, pa, pb = got
+        models = m.scn.units[a].models
+        left = rng.randint(1, models - 1)
+        k = rng.randint(1, models - left)
+        one, n1 = w.respawn(pa, left, k, (pb,))
+        two, n2 = w.respawn(m.image(pa, f"blue-{a}"), left, k, (m.image(pb, b),))
+        looked += 1
+        returned += n1 > 0
+        assert n1 == n2 and m.mapped(one, two), (card, preset, a, left, k)
+    assert returned >= 2, (looked, returned)
