@@ -82,7 +82,6 @@ are tabulated once per (unit, Phase, state): games in the same state share them 
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
@@ -91,13 +90,11 @@ import numpy as np
 
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import MM_PER_INCH
-from ...starcraft.compiled import compile_attack
-from ...starcraft.exact import exact_states
-from ...starcraft.loadout import as_target, attack_batches
-from ...starcraft.model import Attack, Batch
-from ..lookup import Purse, find, impact_of, use_bits
+from ...starcraft.loadout import attack_batches
+from ..lookup import Purse, find, use_bits
 from ..spec import PLAYERS
 from ..world import CONTEST_RANGE
+from .fastfeatures import CHARGE_REACH, impact_batches, marker_moves, resolve, threat_column
 from .legal import MEMO_LIMIT
 from .menu import Entry, UnitMenu
 
@@ -121,8 +118,6 @@ COL = {c: i for i, c in enumerate(COLUMNS)}
 #: the columns :meth:`Features.attack` gives, in its order
 DAMAGE, MODELS = COL["damage"], COL["models"]
 assert COLUMNS[DAMAGE : MODELS + 1] == ("damage", "destroy", "models")
-#: 8.7.7: a Charge moves up to Speed + the best Charge Roll (6), and ends Within 1" (Engagement) of the target
-CHARGE_REACH = 6.0 + 1.0
 #: the ``marker_moves`` of an end point from which no marker is reached along the menu's points
 FAR_MOVES = 10
 #: an end point this close to a cover spot of the menu is on it (inches: the placement's rounding)
@@ -190,6 +185,7 @@ class Features:
         self._reaches: dict[tuple[object, ...], float] = {}
         self._after: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
         self._moves_to: dict[tuple[object, ...], dict[tuple[int, int, int], float]] = {}
+        self._states_of: dict[tuple[object, ...], list[tuple[tuple[int, int, int], float]]] = {}
         world = sim.world
         self.markers = np.asarray([(m.x, m.y) for m in sim.scn.deployment.markers], dtype=float).reshape(-1, 2)
         rules = getattr(sim.scn.mission, "rules", ())
@@ -370,18 +366,13 @@ class Features:
         """The ``threat`` column at end points ``ends`` of unit ``u`` with Damage Marker ``mark_u`` (module text)."""
         sim = self.sim
         worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
-        out = np.zeros(len(ends), dtype=float)
-        for v in enemies:
-            rng, charge = self.reach[v]
-            gap = np.hypot(*(ends - np.asarray(leads[v])).T)
-            ranged = self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "assault")[2] * worth
-            melee = self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "combat")[2] * worth
-            speed = self.fast[v]
-            hits = np.where(gap <= speed + rng, ranged, 0.0)
-            if charge:
-                hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
-            out += hits
-        return out
+        ranged = [self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "assault")[2] * worth for v in enemies]
+        melee = [self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "combat")[2] * worth for v in enemies]
+        them = np.asarray([leads[v] for v in enemies], dtype=float).reshape(-1, 2)
+        reach = np.asarray([self.reach[v][0] for v in enemies], dtype=float)
+        charge = np.asarray([self.reach[v][1] for v in enemies], dtype=bool)
+        fast = np.asarray([self.fast[v] for v in enemies], dtype=float)
+        return threat_column(ends, them, reach, charge, fast, np.asarray(ranged, float), np.asarray(melee, float))
 
     def self_damage(self, u: int, use: tuple[str, ...]) -> int:
         """The NON-LETHAL DAMAGE the abilities ``use`` deal unit ``u`` itself (part 11; Stimpack: 2)."""
@@ -563,13 +554,7 @@ class Features:
         else one to the nearest of its Move points within Speed, then :meth:`_steps`' count; at most
         :data:`FAR_MOVES`). ``gap``: the end points' distances to the markers."""
         pts, hops, speed = self.steps[u]
-        out = np.full(gap.shape, float(FAR_MOVES))
-        if pts.size:
-            near = np.hypot(*(ends[:, None, :] - pts[None, :, :]).transpose(2, 0, 1)) <= speed
-            for m in range(gap.shape[1]):
-                out[:, m] = np.minimum(np.where(near, hops[None, :, m], FAR_MOVES - 1).min(axis=1) + 1, FAR_MOVES)
-        out[gap <= CONTEST_RANGE] = 0
-        return out
+        return marker_moves(ends, pts, hops, speed, gap, FAR_MOVES, CONTEST_RANGE)
 
     # ------------------------------------------------------------------ the exact engine
     def attack(
@@ -698,30 +683,14 @@ class Features:
         models attack it with their ``phase`` chain (the abilities ``use`` on) from ``k`` models left, Damage Marker
         ``mark``, each with its probability, in the exact engine's order (no attack: the state as it is). ``phase``
         "impact": the IMPACT of ``u``'s successful Charge, every one of its ``a`` models striking
-        (:func:`impact_batches`)."""
-        sim = self.sim
-        batches = []
-        if a > 0 and k > 0:
-            mask = use_bits(sim, u, use) if use else 0
-            if phase == "impact":
-                batches = impact_batches(sim, u, mask, a)
-            else:
-                batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
-        if not batches:
-            return [((max(k, 0), mark if k > 0 else 0, shielded if k > 0 else 0), 1.0)]
-        tmask, cut, floor = guard
-        phase = "combat" if phase == "impact" else phase  # IMPACT is resolved as a Close Combat attack (sim_combat)
-        target = as_target(sim.loadout(t, tmask), phase, alive=k, marker=mark, shielded=bool(shielded))
-        if k < sim.full[t]:
-            target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone (sim_shoot)
-        if cut:  # as the engine's (sim_shoot._transition)
-            target = dataclasses.replace(target, damage_reduction=cut, reduction_floor=floor)
-        compiled, tc = compile_attack(Attack(tuple(batches), target))
-        out = []
-        for st, pr in exact_states(compiled, tc).items():
-            left = max(k - int(st[0]), 0)
-            out.append(((left, int(st[1]) if left else 0, int(bool(st[2])) if left else 0), pr))
-        return out
+        (:func:`impact_batches`). Memoised: :meth:`outcome` and :meth:`transition` ask the same attacks."""
+        key = (u, a, t, k, mark, shielded, phase, use, guard)
+        hit = self._states_of.get(key)
+        if hit is None:
+            if len(self._states_of) > MEMO_LIMIT:
+                self._states_of.clear()
+            hit = self._states_of[key] = resolve(self.sim, *key)
+        return hit
 
     def _summary(
         self, t: int, k: int, states: Iterable[tuple[tuple[int, int, int], float]]
@@ -768,19 +737,6 @@ class Features:
     def _lead(self, v: int, pid: int) -> tuple[float, float]:
         c = self.sim.world.placements[pid].centres[0]
         return float(c[0]), float(c[1])
-
-
-def impact_batches(sim: Any, u: int, mask: int, a: int) -> list[Batch]:
-    """The IMPACT unit ``u`` resolves after a successful Charge with the abilities of ``mask`` (``sim_combat._impact``:
-    IMPACT (X) Y+ of its card as the cards change it, My Life for Aiur, Adrenal Overload), ``a`` models striking (the
-    engine counts the Fighting and Supporting Ranks once the Charge has set the unit: every model is an upper bound
-    that each small unit's Charge into base contact reaches); none where it has no IMPACT."""
-    imp = impact_of(sim.scn.units[sim.uids[u]])
-    if imp is None:
-        return []
-    for change in sim.cards.impact:
-        imp = change(u, mask, imp)
-    return [Batch.impact(a, imp[0], imp[1], name="IMPACT")]
 
 
 __all__ = ["CHARGE_REACH", "COL", "COLUMNS", "Features", "impact_batches", "marker_worth"]
