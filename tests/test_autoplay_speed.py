@@ -14,7 +14,7 @@ import pytest
 
 from mathhammer.scenario.players import policies as pol
 from mathhammer.scenario.players.auto import Auto
-from mathhammer.scenario.players.features import COL, COLUMNS, COVER_AT, DAMAGE, MODELS, Features
+from mathhammer.scenario.players.features import CHARGE_REACH, COL, COLUMNS, COVER_AT, DAMAGE, MODELS, Features
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 from mathhammer.scenario.world import CONTEST_RANGE
@@ -214,7 +214,7 @@ def naive_table(f: Features, u: int, phase: str, state: tuple[int, ...]) -> np.n
         near = np.hypot(*(ends[:, None, :] - covers.reshape(-1, 2)[None, :, :]).transpose(2, 0, 1)).min(axis=1)
         out[:, COL["cover"]] = near <= COVER_AT
     if alive[u] > 0:
-        out[:, COL["threat"]] = f.threat(u, ends, mark[u], enemies, leads, alive, shielded)
+        out[:, COL["threat"]] = naive_threat(f, u, ends, mark[u], enemies, leads, alive, shielded)
     if f.markers.size:
         gap = np.hypot(*(ends[:, None, :] - f.markers[None, :, :]).transpose(2, 0, 1))
         near = gap.argmin(axis=1)
@@ -245,6 +245,33 @@ def naive_table(f: Features, u: int, phase: str, state: tuple[int, ...]) -> np.n
     if enemies:
         them = np.asarray([leads[v] for v in enemies], dtype=float)
         out[:, COL["enemy_gap"]] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+    return out
+
+
+def naive_threat(
+    f: Features,
+    u: int,
+    ends: np.ndarray,
+    mark_u: int,
+    enemies: list[int],
+    leads: dict[int, tuple[float, float]],
+    alive: tuple[int, ...],
+    shielded: tuple[int, ...],
+) -> np.ndarray:
+    """``Features.threat`` as it was (enemy by enemy): the reference."""
+    sim = f.sim
+    worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
+    out = np.zeros(len(ends), dtype=float)
+    for v in enemies:
+        rng, charge = f.reach[v]
+        gap = np.hypot(*(ends - np.asarray(leads[v])).T)
+        ranged = f.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "assault")[2] * worth
+        melee = f.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "combat")[2] * worth
+        speed = f.fast[v]
+        hits = np.where(gap <= speed + rng, ranged, 0.0)
+        if charge:
+            hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
+        out += hits
     return out
 
 

@@ -2,10 +2,11 @@
 same numbers as the per-enemy and per-marker loops they replace, bit for bit (``tests/test_autoplay_speed.py`` holds
 every table of several games to the entry-by-entry loop):
 
+* :class:`Ends`: the distances from a menu's end points to its cover spots, the markers and the enemy units' Leading
+  Models, read once per point: the rows with a point of their own are the same in every state.
 * :func:`threat_column`: the ``threat`` column at every end point, every enemy unit at once (the distances a matrix;
   the enemies' shares added one after another, in their order, as the loop did).
-* :func:`marker_moves`: the Moves from every end point to every marker at once (no loop over the markers).
-* :func:`resolve`: an attack's states as :meth:`~.features.Features.outcome` reads them (and :func:`impact_batches`,
+* :class:`Resolver`: an attack's states as :meth:`~.features.Features.outcome` reads them (and :func:`impact_batches`,
   the IMPACT of a Charge), through :func:`exact_outcomes`.
 * :func:`exact_outcomes`: the exact engine's states after an attack, memoised by the attack's *content* (its Batches
   and the Target as built: equal inputs, the same answer to the bit), so the same attack met by another unit index,
@@ -48,43 +49,77 @@ def exact_outcomes(batches: Sequence[Batch], target: Target) -> tuple[tuple[tupl
     return hit
 
 
-def resolve(
-    sim: Any,
-    u: int,
-    a: int,
-    t: int,
-    k: int,
-    mark: int,
-    shielded: int,
-    phase: str,
-    use: tuple[str, ...],
-    guard: tuple[int, int, int],
-) -> list[tuple[tuple[int, int, int], float]]:
-    """Unit ``t``'s states (models left, Damage Marker, SHIELDED; 0, 0 once none is left) after unit ``u``'s ``a``
-    models attack it with their ``phase`` chain (the abilities ``use`` on; "impact": :func:`impact_batches`) from
-    ``k`` models left, Damage Marker ``mark``, ``guard`` the Reaction's (:meth:`~.features.Features.attack`), each
-    with its probability, in the exact engine's order (no attack: the state as it is)."""
-    batches = []
-    if a > 0 and k > 0:
-        mask = use_bits(sim, u, use) if use else 0
-        if phase == "impact":
-            batches = impact_batches(sim, u, mask, a)
-        else:
-            batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
-    if not batches:
-        return [((max(k, 0), mark if k > 0 else 0, shielded if k > 0 else 0), 1.0)]
-    tmask, cut, floor = guard
-    phase = "combat" if phase == "impact" else phase  # IMPACT is resolved as a Close Combat attack (sim_combat)
-    target = as_target(sim.loadout(t, tmask), phase, alive=k, marker=mark, shielded=bool(shielded))
-    if k < sim.full[t]:
-        target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone (sim_shoot)
-    if cut:  # as the engine's (sim_shoot._transition)
-        target = dataclasses.replace(target, damage_reduction=cut, reduction_floor=floor)
-    out = []
-    for st, pr in exact_outcomes(batches, target):
-        left = max(k - int(st[0]), 0)
-        out.append(((left, int(st[1]) if left else 0, int(bool(st[2])) if left else 0), pr))
-    return out
+class Resolver:
+    """An attack's states as :meth:`~.features.Features.outcome` reads them, for the Simulation ``sim`` (a
+    :class:`~mathhammer.scenario.simview.SimView`): :meth:`states`. Its parts are memoised apart, each by what it
+    reads: the attacker's Batches by (attacker, abilities, target, phase, models attacking), the Target by (target,
+    its Reaction's bits, phase, models left, Damage Marker, SHIELDED, reduction), the exact answer by their content
+    (:func:`exact_outcomes`)."""
+
+    def __init__(self, sim: Any) -> None:
+        self.sim = sim
+        self._batches: dict[tuple[object, ...], list[Batch]] = {}
+        self._targets: dict[tuple[object, ...], Target] = {}
+
+    def states(
+        self,
+        u: int,
+        a: int,
+        t: int,
+        k: int,
+        mark: int,
+        shielded: int,
+        phase: str,
+        use: tuple[str, ...],
+        guard: tuple[int, int, int],
+    ) -> list[tuple[tuple[int, int, int], float]]:
+        """Unit ``t``'s states (models left, Damage Marker, SHIELDED; 0, 0 once none is left) after unit ``u``'s ``a``
+        models attack it with their ``phase`` chain (the abilities ``use`` on; "impact": :func:`impact_batches`) from
+        ``k`` models left, Damage Marker ``mark``, ``guard`` the Reaction's (:meth:`~.features.Features.attack`), each
+        with its probability, in the exact engine's order (no attack: the state as it is)."""
+        batches = self.batches(u, a, t, phase, use) if a > 0 and k > 0 else []
+        if not batches:
+            return [((max(k, 0), mark if k > 0 else 0, shielded if k > 0 else 0), 1.0)]
+        phase = "combat" if phase == "impact" else phase  # IMPACT is resolved as a Close Combat attack (sim_combat)
+        target = self.target(t, k, mark, shielded, phase, guard)
+        out = []
+        for st, pr in exact_outcomes(batches, target):
+            left = max(k - int(st[0]), 0)
+            out.append(((left, int(st[1]) if left else 0, int(bool(st[2])) if left else 0), pr))
+        return out
+
+    def batches(self, u: int, a: int, t: int, phase: str, use: tuple[str, ...]) -> list[Batch]:
+        """The Batches of unit ``u``'s ``a`` models at unit ``t`` in ``phase`` with the abilities ``use`` on."""
+        key = (u, a, t, phase, use)
+        hit = self._batches.get(key)
+        if hit is None:
+            if len(self._batches) > EXACT_LIMIT:
+                self._batches.clear()
+            sim = self.sim
+            mask = use_bits(sim, u, use) if use else 0
+            if phase == "impact":
+                hit = impact_batches(sim, u, mask, a)
+            else:
+                hit = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
+            self._batches[key] = hit
+        return hit
+
+    def target(self, t: int, k: int, mark: int, shielded: int, phase: str, guard: tuple[int, int, int]) -> Target:
+        """Unit ``t`` as the target (``k`` models left, Damage Marker ``mark``, SHIELDED; ``guard``: its Reaction's)."""
+        key = (t, k, mark, shielded, phase, guard)
+        hit = self._targets.get(key)
+        if hit is None:
+            if len(self._targets) > EXACT_LIMIT:
+                self._targets.clear()
+            sim = self.sim
+            tmask, cut, floor = guard
+            hit = as_target(sim.loadout(t, tmask), phase, alive=k, marker=mark, shielded=bool(shielded))
+            if k < sim.full[t]:
+                hit = dataclasses.replace(hit, shield=0, shielded=False)  # the SHIELDED model is gone (sim_shoot)
+            if cut:  # as the engine's (sim_shoot._transition)
+                hit = dataclasses.replace(hit, damage_reduction=cut, reduction_floor=floor)
+            self._targets[key] = hit
+        return hit
 
 
 def impact_batches(sim: Any, u: int, mask: int, a: int) -> list[Batch]:
@@ -100,53 +135,103 @@ def impact_batches(sim: Any, u: int, mask: int, a: int) -> list[Batch]:
     return [Batch.impact(a, imp[0], imp[1], name="IMPACT")]
 
 
+def distances(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Points ``a`` (A x 2) x points ``b`` (B x 2): their straight distances (``np.hypot`` of the differences, as the
+    per-point loops had them)."""
+    return np.hypot(a[:, 0, None] - b[None, :, 0], a[:, 1, None] - b[None, :, 1])
+
+
+class Ends:
+    """What a menu's rows read of their end points alone: the distances to its cover spots (``cover``: within
+    ``cover_at`` of one), to the Mission Markers, and to a point (an enemy unit's Leading Model). The entries with a
+    point of their own (Move, Run, Deploy: the same in every state) are read once; the others (where the unit stands,
+    a Charge's target) once per end point they meet (memoised by the point): the same numbers as reading every row in
+    every state."""
+
+    def __init__(self, to: np.ndarray, covers: np.ndarray, markers: np.ndarray, cover_at: float) -> None:
+        self.fixed = ~np.isnan(to[:, 0])
+        self.free = np.flatnonzero(~self.fixed)
+        self.covers, self.markers, self.cover_at = covers, markers, cover_at
+        self._fx = to[self.fixed]
+        self._cover, self._gap = self._read(self._fx)
+        self._points: dict[tuple[float, float], tuple[np.ndarray, np.ndarray]] = {}
+        self._cols: dict[tuple[float, float], np.ndarray] = {}
+
+    def _read(self, pts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        cover = np.zeros(len(pts), dtype=bool)
+        if self.covers.size:
+            cover = distances(pts, self.covers).min(axis=1) <= self.cover_at
+        return cover, distances(pts, self.markers)
+
+    def at(self, ends: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Of the rows' end points ``ends`` (the fixed ones the menu's own): on a cover spot, and the distances to
+        the markers (rows x markers)."""
+        cover = np.empty(len(ends), dtype=bool)
+        gap = np.empty((len(ends), len(self.markers)), dtype=float)
+        cover[self.fixed], gap[self.fixed] = self._cover, self._gap
+        if self.free.size:
+            seen: dict[tuple[float, float], int] = {}
+            inv = [seen.setdefault((x, y), len(seen)) for x, y in ends[self.free].tolist()]
+            parts = [self._point(pt) for pt in seen]
+            cover[self.free] = np.concatenate([c for c, _ in parts])[inv]
+            gap[self.free] = np.concatenate([g for _, g in parts])[inv]
+        return cover, gap
+
+    def _point(self, pt: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+        hit = self._points.get(pt)
+        if hit is None:
+            if len(self._points) > EXACT_LIMIT:
+                self._points.clear()
+            hit = self._points[pt] = self._read(np.asarray([pt], dtype=float))
+        return hit
+
+    def to(self, ends: np.ndarray, points: list[tuple[float, float]]) -> np.ndarray:
+        """Rows x ``points``: the distances from the rows' end points ``ends`` to each point."""
+        out = np.empty((len(ends), len(points)), dtype=float)
+        if not points:
+            return out
+        cols = []
+        for pt in points:
+            col = self._cols.get(pt)
+            if col is None:
+                if len(self._cols) > EXACT_LIMIT:
+                    self._cols.clear()
+                col = self._cols[pt] = distances(self._fx, np.asarray([pt], dtype=float))[:, 0]
+            cols.append(col)
+        out[self.fixed] = np.stack(cols, axis=1)
+        if self.free.size:
+            out[self.free] = distances(ends[self.free], np.asarray(points, dtype=float))
+        return out
+
+
 def threat_column(
-    ends: np.ndarray,
-    leads: np.ndarray,
+    gap: np.ndarray,
     reach: np.ndarray,
     charge: np.ndarray,
     speed: np.ndarray,
     ranged: np.ndarray,
     melee: np.ndarray,
 ) -> np.ndarray:
-    """The ``threat`` column (:mod:`.features`' module text) at end points ``ends`` (E x 2) of the enemy units whose
-    Leading Models are ``leads`` (V x 2), with their longest Ranged Weapon's ``reach``, whether they can ``charge``,
-    their ``speed`` (:meth:`~.features.Features._fast`) and what their ``ranged`` and ``melee`` chains destroy of the
-    unit (share x Supply): each enemy's hits where the end point is within its reach, added in the enemies' order."""
-    out = np.zeros(len(ends), dtype=float)
-    if not len(leads):
-        return out
-    gap = np.hypot(ends[:, 0, None] - leads[None, :, 0], ends[:, 1, None] - leads[None, :, 1])
+    """The ``threat`` column (:mod:`.features`' module text) at end points ``gap`` (E x V: their distances to the
+    Leading Models of the V enemy units) away from the enemies with their longest Ranged Weapon's ``reach``, whether
+    they can ``charge``, their ``speed`` (:meth:`~.features.Features._fast`) and what their ``ranged`` and ``melee``
+    chains destroy of the unit (share x Supply): each enemy's hits where the end point is within its reach, added in
+    the enemies' order (a running sum: the per-enemy loop's, to the bit)."""
+    if not gap.shape[1]:
+        return np.zeros(gap.shape[0], dtype=float)
     hits = np.where(gap <= (speed + reach)[None, :], ranged[None, :], 0.0)
     melee_hits = np.where(gap <= (speed + CHARGE_REACH)[None, :], melee[None, :], 0.0)
     hits = np.where(charge[None, :], np.maximum(hits, melee_hits), hits)
-    for j in range(hits.shape[1]):  # one after another, as the per-enemy loop (the same sum to the bit)
-        out += hits[:, j]
-    return out
-
-
-def marker_moves(
-    ends: np.ndarray, pts: np.ndarray, hops: np.ndarray, speed: float, gap: np.ndarray, far: int, contest: float
-) -> np.ndarray:
-    """End points x markers: the Moves a unit with Move points ``pts``, ``hops`` Moves from each to each marker
-    (:meth:`~.features.Features._steps`) and Speed ``speed`` needs from each end point to contest each marker: 0 where
-    ``gap`` (the end points' distances to the markers) is within ``contest``, else one to the nearest Move point within
-    Speed and that point's count, at most ``far``."""
-    out = np.full(gap.shape, float(far))
-    if pts.size:
-        near = np.hypot(ends[:, 0, None] - pts[None, :, 0], ends[:, 1, None] - pts[None, :, 1]) <= speed
-        best = np.where(near[:, :, None], hops[None, :, :], far - 1).min(axis=1)
-        out = np.minimum(best + 1, far)
-    out[gap <= contest] = 0
-    return out
+    return np.cumsum(hits, axis=1)[:, -1]
 
 
 __all__ = [
     "CHARGE_REACH",
     "EXACT_LIMIT",
+    "Ends",
+    "Resolver",
+    "distances",
     "exact_outcomes",
     "impact_batches",
-    "marker_moves",
-    "resolve",
     "threat_column",
 ]

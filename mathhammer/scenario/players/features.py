@@ -94,7 +94,7 @@ from ...starcraft.loadout import attack_batches
 from ..lookup import Purse, find, use_bits
 from ..spec import PLAYERS
 from ..world import CONTEST_RANGE
-from .fastfeatures import CHARGE_REACH, impact_batches, marker_moves, resolve, threat_column
+from .fastfeatures import CHARGE_REACH, Ends, Resolver, distances, impact_batches, threat_column
 from .legal import MEMO_LIMIT
 from .menu import Entry, UnitMenu
 
@@ -168,6 +168,7 @@ class _Menu(NamedTuple):
     covers: np.ndarray
     marker: np.ndarray
     counted: np.ndarray
+    geo: Ends
 
 
 class Features:
@@ -185,6 +186,8 @@ class Features:
         self._reaches: dict[tuple[object, ...], float] = {}
         self._after: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
         self._moves_to: dict[tuple[object, ...], dict[tuple[int, int, int], float]] = {}
+        self._resolver = Resolver(sim)
+        self._threats: dict[tuple[object, ...], tuple[np.ndarray, ...]] = {}
         self._states_of: dict[tuple[object, ...], list[tuple[tuple[int, int, int], float]]] = {}
         world = sim.world
         self.markers = np.asarray([(m.x, m.y) for m in sim.scn.deployment.markers], dtype=float).reshape(-1, 2)
@@ -201,6 +204,8 @@ class Features:
         self.reach = [self._reach(u) for u in range(sim.U)]
         self.steps = [self._steps(u) for u in range(sim.U)]
         self.fast = [self._fast(u) for u in range(sim.U)]
+        self._rng, self._charge = np.asarray([r for r, _ in self.reach]), np.asarray([c for _, c in self.reach], bool)
+        self._fast_a = np.asarray(self.fast, dtype=float)
         #: how far a unit's Leading Model may go by the end of its next Round: a Move and a Run (0: Flying, it contests
         #: nothing, 8.9.1)
         self.dash = [0.0 if su.flying else 2.0 * f for su, f in zip(sim.units, self.fast, strict=True)]
@@ -264,7 +269,9 @@ class Features:
         named = [int(e.label.split("-")[1]) if e.label.startswith("marker-") else None for e in menu]
         marker = np.asarray([-1 if m is None else sim.marker_numbers.index(m) for m in named], dtype=np.int64)
         counted = np.asarray([e.action not in ("pass", "charge") for e in menu], dtype=bool)
-        return _Menu(to, attacks, charges, fights, laters, spend, covers.reshape(-1, 2), marker, counted)
+        covers = covers.reshape(-1, 2)
+        geo = Ends(to, covers, self.markers, COVER_AT)
+        return _Menu(to, attacks, charges, fights, laters, spend, covers, marker, counted, geo)
 
     def table_of(self, u: int, phase: str, state: tuple[int, ...], entries: tuple[Entry, ...]) -> np.ndarray:
         """Entries x :data:`COLUMNS` of ``entries`` of unit ``u`` in ``state`` (:meth:`states`), as if its ``phase``
@@ -292,12 +299,18 @@ class Features:
             ends[i] = leads.get(t, here)
         out[:, COL["spend"]] = st.spend
         if u in leads:
+            hits, vals = [], []
             for i, action, t, use in st.attacks:
                 if t in leads:
                     ph = "assault" if action == "shoot" else "combat"
-                    out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, use)
+                    got = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, use)
                     if action == "charge":  # 8.7.7: the attack follows a Charge that reaches
-                        out[i, DAMAGE : MODELS + 1] *= self.reaches(u, pos[u], alive[u], pos[t], alive[t], use)
+                        r = self.reaches(u, pos[u], alive[u], pos[t], alive[t], use)
+                        got = (got[0] * r, got[1] * r, got[2] * r)
+                    hits.append(i)
+                    vals.append(got)
+            if hits:
+                out[hits, DAMAGE : MODELS + 1] = vals
             if enemies and st.fights:
                 t = min(enemies, key=lambda v: math.dist(here, leads[v]))
                 for i in st.fights:
@@ -311,15 +324,14 @@ class Features:
                 out[i, DAMAGE : MODELS + 1], bare[i] = self.later(
                     u, end, use, enemies, leads, alive, mark, shielded, seen
                 )
-        if st.covers.size:  # an end point on one of the menu's cover spots (Hold, Shoot from there too)
-            near = np.hypot(*(ends[:, None, :] - st.covers[None, :, :]).transpose(2, 0, 1)).min(axis=1)
-            out[:, COL["cover"]] = near <= COVER_AT
+        cover, gap = st.geo.at(ends)  # on a cover spot (Hold, Shoot from there too); the distances to the markers
+        out[:, COL["cover"]] = cover
+        them = st.geo.to(ends, [leads[v] for v in enemies])  # the distances to the enemy units
         # threat at each end point (this unit in its state; the enemies where they stand)
         if alive[u] > 0:
-            out[:, COL["threat"]] = self.threat(u, ends, mark[u], enemies, leads, alive, shielded)
+            out[:, COL["threat"]] = self.threat(u, ends, mark[u], enemies, leads, alive, shielded, them)
         # markers: the one each end point contests, and the way to the nearest one not held
         if self.markers.size:
-            gap = np.hypot(*(ends[:, None, :] - self.markers[None, :, :]).transpose(2, 0, 1))
             near = gap.argmin(axis=1)
             within = gap[np.arange(size), near] <= CONTEST_RANGE
             friends = [leads[v] for v in leads if v != u and self.player[v] == p]
@@ -349,8 +361,7 @@ class Features:
                 moves = self._moves(u, phase if entries is None else None, st, ends, gap)
                 out[:, COL["marker_moves"]] = moves[:, free].min(axis=1)
         if enemies:
-            them = np.asarray([leads[v] for v in enemies], dtype=float)
-            out[:, COL["enemy_gap"]] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+            out[:, COL["enemy_gap"]] = them.min(axis=1)
         return out
 
     def threat(
@@ -362,17 +373,25 @@ class Features:
         leads: dict[int, tuple[float, float]],
         alive: tuple[int, ...],
         shielded: tuple[int, ...],
+        gap: np.ndarray | None = None,
     ) -> np.ndarray:
-        """The ``threat`` column at end points ``ends`` of unit ``u`` with Damage Marker ``mark_u`` (module text)."""
-        sim = self.sim
-        worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
-        ranged = [self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "assault")[2] * worth for v in enemies]
-        melee = [self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "combat")[2] * worth for v in enemies]
-        them = np.asarray([leads[v] for v in enemies], dtype=float).reshape(-1, 2)
-        reach = np.asarray([self.reach[v][0] for v in enemies], dtype=float)
-        charge = np.asarray([self.reach[v][1] for v in enemies], dtype=bool)
-        fast = np.asarray([self.fast[v] for v in enemies], dtype=float)
-        return threat_column(ends, them, reach, charge, fast, np.asarray(ranged, float), np.asarray(melee, float))
+        """The ``threat`` column at end points ``ends`` of unit ``u`` with Damage Marker ``mark_u`` (module text);
+        ``gap``: the end points' distances to the ``enemies`` (:class:`~.fastfeatures.Ends`), None: read here."""
+        if gap is None:
+            gap = distances(ends, np.asarray([leads[v] for v in enemies], dtype=float).reshape(-1, 2))
+        key = (u, alive[u], mark_u, shielded[u], tuple([(v, alive[v]) for v in enemies]))
+        hit = self._threats.get(key)  # the enemies' numbers: the same wherever they stand
+        if hit is None:
+            if len(self._threats) > MEMO_LIMIT:
+                self._threats.clear()
+            sim = self.sim
+            worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
+            at = [(v, alive[v], u, alive[u], mark_u, shielded[u]) for v in enemies]
+            ranged = np.asarray([self.attack(*x, "assault")[2] * worth for x in at], dtype=float)
+            melee = np.asarray([self.attack(*x, "combat")[2] * worth for x in at], dtype=float)
+            ids = np.asarray(enemies, dtype=np.int64)
+            hit = self._threats[key] = (self._rng[ids], self._charge[ids], self._fast_a[ids], ranged, melee)
+        return threat_column(gap, *hit)
 
     def self_damage(self, u: int, use: tuple[str, ...]) -> int:
         """The NON-LETHAL DAMAGE the abilities ``use`` deal unit ``u`` itself (part 11; Stimpack: 2)."""
@@ -554,7 +573,13 @@ class Features:
         else one to the nearest of its Move points within Speed, then :meth:`_steps`' count; at most
         :data:`FAR_MOVES`). ``gap``: the end points' distances to the markers."""
         pts, hops, speed = self.steps[u]
-        return marker_moves(ends, pts, hops, speed, gap, FAR_MOVES, CONTEST_RANGE)
+        out = np.full(gap.shape, float(FAR_MOVES))
+        if pts.size:
+            near = np.hypot(*(ends[:, None, :] - pts[None, :, :]).transpose(2, 0, 1)) <= speed
+            for m in range(gap.shape[1]):
+                out[:, m] = np.minimum(np.where(near, hops[None, :, m], FAR_MOVES - 1).min(axis=1) + 1, FAR_MOVES)
+        out[gap <= CONTEST_RANGE] = 0
+        return out
 
     # ------------------------------------------------------------------ the exact engine
     def attack(
@@ -689,7 +714,7 @@ class Features:
         if hit is None:
             if len(self._states_of) > MEMO_LIMIT:
                 self._states_of.clear()
-            hit = self._states_of[key] = resolve(self.sim, *key)
+            hit = self._states_of[key] = self._resolver.states(*key)
         return hit
 
     def _summary(
