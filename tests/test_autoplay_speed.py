@@ -7,6 +7,7 @@ feature tables had before."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -275,17 +276,56 @@ def naive_threat(
     return out
 
 
-def test_feature_tables_are_the_entry_by_entry_ones(scn: Scenario) -> None:
-    """Every table an objective player read in 4 games of 2 Rounds (every Phase, units on and off the table,
-    Shoots, Charges and Fights scored) is the entry-by-entry loop's, bit for bit."""
-    sim = Simulation(scn, 4, 8)
+@pytest.mark.parametrize(
+    ("red", "blue"), [("objective", "random"), ("aggressive", "cautious"), ("cautious", "aggressive")]
+)
+def test_feature_tables_are_the_entry_by_entry_ones(tmp_path: Path, red: str, blue: str) -> None:
+    """Every table the weighted players read in 4 games of 3 Rounds (every Phase, units on and off the table, Shoots,
+    Charges and Fights scored; objective, aggressive and cautious weights) is the entry-by-entry loop's, bit for bit:
+    the end-point geometry read once per menu and point (``fastfeatures.Ends``), the enemies' numbers memoised
+    (``Features.threat``), the attacks' parts memoised apart (``fastfeatures.Resolver``). A Reaction's table of
+    entries given (``Features.table_of``: nothing of the menu memoised) is the same loop's too."""
+    sim = Simulation(scenario(tmp_path, red=red, blue=blue, length=3), 4, 8)
     sim.run()
-    auto = sim.players[0]
-    assert isinstance(auto, Auto) and auto._features is not None
-    feats = auto._features
-    phases = set()
-    for (u, phase, state), table in list(feats._rows.items()):
-        assert np.array_equal(table, naive_table(feats, u, phase, state)), (u, phase)
-        phases.add(phase)
-    assert len(feats._rows) > 20 and phases >= {"movement", "assault"}
-    assert any(t[:, DAMAGE].any() for t in feats._rows.values())  # attacks scored: not a vacuous comparison
+    tables, phases = 0, set()
+    for auto in sim.players:
+        assert isinstance(auto, Auto)
+        feats = auto._features
+        if feats is None:
+            continue
+        for (u, phase, state), table in list(feats._rows.items()):
+            want = naive_table(feats, u, phase, state)
+            assert np.array_equal(table, want), (u, phase)
+            entries = tuple(feats.menus[sim.uids[u]][phase])
+            assert np.array_equal(feats.table_of(u, phase, state, entries), want), (u, phase)
+            phases.add(phase)
+            tables += 1
+        assert any(t[:, DAMAGE].any() for t in feats._rows.values())  # attacks scored: not a vacuous comparison
+        assert any(t[:, COL["threat"]].any() for t in feats._rows.values())
+    assert tables > 20 and phases >= {"movement", "assault"}
+
+
+def test_exact_answers_are_memoised_by_content(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact engine's answer of an attack (``fastfeatures.exact_outcomes``) is ``exact_states``' own, and a
+    second Simulation's Features (the same games) reuse the first's answers (keyed by the frozen Batches and Target:
+    the same question, the same answer): none is computed again."""
+    from mathhammer.scenario.players import fastfeatures
+    from mathhammer.starcraft.compiled import compile_attack
+    from mathhammer.starcraft.model import Attack
+
+    calls: list[int] = []
+    real = fastfeatures.exact_states
+
+    def counted(compiled: Any, tc: Any) -> Any:
+        calls.append(1)
+        return real(compiled, tc)
+
+    monkeypatch.setattr(fastfeatures, "exact_states", counted)
+    fastfeatures._EXACT.clear()
+    Simulation(scn, 2, 3).run()
+    first = len(calls)
+    assert first > 5 and len(fastfeatures._EXACT) == first
+    Simulation(scn, 2, 3).run()
+    assert len(calls) == first  # every attack of the second run was known by content
+    for (batches, target), got in list(fastfeatures._EXACT.items())[:20]:
+        assert got == tuple(real(*compile_attack(Attack(batches, target))).items())
