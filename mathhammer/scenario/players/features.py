@@ -187,6 +187,7 @@ class Features:
         self._after: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
         self._moves_to: dict[tuple[object, ...], dict[tuple[int, int, int], float]] = {}
         self._resolver = Resolver(sim)
+        self._leads: dict[int, tuple[float, float]] = {}
         self._threats: dict[tuple[object, ...], tuple[np.ndarray, ...]] = {}
         self._states_of: dict[tuple[object, ...], list[tuple[tuple[int, int, int], float]]] = {}
         world = sim.world
@@ -760,8 +761,11 @@ class Features:
         return su.speed + buff
 
     def _lead(self, v: int, pid: int) -> tuple[float, float]:
-        c = self.sim.world.placements[pid].centres[0]
-        return float(c[0]), float(c[1])
+        hit = self._leads.get(pid)  # a placement's Leading Model: the same in every state
+        if hit is None:
+            c = self.sim.world.placements[pid].centres[0]
+            hit = self._leads[pid] = (float(c[0]), float(c[1]))
+        return hit
 
 
 __all__ = ["CHARGE_REACH", "COL", "COLUMNS", "Features", "impact_batches", "marker_worth"]
