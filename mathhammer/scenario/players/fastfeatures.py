@@ -32,6 +32,10 @@ CHARGE_REACH = 6.0 + 1.0
 #: the content memo is cleared past this many attacks (memory flat)
 EXACT_LIMIT = 1 << 14
 
+#: an attack as :meth:`Resolver.states` reads it: (attacker, models attacking, target, models left, Damage Marker,
+#: SHIELDED, phase, abilities used, the target's Reaction: bits, Total Damage reduction, its minimum)
+AttackKey = tuple[int, int, int, int, int, int, str, tuple[str, ...], tuple[int, int, int]]
+
 _EXACT: dict[tuple[tuple[Batch, ...], Target], tuple[tuple[tuple[int, ...], float], ...]] = {}
 
 
@@ -61,22 +65,13 @@ class Resolver:
         self._batches: dict[tuple[object, ...], list[Batch]] = {}
         self._targets: dict[tuple[object, ...], Target] = {}
 
-    def states(
-        self,
-        u: int,
-        a: int,
-        t: int,
-        k: int,
-        mark: int,
-        shielded: int,
-        phase: str,
-        use: tuple[str, ...],
-        guard: tuple[int, int, int],
-    ) -> list[tuple[tuple[int, int, int], float]]:
+    def states(self, key: AttackKey) -> list[tuple[tuple[int, int, int], float]]:
         """Unit ``t``'s states (models left, Damage Marker, SHIELDED; 0, 0 once none is left) after unit ``u``'s ``a``
         models attack it with their ``phase`` chain (the abilities ``use`` on; "impact": :func:`impact_batches`) from
         ``k`` models left, Damage Marker ``mark``, ``guard`` the Reaction's (:meth:`~.features.Features.attack`), each
-        with its probability, in the exact engine's order (no attack: the state as it is)."""
+        with its probability, in the exact engine's order (no attack: the state as it is); ``key``: (u, a, t, k,
+        mark, shielded, phase, use, guard)."""
+        u, a, t, k, mark, shielded, phase, use, guard = key
         batches = self.batches(u, a, t, phase, use) if a > 0 and k > 0 else []
         if not batches:
             return [((max(k, 0), mark if k > 0 else 0, shielded if k > 0 else 0), 1.0)]
@@ -228,6 +223,7 @@ def threat_column(
 __all__ = [
     "CHARGE_REACH",
     "EXACT_LIMIT",
+    "AttackKey",
     "Ends",
     "Resolver",
     "distances",

@@ -715,7 +715,7 @@ class Features:
         if hit is None:
             if len(self._states_of) > MEMO_LIMIT:
                 self._states_of.clear()
-            hit = self._states_of[key] = self._resolver.states(*key)
+            hit = self._states_of[key] = self._resolver.states(key)
         return hit
 
     def _summary(
