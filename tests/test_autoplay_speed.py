@@ -305,6 +305,23 @@ def test_feature_tables_are_the_entry_by_entry_ones(tmp_path: Path, red: str, bl
     assert tables > 20 and phases >= {"movement", "assault"}
 
 
+def test_feature_tables_are_the_same_with_the_memos_cleared(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memos cleared past one answer (``fastfeatures``' limits): the tables are the loop's all the same (the memos
+    only save work)."""
+    from mathhammer.scenario.players import fastfeatures
+
+    monkeypatch.setattr(fastfeatures, "EXACT_LIMIT", 1)
+    monkeypatch.setattr(fastfeatures, "POINTS_LIMIT", 1)
+    sim = Simulation(scn, 2, 9)
+    sim.run()
+    auto = sim.players[0]
+    assert isinstance(auto, Auto) and auto._features is not None
+    feats = auto._features
+    assert len(feats._rows) > 10
+    for (u, phase, state), table in list(feats._rows.items()):
+        assert np.array_equal(table, naive_table(feats, u, phase, state)), (u, phase)
+
+
 def test_exact_answers_are_memoised_by_content(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
     """The exact engine's answer of an attack (``fastfeatures.exact_outcomes``) is ``exact_states``' own, and a
     second Simulation's Features (the same games) reuse the first's answers (keyed by the frozen Batches and Target:

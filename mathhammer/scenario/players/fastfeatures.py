@@ -31,6 +31,8 @@ from ..lookup import impact_of, use_bits
 CHARGE_REACH = 6.0 + 1.0
 #: the content memo is cleared past this many attacks (memory flat)
 EXACT_LIMIT = 1 << 14
+#: a menu's memo of points (:class:`Ends`) is cleared past this many (a column of about a hundred rows each)
+POINTS_LIMIT = 1 << 12
 
 #: an attack as :meth:`Resolver.states` reads it: (attacker, models attacking, target, models left, Damage Marker,
 #: SHIELDED, phase, abilities used, the target's Reaction: bits, Total Damage reduction, its minimum)
@@ -175,7 +177,7 @@ class Ends:
     def _point(self, pt: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
         hit = self._points.get(pt)
         if hit is None:
-            if len(self._points) > EXACT_LIMIT:
+            if len(self._points) > POINTS_LIMIT:
                 self._points.clear()
             hit = self._points[pt] = self._read(np.asarray([pt], dtype=float))
         return hit
@@ -189,7 +191,7 @@ class Ends:
         for pt in points:
             col = self._cols.get(pt)
             if col is None:
-                if len(self._cols) > EXACT_LIMIT:
+                if len(self._cols) > POINTS_LIMIT:
                     self._cols.clear()
                 col = self._cols[pt] = distances(self._fx, np.asarray([pt], dtype=float))[:, 0]
             cols.append(col)
@@ -223,6 +225,7 @@ def threat_column(
 __all__ = [
     "CHARGE_REACH",
     "EXACT_LIMIT",
+    "POINTS_LIMIT",
     "AttackKey",
     "Ends",
     "Resolver",
