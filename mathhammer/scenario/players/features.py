@@ -118,6 +118,7 @@ COL = {c: i for i, c in enumerate(COLUMNS)}
 #: the columns :meth:`Features.attack` gives, in its order
 DAMAGE, MODELS = COL["damage"], COL["models"]
 assert COLUMNS[DAMAGE : MODELS + 1] == ("damage", "destroy", "models")
+assert COLUMNS[COL["marker"] : COL["deny"] + 1] == ("marker", "take", "deny")
 #: the ``marker_moves`` of an end point from which no marker is reached along the menu's points
 FAR_MOVES = 10
 #: an end point this close to a cover spot of the menu is on it (inches: the placement's rounding)
@@ -295,7 +296,8 @@ class Features:
         out = np.zeros((size, len(COLUMNS)), dtype=float)
         bare = np.zeros(size, dtype=float)  # the more likely loss of all Supply a Stimpack's damage brings
         # each entry's end point: its point, a Charge's target's Leading Model, else where the unit stands
-        ends = np.where(np.isnan(st.to), np.asarray(here, dtype=float)[None, :], st.to)
+        ends = st.to.copy()
+        ends[st.geo.free] = here
         for i, t in st.charges:
             ends[i] = leads.get(t, here)
         out[:, COL["spend"]] = st.spend
@@ -342,20 +344,20 @@ class Features:
             idx = np.where(st.marker >= 0, st.marker, np.where(within, near, -1))
             rows = np.flatnonzero((idx >= 0) & st.counted)
             at = idx[rows]
-            held = np.asarray(control, dtype=np.int64)[at] == p
+            owner = np.asarray(control, dtype=np.int64)[at]
+            held = owner == p
             worth = self.worth[p, at]
             # taking it, or keeping it where no other unit of ours stays
             out[rows, COL["marker"]] = np.where(~held | ~others[at], worth, 0.0)
             out[rows, COL["take"]] = np.where(held, 0.0, worth)
             # the race: the opponent's VP for it, where it Controls it or an enemy unit can reach it next Round
-            q, owner = 1 - p, np.asarray(control, dtype=np.int64)[at]
+            q = 1 - p
             reach = [(leads[v], self.dash[v] + CONTEST_RANGE) for v in enemies]
             raced = np.asarray([any(math.dist(a, m) <= r for a, r in reach) for m in self.markers.tolist()])
             race = (owner == q) | raced.astype(bool)[at]
             out[rows, COL["deny"]] = np.where((~held | ~others[at]) & race, self.worth[q, at], 0.0)
-            out[:, COL["marker"]] *= 1.0 - bare  # no Supply left, no contest (8.9.1): the NON-LETHAL DAMAGE's price
-            out[:, COL["take"]] *= 1.0 - bare
-            out[:, COL["deny"]] *= 1.0 - bare
+            if st.laters:  # no Supply left, no contest (8.9.1): the NON-LETHAL DAMAGE's price
+                out[:, COL["marker"] : COL["deny"] + 1] *= (1.0 - bare)[:, None]
             free = np.asarray([c != p and not o for c, o in zip(control, others.tolist(), strict=True)], dtype=bool)
             if free.any():
                 out[:, COL["marker_gap"]] = gap[:, free].min(axis=1)
