@@ -7,6 +7,7 @@ feature tables had before."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
@@ -14,7 +15,7 @@ import pytest
 
 from mathhammer.scenario.players import policies as pol
 from mathhammer.scenario.players.auto import Auto
-from mathhammer.scenario.players.features import COL, COLUMNS, COVER_AT, DAMAGE, MODELS, Features
+from mathhammer.scenario.players.features import CHARGE_REACH, COL, COLUMNS, COVER_AT, DAMAGE, MODELS, Features
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 from mathhammer.scenario.world import CONTEST_RANGE
@@ -214,7 +215,7 @@ def naive_table(f: Features, u: int, phase: str, state: tuple[int, ...]) -> np.n
         near = np.hypot(*(ends[:, None, :] - covers.reshape(-1, 2)[None, :, :]).transpose(2, 0, 1)).min(axis=1)
         out[:, COL["cover"]] = near <= COVER_AT
     if alive[u] > 0:
-        out[:, COL["threat"]] = f.threat(u, ends, mark[u], enemies, leads, alive, shielded)
+        out[:, COL["threat"]] = naive_threat(f, u, ends, mark[u], enemies, leads, alive, shielded)
     if f.markers.size:
         gap = np.hypot(*(ends[:, None, :] - f.markers[None, :, :]).transpose(2, 0, 1))
         near = gap.argmin(axis=1)
@@ -248,17 +249,100 @@ def naive_table(f: Features, u: int, phase: str, state: tuple[int, ...]) -> np.n
     return out
 
 
-def test_feature_tables_are_the_entry_by_entry_ones(scn: Scenario) -> None:
-    """Every table an objective player read in 4 games of 2 Rounds (every Phase, units on and off the table,
-    Shoots, Charges and Fights scored) is the entry-by-entry loop's, bit for bit."""
-    sim = Simulation(scn, 4, 8)
+def naive_threat(
+    f: Features,
+    u: int,
+    ends: np.ndarray,
+    mark_u: int,
+    enemies: list[int],
+    leads: dict[int, tuple[float, float]],
+    alive: tuple[int, ...],
+    shielded: tuple[int, ...],
+) -> np.ndarray:
+    """``Features.threat`` as it was (enemy by enemy): the reference."""
+    sim = f.sim
+    worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
+    out = np.zeros(len(ends), dtype=float)
+    for v in enemies:
+        rng, charge = f.reach[v]
+        gap = np.hypot(*(ends - np.asarray(leads[v])).T)
+        ranged = f.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "assault")[2] * worth
+        melee = f.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "combat")[2] * worth
+        speed = f.fast[v]
+        hits = np.where(gap <= speed + rng, ranged, 0.0)
+        if charge:
+            hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
+        out += hits
+    return out
+
+
+@pytest.mark.parametrize(
+    ("red", "blue"), [("objective", "random"), ("aggressive", "cautious"), ("cautious", "aggressive")]
+)
+def test_feature_tables_are_the_entry_by_entry_ones(tmp_path: Path, red: str, blue: str) -> None:
+    """Every table the weighted players read in 4 games of 3 Rounds (every Phase, units on and off the table, Shoots,
+    Charges and Fights scored; objective, aggressive and cautious weights) is the entry-by-entry loop's, bit for bit:
+    the end-point geometry read once per menu and point (``fastfeatures.Ends``), the enemies' numbers memoised
+    (``Features.threat``), the attacks' parts memoised apart (``fastfeatures.Resolver``). A Reaction's table of
+    entries given (``Features.table_of``: nothing of the menu memoised) is the same loop's too."""
+    sim = Simulation(scenario(tmp_path, red=red, blue=blue, length=3), 4, 8)
+    sim.run()
+    tables, phases = 0, set()
+    for auto in sim.players:
+        assert isinstance(auto, Auto)
+        feats = auto._features
+        if feats is None:
+            continue
+        for (u, phase, state), table in list(feats._rows.items()):
+            want = naive_table(feats, u, phase, state)
+            assert np.array_equal(table, want), (u, phase)
+            entries = tuple(feats.menus[sim.uids[u]][phase])
+            assert np.array_equal(feats.table_of(u, phase, state, entries), want), (u, phase)
+            phases.add(phase)
+            tables += 1
+        assert any(t[:, DAMAGE].any() for t in feats._rows.values())  # attacks scored: not a vacuous comparison
+        assert any(t[:, COL["threat"]].any() for t in feats._rows.values())
+    assert tables > 20 and phases >= {"movement", "assault"}
+
+
+def test_feature_tables_are_the_same_with_the_memos_cleared(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memos cleared past one answer (``fastfeatures``' limits): the tables are the loop's all the same (the memos
+    only save work)."""
+    from mathhammer.scenario.players import fastfeatures
+
+    monkeypatch.setattr(fastfeatures, "EXACT_LIMIT", 1)
+    monkeypatch.setattr(fastfeatures, "POINTS_LIMIT", 1)
+    sim = Simulation(scn, 2, 9)
     sim.run()
     auto = sim.players[0]
     assert isinstance(auto, Auto) and auto._features is not None
     feats = auto._features
-    phases = set()
+    assert len(feats._rows) > 10
     for (u, phase, state), table in list(feats._rows.items()):
         assert np.array_equal(table, naive_table(feats, u, phase, state)), (u, phase)
-        phases.add(phase)
-    assert len(feats._rows) > 20 and phases >= {"movement", "assault"}
-    assert any(t[:, DAMAGE].any() for t in feats._rows.values())  # attacks scored: not a vacuous comparison
+
+
+def test_exact_answers_are_memoised_by_content(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The exact engine's answer of an attack (``fastfeatures.exact_outcomes``) is ``exact_states``' own, and a
+    second Simulation's Features (the same games) reuse the first's answers (keyed by the frozen Batches and Target:
+    the same question, the same answer): none is computed again."""
+    from mathhammer.scenario.players import fastfeatures
+    from mathhammer.starcraft.compiled import compile_attack
+    from mathhammer.starcraft.model import Attack
+
+    calls: list[int] = []
+    real = fastfeatures.exact_states
+
+    def counted(compiled: Any, tc: Any) -> Any:
+        calls.append(1)
+        return real(compiled, tc)
+
+    monkeypatch.setattr(fastfeatures, "exact_states", counted)
+    fastfeatures._EXACT.clear()
+    Simulation(scn, 2, 3).run()
+    first = len(calls)
+    assert first > 5 and len(fastfeatures._EXACT) == first
+    Simulation(scn, 2, 3).run()
+    assert len(calls) == first  # every attack of the second run was known by content
+    for (batches, target), got in list(fastfeatures._EXACT.items())[:20]:
+        assert got == tuple(real(*compile_attack(Attack(batches, target))).items())

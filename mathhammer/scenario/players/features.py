@@ -82,7 +82,6 @@ are tabulated once per (unit, Phase, state): games in the same state share them 
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
@@ -91,13 +90,11 @@ import numpy as np
 
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import MM_PER_INCH
-from ...starcraft.compiled import compile_attack
-from ...starcraft.exact import exact_states
-from ...starcraft.loadout import as_target, attack_batches
-from ...starcraft.model import Attack, Batch
-from ..lookup import Purse, find, impact_of, use_bits
+from ...starcraft.loadout import attack_batches
+from ..lookup import Purse, find, use_bits
 from ..spec import PLAYERS
 from ..world import CONTEST_RANGE
+from .fastfeatures import CHARGE_REACH, Ends, Resolver, distances, impact_batches, threat_column
 from .legal import MEMO_LIMIT
 from .menu import Entry, UnitMenu
 
@@ -121,8 +118,7 @@ COL = {c: i for i, c in enumerate(COLUMNS)}
 #: the columns :meth:`Features.attack` gives, in its order
 DAMAGE, MODELS = COL["damage"], COL["models"]
 assert COLUMNS[DAMAGE : MODELS + 1] == ("damage", "destroy", "models")
-#: 8.7.7: a Charge moves up to Speed + the best Charge Roll (6), and ends Within 1" (Engagement) of the target
-CHARGE_REACH = 6.0 + 1.0
+assert COLUMNS[COL["marker"] : COL["deny"] + 1] == ("marker", "take", "deny")
 #: the ``marker_moves`` of an end point from which no marker is reached along the menu's points
 FAR_MOVES = 10
 #: an end point this close to a cover spot of the menu is on it (inches: the placement's rounding)
@@ -173,6 +169,7 @@ class _Menu(NamedTuple):
     covers: np.ndarray
     marker: np.ndarray
     counted: np.ndarray
+    geo: Ends
 
 
 class Features:
@@ -190,6 +187,10 @@ class Features:
         self._reaches: dict[tuple[object, ...], float] = {}
         self._after: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
         self._moves_to: dict[tuple[object, ...], dict[tuple[int, int, int], float]] = {}
+        self._resolver = Resolver(sim)
+        self._leads: dict[int, tuple[float, float]] = {}
+        self._threats: dict[tuple[object, ...], tuple[np.ndarray, ...]] = {}
+        self._states_of: dict[tuple[object, ...], list[tuple[tuple[int, int, int], float]]] = {}
         world = sim.world
         self.markers = np.asarray([(m.x, m.y) for m in sim.scn.deployment.markers], dtype=float).reshape(-1, 2)
         rules = getattr(sim.scn.mission, "rules", ())
@@ -205,6 +206,8 @@ class Features:
         self.reach = [self._reach(u) for u in range(sim.U)]
         self.steps = [self._steps(u) for u in range(sim.U)]
         self.fast = [self._fast(u) for u in range(sim.U)]
+        self._rng, self._charge = np.asarray([r for r, _ in self.reach]), np.asarray([c for _, c in self.reach], bool)
+        self._fast_a = np.asarray(self.fast, dtype=float)
         #: how far a unit's Leading Model may go by the end of its next Round: a Move and a Run (0: Flying, it contests
         #: nothing, 8.9.1)
         self.dash = [0.0 if su.flying else 2.0 * f for su, f in zip(sim.units, self.fast, strict=True)]
@@ -268,7 +271,9 @@ class Features:
         named = [int(e.label.split("-")[1]) if e.label.startswith("marker-") else None for e in menu]
         marker = np.asarray([-1 if m is None else sim.marker_numbers.index(m) for m in named], dtype=np.int64)
         counted = np.asarray([e.action not in ("pass", "charge") for e in menu], dtype=bool)
-        return _Menu(to, attacks, charges, fights, laters, spend, covers.reshape(-1, 2), marker, counted)
+        covers = covers.reshape(-1, 2)
+        geo = Ends(to, covers, self.markers, COVER_AT)
+        return _Menu(to, attacks, charges, fights, laters, spend, covers, marker, counted, geo)
 
     def table_of(self, u: int, phase: str, state: tuple[int, ...], entries: tuple[Entry, ...]) -> np.ndarray:
         """Entries x :data:`COLUMNS` of ``entries`` of unit ``u`` in ``state`` (:meth:`states`), as if its ``phase``
@@ -291,17 +296,24 @@ class Features:
         out = np.zeros((size, len(COLUMNS)), dtype=float)
         bare = np.zeros(size, dtype=float)  # the more likely loss of all Supply a Stimpack's damage brings
         # each entry's end point: its point, a Charge's target's Leading Model, else where the unit stands
-        ends = np.where(np.isnan(st.to), np.asarray(here, dtype=float)[None, :], st.to)
+        ends = st.to.copy()
+        ends[st.geo.free] = here
         for i, t in st.charges:
             ends[i] = leads.get(t, here)
         out[:, COL["spend"]] = st.spend
         if u in leads:
+            hits, vals = [], []
             for i, action, t, use in st.attacks:
                 if t in leads:
                     ph = "assault" if action == "shoot" else "combat"
-                    out[i, DAMAGE : MODELS + 1] = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, use)
+                    got = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, use)
                     if action == "charge":  # 8.7.7: the attack follows a Charge that reaches
-                        out[i, DAMAGE : MODELS + 1] *= self.reaches(u, pos[u], alive[u], pos[t], alive[t], use)
+                        r = self.reaches(u, pos[u], alive[u], pos[t], alive[t], use)
+                        got = (got[0] * r, got[1] * r, got[2] * r)
+                    hits.append(i)
+                    vals.append(got)
+            if hits:
+                out[hits, DAMAGE : MODELS + 1] = vals
             if enemies and st.fights:
                 t = min(enemies, key=lambda v: math.dist(here, leads[v]))
                 for i in st.fights:
@@ -315,15 +327,14 @@ class Features:
                 out[i, DAMAGE : MODELS + 1], bare[i] = self.later(
                     u, end, use, enemies, leads, alive, mark, shielded, seen
                 )
-        if st.covers.size:  # an end point on one of the menu's cover spots (Hold, Shoot from there too)
-            near = np.hypot(*(ends[:, None, :] - st.covers[None, :, :]).transpose(2, 0, 1)).min(axis=1)
-            out[:, COL["cover"]] = near <= COVER_AT
+        cover, gap = st.geo.at(ends)  # on a cover spot (Hold, Shoot from there too); the distances to the markers
+        out[:, COL["cover"]] = cover
+        them = st.geo.to(ends, [leads[v] for v in enemies])  # the distances to the enemy units
         # threat at each end point (this unit in its state; the enemies where they stand)
         if alive[u] > 0:
-            out[:, COL["threat"]] = self.threat(u, ends, mark[u], enemies, leads, alive, shielded)
+            out[:, COL["threat"]] = self.threat(u, ends, mark[u], enemies, leads, alive, shielded, them)
         # markers: the one each end point contests, and the way to the nearest one not held
         if self.markers.size:
-            gap = np.hypot(*(ends[:, None, :] - self.markers[None, :, :]).transpose(2, 0, 1))
             near = gap.argmin(axis=1)
             within = gap[np.arange(size), near] <= CONTEST_RANGE
             friends = [leads[v] for v in leads if v != u and self.player[v] == p]
@@ -333,28 +344,27 @@ class Features:
             idx = np.where(st.marker >= 0, st.marker, np.where(within, near, -1))
             rows = np.flatnonzero((idx >= 0) & st.counted)
             at = idx[rows]
-            held = np.asarray(control, dtype=np.int64)[at] == p
+            owner = np.asarray(control, dtype=np.int64)[at]
+            held = owner == p
             worth = self.worth[p, at]
             # taking it, or keeping it where no other unit of ours stays
             out[rows, COL["marker"]] = np.where(~held | ~others[at], worth, 0.0)
             out[rows, COL["take"]] = np.where(held, 0.0, worth)
             # the race: the opponent's VP for it, where it Controls it or an enemy unit can reach it next Round
-            q, owner = 1 - p, np.asarray(control, dtype=np.int64)[at]
+            q = 1 - p
             reach = [(leads[v], self.dash[v] + CONTEST_RANGE) for v in enemies]
             raced = np.asarray([any(math.dist(a, m) <= r for a, r in reach) for m in self.markers.tolist()])
             race = (owner == q) | raced.astype(bool)[at]
             out[rows, COL["deny"]] = np.where((~held | ~others[at]) & race, self.worth[q, at], 0.0)
-            out[:, COL["marker"]] *= 1.0 - bare  # no Supply left, no contest (8.9.1): the NON-LETHAL DAMAGE's price
-            out[:, COL["take"]] *= 1.0 - bare
-            out[:, COL["deny"]] *= 1.0 - bare
+            if st.laters:  # no Supply left, no contest (8.9.1): the NON-LETHAL DAMAGE's price
+                out[:, COL["marker"] : COL["deny"] + 1] *= (1.0 - bare)[:, None]
             free = np.asarray([c != p and not o for c, o in zip(control, others.tolist(), strict=True)], dtype=bool)
             if free.any():
                 out[:, COL["marker_gap"]] = gap[:, free].min(axis=1)
                 moves = self._moves(u, phase if entries is None else None, st, ends, gap)
                 out[:, COL["marker_moves"]] = moves[:, free].min(axis=1)
         if enemies:
-            them = np.asarray([leads[v] for v in enemies], dtype=float)
-            out[:, COL["enemy_gap"]] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+            out[:, COL["enemy_gap"]] = them.min(axis=1)
         return out
 
     def threat(
@@ -366,22 +376,25 @@ class Features:
         leads: dict[int, tuple[float, float]],
         alive: tuple[int, ...],
         shielded: tuple[int, ...],
+        gap: np.ndarray | None = None,
     ) -> np.ndarray:
-        """The ``threat`` column at end points ``ends`` of unit ``u`` with Damage Marker ``mark_u`` (module text)."""
-        sim = self.sim
-        worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
-        out = np.zeros(len(ends), dtype=float)
-        for v in enemies:
-            rng, charge = self.reach[v]
-            gap = np.hypot(*(ends - np.asarray(leads[v])).T)
-            ranged = self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "assault")[2] * worth
-            melee = self.attack(v, alive[v], u, alive[u], mark_u, shielded[u], "combat")[2] * worth
-            speed = self.fast[v]
-            hits = np.where(gap <= speed + rng, ranged, 0.0)
-            if charge:
-                hits = np.maximum(hits, np.where(gap <= speed + CHARGE_REACH, melee, 0.0))
-            out += hits
-        return out
+        """The ``threat`` column at end points ``ends`` of unit ``u`` with Damage Marker ``mark_u`` (module text);
+        ``gap``: the end points' distances to the ``enemies`` (:class:`~.fastfeatures.Ends`), None: read here."""
+        if gap is None:
+            gap = distances(ends, np.asarray([leads[v] for v in enemies], dtype=float).reshape(-1, 2))
+        key = (u, alive[u], mark_u, shielded[u], tuple([(v, alive[v]) for v in enemies]))
+        hit = self._threats.get(key)  # the enemies' numbers: the same wherever they stand
+        if hit is None:
+            if len(self._threats) > MEMO_LIMIT:
+                self._threats.clear()
+            sim = self.sim
+            worth = float(sim.supply(u, np.asarray([sim.full[u]]))[0])
+            at = [(v, alive[v], u, alive[u], mark_u, shielded[u]) for v in enemies]
+            ranged = np.asarray([self.attack(*x, "assault")[2] * worth for x in at], dtype=float)
+            melee = np.asarray([self.attack(*x, "combat")[2] * worth for x in at], dtype=float)
+            ids = np.asarray(enemies, dtype=np.int64)
+            hit = self._threats[key] = (self._rng[ids], self._charge[ids], self._fast_a[ids], ranged, melee)
+        return threat_column(gap, *hit)
 
     def self_damage(self, u: int, use: tuple[str, ...]) -> int:
         """The NON-LETHAL DAMAGE the abilities ``use`` deal unit ``u`` itself (part 11; Stimpack: 2)."""
@@ -698,30 +711,14 @@ class Features:
         models attack it with their ``phase`` chain (the abilities ``use`` on) from ``k`` models left, Damage Marker
         ``mark``, each with its probability, in the exact engine's order (no attack: the state as it is). ``phase``
         "impact": the IMPACT of ``u``'s successful Charge, every one of its ``a`` models striking
-        (:func:`impact_batches`)."""
-        sim = self.sim
-        batches = []
-        if a > 0 and k > 0:
-            mask = use_bits(sim, u, use) if use else 0
-            if phase == "impact":
-                batches = impact_batches(sim, u, mask, a)
-            else:
-                batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, phase, alive=a)
-        if not batches:
-            return [((max(k, 0), mark if k > 0 else 0, shielded if k > 0 else 0), 1.0)]
-        tmask, cut, floor = guard
-        phase = "combat" if phase == "impact" else phase  # IMPACT is resolved as a Close Combat attack (sim_combat)
-        target = as_target(sim.loadout(t, tmask), phase, alive=k, marker=mark, shielded=bool(shielded))
-        if k < sim.full[t]:
-            target = dataclasses.replace(target, shield=0, shielded=False)  # the SHIELDED model is gone (sim_shoot)
-        if cut:  # as the engine's (sim_shoot._transition)
-            target = dataclasses.replace(target, damage_reduction=cut, reduction_floor=floor)
-        compiled, tc = compile_attack(Attack(tuple(batches), target))
-        out = []
-        for st, pr in exact_states(compiled, tc).items():
-            left = max(k - int(st[0]), 0)
-            out.append(((left, int(st[1]) if left else 0, int(bool(st[2])) if left else 0), pr))
-        return out
+        (:func:`impact_batches`). Memoised: :meth:`outcome` and :meth:`transition` ask the same attacks."""
+        key = (u, a, t, k, mark, shielded, phase, use, guard)
+        hit = self._states_of.get(key)
+        if hit is None:
+            if len(self._states_of) > MEMO_LIMIT:
+                self._states_of.clear()
+            hit = self._states_of[key] = self._resolver.states(key)
+        return hit
 
     def _summary(
         self, t: int, k: int, states: Iterable[tuple[tuple[int, int, int], float]]
@@ -766,21 +763,11 @@ class Features:
         return su.speed + buff
 
     def _lead(self, v: int, pid: int) -> tuple[float, float]:
-        c = self.sim.world.placements[pid].centres[0]
-        return float(c[0]), float(c[1])
-
-
-def impact_batches(sim: Any, u: int, mask: int, a: int) -> list[Batch]:
-    """The IMPACT unit ``u`` resolves after a successful Charge with the abilities of ``mask`` (``sim_combat._impact``:
-    IMPACT (X) Y+ of its card as the cards change it, My Life for Aiur, Adrenal Overload), ``a`` models striking (the
-    engine counts the Fighting and Supporting Ranks once the Charge has set the unit: every model is an upper bound
-    that each small unit's Charge into base contact reaches); none where it has no IMPACT."""
-    imp = impact_of(sim.scn.units[sim.uids[u]])
-    if imp is None:
-        return []
-    for change in sim.cards.impact:
-        imp = change(u, mask, imp)
-    return [Batch.impact(a, imp[0], imp[1], name="IMPACT")]
+        hit = self._leads.get(pid)  # a placement's Leading Model: the same in every state
+        if hit is None:
+            c = self.sim.world.placements[pid].centres[0]
+            hit = self._leads[pid] = (float(c[0]), float(c[1]))
+        return hit
 
 
 __all__ = ["CHARGE_REACH", "COL", "COLUMNS", "Features", "impact_batches", "marker_worth"]
