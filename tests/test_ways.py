@@ -25,7 +25,6 @@ from mathhammer.board.model import MM_PER_INCH
 from mathhammer.board.ways import WayGraph
 from mathhammer.cli.board_presets import preset_board
 from mathhammer.scenario.loader import deployment_cards
-from mathhammer.scenario.players import ways as ways_mod
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.features import Features
 from mathhammer.scenario.players.ways import FAR_MOVES, way_lengths
@@ -176,7 +175,6 @@ def test_a_points_ways_are_computed_once_per_world(tmp_path: Path, monkeypatch: 
     assert asked > 0
     again = Features(sim, auto._menus).ways(u, ends, gap)
     assert len(calls) == asked and np.array_equal(first, again)
-    assert ways_mod.MEMO_LIMIT > 0
 
 
 def test_a_flying_units_way_is_the_straight_line(tmp_path: Path) -> None:
@@ -192,3 +190,25 @@ def test_a_flying_units_way_is_the_straight_line(tmp_path: Path) -> None:
 
     out = way_lengths(World(), "m", spots, marker)[:, 0]
     assert np.allclose(out, np.hypot(*(spots - marker).T) - CONTEST_RANGE)
+
+
+def test_the_moves_count_the_buff_speed_the_cards_pay_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With Stimpack on the menus (BUFF Speed (3), part 11; its CP paid with every card Ready) a Marine's way counts
+    Moves of 4 + 3": from the lane points its ``marker_moves`` is never more than without and fewer somewhere."""
+    from mathhammer.scenario.players import menu as menu_module
+
+    counts = []
+    for stim in (False, True):
+        monkeypatch.setattr(menu_module, "MOVE_ABILITIES", stim)
+        folder = tmp_path / str(stim)
+        folder.mkdir()
+        sim, auto = doubled(folder)
+        assert auto._menus is not None
+        feats = Features(sim, auto._menus)
+        u = sim.uids.index("marine-1")
+        assert feats.fast[u] == (7.0 if stim else 4.0)
+        ends = np.asarray(sorted({e.to for e in auto._menus["marine-1"]["movement"] if e.action == "move"}))
+        gap = np.hypot(*(ends[:, None, :] - feats.markers[None, :, :]).transpose(2, 0, 1))
+        counts.append(feats.moves(u, ends, gap))
+    off, on = counts
+    assert (on <= off).all() and (on < off).any()
