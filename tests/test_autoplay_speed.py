@@ -241,8 +241,9 @@ def naive_table(f: Features, u: int, phase: str, state: tuple[int, ...]) -> np.n
         out[:, COL["deny"]] *= 1.0 - bare
         free = np.asarray([c != p and not o for c, o in zip(control, others, strict=True)], dtype=bool)
         if free.any():
-            out[:, COL["marker_moves"]] = f.moves(u, ends, gap)[:, free].min(axis=1)
-            out[:, COL["marker_gap"]] = gap[:, free].min(axis=1)
+            ways = f.ways(u, ends, gap)  # along the way round the terrain (tests/test_ways.py)
+            out[:, COL["marker_moves"]] = ways[:, free, 1].min(axis=1)
+            out[:, COL["marker_gap"]] = ways[:, free, 0].min(axis=1)
     if enemies:
         them = np.asarray([leads[v] for v in enemies], dtype=float)
         out[:, COL["enemy_gap"]] = np.hypot(*(ends[:, None, :] - them[None, :, :]).transpose(2, 0, 1)).min(axis=1)

@@ -40,12 +40,15 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
 * ``cover``: 1 where the end point is one of the menu's cover spots (behind a Size 2+ piece from the enemy side: 7.1.1
   Line of Sight blocked; a unit standing on one and Holding or Shooting too), else 0.
 * ``marker_gap``, ``enemy_gap``: inches from the end point to the nearest Mission Marker the player does not Control
-  and no other unit of the player's contests (Leading Model Within 3"), and to the nearest enemy unit on the table (0
+  and no other unit of the player's contests (Leading Model Within 3"; along the way round the terrain, as
+  ``marker_moves``: the straight gap where the line is clear), and to the nearest enemy unit on the table (0
   where there is none): the way forward for a unit too far to reach a marker or an enemy this Phase (a negative weight
   draws it on).
-* ``marker_moves``: the Moves from the end point to that marker along the unit's own Move points (a step no longer than
-  its Speed in a straight line; terrain in the way is not read; a point from which no step leads there counts
-  :data:`FAR_MOVES`): a unit does not walk into a corner of the menu it cannot leave.
+* ``marker_moves``: the Moves from the end point to that marker (:mod:`.ways`): one Move to a Move point of the menu
+  from which Moves lead there, then the shortest way round the terrain the unit cannot cross (8.5.3, the pathing of a
+  Move), at its Speed with the BUFF Speed ``threat`` reads (:meth:`Features._fast`), in whole Moves;
+  :data:`.ways.FAR_MOVES` where no Move leads on: a unit does not stay behind a wall the straight line would cross,
+  nor walk into a corner of the menu it cannot leave.
 * A Move or Hold of the Movement Phase with an ability whose gain is the Shoot later in the Round (Stimpack: PRECISION
   (3) on the C-14 Rifle and BUFF Speed (3) until the end of the Round, NON-LETHAL DAMAGE (2) on the unit, part 11):
   ``damage``, ``destroy``, ``models`` are what the ability adds, less what it costs the unit itself, each in the
@@ -97,6 +100,7 @@ from ..world import CONTEST_RANGE
 from .fastfeatures import CHARGE_REACH, Ends, Resolver, distances, impact_batches, threat_column
 from .legal import MEMO_LIMIT
 from .menu import Entry, UnitMenu
+from .ways import marker_ways
 
 #: the columns of a feature row, in order
 COLUMNS = (
@@ -119,8 +123,6 @@ COL = {c: i for i, c in enumerate(COLUMNS)}
 DAMAGE, MODELS = COL["damage"], COL["models"]
 assert COLUMNS[DAMAGE : MODELS + 1] == ("damage", "destroy", "models")
 assert COLUMNS[COL["marker"] : COL["deny"] + 1] == ("marker", "take", "deny")
-#: the ``marker_moves`` of an end point from which no marker is reached along the menu's points
-FAR_MOVES = 10
 #: an end point this close to a cover spot of the menu is on it (inches: the placement's rounding)
 COVER_AT = 0.05
 
@@ -204,8 +206,8 @@ class Features:
         self.home = [mids[world.edges[p]] for p in PLAYERS]
         self.player = [PLAYERS.index(su.player) for su in sim.units]
         self.reach = [self._reach(u) for u in range(sim.U)]
-        self.steps = [self._steps(u) for u in range(sim.U)]
         self.fast = [self._fast(u) for u in range(sim.U)]
+        self.steps = [self._steps(u) for u in range(sim.U)]
         self._rng, self._charge = np.asarray([r for r, _ in self.reach]), np.asarray([c for _, c in self.reach], bool)
         self._fast_a = np.asarray(self.fast, dtype=float)
         #: how far a unit's Leading Model may go by the end of its next Round: a Move and a Run (0: Flying, it contests
@@ -360,9 +362,9 @@ class Features:
                 out[:, COL["marker"] : COL["deny"] + 1] *= (1.0 - bare)[:, None]
             free = np.asarray([c != p and not o for c, o in zip(control, others.tolist(), strict=True)], dtype=bool)
             if free.any():
-                out[:, COL["marker_gap"]] = gap[:, free].min(axis=1)
-                moves = self._moves(u, phase if entries is None else None, st, ends, gap)
-                out[:, COL["marker_moves"]] = moves[:, free].min(axis=1)
+                ways = self._ways(u, phase if entries is None else None, st, ends, gap)
+                out[:, COL["marker_gap"]] = ways[:, free, 0].min(axis=1)
+                out[:, COL["marker_moves"]] = ways[:, free, 1].min(axis=1)
         if enemies:
             out[:, COL["enemy_gap"]] = them.min(axis=1)
         return out
@@ -530,59 +532,40 @@ class Features:
         return hit
 
     # ------------------------------------------------------------------ the way to the markers
-    def _steps(self, u: int) -> tuple[np.ndarray, np.ndarray, float]:
-        """Unit ``u``'s Move points, the Moves from each to a contest spot of each marker along them (a step: two
-        points no farther apart than its Speed in a straight line; :data:`FAR_MOVES` where none leads there), and
-        its Speed."""
-        sim = self.sim
-        speed = float(sim.units[u].speed)
-        menu = self.menus[sim.uids[u]]["movement"]
+    def _steps(self, u: int) -> np.ndarray:
+        """Unit ``u``'s Move points (its movement menu's)."""
+        menu = self.menus[self.sim.uids[u]]["movement"]
         pts = np.asarray(sorted({e.to for e in menu if e.action == "move" and e.to is not None}), dtype=float)
-        pts = pts.reshape(-1, 2)
-        hops = np.full((len(pts), len(self.markers)), float(FAR_MOVES))
-        if pts.size and self.markers.size:
-            step = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1)) <= speed
-            at = np.hypot(*(pts[:, None, :] - self.markers[None, :, :]).transpose(2, 0, 1)) <= CONTEST_RANGE
-            for m in range(len(self.markers)):
-                reached = at[:, m].copy()
-                hops[reached, m] = 0
-                for k in range(1, FAR_MOVES):
-                    nxt = step[:, reached].any(axis=1) & ~reached
-                    if not nxt.any():
-                        break
-                    hops[nxt, m] = k
-                    reached |= nxt
-        return pts, hops, speed
+        return pts.reshape(-1, 2)
 
-    def _moves(self, u: int, phase: str | None, st: _Menu, ends: np.ndarray, gap: np.ndarray) -> np.ndarray:
-        """:meth:`moves` of the menu's end points: a row depends on its end point alone, so the rows of the entries
+    def _ways(self, u: int, phase: str | None, st: _Menu, ends: np.ndarray, gap: np.ndarray) -> np.ndarray:
+        """:meth:`ways` of the menu's end points: a row depends on its end point alone, so the rows of the entries
         with a point of their own (the same in every state) are read once per menu (``phase``; ``None``: entries
         that are not a menu of the unit's, read each time), the others per state."""
         if phase is None:
-            return self.moves(u, ends, gap)
+            return self.ways(u, ends, gap)
         fixed = ~np.isnan(st.to[:, 0])
         key = (u, phase)
         rows = self._fixed_moves.get(key)
         if rows is None:
-            rows = self._fixed_moves[key] = self.moves(u, ends[fixed], gap[fixed])
-        out = np.empty(gap.shape, dtype=float)
+            rows = self._fixed_moves[key] = self.ways(u, ends[fixed], gap[fixed])
+        out = np.empty((*gap.shape, 2), dtype=float)
         out[fixed] = rows
         if not fixed.all():
-            out[~fixed] = self.moves(u, ends[~fixed], gap[~fixed])
+            out[~fixed] = self.ways(u, ends[~fixed], gap[~fixed])
+        return out
+
+    def ways(self, u: int, ends: np.ndarray, gap: np.ndarray) -> np.ndarray:
+        """End points x markers x 2: the inches from each end point to each marker along unit ``u``'s way round the
+        terrain, and the Moves it needs to contest it at its Speed with its BUFF Speed where its cards pay
+        (:func:`.ways.marker_ways`; 0: it does; at most :data:`.ways.FAR_MOVES`). ``gap``: the straight distances."""
+        out = marker_ways(self.sim.world, self.sim.uids[u], self.fast[u], ends, self.markers, self.steps[u])
+        out[gap <= CONTEST_RANGE] = np.stack([gap, np.zeros_like(gap)], axis=-1)[gap <= CONTEST_RANGE]
         return out
 
     def moves(self, u: int, ends: np.ndarray, gap: np.ndarray) -> np.ndarray:
-        """End points x markers: the Moves unit ``u`` needs from each end point to contest each marker (0: it does;
-        else one to the nearest of its Move points within Speed, then :meth:`_steps`' count; at most
-        :data:`FAR_MOVES`). ``gap``: the end points' distances to the markers."""
-        pts, hops, speed = self.steps[u]
-        out = np.full(gap.shape, float(FAR_MOVES))
-        if pts.size:
-            near = np.hypot(*(ends[:, None, :] - pts[None, :, :]).transpose(2, 0, 1)) <= speed
-            for m in range(gap.shape[1]):
-                out[:, m] = np.minimum(np.where(near, hops[None, :, m], FAR_MOVES - 1).min(axis=1) + 1, FAR_MOVES)
-        out[gap <= CONTEST_RANGE] = 0
-        return out
+        """End points x markers: the Moves of :meth:`ways`."""
+        return np.asarray(self.ways(u, ends, gap)[..., 1])
 
     # ------------------------------------------------------------------ the exact engine
     def attack(
