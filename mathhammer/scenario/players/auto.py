@@ -31,7 +31,7 @@ from . import Turn
 from .legal import Legality, States
 from .menu import UnitMenu, build_menus
 from .policies import SHUFFLE, Decision, make_policy
-from .reactions import Reactions
+from .reactions import Reactions, activated
 from .spending import Spending
 
 #: the first slot ordinal of the automatic activations (a plan's ordinals are its positions, far below)
@@ -164,10 +164,10 @@ class Auto:
             return out or [Turn(games, None, k)]
         units = self.units
         idx = np.asarray(units, dtype=np.int64)
-        free = (sim.alive[idx][:, games] > 0) & ~sim.acted[idx][:, games]
-        for counted in sim.cards.counted_as_activated:  # counted as Activated in this Phase (Zealous Round)
-            for j, u in enumerate(units):
-                free[j] &= ~counted(u, games)
+        # not activated, nor counted as Activated in this Phase (Zealous Round, Crushing Grip)
+        free = sim.alive[idx][:, games] > 0
+        for j, u in enumerate(units):
+            free[j] &= ~activated(sim, u, games)
         if phase != "movement":
             free &= sim.pos[idx][:, games] >= 0
         leg = self.legality

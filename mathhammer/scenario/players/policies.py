@@ -330,7 +330,9 @@ class Weighted:
             after[rows] = w[rows]
 
 
-#: a menu's entries with abilities and their twins without (:func:`ability_gain`), by the menu's id (the menu kept)
+#: a menu's entries with abilities and their twins without (:func:`ability_gain`), by the menu's id (the menu kept,
+#: so an id is not reused while its entry stands); at most :data:`TWINS_LIMIT` menus
+TWINS_LIMIT = 256
 _TWINS: dict[int, tuple[tuple[Entry, ...], list[tuple[int, int]]]] = {}
 
 
@@ -340,6 +342,8 @@ def ability_gain(menu: tuple[Entry, ...], s: np.ndarray, cost: np.ndarray) -> tu
     Speed adds, the twin may be illegal), at least 0, and that entry's resources (``cost``: the ``spend`` column)."""
     hit = _TWINS.get(id(menu))
     if hit is None or hit[0] is not menu:
+        if len(_TWINS) >= TWINS_LIMIT:  # bounded: menus come and go with their Worlds
+            _TWINS.clear()
         at = {e: i for i, e in enumerate(menu)}
         hit = _TWINS[id(menu)] = (
             menu,
