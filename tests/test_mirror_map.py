@@ -5,8 +5,9 @@ image (each unit's models at the image points, owned by the other player: the sa
 results that are images of each other, or a mirror match gives one side other games than the other:
 
 * RESPAWN (part 11): the returned models' spots (``World.respawn``): the 36 directions round each live model were
-  tried from due east (each of the 36 cases below failed); now from the player's rear, turning away from it, the side of the table's centre first
-  (``Placing._ring_order``). The rules say which spots are legal, not which of equal ones is taken.
+  tried from due east (each of the 36 cases below failed); now from the player's rear, turning away from it, the
+  side of the table's centre first (``Placing._ring_order``). The rules say which spots are legal, not which of
+  equal ones is taken.
 """
 
 from __future__ import annotations
