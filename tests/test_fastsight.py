@@ -10,7 +10,10 @@ away", 8.7.3 step 1 TARGET ELIGIBILITY, 8.7.4 Evade, FAQ v1.0 INDIRECT FIRE).
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 import zlib
 from dataclasses import replace
 
@@ -216,3 +219,25 @@ def test_blocking_is_each_piece_judged_alone() -> None:
             assert got.get(piece) == want, (k, piece.id, a, b)
             rules[want] = rules.get(want, 0) + 1
     assert min(rules.get(r, 0) for r in (None, "full-cover", "direct-cover")) > 100, rules
+
+
+def test_free_exists_has_room_for_every_feature() -> None:
+    """The search's features (the two bases, each corner by their hull, each edge's crossings with each base) fit
+    its buffer: bases crossing every edge of a triangle twice (12 features of one triangle). Run as Python
+    (``NUMBA_DISABLE_JIT``) so a write past the buffer raises instead of going unseen, and held to ``free_trace``."""
+    code = """
+import numpy as np
+from shapely.geometry import Polygon
+from mathhammer.board import fastsight
+from mathhammer.board.trace import free_trace
+tri = [(-2.1329330357692378, 1.5027360439455197), (-0.3043638422290158, -0.48689220196528105),
+       (2.0895515319709626, -2.84224054368759)]
+ca, ra = (-2.871944052859956, -0.3202801684847225), 1.9586475107793546
+cb, rb = (2.1682848959388323, -0.5596351673498443), 2.161485524731847
+got = fastsight.free_exists(ca, ra, cb, rb, np.array(tri), np.array([0, 3]))
+assert got == (free_trace(ca, ra, cb, rb, [Polygon(tri)]) is not None), got
+"""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    cmd = [sys.executable, "-c", code]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]

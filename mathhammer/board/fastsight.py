@@ -256,7 +256,7 @@ def _free_kernel(ax, ay, ra, bx, by, rb, xy, starts):  # pragma: no cover - comp
     if _line_free(nx, ny, nx * ax + ny * ay, ax, ay, ra, bx, by, rb, xy, starts, keep, ts):
         return True
     hpad = 0.01 * max(ra, rb) + EPS
-    cap = 2 + 3 * xy.shape[0]
+    cap = 2 + 5 * xy.shape[0]  # the two bases, a corner each, two crossings of each edge with each base
     fx, fy, fr = np.empty(cap), np.empty(cap), np.empty(cap)
     fx[0], fy[0], fr[0] = ax, ay, ra
     fx[1], fy[1], fr[1] = bx, by, rb
