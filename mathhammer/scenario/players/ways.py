@@ -85,7 +85,7 @@ def reached(world: Any, unit: str, points: np.ndarray, stops: np.ndarray) -> np.
     points = np.asarray(points, dtype=float).reshape(-1, 2)
     stops = np.asarray(stops, dtype=float).reshape(-1, 2)
     out = np.zeros((len(points), len(stops)), dtype=bool)
-    which = hash(stops.tobytes())
+    which = stops.tobytes()
     for k, p in enumerate(points.tolist()):
         key = (unit, which, p[0], p[1])
         hit = known.get(key)
@@ -105,7 +105,7 @@ def onward(world: Any, unit: str, stops: np.ndarray, markers: np.ndarray) -> np.
     stops = np.asarray(stops, dtype=float).reshape(-1, 2)
     markers = np.asarray(markers, dtype=float).reshape(-1, 2)
     known: dict[tuple[object, ...], np.ndarray] = world.memo.table("ways:onward")
-    key = (unit, hash(stops.tobytes()), hash(markers.tobytes()))
+    key = (unit, stops.tobytes(), markers.tobytes())
     hit = known.get(key)
     if hit is None:
         step = reached(world, unit, stops, stops)
@@ -124,7 +124,7 @@ def _ahead(world: Any, unit: str, speed: float, stops: np.ndarray, markers: np.n
     """Stops x markers: the Moves at ``speed`` of the way from each stop into each marker's contest range where a
     chain of Moves between the stops leads there (:func:`onward`), else inf (kept in the World's memo)."""
     known: dict[tuple[object, ...], np.ndarray] = world.memo.table("ways:ahead")
-    key = (unit, speed, hash(stops.tobytes()), hash(markers.tobytes()))
+    key = (unit, speed, stops.tobytes(), markers.tobytes())
     hit = known.get(key)
     if hit is None:
         on = (
