@@ -335,7 +335,8 @@ class SimState:
         self._boards.intern((-1,) * U)  # id 0: nothing on the table
         self._by_board = IdGrouper()  # trials split by their board id
         self._near_split = NearSplitter()  # trials split by the placements near (_near_cols_by)
-        self._owners = np.zeros(0, dtype=np.int64)  # each placement id's unit (:meth:`owners`), grown as they come
+        # each placement id's unit (:meth:`owners`), the first ``_owned`` of a buffer that doubles as they come
+        self._owners, self._owned = np.zeros(64, dtype=np.int64), 0
         self.pos[:] = -1
         self.alive[:] = self.full[:, None]
         self.shielded[:] = np.array([self.shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
@@ -721,12 +722,17 @@ class SimState:
             yield tuple(key), idx_all[(ends[g - 1] if g else 0) : ends[g]]
 
     def owners(self) -> np.ndarray:
-        """Each placement id's unit (index), for every placement made so far."""
-        world, have = self.world, self._owners.size
-        if have < len(world.placements):
-            new = [world.index[world.placements[p].unit] for p in range(have, len(world.placements))]
-            self._owners = np.concatenate([self._owners, np.array(new, dtype=np.int64)])
-        return self._owners
+        """Each placement id's unit (index), for every placement made so far (a view: read it, do not keep it)."""
+        world, have = self.world, self._owned
+        n = len(world.placements)
+        if have < n:
+            if n > self._owners.size:  # doubled: each placement copied O(1) times in all
+                grown = np.zeros(max(n, 2 * self._owners.size), dtype=np.int64)
+                grown[:have] = self._owners[:have]
+                self._owners = grown
+            self._owners[have:n] = [world.index[world.placements[p].unit] for p in range(have, n)]
+            self._owned = n
+        return self._owners[:n]
 
     def _near_test(self, pid: int, gap: float) -> _Test:
         """Could a base of a placement be within ``gap`` of one of ``pid`` (:meth:`World.near`)?"""
