@@ -65,11 +65,9 @@ def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
 @njit(**JIT)
 def _keep_bits(used, keep, live):  # pragma: no cover - compiled
     """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place (row after row: each row read
-    in the games' order; a unit that keeps every bit untouched)."""
+    in the games' order). ``keep`` is what the cards keep (``kept_bits``: a Status bit or 0), never every bit."""
     for u in range(used.shape[0]):
         k = keep[u]
-        if k == -1:
-            continue
         for t in live:
             used[u, t] &= k
 
