@@ -3,7 +3,7 @@ reads, Engaged pairs per board (see :mod:`mathhammer.scenario.sim`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -299,7 +299,12 @@ class SimState:
         def supply_fits(self, u: int, reserve: np.ndarray) -> np.ndarray: ...
         def _barred(self, u: int, trials: np.ndarray) -> np.ndarray: ...
         def fight_answers(
-            self, uid: str, foes: tuple[str, ...], ordinal: int, planned: Activation | None, here: np.ndarray
+            self,
+            uid: str,
+            pairs: Collection[tuple[str, str]],
+            ordinal: int,
+            planned: Activation | None,
+            here: np.ndarray,
         ) -> list[tuple[np.ndarray, Activation | None]]: ...
 
     def __init__(self, scn: Scenario, trials: int, seed: int, offset: int = 0, world: World | None = None) -> None:
