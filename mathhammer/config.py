@@ -8,9 +8,10 @@
   reassociation to worry about.
 - ``error_model="numpy"``: no Python-style zero-division checks in loops.
 
-Pitfall: numba's cache is invalidated only when the file of the cached
-function changes. After editing :mod:`mathhammer.engine.rng`, touch
-``kernels.py`` (or clear the cache) so the kernels are rebuilt.
+numba's own cache is invalidated only when the file of the cached function changes, not when a module it calls,
+inlines or reads a constant of does (a stale kernel then fails oddly: ``SystemError ... 'descr' is NULL``). So the
+package's kernels are cached in a folder named by a digest of :data:`KERNEL_SOURCES` (:func:`kernel_cache_root`,
+under ``NUMBA_CACHE_DIR`` where the user set it): an edit of any of them starts a new, empty folder.
 """
 
 from __future__ import annotations
@@ -31,14 +32,128 @@ def _writable(path: str) -> bool:
     return True
 
 
+#: The package's files (paths under it) whose text numba compiles into its kernels: the modules that define kernels
+#: (they import numba) and the modules those import constants or module objects from (a kernel reads them as frozen
+#: globals). ``tests/test_kernel_cache.py`` derives the list from the sources and holds it to this one.
+KERNEL_SOURCES: tuple[str, ...] = (
+    "board/cspace.py",
+    "board/engagement.py",
+    "board/fastsight.py",
+    "board/model.py",
+    "config.py",
+    "engine/alias.py",
+    "engine/options.py",
+    "engine/rng.py",
+    "engine/tables.py",
+    "grimdark/compiled.py",
+    "grimdark/engine.py",
+    "grimdark/melee_engine.py",
+    "grimdark/morale.py",
+    "jit.py",
+    "scenario/abilities.py",
+    "scenario/fast.py",
+    "scenario/fastcombat.py",
+    "scenario/fastcontrol.py",
+    "scenario/fastfetch.py",
+    "scenario/fastmove.py",
+    "scenario/fastnear.py",
+    "scenario/fastplace.py",
+    "scenario/fastranks.py",
+    "scenario/faststats.py",
+    "scenario/fasttables.py",
+    "scenario/sim_round.py",
+    "scenario/sim_state.py",
+    "scenario/spec.py",
+    "starcraft/kernels.py",
+    "starcraft/mcparams.py",
+)
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+#: The kernel cache folder's name: this prefix and the digest of :data:`KERNEL_SOURCES`.
+CACHE_PREFIX = "mathhammer-"
+
+
+def sources_digest(package: str) -> str:
+    """12 hex digits naming the state of :data:`KERNEL_SOURCES` under ``package``: each file's path, size and
+    modification time (a stat each, no read); a missing file counts as such."""
+    import hashlib  # (only here: most commands never ask)
+
+    h = hashlib.sha1()
+    for name in KERNEL_SOURCES:
+        try:
+            st = os.stat(os.path.join(package, name))
+            h.update(f"{name}:{st.st_size}:{st.st_mtime_ns};".encode())
+        except OSError:
+            h.update(f"{name}:-;".encode())
+    return h.hexdigest()[:12]
+
+
+_digest: list[str] = []  # this process's digest of the package (its sources as first asked)
+_roots: dict[str, str | None] = {}  # kernel_cache_root by NUMBA_CACHE_DIR ("": unset)
+
+
+def kernel_cache_root() -> str | None:
+    """Where the package's kernels are cached: ``NUMBA_CACHE_DIR`` (the user's choice) or else the package's
+    ``__pycache__`` or else the user's cache folder (numba's own order), then a folder named by
+    :func:`sources_digest`; None when none is writable (no caching)."""
+    chosen = os.environ.get("NUMBA_CACHE_DIR", "")
+    if chosen not in _roots:
+        if not _digest:
+            _digest.append(sources_digest(PACKAGE_DIR))
+        name = CACHE_PREFIX + _digest[0]
+        if chosen:
+            bases = [chosen]
+        else:
+            user = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+            bases = [os.path.join(PACKAGE_DIR, "__pycache__"), os.path.join(user, "numba")]
+        _roots[chosen] = next((p for p in (os.path.join(b, name) for b in bases) if _writable(p)), None)
+    return _roots[chosen]
+
+
+def kernel_cache_folder(source: str) -> str | None:
+    """The folder of the cache of the kernels of ``source`` (a .py path of the package): numba's sub-folder for the
+    file's folder (``<folder>_<sha1 of its path>``, as its locators name it) under :func:`kernel_cache_root`; None
+    outside the package or when nothing is writable."""
+    import hashlib
+
+    folder = os.path.dirname(os.path.abspath(source))
+    if os.path.commonpath([folder, PACKAGE_DIR]) != PACKAGE_DIR:
+        return None
+    root = kernel_cache_root()
+    if root is None:
+        return None
+    return os.path.join(root, "_".join([os.path.split(folder)[-1], hashlib.sha1(folder.encode()).hexdigest()]))
+
+
+def _use_kernel_folders() -> None:
+    """Make numba cache the package's kernels in :func:`kernel_cache_folder` (a cache locator tried before numba's
+    own, for the package's files only: anything else is cached where numba puts it)."""
+    from numba.core import caching
+
+    if any(getattr(c, "_mathhammer", False) for c in caching.CacheImpl._locator_classes):
+        return
+
+    class KernelLocator(caching.UserProvidedCacheLocator):
+        _mathhammer = True
+
+        def __init__(self, py_func: Any, py_file: str) -> None:
+            self._py_file = py_file
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = kernel_cache_folder(py_file)
+
+        @classmethod
+        def from_function(cls, py_func: Any, py_file: str) -> Any:
+            if kernel_cache_folder(py_file) is None:
+                return None
+            return super(caching.UserProvidedCacheLocator, cls).from_function(py_func, py_file)
+
+    caching.CacheImpl._locator_classes.insert(0, KernelLocator)
+
+
 def _cache_available() -> bool:
-    """True when numba will find a writable cache folder for this package."""
-    chosen = os.environ.get("NUMBA_CACHE_DIR")
-    if chosen:
-        return _writable(chosen)
-    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
-    user = os.path.join(os.path.expanduser("~"), ".cache", "numba")
-    return _writable(here) or _writable(user)
+    """True when numba will find a writable cache folder for this package's kernels."""
+    return kernel_cache_root() is not None
 
 
 #: Cache compiled kernels on disk (found out on first use: see :func:`__getattr__`).
@@ -65,6 +180,8 @@ def __getattr__(name: str) -> Any:
     if name not in _KERNEL_FLAGS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     cache = _cache_available()
+    if cache:
+        _use_kernel_folders()
     jit: dict[str, Any] = {"cache": cache, "fastmath": False, "nogil": True, "error_model": "numpy"}
     flags = {"CACHE": cache, "JIT": jit, "INLINE": {**jit, "inline": "always"}, "PARALLEL": {**jit, "parallel": True}}
     globals().update(flags)

@@ -4,8 +4,9 @@ A first run compiles the kernels it calls (seconds each); later runs load them f
 (``cache=True``, :mod:`mathhammer.config`). Before a command calls a group of kernels, :func:`announce` looks for
 the cache index of each kernel of the group where numba's cache locators put it
 (``numba.core.caching``: ``<cache folder>/<module>.<function>-<line>.pyXY.nbi``, the cache folder being
-``NUMBA_CACHE_DIR/<folder>_<sha1 of the folder path>``, else the package's ``__pycache__``, else the user's
-cache folder), and an index counts only when it was written by this numba for this very source (numba stamps it
+``<root>/<folder>_<sha1 of the folder path>``, the root named by a digest of the kernels' sources under
+``NUMBA_CACHE_DIR``, else the package's ``__pycache__``, else the user's cache folder: :mod:`mathhammer.config`),
+and an index counts only when it was written by this numba for this very source (numba stamps it
 with the source file's sha256, stored verbatim in the index). When the kernels missing are estimated to take
 longer than :data:`NOTICE_SECONDS` to compile, one line goes to stderr (never stdout: ``--json`` stays clean).
 
@@ -28,7 +29,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from .config import _writable  # numba's own test of a cache folder (``_CacheLocator.ensure_cache_path``)
+from .config import _writable, kernel_cache_folder  # _writable: numba's test (``ensure_cache_path``)
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -155,21 +156,11 @@ _announced: set[str] = set()
 
 @cache
 def cache_folder(source: str) -> str | None:
-    """Where numba keeps the cache of the kernels of ``source`` (a .py path), as its locators choose it; None
-    when numba caches nothing (no writable folder)."""
-    folder = os.path.dirname(os.path.abspath(source))
-    chosen = os.environ.get("NUMBA_CACHE_DIR")
-    if chosen:
-        sub = "_".join([os.path.split(folder)[-1], hashlib.sha1(folder.encode()).hexdigest()])
-        path = os.path.join(chosen, sub)
-        return path if _writable(path) else None
-    intree = os.path.join(folder, "__pycache__")
-    if _writable(intree):
-        return intree
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-    sub = "_".join([os.path.split(folder)[-1], hashlib.sha1(folder.encode()).hexdigest()])
-    user = os.path.join(base, "numba", sub)
-    return user if _writable(user) else None
+    """Where numba keeps the cache of the kernels of ``source`` (a .py path of the package): the folder
+    :mod:`mathhammer.config`'s cache locator gives it (under a digest of the kernels' sources); None when numba
+    caches nothing (no writable folder)."""
+    path = kernel_cache_folder(source)
+    return path if path is not None and _writable(path) else None
 
 
 @cache

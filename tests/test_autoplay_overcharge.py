@@ -142,3 +142,50 @@ def test_a_trace_with_photon_overcharge_passes_check_and_replays(tmp_path: Path)
     g, played = found
     trace = replays(table, scn, played, seed, g, tmp_path)
     assert any(rx.use == "Photon Overcharge" for a in trace.plan for rx in a.react)
+
+
+def test_the_row_at_a_shielded_unit_with_models_lost_is_the_engines_hits(tmp_path: Path) -> None:
+    """Photon Overcharge's HITS 3 (1) at Zealots (Shield: rules digest 6, "SHIELDED until ... the first model is
+    removed", FAQ v1.0) entering with fewer models than they began with: the row's ``models`` and ``destroy`` are
+    those of the engine's own transition for that state (``Shooting._transition``: no SHIELDED model once one is lost),
+    whatever the SHIELDED flag says, at every models left and Damage Marker; the last Zealot with 2 Damage on it dies
+    where two of the three dice fail the Armour Roll (not where its Shield still counted: never)."""
+    from mathhammer.starcraft.model import Batch
+    from tests.autoplay_kit import OBSERVER
+
+    table = _table(tmp_path, "objective")
+    (tmp_path / "blue.toml").write_text(OBSERVER)
+    table["players"]["blue"]["policy"] = "random"
+    sim = Simulation(parse_scenario(table, "overcharge.toml", tmp_path), 4, 3)
+    red = sim.players[0]
+    assert isinstance(red, Auto)
+    red.begin(2, "movement", None)
+    o = red.reactions.options[0]
+    assert o.name == "Photon Overcharge"
+    z = sim.uids.index("blue-zealot-1")
+    card = sim.scn.units["blue-zealot-1"].unit.card
+    assert card.shield > 0 and sim.full[z] == 3
+    act = _deploy(sim, "blue-zealot-1", **WEST)
+    n = sim.U
+    seen = set()
+    for k in (1, 2, 3):
+        for mark in range(card.hp):
+            for shielded in (0, 1):
+                state = [0] * (4 * n)
+                state[n + z], state[2 * n + z], state[3 * n + z] = k, mark, shielded
+                row = red.reactions._row(o, act, tuple(state))
+                arr, cdf = sim._transition(
+                    (Batch.hits(3, 1, name=o.name),), z, 0, k, mark, shielded, "assault", None, False, 0, 0, False, 0
+                )
+                p = np.diff(np.concatenate([[0.0], cdf]))
+                lost = np.minimum(arr[:, 0], k)
+                assert row[COL["models"]] == pytest.approx(float((p * lost).sum()) / 3), (k, mark, shielded)
+                assert row[COL["destroy"]] == pytest.approx(float(p[lost >= k].sum())), (k, mark, shielded)
+                seen.add(row[COL["destroy"]] > 0)
+    fail = (card.armour - 1) / 6.0
+    state = [0] * (4 * n)
+    state[n + z], state[2 * n + z], state[3 * n + z] = 1, 2, 1
+    killed = 3 * fail**2 * (1 - fail) + fail**3  # two failed dice of three: the last 2 HP (4 HP, 2 Damage on it)
+    if card.hp == 4:
+        assert red.reactions._row(o, act, tuple(state))[COL["destroy"]] == pytest.approx(killed)
+    assert seen == {True, False}

@@ -213,6 +213,10 @@ def test_a_trace_with_hierarchs_stand_or_a_guard_on_impact_passes_check_and_repl
     assert any(wanted(a) for a in trace.plan)
 
 
+#: the Roaches and the Marines Engaged with each other (both orders, as ``Simulation.engaged_with`` gives the pairs)
+ROACH_MARINES = frozenset({("roach-1", "marine-1"), ("marine-1", "roach-1")})
+
+
 def _engaged(sim: Simulation, games: np.ndarray) -> tuple[int, int]:
     """The Marines at TARGET with the Medics Within 4", Engaged by the Roaches (their Charge from ROACH, set in every
     game of ``games``), the Marines whole again; returns the Roaches' and the Marines' indices."""
@@ -239,9 +243,12 @@ def test_the_combat_phase_asks_the_opponent_of_each_fight(tmp_path: Path) -> Non
     games = np.arange(2)
     ri, _ = _engaged(sim, games)
     life = Reaction("medic-1", "Life Support", "red", "marine-1")
-    parts = sim.fight_answers("roach-1", ("marine-1",), 10_000 + ri, None, games)
+    parts = sim.fight_answers("roach-1", ROACH_MARINES, 10_000 + ri, None, games)
     assert [(g.tolist(), a.react if a else None) for g, a in parts] == [([0, 1], (life,))]
     assert parts[0][1] == dataclasses.replace(fight_act(2, "blue", "roach-1", ("marine-1",), None), react=(life,))
+    both = ROACH_MARINES | {("roach-1", "goliath-1"), ("goliath-1", "roach-1"), ("goliath-1", "zergling-1")}
+    assert sim.foes("roach-1", both) == tuple(v for v in sim.uids if v in ("marine-1", "goliath-1"))  # army order
+    assert sim.foes("marine-1", both) == ("roach-1",)
     two = fight_act(2, "blue", "roach-1", ("marine-1", "goliath-1"), None)
     assert two.targets == ()
     red = sim.players[0]
@@ -252,7 +259,7 @@ def test_the_combat_phase_asks_the_opponent_of_each_fight(tmp_path: Path) -> Non
     table = _data(tmp_path, TERRAN, ZERG, "random", "random")
     del table["players"]["red"]["policy"]
     scripted = Simulation(parse_scenario(table, "guards.toml", tmp_path), 2, 3)
-    assert [(g.tolist(), a) for g, a in scripted.fight_answers("marine-1", ("roach-1",), 10_005, None, games)] == [
+    assert [(g.tolist(), a) for g, a in scripted.fight_answers("marine-1", ROACH_MARINES, 10_005, None, games)] == [
         ([0, 1], None)
     ]
 
@@ -268,7 +275,7 @@ def test_the_fight_score_is_the_share_the_reduction_saves_in_the_engine(tmp_path
     n = 6000
     sim, red, games = _red(tmp_path, TERRAN, "cautious", n)
     ri, mi = _engaged(sim, games)
-    parts = sim.fight_answers("roach-1", ("marine-1",), 10_000 + ri, None, games)
+    parts = sim.fight_answers("roach-1", ROACH_MARINES, 10_000 + ri, None, games)
     assert len(parts) == 1 and parts[0][1] is not None
     answered = parts[0][1]
     feats, row = _row_of(red, "Life Support", dataclasses.replace(answered, react=()), games)

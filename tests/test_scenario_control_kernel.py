@@ -32,7 +32,8 @@ def _naive(pos, alive, used, bits, contests, ts, first, supply, players, removed
                 control[m, t] = w
 
 
-@pytest.mark.parametrize("games", [500, 5 * CONTROL_BLOCK + 777])  # `ts` (half): one block; three, the last part
+@pytest.mark.parametrize("games", [2, 9, 500, 5 * CONTROL_BLOCK + 777])  # `ts` (half): a game or a few (buffers
+# of their size), one block; three, the last part
 @pytest.mark.parametrize("seed", range(6))
 def test_take_control_equals_the_naive_loop(seed: int, games: int) -> None:
     rng = np.random.default_rng(seed)

@@ -168,3 +168,27 @@ def test_the_kernels_fetch_ahead() -> None:
         fresh = njit(cache=False)(kernel.py_func)
         fresh.compile(kernel.signatures[0])
         assert "llvm.prefetch" in fresh.inspect_llvm(fresh.signatures[0]), kernel
+
+
+def test_the_hint_compiles_and_runs_under_the_names_llvmlite_gives() -> None:
+    """fetch and fetch2 declare LLVM's prefetch intrinsic under llvmlite's own mangling for the pointer type they pass
+    (typed ``i8*``: ``llvm.prefetch.p0i8``; an LLVM with opaque pointers renames it ``llvm.prefetch.p0``): a fresh
+    kernel fetching 1-D and 2-D elements, some past the end, compiles, runs, returns the sums of a plain loop, and
+    its optimised LLVM calls the intrinsic."""
+    from numba import njit
+
+    from mathhammer.scenario.fastfetch import fetch, fetch2
+
+    def kernel(a: np.ndarray, b: np.ndarray) -> int:
+        s = 0
+        for i in range(a.size):
+            fetch(a, i + AHEAD)
+            fetch2(b, 1, i + AHEAD)
+            s += a[i] * b[1, i]
+        return s
+
+    fresh = njit(cache=False)(kernel)
+    a, b = np.arange(50, dtype=np.int64), np.arange(100, dtype=np.int64).reshape(2, 50)
+    assert fresh(a, b) == int((a * b[1]).sum())
+    text = fresh.inspect_llvm(fresh.signatures[0])
+    assert "@llvm.prefetch." in text

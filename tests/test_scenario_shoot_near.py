@@ -60,3 +60,32 @@ def test_a_local_board_state_is_read_unit_by_unit() -> None:
                 if p >= 0 and k > 0:
                     pos[v], alive[v] = p, k
         assert sim._local_state(known, units, near_pos, left) == (tuple(pos), tuple(alive))
+
+
+def test_the_owners_grow_with_the_placements_geometrically() -> None:
+    """SimState.owners read after each of 1,000 placements (the placements of a run, again and again, on a stand-in
+    world) is the naive per-placement owner (World.index of the placement's unit) every time, and its buffer is
+    reallocated a logarithmic number of times (doubling), not once a placement (a copy of them all each time)."""
+    from types import SimpleNamespace
+
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    sim = Simulation(load_scenario(path), 50, 3)
+    sim.run()
+    made = sim.world.placements
+    assert len(made) > 1
+    world = SimpleNamespace(placements=[], index=sim.world.index)
+    sim.world = world  # type: ignore[assignment]
+    sim._owners, sim._owned = np.zeros(64, dtype=np.int64), 0
+    buffers: list[np.ndarray] = []  # each buffer kept (no id reused)
+    first = None
+    for i in range(1000):
+        world.placements.append(made[(7 * i) % len(made)])
+        got = sim.owners()
+        if first is None:
+            first = got
+        if not buffers or sim._owners is not buffers[-1]:
+            buffers.append(sim._owners)
+        if i % 97 == 0 or i == 999:
+            assert got.tolist() == [world.index[p.unit] for p in world.placements]
+    assert len(buffers) <= 6  # 64 -> 128 -> ... -> 1024
+    assert first is not None and first.tolist() == [world.index[made[0].unit]]

@@ -95,27 +95,7 @@ def ranks_of(
     The Engagement Range is tested first, on the gaps of every model and enemy model computed as
     :meth:`Model.distance` does (the same doubles): ``is_engaged`` is asked only of pairs Within 1".
     """
-    foes = [(e, (e.x, e.y), e.radius) for e in enemies]
-    within = ENGAGEMENT_RANGE + EPS
-    near: dict[str, list[Model]] = {}  # model id -> the enemy models Within 1" (Model.distance <= 1" + EPS)
-    for m in models:
-        c, r = (m.x, m.y), m.radius
-        near[m.id] = [e for e, ec, er in foes if max(0.0, math.dist(c, ec) - r - er) <= within]
-    engaged_with: dict[str, tuple[str, ...]] = {}
-    if not any(m.flying for m in models):  # Unit.flying
-        for m in models:
-            hits = tuple(e.id for e in near[m.id] if is_engaged(m, e))
-            if hits:
-                engaged_with[m.id] = hits
-    supports: dict[str, tuple[str, ...]] = {}
-    for m in models:
-        if m.id in engaged_with:
-            continue
-        if any(not e.flying for e in near[m.id]):
-            continue
-        touching = tuple(f.id for f in models if f.id in engaged_with and m.distance(f) <= CONTACT)
-        if touching:
-            supports[m.id] = touching
+    engaged_with, supports = _ranked(models, enemies, is_engaged, True)
     rank: dict[str, Rank] = {
         m.id: "fighting" if m.id in engaged_with else "supporting" if m.id in supports else "none" for m in models
     }
@@ -124,20 +104,45 @@ def ranks_of(
 
 def striker_count(models: Sequence[Model], enemies: Sequence[Model], is_engaged: Callable[[Model, Model], bool]) -> int:
     """``len(ranks_of(unit_id, models, enemies, is_engaged).attackers)``: the models in the Fighting or Supporting
-    Rank (8.8.1 step 2), with :func:`ranks_of`'s tests in its order, counted without naming them."""
-    foes = [(e, (e.x, e.y), e.radius, not e.flying) for e in enemies]
+    Rank (8.8.1 step 2), with :func:`ranks_of`'s tests in its order, counted without naming whom they engage or
+    touch (each model's tests stop at the first that places it)."""
+    engaged_with, supports = _ranked(models, enemies, is_engaged, False)
+    return len(engaged_with) + len(supports)
+
+
+def _ranked(
+    models: Sequence[Model], enemies: Sequence[Model], is_engaged: Callable[[Model, Model], bool], every: bool
+) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """The Fighting Rank (model id -> the Enemy models it is Engaged with) and the Supporting Rank (model id -> the
+    Fighting Rank models it touches) of :func:`ranks_of`; with ``every`` False each tuple holds the first found only
+    (a count needs no more)."""
+    foes = [(e, (e.x, e.y), e.radius) for e in enemies]
     within = ENGAGEMENT_RANGE + EPS
-    can_fight = not any(m.flying for m in models)  # Unit.flying
-    fighting: list[Model] = []
-    rest: list[Model] = []  # neither Engaged nor Within 1" of an Enemy Ground model
     dist = math.dist
+    near: list[list[Model]] = []  # per model: the enemy models Within 1" (Model.distance <= 1" + EPS)
     for m in models:
         c, r = (m.x, m.y), m.radius
-        near = [(e, ground) for e, ec, er, ground in foes if max(0.0, dist(c, ec) - r - er) <= within]
-        if can_fight and any(is_engaged(m, e) for e, _ in near):
-            fighting.append(m)
-        elif not any(ground for _, ground in near):
-            rest.append(m)
-    if not fighting:
-        return 0
-    return len(fighting) + sum(1 for m in rest if any(m.distance(f) <= CONTACT for f in fighting))
+        near.append([e for e, ec, er in foes if max(0.0, dist(c, ec) - r - er) <= within])
+    engaged_with: dict[str, tuple[str, ...]] = {}
+    if not any(m.flying for m in models):  # Unit.flying
+        for m, close in zip(models, near, strict=True):
+            if every:
+                hits = tuple(e.id for e in close if is_engaged(m, e))
+            else:
+                hits = next(((e.id,) for e in close if is_engaged(m, e)), ())
+            if hits:
+                engaged_with[m.id] = hits
+    supports: dict[str, tuple[str, ...]] = {}
+    if not engaged_with:
+        return engaged_with, supports
+    fighting = [f for f in models if f.id in engaged_with]
+    for m, close in zip(models, near, strict=True):
+        if m.id in engaged_with or any(not e.flying for e in close):
+            continue
+        if every:
+            touching = tuple(f.id for f in fighting if m.distance(f) <= CONTACT)
+        else:
+            touching = next(((f.id,) for f in fighting if m.distance(f) <= CONTACT), ())
+        if touching:
+            supports[m.id] = touching
+    return engaged_with, supports

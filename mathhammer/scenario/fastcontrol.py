@@ -115,13 +115,14 @@ def _control_kernel(
     pos, alive, used, bits, contests, ts, firsts, supply, players, removed, control, gained, miss, pending
 ):  # pragma: no cover - compiled
     n_m = firsts.shape[1]
-    sums = np.zeros((2, n_m, CONTROL_BLOCK), dtype=np.int64)
-    present = np.zeros((2, n_m, CONTROL_BLOCK), dtype=np.bool_)
-    ready = np.empty(CONTROL_BLOCK, dtype=np.bool_)
+    block = max(1, min(CONTROL_BLOCK, ts.size))  # a call of a few games allocates for those alone
+    sums = np.zeros((2, n_m, block), dtype=np.int64)
+    present = np.zeros((2, n_m, block), dtype=np.bool_)
+    ready = np.empty(block, dtype=np.bool_)
     nm = 0
     npend = 0
-    for start in range(0, ts.size, CONTROL_BLOCK):
-        nb = min(CONTROL_BLOCK, ts.size - start)
+    for start in range(0, ts.size, block):
+        nb = min(block, ts.size - start)
         sums[:, :, :nb] = 0
         present[:, :, :nb] = False
         ready[:nb] = True

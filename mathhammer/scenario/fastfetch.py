@@ -21,7 +21,9 @@ def _emit(context: Any, builder: Any, aryty: Any, ary: Any, idx: list[Any]) -> N
     i8p = ir.IntType(8).as_pointer()
     i32 = ir.IntType(32)
     fnty = ir.FunctionType(ir.VoidType(), [i8p, i32, i32, i32])
-    fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+    # the name mangled by llvmlite for the pointer type it writes (``llvm.prefetch.p0i8`` for its ``i8*``; LLVM with
+    # opaque pointers, 15 on, reads that as ``ptr`` and renames the call ``llvm.prefetch.p0``): right for either
+    fn = builder.module.declare_intrinsic("llvm.prefetch", [i8p], fnty)
     # a read (0), kept in every cache level (3), of data (1)
     builder.call(fn, [builder.bitcast(ptr, i8p), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
 

@@ -67,7 +67,7 @@ Rules applied (the reading where the rules leave room is said in the code):
 from __future__ import annotations
 
 import gc
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import cached_property
 
 import numpy as np
@@ -269,20 +269,25 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         abilities.react_end(self, here)
 
     def fight_answers(
-        self, uid: str, foes: tuple[str, ...], ordinal: int, planned: Activation | None, here: np.ndarray
+        self, uid: str, pairs: Collection[tuple[str, str]], ordinal: int, planned: Activation | None, here: np.ndarray
     ) -> list[tuple[np.ndarray, Activation | None]]:
-        """The games ``here`` of unit ``uid``'s fight (8.8.1; ``foes``: the enemy units it is Engaged with there, its
-        dice number ``ordinal``) split by the Reactions the opponent declares to it (10.4), each with the activation
-        carrying them (``None``: an unplanned fight that carries none): the plan's ``fight`` entry ``planned`` as it
-        is where the opponent is scripted; else the opponent, an automatic player, is asked (its ``react``) about the
-        fight as :func:`fight_act` writes it. A trace records every fight here (``players/trace.py``)."""
+        """The games ``here`` of unit ``uid``'s fight (8.8.1; ``pairs``: the units Engaged with each other there, as
+        :meth:`engaged_with` gives them; its dice number ``ordinal``) split by the Reactions the opponent declares to
+        it (10.4), each with the activation carrying them (``None``: an unplanned fight that carries none): the plan's
+        ``fight`` entry ``planned`` as it is where the opponent is scripted; else the opponent, an automatic player, is
+        asked (its ``react``) about the fight as :func:`fight_act` writes it (with :meth:`foes`, read only then). A
+        trace records every fight here (``players/trace.py``)."""
         player = self.scn.units[uid].player
         react = getattr(self.players[1 - PLAYERS.index(player)], "react", None)
         if react is None or here.size == 0:
             return [(here, planned)]
-        act = fight_act(self.round, player, uid, foes, planned)
+        act = fight_act(self.round, player, uid, self.foes(uid, pairs), planned)
         self.ordinal.setdefault(act, ordinal)
         return [(g, a if a.react or planned is not None else None) for g, a in react(here, act)]
+
+    def foes(self, uid: str, pairs: Collection[tuple[str, str]]) -> tuple[str, ...]:
+        """The enemy units unit ``uid`` is Engaged with among ``pairs`` (both orders), in army order."""
+        return tuple(v for v in self.uids if (uid, v) in pairs)
 
     def _use(self, u: int, act: Activation, here: np.ndarray) -> None:
         """The activation's Active abilities (``use``): on until Cleanup; their effects on the units they select, then

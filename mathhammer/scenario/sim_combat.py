@@ -280,9 +280,8 @@ class Combat(SimState):
                         u = self.uids.index(uid)
                         here = ts[(self.pos[u, ts] >= 0) & ~self.over[ts]]
                         self.tally.count(u, "fight", here.size)
-                        foes = tuple(v for v in self.uids if (uid, v) in pairs)
                         # 10.4: Reactions to this fight (the plan's; an automatic opponent's, asked per game)
-                        for part, answered in self.fight_answers(uid, foes, ordinal, planned_act, here):
+                        for part, answered in self.fight_answers(uid, pairs, ordinal, planned_act, here):
                             with abilities.reacting(self, answered, part):
                                 self.fight(u, targets, part, _stream(self.round, 2, ordinal))
                     turn = 1 - turn

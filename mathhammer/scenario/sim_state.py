@@ -3,7 +3,7 @@ reads, Engaged pairs per board (see :mod:`mathhammer.scenario.sim`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -65,11 +65,9 @@ def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
 @njit(**JIT)
 def _keep_bits(used, keep, live):  # pragma: no cover - compiled
     """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place (row after row: each row read
-    in the games' order; a unit that keeps every bit untouched)."""
+    in the games' order). ``keep`` is what the cards keep (``kept_bits``: a Status bit or 0), never every bit."""
     for u in range(used.shape[0]):
         k = keep[u]
-        if k == -1:
-            continue
         for t in live:
             used[u, t] &= k
 
@@ -301,7 +299,12 @@ class SimState:
         def supply_fits(self, u: int, reserve: np.ndarray) -> np.ndarray: ...
         def _barred(self, u: int, trials: np.ndarray) -> np.ndarray: ...
         def fight_answers(
-            self, uid: str, foes: tuple[str, ...], ordinal: int, planned: Activation | None, here: np.ndarray
+            self,
+            uid: str,
+            pairs: Collection[tuple[str, str]],
+            ordinal: int,
+            planned: Activation | None,
+            here: np.ndarray,
         ) -> list[tuple[np.ndarray, Activation | None]]: ...
 
     def __init__(self, scn: Scenario, trials: int, seed: int, offset: int = 0, world: World | None = None) -> None:
@@ -335,7 +338,8 @@ class SimState:
         self._boards.intern((-1,) * U)  # id 0: nothing on the table
         self._by_board = IdGrouper()  # trials split by their board id
         self._near_split = NearSplitter()  # trials split by the placements near (_near_cols_by)
-        self._owners = np.zeros(0, dtype=np.int64)  # each placement id's unit (:meth:`owners`), grown as they come
+        # each placement id's unit (:meth:`owners`), the first ``_owned`` of a buffer that doubles as they come
+        self._owners, self._owned = np.zeros(64, dtype=np.int64), 0
         self.pos[:] = -1
         self.alive[:] = self.full[:, None]
         self.shielded[:] = np.array([self.shield(u) > 0 for u in self.units], dtype=np.int64)[:, None]
@@ -721,12 +725,17 @@ class SimState:
             yield tuple(key), idx_all[(ends[g - 1] if g else 0) : ends[g]]
 
     def owners(self) -> np.ndarray:
-        """Each placement id's unit (index), for every placement made so far."""
-        world, have = self.world, self._owners.size
-        if have < len(world.placements):
-            new = [world.index[world.placements[p].unit] for p in range(have, len(world.placements))]
-            self._owners = np.concatenate([self._owners, np.array(new, dtype=np.int64)])
-        return self._owners
+        """Each placement id's unit (index), for every placement made so far (a view: read it, do not keep it)."""
+        world, have = self.world, self._owned
+        n = len(world.placements)
+        if have < n:
+            if n > self._owners.size:  # doubled: each placement copied O(1) times in all
+                grown = np.zeros(max(n, 2 * self._owners.size), dtype=np.int64)
+                grown[:have] = self._owners[:have]
+                self._owners = grown
+            self._owners[have:n] = [world.index[world.placements[p].unit] for p in range(have, n)]
+            self._owned = n
+        return self._owners[:n]
 
     def _near_test(self, pid: int, gap: float) -> _Test:
         """Could a base of a placement be within ``gap`` of one of ``pid`` (:meth:`World.near`)?"""

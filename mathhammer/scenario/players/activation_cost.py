@@ -12,42 +12,31 @@ is not read, so the worth is an upper bound where the attack removes models.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
 
 from ...starcraft.compiled import compile_attack
 from ...starcraft.exact import exact_states
-from ...starcraft.loadout import as_target, attack_batches
 from ...starcraft.model import Attack
-from ..lookup import use_bits
 
 
 def p_used(
-    sim: Any, u: int, a: int, t: int, k: int, mark: int, shielded: int, chain: str, use: tuple[str, ...], cut: int
+    resolver: Any, u: int, a: int, t: int, k: int, mark: int, shielded: int, chain: str, use: tuple[str, ...], cut: int
 ) -> float:
     """P(unit ``t``'s Total Damage reduction ``cut`` is used against unit ``u``'s attack) (the exact engine: a Batch
     of the chain deals ``t`` Damage, 8.7.4 step 5). ``a`` attacking models with their ``chain``: "assault" (its Ranged
-    Weapons) or "impact" (its IMPACT after a Charge, every model striking: ``features.impact_batches``); ``t`` with
-    ``k`` models left, Damage Marker ``mark``, ``shielded``; the attack's abilities ``use`` on (as
-    ``Features.attack``)."""
+    Weapons) or "impact" (its IMPACT after a Charge, every model striking: ``fastfeatures.impact_batches``); ``t`` with
+    ``k`` models left, Damage Marker ``mark``, ``shielded``; the attack's abilities ``use`` on; the Batches and the
+    Target those of ``resolver`` (a :class:`~.fastfeatures.Resolver`, as ``Features.attack`` reads them)."""
     if a <= 0 or k <= 0:
         return 0.0
-    mask = use_bits(sim, u, use) if use else 0
-    if chain == "impact":
-        from .features import impact_batches
-
-        batches = impact_batches(sim, u, mask, a)
-    else:
-        batches = attack_batches(sim.loadout(u, mask), sim.units[t].unit, chain, alive=a)
+    batches = resolver.batches(u, a, t, chain, use)
     if not batches:
         return 0.0
     phase = "combat" if chain == "impact" else chain  # IMPACT is resolved as a Close Combat attack (sim_combat)
-    target = as_target(sim.loadout(t, 0), phase, alive=k, marker=mark, shielded=bool(shielded))
-    if k < sim.full[t]:  # the SHIELDED model is gone (sim_shoot)
-        target = dataclasses.replace(target, shield=0, shielded=False)
-    compiled, tc = compile_attack(Attack(tuple(batches), dataclasses.replace(target, damage_reduction=cut)))
+    target = resolver.target(t, k, mark, shielded, phase, (0, cut, 0))
+    compiled, tc = compile_attack(Attack(tuple(batches), target))
     return float(sum(p for key, p in exact_states(compiled, tc, spent=True).items() if key[3]))
 
 

@@ -253,6 +253,16 @@ class Reactions:
         self.taken = np.zeros((len(self.options), sim.T), dtype=bool)  # declared this Round, per game
         self.rnd = 0
         self._rows: dict[tuple[object, ...], np.ndarray] = {}
+        self._resolver: Any = None
+
+    def resolver(self) -> Any:
+        """The attacks of the exact engine for this Simulation (a :class:`~.fastfeatures.Resolver`: the Batches and
+        the Target as the engine makes them), made at first use."""
+        if self._resolver is None:
+            from .fastfeatures import Resolver
+
+            self._resolver = Resolver(self.sim)
+        return self._resolver
 
     def answer(self, games: np.ndarray, act: Activation, rnd: int, policy: Any) -> list[tuple[np.ndarray, Activation]]:
         """The games ``games`` split by the Reaction declared to ``act`` (the module text): (games, the activation as
@@ -467,7 +477,7 @@ class Reactions:
         row[COLUMNS.index("spend")] = feats.spend(sim.uids[o.u], (o.name,))
         a = sim.uids.index(act.unit)
         if o.kind == "hits":  # the HITS at the unit entering (its state in Reserves: models left, no marker)
-            row[DAMAGE : MODELS + 1] = entry_hits(sim, o, a, alive[a], mark[a], shielded[a])
+            row[DAMAGE : MODELS + 1] = entry_hits(self.resolver(), o, a, alive[a], mark[a], shielded[a])
             return row
         if pos[a] < 0 or alive[a] <= 0:
             return row
@@ -599,7 +609,7 @@ class Reactions:
                     chain = "impact"
                     reach = self.features().reaches(a, pos[a], alive[a], pos[q], alive[q], act.use)
                 cut = int(o.value)
-                hit = reach * p_used(sim, a, alive[a], q, alive[q], mark, shielded, chain, act.use, cut)
+                hit = reach * p_used(self.resolver(), a, alive[a], q, alive[q], mark, shielded, chain, act.use, cut)
             self._used[key] = hit
         return hit
 
@@ -666,25 +676,25 @@ def debuff_name(sim: Any, unit: str, name: str) -> str:
     return inflicted(sim, found, [Effect(kind="weapon_keyword", keyword=e.keyword, weapons=list(e.weapons))], unit)
 
 
-def entry_hits(sim: Any, o: Option, t: int, k: int, mark: int, shielded: int) -> tuple[float, float, float]:
+def entry_hits(resolver: Any, o: Option, t: int, k: int, mark: int, shielded: int) -> tuple[float, float, float]:
     """The ``damage``, ``destroy`` and ``models`` columns of ``o``'s HITS X (Y) at unit ``t`` (``k`` models left,
-    Damage Marker ``mark``): the expected Supply destroyed, P(destroyed), the expected share of its full strength
-    removed; the exact engine on the Batch the engine resolves (``cards/warp_in.py``: ``Batch.hits``, no Evade)."""
-    from ...starcraft.compiled import compile_attack
-    from ...starcraft.exact import exact_states
-    from ...starcraft.loadout import as_target
-    from ...starcraft.model import Attack, Batch
+    Damage Marker ``mark``, ``shielded``): the expected Supply destroyed, P(destroyed), the expected share of its full
+    strength removed; the exact engine on the Batch the engine resolves (``cards/warp_in.py``: ``Batch.hits``, no
+    Evade) at the Target the engine makes (``resolver``: a :class:`~.fastfeatures.Resolver`; no SHIELDED model once
+    one is lost)."""
+    from ...starcraft.model import Batch
+    from .fastfeatures import exact_outcomes
 
     if k <= 0:
         return 0.0, 0.0, 0.0
+    sim = resolver.sim
     found = find(sim.scn, sim.uids[o.u], o.name)
     assert found is not None
     e = next(e for e in found.ability.effects if e.kind == "hits")
-    target = as_target(sim.loadout(t, 0), "assault", alive=k, marker=mark, shielded=bool(shielded))
-    compiled, tc = compile_attack(Attack((Batch.hits(e.value, e.damage),), target))
+    target = resolver.target(t, k, mark, shielded, "assault", (0, 0, 0))
     supply = sim.supply(t, np.arange(sim.full[t] + 1))
     damage = destroy = models = 0.0
-    for key, p in exact_states(compiled, tc).items():
+    for key, p in exact_outcomes([Batch.hits(e.value, e.damage, name=found.ability.name)], target):
         left = max(k - int(key[0]), 0)
         damage += p * float(supply[k] - supply[left])
         destroy += p * (left == 0)

@@ -18,6 +18,7 @@ as dotted lines and charges as dashed arrows to their targets, the Mission Marke
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -109,14 +110,14 @@ def record(sim: Any) -> Played:
         played.rounds.append((tuple(sim.pos[:, 0].tolist()), tuple(sim.alive[:, 0].tolist())))
 
     def answering(
-        uid: str, foes: tuple[str, ...], ordinal: int, planned: Activation | None, here: np.ndarray
+        uid: str, pairs: Collection[tuple[str, str]], ordinal: int, planned: Activation | None, here: np.ndarray
     ) -> list[tuple[np.ndarray, Activation | None]]:
         # every fight is written, with its dice, in the order fought: a planned fight goes first among its player's
         # (Simulation.combat_phase), so writing only those with a Reaction would change the order
-        parts = answer(uid, foes, ordinal, planned, here)
+        parts = answer(uid, pairs, ordinal, planned, here)
         u = sim.uids.index(uid)
         for _, act in parts[:1] if not bool(sim.over[0]) else ():
-            act = act or fight_act(sim.round, sim.scn.units[uid].player, uid, foes, planned)
+            act = act or fight_act(sim.round, sim.scn.units[uid].player, uid, sim.foes(uid, pairs), planned)
             at = int(sim.pos[u, 0])
             played.steps.append(Step(act, ordinal, at, at, tuple(sim.pos[:, 0].tolist())))
         return parts
