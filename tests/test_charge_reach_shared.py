@@ -191,3 +191,36 @@ def test_an_automatic_game_s_charges_are_the_search_on_their_board(
     in_play = shared[0]
     assert in_play > 0
     assert _asked_again(sim.world, asked, 20) > 0
+
+
+def test_a_start_in_the_goal_grown_by_1e_9_is_near_the_goal() -> None:
+    """8.7.7 step 3 (a Leading Model already Within 1" of its targets moves 0"): ``charge_distance`` grows the goal
+    by 1e-9 only where the start is within ``_NEAR_GOAL`` of it. On goals of one to four targets' zones less other
+    bases (as ``_level`` makes them), every point the grown goal contains is that near: on the boundary's vertices and
+    points between them, and those moved out by 1e-10 to 1e-3; the far ones are indeed outside."""
+    import numpy as np
+    import shapely
+
+    from mathhammer.board import charge
+    from mathhammer.board.cspace import _disc, _zones
+
+    rng = np.random.default_rng(29)
+    inside = outside = 0
+    for _ in range(40):
+        targets = tuple(((float(x), float(y)), 1.5 + float(rng.random())) for x, y in rng.uniform(10, 20, (4, 2)))
+        goal = _zones(targets[: int(rng.integers(1, 5))])
+        for x, y in rng.uniform(8, 22, (int(rng.integers(0, 4)), 2)):
+            goal = goal.difference(_disc((float(x), float(y)), 0.9))
+        grown = goal.buffer(1e-9)
+        ring = shapely.get_coordinates(goal.boundary)
+        mids = (ring[:-1] + ring[1:]) / 2
+        for base in (ring[::7], mids[::7]):
+            for step in (0.0, 1e-10, 1e-9, 2e-9, 1e-7, 1e-5, 1e-3):
+                angle = rng.uniform(0, 2 * np.pi, len(base))
+                pts = base + step * np.column_stack([np.cos(angle), np.sin(angle)])
+                contained = shapely.contains_xy(grown, pts[:, 0], pts[:, 1])
+                near = shapely.distance(goal, shapely.points(pts)) <= charge._NEAR_GOAL
+                assert not (contained & ~near).any()
+                inside += int(contained.sum())
+                outside += int((~contained).sum())
+    assert inside > 1000 and outside > 1000
