@@ -16,13 +16,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from mathhammer.board import Board, Model, Terrain, Unit, load_board
+from mathhammer.board import load_board
 from mathhammer.board.charge import ChargePath, charge_distance
-from mathhammer.board.model import EPS, BoardError
+from mathhammer.board.model import EPS
 from mathhammer.errors import InputError
 from mathhammer.scenario import builtin_scenarios, load_scenario
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.world import World
+from tests.test_board_charge import _charge_or_none, _charger_targets_others, _walls
 
 GOLDEN = Path(__file__).parent / "golden" / "board"
 LENGTHS = (3.0, 6.0, 9.0, 10.0, 10.0 + EPS, 12.0, None)
@@ -53,57 +54,34 @@ def _held(search: Any) -> int:
     return decided
 
 
-def _walls(walls: list[tuple[float, float, float, float]]) -> tuple[Terrain, ...]:
-    return tuple(
-        Terrain(f"w{i}", ((x, y), (x + w, y), (x + w, y + d), (x, y + d)), size=2 + i % 2)
-        for i, (x, y, w, d) in enumerate(walls)
+@st.composite
+def _boards(draw: st.DrawFn) -> tuple[Any, bool]:
+    """A 44" x 30" board of the charger c1, its target unit and bystanders (an undeclared enemy unit or a friendly
+    one) among Size 2 and 3 walls (``tests/test_board_charge.py``'s pieces), and whether it is a legal Charge."""
+    xy = st.tuples(st.floats(3, 41), st.floats(3, 27))
+    near = st.tuples(st.floats(-9, 9), st.floats(-9, 9))
+    lead = draw(xy)
+    units = _charger_targets_others(
+        lead,
+        [(lead[0] + a, lead[1] + b) for a, b in draw(st.lists(near, min_size=1, max_size=4))],
+        draw(st.lists(xy, max_size=6)),
+        draw(st.sampled_from([25, 32, 40])),
     )
+    walls = draw(
+        st.lists(st.tuples(st.floats(2, 38), st.floats(2, 24), st.floats(0.3, 6), st.floats(0.3, 6)), max_size=4)
+    )
+    board, found = _charge_or_none(_walls(walls), tuple(units))
+    return board, found is not None
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-@given(
-    st.tuples(st.floats(3, 41), st.floats(3, 27)),
-    st.lists(st.tuples(st.floats(-9, 9), st.floats(-9, 9)), min_size=1, max_size=4),
-    st.lists(st.tuples(st.floats(-8, 8), st.floats(-8, 8)), max_size=8),
-    st.lists(st.tuples(st.floats(-7, 7), st.floats(-7, 7), st.floats(0.3, 5), st.floats(0.3, 5)), max_size=4),
-    st.sampled_from([25, 32, 40]),
-    st.booleans(),
-    st.booleans(),
-)
-def test_a_longer_search_decides_a_shorter_one_and_back(
-    lead: tuple[float, float],
-    targets: list[tuple[float, float]],
-    others: list[tuple[float, float]],
-    walls: list[tuple[float, float, float, float]],
-    mm: int,
-    enemy: bool,
-    engage: bool,
-) -> None:
+@given(_boards(), st.booleans())
+def test_a_longer_search_decides_a_shorter_one_and_back(case: tuple[Any, bool], engage: bool) -> None:
     """8.7.7 step 2 (the shortest path, "bypass impassable obstacles") and step 3 (the end): on random boards (walls
-    of Size 2 and 3, undeclared enemies or friendly models around the targets), the search up to one length decides
-    the search up to another as ``World._other_reach`` reads it, bit for bit (path, length, levels, climb)."""
-    x, y = lead
-    spec = [
-        ("chargers", "p1", (Model("c1", x, y, base_mm=mm),)),
-        ("targets", "p2", tuple(Model(f"t{i}", x + a, y + b, base_mm=32) for i, (a, b) in enumerate(targets))),
-        (
-            "others",
-            "p2" if enemy else "p1",
-            tuple(Model(f"o{i}", x + a, y + b, base_mm=25) for i, (a, b) in enumerate(others)),
-        ),
-    ]
-    units = tuple(Unit(i, side, models) for i, side, models in spec if models)
-    on_table = [(min(max(x + a, 0.1), 43.9 - w), min(max(y + b, 0.1), 29.9 - d), w, d) for a, b, w, d in walls]
-    from mathhammer.board.model import board_problems
-
-    try:
-        board = Board(44, 30, _walls(on_table), units)
-        ok = not board_problems(board)
-        if ok:
-            charge_distance(board, "c1", ["targets"])
-    except (InputError, BoardError):
-        ok = False
-    assume(ok)
+    of Size 2 and 3, undeclared enemies or friendly models about), the search up to one length decides the search
+    up to another as ``World._other_reach`` reads it, bit for bit (path, length, levels, climb)."""
+    board, legal = case
+    assume(legal)
     assert _held(lambda r: charge_distance(board, "c1", ["targets"], max_length=r, engage=engage)) > 0
 
 
@@ -114,17 +92,15 @@ def test_a_longer_search_decides_a_shorter_one_on_the_golden_boards(name: str) -
     """The same on the golden boards (walls; HIGH GROUND reached through ACCESS POINTs, the climb counted: 8.5.3,
     8.7.7 step 2), every unit's first model charging every enemy unit it may Charge."""
     board = load_board(GOLDEN / name)
-    compared = 0
-    for a in board.units:
-        for b in board.units:
-            if a.side == b.side or a.flying or b.flying:
-                continue
-            try:
-                charge_distance(board, a.models[0].id, [b.id])
-            except InputError:  # an Engaged charger, a climb with no height: no Charge to compare
-                continue
-            compared += _held(lambda r, a=a, b=b: charge_distance(board, a.models[0].id, [b.id], max_length=r))
-    assert compared
+    held = 0
+    enemies = [(a, b) for a, b in itertools.permutations(board.units, 2) if a.side != b.side]
+    for a, b in [(a.models[0].id, [b.id]) for a, b in enemies if not (a.flying or b.flying)]:
+        try:
+            charge_distance(board, a, b)
+        except InputError:  # an Engaged charger, a climb with no height: no Charge to compare
+            continue
+        held += _held(lambda r, a=a, b=b: charge_distance(board, a, b, max_length=r))
+    assert held
 
 
 def _record(monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[Any, ...]], list[int]]:
@@ -175,22 +151,25 @@ def test_the_world_s_charges_are_the_search_on_their_board_whatever_was_asked_be
     assert shared[0] > 0
 
 
+@pytest.mark.parametrize("card", ["Frontier", "Gauntlet", "Abandoned Camp"])
 def test_an_automatic_game_s_charges_are_the_search_on_their_board(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    card: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The Charges of automatic players' games (the plan walk asks with Speed + 6 + EPS, the game the same Charge
-    with Speed + its highest roll): some answered from the other length in play; each, asked again, the search on
-    its board state with its own length (8.7.7 steps 2-3)."""
+    """The Charges of automatic players' games on three Deployment Cards' terrain presets (the plan walk asks with
+    Speed + 6 + EPS, the game the same Charge with Speed + its highest roll): each, asked again after other lengths
+    (``_asked_again``), the search on its board state with its own length (8.7.7 steps 2-3), some answered from
+    another length."""
     from mathhammer.scenario.loader import parse_scenario
     from tests.autoplay_kit import data
 
     asked, shared = _record(monkeypatch)
-    scn = parse_scenario(data(tmp_path, red="objective", blue="aggressive", length=4), "auto.toml", tmp_path)
+    table = data(tmp_path, red="objective", blue="aggressive", length=4)
+    table["deployment"] = {"card": card}
+    scn = parse_scenario(table, "auto.toml", tmp_path)
     sim = Simulation(scn, 12, 3)
     sim.run()
-    in_play = shared[0]
-    assert in_play > 0
     assert _asked_again(sim.world, asked, 20) > 0
+    assert shared[0] > 0
 
 
 def test_a_start_in_the_goal_grown_by_1e_9_is_near_the_goal() -> None:
