@@ -266,6 +266,9 @@ def _engages_all(board: Board, lead: Model, point: Coord, level: str | None, tar
 
 #: The path search tests only the moves that may come in under its bound (the tests turn this off to compare).
 _BOUNDED = True
+#: A start farther than this from the goal region is not in it grown by 1e-9 (:func:`charge_distance`'s test of a
+#: Leading Model already in place), far above the rounding of that buffer.
+_NEAR_GOAL = 1e-6
 
 
 class _Nodes:
@@ -363,8 +366,12 @@ def charge_distance(
     if all(lv.goal.is_empty for lv in levels.values()):
         return ChargePath(None, math.inf)
     home = levels[lead.stands_on]
-    if home.goal.buffer(1e-9).contains(Point(start)) and (
-        not engage or _engages_all(board, lead, start, lead.stands_on, targets)
+    # the goal grown by 1e-9 lies within 1e-9 of it (the buffer is read only where the start is that near: a far start
+    # is outside it whatever its polygon, and the distance costs a fraction of the buffer of a goal of many vertices)
+    if (
+        shapely.distance(home.goal, Point(start)) <= _NEAR_GOAL
+        and home.goal.buffer(1e-9).contains(Point(start))
+        and (not engage or _engages_all(board, lead, start, lead.stands_on, targets))
     ):
         return ChargePath((start,), 0.0, (lead.stands_on,))
 

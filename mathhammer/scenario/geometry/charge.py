@@ -22,6 +22,7 @@ is kept under the content of those models alone, which many more board states sh
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import partial
 
 import numpy as np
@@ -550,10 +551,41 @@ class Charges(Placing):
         def by_content() -> tuple[object, ...]:  # placement ids are each process's own
             return (uid, c(pos[u]), alive[u], tuple((c(pos[t]), alive[t]) for t in sorted(tset)), *base[4:])
 
-        _, answer = self.memo.boxed(
-            "box:charge", base, lambda box: self._units_near(rest, box, r), compute, by_content, content=named
-        )
+        near = partial(self._units_near, rest, r=r)
+        answer = self._other_reach(base, near)
+        if answer is None:
+            _, answer = self.memo.boxed("box:charge", base, near, compute, by_content, content=named)
         return answer  # type: ignore[no-any-return]
+
+    def _other_reach(
+        self, base: tuple[object, ...], near: Callable[[list[float]], object]
+    ) -> tuple[float, Coord | None] | None:
+        """:meth:`_charge_memo`'s answer read from a search of the same question with another ``reach`` (``base[5]``),
+        kept under ``box:charge`` with the other units near its box as here; None: none answers.
+
+        The plan walk asks a Charge with ``reach`` Speed + 6 + EPS, the game the same Charge with Speed + its highest
+        roll: the same search, but for ``max_length``. :func:`charge_distance` with ``max_length`` ``R`` finds the
+        path of the search without it whenever that is at most ``R`` long, and none otherwise: the points left out
+        (farther than ``R`` in a straight line) and the moves not tried (estimate above the bound) are all above the
+        answer's length, so they never come before it. So an answer of length at most both reaches is each one's,
+        and no path within a reach is no path within a shorter one."""
+        asked = (*base[:5], *base[6:])
+        reaches: list[float | None] = self.memo.table("charge-reaches").setdefault(asked, [])
+        reach = base[5]
+        assert reach is None or isinstance(reach, float | int)
+        mine = math.inf if reach is None else reach
+        kept = self.memo.table("box:charge")
+        for other in reaches:
+            if other == reach:
+                continue
+            theirs = math.inf if other is None else other
+            for box, relevant, answer in kept.get((*base[:5], other, *base[6:]), ()):
+                length, end = answer
+                if (length <= min(mine, theirs) if end is not None else theirs >= mine) and near(box) == relevant:
+                    return answer  # type: ignore[no-any-return]
+        if reach not in reaches:
+            reaches.append(reach)
+        return None
 
     def _units_near(
         self, units: list[tuple[int, int, int]], box: list[float], r: float
