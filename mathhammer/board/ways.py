@@ -38,6 +38,9 @@ from .pathing import _Obstacles, _obstacles
 #: points of a contest range's edge a way may end on where the nearest one is hidden
 DISC_SAMPLES = 32
 
+#: the obstacles points' legs may not meet: the distinct ones, and per point the index of its own
+_Groups = tuple[list[BaseGeometry], np.ndarray]
+
 
 @dataclass
 class WayGraph:
@@ -51,6 +54,8 @@ class WayGraph:
     legs: np.ndarray = field(init=False)
     _fields: dict[tuple[float, float, float], np.ndarray] = field(init=False, default_factory=dict)
     _solids: dict[frozenset[int], BaseGeometry] = field(init=False, default_factory=dict)
+    _rims: dict[tuple[float, float, float], np.ndarray] = field(init=False, default_factory=dict)
+    _corner_groups: _Groups | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.obs = _obstacles(self.board, None, self.radius, self.through)
@@ -82,37 +87,83 @@ class WayGraph:
             shapely.prepare(hit)
         return hit
 
-    def _clear(self, p: Coord, targets: np.ndarray) -> np.ndarray:
-        """Per row of ``targets``: is the straight leg from ``p`` to it clear?"""
-        if not len(targets):
-            return np.zeros(0, dtype=bool)
-        lines = shapely.linestrings(np.stack([np.broadcast_to(np.asarray(p, float), targets.shape), targets], axis=1))
-        return ~shapely.intersects(self._solid(p), lines)
+    def _groups(self, points: np.ndarray) -> _Groups:
+        """The obstacles the legs of each row of ``points`` may not meet (:meth:`_solid`): the distinct ones, and
+        per row the index of its own."""
+        geoms: list[BaseGeometry] = []
+        index: dict[int, int] = {}
+        of = np.empty(len(points), dtype=np.intp)
+        for k, (x, y) in enumerate(points.tolist()):
+            g = self._solid((x, y))
+            j = index.get(id(g))
+            if j is None:
+                j = index[id(g)] = len(geoms)
+                geoms.append(g)
+            of[k] = j
+        return geoms, of
 
-    def _to_disc(self, p: Coord, centre: Coord, reach: float, samples: np.ndarray) -> float:
-        """The straight way from ``p`` into the disc (``centre``, ``reach``): to its nearest point where that leg is
-        clear, else to the nearest of ``samples`` (its edge) that ``p`` sees; inf: none."""
-        gap = math.dist(p, centre)
-        if gap <= reach:
-            return 0.0
-        near = np.asarray(centre) + (np.asarray(p) - np.asarray(centre)) * (reach / gap)
-        if self._clear(p, near[None, :])[0]:
-            return gap - reach
-        if not len(samples):
-            return math.inf
-        ok = self._clear(p, samples)
-        return float(np.hypot(*(samples[ok] - np.asarray(p)).T).min()) if ok.any() else math.inf
+    @staticmethod
+    def _clear_rows(groups: _Groups, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+        """Per row: is the straight leg from ``starts[i]`` to ``ends[i]`` clear of the obstacles ``groups`` gives
+        that row? One test of each group's obstacles against all its legs."""
+        geoms, of = groups
+        if not len(of):
+            return np.zeros(0, dtype=bool)
+        lines = shapely.linestrings(np.stack([starts, ends], axis=1))
+        if len(geoms) == 1:
+            return np.asarray(~shapely.intersects(geoms[0], lines))
+        out = np.zeros(len(of), dtype=bool)
+        for j, g in enumerate(geoms):
+            sel = np.flatnonzero(of == j)
+            if sel.size:
+                out[sel] = ~shapely.intersects(g, lines[sel])
+        return out
+
+    def _clear_grid(self, groups: _Groups, points: np.ndarray, targets: np.ndarray) -> np.ndarray:
+        """Points x targets: is the straight leg from each point (its obstacles in ``groups``) to each target
+        clear?"""
+        k, n = len(points), len(targets)
+        who = np.repeat(np.arange(k), n)
+        rows = (groups[0], groups[1][who])
+        return self._clear_rows(rows, points[who], np.tile(targets, (k, 1))).reshape(k, n)
+
+    def _to_disc(self, groups: _Groups, points: np.ndarray, centre: Coord, reach: float,
+                 samples: np.ndarray) -> np.ndarray:  # fmt: skip
+        """Per point (its obstacles in ``groups``): the straight way into the disc (``centre``, ``reach``): to its
+        nearest point where that leg is clear, else to the nearest of ``samples`` (its edge) the point sees; inf:
+        none."""
+        out = np.full(len(points), math.inf)
+        gap = np.asarray([math.dist((x, y), centre) for x, y in points.tolist()], dtype=float).reshape(-1)
+        out[gap <= reach] = 0.0
+        far = np.flatnonzero(gap > reach)
+        if not far.size:
+            return out
+        c = np.asarray(centre, dtype=float)
+        near = c + (points[far] - c) * (reach / gap[far])[:, None]
+        ok = self._clear_rows((groups[0], groups[1][far]), points[far], near)
+        out[far[ok]] = gap[far[ok]] - reach
+        hidden = far[~ok]
+        if hidden.size and len(samples):
+            seen = self._clear_grid((groups[0], groups[1][hidden]), points[hidden], samples)
+            d = np.hypot(*(samples[None, :, :] - points[hidden][:, None, :]).transpose(2, 0, 1))
+            out[hidden] = np.where(seen, d, math.inf).min(axis=1)
+        return out
 
     def _samples(self, centre: Coord, reach: float) -> np.ndarray:
         """:data:`DISC_SAMPLES` points of the disc's edge (a hair inside it), those clear of the obstacles and on
-        the table."""
+        the table (kept per disc)."""
+        key = (float(centre[0]), float(centre[1]), float(reach))
+        hit = self._rims.get(key)
+        if hit is not None:
+            return hit
         a = np.linspace(0.0, 2.0 * math.pi, DISC_SAMPLES, endpoint=False)
         rr = reach * (1.0 - 1e-9)
         pts = np.stack([centre[0] + rr * np.cos(a), centre[1] + rr * np.sin(a)], axis=1)
         r, w, d = self.radius, self.board.width, self.board.depth
         inside = (pts[:, 0] >= r) & (pts[:, 0] <= w - r) & (pts[:, 1] >= r) & (pts[:, 1] <= d - r)
         free = ~shapely.contains_xy(self.obs.solid, pts[:, 0], pts[:, 1])
-        return np.asarray(pts[inside & free])
+        hit = self._rims[key] = np.asarray(pts[inside & free])
+        return hit
 
     # ------------------------------------------------------------------ the ways
     def field(self, centre: Coord, reach: float) -> np.ndarray:
@@ -121,10 +172,10 @@ class WayGraph:
         hit = self._fields.get(key)
         if hit is not None:
             return hit
-        samples = self._samples(centre, reach)
         n = len(self.corners)
-        dist = np.asarray([self._to_disc(tuple(c), centre, reach, samples) for c in self.corners.tolist()])
-        dist = dist.reshape(n)
+        if self._corner_groups is None:
+            self._corner_groups = self._groups(self.corners)
+        dist = self._to_disc(self._corner_groups, self.corners, centre, reach, self._samples(centre, reach))
         done = np.zeros(n, dtype=bool)
         for _ in range(n):  # Dijkstra on the dense graph, every corner a source at its straight way
             left = np.where(done, math.inf, dist)
@@ -138,21 +189,23 @@ class WayGraph:
 
     def lengths(self, points: np.ndarray, centres: np.ndarray, reach: float) -> np.ndarray:
         """Points x discs: the length of the shortest way from each point into each disc (``centres``, ``reach``;
-        inf: none)."""
+        inf: none): the least of its straight way (:meth:`_to_disc`) and a clear leg to a corner plus that corner's
+        way (:meth:`field`), every point's legs tested at once."""
         points = np.asarray(points, dtype=float).reshape(-1, 2)
         centres = np.asarray(centres, dtype=float).reshape(-1, 2)
         out = np.full((len(points), len(centres)), math.inf)
-        fields = [self.field((float(c[0]), float(c[1])), reach) for c in centres.tolist()]
-        samples = [self._samples((float(c[0]), float(c[1])), reach) for c in centres.tolist()]
-        for k, p in enumerate(points.tolist()):
-            pt = (float(p[0]), float(p[1]))
-            seen = self._clear(pt, self.corners)
-            hop = np.hypot(*(self.corners[seen] - np.asarray(pt)).T)
-            for m, c in enumerate(centres.tolist()):
-                best = self._to_disc(pt, (c[0], c[1]), reach, samples[m])
-                if hop.size:
-                    best = min(best, float((hop + fields[m][seen]).min()))
-                out[k, m] = best
+        if not len(points):
+            return out
+        groups = self._groups(points)
+        n = len(self.corners)
+        if n:
+            seen = self._clear_grid(groups, points, self.corners)
+            hop = np.hypot(*(self.corners[None, :, :] - points[:, None, :]).transpose(2, 0, 1))
+        for m, (cx, cy) in enumerate(centres.tolist()):
+            out[:, m] = self._to_disc(groups, points, (cx, cy), reach, self._samples((cx, cy), reach))
+            if n:
+                via = np.where(seen, hop + self.field((cx, cy), reach)[None, :], math.inf).min(axis=1)
+                np.minimum(out[:, m], via, out=out[:, m])
         return out
 
 

@@ -60,18 +60,23 @@ def way_lengths(world: Any, unit: str, points: np.ndarray, markers: np.ndarray) 
     graph = graphs.get((r, through))
     if graph is None:
         graph = graphs[(r, through)] = WayGraph(world.board, r, through)
-    known: dict[tuple[object, ...], float] = world.memo.table("ways:length")
+    known: dict[tuple[object, ...], tuple[float, ...]] = world.memo.table("ways:length")
     if len(known) > MEMO_LIMIT:
         known.clear()
-    keys = [tuple(m) for m in markers.tolist()]
+    which = markers.tobytes()
     out = np.empty((len(points), len(markers)))
-    for k, p in enumerate(points.tolist()):
-        row = [known.get((r, through, p[0], p[1], *m)) for m in keys]
-        if any(v is None for v in row):
-            row = graph.lengths(np.asarray([p]), markers, CONTEST_RANGE)[0].tolist()
-            for m, v in zip(keys, row, strict=True):
-                known[(r, through, p[0], p[1], *m)] = v
-        out[k] = row
+    missing: dict[tuple[float, float], list[int]] = {}
+    for k, (x, y) in enumerate(points.tolist()):
+        row = known.get((r, through, which, x, y))
+        if row is None:
+            missing.setdefault((x, y), []).append(k)
+        else:
+            out[k] = row
+    if missing:  # every point not yet known at once (the graph tests their legs together)
+        rows = graph.lengths(np.asarray(list(missing), dtype=float), markers, CONTEST_RANGE)
+        for (x, y), ks, row in zip(missing, missing.values(), rows, strict=True):
+            known[(r, through, which, x, y)] = tuple(row.tolist())
+            out[ks] = row
     return out
 
 
