@@ -66,5 +66,8 @@ def test_points_overlapping_obstacles_are_probed() -> None:
     pts = probe_points(graph, markers, np.random.default_rng(11))
     geoms, of = graph._groups(pts)
     assert len(geoms) > 1 and (of != of[0]).any()
-    seen = graph._clear_grid((geoms, of), pts, graph.corners)
+    k, n = len(pts), len(graph.corners)
+    who = np.repeat(np.arange(k), n)
+    seen = graph._clear_rows((geoms, of[who]), pts[who], np.tile(graph.corners, (k, 1))).reshape(k, n)
     assert (~seen).any() and seen.any()
+    assert (~seen[of != of[0]]).any()  # a point overlapping a wall: some of its legs are blocked by the others

@@ -32,6 +32,7 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from .fastways import Pack, least_seen, leg_status, pack
 from .model import Board, Coord
 from .pathing import _Obstacles, _obstacles
 
@@ -55,6 +56,7 @@ class WayGraph:
     _fields: dict[tuple[float, float, float], np.ndarray] = field(init=False, default_factory=dict)
     _solids: dict[frozenset[int], BaseGeometry] = field(init=False, default_factory=dict)
     _rims: dict[tuple[float, float, float], np.ndarray] = field(init=False, default_factory=dict)
+    _packs: dict[int, tuple[BaseGeometry, Pack]] = field(init=False, default_factory=dict)
     _corner_groups: _Groups | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
@@ -65,8 +67,7 @@ class WayGraph:
         legs = np.full((n, n), math.inf)
         if n:
             i, j = np.triu_indices(n, 1)
-            lines = shapely.linestrings(np.stack([pts[i], pts[j]], axis=1))
-            clear = ~shapely.intersects(self.obs.solid, lines)
+            clear = self._clear_rows(([self.obs.solid], np.zeros(len(i), dtype=np.intp)), pts[i], pts[j])
             d = np.hypot(*(pts[i] - pts[j]).T)
             legs[i[clear], j[clear]] = d[clear]
             legs[j[clear], i[clear]] = d[clear]
@@ -90,9 +91,12 @@ class WayGraph:
     def _groups(self, points: np.ndarray) -> _Groups:
         """The obstacles the legs of each row of ``points`` may not meet (:meth:`_solid`): the distinct ones, and
         per row the index of its own."""
-        geoms: list[BaseGeometry] = []
-        index: dict[int, int] = {}
-        of = np.empty(len(points), dtype=np.intp)
+        of = np.zeros(len(points), dtype=np.intp)
+        solid = self.obs.solid
+        if not len(points) or not shapely.contains_xy(solid, points[:, 0], points[:, 1]).any():
+            return [solid], of
+        geoms: list[BaseGeometry] = [solid]
+        index = {id(solid): 0}
         for k, (x, y) in enumerate(points.tolist()):
             g = self._solid((x, y))
             j = index.get(id(g))
@@ -102,51 +106,92 @@ class WayGraph:
             of[k] = j
         return geoms, of
 
-    @staticmethod
-    def _clear_rows(groups: _Groups, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    def _pack(self, area: BaseGeometry) -> Pack:
+        """:func:`.fastways.pack` of one of the graph's obstacle sets (kept)."""
+        hit = self._packs.get(id(area))
+        if hit is None or hit[0] is not area:
+            hit = self._packs[id(area)] = (area, pack(area))
+        return hit[1]
+
+    def _clear_rows(self, groups: _Groups, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         """Per row: is the straight leg from ``starts[i]`` to ``ends[i]`` clear of the obstacles ``groups`` gives
-        that row? One test of each group's obstacles against all its legs."""
+        that row? (:func:`.fastways.leg_status`; the legs it leaves undecided, by shapely.)"""
         geoms, of = groups
-        if not len(of):
-            return np.zeros(0, dtype=bool)
-        lines = shapely.linestrings(np.stack([starts, ends], axis=1))
-        if len(geoms) == 1:
-            return np.asarray(~shapely.intersects(geoms[0], lines))
         out = np.zeros(len(of), dtype=bool)
+        legs = np.concatenate([starts, ends], axis=1).reshape(-1, 4)
         for j, g in enumerate(geoms):
-            sel = np.flatnonzero(of == j)
-            if sel.size:
-                out[sel] = ~shapely.intersects(g, lines[sel])
+            sel = np.flatnonzero(of == j) if len(geoms) > 1 else np.arange(len(of))
+            if not sel.size:
+                continue
+            status = leg_status(self._pack(g), legs[sel])
+            left = np.flatnonzero(status == 2)
+            if left.size:
+                status[left] = shapely.intersects(g, shapely.linestrings(legs[sel[left]].reshape(-1, 2, 2)))
+            out[sel] = status == 0
         return out
 
-    def _clear_grid(self, groups: _Groups, points: np.ndarray, targets: np.ndarray) -> np.ndarray:
-        """Points x targets: is the straight leg from each point (its obstacles in ``groups``) to each target
-        clear?"""
-        k, n = len(points), len(targets)
-        who = np.repeat(np.arange(k), n)
-        rows = (groups[0], groups[1][who])
-        return self._clear_rows(rows, points[who], np.tile(targets, (k, 1))).reshape(k, n)
-
-    def _to_disc(self, groups: _Groups, points: np.ndarray, centre: Coord, reach: float,
-                 samples: np.ndarray) -> np.ndarray:  # fmt: skip
-        """Per point (its obstacles in ``groups``): the straight way into the disc (``centre``, ``reach``): to its
-        nearest point where that leg is clear, else to the nearest of ``samples`` (its edge) the point sees; inf:
-        none."""
-        out = np.full(len(points), math.inf)
-        gap = np.asarray([math.dist((x, y), centre) for x, y in points.tolist()], dtype=float).reshape(-1)
-        out[gap <= reach] = 0.0
-        far = np.flatnonzero(gap > reach)
-        if not far.size:
+    def _least(self, groups: _Groups, points: np.ndarray, who: np.ndarray, targets: np.ndarray,
+               values: np.ndarray, bound: np.ndarray, order: np.ndarray | None = None) -> np.ndarray:  # fmt: skip
+        """Per row ``i`` of ``values`` (a value per target): the least of ``bound[i]`` and the values of the targets
+        whose straight leg from the point ``who[i]`` of ``points`` (its obstacles in ``groups``) is clear: the
+        targets tried in the order of their values until a clear one or one at least the bound (the least of a set,
+        without testing the legs that cannot be it; each leg tested once for all rows of its point:
+        :func:`.fastways.least_seen`, the legs it leaves undecided by shapely). ``order``: the rows' targets in
+        this order instead (``values`` in it too), the first clear one taken."""
+        out = np.array(bound, dtype=float)
+        if not len(who) or not len(targets):
             return out
-        c = np.asarray(centre, dtype=float)
-        near = c + (points[far] - c) * (reach / gap[far])[:, None]
-        ok = self._clear_rows((groups[0], groups[1][far]), points[far], near)
-        out[far[ok]] = gap[far[ok]] - reach
-        hidden = far[~ok]
-        if hidden.size and len(samples):
-            seen = self._clear_grid((groups[0], groups[1][hidden]), points[hidden], samples)
-            d = np.hypot(*(samples[None, :, :] - points[hidden][:, None, :]).transpose(2, 0, 1))
-            out[hidden] = np.where(seen, d, math.inf).min(axis=1)
+        if order is None:
+            order = np.argsort(values, axis=1, kind="stable")
+            values = np.take_along_axis(values, order, axis=1)
+        geoms, of = groups
+        for j, g in enumerate(geoms):
+            rows = np.flatnonzero(of[who] == j) if len(geoms) > 1 else np.arange(len(who))
+            if not rows.size:
+                continue
+            seen = np.full((len(points), len(targets)), -1, dtype=np.int8)
+
+            def ask(p: np.ndarray, t: np.ndarray, g: BaseGeometry = g) -> np.ndarray:
+                lines = shapely.linestrings(np.stack([points[p], targets[t]], axis=1))
+                return np.asarray(~shapely.intersects(g, lines))
+
+            out[rows] = least_seen(
+                self._pack(g), points, who[rows], targets, order[rows], values[rows], out[rows], seen, ask
+            )
+        return out
+
+    def _to_disc(self, groups: _Groups, points: np.ndarray, centres: np.ndarray, reach: float) -> np.ndarray:
+        """Points (their obstacles in ``groups``) x discs (``centres``, ``reach``): the straight way into the disc:
+        to its nearest point where that leg is clear, else to the nearest of its :meth:`_samples` (its edge) the
+        point sees; inf: none."""
+        k, m = len(points), len(centres)
+        out = np.full((k, m), math.inf)
+        cs = centres.tolist()
+        gap = np.asarray([math.dist((x, y), (cx, cy)) for x, y in points.tolist() for cx, cy in cs], dtype=float)
+        gap = gap.reshape(k, m)
+        out[gap <= reach] = 0.0
+        fp, fj = np.nonzero(gap > reach)
+        f = len(fp)
+        if not f:
+            return out
+        g = gap[fp, fj]
+        near = centres[fj] + (points[fp] - centres[fj]) * (reach / g)[:, None]
+        rims = [self._samples((cx, cy), reach) for cx, cy in cs]
+        counts = np.asarray([len(r) for r in rims], dtype=np.intp)
+        first = f + np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.intp)
+        wide = int(counts.max(initial=0))
+        rim = np.zeros((m, wide, 2))
+        for j, r in enumerate(rims):
+            rim[j, : len(r)] = r
+        d = np.hypot(*(rim[fj] - points[fp][:, None, :]).transpose(2, 0, 1)).reshape(f, wide)
+        d[np.arange(wide)[None, :] >= counts[fj][:, None]] = math.inf  # past a disc's own samples: none
+        # each row: its own nearest point of the disc first, then the disc's samples nearest first; the first clear
+        by = np.argsort(d, axis=1, kind="stable")
+        order = np.concatenate([np.arange(f)[:, None], first[fj][:, None] + by], axis=1)
+        order = np.minimum(order, f + int(counts.sum()) - 1) if wide else order  # (the padding is never tried)
+        values = np.concatenate([(g - reach)[:, None], np.take_along_axis(d, by, axis=1)], axis=1)
+        targets = np.concatenate([near, *rims]).reshape(-1, 2)
+        out[fp, fj] = self._least(groups, points, fp, targets, values, np.full(f, math.inf), order)
         return out
 
     def _samples(self, centre: Coord, reach: float) -> np.ndarray:
@@ -175,7 +220,7 @@ class WayGraph:
         n = len(self.corners)
         if self._corner_groups is None:
             self._corner_groups = self._groups(self.corners)
-        dist = self._to_disc(self._corner_groups, self.corners, centre, reach, self._samples(centre, reach))
+        dist = self._to_disc(self._corner_groups, self.corners, np.asarray([key[:2]]), reach)[:, 0]
         done = np.zeros(n, dtype=bool)
         for _ in range(n):  # Dijkstra on the dense graph, every corner a source at its straight way
             left = np.where(done, math.inf, dist)
@@ -190,23 +235,21 @@ class WayGraph:
     def lengths(self, points: np.ndarray, centres: np.ndarray, reach: float) -> np.ndarray:
         """Points x discs: the length of the shortest way from each point into each disc (``centres``, ``reach``;
         inf: none): the least of its straight way (:meth:`_to_disc`) and a clear leg to a corner plus that corner's
-        way (:meth:`field`), every point's legs tested at once."""
+        way (:meth:`field`), the corners tried nearest way first (:meth:`_least`)."""
         points = np.asarray(points, dtype=float).reshape(-1, 2)
         centres = np.asarray(centres, dtype=float).reshape(-1, 2)
-        out = np.full((len(points), len(centres)), math.inf)
-        if not len(points):
+        k, m, n = len(points), len(centres), len(self.corners)
+        out = np.full((k, m), math.inf)
+        if not k:
             return out
         groups = self._groups(points)
-        n = len(self.corners)
-        if n:
-            seen = self._clear_grid(groups, points, self.corners)
+        out = self._to_disc(groups, points, centres, reach)
+        if n and m:
             hop = np.hypot(*(self.corners[None, :, :] - points[:, None, :]).transpose(2, 0, 1))
-        for m, (cx, cy) in enumerate(centres.tolist()):
-            out[:, m] = self._to_disc(groups, points, (cx, cy), reach, self._samples((cx, cy), reach))
-            if n:
-                via = np.where(seen, hop + self.field((cx, cy), reach)[None, :], math.inf).min(axis=1)
-                np.minimum(out[:, m], via, out=out[:, m])
-        return out
+            fields = np.stack([self.field((cx, cy), reach) for cx, cy in centres.tolist()])
+            via = (hop[:, None, :] + fields[None, :, :]).reshape(k * m, n)  # a leg to a corner, then its way
+            out = self._least(groups, points, np.repeat(np.arange(k), m), self.corners, via, out.reshape(-1))
+        return out.reshape(k, m)
 
 
 __all__ = ["DISC_SAMPLES", "WayGraph"]
