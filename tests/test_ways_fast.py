@@ -8,14 +8,21 @@ Raptor Strain's ``through``, every marker of the card at once."""
 
 from __future__ import annotations
 
+import math
+from pathlib import Path
+
 import numpy as np
 import pytest
 import shapely
 
+from mathhammer.board.pathing import clear_line, shortest_route
 from mathhammer.board.ways import WayGraph
 from mathhammer.cli.board_presets import preset_board
 from mathhammer.scenario.loader import deployment_cards
+from mathhammer.scenario.players import ways as players_ways
+from mathhammer.scenario.players.menu import _step_ok
 from mathhammer.scenario.world import CONTEST_RANGE
+from tests.test_ways import doubled
 from tests.ways_naive import NaiveWayGraph
 
 PRESETS = [(c["name"], p["name"]) for c in deployment_cards() for p in c["presets"]]
@@ -32,7 +39,7 @@ def probe_points(graph: WayGraph, markers: np.ndarray, rng: np.random.Generator)
         ring = shapely.get_coordinates(g)[:3]
         centre = np.asarray(g.centroid.coords[0])
         inner += [q * 0.97 + centre * 0.03 for q in ring]
-    near = np.concatenate([markers + (1.0, 0.5), markers + (0.0, CONTEST_RANGE + 0.2)])
+    near = np.concatenate([markers + np.asarray([1.0, 0.5]), markers + np.asarray([0.0, CONTEST_RANGE + 0.2])])
     return np.concatenate([spread, corners.reshape(-1, 2), np.asarray(inner).reshape(-1, 2), near])
 
 
@@ -71,3 +78,53 @@ def test_points_overlapping_obstacles_are_probed() -> None:
     seen = graph._clear_rows((geoms, of[who]), pts[who], np.tile(graph.corners, (k, 1))).reshape(k, n)
     assert (~seen).any() and seen.any()
     assert (~seen[of != of[0]]).any()  # a point overlapping a wall: some of its legs are blocked by the others
+
+
+@pytest.mark.parametrize(("card", "preset"), PRESETS)
+def test_apart_is_the_routes_way_on_every_preset(card: str, preset: str) -> None:
+    """8.5.3 step 1 (the actual path travelled round terrain of Size 2+): on a table without tops, the way through
+    the corners (``WayGraph.apart``) is :func:`~mathhammer.board.pathing.shortest_route`'s length wherever the
+    straight leg is blocked, to rounding (the Moves of ``players/ways.reached`` read it more than 1e-6 from their
+    limit)."""
+    board, _ = preset_board(card, preset)
+    assert not any(t.surface for t in board.terrain)
+    r = 32 / 25.4 / 2
+    graph = WayGraph(board, r)
+    rng = np.random.default_rng(5)
+    pts = np.stack([rng.uniform(r, board.width - r, 400), rng.uniform(r, board.depth - r, 400)], axis=1)
+    pts = pts[~shapely.contains_xy(graph.obs.solid, pts[:, 0], pts[:, 1])]
+    blocked = 0
+    for a, b in zip(pts[0::2][:100].tolist(), pts[1::2][:100].tolist(), strict=False):
+        if clear_line(board, (a[0], a[1]), (b[0], b[1]), None, r):
+            continue
+        blocked += 1
+        ours = float(graph.apart((a[0], a[1]), np.asarray([b]))[0])
+        ref = shortest_route(board, (a[0], a[1]), None, (b[0], b[1]), None, radius=r).length
+        assert math.isinf(ours) == math.isinf(ref), (a, b, ours, ref)
+        if not math.isinf(ref):
+            assert abs(ours - ref) < 1e-9, (a, b, ours, ref)
+    assert blocked >= 3 or not graph.obs.tight, blocked
+
+
+def test_the_reach_of_a_move_is_the_menus_step(tmp_path: Path) -> None:
+    """8.5.3 (a Move at most Speed along the way round the terrain): ``reached``'s verdicts, decided by the straight
+    leg or the corners' way, are :func:`.menu._step_ok`'s for random points and the Marine's menu Move points of
+    Abandoned Camp's doubled list, some of them round the ridge."""
+    sim, auto = doubled(tmp_path)
+    assert auto._menus is not None
+    world, su = sim.world, sim.scn.units["marine-1"]
+    stops = np.asarray(sorted({e.to for e in auto._menus["marine-1"]["movement"] if e.action == "move"}))
+    rng = np.random.default_rng(9)
+    board = world.board
+    pts = np.stack([rng.uniform(0, board.width, 60), rng.uniform(0, board.depth, 60)], axis=1)
+    round_, asked = 0, 0
+    for a in [*pts.tolist(), *stops.tolist()]:
+        a = (a[0], a[1])
+        gap = np.hypot(*(stops - np.asarray(a)).T)
+        ends = stops[(gap <= su.speed) & (gap > 0.0)]
+        ours = players_ways._steps_ok(world, su, a, ends)
+        ref = [_step_ok(world, su, a, (b[0], b[1])) for b in ends.tolist()]
+        assert ours == ref, a
+        round_ += sum(not clear_line(board, a, (b[0], b[1]), None, players_ways._radius(su)) for b in ends.tolist())
+        asked += len(ends)
+    assert asked > 100 and round_ > 5, (asked, round_)

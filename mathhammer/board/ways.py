@@ -58,6 +58,7 @@ class WayGraph:
     _rims: dict[tuple[float, float, float], np.ndarray] = field(init=False, default_factory=dict)
     _packs: dict[int, tuple[BaseGeometry, Pack]] = field(init=False, default_factory=dict)
     _corner_groups: _Groups | None = field(init=False, default=None)
+    _pairs: np.ndarray | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         self.obs = _obstacles(self.board, None, self.radius, self.through)
@@ -250,6 +251,32 @@ class WayGraph:
             via = (hop[:, None, :] + fields[None, :, :]).reshape(k * m, n)  # a leg to a corner, then its way
             out = self._least(groups, points, np.repeat(np.arange(k), m), self.corners, via, out.reshape(-1))
         return out.reshape(k, m)
+
+    def apart(self, a: Coord, ends: np.ndarray) -> np.ndarray:
+        """Per row of ``ends``: the length of the shortest way from ``a`` to it through the corners (a leg to a
+        corner, the corners' shortest ways between them, a leg on; inf: none), for points that touch no obstacle:
+        the graph :func:`~mathhammer.board.pathing.shortest_route` searches on a table without tops, but for the
+        straight leg (the caller's), its sums in another order (equal but for rounding)."""
+        if self._pairs is None:  # every corner's shortest way to every other (Floyd-Warshall, once per graph)
+            d = self.legs.copy()
+            np.fill_diagonal(d, 0.0)
+            for c in range(len(d)):
+                np.minimum(d, d[:, c, None] + d[None, c, :], out=d)
+            self._pairs = d
+        ends = np.asarray(ends, dtype=float).reshape(-1, 2)
+        n = len(self.corners)
+        if not n or not len(ends):
+            return np.full(len(ends), math.inf)
+        pts = np.concatenate([np.asarray(a, dtype=float).reshape(1, 2), ends])
+        k = len(pts)
+        who = np.repeat(np.arange(k), n)
+        seen = self._clear_rows(
+            ([self.obs.solid], np.zeros(k * n, dtype=np.intp)), pts[who], np.tile(self.corners, (k, 1))
+        )
+        hop = np.hypot(*(self.corners[None, :, :] - pts[:, None, :]).transpose(2, 0, 1))
+        hop[~seen.reshape(k, n)] = math.inf
+        out_of_a = (hop[0][:, None] + self._pairs).min(axis=0)  # to each corner
+        return np.asarray((out_of_a[None, :] + hop[1:]).min(axis=1))
 
 
 __all__ = ["DISC_SAMPLES", "WayGraph"]
