@@ -13,7 +13,7 @@ from shapely.geometry.base import BaseGeometry
 
 from mathhammer.board.model import Board, Coord
 from mathhammer.board.pathing import _Obstacles, _obstacles
-from mathhammer.board.ways import DISC_SAMPLES
+from mathhammer.board.ways import DISC_SAMPLES, WayGraph, settle
 
 
 @dataclass
@@ -46,19 +46,8 @@ class NaiveWayGraph:
         self.legs = legs
 
     # ------------------------------------------------------------------ clear legs
-    def _solid(self, p: Coord) -> BaseGeometry:
-        """The obstacles a leg from ``p`` may not meet: all but those ``p`` already touches (module text)."""
-        obs = self.obs
-        if not obs.solid.contains(shapely.Point(p)):
-            return obs.solid
-        here = shapely.Point(p)
-        skip = frozenset(i for i, g in enumerate(obs.tight) if g.contains(here))
-        hit = self._solids.get(skip)
-        if hit is None:
-            rest = [g for i, g in enumerate(obs.tight) if i not in skip]
-            hit = self._solids[skip] = shapely.union_all(rest) if rest else shapely.Polygon()
-            shapely.prepare(hit)
-        return hit
+    #: the obstacles a leg from a point may not meet (all but those it touches): unchanged since c405050
+    _solid = WayGraph._solid
 
     def _clear(self, p: Coord, targets: np.ndarray) -> np.ndarray:
         """Per row of ``targets``: is the straight leg from ``p`` to it clear?"""
@@ -103,14 +92,7 @@ class NaiveWayGraph:
         n = len(self.corners)
         dist = np.asarray([self._to_disc(tuple(c), centre, reach, samples) for c in self.corners.tolist()])
         dist = dist.reshape(n)
-        done = np.zeros(n, dtype=bool)
-        for _ in range(n):  # Dijkstra on the dense graph, every corner a source at its straight way
-            left = np.where(done, math.inf, dist)
-            i = int(left.argmin())
-            if math.isinf(left[i]):
-                break
-            done[i] = True
-            np.minimum(dist, dist[i] + self.legs[i], out=dist)
+        settle(dist, self.legs)  # unchanged since c405050
         self._fields[key] = dist
         return dist
 

@@ -43,6 +43,21 @@ DISC_SAMPLES = 32
 _Groups = tuple[list[BaseGeometry], np.ndarray]
 
 
+def settle(dist: np.ndarray, legs: np.ndarray) -> np.ndarray:
+    """Dijkstra on the dense graph of the corners' ``legs``, every corner a source at its ``dist`` (in place): each
+    corner's shortest way."""
+    n = len(dist)
+    done = np.zeros(n, dtype=bool)
+    for _ in range(n):
+        left = np.where(done, math.inf, dist)
+        i = int(left.argmin())
+        if math.isinf(left[i]):
+            break
+        done[i] = True
+        np.minimum(dist, dist[i] + legs[i], out=dist)
+    return dist
+
+
 @dataclass
 class WayGraph:
     """The visibility graph of a board's playmat for a base of radius ``radius`` (the module text)."""
@@ -218,19 +233,10 @@ class WayGraph:
         hit = self._fields.get(key)
         if hit is not None:
             return hit
-        n = len(self.corners)
         if self._corner_groups is None:
             self._corner_groups = self._groups(self.corners)
         dist = self._to_disc(self._corner_groups, self.corners, np.asarray([key[:2]]), reach)[:, 0]
-        done = np.zeros(n, dtype=bool)
-        for _ in range(n):  # Dijkstra on the dense graph, every corner a source at its straight way
-            left = np.where(done, math.inf, dist)
-            i = int(left.argmin())
-            if math.isinf(left[i]):
-                break
-            done[i] = True
-            np.minimum(dist, dist[i] + self.legs[i], out=dist)
-        self._fields[key] = dist
+        self._fields[key] = settle(dist, self.legs)
         return dist
 
     def lengths(self, points: np.ndarray, centres: np.ndarray, reach: float) -> np.ndarray:
