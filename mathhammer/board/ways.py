@@ -16,7 +16,12 @@ point where that leg is clear, else to the nearest of :data:`DISC_SAMPLES` point
 :meth:`WayGraph.lengths` reads a point's way as the least of the same straight guesses and a clear leg to a corner
 plus that corner's way. A shortest way round polygons bends only at their corners, and its last leg ends on the
 disc's edge: exact but for the disc's samples (where the nearest point of the disc is hidden) and the obstacles'
-circumscribed growth (at most ``r * (GROW - 1)``).
+circumscribed growth (at most ``r * (GROW - 1)``). The legs are tested compiled (:mod:`.fastways`: decided by
+orientation signs, the undecided ones by shapely), every point of a call at once, a point's candidate corners (and
+disc samples) nearest way first until a clear one: the least over the clear legs without testing those that cannot
+be it (the same answers to the bit as testing them all: tests/test_ways_fast.py). :meth:`WayGraph.apart` is a
+point-to-point way through the corners (their all-pairs shortest ways, once per graph): the graph
+:func:`~mathhammer.board.pathing.shortest_route` searches on a table without tops, summed in another order.
 
 Readings: the ways are on the playmat; a way up or down a piece through its ACCESS POINTs is not read (no preset
 has a piece with a top), and a point on a piece's top leaves that piece out of its own legs (it steps off anywhere);
