@@ -49,6 +49,8 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
     "scenario": (
         ("board/cspace.py", "_segments_kernel"),
         ("board/fastsight.py", "_free_kernel"),
+        ("board/fastways.py", "_legs_kernel"),
+        ("board/fastways.py", "_least_kernel"),
         ("scenario/fast.py", "_by_id_kernel"),
         ("scenario/fast.py", "_coded_kernel"),
         ("scenario/fast.py", "_group_kernel"),
@@ -98,6 +100,8 @@ COMPILE_SECONDS: dict[str, float] = {
     "grimdark/melee_engine.py:_run_block": 4.0,
     "board/cspace.py:_segments_kernel": 1.3,
     "board/fastsight.py:_free_kernel": 7.0,
+    "board/fastways.py:_legs_kernel": 0.6,
+    "board/fastways.py:_least_kernel": 0.6,
     "scenario/fast.py:_by_id_kernel": 0.7,
     "scenario/fast.py:_coded_kernel": 1.8,
     "scenario/fast.py:_group_kernel": 1.8,

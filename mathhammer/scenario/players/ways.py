@@ -33,16 +33,21 @@ import math
 from typing import Any
 
 import numpy as np
+import shapely
 
+from ...board.fastways import leg_status
 from ...board.model import MM_PER_INCH
 from ...board.ways import WayGraph
 from ..world import CONTEST_RANGE
-from .menu import _step_ok
+from .menu import MARGIN, _radius, _step_ok
 
 #: the ``marker_moves`` of a point from which no way leads to a marker
 FAR_MOVES = 10
 #: the most answers kept per table (memory bounded: cleared past it)
 MEMO_LIMIT = 1 << 18
+#: a way round the corners this far from a Move's limit decides the Move here (the route's own sum of the same legs
+#: differs by rounding only, far less); nearer, the route is asked
+DECIDED = 1e-6
 
 
 def way_lengths(world: Any, unit: str, points: np.ndarray, markers: np.ndarray) -> np.ndarray:
@@ -60,18 +65,23 @@ def way_lengths(world: Any, unit: str, points: np.ndarray, markers: np.ndarray) 
     graph = graphs.get((r, through))
     if graph is None:
         graph = graphs[(r, through)] = WayGraph(world.board, r, through)
-    known: dict[tuple[object, ...], float] = world.memo.table("ways:length")
+    known: dict[tuple[object, ...], tuple[float, ...]] = world.memo.table("ways:length")
     if len(known) > MEMO_LIMIT:
         known.clear()
-    keys = [tuple(m) for m in markers.tolist()]
+    which = markers.tobytes()
     out = np.empty((len(points), len(markers)))
-    for k, p in enumerate(points.tolist()):
-        row = [known.get((r, through, p[0], p[1], *m)) for m in keys]
-        if any(v is None for v in row):
-            row = graph.lengths(np.asarray([p]), markers, CONTEST_RANGE)[0].tolist()
-            for m, v in zip(keys, row, strict=True):
-                known[(r, through, p[0], p[1], *m)] = v
-        out[k] = row
+    missing: dict[tuple[float, float], list[int]] = {}
+    for k, (x, y) in enumerate(points.tolist()):
+        row = known.get((r, through, which, x, y))
+        if row is None:
+            missing.setdefault((x, y), []).append(k)
+        else:
+            out[k] = row
+    if missing:  # every point not yet known at once (the graph tests their legs together)
+        rows = graph.lengths(np.asarray(list(missing), dtype=float), markers, CONTEST_RANGE)
+        for (x, y), ks, row in zip(missing, missing.values(), rows, strict=True):
+            known[(r, through, which, x, y)] = tuple(row.tolist())
+            out[ks] = row
     return out
 
 
@@ -92,10 +102,52 @@ def reached(world: Any, unit: str, points: np.ndarray, stops: np.ndarray) -> np.
         if hit is None:
             gap = np.hypot(*(stops - np.asarray(p)).T)
             near = np.flatnonzero((gap <= su.speed) & (gap > 0.0))
-            hit = known[key] = tuple(
-                int(j) for j in near.tolist() if _step_ok(world, su, (p[0], p[1]), (stops[j, 0], stops[j, 1]))
-            )
+            ok = _steps_ok(world, su, (p[0], p[1]), stops[near])
+            hit = known[key] = tuple(int(j) for j, o in zip(near.tolist(), ok, strict=True) if o)
         out[k, list(hit)] = True
+    return out
+
+
+def _steps_ok(world: Any, su: Any, a: tuple[float, float], ends: np.ndarray) -> list[bool]:
+    """:func:`.menu._step_ok` from ``a`` to each of ``ends``. Where neither end touches an obstacle: a straight leg
+    clear of them (:func:`~mathhammer.board.fastways.leg_status`, decided) is the way
+    (:func:`~mathhammer.board.pathing.shortest_route`'s first answer), so the Move is its length at most Speed less
+    the menu's margin; on a table without tops (no ACCESS POINT to pass), a blocked leg's way is the corners' graph
+    the route searches (:meth:`~mathhammer.board.ways.WayGraph.apart`), its length read here where it is more than
+    :data:`DECIDED` from Speed less the margin (the two sums differ only by rounding). The others (and a Flying
+    unit's, point-to-point) as :func:`.menu._step_ok` reads them."""
+    if not len(ends):
+        return []
+    r = _radius(su)
+    if su.flying:
+        return [_step_ok(world, su, a, (b[0], b[1])) for b in ends.tolist()]
+    graphs: dict[tuple[float, int], WayGraph] = world.memo.table("ways:graph")
+    graph = graphs.get((r, 0))
+    if graph is None:  # the obstacles of a Move's path (no Raptor Strain: as _step_ok)
+        graph = graphs[(r, 0)] = WayGraph(world.board, r, 0)
+    solid = graph.obs.solid
+    if solid.contains(shapely.Point(a)):
+        return [_step_ok(world, su, a, (b[0], b[1])) for b in ends.tolist()]
+    legs = np.concatenate([np.broadcast_to(np.asarray(a), ends.shape), ends], axis=1)
+    status = leg_status(graph._pack(solid), legs)
+    clear = status == 0
+    free = np.asarray([not solid.contains(shapely.Point(b)) for b in ends.tolist()], dtype=bool)
+    limit = su.speed - MARGIN
+    flat = not any(t.surface for t in world.board.terrain)
+    round_ = np.flatnonzero(free & (status == 1)) if flat else np.zeros(0, dtype=np.intp)  # blocked, decided
+    ways = dict(zip(round_.tolist(), graph.apart(a, ends[round_]).tolist(), strict=True))
+    out = []
+    for j, b in enumerate(ends.tolist()):
+        gap = math.dist(a, (b[0], b[1]))
+        way = gap if clear[j] and free[j] else ways.get(j, math.nan)
+        if gap > su.speed:
+            out.append(False)
+        elif clear[j] and free[j]:
+            out.append(gap <= limit)
+        elif abs(way - limit) > DECIDED:  # inf: no way (nan: not read here)
+            out.append(way < limit)
+        else:
+            out.append(_step_ok(world, su, a, (b[0], b[1])))
     return out
 
 
