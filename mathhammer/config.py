@@ -39,6 +39,7 @@ KERNEL_SOURCES: tuple[str, ...] = (
     "board/cspace.py",
     "board/engagement.py",
     "board/fastsight.py",
+    "board/fastways.py",
     "board/model.py",
     "config.py",
     "engine/alias.py",
