@@ -62,6 +62,7 @@ class MoveVerdicts:
         self.worlds = check.grass.worlds  # Grass mask -> World (the walk's ``world_for``)
         self._plain: dict[tuple[int, str, int], _Plain | None] = {}
         self._ways: dict[tuple[int, int, tuple[float, float], float], bool] = {}
+        self._speeds: dict[int, tuple[float, float]] = {}
 
     def plain(self, u: int, phase: str, index: int) -> _Plain | None:
         """Entry ``index`` of unit ``u``'s ``phase`` menu as read here, or None where the walk judges it."""
@@ -75,15 +76,17 @@ class MoveVerdicts:
         hit: _Plain | None = None
         plain = e.action in KINDS and not e.use and (e.action == "hold" or e.to is not None)
         if plain and not su.summoned and not is_structure(su):
-            speeds = tuple(float(self._speed(uid, su, creep)) for creep in (False, True))
-            hit = (e.action, e.to, uid, su, (speeds[0], speeds[1]))
+            speeds = self._speeds.get(u)
+            if speeds is None:
+                speeds = self._speeds[u] = (self._speed(uid, su, False), self._speed(uid, su, True))
+            hit = (e.action, e.to, uid, su, speeds)
         self._plain[key] = hit
         return hit
 
     def _speed(self, uid: str, su: ScenarioUnit, creep: bool) -> float:
         """``MoveChecks._speed_now`` of a walk with no ability used on the unit (``used`` and ``on_unit`` empty)."""
         effects = loadout_with(self.view.scn, uid, [], {}, on_creep=creep).effects()
-        return su.speed + sum(e.value for e in effects if e.kind == "speed" and not e.on_creep)
+        return float(su.speed + sum(e.value for e in effects if e.kind == "speed" and not e.on_creep))
 
     def verdict(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
         """The walk's verdict on entry ``index`` of unit ``u``'s ``phase`` menu in ``state`` (:meth:`Legality.states
@@ -108,7 +111,7 @@ class MoveVerdicts:
             return False
         p = tuple(pv if pv >= 0 and k > 0 else -1 for pv, k in zip(state[:n], state[n : 2 * n], strict=True))
         a = tuple(k if pv >= 0 else 0 for pv, k in zip(p, state[n : 2 * n], strict=True))
-        if any(x == uid for x, _ in world.engaged_pairs(p, a)):  # 8.5.2, 8.7.1: Engaged, it cannot Move or Run
+        if self._engaged(world, u, p, a):  # 8.5.2, 8.7.1: Engaged, it cannot Move or Run
             return False
         speed = speeds[0]
         if speeds[1] != speeds[0] and self._on_creep(world, uid, p):
@@ -121,6 +124,17 @@ class MoveVerdicts:
         if got == -1:
             got = world.place(su, to, rear, occupied, on=None)
         return got is not None
+
+    def _engaged(self, world: World, u: int, p: tuple[int, ...], a: tuple[int, ...]) -> bool:
+        """Is unit ``u`` in a pair of ``World.engaged_pairs(p, a)`` (7.2.1)? Its pairs only, each read as that method
+        reads it (``pair_engaged``, the unit first of the two in World order)."""
+        units, player = self.view.scn.units, self.view.units[u].player
+        for v, (pv, k) in enumerate(zip(p, a, strict=True)):
+            if v == u or pv < 0 or k <= 0 or units[self.view.uids[v]].player == player:
+                continue
+            if world.pair_engaged(p[u], a[u], pv, k) if u < v else world.pair_engaged(pv, k, p[u], a[u]):
+                return True
+        return False
 
     def _on_creep(self, world: World, uid: str, p: tuple[int, ...]) -> bool:
         """The walk's ON CREEP of ``uid`` (``MoveChecks._speed_now``: the cards' ``on_creep`` hooks) at the placements
