@@ -41,8 +41,8 @@ def _reason(errors: list[str]) -> str:
 
 def _held(sim: Simulation, counts: dict[str, int]) -> None:
     """Before each activation of ``sim``: every entry of every unit on the table in each live game's state that
-    :class:`MoveVerdicts` answers (a fresh one: no memo) has the walk's verdict (``Legality.walked``), counted by
-    kind and the walk's reason."""
+    :class:`MoveVerdicts` answers (a fresh one: no memo) and no shortcut refuses (where ``Legality`` asks it) has the
+    walk's verdict (``Legality.walked``), counted by kind and the walk's reason."""
     apply = sim.activate
     n = sim.U
 
@@ -57,7 +57,10 @@ def _held(sim: Simulation, counts: dict[str, int]) -> None:
                     continue
                 fast = MoveVerdicts(sim, leg.menus, leg.check)
                 menu = leg.menus[uid]
+                cut = leg.shortcuts(u, act.phase, state)  # asked only where no shortcut refuses (``Legality._walk``)
                 for i, e in enumerate(menu[act.phase]):
+                    if cut[i]:
+                        continue
                     got = fast.verdict(u, act.phase, i, state)
                     if got is None:
                         counts["walk"] += e.action in ("move", "run", "hold")
@@ -144,8 +147,8 @@ def test_move_verdicts_among_bases_set_at_random(tmp_path: Path, card: str, red:
     """8.5.2 (an Engaged unit cannot Move or Run) and 8.5.3 (not ending on a base or Within 1" of an enemy; the way
     at most Speed): states with the units set at random near the menus' Move points, models left at random, and Creep
     Tumors at random (Accelerating Creep: BUFF Speed ON CREEP, read by the cards' ``on_creep`` hook as the walk reads
-    it): each verdict given without the walk is the walk's, and each reason occurs (Engaged, no room, beyond Speed,
-    admitted; a verdict that ON CREEP changes)."""
+    it): each verdict given without the walk where no shortcut refuses is the walk's, and each reason occurs
+    (Engaged, no room, beyond Speed, admitted; a verdict that ON CREEP changes)."""
     scn = _scenario(tmp_path, card, "standard", red, blue)
     sim = Simulation(scn, 1, 3)
     auto = sim.players[0]
@@ -179,8 +182,9 @@ def test_move_verdicts_among_bases_set_at_random(tmp_path: Path, card: str, red:
                 continue
             menu = leg.menus[uid]
             for phase in ("movement", "assault"):
+                cut = leg.shortcuts(u, phase, state)
                 for i, e in enumerate(menu[phase]):
-                    got = leg.moves.verdict(u, phase, i, state)
+                    got = None if cut[i] else leg.moves.verdict(u, phase, i, state)
                     if got is None or e.action == "hold":
                         continue
                     assert got == leg.walked(u, phase, i, state), (uid, e, state)

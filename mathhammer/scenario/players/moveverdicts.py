@@ -44,7 +44,7 @@ from .menu import UnitMenu
 
 #: the entry kinds answered here
 KINDS = ("move", "run", "hold")
-#: the memo of ways (per Grass mask, placement, point and Speed) is cleared past this many answers
+#: the memo of ways (per Grass mask, unit, Leading Model, point and Speed) is cleared past this many answers
 WAY_LIMIT = 1 << 16
 
 #: per answered entry: its action, its point (None: a Hold), the unit's id, its ScenarioUnit, and its Speed with no
@@ -61,7 +61,7 @@ class MoveVerdicts:
         self.check = check  # the walk whose verdicts these are: its Burrowed Status and Creep Tumors read live
         self.worlds = check.grass.worlds  # Grass mask -> World (the walk's ``world_for``)
         self._plain: dict[tuple[int, str, int], _Plain | None] = {}
-        self._ways: dict[tuple[int, int, tuple[float, float], float], bool] = {}
+        self._ways: dict[tuple[int, str, tuple[float, float], tuple[float, float], float], bool] = {}
         self._speeds: dict[int, tuple[float, float]] = {}
 
     def plain(self, u: int, phase: str, index: int) -> _Plain | None:
@@ -148,10 +148,10 @@ class MoveVerdicts:
     ) -> bool:
         """8.5.3: the straight line from the Leading Model of placement ``pid`` to ``to`` is longer than ``speed``, or
         (a Ground unit whose line meets terrain it cannot cross) the way round it is (``PlanCheck._move``)."""
-        key = (gone, pid, to, speed)
+        lead = world.placements[pid].centres[0]
+        key = (gone, su.id, lead, to, speed)  # the answer reads the unit, its Leading Model and the point alone
         hit = self._ways.get(key)
         if hit is None:
-            lead = world.placements[pid].centres[0]
             hit = math.dist(lead, to) > speed + EPS
             if not hit and not su.flying:
                 r, through = su.base_mm / MM_PER_INCH / 2, world.mobility[su.id][0]
