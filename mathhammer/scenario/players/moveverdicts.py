@@ -13,7 +13,8 @@ Activation, no ``react``, ``select``, ``options``, ``token_at``, ``extra_to``, `
   walk: the menus' uses never set it);
 * a Hold then has nothing more to check: legal for a unit on the table (the shortcuts refuse it off the table);
 * a Move or Run (8.5.2-8.5.3, ``PlanCheck._move``): refused where the unit is Engaged (``World.engaged_pairs`` of the
-  models left; no unit is taken as destroyed or set apart: the walk's ``attacked`` and ``loose`` are empty); where
+  models left, read on the unit's own pairs, ``World.pair_engaged`` as that method calls it; no unit is taken as
+  destroyed or set apart: the walk's ``attacked`` and ``loose`` are empty); where
   the Leading Model's point is over a terrain top (``World.level_at``: the menus name no ``on``); where the straight
   line is longer than Speed, or the way round the terrain it cannot cross is (``clear_line``, ``World.route``: the
   Speed of the loadout with no ability used, ON CREEP read by the cards' own ``on_creep`` hooks on the state's
