@@ -248,3 +248,33 @@ def judged(sim: Any, act: Any, games: Any) -> tuple[Any, Any, list[int], Any]:
     ]
     live = games[~sim.over[games]]
     return live, np.asarray(Legality(sim, menus).mask(u, act.phase, live)), cols, u
+
+
+def masks_alike(sim: Any, switch_off: Any) -> int:
+    """Run ``sim`` (random players); before each activation, every unit's ``Legality.mask`` of the Phase in the live
+    games == the mask of a Legality with ``switch_off(legality)`` applied (a fast reading switched off: the walk judges
+    instead). Returns how many masks had a legal entry (test_autoplay_placings.py, test_autoplay_moveverdicts.py)."""
+    import numpy as np
+
+    from mathhammer.scenario.players.auto import Auto
+    from mathhammer.scenario.players.legal import Legality
+    from mathhammer.scenario.spec import PLAYERS
+
+    apply = sim.activate
+    seen = [0]
+
+    def judged(act: Any, games: Any) -> None:
+        auto = sim.players[PLAYERS.index(act.player)]
+        assert isinstance(auto, Auto)
+        fast, slow = Legality(sim, auto.legality.menus), Legality(sim, auto.legality.menus)
+        switch_off(slow)
+        live = games[~sim.over[games]]
+        for u in range(sim.U):
+            a, b = fast.mask(u, act.phase, live), slow.mask(u, act.phase, live)
+            assert np.array_equal(a, b), (sim.uids[u], act.phase)
+            seen[0] += int(a.any())
+        apply(act, games)
+
+    sim.activate = judged
+    sim.run()
+    return seen[0]

@@ -33,7 +33,9 @@ longest Range or LONG RANGE of the Batches the check reads (8.7.3 step 1: the le
 Charge target whose nearest model is farther than Speed + 6 + the additions beyond the Engagement Range (8.7.7). A
 test holds every shortcut to the check's own walk in the states of random games (tests/test_autoplay_legal_fast.py).
 The new rows of a decision's states are made together (:meth:`Legality.rows`): a Deploy the World cannot set at its
-point (8.5.3 step 2, 8.5.5) is refused for all of them in one compiled pass (:mod:`.placings`), without the walk.
+point (8.5.3 step 2, 8.5.5) is refused for all of them in one compiled pass (:mod:`.placings`), without the walk. A
+plain Move, Run or Hold (no ability used) is judged without the walk too (:mod:`.moveverdicts`: the same World calls
+as the walk's ``_move``, listed there; a test holds every such verdict to the walk's).
 The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_phase`` does), so
 ``acted`` is about the Phase asked.
 """
@@ -58,6 +60,7 @@ from ..simview import SimView
 from ..spec import PLAYERS, Activation, Scenario
 from ..world import World
 from .menu import UnitMenu
+from .moveverdicts import MoveVerdicts
 from .placings import DeployRefusals
 
 #: the state-key memo is cleared past this many answers (memory flat in the number of states)
@@ -140,6 +143,7 @@ class Legality:
         self.menus = menus
         self.check = _CheckAt(view.scn, view.world)
         self.deploys = DeployRefusals(view, menus, self.check.grass.worlds.world_for)
+        self.moves = MoveVerdicts(view, menus, self.check)
         self._memo: dict[tuple[object, ...], np.ndarray] = {}  # (unit, Phase, state) -> :meth:`row`
         self._far: dict[tuple[int, str, int], np.ndarray] = {}
         self._gaps: dict[tuple[int, int, int, int], float] = {}
@@ -306,7 +310,15 @@ class Legality:
         return not self.shortcuts(u, phase, state)[index] and self._walk(u, phase, index, state)
 
     def _walk(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
-        """The plan check's answer for entry ``index`` (no shortcut)."""
+        """The plan check's answer for entry ``index`` (no shortcut): a plain Move, Run or Hold's read without the
+        walk (:class:`~.moveverdicts.MoveVerdicts`: the same verdict), any other entry's by the walk."""
+        fast = self.moves.verdict(u, phase, index, tuple(state))
+        if fast is not None:
+            return fast
+        return self.walked(u, phase, index, state)
+
+    def walked(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
+        """The plan walk's own answer for entry ``index`` (no shortcut, no :class:`~.moveverdicts.MoveVerdicts`)."""
         view = self.view
         n = view.U
         menu = self.menus[view.uids[u]]

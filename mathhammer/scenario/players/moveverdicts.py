@@ -1,0 +1,169 @@
+"""Move, Run and Hold entries of the automatic players' menus judged without the plan walk (issue 29 point 6).
+
+:mod:`.legal` judges an entry by ``scenario check``'s walk (``_CheckAt.problems_of``): a whole activation each time,
+every card's hook and every check. For a *plain* entry (its ``use`` empty: the menus then set no other field of the
+Activation, no ``react``, ``select``, ``options``, ``token_at``, ``extra_to``, ``place_to``, ``summon_to``, ``edge``,
+``via`` or ``on``) of a unit that is neither a Structure nor a Summoned Unit, the walk reads only the following, and
+:class:`MoveVerdicts` reads the same, with the same World calls, in one state:
+
+* the hooks before the action (``activation_ok``, ``after_select``, ``after_reactions``, ``_check_token``,
+  ``card_checks``, ``before_action``, ``instead_of_action``) read ``use``, ``react``, ``select`` and the fields above,
+  all empty; the Summon card's ``activation_ok`` refuses a Structure and orders a Summoned Unit (left to the walk);
+  the Burrowed Status (``down``) refuses a Move of a BURROWED unit (a state with the unit in ``down`` is left to the
+  walk: the menus' uses never set it);
+* a Hold then has nothing more to check: legal for a unit on the table (the shortcuts refuse it off the table);
+* a Move or Run (8.5.2-8.5.3, ``PlanCheck._move``): refused where the unit is Engaged (``World.engaged_pairs`` of the
+  models left, read on the unit's own pairs, ``World.pair_engaged`` as that method calls it; no unit is taken as
+  destroyed or set apart: the walk's ``attacked`` and ``loose`` are empty); where
+  the Leading Model's point is over a terrain top (``World.level_at``: the menus name no ``on``); where the straight
+  line is longer than Speed, or the way round the terrain it cannot cross is (``clear_line``, ``World.route``: the
+  Speed of the loadout with no ability used, ON CREEP read by the cards' own ``on_creep`` hooks on the state's
+  placements where it changes the Speed); and where the World cannot set the unit there (``World.place``, the
+  other units' placements; :meth:`World.place_near_lead` first, whose answer :meth:`World.place` gives where it has
+  one). A Leading Model standing on a terrain top (a route between levels) is left to the walk. ``after_move`` is
+  called only for a ``via`` (none).
+
+A test holds every verdict given here to the walk's in the states of random games (tests/test_autoplay_moveverdicts.py),
+and the games are the same with and without it.
+"""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+from typing import Any
+
+from ...board.model import EPS, MM_PER_INCH
+from ...board.pathing import clear_line
+from ..abilities import is_structure
+from ..check.common import FAMILIES, _State
+from ..lookup import loadout_with
+from ..simview import SimView
+from ..spec import ScenarioUnit
+from ..world import World
+from .menu import UnitMenu
+
+#: the entry kinds answered here
+KINDS = ("move", "run", "hold")
+#: the memo of ways (per Grass mask, unit, Leading Model, point and Speed) is cleared past this many answers
+WAY_LIMIT = 1 << 16
+
+#: per answered entry: its action, its point (None: a Hold), the unit's id, its ScenarioUnit, and its Speed with no
+#: ability used (off Creep, ON CREEP)
+_Plain = tuple[str, tuple[float, float] | None, str, ScenarioUnit, tuple[float, float]]
+
+
+class MoveVerdicts:
+    """The walk's verdict on plain Move, Run and Hold entries, read without the walk (the module text)."""
+
+    def __init__(self, view: SimView, menus: dict[str, UnitMenu], check: _State) -> None:
+        self.view = view
+        self.menus = menus
+        self.check = check  # the walk whose verdicts these are: its Burrowed Status and Creep Tumors read live
+        self.worlds = check.grass.worlds  # Grass mask -> World (the walk's ``world_for``)
+        self._plain: dict[tuple[int, str, int], _Plain | None] = {}
+        self._ways: dict[tuple[int, str, tuple[float, float], tuple[float, float], float], bool] = {}
+        self._speeds: dict[int, tuple[float, float]] = {}
+
+    def plain(self, u: int, phase: str, index: int) -> _Plain | None:
+        """Entry ``index`` of unit ``u``'s ``phase`` menu as read here, or None where the walk judges it."""
+        key = (u, phase, index)
+        if key in self._plain:
+            return self._plain[key]
+        view = self.view
+        uid = view.uids[u]
+        e = self.menus[uid][phase][index]
+        su = view.scn.units[uid]
+        hit: _Plain | None = None
+        plain = e.action in KINDS and not e.use and (e.action == "hold" or e.to is not None)
+        if plain and not su.summoned and not is_structure(su):
+            speeds = self._speeds.get(u)
+            if speeds is None:
+                speeds = self._speeds[u] = (self._speed(uid, su, False), self._speed(uid, su, True))
+            hit = (e.action, e.to, uid, su, speeds)
+        self._plain[key] = hit
+        return hit
+
+    def _speed(self, uid: str, su: ScenarioUnit, creep: bool) -> float:
+        """``MoveChecks._speed_now`` of a walk with no ability used on the unit (``used`` and ``on_unit`` empty)."""
+        effects = loadout_with(self.view.scn, uid, [], {}, on_creep=creep).effects()
+        return float(su.speed + sum(e.value for e in effects if e.kind == "speed" and not e.on_creep))
+
+    def verdict(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
+        """The walk's verdict on entry ``index`` of unit ``u``'s ``phase`` menu in ``state`` (:meth:`Legality.states
+        <mathhammer.scenario.players.legal.Legality.states>`' row: the placements, the models left, the Grass mask), the
+        None where it is the walk's to give (the module text; the unit off the table: the shortcuts')."""
+        n = self.view.U
+        plain = self.plain(u, phase, index)
+        if plain is None or state[u] < 0 or state[n + u] <= 0:
+            return None
+        action, to, uid, su, speeds = plain
+        if uid in self.check.down:
+            return None
+        if action == "hold":
+            return True
+        assert to is not None
+        gone = int(state[2 * n])
+        world = self.worlds.world_for(gone)
+        pid = state[u]
+        if world.placements[pid].level is not None:
+            return None  # a route between levels: the walk's
+        if world.level_at(to) is not None:  # the menus name no ``on`` (8.5.3: not ending on terrain)
+            return False
+        p = tuple(pv if pv >= 0 and k > 0 else -1 for pv, k in zip(state[:n], state[n : 2 * n], strict=True))
+        a = tuple(k if pv >= 0 else 0 for pv, k in zip(p, state[n : 2 * n], strict=True))
+        if self._engaged(world, u, p, a):  # 8.5.2, 8.7.1: Engaged, it cannot Move or Run
+            return False
+        speed = speeds[0]
+        if speeds[1] != speeds[0] and self._on_creep(world, uid, p):
+            speed = speeds[1]
+        if self._too_far(world, gone, su, pid, to, speed):
+            return False
+        occupied = tuple(pv for v, pv in enumerate(p) if v != u and pv >= 0)
+        rear = world.rear_from(pid, to)
+        got = world.place_near_lead(su, to, rear, occupied)
+        if got == -1:
+            got = world.place(su, to, rear, occupied, on=None)
+        return got is not None
+
+    def _engaged(self, world: World, u: int, p: tuple[int, ...], a: tuple[int, ...]) -> bool:
+        """Is unit ``u`` in a pair of ``World.engaged_pairs(p, a)`` (7.2.1)? Its pairs only, each read as that method
+        reads it (``pair_engaged``, the unit first of the two in World order)."""
+        units, player = self.view.scn.units, self.view.units[u].player
+        for v, (pv, k) in enumerate(zip(p, a, strict=True)):
+            if v == u or pv < 0 or k <= 0 or units[self.view.uids[v]].player == player:
+                continue
+            if world.pair_engaged(p[u], a[u], pv, k) if u < v else world.pair_engaged(pv, k, p[u], a[u]):
+                return True
+        return False
+
+    def _on_creep(self, world: World, uid: str, p: tuple[int, ...]) -> bool:
+        """The walk's ON CREEP of ``uid`` (``MoveChecks._speed_now``: the cards' ``on_creep`` hooks) at the placements
+        ``p`` and the walk's Creep Tumors."""
+        pos = {v: pv for v, pv in zip(self.view.uids, p, strict=True) if pv >= 0}
+        chk: Any = SimpleNamespace(scn=self.view.scn, world=world, pos=pos, tumors=self.check.tumors)
+        return any(fam.on_creep(chk, uid) for fam in FAMILIES)
+
+    def _too_far(
+        self, world: World, gone: int, su: ScenarioUnit, pid: int, to: tuple[float, float], speed: float
+    ) -> bool:
+        """8.5.3: the straight line from the Leading Model of placement ``pid`` to ``to`` is longer than ``speed``, or
+        (a Ground unit whose line meets terrain it cannot cross) the way round it is (``PlanCheck._move``)."""
+        lead = world.placements[pid].centres[0]
+        key = (gone, su.id, lead, to, speed)  # the answer reads the unit, its Leading Model and the point alone
+        hit = self._ways.get(key)
+        if hit is None:
+            hit = math.dist(lead, to) > speed + EPS
+            if not hit and not su.flying:
+                r, through = su.base_mm / MM_PER_INCH / 2, world.mobility[su.id][0]
+                if not clear_line(world.board, lead, to, None, r, through):
+                    rt = world.route(lead, None, to, None, edge=world.edges[su.player], flying=su.flying,
+                                     free_climb=world.mobility[su.id][1], radius=r, through=through)  # fmt: skip
+                    hit = rt.length > speed + EPS
+            if len(self._ways) > WAY_LIMIT:
+                self._ways.clear()
+            self._ways[key] = hit
+        return hit
+
+
+__all__ = ["KINDS", "MoveVerdicts"]

@@ -1,0 +1,202 @@
+"""The Move, Run and Hold verdicts read without the plan walk (scenario/players/moveverdicts.py) held to the walk: in
+the states of random games (several deployment cards and presets; Terran, Zerg with Creep, Protoss lists), every
+entry they answer is answered the same by ``scenario check``'s walk (8.5.2: an Engaged unit cannot Move or Run; 8.5.3:
+the way round the terrain at most Speed, not ending on terrain, on a base or Within 1" of an enemy, the unit set In
+Coherency at the point; a Hold on the table); and the legality's masks are the same with and without them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario.loader import parse_scenario
+from mathhammer.scenario.players.auto import Auto
+from mathhammer.scenario.players.legal import Legality
+from mathhammer.scenario.players.moveverdicts import MoveVerdicts
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.spec import PLAYERS, Activation
+from tests.autoplay_kit import VILE, ZEALOTS, data, masks_alike
+
+ROOT = Path(__file__).resolve().parents[1]
+SIX = (str(ROOT / "profiles" / "armies" / "terran_six.toml"), str(ROOT / "profiles" / "armies" / "zerg_six.toml"))
+PROTOSS = str(ROOT / "profiles" / "armies" / "daelaam_vanguard.toml")
+
+
+def _reason(errors: list[str]) -> str:
+    """The walk's first refusal of a Move or Run, named."""
+    text = " ".join(errors)
+    if "is Engaged" in text:
+        return "engaged"
+    if "Leading Model's point" in text:
+        return "level"
+    if "around the terrain" in text:
+        return "around"
+    if "Speed is" in text:
+        return "far"
+    return "room"
+
+
+def _held(sim: Simulation, counts: dict[str, int]) -> None:
+    """Before each activation of ``sim``: every entry of every unit on the table in each live game's state that
+    :class:`MoveVerdicts` answers (a fresh one: no memo) and no shortcut refuses (where ``Legality`` asks it) has the
+    walk's verdict (``Legality.walked``), counted by kind and the walk's reason."""
+    apply = sim.activate
+    n = sim.U
+
+    def judged(act: Activation, games: np.ndarray) -> None:
+        auto = sim.players[PLAYERS.index(act.player)]
+        assert isinstance(auto, Auto)
+        leg = Legality(sim, auto.legality.menus)
+        table, _ = leg.states(games[~sim.over[games]])
+        for state in table:
+            for u, uid in enumerate(sim.uids):
+                if state[u] < 0 or state[n + u] <= 0:
+                    continue
+                fast = MoveVerdicts(sim, leg.menus, leg.check)
+                menu = leg.menus[uid]
+                cut = leg.shortcuts(u, act.phase, state)  # asked only where no shortcut refuses (``Legality._walk``)
+                for i, e in enumerate(menu[act.phase]):
+                    if cut[i]:
+                        continue
+                    got = fast.verdict(u, act.phase, i, state)
+                    if got is None:
+                        counts["walk"] += e.action in ("move", "run", "hold")
+                        continue
+                    walked = leg.walked(u, act.phase, i, state)
+                    assert got == walked, (uid, e, state)
+                    if e.action == "hold":
+                        counts["hold"] += 1
+                        continue
+                    if got:
+                        counts["admitted"] += 1
+                        continue
+                    whole = e.activation(menu.unit, menu.player, sim.round, act.phase)
+                    errors = leg.check.problems_of(whole, list(state[:n]), list(state[n : 2 * n]), state[2 * n])
+                    counts[_reason(errors)] += 1
+                    plain = fast.plain(u, act.phase, i)
+                    assert plain is not None
+                    counts["creep"] += plain[4][0] != plain[4][1]
+        apply(act, games)
+
+    sim.activate = judged  # type: ignore[method-assign]
+    sim.run()
+
+
+def _scenario(folder: Path, card: str, preset: str, red: str | None, blue: str | None) -> Any:
+    """The kit's scenario (2 Rounds) on ``card``'s ``preset``, with the army lists ``red`` and ``blue`` (paths or list
+    texts; None: the kit's)."""
+    table: dict[str, Any] = data(folder, length=2)
+    table["deployment"] = {"card": card}
+    table["terrain"] = f"preset:{preset}"
+    for side, army in (("red", red), ("blue", blue)):
+        if army is not None and not army.endswith(".toml"):
+            path = folder / f"{side}_list.toml"
+            path.write_text(army)
+            army = str(path)
+        if army is not None:
+            table["players"][side]["army"] = army
+    return parse_scenario(table, "moves.toml", folder)
+
+
+@pytest.mark.parametrize(
+    ("card", "preset", "red", "blue", "trials", "seed"),
+    [
+        ("Gauntlet", "standard", *SIX, 3, 5),  # the issue's lists
+        ("Frontier", "standard", None, None, 4, 7),  # the kit's Marines, Marauders against Zerglings, Roaches
+        ("Breach", "standard", ZEALOTS, VILE, 4, 3),  # Protoss against Zerg with Accelerating Creep
+        ("Gauntlet", "standard", PROTOSS, SIX[1], 3, 9),
+    ],
+)
+def test_move_run_hold_verdicts_are_the_walks(
+    tmp_path: Path, card: str, preset: str, red: str | None, blue: str | None, trials: int, seed: int
+) -> None:
+    """8.5.2-8.5.3: in the states of random games, each verdict given without the walk is the walk's; Moves and Runs
+    admitted and refused (Engaged, no room or Within 1" of an enemy, beyond Speed), Holds judged."""
+    scn = _scenario(tmp_path, card, preset, red, blue)
+    counts = dict.fromkeys(("hold", "admitted", "engaged", "level", "far", "around", "room", "walk", "creep"), 0)
+    _held(Simulation(scn, trials, seed), counts)
+    assert counts["hold"] > 20 and counts["admitted"] > 50 and counts["room"] + counts["engaged"] > 5, counts
+
+
+def test_moves_round_the_terrain_are_read_as_the_walk_reads_them(tmp_path: Path) -> None:
+    """8.5.3 ("Measure the actual path travelled"; "cannot move through terrain of Size 2 or larger"): on the kit's
+    Frontier board, Moves and Runs refused for the way round the terrain (the straight line within Speed) occur in
+    random games, and their verdicts are the walk's."""
+    scn = _scenario(tmp_path, "Frontier", "standard", None, None)
+    counts = dict.fromkeys(("hold", "admitted", "engaged", "level", "far", "around", "room", "walk", "creep"), 0)
+    _held(Simulation(scn, 4, 7), counts)
+    assert counts["around"] > 0, counts
+
+
+def test_the_legality_is_the_same_without_the_move_verdicts(tmp_path: Path) -> None:
+    """``Legality.mask`` with the Move, Run and Hold verdicts == with every entry judged by the walk, before each
+    activation of two random games of 2 Rounds (the issue's lists)."""
+    scn = _scenario(tmp_path, "Gauntlet", "standard", *SIX)
+
+    def switch_off(leg: Legality) -> None:
+        leg.moves.verdict = lambda *a: None  # type: ignore[method-assign]
+
+    assert masks_alike(Simulation(scn, 2, 13), switch_off) > 50
+
+
+@pytest.mark.parametrize(("card", "red", "blue"), [("Gauntlet", *SIX), ("Frontier", ZEALOTS, VILE)])
+def test_move_verdicts_among_bases_set_at_random(tmp_path: Path, card: str, red: str, blue: str) -> None:
+    """8.5.2 (an Engaged unit cannot Move or Run) and 8.5.3 (not ending on a base or Within 1" of an enemy; the way
+    at most Speed): states with the units set at random near the menus' Move points, models left at random, and Creep
+    Tumors at random (Accelerating Creep: BUFF Speed ON CREEP, read by the cards' ``on_creep`` hook as the walk reads
+    it): each verdict given without the walk where no shortcut refuses is the walk's, and each reason occurs
+    (Engaged, no room, beyond Speed, admitted; a verdict that ON CREEP changes)."""
+    scn = _scenario(tmp_path, card, "standard", red, blue)
+    sim = Simulation(scn, 1, 3)
+    auto = sim.players[0]
+    assert isinstance(auto, Auto)
+    leg = Legality(sim, auto.legality.menus)
+    world, n = sim.world, sim.U
+    rng = np.random.default_rng(29)
+    counts = dict.fromkeys(("hold", "admitted", "engaged", "level", "far", "around", "room", "walk", "creep"), 0)
+    points = [e.to for menu in leg.menus.values() for e in menu["movement"] if e.action == "move" and e.to is not None]
+    for _ in range(60):
+        pos, alive = [-1] * n, [0] * n
+        hub = points[int(rng.integers(len(points)))]
+        for v, vid in enumerate(sim.uids):
+            if rng.random() < 0.2:
+                continue
+            su = scn.units[vid]
+            at = (hub[0] + float(rng.normal(0, 4)), hub[1] + float(rng.normal(0, 4)))
+            rear = world.rear_of(su.player)
+            # a base Within 1" of an enemy (a Charge's end) is set as a Charge sets it
+            foes = tuple(scn.units[world.placements[p].unit].id for p in pos if p >= 0)
+            pid = world.place(su, at, rear, tuple(p for p in pos if p >= 0), foes)
+            if pid is not None:
+                pos[v], alive[v] = pid, int(rng.integers(1, su.models + 1))
+        state = (*pos, *alive, 0)
+        tumors = leg.check.tumors  # the walk's Creep Tumors (none in a game: the menus' uses set none)
+        tumors[:] = [((hub[0] + float(rng.normal(0, 5)), hub[1] + float(rng.normal(0, 5))), "blue")]
+        if rng.random() < 0.5:
+            tumors.clear()
+        for u, uid in enumerate(sim.uids):
+            if pos[u] < 0:
+                continue
+            menu = leg.menus[uid]
+            for phase in ("movement", "assault"):
+                cut = leg.shortcuts(u, phase, state)
+                for i, e in enumerate(menu[phase]):
+                    got = None if cut[i] else leg.moves.verdict(u, phase, i, state)
+                    if got is None or e.action == "hold":
+                        continue
+                    assert got == leg.walked(u, phase, i, state), (uid, e, state)
+                    if tumors:
+                        kept = list(tumors)
+                        tumors.clear()
+                        counts["creep"] += leg.moves.verdict(u, phase, i, state) != got
+                        tumors[:] = kept
+                    if got:
+                        counts["admitted"] += 1
+                    else:
+                        whole = e.activation(menu.unit, menu.player, 1, phase)
+                        counts[_reason(leg.check.problems_of(whole, pos, alive, 0))] += 1
+    assert min(counts["admitted"], counts["engaged"], counts["far"], counts["room"]) > 5, counts
+    assert counts["creep"] > 0, counts
