@@ -130,3 +130,41 @@ def test_a_respawn_maps_onto_its_image(tmp_path: Path, card: str, preset: str, a
         returned += n1 > 0
         assert n1 == n2 and m.mapped(one, two), (card, preset, a, left, k)
     assert returned >= 2, (looked, returned)
+
+
+@pytest.mark.parametrize(("card", "preset"), MIRRORED)
+@pytest.mark.parametrize("army", ["terran_six.toml", "zerg_six.toml"])
+def test_close_ranks_maps_onto_its_image(tmp_path: Path, card: str, preset: str, army: str) -> None:
+    """8.8.1 step 1 CLOSE RANKS on a card that swaps the players: random Engaged pairs (a red unit's Charge at a blue
+    one, set as :func:`test_a_charge_maps_onto_its_image` sets it, some models of each removed at random) and their
+    images: the unit that Closes Ranks (the charged one, or the charger) ends at the images of each other's spots, in
+    the same order (8.7.5's casualty order), every one; the grid fallback's spots included."""
+    m = Mirror(tmp_path, card, preset, army)
+    w, rng = m.world, random.Random(13)
+    alive = tuple(m.scn.units[u].models for u in w.uids)
+    looked = moved = 0
+    differ: list[tuple[str, str, int, int]] = []
+    for a, b, pa, pb in m.pairs(rng, 60, 10.0):
+        ia, ib = m.image(pa, f"blue-{a}"), m.image(pb, b)
+        _, end = w.charge_length(m.pos({a: pa, f"blue-{b}": pb}), alive, a, (f"blue-{b}",))
+        if end is None:
+            continue
+        _, end2 = w.charge_length(m.pos({f"blue-{a}": ia, b: ib}), alive, f"blue-{a}", (b,))
+        assert end2 is not None
+        one = w.charge_place(m.scn.units[a], end, w.rear_from(pa, end), (pb,), (f"blue-{b}",))
+        two = w.charge_place(m.scn.units[f"blue-{a}"], end2, w.rear_from(ia, end2), (ib,), (b,))
+        if one is None or two is None:
+            continue
+        assert m.mapped(one, two)
+        ka = rng.randint(1, m.scn.units[a].models)  # models left of each
+        kb = rng.randint(1, m.scn.units[b].models)
+        # the charged unit presses in (its foe: the charger), and the charger (its foe: the charged unit)
+        for mine, kmine, foe, kfoe, mine2, foe2 in ((pb, kb, one, ka, ib, two), (one, ka, pb, kb, two, ib)):
+            got = w.close_ranks(mine, kmine, ((foe, kfoe),), ())
+            got2 = w.close_ranks(mine2, kmine, ((foe2, kfoe),), ())
+            looked += 1
+            moved += got != mine
+            if (got == mine) != (got2 == mine2) or not m.mapped(got, got2):
+                differ.append((a, b, kmine, kfoe))
+    assert not differ, (card, preset, looked, moved, len(differ), differ[:3])
+    assert moved >= 8, (looked, moved)

@@ -351,13 +351,21 @@ class Placing(Facts):
         centre line along ``back``: on a card that mirrors, the side towards the end of its mirror line with the
         smaller x (an upright line: the smaller y); else (a rotation, no card, or the mirror line itself along
         ``back``) -1, the unit's own left-hand side (``back`` turned clockwise), which a rotation maps."""
+        cx, cy, ax, ay = self._table_frame
         lx, ly = -back[1], back[0]
-        off = (self.board.width / 2 - lead[0]) * lx + (self.board.depth / 2 - lead[1]) * ly
+        off = (cx - lead[0]) * lx + (cy - lead[1]) * ly
         if abs(off) > 1e-6:
             return 1 if off > 0 else -1
-        axis = MIRROR_AXES.get(str(self.scn.deployment_card.get("symmetry", "")))
-        along = 0.0 if axis is None else axis[0] * lx + axis[1] * ly
+        along = ax * lx + ay * ly
         return 1 if along < -1e-6 else -1
+
+    @functools.cached_property
+    def _table_frame(self) -> tuple[float, float, float, float]:
+        """What :meth:`_lateral_first` reads of the table: its centre, and the direction of the card's mirror line
+        ((0, 0) for a rotation or no card); the compiled Close Ranks search reads the same
+        (``fastranks._lateral_first``)."""
+        ax, ay = MIRROR_AXES.get(str(self.scn.deployment_card.get("symmetry", "")), (0.0, 0.0))
+        return (self.board.width / 2, self.board.depth / 2, float(ax), float(ay))
 
     def _near_lead(
         self,
