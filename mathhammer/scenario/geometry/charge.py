@@ -202,8 +202,8 @@ class Charges(Placing):
           Leading Model;
         * C: else a free spot in Base-to-Base contact with a model of the unit already set Within the
           Engagement Range (its Supporting Rank, 8.8.1 step 2), nearest the Leading Model; else the
-          free spot of the hexagonal grid around the Leading Model (spacing: base + 0.1"; laid in the unit's frame)
-          nearest it.
+          free spot of the hexagonal grid around the Leading Model (spacing: base + 0.1"; laid in the unit's frame,
+          a hexagon of ``ceil(sqrt(models)) + 3`` rings) nearest it.
 
         Each step looks first at the spots Wholly Within 3" of the Leading Model (4.4); a model that
         finds none there anywhere is set by the same steps without the 3".
@@ -262,13 +262,14 @@ class Charges(Placing):
                 ok[idx] = self._terrain_ok(pts[idx], r, level)
             return ok
 
-        # the grid laid in the unit's frame (lateral, ahead), as :meth:`_grid_order` lays it
+        # the grid laid in the unit's frame (lateral, ahead), a hexagon (the same on both sides), as
+        # :meth:`_grid_order` lays it
         grid = np.asarray(
             [
                 (lead[0] + lat * -by - fwd * bx, lead[1] + lat * bx - fwd * by)
                 for i in range(-rings, rings + 1)
                 for j in range(-rings, rings + 1)
-                if (i, j) != (0, 0)
+                if (i, j) != (0, 0) and abs(i + j) <= rings
                 for lat, fwd in [(step * (i + 0.5 * j), step * (math.sqrt(3) / 2) * j)]
             ]
         )
