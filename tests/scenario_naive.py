@@ -109,7 +109,7 @@ def close_ranks_search(world: Any, s: CloseRanksSetting) -> tuple[Coord, list[Co
         return False
 
     ring = _RING
-    first = world._lateral_first(lead_to, back)  # ties: the side of the table's centre first, then the rear
+    first = world._lateral_first(lead_to, back, su.player)  # ties: the side of the table's centre first, then the rear
 
     def pick(
         cands: np.ndarray,

@@ -272,7 +272,8 @@ def close_ranks_search(  # pragma: no cover - compiled
 
     Ties among spots equally near a model's old spot, and the grid fallback (``grid_frame``: its spots in the unit's
     frame, core._grid_frame), go by the unit's own frame: its rear the way the Leading Model came, the side of the
-    table's centre first (:func:`_lateral_first`; ``table``: the table's centre and its mirror line's direction).
+    table's centre first (:func:`_lateral_first`; ``table``: the table's centre, its mirror line's direction and
+    the player's rear).
 
     ``eng``: the Engagement Range + EPS; ``bases``/``way``: the bases a spot / the Leading Model's way must keep
     clear of (centres, radii, solid, enemy); ``ground``: the table and the level's top; ``blk``/``thr``: the pieces
@@ -415,15 +416,20 @@ def close_ranks_search(  # pragma: no cover - compiled
 @njit(**_INLINE)
 def _lateral_first(lx, ly, bx, by, table):  # pragma: no cover - compiled
     """Placing._lateral_first: +1 or -1, the side of the unit's frame (rear ``(bx, by)``) whose spots go first among
-    tied ones: the side of the table's centre; on the centre line, towards the smaller end of the mirror line
-    (``table``: the centre's x and y, the mirror line's direction, (0, 0) for none); else -1."""
-    cx, cy, ax, ay = table
+    tied ones: the side of the table's centre; on the centre line, towards the smaller end of the mirror line; on
+    the mirror line, along it, the side of the player's Entry Edge; else -1 (``table``: the centre's x and y, the
+    mirror line's direction, (0, 0) for none, the player's rear)."""
+    cx, cy, ax, ay, rx, ry = table
     latx, laty = -by, bx
     off = (cx - lx) * latx + (cy - ly) * laty
     if abs(off) > 1e-6:
         return 1 if off > 0 else -1
     along = ax * latx + ay * laty
-    return 1 if along < -1e-6 else -1
+    if along < -1e-6:
+        return 1
+    if along > 1e-6 or (ax == 0.0 and ay == 0.0):
+        return -1
+    return 1 if rx * latx + ry * laty > 1e-6 else -1
 
 
 @njit(**_JIT)

@@ -238,7 +238,7 @@ class Charges(Placing):
             return (cs[:, None, :] + (r + rr + gap)[:, None, None] * ring[None, :, :]).reshape(-1, 2)
 
         bx, by = back
-        first = self._lateral_first(lead, back)
+        first = self._lateral_first(lead, back, su.player)
 
         def by_lead(pts: np.ndarray) -> np.ndarray:
             dx, dy = pts[:, 0] - lead[0], pts[:, 1] - lead[1]

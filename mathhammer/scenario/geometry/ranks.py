@@ -438,7 +438,7 @@ class CloseRanks(Placing):
         if near.size == 1:
             return int(near[0])
         bx, by = self.rear_of(player)
-        first = self._lateral_first(c, (bx, by))
+        first = self._lateral_first(c, (bx, by), player)
         dx, dy = fc[near, 0] - c[0], fc[near, 1] - c[1]
         side = np.round(-first * (dy * bx - dx * by), 6)
         ahead = np.round(-(dx * bx + dy * by), 6)
@@ -576,7 +576,7 @@ class CloseRanks(Placing):
             2 * r + touch,
             contact,
             _grid_frame(2 * r + GAP),
-            self._table_frame,
+            (*self._table_frame, *self.rear_of(su.player)),
             reduced,
             seen,
         )
