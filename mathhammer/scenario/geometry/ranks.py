@@ -6,15 +6,22 @@ the Unit may press into the fight". Reading:
 * Models in Base-to-Base contact (bases at most ``CONTACT`` = 0.05" apart) with a model of an Engaged
   enemy unit stay ("physically pinned"); if every model is pinned, nothing moves.
 * The Leading Model is the first other model (placement order) that can end closer to the Engaged units:
-  it moves straight towards the nearest live model of those units, at most 3", stopping in Base-to-Base
-  contact (bases 0.025" apart) or at the last free spot before its way is blocked (8.5.3: off the table
-  or its level's top, a Size 2+ wall other than GRASS, an enemy model, another unit's Ground model, or
+  it moves straight towards the nearest live model of those units (:meth:`CloseRanks._nearest_foe`: of equally near
+  ones, the one on the side of the table's centre in the frame of its player's rear), at most 3", stopping in
+  Base-to-Base contact (bases 0.025" apart) or at the last free spot before its way is blocked (8.5.3: off the
+  table or its level's top, a Size 2+ wall other than GRASS, an enemy model, another unit's Ground model, or
   Within 1" of an enemy Ground unit it is not Engaged with). It passes through its own unit's models.
 * The other models that are not pinned are picked up and set one at a time, nearest to the Engaged
   units first: at the free spot nearest its old one in Base-to-Base contact with a live Engaged enemy
   model; else (a model not already Within 1" of an enemy) in Base-to-Base contact with a model of the
   unit set Within the Engagement Range; else at its old spot; else at the nearest free spot of a
   hexagonal grid around the Leading Model. If a model finds no spot, nothing moves.
+* Ties in the unit's own frame (its rear: the way the Leading Model came): of spots equally near a model's old spot,
+  the one on the side of the table's centre first, then the nearer the rear (:meth:`Placing._lateral_first`, as
+  :meth:`Placing._grid_order` lays a formation), and the grid is a hexagon laid in that frame
+  (:func:`.core.close_ranks_grid`). The rules say which spots are legal, not which of equal ones is taken; so a
+  symmetry of the table that swaps the players maps a Close Ranks onto the one at the image (before session 12: the
+  table's x then y, the grid along the table's x; tests/test_mirror_map.py).
 * In Coherency, as :meth:`World.place` reads it: a spot at most one base spacing + 2" from a model of
   the unit already set, with a Coherency Link to it (4.4: the line crosses no Size 2+ wall and no other
   unit's Ground model; it may cross the Engaged enemy models), and Wholly Within 3" of the Leading
