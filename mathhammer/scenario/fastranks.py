@@ -413,12 +413,12 @@ def close_ranks_search(  # pragma: no cover - compiled
     return MOVED, lead_i, lx, ly, new
 
 
-@njit(**_INLINE)
-def _lateral_first(lx, ly, bx, by, table):  # pragma: no cover - compiled
-    """Placing._lateral_first: +1 or -1, the side of the unit's frame (rear ``(bx, by)``) whose spots go first among
-    tied ones: the side of the table's centre; on the centre line, towards the smaller end of the mirror line; on
-    the mirror line, along it, the side of the player's Entry Edge; else -1 (``table``: the centre's x and y, the
-    mirror line's direction, (0, 0) for none, the player's rear)."""
+def lateral_first(lx: float, ly: float, bx: float, by: float, table: tuple[float, ...]) -> int:
+    """+1 or -1, the side of a unit's frame (Leading Model at ``(lx, ly)``, rear ``(bx, by)``) whose spots go first
+    among tied ones (the reading is :meth:`~.geometry.placement.Placing._lateral_first`'s, which calls it): the side
+    of the table's centre; on the centre line, towards the smaller end of the mirror line; on the mirror line, along
+    it, the side of the player's Entry Edge; else -1. ``table``: the centre's x and y, the mirror line's direction
+    ((0, 0) for none), the player's rear. Plain Python, compiled as :func:`_lateral_first` for the search."""
     cx, cy, ax, ay, rx, ry = table
     latx, laty = -by, bx
     off = (cx - lx) * latx + (cy - ly) * laty
@@ -430,6 +430,10 @@ def _lateral_first(lx, ly, bx, by, table):  # pragma: no cover - compiled
     if along > 1e-6 or (ax == 0.0 and ay == 0.0):
         return -1
     return 1 if rx * latx + ry * laty > 1e-6 else -1
+
+
+#: :func:`lateral_first` compiled (inlined in :func:`close_ranks_search`)
+_lateral_first = njit(**_INLINE)(lateral_first)
 
 
 @njit(**_JIT)
@@ -553,4 +557,4 @@ def _pick(
     return False, 0.0, 0.0
 
 
-__all__ = ["GRID", "MOVED", "NO_MOVE", "close_ranks_search", "pack"]
+__all__ = ["GRID", "MOVED", "NO_MOVE", "close_ranks_search", "lateral_first", "pack"]

@@ -64,6 +64,7 @@ from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...board.ranks import CONTACT
 from ..fastnear import clear_of
+from ..fastranks import lateral_first
 from ..missions.deployments import MIRROR_AXES
 from ..spec import ScenarioUnit
 from .core import (
@@ -353,24 +354,12 @@ class Placing(Facts):
         its own image, so a rule of the frame alone cannot map it onto the other player's): the side of ``player``'s
         own Entry Edge (the card swaps the players, so it maps that side onto the other player's); else (a rotation
         or no card) -1, the unit's own left-hand side (``back`` turned clockwise), which a rotation maps."""
-        cx, cy, ax, ay = self._table_frame
-        lx, ly = -back[1], back[0]
-        off = (cx - lead[0]) * lx + (cy - lead[1]) * ly
-        if abs(off) > 1e-6:
-            return 1 if off > 0 else -1
-        along = ax * lx + ay * ly
-        if along < -1e-6:
-            return 1
-        if along > 1e-6 or (ax == 0.0 and ay == 0.0):
-            return -1
-        rx, ry = self.rear_of(player)
-        return 1 if rx * lx + ry * ly > 1e-6 else -1
+        return lateral_first(lead[0], lead[1], back[0], back[1], (*self._table_frame, *self.rear_of(player)))
 
     @functools.cached_property
     def _table_frame(self) -> tuple[float, float, float, float]:
         """What :meth:`_lateral_first` reads of the table: its centre, and the direction of the card's mirror line
-        ((0, 0) for a rotation or no card); the compiled Close Ranks search reads the same
-        (``fastranks._lateral_first``)."""
+        ((0, 0) for a rotation or no card); the compiled Close Ranks search reads the same."""
         ax, ay = MIRROR_AXES.get(str(self.scn.deployment_card.get("symmetry", "")), (0.0, 0.0))
         return (self.board.width / 2, self.board.depth / 2, float(ax), float(ay))
 
