@@ -324,8 +324,9 @@ def test_a_mirror_match_is_even_when_the_first_player_alternates(
     bias shows at z = -2.57 (seed 31), short of 3 SE: the sharp check of the cause is
     tests/test_menus_mirror.py::test_formations_map_onto_each_other (308 of 408 points differed before). Breach
     (mirror-x) with ``army`` both sides (profiles/armies/zerg_skirmish.toml: two Zergling units and Roaches) is a match
-    of Charges (105 in the 400 games), whose placement ties are broken in the unit's own frame (h-mirror3,
-    tests/test_mirror_map.py): red 0.115, blue 0.113, z = +0.10."""
+    of Charges and Close Ranks (404 successful Charges and 630 Close Ranks moves in the 400 games), whose placement
+    ties are broken in the unit's own frame (h-mirror3, h-mirror4; tests/test_mirror_map.py): red 0.307, blue 0.340,
+    z = -0.81 (at c405050, ties by the table's axes: red 0.302, blue 0.360, z = -1.41)."""
     d = data(tmp_path, red="objective", blue="objective", length=5)
     d["deployment"] = {"card": card}
     if army is not None:
