@@ -40,11 +40,11 @@ def close_ranks_search(world: Any, s: CloseRanksSetting) -> tuple[Coord, list[Co
     gaps, foe_gap, free_static, free, passable, seen = s.gaps, s.foe_gap, s.free_static, s.free, s.passable, s.seen
     # the Leading Model: the first non-pinned model that can end closer (3" at most, straight at the nearest
     # Engaged enemy model, up to Base-to-Base contact or where its way is blocked)
-    lead_i, lead_to = -1, cent[0]
+    lead_i, lead_to, back = -1, cent[0], (0.0, 0.0)
     for i in movable:
         start = np.asarray(cent[i])
         g0 = gaps(start[None, :], FC, FR)[0]
-        j0 = int(np.argmin(g0))
+        j0 = world._nearest_foe(cent[i], g0, FC, su.player)  # ties in the unit's frame
         d = float(np.linalg.norm(FC[j0] - start))
         reach = min(CLOSE_RANKS_MOVE, float(g0[j0]) - touch)
         if reach <= 1e-6 or d <= 0:
@@ -64,7 +64,8 @@ def close_ranks_search(world: Any, s: CloseRanksSetting) -> tuple[Coord, list[Co
             continue
         end = (float(path[ends[-1], 0]), float(path[ends[-1], 1]))
         if foe_gap(end) < float(g0[j0]) - 1e-6:
-            lead_i, lead_to = i, end
+            toward = (FC[j0] - start) / d
+            lead_i, lead_to, back = i, end, (-float(toward[0]), -float(toward[1]))  # the rear: the way it came
             break
     if lead_i < 0:
         return None
@@ -108,6 +109,7 @@ def close_ranks_search(world: Any, s: CloseRanksSetting) -> tuple[Coord, list[Co
         return False
 
     ring = _RING
+    first = world._lateral_first(lead_to, back, su.player)  # ties: the side of the table's centre first, then the rear
 
     def pick(
         cands: np.ndarray,
@@ -116,10 +118,10 @@ def close_ranks_search(world: Any, s: CloseRanksSetting) -> tuple[Coord, list[Co
         static: np.ndarray | tuple[np.ndarray, np.ndarray] | None,
         wholly: bool,
     ) -> Coord | None:
-        """The free spot In Coherency (near a model already set and linked to it; ``wholly``: also
-        Wholly Within 3" of the Leading Model) nearest ``old``; ``static``: :func:`free_static` of
-        ``cands``, where already known, or (values, known) arrays filled here where needed (each spot
-        is then tested once however many models look at it)."""
+        """The free spot In Coherency (near a model already set and linked to it; ``wholly``: also Wholly Within 3"
+        of the Leading Model) nearest ``old``, ties in the unit's frame (the side of the table's centre, then the
+        rear); ``static``: :func:`free_static` of ``cands``, where already known, or (values, known) arrays filled
+        here where needed (each spot is then tested once however many models look at it)."""
         if cands.size == 0:
             return None
         keep = near_set(cands)
@@ -137,7 +139,10 @@ def close_ranks_search(world: Any, s: CloseRanksSetting) -> tuple[Coord, list[Co
             return None
         cands = cands[free(cands, mine, None if static is None else static[keep])]
         dist = np.round(np.linalg.norm(cands - np.asarray(old), axis=1), 6)
-        for j in np.lexsort((cands[:, 1], cands[:, 0], dist)):
+        dx, dy = cands[:, 0] - old[0], cands[:, 1] - old[1]
+        side = np.round(-first * (dy * back[0] - dx * back[1]), 6)
+        ahead = np.round(-(dx * back[0] + dy * back[1]), 6)
+        for j in np.lexsort((ahead, side, dist)):
             c = (float(cands[j, 0]), float(cands[j, 1]))
             if linked(c):
                 return c
@@ -174,7 +179,7 @@ def close_ranks_search(world: Any, s: CloseRanksSetting) -> tuple[Coord, list[Co
             if reduced:
                 raise _GridFallbackError(lead_to)
             if grid[0].size == 0:
-                pts = close_ranks_grid(lead_to, 2 * r + GAP)
+                pts = close_ranks_grid(lead_to, 2 * r + GAP, back)
                 grid[:] = [pts, np.zeros(len(pts), dtype=bool), np.zeros(len(pts), dtype=bool)]
             placed = pick(grid[0], old, mine, (grid[1], grid[2]), wholly)
         return placed

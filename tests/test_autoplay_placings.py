@@ -205,5 +205,6 @@ def test_the_grid_order_kept_per_frame_is_the_order_sorted_afresh(tmp_path: Path
         a = float(rng.uniform(0, 2 * np.pi))
         back = (float(np.cos(a)), float(np.sin(a)))
         lead = (float(rng.uniform(0, 44)), float(rng.uniform(0, 30)))
-        first = world._lateral_first(lead, back)
-        assert world._grid_order(models, step, back, lead) == _grid_order_naive(models, step, back, first)
+        player = str(rng.choice(["red", "blue"]))
+        first = world._lateral_first(lead, back, player)
+        assert world._grid_order(models, step, back, lead, player) == _grid_order_naive(models, step, back, first)

@@ -202,9 +202,9 @@ def test_placements_read_through_the_memo_equal_those_computed_afresh(monkeypatc
     calls: list[tuple[object, ...]] = []
     memo = World._charge_spots_memo
 
-    def spy(self: World, su, lead, r, level, others, live, seen=None):  # type: ignore[no-untyped-def]
-        got = memo(self, su, lead, r, level, others, live, seen)
-        calls.append((self, su, lead, r, level, list(others), list(live), got))
+    def spy(self: World, su, lead, r, level, others, live, back, seen=None):  # type: ignore[no-untyped-def]
+        got = memo(self, su, lead, r, level, others, live, back, seen)
+        calls.append((self, su, lead, r, level, list(others), list(live), back, got))
         return got
 
     def unkept(self: World, su, lead, rear, occupied, allowed, targets_left=()):  # type: ignore[no-untyped-def]
@@ -220,8 +220,8 @@ def test_placements_read_through_the_memo_equal_those_computed_afresh(monkeypatc
     assert len(calls) >= 400
     fresh = sum(len(entries) for entries in calls[0][0]._spots_memo.values())  # type: ignore[attr-defined]
     assert len(calls) - fresh > 150  # the memo was used (500 calls, 230 computed at the time of writing)
-    for w, su, lead, r, level, others, live, got in calls:
-        assert World._charge_spots(w, su, lead, r, level, others, live) == got  # type: ignore[arg-type]
+    for w, su, lead, r, level, others, live, back, got in calls:
+        assert World._charge_spots(w, su, lead, r, level, others, live, back) == got  # type: ignore[arg-type]
 
 
 def test_the_memo_looks_at_every_base_that_can_change_a_tested_spot() -> None:
@@ -245,9 +245,9 @@ def test_the_memo_looks_at_every_base_that_can_change_a_tested_spot() -> None:
         if math.dist(other[0], LEAD) < other[1] + r + 0.05 or min(math.dist(other[0], c) for c in m1.centres) < 1.6:
             continue  # on the Leading Model or on the target: not a board the simulation makes
         others = [*base, other]
-        got = w._charge_spots_memo(su, LEAD, r, None, others, live)
-        assert got == w._charge_spots(su, LEAD, r, None, others, live)
-        changed += got != w._charge_spots(su, LEAD, r, None, base, live)
+        got = w._charge_spots_memo(su, LEAD, r, None, others, live, (0.0, 1.0))
+        assert got == w._charge_spots(su, LEAD, r, None, others, live, (0.0, 1.0))
+        changed += got != w._charge_spots(su, LEAD, r, None, base, live, (0.0, 1.0))
     assert changed > 30  # the other base mattered in many of them
 
 

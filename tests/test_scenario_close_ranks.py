@@ -257,14 +257,17 @@ def test_close_ranks_cache_keys_keep_every_unit_that_matters(monkeypatch: pytest
 @pytest.mark.parametrize("lead", [(0.0, 0.0), (10.3, 27.9), (53.5, 0.4)])
 @pytest.mark.parametrize("step", [0.1, 1.084, 2.6])
 def test_the_grid_fallback_box_holds_the_grid(lead: tuple[float, float], step: float) -> None:
-    """The grid cache key keeps the units near ``close_ranks_grid_box``: it must hold every grid spot,
-    with room to spare (0.01")."""
+    """The grid cache key keeps the units near ``close_ranks_grid_box``: it must hold every grid spot, whatever the
+    unit's rear (the grid is laid in the unit's frame), with room to spare (0.01"); its outer spots touch it."""
     from mathhammer.scenario.world import close_ranks_grid, close_ranks_grid_box
 
-    pts = close_ranks_grid(lead, step)
     lo, hi = close_ranks_grid_box(lead, step)
-    assert len(pts) == 169
-    assert (pts >= lo + 0.009).all() and (pts <= hi - 0.009).all()
+    for ang in [0.0, 0.3, math.pi / 6, math.pi / 4, 1.0, math.pi / 2, 2.5, math.pi, 4.0, 5.9]:
+        pts = close_ranks_grid(lead, step, (math.cos(ang), math.sin(ang)))
+        assert len(pts) == 127  # a hexagon of 6 rings
+        assert (pts >= lo + 0.009).all() and (pts <= hi - 0.009).all()
+    pts = close_ranks_grid(lead, step, (0.0, -1.0))
+    assert pts[:, 0].max() - lead[0] == pytest.approx(hi[0] - 0.01 - lead[0])
 
 
 @pytest.mark.parametrize("mode", ["check", "run"])

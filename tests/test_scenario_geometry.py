@@ -331,16 +331,24 @@ def test_clear_of_matches_the_numpy_gaps_to_the_last_bit(seed: int) -> None:
 
 @pytest.mark.parametrize("step", [0.6, 1.0433070866141732, 1.3])
 def test_the_close_ranks_grid_is_the_grid_computed_point_by_point(step: float) -> None:
-    """The grid fallback's spots (offsets kept per spacing) equal the hexagonal grid computed for each
-    Leading Model, to the last bit."""
+    """The grid fallback's spots (the frame's offsets kept per spacing) equal the hexagonal grid laid in the unit's
+    frame computed for each Leading Model and rear, to the last bit: (a + b / 2, b * sqrt(3) / 2) steps along the
+    lateral (the rear turned counter-clockwise) and ahead (against the rear), a, b, a + b within GRID_SPAN."""
     from mathhammer.scenario.world import GRID_SPAN, close_ranks_grid
 
     span = range(-GRID_SPAN, GRID_SPAN + 1)
     for lead in [(0.0, 0.0), (17.31, 9.877), (3.3333333, 44.1)]:
-        want = np.asarray(
-            [(lead[0] + step * (a + 0.5 * b), lead[1] + step * (math.sqrt(3) / 2) * b) for a in span for b in span]
-        )
-        assert np.array_equal(close_ranks_grid(lead, step), want)
+        for bx, by in [(0.0, -1.0), (1.0, 0.0), (0.6, 0.8), (-math.sqrt(0.5), math.sqrt(0.5))]:
+            want = np.asarray(
+                [
+                    (lead[0] + lat * -by - fwd * bx, lead[1] + lat * bx - fwd * by)
+                    for a in span
+                    for b in span
+                    if abs(a + b) <= GRID_SPAN
+                    for lat, fwd in [(step * (a + 0.5 * b), step * (math.sqrt(3) / 2) * b)]
+                ]
+            )
+            assert np.array_equal(close_ranks_grid(lead, step, (bx, by)), want)
 
 
 class _Recorder(World):

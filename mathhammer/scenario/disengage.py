@@ -93,7 +93,7 @@ def clear_spots(
     back = (rear[0] / norm, rear[1] / norm)
     centres = [lead]
     mine: list[tuple[Coord, float, bool]] = [(lead, r, False)]
-    for dx, dy in world._grid_order(su.models, step, back, lead):
+    for dx, dy in world._grid_order(su.models, step, back, lead, su.player):
         if len(centres) >= n:
             break
         c = (lead[0] + dx, lead[1] + dy)

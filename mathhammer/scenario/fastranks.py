@@ -262,12 +262,18 @@ def close_ranks_search(  # pragma: no cover - compiled
     ring,
     ring2_scale,
     contact,
-    grid_off,
+    grid_frame,
+    table,
     reduced,
     box,
 ):
     """The search of World._close_ranks after its setup (the module text): returns (status, Leading Model, its end
     x and y, the new centres in the models' order); ``box`` is grown with every point tested against other bases.
+
+    Ties among spots equally near a model's old spot, and the grid fallback (``grid_frame``: its spots in the unit's
+    frame, core._grid_frame), go by the unit's own frame: its rear the way the Leading Model came, the side of the
+    table's centre first (:func:`_lateral_first`; ``table``: the table's centre, its mirror line's direction and
+    the player's rear).
 
     ``eng``: the Engagement Range + EPS; ``bases``/``way``: the bases a spot / the Leading Model's way must keep
     clear of (centres, radii, solid, enemy); ``ground``: the table and the level's top; ``blk``/``thr``: the pieces
@@ -279,6 +285,7 @@ def close_ranks_search(  # pragma: no cover - compiled
     # ---- the Leading Model: the first non-pinned model that can end closer, straight at the nearest enemy model
     lead_i = -1
     lx, ly = cent[0, 0], cent[0, 1]
+    bx, by = 0.0, 0.0
     for q in range(lead_order.size):
         i = lead_order[q]
         sx, sy = cent[i, 0], cent[i, 1]
@@ -318,6 +325,7 @@ def close_ranks_search(  # pragma: no cover - compiled
         ex, ey = path[last, 0], path[last, 1]
         if _foe_gap(ex, ey, r, fc, fr) < lead_gap[q] - 1e-6:
             lead_i, lx, ly = i, ex, ey
+            bx, by = -ux, -uy  # the unit's rear: the way its Leading Model came
             break
     if lead_i < 0:
         return NO_MOVE, -1, lx, ly, new
@@ -331,14 +339,15 @@ def close_ranks_search(  # pragma: no cover - compiled
     contact_ok = np.zeros(nc, dtype=np.bool_)
     contact_known = np.zeros(nc, dtype=np.bool_)
     contact_seen = nc == 0
-    ng = grid_off.shape[0]
+    ng = grid_frame.shape[0]
     grid = np.empty((ng, 2))
-    for g in range(ng):
-        grid[g, 0] = lx + grid_off[g, 0]
-        grid[g, 1] = ly + grid_off[g, 1]
+    for g in range(ng):  # laid in the unit's frame (core.close_ranks_grid: the same doubles)
+        grid[g, 0] = lx + grid_frame[g, 0] * -by - grid_frame[g, 1] * bx
+        grid[g, 1] = ly + grid_frame[g, 0] * bx - grid_frame[g, 1] * by
     grid_val = np.zeros(ng, dtype=np.bool_)
     grid_known = np.zeros(ng, dtype=np.bool_)
-    scalars = (lx, ly, r, apart, eng, reach_lim, within_lim)
+    first = float(_lateral_first(lx, ly, bx, by, table))
+    scalars = (lx, ly, r, apart, eng, reach_lim, within_lim, bx, by, first)
     for q in range(rest_order.size):
         i = rest_order[q]
         if i == lead_i:
@@ -404,6 +413,29 @@ def close_ranks_search(  # pragma: no cover - compiled
     return MOVED, lead_i, lx, ly, new
 
 
+def lateral_first(lx: float, ly: float, bx: float, by: float, table: tuple[float, ...]) -> int:
+    """+1 or -1, the side of a unit's frame (Leading Model at ``(lx, ly)``, rear ``(bx, by)``) whose spots go first
+    among tied ones (the reading is :meth:`~.geometry.placement.Placing._lateral_first`'s, which calls it): the side
+    of the table's centre; on the centre line, towards the smaller end of the mirror line; on the mirror line, along
+    it, the side of the player's Entry Edge; else -1. ``table``: the centre's x and y, the mirror line's direction
+    ((0, 0) for none), the player's rear. Plain Python, compiled as :func:`_lateral_first` for the search."""
+    cx, cy, ax, ay, rx, ry = table
+    latx, laty = -by, bx
+    off = (cx - lx) * latx + (cy - ly) * laty
+    if abs(off) > 1e-6:
+        return 1 if off > 0 else -1
+    along = ax * latx + ay * laty
+    if along < -1e-6:
+        return 1
+    if along > 1e-6 or (ax == 0.0 and ay == 0.0):
+        return -1
+    return 1 if rx * latx + ry * laty > 1e-6 else -1
+
+
+#: :func:`lateral_first` compiled (inlined in :func:`close_ranks_search`)
+_lateral_first = njit(**_INLINE)(lateral_first)
+
+
 @njit(**_JIT)
 def _near_set(px, py, new, isset, reach_lim):  # pragma: no cover - compiled
     for m in range(new.shape[0]):  # noqa: SIM110 - a loop: compiled code
@@ -465,11 +497,13 @@ def _linked(cx, cy, new, isset, reach_lim, links, box):  # pragma: no cover - co
 def _pick(
     cands, values, known, ox, oy, new, isset, wholly, scalars, bases, ground, blk, links, box
 ):  # pragma: no cover
-    """World._close_ranks's pick: the free spot In Coherency nearest (ox, oy), ties by x then y. ``values``: the
-    static test (:func:`_free`) of each spot where ``known``; the others kept In Coherency are tested here, and
-    kept. ``scalars``: the Leading Model's end, the base radius, the gap between bases, the Engagement Range + EPS,
-    the keep-together and Wholly Within reaches."""
-    lx, ly, r, apart, eng, reach_lim, within_lim = scalars
+    """World._close_ranks's pick: the free spot In Coherency nearest (ox, oy), ties in the unit's frame: the side
+    of the table's centre first, then the nearer the rear (as core.close_ranks_grid's reference reads them).
+    ``values``: the static test (:func:`_free`) of each spot where ``known``; the others kept In Coherency are tested
+    here, and kept. ``scalars``: the Leading Model's end, the base radius, the gap between bases, the Engagement
+    Range + EPS, the keep-together and Wholly Within reaches, the unit's rear and the side first
+    (:func:`_lateral_first`)."""
+    lx, ly, r, apart, eng, reach_lim, within_lim, bx, by, first = scalars
     n = cands.shape[0]
     keep = np.zeros(n, dtype=np.bool_)
     for c in range(n):
@@ -492,11 +526,16 @@ def _pick(
         return False, 0.0, 0.0
     idx = np.empty(m, dtype=np.int64)
     dist = np.empty(m)
+    side = np.empty(m)
+    ahead = np.empty(m)
     f = 0
     for c in range(n):
         if keep[c] and values[c] and _clear_mine(cands[c, 0], cands[c, 1], new, isset, r, apart):
             idx[f] = c
             dist[f] = _round6(_pt_dist(cands[c, 0], cands[c, 1], ox, oy))
+            dx, dy = cands[c, 0] - ox, cands[c, 1] - oy
+            side[f] = _round6(-first * (dy * bx - dx * by))  # -first * the lateral offset
+            ahead[f] = _round6(-(dx * bx + dy * by))
             f += 1
     used = np.zeros(f, dtype=np.bool_)
     for _ in range(f):
@@ -507,10 +546,8 @@ def _pick(
             if best < 0:
                 best = k
                 continue
-            a, b = idx[k], idx[best]
             if dist[k] < dist[best] or (
-                dist[k] == dist[best]
-                and (cands[a, 0] < cands[b, 0] or (cands[a, 0] == cands[b, 0] and cands[a, 1] < cands[b, 1]))
+                dist[k] == dist[best] and (side[k] < side[best] or (side[k] == side[best] and ahead[k] < ahead[best]))
             ):
                 best = k
         used[best] = True
@@ -520,4 +557,4 @@ def _pick(
     return False, 0.0, 0.0
 
 
-__all__ = ["GRID", "MOVED", "NO_MOVE", "close_ranks_search", "pack"]
+__all__ = ["GRID", "MOVED", "NO_MOVE", "close_ranks_search", "lateral_first", "pack"]

@@ -13,6 +13,12 @@ Set by the rules of :mod:`.placement` but for this:
   modelled). The Leading Model stays where the Charge path ended (Within 1" of every target), not moved on into
   Base-to-Base contact where the Charge Roll would allow ("Set it in Base-to-Base contact with the
   Charge target(s) if possible"): that would make a placement per Charge Roll.
+* Spots equally near the Leading Model are taken in the unit's own frame (its rear: towards where the Leading Model
+  stood), the side of the table's centre first, then the nearer the rear, and the grid of Priority C is laid in that
+  frame, as :meth:`~.placement.Placing._grid_order` lays a formation: the rules say which spots are legal, not which
+  of equal ones is taken, and a table's symmetry (a card that swaps the players) then maps one unit's models onto
+  those of a unit charging at the image point (tests/test_mirror_map.py). Before (session 11) ties went by the
+  table's x then y and the grid along the table's x.
 
 A Charge is read first on the models near the Leading Model, for paths up to 1, 2, 3, 4, 6 and 8 inches in
 turn (:meth:`Charges._charge_local`, :data:`CHARGE_STEPS`): a path that short stays near its start, so its answer
@@ -90,13 +96,14 @@ class Charges(Placing):
                     : left.get(self.placements[pid].unit, len(self.placements[pid].centres))
                 ]
             ]
-            spots = self._charge_spots_memo(su, lead, r, level, others, live, box)
+            norm = math.hypot(*rear)
+            back = (rear[0] / norm, rear[1] / norm) if norm else self.rear_of(su.player)
+            spots = self._charge_spots_memo(su, lead, r, level, others, live, back, box)
             if spots is not None:
-                norm = math.hypot(*rear) or 1.0
                 # 8.7.5's tiers against the targets' live models (the order is fixed here, see :mod:`.placement`)
                 here = {c for c, _ in live}
                 live_foes = [f for f in foes if f[0] not in allowed_enemies or f[1] in here]
-                spots = self._casualty_order(spots, (rear[0] / norm, rear[1] / norm), r, live_foes)
+                spots = self._casualty_order(spots, back, r, live_foes)
                 result = self._intern(Placement(su.id, tuple(spots), level))
         return result
 
@@ -148,6 +155,7 @@ class Charges(Placing):
         level: str | None,
         others: list[tuple[Coord, float, bool]],
         live: list[tuple[Coord, float]],
+        back: Coord,
         seen: list[float] | None = None,
     ) -> list[Coord] | None:
         """:meth:`_charge_spots`, kept with the box of every spot it tested against the other bases.
@@ -158,11 +166,11 @@ class Charges(Placing):
         tests every spot the first one tested with the same answer, step by step, and ends the same.
         ``seen``: grown to hold the box of the entry used.
         """
-        asked = (su.id, lead, r, level, tuple(live))  # coordinates only: the same question in every process
+        asked = (su.id, lead, r, level, tuple(live), back)  # coordinates only: the same question in every process
 
         def compute() -> tuple[list[float], list[Coord] | None]:
             box = [math.inf, math.inf, -math.inf, -math.inf]
-            return box, self._charge_spots(su, lead, r, level, others, live, box)
+            return box, self._charge_spots(su, lead, r, level, others, live, back, box)
 
         box, result = self.memo.boxed(
             "box:spots", asked, lambda box: _bases_near(others, box, r), compute, shared_key=lambda: asked
@@ -178,6 +186,7 @@ class Charges(Placing):
         level: str | None,
         others: list[tuple[Coord, float, bool]],
         live: list[tuple[Coord, float]],
+        back: Coord,
         box: list[float] | None = None,
     ) -> list[Coord] | None:
         """8.7.7 step 4: where the other models of a charging unit are set, the Leading Model at ``lead``.
@@ -194,7 +203,8 @@ class Charges(Placing):
           Leading Model;
         * C: else a free spot in Base-to-Base contact with a model of the unit already set Within the
           Engagement Range (its Supporting Rank, 8.8.1 step 2), nearest the Leading Model; else the
-          free spot of the hexagonal grid around the Leading Model (spacing: base + 0.1") nearest it.
+          free spot of the hexagonal grid around the Leading Model (spacing: base + 0.1"; laid in the unit's frame,
+          a hexagon of ``ceil(sqrt(models)) + 3`` rings) nearest it.
 
         Each step looks first at the spots Wholly Within 3" of the Leading Model (4.4); a model that
         finds none there anywhere is set by the same steps without the 3".
@@ -203,7 +213,8 @@ class Charges(Placing):
         overlap, at least 0.05" from every other base (0.025" from a target model or the unit's
         own), not Within 1" of an enemy Ground unit that is not a target, and In Coherency as
         :meth:`place` reads it (centre at most a base spacing + 2" from a model already set).
-        ``live``: centres and radii of the targets' live models. None if a model finds no spot.
+        ``live``: centres and radii of the targets' live models; ``back``: the unit's rear (a unit vector): "nearest"
+        ties and the grid are read in its frame (the module text). None if a model finds no spot.
         ``box`` ([x0, y0, x1, y1]): grown to hold every spot tested against ``others``.
         """
         touch = CONTACT / 2
@@ -227,9 +238,16 @@ class Charges(Placing):
             rr = np.broadcast_to(np.asarray(rs, dtype=float), (cs.shape[0],))
             return (cs[:, None, :] + (r + rr + gap)[:, None, None] * ring[None, :, :]).reshape(-1, 2)
 
+        bx, by = back
+        first = self._lateral_first(lead, back, su.player)
+
         def by_lead(pts: np.ndarray) -> np.ndarray:
-            d = np.round(np.hypot(pts[:, 0] - lead[0], pts[:, 1] - lead[1]), 6)
-            return pts[np.lexsort((pts[:, 1], pts[:, 0], d))]
+            dx, dy = pts[:, 0] - lead[0], pts[:, 1] - lead[1]
+            d = np.round(np.hypot(dx, dy), 6)
+            # ties in the unit's own frame (as :meth:`_grid_order`): the side of the table's centre, then the rear
+            side = np.round(-first * (dy * bx - dx * by), 6)  # -first * the lateral (``back`` turned counter-clockwise)
+            ahead = np.round(-(dx * bx + dy * by), 6)
+            return pts[np.lexsort((ahead, side, d))]
 
         def static_ok(pts: np.ndarray) -> np.ndarray:
             ok = np.ones(pts.shape[0], dtype=bool)
@@ -245,12 +263,15 @@ class Charges(Placing):
                 ok[idx] = self._terrain_ok(pts[idx], r, level)
             return ok
 
+        # the grid laid in the unit's frame (lateral, ahead), a hexagon (the same on both sides), as
+        # :meth:`_grid_order` lays it
         grid = np.asarray(
             [
-                (lead[0] + step * (i + 0.5 * j), lead[1] + step * (math.sqrt(3) / 2) * j)
+                (lead[0] + lat * -by - fwd * bx, lead[1] + lat * bx - fwd * by)
                 for i in range(-rings, rings + 1)
                 for j in range(-rings, rings + 1)
-                if (i, j) != (0, 0)
+                if (i, j) != (0, 0) and abs(i + j) <= rings
+                for lat, fwd in [(step * (i + 0.5 * j), step * (math.sqrt(3) / 2) * j)]
             ]
         )
         tiers = [around(LC, LR, touch), np.vstack([around(LC, LR, g) for g in B_GAPS])]

@@ -149,29 +149,41 @@ class _GridFallbackError(Exception):
 #: How far from its Leading Model :meth:`World.place` first looks for spots with only the units near it.
 PLACE_NEAR = 3.5
 
-#: The Close Ranks grid fallback: spots ``lead_to + step * (a + b / 2, b * sqrt(3) / 2)`` for a, b in
-#: -GRID_SPAN..GRID_SPAN (``step``: a base and a gap).
+#: The Close Ranks grid fallback: the spots of a hexagonal grid laid in the unit's own frame around the Leading Model
+#: (:func:`close_ranks_grid`), at most ``GRID_SPAN`` steps from it (``step``: a base and a gap).
 GRID_SPAN = 6
 
 
-def close_ranks_grid(lead_to: Coord, step: float) -> np.ndarray:
-    """The spots of the Close Ranks grid fallback around the Leading Model (a hexagonal grid, rows)."""
-    return np.asarray(lead_to, dtype=float) + _grid_offsets(step)
+def close_ranks_grid(lead_to: Coord, step: float, back: Coord) -> np.ndarray:
+    """The spots of the Close Ranks grid fallback around the Leading Model at ``lead_to`` (rows): the hexagonal grid of
+    :func:`_grid_frame` laid in the unit's frame, ``back`` (a unit vector: the rear) and the lateral (``back`` turned
+    90 degrees counter-clockwise), as :meth:`~.placement.Placing._grid_order` lays a formation. The same spots on both
+    sides of the unit: a symmetry of the table maps the grid at one Leading Model onto the grid at its image with the
+    image rear (``tests/test_mirror_map.py``)."""
+    frame = _grid_frame(step)
+    lat, fwd = frame[:, 0], frame[:, 1]
+    bx, by = back
+    # each coordinate as fastranks.close_ranks_search computes it (the same doubles)
+    return np.stack([lead_to[0] + lat * -by - fwd * bx, lead_to[1] + lat * bx - fwd * by], axis=1)
 
 
 @lru_cache(maxsize=64)
-def _grid_offsets(step: float) -> np.ndarray:
-    """:func:`close_ranks_grid` less the Leading Model's centre (each coordinate its centre's + this)."""
+def _grid_frame(step: float) -> np.ndarray:
+    """:func:`close_ranks_grid` in the unit's frame: (lateral, how far ahead) of each spot, the Leading Model's own
+    (0, 0) among them: ``step * (a + b / 2, b * sqrt(3) / 2)`` for a, b and a + b in -GRID_SPAN..GRID_SPAN (a
+    hexagon, the same on both sides of the unit)."""
     span = range(-GRID_SPAN, GRID_SPAN + 1)
-    out = np.asarray([(step * (a + 0.5 * b), step * (math.sqrt(3) / 2) * b) for a in span for b in span])
+    out = np.asarray(
+        [(step * (a + 0.5 * b), step * (math.sqrt(3) / 2) * b) for a in span for b in span if abs(a + b) <= GRID_SPAN]
+    )
     out.setflags(write=False)
     return out
 
 
 def close_ranks_grid_box(lead_to: Coord, step: float) -> tuple[np.ndarray, np.ndarray]:
-    """A box holding every spot of :func:`close_ranks_grid`: ``1.5 * GRID_SPAN`` steps across and
-    ``sqrt(3) / 2 * GRID_SPAN`` up or down of the Leading Model, and 0.01" more."""
-    half = step * np.array([1.5 * GRID_SPAN, math.sqrt(3) / 2 * GRID_SPAN]) + 0.01
+    """A box holding every spot of :func:`close_ranks_grid` whatever the unit's rear: ``GRID_SPAN`` steps (the
+    hexagon's outer radius) each way from the Leading Model, and 0.01" more."""
+    half = step * GRID_SPAN + 0.01
     return np.asarray(lead_to) - half, np.asarray(lead_to) + half
 
 

@@ -64,6 +64,7 @@ from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...board.ranks import CONTACT
 from ..fastnear import clear_of
+from ..fastranks import lateral_first
 from ..missions.deployments import MIRROR_AXES
 from ..spec import ScenarioUnit
 from .core import (
@@ -306,7 +307,7 @@ class Placing(Facts):
         back = (rear[0] / norm, rear[1] / norm)
         centres = [lead]
         mine: list[tuple[Coord, float, bool]] = [(lead, r, False)]
-        for dx, dy in self._grid_order(su.models, step, back, lead):
+        for dx, dy in self._grid_order(su.models, step, back, lead, su.player):
             if len(centres) == su.models:
                 break
             if math.hypot(dx, dy) > limit:
@@ -323,7 +324,7 @@ class Placing(Facts):
         centres = self._casualty_order(centres, back, r, foes)
         return self._intern(Placement(su.id, tuple(centres), level))
 
-    def _grid_order(self, models: int, step: float, back: Coord, lead: Coord) -> list[Coord]:
+    def _grid_order(self, models: int, step: float, back: Coord, lead: Coord, player: str) -> list[Coord]:
         """The offsets from the Leading Model at ``lead`` of the hexagonal grid :meth:`place` tries, in its order.
 
         The grid is laid in the unit's own frame: ``back`` (a unit vector, towards where the models go: the rear) and
@@ -332,9 +333,9 @@ class Placing(Facts):
         spot ahead of the Leading Model (against ``back``) scored its distance plus 0.6 times how far ahead it is;
         ties: the side of the table's centre first (:meth:`_lateral_first`), then the nearer to the rear. Every
         test is of the frame, so a symmetry of the table (a rotation or a reflection keeping its centre) maps one
-        unit's formation onto the formation of a unit at the image point with the image rear. Read once per
-        (models, spacing, direction, side)."""
-        first = self._lateral_first(lead, back)
+        unit's formation onto the formation of a unit at the image point with the image rear (``player``'s: the
+        other player's there). Read once per (models, spacing, direction, side)."""
+        first = self._lateral_first(lead, back, player)
         key = (models, step, back, first)
         hit = self._grid_orders.get(key)
         if hit is None:
@@ -345,19 +346,22 @@ class Placing(Facts):
             ]
         return hit
 
-    def _lateral_first(self, lead: Coord, back: Coord) -> int:
+    def _lateral_first(self, lead: Coord, back: Coord, player: str) -> int:
         """The side of the unit's frame :meth:`_grid_order` fills first among tied spots: +1 the lateral (``back``
         turned 90 degrees counter-clockwise), -1 its opposite. The side of the table's centre; a Leading Model on the
         centre line along ``back``: on a card that mirrors, the side towards the end of its mirror line with the
-        smaller x (an upright line: the smaller y); else (a rotation, no card, or the mirror line itself along
-        ``back``) -1, the unit's own left-hand side (``back`` turned clockwise), which a rotation maps."""
-        lx, ly = -back[1], back[0]
-        off = (self.board.width / 2 - lead[0]) * lx + (self.board.depth / 2 - lead[1]) * ly
-        if abs(off) > 1e-6:
-            return 1 if off > 0 else -1
-        axis = MIRROR_AXES.get(str(self.scn.deployment_card.get("symmetry", "")))
-        along = 0.0 if axis is None else axis[0] * lx + axis[1] * ly
-        return 1 if along < -1e-6 else -1
+        smaller x (an upright line: the smaller y); on the mirror line itself, ``back`` along it (a unit there is
+        its own image, so a rule of the frame alone cannot map it onto the other player's): the side of ``player``'s
+        own Entry Edge (the card swaps the players, so it maps that side onto the other player's); else (a rotation
+        or no card) -1, the unit's own left-hand side (``back`` turned clockwise), which a rotation maps."""
+        return lateral_first(lead[0], lead[1], back[0], back[1], (*self._table_frame, *self.rear_of(player)))
+
+    @functools.cached_property
+    def _table_frame(self) -> tuple[float, float, float, float]:
+        """What :meth:`_lateral_first` reads of the table: its centre, and the direction of the card's mirror line
+        ((0, 0) for a rotation or no card); the compiled Close Ranks search reads the same."""
+        ax, ay = MIRROR_AXES.get(str(self.scn.deployment_card.get("symmetry", "")), (0.0, 0.0))
+        return (self.board.width / 2, self.board.depth / 2, float(ax), float(ay))
 
     def _near_lead(
         self,
@@ -496,7 +500,7 @@ class Placing(Facts):
         all_r = np.asarray(rs, dtype=float)
         solid = np.ones(len(rs), dtype=bool)
         foe = np.asarray(enemy, dtype=bool)
-        ring = self._ring_order(cent[0], self.rear_of(su.player))
+        ring = self._ring_order(cent[0], self.rear_of(su.player), su.player)
         touch, apart = CONTACT / 2, CONTACT / 2 - 1e-3
         cands = (np.asarray(cent, dtype=float)[:, None, :] + (2 * r + touch) * ring[None, :, :]).reshape(-1, 2)
         free = clear_of(cands, all_c, all_r, r, apart, solid, ENGAGEMENT_RANGE + EPS, foe)
@@ -518,12 +522,12 @@ class Placing(Facts):
         self._respawns[key] = hit
         return hit
 
-    def _ring_order(self, lead: Coord, back: Coord) -> np.ndarray:
+    def _ring_order(self, lead: Coord, back: Coord, player: str) -> np.ndarray:
         """The 36 directions of the ring (``_RING``) in the unit's own frame: towards ``back`` (its player's rear)
         first, then turning away from it, of each pair the one on the side of the table's centre first
         (:meth:`_lateral_first`, as :meth:`_grid_order` breaks its ties). Every test is of the frame, so a symmetry of
         the table maps the order at one Leading Model onto the order at its image with the image rear."""
-        first = self._lateral_first(lead, back)
+        first = self._lateral_first(lead, back, player)
         bx, by = back
         dot = np.round(_RING[:, 0] * bx + _RING[:, 1] * by, 6)
         side = np.round(-first * (_RING[:, 1] * bx - _RING[:, 0] * by), 6)  # -first * the lateral component

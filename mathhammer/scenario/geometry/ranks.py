@@ -6,15 +6,22 @@ the Unit may press into the fight". Reading:
 * Models in Base-to-Base contact (bases at most ``CONTACT`` = 0.05" apart) with a model of an Engaged
   enemy unit stay ("physically pinned"); if every model is pinned, nothing moves.
 * The Leading Model is the first other model (placement order) that can end closer to the Engaged units:
-  it moves straight towards the nearest live model of those units, at most 3", stopping in Base-to-Base
-  contact (bases 0.025" apart) or at the last free spot before its way is blocked (8.5.3: off the table
-  or its level's top, a Size 2+ wall other than GRASS, an enemy model, another unit's Ground model, or
+  it moves straight towards the nearest live model of those units (:meth:`CloseRanks._nearest_foe`: of equally near
+  ones, the one on the side of the table's centre in the frame of its player's rear), at most 3", stopping in
+  Base-to-Base contact (bases 0.025" apart) or at the last free spot before its way is blocked (8.5.3: off the
+  table or its level's top, a Size 2+ wall other than GRASS, an enemy model, another unit's Ground model, or
   Within 1" of an enemy Ground unit it is not Engaged with). It passes through its own unit's models.
 * The other models that are not pinned are picked up and set one at a time, nearest to the Engaged
   units first: at the free spot nearest its old one in Base-to-Base contact with a live Engaged enemy
   model; else (a model not already Within 1" of an enemy) in Base-to-Base contact with a model of the
   unit set Within the Engagement Range; else at its old spot; else at the nearest free spot of a
   hexagonal grid around the Leading Model. If a model finds no spot, nothing moves.
+* Ties in the unit's own frame (its rear: the way the Leading Model came): of spots equally near a model's old spot,
+  the one on the side of the table's centre first, then the nearer the rear (:meth:`Placing._lateral_first`, as
+  :meth:`Placing._grid_order` lays a formation), and the grid is a hexagon laid in that frame
+  (:func:`.core.close_ranks_grid`). The rules say which spots are legal, not which of equal ones is taken; so a
+  symmetry of the table that swaps the players maps a Close Ranks onto the one at the image (before session 12: the
+  table's x then y, the grid along the table's x; tests/test_mirror_map.py).
 * In Coherency, as :meth:`World.place` reads it: a spot at most one base spacing + 2" from a model of
   the unit already set, with a Coherency Link to it (4.4: the line crosses no Size 2+ wall and no other
   unit's Ground model; it may cross the Engaged enemy models), and Wholly Within 3" of the Leading
@@ -58,7 +65,7 @@ from .core import (
     Coord,
     Placement,
     _bases_near,
-    _grid_offsets,
+    _grid_frame,
     _GridFallbackError,
     _grow_box,
     close_ranks_grid_box,
@@ -70,18 +77,15 @@ from .placement import Placing
 _NO_TOP = (np.zeros((0, 2)), np.zeros(1, dtype=np.int64))
 
 
-def _nearest(c: Coord, fc: np.ndarray, fr: np.ndarray, r: float) -> int:
-    """``np.argmin`` of the edge gaps from a base of radius ``r`` at ``c`` to the bases ``fc``/``fr``, computed as
-    ``gaps`` in :meth:`CloseRanks._close_ranks` does (the same doubles: the squares summed in order, one sqrt): the
-    first of the nearest."""
+def _gaps_from(c: Coord, fc: np.ndarray, fr: np.ndarray, r: float) -> np.ndarray:
+    """The edge gaps from a base of radius ``r`` at ``c`` to the bases ``fc``/``fr``, computed as ``gaps`` in
+    :meth:`CloseRanks._close_ranks` does (the same doubles: the squares summed in order, one sqrt)."""
     x, y = c
-    best, k = math.inf, 0
+    out = np.empty(len(fr))
     for j, ((fx, fy), rad) in enumerate(zip(fc.tolist(), fr.tolist(), strict=True)):
         dx, dy = x - fx, y - fy
-        g = math.sqrt(dx * dx + dy * dy) - r - rad
-        if g < best:
-            best, k = g, j
-    return k
+        out[j] = math.sqrt(dx * dx + dy * dy) - r - rad
+    return out
 
 
 @dataclass(frozen=True)
@@ -418,7 +422,7 @@ class CloseRanks(Placing):
         # "Models cannot use this move to Disengage from other Enemy Units"
         if self._engaged_foes(su, final, level, foes) != before:
             return pid
-        near = FC[_nearest(lead_to, FC, FR, r)]
+        near = FC[self._nearest_foe(lead_to, _gaps_from(lead_to, FC, FR, r), FC, su.player)]
         away = (lead_to[0] - float(near[0]), lead_to[1] - float(near[1]))
         norm = math.hypot(*away) or 1.0
         fm = [(self.placements[fpid].unit, c, fr) for (fpid, fk) in foes for c, fr in self._foe_models(fpid, fk)]
@@ -429,6 +433,23 @@ class CloseRanks(Placing):
             self.placements.append(placement)
             result = self._pid[placement] = len(self.placements) - 1
         return result
+
+    def _nearest_foe(self, c: Coord, g: np.ndarray, fc: np.ndarray, player: str) -> int:
+        """Which of the Engaged models ``fc`` (edge gaps ``g`` from a model at ``c``) is the nearest: the least gap
+        (to 6 decimals); ties in the unit's frame (its rear: ``player``'s Entry Edge), the side of the table's
+        centre first (:meth:`_lateral_first`), then the nearer the rear, then the first. A symmetry of the table
+        that swaps the players maps the model taken at one unit onto the one taken at its image (a tie went to the
+        first in the placement's order, which the symmetry does not map)."""
+        d = np.round(g, 6)
+        near = np.flatnonzero(d == d.min())
+        if near.size == 1:
+            return int(near[0])
+        bx, by = self.rear_of(player)
+        first = self._lateral_first(c, (bx, by), player)
+        dx, dy = fc[near, 0] - c[0], fc[near, 1] - c[1]
+        side = np.round(-first * (dy * bx - dx * by), 6)
+        ahead = np.round(-(dx * bx + dy * by), 6)
+        return int(near[np.lexsort((ahead, side))[0]])
 
     def _close_foes(self, foes: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Of the Engaged units ``foes`` (placement, models left), kept: their live models' centres and radii, then
@@ -525,7 +546,7 @@ class CloseRanks(Placing):
         :class:`_GridFallbackError` as the reading does. ``carr``: ``cent`` as an array; ``mins``: each model's gap to
         the nearest Engaged model (its row of ``cent_gaps``' least)."""
         # per movable model, in order: its nearest Engaged enemy model, the distance to it and the gap
-        lead_j = np.argmin(cent_gaps[movable], axis=1)
+        lead_j = np.asarray([self._nearest_foe(cent[i], cent_gaps[i], fc, su.player) for i in movable], dtype=np.int64)
         lead_gap = cent_gaps[movable, lead_j]
         lead_d = []
         for i, j0 in zip(movable, lead_j.tolist(), strict=True):
@@ -561,7 +582,8 @@ class CloseRanks(Placing):
             _RING,
             2 * r + touch,
             contact,
-            np.ascontiguousarray(_grid_offsets(2 * r + GAP)),
+            _grid_frame(2 * r + GAP),
+            (*self._table_frame, *self.rear_of(su.player)),
             reduced,
             seen,
         )

@@ -79,7 +79,7 @@ class DeployRefusals:
             lead = entries[i].to
             assert lead is not None
             over[k] = world.level_at(lead) is not None
-            offsets = world._grid_order(su.models, step, back, lead)
+            offsets = world._grid_order(su.models, step, back, lead, su.player)
             lists.append([lead, *((lead[0] + dx, lead[1] + dy) for dx, dy in offsets)])
         most = max((len(s) for s in lists), default=1)
         spots = np.zeros((idx.size, most, 2), dtype=float)
