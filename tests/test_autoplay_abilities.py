@@ -126,8 +126,9 @@ def naive_reach(speed: float, gap: float, dice: int) -> float:
 
 def test_a_charge_scores_its_probability_of_reaching_and_metabolic_boost_raises_it(tmp_path: Path) -> None:
     """8.7.7: a Charge's attack columns are the Close Combat attack times P(Speed + the Charge Roll reaches Within 1"
-    of the target), the least base gap of the two units read in a straight line; Metabolic Boost ("roll 2D6 instead of
-    D6 and use the higher") raises it: against the listing of every roll, at gaps from sure to out of reach."""
+    of the target), the least base gap of the charger's Leading Model (8.7.7 step 2: the placement's first model, the
+    one the engine moves) and the target's models read in a straight line; Metabolic Boost ("roll 2D6 instead of D6 and
+    use the higher") raises it: against the listing of every roll, at gaps from sure to out of reach."""
     sim = Simulation(scenario(tmp_path), 1, 0)
     feats = Features(sim, menus_of(sim))
     world = sim.world
@@ -138,7 +139,7 @@ def test_a_charge_scores_its_probability_of_reaching_and_metabolic_boost_raises_
     for y in (12.0, 15.0, 17.0, 19.0, 21.0, 26.0):
         mpid = world.place(sim.scn.units["marine-1"], (5.0, y), (5.0, 30.0), (zpid,))
         assert mpid is not None
-        a = np.asarray(world.placements[zpid].centres, dtype=float)
+        a = np.asarray(world.placements[zpid].centres[:1], dtype=float)  # the Leading Model
         b = np.asarray(world.placements[mpid].centres, dtype=float)
         radii = (sim.scn.units["zergling-1"].base_mm + sim.scn.units["marine-1"].base_mm) / 25.4 / 2
         gap = min(math.dist(p, q) for p in a.tolist() for q in b.tolist()) - radii

@@ -88,25 +88,36 @@ def test_the_row_is_the_reach_it_adds_to_the_charge(tmp_path: Path, army: str, u
     assert row[COL["spend"]] == 1.0
 
 
-def test_gravitic_boosters_reach_is_the_engines(tmp_path: Path) -> None:
-    """Held to the engine: 6,000 games of the Zealots' Charge at the Marines, the Leading Models 10" apart (it needs a
-    3 on the die), without and with Gravitic Boosters, the share that reached within 5 SE of the row's P(reaches) (2/3
-    and 5/6). (The Zerglings' is not held: ``Features.reaches`` reads their Charge an inch longer than the engine
-    makes it, an upper bound, docs/scenario.md.)"""
+@pytest.mark.parametrize(
+    ("army", "unit", "name", "odds"),
+    [
+        (OBSERVER, "zealot-1", "Gravitic Boosters", (4 / 6, 5 / 6)),
+        (OVERSEER, "zergling-1", "Pneumatized Carapace", (4 / 6, 32 / 36)),
+    ],
+)
+def test_the_reach_with_and_without_the_reaction_is_the_engines(
+    tmp_path: Path, army: str, unit: str, name: str, odds: tuple[float, float]
+) -> None:
+    """Held to the engine: 6,000 games of the unit's Charge at the Marines, the Leading Models 10" apart (it needs a 3
+    on the die: 8.7.7, Speed + D6 at least the Leading Model's way into 1" of a target model), without and with the
+    Reaction, the share that reached within 5 SE of the row's P(reaches): the Zealots 2/3 and 5/6 (one D6 plus 1), the
+    Zerglings 2/3 and 1 - (2/6)^2 (the higher of two D6). The Charge is the Leading Model's (8.7.7 step 2: the engine
+    moves the placement's first model): the Zerglings' formation stands a model an inch nearer the Marines, which the
+    row read as the charger before (5/6 and 35/36 against the engine's 2/3 and 8/9)."""
     n = 6000
-    sim = _sim(tmp_path, RED, OBSERVER, ("random", "objective"), n)
+    sim = _sim(tmp_path, RED, army, ("random", "objective"), n)
     blue = sim.players[1]
     assert isinstance(blue, Auto)
     games = np.arange(n)
     m = place(sim, "marine-1", MARINE, games, ())
-    place(sim, "zealot-1", LONG, games, (m,))
+    place(sim, unit, LONG, games, (m,))
     feats = blue.features()
-    u, t = sim.uids.index("zealot-1"), sim.uids.index("marine-1")
-    at = (u, int(sim.pos[u, 0]), 3, int(sim.pos[t, 0]), 6)
-    plain, boosted = feats.reaches(*at, ()), feats.reaches(*at, ("Gravitic Boosters",))
-    assert (plain, boosted) == pytest.approx((4 / 6, 5 / 6))
-    act = _charge(sim, "zealot-1")
-    answered = dataclasses.replace(act, react=(Reaction("zealot-1", "Gravitic Boosters", "blue"),))
+    u, t = sim.uids.index(unit), sim.uids.index("marine-1")
+    at = (u, int(sim.pos[u, 0]), int(sim.alive[u, 0]), int(sim.pos[t, 0]), 6)
+    plain, boosted = feats.reaches(*at, ()), feats.reaches(*at, (name,))
+    assert (plain, boosted) == pytest.approx(odds)
+    act = _charge(sim, unit)
+    answered = dataclasses.replace(act, react=(Reaction(unit, name, "blue"),))
     sim.ordinal[answered] = sim.ordinal[act]
     half = n // 2
     for part, a, p in ((games[:half], act, plain), (games[half:], answered, boosted)):

@@ -13,8 +13,9 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
   SHIELDED, phase, abilities): a chain is read once per run.
 * The probability that a Charge reaches (8.7.7: Speed + the Charge Roll, a D6, the highest of more with the
   ``charge_roll`` abilities used, Metabolic Boost, plus their additions): the roll at least the least base gap between
-  the two units' models left less 1" (Engagement Range) less the unit's Speed (with its abilities' BUFF Speed). The
-  straight gap is the least any path can be (terrain and models in the way are not read): an upper bound.
+  the unit's Leading Model (8.7.7 step 2; the placement's first model, as the engine moves it) and the target's models
+  left less 1" (Engagement Range) less the unit's Speed (with its abilities' BUFF Speed). The straight gap is the
+  least any path can be (terrain and models in the way are not read): an upper bound.
 * ``models``: the expected share of the target's full strength the attack removes (the Current Supply Value drops in
   steps, 8.9.2: an attack that leaves a unit above the step destroys no Supply yet).
 * ``threat``: what the enemy could destroy of this unit next Round at the entry's end point: the sum, over the enemy
@@ -642,7 +643,8 @@ class Features:
         """:meth:`reaches`, computed."""
         sim = self.sim
         world = sim.world
-        mine = np.asarray(world.placements[pu].centres[:a], dtype=float).reshape(-1, 2)
+        # the Leading Model (the placement's first model: the engine's, ``Charges._charge_near``), not the nearest
+        mine = np.asarray(world.placements[pu].centres[: min(a, 1)], dtype=float).reshape(-1, 2)
         theirs = np.asarray(world.placements[pt].centres[:k], dtype=float).reshape(-1, 2)
         if not mine.size or not theirs.size:
             return 0.0
