@@ -76,17 +76,20 @@ CACHE_PREFIX = "mathhammer-"
 
 
 def sources_digest(package: str) -> str:
-    """12 hex digits naming the state of :data:`KERNEL_SOURCES` under ``package``: each file's path, size and
-    modification time (a stat each, no read); a missing file counts as such."""
+    """12 hex digits naming the state of :data:`KERNEL_SOURCES` under ``package``: each file's path and content (a
+    touch or a checkout that leaves the text as it was keeps the folder; an edit that keeps the size and the time does
+    not keep a stale kernel); a missing file counts as such. Reading the files costs well under a millisecond."""
     import hashlib  # (only here: most commands never ask)
 
     h = hashlib.sha1()
     for name in KERNEL_SOURCES:
+        h.update(f"{name}:".encode())
         try:
-            st = os.stat(os.path.join(package, name))
-            h.update(f"{name}:{st.st_size}:{st.st_mtime_ns};".encode())
+            with open(os.path.join(package, name), "rb") as f:
+                h.update(hashlib.sha1(f.read()).digest())
         except OSError:
-            h.update(f"{name}:-;".encode())
+            h.update(b"-")
+        h.update(b";")
     return h.hexdigest()[:12]
 
 
@@ -119,7 +122,11 @@ def kernel_cache_folder(source: str) -> str | None:
     import hashlib
 
     folder = os.path.dirname(os.path.abspath(source))
-    if os.path.commonpath([folder, PACKAGE_DIR]) != PACKAGE_DIR:
+    try:
+        inside = os.path.commonpath([folder, PACKAGE_DIR]) == PACKAGE_DIR
+    except ValueError:  # another drive (Windows): not the package's; numba's own locators go on
+        inside = False
+    if not inside:
         return None
     root = kernel_cache_root()
     if root is None:

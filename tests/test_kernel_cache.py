@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mathhammer import config, jit
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -93,8 +95,9 @@ def test_editing_a_kernels_dependency_changes_the_folder(tmp_path: Path) -> None
     assert _root(copy, cache) == second
 
 
-def test_the_digest_reads_size_and_time(tmp_path: Path) -> None:
-    """sources_digest: a stat of each file, so a change of size or of modification time (a save) changes it."""
+def test_the_digest_reads_the_content(tmp_path: Path) -> None:
+    """sources_digest: each file's content, so an edit changes it (also one keeping the size and the modification
+    time), a touch does not, and a missing file does."""
     for name in config.KERNEL_SOURCES:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("x = 1\n")
@@ -103,13 +106,24 @@ def test_the_digest_reads_size_and_time(tmp_path: Path) -> None:
     target = tmp_path / "scenario" / "fastfetch.py"
     st = target.stat()
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
+    assert config.sources_digest(str(tmp_path)) == one  # touched, the same text
+    target.write_text("x = 2\n")  # the same size
+    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the same time
     two = config.sources_digest(str(tmp_path))
     assert two != one
-    target.write_text("x = 22\n")
-    os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
-    assert config.sources_digest(str(tmp_path)) not in (one, two)
     target.unlink()
     assert config.sources_digest(str(tmp_path)) not in (one, two)
+
+
+def test_a_source_on_another_drive_is_left_to_numba(monkeypatch: pytest.MonkeyPatch) -> None:
+    """os.path.commonpath raises ValueError for paths on different drives (Windows): such a file is not the package's,
+    and the locator (tried first for every cached function of the process) must not raise."""
+
+    def other_drive(paths: list[str]) -> str:
+        raise ValueError("Paths don't have the same drive")
+
+    monkeypatch.setattr(config.os.path, "commonpath", other_drive)
+    assert config.kernel_cache_folder("D:/elsewhere/mine.py") is None
 
 
 def test_files_outside_the_package_are_left_to_numba(tmp_path: Path) -> None:
