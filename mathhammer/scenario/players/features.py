@@ -190,7 +190,7 @@ class Features:
         self._reaches: dict[tuple[object, ...], float] = {}
         self._after: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
         self._moves_to: dict[tuple[object, ...], dict[tuple[int, int, int], float]] = {}
-        self._resolver = Resolver(sim)
+        self.resolver = Resolver(sim)  # the exact engine's attacks (also the Reactions' answers read it)
         self._leads: dict[int, tuple[float, float]] = {}
         self._threats: dict[tuple[object, ...], tuple[np.ndarray, ...]] = {}
         self._states_of: dict[tuple[object, ...], list[tuple[tuple[int, int, int], float]]] = {}
@@ -702,7 +702,7 @@ class Features:
         if hit is None:
             if len(self._states_of) > MEMO_LIMIT:
                 self._states_of.clear()
-            hit = self._states_of[key] = self._resolver.states(key)
+            hit = self._states_of[key] = self.resolver.states(key)
         return hit
 
     def _summary(

@@ -253,16 +253,6 @@ class Reactions:
         self.taken = np.zeros((len(self.options), sim.T), dtype=bool)  # declared this Round, per game
         self.rnd = 0
         self._rows: dict[tuple[object, ...], np.ndarray] = {}
-        self._resolver: Any = None
-
-    def resolver(self) -> Any:
-        """The attacks of the exact engine for this Simulation (a :class:`~.fastfeatures.Resolver`: the Batches and
-        the Target as the engine makes them), made at first use."""
-        if self._resolver is None:
-            from .fastfeatures import Resolver
-
-            self._resolver = Resolver(self.sim)
-        return self._resolver
 
     def answer(self, games: np.ndarray, act: Activation, rnd: int, policy: Any) -> list[tuple[np.ndarray, Activation]]:
         """The games ``games`` split by the Reaction declared to ``act`` (the module text): (games, the activation as
@@ -477,7 +467,7 @@ class Reactions:
         row[COLUMNS.index("spend")] = feats.spend(sim.uids[o.u], (o.name,))
         a = sim.uids.index(act.unit)
         if o.kind == "hits":  # the HITS at the unit entering (its state in Reserves: models left, no marker)
-            row[DAMAGE : MODELS + 1] = entry_hits(self.resolver(), o, a, alive[a], mark[a], shielded[a])
+            row[DAMAGE : MODELS + 1] = entry_hits(feats.resolver, o, a, alive[a], mark[a], shielded[a])
             return row
         if pos[a] < 0 or alive[a] <= 0:
             return row
@@ -609,7 +599,8 @@ class Reactions:
                     chain = "impact"
                     reach = self.features().reaches(a, pos[a], alive[a], pos[q], alive[q], act.use)
                 cut = int(o.value)
-                hit = reach * p_used(self.resolver(), a, alive[a], q, alive[q], mark, shielded, chain, act.use, cut)
+                resolver = self.features().resolver
+                hit = reach * p_used(resolver, a, alive[a], q, alive[q], mark, shielded, chain, act.use, cut)
             self._used[key] = hit
         return hit
 
