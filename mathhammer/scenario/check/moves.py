@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ...board.model import EPS
 from ...starcraft.loadout import Loadout
@@ -14,7 +16,7 @@ from ..abilities import (
 from ..checkview import available as _available
 from ..checkview import need as _need
 from ..checkview import within_now as _within_now
-from ..spec import Activation
+from ..spec import Activation, ScenarioUnit
 from ..world import EDGE_REAR
 from .common import (
     FAMILIES,
@@ -22,6 +24,16 @@ from .common import (
     _State,
 )
 from .pathing import around_text, deploy_far_text, deploy_length, lead_size
+
+if TYPE_CHECKING:
+    from ...starcraft.schema import Effect
+
+
+def speed_of(su: ScenarioUnit, effects: Sequence[Effect]) -> int:
+    """A unit's Speed with the effects of its loadout now (``Loadout.effects``): its card's Speed and each BUFF Speed
+    but the ON CREEP ones (read through ``CardCheck.on_creep``'s loadout). The walk's reading, and the automatic
+    players' (``players/legal.py``, ``players/moveverdicts.py``): one sum, so their verdicts cannot part."""
+    return int(su.speed + sum(e.value for e in effects if e.kind == "speed" and not e.on_creep))
 
 
 class MoveChecks(_State):
@@ -190,8 +202,7 @@ class MoveChecks(_State):
         creep = any(fam.on_creep(self, act.unit) for fam in FAMILIES)
         su = self.scn.units[act.unit]
         effects = self._loadout_now(act.unit, creep).effects()
-        speed = su.speed + sum(e.value for e in effects if e.kind == "speed" and not e.on_creep)
-        return speed, sum(e.value for e in effects if e.kind == "charge_roll")
+        return speed_of(su, effects), sum(e.value for e in effects if e.kind == "charge_roll")
 
     def _loadout_now(self, unit: str, on_creep: bool = False) -> Loadout:
         """``unit``'s loadout with the Active abilities used on it so far this Round (``used``; cards' too: Weapons of

@@ -54,6 +54,7 @@ from ...starcraft.keywords import find
 from ...starcraft.loadout import Loadout, attack_batches
 from ..abilities import Purse
 from ..check import PlanCheck
+from ..check.moves import speed_of
 from ..grass import Tracker
 from ..lookup import loadout_with
 from ..simview import SimView
@@ -392,7 +393,7 @@ class Legality:
             speed = more = 0.0
             for creep in (False, True):
                 effects = loadout_with(self.view.scn, uid, names, on_creep=creep).effects()
-                speed = max(speed, su.speed + sum(e.value for e in effects if e.kind == "speed" and not e.on_creep))
+                speed = max(speed, speed_of(su, effects))
                 more = max(more, sum(e.value for e in effects if e.kind == "charge_roll"))
             hit = self._most[u] = (speed, more)
         return hit

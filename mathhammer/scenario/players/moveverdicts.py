@@ -37,6 +37,7 @@ from ...board.model import EPS, MM_PER_INCH
 from ...board.pathing import clear_line
 from ..abilities import is_structure
 from ..check.common import FAMILIES, _State
+from ..check.moves import speed_of
 from ..lookup import loadout_with
 from ..simview import SimView
 from ..spec import ScenarioUnit
@@ -87,7 +88,7 @@ class MoveVerdicts:
     def _speed(self, uid: str, su: ScenarioUnit, creep: bool) -> float:
         """``MoveChecks._speed_now`` of a walk with no ability used on the unit (``used`` and ``on_unit`` empty)."""
         effects = loadout_with(self.view.scn, uid, [], {}, on_creep=creep).effects()
-        return float(su.speed + sum(e.value for e in effects if e.kind == "speed" and not e.on_creep))
+        return float(speed_of(su, effects))
 
     def verdict(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
         """The walk's verdict on entry ``index`` of unit ``u``'s ``phase`` menu in ``state`` (:meth:`Legality.states
