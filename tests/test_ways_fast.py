@@ -106,10 +106,27 @@ def test_apart_is_the_routes_way_on_every_preset(card: str, preset: str) -> None
     assert blocked >= 3 or not graph.obs.tight, blocked
 
 
-def test_the_reach_of_a_move_is_the_menus_step(tmp_path: Path) -> None:
+def test_the_reach_of_a_move_is_the_menus_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """8.5.3 (a Move at most Speed along the way round the terrain): ``reached``'s verdicts, decided by the straight
     leg or the corners' way, are :func:`.menu._step_ok`'s for random points and the Marine's menu Move points of
-    Abandoned Camp's doubled list, some of them round the ridge."""
+    Abandoned Camp's doubled list, some of them round the ridge; and they are decided there (the legs left to
+    ``_step_ok`` itself are counted: few; and blocked legs read by the corners' way)."""
+    falls = [0]
+    step_ok = players_ways._step_ok
+
+    def counted(*args: object) -> bool:
+        falls[0] += 1
+        return step_ok(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(players_ways, "_step_ok", counted)
+    cornered = [0]
+    apart = WayGraph.apart
+
+    def counted_apart(self: WayGraph, a: tuple[float, float], ends: np.ndarray) -> np.ndarray:
+        cornered[0] += len(ends)
+        return apart(self, a, ends)
+
+    monkeypatch.setattr(WayGraph, "apart", counted_apart)
     sim, auto = doubled(tmp_path)
     assert auto._menus is not None
     world, su = sim.world, sim.scn.units["marine-1"]
@@ -128,3 +145,4 @@ def test_the_reach_of_a_move_is_the_menus_step(tmp_path: Path) -> None:
         round_ += sum(not clear_line(board, a, (b[0], b[1]), None, players_ways._radius(su)) for b in ends.tolist())
         asked += len(ends)
     assert asked > 100 and round_ > 5, (asked, round_)
+    assert falls[0] < asked // 4 and cornered[0] > 5, (falls, cornered, asked, round_)
