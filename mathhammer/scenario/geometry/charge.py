@@ -55,7 +55,7 @@ from .core import (
     force_field_piece,
     horizontal_coherency,
 )
-from .placement import Placing
+from .placement import Placing, hexagon
 
 
 class Charges(Placing):
@@ -266,13 +266,7 @@ class Charges(Placing):
         # the grid laid in the unit's frame (lateral, ahead), a hexagon (the same on both sides), as
         # :meth:`_grid_order` lays it
         grid = np.asarray(
-            [
-                (lead[0] + lat * -by - fwd * bx, lead[1] + lat * bx - fwd * by)
-                for i in range(-rings, rings + 1)
-                for j in range(-rings, rings + 1)
-                if (i, j) != (0, 0) and abs(i + j) <= rings
-                for lat, fwd in [(step * (i + 0.5 * j), step * (math.sqrt(3) / 2) * j)]
-            ]
+            [(lead[0] + lat * -by - fwd * bx, lead[1] + lat * bx - fwd * by) for lat, fwd in hexagon(rings, step)]
         )
         tiers = [around(LC, LR, touch), np.vstack([around(LC, LR, g) for g in B_GAPS])]
         tiers = [by_lead(t) for t in tiers]

@@ -81,21 +81,27 @@ from .core import (
 from .facts import Facts
 
 
+def hexagon(rings: int, step: float) -> list[tuple[float, float]]:
+    """The spots of a hexagonal grid of ``rings`` rings round the centre (left out), ``step`` apart, in the unit's
+    frame: (lateral, how far ahead), row by row (the same on both sides of the unit: a card that swaps the players maps
+    it onto itself). The formations' grid (:func:`_frame_order`) and a Charge's last tier (``geometry/charge.py``)."""
+    return [
+        (step * (i + 0.5 * j), step * (math.sqrt(3) / 2) * j)
+        for i in range(-rings, rings + 1)
+        for j in range(-rings, rings + 1)
+        if (i, j) != (0, 0) and abs(i + j) <= rings
+    ]
+
+
 @functools.lru_cache(maxsize=1024)
 def _frame_order(models: int, step: float, first: int) -> tuple[tuple[float, float], ...]:
     """The spots of :meth:`Placing._grid_order` in its order, in the unit's frame: (lateral, how far ahead) of each. The
     order reads only the frame (not the direction of ``back``), so it is sorted once per (models, spacing, side)."""
     cands: list[tuple[tuple[float, float, float], tuple[float, float]]] = []
-    rings = math.ceil(math.sqrt(models)) + 3
-    for i in range(-rings, rings + 1):
-        for j in range(-rings, rings + 1):
-            if (i == 0 and j == 0) or abs(i + j) > rings:
-                continue
-            lat = step * (i + 0.5 * j)
-            fwd = step * (math.sqrt(3) / 2) * j  # how far ahead (against back)
-            score = math.hypot(lat, fwd) + 0.6 * max(0.0, fwd)
-            tie = (round(score, 6), round(-first * lat, 6), round(fwd, 6))
-            cands.append((tie, (lat, fwd)))
+    for lat, fwd in hexagon(math.ceil(math.sqrt(models)) + 3, step):
+        score = math.hypot(lat, fwd) + 0.6 * max(0.0, fwd)
+        tie = (round(score, 6), round(-first * lat, 6), round(fwd, 6))
+        cands.append((tie, (lat, fwd)))
     cands.sort(key=lambda c: c[0])
     return tuple(d for _, d in cands)
 
