@@ -179,7 +179,9 @@ class CardCheck:
 
     @staticmethod
     def on_creep(chk: CheckView, unit: str) -> bool:
-        """``unit`` (on the table) is ON CREEP at this point of the plan, for its ON CREEP effects."""
+        """``unit`` (on the table) is ON CREEP at this point of the plan, for its ON CREEP effects. A hook reads only
+        ``chk.scn``, ``chk.world``, ``chk.pos`` and ``chk.tumors``: the automatic players' Move verdicts call it with
+        those four alone (``players/moveverdicts.py``; tests/test_autoplay_moveverdicts.py holds them to the walk)."""
         return False
 
     @staticmethod
