@@ -212,3 +212,60 @@ def test_the_moves_count_the_buff_speed_the_cards_pay_for(tmp_path: Path, monkey
         counts.append(feats.moves(u, ends, gap))
     off, on = counts
     assert (on <= off).all() and (on < off).any()
+
+
+def zerg_mirror(folder: Path) -> dict[str, Any]:
+    """profiles/armies/zerg_skirmish.toml (two Zergling units and Roaches) both sides on Abandoned Camp, both
+    ``objective``, the First Player alternating, 5 Rounds (tests/test_policies.py's mirror match on this card)."""
+    from tests.autoplay_kit import data
+
+    d = data(folder, red="objective", blue="objective", length=5)
+    d["deployment"] = {"card": "Abandoned Camp"}
+    d["players"]["red"]["army"] = str(
+        Path(__file__).resolve().parents[1] / "profiles" / "armies" / "zerg_skirmish.toml"
+    )
+    d["players"]["blue"]["army"] = d["players"]["red"]["army"]
+    d["first_player"] = "alternate"
+    return d
+
+
+def test_a_move_along_the_menu_lowers_marker_moves_by_one(tmp_path: Path) -> None:
+    """``marker_moves`` counts the menu's own Moves: from every Move point of a Zergling's menu (Speed 4) that does
+    not contest the marker and from which a chain of Moves leads there, one Move the game admits (on the empty table)
+    reaches a point that counts one Move fewer: no plateau. Before h-nocharge the count was 1 + the way from the
+    next point over Speed, rounded up: (12, 10.87) and (12, 14.67), a Move apart on the lane to marker 1, both read
+    2, so on the mirror match the ``threat`` of the step forward (the enemy Zerglings' Charge reach) outweighed it and
+    every one of 50 games stood off and was drawn 0-0 with no Charge (99bb5fa: 958 Charges)."""
+    from mathhammer.scenario.loader import parse_scenario
+    from mathhammer.scenario.players.ways import reached
+
+    sim = Simulation(parse_scenario(zerg_mirror(tmp_path), "mirror.toml", tmp_path), 1, 31)
+    auto = sim.players[0]
+    assert isinstance(auto, Auto)
+    auto.legality  # noqa: B018
+    assert auto._menus is not None
+    feats = Features(sim, auto._menus)
+    u = sim.uids.index("zergling-1")
+    pts = feats.steps[u]
+    gap = np.hypot(*(pts[:, None, :] - feats.markers[None, :, :]).transpose(2, 0, 1))
+    moves = feats.moves(u, pts, gap)
+    step = reached(sim.world, "zergling-1", pts, pts)
+    lane = [np.flatnonzero(np.all(np.isclose(pts, p), axis=1)) for p in ((12.0, 10.87), (12.0, 14.67))]
+    assert all(len(i) == 1 for i in lane)
+    assert moves[lane[0][0], 0] == moves[lane[1][0], 0] + 1
+    checked = 0
+    for m in range(len(feats.markers)):
+        for i in np.flatnonzero((moves[:, m] > 0) & (moves[:, m] < FAR_MOVES)):
+            assert moves[step[i], m].min() == moves[i, m] - 1, (tuple(pts[i]), m)
+            checked += 1
+    assert checked > 20
+
+
+def test_the_zerg_mirror_match_on_abandoned_camp_is_played(tmp_path: Path) -> None:
+    """The mirror match of :func:`zerg_mirror`, 20 games: the Zerglings reach the markers (some VP) and each other
+    (some games decided). Before h-nocharge every game ended 0-0 (50 games, seed 31)."""
+    from mathhammer.scenario.loader import parse_scenario
+
+    sim = played(parse_scenario(zerg_mirror(tmp_path), "mirror.toml", tmp_path), 20, 31)
+    assert (sim.vp > 0).any(axis=0).mean() >= 0.5
+    assert (sim.vp[0] != sim.vp[1]).sum() >= 5
