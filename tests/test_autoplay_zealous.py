@@ -185,12 +185,10 @@ def test_the_next_unit_is_never_one_counted_as_activated(tmp_path: Path) -> None
 
 
 def test_games_with_zealous_round_never_lose_an_activation_to_it(tmp_path: Path) -> None:
-    """Whole games (``random`` red, ``aggressive`` blue, blue First Player, 30 games, seed 7): Zealous Round is
-    declared (in 6 games), and the engine never refuses an automatic activation of a unit counted as Activated (no skip
-    report of it): ``Auto.next`` reads the cards' ``counted_as_activated`` whatever the policy. (A ``cautious`` red
-    declared it in 4 of 30 games until ``marker_moves`` counted the menu's own Moves, session 12; it now plays these
-    games otherwise and declares it in none, seeds 1-12: the weighted choice of it is tested on its own above.)"""
-    scn = parse_scenario(_table(tmp_path, "random"), "zealous.toml", tmp_path)
+    """Whole games (``cautious`` red, ``aggressive`` blue, blue First Player, 30 games, seed 7): Zealous Round is
+    declared, and the engine never refuses an automatic activation of a unit counted as Activated (no skip report of
+    it)."""
+    scn = parse_scenario(_table(tmp_path, "cautious"), "zealous.toml", tmp_path)
     sim = Simulation(scn, 30, 7)
     said = []
     plain = sim.activate
