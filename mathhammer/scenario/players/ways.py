@@ -9,12 +9,8 @@ each Mission Marker along the shortest way round the terrain the unit cannot cro
 * The Moves (:func:`marker_ways`): a unit goes only where its menu's Move points are (:mod:`.menu`), so from an end
   point it first takes one Move to a Move point of its menu it reaches on the empty table (8.5.3: the way round the
   terrain at most its Speed, :func:`.menu._step_ok`) from which a chain of such Moves leads into the contest range
-  (:func:`onward`), then the Moves from there: along the menu's own points at the unit's Speed (:func:`hops`, a
-  breadth-first count of Moves between them); with the BUFF Speed of a Movement Phase ability its cards pay for,
-  the way over that Speed. 1 + the least such count, rounded up to whole Moves (h-nocharge: the way over Speed
-  alone read a point and the next one a Move nearer on the lane as the same count, Zerglings on Abandoned Camp at
-  (12, 10.87) and (12, 14.67) both 2, so the step forward gained nothing against ``threat``: the zerg_skirmish
-  mirror match stood off, every game 0-0 with no Charge). 0 where the point contests the marker already;
+  (:func:`onward`), then the way from there at its Speed with the BUFF Speed of a Movement Phase ability its cards pay
+  for: 1 + the least such way over Speed, rounded up to whole Moves. 0 where the point contests the marker already;
   :data:`FAR_MOVES` where no such Move point is in reach (a corner of the menu the unit cannot leave: the cover spots
   behind Abandoned Camp's ridges and ruins, a Deploy point with no Move point within Speed).
 
@@ -158,30 +154,20 @@ def _steps_ok(world: Any, su: Any, a: tuple[float, float], ends: np.ndarray) -> 
 def onward(world: Any, unit: str, stops: np.ndarray, markers: np.ndarray) -> np.ndarray:
     """Stops x markers: does a chain of Moves of unit ``unit`` between its Move points ``stops`` (each
     :func:`reached`) lead from the stop into the marker's contest range (a stop Within it: itself)?"""
-    return np.asarray(np.isfinite(hops(world, unit, stops, markers)))
-
-
-def hops(world: Any, unit: str, stops: np.ndarray, markers: np.ndarray) -> np.ndarray:
-    """Stops x markers: the fewest Moves of unit ``unit`` along its Move points ``stops`` (each :func:`reached`, at
-    its Speed) from the stop into the marker's contest range (0: a stop Within it; inf: no chain leads there)."""
     stops = np.asarray(stops, dtype=float).reshape(-1, 2)
     markers = np.asarray(markers, dtype=float).reshape(-1, 2)
-    known: dict[tuple[object, ...], np.ndarray] = world.memo.table("ways:hops")
+    known: dict[tuple[object, ...], np.ndarray] = world.memo.table("ways:onward")
     key = (unit, stops.tobytes(), markers.tobytes())
     hit = known.get(key)
     if hit is None:
         step = reached(world, unit, stops, stops)
-        at = np.hypot(*(stops[:, None, :] - markers[None, :, :]).transpose(2, 0, 1)) <= CONTEST_RANGE
-        hit = np.where(at, 0.0, math.inf)
+        hit = np.hypot(*(stops[:, None, :] - markers[None, :, :]).transpose(2, 0, 1)) <= CONTEST_RANGE
         for m in range(len(markers)):
-            seen, k = at[:, m].copy(), 0
             while True:
-                more = step[:, seen].any(axis=1) & ~seen
+                more = step[:, hit[:, m]].any(axis=1) & ~hit[:, m]
                 if not more.any():
                     break
-                k += 1
-                hit[more, m] = k
-                seen |= more
+                hit[more, m] = True
         known[key] = hit
     return hit
 
@@ -193,12 +179,12 @@ def _ahead(world: Any, unit: str, speed: float, stops: np.ndarray, markers: np.n
     key = (unit, speed, stops.tobytes(), markers.tobytes())
     hit = known.get(key)
     if hit is None:
-        chain = hops(world, unit, stops, markers)
-        if speed <= world.scn.units[unit].speed:  # the Moves of the menu's own points (h-nocharge)
-            hit = known[key] = chain
-        else:  # a BUFF Speed the menu's points do not read: the way at that Speed
-            on = way_lengths(world, unit, stops, markers) / speed
-            hit = known[key] = np.where(np.isfinite(chain), on, math.inf)
+        on = (
+            way_lengths(world, unit, stops, markers) / speed
+            if speed > 0
+            else np.full((len(stops), len(markers)), math.inf)
+        )
+        hit = known[key] = np.where(onward(world, unit, stops, markers), on, math.inf)
     return hit
 
 
@@ -225,4 +211,4 @@ def marker_ways(
     return out
 
 
-__all__ = ["FAR_MOVES", "hops", "marker_ways", "onward", "reached", "way_lengths"]
+__all__ = ["FAR_MOVES", "marker_ways", "onward", "reached", "way_lengths"]
