@@ -559,6 +559,9 @@ class Charges(Placing):
             return frozenset((v, c(p), k) for v, p, k in units)
 
         def compute() -> tuple[list[float], tuple[float, Coord | None]]:
+            known = self._other_reach(base, near)  # the same Charge searched at another reach
+            if known is not None:
+                return known
             box = [0.0, 0.0, 0.0, 0.0]
             path = self._search(self.board_for(pos, alive, fields), uid, targets, reach, engaged_ok, box)
             return box, (path.length, path.end)
@@ -567,16 +570,16 @@ class Charges(Placing):
             return (uid, c(pos[u]), alive[u], tuple((c(pos[t]), alive[t]) for t in sorted(tset)), *base[4:])
 
         near = partial(self._units_near, rest, r=r)
-        answer = self._other_reach(base, near)
-        if answer is None:
-            _, answer = self.memo.boxed("box:charge", base, near, compute, by_content, content=named)
+        _, answer = self.memo.boxed("box:charge", base, near, compute, by_content, content=named)
         return answer  # type: ignore[no-any-return]
 
     def _other_reach(
         self, base: tuple[object, ...], near: Callable[[list[float]], object]
-    ) -> tuple[float, Coord | None] | None:
-        """:meth:`_charge_memo`'s answer read from a search of the same question with another ``reach`` (``base[5]``),
-        kept under ``box:charge`` with the other units near its box as here; None: none answers.
+    ) -> tuple[list[float], tuple[float, Coord | None]] | None:
+        """:meth:`_charge_memo`'s search (its examined box and answer) read from a search of the same question with
+        another ``reach`` (``base[5]``), kept under ``box:charge`` with the other units near its box as here; None: none
+        answers. Asked only where ``box:charge`` has no answer at this reach: the answer found is kept under it with
+        the same box (the answer depends on the units near that box alone, as the other's).
 
         The plan walk asks a Charge with ``reach`` Speed + 6 + EPS, the game the same Charge with Speed + its highest
         roll: the same search, but for ``max_length``. :func:`charge_distance` with ``max_length`` ``R`` finds the
@@ -597,7 +600,7 @@ class Charges(Placing):
             for box, relevant, answer in kept.get((*base[:5], other, *base[6:]), ()):
                 length, end = answer
                 if (length <= min(mine, theirs) if end is not None else theirs >= mine) and near(box) == relevant:
-                    return answer  # type: ignore[no-any-return]
+                    return box, answer
         if reach not in reaches:
             reaches.append(reach)
         return None
