@@ -19,47 +19,156 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = Path(config.PACKAGE_DIR)
 
 
-def _module(path: Path) -> str:
-    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+class Sources:
+    """The package's files under ``package`` (the folder named ``mathhammer``) read for what numba compiles: a kernel
+    module imports numba (or llvmlite) at module level; its kernels are the functions a numba name decorates or wraps
+    (``njit(...)(f)``); a kernel reads the names in its text (its decorator's flags too). A name read is followed to
+    where it is bound at the top level of its module: an import from a package module (that module, and the name
+    followed there), a module object of the package (that module, and the attributes read of it), an assignment, a
+    function or a class of the module itself (the names in its text). Anything else (numpy, a local) is not the
+    package's. Conservative where a local shares a global's name; imports under ``if`` (TYPE_CHECKING) are not
+    read by kernels."""
 
+    def __init__(self, package: Path) -> None:
+        self.package = package
+        self.files = {self.module(p): p for p in package.rglob("*.py")}
+        self._trees: dict[str, ast.Module] = {}
 
-def _imports(path: Path) -> list[tuple[str, str]]:
-    """(module, name) of each module-level ``from ... import name`` of the package's file ``path`` (not under
-    ``if TYPE_CHECKING``), the module absolute; ("numba", "") for an import of numba or llvmlite."""
-    out: list[tuple[str, str]] = []
-    here = _module(path).split(".")
-    package = here if path.name == "__init__.py" else here[:-1]
-    for node in ast.parse(path.read_text()).body:
-        if isinstance(node, ast.Import):
-            out += [("numba", "") for a in node.names if a.name.split(".")[0] in ("numba", "llvmlite")]
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package[: len(package) - (node.level - 1)]
+    def module(self, path: Path) -> str:
+        return ".".join(path.relative_to(self.package.parent).with_suffix("").parts).removesuffix(".__init__")
+
+    def tree(self, m: str) -> ast.Module:
+        if m not in self._trees:
+            self._trees[m] = ast.parse(self.files[m].read_text())
+        return self._trees[m]
+
+    def bindings(self, m: str) -> dict[str, tuple[str, str | None] | ast.AST]:
+        """Each top-level name of ``m``: (module, name or None for a module object) where imported, else the
+        statement binding it."""
+        here = m.split(".")
+        package = here if self.files[m].name == "__init__.py" else here[:-1]
+        out: dict[str, tuple[str, str | None] | ast.AST] = {}
+        for node in self.tree(m).body:
+            if isinstance(node, ast.Import):
+                for a in node.names:
+                    out[a.asname or a.name.split(".")[0]] = (a.name if a.asname else a.name.split(".")[0], None)
+            elif isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - (node.level - 1)] if node.level else []
                 full = ".".join(base + ([node.module] if node.module else []))
-            else:
-                full = node.module or ""
-            if full.split(".")[0] in ("numba", "llvmlite"):
-                out.append(("numba", ""))
-            else:
-                out += [(full, a.name) for a in node.names]
-    return out
+                out.update({a.asname or a.name: (full, a.name) for a in node.names})
+            elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+                out[node.name] = node
+            elif isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                    out.update({n.id: node for n in ast.walk(target) if isinstance(n, ast.Name)})
+        return out
+
+    def numba_names(self, m: str) -> set[str]:
+        return {
+            k
+            for k, v in self.bindings(m).items()
+            if isinstance(v, tuple) and v[0].split(".")[0] in ("numba", "llvmlite")
+        }
+
+    def kernels(self, m: str) -> list[ast.AST]:
+        """The functions of ``m`` numba compiles: decorated by a numba name, or wrapped by one at the top level."""
+        numba = self.numba_names(m)
+
+        def uses(node: ast.AST) -> bool:
+            return any(isinstance(n, ast.Name) and n.id in numba for n in ast.walk(node))
+
+        def compiled(node: ast.stmt) -> bool:
+            if isinstance(node, ast.FunctionDef):
+                return any(uses(d) for d in node.decorator_list)
+            return isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and uses(node.value.func)
+
+        return [node for node in self.tree(m).body if compiled(node)]
+
+    def read_by(self, m: str, node: ast.AST, seen: set[tuple[str, str, str | None]]) -> set[str]:
+        """The package's modules the text ``node`` of module ``m`` reads (see the class)."""
+        out: set[str] = set()
+        for n in ast.walk(node):
+            if isinstance(n, ast.Name):
+                out |= self.resolve(m, n.id, None, seen)
+            elif isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name):
+                out |= self.resolve(m, n.value.id, n.attr, seen)
+        return out
+
+    def resolve(self, m: str, name: str, attr: str | None, seen: set[tuple[str, str, str | None]]) -> set[str]:
+        """The package's modules ``name`` of module ``m`` (its attribute ``attr`` where read so) comes from."""
+        if (m, name, attr) in seen:
+            return set()
+        seen.add((m, name, attr))
+        bound = self.bindings(m).get(name)
+        if bound is None:
+            return set()
+        if not isinstance(bound, tuple):
+            return self.read_by(m, bound, seen)
+        full, what = bound
+        target = full if what is None else f"{full}.{what}"
+        if target in self.files:  # a module object
+            return {target} | (self.resolve(target, attr, None, seen) if attr else set())
+        if what is not None and full in self.files:
+            return {full} | self.resolve(full, what, None, seen)
+        return set()
+
+    def kernel_sources(self) -> list[str]:
+        """The files numba compiles into the package's kernels, as paths under the package, sorted."""
+        wanted = {m for m in self.files if self.numba_names(m)}
+        for m in list(wanted):
+            seen: set[tuple[str, str, str | None]] = set()
+            for node in self.kernels(m):
+                wanted |= self.read_by(m, node, seen)
+        return sorted(str(self.files[m].relative_to(self.package)) for m in wanted)
 
 
 def test_the_digest_covers_the_kernels_and_what_they_compile_in() -> None:
-    """KERNEL_SOURCES = the modules that import numba (they define the kernels) and the package's modules they
-    import a constant (an upper-case name) or a module object from: a kernel reads those as frozen globals."""
-    files = {_module(p): p for p in PACKAGE.rglob("*.py")}
-    kernels = {m for m, p in files.items() if ("numba", "") in _imports(p)}
-    wanted = set(kernels)
-    for m in kernels:
-        for full, name in _imports(files[m]):
-            if f"{full}.{name}" in files:
-                wanted.add(f"{full}.{name}")
-            elif full in files and name.isupper():
-                wanted.add(full)
-    as_paths = {str(files[m].relative_to(PACKAGE)) for m in wanted}
-    assert "scenario/fastfetch.py" in as_paths and "starcraft/mcparams.py" in as_paths  # the reading works
-    assert sorted(as_paths) == list(config.KERNEL_SOURCES)
+    """KERNEL_SOURCES = the modules that import numba (they define the kernels) and the package's modules whose names
+    their kernels read (:class:`Sources`): a kernel reads those as frozen globals, and numba's own cache checks only
+    the kernel's file."""
+    found = Sources(PACKAGE).kernel_sources()
+    # the reading works: a kernel module; constants imported (mcparams, the tolerance); a module's constant read
+    # through a top-level name of the kernel module (grimdark/melee_engine.py's FEARLESS_PASS = morale.FEARLESS_PASS)
+    for name in ("scenario/fastfetch.py", "starcraft/mcparams.py", "board/tolerance.py", "grimdark/morale.py"):
+        assert name in found
+    # and leaves out what only the Python beside the kernels reads
+    for name in ("scenario/sim_state.py", "jit.py", "board/model.py", "scenario/spec.py", "engine/options.py"):
+        assert name not in found
+    assert found == list(config.KERNEL_SOURCES)
+
+
+def test_the_reading_follows_names_kernels_read(tmp_path: Path) -> None:
+    """:class:`Sources` on a small package: a constant a kernel reads through a name of its own module and an import
+    chain counts (its modules, not the ones only Python reads); a module object's attribute read by a kernel counts;
+    a function wrapped by ``njit(...)(f)`` is read; a kernel module's own numba import makes it a source."""
+    pkg = tmp_path / "mathhammer"
+    pkg.mkdir()
+    files = {
+        "__init__.py": "",
+        "deep.py": "BASE = 3\n",
+        "consts.py": "from .deep import BASE\nWIDTH = BASE + 1\nOTHER = 7\n",
+        "pyonly.py": "LIMIT = 9\n",
+        "objs.py": "FLAG = 1\n",
+        "wrapped.py": "SHIFT = 2\n",
+        "kern.py": (
+            "from numba import njit\n"
+            "from .consts import WIDTH, OTHER\n"
+            "from .pyonly import LIMIT\n"
+            "from . import objs\n"
+            "from .wrapped import SHIFT\n"
+            "SIZE = WIDTH * 2\n"
+            "@njit\n"
+            "def k(x):\n    return x + SIZE + objs.FLAG\n"
+            "def plain(x):\n    return x << SHIFT\n"
+            "fast_plain = njit(plain)\n"
+            "def python(x):\n    return x + LIMIT + OTHER\n"
+        ),
+    }
+    for name, text in files.items():
+        (pkg / name).write_text(text)
+    assert Sources(pkg).kernel_sources() == ["consts.py", "deep.py", "kern.py", "objs.py", "wrapped.py"]
+    (pkg / "kern.py").write_text(files["kern.py"].replace("fast_plain = njit(plain)\n", ""))
+    assert "wrapped.py" not in Sources(pkg).kernel_sources()
 
 
 def _root(package: Path, cache: Path) -> str:
@@ -75,7 +184,7 @@ def _root(package: Path, cache: Path) -> str:
 def test_editing_a_kernels_dependency_changes_the_folder(tmp_path: Path) -> None:
     """A copy of the package: the same sources, the same folder (under the user's NUMBA_CACHE_DIR); a constant of
     engine/rng.py (compiled into starcraft/kernels.py's kernels, whose own file is untouched) edited: another
-    folder; a file no kernel reads edited: the same folder."""
+    folder; a file no kernel reads edited (the players, the simulation's state): the same folder."""
     copy = tmp_path / "pkg"
     shutil.copytree(PACKAGE, copy / "mathhammer", ignore=shutil.ignore_patterns("__pycache__"))
     cache = tmp_path / "cache"
@@ -89,10 +198,11 @@ def test_editing_a_kernels_dependency_changes_the_folder(tmp_path: Path) -> None
     assert rng.read_text() != text
     second = _root(copy, cache)
     assert second != first and Path(second).parent == cache
-    other = copy / "mathhammer" / "scenario" / "players" / "menu.py"
-    assert "scenario/players/menu.py" not in config.KERNEL_SOURCES
-    other.write_text(other.read_text() + "\n# edited\n")
-    assert _root(copy, cache) == second
+    for name in ("scenario/players/menu.py", "scenario/sim_state.py"):  # the simulation's Python, beside its kernels
+        other = copy / "mathhammer" / name
+        assert name not in config.KERNEL_SOURCES
+        other.write_text(other.read_text() + "\n# edited\n")
+        assert _root(copy, cache) == second
 
 
 def test_the_digest_reads_the_content(tmp_path: Path) -> None:

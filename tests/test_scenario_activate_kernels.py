@@ -1,4 +1,4 @@
-"""The compiled passes of ``Simulation.activate`` (sim_state.py) against the numpy readings they replaced: the
+"""The compiled passes of ``Simulation.activate`` (fastsim.py) against the numpy readings they replaced: the
 games not over, every game's unit marked activated in the Phase (8.4.1) with the games where it already was, the
 games where the unit is on the table."""
 
@@ -10,7 +10,7 @@ import pytest
 
 @pytest.mark.parametrize("seed", range(4))
 def test_activate_kernels_are_numpys(seed: int) -> None:
-    from mathhammer.scenario.sim_state import _enter_kernel, _live_kernel, _placed_kernel
+    from mathhammer.scenario.fastsim import _enter_kernel, _live_kernel, _placed_kernel
 
     rng = np.random.default_rng(seed)
     T = 500

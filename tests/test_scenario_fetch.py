@@ -15,7 +15,7 @@ COUNTS = [1, 2, AHEAD - 1, AHEAD, AHEAD + 1, 3 * AHEAD + 5, 700]
 
 @pytest.mark.parametrize("n", COUNTS)
 def test_the_outcome_draw_fetching_ahead_is_the_naive_draw(n: int) -> None:
-    """sim_shoot.Draws.apply (sim_state._apply_kernel) against a game-by-game reading (8.7.4: each game's outcome
+    """sim_shoot.Draws.apply (fastsim._apply_kernel) against a game-by-game reading (8.7.4: each game's outcome
     drawn from its key's exact distribution): key (Damage Marker, SHIELDED, abilities used, Total Damage reduction,
     Armour steps), uniforms(seed, stream, game), searchsorted(side="right") clipped to the last row, models lost,
     Damage Marker and SHIELDED set (a Destroyed unit's marker cleared), the Hit Points lost added to taken and dealt;
@@ -134,9 +134,9 @@ def test_the_board_split_fetching_ahead_is_the_naive_split(n: int) -> None:
 
 
 def test_the_abilities_used_kept_row_after_row_are_the_naive_reading() -> None:
-    """sim_state._keep_bits (Cleanup: the abilities used kept or cleared per unit, each game of ``live``) against
+    """fastsim._keep_bits (Cleanup: the abilities used kept or cleared per unit, each game of ``live``) against
     ``used[u, t] & keep[u]`` game by game; a unit keeping every bit (-1) and the games not live untouched."""
-    from mathhammer.scenario.sim_state import _keep_bits
+    from mathhammer.scenario.fastsim import _keep_bits
 
     rng = np.random.default_rng(4)
     used = rng.integers(0, 64, (6, 500)).astype(np.int64)
@@ -156,8 +156,8 @@ def test_the_kernels_fetch_ahead() -> None:
     from numba import njit
 
     from mathhammer.scenario.fast import _by_id_kernel, _near_cells_kernel
+    from mathhammer.scenario.fastsim import _apply_kernel
     from mathhammer.scenario.fasttables import _move_kernel
-    from mathhammer.scenario.sim_state import _apply_kernel
 
     n = AHEAD + 1  # the kernels compiled in this process (a test worker may not have run the tests above)
     test_the_outcome_draw_fetching_ahead_is_the_naive_draw(n)

@@ -623,7 +623,7 @@ def test_compiled_near_tests_give_the_world_answers() -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
-    """sim_shoot.Draws.apply (sim_state._apply_kernel: each game's key read, its outcome drawn and applied, in one pass
+    """sim_shoot.Draws.apply (fastsim._apply_kernel: each game's key read, its outcome drawn and applied, in one pass
     over the games) against the numpy reading it replaced: the games split by key (Damage Marker, SHIELDED, abilities
     used, Total Damage reduction, Armour steps; keys in order of their first game), per key uniforms(seed, stream,
     games), searchsorted(side="right") clipped to the last row, models lost, Damage Marker and SHIELDED set, a costly

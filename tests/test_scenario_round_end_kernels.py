@@ -1,4 +1,4 @@
-"""The compiled passes of the end of a Round (sim_round.py) against the numpy readings they replaced, on random
+"""The compiled passes of the end of a Round (fastsim.py) against the numpy readings they replaced, on random
 states of the shipped standard_clash scenario: 8.9.3 End of Game Check (the VP lead, a wiped-out army's +10 VP, the
 final Round; a Summoned unit off the table is in neither the battlefield nor Reserves) and 8.9.5 Cleanup's kept
 Status bits (part 11 STATUS: "Statuses aren't removed")."""
@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from mathhammer.scenario import load_scenario
+from mathhammer.scenario.fastsim import _keep_bits
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.sim_state import _keep_bits
 from mathhammer.scenario.spec import PLAYERS
 
 SCENARIO = Path(__file__).resolve().parents[1] / "profiles" / "scenarios" / "standard_clash.toml"

@@ -32,7 +32,8 @@ from numba import njit
 
 from ..config import INLINE, JIT
 from .los import blocking, untraced
-from .model import EPS, Board, Model, Terrain
+from .model import Board, Model, Terrain
+from .tolerance import EPS
 
 
 @njit(**INLINE)

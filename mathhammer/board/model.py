@@ -34,10 +34,9 @@ from shapely.geometry import LineString, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from ..errors import InputError, MathhammerError
+from .tolerance import EPS as EPS  # (kept apart: compiled kernels read it)
 
 MM_PER_INCH = 25.4
-#: tolerance for "Within" and contact tests, in inches (floating point only, far below any real measurement).
-EPS = 1e-7
 
 
 _BOUNDS: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}

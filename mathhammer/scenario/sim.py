@@ -75,13 +75,14 @@ import numpy as np
 from . import abilities, conditions
 from . import mission as missions
 from .basics import stream as _stream
+from .fastsim import _enter_kernel, _live_kernel, _placed_kernel, _planned_bits
 from .players import Player, fight_act, play_turns
 from .players.scripted import Scripted
 from .sim_combat import Combat
 from .sim_move import Movement
 from .sim_round import RoundEnd
 from .sim_shoot import Shooting
-from .sim_state import _enter_kernel, _live_kernel, _placed_kernel, _planned_bits, uniforms
+from .sim_state import uniforms
 from .spec import PHASES, PLAYERS, Activation
 
 

@@ -4,40 +4,11 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from ..config import JIT
 from .basics import stream as _stream
-from .sim_state import SimState, _keep_bits
+from .fastsim import _end_kernel, _keep_bits
+from .sim_state import SimState
 from .spec import PLAYERS
-
-
-@njit(**JIT)
-def _end_kernel(
-    alive, pos, summoned, players, vp, live, lead, final, rnd, over, end_round, instant
-):  # pragma: no cover - compiled
-    """:meth:`RoundEnd.end_checks` in one pass over the games ``live``: the VP lead read before the +10 VP; a player
-    is present where one of its units has models left, on the table or in Reserves (a Summoned unit only on it)."""
-    for t in live:
-        won = abs(vp[0, t] - vp[1, t]) >= lead
-        red = blue = False
-        for u in range(alive.shape[0]):
-            if alive[u, t] > 0 and (not summoned[u] or pos[u, t] >= 0):
-                if players[u] == 0:
-                    red = True
-                else:
-                    blue = True
-                if red and blue:
-                    break
-        if red and not blue:
-            vp[0, t] += 10
-        elif blue and not red:
-            vp[1, t] += 10
-        if won:
-            instant[t] = True
-        if final or won or not (red and blue):
-            over[t] = True
-            end_round[t] = rnd
 
 
 class RoundEnd(SimState):

@@ -14,7 +14,8 @@ from ..starcraft.loadout import as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities
 from .basics import stream as _stream
-from .sim_state import DRAW_KEY, SimState, _apply_kernel, _draw_base, _Test
+from .fastsim import DRAW_KEY, _apply_kernel
+from .sim_state import SimState, _draw_base, _Test
 from .simview import PoolCut
 from .spec import Activation
 
@@ -25,7 +26,7 @@ _NONE_COUNTED = np.zeros(0, dtype=np.bool_)
 
 class Draws:
     """The transitions of one chain of Batches at one unit (:meth:`Shooting.resolve`), by a game's key (the fields of
-    :data:`~mathhammer.scenario.sim_state.DRAW_KEY`), as :func:`~mathhammer.scenario.sim_state._apply_kernel` reads
+    :data:`~mathhammer.scenario.fastsim.DRAW_KEY`), as :func:`~mathhammer.scenario.fastsim._apply_kernel` reads
     them: key ``e``'s rows ``arrs[lo[e]:lo[e] + nrows[e]]`` with their cumulative probabilities ``cdfs``."""
 
     __slots__ = ("arrs", "cdfs", "costs", "keys", "lo", "n", "nrows")

@@ -59,7 +59,7 @@ def _moments(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 class Tally:
     """The per-unit figures of ``units`` units over ``trials`` games: activations by action (sums), damage dealt and
     taken per game (arrays, summed at the end: their mean and standard error). The damage is added where a chain of
-    Batches resolves, in the same compiled pass (``sim_state._apply_kernel``, by each unit's :attr:`health`)."""
+    Batches resolves, in the same compiled pass (``fastsim._apply_kernel``, by each unit's :attr:`health`)."""
 
     def __init__(self, units: int, trials: int, health: list[np.ndarray]) -> None:
         self.acts = np.zeros((units, len(COUNTED)), dtype=np.int64)
