@@ -95,7 +95,8 @@ _roots: dict[str, str | None] = {}  # kernel_cache_root by NUMBA_CACHE_DIR ("": 
 def kernel_cache_root() -> str | None:
     """Where the package's kernels are cached: ``NUMBA_CACHE_DIR`` (the user's choice) or else the package's
     ``__pycache__`` or else the user's cache folder (numba's own order), then a folder named by
-    :func:`sources_digest`; None when none is writable (no caching)."""
+    :func:`sources_digest`; None when none is writable (no caching). A folder found is marked used (its time set to
+    now); a folder made new prunes its old siblings (:func:`prune_cache_folders`)."""
     chosen = os.environ.get("NUMBA_CACHE_DIR", "")
     if chosen not in _roots:
         if not _digest:
@@ -106,8 +107,72 @@ def kernel_cache_root() -> str | None:
         else:
             user = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
             bases = [os.path.join(PACKAGE_DIR, "__pycache__"), os.path.join(user, "numba")]
-        _roots[chosen] = next((p for p in (os.path.join(b, name) for b in bases) if _writable(p)), None)
+        _roots[chosen] = None
+        for base in bases:
+            path = os.path.join(base, name)
+            made = not os.path.isdir(path)
+            if _writable(path):
+                _roots[chosen] = path
+                if made:
+                    prune_cache_folders(base, name)
+                else:
+                    _mark_used(path)
+                break
     return _roots[chosen]
+
+
+def _mark_used(path: str) -> None:
+    """Set the folder's time to now: a tree sharing its base keeps it (:func:`prune_cache_folders`)."""
+    import contextlib
+
+    with contextlib.suppress(OSError):
+        os.utime(path)
+
+
+#: Days a kernel cache folder of another state of the sources is kept unused: when a new ``mathhammer-<digest>``
+#: folder is made, its siblings whose newest entry is older are deleted (README, "A first run says when it compiles").
+CACHE_KEEP_DAYS: float = 7.0
+
+
+def _newest(path: str) -> float:
+    """The latest modification time of the folder ``path`` and everything in it (symbolic links not followed)."""
+    newest = os.stat(path, follow_symlinks=False).st_mtime
+    for folder, dirs, files in os.walk(path):
+        for entry in dirs + files:
+            newest = max(newest, os.stat(os.path.join(folder, entry), follow_symlinks=False).st_mtime)
+    return newest
+
+
+def prune_cache_folders(base: str, keep: str, now: float | None = None) -> list[str]:
+    """Delete the kernel cache folders of ``base`` (``mathhammer-`` and 12 hex digits: another state of the sources)
+    other than ``keep`` whose newest entry is older than :data:`CACHE_KEEP_DAYS` days: a folder's time is that of its
+    last compile or use (:func:`kernel_cache_root` marks it), so a tree sharing ``NUMBA_CACHE_DIR`` that ran within
+    those days keeps its own. Never fails: a folder that cannot be read or deleted is left (an OSError is not
+    raised). Returns the names deleted."""
+    import re
+    import shutil
+    import time
+
+    pattern = re.compile(re.escape(CACHE_PREFIX) + "[0-9a-f]{12}")
+    limit = (time.time() if now is None else now) - CACHE_KEEP_DAYS * 86400.0
+    gone = []
+    try:
+        with os.scandir(base) as entries:
+            old = [
+                e.path
+                for e in entries
+                if e.name != keep and pattern.fullmatch(e.name) and e.is_dir(follow_symlinks=False)
+            ]
+    except OSError:
+        return []
+    for path in sorted(old):
+        try:
+            if _newest(path) < limit:
+                shutil.rmtree(path)
+                gone.append(os.path.basename(path))
+        except OSError:
+            continue
+    return gone
 
 
 def kernel_cache_folder(source: str) -> str | None:

@@ -205,6 +205,107 @@ def test_editing_a_kernels_dependency_changes_the_folder(tmp_path: Path) -> None
         assert _root(copy, cache) == second
 
 
+DAY = 86400.0
+
+
+def _aged(folder: Path, days: float, now: float, files: dict[str, float] | None = None) -> Path:
+    """A cache folder with ``files`` (path under it: age in days, sub-folders made as needed, aged as their folder),
+    the folder itself ``days`` old (set last: making a file sets its folder's time)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, age in (files or {}).items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(b"x")
+        os.utime(path, (now - age * DAY, now - age * DAY))
+        if path.parent != folder:
+            os.utime(path.parent, (now - days * DAY, now - days * DAY))
+    os.utime(folder, (now - days * DAY, now - days * DAY))
+    return folder
+
+
+def test_old_cache_folders_are_pruned(tmp_path: Path) -> None:
+    """prune_cache_folders: a sibling ``mathhammer-<12 hex digits>`` folder is deleted where its newest entry (the
+    folder, a sub-folder, a file) is older than CACHE_KEEP_DAYS; one with a recent file, or itself marked used, is
+    kept; the folder kept by name is kept however old; other names, a plain file of the name and a symbolic link are
+    left alone."""
+    import time
+
+    now = time.time()
+    old, keep = config.CACHE_KEEP_DAYS + 0.1, config.CACHE_KEEP_DAYS - 0.1
+    name = {c: config.CACHE_PREFIX + c * 12 for c in "abcdef"}
+    _aged(tmp_path / name["a"], old, now, {"sub_1/x.nbi": old, "sub_1/x.nbc": old, "sub_2/y.nbi": old})
+    _aged(tmp_path / name["b"], old, now, {"sub_1/x.nbi": old, "sub_2/y.nbc": keep})  # compiled lately
+    _aged(tmp_path / name["c"], keep, now, {"sub_1/x.nbi": old})  # marked used lately (kernel_cache_root)
+    _aged(tmp_path / name["d"], old, now, {"sub_1/x.nbi": old})  # the current one
+    _aged(tmp_path / "mathhammer-notes", old, now, {"x": old})
+    _aged(tmp_path / "numba-other", old, now, {"x": old})
+    (tmp_path / name["e"]).write_bytes(b"x")
+    os.utime(tmp_path / name["e"], (now - old * DAY, now - old * DAY))
+    (tmp_path / name["f"]).symlink_to(_aged(tmp_path / "elsewhere", old, now, {"x": old}))
+    assert config.prune_cache_folders(str(tmp_path), name["d"], now=now) == [name["a"]]
+    left = {p.name for p in tmp_path.iterdir()}
+    assert left == set(name.values()) - {name["a"]} | {"mathhammer-notes", "numba-other", "elsewhere"}
+    assert (tmp_path / "elsewhere" / "x").exists()
+    assert config.prune_cache_folders(str(tmp_path), name["d"], now=now + 2 * DAY) == [name["b"], name["c"]]
+
+
+def test_the_readme_gives_the_days() -> None:
+    """The README's paragraph on the cache states CACHE_KEEP_DAYS."""
+    text = " ".join((ROOT / "README.md").read_text().split())
+    assert f"no run has used for {config.CACHE_KEEP_DAYS:g} days (`mathhammer.config.CACHE_KEEP_DAYS`" in text
+
+
+def test_pruning_never_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No base folder, a base that is a file, a folder that cannot be deleted or read: nothing deleted, no error."""
+    import time
+
+    now = time.time()
+    assert config.prune_cache_folders(str(tmp_path / "none"), "x", now=now) == []
+    (tmp_path / "file").write_bytes(b"x")
+    assert config.prune_cache_folders(str(tmp_path / "file"), "x", now=now) == []
+    stale = _aged(tmp_path / (config.CACHE_PREFIX + "a" * 12), config.CACHE_KEEP_DAYS + 1, now, {"s/x": 30.0})
+
+    def refuse(path: object, *args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(shutil, "rmtree", refuse)
+    assert config.prune_cache_folders(str(tmp_path), "x", now=now) == []
+    monkeypatch.undo()
+    real_stat = os.stat
+
+    def vanished(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        if str(path).endswith("x"):
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(config.os, "stat", vanished)
+    assert config.prune_cache_folders(str(tmp_path), "x", now=now) == []
+    monkeypatch.undo()
+    assert stale.is_dir()
+    assert config.prune_cache_folders(str(tmp_path), "x", now=now) == [stale.name]
+
+
+def test_a_new_folder_prunes_its_old_siblings(tmp_path: Path) -> None:
+    """kernel_cache_root, in a new process: making its folder deletes a sibling unused for CACHE_KEEP_DAYS (not a
+    recent one); finding its folder marks it used (its time now) and deletes nothing."""
+    import time
+
+    copy = tmp_path / "pkg"
+    shutil.copytree(PACKAGE, copy / "mathhammer", ignore=shutil.ignore_patterns("__pycache__"))
+    cache = tmp_path / "cache"
+    now = time.time()
+    old, recent = config.CACHE_PREFIX + "a" * 12, config.CACHE_PREFIX + "b" * 12
+    _aged(cache / old, config.CACHE_KEEP_DAYS + 1, now, {"s/x.nbi": config.CACHE_KEEP_DAYS + 1})
+    _aged(cache / recent, 1.0, now, {"s/x.nbi": 1.0})
+    root = Path(_root(copy, cache))
+    assert {p.name for p in cache.iterdir()} == {root.name, recent}
+    os.utime(root, (now - 30 * DAY, now - 30 * DAY))
+    _aged(cache / old, config.CACHE_KEEP_DAYS + 1, now, {"s/x.nbi": config.CACHE_KEEP_DAYS + 1})
+    assert _root(copy, cache) == str(root)
+    assert root.stat().st_mtime > now - DAY
+    assert {p.name for p in cache.iterdir()} == {root.name, recent, old}
+
+
 def test_the_digest_reads_the_content(tmp_path: Path) -> None:
     """sources_digest: each file's content, so an edit changes it (also one keeping the size and the modification
     time), a touch does not, and a missing file does."""
