@@ -5,7 +5,9 @@
 ``tests/test_scenario_fastranks.py`` runs both on every Close Ranks computation of the examples and holds them
 equal (the same placement or grid fallback, the same box of tested points). Set it on a World with
 ``world.reference_search = close_ranks_search``
-(:attr:`~mathhammer.scenario.geometry.ranks.CloseRanks.reference_search`).
+(:attr:`~mathhammer.scenario.geometry.ranks.CloseRanks.reference_search`). Its tie rule (of equally near spots or
+Engaged models, which first: :func:`centre_side`, :func:`tie_order`, :func:`nearest_foe`) is written here from the
+documented text, not taken from the World's.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.board.model import EPS, shape_bounds
 from mathhammer.scenario.fastnear import near_any
 from mathhammer.scenario.geometry.ranks import CloseRanksSetting
+from mathhammer.scenario.missions.deployments import MIRROR_AXES
 from mathhammer.scenario.world import (
     _RING,
     CLOSE_RANKS_MOVE,
@@ -30,6 +33,63 @@ from mathhammer.scenario.world import (
     close_ranks_grid,
     horizontal_coherency,
 )
+
+#: Decimals a distance or an offset is rounded to before two are compared (equally near: equal so rounded).
+ROUND = 6
+
+
+def _rounded(x: float) -> float:
+    return float(np.round(x, ROUND))
+
+
+def centre_side(world: Any, at: Coord, back: Coord, player: str) -> int:
+    """Which side of a unit's frame comes first among tied spots or Engaged models (docs/scenario.md, the
+    ``close_ranks`` row: "the one on the side of the table's centre, then nearer the unit's rear"; on the line
+    through ``at`` along the rear, the Placing part's text): +1 the side of ``back`` turned a quarter counter-clockwise,
+    -1 the other. The table's centre off that line: its side. On it: the side towards the end of the card's mirror
+    line with the smaller x (an upright line: the smaller y); ``back`` along the mirror line: the side of
+    ``player``'s own Entry Edge; a rotation, no card, or neither side: -1."""
+    left = (-back[1], back[0])
+    centre = (world.board.width / 2, world.board.depth / 2)
+    towards_centre = (centre[0] - at[0]) * left[0] + (centre[1] - at[1]) * left[1]
+    if abs(towards_centre) > 1e-6:
+        return 1 if towards_centre > 0 else -1
+    axis = MIRROR_AXES.get(str(world.scn.deployment_card.get("symmetry", "")))
+    if axis is None:
+        return -1
+    ends = (axis, (-axis[0], -axis[1]))
+    upright = abs(axis[0]) <= 1e-6
+    end = min(ends, key=lambda e: e[1]) if upright else min(ends, key=lambda e: e[0])
+    towards_end = end[0] * left[0] + end[1] * left[1]
+    if abs(towards_end) > 1e-6:
+        return 1 if towards_end > 0 else -1
+    rear = world.rear_of(player)  # the direction of the player's Entry Edge
+    return 1 if rear[0] * left[0] + rear[1] * left[1] > 1e-6 else -1
+
+
+def tie_order(side: int, origin: Coord, back: Coord, points: list[Coord]) -> list[int]:
+    """The indices of ``points`` (tied: equally near) in the order the search takes them: the farthest on the side
+    ``side`` (:func:`centre_side`) of ``origin`` first, then the farthest towards the rear ``back``, then the first
+    given (offsets from ``origin`` rounded to :data:`ROUND` decimals)."""
+    left = (-back[1], back[0])
+
+    def key(k: int) -> tuple[float, float, int]:
+        dx, dy = points[k][0] - origin[0], points[k][1] - origin[1]
+        sideways = side * (dx * left[0] + dy * left[1])
+        rearwards = dx * back[0] + dy * back[1]
+        return (_rounded(-sideways), _rounded(-rearwards), k)
+
+    return sorted(range(len(points)), key=key)
+
+
+def nearest_foe(world: Any, at: Coord, gaps: np.ndarray, foes: np.ndarray, player: str) -> int:
+    """The Engaged model the Leading Model at ``at`` moves at: the least edge gap (``gaps``); of equally near ones,
+    :func:`tie_order`'s first in the unit's frame, its rear the player's Entry Edge."""
+    rounded = [_rounded(float(g)) for g in gaps]
+    tied = [k for k, g in enumerate(rounded) if g == min(rounded)]
+    rear = world.rear_of(player)
+    points = [(float(foes[k][0]), float(foes[k][1])) for k in tied]
+    return tied[tie_order(centre_side(world, at, rear, player), at, rear, points)[0]]
 
 
 def close_ranks_search(world: Any, s: CloseRanksSetting) -> tuple[Coord, list[Coord]] | None:
@@ -44,7 +104,7 @@ def close_ranks_search(world: Any, s: CloseRanksSetting) -> tuple[Coord, list[Co
     for i in movable:
         start = np.asarray(cent[i])
         g0 = gaps(start[None, :], FC, FR)[0]
-        j0 = world._nearest_foe(cent[i], g0, FC, su.player)  # ties in the unit's frame
+        j0 = nearest_foe(world, cent[i], g0, FC, su.player)  # ties in the unit's frame
         d = float(np.linalg.norm(FC[j0] - start))
         reach = min(CLOSE_RANKS_MOVE, float(g0[j0]) - touch)
         if reach <= 1e-6 or d <= 0:
@@ -109,7 +169,7 @@ def close_ranks_search(world: Any, s: CloseRanksSetting) -> tuple[Coord, list[Co
         return False
 
     ring = _RING
-    first = world._lateral_first(lead_to, back, su.player)  # ties: the side of the table's centre first, then the rear
+    side = centre_side(world, lead_to, back, su.player)  # the spots' ties: this side of the Leading Model's way first
 
     def pick(
         cands: np.ndarray,
@@ -138,14 +198,13 @@ def close_ranks_search(world: Any, s: CloseRanksSetting) -> tuple[Coord, list[Co
         if cands.size == 0:
             return None
         cands = cands[free(cands, mine, None if static is None else static[keep])]
-        dist = np.round(np.linalg.norm(cands - np.asarray(old), axis=1), 6)
-        dx, dy = cands[:, 0] - old[0], cands[:, 1] - old[1]
-        side = np.round(-first * (dy * back[0] - dx * back[1]), 6)
-        ahead = np.round(-(dx * back[0] + dy * back[1]), 6)
-        for j in np.lexsort((ahead, side, dist)):
-            c = (float(cands[j, 0]), float(cands[j, 1]))
-            if linked(c):
-                return c
+        spots = [(float(x), float(y)) for x, y in cands]
+        dist = np.round(np.linalg.norm(cands - np.asarray(old), axis=1), ROUND)
+        for d in sorted(set(dist.tolist())):
+            tied = [c for c, dc in zip(spots, dist.tolist(), strict=True) if dc == d]
+            for k in tie_order(side, old, back, tied):  # the side of the Leading Model's frame, from ``old``
+                if linked(tied[k]):
+                    return tied[k]
         return None
 
     rest_idx = sorted((i for i in movable if i != lead_i), key=lambda i: (round(foe_gap(cent[i]), 6), i))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -172,6 +173,87 @@ def test_compiled_close_ranks_equals_the_python_reading_among_walls() -> None:
         answer = compiled[0]
         kinds["grid fallback" if isinstance(answer, tuple) else "stays" if answer == zid else "moved"] += 1
     assert kinds["moved"] >= 50 and kinds["stays"] >= 10 and kinds["grid fallback"] >= 10, kinds
+
+
+def test_compiled_close_ranks_equals_the_python_reading_on_a_lattice() -> None:
+    """The same on fights whose models stand on a 1" lattice: spots (and Engaged models) as near as each other and as
+    far to the side, so the unit's rear decides (docs/scenario.md, ``close_ranks``: "of equally near spots ... the
+    one on the side of the table's centre, then nearer the unit's rear"), and models on the table's centre line."""
+    scn = build(skirmish())
+    world = world_mod.World(scn)
+    rng = np.random.default_rng(1)
+    moved = 0
+    for _ in range(200):
+        cx, cy = float(rng.integers(12, 32)), float(rng.integers(10, 26))
+        marines: list[tuple[float, float]] = []
+        lings: list[tuple[float, float]] = []
+        for group, count, spread in ((marines, int(rng.integers(2, 6)), 2), (lings, int(rng.integers(4, 12)), 4)):
+            for _ in range(400):
+                c = (float(round(cx + rng.uniform(-spread, spread))), float(round(cy + rng.uniform(-spread, spread))))
+                if all(math.dist(c, o) > 1.3 for o in marines + lings):
+                    group.append(c)
+                if len(group) == count:
+                    break
+        if len(marines) < 2 or len(lings) < 4:
+            continue
+        lings.sort(key=lambda c: min(math.dist(c, m) for m in marines))
+        zid = world._intern(world_mod.Placement("zergling-1", tuple(lings)))
+        mid = world._intern(world_mod.Placement("marine-1", tuple(marines)))
+        args = (zid, len(lings), ((mid, len(marines)),), (), False)
+        compiled = _search(world, args, True)
+        assert compiled == _search(world, args, False), args
+        moved += compiled[0] != zid
+    assert moved >= 150
+
+
+class _Table:
+    """What :func:`scenario_naive.centre_side` reads of a World: the table, the card's symmetry, the rear."""
+
+    def __init__(self, symmetry: str | None, rear: tuple[float, float]) -> None:
+        self.board = SimpleNamespace(width=36.0, depth=30.0)
+        self.scn = SimpleNamespace(deployment_card={} if symmetry is None else {"symmetry": symmetry})
+        self._rear = rear
+
+    def rear_of(self, player: str) -> tuple[float, float]:
+        return self._rear
+
+
+def test_the_naive_tie_side_is_the_placing_reading() -> None:
+    """The naive reference's side of the frame (written from the text) against the reading the searches use
+    (fastranks.lateral_first, :meth:`Placing._lateral_first`), on every card symmetry, at points off, on the table's
+    centre line and on the mirror line, for rears along the axes, the diagonals and at random: every case reached."""
+    from mathhammer.scenario.missions.deployments import MIRROR_AXES
+
+    from .scenario_naive import centre_side
+
+    rng = np.random.default_rng(2)
+    s2 = math.sqrt(0.5)
+    backs = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0), (s2, -s2), (-s2, s2), (s2, s2), (-s2, -s2)]
+    backs += [(math.cos(a), math.sin(a)) for a in rng.uniform(0, 2 * math.pi, 8)]
+    reached = {"off the line": 0, "towards the mirror's end": 0, "the player's edge": 0, "no mirror": 0}
+    for symmetry in (None, "rotate-180", "mirror-x", "mirror-y", "mirror-antidiagonal"):
+        ax, ay = MIRROR_AXES.get(str(symmetry), (0.0, 0.0))
+        for rear in ((0.0, -1.0), (0.0, 1.0), (-1.0, 0.0), (1.0, 0.0)):
+            table = _Table(symmetry, rear)
+            cx, cy = 18.0, 15.0
+            for bx, by in backs:
+                for t in (-5.0, -1.5, 0.0, 2.0):
+                    for at in ((cx + t * bx, cy + t * by), (cx + t * ax, cy + t * ay), tuple(rng.uniform(0, 30, 2))):
+                        want = fastranks.lateral_first(at[0], at[1], bx, by, (cx, cy, ax, ay, *rear))
+                        assert centre_side(table, at, (bx, by), "red") == want, (symmetry, rear, at, (bx, by))
+                        off = (cx - at[0]) * -by + (cy - at[1]) * bx
+                        along = ax * -by + ay * bx
+                        case = (
+                            "off the line"
+                            if abs(off) > 1e-6
+                            else "no mirror"
+                            if symmetry in (None, "rotate-180")
+                            else "towards the mirror's end"
+                            if abs(along) > 1e-6
+                            else "the player's edge"
+                        )
+                        reached[case] += 1
+    assert min(reached.values()) >= 20, reached
 
 
 @pytest.mark.parametrize("compiled", [True, False])
