@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+from collections.abc import Callable
 from types import SimpleNamespace
 
 import numpy as np
@@ -129,6 +130,22 @@ def _fences() -> list[dict]:
     return out
 
 
+def _apart(
+    groups: tuple[tuple[list[tuple[float, float]], int, float, tuple[float, float]], ...],
+    draw: Callable[[tuple[float, float], float], tuple[float, float]],
+    tries: int,
+) -> None:
+    """Fill each group (its list, how many, spread, middle) with points ``draw(middle, spread)`` more than 1.3" from
+    every point drawn so far, in at most ``tries`` draws a group."""
+    for group, count, spread, mid in groups:
+        for _ in range(tries):
+            c = draw(mid, spread)
+            if all(math.dist(c, o) > 1.3 for g in groups for o in g[0]):
+                group.append(c)
+            if len(group) == count:
+                break
+
+
 def test_compiled_close_ranks_equals_the_python_reading_among_walls() -> None:
     """The same on random fights among thin walls (Coherency Links and paths across them, spots over them), over
     rubble and on top of a mesa (spots off its edge), with a Roach unit and another Zergling unit standing by."""
@@ -150,13 +167,8 @@ def test_compiled_close_ranks_equals_the_python_reading_among_walls() -> None:
         lings: list[tuple[float, float]] = []
         # beside the rubble: Marines east of it, Zerglings west (their way crosses it)
         sides = ((7.0, 30.5), (2.3, 30.5)) if rubble else (centre, centre)
-        for group, count, spread, mid in ((marines, 6, 2.0, sides[0]), (lings, 12, 4.0, sides[1])):
-            for _ in range(500):
-                c = spot(mid, 1.0 if rubble else spread)
-                if all(math.dist(c, o) > 1.3 for o in marines + lings):
-                    group.append(c)
-                if len(group) == count:
-                    break
+        spreads = (1.0, 1.0) if rubble else (2.0, 4.0)
+        _apart(((marines, 6, spreads[0], sides[0]), (lings, 12, spreads[1], sides[1])), spot, 500)
         if len(marines) < 3 or len(lings) < 4:
             continue
         lings.sort(key=lambda c: min(math.dist(c, m) for m in marines))  # the Leading Model nearest the Marines
@@ -187,13 +199,14 @@ def test_compiled_close_ranks_equals_the_python_reading_on_a_lattice() -> None:
         cx, cy = float(rng.integers(12, 32)), float(rng.integers(10, 26))
         marines: list[tuple[float, float]] = []
         lings: list[tuple[float, float]] = []
-        for group, count, spread in ((marines, int(rng.integers(2, 6)), 2), (lings, int(rng.integers(4, 12)), 4)):
-            for _ in range(400):
-                c = (float(round(cx + rng.uniform(-spread, spread))), float(round(cy + rng.uniform(-spread, spread))))
-                if all(math.dist(c, o) > 1.3 for o in marines + lings):
-                    group.append(c)
-                if len(group) == count:
-                    break
+
+        def on_lattice(mid: tuple[float, float], spread: float) -> tuple[float, float]:
+            return float(round(mid[0] + rng.uniform(-spread, spread))), float(
+                round(mid[1] + rng.uniform(-spread, spread))
+            )
+
+        groups = ((marines, int(rng.integers(2, 6)), 2.0, (cx, cy)), (lings, int(rng.integers(4, 12)), 4.0, (cx, cy)))
+        _apart(groups, on_lattice, 400)
         if len(marines) < 2 or len(lings) < 4:
             continue
         lings.sort(key=lambda c: min(math.dist(c, m) for m in marines))
