@@ -16,7 +16,7 @@ from .fastfetch import AHEAD, fetch, fetch2
 
 @njit(**JIT)
 def _uniform(base, t):  # pragma: no cover - compiled
-    """The uniform of game number ``t`` in the draw keyed ``base`` (:func:`_draw_base`)."""
+    """The uniform of game number ``t`` in the draw keyed ``base`` (:func:`~mathhammer.scenario.basics.draw_base`)."""
     z = mix64(base + np.uint64(t) * np.uint64(0x9E3779B97F4A7C15))
     return np.float64(z >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
