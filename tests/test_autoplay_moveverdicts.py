@@ -85,10 +85,10 @@ def _held(sim: Simulation, counts: dict[str, int]) -> None:
     sim.run()
 
 
-def _scenario(folder: Path, card: str, preset: str, red: str | None, blue: str | None) -> Any:
-    """The kit's scenario (2 Rounds) on ``card``'s ``preset``, with the army lists ``red`` and ``blue`` (paths or list
-    texts; None: the kit's)."""
-    table: dict[str, Any] = data(folder, length=2)
+def _scenario(folder: Path, card: str, preset: str, red: str | None, blue: str | None, length: int = 2) -> Any:
+    """The kit's scenario (``length`` Rounds) on ``card``'s ``preset``, with the army lists ``red`` and ``blue`` (paths
+    or list texts; None: the kit's)."""
+    table: dict[str, Any] = data(folder, length=length)
     table["deployment"] = {"card": card}
     table["terrain"] = f"preset:{preset}"
     for side, army in (("red", red), ("blue", blue)):
