@@ -33,7 +33,8 @@ longest Range or LONG RANGE of the Batches the check reads (8.7.3 step 1: the le
 Charge target whose nearest model is farther than Speed + 6 + the additions beyond the Engagement Range (8.7.7). A
 test holds every shortcut to the check's own walk in the states of random games (tests/test_autoplay_legal_fast.py).
 The new rows of a decision's states are made together (:meth:`Legality.rows`): a Deploy the World cannot set at its
-point (8.5.3 step 2, 8.5.5) is refused for all of them in one compiled pass (:mod:`.placings`), without the walk. A
+point (8.5.3 step 2, 8.5.5) is refused for all of them in one compiled pass (:mod:`.placings`), without the walk, and
+one it can set is admitted there where its point, length and spots pass the walk's other reads. A
 plain Move, Run or Hold (no ability used) is judged without the walk too (:mod:`.moveverdicts`: the same World calls
 as the walk's ``_move``, listed there; a test holds every such verdict to the walk's), and so is a plain Charge or
 Shoot (:mod:`.attackverdicts`: the walk's ``_check_charge`` and ``_check_shoot`` World calls).
@@ -231,18 +232,20 @@ class Legality:
         return [memo[(u, phase, s)] for s in states]
 
     def _refuse_deploys(self, u: int, phase: str, states: list[tuple[int, ...]], rows: list[np.ndarray]) -> None:
-        """Set 0 in ``rows`` (of ``states``) the Deploy entries :class:`~.placings.DeployRefusals` finds refused, in
-        the states with unit ``u`` in Reserves (one pass per Grass mask)."""
+        """Set 0 in ``rows`` (of ``states``) the Deploy entries :class:`~.placings.DeployRefusals` finds refused, and 1
+        those it finds admitted (the walk's verdict without the walk: ``DeployRefusals.judged``), in the states with
+        unit ``u`` in Reserves (one pass per Grass mask)."""
         n = self.view.U
         groups: dict[int, list[int]] = {}
         for k, s in enumerate(states):
             if s[u] < 0 or s[n + u] <= 0:
                 groups.setdefault(int(s[2 * n]), []).append(k)
         for ks in groups.values():
-            idx, refused = self.deploys.refused(u, phase, [states[k] for k in ks])
-            for k, no in zip(ks, refused, strict=True):
+            idx, refused, admitted = self.deploys.judged(u, phase, [states[k] for k in ks])
+            for k, no, yes in zip(ks, refused, admitted, strict=True):
                 r = rows[k]
                 r[idx[no & (r[idx] < 0)]] = 0
+                r[idx[yes & (r[idx] < 0)]] = 1
 
     def judged(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool:
         """:meth:`entry` through the memo of :meth:`row`."""
