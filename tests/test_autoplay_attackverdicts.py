@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,9 +18,8 @@ from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.legal import Legality
 from mathhammer.scenario.players.moveverdicts import MoveVerdicts
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.spec import PLAYERS, Activation
-from tests.autoplay_kit import VILE, ZEALOTS, masks_alike
-from tests.test_autoplay_moveverdicts import PROTOSS, SIX, _scenario
+from tests.autoplay_kit import VILE, ZEALOTS
+from tests.test_autoplay_moveverdicts import PROTOSS, SIX, _scenario, each_state, states_at_random
 
 #: the counts kept: verdicts by kind and the walk's reason, and the entries of those kinds left to the walk
 COUNTS = ("shot", "unseen", "charged", "far", "engaged", "flying", "off", "walk")
@@ -43,39 +41,36 @@ def _held(sim: Simulation, counts: dict[str, int]) -> None:
     """Before each activation of ``sim``: every entry of every unit on the table in each live game's state that
     :class:`AttackVerdicts` answers (a fresh one: no memo) and no shortcut refuses (where ``Legality`` asks it) has the
     walk's verdict (``Legality.walked``), counted by kind and the walk's reason."""
-    apply = sim.activate
-    n = sim.U
 
-    def judged(act: Activation, games: np.ndarray) -> None:
-        auto = sim.players[PLAYERS.index(act.player)]
-        assert isinstance(auto, Auto)
-        leg = Legality(sim, auto.legality.menus)
-        table, _ = leg.states(games[~sim.over[games]])
-        for state in table:
-            for u, uid in enumerate(sim.uids):
-                if state[u] < 0 or state[n + u] <= 0:
-                    continue
-                fast = AttackVerdicts(sim, leg.menus, leg.check, MoveVerdicts(sim, leg.menus, leg.check))
-                menu = leg.menus[uid]
-                cut = leg.shortcuts(u, act.phase, state)  # asked only where no shortcut refuses (``Legality._walk``)
-                for i, e in enumerate(menu[act.phase]):
-                    if cut[i] or e.action not in ("charge", "shoot"):
-                        continue
-                    got = fast.verdict(u, act.phase, i, state)
-                    if got is None:
-                        counts["walk"] += 1
-                        continue
-                    assert got == leg.walked(u, act.phase, i, state), (uid, e, state)
-                    if got:
-                        counts["shot" if e.action == "shoot" else "charged"] += 1
-                        continue
-                    whole = e.activation(menu.unit, menu.player, sim.round, act.phase)
-                    errors = leg.check.problems_of(whole, list(state[:n]), list(state[n : 2 * n]), state[2 * n])
-                    counts[_reason(e.action, errors)] += 1
-        apply(act, games)
+    def visit(leg: Legality, phase: str, state: tuple[int, ...], u: int) -> None:
+        fast = AttackVerdicts(sim, leg.menus, leg.check, MoveVerdicts(sim, leg.menus, leg.check))
+        _compare(leg, fast, phase, state, u, counts)
 
-    sim.activate = judged  # type: ignore[method-assign]
-    sim.run()
+    each_state(sim, visit)
+
+
+def _compare(
+    leg: Legality, fast: AttackVerdicts, phase: str, state: tuple[int, ...], u: int, counts: dict[str, int]
+) -> None:
+    """Each Charge and Shoot entry of unit ``u`` no shortcut refuses in ``state``: ``fast``'s verdict, where it gives
+    one, is the walk's; counted by kind and the walk's reason ("walk": left to it)."""
+    n = leg.view.U
+    menu = leg.menus[leg.view.uids[u]]
+    cut = leg.shortcuts(u, phase, state)  # asked only where no shortcut refuses (``Legality._walk``)
+    for i, e in enumerate(menu[phase]):
+        if cut[i] or e.action not in ("charge", "shoot"):
+            continue
+        got = fast.verdict(u, phase, i, state)
+        if got is None:
+            counts["walk"] += 1
+            continue
+        assert got == leg.walked(u, phase, i, state), (menu.unit, e, state)
+        if got:
+            counts["shot" if e.action == "shoot" else "charged"] += 1
+            continue
+        whole = e.activation(menu.unit, menu.player, leg.view.round, phase)
+        errors = leg.check.problems_of(whole, list(state[:n]), list(state[n : 2 * n]), state[2 * n])
+        counts[_reason(e.action, errors)] += 1
 
 
 @pytest.mark.parametrize(
@@ -129,51 +124,9 @@ def _at_random(tmp_path: Path, card: str, red: str, blue: str, seed: int, states
     auto = sim.players[0]
     assert isinstance(auto, Auto)
     leg = Legality(sim, auto.legality.menus)
-    world, n = sim.world, sim.U
-    rng = np.random.default_rng(seed)
     counts = dict.fromkeys(COUNTS, 0)
-    points = [e.to for menu in leg.menus.values() for e in menu["movement"] if e.action == "move" and e.to is not None]
-    for _ in range(states):
-        pos, alive = [-1] * n, [0] * n
-        hub = points[int(rng.integers(len(points)))]
-        for v, vid in enumerate(sim.uids):
-            if rng.random() < 0.15:
-                continue
-            su = scn.units[vid]
-            at = (hub[0] + float(rng.normal(0, 6)), hub[1] + float(rng.normal(0, 6)))
-            foes = tuple(scn.units[world.placements[p].unit].id for p in pos if p >= 0)
-            pid = world.place(su, at, world.rear_of(su.player), tuple(p for p in pos if p >= 0), foes)
-            if pid is not None:
-                pos[v], alive[v] = pid, int(rng.integers(1, su.models + 1))
-        state = (*pos, *alive, 0)
-        tumors = leg.check.tumors
-        tumors[:] = [((hub[0] + float(rng.normal(0, 5)), hub[1] + float(rng.normal(0, 5))), "blue")]
-        if rng.random() < 0.5:
-            tumors.clear()
-        for u, uid in enumerate(sim.uids):
-            if pos[u] < 0:
-                continue
-            menu = leg.menus[uid]
-            cut = leg.shortcuts(u, "assault", state)
-            for i, e in enumerate(menu["assault"]):
-                got = None if cut[i] else leg.attacks.verdict(u, "assault", i, state)
-                if got is None:
-                    continue
-                assert got == leg.walked(u, "assault", i, state), (uid, e, state)
-                if got:
-                    counts["shot" if e.action == "shoot" else "charged"] += 1
-                else:
-                    whole = e.activation(menu.unit, menu.player, 1, "assault")
-                    counts[_reason(e.action, leg.check.problems_of(whole, pos, alive, 0))] += 1
+    for pos, _, state in states_at_random(sim, leg, seed, states, 6.0, 0.15):
+        for u in range(sim.U):
+            if pos[u] >= 0:
+                _compare(leg, leg.attacks, "assault", state, u, counts)
     return counts
-
-
-def test_the_legality_is_the_same_without_the_attack_verdicts(tmp_path: Path) -> None:
-    """``Legality.mask`` with the Charge and Shoot verdicts == with every such entry judged by the walk, before each
-    activation of two random games of 2 Rounds (the issue's lists)."""
-    scn = _scenario(tmp_path, "Gauntlet", "standard", *SIX)
-
-    def switch_off(leg: Legality) -> None:
-        leg.attacks.verdict = lambda *a: None  # type: ignore[method-assign]
-
-    assert masks_alike(Simulation(scn, 2, 13), switch_off) > 50

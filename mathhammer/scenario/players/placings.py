@@ -126,17 +126,18 @@ class DeployRefusals:
         take (:meth:`World._grid_order <mathhammer.scenario.geometry.placement.Placing._grid_order>`: the placement's
         centres are some of them) clear of the opponent's Zone of Influence by more than :data:`ZONE_MARGIN` (8.3.3,
         ``in_enemy_zone``'s test). A unit that is a Structure or a Summoned Unit has none (the walk's Summon hooks)."""
-        key = (u, phase, gone)
-        hit = self._clear.get(key)
-        if hit is not None:
-            return hit
-        view = self.view
-        uid = view.uids[u]
-        su = view.scn.units[uid]
+        hit = self._clear.get((u, phase, gone))
+        if hit is None:
+            hit = self._clear[(u, phase, gone)] = self._clear_of(u, phase, gone)
+        return hit
+
+    def _clear_of(self, u: int, phase: str, gone: int) -> np.ndarray:
+        """:meth:`clear`, read afresh."""
+        su = self.view.scn.units[self.view.uids[u]]
         idx, spots, _, counts, over = self._grid(u, phase, gone)
-        world = self.world_for(gone)
         hit = np.zeros(idx.size, dtype=bool)
         if not su.summoned and not is_structure(su):
+            view, uid, world = self.view, su.id, self.world_for(gone)
             menu = self.menus[uid]
             edge = world.edges[su.player]
             foe = world.edges[PLAYERS[1 - PLAYERS.index(su.player)]]
@@ -151,7 +152,6 @@ class DeployRefusals:
                     and deploy_length(world, act, edge) <= su.speed + EPS
                     and near - r > depth + EPS + ZONE_MARGIN
                 )
-        self._clear[key] = hit
         return hit
 
     def _set(self, u: int, phase: str, states: Sequence[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
