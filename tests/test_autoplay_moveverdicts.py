@@ -6,6 +6,7 @@ Coherency at the point; a Hold on the table); and the legality's masks are the s
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +40,9 @@ def _reason(errors: list[str]) -> str:
     return "room"
 
 
-def _held(sim: Simulation, counts: dict[str, int]) -> None:
-    """Before each activation of ``sim``: every entry of every unit on the table in each live game's state that
-    :class:`MoveVerdicts` answers (a fresh one: no memo) and no shortcut refuses (where ``Legality`` asks it) has the
-    walk's verdict (``Legality.walked``), counted by kind and the walk's reason."""
+def each_state(sim: Simulation, visit: Callable[[Legality, str, tuple[int, ...], int], None]) -> None:
+    """Run ``sim``; before each activation, ``visit(legality, phase, state, u)`` for every unit ``u`` on the table in
+    each live game's state (a fresh ``Legality`` per activation: no memo)."""
     apply = sim.activate
     n = sim.U
 
@@ -52,43 +52,85 @@ def _held(sim: Simulation, counts: dict[str, int]) -> None:
         leg = Legality(sim, auto.legality.menus)
         table, _ = leg.states(games[~sim.over[games]])
         for state in table:
-            for u, uid in enumerate(sim.uids):
-                if state[u] < 0 or state[n + u] <= 0:
-                    continue
-                fast = MoveVerdicts(sim, leg.menus, leg.check)
-                menu = leg.menus[uid]
-                cut = leg.shortcuts(u, act.phase, state)  # asked only where no shortcut refuses (``Legality._walk``)
-                for i, e in enumerate(menu[act.phase]):
-                    if cut[i]:
-                        continue
-                    got = fast.verdict(u, act.phase, i, state)
-                    if got is None:
-                        counts["walk"] += e.action in ("move", "run", "hold")
-                        continue
-                    walked = leg.walked(u, act.phase, i, state)
-                    assert got == walked, (uid, e, state)
-                    if e.action == "hold":
-                        counts["hold"] += 1
-                        continue
-                    if got:
-                        counts["admitted"] += 1
-                        continue
-                    whole = e.activation(menu.unit, menu.player, sim.round, act.phase)
-                    errors = leg.check.problems_of(whole, list(state[:n]), list(state[n : 2 * n]), state[2 * n])
-                    counts[_reason(errors)] += 1
-                    plain = fast.plain(u, act.phase, i)
-                    assert plain is not None
-                    counts["creep"] += plain[4][0] != plain[4][1]
+            for u in range(n):
+                if state[u] >= 0 and state[n + u] > 0:
+                    visit(leg, act.phase, state, u)
         apply(act, games)
 
     sim.activate = judged  # type: ignore[method-assign]
     sim.run()
 
 
-def _scenario(folder: Path, card: str, preset: str, red: str | None, blue: str | None) -> Any:
-    """The kit's scenario (2 Rounds) on ``card``'s ``preset``, with the army lists ``red`` and ``blue`` (paths or list
-    texts; None: the kit's)."""
-    table: dict[str, Any] = data(folder, length=2)
+def states_at_random(
+    sim: Simulation, leg: Legality, seed: int, count: int, spread: float, skip: float
+) -> Iterator[tuple[list[int], list[int], tuple[int, ...]]]:
+    """``count`` states drawn from ``seed``: each unit (but a share ``skip``) set near a menu's Move point picked at
+    random (``spread``: the deviation, inches), models left at random, a base Within 1" of an enemy set as a Charge
+    sets it; the walk's Creep Tumors set at random (one near the point, or none) before each is yielded (placements,
+    models left, the state row with Grass mask 0)."""
+    scn, world, n = sim.scn, sim.world, sim.U
+    rng = np.random.default_rng(seed)
+    points = [e.to for menu in leg.menus.values() for e in menu["movement"] if e.action == "move" and e.to is not None]
+    for _ in range(count):
+        pos, alive = [-1] * n, [0] * n
+        hub = points[int(rng.integers(len(points)))]
+        for v, vid in enumerate(sim.uids):
+            if rng.random() < skip:
+                continue
+            su = scn.units[vid]
+            at = (hub[0] + float(rng.normal(0, spread)), hub[1] + float(rng.normal(0, spread)))
+            rear = world.rear_of(su.player)
+            # a base Within 1" of an enemy (a Charge's end) is set as a Charge sets it
+            foes = tuple(scn.units[world.placements[p].unit].id for p in pos if p >= 0)
+            pid = world.place(su, at, rear, tuple(p for p in pos if p >= 0), foes)
+            if pid is not None:
+                pos[v], alive[v] = pid, int(rng.integers(1, su.models + 1))
+        tumors = leg.check.tumors  # the walk's Creep Tumors (none in a game: the menus' uses set none)
+        tumors[:] = [((hub[0] + float(rng.normal(0, 5)), hub[1] + float(rng.normal(0, 5))), "blue")]
+        if rng.random() < 0.5:
+            tumors.clear()
+        yield pos, alive, (*pos, *alive, 0)
+
+
+def _held(sim: Simulation, counts: dict[str, int]) -> None:
+    """Before each activation of ``sim``: every entry of every unit on the table in each live game's state that
+    :class:`MoveVerdicts` answers (a fresh one: no memo) and no shortcut refuses (where ``Legality`` asks it) has the
+    walk's verdict (``Legality.walked``), counted by kind and the walk's reason."""
+    n = sim.U
+
+    def visit(leg: Legality, phase: str, state: tuple[int, ...], u: int) -> None:
+        fast = MoveVerdicts(sim, leg.menus, leg.check)
+        menu = leg.menus[sim.uids[u]]
+        cut = leg.shortcuts(u, phase, state)  # asked only where no shortcut refuses (``Legality._walk``)
+        for i, e in enumerate(menu[phase]):
+            if cut[i]:
+                continue
+            got = fast.verdict(u, phase, i, state)
+            if got is None:
+                counts["walk"] += e.action in ("move", "run", "hold")
+                continue
+            walked = leg.walked(u, phase, i, state)
+            assert got == walked, (menu.unit, e, state)
+            if e.action == "hold":
+                counts["hold"] += 1
+                continue
+            if got:
+                counts["admitted"] += 1
+                continue
+            whole = e.activation(menu.unit, menu.player, sim.round, phase)
+            errors = leg.check.problems_of(whole, list(state[:n]), list(state[n : 2 * n]), state[2 * n])
+            counts[_reason(errors)] += 1
+            plain = fast.plain(u, phase, i)
+            assert plain is not None
+            counts["creep"] += plain[4][0] != plain[4][1]
+
+    each_state(sim, visit)
+
+
+def _scenario(folder: Path, card: str, preset: str, red: str | None, blue: str | None, length: int = 2) -> Any:
+    """The kit's scenario (``length`` Rounds) on ``card``'s ``preset``, with the army lists ``red`` and ``blue`` (paths
+    or list texts; None: the kit's)."""
+    table: dict[str, Any] = data(folder, length=length)
     table["deployment"] = {"card": card}
     table["terrain"] = f"preset:{preset}"
     for side, army in (("red", red), ("blue", blue)):
@@ -154,29 +196,9 @@ def test_move_verdicts_among_bases_set_at_random(tmp_path: Path, card: str, red:
     auto = sim.players[0]
     assert isinstance(auto, Auto)
     leg = Legality(sim, auto.legality.menus)
-    world, n = sim.world, sim.U
-    rng = np.random.default_rng(29)
     counts = dict.fromkeys(("hold", "admitted", "engaged", "level", "far", "around", "room", "walk", "creep"), 0)
-    points = [e.to for menu in leg.menus.values() for e in menu["movement"] if e.action == "move" and e.to is not None]
-    for _ in range(60):
-        pos, alive = [-1] * n, [0] * n
-        hub = points[int(rng.integers(len(points)))]
-        for v, vid in enumerate(sim.uids):
-            if rng.random() < 0.2:
-                continue
-            su = scn.units[vid]
-            at = (hub[0] + float(rng.normal(0, 4)), hub[1] + float(rng.normal(0, 4)))
-            rear = world.rear_of(su.player)
-            # a base Within 1" of an enemy (a Charge's end) is set as a Charge sets it
-            foes = tuple(scn.units[world.placements[p].unit].id for p in pos if p >= 0)
-            pid = world.place(su, at, rear, tuple(p for p in pos if p >= 0), foes)
-            if pid is not None:
-                pos[v], alive[v] = pid, int(rng.integers(1, su.models + 1))
-        state = (*pos, *alive, 0)
-        tumors = leg.check.tumors  # the walk's Creep Tumors (none in a game: the menus' uses set none)
-        tumors[:] = [((hub[0] + float(rng.normal(0, 5)), hub[1] + float(rng.normal(0, 5))), "blue")]
-        if rng.random() < 0.5:
-            tumors.clear()
+    tumors = leg.check.tumors
+    for pos, alive, state in states_at_random(sim, leg, 29, 60, 4.0, 0.2):
         for u, uid in enumerate(sim.uids):
             if pos[u] < 0:
                 continue

@@ -2,7 +2,9 @@
 to the World and to the plan walk: in the states of random games on every deployment card's every terrain preset, a
 Deploy entry (8.5.5) is refused in one pass exactly where ``World.place`` cannot set the unit at its point (8.5.3 step
 2: off the table, on terrain, over a base, Within 1" of an Enemy Ground unit) or the point is over a terrain top, and
-the plan walk refuses every entry refused so; the legality's masks and the games are the same with and without it."""
+the plan walk refuses every entry refused so and admits every entry admitted so (the World can set it, its point, length
+and spots clear of the walk's other reads: 8.3.3, 8.5.5); the legality's masks and the games are the same with and
+without it."""
 
 from __future__ import annotations
 
@@ -47,28 +49,30 @@ def _compare(sim: Simulation, counts: dict[str, int]) -> None:
                 if not off:
                     continue
                 menu = leg.menus[uid]
-                idx, refused = leg.deploys.refused(u, "movement", off)
+                idx, refused, admitted = leg.deploys.judged(u, "movement", off)
+                assert np.array_equal(refused, leg.deploys.refused(u, "movement", off)[1])
                 assert sorted(idx.tolist()) == [
                     i for i, e in enumerate(menu["movement"]) if e.action == "deploy" and not e.use
                 ]
                 su = sim.scn.units[uid]
-                for state, row in zip(off, refused, strict=True):
+                for state, row, yes_row in zip(off, refused, admitted, strict=True):
                     world = leg.check.grass.worlds.world_for(int(state[2 * n]))
                     occupied = tuple(
                         p
                         for v, (p, k) in enumerate(zip(state[:n], state[n : 2 * n], strict=True))
                         if v != u and p >= 0 and k > 0
                     )
-                    for i, no in zip(idx.tolist(), row.tolist(), strict=True):
+                    for i, no, yes in zip(idx.tolist(), row.tolist(), yes_row.tolist(), strict=True):
                         e = menu["movement"][i]
                         assert e.to is not None
                         pid = world.place(su, e.to, world.rear_of(su.player), occupied, on=None)
                         assert no == (pid is None or world.level_at(e.to) is not None), (uid, e, state)
                         counts["refused" if no else "set"] += 1
-                        if no:
+                        if no or yes:
                             whole = e.activation(menu.unit, menu.player, sim.round, "movement")
                             errors = leg.check.problems_of(whole, list(state[:n]), list(state[n : 2 * n]), state[2 * n])
-                            assert errors, (uid, e, state, "refused in one pass, not by the walk")
+                            assert bool(errors) == no, (uid, e, state, "judged in one pass, not as the walk")
+                            counts["admitted"] += yes
         apply(act, games)
 
     sim.activate = judged  # type: ignore[method-assign]
@@ -77,15 +81,16 @@ def _compare(sim: Simulation, counts: dict[str, int]) -> None:
 
 @pytest.mark.parametrize(("card", "preset"), CARDS)
 def test_deploys_refused_at_once_are_the_worlds_and_the_walks(tmp_path: Path, card: str, preset: str) -> None:
-    """8.5.5 / 8.5.3: the one-pass Deploy refusals in the states of two random games (2 Rounds) of the two-unit lists
-    on ``card``'s ``preset``; both answers occur."""
+    """8.5.5 / 8.5.3: the one-pass Deploy refusals and admissions (8.3.3: every spot clear of the opponent's Zone of
+    Influence; 8.5.5: the length at most Speed) in the states of two random games (2 Rounds) of the two-unit lists on
+    ``card``'s ``preset``; both answers occur."""
     table: dict[str, Any] = data(tmp_path, length=2)
     table["deployment"] = {"card": card}
     table["terrain"] = f"preset:{preset}"
     scn = parse_scenario(table, "two.toml", tmp_path)
-    counts = {"refused": 0, "set": 0}
+    counts = {"refused": 0, "set": 0, "admitted": 0}
     _compare(Simulation(scn, 2, 5), counts)
-    assert counts["set"] > 0 and counts["refused"] > 0, counts
+    assert counts["set"] > 0 and counts["refused"] > 0 and counts["admitted"] > 0, counts
 
 
 def test_deploys_refused_at_once_six_units_a_side(tmp_path: Path) -> None:
@@ -96,9 +101,9 @@ def test_deploys_refused_at_once_six_units_a_side(tmp_path: Path) -> None:
     table["players"]["red"]["army"] = str(ROOT / "profiles" / "armies" / "terran_six.toml")
     table["players"]["blue"]["army"] = str(ROOT / "profiles" / "armies" / "zerg_six.toml")
     scn = parse_scenario(table, "six.toml", tmp_path)
-    counts = {"refused": 0, "set": 0}
+    counts = {"refused": 0, "set": 0, "admitted": 0}
     _compare(Simulation(scn, 3, 11), counts)
-    assert counts["set"] > 20 and counts["refused"] > 20, counts
+    assert counts["set"] > 20 and counts["refused"] > 20 and counts["admitted"] > 20, counts
 
 
 def test_the_legality_is_the_same_without_the_one_pass_refusals(tmp_path: Path) -> None:
@@ -120,8 +125,8 @@ def test_the_legality_is_the_same_without_the_one_pass_refusals(tmp_path: Path) 
 def test_deploys_refused_at_once_among_bases_set_at_random(tmp_path: Path, card: str) -> None:
     """8.5.3 step 2 (no base over another; "cannot end Within 1" (Engagement Range) of an Enemy Ground Unit"): 300
     states with the other units set at random points near the deploying player's Entry Edge (where the Deploys end),
-    all read in one pass per unit == ``World.place`` per state and entry; each reason occurs (an enemy base Within 1",
-    a friendly base in the way, room)."""
+    all read in one pass per unit == ``World.place`` per state and entry, each admitted one admitted by the walk; each
+    reason occurs (an enemy base Within 1", a friendly base in the way, room, admitted)."""
     table: dict[str, Any] = data(tmp_path, length=2)
     table["deployment"] = {"card": card}
     table["players"]["red"]["army"] = str(ROOT / "profiles" / "armies" / "terran_six.toml")
@@ -130,7 +135,7 @@ def test_deploys_refused_at_once_among_bases_set_at_random(tmp_path: Path, card:
     sim = Simulation(scn, 1, 3)
     world, n = sim.world, sim.U
     rng = np.random.default_rng(17)
-    reasons = {"enemy": 0, "friend": 0, "set": 0}
+    reasons = {"enemy": 0, "friend": 0, "set": 0, "admitted": 0}
     for u, uid in enumerate(sim.uids):
         auto = sim.players[PLAYERS.index(scn.units[uid].player)]
         assert isinstance(auto, Auto)
@@ -152,14 +157,19 @@ def test_deploys_refused_at_once_among_bases_set_at_random(tmp_path: Path, card:
                 if pid is not None:
                     pos[v], alive[v] = pid, int(rng.integers(1, scn.units[vid].models + 1))
             states.append((*pos, *alive, 0))
-        idx, refused = leg.deploys.refused(u, "movement", states)
-        for state, row in zip(states, refused, strict=True):
+        idx, refused, admitted = leg.deploys.judged(u, "movement", states)
+        menu = leg.menus[uid]
+        for state, row, yes_row in zip(states, refused, admitted, strict=True):
             occupied = tuple(p for v, p in enumerate(state[:n]) if v != u and p >= 0)
-            for i, no in zip(idx.tolist(), row.tolist(), strict=True):
-                to = leg.menus[uid]["movement"][i].to
+            for i, no, yes in zip(idx.tolist(), row.tolist(), yes_row.tolist(), strict=True):
+                to = menu["movement"][i].to
                 assert to is not None
                 pid = world.place(su, to, world.rear_of(su.player), occupied, on=None)
                 assert no == (pid is None or world.level_at(to) is not None), (uid, to, state)
+                if yes:  # admitted in one pass: the walk admits it (8.3.3, 8.5.5 read as the walk reads them)
+                    whole = menu["movement"][i].activation(menu.unit, menu.player, 1, "movement")
+                    assert not leg.check.problems_of(whole, list(state[:n]), list(state[n : 2 * n]), 0), (uid, to)
+                    reasons["admitted"] += 1
                 if not no:
                     reasons["set"] += 1
                     continue

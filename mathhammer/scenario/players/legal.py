@@ -33,9 +33,11 @@ longest Range or LONG RANGE of the Batches the check reads (8.7.3 step 1: the le
 Charge target whose nearest model is farther than Speed + 6 + the additions beyond the Engagement Range (8.7.7). A
 test holds every shortcut to the check's own walk in the states of random games (tests/test_autoplay_legal_fast.py).
 The new rows of a decision's states are made together (:meth:`Legality.rows`): a Deploy the World cannot set at its
-point (8.5.3 step 2, 8.5.5) is refused for all of them in one compiled pass (:mod:`.placings`), without the walk. A
+point (8.5.3 step 2, 8.5.5) is refused for all of them in one compiled pass (:mod:`.placings`), without the walk, and
+one it can set is admitted there where its point, length and spots pass the walk's other reads. A
 plain Move, Run or Hold (no ability used) is judged without the walk too (:mod:`.moveverdicts`: the same World calls
-as the walk's ``_move``, listed there; a test holds every such verdict to the walk's).
+as the walk's ``_move``, listed there; a test holds every such verdict to the walk's), and so is a plain Charge or
+Shoot (:mod:`.attackverdicts`: the walk's ``_check_charge`` and ``_check_shoot`` World calls).
 The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_phase`` does), so
 ``acted`` is about the Phase asked.
 """
@@ -60,6 +62,7 @@ from ..lookup import loadout_with
 from ..simview import SimView
 from ..spec import PLAYERS, Activation, Scenario
 from ..world import World
+from .attackverdicts import AttackVerdicts
 from .menu import UnitMenu
 from .moveverdicts import MoveVerdicts
 from .placings import DeployRefusals
@@ -145,6 +148,7 @@ class Legality:
         self.check = _CheckAt(view.scn, view.world)
         self.deploys = DeployRefusals(view, menus, self.check.grass.worlds.world_for)
         self.moves = MoveVerdicts(view, menus, self.check)
+        self.attacks = AttackVerdicts(view, menus, self.check, self.moves)
         self._memo: dict[tuple[object, ...], np.ndarray] = {}  # (unit, Phase, state) -> :meth:`row`
         self._far: dict[tuple[int, str, int], np.ndarray] = {}
         self._gaps: dict[tuple[int, int, int, int], float] = {}
@@ -228,18 +232,20 @@ class Legality:
         return [memo[(u, phase, s)] for s in states]
 
     def _refuse_deploys(self, u: int, phase: str, states: list[tuple[int, ...]], rows: list[np.ndarray]) -> None:
-        """Set 0 in ``rows`` (of ``states``) the Deploy entries :class:`~.placings.DeployRefusals` finds refused, in
-        the states with unit ``u`` in Reserves (one pass per Grass mask)."""
+        """Set 0 in ``rows`` (of ``states``) the Deploy entries :class:`~.placings.DeployRefusals` finds refused, and 1
+        those it finds admitted (the walk's verdict without the walk: ``DeployRefusals.judged``), in the states with
+        unit ``u`` in Reserves (one pass per Grass mask)."""
         n = self.view.U
         groups: dict[int, list[int]] = {}
         for k, s in enumerate(states):
             if s[u] < 0 or s[n + u] <= 0:
                 groups.setdefault(int(s[2 * n]), []).append(k)
         for ks in groups.values():
-            idx, refused = self.deploys.refused(u, phase, [states[k] for k in ks])
-            for k, no in zip(ks, refused, strict=True):
+            idx, refused, admitted = self.deploys.judged(u, phase, [states[k] for k in ks])
+            for k, no, yes in zip(ks, refused, admitted, strict=True):
                 r = rows[k]
                 r[idx[no & (r[idx] < 0)]] = 0
+                r[idx[yes & (r[idx] < 0)]] = 1
 
     def judged(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool:
         """:meth:`entry` through the memo of :meth:`row`."""
@@ -312,14 +318,17 @@ class Legality:
 
     def _walk(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
         """The plan check's answer for entry ``index`` (no shortcut): a plain Move, Run or Hold's read without the
-        walk (:class:`~.moveverdicts.MoveVerdicts`: the same verdict), any other entry's by the walk."""
-        fast = self.moves.verdict(u, phase, index, tuple(state))
-        if fast is not None:
-            return fast
-        return self.walked(u, phase, index, state)
+        walk (:class:`~.moveverdicts.MoveVerdicts`: the same verdict), a plain Charge or Shoot's too
+        (:class:`~.attackverdicts.AttackVerdicts`), any other entry's by the walk."""
+        key = tuple(state)
+        fast = self.moves.verdict(u, phase, index, key)
+        if fast is None:
+            fast = self.attacks.verdict(u, phase, index, key)
+        return self.walked(u, phase, index, state) if fast is None else fast
 
     def walked(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
-        """The plan walk's own answer for entry ``index`` (no shortcut, no :class:`~.moveverdicts.MoveVerdicts`)."""
+        """The plan walk's own answer for entry ``index`` (no shortcut, no :class:`~.moveverdicts.MoveVerdicts` or
+        :class:`~.attackverdicts.AttackVerdicts`)."""
         view = self.view
         n = view.U
         menu = self.menus[view.uids[u]]

@@ -35,12 +35,13 @@ from typing import Any
 
 from ...board.model import EPS, MM_PER_INCH
 from ...board.pathing import clear_line
+from ...starcraft.loadout import Loadout
 from ..abilities import is_structure
 from ..check.common import FAMILIES, _State
 from ..check.moves import speed_of
 from ..lookup import loadout_with
 from ..simview import SimView
-from ..spec import ScenarioUnit
+from ..spec import Scenario, ScenarioUnit
 from ..world import World
 from .menu import UnitMenu
 
@@ -52,6 +53,21 @@ WAY_LIMIT = 1 << 16
 #: per answered entry: its action, its point (None: a Hold), the unit's id, its ScenarioUnit, and its Speed with no
 #: ability used (off Creep, ON CREEP)
 _Plain = tuple[str, tuple[float, float] | None, str, ScenarioUnit, tuple[float, float]]
+
+
+def on_table(state: tuple[int, ...], n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The placements and models left of :meth:`Legality.states <mathhammer.scenario.players.legal.Legality.states>`'
+    row ``state`` (``n`` units) as the walk reads them (``_CheckAt.problems_of``): a unit with no model left is off
+    the table (-1, 0)."""
+    p = tuple(pv if pv >= 0 and k > 0 else -1 for pv, k in zip(state[:n], state[n : 2 * n], strict=True))
+    a = tuple(k if pv >= 0 else 0 for pv, k in zip(p, state[n : 2 * n], strict=True))
+    return p, a
+
+
+def bare_loadout(scn: Scenario, uid: str, creep: bool) -> Loadout:
+    """The walk's ``_loadout_now`` of a unit no ability was used on (``used`` and ``on_unit`` empty: a plain entry's
+    walk), ON CREEP or not."""
+    return loadout_with(scn, uid, [], {}, on_creep=creep)
 
 
 class MoveVerdicts:
@@ -87,8 +103,7 @@ class MoveVerdicts:
 
     def _speed(self, uid: str, su: ScenarioUnit, creep: bool) -> float:
         """``MoveChecks._speed_now`` of a walk with no ability used on the unit (``used`` and ``on_unit`` empty)."""
-        effects = loadout_with(self.view.scn, uid, [], {}, on_creep=creep).effects()
-        return float(speed_of(su, effects))
+        return float(speed_of(su, bare_loadout(self.view.scn, uid, creep).effects()))
 
     def verdict(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
         """The walk's verdict on entry ``index`` of unit ``u``'s ``phase`` menu in ``state`` (:meth:`Legality.states
@@ -111,12 +126,11 @@ class MoveVerdicts:
             return None  # a route between levels: the walk's
         if world.level_at(to) is not None:  # the menus name no ``on`` (8.5.3: not ending on terrain)
             return False
-        p = tuple(pv if pv >= 0 and k > 0 else -1 for pv, k in zip(state[:n], state[n : 2 * n], strict=True))
-        a = tuple(k if pv >= 0 else 0 for pv, k in zip(p, state[n : 2 * n], strict=True))
-        if self._engaged(world, u, p, a):  # 8.5.2, 8.7.1: Engaged, it cannot Move or Run
+        p, a = on_table(state, n)
+        if self.engaged(world, u, p, a):  # 8.5.2, 8.7.1: Engaged, it cannot Move or Run
             return False
         speed = speeds[0]
-        if speeds[1] != speeds[0] and self._on_creep(world, uid, p):
+        if speeds[1] != speeds[0] and self.on_creep(world, uid, p):
             speed = speeds[1]
         if self._too_far(world, gone, su, pid, to, speed):
             return False
@@ -127,7 +141,7 @@ class MoveVerdicts:
             got = world.place(su, to, rear, occupied, on=None)
         return got is not None
 
-    def _engaged(self, world: World, u: int, p: tuple[int, ...], a: tuple[int, ...]) -> bool:
+    def engaged(self, world: World, u: int, p: tuple[int, ...], a: tuple[int, ...]) -> bool:
         """Is unit ``u`` in a pair of ``World.engaged_pairs(p, a)`` (7.2.1)? Its pairs only, each read as that method
         reads it (``pair_engaged``, the unit first of the two in World order)."""
         units, player = self.view.scn.units, self.view.units[u].player
@@ -138,7 +152,7 @@ class MoveVerdicts:
                 return True
         return False
 
-    def _on_creep(self, world: World, uid: str, p: tuple[int, ...]) -> bool:
+    def on_creep(self, world: World, uid: str, p: tuple[int, ...]) -> bool:
         """The walk's ON CREEP of ``uid`` (``MoveChecks._speed_now``: the cards' ``on_creep`` hooks) at the placements
         ``p`` and the walk's Creep Tumors."""
         pos = {v: pv for v, pv in zip(self.view.uids, p, strict=True) if pv >= 0}
@@ -167,4 +181,4 @@ class MoveVerdicts:
         return hit
 
 
-__all__ = ["KINDS", "MoveVerdicts"]
+__all__ = ["KINDS", "MoveVerdicts", "bare_loadout", "on_table"]

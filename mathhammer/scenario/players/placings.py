@@ -13,7 +13,9 @@ walk to decide, nothing is said (the plan walk judges the entry). A test holds t
 ``World.place`` in the states of random games of every preset (tests/test_autoplay_placings.py).
 
 Only the entries the plan walk sets in this way are answered: a Deploy using no ability (an ability may name another
-edge, a base to deploy through or a PLACE effect: Warp In, Warp Conduit, Burrow Ambush), of a unit in Reserves.
+edge, a base to deploy through or a PLACE effect: Warp In, Warp Conduit, Burrow Ambush), of a unit in Reserves. Where
+the World can set the unit and its point, length and every spot a model may take pass the walk's other reads of such a
+Deploy (:meth:`DeployRefusals.clear`), the entry is admitted without the walk too (:meth:`DeployRefusals.judged`).
 """
 
 from __future__ import annotations
@@ -25,12 +27,18 @@ import numpy as np
 
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
+from ..abilities import is_structure
+from ..check.pathing import deploy_length
 from ..fastplace import set_verdicts
 from ..geometry.core import GAP
 from ..simview import SimView
-from ..world import World
+from ..spec import PLAYERS
+from ..world import World, edge_distance
 from .menu import UnitMenu
 
+#: how much farther than the Zone of Influence's test every grid spot of an admitted Deploy stands (inches): a spot
+#: nearer is left to the walk, which reads the placement's own centres
+ZONE_MARGIN = 1e-3
 #: per (unit, Phase, Grass mask): the Deploy entries answered, their grid spots, the terrain verdict of each spot,
 #: the spot count, and the entries refused whatever the bases (a point over a terrain top)
 _Spots = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -45,6 +53,7 @@ class DeployRefusals:
         self.menus = menus
         self.world_for = world_for  # Grass mask -> World (``grass.Worlds.world_for``)
         self._spots: dict[tuple[int, str, int], _Spots] = {}
+        self._clear: dict[tuple[int, str, int], np.ndarray] = {}
 
     def entries(self, u: int, phase: str) -> np.ndarray:
         """The indices of unit ``u``'s ``phase`` entries answered here: Deploys using no ability."""
@@ -96,12 +105,64 @@ class DeployRefusals:
         """(the answered entries' indices, per state and answered entry: does the plan walk refuse it for want of
         room). ``states``: :meth:`Legality.states <mathhammer.scenario.players.legal.Legality.states>`' rows (the
         placements, the models left, the Grass mask), all with unit ``u`` off the table and the same Grass mask."""
+        idx, out, over = self._set(u, phase, states)
+        return idx, (out == 1) | over[None, :]
+
+    def judged(
+        self, u: int, phase: str, states: Sequence[tuple[int, ...]]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`refused`, and per state and answered entry: does the plan walk admit it (the World can set the unit
+        there, and :meth:`clear` holds). The walk's other reads of such a Deploy (``_deploy``, no ability used: the
+        cards' hooks read ``use``; 8.3.2 is read per game, not here) are the point's level, the Deploy's length and
+        the Zone of Influence, all in :meth:`clear`."""
+        idx, out, over = self._set(u, phase, states)
+        gone = int(states[0][2 * self.view.U])
+        return idx, (out == 1) | over[None, :], (out == 0) & self.clear(u, phase, gone)[None, :]
+
+    def clear(self, u: int, phase: str, gone: int) -> np.ndarray:
+        """Per answered entry of unit ``u`` (:meth:`entries`) with Grass mask ``gone``: a Deploy the walk admits
+        wherever the World can set it, whatever the bases: its point not over a terrain top (8.5.3), its length from
+        the Entry Edge (``deploy_length``, round the terrain) at most Speed (8.5.5), and every grid spot a model may
+        take (:meth:`World._grid_order <mathhammer.scenario.geometry.placement.Placing._grid_order>`: the placement's
+        centres are some of them) clear of the opponent's Zone of Influence by more than :data:`ZONE_MARGIN` (8.3.3,
+        ``in_enemy_zone``'s test). A unit that is a Structure or a Summoned Unit has none (the walk's Summon hooks)."""
+        hit = self._clear.get((u, phase, gone))
+        if hit is None:
+            hit = self._clear[(u, phase, gone)] = self._clear_of(u, phase, gone)
+        return hit
+
+    def _clear_of(self, u: int, phase: str, gone: int) -> np.ndarray:
+        """:meth:`clear`, read afresh."""
+        su = self.view.scn.units[self.view.uids[u]]
+        idx, spots, _, counts, over = self._grid(u, phase, gone)
+        hit = np.zeros(idx.size, dtype=bool)
+        if not su.summoned and not is_structure(su):
+            view, uid, world = self.view, su.id, self.world_for(gone)
+            menu = self.menus[uid]
+            edge = world.edges[su.player]
+            foe = world.edges[PLAYERS[1 - PLAYERS.index(su.player)]]
+            r = su.base_mm / MM_PER_INCH / 2
+            depth = view.scn.deployment.zone_depth
+            width, length = view.scn.board.width, view.scn.board.depth
+            for k, i in enumerate(idx.tolist()):
+                act = menu[phase][i].activation(uid, su.player, 1, phase)
+                near = min(edge_distance(foe, tuple(c), width, length) for c in spots[k, : counts[k]].tolist())
+                hit[k] = (
+                    not over[k]
+                    and deploy_length(world, act, edge) <= su.speed + EPS
+                    and near - r > depth + EPS + ZONE_MARGIN
+                )
+        return hit
+
+    def _set(self, u: int, phase: str, states: Sequence[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The answered entries' indices, per state and entry the compiled walk's answer (1 cannot be set, 0 can, -1
+        undecided), and per entry: is the point over a terrain top."""
         view = self.view
         n = view.U
         gone = int(states[0][2 * n])
         idx, spots, terr, counts, over = self._grid(u, phase, gone)
         if idx.size == 0:
-            return idx, np.zeros((len(states), 0), dtype=bool)
+            return idx, np.zeros((len(states), 0), dtype=np.int8), over
         scn, world = view.scn, view.world
         su = scn.units[view.uids[u]]
         cs: list[np.ndarray] = []
@@ -135,7 +196,7 @@ class DeployRefusals:
             GAP / 2,
             ENGAGEMENT_RANGE + EPS,
         )
-        return idx, (out == 1) | over[None, :]
+        return idx, out, over
 
 
 __all__ = ["DeployRefusals"]

@@ -1,0 +1,129 @@
+"""Charge and Shoot entries of the automatic players' menus judged without the plan walk (issue 29 point 6).
+
+:mod:`.moveverdicts` reads a plain Move, Run or Hold as the walk reads it; this module does the same for a *plain*
+Charge or Shoot (its ``use`` empty: the menus then set only its one ``target``; no ``react``, ``select``, ``options``,
+``weapons``) of a unit that is neither a Structure nor a Summoned Unit, in a state where neither the unit nor its
+target has the Burrowed Status (``down``) and no Force Field is set (``fields_now``: the walk's state, left to the
+walk). The hooks before the action read the empty fields (the list in :mod:`.moveverdicts`); the automatic player's
+own activation has no target of an automatic player to warn about (``_auto_targets``), and a walk starts with no unit
+attacked, set apart or Disengaged (``attacked``, ``loose``, ``formed``, ``disengaged`` empty), so a refusal is an
+error, never a warning. What remains, read with the same World calls in the same order:
+
+* a Charge (8.7.7, ``AttackChecks._check_charge`` with ``bounded_charges``): refused for a Flying unit, a Flying
+  target or one off the table, an Engaged unit (the unit's pairs, :meth:`MoveVerdicts.engaged`), where
+  ``World.charge_length`` (bounded at Speed + 6 + the Charge Roll additions, Speed and additions of the loadout with
+  no ability used, ON CREEP by the cards' hooks) raises (an Engaged start) or finds no end, or a path longer than
+  Speed + 6 + the additions (the walk's ``length > limit + EPS`` then ``_too_far``'s ``over > EPS``). The walk then
+  sets the unit at the end (``World.place``): its answer is read only by a second Charge (Lightning Dash, an ability
+  used: not plain), so it is not read here;
+* a Ranged Attack (8.7.3, ``AttackChecks._check_shoot`` with ``verdicts_only``): refused where the target is off the
+  table; else legal where one of the Assault Phase Batches of the loadout with no ability used
+  (``attack_batches``) is eligible at the target (``World.eligible``: Line of Sight, Range, the Engaged
+  restrictions; the target's Combat Tags, no HIDDEN tag: it is not BURROWED and no ability was used on it), the
+  Batches asked in the walk's order, up to the first eligible.
+
+A test holds every verdict given here to the walk's in the states of random games and of bases set at random
+(tests/test_autoplay_attackverdicts.py), and the games are the same with and without it.
+"""
+
+from __future__ import annotations
+
+from ...board.model import EPS
+from ...errors import MathhammerError
+from ...starcraft.loadout import Batch, attack_batches
+from ..abilities import is_structure
+from ..check.common import _State
+from ..check.moves import speed_of
+from ..simview import SimView
+from ..spec import ScenarioUnit
+from .menu import UnitMenu
+from .moveverdicts import MoveVerdicts, bare_loadout, on_table
+
+#: the entry kinds answered here
+KINDS = ("charge", "shoot")
+
+#: per answered entry: its action, the unit's id and ScenarioUnit, the target's index, id and ScenarioUnit, and (a
+#: Charge) its (Speed, Charge Roll additions) off Creep and ON CREEP with no ability used, (a Shoot) the Batches at
+#: the target
+_Plain = tuple[str, str, ScenarioUnit, int, str, ScenarioUnit, tuple[tuple[int, int], ...], tuple[Batch, ...]]
+
+
+class AttackVerdicts:
+    """The walk's verdict on plain Charge and Shoot entries, read without the walk (the module text)."""
+
+    def __init__(self, view: SimView, menus: dict[str, UnitMenu], check: _State, moves: MoveVerdicts) -> None:
+        self.view = view
+        self.menus = menus
+        self.check = check  # the walk whose verdicts these are: its Burrowed Status and Force Fields read live
+        self.moves = moves  # its Engagement and ON CREEP readings, shared
+        self.worlds = check.grass.worlds
+        self._plain: dict[tuple[int, str, int], _Plain | None] = {}
+
+    def plain(self, u: int, phase: str, index: int) -> _Plain | None:
+        """Entry ``index`` of unit ``u``'s ``phase`` menu as read here, or None where the walk judges it."""
+        key = (u, phase, index)
+        if key in self._plain:
+            return self._plain[key]
+        view = self.view
+        scn = view.scn
+        uid = view.uids[u]
+        e = self.menus[uid][phase][index]
+        su = scn.units[uid]
+        hit: _Plain | None = None
+        auto = self.menus[uid].player in scn.policies  # the walk's ``_auto_targets``: none for an automatic player
+        plain = e.action in KINDS and not e.use and e.target is not None and auto
+        if plain and e.target is not None and not su.summoned and not is_structure(su):
+            tid = e.target
+            tsu = scn.units[tid]
+            speeds: tuple[tuple[int, int], ...] = ()
+            batches: tuple[Batch, ...] = ()
+            if e.action == "charge":
+                speeds = tuple(self._speed(uid, su, creep) for creep in (False, True))
+            else:
+                batches = tuple(attack_batches(bare_loadout(scn, uid, False), tsu.unit, "assault"))
+            hit = (e.action, uid, su, view.uids.index(tid), tid, tsu, speeds, batches)
+        self._plain[key] = hit
+        return hit
+
+    def _speed(self, uid: str, su: ScenarioUnit, creep: bool) -> tuple[int, int]:
+        """``MoveChecks._speed_now`` of a walk with no ability used on the unit: its Speed and Charge Roll
+        additions."""
+        effects = bare_loadout(self.view.scn, uid, creep).effects()
+        return speed_of(su, effects), sum(e.value for e in effects if e.kind == "charge_roll")
+
+    def verdict(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
+        """The walk's verdict on entry ``index`` of unit ``u``'s ``phase`` menu in ``state`` (:meth:`Legality.states
+        <mathhammer.scenario.players.legal.Legality.states>`' row), or None where it is the walk's to give (the module
+        text; the unit off the table: the shortcuts')."""
+        n = self.view.U
+        plain = self.plain(u, phase, index)
+        if plain is None or state[u] < 0 or state[n + u] <= 0:
+            return None
+        action, uid, su, t, tid, tsu, speeds, batches = plain
+        down = self.check.down
+        if uid in down or tid in down or self.check.fields_now:
+            return None
+        gone = int(state[2 * n])
+        world = self.worlds.world_for(gone)
+        p, a = on_table(state, n)
+        if action == "shoot":
+            if a[t] <= 0:  # 8.7.3: a target on the table
+                return False
+            tags = tuple(tsu.unit.card.combat_tags)
+            return any(world.eligible(p, a, uid, tid, b.weapon, tags) for b in batches)
+        if su.flying or tsu.flying or p[t] < 0:  # 8.7.7: a Ground unit charges Ground units on the table
+            return False
+        if self.moves.engaged(world, u, p, a):  # 8.7.7: "An Unengaged Ground Unit"
+            return False
+        speed, more = speeds[0]
+        if speeds[1] != speeds[0] and self.moves.on_creep(world, uid, p):
+            speed, more = speeds[1]
+        limit = speed + 6 + more
+        try:
+            length, end = world.charge_length(p, a, uid, (tid,), limit + EPS, fields=(), engaged_ok=False)
+        except MathhammerError:
+            return False
+        return end is not None and not (length > limit + EPS and length - limit > EPS)
+
+
+__all__ = ["KINDS", "AttackVerdicts"]
