@@ -132,14 +132,23 @@ def _after(
         if passer is None:
             passer = turn
         return done, passer
+    apply_turn(part, turn, activate, players)
+    return done, passer
+
+
+def apply_turn(
+    part: Turn, turn: int, activate: Callable[[Activation, np.ndarray], None], players: Sequence[Player]
+) -> None:
+    """Apply player ``turn``'s activation ``part.act`` in ``part.games``: the Reactions the other player declares to
+    it, then those the active player declares to what they gave it (the module text), each part applied in turn."""
+    assert part.act is not None
     theirs, mine = (getattr(players[i], "react", None) for i in (1 - turn, turn))
     if part.games.size == 0 or (theirs is None and mine is None):
         activate(part.act, part.games)
-        return done, passer
+        return
     for games, act in theirs(part.games, part.act) if theirs is not None else [(part.games, part.act)]:
         for again, answered in mine(games, act) if mine is not None and games.size else [(games, act)]:
             activate(answered, again)
-    return done, passer
 
 
 def fight_act(rnd: int, player: str, uid: str, foes: tuple[str, ...], planned: Activation | None) -> Activation:
@@ -152,4 +161,4 @@ def fight_act(rnd: int, player: str, uid: str, foes: tuple[str, ...], planned: A
     return Activation("combat", rnd, "combat", player, uid, "fight", targets=foes if len(foes) == 1 else ())
 
 
-__all__ = ["Player", "Turn", "fight_act", "play_turns"]
+__all__ = ["Player", "Turn", "apply_turn", "fight_act", "play_turns"]
