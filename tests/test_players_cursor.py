@@ -145,7 +145,11 @@ def test_the_cursor_groups_games_where_their_cursors_are_equal() -> None:
 
 
 def test_counts_are_off_by_default_and_count_steps_by_kind_when_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert cursor_mod.counts is None or isinstance(cursor_mod.counts, dict)
+    monkeypatch.delenv("MATHHAMMER_STEP_COUNTS", raising=False)
+    monkeypatch.setattr(cursor_mod, "counts", None)
+    cursor_mod.switches()
+    walk([Hashed(1, 0, 2), Hashed(1, 1, 0)], 1, "movement", [(np.arange(5), 0, None)], lambda a, g: None)
+    assert cursor_mod.counts is None  # off: nothing kept
     monkeypatch.setattr(cursor_mod, "counts", {})
     walk([Hashed(1, 0, 2), Hashed(1, 1, 0)], 1, "movement", [(np.arange(5), 0, None)], lambda a, g: None)
     counts = cursor_mod.counts
@@ -230,3 +234,20 @@ def test_a_scripted_player_and_a_random_one_by_either_walk(folder: Path, monkeyp
     assert any(a.unit == "marine-1" for a, _ in runs[1][0][0])
     for a, b in zip(runs[0][1], runs[1][1], strict=True):
         assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_the_switches_refuse_a_value_they_do_not_know(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Honest interfaces: ``MATHHAMMER_WALK`` and ``MATHHAMMER_STEP_COUNTS`` take their listed values only."""
+    from mathhammer.errors import InputError
+
+    monkeypatch.setenv("MATHHAMMER_WALK", "turns")
+    assert cursor_mod.switches() is True
+    monkeypatch.setenv("MATHHAMMER_WALK", "cursor")
+    assert cursor_mod.switches() is False
+    monkeypatch.setenv("MATHHAMMER_WALK", "nodes")
+    with pytest.raises(InputError, match="MATHHAMMER_WALK: got 'nodes'"):
+        cursor_mod.switches()
+    monkeypatch.delenv("MATHHAMMER_WALK")
+    monkeypatch.setenv("MATHHAMMER_STEP_COUNTS", "yes")
+    with pytest.raises(InputError, match="MATHHAMMER_STEP_COUNTS: got 'yes'"):
+        cursor_mod.switches()

@@ -67,7 +67,6 @@ Rules applied (the reading where the rules leave room is said in the code):
 from __future__ import annotations
 
 import gc
-import os
 from collections.abc import Callable, Collection
 from functools import cached_property
 
@@ -77,7 +76,6 @@ from . import abilities, conditions
 from . import mission as missions
 from .basics import stream as _stream
 from .players import Player, cursor, fight_act, play_turns
-from .players.cursor import walk
 from .players.scripted import Scripted
 from .sim_combat import Combat
 from .sim_move import Movement
@@ -160,14 +158,14 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             (ts, fp, {u for i, u in enumerate(planned) if mask >> i & 1})
             for (fp, mask), ts in self.groups(live, [self.first, bits])
         ]
-        if os.environ.get("MATHHAMMER_WALK") == "turns":  # the nodes' walk (the reference; bisecting)
+        if cursor.switches():  # MATHHAMMER_WALK=turns: the nodes' walk (the reference; bisecting)
             parts = [
                 pt
                 for ts, fp, left in starts
                 for pt in play_turns(self.players, rnd, phase, fp, left, ts, self.activate)
             ]
         else:  # the per-game cursors' (players/cursor.py)
-            games, passers = walk(self.players, rnd, phase, starts, self.activate)
+            games, passers = cursor.walk(self.players, rnd, phase, starts, self.activate)
             parts = [(games[passers == p], p) for p in (0, 1)]
         for games, passer in parts:
             if passer is not None and games.size:

@@ -16,7 +16,7 @@ numbers, or the same object). Each game's answers depend on that game alone, so 
 are grouped (a test plays both walks and compares every game's activations in order).
 
 Counts (for steps 2 to 7: how many steps of each kind a game takes): where :data:`counts` is a dict (the environment
-variable ``MATHHAMMER_STEP_COUNTS`` set to anything but ``0`` or empty turns it on at import, and the counts are
+variable ``MATHHAMMER_STEP_COUNTS=1`` turns it on at the first Phase walked, :func:`switches`, and the counts are
 written as one JSON line to stderr at exit), each applied step adds its games under its kind: the action (``hold``,
 ``deploy``, ``move``, ``run``, ``shoot``, ``charge``, ``gather``, ...), ``pass``, ``abilities`` (an activation that
 uses one), ``reactions`` (an activation a Reaction was declared to), ``fight`` (the Combat Phase's fights, counted by
@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from ...errors import InputError
 from ..spec import Activation
 from . import Player, Turn, apply_turn
 
@@ -53,9 +54,22 @@ def _write_counts() -> None:  # pragma: no cover (at exit, under the environment
         sys.stderr.write(json.dumps({"step_counts": dict(sorted(counts.items()))}) + "\n")
 
 
-if os.environ.get("MATHHAMMER_STEP_COUNTS", "0") not in ("", "0"):
-    counts = {}
-    atexit.register(_write_counts)
+def switches() -> bool:
+    """Read the environment's switches: ``MATHHAMMER_STEP_COUNTS`` (``1``: turn the counts on, written at exit;
+    ``0`` or unset: as they are) and ``MATHHAMMER_WALK`` (``turns``: :func:`~mathhammer.scenario.players.play_turns`'
+    walk, the reference, for the tests and for bisecting; ``cursor`` or unset: :func:`walk`). Returns whether the
+    nodes' walk is chosen; another value of either is refused."""
+    global counts
+    on = os.environ.get("MATHHAMMER_STEP_COUNTS", "")
+    if on not in ("", "0", "1"):
+        raise InputError("MATHHAMMER_STEP_COUNTS", on, "1 (count the steps, written to stderr at exit) or 0")
+    if on == "1" and counts is None:
+        counts = {}
+        atexit.register(_write_counts)
+    how = os.environ.get("MATHHAMMER_WALK", "")
+    if how not in ("", "cursor", "turns"):
+        raise InputError("MATHHAMMER_WALK", how, "turns (play_turns' walk, the reference) or cursor (the default)")
+    return how == "turns"
 
 
 class Cursor:
@@ -208,4 +222,4 @@ def _counting(
     return counted
 
 
-__all__ = ["Cursor", "count", "counts", "steps", "walk"]
+__all__ = ["Cursor", "count", "counts", "steps", "switches", "walk"]
