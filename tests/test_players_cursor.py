@@ -51,18 +51,20 @@ class Hashed:
     cap: int
     boxed: bool = False
     react_too: bool = False
+    #: the int state of the first answer (the count is the state less it)
+    base: int = 0
 
     def begin(self, rnd: int, phase: str, left: set[int] | None) -> Any:
-        return [0] if self.boxed else 0
+        return [0] if self.boxed else self.base
 
     def next(self, games: np.ndarray, state: Any) -> list[Turn]:
-        k = state[0] if self.boxed else state
+        k = state[0] if self.boxed else state - self.base
         out: dict[tuple[int, bool], list[int]] = {}
         for g in games.tolist():
             h = mix(self.seed, self.side, g, k)
             pick = -1 if k >= self.cap or h % 5 == 0 else h % 3
             out.setdefault((pick, pick >= 0 and h % 7 == 0), []).append(g)
-        nxt = [k + 1] if self.boxed else k + 1
+        nxt = [k + 1] if self.boxed else self.base + k + 1
         return [
             Turn(np.asarray(gs, dtype=np.int64), None if p < 0 else act(f"{'rb'[self.side]}{p}"), nxt, again=a)
             for (p, a), gs in out.items()
@@ -117,6 +119,15 @@ def test_the_cursor_walk_gives_every_game_the_nodes_walk(seed, n, caps, boxed, r
     ref, got = both(players, starts)
     assert got == ref
     assert set(got[1]) == set(games.tolist())
+
+
+@pytest.mark.parametrize("base", [1 << 23, 1 << 40])
+def test_states_too_large_to_pack_are_grouped_all_the_same(base: int) -> None:
+    """States beyond the packed key's range (``Cursor.groups`` falls back to comparing columns): the same games."""
+    for seed in range(20):
+        players = [Hashed(seed, p, 5, base=base) for p in (0, 1)]
+        ref, got = both(players, [(np.arange(12), seed % 2, None)])
+        assert got == ref
 
 
 def test_the_cursor_groups_games_where_their_cursors_are_equal() -> None:

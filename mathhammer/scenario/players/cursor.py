@@ -39,6 +39,8 @@ from ...errors import InputError
 from ..spec import Activation
 from . import Player, Turn, apply_turn
 
+#: the states packed in a group's key (:meth:`Cursor.groups`) lie strictly within this of zero
+_PACK = 1 << 23
 #: the step counts by kind, or None (off; see the module text)
 counts: dict[str, int] | None = None
 
@@ -136,10 +138,20 @@ class Cursor:
     def groups(self, at: np.ndarray) -> list[np.ndarray]:
         """The positions ``at`` split by their cursor (turn, done, first to Pass, both states), each part in
         increasing order."""
-        cols = np.stack([self.turn[at], self.done[0, at], self.done[1, at], self.passer[at], *self.state[:, at]])
-        if at.size < 2 or bool((cols == cols[:, :1]).all()):
+        if at.size < 2:
             return [at]
-        _, inverse = np.unique(cols, axis=1, return_inverse=True)
+        state = self.state[:, at]
+        key = ((self.turn[at] * 2 + self.done[0, at]) * 2 + self.done[1, at]) * 3 + self.passer[at] + 1
+        if np.abs(state).max() < _PACK:  # one int64 per game: (key, state 0, state 1) packed, 24 bits a state
+            key = (key << 48) | ((state[0] + _PACK) << 24) | (state[1] + _PACK)
+            if key.min() == key.max():
+                return [at]
+            _, inverse = np.unique(key, return_inverse=True)
+        else:
+            cols = np.vstack([key, state])
+            if bool((cols == cols[:, :1]).all()):
+                return [at]
+            _, inverse = np.unique(cols, axis=1, return_inverse=True)
         inverse = inverse.reshape(-1)
         order = np.argsort(inverse, kind="stable")
         cuts = np.flatnonzero(np.diff(inverse[order])) + 1
