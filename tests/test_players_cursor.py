@@ -158,7 +158,7 @@ def test_the_cursor_groups_games_where_their_cursors_are_equal() -> None:
 def test_counts_are_off_by_default_and_count_steps_by_kind_when_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MATHHAMMER_STEP_COUNTS", raising=False)
     monkeypatch.setattr(cursor_mod, "counts", None)
-    cursor_mod.switches()
+    cursor_mod.switches(False)
     walk([Hashed(1, 0, 2), Hashed(1, 1, 0)], 1, "movement", [(np.arange(5), 0, None)], lambda a, g: None)
     assert cursor_mod.counts is None  # off: nothing kept
     monkeypatch.setattr(cursor_mod, "counts", {})
@@ -247,18 +247,39 @@ def test_a_scripted_player_and_a_random_one_by_either_walk(folder: Path, monkeyp
         assert all(np.array_equal(a[k], b[k]) for k in a)
 
 
-def test_the_switches_refuse_a_value_they_do_not_know(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Honest interfaces: ``MATHHAMMER_WALK`` and ``MATHHAMMER_STEP_COUNTS`` take their listed values only."""
+def test_the_switches_choose_the_walk_and_refuse_a_value_they_do_not_know(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``MATHHAMMER_WALK`` unset: the nodes where both players are scripted, the cursor otherwise; ``turns`` and
+    ``cursor`` force one. Honest interfaces: either switch takes its listed values only."""
     from mathhammer.errors import InputError
 
+    monkeypatch.delenv("MATHHAMMER_WALK", raising=False)
+    assert cursor_mod.switches(True) is True and cursor_mod.switches(False) is False
     monkeypatch.setenv("MATHHAMMER_WALK", "turns")
-    assert cursor_mod.switches() is True
+    assert cursor_mod.switches(True) is True and cursor_mod.switches(False) is True
     monkeypatch.setenv("MATHHAMMER_WALK", "cursor")
-    assert cursor_mod.switches() is False
+    assert cursor_mod.switches(True) is False and cursor_mod.switches(False) is False
     monkeypatch.setenv("MATHHAMMER_WALK", "nodes")
     with pytest.raises(InputError, match="MATHHAMMER_WALK: got 'nodes'"):
-        cursor_mod.switches()
+        cursor_mod.switches(False)
     monkeypatch.delenv("MATHHAMMER_WALK")
     monkeypatch.setenv("MATHHAMMER_STEP_COUNTS", "yes")
     with pytest.raises(InputError, match="MATHHAMMER_STEP_COUNTS: got 'yes'"):
-        cursor_mod.switches()
+        cursor_mod.switches(False)
+
+
+def test_scripted_games_are_the_same_by_either_walk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both players scripted (a shipped scenario, Bound by the Khala's ``again`` among its plans or not): the cursor's
+    walk, forced, plays the nodes' games."""
+    from mathhammer.scenario.loader import load_scenario
+
+    root = Path(__file__).resolve().parents[1] / "profiles" / "scenarios"
+    for name in ("hold_position_crossing.toml", "gather_dirt_side.toml"):
+        scn = load_scenario(root / name)
+        runs = []
+        for how in ("turns", "cursor"):
+            monkeypatch.setenv("MATHHAMMER_WALK", how)
+            sim = Simulation(scn, 64, 5)
+            runs.append((activations(sim), sim.snapshots))
+        assert runs[0][0] == runs[1][0] and runs[0][0]
+        for a, b in zip(runs[0][1], runs[1][1], strict=True):
+            assert all(np.array_equal(a[k], b[k]) for k in a)

@@ -158,7 +158,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             (ts, fp, {u for i, u in enumerate(planned) if mask >> i & 1})
             for (fp, mask), ts in self.groups(live, [self.first, bits])
         ]
-        if cursor.switches():  # MATHHAMMER_WALK=turns: the nodes' walk (the reference; bisecting)
+        if cursor.switches(all(isinstance(p, Scripted) for p in self.players)):  # the nodes' walk (players/cursor.py)
             parts = [
                 pt
                 for ts, fp, left in starts
