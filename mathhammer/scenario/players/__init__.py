@@ -6,9 +6,10 @@ in different games of the group (an automatic player deciding from each game's s
 split by its answer, and the walk goes on in each part on its own. :func:`play_turns` is the walk of 8.2.1:
 "players alternate activating units, starting with the player holding the First Player Marker"; a player whose
 activations are spent Passes, the other goes on alone, and the first to Pass is named (8.4.2 / 8.6.2: it takes
-the First Player Marker). ``Simulation.play_phase`` walks the same way from per-game cursor arrays
-(:mod:`.cursor`, issue 29 point 6: the shape a compiled step kernel plugs into); :func:`play_turns` stays the
-reference (``MATHHAMMER_WALK=turns`` selects it) and the plan's order (``Simulation.order``).
+the First Player Marker). Where a player is automatic, ``Simulation.play_phase`` walks the same way from per-game
+cursor arrays (:mod:`.cursor`, issue 29 point 6: the shape a compiled step kernel plugs into); :func:`play_turns`
+walks two scripted players' games, stays the reference (``MATHHAMMER_WALK=turns``) and gives the plan's order
+(``Simulation.order``).
 
 Today's player is :class:`~mathhammer.scenario.players.scripted.Scripted`, the plan of the scenario file.
 Automatic players are the work of issue 29 (``docs/dev/automatic-players.md``).
