@@ -76,7 +76,7 @@ from . import abilities, conditions
 from . import mission as missions
 from .basics import stream as _stream
 from .fastsim import _enter_kernel, _live_kernel, _placed_kernel, _planned_bits
-from .players import Player, fight_act, play_turns
+from .players import Player, cursor, fight_act, play_turns
 from .players.scripted import Scripted
 from .sim_combat import Combat
 from .sim_move import Movement
@@ -84,6 +84,7 @@ from .sim_round import RoundEnd
 from .sim_shoot import Shooting
 from .sim_state import uniforms
 from .spec import PHASES, PLAYERS, Activation
+from .tally import COUNTED
 
 
 class Simulation(Combat, Shooting, Movement, RoundEnd):
@@ -140,6 +141,11 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         self.new_phase(rnd, phase)
         self.claimed[:] = -1
         if phase == "combat":
+            if cursor.counts is not None:  # the fights (8.8.1) among the steps counted (players/cursor.py)
+                fights = self.tally.acts[:, COUNTED.index("fight")].sum()
+                self.combat_phase(live)
+                cursor.count("fight", int(self.tally.acts[:, COUNTED.index("fight")].sum() - fights))
+                return
             self.combat_phase(live)
             return
         # 8.2.1 "A player must Pass if they have no eligible Units left": planned activations of
@@ -149,14 +155,25 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             {self.uids.index(a.unit) for p in PLAYERS for a in self.scn.activations(rnd, phase, p) if a.unit}
         )
         bits = _planned_bits(self.alive, self.pos, np.asarray(planned, dtype=np.int64), phase != "movement", live)
-        for (fp, mask), ts in self.groups(live, [self.first, bits]):
-            left = {u for i, u in enumerate(planned) if mask >> i & 1}
-            for games, passer in play_turns(self.players, rnd, phase, fp, left, ts, self.activate):
-                if passer is not None:
-                    # the first to Pass takes the First Player Marker, unless a player claimed it for the rest of
-                    # the Phase (Terran Tenacity: "No other player may claim the First Player Marker")
-                    claimed = self.claimed[games]
-                    self.first[games] = np.where(claimed >= 0, claimed, passer)
+        starts = [
+            (ts, fp, {u for i, u in enumerate(planned) if mask >> i & 1})
+            for (fp, mask), ts in self.groups(live, [self.first, bits])
+        ]
+        if cursor.switches(all(isinstance(p, Scripted) for p in self.players)):  # the nodes' walk (players/cursor.py)
+            parts = [
+                pt
+                for ts, fp, left in starts
+                for pt in play_turns(self.players, rnd, phase, fp, left, ts, self.activate)
+            ]
+        else:  # the per-game cursors' (players/cursor.py)
+            games, passers = cursor.walk(self.players, rnd, phase, starts, self.activate)
+            parts = [(games[passers == p], p) for p in (0, 1)]
+        for games, passer in parts:
+            if passer is not None and games.size:
+                # the first to Pass takes the First Player Marker, unless a player claimed it for the rest of
+                # the Phase (Terran Tenacity: "No other player may claim the First Player Marker")
+                claimed = self.claimed[games]
+                self.first[games] = np.where(claimed >= 0, claimed, passer)
 
     @cached_property
     def players(self) -> tuple[Player, Player]:

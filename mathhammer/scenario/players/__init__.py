@@ -6,7 +6,10 @@ in different games of the group (an automatic player deciding from each game's s
 split by its answer, and the walk goes on in each part on its own. :func:`play_turns` is the walk of 8.2.1:
 "players alternate activating units, starting with the player holding the First Player Marker"; a player whose
 activations are spent Passes, the other goes on alone, and the first to Pass is named (8.4.2 / 8.6.2: it takes
-the First Player Marker).
+the First Player Marker). Where a player is automatic, ``Simulation.play_phase`` walks the same way from per-game
+cursor arrays (:mod:`.cursor`, issue 29 point 6: the shape a compiled step kernel plugs into); :func:`play_turns`
+walks two scripted players' games, stays the reference (``MATHHAMMER_WALK=turns``) and gives the plan's order
+(``Simulation.order``).
 
 Today's player is :class:`~mathhammer.scenario.players.scripted.Scripted`, the plan of the scenario file.
 Automatic players are the work of issue 29 (``docs/dev/automatic-players.md``).
@@ -132,14 +135,23 @@ def _after(
         if passer is None:
             passer = turn
         return done, passer
+    apply_turn(part, turn, activate, players)
+    return done, passer
+
+
+def apply_turn(
+    part: Turn, turn: int, activate: Callable[[Activation, np.ndarray], None], players: Sequence[Player]
+) -> None:
+    """Apply player ``turn``'s activation ``part.act`` in ``part.games``: the Reactions the other player declares to
+    it, then those the active player declares to what they gave it (the module text), each part applied in turn."""
+    assert part.act is not None
     theirs, mine = (getattr(players[i], "react", None) for i in (1 - turn, turn))
     if part.games.size == 0 or (theirs is None and mine is None):
         activate(part.act, part.games)
-        return done, passer
+        return
     for games, act in theirs(part.games, part.act) if theirs is not None else [(part.games, part.act)]:
         for again, answered in mine(games, act) if mine is not None and games.size else [(games, act)]:
             activate(answered, again)
-    return done, passer
 
 
 def fight_act(rnd: int, player: str, uid: str, foes: tuple[str, ...], planned: Activation | None) -> Activation:
@@ -152,4 +164,4 @@ def fight_act(rnd: int, player: str, uid: str, foes: tuple[str, ...], planned: A
     return Activation("combat", rnd, "combat", player, uid, "fight", targets=foes if len(foes) == 1 else ())
 
 
-__all__ = ["Player", "Turn", "fight_act", "play_turns"]
+__all__ = ["Player", "Turn", "apply_turn", "fight_act", "play_turns"]
