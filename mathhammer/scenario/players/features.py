@@ -189,6 +189,8 @@ class Features:
         self._fixed_moves: dict[tuple[int, str], np.ndarray] = {}
         self._reaches: dict[tuple[object, ...], float] = {}
         self._after: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
+        self._later: dict[tuple[object, ...], tuple[np.ndarray, float]] = {}
+        self._hurt: dict[tuple[int, tuple[str, ...]], int] = {}
         self._moves_to: dict[tuple[object, ...], dict[tuple[int, int, int], float]] = {}
         self.resolver = Resolver(sim)  # the exact engine's attacks (also the Reactions' answers read it)
         self._leads: dict[int, tuple[float, float]] = {}
@@ -401,8 +403,13 @@ class Features:
 
     def self_damage(self, u: int, use: tuple[str, ...]) -> int:
         """The NON-LETHAL DAMAGE the abilities ``use`` deal unit ``u`` itself (part 11; Stimpack: 2)."""
-        sim = self.sim
-        return int(sum(e.value for e in sim.effects(u, use_bits(sim, u, use), "non_lethal_self")))
+        hit = self._hurt.get((u, use))
+        if hit is None:
+            sim = self.sim
+            hit = self._hurt[(u, use)] = int(
+                sum(e.value for e in sim.effects(u, use_bits(sim, u, use), "non_lethal_self"))
+            )
+        return hit
 
     def later(
         self,
@@ -421,20 +428,41 @@ class Features:
         enemy unit in range, less the price of their NON-LETHAL DAMAGE on ``u``), and how much more likely that
         damage leaves ``u`` without Supply (to scale the marker it moves for). ``seen``: the enemy units it may shoot
         at from where it stands (a Hold, :meth:`seen`); None: every one in range (a Move: Line of Sight not read)."""
-        gain = np.zeros(3)
         rng = self.reach[u][0]
-        for v in enemies:
-            if math.dist(end, leads[v]) > rng or (seen is not None and v not in seen):
-                continue
+        shot = tuple(v for v in enemies if math.dist(end, leads[v]) <= rng and (seen is None or v in seen))
+        hurt = self.self_damage(u, use)
+        chain = self.attackers(u, end, enemies, leads, alive, mark[u], shielded[u]) if hurt else ()
+        # the answer depends on the end point only through the units it may shoot and the attacks that reach it
+        key = (u, use, shot, chain, alive, mark, shielded)
+        hit = self._later.get(key)
+        if hit is None:
+            if len(self._later) > MEMO_LIMIT:
+                self._later.clear()
+            hit = self._later[key] = self._later_at(u, use, shot, hurt, chain, alive, mark, shielded)
+        return hit
+
+    def _later_at(
+        self,
+        u: int,
+        use: tuple[str, ...],
+        shot: tuple[int, ...],
+        hurt: int,
+        chain: tuple[tuple[int, int, str], ...],
+        alive: tuple[int, ...],
+        mark: tuple[int, ...],
+        shielded: tuple[int, ...],
+    ) -> tuple[np.ndarray, float]:
+        """:meth:`later` where unit ``u`` may shoot the units ``shot`` and suffers ``hurt`` NON-LETHAL DAMAGE, the
+        attacks ``chain`` reaching it."""
+        gain = np.zeros(3)
+        for v in shot:
             on = self.attack(u, alive[u], v, alive[v], mark[v], shielded[v], "assault", use)
             off = self.attack(u, alive[u], v, alive[v], mark[v], shielded[v], "assault")
             more = np.subtract(on, off)
             if more[0] + more[2] > gain[0] + gain[2]:
                 gain = more
-        hurt = self.self_damage(u, use)
         if not hurt:
             return gain, 0.0
-        chain = self.attackers(u, end, enemies, leads, alive, mark[u], shielded[u])
         if chain:  # every enemy attack that can reach the end point, one after another
             worse = self.after(u, alive[u], mark[u] + hurt, shielded[u], chain)
             now = self.after(u, alive[u], mark[u], shielded[u], chain)
