@@ -45,11 +45,11 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
   ``marker_moves``: the straight gap where the line is clear), and to the nearest enemy unit on the table (0
   where there is none): the way forward for a unit too far to reach a marker or an enemy this Phase (a negative weight
   draws it on).
-* ``marker_moves``: the Moves from the end point to that marker (:mod:`.ways`): one Move to a Move point of the menu
-  from which Moves lead there, then the shortest way round the terrain the unit cannot cross (8.5.3, the pathing of a
-  Move), at its Speed with the BUFF Speed ``threat`` reads (:meth:`Features._fast`), in whole Moves;
-  :data:`.ways.FAR_MOVES` where no Move leads on: a unit does not stay behind a wall the straight line would cross,
-  nor walk into a corner of the menu it cannot leave.
+* ``marker_moves``: the Moves from the end point to that marker (:mod:`.ways`): one Move to a Move point of the menu,
+  then the fewest Moves between the menu's Move points into its contest range (each the way round the terrain the
+  unit cannot cross at most its Speed, 8.5.3, the pathing of a Move); :data:`.ways.FAR_MOVES` where no Move leads on:
+  a unit does not stay behind a wall the straight line would cross, nor walk into a corner of the menu it cannot
+  leave, and a Move along the menu's shortest chain always counts one Move nearer.
 * A Move or Hold of the Movement Phase with an ability whose gain is the Shoot later in the Round (Stimpack: PRECISION
   (3) on the C-14 Rifle and BUFF Speed (3) until the end of the Round, NON-LETHAL DAMAGE (2) on the unit, part 11):
   ``damage``, ``destroy``, ``models`` are what the ability adds, less what it costs the unit itself, each in the
@@ -586,9 +586,9 @@ class Features:
 
     def ways(self, u: int, ends: np.ndarray, gap: np.ndarray) -> np.ndarray:
         """End points x markers x 2: the inches from each end point to each marker along unit ``u``'s way round the
-        terrain, and the Moves it needs to contest it at its Speed with its BUFF Speed where its cards pay
-        (:func:`.ways.marker_ways`; 0: it does; at most :data:`.ways.FAR_MOVES`). ``gap``: the straight distances."""
-        out = marker_ways(self.sim.world, self.sim.uids[u], self.fast[u], ends, self.markers, self.steps[u])
+        terrain, and the Moves between its menu's Move points it needs to contest it (:func:`.ways.marker_ways`; 0: it
+        does; at most :data:`.ways.FAR_MOVES`). ``gap``: the straight distances."""
+        out = marker_ways(self.sim.world, self.sim.uids[u], ends, self.markers, self.steps[u])
         out[gap <= CONTEST_RANGE] = np.stack([gap, np.zeros_like(gap)], axis=-1)[gap <= CONTEST_RANGE]
         return out
 
