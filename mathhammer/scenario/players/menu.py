@@ -92,7 +92,7 @@ KINDS = {
 #: ``objective`` against ``objective`` with twice the minerals of the same units (Abandoned Camp, 5 Rounds, 200 games,
 #: seeds 52-54) won 74-80% (session 9, h-stim2), 85.5/84.5/81.0% (session 10, h-stim3), 87.5/84.0/82.0% (session 11,
 #: h-ways), 85.0/85.0/89.0% with every piece's way round on the menu (session 12, h-stim4: past the menus' bound),
-#: 84.5/85.5/87.5% with the way round only the pieces by a point with no Move on (session 13, h-stim5), short of the
+#: 90.0/85.5/84.5% with the way round only where a point has no chain of Moves on (session 13, h-stim5), short of the
 #: 85% on each seed asked (benchmarks/RESULTS.md). Kept as a switch for the tests that read the menus with it.
 MOVE_ABILITIES = False
 
