@@ -141,9 +141,10 @@ def test_the_moves_are_the_fewest_moves_between_the_menus_points(tmp_path: Path)
     """``marker_moves`` of every Move and Deploy point of a Marine's and a Marauder's menu (twice the minerals on
     Abandoned Camp) against a naive breadth-first count: one Move (8.5.3: the way round the terrain on the empty
     table, ``World.route``, at most Speed) to a Move point of the menu, then the fewest such Moves between them to one
-    Within 3" of the marker (8.9.1); 0 Within 3" already, FAR_MOVES where none leads there. Every Move point leads to
-    some marker; only Deploy points may lead to none (the lane rows start from the farther depth; a Deploy point by a
-    piece whose way round the menu's points round the terrain within Speed do not close, menu.stuck)."""
+    Within 3" of the marker (8.9.1); 0 Within 3" already, FAR_MOVES where none leads there. Every contest spot and
+    cover spot leads to some marker (menu.stuck: the way round the terrain by a cover spot that leads nowhere); some
+    lane points lead nowhere (the Deploy points at half depth, lane rows by the enemy's ruins: read FAR_MOVES, never
+    chosen by ``objective``)."""
     sim, auto = doubled(tmp_path)
     assert auto._menus is not None
     feats = Features(sim, auto._menus)
@@ -181,10 +182,10 @@ def test_the_moves_are_the_fewest_moves_between_the_menus_points(tmp_path: Path)
                     else min([FAR_MOVES, *(1 + hops[b] for b in nxt[p] if b in hops)])
                 )
                 assert got[i, k] == want, (uid, p, m, got[i, k], want)
-        deploys = [e.to for e in menu if e.action == "deploy"]
+        kind = {e.to: e.label.split("-")[0] for e in menu if e.to is not None}
         stuck = [p for i, p in enumerate(points) if (got[i] == FAR_MOVES).all()]
-        assert all(p in deploys for p in stuck), (uid, stuck)
-        assert len(stuck) < len(deploys), (uid, stuck)
+        assert not [p for p in stuck if kind[p] in ("marker", "cover")], (uid, stuck)  # a cover spot leads on
+        assert len(stuck) < len(points) / 3, (uid, stuck)  # the Marine: 22 of 84 (session 13)
 
 
 def test_the_doubled_list_no_longer_stays_behind_the_ridge(tmp_path: Path) -> None:
