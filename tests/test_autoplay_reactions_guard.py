@@ -396,7 +396,7 @@ def test_a_trace_with_restoration_passes_check_and_replays(tmp_path: Path) -> No
     ``scenario check`` accepts its trace, which replays to the same game for the same seed and game number."""
     table = _data(tmp_path, _kit_red(tmp_path), ZERGLINGS, "random", "random", length=3)
     scn = parse_scenario(table, "guards.toml", tmp_path)
-    seed = 1
+    seed = 4  # a batch with Restoration declared on a Charge that reached (seed 1: none since session 13's menus)
     batch = Simulation(scn, 60, seed)
     restored: list[int] = []
     plain = batch.activate

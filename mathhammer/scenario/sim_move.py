@@ -9,6 +9,7 @@ import numpy as np
 
 from . import abilities, disengage
 from .basics import split_by as _split_by
+from .checkview import in_enemy_zone
 from .fastmove import add_supply, in_reserve
 from .fastmove import supply_fits as _fits
 from .sim_state import SimState, _group_of
@@ -155,6 +156,10 @@ class Movement(SimState):
             if pid is None:
                 if not quiet:
                     self.skip(act, idx.size, "no room to set the unit there")
+                continue
+            if act.action == "deploy" and in_enemy_zone(self.world, self.uids[u], self.units[u].player, pid):
+                # 8.3.3: a game whose units left set it there (the plan check warns where it holds in some games)
+                self.skip(act, idx.size, "it would end Within the opponent's Zone of Influence (8.3.3)")
                 continue
             moves.append((trials[idx], pid))
             placed[idx] = True

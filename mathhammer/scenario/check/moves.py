@@ -148,6 +148,22 @@ class MoveChecks(_State):
             self.say(act, why)
         return None
 
+    def _in_zone(self, act: Activation, rear: tuple[float, float], pid: int | None) -> None:
+        """8.3.3: the Deploy ``act`` ends Within the opponent's Zone of Influence at the walk's placement ``pid``. The
+        game sets the unit among the units left in it (8.7.5: destroyed models are removed), so where units casualties
+        may have destroyed stand by and the unit is set out of the zone without them, a warning with that condition
+        (legal in those games); else an error."""
+        problem = "ends Within the opponent's Zone of Influence (8.3.3)"
+        gone, _, _ = self.spared((act.unit,))
+        if gone and pid is not None:
+            assert act.to is not None
+            rest = tuple(p for u, p in self.pos.items() if u != act.unit and u not in gone)
+            other = self.world.place(self.scn.units[act.unit], act.to, rear, rest, on=act.on)
+            if other is not None and not _in_enemy_zone(self.world, act, other):
+                self.if_destroyed(act, problem, self.near(pid, gone))
+                return
+        self.say(act, problem)
+
     def _too_far(self, act: Activation, problem: str, over: float, targets: tuple[str, ...] = ()) -> bool:
         """A move (or a Charge at ``targets``) ``over`` inches longer than allowed from the walk's placements: an
         error, or a ``warning:`` where the game sets the Leading Models (:attr:`loose`: after a Charge or CLOSE RANKS)
@@ -254,7 +270,7 @@ class MoveChecks(_State):
             for fam in FAMILIES:
                 fam.deploy_end(self, act, pid)
         if _in_enemy_zone(world, act, pid):
-            say(act, "ends Within the opponent's Zone of Influence (8.3.3)")
+            self._in_zone(act, rear, pid)
         if pid is None:
             say(act, why_not(act, act.to))
         else:

@@ -45,11 +45,11 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
   ``marker_moves``: the straight gap where the line is clear), and to the nearest enemy unit on the table (0
   where there is none): the way forward for a unit too far to reach a marker or an enemy this Phase (a negative weight
   draws it on).
-* ``marker_moves``: the Moves from the end point to that marker (:mod:`.ways`): one Move to a Move point of the menu
-  from which Moves lead there, then the shortest way round the terrain the unit cannot cross (8.5.3, the pathing of a
-  Move), at its Speed with the BUFF Speed ``threat`` reads (:meth:`Features._fast`), in whole Moves;
-  :data:`.ways.FAR_MOVES` where no Move leads on: a unit does not stay behind a wall the straight line would cross,
-  nor walk into a corner of the menu it cannot leave.
+* ``marker_moves``: the Moves from the end point to that marker (:mod:`.ways`): one Move to a Move point of the menu,
+  then the fewest Moves between the menu's Move points into its contest range (each the way round the terrain the
+  unit cannot cross at most its Speed, 8.5.3, the pathing of a Move); :data:`.ways.FAR_MOVES` where no Move leads on:
+  a unit does not stay behind a wall the straight line would cross, nor walk into a corner of the menu it cannot
+  leave, and a Move along the menu's shortest chain always counts one Move nearer.
 * A Move or Hold of the Movement Phase with an ability whose gain is the Shoot later in the Round (Stimpack: PRECISION
   (3) on the C-14 Rifle and BUFF Speed (3) until the end of the Round, NON-LETHAL DAMAGE (2) on the unit, part 11):
   ``damage``, ``destroy``, ``models`` are what the ability adds, less what it costs the unit itself, each in the
@@ -189,6 +189,8 @@ class Features:
         self._fixed_moves: dict[tuple[int, str], np.ndarray] = {}
         self._reaches: dict[tuple[object, ...], float] = {}
         self._after: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
+        self._later: dict[tuple[object, ...], tuple[np.ndarray, float]] = {}
+        self._hurt: dict[tuple[int, tuple[str, ...]], int] = {}
         self._moves_to: dict[tuple[object, ...], dict[tuple[int, int, int], float]] = {}
         self.resolver = Resolver(sim)  # the exact engine's attacks (also the Reactions' answers read it)
         self._leads: dict[int, tuple[float, float]] = {}
@@ -401,8 +403,13 @@ class Features:
 
     def self_damage(self, u: int, use: tuple[str, ...]) -> int:
         """The NON-LETHAL DAMAGE the abilities ``use`` deal unit ``u`` itself (part 11; Stimpack: 2)."""
-        sim = self.sim
-        return int(sum(e.value for e in sim.effects(u, use_bits(sim, u, use), "non_lethal_self")))
+        hit = self._hurt.get((u, use))
+        if hit is None:
+            sim = self.sim
+            hit = self._hurt[(u, use)] = int(
+                sum(e.value for e in sim.effects(u, use_bits(sim, u, use), "non_lethal_self"))
+            )
+        return hit
 
     def later(
         self,
@@ -421,20 +428,41 @@ class Features:
         enemy unit in range, less the price of their NON-LETHAL DAMAGE on ``u``), and how much more likely that
         damage leaves ``u`` without Supply (to scale the marker it moves for). ``seen``: the enemy units it may shoot
         at from where it stands (a Hold, :meth:`seen`); None: every one in range (a Move: Line of Sight not read)."""
-        gain = np.zeros(3)
         rng = self.reach[u][0]
-        for v in enemies:
-            if math.dist(end, leads[v]) > rng or (seen is not None and v not in seen):
-                continue
+        shot = tuple(v for v in enemies if math.dist(end, leads[v]) <= rng and (seen is None or v in seen))
+        hurt = self.self_damage(u, use)
+        chain = self.attackers(u, end, enemies, leads, alive, mark[u], shielded[u]) if hurt else ()
+        # the answer depends on the end point only through the units it may shoot and the attacks that reach it
+        key = (u, use, shot, chain, alive, mark, shielded)
+        hit = self._later.get(key)
+        if hit is None:
+            if len(self._later) > MEMO_LIMIT:
+                self._later.clear()
+            hit = self._later[key] = self._later_at(u, use, shot, hurt, chain, alive, mark, shielded)
+        return hit
+
+    def _later_at(
+        self,
+        u: int,
+        use: tuple[str, ...],
+        shot: tuple[int, ...],
+        hurt: int,
+        chain: tuple[tuple[int, int, str], ...],
+        alive: tuple[int, ...],
+        mark: tuple[int, ...],
+        shielded: tuple[int, ...],
+    ) -> tuple[np.ndarray, float]:
+        """:meth:`later` where unit ``u`` may shoot the units ``shot`` and suffers ``hurt`` NON-LETHAL DAMAGE, the
+        attacks ``chain`` reaching it."""
+        gain = np.zeros(3)
+        for v in shot:
             on = self.attack(u, alive[u], v, alive[v], mark[v], shielded[v], "assault", use)
             off = self.attack(u, alive[u], v, alive[v], mark[v], shielded[v], "assault")
             more = np.subtract(on, off)
             if more[0] + more[2] > gain[0] + gain[2]:
                 gain = more
-        hurt = self.self_damage(u, use)
         if not hurt:
             return gain, 0.0
-        chain = self.attackers(u, end, enemies, leads, alive, mark[u], shielded[u])
         if chain:  # every enemy attack that can reach the end point, one after another
             worse = self.after(u, alive[u], mark[u] + hurt, shielded[u], chain)
             now = self.after(u, alive[u], mark[u], shielded[u], chain)
@@ -558,9 +586,9 @@ class Features:
 
     def ways(self, u: int, ends: np.ndarray, gap: np.ndarray) -> np.ndarray:
         """End points x markers x 2: the inches from each end point to each marker along unit ``u``'s way round the
-        terrain, and the Moves it needs to contest it at its Speed with its BUFF Speed where its cards pay
-        (:func:`.ways.marker_ways`; 0: it does; at most :data:`.ways.FAR_MOVES`). ``gap``: the straight distances."""
-        out = marker_ways(self.sim.world, self.sim.uids[u], self.fast[u], ends, self.markers, self.steps[u])
+        terrain, and the Moves between its menu's Move points it needs to contest it (:func:`.ways.marker_ways`; 0: it
+        does; at most :data:`.ways.FAR_MOVES`). ``gap``: the straight distances."""
+        out = marker_ways(self.sim.world, self.sim.uids[u], ends, self.markers, self.steps[u])
         out[gap <= CONTEST_RANGE] = np.stack([gap, np.zeros_like(gap)], axis=-1)[gap <= CONTEST_RANGE]
         return out
 

@@ -19,7 +19,14 @@ Readings (each an approximation a policy lives with; the points are the menu's, 
   Line of Sight; :data:`~mathhammer.scenario.world.CONTEST_RANGE`), and cover spots behind each terrain piece of Size
   2 or more (7.1.1: it blocks Line of Sight) on the side away from the opponent's Entry Edge: behind its middle and
   its two corners; the Deploy lanes carried across the board, a row every Speed from the farthest Deploy depth (a
-  unit on a lane reaches the next row in one Move: the way forward to the markers and the enemy); where those
+  unit on a lane reaches the next row in one Move: the way forward to the markers and the enemy); the way round a
+  piece a base may not overlap (:func:`round_spots`): the corners of its footprint grown by the base (as a route's,
+  below) and points along each grown side at most Speed apart, for each piece within Speed of a cover spot or Deploy
+  point that reaches no lane or marker point in one Move (:func:`stuck`), so that a unit there has Moves leading round
+  it (8.5.3: the Leading Model goes round terrain of Size 2+; without them the cover spots behind Abandoned Camp's
+  ridges and ruins led nowhere and a Roach's Deploy points had no Move point within its 4" Speed: benchmarks/
+  RESULTS.md, sessions 12-13, h-stim4, h-stim5; round every piece, a marine of standard_clash had 174 Movement
+  entries with Stimpack); where those
   points leave a Mission Marker out of reach (no chain of Moves, each a way round the terrain of at most Speed on an
   empty table, from a Deploy point to one of its contest spots: Frontier's centre marker behind a ridge), a route to
   it: points every Speed along the shortest way round the pieces that block movement (8.5.3 step 1) from the
@@ -80,15 +87,13 @@ KINDS = {
 #: the attack entries that may carry an Active ability, the Phase each is in, the effect kinds an ability used on it
 #: may have (each changes the attack the exact engine reads: the weapons' keywords and Surge, the Charge Roll, IMPACT)
 #: and the weapons (their Phase) a ``weapon_keyword`` effect must reach to change it
-#: Movement Phase abilities for the Shoot later in the Round (Stimpack) on the menus. Built and scored
-#: (:meth:`.features.Features.later`: the gain at a target it may shoot, the price over every enemy attack that can
-#: reach it; tested with this on) but off: with them on, ``objective`` against ``objective`` with twice the minerals
-#: of the same units (Abandoned Camp, 5 Rounds, 200 games) wins 74-80% (seeds 52-54) instead of 93.5-96%
-#: (benchmarks/RESULTS.md, session 9, h-stim2). Each side's own use pays for it (only the larger list: 97.5%; only
-#: the smaller: 83.5%): with the same CP a Round, the smaller list may stim each of its units, the larger list half.
-#: Session 10 (h-stim3): with the enemy's BUFF Speed read in ``threat`` and the price's reach, the CP priced by the
-#: other units' uses (:func:`.policies.forgone`) and ``deny`` weighed 2, 85.5%, 84.5%, 81.0%: short of the 85% on
-#: each seed asked to turn it on (off: 95.5%, 96.0%, 93.5%).
+#: Movement Phase abilities for the Shoot later in the Round (Stimpack) on the menus (:meth:`.features.Features.later`:
+#: the gain at a target it may shoot, the price over every enemy attack that can reach it). Off: with them on,
+#: ``objective`` against ``objective`` with twice the minerals of the same units (Abandoned Camp, 5 Rounds, 200 games,
+#: seeds 52-54) won 74-80% (session 9, h-stim2), 85.5/84.5/81.0% (session 10, h-stim3), 87.5/84.0/82.0% (session 11,
+#: h-ways), 85.0/85.0/89.0% with every piece's way round on the menu (session 12, h-stim4: past the menus' bound),
+#: 90.0/85.5/84.5% with the way round only where a point has no chain of Moves on (session 13, h-stim5), short of the
+#: 85% on each seed asked (benchmarks/RESULTS.md). Kept as a switch for the tests that read the menus with it.
 MOVE_ABILITIES = False
 
 ATTACK_USE = {
@@ -156,6 +161,10 @@ def unit_menu(
     units of one player with the same Speed, base and Flying)."""
     enemies = [e for e in scn.units.values() if e.player != su.player]
     spots = move_spots(scn, world, su) + lane_steps(scn, world, su)
+    deploy = [] if su.summoned else deploy_spots(scn, world, su)
+    need = [p for lab, p in spots if lab.startswith("cover-")] + [p for _, p in deploy]
+    need = stuck(scn, world, su, need, spots)
+    spots += [(lab, p) for lab, p in round_spots(scn, world, su, need) if p not in {q for _, q in spots}]
     key = (su.player, su.speed, su.base_mm, su.flying)
     routes = None if memo is None else memo.get(key)
     if routes is None:
@@ -169,8 +178,7 @@ def unit_menu(
         move += [
             Entry(e.action, e.to, label=e.label, use=(a,)) for a in attack_abilities(scn, su, "move") for e in stand
         ]
-    deploy = [] if su.summoned else [Entry("deploy", p, label=lab) for lab, p in deploy_spots(scn, world, su)]
-    movement = (*deploy, *move, Entry("hold"), Entry("pass"))
+    movement = (*(Entry("deploy", p, label=lab) for lab, p in deploy), *move, Entry("hold"), Entry("pass"))
     assault = [Entry("run", p, label=lab) for lab, p in spots] + [Entry("hold")]
     shots = [Entry("shoot", target=e.id) for e in enemies]
     assault += shots + [
@@ -356,6 +364,54 @@ def move_spots(scn: Scenario, world: World, su: ScenarioUnit) -> list[tuple[str,
         for k in (0.0, -1.0, 1.0):
             named.append((f"cover-{t.id}", (bx + k * side * abs(ay), by + k * side * abs(ax))))
     return _keep(world, su, named)
+
+
+def stuck(
+    scn: Scenario,
+    world: World,
+    su: ScenarioUnit,
+    points: list[tuple[float, float]],
+    spots: list[tuple[str, tuple[float, float]]],
+) -> list[tuple[float, float]]:
+    """Those of ``points`` from which no chain of Moves between ``spots`` (each :func:`_step_ok`, on an empty table)
+    leads to a Mission Marker's contest spot: the cover spots and Deploy points the lanes and the markers' spots leave
+    without a way on (breadth first, back from the contest spots)."""
+    every = list(dict.fromkeys([p for _, p in spots] + points))
+    seen = {p for lab, p in spots if lab.startswith("marker-")}
+    frontier = list(seen)
+    while frontier:
+        nxt = [a for a in every if a not in seen and any(_step_ok(world, su, a, b) for b in frontier)]
+        seen.update(nxt)
+        frontier = nxt
+    return [p for p in points if p not in seen]
+
+
+def round_spots(
+    scn: Scenario, world: World, su: ScenarioUnit, need: list[tuple[float, float]]
+) -> list[tuple[str, tuple[float, float]]]:
+    """The Move points round the terrain (the module text): per piece a base may not overlap (every piece but the
+    Tokens and GRASS, :meth:`World._level_blockers`), its footprint grown as a route's (:func:`marker_routes`: the
+    path obstacles' growth and :data:`ROUTE_CLEAR`), each corner and points along each side at most Speed (less
+    twice :data:`MARGIN`) apart, where the Leading Model's base stands on the playmat, for the pieces within Speed of
+    a point of ``need`` (:func:`stuck`: the points a unit must find its way on from; the others' ways go by the
+    lanes, and the menu stays tens of entries); none for a Flying unit (it moves point-to-point, part 11)."""
+    if su.flying or not need:
+        return []
+    grow = _radius(su) * GROW + 1e-6 + ROUTE_CLEAR
+    step = su.speed - 2 * MARGIN
+    named: list[tuple[str, tuple[float, float]]] = []
+    for t in scn.board.terrain:
+        if t.token or t.grass:
+            continue
+        ring = list(t.polygon.buffer(grow, join_style="mitre").exterior.coords)
+        for (ax, ay), (bx, by) in itertools.pairwise(ring):
+            n = max(1, math.ceil(math.hypot(bx - ax, by - ay) / step)) if step > 0 else 1
+            named += [(f"round-{t.id}", (ax + k / n * (bx - ax), ay + k / n * (by - ay))) for k in range(n)]
+    if not named:
+        return []
+    at = np.asarray([p for _, p in named], dtype=float)
+    near = np.hypot(*(at[:, None, :] - np.asarray(need, dtype=float)[None, :, :]).transpose(2, 0, 1)).min(axis=1)
+    return _keep(world, su, [x for x, d in zip(named, near.tolist(), strict=True) if d <= su.speed])
 
 
 def _step_ok(world: World, su: ScenarioUnit, a: tuple[float, float], b: tuple[float, float]) -> bool:

@@ -7,20 +7,20 @@ each Mission Marker along the shortest way round the terrain the unit cannot cro
   moves point-to-point (part 11 FLYING): the straight line. ``marker_gap`` reads it as inches to the marker (the way
   plus the contest range: the straight gap where the straight line is clear).
 * The Moves (:func:`marker_ways`): a unit goes only where its menu's Move points are (:mod:`.menu`), so from an end
-  point it first takes one Move to a Move point of its menu it reaches on the empty table (8.5.3: the way round the
-  terrain at most its Speed, :func:`.menu._step_ok`) from which a chain of such Moves leads into the contest range
-  (:func:`onward`), then the way from there at its Speed with the BUFF Speed of a Movement Phase ability its cards pay
-  for: 1 + the least such way over Speed, rounded up to whole Moves. 0 where the point contests the marker already;
-  :data:`FAR_MOVES` where no such Move point is in reach (a corner of the menu the unit cannot leave: the cover spots
-  behind Abandoned Camp's ridges and ruins, a Deploy point with no Move point within Speed).
+  point it takes one Move to a Move point of its menu it reaches on the empty table (8.5.3: the way round the terrain
+  at most its Speed, :func:`.menu._step_ok`), then the fewest such Moves between its Move points into the contest
+  range (:func:`_ahead`, breadth first): 1 + that count. 0 where the point contests the marker already;
+  :data:`FAR_MOVES` where no chain of Moves leads there (a corner of the menu the unit cannot leave).
 
-Why so (benchmarks/RESULTS.md, session 11, h-ways): the straight line through a Size 3 ridge read a unit behind it as
-near as one beside it, and a Marine of the doubled list stayed there for its cover (session 10); the way alone (its
-Moves from the end point, whole or fractional) ends units in the menu's corners they cannot leave (the ridge's and
-the ruins' cover spots, Deploy points with no Move point near: the way goes on, the menu does not) and, rounded up,
-at a cover spot one short step from the menu's route (the 0.25 of ``cover`` against a tie); the next Move read on the
-menu and only onward Move points counted avoids both; fractional Moves (without rounding) played the doubled list
-worse (91% against 95% of 200 games, seed 53).
+Why so (benchmarks/RESULTS.md, session 11, h-ways; session 12, h-stim4): the straight line through a Size 3 ridge read
+a unit behind it as near as one beside it, and a Marine of the doubled list stayed there for its cover (session 10);
+the way alone (its Moves from the end point, whole or fractional) ended units in the menu's corners they could not
+leave (the way goes on, the menu does not). Session 11 read the next Move on the menu, then the way at the Speed with
+the BUFF Speed of Stimpack, in whole Moves: a Move point a short step along the way read as many Moves as the point
+it left, so a unit at a cover spot (its 0.25) stayed there, 3 Moves from a marker, the whole game (with the grown
+footprints' corners on the menu, twice the minerals with Stimpack fell to 23.5% of 200 games). Counted on the menu, a
+Move along the menu's shortest chain is always one Move nearer; the Moves are at the unit's own Speed (a Stimpack
+the card may not pay for is not counted on: with it, 82.5% against 85.0%, seed 52).
 
 The ways and the reach of a Move are a function of the board, the unit's base, Speed and Raptor Strain and the points
 alone: kept in the World's memo (:mod:`mathhammer.scenario.memo`) by that content (coordinates and numbers), so every
@@ -151,50 +151,33 @@ def _steps_ok(world: Any, su: Any, a: tuple[float, float], ends: np.ndarray) -> 
     return out
 
 
-def onward(world: Any, unit: str, stops: np.ndarray, markers: np.ndarray) -> np.ndarray:
-    """Stops x markers: does a chain of Moves of unit ``unit`` between its Move points ``stops`` (each
-    :func:`reached`) lead from the stop into the marker's contest range (a stop Within it: itself)?"""
-    stops = np.asarray(stops, dtype=float).reshape(-1, 2)
-    markers = np.asarray(markers, dtype=float).reshape(-1, 2)
-    known: dict[tuple[object, ...], np.ndarray] = world.memo.table("ways:onward")
+def _ahead(world: Any, unit: str, stops: np.ndarray, markers: np.ndarray) -> np.ndarray:
+    """Stops x markers: the fewest Moves of unit ``unit`` between its Move points ``stops`` (each :func:`reached`)
+    from each stop to one Within the marker's contest range (0: the stop is), inf where no chain of Moves leads there
+    (breadth first; kept in the World's memo)."""
+    known: dict[tuple[object, ...], np.ndarray] = world.memo.table("ways:ahead")
     key = (unit, stops.tobytes(), markers.tobytes())
     hit = known.get(key)
     if hit is None:
         step = reached(world, unit, stops, stops)
-        hit = np.hypot(*(stops[:, None, :] - markers[None, :, :]).transpose(2, 0, 1)) <= CONTEST_RANGE
+        near = np.hypot(*(stops[:, None, :] - markers[None, :, :]).transpose(2, 0, 1)) <= CONTEST_RANGE
+        hit = np.where(near, 0.0, math.inf)
         for m in range(len(markers)):
             while True:
-                more = step[:, hit[:, m]].any(axis=1) & ~hit[:, m]
-                if not more.any():
+                on = np.where(step, hit[None, :, m], math.inf).min(axis=1, initial=math.inf)
+                more = np.minimum(hit[:, m], on + 1)
+                if np.array_equal(more, hit[:, m]):
                     break
-                hit[more, m] = True
+                hit[:, m] = more
         known[key] = hit
     return hit
 
 
-def _ahead(world: Any, unit: str, speed: float, stops: np.ndarray, markers: np.ndarray) -> np.ndarray:
-    """Stops x markers: the Moves at ``speed`` of the way from each stop into each marker's contest range where a
-    chain of Moves between the stops leads there (:func:`onward`), else inf (kept in the World's memo)."""
-    known: dict[tuple[object, ...], np.ndarray] = world.memo.table("ways:ahead")
-    key = (unit, speed, stops.tobytes(), markers.tobytes())
-    hit = known.get(key)
-    if hit is None:
-        on = (
-            way_lengths(world, unit, stops, markers) / speed
-            if speed > 0
-            else np.full((len(stops), len(markers)), math.inf)
-        )
-        hit = known[key] = np.where(onward(world, unit, stops, markers), on, math.inf)
-    return hit
-
-
-def marker_ways(
-    world: Any, unit: str, speed: float, points: np.ndarray, markers: np.ndarray, stops: np.ndarray
-) -> np.ndarray:
+def marker_ways(world: Any, unit: str, points: np.ndarray, markers: np.ndarray, stops: np.ndarray) -> np.ndarray:
     """Points x markers x 2: the inches from each point to each marker along unit ``unit``'s way (the way into the
     contest range plus :data:`~mathhammer.scenario.world.CONTEST_RANGE`: the straight gap where the straight line is
-    clear or the point contests it already; the straight gap where no way leads there), and its Moves at ``speed``
-    through one of its Move points ``stops`` (the module text)."""
+    clear or the point contests it already; the straight gap where no way leads there), and its Moves through its
+    Move points ``stops`` (the module text)."""
     points = np.asarray(points, dtype=float).reshape(-1, 2)
     markers = np.asarray(markers, dtype=float).reshape(-1, 2)
     stops = np.asarray(stops, dtype=float).reshape(-1, 2)
@@ -202,13 +185,13 @@ def marker_ways(
     ways = way_lengths(world, unit, points, markers)
     out = np.empty((*gap.shape, 2))
     out[..., 0] = np.where((ways <= 0.0) | np.isinf(ways), gap, ways + CONTEST_RANGE)
-    ahead = _ahead(world, unit, speed, stops, markers)
+    ahead = _ahead(world, unit, stops, markers)
     step = reached(world, unit, points, stops)
     for m in range(len(markers)):
         best = np.where(step, ahead[None, :, m], math.inf).min(axis=1, initial=math.inf)
-        out[:, m, 1] = np.minimum(np.ceil(1.0 + best - 1e-9), FAR_MOVES)
+        out[:, m, 1] = np.minimum(1.0 + best, FAR_MOVES)
     out[..., 1][ways <= 0.0] = 0.0
     return out
 
 
-__all__ = ["FAR_MOVES", "marker_ways", "onward", "reached", "way_lengths"]
+__all__ = ["FAR_MOVES", "marker_ways", "reached", "way_lengths"]
