@@ -3,13 +3,17 @@ patched onto the engine while ``mathhammer game`` runs in this process.
 
 For every game in which a Move or a Run sets a unit (``Movement.move_to``), the keys its placement is read from are
 counted: (unit, point), (unit, point, rear: rounded where the activation has ``headings``), (unit, point, rear, the
-other units' placements near the Leading Model: what ``World.place_near_lead`` keys on), (unit, point, rear, every other unit's placement); how often the placement
-differs from the one with no other unit on the table; and what set the placement the unit left (the action that
-set it: ``deploy``, ``move``, ``run``, ``charge``, ``close-ranks``, ...), with the rear's distinct values per such
-source. The plan walks (``Legality._walk``) and the MoveVerdicts (``MoveVerdicts.verdict``) are counted by the keys
-they are read under today: (unit, entry, the unit's own placement id). Prints one line per count.
+other units' placements near the Leading Model: what ``World.place_near_lead`` keys on), (unit, point, rear, every
+other unit's placement); how often the placement differs from the one with no other unit on the table; and what set
+the placement the unit left (the action that set it: ``deploy``, ``move``, ``run``, ``charge``, ``close-ranks``,
+...), with the rear's distinct values per such source. The plan walks (``Legality._walk``) and the MoveVerdicts
+(``MoveVerdicts.verdict``) are counted by the keys they are read under today: (unit, entry, the unit's own placement
+id), and the verdicts also by (unit, entry, the unit's Leading Model point). Prints one line per count.
 
-    python benchmarks/count_formation_keys.py --trials 80 [any other ``mathhammer game`` options]
+    python benchmarks/count_formation_keys.py [--headings N] --trials 80 [any other ``mathhammer game`` options]
+
+``--headings N`` (first): the menus' Move and Run entries round the rear to N headings instead of
+``menu.HEADINGS`` (0: not at all, the games before the rounding).
 
 The command is bench_game's (terran_six against zerg_six, Hold Position, Gauntlet, seed 1, random against random,
 one process); options after the script's name are added to it.
@@ -27,7 +31,7 @@ import numpy as np
 
 from mathhammer.scenario import sim as sim_mod
 from mathhammer.scenario import sim_combat, sim_move
-from mathhammer.scenario.players import legal, moveverdicts
+from mathhammer.scenario.players import legal, menu, moveverdicts
 
 GAME = shlex.split(
     'game profiles/armies/terran_six.toml profiles/armies/zerg_six.toml --mission "Hold Position" '
@@ -89,27 +93,18 @@ def patch() -> None:
 
     sim_mod.Simulation.set_pos_many = counted_set_many  # type: ignore[method-assign]
 
-    activate = sim_mod.Simulation.activate
+    def tagged(fn: Any, tag: Any) -> Any:  # ``fn`` with ``tag(args)`` the action setting placements meanwhile
+        def run(self: Any, *args: Any) -> None:
+            doing.append(tag(args))
+            try:
+                fn(self, *args)
+            finally:
+                doing.pop()
 
-    def counted_activate(self: Any, act: Any, trials: np.ndarray) -> None:
-        doing.append(act.action)
-        try:
-            activate(self, act, trials)
-        finally:
-            doing.pop()
+        return run
 
-    sim_mod.Simulation.activate = counted_activate  # type: ignore[method-assign]
-
-    ranks = sim_combat.Combat.close_ranks
-
-    def counted_ranks(self: Any, u: int, trials: np.ndarray) -> None:
-        doing.append("close-ranks")
-        try:
-            ranks(self, u, trials)
-        finally:
-            doing.pop()
-
-    sim_combat.Combat.close_ranks = counted_ranks  # type: ignore[method-assign]
+    sim_mod.Simulation.activate = tagged(sim_mod.Simulation.activate, lambda a: a[0].action)  # type: ignore[method-assign]
+    sim_combat.Combat.close_ranks = tagged(sim_combat.Combat.close_ranks, lambda a: "close-ranks")  # type: ignore[method-assign]
 
     walk = legal.Legality._walk
 
@@ -129,16 +124,23 @@ def patch() -> None:
             a = self.menus[self.view.uids[u]][phase][index].action
             count[f"verdict {a}"] += 1
             keys[f"verdict {a} (unit, entry, own pid)"].add((u, phase, index, int(state[u])))
+            if state[u] >= 0:
+                lead = self.view.world.placements[int(state[u])].centres[0]
+                keys[f"verdict {a} (unit, entry, own Leading Model)"].add((u, phase, index, lead))
         return got
 
     moveverdicts.MoveVerdicts.verdict = counted_verdict  # type: ignore[method-assign]
 
 
 def main() -> None:
+    args = sys.argv[1:]
+    if args[:1] == ["--headings"]:  # the menus' Move and Run entries with another rounding (0: none, as before)
+        menu.HEADINGS = int(args[1]) or None  # type: ignore[assignment]
+        args = args[2:]
     patch()
     from mathhammer.cli import app
 
-    sys.argv = ["mathhammer", *GAME, *sys.argv[1:]]
+    sys.argv = ["mathhammer", *GAME, *args]
     with contextlib.redirect_stdout(None), contextlib.suppress(SystemExit):
         app()
     for name in sorted(count):

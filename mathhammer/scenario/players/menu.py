@@ -93,7 +93,7 @@ MOVE_ABILITIES = False
 #: a Move or Run entry's formation: its rear (8.5.3, towards where the Leading Model stood) rounded to the nearest of
 #: this many compass headings (the plan's ``headings``), so a unit's placements after its Moves come from a finite set
 #: (the point, the heading and the units near it: docs/dev/compiled-game-loop.md)
-HEADINGS = 16
+HEADINGS = 8
 
 ATTACK_USE = {
     "shoot": ("assault", frozenset({"weapon_keyword", "weapon_surge"}), "assault"),
