@@ -15,10 +15,11 @@ from typing import Any
 
 import pytest
 
+from mathhammer.scenario.geometry.placement import nearest_heading
 from mathhammer.scenario.loader import deployment_cards, parse_scenario
 from mathhammer.scenario.missions.deployments import symmetry_map
 from mathhammer.scenario.players import menu as menu_mod
-from mathhammer.scenario.players.menu import build_menus, unreached_markers
+from mathhammer.scenario.players.menu import HEADINGS, build_menus, unreached_markers
 from mathhammer.scenario.spec import Scenario
 from mathhammer.scenario.world import World
 from tests.autoplay_kit import data
@@ -146,7 +147,11 @@ def _placements_differ(scn: Scenario, card: dict[str, Any]) -> tuple[int, int, i
                 if p != q and math.dist(p, q) <= su.speed:
                     fp, fq = f(*p), f(*q)
                     rb = (fp[0] - fq[0], fp[1] - fq[1])
-                    cases.append((q, (p[0] - q[0], p[1] - q[1]), rb, fixed(p) and fixed(q)))
+                    ra = (p[0] - q[0], p[1] - q[1])
+                    cases.append((q, ra, rb, fixed(p) and fixed(q)))
+                    # the automatic players' Moves: the rear rounded to a compass heading (the plan's ``headings``)
+                    heads = (nearest_heading(ra, HEADINGS), nearest_heading(rb, HEADINGS))
+                    cases.append((q, *heads, fixed(p) and fixed(q)))
         for q, ra, rb, stuck in cases:
             a = world.place(su, q, ra, ())
             b = world.place(sb, f(*q), rb, ())

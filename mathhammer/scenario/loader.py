@@ -31,6 +31,7 @@ from .missions import load as load_missions
 from .missions.deployments import DEFAULT_PRESET, PRESET_PREFIX, find_preset
 from .spec import (
     ACTIONS,
+    HEADINGS,
     PHASES,
     PLAYERS,
     Activation,
@@ -403,6 +404,11 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                                 f"{where}.on: got {act.on!r} ({what}); allowed: a terrain piece with surface = true: "
                                 f"{', '.join(tops) or 'none on this battlefield'}"
                             )
+                    if act.headings is not None and (act.action not in ("move", "run") or act.headings not in HEADINGS):
+                        problems.append(
+                            f"{where}.headings: got {act.headings!r}; allowed only on move, run (the rear of the "
+                            f"formation, 8.5.3): one of {', '.join(map(str, HEADINGS))}"
+                        )
                     if act.action in ("shoot", "charge") and not act.targets:
                         problems.append(f"{where}.targets: missing; required for {act.action}: enemy unit ids")
                     for t in act.targets:
@@ -477,6 +483,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             summon_to=act.summon_to,
                             via=act.via,
                             dice=act.dice,
+                            headings=act.headings,
                         )
                     )
     problems += _dice_keys(name, plan)

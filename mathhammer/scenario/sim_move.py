@@ -247,21 +247,28 @@ class Movement(SimState):
         placed = (
             disengage.move(self, u, act, trials, engaged)  # 8.5.4: models lost, or the Disengage fails
             if act.action == "disengage"
-            else self.move_to(u, movers, act.to, act, moving=not keeps)
+            else self.move_to(u, movers, act.to, act, moving=not keeps, headings=act.headings)
         )
         for hook in self.cards.moved:  # Omega Network: in Base-to-Base contact with the Omega Worm, back to Reserves
             hook(u, act, placed)
 
     def move_to(
-        self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True
+        self,
+        u: int,
+        movers: np.ndarray,
+        to: tuple[float, float],
+        act: Activation,
+        moving: bool = True,
+        headings: int | None = None,
     ) -> np.ndarray:
         """Set unit ``u``'s Leading Model at ``to`` in the games ``movers``, the others behind it (8.5.3); which
-        were set. ``moving``: a Move, Run or Disengage (not a PLACE), which ends the Burrowed Status."""
+        were set. ``moving``: a Move, Run or Disengage (not a PLACE), which ends the Burrowed Status. ``headings``:
+        the rear rounded to the nearest of so many compass headings (the plan's, :meth:`World.rear_from`)."""
         if moving:
             for end in self.cards.end_status:  # part 11 BURROWED: a Move, Run or Disengage removes it
                 end(u, movers)
         got = [
-            ts[self.place(u, ts, to, self.world.rear_from(pid[0], to), act)]
+            ts[self.place(u, ts, to, self.world.rear_from(pid[0], to, headings), act)]
             for pid, ts in self.groups(movers, [self.row_pos(u)])
         ]
         if len(got) == 1:  # one group: the games of ``movers`` in their order (``groups`` keeps it within a group)

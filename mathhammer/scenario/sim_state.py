@@ -87,7 +87,13 @@ class SimState:
             moves: list[tuple[np.ndarray, int]] | None = None,
         ) -> np.ndarray: ...
         def move_to(
-            self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True
+            self,
+            u: int,
+            movers: np.ndarray,
+            to: tuple[float, float],
+            act: Activation,
+            moving: bool = True,
+            headings: int | None = None,
         ) -> np.ndarray: ...
         def to_reserves(self, u: int, back: np.ndarray) -> None: ...
         def available(self, u: int, act: Activation, reserve: np.ndarray) -> np.ndarray: ...

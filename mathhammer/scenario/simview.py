@@ -128,7 +128,13 @@ class SimView(Protocol):
         quiet: bool = False,
     ) -> np.ndarray: ...
     def move_to(
-        self, u: int, movers: np.ndarray, to: tuple[float, float], act: Activation, moving: bool = True
+        self,
+        u: int,
+        movers: np.ndarray,
+        to: tuple[float, float],
+        act: Activation,
+        moving: bool = True,
+        headings: int | None = None,
     ) -> np.ndarray: ...
     def resolve(
         self,

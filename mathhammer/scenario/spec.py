@@ -71,6 +71,9 @@ ACTIONS: dict[str, tuple[str, ...]] = {
     "combat": ("fight", "hold", "pass"),
 }
 EDGES = ("south", "north", "west", "east")
+#: a plan's ``headings`` (a move or run's rear rounded to the nearest of so many compass headings, north first): each a
+#: multiple of 4, so every symmetry of a table maps the set onto itself
+HEADINGS = (4, 8, 16, 32)
 #: 7.3.2: "Markers 1 & 3 are Red, Markers 2 & 4 are Blue, and Marker 5 is Neutral".
 MARKER_COLOUR = {1: "red", 2: "blue", 3: "red", 4: "blue", 5: "neutral"}
 #: 9.2.1: "the Zone of Influence, which extends 6" inward from each player's Entry Edge".
@@ -212,6 +215,10 @@ class ActivationSpec(_Strict):
     #: per-trial conditions (``if`` is a Python keyword): every ``if`` must hold, no ``unless`` (conditions.py)
     when: list[str] = Field(default=[], alias="if", max_length=20)
     unless: list[str] = Field(default=[], max_length=20)
+    #: a move or run's formation (8.5.3: the other models set behind the Leading Model, towards where it stood) with
+    #: that direction rounded to the nearest of this many compass headings (:data:`HEADINGS`); the automatic players
+    #: set it so their units' formations come from a finite set (docs/dev/compiled-game-loop.md)
+    headings: int | None = None
     #: the number that keys the activation's dice (default: its place in the plan); a trace of an automatic player's
     #: game gives each activation the one it was played with (``players/trace.py``): every entry or none
     dice: int | None = Field(default=None, ge=0, le=10**9)
@@ -390,6 +397,7 @@ class Activation:
     summon_to: Point | None = None  # where a unit summoned "anywhere" is set (Pylon Warp-In)
     via: str | None = None  # the Friendly unit whose base a deploy enters by (Warp Conduit, Omega Network)
     dice: int | None = None  # the number keying its dice (a trace's); None: its place in the plan
+    headings: int | None = None  # a move or run's rear rounded to the nearest of so many compass headings
 
 
 @dataclass(frozen=True)
@@ -421,6 +429,7 @@ class Scenario:
 
 __all__ = [
     "ACTIONS",
+    "HEADINGS",
     "MARKER_COLOUR",
     "PHASES",
     "PLAYERS",

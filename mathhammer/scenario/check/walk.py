@@ -281,7 +281,7 @@ class PlanCheck(ReactionChecks):
             self._too_far(act, f'moves {d:.1f}"; Speed is {speed}" (8.5.3)', d - speed)
         elif blocked_line(world, act, lead):
             self._route_ok(act, lead, start_level, speed)  # 8.5.3: the way around the walls
-        rear = world.rear_from(pos[act.unit], act.to)
+        rear = world.rear_from(pos[act.unit], act.to, act.headings)
         pid = self._place(act, rear)
         if pid is not None:
             pos[act.unit] = pid

@@ -106,6 +106,19 @@ def _frame_order(models: int, step: float, first: int) -> tuple[tuple[float, flo
     return tuple(d for _, d in cands)
 
 
+def nearest_heading(rear: Coord, headings: int) -> Coord:
+    """The unit vector of the compass heading nearest to the direction ``rear`` among ``headings`` headings evenly
+    spaced from north (a multiple of 4: a symmetry of the table, a reflection or the half-turn, maps the set onto
+    itself, so the heading of an image direction is the image heading). North is +y, east +x; the four axis
+    headings are exact."""
+    step = 2 * math.pi / headings
+    k = round(math.atan2(rear[0], rear[1]) / step) % headings
+    quarter, rest = divmod(k * 4, headings)
+    if rest == 0:  # north, east, south, west
+        return ((0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0))[quarter]
+    return (math.sin(k * step), math.cos(k * step))
+
+
 class Placing(Facts):
     """Placement and casualty order: a unit's models set around its Leading Model (8.5.3 step 2, 8.7.5)."""
 
@@ -555,12 +568,16 @@ class Placing(Facts):
         sc, sr = self.placements[src[0]].centres[: src[1]], self._radius(src[0])
         return bool(sc) and all(min(math.dist(c, s) for s in sc) - sr + r <= inches + EPS for c in cs)
 
-    def rear_from(self, pid: int, to: Coord) -> Coord:
+    def rear_from(self, pid: int, to: Coord, headings: int | None = None) -> Coord:
         """Where the other models go when the unit of placement ``pid`` is set with its Leading Model at ``to``
-        (8.5.3: behind it, towards where its Leading Model stood; its player's Entry Edge where that is ``to``)."""
+        (8.5.3: behind it, towards where its Leading Model stood; its player's Entry Edge where that is ``to``);
+        with ``headings`` (a plan's, :data:`~mathhammer.scenario.spec.HEADINGS`) that direction rounded to the nearest
+        of so many compass headings (:func:`nearest_heading`)."""
         old = self.placements[pid].centres[0]
         rear = (old[0] - to[0], old[1] - to[1])
-        return rear if any(rear) else self.rear_of(self.scn.units[self.placements[pid].unit].player)
+        if not any(rear):
+            return self.rear_of(self.scn.units[self.placements[pid].unit].player)
+        return rear if headings is None else nearest_heading(rear, headings)
 
     def rear_of(self, player: str) -> Coord:
         """The direction of the player's own Entry Edge (models are set behind their Leading Model)."""

@@ -95,6 +95,10 @@ KINDS = {
 #: 90.0/85.5/84.5% with the way round only where a point has no chain of Moves on (session 13, h-stim5), short of the
 #: 85% on each seed asked (benchmarks/RESULTS.md). Kept as a switch for the tests that read the menus with it.
 MOVE_ABILITIES = False
+#: a Move or Run entry's formation: its rear (8.5.3, towards where the Leading Model stood) rounded to the nearest of
+#: this many compass headings (the plan's ``headings``), so a unit's placements after its Moves come from a finite set
+#: (the point, the heading and the units near it: docs/dev/compiled-game-loop.md)
+HEADINGS = 8
 
 ATTACK_USE = {
     "shoot": ("assault", frozenset({"weapon_keyword", "weapon_surge"}), "assault"),
@@ -115,6 +119,9 @@ class Entry:
     label: str = ""
     #: the Active abilities used in the activation (10.5), paid from the player's Ready cards
     use: tuple[str, ...] = ()
+    #: a Move or Run's formation with its rear rounded to the nearest of so many compass headings (the plan's
+    #: ``headings``; :data:`HEADINGS`)
+    headings: int | None = None
 
     def activation(self, unit: str, player: str, rnd: int, phase: str, where: str = "auto") -> Activation:
         """The activation this entry makes for ``unit`` of ``player`` in Phase ``phase`` of Round ``rnd`` (a Pass
@@ -129,6 +136,7 @@ class Entry:
             to=self.to,
             targets=() if self.target is None else (self.target,),
             use=self.use,
+            headings=self.headings,
         )
 
 
@@ -172,14 +180,16 @@ def unit_menu(
         if memo is not None:
             memo[key] = routes
     spots += [(lab, p) for lab, p in routes if p not in {q for _, q in spots}]
-    move = [Entry("move", p, label=lab) for lab, p in spots]
+    move = [Entry("move", p, label=lab, headings=HEADINGS) for lab, p in spots]
     if MOVE_ABILITIES:
         stand = [e for e in move if e.label.startswith("marker-")] + [Entry("hold")]  # where a unit stops to shoot
         move += [
-            Entry(e.action, e.to, label=e.label, use=(a,)) for a in attack_abilities(scn, su, "move") for e in stand
+            Entry(e.action, e.to, label=e.label, use=(a,), headings=e.headings)
+            for a in attack_abilities(scn, su, "move")
+            for e in stand
         ]
     movement = (*(Entry("deploy", p, label=lab) for lab, p in deploy), *move, Entry("hold"), Entry("pass"))
-    assault = [Entry("run", p, label=lab) for lab, p in spots] + [Entry("hold")]
+    assault = [Entry("run", p, label=lab, headings=HEADINGS) for lab, p in spots] + [Entry("hold")]
     shots = [Entry("shoot", target=e.id) for e in enemies]
     assault += shots + [
         Entry("shoot", target=e.target, use=(a,)) for a in attack_abilities(scn, su, "shoot") for e in shots

@@ -50,9 +50,9 @@ KINDS = ("move", "run", "hold")
 #: the memo of ways (per Grass mask, unit, Leading Model, point and Speed) is cleared past this many answers
 WAY_LIMIT = 1 << 16
 
-#: per answered entry: its action, its point (None: a Hold), the unit's id, its ScenarioUnit, and its Speed with no
-#: ability used (off Creep, ON CREEP)
-_Plain = tuple[str, tuple[float, float] | None, str, ScenarioUnit, tuple[float, float]]
+#: per answered entry: its action, its point (None: a Hold), the unit's id, its ScenarioUnit, its Speed with no
+#: ability used (off Creep, ON CREEP) and its ``headings`` (the rear rounded, :meth:`World.rear_from`)
+_Plain = tuple[str, tuple[float, float] | None, str, ScenarioUnit, tuple[float, float], int | None]
 
 
 def on_table(state: tuple[int, ...], n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -97,7 +97,7 @@ class MoveVerdicts:
             speeds = self._speeds.get(u)
             if speeds is None:
                 speeds = self._speeds[u] = (self._speed(uid, su, False), self._speed(uid, su, True))
-            hit = (e.action, e.to, uid, su, speeds)
+            hit = (e.action, e.to, uid, su, speeds, e.headings)
         self._plain[key] = hit
         return hit
 
@@ -113,7 +113,7 @@ class MoveVerdicts:
         plain = self.plain(u, phase, index)
         if plain is None or state[u] < 0 or state[n + u] <= 0:
             return None
-        action, to, uid, su, speeds = plain
+        action, to, uid, su, speeds, headings = plain
         if uid in self.check.down:
             return None
         if action == "hold":
@@ -135,7 +135,7 @@ class MoveVerdicts:
         if self._too_far(world, gone, su, pid, to, speed):
             return False
         occupied = tuple(pv for v, pv in enumerate(p) if v != u and pv >= 0)
-        rear = world.rear_from(pid, to)
+        rear = world.rear_from(pid, to, headings)
         got = world.place_near_lead(su, to, rear, occupied)
         if got == -1:
             got = world.place(su, to, rear, occupied, on=None)

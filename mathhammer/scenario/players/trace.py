@@ -174,6 +174,8 @@ def entry(act: Activation, dice: int, void: str = "", comment: bool = False) -> 
         out["if"] = [c.text for c in act.when]
     if act.unless:
         out["unless"] = [c.text for c in act.unless]
+    if act.headings is not None:
+        out["headings"] = act.headings
     out["dice"] = int(dice)
     return out
 
