@@ -360,7 +360,8 @@ def test_twice_the_minerals_wins_at_least_80_percent_of_games(tmp_path: Path) ->
     win). Not 3 Rounds: there the last Round's race to the middle markers, which only Stimpack's BUFF Speed reaches,
     decides most games, and it helps the smaller list as much as the larger (the larger list's extra units stand
     behind; 200 games, seed 52: 82.5% without Stimpack, 80.0% with; seed 53: 87.5%, 77.0%; 5 Rounds, seed 52: 93.5%,
-    91.5%; benchmarks/RESULTS.md, h-stim). Stimpack is off the menus (``menu.MOVE_ABILITIES``): with formations laid in
+    91.5%; benchmarks/RESULTS.md, h-stim). Stimpack is on the menus since session 13 (``menu.MOVE_ABILITIES``; 200
+    games: 89.0/86.5/87.5% on seeds 52-54); before, it was off: with formations laid in
     the unit's own frame (h-mirror2) and Stimpack on, 5 Rounds, 200 games: 80.0% (seed 52), 76.0% (seed 53); off:
     95.5%, 96.0%. Priced over every enemy attack that reaches (h-stim2): 79.5%, 74.0%, 79.0% (seed 54; off 93.5%).
     With the enemy's BUFF Speed read, a CP's opportunity cost and ``deny`` weighed 2 (h-stim3): 85.5%, 84.5%, 81.0%."""
