@@ -26,6 +26,7 @@ from mathhammer.scenario.players import cursor as cursor_mod
 from mathhammer.scenario.players.cursor import Cursor, steps, walk
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation
+from mathhammer.scenario.tally import COUNTED
 from tests import autoplay_kit as kit
 
 
@@ -334,9 +335,23 @@ def test_forked_workers_count_the_steps_one_process_counts(folder: Path, monkeyp
     for workers in (1, 2):
         monkeypatch.setattr(cursor_mod, "counts", {})
         assert parallel.forks(scn, 10, workers) is (workers == 2)
-        parallel.play(scn, 10, 3, workers=workers)
+        games, _ = parallel.play(scn, 10, 3, workers=workers)
         got.append(cursor_mod.counts)
+        assert got[-1] is not None and got[-1]["fight"] == games.tally["acts"][:, COUNTED.index("fight")].sum()
     one, two = ({k: v for k, v in c.items() if k != "calls"} for c in got)
     assert one == two  # the per-game counts; the decisions asked are per group, and blocks split the groups
     assert got[1]["calls"] >= got[0]["calls"] > 0
-    assert got[0] and got[0]["pass"] >= 2 * 10 and got[0].get("fight", 0) > 0
+    assert got[0]["pass"] >= 2 * 10 and got[0]["fight"] > 0  # 8.8.1: the fights the tally counts, counted once
+
+
+def test_the_switches_are_read_once_per_simulation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Simulation.by_nodes``: the environment read at the first Phase walked and kept (not read every Phase)."""
+    scn = parse_scenario(kit.data(tmp_path, length=1), "once.toml", tmp_path)
+    monkeypatch.setenv("MATHHAMMER_WALK", "turns")
+    sim = Simulation(scn, 2, 1)
+    sim.run()
+    assert sim.by_nodes is True
+    monkeypatch.setenv("MATHHAMMER_WALK", "nodes")  # refused where it is read; this Simulation read it already
+    assert sim.by_nodes is True
+    monkeypatch.setenv("MATHHAMMER_WALK", "cursor")
+    assert Simulation(scn, 2, 1).by_nodes is False
