@@ -26,6 +26,7 @@ from mathhammer.scenario.players import cursor as cursor_mod
 from mathhammer.scenario.players.cursor import Cursor, steps, walk
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation
+from mathhammer.scenario.tally import COUNTED
 from tests import autoplay_kit as kit
 
 
@@ -122,8 +123,8 @@ def test_the_cursor_walk_gives_every_game_the_nodes_walk(seed, n, caps, boxed, r
 
 
 @pytest.mark.parametrize("base", [1 << 23, 1 << 40])
-def test_states_too_large_to_pack_are_grouped_all_the_same(base: int) -> None:
-    """States beyond the packed key's range (``Cursor.groups`` falls back to comparing columns): the same games."""
+def test_states_far_from_zero_are_grouped_all_the_same(base: int) -> None:
+    """``Cursor.groups`` compares the states whole (no packed key, no bound on their size): the same games."""
     for seed in range(20):
         players = [Hashed(seed, p, 5, base=base) for p in (0, 1)]
         ref, got = both(players, [(np.arange(12), seed % 2, None)])
@@ -153,6 +154,38 @@ def test_the_cursor_groups_games_where_their_cursors_are_equal() -> None:
     assert cur.value(0, -1) is box and cur.value(0, 4) == 4
     at = np.arange(3)
     assert steps(cur, at) is at  # step 1: the kernel steps none, every game escapes
+
+
+def test_no_games_left_to_the_escape_path_make_no_group() -> None:
+    """Where :func:`steps` steps every game (step 2 and later), the escape path gets no position: no group (no
+    player asked), and the walk still ends with every game's first to Pass (8.2.1)."""
+    cur = Cursor(np.arange(3), np.zeros(3, dtype=np.int64), np.zeros((2, 3), dtype=np.int64))
+    assert cur.groups(np.arange(0)) == []
+    assert [g.tolist() for g in cur.groups(np.array([2]))] == [[2]]
+
+
+def test_a_walk_whose_kernel_steps_every_game_asks_no_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``steps`` that steps every game (each player whose turn it is Passes): the walk asks no player and ends,
+    the first to Pass the First Player of each game's start group."""
+
+    def passes(cur: Cursor, at: np.ndarray) -> np.ndarray:
+        turn = cur.turn[at]
+        cur.done[turn, at] = True
+        cur.passer[at] = np.where(cur.passer[at] < 0, turn, cur.passer[at])
+        cur.turn[at] = 1 - turn
+        return at[:0]
+
+    class Never:
+        def begin(self, rnd: int, phase: str, left: set[int] | None) -> int:
+            return 0
+
+        def next(self, games: np.ndarray, state: int) -> list[Turn]:
+            raise AssertionError("asked, though the kernel stepped every game")
+
+    monkeypatch.setattr(cursor_mod, "steps", passes)
+    starts = [(np.array([0, 2]), 1, None), (np.array([1, 3]), 0, None)]
+    games, passers = walk([Never(), Never()], 1, "movement", starts, lambda a, g: None)
+    assert games.tolist() == [0, 1, 2, 3] and passers.tolist() == [1, 0, 1, 0]
 
 
 def test_counts_are_off_by_default_and_count_steps_by_kind_when_on(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -283,3 +316,42 @@ def test_scripted_games_are_the_same_by_either_walk(monkeypatch: pytest.MonkeyPa
         assert runs[0][0] == runs[1][0] and runs[0][0]
         for a, b in zip(runs[0][1], runs[1][1], strict=True):
             assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_forked_workers_count_the_steps_one_process_counts(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``MATHHAMMER_STEP_COUNTS``: the workers' counts come back with their games and are added to the pilot's, so
+    ``--workers 2`` counts what ``--workers 1`` does (the same games, the same steps; ``calls``, one per group of
+    games asked at once, grows where the games are split in blocks)."""
+    import multiprocessing
+
+    from mathhammer.scenario import parallel
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("workers are forked (serial elsewhere)")
+    monkeypatch.setattr(parallel, "AUTO_PARALLEL_MIN", 6)
+    monkeypatch.setattr(parallel, "PILOT", 2)
+    scn = parse_scenario(game_table(folder, "two", "random", "objective"), "counts.toml", folder)
+    got = []
+    for workers in (1, 2):
+        monkeypatch.setattr(cursor_mod, "counts", {})
+        assert parallel.forks(scn, 10, workers) is (workers == 2)
+        games, _ = parallel.play(scn, 10, 3, workers=workers)
+        got.append(cursor_mod.counts)
+        assert got[-1] is not None and got[-1]["fight"] == games.tally["acts"][:, COUNTED.index("fight")].sum()
+    one, two = ({k: v for k, v in c.items() if k != "calls"} for c in got)
+    assert one == two  # the per-game counts; the decisions asked are per group, and blocks split the groups
+    assert got[1]["calls"] >= got[0]["calls"] > 0
+    assert got[0]["pass"] >= 2 * 10 and got[0]["fight"] > 0  # 8.8.1: the fights the tally counts, counted once
+
+
+def test_the_switches_are_read_once_per_simulation(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Simulation.by_nodes``: the environment read at the first Phase walked and kept (not read every Phase)."""
+    scn = parse_scenario(kit.data(tmp_path, length=1), "once.toml", tmp_path)
+    monkeypatch.setenv("MATHHAMMER_WALK", "turns")
+    sim = Simulation(scn, 2, 1)
+    sim.run()
+    assert sim.by_nodes is True
+    monkeypatch.setenv("MATHHAMMER_WALK", "nodes")  # refused where it is read; this Simulation read it already
+    assert sim.by_nodes is True
+    monkeypatch.setenv("MATHHAMMER_WALK", "cursor")
+    assert Simulation(scn, 2, 1).by_nodes is False

@@ -98,14 +98,20 @@ def _shared(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     return np.frombuffer(mmap.mmap(-1, size), dtype=dtype, count=int(np.prod(shape))).reshape(shape)
 
 
-def _blocks(jobs: list[tuple[int, int, int]]) -> dict[int, tuple[dict[str, int], dict[str, np.ndarray]]]:
+#: What a block returns: the games skipped by reason, the tally's sums (:meth:`.Tally.sums`) and the Phase walk's step
+#: counts (:mod:`.players.cursor`; None: not counted).
+_Answer = tuple[dict[str, int], dict[str, np.ndarray], dict[str, int] | None]
+
+
+def _blocks(jobs: list[tuple[int, int, int]]) -> dict[int, _Answer]:
     """:func:`_block` of each job in turn, in one forked worker (its caches kept from one block to the next)."""
     return {job[0]: _block(job) for job in jobs}
 
 
-def _block(job: tuple[int, int, int]) -> tuple[dict[str, int], dict[str, np.ndarray]]:
+def _block(job: tuple[int, int, int]) -> _Answer:
     """Play games ``offset .. offset + n - 1`` in worker ``i``, written straight into the shared result; the
     Rounds played so far go to the shared progress counters."""
+    from .players import cursor
     from .sim import Simulation
 
     i, offset, n = job
@@ -121,10 +127,11 @@ def _block(job: tuple[int, int, int]) -> tuple[dict[str, int], dict[str, np.ndar
     sim.sharing, sim.reverse = True, i % 2 == 1  # meets the shared answers of the other half of the workers
     out: _Out = _JOB["out"]
     sim.sink = [{k: a[..., offset : offset + n] for k, a in snap.items()} for snap in out.games.snapshots]
+    cursor.taken()  # the counts this process inherited (the pilot's) or its earlier block's, already returned
     sim.run(rounds)
     games = Games.of(sim)
     out.put(games, offset)
-    return games.skipped, games.tally
+    return games.skipped, games.tally, cursor.taken()
 
 
 class _Out:
@@ -263,6 +270,7 @@ def _play(
     offset: int,
     check: Callable[[], list[str]] | None = None,
 ) -> tuple[Games, Any]:
+    from .players import cursor
     from .sim import Simulation
 
     if not forks(scn, trials, workers, offset):
@@ -316,7 +324,7 @@ def _play(
     try:
         for w in range(min(workers, len(jobs))):  # worker w plays blocks w, w + workers, ... in turn (equal lengths)
             procs.append(_Beside(functools.partial(_blocks, jobs[w::workers])))
-        answers: dict[int, tuple[dict[str, int], dict[str, np.ndarray]]] = {}
+        answers: dict[int, _Answer] = {}
         pending, shown = list(procs), -1
         while pending:
             ready, _, _ = select.select([p.read for p in pending if p.read is not None], [], [], PROGRESS_POLL)
@@ -328,10 +336,11 @@ def _play(
                 tick(now)
                 shown = now
         for i in sorted(answers):  # merged in the blocks' order, whichever process ended first
-            part, sums = answers[i]
+            part, sums, steps = answers[i]
             for k, v in part.items():
                 skipped[k] = skipped.get(k, 0) + v
             tally = Tally.merge(tally, sums)
+            cursor.add(steps)
     except BaseException:  # a failed or interrupted run: the processes still playing end too
         for p in procs:
             p.cancel()

@@ -84,7 +84,6 @@ from .sim_round import RoundEnd
 from .sim_shoot import Shooting
 from .sim_state import uniforms
 from .spec import PHASES, PLAYERS, Activation
-from .tally import COUNTED
 
 
 class Simulation(Combat, Shooting, Movement, RoundEnd):
@@ -141,11 +140,6 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
         self.new_phase(rnd, phase)
         self.claimed[:] = -1
         if phase == "combat":
-            if cursor.counts is not None:  # the fights (8.8.1) among the steps counted (players/cursor.py)
-                fights = self.tally.acts[:, COUNTED.index("fight")].sum()
-                self.combat_phase(live)
-                cursor.count("fight", int(self.tally.acts[:, COUNTED.index("fight")].sum() - fights))
-                return
             self.combat_phase(live)
             return
         # 8.2.1 "A player must Pass if they have no eligible Units left": planned activations of
@@ -159,7 +153,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             (ts, fp, {u for i, u in enumerate(planned) if mask >> i & 1})
             for (fp, mask), ts in self.groups(live, [self.first, bits])
         ]
-        if cursor.switches(all(isinstance(p, Scripted) for p in self.players)):  # the nodes' walk (players/cursor.py)
+        if self.by_nodes:  # the nodes' walk (players/cursor.py)
             parts = [
                 pt
                 for ts, fp, left in starts
@@ -174,6 +168,13 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
                 # the Phase (Terran Tenacity: "No other player may claim the First Player Marker")
                 claimed = self.claimed[games]
                 self.first[games] = np.where(claimed >= 0, claimed, passer)
+
+    @cached_property
+    def by_nodes(self) -> bool:
+        """Are this Simulation's Phases walked by the nodes (:func:`~.players.play_turns`) rather than by the
+        per-game cursors? The environment's switches (:func:`.players.cursor.switches`), read once, at the first
+        Phase walked."""
+        return cursor.switches(all(isinstance(p, Scripted) for p in self.players))
 
     @cached_property
     def players(self) -> tuple[Player, Player]:

@@ -15,6 +15,7 @@ from . import abilities
 from .basics import stream as _stream
 from .fast import group_rows
 from .fastcombat import BOX, EVERY, PLACEMENT, GroupsNearSplitter
+from .players import cursor
 from .sim_state import SimState, _Test
 from .spec import PLAYERS, Activation
 from .world import World
@@ -280,6 +281,7 @@ class Combat(SimState):
                         u = self.uids.index(uid)
                         here = ts[(self.pos[u, ts] >= 0) & ~self.over[ts]]
                         self.tally.count(u, "fight", here.size)
+                        cursor.count("fight", here.size)  # among the steps counted (players/cursor.py)
                         # 10.4: Reactions to this fight (the plan's; an automatic opponent's, asked per game)
                         for part, answered in self.fight_answers(uid, pairs, ordinal, planned_act, here):
                             with abilities.reacting(self, answered, part):

@@ -51,7 +51,12 @@ class Player(Protocol):
 
     def begin(self, rnd: int, phase: str, left: set[int] | None) -> Any:
         """The player's state at the start of Phase ``phase`` of Round ``rnd`` for a group of games, where the units
-        of index in ``left`` may still activate (``None``: every unit)."""
+        of index in ``left`` may still activate (``None``: every unit).
+
+        The state must hold everything :meth:`next` reads apart from the games' own state (``left`` included, where
+        ``next`` reads it): the cursor's walk (:mod:`.cursor`) joins games of different start groups (another First
+        Player or ``left``) whose states are equal (an int state: the same number; another: the same object), and
+        asks ``next`` once for them all."""
         ...
 
     def next(self, games: np.ndarray, state: Any) -> Sequence[Turn]:

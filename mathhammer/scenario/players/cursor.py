@@ -11,16 +11,21 @@ activation with the Reactions declared to it, or the Pass), and the cursors move
 
 A player's state is held as an int: an int state as itself (an automatic player's slot count ``k``: the number of
 activations it made in the Phase, which keys its draws and dice), any other (a scripted player's
-:class:`~.scripted.Planned`) as a negative code naming the object, so games join where play_turns joins them (equal
-numbers, or the same object). Each game's answers depend on that game alone, so the games are the same however they
-are grouped (a test plays both walks and compares every game's activations in order).
+:class:`~.scripted.Planned`) as a negative code naming the object, and games join where their cursors are equal (equal
+numbers, or the same object), whatever group they started in: unlike play_turns, which walks each start group (First
+Player, units ``left``) apart, the cursor joins games of different start groups once their cursors meet. That is sound
+because a state holds everything ``next`` reads apart from the games' own state (the rule :meth:`Player.begin
+<mathhammer.scenario.players.Player.begin>` states: an int state in particular, ``left`` included where ``next``
+reads it), and each game's answers depend on that game alone, so the games are the same however they are grouped (a
+test plays both walks and compares every game's activations in order).
 
 Counts (for steps 2 to 7: how many steps of each kind a game takes): where :data:`counts` is a dict (the environment
 variable ``MATHHAMMER_STEP_COUNTS=1`` turns it on at the first Phase walked, :func:`switches`, and the counts are
-written as one JSON line to stderr at exit), each applied step adds its games under its kind: the action (``hold``,
+written as one JSON line to stderr at exit; forked workers return theirs with their games, added to the parent's:
+:func:`taken`, :func:`add`), each applied step adds its games under its kind: the action (``hold``,
 ``deploy``, ``move``, ``run``, ``shoot``, ``charge``, ``gather``, ...), ``pass``, ``abilities`` (an activation that
 uses one), ``reactions`` (an activation a Reaction was declared to), ``fight`` (the Combat Phase's fights, counted by
-``Simulation.play_phase``), and ``calls`` (player decisions asked, one per group), ``escapes`` (games stepped by the
+``Simulation.combat_phase``), and ``calls`` (player decisions asked, one per group), ``escapes`` (games stepped by the
 escape path) and ``kernel`` (games stepped by :func:`steps`).
 """
 
@@ -39,8 +44,6 @@ from ...errors import InputError
 from ..spec import Activation
 from . import Player, Turn, apply_turn
 
-#: the states packed in a group's key (:meth:`Cursor.groups`) lie strictly within this of zero
-_PACK = 1 << 23
 #: the step counts by kind, or None (off; see the module text)
 counts: dict[str, int] | None = None
 
@@ -49,6 +52,23 @@ def count(kind: str, games: int) -> None:
     """Add ``games`` games to the step count of ``kind`` (where counting is on)."""
     if counts is not None and games:
         counts[kind] = counts.get(kind, 0) + games
+
+
+def taken() -> dict[str, int] | None:
+    """The counts so far (None: counting is off), counting afresh from here: a forked worker takes the counts it
+    inherited before its block and its block's after, returned with its games
+    (:func:`~mathhammer.scenario.parallel.play` adds them to this process's with :func:`add`)."""
+    if counts is None:
+        return None
+    got = dict(counts)
+    counts.clear()
+    return got
+
+
+def add(part: dict[str, int] | None) -> None:
+    """Add a worker's counts ``part`` (:func:`taken`) to this process's (where counting is on)."""
+    for kind, games in (part or {}).items():
+        count(kind, games)
 
 
 def _write_counts() -> None:  # pragma: no cover (at exit, under the environment switch)
@@ -140,24 +160,16 @@ class Cursor:
 
     def groups(self, at: np.ndarray) -> list[np.ndarray]:
         """The positions ``at`` split by their cursor (turn, done, first to Pass, both states), each part in
-        increasing order."""
+        increasing order, the parts in the order of their cursors (none where ``at`` is empty)."""
         if at.size < 2:
-            return [at]
-        state = self.state[:, at]
+            return [at] if at.size else []
         key = ((self.turn[at] * 2 + self.done[0, at]) * 2 + self.done[1, at]) * 3 + self.passer[at] + 1
-        if np.abs(state).max() < _PACK:  # one int64 per game: (key, state 0, state 1) packed, 24 bits a state
-            key = (key << 48) | ((state[0] + _PACK) << 24) | (state[1] + _PACK)
-            if key.min() == key.max():
-                return [at]
-            _, inverse = np.unique(key, return_inverse=True)
-        else:
-            cols = np.vstack([key, state])
-            if bool((cols == cols[:, :1]).all()):
-                return [at]
-            _, inverse = np.unique(cols, axis=1, return_inverse=True)
-        inverse = inverse.reshape(-1)
-        order = np.argsort(inverse, kind="stable")
-        cuts = np.flatnonzero(np.diff(inverse[order])) + 1
+        cols = np.vstack([key, self.state[:, at]])
+        if bool((cols == cols[:, :1]).all()):
+            return [at]
+        order = np.lexsort(cols[::-1])  # by key, then state 0, then state 1; stable: each part keeps at's order
+        ranked = cols[:, order]
+        cuts = np.flatnonzero((ranked[:, 1:] != ranked[:, :-1]).any(axis=0)) + 1
         return np.split(at[order], cuts)
 
 
@@ -237,4 +249,4 @@ def _counting(
     return counted
 
 
-__all__ = ["Cursor", "count", "counts", "steps", "switches", "walk"]
+__all__ = ["Cursor", "add", "count", "counts", "steps", "switches", "taken", "walk"]

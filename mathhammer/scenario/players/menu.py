@@ -51,6 +51,7 @@ import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import shapely
@@ -155,7 +156,7 @@ class UnitMenu:
 def build_menus(scn: Scenario, world: World | None = None) -> dict[str, UnitMenu]:
     """Every unit's menu on this scenario's board (the module text): the same scenario, the same menus."""
     world = world if world is not None else World(scn)
-    memo: dict[tuple[object, ...], list[tuple[str, tuple[float, float]]]] = {}
+    memo: dict[tuple[object, ...], Any] = {}
     return {uid: unit_menu(scn, world, su, memo) for uid, su in scn.units.items()}
 
 
@@ -163,17 +164,24 @@ def unit_menu(
     scn: Scenario,
     world: World,
     su: ScenarioUnit,
-    memo: dict[tuple[object, ...], list[tuple[str, tuple[float, float]]]] | None = None,
+    memo: dict[tuple[object, ...], Any] | None = None,
 ) -> UnitMenu:
-    """One unit's menu (the module text); ``memo``: the marker routes of the units built before it (the same for
-    units of one player with the same Speed, base and Flying)."""
+    """One unit's menu (the module text); ``memo``: the marker routes and the points :func:`stuck` leaves of the units
+    built before it (the same for units of one player with the same Speed, base and Flying, and for the stuck points
+    the same points asked)."""
     enemies = [e for e in scn.units.values() if e.player != su.player]
     spots = move_spots(scn, world, su) + lane_steps(scn, world, su)
     deploy = [] if su.summoned else deploy_spots(scn, world, su)
     need = [p for lab, p in spots if lab.startswith("cover-")] + [p for _, p in deploy]
-    need = stuck(scn, world, su, need, spots)
-    spots += [(lab, p) for lab, p in round_spots(scn, world, su, need) if p not in {q for _, q in spots}]
     key = (su.player, su.speed, su.base_mm, su.flying)
+    asked = (*key, "stuck", tuple(need))
+    left = None if memo is None else memo.get(asked)
+    if left is None:
+        left = stuck(world, su, need, spots)
+        if memo is not None:
+            memo[asked] = left
+    need = left
+    spots += [(lab, p) for lab, p in round_spots(scn, world, su, need) if p not in {q for _, q in spots}]
     routes = None if memo is None else memo.get(key)
     if routes is None:
         routes = marker_routes(scn, world, su, spots)
@@ -377,22 +385,13 @@ def move_spots(scn: Scenario, world: World, su: ScenarioUnit) -> list[tuple[str,
 
 
 def stuck(
-    scn: Scenario,
-    world: World,
-    su: ScenarioUnit,
-    points: list[tuple[float, float]],
-    spots: list[tuple[str, tuple[float, float]]],
+    world: World, su: ScenarioUnit, points: list[tuple[float, float]], spots: list[tuple[str, tuple[float, float]]]
 ) -> list[tuple[float, float]]:
     """Those of ``points`` from which no chain of Moves between ``spots`` (each :func:`_step_ok`, on an empty table)
     leads to a Mission Marker's contest spot: the cover spots and Deploy points the lanes and the markers' spots leave
-    without a way on (breadth first, back from the contest spots)."""
+    without a way on (:func:`_reached` back from the contest spots)."""
     every = list(dict.fromkeys([p for _, p in spots] + points))
-    seen = {p for lab, p in spots if lab.startswith("marker-")}
-    frontier = list(seen)
-    while frontier:
-        nxt = [a for a in every if a not in seen and any(_step_ok(world, su, a, b) for b in frontier)]
-        seen.update(nxt)
-        frontier = nxt
+    seen = _reached(world, su, [p for lab, p in spots if lab.startswith("marker-")], every, back=True)
     return [p for p in points if p not in seen]
 
 
@@ -433,19 +432,44 @@ def _step_ok(world: World, su: ScenarioUnit, a: tuple[float, float], b: tuple[fl
     return world.route(a, None, b, None, flying=su.flying, radius=r).length <= su.speed - MARGIN
 
 
+def _reached(
+    world: World,
+    su: ScenarioUnit,
+    starts: list[tuple[float, float]],
+    points: list[tuple[float, float]],
+    back: bool = False,
+) -> set[tuple[float, float]]:
+    """``starts`` and those of ``points`` the unit reaches from them by a chain of Moves between ``points`` (each
+    :func:`_step_ok`, on an empty table; breadth first); ``back``: those from which it reaches one of ``starts``.
+    A point joins where one Move links it with a point of the last level: only those within Speed are asked (the
+    nearest first: the likeliest)."""
+    seen = set(starts)
+    frontier = list(dict.fromkeys(starts))
+    within = su.speed + 1e-6  # _step_ok's own test of the distance decides; this only spares the calls beyond it
+    while frontier:
+        rest = [p for p in points if p not in seen]
+        if not rest:
+            break
+        gap = np.hypot(*(np.asarray(rest)[:, None, :] - np.asarray(frontier)[None, :, :]).transpose(2, 0, 1))
+        nxt = []
+        for p, row in zip(rest, gap, strict=True):
+            near = np.flatnonzero(row <= within)
+            for j in near[np.argsort(row[near], kind="stable")].tolist():
+                if _step_ok(world, su, p, frontier[j]) if back else _step_ok(world, su, frontier[j], p):
+                    nxt.append(p)
+                    break
+        seen.update(nxt)
+        frontier = nxt
+    return seen
+
+
 def unreached_markers(
     scn: Scenario, world: World, su: ScenarioUnit, spots: list[tuple[str, tuple[float, float]]]
 ) -> list[int]:
     """The Mission Markers (numbers) none of whose contest spots among ``spots`` the unit reaches from its Deploy
-    points by Moves between ``spots`` (each :func:`_step_ok`)."""
+    points by Moves between ``spots`` (:func:`_reached`)."""
     starts = [p for _, p in deploy_spots(scn, world, su)]
-    points = list(dict.fromkeys(p for _, p in spots))
-    seen = set(starts)
-    frontier = list(starts)
-    while frontier:
-        nxt = [b for b in points if b not in seen and any(_step_ok(world, su, a, b) for a in frontier)]
-        seen.update(nxt)
-        frontier = nxt
+    seen = _reached(world, su, starts, list(dict.fromkeys(p for _, p in spots)))
     reached = {lab for lab, p in spots if p in seen}
     return [
         m.number for m in sorted(scn.deployment.markers, key=lambda m: m.number) if f"marker-{m.number}" not in reached
