@@ -2,7 +2,7 @@
 game's uniform of a draw, the games live, entered or placed in an activation, the Cleanup of the abilities used, the
 units planned, the Batches' outcomes applied game by game, the end of a Round's checks. Plain arrays and scalars in and
 out; kept apart from the simulation's Python so that an edit there compiles no kernel again
-(:data:`mathhammer.config.KERNEL_SOURCES`)."""
+(:data:`mathhammer.kernelcache.KERNEL_SOURCES`)."""
 
 from __future__ import annotations
 
