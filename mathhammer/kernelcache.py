@@ -127,49 +127,55 @@ def _mark_used(path: str) -> None:
 
 
 #: Days a kernel cache folder of another state of the sources is kept unused: when a new ``mathhammer-<digest>``
-#: folder is made, its siblings whose newest entry is older are deleted (README, "A first run says when it compiles").
+#: folder is made, its siblings last used before are deleted (README, "A first run says when it compiles").
 CACHE_KEEP_DAYS: float = 7.0
 
-
-def _newest(path: str) -> float:
-    """The latest modification time of the folder ``path`` and everything in it (symbolic links not followed)."""
-    newest = os.stat(path, follow_symlinks=False).st_mtime
-    for folder, dirs, files in os.walk(path):
-        for entry in dirs + files:
-            newest = max(newest, os.stat(os.path.join(folder, entry), follow_symlinks=False).st_mtime)
-    return newest
+#: Most kernel cache folders of other states of the sources kept beside the new one (about 6 MB each), the most
+#: recently used first: the others are deleted then, however recently used (README, "A first run says when it
+#: compiles").
+CACHE_KEEP_FOLDERS: int = 8
 
 
 def prune_cache_folders(base: str, keep: str, now: float | None = None) -> list[str]:
     """Delete the kernel cache folders of ``base`` (``mathhammer-`` and 12 hex digits: another state of the sources)
-    other than ``keep`` whose newest entry is older than :data:`CACHE_KEEP_DAYS` days: a folder's time is that of its
-    last compile or use (:func:`kernel_cache_root` marks it), so a tree sharing ``NUMBA_CACHE_DIR`` that ran within
-    those days keeps its own. Never fails: a folder that cannot be read or deleted is left (an OSError is not
-    raised). Returns the names deleted."""
+    other than ``keep`` last used more than :data:`CACHE_KEEP_DAYS` days ago, and all but the
+    :data:`CACHE_KEEP_FOLDERS` most recently used (the later name first among equal times). A folder's last use is its
+    own modification time: set when it is made, and by every run that finds it (:func:`kernel_cache_root` marks it),
+    so a tree sharing ``NUMBA_CACHE_DIR`` that ran within those days keeps its own; what is inside is not read (a
+    compile writes there only in a run that made or marked the folder). Never fails: a folder that cannot be read or
+    deleted is left (an OSError is not raised). Returns the names deleted, sorted."""
     import re
     import shutil
     import time
 
     pattern = re.compile(re.escape(CACHE_PREFIX) + "[0-9a-f]{12}")
     limit = (time.time() if now is None else now) - CACHE_KEEP_DAYS * 86400.0
-    gone = []
     try:
         with os.scandir(base) as entries:
-            old = [
+            others = [
                 e.path
                 for e in entries
                 if e.name != keep and pattern.fullmatch(e.name) and e.is_dir(follow_symlinks=False)
             ]
     except OSError:
         return []
-    for path in sorted(old):
+    used: list[tuple[float, str]] = []
+    for path in others:
         try:
-            if _newest(path) < limit:
-                shutil.rmtree(path)
-                gone.append(os.path.basename(path))
+            used.append((os.stat(path, follow_symlinks=False).st_mtime, path))
         except OSError:
             continue
-    return gone
+    used.sort(reverse=True)
+    gone = []
+    for rank, (when, path) in enumerate(used):
+        if rank < CACHE_KEEP_FOLDERS and when >= limit:
+            continue
+        try:
+            shutil.rmtree(path)
+        except OSError:
+            continue
+        gone.append(os.path.basename(path))
+    return sorted(gone)
 
 
 def kernel_cache_folder(source: str) -> str | None:

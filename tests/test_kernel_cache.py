@@ -224,17 +224,17 @@ def _aged(folder: Path, days: float, now: float, files: dict[str, float] | None 
 
 
 def test_old_cache_folders_are_pruned(tmp_path: Path) -> None:
-    """prune_cache_folders: a sibling ``mathhammer-<12 hex digits>`` folder is deleted where its newest entry (the
-    folder, a sub-folder, a file) is older than CACHE_KEEP_DAYS; one with a recent file, or itself marked used, is
-    kept; the folder kept by name is kept however old; other names, a plain file of the name and a symbolic link are
-    left alone."""
+    """prune_cache_folders: a sibling ``mathhammer-<12 hex digits>`` folder is deleted where its own time (its last
+    use: made, or marked by kernel_cache_root) is older than CACHE_KEEP_DAYS, whatever is inside (a recent file does
+    not keep it); one marked used lately is kept; the folder kept by name is kept however old; other names, a plain
+    file of the name and a symbolic link are left alone."""
     import time
 
     now = time.time()
     old, keep = kernelcache.CACHE_KEEP_DAYS + 0.1, kernelcache.CACHE_KEEP_DAYS - 0.1
     name = {c: kernelcache.CACHE_PREFIX + c * 12 for c in "abcdef"}
     _aged(tmp_path / name["a"], old, now, {"sub_1/x.nbi": old, "sub_1/x.nbc": old, "sub_2/y.nbi": old})
-    _aged(tmp_path / name["b"], old, now, {"sub_1/x.nbi": old, "sub_2/y.nbc": keep})  # compiled lately
+    _aged(tmp_path / name["b"], old, now, {"sub_1/x.nbi": old, "sub_2/y.nbc": keep})  # a recent file inside only
     _aged(tmp_path / name["c"], keep, now, {"sub_1/x.nbi": old})  # marked used lately (kernel_cache_root)
     _aged(tmp_path / name["d"], old, now, {"sub_1/x.nbi": old})  # the current one
     _aged(tmp_path / "mathhammer-notes", old, now, {"x": old})
@@ -242,17 +242,41 @@ def test_old_cache_folders_are_pruned(tmp_path: Path) -> None:
     (tmp_path / name["e"]).write_bytes(b"x")
     os.utime(tmp_path / name["e"], (now - old * DAY, now - old * DAY))
     (tmp_path / name["f"]).symlink_to(_aged(tmp_path / "elsewhere", old, now, {"x": old}))
-    assert kernelcache.prune_cache_folders(str(tmp_path), name["d"], now=now) == [name["a"]]
+    assert kernelcache.prune_cache_folders(str(tmp_path), name["d"], now=now) == [name["a"], name["b"]]
     left = {p.name for p in tmp_path.iterdir()}
-    assert left == set(name.values()) - {name["a"]} | {"mathhammer-notes", "numba-other", "elsewhere"}
+    assert left == set(name.values()) - {name["a"], name["b"]} | {"mathhammer-notes", "numba-other", "elsewhere"}
     assert (tmp_path / "elsewhere" / "x").exists()
-    assert kernelcache.prune_cache_folders(str(tmp_path), name["d"], now=now + 2 * DAY) == [name["b"], name["c"]]
+    assert kernelcache.prune_cache_folders(str(tmp_path), name["d"], now=now + 2 * DAY) == [name["c"]]
 
 
-def test_the_readme_gives_the_days() -> None:
-    """The README's paragraph on the cache states CACHE_KEEP_DAYS."""
+def test_only_the_most_recently_used_folders_are_kept(tmp_path: Path) -> None:
+    """prune_cache_folders keeps at most CACHE_KEEP_FOLDERS other folders, the most recently used (of equal times,
+    the later name), deleting the rest however recent; the folder kept by name is kept and not counted."""
+    import time
+
+    now = time.time()
+    n = kernelcache.CACHE_KEEP_FOLDERS
+    assert n >= 1
+    names = [kernelcache.CACHE_PREFIX + f"{k:012x}" for k in range(n + 4)]
+    for k, name in enumerate(names):  # names[k] used k hours before the last, the last two at the same time
+        _aged(tmp_path / name, min(k, n + 2) / 24, now, {"s/x.nbi": 0.0})
+    current = kernelcache.CACHE_PREFIX + "f" * 12
+    _aged(tmp_path / current, 30.0, now)
+    assert kernelcache.prune_cache_folders(str(tmp_path), current, now=now) == names[n:]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*names[:n], current])
+    assert kernelcache.prune_cache_folders(str(tmp_path), current, now=now) == []
+    # two more used when names[n - 1] was last: of the three equal times at the cut, the later name is kept
+    _aged(tmp_path / names[n], (n - 1) / 24, now)
+    _aged(tmp_path / names[n + 1], (n - 1) / 24, now)
+    assert kernelcache.prune_cache_folders(str(tmp_path), current, now=now) == [names[n - 1], names[n]]
+
+
+def test_the_readme_gives_the_days_and_the_count() -> None:
+    """The README's paragraph on the cache states CACHE_KEEP_DAYS and CACHE_KEEP_FOLDERS."""
     text = " ".join((ROOT / "README.md").read_text().split())
-    assert f"no run has used for {kernelcache.CACHE_KEEP_DAYS:g} days (`mathhammer.kernelcache.CACHE_KEEP_DAYS`" in text
+    days, folders = kernelcache.CACHE_KEEP_DAYS, kernelcache.CACHE_KEEP_FOLDERS
+    assert f"no run has used for {days:g} days (`mathhammer.kernelcache.CACHE_KEEP_DAYS`" in text
+    assert f"all but the {folders} most recently used (`mathhammer.kernelcache.CACHE_KEEP_FOLDERS`" in text
 
 
 def test_pruning_never_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -274,7 +298,7 @@ def test_pruning_never_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     real_stat = os.stat
 
     def vanished(path: object, *args: object, **kwargs: object) -> os.stat_result:
-        if str(path).endswith("x"):
+        if str(path) == str(stale):
             raise FileNotFoundError(2, "No such file or directory", str(path))
         return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
 
