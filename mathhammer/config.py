@@ -8,221 +8,13 @@
   reassociation to worry about.
 - ``error_model="numpy"``: no Python-style zero-division checks in loops.
 
-numba's own cache is invalidated only when the file of the cached function changes, not when a module it calls,
-inlines or reads a constant of does (a stale kernel then fails oddly: ``SystemError ... 'descr' is NULL``). So the
-package's kernels are cached in a folder named by a digest of :data:`KERNEL_SOURCES` (:func:`kernel_cache_root`,
-under ``NUMBA_CACHE_DIR`` where the user set it): an edit of any of them starts a new, empty folder.
+The package's kernels are cached in a folder named by a digest of the files numba compiles into them, this one
+among them: :mod:`mathhammer.kernelcache` (imported when a kernel module first reads the flags).
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
-
-
-def _writable(path: str) -> bool:
-    import tempfile  # (only here: most commands never ask)
-
-    try:
-        os.makedirs(path, exist_ok=True)
-        with tempfile.TemporaryFile(dir=path):
-            pass
-    except OSError:
-        return False
-    return True
-
-
-#: The package's files (paths under it) whose text numba compiles into its kernels: the modules that define kernels
-#: (they import numba) and the modules of the names those kernels read (constants, flags, module objects: a kernel
-#: reads them as frozen globals), followed to where they are bound. The Python beside the kernels is not here: the
-#: simulation's kernels live in ``scenario/fastsim.py``, the battlefield's tolerance in ``board/tolerance.py``.
-#: ``tests/test_kernel_cache.py`` derives the list from the sources and holds it to this one.
-KERNEL_SOURCES: tuple[str, ...] = (
-    "board/cspace.py",
-    "board/fastsight.py",
-    "board/fastways.py",
-    "board/tolerance.py",
-    "config.py",
-    "engine/alias.py",
-    "engine/rng.py",
-    "engine/tables.py",
-    "grimdark/engine.py",
-    "grimdark/melee_engine.py",
-    "grimdark/morale.py",
-    "scenario/fast.py",
-    "scenario/fastcombat.py",
-    "scenario/fastcontrol.py",
-    "scenario/fastfetch.py",
-    "scenario/fastmove.py",
-    "scenario/fastnear.py",
-    "scenario/fastplace.py",
-    "scenario/fastranks.py",
-    "scenario/fastsim.py",
-    "scenario/faststats.py",
-    "scenario/fasttables.py",
-    "starcraft/kernels.py",
-    "starcraft/mcparams.py",
-)
-
-PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
-
-#: The kernel cache folder's name: this prefix and the digest of :data:`KERNEL_SOURCES`.
-CACHE_PREFIX = "mathhammer-"
-
-
-def sources_digest(package: str) -> str:
-    """12 hex digits naming the state of :data:`KERNEL_SOURCES` under ``package``: each file's path and content (a
-    touch or a checkout that leaves the text as it was keeps the folder; an edit that keeps the size and the time does
-    not keep a stale kernel); a missing file counts as such. Reading the files costs well under a millisecond."""
-    import hashlib  # (only here: most commands never ask)
-
-    h = hashlib.sha1()
-    for name in KERNEL_SOURCES:
-        h.update(f"{name}:".encode())
-        try:
-            with open(os.path.join(package, name), "rb") as f:
-                h.update(hashlib.sha1(f.read()).digest())
-        except OSError:
-            h.update(b"-")
-        h.update(b";")
-    return h.hexdigest()[:12]
-
-
-_digest: list[str] = []  # this process's digest of the package (its sources as first asked)
-_roots: dict[str, str | None] = {}  # kernel_cache_root by NUMBA_CACHE_DIR ("": unset)
-
-
-def kernel_cache_root() -> str | None:
-    """Where the package's kernels are cached: ``NUMBA_CACHE_DIR`` (the user's choice) or else the package's
-    ``__pycache__`` or else the user's cache folder (numba's own order), then a folder named by
-    :func:`sources_digest`; None when none is writable (no caching). A folder found is marked used (its time set to
-    now); a folder made new prunes its old siblings (:func:`prune_cache_folders`)."""
-    chosen = os.environ.get("NUMBA_CACHE_DIR", "")
-    if chosen not in _roots:
-        if not _digest:
-            _digest.append(sources_digest(PACKAGE_DIR))
-        name = CACHE_PREFIX + _digest[0]
-        if chosen:
-            bases = [chosen]
-        else:
-            user = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
-            bases = [os.path.join(PACKAGE_DIR, "__pycache__"), os.path.join(user, "numba")]
-        _roots[chosen] = None
-        for base in bases:
-            path = os.path.join(base, name)
-            made = not os.path.isdir(path)
-            if _writable(path):
-                _roots[chosen] = path
-                if made:
-                    prune_cache_folders(base, name)
-                else:
-                    _mark_used(path)
-                break
-    return _roots[chosen]
-
-
-def _mark_used(path: str) -> None:
-    """Set the folder's time to now: a tree sharing its base keeps it (:func:`prune_cache_folders`)."""
-    import contextlib
-
-    with contextlib.suppress(OSError):
-        os.utime(path)
-
-
-#: Days a kernel cache folder of another state of the sources is kept unused: when a new ``mathhammer-<digest>``
-#: folder is made, its siblings whose newest entry is older are deleted (README, "A first run says when it compiles").
-CACHE_KEEP_DAYS: float = 7.0
-
-
-def _newest(path: str) -> float:
-    """The latest modification time of the folder ``path`` and everything in it (symbolic links not followed)."""
-    newest = os.stat(path, follow_symlinks=False).st_mtime
-    for folder, dirs, files in os.walk(path):
-        for entry in dirs + files:
-            newest = max(newest, os.stat(os.path.join(folder, entry), follow_symlinks=False).st_mtime)
-    return newest
-
-
-def prune_cache_folders(base: str, keep: str, now: float | None = None) -> list[str]:
-    """Delete the kernel cache folders of ``base`` (``mathhammer-`` and 12 hex digits: another state of the sources)
-    other than ``keep`` whose newest entry is older than :data:`CACHE_KEEP_DAYS` days: a folder's time is that of its
-    last compile or use (:func:`kernel_cache_root` marks it), so a tree sharing ``NUMBA_CACHE_DIR`` that ran within
-    those days keeps its own. Never fails: a folder that cannot be read or deleted is left (an OSError is not
-    raised). Returns the names deleted."""
-    import re
-    import shutil
-    import time
-
-    pattern = re.compile(re.escape(CACHE_PREFIX) + "[0-9a-f]{12}")
-    limit = (time.time() if now is None else now) - CACHE_KEEP_DAYS * 86400.0
-    gone = []
-    try:
-        with os.scandir(base) as entries:
-            old = [
-                e.path
-                for e in entries
-                if e.name != keep and pattern.fullmatch(e.name) and e.is_dir(follow_symlinks=False)
-            ]
-    except OSError:
-        return []
-    for path in sorted(old):
-        try:
-            if _newest(path) < limit:
-                shutil.rmtree(path)
-                gone.append(os.path.basename(path))
-        except OSError:
-            continue
-    return gone
-
-
-def kernel_cache_folder(source: str) -> str | None:
-    """The folder of the cache of the kernels of ``source`` (a .py path of the package): numba's sub-folder for the
-    file's folder (``<folder>_<sha1 of its path>``, as its locators name it) under :func:`kernel_cache_root`; None
-    outside the package or when nothing is writable."""
-    import hashlib
-
-    folder = os.path.dirname(os.path.abspath(source))
-    try:
-        inside = os.path.commonpath([folder, PACKAGE_DIR]) == PACKAGE_DIR
-    except ValueError:  # another drive (Windows): not the package's; numba's own locators go on
-        inside = False
-    if not inside:
-        return None
-    root = kernel_cache_root()
-    if root is None:
-        return None
-    return os.path.join(root, "_".join([os.path.split(folder)[-1], hashlib.sha1(folder.encode()).hexdigest()]))
-
-
-def _use_kernel_folders() -> None:
-    """Make numba cache the package's kernels in :func:`kernel_cache_folder` (a cache locator tried before numba's
-    own, for the package's files only: anything else is cached where numba puts it)."""
-    from numba.core import caching
-
-    if any(getattr(c, "_mathhammer", False) for c in caching.CacheImpl._locator_classes):
-        return
-
-    class KernelLocator(caching.UserProvidedCacheLocator):
-        _mathhammer = True
-
-        def __init__(self, py_func: Any, py_file: str) -> None:
-            self._py_file = py_file
-            self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = kernel_cache_folder(py_file)
-
-        @classmethod
-        def from_function(cls, py_func: Any, py_file: str) -> Any:
-            if kernel_cache_folder(py_file) is None:
-                return None
-            return super(caching.UserProvidedCacheLocator, cls).from_function(py_func, py_file)
-
-    caching.CacheImpl._locator_classes.insert(0, KernelLocator)
-
-
-def _cache_available() -> bool:
-    """True when numba will find a writable cache folder for this package's kernels."""
-    return kernel_cache_root() is not None
-
 
 #: Cache compiled kernels on disk (found out on first use: see :func:`__getattr__`).
 CACHE: bool
@@ -247,9 +39,11 @@ def __getattr__(name: str) -> Any:
     kernel (an exact attack, ``profiles list``) has no business doing."""
     if name not in _KERNEL_FLAGS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    cache = _cache_available()
+    from . import kernelcache
+
+    cache = kernelcache.cache_available()
     if cache:
-        _use_kernel_folders()
+        kernelcache.use_kernel_folders()
     jit: dict[str, Any] = {"cache": cache, "fastmath": False, "nogil": True, "error_model": "numpy"}
     flags = {"CACHE": cache, "JIT": jit, "INLINE": {**jit, "inline": "always"}, "PARALLEL": {**jit, "parallel": True}}
     globals().update(flags)

@@ -5,7 +5,7 @@ A first run compiles the kernels it calls (seconds each); later runs load them f
 the cache index of each kernel of the group where numba's cache locators put it
 (``numba.core.caching``: ``<cache folder>/<module>.<function>-<line>.pyXY.nbi``, the cache folder being
 ``<root>/<folder>_<sha1 of the folder path>``, the root named by a digest of the kernels' sources under
-``NUMBA_CACHE_DIR``, else the package's ``__pycache__``, else the user's cache folder: :mod:`mathhammer.config`),
+``NUMBA_CACHE_DIR``, else the package's ``__pycache__``, else the user's cache folder: :mod:`mathhammer.kernelcache`),
 and an index counts only when it was written by this numba for this very source (numba stamps it
 with the source file's sha256, stored verbatim in the index). When the kernels missing are estimated to take
 longer than :data:`NOTICE_SECONDS` to compile, one line goes to stderr (never stdout: ``--json`` stays clean).
@@ -28,8 +28,6 @@ from collections.abc import Iterable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
-
-from .config import _writable, kernel_cache_folder  # _writable: numba's test (``ensure_cache_path``)
 
 PACKAGE = Path(__file__).resolve().parent
 
@@ -161,10 +159,12 @@ _announced: set[str] = set()
 @cache
 def cache_folder(source: str) -> str | None:
     """Where numba keeps the cache of the kernels of ``source`` (a .py path of the package): the folder
-    :mod:`mathhammer.config`'s cache locator gives it (under a digest of the kernels' sources); None when numba
-    caches nothing (no writable folder)."""
+    :mod:`mathhammer.kernelcache`'s cache locator gives it (under a digest of the kernels' sources); None when numba
+    caches nothing (no writable folder: numba's test, ``ensure_cache_path``)."""
+    from .kernelcache import kernel_cache_folder, writable
+
     path = kernel_cache_folder(source)
-    return path if path is not None and _writable(path) else None
+    return path if path is not None and writable(path) else None
 
 
 @cache

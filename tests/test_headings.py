@@ -40,7 +40,8 @@ def test_nearest_heading_rounds_to_the_compass() -> None:
 def test_the_tables_symmetries_map_headings_onto_headings(n: int) -> None:
     """Each heading is the nearest of the ``n`` to the direction (no other is nearer), and a reflection across
     either axis or the half-turn (every deployment card's symmetry: tests/test_menus_mirror.py) maps the heading
-    of a direction onto the heading of its image."""
+    of a direction onto the heading of its image, bit for bit; so does the reflection across a diagonal (x and y
+    swapped: the mirror-antidiagonal card's, with both signs changed)."""
     rng = random.Random(7)
     maps = ((-1, 1), (1, -1), (-1, -1))
     for _ in range(2000):
@@ -51,8 +52,8 @@ def test_the_tables_symmetries_map_headings_onto_headings(n: int) -> None:
         gap = math.acos(max(-1.0, min(1.0, (h[0] * v[0] + h[1] * v[1]) / math.hypot(*v))))
         assert gap <= math.pi / n + 1e-9
         for sx, sy in maps:
-            img = nearest_heading((sx * v[0], sy * v[1]), n)
-            assert math.isclose(img[0], sx * h[0], abs_tol=1e-12) and math.isclose(img[1], sy * h[1], abs_tol=1e-12)
+            assert nearest_heading((sx * v[0], sy * v[1]), n) == (sx * h[0], sy * h[1])
+        assert nearest_heading((-v[1], -v[0]), n) == (-h[1], -h[0])
 
 
 def _plan(headings: int | None, to: list[float]) -> list[dict]:

@@ -1,5 +1,5 @@
 """The package's kernels are cached in a folder named by a digest of the files numba compiles into them
-(:func:`mathhammer.config.kernel_cache_root`): numba checks only the stamp of a kernel's own file, so an edit of a
+(:func:`mathhammer.kernelcache.kernel_cache_root`): numba checks only the stamp of a kernel's own file, so an edit of a
 module it calls, inlines or reads a constant of would otherwise leave the old kernel in use."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from mathhammer import config, jit
+from mathhammer import jit, kernelcache
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = Path(config.PACKAGE_DIR)
+PACKAGE = Path(kernelcache.PACKAGE_DIR)
 
 
 class Sources:
@@ -134,7 +134,7 @@ def test_the_digest_covers_the_kernels_and_what_they_compile_in() -> None:
     # and leaves out what only the Python beside the kernels reads
     for name in ("scenario/sim_state.py", "jit.py", "board/model.py", "scenario/spec.py", "engine/options.py"):
         assert name not in found
-    assert found == list(config.KERNEL_SOURCES)
+    assert found == list(kernelcache.KERNEL_SOURCES)
 
 
 def test_the_reading_follows_names_kernels_read(tmp_path: Path) -> None:
@@ -173,7 +173,7 @@ def test_the_reading_follows_names_kernels_read(tmp_path: Path) -> None:
 
 def _root(package: Path, cache: Path) -> str:
     """kernel_cache_root of the copy of the package under ``package``, in a new process."""
-    code = "from mathhammer import config; print(config.PACKAGE_DIR); print(config.kernel_cache_root())"
+    code = "from mathhammer import kernelcache; print(kernelcache.PACKAGE_DIR); print(kernelcache.kernel_cache_root())"
     env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(package)}
     out = subprocess.run([sys.executable, "-c", code], env=env, cwd=package, capture_output=True, text=True, check=True)
     where, root = out.stdout.split()
@@ -189,7 +189,7 @@ def test_editing_a_kernels_dependency_changes_the_folder(tmp_path: Path) -> None
     shutil.copytree(PACKAGE, copy / "mathhammer", ignore=shutil.ignore_patterns("__pycache__"))
     cache = tmp_path / "cache"
     first = _root(copy, cache)
-    assert Path(first).parent == cache and Path(first).name.startswith(config.CACHE_PREFIX)
+    assert Path(first).parent == cache and Path(first).name.startswith(kernelcache.CACHE_PREFIX)
     assert Path(first).is_dir()
     assert _root(copy, cache) == first
     rng = copy / "mathhammer" / "engine" / "rng.py"
@@ -200,7 +200,7 @@ def test_editing_a_kernels_dependency_changes_the_folder(tmp_path: Path) -> None
     assert second != first and Path(second).parent == cache
     for name in ("scenario/players/menu.py", "scenario/sim_state.py"):  # the simulation's Python, beside its kernels
         other = copy / "mathhammer" / name
-        assert name not in config.KERNEL_SOURCES
+        assert name not in kernelcache.KERNEL_SOURCES
         other.write_text(other.read_text() + "\n# edited\n")
         assert _root(copy, cache) == second
 
@@ -224,17 +224,17 @@ def _aged(folder: Path, days: float, now: float, files: dict[str, float] | None 
 
 
 def test_old_cache_folders_are_pruned(tmp_path: Path) -> None:
-    """prune_cache_folders: a sibling ``mathhammer-<12 hex digits>`` folder is deleted where its newest entry (the
-    folder, a sub-folder, a file) is older than CACHE_KEEP_DAYS; one with a recent file, or itself marked used, is
-    kept; the folder kept by name is kept however old; other names, a plain file of the name and a symbolic link are
-    left alone."""
+    """prune_cache_folders: a sibling ``mathhammer-<12 hex digits>`` folder is deleted where its own time (its last
+    use: made, or marked by kernel_cache_root) is older than CACHE_KEEP_DAYS, whatever is inside (a recent file does
+    not keep it); one marked used lately is kept; the folder kept by name is kept however old; other names, a plain
+    file of the name and a symbolic link are left alone."""
     import time
 
     now = time.time()
-    old, keep = config.CACHE_KEEP_DAYS + 0.1, config.CACHE_KEEP_DAYS - 0.1
-    name = {c: config.CACHE_PREFIX + c * 12 for c in "abcdef"}
+    old, keep = kernelcache.CACHE_KEEP_DAYS + 0.1, kernelcache.CACHE_KEEP_DAYS - 0.1
+    name = {c: kernelcache.CACHE_PREFIX + c * 12 for c in "abcdef"}
     _aged(tmp_path / name["a"], old, now, {"sub_1/x.nbi": old, "sub_1/x.nbc": old, "sub_2/y.nbi": old})
-    _aged(tmp_path / name["b"], old, now, {"sub_1/x.nbi": old, "sub_2/y.nbc": keep})  # compiled lately
+    _aged(tmp_path / name["b"], old, now, {"sub_1/x.nbi": old, "sub_2/y.nbc": keep})  # a recent file inside only
     _aged(tmp_path / name["c"], keep, now, {"sub_1/x.nbi": old})  # marked used lately (kernel_cache_root)
     _aged(tmp_path / name["d"], old, now, {"sub_1/x.nbi": old})  # the current one
     _aged(tmp_path / "mathhammer-notes", old, now, {"x": old})
@@ -242,17 +242,41 @@ def test_old_cache_folders_are_pruned(tmp_path: Path) -> None:
     (tmp_path / name["e"]).write_bytes(b"x")
     os.utime(tmp_path / name["e"], (now - old * DAY, now - old * DAY))
     (tmp_path / name["f"]).symlink_to(_aged(tmp_path / "elsewhere", old, now, {"x": old}))
-    assert config.prune_cache_folders(str(tmp_path), name["d"], now=now) == [name["a"]]
+    assert kernelcache.prune_cache_folders(str(tmp_path), name["d"], now=now) == [name["a"], name["b"]]
     left = {p.name for p in tmp_path.iterdir()}
-    assert left == set(name.values()) - {name["a"]} | {"mathhammer-notes", "numba-other", "elsewhere"}
+    assert left == set(name.values()) - {name["a"], name["b"]} | {"mathhammer-notes", "numba-other", "elsewhere"}
     assert (tmp_path / "elsewhere" / "x").exists()
-    assert config.prune_cache_folders(str(tmp_path), name["d"], now=now + 2 * DAY) == [name["b"], name["c"]]
+    assert kernelcache.prune_cache_folders(str(tmp_path), name["d"], now=now + 2 * DAY) == [name["c"]]
 
 
-def test_the_readme_gives_the_days() -> None:
-    """The README's paragraph on the cache states CACHE_KEEP_DAYS."""
+def test_only_the_most_recently_used_folders_are_kept(tmp_path: Path) -> None:
+    """prune_cache_folders keeps at most CACHE_KEEP_FOLDERS other folders, the most recently used (of equal times,
+    the later name), deleting the rest however recent; the folder kept by name is kept and not counted."""
+    import time
+
+    now = time.time()
+    n = kernelcache.CACHE_KEEP_FOLDERS
+    assert n >= 1
+    names = [kernelcache.CACHE_PREFIX + f"{k:012x}" for k in range(n + 4)]
+    for k, name in enumerate(names):  # names[k] used k hours before the last, the last two at the same time
+        _aged(tmp_path / name, min(k, n + 2) / 24, now, {"s/x.nbi": 0.0})
+    current = kernelcache.CACHE_PREFIX + "f" * 12
+    _aged(tmp_path / current, 30.0, now)
+    assert kernelcache.prune_cache_folders(str(tmp_path), current, now=now) == names[n:]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([*names[:n], current])
+    assert kernelcache.prune_cache_folders(str(tmp_path), current, now=now) == []
+    # two more used when names[n - 1] was last: of the three equal times at the cut, the later name is kept
+    _aged(tmp_path / names[n], (n - 1) / 24, now)
+    _aged(tmp_path / names[n + 1], (n - 1) / 24, now)
+    assert kernelcache.prune_cache_folders(str(tmp_path), current, now=now) == [names[n - 1], names[n]]
+
+
+def test_the_readme_gives_the_days_and_the_count() -> None:
+    """The README's paragraph on the cache states CACHE_KEEP_DAYS and CACHE_KEEP_FOLDERS."""
     text = " ".join((ROOT / "README.md").read_text().split())
-    assert f"no run has used for {config.CACHE_KEEP_DAYS:g} days (`mathhammer.config.CACHE_KEEP_DAYS`" in text
+    days, folders = kernelcache.CACHE_KEEP_DAYS, kernelcache.CACHE_KEEP_FOLDERS
+    assert f"no run has used for {days:g} days (`mathhammer.kernelcache.CACHE_KEEP_DAYS`" in text
+    assert f"all but the {folders} most recently used (`mathhammer.kernelcache.CACHE_KEEP_FOLDERS`" in text
 
 
 def test_pruning_never_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -260,29 +284,29 @@ def test_pruning_never_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     import time
 
     now = time.time()
-    assert config.prune_cache_folders(str(tmp_path / "none"), "x", now=now) == []
+    assert kernelcache.prune_cache_folders(str(tmp_path / "none"), "x", now=now) == []
     (tmp_path / "file").write_bytes(b"x")
-    assert config.prune_cache_folders(str(tmp_path / "file"), "x", now=now) == []
-    stale = _aged(tmp_path / (config.CACHE_PREFIX + "a" * 12), config.CACHE_KEEP_DAYS + 1, now, {"s/x": 30.0})
+    assert kernelcache.prune_cache_folders(str(tmp_path / "file"), "x", now=now) == []
+    stale = _aged(tmp_path / (kernelcache.CACHE_PREFIX + "a" * 12), kernelcache.CACHE_KEEP_DAYS + 1, now, {"s/x": 30.0})
 
     def refuse(path: object, *args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied", str(path))
 
     monkeypatch.setattr(shutil, "rmtree", refuse)
-    assert config.prune_cache_folders(str(tmp_path), "x", now=now) == []
+    assert kernelcache.prune_cache_folders(str(tmp_path), "x", now=now) == []
     monkeypatch.undo()
     real_stat = os.stat
 
     def vanished(path: object, *args: object, **kwargs: object) -> os.stat_result:
-        if str(path).endswith("x"):
+        if str(path) == str(stale):
             raise FileNotFoundError(2, "No such file or directory", str(path))
         return real_stat(path, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(config.os, "stat", vanished)
-    assert config.prune_cache_folders(str(tmp_path), "x", now=now) == []
+    monkeypatch.setattr(kernelcache.os, "stat", vanished)
+    assert kernelcache.prune_cache_folders(str(tmp_path), "x", now=now) == []
     monkeypatch.undo()
     assert stale.is_dir()
-    assert config.prune_cache_folders(str(tmp_path), "x", now=now) == [stale.name]
+    assert kernelcache.prune_cache_folders(str(tmp_path), "x", now=now) == [stale.name]
 
 
 def test_a_new_folder_prunes_its_old_siblings(tmp_path: Path) -> None:
@@ -294,13 +318,13 @@ def test_a_new_folder_prunes_its_old_siblings(tmp_path: Path) -> None:
     shutil.copytree(PACKAGE, copy / "mathhammer", ignore=shutil.ignore_patterns("__pycache__"))
     cache = tmp_path / "cache"
     now = time.time()
-    old, recent = config.CACHE_PREFIX + "a" * 12, config.CACHE_PREFIX + "b" * 12
-    _aged(cache / old, config.CACHE_KEEP_DAYS + 1, now, {"s/x.nbi": config.CACHE_KEEP_DAYS + 1})
+    old, recent = kernelcache.CACHE_PREFIX + "a" * 12, kernelcache.CACHE_PREFIX + "b" * 12
+    _aged(cache / old, kernelcache.CACHE_KEEP_DAYS + 1, now, {"s/x.nbi": kernelcache.CACHE_KEEP_DAYS + 1})
     _aged(cache / recent, 1.0, now, {"s/x.nbi": 1.0})
     root = Path(_root(copy, cache))
     assert {p.name for p in cache.iterdir()} == {root.name, recent}
     os.utime(root, (now - 30 * DAY, now - 30 * DAY))
-    _aged(cache / old, config.CACHE_KEEP_DAYS + 1, now, {"s/x.nbi": config.CACHE_KEEP_DAYS + 1})
+    _aged(cache / old, kernelcache.CACHE_KEEP_DAYS + 1, now, {"s/x.nbi": kernelcache.CACHE_KEEP_DAYS + 1})
     assert _root(copy, cache) == str(root)
     assert root.stat().st_mtime > now - DAY
     assert {p.name for p in cache.iterdir()} == {root.name, recent, old}
@@ -309,21 +333,21 @@ def test_a_new_folder_prunes_its_old_siblings(tmp_path: Path) -> None:
 def test_the_digest_reads_the_content(tmp_path: Path) -> None:
     """sources_digest: each file's content, so an edit changes it (also one keeping the size and the modification
     time), a touch does not, and a missing file does."""
-    for name in config.KERNEL_SOURCES:
+    for name in kernelcache.KERNEL_SOURCES:
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("x = 1\n")
-    one = config.sources_digest(str(tmp_path))
-    assert len(one) == 12 and one == config.sources_digest(str(tmp_path))
+    one = kernelcache.sources_digest(str(tmp_path))
+    assert len(one) == 12 and one == kernelcache.sources_digest(str(tmp_path))
     target = tmp_path / "scenario" / "fastfetch.py"
     st = target.stat()
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000_000))
-    assert config.sources_digest(str(tmp_path)) == one  # touched, the same text
+    assert kernelcache.sources_digest(str(tmp_path)) == one  # touched, the same text
     target.write_text("x = 2\n")  # the same size
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))  # and the same time
-    two = config.sources_digest(str(tmp_path))
+    two = kernelcache.sources_digest(str(tmp_path))
     assert two != one
     target.unlink()
-    assert config.sources_digest(str(tmp_path)) not in (one, two)
+    assert kernelcache.sources_digest(str(tmp_path)) not in (one, two)
 
 
 def test_a_source_on_another_drive_is_left_to_numba(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -333,16 +357,16 @@ def test_a_source_on_another_drive_is_left_to_numba(monkeypatch: pytest.MonkeyPa
     def other_drive(paths: list[str]) -> str:
         raise ValueError("Paths don't have the same drive")
 
-    monkeypatch.setattr(config.os.path, "commonpath", other_drive)
-    assert config.kernel_cache_folder("D:/elsewhere/mine.py") is None
+    monkeypatch.setattr(kernelcache.os.path, "commonpath", other_drive)
+    assert kernelcache.kernel_cache_folder("D:/elsewhere/mine.py") is None
 
 
 def test_files_outside_the_package_are_left_to_numba(tmp_path: Path) -> None:
     """Only the package's kernels get the digest folder (any other cached function is numba's own business), and
     jit's mirror of the folder is the locator's."""
-    assert config.kernel_cache_folder(str(tmp_path / "mine.py")) is None
+    assert kernelcache.kernel_cache_folder(str(tmp_path / "mine.py")) is None
     source = str(PACKAGE / "scenario" / "fast.py")
-    folder = config.kernel_cache_folder(source)
-    root = config.kernel_cache_root()
+    folder = kernelcache.kernel_cache_folder(source)
+    root = kernelcache.kernel_cache_root()
     assert folder is not None and root is not None and Path(folder).parent == Path(root)
     assert jit.cache_folder(source) == folder

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import sys
 from collections.abc import Callable
 from types import SimpleNamespace
 
@@ -187,10 +188,31 @@ def test_compiled_close_ranks_equals_the_python_reading_among_walls() -> None:
     assert kinds["moved"] >= 50 and kinds["stays"] >= 10 and kinds["grid fallback"] >= 10, kinds
 
 
-def test_compiled_close_ranks_equals_the_python_reading_on_a_lattice() -> None:
+def test_compiled_close_ranks_equals_the_python_reading_on_a_lattice(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same on fights whose models stand on a 1" lattice: spots (and Engaged models) as near as each other and as
     far to the side, so the unit's rear decides (docs/scenario.md, ``close_ranks``: "of equally near spots ... the
-    one on the side of the table's centre, then nearer the unit's rear"), and models on the table's centre line."""
+    one on the side of the table's centre, then nearer the unit's rear"), and models on the table's centre line.
+    The fights where a tie decides are counted (the naive search's :func:`~scenario_naive.tie_order`, of two or more
+    equally near spots or Engaged models, takes first another than the other side of the frame would: the side
+    decided; the same one both ways, all equally far to the side, but not the first given: the rear decided), so the
+    test cannot stop covering them unnoticed."""
+    from . import scenario_naive
+
+    order = scenario_naive.tie_order
+    decided: set[tuple[str, str]] = set()
+
+    def counted(side: int, origin: tuple[float, float], back: tuple[float, float], points: list) -> list[int]:
+        got = order(side, origin, back, points)
+        if len(points) > 1:
+            where = sys._getframe(1).f_code.co_name  # pick (spots) or nearest_foe (Engaged models)
+            if got[0] != order(-side, origin, back, points)[0]:
+                decided.add((where, "side"))
+            elif got[0] != 0:
+                decided.add((where, "rear"))
+        return got
+
+    monkeypatch.setattr(scenario_naive, "tie_order", counted)
+    ties = {(where, by): 0 for where in ("pick", "nearest_foe") for by in ("side", "rear")}
     scn = build(skirmish())
     world = world_mod.World(scn)
     rng = np.random.default_rng(1)
@@ -214,9 +236,14 @@ def test_compiled_close_ranks_equals_the_python_reading_on_a_lattice() -> None:
         mid = world._intern(world_mod.Placement("marine-1", tuple(marines)))
         args = (zid, len(lings), ((mid, len(marines)),), (), False)
         compiled = _search(world, args, True)
+        decided.clear()
         assert compiled == _search(world, args, False), args
         moved += compiled[0] != zid
+        for where in decided:
+            ties[where] += 1
     assert moved >= 150
+    floors = {("pick", "side"): 40, ("pick", "rear"): 12, ("nearest_foe", "side"): 5, ("nearest_foe", "rear"): 2}
+    assert all(ties[k] >= floors[k] for k in floors), ties  # of 200 fights (87, 27, 12, 4 at 9f956c2)
 
 
 class _Table:

@@ -20,8 +20,9 @@ def test_the_outcome_draw_fetching_ahead_is_the_naive_draw(n: int) -> None:
     Armour steps), uniforms(seed, stream, game), searchsorted(side="right") clipped to the last row, models lost,
     Damage Marker and SHIELDED set (a Destroyed unit's marker cleared), the Hit Points lost added to taken and dealt;
     the Destroyed games key after key, in order of their key's first game."""
+    from mathhammer.scenario.basics import draw_base
     from mathhammer.scenario.sim_shoot import Draws
-    from mathhammer.scenario.sim_state import _draw_base, uniforms
+    from mathhammer.scenario.sim_state import uniforms
 
     rng = np.random.default_rng(n)
     T, k, stream, offset = 5000, 3, 12345, 77
@@ -62,7 +63,7 @@ def test_the_outcome_draw_fetching_ahead_is_the_naive_draw(n: int) -> None:
             dead.append((rank, t))
     got, tally = state.copy(), [taken0.copy(), dealt0.copy()]
     out = Draws().apply(
-        got, np.arange(4), cut, better, games, _draw_base(9, stream), offset, k, np.zeros(0, bool), health,
+        got, np.arange(4), cut, better, games, draw_base(9, stream), offset, k, np.zeros(0, bool), health,
         *tally, True, transition,
     )  # fmt: skip
     assert got.tolist() == ref.tolist()

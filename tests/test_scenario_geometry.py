@@ -631,8 +631,9 @@ def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
     models left, less the Damage Marker) added to taken, and to dealt where there is an attacker; the Destroyed games
     key after key. Every game has the same models left (resolve's contract); other games' rows are left alone. The
     same Draws serves a second call (its keys known, new ones added)."""
+    from mathhammer.scenario.basics import draw_base
     from mathhammer.scenario.sim_shoot import Draws
-    from mathhammer.scenario.sim_state import _draw_base, uniforms
+    from mathhammer.scenario.sim_state import uniforms
 
     rng = np.random.default_rng(seed)
     T, offset = 400, int(rng.integers(0, 10**6))
@@ -691,7 +692,7 @@ def test_the_compiled_outcome_draw_is_numpys(seed: int) -> None:
             got, counted = state.copy(), np.zeros(T, bool)
             tally = [taken0.copy(), dealt0.copy()]
             dead = draws.apply(
-                got, rows, cut, better, games, _draw_base(7, stream), offset, k, counted, health, *tally, by, transition
+                got, rows, cut, better, games, draw_base(7, stream), offset, k, counted, health, *tally, by, transition
             )
             assert got.tolist() == ref.tolist() and counted.tolist() == flipped.tolist()
             assert dead.tolist() == dead_ref

@@ -2,7 +2,7 @@
 game's uniform of a draw, the games live, entered or placed in an activation, the Cleanup of the abilities used, the
 units planned, the Batches' outcomes applied game by game, the end of a Round's checks. Plain arrays and scalars in and
 out; kept apart from the simulation's Python so that an edit there compiles no kernel again
-(:data:`mathhammer.config.KERNEL_SOURCES`)."""
+(:data:`mathhammer.kernelcache.KERNEL_SOURCES`)."""
 
 from __future__ import annotations
 
@@ -131,11 +131,11 @@ def _apply_kernel(
     """Games ``trials[i:]`` of unit ``t``, each with ``k`` models left, one after the other: the game's key (Damage
     Marker, SHIELDED and abilities used: ``state`` rows ``rows[1:4]``; ``cut[t]`` and ``better[t]``, 0 where those
     are empty) looked up among the ``n_keys`` rows of ``keys``; its outcome drawn from that key's transition (rows
-    ``arrs[lo[e]:lo[e] + nrows[e]]``, cumulative ``cdfs``): the uniform of :func:`uniforms`, numpy's
-    ``searchsorted(side="right")`` clipped to the last row; models lost (row ``rows[0]``), Damage Marker and SHIELDED
-    set, ``counted[t]`` set where a key that ``costs`` used the Reaction (Zealous Round). The Hit Points lost (before
-    less after: ``health[models left]`` less the Damage Marker, :mod:`.tally`) are added to ``taken[t]``, and to
-    ``dealt[t]`` where ``by`` (an attacker). A game's rows are written only where its outcome changes them.
+    ``arrs[lo[e]:lo[e] + nrows[e]]``, cumulative ``cdfs``): the uniform of :func:`.sim_state.uniforms`,
+    numpy's ``searchsorted(side="right")`` clipped to the last row; models lost (row ``rows[0]``), Damage Marker and
+    SHIELDED set, ``counted[t]`` set where a key that ``costs`` used the Reaction (Zealous Round). The Hit Points lost
+    (before less after: ``health[models left]`` less the Damage Marker, :mod:`.tally`) are added to ``taken[t]``, and
+    to ``dealt[t]`` where ``by`` (an attacker). A game's rows are written only where its outcome changes them.
 
     A key met for the first time in this call gets the next ``rank`` (its order of first game); a key not in
     ``keys`` is added (row ``n_keys``, room for it given) and the pass stops there, before its game, for its

@@ -13,9 +13,10 @@ from ..starcraft.exact import exact_states
 from ..starcraft.loadout import as_target, attack_batches
 from ..starcraft.model import Attack, Batch
 from . import abilities
+from .basics import draw_base as _draw_base
 from .basics import stream as _stream
 from .fastsim import DRAW_KEY, _apply_kernel
-from .sim_state import SimState, _draw_base, _Test
+from .sim_state import SimState, _Test
 from .simview import PoolCut
 from .spec import Activation
 
