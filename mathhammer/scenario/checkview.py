@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import ClassVar, Protocol
 
-from ..board.model import EPS, MM_PER_INCH
 from ..starcraft.schema import Ability, Effect
 from .abilities import is_structure
 from .lookup import Found, Purse, counts_for_pool, used_effect
-from .spec import PLAYERS, Activation, Reaction, Scenario, ScenarioUnit
-from .world import World, edge_distance
+from .spec import Activation, Reaction, Scenario, ScenarioUnit
+from .world import Coord, World
 
 #: Reports a problem of one activation.
 Say = Callable[[Activation, str], None]
@@ -328,14 +327,15 @@ def need(su: ScenarioUnit) -> int:
     return 0 if is_structure(su) or not counts_for_pool(su) else su.supply(su.models)
 
 
+def zone_gap(world: World, su: ScenarioUnit, player: str, centres: Sequence[Coord]) -> float:
+    """8.3.3: how far the nearest base of ``su`` (of ``player``) at ``centres`` stands outside the opponent's Zone of
+    Influence, less EPS (at most 0: Within it; :meth:`World.zone_gap`, the one reading of the zone)."""
+    return world.zone_gap(su, world.arrival_zone(player), centres)
+
+
 def in_enemy_zone(world: World, unit: str, player: str, pid: int) -> bool:
     """8.3.3: a model of ``unit`` (of ``player``) at placement ``pid`` is Within the opponent's Zone of Influence."""
-    su = world.scn.units[unit]
-    edge = world.edges[PLAYERS[1 - PLAYERS.index(player)]]
-    r = su.base_mm / MM_PER_INCH / 2
-    depth = world.scn.deployment.zone_depth
-    width, length = world.scn.board.width, world.scn.board.depth
-    return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in world.placements[pid].centres)
+    return zone_gap(world, world.scn.units[unit], player, world.placements[pid].centres) <= 0
 
 
 __all__ = [
@@ -349,4 +349,5 @@ __all__ = [
     "too_far",
     "trigger",
     "within_now",
+    "zone_gap",
 ]

@@ -4,16 +4,19 @@ returned to Reserves."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from . import abilities, disengage
 from .basics import split_by as _split_by
-from .checkview import in_enemy_zone
 from .fastmove import add_supply, in_reserve
 from .fastmove import supply_fits as _fits
 from .sim_state import SimState, _group_of
 from .spec import PLAYERS, Activation
+
+if TYPE_CHECKING:
+    from .world import Zone
 
 
 class Movement(SimState):
@@ -53,7 +56,7 @@ class Movement(SimState):
         # a card's own way (through a base, by PLACE, from another table edge), else from the player's Entry Edge
         got = next((g for how in self.cards.deploy if (g := how(u, act, reserve)) is not None), None)
         if got is None:
-            got = reserve[self.place(u, reserve, act.to, self.world.rear_of(su.player), act)]
+            got = reserve[self.place(u, reserve, act.to, self.world.rear_of(su.player), act, arriving=True)]
         # Supply destroyed this Round is counted from the units on the table (a unit left in Reserves has none; one
         # returned to Reserves this Round took its Supply off its reference, :mod:`.cards.recall`)
         add_supply(self.ref_supply[u], self.alive[u], self._supply_grid[u], int(self.full[u]), got)  # supply()
@@ -70,18 +73,24 @@ class Movement(SimState):
         targets_left: tuple[tuple[str, int], ...] = (),
         quiet: bool = False,
         moves: list[tuple[np.ndarray, int]] | None = None,
+        arriving: bool = False,
     ) -> np.ndarray:
         """Set unit ``u`` with its Leading Model at ``lead`` (:meth:`World.place`) in ``trials``; which were set
         (``quiet``: no skip report for the others, which the caller tries elsewhere; ``moves``: where given, a
         charging unit's moves, (trials, placement), are appended to it for the caller to set, not set here).
+        ``arriving``: the unit arrives from Reserves (a Deploy by any way, a summons, a token's Deploy): its models are
+        set out of the opponent's Zone of Influence (:meth:`World.place`), and where its Leading Model's point is
+        Within it, the arrival is refused (8.3.3).
 
         The answer depends on the other units only through the Charge targets' placements and those near
         ``lead`` (:meth:`World.place_test`): the trials are split by those, not by the whole board."""
         su = self.units[u]
+        zone = self.world.arrival_zone(su.player) if arriving else None
         if allowed and not su.flying:
+            assert zone is None, "a Charge is no arrival"
             return self._charge_place(u, trials, lead, rear, act, allowed, targets_left, moves)
         if not allowed:
-            return self._free_place(u, trials, lead, rear, act, quiet)
+            return self._free_place(u, trials, lead, rear, act, quiet, zone)
         placed = np.zeros(self.T, dtype=bool)
         tgt = [v for v in range(self.U) if v != u and self.uids[v] in allowed]
         rest = [v for v in range(self.U) if v != u and v not in tgt]
@@ -97,10 +106,10 @@ class Movement(SimState):
                     occupied = tuple(at[v] for v in range(self.U) if v != u and at[v] >= 0)
                 else:  # ``rest`` is every other unit, in order
                     occupied = tuple(p for p in near_pos if p >= 0)
-                pid = self.world.place(su, lead, rear, occupied, allowed, targets_left=targets_left)
+                pid = self.world.place(su, lead, rear, occupied, allowed, targets_left=targets_left, arriving=zone)
                 answers.setdefault(pid, []).append(idx)
             here = np.zeros(ts0.size, dtype=bool)
-            self._set_answers(u, ts0, answers, act, quiet, here)
+            self._set_answers(u, ts0, answers, act, quiet, here, zone)
             placed[ts0[here]] = True
         return placed[trials]
 
@@ -112,6 +121,7 @@ class Movement(SimState):
         rear: tuple[float, float],
         act: Activation,
         quiet: bool,
+        zone: Zone | None = None,
     ) -> np.ndarray:
         """:meth:`place` without Charge targets: which of ``trials`` were set.
 
@@ -127,15 +137,15 @@ class Movement(SimState):
         # the games of each answer together, set at the end in one pass
         answers: dict[int | None, list[np.ndarray]] = {}
         for near_pos, idx in self._near_cols(trials, rest, world.lead_test(su, lead)):
-            pid = world.place_near_lead(su, lead, rear, tuple(p for p in near_pos if p >= 0))
+            pid = world.place_near_lead(su, lead, rear, tuple(p for p in near_pos if p >= 0), zone)
             if pid != -1:
                 answers.setdefault(pid, []).append(idx)
                 continue
             test = world.place_test(su, lead) if test is None else test
             for far_pos, sub in self._near_cols(trials[idx], rest, test):
-                pid = world.place(su, lead, rear, tuple(p for p in far_pos if p >= 0))
+                pid = world.place(su, lead, rear, tuple(p for p in far_pos if p >= 0), arriving=zone)
                 answers.setdefault(pid, []).append(idx[sub])
-        self._set_answers(u, trials, answers, act, quiet, placed)
+        self._set_answers(u, trials, answers, act, quiet, placed, zone)
         return placed
 
     def _set_answers(
@@ -146,10 +156,12 @@ class Movement(SimState):
         act: Activation,
         quiet: bool,
         placed: np.ndarray,
+        zone: Zone | None = None,
     ) -> None:
         """Set unit ``u`` in the games ``trials[idx]`` of each answer (placement id: the parts ``idx``; None: no
         room, counted in the skip report unless ``quiet``), in one pass; ``placed`` (one per game of ``trials``)
-        marks the games set."""
+        marks the games set. ``zone``: an arriving unit's (:meth:`place`): a placement Within it (its Leading Model's
+        point, the others are set out of it) is refused, counted unless ``quiet`` (8.3.3)."""
         moves: list[tuple[np.ndarray, int]] = []
         for pid, parts in answers.items():
             idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
@@ -157,9 +169,9 @@ class Movement(SimState):
                 if not quiet:
                     self.skip(act, idx.size, "no room to set the unit there")
                 continue
-            if act.action == "deploy" and in_enemy_zone(self.world, self.uids[u], self.units[u].player, pid):
-                # 8.3.3: a game whose units left set it there (the plan check warns where it holds in some games)
-                self.skip(act, idx.size, "it would end Within the opponent's Zone of Influence (8.3.3)")
+            if zone is not None and self.world.zone_gap(self.units[u], zone, self.world.placements[pid].centres) <= 0:
+                if not quiet:  # 8.3.3 (the plan check names it)
+                    self.skip(act, idx.size, "it would end Within the opponent's Zone of Influence (8.3.3)")
                 continue
             moves.append((trials[idx], pid))
             placed[idx] = True

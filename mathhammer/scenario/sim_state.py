@@ -85,6 +85,7 @@ class SimState:
             targets_left: tuple[tuple[str, int], ...] = (),
             quiet: bool = False,
             moves: list[tuple[np.ndarray, int]] | None = None,
+            arriving: bool = False,
         ) -> np.ndarray: ...
         def move_to(
             self,

@@ -126,6 +126,8 @@ class SimView(Protocol):
         allowed: tuple[str, ...] = (),
         targets_left: tuple[tuple[str, int], ...] = (),
         quiet: bool = False,
+        *,
+        arriving: bool = False,
     ) -> np.ndarray: ...
     def move_to(
         self,

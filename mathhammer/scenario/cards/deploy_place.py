@@ -59,7 +59,7 @@ class DeployPlace(Card):
         name = found.ability.name
         assert act.to is not None
         if not e.select:
-            got = games[sim.place(u, games, act.to, rear, act)]
+            got = games[sim.place(u, games, act.to, rear, act, arriving=True)]
             edge = world.edges[su.player]
             fit = _fit_games(sim, u, got, lambda p, k: world.wholly_within_from(p, k, e.value, edge=edge))
         else:
@@ -74,7 +74,7 @@ class DeployPlace(Card):
                 if swap:  # the other unit leaves first: its Leading Model's spot is where Artanis is set
                     sim.ref_supply[q, ts] -= sim.supply(q, sim.alive[q, ts])
                     sim.set_pos(q, ts, -1)
-                    set_ = ts[sim.place(u, ts, world.placements[pq].centres[0], rear, act)]
+                    set_ = ts[sim.place(u, ts, world.placements[pq].centres[0], rear, act, arriving=True)]
                     back = np.setdiff1d(ts, set_)
                     if back.size:  # no room for Artanis there: the other unit stays
                         sim.ref_supply[q, back] += sim.supply(q, sim.alive[q, back])
@@ -82,7 +82,7 @@ class DeployPlace(Card):
                     got_l.append(set_)
                     fit_l.append(np.ones(set_.size, dtype=bool))
                     continue
-                set_ = ts[sim.place(u, ts, act.to, rear, act)]
+                set_ = ts[sim.place(u, ts, act.to, rear, act, arriving=True)]
                 got_l.append(set_)
 
                 def near_src(p: int, k: int, src: tuple[int, int] = (pq, kq)) -> bool:

@@ -80,7 +80,7 @@ class DeployVia(Card):
             if d + r > su.speed + EPS:  # 8.5.5: the Leading Model starts outside the base (its card: the Entry Edge)
                 sim.skip(act, ts.size, f"the Leading Model ends more than Speed from {act.via!r}'s base (8.5.5)")
                 continue
-            got_l.append(ts[sim.place(u, ts, act.to, back or sim.world.rear_of(su.player), act)])
+            got_l.append(ts[sim.place(u, ts, act.to, back or sim.world.rear_of(su.player), act, arriving=True)])
         got = np.sort(np.concatenate(got_l)) if got_l else games[:0]
         used[got] += sim.supply(u, sim.alive[u, got]) if e.value else 1
         return got

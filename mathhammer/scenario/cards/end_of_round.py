@@ -133,7 +133,7 @@ class EndOfRound(Card):
         sim.skip(act, games.size - ready.size, f"{picked!r} is not in Reserves at the End of the Round: no Deploy")
         ready = sim.available(v, act, ready)
         rear = sim.world.rear_of(player)
-        got = ready[sim.place(v, ready, token_contact_lead(xy, sim.units[v], rear), rear, act)]
+        got = ready[sim.place(v, ready, token_contact_lead(xy, sim.units[v], rear), rear, act, arriving=True)]
         sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
 
 
@@ -247,7 +247,8 @@ class EndTokenCheck(CardCheck):
                     f"is {left} (8.3.2)")  # fmt: skip
                 continue
             rear = world.rear_of(act.player)
-            pid = world.place(su, token_contact_lead(xy, su, rear), rear, occupied(picked))
+            zone = world.arrival_zone(act.player)  # 8.3.3: the models set out of it (``Movement.place``)
+            pid = world.place(su, token_contact_lead(xy, su, rear), rear, occupied(picked), arriving=zone)
             if pid is None:
                 say(
                     act,

@@ -130,7 +130,7 @@ class Summon(Card):
                         continue
                     for i, lead in enumerate(contact_leads(sim.world, pu, sim.units[v], rear)):
                         last = i == len(CONTACT_TURNS) - 1
-                        set_ = ts[sim.place(v, ts, lead, rear, act, quiet=not last)]
+                        set_ = ts[sim.place(v, ts, lead, rear, act, quiet=not last, arriving=True)]
                         got_l.append(set_)
                         ts = np.setdiff1d(ts, set_)
                         if ts.size == 0:
@@ -139,7 +139,7 @@ class Summon(Card):
                 inches = ENGAGEMENT_RANGE
             else:
                 assert act.summon_to is not None
-                got = games[sim.place(v, games, act.summon_to, rear, act)]
+                got = games[sim.place(v, games, act.summon_to, rear, act, arriving=True)]
                 inches = float(e.within)
             got = far_from_enemies(sim, v, act, got, inches, "not summoned")
             sim.ref_supply[v, got] += sim.supply(v, sim.alive[v, got])
@@ -223,8 +223,17 @@ class SummonCheck(CardCheck):
                         act, f"summon_to: {at} is on a terrain piece's top; {a.name!r} sets {uid!r} on the GROUND LEVEL"
                     )
                     continue
-            pid = next((p for lead in leads if (p := world.place(su, lead, rear, chk.occupied(uid))) is not None), None)
+            # 8.3.3: an arrival, set out of the opponent's Zone of Influence; a contact side whose Leading Model's
+            # point is Within it is passed over as the game passes it (``Movement.place``, quiet)
+            zone = world.arrival_zone(act.player)
+            placed = [
+                p for lead in leads if (p := world.place(su, lead, rear, chk.occupied(uid), arriving=zone)) is not None
+            ]
+            pid = next((p for p in placed if not in_enemy_zone(world, uid, act.player, p)), None)
             lead = leads[0]
+            if pid is None and placed:
+                say(act, f"use: {a.name!r}: {uid!r} would be set Within the opponent's Zone of Influence (8.3.3)")
+                continue
             if pid is None:
                 say(act, f"use: {a.name!r}: no room to set {uid!r} at ({lead[0]:.2f}, {lead[1]:.2f})")
                 continue
@@ -233,8 +242,6 @@ class SummonCheck(CardCheck):
             if near:
                 say(act, f'use: {a.name!r}: {uid!r} would be set Within {far:g}" of {near[0]!r} (its text)')
                 continue
-            if in_enemy_zone(world, uid, act.player, pid):
-                say(act, f"use: {a.name!r}: {uid!r} would be set Within the opponent's Zone of Influence (8.3.3)")
             pos[uid] = pid
             chk.summoned_at[uid] = (act.round, act.phase)
         return False

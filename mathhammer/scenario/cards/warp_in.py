@@ -37,7 +37,7 @@ class WarpIn(Card):
         if away is None or not act.edge:
             return None
         assert act.to is not None
-        got = games[sim.place(u, games, act.to, EDGE_REAR[act.edge], act)]
+        got = games[sim.place(u, games, act.to, EDGE_REAR[act.edge], act, arriving=True)]
         if got.size:
             got = far_from_enemies(sim, u, act, got, float(away.within or 0))
             self._entered_elsewhere(u, act, got)

@@ -17,11 +17,10 @@ from ..abilities import (
     unit_abilities,
 )
 from ..cards import plan_checks
-from ..checkview import Say
-from ..checkview import in_enemy_zone as _pid_in_enemy_zone
+from ..checkview import Say, zone_gap
 from ..grass import Tracker
-from ..spec import PLAYERS, Activation, Scenario, ScenarioUnit
-from ..world import World, edge_distance
+from ..spec import Activation, Scenario, ScenarioUnit
+from ..world import World
 
 #: The registered cards' plan checks (``Card.plan_check``), in the order their hooks run (``on_use``: Comsat Station's
 #: edge, the End of the Round tokens, Force Field, summons, Mass Recall, then detection; ``CardCheck.order``).
@@ -247,16 +246,8 @@ def _in_enemy_zone(world: World, act: Activation, pid: int | None) -> bool:
     ``pid``: the unit's placement (None: it cannot be set there; then its Leading Model alone).
     """
     assert act.to is not None
-    if pid is not None:
-        return _pid_in_enemy_zone(world, act.unit, act.player, pid)
-    su = world.scn.units[act.unit]
-    other = PLAYERS[1 - PLAYERS.index(act.player)]
-    edge = world.edges[other]
-    r = su.base_mm / MM_PER_INCH / 2
-    centres = (act.to,)
-    depth = world.scn.deployment.zone_depth
-    width, length = world.scn.board.width, world.scn.board.depth
-    return any(edge_distance(edge, c, width, length) - r <= depth + EPS for c in centres)
+    centres = (act.to,) if pid is None else world.placements[pid].centres
+    return zone_gap(world, world.scn.units[act.unit], act.player, centres) <= 0
 
 
 def _resolved_on_deploy(abil: Ability) -> bool:

@@ -17,7 +17,7 @@ from ..checkview import available as _available
 from ..checkview import need as _need
 from ..checkview import within_now as _within_now
 from ..spec import Activation, ScenarioUnit
-from ..world import EDGE_REAR
+from ..world import EDGE_REAR, Zone
 from .common import (
     FAMILIES,
     _in_enemy_zone,
@@ -127,20 +127,23 @@ class MoveChecks(_State):
         pos[act.unit] = pid
         return True
 
-    def _place(self, act: Activation, rear: tuple[float, float], quiet: bool = False) -> int | None:
+    def _place(
+        self, act: Activation, rear: tuple[float, float], quiet: bool = False, arriving: Zone | None = None
+    ) -> int | None:
         """Set ``act``'s unit at ``act.to`` (8.5.3, 8.5.5), its placement id; where the bases of units casualties may
         have destroyed stand in the way (:meth:`spared`), a warning with that condition; else None, and an error unless
-        ``quiet`` (the caller says it)."""
+        ``quiet`` (the caller says it). ``arriving``: the unit arrives from Reserves, its models set out of this Zone
+        of Influence (8.3.3, :meth:`World.place`), as the games set it."""
         world, su = self.world, self.scn.units[act.unit]
         assert act.to is not None
-        pid = world.place(su, act.to, rear, self.occupied(act.unit), on=act.on)
+        pid = world.place(su, act.to, rear, self.occupied(act.unit), on=act.on, arriving=arriving)
         if pid is not None:
             return pid
-        why = self.why_not(act, act.to)
+        why = self._why_not(act, rear, arriving)
         gone, _, _ = self.spared((act.unit,))
         if gone:
             rest = tuple(p for u, p in self.pos.items() if u != act.unit and u not in gone)
-            pid = world.place(su, act.to, rear, rest, on=act.on)
+            pid = world.place(su, act.to, rear, rest, on=act.on, arriving=arriving)
             if pid is not None:
                 self.if_destroyed(act, why, self.near(pid, gone))
                 return pid
@@ -148,21 +151,17 @@ class MoveChecks(_State):
             self.say(act, why)
         return None
 
-    def _in_zone(self, act: Activation, rear: tuple[float, float], pid: int | None) -> None:
-        """8.3.3: the Deploy ``act`` ends Within the opponent's Zone of Influence at the walk's placement ``pid``. The
-        game sets the unit among the units left in it (8.7.5: destroyed models are removed), so where units casualties
-        may have destroyed stand by and the unit is set out of the zone without them, a warning with that condition
-        (legal in those games); else an error."""
-        problem = "ends Within the opponent's Zone of Influence (8.3.3)"
-        gone, _, _ = self.spared((act.unit,))
-        if gone and pid is not None:
-            assert act.to is not None
-            rest = tuple(p for u, p in self.pos.items() if u != act.unit and u not in gone)
-            other = self.world.place(self.scn.units[act.unit], act.to, rear, rest, on=act.on)
-            if other is not None and not _in_enemy_zone(self.world, act, other):
-                self.if_destroyed(act, problem, self.near(pid, gone))
-                return
-        self.say(act, problem)
+    def _why_not(self, act: Activation, rear: tuple[float, float], arriving: Zone | None) -> str:
+        """Why ``act``'s unit cannot be set at ``act.to`` (:meth:`why_not`); an arriving unit that fits only with a
+        model in the opponent's Zone of Influence: that (8.3.3)."""
+        assert act.to is not None
+        su = self.scn.units[act.unit]
+        if arriving is not None and self.world.place(su, act.to, rear, self.occupied(act.unit), on=act.on) is not None:
+            return (
+                "no formation In Coherency out of the opponent's Zone of Influence (8.3.3: \"If all models cannot be "
+                'placed legally while maintaining Coherency, the Unit cannot be deployed in that location")'
+            )
+        return self.why_not(act, act.to)
 
     def _too_far(self, act: Activation, problem: str, over: float, targets: tuple[str, ...] = ()) -> bool:
         """A move (or a Charge at ``targets``) ``over`` inches longer than allowed from the walk's placements: an
@@ -233,7 +232,7 @@ class MoveChecks(_State):
     def _deploy(self, act: Activation, on: bool) -> None:
         """8.5.5 Deploy (8.3.2, 8.3.3)."""
         scn, world, pos, say = self.scn, self.world, self.pos, self.say
-        why_not, deployed = self.why_not, self.deployed
+        deployed = self.deployed
         su, player = scn.units[act.unit], act.player
         if on:
             say(act, f"{act.unit!r} is already on the table (8.5.5: Deploy brings a unit from Reserves)")
@@ -260,7 +259,8 @@ class MoveChecks(_State):
             say(act, deploy_far_text(d, edge, which, su.speed))
         rear = EDGE_REAR[edge] if edge != world.edges[player] else world.rear_of(player)
         rear = via_rear or rear
-        pid = self._place(act, rear, quiet=True)
+        zone = world.arrival_zone(player)
+        pid = self._place(act, rear, quiet=True, arriving=zone)
         far = next((f for fam in FAMILIES if (f := fam.keep_away(self, act)) is not None), None)
         if pid is not None and far is not None:
             enemies = [u for u in pos if scn.units[u].player != player]
@@ -269,10 +269,10 @@ class MoveChecks(_State):
         if pid is not None:
             for fam in FAMILIES:
                 fam.deploy_end(self, act, pid)
-        if _in_enemy_zone(world, act, pid):
-            self._in_zone(act, rear, pid)
+        if _in_enemy_zone(world, act, pid):  # its Leading Model: the others are set out of the zone (``_place``)
+            say(act, "ends Within the opponent's Zone of Influence (8.3.3)")
         if pid is None:
-            say(act, why_not(act, act.to))
+            say(act, self._why_not(act, rear, zone))
         else:
             pos[act.unit] = pid
             self.formed.discard(act.unit)  # set from its Entry Edge: the walk's formation

@@ -30,6 +30,8 @@ from ..memo import BoxEntry, Memo, SharedAnswers
 from ..spec import Scenario, ScenarioUnit
 
 Coord = tuple[float, float]
+#: the opponent's Zone of Influence for an arriving unit (8.3.3): the opponent's Entry Edge and the zone's depth
+Zone = tuple[str, float]
 #: Gap between neighbouring bases when a unit is set (inches).
 GAP = 0.1
 #: 8.9.1: "At least one model is Within 3" ... of the marker" (a 32 mm marker, 7.3.2).

@@ -55,6 +55,7 @@ not look at where the charger stands), and walls between models are not looked a
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Callable, Sequence
 
@@ -66,19 +67,27 @@ from ...board.ranks import CONTACT
 from ..fastnear import clear_of
 from ..fastranks import lateral_first
 from ..missions.deployments import MIRROR_AXES
-from ..spec import ScenarioUnit
+from ..spec import PLAYERS, ScenarioUnit
 from .core import (
     _RING,
     AUTO,
+    COHERENCY_SLACK,
     EDGE_REAR,
     GAP,
     PLACE_NEAR,
     Coord,
     Placement,
+    Zone,
     _Auto,
     edge_distance,
 )
 from .facts import Facts
+
+#: how many spots round each model set :meth:`Placing._chain` tries (every 15 degrees, in the unit's frame)
+CHAIN_TURNS = 24
+#: how much farther than a base spacing from a model set :meth:`Placing._chain` tries (up to COHERENCY_SLACK: the
+#: grid's "keep them together")
+CHAIN_REACH = (0.0, COHERENCY_SLACK / 2, COHERENCY_SLACK)
 
 
 def hexagon(rings: int, step: float) -> list[tuple[float, float]]:
@@ -142,6 +151,7 @@ class Placing(Facts):
         allowed_enemies: tuple[str, ...] = (),
         on: str | _Auto | None = AUTO,
         targets_left: tuple[tuple[str, int], ...] = (),
+        arriving: Zone | None = None,
     ) -> int | None:
         """Set ``su`` with its Leading Model at ``lead``; ``rear`` points away from the front.
 
@@ -154,13 +164,35 @@ class Placing(Facts):
         With ``allowed_enemies`` (the declared Charge targets) the other models are set by 8.7.7
         step 4's Placement priority (:meth:`_charge_spots`); ``targets_left``: models left of those
         targets (unit id, count), full strength where not given.
+
+        ``arriving``: the unit arrives from Reserves (a Deploy by any way, a summons, a token's Deploy), and this is
+        the opponent's Zone of Influence (:meth:`arrival_zone`): the other models are never set on a spot Within it
+        (8.3.3: "cannot end its arrival during that Activation inside the opponent's Zone of Influence"; Deploy: "Set
+        the rest of the Unit In Coherency"), as they are never set Within 1" of an enemy. The Leading Model's point
+        is the plan's: where it is Within the zone no formation helps, and the caller refuses the arrival
+        (:meth:`zone_gap`).
         """
-        asked = (su.id, lead, rear, occupied, allowed_enemies, on, targets_left)  # the arguments as given
+        assert arriving is None or not allowed_enemies, "a Charge is no arrival"
+        asked = (su.id, lead, rear, occupied, allowed_enemies, on, targets_left, arriving)  # the arguments as given
         hit = self._placed.get(asked, -2)
         if hit != -2:
             return hit
-        hit = self._placed[asked] = self._place(su, lead, rear, occupied, allowed_enemies, on, targets_left)
+        hit = self._placed[asked] = self._place(su, lead, rear, occupied, allowed_enemies, on, targets_left, arriving)
         return hit
+
+    def arrival_zone(self, player: str) -> Zone:
+        """The opponent's Zone of Influence for a unit of ``player`` arriving from Reserves (8.3.3): the opponent's
+        Entry Edge and the zone's depth (9.2.1, the card's ``zone_depth``); :meth:`place`'s ``arriving``."""
+        return (self.edges[PLAYERS[1 - PLAYERS.index(player)]], float(self.scn.deployment.zone_depth))
+
+    def zone_gap(self, su: ScenarioUnit, zone: Zone, centres: Sequence[Coord]) -> float:
+        """How far the nearest base of ``su`` at ``centres`` stands outside ``zone`` (:meth:`arrival_zone`), less
+        EPS: at most 0 where a base is Within it (WITHIN: "any part of its base touches or crosses into that range";
+        8.3.3). The one reading of the zone: the formation's spots, the engine's, the check's and the players'."""
+        edge, depth = zone
+        r = su.base_mm / MM_PER_INCH / 2
+        width, length = self.board.width, self.board.depth
+        return min(edge_distance(edge, c, width, length) for c in centres) - r - (depth + EPS)
 
     def _place(
         self,
@@ -171,6 +203,7 @@ class Placing(Facts):
         allowed_enemies: tuple[str, ...],
         on: str | _Auto | None,
         targets_left: tuple[tuple[str, int], ...],
+        arriving: Zone | None = None,
     ) -> int | None:
         """:meth:`place`, kept under its rounded arguments."""
         level = self.level_at(lead) if on is AUTO else on
@@ -187,6 +220,7 @@ class Placing(Facts):
             allowed_enemies,
             level,
             targets_left,
+            arriving,
         )
         if key in self._place_cache:
             return self._place_cache[key]
@@ -196,7 +230,8 @@ class Placing(Facts):
             # same units there, unless the grid had to look beyond PLACE_NEAR (then: the units in reach of
             # every spot it may look at, below)
             near_lead = self._near_lead_test(su, lead)
-            hit = self._placed_near(su, key, lead, rear, tuple(pid for pid in occupied if near_lead(pid)), level)
+            small = tuple(pid for pid in occupied if near_lead(pid))
+            hit = self._placed_near(su, key, lead, rear, small, level, arriving)
             if hit != -1:
                 self._place_cache[key] = hit
                 return hit
@@ -206,13 +241,13 @@ class Placing(Facts):
             hit = self._place_cache.get(near_key, -2)
             if hit == -2:
                 hit = self._place_cache[near_key] = self.place(
-                    su, lead, rear, near, allowed_enemies, level, targets_left
+                    su, lead, rear, near, allowed_enemies, level, targets_left, arriving
                 )
             self._place_cache[key] = hit
             return hit
         if not allowed_enemies or su.flying:  # a Move or a Deploy (a Flying unit cannot Charge, 8.7.7)
             moved = self._place_cache[key] = self._place_grid(
-                su, lead, rear, occupied, level, math.inf, allowed_enemies
+                su, lead, rear, occupied, level, math.inf, allowed_enemies, arriving
             )
             return moved
         charged = self._place_cache[key] = self.charge_place(
@@ -220,7 +255,9 @@ class Placing(Facts):
         )
         return charged
 
-    def place_near_lead(self, su: ScenarioUnit, lead: Coord, rear: Coord, occupied: tuple[int, ...]) -> int | None:
+    def place_near_lead(
+        self, su: ScenarioUnit, lead: Coord, rear: Coord, occupied: tuple[int, ...], arriving: Zone | None = None
+    ) -> int | None:
         """:meth:`place` of ``su`` at ``lead`` on its level, no Charge targets, read on the placements of ``occupied``
         near the Leading Model (:meth:`lead_test`): the answer for every board with those placements there; -1 where
         it needs the others too (the grid looked beyond PLACE_NEAR): then :meth:`place` with them."""
@@ -230,7 +267,7 @@ class Placing(Facts):
         if level is not None and level not in self.surfaces:
             raise ValueError(f"level {level!r}: not a terrain piece with a horizontal top (surface = true)")
         key = (su.id, round(lead[0], 4), round(lead[1], 4), round(rear[0], 3), round(rear[1], 3))
-        return self._placed_near(su, key, lead, rear, small, level)
+        return self._placed_near(su, key, lead, rear, small, level, arriving)
 
     def _placed_near(
         self,
@@ -240,13 +277,14 @@ class Placing(Facts):
         rear: Coord,
         small: tuple[int, ...],
         level: str | None,
+        arriving: Zone | None = None,
     ) -> int | None:
         """The grid placement up to PLACE_NEAR with the units ``small`` near the Leading Model (kept under the
         rounded arguments ``key``: unit, lead, rear), -1 where it looked beyond."""
-        small_key = (*key[:5], small, level)
+        small_key = (*key[:5], small, level, arriving)
         hit = self._place_near.get(small_key, -2)
         if hit == -2:
-            hit = self._place_near[small_key] = self._place_grid(su, lead, rear, small, level, PLACE_NEAR)
+            hit = self._place_near[small_key] = self._place_grid(su, lead, rear, small, level, PLACE_NEAR, (), arriving)
         return hit
 
     def lead_test(self, su: ScenarioUnit, lead: Coord) -> Callable[[int], bool]:
@@ -323,9 +361,11 @@ class Placing(Facts):
         level: str | None,
         limit: float,
         allowed_enemies: tuple[str, ...] = (),
+        arriving: Zone | None = None,
     ) -> int | None:
         """:meth:`place` for a Move or a Deploy: the Leading Model at ``lead``, the others at the first free
-        spots of the grid around it (:meth:`_grid_order`), kept together. -1 when the next spot to look
+        spots of the grid around it (:meth:`_grid_order`), kept together, an arriving unit's (``arriving``) never
+        Within the opponent's Zone of Influence (:meth:`zone_gap`). -1 when the next spot to look
         at is farther than ``limit`` from ``lead`` (no spot farther was looked at: a base that far from
         every spot looked at, less both radii and 1", changed nothing)."""
         r = su.base_mm / MM_PER_INCH / 2
@@ -337,22 +377,76 @@ class Placing(Facts):
         back = (rear[0] / norm, rear[1] / norm)
         centres = [lead]
         mine: list[tuple[Coord, float, bool]] = [(lead, r, False)]
+        zoned = False  # a spot looked at was Within the zone
         for dx, dy in self._grid_order(su.models, step, back, lead, su.player):
             if len(centres) == su.models:
                 break
             if math.hypot(dx, dy) > limit:
                 return -1
             c = (lead[0] + dx, lead[1] + dy)
+            if arriving is not None and self.zone_gap(su, arriving, (c,)) <= 0:  # 8.3.3
+                zoned = True
+                continue
             if self._blocked(c, r, others + mine, True, level):
                 continue
             if min(math.dist(c, m[0]) for m in mine) > step + 2.0:  # keep them together
                 continue
             centres.append(c)
             mine.append((c, r, False))
+        if len(centres) < su.models and zoned and arriving is not None:
+            if limit != math.inf:
+                return -1  # the chain below may look anywhere: read with every unit
+            centres = self._chain(su, lead, back, others, level, arriving)
         if len(centres) < su.models:
             return None
         centres = self._casualty_order(centres, back, r, foes)
         return self._intern(Placement(su.id, tuple(centres), level))
+
+    def _chain(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        back: Coord,
+        others: list[tuple[Coord, float, bool]],
+        level: str | None,
+        arriving: Zone,
+    ) -> list[Coord]:
+        """An arriving unit's formation where the grid's spots out of the zone do not hold it (8.3.3: the player sets
+        the rest of the unit In Coherency anywhere legal; Deploy: "Set the rest of the Unit In Coherency"): each next
+        model on one of :data:`CHAIN_TURNS` directions from a model set, a base spacing and up to COHERENCY_SLACK more
+        away (:data:`CHAIN_REACH`: the grid's reading of In Coherency), the best by the grid's score in the
+        unit's frame (nearest the Leading Model, a spot ahead of it scored its distance plus 0.6 times how far ahead;
+        ties: the side :meth:`_lateral_first` names, then the nearer the rear), never blocked, never Within the zone,
+        never farther from the Leading Model than the grid's spots (so :meth:`_lead_reach` holds). The centres set
+        (fewer than the unit's models where no spot is left)."""
+        r = su.base_mm / MM_PER_INCH / 2
+        step = 2 * r + GAP
+        first = self._lateral_first(lead, back, su.player)
+        most = (math.ceil(math.sqrt(su.models)) + 3) * step + EPS  # the grid's farthest spot (:func:`hexagon`)
+        bx, by = back
+        lx, ly = -by, bx
+        turns = [(math.cos(2 * math.pi * k / CHAIN_TURNS), math.sin(2 * math.pi * k / CHAIN_TURNS)) for k in
+                 range(CHAIN_TURNS)]  # fmt: skip
+        centres = [lead]
+        mine: list[tuple[Coord, float, bool]] = [(lead, r, False)]
+        while len(centres) < su.models:
+            best: tuple[tuple[float, float, float], Coord] | None = None
+            for m, (cl, cf), more in itertools.product(centres, turns, CHAIN_REACH):  # the frame: (lateral, ahead)
+                c = (m[0] + (step + more) * (cl * lx - cf * bx), m[1] + (step + more) * (cl * ly - cf * by))
+                lat = (c[0] - lead[0]) * lx + (c[1] - lead[1]) * ly
+                fwd = -((c[0] - lead[0]) * bx + (c[1] - lead[1]) * by)
+                score = math.hypot(lat, fwd) + 0.6 * max(0.0, fwd)
+                tie = (round(score, 6), round(-first * lat, 6), round(fwd, 6))
+                if (best is not None and tie >= best[0]) or math.dist(c, lead) > most:
+                    continue
+                if self.zone_gap(su, arriving, (c,)) <= 0 or self._blocked(c, r, others + mine, True, level):
+                    continue
+                best = (tie, c)
+            if best is None:
+                break
+            centres.append(best[1])
+            mine.append((best[1], r, False))
+        return centres
 
     def _grid_order(self, models: int, step: float, back: Coord, lead: Coord, player: str) -> list[Coord]:
         """The offsets from the Leading Model at ``lead`` of the hexagonal grid :meth:`place` tries, in its order.

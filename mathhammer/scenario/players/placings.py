@@ -29,19 +29,17 @@ from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ..abilities import is_structure
 from ..check.pathing import deploy_length
+from ..checkview import zone_gap
 from ..fastplace import set_verdicts
 from ..geometry.core import GAP
 from ..simview import SimView
-from ..spec import PLAYERS
-from ..world import World, edge_distance
+from ..world import World
 from .menu import UnitMenu
 
-#: how much farther than the Zone of Influence's test every grid spot of an admitted Deploy stands (inches): a spot
-#: nearer is left to the walk, which reads the placement's own centres
-ZONE_MARGIN = 1e-3
 #: per (unit, Phase, Grass mask): the Deploy entries answered, their grid spots, the terrain verdict of each spot,
-#: the spot count, and the entries refused whatever the bases (a point over a terrain top)
-_Spots = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: the spot count, the entries refused whatever the bases (a point over a terrain top), and the entries with a spot
+#: Within the opponent's Zone of Influence (where the grid fails, the World sets the unit otherwise: ``Placing._chain``)
+_Spots = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 class DeployRefusals:
@@ -65,8 +63,10 @@ class DeployRefusals:
 
     def _grid(self, u: int, phase: str, gone: int) -> _Spots:
         """The answered entries of unit ``u`` and, per entry, the spots ``_place_grid`` looks at in order (the Leading
-        Model's point first), whether a base of the unit there is on the table and clear of terrain, how many spots,
-        and whether the point is over a terrain top (the walk's level check refuses it)."""
+        Model's point first), whether a base of the unit there is on the table, clear of terrain and (but the Leading
+        Model's) out of the opponent's Zone of Influence (8.3.3: ``World.place`` with ``arriving``), how many spots,
+        whether the point is over a terrain top (the walk's level check refuses it), and whether a spot is Within the
+        zone (then a refusal of the grid is left to the walk: the World chains the models, ``Placing._chain``)."""
         key = (u, phase, gone)
         hit = self._spots.get(key)
         if hit is not None:
@@ -82,6 +82,7 @@ class DeployRefusals:
         rear = world.rear_of(su.player)
         norm = math.hypot(*rear) or 1.0
         back = (rear[0] / norm, rear[1] / norm)
+        zone = world.arrival_zone(su.player)
         lists: list[list[tuple[float, float]]] = []
         over = np.zeros(idx.size, dtype=bool)
         for k, i in enumerate(idx.tolist()):
@@ -94,27 +95,30 @@ class DeployRefusals:
         spots = np.zeros((idx.size, most, 2), dtype=float)
         terr = np.zeros((idx.size, most), dtype=bool)
         counts = np.zeros(idx.size, dtype=np.int64)
+        zoned = np.zeros(idx.size, dtype=bool)
         for k, pts in enumerate(lists):
             counts[k] = len(pts)
             spots[k, : len(pts)] = pts
-            terr[k, : len(pts)] = [not world._blocked(c, r, [], True, None) for c in pts]
-        hit = self._spots[key] = (idx, spots, terr, counts, over)
+            # 8.3.3: an arriving unit's models are never set Within the opponent's Zone of Influence (``World.place``
+            # with ``arriving``: a spot there is blocked like terrain; the Leading Model's point is read by ``clear``)
+            out = [j > 0 and world.zone_gap(su, zone, (c,)) <= 0 for j, c in enumerate(pts)]
+            zoned[k] = any(out)
+            terr[k, : len(pts)] = [
+                not o and not world._blocked(c, r, [], True, None) for o, c in zip(out, pts, strict=True)
+            ]
+        hit = self._spots[key] = (idx, spots, terr, counts, over, zoned)
         return hit
-
-    def refused(self, u: int, phase: str, states: Sequence[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
-        """(the answered entries' indices, per state and answered entry: does the plan walk refuse it for want of
-        room). ``states``: :meth:`Legality.states <mathhammer.scenario.players.legal.Legality.states>`' rows (the
-        placements, the models left, the Grass mask), all with unit ``u`` off the table and the same Grass mask."""
-        idx, out, over = self._set(u, phase, states)
-        return idx, (out == 1) | over[None, :]
 
     def judged(
         self, u: int, phase: str, states: Sequence[tuple[int, ...]]
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """:meth:`refused`, and per state and answered entry: does the plan walk admit it (the World can set the unit
-        there, and :meth:`clear` holds). The walk's other reads of such a Deploy (``_deploy``, no ability used: the
-        cards' hooks read ``use``; 8.3.2 is read per game, not here) are the point's level, the Deploy's length and
-        the Zone of Influence, all in :meth:`clear`."""
+        """(the answered entries' indices, per state and answered entry: does the plan walk refuse it for want of
+        room; and does the plan walk admit it: the World can set the unit there, and :meth:`clear` holds).
+        ``states``: :meth:`Legality.states <mathhammer.scenario.players.legal.Legality.states>`' rows (the
+        placements, the models left, the Grass mask), all with unit ``u`` off the table and the same Grass mask. The
+        walk's other reads of such a Deploy (``_deploy``, no ability used: the cards' hooks read ``use``; 8.3.2 is
+        read per game, not here) are the point's level, the Deploy's length and the Zone of Influence of its Leading
+        Model's point, all in :meth:`clear` (the other models' spots Within the zone are blocked, :meth:`_grid`)."""
         idx, out, over = self._set(u, phase, states)
         gone = int(states[0][2 * self.view.U])
         return idx, (out == 1) | over[None, :], (out == 0) & self.clear(u, phase, gone)[None, :]
@@ -122,10 +126,10 @@ class DeployRefusals:
     def clear(self, u: int, phase: str, gone: int) -> np.ndarray:
         """Per answered entry of unit ``u`` (:meth:`entries`) with Grass mask ``gone``: a Deploy the walk admits
         wherever the World can set it, whatever the bases: its point not over a terrain top (8.5.3), its length from
-        the Entry Edge (``deploy_length``, round the terrain) at most Speed (8.5.5), and every grid spot a model may
-        take (:meth:`World._grid_order <mathhammer.scenario.geometry.placement.Placing._grid_order>`: the placement's
-        centres are some of them) clear of the opponent's Zone of Influence by more than :data:`ZONE_MARGIN` (8.3.3,
-        ``in_enemy_zone``'s test). A unit that is a Structure or a Summoned Unit has none (the walk's Summon hooks)."""
+        the Entry Edge (``deploy_length``, round the terrain) at most Speed (8.5.5), and its Leading Model's point out
+        of the opponent's Zone of Influence (8.3.3, ``zone_gap``: the other models are set out of it, the grid's spots
+        Within it blocked in :meth:`_grid`). A unit that is a Structure or a Summoned Unit has none (the walk's Summon
+        hooks)."""
         hit = self._clear.get((u, phase, gone))
         if hit is None:
             hit = self._clear[(u, phase, gone)] = self._clear_of(u, phase, gone)
@@ -134,23 +138,19 @@ class DeployRefusals:
     def _clear_of(self, u: int, phase: str, gone: int) -> np.ndarray:
         """:meth:`clear`, read afresh."""
         su = self.view.scn.units[self.view.uids[u]]
-        idx, spots, _, counts, over = self._grid(u, phase, gone)
+        idx, _, _, _, over, _ = self._grid(u, phase, gone)
         hit = np.zeros(idx.size, dtype=bool)
         if not su.summoned and not is_structure(su):
-            view, uid, world = self.view, su.id, self.world_for(gone)
+            uid, world = su.id, self.world_for(gone)
             menu = self.menus[uid]
             edge = world.edges[su.player]
-            foe = world.edges[PLAYERS[1 - PLAYERS.index(su.player)]]
-            r = su.base_mm / MM_PER_INCH / 2
-            depth = view.scn.deployment.zone_depth
-            width, length = view.scn.board.width, view.scn.board.depth
             for k, i in enumerate(idx.tolist()):
                 act = menu[phase][i].activation(uid, su.player, 1, phase)
-                near = min(edge_distance(foe, tuple(c), width, length) for c in spots[k, : counts[k]].tolist())
                 hit[k] = (
                     not over[k]
                     and deploy_length(world, act, edge) <= su.speed + EPS
-                    and near - r > depth + EPS + ZONE_MARGIN
+                    and act.to is not None
+                    and zone_gap(world, su, su.player, (act.to,)) > 0
                 )
         return hit
 
@@ -160,7 +160,7 @@ class DeployRefusals:
         view = self.view
         n = view.U
         gone = int(states[0][2 * n])
-        idx, spots, terr, counts, over = self._grid(u, phase, gone)
+        idx, spots, terr, counts, over, zoned = self._grid(u, phase, gone)
         if idx.size == 0:
             return idx, np.zeros((len(states), 0), dtype=np.int8), over
         scn, world = view.scn, view.world
@@ -196,6 +196,8 @@ class DeployRefusals:
             GAP / 2,
             ENGAGEMENT_RANGE + EPS,
         )
+        # 8.3.3: where the grid out of the zone fails, the World chains the models (``Placing._chain``): the walk's
+        out[(out == 1) & zoned[None, :]] = -1
         return idx, out, over
 
 
