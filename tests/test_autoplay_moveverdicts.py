@@ -148,7 +148,7 @@ def _scenario(folder: Path, card: str, preset: str, red: str | None, blue: str |
     [
         ("Gauntlet", "standard", *SIX, 3, 5),  # the lists
         ("Frontier", "standard", None, None, 4, 7),  # the kit's Marines, Marauders against Zerglings, Roaches
-        ("Breach", "standard", ZEALOTS, VILE, 4, 3),  # Protoss against Zerg with Accelerating Creep
+        ("Breach", "standard", ZEALOTS, VILE, 4, 5),  # Protoss against Zerg with Accelerating Creep
         ("Gauntlet", "standard", PROTOSS, SIX[1], 3, 9),
     ],
 )
