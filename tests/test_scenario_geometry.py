@@ -374,9 +374,9 @@ class _Recorder(World):
         self.calls["charge"].append((pos, alive, uid, targets, reach))
         return super().charge_length(pos, alive, uid, targets, reach, fields, engaged_ok)
 
-    def place(self, su, lead, rear, occupied, allowed_enemies=(), on=AUTO, targets_left=()):  # type: ignore[no-untyped-def]
-        self.calls["place"].append((su.id, lead, rear, occupied, allowed_enemies, on, targets_left))
-        return super().place(su, lead, rear, occupied, allowed_enemies, on, targets_left)
+    def place(self, su, lead, rear, occupied, allowed_enemies=(), on=AUTO, targets_left=(), arriving=None):  # type: ignore[no-untyped-def]
+        self.calls["place"].append((su.id, lead, rear, occupied, allowed_enemies, on, targets_left, arriving))
+        return super().place(su, lead, rear, occupied, allowed_enemies, on, targets_left, arriving)
 
 
 @pytest.fixture(scope="module")
@@ -588,11 +588,12 @@ def test_moves_read_with_the_near_units_equal_moves_read_with_every_unit(visited
     calls = [c for c in visited.calls["place"] if not c[4]]
     assert calls
     assert -1 in visited._place_near.values(), "no Move looked beyond PLACE_NEAR: the fallback is not tested"
-    for uid, lead, rear, occupied, _, on, _ in _sample(calls, 150):
+    assert any(c[7] is not None for c in calls), "no arrival (8.3.3: formation out of the zone) was placed"
+    for uid, lead, rear, occupied, _, on, _, arriving in _sample(calls, 150):
         su = visited.scn.units[uid]
         level = visited.level_at(lead) if on is AUTO else on
-        want = visited._place_grid(su, lead, rear, occupied, level, math.inf)
-        assert visited.place(su, lead, rear, occupied, (), on) == want
+        want = visited._place_grid(su, lead, rear, occupied, level, math.inf, (), arriving)
+        assert visited.place(su, lead, rear, occupied, (), on, (), arriving) == want
 
 
 def test_compiled_near_tests_give_the_world_answers() -> None:
