@@ -37,6 +37,7 @@ holds them to the World and the verdicts.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass
@@ -59,6 +60,7 @@ NO_ROOM = -1
 MOVE_KINDS = ("move", "run")
 
 
+@functools.cache
 def heading_vectors(headings: int = HEADINGS) -> tuple[Coord, ...]:
     """The unit vectors of the ``headings`` compass headings, index 0 north then clockwise, as
     :func:`~mathhammer.scenario.geometry.placement.nearest_heading` gives them (bit-exact)."""
