@@ -168,17 +168,30 @@ class MoveVerdicts:
         key = (gone, su.id, lead, to, speed)  # the answer reads the unit, its Leading Model and the point alone
         hit = self._ways.get(key)
         if hit is None:
-            hit = math.dist(lead, to) > speed + EPS
-            if not hit and not su.flying:
-                r, through = su.base_mm / MM_PER_INCH / 2, world.mobility[su.id][0]
-                if not clear_line(world.board, lead, to, None, r, through):
-                    rt = world.route(lead, None, to, None, edge=world.edges[su.player], flying=su.flying,
-                                     free_climb=world.mobility[su.id][1], radius=r, through=through)  # fmt: skip
-                    hit = rt.length > speed + EPS
+            hit = way_length(world, su, lead, to, speed) > speed + EPS
             if len(self._ways) > WAY_LIMIT:
                 self._ways.clear()
             self._ways[key] = hit
         return hit
 
 
-__all__ = ["KINDS", "MoveVerdicts", "bare_loadout", "on_table"]
+def way_length(
+    world: World, su: ScenarioUnit, lead: tuple[float, float], to: tuple[float, float], reach: float
+) -> float:
+    """The length :meth:`MoveVerdicts._too_far` holds against a Speed of at most ``reach`` (8.5.3, ``PlanCheck._move``):
+    the straight line from ``lead`` to ``to`` where it is longer than ``reach``, where the unit is Flying or where the
+    line meets no terrain it cannot cross (``clear_line``); else the longer of it and the way round that terrain
+    (``World.route``). For every Speed ``s`` up to ``reach``, the move is too far exactly where the length is more
+    than ``s`` + EPS (the tables of :mod:`.movetables` keep it per pair of menu points)."""
+    straight = math.dist(lead, to)
+    if straight > reach + EPS or su.flying:
+        return straight
+    r, through = su.base_mm / MM_PER_INCH / 2, world.mobility[su.id][0]
+    if clear_line(world.board, lead, to, None, r, through):
+        return straight
+    rt = world.route(lead, None, to, None, edge=world.edges[su.player], flying=su.flying,
+                     free_climb=world.mobility[su.id][1], radius=r, through=through)  # fmt: skip
+    return max(straight, rt.length)
+
+
+__all__ = ["KINDS", "MoveVerdicts", "bare_loadout", "on_table", "way_length"]
