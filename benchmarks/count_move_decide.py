@@ -7,7 +7,8 @@ While ``mathhammer game`` runs in this process, every Move and Run verdict the l
 and answer; the tables are built when the first automatic player's legality is (``build_tables``). After the game:
 
 * **decided**: each verdict's state given to ``decide`` alone (one game), per kind the share decided (not MISS), the
-  contradictions (a decision that is not the walk's answer: must be 0), the MISS classes;
+  contradictions (a decision that is not the walk's answer: must be 0), the MISS classes; the same with the coarser
+  test of the other units (``formation=False``: the grid's reach, ``[grid reach]``);
 * **batch**: the verdicts grouped per entry (unit, Phase, entry), each group one ``decide`` call over its states: the
   same answers as one by one (counted), and the CPU seconds (``time.process_time``) of the whole pass on a fresh
   decider (its per-placement tables empty: every pair filled once) and again warm, alternately with the current path
@@ -133,8 +134,16 @@ def main() -> None:
             continue
         n = leg.view.U
         one = MoveDecider(seen[id(leg)][1].tables, leg)
+        grid = MoveDecider(seen[id(leg)][1].tables, leg, formation=False)
         for u, phase, index, state, walked, kind in asked:
             pos, alive, gone = arrays([state], n)
+            coarse, cwhy = grid.decide(u, phase, index, pos, alive, gone)
+            if coarse[0] == MISS:
+                count[f"{kind} [grid reach] MISS: {MISS_NAMES[int(cwhy[0])]}"] += 1
+            else:
+                count[f"{kind} [grid reach] decided"] += 1
+                if (coarse[0] == ADMIT) != walked:
+                    count[f"{kind} [grid reach] CONTRADICTION (decided {int(coarse[0])}, walk {walked})"] += 1
             got, why = one.decide(u, phase, index, pos, alive, gone)
             count[f"{kind} asked"] += 1
             if got[0] == MISS:
@@ -179,8 +188,9 @@ def main() -> None:
     for kind in ("move", "run"):
         asked_n = count[f"{kind} asked"]
         if asked_n:
-            print(f"{kind}: decided {count[f'{kind} decided']} of {asked_n} "
-                  f"({100 * count[f'{kind} decided'] / asked_n:.1f}%)")  # fmt: skip
+            dec, coarse = count[f"{kind} decided"], count[f"{kind} [grid reach] decided"]
+            print(f"{kind}: decided {dec} of {asked_n} ({100 * dec / asked_n:.1f}%); "
+                  f"with the grid's reach {coarse} ({100 * coarse / asked_n:.1f}%)")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -17,11 +17,13 @@ where any of these holds and admitted where none does:
   <.moveverdicts.MoveVerdicts.on_creep>`) read on the unit's placement and the Sources of Creep's (``creep_source``),
   the only placements the hooks read, kept per those placement ids; with a Creep Tumor in the plan: a MISS;
 * no room: the empty-table placement ``place[u, j, h]`` (``h`` the heading :meth:`World.rear_from` gives) is none
-  (another unit's base takes room, never gives it), or is there and no other unit's placement can change it: none
-  passes :meth:`World.lead_test` of the point where the tables found it near the Leading Model (``near_only``), none
-  passes :meth:`World.place_test` where the grid looked farther (the units :meth:`World.place` reads, both ways it
-  reduces ``occupied``). A placement that passes makes the verdict a MISS (:data:`MISS_FRIEND`, :data:`MISS_FOE`)
-  unless another part refuses it (:data:`MISS_WIDE_FRIEND`, :data:`MISS_WIDE_FOE` where the grid looked farther).
+  (another unit's base takes room, never gives it), or is there and no other unit's base can block one of its spots
+  (:meth:`World.bases_many` of the box of its centres, kept per formation and placement id: the grid takes its spots
+  greedily in order, so with no spot it took blocked it takes the same ones, near the Leading Model or beyond). A
+  base that can block one makes the verdict a MISS (:data:`MISS_FRIEND`, :data:`MISS_FOE`) unless another part
+  refuses it. ``formation=False`` reads the grid's reach instead, coarser (every placement passing
+  :meth:`World.lead_test` of the point where the tables found the formation near the Leading Model, ``near_only``,
+  or :meth:`World.place_test` where the grid looked farther: :data:`MISS_WIDE_FRIEND`, :data:`MISS_WIDE_FOE`).
 
 Per game, a MISS too where the tables hold no key or another World holds the game: the unit off the table, its
 Leading Model on none of its menu points (:data:`MISS_OFF_MENU`: Close Ranks, a Charge, a Lunge), on a terrain top
@@ -83,8 +85,9 @@ class MoveDecider:
     """Plain Move/Run verdicts from the tables and lazily filled per-placement tables (the module text), for one
     Legality (its World, menus and MoveVerdicts)."""
 
-    def __init__(self, tables: MoveTables, legality: Legality) -> None:
+    def __init__(self, tables: MoveTables, legality: Legality, formation: bool = True) -> None:
         view = legality.view
+        self.formation = formation
         self.tables = tables
         self.legality = legality
         self.moves = legality.moves
@@ -113,6 +116,7 @@ class MoveDecider:
         self._creep: dict[tuple[int, ...], bool] = {}  # (unit, its placement, the sources') -> ON CREEP
         self._reach: dict[tuple[int, int, bool], dict[int, bool]] = {}  # (unit, point, wide) -> pid -> in reach
         self._tests: dict[tuple[int, int, bool], Callable[[int], bool]] = {}
+        self._touch: dict[tuple[int, int, int], tuple[dict[int, bool], Callable[[np.ndarray], np.ndarray]]] = {}
 
     def entry(self, u: int, phase: str, index: int) -> tuple[int, tuple[float, float], int] | None:
         """Entry ``index`` of unit ``u``'s ``phase`` menu as decided here: its point's index, its point and its
@@ -201,10 +205,10 @@ class MoveDecider:
             far0[cannot] = False
             why[g[cannot]] = MISS_CREEP
         refuse |= far0
-        friend, foe = self._in_reach(u, j, h, p[g])
+        friend, foe = self._touching(u, j, h, p[g]) if self.formation else self._in_reach(u, j, h, p[g])
         out[g[refuse]] = REFUSE
         open_ = ~refuse & (why[g] == DECIDED)
-        wide = ~tb.near_only[u, j, h]
+        wide = ~tb.near_only[u, j, h] & (not self.formation)
         why[g[open_ & foe]] = MISS_FOE
         why[g[open_ & friend & ~foe]] = MISS_FRIEND
         why[g[open_ & foe & wide]] = MISS_WIDE_FOE
@@ -281,6 +285,49 @@ class MoveDecider:
                 hit = self._creep[key] = self.moves.on_creep(self.world, self.uids[u], tuple(only))
             got[k] = hit
         return got[inv.reshape(-1)], np.ones(G, dtype=bool)
+
+    def _touching(self, u: int, j: int, h: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per game: has a friendly (an enemy) unit a base that can block a spot of the empty-table formation
+        ``place[u, j, h]`` (:meth:`World.bases_many` of the box of its centres: an overlap, an enemy Within 1")? Where
+        none has, the grid (greedy in its spots' order: a spot it passed over stays passed over with more bases, and
+        the spots it took stay free) sets the same centres with the other units there, near the Leading Model or
+        beyond: the verdict is the empty table's. Only a formation with room is asked."""
+        G = p.shape[0]
+        friend = np.zeros(G, dtype=bool)
+        foe = np.zeros(G, dtype=bool)
+        others, mine = self._others[u]
+        for hh in np.unique(h).tolist():
+            rows = np.flatnonzero(h == hh)
+            pid = int(self.tables.place[u, j, hh])
+            if pid < 0:
+                continue
+            vals = p[rows][:, others]
+            seen, inv = np.unique(vals, return_inverse=True)
+            hit = self._touch_of(u, j, hh, pid, seen)
+            inside = hit[inv.reshape(vals.shape)]
+            friend[rows] = inside[:, mine].any(axis=1)
+            foe[rows] = inside[:, ~mine].any(axis=1)
+        return friend, foe
+
+    def _touch_of(self, u: int, j: int, h: int, pid: int, pids: np.ndarray) -> np.ndarray:
+        """Per placement id of ``pids`` (-1: off the table, never): :meth:`_touching`'s test of unit ``u``'s
+        formation ``pid`` (at point ``j``, heading ``h``), kept per (unit, point, heading) and placement id."""
+        key = (u, j, h)
+        got = self._touch.get(key)
+        if got is None:
+            c = np.asarray(self.world.placements[pid].centres, dtype=float)
+            box = [float(c[:, 0].min()), float(c[:, 1].min()), float(c[:, 0].max()), float(c[:, 1].max())]
+            got = self._touch[key] = ({}, self.world.bases_many(self.legality.view.units[u], box))
+        memo, test = got
+        out = np.zeros(pids.size, dtype=bool)
+        new = [pv for pv in pids.tolist() if pv >= 0 and pv not in memo]
+        if new:
+            for pv, hit in zip(new, test(np.asarray(new, dtype=np.int64)).tolist(), strict=True):
+                memo[pv] = bool(hit)
+        for k, pv in enumerate(pids.tolist()):
+            if pv >= 0:
+                out[k] = memo[pv]
+        return out
 
     def _in_reach(self, u: int, j: int, h: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per game: has a friendly (an enemy) unit a placement that can change the placement of unit ``u`` at point
