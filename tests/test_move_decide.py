@@ -136,16 +136,38 @@ def _states_on_points(sim: Simulation, dec: MoveDecider, seed: int, count: int, 
 
 def test_decisions_are_the_walks_among_bases_set_at_random(scn: Any) -> None:
     """8.5.2 and 8.5.3 in states with the units' Leading Models set at random on their menu points near one another
-    (Charges' ends Within 1" of an enemy, models left at random): every decided verdict is the walk's, and refused
-    Engaged occurs (with admitted and refused otherwise)."""
+    (Charges' ends Within 1" of an enemy, models left at random, a Creep Tumor at random: ON CREEP read as the walk
+    reads it): every decided verdict is the walk's; refused Engaged, admitted, refused otherwise, a MISS for a friendly
+    base that can block a spot of the formation, and a decision ON CREEP changes all occur."""
     sim = Simulation(scn, 1, 3)
     auto = sim.players[0]
     assert isinstance(auto, Auto)
     leg = Legality(sim, auto.legality.menus)
     dec = MoveDecider(build_tables(leg), leg)
     seen: collections.Counter[str] = collections.Counter()
-    states = _states_on_points(sim, dec, 31, 30, 8.0)
-    for phase in ("movement", "assault"):
-        _hold(leg, dec, phase, states, seen)
+    rng = np.random.default_rng(37)
+    tumors = leg.check.tumors  # the walk's Creep Tumors, set at random per state (none in a game without abilities)
+    n = sim.U
+    for state in _states_on_points(sim, dec, 31, 30, 8.0):
+        some = [v for v in range(n) if state[v] >= 0]
+        at = sim.world.placements[state[some[int(rng.integers(len(some)))]]].centres[0] if some else (0.0, 0.0)
+        tumors[:] = [((at[0] + float(rng.normal(0, 4)), at[1] + float(rng.normal(0, 4))), "blue")]
+        if rng.random() < 0.4:
+            tumors.clear()
+        for phase in ("movement", "assault"):
+            _hold(leg, dec, phase, [state], seen)
+            if tumors:  # ON CREEP (Accelerating Creep's Speed): the decisions it changes
+                kept = list(tumors)
+                for u in range(n):
+                    for index, e in enumerate(leg.menus[sim.uids[u]][phase]):
+                        if e.action not in ("move", "run") or state[u] < 0:
+                            continue
+                        rows = np.asarray([state], dtype=np.int64)
+                        got, _ = dec.decide(u, phase, index, rows[:, :n], rows[:, n : 2 * n], rows[:, 2 * n])
+                        tumors.clear()
+                        bare, _ = dec.decide(u, phase, index, rows[:, :n], rows[:, n : 2 * n], rows[:, 2 * n])
+                        tumors[:] = kept
+                        seen["creep"] += int(got[0] != MISS and bare[0] != MISS and got[0] != bare[0])
+    tumors.clear()
     assert seen["refuse engaged"] >= 5 and seen["admit"] >= 5 and seen["refuse"] >= 5, seen
-    assert seen[f"miss {MISS_FRIEND}"] >= 5, seen
+    assert seen[f"miss {MISS_FRIEND}"] >= 5 and seen["creep"] >= 3, seen

@@ -14,8 +14,8 @@ where any of these holds and admitted where none does:
   <.moveverdicts.MoveVerdicts.engaged>` asks it, kept per (placement, models, placement, models) code;
 * too far (8.5.3): ``way[u, i, j]`` against the unit's Speed; where the Speed off Creep and ON CREEP give different
   answers, ON CREEP is the cards' ``on_creep`` hooks (:meth:`MoveVerdicts.on_creep
-  <.moveverdicts.MoveVerdicts.on_creep>`) read on the unit's placement and the Sources of Creep's (``creep_source``),
-  the only placements the hooks read, kept per those placement ids; with a Creep Tumor in the plan: a MISS;
+  <.moveverdicts.MoveVerdicts.on_creep>`) read on the unit's placement and the Sources of Creep's (``creep_source``)
+  and the plan's Creep Tumors, all the hooks read, kept per those placement ids and Tumors;
 * no room: the empty-table placement ``place[u, j, h]`` (``h`` the heading :meth:`World.rear_from` gives) is none
   (another unit's base takes room, never gives it), or is there and no other unit's base can block one of its spots
   (:meth:`World.bases_many` of the box of its centres, kept per formation and placement id: the grid takes its spots
@@ -57,7 +57,6 @@ MISS_GRASS = 3
 MISS_DOWN = 4
 MISS_OFF_MENU = 5
 MISS_LEVEL = 6
-MISS_CREEP = 7
 MISS_FRIEND = 8
 MISS_FOE = 9
 MISS_WIDE_FRIEND = 10
@@ -70,7 +69,6 @@ MISS_NAMES = {
     MISS_DOWN: "unit BURROWED (the walk's)",
     MISS_OFF_MENU: "Leading Model off the menu points",
     MISS_LEVEL: "Leading Model on a terrain top",
-    MISS_CREEP: "ON CREEP with a Creep Tumor in the plan",
     MISS_FRIEND: "a friendly unit's placement in the formation's reach",
     MISS_FOE: "an enemy unit's placement in the formation's reach",
     MISS_WIDE_FRIEND: "a friendly unit's placement in the reach of a formation wider than the near test",
@@ -113,7 +111,7 @@ class MoveDecider:
         self._level: dict[int, bool] = {}  # placement id -> its Leading Model on a terrain top
         self._heading: dict[tuple[int, int, int], int] = {}  # (unit, placement id, to point) -> heading index
         self._pairs: dict[int, bool] = {}  # pair code -> Engaged
-        self._creep: dict[tuple[int, ...], bool] = {}  # (unit, its placement, the sources') -> ON CREEP
+        self._creep: dict[tuple[object, ...], bool] = {}  # (unit, the Creep Tumors, its and the sources' pids)
         self._reach: dict[tuple[int, int, bool], dict[int, bool]] = {}  # (unit, point, wide) -> pid -> in reach
         self._tests: dict[tuple[int, int, bool], Callable[[int], bool]] = {}
         self._touch: dict[tuple[int, int, int], tuple[dict[int, bool], Callable[[np.ndarray], np.ndarray]]] = {}
@@ -196,14 +194,8 @@ class MoveDecider:
         s0, s1 = float(tb.speeds[u, 0]), float(tb.speeds[u, 1])
         far0, far1 = way > s0 + EPS, way > s1 + EPS
         unknown = far0 != far1
-        if unknown.any():
-            creep, known = self._on_creep(u, p[g][unknown])
-            far = np.where(creep, far1[unknown], far0[unknown])
-            idx = np.flatnonzero(unknown)
-            far0[idx] = far  # the Speed the walk reads
-            cannot = idx[~known]
-            far0[cannot] = False
-            why[g[cannot]] = MISS_CREEP
+        if unknown.any():  # the Speed the walk reads
+            far0[unknown] = np.where(self._on_creep(u, p[g][unknown]), far1[unknown], far0[unknown])
         refuse |= far0
         friend, foe = self._touching(u, j, h, p[g]) if self.formation else self._in_reach(u, j, h, p[g])
         out[g[refuse]] = REFUSE
@@ -265,18 +257,16 @@ class MoveDecider:
             got[on] = hits[inv.reshape(-1)]
         return np.asarray(got.any(axis=1), dtype=bool)
 
-    def _on_creep(self, u: int, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per game: is unit ``u`` ON CREEP (the cards' hooks on its placement and the Sources of Creep's), and is it
-        known (no Creep Tumor in the plan: the hooks then read the placements alone)?"""
-        G = p.shape[0]
-        if self.moves.check.tumors:
-            return np.zeros(G, dtype=bool), np.zeros(G, dtype=bool)
+    def _on_creep(self, u: int, p: np.ndarray) -> np.ndarray:
+        """Per game: is unit ``u`` ON CREEP (the cards' hooks, :meth:`MoveVerdicts.on_creep`)? The hooks read the
+        unit's placement, the Sources of Creep's and the plan's Creep Tumors alone: the answer is kept per those."""
+        tumors = tuple(self.moves.check.tumors)
         cols = np.concatenate([[u], self.sources]).astype(np.int64)
         keys = p[:, cols]
         seen, inv = np.unique(keys, axis=0, return_inverse=True)
         got = np.empty(seen.shape[0], dtype=bool)
         for k, row in enumerate(seen.tolist()):
-            key = (u, *row)
+            key = (u, tumors, *row)
             hit = self._creep.get(key)
             if hit is None:
                 only = [-1] * self.U
@@ -284,7 +274,7 @@ class MoveDecider:
                     only[v] = pv
                 hit = self._creep[key] = self.moves.on_creep(self.world, self.uids[u], tuple(only))
             got[k] = hit
-        return got[inv.reshape(-1)], np.ones(G, dtype=bool)
+        return got[inv.reshape(-1)]
 
     def _touching(self, u: int, j: int, h: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per game: has a friendly (an enemy) unit a base that can block a spot of the empty-table formation
@@ -378,7 +368,6 @@ __all__ = [
     "ADMIT",
     "DECIDED",
     "MISS",
-    "MISS_CREEP",
     "MISS_DOWN",
     "MISS_FOE",
     "MISS_FRIEND",
