@@ -30,6 +30,7 @@ import json
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -50,7 +51,9 @@ build_cpu: list[float] = []
 live_state: collections.Counter[str] = collections.Counter()
 
 
-def patch() -> None:
+def patch() -> Callable[[], None]:
+    """Keep every Move/Run verdict ``Legality._walk`` computes (and build each Legality's tables and decider); returns
+    the call that takes the patch off again."""
     init = legal.Legality.__init__
 
     def built(self: Any, view: Any, menus: Any) -> None:
@@ -73,6 +76,12 @@ def patch() -> None:
         return got
 
     legal.Legality._walk = kept  # type: ignore[method-assign]
+
+    def off() -> None:
+        legal.Legality.__init__ = init  # type: ignore[method-assign]
+        legal.Legality._walk = walk  # type: ignore[method-assign]
+
+    return off
 
 
 def run(args: list[str]) -> tuple[str, float]:
@@ -115,6 +124,35 @@ def verdicts_pass(leg: Any, asked: list[Any]) -> list[bool | None]:
     return [mv.verdict(u, phase, index, state) for u, phase, index, state, _, _ in asked]
 
 
+def tally(leg: Any, asked: list[Any], count: collections.Counter[str]) -> MoveDecider:
+    """Count ``decide``'s answer on each verdict of ``asked`` (one state at a time) against the walk's: decided,
+    admitted or refused, the MISS classes, the contradictions; the same with the grid's reach (``[grid reach]``).
+    Returns the decider (its pair tables filled)."""
+    n = leg.view.U
+    one = MoveDecider(seen[id(leg)][1].tables, leg)
+    grid = MoveDecider(seen[id(leg)][1].tables, leg, formation=False)
+    for u, phase, index, state, walked, kind in asked:
+        pos, alive, gone = arrays([state], n)
+        coarse, cwhy = grid.decide(u, phase, index, pos, alive, gone)
+        if coarse[0] == MISS:
+            count[f"{kind} [grid reach] MISS: {MISS_NAMES[int(cwhy[0])]}"] += 1
+        else:
+            count[f"{kind} [grid reach] decided"] += 1
+            if (coarse[0] == ADMIT) != walked:
+                count[f"{kind} [grid reach] CONTRADICTION (decided {int(coarse[0])}, walk {walked})"] += 1
+        got, why = one.decide(u, phase, index, pos, alive, gone)
+        count[f"{kind} asked"] += 1
+        if got[0] == MISS:
+            count[f"{kind} MISS: {MISS_NAMES[int(why[0])]}"] += 1
+            continue
+        assert why[0] == DECIDED
+        count[f"{kind} decided"] += 1
+        count[f"{kind} decided {'admit' if got[0] == ADMIT else 'refuse'}"] += 1
+        if (got[0] == ADMIT) != walked:
+            count[f"{kind} CONTRADICTION (decided {int(got[0])}, walk {walked})"] += 1
+    return one
+
+
 def main() -> None:
     argv = sys.argv[1:]
     rounds = 3
@@ -132,28 +170,7 @@ def main() -> None:
     for leg, _, asked in seen.values():
         if not asked:
             continue
-        n = leg.view.U
-        one = MoveDecider(seen[id(leg)][1].tables, leg)
-        grid = MoveDecider(seen[id(leg)][1].tables, leg, formation=False)
-        for u, phase, index, state, walked, kind in asked:
-            pos, alive, gone = arrays([state], n)
-            coarse, cwhy = grid.decide(u, phase, index, pos, alive, gone)
-            if coarse[0] == MISS:
-                count[f"{kind} [grid reach] MISS: {MISS_NAMES[int(cwhy[0])]}"] += 1
-            else:
-                count[f"{kind} [grid reach] decided"] += 1
-                if (coarse[0] == ADMIT) != walked:
-                    count[f"{kind} [grid reach] CONTRADICTION (decided {int(coarse[0])}, walk {walked})"] += 1
-            got, why = one.decide(u, phase, index, pos, alive, gone)
-            count[f"{kind} asked"] += 1
-            if got[0] == MISS:
-                count[f"{kind} MISS: {MISS_NAMES[int(why[0])]}"] += 1
-                continue
-            assert why[0] == DECIDED
-            count[f"{kind} decided"] += 1
-            count[f"{kind} decided {'admit' if got[0] == ADMIT else 'refuse'}"] += 1
-            if (got[0] == ADMIT) != walked:
-                count[f"{kind} CONTRADICTION (decided {int(got[0])}, walk {walked})"] += 1
+        one = tally(leg, asked, count)
         groups = grouped(asked)
         singles = batch_pass(one, asked, groups)  # warm: the same answers as one by one
         cpu_dec: list[float] = []

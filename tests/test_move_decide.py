@@ -7,12 +7,14 @@
   and Creep Tumors at random), every verdict ``MoveDecider.decide`` gives (not MISS) is the walk's
   (``Legality.walked``), given for many games at once as for one;
 * each class occurs, with floors that can fail: admitted, refused on the unit's own parts or the way, refused
-  Engaged, and a MISS for a friendly base in the formation's reach.
+  Engaged, a MISS for a friendly base on the formation's spots, a decision ON CREEP changes;
+* benchmarks/count_move_decide.py's tally on a small run: its counts add up, no contradiction.
 """
 
 from __future__ import annotations
 
 import collections
+import importlib.util
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,8 @@ from mathhammer.scenario.players.movetables import build_tables
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import PLAYERS, Activation
 from tests.autoplay_kit import data
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _scenario(folder: Path, length: int = 2) -> Any:
@@ -171,3 +175,29 @@ def test_decisions_are_the_walks_among_bases_set_at_random(scn: Any) -> None:
     tumors.clear()
     assert seen["refuse engaged"] >= 5 and seen["admit"] >= 5 and seen["refuse"] >= 5, seen
     assert seen[f"miss {MISS_FRIEND}"] >= 5 and seen["creep"] >= 3, seen
+
+
+def test_the_counters_tally_adds_up(scn: Any) -> None:
+    """benchmarks/count_move_decide.py on 3 random games of 2 Rounds: every Move/Run verdict the legality computes is
+    kept and counted once, decided or a named MISS; no decision contradicts the walk's answer (either test of the
+    other units); plain Moves and Runs are decided, both admitted and refused."""
+    spec = importlib.util.spec_from_file_location("count_move_decide", ROOT / "benchmarks" / "count_move_decide.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    off = mod.patch()
+    try:
+        Simulation(scn, 3, 11).run()
+    finally:
+        off()
+    c: collections.Counter[str] = collections.Counter()
+    kept = 0
+    for leg, _, asked in mod.seen.values():
+        mod.tally(leg, asked, c)
+        kept += len(asked)
+    assert not [k for k in c if "CONTRADICTION" in k], dict(c)
+    assert kept == sum(v for k, v in c.items() if k.endswith(" asked")) > 0
+    for kind in ("move", "run"):
+        misses = sum(v for k, v in c.items() if k.startswith(f"{kind} MISS: "))
+        assert c[f"{kind} asked"] == c[f"{kind} decided"] + misses, kind
+        assert c[f"{kind} decided admit"] > 0 and c[f"{kind} decided refuse"] > 0, dict(c)
