@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import shlex
 import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,10 +33,8 @@ from mathhammer.scenario import sim as sim_mod
 from mathhammer.scenario import sim_combat, sim_move
 from mathhammer.scenario.players import legal, menu, moveverdicts
 
-GAME = shlex.split(
-    'game profiles/armies/terran_six.toml profiles/armies/zerg_six.toml --mission "Hold Position" '
-    "--deployment Gauntlet --seed 1 --json --workers 1"
-)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from count_move_tables import GAME, tagged
 
 keys: dict[str, set[Any]] = collections.defaultdict(set)
 count: collections.Counter[str] = collections.Counter()
@@ -93,18 +91,8 @@ def patch() -> None:
 
     sim_mod.Simulation.set_pos_many = counted_set_many  # type: ignore[method-assign]
 
-    def tagged(fn: Any, tag: Any) -> Any:  # ``fn`` with ``tag(args)`` the action setting placements meanwhile
-        def run(self: Any, *args: Any) -> None:
-            doing.append(tag(args))
-            try:
-                fn(self, *args)
-            finally:
-                doing.pop()
-
-        return run
-
-    sim_mod.Simulation.activate = tagged(sim_mod.Simulation.activate, lambda a: a[0].action)  # type: ignore[method-assign]
-    sim_combat.Combat.close_ranks = tagged(sim_combat.Combat.close_ranks, lambda a: "close-ranks")  # type: ignore[method-assign]
+    sim_mod.Simulation.activate = tagged(sim_mod.Simulation.activate, lambda a: a[0].action, doing)  # type: ignore[method-assign]
+    sim_combat.Combat.close_ranks = tagged(sim_combat.Combat.close_ranks, lambda a: "close-ranks", doing)  # type: ignore[method-assign]
 
     walk = legal.Legality._walk
 

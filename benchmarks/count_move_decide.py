@@ -23,14 +23,10 @@ The game's JSON (keys sorted) is hashed: the readers change no game.
 from __future__ import annotations
 
 import collections
-import contextlib
-import hashlib
-import io
-import json
-import shlex
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,10 +36,8 @@ from mathhammer.scenario.players.movedecide import ADMIT, DECIDED, MISS, MISS_NA
 from mathhammer.scenario.players.movetables import build_tables
 from mathhammer.scenario.players.moveverdicts import MoveVerdicts
 
-GAME = shlex.split(
-    'game profiles/armies/terran_six.toml profiles/armies/zerg_six.toml --mission "Hold Position" '
-    "--deployment Gauntlet --seed 1 --json --workers 1"
-)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from count_move_tables import run
 
 #: per Legality: (the Legality, its decider, the verdicts asked: (u, phase, index, state, walk's answer, kind))
 seen: dict[int, tuple[Any, MoveDecider, list[tuple[int, str, int, tuple[int, ...], bool, str]]]] = {}
@@ -82,19 +76,6 @@ def patch() -> Callable[[], None]:
         legal.Legality._walk = walk  # type: ignore[method-assign]
 
     return off
-
-
-def run(args: list[str]) -> tuple[str, float]:
-    from mathhammer.cli import app
-
-    sys.argv = ["mathhammer", *GAME, *args]
-    out = io.StringIO()
-    t0 = time.process_time()
-    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
-        app()
-    cpu = time.process_time() - t0
-    text = json.dumps(json.loads(out.getvalue()), sort_keys=True)
-    return hashlib.md5((text + "\n").encode()).hexdigest(), cpu
 
 
 def arrays(states: list[tuple[int, ...]], n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -247,6 +247,20 @@ def placement(
     miss(kind, f"formation changed by near units ({label})", f"{uid} to {to} h{h} from {src} table {want} set {new}")
 
 
+def tagged(fn: Any, tag: Any, stack: list[str]) -> Any:
+    """``fn`` (a method) with ``tag(args)`` on top of ``stack`` while it runs: the action setting placements meanwhile
+    (also benchmarks/count_formation_keys.py's)."""
+
+    def run(self: Any, *args: Any) -> None:
+        stack.append(tag(args))
+        try:
+            fn(self, *args)
+        finally:
+            stack.pop()
+
+    return run
+
+
 def patch() -> Callable[[], None]:
     """Patch the counters onto the engine; returns the call that takes them off again."""
     undo: list[tuple[Any, str, Any]] = []
@@ -343,18 +357,8 @@ def patch() -> Callable[[], None]:
 
     _set(sim_mod.Simulation, "set_pos_many", counted_set_many)
 
-    def tagged(fn: Any, tag: Any) -> Any:  # ``fn`` with ``tag(args)`` the action setting placements meanwhile
-        def run(self: Any, *args: Any) -> None:
-            doing.append(tag(args))
-            try:
-                fn(self, *args)
-            finally:
-                doing.pop()
-
-        return run
-
-    _set(sim_mod.Simulation, "activate", tagged(sim_mod.Simulation.activate, lambda a: a[0].action))
-    _set(sim_combat.Combat, "close_ranks", tagged(sim_combat.Combat.close_ranks, lambda a: "close-ranks"))
+    _set(sim_mod.Simulation, "activate", tagged(sim_mod.Simulation.activate, lambda a: a[0].action, doing))
+    _set(sim_combat.Combat, "close_ranks", tagged(sim_combat.Combat.close_ranks, lambda a: "close-ranks", doing))
 
     def off() -> None:
         for owner, name, old in reversed(undo):

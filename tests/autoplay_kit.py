@@ -225,8 +225,12 @@ def declared(scn: Scenario, use: str, seed: int, n: int) -> tuple[int, Any]:
     raise AssertionError(f"every activation with {use} was void")
 
 
-def scenario(folder: Path, **kw: Any) -> Scenario:
-    return parse_scenario(data(folder, **kw), "two.toml", folder)
+def scenario(folder: Path, card: str | None = None, **kw: Any) -> Scenario:
+    """The kit's scenario (:func:`data`'s arguments), on the Deployment Card ``card`` where given."""
+    table = data(folder, **kw)
+    if card is not None:
+        table["deployment"] = {"card": card}
+    return parse_scenario(table, "two.toml", folder)
 
 
 def judged(sim: Any, act: Any, games: Any) -> tuple[Any, Any, list[int], Any]:

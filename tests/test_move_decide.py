@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.legal import Legality
 from mathhammer.scenario.players.movedecide import (
@@ -34,16 +33,14 @@ from mathhammer.scenario.players.movedecide import (
 from mathhammer.scenario.players.movetables import build_tables
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import PLAYERS, Activation
-from tests.autoplay_kit import data
+from tests.autoplay_kit import scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _scenario(folder: Path, length: int = 2) -> Any:
     """The kit's lists (Marines, Marauders against Zerglings, Roaches: Creep) on Gauntlet, random against random."""
-    table = data(folder, length=length)
-    table["deployment"] = {"card": "Gauntlet"}
-    return parse_scenario(table, "decide.toml", folder)
+    return scenario(folder, card="Gauntlet", length=length)
 
 
 def _hold(

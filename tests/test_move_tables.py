@@ -24,7 +24,6 @@ import pytest
 
 from mathhammer.board.model import EPS
 from mathhammer.scenario.geometry.placement import nearest_heading
-from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.movetables import (
     NO_ROOM,
@@ -36,16 +35,14 @@ from mathhammer.scenario.players.movetables import (
 )
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation
-from tests.autoplay_kit import data
+from tests.autoplay_kit import scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _scenario(folder: Path, length: int = 2) -> Any:
     """The kit's lists (Marines, Marauders against Zerglings, Roaches: Creep) on Gauntlet, random against random."""
-    table = data(folder, length=length)
-    table["deployment"] = {"card": "Gauntlet"}
-    return parse_scenario(table, "tables.toml", folder)
+    return scenario(folder, card="Gauntlet", length=length)
 
 
 @pytest.fixture(scope="module")
