@@ -36,11 +36,8 @@ from mathhammer.scenario.spec import PLAYERS, Activation
 from tests.autoplay_kit import scenario
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _scenario(folder: Path, length: int = 2) -> Any:
-    """The kit's lists (Marines, Marauders against Zerglings, Roaches: Creep) on Gauntlet, random against random."""
-    return scenario(folder, card="Gauntlet", length=length)
+#: the kit's lists (Marines, Marauders against Zerglings, Roaches: Creep) on Gauntlet, random against random
+GAUNTLET = "Gauntlet"
 
 
 def _hold(
@@ -81,7 +78,7 @@ def _hold(
 
 @pytest.fixture(scope="module")
 def scn(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    return _scenario(tmp_path_factory.mktemp("decide"))
+    return scenario(tmp_path_factory.mktemp("decide"), card=GAUNTLET, length=2)
 
 
 def test_decisions_are_the_walks_in_random_games(scn: Any) -> None:

@@ -38,16 +38,13 @@ from mathhammer.scenario.spec import Activation
 from tests.autoplay_kit import scenario
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _scenario(folder: Path, length: int = 2) -> Any:
-    """The kit's lists (Marines, Marauders against Zerglings, Roaches: Creep) on Gauntlet, random against random."""
-    return scenario(folder, card="Gauntlet", length=length)
+#: the kit's lists (Marines, Marauders against Zerglings, Roaches: Creep) on Gauntlet, random against random
+GAUNTLET = "Gauntlet"
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Simulation, Any, MoveTables]:
-    scn = _scenario(tmp_path_factory.mktemp("tables"))
+    scn = scenario(tmp_path_factory.mktemp("tables"), card=GAUNTLET, length=2)
     sim = Simulation(scn, 1, 1)
     auto = sim.players[0]
     assert isinstance(auto, Auto)
@@ -209,7 +206,7 @@ def test_the_counters_classification_adds_up(tmp_path: Path) -> None:
     mod = _counter()
     undo = mod.patch()
     try:
-        Simulation(_scenario(tmp_path), 3, 11).run()
+        Simulation(scenario(tmp_path, card=GAUNTLET, length=2), 3, 11).run()
     finally:
         undo()
     c = mod.count
