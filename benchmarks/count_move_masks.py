@@ -40,6 +40,7 @@ from mathhammer.scenario.players.movetables import build_tables
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from count_move_tables import run
 
+STEP_FILLS = "fill World placements, the steps' entries"
 NAMES = {**MISS_NAMES, MISS_FILL: "the fill's units did not settle"}
 #: per Legality: (the Legality, its decider)
 seen: dict[int, tuple[Any, MoveDecider]] = {}
@@ -174,8 +175,10 @@ def tally(count: collections.Counter[str]) -> dict[int, Judge]:
     """Count the steps and the masks of the units they asked (the module text); the judges per legality."""
     judges: dict[int, Judge] = {}
     masks_seen: set[tuple[int, int, tuple[int, ...]]] = set()
-    for step in steps:
-        for asks in step.values():
+    asked_units: list[dict[tuple[int, int], tuple[int, ...]]] = []
+    missed: dict[str, set[int]] = {"plain": set(), "filled": set()}
+    for step in steps:  # the steps first: the fill's placements they cost counted apart
+        for game, asks in step.items():
             plain = filled = True
             units: dict[tuple[int, int], tuple[int, ...]] = {}
             for lid, u, i, state, _ in asks:
@@ -191,29 +194,39 @@ def tally(count: collections.Counter[str]) -> dict[int, Judge]:
             count["steps: entries asked"] += len(asks)
             count["steps decided"] += plain
             count["steps decided with the fill"] += filled
-            for (lid, u), state in units.items():  # the whole menu of each unit asked
-                judge = judges[lid]
-                leg = judge.leg
-                cut = np.asarray(leg.shortcuts(u, "movement", state), dtype=bool)
-                mp = mf = True
-                entries = leg.menus[leg.view.uids[u]]["movement"]
-                width = deploys = 0
-                for i, e in enumerate(entries):
-                    if e.action == "pass" or cut[i]:
-                        continue
-                    width += 1
-                    deploys += e.action == "deploy"
-                    a, b = judge.entry(u, i, state, leg.judged(u, "movement", i, state), "mask")
-                    mp &= a
-                    mf &= b
-                label = "masks in Reserves (Deploys open)" if deploys else "masks on the table"
-                for tag, fresh in (("", True), (" (distinct)", (lid, u, state) not in masks_seen)):
-                    if fresh:
-                        count[f"{label}{tag}"] += 1
-                        count[f"{label}{tag} decided"] += mp
-                        count[f"{label}{tag} decided with the fill"] += mf
-                        count[f"{label}{tag} entries open"] += width
-                masks_seen.add((lid, u, state))
+            if not plain:
+                missed["plain"].add(game)
+            if not filled:
+                missed["filled"].add(game)
+            asked_units.append(units)
+    count["games with an undecided step"] = len(missed["plain"])
+    count["games with an undecided step, with the fill"] = len(missed["filled"])
+    count[STEP_FILLS] = sum(j.fill.placements for j in judges.values())
+    count["fill keys, the steps' entries"] = sum(len(j.fill.fills) for j in judges.values())
+    for units in asked_units:
+        for (lid, u), state in units.items():  # the whole menu of each unit asked
+            judge = judges[lid]
+            leg = judge.leg
+            cut = np.asarray(leg.shortcuts(u, "movement", state), dtype=bool)
+            mp = mf = True
+            entries = leg.menus[leg.view.uids[u]]["movement"]
+            width = deploys = 0
+            for i, e in enumerate(entries):
+                if e.action == "pass" or cut[i]:
+                    continue
+                width += 1
+                deploys += e.action == "deploy"
+                a, b = judge.entry(u, i, state, leg.judged(u, "movement", i, state), "mask")
+                mp &= a
+                mf &= b
+            label = "masks in Reserves (Deploys open)" if deploys else "masks on the table"
+            for tag, fresh in (("", True), (" (distinct)", (lid, u, state) not in masks_seen)):
+                if fresh:
+                    count[f"{label}{tag}"] += 1
+                    count[f"{label}{tag} decided"] += mp
+                    count[f"{label}{tag} decided with the fill"] += mf
+                    count[f"{label}{tag} entries open"] += width
+            masks_seen.add((lid, u, state))
     return judges
 
 
@@ -282,7 +295,8 @@ def main() -> None:
     if games:
         print(f"per game: steps {s / games:.1f}, undecided steps {(s - count['steps decided']) / games:.1f}, "
               f"with the fill {(s - count['steps decided with the fill']) / games:.1f}; "
-              f"fill World placements {count['fill World placements'] / games:.1f}")  # fmt: skip
+              f"fill World placements {count['fill World placements'] / games:.1f} (the steps' entries alone "
+              f"{count[STEP_FILLS] / games:.1f})")  # fmt: skip
 
 
 if __name__ == "__main__":

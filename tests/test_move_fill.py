@@ -7,12 +7,15 @@ step 2 of docs/dev/compiled-game-loop.md) held to the plan walk and the engine:
   World gives with every other unit there (``World.place_near_lead`` / ``World.place``, as ``MoveVerdicts`` and the
   engine ask it), and where a Move or Run is applied it is the placement the engine sets;
 * floors that can fail: misses for a friendly base filled (admitted and refused), ADMITs with the tables' own
-  placement, applied Moves/Runs compared.
+  placement, applied Moves/Runs compared;
+* benchmarks/count_move_masks.py's tally on a small run: no contradiction, no placement mismatch.
 """
 
 from __future__ import annotations
 
 import collections
+import importlib.util
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,6 +30,8 @@ from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import PLAYERS, Activation
 from tests.autoplay_kit import scenario
 from tests.test_move_decide import GAUNTLET, _states_on_points
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _engine_place(leg: Legality, u: int, phase: str, index: int, state: tuple[int, ...]) -> int | None:
@@ -149,3 +154,26 @@ def test_filled_answers_among_bases_set_at_random(scn: Any) -> None:
             _hold(leg, fill, phase, [state], seen)
     assert seen["filled admit"] >= 40 and seen["filled refuse"] >= 30, seen
     assert len(fill.fills) >= 5 and fill.placements == len(fill.fills), seen
+
+
+def test_the_mask_counters_tally_adds_up(scn: Any) -> None:
+    """benchmarks/count_move_masks.py on 3 random games of 2 Rounds: Movement steps are kept and counted, no decision
+    (plain or filled) contradicts the walk's, the fill decides no fewer steps than the plain decision, and every
+    applied plain Move/Run's filled placement is the engine's (or a named MISS)."""
+    spec = importlib.util.spec_from_file_location("count_move_masks", ROOT / "benchmarks" / "count_move_masks.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    off = mod.patch()
+    try:
+        Simulation(scn, 3, 11).run()
+    finally:
+        off()
+    c: collections.Counter[str] = collections.Counter()
+    judges = mod.tally(c)
+    mod.check_applied(judges, c)
+    assert not [k for k in c if "CONTRADICTION" in k or "MISMATCH" in k or "REFUSED" in k], dict(c)
+    assert c["steps"] > 0 and c["steps decided"] <= c["steps decided with the fill"] <= c["steps"], dict(c)
+    assert c["applied placement equal"] > 0, dict(c)
+    misses = sum(v for k, v in c.items() if k.startswith("applied MISS: "))
+    assert c["applied Move/Run"] == c["applied placement equal"] + misses, dict(c)
