@@ -208,7 +208,8 @@ def first_game(scn: Scenario, seed: int, n: int, wanted: Any, what: str = "one")
     """The first game of ``scn`` (seed ``seed``, games 0 to ``n - 1``) with an activation ``wanted(act)`` that was
     not void, and :func:`~mathhammer.scenario.players.trace.record` of it alone: the game a loop recording games 0,
     1, ... one by one would stop at, found by playing the ``n`` games as one batch (a game is the same alone or among
-    others: tests/test_autoplay_game.py) and recording only the games where such an activation was applied."""
+    others: tests/test_autoplay_game.py) and recording only the games where such an activation was applied, on the
+    batch's World (``Simulation``'s ``world``, as a forked worker plays on the pilot's: the same games)."""
     import numpy as np
 
     from mathhammer.scenario.players.trace import record
@@ -226,8 +227,8 @@ def first_game(scn: Scenario, seed: int, n: int, wanted: Any, what: str = "one")
     batch.activate = activate  # type: ignore[method-assign]
     batch.run()
     assert said, f"no game of {n} declared {what}"
-    for g in sorted(set(said)):
-        played = record(Simulation(scn, 1, seed, offset=g))
+    for g in sorted(set(said)):  # on the batch's World: its menus already built
+        played = record(Simulation(scn, 1, seed, offset=g, world=batch.world))
         if any(wanted(s.act) for s in played.steps if not s.void):
             return g, played
     raise AssertionError(f"every activation with {what} was void")
