@@ -201,6 +201,15 @@ def declared(scn: Scenario, use: str, seed: int, n: int) -> tuple[int, Any]:
     """A game of ``scn`` (seed ``seed``) where Reaction ``use`` was declared on an activation that was not void (a
     Charge too short is written as a Hold), found in a batch of ``n`` games then recorded alone (the same game
     whatever the grouping): its number and :func:`~mathhammer.scenario.players.trace.record` of it."""
+    return first_game(scn, seed, n, lambda a: any(rx.use == use for rx in a.react), use)
+
+
+def first_game(scn: Scenario, seed: int, n: int, wanted: Any, what: str = "one") -> tuple[int, Any]:
+    """The first game of ``scn`` (seed ``seed``, games 0 to ``n - 1``) with an activation ``wanted(act)`` that was
+    not void, and :func:`~mathhammer.scenario.players.trace.record` of it alone: the game a loop recording games 0,
+    1, ... one by one would stop at, found by playing the ``n`` games as one batch (a game is the same alone or among
+    others: tests/test_autoplay_game.py) and recording only the games where such an activation was applied, on the
+    batch's World (``Simulation``'s ``world``, as a forked worker plays on the pilot's: the same games)."""
     import numpy as np
 
     from mathhammer.scenario.players.trace import record
@@ -211,18 +220,18 @@ def declared(scn: Scenario, use: str, seed: int, n: int) -> tuple[int, Any]:
     plain = batch.activate
 
     def activate(a: Any, gs: np.ndarray) -> None:
-        if any(rx.use == use for rx in a.react):
+        if wanted(a):
             said.extend(gs.tolist())
         plain(a, gs)
 
     batch.activate = activate  # type: ignore[method-assign]
     batch.run()
-    assert said, f"no game of {n} declared {use}"
-    for g in sorted(set(said)):
-        played = record(Simulation(scn, 1, seed, offset=g))
-        if any(rx.use == use for s in played.steps if not s.void for rx in s.act.react):
+    assert said, f"no game of {n} declared {what}"
+    for g in sorted(set(said)):  # on the batch's World: its menus already built
+        played = record(Simulation(scn, 1, seed, offset=g, world=batch.world))
+        if any(wanted(s.act) for s in played.steps if not s.void):
             return g, played
-    raise AssertionError(f"every activation with {use} was void")
+    raise AssertionError(f"every activation with {what} was void")
 
 
 def scenario(folder: Path, card: str | None = None, **kw: Any) -> Scenario:

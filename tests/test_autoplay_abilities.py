@@ -229,9 +229,11 @@ def test_every_ability_used_passes_the_plan_check(tmp_path: Path, stim_on: None)
     Phase, its unit, its payment from the Ready cards, once per Round) in any of them, and abilities were used."""
     d = table(tmp_path, red="random", blue="random")
     scn = parse_scenario(d, "den.toml", tmp_path)
-    used = 0
-    for g in range(6):
-        game = record(Simulation(scn, 1, 3, offset=g))
+    used, world = 0, None
+    for g in range(6):  # on the first game's World: the menus built once (the same games)
+        sim = Simulation(scn, 1, 3, offset=g, world=world)
+        world = sim.world
+        game = record(sim)
         path = tmp_path / f"game-{g}.toml"
         write_trace(d, game, 3, path, "test")
         plan = load_scenario(path).plan

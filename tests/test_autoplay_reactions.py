@@ -173,9 +173,11 @@ def test_a_trace_with_a_reaction_passes_check_and_replays(tmp_path: Path) -> Non
     replays to the same game for the same seed and game number."""
     table = data(tmp_path, red="random", blue="aggressive", length=3)
     scn = parse_scenario(table, "two.toml", tmp_path)
-    seed, found = 5, None
-    for g in range(40):
-        played = record(Simulation(scn, 1, seed, offset=g))
+    seed, found, world = 5, None, None
+    for g in range(40):  # on the first game's World: the menus built once (the same games)
+        sim = Simulation(scn, 1, seed, offset=g, world=world)
+        world = sim.world
+        played = record(sim)
         if any(s.act.react and not s.void for s in played.steps):
             found = g, played
             break

@@ -153,7 +153,7 @@ def test_a_traced_game_replays_to_the_same_game(
     sim = played
     voids = 0
     for g in range(sim.T):
-        game = record(Simulation(scn, 1, 4, offset=g))
+        game = record(Simulation(scn, 1, 4, offset=g, world=sim.world))  # the batch's World: its menus built
         # an automatic activation's slot; a Combat Phase fight its engine's number (every fight written, in order)
         assert all(step.dice >= SLOT_BASE or step.act.phase == "combat" for step in game.steps)
         voids += sum(bool(step.void) for step in game.steps)
@@ -178,7 +178,7 @@ def test_without_its_dice_a_trace_plays_another_game(
     some game comes out otherwise."""
     differs = False
     for g in range(played.T):
-        game = record(Simulation(scn, 1, 4, offset=g))
+        game = record(Simulation(scn, 1, 4, offset=g, world=played.world))
         d = trace_data(table, game)
         for r in d["rounds"]:
             for side in ("red", "blue"):
@@ -336,7 +336,7 @@ def test_a_mixed_game_traces_and_replays_too(folder: Path) -> None:
     many = Simulation(scn, 4, 6)
     many.run()
     for g in range(4):
-        game = record(Simulation(scn, 1, 6, offset=g))
+        game = record(Simulation(scn, 1, 6, offset=g, world=many.world))
         assert {s.dice for s in game.steps if s.act.player == "red"} <= set(range(len(scn.plan)))
         path = folder / f"mixed-{g}.toml"
         write_trace(d, game, 6, path, "test")

@@ -64,8 +64,10 @@ def _traces_pass(table: dict[str, Any], folder: Path, games: int | list[int], se
     Holds that keep the abilities paid for (``"void used"``)."""
     scn = parse_scenario(table, "game.toml", folder)
     acts: Counter[str] = Counter()
+    world = None  # the first game's World, shared by the next (Simulation's ``world``): its menus built once
     for g in games if isinstance(games, list) else range(games):
-        sim = Simulation(scn, 1, seed, offset=g)
+        sim = Simulation(scn, 1, seed, offset=g, world=world)
+        world = sim.world
         played = record(sim)
         trace = parse_scenario(trace_data(table, played), f"trace-{g}.toml", folder)
         assert trace.policies == {}

@@ -41,6 +41,22 @@ def board(folder: Path, card: str, preset: str, army: str | None = None, terrain
     return parse_scenario(d, "menus.toml", folder)
 
 
+#: (card, preset, army) -> its scenario, World and menus: built once for the two tests that read the same list both
+#: sides on a mirrored preset (test_a_mirror_matchs_menus_map_onto_each_other with terran_six, then
+#: test_formations_map_onto_each_other; the same scenario, the same menus: tests/test_menus_build.py)
+_BUILT: dict[tuple[str, str, str], tuple[Scenario, World, dict[str, Any]]] = {}
+
+
+def built(folder: Path, card: str, preset: str, army: str) -> tuple[Scenario, World, dict[str, Any]]:
+    """``board(folder, card, preset, army)``, its World and the menus built on it, kept for the module."""
+    key = (card, preset, army)
+    if key not in _BUILT:
+        scn = board(folder, card, preset, army)
+        world = World(scn)
+        _BUILT[key] = scn, world, build_menus(scn, world)
+    return _BUILT[key]
+
+
 @pytest.mark.parametrize(("card", "preset"), PRESETS)
 def test_every_marker_is_reached_from_the_entry_edge(tmp_path: Path, card: str, preset: str) -> None:
     """Every unit of both lists reaches a contest spot of every Mission Marker through its own menu's Move points, on
@@ -81,11 +97,13 @@ def test_tied_ways_are_all_taken() -> None:
     assert menu_mod._shortest_ways(nodes, 1, {3}, lambda i, j: False) == []
 
 
-def _image(scn: Scenario, world: World, card: dict[str, Any]) -> list[tuple[str, str, list[Any], list[Any]]]:
+def _image(
+    scn: Scenario, world: World, card: dict[str, Any], menus: dict[str, Any] | None = None
+) -> list[tuple[str, str, list[Any], list[Any]]]:
     """Per red unit and Phase, the red menu's (action, point) mapped by the card's symmetry against the blue
-    counterpart's (the same list both sides): the ones that differ."""
+    counterpart's (the same list both sides): the ones that differ (``menus``: built on ``world`` if not given)."""
     f = symmetry_map(card["symmetry"], card["width"], card["depth"])
-    menus = build_menus(scn, world)
+    menus = build_menus(scn, world) if menus is None else menus
     bad = []
     for uid, m in menus.items():
         if m.player != "red":
@@ -104,9 +122,9 @@ def _image(scn: Scenario, world: World, card: dict[str, Any]) -> list[tuple[str,
 def test_a_mirror_matchs_menus_map_onto_each_other(tmp_path: Path, card: str, preset: str, army: str) -> None:
     """The same list both sides on a card that swaps the players: blue's menu (Deploy lanes, contest spots, cover
     spots, lane steps, routes to the markers) is red's mapped by the card's symmetry, entry for entry."""
-    scn = board(tmp_path, card, preset, army)
+    scn, world, menus = built(tmp_path, card, preset, army)
     c = next(x for x in CARDS if x["name"] == card)
-    assert _image(scn, World(scn), c) == []
+    assert _image(scn, world, c, menus) == []
 
 
 def test_a_lopsided_board_is_seen(tmp_path: Path) -> None:
@@ -117,7 +135,9 @@ def test_a_lopsided_board_is_seen(tmp_path: Path) -> None:
     assert _image(scn, World(scn), c) != []
 
 
-def _placements_differ(scn: Scenario, card: dict[str, Any]) -> tuple[int, int, int, int]:
+def _placements_differ(
+    scn: Scenario, card: dict[str, Any], world: World | None = None, menus: dict[str, Any] | None = None
+) -> tuple[int, int, int, int]:
     """How red's formations (8.5.3 step 2: the models set round the Leading Model, ``World.place`` on an empty
     table) mapped by the card's symmetry compare with blue's at the image point with the image rear: at every Move
     point of red's menu with the player's rear (a Deploy), and for every Move from one menu point to another within
@@ -128,15 +148,16 @@ def _placements_differ(scn: Scenario, card: dict[str, Any]) -> tuple[int, int, i
     at the image point with the image rear stands exactly where red's stands, so no rule of the unit's frame alone
     maps its formation (a tied pair of spots, one on each side of the line, and one model left to set): the tie goes
     to the side of the player's own Entry Edge (``Placing._lateral_first``), which the card maps onto the other
-    player's."""
-    world = World(scn)
+    player's. ``world``, ``menus``: a World of ``scn`` and the menus built on it (built here if not given)."""
+    world = World(scn) if world is None else world
+    menus = build_menus(scn, world) if menus is None else menus
     f = symmetry_map(card["symmetry"], card["width"], card["depth"])
 
     def fixed(p: tuple[float, float]) -> bool:
         return math.dist(f(*p), p) < 1e-6
 
     looked = differ = irreducible = irreducible_all = 0
-    for uid, m in build_menus(scn, world).items():
+    for uid, m in menus.items():
         if m.player != "red":
             continue
         su, sb = scn.units[uid], scn.units[f"blue-{uid}"]
@@ -176,9 +197,9 @@ def test_formations_map_onto_each_other(tmp_path: Path, card: str, preset: str) 
     player's Entry Edge: ``Placing._grid_order``). None differs, the Moves along a mirror line included
     (``_placements_differ``: 12 of 1,288-3,116 Moves per preset on Char Plains, Acropolis and Breach, which differed
     before session 12; none on a rotate-180 card)."""
-    scn = board(tmp_path, card, preset, "terran_six.toml")
+    scn, world, menus = built(tmp_path, card, preset, "terran_six.toml")
     c = next(x for x in CARDS if x["name"] == card)
-    looked, differ, on_line, on_line_all = _placements_differ(scn, c)
+    looked, differ, on_line, on_line_all = _placements_differ(scn, c, world, menus)
     assert differ == 0, (looked, differ, on_line)
     if c["symmetry"] == "rotate-180":
         assert on_line_all == 0
