@@ -263,31 +263,44 @@ def judged(sim: Any, act: Any, games: Any) -> tuple[Any, Any, list[int], Any]:
     return live, np.asarray(Legality(sim, menus).mask(u, act.phase, live)), cols, u
 
 
+def before_each(sim: Any, judge: Any) -> None:
+    """Make ``sim`` (automatic players) call ``judge(act, games, legality)`` before it applies each activation (its
+    player's Legality); where ``judge`` returns a function, call it once the activation is applied."""
+    from mathhammer.scenario.players.auto import Auto
+    from mathhammer.scenario.spec import PLAYERS
+
+    apply = sim.activate
+
+    def judged(act: Any, games: Any) -> None:
+        auto = sim.players[PLAYERS.index(act.player)]
+        assert isinstance(auto, Auto)
+        after = judge(act, games, auto.legality)
+        apply(act, games)
+        if after is not None:
+            after()
+
+    sim.activate = judged
+
+
 def masks_alike(sim: Any, switch_off: Any) -> int:
     """Run ``sim`` (random players); before each activation, every unit's ``Legality.mask`` of the Phase in the live
     games == the mask of a Legality with ``switch_off(legality)`` applied (a fast reading switched off: the walk judges
     instead). Returns how many masks had a legal entry (test_autoplay_placings.py, test_autoplay_moveverdicts.py)."""
     import numpy as np
 
-    from mathhammer.scenario.players.auto import Auto
     from mathhammer.scenario.players.legal import Legality
-    from mathhammer.scenario.spec import PLAYERS
 
-    apply = sim.activate
     seen = [0]
 
-    def judged(act: Any, games: Any) -> None:
-        auto = sim.players[PLAYERS.index(act.player)]
-        assert isinstance(auto, Auto)
-        fast, slow = Legality(sim, auto.legality.menus), Legality(sim, auto.legality.menus)
+    def judge(act: Any, games: Any, legality: Any) -> None:
+        fast, slow = Legality(sim, legality.menus), Legality(sim, legality.menus)
         switch_off(slow)
         live = games[~sim.over[games]]
         for u in range(sim.U):
             a, b = fast.mask(u, act.phase, live), slow.mask(u, act.phase, live)
             assert np.array_equal(a, b), (sim.uids[u], act.phase)
             seen[0] += int(a.any())
-        apply(act, games)
 
-    sim.activate = judged
+    before_each(sim, judge)
     sim.run()
     return seen[0]

@@ -32,8 +32,8 @@ from mathhammer.scenario.players.movedecide import (
 )
 from mathhammer.scenario.players.movetables import build_tables
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.spec import PLAYERS, Activation
-from tests.autoplay_kit import scenario
+from mathhammer.scenario.spec import Activation
+from tests.autoplay_kit import before_each, scenario
 
 ROOT = Path(__file__).resolve().parents[1]
 #: the kit's lists (Marines, Marauders against Zerglings, Roaches: Creep) on Gauntlet, random against random
@@ -85,23 +85,18 @@ def test_decisions_are_the_walks_in_random_games(scn: Any) -> None:
     """8.5.2-8.5.3 in the states of 3 random games of 2 Rounds: before each activation, every decided Move/Run
     verdict of every unit on the table is the walk's; admitted and refused occur."""
     sim = Simulation(scn, 3, 11)
-    apply = sim.activate
     decider: dict[int, MoveDecider] = {}
     seen: collections.Counter[str] = collections.Counter()
 
-    def judged(act: Activation, games: np.ndarray) -> None:
-        auto = sim.players[PLAYERS.index(act.player)]
-        assert isinstance(auto, Auto)
-        leg = auto.legality
+    def judge(act: Activation, games: np.ndarray, leg: Legality) -> None:
         dec = decider.get(id(leg))
         if dec is None:
             dec = decider[id(leg)] = MoveDecider(build_tables(leg), leg)
         if act.phase in ("movement", "assault"):
             table, _ = leg.states(games[~sim.over[games]])
             _hold(leg, dec, act.phase, table, seen)
-        apply(act, games)
 
-    sim.activate = judged  # type: ignore[method-assign]
+    before_each(sim, judge)
     sim.run()
     assert seen["admit"] >= 20 and seen["refuse"] >= 20, seen
 

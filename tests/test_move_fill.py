@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import collections
 import importlib.util
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,8 +28,8 @@ from mathhammer.scenario.players.movedecide import ADMIT, MISS, MISS_FOE, MISS_F
 from mathhammer.scenario.players.movefill import FilledDecider
 from mathhammer.scenario.players.movetables import build_tables
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.spec import PLAYERS, Activation
-from tests.autoplay_kit import scenario
+from mathhammer.scenario.spec import Activation
+from tests.autoplay_kit import before_each, scenario
 from tests.test_move_decide import GAUNTLET, _states_on_points
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,14 +95,10 @@ def test_filled_answers_are_the_walks_and_the_engines_in_random_games(scn: Any) 
     """8.5.3 in 4 random games of 2 Rounds: before each activation every filled verdict is the walk's and an ADMIT's
     placement the World's; each applied plain Move/Run sets the placement the filled ADMIT names."""
     sim = Simulation(scn, 4, 5)
-    apply = sim.activate
     fills: dict[int, FilledDecider] = {}
     seen: collections.Counter[str] = collections.Counter()
 
-    def judged(act: Activation, games: np.ndarray) -> None:
-        auto = sim.players[PLAYERS.index(act.player)]
-        assert isinstance(auto, Auto)
-        leg = auto.legality
+    def judge(act: Activation, games: np.ndarray, leg: Legality) -> Callable[[], None] | None:
         fill = fills.get(id(leg))
         if fill is None:
             fill = fills[id(leg)] = FilledDecider(MoveDecider(build_tables(leg), leg))
@@ -109,31 +106,32 @@ def test_filled_answers_are_the_walks_and_the_engines_in_random_games(scn: Any) 
         if act.phase in ("movement", "assault"):
             table, _ = leg.states(live)
             _hold(leg, fill, act.phase, table, seen)
-        expect = None
-        if act.action in ("move", "run") and not act.use and act.to is not None and live.size:
-            u = sim.uids.index(act.unit)
-            j = fill.dec.tables.point_of(u, tuple(act.to))
-            points = fill.dec.tables.entry_point[(u, act.phase)]
-            index = next(
-                (
-                    i
-                    for i, e in enumerate(leg.menus[act.unit][act.phase])
-                    if e.action == act.action and not e.use and j >= 0 and int(points[i]) == j
-                ),
-                None,
-            )
-            if index is not None:
-                got, _, pid = fill.decide(u, act.phase, index, sim.pos[:, live].T, sim.alive[:, live].T)
-                expect = (u, live, got, pid)
-        apply(act, games)
-        if expect is not None:
-            u, live, got, pid = expect
+        if not (act.action in ("move", "run") and not act.use and act.to is not None and live.size):
+            return None
+        u = sim.uids.index(act.unit)
+        j = fill.dec.tables.point_of(u, tuple(act.to))
+        points = fill.dec.tables.entry_point[(u, act.phase)]
+        index = next(
+            (
+                i
+                for i, e in enumerate(leg.menus[act.unit][act.phase])
+                if e.action == act.action and not e.use and j >= 0 and int(points[i]) == j
+            ),
+            None,
+        )
+        if index is None:
+            return None
+        got, _, pid = fill.decide(u, act.phase, index, sim.pos[:, live].T, sim.alive[:, live].T)
+
+        def applied() -> None:
             for g, v, at in zip(live.tolist(), got.tolist(), pid.tolist(), strict=True):
                 if v == ADMIT:
                     assert int(sim.pos[u, g]) == at, (act, g)
                     seen["applied"] += 1
 
-    sim.activate = judged  # type: ignore[method-assign]
+        return applied
+
+    before_each(sim, judge)
     sim.run()
     assert seen["admit"] >= 20 and seen["refuse"] >= 20 and seen["applied"] >= 10, seen
     assert seen["filled admit"] >= 10 and seen["filled refuse"] >= 3, seen
