@@ -19,7 +19,6 @@ and its state only: the same games for any grouping and any number of workers.
 from __future__ import annotations
 
 from typing import Any
-from weakref import WeakKeyDictionary
 
 import numpy as np
 
@@ -29,7 +28,8 @@ from ..basics import stream as _stream
 from ..spec import PHASES, PLAYERS, Activation
 from . import Turn
 from .legal import Legality, States
-from .menu import UnitMenu, build_menus
+from .menu import UnitMenu
+from .menucache import menus_for
 from .policies import SHUFFLE, Decision, make_policy
 from .reactions import Reactions, activated
 from .spending import Spending
@@ -42,8 +42,6 @@ SLOTS = 10_000
 TAG = 29_000_029
 #: the draw keys kept (:meth:`Auto.next`) past this many runs are dropped (memory flat in games)
 BASES_LIMIT = 1 << 14
-#: the menus of a World's board (the same for every Simulation sharing it: the forked workers inherit the pilot's)
-_MENUS: WeakKeyDictionary[Any, dict[str, UnitMenu]] = WeakKeyDictionary()
 
 
 def draw_bases(seed: int, streams: list[int]) -> np.ndarray:
@@ -116,10 +114,7 @@ class Auto:
     def legality(self) -> EntryLegality:
         """The menus and their legality, built at the first decision (the board's reads of every menu point)."""
         if self._legal is None:
-            world = self.sim.world
-            if world not in _MENUS:
-                _MENUS[world] = build_menus(self.sim.scn, world)
-            self._menus = _MENUS[world]
+            self._menus = menus_for(self.sim.scn, self.sim.world)  # kept by the scenario's content (menucache)
             self._legal = EntryLegality(self.sim, self._menus)
             self._legal.spending = self.spending
         return self._legal
