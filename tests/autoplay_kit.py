@@ -263,6 +263,26 @@ def judged(sim: Any, act: Any, games: Any) -> tuple[Any, Any, list[int], Any]:
     return live, np.asarray(Legality(sim, menus).mask(u, act.phase, live)), cols, u
 
 
+def counted(name: str, scn: Scenario, trials: int, seed: int) -> Any:
+    """The counter ``benchmarks/NAME.py`` loaded, with its ``patch()`` on while ``trials`` games of ``scn`` on seed
+    ``seed`` are played (taken off after); returns the module, its counts kept (tests/test_move_*.py)."""
+    import importlib.util
+
+    from mathhammer.scenario.sim import Simulation
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    off = mod.patch()
+    try:
+        Simulation(scn, trials, seed).run()
+    finally:
+        off()
+    return mod
+
+
 def before_each(sim: Any, judge: Any) -> None:
     """Make ``sim`` (automatic players) call ``judge(act, games, legality)`` before it applies each activation (its
     player's Legality); where ``judge`` returns a function, call it once the activation is applied."""

@@ -14,8 +14,6 @@
 from __future__ import annotations
 
 import collections
-import importlib.util
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,9 +31,8 @@ from mathhammer.scenario.players.movedecide import (
 from mathhammer.scenario.players.movetables import build_tables
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation
-from tests.autoplay_kit import before_each, scenario
+from tests.autoplay_kit import before_each, counted, scenario
 
-ROOT = Path(__file__).resolve().parents[1]
 #: the kit's lists (Marines, Marauders against Zerglings, Roaches: Creep) on Gauntlet, random against random
 GAUNTLET = "Gauntlet"
 
@@ -170,15 +167,7 @@ def test_the_counters_tally_adds_up(scn: Any) -> None:
     """benchmarks/count_move_decide.py on 3 random games of 2 Rounds: every Move/Run verdict the legality computes is
     kept and counted once, decided or a named MISS; no decision contradicts the walk's answer (either test of the
     other units); plain Moves and Runs are decided, both admitted and refused."""
-    spec = importlib.util.spec_from_file_location("count_move_decide", ROOT / "benchmarks" / "count_move_decide.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    off = mod.patch()
-    try:
-        Simulation(scn, 3, 11).run()
-    finally:
-        off()
+    mod = counted("count_move_decide", scn, 3, 11)
     c: collections.Counter[str] = collections.Counter()
     kept = 0
     for leg, _, asked in mod.seen.values():

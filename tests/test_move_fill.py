@@ -14,9 +14,7 @@ step 2 of docs/dev/compiled-game-loop.md) held to the plan walk and the engine:
 from __future__ import annotations
 
 import collections
-import importlib.util
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -29,10 +27,8 @@ from mathhammer.scenario.players.movefill import FilledDecider
 from mathhammer.scenario.players.movetables import build_tables
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation
-from tests.autoplay_kit import before_each, scenario
+from tests.autoplay_kit import before_each, counted, scenario
 from tests.test_move_decide import GAUNTLET, _states_on_points
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _engine_place(leg: Legality, u: int, phase: str, index: int, state: tuple[int, ...]) -> int | None:
@@ -158,15 +154,7 @@ def test_the_mask_counters_tally_adds_up(scn: Any) -> None:
     """benchmarks/count_move_masks.py on 3 random games of 2 Rounds: Movement steps are kept and counted, no decision
     (plain or filled) contradicts the walk's, the fill decides no fewer steps than the plain decision, and every
     applied plain Move/Run's filled placement is the engine's (or a named MISS)."""
-    spec = importlib.util.spec_from_file_location("count_move_masks", ROOT / "benchmarks" / "count_move_masks.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    off = mod.patch()
-    try:
-        Simulation(scn, 3, 11).run()
-    finally:
-        off()
+    mod = counted("count_move_masks", scn, 3, 11)
     c: collections.Counter[str] = collections.Counter()
     judges = mod.tally(c)
     mod.check_applied(judges, c)

@@ -14,7 +14,6 @@ docs/dev/compiled-game-loop.md) held to the engine and to the plan walk on an em
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from pathlib import Path
 from typing import Any
@@ -35,9 +34,8 @@ from mathhammer.scenario.players.movetables import (
 )
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Activation
-from tests.autoplay_kit import scenario
+from tests.autoplay_kit import counted, scenario
 
-ROOT = Path(__file__).resolve().parents[1]
 #: the kit's lists (Marines, Marauders against Zerglings, Roaches: Creep) on Gauntlet, random against random
 GAUNTLET = "Gauntlet"
 
@@ -189,26 +187,13 @@ def test_the_tables_deploys_are_the_engines(built: tuple[Any, Simulation, Any, M
     assert checked >= 10
 
 
-def _counter() -> Any:
-    spec = importlib.util.spec_from_file_location("count_move_tables", ROOT / "benchmarks" / "count_move_tables.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_the_counters_classification_adds_up(tmp_path: Path) -> None:
     """benchmarks/count_move_tables.py on 3 random games of 2 Rounds (the kit's lists on Gauntlet): every Move, Run
     and Deploy placement set is counted once, as a hit (the tables' placement: no other unit changed it) or a miss
     with its class; every verdict asked is in the tables or a named miss; and no verdict contradicts the tables where
     they decide alone (a point refused on an empty table is refused with other units there; with none near and the
     unit not Engaged, the answer is the tables')."""
-    mod = _counter()
-    undo = mod.patch()
-    try:
-        Simulation(scenario(tmp_path, card=GAUNTLET, length=2), 3, 11).run()
-    finally:
-        undo()
+    mod = counted("count_move_tables", scenario(tmp_path, card=GAUNTLET, length=2), 3, 11)
     c = mod.count
     assert not [k for k in c if "CONTRADICTION" in k], dict(c)
     for kind in ("placement deploy", "placement move", "placement run"):
