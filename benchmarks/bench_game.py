@@ -9,8 +9,13 @@ workers (``ru_maxrss`` of the children, read after each run: counts run in incre
 compiles or loads the kernels (not counted). Prints one line per count and a markdown table for
 ``benchmarks/RESULTS.md``.
 
+Games of automatic players are played in blocks of at most ``parallel.AUTO_BLOCK`` games (a World and players of
+their own each), so memory is flat once the counts pass a block: compare counts of one block and of several
+(``--games 200 1600``). ``--policy`` sets both players' policy (default ``random``).
+
     python benchmarks/bench_game.py                      # 20 and 80 games, one process
     python benchmarks/bench_game.py --games 50 200 --workers 2
+    python benchmarks/bench_game.py --games 200 1600 --workers 1 --policy objective
 """
 
 from __future__ import annotations
@@ -31,9 +36,10 @@ GAME = shlex.split(
 )
 
 
-def run(n: int, workers: int | None) -> tuple[float, float, float]:
+def run(n: int, workers: int | None, policy: str = "random") -> tuple[float, float, float]:
     """(wall s, CPU s, peak RSS MB) of the command at ``n`` games (``bench_firstrun._run``: the child's CPU)."""
-    args = [*GAME, "--trials", str(n)] + ([] if workers is None else ["--workers", str(workers)])
+    args = [*GAME, "--trials", str(n), "--red-policy", policy, "--blue-policy", policy]
+    args += [] if workers is None else ["--workers", str(workers)]
     wall, cpu, _, _ = _run(args, os.environ.get("NUMBA_CACHE_DIR", str(Path(tempfile.gettempdir()) / "mh-bench-game")))
     return wall, cpu, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
@@ -42,12 +48,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, nargs=2, default=[20, 80], metavar=("SMALL", "LARGE"))
     ap.add_argument("--workers", type=int, default=None)
+    ap.add_argument("--policy", default="random", help="both players' policy (profiles/policies.toml)")
     a = ap.parse_args()
     small, large = sorted(a.games)
     run(1, None)  # the kernels compiled or loaded from the numba cache: not counted
     rows = []
     for n in (small, large):
-        wall, cpu, rss = run(n, a.workers)
+        wall, cpu, rss = run(n, a.workers, a.policy)
         rows.append((n, wall, cpu, rss))
         print(f"{n} games: wall {wall:.1f} s, CPU {cpu:.1f} s, {n / wall:.2f} games/s (wall), "
               f"{n / cpu:.2f} games/CPU s, peak RSS {rss:.0f} MB", flush=True)  # fmt: skip

@@ -41,11 +41,15 @@ PORTAL_STEP = 0.25
 CLIMB_STEP = 1.0
 
 
+#: the most shapes each of this module's caches keeps (discs, zones, buffers): the same bases recur within a game's
+#: board states, far less from one game to the next, so a bounded cache keeps memory flat in the number of games
+CACHED = 1 << 13
+
 #: polygonal buffers are grown by this factor so that every edge is at least the wanted distance away.
 GROW = 1.0 / math.cos(math.pi / (4 * QUAD_SEGS))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=CACHED)
 def _disc(centre: Coord, radius: float, grow: float = GROW) -> Polygon:
     """A polygon around a disc (every edge at least ``radius`` from the centre; inside it when ``grow`` is 1).
 
@@ -63,7 +67,7 @@ def _buffer(geom: BaseGeometry, distance: float, quad_segs: int = QUAD_SEGS) -> 
     key = (id(geom), distance, quad_segs)
     hit = _BUFFERS.get(key)
     if hit is None or hit[0] is not geom:
-        if len(_BUFFERS) > 65536:
+        if len(_BUFFERS) > CACHED:
             _BUFFERS.clear()
         hit = _BUFFERS[key] = (geom, geom.buffer(distance, quad_segs=quad_segs))
     return hit[1]
@@ -97,7 +101,7 @@ def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, flo
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=CACHED)
 def _zone(centre: Coord, radius: float) -> Polygon:
     """Where a base centre is Within ``radius`` of ``centre`` (a fine polygon: the goal of a Charge)."""
     return Point(centre).buffer(radius, quad_segs=64)

@@ -338,7 +338,7 @@ def _rings(pieces: tuple[Terrain, ...]) -> tuple[np.ndarray, np.ndarray]:
 #: :func:`sees` answers per terrain (by the tuple object: hashing a board's terrain costs microseconds, and the
 #: boards of a battlefield share one tuple), each by the two models and the target unit's HIDDEN.
 _SEES: dict[int, tuple[tuple[Terrain, ...], dict[tuple[Model, Model, bool], bool]]] = {}
-_SEES_MAX = 1 << 17
+_SEES_MAX = 1 << 13
 
 
 def sees(board: Board, attacker: Model, target: Model) -> bool:

@@ -149,7 +149,7 @@ def blocking(board: Board, a: Model, b: Model, pieces: Iterable[Terrain] | None 
 #: Sight depends only on the terrain and the two models (and the target unit's HIDDEN status), so
 #: boards that share their terrain share traces: a scenario reads many boards of the same table.
 _SIGHTS: dict[tuple[object, ...], Sight] = {}
-_SIGHTS_MAX = 1 << 16
+_SIGHTS_MAX = 1 << 13
 
 
 def line_of_sight(board: Board, attacker: Model, target: Model) -> Sight:

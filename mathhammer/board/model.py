@@ -40,6 +40,8 @@ MM_PER_INCH = 25.4
 
 
 _BOUNDS: dict[int, tuple[BaseGeometry, tuple[float, float, float, float]]] = {}
+#: the most geometries :func:`shape_bounds` keeps (memory flat in the number of board states read)
+BOUNDS_KEPT = 1 << 13
 
 
 def shape_bounds(geom: BaseGeometry) -> tuple[float, float, float, float]:
@@ -52,7 +54,7 @@ def shape_bounds(geom: BaseGeometry) -> tuple[float, float, float, float]:
     """
     hit = _BOUNDS.get(id(geom))
     if hit is None or hit[0] is not geom:
-        if len(_BOUNDS) > 65536:
+        if len(_BOUNDS) > BOUNDS_KEPT:
             _BOUNDS.clear()
         hit = _BOUNDS[id(geom)] = (geom, geom.bounds)
     return hit[1]

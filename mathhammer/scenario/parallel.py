@@ -4,7 +4,8 @@ A game's dice depend on (seed, game number) only (:meth:`Simulation.draw`), so s
 into numbered blocks, playing them in any process and putting the blocks back in order gives the
 very games of one serial run; the test suite holds the two equal, array for array.
 
-Each worker plays one block (more where a block would exceed :data:`BLOCK_MAX` games) and writes
+Each worker plays one block (more where a block would exceed :data:`BLOCK_MAX` games, or :data:`AUTO_BLOCK` for
+automatic players, whose memory would otherwise grow with the games) and writes
 its games straight into arrays shared with this process (anonymous shared memory mapped before the
 fork), so no result is pickled back; the Rounds it has played go to a shared counter the progress
 bar reads. Few blocks: the work of a block grows with the board states it meets (far slower than
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import itertools
 import math
 import mmap
@@ -61,6 +63,15 @@ PILOT = 10
 #: games by the states again and reads each state's geometry and transitions afresh, so a worker plays one block where
 #: it can (measurements: ``benchmarks/RESULTS.md``, scenario section).
 BLOCK_MAX = 1_000_000
+#: The most games in one block of a scenario with an automatic player (issue 29 point 6: memory flat in the number of
+#: games): a block's Simulation and players (their memos, the games' arrays) are freed when it ends. A longer block
+#: meets more states again (less CPU a game), a shorter one holds less memory (figures: ``benchmarks/RESULTS.md``,
+#: issue 29 point 6, session 17).
+AUTO_BLOCK = 500
+#: A block ending with its World past this many answers (:func:`~.world.answers`) hands the next block a renewed World
+#: (:func:`~.world.renewed`: only the answers of the board alone kept), else the same World: its answers keep serving
+#: (games keep meeting board states other games met) until they would hold too much memory.
+WORLD_ANSWERS = 1 << 18
 #: How often (seconds) the progress bar reads the workers' Rounds.
 PROGRESS_POLL = 0.25
 
@@ -92,6 +103,10 @@ class Games:
 _JOB: dict[str, Any] = {}
 
 
+def _zeros(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
+    return np.zeros(shape, dtype=dtype)
+
+
 def _shared(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     """A zeroed array in memory shared with the processes forked after it (MAP_SHARED, anonymous)."""
     size = max(1, int(np.prod(shape)) * dtype.itemsize)
@@ -121,12 +136,15 @@ def _block(job: tuple[int, int, int]) -> _Answer:
         done[i] = rnd
 
     world = _JOB["world"]
+    if _JOB["scn"].policies and _JOB.get("played"):  # a later block of automatic players' games
+        world = _JOB["world"] = _next_world(world)
+    _JOB["played"] = True
     if world.shared is not None:
-        world.shared.start(i)
+        world.shared.start(i % len(world.shared.logs))  # one log per worker: its blocks are played in turn
     sim = Simulation(_JOB["scn"], n, _JOB["seed"], offset=offset, world=world)
     sim.sharing, sim.reverse = True, i % 2 == 1  # meets the shared answers of the other half of the workers
     out: _Out = _JOB["out"]
-    sim.sink = [{k: a[..., offset : offset + n] for k, a in snap.items()} for snap in out.games.snapshots]
+    sim.sink = out.sink(offset, n)
     cursor.taken()  # the counts this process inherited (the pilot's) or its earlier block's, already returned
     sim.run(rounds)
     games = Games.of(sim)
@@ -134,16 +152,29 @@ def _block(job: tuple[int, int, int]) -> _Answer:
     return games.skipped, games.tally, cursor.taken()
 
 
+def _next_world(world: Any) -> Any:
+    """The World of the next block after one played in ``world``: ``world`` itself, or renewed past
+    :data:`WORLD_ANSWERS` answers."""
+    from .world import answers, renewed
+
+    return renewed(world) if answers(world) > WORLD_ANSWERS else world
+
+
 class _Out:
     """The result arrays of all games, shared with the workers; blocks are written in place."""
 
-    def __init__(self, like: Games, trials: int) -> None:
+    def __init__(self, like: Games, trials: int, shared: bool = True) -> None:
+        make = _shared if shared else _zeros
         self.games = Games(
-            [{k: _shared((*a.shape[:-1], trials), a.dtype) for k, a in snap.items()} for snap in like.snapshots],
-            _shared((trials,), like.end_round.dtype),
-            _shared((*like.vp.shape[:-1], trials), like.vp.dtype),
-            _shared((trials,), like.instant.dtype),
+            [{k: make((*a.shape[:-1], trials), a.dtype) for k, a in snap.items()} for snap in like.snapshots],
+            make((trials,), like.end_round.dtype),
+            make((*like.vp.shape[:-1], trials), like.vp.dtype),
+            make((trials,), like.instant.dtype),
         )
+
+    def sink(self, offset: int, n: int) -> list[dict[str, np.ndarray]]:
+        """Views of games ``offset .. offset + n - 1`` of every snapshot array (:attr:`.Simulation.sink`)."""
+        return [{k: a[..., offset : offset + n] for k, a in snap.items()} for snap in self.games.snapshots]
 
     def put(self, block: Games, offset: int) -> None:
         end = offset + block.end_round.shape[0]
@@ -261,6 +292,50 @@ def _answer(task: Callable[[], Any], write: int) -> int:  # pragma: no cover - r
     return 0
 
 
+def _serial(
+    scn: Scenario, trials: int, seed: int, progress: Callable[[int, int], None] | None, offset: int
+) -> tuple[Games, Any]:
+    """Play the games in this process: in one Simulation, or for automatic players in blocks of at most
+    :data:`AUTO_BLOCK` games, one after the other, in the last block's World or a renewed one (:func:`_next_world`);
+    the same games (a game's dice and choices depend on (seed, game number) only). Returns the games and the last
+    block's Simulation."""
+    from .sim import Simulation
+
+    most = AUTO_BLOCK if scn.policies else trials
+    starts = list(range(0, trials, most))
+    length = scn.mission.game_length
+    out: _Out | None = None
+    skipped: dict[str, int] = {}
+    tally: dict[str, np.ndarray] = {}
+    sim: Any = None
+    for b, start in enumerate(starts):
+        n = min(most, trials - start)
+
+        def rounds(rnd: int, _length: int, done: int = b * length) -> None:
+            if progress is not None:
+                progress(done + rnd, length * len(starts))
+
+        world = None if sim is None else _next_world(sim.world)
+        sim = None  # the earlier block's Simulation freed before this one's is made
+        gc.collect()
+        sim = Simulation(scn, n, seed, offset=offset + start, world=world)
+        if out is not None:
+            sim.sink = out.sink(start, n)
+        sim.run(rounds)
+        games = Games.of(sim)
+        if len(starts) == 1:
+            return games, sim
+        if out is None:
+            out = _Out(games, trials, shared=False)
+        out.put(games, start)
+        for k, v in games.skipped.items():
+            skipped[k] = skipped.get(k, 0) + v
+        tally = Tally.merge(tally, games.tally)
+    assert out is not None
+    out.games.skipped, out.games.tally = skipped, tally
+    return out.games, sim
+
+
 def _play(
     scn: Scenario,
     trials: int,
@@ -276,14 +351,13 @@ def _play(
     if not forks(scn, trials, workers, offset):
         if check is not None:
             _raise(check())
-        sim = Simulation(scn, trials, seed, offset=offset)
-        sim.run(progress)
-        return Games.of(sim), sim
+        return _serial(scn, trials, seed, progress, offset)
     workers = workers_available() if workers is None else max(1, int(workers))
     reuse_freed_memory()  # before the pilot: the workers inherit this process's heap
     pilot_n = min(trials, PILOT)
-    # as few blocks as the workers, unless a block would exceed BLOCK_MAX games
-    blocks = workers * max(1, math.ceil((trials - pilot_n) / (workers * BLOCK_MAX)))
+    # as few blocks as the workers, unless a block would exceed BLOCK_MAX games (AUTO_BLOCK: automatic players)
+    most = AUTO_BLOCK if scn.policies else BLOCK_MAX
+    blocks = workers * max(1, math.ceil((trials - pilot_n) / (workers * most)))
     length = scn.mission.game_length
     total = length * (1 + blocks)  # Rounds: the pilot's, then each block's
 
@@ -318,7 +392,7 @@ def _play(
     done = _shared((blocks,), np.dtype(np.int64))
     skipped = dict(first.skipped)
     tally = first.tally
-    pilot.world.memo.share(blocks)
+    pilot.world.memo.share(min(workers, len(jobs)))  # one log per worker
     _JOB.update(scn=scn, seed=seed, world=pilot.world, out=out, done=done)
     procs: list[_Beside] = []
     try:
@@ -360,4 +434,4 @@ def _play(
     return out.games, pilot
 
 
-__all__ = ["AUTO_PARALLEL_MIN", "PARALLEL_MIN", "Games", "forks", "play", "workers_available"]
+__all__ = ["AUTO_BLOCK", "AUTO_PARALLEL_MIN", "PARALLEL_MIN", "Games", "forks", "play", "workers_available"]

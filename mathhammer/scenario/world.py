@@ -62,8 +62,41 @@ class World(Charges, CloseRanks, Contest):
     """Placements and board facts for one scenario, cached: one part per concern (:mod:`.geometry`)."""
 
 
+#: the memo's tables whose answers are functions of the board alone (no placement, no game state): a piece's top, the
+#: level of a point, the footprints a base may not overlap, a unit's base radius, the ways round the terrain on the
+#: empty table (:mod:`.players.ways`)
+BOARD_TABLES = frozenset(
+    {"tops", "levels", "blockers", "radii", "ways:graph", "ways:length", "ways:reach", "ways:ahead"}
+)
+#: the cached properties that are such answers too: :meth:`World.route` by its arguments
+BOARD_PROPERTIES = ("surfaces", "_routes")
+
+
+def answers(world: World) -> int:
+    """How many answers ``world`` keeps: the entries of its memo's tables and its placements (what its memory grows
+    with; :mod:`.parallel` renews a World past :data:`~.parallel.WORLD_ANSWERS`)."""
+    return sum(len(t) for t in world.memo.tables.values()) + len(world.placements)
+
+
+def renewed(old: World) -> World:
+    """A World of ``old``'s scenario with nothing read of any placement (its placement ids start again), keeping
+    ``old``'s answers that depend on the board alone (:data:`BOARD_TABLES`, :data:`BOARD_PROPERTIES`) and its answers
+    shared with forked workers: the next block of games of a long run (:mod:`.parallel`) in a World whose memory does
+    not grow with the games played before."""
+    new = World(old.scn)
+    for name in BOARD_TABLES & old.memo.tables.keys():
+        new.memo.table(name).update(old.memo.tables[name])  # the dicts the new World's parts already hold
+    for name in BOARD_PROPERTIES:
+        if name in old.__dict__:
+            new.__dict__[name] = old.__dict__[name]
+    new.shared = old.shared
+    return new
+
+
 __all__ = [
     "AUTO",
+    "BOARD_PROPERTIES",
+    "BOARD_TABLES",
     "B_GAPS",
     "CHARGE_STEPS",
     "CLOSE_RANKS_MOVE",
@@ -91,10 +124,12 @@ __all__ = [
     "_grid_frame",
     "_grow_box",
     "_join_box",
+    "answers",
     "close_ranks_grid",
     "close_ranks_grid_box",
     "edge_distance",
     "force_field_piece",
     "horizontal_coherency",
     "mobility",
+    "renewed",
 ]

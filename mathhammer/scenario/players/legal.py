@@ -68,7 +68,7 @@ from .moveverdicts import MoveVerdicts
 from .placings import DeployRefusals
 
 #: the state-key memo is cleared past this many answers (memory flat in the number of states)
-MEMO_LIMIT = 1 << 16
+MEMO_LIMIT = 1 << 11
 #: :meth:`Legality.states`: the distinct states of some games, and each game's index among them
 States = tuple[list[tuple[int, ...]], np.ndarray]
 

@@ -48,7 +48,7 @@ from .menu import UnitMenu
 #: the entry kinds answered here
 KINDS = ("move", "run", "hold")
 #: the memo of ways (per Grass mask, unit, Leading Model, point and Speed) is cleared past this many answers
-WAY_LIMIT = 1 << 16
+WAY_LIMIT = 1 << 12
 
 #: per answered entry: its action, its point (None: a Hold), the unit's id, its ScenarioUnit, its Speed with no
 #: ability used (off Creep, ON CREEP) and its ``headings`` (the rear rounded, :meth:`World.rear_from`)

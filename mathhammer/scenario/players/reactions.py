@@ -149,7 +149,7 @@ ANYONE_KINDS = ("hits",)
 #: the first part of the key of a Reaction's draw (``random``), apart from the activations' draws (``auto.TAG``)
 TAG = 29_000_104
 #: the rows kept past this many (Reaction, activation, state) keys are dropped (memory flat in games)
-ROWS_LIMIT = 1 << 14
+ROWS_LIMIT = 1 << 11
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,209 @@
+"""Memory flat in the number of games (issue 29 point 6): automatic players' games are played in blocks of at most
+``parallel.AUTO_BLOCK`` games, each block in a World of its own that is freed when the block ends, and the players'
+memos are cleared past their limits. Neither changes a game: a game's dice and choices depend on (seed, game number)
+only, and a memo only saves work."""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import weakref
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario import parallel, simulate
+from mathhammer.scenario.players import auto, fastfeatures, features, legal, moveverdicts, policies, reactions, ways
+from mathhammer.scenario.result import ScenarioResult
+from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.spec import Scenario
+from mathhammer.scenario.world import BOARD_TABLES, renewed
+from tests.autoplay_kit import scenario
+
+#: every limit of the players' memos (module, name)
+LIMITS = [
+    (legal, "MEMO_LIMIT"),
+    (features, "MEMO_LIMIT"),
+    (reactions, "ROWS_LIMIT"),
+    (moveverdicts, "WAY_LIMIT"),
+    (fastfeatures, "EXACT_LIMIT"),
+    (fastfeatures, "POINTS_LIMIT"),
+    (auto, "BASES_LIMIT"),
+    (ways, "MEMO_LIMIT"),
+    (policies, "TWINS_LIMIT"),
+]
+
+
+@pytest.fixture(scope="module")
+def scn(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
+    return scenario(tmp_path_factory.mktemp("memory"), red="objective", blue="random", length=2)
+
+
+def assert_same(a: ScenarioResult, b: ScenarioResult) -> None:
+    for x, y in zip(a.rounds, b.rounds, strict=True):
+        assert x.keys() == y.keys()
+        for k in x:
+            assert np.array_equal(x[k], y[k]), k
+    assert np.array_equal(a.end_round, b.end_round)
+    assert np.array_equal(a.winner, b.winner)
+    assert np.array_equal(a.instant, b.instant)
+    assert a.skipped == b.skipped
+    assert a.tally.keys() == b.tally.keys()
+    for k in a.tally:
+        assert np.array_equal(a.tally[k], b.tally[k]), k
+
+
+def test_games_in_blocks_are_the_games_of_one_block(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
+    """5 games in one Simulation, in blocks of 2 (three Simulations in turn, the progress counting the three blocks'
+    Rounds), and on 2 forked workers in blocks of 1 (a 1-game pilot, then each worker's later blocks in a fresh World,
+    one shared-answers log per worker): the same arrays, the same per-unit tally."""
+    monkeypatch.setattr(parallel, "AUTO_BLOCK", 1000)
+    one = simulate(scn, trials=5, seed=4, workers=1)
+    monkeypatch.setattr(parallel, "AUTO_BLOCK", 2)
+    for most in (0, 1 << 40):  # each block in a renewed World; all in one World
+        monkeypatch.setattr(parallel, "WORLD_ANSWERS", most)
+        totals: set[int] = set()
+        blocks = simulate(scn, trials=5, seed=4, workers=1, progress=lambda _done, total, seen=totals: seen.add(total))
+        assert totals == {3 * scn.mission.game_length}
+        assert_same(one, blocks)
+    assert one.tally["acts"].sum() > 0  # activations counted: not an empty comparison
+    if "fork" in multiprocessing.get_all_start_methods():  # (elsewhere every game runs in this process)
+        monkeypatch.setattr(parallel, "AUTO_PARALLEL_MIN", 1)
+        monkeypatch.setattr(parallel, "PILOT", 1)
+        monkeypatch.setattr(parallel, "AUTO_BLOCK", 1)
+        monkeypatch.setattr(parallel, "WORLD_ANSWERS", 0)
+        assert parallel.forks(scn, 5, 2)
+        assert_same(one, simulate(scn, trials=5, seed=4, workers=2))
+
+
+def test_a_block_frees_its_world_before_the_next(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks of 2 of 5 games, Worlds renewed past 0 answers: three Simulations, each in its own World, made when the
+    earlier block's World is freed (the last block's alone left, with the Simulation returned). Past 2**40 answers:
+    one World for the three. One block of 5 makes one Simulation."""
+    made: list[weakref.ref[Any]] = []
+    alive_at_make: list[int] = []
+    real = Simulation.__init__
+
+    def init(self: Simulation, *args: Any, **kw: Any) -> None:
+        alive_at_make.append(sum(r() is not None for r in made))
+        real(self, *args, **kw)
+        assert all(r() is not self.world for r in made)  # a World of its own
+        made.append(weakref.ref(self.world))
+
+    monkeypatch.setattr(Simulation, "__init__", init)
+    monkeypatch.setattr(parallel, "AUTO_BLOCK", 2)
+    monkeypatch.setattr(parallel, "WORLD_ANSWERS", 0)
+    _, sim = parallel.play(scn, 5, 4, workers=1)
+    gc.collect()
+    assert len(made) == 3 and alive_at_make == [0, 0, 0]
+    assert [r() for r in made if r() is not None] == [sim.world] and sim.T == 1
+    made.clear()
+    monkeypatch.setattr(parallel, "WORLD_ANSWERS", 1 << 40)
+    monkeypatch.setattr(Simulation, "__init__", real)
+    worlds: list[Any] = []
+
+    def kept(self: Simulation, *args: Any, **kw: Any) -> None:
+        real(self, *args, **kw)
+        worlds.append(self.world)
+
+    monkeypatch.setattr(Simulation, "__init__", kept)
+    parallel.play(scn, 5, 4, workers=1)
+    assert len(worlds) == 3 and worlds[0] is worlds[1] is worlds[2]
+    monkeypatch.setattr(Simulation, "__init__", init)
+    monkeypatch.setattr(parallel, "AUTO_BLOCK", 5)
+    parallel.play(scn, 5, 4, workers=1)
+    assert len(made) == 1
+
+
+def test_a_renewed_world_keeps_the_board_answers_only(scn: Scenario) -> None:
+    """``renewed``: no placement of the old World (ids start again), none of its answers about placements; its answers
+    of the board alone (ways round the terrain, levels, routes) are the new World's, and a game played in either
+    World is the same."""
+    sim = Simulation(scn, 3, 2)
+    sim.run()
+    old = sim.world
+    new = renewed(old)
+    assert len(old.placements) > 10 and len(new.placements) == 0
+    assert not new.memo.tables.get("pid") and not new.memo.tables.get("near_boxes")
+    kept = {n for n in BOARD_TABLES if old.memo.tables.get(n)}
+    assert kept >= {"radii", "levels"}, kept  # read in these games: not an empty comparison
+    for name in kept:
+        assert new.memo.tables[name] == old.memo.tables[name], name
+    assert all(new.memo.tables[n] is not old.memo.tables[n] for n in kept)  # copies: the old World can be freed
+    assert {k for k, t in new.memo.tables.items() if t} <= BOARD_TABLES
+    again = Simulation(scn, 3, 2, world=new)
+    again.run()
+    for x, y in zip(sim.snapshots, again.snapshots, strict=True):
+        for k in x:
+            assert np.array_equal(x[k], y[k]), k
+
+
+def memos(sim: Any) -> dict[str, int]:
+    """The sizes of the players' bounded memos (and their parts' own)."""
+    out: dict[str, int] = {}
+    for p, player in enumerate(sim.players):
+        parts = [player, player._features, player._legal]
+        for part in parts:
+            if part is None:
+                continue
+            for name, value in vars(part).items():
+                if isinstance(value, dict) and name in BOUNDED.get(type(part).__name__, ()):
+                    out[f"{p}.{type(part).__name__}.{name}"] = len(value)
+    return out
+
+
+#: the per-state memos of the players, Features and Legality, which their limit bounds (Legality's ``_reaches``, per
+#: pair of units and action, needs none)
+BOUNDED = {
+    "Auto": {"_bases"},
+    "Features": {"_rows", "_threats", "_later", "_after", "_moves_to", "_reaches", "_states_of"},
+    "EntryLegality": {"_memo", "_far", "_gaps"},
+}
+
+
+def test_the_memos_cleared_past_tiny_limits_play_the_same_games(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every limit of the players' memos set to 2: each memo the limits bound holds a few answers at most after the
+    games, and the games are the ones played with the default limits (which these games do not reach)."""
+    wide = Simulation(scn, 4, 6)
+    wide.run()
+    big = memos(wide)
+    assert big and max(big.values()) > 40, big  # the default limits keep many answers here
+    for module, name in LIMITS:
+        monkeypatch.setattr(module, name, 2)
+    tight = Simulation(scn, 4, 6)
+    tight.run()
+    small = memos(tight)
+    assert small.keys() == big.keys()
+    assert max(small.values()) <= 2 + tight.T, str(small)  # cleared past 2 (a decision's own states are kept whole)
+    for x, y in zip(wide.snapshots, tight.snapshots, strict=True):
+        for k in x:
+            assert np.array_equal(x[k], y[k]), k
+    assert np.array_equal(wide.vp, tight.vp)
+
+
+def test_the_process_caches_of_shapes_cleared_past_tiny_limits_play_the_same_games(
+    scn: Scenario, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board's process-wide caches (Line of Sight answers, buffers, bounds) kept to 2 entries: the same games as
+    with their limits (8,192 each), and none holds more than its limit (+1: cleared before the next is kept)."""
+    from mathhammer.board import cspace, fastsight, los, model
+
+    wide = Simulation(scn, 3, 7)
+    wide.run()
+    assert sum(len(t) for _, t in fastsight._SEES.values()) + len(los._SIGHTS) > 4  # sight read: a real comparison
+    assert len(cspace._BUFFERS) > 4 and len(model._BOUNDS) > 4
+    monkeypatch.setattr(fastsight, "_SEES_MAX", 2)
+    monkeypatch.setattr(los, "_SIGHTS_MAX", 2)
+    monkeypatch.setattr(cspace, "CACHED", 2)
+    monkeypatch.setattr(model, "BOUNDS_KEPT", 2)
+    for table in (fastsight._SEES, los._SIGHTS, cspace._BUFFERS, model._BOUNDS):
+        table.clear()
+    tight = Simulation(scn, 3, 7)
+    tight.run()
+    assert all(len(t) <= 2 for _, t in fastsight._SEES.values()) and len(los._SIGHTS) <= 2
+    assert len(cspace._BUFFERS) <= 3 and len(model._BOUNDS) <= 3
+    for x, y in zip(wide.snapshots, tight.snapshots, strict=True):
+        for k in x:
+            assert np.array_equal(x[k], y[k]), k
+    assert np.array_equal(wide.vp, tight.vp)
