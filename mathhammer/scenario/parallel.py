@@ -103,10 +103,6 @@ class Games:
 _JOB: dict[str, Any] = {}
 
 
-def _zeros(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
-    return np.zeros(shape, dtype=dtype)
-
-
 def _shared(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     """A zeroed array in memory shared with the processes forked after it (MAP_SHARED, anonymous)."""
     size = max(1, int(np.prod(shape)) * dtype.itemsize)
@@ -164,7 +160,7 @@ class _Out:
     """The result arrays of all games, shared with the workers; blocks are written in place."""
 
     def __init__(self, like: Games, trials: int, shared: bool = True) -> None:
-        make = _shared if shared else _zeros
+        make = _shared if shared else np.zeros
         self.games = Games(
             [{k: make((*a.shape[:-1], trials), a.dtype) for k, a in snap.items()} for snap in like.snapshots],
             make((trials,), like.end_round.dtype),
@@ -292,6 +288,12 @@ def _answer(task: Callable[[], Any], write: int) -> int:  # pragma: no cover - r
     return 0
 
 
+def _add(skipped: dict[str, int], part: dict[str, int]) -> None:
+    """Add a block's games skipped by reason to ``skipped``."""
+    for k, v in part.items():
+        skipped[k] = skipped.get(k, 0) + v
+
+
 def _serial(
     scn: Scenario, trials: int, seed: int, progress: Callable[[int, int], None] | None, offset: int
 ) -> tuple[Games, Any]:
@@ -328,8 +330,7 @@ def _serial(
         if out is None:
             out = _Out(games, trials, shared=False)
         out.put(games, start)
-        for k, v in games.skipped.items():
-            skipped[k] = skipped.get(k, 0) + v
+        _add(skipped, games.skipped)
         tally = Tally.merge(tally, games.tally)
     assert out is not None
     out.games.skipped, out.games.tally = skipped, tally
@@ -411,8 +412,7 @@ def _play(
                 shown = now
         for i in sorted(answers):  # merged in the blocks' order, whichever process ended first
             part, sums, steps = answers[i]
-            for k, v in part.items():
-                skipped[k] = skipped.get(k, 0) + v
+            _add(skipped, part)
             tally = Tally.merge(tally, sums)
             cursor.add(steps)
     except BaseException:  # a failed or interrupted run: the processes still playing end too
