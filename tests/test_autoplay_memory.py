@@ -18,7 +18,7 @@ from mathhammer.scenario.players import auto, fastfeatures, features, legal, mov
 from mathhammer.scenario.result import ScenarioResult
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
-from mathhammer.scenario.world import BOARD_TABLES, renewed
+from mathhammer.scenario.world import BOARD_TABLES, renewed, retire
 from tests.autoplay_kit import scenario
 
 #: every limit of the players' memos (module, name)
@@ -137,6 +137,38 @@ def test_a_renewed_world_keeps_the_board_answers_only(scn: Scenario) -> None:
     for x, y in zip(sim.snapshots, again.snapshots, strict=True):
         for k in x:
             assert np.array_equal(x[k], y[k]), k
+
+
+def test_a_retired_world_is_emptied_and_its_renewal_keeps_the_board(scn: Scenario) -> None:
+    """``retire`` (a forked worker's first World, still held by the pilot's frames it inherited): the old World keeps
+    no answer and no placement; the renewed World's board answers are untouched (copies) and replay the same games."""
+    sim = Simulation(scn, 3, 2)
+    sim.run()
+    old = sim.world
+    new = renewed(old)
+    kept = {n: dict(new.memo.tables[n]) for n in BOARD_TABLES if new.memo.tables.get(n)}
+    assert kept
+    retire(old)
+    assert not old.placements and not any(old.memo.tables.values())
+    assert {n: new.memo.tables[n] for n in kept} == kept
+    again = Simulation(scn, 3, 2, world=new)
+    again.run()
+    for x, y in zip(sim.snapshots, again.snapshots, strict=True):
+        for k in x:
+            assert np.array_equal(x[k], y[k]), k
+
+
+def test_a_worker_retires_the_world_it_renews(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers' path (parallel._block) renews with ``retire``: the old World is emptied, not left whole beside the
+    new one; the serial path needs no retiring (its old Simulation, the World's last holder, is freed)."""
+    sim = Simulation(scn, 2, 2)
+    sim.run()
+    monkeypatch.setattr(parallel, "WORLD_ANSWERS", 0)
+    assert parallel._next_world(sim.world) is not sim.world and sim.world.placements  # serial: left to the collector
+    new = parallel._next_world(sim.world, retire=True)
+    assert new is not sim.world and not sim.world.placements and not any(sim.world.memo.tables.values())
+    monkeypatch.setattr(parallel, "WORLD_ANSWERS", 1 << 40)
+    assert parallel._next_world(new, retire=True) is new and new.memo.tables.get("radii")  # under the limit: kept
 
 
 def memos(sim: Any) -> dict[str, int]:

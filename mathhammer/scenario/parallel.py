@@ -133,7 +133,7 @@ def _block(job: tuple[int, int, int]) -> _Answer:
 
     world = _JOB["world"]
     if _JOB["scn"].policies and _JOB.get("played"):  # a later block of automatic players' games
-        world = _JOB["world"] = _next_world(world)
+        world = _JOB["world"] = _next_world(world, retire=True)
     _JOB["played"] = True
     if world.shared is not None:
         world.shared.start(i % len(world.shared.logs))  # one log per worker: its blocks are played in turn
@@ -148,12 +148,17 @@ def _block(job: tuple[int, int, int]) -> _Answer:
     return games.skipped, games.tally, cursor.taken()
 
 
-def _next_world(world: Any) -> Any:
+def _next_world(world: Any, retire: bool = False) -> Any:
     """The World of the next block after one played in ``world``: ``world`` itself, or renewed past
-    :data:`WORLD_ANSWERS` answers."""
-    from .world import answers, renewed
+    :data:`WORLD_ANSWERS` answers (and with ``retire``, ``world`` emptied: :func:`.world.retire`)."""
+    from . import world as w
 
-    return renewed(world) if answers(world) > WORLD_ANSWERS else world
+    if w.answers(world) <= WORLD_ANSWERS:
+        return world
+    new = w.renewed(world)
+    if retire:
+        w.retire(world)
+    return new
 
 
 class _Out:

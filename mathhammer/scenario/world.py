@@ -93,6 +93,15 @@ def renewed(old: World) -> World:
     return new
 
 
+def retire(old: World) -> None:
+    """Empty ``old``'s answers and placements in place, once :func:`renewed` has taken what it keeps: a forked
+    worker's first World is still held by the frames it inherited from its parent (the pilot's Simulation), so
+    dropping the worker's own reference would not free it."""
+    for table in old.memo.tables.values():
+        table.clear()
+    old.placements.clear()
+
+
 __all__ = [
     "AUTO",
     "BOARD_PROPERTIES",
@@ -132,4 +141,5 @@ __all__ = [
     "horizontal_coherency",
     "mobility",
     "renewed",
+    "retire",
 ]
