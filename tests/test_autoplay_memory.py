@@ -8,18 +8,20 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import weakref
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
 from mathhammer.scenario import parallel, simulate
+from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.players import auto, fastfeatures, features, legal, moveverdicts, policies, reactions, ways
 from mathhammer.scenario.result import ScenarioResult
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 from mathhammer.scenario.world import BOARD_TABLES, renewed, retire
-from tests.autoplay_kit import scenario
+from tests.autoplay_kit import red_deploys, scenario
 
 #: every limit of the players' memos (module, name)
 LIMITS = [
@@ -57,7 +59,7 @@ def assert_same(a: ScenarioResult, b: ScenarioResult) -> None:
 def test_games_in_blocks_are_the_games_of_one_block(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
     """5 games in one Simulation, in blocks of 2 (three Simulations in turn, the progress counting the three blocks'
     Rounds), and on 2 forked workers in blocks of 1 (a 1-game pilot, then each worker's later blocks in a fresh World,
-    one shared-answers log per worker): the same arrays, the same per-unit tally."""
+    no answers shared: both players automatic): the same arrays, the same per-unit tally."""
     monkeypatch.setattr(parallel, "AUTO_BLOCK", 1000)
     one = simulate(scn, trials=5, seed=4, workers=1)
     monkeypatch.setattr(parallel, "AUTO_BLOCK", 2)
@@ -75,6 +77,33 @@ def test_games_in_blocks_are_the_games_of_one_block(scn: Scenario, monkeypatch: 
         monkeypatch.setattr(parallel, "WORLD_ANSWERS", 0)
         assert parallel.forks(scn, 5, 2)
         assert_same(one, simulate(scn, trials=5, seed=4, workers=2))
+
+
+def test_workers_share_answers_unless_both_players_are_automatic(
+    scn: Scenario, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two automatic players: the forked workers make no shared-answers logs (their games part ways at once; the logs
+    only held memory); a scripted player against an automatic one: they do, one per worker."""
+    from mathhammer.scenario import memo
+
+    made: list[memo.SharedAnswers] = []
+    init = memo.SharedAnswers.__init__
+
+    def keep(self: memo.SharedAnswers, *a: Any, **k: Any) -> None:
+        init(self, *a, **k)
+        made.append(self)
+
+    mixed = parse_scenario(red_deploys(tmp_path), "mixed.toml", tmp_path)
+    assert not parallel._shares(scn) and parallel._shares(mixed)
+    if "fork" not in multiprocessing.get_all_start_methods():  # pragma: no cover - every game in this process
+        return
+    monkeypatch.setattr(memo.SharedAnswers, "__init__", keep)
+    monkeypatch.setattr(parallel, "AUTO_PARALLEL_MIN", 1)
+    monkeypatch.setattr(parallel, "PILOT", 1)
+    simulate(scn, trials=3, seed=4, workers=2)
+    assert made == []
+    simulate(mixed, trials=3, seed=4, workers=2)
+    assert len(made) == 1 and len(made[0].logs) == 2
 
 
 def test_a_block_frees_its_world_before_the_next(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -19,7 +19,8 @@ the costliest answers (Charge paths, those read near the Leading Model included,
 moves, Engaged pairs, Fighting Ranks, marker contests) are published, by content, in logs shared by the workers
 (:class:`~mathhammer.scenario.memo.SharedAnswers`), and every other worker reads its groups of games in the
 opposite order (content-sorted), so the two meet each other's answers instead of computing them at the same
-time (the figures are in ``benchmarks/RESULTS.md``, scenario section). The rest of the geometry of a new state
+time (the figures are in ``benchmarks/RESULTS.md``, scenario section). Games of two automatic players share
+nothing (:func:`_shares`). The rest of the geometry of a new state
 is still read once per worker. Where ``fork`` is not available (Windows, macOS' default), or for a few games,
 everything runs in this process.
 """
@@ -134,11 +135,12 @@ def _block(job: tuple[int, int, int]) -> _Answer:
     world = _JOB["world"]
     if _JOB["scn"].policies and _JOB.get("played"):  # a later block of automatic players' games
         world = _JOB["world"] = _next_world(world, retire=True)
+        gc.collect()  # the earlier block's Simulation and players (cycles) freed before this block's are made
     _JOB["played"] = True
     if world.shared is not None:
         world.shared.start(i % len(world.shared.logs))  # one log per worker: its blocks are played in turn
     sim = Simulation(_JOB["scn"], n, _JOB["seed"], offset=offset, world=world)
-    sim.sharing, sim.reverse = True, i % 2 == 1  # meets the shared answers of the other half of the workers
+    sim.sharing, sim.reverse = world.shared is not None, i % 2 == 1  # meets the other half's shared answers
     out: _Out = _JOB["out"]
     sim.sink = out.sink(offset, n)
     cursor.taken()  # the counts this process inherited (the pilot's) or its earlier block's, already returned
@@ -146,6 +148,13 @@ def _block(job: tuple[int, int, int]) -> _Answer:
     games = Games.of(sim)
     out.put(games, offset)
     return games.skipped, games.tally, cursor.taken()
+
+
+def _shares(scn: Scenario) -> bool:
+    """Whether the workers share answers (:class:`~.memo.SharedAnswers`): unless both players are automatic, where
+    sharing cost more CPU (the groups sorted by content, the answers pickled) and memory (the logs, the answers read
+    from them) than it saved (figures: ``benchmarks/RESULTS.md``, issue 29 point 6, session 18)."""
+    return len(scn.policies) < 2
 
 
 def _next_world(world: Any, retire: bool = False) -> Any:
@@ -398,7 +407,8 @@ def _play(
     done = _shared((blocks,), np.dtype(np.int64))
     skipped = dict(first.skipped)
     tally = first.tally
-    pilot.world.memo.share(min(workers, len(jobs)))  # one log per worker
+    if _shares(scn):
+        pilot.world.memo.share(min(workers, len(jobs)))  # one log per worker
     _JOB.update(scn=scn, seed=seed, world=pilot.world, out=out, done=done)
     procs: list[_Beside] = []
     try:
