@@ -244,26 +244,39 @@ def test_the_memos_cleared_past_tiny_limits_play_the_same_games(scn: Scenario, m
 
 
 def test_the_process_caches_of_shapes_cleared_past_tiny_limits_play_the_same_games(
-    scn: Scenario, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The board's process-wide caches (Line of Sight answers, buffers, bounds) kept to 2 entries: the same games as
-    with their limits (8,192 each), and none holds more than its limit (+1: cleared before the next is kept)."""
-    from mathhammer.board import cspace, fastsight, los, model
+    """The board's process-wide caches (Line of Sight answers, buffers, bounds, Charge goals) kept to 2 entries: the
+    same games as with their limits (8,192 each; 1,024 for the Charge goals), and none holds more than its limit (+1:
+    cleared before the next is kept)."""
+    from functools import lru_cache
 
+    from mathhammer.board import charge, cspace, fastsight, los, model
+
+    scn = scenario(tmp_path, red="aggressive", blue="aggressive", length=3)  # Charges declared in 3 games
+    cspace._zone.cache_clear()
+    cspace._zones.cache_clear()
     wide = Simulation(scn, 3, 7)
     wide.run()
     assert sum(len(t) for _, t in fastsight._SEES.values()) + len(los._SIGHTS) > 4  # sight read: a real comparison
     assert len(cspace._BUFFERS) > 4 and len(model._BOUNDS) > 4
+    assert cspace._zones.cache_info().misses > 2  # Charge goals made: more than the tight caches keep
+    assert cspace._zone.cache_info().maxsize == cspace._zones.cache_info().maxsize == cspace.ZONES_CACHED
     monkeypatch.setattr(fastsight, "_SEES_MAX", 2)
     monkeypatch.setattr(los, "_SIGHTS_MAX", 2)
     monkeypatch.setattr(cspace, "CACHED", 2)
     monkeypatch.setattr(model, "BOUNDS_KEPT", 2)
+    zone, zones = (lru_cache(maxsize=2)(f.__wrapped__) for f in (cspace._zone, cspace._zones))
+    monkeypatch.setattr(cspace, "_zone", zone)
+    monkeypatch.setattr(cspace, "_zones", zones)
+    monkeypatch.setattr(charge, "_zones", zones)
     for table in (fastsight._SEES, los._SIGHTS, cspace._BUFFERS, model._BOUNDS):
         table.clear()
     tight = Simulation(scn, 3, 7)
     tight.run()
     assert all(len(t) <= 2 for _, t in fastsight._SEES.values()) and len(los._SIGHTS) <= 2
     assert len(cspace._BUFFERS) <= 3 and len(model._BOUNDS) <= 3
+    assert zones.cache_info().misses > 2 and zone.cache_info().currsize <= 2 and zones.cache_info().currsize <= 2
     for x, y in zip(wide.snapshots, tight.snapshots, strict=True):
         for k in x:
             assert np.array_equal(x[k], y[k]), k

@@ -45,6 +45,10 @@ CLIMB_STEP = 1.0
 #: board states, far less from one game to the next, so a bounded cache keeps memory flat in the number of games
 CACHED = 1 << 13
 
+#: the most Charge goals each of :func:`_zone` and :func:`_zones` keeps: fine polygons (some 260 vertices, unions of
+#: them), far larger than a disc and met again far less often, so they would hold most of a long run's memory
+ZONES_CACHED = 1 << 10
+
 #: polygonal buffers are grown by this factor so that every edge is at least the wanted distance away.
 GROW = 1.0 / math.cos(math.pi / (4 * QUAD_SEGS))
 
@@ -73,7 +77,7 @@ def _buffer(geom: BaseGeometry, distance: float, quad_segs: int = QUAD_SEGS) -> 
     return hit[1]
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=ZONES_CACHED)
 def _zones(discs: tuple[tuple[Coord, float], ...]) -> BaseGeometry:
     """The union of :func:`_zone` of each (centre, radius): where a base centre is Within reach of one of them."""
     return shapely.union_all([_zone(c, radius) for c, radius in discs])
@@ -101,7 +105,7 @@ def _boxes_meet(a: tuple[float, float, float, float], b: tuple[float, float, flo
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
-@lru_cache(maxsize=CACHED)
+@lru_cache(maxsize=ZONES_CACHED)
 def _zone(centre: Coord, radius: float) -> Polygon:
     """Where a base centre is Within ``radius`` of ``centre`` (a fine polygon: the goal of a Charge)."""
     return Point(centre).buffer(radius, quad_segs=64)
