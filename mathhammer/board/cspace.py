@@ -45,8 +45,9 @@ CLIMB_STEP = 1.0
 #: board states, far less from one game to the next, so a bounded cache keeps memory flat in the number of games
 CACHED = 1 << 13
 
-#: the most Charge goals each of :func:`_zone` and :func:`_zones` keeps: fine polygons (some 260 vertices, unions of
-#: them), far larger than a disc and met again far less often, so they would hold most of a long run's memory
+#: the most Charge goals each of :func:`_zone` and :func:`_zones` keeps: fine polygons (some 260 vertices; unions of
+#: them) in GEOS's memory, which at 8,192 and 16,384 held most of a long automatic run's growth (``RESULTS.md``,
+#: issue 29 point 6, session 18)
 ZONES_CACHED = 1 << 10
 
 #: polygonal buffers are grown by this factor so that every edge is at least the wanted distance away.
