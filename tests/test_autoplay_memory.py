@@ -56,6 +56,13 @@ def assert_same(a: ScenarioResult, b: ScenarioResult) -> None:
         assert np.array_equal(a.tally[k], b.tally[k]), k
 
 
+def assert_same_snapshots(a: Simulation, b: Simulation) -> None:
+    """Every Round's arrays of two Simulations equal."""
+    for x, y in zip(a.snapshots, b.snapshots, strict=True):
+        for k in x:
+            assert np.array_equal(x[k], y[k]), k
+
+
 def test_games_in_blocks_are_the_games_of_one_block(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
     """5 games in one Simulation, in blocks of 2 (three Simulations in turn, the progress counting the three blocks'
     Rounds), and on 2 forked workers in blocks of 1 (a 1-game pilot, then each worker's later blocks in a fresh World,
@@ -163,9 +170,7 @@ def test_a_renewed_world_keeps_the_board_answers_only(scn: Scenario) -> None:
     assert {k for k, t in new.memo.tables.items() if t} <= BOARD_TABLES
     again = Simulation(scn, 3, 2, world=new)
     again.run()
-    for x, y in zip(sim.snapshots, again.snapshots, strict=True):
-        for k in x:
-            assert np.array_equal(x[k], y[k]), k
+    assert_same_snapshots(sim, again)
 
 
 def test_a_retired_world_is_emptied_and_its_renewal_keeps_the_board(scn: Scenario) -> None:
@@ -182,9 +187,7 @@ def test_a_retired_world_is_emptied_and_its_renewal_keeps_the_board(scn: Scenari
     assert {n: new.memo.tables[n] for n in kept} == kept
     again = Simulation(scn, 3, 2, world=new)
     again.run()
-    for x, y in zip(sim.snapshots, again.snapshots, strict=True):
-        for k in x:
-            assert np.array_equal(x[k], y[k]), k
+    assert_same_snapshots(sim, again)
 
 
 def test_a_worker_retires_the_world_it_renews(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -237,9 +240,7 @@ def test_the_memos_cleared_past_tiny_limits_play_the_same_games(scn: Scenario, m
     small = memos(tight)
     assert small.keys() == big.keys()
     assert max(small.values()) <= 2 + tight.T, str(small)  # cleared past 2 (a decision's own states are kept whole)
-    for x, y in zip(wide.snapshots, tight.snapshots, strict=True):
-        for k in x:
-            assert np.array_equal(x[k], y[k]), k
+    assert_same_snapshots(wide, tight)
     assert np.array_equal(wide.vp, tight.vp)
 
 
@@ -277,7 +278,5 @@ def test_the_process_caches_of_shapes_cleared_past_tiny_limits_play_the_same_gam
     assert all(len(t) <= 2 for _, t in fastsight._SEES.values()) and len(los._SIGHTS) <= 2
     assert len(cspace._BUFFERS) <= 3 and len(model._BOUNDS) <= 3
     assert zones.cache_info().misses > 2 and zone.cache_info().currsize <= 2 and zones.cache_info().currsize <= 2
-    for x, y in zip(wide.snapshots, tight.snapshots, strict=True):
-        for k in x:
-            assert np.array_equal(x[k], y[k]), k
+    assert_same_snapshots(wide, tight)
     assert np.array_equal(wide.vp, tight.vp)
