@@ -244,6 +244,24 @@ def test_the_memos_cleared_past_tiny_limits_play_the_same_games(scn: Scenario, m
     assert np.array_equal(wide.vp, tight.vp)
 
 
+def test_the_worlds_discs_cleared_past_a_tiny_limit_play_the_same_games(
+    scn: Scenario, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The discs a World keeps for its terrain tests (``World._base_disc``) past ``DISCS_KEPT`` = 2: the same games as
+    with the default limit, and no more than 2 kept."""
+    from mathhammer.scenario.geometry import routes
+
+    wide = Simulation(scn, 4, 6)
+    wide.run()
+    assert len(wide.world._discs) > 4  # discs kept: a real comparison
+    monkeypatch.setattr(routes, "DISCS_KEPT", 2)
+    tight = Simulation(scn, 4, 6)
+    tight.run()
+    assert 0 < len(tight.world._discs) <= 2
+    assert_same_snapshots(wide, tight)
+    assert np.array_equal(wide.vp, tight.vp)
+
+
 def test_the_process_caches_of_shapes_cleared_past_tiny_limits_play_the_same_games(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

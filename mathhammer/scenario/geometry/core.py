@@ -32,6 +32,8 @@ from ..spec import Scenario, ScenarioUnit
 Coord = tuple[float, float]
 #: the opponent's Zone of Influence for an arriving unit (8.3.3): the opponent's Entry Edge and the zone's depth
 Zone = tuple[str, float]
+#: the most discs :meth:`World._blocked` keeps (one per candidate spot and base radius: memory flat in the games)
+DISCS_KEPT = 1 << 12
 #: Gap between neighbouring bases when a unit is set (inches).
 GAP = 0.1
 #: 8.9.1: "At least one model is Within 3" ... of the marker" (a 32 mm marker, 7.3.2).
@@ -278,6 +280,8 @@ class BoardState:
         self._centre_boxes: dict[int, tuple[float, float, float, float, float]] = memo.table("centre_boxes")
         self._strikers: dict[tuple[object, ...], int] = memo.table("strikers")
         self._blockers: dict[str | None, list[BaseGeometry]] = memo.table("blockers")
+        self._boxes: dict[str | None, list[tuple[float, float, float, float, BaseGeometry]]] = {}  # _blocker_boxes
+        self._discs: dict[tuple[Coord, float], BaseGeometry] = {}  # Routes._base_disc
         self._tops: dict[str, BaseGeometry] = memo.table("tops")
         self._levels: dict[Coord, str | None] = memo.table("levels")
         self._close: dict[tuple[object, ...], int] = memo.table("close")

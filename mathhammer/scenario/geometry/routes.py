@@ -31,6 +31,7 @@ from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, Terrain, shape_bounds
 from ...board.pathing import shortest_route
 from .core import (
+    DISCS_KEPT,
     GAP,
     BoardState,
     Coord,
@@ -74,6 +75,24 @@ class Routes(BoardState):
             ]  # part 11 GRASS: a model may end on Grass (which is then removed, grass.py)
             for g in hit:
                 shapely.prepare(g)
+        return hit
+
+    def _blocker_boxes(self, level: str | None) -> list[tuple[float, float, float, float, BaseGeometry]]:
+        """:meth:`_level_blockers`, each with its box first (``x0, y0, x1, y1, footprint``)."""
+        hit = self._boxes.get(level)
+        if hit is None:
+            hit = self._boxes[level] = [(*shape_bounds(g), g) for g in self._level_blockers(level)]
+        return hit
+
+    def _base_disc(self, centre: Coord, r: float) -> BaseGeometry:
+        """The disc :meth:`_blocked` tests against the terrain (a base of radius ``r`` at ``centre``), kept: the
+        same candidate spots recur in every placement near them (at most :data:`DISCS_KEPT`)."""
+        key = (centre, r)
+        hit = self._discs.get(key)
+        if hit is None:
+            if len(self._discs) >= DISCS_KEPT:
+                self._discs.clear()
+            hit = self._discs[key] = Point(centre).buffer(r, quad_segs=8)
         return hit
 
     def _top(self, level: str) -> BaseGeometry:
@@ -167,13 +186,13 @@ class Routes(BoardState):
         if level is not None and not self._top(level).contains(Point(centre)):
             return True  # FAQ v1.0 (Wobbly Model Syndrome): the centre stays over the piece
         # only pieces whose box meets the disc's box can meet the disc (its polygon lies in that box)
-        near = []
-        for poly in self._level_blockers(level):
-            x0, y0, x1, y1 = shape_bounds(poly)
-            if x0 <= x + r and x - r <= x1 and y0 <= y + r and y - r <= y1:
-                near.append(poly)
+        near = [
+            poly
+            for x0, y0, x1, y1, poly in self._blocker_boxes(level)
+            if x0 <= x + r and x - r <= x1 and y0 <= y + r and y - r <= y1
+        ]
         if near:
-            disc = Point(centre).buffer(r, quad_segs=8)
+            disc = self._base_disc(centre, r)
             if any(poly.intersects(disc) for poly in near):
                 return True
         for (ox, oy), orad, enemy in others:

@@ -155,6 +155,7 @@ class Legality:
         self._reaches: dict[tuple[int, int, str], float] = {}
         self._most: dict[int, tuple[float, float]] = {}
         self._entry_kinds: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
+        self._aims: dict[tuple[int, str], list[tuple[str, int, np.ndarray]]] = {}
 
     def states(self, games: np.ndarray) -> States:
         """The distinct states of ``games`` (each a tuple: the placements, the models left, the Grass mask) and the
@@ -354,7 +355,7 @@ class Legality:
         beyond the farthest gap its action may reach (8.7.3, 8.7.7). Pass is never refused."""
         n = self.view.U
         pos, alive = state[:n], state[n : 2 * n]
-        kinds, targets = self._kinds(u, phase)
+        kinds, _ = self._kinds(u, phase)
         on = pos[u] >= 0 and alive[u] > 0
         out = (kinds == "deploy") if on else (kinds != "deploy")  # 8.5.5
         out[kinds == "pass"] = False
@@ -363,15 +364,26 @@ class Legality:
         moves = (kinds == "move") | (kinds == "run")
         if moves.any():  # _beyond: never a point-less entry
             out |= moves & self._beyond(u, phase, pos[u])
-        for i in np.flatnonzero(targets >= 0).tolist():
-            action, t = str(kinds[i]), int(targets[i])
-            if action not in ("shoot", "charge"):
-                continue
+        for action, t, at in self._aimed(u, phase):
             # 8.7.3, 8.7.7: a target on the table, within the farthest gap the action may reach
-            out[i] = (
+            out[at] = (
                 pos[t] < 0 or alive[t] <= 0 or self._gap(pos[u], alive[u], pos[t], alive[t]) > self._reach(u, t, action)
             )
         return out
+
+    def _aimed(self, u: int, phase: str) -> list[tuple[str, int, np.ndarray]]:
+        """The Shoot and Charge entries of unit ``u``'s ``phase`` menu by action and target: (action, target's unit
+        index, the entries' indices); :meth:`shortcuts` reads each pair's gap and reach once."""
+        key = (u, phase)
+        hit = self._aims.get(key)
+        if hit is None:
+            kinds, targets = self._kinds(u, phase)
+            pairs: dict[tuple[str, int], list[int]] = {}
+            for i in np.flatnonzero(targets >= 0).tolist():
+                if kinds[i] in ("shoot", "charge"):
+                    pairs.setdefault((str(kinds[i]), int(targets[i])), []).append(i)
+            hit = self._aims[key] = [(a, t, np.asarray(ix, dtype=np.int64)) for (a, t), ix in pairs.items()]
+        return hit
 
     def _beyond(self, u: int, phase: str, pid: int) -> np.ndarray:
         """Per entry of unit ``u``'s ``phase`` menu: a point farther than the most Speed the unit can have (with or
