@@ -103,8 +103,25 @@ def unit_effect(su: ScenarioUnit, kind: str) -> Effect | None:
     return next((e for a in su.abilities for e in a.effects if e.kind == kind), None)
 
 
+#: :func:`card_abilities` per scenario (by id, the scenario kept so an id is not reused while it stands) and player;
+#: cleared past :data:`CARD_ABILITIES_KEPT` scenarios
+_CARD_ABILITIES: dict[tuple[int, str], tuple[Scenario, list[Found]]] = {}
+CARD_ABILITIES_KEPT = 64
+
+
 def card_abilities(scn: Scenario, player: str) -> list[Found]:
-    """The abilities of a player's Faction Card and Tactical (and Creep) Cards, in army order, each once."""
+    """The abilities of a player's Faction Card and Tactical (and Creep) Cards, in army order, each once (read once
+    per scenario and player; callers do not change the list)."""
+    key = (id(scn), player)
+    hit = _CARD_ABILITIES.get(key)
+    if hit is None or hit[0] is not scn:
+        if len(_CARD_ABILITIES) >= CARD_ABILITIES_KEPT:
+            _CARD_ABILITIES.clear()
+        hit = _CARD_ABILITIES[key] = (scn, _card_abilities(scn, player))
+    return hit[1]
+
+
+def _card_abilities(scn: Scenario, player: str) -> list[Found]:
     army = scn.armies[player]
     out: list[Found] = []
     seen: set[str] = set()

@@ -49,6 +49,7 @@ Every problem of a file is reported at once, one line each, naming the file and 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationInfo, field_validator
@@ -311,9 +312,10 @@ class ScenarioUnit:
     def models(self) -> int:
         return self.loadout.models
 
-    @property
+    @cached_property
     def abilities(self) -> list[Ability]:
-        """The abilities of the unit's card and of its upgrades."""
+        """The abilities of the unit's card and of its upgrades (read once: a unit's loadout does not change; callers
+        do not change the list)."""
         return list(self.unit.card.abilities) + [a for up in self.loadout.upgrades for a in up.abilities]
 
     def supply(self, alive: int) -> int:
@@ -336,7 +338,7 @@ class ScenarioUnit:
     def flying(self) -> bool:
         return "Flying" in self.unit.card.combat_tags
 
-    @property
+    @cached_property
     def base_mm(self) -> float:
         b = self.unit.card.base_mm
         return float(max(b) if isinstance(b, tuple) else b)

@@ -155,7 +155,7 @@ class Legality:
         self._reaches: dict[tuple[int, int, str], float] = {}
         self._most: dict[int, tuple[float, float]] = {}
         self._entry_kinds: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
-        self._aims: dict[tuple[int, str], list[tuple[str, int, np.ndarray]]] = {}
+        self._aims: dict[tuple[int, str], list[tuple[int, list[tuple[str, np.ndarray]]]]] = {}
 
     def states(self, games: np.ndarray) -> States:
         """The distinct states of ``games`` (each a tuple: the placements, the models left, the Grass mask) and the
@@ -364,25 +364,31 @@ class Legality:
         moves = (kinds == "move") | (kinds == "run")
         if moves.any():  # _beyond: never a point-less entry
             out |= moves & self._beyond(u, phase, pos[u])
-        for action, t, at in self._aimed(u, phase):
+        for t, aims in self._aimed(u, phase):
             # 8.7.3, 8.7.7: a target on the table, within the farthest gap the action may reach
-            out[at] = (
-                pos[t] < 0 or alive[t] <= 0 or self._gap(pos[u], alive[u], pos[t], alive[t]) > self._reach(u, t, action)
-            )
+            if pos[t] < 0 or alive[t] <= 0:
+                for _, at in aims:
+                    out[at] = True
+                continue
+            gap = self._gap(pos[u], alive[u], pos[t], alive[t])
+            for action, at in aims:
+                out[at] = gap > self._reach(u, t, action)
         return out
 
-    def _aimed(self, u: int, phase: str) -> list[tuple[str, int, np.ndarray]]:
-        """The Shoot and Charge entries of unit ``u``'s ``phase`` menu by action and target: (action, target's unit
-        index, the entries' indices); :meth:`shortcuts` reads each pair's gap and reach once."""
+    def _aimed(self, u: int, phase: str) -> list[tuple[int, list[tuple[str, np.ndarray]]]]:
+        """The Shoot and Charge entries of unit ``u``'s ``phase`` menu by target and action: (the target's unit index,
+        [(action, the entries' indices)]); :meth:`shortcuts` reads each target's gap and each pair's reach once."""
         key = (u, phase)
         hit = self._aims.get(key)
         if hit is None:
             kinds, targets = self._kinds(u, phase)
-            pairs: dict[tuple[str, int], list[int]] = {}
+            pairs: dict[int, dict[str, list[int]]] = {}
             for i in np.flatnonzero(targets >= 0).tolist():
                 if kinds[i] in ("shoot", "charge"):
-                    pairs.setdefault((str(kinds[i]), int(targets[i])), []).append(i)
-            hit = self._aims[key] = [(a, t, np.asarray(ix, dtype=np.int64)) for (a, t), ix in pairs.items()]
+                    pairs.setdefault(int(targets[i]), {}).setdefault(str(kinds[i]), []).append(i)
+            hit = self._aims[key] = [
+                (t, [(a, np.asarray(ix, dtype=np.int64)) for a, ix in by.items()]) for t, by in pairs.items()
+            ]
         return hit
 
     def _beyond(self, u: int, phase: str, pid: int) -> np.ndarray:
