@@ -457,8 +457,8 @@ class Legality:
         if hit is None:
             world = self.view.world
             a, b = world.placements[pu], world.placements[pt]
-            mine = np.asarray(a.centres[:ku], dtype=float)
-            theirs = np.asarray(b.centres[:kt], dtype=float)
+            mine = world._centres(pu)[:ku]  # the placements' centres as the World keeps them (float64)
+            theirs = world._centres(pt)[:kt]
             d = np.hypot(*(mine[:, None, :] - theirs[None, :, :]).transpose(2, 0, 1)).min()
             radii = (self.view.scn.units[a.unit].base_mm + self.view.scn.units[b.unit].base_mm) / MM_PER_INCH / 2
             if len(self._gaps) > MEMO_LIMIT:
