@@ -33,6 +33,7 @@ LIMITS = [
     (fastfeatures, "POINTS_LIMIT"),
     (auto, "BASES_LIMIT"),
     (ways, "MEMO_LIMIT"),
+    (ways, "INTERNED_LIMIT"),
     (policies, "TWINS_LIMIT"),
 ]
 
@@ -242,6 +243,18 @@ def test_the_memos_cleared_past_tiny_limits_play_the_same_games(scn: Scenario, m
     assert max(small.values()) <= 2 + tight.T, str(small)  # cleared past 2 (a decision's own states are kept whole)
     assert_same_snapshots(wide, tight)
     assert np.array_equal(wide.vp, tight.vp)
+
+
+def test_the_ways_tables_hold_each_point_set_once(scn: Scenario) -> None:
+    """The keys of the ways tables (``ways:reach``, ``ways:length``, ``ways:ahead``: kept across renewed Worlds) hold
+    one object per point set, not one per call that added a key: their memory grew with the games before."""
+    sim = Simulation(scn, 4, 6)
+    sim.run()
+    tables = sim.world.memo.tables
+    keys = [key for name in ("ways:reach", "ways:length", "ways:ahead") for key in tables.get(name, {})]
+    sets = [part for key in keys for part in key if isinstance(part, bytes)]
+    assert len(sets) > 40  # many keys read: a real test
+    assert len({id(part) for part in sets}) == len(set(sets)) < 20
 
 
 def test_the_worlds_discs_cleared_past_a_tiny_limit_play_the_same_games(

@@ -66,7 +66,7 @@ class World(Charges, CloseRanks, Contest):
 #: level of a point, the footprints a base may not overlap, a unit's base radius, the ways round the terrain on the
 #: empty table (:mod:`.players.ways`)
 BOARD_TABLES = frozenset(
-    {"tops", "levels", "blockers", "radii", "ways:graph", "ways:length", "ways:reach", "ways:ahead"}
+    {"tops", "levels", "blockers", "radii", "ways:graph", "ways:length", "ways:reach", "ways:ahead", "ways:points"}
 )
 #: the cached properties that are such answers too: :meth:`World.route` by its arguments
 BOARD_PROPERTIES = ("surfaces", "_routes")

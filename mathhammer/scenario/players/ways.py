@@ -45,9 +45,26 @@ from .menu import MARGIN, _radius, _step_ok
 FAR_MOVES = 10
 #: the most answers kept per table (memory bounded: cleared past it)
 MEMO_LIMIT = 1 << 18
+#: the most point sets :func:`_interned` keeps (cleared past it: a key then holds its own copy, the answers the same)
+INTERNED_LIMIT = 1 << 10
 #: a way round the corners this far from a Move's limit decides the Move here (the route's own sum of the same legs
 #: differs by rounding only, far less); nearer, the route is asked
 DECIDED = 1e-6
+
+
+def _interned(world: Any, points: np.ndarray) -> bytes:
+    """``points.tobytes()``, one object per value in the World (its memo's ``ways:points``, kept with the tables it
+    keys): the keys of :func:`way_lengths`, :func:`reached` and :func:`_ahead` hold a point set (a menu's Move points,
+    often a kilobyte or more) once, not once per call that added a key, which grew these tables' memory with the games
+    (they outlive a renewed World, :data:`~mathhammer.scenario.world.BOARD_TABLES`)."""
+    table: dict[bytes, bytes] = world.memo.table("ways:points")
+    data = points.tobytes()
+    hit = table.get(data)
+    if hit is None:
+        if len(table) >= INTERNED_LIMIT:
+            table.clear()
+        hit = table[data] = data
+    return hit
 
 
 def way_lengths(world: Any, unit: str, points: np.ndarray, markers: np.ndarray) -> np.ndarray:
@@ -68,7 +85,7 @@ def way_lengths(world: Any, unit: str, points: np.ndarray, markers: np.ndarray) 
     known: dict[tuple[object, ...], tuple[float, ...]] = world.memo.table("ways:length")
     if len(known) > MEMO_LIMIT:
         known.clear()
-    which = markers.tobytes()
+    which = _interned(world, markers)
     out = np.empty((len(points), len(markers)))
     missing: dict[tuple[float, float], list[int]] = {}
     for k, (x, y) in enumerate(points.tolist()):
@@ -95,7 +112,7 @@ def reached(world: Any, unit: str, points: np.ndarray, stops: np.ndarray) -> np.
     points = np.asarray(points, dtype=float).reshape(-1, 2)
     stops = np.asarray(stops, dtype=float).reshape(-1, 2)
     out = np.zeros((len(points), len(stops)), dtype=bool)
-    which = stops.tobytes()
+    which = _interned(world, stops)
     for k, p in enumerate(points.tolist()):
         key = (unit, which, p[0], p[1])
         hit = known.get(key)
@@ -156,7 +173,7 @@ def _ahead(world: Any, unit: str, stops: np.ndarray, markers: np.ndarray) -> np.
     from each stop to one Within the marker's contest range (0: the stop is), inf where no chain of Moves leads there
     (breadth first; kept in the World's memo)."""
     known: dict[tuple[object, ...], np.ndarray] = world.memo.table("ways:ahead")
-    key = (unit, stops.tobytes(), markers.tobytes())
+    key = (unit, _interned(world, stops), _interned(world, markers))
     hit = known.get(key)
     if hit is None:
         step = reached(world, unit, stops, stops)
