@@ -280,8 +280,10 @@ class BoardState:
         self._centre_boxes: dict[int, tuple[float, float, float, float, float]] = memo.table("centre_boxes")
         self._strikers: dict[tuple[object, ...], int] = memo.table("strikers")
         self._blockers: dict[str | None, list[BaseGeometry]] = memo.table("blockers")
-        self._boxes: dict[str | None, list[tuple[float, float, float, float, BaseGeometry]]] = {}  # _blocker_boxes
-        self._discs: dict[tuple[Coord, float], BaseGeometry] = {}  # Routes._base_disc
+        self._boxes: dict[str | None, list[tuple[float, float, float, float, BaseGeometry]]] = memo.table(
+            "blocker_boxes"
+        )
+        self._discs: dict[tuple[Coord, float], BaseGeometry] = memo.table("discs")
         self._tops: dict[str, BaseGeometry] = memo.table("tops")
         self._levels: dict[Coord, str | None] = memo.table("levels")
         self._close: dict[tuple[object, ...], int] = memo.table("close")
