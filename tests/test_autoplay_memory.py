@@ -311,3 +311,21 @@ def test_the_process_caches_of_shapes_cleared_past_tiny_limits_play_the_same_gam
     assert zones.cache_info().misses > 2 and zone.cache_info().currsize <= 2 and zones.cache_info().currsize <= 2
     assert_same_snapshots(wide, tight)
     assert np.array_equal(wide.vp, tight.vp)
+
+
+def test_the_worlds_terrain_answers_cleared_past_a_tiny_limit_play_the_same_games(
+    scn: Scenario, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The terrain answers a World keeps for its base tests (``World._on_terrain``) past ``ON_TERRAIN_KEPT`` = 2: the
+    same games as with the default limit, and no more than 2 kept."""
+    from mathhammer.scenario.geometry import routes
+
+    wide = Simulation(scn, 4, 6)
+    wide.run()
+    assert len(wide.world._terrain_answers) > 4  # answers kept: a real comparison
+    monkeypatch.setattr(routes, "ON_TERRAIN_KEPT", 2)
+    tight = Simulation(scn, 4, 6)
+    tight.run()
+    assert 0 < len(tight.world._terrain_answers) <= 2
+    assert_same_snapshots(wide, tight)
+    assert np.array_equal(wide.vp, tight.vp)

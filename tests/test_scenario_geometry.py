@@ -378,6 +378,10 @@ class _Recorder(World):
         self.calls["place"].append((su.id, lead, rear, occupied, allowed_enemies, on, targets_left, arriving))
         return super().place(su, lead, rear, occupied, allowed_enemies, on, targets_left, arriving)
 
+    def place_near_lead(self, su, lead, rear, occupied, arriving=None):  # type: ignore[no-untyped-def]
+        self.calls["place_near_lead"].append((su.id, lead, rear, occupied, arriving))
+        return super().place_near_lead(su, lead, rear, occupied, arriving)
+
 
 @pytest.fixture(scope="module")
 def visited() -> _Recorder:
@@ -386,6 +390,22 @@ def visited() -> _Recorder:
     sim = Simulation(scn, 400, 3)
     sim.world = _Recorder(scn)
     sim.run()
+    return sim.world
+
+
+@pytest.fixture(scope="module")
+def visited_far() -> _Recorder:
+    """:func:`visited`'s games with the grid's first look cut to 1" (``near_limit``): almost every Move and Deploy
+    looks beyond it, so :meth:`World.place` reads the units in reach of every spot (the fallback)."""
+    from mathhammer.scenario.geometry import placement
+
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    scn = load_scenario(path)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(placement, "near_limit", lambda models, base_mm: 1.0)
+        sim = Simulation(scn, 200, 3)
+        sim.world = _Recorder(scn)
+        sim.run()
     return sim.world
 
 
@@ -407,7 +427,7 @@ def test_the_game_visits_every_kind_of_question(visited: _Recorder) -> None:
         "strikers": True,
         "facts": True,
         "charge": True,
-        "place": True,
+        "place_near_lead": True,
     }
 
 
@@ -581,19 +601,39 @@ def test_board_ids_follow_the_placements() -> None:
         assert sim._bits_arr[:, b].tolist() == sim._board_words(sim.board_pos(b)), b
 
 
-def test_moves_read_with_the_near_units_equal_moves_read_with_every_unit(visited: _Recorder) -> None:
-    """8.5.3 placements of a Move or a Deploy, cached under the units within PLACE_NEAR of the Leading
+def test_moves_read_with_the_near_units_equal_moves_read_with_every_unit(visited_far: _Recorder) -> None:
+    """8.5.3 placements of a Move or a Deploy, cached under the units within ``near_limit`` of the Leading
     Model (or, where the grid looks farther, under the units in reach of every spot), equal the
     placement made afresh with every unit on the table."""
+    visited = visited_far
     calls = [c for c in visited.calls["place"] if not c[4]]
     assert calls
-    assert -1 in visited._place_near.values(), "no Move looked beyond PLACE_NEAR: the fallback is not tested"
+    assert -1 in visited._place_near.values(), "no Move looked beyond near_limit: the fallback is not tested"
     assert any(c[7] is not None for c in calls), "no arrival (8.3.3: formation out of the zone) was placed"
     for uid, lead, rear, occupied, _, on, _, arriving in _sample(calls, 150):
         su = visited.scn.units[uid]
         level = visited.level_at(lead) if on is AUTO else on
         want = visited._place_grid(su, lead, rear, occupied, level, math.inf, (), arriving)
         assert visited.place(su, lead, rear, occupied, (), on, (), arriving) == want
+
+
+def test_moves_read_near_the_leading_model_equal_moves_read_with_every_unit(visited: _Recorder) -> None:
+    """The placements :meth:`World.place_near_lead` gives from the units near the Leading Model alone (within
+    ``near_limit`` of it: a unit of large bases, Hydralisks on 100 mm, looks farther than PLACE_NEAR) equal the
+    placement made afresh with every unit on the table (8.5.3); -1 where it needs them."""
+    calls = visited.calls["place_near_lead"]
+    big = [c for c in calls if visited.scn.units[c[0]].base_mm >= 60]
+    assert big, "no unit of large bases was placed: the per-unit limit is not tested"
+    answered = 0
+    for uid, lead, rear, occupied, arriving in _sample(calls, 100) + _sample(big, 50):
+        su = visited.scn.units[uid]
+        got = visited.place_near_lead(su, lead, rear, occupied, arriving)
+        if got == -1:
+            continue
+        answered += 1
+        want = visited._place_grid(su, lead, rear, occupied, visited.level_at(lead), math.inf, (), arriving)
+        assert got == want, (uid, lead, rear, occupied)
+    assert answered > 50
 
 
 def test_compiled_near_tests_give_the_world_answers() -> None:
@@ -725,3 +765,22 @@ def test_group_state_packs_again_where_a_value_outgrows_its_field(monkeypatch: p
     assert bits[5] == 10  # widened to hold 901
     assert [tuple(k) for k in keys.tolist()] == list(want)
     assert [order[bounds[g] : bounds[g + 1]].tolist() for g in range(len(want))] == list(want.values())
+
+
+def test_a_large_based_unit_reads_the_units_within_its_own_first_look() -> None:
+    """8.5.3 ("may not end ... Within 1" of an Enemy model"): Hydralisks on 100 mm bases have the grid's first spot
+    4.04" from the Leading Model, past PLACE_NEAR (3.5"), so their first look reaches ``near_limit`` (8.07"). An enemy
+    Goliath whose base is Within 1" of that spot, but farther from the Leading Model than PLACE_NEAR's reach, moves
+    the second Hydralisk elsewhere, and :meth:`World.place_near_lead` reads it among the units near the Leading
+    Model."""
+    scn = load_scenario(next(p for p in builtin_scenarios() if p.name == "standard_clash.toml"))
+    world = World(scn)
+    hyd, gol = scn.units["hydralisk-1"], scn.units["goliath-1"]
+    lead, rear = (24.0, 24.0), (0.0, 1.0)
+    alone = world.place(hyd, lead, rear, ())
+    assert alone is not None and math.isclose(world.placements[alone].centres[1][0], 28.037, abs_tol=1e-3)
+    g = world.place(gol, (32.3, 24.0), rear, ())
+    assert g is not None and world.placements[g].centres == ((32.3, 24.0),)
+    want = world._place_grid(hyd, lead, rear, (g,), None, math.inf)
+    assert want is not None and want != alone
+    assert world.place_near_lead(hyd, lead, rear, (g,)) == want

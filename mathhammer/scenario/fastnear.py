@@ -3,7 +3,7 @@ and the centres of every placement's bases (:class:`Centres`) for the nearness t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numba import njit
@@ -106,6 +106,32 @@ def _near_kernel(pa, pids, starts, xy, rads, gap):  # pragma: no cover - compile
     return out
 
 
+@njit(**JIT)
+def _least_apart_kernel(pa, ka, pb, kb, starts, xy):  # pragma: no cover - compiled
+    d = np.inf
+    for j in range(starts[pa], min(starts[pa] + ka, starts[pa + 1])):
+        for k in range(starts[pb], min(starts[pb] + kb, starts[pb + 1])):
+            d = min(d, np.hypot(xy[j, 0] - xy[k, 0], xy[j, 1] - xy[k, 1]))
+    return d
+
+
+class ManyTest:
+    """A test of placements read for many at once, ``test.many(pids)`` (compiled), and of one, ``test(p)``
+    (``one(p)`` where given, else ``many`` of one): what the Simulation's splits of games by placements read
+    (:meth:`~mathhammer.scenario.sim_state.SimState._near_cols`)."""
+
+    __slots__ = ("many", "one")
+
+    def __init__(self, many: Callable[[np.ndarray], np.ndarray], one: Callable[[int], bool] | None = None) -> None:
+        self.many = many
+        self.one = one
+
+    def __call__(self, p: int, _side: str = "") -> bool:
+        if self.one is not None:
+            return self.one(p)
+        return bool(self.many(np.array([p], dtype=np.int64))[0])
+
+
 class Centres:
     """Every placement's model centres packed in one array (rows ``starts[p]`` .. ``starts[p + 1] - 1``) with its base
     radius, appended as placements are made: read by compiled tests of many placements at once.
@@ -153,5 +179,16 @@ class Centres:
         args = (self.starts, self.xy, self.rads, float(gap))
         return _near_kernel(int(pa), np.ascontiguousarray(pids, dtype=np.int64), *args)  # type: ignore[no-any-return]
 
+    def least(self, pa: int, ka: int, pb: int, kb: int) -> float:
+        """The least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb`` of ``pb``
+        (numpy's ``hypot`` of the per-axis differences, to the last bit; inf where either has none).
 
-__all__ = ["Centres", "clear_of", "near_any"]
+        >>> c = Centres()
+        >>> c.extend([((0.0, 0.0), (9.0, 0.0)), ((3.0, 4.0), (9.0, 1.0))], [0.5, 0.5])
+        >>> c.least(0, 2, 1, 2), c.least(0, 1, 1, 2), c.least(0, 1, 1, 0)
+        (1.0, 5.0, inf)
+        """
+        return float(_least_apart_kernel(int(pa), int(ka), int(pb), int(kb), self.starts, self.xy))
+
+
+__all__ = ["Centres", "ManyTest", "clear_of", "near_any"]

@@ -19,6 +19,7 @@ from .cards.registry import status_changers
 from .fast import IdGrouper, NearSplitter, group_rows, group_state
 from .fastcontrol import UNREAD, supply_matrix
 from .fastmove import engaged_in
+from .fastnear import ManyTest as _Test
 from .fastsim import _uniforms_kernel
 from .fasttables import BoardTable, PairTable
 from .grass import Grass
@@ -42,19 +43,6 @@ def uniforms(seed: int, stream: int, trials: np.ndarray) -> np.ndarray:
     True
     """
     return np.asarray(_uniforms_kernel(_draw_base(seed, stream), trials.astype(np.int64)))
-
-
-class _Test:
-    """A test of placements (:meth:`Simulation._near_cols`) read for many at once, ``test.many(pids)`` (compiled);
-    ``test(p)``: one placement."""
-
-    __slots__ = ("many",)
-
-    def __init__(self, many: Callable[[np.ndarray], np.ndarray]) -> None:
-        self.many = many
-
-    def __call__(self, p: int, _side: str = "") -> bool:
-        return bool(self.many(np.array([p], dtype=np.int64))[0])
 
 
 class SimState:

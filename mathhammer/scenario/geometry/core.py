@@ -34,6 +34,8 @@ Coord = tuple[float, float]
 Zone = tuple[str, float]
 #: the most discs :meth:`World._blocked` keeps (one per candidate spot and base radius: memory flat in the games)
 DISCS_KEPT = 1 << 12
+#: the most answers :meth:`World._on_terrain` keeps (per spot, base radius and level: memory flat in the games)
+ON_TERRAIN_KEPT = 1 << 16
 #: Gap between neighbouring bases when a unit is set (inches).
 GAP = 0.1
 #: 8.9.1: "At least one model is Within 3" ... of the marker" (a 32 mm marker, 7.3.2).
@@ -284,6 +286,7 @@ class BoardState:
             "blocker_boxes"
         )
         self._discs: dict[tuple[Coord, float], BaseGeometry] = memo.table("discs")
+        self._terrain_answers: dict[tuple[Coord, float, str | None], bool] = memo.table("on_terrain")
         self._tops: dict[str, BaseGeometry] = memo.table("tops")
         self._levels: dict[Coord, str | None] = memo.table("levels")
         self._close: dict[tuple[object, ...], int] = memo.table("close")
@@ -441,6 +444,11 @@ class BoardState:
     def near_many(self, pa: int, pids: np.ndarray, gap: float) -> np.ndarray:
         """:meth:`near` of ``pa`` and each placement of ``pids`` (compiled, the same answers)."""
         return self._centres_packed().near(pa, pids, gap)
+
+    def least_distance(self, pa: int, ka: int, pb: int, kb: int) -> float:
+        """The least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb`` of
+        ``pb`` (compiled, :meth:`Centres.least`)."""
+        return self._centres_packed().least(pa, ka, pb, kb)
 
     def near_box_many(self, pids: np.ndarray, lo: np.ndarray, hi: np.ndarray, reach: float) -> np.ndarray:
         """Per placement of ``pids``: is it in :meth:`_near_box` (compiled, the same answers)?"""

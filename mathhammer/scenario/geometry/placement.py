@@ -64,7 +64,7 @@ import numpy as np
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...board.ranks import CONTACT
-from ..fastnear import clear_of
+from ..fastnear import ManyTest, clear_of
 from ..fastranks import lateral_first
 from ..missions.deployments import MIRROR_AXES
 from ..spec import PLAYERS, ScenarioUnit
@@ -113,6 +113,19 @@ def _frame_order(models: int, step: float, first: int) -> tuple[tuple[float, flo
         cands.append((tie, (lat, fwd)))
     cands.sort(key=lambda c: c[0])
     return tuple(d for _, d in cands)
+
+
+@functools.lru_cache(maxsize=256)
+def near_limit(models: int, base_mm: float) -> float:
+    """How far from its Leading Model :meth:`Placing.place` first looks for spots with only the units near it, for a
+    unit of ``models`` models on bases of ``base_mm``: PLACE_NEAR, or where the grid's spot for the last model (with
+    nothing in the way) lies farther, that spot's distance and one more spacing (a unit of large bases or many models
+    would else always look beyond, and read every unit in the grid's reach). Any limit gives the same placements
+    (:meth:`Placing._place_grid`: -1 past it, and the units within it, its radius and 1" read first)."""
+    step = 2 * (base_mm / MM_PER_INCH / 2) + GAP
+    spots = _frame_order(models, step, 1)
+    last = math.hypot(*spots[min(models - 1, len(spots) - 1)]) if models > 1 else 0.0
+    return max(PLACE_NEAR, last + step)
 
 
 def nearest_heading(rear: Coord, headings: int) -> Coord:
@@ -227,10 +240,9 @@ class Placing(Facts):
         r = su.base_mm / MM_PER_INCH / 2
         if not allowed_enemies:
             # first with the units near the Leading Model only: the answer holds for every board with the
-            # same units there, unless the grid had to look beyond PLACE_NEAR (then: the units in reach of
+            # same units there, unless the grid had to look beyond near_limit (then: the units in reach of
             # every spot it may look at, below)
-            near_lead = self._near_lead_test(su, lead)
-            small = tuple(pid for pid in occupied if near_lead(pid))
+            small = self._lead_near(su, lead, occupied)
             hit = self._placed_near(su, key, lead, rear, small, level, arriving)
             if hit != -1:
                 self._place_cache[key] = hit
@@ -260,9 +272,8 @@ class Placing(Facts):
     ) -> int | None:
         """:meth:`place` of ``su`` at ``lead`` on its level, no Charge targets, read on the placements of ``occupied``
         near the Leading Model (:meth:`lead_test`): the answer for every board with those placements there; -1 where
-        it needs the others too (the grid looked beyond PLACE_NEAR): then :meth:`place` with them."""
-        near_lead = self._near_lead_test(su, lead)
-        small = tuple(pid for pid in occupied if near_lead(pid))
+        it needs the others too (the grid looked beyond :func:`near_limit`): then :meth:`place` with them."""
+        small = self._lead_near(su, lead, occupied)
         level = self.level_at(lead)
         if level is not None and level not in self.surfaces:
             raise ValueError(f"level {level!r}: not a terrain piece with a horizontal top (surface = true)")
@@ -279,26 +290,45 @@ class Placing(Facts):
         level: str | None,
         arriving: Zone | None = None,
     ) -> int | None:
-        """The grid placement up to PLACE_NEAR with the units ``small`` near the Leading Model (kept under the
+        """The grid placement up to :func:`near_limit` with the units ``small`` near the Leading Model (kept under the
         rounded arguments ``key``: unit, lead, rear), -1 where it looked beyond."""
         small_key = (*key[:5], small, level, arriving)
         hit = self._place_near.get(small_key, -2)
         if hit == -2:
-            hit = self._place_near[small_key] = self._place_grid(su, lead, rear, small, level, PLACE_NEAR, (), arriving)
+            limit = near_limit(su.models, su.base_mm)
+            hit = self._place_near[small_key] = self._place_grid(su, lead, rear, small, level, limit, (), arriving)
         return hit
 
-    def lead_test(self, su: ScenarioUnit, lead: Coord) -> Callable[[int], bool]:
-        """Has a placement a base within PLACE_NEAR (+ the radius, 1" and a margin) of the Leading Model at ``lead``
-        (the units :meth:`place` reads first, without Charge targets, :meth:`place_near_lead`)? A placement that
-        fails it changes no answer of :meth:`place_near_lead`: the caller may pass only the placements that pass."""
-        return self._near_lead_test(su, lead)
+    def lead_test(self, su: ScenarioUnit, lead: Coord) -> ManyTest:
+        """Has a placement a base within :func:`near_limit` (+ the radius, 1" and a margin) of the Leading Model at
+        ``lead`` (the units :meth:`place` reads first, without Charge targets, :meth:`place_near_lead`)? A placement
+        that fails it changes no answer of :meth:`place_near_lead`: the caller may pass only the placements that
+        pass."""
+        at = np.asarray(lead, dtype=float)
+        reach = self._lead_reach_of(su)
+        return ManyTest(lambda pids: self.near_box_many(pids, at, at, reach), self._near_lead_test(su, lead))
 
     def _near_lead_test(self, su: ScenarioUnit, lead: Coord) -> Callable[[int], bool]:
-        """:meth:`lead_test` (the World's own reading)."""
+        """:meth:`lead_test` of one placement (the World's own reading, kept per placement)."""
         at = np.asarray(lead, dtype=float)
-        reach = PLACE_NEAR + su.base_mm / MM_PER_INCH / 2 + ENGAGEMENT_RANGE + 0.01
+        reach = self._lead_reach_of(su)
         key = ("lead", lead, reach)
         return lambda pid: self.near_box(key, pid, at, at, reach)
+
+    def _lead_near(self, su: ScenarioUnit, lead: Coord, occupied: tuple[int, ...]) -> tuple[int, ...]:
+        """The placements of ``occupied`` that pass :meth:`lead_test` at ``lead``, in order: read at once
+        (:meth:`near_box_many`, compiled: the same answers as :meth:`near_box`'s)."""
+        if not occupied:
+            return ()
+        at = np.asarray(lead, dtype=float)
+        keep = self.near_box_many(np.asarray(occupied, dtype=np.int64), at, at, self._lead_reach_of(su))
+        return tuple(pid for pid, k in zip(occupied, keep.tolist(), strict=True) if k)
+
+    @staticmethod
+    def _lead_reach_of(su: ScenarioUnit) -> float:
+        """How far from the Leading Model a base may change :meth:`place_near_lead`'s answer: :func:`near_limit`, the
+        radius, 1" and a margin (:meth:`lead_test`)."""
+        return near_limit(su.models, su.base_mm) + su.base_mm / MM_PER_INCH / 2 + ENGAGEMENT_RANGE + 0.01
 
     def charge_place(
         self,
@@ -500,11 +530,11 @@ class Placing(Facts):
         and the units with a centre within reach of a spot :meth:`place` or :meth:`_charge_spots` looks at
         (:meth:`_lead_reach`)."""
         reach = self._lead_reach(su, lead, r, [pid for pid in occupied if self.placements[pid].unit in allowed], left)
+        if not occupied:
+            return ()
         at = np.asarray(lead, dtype=float)
-        box = ("lead", lead, reach)
-        return tuple(
-            pid for pid in occupied if self.placements[pid].unit in allowed or self.near_box(box, pid, at, at, reach)
-        )
+        near = self.near_box_many(np.asarray(occupied, dtype=np.int64), at, at, reach).tolist()
+        return tuple(pid for pid, k in zip(occupied, near, strict=True) if k or self.placements[pid].unit in allowed)
 
     def _lead_reach(
         self, su: ScenarioUnit, lead: Coord, r: float, target_pids: Sequence[int], left: dict[str, int]
@@ -534,7 +564,7 @@ class Placing(Facts):
         lead: Coord,
         target_pids: Sequence[int] = (),
         targets_left: tuple[tuple[str, int], ...] = (),
-    ) -> Callable[[int], bool]:
+    ) -> ManyTest:
         """Can another unit's placement (not a Charge target's) change :meth:`place` of ``su`` at ``lead``, with
         the targets at ``target_pids``? A placement that fails this test is one :meth:`place` leaves out both
         ways it reduces ``occupied`` (the units near the Leading Model, :meth:`_near_lead`), so ``place`` gives the
@@ -543,7 +573,12 @@ class Placing(Facts):
         at = np.asarray(lead, dtype=float)
         reach = self._lead_reach(su, lead, r, target_pids, dict(targets_left))
         big_key, near_lead = ("lead", lead, reach), self._near_lead_test(su, lead)
-        return lambda pid: self.near_box(big_key, pid, at, at, reach) or near_lead(pid)
+        small = self._lead_reach_of(su)
+
+        def many(pids: np.ndarray) -> np.ndarray:
+            return self.near_box_many(pids, at, at, reach) | self.near_box_many(pids, at, at, small)
+
+        return ManyTest(many, lambda pid: self.near_box(big_key, pid, at, at, reach) or near_lead(pid))
 
     def _casualty_order(
         self, centres: list[Coord], back: Coord, r: float, foes: list[tuple[str, Coord, float]]

@@ -33,6 +33,7 @@ from ...board.pathing import shortest_route
 from .core import (
     DISCS_KEPT,
     GAP,
+    ON_TERRAIN_KEPT,
     BoardState,
     Coord,
     Route,
@@ -183,18 +184,8 @@ class Routes(BoardState):
         x, y = centre
         if x - r < -EPS or y - r < -EPS or x + r > b.width + EPS or y + r > b.depth + EPS:
             return True
-        if level is not None and not self._top(level).contains(Point(centre)):
-            return True  # FAQ v1.0 (Wobbly Model Syndrome): the centre stays over the piece
-        # only pieces whose box meets the disc's box can meet the disc (its polygon lies in that box)
-        near = [
-            poly
-            for x0, y0, x1, y1, poly in self._blocker_boxes(level)
-            if x0 <= x + r and x - r <= x1 and y0 <= y + r and y - r <= y1
-        ]
-        if near:
-            disc = self._base_disc(centre, r)
-            if any(poly.intersects(disc) for poly in near):
-                return True
+        if self._on_terrain(centre, r, level):
+            return True
         for (ox, oy), orad, enemy in others:
             gap = math.dist(centre, (ox, oy)) - r - orad
             if gap < GAP / 2:
@@ -202,6 +193,33 @@ class Routes(BoardState):
             if enemy and enemy_free and gap <= ENGAGEMENT_RANGE + EPS:
                 return True
         return False
+
+    def _on_terrain(self, centre: Coord, r: float, level: str | None) -> bool:
+        """:meth:`_blocked`'s reading of the board alone: a base of radius ``r`` at ``centre`` on ``level`` off its
+        piece's top (FAQ v1.0, Wobbly Model Syndrome: the centre stays over the piece) or meeting a piece it may not
+        stand on; kept per (centre, radius, level), at most :data:`ON_TERRAIN_KEPT` answers."""
+        key = (centre, r, level)
+        kept = self._terrain_answers
+        hit = kept.get(key)
+        if hit is None:
+            hit = False
+            if level is not None and not self._top(level).contains(Point(centre)):
+                hit = True
+            else:
+                x, y = centre
+                # only pieces whose box meets the disc's box can meet the disc (its polygon lies in that box)
+                near = [
+                    poly
+                    for x0, y0, x1, y1, poly in self._blocker_boxes(level)
+                    if x0 <= x + r and x - r <= x1 and y0 <= y + r and y - r <= y1
+                ]
+                if near:
+                    disc = self._base_disc(centre, r)
+                    hit = any(poly.intersects(disc) for poly in near)
+            if len(kept) >= ON_TERRAIN_KEPT:
+                kept.clear()
+            kept[key] = hit
+        return hit
 
     # ---------------------------------------------------------------- Close Ranks (8.8.1 step 1)
     def _walls(self, level: str | None, through: int = 0) -> list[BaseGeometry]:

@@ -151,6 +151,7 @@ class Legality:
         self.attacks = AttackVerdicts(view, menus, self.check, self.moves)
         self._memo: dict[tuple[object, ...], np.ndarray] = {}  # (unit, Phase, state) -> :meth:`row`
         self._far: dict[tuple[int, str, int], np.ndarray] = {}
+        self._menu_points: dict[tuple[int, str], np.ndarray] = {}
         self._gaps: dict[tuple[int, int, int, int], float] = {}
         self._reaches: dict[tuple[int, int, str], float] = {}
         self._most: dict[int, tuple[float, float]] = {}
@@ -398,14 +399,23 @@ class Legality:
         key = (u, phase, pid)
         hit = self._far.get(key)
         if hit is None:
-            entries = self.menus[self.view.uids[u]][phase]
-            pts = np.asarray([e.to if e.to is not None else (math.inf, math.inf) for e in entries], dtype=float)
+            pts = self._points(u, phase)
             lead = np.asarray(self.view.world.placements[pid].centres[0], dtype=float)
             d = np.hypot(pts[:, 0] - lead[0], pts[:, 1] - lead[1])
             hit = (d > self._bounds(u)[0] + EPS) & np.isfinite(d)
             if len(self._far) > MEMO_LIMIT:
                 self._far.clear()
             self._far[key] = hit
+        return hit
+
+    def _points(self, u: int, phase: str) -> np.ndarray:
+        """Per entry of unit ``u``'s ``phase`` menu: its point (inf, inf where it has none), read once."""
+        key = (u, phase)
+        hit = self._menu_points.get(key)
+        if hit is None:
+            entries = self.menus[self.view.uids[u]][phase]
+            pts = [e.to if e.to is not None else (math.inf, math.inf) for e in entries]
+            hit = self._menu_points[key] = np.asarray(pts, dtype=float).reshape(-1, 2)
         return hit
 
     def _bounds(self, u: int) -> tuple[float, float]:
@@ -457,9 +467,7 @@ class Legality:
         if hit is None:
             world = self.view.world
             a, b = world.placements[pu], world.placements[pt]
-            mine = world._centres(pu)[:ku]  # the placements' centres as the World keeps them (float64)
-            theirs = world._centres(pt)[:kt]
-            d = np.hypot(*(mine[:, None, :] - theirs[None, :, :]).transpose(2, 0, 1)).min()
+            d = world.least_distance(pu, ku, pt, kt)  # the placements' centres as the World keeps them (float64)
             radii = (self.view.scn.units[a.unit].base_mm + self.view.scn.units[b.unit].base_mm) / MM_PER_INCH / 2
             if len(self._gaps) > MEMO_LIMIT:
                 self._gaps.clear()
