@@ -81,7 +81,7 @@ class MoveVerdicts:
         self._plain: dict[tuple[int, str, int], _Plain | None] = {}
         self._ways: dict[tuple[int, str, tuple[float, float], tuple[float, float], float], bool] = {}
         self._speeds: dict[int, tuple[float, float]] = {}
-        self._last: tuple[int, tuple[int, ...], World, tuple[tuple[int, ...], tuple[int, ...], bool]] | None = None
+        self._last: tuple[int, tuple[int, ...], World, tuple[tuple[int, ...], bool]] | None = None
 
     def plain(self, u: int, phase: str, index: int) -> _Plain | None:
         """Entry ``index`` of unit ``u``'s ``phase`` menu as read here, or None where the walk judges it."""
@@ -127,7 +127,7 @@ class MoveVerdicts:
             return None  # a route between levels: the walk's
         if world.level_at(to) is not None:  # the menus name no ``on`` (8.5.3: not ending on terrain)
             return False
-        p, _, engaged = self._state_of(u, state, world)
+        p, engaged = self._state_of(u, state, world)
         if engaged:  # 8.5.2, 8.7.1: Engaged, it cannot Move or Run
             return False
         speed = speeds[0]
@@ -142,14 +142,14 @@ class MoveVerdicts:
             got = world.place(su, to, rear, occupied, on=None)
         return got is not None
 
-    def _state_of(self, u: int, state: tuple[int, ...], world: World) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
-        """:func:`on_table` of ``state`` and whether unit ``u`` is :meth:`engaged` there, kept for the last state read
-        (a policy judges a unit's entries in one state one after the other)."""
+    def _state_of(self, u: int, state: tuple[int, ...], world: World) -> tuple[tuple[int, ...], bool]:
+        """The placements of :func:`on_table` of ``state`` and whether unit ``u`` is :meth:`engaged` there, kept for
+        the last state read (a policy judges a unit's entries in one state one after the other)."""
         last = self._last
         if last is not None and last[0] == u and last[1] == state and last[2] is world:
             return last[3]
         p, a = on_table(state, self.view.U)
-        hit = (p, a, self.engaged(world, u, p, a))
+        hit = (p, self.engaged(world, u, p, a))
         self._last = (u, state, world, hit)
         return hit
 

@@ -43,8 +43,9 @@ from .menu import MARGIN, _radius, _step_ok
 
 #: the ``marker_moves`` of a point from which no way leads to a marker
 FAR_MOVES = 10
-#: the most answers kept per table (memory bounded: cleared past it)
-MEMO_LIMIT = 1 << 18
+#: the most answers kept per table (memory bounded: cleared past it; these tables outlive a renewed World and an entry
+#: with its key takes a few hundred bytes, so a bound reached within some thousands of objective games, a few MB)
+MEMO_LIMIT = 1 << 15
 #: the most point sets :func:`_interned` keeps (cleared past it: a key then holds its own copy, the answers the same)
 INTERNED_LIMIT = 1 << 10
 #: a way round the corners this far from a Move's limit decides the Move here (the route's own sum of the same legs
