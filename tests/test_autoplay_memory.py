@@ -257,20 +257,21 @@ def test_the_ways_tables_hold_each_point_set_once(scn: Scenario) -> None:
     assert len({id(part) for part in sets}) == len(set(sets)) < 20
 
 
-def test_the_worlds_discs_cleared_past_a_tiny_limit_play_the_same_games(
-    scn: Scenario, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(("limit", "table"), [("DISCS_KEPT", "_discs"), ("ON_TERRAIN_KEPT", "_terrain_answers")])
+def test_the_worlds_terrain_caches_cleared_past_a_tiny_limit_play_the_same_games(
+    scn: Scenario, monkeypatch: pytest.MonkeyPatch, limit: str, table: str
 ) -> None:
-    """The discs a World keeps for its terrain tests (``World._base_disc``) past ``DISCS_KEPT`` = 2: the same games as
-    with the default limit, and no more than 2 kept."""
+    """What a World keeps for its terrain tests (the discs, ``World._base_disc``; the answers per spot,
+    ``World._on_terrain``) past a limit of 2: the same games as with the default limit, and no more than 2 kept."""
     from mathhammer.scenario.geometry import routes
 
     wide = Simulation(scn, 4, 6)
     wide.run()
-    assert len(wide.world._discs) > 4  # discs kept: a real comparison
-    monkeypatch.setattr(routes, "DISCS_KEPT", 2)
+    assert len(getattr(wide.world, table)) > 4  # kept: a real comparison
+    monkeypatch.setattr(routes, limit, 2)
     tight = Simulation(scn, 4, 6)
     tight.run()
-    assert 0 < len(tight.world._discs) <= 2
+    assert 0 < len(getattr(tight.world, table)) <= 2
     assert_same_snapshots(wide, tight)
     assert np.array_equal(wide.vp, tight.vp)
 
@@ -309,23 +310,5 @@ def test_the_process_caches_of_shapes_cleared_past_tiny_limits_play_the_same_gam
     assert all(len(t) <= 2 for _, t in fastsight._SEES.values()) and len(los._SIGHTS) <= 2
     assert len(cspace._BUFFERS) <= 3 and len(model._BOUNDS) <= 3
     assert zones.cache_info().misses > 2 and zone.cache_info().currsize <= 2 and zones.cache_info().currsize <= 2
-    assert_same_snapshots(wide, tight)
-    assert np.array_equal(wide.vp, tight.vp)
-
-
-def test_the_worlds_terrain_answers_cleared_past_a_tiny_limit_play_the_same_games(
-    scn: Scenario, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The terrain answers a World keeps for its base tests (``World._on_terrain``) past ``ON_TERRAIN_KEPT`` = 2: the
-    same games as with the default limit, and no more than 2 kept."""
-    from mathhammer.scenario.geometry import routes
-
-    wide = Simulation(scn, 4, 6)
-    wide.run()
-    assert len(wide.world._terrain_answers) > 4  # answers kept: a real comparison
-    monkeypatch.setattr(routes, "ON_TERRAIN_KEPT", 2)
-    tight = Simulation(scn, 4, 6)
-    tight.run()
-    assert 0 < len(tight.world._terrain_answers) <= 2
     assert_same_snapshots(wide, tight)
     assert np.array_equal(wide.vp, tight.vp)
