@@ -257,12 +257,15 @@ def test_the_ways_tables_hold_each_point_set_once(scn: Scenario) -> None:
     assert len({id(part) for part in sets}) == len(set(sets)) < 20
 
 
-@pytest.mark.parametrize(("limit", "table"), [("DISCS_KEPT", "_discs"), ("ON_TERRAIN_KEPT", "_terrain_answers")])
+@pytest.mark.parametrize(
+    ("limit", "table"), [("DISCS_KEPT", "_discs"), ("ON_TERRAIN_KEPT", "_terrain_answers"), ("LEVELS_KEPT", "_levels")]
+)
 def test_the_worlds_terrain_caches_cleared_past_a_tiny_limit_play_the_same_games(
     scn: Scenario, monkeypatch: pytest.MonkeyPatch, limit: str, table: str
 ) -> None:
     """What a World keeps for its terrain tests (the discs, ``World._base_disc``; the answers per spot,
-    ``World._on_terrain``) past a limit of 2: the same games as with the default limit, and no more than 2 kept."""
+    ``World._on_terrain``; the levels per point, ``World.level_at``) past a limit of 2: the same games as with the
+    default limit, and no more than 2 kept."""
     from mathhammer.scenario.geometry import routes
 
     wide = Simulation(scn, 4, 6)

@@ -36,6 +36,9 @@ Zone = tuple[str, float]
 DISCS_KEPT = 1 << 12
 #: the most answers :meth:`World._on_terrain` keeps (per spot, base radius and level: memory flat in the games)
 ON_TERRAIN_KEPT = 1 << 16
+#: the most levels :meth:`World.level_at` keeps (per point; a board table kept across renewed Worlds: memory flat in
+#: the games, which ask it at new points)
+LEVELS_KEPT = 1 << 15
 #: Gap between neighbouring bases when a unit is set (inches).
 GAP = 0.1
 #: 8.9.1: "At least one model is Within 3" ... of the marker" (a 32 mm marker, 7.3.2).

@@ -33,6 +33,7 @@ from ...board.pathing import shortest_route
 from .core import (
     DISCS_KEPT,
     GAP,
+    LEVELS_KEPT,
     ON_TERRAIN_KEPT,
     BoardState,
     Coord,
@@ -51,10 +52,13 @@ class Routes(BoardState):
         return {t.id: t for t in self.board.terrain if t.surface}
 
     def level_at(self, point: Coord) -> str | None:
-        """The highest piece with a horizontal top whose footprint holds ``point``, or None (the playmat)."""
+        """The highest piece with a horizontal top whose footprint holds ``point``, or None (the playmat); kept per
+        point rounded, at most :data:`LEVELS_KEPT` answers."""
         key = (round(point[0], 6), round(point[1], 6))
         if key in self._levels:
             return self._levels[key]
+        if len(self._levels) >= LEVELS_KEPT:
+            self._levels.clear()
         best: str | None = None
         depth = 0
         here = Point(point)
