@@ -571,14 +571,12 @@ class Placing(Facts):
         same answer with or without it: the caller may pass only the placements that pass."""
         r = su.base_mm / MM_PER_INCH / 2
         at = np.asarray(lead, dtype=float)
-        reach = self._lead_reach(su, lead, r, target_pids, dict(targets_left))
-        big_key, near_lead = ("lead", lead, reach), self._near_lead_test(su, lead)
-        small = self._lead_reach_of(su)
-
-        def many(pids: np.ndarray) -> np.ndarray:
-            return self.near_box_many(pids, at, at, reach) | self.near_box_many(pids, at, at, small)
-
-        return ManyTest(many, lambda pid: self.near_box(big_key, pid, at, at, reach) or near_lead(pid))
+        # within the wider of the two reaches: the units :meth:`_near_lead` reads and those :meth:`lead_test` does
+        reach = max(self._lead_reach(su, lead, r, target_pids, dict(targets_left)), self._lead_reach_of(su))
+        key = ("lead", lead, reach)
+        return ManyTest(
+            lambda pids: self.near_box_many(pids, at, at, reach), lambda pid: self.near_box(key, pid, at, at, reach)
+        )
 
     def _casualty_order(
         self, centres: list[Coord], back: Coord, r: float, foes: list[tuple[str, Coord, float]]
