@@ -32,6 +32,43 @@ def _board(*terrain: Terrain) -> Board:
 
 
 # ----------------------------------------------------------------- the path search (board layer)
+
+
+def test_the_kept_corner_to_corner_legs_give_the_ways_of_legs_tested_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """8.5.3 (the way round the terrain): a level's corner-to-corner legs, kept after the first search on the level
+    (``_Obstacles.corner_hits``), give every search the way found with every leg tested afresh (``_KEEP_LEGS`` off),
+    to the bit, on both levels of a board with a cliff climbed through its ACCESS POINT (the levels' corners follow
+    one another in the search's nodes: an index read off by one level would change these ways)."""
+    import numpy as np
+
+    from mathhammer.board import pathing
+
+    cliff = Terrain(
+        "cliff", ((24, 10), (30, 10), (30, 20), (24, 20)), size=3, surface=True,
+        access_points=(((27, 10), (28, 10)),), height=3.0,
+    )  # fmt: skip
+    crate = Terrain("crate", ((26, 14), (27, 14), (27, 16), (26, 16)), size=2, stands_on="cliff")
+    board = _board(WALL, Terrain("block", ((16, 2), (19, 2), (19, 9), (16, 9)), size=3), cliff, crate)
+    rng = np.random.default_rng(29)
+    asked = []
+    for _ in range(120):
+        a, b = rng.choice(2, size=2)
+        ends = [(float(rng.uniform(25, 29)), float(rng.uniform(11, 19))) if k else
+                (float(rng.uniform(1, 43)), float(rng.uniform(1, 29))) for k in (a, b)]  # fmt: skip
+        asked.append((ends[0], "cliff" if a else None, ends[1], "cliff" if b else None))
+    pathing._LEVELS.clear()
+    warm = [shortest_route(board, s, sl, e, el, radius=R) for s, sl, e, el in asked]
+    assert sum(len(o.seen) for _, o in pathing._LEVELS.values()) > 0  # the legs were kept and read
+    monkeypatch.setattr(pathing, "_KEEP_LEGS", False)
+    pathing._LEVELS.clear()
+    fresh = [shortest_route(board, s, sl, e, el, radius=R) for s, sl, e, el in asked]
+    assert sum(len(o.seen) for _, o in pathing._LEVELS.values()) == 0
+    assert warm == fresh
+    assert sum(math.isfinite(w.length) and w.via != () for w in warm) > 5  # climbs through the ACCESS POINT
+    bent = [math.dist(a, b) + 1e-6 < w.length < math.inf for w, (a, _, b, _) in zip(warm, asked, strict=True)]
+    assert sum(bent) > 20  # round the walls: ways through corners
+
+
 def test_a_size_3_wall_is_gone_round() -> None:
     """8.5.3: "The Leading Model cannot move through terrain of Size 2 or larger": the way around the wall's end,
     at least the tangent path past its grown corner, at most the path through the grown corner's box."""

@@ -76,9 +76,26 @@ class _Obstacles:
     owners: list[str | None]
     corners: list[Coord]
     solid: BaseGeometry = field(default_factory=Polygon)
+    #: per corner (its index in ``corners``), which straight segments from it to every corner meet ``solid``
+    #: (:meth:`corner_hits`, filled as the searches ask)
+    seen: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def corner_hits(self, c: int) -> np.ndarray:
+        """Per corner: does the segment from corner ``c`` to it meet ``solid``? The same test as a search's legs
+        (``shapely.intersects`` of the segment), made once per corner: the corners are the same in every search on
+        this level."""
+        hit = self.seen.get(c)
+        if hit is None:
+            xy = np.asarray(self.corners, dtype=float).reshape(-1, 2)
+            lines = shapely.linestrings(np.stack([np.broadcast_to(xy[c], xy.shape), xy], axis=1))
+            hit = self.seen[c] = np.asarray(shapely.intersects(self.solid, lines), dtype=bool)
+        return hit
 
 
 _LEVELS: dict[tuple[int, str | None, float, int], tuple[Board, _Obstacles]] = {}
+#: a search reads its level's kept corner-to-corner legs (:meth:`_Obstacles.corner_hits`; the tests turn this off to
+#: compare with every leg tested afresh)
+_KEEP_LEGS = True
 
 
 def _edge_foot(edge: str, p: Coord, width: float, depth: float) -> Coord:
@@ -203,7 +220,9 @@ def shortest_route(
         if not piece.surface or piece.stands_on not in obs:
             continue
         _add_crossings(nodes, links, obs[piece.stands_on], piece, r, free_climb)
+    first: dict[str | None, int] = {}  # per level: the node index of its first corner (its corners follow in order)
     for key, o in obs.items():
+        first[key] = len(nodes)
         nodes.extend(_N(key, c) for c in o.corners)
     xy = np.array([n.xy for n in nodes], dtype=float)
     by_level: dict[str | None, np.ndarray] = {
@@ -226,8 +245,19 @@ def shortest_route(
         plain = [j for j in js.tolist() if not nodes[j].skip and not nodes[j].notch]
         out = []
         if not nodes[i].skip and not nodes[i].notch and plain:
-            lines = shapely.linestrings(np.stack([np.broadcast_to(xy[i], (len(plain), 2)), xy[plain]], axis=1))
-            hit = shapely.intersects(o.solid, lines)
+            lo = first[nodes[i].level]
+            hit = np.zeros(len(plain), dtype=bool)
+            at = np.asarray(plain, dtype=np.int64)
+            corner = (at >= lo) & (at < lo + len(o.corners))  # corner to corner: the level's own answer, kept
+            if _KEEP_LEGS and lo <= i < lo + len(o.corners) and corner.any():
+                hit[corner] = o.corner_hits(i - lo)[at[corner] - lo]
+                fresh = np.flatnonzero(~corner)
+            else:
+                fresh = np.arange(len(plain))
+            if fresh.size:
+                ends = xy[at[fresh]]
+                lines = shapely.linestrings(np.stack([np.broadcast_to(xy[i], ends.shape), ends], axis=1))
+                hit[fresh] = shapely.intersects(o.solid, lines)
             out = [(j, math.dist(nodes[i].xy, nodes[j].xy)) for j, h in zip(plain, hit.tolist(), strict=True) if not h]
             rest = [j for j in js.tolist() if nodes[j].skip or nodes[j].notch]
         else:
