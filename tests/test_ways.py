@@ -27,7 +27,7 @@ from mathhammer.cli.board_presets import preset_board
 from mathhammer.scenario.loader import deployment_cards
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.features import Features
-from mathhammer.scenario.players.ways import FAR_MOVES, way_lengths
+from mathhammer.scenario.players.ways import FAR_MOVES, EndRows, way_lengths
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.world import CONTEST_RANGE
 from tests.autoplay_kit import place
@@ -226,6 +226,31 @@ def test_a_points_ways_are_computed_once_per_world(tmp_path: Path, monkeypatch: 
     assert asked > 0
     again = Features(sim, auto._menus).ways(u, ends, gap)
     assert len(calls) == asked and np.array_equal(first, again)
+
+
+def test_the_kept_rows_of_end_points_are_the_rows_of_one_batch(tmp_path: Path) -> None:
+    """A row of ``Features.ways`` is a function of its end point alone (the way and the Moves from it, 8.5.3, 8.9.1),
+    so the rows ``EndRows`` keeps per (unit, end point) and hands back in other batches are, bit for bit, the rows of
+    every end point read in one batch: menu points and points off the menu, asked in shuffled batches with repeats."""
+    sim, auto = doubled(tmp_path)
+    assert auto._menus is not None
+    feats = Features(sim, auto._menus)
+    u = sim.uids.index("marine-1")
+    rng = np.random.default_rng(29)
+    menu = [e.to for e in auto._menus["marine-1"]["movement"] if e.to is not None][:40]
+    ends = np.asarray([*menu, *rng.uniform((1.0, 1.0), (43.0, 29.0), size=(20, 2)).tolist()])
+    gap = np.hypot(*(ends[:, None, :] - feats.markers[None, :, :]).transpose(2, 0, 1))
+    whole = feats.ways(u, ends, gap)
+    kept, asked = EndRows(), []
+
+    def rows(v: int, e: np.ndarray, g: np.ndarray) -> np.ndarray:
+        asked.append(len(e))
+        return feats.ways(v, e, g)
+
+    for _ in range(6):
+        pick = rng.choice(len(ends), size=15)
+        assert np.array_equal(kept.of(u, ends[pick], gap[pick], rows), whole[pick])
+    assert sum(asked) == len(kept.kept) < 6 * 15  # each end point read once, the repeats kept
 
 
 def test_a_flying_units_way_is_the_straight_line(tmp_path: Path) -> None:

@@ -101,7 +101,7 @@ from ..world import CONTEST_RANGE
 from .fastfeatures import CHARGE_REACH, Ends, Resolver, distances, impact_batches, threat_column
 from .legal import MEMO_LIMIT
 from .menu import Entry, UnitMenu
-from .ways import marker_ways
+from .ways import EndRows, marker_ways
 
 #: the columns of a feature row, in order
 COLUMNS = (
@@ -187,6 +187,7 @@ class Features:
         self._spend: dict[tuple[str, tuple[str, ...]], float] = {}
         self._menus: dict[tuple[int, str], _Menu] = {}
         self._fixed_moves: dict[tuple[int, str], np.ndarray] = {}
+        self._way_rows = EndRows()  # the rows of the end points with no menu point of their own
         self._reaches: dict[tuple[object, ...], float] = {}
         self._after: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
         self._later: dict[tuple[object, ...], tuple[np.ndarray, float]] = {}
@@ -581,7 +582,7 @@ class Features:
         out = np.empty((*gap.shape, 2), dtype=float)
         out[fixed] = rows
         if not fixed.all():
-            out[~fixed] = self.ways(u, ends[~fixed], gap[~fixed])
+            out[~fixed] = self._way_rows.of(u, ends[~fixed], gap[~fixed], self.ways)
         return out
 
     def ways(self, u: int, ends: np.ndarray, gap: np.ndarray) -> np.ndarray:

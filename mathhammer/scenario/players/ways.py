@@ -30,6 +30,7 @@ Simulation and every game of a World reads a point's ways once.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -212,4 +213,39 @@ def marker_ways(world: Any, unit: str, points: np.ndarray, markers: np.ndarray, 
     return out
 
 
-__all__ = ["FAR_MOVES", "marker_ways", "reached", "way_lengths"]
+class EndRows:
+    """Rows of a function of end points (``Features.ways``: a row per end point, a function of that point alone, the
+    straight gaps ``gap`` being the point's to the markers), kept per (unit, end point): the end points without a menu
+    point of their own (where the unit stands, a Charge's target's Leading Model) recur from state to state. At most
+    :data:`MEMO_LIMIT` rows (cleared past it)."""
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[int, float, float], np.ndarray] = {}
+
+    def of(
+        self, u: int, ends: np.ndarray, gap: np.ndarray, rows: Callable[[int, np.ndarray, np.ndarray], np.ndarray]
+    ) -> np.ndarray:
+        """``rows(u, ends, gap)``, each row read once per (``u``, end point)."""
+        kept = self.kept
+        keys = [(u, x, y) for x, y in ends.tolist()]
+        out = np.empty((*gap.shape, 2), dtype=float)
+        todo = []
+        for i, key in enumerate(keys):
+            row = kept.get(key)
+            if row is None:
+                todo.append(i)
+            else:
+                out[i] = row
+        if todo:
+            first = list({keys[i]: i for i in reversed(todo)}.values())  # an end point asked twice is read once
+            got = rows(u, ends[first], gap[first])
+            if len(kept) + len(first) > MEMO_LIMIT:
+                kept.clear()
+            for j, i in enumerate(first):
+                kept[keys[i]] = got[j]
+            for i in todo:
+                out[i] = kept[keys[i]]
+        return out
+
+
+__all__ = ["FAR_MOVES", "EndRows", "marker_ways", "reached", "way_lengths"]
