@@ -34,6 +34,7 @@ def test_random_players_play_every_round_taking_only_admitted_entries(scn: Scena
 
     def judged(act: Activation, games: np.ndarray) -> None:
         assert ".auto[" in act.where and sim.ordinal[act] >= SLOT_BASE  # an unplanned slot, outside the plan's range
+        assert act.where.endswith(f"] ({act.unit} {act.action})"), act.where  # the skip report names unit and action
         live, mask, cols, u = judge(sim, act, games)
         assert any(mask[:, i].all() for i in cols), act
         menus = players[PLAYERS.index(act.player)]._menus

@@ -83,3 +83,30 @@ def test_lunge_too_far(tmp_path: Path) -> None:
     sim, after = leads(scn)
     assert after == {(34.0, 31.0)}
     assert sum(v for k, v in sim.skipped.items() if "'Lunge' not triggered" in k) == 20
+
+
+def test_a_lunge_with_no_room_names_the_reacting_unit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the Hydralisks' Lunge finds no room at its end (the World's setting refused there), they stay, and the
+    skip report, keyed by the Marines' Shoot it answers, names the unit that could not be set (not "the unit": the
+    Marines are not the ones set)."""
+    scn = scenario(tmp_path, plan(24, [LUNGE]))
+    sim = Simulation(scn, 20, seed=1)
+    world = sim.world
+    planned = {(24.0, 34.0), (24.0, 30.0), (24.0, 26.0)}  # the Hydralisks' own Deploy, Run and Move
+    near_lead, place = world.place_near_lead, world.place
+
+    def refused(real):  # type: ignore[no-untyped-def]
+        def ask(su, lead, *args, **kw):  # type: ignore[no-untyped-def]
+            if su.id == "hydralisk-1" and tuple(map(float, lead)) not in planned:
+                return None  # the Lunge's end: no room
+            return real(su, lead, *args, **kw)
+
+        return ask
+
+    monkeypatch.setattr(world, "place_near_lead", refused(near_lead))
+    monkeypatch.setattr(world, "place", refused(place))
+    sim.run()
+    h = sim.uids.index("hydralisk-1")
+    assert {world.placements[p].centres[0] for p in sim.pos[h].tolist()} == {(24.0, 26.0)}  # they stayed
+    lunged = {k.split(": ", 1)[1]: v for k, v in sim.skipped.items() if "no room" in k}
+    assert lunged == {"no room to set hydralisk-1 there": 20}, sim.skipped

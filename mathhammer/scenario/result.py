@@ -7,6 +7,7 @@ Every probability carries its standard error ``sqrt(p (1 - p) / N)`` and every m
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -15,7 +16,7 @@ import numpy as np
 
 from ..jit import cores
 from ..numbers import share
-from .spec import PLAYERS
+from .spec import PHASES, PLAYERS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
@@ -100,6 +101,30 @@ def _m_counts_many(xs: list[np.ndarray]) -> list[tuple[float, float, dict[int, i
 
     with ThreadPoolExecutor(threads) as pool:
         return list(pool.map(_m_counts, xs))
+
+
+#: a skip report key of an automatic player's activation (its ``where``, :meth:`Auto.activation
+#: <mathhammer.scenario.players.auto.Auto.activation>`: Round, player, Phase, slot, unit, action), then the reason
+_AUTO_SKIP = re.compile(r"r(\d+)\.(?:red|blue)\.(\w+)\.auto\[\d+\] \((\S+) (\S+)\): (.*)", re.DOTALL)
+
+
+def skip_lines(skipped: dict[str, int]) -> tuple[list[str], list[str]]:
+    """The text report's lines of the skip report ``skipped`` (key: where, then the reason; value: games): a planned
+    activation's as keyed (its place in the plan names it), sorted; and an automatic player's summed over its slots
+    (a slot is only its place in the Phase, which differs from game to game), as ``r2 assault goliath-1 shoot:
+    reason: games``, by Round, Phase, unit and reason."""
+    planned: list[str] = []
+    auto: dict[tuple[int, int, str, str, str], int] = {}
+    for key, n in sorted(skipped.items()):
+        hit = _AUTO_SKIP.fullmatch(key)
+        if hit is None:
+            planned.append(f"    {key}: {n:,}")
+            continue
+        rnd, phase, uid, action, why = hit.groups()
+        at = (int(rnd), PHASES.index(phase) if phase in PHASES else len(PHASES), phase, f"{uid} {action}", why)
+        auto[at] = auto.get(at, 0) + n
+    lines = [f"    r{r} {phase} {who}: {why}: {n:,}" for (r, _, phase, who, why), n in sorted(auto.items())]
+    return planned, lines
 
 
 @dataclass
@@ -309,9 +334,12 @@ class ScenarioResult:
             destroyed = share(end["p_destroyed"], end["p_destroyed_se"], self.trials)
             lines.append(f"  {u['id']:<25} {u['player']:<6}  {track:<35} {destroyed}")
         lines += self._action_lines() if self.why else []
-        if self.skipped:
-            lines += ["", "  planned activations that could not happen (trials):"]
-            lines += [f"    {k}: {v:,}" for k, v in sorted(self.skipped.items())]
+        planned, auto = skip_lines(self.skipped)
+        if planned:
+            lines += ["", "  planned activations that could not happen (trials):", *planned]
+        if auto:
+            head = "  automatic players' activations not done in full (games; by Round, Phase, unit and action):"
+            lines += ["", head, *auto]
         return "\n".join(lines)
 
     def _action_lines(self) -> list[str]:

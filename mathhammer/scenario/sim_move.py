@@ -167,7 +167,7 @@ class Movement(SimState):
             idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
             if pid is None:
                 if not quiet:
-                    self.skip(act, idx.size, "no room to set the unit there")
+                    self.skip(act, idx.size, self._no_room(u, act))
                 continue
             if zone is not None and self.world.zone_gap(self.units[u], zone, self.world.placements[pid].centres) <= 0:
                 if not quiet:  # 8.3.3 (the plan check names it)
@@ -176,6 +176,12 @@ class Movement(SimState):
             moves.append((trials[idx], pid))
             placed[idx] = True
         self.set_pos_many(u, moves)
+
+    def _no_room(self, u: int, act: Activation) -> str:
+        """The skip report's reason where unit ``u`` finds no room: the activation's own unit is "the unit"; another
+        one set during it (an opponent's Lunge after a Shoot, a card moving another unit) is named."""
+        uid = self.uids[u]
+        return "no room to set the unit there" if uid == act.unit else f"no room to set {uid} there"
 
     def _charge_place(
         self,
@@ -206,7 +212,7 @@ class Movement(SimState):
             same = alike(todo, self.world.bases_many(su, box))
             done, todo = todo[same], todo[~same]
             if pid is None:
-                self.skip(act, done.size, "no room to set the unit there")
+                self.skip(act, done.size, self._no_room(u, act))
                 continue
             mine.append((trials[done], pid))
             placed[done] = True

@@ -263,9 +263,10 @@ class Auto:
         sim = self.sim
         uid = sim.uids[self.units[j]]
         assert self._menus is not None
-        act = self._menus[uid][self.phase][e].activation(
-            uid, self.player, self.rnd, self.phase, where=f"r{self.rnd}.{self.player}.{self.phase}.auto[{k}]"
-        )
+        entry = self._menus[uid][self.phase][e]
+        # the slot names the activation (its dice's key), the unit and action what the skip report says of it
+        where = f"r{self.rnd}.{self.player}.{self.phase}.auto[{k}] ({uid} {entry.action})"
+        act = entry.activation(uid, self.player, self.rnd, self.phase, where=where)
         sim.ordinal[act] = slot(self.pi, k)
         return act
 
