@@ -79,26 +79,28 @@ def test_a_placement_filter_that_drops_the_units_near_the_leading_model_changes_
     assert not all(np.array_equal(a, b) for a, b in zip(local, dropped, strict=True))
 
 
-def test_engaged_pairs_are_those_of_the_whole_board(monkeypatch: pytest.MonkeyPatch) -> None:
-    """7.2.1: at the start of every Combat Phase of 200 games, the Engaged pairs kept per pair of units
-    equal :meth:`World.engaged_pairs` read on each trial's whole board (units whole, as the simulation
-    reads Engagement)."""
-    checked = [0, 0]
+def test_engaged_pairs_are_those_of_the_models_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """7.2.1, 8.7.4 step 5: at the start of every Combat Phase of 200 games, the Engaged pairs kept per pair of units
+    equal :meth:`World.engaged_pairs` read on each trial's board with its models left (a removed model Engages
+    nobody), and some pairs Engaged on the units whole are not."""
+    checked = [0, 0, 0]
     original = Simulation.combat_phase
 
     def spy(self: Simulation, live: np.ndarray) -> None:
         for ts, pairs in self.engaged_with(live):
             for t in ts.tolist():
                 pos = tuple(int(p) for p in self.pos[:, t])
+                left = tuple(int(self.alive[u, t]) if p >= 0 else 0 for u, p in enumerate(pos))
                 whole = tuple(int(self.full[u]) if p >= 0 else 0 for u, p in enumerate(pos))
-                assert self.world.engaged_pairs(pos, whole) == pairs
+                assert self.world.engaged_pairs(pos, left) == pairs
                 checked[0] += 1
                 checked[1] += bool(pairs)
+                checked[2] += self.world.engaged_pairs(pos, whole) != pairs
         original(self, live)
 
     monkeypatch.setattr(Simulation, "combat_phase", spy)
     _clash().run()
-    assert checked[0] > 500 and checked[1] > 100
+    assert checked[0] > 500 and checked[1] > 100 and checked[2] > 0, checked
 
 
 def test_engaged_pairs_follow_placements_written_directly() -> None:

@@ -31,8 +31,8 @@ def test_the_count_is_ranks_of_on_every_state_a_fight_asks(name: str, monkeypatc
     simulate(load_scenario(next(p for p in builtin_scenarios() if p.name == name)), trials=300, seed=3, workers=1)
     for world, pos, alive, uid, got in asked:
         assert got == len(world._ranks(pos, alive, uid).attackers), (name, pos, alive, uid)
-    if name == "standard_clash.toml":
-        assert len(asked) > 50 and any(got for *_, got in asked) and any(not got for *_, got in asked)
+    if name == "standard_clash.toml":  # (no striker at all: tests below; a fight needs an Engaged pair of models left)
+        assert len(asked) > 50 and any(got for *_, got in asked)
 
 
 def _on_limit(rng: random.Random, anchor: Model, r: float, gap: float) -> tuple[float, float]:

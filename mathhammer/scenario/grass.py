@@ -197,6 +197,10 @@ class Grass:
             self.worlds = Worlds(self.owner.world)
         return self.worlds
 
+    def world_for(self, mask: int) -> World:
+        """The World without the pieces of removed-Grass mask ``mask`` (0: the owner's own)."""
+        return self._worlds().world_for(mask)
+
     def start(self, pos: np.ndarray, u: int, games: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         """Before a movement action of unit ``u`` in ``games`` (``pos``: the Simulation's placement rows)."""
         if not self.on or games.size == 0:

@@ -9,6 +9,7 @@ from functools import cached_property
 import numpy as np
 
 from ..board.engagement import ENGAGEMENT_RANGE
+from ..errors import MathhammerError
 from ..starcraft.loadout import attack_batches
 from ..starcraft.model import Batch
 from . import abilities
@@ -75,8 +76,8 @@ class Combat(SimState):
 
         The charging unit (placement, models, abilities used) and its targets (placement, models) group the
         trials; the other units enter as :meth:`World.charge_length` reads them: those near the charging unit
-        (within the Charge's reach + 2"), whole. They hold every enemy the unit could be Engaged with (7.2.1
-        needs Within 1"), so the Engaged test reads them too."""
+        (within the Charge's reach + 2"), whole. Whether the unit starts Engaged is read on the models left
+        (:meth:`engaged_mask`: 7.2.1, 8.7.4 step 5)."""
         su = self.units[u]
         cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
         for t in targets:
@@ -108,11 +109,22 @@ class Combat(SimState):
             for idx, near_pos, world in self._near_parts(ts0, rest, near):
                 ts = ts0[idx]
                 pos, alive = self._local_state(known, rest, near_pos, {})
-                if not dash and self._engaged_on(pos, alive, u, world):
-                    self.skip(act, ts.size, "the unit is Engaged: it cannot Charge (8.7.7)")
-                    continue
+                if not dash:  # 8.7.7 "An Unengaged Ground Unit": Engaged on the models left (engaged_mask, 7.2.1)
+                    stuck = self.engaged_mask(ts, u)
+                    self.skip(act, int(stuck.sum()), "the unit is Engaged: it cannot Charge (8.7.7)")
+                    ts = ts[~stuck]
+                    if ts.size == 0:
+                        continue
                 fields = wall_card.wall_centres(key[-1]) if wall_card is not None else ()
-                length, end = world.charge_length(pos, alive, self.uids[u], tids, reach, fields=fields, engaged_ok=dash)
+                uid = self.uids[u]
+                try:
+                    length, end = world.charge_length(pos, alive, uid, tids, reach, fields=fields, engaged_ok=dash)
+                except MathhammerError:
+                    if dash:
+                        raise
+                    # Unengaged on the models left (above) but Engaged on this board, which holds the removed models
+                    # of the units not declared (the path reads them whole: charge_length's units, above)
+                    length, end = world.charge_length(pos, alive, uid, tids, reach, fields=fields, engaged_ok=True)
                 ok = ts[np.maximum(speed - slow[ts], 0) + rolls[ts] >= length - 1e-9] if end is not None else ts[:0]
                 short = (
                     "the second Charge Roll too short (Lightning Dash, 8.7.7)"
@@ -216,20 +228,6 @@ class Combat(SimState):
             ts1 = part[1]
             for idx, near_pos, world in self._near_parts(ts1, units, self._as_test(tests[g])):
                 yield g, near_pos, ts1[idx], world
-
-    def _engaged_on(self, pos: tuple[int, ...], alive: tuple[int, ...], u: int, world: World) -> bool:
-        """Is unit ``u`` Engaged (7.2.1) on the board ``pos``/``alive`` read on ``world`` (``World.engaged_pairs``, its
-        pairs only)?"""
-        if pos[u] < 0 or alive[u] <= 0:
-            return False
-        side = self.units[u].player
-        for v in range(self.U):
-            if v == u or pos[v] < 0 or alive[v] <= 0 or self.units[v].player == side:
-                continue
-            lo, hi = (u, v) if u < v else (v, u)
-            if world.pair_engaged(pos[lo], alive[lo], pos[hi], alive[hi]):
-                return True
-        return False
 
     def _impact(self, u: int, t: int, trials: np.ndarray, imp: tuple[int, int], stream: int) -> None:
         """IMPACT after a successful Charge: its dice at the first target, one per model of the unit in the
