@@ -281,6 +281,21 @@ def reuse_freed_memory() -> bool:
     return bool(mallopt(m_mmap_threshold, HEAP_MMAP_THRESHOLD)) and bool(mallopt(m_trim_threshold, HEAP_TRIM_THRESHOLD))
 
 
+def release_freed_memory() -> bool:
+    """Hand the free pages of this process's glibc heap back to the system (``malloc_trim(0)``): between two blocks of
+    automatic players' games, whose answers are freed with their Simulation, so a long run's resident size follows
+    the memory in use instead of the freed fragments kept between live ones (measured: ``benchmarks/RESULTS.md``,
+    issue 29 point 6, session 22). True where done (glibc on Linux); elsewhere nothing changes."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        trim = ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        return False
+    trim(0)
+    return True
+
+
 def _huge_page_switch() -> Callable[[bool], bool] | None:
     """numpy's switch of its huge-page advice (``_set_madvise_hugepage``: numpy 2's ``numpy._core``, numpy 1's
     ``numpy.core``), or None where this numpy has none."""
@@ -324,5 +339,6 @@ __all__ = [
     "SharedAnswers",
     "huge_pages",
     "many_games",
+    "release_freed_memory",
     "reuse_freed_memory",
 ]

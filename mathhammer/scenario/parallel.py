@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from ..jit import cores
-from .memo import many_games, reuse_freed_memory
+from .memo import many_games, release_freed_memory, reuse_freed_memory
 from .spec import Scenario, ScenarioError
 from .tally import Tally
 
@@ -136,6 +136,7 @@ def _block(job: tuple[int, int, int]) -> _Answer:
     if _JOB["scn"].policies and _JOB.get("played"):  # a later block of automatic players' games
         world = _JOB["world"] = _next_world(world, retire=True)
         gc.collect()  # the earlier block's Simulation and players (cycles) freed before this block's are made
+        release_freed_memory()  # and their pages handed back: memory flat in the number of blocks
     _JOB["played"] = True
     if world.shared is not None:
         world.shared.start(i % len(world.shared.logs))  # one log per worker: its blocks are played in turn
@@ -334,6 +335,8 @@ def _serial(
         world = None if sim is None else _next_world(sim.world)
         sim = None  # the earlier block's Simulation freed before this one's is made
         gc.collect()
+        if b:
+            release_freed_memory()  # and its pages handed back: memory flat in the number of blocks
         sim = Simulation(scn, n, seed, offset=offset + start, world=world)
         if out is not None:
             sim.sink = out.sink(start, n)
