@@ -271,11 +271,8 @@ def reuse_freed_memory() -> bool:
     each page faulted in again. Both the mapping and the trim thresholds are set (the trim threshold alone would
     also fix the mapping threshold at its 128 KiB start; see ``benchmarks/RESULTS.md``). True where set (glibc on
     Linux); elsewhere nothing changes."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        mallopt = ctypes.CDLL("libc.so.6").mallopt
-    except (OSError, AttributeError):  # pragma: no cover - not glibc
+    mallopt = _glibc("mallopt")
+    if mallopt is None:
         return False
     m_trim_threshold, m_mmap_threshold = -1, -3  # malloc.h
     return bool(mallopt(m_mmap_threshold, HEAP_MMAP_THRESHOLD)) and bool(mallopt(m_trim_threshold, HEAP_TRIM_THRESHOLD))
@@ -286,14 +283,21 @@ def release_freed_memory() -> bool:
     automatic players' games, whose answers are freed with their Simulation, so a long run's resident size follows
     the memory in use instead of the freed fragments kept between live ones (measured: ``benchmarks/RESULTS.md``,
     issue 29 point 6, session 22). True where done (glibc on Linux); elsewhere nothing changes."""
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        trim = ctypes.CDLL("libc.so.6").malloc_trim
-    except (OSError, AttributeError):  # pragma: no cover - not glibc
+    trim = _glibc("malloc_trim")
+    if trim is None:
         return False
     trim(0)
     return True
+
+
+def _glibc(name: str) -> Any:
+    """glibc's function ``name`` (Linux), or None where there is none."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return getattr(ctypes.CDLL("libc.so.6"), name)
+    except (OSError, AttributeError):  # pragma: no cover - not glibc
+        return None
 
 
 def _huge_page_switch() -> Callable[[bool], bool] | None:
