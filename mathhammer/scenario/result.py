@@ -105,7 +105,9 @@ def _m_counts_many(xs: list[np.ndarray]) -> list[tuple[float, float, dict[int, i
 
 #: a skip report key of an automatic player's activation (its ``where``, :meth:`Auto.activation
 #: <mathhammer.scenario.players.auto.Auto.activation>`: Round, player, Phase, slot, unit, action), then the reason
-_AUTO_SKIP = re.compile(r"r(\d+)\.(?:red|blue)\.(\w+)\.auto\[\d+\] \((\S+) (\S+)\): (.*)", re.DOTALL)
+_AUTO_SKIP = re.compile(
+    rf"r(\d+)\.(?:{'|'.join(PLAYERS)})\.({'|'.join(PHASES)})\.auto\[\d+\] \((\S+) (\S+)\): (.*)", re.DOTALL
+)
 
 
 def skip_lines(skipped: dict[str, int]) -> tuple[list[str], list[str]]:
@@ -121,7 +123,7 @@ def skip_lines(skipped: dict[str, int]) -> tuple[list[str], list[str]]:
             planned.append(f"    {key}: {n:,}")
             continue
         rnd, phase, uid, action, why = hit.groups()
-        at = (int(rnd), PHASES.index(phase) if phase in PHASES else len(PHASES), phase, f"{uid} {action}", why)
+        at = (int(rnd), PHASES.index(phase), phase, f"{uid} {action}", why)
         auto[at] = auto.get(at, 0) + n
     lines = [f"    r{r} {phase} {who}: {why}: {n:,}" for (r, _, phase, who, why), n in sorted(auto.items())]
     return planned, lines

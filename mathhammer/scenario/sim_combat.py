@@ -87,6 +87,7 @@ class Combat(SimState):
         if walls is not None:
             cols.append(walls)
         rest = [v for v in range(self.U) if v != u and v not in targets]
+        uid = self.uids[u]
         top = max(6, int(rolls[trials].max())) if trials.size else 6
         done: list[np.ndarray] = []
         # the unit set in all its groups at the end, in one pass (each group reads only its own games), then IMPACT
@@ -116,7 +117,6 @@ class Combat(SimState):
                     if ts.size == 0:
                         continue
                 fields = wall_card.wall_centres(key[-1]) if wall_card is not None else ()
-                uid = self.uids[u]
                 try:
                     length, end = world.charge_length(pos, alive, uid, tids, reach, fields=fields, engaged_ok=dash)
                 except MathhammerError:

@@ -181,7 +181,7 @@ class Movement(SimState):
         """The skip report's reason where unit ``u`` finds no room: the activation's own unit is "the unit"; another
         one set during it (an opponent's Lunge after a Shoot, a card moving another unit) is named."""
         uid = self.uids[u]
-        return "no room to set the unit there" if uid == act.unit else f"no room to set {uid} there"
+        return disengage.NO_ROOM if uid == act.unit else f"no room to set {uid} there"
 
     def _charge_place(
         self,

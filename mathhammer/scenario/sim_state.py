@@ -390,12 +390,13 @@ class SimState:
         on = np.flatnonzero((bits != 0).any(axis=0))
         if on.size == 0:
             return bits
-        sel = on[(self.alive[:, trials[on]] < self.full[:, None]).any(axis=0)]
-        if sel.size == 0:
+        hurt = self.alive[:, trials[on]] < self.full[:, None]  # per unit and game: short of its models
+        short = hurt.any(axis=0)
+        if not short.any():
             return bits
+        sel, hurt = on[short], hurt[:, short]
         ts = trials[sel]
         words = bits[:, sel]
-        hurt = self.alive[:, ts] < self.full[:, None]
         union = np.bitwise_or.reduce(words, axis=1)
         out = bits
         for k, (u, v) in enumerate(self._enemy_pairs):
