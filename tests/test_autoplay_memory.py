@@ -88,6 +88,49 @@ def test_games_in_blocks_are_the_games_of_one_block(scn: Scenario, monkeypatch: 
         assert_same(one, simulate(scn, trials=5, seed=4, workers=2))
 
 
+def test_games_counted_not_kept_give_the_same_figures(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``per_game=False`` (the command line's runs): no array of all the games is made (``parallel._Out``), each block
+    is counted as it ends and dropped; the figures (the JSON) are those of the games kept, in one block, in blocks of
+    2 and on 2 forked workers in blocks of 1. The result holds no per-game arrays, and its counts are those of the
+    games kept."""
+    monkeypatch.setattr(parallel, "AUTO_BLOCK", 1000)
+    kept = simulate(scn, trials=6, seed=4, workers=1)
+    want = kept.to_dict()
+    assert kept.rounds is not None and kept.winner is not None
+
+    def refuse(*_a: Any, **_k: Any) -> None:
+        raise AssertionError("an array of every game made where the games are counted only")
+
+    monkeypatch.setattr(parallel, "_Out", refuse)
+    runs = [(1000, 1)]
+    monkeypatch.setattr(parallel, "AUTO_BLOCK", 2)
+    runs.append((2, 1))
+    if "fork" in multiprocessing.get_all_start_methods():  # (elsewhere every game runs in this process)
+        monkeypatch.setattr(parallel, "AUTO_PARALLEL_MIN", 1)
+        monkeypatch.setattr(parallel, "PILOT", 1)
+        runs.append((1, 2))
+    for block, workers in runs:
+        monkeypatch.setattr(parallel, "AUTO_BLOCK", block)
+        counted = simulate(scn, trials=6, seed=4, workers=workers, per_game=False)
+        assert counted.rounds is None and counted.winner is None and counted.end_round is None
+        assert counted.instant is None
+        assert counted.to_dict() == want, (block, workers)
+        assert counted.text_report() == kept.text_report()
+    assert sum(v["p"] for v in want["outcome"].values()) == pytest.approx(1.0)
+    assert want["rounds"][0]["units"][0]["models_pmf"]  # figures read: not an empty comparison
+
+
+def test_the_command_lines_runs_count_the_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``scenario run`` and ``game`` ask for the games counted only (memory flat in the number of games)."""
+    import mathhammer.scenario as scenario_module
+    from mathhammer.cli.scenario import _simulate
+
+    asked: list[bool] = []
+    monkeypatch.setattr(scenario_module, "simulate", lambda *_a, per_game=True, **_k: asked.append(per_game))
+    _simulate(object(), 2, 1, 1, True)
+    assert asked == [False]
+
+
 def test_workers_share_answers_unless_both_players_are_automatic(
     scn: Scenario, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

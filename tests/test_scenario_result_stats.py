@@ -1,5 +1,6 @@
-"""A scenario result's per-unit figures read in one compiled pass a row (faststats.summary): the very floats of the
-numpy passes they replace (the naive reference below is the former ``ScenarioResult.unit_rows``)."""
+"""A scenario result's figures read from its games' counts (scenario.counts: one compiled count a row, added block by
+block): the numpy figures of the games' arrays (the naive reference below is the former ``ScenarioResult.unit_rows``),
+the means and shares to the bit, the standard errors to 1e-12."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mathhammer.scenario.faststats import summary
+from mathhammer.scenario.counts import KEYS, Counts, Hist, mean_se
 from mathhammer.scenario.result import ScenarioResult
 
 
@@ -64,45 +65,112 @@ def _naive_unit_rows(res: ScenarioResult) -> list[dict[str, Any]]:
     return rows
 
 
-@pytest.mark.parametrize("n", [*range(1, 140), 255, 256, 257, 1000, 8191, 8193, 100_003])
+@pytest.mark.parametrize("n", [*range(1, 40), 255, 256, 257, 1000, 8193, 100_003])
 @pytest.mark.parametrize("dtype", [np.int16, np.int64])
-def test_summary_is_numpys_mean_std_and_counts_to_the_bit(n: int, dtype: type) -> None:
+def test_mean_se_from_counts_is_numpys_mean_and_std(n: int, dtype: type) -> None:
+    """The mean of the counted values is numpy's to the bit (an exact integer sum over the count); the standard error
+    numpy's ``std(ddof=1) / sqrt(n)`` to 1e-12 (the squared deviations added per value, not per game)."""
     rng = np.random.default_rng(n)
     x = rng.integers(-2, 30, n).astype(dtype)
-    lo, counts, mean, sd = summary(x)
-    f = x.astype(float)
-    assert mean == f.mean()  # exact equality: the same float64 bits
-    assert sd == (f.std(ddof=1) if n > 1 else 0.0)
-    assert lo == x.min()
-    assert counts.tolist() == np.bincount(x - x.min()).tolist()
+    found = Hist.of(x).row()
+    mean, se = mean_se(found)
+    want_mean, want_se = _naive_m(x.astype(float))
+    assert mean == want_mean  # exact equality: the same float64 bits
+    assert se == pytest.approx(want_se, rel=1e-12, abs=0.0)
+    assert found == _naive_counts(x)
 
 
-@pytest.mark.parametrize("n", [1, 2, 7, 8, 9, 129, 100_003])
+@pytest.mark.parametrize("n", [1, 2, 7, 129, 100_003])
 @pytest.mark.parametrize("value", [-1, 0, 3, 300])
-def test_summary_of_one_value_is_numpys_to_the_bit(n: int, value: int) -> None:
-    """A row of one value (most rows of a run: a unit no attack reached that Round) is read in one pass."""
-    x = np.full(n, value, dtype=np.int16)
-    lo, counts, mean, sd = summary(x)
-    f = x.astype(float)
-    assert (lo, counts.tolist()) == (value, [n])
-    assert mean == f.mean() and sd == (f.std(ddof=1) if n > 1 else 0.0)
-    assert math.copysign(1.0, sd) == 1.0  # +0.0, as numpy's
+def test_mean_se_of_one_value_is_exact(n: int, value: int) -> None:
+    """A row of one value (most rows of a run: a unit no attack reached that Round): its mean, no error."""
+    mean, se = mean_se(Hist.of(np.full(n, value, dtype=np.int16)).row())
+    assert (mean, se) == (float(value), 0.0)
+    assert math.copysign(1.0, se) == 1.0
 
 
-def test_summary_of_a_million_games() -> None:
+def test_counts_of_a_million_games() -> None:
     x = np.random.default_rng(7).integers(0, 6, 1_000_003).astype(np.int16)
-    _, _, mean, sd = summary(x)
-    assert (mean, sd) == (x.astype(float).mean(), x.astype(float).std(ddof=1))
+    mean, se = mean_se(Hist.of(x).row())
+    want_mean, want_se = _naive_m(x.astype(float))
+    assert mean == want_mean and se == pytest.approx(want_se, rel=1e-12, abs=0.0)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_counts_add_up_over_any_split_of_the_games(seed: int) -> None:
+    """Counts of blocks of games, added in any order, are the counts of all the games at once (a run counted block
+    by block, on any number of workers, gives the same figures): rows of several values, of one value, booleans,
+    rows whose values do not overlap from one block to the next."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 400))
+    rounds = _rounds(rng, n, 3)
+    winner, end_round = rng.integers(-1, 2, n), rng.integers(1, 4, n)
+    instant = rng.random(n) < 0.1
+    rounds[1]["supply"][0] += np.arange(n, dtype=np.int16) // max(1, n // 3)  # late games: values the first lack
+    whole = Counts.of(rounds, winner, end_round, instant)
+    cuts = np.sort(rng.choice(np.arange(1, n), size=min(n - 1, int(rng.integers(1, 6))), replace=False))
+    parts = [
+        Counts.of(
+            [{k: a[..., lo:hi] for k, a in snap.items()} for snap in rounds],
+            winner[lo:hi],
+            end_round[lo:hi],
+            instant[lo:hi],
+        )
+        for lo, hi in zip([0, *cuts], [*cuts, n], strict=True)
+    ]
+    order = rng.permutation(len(parts))
+    added = parts[order[0]]
+    for i in order[1:]:
+        added = added + parts[i]
+    assert added.games == whole.games == n
+    for mine, theirs in zip(
+        (*added.rounds, added.winner, added.end_round, added.instant),
+        (*whole.rounds, whole.winner, whole.end_round, whole.instant),
+        strict=True,
+    ):
+        for a, b in ((mine, theirs),) if isinstance(mine, Hist) else ((mine[k], theirs[k]) for k in KEYS):
+            assert [a.row(i) for i in range(a.counts.shape[0])] == [b.row(i) for i in range(b.counts.shape[0])]
+
+
+def _rounds(rng: np.random.Generator, trials: int, count: int) -> list[dict[str, np.ndarray]]:
+    return [
+        {
+            "alive": rng.integers(-1, 6, (2, trials)).astype(np.int16),
+            "on_table": rng.random((2, trials)) < 0.7,
+            "supply": rng.integers(0, 9, (2, trials)).astype(np.int16),
+            "marker": np.zeros((2, trials), dtype=np.int16),
+            "control": rng.integers(-1, 2, (1, trials)).astype(np.int8),
+            "vp": rng.integers(0, 20, (2, trials)).astype(np.int16),
+            "over": rng.random(trials) < 0.1,
+        }
+        for _ in range(count)
+    ]
+
+
+def _naive_counts(x: np.ndarray) -> dict[int, int]:
+    values, counts = np.unique(x, return_counts=True)
+    return dict(zip(values.tolist(), counts.tolist(), strict=True))
+
+
+def _close(got: list[dict[str, Any]], want: list[dict[str, Any]]) -> None:
+    """The rows equal, each standard error to 1e-12 (:func:`mean_se`), every other figure to the bit."""
+    assert [list(row) for row in got] == [list(row) for row in want]  # the JSON's key order
+    for a, b in zip(got, want, strict=True):
+        for k, v in a.items():
+            if k.endswith("_se"):
+                assert v == pytest.approx(b[k], rel=1e-12, abs=0.0), k
+            else:
+                assert v == b[k], k
 
 
 @pytest.mark.parametrize("threaded", [False, True])
 @pytest.mark.parametrize("trials", [1, 2, 9, 1000, 40_001])
 def test_unit_rows_equal_the_naive_numpy_rows(trials: int, threaded: bool, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rows read in turn and read on threads (result._m_counts_many, from THREADED_VALUES values) are the naive
-    numpy rows to the bit."""
-    import mathhammer.scenario.result as result_module
+    """The rows counted in turn and counted on threads (counts._read, from THREADED_VALUES values) are the naive
+    numpy rows (the standard errors to 1e-12)."""
+    import mathhammer.scenario.counts as counts_module
 
-    monkeypatch.setattr(result_module, "THREADED_VALUES", 0 if threaded else 1 << 62)
+    monkeypatch.setattr(counts_module, "THREADED_VALUES", 0 if threaded else 1 << 62)
     rng = np.random.default_rng(trials)
     units = [
         {"id": "a", "player": "red", "card": "A", "models": 5},
@@ -138,13 +206,13 @@ def test_unit_rows_equal_the_naive_numpy_rows(trials: int, threaded: bool, monke
         instant=np.zeros(trials, dtype=bool),
     )
     got, want = res.unit_rows(), _naive_unit_rows(res)
-    assert got == want
-    assert [list(row) for row in got] == [list(row) for row in want]  # the JSON's key order
+    _close(got, want)
     assert [list(row["supply_pmf"]) for row in got] == [list(row["supply_pmf"]) for row in want]
     for r, snap in enumerate(rounds):
         for p in (0, 1):
             row = res.vp_rows()[2 * r + p]
-            assert (row["vp_mean"], row["vp_se"]) == _naive_m(snap["vp"][p].astype(float))
+            mean, se = _naive_m(snap["vp"][p].astype(float))
+            assert row["vp_mean"] == mean and row["vp_se"] == pytest.approx(se, rel=1e-12, abs=0.0)
 
 
 @pytest.mark.parametrize("trials", [1, 2, 9, 1000, 40_001])

@@ -273,7 +273,7 @@ def _simulate(scn: Any, n: int, s: int, k: int | None, as_json: bool, game: int 
             bar.update(task, completed=done, total=total)
 
     try:
-        result = simulate(scn, trials=n, seed=s, progress=progress, workers=k, game=game)
+        result = simulate(scn, trials=n, seed=s, progress=progress, workers=k, game=game, per_game=False)
     finally:
         if bar is not None:
             bar.stop()

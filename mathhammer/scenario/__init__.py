@@ -12,19 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-import numpy as np
-
 from .. import jit
 from ..engine.options import check_seed
 from ..errors import InputError
 from ..starcraft.roster import Roster
 from ..validate import whole
 from .check import check_scenario
+from .counts import winners
 from .loader import builtin_scenarios, load_scenario
 from .result import ScenarioResult
 from .spec import Scenario, ScenarioError
 
-#: Most trials one run takes (memory: a few bytes per unit, marker and round per trial).
+#: Most trials one run takes (memory, where the games are kept: a few bytes per unit, marker and round per trial).
 MAX_TRIALS = 10_000_000
 
 
@@ -36,6 +35,7 @@ def simulate(
     roster: Roster | None = None,
     workers: int | None = None,
     game: int | None = None,
+    per_game: bool = True,
 ) -> ScenarioResult:
     """Play ``trials`` games of the scenario's plan (see :mod:`mathhammer.scenario.sim`).
 
@@ -47,6 +47,11 @@ def simulate(
     1), the very game it is among others (a trace's replay, :mod:`mathhammer.scenario.players.trace`). The kernels
     missing from numba's cache are compiled after the check, on as many processes
     (:func:`mathhammer.jit.compile_ahead`).
+
+    ``per_game``: keep every game's arrays in the result (:attr:`ScenarioResult.rounds`, ``winner``, ``end_round``,
+    ``instant``: a few bytes per unit, marker and Round a game); ``False``: only their counts
+    (:class:`~mathhammer.scenario.counts.Counts`), which every figure of the result is read from, so a run of automatic
+    players, counted block by block, holds memory flat in the number of games (the command line's runs).
     """
     from .parallel import forks, play
 
@@ -76,9 +81,9 @@ def simulate(
     if game is not None and trials != 1:
         raise ScenarioError([f"{scn.file}: game {game}: got {trials} trials; allowed: 1 (one chosen game)"])
     jit.compile_ahead(["scenario"], processes)  # the kernels still missing, on as many processes as the games
-    games, sim = play(scn, trials, seed, progress, workers, offset=game or 0, check=errors if later else None)
-    vp = games.vp
-    winner = np.where(vp[0] > vp[1], 0, np.where(vp[1] > vp[0], 1, -1))
+    games, sim = play(
+        scn, trials, seed, progress, workers, offset=game or 0, check=errors if later else None, per_game=per_game
+    )
     return ScenarioResult(
         scenario=scn.name,
         file=scn.file,
@@ -88,8 +93,9 @@ def simulate(
         markers=list(sim.marker_numbers),
         rounds=games.snapshots,
         end_round=games.end_round,
-        winner=winner,
+        winner=None if games.vp is None else winners(games.vp),
         instant=games.instant,
+        counts=games.counts,
         skipped=games.skipped,
         tally=games.tally,
         why=bool(scn.policies),

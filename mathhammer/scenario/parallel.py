@@ -46,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from ..jit import cores
+from .counts import Counts, winners
 from .memo import many_games, release_freed_memory, reuse_freed_memory
 from .spec import Scenario, ScenarioError
 from .tally import Tally
@@ -79,19 +80,25 @@ PROGRESS_POLL = 0.25
 
 @dataclass
 class Games:
-    """What a block of games leaves: per-Round snapshots and the per-game end state."""
+    """What a block of games leaves: its games counted, and where kept, per-Round snapshots and the per-game end
+    state (None: not kept, :func:`play`'s ``per_game``)."""
 
-    snapshots: list[dict[str, np.ndarray]]
-    end_round: np.ndarray
-    vp: np.ndarray
-    instant: np.ndarray
+    counts: Counts
+    snapshots: list[dict[str, np.ndarray]] | None
+    end_round: np.ndarray | None
+    vp: np.ndarray | None
+    instant: np.ndarray | None
     skipped: dict[str, int] = field(default_factory=dict)
     #: per unit: activations by action, damage dealt and taken, summed over the games (:mod:`.tally`)
     tally: dict[str, np.ndarray] = field(default_factory=dict)
 
     @staticmethod
-    def of(sim: Any) -> Games:
+    def of(sim: Any, per_game: bool = True) -> Games:
+        counts = Counts.of(sim.snapshots, winners(sim.vp), sim.end_round, sim.instant)
+        if not per_game:
+            return Games(counts, None, None, None, None, dict(sim.skipped), sim.tally.sums())
         return Games(
+            counts,
             sim.snapshots,
             sim.end_round.copy(),
             sim.vp.copy(),
@@ -110,9 +117,9 @@ def _shared(shape: tuple[int, ...], dtype: np.dtype[Any]) -> np.ndarray:
     return np.frombuffer(mmap.mmap(-1, size), dtype=dtype, count=int(np.prod(shape))).reshape(shape)
 
 
-#: What a block returns: the games skipped by reason, the tally's sums (:meth:`.Tally.sums`) and the Phase walk's step
-#: counts (:mod:`.players.cursor`; None: not counted).
-_Answer = tuple[dict[str, int], dict[str, np.ndarray], dict[str, int] | None]
+#: What a block returns: its games counted (:class:`~.counts.Counts`), the games skipped by reason, the tally's sums
+#: (:meth:`.Tally.sums`) and the Phase walk's step counts (:mod:`.players.cursor`; None: not counted).
+_Answer = tuple[Counts, dict[str, int], dict[str, np.ndarray], dict[str, int] | None]
 
 
 def _blocks(jobs: list[tuple[int, int, int]]) -> dict[int, _Answer]:
@@ -142,13 +149,15 @@ def _block(job: tuple[int, int, int]) -> _Answer:
         world.shared.start(i % len(world.shared.logs))  # one log per worker: its blocks are played in turn
     sim = Simulation(_JOB["scn"], n, _JOB["seed"], offset=offset, world=world)
     sim.sharing, sim.reverse = world.shared is not None, i % 2 == 1  # meets the other half's shared answers
-    out: _Out = _JOB["out"]
-    sim.sink = out.sink(offset, n)
+    out: _Out | None = _JOB["out"]  # None: the games are counted, not kept
+    if out is not None:
+        sim.sink = out.sink(offset, n)
     cursor.taken()  # the counts this process inherited (the pilot's) or its earlier block's, already returned
     sim.run(rounds)
-    games = Games.of(sim)
-    out.put(games, offset)
-    return games.skipped, games.tally, cursor.taken()
+    games = Games.of(sim, out is not None)
+    if out is not None:
+        out.put(games, offset)
+    return games.counts, games.skipped, games.tally, cursor.taken()
 
 
 def _shares(scn: Scenario) -> bool:
@@ -176,27 +185,34 @@ class _Out:
 
     def __init__(self, like: Games, trials: int, shared: bool = True) -> None:
         make = _shared if shared else np.zeros
-        self.games = Games(
-            [{k: make((*a.shape[:-1], trials), a.dtype) for k, a in snap.items()} for snap in like.snapshots],
-            make((trials,), like.end_round.dtype),
-            make((*like.vp.shape[:-1], trials), like.vp.dtype),
-            make((trials,), like.instant.dtype),
-        )
+        assert like.snapshots is not None and like.end_round is not None and like.vp is not None
+        assert like.instant is not None  # a block's games kept: per_game
+        self.snapshots = [
+            {k: make((*a.shape[:-1], trials), a.dtype) for k, a in snap.items()} for snap in like.snapshots
+        ]
+        self.end_round = make((trials,), like.end_round.dtype)
+        self.vp = make((*like.vp.shape[:-1], trials), like.vp.dtype)
+        self.instant = make((trials,), like.instant.dtype)
+
+    def games(self, counts: Counts, skipped: dict[str, int], tally: dict[str, np.ndarray]) -> Games:
+        """All games: their arrays, with ``counts`` (every block's), ``skipped`` and ``tally``."""
+        return Games(counts, self.snapshots, self.end_round, self.vp, self.instant, skipped, tally)
 
     def sink(self, offset: int, n: int) -> list[dict[str, np.ndarray]]:
         """Views of games ``offset .. offset + n - 1`` of every snapshot array (:attr:`.Simulation.sink`)."""
-        return [{k: a[..., offset : offset + n] for k, a in snap.items()} for snap in self.games.snapshots]
+        return [{k: a[..., offset : offset + n] for k, a in snap.items()} for snap in self.snapshots]
 
     def put(self, block: Games, offset: int) -> None:
+        assert block.snapshots is not None and block.end_round is not None  # a block's games kept: per_game
         end = offset + block.end_round.shape[0]
-        for mine, theirs in zip(self.games.snapshots, block.snapshots, strict=True):
+        for mine, theirs in zip(self.snapshots, block.snapshots, strict=True):
             for k, a in theirs.items():
                 part = mine[k][..., offset:end]
                 if not np.may_share_memory(part, a):  # not already written in place (Simulation.sink)
                     part[...] = a
-        self.games.end_round[offset:end] = block.end_round
-        self.games.vp[..., offset:end] = block.vp
-        self.games.instant[offset:end] = block.instant
+        self.end_round[offset:end] = block.end_round
+        self.vp[..., offset:end] = block.vp
+        self.instant[offset:end] = block.instant
 
 
 def workers_available() -> int:
@@ -220,16 +236,20 @@ def play(
     workers: int | None = None,
     offset: int = 0,
     check: Callable[[], list[str]] | None = None,
+    per_game: bool = True,
 ) -> tuple[Games, Any]:
     """Play games ``0 .. trials - 1``; returns them and the pilot's Simulation (units, markers). ``offset``: play games
     ``offset ..`` instead, in this process (one chosen game: a trace's replay). The run's memory setting
     (:func:`~.memo.many_games`) holds while it plays, in this process and its workers.
 
+    ``per_game``: keep every game's arrays (:class:`Games`); else each block's games are counted
+    (:class:`~.counts.Counts`) as it ends and dropped, so memory does not grow with the games.
+
     ``check``: the plan's errors, found in a forked process while the pilot plays (on the core the workers will
     use, idle until they fork), and raised as a :class:`ScenarioError` before any worker starts; only where the games
     fork (:func:`forks`), else ``check`` is run first."""
     with many_games():
-        return _play(scn, trials, seed, progress, workers, offset, check)
+        return _play(scn, trials, seed, progress, workers, offset, check, per_game)
 
 
 def _raise(problems: list[str]) -> None:
@@ -310,12 +330,17 @@ def _add(skipped: dict[str, int], part: dict[str, int]) -> None:
 
 
 def _serial(
-    scn: Scenario, trials: int, seed: int, progress: Callable[[int, int], None] | None, offset: int
+    scn: Scenario,
+    trials: int,
+    seed: int,
+    progress: Callable[[int, int], None] | None,
+    offset: int,
+    per_game: bool,
 ) -> tuple[Games, Any]:
     """Play the games in this process: in one Simulation, or for automatic players in blocks of at most
     :data:`AUTO_BLOCK` games, one after the other, in the last block's World or a renewed one (:func:`_next_world`);
-    the same games (a game's dice and choices depend on (seed, game number) only). Returns the games and the last
-    block's Simulation."""
+    the same games (a game's dice and choices depend on (seed, game number) only). Each block is counted as it ends
+    and, unless ``per_game``, dropped. Returns the games and the last block's Simulation."""
     from .sim import Simulation
 
     most = AUTO_BLOCK if scn.policies else trials
@@ -324,6 +349,7 @@ def _serial(
     out: _Out | None = None
     skipped: dict[str, int] = {}
     tally: dict[str, np.ndarray] = {}
+    counts: Counts | None = None
     sim: Any = None
     for b, start in enumerate(starts):
         n = min(most, trials - start)
@@ -341,17 +367,20 @@ def _serial(
         if out is not None:
             sim.sink = out.sink(start, n)
         sim.run(rounds)
-        games = Games.of(sim)
+        games = Games.of(sim, per_game)
         if len(starts) == 1:
             return games, sim
-        if out is None:
-            out = _Out(games, trials, shared=False)
-        out.put(games, start)
+        if per_game:
+            if out is None:
+                out = _Out(games, trials, shared=False)
+            out.put(games, start)
         _add(skipped, games.skipped)
         tally = Tally.merge(tally, games.tally)
-    assert out is not None
-    out.games.skipped, out.games.tally = skipped, tally
-    return out.games, sim
+        counts = games.counts if counts is None else counts + games.counts
+    assert counts is not None
+    if out is None:
+        return Games(counts, None, None, None, None, skipped, tally), sim
+    return out.games(counts, skipped, tally), sim
 
 
 def _play(
@@ -362,6 +391,7 @@ def _play(
     workers: int | None,
     offset: int,
     check: Callable[[], list[str]] | None = None,
+    per_game: bool = True,
 ) -> tuple[Games, Any]:
     from .players import cursor
     from .sim import Simulation
@@ -369,7 +399,7 @@ def _play(
     if not forks(scn, trials, workers, offset):
         if check is not None:
             _raise(check())
-        return _serial(scn, trials, seed, progress, offset)
+        return _serial(scn, trials, seed, progress, offset, per_game)
     workers = workers_available() if workers is None else max(1, int(workers))
     reuse_freed_memory()  # before the pilot: the workers inherit this process's heap
     pilot_n = min(trials, PILOT)
@@ -399,17 +429,19 @@ def _play(
         raise
     if checked is not None:
         _raise(checked.wait())
-    first = Games.of(pilot)
+    first = Games.of(pilot, per_game)
     if pilot_n == trials:
         tick(total)
         return first, pilot
-    out = _Out(first, trials)
-    out.put(first, 0)
+    out = _Out(first, trials) if per_game else None
+    if out is not None:
+        out.put(first, 0)
     edges = np.linspace(pilot_n, trials, blocks + 1).astype(np.int64)
     jobs = [(i, int(a), int(b - a)) for i, (a, b) in enumerate(itertools.pairwise(edges.tolist())) if b > a]
     done = _shared((blocks,), np.dtype(np.int64))
     skipped = dict(first.skipped)
     tally = first.tally
+    counts = first.counts
     if _shares(scn):
         pilot.world.memo.share(min(workers, len(jobs)))  # one log per worker
     _JOB.update(scn=scn, seed=seed, world=pilot.world, out=out, done=done)
@@ -429,7 +461,8 @@ def _play(
                 tick(now)
                 shown = now
         for i in sorted(answers):  # merged in the blocks' order, whichever process ended first
-            part, sums, steps = answers[i]
+            block, part, sums, steps = answers[i]
+            counts = counts + block
             _add(skipped, part)
             tally = Tally.merge(tally, sums)
             cursor.add(steps)
@@ -447,9 +480,9 @@ def _play(
 
     threading.Thread(target=reap, daemon=True).start()
     tick(total)
-    out.games.skipped = skipped
-    out.games.tally = tally
-    return out.games, pilot
+    if out is None:
+        return Games(counts, None, None, None, None, skipped, tally), pilot
+    return out.games(counts, skipped, tally), pilot
 
 
 __all__ = ["AUTO_BLOCK", "AUTO_PARALLEL_MIN", "PARALLEL_MIN", "Games", "forks", "play", "workers_available"]

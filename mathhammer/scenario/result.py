@@ -6,7 +6,6 @@ Every probability carries its standard error ``sqrt(p (1 - p) / N)`` and every m
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,45 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..jit import cores
 from ..numbers import share
+from .counts import Counts, mean_se
 from .spec import PHASES, PLAYERS
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
-
-
-def _share(count: int, n: int) -> tuple[float, float]:
-    """``count`` games of ``n`` as a probability and its standard error (the bits of numpy's mean of the mask: its
-    float sum of ones is the exact count)."""
-    p = count / n if n else 0.0
-    return p, math.sqrt(max(p * (1 - p), 0.0) / n) if n else 0.0
-
-
-def _p(mask: np.ndarray) -> tuple[float, float]:
-    return _share(int(np.count_nonzero(mask)), mask.size)
-
-
-def _counts(x: np.ndarray) -> dict[int, int]:
-    """How many games have each value of an integer array (values that occur only, ascending): one compiled
-    reading (:func:`~mathhammer.scenario.faststats.counts`)."""
-    if not x.size:
-        return {}
-    from .faststats import counts  # numba: compiled where a result is summed, not where one is imported
-
-    lo, found = counts(x)
-    return {lo + int(v): int(found[v]) for v in np.flatnonzero(found)}
-
-
-def _pmf(x: np.ndarray) -> dict[int, float]:
-    """The distribution of an integer array: value -> probability (values that occur only)."""
-    return {v: c / x.size for v, c in _counts(x).items()}
-
-
-def _shares(x: np.ndarray, codes: tuple[int, ...]) -> list[tuple[float, float]]:
-    """:func:`_p` of ``x == code`` for each code, from one reading of ``x`` (the same bits: a count over ``n``)."""
-    found = _counts(x)
-    return [_share(found.get(code, 0), x.size) for code in codes]
 
 
 def _with_se(label: str, p: float, se: float, n: int) -> str:
@@ -67,40 +33,6 @@ def _with_se(label: str, p: float, se: float, n: int) -> str:
     'draw < 26% (95%)'
     """
     return f"{label} {share(p, se, n)}"
-
-
-def _m(x: np.ndarray) -> tuple[float, float]:
-    mean, se, _ = _m_counts(x)
-    return mean, se
-
-
-def _m_counts(x: np.ndarray) -> tuple[float, float, dict[int, int]]:
-    """The mean of an integer array (one value a game), its standard error and each value's count (values that
-    occur only, ascending): one compiled reading, the same bits as ``x.astype(float).mean()`` and
-    ``.std(ddof=1) / sqrt(n)`` (:func:`~mathhammer.scenario.faststats.summary`)."""
-    from .faststats import summary  # numba: compiled where a result is summed, not where one is imported
-
-    n = x.size
-    lo, counts, mean, sd = summary(x)
-    return mean, sd / math.sqrt(n) if n > 1 else 0.0, {lo + int(v): int(counts[v]) for v in np.flatnonzero(counts)}
-
-
-#: :func:`_m_counts_many` reads its arrays on threads (the compiled summary releases the GIL) from this many values in
-#: all; fewer are read in turn.
-THREADED_VALUES = 1 << 22
-
-
-def _m_counts_many(xs: list[np.ndarray]) -> list[tuple[float, float, dict[int, int]]]:
-    """:func:`_m_counts` of each array, in order: each array read whole by the same kernel, so the same bits; many
-    values are read on as many threads as there are cores (up to 4): after a forked run's workers are done, the
-    summaries are otherwise the only work on one core."""
-    threads = min(cores(), 4)
-    if threads < 2 or len(xs) < 2 or sum(x.size for x in xs) < THREADED_VALUES:
-        return [_m_counts(x) for x in xs]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(threads) as pool:
-        return list(pool.map(_m_counts, xs))
 
 
 #: a skip report key of an automatic player's activation (its ``where``, :meth:`Auto.activation
@@ -138,9 +70,12 @@ class ScenarioResult:
         trials, seed: the run.
         units: unit ids with their player and card.
         markers: marker numbers in file order.
+        counts: the games counted (:class:`~mathhammer.scenario.counts.Counts`): every figure below is read from
+            them. Counted from the arrays below where not given.
         rounds: per round (after its Scoring Phase), arrays over trials: ``alive`` (units x trials),
             ``supply``, ``marker`` (Damage Marker), ``on_table``, ``control`` (markers x trials: -1
-            nobody, 0 red, 1 blue), ``vp`` (2 x trials), ``over``.
+            nobody, 0 red, 1 blue), ``vp`` (2 x trials), ``over``; None where the games were not kept
+            (``simulate(..., per_game=False)``: the command line's runs), as for the three below.
         end_round: the Round each game ended in.
         winner: per trial 0 red, 1 blue, -1 draw.
         instant: the game ended by a Special Winning Condition.
@@ -158,50 +93,64 @@ class ScenarioResult:
     seed: int
     units: list[dict[str, Any]]
     markers: list[int]
-    rounds: list[dict[str, np.ndarray]]
-    end_round: np.ndarray
-    winner: np.ndarray
-    instant: np.ndarray
+    rounds: list[dict[str, np.ndarray]] | None = None
+    end_round: np.ndarray | None = None
+    winner: np.ndarray | None = None
+    instant: np.ndarray | None = None
+    counts: Counts | None = None
     skipped: dict[str, int] = field(default_factory=dict)
     tally: dict[str, np.ndarray] = field(default_factory=dict)
     game: int | None = None
     why: bool = False
 
+    def __post_init__(self) -> None:
+        if self.counts is None:
+            if self.rounds is None or self.end_round is None or self.winner is None or self.instant is None:
+                raise ValueError("a scenario result needs its games' counts or their arrays")
+            self.counts = Counts.of(self.rounds, self.winner, self.end_round, self.instant)
+
+    @property
+    def _counted(self) -> Counts:
+        assert self.counts is not None  # set by __post_init__
+        return self.counts
+
     # ------------------------------------------------------------- summaries
     def outcome(self) -> dict[str, dict[str, float]]:
         """P(red wins), P(blue wins), P(draw), each with its standard error."""
+        c = self._counted
         names = ("red", "blue", "draw")
-        shares = _shares(self.winner, (0, 1, -1))
-        return {name: {"p": p, "stderr": se} for name, (p, se) in zip(names, shares, strict=True)}
+        return {
+            name: dict(zip(("p", "stderr"), c.share(c.winner, code), strict=True))
+            for name, code in zip(names, (0, 1, -1), strict=True)
+        }
 
     def end_rounds(self) -> dict[int, float]:
         """P(the game ends in Round r)."""
-        rounds = range(1, len(self.rounds) + 1)
-        return dict(zip(rounds, (p for p, _ in _shares(self.end_round, tuple(rounds))), strict=True))
+        c = self._counted
+        return {r: c.share(c.end_round, r)[0] for r in range(1, len(c.rounds) + 1)}
 
     def vp_pmf(self, player: str, round_no: int | None = None) -> dict[int, float]:
         """Distribution of a player's VP after ``round_no`` (default: the end of the game)."""
-        snap = self.rounds[(round_no or len(self.rounds)) - 1]
-        return _pmf(snap["vp"][PLAYERS.index(player)])
+        c = self._counted
+        found = c.rounds[(round_no or len(c.rounds)) - 1]["vp"].row(PLAYERS.index(player))
+        return {v: n / c.games for v, n in found.items()}
 
     def unit_rows(self) -> list[dict[str, Any]]:
+        c = self._counted
+        n = c.games
         rows = []
-        fields = ("alive", "supply", "marker")
-        arrays = [snap[k][i] for snap in self.rounds for i in range(len(self.units)) for k in fields]
-        read = iter(_m_counts_many(arrays))
-        for r, snap in enumerate(self.rounds, 1):
+        for r, snap in enumerate(c.rounds, 1):
             for i, u in enumerate(self.units):
-                n = snap["alive"][i].size
-                models, models_se, by_models = next(read)
-                supply, supply_se, by_supply = next(read)
-                marker, marker_se, by_marker = next(read)
+                by_models, by_supply, by_marker = (snap[k].row(i) for k in ("alive", "supply", "marker"))
+                models, models_se = mean_se(by_models)
+                supply, supply_se = mean_se(by_supply)
+                marker, marker_se = mean_se(by_marker)
                 left = [0] * (u["models"] + 1)  # models left (none below 0), every count from 0 to the full unit
-                for k, c in by_models.items():
+                for k, m in by_models.items():
                     k = max(k, 0)
                     left.extend([0] * (k + 1 - len(left)))
-                    left[k] += c
-                destroyed = by_models.get(0, 0) / n
-                on_p, _ = _p(snap["on_table"][i])
+                    left[k] += m
+                destroyed, destroyed_se = c.share(snap["alive"], 0, i)
                 rows.append(
                     {
                         "round": r,
@@ -210,16 +159,16 @@ class ScenarioResult:
                         "card": u["card"],
                         "models_mean": models,
                         "models_se": models_se,
-                        "models_pmf": {k: float(c) / n for k, c in enumerate(left)},
+                        "models_pmf": {k: float(m) / n for k, m in enumerate(left)},
                         "supply_mean": supply,
                         "supply_se": supply_se,
-                        "supply_pmf": {v: float(c) / n for v, c in by_supply.items()},
+                        "supply_pmf": {v: float(m) / n for v, m in by_supply.items()},
                         "damage_marker_mean": marker,
                         "damage_marker_se": marker_se,
-                        "damage_marker_pmf": {v: float(c) / n for v, c in by_marker.items()},
+                        "damage_marker_pmf": {v: float(m) / n for v, m in by_marker.items()},
                         "p_destroyed": destroyed,
-                        "p_destroyed_se": math.sqrt(max(destroyed * (1 - destroyed), 0.0) / n),
-                        "p_on_table": on_p,
+                        "p_destroyed_se": destroyed_se,
+                        "p_on_table": c.share(snap["on_table"], 1, i)[0],
                     }
                 )
         return rows
@@ -232,23 +181,23 @@ class ScenarioResult:
         return unit_figures(self.tally, self.units, self.trials) if self.tally else []
 
     def marker_rows(self) -> list[dict[str, Any]]:
+        c = self._counted
         rows = []
-        for r, snap in enumerate(self.rounds, 1):
+        for r, snap in enumerate(c.rounds, 1):
             for m, number in enumerate(self.markers):
                 row: dict[str, Any] = {"round": r, "marker": number}
-                shares = _shares(snap["control"][m], (0, 1, -1))
-                for name, (p, se) in zip(("red", "blue", "none"), shares, strict=True):
-                    row[f"p_{name}"] = p
-                    row[f"p_{name}_se"] = se
+                for name, code in (("red", 0), ("blue", 1), ("none", -1)):
+                    row[f"p_{name}"], row[f"p_{name}_se"] = c.share(snap["control"], code, m)
                 rows.append(row)
         return rows
 
     def vp_rows(self) -> list[dict[str, Any]]:
+        c = self._counted
         rows = []
-        for r, snap in enumerate(self.rounds, 1):
-            over, _ = _p(snap["over"])
+        for r, snap in enumerate(c.rounds, 1):
+            over, _ = c.share(snap["over"], 1)
             for p, name in enumerate(PLAYERS):
-                mean, se = _m(snap["vp"][p])
+                mean, se = mean_se(snap["vp"].row(p))
                 rows.append({"round": r, "player": name, "vp_mean": mean, "vp_se": se, "p_over": over})
         return rows
 
@@ -279,7 +228,7 @@ class ScenarioResult:
             **({"game": self.game} if self.game is not None else {}),
             "outcome": self.outcome(),
             "end_round": {str(k): v for k, v in self.end_rounds().items()},
-            "instant_win": _p(self.instant)[0],
+            "instant_win": self._counted.share(self._counted.instant, 1)[0],
             "vp": {p: {str(k): v for k, v in self.vp_pmf(p).items()} for p in PLAYERS},
             "rounds": [
                 {
@@ -292,7 +241,7 @@ class ScenarioResult:
                     ],
                     "markers": [row for row in markers if row["round"] == r],
                 }
-                for r in range(1, len(self.rounds) + 1)
+                for r in range(1, len(self._counted.rounds) + 1)
             ],
             **({"unit_actions": self.action_rows()} if self.why else {}),
             "skipped": dict(sorted(self.skipped.items())),  # the same order whatever the grouping of games
@@ -317,7 +266,7 @@ class ScenarioResult:
             "  round   VP red         VP blue        " + "  ".join(f"M{n} red/blue" for n in self.markers),
         ]
         vp_rows, marker_rows = self.vp_rows(), self.marker_rows()
-        for r in range(1, len(self.rounds) + 1):
+        for r in range(1, len(self._counted.rounds) + 1):
             vp = [row for row in vp_rows if row["round"] == r]
             mk = [row for row in marker_rows if row["round"] == r]
             cells = "  ".join(f"{m['p_red']:>4.0%}/{m['p_blue']:<4.0%}  " for m in mk)
@@ -328,7 +277,7 @@ class ScenarioResult:
             )
         lines += ["", "  unit                      player  models left (round 1 .. end)        P(destroyed) at end"]
         rows = self.unit_rows()
-        last = len(self.rounds)
+        last = len(self._counted.rounds)
         for u in self.units:
             mine = [row for row in rows if row["unit"] == u["id"]]
             track = " ".join(f"{row['models_mean']:.1f}" for row in mine)
@@ -418,7 +367,7 @@ class ScenarioResult:
         import matplotlib.pyplot as plt
 
         out = Path(folder)
-        rounds = list(range(1, len(self.rounds) + 1))
+        rounds = list(range(1, len(self._counted.rounds) + 1))
         fig, ax = plt.subplots(figsize=(6, 4))
         for name, colour in (("red", "#d62728"), ("blue", "#1f77b4")):
             rows = [r for r in self.vp_rows() if r["player"] == name]
