@@ -371,3 +371,30 @@ def test_blocks_beyond_the_workers_play_in_turn_the_same_games(monkeypatch: pyte
     assert one.tally.keys() == many.tally.keys()
     for k in one.tally:
         assert np.array_equal(one.tally[k], many.tally[k]), k
+
+
+def test_the_workers_are_reaped_before_this_process_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers that answered are reaped by a thread that is not a daemon: the interpreter's exit waits for it, so
+    no worker is left a zombie at exit and every worker's CPU is counted in this process's children's (what
+    ``benchmarks/bench_game.py`` reads)."""
+    import os
+    import threading
+
+    started: list[threading.Thread] = []
+
+    class Kept(threading.Thread):
+        def start(self) -> None:
+            started.append(self)
+            super().start()
+
+    forked = _forked_pids(monkeypatch)
+    monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
+    monkeypatch.setattr(parallel.threading, "Thread", Kept)
+    simulate(_clash(), trials=400, seed=2, workers=2)
+    (reaper,) = [t for t in started if t.name == parallel.REAPER]
+    assert not reaper.daemon
+    reaper.join()
+    assert len(forked) >= 2
+    for pid in forked:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)

@@ -74,6 +74,8 @@ AUTO_BLOCK = 500
 #: (:func:`~.world.renewed`: only the answers of the board alone kept), else the same World: its answers keep serving
 #: (games keep meeting board states other games met) until they would hold too much memory.
 WORLD_ANSWERS = 1 << 18
+#: The name of the thread that waits for the workers to end once they have answered (:func:`_play`).
+REAPER = "scenario workers' reaper"
 #: How often (seconds) the progress bar reads the workers' Rounds.
 PROGRESS_POLL = 0.25
 
@@ -478,7 +480,9 @@ def _play(
         for p in procs:
             p.reap()
 
-    threading.Thread(target=reap, daemon=True).start()
+    # not a daemon: this process's exit waits for it, so every worker is reaped (none left a zombie for init, its CPU
+    # counted in this process's children's, as ``benchmarks/bench_game.py`` reads it)
+    threading.Thread(target=reap, name=REAPER, daemon=False).start()
     tick(total)
     if out is None:
         return Games(counts, None, None, None, None, skipped, tally), pilot
