@@ -5,11 +5,12 @@ into numbered blocks, playing them in any process and putting the blocks back in
 very games of one serial run; the test suite holds the two equal, array for array.
 
 Each worker plays one block (more where a block would exceed :data:`BLOCK_MAX` games, or :data:`AUTO_BLOCK` for
-automatic players, whose memory would otherwise grow with the games) and writes
-its games straight into arrays shared with this process (anonymous shared memory mapped before the
-fork), so no result is pickled back; the Rounds it has played go to a shared counter the progress
-bar reads. Few blocks: the work of a block grows with the board states it meets (far slower than
-with its games), so smaller blocks would meet most of them again.
+automatic players, whose memory would otherwise grow with the games) and sends back its games' counts
+(:class:`~.counts.Counts`, a few kilobytes); where every game is kept (``per_game``), it also writes its games
+straight into arrays shared with this process (anonymous shared memory mapped before the fork), so no game's arrays
+are pickled back. The Rounds it has played go to a shared counter the progress bar reads. Few blocks: the work of a
+block grows with the board states it meets (far slower than with its games), so smaller blocks would meet most of
+them again.
 
 The geometry (placements, Engagement, Charge paths, attack facts) is read once per board state
 and cached on the :class:`~mathhammer.scenario.world.World`. The pilot block (the first games)
