@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import ctypes
-import ctypes.util
 import sys
 import time
 from pathlib import Path
@@ -47,10 +46,10 @@ class _MallInfo2(ctypes.Structure):
 
 def _mallinfo() -> tuple[int, int] | None:
     """(MB malloc has in use, MB free in its heap), or None without glibc's ``mallinfo2``."""
-    name = ctypes.util.find_library("c")
-    try:
-        fn = ctypes.CDLL(name).mallinfo2
-    except (OSError, AttributeError, TypeError):
+    from mathhammer.scenario.memo import _glibc
+
+    fn = _glibc("mallinfo2")
+    if fn is None:
         return None
     fn.restype = _MallInfo2
     m = fn()
