@@ -422,7 +422,7 @@ def test_straight_charge_shortcut_is_taken_and_refused() -> None:
     assert calls[0] is not None and calls[1] is None
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(
     st.tuples(st.floats(3, 41), st.floats(3, 27)),
     st.lists(st.tuples(st.floats(3, 41), st.floats(3, 27)), min_size=1, max_size=3),
