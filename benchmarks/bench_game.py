@@ -11,7 +11,7 @@ compiles or loads the kernels (not counted). Prints one line per count and a mar
 
 Games of automatic players are played in blocks of at most ``parallel.AUTO_BLOCK`` games (a World and players of
 their own each, counted and dropped when the block ends), so memory is flat once the first blocks have filled the
-bounded memos: compare counts of one block and of several (``--games 200 1600``), and see
+bounded memos: compare counts of one block and of several (``--games 200 8000``), and see
 ``bench_game_memory.py`` for the memory after each block of one long run. ``--policy`` sets both players' policy
 (default ``random``).
 

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from mathhammer.errors import InputError
 from mathhammer.scenario import parallel, simulate
 from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.players import auto, fastfeatures, features, legal, moveverdicts, policies, reactions, ways
@@ -272,11 +273,65 @@ def test_a_worker_retires_the_world_it_renews(scn: Scenario, monkeypatch: pytest
     sim = Simulation(scn, 2, 2)
     sim.run()
     monkeypatch.setattr(parallel, "WORLD_ANSWERS", 0)
-    assert parallel._next_world(sim.world) is not sim.world and sim.world.placements  # serial: left to the collector
-    new = parallel._next_world(sim.world, retire=True)
+    assert parallel._next_world(sim.world, 0) is not sim.world and sim.world.placements  # serial: left to the collector
+    new = parallel._next_world(sim.world, 0, retire=True)
     assert new is not sim.world and not sim.world.placements and not any(sim.world.memo.tables.values())
     monkeypatch.setattr(parallel, "WORLD_ANSWERS", 1 << 40)
-    assert parallel._next_world(new, retire=True) is new and new.memo.tables.get("radii")  # under the limit: kept
+    assert parallel._next_world(new, 0, retire=True) is new and new.memo.tables.get("radii")  # under the limit: kept
+
+
+def test_a_world_is_kept_only_where_the_next_block_keeps_it_within_the_limit(
+    scn: Scenario, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A World that the last block grew by ``g`` answers is kept for the next block only where ``g`` more answers
+    keep it within ``WORLD_ANSWERS`` (a block's growth counted ahead: the answers held stay near the limit whatever
+    the block's length); a block that added none (or a negative count) is counted as adding none."""
+    sim = Simulation(scn, 2, 2)
+    sim.run()
+    held = parallel._answers(sim.world)
+    assert held > 100
+    monkeypatch.setattr(parallel, "WORLD_ANSWERS", held + 40)
+    assert parallel._next_world(sim.world, 40) is sim.world
+    assert parallel._next_world(sim.world, 41) is not sim.world
+    assert parallel._next_world(sim.world, -(10**6)) is sim.world
+    monkeypatch.setattr(parallel, "WORLD_ANSWERS", held - 1)
+    assert parallel._next_world(sim.world, 0) is not sim.world
+
+
+def test_the_serial_blocks_renew_by_the_growth_of_the_last(scn: Scenario, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The serial path passes ``_next_world`` what the block added to its World: the answers after it less those
+    before it (the first block's counted from its new World). Blocks of 2 of 6 games: the growths passed are those
+    measured around each block, and with them past the limit every block after the first has a World of its own,
+    the games unchanged."""
+    seen: list[tuple[int, int]] = []
+    before: list[int] = []
+    real_next, real_run = parallel._next_world, Simulation.run
+
+    def run(self: Simulation, *args: Any, **kw: Any) -> None:
+        before.append(parallel._answers(self.world))
+        real_run(self, *args, **kw)
+
+    def spy(world: Any, grown: int, retire: bool = False) -> Any:
+        seen.append((parallel._answers(world), grown))
+        return real_next(world, grown, retire)
+
+    monkeypatch.setattr(Simulation, "run", run)
+    monkeypatch.setattr(parallel, "_next_world", spy)
+    monkeypatch.setattr(parallel, "AUTO_BLOCK", 2)
+    games, _ = parallel.play(scn, 6, 4, workers=1)
+    assert len(seen) == 2 and all(g > 0 for _, g in seen)
+    assert [g for _, g in seen] == [after - start for (after, _), start in zip(seen, before, strict=False)]
+    monkeypatch.setattr(parallel, "WORLD_ANSWERS", min(a for a, _ in seen))
+    worlds: list[Any] = []
+
+    def kept(self: Simulation, *args: Any, **kw: Any) -> None:
+        worlds.append(self.world)
+        real_run(self, *args, **kw)
+
+    monkeypatch.setattr(Simulation, "run", kept)
+    again, _ = parallel.play(scn, 6, 4, workers=1)
+    assert len(worlds) == 3 and len({id(w) for w in worlds}) == 3
+    assert np.array_equal(games.vp, again.vp) and np.array_equal(games.end_round, again.end_round)
 
 
 def memos(sim: Any) -> dict[str, int]:
@@ -390,3 +445,29 @@ def test_the_process_caches_of_shapes_cleared_past_tiny_limits_play_the_same_gam
     assert zones.cache_info().misses > 2 and zone.cache_info().currsize <= 2 and zones.cache_info().currsize <= 2
     assert_same_snapshots(wide, tight)
     assert np.array_equal(wide.vp, tight.vp)
+
+
+def test_a_blocks_length_is_the_least_its_policies_allow(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``parallel.auto_block``: the least ``block_games`` of the scenario's policies' classes, ``AUTO_BLOCK`` (read when
+    asked) for a class that sets none: ``random`` against ``random`` 2,000 (a random game adds about a quarter of the
+    board answers a weighted one does: benchmarks/RESULTS.md, session 24); with a weighted player ``AUTO_BLOCK``."""
+    from types import SimpleNamespace
+
+    def block(**players: str) -> int:
+        return parallel.auto_block(SimpleNamespace(policies=players))  # type: ignore[arg-type]
+
+    assert block(red="random", blue="random") == block(red="random") == policies.Random.block_games == 2000
+    assert block(red="objective", blue="random") == block(blue="cautious") == parallel.AUTO_BLOCK == 500
+    monkeypatch.setattr(parallel, "AUTO_BLOCK", 7)
+    assert block(red="objective", blue="random") == 7 and block(red="random", blue="random") == 2000
+
+    class Short:
+        block_games = 3
+
+    monkeypatch.setitem(policies.POLICIES, "short", Short)
+    assert block(red="short", blue="random") == 3 and block(red="short", blue="aggressive") == 3
+    for bad in (0, -2, 2.5, True, "9"):
+        monkeypatch.setattr(Short, "block_games", bad)
+        with pytest.raises(InputError, match=r"Short\.block_games") as err:
+            block(red="short")
+        assert "a whole number of games, at least 1" in str(err.value)

@@ -67,13 +67,15 @@ PILOT = 10
 #: it can (measurements: ``benchmarks/RESULTS.md``, scenario section).
 BLOCK_MAX = 1_000_000
 #: The most games in one block of a scenario with an automatic player (issue 29 point 6: memory flat in the number of
-#: games): a block's Simulation and players (their memos, the games' arrays) are freed when it ends. A longer block
-#: meets more states again (less CPU a game), a shorter one holds less memory (figures: ``benchmarks/RESULTS.md``,
-#: issue 29 point 6, session 17).
+#: games), unless its policies allow more (:func:`auto_block`): a block's Simulation and players (their memos, the
+#: games' arrays) are freed when it ends. A longer block has more games taking each activation together (fewer calls
+#: a game: less CPU a game), a shorter one adds fewer answers to its World (figures: ``benchmarks/RESULTS.md``, issue
+#: 29 point 6, sessions 17, 23 and 24).
 AUTO_BLOCK = 500
-#: A block ending with its World past this many answers (:func:`~.world.answers`) hands the next block a renewed World
-#: (:func:`~.world.renewed`: only the answers of the board alone kept), else the same World: its answers keep serving
-#: (games keep meeting board states other games met) until they would hold too much memory.
+#: The most answers (:func:`~.world.answers`) a World of automatic players' games is let grow to: a block is played in
+#: the last block's World where that World, growing by as many answers as it grew in the last block, stays within
+#: this many, else in a renewed World (:func:`~.world.renewed`: only the answers of the board alone kept). Its answers
+#: keep serving (games keep meeting board states other games met) until they would hold too much memory.
 WORLD_ANSWERS = 1 << 18
 #: The name of the thread that waits for the workers to end once they have answered (:func:`_play`).
 REAPER = "scenario workers' reaper"
@@ -144,10 +146,11 @@ def _block(job: tuple[int, int, int]) -> _Answer:
 
     world = _JOB["world"]
     if _JOB["scn"].policies and _JOB.get("played"):  # a later block of automatic players' games
-        world = _JOB["world"] = _next_world(world, retire=True)
+        world = _JOB["world"] = _next_world(world, _answers(world) - _JOB["answers"], retire=True)
         gc.collect()  # the earlier block's Simulation and players (cycles) freed before this block's are made
         release_freed_memory()  # and their pages handed back: memory flat in the number of blocks
     _JOB["played"] = True
+    _JOB["answers"] = _answers(world)  # the World's answers as the block begins: what it adds, :func:`_next_world`
     if world.shared is not None:
         world.shared.start(i % len(world.shared.logs))  # one log per worker: its blocks are played in turn
     sim = Simulation(_JOB["scn"], n, _JOB["seed"], offset=offset, world=world)
@@ -170,12 +173,29 @@ def _shares(scn: Scenario) -> bool:
     return len(scn.policies) < 2
 
 
-def _next_world(world: Any, retire: bool = False) -> Any:
-    """The World of the next block after one played in ``world``: ``world`` itself, or renewed past
-    :data:`WORLD_ANSWERS` answers (and with ``retire``, ``world`` emptied: :func:`.world.retire`)."""
+def auto_block(scn: Scenario) -> int:
+    """The most games in one block of ``scn``'s automatic players' games: the least ``block_games`` of its policies'
+    classes (a policy whose games meet few new board states allows longer blocks: ``random``), :data:`AUTO_BLOCK`
+    for a class that sets none."""
+    from .players.policies import block_games
+
+    return min(block_games(name, AUTO_BLOCK) for name in scn.policies.values())
+
+
+def _answers(world: Any) -> int:
+    """:func:`.world.answers` of ``world``."""
     from . import world as w
 
-    if w.answers(world) <= WORLD_ANSWERS:
+    return w.answers(world)
+
+
+def _next_world(world: Any, grown: int, retire: bool = False) -> Any:
+    """The World of the next block after one played in ``world`` that added ``grown`` answers to it: ``world``
+    itself where the next block, adding as many, keeps it within :data:`WORLD_ANSWERS` answers, else a renewed World
+    (and with ``retire``, ``world`` emptied: :func:`.world.retire`)."""
+    from . import world as w
+
+    if w.answers(world) + max(0, grown) <= WORLD_ANSWERS:
         return world
     new = w.renewed(world)
     if retire:
@@ -346,7 +366,7 @@ def _serial(
     and, unless ``per_game``, dropped. Returns the games and the last block's Simulation."""
     from .sim import Simulation
 
-    most = AUTO_BLOCK if scn.policies else trials
+    most = auto_block(scn) if scn.policies else trials
     starts = list(range(0, trials, most))
     length = scn.mission.game_length
     out: _Out | None = None
@@ -354,6 +374,7 @@ def _serial(
     tally: dict[str, np.ndarray] = {}
     counts: Counts | None = None
     sim: Any = None
+    begun = 0
     for b, start in enumerate(starts):
         n = min(most, trials - start)
 
@@ -361,12 +382,13 @@ def _serial(
             if progress is not None:
                 progress(done + rnd, length * len(starts))
 
-        world = None if sim is None else _next_world(sim.world)
+        world = None if sim is None else _next_world(sim.world, _answers(sim.world) - begun)
         sim = None  # the earlier block's Simulation freed before this one's is made
         gc.collect()
         if b:
             release_freed_memory()  # and its pages handed back: memory flat in the number of blocks
         sim = Simulation(scn, n, seed, offset=offset + start, world=world)
+        begun = _answers(sim.world)  # what the block adds to its World: :func:`_next_world`
         if out is not None:
             sim.sink = out.sink(start, n)
         sim.run(rounds)
@@ -407,7 +429,7 @@ def _play(
     reuse_freed_memory()  # before the pilot: the workers inherit this process's heap
     pilot_n = min(trials, PILOT)
     # as few blocks as the workers, unless a block would exceed BLOCK_MAX games (AUTO_BLOCK: automatic players)
-    most = AUTO_BLOCK if scn.policies else BLOCK_MAX
+    most = auto_block(scn) if scn.policies else BLOCK_MAX
     blocks = workers * max(1, math.ceil((trials - pilot_n) / (workers * most)))
     length = scn.mission.game_length
     total = length * (1 + blocks)  # Rounds: the pilot's, then each block's
@@ -490,4 +512,13 @@ def _play(
     return out.games(counts, skipped, tally), pilot
 
 
-__all__ = ["AUTO_BLOCK", "AUTO_PARALLEL_MIN", "PARALLEL_MIN", "Games", "forks", "play", "workers_available"]
+__all__ = [
+    "AUTO_BLOCK",
+    "AUTO_PARALLEL_MIN",
+    "PARALLEL_MIN",
+    "Games",
+    "auto_block",
+    "forks",
+    "play",
+    "workers_available",
+]

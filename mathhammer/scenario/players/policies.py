@@ -92,6 +92,18 @@ def policy(name: str) -> Callable[[type], type]:
     return register
 
 
+def block_games(name: str, default: int) -> int:
+    """The most games of one block where policy ``name`` plays (:func:`~mathhammer.scenario.parallel.auto_block`): its
+    class's ``block_games``, ``default`` where it sets none; a value that is not a whole number of at least 1 is
+    refused, naming the class."""
+    cls = POLICIES.get(name)
+    value = getattr(cls, "block_games", default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        where = f"{getattr(cls, '__name__', name)}.block_games"
+        raise InputError(where, value, "a whole number of games, at least 1")
+    return value
+
+
 def allowed() -> str:
     """What a policy name may be, for messages."""
     return f"a policy: {', '.join(sorted(POLICIES))}"
@@ -116,7 +128,13 @@ class Random:
     """A uniformly random legal action: the unit uniformly among the units with a legal entry (per game, a random order
     of the free units, the first with one), then its entry uniformly among its legal ones (per game, a random order of
     its menu, the first legal entry: Hold included, Pass only where no unit has any, 8.2.1). Only the entries reached
-    in a game's orders are judged (``Decision.admits``), not whole menus."""
+    in a game's orders are judged (``Decision.admits``), not whole menus.
+
+    Its games are played in blocks of up to ``block_games`` (:func:`~mathhammer.scenario.parallel.auto_block`): a
+    random game adds about a quarter of the board answers a weighted one does, and a longer block takes each
+    activation for more games at once (benchmarks/RESULTS.md, issue 29 point 6, session 24)."""
+
+    block_games = 2000
 
     def choose(self, d: Decision) -> tuple[np.ndarray, np.ndarray]:
         n, width = d.games.size, len(d.units)
@@ -487,6 +505,7 @@ __all__ = [
     "Random",
     "Weighted",
     "allowed",
+    "block_games",
     "load_weights",
     "make_policy",
     "policy",
