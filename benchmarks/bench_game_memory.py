@@ -1,7 +1,7 @@
 """Memory of one long run of whole games with two automatic players (issue 29 point 6: memory flat in the number of
-games): the resident memory (VmRSS) of the process after each block of ``parallel.AUTO_BLOCK`` games, and its rise
-per 10,000 games, fitted (least squares) over the second half of the blocks, once the kernels, the tables built
-ahead and the board's answers are in memory.
+games): the resident memory (VmRSS) of the process after each block of ``parallel.auto_block`` games (2,000 for
+``random``, ``parallel.AUTO_BLOCK`` for the weighted policies), and its rise per 10,000 games, fitted (least squares)
+over the second half of the blocks, once the kernels, the tables built ahead and the board's answers are in memory.
 
 The command is the issue's (``bench_game.GAME``: 6 units a side, Hold Position on the Gauntlet card, 5 Rounds),
 ``random`` against ``random`` by default, played in this process (``--workers 1``: a forked worker plays its blocks
@@ -72,9 +72,10 @@ def main() -> None:
     a = ap.parse_args()
 
     from mathhammer.scenario import parallel
+    from mathhammer.scenario.players.policies import block_games
     from mathhammer.scenario.sim import Simulation
 
-    block = parallel.AUTO_BLOCK
+    block = block_games(a.policy, parallel.AUTO_BLOCK)  # parallel.auto_block of the run's scenario
     report = sys.stdout  # the run's own JSON goes to /dev/null
     samples: list[tuple[int, float]] = []
     run = Simulation.run
