@@ -195,7 +195,7 @@ def _next_world(world: Any, grown: int, retire: bool = False) -> Any:
     (and with ``retire``, ``world`` emptied: :func:`.world.retire`)."""
     from . import world as w
 
-    if w.answers(world) + max(0, grown) <= WORLD_ANSWERS:
+    if _answers(world) + max(0, grown) <= WORLD_ANSWERS:
         return world
     new = w.renewed(world)
     if retire:
