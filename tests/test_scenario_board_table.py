@@ -12,6 +12,7 @@ import numpy as np
 from mathhammer.scenario import builtin_scenarios, load_scenario
 from mathhammer.scenario.fasttables import BoardTable, PairTable
 from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.sim_state import SMALL_PAIRS
 
 
 def _naive_ids(vectors: list[tuple[int, ...]]) -> list[int]:
@@ -145,8 +146,8 @@ def test_pair_words_read_each_missing_pair_once_in_order_of_sight() -> None:
 
 def test_pairs_read_at_once_are_the_pairs_read_one_by_one() -> None:
     """`SimState._pairs_read` (the near test of every pair in one compiled call per placement, then the pairs near
-    read one by one) gives `World.pair_engaged`'s answer (7.2.1) for every pair of enemy placements the games made,
-    the pairs read in either column's grouping."""
+    read one by one; up to `SMALL_PAIRS` pairs grouped in Python) gives `World.pair_engaged`'s answer (7.2.1) for every
+    pair of enemy placements the games made, the pairs read in either column's grouping."""
     path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
     sim = Simulation(load_scenario(path), 300, 3)
     sim.run()
@@ -158,7 +159,11 @@ def test_pairs_read_at_once_are_the_pairs_read_one_by_one() -> None:
     arr = np.array(pairs, dtype=np.int64)
     naive = [sim._pair_read(a, b) for a, b in pairs]
     assert 0 < sum(naive) < len(naive)
+    assert len(pairs) > SMALL_PAIRS  # the whole array read through numpy's grouping
     assert sim._pairs_read(arr).tolist() == naive
+    for k in (1, 5, SMALL_PAIRS):  # a move's few pairs, grouped in Python
+        for i in range(0, len(pairs), k):
+            assert sim._pairs_read(arr[i : i + k]).tolist() == naive[i : i + k]
     assert sim._pairs_read(np.ascontiguousarray(arr[:, ::-1]))[: len(pairs)].tolist() == [
         sim._pair_read(b, a) for a, b in pairs
     ]

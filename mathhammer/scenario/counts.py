@@ -96,7 +96,8 @@ class Hist:
     def row(self, i: int = 0) -> dict[int, int]:
         """Row ``i``'s count of each value that occurs, ascending."""
         c = self.counts[i]
-        return {self.lo + int(v): int(c[v]) for v in np.flatnonzero(c)}
+        at = np.flatnonzero(c)
+        return dict(zip((at + self.lo).tolist(), c[at].tolist(), strict=True))
 
 
 def mean_se(found: dict[int, int]) -> tuple[float, float]:

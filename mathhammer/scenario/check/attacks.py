@@ -215,7 +215,7 @@ class AttackChecks(MoveChecks):
             reach = None
             if self.bounded_charges:  # the bounded search sets the Leading Model alone: the unit's Engagement here
                 reach = speed + 6 + more + EPS
-                if not dash and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now)):
+                if not dash and world.unit_engaged(p_now, a_now, world.index[act.unit]):
                     say(act, f"{label}an Engaged unit cannot Charge (8.7.7: 'An Unengaged Ground Unit')")
                     return False
             length, end = world.charge_length(

@@ -134,7 +134,7 @@ class PlanCheck(ReactionChecks):
         self.after_select(act, acted, again)
         self._check_reactions(act)
         p_now, a_now = self.state()
-        engaged_now = on and any(a == act.unit for a, _ in world.engaged_pairs(p_now, a_now))
+        engaged_now = on and world.unit_engaged(p_now, a_now, world.index[act.unit])
         if self.after_reactions(act, engaged_now):  # the Burrowed Status, an extra Move
             p_now, a_now = self.state()
         self._check_token(act)

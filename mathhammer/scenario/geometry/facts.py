@@ -160,6 +160,23 @@ class Facts(Routes):
         known = self._pair_sets[state] = frozenset(out)
         return known
 
+    def unit_engaged(self, pos: tuple[int, ...], alive: tuple[int, ...], u: int) -> bool:
+        """Is unit ``u`` (World order) in a pair of :meth:`engaged_pairs` of ``pos``, ``alive`` (7.2.1)? Its own pairs
+        only, each read as that method reads it (:meth:`pair_engaged`, the unit first of the two in World order)."""
+        known = self._pair_sets.get((pos, alive))
+        if known is not None:
+            return any(a == self.uids[u] for a, _ in known)
+        if pos[u] < 0 or alive[u] <= 0:
+            return False
+        units, uids = self.scn.units, self.uids
+        side, pu, ku = units[uids[u]].player, pos[u], alive[u]
+        for v, (pv, kv) in enumerate(zip(pos, alive, strict=True)):
+            if v == u or pv < 0 or kv <= 0 or units[uids[v]].player == side:
+                continue
+            if self.pair_engaged(pu, ku, pv, kv) if u < v else self.pair_engaged(pv, kv, pu, ku):
+                return True
+        return False
+
     def pair_engaged(self, pa: int, ka: int, pb: int, kb: int) -> bool:
         """Are the first ``ka`` models of placement ``pa`` and the first ``kb`` of ``pb`` (enemy units)
         Engaged with each other (7.2.1)? Read on a board holding the two of them."""

@@ -64,7 +64,7 @@ from ..spec import PLAYERS, Activation, Scenario
 from ..world import World
 from .attackverdicts import AttackVerdicts
 from .menu import UnitMenu
-from .moveverdicts import MoveVerdicts
+from .moveverdicts import MoveVerdicts, bare_loadout
 from .placings import DeployRefusals
 
 #: the state-key memo is cleared past this many answers (memory flat in the number of states)
@@ -157,6 +157,8 @@ class Legality:
         self._most: dict[int, tuple[float, float]] = {}
         self._entry_kinds: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
         self._aims: dict[tuple[int, str], list[tuple[int, list[tuple[str, np.ndarray]]]]] = {}
+        self._masks: dict[tuple[int, str], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = {}
+        self._aim_reach: dict[tuple[int, str], list[tuple[int, list[tuple[float, np.ndarray]]]]] = {}
 
     def states(self, games: np.ndarray) -> States:
         """The distinct states of ``games`` (each a tuple: the placements, the models left, the Grass mask) and the
@@ -224,9 +226,10 @@ class Legality:
                 new = list(dict.fromkeys(states))
             kinds, _ = self._kinds(u, phase)
             made = []
+            passes = self._kind_masks(u, phase)[2]
             for state in new:
                 r = np.where(self.shortcuts(u, phase, state), np.int8(0), np.int8(-1))
-                r[kinds == "pass"] = 1
+                r[passes] = 1
                 memo[(u, phase, state)] = r
                 made.append(r)
             if phase == "movement" and (kinds == "deploy").any():
@@ -283,10 +286,11 @@ class Legality:
             if not self.judged(u, phase, index, table[int(sid[0])]):
                 return np.zeros(games.size, dtype=bool)
         else:
-            seen, inv = np.unique(sid, return_inverse=True)
-            self.rows(u, phase, [table[s] for s in seen.tolist()])  # the new rows made together
-            legal = np.asarray([self.judged(u, phase, index, table[s]) for s in seen.tolist()], dtype=bool)
-            out &= legal[inv.reshape(-1)]
+            ids = sid.tolist()
+            seen = sorted(set(ids))  # np.unique's order: the states judged in the same order
+            self.rows(u, phase, [table[s] for s in seen])  # the new rows made together
+            legal = {s: self.judged(u, phase, index, table[s]) for s in seen}
+            out &= np.fromiter((legal[s] for s in ids), dtype=bool, count=len(ids))
         if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
             out &= view.supply_fits(u, games)
         return out
@@ -305,8 +309,7 @@ class Legality:
         for s, r in zip(picked, self.rows(u, phase, [table[s] for s in picked]), strict=True):
             rows[s] = r != 0
         out = rows[sid]
-        kinds, _ = self._kinds(u, phase)
-        out[~((view.alive[u, games] > 0) & ~view.acted[u, games])] &= (kinds == "pass")[None, :]
+        out[~((view.alive[u, games] > 0) & ~view.acted[u, games])] &= self._kind_masks(u, phase)[2][None, :]
         return out
 
     def entry(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
@@ -356,25 +359,49 @@ class Legality:
         beyond the farthest gap its action may reach (8.7.3, 8.7.7). Pass is never refused."""
         n = self.view.U
         pos, alive = state[:n], state[n : 2 * n]
-        kinds, _ = self._kinds(u, phase)
-        on = pos[u] >= 0 and alive[u] > 0
-        out = (kinds == "deploy") if on else (kinds != "deploy")  # 8.5.5
-        out[kinds == "pass"] = False
-        if not on:
-            return out
-        moves = (kinds == "move") | (kinds == "run")
-        if moves.any():  # _beyond: never a point-less entry
+        on_refused, off_refused, _, moves = self._kind_masks(u, phase)
+        if not (pos[u] >= 0 and alive[u] > 0):
+            return off_refused.copy()  # 8.5.5
+        out = on_refused.copy()  # 8.5.5
+        if moves is not None:  # _beyond: never a point-less entry
             out |= moves & self._beyond(u, phase, pos[u])
-        for t, aims in self._aimed(u, phase):
+        for t, aims in self._aimed_reach(u, phase):
             # 8.7.3, 8.7.7: a target on the table, within the farthest gap the action may reach
             if pos[t] < 0 or alive[t] <= 0:
                 for _, at in aims:
                     out[at] = True
                 continue
             gap = self._gap(pos[u], alive[u], pos[t], alive[t])
-            for action, at in aims:
-                out[at] = gap > self._reach(u, t, action)
+            for reach, at in aims:
+                out[at] = gap > reach
         return out
+
+    def _kind_masks(self, u: int, phase: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+        """Per entry of unit ``u``'s ``phase`` menu, read once: refused on the table by 8.5.5 (a Deploy), refused off
+        it (not a Deploy, not a Pass), a Pass, and a Move or Run (None where the menu has neither)."""
+        key = (u, phase)
+        hit = self._masks.get(key)
+        if hit is None:
+            kinds, _ = self._kinds(u, phase)
+            passes = kinds == "pass"
+            moves = (kinds == "move") | (kinds == "run")
+            hit = self._masks[key] = (
+                kinds == "deploy",
+                (kinds != "deploy") & ~passes,
+                passes,
+                moves if moves.any() else None,
+            )
+        return hit
+
+    def _aimed_reach(self, u: int, phase: str) -> list[tuple[int, list[tuple[float, np.ndarray]]]]:
+        """:meth:`_aimed` with each action's farthest gap (:meth:`_reach`) in place of the action, read once."""
+        key = (u, phase)
+        hit = self._aim_reach.get(key)
+        if hit is None:
+            hit = self._aim_reach[key] = [
+                (t, [(self._reach(u, t, action), at) for action, at in aims]) for t, aims in self._aimed(u, phase)
+            ]
+        return hit
 
     def _aimed(self, u: int, phase: str) -> list[tuple[int, list[tuple[str, np.ndarray]]]]:
         """The Shoot and Charge entries of unit ``u``'s ``phase`` menu by target and action: (the target's unit index,
@@ -449,7 +476,7 @@ class Legality:
                 speed, more = self._bounds(u)
                 hit = speed + 6 + more + ENGAGEMENT_RANGE + EPS
             else:
-                lo = self.check._loadout_now(view.uids[u])
+                lo = bare_loadout(view.scn, view.uids[u], False)  # no ability used (the walk's, read once)
                 hit = 0.0
                 for b in attack_batches(lo, view.units[t].unit, "assault"):
                     w = b.weapon

@@ -156,13 +156,7 @@ class MoveVerdicts:
     def engaged(self, world: World, u: int, p: tuple[int, ...], a: tuple[int, ...]) -> bool:
         """Is unit ``u`` in a pair of ``World.engaged_pairs(p, a)`` (7.2.1)? Its pairs only, each read as that method
         reads it (``pair_engaged``, the unit first of the two in World order)."""
-        units, player = self.view.scn.units, self.view.units[u].player
-        for v, (pv, k) in enumerate(zip(p, a, strict=True)):
-            if v == u or pv < 0 or k <= 0 or units[self.view.uids[v]].player == player:
-                continue
-            if world.pair_engaged(p[u], a[u], pv, k) if u < v else world.pair_engaged(pv, k, p[u], a[u]):
-                return True
-        return False
+        return world.unit_engaged(p, a, u)
 
     def on_creep(self, world: World, uid: str, p: tuple[int, ...]) -> bool:
         """The walk's ON CREEP of ``uid`` (``MoveChecks._speed_now``: the cards' ``on_creep`` hooks) at the placements

@@ -166,21 +166,25 @@ class DeployRefusals:
         scn, world = view.scn, view.world
         su = scn.units[view.uids[u]]
         cs: list[np.ndarray] = []
-        rs: list[np.ndarray] = []
-        foe: list[np.ndarray] = []
+        rs: list[float] = []
+        foe: list[bool] = []
         starts, total = [0], 0
+        # per other unit: its base radius and whether it is an enemy the unit may not come Within 1" of
+        kinds = [
+            (o.base_mm / MM_PER_INCH / 2, o.player != su.player and not o.flying and not su.flying)
+            for o in (scn.units[uid] for uid in view.uids)
+        ]
         for st in states:
             for v in range(n):
                 pid, left = st[v], st[n + v]
                 if v == u or pid < 0 or left <= 0:
                     continue
-                other = scn.units[view.uids[v]]
                 c = world._centres(pid)
                 cs.append(c)
-                rs.append(np.full(len(c), other.base_mm / MM_PER_INCH / 2))
-                enemy = other.player != su.player and not other.flying and not su.flying
-                foe.append(np.full(len(c), enemy))
-                total += len(c)
+                k = len(c)
+                rs += [kinds[v][0]] * k
+                foe += [kinds[v][1]] * k
+                total += k
             starts.append(total)
         out = set_verdicts(
             spots,
@@ -190,8 +194,8 @@ class DeployRefusals:
             su.base_mm / MM_PER_INCH / 2,
             2 * (su.base_mm / MM_PER_INCH / 2) + GAP,
             np.concatenate(cs) if cs else np.zeros((0, 2)),
-            np.concatenate(rs) if rs else np.zeros(0),
-            np.concatenate(foe) if foe else np.zeros(0, dtype=bool),
+            np.asarray(rs, dtype=float),
+            np.asarray(foe, dtype=bool),
             np.asarray(starts, dtype=np.int64),
             GAP / 2,
             ENGAGEMENT_RANGE + EPS,
