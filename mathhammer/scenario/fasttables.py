@@ -263,7 +263,13 @@ class PairTable:
         self._n += pairs.shape[0]
 
     def words(
-        self, rows: np.ndarray, u: int, others: Sequence[int], firsts: Sequence[bool], bits: Sequence[int], n_words: int
+        self,
+        rows: np.ndarray,
+        u: int,
+        others: Sequence[int] | np.ndarray,
+        firsts: Sequence[bool] | np.ndarray,
+        bits: Sequence[int] | np.ndarray,
+        n_words: int,
     ) -> np.ndarray:
         """Per board (row of ``rows``, every unit's placement), the Engaged bits of unit ``u``'s pairs: pair k with
         unit ``others[k]`` (``u`` its first unit where ``firsts[k]``) is bit ``bits[k]`` (word ``bits[k] // 62``)."""

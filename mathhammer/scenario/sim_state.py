@@ -205,6 +205,15 @@ class SimState:
         self._pair_table = PairTable(self._pairs_read)
         self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
         self._unit_sel = [[i for i, p in enumerate(self._enemy_pairs) if u in p] for u in range(U)]
+        # per unit, its pairs as :meth:`set_pos_many` reads them: the other unit, the unit first of the two, the pair
+        self._unit_pairs = [
+            (
+                np.asarray([b if a == u else a for a, b in (self._enemy_pairs[i] for i in sel)], dtype=np.int64),
+                np.asarray([self._enemy_pairs[i][0] == u for i in sel], dtype=np.bool_),
+                np.asarray(sel, dtype=np.int64),
+            )
+            for u, sel in enumerate(self._unit_sel)
+        ]
         self._unit_bits = []  # per unit: its pairs' bits, one int64 a word
         for u in range(U):
             mask = np.zeros(words, dtype=np.int64)
@@ -318,9 +327,7 @@ class SimState:
             self._bits_room()
             bits = self._bits_arr[:, old] & ~self._unit_bits[u][:, None]
             # the unit's pairs, per new board: its placement and the other unit's
-            sel = self._unit_sel[u]
-            first = [self._enemy_pairs[i][0] == u for i in sel]
-            others = [b if f else a for (a, b), f in zip((self._enemy_pairs[i] for i in sel), first, strict=True)]
+            others, first, sel = self._unit_pairs[u]
             bits |= self._pair_table.words(self._boards.rows[new], u, others, first, sel, bits.shape[0]).T
             self._bits_arr[:, new] = bits
 

@@ -170,9 +170,12 @@ class Facts(Routes):
             return False
         units, uids = self.scn.units, self.uids
         side, pu, ku = units[uids[u]].player, pos[u], alive[u]
+        near = self._near.get(ENGAGEMENT_RANGE, {})  # :meth:`near`'s answers, read here first
         for v, (pv, kv) in enumerate(zip(pos, alive, strict=True)):
             if v == u or pv < 0 or kv <= 0 or units[uids[v]].player == side:
                 continue
+            if near.get(pu << 32 | pv if pu <= pv else pv << 32 | pu) is False:
+                continue  # not near: pair_engaged's first test
             if self.pair_engaged(pu, ku, pv, kv) if u < v else self.pair_engaged(pv, kv, pu, ku):
                 return True
         return False

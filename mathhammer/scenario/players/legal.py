@@ -158,7 +158,7 @@ class Legality:
         self._entry_kinds: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
         self._aims: dict[tuple[int, str], list[tuple[int, list[tuple[str, np.ndarray]]]]] = {}
         self._masks: dict[tuple[int, str], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = {}
-        self._aim_reach: dict[tuple[int, str], list[tuple[int, list[tuple[float, np.ndarray]]]]] = {}
+        self._aim_reach: dict[tuple[int, str], tuple[list[int], np.ndarray, np.ndarray, np.ndarray] | None] = {}
 
     def states(self, games: np.ndarray) -> States:
         """The distinct states of ``games`` (each a tuple: the placements, the models left, the Grass mask) and the
@@ -365,15 +365,14 @@ class Legality:
         out = on_refused.copy()  # 8.5.5
         if moves is not None:  # _beyond: never a point-less entry
             out |= moves & self._beyond(u, phase, pos[u])
-        for t, aims in self._aimed_reach(u, phase):
+        aim = self._aimed_reach(u, phase)
+        if aim is not None:
             # 8.7.3, 8.7.7: a target on the table, within the farthest gap the action may reach
-            if pos[t] < 0 or alive[t] <= 0:
-                for _, at in aims:
-                    out[at] = True
-                continue
-            gap = self._gap(pos[u], alive[u], pos[t], alive[t])
-            for reach, at in aims:
-                out[at] = gap > reach
+            targets, entries, of, reach = aim
+            pu, ku = pos[u], alive[u]
+            off = [pos[t] < 0 or alive[t] <= 0 for t in targets]
+            gaps = [0.0 if o else self._gap(pu, ku, pos[t], alive[t]) for t, o in zip(targets, off, strict=True)]
+            out[entries] = np.asarray(off)[of] | (np.asarray(gaps)[of] > reach)
         return out
 
     def _kind_masks(self, u: int, phase: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
@@ -393,15 +392,28 @@ class Legality:
             )
         return hit
 
-    def _aimed_reach(self, u: int, phase: str) -> list[tuple[int, list[tuple[float, np.ndarray]]]]:
-        """:meth:`_aimed` with each action's farthest gap (:meth:`_reach`) in place of the action, read once."""
+    def _aimed_reach(self, u: int, phase: str) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray] | None:
+        """:meth:`_aimed` as arrays, read once (None: no Shoot or Charge entry): the targets' unit indices, the aimed
+        entries, per aimed entry its target's place among the targets and the farthest gap its action may reach
+        (:meth:`_reach`)."""
         key = (u, phase)
-        hit = self._aim_reach.get(key)
-        if hit is None:
-            hit = self._aim_reach[key] = [
-                (t, [(self._reach(u, t, action), at) for action, at in aims]) for t, aims in self._aimed(u, phase)
-            ]
-        return hit
+        if key not in self._aim_reach:
+            targets: list[int] = []
+            entries: list[np.ndarray] = []
+            of: list[int] = []
+            reach: list[float] = []
+            for t, aims in self._aimed(u, phase):
+                for action, at in aims:
+                    entries.append(at)
+                    of += [len(targets)] * at.size
+                    reach += [self._reach(u, t, action)] * at.size
+                targets.append(t)
+            self._aim_reach[key] = (
+                (targets, np.concatenate(entries), np.asarray(of, dtype=np.int64), np.asarray(reach, dtype=float))
+                if targets
+                else None
+            )
+        return self._aim_reach[key]
 
     def _aimed(self, u: int, phase: str) -> list[tuple[int, list[tuple[str, np.ndarray]]]]:
         """The Shoot and Charge entries of unit ``u``'s ``phase`` menu by target and action: (the target's unit index,

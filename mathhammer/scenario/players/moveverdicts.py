@@ -59,8 +59,11 @@ def on_table(state: tuple[int, ...], n: int) -> tuple[tuple[int, ...], tuple[int
     """The placements and models left of :meth:`Legality.states <mathhammer.scenario.players.legal.Legality.states>`'
     row ``state`` (``n`` units) as the walk reads them (``_CheckAt.problems_of``): a unit with no model left is off
     the table (-1, 0)."""
-    p = tuple(pv if pv >= 0 and k > 0 else -1 for pv, k in zip(state[:n], state[n : 2 * n], strict=True))
-    a = tuple(k if pv >= 0 else 0 for pv, k in zip(p, state[n : 2 * n], strict=True))
+    pos, alive = state[:n], state[n : 2 * n]
+    if min(pos) >= 0 and min(alive) > 0:  # every unit on the table (the rows are tuples: read as they are)
+        return pos, alive
+    p = tuple(pv if pv >= 0 and k > 0 else -1 for pv, k in zip(pos, alive, strict=True))
+    a = tuple(k if pv >= 0 else 0 for pv, k in zip(p, alive, strict=True))
     return p, a
 
 
