@@ -214,3 +214,37 @@ def test_a_walks_verdict_does_not_depend_on_the_walks_before(scn: Scenario) -> N
     sim.activate = judged  # type: ignore[method-assign]
     sim.run()
     assert compared > 50, compared
+
+
+def test_a_new_row_from_the_kept_shortcuts_is_the_row_made_afresh(scn: Scenario) -> None:
+    """``Legality.rows`` starts a new row from the shortcuts' answer kept by what they read (the unit's and its aimed
+    targets' placements and models: 8.5.5, 8.5.3's straight line, 8.7.3 and 8.7.7's gaps): before each activation of
+    twenty random games, every unit's new row in each live game's state, made by one Legality that keeps those answers
+    over the whole run, is the row a fresh Legality makes (its Deploy refusals included), and the kept answers are
+    reused (the test would not notice a key that never repeats)."""
+    sim = Simulation(scn, 20, 5)
+    apply = sim.activate
+    kept: dict[str, Any] = {}
+    counts = {"rows": 0}
+
+    def judged(act: Activation, games: np.ndarray) -> None:
+        auto = sim.players[PLAYERS.index(act.player)]
+        assert isinstance(auto, Auto)
+        if "leg" not in kept:
+            kept["leg"] = Legality(sim, auto.legality.menus)
+        leg = kept["leg"]
+        table, _ = leg.states(games[~sim.over[games]])
+        for u in range(sim.U):
+            fresh = Legality(sim, auto.legality.menus)
+            leg._memo.clear()  # a new row each time: only the shortcuts' answers are kept
+            got = leg.rows(u, act.phase, table)
+            want = fresh.rows(u, act.phase, table)
+            for a, b in zip(got, want, strict=True):
+                assert np.array_equal(a, b), (sim.uids[u], act.phase)
+            counts["rows"] += len(table)
+        apply(act, games)
+
+    sim.activate = judged  # type: ignore[method-assign]
+    sim.run()
+    leg = kept["leg"]
+    assert counts["rows"] > 2 * len(leg._firsts), (counts, len(leg._firsts))
