@@ -37,7 +37,9 @@ point (8.5.3 step 2, 8.5.5) is refused for all of them in one compiled pass (:mo
 one it can set is admitted there where its point, length and spots pass the walk's other reads. A
 plain Move, Run or Hold (no ability used) is judged without the walk too (:mod:`.moveverdicts`: the same World calls
 as the walk's ``_move``, listed there; a test holds every such verdict to the walk's), and so is a plain Charge or
-Shoot (:mod:`.attackverdicts`: the walk's ``_check_charge`` and ``_check_shoot`` World calls).
+Shoot (:mod:`.attackverdicts`: the walk's ``_check_charge`` and ``_check_shoot`` World calls). A Hold with one
+ability no card's check reads (:mod:`.useholds`: Stimpack) has the same verdict in every state of a Round with the unit
+on the table: the walk's, read once per entry and Round.
 The caller starts each Phase before asking (``Simulation.new_phase``, as ``play_phase`` does), so
 ``acted`` is about the Phase asked.
 """
@@ -66,6 +68,7 @@ from .attackverdicts import AttackVerdicts
 from .menu import UnitMenu
 from .moveverdicts import MoveVerdicts, bare_loadout
 from .placings import DeployRefusals
+from .useholds import UseHolds
 
 #: the state-key memo is cleared past this many answers (memory flat in the number of states)
 MEMO_LIMIT = 1 << 11
@@ -149,6 +152,8 @@ class Legality:
         self.deploys = DeployRefusals(view, menus, self.check.grass.worlds.world_for)
         self.moves = MoveVerdicts(view, menus, self.check)
         self.attacks = AttackVerdicts(view, menus, self.check, self.moves)
+        self.holds = UseHolds(view, menus, self.check)
+        self._held: dict[tuple[int, str, int, int], bool] = {}  # (unit, Phase, entry, Round) -> the walk's verdict
         self._memo: dict[tuple[object, ...], np.ndarray] = {}  # (unit, Phase, state) -> :meth:`row`
         # a new row as the shortcuts leave it, by what they read (:meth:`rows`); at most MEMO_LIMIT kept
         self._firsts: dict[tuple[object, ...], np.ndarray] = {}
@@ -337,11 +342,17 @@ class Legality:
     def _walk(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
         """The plan check's answer for entry ``index`` (no shortcut): a plain Move, Run or Hold's read without the
         walk (:class:`~.moveverdicts.MoveVerdicts`: the same verdict), a plain Charge or Shoot's too
-        (:class:`~.attackverdicts.AttackVerdicts`), any other entry's by the walk."""
+        (:class:`~.attackverdicts.AttackVerdicts`), a Hold with an ability no card's check reads by the walk once a
+        Round (:class:`~.useholds.UseHolds`: the same verdict in every state), any other entry's by the walk."""
         key = tuple(state)
         fast = self.moves.verdict(u, phase, index, key)
         if fast is None:
             fast = self.attacks.verdict(u, phase, index, key)
+        if fast is None and self.holds.applies(u, phase, index, key):
+            at = (u, phase, index, self.view.round)
+            fast = self._held.get(at)
+            if fast is None:
+                fast = self._held[at] = self.walked(u, phase, index, state)
         return self.walked(u, phase, index, state) if fast is None else fast
 
     def walked(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:

@@ -1,0 +1,117 @@
+"""A Hold with one ability no card's plan check reads (scenario/players/useholds.py: Stimpack, 10.2, 10.5) judged by the
+walk once a Round, held to the walk in every state: before each activation of random games, every such entry of every
+unit on the table in each live game's state is answered by one Legality kept over the whole run (the first state's
+walk, per entry and Round) as the walk answers it in that state; the masks are the same with and without the reading;
+and what is not inert is left to the walk (an ability a card family checks, a Burrowed Status change, a cost the cards
+cannot pay, another field set)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from mathhammer.scenario.lookup import find
+from mathhammer.scenario.players import useholds
+from mathhammer.scenario.players.legal import Legality
+from mathhammer.scenario.players.useholds import CHECKED_KINDS
+from mathhammer.scenario.sim import Simulation
+from tests.autoplay_kit import before_each, masks_alike
+from tests.test_autoplay_moveverdicts import SIX, _scenario
+
+
+@pytest.fixture(scope="module")
+def scn(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _scenario(tmp_path_factory.mktemp("useholds"), "Gauntlet", "standard", *SIX, length=3)
+
+
+def test_a_use_hold_is_the_walks_verdict_in_every_state(scn: Any) -> None:
+    sim = Simulation(scn, 40, 7)
+    kept: dict[str, Legality] = {}
+    counts = {"held": 0, "rounds": 0}
+    rounds: set[int] = set()
+    n = sim.U
+
+    def judge(act: Any, games: np.ndarray, legality: Any) -> None:
+        leg = kept.setdefault("leg", Legality(sim, legality.menus))
+        table, _ = leg.states(games[~sim.over[games]])
+        for state in table:
+            for u, uid in enumerate(sim.uids):
+                if state[u] < 0 or state[n + u] <= 0:
+                    continue
+                for i, e in enumerate(leg.menus[uid][act.phase]):
+                    if not e.use or not leg.holds.applies(u, act.phase, i, state):
+                        continue
+                    assert leg._walk(u, act.phase, i, state) == leg.walked(u, act.phase, i, state), (uid, e, state)
+                    counts["held"] += 1
+                    rounds.add(sim.round)
+
+    before_each(sim, judge)
+    sim.run()
+    leg = kept["leg"]
+    assert counts["held"] > 200 and len(rounds) == 3, (counts, rounds)
+    assert leg._held and all(leg._held.values())  # Stimpack's Holds: legal wherever the unit stands
+
+
+def test_the_masks_are_the_same_without_the_reading(scn: Any) -> None:
+    def switch_off(leg: Legality) -> None:
+        leg.holds.applies = lambda *a: False  # type: ignore[method-assign]
+
+    assert masks_alike(Simulation(scn, 3, 11), switch_off) > 50
+
+
+def test_what_is_not_inert_is_left_to_the_walk(scn: Any) -> None:
+    """Stimpack's Hold is inert (its effects: NON-LETHAL DAMAGE on itself, BUFF Speed, a weapon keyword); the same entry
+    is not with another field set, with an effect of a kind a card family checks, with a Burrowed Status change, or
+    with a cost the player's cards cannot pay (10.5)."""
+    sim = Simulation(scn, 1, 3)
+    leg = Legality(sim, sim.players[0].legality.menus)
+    u, i = next(
+        (u, i)
+        for u, uid in enumerate(sim.uids)
+        for i, e in enumerate(leg.menus[uid]["movement"])
+        if e.action == "hold" and e.use == ("Stimpack",)
+    )
+    uid = sim.uids[u]
+    assert leg.holds.inert(u, "movement", i)
+    entries = leg.menus[uid]["movement"]
+    hold = entries[i]
+    found = find(scn, uid, "Stimpack")
+    assert found is not None
+    kinds = {x.kind for x in found.ability.effects}
+    assert kinds == {"non_lethal_self", "speed", "weapon_keyword"} and not kinds & CHECKED_KINDS
+
+    def inert_with(entry: Any, ability: Any = None) -> bool:
+        """``UseHolds.inert`` of the entry with ``entry`` in its place (and ``ability`` found for its use), on a copy
+        of the menus (the kept ones are shared)."""
+        holds = leg.holds
+        menu = holds.menus[uid]
+        old = menu.phases["movement"]
+        phases = {**menu.phases, "movement": (*old[:i], entry, *old[i + 1 :])}
+        menus = holds.menus
+        holds.menus = {**menus, uid: replace(menu, phases=phases)}
+        real = useholds.find
+        if ability is not None:
+            useholds.find = lambda *a: replace(found, ability=ability)  # type: ignore[assignment]
+        try:
+            return holds.inert(u, "movement", i)
+        finally:
+            useholds.find = real  # type: ignore[assignment]
+            holds.menus = menus
+
+    assert inert_with(hold)
+    assert not inert_with(replace(hold, action="move", to=(10.0, 10.0)))
+    assert not inert_with(replace(hold, use=("Stimpack", "Stimpack")))
+    ab = found.ability  # a pydantic model: model_copy
+    checked = sorted(CHECKED_KINDS)[0]
+    first = ab.effects[0]
+    assert not inert_with(
+        hold, ab.model_copy(update={"effects": [*ab.effects, first.model_copy(update={"kind": checked})]})
+    )
+    burrow = first.model_copy(update={"kind": "unit_keyword", "keyword": "BURROWED"})
+    assert not inert_with(hold, ab.model_copy(update={"effects": [*ab.effects, burrow]}))
+    assert not inert_with(hold, ab.model_copy(update={"cost": 99}))
+    assert not inert_with(hold, ab.model_copy(update={"type": "reaction"}))
+    assert inert_with(hold, ab.model_copy())  # the copy itself: still inert
