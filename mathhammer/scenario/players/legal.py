@@ -163,7 +163,6 @@ class Legality:
         self._reaches: dict[tuple[int, int, str], float] = {}
         self._most: dict[int, tuple[float, float]] = {}
         self._entry_kinds: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
-        self._aims: dict[tuple[int, str], list[tuple[int, list[tuple[str, np.ndarray]]]]] = {}
         self._masks: dict[tuple[int, str], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = {}
         self._aim_reach: dict[tuple[int, str], tuple[list[int], np.ndarray, np.ndarray, np.ndarray] | None] = {}
 
@@ -417,43 +416,31 @@ class Legality:
         return hit
 
     def _aimed_reach(self, u: int, phase: str) -> tuple[list[int], np.ndarray, np.ndarray, np.ndarray] | None:
-        """:meth:`_aimed` as arrays, read once (None: no Shoot or Charge entry): the targets' unit indices, the aimed
-        entries, per aimed entry its target's place among the targets and the farthest gap its action may reach
-        (:meth:`_reach`)."""
+        """The Shoot and Charge entries of unit ``u``'s ``phase`` menu as arrays, read once (None: there are none): the
+        targets' unit indices, the entries, per entry its target's place among the targets and the farthest gap its
+        action may reach (:meth:`_reach`, read once per target and action); :meth:`shortcuts` reads each target's gap
+        once."""
         key = (u, phase)
         if key not in self._aim_reach:
-            targets: list[int] = []
-            entries: list[np.ndarray] = []
+            kinds, aimed = self._kinds(u, phase)
+            by: dict[int, dict[str, list[int]]] = {}  # target -> action -> entries
+            for i in np.flatnonzero(aimed >= 0).tolist():
+                if kinds[i] in ("shoot", "charge"):
+                    by.setdefault(int(aimed[i]), {}).setdefault(str(kinds[i]), []).append(i)
+            entries: list[int] = []
             of: list[int] = []
             reach: list[float] = []
-            for t, aims in self._aimed(u, phase):
-                for action, at in aims:
-                    entries.append(at)
-                    of += [len(targets)] * at.size
-                    reach += [self._reach(u, t, action)] * at.size
-                targets.append(t)
+            for k, (t, actions) in enumerate(by.items()):
+                for action, ix in actions.items():
+                    entries += ix
+                    of += [k] * len(ix)
+                    reach += [self._reach(u, t, action)] * len(ix)
             self._aim_reach[key] = (
-                (targets, np.concatenate(entries), np.asarray(of, dtype=np.int64), np.asarray(reach, dtype=float))
-                if targets
+                (list(by), np.asarray(entries, dtype=np.int64), np.asarray(of, dtype=np.int64), np.asarray(reach))
+                if by
                 else None
             )
         return self._aim_reach[key]
-
-    def _aimed(self, u: int, phase: str) -> list[tuple[int, list[tuple[str, np.ndarray]]]]:
-        """The Shoot and Charge entries of unit ``u``'s ``phase`` menu by target and action: (the target's unit index,
-        [(action, the entries' indices)]); :meth:`shortcuts` reads each target's gap and each pair's reach once."""
-        key = (u, phase)
-        hit = self._aims.get(key)
-        if hit is None:
-            kinds, targets = self._kinds(u, phase)
-            pairs: dict[int, dict[str, list[int]]] = {}
-            for i in np.flatnonzero(targets >= 0).tolist():
-                if kinds[i] in ("shoot", "charge"):
-                    pairs.setdefault(int(targets[i]), {}).setdefault(str(kinds[i]), []).append(i)
-            hit = self._aims[key] = [
-                (t, [(a, np.asarray(ix, dtype=np.int64)) for a, ix in by.items()]) for t, by in pairs.items()
-            ]
-        return hit
 
     def _beyond(self, u: int, phase: str, pid: int) -> np.ndarray:
         """Per entry of unit ``u``'s ``phase`` menu: a point farther than the most Speed the unit can have (with or
