@@ -707,3 +707,40 @@ def test_a_charge_read_near_the_leading_model_on_the_golden_boards(name: str, rh
                 continue
             compared += 1
     assert compared
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_points_outside_each_obstacle_are_the_points_outside_their_union(seed: int) -> None:
+    """charge_distance's nodes (8.7.7 step 2: the path bypasses the grown obstacles) keep the corners and goal points
+    inside no tight obstacle: read per obstacle (``_outside_each``, box first) as the union reads them (``_outside``),
+    for the corners of the union of the circumscribed obstacles (just outside the tight ones), points on their edges,
+    random points and the obstacles' centres (inside)."""
+    from mathhammer.board.cspace import SLACK, _buffer, _disc, _off_table, _outside, _outside_each
+
+    rng = np.random.default_rng(seed)
+    board = Board(44, 30)
+    for _ in range(25):
+        n = int(rng.integers(1, 40))
+        xy = rng.uniform([0, 0], [44, 30], size=(n, 2))
+        r = rng.uniform(0.3, 1.5, size=n)
+        discs = [_disc((float(x), float(y)), float(rad)) for (x, y), rad in zip(xy, r, strict=True)]
+        wall = shapely.box(*sorted(rng.uniform(5, 39, 2)), *sorted(rng.uniform(5, 25, 2))).buffer(0.7)
+        obstacles = [*discs, wall]
+        geoms = np.asarray([*(_buffer(p, -SLACK) for p in obstacles), *_off_table(board, 0.5)], dtype=object)
+        shapely.prepare(geoms)
+        boxes = np.ascontiguousarray(shapely.bounds(geoms), dtype=np.float64).reshape(-1, 4)
+        union = shapely.union_all(list(geoms))
+        shapely.prepare(union)
+        corners = [tuple(c) for c in shapely.get_coordinates(shapely.union_all(obstacles)).tolist()]
+        edges = shapely.get_coordinates(
+            shapely.line_interpolate_point(shapely.union_all(obstacles).boundary, np.linspace(0, 50, 80))
+        )
+        points = [
+            *corners,
+            *map(tuple, edges.tolist()),
+            *map(tuple, rng.uniform([-1, -1], [45, 31], (200, 2)).tolist()),
+        ]
+        points += [(float(x), float(y)) for x, y in xy]
+        kept = _outside_each(geoms, boxes, points)
+        assert kept == _outside(union, points)
+        assert len(points) - len(kept) >= n  # the centres at least are inside

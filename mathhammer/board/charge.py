@@ -132,7 +132,7 @@ from .cspace import (
     _disc,
     _goal_samples,
     _off_table,
-    _outside,
+    _outside_each,
     _segments_hit,
     _table,
     _zones,
@@ -391,9 +391,10 @@ def charge_distance(
             return straight
         seen[:] = [-math.inf, -math.inf, math.inf, math.inf]  # the search looks everywhere
     boxes = {k: np.ascontiguousarray(shapely.bounds(geoms[k]), dtype=np.float64).reshape(-1, 4) for k in keys}
-    solids = {k: shapely.union_all([*tight[k], *strips]) for k in keys}
-    for solid in solids.values():
-        shapely.prepare(solid)
+
+    def outside(k: str | None, points: list[Coord]) -> list[Coord]:
+        """The points on level ``k`` inside no tight obstacle or strip (``geoms[k]``)."""
+        return _outside_each(geoms[k], boxes[k], points)
 
     # the start may touch a wall or a base (then it lies inside that circumscribed polygon): segments from it
     # are tested against the inscribed polygon of such an obstacle instead
@@ -426,17 +427,17 @@ def charge_distance(
             # where a straight approach enters the notch: points just outside it
             for a in np.linspace(0, 2 * math.pi, 16, endpoint=False).tolist():
                 c = (x[0] + 1.02 * r * GROW * math.cos(a), x[1] + 1.02 * r * GROW * math.sin(a))
-                if not solids[below.key].contains(Point(c)):
+                if outside(below.key, [c]):
                     nodes.add(below.key, c)
             step = math.dist(x, up_xy)
             links.setdefault(lo, []).append((hi, step, climb, unknown))
             links.setdefault(hi, []).append((lo, step, climb, unknown))
     for k in keys:
         corners = corner_points(shapely.union_all(levels[k].obstacles))
-        nodes.extend(k, _outside(solids[k], corners))
+        nodes.extend(k, outside(k, corners))
     for k in keys:
         sources = [c for c, lv in zip(nodes.xy, nodes.level, strict=True) if lv == k]
-        nodes.extend(k, _outside(solids[k], _goal_samples(levels[k].goal, sources)), goal=True)
+        nodes.extend(k, outside(k, _goal_samples(levels[k].goal, sources)), goal=True)
 
     xy = np.array(nodes.xy)
     level_of = nodes.level

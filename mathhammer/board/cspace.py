@@ -251,6 +251,23 @@ def _outside(solid: BaseGeometry, points: list[Coord]) -> list[Coord]:
     return [p for p, hit in zip(points, inside.tolist(), strict=True) if not hit]
 
 
+def _outside_each(geoms: np.ndarray, boxes: np.ndarray, points: list[Coord]) -> list[Coord]:
+    """The points inside none of ``geoms`` (prepared; ``boxes``: their bounds, one row each): what :func:`_outside` of
+    their union gives, without the union. The same answer wherever the point is not on a boundary two of them share
+    (the interior of a union is the union of the interiors, bar such boundaries): a point tested here (an obstacle's
+    corner, a goal point) lies off the tight obstacles' boundaries (they are drawn :data:`SLACK` inside), and the
+    obstacles and strips overlap rather than share edges."""
+    if not points:
+        return []
+    xy = np.asarray(points, dtype=float)
+    x, y = xy[:, 0:1], xy[:, 1:2]
+    pi, oi = np.nonzero((x >= boxes[:, 0]) & (x <= boxes[:, 2]) & (y >= boxes[:, 1]) & (y <= boxes[:, 3]))
+    inside = np.zeros(len(points), dtype=bool)
+    if pi.size:
+        inside[pi[shapely.contains_xy(geoms[oi], xy[pi, 0], xy[pi, 1])]] = True
+    return [p for p, hit in zip(points, inside.tolist(), strict=True) if not hit]
+
+
 def _portal_samples(geom: BaseGeometry, step: float = PORTAL_STEP) -> list[Coord]:
     """Where the centre may pass an ACCESS POINT: the point, or points every ``step`` inches along the segment (or
     ring)."""
