@@ -43,6 +43,8 @@ def test_every_entry_is_the_checks_answer_in_random_games(scn: Scenario) -> None
         leg = Legality(sim, auto.legality.menus)  # fresh: no memo
         leg.moves.verdict = lambda *a: None  # type: ignore[method-assign]  # the walk itself (test_autoplay_moveverdicts)
         leg.attacks.verdict = lambda *a: None  # type: ignore[method-assign]  # (test_autoplay_attackverdicts)
+        leg.holds.applies = lambda *a: False  # type: ignore[method-assign]  # (test_autoplay_useholds)
+        leg.holds.twin = lambda *a: None  # type: ignore[method-assign]
         walks = leg.check.problems_of
         calls = [0]
 

@@ -3,7 +3,8 @@ walk once a Round, held to the walk in every state: before each activation of ra
 unit on the table in each live game's state is answered by one Legality kept over the whole run (the first state's
 walk, per entry and Round) as the walk answers it in that state; the masks are the same with and without the reading;
 and what is not inert is left to the walk (an ability a card family checks, a Burrowed Status change, a cost the cards
-cannot pay, another field set)."""
+cannot pay, another field set). A Move or Run with such an ability (Stimpack's: 8.5.3 at its BUFF Speed) is judged by
+its Hold twin's verdict and the Move's own reading at the Speed with the ability, held to the walk the same way."""
 
 from __future__ import annotations
 
@@ -53,6 +54,67 @@ def test_a_use_hold_is_the_walks_verdict_in_every_state(scn: Any) -> None:
     leg = kept["leg"]
     assert counts["held"] > 200 and len(rounds) == 3, (counts, rounds)
     assert leg._held and all(leg._held.values())  # Stimpack's Holds: legal wherever the unit stands
+
+
+def test_a_use_move_is_its_twins_verdict_and_the_move_at_the_speed_with_the_ability(scn: Any) -> None:
+    """8.5.3 ("No part of a base of the Leading Model can move more than its unit Speed value") at Stimpack's BUFF
+    Speed (3): every Move and Run with Stimpack answered through its Hold twin (``UseHolds.twin``) is the walk's verdict
+    in that state, and some are legal only at that Speed (the Move at the bare Speed is refused): a reading at the bare
+    Speed fails this test."""
+    sim = Simulation(scn, 40, 7)
+    kept: dict[str, Legality] = {}
+    counts = {"judged": 0, "legal": 0, "buffed": 0}
+    n = sim.U
+
+    def judge(act: Any, games: np.ndarray, legality: Any) -> None:
+        leg = kept.setdefault("leg", Legality(sim, legality.menus))
+        table, _ = leg.states(games[~sim.over[games]])
+        for state in table:
+            for u, uid in enumerate(sim.uids):
+                if state[u] < 0 or state[n + u] <= 0 or act.phase != "movement":
+                    continue
+                for i, e in enumerate(leg.menus[uid][act.phase]):
+                    twin = leg.holds.twin(u, act.phase, i)
+                    if twin is None or not leg.holds.applies(u, act.phase, twin, state):
+                        continue
+                    assert e.use == ("Stimpack",) and e.action in ("move", "run"), e
+                    got = leg._walk(u, act.phase, i, state)
+                    assert got == leg.walked(u, act.phase, i, state), (uid, e, state)
+                    counts["judged"] += 1
+                    counts["legal"] += got
+                    read = leg.moves.used(u, act.phase, i)
+                    assert read is not None
+                    su = read[3]
+                    bare = (*read[:4], (leg.moves._speed(uid, su, False), leg.moves._speed(uid, su, True)), read[5])
+                    assert bare[4][0] + 3 == read[4][0]  # BUFF Speed (3)
+                    counts["buffed"] += got and not leg.moves._judge(bare, u, state)
+
+    before_each(sim, judge)
+    sim.run()
+    assert counts["judged"] > 500 and counts["legal"] > 100 and counts["buffed"] > 20, counts
+
+
+def test_a_move_whose_twin_is_not_inert_is_left_to_the_walk(scn: Any) -> None:
+    """``UseHolds.twin``: a Stimpack Move's twin is the Stimpack Hold; a plain Move has none; nor has a Stimpack Move
+    whose Hold is not inert, or a Move with two abilities."""
+    sim = Simulation(scn, 1, 3)
+    leg = Legality(sim, sim.players[0].legality.menus)
+    u, uid = next((u, uid) for u, uid in enumerate(sim.uids) if any(e.use for e in leg.menus[uid]["movement"]))
+    entries = leg.menus[uid]["movement"]
+    hold = next(i for i, e in enumerate(entries) if e.action == "hold" and e.use == ("Stimpack",))
+    stim = next(i for i, e in enumerate(entries) if e.action == "move" and e.use == ("Stimpack",))
+    plain = next(i for i, e in enumerate(entries) if e.action == "move" and not e.use)
+    assert leg.holds.twin(u, "movement", stim) == hold
+    assert leg.holds.twin(u, "movement", plain) is None and leg.holds.twin(u, "movement", hold) is None
+    fresh = Legality(sim, leg.menus)
+    fresh.holds.inert = lambda *a: False  # type: ignore[method-assign]
+    assert fresh.holds.twin(u, "movement", stim) is None
+    other = Legality(sim, leg.menus)
+    menu = other.holds.menus[uid]
+    moved = replace(entries[stim], use=("Stimpack", "Stimpack"))
+    phases = {**menu.phases, "movement": (*entries[:stim], moved, *entries[stim + 1 :])}
+    other.holds.menus = {**other.holds.menus, uid: replace(menu, phases=phases)}
+    assert other.holds.twin(u, "movement", stim) is None
 
 
 def test_the_masks_are_the_same_without_the_reading(scn: Any) -> None:

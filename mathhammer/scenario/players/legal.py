@@ -342,17 +342,30 @@ class Legality:
         """The plan check's answer for entry ``index`` (no shortcut): a plain Move, Run or Hold's read without the
         walk (:class:`~.moveverdicts.MoveVerdicts`: the same verdict), a plain Charge or Shoot's too
         (:class:`~.attackverdicts.AttackVerdicts`), a Hold with an ability no card's check reads by the walk once a
-        Round (:class:`~.useholds.UseHolds`: the same verdict in every state), any other entry's by the walk."""
+        Round (:class:`~.useholds.UseHolds`: the same verdict in every state), a Move or Run with such an ability by
+        that Hold's verdict and the Move's own at the Speed with the ability (:meth:`~.useholds.UseHolds.twin`), any
+        other entry's by the walk."""
         key = tuple(state)
         fast = self.moves.verdict(u, phase, index, key)
         if fast is None:
             fast = self.attacks.verdict(u, phase, index, key)
         if fast is None and self.holds.applies(u, phase, index, key):
-            at = (u, phase, index, self.view.round)
-            fast = self._held.get(at)
-            if fast is None:
-                fast = self._held[at] = self.walked(u, phase, index, state)
+            fast = self._held_walk(u, phase, index, state)
+        if fast is None:  # a Move with such an ability: its Hold twin's verdict, then the Move at the Speed with it
+            twin = self.holds.twin(u, phase, index)
+            if twin is not None and self.holds.applies(u, phase, twin, key):
+                held = self._held_walk(u, phase, twin, state)
+                fast = self.moves.verdict_used(u, phase, index, key) if held else False
         return self.walked(u, phase, index, state) if fast is None else fast
+
+    def _held_walk(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
+        """The walk's verdict on the Hold entry ``index`` that :class:`~.useholds.UseHolds` finds alike in every state
+        of the Round, walked in the first state asked and kept per entry and Round."""
+        at = (u, phase, index, self.view.round)
+        fast = self._held.get(at)
+        if fast is None:
+            fast = self._held[at] = self.walked(u, phase, index, state)
+        return fast
 
     def walked(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
         """The plan walk's own answer for entry ``index`` (no shortcut, no :class:`~.moveverdicts.MoveVerdicts` or

@@ -49,6 +49,8 @@ from .menu import UnitMenu
 KINDS = ("move", "run", "hold")
 #: the memo of ways (per Grass mask, unit, Leading Model, point and Speed) is cleared past this many answers
 WAY_LIMIT = 1 << 12
+#: the memo of a unit's placements and Engagement per state (:meth:`MoveVerdicts._state_of`) is cleared past this many
+STATE_LIMIT = 1 << 12
 
 #: per answered entry: its action, its point (None: a Hold), the unit's id, its ScenarioUnit, its Speed with no
 #: ability used (off Creep, ON CREEP) and its ``headings`` (the rear rounded, :meth:`World.rear_from`)
@@ -82,9 +84,10 @@ class MoveVerdicts:
         self.check = check  # the walk whose verdicts these are: its Burrowed Status and Creep Tumors read live
         self.worlds = check.grass.worlds  # Grass mask -> World (the walk's ``world_for``)
         self._plain: dict[tuple[int, str, int], _Plain | None] = {}
+        self._used: dict[tuple[int, str, int], _Plain | None] = {}
         self._ways: dict[tuple[int, str, tuple[float, float], tuple[float, float], float], bool] = {}
         self._speeds: dict[int, tuple[float, float]] = {}
-        self._last: tuple[int, tuple[int, ...], World, tuple[tuple[int, ...], bool]] | None = None
+        self._states: dict[tuple[int, tuple[int, ...]], tuple[World, tuple[tuple[int, ...], bool]]] = {}
 
     def plain(self, u: int, phase: str, index: int) -> _Plain | None:
         """Entry ``index`` of unit ``u``'s ``phase`` menu as read here, or None where the walk judges it."""
@@ -105,16 +108,48 @@ class MoveVerdicts:
         self._plain[key] = hit
         return hit
 
-    def _speed(self, uid: str, su: ScenarioUnit, creep: bool) -> float:
-        """``MoveChecks._speed_now`` of a walk with no ability used on the unit (``used`` and ``on_unit`` empty)."""
-        return float(speed_of(su, bare_loadout(self.view.scn, uid, creep).effects()))
+    def used(self, u: int, phase: str, index: int) -> _Plain | None:
+        """A Move or Run entry whose ``use`` names one ability and sets no other field (:meth:`UseHolds.twin
+        <mathhammer.scenario.players.useholds.UseHolds.twin>` has checked), read as :meth:`plain` reads a plain one but
+        at the Speed of the loadout with that ability used: the walk's ``_speed_now`` after ``_use`` has put it in
+        ``used`` (BUFF Speed: Stimpack). None for any other entry."""
+        key = (u, phase, index)
+        if key in self._used:
+            return self._used[key]
+        uid = self.view.uids[u]
+        e = self.menus[uid][phase][index]
+        su = self.view.scn.units[uid]
+        hit: _Plain | None = None
+        moving = e.action in ("move", "run") and e.to is not None and len(e.use) == 1
+        if moving and not su.summoned and not is_structure(su):
+            names = list(e.use)
+            speeds = (self._speed(uid, su, False, names), self._speed(uid, su, True, names))
+            hit = (e.action, e.to, uid, su, speeds, e.headings)
+        self._used[key] = hit
+        return hit
+
+    def _speed(self, uid: str, su: ScenarioUnit, creep: bool, names: list[str] | None = None) -> float:
+        """``MoveChecks._speed_now`` of a walk with no ability used on the unit but ``names`` (``used`` holding them,
+        ``on_unit`` empty)."""
+        scn = self.view.scn
+        lo = bare_loadout(scn, uid, creep) if not names else loadout_with(scn, uid, names, {}, on_creep=creep)
+        return float(speed_of(su, lo.effects()))
 
     def verdict(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
         """The walk's verdict on entry ``index`` of unit ``u``'s ``phase`` menu in ``state`` (:meth:`Legality.states
         <mathhammer.scenario.players.legal.Legality.states>`' row: the placements, the models left, the Grass mask), the
         None where it is the walk's to give (the module text; the unit off the table: the shortcuts')."""
+        return self._judge(self.plain(u, phase, index), u, state)
+
+    def verdict_used(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
+        """:meth:`verdict` of a Move or Run entry with one ability (:meth:`used`): the Move's own part of the walk's
+        verdict, the ability's part being its Hold twin's (:meth:`UseHolds.twin
+        <mathhammer.scenario.players.useholds.UseHolds.twin>`)."""
+        return self._judge(self.used(u, phase, index), u, state)
+
+    def _judge(self, plain: _Plain | None, u: int, state: tuple[int, ...]) -> bool | None:
+        """:meth:`verdict` of the entry read as ``plain`` (None: the walk's)."""
         n = self.view.U
-        plain = self.plain(u, phase, index)
         if plain is None or state[u] < 0 or state[n + u] <= 0:
             return None
         action, to, uid, su, speeds, headings = plain
@@ -130,14 +165,20 @@ class MoveVerdicts:
             return None  # a route between levels: the walk's
         if world.level_at(to) is not None:  # the menus name no ``on`` (8.5.3: not ending on terrain)
             return False
+        # each refusal below gives False whichever is read first: the cheaper first (a point beyond the Speed refuses
+        # most entries, and needs neither the other units nor ON CREEP)
+        if speeds[1] == speeds[0]:
+            if self._too_far(world, gone, su, pid, to, speeds[0]):
+                return False
+        elif math.dist(world.placements[pid].centres[0], to) > max(speeds) + EPS:
+            return False  # too far at either Speed: ``way_length`` is never shorter than the straight line
         p, engaged = self._state_of(u, state, world)
         if engaged:  # 8.5.2, 8.7.1: Engaged, it cannot Move or Run
             return False
-        speed = speeds[0]
-        if speeds[1] != speeds[0] and self.on_creep(world, uid, p):
-            speed = speeds[1]
-        if self._too_far(world, gone, su, pid, to, speed):
-            return False
+        if speeds[1] != speeds[0]:
+            speed = speeds[1] if self.on_creep(world, uid, p) else speeds[0]
+            if self._too_far(world, gone, su, pid, to, speed):
+                return False
         occupied = tuple(pv for v, pv in enumerate(p) if v != u and pv >= 0)
         rear = world.rear_from(pid, to, headings)
         got = world.place_near_lead(su, to, rear, occupied)
@@ -146,14 +187,18 @@ class MoveVerdicts:
         return got is not None
 
     def _state_of(self, u: int, state: tuple[int, ...], world: World) -> tuple[tuple[int, ...], bool]:
-        """The placements of :func:`on_table` of ``state`` and whether unit ``u`` is :meth:`engaged` there, kept for
-        the last state read (a policy judges a unit's entries in one state one after the other)."""
-        last = self._last
-        if last is not None and last[0] == u and last[1] == state and last[2] is world:
-            return last[3]
+        """The placements of :func:`on_table` of ``state`` and whether unit ``u`` is :meth:`engaged` there, kept per
+        (unit, state), at most :data:`STATE_LIMIT` (a policy asks one entry of many games' states, then the next entry
+        of those it did not settle: a unit's entries in one state are not asked one after the other)."""
+        key = (u, state)
+        kept = self._states.get(key)
+        if kept is not None and kept[0] is world:
+            return kept[1]
         p, a = on_table(state, self.view.U)
         hit = (p, self.engaged(world, u, p, a))
-        self._last = (u, state, world, hit)
+        if len(self._states) >= STATE_LIMIT:
+            self._states.clear()
+        self._states[key] = (world, hit)
         return hit
 
     def engaged(self, world: World, u: int, p: tuple[int, ...], a: tuple[int, ...]) -> bool:

@@ -56,6 +56,7 @@ class UseHolds:
         self.menus = menus
         self.check = check  # the walk (``_CheckAt``): its Burrowed Status read live, its purses all Ready
         self._inert: dict[tuple[int, str, int], bool] = {}
+        self._twins: dict[tuple[int, str, int], int | None] = {}
 
     def applies(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool:
         """Is the walk's verdict on entry ``index`` of unit ``u``'s ``phase`` menu in ``state`` the same as in any
@@ -89,6 +90,33 @@ class UseHolds:
         if any(x.kind in CHECKED_KINDS or x.select for x in found.ability.effects):
             return False
         return not self.check._ready(menu.player).pay(found, (), 0)  # paid with no reduction, all cards Ready
+
+    def twin(self, u: int, phase: str, index: int) -> int | None:
+        """For a Move or Run entry whose ``use`` names one ability and that sets no other field: the index of the Hold
+        entry of the same menu with the same ``use`` where that Hold is inert (:meth:`inert`); else None.
+
+        The walk reads such a Move as it reads its Hold twin up to the action (the hooks of the module text read the
+        same fields, all empty, and the same ability: ``_use`` alike), then the Move itself (``PlanCheck._move``) with
+        the ability in ``used``: its BUFF Speed. So the Move is legal exactly where the twin is and the Move's own
+        reading at that Speed admits it (:meth:`MoveVerdicts.verdict_used
+        <mathhammer.scenario.players.moveverdicts.MoveVerdicts.verdict_used>`)."""
+        key = (u, phase, index)
+        if key in self._twins:
+            return self._twins[key]
+        view = self.view
+        menu = self.menus[view.uids[u]]
+        entries = menu[phase]
+        e = entries[index]
+        hit: int | None = None
+        if e.action in ("move", "run") and len(e.use) == 1:
+            act = e.activation(menu.unit, menu.player, view.round, phase)
+            fields = (act.token_at, act.extra_to, act.place_to, act.summon_to, act.edge, act.via, act.on)
+            if not (act.react or act.select or act.options or any(f is not None for f in fields)):
+                hit = next((j for j, h in enumerate(entries) if h.action == "hold" and h.use == e.use), None)
+                if hit is not None and not self.inert(u, phase, hit):
+                    hit = None
+        self._twins[key] = hit
+        return hit
 
 
 __all__ = ["CHECKED_KINDS", "UseHolds"]
