@@ -744,3 +744,14 @@ def test_points_outside_each_obstacle_are_the_points_outside_their_union(seed: i
         kept = _outside_each(geoms, boxes, points)
         assert kept == _outside(union, points)
         assert len(points) - len(kept) >= n  # the centres at least are inside
+
+
+def test_a_disc_box_is_the_bounds_of_its_disc() -> None:
+    """charge_distance's goal (8.7.7 step 3: not Within 1" of an undeclared enemy) takes away the discs whose boxes meet
+    it, read without making the others (``_disc_box``): the box is the disc polygon's own bounds, to the bit."""
+    from mathhammer.board.cspace import GROW, _disc, _disc_box
+
+    rng = np.random.default_rng(5)
+    for x, y, rad in rng.uniform([-2.0, -2.0, 0.2], [46.0, 32.0, 4.0], size=(3000, 3)).tolist():
+        for grow in (GROW, 1.0):
+            assert _disc_box((x, y), rad, grow) == _disc((x, y), rad, grow).bounds

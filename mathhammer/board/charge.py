@@ -130,6 +130,7 @@ from .cspace import (
     _boxes_meet,
     _buffer,
     _disc,
+    _disc_box,
     _goal_samples,
     _off_table,
     _outside_each,
@@ -198,11 +199,21 @@ class _Level:
 
     key: str | None
     obstacles: list[Polygon]  # path obstacles grown by r (circumscribed)
-    inscribed: list[Polygon]  # the same grown by r with grow 1 (never too big), for a start touching one
+    #: the same grown by r with grow 1 (never too big), for a start touching one; None for a base: its disc, made where
+    #: it is read (:meth:`inscribed_of`)
+    inscribed: list[Polygon | None]
     owners: list[str | None]  # the terrain piece each obstacle is, or None (a base, the fence)
     goal: BaseGeometry
     zone: tuple[float, float, float, float]  # the box of the goal before the bases are taken out of it
     circles: list[tuple[float, float, float] | None]  # per obstacle, a base's (centre x, y, radius + r)
+
+    def inscribed_of(self, i: int) -> Polygon:
+        """Obstacle ``i`` grown by r with grow 1."""
+        poly, c = self.inscribed[i], self.circles[i]
+        if poly is not None:
+            return poly
+        assert c is not None
+        return _disc((c[0], c[1]), c[2], 1.0)
 
 
 def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, through: int = 0) -> _Level:
@@ -210,10 +221,10 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, t
     pieces (no ACCESS POINT) of this Size or less are no path obstacle (Raptor Strain)."""
     r = lead.radius
     own = board.unit_of(lead)
-    path: list[tuple[Polygon, Polygon, str | None]] = []
+    path: list[tuple[Polygon, Polygon | None, str | None]] = []
     circles: list[tuple[float, float, float] | None] = []
     end_polys: list[BaseGeometry] = []
-    near_enemy: list[BaseGeometry] = []
+    near_enemy: list[tuple[Coord, float]] = []  # (centre, radius) of each disc
 
     region: BaseGeometry = _table(board, r)
     pieces = [t for t in board.terrain if t.stands_on == key] if key is not None else list(board.terrain)
@@ -240,18 +251,19 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, t
         if same_level or m.flying:
             end_polys.append(disc)  # 8.5.3: "may not end overlapping ... another model's base"
         if not m.flying and same_level:
-            path.append((disc, _disc(m.centre, m.radius + r, 1.0), None))
+            path.append((disc, None, None))  # its inscribed disc: made where it is read
             circles.append((m.centre[0], m.centre[1], m.radius + r))
         if not m.flying and unit.side != own.side and unit.id not in targets:
             # ENGAGEMENT RANGE is "measured horizontally ... ignoring vertical height": every level
-            near_enemy.append(_disc(m.centre, m.radius + ENGAGEMENT_RANGE + r))
+            near_enemy.append((m.centre, m.radius + ENGAGEMENT_RANGE + r))
     goal: BaseGeometry = region
     for tid in targets:
         discs = tuple((m.centre, m.radius + ENGAGEMENT_RANGE + r) for m in board.unit(tid).models)
         goal = goal.intersection(_zones(discs))
     # only the shapes whose boxes meet the goal's can take anything from it
     zone = goal.bounds if not goal.is_empty else (0.0, 0.0, -1.0, -1.0)
-    near = [g for g in end_polys + near_enemy if _boxes_meet(shape_bounds(g), zone)]
+    near = [g for g in end_polys if _boxes_meet(shape_bounds(g), zone)]
+    near += [_disc(c, rad) for c, rad in near_enemy if _boxes_meet(_disc_box(c, rad), zone)]  # made where they meet
     if near:
         goal = goal.difference(shapely.union_all(near))
     return _Level(key, [p[0] for p in path], [p[1] for p in path], [p[2] for p in path], goal, zone, circles)
@@ -400,9 +412,7 @@ def charge_distance(
     # are tested against the inscribed polygon of such an obstacle instead
     start_point = Point(start)
     start_repl = {
-        i: lv_in.buffer(-SLACK)
-        for i, (big, lv_in) in enumerate(zip(tight[home.key], home.inscribed, strict=True))
-        if big.contains(start_point)
+        i: home.inscribed_of(i).buffer(-SLACK) for i, big in enumerate(tight[home.key]) if big.contains(start_point)
     }
     nodes = _Nodes()
     nodes.add(home.key, start, start_repl)

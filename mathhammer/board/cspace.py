@@ -63,6 +63,15 @@ def _disc(centre: Coord, radius: float, grow: float = GROW) -> Polygon:
     return Point(centre).buffer(radius * grow, quad_segs=QUAD_SEGS)
 
 
+def _disc_box(centre: Coord, radius: float, grow: float = GROW) -> tuple[float, float, float, float]:
+    """The bounds of :func:`_disc` ``(centre, radius, grow)``, without the polygon: GEOS sets a point's buffer's
+    vertices at ``centre + R (cos, sin)`` of each step's angle (``R = radius * grow``), the four on the axes at exactly
+    ``centre +- R``, and every other vertex lies between them (a product by a cosine or sine of at most 1 in magnitude
+    is at most R in magnitude, rounded alike)."""
+    big = radius * grow
+    return (centre[0] - big, centre[1] - big, centre[0] + big, centre[1] + big)
+
+
 _BUFFERS: dict[tuple[int, float, int], tuple[BaseGeometry, BaseGeometry]] = {}
 
 
