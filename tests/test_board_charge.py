@@ -755,3 +755,41 @@ def test_a_disc_box_is_the_bounds_of_its_disc() -> None:
     for x, y, rad in rng.uniform([-2.0, -2.0, 0.2], [46.0, 32.0, 4.0], size=(3000, 3)).tolist():
         for grow in (GROW, 1.0):
             assert _disc_box((x, y), rad, grow) == _disc((x, y), rad, grow).bounds
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_points_along_a_goals_edge_are_shapelys_to_the_bit(seed: int) -> None:
+    """charge_distance samples the goal region's edge every GOAL_STEP inches (8.7.7 step 3's legal ends):
+    ``_interpolate`` gives ``shapely.line_interpolate_point``'s points to the bit, on the edges of random unions of
+    discs less other discs (rings, holes, many parts), at evenly spaced distances, at each part's end's running total
+    (GEOS then takes that part's end, not the next part's start), at 0, past the end and at random distances."""
+    from mathhammer.board.cspace import _disc, _interpolate, _zone
+
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        shapes = [
+            _zone((x, y), rad) for x, y, rad in rng.uniform([0, 0, 0.5], [20, 20, 3], (int(rng.integers(1, 6)), 3))
+        ]
+        region = shapely.union_all(shapes)
+        holes = [
+            _disc((x, y), rad) for x, y, rad in rng.uniform([0, 0, 0.2], [20, 20, 1.5], (int(rng.integers(0, 4)), 3))
+        ]
+        if holes:
+            region = region.difference(shapely.union_all(holes))
+        if region.is_empty:
+            continue
+        edge = region.boundary
+        length = edge.length
+        xy = [shapely.get_coordinates(p) for p in shapely.get_parts(edge)]
+        steps = [np.sqrt(((c[1:] - c[:-1]) ** 2).sum(axis=1)) for c in xy]
+        totals = np.cumsum(np.concatenate(steps))[np.cumsum([len(st) for st in steps]) - 1]
+        d = np.concatenate(
+            [
+                np.linspace(0, length, 200, endpoint=False),
+                totals,
+                [0.0, length, length + 1.0],
+                rng.uniform(0, length, 50),
+            ]
+        )
+        want = shapely.get_coordinates(shapely.line_interpolate_point(edge, d))
+        assert np.array_equal(_interpolate(edge, d), want)
