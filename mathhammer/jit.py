@@ -41,6 +41,7 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
     "grimdark-melee": (("grimdark/melee_engine.py", "_run_block"),),
     "scenario-check": (
         ("board/cspace.py", "_segments_kernel"),
+        ("board/fastways.py", "_pairs_kernel"),
         ("board/fastsight.py", "_free_kernel"),
         ("scenario/fastnear.py", "_near_kernel"),
     ),
@@ -49,6 +50,7 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
         ("board/fastsight.py", "_free_kernel"),
         ("board/fastways.py", "_legs_kernel"),
         ("board/fastways.py", "_least_kernel"),
+        ("board/fastways.py", "_pairs_kernel"),
         ("scenario/fast.py", "_by_id_kernel"),
         ("scenario/fast.py", "_coded_kernel"),
         ("scenario/fast.py", "_group_kernel"),
@@ -100,6 +102,7 @@ COMPILE_SECONDS: dict[str, float] = {
     "board/fastsight.py:_free_kernel": 7.0,
     "board/fastways.py:_legs_kernel": 0.6,
     "board/fastways.py:_least_kernel": 0.6,
+    "board/fastways.py:_pairs_kernel": 0.6,
     "scenario/fast.py:_by_id_kernel": 0.7,
     "scenario/fast.py:_coded_kernel": 1.8,
     "scenario/fast.py:_group_kernel": 1.8,

@@ -143,6 +143,7 @@ from .cspace import (
     grown_footprint,
 )
 from .engagement import ENGAGEMENT_RANGE, engaged
+from .fastways import Pack, pack_each, pair_status
 from .model import Board, Coord, Model, shape_bounds
 
 
@@ -456,11 +457,23 @@ def charge_distance(
     is_special[list(nodes.repl)] = True
     no_repl: dict[int, BaseGeometry] = {}
 
+    packs: dict[str | None, Pack | None] = {}  # per level, its obstacles' plain arrays (fastways.pack_each)
+
     def free(i: int, js: np.ndarray) -> np.ndarray:
         """Which straight moves from node i to the nodes js (same level) cross no obstacle."""
         k_idx, p_idx, hit = _segments_hit(xy[i], xy[js], boxes[level_of[i]], circ[level_of[i]])
         todo = np.flatnonzero(hit < 0)
-        if todo.size:  # the exact test of the pairs not decided: shapely
+        if todo.size:  # the pairs not decided: their orientations (fastways: the answer shapely gives, where decided)
+            lv = level_of[i]
+            if lv not in packs:
+                packs[lv] = pack_each(geoms[lv])
+            packed = packs[lv]
+            if packed is not None:
+                status = pair_status(packed, xy[i], xy[js], k_idx[todo], p_idx[todo])
+                sure = status < 2
+                hit[todo[sure]] = status[sure]
+                todo = todo[~sure]
+        if todo.size:  # the exact test of the pairs still not decided: shapely
             lines = shapely.linestrings(np.stack([np.broadcast_to(xy[i], (todo.size, 2)), xy[js[k_idx[todo]]]], axis=1))
             hit[todo] = shapely.intersects(geoms[level_of[i]][p_idx[todo]], lines)
         hit = hit.astype(bool)

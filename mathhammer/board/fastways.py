@@ -12,7 +12,8 @@ lies wholly inside or outside; its start's ray crossings (even-odd over the ring
 
 :func:`pack` turns a shapely area into the plain arrays the kernels take (its rings' vertices, per ring its first
 vertex, per part its first ring and its box). The kernels answer per leg 0 (clear), 1 (meets the area) or 2 (not
-decided here).
+decided here). :func:`pack_each` packs many Polygons, one part each, and :func:`pair_status` reads legs against single
+parts of them (a Charge's legs against each grown obstacle, :func:`~mathhammer.board.charge.charge_distance`).
 """
 
 from __future__ import annotations
@@ -61,43 +62,94 @@ def pack(area: BaseGeometry) -> Pack:
 @njit(**INLINE)
 def _leg(xy, rings, parts, boxes, ax, ay, bx, by):  # pragma: no cover - compiled
     """0 the leg (ax, ay)-(bx, by) is clear of the area, 1 it meets it, 2 not decided (the module text)."""
+    unsure = False
+    for p in range(len(parts) - 1):
+        got = _leg_part(xy, rings, parts, boxes, p, ax, ay, bx, by)
+        if got == 1:
+            return 1
+        if got == 2:
+            unsure = True
+    return 2 if unsure else 0
+
+
+@njit(**INLINE)
+def _leg_part(xy, rings, parts, boxes, p, ax, ay, bx, by):  # pragma: no cover - compiled
+    """:func:`_leg` of part ``p`` of the area alone."""
     lox, hix = min(ax, bx), max(ax, bx)
     loy, hiy = min(ay, by), max(ay, by)
     unsure = False
-    for p in range(len(parts) - 1):
-        if hix < boxes[p, 0] or lox > boxes[p, 2] or hiy < boxes[p, 1] or loy > boxes[p, 3]:
-            continue
-        inside = False
-        shaky = False
-        for r in range(parts[p], parts[p + 1]):
-            for v in range(rings[r], rings[r + 1] - 1):
-                cx, cy = xy[v, 0], xy[v, 1]
-                dx, dy = xy[v + 1, 0], xy[v + 1, 1]
-                # the start's ray to +x (even-odd)
-                if (cy > ay) != (dy > ay):
-                    o = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
-                    if abs(o) <= TOL:
-                        shaky = True
-                    elif (o > 0.0) == (dy > cy):
-                        inside = not inside
-                if hix < min(cx, dx) or lox > max(cx, dx) or hiy < min(cy, dy) or loy > max(cy, dy):
-                    continue
-                o1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-                o2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
-                if abs(o1) > TOL and abs(o2) > TOL and (o1 > 0.0) == (o2 > 0.0):
-                    continue  # the edge wholly on one side of the leg's line
-                o3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
-                o4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
-                if abs(o3) > TOL and abs(o4) > TOL and (o3 > 0.0) == (o4 > 0.0):
-                    continue  # the leg wholly on one side of the edge's line
-                if abs(o1) > TOL and abs(o2) > TOL and abs(o3) > TOL and abs(o4) > TOL:
-                    return 1  # a proper crossing
-                unsure = True
-        if shaky:
+    if hix < boxes[p, 0] or lox > boxes[p, 2] or hiy < boxes[p, 1] or loy > boxes[p, 3]:
+        return 0
+    inside = False
+    shaky = False
+    for r in range(parts[p], parts[p + 1]):
+        for v in range(rings[r], rings[r + 1] - 1):
+            cx, cy = xy[v, 0], xy[v, 1]
+            dx, dy = xy[v + 1, 0], xy[v + 1, 1]
+            # the start's ray to +x (even-odd)
+            if (cy > ay) != (dy > ay):
+                o = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+                if abs(o) <= TOL:
+                    shaky = True
+                elif (o > 0.0) == (dy > cy):
+                    inside = not inside
+            if hix < min(cx, dx) or lox > max(cx, dx) or hiy < min(cy, dy) or loy > max(cy, dy):
+                continue
+            o1 = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
+            o2 = (bx - ax) * (dy - ay) - (by - ay) * (dx - ax)
+            if abs(o1) > TOL and abs(o2) > TOL and (o1 > 0.0) == (o2 > 0.0):
+                continue  # the edge wholly on one side of the leg's line
+            o3 = (dx - cx) * (ay - cy) - (dy - cy) * (ax - cx)
+            o4 = (dx - cx) * (by - cy) - (dy - cy) * (bx - cx)
+            if abs(o3) > TOL and abs(o4) > TOL and (o3 > 0.0) == (o4 > 0.0):
+                continue  # the leg wholly on one side of the edge's line
+            if abs(o1) > TOL and abs(o2) > TOL and abs(o3) > TOL and abs(o4) > TOL:
+                return 1  # a proper crossing
             unsure = True
-        elif inside:
-            return 1
+    if shaky:
+        unsure = True
+    elif inside:
+        return 1
     return 2 if unsure else 0
+
+
+@njit(**JIT)
+def _pairs_kernel(xy, rings, parts, boxes, a, bs, k, p, out):  # pragma: no cover - compiled
+    for i in range(len(k)):
+        out[i] = _leg_part(xy, rings, parts, boxes, p[i], a[0], a[1], bs[k[i], 0], bs[k[i], 1])
+
+
+def pack_each(areas: np.ndarray) -> Pack | None:
+    """:func:`pack` of ``areas`` (Polygons) with each one part, in order (for :func:`pair_status`); None where one is
+    not a Polygon."""
+    if not len(areas) or not all(g.geom_type == "Polygon" for g in areas.tolist()):
+        return None
+    rings, owner = shapely.get_rings(areas, return_index=True)
+    coords, which = shapely.get_coordinates(rings, return_index=True)
+    ring_starts = np.concatenate([[0], np.cumsum(np.bincount(which, minlength=len(rings)))])
+    part_starts = np.concatenate([[0], np.cumsum(np.bincount(owner, minlength=len(areas)))])
+    return (
+        np.ascontiguousarray(coords, dtype=np.float64),
+        ring_starts.astype(np.int64),
+        part_starts.astype(np.int64),
+        np.ascontiguousarray(shapely.bounds(areas), dtype=np.float64).reshape(-1, 4),
+    )
+
+
+def pair_status(areas: Pack, a: np.ndarray, bs: np.ndarray, k: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Per pair ``i``: 0 the leg from ``a`` to ``bs[k[i]]`` is clear of part ``p[i]`` of the packed areas
+    (:func:`pack_each`), 1 it meets it, 2 not decided here (the module text).
+
+    >>> two = pack_each(np.array([shapely.box(1.0, 1.0, 2.0, 2.0), shapely.box(4.0, 0.0, 5.0, 1.0)]))
+    >>> ends = np.array([[3.0, 2.5], [6.0, 0.5]])
+    >>> pair_status(two, np.array([0.0, 0.0]), ends, np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1])).tolist()
+    [1, 0, 0, 1]
+    """
+    out = np.empty(len(k), dtype=np.int8)
+    f8, i8 = np.float64, np.int64
+    _pairs_kernel(*areas, np.ascontiguousarray(a, dtype=f8), np.ascontiguousarray(bs, dtype=f8),
+                  np.ascontiguousarray(k, dtype=i8), np.ascontiguousarray(p, dtype=i8), out)  # fmt: skip
+    return out
 
 
 @njit(**JIT)
@@ -172,4 +224,4 @@ def least_seen(area: Pack, points: np.ndarray, who: np.ndarray, targets: np.ndar
         seen[p, t] = np.where(ask(p, t), 0, 1)
 
 
-__all__ = ["TOL", "Pack", "least_seen", "leg_status", "pack"]
+__all__ = ["TOL", "Pack", "least_seen", "leg_status", "pack", "pack_each", "pair_status"]
