@@ -189,11 +189,15 @@ def test_a_run_plays_without_numpys_huge_page_advice(
 
 # ------------------------------------------------- the plan check beside the pilot (issue 26 point 6)
 def _errors_in(monkeypatch: pytest.MonkeyPatch, found: object) -> None:
-    """``check_scenario`` as ``simulate`` calls it, replaced by ``found`` (a function of the scenario)."""
+    """``check_scenario`` as ``simulate`` calls it, replaced by ``found`` (a function of the scenario); every kernel
+    taken as in numba's cache (``simulate`` checks beside the pilot only then), whichever this process compiled so
+    far: a kernel missing is compiled where the pilot first calls it."""
     import mathhammer.scenario as scenario_pkg
+    from mathhammer import jit
 
     monkeypatch.setattr(scenario_pkg, "check_scenario", found)
     monkeypatch.setattr(parallel, "PARALLEL_MIN", 100)
+    monkeypatch.setattr(jit, "missing", lambda _group: [])
 
 
 def _forked_pids(monkeypatch: pytest.MonkeyPatch) -> list[int]:
