@@ -23,8 +23,12 @@ Activation, no ``react``, ``select``, ``options``, ``token_at``, ``extra_to``, `
   one). A Leading Model standing on a terrain top (a route between levels) is left to the walk. ``after_move`` is
   called only for a ``via`` (none).
 
-A test holds every verdict given here to the walk's in the states of random games (tests/test_autoplay_moveverdicts.py),
-and the games are the same with and without it.
+A Move or Run whose ``use`` names one ability whose Hold twin is inert (:meth:`UseHolds.twin
+<mathhammer.scenario.players.useholds.UseHolds.twin>`: Stimpack) is read the same way at the Speed of the loadout with
+that ability (:meth:`MoveVerdicts.verdict_used`); the ability's own part of the verdict is the twin's.
+
+A test holds every verdict given here to the walk's in the states of random games (tests/test_autoplay_moveverdicts.py,
+tests/test_autoplay_useholds.py), and the games are the same with and without it.
 """
 
 from __future__ import annotations
