@@ -54,6 +54,8 @@ class Routes(BoardState):
     def level_at(self, point: Coord) -> str | None:
         """The highest piece with a horizontal top whose footprint holds ``point``, or None (the playmat); kept per
         point rounded, at most :data:`LEVELS_KEPT` answers."""
+        if not self.surfaces:  # no piece to stand on: the playmat everywhere
+            return None
         key = (round(point[0], 6), round(point[1], 6))
         if key in self._levels:
             return self._levels[key]
@@ -190,11 +192,13 @@ class Routes(BoardState):
             return True
         if self._on_terrain(centre, r, level):
             return True
-        for (ox, oy), orad, enemy in others:
-            gap = math.dist(centre, (ox, oy)) - r - orad
-            if gap < GAP / 2:
+        apart, near = GAP / 2, ENGAGEMENT_RANGE + EPS
+        dist = math.dist
+        for oc, orad, enemy in others:
+            gap = dist(centre, oc) - r - orad
+            if gap < apart:
                 return True
-            if enemy and enemy_free and gap <= ENGAGEMENT_RANGE + EPS:
+            if enemy and enemy_free and gap <= near:
                 return True
         return False
 
