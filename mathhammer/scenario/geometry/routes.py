@@ -54,8 +54,6 @@ class Routes(BoardState):
     def level_at(self, point: Coord) -> str | None:
         """The highest piece with a horizontal top whose footprint holds ``point``, or None (the playmat); kept per
         point rounded, at most :data:`LEVELS_KEPT` answers."""
-        if not self.surfaces:  # no piece to stand on: the playmat everywhere
-            return None
         key = (round(point[0], 6), round(point[1], 6))
         if key in self._levels:
             return self._levels[key]
