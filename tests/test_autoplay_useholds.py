@@ -28,11 +28,10 @@ def scn(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return _scenario(tmp_path_factory.mktemp("useholds"), "Gauntlet", "standard", *SIX, length=3)
 
 
-def test_a_use_hold_is_the_walks_verdict_in_every_state(scn: Any) -> None:
-    sim = Simulation(scn, 40, 7)
+def _each_entry(sim: Simulation, entry: Any) -> Legality:
+    """Run ``sim`` (random players); before each activation, ``entry(leg, phase, u, i, state)`` for every entry ``i``
+    of every unit ``u`` on the table in each live game's state, ``leg`` one Legality kept over the whole run."""
     kept: dict[str, Legality] = {}
-    counts = {"held": 0, "rounds": 0}
-    rounds: set[int] = set()
     n = sim.U
 
     def judge(act: Any, games: np.ndarray, legality: Any) -> None:
@@ -42,16 +41,28 @@ def test_a_use_hold_is_the_walks_verdict_in_every_state(scn: Any) -> None:
             for u, uid in enumerate(sim.uids):
                 if state[u] < 0 or state[n + u] <= 0:
                     continue
-                for i, e in enumerate(leg.menus[uid][act.phase]):
-                    if not e.use or not leg.holds.applies(u, act.phase, i, state):
-                        continue
-                    assert leg._walk(u, act.phase, i, state) == leg.walked(u, act.phase, i, state), (uid, e, state)
-                    counts["held"] += 1
-                    rounds.add(sim.round)
+                for i in range(len(leg.menus[uid][act.phase])):
+                    entry(leg, act.phase, u, i, state)
 
     before_each(sim, judge)
     sim.run()
-    leg = kept["leg"]
+    return kept["leg"]
+
+
+def test_a_use_hold_is_the_walks_verdict_in_every_state(scn: Any) -> None:
+    sim = Simulation(scn, 40, 7)
+    counts = {"held": 0, "rounds": 0}
+    rounds: set[int] = set()
+
+    def entry(leg: Legality, phase: str, u: int, i: int, state: Any) -> None:
+        e = leg.menus[sim.uids[u]][phase][i]
+        if not e.use or not leg.holds.applies(u, phase, i, state):
+            return
+        assert leg._walk(u, phase, i, state) == leg.walked(u, phase, i, state), (sim.uids[u], e, state)
+        counts["held"] += 1
+        rounds.add(sim.round)
+
+    leg = _each_entry(sim, entry)
     assert counts["held"] > 200 and len(rounds) == 3, (counts, rounds)
     assert leg._held and all(leg._held.values())  # Stimpack's Holds: legal wherever the unit stands
 
@@ -62,35 +73,27 @@ def test_a_use_move_is_its_twins_verdict_and_the_move_at_the_speed_with_the_abil
     in that state, and some are legal only at that Speed (the Move at the bare Speed is refused): a reading at the bare
     Speed fails this test."""
     sim = Simulation(scn, 40, 7)
-    kept: dict[str, Legality] = {}
     counts = {"judged": 0, "legal": 0, "buffed": 0}
-    n = sim.U
 
-    def judge(act: Any, games: np.ndarray, legality: Any) -> None:
-        leg = kept.setdefault("leg", Legality(sim, legality.menus))
-        table, _ = leg.states(games[~sim.over[games]])
-        for state in table:
-            for u, uid in enumerate(sim.uids):
-                if state[u] < 0 or state[n + u] <= 0 or act.phase != "movement":
-                    continue
-                for i, e in enumerate(leg.menus[uid][act.phase]):
-                    twin = leg.holds.twin(u, act.phase, i)
-                    if twin is None or not leg.holds.applies(u, act.phase, twin, state):
-                        continue
-                    assert e.use == ("Stimpack",) and e.action in ("move", "run"), e
-                    got = leg._walk(u, act.phase, i, state)
-                    assert got == leg.walked(u, act.phase, i, state), (uid, e, state)
-                    counts["judged"] += 1
-                    counts["legal"] += got
-                    read = leg.moves.used(u, act.phase, i)
-                    assert read is not None
-                    su = read[3]
-                    bare = (*read[:4], (leg.moves._speed(uid, su, False), leg.moves._speed(uid, su, True)), read[5])
-                    assert bare[4][0] + 3 == read[4][0]  # BUFF Speed (3)
-                    counts["buffed"] += got and not leg.moves._judge(bare, u, state)
+    def entry(leg: Legality, phase: str, u: int, i: int, state: Any) -> None:
+        uid = sim.uids[u]
+        e = leg.menus[uid][phase][i]
+        twin = leg.holds.twin(u, phase, i) if phase == "movement" else None
+        if twin is None or not leg.holds.applies(u, phase, twin, state):
+            return
+        assert e.use == ("Stimpack",) and e.action in ("move", "run"), e
+        got = leg._walk(u, phase, i, state)
+        assert got == leg.walked(u, phase, i, state), (uid, e, state)
+        counts["judged"] += 1
+        counts["legal"] += got
+        read = leg.moves.used(u, phase, i)
+        assert read is not None
+        su = read[3]
+        bare = (*read[:4], (leg.moves._speed(uid, su, False), leg.moves._speed(uid, su, True)), read[5])
+        assert bare[4][0] + 3 == read[4][0]  # BUFF Speed (3)
+        counts["buffed"] += got and not leg.moves._judge(bare, u, state)
 
-    before_each(sim, judge)
-    sim.run()
+    _each_entry(sim, entry)
     assert counts["judged"] > 500 and counts["legal"] > 100 and counts["buffed"] > 20, counts
 
 
