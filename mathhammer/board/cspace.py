@@ -287,21 +287,12 @@ def _interpolate(line: BaseGeometry, distances: np.ndarray) -> np.ndarray:
     return out
 
 
-def _outside(solid: BaseGeometry, points: list[Coord]) -> list[Coord]:
-    """The points not inside ``solid`` (``not solid.contains(Point(p))``, vectorised)."""
-    if not points:
-        return []
-    xy = np.asarray(points, dtype=float)
-    inside = shapely.contains_xy(solid, xy[:, 0], xy[:, 1])
-    return [p for p, hit in zip(points, inside.tolist(), strict=True) if not hit]
-
-
 def _outside_each(geoms: np.ndarray, boxes: np.ndarray, points: list[Coord]) -> list[Coord]:
-    """The points inside none of ``geoms`` (prepared; ``boxes``: their bounds, one row each): what :func:`_outside` of
-    their union gives, without the union. The same answer wherever the point is not on a boundary two of them share
-    (the interior of a union is the union of the interiors, bar such boundaries): a point tested here (an obstacle's
-    corner, a goal point) lies off the tight obstacles' boundaries (they are drawn :data:`SLACK` inside), and the
-    obstacles and strips overlap rather than share edges."""
+    """The points inside none of ``geoms`` (prepared; ``boxes``: their bounds, one row each): the points not inside
+    their union (``not union.contains(Point(p))``), without the union. The same answer wherever the point is not on a
+    boundary two of them share (the interior of a union is the union of the interiors, bar such boundaries): a point
+    tested here (an obstacle's corner, a goal point) lies off the tight obstacles' boundaries (they are drawn
+    :data:`SLACK` inside), and the obstacles and strips overlap rather than share edges."""
     if not points:
         return []
     xy = np.asarray(points, dtype=float)
