@@ -81,8 +81,7 @@ class UseHolds:
         if e.action != "hold" or len(e.use) != 1 or su.summoned or is_structure(su):
             return False
         act = e.activation(menu.unit, menu.player, view.round, phase)
-        fields = (act.token_at, act.extra_to, act.place_to, act.summon_to, act.edge, act.via, act.on)
-        if act.react or act.select or act.options or any(f is not None for f in fields):
+        if not _no_other_field(act):
             return False
         found = find(view.scn, uid, act.use[0])
         if found is None or found.ability.type != "active" or burrow_change(found.ability):
@@ -108,15 +107,20 @@ class UseHolds:
         entries = menu[phase]
         e = entries[index]
         hit: int | None = None
-        if e.action in ("move", "run") and len(e.use) == 1:
-            act = e.activation(menu.unit, menu.player, view.round, phase)
-            fields = (act.token_at, act.extra_to, act.place_to, act.summon_to, act.edge, act.via, act.on)
-            if not (act.react or act.select or act.options or any(f is not None for f in fields)):
-                hit = next((j for j, h in enumerate(entries) if h.action == "hold" and h.use == e.use), None)
-                if hit is not None and not self.inert(u, phase, hit):
-                    hit = None
+        one = e.action in ("move", "run") and len(e.use) == 1
+        if one and _no_other_field(e.activation(menu.unit, menu.player, view.round, phase)):
+            hit = next((j for j, h in enumerate(entries) if h.action == "hold" and h.use == e.use), None)
+            if hit is not None and not self.inert(u, phase, hit):
+                hit = None
         self._twins[key] = hit
         return hit
+
+
+def _no_other_field(act: Any) -> bool:
+    """The activation sets none of the fields the module text names (``react``, ``select``, ``options``,
+    ``token_at``, ``extra_to``, ``place_to``, ``summon_to``, ``edge``, ``via``, ``on``)."""
+    fields = (act.token_at, act.extra_to, act.place_to, act.summon_to, act.edge, act.via, act.on)
+    return not (act.react or act.select or act.options or any(f is not None for f in fields))
 
 
 __all__ = ["CHECKED_KINDS", "UseHolds"]
