@@ -9,6 +9,7 @@ its Hold twin's verdict and the Move's own reading at the Speed with the ability
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -95,6 +96,54 @@ def test_a_use_move_is_its_twins_verdict_and_the_move_at_the_speed_with_the_abil
 
     _each_entry(sim, entry)
     assert counts["judged"] > 500 and counts["legal"] > 100 and counts["buffed"] > 20, counts
+
+
+def test_a_use_attack_is_its_hold_walks_verdict_and_the_attack_with_the_ability(scn: Any) -> None:
+    """8.7.7 (a Charge: Metabolic Boost's and Predation's) and 8.7.3 (a Ranged Attack: Missile Attacks'), each with
+    one inert ability (10.5): every such entry answered through its walk as a Hold (``UseHolds.attack_twin``,
+    ``Legality.use_walk``) and the attack's own reading with the ability used is the walk's verdict in that state, both
+    ways (legal and refused), for Charges and Shoots."""
+    sim = Simulation(scn, 40, 7)
+    counts: dict[tuple[str, bool], int] = {}
+
+    def entry(leg: Legality, phase: str, u: int, i: int, state: Any) -> None:
+        e = leg.menus[sim.uids[u]][phase][i]
+        if not leg.holds.attack_twin(u, phase, i) or not leg.holds.usable(u, state):
+            return
+        assert len(e.use) == 1 and e.action in ("charge", "shoot") and leg.holds.twin(u, phase, i) is None, e
+        got = leg._walk(u, phase, i, state)
+        assert got == leg.walked(u, phase, i, state), (sim.uids[u], e, state)
+        counts[e.action, got] = counts.get((e.action, got), 0) + 1
+
+    leg = _each_entry(sim, entry)
+    assert min(counts.get((a, g), 0) for a in ("charge", "shoot") for g in (True, False)) > 20, counts
+    assert leg._uses and all(leg._uses.values())  # the abilities are paid with the cards all Ready
+
+
+def test_a_use_charge_reads_the_charge_distance_with_the_ability(tmp_path: Path) -> None:
+    """8.7.7 with Leap ("When determining Charge Distance for this Unit, add 2 to the Charge Distance", Kerrigan Swarm
+    Raptor): every Charge with Leap answered through ``UseHolds.attack_twin`` is the walk's verdict, and some are legal
+    only with the 2 added (the plain reading, at Speed + 6 with no addition, refuses them): a reading of the loadout
+    without the ability fails this test."""
+    brood = str(Path(__file__).resolve().parents[1] / "profiles" / "armies" / "kerrigans_brood.toml")
+    sim = Simulation(_scenario(tmp_path, "Gauntlet", "standard", SIX[0], brood, length=3), 30, 5)
+    counts = {"judged": 0, "legal": 0, "added": 0}
+
+    def entry(leg: Legality, phase: str, u: int, i: int, state: Any) -> None:
+        e = leg.menus[sim.uids[u]][phase][i]
+        if e.use != ("Leap",) or not leg.holds.attack_twin(u, phase, i) or not leg.holds.usable(u, state):
+            return
+        got = leg._walk(u, phase, i, state)
+        assert got == leg.walked(u, phase, i, state), (sim.uids[u], e, state)
+        read = leg.attacks.used(u, phase, i)
+        assert read is not None and all(more == 2 for _, more in read[6]), read[6]
+        bare = (*read[:6], tuple((speed, 0) for speed, _ in read[6]), read[7])
+        counts["judged"] += 1
+        counts["legal"] += got
+        counts["added"] += got and not leg.attacks._judge(bare, u, state)
+
+    _each_entry(sim, entry)
+    assert counts["judged"] > 1000 and counts["legal"] > 50 and counts["added"] > 20, counts
 
 
 def test_a_move_whose_twin_is_not_inert_is_left_to_the_walk(scn: Any) -> None:

@@ -22,18 +22,22 @@ error, never a warning. What remains, read with the same World calls in the same
   restrictions; the target's Combat Tags, no HIDDEN tag: it is not BURROWED and no ability was used on it), the
   Batches asked in the walk's order, up to the first eligible.
 
-A test holds every verdict given here to the walk's in the states of random games and of bases set at random
-(tests/test_autoplay_attackverdicts.py), and the games are the same with and without it.
+A Charge or Shoot with one inert ability and no other field is read the same way with the loadout with that ability
+used (:meth:`AttackVerdicts.used`), the ability's own part of the verdict read by the walk once a Round
+(:mod:`.useholds`). A test holds every verdict given here to the walk's in the states of random games and of bases set
+at random (tests/test_autoplay_attackverdicts.py, tests/test_autoplay_useholds.py), and the games are the same with and
+without it.
 """
 
 from __future__ import annotations
 
 from ...board.model import EPS
 from ...errors import MathhammerError
-from ...starcraft.loadout import Batch, attack_batches
+from ...starcraft.loadout import Batch, Loadout, attack_batches
 from ..abilities import is_structure
 from ..check.common import _State
 from ..check.moves import speed_of
+from ..lookup import loadout_with
 from ..simview import SimView
 from ..spec import ScenarioUnit
 from .menu import UnitMenu
@@ -58,12 +62,27 @@ class AttackVerdicts:
         self.moves = moves  # its Engagement and ON CREEP readings, shared
         self.worlds = check.grass.worlds
         self._plain: dict[tuple[int, str, int], _Plain | None] = {}
+        self._used: dict[tuple[int, str, int], _Plain | None] = {}
 
     def plain(self, u: int, phase: str, index: int) -> _Plain | None:
         """Entry ``index`` of unit ``u``'s ``phase`` menu as read here, or None where the walk judges it."""
+        return self._read(self._plain, u, phase, index, False)
+
+    def used(self, u: int, phase: str, index: int) -> _Plain | None:
+        """A Charge or Shoot entry whose ``use`` names one ability and sets no other field (:meth:`UseHolds.attack_twin
+        <mathhammer.scenario.players.useholds.UseHolds.attack_twin>` has checked), read as :meth:`plain` reads a plain
+        one but with the loadout with that ability used: the walk's ``_speed_now`` and ``_loadout_now`` after ``_use``
+        has put it in ``used`` (a Charge's Speed and Charge Roll additions, a Shoot's Batches). None for any other
+        entry."""
+        return self._read(self._used, u, phase, index, True)
+
+    def _read(
+        self, kept: dict[tuple[int, str, int], _Plain | None], u: int, phase: str, index: int, used: bool
+    ) -> _Plain | None:
+        """:meth:`plain` (``used`` False: no ability) or :meth:`used` (one), kept in ``kept``."""
         key = (u, phase, index)
-        if key in self._plain:
-            return self._plain[key]
+        if key in kept:
+            return kept[key]
         view = self.view
         scn = view.scn
         uid = view.uids[u]
@@ -71,32 +90,47 @@ class AttackVerdicts:
         su = scn.units[uid]
         hit: _Plain | None = None
         auto = self.menus[uid].player in scn.policies  # the walk's ``_auto_targets``: none for an automatic player
-        plain = e.action in KINDS and not e.use and e.target is not None and auto
-        if plain and e.target is not None and not su.summoned and not is_structure(su):
+        ok = e.action in KINDS and (len(e.use) == 1 if used else not e.use) and e.target is not None and auto
+        if ok and e.target is not None and not su.summoned and not is_structure(su):
             tid = e.target
             tsu = scn.units[tid]
             speeds: tuple[tuple[int, int], ...] = ()
             batches: tuple[Batch, ...] = ()
+            names = list(e.use)
             if e.action == "charge":
-                speeds = tuple(self._speed(uid, su, creep) for creep in (False, True))
+                speeds = tuple(self._speed(uid, su, creep, names) for creep in (False, True))
             else:
-                batches = tuple(attack_batches(bare_loadout(scn, uid, False), tsu.unit, "assault"))
+                batches = tuple(attack_batches(self._loadout(uid, False, names), tsu.unit, "assault"))
             hit = (e.action, uid, su, view.uids.index(tid), tid, tsu, speeds, batches)
-        self._plain[key] = hit
+        kept[key] = hit
         return hit
 
-    def _speed(self, uid: str, su: ScenarioUnit, creep: bool) -> tuple[int, int]:
-        """``MoveChecks._speed_now`` of a walk with no ability used on the unit: its Speed and Charge Roll
-        additions."""
-        effects = bare_loadout(self.view.scn, uid, creep).effects()
+    def _loadout(self, uid: str, creep: bool, names: list[str]) -> Loadout:
+        """The walk's ``_loadout_now`` with the abilities ``names`` used on the unit (``used``; ``on_unit`` empty)."""
+        scn = self.view.scn
+        return bare_loadout(scn, uid, creep) if not names else loadout_with(scn, uid, names, {}, on_creep=creep)
+
+    def _speed(self, uid: str, su: ScenarioUnit, creep: bool, names: list[str] | None = None) -> tuple[int, int]:
+        """``MoveChecks._speed_now`` of a walk with no ability used on the unit but ``names``: its Speed and Charge
+        Roll additions."""
+        effects = self._loadout(uid, creep, names or []).effects()
         return speed_of(su, effects), sum(e.value for e in effects if e.kind == "charge_roll")
 
     def verdict(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
         """The walk's verdict on entry ``index`` of unit ``u``'s ``phase`` menu in ``state`` (:meth:`Legality.states
         <mathhammer.scenario.players.legal.Legality.states>`' row), or None where it is the walk's to give (the module
         text; the unit off the table: the shortcuts')."""
+        return self._judge(self.plain(u, phase, index), u, state)
+
+    def verdict_used(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
+        """:meth:`verdict` of a Charge or Shoot entry with one ability (:meth:`used`): the action's own part of the
+        walk's verdict, the ability's part being read by the walk of the same activation as a Hold
+        (:meth:`UseHolds.attack_twin <mathhammer.scenario.players.useholds.UseHolds.attack_twin>`)."""
+        return self._judge(self.used(u, phase, index), u, state)
+
+    def _judge(self, plain: _Plain | None, u: int, state: tuple[int, ...]) -> bool | None:
+        """:meth:`verdict` of the entry read as ``plain`` (None: the walk's)."""
         n = self.view.U
-        plain = self.plain(u, phase, index)
         if plain is None or state[u] < 0 or state[n + u] <= 0:
             return None
         action, uid, su, t, tid, tsu, speeds, batches = plain

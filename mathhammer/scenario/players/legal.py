@@ -49,6 +49,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 
@@ -154,6 +155,7 @@ class Legality:
         self.attacks = AttackVerdicts(view, menus, self.check, self.moves)
         self.holds = UseHolds(view, menus, self.check)
         self._held: dict[tuple[int, str, int, int], bool] = {}  # (unit, Phase, entry, Round) -> the walk's verdict
+        self._uses: dict[tuple[int, str, tuple[str, ...], int], bool] = {}  # (unit, Phase, use, Round) -> use_walk's
         self._memo: dict[tuple[object, ...], np.ndarray] = {}  # (unit, Phase, state) -> :meth:`row`
         # a new row as the shortcuts leave it, by what they read (:meth:`rows`); at most MEMO_LIMIT kept
         self._firsts: dict[tuple[object, ...], np.ndarray] = {}
@@ -343,8 +345,9 @@ class Legality:
         walk (:class:`~.moveverdicts.MoveVerdicts`: the same verdict), a plain Charge or Shoot's too
         (:class:`~.attackverdicts.AttackVerdicts`), a Hold with an ability no card's check reads by the walk once a
         Round (:class:`~.useholds.UseHolds`: the same verdict in every state), a Move or Run with such an ability by
-        that Hold's verdict and the Move's own at the Speed with the ability (:meth:`~.useholds.UseHolds.twin`), any
-        other entry's by the walk."""
+        that Hold's verdict and the Move's own at the Speed with the ability (:meth:`~.useholds.UseHolds.twin`), a
+        Charge or Shoot with such an ability by its activation's walk as a Hold (:meth:`use_walk`) and the attack's own
+        reading with the ability used (:meth:`~.useholds.UseHolds.attack_twin`), any other entry's by the walk."""
         key = tuple(state)
         fast = self.moves.verdict(u, phase, index, key)
         if fast is None:
@@ -356,7 +359,27 @@ class Legality:
             if twin is not None and self.holds.applies(u, phase, twin, key):
                 held = self._held_walk(u, phase, twin, state)
                 fast = self.moves.verdict_used(u, phase, index, key) if held else False
+            elif twin is None and self.holds.attack_twin(u, phase, index) and self.holds.usable(u, key):
+                # a Charge or Shoot with such an ability: its walk as a Hold, then the attack with the ability used
+                held = self.use_walk(u, phase, index, state)
+                fast = self.attacks.verdict_used(u, phase, index, key) if held else False
         return self.walked(u, phase, index, state) if fast is None else fast
+
+    def use_walk(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
+        """The walk's verdict on entry ``index``'s activation as a Hold (its action ``hold``, no target): the part of a
+        Charge's or Shoot's verdict its inert ability decides (:meth:`~.useholds.UseHolds.attack_twin`), alike in every
+        state of the Round with the unit on the table and not BURROWED; walked in the first state asked and kept per
+        (unit, Phase, ability, Round), the entries using it at every target sharing it."""
+        view = self.view
+        menu = self.menus[view.uids[u]]
+        e = menu[phase][index]
+        at = (u, phase, e.use, view.round)
+        fast = self._uses.get(at)
+        if fast is None:
+            act = replace(e.activation(menu.unit, menu.player, view.round, phase), action="hold", targets=())
+            n = view.U
+            fast = self._uses[at] = not self.check.problems_of(act, state[:n], state[n : 2 * n], int(state[2 * n]))
+        return fast
 
     def _held_walk(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
         """The walk's verdict on the Hold entry ``index`` that :class:`~.useholds.UseHolds` finds alike in every state

@@ -31,6 +31,11 @@ An ability is *inert* here where it is found for the unit, Active, its effects h
 from the player's cards all Ready with no reduction. The verdict is then read by the walk in the first state asked and
 kept per entry and Round; a test holds it to the walk's in the states of random games
 (tests/test_autoplay_useholds.py).
+
+The same reading judges a Move or Run with such an ability (:meth:`UseHolds.twin`: its Hold twin's verdict, then the
+Move at the Speed with the ability) and a Charge or Shoot with one (:meth:`UseHolds.attack_twin`: the same activation
+walked as a Hold once a Round, then the attack with the ability used: Metabolic Boost, Leap, Predation, Missile
+Attacks).
 """
 
 from __future__ import annotations
@@ -57,28 +62,39 @@ class UseHolds:
         self.check = check  # the walk (``_CheckAt``): its Burrowed Status read live, its purses all Ready
         self._inert: dict[tuple[int, str, int], bool] = {}
         self._twins: dict[tuple[int, str, int], int | None] = {}
+        self._attacks: dict[tuple[int, str, int], bool] = {}
 
     def applies(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool:
         """Is the walk's verdict on entry ``index`` of unit ``u``'s ``phase`` menu in ``state`` the same as in any
         other state of the Round with the unit on the table and not BURROWED (the module text)?"""
-        n = self.view.U
-        if state[u] < 0 or state[n + u] <= 0:
+        if not self.usable(u, state):
             return False
         key = (u, phase, index)
         hit = self._inert.get(key)
         if hit is None:
             hit = self._inert[key] = self.inert(u, phase, index)
-        return hit and self.view.uids[u] not in self.check.down
+        return hit
+
+    def usable(self, u: int, state: tuple[int, ...]) -> bool:
+        """Unit ``u`` is on the table in ``state`` (its placement set, a model left) and not BURROWED (``down``): where
+        an inert ability's verdict is the same in every state of the Round (the module text)."""
+        n = self.view.U
+        return state[u] >= 0 and state[n + u] > 0 and self.view.uids[u] not in self.check.down
 
     def inert(self, u: int, phase: str, index: int) -> bool:
         """Entry ``index`` is a Hold with one inert ability and no other field (the module text), of a unit that is
         neither a Structure nor a Summoned Unit."""
+        return self.menus[self.view.uids[u]][phase][index].action == "hold" and self._inert_use(u, phase, index)
+
+    def _inert_use(self, u: int, phase: str, index: int) -> bool:
+        """Entry ``index`` uses one inert ability and sets no other field (the module text), for a unit that is neither
+        a Structure nor a Summoned Unit; its action is the caller's to read."""
         view = self.view
         uid = view.uids[u]
         menu = self.menus[uid]
         e = menu[phase][index]
         su = view.scn.units[uid]
-        if e.action != "hold" or len(e.use) != 1 or su.summoned or is_structure(su):
+        if len(e.use) != 1 or su.summoned or is_structure(su):
             return False
         act = e.activation(menu.unit, menu.player, view.round, phase)
         if not _no_other_field(act):
@@ -113,6 +129,27 @@ class UseHolds:
             if hit is not None and not self.inert(u, phase, hit):
                 hit = None
         self._twins[key] = hit
+        return hit
+
+    def attack_twin(self, u: int, phase: str, index: int) -> bool:
+        """A Charge or Shoot entry with one target whose ``use`` names one inert ability and that sets no other field.
+
+        The walk reads it as it reads the same activation as a Hold (``hold`` for its action, no target) up to the
+        action: the hooks of the module text read the same fields, all empty, and the same ability (``_use`` alike;
+        an ability acting on a Charge only warns on a Hold, and warnings refuse nothing), ``after_reactions`` refuses
+        neither a Hold nor an attack of a unit not in ``down``, and no card family checks the ability's effects. Then
+        the action itself (``AttackChecks._check_charge`` or ``_check_shoot``) with the ability in ``used``: a Charge's
+        Speed and Charge Roll additions (Metabolic Boost, Leap), a Shoot's loadout. So the entry is legal exactly
+        where that Hold is (walked once a Round, :meth:`Legality.use_walk
+        <mathhammer.scenario.players.legal.Legality.use_walk>`) and the action's own reading with the ability admits
+        it (:meth:`AttackVerdicts.verdict_used
+        <mathhammer.scenario.players.attackverdicts.AttackVerdicts.verdict_used>`)."""
+        key = (u, phase, index)
+        hit = self._attacks.get(key)
+        if hit is None:
+            e = self.menus[self.view.uids[u]][phase][index]
+            hit = e.action in ("charge", "shoot") and e.target is not None and self._inert_use(u, phase, index)
+            self._attacks[key] = hit
         return hit
 
 
