@@ -176,6 +176,16 @@ def test_the_masks_are_the_same_without_the_reading(scn: Any) -> None:
     assert masks_alike(Simulation(scn, 3, 11), switch_off) > 50
 
 
+def test_the_masks_are_the_same_without_the_attack_reading(scn: Any) -> None:
+    """The same for Charges and Shoots with an inert ability (``UseHolds.attack_twin`` switched off: the walk judges
+    them in each state)."""
+
+    def switch_off(leg: Legality) -> None:
+        leg.holds.attack_twin = lambda *a: False  # type: ignore[method-assign]
+
+    assert masks_alike(Simulation(scn, 3, 11), switch_off) > 50
+
+
 def test_what_is_not_inert_is_left_to_the_walk(scn: Any) -> None:
     """Stimpack's Hold is inert (its effects: NON-LETHAL DAMAGE on itself, BUFF Speed, a weapon keyword); the same entry
     is not with another field set, with an effect of a kind a card family checks, with a Burrowed Status change, or
