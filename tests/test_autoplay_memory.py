@@ -23,7 +23,7 @@ from mathhammer.scenario.result import ScenarioResult
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 from mathhammer.scenario.world import BOARD_TABLES, renewed, retire
-from tests.autoplay_kit import red_deploys, scenario
+from tests.autoplay_kit import data, red_deploys, scenario
 
 #: every limit of the players' memos (module, name)
 LIMITS = [
@@ -229,10 +229,11 @@ def test_the_freed_pages_go_back_between_blocks(scn: Scenario, monkeypatch: pyte
     assert release_freed_memory() is sys.platform.startswith("linux")  # glibc here: malloc_trim(0)
 
 
-def test_a_renewed_world_keeps_the_board_answers_only(scn: Scenario) -> None:
+def test_a_renewed_world_keeps_the_board_answers_only(scn_ledge: Scenario) -> None:
     """``renewed``: no placement of the old World (ids start again), none of its answers about placements; its answers
     of the board alone (ways round the terrain, levels, routes) are the new World's, and a game played in either
-    World is the same."""
+    World is the same (on a board with a piece to stand on: the levels read and kept)."""
+    scn = scn_ledge
     sim = Simulation(scn, 3, 2)
     sim.run()
     old = sim.world
@@ -387,16 +388,33 @@ def test_the_ways_tables_hold_each_point_set_once(scn: Scenario) -> None:
     assert len({id(part) for part in sets}) == len(set(sets)) < 20
 
 
+@pytest.fixture(scope="module")
+def scn_ledge(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
+    """:func:`scn` with a piece to stand on (``surface``: a ledge off the lanes) beside the card's standard terrain:
+    ``World.level_at`` reads and keeps levels only on such a board (on the presets' it answers the playmat at once)."""
+    from mathhammer.scenario.loader import _find_card, deployment_cards, find_preset
+
+    folder = tmp_path_factory.mktemp("ledge")
+    table = data(folder, red="objective", blue="random", length=2)
+    card, _ = _find_card(deployment_cards(), "Frontier", None, "a Deployment Card")
+    tables, _ = find_preset(card, "preset:standard")
+    ledge = {"id": "ledge", "footprint": [[28, 6], [31, 6], [31, 9], [28, 9]], "size": 3, "surface": True}
+    table["terrain"] = [*(tables or []), ledge]
+    return parse_scenario(table, "ledge.toml", folder)
+
+
 @pytest.mark.parametrize(
     ("limit", "table"), [("DISCS_KEPT", "_discs"), ("ON_TERRAIN_KEPT", "_terrain_answers"), ("LEVELS_KEPT", "_levels")]
 )
 def test_the_worlds_terrain_caches_cleared_past_a_tiny_limit_play_the_same_games(
-    scn: Scenario, monkeypatch: pytest.MonkeyPatch, limit: str, table: str
+    scn: Scenario, scn_ledge: Scenario, monkeypatch: pytest.MonkeyPatch, limit: str, table: str
 ) -> None:
     """What a World keeps for its terrain tests (the discs, ``World._base_disc``; the answers per spot,
-    ``World._on_terrain``; the levels per point, ``World.level_at``) past a limit of 2: the same games as with the
-    default limit, and no more than 2 kept."""
+    ``World._on_terrain``; the levels per point, ``World.level_at``, on a board with a piece to stand on) past a limit
+    of 2: the same games as with the default limit, and no more than 2 kept."""
     from mathhammer.scenario.geometry import routes
+
+    scn = scn_ledge if table == "_levels" else scn
 
     wide = Simulation(scn, 4, 6)
     wide.run()

@@ -53,7 +53,10 @@ class Routes(BoardState):
 
     def level_at(self, point: Coord) -> str | None:
         """The highest piece with a horizontal top whose footprint holds ``point``, or None (the playmat); kept per
-        point rounded, at most :data:`LEVELS_KEPT` answers."""
+        point rounded, at most :data:`LEVELS_KEPT` answers; None at once on a board with no such piece (the
+        deployments' terrain presets have none)."""
+        if not self.surfaces:
+            return None
         key = (round(point[0], 6), round(point[1], 6))
         if key in self._levels:
             return self._levels[key]
