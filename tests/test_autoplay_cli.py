@@ -56,6 +56,18 @@ def _game(tmp_path: Path, *extra: str) -> list[str]:
     return [*base, *extra]
 
 
+def test_the_policy_flags_name_the_built_in_policies() -> None:
+    """Issue 29 point 3: ``--red-policy`` and ``--blue-policy`` say which policies there are (the registry's built-in
+    names, each once, in the help) and which one is taken unnamed."""
+    from mathhammer.cli.game import POLICY_HELP
+
+    assert ", ".join(sorted(policies.POLICIES)) == FOUR  # the built-in ones (a test that registers more removes them)
+    for name in FOUR.split(", "):
+        assert POLICY_HELP.count(f" {name} (") == 1, name
+    out = CliRunner().invoke(app, ["game", "--help"], terminal_width=200).output
+    assert "Red's policy: objective (markers first)" in out and "[default: random]" in out
+
+
 @pytest.mark.parametrize(
     ("extra", "start"),
     [

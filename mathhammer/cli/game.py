@@ -49,6 +49,13 @@ FIELDS = {
     "players.blue.army": "ARMY_B",
 }
 LABEL = "game"
+#: the ``--red-policy`` and ``--blue-policy`` help: the built-in policies (weights: profiles/policies.toml; a test holds
+#: the names to the registry's)
+POLICY_HELP = (
+    "{}'s policy: objective (markers first), aggressive (damage first), cautious (cover and threat first), or random "
+    "(a uniformly random legal action: the floor the others must beat; fastest); or a policy registered in Python "
+    "(docs/scenario.md, Writing a policy)."
+)
 #: the pictures of ``--plot DIR``
 PLOTS = ("vp.png", "markers.png", "units.png")
 
@@ -138,8 +145,10 @@ def game(
             help="The card's terrain preset (board presets), or a board file's [[terrain]] (docs/board.md).",
         ),
     ] = "standard",
-    red_policy: Annotated[str, typer.Option("--red-policy", metavar="NAME", help="Red's policy.")] = "random",
-    blue_policy: Annotated[str, typer.Option("--blue-policy", metavar="NAME", help="Blue's policy.")] = "random",
+    red_policy: Annotated[str, typer.Option("--red-policy", metavar="NAME", help=POLICY_HELP.format("Red"))] = "random",
+    blue_policy: Annotated[
+        str, typer.Option("--blue-policy", metavar="NAME", help=POLICY_HELP.format("Blue"))
+    ] = "random",
     first_player: Annotated[
         str,
         typer.Option(
