@@ -377,8 +377,7 @@ class Legality:
         fast = self._uses.get(at)
         if fast is None:
             act = replace(e.activation(menu.unit, menu.player, view.round, phase), action="hold", targets=())
-            n = view.U
-            fast = self._uses[at] = not self.check.problems_of(act, state[:n], state[n : 2 * n], int(state[2 * n]))
+            fast = self._uses[at] = self._walk_act(act, state)
         return fast
 
     def _held_walk(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
@@ -394,9 +393,12 @@ class Legality:
         """The plan walk's own answer for entry ``index`` (no shortcut, no :class:`~.moveverdicts.MoveVerdicts` or
         :class:`~.attackverdicts.AttackVerdicts`)."""
         view = self.view
-        n = view.U
         menu = self.menus[view.uids[u]]
-        act = menu[phase][index].activation(menu.unit, menu.player, view.round, phase)
+        return self._walk_act(menu[phase][index].activation(menu.unit, menu.player, view.round, phase), state)
+
+    def _walk_act(self, act: Activation, state: Sequence[int]) -> bool:
+        """The plan walk's answer for ``act`` in ``state`` (:meth:`states`' row): no error."""
+        n = self.view.U
         return not self.check.problems_of(act, state[:n], state[n : 2 * n], int(state[2 * n]))
 
     def _kinds(self, u: int, phase: str) -> tuple[np.ndarray, np.ndarray]:
