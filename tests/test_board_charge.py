@@ -628,29 +628,28 @@ def _near_board(board: Board, lead: str, rho: float) -> Board | None:
     return Board(board.width, board.depth, board.terrain, tuple(units))
 
 
-def _local_and_whole(board: Board, lead: str, targets: list[str], rho: float, reach: float) -> bool:
+def _local_and_whole(board: Board, lead: str, targets: list[str], rho: float, reach: float) -> None:
     """A Charge read on the models near the Leading Model (paths up to ``rho``) is the whole board's (paths up to
     ``reach``) where it is ``rho`` or less, or the same approximation of it: a legal end on the whole board (a Charge
     from there needs no move) with a length within half a goal sample spacing (``GOAL_STEP``) of the whole board's
     (both sample their own goal's edge, a ring that far target models may join: charge.py module text); where it is
-    more, so is the whole board's. True where the two are the same bit for bit."""
+    more, so is the whole board's."""
     whole = charge_distance(board, lead, targets, max_length=reach)
     near = _near_board(board, lead, rho)
     assert near is not None
     if any(all(u.id != t for u in near.units) for t in targets):
         assert whole.length > rho  # a target with no model near: no path that short
-        return True
+        return
     local = charge_distance(near, lead, targets, max_length=rho)
     if local.length > rho:
         assert whole.length > rho - 1e-9
-        return True
+        return
     if (local.path, local.length, local.levels, local.climb) == (whole.path, whole.length, whole.levels, whole.climb):
-        return True
+        return
     assert abs(local.length - whole.length) <= GOAL_STEP / 2
     assert local.end is not None
     moved = _moved(board, lead, local.end, local.levels[-1])
     assert charge_distance(moved, lead, targets, max_length=reach, engaged_ok=True).length == 0.0  # a legal end
-    return False
 
 
 def _moved(board: Board, model_id: str, xy: tuple[float, float], level: str | None) -> Board:
