@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from mathhammer.board.model import EPS
 from mathhammer.scenario.lookup import find
 from mathhammer.scenario.players import useholds
 from mathhammer.scenario.players.legal import Legality
@@ -239,3 +240,35 @@ def test_what_is_not_inert_is_left_to_the_walk(scn: Any) -> None:
     assert not inert_with(hold, ab.model_copy(update={"cost": 99}))
     assert not inert_with(hold, ab.model_copy(update={"type": "reaction"}))
     assert inert_with(hold, ab.model_copy())  # the copy itself: still inert
+
+
+def test_a_move_point_beyond_its_entrys_speed_is_refused_by_the_walk(scn: Any) -> None:
+    """8.5.3: the shortcut refusing a Move or Run point beyond the most Speed its own entry can have in a straight line
+    (``Legality._entry_speeds``: a plain entry's Speeds, ON CREEP or not; any other entry's the unit's most, every
+    ability its menus use) refuses only what the walk refuses, in every state of random games; it refuses plain
+    entries the unit's most Speed would leave to the readings, and the walk admits Stimpack Moves beyond the bare
+    Speed (a cap without Stimpack's BUFF Speed for them fails this test)."""
+    sim = Simulation(scn, 12, 7)
+    counts = {"tighter": 0, "stimpack beyond bare": 0}
+
+    def entry(leg: Legality, phase: str, u: int, i: int, state: Any) -> None:
+        uid = sim.uids[u]
+        e = leg.menus[uid][phase][i]
+        if e.action not in ("move", "run") or e.to is None:
+            return
+        lead = sim.world.placements[state[u]].centres[0]
+        d = float(np.hypot(e.to[0] - lead[0], e.to[1] - lead[1]))
+        cap = float(leg._entry_speeds(u, phase)[i])
+        bare = max(leg.moves.bare_speeds(u))
+        if d > leg._bounds(u)[0] + EPS or (d <= cap + EPS and not (e.use and d > bare + EPS)):
+            return  # refused by the unit's most Speed already, or neither beyond its cap nor a Stimpack entry past bare
+        legal = leg.walked(u, phase, i, state)
+        if d > cap + EPS:
+            assert not legal, (uid, e, state, d, cap)
+            counts["tighter"] += 1
+        else:
+            counts["stimpack beyond bare"] += legal
+
+    _each_entry(sim, entry)
+    assert counts["tighter"] > 1000, counts
+    assert counts["stimpack beyond bare"] > 100, counts

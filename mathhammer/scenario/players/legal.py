@@ -164,6 +164,7 @@ class Legality:
         self._gaps: dict[tuple[int, int, int, int], float] = {}
         self._reaches: dict[tuple[int, int, str], float] = {}
         self._most: dict[int, tuple[float, float]] = {}
+        self._speed_caps: dict[tuple[int, str], np.ndarray] = {}
         self._entry_kinds: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
         self._masks: dict[tuple[int, str], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = {}
         self._aim_reach: dict[tuple[int, str], tuple[list[int], np.ndarray, np.ndarray, np.ndarray] | None] = {}
@@ -481,19 +482,36 @@ class Legality:
         return self._aim_reach[key]
 
     def _beyond(self, u: int, phase: str, pid: int) -> np.ndarray:
-        """Per entry of unit ``u``'s ``phase`` menu: a point farther than the most Speed the unit can have (with or
-        without ON CREEP) in a straight line from its Leading Model on placement ``pid``. A shortcut, not a rule: the
-        path is at least the straight line, so the check refuses such a point without reading the board."""
+        """Per entry of unit ``u``'s ``phase`` menu: a point farther than the most Speed the entry's activation can
+        have (:meth:`_entry_speeds`, with or without ON CREEP) in a straight line from its Leading Model on placement
+        ``pid``. A shortcut, not a rule: the path is at least the straight line, so the check refuses such a point
+        without reading the board."""
         key = (u, phase, pid)
         hit = self._far.get(key)
         if hit is None:
             pts = self._points(u, phase)
             lead = np.asarray(self.view.world.placements[pid].centres[0], dtype=float)
             d = np.hypot(pts[:, 0] - lead[0], pts[:, 1] - lead[1])
-            hit = (d > self._bounds(u)[0] + EPS) & np.isfinite(d)
+            hit = (d > self._entry_speeds(u, phase) + EPS) & np.isfinite(d)
             if len(self._far) > MEMO_LIMIT:
                 self._far.clear()
             self._far[key] = hit
+        return hit
+
+    def _entry_speeds(self, u: int, phase: str) -> np.ndarray:
+        """Per entry of unit ``u``'s ``phase`` menu: the most Speed its walk can read (8.5.3), read once. A plain Move
+        or Run (:meth:`MoveVerdicts.plain <.moveverdicts.MoveVerdicts.plain>`: no ability used, and each walk starts
+        with none used, ``_CheckAt.problems_of``): the larger of its Speeds there (off Creep, ON CREEP); any other
+        entry: the most of the unit's (:meth:`_bounds`, every ability its menus use)."""
+        key = (u, phase)
+        hit = self._speed_caps.get(key)
+        if hit is None:
+            most = self._bounds(u)[0]
+            caps = []
+            for i in range(len(self.menus[self.view.uids[u]][phase])):
+                plain = self.moves.plain(u, phase, i)
+                caps.append(max(plain[4]) if plain is not None and plain[1] is not None else most)
+            hit = self._speed_caps[key] = np.asarray(caps, dtype=float)
         return hit
 
     def _points(self, u: int, phase: str) -> np.ndarray:

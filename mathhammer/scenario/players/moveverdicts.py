@@ -105,12 +105,18 @@ class MoveVerdicts:
         hit: _Plain | None = None
         plain = e.action in KINDS and not e.use and (e.action == "hold" or e.to is not None)
         if plain and not su.summoned and not is_structure(su):
-            speeds = self._speeds.get(u)
-            if speeds is None:
-                speeds = self._speeds[u] = (self._speed(uid, su, False), self._speed(uid, su, True))
-            hit = (e.action, e.to, uid, su, speeds, e.headings)
+            hit = (e.action, e.to, uid, su, self.bare_speeds(u), e.headings)
         self._plain[key] = hit
         return hit
+
+    def bare_speeds(self, u: int) -> tuple[float, float]:
+        """Unit ``u``'s Speed with no ability used (off Creep, ON CREEP), read once."""
+        speeds = self._speeds.get(u)
+        if speeds is None:
+            uid = self.view.uids[u]
+            su = self.view.scn.units[uid]
+            speeds = self._speeds[u] = (self._speed(uid, su, False), self._speed(uid, su, True))
+        return speeds
 
     def used(self, u: int, phase: str, index: int) -> _Plain | None:
         """A Move or Run entry whose ``use`` names one ability and sets no other field (:meth:`UseHolds.twin
