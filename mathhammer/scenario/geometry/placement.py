@@ -295,9 +295,57 @@ class Placing(Facts):
         small_key = (*key[:5], small, level, arriving)
         hit = self._place_near.get(small_key, -2)
         if hit == -2:
-            limit = near_limit(su.models, su.base_mm)
-            hit = self._place_near[small_key] = self._place_grid(su, lead, rear, small, level, limit, (), arriving)
+            hit = self._bare_holds(su, lead, rear, small, level, arriving)
+            if hit == -2:
+                limit = near_limit(su.models, su.base_mm)
+                hit = self._place_grid(su, lead, rear, small, level, limit, (), arriving)
+            self._place_near[small_key] = hit
         return hit
+
+    def _bare_holds(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        rear: Coord,
+        small: tuple[int, ...],
+        level: str | None,
+        arriving: Zone | None,
+    ) -> int | None:
+        """:meth:`_place_grid` up to :func:`near_limit` with the units ``small``, where the answer with none of them
+        (kept per exact arguments) is a placement none of whose spots a base of ``small`` blocks; -2 where it cannot
+        tell. Sound: the grid takes its spots greedily, and a spot it took with no unit there is taken again where no
+        base blocks it (:meth:`Routes._blocked <.routes.Routes._blocked>`: closer than ``GAP / 2``, or an enemy Ground
+        base Within 1"), since every spot it passed over is passed over again (blocked by the board or by the
+        unit's own spots, the same ones); no spot is then Within 1" of an enemy, so the casualty order is the same
+        (8.7.5 reads none). The gaps are read as :meth:`_blocked` reads them (``math.dist``) where numpy's are
+        within 1e-9 of a limit."""
+        key = (su.id, lead, rear, level, arriving)
+        bare = self._bare_near.get(key, -2)
+        if bare == -2:
+            limit = near_limit(su.models, su.base_mm)
+            bare = self._bare_near[key] = self._place_grid(su, lead, rear, (), level, limit, (), arriving)
+        if not small or bare is None or bare < 0:
+            return bare if not small else -2
+        r = su.base_mm / MM_PER_INCH / 2
+        apart, near = GAP / 2, ENGAGEMENT_RANGE + EPS
+        player = su.player
+        units, placements = self.scn.units, self.placements
+        foe = [
+            units[placements[pid].unit].player != player and not units[placements[pid].unit].flying and not su.flying
+            for pid in small
+        ]
+        pids = np.asarray(small, dtype=np.int64)
+        status = self._centres_packed().spots_clear(self._centres(bare), pids, np.asarray(foe), r, apart, near)
+        if status == 2:  # a gap within 1e-9 of its limit: every gap read as _blocked reads it
+            others, _ = self._others_foes(su, small, ())
+            centres = placements[bare].centres
+            for oc, orad, enemy in others:
+                for c in centres:
+                    gap = math.dist(c, oc) - r - orad
+                    if gap < apart or (enemy and gap <= near):
+                        return -2
+            return bare
+        return bare if status == 0 else -2
 
     def lead_test(self, su: ScenarioUnit, lead: Coord) -> ManyTest:
         """Has a placement a base within :func:`near_limit` (+ the radius, 1" and a margin) of the Leading Model at
