@@ -184,6 +184,10 @@ class Centres:
             self.n += 1
             self.starts[self.n] = end
 
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The packed placements' starts, centres and radii (for a kernel reading them)."""
+        return self.starts, self.xy, self.rads
+
     def near_box(self, pids: np.ndarray, lo: np.ndarray, hi: np.ndarray, reach: float) -> np.ndarray:
         """Per placement of ``pids``: a centre within ``reach`` + its radius of the box ``lo``-``hi`` (numpy's
         ``hypot`` of the per-axis gaps, to the last bit)."""

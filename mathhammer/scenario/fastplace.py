@@ -4,6 +4,8 @@ of :meth:`~mathhammer.scenario.geometry.placement.Placing._place_grid`, the othe
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -91,6 +93,132 @@ def _set_kernel(spots, terr, nspots, models, r, step, cs, rs, enemy, starts, apa
     return out
 
 
+@njit(**JIT)
+def _off_terrain(x, y, r, edges, boxes, xy, starts, inner, tol):  # pragma: no cover - compiled
+    """``Routes._on_terrain`` on the playmat and the table's edges (``Routes._blocked``'s first tests) of a base of
+    radius ``r`` at (x, y): 0 on the table and clear of every footprint (``boxes``, the rings
+    ``xy[starts[p]:starts[p + 1]]``), 1 not, -1 too near to say. The base's disc is GEOS's 32-gon of a point's buffer
+    (``quad_segs`` 8): within ``r`` of its centre, holding the disc of radius ``inner`` (``r cos(pi / 32)``): a
+    footprint nearer than that (or holding the centre) meets it, one farther than ``r`` does not (``tol`` either
+    side)."""
+    w, d, eps = edges[0], edges[1], edges[2]
+    if x - r < -eps or y - r < -eps or x + r > w + eps or y + r > d + eps:
+        return 1
+    unsure = False
+    for p in range(boxes.shape[0]):
+        if not (boxes[p, 0] <= x + r and x - r <= boxes[p, 2] and boxes[p, 1] <= y + r and y - r <= boxes[p, 3]):
+            continue
+        lo, hi = starts[p], starts[p + 1]
+        inside = False
+        near = np.inf
+        j = hi - 1
+        for i in range(lo, hi):
+            ax, ay, bx, by = xy[j, 0], xy[j, 1], xy[i, 0], xy[i, 1]
+            if (ay > y) != (by > y) and x < (bx - ax) * (y - ay) / (by - ay) + ax:
+                inside = not inside
+            dx, dy = bx - ax, by - ay
+            t = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy) if dx * dx + dy * dy > 0 else 0.0
+            t = min(max(t, 0.0), 1.0)
+            ex, ey = ax + t * dx - x, ay + t * dy - y
+            near = min(near, np.sqrt(ex * ex + ey * ey))
+            j = i
+        if inside or near < inner - tol:
+            return 1
+        if near <= r + tol:
+            unsure = True
+    return -1 if unsure else 0
+
+
+@njit(**JIT)
+def _packed_test(x, y, r, pids, foe, starts, xy, rads, mine, k, apart, eng, tol):  # pragma: no cover - compiled
+    """:func:`_spot_test` against the bases of the placements ``pids`` (packed: ``xy[starts[p]:starts[p + 1]]``, radius
+    ``rads[p]``; ``foe``: an Enemy Ground unit, per placement) and the first ``k`` of ``mine``, each gap computed as
+    ``Routes._blocked`` computes it (the centre distance less one radius, then the other)."""
+    unsure = False
+    for q in range(pids.size):
+        p = pids[q]
+        for j in range(starts[p], starts[p + 1]):
+            dx = x - xy[j, 0]
+            dy = y - xy[j, 1]
+            g = np.sqrt(dx * dx + dy * dy) - r - rads[p]
+            if g < apart - tol or (foe[q] and g <= eng - tol):
+                return 1
+            if abs(g - apart) <= tol or (foe[q] and abs(g - eng) <= tol):
+                unsure = True
+    for j in range(k):
+        dx = x - mine[j, 0]
+        dy = y - mine[j, 1]
+        g = np.sqrt(dx * dx + dy * dy) - r - r
+        if g < apart - tol:
+            return 1
+        if abs(g - apart) <= tol:
+            unsure = True
+    return -1 if unsure else 0
+
+
+@njit(**JIT)
+def _walk_kernel(
+    lead, offs, n, beyond, models, r, step, bases, terrain, zone, apart, eng, tol, chosen
+):  # pragma: no cover
+    """One grid walk of ``Placing._place_grid`` on the playmat with no Charge target (a Move or a Deploy): the
+    Leading Model at ``lead``, then the grid's offsets ``offs[:n]`` in order (``beyond``: the grid's next spot is past
+    the walk's limit, where it stops), against the other units' bases (``bases``: placements, Enemy Ground flags, the
+    packed starts, centres and radii) and the terrain (``terrain``: the table's edges, the footprints' boxes and rings,
+    the disc's inner radius; :func:`_off_terrain`) and, for an arriving unit, the opponent's Zone of Influence
+    (``zone``: its edge, 0 south, 1 north, 2 west, 3 east, -1 none, and its depth plus EPS; a spot with its base Within
+    it is passed over, ``Placing.zone_gap``'s sum to the bit). Returns the models set (their offsets' indices + 1 in
+    ``chosen``, 0 the Leading Model), -1 the walk reached the limit (or found too few spots, one Within the zone: the
+    Python walk would then look beyond it), -2 no placement, -3 a distance too near a threshold to say."""
+    pids, foe, starts, xy, rads = bases
+    edges, boxes, rings, ring_starts, inner = terrain
+    edge, reach = zone
+    zoned = False
+    mine = np.empty((models, 2), dtype=np.float64)
+    x0, y0 = lead[0], lead[1]
+    t = _off_terrain(x0, y0, r, edges, boxes, rings, ring_starts, inner, tol)
+    v = _packed_test(x0, y0, r, pids, foe, starts, xy, rads, mine, 0, apart, eng, tol)
+    if t == 1 or v == 1:
+        return -2
+    if t == -1 or v == -1:
+        return -3
+    mine[0, 0], mine[0, 1] = x0, y0
+    chosen[0] = 0
+    k = 1
+    together = step + 2.0
+    for s in range(n):
+        if k == models:
+            break
+        x, y = x0 + offs[s, 0], y0 + offs[s, 1]
+        if edge >= 0:  # 8.3.3: Placing.zone_gap(su, zone, (c,)) <= 0
+            ed = y if edge == 0 else edges[1] - y if edge == 1 else x if edge == 2 else edges[0] - x
+            if ed - r - reach <= 0:
+                zoned = True
+                continue
+        t = _off_terrain(x, y, r, edges, boxes, rings, ring_starts, inner, tol)
+        if t == 1:
+            continue
+        v = _packed_test(x, y, r, pids, foe, starts, xy, rads, mine, k, apart, eng, tol)
+        if v == 1:
+            continue
+        if t == -1 or v == -1:
+            return -3
+        near = np.inf
+        for j in range(k):
+            dx = x - mine[j, 0]
+            dy = y - mine[j, 1]
+            near = min(near, np.sqrt(dx * dx + dy * dy))
+        if abs(near - together) <= tol:
+            return -3
+        if near > together:  # keep them together
+            continue
+        mine[k, 0], mine[k, 1] = x, y
+        chosen[k] = s + 1
+        k += 1
+    if k < models:
+        return -1 if beyond or zoned else -2
+    return k
+
+
 def set_verdicts(
     spots: np.ndarray,
     terr: np.ndarray,
@@ -124,4 +252,27 @@ def set_verdicts(
     )
 
 
-__all__ = ["TOL", "set_verdicts"]
+def walk(
+    lead: tuple[float, float],
+    offs: np.ndarray,
+    n: int,
+    beyond: bool,
+    models: int,
+    r: float,
+    step: float,
+    bases: tuple[np.ndarray, ...],
+    terrain: tuple[Any, ...],
+    zone: tuple[int, float],
+    apart: float,
+    eng: float,
+) -> tuple[int, np.ndarray]:
+    """:func:`_walk_kernel` (its text): (its answer, the spots set: 0 the Leading Model's, ``i + 1`` offset ``i``)."""
+    chosen = np.empty(models, dtype=np.int64)
+    at = (float(lead[0]), float(lead[1]))
+    edge = (int(zone[0]), float(zone[1]))
+    args = (int(models), float(r), float(step), bases, terrain, edge, float(apart), float(eng), TOL, chosen)
+    got = _walk_kernel(at, offs, int(n), bool(beyond), *args)
+    return int(got), chosen
+
+
+__all__ = ["TOL", "set_verdicts", "walk"]

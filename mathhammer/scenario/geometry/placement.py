@@ -82,6 +82,7 @@ from .core import (
     edge_distance,
 )
 from .facts import Facts
+from .routes import UNSURE
 
 #: how many spots round each model set :meth:`Placing._chain` tries (every 15 degrees, in the unit's frame)
 CHAIN_TURNS = 24
@@ -447,12 +448,19 @@ class Placing(Facts):
         at is farther than ``limit`` from ``lead`` (no spot farther was looked at: a base that far from
         every spot looked at, less both radii and 1", changed nothing)."""
         r = su.base_mm / MM_PER_INCH / 2
-        others, foes = self._others_foes(su, occupied, allowed_enemies)
-        if self._blocked(lead, r, others, True, level):
-            return None
         step = 2 * r + GAP
         norm = math.hypot(*rear) or 1.0
         back = (rear[0] / norm, rear[1] / norm)
+        if not allowed_enemies and level is None and limit != math.inf:  # compiled, the same answer
+            order = self._grid_order(su.models, step, back, lead, su.player)
+            walked = self._walk_grid(su, lead, order, occupied, limit, arriving)
+            if isinstance(walked, list):
+                return self._intern(Placement(su.id, tuple(self._casualty_order(walked, back, r, [])), None))
+            if walked != UNSURE:
+                return walked
+        others, foes = self._others_foes(su, occupied, allowed_enemies)
+        if self._blocked(lead, r, others, True, level):
+            return None
         centres = [lead]
         mine: list[tuple[Coord, float, bool]] = [(lead, r, False)]
         zoned = False  # a spot looked at was Within the zone

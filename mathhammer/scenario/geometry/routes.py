@@ -28,8 +28,10 @@ from shapely.geometry import Point
 from shapely.geometry.base import BaseGeometry
 
 from ...board.engagement import ENGAGEMENT_RANGE
-from ...board.model import EPS, Terrain, shape_bounds
+from ...board.model import EPS, MM_PER_INCH, Terrain, shape_bounds
 from ...board.pathing import shortest_route
+from .. import fastplace
+from ..spec import ScenarioUnit
 from .core import (
     DISCS_KEPT,
     GAP,
@@ -38,8 +40,16 @@ from .core import (
     BoardState,
     Coord,
     Route,
+    Zone,
     edge_distance,
 )
+
+#: :meth:`Routes._walk_grid` could not say (a distance within ``fastplace.TOL`` of a threshold): the Python walk's
+UNSURE = -3
+#: the disc of a base as :meth:`Routes._base_disc` makes it: a point's buffer of so many segments a quarter circle
+QUAD_SEGS = 8
+#: the Entry Edges as ``fastplace._walk_kernel`` numbers them (:func:`~.core.edge_distance`'s)
+EDGES = ("south", "north", "west", "east")
 
 
 class Routes(BoardState):
@@ -229,6 +239,74 @@ class Routes(BoardState):
                 kept.clear()
             kept[key] = hit
         return hit
+
+    def _walk_grid(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        order: list[Coord],
+        occupied: tuple[int, ...],
+        limit: float,
+        arriving: Zone | None,
+    ) -> list[Coord] | int | None:
+        """``Placing._place_grid`` on the playmat with no Charge target and a finite ``limit`` (a Move or a Deploy) by
+        the compiled walk (``fastplace._walk_kernel``, the same answer): the grid offsets ``order`` walked from
+        ``lead`` against the table's edges and the footprints (:meth:`_playmat_pack`; the base's disc is GEOS's 32-gon
+        of a point's buffer, :meth:`_base_disc`: a footprint nearer than ``r cos(pi / 32)`` or holding the centre meets
+        it, one farther than ``r`` does not), the bases of ``occupied`` (``GAP / 2``; an enemy Ground base Within 1",
+        8.7.7), the models set (kept together) and an arriving unit's zone (8.3.3, :meth:`zone_gap`'s sum). Returns the
+        centres set (no spot Within 1" of an enemy: the casualty order reads none, 8.7.5), -1 past the limit, None no
+        placement, or :data:`UNSURE` (a distance within ``fastplace.TOL`` of a threshold, or footprints not plain
+        polygons): then the Python walk."""
+        terrain = self._playmat_pack()
+        if terrain is None:
+            return UNSURE
+        r = su.base_mm / MM_PER_INCH / 2
+        offs, n, beyond = self._grid_offsets(order, limit)
+        units, placements = self.scn.units, self.placements
+        foe = [units[placements[p].unit].player != su.player and not units[placements[p].unit].flying for p in occupied]
+        packed = self._centres_packed()
+        bases = (np.asarray(occupied, dtype=np.int64), np.asarray(foe, dtype=bool) & (not su.flying), *packed.arrays())
+        zone = (-1, 0.0) if arriving is None else (EDGES.index(arriving[0]), arriving[1] + EPS)
+        inner = r * math.cos(math.pi / (4 * QUAD_SEGS))
+        args = (su.models, r, 2 * r + GAP, bases, (*terrain, inner), zone, GAP / 2, ENGAGEMENT_RANGE + EPS)
+        got, chosen = fastplace.walk(lead, offs, n, beyond, *args)
+        if got < 0:
+            return None if got == -2 else got
+        return [
+            lead if i == 0 else (lead[0] + order[i - 1][0], lead[1] + order[i - 1][1]) for i in chosen[:got].tolist()
+        ]
+
+    def _grid_offsets(self, order: list[Coord], limit: float) -> tuple[np.ndarray, int, bool]:
+        """The grid offsets ``order`` as an array, how many come before the first farther than ``limit`` from the
+        Leading Model (``math.hypot``, as the Python walk reads it), and whether there is one; kept per order and
+        limit."""
+        kept: dict[int, tuple[list[Coord], np.ndarray, dict[float, tuple[int, bool]]]] = self.memo.table("grid_offsets")
+        hit = kept.get(id(order))
+        if hit is None or hit[0] is not order:
+            hit = kept[id(order)] = (order, np.asarray(order, dtype=np.float64).reshape(-1, 2), {})
+        cut = hit[2].get(limit)
+        if cut is None:
+            n = next((i for i, (dx, dy) in enumerate(order) if math.hypot(dx, dy) > limit), len(order))
+            cut = hit[2][limit] = (n, n < len(order))
+        return hit[1], cut[0], cut[1]
+
+    def _playmat_pack(self) -> tuple[np.ndarray, ...] | None:
+        """The table's edges (width, depth, EPS) and the footprints a base on the playmat may not overlap
+        (:meth:`_blocker_boxes`: their boxes, their exterior rings packed, each ring's start), read once; None where
+        one is not a polygon without holes."""
+        kept: dict[str, tuple[np.ndarray, ...] | None] = self.memo.table("playmat_pack")
+        if "playmat" not in kept:
+            pieces = self._blocker_boxes(None)
+            plain = all(g.geom_type == "Polygon" and not g.interiors for *_, g in pieces)
+            rings = [np.asarray(g.exterior.coords, dtype=np.float64)[:-1] for *_, g in pieces] if plain else []
+            starts = np.zeros(len(rings) + 1, dtype=np.int64)
+            starts[1:] = np.cumsum([len(c) for c in rings])
+            edges = np.asarray([self.board.width, self.board.depth, EPS], dtype=np.float64)
+            boxes = np.asarray([b[:4] for b in pieces], dtype=np.float64).reshape(-1, 4)
+            xy = np.ascontiguousarray(np.concatenate(rings) if rings else np.zeros((0, 2)))
+            kept["playmat"] = (edges, boxes, xy, starts) if plain else None
+        return kept["playmat"]
 
     # ---------------------------------------------------------------- Close Ranks (8.8.1 step 1)
     def _walls(self, level: str | None, through: int = 0) -> list[BaseGeometry]:
