@@ -9,34 +9,51 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..config import JIT
+from ..config import INLINE, JIT
 
 #: a distance this near a threshold of the grid walk is not decided here (the caller asks the World instead)
 TOL = 1e-9
 
 
 @njit(**JIT)
-def _spot_test(x, y, r, cs, rs, enemy, lo, hi, mine, k, apart, eng, tol):  # pragma: no cover - compiled
-    """0 the base at (x, y) is clear of the bases ``cs[lo:hi]`` and of the first ``k`` of ``mine``, 1 it is not, -1 a
-    gap too near a threshold to say."""
+def _packed_test(x, y, r, pids, foe, starts, xy, rads, mine, k, apart, eng, tol):  # pragma: no cover - compiled
+    """0 the base of radius ``r`` at (x, y) is clear of the bases of the placements ``pids`` (packed:
+    ``xy[starts[p]:starts[p + 1]]``, radius ``rads[p]``; ``foe``: an Enemy Ground unit, per placement, which it may
+    not come Within ``eng`` of) and of the first ``k`` of ``mine`` (``apart`` edge to edge), 1 it is not, -1 a gap too
+    near a threshold to say; each gap computed as ``Routes._blocked`` computes it (the centre distance less one
+    radius, then the other)."""
     unsure = False
-    for j in range(lo, hi):
-        dx = x - cs[j, 0]
-        dy = y - cs[j, 1]
-        g = np.sqrt(dx * dx + dy * dy) - r - rs[j]
-        if g < apart - tol or (enemy[j] and g <= eng - tol):
-            return 1
-        if abs(g - apart) <= tol or (enemy[j] and abs(g - eng) <= tol):
-            unsure = True
+    for q in range(pids.size):
+        p = pids[q]
+        for j in range(starts[p], starts[p + 1]):
+            dx = x - xy[j, 0]
+            dy = y - xy[j, 1]
+            g = np.sqrt(dx * dx + dy * dy) - r - rads[p]
+            if g < apart - tol or (foe[q] and g <= eng - tol):
+                return 1
+            if abs(g - apart) <= tol or (foe[q] and abs(g - eng) <= tol):
+                unsure = True
     for j in range(k):
         dx = x - mine[j, 0]
         dy = y - mine[j, 1]
-        g = np.sqrt(dx * dx + dy * dy) - 2 * r
+        g = np.sqrt(dx * dx + dy * dy) - r - r
         if g < apart - tol:
             return 1
         if abs(g - apart) <= tol:
             unsure = True
     return -1 if unsure else 0
+
+
+@njit(**INLINE)
+def _nearest(x, y, mine, k):  # pragma: no cover - compiled
+    """The distance from (x, y) to the nearest of the first ``k`` centres of ``mine`` (the grid's "keep them
+    together")."""
+    near = np.inf
+    for j in range(k):
+        dx = x - mine[j, 0]
+        dy = y - mine[j, 1]
+        near = min(near, np.sqrt(dx * dx + dy * dy))
+    return near
 
 
 @njit(**JIT)
@@ -49,14 +66,16 @@ def _set_kernel(spots, terr, nspots, models, r, step, cs, rs, enemy, starts, apa
     out = np.zeros((n_t, n_e), dtype=np.int8)
     mine = np.empty((models, 2), dtype=np.float64)
     together = step + 2.0
+    one = np.arange(cs.shape[0] + 1)  # each base a placement of its own (_packed_test)
     for t in range(n_t):
         lo, hi = starts[t], starts[t + 1]
+        bases, foe = np.arange(lo, hi), enemy[lo:hi]
         for e in range(n_e):
             if not terr[e, 0]:
                 out[t, e] = 1
                 continue
             x0, y0 = spots[e, 0, 0], spots[e, 0, 1]
-            v = _spot_test(x0, y0, r, cs, rs, enemy, lo, hi, mine, 0, apart, eng, tol)
+            v = _packed_test(x0, y0, r, bases, foe, one, cs, rs, mine, 0, apart, eng, tol)
             if v != 0:
                 out[t, e] = v
                 continue
@@ -69,17 +88,13 @@ def _set_kernel(spots, terr, nspots, models, r, step, cs, rs, enemy, starts, apa
                 if not terr[e, s]:
                     continue
                 x, y = spots[e, s, 0], spots[e, s, 1]
-                v = _spot_test(x, y, r, cs, rs, enemy, lo, hi, mine, k, apart, eng, tol)
+                v = _packed_test(x, y, r, bases, foe, one, cs, rs, mine, k, apart, eng, tol)
                 if v == 1:
                     continue
                 if v == -1:
                     verdict = -1
                     break
-                near = np.inf
-                for j in range(k):
-                    dx = x - mine[j, 0]
-                    dy = y - mine[j, 1]
-                    near = min(near, np.sqrt(dx * dx + dy * dy))
+                near = _nearest(x, y, mine, k)
                 if abs(near - together) <= tol:
                     verdict = -1
                     break
@@ -130,33 +145,6 @@ def _off_terrain(x, y, r, edges, boxes, xy, starts, inner, tol):  # pragma: no c
 
 
 @njit(**JIT)
-def _packed_test(x, y, r, pids, foe, starts, xy, rads, mine, k, apart, eng, tol):  # pragma: no cover - compiled
-    """:func:`_spot_test` against the bases of the placements ``pids`` (packed: ``xy[starts[p]:starts[p + 1]]``, radius
-    ``rads[p]``; ``foe``: an Enemy Ground unit, per placement) and the first ``k`` of ``mine``, each gap computed as
-    ``Routes._blocked`` computes it (the centre distance less one radius, then the other)."""
-    unsure = False
-    for q in range(pids.size):
-        p = pids[q]
-        for j in range(starts[p], starts[p + 1]):
-            dx = x - xy[j, 0]
-            dy = y - xy[j, 1]
-            g = np.sqrt(dx * dx + dy * dy) - r - rads[p]
-            if g < apart - tol or (foe[q] and g <= eng - tol):
-                return 1
-            if abs(g - apart) <= tol or (foe[q] and abs(g - eng) <= tol):
-                unsure = True
-    for j in range(k):
-        dx = x - mine[j, 0]
-        dy = y - mine[j, 1]
-        g = np.sqrt(dx * dx + dy * dy) - r - r
-        if g < apart - tol:
-            return 1
-        if abs(g - apart) <= tol:
-            unsure = True
-    return -1 if unsure else 0
-
-
-@njit(**JIT)
 def _walk_kernel(
     lead, offs, n, beyond, models, r, step, bases, terrain, zone, apart, eng, tol, chosen
 ):  # pragma: no cover
@@ -202,11 +190,7 @@ def _walk_kernel(
             continue
         if t == -1 or v == -1:
             return -3
-        near = np.inf
-        for j in range(k):
-            dx = x - mine[j, 0]
-            dy = y - mine[j, 1]
-            near = min(near, np.sqrt(dx * dx + dy * dy))
+        near = _nearest(x, y, mine, k)
         if abs(near - together) <= tol:
             return -3
         if near > together:  # keep them together
