@@ -17,6 +17,7 @@ import pytest
 
 from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.board.model import EPS, MM_PER_INCH
+from mathhammer.scenario import fastplace
 from mathhammer.scenario.geometry.core import GAP, Placement
 from mathhammer.scenario.geometry.placement import Placing, near_limit
 from mathhammer.scenario.sim import Simulation
@@ -114,9 +115,8 @@ def test_a_gap_at_its_limit_is_read_as_the_grid_reads_it(board: Any, unit: str, 
     for _ in range(abs(ulps)):
         x = math.nextafter(x, math.inf if ulps > 0 else -math.inf)
     other = int(world._intern(Placement(unit, ((x, spot[1]),), None)))
-    status = world._centres_packed().spots_clear(
-        world._centres(bare), np.asarray([other]), np.asarray([enemy]), r, GAP / 2, ENGAGEMENT_RANGE + EPS
-    )
+    bases = (np.asarray([other]), np.asarray([enemy]), *world._centres_packed().arrays())
+    status = fastplace.clear(world._centres(bare), r, bases, GAP / 2, ENGAGEMENT_RANGE + EPS)
     assert status == 2
     got = world._bare_holds(su, lead, rear, (other,), None, None)
     grid = _grid(world, su, lead, rear, (other,), None, None)

@@ -115,24 +115,6 @@ def _least_apart_kernel(pa, ka, pb, kb, starts, xy):  # pragma: no cover - compi
     return d
 
 
-@njit(**JIT)
-def _spots_clear_kernel(spots, pids, foe, starts, xy, rads, r, apart, near, tol):  # pragma: no cover - compiled
-    status = 0
-    for k in range(pids.size):
-        p = pids[k]
-        edge = near if foe[k] else apart
-        for j in range(starts[p], starts[p + 1]):
-            for i in range(spots.shape[0]):
-                dx = spots[i, 0] - xy[j, 0]
-                dy = spots[i, 1] - xy[j, 1]
-                g = np.sqrt(dx * dx + dy * dy) - r - rads[p]
-                if g < edge - tol:
-                    return 1
-                if g <= edge + tol:
-                    status = 2
-    return status
-
-
 class ManyTest:
     """A test of placements read for many at once, ``test.many(pids)`` (compiled), and of one, ``test(p)``
     (``one(p)`` where given, else ``many`` of one): what the Simulation's splits of games by placements read
@@ -200,25 +182,6 @@ class Centres:
         radii, and 0.01"; numpy's ``sqrt`` of the summed squares, to the last bit)?"""
         args = (self.starts, self.xy, self.rads, float(gap))
         return _near_kernel(int(pa), np.ascontiguousarray(pids, dtype=np.int64), *args)  # type: ignore[no-any-return]
-
-    def spots_clear(
-        self, spots: np.ndarray, pids: np.ndarray, foe: np.ndarray, r: float, apart: float, near: float
-    ) -> int:
-        """Are the bases of radius ``r`` at ``spots`` clear of every base of the placements ``pids``: 0 every edge gap
-        at least ``apart`` (more than ``near`` for a placement with ``foe``), 1 one nearer by more than 1e-9, 2 one
-        within 1e-9 of its limit (numpy's ``sqrt`` of the summed squares: the caller reads those as it reads them).
-
-        >>> c = Centres()
-        >>> c.extend([((0.0, 0.0), (1.0, 0.0)), ((5.0, 0.0),)], [0.5, 0.5])
-        >>> spot, far = np.array([[3.0, 0.0]]), np.zeros(2, dtype=bool)
-        >>> [c.spots_clear(spot, np.array([p]), far[:1], 0.5, 0.05, 1.0) for p in (0, 1)]
-        [0, 0]
-        >>> c.spots_clear(spot, np.array([1]), np.ones(1, dtype=bool), 0.5, 0.05, 1.0)  # 1" from an enemy: blocked
-        2
-        >>> c.spots_clear(np.array([[4.0, 0.0]]), np.array([1]), far[:1], 0.5, 0.05, 1.0)
-        1
-        """
-        return int(_spots_clear_kernel(spots, pids, foe, self.starts, self.xy, self.rads, r, apart, near, 1e-9))
 
     def least(self, pa: int, ka: int, pb: int, kb: int) -> float:
         """The least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb`` of ``pb``

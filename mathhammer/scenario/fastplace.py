@@ -44,6 +44,41 @@ def _packed_test(x, y, r, pids, foe, starts, xy, rads, mine, k, apart, eng, tol)
     return -1 if unsure else 0
 
 
+@njit(**JIT)
+def _clear_kernel(spots, r, bases, apart, eng, tol):  # pragma: no cover - compiled
+    """:func:`clear` (its text)."""
+    pids, foe, starts, xy, rads = bases
+    mine = np.empty((0, 2), dtype=np.float64)
+    status = 0
+    for i in range(spots.shape[0]):
+        v = _packed_test(spots[i, 0], spots[i, 1], r, pids, foe, starts, xy, rads, mine, 0, apart, eng, tol)
+        if v == 1:
+            return 1
+        if v == -1:
+            status = 2
+    return status
+
+
+def clear(spots: np.ndarray, r: float, bases: tuple[np.ndarray, ...], apart: float, eng: float) -> int:
+    """Are the bases of radius ``r`` at ``spots`` clear of every base of ``bases`` (the placements, their Enemy Ground
+    flags, the packed starts, centres and radii, as :func:`walk` reads them; :func:`_packed_test`): 0 every edge gap at
+    least ``apart`` (more than ``eng`` for an enemy), 1 one nearer by more than :data:`TOL`, 2 one within :data:`TOL` of
+    its limit (the caller reads those as it reads them).
+
+    >>> from mathhammer.scenario.fastnear import Centres
+    >>> c = Centres()
+    >>> c.extend([((0.0, 0.0), (1.0, 0.0)), ((5.0, 0.0),)], [0.5, 0.5])
+    >>> spot, friend, enemy = np.array([[3.0, 0.0]]), np.zeros(1, dtype=bool), np.ones(1, dtype=bool)
+    >>> [clear(spot, 0.5, (np.array([p]), friend, *c.arrays()), 0.05, 1.0) for p in (0, 1)]
+    [0, 0]
+    >>> clear(spot, 0.5, (np.array([1]), enemy, *c.arrays()), 0.05, 1.0)  # 1" from an enemy: at the limit
+    2
+    >>> clear(np.array([[4.0, 0.0]]), 0.5, (np.array([1]), friend, *c.arrays()), 0.05, 1.0)
+    1
+    """
+    return int(_clear_kernel(np.ascontiguousarray(spots, dtype=np.float64), float(r), bases, apart, eng, TOL))
+
+
 @njit(**INLINE)
 def _nearest(x, y, mine, k):  # pragma: no cover - compiled
     """The distance from (x, y) to the nearest of the first ``k`` centres of ``mine`` (the grid's "keep them
@@ -259,4 +294,4 @@ def walk(
     return int(got), chosen
 
 
-__all__ = ["TOL", "set_verdicts", "walk"]
+__all__ = ["TOL", "clear", "set_verdicts", "walk"]

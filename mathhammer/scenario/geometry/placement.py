@@ -64,6 +64,7 @@ import numpy as np
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...board.ranks import CONTACT
+from .. import fastplace
 from ..fastnear import ManyTest, clear_of
 from ..fastranks import lateral_first
 from ..missions.deployments import MIRROR_AXES
@@ -335,8 +336,8 @@ class Placing(Facts):
             units[placements[pid].unit].player != player and not units[placements[pid].unit].flying and not su.flying
             for pid in small
         ]
-        pids = np.asarray(small, dtype=np.int64)
-        status = self._centres_packed().spots_clear(self._centres(bare), pids, np.asarray(foe), r, apart, near)
+        bases = (np.asarray(small, dtype=np.int64), np.asarray(foe, dtype=bool), *self._centres_packed().arrays())
+        status = fastplace.clear(self._centres(bare), r, bases, apart, near)
         if status == 2:  # a gap within 1e-9 of its limit: every gap read as _blocked reads it
             others, _ = self._others_foes(su, small, ())
             centres = placements[bare].centres
