@@ -330,17 +330,10 @@ class Placing(Facts):
             return bare if not small else -2
         r = su.base_mm / MM_PER_INCH / 2
         apart, near = GAP / 2, ENGAGEMENT_RANGE + EPS
-        player = su.player
-        units, placements = self.scn.units, self.placements
-        foe = [
-            units[placements[pid].unit].player != player and not units[placements[pid].unit].flying and not su.flying
-            for pid in small
-        ]
-        bases = (np.asarray(small, dtype=np.int64), np.asarray(foe, dtype=bool), *self._centres_packed().arrays())
-        status = fastplace.clear(self._centres(bare), r, bases, apart, near)
+        status = fastplace.clear(self._centres(bare), r, self._packed_bases(su, small), apart, near)
         if status == 2:  # a gap within 1e-9 of its limit: every gap read as _blocked reads it
             others, _ = self._others_foes(su, small, ())
-            centres = placements[bare].centres
+            centres = self.placements[bare].centres
             for oc, orad, enemy in others:
                 for c in centres:
                     gap = math.dist(c, oc) - r - orad

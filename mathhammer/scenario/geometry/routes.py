@@ -263,10 +263,7 @@ class Routes(BoardState):
             return UNSURE
         r = su.base_mm / MM_PER_INCH / 2
         offs, n, beyond = self._grid_offsets(order, limit)
-        units, placements = self.scn.units, self.placements
-        foe = [units[placements[p].unit].player != su.player and not units[placements[p].unit].flying for p in occupied]
-        packed = self._centres_packed()
-        bases = (np.asarray(occupied, dtype=np.int64), np.asarray(foe, dtype=bool) & (not su.flying), *packed.arrays())
+        bases = self._packed_bases(su, occupied)
         zone = (-1, 0.0) if arriving is None else (EDGES.index(arriving[0]), arriving[1] + EPS)
         inner = r * math.cos(math.pi / (4 * QUAD_SEGS))
         args = (su.models, r, 2 * r + GAP, bases, (*terrain, inner), zone, GAP / 2, ENGAGEMENT_RANGE + EPS)
@@ -276,6 +273,15 @@ class Routes(BoardState):
         return [
             lead if i == 0 else (lead[0] + order[i - 1][0], lead[1] + order[i - 1][1]) for i in chosen[:got].tolist()
         ]
+
+    def _packed_bases(self, su: ScenarioUnit, occupied: tuple[int, ...]) -> tuple[np.ndarray, ...]:
+        """The bases of the placements ``occupied`` as ``fastplace``'s base test reads them against unit ``su``: the
+        placements, whether each is an Enemy Ground unit it may not come Within 1" of (8.7.7; neither Flying), and the
+        packed starts, centres and radii of every placement."""
+        units, placements = self.scn.units, self.placements
+        foe = [units[placements[p].unit].player != su.player and not units[placements[p].unit].flying for p in occupied]
+        flags = np.asarray(foe, dtype=bool) & (not su.flying)
+        return (np.asarray(occupied, dtype=np.int64), flags, *self._centres_packed().arrays())
 
     def _grid_offsets(self, order: list[Coord], limit: float) -> tuple[np.ndarray, int, bool]:
         """The grid offsets ``order`` as an array, how many come before the first farther than ``limit`` from the
