@@ -7,6 +7,7 @@ numbers as the one-by-one reads."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from mathhammer.board.model import MM_PER_INCH
 from mathhammer.scenario.players.auto import Auto, EntryLegality, uniforms_of
 from mathhammer.scenario.players.legal import Legality
 from mathhammer.scenario.players.policies import Decision
@@ -250,3 +252,55 @@ def test_a_new_row_from_the_kept_shortcuts_is_the_row_made_afresh(scn: Scenario)
     sim.run()
     leg = kept["leg"]
     assert counts["rows"] > 2 * len(leg._firsts), (counts, len(leg._firsts))
+
+
+def test_the_shortcuts_of_many_states_are_each_states_own(scn: Scenario) -> None:
+    """``Legality.shortcuts_many`` (one pass over a decision's new states, the least gaps by one compiled call) gives
+    each state's row as read alone and by a naive reading: before each activation of forty random games, for every
+    unit and the live games' states together, a Shoot or Charge entry is refused exactly where its target is off the
+    table or its models left are all farther than the entry's reach, base edge to base edge (8.7.3 step 1, 8.7.7; the
+    least centre distance by ``math.hypot`` less the two base radii), and every row equals the one-state reading. Each
+    state is read after a copy of it with the unit off the table (the test would not notice a row read from another
+    state's units)."""
+    sim = Simulation(scn, 40, 7)
+    apply = sim.activate
+    seen = {"aimed": 0, "refused": 0, "mixed": 0}
+
+    def judged(act: Activation, games: np.ndarray) -> None:
+        auto = sim.players[PLAYERS.index(act.player)]
+        assert isinstance(auto, Auto)
+        leg = Legality(sim, auto.legality.menus)
+        table, _ = leg.states(games[~sim.over[games]])
+        n, world = sim.U, sim.world
+        for u, uid in enumerate(sim.uids):
+            # each state after a copy with the unit off the table: rows of units off and on the table interleaved
+            both = [v for s in table for v in ((*s[:u], -1, *s[u + 1 :]), s)]
+            rows = leg.shortcuts_many(u, act.phase, both)
+            for k, state in enumerate(both):
+                assert np.array_equal(rows[k], leg.shortcuts(u, act.phase, state)), (uid, act.phase, k)
+            many = rows[1::2]
+            on = [s[u] >= 0 and s[n + u] > 0 for s in table]
+            seen["mixed"] += len(set(on)) > 1
+            aim = leg._aimed_reach(u, act.phase)
+            for k, state in enumerate(table):
+                if aim is None or not on[k]:
+                    continue
+                targets, entries, of, reach = aim
+                mine = world.placements[state[u]].centres[: state[n + u]]
+                for i, t, far in zip(entries.tolist(), of.tolist(), reach.tolist(), strict=True):
+                    tu = targets[t]
+                    if state[tu] < 0 or state[n + tu] <= 0:
+                        want = True
+                    else:
+                        theirs = world.placements[state[tu]].centres[: state[n + tu]]
+                        d = min(math.hypot(a[0] - b[0], a[1] - b[1]) for a in mine for b in theirs)
+                        mm = sim.scn.units[uid].base_mm + sim.scn.units[sim.uids[tu]].base_mm
+                        want = d - mm / MM_PER_INCH / 2 > far
+                    assert bool(many[k, i]) == want, (uid, sim.uids[tu], act.phase, k)
+                    seen["aimed"] += 1
+                    seen["refused"] += want
+        apply(act, games)
+
+    sim.activate = judged  # type: ignore[method-assign]
+    sim.run()
+    assert seen["aimed"] > 1000 and 100 < seen["refused"] < seen["aimed"] - 100 and seen["mixed"] > 10, seen

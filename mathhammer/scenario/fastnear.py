@@ -108,11 +108,14 @@ def _near_kernel(pa, pids, starts, xy, rads, gap):  # pragma: no cover - compile
 
 @njit(**JIT)
 def _least_apart_kernel(pa, ka, pb, kb, starts, xy):  # pragma: no cover - compiled
-    d = np.inf
-    for j in range(starts[pa], min(starts[pa] + ka, starts[pa + 1])):
-        for k in range(starts[pb], min(starts[pb] + kb, starts[pb + 1])):
-            d = min(d, np.hypot(xy[j, 0] - xy[k, 0], xy[j, 1] - xy[k, 1]))
-    return d
+    out = np.empty(pa.size)
+    for i in range(pa.size):
+        d = np.inf
+        for j in range(starts[pa[i]], min(starts[pa[i]] + ka[i], starts[pa[i] + 1])):
+            for k in range(starts[pb[i]], min(starts[pb[i]] + kb[i], starts[pb[i] + 1])):
+                d = min(d, np.hypot(xy[j, 0] - xy[k, 0], xy[j, 1] - xy[k, 1]))
+        out[i] = d
+    return out
 
 
 class ManyTest:
@@ -183,16 +186,18 @@ class Centres:
         args = (self.starts, self.xy, self.rads, float(gap))
         return _near_kernel(int(pa), np.ascontiguousarray(pids, dtype=np.int64), *args)  # type: ignore[no-any-return]
 
-    def least(self, pa: int, ka: int, pb: int, kb: int) -> float:
-        """The least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb`` of ``pb``
-        (numpy's ``hypot`` of the per-axis differences, to the last bit; inf where either has none).
+    def least_many(self, pa: np.ndarray, ka: np.ndarray, pb: np.ndarray, kb: np.ndarray) -> np.ndarray:
+        """Per row of the four arrays (int64): the least centre distance between the first ``ka`` models of placement
+        ``pa`` and the first ``kb`` of ``pb`` (numpy's ``hypot`` of the per-axis differences, to the last bit; inf where
+        either has none).
 
         >>> c = Centres()
         >>> c.extend([((0.0, 0.0), (9.0, 0.0)), ((3.0, 4.0), (9.0, 1.0))], [0.5, 0.5])
-        >>> c.least(0, 2, 1, 2), c.least(0, 1, 1, 2), c.least(0, 1, 1, 0)
-        (1.0, 5.0, inf)
+        >>> c.least_many(*(np.array(v, dtype=np.int64) for v in ([0, 0, 0], [2, 1, 1], [1, 1, 1], [2, 2, 0]))).tolist()
+        [1.0, 5.0, inf]
         """
-        return float(_least_apart_kernel(int(pa), int(ka), int(pb), int(kb), self.starts, self.xy))
+        pa, ka, pb, kb = (np.ascontiguousarray(v, dtype=np.int64) for v in (pa, ka, pb, kb))
+        return _least_apart_kernel(pa, ka, pb, kb, self.starts, self.xy)  # type: ignore[no-any-return]
 
 
 __all__ = ["Centres", "ManyTest", "clear_of", "near_any"]

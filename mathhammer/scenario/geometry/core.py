@@ -449,10 +449,10 @@ class BoardState:
         """:meth:`near` of ``pa`` and each placement of ``pids`` (compiled, the same answers)."""
         return self._centres_packed().near(pa, pids, gap)
 
-    def least_distance(self, pa: int, ka: int, pb: int, kb: int) -> float:
-        """The least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb`` of
-        ``pb`` (compiled, :meth:`Centres.least`)."""
-        return self._centres_packed().least(pa, ka, pb, kb)
+    def least_distances(self, pa: np.ndarray, ka: np.ndarray, pb: np.ndarray, kb: np.ndarray) -> np.ndarray:
+        """Per row: the least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb``
+        of ``pb`` (int64 arrays; compiled, :meth:`Centres.least_many`)."""
+        return self._centres_packed().least_many(pa, ka, pb, kb)
 
     def near_box_many(self, pids: np.ndarray, lo: np.ndarray, hi: np.ndarray, reach: float) -> np.ndarray:
         """Per placement of ``pids``: is it in :meth:`_near_box` (compiled, the same answers)?"""

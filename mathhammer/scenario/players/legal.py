@@ -161,7 +161,7 @@ class Legality:
         self._firsts: dict[tuple[object, ...], np.ndarray] = {}
         self._far: dict[tuple[int, str, int], np.ndarray] = {}
         self._menu_points: dict[tuple[int, str], np.ndarray] = {}
-        self._gaps: dict[tuple[int, int, int, int], float] = {}
+        self._sum_radii: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
         self._reaches: dict[tuple[int, int, str], float] = {}
         self._most: dict[int, tuple[float, float]] = {}
         self._speed_caps: dict[tuple[int, str], np.ndarray] = {}
@@ -241,15 +241,20 @@ class Legality:
             firsts = self._firsts
             if len(firsts) > MEMO_LIMIT:
                 firsts.clear()
+            # the shortcuts read the unit's and its aimed targets' placements and models alone (:meth:`shortcuts`):
+            # the rows of the keys not kept made in one pass
+            keys = [(u, phase, *(state[v] for v in reads), *(state[n + v] for v in reads)) for state in new]
+            missing = {}
+            for state, key in zip(new, keys, strict=True):
+                if key not in firsts and key not in missing:
+                    missing[key] = state
+            if missing:
+                fresh = np.where(self.shortcuts_many(u, phase, list(missing.values())), np.int8(0), np.int8(-1))
+                fresh[:, passes] = 1
+                firsts.update(zip(missing, fresh, strict=True))
             made = []
-            for state in new:
-                # the shortcuts read the unit's and its aimed targets' placements and models alone (:meth:`shortcuts`)
-                key = (u, phase, *(state[v] for v in reads), *(state[n + v] for v in reads))
-                first = firsts.get(key)
-                if first is None:
-                    first = firsts[key] = np.where(self.shortcuts(u, phase, state), np.int8(0), np.int8(-1))
-                    first[passes] = 1
-                r = first.copy()
+            for state, key in zip(new, keys, strict=True):
+                r = firsts[key].copy()
                 memo[(u, phase, state)] = r
                 made.append(r)
             if phase == "movement" and deploys.any():
@@ -419,23 +424,48 @@ class Legality:
         the plan walk (the module text): 8.5.5 a unit in Reserves only Deploys and one on the table never does; a Move
         or Run point beyond the most Speed in a straight line (8.5.3); a Shoot or Charge target not on the table or
         beyond the farthest gap its action may reach (8.7.3, 8.7.7). Pass is never refused."""
+        return self.shortcuts_many(u, phase, [state])[0]
+
+    def shortcuts_many(self, u: int, phase: str, states: Sequence[Sequence[int]]) -> np.ndarray:
+        """:meth:`shortcuts` of each of ``states`` (rows), in one pass: the least gaps to the aimed targets' models
+        left read by one compiled call (the placements' centres as the World keeps them, float64), less the two
+        base radii (the least base-edge gap: Range and Charges are read on the models left)."""
         n = self.view.U
-        pos, alive = state[:n], state[n : 2 * n]
+        st = np.asarray(states, dtype=np.int64).reshape(len(states), -1)
+        pu, ku = st[:, u], st[:, n + u]
+        on = (pu >= 0) & (ku > 0)
         on_refused, off_refused, _, moves = self._kind_masks(u, phase)
-        if not (pos[u] >= 0 and alive[u] > 0):
-            return off_refused.copy()  # 8.5.5
-        out = on_refused.copy()  # 8.5.5
+        out = np.where(on[:, None], on_refused[None, :], off_refused[None, :])  # 8.5.5
+        rows = np.flatnonzero(on)
+        if rows.size == 0:
+            return out
         if moves is not None:  # _beyond: never a point-less entry
-            out |= moves & self._beyond(u, phase, pos[u])
+            for pid in np.unique(pu[rows]).tolist():
+                out[rows[pu[rows] == pid]] |= moves & self._beyond(u, phase, pid)
         aim = self._aimed_reach(u, phase)
         if aim is not None:
             # 8.7.3, 8.7.7: a target on the table, within the farthest gap the action may reach
             targets, entries, of, reach = aim
-            pu, ku = pos[u], alive[u]
-            off = [pos[t] < 0 or alive[t] <= 0 for t in targets]
-            gaps = [0.0 if o else self._gap(pu, ku, pos[t], alive[t]) for t, o in zip(targets, off, strict=True)]
-            out[entries] = np.asarray(off)[of] | (np.asarray(gaps)[of] > reach)
+            tcols = np.asarray(targets, dtype=np.int64)
+            pt, kt = st[np.ix_(rows, tcols)], st[np.ix_(rows, n + tcols)]
+            off = (pt < 0) | (kt <= 0)
+            gaps = np.zeros(off.shape)
+            r, c = np.nonzero(~off)
+            if r.size:
+                d = self.view.world.least_distances(pu[rows][r], ku[rows][r], pt[r, c], kt[r, c])
+                gaps[r, c] = d - self._radii(u, targets)[c]
+            out[np.ix_(rows, entries)] = off[:, of] | (gaps[:, of] > reach[None, :])
         return out
+
+    def _radii(self, u: int, targets: list[int]) -> np.ndarray:
+        """Per unit of ``targets``: its base radius and unit ``u``'s summed (inches), read once."""
+        key = (u, tuple(targets))
+        hit = self._sum_radii.get(key)
+        if hit is None:
+            units, uids = self.view.scn.units, self.view.uids
+            mm = [(units[uids[u]].base_mm + units[uids[t]].base_mm) / MM_PER_INCH / 2 for t in targets]
+            hit = self._sum_radii[key] = np.asarray(mm, dtype=float)
+        return hit
 
     def _kind_masks(self, u: int, phase: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
         """Per entry of unit ``u``'s ``phase`` menu, read once: refused on the table by 8.5.5 (a Deploy), refused off
@@ -563,21 +593,6 @@ class Legality:
                     far = math.inf if w.range is None else max(float(w.range), float(lr.value or 0) if lr else 0.0)
                     hit = max(hit, far + EPS)
             self._reaches[key] = hit
-        return hit
-
-    def _gap(self, pu: int, ku: int, pt: int, kt: int) -> float:
-        """The least base-edge gap (inches) between the first ``ku`` models of placement ``pu`` and the first ``kt``
-        of ``pt`` (the models left: Range and Charges are read on them)."""
-        key = (pu, ku, pt, kt)
-        hit = self._gaps.get(key)
-        if hit is None:
-            world = self.view.world
-            a, b = world.placements[pu], world.placements[pt]
-            d = world.least_distance(pu, ku, pt, kt)  # the placements' centres as the World keeps them (float64)
-            radii = (self.view.scn.units[a.unit].base_mm + self.view.scn.units[b.unit].base_mm) / MM_PER_INCH / 2
-            if len(self._gaps) > MEMO_LIMIT:
-                self._gaps.clear()
-            hit = self._gaps[key] = float(d - radii)
         return hit
 
     def why(self, u: int, phase: str, game: int, index: int) -> list[str]:
