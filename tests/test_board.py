@@ -461,3 +461,24 @@ def test_loader_format_example_in_the_docstring_parses() -> None:
 def test_golden_boards_load() -> None:
     for path in sorted(GOLDEN.glob("*.toml")):
         assert load_board(path).units, path
+
+
+def test_7_1_2_effective_sizes_and_terrain_distances_are_each_boards_own() -> None:
+    """7.1.2 Stacking Terrain and FAQ v1.0 (Within a piece: any part of it): the Effective Size of a piece and a
+    footprint's distance to a model, which the board keeps per terrain and per footprint, are read on each board's own
+    pieces (by id): a wall set on HIGH GROUND (Size 3 + 2) and a wall of the same id on the playmat (2), a footprint
+    moved 5" with the model where it was, and a model 15" further along the wall, read in turn and again."""
+    high = Terrain("hill", rect(0, 0, 20, 20), size=3, surface=True)
+    on_hill = board_of(high, Terrain("wall", rect(5, 5, 6, 15), size=2, stands_on="hill"))
+    on_mat = board_of(high, Terrain("wall", rect(5, 5, 6, 15), size=2))
+    moved = board_of(high, Terrain("wall", rect(10, 5, 11, 15), size=2))
+    marine, far = Model("m", 3.0, 10.0, base_mm=25.4), Model("f", 3.0, 25.0, base_mm=25.4)
+    for _ in range(2):
+        assert on_hill.terrain_effective_size(on_hill.pieces["wall"]) == 5
+        assert on_mat.terrain_effective_size(on_mat.pieces["wall"]) == 2
+        assert on_hill.terrain_effective_size(on_mat.pieces["wall"]) == 5  # read by its id on the board asked
+        assert on_mat.distance_to_terrain(marine, on_mat.pieces["wall"]) == pytest.approx(1.5)
+        assert moved.distance_to_terrain(marine, moved.pieces["wall"]) == pytest.approx(6.5)
+        assert on_mat.within_terrain(marine, on_mat.pieces["wall"], 1.5)
+        assert not moved.within_terrain(marine, moved.pieces["wall"], 1.5)
+        assert on_mat.distance_to_terrain(far, on_mat.pieces["wall"]) == pytest.approx(104**0.5 - 0.5)

@@ -64,6 +64,14 @@ def shape_bounds(geom: BaseGeometry) -> tuple[float, float, float, float]:
 #: libraries overflow).
 MAX_COORD = 10_000.0
 
+#: per terrain (by identity): each piece's Effective Size (:meth:`Board.terrain_effective_size`); at most
+#: :data:`TERRAIN_KEPT` terrains
+_STACKED: dict[int, tuple[tuple[Terrain, ...], dict[str, int]]] = {}
+TERRAIN_KEPT = 64
+#: per (footprint by identity, centre): the footprint's distance to the centre (:meth:`Board.distance_to_terrain`)
+_DISTANCES: dict[tuple[int, Coord], tuple[BaseGeometry, float]] = {}
+DISTANCES_KEPT = 1 << 15
+
 #: the largest terrain or model Size accepted (cards go up to Size 5-6; stacking adds up).
 MAX_SIZE = 20
 
@@ -355,8 +363,15 @@ class Board:
         return tuple(out)
 
     def terrain_effective_size(self, piece: Terrain) -> int:
-        """Own Size plus the Size of everything it is set on (7.1.2 Stacking Terrain)."""
-        return sum(p.size for p in self.stack(piece.id))
+        """Own Size plus the Size of everything it is set on (7.1.2 Stacking Terrain); read once per terrain (every
+        board of a scenario's table shares its terrain)."""
+        terrain = self.terrain
+        kept = _STACKED.get(id(terrain))
+        if kept is None or kept[0] is not terrain:
+            if len(_STACKED) >= TERRAIN_KEPT:
+                _STACKED.clear()
+            kept = _STACKED[id(terrain)] = (terrain, {t.id: sum(p.size for p in self.stack(t.id)) for t in terrain})
+        return kept[1].get(piece.id, 0)  # read by its id on this board, as :meth:`stack` reads it (0: none here)
 
     def surface_height(self, model: Model) -> int:
         """Sum of the Sizes under the model's base (0 on the playmat)."""
@@ -386,8 +401,17 @@ class Board:
 
     # -- distances ------------------------------------------------------------------------------
     def distance_to_terrain(self, model: Model, piece: Terrain) -> float:
-        """Base edge to the nearest part of the footprint, inches (0 if touching or over it)."""
-        return max(0.0, piece.polygon.distance(Point(model.centre)) - model.radius)
+        """Base edge to the nearest part of the footprint, inches (0 if touching or over it). The footprint's
+        distance to a centre is kept (at most :data:`DISTANCES_KEPT`): a model's is read against each model of another
+        unit (Line of Sight's cover, 7.1.1), and the same models stand in many boards."""
+        poly, centre = piece.polygon, model.centre
+        key = (id(poly), centre)
+        kept = _DISTANCES.get(key)
+        if kept is None or kept[0] is not poly:
+            if len(_DISTANCES) >= DISTANCES_KEPT:
+                _DISTANCES.clear()
+            kept = _DISTANCES[key] = (poly, poly.distance(Point(centre)))
+        return max(0.0, kept[1] - model.radius)
 
     def within_terrain(self, model: Model, piece: Terrain, inches: float = 1.0) -> bool:
         """WITHIN ``inches`` of any part of the piece (FAQ v1.0: any part of the same piece counts)."""
