@@ -8,6 +8,7 @@ numbers as the one-by-one reads."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
@@ -28,6 +29,20 @@ from tests.autoplay_kit import scenario
 @pytest.fixture(scope="module")
 def scn(tmp_path_factory: pytest.TempPathFactory) -> Scenario:
     return scenario(tmp_path_factory.mktemp("autoplay-fast"), length=3)
+
+
+def run_looking(sim: Simulation, look: Callable[[Activation, np.ndarray, Auto], None]) -> None:
+    """Play ``sim``'s games, calling ``look(act, games, auto)`` before each activation (``auto``: the acting player)."""
+    apply = sim.activate
+
+    def judged(act: Activation, games: np.ndarray) -> None:
+        auto = sim.players[PLAYERS.index(act.player)]
+        assert isinstance(auto, Auto)
+        look(act, games, auto)
+        apply(act, games)
+
+    sim.activate = judged  # type: ignore[method-assign]
+    sim.run()
 
 
 def test_every_entry_is_the_checks_answer_in_random_games(scn: Scenario) -> None:
@@ -153,12 +168,9 @@ def test_a_bounded_charge_search_gives_the_checks_verdict(scn: Scenario) -> None
     refused first) refuses exactly the Charges ``scenario check``'s unbounded walk refuses, before each activation of
     random games, for every Charge entry of every unit (both verdicts met, and the Engaged refusal)."""
     sim = Simulation(scn, 6, 7)
-    apply = sim.activate
     verdicts = {"admitted": 0, "refused": 0, "engaged": 0}
 
-    def judged(act: Activation, games: np.ndarray) -> None:
-        auto = sim.players[PLAYERS.index(act.player)]
-        assert isinstance(auto, Auto)
+    def judged(act: Activation, games: np.ndarray, auto: Auto) -> None:
         if act.phase == "assault":
             leg = Legality(sim, auto.legality.menus)
             check = leg.check
@@ -179,10 +191,8 @@ def test_a_bounded_charge_search_gives_the_checks_verdict(scn: Scenario) -> None
                         assert bool(bounded) == bool(full), (uid, e.target, g, bounded, full)
                         verdicts["refused" if full else "admitted"] += 1
                         verdicts["engaged"] += any("Unengaged" in p for p in full)
-        apply(act, games)
 
-    sim.activate = judged  # type: ignore[method-assign]
-    sim.run()
+    run_looking(sim, judged)
     assert min(verdicts.values()) > 0, verdicts
 
 
@@ -263,12 +273,9 @@ def test_the_shortcuts_of_many_states_are_each_states_own(scn: Scenario) -> None
     state is read after a copy of it with the unit off the table (the test would not notice a row read from another
     state's units)."""
     sim = Simulation(scn, 40, 7)
-    apply = sim.activate
     seen = {"aimed": 0, "refused": 0, "mixed": 0}
 
-    def judged(act: Activation, games: np.ndarray) -> None:
-        auto = sim.players[PLAYERS.index(act.player)]
-        assert isinstance(auto, Auto)
+    def judged(act: Activation, games: np.ndarray, auto: Auto) -> None:
         leg = Legality(sim, auto.legality.menus)
         table, _ = leg.states(games[~sim.over[games]])
         n, world = sim.U, sim.world
@@ -299,8 +306,6 @@ def test_the_shortcuts_of_many_states_are_each_states_own(scn: Scenario) -> None
                     assert bool(many[k, i]) == want, (uid, sim.uids[tu], act.phase, k)
                     seen["aimed"] += 1
                     seen["refused"] += want
-        apply(act, games)
 
-    sim.activate = judged  # type: ignore[method-assign]
-    sim.run()
+    run_looking(sim, judged)
     assert seen["aimed"] > 1000 and 100 < seen["refused"] < seen["aimed"] - 100 and seen["mixed"] > 10, seen
