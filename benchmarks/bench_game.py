@@ -31,6 +31,9 @@ from pathlib import Path
 
 from bench_firstrun import _run
 
+from mathhammer.scenario.parallel import AUTO_BLOCK
+from mathhammer.scenario.players.policies import block_games
+
 #: the command of issue 29 point 6, less ``--trials``
 GAME = shlex.split(
     'game profiles/armies/terran_six.toml profiles/armies/zerg_six.toml --mission "Hold Position" '
@@ -63,6 +66,10 @@ def main() -> None:
     (n0, _, c0, r0), (n1, _, c1, r1) = rows
     print(f"CPU per game {c1 / n1:.3f} s at {n1} against {c0 / n0:.3f} s at {n0}; peak RSS {r1 / r0:.2f}x for "
           f"{n1 / n0:g}x the games (load {os.getloadavg()[0]:.1f})")  # fmt: skip
+    block = block_games(a.policy, AUTO_BLOCK)
+    if n0 < block * (a.workers or 1):
+        print(f"(at {n0} games a process plays less than one block of {block} games: its peak RSS is below a long "
+              f"run's; bench_game_memory.py gives the memory after each block of one)")  # fmt: skip
     print("\n| games | wall s | CPU s | games/s (wall) | games per CPU s | peak RSS MB |")
     print("|---|---|---|---|---|---|")
     for n, wall, cpu, rss in rows:
