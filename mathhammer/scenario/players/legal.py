@@ -439,9 +439,10 @@ class Legality:
         rows = np.flatnonzero(on)
         if rows.size == 0:
             return out
+        pu, ku = pu[rows], ku[rows]  # the states with the unit on the table
         if moves is not None:  # _beyond: never a point-less entry
-            for pid in np.unique(pu[rows]).tolist():
-                out[rows[pu[rows] == pid]] |= moves & self._beyond(u, phase, pid)
+            for pid in np.unique(pu).tolist():
+                out[rows[pu == pid]] |= moves & self._beyond(u, phase, pid)
         aim = self._aimed_reach(u, phase)
         if aim is not None:
             # 8.7.3, 8.7.7: a target on the table, within the farthest gap the action may reach
@@ -452,7 +453,7 @@ class Legality:
             gaps = np.zeros(off.shape)
             r, c = np.nonzero(~off)
             if r.size:
-                d = self.view.world.least_distances(pu[rows][r], ku[rows][r], pt[r, c], kt[r, c])
+                d = self.view.world.least_distances(pu[r], ku[r], pt[r, c], kt[r, c])
                 gaps[r, c] = d - self._radii(u, targets)[c]
             out[np.ix_(rows, entries)] = off[:, of] | (gaps[:, of] > reach[None, :])
         return out
@@ -463,8 +464,8 @@ class Legality:
         hit = self._sum_radii.get(key)
         if hit is None:
             units, uids = self.view.scn.units, self.view.uids
-            mm = [(units[uids[u]].base_mm + units[uids[t]].base_mm) / MM_PER_INCH / 2 for t in targets]
-            hit = self._sum_radii[key] = np.asarray(mm, dtype=float)
+            inches = [(units[uids[u]].base_mm + units[uids[t]].base_mm) / MM_PER_INCH / 2 for t in targets]
+            hit = self._sum_radii[key] = np.asarray(inches, dtype=float)
         return hit
 
     def _kind_masks(self, u: int, phase: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
