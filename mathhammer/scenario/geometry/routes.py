@@ -110,7 +110,7 @@ class Routes(BoardState):
         if hit is None:
             if len(self._discs) >= DISCS_KEPT:
                 self._discs.clear()
-            hit = self._discs[key] = Point(centre).buffer(r, quad_segs=8)
+            hit = self._discs[key] = Point(centre).buffer(r, quad_segs=QUAD_SEGS)
         return hit
 
     def _top(self, level: str) -> BaseGeometry:
