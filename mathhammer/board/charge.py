@@ -199,7 +199,9 @@ class _Level:
     """One level the Leading Model's centre moves on: the playmat (``key`` None) or the top of a surface piece."""
 
     key: str | None
-    obstacles: list[Polygon]  # path obstacles grown by r (circumscribed)
+    #: path obstacles grown by r (circumscribed); None for a base's disc until :attr:`obstacles` is read (a straight
+    #: Charge reads only those near its line: :meth:`tight_near`)
+    made: list[Polygon | None]
     #: the same grown by r with grow 1 (never too big), for a start touching one; None for a base: its disc, made where
     #: it is read (:meth:`inscribed_of`)
     inscribed: list[Polygon | None]
@@ -207,6 +209,34 @@ class _Level:
     goal: BaseGeometry
     zone: tuple[float, float, float, float]  # the box of the goal before the bases are taken out of it
     circles: list[tuple[float, float, float] | None]  # per obstacle, a base's (centre x, y, radius + r)
+
+    @property
+    def obstacles(self) -> list[Polygon]:
+        """The path obstacles grown by r (circumscribed), every base's disc made."""
+        made = self.made
+        for i, poly in enumerate(made):
+            if poly is None:
+                made[i] = self._disc_of(i)
+        return made  # type: ignore[return-value]
+
+    def _disc_of(self, i: int) -> Polygon:
+        c = self.circles[i]
+        assert c is not None
+        return _disc((c[0], c[1]), c[2])
+
+    def tight_near(self, box: tuple[float, float, float, float]) -> list[BaseGeometry]:
+        """The obstacles shrunk by SLACK (the search's tight ones) whose circumscribed polygon's box meets ``box``, in
+        their order: only those can contain a point of ``box`` or cross a segment inside it."""
+        out: list[BaseGeometry] = []
+        for i, poly in enumerate(self.made):
+            c = self.circles[i]
+            if poly is None:
+                assert c is not None
+                if _boxes_meet(_disc_box((c[0], c[1]), c[2]), box):
+                    out.append(_buffer(self._disc_of(i), -SLACK))
+            elif _boxes_meet(shape_bounds(poly), box):
+                out.append(_buffer(poly, -SLACK))
+        return out
 
     def inscribed_of(self, i: int) -> Polygon:
         """Obstacle ``i`` grown by r with grow 1."""
@@ -219,12 +249,15 @@ class _Level:
 
 def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, through: int = 0) -> _Level:
     """Path obstacles and the goal region (legal end positions of the centre) on one level; ``through``: IMPASSABLE
-    pieces (no ACCESS POINT) of this Size or less are no path obstacle (Raptor Strain)."""
+    pieces (no ACCESS POINT) of this Size or less are no path obstacle (Raptor Strain). The bases' discs are made only
+    where read: those whose boxes meet the goal's to take them out of it, the path's when :attr:`_Level.obstacles` is
+    read."""
     r = lead.radius
     own = board.unit_of(lead)
-    path: list[tuple[Polygon, Polygon | None, str | None]] = []
+    path: list[tuple[Polygon | None, Polygon | None, str | None]] = []
     circles: list[tuple[float, float, float] | None] = []
-    end_polys: list[BaseGeometry] = []
+    # ends kept off: a polygon, or a base's disc as (centre, radius) (8.5.3, "may not end overlapping"), in order
+    end_polys: list[BaseGeometry | tuple[Coord, float]] = []
     near_enemy: list[tuple[Coord, float]] = []  # (centre, radius) of each disc
 
     region: BaseGeometry = _table(board, r)
@@ -248,11 +281,10 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, t
         if unit.id == own.id:
             continue
         same_level = m.stands_on == key or key is None
-        disc = _disc(m.centre, m.radius + r)
         if same_level or m.flying:
-            end_polys.append(disc)  # 8.5.3: "may not end overlapping ... another model's base"
+            end_polys.append((m.centre, m.radius + r))  # 8.5.3: "may not end overlapping ... another model's base"
         if not m.flying and same_level:
-            path.append((disc, None, None))  # its inscribed disc: made where it is read
+            path.append((None, None, None))  # its disc and inscribed disc: made where they are read
             circles.append((m.centre[0], m.centre[1], m.radius + r))
         if not m.flying and unit.side != own.side and unit.id not in targets:
             # ENGAGEMENT RANGE is "measured horizontally ... ignoring vertical height": every level
@@ -263,7 +295,11 @@ def _level(board: Board, lead: Model, targets: Sequence[str], key: str | None, t
         goal = goal.intersection(_zones(discs))
     # only the shapes whose boxes meet the goal's can take anything from it
     zone = goal.bounds if not goal.is_empty else (0.0, 0.0, -1.0, -1.0)
-    near = [g for g in end_polys if _boxes_meet(shape_bounds(g), zone)]
+    near = [
+        g if isinstance(g, BaseGeometry) else _disc(*g)
+        for g in end_polys
+        if _boxes_meet(shape_bounds(g) if isinstance(g, BaseGeometry) else _disc_box(*g), zone)
+    ]
     near += [_disc(c, rad) for c, rad in near_enemy if _boxes_meet(_disc_box(c, rad), zone)]  # made where they meet
     if near:
         goal = goal.difference(shapely.union_all(near))
@@ -389,6 +425,11 @@ def charge_distance(
         return ChargePath((start,), 0.0, (lead.stands_on,))
 
     strips = _off_table(board, r)
+    if len(keys) == 1:  # one level: a straight move to the nearest end, where nothing is in the way
+        straight = _straight_charge(board, lead, targets, home, strips, engage, max_length)
+        if straight is not None:
+            return straight
+        seen[:] = [-math.inf, -math.inf, math.inf, math.inf]  # the search looks everywhere
     tight = {k: [_buffer(p, -SLACK) for p in lv.obstacles] for k, lv in levels.items()}
     geoms = {k: np.asarray([*tight[k], *strips], dtype=object) for k in keys}
     for arr in geoms.values():
@@ -398,11 +439,6 @@ def charge_distance(
         k: np.array([c if c is not None else (math.nan,) * 3 for c in lv.circles] + [(math.nan,) * 3] * len(strips))
         for k, lv in levels.items()
     }
-    if len(keys) == 1:  # one level: a straight move to the nearest end, where nothing is in the way
-        straight = _straight_charge(board, lead, targets, home, geoms[home.key], engage, max_length)
-        if straight is not None:
-            return straight
-        seen[:] = [-math.inf, -math.inf, math.inf, math.inf]  # the search looks everywhere
     boxes = {k: np.ascontiguousarray(shapely.bounds(geoms[k]), dtype=np.float64).reshape(-1, 4) for k in keys}
 
     def outside(k: str | None, points: list[Coord]) -> list[Coord]:
@@ -573,7 +609,7 @@ def _straight_charge(
     lead: Model,
     targets: Sequence[str],
     home: _Level,
-    geoms: np.ndarray,
+    strips: Sequence[Polygon],
     engage: bool,
     max_length: float | None,
 ) -> ChargePath | None:
@@ -582,10 +618,11 @@ def _straight_charge(
 
     The nearest point of the goal region is a goal node of the search (its ``shortest_line`` end from
     the start); no path can be shorter than the straight line to it, so when that line crosses none
-    of ``geoms`` (the tight obstacles and off-table strips, prepared), the start touches none of them
+    of the search's obstacles (the tight obstacles and off-table ``strips``), the start touches none of them
     and the end Engages every target, the search ends there with that length (A*: every other node's
-    estimate is at least as long). Beyond ``max_length``: no path. The same shapely calls as the
-    search, so the same numbers, except where a vertex of the goal lies within rounding of that end: the
+    estimate is at least as long). Beyond ``max_length``: no path. Only the obstacles whose boxes meet the line's
+    box are made and read (:meth:`_Level.tight_near`): no other can contain its ends or cross it. The same shapely
+    calls as the search, so the same numbers, except where a vertex of the goal lies within rounding of that end: the
     search may then end at the vertex instead, some 1e-14 inches away (a tie the search breaks by the last
     bit of the lengths; the tests hold the two within 1e-9).
     """
@@ -595,18 +632,23 @@ def _straight_charge(
     limit = math.inf if max_length is None else float(max_length) + 1e-9
     if float(shapely.distance(xy0, goals_all)[0]) > limit:
         return ChargePath(None, math.inf)  # the search stops at once: even a straight line is too long
-    if shapely.contains_xy(geoms, start[0], start[1]).any():
-        return None  # the start touches a wall or a base: the search tests its segments differently
     ends = shapely.get_coordinates(shapely.shortest_line(xy0, home.goal)).reshape(-1, 2, 2)[:, 1]
     end = (float(ends[0, 0]), float(ends[0, 1]))
-    if shapely.contains_xy(geoms, end[0], end[1]).any():
-        return None
     step = float(np.hypot(end[0] - start[0], end[1] - start[1]))
     if step > limit:
         return None
-    line = shapely.linestrings(np.asarray([[start, end]], dtype=float))
-    if shapely.intersects(geoms, line[0]).any():
-        return None
+    box = (min(start[0], end[0]), min(start[1], end[1]), max(start[0], end[0]), max(start[1], end[1]))
+    near = [*home.tight_near(box), *(p for p in strips if _boxes_meet(shape_bounds(p), box))]
+    if near:
+        geoms = np.asarray(near, dtype=object)
+        shapely.prepare(geoms)
+        if shapely.contains_xy(geoms, start[0], start[1]).any():
+            return None  # the start touches a wall or a base: the search tests its segments differently
+        if shapely.contains_xy(geoms, end[0], end[1]).any():
+            return None
+        line = shapely.linestrings(np.asarray([[start, end]], dtype=float))
+        if shapely.intersects(geoms, line[0]).any():
+            return None
     if engage and not _engages_all(board, lead, end, home.key, targets):
         return None
     return ChargePath((start, end), step, (home.key, home.key), 0.0)

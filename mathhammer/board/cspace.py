@@ -214,13 +214,19 @@ def _table(board: Board, inset: float) -> Polygon:
 
 def _off_table(board: Board, r: float) -> list[Polygon]:
     """Four strips along the table edges where a base centre of radius ``r`` may not go (SLACK inside)."""
-    w, d, m, k = board.width, board.depth, r - SLACK, 1.0
-    return [
+    return list(_strips(board.width, board.depth, r))
+
+
+@lru_cache(maxsize=ZONES_CACHED)
+def _strips(w: float, d: float, r: float) -> tuple[Polygon, ...]:
+    """:func:`_off_table`'s strips, kept per table and radius (a Charge reads them on every board; immutable)."""
+    m, k = r - SLACK, 1.0
+    return (
         Polygon([(-k, -k), (w + k, -k), (w + k, m), (-k, m)]),
         Polygon([(-k, d - m), (w + k, d - m), (w + k, d + k), (-k, d + k)]),
         Polygon([(-k, -k), (m, -k), (m, d + k), (-k, d + k)]),
         Polygon([(w - m, -k), (w + k, -k), (w + k, d + k), (w - m, d + k)]),
-    ]
+    )
 
 
 def corner_points(geom: BaseGeometry) -> list[Coord]:
