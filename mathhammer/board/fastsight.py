@@ -317,13 +317,15 @@ def free_exists(
     return bool(_free_kernel(float(ca[0]), float(ca[1]), float(ra), float(cb[0]), float(cb[1]), float(rb), xy, starts))
 
 
-_RINGS: dict[tuple[Terrain, ...], tuple[np.ndarray, np.ndarray]] = {}
+_RINGS: dict[tuple[int, ...], tuple[tuple[Terrain, ...], np.ndarray, np.ndarray]] = {}
 
 
 def _rings(pieces: tuple[Terrain, ...]) -> tuple[np.ndarray, np.ndarray]:
     """The footprints of ``pieces`` as one array of corners (the shapely polygon's exterior, not closed) and the
-    offsets of each."""
-    hit = _RINGS.get(pieces)
+    offsets of each; kept by the pieces' identities (a board's pieces recur in every trace on it, and hashing a piece
+    reads every corner of it), the pieces held with them so that no other object takes one of their ids."""
+    key = tuple(map(id, pieces))
+    hit = _RINGS.get(key)
     if hit is None:
         rings = [np.asarray(p.polygon.exterior.coords, dtype=np.float64)[:-1] for p in pieces]
         starts = np.zeros(len(rings) + 1, dtype=np.int64)
@@ -331,8 +333,8 @@ def _rings(pieces: tuple[Terrain, ...]) -> tuple[np.ndarray, np.ndarray]:
         xy = np.ascontiguousarray(np.concatenate(rings) if rings else np.zeros((0, 2)))
         if len(_RINGS) > 4096:
             _RINGS.clear()
-        hit = _RINGS[pieces] = (xy, starts)
-    return hit
+        hit = _RINGS[key] = (pieces, xy, starts)
+    return hit[1], hit[2]
 
 
 #: :func:`sees` answers per terrain (by the tuple object: hashing a board's terrain costs microseconds, and the

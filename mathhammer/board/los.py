@@ -98,6 +98,8 @@ def _close_quarters(board: Board, a: Model, b: Model, piece: Terrain) -> bool:
 
 def _dead_zone(board: Board, a: Model, b: Model) -> Terrain | None:
     """The piece whose foot hides one model from the other (7.1.1 Elevation Dead Zone), if any."""
+    if a.stands_on is None and b.stands_on is None:
+        return None  # both at GROUND LEVEL: neither is on HIGH GROUND
     for high, low in ((a, b), (b, a)):
         if board.elevation(high) != "high" or board.elevation(low) != "ground":
             continue
@@ -119,18 +121,21 @@ def blocking(board: Board, a: Model, b: Model, pieces: Iterable[Terrain] | None 
     """The pieces of ``pieces`` (the board's terrain by default) that block a trace between ``a`` and ``b`` passing
     through them, each with its rule (:func:`piece_blocks`, the pair's surfaces, Effective Sizes and distances read
     once)."""
-    pieces = [p for p in (board.terrain if pieces is None else pieces) if p.blocks_sight]
-    if not pieces:
+    sized = (
+        board.sight_pieces()
+        if pieces is None
+        else [(p, board.terrain_effective_size(p)) for p in pieces if p.blocks_sight]
+    )
+    if not sized:
         return []
     under = {p.id for p in board.stack(a.stands_on)} | {p.id for p in board.stack(b.stands_on)}
     ea, eb = board.effective_size(a), board.effective_size(b)
     flying = a.flying or b.flying
     close = a.distance(b) <= CLOSE_QUARTERS + EPS
     out: list[tuple[Terrain, Rule]] = []
-    for piece in pieces:
-        if piece.id in under:
+    for piece, size in sized:
+        if under and piece.id in under:
             continue
-        size = board.terrain_effective_size(piece)
         if not flying and size >= ea and size >= eb:
             out.append((piece, "full-cover"))
             continue

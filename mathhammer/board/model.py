@@ -67,6 +67,9 @@ MAX_COORD = 10_000.0
 #: per terrain (by identity): each piece's Effective Size (:meth:`Board.terrain_effective_size`); at most
 #: :data:`TERRAIN_KEPT` terrains
 _STACKED: dict[int, tuple[tuple[Terrain, ...], dict[str, int]]] = {}
+#: :meth:`Board.sight_pieces` per terrain (by the tuple's identity, the tuple kept with it), at most
+#: :data:`TERRAIN_KEPT` terrains
+_SIGHT: dict[int, tuple[tuple[Terrain, ...], tuple[tuple[Terrain, int], ...]]] = {}
 TERRAIN_KEPT = 64
 #: per (footprint by identity, centre): the footprint's distance to the centre (:meth:`Board.distance_to_terrain`)
 _DISTANCES: dict[tuple[int, Coord], tuple[BaseGeometry, float]] = {}
@@ -372,6 +375,18 @@ class Board:
                 _STACKED.clear()
             kept = _STACKED[id(terrain)] = (terrain, {t.id: sum(p.size for p in self.stack(t.id)) for t in terrain})
         return kept[1].get(piece.id, 0)  # read by its id on this board, as :meth:`stack` reads it (0: none here)
+
+    def sight_pieces(self) -> tuple[tuple[Terrain, int], ...]:
+        """The pieces that can block a trace (:attr:`Terrain.blocks_sight`), in board order, each with its Effective
+        Size (:meth:`terrain_effective_size`); read once per terrain (Line of Sight reads them for every model pair)."""
+        terrain = self.terrain
+        kept = _SIGHT.get(id(terrain))
+        if kept is None or kept[0] is not terrain:
+            if len(_SIGHT) >= TERRAIN_KEPT:
+                _SIGHT.clear()
+            sized = tuple((p, self.terrain_effective_size(p)) for p in terrain if p.blocks_sight)
+            kept = _SIGHT[id(terrain)] = (terrain, sized)
+        return kept[1]
 
     def surface_height(self, model: Model) -> int:
         """Sum of the Sizes under the model's base (0 on the playmat)."""
