@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import shapely
-from hypothesis import assume, example, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from mathhammer.board import charge
@@ -40,52 +40,62 @@ def _naive_straight(board: Board, engage: bool, max_length: float | None) -> cha
     return charge.ChargePath((start, end), float(np.hypot(end[0] - start[0], end[1] - start[1])), (None, None), 0.0)
 
 
-_FRACTIONS = st.lists(st.tuples(st.floats(0.1, 0.9), st.floats(-1.5, 1.5)), max_size=3)
+_POINT = st.tuples(st.floats(3, 41), st.floats(3, 27))
+
+
+@st.composite
+def _cases(draw: st.DrawFn) -> tuple[Board, bool, float | None]:
+    """A board of one level: the charger c1 (25, 32 or 40 mm), one to three target models, up to three bystanders set
+    across the line to the first target (a fraction of the way and an offset across it) and up to three anywhere, up
+    to two walls; Engaging or not, a longest length or not."""
+    lead, targets = draw(_POINT), draw(st.lists(_POINT, min_size=1, max_size=3))
+    tx, ty = targets[0]
+    norm = math.hypot(tx - lead[0], ty - lead[1])
+    assume(norm > 1.0)
+    nx, ny = -(ty - lead[1]) / norm, (tx - lead[0]) / norm
+    on_line = draw(st.lists(st.tuples(st.floats(0.1, 0.9), st.floats(-1.5, 1.5)), max_size=3))
+    across = [(lead[0] + f * (tx - lead[0]) + o * nx, lead[1] + f * (ty - lead[1]) + o * ny) for f, o in on_line]
+    others = [*across, *draw(st.lists(_POINT, max_size=3))]
+    walls = draw(
+        st.lists(st.tuples(st.floats(2, 38), st.floats(2, 24), st.floats(0.3, 6), st.floats(0.3, 6)), max_size=2)
+    )
+    units = _charger_targets_others(lead, targets, others, draw(st.sampled_from([25, 32, 40])))
+    board, _ = _charge_or_none(_walls(walls), tuple(units))
+    return board, draw(st.booleans()), draw(st.sampled_from([None, 6.0, 12.0]))
 
 
 @settings(max_examples=150, deadline=None)
-@given(
-    st.tuples(st.floats(3, 41), st.floats(3, 27)),
-    st.lists(st.tuples(st.floats(3, 41), st.floats(3, 27)), min_size=1, max_size=3),
-    _FRACTIONS,
-    st.lists(st.tuples(st.floats(3, 41), st.floats(3, 27)), max_size=3),
-    st.lists(st.tuples(st.floats(2, 38), st.floats(2, 24), st.floats(0.3, 6), st.floats(0.3, 6)), max_size=2),
-    st.sampled_from([25, 32, 40]),
-    st.sampled_from([None, 6.0, 12.0]),
-    st.booleans(),
-)
-# a bystander's base across the line to the target, and one beside it: the line's box meets both
-@example((5.0, 15.0), [(20.0, 15.0)], [(0.5, 0.0), (0.5, 1.4)], [], [], 25, None, True)
+@given(_cases())
 def test_the_straight_charge_reads_the_obstacles_near_its_line_as_every_one(
-    lead: tuple[float, float],
-    targets: list[tuple[float, float]],
-    on_line: list[tuple[float, float]],
-    far: list[tuple[float, float]],
-    walls: list[tuple[float, float, float, float]],
-    mm: int,
-    max_length: float | None,
-    engage: bool,
+    case: tuple[Board, bool, float | None],
 ) -> None:
     """8.7.7 step 2 and 8.5.3 step 1 (the bases of other units and Size 2+ terrain are path obstacles, the table edge
     bounds the path): on a board of one level, the straight Charge tested only against the obstacles whose boxes meet
     its line's box (``_Level.tight_near``) gives the answer of the same test against every obstacle, bystanders set
     across the line (``on_line``: a fraction of the way to the first target and an offset across it) and anywhere.
     Reading only the obstacles near the start fails it (checked)."""
-    tx, ty = targets[0]
-    norm = math.hypot(tx - lead[0], ty - lead[1])
-    assume(norm > 1.0)
-    nx, ny = -(ty - lead[1]) / norm, (tx - lead[0]) / norm
-    across = [(lead[0] + f * (tx - lead[0]) + o * nx, lead[1] + f * (ty - lead[1]) + o * ny) for f, o in on_line]
-    units = _charger_targets_others(lead, targets, [*across, *far], mm)
-    board, _ = _charge_or_none(_walls(walls), tuple(units))
+    board, engage, max_length = case
     assume(any(m.id == "c1" for m in board.models))  # else the board refused the units (bases overlapping)
-    lead_model = board.model("c1")
-    home = charge._level(board, lead_model, ["targets"], None)
-    assume(not home.goal.is_empty)
-    fast = charge._straight_charge(
-        board, lead_model, ["targets"], home, _off_table(board, lead_model.radius), engage, max_length
-    )
-    assert fast == _naive_straight(board, engage, max_length)
+    assume(not charge._level(board, board.model("c1"), ["targets"], None).goal.is_empty)
+    assert _straight(board, engage, max_length) == _naive_straight(board, engage, max_length)
+
+
+def _straight(board: Board, engage: bool, max_length: float | None) -> charge.ChargePath | None:
+    lead = board.model("c1")
+    home = charge._level(board, lead, ["targets"], None)
+    return charge._straight_charge(board, lead, ["targets"], home, _off_table(board, lead.radius), engage, max_length)
+
+
+def test_a_base_across_the_line_leaves_the_charge_to_the_search() -> None:
+    """8.5.3 step 1 ("may not pass through Enemy models or Friendly models from other Units"): a bystander's base
+    across the straight line from the charger to its target, halfway, blocks the straight Charge (the search goes
+    round it); with the bystander beside the line instead, the straight Charge holds."""
+    for beside, blocked in ((0.0, True), (2.5, False)):
+        units = _charger_targets_others((5.0, 15.0), [(20.0, 15.0)], [(12.5, 15.0 + beside)], 25)
+        board, _ = _charge_or_none((), tuple(units))
+        got = _straight(board, True, None)
+        assert got == _naive_straight(board, True, None)
+        assert (got is None) == blocked
 
 
 def test_a_level_makes_the_bases_discs_where_read_and_the_same_goal() -> None:
