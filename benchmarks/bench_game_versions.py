@@ -12,9 +12,10 @@ against random on Gauntlet, ``--workers 1``) unless arguments follow ``--`` (``-
 A pair runs the two trees at once, one process each (the machine's two cores, each version meeting the same minutes
 of load), and the next pair starts them in the other order; CPU is each child's user + sys (``os.wait4``). Runs on
 different minutes spread by a few percent; side by side, the same code gave 0.988 and 1.012 (300 games): a change of
-about 1% needs several pairs and their median. The JSON of the two
-(keys sorted, md5) must be the same games: a pair that differs is reported and the run exits with status 1. Prints a
-markdown table for ``benchmarks/RESULTS.md``: each pair's user + sys CPU, the new/old ratio, the median ratio.
+about 1% needs several pairs and their median. The two outputs (``--json``, compared by md5) must be the same
+games: a pair that differs is reported and the run exits with status 1. Prints a markdown table for
+``benchmarks/RESULTS.md``: each pair's user + sys CPU, the new/old ratio, the median ratio. ``bench_versions.py``
+compares two trees the same way on the engine and the command line's latency.
 """
 
 from __future__ import annotations
