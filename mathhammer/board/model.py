@@ -64,12 +64,9 @@ def shape_bounds(geom: BaseGeometry) -> tuple[float, float, float, float]:
 #: libraries overflow).
 MAX_COORD = 10_000.0
 
-#: per terrain (by identity): each piece's Effective Size (:meth:`Board.terrain_effective_size`); at most
-#: :data:`TERRAIN_KEPT` terrains
-_STACKED: dict[int, tuple[tuple[Terrain, ...], dict[str, int]]] = {}
-#: :meth:`Board.sight_pieces` per terrain (by the tuple's identity, the tuple kept with it), at most
-#: :data:`TERRAIN_KEPT` terrains
-_SIGHT: dict[int, tuple[tuple[Terrain, ...], tuple[tuple[Terrain, int], ...]]] = {}
+#: per terrain (by the tuple's identity, the tuple kept with it): each piece's Effective Size by its id
+#: (:meth:`Board.terrain_effective_size`) and :meth:`Board.sight_pieces`; at most :data:`TERRAIN_KEPT` terrains
+_STACKED: dict[int, tuple[tuple[Terrain, ...], dict[str, int], tuple[tuple[Terrain, int], ...]]] = {}
 TERRAIN_KEPT = 64
 #: per (footprint by identity, centre): the footprint's distance to the centre (:meth:`Board.distance_to_terrain`)
 _DISTANCES: dict[tuple[int, Coord], tuple[BaseGeometry, float]] = {}
@@ -368,25 +365,24 @@ class Board:
     def terrain_effective_size(self, piece: Terrain) -> int:
         """Own Size plus the Size of everything it is set on (7.1.2 Stacking Terrain); read once per terrain (every
         board of a scenario's table shares its terrain)."""
+        return self._stacked()[1].get(piece.id, 0)  # read by its id on this board, as :meth:`stack` reads it
+
+    def sight_pieces(self) -> tuple[tuple[Terrain, int], ...]:
+        """The pieces that can block a trace (:attr:`Terrain.blocks_sight`), in board order, each with its Effective
+        Size (:meth:`terrain_effective_size`); read once per terrain (Line of Sight reads them for every model pair)."""
+        return self._stacked()[2]
+
+    def _stacked(self) -> tuple[tuple[Terrain, ...], dict[str, int], tuple[tuple[Terrain, int], ...]]:
+        """The terrain's :data:`_STACKED` entry, made on its first read."""
         terrain = self.terrain
         kept = _STACKED.get(id(terrain))
         if kept is None or kept[0] is not terrain:
             if len(_STACKED) >= TERRAIN_KEPT:
                 _STACKED.clear()
-            kept = _STACKED[id(terrain)] = (terrain, {t.id: sum(p.size for p in self.stack(t.id)) for t in terrain})
-        return kept[1].get(piece.id, 0)  # read by its id on this board, as :meth:`stack` reads it (0: none here)
-
-    def sight_pieces(self) -> tuple[tuple[Terrain, int], ...]:
-        """The pieces that can block a trace (:attr:`Terrain.blocks_sight`), in board order, each with its Effective
-        Size (:meth:`terrain_effective_size`); read once per terrain (Line of Sight reads them for every model pair)."""
-        terrain = self.terrain
-        kept = _SIGHT.get(id(terrain))
-        if kept is None or kept[0] is not terrain:
-            if len(_SIGHT) >= TERRAIN_KEPT:
-                _SIGHT.clear()
-            sized = tuple((p, self.terrain_effective_size(p)) for p in terrain if p.blocks_sight)
-            kept = _SIGHT[id(terrain)] = (terrain, sized)
-        return kept[1]
+            sizes = {t.id: sum(p.size for p in self.stack(t.id)) for t in terrain}
+            sight = tuple((p, sizes[p.id]) for p in terrain if p.blocks_sight)
+            kept = _STACKED[id(terrain)] = (terrain, sizes, sight)
+        return kept
 
     def surface_height(self, model: Model) -> int:
         """Sum of the Sizes under the model's base (0 on the playmat)."""
