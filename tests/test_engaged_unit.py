@@ -3,14 +3,17 @@ where the plan walk asks whether the activated unit is Engaged (8.5.2: an Engage
 Unengaged Ground Unit" Charges): in states of units set at random near the menus' Move points, with models left at
 random (none, for one unit of each state's twin) and bases set Within 1" of enemies as a Charge sets them, every
 unit's answer is whether it is in a pair of the whole board's set, read both before that set is kept and after (its
-memo)."""
+memo). The near test's answers it keeps (one compiled call for the enemies not yet read) are the test's own, read from
+either placement."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.legal import Legality
 from mathhammer.scenario.sim import Simulation
@@ -44,3 +47,10 @@ def test_unit_engaged_is_in_a_pair_of_engaged_pairs(tmp_path: Path, card: str, r
             engaged += want
             free += p[u] >= 0 and not want
     assert engaged > 10 and free > 10, (engaged, free)
+    # the near test's answers unit_engaged kept for many enemies at once are near()'s, read from either placement
+    table = world._near[ENGAGEMENT_RANGE]
+    assert len(table) > 20 and any(table.values()) and not all(table.values())
+    for key, kept in table.items():
+        pa, pb = key >> 32, key & 0xFFFFFFFF
+        for a, b in ((pa, pb), (pb, pa)):
+            assert bool(world.near_many(a, np.array([b], dtype=np.int64), ENGAGEMENT_RANGE)[0]) == kept, (a, b)

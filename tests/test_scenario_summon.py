@@ -213,6 +213,46 @@ def test_omega_network_sets_the_omega_worm_a_source_of_creep(tmp_path: Path) -> 
     assert math.isclose(sim.supply(sim.uids.index("omega-worm-1"), np.asarray([1]))[0], 0)
 
 
+def test_the_plan_walk_reads_the_omega_worm_a_source_of_creep(tmp_path: Path) -> None:
+    """The walk's ON CREEP (``CreepTumorCheck.on_creep``, read by the Move checks and the automatic players' Move
+    verdicts; ``CREEP_FAMILIES``) with the Omega Worm set: "A Friendly or Enemy Ground Zerg Unit Within 6\\" of this
+    Unit, counts as being ON CREEP" (Omega Worm, Source of Creep): the Zerglings whose nearest base is 5.9" from its
+    base are ON CREEP, 6.1" away or with the Worm off the table they are not; the Sources are read from the scenario's
+    units once (``lookup.unit_effects``: the same as every unit's abilities walked)."""
+    from types import SimpleNamespace
+
+    from mathhammer.scenario.check.common import CREEP_FAMILIES
+    from mathhammer.scenario.lookup import unit_abilities, unit_effects
+
+    plan = [
+        {"round": 1, "blue": {"movement": [deploy("zergling-1", 18, 32.7), hold("corpser-1")]}},
+        {"round": 2, "blue": {"movement": [hold("zergling-1", use=["Omega Network"], summon_to=[18, 27])]}},
+    ]
+    scn = scenario(tmp_path, TERRAN, CORPSER, plan)
+    walked = [(d, e) for d, su in scn.units.items() for a in unit_abilities(su) for e in a.effects]
+    assert unit_effects(scn, "creep_source") == tuple((d, e) for d, e in walked if e.kind == "creep_source") != ()
+    assert unit_effects(scn, "creep_source") is unit_effects(scn, "creep_source")  # read once
+    sim = play(scn, 1, [(1, "movement"), (2, "movement")], first=1)
+    world = sim.world
+    worm = int(sim.pos[sim.uids.index("omega-worm-1"), 0])
+    wr = scn.units["omega-worm-1"].base_mm / 25.4 / 2
+    ling = scn.units["zergling-1"]
+    lr = ling.base_mm / 25.4 / 2
+    got = {}
+    for gap in (5.9, 6.1):
+        x = 18.0 + wr + lr + gap
+        for _ in range(20):  # the Leading Model moved until the nearest base of the unit is ``gap`` from the Worm's
+            at = world.place(ling, (x, 30.0), world.rear_of("blue"), (worm,))
+            assert at is not None
+            near = min(math.dist(c, (18.0, 27.0)) for c in world.placements[at].centres) - wr - lr
+            x += gap - near
+        assert math.isclose(near, gap, abs_tol=0.01), near
+        for pos in ({"omega-worm-1": worm, "zergling-1": at}, {"zergling-1": at}):
+            chk = SimpleNamespace(scn=scn, world=world, pos=pos, tumors=[])
+            got[gap, len(pos)] = any(fam.on_creep(chk, "zergling-1") for fam in CREEP_FAMILIES)
+    assert got == {(5.9, 2): True, (5.9, 1): False, (6.1, 2): False, (6.1, 1): False}, got
+
+
 def test_underdeveloped_claws_never_burrowed(tmp_path: Path) -> None:
     """Underdeveloped Claws (Roachling): "This Unit cannot gain Burrowed Status": Lie in Wait ("The active, Unengaged
     Ground Unit gains the Burrowed Status") on the Roachlings is an error, and leaves them unburrowed in every game;

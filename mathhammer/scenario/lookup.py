@@ -121,6 +121,26 @@ def card_abilities(scn: Scenario, player: str) -> list[Found]:
     return hit[1]
 
 
+#: :func:`unit_effects` per scenario (by id, the scenario kept as above) and effect kind
+_UNIT_EFFECTS: dict[tuple[int, str], tuple[Scenario, tuple[tuple[str, Effect], ...]]] = {}
+
+
+def unit_effects(scn: Scenario, kind: str) -> tuple[tuple[str, Effect], ...]:
+    """Every (unit id, effect) of ``kind`` among the units' own abilities (card and upgrades: :func:`unit_abilities`),
+    in the scenario's unit order, then ability and effect order; read once per scenario and kind (a hook asked at each
+    Move's verdict need not walk every unit's abilities)."""
+    key = (id(scn), kind)
+    hit = _UNIT_EFFECTS.get(key)
+    if hit is None or hit[0] is not scn:
+        if len(_UNIT_EFFECTS) >= CARD_ABILITIES_KEPT:
+            _UNIT_EFFECTS.clear()
+        found = tuple(
+            (d, e) for d, su in scn.units.items() for a in unit_abilities(su) for e in a.effects if e.kind == kind
+        )
+        hit = _UNIT_EFFECTS[key] = (scn, found)
+    return hit[1]
+
+
 def _card_abilities(scn: Scenario, player: str) -> list[Found]:
     army = scn.armies[player]
     out: list[Found] = []

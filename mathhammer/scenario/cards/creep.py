@@ -12,7 +12,7 @@ import numpy as np
 from ...board.model import EPS
 from ..abilities import card_effect, mark_near
 from ..checkview import CardCheck, CheckView, within_now
-from ..lookup import CREEP_STATUS, TOKEN_CONTACT, TOKEN_RADIUS, plan_tokens, unit_abilities, used_effect
+from ..lookup import CREEP_STATUS, TOKEN_CONTACT, TOKEN_RADIUS, plan_tokens, unit_abilities, unit_effects, used_effect
 from ..simview import SimView
 from ..spec import Activation, Scenario, ScenarioUnit
 from ..world import edge_distance as edge_gap
@@ -174,10 +174,7 @@ class CreepTumorCheck(CardCheck):
             return False
         return any(world.point_gap(pos[unit], su.models, xy, TOKEN_RADIUS) <= 6 + EPS for xy, _ in chk.tumors) or any(
             d in pos and within_now(scn, world, pos, d, unit, float(e.within or 0))
-            for d, other in scn.units.items()
-            for a in unit_abilities(other)
-            for e in a.effects
-            if e.kind == "creep_source"
+            for d, e in unit_effects(scn, "creep_source")
         )
 
 

@@ -17,7 +17,7 @@ from ..abilities import (
     unit_abilities,
 )
 from ..cards import plan_checks
-from ..checkview import Say, zone_gap
+from ..checkview import CardCheck, Say, zone_gap
 from ..grass import Tracker
 from ..spec import Activation, Scenario, ScenarioUnit
 from ..world import World
@@ -25,6 +25,9 @@ from ..world import World
 #: The registered cards' plan checks (``Card.plan_check``), in the order their hooks run (``on_use``: Comsat Station's
 #: edge, the End of the Round tokens, Force Field, summons, Mass Recall, then detection; ``CardCheck.order``).
 FAMILIES = tuple(plan_checks())
+#: Those of :data:`FAMILIES` whose ``on_creep`` is their own (``CardCheck.on_creep`` says no unit is ON CREEP): the
+#: ones a reading of ON CREEP asks, in the same order
+CREEP_FAMILIES = tuple(fam for fam in FAMILIES if fam.on_creep is not CardCheck.on_creep)
 
 PHASE_TITLE = {"movement": "Movement Phase", "assault": "Assault Phase", "combat": "Combat Phase"}
 

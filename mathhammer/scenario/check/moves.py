@@ -19,6 +19,7 @@ from ..checkview import within_now as _within_now
 from ..spec import Activation, ScenarioUnit
 from ..world import EDGE_REAR, Zone
 from .common import (
+    CREEP_FAMILIES,
     FAMILIES,
     _in_enemy_zone,
     _State,
@@ -214,7 +215,7 @@ class MoveChecks(_State):
         Stimpack, Glial Reconstitution; ON CREEP ones where a card puts it ON CREEP: ``CardCheck.on_creep``), and
         the additions to its Charge Distance (Leap: ``charge_roll`` ``value``). The Speed and Charge Roll sums are
         stat readers of the loadout, every card's alike."""
-        creep = any(fam.on_creep(self, act.unit) for fam in FAMILIES)
+        creep = any(fam.on_creep(self, act.unit) for fam in CREEP_FAMILIES)
         su = self.scn.units[act.unit]
         effects = self._loadout_now(act.unit, creep).effects()
         return speed_of(su, effects), sum(e.value for e in effects if e.kind == "charge_roll")

@@ -166,19 +166,40 @@ class Facts(Routes):
         known = self._pair_sets.get((pos, alive))
         if known is not None:
             return any(a == self.uids[u] for a, _ in known)
-        if pos[u] < 0 or alive[u] <= 0:
+        pu, ku = pos[u], alive[u]
+        if pu < 0 or ku <= 0:
             return False
-        units, uids = self.scn.units, self.uids
-        side, pu, ku = units[uids[u]].player, pos[u], alive[u]
-        near = self._near.get(ENGAGEMENT_RANGE, {})  # :meth:`near`'s answers, read here first
-        for v, (pv, kv) in enumerate(zip(pos, alive, strict=True)):
-            if v == u or pv < 0 or kv <= 0 or units[uids[v]].player == side:
+        table = self._near.get(ENGAGEMENT_RANGE)  # :meth:`near`'s answers, read here first
+        if table is None:
+            table = self._near[ENGAGEMENT_RANGE] = self._near.setdefault(("rounded", round(ENGAGEMENT_RANGE, 6)), {})
+        foes: list[int] = []  # the enemy units on the table not known to be far, in World order
+        ask: list[int] = []  # their placements :meth:`near` has not read
+        for v in self._enemies[u]:
+            pv = pos[v]
+            if pv < 0 or alive[v] <= 0:
                 continue
-            if near.get(pu << 32 | pv if pu <= pv else pv << 32 | pu) is False:
+            hit = table.get(pu << 32 | pv if pu <= pv else pv << 32 | pu)
+            if hit is False:
                 continue  # not near: pair_engaged's first test
+            if hit is None:
+                ask.append(pv)
+            foes.append(v)
+        if ask:  # :meth:`near` of each in one compiled call (the same answers: the test reads the pair either way)
+            got = self.near_many(pu, np.array(ask, dtype=np.int64), ENGAGEMENT_RANGE).tolist()
+            for pv, g in zip(ask, got, strict=True):
+                table[pu << 32 | pv if pu <= pv else pv << 32 | pu] = bool(g)
+        for v in foes:
+            pv, kv = pos[v], alive[v]
             if self.pair_engaged(pu, ku, pv, kv) if u < v else self.pair_engaged(pv, kv, pu, ku):
                 return True
         return False
+
+    @cached_property
+    def _enemies(self) -> tuple[tuple[int, ...], ...]:
+        """Per unit (World order): the units of the other side, in World order."""
+        units, uids = self.scn.units, self.uids
+        side = [units[uid].player for uid in uids]
+        return tuple(tuple(v for v in range(len(uids)) if side[v] != side[u]) for u in range(len(uids)))
 
     def pair_engaged(self, pa: int, ka: int, pb: int, kb: int) -> bool:
         """Are the first ``ka`` models of placement ``pa`` and the first ``kb`` of ``pb`` (enemy units)

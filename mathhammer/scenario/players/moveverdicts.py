@@ -41,7 +41,7 @@ from ...board.model import EPS, MM_PER_INCH
 from ...board.pathing import clear_line
 from ...starcraft.loadout import Loadout
 from ..abilities import is_structure
-from ..check.common import FAMILIES, _State
+from ..check.common import CREEP_FAMILIES, _State
 from ..check.moves import speed_of
 from ..lookup import loadout_with
 from ..simview import SimView
@@ -221,7 +221,7 @@ class MoveVerdicts:
         ``p`` and the walk's Creep Tumors."""
         pos = {v: pv for v, pv in zip(self.view.uids, p, strict=True) if pv >= 0}
         chk: Any = SimpleNamespace(scn=self.view.scn, world=world, pos=pos, tumors=self.check.tumors)
-        return any(fam.on_creep(chk, uid) for fam in FAMILIES)
+        return any(fam.on_creep(chk, uid) for fam in CREEP_FAMILIES)
 
     def _too_far(
         self, world: World, gone: int, su: ScenarioUnit, pid: int, to: tuple[float, float], speed: float
