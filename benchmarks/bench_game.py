@@ -9,7 +9,7 @@ workers (``ru_maxrss`` of the children, read after each run: counts run in incre
 compiles or loads the kernels (not counted). Prints one line per count and a markdown table for
 ``benchmarks/RESULTS.md``.
 
-Games of automatic players are played in blocks of at most ``parallel.auto_block`` games (5,000 for ``random``,
+Games of automatic players are played in blocks of at most ``parallel.auto_block`` games (10,000 for ``random``,
 ``parallel.AUTO_BLOCK`` for the weighted policies; a World and players of their own each, counted and dropped when
 the block ends), so memory is flat once the first blocks have filled the bounded memos: compare counts of one block
 and of several (``--games 200 8000``), and see ``bench_game_memory.py`` for the memory after each block of one long

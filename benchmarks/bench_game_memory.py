@@ -1,5 +1,5 @@
 """Memory of one long run of whole games with two automatic players (issue 29 point 6: memory flat in the number of
-games): the resident memory (VmRSS) of the process after each block of ``parallel.auto_block`` games (5,000 for
+games): the resident memory (VmRSS) of the process after each block of ``parallel.auto_block`` games (10,000 for
 ``random``, ``parallel.AUTO_BLOCK`` for the weighted policies), and its rise per 10,000 games, fitted (least squares)
 over the second half of the blocks, once the kernels, the tables built ahead and the board's answers are in memory.
 

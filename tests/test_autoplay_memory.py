@@ -467,17 +467,18 @@ def test_the_process_caches_of_shapes_cleared_past_tiny_limits_play_the_same_gam
 
 def test_a_blocks_length_is_the_least_its_policies_allow(monkeypatch: pytest.MonkeyPatch) -> None:
     """``parallel.auto_block``: the least ``block_games`` of the scenario's policies' classes, ``AUTO_BLOCK`` (read when
-    asked) for a class that sets none: ``random`` against ``random`` 5,000 (a random game adds about a quarter of the
-    board answers a weighted one does: benchmarks/RESULTS.md, session 24); with a weighted player ``AUTO_BLOCK``."""
+    asked) for a class that sets none: ``random`` against ``random`` 10,000 (a random game adds about a quarter of the
+    board answers a weighted one does: benchmarks/RESULTS.md, sessions 24 and 31); with a weighted player
+    ``AUTO_BLOCK``."""
     from types import SimpleNamespace
 
     def block(**players: str) -> int:
         return parallel.auto_block(SimpleNamespace(policies=players))  # type: ignore[arg-type]
 
-    assert block(red="random", blue="random") == block(red="random") == policies.Random.block_games == 5000
+    assert block(red="random", blue="random") == block(red="random") == policies.Random.block_games == 10000
     assert block(red="objective", blue="random") == block(blue="cautious") == parallel.AUTO_BLOCK == 500
     monkeypatch.setattr(parallel, "AUTO_BLOCK", 7)
-    assert block(red="objective", blue="random") == 7 and block(red="random", blue="random") == 5000
+    assert block(red="objective", blue="random") == 7 and block(red="random", blue="random") == 10000
 
     class Short:
         block_games = 3

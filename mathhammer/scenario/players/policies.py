@@ -132,10 +132,11 @@ class Random:
 
     Its games are played in blocks of up to ``block_games`` (:func:`~mathhammer.scenario.parallel.auto_block`): a
     random game adds about a quarter of the board answers a weighted one does, and a longer block takes each
-    activation for more games at once (benchmarks/RESULTS.md, issue 29 point 6, sessions 24 and 29: 10,000 games in
-    blocks of 5,000 took 13% less CPU than in blocks of 2,000, for 692 MB of peak memory instead of 489)."""
+    activation for more games at once (benchmarks/RESULTS.md, issue 29 point 6, sessions 24, 29 and 31: 10,000 games in
+    blocks of 5,000 took 13% less CPU than in blocks of 2,000, for 692 MB of peak memory instead of 489; in one block of
+    10,000, 9% less than in blocks of 5,000, for a peak of 863 MB a process)."""
 
-    block_games = 5000
+    block_games = 10000
 
     def choose(self, d: Decision) -> tuple[np.ndarray, np.ndarray]:
         n, width = d.games.size, len(d.units)
