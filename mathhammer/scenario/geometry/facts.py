@@ -30,14 +30,20 @@ class Facts(Routes):
         A cheap superset test on the whole placements: units that fail it cannot be Engaged with
         each other (7.2.1 needs Within 1"), so the geometry below never looks at them.
         """
-        table = self._near.get(gap)  # one table per gap (gaps equal to 6 places: one table)
-        if table is None:
-            table = self._near[gap] = self._near.setdefault(("rounded", round(gap, 6)), {})
+        table = self._near_table(gap)
         key = pa << 32 | pb if pa <= pb else pb << 32 | pa
         hit = table.get(key)
         if hit is None:  # compiled (:meth:`near_many`: numpy's nearest centres to the last bit)
             hit = table[key] = bool(self.near_many(pa, np.array([pb], dtype=np.int64), gap)[0])
         return hit
+
+    def _near_table(self, gap: float) -> dict[int, bool]:
+        """:meth:`near`'s answers at ``gap`` (one table per gap; gaps equal to 6 places share one), keyed by the pair of
+        placements (the smaller id in the high bits)."""
+        table = self._near.get(gap)
+        if table is None:
+            table = self._near[gap] = self._near.setdefault(("rounded", round(gap, 6)), {})
+        return table
 
     def within(self, pa: int, ka: int, pb: int, kb: int, inches: float) -> bool:
         """Is a live model of placement ``pa`` (its first ``ka`` centres) Within ``inches`` of a live model of
@@ -169,9 +175,7 @@ class Facts(Routes):
         pu, ku = pos[u], alive[u]
         if pu < 0 or ku <= 0:
             return False
-        table = self._near.get(ENGAGEMENT_RANGE)  # :meth:`near`'s answers, read here first
-        if table is None:
-            table = self._near[ENGAGEMENT_RANGE] = self._near.setdefault(("rounded", round(ENGAGEMENT_RANGE, 6)), {})
+        table = self._near_table(ENGAGEMENT_RANGE)  # :meth:`near`'s answers, read here first
         foes: list[int] = []  # the enemy units on the table not known to be far, in World order
         ask: list[int] = []  # their placements :meth:`near` has not read
         for v in self._enemies[u]:

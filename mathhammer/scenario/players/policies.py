@@ -134,7 +134,7 @@ class Random:
     random game adds about a quarter of the board answers a weighted one does, and a longer block takes each
     activation for more games at once (benchmarks/RESULTS.md, issue 29 point 6, sessions 24, 29 and 31: 10,000 games in
     blocks of 5,000 took 13% less CPU than in blocks of 2,000, for 692 MB of peak memory instead of 489; in one block of
-    10,000, 9% less than in blocks of 5,000, for a peak of 863 MB a process)."""
+    10,000, 10% less than in blocks of 5,000, for about 1.2 GB a process)."""
 
     block_games = 10000
 
