@@ -579,32 +579,3 @@ def test_a_run_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> Non
         assert gc.isenabled() == enabled
     finally:
         (gc.enable if was else gc.disable)()
-
-
-def test_a_run_hands_its_objects_on_and_leaves_a_callers_frozen_objects_frozen() -> None:
-    """Simulation.run hands the objects the games made to the oldest generation without a walk (``gc.freeze()`` then
-    ``gc.unfreeze()``): nothing stays frozen, and the run's garbage (the Simulation, its cycles) is still freed by a
-    full collection. A caller that froze objects of its own finds them still frozen (the young generations are
-    collected instead)."""
-    import gc
-    import weakref
-
-    from mathhammer.scenario.sim import Simulation
-
-    assert gc.get_freeze_count() == 0
-    sim = Simulation(load_scenario(builtin_scenarios()[0]), 20, 1)
-    sim.run()
-    assert gc.get_freeze_count() == 0
-    gone = weakref.ref(sim)
-    del sim
-    gc.collect()
-    assert gone() is None  # the Simulation's cycles freed by the next full collection
-    mine = [[n] for n in range(1000)]
-    gc.freeze()
-    frozen = gc.get_freeze_count()
-    try:
-        assert frozen >= len(mine)
-        Simulation(load_scenario(builtin_scenarios()[0]), 20, 1).run()
-        assert gc.get_freeze_count() == frozen
-    finally:
-        gc.unfreeze()

@@ -95,24 +95,13 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
     def run(self, progress: Callable[[int, int], None] | None = None) -> None:
         """Play every Round of the games, with Python's cyclic garbage collector paused: the geometry caches hold
         millions of objects that every full collection would walk again (standard_clash.toml, 1,000,000 games in one
-        process: 4,718 collections took 1.91 s of 30.0 s; paused, 5 took 0.17 s). The objects the games made (nearly
-        all of them the caches, which live on: a Round's cycles are a few dozen objects) are then handed to the oldest
-        generation without a walk (``gc.freeze()`` then ``gc.unfreeze()``: CPython moves every tracked object to its
-        permanent generation and back into the oldest), where the next full collection frees what is garbage (the
-        command line's between blocks); a collection of the young generations after each Round walked them all for
-        nothing (benchmarks/RESULTS.md, issue 29 point 6, session 31). Where the caller has frozen objects of its own
-        (``gc.get_freeze_count()``), they are left so, and the young generations are collected instead. The collector
-        is left as it was found."""
+        process: 4,718 collections took 1.91 s of 30.0 s; paused, 5 took 0.17 s). The young generations are collected
+        after each Round instead, and the collector is left as it was found."""
         was = gc.isenabled()
         gc.disable()
         try:
             self._run(progress)
         finally:
-            if gc.get_freeze_count() == 0:
-                gc.freeze()
-                gc.unfreeze()
-            else:
-                gc.collect(1)
             if was:
                 gc.enable()
 
@@ -142,6 +131,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             self.end_checks(live, rnd == length)
             self.cleanup(live)
             self.snapshot()
+            gc.collect(1)  # the cycles made this Round (young); the long-lived caches are not walked
             if progress is not None:
                 progress(rnd, length)
 
