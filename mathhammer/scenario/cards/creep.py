@@ -12,7 +12,7 @@ import numpy as np
 from ...board.model import EPS
 from ..abilities import card_effect, mark_near
 from ..checkview import CardCheck, CheckView, within_now
-from ..lookup import CREEP_STATUS, TOKEN_CONTACT, TOKEN_RADIUS, plan_tokens, unit_abilities, unit_effects, used_effect
+from ..lookup import CREEP_STATUS, TOKEN_CONTACT, TOKEN_RADIUS, plan_tokens, unit_effects, used_effect
 from ..simview import SimView
 from ..spec import Activation, Scenario, ScenarioUnit
 from ..world import edge_distance as edge_gap
@@ -20,9 +20,9 @@ from .registry import Card, register
 
 
 def _sources(scn: Scenario, units: list) -> list[int]:  # type: ignore[type-arg]
-    return [
-        u for u, su in enumerate(units) if any(e.kind == "creep_source" for a in unit_abilities(su) for e in a.effects)
-    ]
+    """The indices in ``units`` of the units that are a Source of Creep (:func:`~..lookup.unit_effects`)."""
+    ids = {d for d, _ in unit_effects(scn, "creep_source")}
+    return [u for u, su in enumerate(units) if su.id in ids]
 
 
 def creeping(su: ScenarioUnit) -> bool:
