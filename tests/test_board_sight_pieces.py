@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 
-from mathhammer.board.fastsight import _rings
+from mathhammer.board.fastsight import rings as _rings
 from mathhammer.board.los import blocking
 from mathhammer.board.model import Board, BoardError, Model, Terrain, Unit
 from tests.test_board import board_of, rect, solo

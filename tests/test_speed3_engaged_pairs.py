@@ -182,17 +182,18 @@ def test_8_8_1_the_kept_answers_of_another_terrain_are_not_used() -> None:
 
 
 def test_7_2_1_a_pair_of_bases_is_traced_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """7.2.1: the wall trace of a pair Within 1" is run once for the pair of bases, whatever the models' ids and
-    units; a pair farther than 1" is never traced."""
+    """7.2.1: the wall trace of a pair Within 1" (``engaged``) is run once for the pair of bases, whatever the models'
+    ids and units; a pair farther than 1" is never traced."""
     traced: list[object] = []
-    real = engagement_mod.free_trace
+    real = engagement_mod.engaged
 
-    def counting(*args: Any) -> Any:
+    def counting(*args: Any, **kwargs: Any) -> Any:
         traced.append(args)
-        return real(*args)
+        return real(*args, **kwargs)
 
-    monkeypatch.setattr(engagement_mod, "free_trace", counting)
-    pairs = EngagedPairs(Board(44, 30))
+    monkeypatch.setattr(engagement_mod, "engaged", counting)
+    wall = Terrain("wall", ((20, 0), (20.3, 0), (20.3, 30), (20, 30)), size=2)  # a piece on the table, not between
+    pairs = EngagedPairs(Board(44, 30, (wall,)))
     near, far = Model("a", 9.5, 5), Model("b", 5.0, 5)
     for k in range(3):
         assert pairs.models(Model(f"x{k}", 10.8, 5), near)

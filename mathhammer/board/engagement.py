@@ -8,9 +8,10 @@ Two enemy models are Engaged when all of these hold:
 * terrain does not block: "Size 2+ terrain: Models cannot Engage through it. Even Within 1", a
   Size 2+ wall between them means they are not Engaged." A piece is *between* the models when
   every straight trace from one base to the other passes through Size 2+ pieces (the same exact
-  trace search as Line of Sight, :mod:`mathhammer.board.trace`); own Size counts, not Effective
-  Size; GRASS is Size 2 so it counts too (the text has no GRASS exception for Engagement); the
-  pieces either model stands on (and those under them) are never between them;
+  trace search as Line of Sight, :mod:`mathhammer.board.trace`, read compiled by :mod:`.fastsight`);
+  own Size counts, not Effective Size; GRASS is Size 2 so it counts too (the text has no GRASS
+  exception for Engagement); the pieces either model stands on (and those under them) are never
+  between them;
 * elevation: "Models on HIGH GROUND cannot Engage models on GROUND LEVEL, and vice versa";
   "Models on MID GROUND can Engage models on HIGH GROUND or GROUND LEVEL only if both models are
   adjacent to the same ACCESS POINT connecting their respective elevations." Read as: an ACCESS
@@ -34,7 +35,6 @@ import math
 from dataclasses import dataclass
 
 from .model import EPS, Board, Model
-from .trace import free_trace
 
 ENGAGEMENT_RANGE = 1.0
 #: "adjacent" to an ACCESS POINT: base Within this many inches of it (the rulebook does not define it).
@@ -66,8 +66,15 @@ def engaged(board: Board, a: Model, b: Model, *, enemies_only: bool = True) -> b
     if not _access_ok(board, a, b):
         return False
     under = {p.id for p in board.stack(a.stands_on)} | {p.id for p in board.stack(b.stands_on)}
-    walls = [p.polygon for p in board.terrain if p.size >= 2 and p.id not in under]
-    return free_trace(a.centre, a.radius, b.centre, b.radius, walls) is not None
+    walls = tuple(p for p in board.terrain if p.size >= 2 and p.id not in under)
+    if not walls:
+        return True
+    # free_trace(...) is not None, compiled (fastsight: the same method on plain arrays; held to it in
+    # tests/test_fastsight.py and here in tests/test_engagement.py); loaded here, not above: numba only where used
+    from .fastsight import free_exists, rings
+
+    xy, starts = rings(walls)
+    return free_exists(a.centre, a.radius, b.centre, b.radius, xy, starts)
 
 
 #: one base as :class:`EngagedPairs` keys it: centre x, y, base diameter (mm), the piece stood on

@@ -320,7 +320,7 @@ def free_exists(
 _RINGS: dict[tuple[int, ...], tuple[tuple[Terrain, ...], np.ndarray, np.ndarray]] = {}
 
 
-def _rings(pieces: tuple[Terrain, ...]) -> tuple[np.ndarray, np.ndarray]:
+def rings(pieces: tuple[Terrain, ...]) -> tuple[np.ndarray, np.ndarray]:
     """The footprints of ``pieces`` as one array of corners (the shapely polygon's exterior, not closed) and the
     offsets of each; kept by the pieces' identities (a board's pieces recur in every trace on it, and hashing a piece
     reads every corner of it), the pieces held with them so that no other object takes one of their ids."""
@@ -370,8 +370,8 @@ def _sees(board: Board, attacker: Model, target: Model) -> bool:
     blocks = tuple(p for p, _ in blocking(board, attacker, target))
     if not blocks:
         return True
-    xy, starts = _rings(blocks)
+    xy, starts = rings(blocks)
     return free_exists(attacker.centre, attacker.radius, target.centre, target.radius, xy, starts)
 
 
-__all__ = ["free_exists", "sees"]
+__all__ = ["free_exists", "rings", "sees"]
