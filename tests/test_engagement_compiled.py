@@ -52,7 +52,8 @@ def _wall(rng: random.Random, k: int, mx: float, my: float) -> Terrain:
 
 def test_engaged_reads_walls_as_the_shapely_trace_on_random_close_bases() -> None:
     """7.2.1: 3,000 pairs of enemy bases Within 1" (or just beyond), 1-3 pieces about them: ``engaged`` gives the
-    shapely trace's verdict; both verdicts met many times, and walls do part some pairs Within 1"."""
+    shapely trace's verdict; both verdicts met many times, walls part some pairs Within 1", and pairs standing on one
+    Size 2+ surface are Engaged on it."""
     rng = random.Random(29)
     met = {True: 0, False: 0}
     walled = raised = 0
@@ -69,22 +70,25 @@ def test_engaged_reads_walls_as_the_shapely_trace_on_random_close_bases() -> Non
         if k % 5 == 0:  # a base whose edge touches a corner of a piece
             x, y = rng.choice(pieces[0].polygon.exterior.coords[:-1])
             bx, by = x + rb * math.cos(ang), y + rb * math.sin(ang)
-        on_a = None
-        if k % 7 == 3:  # the first piece a surface (Size 2-3), a on it: elevation (7.2.1); the piece under never parts
-            p0 = pieces[0]
-            box = Terrain(p0.id, ((ax - 1, ay - 1), (ax + 1.2, ay - 1), (ax + 1.2, ay + 1), (ax - 1, ay + 1)),
+        on_a = on_b = None
+        if k % 7 == 3:  # the first piece a surface (Size 2-3) under both: the piece stood on never parts them (7.2.1)
+            x0, x1, y0, y1 = min(ax, bx) - 1.2, max(ax, bx) + 1.2, min(ay, by) - 1.2, max(ay, by) + 1.2
+            box = Terrain(pieces[0].id, ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), size=rng.choice((2, 3)), surface=True)
+            pieces[0], on_a, on_b = box, box.id, box.id
+        elif k % 7 == 5:  # a alone on a surface: MID or HIGH GROUND against GROUND LEVEL (7.2.1 elevation)
+            box = Terrain(pieces[0].id, ((ax - 1, ay - 1), (ax + 1, ay - 1), (ax + 1, ay + 1), (ax - 1, ay + 1)),
                           size=rng.choice((2, 3)), surface=True)  # fmt: skip
             pieces[0], on_a = box, box.id
-            raised += 1
         a = Model("a", ax, ay, base_mm=da, stands_on=on_a)
-        b = Model("b", bx, by, base_mm=db)
+        b = Model("b", bx, by, base_mm=db, stands_on=on_b)
         board = Board.trusted(20, 20, tuple(pieces), (Unit("u1", "p1", (a,)), Unit("u2", "p2", (b,))))  # may overlap
         want = _reference(board, a, b)
         assert engaged(board, a, b) == want, (k, (ax, ay, da), (bx, by, db), [p.polygon.wkt for p in pieces])
         met[want] += 1
-        if not want and a.distance(b) <= ENGAGEMENT_RANGE:
+        if not want and a.distance(b) <= ENGAGEMENT_RANGE and on_a == on_b:
             walled += 1
-    assert min(met.values()) > 300 and walled > 100 and raised > 300, (met, walled, raised)
+        raised += want and on_a is not None and on_b is not None
+    assert min(met.values()) > 300 and walled > 100 and raised > 100, (met, walled, raised)
 
 
 def test_engaged_reads_walls_as_the_shapely_trace_on_every_preset() -> None:

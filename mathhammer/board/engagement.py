@@ -70,7 +70,8 @@ def engaged(board: Board, a: Model, b: Model, *, enemies_only: bool = True) -> b
     if not walls:
         return True
     # free_trace(...) is not None, compiled (fastsight: the same method on plain arrays; held to it in
-    # tests/test_fastsight.py and here in tests/test_engagement.py); loaded here, not above: numba only where used
+    # tests/test_fastsight.py, and for Engagement in tests/test_engagement_compiled.py); imported here: numba only
+    # where a wall is read
     from .fastsight import free_exists, rings
 
     xy, starts = rings(walls)
