@@ -19,24 +19,19 @@ one process); options after the script's name are added to it. Session 32's figu
 from __future__ import annotations
 
 import collections
-import contextlib
-import hashlib
-import io
-import json
 import math
-import shlex
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from mathhammer.board import charge as board_charge
 from mathhammer.scenario.geometry import charge as scenario_charge
 
-GAME = shlex.split(
-    'game profiles/armies/terran_six.toml profiles/armies/zerg_six.toml --mission "Hold Position" '
-    "--deployment Gauntlet --seed 1 --json --workers 1"
-)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from count_move_tables import run
+
 KINDS = ("early", "straight", "search, found", "search, none")
 
 calls: collections.Counter[str] = collections.Counter()
@@ -97,21 +92,6 @@ def patch() -> Callable[[], None]:
             setattr(owner, name, old)
 
     return off
-
-
-def run(args: list[str]) -> tuple[str, float]:
-    """Play ``mathhammer game`` with ``args`` added in this process; the md5 of its JSON (keys sorted) and its CPU
-    seconds."""
-    from mathhammer.cli import app
-
-    sys.argv = ["mathhammer", *GAME, *args]
-    out = io.StringIO()
-    t0 = time.process_time()
-    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
-        app()
-    cpu = time.process_time() - t0
-    text = json.dumps(json.loads(out.getvalue()), sort_keys=True)
-    return hashlib.md5((text + "\n").encode()).hexdigest(), cpu
 
 
 def main() -> None:
