@@ -378,10 +378,21 @@ def run(args: list[str]) -> tuple[str, float]:
     sys.argv = ["mathhammer", *GAME, *args]
     out = io.StringIO()
     t0 = time.process_time()
-    with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
-        app()
+    status: int | str | None = 0
+    with contextlib.redirect_stdout(out):
+        try:
+            app()
+        except SystemExit as done:
+            status = done.code
     cpu = time.process_time() - t0
-    text = json.dumps(json.loads(out.getvalue()), sort_keys=True)
+    try:
+        found = json.loads(out.getvalue())
+    except json.JSONDecodeError:
+        found = None
+    if status not in (0, None) or found is None:  # ``--help``, or the game refused its options: what it said
+        sys.stdout.write(out.getvalue())
+        raise SystemExit(status)
+    text = json.dumps(found, sort_keys=True)
     return hashlib.md5((text + "\n").encode()).hexdigest(), cpu
 
 

@@ -5,6 +5,8 @@ its own CPU, and the counters change no game (the same end state as the same gam
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -48,3 +50,15 @@ def test_every_charge_search_is_counted_once_and_no_game_changes(tmp_path: Path)
         assert 0.0 <= levels[kind] <= seconds[kind] + 1e-9, (kind, levels[kind], seconds[kind])
     for name in ("pos", "alive", "vp"):  # the same games
         assert np.array_equal(getattr(counted, name), getattr(plain, name)), name
+
+
+def test_a_refused_option_is_the_game_s_one_message() -> None:
+    """The counters' command with an option the game refuses: the game's own message, its exit status 2, no traceback
+    (the scripts read the game's JSON only where it printed one); ``--help`` prints the game's help, status 0."""
+    bad = subprocess.run(
+        [sys.executable, str(SCRIPT), "--trials", "0"], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert bad.returncode == 2, bad.stderr[-2000:]
+    assert "--trials" in bad.stderr and "Traceback" not in bad.stderr + bad.stdout, bad.stderr[-2000:]
+    shown = subprocess.run([sys.executable, str(SCRIPT), "--help"], capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0 and "--trials" in shown.stdout and "Traceback" not in shown.stderr, shown.stderr
