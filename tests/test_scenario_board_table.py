@@ -144,6 +144,39 @@ def test_pair_words_read_each_missing_pair_once_in_order_of_sight() -> None:
     assert len(asked) == len(expect_order)  # nothing read again
 
 
+def test_set_words_keeps_the_other_pairs_of_the_old_board() -> None:
+    """`PairTable.set_words` (what `SimState.set_pos_many` writes for each new board, 7.2.1 Engaged pairs): each new
+    board's column is its old board's words with only the bits of ``keep``, or'd with the moved unit's pairs on the new
+    board (`PairTable.words`, held above to a naive reading); the other columns are left as they were, and the pairs
+    not read yet are read once."""
+    rng = np.random.default_rng(29)
+    boards = 3000
+    rows = rng.integers(-1, 60, size=(boards, 4))
+    out = rng.integers(0, 1 << 62, size=(2, boards), dtype=np.int64)
+    before = out.copy()
+    new = rng.permutation(np.arange(1500, boards))[:900]
+    old = rng.integers(-1, 1500, size=new.size)
+    others, firsts, bits = np.array([1, 2, 3]), np.array([True, False, True]), np.array([0, 61, 62])
+    keep = ~np.array([1 | (1 << 61), 1], dtype=np.int64)  # the moved unit's three bits cleared
+    read_count = [0]
+
+    def read(pairs: np.ndarray) -> np.ndarray:
+        read_count[0] += pairs.shape[0]
+        return (pairs[:, 0] * 7 + pairs[:, 1] * 3) % 5 == 0
+
+    want_words = PairTable(read).words(rows[new], 0, others, firsts, bits, 2)
+    asked = read_count[0]
+    tab = PairTable(read)
+    tab.set_words(out, rows, new, old, 0, others, firsts, bits, keep)
+    assert read_count[0] == 2 * asked and asked > 300  # each pair read once, as by words()
+    for k, (b, o) in enumerate(zip(new.tolist(), old.tolist(), strict=True)):
+        base = before[:, o] & keep if o >= 0 else np.zeros(2, dtype=np.int64)
+        assert np.array_equal(out[:, b], base | want_words[k]), (k, b, o)
+    untouched = np.setdiff1d(np.arange(boards), new)
+    assert np.array_equal(out[:, untouched], before[:, untouched])
+    assert (want_words != 0).any() and ((before[:, old[old >= 0]] & ~keep[:, None]) != 0).any()
+
+
 def test_pairs_read_at_once_are_the_pairs_read_one_by_one() -> None:
     """`SimState._pairs_read` (the near test of every pair in one compiled call per placement, then the pairs near
     read one by one; up to `SMALL_PAIRS` pairs grouped in Python) gives `World.pair_engaged`'s answer (7.2.1) for every

@@ -198,19 +198,23 @@ def _put_kernel(keys, vals, pairs, got):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
-def _pair_words_kernel(rows, u, others, firsts, bits, keys, vals, words, miss):  # pragma: no cover - compiled
-    """Per row of ``rows`` (boards), the words of the Engaged pairs of unit ``u`` (pair k: unit ``others[k]``, ``u``
-    first where ``firsts[k]``, bit ``bits[k]``) read from the table (``keys``, ``vals``); the pairs of placements not
-    in it go to ``miss`` (rows pa, pb, each once, in order of first sight), and their bits are left 0. Returns how
-    many missed."""
+def _pair_words_kernel(rows, new, old, u, others, firsts, bits, keys, vals, out, keep, miss):  # pragma: no cover
+    """Per board ``b = new[k]`` (a row of ``rows``): column ``b`` of ``out`` (words x boards) set to column ``old[k]``'s
+    words with the bits of ``keep`` only (0 where ``old[k] < 0``), and the Engaged bits of unit ``u``'s pairs on board
+    ``b`` (pair q: unit ``others[q]``, ``u`` first where ``firsts[q]``, bit ``bits[q]``) read from the table
+    (``keys``, ``vals``). The pairs of placements not in it go to ``miss`` (rows pa, pb, each once, in order of first
+    sight), and their bits are left 0. Returns how many missed. ``old`` never names a column of ``new``."""
     nm = 0
     seen = np.full((64, 2), -1, dtype=np.int64)  # the pairs missed so far, hashed as ``keys``: each listed once
-    for k in range(rows.shape[0]):
-        pid = rows[k, u]
+    for k in range(new.size):
+        b = new[k]
+        for w in range(out.shape[0]):
+            out[w, b] = out[w, old[k]] & keep[w] if old[k] >= 0 else 0
+        pid = rows[b, u]
         if pid < 0:
             continue
         for q in range(others.size):
-            other = rows[k, others[q]]
+            other = rows[b, others[q]]
             if other < 0:
                 continue
             pa, pb = (pid, other) if firsts[q] else (other, pid)
@@ -227,7 +231,7 @@ def _pair_words_kernel(rows, u, others, firsts, bits, keys, vals, words, miss): 
                             s = _pair_slot(seen, miss[m, 0], miss[m, 1])
                             seen[s, 0], seen[s, 1] = miss[m, 0], miss[m, 1]
             elif vals[slot]:
-                words[k, bits[q] // 62] |= np.int64(1) << np.int64(bits[q] % 62)
+                out[bits[q] // 62, b] |= np.int64(1) << np.int64(bits[q] % 62)
     return nm
 
 
@@ -262,6 +266,32 @@ class PairTable:
         _put_kernel(self._keys, self._vals, pairs, np.ascontiguousarray(got, dtype=np.bool_))
         self._n += pairs.shape[0]
 
+    def set_words(
+        self,
+        out: np.ndarray,
+        rows: np.ndarray,
+        new: np.ndarray,
+        old: np.ndarray,
+        u: int,
+        others: np.ndarray,
+        firsts: np.ndarray,
+        bits: np.ndarray,
+        keep: np.ndarray,
+    ) -> None:
+        """Column ``new[k]`` of ``out`` (int64, words x boards), for each ``k``: column ``old[k]``'s words with the bits
+        of ``keep`` only (none where ``old[k]`` is -1), and the Engaged bits of unit ``u``'s pairs on board ``new[k]``
+        (a row of ``rows``, every unit's placement): pair q with unit ``others[q]`` (``u`` its first unit where
+        ``firsts[q]``) is bit ``bits[q]`` (word ``bits[q] // 62``). The pairs not yet read are read first, each once.
+        ``old`` names no column of ``new``; the arrays are C-contiguous, int64 (``firsts`` bool). One compiled pass
+        (two where a pair was not read yet)."""
+        miss = np.empty((new.size * others.size, 2), dtype=np.int64)
+        args = (rows, new, old, u, others, firsts, bits, self._keys, self._vals, out, keep, miss)
+        nm = _pair_words_kernel(*args)
+        if nm:
+            pairs = np.ascontiguousarray(miss[:nm])
+            self._put(pairs, self._read(pairs))
+            _pair_words_kernel(rows, new, old, u, others, firsts, bits, self._keys, self._vals, out, keep, miss)
+
     def words(
         self,
         rows: np.ndarray,
@@ -272,18 +302,14 @@ class PairTable:
         n_words: int,
     ) -> np.ndarray:
         """Per board (row of ``rows``, every unit's placement), the Engaged bits of unit ``u``'s pairs: pair k with
-        unit ``others[k]`` (``u`` its first unit where ``firsts[k]``) is bit ``bits[k]`` (word ``bits[k] // 62``)."""
+        unit ``others[k]`` (``u`` its first unit where ``firsts[k]``) is bit ``bits[k]`` (word ``bits[k] // 62``):
+        :meth:`set_words` of each row from none."""
         rows = np.ascontiguousarray(rows, dtype=np.int64)
-        args = (np.asarray(others, dtype=np.int64), np.asarray(firsts, dtype=np.bool_), np.asarray(bits, np.int64))
-        words = np.zeros((rows.shape[0], n_words), dtype=np.int64)
-        miss = np.empty((rows.shape[0] * len(others), 2), dtype=np.int64)
-        nm = _pair_words_kernel(rows, u, *args, self._keys, self._vals, words, miss)
-        if nm:
-            pairs = np.ascontiguousarray(miss[:nm])
-            self._put(pairs, self._read(pairs))
-            words[:] = 0
-            _pair_words_kernel(rows, u, *args, self._keys, self._vals, words, miss)
-        return words
+        n = rows.shape[0]
+        out = np.zeros((n_words, n), dtype=np.int64)
+        sets = (np.asarray(others, dtype=np.int64), np.asarray(firsts, dtype=np.bool_), np.asarray(bits, np.int64))
+        self.set_words(out, rows, np.arange(n), np.full(n, -1), u, *sets, np.zeros(n_words, dtype=np.int64))
+        return np.ascontiguousarray(out.T)
 
 
 __all__ = ["BoardTable", "PairTable"]

@@ -220,6 +220,7 @@ class SimState:
             for i in self._unit_sel[u]:
                 mask[i // 62] |= np.int64(1) << np.int64(i % 62)
             self._unit_bits.append(mask)
+        self._unit_keep = [~mask for mask in self._unit_bits]  # per unit: the bits of the other units' pairs
         self._bits_pairs: dict[tuple[int, ...], frozenset[tuple[str, str]]] = {}
         # Current Supply Value by models left (the card's Models/Supply brackets), one row a unit
         self._supply_grid = np.zeros((U, int(self.full.max(initial=0)) + 1), dtype=np.int64)
@@ -325,11 +326,10 @@ class SimState:
         new, old = self._boards.move(self.board, ts, u, pids, self.pos[u])  # ``pos[u, ts] = pids`` in the pass
         if new.size:
             self._bits_room()
-            bits = self._bits_arr[:, old] & ~self._unit_bits[u][:, None]
-            # the unit's pairs, per new board: its placement and the other unit's
+            # each new board's words: its old board's without the unit's pairs, then the unit's pairs on the new board
             others, first, sel = self._unit_pairs[u]
-            bits |= self._pair_table.words(self._boards.rows[new], u, others, first, sel, bits.shape[0]).T
-            self._bits_arr[:, new] = bits
+            keep = self._unit_keep[u]
+            self._pair_table.set_words(self._bits_arr, self._boards.rows, new, old, u, others, first, sel, keep)
 
     def sync_board(self) -> None:
         """Recompute every trial's board id (and so its Engaged pairs) from ``pos`` (after writing ``pos`` other
