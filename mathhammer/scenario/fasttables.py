@@ -289,7 +289,7 @@ class PairTable:
         nm = _pair_words_kernel(*args)
         if nm:
             pairs = np.ascontiguousarray(miss[:nm])
-            self._put(pairs, self._read(pairs))
+            self._put(pairs, self._read(pairs))  # may grow the table: its new arrays read below
             _pair_words_kernel(rows, new, old, u, others, firsts, bits, self._keys, self._vals, out, keep, miss)
 
     def words(
