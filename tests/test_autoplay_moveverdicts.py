@@ -16,7 +16,7 @@ import pytest
 from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.legal import Legality
-from mathhammer.scenario.players.moveverdicts import MoveVerdicts
+from mathhammer.scenario.players.moveverdicts import MoveVerdicts, on_table
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import PLAYERS, Activation
 from tests.autoplay_kit import VILE, ZEALOTS, data, masks_alike
@@ -222,3 +222,64 @@ def test_move_verdicts_among_bases_set_at_random(tmp_path: Path, card: str, red:
                         counts[_reason(leg.check.problems_of(whole, pos, alive, 0))] += 1
     assert min(counts["admitted"], counts["engaged"], counts["far"], counts["room"]) > 5, counts
     assert counts["creep"] > 0, counts
+
+
+#: a Grass band across the middle of the table (part 11 GRASS: it blocks Line of Sight, not movement; removed where a
+#: unit crosses it), so the engine's Engaged words are read with Grass on
+BAND = {"id": "band", "footprint": [[0, 21.9], [44, 21.9], [44, 22.1], [0, 22.1]], "size": 2, "grass": True}
+
+
+@pytest.mark.parametrize(
+    ("card", "preset", "red", "blue", "trials", "seed"),
+    [
+        ("Gauntlet", "standard", *SIX, 40, 5),  # the issue's lists
+        ("Frontier", "standard", None, None, 40, 7),  # the kit's Marines, Marauders against Zerglings, Roaches
+        ("Gauntlet", "grass", *SIX, 40, 3),  # a Grass band: the engine's words read with Grass on
+    ],
+)
+def test_engaged_read_from_a_game_of_the_state_is_the_worlds(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    card: str,
+    preset: str,
+    red: str | None,
+    blue: str | None,
+    trials: int,
+    seed: int,
+) -> None:
+    """8.5.2, 8.7.7 (an Engaged unit cannot Move, Run or Charge; 7.2.1 on the models left): within an automatic
+    player's decision, the Move verdicts read whether a unit is Engaged from a game of the state (the engine's words,
+    ``SimView.engaged_one``); in random games of 5 Rounds that answer is ``World.unit_engaged``'s on the state, the game
+    is in that state, and both answers occur, units short of models among them."""
+    scn = _scenario(tmp_path, card, "standard" if preset == "grass" else preset, red, blue, length=5)
+    if preset == "grass":
+        table: dict[str, Any] = data(tmp_path, length=5)
+        table["deployment"] = {"card": card}
+        table["terrain"] = [BAND]
+        for side, army in (("red", red), ("blue", blue)):
+            table["players"][side]["army"] = army
+        scn = parse_scenario(table, "moves.toml", tmp_path)
+    sim = Simulation(scn, trials, seed)
+    n = sim.U
+    counts = dict.fromkeys(("engaged", "free", "short", "grass", "outside"), 0)
+    read = MoveVerdicts._state_of
+
+    def checked(self: MoveVerdicts, u: int, state: tuple[int, ...], world: Any) -> Any:
+        got = read(self, u, state, world)
+        g = self._game(state)
+        if g is None:
+            counts["outside"] += 1
+            return got
+        gone = int(sim.grass.gone[g]) if sim.grass.gone.size else 0
+        assert (*sim.pos[:, g].tolist(), *sim.alive[:, g].tolist(), gone) == state
+        p, a = got[0], state[n : 2 * n]
+        assert got[1] == world.unit_engaged(*on_table(state, n), u), (u, state)
+        counts["engaged" if got[1] else "free"] += 1
+        counts["short"] += got[1] and any(0 < k < f for k, f in zip(a, sim.full.tolist(), strict=True))
+        counts["grass"] += sim.grass.on and p is not None
+        return got
+
+    monkeypatch.setattr(MoveVerdicts, "_state_of", checked)
+    sim.run()
+    assert counts["engaged"] > 3 and counts["free"] > 100 and counts["short"] > 0, counts
+    assert preset != "grass" or counts["grass"] > 100, counts

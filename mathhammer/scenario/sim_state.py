@@ -221,6 +221,7 @@ class SimState:
                 mask[i // 62] |= np.int64(1) << np.int64(i % 62)
             self._unit_bits.append(mask)
         self._unit_keep = [~mask for mask in self._unit_bits]  # per unit: the bits of the other units' pairs
+        self._unit_ints = [mask.tolist() for mask in self._unit_bits]  # the same as Python ints (:meth:`engaged_one`)
         self._bits_pairs: dict[tuple[int, ...], frozenset[tuple[str, str]]] = {}
         # Current Supply Value by models left (the card's Models/Supply brackets), one row a unit
         self._supply_grid = np.zeros((U, int(self.full.max(initial=0)) + 1), dtype=np.int64)
@@ -507,6 +508,15 @@ class SimState:
         if sel.size:  # read again on the models left where Engaged whole (it can only be fewer)
             got[sel] = ((self.engaged_bits(trials[sel]) & self._unit_bits[u][:, None]) != 0).any(axis=0)
         return got
+
+    def engaged_one(self, t: int, u: int) -> bool:
+        """:meth:`engaged_mask` of game ``t`` alone: its board's words read in Python where they hold none of unit
+        ``u``'s pairs (no pair Engaged whole: none on the models left either), else :meth:`engaged_mask`."""
+        if not self.grass.on:
+            b = int(self.board[t])
+            if not any(w & m for w, m in zip(self._bits_arr[:, b].tolist(), self._unit_ints[u], strict=True)):
+                return False
+        return bool(self.engaged_mask(np.array([t], dtype=np.int64), u)[0])
 
     def _near_cols(
         self, trials: np.ndarray, units: Sequence[int], near: Callable[[int], bool]

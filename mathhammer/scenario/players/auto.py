@@ -238,7 +238,11 @@ class Auto:
             open=open_,
             spare=lambda rows: self.spending.spare(games[rows]),
         )
-        unit, entry = self.policy.choose(decision)
+        leg.moves.taking((table, sid), games)
+        try:
+            unit, entry = self.policy.choose(decision)
+        finally:
+            leg.moves.taking(None)
         none = unit < 0
         if none.any():
             out.append(Turn(games[none], None, k))

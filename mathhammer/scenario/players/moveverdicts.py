@@ -37,6 +37,8 @@ import math
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
+
 from ...board.model import EPS, MM_PER_INCH
 from ...board.pathing import clear_line
 from ...starcraft.loadout import Loadout
@@ -92,6 +94,17 @@ class MoveVerdicts:
         self._ways: dict[tuple[int, str, tuple[float, float], tuple[float, float], float], bool] = {}
         self._speeds: dict[int, tuple[float, float]] = {}
         self._states: dict[tuple[int, tuple[int, ...]], tuple[World, tuple[tuple[int, ...], bool]]] = {}
+        #: the decision being taken (:meth:`taking`): its states, games and each game's state; the game of each state
+        self._taking: tuple[list[tuple[int, ...]], np.ndarray, np.ndarray] | None = None
+        self._game_of: dict[tuple[int, ...], int] | None = None
+
+    def taking(self, states: tuple[list[tuple[int, ...]], np.ndarray] | None, games: np.ndarray | None = None) -> None:
+        """A decision over ``games`` starts (:meth:`Legality.states <.legal.Legality.states>` of them: no activation
+        until it ends, so each state is a game's now), or ends (None): within it, :meth:`_state_of` reads whether a
+        unit is Engaged in a state from a game of that state (:meth:`SimView.engaged_one
+        <mathhammer.scenario.simview.SimView.engaged_one>`: the engine's own words) instead of the World."""
+        self._taking = None if states is None or games is None else (states[0], games, states[1])
+        self._game_of = None
 
     def plain(self, u: int, phase: str, index: int) -> _Plain | None:
         """Entry ``index`` of unit ``u``'s ``phase`` menu as read here, or None where the walk judges it."""
@@ -205,11 +218,28 @@ class MoveVerdicts:
         if kept is not None and kept[0] is world:
             return kept[1]
         p, a = on_table(state, self.view.U)
-        hit = (p, self.engaged(world, u, p, a))
+        g = self._game(state)
+        hit = (p, self.engaged(world, u, p, a) if g is None else self.view.engaged_one(g, u))
         if len(self._states) >= STATE_LIMIT:
             self._states.clear()
         self._states[key] = (world, hit)
         return hit
+
+    def _game(self, state: tuple[int, ...]) -> int | None:
+        """A game whose state is ``state`` now (:meth:`taking`), or None (no decision, or none of its games)."""
+        taking = self._taking
+        if taking is None:
+            return None
+        of = self._game_of
+        if of is None:
+            table, games, sid = taking
+            if len(table) == 1:
+                of = {table[0]: int(games[0])}
+            else:  # the first game of each state
+                first = np.unique(sid, return_index=True)[1]
+                of = {table[int(sid[i])]: int(games[i]) for i in first.tolist()}
+            self._game_of = of
+        return of.get(state)
 
     def engaged(self, world: World, u: int, p: tuple[int, ...], a: tuple[int, ...]) -> bool:
         """Is unit ``u`` in a pair of ``World.engaged_pairs(p, a)`` (7.2.1)? Its pairs only, each read as that method
