@@ -13,12 +13,14 @@ from typing import Any
 import numpy as np
 import pytest
 
+from mathhammer.scenario import sim_move
 from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.legal import Legality
 from mathhammer.scenario.players.moveverdicts import MoveVerdicts, on_table
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import PLAYERS, Activation
+from mathhammer.scenario.world import World
 from tests.autoplay_kit import VILE, ZEALOTS, data, masks_alike
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -283,3 +285,38 @@ def test_engaged_read_from_a_game_of_the_state_is_the_worlds(
     sim.run()
     assert counts["engaged"] > 3 and counts["free"] > 100 and counts["short"] > 0, counts
     assert preset != "grass" or counts["grass"] > 100, counts
+
+
+def _played(sim: Simulation) -> tuple[np.ndarray, ...]:
+    """The arrays a run leaves: VP, models left, Damage Markers, and each unit's placement by where its models stand."""
+    sim.run()
+    cells = [sim.world.placements[p].centres if p >= 0 else None for p in sim.pos.ravel().tolist()]
+    ids = {c: i for i, c in enumerate(dict.fromkeys(cells))}
+    return sim.vp, sim.alive, sim.mark, np.array([ids[c] for c in cells]).reshape(sim.pos.shape)
+
+
+@pytest.mark.parametrize(("card", "red", "blue", "seed"), [("Gauntlet", *SIX, 5), ("Frontier", None, None, 7)])
+def test_a_unit_set_in_one_game_alone_is_set_as_the_split_by_near_units_sets_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, card: str, red: str | None, blue: str | None, seed: int
+) -> None:
+    """8.5.3 (In Coherency at the point, not on a base nor Within 1" of an enemy): a unit set in one game alone is set
+    with every other unit's placement (``World.place_among``, which a Move verdict read first) instead of split by the
+    units near its Leading Model (``sim_move.ONE_GAME`` off): 40 random games of 5 Rounds end the same, placements,
+    models, Damage Markers and VP, with hundreds of units set that way."""
+    scn = _scenario(tmp_path, card, "standard", red, blue, length=5)
+    calls = {"n": 0}
+    among = World.place_among
+
+    def counted(self: World, *a: Any) -> Any:
+        calls["n"] += 1
+        return among(self, *a)
+
+    monkeypatch.setattr(World, "place_among", counted)
+    alone = _played(Simulation(scn, 40, seed))
+    with_alone = calls["n"]
+    monkeypatch.setattr(sim_move, "ONE_GAME", False)
+    split = _played(Simulation(scn, 40, seed))
+    for a, b in zip(alone, split, strict=True):
+        assert np.array_equal(a, b)
+    verdicts = calls["n"] - with_alone  # the second run's calls: the verdicts' alone (the same in both runs)
+    assert with_alone - verdicts > 300, (with_alone, verdicts)

@@ -85,6 +85,8 @@ from .core import (
 from .facts import Facts
 from .routes import UNSURE
 
+#: how many answers :meth:`Placing.place_among` keeps (a verdict's answer is read again by its activation at once)
+AMONG_LIMIT = 1 << 12
 #: how many spots round each model set :meth:`Placing._chain` tries (every 15 degrees, in the unit's frame)
 CHAIN_TURNS = 24
 #: how much farther than a base spacing from a model set :meth:`Placing._chain` tries (up to COHERENCY_SLACK: the
@@ -281,6 +283,21 @@ class Placing(Facts):
             raise ValueError(f"level {level!r}: not a terrain piece with a horizontal top (surface = true)")
         key = (su.id, round(lead[0], 4), round(lead[1], 4), round(rear[0], 3), round(rear[1], 3))
         return self._placed_near(su, key, lead, rear, small, level, arriving)
+
+    def place_among(self, su: ScenarioUnit, lead: Coord, rear: Coord, occupied: tuple[int, ...]) -> int | None:
+        """:meth:`place` of ``su`` at ``lead`` with every other unit's placement ``occupied``, no Charge targets, not
+        arriving: :meth:`place_near_lead`, else :meth:`place`; the last :data:`AMONG_LIMIT` kept by the exact arguments
+        (an automatic player's Move verdict, then the Move in that game, ask the same)."""
+        key = (su.id, lead, rear, occupied)
+        hit = self._among.get(key, -2)
+        if hit == -2:
+            hit = self.place_near_lead(su, lead, rear, occupied)
+            if hit == -1:
+                hit = self.place(su, lead, rear, occupied)
+            if len(self._among) >= AMONG_LIMIT:
+                self._among.clear()
+            self._among[key] = hit
+        return hit
 
     def _placed_near(
         self,

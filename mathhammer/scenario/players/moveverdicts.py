@@ -19,9 +19,10 @@ Activation, no ``react``, ``select``, ``options``, ``token_at``, ``extra_to``, `
   line is longer than Speed, or the way round the terrain it cannot cross is (``clear_line``, ``World.route``: the
   Speed of the loadout with no ability used, ON CREEP read by the cards' own ``on_creep`` hooks on the state's
   placements where it changes the Speed); and where the World cannot set the unit there (``World.place``, the
-  other units' placements; :meth:`World.place_near_lead` first, whose answer :meth:`World.place` gives where it has
-  one). A Leading Model standing on a terrain top (a route between levels) is left to the walk. ``after_move`` is
-  called only for a ``via`` (none).
+  other units' placements; :meth:`World.place_among`: :meth:`World.place_near_lead` first, whose answer
+  :meth:`World.place` gives where it has one; kept, so that the Move in a game of the state reads it again). A
+  Leading Model standing on a terrain top (a route between levels) is left to the walk. ``after_move`` is called only
+  for a ``via`` (none).
 
 A Move or Run whose ``use`` names one ability whose Hold twin is inert (:meth:`UseHolds.twin
 <mathhammer.scenario.players.useholds.UseHolds.twin>`: Stimpack) is read the same way at the Speed of the loadout with
@@ -204,10 +205,7 @@ class MoveVerdicts:
                 return False
         occupied = tuple(pv for v, pv in enumerate(p) if v != u and pv >= 0)
         rear = world.rear_from(pid, to, headings)
-        got = world.place_near_lead(su, to, rear, occupied)
-        if got == -1:
-            got = world.place(su, to, rear, occupied, on=None)
-        return got is not None
+        return world.place_among(su, to, rear, occupied) is not None  # on the playmat: ``to``'s level (above)
 
     def _state_of(self, u: int, state: tuple[int, ...], world: World) -> tuple[tuple[int, ...], bool]:
         """The placements of :func:`on_table` of ``state`` and whether unit ``u`` is :meth:`engaged` there, kept per
