@@ -253,7 +253,6 @@ def test_engaged_read_from_a_game_of_the_state_is_the_worlds(
     player's decision, the Move verdicts read whether a unit is Engaged from a game of the state (the engine's words,
     ``SimView.engaged_one``); in random games of 5 Rounds that answer is ``World.unit_engaged``'s on the state, the game
     is in that state, and both answers occur, units short of models among them."""
-    scn = _scenario(tmp_path, card, "standard" if preset == "grass" else preset, red, blue, length=5)
     if preset == "grass":
         table: dict[str, Any] = data(tmp_path, length=5)
         table["deployment"] = {"card": card}
@@ -261,6 +260,8 @@ def test_engaged_read_from_a_game_of_the_state_is_the_worlds(
         for side, army in (("red", red), ("blue", blue)):
             table["players"][side]["army"] = army
         scn = parse_scenario(table, "moves.toml", tmp_path)
+    else:
+        scn = _scenario(tmp_path, card, preset, red, blue, length=5)
     sim = Simulation(scn, trials, seed)
     n = sim.U
     counts = dict.fromkeys(("engaged", "free", "short", "grass", "outside"), 0)
@@ -274,11 +275,10 @@ def test_engaged_read_from_a_game_of_the_state_is_the_worlds(
             return got
         gone = int(sim.grass.gone[g]) if sim.grass.gone.size else 0
         assert (*sim.pos[:, g].tolist(), *sim.alive[:, g].tolist(), gone) == state
-        p, a = got[0], state[n : 2 * n]
         assert got[1] == world.unit_engaged(*on_table(state, n), u), (u, state)
         counts["engaged" if got[1] else "free"] += 1
-        counts["short"] += got[1] and any(0 < k < f for k, f in zip(a, sim.full.tolist(), strict=True))
-        counts["grass"] += sim.grass.on and p is not None
+        counts["short"] += got[1] and any(0 < k < f for k, f in zip(state[n : 2 * n], sim.full.tolist(), strict=True))
+        counts["grass"] += sim.grass.on
         return got
 
     monkeypatch.setattr(MoveVerdicts, "_state_of", checked)
