@@ -238,7 +238,7 @@ class Auto:
             open=open_,
             spare=lambda rows: self.spending.spare(games[rows]),
         )
-        leg.moves.taking((table, sid), games)
+        leg.moves.taking((games, table, sid))
         try:
             unit, entry = self.policy.choose(decision)
         finally:

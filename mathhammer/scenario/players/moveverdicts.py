@@ -95,16 +95,16 @@ class MoveVerdicts:
         self._ways: dict[tuple[int, str, tuple[float, float], tuple[float, float], float], bool] = {}
         self._speeds: dict[int, tuple[float, float]] = {}
         self._states: dict[tuple[int, tuple[int, ...]], tuple[World, tuple[tuple[int, ...], bool]]] = {}
-        #: the decision being taken (:meth:`taking`): its states, games and each game's state; the game of each state
-        self._taking: tuple[list[tuple[int, ...]], np.ndarray, np.ndarray] | None = None
+        #: the decision being taken (:meth:`taking`): its games, their states and each game's; the game of each state
+        self._taking: tuple[np.ndarray, list[tuple[int, ...]], np.ndarray] | None = None
         self._game_of: dict[tuple[int, ...], int] | None = None
 
-    def taking(self, states: tuple[list[tuple[int, ...]], np.ndarray] | None, games: np.ndarray | None = None) -> None:
-        """A decision over ``games`` starts (:meth:`Legality.states <.legal.Legality.states>` of them: no activation
-        until it ends, so each state is a game's now), or ends (None): within it, :meth:`_state_of` reads whether a
-        unit is Engaged in a state from a game of that state (:meth:`SimView.engaged_one
-        <mathhammer.scenario.simview.SimView.engaged_one>`: the engine's own words) instead of the World."""
-        self._taking = None if states is None or games is None else (states[0], games, states[1])
+    def taking(self, decision: tuple[np.ndarray, list[tuple[int, ...]], np.ndarray] | None) -> None:
+        """A decision starts: its games, their distinct states and each game's (:meth:`Legality.states
+        <.legal.Legality.states>`; no activation until it ends, so each state is a game's now); or it ends (None).
+        Within it, :meth:`_state_of` reads whether a unit is Engaged in a state from a game of that state
+        (:meth:`SimView.engaged_one <mathhammer.scenario.simview.SimView.engaged_one>`: the engine's own words)."""
+        self._taking = decision
         self._game_of = None
 
     def plain(self, u: int, phase: str, index: int) -> _Plain | None:
@@ -205,7 +205,7 @@ class MoveVerdicts:
                 return False
         occupied = tuple(pv for v, pv in enumerate(p) if v != u and pv >= 0)
         rear = world.rear_from(pid, to, headings)
-        return world.place_among(su, to, rear, occupied) is not None  # on the playmat: ``to``'s level (above)
+        return world.place_among(su, to, rear, occupied) is not None  # ``to`` is on the playmat (above): place's level
 
     def _state_of(self, u: int, state: tuple[int, ...], world: World) -> tuple[tuple[int, ...], bool]:
         """The placements of :func:`on_table` of ``state`` and whether unit ``u`` is :meth:`engaged` there, kept per
@@ -230,7 +230,7 @@ class MoveVerdicts:
             return None
         of = self._game_of
         if of is None:
-            table, games, sid = taking
+            games, table, sid = taking
             if len(table) == 1:
                 of = {table[0]: int(games[0])}
             else:  # the first game of each state
