@@ -1,6 +1,8 @@
 """Where the Charge search's CPU goes in random games (issue 29 point 6, step 4 of docs/dev/compiled-game-loop.md):
 every ``board.charge.charge_distance`` call of ``mathhammer game`` run in this process, counted by how it was
-answered, with its CPU seconds and those of its goal regions (``charge._level``, one per level).
+answered, with its CPU seconds and those of its goal regions (``charge._level``, one per level). The World's compiled
+search (``board.fastcharge``, its Charges on one level since session 35) is turned off: the games are the shapely
+search's.
 
 * **early**: answered before any path is looked for (no goal region on any level, or the Leading Model already in it);
 * **straight**: one level, a straight move to the nearest point of the goal region with nothing in the way
@@ -83,6 +85,7 @@ def patch() -> Callable[[], None]:
         (board_charge, "_level", level, counted_level),
         (board_charge, "_goal_samples", samples, counted_samples),
         (scenario_charge, "charge_distance", search, counted_search),  # the name the World's Charge search calls
+        (scenario_charge, "COMPILED", scenario_charge.COMPILED, False),  # the shapely search, the compiled one off
     ]
     for owner, name, _, new in patched:
         setattr(owner, name, new)

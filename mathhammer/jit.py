@@ -41,12 +41,14 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
     "grimdark-melee": (("grimdark/melee_engine.py", "_run_block"),),
     "scenario-check": (
         ("board/cspace.py", "_segments_kernel"),
+        ("board/fastcharge.py", "_bound_kernel"),
         ("board/fastways.py", "_pairs_kernel"),
         ("board/fastsight.py", "_free_kernel"),
         ("scenario/fastnear.py", "_near_kernel"),
     ),
     "scenario": (
         ("board/cspace.py", "_segments_kernel"),
+        ("board/fastcharge.py", "_bound_kernel"),
         ("board/fastsight.py", "_free_kernel"),
         ("board/fastways.py", "_legs_kernel"),
         ("board/fastways.py", "_least_kernel"),
@@ -101,6 +103,7 @@ COMPILE_SECONDS: dict[str, float] = {
     "grimdark/engine.py:_run_block": 4.0,
     "grimdark/melee_engine.py:_run_block": 4.0,
     "board/cspace.py:_segments_kernel": 1.3,
+    "board/fastcharge.py:_bound_kernel": 12.4,
     "board/fastsight.py:_free_kernel": 7.0,
     "board/fastways.py:_legs_kernel": 0.6,
     "board/fastways.py:_least_kernel": 0.6,

@@ -436,7 +436,10 @@ def test_the_process_caches_of_shapes_cleared_past_tiny_limits_play_the_same_gam
     from functools import lru_cache
 
     from mathhammer.board import charge, cspace, fastsight, los, model
+    from mathhammer.scenario.geometry import charge as world_charge
 
+    # the shapely Charge search's caches: the compiled search (off here) reads the goal without them
+    monkeypatch.setattr(world_charge, "COMPILED", False)
     scn = scenario(tmp_path, red="aggressive", blue="aggressive", length=3)  # Charges declared in 3 games
     cspace._zone.cache_clear()
     cspace._zones.cache_clear()

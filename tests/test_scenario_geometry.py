@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 import pytest
 
-from mathhammer.board.charge import charge_distance
 from mathhammer.board.engagement import engaged
 from mathhammer.board.facts import weapon_facts
 from mathhammer.board.model import Board, board_problems
@@ -477,7 +476,7 @@ def test_charge_within_reach_on_the_full_board(visited: _Recorder) -> None:
     assert any(length <= steps for (*_, steps, _, _, _, _), (length, _) in visited._local_charges.items())
     for pos, alive, uid, targets, reach in _sample(calls, 80):
         length, end = visited.charge_length(pos, alive, uid, targets, reach)
-        path = charge_distance(_full(visited, pos, alive), f"{uid}.1", list(targets))
+        path = visited._search(_full(visited, pos, alive), uid, targets, None)  # the World's search, unbounded
         for total in range(0, int(reach) + 1):
             assert (end is not None and total >= length - 1e-9) == (
                 path.end is not None and total >= path.length - 1e-9
@@ -519,7 +518,7 @@ def test_the_models_near_the_leading_model_are_the_plain_reading(visited: _Recor
             assert got == want, (uid, rho)
             local = visited._charge_near(pos[u], uid, targets, rho, near, (), False)
             if local[0] <= rho:
-                whole = charge_distance(full, f"{uid}.1", list(targets), max_length=reach)
+                whole = visited._search(full, uid, targets, reach)
                 assert (local[0], local[1]) == (whole.length, whole.end), (uid, targets, rho)
                 compared += 1
     assert compared > 5

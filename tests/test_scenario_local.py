@@ -116,10 +116,9 @@ def test_engaged_pairs_follow_placements_written_directly() -> None:
 
 def test_charges_read_through_the_memo_equal_those_computed_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
     """8.7.7 steps 2-3: every Charge distance of 1,000 games of the 6-a-side example, read through
-    ``World._charge_memo`` (kept with the box the path examined), equals ``charge_distance`` on the
+    ``World._charge_memo`` (kept with the box the path examined), equals the World's search on the
     same board, and the memo saved most of the reads (the Charges read near the Leading Model first,
     ``World._charge_local``, left off: they have tests of their own in test_scenario_geometry.py)."""
-    from mathhammer.board.charge import charge_distance
     from mathhammer.scenario.geometry import charge as charge_mod
     from mathhammer.scenario.world import World
 
@@ -141,7 +140,7 @@ def test_charges_read_through_the_memo_equal_those_computed_afresh(monkeypatch: 
     computed = sum(len(e) for e in w._charge_entries.values())  # type: ignore[attr-defined]
     assert len(calls) > 200 and computed < 0.8 * len(calls)
     for w, pos, alive, uid, targets, reach, got in calls:
-        fresh = charge_distance(w.board_for(pos, alive), f"{uid}.1", list(targets), max_length=reach)  # type: ignore[attr-defined]
+        fresh = w._search(w.board_for(pos, alive), uid, targets, reach)  # type: ignore[attr-defined]
         assert (fresh.length, fresh.end) == got
 
 

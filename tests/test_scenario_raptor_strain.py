@@ -121,9 +121,9 @@ def _lengths(scn: Scenario, charger: str) -> tuple[float, float]:
     pos, alive = tuple(int(p) for p in sim.pos[:, 0]), tuple(int(a) for a in sim.alive[:, 0])
     board = sim.world.board_for(pos, alive)
     bare = Board(board.width, board.depth, units=board.units)
-    return sim.world.charge_length(pos, alive, charger, ("marine-1",))[0], charge_distance(
-        bare, f"{charger}.1", ["marine-1"]
-    ).length
+    return sim.world.charge_length(pos, alive, charger, ("marine-1",))[0], sim.world._search(
+        bare, charger, ("marine-1",), None
+    ).length  # the World's search (compiled on one level) on the board without the wall
 
 
 def test_the_raptors_charge_over_the_wall(tmp_path: Path) -> None:

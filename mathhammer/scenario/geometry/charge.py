@@ -23,6 +23,11 @@ Set by the rules of :mod:`.placement` but for this:
 A Charge is read first on the models near the Leading Model, for paths up to 1, 2, 3, 4, 6 and 8 inches in
 turn (:meth:`Charges._charge_local`, :data:`CHARGE_STEPS`): a path that short stays near its start, so its answer
 is kept under the content of those models alone, which many more board states share.
+
+On a board of one level the path is searched compiled (:func:`~mathhammer.board.fastcharge.charge_search`: the bases
+read as circles; within the shapely search's own approximation of it, tests/test_fastcharge.py), else, and where it
+leaves the answer to it, by :func:`~mathhammer.board.charge.charge_distance`: the automatic players' verdicts, the walk
+and the engine read the same answer (:meth:`Charges._search`).
 """
 
 from __future__ import annotations
@@ -56,6 +61,10 @@ from .core import (
     horizontal_coherency,
 )
 from .placement import Placing, hexagon
+
+#: a Charge on a board of one level is searched compiled (:func:`~mathhammer.board.fastcharge.charge_search`; the
+#: tests turn this off to compare with the shapely search)
+COMPILED = True
 
 
 class Charges(Placing):
@@ -507,8 +516,15 @@ class Charges(Placing):
         examined: list[float] | None = None,
     ) -> ChargePath:
         """:func:`charge_distance` of ``uid``'s Leading Model on ``board``, with the unit's way of moving (Raptor
-        Strain: ``mobility``)."""
+        Strain: ``mobility``): compiled where :data:`COMPILED` and it reads the board (one level, an Unengaged start
+        touching no obstacle, an end Engaging every target), else the shapely search."""
         through, free_climb = self.mobility[uid]
+        if COMPILED and not engaged_ok:
+            from ...board.fastcharge import charge_search
+
+            fast = charge_search(board, f"{uid}.1", list(targets), max_length=reach, through=through, examined=examined)
+            if fast is not None:
+                return fast
         return charge_distance(
             board,
             f"{uid}.1",
