@@ -42,6 +42,7 @@ from ..config import INLINE, JIT
 from .charge import ChargePath, _check_charge, _engages_all
 from .cspace import GOAL_STEP, blocks_path, grown_footprint
 from .engagement import ENGAGEMENT_RANGE
+from .fastsight import _inside as _ring_holds
 from .model import Board, Terrain
 
 #: the shapely search's goal zones are 256-gons inside their circles (cspace._zone: quad_segs 64)
@@ -70,15 +71,20 @@ def _seg_disc(ax, ay, bx, by, cx, cy, r):  # pragma: no cover - compiled
 
 @njit(**INLINE)
 def _inside(px, py, xy, s, e):  # pragma: no cover - compiled
-    """Is (px, py) inside the ring ``xy[s:e]`` (even-odd rule)?"""
-    c = False
-    j = e - 1
-    for i in range(s, e):
-        xi, yi, xj, yj = xy[i, 0], xy[i, 1], xy[j, 0], xy[j, 1]
-        if (yi > py) != (yj > py) and px < (xj - xi) * (py - yi) / (yj - yi) + xi:
-            c = not c
-        j = i
-    return c
+    """Is (px, py) inside the ring ``xy[s:e]`` (even-odd rule: Line of Sight's test)?"""
+    return _ring_holds(px, py, xy, s, e - s)
+
+
+@njit(**INLINE)
+def _zones_box(zones):  # pragma: no cover - compiled
+    """The box of the circles ``zones`` (x, y, radius): no goal point lies outside it."""
+    zx0, zy0, zx1, zy1 = np.inf, np.inf, -np.inf, -np.inf
+    for z in range(zones.shape[0]):
+        zx0 = min(zx0, zones[z, 0] - zones[z, 2])
+        zy0 = min(zy0, zones[z, 1] - zones[z, 2])
+        zx1 = max(zx1, zones[z, 0] + zones[z, 2])
+        zy1 = max(zy1, zones[z, 1] + zones[z, 2])
+    return zx0, zy0, zx1, zy1
 
 
 @njit(**INLINE)
@@ -238,13 +244,7 @@ def _goal_points(sx, sy, box, zones, zt, nt, excl, exy, exst, exbox, step):  # p
     for i in range(4):
         a, b = corners[i], corners[(i + 1) % 4]
         edges[k + i, 0], edges[k + i, 1], edges[k + i, 2], edges[k + i, 3] = a[0], a[1], b[0], b[1]
-    # the box of the zones: no goal point lies outside it
-    zx0, zy0, zx1, zy1 = np.inf, np.inf, -np.inf, -np.inf
-    for z in range(zones.shape[0]):
-        zx0 = min(zx0, zones[z, 0] - zones[z, 2])
-        zy0 = min(zy0, zones[z, 1] - zones[z, 2])
-        zx1 = max(zx1, zones[z, 0] + zones[z, 2])
-        zy1 = max(zy1, zones[z, 1] + zones[z, 2])
+    zx0, zy0, zx1, zy1 = _zones_box(zones)
     # how many candidates at most
     cap = 0
     for c in range(nc):
@@ -308,12 +308,7 @@ def _bound_kernel(
     (:func:`_goal_points`), all in ``box``."""
     # only the keep-outs meeting the zones' box can bound the goal; only the discs a path up to ``bound`` may meet
     # can block it
-    zx0, zy0, zx1, zy1 = np.inf, np.inf, -np.inf, -np.inf
-    for z in range(zones.shape[0]):
-        zx0 = min(zx0, zones[z, 0] - zones[z, 2])
-        zy0 = min(zy0, zones[z, 1] - zones[z, 2])
-        zx1 = max(zx1, zones[z, 0] + zones[z, 2])
-        zy1 = max(zy1, zones[z, 1] + zones[z, 2])
+    zx0, zy0, zx1, zy1 = _zones_box(zones)
     keep = np.zeros(excl.shape[0], dtype=np.bool_)
     for e in range(excl.shape[0]):
         cx, cy, r = excl[e, 0], excl[e, 1], excl[e, 2]
