@@ -45,11 +45,11 @@ from .engagement import ENGAGEMENT_RANGE
 from .fastsight import _inside as _ring_holds
 from .model import Board, Terrain
 
-#: the shapely search's goal zones are 256-gons inside their circles (cspace._zone: quad_segs 64)
-_ZONE_IN = math.cos(math.pi / 256)
-
 #: corners per disc in the visibility graph
 NV = 32
+#: how far an end keeps off the shapes a path keeps off (the bases' circles, the search's grown footprints), inches: no
+#: end lies on an obstacle's edge, where rounding would decide
+EDGE = 1e-6
 #: a point this near a keep-out circle's edge is on it
 TOL = 1e-9
 #: a point this near a keep-out ring's edge is on it (far below :data:`EDGE`)
@@ -302,12 +302,11 @@ def _goal_points(sx, sy, box, zones, zt, nt, excl, exy, exst, exbox, step):  # p
 def _bound_kernel(
     sx, sy, bound, discs, bxy, bst, bbox, cxy, box, zones, zt, nt, excl, exy, exst, step
 ):  # pragma: no cover - compiled
-    """The shortest path's length (inf: none up to ``bound``) and end from (sx, sy) to the goal region
-    (:func:`_in_goal`), avoiding the discs ``discs`` and the rings of ``bxy``; nodes: the start, :data:`NV` corners
-    round each disc, the points ``cxy`` (the rings' corners, just outside them), the goal points
-    (:func:`_goal_points`), all in ``box``."""
-    # only the keep-outs meeting the zones' box can bound the goal; only the discs a path up to ``bound`` may meet
-    # can block it
+    """The shortest path from (sx, sy) to the goal region (:func:`_in_goal`) avoiding the discs ``discs`` and the rings
+    of ``bxy``: its length (inf: none up to ``bound``; -1: the start inside an obstacle), its points, and whether its
+    end is the nearest goal point of all. Nodes: the start, :data:`NV` corners round each disc, the points ``cxy`` (the
+    rings' corners, just outside them), the goal points (:func:`_goal_points`), all in ``box``."""
+    # only the keep-outs meeting the zones' box can bound the goal
     zx0, zy0, zx1, zy1 = _zones_box(zones)
     keep = np.zeros(excl.shape[0], dtype=np.bool_)
     for e in range(excl.shape[0]):
@@ -491,7 +490,7 @@ def _bound_kernel(
     return np.inf, np.empty((0, 2)), False
 
 
-def shortest_bound(
+def shortest_path(
     start: tuple[float, float],
     bound: float,
     discs: np.ndarray,
@@ -545,13 +544,7 @@ def _flat(rings: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(np.concatenate(rings), dtype=np.float64), st
 
 
-__all__ = ["EDGE", "NV", "charge_search", "shortest_bound"]
-
-
-#: how far past the shapely search's shapes the compiled search's are grown (its paths and ends are the search's
-#: legal ones), inches
-EDGE = 1e-6
-
+#: per (piece, radius, through): the piece's rings (:func:`_piece`), kept with the piece (its id is then not reused)
 _PIECES: dict[
     tuple[int, float, int], tuple[object, tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None] | None]
 ] = {}
@@ -640,7 +633,7 @@ def charge_search(
     )
     inset = r + EDGE
     bound = math.inf if max_length is None else float(max_length) + 1e-9
-    length, way, nearest = shortest_bound(
+    length, way, nearest = shortest_path(
         start,
         bound,
         path,
@@ -676,3 +669,6 @@ def charge_search(
         return None
     way = (start, *way[1:])  # the start as given
     return ChargePath(way, length, (None,) * len(way), 0.0)
+
+
+__all__ = ["EDGE", "NV", "charge_search", "shortest_path"]
