@@ -155,8 +155,62 @@ def test_attack_facts_the_same_with_the_compiled_sight() -> None:
         fast = attack_facts(b, "a", "t", rg, visible=fastsight.sees, **kw)  # type: ignore[arg-type]
         assert attack_eligible(b, "a", "t", rg, visible=fastsight.sees, **kw) == fast.eligible  # type: ignore[arg-type]
         assert fast.to_dict() == attack_facts(b, "a", "t", rg, **kw).to_dict(), (k, kw)  # type: ignore[arg-type]
+        many = attack_facts(b, "a", "t", rg, visible=fastsight.sees, visible_many=fastsight.sees_many, **kw)  # type: ignore[arg-type]
+        assert many == fast, (k, kw)
         eligible += fast.eligible
     assert 300 < eligible < 1200, eligible
+
+
+@pytest.mark.parametrize("where", [("board", b) for b in BOARDS] + [("preset", c, p) for c, p in PRESETS])
+def test_sees_many_is_known_only_where_line_of_sight_sees(where: tuple[str, ...]) -> None:
+    """7.1, 7.1.1, part 11 HIDDEN: ``sees_many`` answers True only for pairs ``line_of_sight`` finds Visible (the
+    shapely search), on 60 random unit pairs per golden board and preset, HIDDEN targets among them; and it knows most
+    of the Visible pairs at once (the shortest piece of the centre line crossing no piece that blocks sight), all of
+    them on the open table but those of a HIDDEN target beyond 4"."""
+    rng = random.Random(zlib.crc32("/".join(where).encode()))
+    board = load_board(GOLDEN / f"{where[1]}.toml") if where[0] == "board" else preset_board(where[1], where[2])[0]
+    known = visible = 0
+    for _ in range(60):
+        cx, cy = rng.uniform(3, board.width - 3), rng.uniform(3, board.depth - 3)
+        a = Unit("a", "red", tuple(_near(rng, board, cx, cy, "a")))
+        t = Unit("t", "blue", tuple(_near(rng, board, cx + rng.uniform(-14, 14), cy + rng.uniform(-14, 14), "t")),
+                 hidden=rng.random() < 0.2)  # fmt: skip
+        for terrain in (board.terrain, ()):
+            b = Board.trusted(board.width, board.depth, terrain, (a, t))
+            rows = fastsight.sees_many(b, a.models, t.models)
+            for am, row in zip(a.models, rows, strict=True):
+                for tm, surely in zip(t.models, row, strict=True):
+                    seen = line_of_sight(b, am, tm).visible
+                    assert seen or not surely, (where, am, tm)
+                    if not terrain:  # the open table: known wherever Visible
+                        assert surely == seen, (where, am, tm)
+                    else:
+                        known += surely
+                        visible += seen
+    assert known >= 0.5 * visible, (known, visible)  # (a board with no piece blocking sight: both 0)
+
+
+def test_unit_apart_is_every_pair_apart() -> None:
+    """7.2.1 (Engaged: Within 1"): ``Unit.apart`` is True only where every pair of bases is more than the reach
+    apart (:meth:`Model.distance`), on 3,000 random unit pairs; and True for most pairs that far apart."""
+    rng = random.Random(11)
+    said = far = 0
+    for _ in range(3000):
+        units = []
+        for tag in "ab":
+            cx, cy = rng.uniform(0, 20), rng.uniform(0, 20)
+            units.append(Unit(tag, tag, tuple(
+                Model(f"{tag}{i}", cx + rng.uniform(-2, 2), cy + rng.uniform(-2, 2), base_mm=rng.choice((25, 32, 50)))
+                for i in range(rng.randint(1, 6))
+            )))  # fmt: skip
+        reach = rng.choice((1.0, 1.0 + EPS, 3.0))
+        gap = min(m.distance(o) for m in units[0].models for o in units[1].models)
+        apart = units[0].apart(units[1], reach)
+        assert apart == units[1].apart(units[0], reach)
+        assert not apart or gap > reach, (gap, reach)
+        far += gap > reach + 3.0
+        said += apart and gap > reach + 3.0
+    assert far > 500 and said > 0.5 * far, (said, far)
 
 
 def _near(rng: random.Random, board: Board, cx: float, cy: float, tag: str) -> list[Model]:

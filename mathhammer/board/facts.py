@@ -67,12 +67,12 @@ evade=...)``) with the reason for each. Readings (rulebook seed 003 and FAQ v1.0
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import InputError
-from .engagement import engaged
+from .engagement import ENGAGEMENT_RANGE, engaged
 from .los import HIDDEN_RANGE, line_of_sight
 from .model import EPS, Board, Model, Unit
 from .ranks import CONTACT
@@ -81,6 +81,9 @@ Band = Literal["normal", "long", "out", "no-target"]
 WEAPON_TARGETS = ("All", "Ground", "Flying")
 #: Line of Sight's verdict for one model pair (``visible`` of :func:`attack_facts` and :func:`attack_eligible`).
 Sees = Callable[[Board, Model, Model], bool]
+#: Line of Sight known at once for many pairs (attacking models x target models): True where a pair surely sees,
+#: False where ``visible`` must be asked (:func:`mathhammer.board.fastsight.sees_many`).
+SeesMany = Callable[[Board, Sequence[Model], Sequence[Model]], list[list[bool]]]
 
 
 def _sees(board: Board, attacker: Model, target: Model) -> bool:
@@ -243,7 +246,7 @@ def _engaged_with(board: Board, unit: Unit) -> dict[str, set[str]]:
     """Enemy unit id -> the models of ``unit`` Engaged with it."""
     out: dict[str, set[str]] = {}
     for other in board.units:
-        if other.side == unit.side:
+        if other.side == unit.side or unit.apart(other, ENGAGEMENT_RANGE + EPS):  # 7.2.1: no pair Within 1"
             continue
         for m in unit.models:
             if any(engaged(board, m, e) for e in other.models):
@@ -252,7 +255,9 @@ def _engaged_with(board: Board, unit: Unit) -> dict[str, set[str]]:
 
 
 def _tiers(board: Board, unit: Unit) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    enemies = [e for u in board.units if u.side != unit.side for e in u.models]
+    enemies = [
+        e for u in board.units if u.side != unit.side and not unit.apart(u, ENGAGEMENT_RANGE + EPS) for e in u.models
+    ]
     tiers: tuple[list[str], list[str], list[str]] = ([], [], [])
     for m in unit.models:
         pairs = [e for e in enemies if engaged(board, m, e)]
@@ -358,6 +363,7 @@ def attack_facts(
     attacker_indomitable: bool = False,
     target_indomitable: bool = False,
     visible: Sees = _sees,
+    visible_many: SeesMany | None = None,
 ) -> AttackFacts:
     """The facts of a Ranged Attack by ``attacker_unit_id`` at ``target_unit_id`` (see the module text).
 
@@ -365,7 +371,8 @@ def attack_facts(
     target and be targeted by Unengaged Enemy Units. In both cases, the defending Unit gains an Evade Roll
     against those attacks"): the two Engaged refusals of 8.7.3 step 1 are lifted for such an attack, and the
     target has the Evade Roll (``indomitable``). ``visible``: Line of Sight's verdict for a model pair (the shapely
-    search by default; the simulation gives :func:`mathhammer.board.fastsight.sees`, the same answers).
+    search by default; the simulation gives :func:`mathhammer.board.fastsight.sees`, the same answers);
+    ``visible_many``: the pairs known to see at once (:data:`SeesMany`; the others asked of ``visible``).
 
     Raises:
         InputError: an unknown unit id, a negative range, an unknown ``weapon_target``.
@@ -380,9 +387,17 @@ def attack_facts(
             return False
         return visible(board, a, t)
 
+    known = visible_many(board, attacker.models, target.models) if visible_many is not None else None
     per_model: list[ModelFacts] = []
-    for a in attacker.models:
-        seen = tuple(t.id for t in target.models if sees(a, t))
+    for i, a in enumerate(attacker.models):
+        if known is None:
+            seen = tuple(t.id for t in target.models if sees(a, t))
+        else:  # a pair known to see is Visible unless HIDDEN beyond 4" (``sees``)
+            seen = tuple(
+                t.id
+                for t, surely in zip(target.models, known[i], strict=True)
+                if (not (hidden and a.distance(t) > HIDDEN_RANGE + EPS) if surely else sees(a, t))
+            )
         if indirect:  # ignores Line of Sight, not HIDDEN ("unless the acting model is Within 4"")
             candidates = [t for t in target.models if not hidden or a.distance(t) <= HIDDEN_RANGE + EPS]
         else:
@@ -481,16 +496,25 @@ def weapon_facts(
     target_tags: Iterable[str] = (),
     indomitable: tuple[bool, bool] = (False, False),
     visible: Sees = _sees,
+    visible_many: SeesMany | None = None,
 ) -> AttackFacts:
     """:func:`attack_facts` for a :class:`~mathhammer.starcraft.model.Weapon`: its range and the keywords
     that change the facts (LONG RANGE, BURST FIRE, INDIRECT FIRE, PINPOINT, BULKY) read off the profile;
-    ``indomitable``: the attacker's and the target's Indomitable."""
+    ``indomitable``: the attacker's and the target's Indomitable; ``visible``, ``visible_many``: as there."""
     from ..starcraft.keywords import find
 
     burst = find(weapon.keywords, "BURST FIRE")
     burst_within = None if burst is None else float(burst.extra or 0)
     args = _weapon_keywords(weapon, target_tags, indomitable)
-    return attack_facts(board, attacker_unit_id, target_unit_id, burst_within=burst_within, visible=visible, **args)
+    return attack_facts(
+        board,
+        attacker_unit_id,
+        target_unit_id,
+        burst_within=burst_within,
+        visible=visible,
+        visible_many=visible_many,
+        **args,
+    )
 
 
 def weapon_eligible(
@@ -551,4 +575,13 @@ def attack_eligible(
     return any(indirect or visible(board, shot.attacker.models[i], shot.target.models[j]) for _, i, j in pairs)
 
 
-__all__ = ["AttackFacts", "ModelFacts", "attack_eligible", "attack_facts", "weapon_eligible", "weapon_facts"]
+__all__ = [
+    "AttackFacts",
+    "ModelFacts",
+    "Sees",
+    "SeesMany",
+    "attack_eligible",
+    "attack_facts",
+    "weapon_eligible",
+    "weapon_facts",
+]

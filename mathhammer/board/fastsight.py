@@ -26,12 +26,13 @@ each piece's rule read as there, the trace by :func:`free_exists`), kept by the 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 from numba import njit
 
 from ..config import INLINE, JIT
-from .los import blocking, untraced
+from .los import HIDDEN_RANGE, blocking, untraced
 from .model import Board, Model, Terrain
 from .tolerance import EPS
 
@@ -302,6 +303,30 @@ def _free_kernel(ax, ay, ra, bx, by, rb, xy, starts):  # pragma: no cover - comp
     return False
 
 
+@njit(**JIT)
+def _centre_free_kernel(pa, pb, xy, starts):  # pragma: no cover - compiled
+    """Per pair of discs (rows of ``pa``, of ``pb``: x, y, radius): the shortest piece of their centre line joining
+    them crosses no ring of ``xy`` (:func:`_free_kernel`'s first line, read against every ring); False where the
+    centres coincide."""
+    out = np.zeros((pa.shape[0], pb.shape[0]), dtype=np.bool_)
+    n_poly = starts.shape[0] - 1
+    keep = np.ones(n_poly, dtype=np.bool_)
+    most = 0
+    for p in range(n_poly):
+        most = max(most, starts[p + 1] - starts[p])
+    ts = np.empty(12 * most + 8, dtype=np.float64)
+    for i in range(pa.shape[0]):
+        ax, ay, ra = pa[i, 0], pa[i, 1], pa[i, 2]
+        for j in range(pb.shape[0]):
+            bx, by, rb = pb[j, 0], pb[j, 1], pb[j, 2]
+            d = math.hypot(bx - ax, by - ay)
+            if d == 0.0:
+                continue
+            nx, ny = -(by - ay) / d, (bx - ax) / d
+            out[i, j] = _line_free(nx, ny, nx * ax + ny * ay, ax, ay, ra, bx, by, rb, xy, starts, keep, ts)
+    return out
+
+
 def free_exists(
     ca: tuple[float, float], ra: float, cb: tuple[float, float], rb: float, xy: np.ndarray, starts: np.ndarray
 ) -> bool:
@@ -362,6 +387,33 @@ def sees(board: Board, attacker: Model, target: Model) -> bool:
     return hit
 
 
+def sees_many(board: Board, attackers: Sequence[Model], targets: Sequence[Model]) -> list[list[bool]]:
+    """Per attacking model (rows) and target model (columns): True where :func:`sees` is known True at once, False
+    where it is not known (the caller asks :func:`sees`). Known: both models at Ground Level on the playmat (no
+    Elevation Dead Zone), not the same model, the target unit not HIDDEN beyond 4" of the attacker, and the shortest
+    piece of the centre line between the two bases crossing no piece that can block a trace (then none of the pieces
+    that block this pair does: :func:`free_exists` finds that piece first, :func:`_free_kernel`). Read for every pair
+    by one compiled pass."""
+    if not attackers or not targets:
+        return [[False] * len(targets) for _ in attackers]
+    if any(m.stands_on is not None for m in attackers) or any(m.stands_on is not None for m in targets):
+        return [[False] * len(targets) for _ in attackers]
+    pieces = tuple(p for p, _ in board.sight_pieces())
+    pa = np.array([(float(m.x), float(m.y), m.radius) for m in attackers], dtype=np.float64)
+    pb = np.array([(float(m.x), float(m.y), m.radius) for m in targets], dtype=np.float64)
+    if pieces:
+        xy, starts = rings(pieces)
+        free = _centre_free_kernel(pa, pb, xy, starts).tolist()
+    else:
+        free = [[True] * len(targets) for _ in attackers]
+    hidden = board.unit_of(targets[0]).hidden
+    for row, a in zip(free, attackers, strict=True):
+        for j, t in enumerate(targets):
+            if row[j] and (a.id == t.id or (hidden and a.distance(t) > HIDDEN_RANGE + EPS)):
+                row[j] = False
+    return free
+
+
 def _sees(board: Board, attacker: Model, target: Model) -> bool:
     """``los._trace_sight(...).visible``."""
     decided = untraced(board, attacker, target)
@@ -374,4 +426,4 @@ def _sees(board: Board, attacker: Model, target: Model) -> bool:
     return free_exists(attacker.centre, attacker.radius, target.centre, target.radius, xy, starts)
 
 
-__all__ = ["free_exists", "rings", "sees"]
+__all__ = ["free_exists", "rings", "sees", "sees_many"]

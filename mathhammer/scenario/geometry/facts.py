@@ -9,7 +9,7 @@ import numpy as np
 
 from ...board.engagement import ENGAGEMENT_RANGE, EngagedPairs
 from ...board.facts import AttackFacts, weapon_eligible, weapon_facts
-from ...board.fastsight import sees
+from ...board.fastsight import sees, sees_many
 from ...board.model import EPS
 from ...board.ranks import Ranks, fighting_ranks, ranks_of, striker_count
 from ...starcraft.loadout import indomitable
@@ -286,7 +286,7 @@ class Facts(Routes):
         hit = self._facts.get(key)
         if hit is None:
             both = (uid in self._indomitable, tid in self._indomitable)
-            hit = weapon_facts(self.board_for(key[0], key[1]), uid, tid, weapon, tags, both, sees)
+            hit = weapon_facts(self.board_for(key[0], key[1]), uid, tid, weapon, tags, both, sees, sees_many)
             if len(self._facts) > 65536:
                 self._facts.clear()
             self._facts[key] = hit
