@@ -54,6 +54,33 @@ def test_the_empty_tables_formation_is_the_grids_in_random_games(
     assert counts["read"] > 300 and counts["left"] > 100, counts
 
 
+def test_place_among_is_the_grids_walk_in_random_games(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """8.5.3 step 2: every answer of ``place_among`` (the automatic players' Moves and their verdicts: the empty
+    table's formation where no base of any other unit blocks one of its spots, else the reading near the Leading
+    Model) in 20 random games of the issue's lists is the grid's walk read afresh with every other unit (no reading, no
+    limit); most are read at once from the empty table's."""
+    scn = _scenario(tmp_path, "Gauntlet", "standard", *SIX, length=3)
+    among, holds = Placing.place_among, Placing._bare_holds
+    counts = {"asked": 0, "bare": 0}
+
+    def bare(self: Any, su: Any, lead: Any, rear: Any, small: Any, level: Any, arriving: Any) -> Any:
+        got = holds(self, su, lead, rear, small, level, arriving)
+        counts["bare"] += got is not None and got >= 0
+        return got
+
+    def checked(self: Any, su: Any, lead: Any, rear: Any, occupied: Any) -> Any:
+        got = among(self, su, lead, rear, occupied)
+        want = self._place_grid(su, lead, rear, occupied, None, math.inf, (), None)  # the grid's walk, no reading
+        assert got == want or self.placements[got] == self.placements[want], (su.id, lead, rear, occupied)
+        counts["asked"] += 1
+        return got
+
+    monkeypatch.setattr(Placing, "place_among", checked)
+    monkeypatch.setattr(Placing, "_bare_holds", bare)
+    Simulation(scn, 20, 5).run()
+    assert counts["asked"] > 300 and counts["bare"] > counts["asked"] // 2, counts
+
+
 @pytest.fixture()
 def board(tmp_path: Path) -> Any:
     """A World with the Marines' empty-table formation at (24, 18) facing south, and a Zergling's and a Marauder's

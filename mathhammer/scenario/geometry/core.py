@@ -305,6 +305,7 @@ class BoardState:
         self._bare_near: dict[tuple[object, ...], int | None] = memo.table("bare_near")
         self._among: dict[tuple[object, ...], int | None] = memo.table("place_among")  # at most AMONG_LIMIT
         self._centre_arrays: dict[int, np.ndarray] = memo.table("centre_arrays")
+        self._ground_sides: dict[int, str] = memo.table("ground_sides")  # pid -> its unit's player ("": Flying)
         self._respawns: dict[tuple[object, ...], tuple[int, int]] = memo.table("respawns")
         self._packs: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = memo.table(
             "packs"

@@ -287,11 +287,15 @@ class Placing(Facts):
     def place_among(self, su: ScenarioUnit, lead: Coord, rear: Coord, occupied: tuple[int, ...]) -> int | None:
         """:meth:`place` of ``su`` at ``lead`` with every other unit's placement ``occupied``, no Charge targets, not
         arriving: :meth:`place_near_lead`, else :meth:`place`; the last :data:`AMONG_LIMIT` kept by the exact arguments
-        (an automatic player's Move verdict, then the Move in that game, ask the same)."""
+        (an automatic player's Move verdict, then the Move in that game, ask the same). On the playmat, the empty
+        table's placement where no base of any of them blocks its spots (:meth:`_bare_holds` read on them all: then
+        none near the Leading Model blocks one either)."""
         key = (su.id, lead, rear, occupied)
         hit = self._among.get(key, -2)
         if hit == -2:
-            hit = self.place_near_lead(su, lead, rear, occupied)
+            hit = -2 if self.level_at(lead) is not None else self._bare_holds(su, lead, rear, occupied, None, None)
+            if hit == -2:
+                hit = self.place_near_lead(su, lead, rear, occupied)
             if hit == -1:
                 hit = self.place(su, lead, rear, occupied)
             if len(self._among) >= AMONG_LIMIT:

@@ -278,8 +278,14 @@ class Routes(BoardState):
         """The bases of the placements ``occupied`` as ``fastplace``'s base test reads them against unit ``su``: the
         placements, whether each is an Enemy Ground unit it may not come Within 1" of (8.7.7; neither Flying), and the
         packed starts, centres and radii of every placement."""
-        units, placements = self.scn.units, self.placements
-        foe = [units[placements[p].unit].player != su.player and not units[placements[p].unit].flying for p in occupied]
+        sides, player = self._ground_sides, su.player
+        foe = []
+        for p in occupied:
+            side = sides.get(p)
+            if side is None:
+                unit = self.scn.units[self.placements[p].unit]
+                side = sides[p] = "" if unit.flying else unit.player
+            foe.append(side != "" and side != player)
         flags = np.asarray(foe, dtype=bool) & (not su.flying)
         return (np.asarray(occupied, dtype=np.int64), flags, *self._centres_packed().arrays())
 
