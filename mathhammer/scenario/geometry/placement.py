@@ -289,11 +289,14 @@ class Placing(Facts):
         arriving: :meth:`place_near_lead`, else :meth:`place`; the last :data:`AMONG_LIMIT` kept by the exact arguments
         (an automatic player's Move verdict, then the Move in that game, ask the same). On the playmat, the empty
         table's placement where no base of any of them blocks its spots (:meth:`_bare_holds` read on them all: then
-        none near the Leading Model blocks one either)."""
+        none near the Leading Model blocks one either), and none where one blocks the Leading Model's (the grid's
+        first test)."""
         key = (su.id, lead, rear, occupied)
         hit = self._among.get(key, -2)
         if hit == -2:
             hit = -2 if self.level_at(lead) is not None else self._bare_holds(su, lead, rear, occupied, None, None)
+            if hit == -2 and self._lead_blocked(su, lead, occupied):
+                hit = None
             if hit == -2:
                 hit = self.place_near_lead(su, lead, rear, occupied)
             if hit == -1:
@@ -466,7 +469,9 @@ class Placing(Facts):
         step = 2 * r + GAP
         norm = math.hypot(*rear) or 1.0
         back = (rear[0] / norm, rear[1] / norm)
-        if not allowed_enemies and level is None and limit != math.inf:  # compiled, the same answer
+        # compiled, the same answer (without a limit it never stops short: but an arriving unit's grid may, then the
+        # chain below is the Python walk's)
+        if not allowed_enemies and level is None and (limit != math.inf or arriving is None):
             order = self._grid_order(su.models, step, back, lead, su.player)
             walked = self._walk_grid(su, lead, order, occupied, limit, arriving)
             if isinstance(walked, list):

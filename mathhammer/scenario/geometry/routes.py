@@ -289,6 +289,13 @@ class Routes(BoardState):
         flags = np.asarray(foe, dtype=bool) & (not su.flying)
         return (np.asarray(occupied, dtype=np.int64), flags, *self._centres_packed().arrays())
 
+    def _lead_blocked(self, su: ScenarioUnit, lead: Coord, occupied: tuple[int, ...]) -> bool:
+        """Is the Leading Model's spot at ``lead`` surely blocked by a base of ``occupied`` (8.5.3, 8.7.7: the compiled
+        walk's base test, a gap more than its tolerance past the limit)? Then the grid sets no model there."""
+        spot = np.asarray([lead], dtype=np.float64)
+        bases = self._packed_bases(su, occupied)
+        return fastplace.clear(spot, su.base_mm / MM_PER_INCH / 2, bases, GAP / 2, ENGAGEMENT_RANGE + EPS) == 1
+
     def _grid_offsets(self, order: list[Coord], limit: float) -> tuple[np.ndarray, int, bool]:
         """The grid offsets ``order`` as an array, how many come before the first farther than ``limit`` from the
         Leading Model (``math.hypot``, as the Python walk reads it), and whether there is one; kept per order and
