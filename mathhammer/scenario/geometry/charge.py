@@ -35,6 +35,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 import numpy as np
 
@@ -285,19 +286,31 @@ class Charges(Placing):
         set_: list[Coord] = [lead]
         within_lead = horizontal_coherency(su)
 
+        # per kept spot list (the tiers', the grid's: by its ``known`` array): the models set read so far, and per spot
+        # whether it is apart from each of them, In Coherency with one, Wholly Within 3" of the Leading Model
+        seen: dict[int, list[Any]] = {}
+
         def first_free(pts: np.ndarray, st: np.ndarray | None, wholly: bool) -> Coord | None:
             """The first spot of ``pts`` (in order) that is free and In Coherency with the models set
             (``wholly``: also Wholly Within 3" of the Leading Model); ``st``: what is known of
             ``static_ok`` there (updated)."""
             if pts.size == 0:
                 return None
+            # a kept list (``st`` given) is read on the models set since its last read; a new one on them all
+            fresh: list[Any] = [0, True, False, None]
+            read = seen.setdefault(id(st), fresh) if st is not None else fresh
             if st is None:
                 st = np.full(pts.shape[0], -1, dtype=np.int8)
-            mine = np.asarray(set_, dtype=float)
-            d = np.sqrt(((pts[:, None, :] - mine[None, :, :]) ** 2).sum(axis=2))
-            ok = ((d - 2 * r) >= apart).all(axis=1) & (d <= step + COHERENCY_SLACK + EPS).any(axis=1)
+            for m in set_[read[0] :]:
+                d = np.sqrt(((pts - np.asarray(m, dtype=float)) ** 2).sum(axis=1))
+                read[1] = read[1] & ((d - 2 * r) >= apart)
+                read[2] = read[2] | (d <= step + COHERENCY_SLACK + EPS)
+                if read[3] is None:  # set_[0] is the Leading Model
+                    read[3] = d <= within_lead + EPS
+            read[0] = len(set_)
+            ok = read[1] & read[2]
             if wholly:
-                ok &= d[:, 0] <= within_lead + EPS  # set_[0] is the Leading Model
+                ok = ok & read[3]
             idx = np.flatnonzero(ok & (st != 0))
             for at in range(0, idx.size, 32):
                 chunk = idx[at : at + 32]
