@@ -388,12 +388,12 @@ def sees(board: Board, attacker: Model, target: Model) -> bool:
 
 
 def sees_many(board: Board, attackers: Sequence[Model], targets: Sequence[Model]) -> list[list[bool]]:
-    """Per attacking model (rows) and target model (columns): True where :func:`sees` is known True at once, False
-    where it is not known (the caller asks :func:`sees`). Known: both models at Ground Level on the playmat (no
-    Elevation Dead Zone), not the same model, the target unit not HIDDEN beyond 4" of the attacker, and the shortest
-    piece of the centre line between the two bases crossing no piece that can block a trace (then none of the pieces
-    that block this pair does: :func:`free_exists` finds that piece first, :func:`_free_kernel`). Read for every pair
-    by one compiled pass."""
+    """Per attacking model (rows) and target model (columns, the models of one unit): True where :func:`sees` is known
+    True at once, False where it is not known (the caller asks :func:`sees`). Known: both models at Ground Level on the
+    playmat (no Elevation Dead Zone), not the same model, the target unit not HIDDEN beyond 4" of the attacker, and the
+    shortest piece of the centre line between the two bases crossing no piece that can block a trace (then none of the
+    pieces that block this pair does: :func:`free_exists` finds that piece first, :func:`_free_kernel`). Read for every
+    pair by one compiled pass."""
     if not attackers or not targets:
         return [[False] * len(targets) for _ in attackers]
     if any(m.stands_on is not None for m in attackers) or any(m.stands_on is not None for m in targets):

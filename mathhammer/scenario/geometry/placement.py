@@ -294,9 +294,10 @@ class Placing(Facts):
         key = (su.id, lead, rear, occupied)
         hit = self._among.get(key, -2)
         if hit == -2:
-            hit = -2 if self.level_at(lead) is not None else self._bare_holds(su, lead, rear, occupied, None, None)
-            if hit == -2 and self._lead_blocked(su, lead, occupied):
-                hit = None
+            if self.level_at(lead) is None:
+                hit = self._bare_holds(su, lead, rear, occupied, None, None)
+                if hit == -2 and self._lead_blocked(su, lead, occupied):
+                    hit = None
             if hit == -2:
                 hit = self.place_near_lead(su, lead, rear, occupied)
             if hit == -1:
