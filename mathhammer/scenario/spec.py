@@ -334,7 +334,7 @@ class ScenarioUnit:
         base = 0 if sp == "-" else sp[0]
         return base + sum(up.stats.get("speed", 0) for up in self.loadout.upgrades)
 
-    @property
+    @cached_property
     def flying(self) -> bool:
         return "Flying" in self.unit.card.combat_tags
 

@@ -237,6 +237,15 @@ def _bases_near(bases: list[_Base], box: list[float], r: float) -> frozenset[_Ba
     return frozenset(out)
 
 
+class FoeRows:
+    """Per row (a player's, or row 0: a Flying unit's) and placement made so far: is it an Enemy Ground unit's to that
+    player (:meth:`Routes._packed_bases <.routes.Routes._packed_bases>`)? ``n`` placements filled."""
+
+    def __init__(self, rows: int) -> None:
+        self.table = np.zeros((rows, 256), dtype=bool)
+        self.n = 0
+
+
 class BoardState:
     """The board state shared by the geometry parts: the placements (interned), bases, boards and caches."""
 
@@ -261,6 +270,12 @@ class BoardState:
         self.placements: list[Placement] = []
         self._contents: dict[int, int] = memo.table("contents")
         self._packed = Centres()  # every placement's centres, for the compiled near tests (near_many, near_box_many)
+        #: per player (row 1 + its index; row 0: a Flying unit's) and placement: is it an Enemy Ground unit's
+        #: (:meth:`Routes._packed_bases <.routes.Routes._packed_bases>`), filled up to ``_foes_n`` placements
+        self._foes = FoeRows(len({su.player for su in scn.units.values()}) + 1)
+        #: the last :meth:`Routes._packed_bases <.routes.Routes._packed_bases>` read: its ``occupied`` and unit, the
+        #: placements and flags
+        self._last_bases: tuple[tuple[int, ...], object, np.ndarray, np.ndarray] | None = None
         self._place_cache: dict[tuple[object, ...], int | None] = memo.table("place_cache")
         self._placed: dict[tuple[object, ...], int | None] = memo.table(
             "placed"
@@ -305,7 +320,6 @@ class BoardState:
         self._bare_near: dict[tuple[object, ...], int | None] = memo.table("bare_near")
         self._among: dict[tuple[object, ...], int | None] = memo.table("place_among")  # at most AMONG_LIMIT
         self._centre_arrays: dict[int, np.ndarray] = memo.table("centre_arrays")
-        self._ground_sides: dict[int, str] = memo.table("ground_sides")  # pid -> its unit's player ("": Flying)
         self._respawns: dict[tuple[object, ...], tuple[int, int]] = memo.table("respawns")
         self._packs: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = memo.table(
             "packs"

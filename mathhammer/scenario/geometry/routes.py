@@ -277,17 +277,40 @@ class Routes(BoardState):
     def _packed_bases(self, su: ScenarioUnit, occupied: tuple[int, ...]) -> tuple[np.ndarray, ...]:
         """The bases of the placements ``occupied`` as ``fastplace``'s base test reads them against unit ``su``: the
         placements, whether each is an Enemy Ground unit it may not come Within 1" of (8.7.7; neither Flying), and the
-        packed starts, centres and radii of every placement."""
-        sides, player = self._ground_sides, su.player
-        foe = []
-        for p in occupied:
-            side = sides.get(p)
-            if side is None:
+        packed starts, centres and radii of every placement. The last answer is kept for the same ``occupied`` object
+        (:meth:`Placing.place_among <.placement.Placing.place_among>` reads it twice)."""
+        last = self._last_bases
+        if last is not None and last[0] is occupied and last[1] is su:
+            occ, flags = last[2], last[3]
+        else:
+            occ = np.asarray(occupied, dtype=np.int64)
+            flags = self._foe_rows()[0 if su.flying else self._player_rows[su.player], occ]
+            self._last_bases = (occupied, su, occ, flags)
+        return (occ, flags, *self._centres_packed().arrays())
+
+    @cached_property
+    def _player_rows(self) -> dict[str, int]:
+        """Per player: its row of :meth:`_foe_rows` (row 0 is a Flying unit's, none Enemy Ground to it)."""
+        return {p: k + 1 for k, p in enumerate(dict.fromkeys(su.player for su in self.scn.units.values()))}
+
+    def _foe_rows(self) -> np.ndarray:
+        """Per row of :attr:`_player_rows` and placement made so far: is it an Enemy Ground unit's (8.7.7; a Flying
+        unit's is no one's)? Filled for the new placements as they are made."""
+        foes, n = self._foes, len(self.placements)
+        if foes.n < n:
+            table = foes.table
+            if table.shape[1] < n:
+                grow = np.zeros((table.shape[0], max(n, table.shape[1])), dtype=bool)
+                table = foes.table = np.concatenate([table, grow], axis=1)
+            rows = self._player_rows
+            for p in range(foes.n, n):
                 unit = self.scn.units[self.placements[p].unit]
-                side = sides[p] = "" if unit.flying else unit.player
-            foe.append(side != "" and side != player)
-        flags = np.asarray(foe, dtype=bool) & (not su.flying)
-        return (np.asarray(occupied, dtype=np.int64), flags, *self._centres_packed().arrays())
+                if not unit.flying:
+                    mine = rows[unit.player]
+                    for row in rows.values():
+                        table[row, p] = row != mine
+            foes.n = n
+        return foes.table
 
     def _lead_blocked(self, su: ScenarioUnit, lead: Coord, occupied: tuple[int, ...]) -> bool:
         """Is the Leading Model's spot at ``lead`` surely blocked by a base of ``occupied`` (8.5.3, 8.7.7: the compiled

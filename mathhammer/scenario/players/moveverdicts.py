@@ -46,7 +46,7 @@ from ...starcraft.loadout import Loadout
 from ..abilities import is_structure
 from ..check.common import CREEP_FAMILIES, _State
 from ..check.moves import speed_of
-from ..lookup import loadout_with
+from ..lookup import loadout_with, unit_effects
 from ..simview import SimView
 from ..spec import Scenario, ScenarioUnit
 from ..world import World
@@ -95,6 +95,8 @@ class MoveVerdicts:
         self._ways: dict[tuple[int, str, tuple[float, float], tuple[float, float], float], bool] = {}
         self._speeds: dict[int, tuple[float, float]] = {}
         self._states: dict[tuple[int, tuple[int, ...]], tuple[World, tuple[tuple[int, ...], bool]]] = {}
+        self._creep_reads: dict[str, tuple[int, ...]] = {}  # per unit: it and the Sources of Creep (on_creep)
+        self._creep: dict[tuple[object, ...], bool] = {}
         #: the decision being taken (:meth:`taking`): its games, their states and each game's; the game of each state
         self._taking: tuple[np.ndarray, list[tuple[int, ...]], np.ndarray] | None = None
         self._game_of: dict[tuple[int, ...], int] | None = None
@@ -246,10 +248,23 @@ class MoveVerdicts:
 
     def on_creep(self, world: World, uid: str, p: tuple[int, ...]) -> bool:
         """The walk's ON CREEP of ``uid`` (``MoveChecks._speed_now``: the cards' ``on_creep`` hooks) at the placements
-        ``p`` and the walk's Creep Tumors."""
-        pos = {v: pv for v, pv in zip(self.view.uids, p, strict=True) if pv >= 0}
-        chk: Any = SimpleNamespace(scn=self.view.scn, world=world, pos=pos, tumors=self.check.tumors)
-        return any(fam.on_creep(chk, uid) for fam in CREEP_FAMILIES)
+        ``p`` and the walk's Creep Tumors. The hooks read the unit's placement, the Sources of Creep's and the Creep
+        Tumors alone (``Creep.on_creep``): the answer is kept per those, at most :data:`STATE_LIMIT`."""
+        reads = self._creep_reads.get(uid)
+        if reads is None:
+            scn, uids = self.view.scn, self.view.uids
+            sources = (uids.index(d) for d, _ in unit_effects(scn, "creep_source") if d in uids)
+            reads = self._creep_reads[uid] = (uids.index(uid), *dict.fromkeys(sources))
+        key = (world, uid, tuple(self.check.tumors), *(p[v] for v in reads))
+        hit = self._creep.get(key)
+        if hit is None:
+            pos = {v: pv for v, pv in zip(self.view.uids, p, strict=True) if pv >= 0}
+            chk: Any = SimpleNamespace(scn=self.view.scn, world=world, pos=pos, tumors=self.check.tumors)
+            hit = any(fam.on_creep(chk, uid) for fam in CREEP_FAMILIES)
+            if len(self._creep) >= STATE_LIMIT:
+                self._creep.clear()
+            self._creep[key] = hit
+        return hit
 
     def _too_far(
         self, world: World, gone: int, su: ScenarioUnit, pid: int, to: tuple[float, float], speed: float
