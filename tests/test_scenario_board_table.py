@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.scenario import builtin_scenarios, load_scenario
 from mathhammer.scenario.fasttables import BoardTable, PairTable
 from mathhammer.scenario.sim import Simulation
-from mathhammer.scenario.sim_state import SMALL_PAIRS
 
 
 def _naive_ids(vectors: list[tuple[int, ...]]) -> list[int]:
@@ -178,9 +178,9 @@ def test_set_words_keeps_the_other_pairs_of_the_old_board() -> None:
 
 
 def test_pairs_read_at_once_are_the_pairs_read_one_by_one() -> None:
-    """`SimState._pairs_read` (the near test of every pair in one compiled call per placement, then the pairs near
-    read one by one; up to `SMALL_PAIRS` pairs grouped in Python) gives `World.pair_engaged`'s answer (7.2.1) for every
-    pair of enemy placements the games made, the pairs read in either column's grouping."""
+    """`SimState._pairs_read` (the near test of every pair in one compiled call, then the pairs near read one by one)
+    gives `World.pair_engaged`'s answer (7.2.1) for every pair of enemy placements the games made, read whole, in
+    pieces of a move's few pairs and with the columns swapped; the near test alone is `World.near`'s both ways."""
     path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
     sim = Simulation(load_scenario(path), 300, 3)
     sim.run()
@@ -192,11 +192,17 @@ def test_pairs_read_at_once_are_the_pairs_read_one_by_one() -> None:
     arr = np.array(pairs, dtype=np.int64)
     naive = [sim._pair_read(a, b) for a, b in pairs]
     assert 0 < sum(naive) < len(naive)
-    assert len(pairs) > SMALL_PAIRS  # the whole array read through numpy's grouping
+    assert len(pairs) > 64
     assert sim._pairs_read(arr).tolist() == naive
-    for k in (1, 5, SMALL_PAIRS):  # a move's few pairs, grouped in Python
+    for k in (1, 5, 64):  # a move's few pairs
         for i in range(0, len(pairs), k):
             assert sim._pairs_read(arr[i : i + k]).tolist() == naive[i : i + k]
     assert sim._pairs_read(np.ascontiguousarray(arr[:, ::-1]))[: len(pairs)].tolist() == [
         sim._pair_read(b, a) for a, b in pairs
     ]
+    world = sim.world
+    for gap in (ENGAGEMENT_RANGE, 0.0, 3.0):
+        near = [world.near(a, b, gap) for a, b in pairs]
+        assert 0 < sum(near) < len(near)
+        assert world.near_pairs(arr, gap).tolist() == near
+        assert world.near_pairs(arr[:, ::-1], gap).tolist() == near

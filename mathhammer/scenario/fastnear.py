@@ -107,6 +107,14 @@ def _near_kernel(pa, pids, starts, xy, rads, gap):  # pragma: no cover - compile
 
 
 @njit(**JIT)
+def _near_pairs_kernel(pairs, starts, xy, rads, gap):  # pragma: no cover - compiled
+    out = np.zeros(pairs.shape[0], dtype=np.bool_)
+    for i in range(pairs.shape[0]):
+        out[i] = near_one(pairs[i, 0], pairs[i, 1], starts, xy, rads, gap)
+    return out
+
+
+@njit(**JIT)
 def _least_apart_kernel(pa, ka, pb, kb, starts, xy):  # pragma: no cover - compiled
     out = np.empty(pa.size)
     for i in range(pa.size):
@@ -185,6 +193,18 @@ class Centres:
         radii, and 0.01"; numpy's ``sqrt`` of the summed squares, to the last bit)?"""
         args = (self.starts, self.xy, self.rads, float(gap))
         return _near_kernel(int(pa), np.ascontiguousarray(pids, dtype=np.int64), *args)  # type: ignore[no-any-return]
+
+    def near_pairs(self, pairs: np.ndarray, gap: float) -> np.ndarray:
+        """:meth:`near` of each pair of placements (rows of ``pairs``, int64): the same answers (the test is symmetric
+        to the last bit: the same distances, the radii summed either way).
+
+        >>> c = Centres()
+        >>> c.extend([((0.0, 0.0),), ((4.0, 0.0),), ((9.0, 0.0),)], [0.5, 0.5, 0.5])
+        >>> c.near_pairs(np.array([[0, 1], [1, 2], [2, 0]]), 3.0).tolist()
+        [True, False, False]
+        """
+        pairs = np.ascontiguousarray(pairs, dtype=np.int64)
+        return _near_pairs_kernel(pairs, self.starts, self.xy, self.rads, float(gap))  # type: ignore[no-any-return]
 
     def least_many(self, pa: np.ndarray, ka: np.ndarray, pb: np.ndarray, kb: np.ndarray) -> np.ndarray:
         """Per row of the four arrays (int64): the least centre distance between the first ``ka`` models of placement

@@ -27,9 +27,6 @@ from .spec import Activation, Scenario, ScenarioUnit
 from .tally import Tally, health_table
 from .world import World
 
-#: :meth:`SimState._pairs_read` groups at most this many pairs in Python (numpy's sorts cost more on a few)
-SMALL_PAIRS = 64
-
 
 def _group_of(order: np.ndarray, bounds: np.ndarray, n: int) -> np.ndarray:
     """Per element 0..n-1 of a :func:`group_rows` split (``order``, ``bounds``), the index of its group."""
@@ -451,31 +448,9 @@ class SimState:
     def _pairs_read(self, pairs: np.ndarray) -> np.ndarray:
         """:meth:`_pair_read` of each pair of placements (rows pa, pb). :meth:`World.pair_engaged` is False where
         the two are not near (its first test, :meth:`World.near` at Engagement Range): that test is read for every
-        pair at once (compiled, one call per placement of the column with fewer; it is symmetric to the last bit),
-        and only the pairs near are read one by one."""
+        pair in one compiled pass (:meth:`World.near_pairs`), and only the pairs near are read one by one."""
         got = np.zeros(pairs.shape[0], dtype=bool)
-        if pairs.shape[0] <= SMALL_PAIRS:  # a move's few new pairs: the same reads, grouped without numpy's passes
-            a, b = pairs[:, 0].tolist(), pairs[:, 1].tolist()
-            keys_, others_ = (a, b) if len(set(a)) <= len(set(b)) else (b, a)
-            by: dict[int, list[int]] = {}
-            for i, k in enumerate(keys_):
-                by.setdefault(k, []).append(i)
-            near_at: list[bool] = [False] * len(a)
-            for k, at in by.items():
-                hits = self.world.near_many(k, np.array([others_[i] for i in at], dtype=np.int64), ENGAGEMENT_RANGE)
-                for i, h in zip(at, hits.tolist(), strict=True):
-                    near_at[i] = h
-            for i, h in enumerate(near_at):
-                if h:
-                    got[i] = self._pair_read(a[i], b[i])
-            return got
-        col = 0 if np.unique(pairs[:, 0]).size <= np.unique(pairs[:, 1]).size else 1
-        order = np.argsort(pairs[:, col], kind="stable")
-        keys = pairs[order, col]
-        cuts = np.flatnonzero(np.diff(keys)) + 1
-        near = np.empty(pairs.shape[0], dtype=bool)
-        for idx in np.split(order, cuts):
-            near[idx] = self.world.near_many(int(pairs[idx[0], col]), pairs[idx, 1 - col], ENGAGEMENT_RANGE)
+        near = self.world.near_pairs(pairs, ENGAGEMENT_RANGE)
         for i in np.flatnonzero(near).tolist():
             got[i] = self._pair_read(int(pairs[i, 0]), int(pairs[i, 1]))
         return got

@@ -465,6 +465,10 @@ class BoardState:
         """:meth:`near` of ``pa`` and each placement of ``pids`` (compiled, the same answers)."""
         return self._centres_packed().near(pa, pids, gap)
 
+    def near_pairs(self, pairs: np.ndarray, gap: float) -> np.ndarray:
+        """:meth:`near` of each pair of placements (rows of ``pairs``; compiled, the same answers)."""
+        return self._centres_packed().near_pairs(pairs, gap)
+
     def least_distances(self, pa: np.ndarray, ka: np.ndarray, pb: np.ndarray, kb: np.ndarray) -> np.ndarray:
         """Per row: the least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb``
         of ``pb`` (int64 arrays; compiled, :meth:`Centres.least_many`)."""
