@@ -271,7 +271,7 @@ class BoardState:
         self._contents: dict[int, int] = memo.table("contents")
         self._packed = Centres()  # every placement's centres, for the compiled near tests (near_many, near_box_many)
         #: per player (row 1 + its index; row 0: a Flying unit's) and placement: is it an Enemy Ground unit's
-        #: (:meth:`Routes._packed_bases <.routes.Routes._packed_bases>`), filled up to ``_foes_n`` placements
+        #: (:meth:`Routes._foe_rows <.routes.Routes._foe_rows>` fills it as placements are made)
         self._foes = FoeRows(len({su.player for su in scn.units.values()}) + 1)
         #: the last :meth:`Routes._packed_bases <.routes.Routes._packed_bases>` read: its ``occupied`` and unit, the
         #: placements and flags
