@@ -71,9 +71,15 @@ def _move_kernel(board, placed, ts, start, u, pids, arr, hashes, table, n, fresh
     """``board[t]`` for ``t = ts[i]``, ``i >= start``: the id of its board with unit ``u`` placed at ``pids[i]``
     (written to ``placed[t]`` too). New rows are appended to ``arr`` at ``n`` (and ``fresh_new``/``fresh_old``);
     stops where ``arr`` or ``fresh_new`` is full. Returns (trials done, boards, fresh)."""
-    memo_old = np.full(1024, -1, dtype=np.int64)  # direct-mapped: (old board, placement) -> new board
-    memo_pid = np.empty(1024, dtype=np.int64)
-    memo_new = np.empty(1024, dtype=np.int64)
+    # direct-mapped: (old board, placement) -> new board (a hint only: a miss interns again, with the same id); as
+    # small as the trials to set allow, up to 1024
+    size = 16
+    while size < 1024 and size < ts.size - start:
+        size *= 2
+    mask = size - 1
+    memo_old = np.full(size, -1, dtype=np.int64)
+    memo_pid = np.empty(size, dtype=np.int64)
+    memo_new = np.empty(size, dtype=np.int64)
     f = 0
     i = start
     last_i = ts.size - 1
@@ -84,7 +90,7 @@ def _move_kernel(board, placed, ts, start, u, pids, arr, hashes, table, n, fresh
         t = ts[i]
         old = board[t]
         pid = pids[i]
-        m = (old * 40503 + pid) & 1023
+        m = (old * 40503 + pid) & mask
         if memo_old[m] == old and memo_pid[m] == pid:
             board[t] = memo_new[m]
             placed[t] = pid
@@ -158,6 +164,12 @@ class BoardTable:
         placed = np.empty(board.size, dtype=np.int64) if placed is None else placed
         ts = np.ascontiguousarray(ts, dtype=np.int64)
         pids = np.ascontiguousarray(pids, dtype=np.int64)
+        if self.n + ts.size <= self.rows.shape[0]:  # the common case: room for every new board, one pass
+            fresh_new, fresh_old = np.empty(ts.size, dtype=np.int64), np.empty(ts.size, dtype=np.int64)
+            _, self.n, f = _move_kernel(
+                board, placed, ts, 0, u, pids, self.rows, self._hashes, self._table, self.n, fresh_new, fresh_old
+            )
+            return fresh_new[:f], fresh_old[:f]
         news: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
         olds: list[np.ndarray] = [np.zeros(0, dtype=np.int64)]
         i = 0

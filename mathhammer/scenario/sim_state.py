@@ -309,18 +309,24 @@ class SimState:
         """Place unit ``u`` at ``pid`` (-1: clear it) in the trials ``ts`` of each (``ts``, ``pid``) of ``parts``
         (a trial in one part at most), keeping the board ids: a new board made by moving one unit keeps the
         Engaged pairs of the others and re-reads only that unit's."""
-        chunks: list[np.ndarray] = []
-        placed: list[int] = []
-        sizes: list[int] = []
-        for part, pid in parts:  # one pass over the parts (a Close Ranks sets thousands)
-            if part.size:
-                chunks.append(part)
-                placed.append(pid)
-                sizes.append(part.size)
-        if not chunks:
-            return
-        ts = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
-        pids = np.repeat(np.array(placed, dtype=np.int64), sizes)
+        if len(parts) == 1:  # the common case: one placement
+            ts, pid = parts[0]
+            if not ts.size:
+                return
+            pids = np.full(ts.size, pid, dtype=np.int64)
+        else:
+            chunks: list[np.ndarray] = []
+            placed: list[int] = []
+            sizes: list[int] = []
+            for part, pid in parts:  # one pass over the parts (a Close Ranks sets thousands)
+                if part.size:
+                    chunks.append(part)
+                    placed.append(pid)
+                    sizes.append(part.size)
+            if not chunks:
+                return
+            ts = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
+            pids = np.repeat(np.array(placed, dtype=np.int64), sizes)
         new, old = self._boards.move(self.board, ts, u, pids, self.pos[u])  # ``pos[u, ts] = pids`` in the pass
         if new.size:
             self._bits_room()
@@ -451,6 +457,8 @@ class SimState:
         pair in one compiled pass (:meth:`World.near_pairs`), and only the pairs near are read one by one."""
         got = np.zeros(pairs.shape[0], dtype=bool)
         near = self.world.near_pairs(pairs, ENGAGEMENT_RANGE)
+        if not near.any():  # the common case: no pair near
+            return got
         for i in np.flatnonzero(near).tolist():
             got[i] = self._pair_read(int(pairs[i, 0]), int(pairs[i, 1]))
         return got

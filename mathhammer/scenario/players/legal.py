@@ -301,9 +301,15 @@ class Legality:
         e = self.menus[view.uids[u]][phase][index]
         if e.action == "pass":
             return np.ones(games.size, dtype=bool)
-        out = (view.alive[u, games] > 0) & ~view.acted[u, games]
-        if not out.any():
-            return out
+        if games.size == 1:  # one game (the common case once games part): read as scalars
+            g = int(games[0])
+            if view.alive[u, g] <= 0 or view.acted[u, g]:
+                return np.zeros(1, dtype=bool)
+            out = np.ones(1, dtype=bool)
+        else:
+            out = (view.alive[u, games] > 0) & ~view.acted[u, games]
+            if not out.any():
+                return out
         if e.action == "fight":  # 8.8.1: an Engaged unit fights
             return out & view.engaged_mask(games, u)
         table, sid = self.states(games) if states is None else states
