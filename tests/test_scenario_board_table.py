@@ -206,3 +206,20 @@ def test_pairs_read_at_once_are_the_pairs_read_one_by_one() -> None:
         assert 0 < sum(near) < len(near)
         assert world.near_pairs(arr, gap).tolist() == near
         assert world.near_pairs(arr[:, ::-1], gap).tolist() == near
+
+
+def test_centres_many_are_each_placements_centres_in_turn() -> None:
+    """`World.centres_many` (one gather from the packed centres, as the Deploy refusals read the other bases) gives
+    every centre of each placement asked, in order, as `World._centres` holds them, to the bit; repeated and empty
+    asks too."""
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    sim = Simulation(load_scenario(path), 50, 3)
+    sim.run()
+    world = sim.world
+    pids = sorted({int(p) for p in sim.pos.reshape(-1).tolist() if p >= 0})
+    assert len(pids) > 5 and len({len(world._centres(p)) for p in pids}) > 1  # placements of several sizes
+    for ask in (pids, pids[::-1], [pids[0]] * 3 + pids[2:5], []):
+        xy, counts = world.centres_many(np.asarray(ask, dtype=np.int64))
+        assert counts.tolist() == [len(world._centres(p)) for p in ask]
+        want = np.concatenate([world._centres(p) for p in ask]) if ask else np.zeros((0, 2))
+        assert xy.shape == want.shape and np.array_equal(xy, want)

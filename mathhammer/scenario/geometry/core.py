@@ -469,6 +469,16 @@ class BoardState:
         """:meth:`near` of each pair of placements (rows of ``pairs``; compiled, the same answers)."""
         return self._centres_packed().near_pairs(pairs, gap)
 
+    def centres_many(self, pids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Every centre of each placement of ``pids`` (int64), one after the other (rows x, y: :meth:`_centres` of
+        each, concatenated), and each placement's count."""
+        starts, xy, _ = self._centres_packed().arrays()
+        lo = starts[pids]
+        counts = starts[pids + 1] - lo
+        # the rows of each placement: lo, lo + 1, ... (its offset in the concatenation taken away)
+        at = np.repeat(lo - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
+        return xy[at], counts
+
     def least_distances(self, pa: np.ndarray, ka: np.ndarray, pb: np.ndarray, kb: np.ndarray) -> np.ndarray:
         """Per row: the least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb``
         of ``pb`` (int64 arrays; compiled, :meth:`Centres.least_many`)."""

@@ -50,6 +50,7 @@ import copy
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from operator import itemgetter
 
 import numpy as np
 
@@ -243,7 +244,9 @@ class Legality:
                 firsts.clear()
             # the shortcuts read the unit's and its aimed targets' placements and models alone (:meth:`shortcuts`):
             # the rows of the keys not kept made in one pass
-            keys = [(u, phase, *(state[v] for v in reads), *(state[n + v] for v in reads)) for state in new]
+            read = itemgetter(*reads, *(n + v for v in reads))  # two items at least: a tuple
+            head = (u, phase)
+            keys = [head + read(state) for state in new]
             missing = {}
             for state, key in zip(new, keys, strict=True):
                 if key not in firsts and key not in missing:
@@ -337,8 +340,7 @@ class Legality:
         seen = np.unique(sid) if sid.size > 1 else sid
         rows = np.zeros((len(table), len(self.menus[view.uids[u]][phase])), dtype=bool)
         picked = seen.tolist()
-        for s, r in zip(picked, self.rows(u, phase, [table[s] for s in picked]), strict=True):
-            rows[s] = r != 0
+        rows[seen] = np.stack(self.rows(u, phase, [table[s] for s in picked])) != 0
         out = rows[sid]
         out[~((view.alive[u, games] > 0) & ~view.acted[u, games])] &= self._kind_masks(u, phase)[2][None, :]
         return out
@@ -447,8 +449,9 @@ class Legality:
             return out
         pu, ku = pu[rows], ku[rows]  # the states with the unit on the table
         if moves is not None:  # _beyond: never a point-less entry
-            for pid in np.unique(pu).tolist():
-                out[rows[pu == pid]] |= moves & self._beyond(u, phase, pid)
+            pids, of_pid = np.unique(pu, return_inverse=True)
+            far = np.stack([self._beyond(u, phase, pid) for pid in pids.tolist()])
+            out[rows] |= moves[None, :] & far[of_pid.reshape(-1)]
         aim = self._aimed_reach(u, phase)
         if aim is not None:
             # 8.7.3, 8.7.7: a target on the table, within the farthest gap the action may reach

@@ -165,27 +165,19 @@ class DeployRefusals:
             return idx, np.zeros((len(states), 0), dtype=np.int8), over
         scn, world = view.scn, view.world
         su = scn.units[view.uids[u]]
-        cs: list[np.ndarray] = []
-        rs: list[float] = []
-        foe: list[bool] = []
-        starts, total = [0], 0
         # per other unit: its base radius and whether it is an enemy the unit may not come Within 1" of
-        kinds = [
-            (o.base_mm / MM_PER_INCH / 2, o.player != su.player and not o.flying and not su.flying)
-            for o in (scn.units[uid] for uid in view.uids)
-        ]
-        for st in states:
-            for v in range(n):
-                pid, left = st[v], st[n + v]
-                if v == u or pid < 0 or left <= 0:
-                    continue
-                c = world._centres(pid)
-                cs.append(c)
-                k = len(c)
-                rs += [kinds[v][0]] * k
-                foe += [kinds[v][1]] * k
-                total += k
-            starts.append(total)
+        rad = np.asarray([o.base_mm / MM_PER_INCH / 2 for o in (scn.units[uid] for uid in view.uids)])
+        foe = np.asarray(
+            [(o.player != su.player and not o.flying and not su.flying) for o in (scn.units[uid] for uid in view.uids)],
+            dtype=bool,
+        )
+        st = np.asarray(states, dtype=np.int64).reshape(len(states), -1)
+        on = (st[:, :n] >= 0) & (st[:, n : 2 * n] > 0)
+        on[:, u] = False
+        at, v = np.nonzero(on)  # per state, the units in World order: every centre of each, state after state
+        cs, k = world.centres_many(st[at, v])
+        starts = np.zeros(len(states) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(at, weights=k, minlength=len(states)).astype(np.int64), out=starts[1:])
         out = set_verdicts(
             spots,
             terr,
@@ -193,10 +185,10 @@ class DeployRefusals:
             su.models,
             su.base_mm / MM_PER_INCH / 2,
             2 * (su.base_mm / MM_PER_INCH / 2) + GAP,
-            np.concatenate(cs) if cs else np.zeros((0, 2)),
-            np.asarray(rs, dtype=float),
-            np.asarray(foe, dtype=bool),
-            np.asarray(starts, dtype=np.int64),
+            cs,
+            np.repeat(rad[v], k),
+            np.repeat(foe[v], k),
+            starts,
             GAP / 2,
             ENGAGEMENT_RANGE + EPS,
         )
