@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
@@ -66,6 +66,15 @@ from .placement import Placing, hexagon
 #: a Charge on a board of one level is searched compiled (:func:`~mathhammer.board.fastcharge.charge_search`; the
 #: tests turn this off to compare with the shapely search)
 COMPILED = True
+
+
+@lru_cache(maxsize=256)
+def _hexagon_arrays(rings: int, step: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`~.placement.hexagon` as two arrays (lateral, ahead), kept per (rings, step)."""
+    spots = np.asarray(hexagon(rings, step), dtype=float).reshape(-1, 2)
+    lat, fwd = np.ascontiguousarray(spots[:, 0]), np.ascontiguousarray(spots[:, 1])
+    lat.flags.writeable = fwd.flags.writeable = False
+    return lat, fwd
 
 
 class Charges(Placing):
@@ -273,16 +282,24 @@ class Charges(Placing):
                 ok[idx] = self._terrain_ok(pts[idx], r, level)
             return ok
 
-        # the grid laid in the unit's frame (lateral, ahead), a hexagon (the same on both sides), as
-        # :meth:`_grid_order` lays it
-        grid = np.asarray(
-            [(lead[0] + lat * -by - fwd * bx, lead[1] + lat * bx - fwd * by) for lat, fwd in hexagon(rings, step)]
-        )
-        tiers = [around(LC, LR, touch), np.vstack([around(LC, LR, g) for g in B_GAPS])]
-        tiers = [by_lead(t) for t in tiers]
-        grid = by_lead(grid)
-        # static_ok per spot, read lazily in order (-1: not read yet): most spots are never looked at
-        known = [np.full(t.shape[0], -1, dtype=np.int8) for t in (*tiers, grid)]
+        # the spot lists (the tiers', the grid's), each made and ordered on its first read (most charges find every
+        # spot in the first tier) with static_ok per spot, read lazily in order (-1: not read yet)
+        lists: list[tuple[np.ndarray, np.ndarray] | None] = [None, None, None]
+
+        def kept(k: int) -> tuple[np.ndarray, np.ndarray]:
+            hit = lists[k]
+            if hit is None:
+                if k == 0:
+                    pts = around(LC, LR, touch)
+                elif k == 1:
+                    pts = np.vstack([around(LC, LR, g) for g in B_GAPS])
+                else:  # the grid laid in the unit's frame (lateral, ahead), a hexagon (the same on both sides), as
+                    lat, fwd = _hexagon_arrays(rings, step)  # :meth:`_grid_order` lays it
+                    pts = np.stack([lead[0] + lat * -by - fwd * bx, lead[1] + lat * bx - fwd * by], axis=1)
+                pts = by_lead(pts)
+                hit = lists[k] = (pts, np.full(pts.shape[0], -1, dtype=np.int8))
+            return hit
+
         set_: list[Coord] = [lead]
         within_lead = horizontal_coherency(su)
 
@@ -323,7 +340,7 @@ class Charges(Placing):
             return None
 
         def next_spot(wholly: bool) -> Coord | None:
-            spot = first_free(tiers[0], known[0], wholly) or first_free(tiers[1], known[1], wholly)
+            spot = first_free(*kept(0), wholly) or first_free(*kept(1), wholly)
             if spot is None:
                 fighting = [
                     m
@@ -334,7 +351,7 @@ class Charges(Placing):
                     c = by_lead(around(np.asarray(fighting, dtype=float), r, touch))
                     spot = first_free(c, None, wholly)
             if spot is None:
-                spot = first_free(grid, known[2], wholly)
+                spot = first_free(*kept(2), wholly)
             return spot
 
         for _ in range(su.models - 1):

@@ -230,38 +230,40 @@ class Legality:
         their states. A new row starts from a copy of the shortcuts' answer kept by what they read (the unit's and its
         aimed targets' placements and models; 43% of a random game's new rows find it kept)."""
         memo = self._memo
-        new = list(dict.fromkeys(s for s in states if (u, phase, s) not in memo))
-        if new:
-            if len(memo) + len(new) > MEMO_LIMIT:
-                memo.clear()
-                new = list(dict.fromkeys(states))
-            deploys, _, passes, _ = self._kind_masks(u, phase)
-            aim = self._aimed_reach(u, phase)
-            reads = [u, *(aim[0] if aim is not None else ())]  # the units whose placement and models it reads
-            n = self.view.U
-            firsts = self._firsts
-            if len(firsts) > MEMO_LIMIT:
-                firsts.clear()
-            # the shortcuts read the unit's and its aimed targets' placements and models alone (:meth:`shortcuts`):
-            # the rows of the keys not kept made in one pass
-            read = itemgetter(*reads, *(n + v for v in reads))  # two items at least: a tuple
-            head = (u, phase)
-            keys = [head + read(state) for state in new]
-            missing = {}
-            for state, key in zip(new, keys, strict=True):
-                if key not in firsts and key not in missing:
-                    missing[key] = state
-            if missing:
-                fresh = np.where(self.shortcuts_many(u, phase, list(missing.values())), np.int8(0), np.int8(-1))
-                fresh[:, passes] = 1
-                firsts.update(zip(missing, fresh, strict=True))
-            made = []
-            for state, key in zip(new, keys, strict=True):
-                r = firsts[key].copy()
-                memo[(u, phase, state)] = r
-                made.append(r)
-            if phase == "movement" and deploys.any():
-                self._refuse_deploys(u, phase, new, made)
+        got = [memo.get((u, phase, s)) for s in states]
+        new = list(dict.fromkeys(s for s, r in zip(states, got, strict=True) if r is None))
+        if not new:  # every row kept (one pass)
+            return got  # type: ignore[return-value]
+        if len(memo) + len(new) > MEMO_LIMIT:
+            memo.clear()
+            new = list(dict.fromkeys(states))
+        deploys, _, passes, _ = self._kind_masks(u, phase)
+        aim = self._aimed_reach(u, phase)
+        reads = [u, *(aim[0] if aim is not None else ())]  # the units whose placement and models it reads
+        n = self.view.U
+        firsts = self._firsts
+        if len(firsts) > MEMO_LIMIT:
+            firsts.clear()
+        # the shortcuts read the unit's and its aimed targets' placements and models alone (:meth:`shortcuts`):
+        # the rows of the keys not kept made in one pass
+        read = itemgetter(*reads, *(n + v for v in reads))  # two items at least: a tuple
+        head = (u, phase)
+        keys = [head + read(state) for state in new]
+        missing = {}
+        for state, key in zip(new, keys, strict=True):
+            if key not in firsts and key not in missing:
+                missing[key] = state
+        if missing:
+            fresh = np.where(self.shortcuts_many(u, phase, list(missing.values())), np.int8(0), np.int8(-1))
+            fresh[:, passes] = 1
+            firsts.update(zip(missing, fresh, strict=True))
+        made = []
+        for state, key in zip(new, keys, strict=True):
+            r = firsts[key].copy()
+            memo[(u, phase, state)] = r
+            made.append(r)
+        if phase == "movement" and deploys.any():
+            self._refuse_deploys(u, phase, new, made)
         return [memo[(u, phase, s)] for s in states]
 
     def _refuse_deploys(self, u: int, phase: str, states: list[tuple[int, ...]], rows: list[np.ndarray]) -> None:
