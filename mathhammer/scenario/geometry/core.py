@@ -237,6 +237,11 @@ def _bases_near(bases: list[_Base], box: list[float], r: float) -> frozenset[_Ba
     return frozenset(out)
 
 
+def player_rows(scn: Scenario) -> dict[str, int]:
+    """Per player: its row of :class:`FoeRows` (1, 2, ... in the units' order; row 0 is a Flying unit's)."""
+    return {p: k + 1 for k, p in enumerate(dict.fromkeys(su.player for su in scn.units.values()))}
+
+
 class FoeRows:
     """Per row (a player's, or row 0: a Flying unit's) and placement made so far: is it an Enemy Ground unit's to that
     player (:meth:`Routes._packed_bases <.routes.Routes._packed_bases>`)? ``n`` placements filled."""
@@ -272,7 +277,7 @@ class BoardState:
         self._packed = Centres()  # every placement's centres, for the compiled near tests (near_many, near_box_many)
         #: per player (row 1 + its index; row 0: a Flying unit's) and placement: is it an Enemy Ground unit's
         #: (:meth:`Routes._foe_rows <.routes.Routes._foe_rows>` fills it as placements are made)
-        self._foes = FoeRows(len({su.player for su in scn.units.values()}) + 1)
+        self._foes = FoeRows(len(player_rows(scn)) + 1)
         #: the last :meth:`Routes._packed_bases <.routes.Routes._packed_bases>` read: its ``occupied`` and unit, the
         #: placements and flags
         self._last_bases: tuple[tuple[int, ...], object, np.ndarray, np.ndarray] | None = None

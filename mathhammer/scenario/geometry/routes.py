@@ -42,6 +42,7 @@ from .core import (
     Route,
     Zone,
     edge_distance,
+    player_rows,
 )
 
 #: :meth:`Routes._walk_grid` could not say (a distance within ``fastplace.TOL`` of a threshold): the Python walk's
@@ -291,7 +292,7 @@ class Routes(BoardState):
     @cached_property
     def _player_rows(self) -> dict[str, int]:
         """Per player: its row of :meth:`_foe_rows` (row 0 is a Flying unit's, none Enemy Ground to it)."""
-        return {p: k + 1 for k, p in enumerate(dict.fromkeys(su.player for su in self.scn.units.values()))}
+        return player_rows(self.scn)
 
     def _foe_rows(self) -> np.ndarray:
         """Per row of :attr:`_player_rows` and placement made so far: is it an Enemy Ground unit's (8.7.7; a Flying

@@ -166,11 +166,9 @@ class DeployRefusals:
         scn, world = view.scn, view.world
         su = scn.units[view.uids[u]]
         # per other unit: its base radius and whether it is an enemy the unit may not come Within 1" of
-        rad = np.asarray([o.base_mm / MM_PER_INCH / 2 for o in (scn.units[uid] for uid in view.uids)])
-        foe = np.asarray(
-            [(o.player != su.player and not o.flying and not su.flying) for o in (scn.units[uid] for uid in view.uids)],
-            dtype=bool,
-        )
+        units = [scn.units[uid] for uid in view.uids]
+        rad = np.asarray([o.base_mm / MM_PER_INCH / 2 for o in units])
+        foe = np.asarray([o.player != su.player and not o.flying and not su.flying for o in units], dtype=bool)
         st = np.asarray(states, dtype=np.int64).reshape(len(states), -1)
         on = (st[:, :n] >= 0) & (st[:, n : 2 * n] > 0)
         on[:, u] = False
