@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ..board.engagement import ENGAGEMENT_RANGE
-from ..starcraft.compiled import attack_key, compile_attack
+from ..starcraft.compiled import attack_key, banded_distances, compile_attack
 from ..starcraft.exact import exact_states
 from ..starcraft.loadout import as_target, attack_batches
 from ..starcraft.model import Attack, Batch
@@ -345,9 +345,10 @@ class Shooting(SimState):
             f = world.facts(pos, alive, self.uids[u], self.uids[t], w, tags)
             if not f.eligible:
                 continue
-            distances = tuple(f.distances[: batches[0].models])
+            distances = f.distances[: batches[0].models]
             if not distances:
                 continue
+            distances = banded_distances(w, distances)  # the same Batch compiled: one chain for many boards
             applied = [(c, n) for c, n in cuts if c.instant or not abilities.instant(w)]
             fewer = sum(n for _, n in applied)
             batch = Batch(w, models=len(distances), distances=distances, name=wname, fewer=fewer)

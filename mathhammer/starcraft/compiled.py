@@ -47,7 +47,7 @@ else:  # numpy on first use: importing this module loads none
 
 from ..dice import SDice, clamp_target
 from .keywords import find, keyword_value
-from .model import Attack, Batch, Target
+from .model import Attack, Batch, Target, Weapon
 
 #: ``visible`` value meaning "every model may be removed".
 ALL_VISIBLE = 999
@@ -287,6 +287,33 @@ def compile_batch(batch: Batch, target: Target) -> CompiledBatch:
         concentrated=keyword_value(wk, "CONCENTRATED FIRE"),
         visible=int(visible),
     )
+
+
+def banded_distances(weapon: Weapon, distances: Sequence[float]) -> tuple[float, ...]:
+    """``distances`` as :func:`compile_batch` reads them for ``weapon``, one per model, in increasing order: each the
+    least of the limits it compares them with (the Range, beyond which a model rolls no dice unless Within its LONG
+    RANGE (X), 8.7.3 step 1; BURST FIRE's reach) that is at least the distance, and 1" beyond the farthest limit for
+    a distance beyond every one (0 for every distance where the weapon has no limit). A Batch of the banded distances
+    compiles to the same Batch (the models' order does not matter: their dice are summed per Hit target number), so
+    the chains of many boards share one key.
+
+    >>> from mathhammer.starcraft.model import Weapon
+    >>> w = Weapon.build("Rifle", roa=1, hit=4, range=12, keywords=['LONG RANGE (18")', 'BURST FIRE 6" (1)'])
+    >>> banded_distances(w, (13.2, 2.0, 20.0, 6.0, 12.0))
+    (6.0, 6.0, 12.0, 18.0, 19.0)
+    """
+    wk = weapon.keywords
+    limits = [] if weapon.range is None else [float(weapon.range)]
+    long_range, burst = find(wk, "LONG RANGE"), find(wk, "BURST FIRE")
+    if long_range is not None:
+        limits.append(float(long_range.value or 0))
+    if burst is not None:
+        limits.append(float(burst.extra or 0))
+    if not limits:
+        return (0.0,) * len(distances)
+    limits.sort()
+    beyond = limits[-1] + 1.0
+    return tuple(sorted(next((x for x in limits if d <= x), beyond) for d in distances))
 
 
 def compile_attack(attack: Attack) -> tuple[tuple[CompiledBatch, ...], CompiledTarget]:
