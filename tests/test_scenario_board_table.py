@@ -223,3 +223,19 @@ def test_centres_many_are_each_placements_centres_in_turn() -> None:
         assert counts.tolist() == [len(world._centres(p)) for p in ask]
         want = np.concatenate([world._centres(p) for p in ask]) if ask else np.zeros((0, 2))
         assert xy.shape == want.shape and np.array_equal(xy, want)
+
+
+def test_leads_many_are_each_placements_leading_model() -> None:
+    """`World.leads_many` (one gather from the packed centres, as the Move shortcuts read where each unit stands)
+    gives each placement's Leading Model's centre (``centres[0]``, 8.5.3's point of a Move) to the bit; repeated and
+    empty asks too."""
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    sim = Simulation(load_scenario(path), 50, 3)
+    sim.run()
+    world = sim.world
+    pids = sorted({int(p) for p in sim.pos.reshape(-1).tolist() if p >= 0})
+    assert len(pids) > 5
+    for ask in (pids, pids[::-1], [pids[0]] * 3 + pids[2:5], []):
+        got = world.leads_many(np.asarray(ask, dtype=np.int64))
+        want = np.array([world.placements[p].centres[0] for p in ask], dtype=float).reshape(-1, 2)
+        assert got.shape == want.shape and np.array_equal(got, want)

@@ -484,6 +484,11 @@ class BoardState:
         at = np.repeat(lo - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
         return xy[at], counts
 
+    def leads_many(self, pids: np.ndarray) -> np.ndarray:
+        """The Leading Model's centre of each placement of ``pids`` (int64; rows x, y: each ``centres[0]``)."""
+        starts, xy, _ = self._centres_packed().arrays()
+        return xy[starts[pids]]
+
     def least_distances(self, pa: np.ndarray, ka: np.ndarray, pb: np.ndarray, kb: np.ndarray) -> np.ndarray:
         """Per row: the least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb``
         of ``pb`` (int64 arrays; compiled, :meth:`Centres.least_many`)."""

@@ -160,7 +160,6 @@ class Legality:
         self._memo: dict[tuple[object, ...], np.ndarray] = {}  # (unit, Phase, state) -> :meth:`row`
         # a new row as the shortcuts leave it, by what they read (:meth:`rows`); at most MEMO_LIMIT kept
         self._firsts: dict[tuple[object, ...], np.ndarray] = {}
-        self._far: dict[tuple[int, str, int], np.ndarray] = {}
         self._menu_points: dict[tuple[int, str], np.ndarray] = {}
         self._sum_radii: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
         self._reaches: dict[tuple[int, int, str], float] = {}
@@ -451,9 +450,7 @@ class Legality:
             return out
         pu, ku = pu[rows], ku[rows]  # the states with the unit on the table
         if moves is not None:  # _beyond: never a point-less entry
-            pids, of_pid = np.unique(pu, return_inverse=True)
-            far = np.stack([self._beyond(u, phase, pid) for pid in pids.tolist()])
-            out[rows] |= moves[None, :] & far[of_pid.reshape(-1)]
+            out[rows] |= moves[None, :] & self._beyond(u, phase, pu)
         aim = self._aimed_reach(u, phase)
         if aim is not None:
             # 8.7.3, 8.7.7: a target on the table, within the farthest gap the action may reach
@@ -523,22 +520,15 @@ class Legality:
             )
         return self._aim_reach[key]
 
-    def _beyond(self, u: int, phase: str, pid: int) -> np.ndarray:
-        """Per entry of unit ``u``'s ``phase`` menu: a point farther than the most Speed the entry's activation can
-        have (:meth:`_entry_speeds`, with or without ON CREEP) in a straight line from its Leading Model on placement
-        ``pid``. A shortcut, not a rule: the path is at least the straight line, so the check refuses such a point
-        without reading the board."""
-        key = (u, phase, pid)
-        hit = self._far.get(key)
-        if hit is None:
-            pts = self._points(u, phase)
-            lead = np.asarray(self.view.world.placements[pid].centres[0], dtype=float)
-            d = np.hypot(pts[:, 0] - lead[0], pts[:, 1] - lead[1])
-            hit = (d > self._entry_speeds(u, phase) + EPS) & np.isfinite(d)
-            if len(self._far) > MEMO_LIMIT:
-                self._far.clear()
-            self._far[key] = hit
-        return hit
+    def _beyond(self, u: int, phase: str, pids: np.ndarray) -> np.ndarray:
+        """Per placement of ``pids`` (rows) and entry of unit ``u``'s ``phase`` menu (columns): a point farther than the
+        most Speed the entry's activation can have (:meth:`_entry_speeds`, with or without ON CREEP) in a straight line
+        from its Leading Model on that placement. A shortcut, not a rule: the path is at least the straight line, so
+        the check refuses such a point without reading the board. Read for every row at once."""
+        pts = self._points(u, phase)
+        lead = self.view.world.leads_many(pids)
+        d = np.hypot(pts[None, :, 0] - lead[:, :1], pts[None, :, 1] - lead[:, 1:])
+        return (d > self._entry_speeds(u, phase)[None, :] + EPS) & np.isfinite(d)
 
     def _entry_speeds(self, u: int, phase: str) -> np.ndarray:
         """Per entry of unit ``u``'s ``phase`` menu: the most Speed its walk can read (8.5.3), read once. A plain Move
