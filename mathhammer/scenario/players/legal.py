@@ -236,6 +236,7 @@ class Legality:
         if len(memo) + len(new) > MEMO_LIMIT:
             memo.clear()
             new = list(dict.fromkeys(states))
+            got = [None] * len(states)
         deploys, _, passes, _ = self._kind_masks(u, phase)
         aim = self._aimed_reach(u, phase)
         reads = [u, *(aim[0] if aim is not None else ())]  # the units whose placement and models it reads
@@ -263,7 +264,8 @@ class Legality:
             made.append(r)
         if phase == "movement" and deploys.any():
             self._refuse_deploys(u, phase, new, made)
-        return [memo[(u, phase, s)] for s in states]
+        fresh_rows = dict(zip(new, made, strict=True))
+        return [r if r is not None else fresh_rows[s] for s, r in zip(states, got, strict=True)]
 
     def _refuse_deploys(self, u: int, phase: str, states: list[tuple[int, ...]], rows: list[np.ndarray]) -> None:
         """Set 0 in ``rows`` (of ``states``) the Deploy entries :class:`~.placings.DeployRefusals` finds refused, and 1
@@ -323,8 +325,11 @@ class Legality:
         else:
             ids = sid.tolist()
             seen = sorted(set(ids))  # np.unique's order: the states judged in the same order
-            self.rows(u, phase, [table[s] for s in seen])  # the new rows made together
-            legal = {s: self.judged(u, phase, index, table[s]) for s in seen}
+            legal = {}
+            for s, r in zip(seen, self.rows(u, phase, [table[s] for s in seen]), strict=True):  # new rows together
+                if r[index] < 0:  # :meth:`judged` on the row at hand
+                    r[index] = self._walk(u, phase, index, table[s])
+                legal[s] = bool(r[index])
             out &= np.fromiter((legal[s] for s in ids), dtype=bool, count=len(ids))
         if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
             out &= view.supply_fits(u, games)
