@@ -131,16 +131,22 @@ class Facts(Routes):
     def _foes_near(
         self, pos: tuple[int, ...], alive: tuple[int, ...], u: int, gap: float = ENGAGEMENT_RANGE
     ) -> set[int]:
-        side = self.scn.units[self.uids[u]].player
-        return {
-            v
-            for v, p in enumerate(pos)
-            if p >= 0
-            and alive[v] > 0
-            and v != u
-            and self.scn.units[self.uids[v]].player != side
-            and self.near(pos[u], p, gap)
-        }
+        pu = pos[u]
+        table = self._near_table(gap)  # :meth:`near`'s own answers, read here without a call per unit
+        out = set()
+        for v in self._enemy_units[u]:
+            p = pos[v]
+            if p >= 0 and alive[v] > 0:
+                hit = table.get(pu << 32 | p if pu <= p else p << 32 | pu)
+                if hit if hit is not None else self.near(pu, p, gap):
+                    out.add(v)
+        return out
+
+    @cached_property
+    def _enemy_units(self) -> list[tuple[int, ...]]:
+        """Per unit (World order): the units of the other players, in order (:meth:`_foes_near` reads them)."""
+        sides = [self.scn.units[uid].player for uid in self.uids]
+        return [tuple(v for v, s in enumerate(sides) if s != side) for side in sides]
 
     def engaged_pairs(self, pos: tuple[int, ...], alive: tuple[int, ...]) -> frozenset[tuple[str, str]]:
         """Unit pairs (a, b) Engaged with each other (7.2.1), both orders.

@@ -161,6 +161,7 @@ class Legality:
         # a new row as the shortcuts leave it, by what they read (:meth:`rows`); at most MEMO_LIMIT kept
         self._firsts: dict[tuple[object, ...], np.ndarray] = {}
         self._menu_points: dict[tuple[int, str], np.ndarray] = {}
+        self._holds: dict[tuple[int, str], np.ndarray | None] = {}  # :meth:`_plain_holds`
         self._sum_radii: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
         self._reaches: dict[tuple[int, int, str], float] = {}
         self._most: dict[int, tuple[float, float]] = {}
@@ -256,6 +257,10 @@ class Legality:
         if missing:
             fresh = np.where(self.shortcuts_many(u, phase, list(missing.values())), np.int8(0), np.int8(-1))
             fresh[:, passes] = 1
+            holds = self._plain_holds(u, phase)
+            if holds is not None and not self.check.down:  # a plain Hold of a unit on the table: legal (the walk's)
+                on = np.fromiter((s[u] >= 0 and s[n + u] > 0 for s in missing.values()), dtype=bool, count=len(missing))
+                fresh[on[:, None] & holds[None, :] & (fresh < 0)] = 1
             firsts.update(zip(missing, fresh, strict=True))
         made = []
         for state, key in zip(new, keys, strict=True):
@@ -266,6 +271,18 @@ class Legality:
             self._refuse_deploys(u, phase, new, made)
         fresh_rows = dict(zip(new, made, strict=True))
         return [r if r is not None else fresh_rows[s] for s, r in zip(states, got, strict=True)]
+
+    def _plain_holds(self, u: int, phase: str) -> np.ndarray | None:
+        """Per entry of unit ``u``'s ``phase`` menu, read once: a plain Hold (:meth:`MoveVerdicts.plain
+        <.moveverdicts.MoveVerdicts.plain>`), whose verdict in a state with the unit on the table is True where the
+        walk's Burrowed Status holds no unit (``MoveVerdicts.verdict``; the menus use no ability that sets it, so it
+        stays empty): :meth:`rows` sets it so in a new row (None where the menu has none)."""
+        key = (u, phase)
+        if key not in self._holds:
+            plain = [self.moves.plain(u, phase, i) for i in range(len(self.menus[self.view.uids[u]][phase]))]
+            mask = np.asarray([p is not None and p[0] == "hold" for p in plain], dtype=bool)
+            self._holds[key] = mask if mask.any() else None
+        return self._holds[key]
 
     def _refuse_deploys(self, u: int, phase: str, states: list[tuple[int, ...]], rows: list[np.ndarray]) -> None:
         """Set 0 in ``rows`` (of ``states``) the Deploy entries :class:`~.placings.DeployRefusals` finds refused, and 1
