@@ -231,6 +231,44 @@ def missing(group: str) -> list[tuple[str, str]]:
     return [k for k in KERNELS[group] if not cached(*k)]
 
 
+def _marker(module: str, function: str) -> tuple[str, bytes] | None:
+    """Where :func:`announce` notes that the compile of ``function`` of ``module`` was announced (a file beside its
+    cache), and what it writes there (this source's stamp and this numba's version); None where numba caches
+    nothing."""
+    source = str(PACKAGE / module)
+    folder = cache_folder(source)
+    if folder is None:
+        return None
+    return os.path.join(folder, f"{Path(module).stem}.{function}.announced"), _stamp(source) + _numba_version()
+
+
+def announced(module: str, function: str) -> bool:
+    """Was the compile of this kernel (this source, this numba) announced by an earlier run (:func:`announce`)? A
+    run that announces a group compiles only the kernels its games call: the others stay missing, and a later
+    run that calls one compiles it without a new notice (a few seconds), rather than every run repeating a
+    notice of a compile it does not make."""
+    mark = _marker(module, function)
+    if mark is None:
+        return False
+    try:
+        with open(mark[0], "rb") as f:
+            return f.read() == mark[1]
+    except OSError:
+        return False
+
+
+def _note_announced(kernels: list[tuple[str, str]]) -> None:
+    """Write the :func:`announced` marker of each of ``kernels`` (silently skipped where the folder refuses it)."""
+    for module, function in kernels:
+        mark = _marker(module, function)
+        if mark is not None:
+            try:
+                with open(mark[0], "wb") as f:
+                    f.write(mark[1])
+            except OSError:
+                pass
+
+
 def _load_factor() -> float:
     """How much slower than idle a compile runs now: the 1-minute load average per core, at least 1."""
     try:
@@ -278,11 +316,12 @@ def _jit_disabled() -> bool:
 
 
 def notice(group: str, processes: int = 1) -> str | None:
-    """The line announcing the compile of ``group``'s kernels (in ``processes`` processes at once, as
-    :func:`compile_ahead` shares them out), or None when it is estimated short (or off)."""
+    """The line announcing the compile of ``group``'s kernels missing from numba's cache and not
+    :func:`announced` by an earlier run (in ``processes`` processes at once, as :func:`compile_ahead` shares them out),
+    or None when it is estimated short (or off)."""
     if _jit_disabled():
         return None
-    kernels = missing(group)
+    kernels = [k for k in missing(group) if not announced(*k)]
     seconds = estimate(kernels, processes)
     if not kernels or seconds <= _threshold():
         return None
@@ -300,6 +339,7 @@ def announce(group: str, processes: int = 1) -> None:
     line = notice(group, processes)
     if line is not None:
         print(line, file=sys.stderr, flush=True)
+        _note_announced(missing(group))  # said once: a later run repeats it only for a new source or numba
 
 
 def silence() -> None:
@@ -431,6 +471,7 @@ __all__ = [
     "SIGNATURES_FILE",
     "Ahead",
     "announce",
+    "announced",
     "cached",
     "compile_ahead",
     "cores",

@@ -101,6 +101,35 @@ def test_a_short_compile_is_not_announced(tmp_path: Path, monkeypatch: pytest.Mo
         jit.cache_folder.cache_clear()
 
 
+def test_a_notice_is_given_once_for_kernels_a_run_does_not_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 28 point 2, "a first run only": a run announces its group's missing kernels and compiles only those its
+    games call (a game on Gauntlet calls no Control kernel); the next run, with the others still missing, gives no
+    notice, and a new source of a kernel (another stamp) is announced again."""
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv(jit.NOTICE_ENV, "0")
+    monkeypatch.setattr(jit, "_announced", set())
+    jit.cache_folder.cache_clear()
+    try:
+        assert jit.missing("scenario") == list(jit.KERNELS["scenario"])
+        jit.announce("scenario")
+        assert capsys.readouterr().err.startswith("note: compiling the scenario kernels once, about ")
+        assert all(jit.announced(*k) for k in jit.KERNELS["scenario"])
+        monkeypatch.setattr(jit, "_announced", set())  # a new run
+        jit.announce("scenario")
+        assert capsys.readouterr().err == "" and jit.notice("scenario") is None
+        module, function = jit.KERNELS["scenario"][0]
+        mark = jit._marker(module, function)
+        assert mark is not None
+        Path(mark[0]).write_bytes(hashlib.sha256(b"another source").digest() + jit._numba_version())
+        assert not jit.announced(module, function)
+        line = jit.notice("scenario")
+        assert line is not None and line.startswith("note: compiling the scenario kernels once, about ")
+    finally:
+        jit.cache_folder.cache_clear()
+
+
 def test_the_cache_check_imports_no_numba() -> None:
     code = "import sys; from mathhammer import jit; jit.notice('scenario'); print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
