@@ -265,7 +265,7 @@ def test_engaged_read_from_a_game_of_the_state_is_the_worlds(
     sim = Simulation(scn, trials, seed)
     n = sim.U
     counts = dict.fromkeys(("engaged", "free", "short", "grass", "outside"), 0)
-    read = MoveVerdicts._state_of
+    read = MoveVerdicts._engaged_in
 
     def checked(self: MoveVerdicts, u: int, state: tuple[int, ...], world: Any) -> Any:
         got = read(self, u, state, world)
@@ -275,13 +275,13 @@ def test_engaged_read_from_a_game_of_the_state_is_the_worlds(
             return got
         gone = int(sim.grass.gone[g]) if sim.grass.gone.size else 0
         assert (*sim.pos[:, g].tolist(), *sim.alive[:, g].tolist(), gone) == state
-        assert got[1] == world.unit_engaged(*on_table(state, n), u), (u, state)
-        counts["engaged" if got[1] else "free"] += 1
-        counts["short"] += got[1] and any(0 < k < f for k, f in zip(state[n : 2 * n], sim.full.tolist(), strict=True))
+        assert got == world.unit_engaged(*on_table(state, n), u), (u, state)
+        counts["engaged" if got else "free"] += 1
+        counts["short"] += got and any(0 < k < f for k, f in zip(state[n : 2 * n], sim.full.tolist(), strict=True))
         counts["grass"] += sim.grass.on
         return got
 
-    monkeypatch.setattr(MoveVerdicts, "_state_of", checked)
+    monkeypatch.setattr(MoveVerdicts, "_engaged_in", checked)
     sim.run()
     assert counts["engaged"] > 3 and counts["free"] > 100 and counts["short"] > 0, counts
     assert preset != "grass" or counts["grass"] > 100, counts

@@ -56,7 +56,7 @@ from .menu import UnitMenu
 KINDS = ("move", "run", "hold")
 #: the memo of ways (per Grass mask, unit, Leading Model, point and Speed) is cleared past this many answers
 WAY_LIMIT = 1 << 12
-#: the memo of a unit's placements and Engagement per state (:meth:`MoveVerdicts._state_of`) is cleared past this many
+#: the memo of a unit's placements and Engagement per state (:meth:`MoveVerdicts._engaged_in`) is cleared past this many
 STATE_LIMIT = 1 << 12
 
 #: per answered entry: its action, its point (None: a Hold), the unit's id, its ScenarioUnit, its Speed with no
@@ -94,7 +94,7 @@ class MoveVerdicts:
         self._used: dict[tuple[int, str, int], _Plain | None] = {}
         self._ways: dict[tuple[int, str, tuple[float, float], tuple[float, float], float], bool] = {}
         self._speeds: dict[int, tuple[float, float]] = {}
-        self._states: dict[tuple[int, tuple[int, ...]], tuple[World, tuple[tuple[int, ...], bool]]] = {}
+        self._states: dict[tuple[int, tuple[int, ...]], tuple[World, bool]] = {}
         self._creep_reads: dict[str, tuple[int, ...]] = {}  # per unit: it and the Sources of Creep (on_creep)
         self._creep: dict[tuple[object, ...], bool] = {}
         #: the decision being taken (:meth:`taking`): its games, their states and each game's; the game of each state
@@ -104,7 +104,7 @@ class MoveVerdicts:
     def taking(self, decision: tuple[np.ndarray, list[tuple[int, ...]], np.ndarray] | None) -> None:
         """A decision starts: its games, their distinct states and each game's (:meth:`Legality.states
         <.legal.Legality.states>`; no activation until it ends, so each state is a game's now); or it ends (None).
-        Within it, :meth:`_state_of` reads whether a unit is Engaged in a state from a game of that state
+        Within it, :meth:`_engaged_in` reads whether a unit is Engaged in a state from a game of that state
         (:meth:`SimView.engaged_one <mathhammer.scenario.simview.SimView.engaged_one>`: the engine's own words)."""
         self._taking = decision
         self._game_of = None
@@ -198,28 +198,28 @@ class MoveVerdicts:
                 return False
         elif math.dist(world.placements[pid].centres[0], to) > max(speeds) + EPS:
             return False  # too far at either Speed: ``way_length`` is never shorter than the straight line
-        p, engaged = self._state_of(u, state, world)
-        if engaged:  # 8.5.2, 8.7.1: Engaged, it cannot Move or Run
+        if self._engaged_in(u, state, world):  # 8.5.2, 8.7.1: Engaged, it cannot Move or Run
             return False
         if speeds[1] != speeds[0]:
-            speed = speeds[1] if self.on_creep(world, uid, p) else speeds[0]
+            speed = speeds[1] if self._on_creep_in(world, uid, state) else speeds[0]
             if self._too_far(world, gone, su, pid, to, speed):
                 return False
-        occupied = tuple(pv for v, pv in enumerate(p) if v != u and pv >= 0)
+        # the other units on the table (:func:`on_table`'s placements), read off the state in one pass
+        occupied = tuple(pv for v, pv in enumerate(state[:n]) if v != u and pv >= 0 and state[n + v] > 0)
         rear = world.rear_from(pid, to, headings)
         return world.place_among(su, to, rear, occupied) is not None  # ``to`` is on the playmat (above): place's level
 
-    def _state_of(self, u: int, state: tuple[int, ...], world: World) -> tuple[tuple[int, ...], bool]:
-        """The placements of :func:`on_table` of ``state`` and whether unit ``u`` is :meth:`engaged` there, kept per
-        (unit, state), at most :data:`STATE_LIMIT` (a policy asks one entry of many games' states, then the next entry
-        of those it did not settle: a unit's entries in one state are not asked one after the other)."""
+    def _engaged_in(self, u: int, state: tuple[int, ...], world: World) -> bool:
+        """Is unit ``u`` :meth:`engaged` in ``state`` (read from a game of the state where a decision is being taken,
+        :meth:`taking`)? Kept per (unit, state), at most :data:`STATE_LIMIT` (a policy asks one entry of many games'
+        states, then the next entry of those it did not settle: a unit's entries in one state are not asked one after
+        the other)."""
         key = (u, state)
         kept = self._states.get(key)
         if kept is not None and kept[0] is world:
             return kept[1]
-        p, a = on_table(state, self.view.U)
         g = self._game(state)
-        hit = (p, self.engaged(world, u, p, a) if g is None else self.view.engaged_one(g, u))
+        hit = self.engaged(world, u, *on_table(state, self.view.U)) if g is None else self.view.engaged_one(g, u)
         if len(self._states) >= STATE_LIMIT:
             self._states.clear()
         self._states[key] = (world, hit)
@@ -245,6 +245,18 @@ class MoveVerdicts:
         """Is unit ``u`` in a pair of ``World.engaged_pairs(p, a)`` (7.2.1)? Its pairs only, each read as that method
         reads it (``pair_engaged``, the unit first of the two in World order)."""
         return world.unit_engaged(p, a, u)
+
+    def _on_creep_in(self, world: World, uid: str, state: tuple[int, ...]) -> bool:
+        """:meth:`on_creep` at :func:`on_table`'s placements of ``state``, its key read off the state (the placements
+        only of the units it reads)."""
+        n = self.view.U
+        reads = self._creep_reads.get(uid)
+        if reads is not None:
+            at = (state[v] if state[v] >= 0 and state[n + v] > 0 else -1 for v in reads)
+            hit = self._creep.get((world, uid, tuple(self.check.tumors), *at))
+            if hit is not None:
+                return hit
+        return self.on_creep(world, uid, on_table(state, n)[0])
 
     def on_creep(self, world: World, uid: str, p: tuple[int, ...]) -> bool:
         """The walk's ON CREEP of ``uid`` (``MoveChecks._speed_now``: the cards' ``on_creep`` hooks) at the placements
