@@ -56,7 +56,7 @@ from .menu import UnitMenu
 KINDS = ("move", "run", "hold")
 #: the memo of ways (per Grass mask, unit, Leading Model, point and Speed) is cleared past this many answers
 WAY_LIMIT = 1 << 12
-#: the memo of a unit's placements and Engagement per state (:meth:`MoveVerdicts._engaged_in`) is cleared past this many
+#: the memo of a unit's Engagement per state (:meth:`MoveVerdicts._engaged_in`) is cleared past this many answers
 STATE_LIMIT = 1 << 12
 
 #: per answered entry: its action, its point (None: a Hold), the unit's id, its ScenarioUnit, its Speed with no
