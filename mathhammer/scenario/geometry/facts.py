@@ -21,6 +21,11 @@ from .core import (
 from .routes import Routes
 
 
+def pair_key(pa: int, pb: int) -> int:
+    """The key of a pair of placements in :meth:`Facts.near`'s tables: the smaller id in the high bits."""
+    return pa << 32 | pb if pa <= pb else pb << 32 | pa
+
+
 class Facts(Routes):
     """Board facts read off a board state: Engagement (7.2.1), Line of Sight, distances, Fighting Ranks."""
 
@@ -31,7 +36,7 @@ class Facts(Routes):
         each other (7.2.1 needs Within 1"), so the geometry below never looks at them.
         """
         table = self._near_table(gap)
-        key = pa << 32 | pb if pa <= pb else pb << 32 | pa
+        key = pair_key(pa, pb)
         hit = table.get(key)
         if hit is None:  # compiled (:meth:`near_many`: numpy's nearest centres to the last bit)
             hit = table[key] = bool(self.near_many(pa, np.array([pb], dtype=np.int64), gap)[0])
@@ -137,7 +142,7 @@ class Facts(Routes):
         for v in self._enemy_units[u]:
             p = pos[v]
             if p >= 0 and alive[v] > 0:
-                hit = table.get(pu << 32 | p if pu <= p else p << 32 | pu)
+                hit = table.get(pair_key(pu, p))
                 if hit if hit is not None else self.near(pu, p, gap):
                     out.add(v)
         return out
@@ -188,7 +193,7 @@ class Facts(Routes):
             pv = pos[v]
             if pv < 0 or alive[v] <= 0:
                 continue
-            hit = table.get(pu << 32 | pv if pu <= pv else pv << 32 | pu)
+            hit = table.get(pair_key(pu, pv))
             if hit is False:
                 continue  # not near: pair_engaged's first test
             if hit is None:
@@ -197,7 +202,7 @@ class Facts(Routes):
         if ask:  # :meth:`near` of each in one compiled call (the same answers: the test reads the pair either way)
             got = self.near_many(pu, np.array(ask, dtype=np.int64), ENGAGEMENT_RANGE).tolist()
             for pv, g in zip(ask, got, strict=True):
-                table[pu << 32 | pv if pu <= pv else pv << 32 | pu] = bool(g)
+                table[pair_key(pu, pv)] = bool(g)
         for v in foes:
             pv, kv = pos[v], alive[v]
             if self.pair_engaged(pu, ku, pv, kv) if u < v else self.pair_engaged(pv, kv, pu, ku):

@@ -35,6 +35,7 @@ tests/test_autoplay_useholds.py), and the games are the same with and without it
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from types import SimpleNamespace
 from typing import Any
 
@@ -253,7 +254,7 @@ class MoveVerdicts:
         reads = self._creep_reads.get(uid)
         if reads is not None:
             at = (state[v] if state[v] >= 0 and state[n + v] > 0 else -1 for v in reads)
-            hit = self._creep.get((world, uid, tuple(self.check.tumors), *at))
+            hit = self._creep.get(self._creep_key(world, uid, at))
             if hit is not None:
                 return hit
         return self.on_creep(world, uid, on_table(state, n)[0])
@@ -267,7 +268,7 @@ class MoveVerdicts:
             scn, uids = self.view.scn, self.view.uids
             sources = (uids.index(d) for d, _ in unit_effects(scn, "creep_source") if d in uids)
             reads = self._creep_reads[uid] = (uids.index(uid), *dict.fromkeys(sources))
-        key = (world, uid, tuple(self.check.tumors), *(p[v] for v in reads))
+        key = self._creep_key(world, uid, (p[v] for v in reads))
         hit = self._creep.get(key)
         if hit is None:
             pos = {v: pv for v, pv in zip(self.view.uids, p, strict=True) if pv >= 0}
@@ -277,6 +278,11 @@ class MoveVerdicts:
                 self._creep.clear()
             self._creep[key] = hit
         return hit
+
+    def _creep_key(self, world: World, uid: str, at: Iterable[int]) -> tuple[object, ...]:
+        """:meth:`on_creep`'s key: the World, the unit, the walk's Creep Tumors and the placements ``at`` of the units
+        it reads (``_creep_reads``, in order)."""
+        return (world, uid, tuple(self.check.tumors), *at)
 
     def _too_far(
         self, world: World, gone: int, su: ScenarioUnit, pid: int, to: tuple[float, float], speed: float
