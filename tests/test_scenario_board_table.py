@@ -11,6 +11,7 @@ import numpy as np
 
 from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.scenario import builtin_scenarios, load_scenario
+from mathhammer.scenario.fastnear import Centres
 from mathhammer.scenario.fasttables import BoardTable, PairTable
 from mathhammer.scenario.sim import Simulation
 
@@ -175,6 +176,48 @@ def test_set_words_keeps_the_other_pairs_of_the_old_board() -> None:
     untouched = np.setdiff1d(np.arange(boards), new)
     assert np.array_equal(out[:, untouched], before[:, untouched])
     assert (want_words != 0).any() and ((before[:, old[old >= 0]] & ~keep[:, None]) != 0).any()
+
+
+def test_pairs_not_near_are_false_and_never_read() -> None:
+    """`PairTable(read, near)`: a pair of placements with no two bases within the gap (`Centres.near`, the first test
+    of `World.pair_engaged`: units farther apart cannot be Engaged, 7.2.1 "Within 1\"") is False at once, neither read
+    nor kept; a near pair is read once, as without ``near``."""
+    c = Centres()
+    # placement 0 at x 0; 1 exactly 1" away base to base (bases 1" across: near); 2 at 1.02" (not near); 3 far
+    c.extend([((0.0, 0.0),), ((2.0, 0.0),), ((2.03, 0.0),), ((9.0, 0.0),)], [0.5] * 4)
+    asked: list[tuple[int, int]] = []
+
+    def read(pairs: np.ndarray) -> np.ndarray:
+        asked.extend(map(tuple, pairs.tolist()))
+        return np.ones(pairs.shape[0], dtype=bool)  # every pair asked "Engaged": only the near test says otherwise
+
+    rows = np.array([[0, 1], [0, 2], [0, 3], [0, 1]], dtype=np.int64)
+    with_near = PairTable(read, lambda: (*c.arrays(), float(ENGAGEMENT_RANGE)))
+    assert with_near.words(rows, 0, [1], [True], [0], 1).tolist() == [[1], [0], [0], [1]]
+    assert asked == [(0, 1)]
+    assert with_near.words(rows, 0, [1], [True], [0], 1).tolist() == [[1], [0], [0], [1]] and asked == [(0, 1)]
+    assert c.near(0, np.array([1, 2, 3]), ENGAGEMENT_RANGE).tolist() == [True, False, False]
+    asked.clear()
+    assert PairTable(read).words(rows, 0, [1], [True], [0], 1).tolist() == [[1], [1], [1], [1]]
+    assert asked == [(0, 1), (0, 2), (0, 3)]
+
+
+def test_every_boards_words_are_its_pairs_read_one_by_one() -> None:
+    """The Engaged words the Simulation keeps per board (`SimState.set_pos_many` through `PairTable.set_words`, pairs
+    not near answered False there) are those of each enemy pair read alone (`SimState._board_words`, 7.2.1), for every
+    board the games made."""
+    path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
+    sim = Simulation(load_scenario(path), 300, 3)
+    sim.run()
+    n = sim._boards.n
+    assert n > 50
+    engaged = 0
+    for b in range(n):
+        row = tuple(sim._boards.rows[b].tolist())
+        want = sim._board_words(row)
+        assert sim._bits_arr[:, b].tolist() == want, b
+        engaged += any(want)
+    assert 0 < engaged < n
 
 
 def test_pairs_read_at_once_are_the_pairs_read_one_by_one() -> None:

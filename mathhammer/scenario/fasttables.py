@@ -12,6 +12,7 @@ from numba import njit
 from ..config import JIT
 from ..engine.rng import mix64
 from .fastfetch import AHEAD, fetch
+from .fastnear import near_one
 
 
 @njit(**JIT)
@@ -210,12 +211,16 @@ def _put_kernel(keys, vals, pairs, got):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
-def _pair_words_kernel(rows, new, old, u, others, firsts, bits, keys, vals, out, keep, miss):  # pragma: no cover
+def _pair_words_kernel(
+    rows, new, old, u, others, firsts, bits, keys, vals, out, keep, miss, starts, xy, rads, gap
+):  # pragma: no cover - compiled
     """Per board ``b = new[k]`` (a row of ``rows``): column ``b`` of ``out`` (words x boards) set to column ``old[k]``'s
     words with the bits of ``keep`` only (0 where ``old[k] < 0``), and the Engaged bits of unit ``u``'s pairs on board
     ``b`` (pair q: unit ``others[q]``, ``u`` first where ``firsts[q]``, bit ``bits[q]``) read from the table
-    (``keys``, ``vals``). The pairs of placements not in it go to ``miss`` (rows pa, pb, each once, in order of first
-    sight), and their bits are left 0. Returns how many missed. ``old`` never names a column of ``new``."""
+    (``keys``, ``vals``). A pair of placements not in it whose bases are not near (:func:`.fastnear.near_one` of the
+    placements ``starts``, ``xy``, ``rads`` at ``gap``; none where ``starts`` is empty) is False; the others go to
+    ``miss`` (rows pa, pb, each once, in order of first sight), and their bits are left 0. Returns how many missed.
+    ``old`` never names a column of ``new``."""
     nm = 0
     seen = np.full((64, 2), -1, dtype=np.int64)  # the pairs missed so far, hashed as ``keys``: each listed once
     for k in range(new.size):
@@ -232,6 +237,8 @@ def _pair_words_kernel(rows, new, old, u, others, firsts, bits, keys, vals, out,
             pa, pb = (pid, other) if firsts[q] else (other, pid)
             slot = _pair_slot(keys, pa, pb)
             if keys[slot, 0] == -1:
+                if starts.size and not near_one(pa, pb, starts, xy, rads, gap):
+                    continue
                 s = _pair_slot(seen, pa, pb)
                 if seen[s, 0] == -1:
                     seen[s, 0], seen[s, 1] = pa, pb
@@ -247,10 +254,15 @@ def _pair_words_kernel(rows, new, old, u, others, firsts, bits, keys, vals, out,
     return nm
 
 
+#: no nearness test (:class:`PairTable` without ``near``): empty packed placements
+_NO_NEAR = (np.zeros(0, dtype=np.int64), np.zeros((0, 2)), np.zeros(0), 0.0)
+
+
 class PairTable:
     """Whether two enemy units' placements are Engaged, per pair of placement ids, in a hash table read by compiled
     code (:meth:`words`); the answers come from the caller (``read``: pairs, rows pa, pb, to one bool each), each
-    pair asked once.
+    pair asked once. ``near``, where given, gives the placements packed (:meth:`.fastnear.Centres.arrays`) and the
+    gap beyond which two are never Engaged: a pair not near is False at once, neither asked nor kept.
 
     >>> tab = PairTable(lambda pairs: pairs.sum(axis=1) == 5)
     >>> rows = np.array([[2, 3, -1], [2, 4, 0], [-1, 3, 3]])  # boards: unit 0 Engaged with unit 1 where 2 + 3
@@ -258,8 +270,13 @@ class PairTable:
     [[1], [0], [0]]
     """
 
-    def __init__(self, read: Callable[[np.ndarray], np.ndarray]) -> None:
+    def __init__(
+        self,
+        read: Callable[[np.ndarray], np.ndarray],
+        near: Callable[[], tuple[np.ndarray, np.ndarray, np.ndarray, float]] | None = None,
+    ) -> None:
         self._read = read
+        self._near = near
         self._keys = np.full((1024, 2), -1, dtype=np.int64)
         self._vals = np.zeros(1024, dtype=np.bool_)
         self._n = 0
@@ -297,12 +314,14 @@ class PairTable:
         ``old`` names no column of ``new``; the arrays are C-contiguous, int64 (``firsts`` bool). One compiled pass
         (two where a pair was not read yet)."""
         miss = np.empty((new.size * others.size, 2), dtype=np.int64)
-        args = (rows, new, old, u, others, firsts, bits, self._keys, self._vals, out, keep, miss)
+        near = _NO_NEAR if self._near is None else self._near()
+        args = (rows, new, old, u, others, firsts, bits, self._keys, self._vals, out, keep, miss, *near)
         nm = _pair_words_kernel(*args)
         if nm:
             pairs = np.ascontiguousarray(miss[:nm])
             self._put(pairs, self._read(pairs))  # may grow the table: its new arrays read below
-            _pair_words_kernel(rows, new, old, u, others, firsts, bits, self._keys, self._vals, out, keep, miss)
+            keys, vals = self._keys, self._vals
+            _pair_words_kernel(rows, new, old, u, others, firsts, bits, keys, vals, out, keep, miss, *near)
 
     def words(
         self,

@@ -135,13 +135,18 @@ class Movement(SimState):
         (:meth:`World.place_test`)."""
         su = self.units[u]
         placed = np.zeros(trials.size, dtype=bool)
-        rest = [v for v in range(self.U) if v != u]
         world = self.world
         if ONE_GAME and trials.size == 1 and zone is None:  # one game: its board (as a Move verdict read it)
             board = self._board_arr[int(self.board[trials[0]])].tolist()
-            pid = world.place_among(su, lead, rear, tuple(board[v] for v in rest if board[v] >= 0))
-            self._set_answers(u, trials, {pid: [np.zeros(1, dtype=np.int64)]}, act, quiet, placed, zone)
+            pid = world.place_among(su, lead, rear, tuple(p for v, p in enumerate(board) if v != u and p >= 0))
+            if pid is None:  # :meth:`_set_answers` of the one answer
+                if not quiet:
+                    self.skip(act, 1, self._no_room(u, act))
+            else:
+                self.set_pos_many(u, [(trials, pid)])
+                placed[0] = True
             return placed
+        rest = [v for v in range(self.U) if v != u]
         test = None
         # the games of each answer together, set at the end in one pass
         answers: dict[int | None, list[np.ndarray]] = {}

@@ -199,7 +199,7 @@ class SimState:
         words = max(1, -(-len(self._enemy_pairs) // 62))
         # Engaged or not per pair of placements, read by compiled code (set_pos_many): placement ids are a unit's
         # own, so the pair of placements names the pair of units
-        self._pair_table = PairTable(self._pairs_read)
+        self._pair_table = PairTable(self._pairs_read, self._pairs_near)
         self._bits_arr = np.zeros((words, 64), dtype=np.int64)  # engaged_bits of each board id (column)
         self._unit_sel = [[i for i, p in enumerate(self._enemy_pairs) if u in p] for u in range(U)]
         # per unit, its pairs as :meth:`set_pos_many` reads them: the other unit, the unit first of the two, the pair
@@ -450,6 +450,11 @@ class SimState:
         u = world.index[world.placements[pa].unit]
         v = world.index[world.placements[pb].unit]
         return world.pair_engaged(pa, int(self.full[u]), pb, int(self.full[v]))
+
+    def _pairs_near(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+        """What :class:`PairTable` reads :meth:`World.near` at Engagement Range by (:meth:`World.pair_engaged`'s first
+        test, :meth:`_pairs_read`'s too): every placement's centres packed and the gap."""
+        return (*self.world.centres_arrays(), float(ENGAGEMENT_RANGE))
 
     def _pairs_read(self, pairs: np.ndarray) -> np.ndarray:
         """:meth:`_pair_read` of each pair of placements (rows pa, pb). :meth:`World.pair_engaged` is False where

@@ -470,6 +470,11 @@ class BoardState:
         """:meth:`near` of ``pa`` and each placement of ``pids`` (compiled, the same answers)."""
         return self._centres_packed().near(pa, pids, gap)
 
+    def centres_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every placement made so far, packed (:meth:`Centres.arrays`: starts, centres, radii), for compiled code
+        reading :meth:`near` as :func:`~mathhammer.scenario.fastnear.near_one` does."""
+        return self._centres_packed().arrays()
+
     def near_pairs(self, pairs: np.ndarray, gap: float) -> np.ndarray:
         """:meth:`near` of each pair of placements (rows of ``pairs``; compiled, the same answers)."""
         return self._centres_packed().near_pairs(pairs, gap)
