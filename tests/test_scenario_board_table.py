@@ -183,7 +183,7 @@ def test_pairs_not_near_are_false_and_never_read() -> None:
     of `World.pair_engaged`: units farther apart cannot be Engaged, 7.2.1 "Within 1\"") is False at once, neither read
     nor kept; a near pair is read once, as without ``near``."""
     c = Centres()
-    # placement 0 at x 0; 1 exactly 1" away base to base (bases 1" across: near); 2 at 1.02" (not near); 3 far
+    # placement 0 at x 0; 1 exactly 1" away base to base (bases 1" across: near); 2 at 1.03" (not near); 3 far
     c.extend([((0.0, 0.0),), ((2.0, 0.0),), ((2.03, 0.0),), ((9.0, 0.0),)], [0.5] * 4)
     asked: list[tuple[int, int]] = []
 
