@@ -579,3 +579,27 @@ def test_a_run_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> Non
         assert gc.isenabled() == enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_a_run_freezes_each_rounds_objects_and_puts_them_back() -> None:
+    """Simulation.run moves the objects each Round made out of the collector's generations (``gc.freeze``: the
+    caches are not walked again) and puts them back at the end; a caller's own frozen objects stay frozen (the run
+    collects the young generations after each Round instead)."""
+    import gc
+
+    from mathhammer.scenario.sim import Simulation
+
+    assert gc.get_freeze_count() == 0
+    frozen: list[int] = []
+    Simulation(load_scenario(builtin_scenarios()[0]), 20, 1).run(lambda _r, _n: frozen.append(gc.get_freeze_count()))
+    assert frozen and all(n > 0 for n in frozen)  # after each Round
+    assert gc.get_freeze_count() == 0  # put back
+    gc.freeze()  # another caller's
+    try:
+        mine = gc.get_freeze_count()
+        seen: list[int] = []
+        Simulation(load_scenario(builtin_scenarios()[0]), 20, 1).run(lambda _r, _n: seen.append(gc.get_freeze_count()))
+        assert seen == [mine] * len(seen) and seen
+        assert gc.get_freeze_count() == mine
+    finally:
+        gc.unfreeze()
