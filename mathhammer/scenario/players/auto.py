@@ -251,8 +251,10 @@ class Auto:
             if picks.shape[1] == 1:  # one game (the common case once games part): no grouping to do
                 pairs, inverse = picks, np.zeros(1, dtype=np.int64)
             else:
-                pairs, inverse = np.unique(picks, axis=1, return_inverse=True)
-                inverse = inverse.reshape(-1)
+                # np.unique(picks, axis=1)'s pairs and order: (unit, entry) read as one number, entry < m
+                m = int(picks[1].max()) + 1
+                codes, inverse = np.unique(picks[0] * m + picks[1], return_inverse=True)
+                pairs, inverse = np.stack([codes // m, codes % m]), inverse.reshape(-1)
             chosen = games[~none]
             for c in range(pairs.shape[1]):
                 j, e = int(pairs[0, c]), int(pairs[1, c])
