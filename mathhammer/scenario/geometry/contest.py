@@ -8,6 +8,7 @@ the playmat (GROUND LEVEL), so a unit on a piece (MID or HIGH GROUND) never cont
 from __future__ import annotations
 
 import math
+from functools import cached_property
 
 from ...board.los import line_of_sight
 from ...board.model import EPS, MM_PER_INCH, Board, Model, Unit
@@ -50,8 +51,7 @@ class Contest(BoardState):
         if p.level is not None:  # not on the same elevation as the marker (8.9.1)
             return hit
         su = self.scn.units[p.unit]
-        spec = next(m for m in self.scn.deployment.markers if m.number == marker)
-        mk = Model(f"marker-{marker}", spec.x, spec.y, MARKER_MM, 0)
+        mk = self._marker_models[marker]
         r, mk_r, mk_c = self._radius(pid), mk.radius, mk.centre  # Model.radius, Model.centre
         for i, c in enumerate(p.centres):
             centre = (float(c[0]), float(c[1]))
@@ -74,6 +74,16 @@ class Contest(BoardState):
                 break
         return hit
 
+    @cached_property
+    def _marker_models(self) -> dict[int, Model]:
+        """Each Mission Marker (the Deployment Card's, the first of a number) as a model of Size 0 on its base, by
+        number: made once, read by :meth:`_first_contesting` and :meth:`near_marker`."""
+        kept: dict[int, Model] = {}
+        for m in self.scn.deployment.markers:
+            if m.number not in kept:
+                kept[m.number] = Model(f"marker-{m.number}", m.x, m.y, MARKER_MM, 0)
+        return kept
+
     def near_marker(self, pid: int, alive: int, marker: int, inches: float) -> bool:
         """Is a live model of placement ``pid`` (its first ``alive``) Within ``inches`` of Mission Marker ``marker``
         (base edge to the marker's edge, horizontally; no Line of Sight or elevation asked: Veteran of Tarsonis)?"""
@@ -82,8 +92,7 @@ class Contest(BoardState):
         if first is None:
             p = self.placements[pid]
             su = self.scn.units[p.unit]
-            spec = next(m for m in self.scn.deployment.markers if m.number == marker)
-            mk = Model(f"marker-{marker}", spec.x, spec.y, MARKER_MM, 0)
+            mk = self._marker_models[marker]
             first = next(
                 (
                     i
