@@ -783,3 +783,35 @@ def test_a_large_based_unit_reads_the_units_within_its_own_first_look() -> None:
     want = world._place_grid(hyd, lead, rear, (g,), None, math.inf)
     assert want is not None and want != alone
     assert world.place_near_lead(hyd, lead, rear, (g,)) == want
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_foes_near_reads_near_of_every_enemy_pair(seed: int) -> None:
+    """``Facts._foes_near`` (the units an attack's facts keep, 8.7.3, 8.7.5) is the set of enemy units on the table
+    whose placement is :meth:`near` the unit's: its pairs not read yet asked in one compiled pass, read again from the
+    table, and the same for any order in which the pairs were first read."""
+    scn = load_scenario(next(p for p in builtin_scenarios() if p.name == "standard_clash.toml"))
+    rng = np.random.default_rng(seed)
+    one, other = World(scn), World(scn)  # ``one`` asks _foes_near first, ``other`` near() pair by pair first
+    pos, alive = [], []
+    for uid in one.uids:
+        su = one.scn.units[uid]
+        lead = (float(rng.uniform(8.0, 16.0)), float(rng.uniform(8.0, 16.0)))  # a crowd: near and far pairs
+        pa, pb = one.place(su, lead, (0.0, -1.0), ()), other.place(su, lead, (0.0, -1.0), ())
+        assert pa == pb and pa is not None
+        pos.append(pa if rng.random() < 0.9 else -1)
+        alive.append(int(rng.integers(0, su.models + 1)))
+    pos_t, alive_t = tuple(pos), tuple(alive)
+    sides = [scn.units[uid].player for uid in one.uids]
+    for u in range(len(pos)):
+        if pos[u] < 0:
+            continue
+        want = {
+            v
+            for v in range(len(pos))
+            if sides[v] != sides[u] and pos[v] >= 0 and alive[v] > 0 and other.near(pos[u], pos[v])
+        }
+        assert one._foes_near(pos_t, alive_t, u) == want
+        assert one._foes_near(pos_t, alive_t, u) == want  # read again from the table
+        assert other._foes_near(pos_t, alive_t, u) == want
+    assert any(one._foes_near(pos_t, alive_t, u) for u in range(len(pos)) if pos[u] >= 0)  # some pair is near

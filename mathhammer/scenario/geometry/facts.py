@@ -139,11 +139,21 @@ class Facts(Routes):
         pu = pos[u]
         table = self._near_table(gap)  # :meth:`near`'s own answers, read here without a call per unit
         out = set()
+        missed: list[int] = []
         for v in self._enemy_units[u]:
             p = pos[v]
             if p >= 0 and alive[v] > 0:
                 hit = table.get(pair_key(pu, p))
-                if hit if hit is not None else self.near(pu, p, gap):
+                if hit is None:
+                    missed.append(v)
+                elif hit:
+                    out.add(v)
+        if missed:  # :meth:`near` of the pairs not read yet, in one compiled pass (the same answers), kept as it keeps
+            ps = [pos[v] for v in missed]
+            near = self.near_many(pu, np.array(ps, dtype=np.int64), gap).tolist()
+            for v, p, yes in zip(missed, ps, near, strict=True):
+                table[pair_key(pu, p)] = bool(yes)
+                if yes:
                     out.add(v)
         return out
 
