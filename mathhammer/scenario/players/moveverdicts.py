@@ -237,8 +237,8 @@ class MoveVerdicts:
             if len(table) == 1:
                 of = {table[0]: int(games[0])}
             else:  # the first game of each state
-                first = np.unique(sid, return_index=True)[1]
-                of = {table[int(sid[i])]: int(games[i]) for i in first.tolist()}
+                states, first = np.unique(sid, return_index=True)
+                of = dict(zip(map(table.__getitem__, states.tolist()), games[first].tolist(), strict=True))
             self._game_of = of
         return of.get(state)
 
