@@ -285,7 +285,7 @@ class Routes(BoardState):
             occ, flags = last[2], last[3]
         else:
             occ = np.asarray(occupied, dtype=np.int64)
-            flags = self._foe_rows()[0 if su.flying else self._player_rows[su.player], occ]
+            flags = self._foe_rows()[0 if su.flying else self._player_rows[su.player]][occ]
             self._last_bases = (occupied, su, occ, flags)
         return (occ, flags, *self._centres_packed().arrays())
 
