@@ -330,7 +330,7 @@ class Legality:
                 return np.zeros(1, dtype=bool)
             out = np.ones(1, dtype=bool)
         else:
-            out = (view.alive[u, games] > 0) & ~view.acted[u, games]
+            out = (view.alive[u][games] > 0) & ~view.acted[u][games]
             if not out.any():
                 return out
         if e.action == "fight":  # 8.8.1: an Engaged unit fights
@@ -365,7 +365,7 @@ class Legality:
         picked = seen.tolist()
         rows[seen] = np.stack(self.rows(u, phase, [table[s] for s in picked])) != 0
         out = rows[sid]
-        out[~((view.alive[u, games] > 0) & ~view.acted[u, games])] &= self._kind_masks(u, phase)[2][None, :]
+        out[~((view.alive[u][games] > 0) & ~view.acted[u][games])] &= self._kind_masks(u, phase)[2][None, :]
         return out
 
     def entry(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
