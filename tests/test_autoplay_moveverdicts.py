@@ -299,24 +299,40 @@ def _played(sim: Simulation) -> tuple[np.ndarray, ...]:
 def test_a_unit_set_in_one_game_alone_is_set_as_the_split_by_near_units_sets_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, card: str, red: str | None, blue: str | None, seed: int
 ) -> None:
-    """8.5.3 (In Coherency at the point, not on a base nor Within 1" of an enemy): a unit set in one game alone is set
-    with every other unit's placement (``World.place_among``, which a Move verdict read first) instead of split by the
-    units near its Leading Model (``sim_move.ONE_GAME`` off): 40 random games of 5 Rounds end the same, placements,
-    models, Damage Markers and VP, with hundreds of units set that way."""
+    """8.5.3 (In Coherency at the point, not on a base nor Within 1" of an enemy): a unit set in one game alone, or in a
+    few (``sim_move.FEW_GAMES``), is set with every other unit's placement in each game (``World.place_among``, which a
+    Move verdict read first) instead of split by the units near its Leading Model (``sim_move.ONE_GAME`` off): 40
+    random games of 5 Rounds end the same, placements, models, Damage Markers and VP, with hundreds of units set that
+    way. Each such setting is compared where it is made: the unit's models in each game of the call, the few games of
+    one call set at different places in some calls."""
     scn = _scenario(tmp_path, card, "standard", red, blue, length=5)
     calls = {"n": 0}
     among = World.place_among
+    free_place = sim_move.Movement._free_place
+    settings: list[list[tuple[int, tuple[int, ...], tuple[object, ...]]]] = []
 
     def counted(self: World, *a: Any) -> Any:
         calls["n"] += 1
         return among(self, *a)
 
+    def recorded(self: Simulation, u: int, trials: np.ndarray, *a: Any) -> np.ndarray:
+        got = free_place(self, u, trials, *a)
+        at = tuple(self.world.placements[p].centres if p >= 0 else None for p in self.pos[u, trials].tolist())
+        settings[-1].append((u, tuple(trials.tolist()), at))
+        return got
+
     monkeypatch.setattr(World, "place_among", counted)
+    monkeypatch.setattr(sim_move.Movement, "_free_place", recorded)
+    settings.append([])
     alone = _played(Simulation(scn, 40, seed))
     with_alone = calls["n"]
     monkeypatch.setattr(sim_move, "ONE_GAME", False)
+    settings.append([])
     split = _played(Simulation(scn, 40, seed))
     for a, b in zip(alone, split, strict=True):
         assert np.array_equal(a, b)
+    assert settings[0] == settings[1]
+    few = [at for _, ts, at in settings[0] if 1 < len(ts) <= sim_move.FEW_GAMES]
+    assert sum(len(set(at)) > 1 for at in few) >= 1, len(few)
     verdicts = calls["n"] - with_alone  # the second run's calls: the verdicts' alone (the same in both runs)
     assert with_alone - verdicts > 300, (with_alone, verdicts)

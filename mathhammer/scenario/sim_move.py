@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 #: a unit set in one game alone is set with every other unit's placement (``World.place_among``: an automatic player's
 #: Move verdict read it already) instead of split by the units near it (the tests turn this off to compare)
 ONE_GAME = True
+#: so many games or fewer are set as one game is, each with its own board (more: split by the units near the Leading
+#: Model, whose answers serve many boards)
+FEW_GAMES = 16
 
 
 class Movement(SimState):
@@ -145,6 +148,14 @@ class Movement(SimState):
             else:
                 self.set_pos_many(u, [(trials, pid)])
                 placed[0] = True
+            return placed
+        if ONE_GAME and trials.size <= FEW_GAMES and zone is None:  # a few games: each its board, as above
+            by_pid: dict[int | None, list[int]] = {}
+            for i, board in enumerate(self._board_arr[self.board[trials]].tolist()):
+                occupied = tuple(p for v, p in enumerate(board) if v != u and p >= 0)
+                by_pid.setdefault(world.place_among(su, lead, rear, occupied), []).append(i)
+            few = {pid: [np.asarray(idx, dtype=np.int64)] for pid, idx in by_pid.items()}
+            self._set_answers(u, trials, few, act, quiet, placed, zone)
             return placed
         rest = [v for v in range(self.U) if v != u]
         test = None
