@@ -345,7 +345,9 @@ def memos(sim: Any) -> dict[str, int]:
                 continue
             for name, value in vars(part).items():
                 if isinstance(value, dict) and name in BOUNDED.get(type(part).__name__, ()):
-                    out[f"{p}.{type(part).__name__}.{name}"] = len(value)
+                    # Legality's rows are kept per (unit, Phase), then per state: counted by the states
+                    nested = name == "_memo" and isinstance(part, legal.Legality)
+                    out[f"{p}.{type(part).__name__}.{name}"] = sum(map(len, value.values())) if nested else len(value)
     return out
 
 

@@ -157,7 +157,9 @@ class Legality:
         self.holds = UseHolds(view, menus, self.check)
         self._held: dict[tuple[int, str, int, int], bool] = {}  # (unit, Phase, entry, Round) -> the walk's verdict
         self._uses: dict[tuple[int, str, tuple[str, ...], int], bool] = {}  # (unit, Phase, use, Round) -> use_walk's
-        self._memo: dict[tuple[object, ...], np.ndarray] = {}  # (unit, Phase, state) -> :meth:`row`
+        # (unit, Phase) -> state -> :meth:`row`; at most MEMO_LIMIT rows in all (``_memo_rows``)
+        self._memo: dict[tuple[int, str], dict[tuple[int, ...], np.ndarray]] = {}
+        self._memo_rows = 0
         # a new row as the shortcuts leave it, by what they read (:meth:`rows`); at most MEMO_LIMIT kept
         self._firsts: dict[tuple[object, ...], np.ndarray] = {}
         self._menu_points: dict[tuple[int, str], np.ndarray] = {}
@@ -221,7 +223,8 @@ class Legality:
         shortcut refuses 0 (:meth:`shortcuts`, the whole menu at once; :meth:`rows`: the Deploys that cannot be set).
         Memoised per unit, Phase and state; the memo is cleared past :data:`MEMO_LIMIT` rows (memory flat in the
         number of states)."""
-        hit = self._memo.get((u, phase, state))
+        memo = self._memo.get((u, phase))
+        hit = memo.get(state) if memo is not None else None
         return hit if hit is not None else self.rows(u, phase, [state])[0]
 
     def rows(self, u: int, phase: str, states: Sequence[tuple[int, ...]]) -> list[np.ndarray]:
@@ -229,15 +232,21 @@ class Legality:
         (:class:`~.placings.DeployRefusals`: no room for the unit at the point, 8.5.3, 8.5.5) refused in one pass over
         their states. A new row starts from a copy of the shortcuts' answer kept by what they read (the unit's and its
         aimed targets' placements and models; 43% of a random game's new rows find it kept)."""
-        memo = self._memo
-        got = [memo.get((u, phase, s)) for s in states]
-        new = list(dict.fromkeys(s for s, r in zip(states, got, strict=True) if r is None))
+        memo = self._memo.get((u, phase))
+        if memo is None:
+            memo = self._memo[(u, phase)] = {}
+        got = list(map(memo.get, states))
+        new = [s for s, r in zip(states, got, strict=True) if r is None]
         if not new:  # every row kept (one pass)
             return got  # type: ignore[return-value]
-        if len(memo) + len(new) > MEMO_LIMIT:
-            memo.clear()
+        new = list(dict.fromkeys(new))
+        if self._memo_rows + len(new) > MEMO_LIMIT:
+            self._memo.clear()
+            memo = self._memo[(u, phase)] = {}
+            self._memo_rows = 0
             new = list(dict.fromkeys(states))
             got = [None] * len(states)
+        self._memo_rows += len(new)
         deploys, _, passes, _ = self._kind_masks(u, phase)
         aim = self._aimed_reach(u, phase)
         reads = [u, *(aim[0] if aim is not None else ())]  # the units whose placement and models it reads
@@ -265,7 +274,7 @@ class Legality:
         made = []
         for state, key in zip(new, keys, strict=True):
             r = firsts[key].copy()
-            memo[(u, phase, state)] = r
+            memo[state] = r
             made.append(r)
         if phase == "movement" and deploys.any():
             self._refuse_deploys(u, phase, new, made)
