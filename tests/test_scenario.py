@@ -603,3 +603,19 @@ def test_a_run_freezes_each_rounds_objects_and_puts_them_back() -> None:
         assert gc.get_freeze_count() == mine
     finally:
         gc.unfreeze()
+
+
+def test_a_units_effects_of_a_kind_are_its_loadouts() -> None:
+    """``Simulation.effects`` (kept per unit, abilities and kind) gives the effects of that kind of the unit's loadout
+    with those abilities (the naive reading), asked once or again, for every unit and kind of the built-in scenarios."""
+    kinds_seen = 0
+    for path in builtin_scenarios():
+        sim = Simulation(load_scenario(path), 2, 1)
+        for u in range(sim.U):
+            every = sim.loadout(u, 0).effects()
+            for kind in {e.kind for e in every} | {"no such kind"}:
+                want = [e for e in every if e.kind == kind]
+                assert sim.effects(u, 0, kind) == want
+                assert sim.effects(u, 0, kind) == want
+                kinds_seen += bool(want)
+    assert kinds_seen > 10

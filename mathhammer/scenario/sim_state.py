@@ -182,6 +182,7 @@ class SimState:
             ]
         )
         self._loadouts: dict[tuple[int, int], Loadout] = {}
+        self._effects: dict[tuple[int, int, str], list[Any]] = {}  # :meth:`effects`
         #: the ability cards in play (cards/), with their per-game state, called at their trigger points
         self.cards = CardSet(self)
         self._transitions: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray]] = {}
@@ -256,7 +257,13 @@ class SimState:
         return lo
 
     def effects(self, u: int, mask: int, kind: str) -> list[Any]:
-        return [e for e in self.loadout(u, mask).effects() if e.kind == kind]
+        """The effects of kind ``kind`` of unit ``u``'s :meth:`loadout` with the abilities ``mask`` (kept per those,
+        as the loadout is: the callers only read the list)."""
+        key = (u, mask, kind)
+        hit = self._effects.get(key)
+        if hit is None:
+            hit = self._effects[key] = [e for e in self.loadout(u, mask).effects() if e.kind == kind]
+        return hit
 
     # ------------------------------------------------------------ grouping
     # rows of self.state, for grouping
