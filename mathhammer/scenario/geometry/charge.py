@@ -339,17 +339,35 @@ class Charges(Placing):
                     return (float(pts[good[0], 0]), float(pts[good[0], 1]))
             return None
 
+        # Priority C's spots round the models set Within the Engagement Range: per model set, is it (read once); the
+        # list kept per count of such models (they only grow), its static_ok known per spot carried to the next list
+        fights: list[bool] = []
+        fight_lists: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        fight_ok: dict[tuple[float, float], int] = {}
+
+        def fighting_list() -> tuple[np.ndarray, np.ndarray] | None:
+            for m in set_[len(fights) :]:
+                near = LC.size and (np.hypot(LC[:, 0] - m[0], LC[:, 1] - m[1]) - r - LR <= ENGAGEMENT_RANGE + EPS).any()
+                fights.append(bool(near))
+            fighting = [m for m, f in zip(set_, fights, strict=True) if f]
+            if not fighting:
+                return None
+            hit = fight_lists.get(len(fighting))
+            if hit is None:
+                for pts, st in fight_lists.values():  # what the earlier lists read of static_ok
+                    for k in np.flatnonzero(st >= 0).tolist():
+                        fight_ok[(float(pts[k, 0]), float(pts[k, 1]))] = int(st[k])
+                c = by_lead(around(np.asarray(fighting, dtype=float), r, touch))
+                known = [fight_ok.get((x, y), -1) for x, y in c.tolist()]
+                hit = fight_lists[len(fighting)] = (c, np.asarray(known, dtype=np.int8))
+            return hit
+
         def next_spot(wholly: bool) -> Coord | None:
             spot = first_free(*kept(0), wholly) or first_free(*kept(1), wholly)
             if spot is None:
-                fighting = [
-                    m
-                    for m in set_
-                    if LC.size and (np.hypot(LC[:, 0] - m[0], LC[:, 1] - m[1]) - r - LR <= ENGAGEMENT_RANGE + EPS).any()
-                ]
-                if fighting:
-                    c = by_lead(around(np.asarray(fighting, dtype=float), r, touch))
-                    spot = first_free(c, None, wholly)
+                fight = fighting_list()
+                if fight is not None:
+                    spot = first_free(*fight, wholly)
             if spot is None:
                 spot = first_free(*kept(2), wholly)
             return spot
