@@ -251,8 +251,9 @@ def test_engaged_read_from_a_game_of_the_state_is_the_worlds(
 ) -> None:
     """8.5.2, 8.7.7 (an Engaged unit cannot Move, Run or Charge; 7.2.1 on the models left): within an automatic
     player's decision, the Move verdicts read whether a unit is Engaged from a game of the state (the engine's words,
-    ``SimView.engaged_one``); in random games of 5 Rounds that answer is ``World.unit_engaged``'s on the state, the game
-    is in that state, and both answers occur, units short of models among them."""
+    ``SimView.engaged_one``, or ``engaged_mask`` of every state's game at once in a decision of many states); in random
+    games of 5 Rounds that answer is ``World.unit_engaged``'s on the state, the game is in that state, and both answers
+    occur, units short of models among them."""
     if preset == "grass":
         table: dict[str, Any] = data(tmp_path, length=5)
         table["deployment"] = {"card": card}

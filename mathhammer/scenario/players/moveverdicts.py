@@ -59,6 +59,9 @@ KINDS = ("move", "run", "hold")
 WAY_LIMIT = 1 << 12
 #: the memo of a unit's Engagement per state (:meth:`MoveVerdicts._engaged_in`) is cleared past this many answers
 STATE_LIMIT = 1 << 12
+#: a decision of more states reads a unit's Engaged in every state at once, the first time that unit is asked (fewer: in
+#: each state asked, one by one)
+FEW_STATES = 8
 
 #: per answered entry: its action, its point (None: a Hold), the unit's id, its ScenarioUnit, its Speed with no
 #: ability used (off Creep, ON CREEP) and its ``headings`` (the rear rounded, :meth:`World.rear_from`)
@@ -100,15 +103,20 @@ class MoveVerdicts:
         self._creep: dict[tuple[object, ...], bool] = {}
         #: the decision being taken (:meth:`taking`): its games, their states and each game's; the game of each state
         self._taking: tuple[np.ndarray, list[tuple[int, ...]], np.ndarray] | None = None
-        self._game_of: dict[tuple[int, ...], int] | None = None
+        self._game_of: dict[tuple[int, ...], int] | None = None  # state -> its index in the decision's states
+        self._firsts = np.zeros(0, dtype=np.int64)  # per state of the decision: its first game
+        self._engaged_now: dict[int, np.ndarray] = {}  # per unit: Engaged in each state of the decision
 
     def taking(self, decision: tuple[np.ndarray, list[tuple[int, ...]], np.ndarray] | None) -> None:
         """A decision starts: its games, their distinct states and each game's (:meth:`Legality.states
         <.legal.Legality.states>`; no activation until it ends, so each state is a game's now); or it ends (None).
         Within it, :meth:`_engaged_in` reads whether a unit is Engaged in a state from a game of that state
-        (:meth:`SimView.engaged_one <mathhammer.scenario.simview.SimView.engaged_one>`: the engine's own words)."""
+        (:meth:`SimView.engaged_one <mathhammer.scenario.simview.SimView.engaged_one>`: the engine's own words), in a
+        decision of more than :data:`FEW_STATES` states for all its states at once the first time a unit is asked
+        (:meth:`SimView.engaged_mask <mathhammer.scenario.simview.SimView.engaged_mask>` of their first games)."""
         self._taking = decision
         self._game_of = None
+        self._engaged_now = {}
 
     def plain(self, u: int, phase: str, index: int) -> _Plain | None:
         """Entry ``index`` of unit ``u``'s ``phase`` menu as read here, or None where the walk judges it."""
@@ -212,15 +220,23 @@ class MoveVerdicts:
 
     def _engaged_in(self, u: int, state: tuple[int, ...], world: World) -> bool:
         """Is unit ``u`` :meth:`engaged` in ``state`` (read from a game of the state where a decision is being taken,
-        :meth:`taking`)? Kept per (unit, state), at most :data:`STATE_LIMIT` (a policy asks one entry of many games'
-        states, then the next entry of those it did not settle: a unit's entries in one state are not asked one after
-        the other)."""
+        :meth:`taking`: in a decision of many states, in all of them at once)? Else kept per (unit, state), at most
+        :data:`STATE_LIMIT` (a policy asks one entry of many games' states, then the next entry of those it did not
+        settle: a unit's entries in one state are not asked one after the other)."""
+        s = self._state_index(state)
+        if s is not None and self._firsts.size > FEW_STATES:  # every state of the decision at once
+            now = self._engaged_now.get(u)
+            if now is None:
+                now = self._engaged_now[u] = self.view.engaged_mask(self._firsts, u)
+            return bool(now[s])
         key = (u, state)
         kept = self._states.get(key)
         if kept is not None and kept[0] is world:
             return kept[1]
-        g = self._game(state)
-        hit = self.engaged(world, u, *on_table(state, self.view.U)) if g is None else self.view.engaged_one(g, u)
+        if s is None:
+            hit = self.engaged(world, u, *on_table(state, self.view.U))
+        else:
+            hit = self.view.engaged_one(int(self._firsts[s]), u)
         if len(self._states) >= STATE_LIMIT:
             self._states.clear()
         self._states[key] = (world, hit)
@@ -228,6 +244,12 @@ class MoveVerdicts:
 
     def _game(self, state: tuple[int, ...]) -> int | None:
         """A game whose state is ``state`` now (:meth:`taking`), or None (no decision, or none of its games)."""
+        s = self._state_index(state)
+        return None if s is None else int(self._firsts[s])
+
+    def _state_index(self, state: tuple[int, ...]) -> int | None:
+        """The index of ``state`` among the decision's states whose first games :attr:`_firsts` holds (:meth:`taking`),
+        or None (no decision, or none of its games)."""
         taking = self._taking
         if taking is None:
             return None
@@ -235,10 +257,11 @@ class MoveVerdicts:
         if of is None:
             games, table, sid = taking
             if len(table) == 1:
-                of = {table[0]: int(games[0])}
+                of, self._firsts = {table[0]: 0}, games[:1]
             else:  # the first game of each state
                 states, first = np.unique(sid, return_index=True)
-                of = dict(zip(map(table.__getitem__, states.tolist()), games[first].tolist(), strict=True))
+                of = dict(zip(map(table.__getitem__, states.tolist()), range(states.size), strict=True))
+                self._firsts = games[first]
             self._game_of = of
         return of.get(state)
 
