@@ -185,7 +185,7 @@ class Legality:
             return [tuple(cols[0].tolist())], np.zeros(1, dtype=np.int64)
         rows_as_one = cols.view(np.dtype((np.void, 8 * cols.shape[1]))).reshape(-1)  # one value per game's state
         _, first, inv = np.unique(rows_as_one, return_index=True, return_inverse=True)
-        return [tuple(r) for r in cols[first].tolist()], inv.reshape(-1)
+        return list(map(tuple, cols[first].tolist())), inv.reshape(-1)
 
     def mask(self, u: int, phase: str, games: np.ndarray, states: States | None = None) -> np.ndarray:
         """Per game of ``games`` (rows) and entry of unit ``u``'s ``phase`` menu (columns): is it legal now?
