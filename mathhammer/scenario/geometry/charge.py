@@ -354,7 +354,8 @@ class Charges(Placing):
                 return None
             hit = fight_lists.get(len(fighting))
             if hit is None:
-                for pts, st in fight_lists.values():  # what the earlier lists read of static_ok
+                if fight_lists:  # what the last list read of static_ok (it holds every earlier list's spots)
+                    pts, st = fight_lists[max(fight_lists)]
                     for k in np.flatnonzero(st >= 0).tolist():
                         fight_ok[(float(pts[k, 0]), float(pts[k, 1]))] = int(st[k])
                 c = by_lead(around(np.asarray(fighting, dtype=float), r, touch))

@@ -103,7 +103,7 @@ class MoveVerdicts:
         self._creep: dict[tuple[object, ...], bool] = {}
         #: the decision being taken (:meth:`taking`): its games, their states and each game's; the game of each state
         self._taking: tuple[np.ndarray, list[tuple[int, ...]], np.ndarray] | None = None
-        self._game_of: dict[tuple[int, ...], int] | None = None  # state -> its index in the decision's states
+        self._index_of: dict[tuple[int, ...], int] | None = None  # state -> its index in the decision's states
         self._firsts = np.zeros(0, dtype=np.int64)  # per state of the decision: its first game
         self._engaged_now: dict[int, np.ndarray] = {}  # per unit: Engaged in each state of the decision
 
@@ -115,7 +115,7 @@ class MoveVerdicts:
         decision of more than :data:`FEW_STATES` states for all its states at once the first time a unit is asked
         (:meth:`SimView.engaged_mask <mathhammer.scenario.simview.SimView.engaged_mask>` of their first games)."""
         self._taking = decision
-        self._game_of = None
+        self._index_of = None
         self._engaged_now = {}
 
     def plain(self, u: int, phase: str, index: int) -> _Plain | None:
@@ -253,7 +253,7 @@ class MoveVerdicts:
         taking = self._taking
         if taking is None:
             return None
-        of = self._game_of
+        of = self._index_of
         if of is None:
             games, table, sid = taking
             if len(table) == 1:
@@ -262,7 +262,7 @@ class MoveVerdicts:
                 states, first = np.unique(sid, return_index=True)
                 of = dict(zip(map(table.__getitem__, states.tolist()), range(states.size), strict=True))
                 self._firsts = games[first]
-            self._game_of = of
+            self._index_of = of
         return of.get(state)
 
     def engaged(self, world: World, u: int, p: tuple[int, ...], a: tuple[int, ...]) -> bool:
