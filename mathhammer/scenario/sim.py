@@ -112,7 +112,7 @@ class Simulation(Combat, Shooting, Movement, RoundEnd):
             if was:
                 gc.enable()
 
-    def _run(self, progress: Callable[[int, int], None] | None, freeze: bool = False) -> None:
+    def _run(self, progress: Callable[[int, int], None] | None, freeze: bool) -> None:
         scn = self.scn
         length = scn.mission.game_length
         everyone = np.arange(self.T)
