@@ -116,13 +116,46 @@ def _near_pairs_kernel(pairs, starts, xy, rads, gap):  # pragma: no cover - comp
 
 @njit(**JIT)
 def _least_apart_kernel(pa, ka, pb, kb, starts, xy):  # pragma: no cover - compiled
+    """:meth:`Centres.least_many`: ``hypot`` read only for a pair whose summed squares are not more than the least so
+    far's square (with a relative margin of 1e-9, far above ``hypot``'s error): the pairs passed over are farther, so
+    the least is the same to the bit."""
     out = np.empty(pa.size)
     for i in range(pa.size):
         d = np.inf
+        d2 = np.inf
         for j in range(starts[pa[i]], min(starts[pa[i]] + ka[i], starts[pa[i] + 1])):
+            x0, y0 = xy[j, 0], xy[j, 1]
             for k in range(starts[pb[i]], min(starts[pb[i]] + kb[i], starts[pb[i] + 1])):
-                d = min(d, np.hypot(xy[j, 0] - xy[k, 0], xy[j, 1] - xy[k, 1]))
+                dx, dy = x0 - xy[k, 0], y0 - xy[k, 1]
+                if dx * dx + dy * dy > d2:
+                    continue
+                h = np.hypot(dx, dy)
+                if h < d:
+                    d = h
+                    d2 = h * h * (1.0 + 1e-9)
         out[i] = d
+    return out
+
+
+@njit(**JIT)
+def _beyond_kernel(pids, starts, xy, pts, caps, eps):  # pragma: no cover - compiled
+    """:meth:`Centres.beyond_many` (its text): ``hypot`` read only where the summed squares are within a relative 1e-9
+    of the limit's square (far above ``hypot``'s error) or not finite; elsewhere they answer alike."""
+    out = np.zeros((pids.size, pts.shape[0]), dtype=np.bool_)
+    for i in range(pids.size):
+        j = starts[pids[i]]
+        lx, ly = xy[j, 0], xy[j, 1]
+        for e in range(pts.shape[0]):
+            dx, dy = pts[e, 0] - lx, pts[e, 1] - ly
+            s = dx * dx + dy * dy
+            c = caps[e] + eps
+            if np.isfinite(s) and s > c * c * (1.0 + 1e-9):
+                out[i, e] = True
+            elif np.isfinite(s) and s < c * c * (1.0 - 1e-9):
+                continue
+            else:
+                d = np.hypot(dx, dy)
+                out[i, e] = d > c and np.isfinite(d)
     return out
 
 
@@ -218,6 +251,20 @@ class Centres:
         """
         pa, ka, pb, kb = (np.ascontiguousarray(v, dtype=np.int64) for v in (pa, ka, pb, kb))
         return _least_apart_kernel(pa, ka, pb, kb, self.starts, self.xy)  # type: ignore[no-any-return]
+
+    def beyond_many(self, pids: np.ndarray, pts: np.ndarray, caps: np.ndarray, eps: float) -> np.ndarray:
+        """Per placement of ``pids`` (int64; rows) and point of ``pts`` (float64 rows x, y; inf where none; columns):
+        is the point farther than ``caps`` (per point) + ``eps`` from the placement's first centre (numpy's ``hypot``
+        of the per-axis differences, to the last bit; never for an infinite distance)?
+
+        >>> c = Centres()
+        >>> c.extend([((0.0, 0.0), (9.0, 0.0))], [0.5])
+        >>> pts = np.array([[3.0, 4.0], [6.0, 8.0], [np.inf, np.inf]])
+        >>> c.beyond_many(np.array([0]), pts, np.array([5.0, 5.0, 5.0]), 1e-9).tolist()
+        [[False, True, False]]
+        """
+        pids = np.ascontiguousarray(pids, dtype=np.int64)
+        return _beyond_kernel(pids, self.starts, self.xy, pts, caps, float(eps))  # type: ignore[no-any-return]
 
 
 __all__ = ["Centres", "ManyTest", "clear_of", "near_any"]

@@ -494,6 +494,11 @@ class BoardState:
         starts, xy, _ = self._centres_packed().arrays()
         return xy[starts[pids]]
 
+    def beyond_many(self, pids: np.ndarray, pts: np.ndarray, caps: np.ndarray, eps: float) -> np.ndarray:
+        """Per placement of ``pids`` (rows) and point of ``pts`` (columns; inf where none): is the point farther than
+        ``caps`` (per point) + ``eps`` from the placement's Leading Model (compiled, :meth:`Centres.beyond_many`)?"""
+        return self._centres_packed().beyond_many(pids, pts, caps, eps)
+
     def least_distances(self, pa: np.ndarray, ka: np.ndarray, pb: np.ndarray, kb: np.ndarray) -> np.ndarray:
         """Per row: the least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb``
         of ``pb`` (int64 arrays; compiled, :meth:`Centres.least_many`)."""

@@ -556,10 +556,7 @@ class Legality:
         most Speed the entry's activation can have (:meth:`_entry_speeds`, with or without ON CREEP) in a straight line
         from its Leading Model on that placement. A shortcut, not a rule: the path is at least the straight line, so
         the check refuses such a point without reading the board. Read for every row at once."""
-        pts = self._points(u, phase)
-        lead = self.view.world.leads_many(pids)
-        d = np.hypot(pts[None, :, 0] - lead[:, :1], pts[None, :, 1] - lead[:, 1:])
-        return (d > self._entry_speeds(u, phase)[None, :] + EPS) & np.isfinite(d)
+        return self.view.world.beyond_many(pids, self._points(u, phase), self._entry_speeds(u, phase), EPS)
 
     def _entry_speeds(self, u: int, phase: str) -> np.ndarray:
         """Per entry of unit ``u``'s ``phase`` menu: the most Speed its walk can read (8.5.3), read once. A plain Move
