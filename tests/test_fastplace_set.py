@@ -4,7 +4,7 @@ overlapping another or closer than the spacing (``apart``), nor Within 1" of an 
 keeps the unit's models together (a spot farther than one step and 2" from every model set is passed over). The
 bases here are set at random about the spots, many at gaps within a hair of ``apart`` and of 1", enemies and friends
 alike (a reading that left out a base that could decide a spot, or misread a threshold, changes a verdict: a filter of
-the bases by the spots' box without the 1" margin fails 4 of the 6 seeds, checked)."""
+the bases by the spots' box without the 1" margin fails 6 of the 6 seeds: the kernel reads such a box, checked)."""
 
 from __future__ import annotations
 

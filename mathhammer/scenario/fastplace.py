@@ -95,20 +95,50 @@ def _nearest(x, y, mine, k):  # pragma: no cover - compiled
 def _set_kernel(spots, terr, nspots, models, r, step, cs, rs, enemy, starts, apart, eng, tol):  # pragma: no cover
     """Per state ``t`` (the bases ``cs[starts[t]:starts[t+1]]``, radii ``rs``, ``enemy``: an Enemy Ground base it may
     not come Within ``eng`` of) and entry ``e`` (its grid spots ``spots[e, :nspots[e]]``, the Leading Model's first;
-    ``terr``: the spot on the table and clear of terrain): 1 the unit cannot be set, 0 it can, -1 undecided."""
+    ``terr``: the spot on the table and clear of terrain): 1 the unit cannot be set, 0 it can, -1 undecided. Each
+    spot reads only the bases whose centres are within reach of its entry's box (first of all the entries' box): a base
+    farther than ``r`` + its radius + 1" (``apart`` for a friend) + ``tol`` from every spot changes no test."""
     n_t = starts.size - 1
     n_e = spots.shape[0]
     out = np.zeros((n_t, n_e), dtype=np.int8)
     mine = np.empty((models, 2), dtype=np.float64)
     together = step + 2.0
     one = np.arange(cs.shape[0] + 1)  # each base a placement of its own (_packed_test)
+    # each entry's box of spots, and the box of them all
+    boxes = np.empty((n_e, 4))
+    ux0, uy0, ux1, uy1 = np.inf, np.inf, -np.inf, -np.inf
+    for e in range(n_e):
+        boxes[e, 0], boxes[e, 1], boxes[e, 2], boxes[e, 3] = np.inf, np.inf, -np.inf, -np.inf
+        for s in range(nspots[e]):
+            boxes[e, 0], boxes[e, 1] = min(boxes[e, 0], spots[e, s, 0]), min(boxes[e, 1], spots[e, s, 1])
+            boxes[e, 2], boxes[e, 3] = max(boxes[e, 2], spots[e, s, 0]), max(boxes[e, 3], spots[e, s, 1])
+        ux0, uy0 = min(ux0, boxes[e, 0]), min(uy0, boxes[e, 1])
+        ux1, uy1 = max(ux1, boxes[e, 2]), max(uy1, boxes[e, 3])
+    close = np.empty(cs.shape[0], dtype=np.int64)  # a state's bases within reach of the entries' box
+    reach = np.empty(cs.shape[0])
+    sel = np.empty(cs.shape[0], dtype=np.int64)  # an entry's, and their foe flags
+    fsel = np.empty(cs.shape[0], dtype=np.bool_)
     for t in range(n_t):
         lo, hi = starts[t], starts[t + 1]
-        bases, foe = np.arange(lo, hi), enemy[lo:hi]
+        n_close = 0
+        for b in range(lo, hi):
+            reach[b] = r + rs[b] + (eng if enemy[b] else apart) + tol + 1e-6
+            x, y, far = cs[b, 0], cs[b, 1], reach[b]
+            if ux0 - far <= x <= ux1 + far and uy0 - far <= y <= uy1 + far:
+                close[n_close] = b
+                n_close += 1
         for e in range(n_e):
             if not terr[e, 0]:
                 out[t, e] = 1
                 continue
+            m = 0
+            for i in range(n_close):
+                b = close[i]
+                x, y, far = cs[b, 0], cs[b, 1], reach[b]
+                if boxes[e, 0] - far <= x <= boxes[e, 2] + far and boxes[e, 1] - far <= y <= boxes[e, 3] + far:
+                    sel[m], fsel[m] = b, enemy[b]
+                    m += 1
+            bases, foe = sel[:m], fsel[:m]
             x0, y0 = spots[e, 0, 0], spots[e, 0, 1]
             v = _packed_test(x0, y0, r, bases, foe, one, cs, rs, mine, 0, apart, eng, tol)
             if v != 0:
