@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from mathhammer.board.engagement import ENGAGEMENT_RANGE
+from mathhammer.board.model import EPS
 from mathhammer.scenario import builtin_scenarios, load_scenario
 from mathhammer.scenario.fastnear import Centres
 from mathhammer.scenario.fasttables import BoardTable, PairTable
@@ -268,17 +269,23 @@ def test_centres_many_are_each_placements_centres_in_turn() -> None:
         assert xy.shape == want.shape and np.array_equal(xy, want)
 
 
-def test_leads_many_are_each_placements_leading_model() -> None:
-    """`World.leads_many` (one gather from the packed centres, as the Move shortcuts read where each unit stands)
-    gives each placement's Leading Model's centre (``centres[0]``, 8.5.3's point of a Move) to the bit; repeated and
-    empty asks too."""
+def test_beyond_many_reads_each_placements_leading_model() -> None:
+    """`World.beyond_many` (one compiled pass over the packed centres, as the Move shortcuts read where each unit
+    stands: 8.5.3, a point farther than the Speed in a straight line from the Leading Model) reads each placement's
+    Leading Model (``centres[0]``) as numpy's ``hypot`` does, to the bit; repeated and empty asks too."""
     path = next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")
     sim = Simulation(load_scenario(path), 50, 3)
     sim.run()
     world = sim.world
     pids = sorted({int(p) for p in sim.pos.reshape(-1).tolist() if p >= 0})
     assert len(pids) > 5
+    rng = np.random.default_rng(1)
+    pts = np.vstack([rng.uniform(0, 44, (40, 2)), [[np.inf, np.inf]]])
+    caps = rng.choice([4.0, 6.0, 8.0, 12.0], pts.shape[0])
     for ask in (pids, pids[::-1], [pids[0]] * 3 + pids[2:5], []):
-        got = world.leads_many(np.asarray(ask, dtype=np.int64))
-        want = np.array([world.placements[p].centres[0] for p in ask], dtype=float).reshape(-1, 2)
+        got = world.beyond_many(np.asarray(ask, dtype=np.int64), pts, caps, EPS)
+        lead = np.array([world.placements[p].centres[0] for p in ask], dtype=float).reshape(-1, 2)
+        d = np.hypot(pts[None, :, 0] - lead[:, :1], pts[None, :, 1] - lead[:, 1:])
+        want = (d > caps[None, :] + EPS) & np.isfinite(d)
         assert got.shape == want.shape and np.array_equal(got, want)
+        assert not ask or (want.any() and (~want).any())

@@ -489,11 +489,6 @@ class BoardState:
         at = np.repeat(lo - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
         return xy[at], counts
 
-    def leads_many(self, pids: np.ndarray) -> np.ndarray:
-        """The Leading Model's centre of each placement of ``pids`` (int64; rows x, y: each ``centres[0]``)."""
-        starts, xy, _ = self._centres_packed().arrays()
-        return xy[starts[pids]]
-
     def beyond_many(self, pids: np.ndarray, pts: np.ndarray, caps: np.ndarray, eps: float) -> np.ndarray:
         """Per placement of ``pids`` (rows) and point of ``pts`` (columns; inf where none): is the point farther than
         ``caps`` (per point) + ``eps`` from the placement's Leading Model (compiled, :meth:`Centres.beyond_many`)?"""
