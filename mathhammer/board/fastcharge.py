@@ -126,36 +126,47 @@ def _blocked(ax, ay, bx, by, discs, bxy, bst, bbox):  # pragma: no cover - compi
 
 
 @njit(**INLINE)
-def _in_goal(px, py, box, zones, zt, nt, excl, exy, exst, exbox):  # pragma: no cover - compiled
-    """Is (px, py) in the goal region: in ``box``, within a zone (x, y, radius) of every target ``0..nt-1`` (``zt``:
-    each zone's target), out of every keep-out disc of ``excl`` and ring of ``exy`` (boxes ``exbox``)?"""
-    if px < box[0] - TOL or px > box[2] + TOL or py < box[1] - TOL or py > box[3] + TOL:
-        return False
-    for t in range(nt):
-        ok = False
-        for z in range(zones.shape[0]):
-            if zt[z] == t:
-                dx, dy = px - zones[z, 0], py - zones[z, 1]
-                rr = zones[z, 2] + TOL
-                if dx * dx + dy * dy <= rr * rr:
-                    ok = True
+def _goal_keep(pts, n, box, zones, zt, nt, excl, exy, exst, exbox):  # pragma: no cover - compiled
+    """Per point of ``pts[:n]`` (x, y rows): is it in the goal region, in ``box``, within a zone (x, y, radius) of
+    every target ``0..nt-1`` (``zt``: each zone's target), out of every keep-out disc of ``excl`` and ring of ``exy``
+    (boxes ``exbox``)? The points are read in one loop here, not one call a point: inlined in a loop, a helper taking
+    these arrays cost twice the test's own work (benchmarks/RESULTS.md, session 45)."""
+    keep = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        px, py = pts[i, 0], pts[i, 1]
+        ok = not (px < box[0] - TOL or px > box[2] + TOL or py < box[1] - TOL or py > box[3] + TOL)
+        if ok:
+            for t in range(nt):
+                hit = False
+                for z in range(zones.shape[0]):
+                    if zt[z] == t:
+                        dx, dy = px - zones[z, 0], py - zones[z, 1]
+                        rr = zones[z, 2] + TOL
+                        if dx * dx + dy * dy <= rr * rr:
+                            hit = True
+                            break
+                if not hit:
+                    ok = False
                     break
-        if not ok:
-            return False
-    for k in range(excl.shape[0]):
-        dx, dy = px - excl[k, 0], py - excl[k, 1]
-        rr = excl[k, 2] - TOL
-        if rr > 0.0 and dx * dx + dy * dy < rr * rr:
-            return False
-    for p in range(exst.size - 1):
-        if (
-            exbox[p, 0] <= px <= exbox[p, 2]
-            and exbox[p, 1] <= py <= exbox[p, 3]
-            and _inside(px, py, exy, exst[p], exst[p + 1])
-            and _ring_gap(px, py, exy, exst[p], exst[p + 1]) > ON_EDGE
-        ):
-            return False
-    return True
+        if ok:
+            for k in range(excl.shape[0]):
+                dx, dy = px - excl[k, 0], py - excl[k, 1]
+                rr = excl[k, 2] - TOL
+                if rr > 0.0 and dx * dx + dy * dy < rr * rr:
+                    ok = False
+                    break
+        if ok:  # (a point out of a ring's box is out of the ring)
+            for p in range(exst.size - 1):
+                if (
+                    exbox[p, 0] <= px <= exbox[p, 2]
+                    and exbox[p, 1] <= py <= exbox[p, 3]
+                    and _inside(px, py, exy, exst[p], exst[p + 1])
+                    and _off_edge(px, py, exy, exst[p], exst[p + 1])
+                ):
+                    ok = False
+                    break
+        keep[i] = ok
+    return keep
 
 
 @njit(**INLINE)
@@ -171,6 +182,28 @@ def _ring_gap(px, py, xy, s, e):  # pragma: no cover - compiled
         best = min(best, math.hypot(ax + t * dx - px, ay + t * dy - py))
         j = i
     return best
+
+
+@njit(**INLINE)
+def _off_edge(px, py, xy, s, e):  # pragma: no cover - compiled
+    """Is (px, py) further than :data:`ON_EDGE` from the ring ``xy[s:e]``'s edges (:func:`_ring_gap` > ``ON_EDGE``)?
+    Read on the least squared distance, and by :func:`_ring_gap` only where that is within a millionth of the
+    threshold's square (the squares' rounding is some 1e-16 of it): the same answer, without a ``hypot`` an edge."""
+    best = np.inf
+    j = e - 1
+    for i in range(s, e):
+        ax, ay, bx, by = xy[j, 0], xy[j, 1], xy[i, 0], xy[i, 1]
+        dx, dy = bx - ax, by - ay
+        ll = dx * dx + dy * dy
+        t = 0.0 if ll <= 0.0 else min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / ll))
+        qx, qy = ax + t * dx - px, ay + t * dy - py
+        best = min(best, qx * qx + qy * qy)
+        j = i
+    if best > ON_EDGE * ON_EDGE * (1.0 + 1e-6):
+        return True
+    if best < ON_EDGE * ON_EDGE * (1.0 - 1e-6):
+        return False
+    return _ring_gap(px, py, xy, s, e) > ON_EDGE
 
 
 @njit(**INLINE)
@@ -221,7 +254,7 @@ def _seg_near(ax, ay, bx, by, px, py, out, n):  # pragma: no cover - compiled
 
 @njit(**JIT)
 def _goal_points(sx, sy, box, zones, zt, nt, excl, exy, exst, exbox, step):  # pragma: no cover - compiled
-    """Points of the goal region's edge (:func:`_in_goal`): samples every ``step`` along each circle and edge that
+    """Points of the goal region's edge (:func:`_goal_keep`): samples every ``step`` along each circle and edge that
     may bound it (the zones, the keep-outs, the rings' edges, ``box``'s edges), every point where two of them cross,
     the rings' and ``box``'s corners, and the nearest point of each to the start (sx, sy)."""
     nc = zones.shape[0] + excl.shape[0]
@@ -292,20 +325,17 @@ def _goal_points(sx, sy, box, zones, zt, nt, excl, exy, exst, exbox, step):  # p
                 out[n, 0], out[n, 1] = px, py
                 n += 1
         n = _seg_near(ax, ay, bx, by, sx, sy, out, n)
-    keep = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
-        keep[i] = _in_goal(out[i, 0], out[i, 1], box, zones, zt, nt, excl, exy, exst, exbox)
-    return out[:n][keep]
+    return out[:n][_goal_keep(out, n, box, zones, zt, nt, excl, exy, exst, exbox)]
 
 
 @njit(**JIT)
 def _bound_kernel(
     sx, sy, bound, discs, bxy, bst, bbox, cxy, box, zones, zt, nt, excl, exy, exst, step
 ):  # pragma: no cover - compiled
-    """The shortest path from (sx, sy) to the goal region (:func:`_in_goal`) avoiding the discs ``discs`` and the rings
-    of ``bxy``: its length (inf: none up to ``bound``; -1: the start inside an obstacle), its points, and whether its
-    end is the nearest goal point of all. Nodes: the start, :data:`NV` corners round each disc, the points ``cxy`` (the
-    rings' corners, just outside them), the goal points (:func:`_goal_points`), all in ``box``."""
+    """The shortest path from (sx, sy) to the goal region (:func:`_goal_keep`) avoiding the discs ``discs`` and the
+    rings of ``bxy``: its length (inf: none up to ``bound``; -1: the start inside an obstacle), its points, and
+    whether its end is the nearest goal point of all. Nodes: the start, :data:`NV` corners round each disc, the
+    points ``cxy`` (the rings' corners, just outside them), the goal points (:func:`_goal_points`), all in ``box``."""
     # only the keep-outs meeting the zones' box can bound the goal
     zx0, zy0, zx1, zy1 = _zones_box(zones)
     keep = np.zeros(excl.shape[0], dtype=np.bool_)
@@ -343,9 +373,9 @@ def _bound_kernel(
     for p in range(bst.size - 1):
         if _inside(sx, sy, bxy, bst[p], bst[p + 1]):
             return -1.0, np.empty((0, 2)), False
-    if _in_goal(sx, sy, box, zones, zt, nt, excl, exy, exst, exbox):
-        way = np.empty((1, 2))
-        way[0, 0], way[0, 1] = sx, sy
+    way = np.empty((1, 2))
+    way[0, 0], way[0, 1] = sx, sy
+    if _goal_keep(way, 1, box, zones, zt, nt, excl, exy, exst, exbox)[0]:
         return 0.0, way, True
     goal = _goal_points(sx, sy, box, zones, zt, nt, excl, exy, exst, exbox, step)
     # the nodes are read alike whatever ``bound`` (a shorter bound only leaves out nodes no path up to it passes)
@@ -393,8 +423,12 @@ def _bound_kernel(
                     ok = False
                     break
             if ok:
-                for p in range(bst.size - 1):
-                    if _inside(px, py, bxy, bst[p], bst[p + 1]):
+                for p in range(bst.size - 1):  # a point out of a ring's box is out of the ring
+                    if (
+                        bbox[p, 0] <= px <= bbox[p, 2]
+                        and bbox[p, 1] <= py <= bbox[p, 3]
+                        and _inside(px, py, bxy, bst[p], bst[p + 1])
+                    ):
                         ok = False
                         break
         clear[i] = ok
@@ -413,9 +447,11 @@ def _bound_kernel(
             if d <= rz:
                 continue
             qx, qy = cx + rz * (px - cx) / d, cy + rz * (py - cy) / d
-            if math.hypot(qx - sx, qy - sy) <= bound and _in_goal(qx, qy, box, zones, zt, nt, excl, exy, exst, exbox):
+            if math.hypot(qx - sx, qy - sy) <= bound:
                 extra[ne, 0], extra[ne, 1] = qx, qy
                 ne += 1
+    extra = extra[:ne][_goal_keep(extra, ne, box, zones, zt, nt, excl, exy, exst, exbox)]
+    ne = extra.shape[0]
     idx = np.flatnonzero(live)
     m = idx.size + ne
     pts = np.empty((m, 2))

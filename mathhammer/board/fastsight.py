@@ -80,14 +80,15 @@ def _depth(px, py, xy, s, n):  # pragma: no cover - compiled
 def _inside(px, py, xy, s, n):  # pragma: no cover - compiled
     """Even-odd test of (px, py) in the ring ``xy[s : s + n]``."""
     c = False
-    for i in range(n):
-        x0, y0 = xy[s + i, 0], xy[s + i, 1]
-        j = s + (i + 1) % n
-        x1, y1 = xy[j, 0], xy[j, 1]
+    j = s + n - 1  # edge (j, i): from a vertex to the next, the ring's closing edge first (no modulo a vertex)
+    for i in range(s, s + n):
+        x0, y0 = xy[j, 0], xy[j, 1]
+        x1, y1 = xy[i, 0], xy[i, 1]
         if (y0 > py) != (y1 > py):
             xc = x0 + (py - y0) * (x1 - x0) / (y1 - y0)
             if px < xc:
                 c = not c
+        j = i
     return c
 
 
