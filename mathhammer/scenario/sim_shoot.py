@@ -235,11 +235,16 @@ class Shooting(SimState):
         targets = [self.uids.index(t) for t in act.targets]
         for hook in self.cards.before_attack:  # ON CREEP for the weapons and the targets (Lurking)
             hook([u, *targets], trials)
-        base = self.loadout(u, 0)
         names = list(act.weapons)
         if not names:  # every Assault Phase weapon the unit fires (8.7.3 step 2), in the card's Batch order
-            for t in targets:
-                names += [b.name for b in attack_batches(base, self.units[t].unit, "assault") if b.name not in names]
+            fired = self._fired.get((u, tuple(targets)))
+            if fired is None:  # read once per unit and targets: the loadout and the targets' cards are the Simulation's
+                base, fired = self.loadout(u, 0), []
+                for t in targets:
+                    batches = attack_batches(base, self.units[t].unit, "assault")
+                    fired += [b.name for b in batches if b.name not in fired]
+                self._fired[(u, tuple(targets))] = fired
+            names = list(fired)
         side = self.units[u].player
         # weapon effects at a target an ability of this side selected this Round (Target Lock), per game
         locks: dict[int, np.ndarray] = {}

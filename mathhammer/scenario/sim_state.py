@@ -191,6 +191,8 @@ class SimState:
         # (Batches, target, models, phase, Visible, evade, reduction's minimum, counted) -> its transitions by key
         self._draws: dict[tuple[object, ...], Any] = {}
         self._batches: dict[tuple[object, ...], list[Batch]] = {}
+        # (unit, its targets) -> the weapons a Shoot naming none fires (8.7.3 step 2; the unit's own loadout)
+        self._fired: dict[tuple[int, tuple[int, ...]], list[str]] = {}
         # the plan position names a draw, or the entry's own ``dice`` (a trace's slot, players/trace.py)
         self.ordinal = {act: i if act.dice is None else act.dice for i, act in enumerate(scn.plan)}
         # Engagement by pairs of enemy units (:meth:`engaged_bits`), read once per board id
