@@ -10,6 +10,7 @@ import os
 import pickle
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -72,3 +73,16 @@ def test_report_on_a_local_cluster_prints_one_line_when_a_cell_refuses(tmp_path:
     assert len(lines) == 1 and lines[0].startswith("error: --exact: got 'this attack'"), proc.stderr
     assert proc.stdout == "" and not out.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # no hidden temporary folder either
+
+
+def test_a_local_cluster_works_in_its_users_own_scratch_folder() -> None:
+    """Issue 27 point 2 (one line on stderr, whoever runs it): the workers' scratch folder is the OS user's own,
+    private where it is made, not Dask's ``<tmp>/dask-scratch-space`` that every user of the machine shares (found
+    running the quick start as a second user after root's: the lock files root's workers left there made each of the
+    second user's workers log permission errors, 52 lines on stderr instead of 1)."""
+    own = runner.scratch_folder()
+    assert Path(own).parent == Path(tempfile.gettempdir()) and Path(own).name != "dask-scratch-space"
+    assert os.name != "posix" or os.stat(own).st_mode & 0o077 == 0
+    with runner.local_cluster(1, processes=False) as cluster:
+        dirs = [cluster.scheduler.local_directory, *(w.local_directory for w in cluster.workers.values())]
+    assert len(dirs) == 2 and all(Path(d).is_relative_to(Path(own) / "dask-scratch-space") for d in dirs), dirs

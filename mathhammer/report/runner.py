@@ -326,9 +326,12 @@ def local_cluster(workers: int | None = None, processes: bool = True) -> Any:
     import signal
     import threading
 
+    import dask
     from distributed import LocalCluster
 
     n = workers or cpu_count()
+    if dask.config.get("temporary-directory", None) is None:  # the scheduler's and the workers' (a user's own kept)
+        dask.config.set({"temporary-directory": scratch_folder()})
     cluster = LocalCluster(
         n_workers=0,
         threads_per_worker=1,
@@ -363,6 +366,19 @@ def local_cluster(workers: int | None = None, processes: bool = True) -> Any:
         _close_failed(cluster, before)
         raise
     return cluster
+
+
+def scratch_folder() -> str:
+    """The local cluster's scratch folder (Dask's ``temporary-directory``, where the user set none): one per OS user
+    in the temporary folder, made private where it is made. Dask's default (``<tmp>/dask-scratch-space``) is shared by
+    every user of the machine: another user's workers' lock files left there make the scheduler and each worker log
+    permission errors as they start, dozens of lines on the command's stderr."""
+    import tempfile
+
+    who = str(os.getuid()) if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    path = os.path.join(tempfile.gettempdir(), f"mathhammer-dask-{who}")
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    return path
 
 
 def _close_failed(cluster: Any, before: set[Any]) -> None:
