@@ -170,25 +170,8 @@ def _goal_keep(pts, n, box, zones, zt, nt, excl, exy, exst, exbox):  # pragma: n
 
 
 @njit(**INLINE)
-def _ring_gap(px, py, xy, s, e):  # pragma: no cover - compiled
-    """The distance from (px, py) to the ring ``xy[s:e]``'s edges."""
-    best = np.inf
-    j = e - 1
-    for i in range(s, e):
-        ax, ay, bx, by = xy[j, 0], xy[j, 1], xy[i, 0], xy[i, 1]
-        dx, dy = bx - ax, by - ay
-        ll = dx * dx + dy * dy
-        t = 0.0 if ll <= 0.0 else min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / ll))
-        best = min(best, math.hypot(ax + t * dx - px, ay + t * dy - py))
-        j = i
-    return best
-
-
-@njit(**INLINE)
-def _off_edge(px, py, xy, s, e):  # pragma: no cover - compiled
-    """Is (px, py) further than :data:`ON_EDGE` from the ring ``xy[s:e]``'s edges (:func:`_ring_gap` > ``ON_EDGE``)?
-    Read on the least squared distance, and by :func:`_ring_gap` only where that is within a millionth of the
-    threshold's square (the squares' rounding is some 1e-16 of it): the same answer, without a ``hypot`` an edge."""
+def _ring_gap(px, py, xy, s, e, squared=False):  # pragma: no cover - compiled
+    """The distance from (px, py) to the ring ``xy[s:e]``'s edges (``squared``: its square, read without ``hypot``)."""
     best = np.inf
     j = e - 1
     for i in range(s, e):
@@ -197,8 +180,17 @@ def _off_edge(px, py, xy, s, e):  # pragma: no cover - compiled
         ll = dx * dx + dy * dy
         t = 0.0 if ll <= 0.0 else min(1.0, max(0.0, ((px - ax) * dx + (py - ay) * dy) / ll))
         qx, qy = ax + t * dx - px, ay + t * dy - py
-        best = min(best, qx * qx + qy * qy)
+        best = min(best, qx * qx + qy * qy if squared else math.hypot(qx, qy))
         j = i
+    return best
+
+
+@njit(**INLINE)
+def _off_edge(px, py, xy, s, e):  # pragma: no cover - compiled
+    """Is (px, py) further than :data:`ON_EDGE` from the ring ``xy[s:e]``'s edges (:func:`_ring_gap` > ``ON_EDGE``)?
+    Read on the least squared distance, and by ``hypot`` only where that is within a millionth of the threshold's
+    square (the squares' rounding is some 1e-16 of it): the same answer, without a ``hypot`` an edge."""
+    best = _ring_gap(px, py, xy, s, e, True)
     if best > ON_EDGE * ON_EDGE * (1.0 + 1e-6):
         return True
     if best < ON_EDGE * ON_EDGE * (1.0 - 1e-6):
