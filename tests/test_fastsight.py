@@ -10,6 +10,7 @@ away", 8.7.3 step 1 TARGET ELIGIBILITY, 8.7.4 Evade, FAQ v1.0 INDIRECT FIRE).
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import subprocess
@@ -295,3 +296,59 @@ assert got == (free_trace(ca, ra, cb, rb, [Polygon(tri)]) is not None), got
     cmd = [sys.executable, "-c", code]
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120, check=False)
     assert proc.returncode == 0, proc.stderr[-2000:]
+
+
+def test_sight_kernel_reads_each_rule_as_blocking_at_its_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """7.1.1 Close Quarters, 7.1.3 Full and Direct Cover (Within 1" of any part of the piece, FAQ v1.0), 7.1.4 Flying:
+    the compiled pass of a pair on the playmat (``_sight_kernel``: each piece's rule, then the trace) gives
+    ``line_of_sight``'s verdict with a base set 1" from a piece's edge and a hair either side of it (2**-40" to 0.5"),
+    the other base within 3" of it or anywhere, on the golden boards and the presets; a gap within ``SIGHT_TOL`` of its
+    limit is left to ``los`` (the kernel says 2)."""
+    from collections import Counter
+
+    from shapely.geometry import Point
+
+    answers: Counter[int] = Counter()
+    real = fastsight._sight_kernel
+
+    def spy(*args: object) -> int:
+        got = int(real(*args))
+        answers[got] += 1
+        return got
+
+    monkeypatch.setattr(fastsight, "_sight_kernel", spy)
+    rng = random.Random(29)
+    boards = [load_board(GOLDEN / f"{b}.toml") for b in BOARDS] + [preset_board(c, p)[0] for c, p in PRESETS]
+    boards = [b for b in boards if b.sight_pieces()]
+    met: Counter[bool] = Counter()
+    for k in range(1600):
+        board = boards[k % len(boards)]
+        piece = rng.choice(board.sight_pieces())[0]
+        ring = list(piece.polygon.exterior.coords)[:-1]
+        i = rng.randrange(len(ring))
+        (x0, y0), (x1, y1) = ring[i], ring[(i + 1) % len(ring)]
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length < 0.1:
+            continue
+        t = rng.uniform(0.2, 0.8)
+        px, py, nx, ny = x0 + t * (x1 - x0), y0 + t * (y1 - y0), (y1 - y0) / length, -(x1 - x0) / length
+        base = rng.choice((25.0, 32.0, 40.0, 50.0))
+        gap = base / 25.4 / 2 + COVER_RANGE + EPS + rng.choice((0.0, 2**-40, -(2**-40), 1e-8, -1e-8, 1e-3, -1e-3, 0.5))
+        side = 1.0 if not piece.polygon.contains(Point(px + nx * gap, py + ny * gap)) else -1.0
+        cx, cy = px + side * nx * gap, py + side * ny * gap
+        edge = Model("e0", cx, cy, base_mm=base, size=rng.randint(1, 4), flying=rng.random() < 0.1)
+        if k % 2:  # Close Quarters: the other base within 3" or a little more
+            ox, oy = cx + rng.uniform(-3.5, 3.5), cy + rng.uniform(-3.5, 3.5)
+        else:
+            ox, oy = rng.uniform(0, board.width), rng.uniform(0, board.depth)
+        other = Model("o0", ox, oy, base_mm=rng.choice((25.0, 32.0, 40.0)), size=rng.randint(1, 4),
+                      flying=rng.random() < 0.1)  # fmt: skip
+        if edge.distance(other) <= 0 or any(p.polygon.contains(Point(ox, oy)) for p in board.terrain if p.surface):
+            continue
+        a, b = (edge, other) if k % 3 else (other, edge)
+        pair = Board.trusted(board.width, board.depth, board.terrain, (Unit("a", "red", (a,)), Unit("b", "blue", (b,))))
+        want = line_of_sight(pair, a, b).visible
+        assert fastsight._sees(pair, a, b) == want, (k, piece.id, a, b)
+        met[want] += 1
+    assert min(met.values()) > 100, met
+    assert answers[2] > 20 and answers[0] > 100 and answers[1] > 500, answers

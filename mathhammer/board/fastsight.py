@@ -12,7 +12,10 @@ stretches inside the footprint, from its crossings of the outline, each split wh
 argument), the shapely search stays the reference and gives the trace itself.
 
 :func:`sees` is :func:`~mathhammer.board.los.line_of_sight` ``(...).visible`` (HIDDEN, the Elevation Dead Zone and
-each piece's rule read as there, the trace by :func:`free_exists`), kept by the terrain, the two models and HIDDEN.
+each piece's rule read as there, the trace by :func:`free_exists`), kept by the terrain, the two models and HIDDEN; for
+two models on the playmat, each piece's rule (``los.blocking``: Full and Direct Cover, Close Quarters, Within 1" by the
+footprint's distance) and the trace are read in one compiled pass (:func:`_sight_kernel`), the pairs with a Within 1"
+gap at its limit left to ``los``.
 
 >>> from mathhammer.board.model import Board, Model, Terrain, Unit
 >>> wall = Terrain("wall", ((10, 0), (10.5, 0), (10.5, 30), (10, 30)), size=2)
@@ -32,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from ..config import INLINE, JIT
-from .los import HIDDEN_RANGE, blocking, untraced
+from .los import CLOSE_QUARTERS, COVER_RANGE, HIDDEN_RANGE, blocking, untraced
 from .model import Board, Model, Terrain
 from .tolerance import EPS
 
@@ -229,8 +232,11 @@ def _line_free(nx, ny, k, ax, ay, ra, bx, by, rb, xy, starts, keep, ts):  # prag
     return True
 
 
-@njit(**JIT)
-def _free_kernel(ax, ay, ra, bx, by, rb, xy, starts):  # pragma: no cover - compiled
+@njit(
+    **{**JIT, "cache": False}
+)  # compiled into _sight_kernel as a call, not inlined (benchmarks/RESULTS.md, session 46)
+def _free(ax, ay, ra, bx, by, rb, xy, starts):  # pragma: no cover - compiled
+    """:func:`free_exists` (the rings near the two bases read, the centre line first, then every tangent line)."""
     n_poly = starts.shape[0] - 1
     pad = 0.01 * max(ra, rb) + 2 * EPS
     lo_x, hi_x = min(ax - ra, bx - rb) - pad, max(ax + ra, bx + rb) + pad
@@ -307,7 +313,7 @@ def _free_kernel(ax, ay, ra, bx, by, rb, xy, starts):  # pragma: no cover - comp
 @njit(**JIT)
 def _centre_free_kernel(pa, pb, xy, starts):  # pragma: no cover - compiled
     """Per pair of discs (rows of ``pa``, of ``pb``: x, y, radius): the shortest piece of their centre line joining
-    them crosses no ring of ``xy`` (:func:`_free_kernel`'s first line, read against every ring); False where the
+    them crosses no ring of ``xy`` (:func:`_free`'s first line, read against every ring); False where the
     centres coincide."""
     out = np.zeros((pa.shape[0], pb.shape[0]), dtype=np.bool_)
     n_poly = starts.shape[0] - 1
@@ -340,7 +346,11 @@ def free_exists(
     >>> free_exists((0.0, 0.0), 0.5, (10.0, 0.0), 0.5, sq * [1.0, 0.1], np.array([0, 4]))
     True
     """
-    return bool(_free_kernel(float(ca[0]), float(ca[1]), float(ra), float(cb[0]), float(cb[1]), float(rb), xy, starts))
+    ax, ay, bx, by, none = float(ca[0]), float(ca[1]), float(cb[0]), float(cb[1]), -math.inf  # every ring blocks
+    sizes = np.zeros(starts.shape[0] - 1)
+    return (
+        _sight_kernel(ax, ay, float(ra), none, bx, by, float(rb), none, False, False, xy, starts, sizes, 1.0, 0.0) == 1
+    )
 
 
 _RINGS: dict[tuple[int, ...], tuple[tuple[Terrain, ...], np.ndarray, np.ndarray]] = {}
@@ -379,12 +389,13 @@ def sees(board: Board, attacker: Model, target: Model) -> bool:
             _SEES.clear()
         entry = _SEES[id(terrain)] = (terrain, {})
     table = entry[1]
-    key = (attacker, target, board.unit_of(target).hidden)
+    hidden = board.unit_of(target).hidden
+    key = (attacker, target, hidden)
     hit = table.get(key)
     if hit is None:
         if len(table) >= _SEES_MAX:
             table.clear()
-        hit = table[key] = _sees(board, attacker, target)
+        hit = table[key] = _sees(board, attacker, target, hidden)
     return hit
 
 
@@ -393,7 +404,7 @@ def sees_many(board: Board, attackers: Sequence[Model], targets: Sequence[Model]
     True at once, False where it is not known (the caller asks :func:`sees`). Known: both models at Ground Level on the
     playmat (no Elevation Dead Zone), not the same model, the target unit not HIDDEN beyond 4" of the attacker, and the
     shortest piece of the centre line between the two bases crossing no piece that can block a trace (then none of the
-    pieces that block this pair does: :func:`free_exists` finds that piece first, :func:`_free_kernel`). Read for every
+    pieces that block this pair does: :func:`free_exists` finds that piece first, :func:`_free`). Read for every
     pair by one compiled pass."""
     if not attackers or not targets:
         return [[False] * len(targets) for _ in attackers]
@@ -415,8 +426,122 @@ def sees_many(board: Board, attackers: Sequence[Model], targets: Sequence[Model]
     return free
 
 
-def _sees(board: Board, attacker: Model, target: Model) -> bool:
-    """``los._trace_sight(...).visible``."""
+@njit(**INLINE)
+def _within(px, py, r, xy, s, n, reach, tol):  # pragma: no cover - compiled
+    """``Board.within_terrain`` of a base of radius ``r`` at (px, py) and the footprint ``xy[s : s + n]``: 1 where its
+    edge is within ``reach`` of it (0 inside it), 0 where not, -1 where the gap is within ``tol`` of ``reach`` (GEOS's
+    distance and this one may part in the last bits there: the caller reads it as the walk does)."""
+    d = 0.0 if _inside(px, py, xy, s, n) else _depth(px, py, xy, s, n)
+    g = d - r - reach
+    if abs(g) <= tol:
+        return -1
+    return 1 if g < 0.0 else 0
+
+
+@njit(**JIT)
+def _sight_kernel(ax, ay, ra, ea, bx, by, rb, eb, flying, close, xy, starts, sizes, reach, tol):  # pragma: no cover
+    """``los.blocking``'s pieces of a pair of models on the playmat (Effective Sizes ``ea``, ``eb``; ``flying``: either
+    is; ``close``: Within 3" of each other) among the footprints ``xy[starts[p] : starts[p + 1]]`` (the sight pieces,
+    Effective Size ``sizes[p]``), then :func:`_free` on them: 1 Visible, 0 not, 2 where a Within 1" test is
+    within ``tol`` of its limit (:func:`_within`: the caller reads the pair as :func:`los.blocking` does). With ``ea``
+    and ``eb`` at minus infinity every piece blocks (:func:`free_exists`)."""
+    n_poly = starts.shape[0] - 1
+    block = np.zeros(n_poly, dtype=np.bool_)
+    nb, nv = 0, 0
+    for p in range(n_poly):
+        s, n, size = starts[p], starts[p + 1] - starts[p], sizes[p]
+        hit = False
+        if not flying and size >= ea and size >= eb:  # 7.1.3 Full Cover
+            hit = True
+        else:
+            wa, wb = -2, -2  # -2: not read (read at most once each, as ``blocking`` reads them)
+            if close:  # 7.1.1 Close Quarters: both Within 1" of the piece
+                wa = _within(ax, ay, ra, xy, s, n, reach, tol)
+                if wa == -1:
+                    return 2
+                if wa == 1:
+                    wb = _within(bx, by, rb, xy, s, n, reach, tol)
+                    if wb == -1:
+                        return 2
+                    if wb == 1:
+                        continue
+            if size >= ea:
+                if wa == -2:
+                    wa = _within(ax, ay, ra, xy, s, n, reach, tol)
+                    if wa == -1:
+                        return 2
+                hit = wa == 1
+            if not hit and size >= eb:  # 7.1.3 Direct Cover
+                if wb == -2:
+                    wb = _within(bx, by, rb, xy, s, n, reach, tol)
+                    if wb == -1:
+                        return 2
+                hit = wb == 1
+        if hit:
+            block[p] = True
+            nb += 1
+            nv += n
+    if nb == 0:
+        return 1
+    sub = np.empty((nv, 2), dtype=np.float64)
+    at = np.zeros(nb + 1, dtype=np.int64)
+    k = 0
+    for p in range(n_poly):
+        if block[p]:
+            for i in range(starts[p], starts[p + 1]):
+                sub[at[k] + i - starts[p], 0] = xy[i, 0]
+                sub[at[k] + i - starts[p], 1] = xy[i, 1]
+            at[k + 1] = at[k] + starts[p + 1] - starts[p]
+            k += 1
+    return 1 if _free(ax, ay, ra, bx, by, rb, sub, at) else 0
+
+
+#: per terrain (by the tuple object, held with it): the sight pieces' footprints and Effective Sizes as
+#: :func:`_sight_kernel` reads them, or None where a footprint has a hole (:func:`_sees` then reads every pair by
+#: ``los.blocking``)
+_SIGHT: dict[int, tuple[tuple[Terrain, ...], tuple[np.ndarray, np.ndarray, np.ndarray] | None]] = {}
+#: a Within 1" gap this close to its limit is read by ``los.blocking`` (GEOS's distance)
+SIGHT_TOL = 1e-9
+
+
+def _sight_arrays(board: Board) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """:data:`_SIGHT`'s entry of the board's terrain, made on its first read."""
+    terrain = board.terrain
+    kept = _SIGHT.get(id(terrain))
+    if kept is None or kept[0] is not terrain:
+        if len(_SIGHT) >= 64:
+            _SIGHT.clear()
+        sized = board.sight_pieces()
+        arrays = None
+        if all(not p.polygon.interiors for p, _ in sized):
+            xy, starts = rings(tuple(p for p, _ in sized))
+            arrays = (xy, starts, np.asarray([float(size) for _, size in sized], dtype=np.float64))
+        kept = _SIGHT[id(terrain)] = (terrain, arrays)
+    return kept[1]
+
+
+def _sees(board: Board, attacker: Model, target: Model, hidden: bool | None = None) -> bool:
+    """``los._trace_sight(...).visible`` (``hidden``: the target unit's HIDDEN, where the caller has read it): for two
+    models on the playmat (no Elevation Dead Zone, no piece under either, Effective Size their Size or Flying's
+    infinity), not the same, the target not HIDDEN beyond 4", the pieces that block the trace and the trace itself by
+    :func:`_sight_kernel`, unless a Within 1" gap is at its limit; else as ``los`` reads them."""
+    if attacker.stands_on is None and target.stands_on is None and attacker.id != target.id:
+        gap = attacker.distance(target)
+        if hidden is None:
+            hidden = board.unit_of(target).hidden
+        arrays = None if hidden and gap > HIDDEN_RANGE + EPS else _sight_arrays(board)
+        if arrays is not None:
+            xy, starts, sizes = arrays
+            if sizes.size == 0:
+                return True
+            (ax, ay), (bx, by) = attacker.centre, target.centre
+            ea = math.inf if attacker.flying else float(attacker.size)
+            eb = math.inf if target.flying else float(target.size)
+            got = _sight_kernel(ax, ay, attacker.radius, ea, bx, by, target.radius, eb,
+                                attacker.flying or target.flying, gap <= CLOSE_QUARTERS + EPS, xy, starts, sizes,
+                                COVER_RANGE + EPS, SIGHT_TOL)  # fmt: skip
+            if got < 2:
+                return got == 1
     decided = untraced(board, attacker, target)
     if decided is not None:
         return decided.visible
