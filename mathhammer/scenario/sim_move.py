@@ -275,6 +275,14 @@ class Movement(SimState):
         return same
 
     def move(self, u: int, act: Activation, trials: np.ndarray) -> None:
+        if trials.size == 1 and act.action != "disengage" and not self.engaged_one(int(trials[0]), u):
+            # one game, not Engaged (common once games part): the steps below without the masks
+            assert act.to is not None
+            keeps = any(keep(u, act) for keep in self.cards.keeps_status)
+            placed = self.move_to(u, trials, act.to, act, moving=not keeps, headings=act.headings)
+            for hook in self.cards.moved:
+                hook(u, act, placed)
+            return
         engaged = self.engaged_mask(trials, u)
         if act.action == "disengage":
             mine = trials[engaged]
@@ -310,6 +318,9 @@ class Movement(SimState):
         if moving:
             for end in self.cards.end_status:  # part 11 BURROWED: a Move, Run or Disengage removes it
                 end(u, movers)
+        if movers.size == 1:  # one game: its own placement (``groups``' one key)
+            pid = int(self.state[self.row_pos(u), int(movers[0])])
+            return movers[self.place(u, movers, to, self.world.rear_from(pid, to, headings), act)]
         got = [
             ts[self.place(u, ts, to, self.world.rear_from(pid[0], to, headings), act)]
             for pid, ts in self.groups(movers, [self.row_pos(u)])
