@@ -144,7 +144,7 @@ from .cspace import (
 )
 from .engagement import ENGAGEMENT_RANGE, engaged
 from .fastways import Pack, pack_each, pair_status
-from .model import Board, Coord, Model, shape_bounds
+from .model import EPS, Board, Coord, Model, shape_bounds
 
 
 @dataclass(frozen=True)
@@ -188,8 +188,9 @@ def _check_charge(board: Board, lead: Model, target_unit_ids: Sequence[str], eng
             raise InputError("targets", tid, "an Enemy unit (8.7.7: 'moves into the Engagement Range of Enemy Units')")
         if unit.flying:
             raise InputError("targets", tid, "a Ground unit (8.7.7 step 1: 'Flying Units cannot Charge or be Charged')")
-    enemies = [m for m in board.models if board.unit_of(m).side != own.side]
-    if not engaged_ok and any(engaged(board, m, e) for m in own.models for e in enemies):
+    # the enemy units with a model Within 1" of one of the unit's (7.2.1: no pair of the others can be Engaged)
+    near = [u for u in board.units if u.side != own.side and not own.apart(u, ENGAGEMENT_RANGE + EPS)]
+    if not engaged_ok and any(engaged(board, m, e) for u in near for m in own.models for e in u.models):
         raise InputError("leading model", lead.id, "a model of an Unengaged unit (8.7.7: 'An Unengaged Ground Unit')")
     return targets
 

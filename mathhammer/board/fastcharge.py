@@ -536,10 +536,38 @@ def shortest_path(
     ``corner_rings`` the points round each just outside it, ``keep_out_rings`` the goal's keep-out outlines. The
     length (inf: no path up to ``bound``), the path (None: none) and whether its end is the nearest goal point of
     all."""
+    packed = _pack(rings, corner_rings, keep_out_rings)
+    return _search(start, bound, discs, packed, box, zones, zone_target, targets, keep_out, step)
+
+
+#: the obstacle rings as :func:`_bound_kernel` reads them: the path rings' rows and offsets, their boxes, the corner
+#: points, the keep-out rings' rows and offsets
+_Packed = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def _pack(rings: list[np.ndarray], corner_rings: list[np.ndarray], keep_out_rings: list[np.ndarray]) -> _Packed:
+    """:data:`_Packed` of :func:`shortest_path`'s rings."""
     bxy, bst = _flat(rings)
     bbox = np.array([[r[:, 0].min(), r[:, 1].min(), r[:, 0].max(), r[:, 1].max()] for r in rings]).reshape(-1, 4)
     cxy = np.concatenate(corner_rings) if corner_rings else np.empty((0, 2))
     exy, exst = _flat(keep_out_rings)
+    return bxy, bst, bbox, np.ascontiguousarray(cxy, dtype=np.float64).reshape(-1, 2), exy, exst
+
+
+def _search(
+    start: tuple[float, float],
+    bound: float,
+    discs: np.ndarray,
+    packed: _Packed,
+    box: tuple[float, float, float, float],
+    zones: np.ndarray,
+    zone_target: np.ndarray,
+    targets: int,
+    keep_out: np.ndarray,
+    step: float,
+) -> tuple[float, tuple[tuple[float, float], ...] | None, bool]:
+    """:func:`shortest_path` with its rings packed (:func:`_pack`)."""
+    bxy, bst, bbox, cxy, exy, exst = packed
     length, way, nearest = _bound_kernel(
         float(start[0]),
         float(start[1]),
@@ -548,7 +576,7 @@ def shortest_path(
         bxy,
         bst,
         bbox,
-        np.ascontiguousarray(cxy, dtype=np.float64).reshape(-1, 2),
+        cxy,
         np.asarray(box, dtype=np.float64),
         np.ascontiguousarray(zones, dtype=np.float64).reshape(-1, 3),
         np.asarray(zone_target, dtype=np.int64),
@@ -576,6 +604,32 @@ def _flat(rings: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 _PIECES: dict[
     tuple[int, float, int], tuple[object, tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None] | None]
 ] = {}
+
+
+#: per terrain (by the tuple object, held with it), radius and through: :func:`_terrain_packed`'s answer
+_TERRAIN: dict[tuple[int, float, int], tuple[object, _Packed | None]] = {}
+
+
+def _terrain_packed(board: Board, r: float, through: int) -> _Packed | None:
+    """The rings of the board's pieces (:func:`_piece`) packed (:func:`_pack`), kept per terrain (every board of a
+    battlefield shares its terrain); None where a piece's shape is not a plain polygon."""
+    terrain = board.terrain
+    key = (id(terrain), r, through)
+    hit = _TERRAIN.get(key)
+    if hit is None or hit[0] is not terrain:
+        pieces = [_piece(t, r, through) for t in terrain]
+        got = None
+        if all(p is not None for p in pieces):
+            ps = [p for p in pieces if p is not None]
+            got = _pack(
+                [p[0] for p in ps if p[0] is not None],
+                [p[1] for p in ps if p[1] is not None],
+                [p[2] for p in ps if p[2] is not None],
+            )
+        if len(_TERRAIN) > 4096:
+            _TERRAIN.clear()
+        hit = _TERRAIN[key] = (terrain, got)
+    return hit[1]
 
 
 def _piece(
@@ -646,10 +700,9 @@ def charge_search(
     ground = kind != -1
     grown = bases[:, 2] + r + EDGE  # an end keeps EDGE off another base, a path only off the base itself
     path = np.column_stack([bases[ground, :2], bases[ground, 2] + r])
-    pieces = [_piece(t, r, through) for t in board.terrain]
-    if any(p is None for p in pieces):
+    packed = _terrain_packed(board, r, through)
+    if packed is None:
         return None
-    blocks = [p[0] for p in pieces if p is not None and p[0] is not None]
     foe = kind == -3
     aimed = kind >= 0
     zones = np.column_stack([bases[aimed, :2], bases[aimed, 2] + ENGAGEMENT_RANGE + r - EDGE])
@@ -661,20 +714,8 @@ def charge_search(
     )
     inset = r + EDGE
     bound = math.inf if max_length is None else float(max_length) + 1e-9
-    length, way, nearest = shortest_path(
-        start,
-        bound,
-        path,
-        blocks,
-        [p[1] for p in pieces if p is not None and p[1] is not None],
-        (inset, inset, board.width - inset, board.depth - inset),
-        zones,
-        kind[aimed],
-        len(order),
-        keep,
-        [p[2] for p in pieces if p is not None and p[2] is not None],
-        step=GOAL_STEP,
-    )
+    box = (inset, inset, board.width - inset, board.depth - inset)
+    length, way, nearest = _search(start, bound, path, packed, box, zones, kind[aimed], len(order), keep, GOAL_STEP)
     if examined is not None:
         z0, z1 = zones[:, :2].min(axis=0) - zones[:, 2].max(), zones[:, :2].max(axis=0) + zones[:, 2].max()
         if nearest:  # no path to another goal point is shorter: models off the start's and zones' box change nothing
