@@ -45,6 +45,7 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
         ("board/fastways.py", "_pairs_kernel"),
         ("board/fastsight.py", "_centre_free_kernel"),
         ("board/fastsight.py", "_sight_kernel"),
+        ("board/fastline.py", "_clear_kernel"),
         ("scenario/fastnear.py", "_near_kernel"),
     ),
     "scenario": (
@@ -52,6 +53,7 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
         ("board/fastcharge.py", "_bound_kernel"),
         ("board/fastsight.py", "_centre_free_kernel"),
         ("board/fastsight.py", "_sight_kernel"),
+        ("board/fastline.py", "_clear_kernel"),
         ("board/fastways.py", "_legs_kernel"),
         ("board/fastways.py", "_least_kernel"),
         ("board/fastways.py", "_pairs_kernel"),
@@ -110,6 +112,7 @@ COMPILE_SECONDS: dict[str, float] = {
     "board/fastcharge.py:_bound_kernel": 12.4,
     "board/fastsight.py:_centre_free_kernel": 4.0,
     "board/fastsight.py:_sight_kernel": 8.6,
+    "board/fastline.py:_clear_kernel": 0.8,
     "board/fastways.py:_legs_kernel": 0.6,
     "board/fastways.py:_least_kernel": 0.6,
     "board/fastways.py:_pairs_kernel": 0.6,

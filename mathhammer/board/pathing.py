@@ -79,6 +79,21 @@ class _Obstacles:
     #: per corner (its index in ``corners``), which straight segments from it to every corner meet ``solid``
     #: (:meth:`corner_hits`, filled as the searches ask)
     seen: dict[int, np.ndarray] = field(default_factory=dict)
+    #: the obstacles' outlines as :func:`~mathhammer.board.fastline.clear` reads them (:meth:`rings`), once read
+    packed: tuple[np.ndarray, np.ndarray] | None = None
+    packed_read: bool = False
+
+    def rings(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The obstacles' outlines (corners, float64, each ring not closed) and the offsets of each, or None where
+        one is not a polygon without holes (:func:`clear_line` then reads every line with shapely)."""
+        if not self.packed_read:
+            plain = all(isinstance(g, Polygon) and not g.is_empty and not g.interiors for g in self.tight)
+            rings = [np.asarray(g.exterior.coords, dtype=np.float64)[:-1] for g in self.tight] if plain else []
+            starts = np.zeros(len(rings) + 1, dtype=np.int64)
+            starts[1:] = np.cumsum([len(r) for r in rings])
+            xy = np.ascontiguousarray(np.concatenate(rings) if rings else np.zeros((0, 2)))
+            self.packed, self.packed_read = ((xy, starts) if plain else None), True
+        return self.packed
 
     def corner_hits(self, c: int) -> np.ndarray:
         """Per corner: does the segment from corner ``c`` to it meet ``solid``? The same test as a search's legs
@@ -158,8 +173,16 @@ def _clear(obs: _Obstacles, a: Coord, b: Coord, skip: frozenset[int] = frozenset
 
 def clear_line(board: Board, start: Coord, end: Coord, level: str | None, r: float, through: int = 0) -> bool:
     """Is the straight move of a base of radius ``r`` from ``start`` to ``end`` on ``level`` clear of the terrain it
-    cannot cross (8.5.3; the obstacles a start or end already touches are left out, module text)?"""
+    cannot cross (8.5.3; the obstacles a start or end already touches are left out, module text)? Read by
+    :func:`~mathhammer.board.fastline.clear` where its answer is sure, else by shapely."""
     obs = _obstacles(board, level, r, through)
+    rings = obs.rings()
+    if rings is not None:
+        from .fastline import clear  # imported here: numba only where a line is read
+
+        got = clear(start, end, *rings)
+        if got is not None:
+            return got
     return _clear(obs, start, end, _touching(obs, start) | _touching(obs, end))
 
 
