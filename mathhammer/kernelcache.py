@@ -37,6 +37,7 @@ def writable(path: str) -> bool:
 KERNEL_SOURCES: tuple[str, ...] = (
     "board/cspace.py",
     "board/fastcharge.py",
+    "board/fastline.py",
     "board/fastsight.py",
     "board/fastways.py",
     "board/tolerance.py",
