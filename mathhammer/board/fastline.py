@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from ..config import INLINE, JIT
+from .fastsight import _inside  # even-odd test of a point in a ring (a point more than TOL from every edge)
 
 #: a gap this small (inches) is left to shapely (GEOS's arithmetic and this one may part in the last bits)
 TOL = 1e-9
@@ -38,22 +39,6 @@ def _gap(px, py, x0, y0, x1, y1):  # pragma: no cover - compiled
 def _side(ax, ay, bx, by, cx, cy):  # pragma: no cover - compiled
     """Twice the signed area of (a, b, c): positive where c is left of a -> b."""
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax)
-
-
-@njit(**INLINE)
-def _inside(px, py, xy, s, n):  # pragma: no cover - compiled
-    """Even-odd test of (px, py) in the ring ``xy[s : s + n]`` (a point more than TOL from every edge)."""
-    c = False
-    j = s + n - 1
-    for i in range(s, s + n):
-        x0, y0 = xy[j, 0], xy[j, 1]
-        x1, y1 = xy[i, 0], xy[i, 1]
-        if (y0 > py) != (y1 > py):
-            xc = x0 + (py - y0) * (x1 - x0) / (y1 - y0)
-            if px < xc:
-                c = not c
-        j = i
-    return c
 
 
 @njit(**JIT)
