@@ -232,9 +232,12 @@ def _line_free(nx, ny, k, ax, ay, ra, bx, by, rb, xy, starts, keep, ts):  # prag
     return True
 
 
-@njit(
-    **{**JIT, "cache": False}
-)  # compiled into _sight_kernel as a call, not inlined (benchmarks/RESULTS.md, session 46)
+#: the flags of a kernel's helper compiled into it as a call, not inlined, and not cached on its own (the trace in
+#: :func:`_sight_kernel`: benchmarks/RESULTS.md, session 46)
+_CALLED = {**JIT, "cache": False}
+
+
+@njit(**_CALLED)
 def _free(ax, ay, ra, bx, by, rb, xy, starts):  # pragma: no cover - compiled
     """:func:`free_exists` (the rings near the two bases read, the centre line first, then every tangent line)."""
     n_poly = starts.shape[0] - 1

@@ -45,6 +45,7 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 import shapely
@@ -79,21 +80,18 @@ class _Obstacles:
     #: per corner (its index in ``corners``), which straight segments from it to every corner meet ``solid``
     #: (:meth:`corner_hits`, filled as the searches ask)
     seen: dict[int, np.ndarray] = field(default_factory=dict)
-    #: the obstacles' outlines as :func:`~mathhammer.board.fastline.clear` reads them (:meth:`rings`), once read
-    packed: tuple[np.ndarray, np.ndarray] | None = None
-    packed_read: bool = False
 
+    @cached_property
     def rings(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """The obstacles' outlines (corners, float64, each ring not closed) and the offsets of each, or None where
-        one is not a polygon without holes (:func:`clear_line` then reads every line with shapely)."""
-        if not self.packed_read:
-            plain = all(isinstance(g, Polygon) and not g.is_empty and not g.interiors for g in self.tight)
-            rings = [np.asarray(g.exterior.coords, dtype=np.float64)[:-1] for g in self.tight] if plain else []
-            starts = np.zeros(len(rings) + 1, dtype=np.int64)
-            starts[1:] = np.cumsum([len(r) for r in rings])
-            xy = np.ascontiguousarray(np.concatenate(rings) if rings else np.zeros((0, 2)))
-            self.packed, self.packed_read = ((xy, starts) if plain else None), True
-        return self.packed
+        """The obstacles' outlines as :func:`~mathhammer.board.fastline.clear` reads them (corners, float64, each ring
+        not closed) and the offsets of each, or None where one is not a polygon without holes (:func:`clear_line` then
+        reads every line with shapely)."""
+        if not all(isinstance(g, Polygon) and not g.is_empty and not g.interiors for g in self.tight):
+            return None
+        rings = [np.asarray(g.exterior.coords, dtype=np.float64)[:-1] for g in self.tight]
+        starts = np.zeros(len(rings) + 1, dtype=np.int64)
+        starts[1:] = np.cumsum([len(r) for r in rings])
+        return np.ascontiguousarray(np.concatenate(rings) if rings else np.zeros((0, 2))), starts
 
     def corner_hits(self, c: int) -> np.ndarray:
         """Per corner: does the segment from corner ``c`` to it meet ``solid``? The same test as a search's legs
@@ -176,7 +174,7 @@ def clear_line(board: Board, start: Coord, end: Coord, level: str | None, r: flo
     cannot cross (8.5.3; the obstacles a start or end already touches are left out, module text)? Read by
     :func:`~mathhammer.board.fastline.clear` where its answer is sure, else by shapely."""
     obs = _obstacles(board, level, r, through)
-    rings = obs.rings()
+    rings = obs.rings
     if rings is not None:
         from .fastline import clear  # imported here: numba only where a line is read
 

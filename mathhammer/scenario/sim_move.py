@@ -276,14 +276,9 @@ class Movement(SimState):
 
     def move(self, u: int, act: Activation, trials: np.ndarray) -> None:
         if trials.size == 1 and act.action != "disengage" and not self.engaged_one(int(trials[0]), u):
-            # one game, not Engaged (common once games part): the steps below without the masks
-            assert act.to is not None
-            keeps = any(keep(u, act) for keep in self.cards.keeps_status)
-            placed = self.move_to(u, trials, act.to, act, moving=not keeps, headings=act.headings)
-            for hook in self.cards.moved:
-                hook(u, act, placed)
-            return
-        engaged = self.engaged_mask(trials, u)
+            engaged = np.zeros(1, dtype=bool)  # one game, not Engaged (common once games part): no mask read
+        else:
+            engaged = self.engaged_mask(trials, u)
         if act.action == "disengage":
             mine = trials[engaged]
             if mine.size:
