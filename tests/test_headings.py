@@ -14,7 +14,7 @@ import pytest
 
 from mathhammer.scenario import ScenarioError
 from mathhammer.scenario import mission as missions
-from mathhammer.scenario.geometry.placement import nearest_heading
+from mathhammer.scenario.geometry.core import nearest_heading
 from mathhammer.scenario.players import menu
 from mathhammer.scenario.players.trace import entry
 from mathhammer.scenario.sim import Simulation

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from mathhammer.scenario.geometry.placement import nearest_heading
+from mathhammer.scenario.geometry.core import nearest_heading
 from mathhammer.scenario.loader import deployment_cards, parse_scenario
 from mathhammer.scenario.missions.deployments import symmetry_map
 from mathhammer.scenario.players import menu as menu_mod

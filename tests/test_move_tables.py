@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from mathhammer.board.model import EPS
-from mathhammer.scenario.geometry.placement import nearest_heading
+from mathhammer.scenario.geometry.core import nearest_heading
 from mathhammer.scenario.players.auto import Auto
 from mathhammer.scenario.players.movetables import (
     NO_ROOM,

@@ -16,7 +16,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Any, TypeVar
 
 import numpy as np
@@ -130,6 +130,35 @@ def mobility(su: ScenarioUnit) -> tuple[int, bool]:
     effects = [e for a in su.abilities for e in a.effects]
     through = max((e.value for e in effects if e.kind == "move_through"), default=0)
     return int(through), any(e.kind == "free_climb" for e in effects)
+
+
+def nearest_heading(rear: Coord, headings: int) -> Coord:
+    """The unit vector of the compass heading nearest to the direction ``rear`` among ``headings`` headings evenly
+    spaced from north (a multiple of 4: a symmetry of the table, a reflection or the half-turn, maps the set onto
+    itself, so the heading of an image direction is the image heading). North is +y, east +x; the four axis
+    headings are exact, and the others bit-exact images of each other: a heading is computed in the first quarter
+    (the sine and cosine of a heading of its first half, swapped for its mirror image in the second; the diagonal
+    sqrt(1/2) both ways), then turned by quarter turns, which only swap and negate."""
+    return _heading(round(math.atan2(rear[0], rear[1]) / (2 * math.pi / headings)) % headings, headings)
+
+
+@cache
+def _heading(k: int, headings: int) -> Coord:
+    """:func:`nearest_heading`'s unit vector of the ``k``-th of ``headings`` headings, computed once (a few dozen)."""
+    step = 2 * math.pi / headings
+    q = headings // 4
+    quarter, r = divmod(k, q)
+    if r == 0:  # north, east, south, west
+        return ((0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0))[quarter]
+    if 2 * r == q:
+        x = y = math.sqrt(0.5)
+    else:
+        x, y = math.sin(min(r, q - r) * step), math.cos(min(r, q - r) * step)
+        if 2 * r > q:  # the quarter's second half: the mirror image across its diagonal
+            x, y = y, x
+    for _ in range(quarter):  # a quarter turn clockwise (north to east)
+        x, y = y, -x
+    return (x, y)
 
 
 def _edge_point(edge: str, x: float, y: float, width: float, depth: float) -> Coord:

@@ -81,6 +81,7 @@ from .core import (
     Zone,
     _Auto,
     edge_distance,
+    nearest_heading,
 )
 from .facts import Facts
 from .routes import UNSURE
@@ -130,30 +131,6 @@ def near_limit(models: int, base_mm: float) -> float:
     spots = _frame_order(models, step, 1)
     last = math.hypot(*spots[min(models - 1, len(spots) - 1)]) if models > 1 else 0.0
     return max(PLACE_NEAR, last + step)
-
-
-def nearest_heading(rear: Coord, headings: int) -> Coord:
-    """The unit vector of the compass heading nearest to the direction ``rear`` among ``headings`` headings evenly
-    spaced from north (a multiple of 4: a symmetry of the table, a reflection or the half-turn, maps the set onto
-    itself, so the heading of an image direction is the image heading). North is +y, east +x; the four axis
-    headings are exact, and the others bit-exact images of each other: a heading is computed in the first quarter
-    (the sine and cosine of a heading of its first half, swapped for its mirror image in the second; the diagonal
-    sqrt(1/2) both ways), then turned by quarter turns, which only swap and negate."""
-    step = 2 * math.pi / headings
-    k = round(math.atan2(rear[0], rear[1]) / step) % headings
-    q = headings // 4
-    quarter, r = divmod(k, q)
-    if r == 0:  # north, east, south, west
-        return ((0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (-1.0, 0.0))[quarter]
-    if 2 * r == q:
-        x = y = math.sqrt(0.5)
-    else:
-        x, y = math.sin(min(r, q - r) * step), math.cos(min(r, q - r) * step)
-        if 2 * r > q:  # the quarter's second half: the mirror image across its diagonal
-            x, y = y, x
-    for _ in range(quarter):  # a quarter turn clockwise (north to east)
-        x, y = y, -x
-    return (x, y)
 
 
 class Placing(Facts):

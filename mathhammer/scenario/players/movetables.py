@@ -46,7 +46,7 @@ import numpy as np
 
 from ...board.model import EPS
 from ..check.moves import speed_of
-from ..geometry.placement import nearest_heading
+from ..geometry.core import nearest_heading
 from ..world import Coord
 from .legal import Legality
 from .menu import HEADINGS
@@ -63,7 +63,7 @@ MOVE_KINDS = ("move", "run")
 @functools.cache
 def heading_vectors(headings: int = HEADINGS) -> tuple[Coord, ...]:
     """The unit vectors of the ``headings`` compass headings, index 0 north then clockwise, as
-    :func:`~mathhammer.scenario.geometry.placement.nearest_heading` gives them (bit-exact)."""
+    :func:`~mathhammer.scenario.geometry.core.nearest_heading` gives them (bit-exact)."""
     step = 2 * math.pi / headings
     return tuple(nearest_heading((math.sin(k * step), math.cos(k * step)), headings) for k in range(headings))
 
