@@ -42,6 +42,8 @@ SLOTS = 10_000
 TAG = 29_000_029
 #: the draw keys kept (:meth:`Auto.next`) past this many runs are dropped (memory flat in games)
 BASES_LIMIT = 1 << 14
+#: the activations kept (:meth:`Auto.activation`) past this many are dropped
+ACTS_LIMIT = 1 << 14
 
 
 def draw_bases(seed: int, streams: list[int]) -> np.ndarray:
@@ -106,6 +108,7 @@ class Auto:
         self.rnd = 0
         self.phase = "movement"
         self._bases: dict[tuple[object, ...], np.ndarray] = {}  # draw_bases of a run of draws, by its key
+        self._acts: dict[tuple[int, str, int, int, int], Activation] = {}  # :meth:`activation`'s, by its key
         self.spending = Spending(sim, player)  # the cards Exhausted this Round in each game (abilities used)
         # 10.4, to the opponent's activations; a Reaction that costs its unit's activation reads its menu's legality
         self.reactions = Reactions(sim, player, self.spending, self.features, self.entries)
@@ -266,14 +269,20 @@ class Auto:
     def activation(self, j: int, e: int, k: int) -> Activation:
         """The Activation of entry ``e`` of unit ``units[j]``'s menu as the player's ``k``-th of the Phase, its dice
         keyed by its slot."""
-        sim = self.sim
-        uid = sim.uids[self.units[j]]
-        assert self._menus is not None
-        entry = self._menus[uid][self.phase][e]
-        # the slot names the activation (its dice's key), the unit and action what the skip report says of it
-        where = f"r{self.rnd}.{self.player}.{self.phase}.auto[{k}] ({uid} {entry.action})"
-        act = entry.activation(uid, self.player, self.rnd, self.phase, where=where)
-        sim.ordinal[act] = slot(self.pi, k)
+        key = (self.rnd, self.phase, self.units[j], e, k)
+        act = self._acts.get(key)
+        if act is None:  # kept: the same fields, the same Activation and ordinal (``sim.ordinal`` is never reset)
+            sim = self.sim
+            uid = sim.uids[self.units[j]]
+            assert self._menus is not None
+            entry = self._menus[uid][self.phase][e]
+            # the slot names the activation (its dice's key), the unit and action what the skip report says of it
+            where = f"r{self.rnd}.{self.player}.{self.phase}.auto[{k}] ({uid} {entry.action})"
+            act = entry.activation(uid, self.player, self.rnd, self.phase, where=where)
+            sim.ordinal[act] = slot(self.pi, k)
+            if len(self._acts) >= ACTS_LIMIT:
+                self._acts.clear()
+            self._acts[key] = act
         return act
 
 
