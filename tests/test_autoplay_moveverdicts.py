@@ -307,23 +307,34 @@ def test_a_unit_set_in_one_game_alone_is_set_as_the_split_by_near_units_sets_it(
     way. Each such setting is compared where it is made: the unit's models in each game of the call, the few games of
     one call set at different places in some calls."""
     scn = _scenario(tmp_path, card, "standard", red, blue, length=5)
-    calls = {"n": 0}
+    calls = {"n": 0, "depth": 0}
     among = World.place_among
-    free_place = sim_move.Movement._free_place
+    free_place, move_to = sim_move.Movement._free_place, sim_move.Movement.move_to
     settings: list[list[tuple[int, tuple[int, ...], tuple[object, ...]]]] = []
 
     def counted(self: World, *a: Any) -> Any:
         calls["n"] += 1
         return among(self, *a)
 
-    def recorded(self: Simulation, u: int, trials: np.ndarray, *a: Any) -> np.ndarray:
-        got = free_place(self, u, trials, *a)
-        at = tuple(self.world.placements[p].centres if p >= 0 else None for p in self.pos[u, trials].tolist())
-        settings[-1].append((u, tuple(trials.tolist()), at))
-        return got
+    def recorder(how: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
+        # each setting where it is made: a Move's games together (a few games are set in one pass, not per placement
+        # the unit left), a Deploy's and any other
+        def recorded(self: Simulation, u: int, trials: np.ndarray, *a: Any, **k: Any) -> np.ndarray:
+            calls["depth"] += 1
+            try:
+                got = how(self, u, trials, *a, **k)
+            finally:
+                calls["depth"] -= 1
+            if calls["depth"] == 0:
+                at = tuple(self.world.placements[p].centres if p >= 0 else None for p in self.pos[u, trials].tolist())
+                settings[-1].append((u, tuple(trials.tolist()), at))
+            return got
+
+        return recorded
 
     monkeypatch.setattr(World, "place_among", counted)
-    monkeypatch.setattr(sim_move.Movement, "_free_place", recorded)
+    monkeypatch.setattr(sim_move.Movement, "_free_place", recorder(free_place))
+    monkeypatch.setattr(sim_move.Movement, "move_to", recorder(move_to))
     settings.append([])
     alone = _played(Simulation(scn, 40, seed))
     with_alone = calls["n"]

@@ -150,13 +150,7 @@ class Movement(SimState):
                 placed[0] = True
             return placed
         if ONE_GAME and trials.size <= FEW_GAMES and zone is None:  # a few games: each its board, as above
-            by_pid: dict[int | None, list[int]] = {}
-            for i, board in enumerate(self._board_arr[self.board[trials]].tolist()):
-                occupied = tuple(p for v, p in enumerate(board) if v != u and p >= 0)
-                by_pid.setdefault(world.place_among(su, lead, rear, occupied), []).append(i)
-            few = {pid: [np.asarray(idx, dtype=np.int64)] for pid, idx in by_pid.items()}
-            self._set_answers(u, trials, few, act, quiet, placed, zone)
-            return placed
+            return self._each_board(u, trials, lead, rear, act, quiet)
         rest = [v for v in range(self.U) if v != u]
         test = None
         # the games of each answer together, set at the end in one pass
@@ -316,6 +310,8 @@ class Movement(SimState):
         if movers.size == 1:  # one game: its own placement (``groups``' one key)
             pid = int(self.state[self.row_pos(u), int(movers[0])])
             return movers[self.place(u, movers, to, self.world.rear_from(pid, to, headings), act)]
+        if ONE_GAME and movers.size <= FEW_GAMES:  # a few games: each as one game is, all set in one pass
+            return movers[self._each_board(u, movers, to, None, act, False, headings)]
         got = [
             ts[self.place(u, ts, to, self.world.rear_from(pid[0], to, headings), act)]
             for pid, ts in self.groups(movers, [self.row_pos(u)])
@@ -326,6 +322,32 @@ class Movement(SimState):
         for ts in got:
             placed[ts] = True
         return movers[placed[movers]]
+
+    def _each_board(
+        self,
+        u: int,
+        trials: np.ndarray,
+        lead: tuple[float, float],
+        rear: tuple[float, float] | None,
+        act: Activation,
+        quiet: bool,
+        headings: int | None = None,
+    ) -> np.ndarray:
+        """:meth:`place` in a few games (at most :data:`FEW_GAMES`), not arriving, no Charge targets, each as in one
+        game (:meth:`World.place_among` with its board's other units), then all set in one pass (:meth:`_set_answers`);
+        which were set. ``rear``: every game's, or None: each game's from the placement the unit leaves there (a
+        Move's, :meth:`World.rear_from` with ``headings``), so a Move in games the unit left from different placements
+        is set in one pass, not one per placement."""
+        su, world = self.units[u], self.world
+        by_pid: dict[int | None, list[int]] = {}
+        for i, board in enumerate(self._board_arr[self.board[trials]].tolist()):
+            occupied = tuple(p for v, p in enumerate(board) if v != u and p >= 0)
+            back = world.rear_from(board[u], lead, headings) if rear is None else rear
+            by_pid.setdefault(world.place_among(su, lead, back, occupied), []).append(i)
+        placed = np.zeros(trials.size, dtype=bool)
+        few = {pid: [np.asarray(idx, dtype=np.int64)] for pid, idx in by_pid.items()}
+        self._set_answers(u, trials, few, act, quiet, placed)
+        return placed
 
     def to_reserves(self, u: int, back: np.ndarray) -> None:
         """Unit ``u`` leaves the battlefield for Reserves in the games ``back`` (8.5.5 UNITS RETURNED TO RESERVES, as
