@@ -353,6 +353,7 @@ class BoardState:
         self._place_near: dict[tuple[object, ...], int | None] = memo.table("place_near")
         self._bare_near: dict[tuple[object, ...], int | None] = memo.table("bare_near")
         self._among: dict[tuple[object, ...], int | None] = memo.table("place_among")  # at most AMONG_LIMIT
+        self._rears: dict[tuple[int, Coord, int | None], Coord] = memo.table("rears")  # at most AMONG_LIMIT
         self._centre_arrays: dict[int, np.ndarray] = memo.table("centre_arrays")
         self._respawns: dict[tuple[object, ...], tuple[int, int]] = memo.table("respawns")
         self._packs: dict[tuple[object, ...], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = memo.table(

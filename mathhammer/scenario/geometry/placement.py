@@ -764,12 +764,20 @@ class Placing(Facts):
         """Where the other models go when the unit of placement ``pid`` is set with its Leading Model at ``to``
         (8.5.3: behind it, towards where its Leading Model stood; its player's Entry Edge where that is ``to``);
         with ``headings`` (a plan's, :data:`~mathhammer.scenario.spec.HEADINGS`) that direction rounded to the nearest
-        of so many compass headings (:func:`nearest_heading`)."""
-        old = self.placements[pid].centres[0]
-        rear = (old[0] - to[0], old[1] - to[1])
-        if not any(rear):
-            return self.rear_of(self.scn.units[self.placements[pid].unit].player)
-        return rear if headings is None else nearest_heading(rear, headings)
+        of so many compass headings (:func:`nearest_heading`), kept (the last :data:`AMONG_LIMIT` answers)."""
+        key = (pid, to, headings)
+        hit = self._rears.get(key)
+        if hit is None:
+            old = self.placements[pid].centres[0]
+            rear = (old[0] - to[0], old[1] - to[1])
+            if not any(rear):
+                hit = self.rear_of(self.scn.units[self.placements[pid].unit].player)
+            else:
+                hit = rear if headings is None else nearest_heading(rear, headings)
+            if len(self._rears) >= AMONG_LIMIT:
+                self._rears.clear()
+            self._rears[key] = hit
+        return hit
 
     def rear_of(self, player: str) -> Coord:
         """The direction of the player's own Entry Edge (models are set behind their Leading Model)."""
