@@ -271,11 +271,8 @@ class Legality:
                 on = np.fromiter((s[u] >= 0 and s[n + u] > 0 for s in missing.values()), dtype=bool, count=len(missing))
                 fresh[on[:, None] & holds[None, :] & (fresh < 0)] = 1
             firsts.update(zip(missing, fresh, strict=True))
-        made = []
-        for state, key in zip(new, keys, strict=True):
-            r = firsts[key].copy()
-            memo[state] = r
-            made.append(r)
+        made = list(np.stack([firsts[key] for key in keys]))  # each new row a copy (a row of one new block)
+        memo.update(zip(new, made, strict=True))
         if phase == "movement" and deploys.any():
             self._refuse_deploys(u, phase, new, made)
         fresh_rows = dict(zip(new, made, strict=True))
@@ -304,10 +301,13 @@ class Legality:
                 groups.setdefault(int(s[2 * n]), []).append(k)
         for ks in groups.values():
             idx, refused, admitted = self.deploys.judged(u, phase, [states[k] for k in ks])
-            for k, no, yes in zip(ks, refused, admitted, strict=True):
-                r = rows[k]
-                r[idx[no & (r[idx] < 0)]] = 0
-                r[idx[yes & (r[idx] < 0)]] = 1
+            # the answered entries of every state at once (a refusal first, as one state at a time read them)
+            sub = np.stack([rows[k][idx] for k in ks])
+            unknown = sub < 0
+            sub[refused & unknown] = 0
+            sub[admitted & unknown & ~refused] = 1
+            for k, got in zip(ks, sub, strict=True):
+                rows[k][idx] = got
 
     def judged(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool:
         """:meth:`entry` through the memo of :meth:`row`."""
