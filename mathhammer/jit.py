@@ -94,6 +94,7 @@ KERNELS: dict[str, tuple[tuple[str, str], ...]] = {
         ("scenario/fastsim.py", "_keep_bits"),
         ("scenario/fastsim.py", "_planned_bits"),
         ("scenario/fastsim.py", "_uniforms_kernel"),
+        ("scenario/fastsim.py", "_uniforms_rows_kernel"),
         ("scenario/fastsim.py", "_end_kernel"),
         ("scenario/fasttables.py", "_pair_slot"),  # called from Python too
     ),
@@ -153,6 +154,7 @@ COMPILE_SECONDS: dict[str, float] = {
     "scenario/fastsim.py:_keep_bits": 0.15,
     "scenario/fastsim.py:_planned_bits": 0.4,
     "scenario/fastsim.py:_uniforms_kernel": 0.25,
+    "scenario/fastsim.py:_uniforms_rows_kernel": 0.2,
     "scenario/fastsim.py:_end_kernel": 0.2,
     "scenario/fasttables.py:_pair_slot": 0.15,
 }

@@ -30,6 +30,16 @@ def _uniforms_kernel(base, trials):  # pragma: no cover - compiled
 
 
 @njit(**JIT)
+def _uniforms_rows_kernel(bases, trials):  # pragma: no cover - compiled
+    """Row ``k``: :func:`_uniform` of the draw keyed ``bases[k]`` for each game number of ``trials``."""
+    out = np.empty((bases.size, trials.size))
+    for k in range(bases.size):
+        for i in range(trials.size):
+            out[k, i] = _uniform(bases[k], trials[i])
+    return out
+
+
+@njit(**JIT)
 def _keep_bits(used, keep, live):  # pragma: no cover - compiled
     """``used[u, t] &= keep[u]`` for every unit and each game of ``live``, in place (row after row: each row read
     in the games' order). ``keep`` is what the cards keep (``kept_bits``: a Status bit or 0), never every bit."""

@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from ...engine.streams import mix64
-from ..basics import GOLDEN, draw_base
+from ..basics import draw_base
 from ..basics import stream as _stream
+from ..fastsim import _uniforms_rows_kernel
 from ..spec import PHASES, PLAYERS, Activation
 from . import Turn
 from .legal import Legality, States
@@ -52,9 +52,11 @@ def draw_bases(seed: int, streams: list[int]) -> np.ndarray:
 
 
 def uniforms_at(bases: np.ndarray, trials: np.ndarray) -> np.ndarray:
-    """Row ``k``: the uniforms of the draw keyed ``bases[k]`` (:func:`draw_bases`) for game numbers ``trials``."""
-    z = mix64(bases[:, None] + trials.astype(np.uint64)[None, :] * np.uint64(GOLDEN))
-    return (z >> np.uint64(11)).astype(np.float64) * (1.0 / 9007199254740992.0)
+    """Row ``k``: the uniforms of the draw keyed ``bases[k]`` (:func:`draw_bases`) for game numbers ``trials`` (the
+    engine's own uniform of each, :func:`~mathhammer.scenario.fastsim._uniform`, in one compiled pass)."""
+    return _uniforms_rows_kernel(  # type: ignore[no-any-return]
+        np.ascontiguousarray(bases, dtype=np.uint64), np.ascontiguousarray(trials, dtype=np.int64)
+    )
 
 
 def uniforms_of(seed: int, streams: list[int], trials: np.ndarray) -> np.ndarray:
