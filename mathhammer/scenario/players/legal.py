@@ -271,7 +271,7 @@ class Legality:
                 on = np.fromiter((s[u] >= 0 and s[n + u] > 0 for s in missing.values()), dtype=bool, count=len(missing))
                 fresh[on[:, None] & holds[None, :] & (fresh < 0)] = 1
             firsts.update(zip(missing, fresh, strict=True))
-        made = list(np.stack([firsts[key] for key in keys]))  # each new row a copy (a row of one new block)
+        made = [firsts[key].copy() for key in keys]
         memo.update(zip(new, made, strict=True))
         if phase == "movement" and deploys.any():
             self._refuse_deploys(u, phase, new, made)
@@ -302,7 +302,7 @@ class Legality:
         for ks in groups.values():
             idx, refused, admitted = self.deploys.judged(u, phase, [states[k] for k in ks])
             # the answered entries of every state at once (a refusal first, as one state at a time read them)
-            sub = np.stack([rows[k][idx] for k in ks])
+            sub = np.array([rows[k][idx] for k in ks])
             unknown = sub < 0
             sub[refused & unknown] = 0
             sub[admitted & unknown & ~refused] = 1
@@ -372,7 +372,7 @@ class Legality:
         seen = np.unique(sid) if sid.size > 1 else sid
         rows = np.zeros((len(table), len(self.menus[view.uids[u]][phase])), dtype=bool)
         picked = seen.tolist()
-        rows[seen] = np.stack(self.rows(u, phase, [table[s] for s in picked])) != 0
+        rows[seen] = np.array(self.rows(u, phase, [table[s] for s in picked])) != 0  # np.array: stack's rows, faster
         out = rows[sid]
         out[~((view.alive[u][games] > 0) & ~view.acted[u][games])] &= self._kind_masks(u, phase)[2][None, :]
         return out
