@@ -202,7 +202,7 @@ class Legality:
             return out
         table, inv = self.states(games) if states is None else states
         self.rows(u, phase, table)  # the new rows made together
-        rows = np.stack([self._full_row(u, phase, s) for s in table]) > 0
+        rows = np.array([self._full_row(u, phase, s) for s in table]) > 0
         out[:, kinds != "pass"] = rows[inv][:, kinds != "pass"]
         if phase == "movement":
             deploy = kinds == "deploy"
