@@ -279,7 +279,7 @@ class Movement(SimState):
                 self._tactical_mass(u, mine)
             movers = trials
         else:
-            self.skip(act, int(engaged.sum()), "the unit is Engaged: it cannot Move or Run (8.5.2, 8.7.1)")
+            self.skip(act, int(np.count_nonzero(engaged)), "the unit is Engaged: it cannot Move or Run (8.5.2, 8.7.1)")
             movers = trials[~engaged]
         assert act.to is not None
         # a Move or Run that keeps the unit's Statuses (Tunneling Claws; not a Disengage)

@@ -340,7 +340,7 @@ class Legality:
             out = np.ones(1, dtype=bool)
         else:
             out = (view.alive[u][games] > 0) & ~view.acted[u][games]
-            if not out.any():
+            if not np.count_nonzero(out):
                 return out
         if e.action == "fight":  # 8.8.1: an Engaged unit fights
             return out & view.engaged_mask(games, u)
@@ -357,7 +357,7 @@ class Legality:
                     r[index] = self._walk(u, phase, index, table[s])
                 legal[s] = bool(r[index])
             out &= np.fromiter((legal[s] for s in ids), dtype=bool, count=len(ids))
-        if e.action == "deploy" and out.any():  # 8.3.2: the Available Supply of each game
+        if e.action == "deploy" and np.count_nonzero(out):  # 8.3.2: the Available Supply of each game
             out &= view.supply_fits(u, games)
         return out
 
