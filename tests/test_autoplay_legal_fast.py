@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,13 +18,14 @@ import numpy as np
 import pytest
 
 from mathhammer.board.model import MM_PER_INCH
+from mathhammer.scenario.loader import parse_scenario
 from mathhammer.scenario.players.auto import Auto, EntryLegality, uniforms_of
 from mathhammer.scenario.players.legal import Legality
 from mathhammer.scenario.players.policies import Decision
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.sim_state import uniforms
 from mathhammer.scenario.spec import PLAYERS, Activation, Scenario
-from tests.autoplay_kit import scenario
+from tests.autoplay_kit import data, scenario
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +133,9 @@ def test_open_entries_and_the_random_policy_with_and_without_them(scn: Scenario)
     """At every automatic decision of random games (3 Rounds): ``Legality.open`` is False only where ``admits`` refuses
     (every entry of every free unit, in every deciding game), it is False for some entries the row has not walked
     (the shortcuts prefilled: 8.5.5, 8.5.3, 8.7.3, 8.7.7), and ``random``'s choice with the Decision's ``open`` and
-    runs of draws (``draws``) is its choice without them (every entry asked in the shuffled order, draws one by one)."""
+    runs of draws (``draws``) and its first admitted entries in one pass (``first``: ``Legality.first_admitted``) is
+    its choice without ``first`` (``admits`` asked column by column) and without any of them (every entry asked in the
+    shuffled order, draws one by one)."""
     sim = Simulation(scn, 4, 5)
     seen = {"decisions": 0, "closed": 0}
     for auto in sim.players:
@@ -153,9 +157,12 @@ def test_open_entries_and_the_random_policy_with_and_without_them(scn: Scenario)
                     ok = d.admits(j, e, free)
                     assert not (ok & ~got[:, e]).any() and not (ok & ~plain[:, e]).any(), (u, e)
             seen["decisions"] += 1
+            assert d.first is not None
             fast = policy.choose(d)
-            slow = policy.choose(replace(d, open=None, draws=None))
-            assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1]), rows
+            loop = policy.choose(replace(d, first=None))  # admits asked column by column, entry by entry
+            slow = policy.choose(replace(d, open=None, draws=None, first=None))
+            for other in (loop, slow):
+                assert np.array_equal(fast[0], other[0]) and np.array_equal(fast[1], other[1]), rows
             return fast
 
         auto.policy = SimpleNamespace(choose=both)  # type: ignore[assignment]
@@ -309,3 +316,84 @@ def test_the_shortcuts_of_many_states_are_each_states_own(scn: Scenario) -> None
 
     run_looking(sim, judged)
     assert seen["aimed"] > 1000 and 100 < seen["refused"] < seen["aimed"] - 100 and seen["mixed"] > 10, seen
+
+
+SIX = tuple(
+    str(Path(__file__).resolve().parents[1] / "profiles" / "armies" / f) for f in ("terran_six.toml", "zerg_six.toml")
+)
+
+
+def test_first_admitted_is_admits_column_by_column_in_the_issues_games(tmp_path: Path) -> None:
+    """``Legality.first_admitted`` (``random``'s first legal entry in one pass) == ``admits`` asked column by column of
+    the shuffled order, entry by entry (``Random.first_legal``'s loop), at every decision of random games of the
+    issue's lists (Hold Position, Gauntlet, 3 Rounds), both players; a Deploy beyond the Available Supply refused in
+    some (8.3.2, read per game) and entries using an ability read per game (10.5: Stimpack)."""
+    table = data(tmp_path, length=3)
+    table["deployment"] = {"card": "Gauntlet"}
+    table["players"]["red"]["army"], table["players"]["blue"]["army"] = SIX
+    sim = Simulation(parse_scenario(table, "six.toml", tmp_path), 24, 17)
+    reads = {"deploy": 0, "deploy refused": 0, "use": 0}
+    seen = {"decisions": 0}
+    for auto in sim.players:
+        assert isinstance(auto, Auto)
+        leg, policy = auto.legality, auto.policy
+        game_reads = leg.game_reads
+
+        def counted(
+            u: int, phase: str, index: int, games: np.ndarray, leg: Any = leg, game_reads: Any = game_reads
+        ) -> Any:
+            got = game_reads(u, phase, index, games)
+            e = leg.menus[leg.view.uids[u]][phase][index]
+            kind = "use" if e.use else e.action
+            reads[kind] = reads.get(kind, 0) + got.size
+            reads[f"{kind} refused"] = reads.get(f"{kind} refused", 0) + int((~got).sum())
+            return got
+
+        leg.game_reads = counted  # type: ignore[method-assign]
+
+        def both(d: Decision, policy: Any = policy) -> tuple[np.ndarray, np.ndarray]:
+            fast = policy.choose(d)
+            loop = policy.choose(replace(d, first=None))
+            assert np.array_equal(fast[0], loop[0]) and np.array_equal(fast[1], loop[1])
+            seen["decisions"] += 1
+            return fast
+
+        auto.policy = SimpleNamespace(choose=both)  # type: ignore[assignment]
+    sim.run()
+    assert seen["decisions"] > 50 and reads["deploy refused"] > 0 and reads["use"] > 0, str((seen, reads))
+
+
+def test_first_admitted_is_each_games_first_admitted_entry(scn: Scenario) -> None:
+    """``Legality.first_admitted`` == per game, the first entry of its order that ``maybe`` leaves open and
+    ``admits`` admits for that game alone (Pass never), for every unit and Phase in games in different states, with
+    random orders and open masks; an ability's payment refused in the odd games (10.5, read per game) and the Fight of
+    a unit not Engaged (8.8.1) each change some answer."""
+    sim = Simulation(scn, 8, 21)
+    sim.run()  # games end in different states
+    auto = sim.players[0]
+    assert isinstance(auto, Auto)
+    rng = np.random.default_rng(5)
+    games = np.arange(sim.T)
+    refused = {"use": 0, "fight": 0}
+    for phase in ("movement", "assault", "combat"):
+        sim.new_phase(sim.round, phase)
+        for u, uid in enumerate(sim.uids):
+            leg, naive = EntryLegality(sim, auto.legality.menus), EntryLegality(sim, auto.legality.menus)
+            for each in (leg, naive):
+                each.spending = SimpleNamespace(affords=lambda u, use, g: g % 2 == 0)  # type: ignore[assignment]
+            entries = leg.menus[uid][phase]
+            maybe = rng.random((games.size, len(entries))) < 0.8
+            order = np.argsort(np.where(maybe, rng.random(maybe.shape), np.inf), axis=1)  # the open entries first
+            got = leg.first_admitted(u, phase, games, leg.states(games), order, maybe)
+            for g in games.tolist():
+                want = -1
+                for e in order[g].tolist():
+                    if maybe[g, e] and entries[e].action != "pass" and naive.admits(u, phase, e, games[g : g + 1])[0]:
+                        want = e
+                        break
+                    if maybe[g, e] and entries[e].action in ("fight",) and sim.alive[u, g] > 0:
+                        refused["fight"] += 1
+                    if maybe[g, e] and entries[e].use and g % 2 and sim.alive[u, g] > 0:
+                        refused["use"] += 1
+                assert got[g] == want, (uid, phase, g)
+    assert refused["use"] > 0 and refused["fight"] > 0, refused

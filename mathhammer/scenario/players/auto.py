@@ -93,6 +93,16 @@ class EntryLegality(Legality):
             out &= self.spending.affords(u, e.use, games)
         return out
 
+    def _paid(self, u: int, phase: str) -> np.ndarray:
+        return np.asarray([bool(e.use) for e in self.menus[self.view.uids[u]][phase]]) & (self.spending is not None)
+
+    def game_reads(self, u: int, phase: str, index: int, games: np.ndarray) -> np.ndarray:
+        out = super().game_reads(u, phase, index, games)
+        e = self.menus[self.view.uids[u]][phase][index]
+        if e.use and self.spending is not None and out.any():  # 10.2, 10.5: paid from this game's Ready cards
+            out &= self.spending.affords(u, e.use, games)
+        return out
+
 
 class Auto:
     """The automatic player ``player`` of Simulation ``sim``, choosing by the policy named ``name`` (its state: how
@@ -227,6 +237,9 @@ class Auto:
             mask[:, [e.action == "pass" for e in menus[sim.uids[units[j]]][phase]]] = False
             return mask
 
+        def first(j: int, rows: np.ndarray, order: np.ndarray, maybe: np.ndarray) -> np.ndarray:
+            return leg.first_admitted(units[j], phase, games[rows], (table, sid[rows]), order, maybe)
+
         def features(j: int, rows: np.ndarray) -> np.ndarray:
             return self.features().rows(units[j], phase, games[rows])
 
@@ -242,6 +255,7 @@ class Auto:
             draws=draws,
             open=open_,
             spare=lambda rows: self.spending.spare(games[rows]),
+            first=first,
         )
         leg.moves.taking((games, table, sid))
         try:

@@ -361,6 +361,74 @@ class Legality:
             out &= view.supply_fits(u, games)
         return out
 
+    def first_admitted(
+        self, u: int, phase: str, games: np.ndarray, states: States, order: np.ndarray, maybe: np.ndarray
+    ) -> np.ndarray:
+        """Per game of ``games`` (their :meth:`states`): the first entry of unit ``u``'s ``phase`` menu in its row of
+        ``order`` (the entries in the order to try them, those ``maybe`` leaves open first) that ``maybe`` leaves open
+        and :meth:`admits` admits; -1 for none. :meth:`admits` asked column by column of ``order`` (per column, entry
+        by entry) in one pass: the same answers, and the same walks in the same order (per column, by entry then
+        state), without a call per entry (``Random.first_legal``'s reading where the Decision gives it; a Pass is never
+        admitted)."""
+        n = games.size
+        got = np.full(n, -1, dtype=np.int64)
+        width = int(np.count_nonzero(maybe, axis=1).max()) if n else 0
+        if width == 0:
+            return got
+        view = self.view
+        table, sid = states
+        seen = np.unique(sid) if sid.size > 1 else sid
+        picked = seen.tolist()
+        kept = self.rows(u, phase, [table[s] for s in picked])  # the memo's rows: the walks' answers written there
+        known = np.array(kept)  # a copy read in bulk (np.array: stack's rows, faster), kept in step with ``kept``
+        at = np.searchsorted(seen, sid) if seen.size > 1 else np.zeros(n, dtype=np.int64)
+        kinds, _ = self._kinds(u, phase)
+        fight, passes = kinds == "fight", self._kind_masks(u, phase)[2]
+        per_game = fight | (kinds == "deploy") | self._paid(u, phase)
+        free = (view.alive[u][games] > 0) & ~view.acted[u][games]
+        walk, size = self._walk, len(picked)
+        for col in range(width):
+            todo = np.flatnonzero(got < 0)
+            cand = order[todo, col]
+            keep = maybe[todo, cand] & free[todo] & ~passes[cand]
+            todo, cand = todo[keep], cand[keep]
+            if todo.size == 0:
+                continue
+            rows_at = at[todo]
+            verdict = known[rows_at, cand]
+            ask = (verdict < 0) & ~fight[cand]
+            if np.count_nonzero(ask):  # the (entry, state) pairs not yet judged: by entry, then state
+                for code in np.unique(cand[ask] * size + rows_at[ask]).tolist():
+                    e, p = divmod(code, size)
+                    row = kept[p]
+                    if row[e] < 0:
+                        row[e] = walk(u, phase, e, table[picked[p]])
+                    known[p, e] = row[e]
+                verdict = known[rows_at, cand]
+            ok = (verdict > 0) | fight[cand]
+            reads = ok & per_game[cand]
+            if np.count_nonzero(reads):  # 8.8.1 a Fight, 8.3.2 a Deploy's Supply, 10.5 what pays for ``use``
+                for e in np.unique(cand[reads]).tolist():
+                    k = np.flatnonzero(reads & (cand == e))
+                    ok[k] = self.game_reads(u, phase, e, games[todo[k]])
+            got[todo[ok]] = cand[ok]
+        return got
+
+    def _paid(self, u: int, phase: str) -> np.ndarray:
+        """Per entry of unit ``u``'s ``phase`` menu: read per game by what pays for it (none here:
+        :class:`~.auto.EntryLegality`'s Spending)."""
+        return np.zeros(len(self.menus[self.view.uids[u]][phase]), dtype=bool)
+
+    def game_reads(self, u: int, phase: str, index: int, games: np.ndarray) -> np.ndarray:
+        """Per game of ``games``, where entry ``index``'s state is admitted (a Fight: any state): :meth:`admits`' reads
+        of the game itself (8.8.1 a Fight for an Engaged unit; 8.3.2 the Available Supply of a Deploy)."""
+        action = self.menus[self.view.uids[u]][phase][index].action
+        if action == "fight":
+            return self.view.engaged_mask(games, u)
+        if action == "deploy":
+            return self.view.supply_fits(u, games)
+        return np.ones(games.size, dtype=bool)
+
     def open(self, u: int, phase: str, games: np.ndarray, states: States | None = None) -> np.ndarray:
         """Per game of ``games`` (rows) and entry of unit ``u``'s ``phase`` menu (columns): not yet known to be
         illegal (its state's :meth:`row` not 0; a unit Destroyed or activated in the Phase has only Pass). What
