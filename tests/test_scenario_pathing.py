@@ -36,7 +36,9 @@ def _board(*terrain: Terrain) -> Board:
 
 def test_the_kept_corner_to_corner_legs_give_the_ways_of_legs_tested_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
     """8.5.3 (the way round the terrain): a level's corner-to-corner legs, kept after the first search on the level
-    (``_Obstacles.corner_hits``), give every search the way found with every leg tested afresh (``_KEEP_LEGS`` off),
+    (``_Obstacles.corner_hits``, ``corner_lengths``), and the legs from a start and to an end, kept per point
+    (``from_point``, ``hits_to``) and relaxed as arrays, give every search the way found with every leg tested afresh
+    (``_KEEP_LEGS`` off),
     to the bit, on both levels of a board with a cliff climbed through its ACCESS POINT (the levels' corners follow
     one another in the search's nodes: an index read off by one level would change these ways)."""
     import numpy as np
@@ -58,11 +60,12 @@ def test_the_kept_corner_to_corner_legs_give_the_ways_of_legs_tested_afresh(monk
         asked.append((ends[0], "cliff" if a else None, ends[1], "cliff" if b else None))
     pathing._LEVELS.clear()
     warm = [shortest_route(board, s, sl, e, el, radius=R) for s, sl, e, el in asked]
-    assert sum(len(o.seen) for _, o in pathing._LEVELS.values()) > 0  # the legs were kept and read
+    kept = [(len(o.seen), len(o.starts), len(o.ends)) for _, o in pathing._LEVELS.values()]
+    assert min(map(sum, zip(*kept, strict=True))) > 0  # the legs were kept and read
     monkeypatch.setattr(pathing, "_KEEP_LEGS", False)
     pathing._LEVELS.clear()
     fresh = [shortest_route(board, s, sl, e, el, radius=R) for s, sl, e, el in asked]
-    assert sum(len(o.seen) for _, o in pathing._LEVELS.values()) == 0
+    assert sum(len(o.seen) + len(o.starts) + len(o.ends) for _, o in pathing._LEVELS.values()) == 0
     assert warm == fresh
     assert sum(math.isfinite(w.length) and w.via != () for w in warm) > 5  # climbs through the ACCESS POINT
     bent = [math.dist(a, b) + 1e-6 < w.length < math.inf for w, (a, _, b, _) in zip(warm, asked, strict=True)]

@@ -80,6 +80,12 @@ class _Obstacles:
     #: per corner (its index in ``corners``), which straight segments from it to every corner meet ``solid``
     #: (:meth:`corner_hits`, filled as the searches ask)
     seen: dict[int, np.ndarray] = field(default_factory=dict)
+    #: per corner, the lengths of those segments (:meth:`corner_lengths`)
+    lengths: dict[int, np.ndarray] = field(default_factory=dict)
+    #: per point, which segments from every corner to it meet ``solid`` (:meth:`hits_to`)
+    ends: dict[Coord, np.ndarray] = field(default_factory=dict)
+    #: per point, which segments from it to every corner meet ``solid``, and their lengths (:meth:`from_point`)
+    starts: dict[Coord, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
 
     @cached_property
     def rings(self) -> tuple[np.ndarray, np.ndarray] | None:
@@ -93,6 +99,43 @@ class _Obstacles:
         starts[1:] = np.cumsum([len(r) for r in rings])
         return np.ascontiguousarray(np.concatenate(rings) if rings else np.zeros((0, 2))), starts
 
+    def corner_lengths(self, c: int) -> np.ndarray:
+        """Per corner: the length of the segment from corner ``c`` to it (``math.dist``, as a search's legs measure
+        it), made once per corner."""
+        got = self.lengths.get(c)
+        if got is None:
+            here = self.corners[c]
+            got = self.lengths[c] = np.asarray([math.dist(here, k) for k in self.corners], dtype=np.float64)
+        return got
+
+    def hits_to(self, p: Coord) -> np.ndarray:
+        """Per corner: does the segment from it to the point ``p`` meet ``solid``? The test of a search's leg from a
+        corner to its end (``shapely.intersects`` of the same segment), made for every corner at once and kept per
+        point (a search's end is asked from each corner it reaches; ends repeat: a unit's Move points), at most
+        :data:`ENDS_KEPT` points."""
+        hit = self.ends.get(p)
+        if hit is None:
+            if len(self.ends) >= ENDS_KEPT:
+                self.ends.clear()
+            xy = np.asarray(self.corners, dtype=float).reshape(-1, 2)
+            lines = shapely.linestrings(np.stack([xy, np.broadcast_to(np.asarray(p, dtype=float), xy.shape)], axis=1))
+            hit = self.ends[p] = np.asarray(shapely.intersects(self.solid, lines), dtype=bool)
+        return hit
+
+    def from_point(self, p: Coord) -> tuple[np.ndarray, np.ndarray]:
+        """Per corner: does the segment from the point ``p`` to it meet ``solid``, and its length (a search's legs
+        from its start, tested and measured as :meth:`corner_hits` and :meth:`corner_lengths` do), kept per point (a
+        unit's Move points repeat), at most :data:`ENDS_KEPT` points."""
+        hit = self.starts.get(p)
+        if hit is None:
+            if len(self.starts) >= ENDS_KEPT:
+                self.starts.clear()
+            xy = np.asarray(self.corners, dtype=float).reshape(-1, 2)
+            lines = shapely.linestrings(np.stack([np.broadcast_to(np.asarray(p, dtype=float), xy.shape), xy], axis=1))
+            lengths = np.asarray([math.dist(p, k) for k in self.corners], dtype=np.float64)
+            hit = self.starts[p] = (np.asarray(shapely.intersects(self.solid, lines), dtype=bool), lengths)
+        return hit
+
     def corner_hits(self, c: int) -> np.ndarray:
         """Per corner: does the segment from corner ``c`` to it meet ``solid``? The same test as a search's legs
         (``shapely.intersects`` of the segment), made once per corner: the corners are the same in every search on
@@ -105,6 +148,8 @@ class _Obstacles:
         return hit
 
 
+#: :meth:`_Obstacles.hits_to` keeps at most this many points per level (then starts again)
+ENDS_KEPT = 1 << 10
 _LEVELS: dict[tuple[int, str | None, float, int], tuple[Board, _Obstacles]] = {}
 #: a search reads its level's kept corner-to-corner legs (:meth:`_Obstacles.corner_hits`; the tests turn this off to
 #: compare with every leg tested afresh)
@@ -286,10 +331,29 @@ def shortest_route(
         out += [(j, math.dist(nodes[i].xy, nodes[j].xy)) for j in rest if _leg_ok(o, nodes[i], nodes[j])]
         return out
 
+    def corner_legs(i: int, js: np.ndarray) -> tuple[list[tuple[int, float]], np.ndarray, np.ndarray]:
+        """:func:`legs` from node ``i``, a corner its level keeps or the start (neither a skip nor a notch), in two
+        parts: the legs to the nodes of ``js`` that are not corners (as :func:`legs` finds them; a corner's to the end
+        from :meth:`_Obstacles.hits_to`), and to the corners as arrays (the corners' indices and lengths, from the
+        level's kept hits and lengths: corners are neither skips nor notches)."""
+        lvl = nodes[i].level
+        lo, o = first[lvl], obs[lvl]
+        split = int(np.searchsorted(js, lo))  # a level's other nodes come before its corners
+        at, head = js[split:], js[:split]
+        hits, lengths = o.from_point(nodes[i].xy) if i == 0 else (o.corner_hits(i - lo), o.corner_lengths(i - lo))
+        keep = ~hits[at - lo]
+        out: list[tuple[int, float]] = []
+        if i > 0 and head.size and head[0] == 1 and plain[1]:  # to the end: its legs from every corner at once, kept
+            if not o.hits_to(end)[i - lo]:
+                out.append((1, math.dist(nodes[i].xy, end)))
+            head = head[1:]
+        return out + legs(i, head), at[keep], lengths[at - lo][keep]
+
     dist = [math.inf] * len(nodes)
     prev: list[tuple[int, str | None]] = [(-1, None)] * len(nodes)
     dist[0] = 0.0
     done = np.zeros(len(nodes), dtype=bool)
+    plain = np.fromiter((not n.skip and not n.notch for n in nodes), dtype=bool, count=len(nodes))
     heap = [(0.0, 0)]
     while heap:
         dd, i = heapq.heappop(heap)
@@ -303,8 +367,22 @@ def shortest_route(
             todo = np.flatnonzero(~done)
             steps += [(j, c, None) for j, c in legs(0, todo)]
         else:
-            same = by_level[nodes[i].level]
-            steps += [(j, c, None) for j, c in legs(i, same[~done[same]])]
+            lvl = nodes[i].level
+            same = by_level[lvl]
+            js = same[~done[same]]
+            if _KEEP_LEGS and plain[i] and (i == 0 or first[lvl] <= i < first[lvl] + len(obs[lvl].corners)):
+                # a corner's legs to the corners as arrays: each relaxed as the loop below relaxes it (the same
+                # sums and tests, in any order: each node once, and the heap pops by (length, node) alone)
+                others, to, lengths = corner_legs(i, js)
+                steps += [(j, c, None) for j, c in others]
+                ahead = dd + lengths
+                better = ahead < np.asarray(dist)[to] - 1e-12
+                for j, c in zip(to[better].tolist(), ahead[better].tolist(), strict=True):
+                    dist[j] = c
+                    prev[j] = (i, None)
+                    heapq.heappush(heap, (c, j))
+            else:
+                steps += [(j, c, None) for j, c in legs(i, js)]
         steps += [(j, c, p) for j, c, p in links.get(i, ()) if not done[j]]
         for j, c, p in steps:
             if dd + c < dist[j] - 1e-12:
