@@ -237,8 +237,8 @@ class Auto:
             mask[:, [e.action == "pass" for e in menus[sim.uids[units[j]]][phase]]] = False
             return mask
 
-        def first(j: int, rows: np.ndarray, order: np.ndarray, maybe: np.ndarray) -> np.ndarray:
-            return leg.first_admitted(units[j], phase, games[rows], (table, sid[rows]), order, maybe)
+        def first(j: int, rows: np.ndarray, keys: np.ndarray) -> np.ndarray:
+            return leg.first_drawn(units[j], phase, games[rows], (table, sid[rows]), keys)
 
         def features(j: int, rows: np.ndarray) -> np.ndarray:
             return self.features().rows(units[j], phase, games[rows])

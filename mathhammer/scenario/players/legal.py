@@ -361,27 +361,59 @@ class Legality:
             out &= view.supply_fits(u, games)
         return out
 
+    def first_drawn(self, u: int, phase: str, games: np.ndarray, states: States, keys: np.ndarray) -> np.ndarray:
+        """Per game of ``games`` (their :meth:`states`): the first entry of unit ``u``'s ``phase`` menu by ``keys``
+        (games x entries: the entries in the order of their keys, a stable sort) that :meth:`admits` admits; -1 for
+        none (a Pass never). :meth:`open`'s entries first, in that order (an entry it closes is refused: the first
+        admitted is the same), then :meth:`first_admitted`, the rows read once for both (``Random.first_legal``'s
+        reading where the Decision gives it)."""
+        if games.size == 0:
+            return np.full(0, -1, dtype=np.int64)
+        read = self._read_rows(u, phase, states)
+        known, at = read[2], read[3]
+        free = (self.view.alive[u][games] > 0) & ~self.view.acted[u][games]
+        maybe = (known[at] != 0) & ~self._kind_masks(u, phase)[2][None, :]
+        maybe[~free] = False  # a unit Destroyed or activated in the Phase has only Pass (:meth:`open`)
+        order = np.argsort(np.where(maybe, keys, np.inf), axis=1, kind="stable")
+        return self.first_admitted(u, phase, games, states, order, maybe, read)
+
+    def _read_rows(
+        self, u: int, phase: str, states: States
+    ) -> tuple[list[int], list[np.ndarray], np.ndarray, np.ndarray]:
+        """The distinct states of ``states`` (their indices, ascending), their :meth:`rows` (the memo's: the walks'
+        answers are written there), a copy of them as one array, and each game's row in it."""
+        table, sid = states
+        seen = np.unique(sid) if sid.size > 1 else sid
+        picked = seen.tolist()
+        kept = self.rows(u, phase, [table[s] for s in picked])
+        known = np.array(kept)  # a copy read in bulk (np.array: stack's rows, faster), kept in step with ``kept``
+        at = np.searchsorted(seen, sid) if seen.size > 1 else np.zeros(sid.size, dtype=np.int64)
+        return picked, kept, known, at
+
     def first_admitted(
-        self, u: int, phase: str, games: np.ndarray, states: States, order: np.ndarray, maybe: np.ndarray
+        self,
+        u: int,
+        phase: str,
+        games: np.ndarray,
+        states: States,
+        order: np.ndarray,
+        maybe: np.ndarray,
+        read: tuple[list[int], list[np.ndarray], np.ndarray, np.ndarray] | None = None,
     ) -> np.ndarray:
         """Per game of ``games`` (their :meth:`states`): the first entry of unit ``u``'s ``phase`` menu in its row of
         ``order`` (the entries in the order to try them, those ``maybe`` leaves open first) that ``maybe`` leaves open
         and :meth:`admits` admits; -1 for none. :meth:`admits` asked column by column of ``order`` (per column, entry
         by entry) in one pass: the same answers, and the same walks in the same order (per column, by entry then
-        state), without a call per entry (``Random.first_legal``'s reading where the Decision gives it; a Pass is never
-        admitted)."""
+        state), without a call per entry (a Pass is never admitted). ``read``: :meth:`_read_rows` of ``states`` where
+        the caller has it."""
         n = games.size
         got = np.full(n, -1, dtype=np.int64)
         width = int(np.count_nonzero(maybe, axis=1).max()) if n else 0
         if width == 0:
             return got
         view = self.view
-        table, sid = states
-        seen = np.unique(sid) if sid.size > 1 else sid
-        picked = seen.tolist()
-        kept = self.rows(u, phase, [table[s] for s in picked])  # the memo's rows: the walks' answers written there
-        known = np.array(kept)  # a copy read in bulk (np.array: stack's rows, faster), kept in step with ``kept``
-        at = np.searchsorted(seen, sid) if seen.size > 1 else np.zeros(n, dtype=np.int64)
+        table = states[0]
+        picked, kept, known, at = self._read_rows(u, phase, states) if read is None else read
         kinds, _ = self._kinds(u, phase)
         fight, passes = kinds == "fight", self._kind_masks(u, phase)[2]
         per_game = fight | (kinds == "deploy") | self._paid(u, phase)

@@ -48,9 +48,9 @@ class Decision:
     known to be refused (``admits`` would refuse it: :meth:`~.legal.Legality.open`; Pass False), so a policy seeking
     the first legal entry in some order skips those without asking; ``spare(rows)``: per game of ``games[rows]``,
     the resources the player's Ready cards still give this Round (:meth:`~.spending.Spending.spare`);
-    ``first(j, rows, order, maybe)``: per game of ``games[rows]``, the first entry of unit ``units[j]``'s menu in its
-    row of ``order`` that ``maybe`` leaves open and ``admits`` admits (-1: none), in one pass (the same answers as
-    ``admits`` asked column by column: :meth:`~.legal.Legality.first_admitted`).
+    ``first(j, rows, keys)``: per game of ``games[rows]``, the first entry of unit ``units[j]``'s menu in the order of
+    its row of ``keys`` (a stable sort) that ``admits`` admits (-1: none), in one pass (the same answers as ``open``,
+    then ``admits`` asked column by column: :meth:`~.legal.Legality.first_drawn`).
     """
 
     games: np.ndarray
@@ -64,7 +64,7 @@ class Decision:
     draws: Callable[[int, int, np.ndarray], np.ndarray] | None = None
     open: Callable[[int, np.ndarray], np.ndarray] | None = None
     spare: Callable[[np.ndarray], np.ndarray] | None = None
-    first: Callable[[int, np.ndarray, np.ndarray, np.ndarray], np.ndarray] | None = None
+    first: Callable[[int, np.ndarray, np.ndarray], np.ndarray] | None = None
 
     def uniforms(self, i: int, size: int, rows: np.ndarray) -> np.ndarray:
         """``size`` x ``rows``: draws ``i`` to ``i + size - 1`` (``draw``'s numbers; ``draws`` where given: a run at
@@ -180,11 +180,11 @@ class Random:
         (-1: none), a uniform draw among its legal entries."""
         size = len(d.entries(j))
         keys = d.uniforms(SHUFFLE * (j + 1), size, rows).T
+        if d.first is not None:  # the reading below in one pass
+            return d.first(j, rows, keys)
         maybe = d.open(j, rows) if d.open is not None else np.ones(keys.shape, dtype=bool)
         keys = np.where(maybe, keys, np.inf)  # entries known refused go last: the first legal entry is the same
         order = np.argsort(keys, axis=1, kind="stable")
-        if d.first is not None:  # the loop below in one pass
-            return d.first(j, rows, order, maybe)
         got = np.full(rows.size, -1, dtype=np.int64)
         for col in range(int(maybe.sum(axis=1).max()) if rows.size else 0):
             todo = np.flatnonzero(got < 0)
