@@ -4,7 +4,9 @@ overlapping another or closer than the spacing (``apart``), nor Within 1" of an 
 keeps the unit's models together (a spot farther than one step and 2" from every model set is passed over). The
 bases here are set at random about the spots, many at gaps within a hair of ``apart`` and of 1", enemies and friends
 alike (a reading that left out a base that could decide a spot, or misread a threshold, changes a verdict: a filter of
-the bases by the spots' box without the 1" margin fails 6 of the 6 seeds: the kernel reads such a box, checked)."""
+the bases by the spots' box without the 1" margin fails 6 of the 6 seeds: the kernel reads such a box, checked).
+``fastplace.clear`` (a formation's spots against the other units' bases) likewise: its placements left out by their
+discs (a limit without the enemy's 1", or a margin short of the limits, fails 2-4 of the 6 seeds, checked)."""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ import pytest
 
 from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.board.model import EPS
-from mathhammer.scenario.fastplace import TOL, set_verdicts
+from mathhammer.scenario.fastnear import Centres
+from mathhammer.scenario.fastplace import TOL, clear, set_verdicts
 from mathhammer.scenario.geometry.routes import GAP
 
 
@@ -122,3 +125,60 @@ def test_set_verdicts_read_the_bases_near_each_entry_as_all_of_them(seed: int) -
     want = _naive(*args, *more, TOL)
     assert np.array_equal(got, want)
     assert near_threshold > 10 and len({int(v) for v in want.ravel()}) >= 2, (near_threshold, np.unique(want))
+
+
+def _naive_clear(spots: np.ndarray, r: float, pids: list[int], foe: np.ndarray, packed: Centres) -> int:
+    """``fastplace.clear`` with every base of every placement read at every spot: 1 a gap past a limit by more than
+    ``TOL``, else 2 one within ``TOL`` of it, else 0."""
+    starts, xy, rads = packed.arrays()
+    apart, eng, unsure = GAP / 2, ENGAGEMENT_RANGE + EPS, False
+    for p in pids:
+        for x, y in spots.tolist():
+            for j in range(int(starts[p]), int(starts[p + 1])):
+                g = math.sqrt((x - xy[j, 0]) ** 2 + (y - xy[j, 1]) ** 2) - r - rads[p]
+                if g < apart - TOL or (foe[p] and g <= eng - TOL):
+                    return 1
+                unsure |= abs(g - apart) <= TOL or bool(foe[p] and abs(g - eng) <= TOL)
+    return 2 if unsure else 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_clear_leaves_out_only_placements_that_cannot_decide(seed: int) -> None:
+    """``fastplace.clear`` (the formation's spots against the bases of the other units, 8.5.3 and 8.7.7) == every base
+    read at every spot, with placements of 1-10 models about the spots, many at gaps within a hair of ``GAP / 2`` and
+    of 1" (a placement whose disc is far from the spots is left out: one left out that could decide a spot changes an
+    answer); each answer occurs."""
+    rng = np.random.default_rng(seed)
+    seen = {0: 0, 1: 0, 2: 0}
+    for _ in range(300):
+        packed = Centres()
+        r = float(rng.choice([0.3, 0.5, 0.8]))
+        spots = rng.uniform(10, 14, size=(int(rng.integers(1, 8)), 2))
+        placements, rads = [], []
+        for _ in range(int(rng.integers(1, 12))):
+            orad = float(rng.choice([0.3, 0.5, 0.8]))
+            centre = spots[rng.integers(spots.shape[0])]
+            models = []
+            for _ in range(int(rng.integers(1, 11))):
+                angle = rng.uniform(0, 2 * math.pi)
+                limit = float(rng.choice([GAP / 2, ENGAGEMENT_RANGE + EPS, 3.0, 9.0]))
+                d = r + orad + limit + float(rng.choice([0.0, TOL / 2, -TOL / 2, 2 * TOL, rng.uniform(-1, 4)]))
+                models.append((float(centre[0] + d * math.cos(angle)), float(centre[1] + d * math.sin(angle))))
+            placements.append(tuple(models))
+            rads.append(orad)
+        packed.extend(placements, rads)
+        foe = rng.random(len(placements)) < 0.5
+        pids = [int(p) for p in rng.permutation(len(placements))[: int(rng.integers(1, len(placements) + 1))]]
+        want = _naive_clear(spots, r, pids, foe, packed)
+        got = clear(
+            np.ascontiguousarray(spots),
+            r,
+            np.asarray(pids, dtype=np.int64),
+            foe,
+            packed,
+            GAP / 2,
+            ENGAGEMENT_RANGE + EPS,
+        )
+        assert got == want
+        seen[want] += 1
+    assert min(seen.values()) > 10, seen

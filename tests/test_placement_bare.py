@@ -142,8 +142,10 @@ def test_a_gap_at_its_limit_is_read_as_the_grid_reads_it(board: Any, unit: str, 
     for _ in range(abs(ulps)):
         x = math.nextafter(x, math.inf if ulps > 0 else -math.inf)
     other = int(world._intern(Placement(unit, ((x, spot[1]),), None)))
-    bases = (np.asarray([other]), np.asarray([enemy]), *world._centres_packed().arrays())
-    status = fastplace.clear(world._centres(bare), r, bases, GAP / 2, ENGAGEMENT_RANGE + EPS)
+    foe = np.zeros(other + 1, dtype=bool)
+    foe[other] = enemy
+    packed = world._centres_packed()
+    status = fastplace.clear(world._centres(bare), r, np.asarray([other]), foe, packed, GAP / 2, ENGAGEMENT_RANGE + EPS)
     assert status == 2
     got = world._bare_holds(su, lead, rear, (other,), None, None)
     grid = _grid(world, su, lead, rear, (other,), None, None)

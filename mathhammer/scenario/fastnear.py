@@ -192,6 +192,9 @@ class Centres:
         self.xy = np.zeros((256, 2))
         self.starts = np.zeros(257, dtype=np.int64)
         self.rads = np.zeros(256)
+        #: per placement, a disc holding its centres (x, y, radius), made by the kernels that read it (radius -1: not
+        #: yet; ``fastplace.clear``)
+        self.discs = np.full((256, 3), -1.0)
         self.n = 0
 
     def extend(self, centres: Sequence[Sequence[tuple[float, float]]], rads: Sequence[float]) -> None:
@@ -200,6 +203,7 @@ class Centres:
         end = int(self.starts[self.n])
         while self.n + len(centres) >= self.rads.size or end + rows > self.xy.shape[0]:
             grow = self.rads.size * 2
+            self.discs = np.concatenate([self.discs, np.full((grow - self.rads.size, 3), -1.0)])
             self.rads = np.concatenate([self.rads, np.zeros(grow - self.rads.size)])
             self.starts = np.concatenate([self.starts, np.zeros(grow + 1 - self.starts.size, dtype=np.int64)])
             self.xy = np.concatenate([self.xy, np.zeros((max(self.xy.shape[0], rows), 2))])

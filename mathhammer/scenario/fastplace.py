@@ -4,12 +4,15 @@ of :meth:`~mathhammer.scenario.geometry.placement.Placing._place_grid`, the othe
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
 
 from ..config import INLINE, JIT
+
+if TYPE_CHECKING:
+    from .fastnear import Centres
 
 #: a distance this near a threshold of the grid walk is not decided here (the caller asks the World instead)
 TOL = 1e-9
@@ -45,38 +48,71 @@ def _packed_test(x, y, r, pids, foe, starts, xy, rads, mine, k, apart, eng, tol)
 
 
 @njit(**JIT)
-def _clear_kernel(spots, r, bases, apart, eng, tol):  # pragma: no cover - compiled
-    """:func:`clear` (its text)."""
-    pids, foe, starts, xy, rads = bases
-    mine = np.empty((0, 2), dtype=np.float64)
-    status = 0
-    for i in range(spots.shape[0]):
-        v = _packed_test(spots[i, 0], spots[i, 1], r, pids, foe, starts, xy, rads, mine, 0, apart, eng, tol)
-        if v == 1:
-            return 1
-        if v == -1:
-            status = 2
-    return status
+def _clear_kernel(spots, r, pids, foe, starts, xy, rads, discs, apart, eng, tol):  # pragma: no cover - compiled
+    """:func:`clear` (its text). A placement whose disc (``discs``: made here on its first read) is farther from the
+    spots' box than any limit its bases are read against (by more than ``tol`` and 1e-6) has no gap near a limit:
+    left out (every other base read as :func:`_packed_test` reads it; the answer does not depend on the order)."""
+    x0, y0 = spots[0, 0], spots[0, 1]
+    x1, y1 = x0, y0
+    for i in range(1, spots.shape[0]):
+        x0, x1 = min(x0, spots[i, 0]), max(x1, spots[i, 0])
+        y0, y1 = min(y0, spots[i, 1]), max(y1, spots[i, 1])
+    unsure = False
+    for q in range(pids.size):
+        p = pids[q]
+        lo, hi = starts[p], starts[p + 1]
+        if discs[p, 2] < 0.0:  # the disc round the placement's centres: their mean, the farthest from it
+            cx = 0.0
+            cy = 0.0
+            for j in range(lo, hi):
+                cx += xy[j, 0]
+                cy += xy[j, 1]
+            cx /= hi - lo
+            cy /= hi - lo
+            far = 0.0
+            for j in range(lo, hi):
+                far = max(far, np.sqrt((xy[j, 0] - cx) ** 2 + (xy[j, 1] - cy) ** 2))
+            discs[p, 0], discs[p, 1], discs[p, 2] = cx, cy, far
+        dx = max(x0 - discs[p, 0], 0.0, discs[p, 0] - x1)
+        dy = max(y0 - discs[p, 1], 0.0, discs[p, 1] - y1)
+        limit = max(apart, eng) if foe[p] else apart
+        if np.sqrt(dx * dx + dy * dy) - discs[p, 2] - r - rads[p] > limit + tol + 1e-6:
+            continue
+        for i in range(spots.shape[0]):
+            x, y = spots[i, 0], spots[i, 1]
+            for j in range(lo, hi):
+                ex = x - xy[j, 0]
+                ey = y - xy[j, 1]
+                g = np.sqrt(ex * ex + ey * ey) - r - rads[p]
+                if g < apart - tol or (foe[p] and g <= eng - tol):
+                    return 1
+                if abs(g - apart) <= tol or (foe[p] and abs(g - eng) <= tol):
+                    unsure = True
+    return 2 if unsure else 0
 
 
-def clear(spots: np.ndarray, r: float, bases: tuple[np.ndarray, ...], apart: float, eng: float) -> int:
-    """Are the bases of radius ``r`` at ``spots`` clear of every base of ``bases`` (the placements, their Enemy Ground
-    flags, the packed starts, centres and radii, as :func:`walk` reads them; :func:`_packed_test`): 0 every edge gap at
-    least ``apart`` (more than ``eng`` for an enemy), 1 one nearer by more than :data:`TOL`, 2 one within :data:`TOL` of
-    its limit (the caller reads those as it reads them).
+def clear(
+    spots: np.ndarray, r: float, pids: np.ndarray, foe: np.ndarray, packed: Centres, apart: float, eng: float
+) -> int:
+    """Are the bases of radius ``r`` at ``spots`` clear of every base of the placements ``pids`` (int64; ``foe``: per
+    placement made, an Enemy Ground unit's, which it may not come Within ``eng`` of; ``packed``: every placement's
+    centres and radii)? 0 every edge gap at least ``apart`` (more than ``eng`` for an enemy), 1 one nearer by more
+    than :data:`TOL`, 2 one within :data:`TOL` of its limit (the caller reads those as it reads them); each gap as
+    :func:`_packed_test` computes it.
 
     >>> from mathhammer.scenario.fastnear import Centres
     >>> c = Centres()
     >>> c.extend([((0.0, 0.0), (1.0, 0.0)), ((5.0, 0.0),)], [0.5, 0.5])
-    >>> spot, friend, enemy = np.array([[3.0, 0.0]]), np.zeros(1, dtype=bool), np.ones(1, dtype=bool)
-    >>> [clear(spot, 0.5, (np.array([p]), friend, *c.arrays()), 0.05, 1.0) for p in (0, 1)]
+    >>> spot, friend, enemy = np.array([[3.0, 0.0]]), np.zeros(2, dtype=bool), np.ones(2, dtype=bool)
+    >>> [clear(spot, 0.5, np.array([p]), friend, c, 0.05, 1.0) for p in (0, 1)]
     [0, 0]
-    >>> clear(spot, 0.5, (np.array([1]), enemy, *c.arrays()), 0.05, 1.0)  # 1" from an enemy: at the limit
+    >>> clear(spot, 0.5, np.array([1]), enemy, c, 0.05, 1.0)  # 1" from an enemy: at the limit
     2
-    >>> clear(np.array([[4.0, 0.0]]), 0.5, (np.array([1]), friend, *c.arrays()), 0.05, 1.0)
+    >>> clear(np.array([[4.0, 0.0]]), 0.5, np.array([1]), friend, c, 0.05, 1.0)
     1
     """
-    return int(_clear_kernel(np.ascontiguousarray(spots, dtype=np.float64), float(r), bases, apart, eng, TOL))
+    starts, xy, rads = packed.arrays()
+    return int(_clear_kernel(spots, float(r), pids, foe, starts, xy, rads, packed.discs, apart, eng, TOL))
 
 
 @njit(**INLINE)

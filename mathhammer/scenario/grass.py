@@ -79,7 +79,9 @@ MAX_PIECES = 62
 #: of one scenario (one placement id, one placement, in all of them); every other table is each World's own
 PLACEMENT_TABLES = frozenset({"pid", "contents", "radii", "models", "centre_arrays", "centre_boxes"})
 #: World attributes shared as they are (the placements, their packed centres, the scenario's own data)
-_SHARED = frozenset({"scn", "casualties", "uids", "index", "mobility", "placements", "_packed", "_foes", "_last_bases"})
+_SHARED = frozenset(
+    {"scn", "casualties", "uids", "index", "mobility", "placements", "_packed", "_foes", "_last_bases", "_last_occ"}
+)
 
 
 def grass_pieces(world: World) -> list[int]:

@@ -310,6 +310,7 @@ class BoardState:
         #: the last :meth:`Routes._packed_bases <.routes.Routes._packed_bases>` read: its ``occupied`` and unit, the
         #: placements and flags
         self._last_bases: tuple[tuple[int, ...], object, np.ndarray, np.ndarray] | None = None
+        self._last_occ: tuple[tuple[int, ...], np.ndarray] | None = None  # Routes._clear_of: the last placements read
         self._place_cache: dict[tuple[object, ...], int | None] = memo.table("place_cache")
         self._placed: dict[tuple[object, ...], int | None] = memo.table(
             "placed"

@@ -64,7 +64,6 @@ import numpy as np
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH
 from ...board.ranks import CONTACT
-from .. import fastplace
 from ..fastnear import ManyTest, clear_of
 from ..fastranks import lateral_first
 from ..missions.deployments import MIRROR_AXES
@@ -332,7 +331,7 @@ class Placing(Facts):
             return bare if not small else -2
         r = su.base_mm / MM_PER_INCH / 2
         apart, near = GAP / 2, ENGAGEMENT_RANGE + EPS
-        status = fastplace.clear(self._centres(bare), r, self._packed_bases(su, small), apart, near)
+        status = self._clear_of(su, small, self._centres(bare))
         if status == 2:  # a gap within 1e-9 of its limit: every gap read as _blocked reads it
             others, _ = self._others_foes(su, small, ())
             centres = self.placements[bare].centres

@@ -316,9 +316,22 @@ class Routes(BoardState):
     def _lead_blocked(self, su: ScenarioUnit, lead: Coord, occupied: tuple[int, ...]) -> bool:
         """Is the Leading Model's spot at ``lead`` surely blocked by a base of ``occupied`` (8.5.3, 8.7.7: the compiled
         walk's base test, a gap more than its tolerance past the limit)? Then the grid sets no model there."""
-        spot = np.asarray([lead], dtype=np.float64)
-        bases = self._packed_bases(su, occupied)
-        return fastplace.clear(spot, su.base_mm / MM_PER_INCH / 2, bases, GAP / 2, ENGAGEMENT_RANGE + EPS) == 1
+        return self._clear_of(su, occupied, np.asarray([lead], dtype=np.float64)) == 1
+
+    def _clear_of(self, su: ScenarioUnit, occupied: tuple[int, ...], spots: np.ndarray) -> int:
+        """:func:`fastplace.clear <mathhammer.scenario.fastplace.clear>` of ``su``'s bases at ``spots`` (float64, C
+        order) against the bases of the placements ``occupied``, read as :meth:`_packed_bases` gives them to the walk
+        (an Enemy Ground base Within 1", 8.7.7; ``GAP / 2`` from any other, 8.5.3)."""
+        last = self._last_occ
+        if last is not None and last[0] is occupied:
+            occ = last[1]
+        else:
+            occ = np.asarray(occupied, dtype=np.int64)
+            self._last_occ = (occupied, occ)
+        packed = self._centres_packed()
+        foe = self._foe_rows()[0 if su.flying else self._player_rows[su.player]]
+        r = su.base_mm / MM_PER_INCH / 2
+        return fastplace.clear(spots, r, occ, foe, packed, GAP / 2, ENGAGEMENT_RANGE + EPS)
 
     def _grid_offsets(self, order: list[Coord], limit: float) -> tuple[np.ndarray, int, bool]:
         """The grid offsets ``order`` as an array, how many come before the first farther than ``limit`` from the
