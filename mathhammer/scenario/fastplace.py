@@ -18,6 +18,21 @@ if TYPE_CHECKING:
 TOL = 1e-9
 
 
+@njit(**INLINE)
+def _gap(x, y, cx, cy, r, rad, foe, apart, eng, tol):  # pragma: no cover - compiled
+    """1 the base of radius ``r`` at (x, y) is nearer the base of radius ``rad`` at (cx, cy) than ``apart`` (an
+    enemy's, ``foe``: than ``eng``) by more than ``tol``, -1 a gap within ``tol`` of such a limit, 0 neither; the gap
+    computed as ``Routes._blocked`` computes it (the centre distance less one radius, then the other)."""
+    dx = x - cx
+    dy = y - cy
+    g = np.sqrt(dx * dx + dy * dy) - r - rad
+    if g < apart - tol or (foe and g <= eng - tol):
+        return 1
+    if abs(g - apart) <= tol or (foe and abs(g - eng) <= tol):
+        return -1
+    return 0
+
+
 @njit(**JIT)
 def _packed_test(x, y, r, pids, foe, starts, xy, rads, mine, k, apart, eng, tol):  # pragma: no cover - compiled
     """0 the base of radius ``r`` at (x, y) is clear of the bases of the placements ``pids`` (packed:
@@ -29,12 +44,10 @@ def _packed_test(x, y, r, pids, foe, starts, xy, rads, mine, k, apart, eng, tol)
     for q in range(pids.size):
         p = pids[q]
         for j in range(starts[p], starts[p + 1]):
-            dx = x - xy[j, 0]
-            dy = y - xy[j, 1]
-            g = np.sqrt(dx * dx + dy * dy) - r - rads[p]
-            if g < apart - tol or (foe[q] and g <= eng - tol):
+            v = _gap(x, y, xy[j, 0], xy[j, 1], r, rads[p], foe[q], apart, eng, tol)
+            if v == 1:
                 return 1
-            if abs(g - apart) <= tol or (foe[q] and abs(g - eng) <= tol):
+            if v == -1:
                 unsure = True
     for j in range(k):
         dx = x - mine[j, 0]
@@ -79,14 +92,11 @@ def _clear_kernel(spots, r, pids, foe, starts, xy, rads, discs, apart, eng, tol)
         if np.sqrt(dx * dx + dy * dy) - discs[p, 2] - r - rads[p] > limit + tol + 1e-6:
             continue
         for i in range(spots.shape[0]):
-            x, y = spots[i, 0], spots[i, 1]
             for j in range(lo, hi):
-                ex = x - xy[j, 0]
-                ey = y - xy[j, 1]
-                g = np.sqrt(ex * ex + ey * ey) - r - rads[p]
-                if g < apart - tol or (foe[p] and g <= eng - tol):
+                v = _gap(spots[i, 0], spots[i, 1], xy[j, 0], xy[j, 1], r, rads[p], foe[p], apart, eng, tol)
+                if v == 1:
                     return 1
-                if abs(g - apart) <= tol or (foe[p] and abs(g - eng) <= tol):
+                if v == -1:
                     unsure = True
     return 2 if unsure else 0
 
