@@ -96,6 +96,18 @@ def _inside(px, py, xy, s, n):  # pragma: no cover - compiled
 
 
 @njit(**INLINE)
+def _sort_head(ts, m):  # pragma: no cover - compiled
+    """Sort ``ts[:m]`` in place (an insertion sort: a few crossings; the values ``np.sort`` gives)."""
+    for i in range(1, m):
+        t = ts[i]
+        j = i - 1
+        while j >= 0 and ts[j] > t:
+            ts[j + 1] = ts[j]
+            j -= 1
+        ts[j + 1] = t
+
+
+@njit(**INLINE)
 def _deep_between(x0, y0, dx, dy, u, v, xy, s, n, ts):  # pragma: no cover - compiled
     """Is a point of the piece ``(x0, y0) + t (dx, dy)``, ``u <= t <= v`` (a stretch inside the ring), at least
     ``EPS`` from every edge? Split where the distance to an edge may pass ``EPS`` (each edge's disc ends, its band's
@@ -144,9 +156,9 @@ def _deep_between(x0, y0, dx, dy, u, v, xy, s, n, ts):  # pragma: no cover - com
                 if u < t < v:
                     ts[m] = t
                     m += 1
-    part = np.sort(ts[:m])
+    _sort_head(ts, m)
     for k in range(m - 1):
-        t = 0.5 * (part[k] + part[k + 1])
+        t = 0.5 * (ts[k] + ts[k + 1])
         if _depth(x0 + t * dx, y0 + t * dy, xy, s, n) >= EPS:
             return True
     return False
@@ -173,9 +185,9 @@ def _hits(x0, y0, x1, y1, xy, s, n, ts):  # pragma: no cover - compiled
             m += 1
     if m == 0:
         return False
-    cross = np.sort(ts[:m])
+    _sort_head(ts, m)
     for k in range(0, m - 1, 2):
-        u, v = max(cross[k], 0.0), min(cross[k + 1], 1.0)
+        u, v = max(ts[k], 0.0), min(ts[k + 1], 1.0)
         if u <= v and _deep_between(x0, y0, dx, dy, u, v, xy, s, n, ts[m:]):
             return True
     return False
@@ -268,6 +280,11 @@ def _free(ax, ay, ra, bx, by, rb, xy, starts):  # pragma: no cover - compiled
     if _line_free(nx, ny, nx * ax + ny * ay, ax, ay, ra, bx, by, rb, xy, starts, keep, ts):
         return True
     hpad = 0.01 * max(ra, rb) + EPS
+    # a corner farther than ``hpad`` from the two bases' box is farther from their hull: not a feature (the box
+    # read first, a margin over the rounding; the hull's gap only for the corners near it)
+    h_lo_x, h_hi_x = min(ax - ra, bx - rb), max(ax + ra, bx + rb)
+    h_lo_y, h_hi_y = min(ay - ra, by - rb), max(ay + ra, by + rb)
+    far = hpad + 1e-6
     cap = 2 + 5 * xy.shape[0]  # the two bases, a corner each, two crossings of each edge with each base
     fx, fy, fr = np.empty(cap), np.empty(cap), np.empty(cap)
     fx[0], fy[0], fr[0] = ax, ay, ra
@@ -278,6 +295,10 @@ def _free(ax, ay, ra, bx, by, rb, xy, starts):  # pragma: no cover - compiled
             continue
         s, e = starts[p], starts[p + 1]
         for i in range(s, e):
+            gx = max(h_lo_x - xy[i, 0], 0.0, xy[i, 0] - h_hi_x)
+            gy = max(h_lo_y - xy[i, 1], 0.0, xy[i, 1] - h_hi_y)
+            if gx > far or gy > far:
+                continue
             if _hull_gap(xy[i, 0], xy[i, 1], ax, ay, ra, bx, by, rb) <= hpad:
                 fx[nf], fy[nf], fr[nf] = xy[i, 0], xy[i, 1], 0.0
                 nf += 1
