@@ -99,52 +99,59 @@ class _Obstacles:
         starts[1:] = np.cumsum([len(r) for r in rings])
         return np.ascontiguousarray(np.concatenate(rings) if rings else np.zeros((0, 2))), starts
 
+    @cached_property
+    def corner_xy(self) -> np.ndarray:
+        """``corners`` as an array (rows x, y; float64)."""
+        return np.asarray(self.corners, dtype=float).reshape(-1, 2)
+
+    def _meets(self, p: Coord | np.ndarray, outward: bool) -> np.ndarray:
+        """Per corner: does the segment between the point ``p`` and it meet ``solid`` (``shapely.intersects`` of the
+        segment, from ``p`` where ``outward``, else from the corner: as a search's leg runs)? Every corner at once."""
+        xy = self.corner_xy
+        at = np.broadcast_to(np.asarray(p, dtype=float), xy.shape)
+        lines = shapely.linestrings(np.stack([at, xy] if outward else [xy, at], axis=1))
+        return np.asarray(shapely.intersects(self.solid, lines), dtype=bool)
+
+    def _lengths(self, p: Coord) -> np.ndarray:
+        """Per corner: the length of the segment from the point ``p`` to it (``math.dist``, as a search's legs measure
+        it)."""
+        return np.asarray([math.dist(p, k) for k in self.corners], dtype=np.float64)
+
     def corner_lengths(self, c: int) -> np.ndarray:
-        """Per corner: the length of the segment from corner ``c`` to it (``math.dist``, as a search's legs measure
-        it), made once per corner."""
+        """Per corner: the length of the segment from corner ``c`` to it (:meth:`_lengths`), made once per corner."""
         got = self.lengths.get(c)
         if got is None:
-            here = self.corners[c]
-            got = self.lengths[c] = np.asarray([math.dist(here, k) for k in self.corners], dtype=np.float64)
+            got = self.lengths[c] = self._lengths(self.corners[c])
         return got
 
     def hits_to(self, p: Coord) -> np.ndarray:
         """Per corner: does the segment from it to the point ``p`` meet ``solid``? The test of a search's leg from a
-        corner to its end (``shapely.intersects`` of the same segment), made for every corner at once and kept per
-        point (a search's end is asked from each corner it reaches; ends repeat: a unit's Move points), at most
-        :data:`ENDS_KEPT` points."""
+        corner to its end (:meth:`_meets`), kept per point (a search's end is asked from each corner it reaches; ends
+        repeat: a unit's Move points), at most :data:`ENDS_KEPT` points."""
         hit = self.ends.get(p)
         if hit is None:
             if len(self.ends) >= ENDS_KEPT:
                 self.ends.clear()
-            xy = np.asarray(self.corners, dtype=float).reshape(-1, 2)
-            lines = shapely.linestrings(np.stack([xy, np.broadcast_to(np.asarray(p, dtype=float), xy.shape)], axis=1))
-            hit = self.ends[p] = np.asarray(shapely.intersects(self.solid, lines), dtype=bool)
+            hit = self.ends[p] = self._meets(p, outward=False)
         return hit
 
     def from_point(self, p: Coord) -> tuple[np.ndarray, np.ndarray]:
         """Per corner: does the segment from the point ``p`` to it meet ``solid``, and its length (a search's legs
-        from its start, tested and measured as :meth:`corner_hits` and :meth:`corner_lengths` do), kept per point (a
-        unit's Move points repeat), at most :data:`ENDS_KEPT` points."""
+        from its start, :meth:`_meets` and :meth:`_lengths`), kept per point (a unit's Move points repeat), at most
+        :data:`ENDS_KEPT` points."""
         hit = self.starts.get(p)
         if hit is None:
             if len(self.starts) >= ENDS_KEPT:
                 self.starts.clear()
-            xy = np.asarray(self.corners, dtype=float).reshape(-1, 2)
-            lines = shapely.linestrings(np.stack([np.broadcast_to(np.asarray(p, dtype=float), xy.shape), xy], axis=1))
-            lengths = np.asarray([math.dist(p, k) for k in self.corners], dtype=np.float64)
-            hit = self.starts[p] = (np.asarray(shapely.intersects(self.solid, lines), dtype=bool), lengths)
+            hit = self.starts[p] = (self._meets(p, outward=True), self._lengths(p))
         return hit
 
     def corner_hits(self, c: int) -> np.ndarray:
         """Per corner: does the segment from corner ``c`` to it meet ``solid``? The same test as a search's legs
-        (``shapely.intersects`` of the segment), made once per corner: the corners are the same in every search on
-        this level."""
+        (:meth:`_meets`), made once per corner: the corners are the same in every search on this level."""
         hit = self.seen.get(c)
         if hit is None:
-            xy = np.asarray(self.corners, dtype=float).reshape(-1, 2)
-            lines = shapely.linestrings(np.stack([np.broadcast_to(xy[c], xy.shape), xy], axis=1))
-            hit = self.seen[c] = np.asarray(shapely.intersects(self.solid, lines), dtype=bool)
+            hit = self.seen[c] = self._meets(self.corner_xy[c], outward=True)
         return hit
 
 
