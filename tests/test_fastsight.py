@@ -64,6 +64,26 @@ def _footprint(rng: random.Random) -> Polygon:
     return Polygon(pts)
 
 
+def test_hull_near_is_the_golden_search_verdict() -> None:
+    """7.1 (the trace's features): ``_hull_near`` (the least gap to the hull of two discs in closed form) gives the
+    golden-section search's verdict ``_hull_gap(...) <= limit`` on 20,000 random discs and points, a third of them
+    within 1e-6 of the limit, discs holding each other and points inside the hull among them."""
+    rng = random.Random(29)
+    met = {True: 0, False: 0}
+    for k in range(20_000):
+        ax, ay, bx, by = (rng.uniform(0, 20) for _ in range(4))
+        ra, rb = rng.uniform(0.3, 3), rng.choice((rng.uniform(0.3, 3), rng.uniform(5, 30)))
+        if k % 7 == 0:
+            bx, by = ax + rng.uniform(-0.5, 0.5), ay + rng.uniform(-0.5, 0.5)  # one disc may hold the other
+        px, py = rng.uniform(-5, 25), rng.uniform(-5, 25)
+        gap = fastsight._hull_gap(px, py, ax, ay, ra, bx, by, rb)
+        limit = rng.uniform(0.0, 0.05) if k % 3 else gap + rng.uniform(-1e-6, 1e-6)  # at the limit: the search
+        want = gap <= limit
+        assert fastsight._hull_near(px, py, ax, ay, ra, bx, by, rb, limit) == want, (k, px, py, ax, ay, ra, bx, by, rb)
+        met[want] += 1
+    assert min(met.values()) > 2000, met
+
+
 def test_free_exists_is_free_trace_on_random_footprints() -> None:
     """7.1: ``free_exists`` == ``free_trace(...) is not None`` on 3,000 random pairs of bases and 1-4 footprints
     (boxes, thin walls, L shapes, turned boxes, stars), a fifth of them with the bases grazing a corner or an edge
