@@ -421,8 +421,9 @@ def rings(pieces: tuple[Terrain, ...]) -> tuple[np.ndarray, np.ndarray]:
 
 
 #: :func:`sees` answers per terrain (by the tuple object: hashing a board's terrain costs microseconds, and the
-#: boards of a battlefield share one tuple), each by the two models and the target unit's HIDDEN.
-_SEES: dict[int, tuple[tuple[Terrain, ...], dict[tuple[Model, Model, bool], bool]]] = {}
+#: boards of a battlefield share one tuple), each by the two models' ids and the target unit's HIDDEN, the models held
+#: with the answer (an id read only for the model it was kept for: hashing a model's fields costs a microsecond)
+_SEES: dict[int, tuple[tuple[Terrain, ...], dict[tuple[int, int, bool], tuple[Model, Model, bool]]]] = {}
 _SEES_MAX = 1 << 13
 
 
@@ -437,13 +438,15 @@ def sees(board: Board, attacker: Model, target: Model) -> bool:
         entry = _SEES[id(terrain)] = (terrain, {})
     table = entry[1]
     hidden = board.unit_of(target).hidden
-    key = (attacker, target, hidden)
+    key = (id(attacker), id(target), hidden)
     hit = table.get(key)
-    if hit is None:
-        if len(table) >= _SEES_MAX:
-            table.clear()
-        hit = table[key] = _sees(board, attacker, target, hidden)
-    return hit
+    if hit is not None and hit[0] is attacker and hit[1] is target:
+        return hit[2]
+    if len(table) >= _SEES_MAX:
+        table.clear()
+    seen = _sees(board, attacker, target, hidden)
+    table[key] = (attacker, target, seen)
+    return seen
 
 
 def sees_many(board: Board, attackers: Sequence[Model], targets: Sequence[Model]) -> list[list[bool]]:
