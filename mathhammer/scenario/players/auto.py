@@ -86,13 +86,6 @@ class EntryLegality(Legality):
                     out[:, i] &= self.spending.affords(u, e.use, games)
         return out
 
-    def admits(self, u: int, phase: str, index: int, games: np.ndarray, states: States | None = None) -> np.ndarray:
-        out = super().admits(u, phase, index, games, states)
-        e = self.menus[self.view.uids[u]][phase][index]
-        if e.use and self.spending is not None and out.any():  # 10.2, 10.5: paid from this game's Ready cards
-            out &= self.spending.affords(u, e.use, games)
-        return out
-
     def _paid(self, u: int, phase: str) -> np.ndarray:
         return np.asarray([bool(e.use) for e in self.menus[self.view.uids[u]][phase]]) & (self.spending is not None)
 

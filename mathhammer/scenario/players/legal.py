@@ -334,8 +334,8 @@ class Legality:
         """Per game of ``games``: is entry ``index`` of unit ``u``'s ``phase`` menu legal now? One entry at a time: a
         policy that needs one legal entry, not the whole menu's answer, judges only the entries it reaches. The same
         answers as :meth:`mask`'s column (a test holds the two to each other): its state rows and its per-game reads
-        (8.3.2 Supply of a Deploy; a Fight for an Engaged unit; Pass always). ``states``: :meth:`states` of
-        ``games`` where the caller has it (read once per decision)."""
+        (:meth:`game_reads`; Pass always). ``states``: :meth:`states` of ``games`` where the caller has it (read
+        once per decision)."""
         view = self.view
         e = self.menus[view.uids[u]][phase][index]
         if e.action == "pass":
@@ -349,23 +349,22 @@ class Legality:
             out = (view.alive[u][games] > 0) & ~view.acted[u][games]
             if not np.count_nonzero(out):
                 return out
-        if e.action == "fight":  # 8.8.1: an Engaged unit fights
-            return out & view.engaged_mask(games, u)
-        table, sid = self.states(games) if states is None else states
-        if sid.size == 1 or len(table) == 1:  # one state (one game: the common case once games part)
-            if not self.judged(u, phase, index, table[int(sid[0])]):
-                return np.zeros(games.size, dtype=bool)
-        else:
-            ids = sid.tolist()
-            seen = sorted(set(ids))  # np.unique's order: the states judged in the same order
-            legal = {}
-            for s, r in zip(seen, self.rows(u, phase, [table[s] for s in seen]), strict=True):  # new rows together
-                if r[index] < 0:  # :meth:`judged` on the row at hand
-                    r[index] = self._walk(u, phase, index, table[s])
-                legal[s] = bool(r[index])
-            out &= np.fromiter((legal[s] for s in ids), dtype=bool, count=len(ids))
-        if e.action == "deploy" and np.count_nonzero(out):  # 8.3.2: the Available Supply of each game
-            out &= view.supply_fits(u, games)
+        if e.action != "fight":  # 8.8.1: a Fight is admitted in any state (an Engaged unit fights: its game's read)
+            table, sid = self.states(games) if states is None else states
+            if sid.size == 1 or len(table) == 1:  # one state (one game: the common case once games part)
+                if not self.judged(u, phase, index, table[int(sid[0])]):
+                    return np.zeros(games.size, dtype=bool)
+            else:
+                ids = sid.tolist()
+                seen = sorted(set(ids))  # np.unique's order: the states judged in the same order
+                legal = {}
+                for s, r in zip(seen, self.rows(u, phase, [table[s] for s in seen]), strict=True):  # new rows together
+                    if r[index] < 0:  # :meth:`judged` on the row at hand
+                        r[index] = self._walk(u, phase, index, table[s])
+                    legal[s] = bool(r[index])
+                out &= np.fromiter((legal[s] for s in ids), dtype=bool, count=len(ids))
+        if np.count_nonzero(out):  # the reads of each game itself
+            out &= self.game_reads(u, phase, index, games)
         return out
 
     def first_drawn(self, u: int, phase: str, games: np.ndarray, states: States, keys: np.ndarray) -> np.ndarray:
