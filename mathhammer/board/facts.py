@@ -389,24 +389,27 @@ def attack_facts(
 
     known = visible_many(board, attacker.models, target.models) if visible_many is not None else None
     per_model: list[ModelFacts] = []
+    targets = target.models
     for i, a in enumerate(attacker.models):
         if known is None:
-            seen = tuple(t.id for t in target.models if sees(a, t))
-        else:  # a pair known to see is Visible unless HIDDEN beyond 4" (``sees``)
-            seen = tuple(
-                t.id
-                for t, surely in zip(target.models, known[i], strict=True)
-                if (not (hidden and a.distance(t) > HIDDEN_RANGE + EPS) if surely else sees(a, t))
-            )
-        if indirect:  # ignores Line of Sight, not HIDDEN ("unless the acting model is Within 4"")
-            candidates = [t for t in target.models if not hidden or a.distance(t) <= HIDDEN_RANGE + EPS]
+            visible_to = [t for t in targets if sees(a, t)]
+        elif hidden:  # a pair known to see is Visible unless HIDDEN beyond 4" (``sees``)
+            visible_to = [
+                t
+                for t, surely in zip(targets, known[i], strict=True)
+                if (a.distance(t) <= HIDDEN_RANGE + EPS if surely else sees(a, t))
+            ]
         else:
-            candidates = [t for t in target.models if t.id in seen]
+            visible_to = [t for t, surely in zip(targets, known[i], strict=True) if surely or visible(board, a, t)]
+        seen = tuple(t.id for t in visible_to)
+        if indirect:  # ignores Line of Sight, not HIDDEN ("unless the acting model is Within 4"")
+            candidates = [t for t in targets if not hidden or a.distance(t) <= HIDDEN_RANGE + EPS]
+        else:
+            candidates = visible_to
         if not candidates:
             per_model.append(ModelFacts(a.id, None, None, "no-target", False, seen))
             continue
-        near = min(candidates, key=lambda t: (a.distance(t), t.id))
-        d = a.distance(near)
+        d, _, near = min((a.distance(t), t.id, t) for t in candidates)  # the nearest, then the first id (unique)
         band: Band
         if rng is None or d <= rng + EPS:
             band = "normal"

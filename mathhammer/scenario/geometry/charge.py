@@ -273,7 +273,8 @@ class Charges(Placing):
             if box is not None:
                 _grow_box(box, pts)
             if OC.size:
-                g = np.sqrt(((pts[:, None, :] - OC[None, :, :]) ** 2).sum(axis=2)) - r - OR[None, :]
+                dx, dy = pts[:, 0, None] - OC[None, :, 0], pts[:, 1, None] - OC[None, :, 1]
+                g = np.sqrt(dx * dx + dy * dy) - r - OR[None, :]  # as ``((pts - OC) ** 2).sum(axis=2)``
                 need = np.where(target_spot, apart, GAP / 2)
                 ok &= (g >= need[None, :] - 1e-12).all(axis=1)
                 ok &= ~((g <= ENGAGEMENT_RANGE + EPS) & OEN[None, :]).any(axis=1)
@@ -318,8 +319,10 @@ class Charges(Placing):
             read = seen.setdefault(id(st), fresh) if st is not None else fresh
             if st is None:
                 st = np.full(pts.shape[0], -1, dtype=np.int8)
-            for m in set_[read[0] :]:
-                d = np.sqrt(((pts - np.asarray(m, dtype=float)) ** 2).sum(axis=1))
+            xs, ys = pts[:, 0], pts[:, 1]
+            for mx, my in set_[read[0] :]:
+                dx, dy = xs - mx, ys - my
+                d = np.sqrt(dx * dx + dy * dy)  # the sum of the two squares, as ``((pts - m) ** 2).sum(axis=1)``
                 read[1] = read[1] & ((d - 2 * r) >= apart)
                 read[2] = read[2] | (d <= step + COHERENCY_SLACK + EPS)
                 if read[3] is None:  # set_[0] is the Leading Model
