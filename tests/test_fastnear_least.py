@@ -58,6 +58,35 @@ def test_least_many_is_the_least_hypot_of_the_models_left(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(4))
+def test_least_many_read_between_a_floor_and_a_ceiling_tells_every_reach_between_as_the_least(seed: int) -> None:
+    """``least_many`` with ``rad``, ``floor`` and ``ceil`` (``Legality.shortcuts_many``: 8.7.3 a Shoot, 8.7.7 a Charge
+    target beyond the farthest gap its entries may reach, its gap read against their reaches only): every reach from
+    the floor to the ceiling finds the answer less ``rad`` beyond it exactly where the least's is, on rows whose least
+    gap is a hair either side of the floor or the ceiling (so both shortcuts are taken and passed up by a hair)."""
+    rng = np.random.default_rng(seed)
+    c, sets = _centres(rng, 40)
+    n = 600
+    pa, pb = rng.integers(0, 40, n), rng.integers(0, 40, n)
+    ka = np.array([rng.integers(1, len(sets[p]) + 1) for p in pa])
+    kb = np.array([rng.integers(1, len(sets[p]) + 1) for p in pb])
+    least = c.least_many(pa, ka, pb, kb)
+    rad = rng.uniform(0.3, 1.5, n)
+    gap = least - rad
+    hair = rng.choice([-1e-9, -1e-12, 0.0, 1e-12, 1e-9, 0.5, -0.5, 3.0, -3.0, -8.0], (n, 2))
+    floor = gap + hair[:, 0] - rng.uniform(0, 2, n) * (rng.random(n) < 0.3)
+    ceil = np.maximum(floor, gap + hair[:, 1] + rng.uniform(0, 2, n) * (rng.random(n) < 0.3))
+    got = c.least_many(pa, ka, pb, kb, rad, floor, ceil)
+    for i in range(n):
+        reaches = {floor[i], ceil[i], (floor[i] + ceil[i]) / 2}
+        reaches |= {float(np.clip(gap[i] + h, floor[i], ceil[i])) for h in (-1e-12, 0.0, 1e-12)}
+        for reach in reaches:
+            assert (got[i] - rad[i] > reach) == (gap[i] > reach), (i, reach)
+    cut_short = np.isfinite(got) & (got > least)
+    left_out = np.isinf(got) & np.isfinite(least)
+    assert cut_short.sum() > 20 and left_out.sum() > 20 and (got == least).sum() > 100
+
+
+@pytest.mark.parametrize("seed", range(4))
 def test_beyond_many_is_numpys_hypot_against_the_speed(seed: int) -> None:
     rng = np.random.default_rng(seed)
     c, sets = _centres(rng, 30)

@@ -115,14 +115,24 @@ def _near_pairs_kernel(pairs, starts, xy, rads, gap):  # pragma: no cover - comp
 
 
 @njit(**JIT)
-def _least_apart_kernel(pa, ka, pb, kb, starts, xy):  # pragma: no cover - compiled
+def _least_apart_kernel(pa, ka, pb, kb, starts, xy, discs, rad, floor, ceil):  # pragma: no cover - compiled
     """:meth:`Centres.least_many`: ``hypot`` read only for a pair whose summed squares are not more than the least so
     far's square (with a relative margin of 1e-9, far above ``hypot``'s error): the pairs passed over are farther, so
-    the least is the same to the bit."""
+    the least is the same to the bit. A row's search ends at a distance ``h`` with ``h - rad[i] <= floor[i]`` (its
+    answer ``h``, not more than the least's); a row whose two placements' discs (:func:`disc`) are farther apart than
+    ``rad[i] + ceil[i]`` with 1e-6 to spare (every pair is) is not searched (its answer inf)."""
     out = np.empty(pa.size)
     for i in range(pa.size):
         d = np.inf
         d2 = np.inf
+        if ceil[i] < np.inf:
+            disc(pa[i], starts, xy, discs)
+            disc(pb[i], starts, xy, discs)
+            dx, dy = discs[pa[i], 0] - discs[pb[i], 0], discs[pa[i], 1] - discs[pb[i], 1]
+            if np.sqrt(dx * dx + dy * dy) - discs[pa[i], 2] - discs[pb[i], 2] - rad[i] > ceil[i] + 1e-6:
+                out[i] = d
+                continue
+        done = False
         for j in range(starts[pa[i]], min(starts[pa[i]] + ka[i], starts[pa[i] + 1])):
             x0, y0 = xy[j, 0], xy[j, 1]
             for k in range(starts[pb[i]], min(starts[pb[i]] + kb[i], starts[pb[i] + 1])):
@@ -133,8 +143,32 @@ def _least_apart_kernel(pa, ka, pb, kb, starts, xy):  # pragma: no cover - compi
                 if h < d:
                     d = h
                     d2 = h * h * (1.0 + 1e-9)
+                    if h - rad[i] <= floor[i]:
+                        done = True
+                        break
+            if done:
+                break
         out[i] = d
     return out
+
+
+@njit(**INLINE)
+def disc(p, starts, xy, discs):  # pragma: no cover - compiled
+    """The disc round placement ``p``'s centres (their mean, the farthest from it) in row ``p`` of ``discs`` (x, y,
+    radius; a negative radius: not made yet), made on its first read: every centre of the placement is in it."""
+    if discs[p, 2] < 0.0:
+        lo, hi = starts[p], starts[p + 1]
+        cx = 0.0
+        cy = 0.0
+        for j in range(lo, hi):
+            cx += xy[j, 0]
+            cy += xy[j, 1]
+        cx /= hi - lo
+        cy /= hi - lo
+        far = 0.0
+        for j in range(lo, hi):
+            far = max(far, np.sqrt((xy[j, 0] - cx) ** 2 + (xy[j, 1] - cy) ** 2))
+        discs[p, 0], discs[p, 1], discs[p, 2] = cx, cy, far
 
 
 @njit(**JIT)
@@ -243,10 +277,22 @@ class Centres:
         pairs = np.ascontiguousarray(pairs, dtype=np.int64)
         return _near_pairs_kernel(pairs, self.starts, self.xy, self.rads, float(gap))  # type: ignore[no-any-return]
 
-    def least_many(self, pa: np.ndarray, ka: np.ndarray, pb: np.ndarray, kb: np.ndarray) -> np.ndarray:
+    def least_many(
+        self,
+        pa: np.ndarray,
+        ka: np.ndarray,
+        pb: np.ndarray,
+        kb: np.ndarray,
+        rad: np.ndarray | None = None,
+        floor: np.ndarray | None = None,
+        ceil: np.ndarray | None = None,
+    ) -> np.ndarray:
         """Per row of the four arrays (int64): the least centre distance between the first ``ka`` models of placement
         ``pa`` and the first ``kb`` of ``pb`` (numpy's ``hypot`` of the per-axis differences, to the last bit; inf where
-        either has none).
+        either has none). With ``rad``, ``floor`` and ``ceil`` (float64, per row), for a caller that reads the least
+        less ``rad`` only against gaps from ``floor`` to ``ceil``: where a pair's distance ``h`` has ``h - rad`` at
+        most ``floor``, a distance of the pairs with that (not more than ``h``) stands for the least; where every
+        pair is farther than ``rad + ceil`` (the placements' discs tell), inf does.
 
         >>> c = Centres()
         >>> c.extend([((0.0, 0.0), (9.0, 0.0)), ((3.0, 4.0), (9.0, 1.0))], [0.5, 0.5])
@@ -254,7 +300,11 @@ class Centres:
         [1.0, 5.0, inf]
         """
         pa, ka, pb, kb = (np.ascontiguousarray(v, dtype=np.int64) for v in (pa, ka, pb, kb))
-        return _least_apart_kernel(pa, ka, pb, kb, self.starts, self.xy)  # type: ignore[no-any-return]
+        rad = np.zeros(pa.size) if rad is None else np.ascontiguousarray(rad, dtype=np.float64)
+        floor = np.full(pa.size, -np.inf) if floor is None else np.ascontiguousarray(floor, dtype=np.float64)
+        ceil = np.full(pa.size, np.inf) if ceil is None else np.ascontiguousarray(ceil, dtype=np.float64)
+        args = (self.starts, self.xy, self.discs, rad, floor, ceil)
+        return _least_apart_kernel(pa, ka, pb, kb, *args)  # type: ignore[no-any-return]
 
     def beyond_many(self, pids: np.ndarray, pts: np.ndarray, caps: np.ndarray, eps: float) -> np.ndarray:
         """Per placement of ``pids`` (int64; rows) and point of ``pts`` (float64 rows x, y; inf where none; columns):

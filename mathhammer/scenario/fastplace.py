@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from ..config import INLINE, JIT
+from .fastnear import disc
 
 if TYPE_CHECKING:
     from .fastnear import Centres
@@ -74,18 +75,7 @@ def _clear_kernel(spots, r, pids, foe, starts, xy, rads, discs, apart, eng, tol)
     for q in range(pids.size):
         p = pids[q]
         lo, hi = starts[p], starts[p + 1]
-        if discs[p, 2] < 0.0:  # the disc round the placement's centres: their mean, the farthest from it
-            cx = 0.0
-            cy = 0.0
-            for j in range(lo, hi):
-                cx += xy[j, 0]
-                cy += xy[j, 1]
-            cx /= hi - lo
-            cy /= hi - lo
-            far = 0.0
-            for j in range(lo, hi):
-                far = max(far, np.sqrt((xy[j, 0] - cx) ** 2 + (xy[j, 1] - cy) ** 2))
-            discs[p, 0], discs[p, 1], discs[p, 2] = cx, cy, far
+        disc(p, starts, xy, discs)  # the disc round the placement's centres: their mean, the farthest from it
         dx = max(x0 - discs[p, 0], 0.0, discs[p, 0] - x1)
         dy = max(y0 - discs[p, 1], 0.0, discs[p, 1] - y1)
         limit = max(apart, eng) if foe[p] else apart

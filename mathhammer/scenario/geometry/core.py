@@ -525,10 +525,19 @@ class BoardState:
         ``caps`` (per point) + ``eps`` from the placement's Leading Model (compiled, :meth:`Centres.beyond_many`)?"""
         return self._centres_packed().beyond_many(pids, pts, caps, eps)
 
-    def least_distances(self, pa: np.ndarray, ka: np.ndarray, pb: np.ndarray, kb: np.ndarray) -> np.ndarray:
+    def least_distances(
+        self,
+        pa: np.ndarray,
+        ka: np.ndarray,
+        pb: np.ndarray,
+        kb: np.ndarray,
+        rad: np.ndarray | None = None,
+        floor: np.ndarray | None = None,
+        ceil: np.ndarray | None = None,
+    ) -> np.ndarray:
         """Per row: the least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb``
-        of ``pb`` (int64 arrays; compiled, :meth:`Centres.least_many`)."""
-        return self._centres_packed().least_many(pa, ka, pb, kb)
+        of ``pb`` (int64 arrays; compiled, :meth:`Centres.least_many`, with its ``rad``, ``floor`` and ``ceil``)."""
+        return self._centres_packed().least_many(pa, ka, pb, kb, rad, floor, ceil)
 
     def near_box_many(self, pids: np.ndarray, lo: np.ndarray, hi: np.ndarray, reach: float) -> np.ndarray:
         """Per placement of ``pids``: is it in :meth:`_near_box` (compiled, the same answers)?"""

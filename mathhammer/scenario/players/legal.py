@@ -171,6 +171,7 @@ class Legality:
         self._entry_kinds: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
         self._masks: dict[tuple[int, str], tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]] = {}
         self._aim_reach: dict[tuple[int, str], tuple[list[int], np.ndarray, np.ndarray, np.ndarray] | None] = {}
+        self._spans: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}  # per (unit, Phase): _reach_span
 
     def states(self, games: np.ndarray) -> States:
         """The distinct states of ``games`` (each a tuple: the placements, the models left, the Grass mask) and the
@@ -592,9 +593,10 @@ class Legality:
             off = (pt < 0) | (kt <= 0)
             gaps = np.zeros(off.shape)
             r, c = np.nonzero(~off)
-            if r.size:
-                d = self.view.world.least_distances(pu[r], ku[r], pt[r, c], kt[r, c])
-                gaps[r, c] = d - self._radii(u, targets)[c]
+            if r.size:  # a gap read only as far as the reaches of its target's entries tell it apart
+                radii, (floors, ceils) = self._radii(u, targets)[c], self._reach_span(u, phase)
+                d = self.view.world.least_distances(pu[r], ku[r], pt[r, c], kt[r, c], radii, floors[c], ceils[c])
+                gaps[r, c] = d - radii
             out[np.ix_(rows, entries)] = off[:, of] | (gaps[:, of] > reach[None, :])
         return out
 
@@ -651,6 +653,22 @@ class Legality:
                 else None
             )
         return self._aim_reach[key]
+
+    def _reach_span(self, u: int, phase: str) -> tuple[np.ndarray, np.ndarray]:
+        """Per target of :meth:`_aimed_reach`: the least and the most reach of its entries, read once. A gap at most
+        the least is within each of them, one beyond the most beyond each: :meth:`shortcuts_many` tells them apart
+        by no more (:meth:`Centres.least_many <mathhammer.scenario.fastnear.Centres.least_many>`' ``floor`` and
+        ``ceil``)."""
+        key = (u, phase)
+        hit = self._spans.get(key)
+        if hit is None:
+            aim = self._aimed_reach(u, phase)
+            assert aim is not None
+            least, most = np.full(len(aim[0]), np.inf), np.full(len(aim[0]), -np.inf)
+            np.minimum.at(least, aim[2], aim[3])
+            np.maximum.at(most, aim[2], aim[3])
+            hit = self._spans[key] = (least, most)
+        return hit
 
     def _beyond(self, u: int, phase: str, pids: np.ndarray) -> np.ndarray:
         """Per placement of ``pids`` (rows) and entry of unit ``u``'s ``phase`` menu (columns): a point farther than the
