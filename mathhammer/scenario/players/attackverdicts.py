@@ -18,9 +18,11 @@ error, never a warning. What remains, read with the same World calls in the same
   used: not plain), so it is not read here;
 * a Ranged Attack (8.7.3, ``AttackChecks._check_shoot`` with ``verdicts_only``): refused where the target is off the
   table; else legal where one of the Assault Phase Batches of the loadout with no ability used
-  (``attack_batches``) is eligible at the target (``World.eligible``: Line of Sight, Range, the Engaged
-  restrictions; the target's Combat Tags, no HIDDEN tag: it is not BURROWED and no ability was used on it), the
-  Batches asked in the walk's order, up to the first eligible.
+  (``attack_batches``) is eligible at the target (``World.facts(...).eligible``, ``World.eligible``'s answer: Line of
+  Sight, Range, the Engaged restrictions; the target's Combat Tags, no HIDDEN tag: it is not BURROWED and no ability
+  was used on it), the Batches asked in the walk's order, up to the first eligible. The whole facts are read, not
+  ``World.eligible``'s shorter reading: they are kept, and the Shoot that follows an admitted entry in its game reads
+  the same facts.
 
 A Charge or Shoot with one inert ability and no other field is read the same way with the loadout with that ability
 used (:meth:`AttackVerdicts.used`), the ability's own part of the verdict read by the walk once a Round
@@ -144,7 +146,7 @@ class AttackVerdicts:
             if a[t] <= 0:  # 8.7.3: a target on the table
                 return False
             tags = tuple(tsu.unit.card.combat_tags)
-            return any(world.eligible(p, a, uid, tid, b.weapon, tags) for b in batches)
+            return any(world.facts(p, a, uid, tid, b.weapon, tags).eligible for b in batches)
         if su.flying or tsu.flying or p[t] < 0:  # 8.7.7: a Ground unit charges Ground units on the table
             return False
         if self.moves.engaged(world, u, p, a):  # 8.7.7: "An Unengaged Ground Unit"
