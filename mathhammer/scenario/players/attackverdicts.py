@@ -18,11 +18,12 @@ error, never a warning. What remains, read with the same World calls in the same
   used: not plain), so it is not read here;
 * a Ranged Attack (8.7.3, ``AttackChecks._check_shoot`` with ``verdicts_only``): refused where the target is off the
   table; else legal where one of the Assault Phase Batches of the loadout with no ability used
-  (``attack_batches``) is eligible at the target (``World.facts(...).eligible``, ``World.eligible``'s answer: Line of
-  Sight, Range, the Engaged restrictions; the target's Combat Tags, no HIDDEN tag: it is not BURROWED and no ability
-  was used on it), the Batches asked in the walk's order, up to the first eligible. The whole facts are read, not
-  ``World.eligible``'s shorter reading: they are kept, and the Shoot that follows an admitted entry in its game reads
-  the same facts.
+  (``attack_batches``) is eligible at the target (``World.eligible``: Line of Sight, Range, the Engaged
+  restrictions; the target's Combat Tags, no HIDDEN tag: it is not BURROWED and no ability was used on it), the
+  Batches asked in the walk's order, up to the first eligible. Where the entry is taken if admitted (a random
+  player's first admitted entry: ``taken``), the whole facts are read instead (``World.facts(...).eligible``, the
+  same answer): they are kept, and the Shoot that follows in the game reads them. A player that judges every entry
+  (a weighted policy's masks) takes few of them: there the shorter reading is the cheaper.
 
 A Charge or Shoot with one inert ability and no other field is read the same way with the loadout with that ability
 used (:meth:`AttackVerdicts.used`), the ability's own part of the verdict read by the walk once a Round
@@ -118,11 +119,12 @@ class AttackVerdicts:
         effects = self._loadout(uid, creep, names or []).effects()
         return speed_of(su, effects), sum(e.value for e in effects if e.kind == "charge_roll")
 
-    def verdict(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
+    def verdict(self, u: int, phase: str, index: int, state: tuple[int, ...], taken: bool = False) -> bool | None:
         """The walk's verdict on entry ``index`` of unit ``u``'s ``phase`` menu in ``state`` (:meth:`Legality.states
         <mathhammer.scenario.players.legal.Legality.states>`' row), or None where it is the walk's to give (the module
-        text; the unit off the table: the shortcuts')."""
-        return self._judge(self.plain(u, phase, index), u, state)
+        text; the unit off the table: the shortcuts'). ``taken``: the entry is taken where admitted (a random
+        player's first admitted entry): a Shoot's verdict then reads the whole facts its Shoot will read."""
+        return self._judge(self.plain(u, phase, index), u, state, taken)
 
     def verdict_used(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
         """:meth:`verdict` of a Charge or Shoot entry with one ability (:meth:`used`): the action's own part of the
@@ -130,7 +132,7 @@ class AttackVerdicts:
         (:meth:`UseHolds.attack_twin <mathhammer.scenario.players.useholds.UseHolds.attack_twin>`)."""
         return self._judge(self.used(u, phase, index), u, state)
 
-    def _judge(self, plain: _Plain | None, u: int, state: tuple[int, ...]) -> bool | None:
+    def _judge(self, plain: _Plain | None, u: int, state: tuple[int, ...], taken: bool = False) -> bool | None:
         """:meth:`verdict` of the entry read as ``plain`` (None: the walk's)."""
         n = self.view.U
         if plain is None or state[u] < 0 or state[n + u] <= 0:
@@ -146,7 +148,9 @@ class AttackVerdicts:
             if a[t] <= 0:  # 8.7.3: a target on the table
                 return False
             tags = tuple(tsu.unit.card.combat_tags)
-            return any(world.facts(p, a, uid, tid, b.weapon, tags).eligible for b in batches)
+            if taken:  # the whole facts, kept: the Shoot that follows reads them
+                return any(world.facts(p, a, uid, tid, b.weapon, tags).eligible for b in batches)
+            return any(world.eligible(p, a, uid, tid, b.weapon, tags) for b in batches)
         if su.flying or tsu.flying or p[t] < 0:  # 8.7.7: a Ground unit charges Ground units on the table
             return False
         if self.moves.engaged(world, u, p, a):  # 8.7.7: "An Unengaged Ground Unit"

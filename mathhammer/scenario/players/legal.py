@@ -437,7 +437,7 @@ class Legality:
             if np.count_nonzero(ask):  # the (entry, state) pairs not yet judged: by entry, then state
                 for code in sorted(set((cand[ask] * size + rows_at[ask]).tolist())):  # np.unique's, in less time
                     e, p = divmod(code, size)
-                    known[p, e] = walk(u, phase, e, table[picked[p]])
+                    known[p, e] = walk(u, phase, e, table[picked[p]], True)  # the first admitted: taken
                 verdict = known[rows_at, cand]
             ok = (verdict > 0) | fight[cand]
             reads = ok & per_game[cand]
@@ -488,18 +488,20 @@ class Legality:
             return True
         return not self.shortcuts(u, phase, state)[index] and self._walk(u, phase, index, state)
 
-    def _walk(self, u: int, phase: str, index: int, state: Sequence[int]) -> bool:
+    def _walk(self, u: int, phase: str, index: int, state: Sequence[int], taken: bool = False) -> bool:
         """The plan check's answer for entry ``index`` (no shortcut): a plain Move, Run or Hold's read without the
         walk (:class:`~.moveverdicts.MoveVerdicts`: the same verdict), a plain Charge or Shoot's too
         (:class:`~.attackverdicts.AttackVerdicts`), a Hold with an ability no card's check reads by the walk once a
         Round (:class:`~.useholds.UseHolds`: the same verdict in every state), a Move or Run with such an ability by
         that Hold's verdict and the Move's own at the Speed with the ability (:meth:`~.useholds.UseHolds.twin`), a
         Charge or Shoot with such an ability by its activation's walk as a Hold (:meth:`use_walk`) and the attack's own
-        reading with the ability used (:meth:`~.useholds.UseHolds.attack_twin`), any other entry's by the walk."""
+        reading with the ability used (:meth:`~.useholds.UseHolds.attack_twin`), any other entry's by the walk.
+        ``taken``: the entry is taken where admitted (:meth:`first_admitted`: :meth:`AttackVerdicts.verdict
+        <.attackverdicts.AttackVerdicts.verdict>`'s)."""
         key = tuple(state)
         fast = self.moves.verdict(u, phase, index, key)
         if fast is None:
-            fast = self.attacks.verdict(u, phase, index, key)
+            fast = self.attacks.verdict(u, phase, index, key, taken)
         if fast is None and self.holds.applies(u, phase, index, key):
             fast = self._held_walk(u, phase, index, state)
         if fast is None:  # a Move with such an ability: its Hold twin's verdict, then the Move at the Speed with it
