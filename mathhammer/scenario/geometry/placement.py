@@ -446,14 +446,14 @@ class Placing(Facts):
         step = 2 * r + GAP
         norm = math.hypot(*rear) or 1.0
         back = (rear[0] / norm, rear[1] / norm)
-        # compiled, the same answer (without a limit it never stops short: but an arriving unit's grid may, then the
-        # chain below is the Python walk's)
-        if not allowed_enemies and level is None and (limit != math.inf or arriving is None):
+        # compiled, the same answer (without a limit it never stops short: -1 is then an arriving unit's grid with too
+        # few spots out of the zone, whose chain below is the Python walk's)
+        if not allowed_enemies and level is None:
             order = self._grid_order(su.models, step, back, lead, su.player)
             walked = self._walk_grid(su, lead, order, occupied, limit, arriving)
             if isinstance(walked, list):
                 return self._intern(Placement(su.id, tuple(self._casualty_order(walked, back, r, [])), None))
-            if walked != UNSURE:
+            if walked != UNSURE and (walked != -1 or limit != math.inf):
                 return walked
         others, foes = self._others_foes(su, occupied, allowed_enemies)
         if self._blocked(lead, r, others, True, level):

@@ -250,15 +250,16 @@ class Routes(BoardState):
         limit: float,
         arriving: Zone | None,
     ) -> list[Coord] | int | None:
-        """``Placing._place_grid`` on the playmat with no Charge target and a finite ``limit`` (a Move or a Deploy) by
-        the compiled walk (``fastplace._walk_kernel``, the same answer): the grid offsets ``order`` walked from
-        ``lead`` against the table's edges and the footprints (:meth:`_playmat_pack`; the base's disc is GEOS's 32-gon
-        of a point's buffer, :meth:`_base_disc`: a footprint nearer than ``r cos(pi / 32)`` or holding the centre meets
-        it, one farther than ``r`` does not), the bases of ``occupied`` (``GAP / 2``; an enemy Ground base Within 1",
-        8.7.7), the models set (kept together) and an arriving unit's zone (8.3.3, :meth:`zone_gap`'s sum). Returns the
-        centres set (no spot Within 1" of an enemy: the casualty order reads none, 8.7.5), -1 past the limit, None no
-        placement, or :data:`UNSURE` (a distance within ``fastplace.TOL`` of a threshold, or footprints not plain
-        polygons): then the Python walk."""
+        """``Placing._place_grid`` on the playmat with no Charge target and a ``limit`` (inf: none; a Move or a Deploy)
+        by the compiled walk (``fastplace._walk_kernel``, the same answer): the grid offsets ``order`` walked from
+        ``lead`` against the table's edges and the footprints (:meth:`_playmat_pack`; the base's disc is GEOS's
+        32-gon of a point's buffer, :meth:`_base_disc`: a footprint nearer than ``r cos(pi / 32)`` or holding the
+        centre meets it, one farther than ``r`` does not), the bases of ``occupied`` (``GAP / 2``; an enemy Ground
+        base Within 1", 8.7.7), the models set (kept together) and an arriving unit's zone (8.3.3, :meth:`zone_gap`'s
+        sum). Returns the centres set (no spot Within 1" of an enemy: the casualty order reads none, 8.7.5), -1 past
+        the limit (or an arriving unit's grid with too few spots out of the zone: the Python walk then chains the
+        rest), None no placement, or :data:`UNSURE` (a distance within ``fastplace.TOL`` of a threshold, or
+        footprints not plain polygons): then the Python walk."""
         terrain = self._playmat_pack()
         if terrain is None:
             return UNSURE
