@@ -266,7 +266,7 @@ def test_engaged_read_from_a_game_of_the_state_is_the_worlds(
     sim = Simulation(scn, trials, seed)
     n = sim.U
     counts = dict.fromkeys(("engaged", "free", "short", "grass", "outside"), 0)
-    read = MoveVerdicts._engaged_in
+    read = MoveVerdicts.engaged_in
 
     def checked(self: MoveVerdicts, u: int, state: tuple[int, ...], world: Any) -> Any:
         got = read(self, u, state, world)
@@ -282,7 +282,7 @@ def test_engaged_read_from_a_game_of_the_state_is_the_worlds(
         counts["grass"] += sim.grass.on
         return got
 
-    monkeypatch.setattr(MoveVerdicts, "_engaged_in", checked)
+    monkeypatch.setattr(MoveVerdicts, "engaged_in", checked)
     sim.run()
     assert counts["engaged"] > 3 and counts["free"] > 100 and counts["short"] > 0, counts
     assert preset != "grass" or counts["grass"] > 100, counts

@@ -153,7 +153,7 @@ class AttackVerdicts:
             return any(world.eligible(p, a, uid, tid, b.weapon, tags) for b in batches)
         if su.flying or tsu.flying or p[t] < 0:  # 8.7.7: a Ground unit charges Ground units on the table
             return False
-        if self.moves.engaged(world, u, p, a):  # 8.7.7: "An Unengaged Ground Unit"
+        if self.moves.engaged_in(u, state, world):  # 8.7.7: "An Unengaged Ground Unit" (the decision's reading)
             return False
         speed, more = speeds[0]
         if speeds[1] != speeds[0] and self.moves.on_creep(world, uid, p):

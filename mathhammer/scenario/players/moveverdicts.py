@@ -57,7 +57,7 @@ from .menu import UnitMenu
 KINDS = ("move", "run", "hold")
 #: the memo of ways (per Grass mask, unit, Leading Model, point and Speed) is cleared past this many answers
 WAY_LIMIT = 1 << 12
-#: the memo of a unit's Engagement per state (:meth:`MoveVerdicts._engaged_in`) is cleared past this many answers
+#: the memo of a unit's Engagement per state (:meth:`MoveVerdicts.engaged_in`) is cleared past this many answers
 STATE_LIMIT = 1 << 12
 #: a decision of more states reads a unit's Engaged in every state at once, the first time that unit is asked (fewer: in
 #: each state asked, one by one)
@@ -110,7 +110,7 @@ class MoveVerdicts:
     def taking(self, decision: tuple[np.ndarray, list[tuple[int, ...]], np.ndarray] | None) -> None:
         """A decision starts: its games, their distinct states and each game's (:meth:`Legality.states
         <.legal.Legality.states>`; no activation until it ends, so each state is a game's now); or it ends (None).
-        Within it, :meth:`_engaged_in` reads whether a unit is Engaged in a state from a game of that state
+        Within it, :meth:`engaged_in` reads whether a unit is Engaged in a state from a game of that state
         (:meth:`SimView.engaged_one <mathhammer.scenario.simview.SimView.engaged_one>`: the engine's own words), in a
         decision of more than :data:`FEW_STATES` states for all its states at once the first time a unit is asked
         (:meth:`SimView.engaged_mask <mathhammer.scenario.simview.SimView.engaged_mask>` of their first games)."""
@@ -207,7 +207,7 @@ class MoveVerdicts:
                 return False
         elif math.dist(world.placements[pid].centres[0], to) > max(speeds) + EPS:
             return False  # too far at either Speed: ``way_length`` is never shorter than the straight line
-        if self._engaged_in(u, state, world):  # 8.5.2, 8.7.1: Engaged, it cannot Move or Run
+        if self.engaged_in(u, state, world):  # 8.5.2, 8.7.1: Engaged, it cannot Move or Run
             return False
         if speeds[1] != speeds[0]:
             speed = speeds[1] if self._on_creep_in(world, uid, state) else speeds[0]
@@ -218,7 +218,7 @@ class MoveVerdicts:
         rear = world.rear_from(pid, to, headings)
         return world.place_among(su, to, rear, occupied) is not None  # ``to`` is on the playmat (above): place's level
 
-    def _engaged_in(self, u: int, state: tuple[int, ...], world: World) -> bool:
+    def engaged_in(self, u: int, state: tuple[int, ...], world: World) -> bool:
         """Is unit ``u`` :meth:`engaged` in ``state`` (read from a game of the state where a decision is being taken,
         :meth:`taking`: in a decision of many states, in all of them at once)? Else kept per (unit, state), at most
         :data:`STATE_LIMIT` (a policy asks one entry of many games' states, then the next entry of those it did not
