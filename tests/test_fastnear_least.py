@@ -75,7 +75,7 @@ def test_least_many_read_between_a_floor_and_a_ceiling_tells_every_reach_between
     hair = rng.choice([-1e-9, -1e-12, 0.0, 1e-12, 1e-9, 0.5, -0.5, 3.0, -3.0, -8.0], (n, 2))
     floor = gap + hair[:, 0] - rng.uniform(0, 2, n) * (rng.random(n) < 0.3)
     ceil = np.maximum(floor, gap + hair[:, 1] + rng.uniform(0, 2, n) * (rng.random(n) < 0.3))
-    got = c.least_many(pa, ka, pb, kb, rad, floor, ceil)
+    got = c.least_many(pa, ka, pb, kb, (rad, floor, ceil))
     for i in range(n):
         reaches = {floor[i], ceil[i], (floor[i] + ceil[i]) / 2}
         reaches |= {float(np.clip(gap[i] + h, floor[i], ceil[i])) for h in (-1e-12, 0.0, 1e-12)}

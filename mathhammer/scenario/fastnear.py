@@ -10,6 +10,10 @@ from numba import njit
 
 from ..config import INLINE, JIT
 
+#: per row, a base radius and the least and most gaps a caller reads the least distance less it against
+#: (:meth:`Centres.least_many`); None: the least itself
+Span = tuple[np.ndarray, np.ndarray, np.ndarray] | None
+
 
 @njit(**JIT)
 def _clear_kernel(pts, cs, rs, r, apart, solid, eng, enemy):  # pragma: no cover - compiled
@@ -278,21 +282,14 @@ class Centres:
         return _near_pairs_kernel(pairs, self.starts, self.xy, self.rads, float(gap))  # type: ignore[no-any-return]
 
     def least_many(
-        self,
-        pa: np.ndarray,
-        ka: np.ndarray,
-        pb: np.ndarray,
-        kb: np.ndarray,
-        rad: np.ndarray | None = None,
-        floor: np.ndarray | None = None,
-        ceil: np.ndarray | None = None,
+        self, pa: np.ndarray, ka: np.ndarray, pb: np.ndarray, kb: np.ndarray, span: Span = None
     ) -> np.ndarray:
         """Per row of the four arrays (int64): the least centre distance between the first ``ka`` models of placement
         ``pa`` and the first ``kb`` of ``pb`` (numpy's ``hypot`` of the per-axis differences, to the last bit; inf where
-        either has none). With ``rad``, ``floor`` and ``ceil`` (float64, per row), for a caller that reads the least
+        either has none). With ``span`` = ``(rad, floor, ceil)`` (float64, per row), for a caller that reads the least
         less ``rad`` only against gaps from ``floor`` to ``ceil``: where a pair's distance ``h`` has ``h - rad`` at
-        most ``floor``, a distance of the pairs with that (not more than ``h``) stands for the least; where every
-        pair is farther than ``rad + ceil`` (the placements' discs tell), inf does.
+        most ``floor``, that distance (not less than the least) stands for the least; where every pair is farther than
+        ``rad + ceil`` (the placements' discs tell), inf does.
 
         >>> c = Centres()
         >>> c.extend([((0.0, 0.0), (9.0, 0.0)), ((3.0, 4.0), (9.0, 1.0))], [0.5, 0.5])
@@ -300,9 +297,9 @@ class Centres:
         [1.0, 5.0, inf]
         """
         pa, ka, pb, kb = (np.ascontiguousarray(v, dtype=np.int64) for v in (pa, ka, pb, kb))
-        rad = np.zeros(pa.size) if rad is None else np.ascontiguousarray(rad, dtype=np.float64)
-        floor = np.full(pa.size, -np.inf) if floor is None else np.ascontiguousarray(floor, dtype=np.float64)
-        ceil = np.full(pa.size, np.inf) if ceil is None else np.ascontiguousarray(ceil, dtype=np.float64)
+        if span is None:
+            span = (np.zeros(pa.size), np.full(pa.size, -np.inf), np.full(pa.size, np.inf))
+        rad, floor, ceil = (np.ascontiguousarray(v, dtype=np.float64) for v in span)
         args = (self.starts, self.xy, self.discs, rad, floor, ceil)
         return _least_apart_kernel(pa, ka, pb, kb, *args)  # type: ignore[no-any-return]
 

@@ -25,7 +25,7 @@ from shapely.geometry.base import BaseGeometry
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import MM_PER_INCH, Board, Model, Terrain, Unit
 from .. import fastranks
-from ..fastnear import Centres
+from ..fastnear import Centres, Span
 from ..memo import BoxEntry, Memo, SharedAnswers
 from ..spec import Scenario, ScenarioUnit
 
@@ -526,18 +526,11 @@ class BoardState:
         return self._centres_packed().beyond_many(pids, pts, caps, eps)
 
     def least_distances(
-        self,
-        pa: np.ndarray,
-        ka: np.ndarray,
-        pb: np.ndarray,
-        kb: np.ndarray,
-        rad: np.ndarray | None = None,
-        floor: np.ndarray | None = None,
-        ceil: np.ndarray | None = None,
+        self, pa: np.ndarray, ka: np.ndarray, pb: np.ndarray, kb: np.ndarray, span: Span = None
     ) -> np.ndarray:
         """Per row: the least centre distance between the first ``ka`` models of placement ``pa`` and the first ``kb``
-        of ``pb`` (int64 arrays; compiled, :meth:`Centres.least_many`, with its ``rad``, ``floor`` and ``ceil``)."""
-        return self._centres_packed().least_many(pa, ka, pb, kb, rad, floor, ceil)
+        of ``pb`` (int64 arrays; compiled, :meth:`Centres.least_many`, read as far as its ``span`` asks)."""
+        return self._centres_packed().least_many(pa, ka, pb, kb, span)
 
     def near_box_many(self, pids: np.ndarray, lo: np.ndarray, hi: np.ndarray, reach: float) -> np.ndarray:
         """Per placement of ``pids``: is it in :meth:`_near_box` (compiled, the same answers)?"""

@@ -597,7 +597,7 @@ class Legality:
             r, c = np.nonzero(~off)
             if r.size:  # a gap read only as far as the reaches of its target's entries tell it apart
                 radii, (floors, ceils) = self._radii(u, targets)[c], self._reach_span(u, phase)
-                d = self.view.world.least_distances(pu[r], ku[r], pt[r, c], kt[r, c], radii, floors[c], ceils[c])
+                d = self.view.world.least_distances(pu[r], ku[r], pt[r, c], kt[r, c], (radii, floors[c], ceils[c]))
                 gaps[r, c] = d - radii
             out[np.ix_(rows, entries)] = off[:, of] | (gaps[:, of] > reach[None, :])
         return out
