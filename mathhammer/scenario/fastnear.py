@@ -318,4 +318,4 @@ class Centres:
         return _beyond_kernel(pids, self.starts, self.xy, pts, caps, float(eps))  # type: ignore[no-any-return]
 
 
-__all__ = ["Centres", "ManyTest", "clear_of", "near_any"]
+__all__ = ["Centres", "ManyTest", "Span", "clear_of", "disc", "near_any"]

@@ -10,7 +10,8 @@ attacked, set apart or Disengaged (``attacked``, ``loose``, ``formed``, ``diseng
 error, never a warning. What remains, read with the same World calls in the same order:
 
 * a Charge (8.7.7, ``AttackChecks._check_charge`` with ``bounded_charges``): refused for a Flying unit, a Flying
-  target or one off the table, an Engaged unit (the unit's pairs, :meth:`MoveVerdicts.engaged`), where
+  target or one off the table, an Engaged unit (the unit's pairs, :meth:`MoveVerdicts.engaged_in`: a Move's
+  reading, the decision's Engaged words where it has them), where
   ``World.charge_length`` (bounded at Speed + 6 + the Charge Roll additions, Speed and additions of the loadout with
   no ability used, ON CREEP by the cards' hooks) raises (an Engaged start) or finds no end, or a path longer than
   Speed + 6 + the additions (the walk's ``length > limit + EPS`` then ``_too_far``'s ``over > EPS``). The walk then
