@@ -96,11 +96,11 @@ def patch() -> None:
 
     walk = legal.Legality._walk
 
-    def counted_walk(self: Any, u: int, phase: str, index: int, state: Any) -> Any:
+    def counted_walk(self: Any, u: int, phase: str, index: int, state: Any, taken: bool = False) -> Any:
         a = self.menus[self.view.uids[u]][phase][index].action
         count[f"walk {a}"] += 1
         keys[f"walk {a} (unit, entry, own pid)"].add((u, phase, index, int(state[u])))
-        return walk(self, u, phase, index, state)
+        return walk(self, u, phase, index, state, taken)
 
     legal.Legality._walk = counted_walk  # type: ignore[method-assign]
 

@@ -59,8 +59,8 @@ def patch() -> Callable[[], None]:
     legal.Legality.__init__ = built  # type: ignore[method-assign]
     walk = legal.Legality._walk
 
-    def kept(self: Any, u: int, phase: str, index: int, state: Any) -> Any:
-        got = walk(self, u, phase, index, state)
+    def kept(self: Any, u: int, phase: str, index: int, state: Any, taken: bool = False) -> Any:
+        got = walk(self, u, phase, index, state, taken)
         e = self.menus[self.view.uids[u]][phase][index]
         if e.action in ("move", "run"):
             kind = e.action + (" (ability used)" if e.use else "")

@@ -284,8 +284,8 @@ def patch() -> Callable[[], None]:
 
     walk = legal.Legality._walk
 
-    def counted_walk(self: Any, u: int, phase: str, index: int, state: Any) -> Any:
-        got = walk(self, u, phase, index, state)
+    def counted_walk(self: Any, u: int, phase: str, index: int, state: Any, taken: bool = False) -> Any:
+        got = walk(self, u, phase, index, state, taken)
         e = self.menus[self.view.uids[u]][phase][index]
         tb = table_of(self.view.world)
         if tb is not None and e.action in ("move", "run"):
