@@ -57,6 +57,7 @@ KERNEL_SOURCES: tuple[str, ...] = (
     "scenario/fastplace.py",
     "scenario/fastranks.py",
     "scenario/fastsim.py",
+    "scenario/fastspots.py",
     "scenario/faststats.py",
     "scenario/fasttables.py",
     "starcraft/kernels.py",

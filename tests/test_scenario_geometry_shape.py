@@ -39,7 +39,18 @@ def test_no_import_cycle_inside_the_geometry() -> None:
 
 #: What the geometry may import of the scenario engine, directly or not (type-only imports too): the scenario's plain
 #: types (spec, with the Mission Card catalog a Scenario holds), the memo and the compiled kernels.
-GEOMETRY_READS = {"spec", "missions", "memo", "fast", "fastnear", "fastplace", "fastranks", "fasttables", "fastcontrol"}
+GEOMETRY_READS = {
+    "spec",
+    "missions",
+    "memo",
+    "fast",
+    "fastnear",
+    "fastplace",
+    "fastspots",
+    "fastranks",
+    "fasttables",
+    "fastcontrol",
+}
 
 
 def test_the_geometry_reads_only_the_spec_the_memo_and_the_kernels() -> None:

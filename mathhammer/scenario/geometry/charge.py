@@ -44,6 +44,7 @@ from ...board.cspace import examined_near
 from ...board.engagement import ENGAGEMENT_RANGE
 from ...board.model import EPS, MM_PER_INCH, Board, Unit
 from ...board.ranks import CONTACT
+from .. import fastspots
 from ..spec import ScenarioUnit
 from .core import (
     _RING,
@@ -62,6 +63,10 @@ from .core import (
     horizontal_coherency,
 )
 from .placement import Placing, hexagon
+
+#: a charging unit's spots on the playmat are read compiled (:mod:`~mathhammer.scenario.fastspots`; the tests turn this
+#: off to compare with the Python reading)
+SPOTS_COMPILED = True
 
 #: a Charge on a board of one level is searched compiled (:func:`~mathhammer.board.fastcharge.charge_search`; the
 #: tests turn this off to compare with the shapely search)
@@ -235,6 +240,10 @@ class Charges(Placing):
         ``live``: centres and radii of the targets' live models; ``back``: the unit's rear (a unit vector): "nearest"
         ties and the grid are read in its frame (the module text). None if a model finds no spot.
         ``box`` ([x0, y0, x1, y1]): grown to hold every spot tested against ``others``.
+
+        On the playmat the same reading runs compiled (:func:`fastspots.spots
+        <mathhammer.scenario.fastspots.spots>`: the same spots and box), the reading below kept for a level and for a
+        terrain test too near its limit to say there.
         """
         touch = CONTACT / 2
         apart = CONTACT / 2 - 1e-3
@@ -244,6 +253,27 @@ class Charges(Placing):
         OEN = np.asarray([e for _, _, e in others], dtype=bool)
         LC = np.asarray([c for c, _ in live], dtype=float).reshape(-1, 2)
         LR = np.asarray([g for _, g in live], dtype=float)
+        terrain = self._playmat_pack() if level is None and SPOTS_COMPILED else None
+        if terrain is not None:  # on the playmat: the same reading compiled, unless a terrain test is too near to say
+            first = self._lateral_first(lead, back, su.player)
+            limits = (touch, apart, GAP / 2, step + COHERENCY_SLACK + EPS, horizontal_coherency(su) + EPS)
+            got = fastspots.spots(
+                lead,
+                back,
+                first,
+                su.models,
+                r,
+                (LC, LR),
+                (OC, OR, OEN),
+                _RING,
+                B_GAPS,
+                _hexagon_arrays(math.ceil(math.sqrt(su.models)) + 3, step),
+                terrain,
+                (*limits, ENGAGEMENT_RANGE + EPS),
+                box if box is not None else [math.inf, math.inf, -math.inf, -math.inf],
+            )
+            if got != fastspots.UNSURE:
+                return got  # type: ignore[return-value]
         # a live target model's own spot is in ``others`` too (every centre of the placement): it may be touched
         target_spot = np.zeros(len(others), dtype=bool)
         if LC.size and OC.size:
