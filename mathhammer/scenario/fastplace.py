@@ -111,8 +111,7 @@ def clear(
     >>> clear(np.array([[4.0, 0.0]]), 0.5, np.array([1]), friend, c, 0.05, 1.0)
     1
     """
-    starts, xy, rads = packed.arrays()
-    return int(_clear_kernel(spots, float(r), pids, foe, starts, xy, rads, packed.discs, apart, eng, TOL))
+    return int(_clear_kernel(spots, r, pids, foe, packed.starts, packed.xy, packed.rads, packed.discs, apart, eng, TOL))
 
 
 @njit(**INLINE)

@@ -329,10 +329,9 @@ class Placing(Facts):
             bare = self._bare_near[key] = self._place_grid(su, lead, rear, (), level, limit, (), arriving)
         if not small or bare is None or bare < 0:
             return bare if not small else -2
-        r = su.base_mm / MM_PER_INCH / 2
-        apart, near = GAP / 2, ENGAGEMENT_RANGE + EPS
         status = self._clear_of(su, small, self._centres(bare))
         if status == 2:  # a gap within 1e-9 of its limit: every gap read as _blocked reads it
+            r, apart, near = su.base_mm / MM_PER_INCH / 2, GAP / 2, ENGAGEMENT_RANGE + EPS
             others, _ = self._others_foes(su, small, ())
             centres = self.placements[bare].centres
             for oc, orad, enemy in others:

@@ -327,12 +327,13 @@ class Routes(BoardState):
         if last is not None and last[0] is occupied:
             occ = last[1]
         else:
-            occ = np.asarray(occupied, dtype=np.int64)
+            occ = np.fromiter(occupied, dtype=np.int64, count=len(occupied))
             self._last_occ = (occupied, occ)
-        packed = self._centres_packed()
-        foe = self._foe_rows()[0 if su.flying else self._player_rows[su.player]]
-        r = su.base_mm / MM_PER_INCH / 2
-        return fastplace.clear(spots, r, occ, foe, packed, GAP / 2, ENGAGEMENT_RANGE + EPS)
+        made = len(self.placements)  # the packed centres and the foe rows hold every placement made (most calls)
+        packed = self._packed if self._packed.n == made else self._centres_packed()
+        rows = self._foes.table if self._foes.n == made else self._foe_rows()
+        foe = rows[0 if su.flying else self._player_rows[su.player]]
+        return fastplace.clear(spots, su.base_mm / MM_PER_INCH / 2, occ, foe, packed, GAP / 2, ENGAGEMENT_RANGE + EPS)
 
     def _grid_offsets(self, order: list[Coord], limit: float) -> tuple[np.ndarray, int, bool]:
         """The grid offsets ``order`` as an array, how many come before the first farther than ``limit`` from the
