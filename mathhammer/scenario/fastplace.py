@@ -208,6 +208,35 @@ def _set_kernel(spots, terr, nspots, models, r, step, cs, rs, enemy, starts, apa
     return out
 
 
+@njit(**INLINE)
+def footprints_meet(x, y, boxes, xy, starts, reach, meet, clear, tol):  # pragma: no cover - compiled
+    """Of the footprints whose box (``boxes``) is within ``reach`` of the point (x, y) in each axis (the exterior rings
+    ``xy[starts[p]:starts[p + 1]]``, not closed): 1 one holds the point (the crossing test) or is nearer than
+    ``meet`` (each edge's nearest point), 0 every one farther than ``clear``, -1 neither by more than ``tol``."""
+    unsure = False
+    for p in range(boxes.shape[0]):
+        if boxes[p, 0] - x > reach or x - boxes[p, 2] > reach or boxes[p, 1] - y > reach or y - boxes[p, 3] > reach:
+            continue
+        inside = False
+        near = np.inf
+        j = starts[p + 1] - 1
+        for i in range(starts[p], starts[p + 1]):
+            ax, ay, bx, by = xy[j, 0], xy[j, 1], xy[i, 0], xy[i, 1]
+            if (ay > y) != (by > y) and x < (bx - ax) * (y - ay) / (by - ay) + ax:
+                inside = not inside
+            dx, dy = bx - ax, by - ay
+            t = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy) if dx * dx + dy * dy > 0 else 0.0
+            t = min(max(t, 0.0), 1.0)
+            ex, ey = ax + t * dx - x, ay + t * dy - y
+            near = min(near, np.sqrt(ex * ex + ey * ey))
+            j = i
+        if inside or near < meet - tol:
+            return 1
+        if near <= clear + tol:
+            unsure = True
+    return -1 if unsure else 0
+
+
 @njit(**JIT)
 def _off_terrain(x, y, r, edges, boxes, xy, starts, inner, tol):  # pragma: no cover - compiled
     """``Routes._on_terrain`` on the playmat and the table's edges (``Routes._blocked``'s first tests) of a base of
@@ -219,29 +248,7 @@ def _off_terrain(x, y, r, edges, boxes, xy, starts, inner, tol):  # pragma: no c
     w, d, eps = edges[0], edges[1], edges[2]
     if x - r < -eps or y - r < -eps or x + r > w + eps or y + r > d + eps:
         return 1
-    unsure = False
-    for p in range(boxes.shape[0]):
-        if not (boxes[p, 0] <= x + r and x - r <= boxes[p, 2] and boxes[p, 1] <= y + r and y - r <= boxes[p, 3]):
-            continue
-        lo, hi = starts[p], starts[p + 1]
-        inside = False
-        near = np.inf
-        j = hi - 1
-        for i in range(lo, hi):
-            ax, ay, bx, by = xy[j, 0], xy[j, 1], xy[i, 0], xy[i, 1]
-            if (ay > y) != (by > y) and x < (bx - ax) * (y - ay) / (by - ay) + ax:
-                inside = not inside
-            dx, dy = bx - ax, by - ay
-            t = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy) if dx * dx + dy * dy > 0 else 0.0
-            t = min(max(t, 0.0), 1.0)
-            ex, ey = ax + t * dx - x, ay + t * dy - y
-            near = min(near, np.sqrt(ex * ex + ey * ey))
-            j = i
-        if inside or near < inner - tol:
-            return 1
-        if near <= r + tol:
-            unsure = True
-    return -1 if unsure else 0
+    return footprints_meet(x, y, boxes, xy, starts, r, inner, r, tol)
 
 
 @njit(**JIT)
@@ -359,4 +366,4 @@ def walk(
     return int(got), chosen
 
 
-__all__ = ["TOL", "clear", "set_verdicts", "walk"]
+__all__ = ["TOL", "clear", "footprints_meet", "set_verdicts", "walk"]

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from ..config import INLINE, JIT
-from .fastplace import TOL
+from .fastplace import TOL, footprints_meet
 
 #: the answer of :func:`spots` where a spot's terrain test is too near its limit to decide here
 UNSURE = -1
@@ -110,32 +110,9 @@ def _terrain(x, y, r, edges, boxes, xy, starts, tol):  # pragma: no cover - comp
     if not (x - r >= -eps and y - r >= -eps and x + r <= w + eps and y + r <= dep + eps):
         return 0
     lim = r + 1e-9
-    unsure = False
-    for p in range(boxes.shape[0]):
-        # the footprint's box farther than r from the spot: so is the footprint (the Python reading's box test)
-        if boxes[p, 0] - x > r + 1e-6 or x - boxes[p, 2] > r + 1e-6:
-            continue
-        if boxes[p, 1] - y > r + 1e-6 or y - boxes[p, 3] > r + 1e-6:
-            continue
-        lo, hi = starts[p], starts[p + 1]
-        inside = False
-        near = np.inf
-        j = hi - 1
-        for i in range(lo, hi):
-            ax, ay, qx, qy = xy[j, 0], xy[j, 1], xy[i, 0], xy[i, 1]
-            if (ay > y) != (qy > y) and x < (qx - ax) * (y - ay) / (qy - ay) + ax:
-                inside = not inside
-            dx, dy = qx - ax, qy - ay
-            t = ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy) if dx * dx + dy * dy > 0 else 0.0
-            t = min(max(t, 0.0), 1.0)
-            ex, ey = ax + t * dx - x, ay + t * dy - y
-            near = min(near, np.sqrt(ex * ex + ey * ey))
-            j = i
-        if inside or near < lim - tol:
-            return 0
-        if near <= lim + tol:
-            unsure = True
-    return -1 if unsure else 1
+    # a footprint's box farther than r (and a margin) from the spot: so is the footprint (the Python reading's box test)
+    meets = footprints_meet(x, y, boxes, xy, starts, r + 1e-6, lim, lim, tol)
+    return -1 if meets < 0 else 1 - meets
 
 
 @njit(**JIT)
