@@ -212,7 +212,8 @@ def _free(px, py, r, apart, eng, bases, ground, blk):  # pragma: no cover - comp
 
 
 @njit(**_JIT)
-def _grow(box, x, y):  # pragma: no cover - compiled
+def grow(box, x, y):  # pragma: no cover - compiled
+    """Grow ``box`` ([x0, y0, x1, y1]) to hold the point (x, y)."""
     box[0] = min(box[0], x)
     box[1] = min(box[1], y)
     box[2] = max(box[2], x)
@@ -220,7 +221,7 @@ def _grow(box, x, y):  # pragma: no cover - compiled
 
 
 @njit(**_INLINE)
-def _round6(x):  # pragma: no cover - compiled
+def round6(x):  # pragma: no cover - compiled
     """np.round(x, 6): scaled, rounded half to even, scaled back."""
     return np.rint(x * 1e6) / 1e6
 
@@ -301,7 +302,7 @@ def close_ranks_search(  # pragma: no cover - compiled
             s = reach * float(k + 1) / steps
             path[k, 0] = sx + s * ux
             path[k, 1] = sy + s * uy
-            _grow(box, path[k, 0], path[k, 1])
+            grow(box, path[k, 0], path[k, 1])
         stop = steps
         for k in range(steps):  # its way: no wall, no enemy or other unit's model (8.5.3 step 1)
             if not _free(path[k, 0], path[k, 1], r, 0.0, eng, way, ground, thr):
@@ -361,7 +362,7 @@ def close_ranks_search(  # pragma: no cover - compiled
             # tested once, where :func:`_pick` first keeps it: the test is of the spot alone, so the same answer)
             if not contact_seen:
                 for c in range(nc):
-                    _grow(box, contact[c, 0], contact[c, 1])
+                    grow(box, contact[c, 0], contact[c, 1])
                 contact_seen = True
             found, px_out, py_out = _pick(
                 contact, contact_ok, contact_known, ox, oy, new, isset, wholly, scalars, bases, ground, blk, links, box
@@ -393,7 +394,7 @@ def close_ranks_search(  # pragma: no cover - compiled
                     ox, oy, new, isset, reach_lim
                 )
                 if near:
-                    _grow(box, ox, oy)
+                    grow(box, ox, oy)
                     ok = _free(ox, oy, r, apart, eng, bases, ground, blk) and _clear_mine(ox, oy, new, isset, r, apart)
                     if ok and _linked(ox, oy, new, isset, reach_lim, links, box):
                         found, px_out, py_out = True, ox, oy
@@ -463,8 +464,8 @@ def _linked(cx, cy, new, isset, reach_lim, links, box):  # pragma: no cover - co
         mx, my = new[m, 0], new[m, 1]
         if math.hypot(cx - mx, cy - my) > reach_lim:
             continue
-        _grow(box, cx, cy)
-        _grow(box, mx, my)
+        grow(box, cx, cy)
+        grow(box, mx, my)
         sx0, sx1 = min(cx, mx), max(cx, mx)
         sy0, sy1 = min(cy, my), max(cy, my)
         blocked = False
@@ -513,7 +514,7 @@ def _pick(
         keep[c] = k
     for c in range(n):
         if keep[c] and not known[c]:
-            _grow(box, cands[c, 0], cands[c, 1])
+            grow(box, cands[c, 0], cands[c, 1])
     for c in range(n):
         if keep[c] and not known[c]:
             values[c] = _free(cands[c, 0], cands[c, 1], r, apart, eng, bases, ground, blk)
@@ -532,10 +533,10 @@ def _pick(
     for c in range(n):
         if keep[c] and values[c] and _clear_mine(cands[c, 0], cands[c, 1], new, isset, r, apart):
             idx[f] = c
-            dist[f] = _round6(_pt_dist(cands[c, 0], cands[c, 1], ox, oy))
+            dist[f] = round6(_pt_dist(cands[c, 0], cands[c, 1], ox, oy))
             dx, dy = cands[c, 0] - ox, cands[c, 1] - oy
-            side[f] = _round6(-first * (dy * bx - dx * by))  # -first * the lateral offset
-            ahead[f] = _round6(-(dx * bx + dy * by))
+            side[f] = round6(-first * (dy * bx - dx * by))  # -first * the lateral offset
+            ahead[f] = round6(-(dx * bx + dy * by))
             f += 1
     used = np.zeros(f, dtype=np.bool_)
     for _ in range(f):
@@ -557,4 +558,4 @@ def _pick(
     return False, 0.0, 0.0
 
 
-__all__ = ["GRID", "MOVED", "NO_MOVE", "close_ranks_search", "lateral_first", "pack"]
+__all__ = ["GRID", "MOVED", "NO_MOVE", "close_ranks_search", "grow", "lateral_first", "pack", "round6"]

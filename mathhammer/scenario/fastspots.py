@@ -18,17 +18,12 @@ from numba import njit
 
 from ..config import INLINE, JIT
 from .fastplace import TOL, footprints_meet
+from .fastranks import grow, round6
 
 #: the answer of :func:`spots` where a spot's terrain test is too near its limit to decide here
 UNSURE = -1
 #: a chunk of spots tested at once (the Python reading's)
 CHUNK = 32
-
-
-@njit(**INLINE)
-def _round6(v):  # pragma: no cover - compiled
-    """``np.round(v, 6)`` to the bit (numpy multiplies by 1e6, rounds half to even, divides)."""
-    return np.rint(v * 1e6) / 1e6
 
 
 @njit(**INLINE)
@@ -54,9 +49,9 @@ def _lay(px, py, lo, hi, lx, ly, bx, by, side_sign):  # pragma: no cover - compi
     ahead = np.empty(n)
     for i in range(n):
         dx, dy = px[lo + i] - lx, py[lo + i] - ly
-        d[i] = _round6(np.hypot(dx, dy))
-        side[i] = _round6(side_sign * (dy * bx - dx * by))
-        ahead[i] = _round6(-(dx * bx + dy * by))
+        d[i] = round6(np.hypot(dx, dy))
+        side[i] = round6(side_sign * (dy * bx - dx * by))
+        ahead[i] = round6(-(dx * bx + dy * by))
     o = np.arange(n)
     tmp = np.empty(n, dtype=np.int64)
     width = 1
@@ -169,8 +164,7 @@ def _first_free(
         for c in range(k):  # the spots not read yet grow the box, then are read
             s = chunk[c]
             if st[s] < 0:
-                box[0], box[1] = min(box[0], px[s]), min(box[1], py[s])
-                box[2], box[3] = max(box[2], px[s]), max(box[3], py[s])
+                grow(box, px[s], py[s])
         for c in range(k):
             s = chunk[c]
             if st[s] < 0:
