@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 from shapely.geometry import Polygon
 
-from mathhammer.board import Model, Unit, fastsight, load_board
+from mathhammer.board import Model, Unit, facts, fastsight, load_board
 from mathhammer.board.facts import attack_eligible, attack_facts
 from mathhammer.board.los import COVER_RANGE, blocking, line_of_sight
 from mathhammer.board.model import EPS, Board, Terrain
@@ -180,6 +180,54 @@ def test_attack_facts_the_same_with_the_compiled_sight() -> None:
         assert many == fast, (k, kw)
         eligible += fast.eligible
     assert 300 < eligible < 1200, eligible
+
+
+def test_attack_facts_read_the_kept_sight_as_afresh() -> None:
+    """8.7.3 step 1, 8.7.4, 8.7.5: what ``attack_facts`` keeps per board and unit pair (``facts._sight_of``: Line of
+    Sight of each pair, each model's nearest Visible target, the Engaged links, HIGH GROUND, the casualty tiers) gives
+    the facts it gives afresh, for each of a unit's weapons at one target in turn (Range, LONG RANGE, BURST FIRE,
+    INDIRECT FIRE, PINPOINT, BULKY; the target HIDDEN or BURROWED from one weapon to the next), on 300 random boards
+    of the golden boards and presets, some of them Engaged; and a board new at the id of one gone is read afresh."""
+    rng = random.Random(88)
+    boards = [load_board(GOLDEN / f"{b}.toml") for b in BOARDS] + [preset_board(c, p)[0] for c, p in PRESETS]
+    kept = engaged = 0
+    for k in range(300):
+        board = boards[k % len(boards)]
+        cx, cy = rng.uniform(3, board.width - 3), rng.uniform(3, board.depth - 3)
+        a = Unit("a", "red", tuple(_near(rng, board, cx, cy, "a")))
+        reach = rng.choice((2.0, 14.0))
+        tx, ty = cx + rng.uniform(-reach, reach), cy + rng.uniform(-reach, reach)
+        t = Unit("t", "blue", tuple(_near(rng, board, tx, ty, "t")), hidden=rng.random() < 0.15)
+        b = Board.trusted(board.width, board.depth, board.terrain, (a, t))
+        tags = rng.choice(((), (), ("Hidden",), ("Burrowed",)))
+        for _ in range(4):  # a unit's weapons at one target, one after the other (the target BURROWED or not)
+            tags = rng.choice((tags, tags, ("Burrowed",), ()))
+            kw = {
+                "long_range": rng.choice((None, None, 30.0)),
+                "burst_within": rng.choice((None, 4.0)),
+                "indirect": rng.random() < 0.2,
+                "pinpoint": rng.random() < 0.2,
+                "bulky": rng.random() < 0.2,
+                "target_tags": tags,
+            }
+            rg = rng.choice((None, 6.0, 12.0, 18.0))
+            warm = attack_facts(b, "a", "t", rg, visible=fastsight.sees, visible_many=fastsight.sees_many, **kw)  # type: ignore[arg-type]
+            kept += len(facts._SIGHT) > 0
+            facts._SIGHT.clear()
+            afresh = attack_facts(b, "a", "t", rg, visible=fastsight.sees, visible_many=fastsight.sees_many, **kw)  # type: ignore[arg-type]
+            assert warm.to_dict() == afresh.to_dict(), (k, kw)
+            assert attack_facts(b, "a", "t", rg, **kw).to_dict() == afresh.to_dict(), (k, kw)  # type: ignore[arg-type]
+            engaged += afresh.target_engaged
+    assert kept == 1200 and engaged > 20, (kept, engaged)
+    # the same id, another board: the kept answer is the old board's, never read for the new one
+    facts._SIGHT.clear()
+    a = Unit("a", "red", (Model("a.1", 5, 5, 32),))
+    near = Board.trusted(30, 30, (), (a, Unit("t", "blue", (Model("t.1", 10, 5, 32),))))
+    attack_facts(near, "a", "t", 12, visible=fastsight.sees)
+    (key,) = facts._SIGHT
+    far = Board.trusted(30, 30, (), (a, Unit("t", "blue", (Model("t.1", 25, 5, 32),))))
+    facts._SIGHT[(id(far), *key[1:])] = facts._SIGHT.pop(key)  # as if ``far`` took ``near``'s id
+    assert attack_facts(far, "a", "t", 12, visible=fastsight.sees).refusals
 
 
 @pytest.mark.parametrize("where", [("board", b) for b in BOARDS] + [("preset", c, p) for c, p in PRESETS])

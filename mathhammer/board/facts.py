@@ -69,7 +69,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from ..errors import InputError
 from .engagement import ENGAGEMENT_RANGE, engaged
@@ -348,6 +348,76 @@ class _Shot:
         return refusals, out_of_melee or into_melee
 
 
+#: :func:`_sight_of`'s answers per board (by ``id``, the board kept to check it), unit pair, HIDDEN and Line of Sight
+#: functions; cleared past :data:`SIGHT_KEPT` (a unit's weapons at one target read the same board one after the other)
+_SIGHT: dict[tuple[object, ...], tuple[Board, _Sight]] = {}
+SIGHT_KEPT = 1 << 10
+
+
+class _Sight(NamedTuple):
+    """What :func:`attack_facts` reads off the board whatever the weapon (:func:`_sight_of`)."""
+
+    #: per attacking model: it, the ids of the target models Visible to it, and the nearest of those (the distance, the
+    #: id, the model; the first id among the nearest) or None
+    models: tuple[tuple[Model, tuple[str, ...], tuple[float, str, Model] | None], ...]
+    target_links: dict[str, set[str]]
+    attacker_links: dict[str, set[str]]
+    on_high: bool  # every target model on HIGH GROUND
+    attacker_low: bool  # an attacking model not on HIGH GROUND
+    tiers: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+    anchors: dict[str, tuple[str, ...]]
+
+
+def _sight_of(
+    board: Board, attacker: Unit, target: Unit, hidden: bool, visible: Sees, visible_many: SeesMany | None
+) -> _Sight:
+    """:func:`attack_facts`' reads of ``board`` that no weapon changes: Line of Sight of each model pair (``hidden``:
+    the target HIDDEN, not Visible beyond 4"), each attacking model's nearest Visible target model, the Engaged links,
+    HIGH GROUND and the casualty tiers; kept per board, units, ``hidden`` and the two Line of Sight functions."""
+    key = (id(board), attacker.id, target.id, hidden, visible, visible_many)
+    kept = _SIGHT.get(key)
+    if kept is not None and kept[0] is board:
+        return kept[1]
+
+    def sees(a: Model, t: Model) -> bool:
+        if hidden and a.distance(t) > HIDDEN_RANGE + EPS:
+            return False
+        return visible(board, a, t)
+
+    known = visible_many(board, attacker.models, target.models) if visible_many is not None else None
+    targets = target.models
+    models = []
+    for i, a in enumerate(attacker.models):
+        if known is None:
+            visible_to = [t for t in targets if sees(a, t)]
+        elif hidden:  # a pair known to see is Visible unless HIDDEN beyond 4" (``sees``)
+            visible_to = [
+                t
+                for t, surely in zip(targets, known[i], strict=True)
+                if (a.distance(t) <= HIDDEN_RANGE + EPS if surely else sees(a, t))
+            ]
+        else:
+            visible_to = [t for t, surely in zip(targets, known[i], strict=True) if surely or visible(board, a, t)]
+        seen = tuple(t.id for t in visible_to)
+        # the nearest, then the first id (unique)
+        nearest = min((a.distance(t), t.id, t) for t in visible_to) if visible_to else None
+        models.append((a, seen, nearest))
+    target_links = _engaged_with(board, target)
+    sight = _Sight(
+        models=tuple(models),
+        target_links=target_links,
+        attacker_links=_engaged_with(board, attacker),
+        on_high=all(board.elevation(m) == "high" for m in target.models),
+        attacker_low=any(board.elevation(m) != "high" for m in attacker.models),
+        tiers=_tiers(board, target),
+        anchors={enemy: tuple(sorted(ms)) for enemy, ms in sorted(target_links.items())},
+    )
+    if len(_SIGHT) >= SIGHT_KEPT:
+        _SIGHT.clear()
+    _SIGHT[key] = (board, sight)
+    return sight
+
+
 def attack_facts(
     board: Board,
     attacker_unit_id: str,
@@ -382,34 +452,17 @@ def attack_facts(
     burst_rng = _distance(burst_within, "burst fire")
     tags, burrowed, target_tag = shot.tags, shot.burrowed, shot.target_tag
 
-    def sees(a: Model, t: Model) -> bool:
-        if hidden and a.distance(t) > HIDDEN_RANGE + EPS:
-            return False
-        return visible(board, a, t)
-
-    known = visible_many(board, attacker.models, target.models) if visible_many is not None else None
+    sight = _sight_of(board, attacker, target, hidden, visible, visible_many)
     per_model: list[ModelFacts] = []
     targets = target.models
-    for i, a in enumerate(attacker.models):
-        if known is None:
-            visible_to = [t for t in targets if sees(a, t)]
-        elif hidden:  # a pair known to see is Visible unless HIDDEN beyond 4" (``sees``)
-            visible_to = [
-                t
-                for t, surely in zip(targets, known[i], strict=True)
-                if (a.distance(t) <= HIDDEN_RANGE + EPS if surely else sees(a, t))
-            ]
-        else:
-            visible_to = [t for t, surely in zip(targets, known[i], strict=True) if surely or visible(board, a, t)]
-        seen = tuple(t.id for t in visible_to)
-        if indirect:  # ignores Line of Sight, not HIDDEN ("unless the acting model is Within 4"")
+    for a, seen, nearest in sight.models:
+        if indirect:  # ignores Line of Sight, not HIDDEN ("unless the acting model is Within 4""): any target model
             candidates = [t for t in targets if not hidden or a.distance(t) <= HIDDEN_RANGE + EPS]
-        else:
-            candidates = visible_to
-        if not candidates:
+            nearest = min((a.distance(t), t.id, t) for t in candidates) if candidates else None
+        if nearest is None:
             per_model.append(ModelFacts(a.id, None, None, "no-target", False, seen))
             continue
-        d, _, near = min((a.distance(t), t.id, t) for t in candidates)  # the nearest, then the first id (unique)
+        d, near_id, _ = nearest
         band: Band
         if rng is None or d <= rng + EPS:
             band = "normal"
@@ -418,13 +471,12 @@ def attack_facts(
         else:
             band = "out"
         burst = burst_rng is not None and d <= burst_rng + EPS
-        per_model.append(ModelFacts(a.id, near.id, round(d, 3), band, burst, seen))
+        per_model.append(ModelFacts(a.id, near_id, round(d, 3), band, burst, seen))
 
     contributing = [m for m in per_model if m.contributes]
     seen_by_any = {t for m in contributing for t in m.sees}
 
-    target_links = _engaged_with(board, target)
-    attacker_links = _engaged_with(board, attacker)
+    target_links, attacker_links = sight.target_links, sight.attacker_links
     target_engaged = bool(target_links)
     attacker_engaged = bool(attacker_links)
 
@@ -436,9 +488,7 @@ def attack_facts(
     evade: list[str] = []
     if target_engaged:
         evade.append("engaged")
-    on_high = all(board.elevation(m) == "high" for m in target.models)
-    attacker_low = any(board.elevation(m) != "high" for m in attacker.models)
-    if on_high and not target.flying and target_tag != "Flying" and not attacker.flying and attacker_low:
+    if sight.on_high and not target.flying and target_tag != "Flying" and not attacker.flying and sight.attacker_low:
         evade.append("high-ground")
     if indirect and contributing and not seen_by_any:
         evade.append("indirect-out-of-sight")
@@ -456,7 +506,6 @@ def attack_facts(
         what = "target model" if indirect else "Visible target model"
         refusals.append(f"no {what} Within Range of any model of {attacker.id!r} (8.7.3 step 1)")
 
-    anchors = {enemy: tuple(sorted(ms)) for enemy, ms in sorted(target_links.items())}
     return AttackFacts(
         attacker=attacker.id,
         target=target.id,
@@ -467,8 +516,8 @@ def attack_facts(
         attacker_engaged=attacker_engaged,
         target_engaged=target_engaged,
         target_tag=target_tag,
-        casualty_tiers=_tiers(board, target),
-        anchors=anchors,
+        casualty_tiers=sight.tiers,
+        anchors=dict(sight.anchors),
     )
 
 
