@@ -103,6 +103,7 @@ def patch() -> None:
         return walk(self, u, phase, index, state, taken)
 
     legal.Legality._walk = counted_walk  # type: ignore[method-assign]
+    legal.PLAIN_AT_ONCE = False  # every verdict through ``_walk`` (the same verdicts)
 
     verdict = moveverdicts.MoveVerdicts.verdict
 

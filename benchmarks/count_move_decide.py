@@ -70,10 +70,12 @@ def patch() -> Callable[[], None]:
         return got
 
     legal.Legality._walk = kept  # type: ignore[method-assign]
+    legal.PLAIN_AT_ONCE = False  # every verdict through ``_walk`` (the same verdicts)
 
     def off() -> None:
         legal.Legality.__init__ = init  # type: ignore[method-assign]
         legal.Legality._walk = walk  # type: ignore[method-assign]
+        legal.PLAIN_AT_ONCE = True
 
     return off
 

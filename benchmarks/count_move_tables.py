@@ -295,6 +295,7 @@ def patch() -> Callable[[], None]:
         return got
 
     _set(legal.Legality, "_walk", counted_walk)
+    _set(legal, "PLAIN_AT_ONCE", False)  # every verdict through ``_walk`` (the same verdicts)
 
     judged = placings.DeployRefusals.judged
 

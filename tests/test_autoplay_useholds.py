@@ -93,7 +93,7 @@ def test_a_use_move_is_its_twins_verdict_and_the_move_at_the_speed_with_the_abil
         su = read[3]
         bare = (*read[:4], (leg.moves._speed(uid, su, False), leg.moves._speed(uid, su, True)), read[5])
         assert bare[4][0] + 3 == read[4][0]  # BUFF Speed (3)
-        counts["buffed"] += got and not leg.moves._judge(bare, u, state)
+        counts["buffed"] += got and not leg.moves.judge(bare, u, state)
 
     _each_entry(sim, entry)
     assert counts["judged"] > 500 and counts["legal"] > 100 and counts["buffed"] > 20, counts
@@ -141,7 +141,7 @@ def test_a_use_charge_reads_the_charge_distance_with_the_ability(tmp_path: Path)
         bare = (*read[:6], tuple((speed, 0) for speed, _ in read[6]), read[7])
         counts["judged"] += 1
         counts["legal"] += got
-        counts["added"] += got and not leg.attacks._judge(bare, u, state)
+        counts["added"] += got and not leg.attacks.judge(bare, u, state)
 
     _each_entry(sim, entry)
     assert counts["judged"] > 1000 and counts["legal"] > 50 and counts["added"] > 20, counts

@@ -125,15 +125,15 @@ class AttackVerdicts:
         <mathhammer.scenario.players.legal.Legality.states>`' row), or None where it is the walk's to give (the module
         text; the unit off the table: the shortcuts'). ``taken``: the entry is taken where admitted (a random
         player's first admitted entry): a Shoot's verdict then reads the whole facts its Shoot will read."""
-        return self._judge(self.plain(u, phase, index), u, state, taken)
+        return self.judge(self.plain(u, phase, index), u, state, taken)
 
     def verdict_used(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
         """:meth:`verdict` of a Charge or Shoot entry with one ability (:meth:`used`): the action's own part of the
         walk's verdict, the ability's part being read by the walk of the same activation as a Hold
         (:meth:`UseHolds.attack_twin <mathhammer.scenario.players.useholds.UseHolds.attack_twin>`)."""
-        return self._judge(self.used(u, phase, index), u, state)
+        return self.judge(self.used(u, phase, index), u, state)
 
-    def _judge(self, plain: _Plain | None, u: int, state: tuple[int, ...], taken: bool = False) -> bool | None:
+    def judge(self, plain: _Plain | None, u: int, state: tuple[int, ...], taken: bool = False) -> bool | None:
         """:meth:`verdict` of the entry read as ``plain`` (None: the walk's)."""
         n = self.view.U
         if plain is None or state[u] < 0 or state[n + u] <= 0:

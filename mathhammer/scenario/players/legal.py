@@ -74,6 +74,11 @@ from .useholds import UseHolds
 
 #: the state-key memo is cleared past this many answers (memory flat in the number of states)
 MEMO_LIMIT = 1 << 11
+#: :meth:`Legality.first_admitted` asks a plain entry's reading at once (:meth:`MoveVerdicts.judge
+#: <.moveverdicts.MoveVerdicts.judge>`, :meth:`AttackVerdicts.judge <.attackverdicts.AttackVerdicts.judge>`), before
+#: the rest of :meth:`Legality._walk`; the count scripts that wrap ``_walk`` to see every verdict turn it off (the same
+#: verdicts, in the same order)
+PLAIN_AT_ONCE = True
 #: :meth:`Legality.states`: the distinct states of some games, and each game's index among them
 States = tuple[list[tuple[int, ...]], np.ndarray]
 
@@ -424,6 +429,7 @@ class Legality:
         per_game = fight | (kinds == "deploy") | self._paid(u, phase)
         free = (view.alive[u][games] > 0) & ~view.acted[u][games]
         walk, size = self._walk, len(picked)
+        moves, attacks, at_once = self.moves, self.attacks, PLAIN_AT_ONCE
         for col in range(width):
             todo = np.flatnonzero(got < 0)
             cand = order[todo, col]
@@ -435,9 +441,18 @@ class Legality:
             verdict = known[rows_at, cand]
             ask = (verdict < 0) & ~fight[cand]
             if np.count_nonzero(ask):  # the (entry, state) pairs not yet judged: by entry, then state
+                last = -1
                 for code in sorted(set((cand[ask] * size + rows_at[ask]).tolist())):  # np.unique's, in less time
                     e, p = divmod(code, size)
-                    known[p, e] = walk(u, phase, e, table[picked[p]], True)  # the first admitted: taken
+                    if e != last:  # a plain entry's reading, asked of it at once (:meth:`_walk` asks it first)
+                        last, mp = e, moves.plain(u, phase, e) if at_once else None
+                        ap = attacks.plain(u, phase, e) if at_once and mp is None else None
+                    state = table[picked[p]]
+                    fast = moves.judge(mp, u, state) if mp is not None else None
+                    if fast is None and ap is not None:
+                        fast = attacks.judge(ap, u, state, True)
+                    # the first admitted: taken
+                    known[p, e] = walk(u, phase, e, state, True) if fast is None else fast
                 verdict = known[rows_at, cand]
             ok = (verdict > 0) | fight[cand]
             reads = ok & per_game[cand]

@@ -174,15 +174,15 @@ class MoveVerdicts:
         """The walk's verdict on entry ``index`` of unit ``u``'s ``phase`` menu in ``state`` (:meth:`Legality.states
         <mathhammer.scenario.players.legal.Legality.states>`' row: the placements, the models left, the Grass mask), the
         None where it is the walk's to give (the module text; the unit off the table: the shortcuts')."""
-        return self._judge(self.plain(u, phase, index), u, state)
+        return self.judge(self.plain(u, phase, index), u, state)
 
     def verdict_used(self, u: int, phase: str, index: int, state: tuple[int, ...]) -> bool | None:
         """:meth:`verdict` of a Move or Run entry with one ability (:meth:`used`): the Move's own part of the walk's
         verdict, the ability's part being its Hold twin's (:meth:`UseHolds.twin
         <mathhammer.scenario.players.useholds.UseHolds.twin>`)."""
-        return self._judge(self.used(u, phase, index), u, state)
+        return self.judge(self.used(u, phase, index), u, state)
 
-    def _judge(self, plain: _Plain | None, u: int, state: tuple[int, ...]) -> bool | None:
+    def judge(self, plain: _Plain | None, u: int, state: tuple[int, ...]) -> bool | None:
         """:meth:`verdict` of the entry read as ``plain`` (None: the walk's)."""
         n = self.view.U
         if plain is None or state[u] < 0 or state[n + u] <= 0:
