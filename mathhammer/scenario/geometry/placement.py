@@ -85,8 +85,9 @@ from .core import (
 from .facts import Facts
 from .routes import UNSURE
 
-#: how many answers :meth:`Placing.place_among` keeps (a verdict's answer is read again by its activation at once)
-AMONG_LIMIT = 1 << 12
+#: how many answers :meth:`Placing.place_among` keeps (a verdict's answer is read again by its activation once the
+#: decision is taken: a decision of 10,000 random games asks thousands)
+AMONG_LIMIT = 1 << 15
 #: how many spots round each model set :meth:`Placing._chain` tries (every 15 degrees, in the unit's frame)
 CHAIN_TURNS = 24
 #: how much farther than a base spacing from a model set :meth:`Placing._chain` tries (up to COHERENCY_SLACK: the
