@@ -364,10 +364,10 @@ def test_first_admitted_is_admits_column_by_column_in_the_issues_games(tmp_path:
 
 
 def test_first_admitted_is_each_games_first_admitted_entry(scn: Scenario) -> None:
-    """``Legality.first_admitted`` == per game, the first entry of its order that ``maybe`` leaves open and
-    ``admits`` admits for that game alone (Pass never), for every unit and Phase in games in different states, with
-    random orders and open masks; an ability's payment refused in the odd games (10.5, read per game) and the Fight of
-    a unit not Engaged (8.8.1) each change some answer."""
+    """``Legality.first_admitted`` == per game, the first entry of its order (a stable sort of its keys) that ``maybe``
+    leaves open and ``admits`` admits for that game alone (Pass never), for every unit and Phase in games in different
+    states, with random keys (a third of them tied) and open masks; an ability's payment refused in the odd games
+    (10.5, read per game) and the Fight of a unit not Engaged (8.8.1) each change some answer."""
     sim = Simulation(scn, 8, 21)
     sim.run()  # games end in different states
     auto = sim.players[0]
@@ -382,9 +382,11 @@ def test_first_admitted_is_each_games_first_admitted_entry(scn: Scenario) -> Non
             for each in (leg, naive):
                 each.spending = SimpleNamespace(affords=lambda u, use, g: g % 2 == 0)  # type: ignore[assignment]
             entries = leg.menus[uid][phase]
-            maybe = rng.random((games.size, len(entries))) < 0.8
-            order = np.argsort(np.where(maybe, rng.random(maybe.shape), np.inf), axis=1)  # the open entries first
-            got = leg.first_admitted(u, phase, games, leg.states(games), order, maybe)
+            maybe = rng.random((games.size, len(entries))) < rng.uniform(0.2, 0.9, (games.size, 1))  # rows unalike
+            keys = np.where(maybe, rng.random(maybe.shape), np.inf)  # the open entries first
+            keys[:, ::3] = np.where(maybe[:, ::3], 0.0, np.inf)  # ties, tried first: the first of equal keys first
+            order = np.argsort(keys, axis=1, kind="stable")
+            got = leg.first_admitted(u, phase, games, leg.states(games), keys.copy(), maybe)
             for g in games.tolist():
                 want = -1
                 for e in order[g].tolist():

@@ -386,8 +386,7 @@ class Legality:
         free = (self.view.alive[u][games] > 0) & ~self.view.acted[u][games]
         maybe = (known[at] != 0) & ~self._kind_masks(u, phase)[2][None, :]
         maybe[~free] = False  # a unit Destroyed or activated in the Phase has only Pass (:meth:`open`)
-        order = np.argsort(np.where(maybe, keys, np.inf), axis=1, kind="stable")
-        return self.first_admitted(u, phase, games, states, order, maybe, read)
+        return self.first_admitted(u, phase, games, states, np.where(maybe, keys, np.inf), maybe, read)
 
     def _read_rows(self, u: int, phase: str, states: States) -> tuple[list[int], np.ndarray, np.ndarray]:
         """The distinct states of ``states`` (their indices, ascending), their rows as one array (made afresh, as
@@ -406,16 +405,18 @@ class Legality:
         phase: str,
         games: np.ndarray,
         states: States,
-        order: np.ndarray,
+        keys: np.ndarray,
         maybe: np.ndarray,
         read: tuple[list[int], np.ndarray, np.ndarray] | None = None,
     ) -> np.ndarray:
-        """Per game of ``games`` (their :meth:`states`): the first entry of unit ``u``'s ``phase`` menu in its row of
-        ``order`` (the entries in the order to try them, those ``maybe`` leaves open first) that ``maybe`` leaves open
-        and :meth:`admits` admits; -1 for none. :meth:`admits` asked column by column of ``order`` (per column, entry
-        by entry) in one pass: the same answers, and the same walks in the same order (per column, by entry then
-        state), without a call per entry (a Pass is never admitted). ``read``: :meth:`_read_rows` of ``states`` where
-        the caller has it."""
+        """Per game of ``games`` (their :meth:`states`): the first entry of unit ``u``'s ``phase`` menu in the order of
+        its row of ``keys`` (the entries by increasing key, ties by index: a stable sort's order; finite where ``maybe``
+        leaves the entry open, inf elsewhere) that ``maybe`` leaves open and :meth:`admits` admits; -1 for none.
+        :meth:`admits` asked column by column of that order (per column, entry by entry) in one pass: the same
+        answers, and the same walks in the same order (per column, by entry then state), without a call per entry (a
+        Pass is never admitted). Each column is read as it is reached, for the games still looking: the least key of
+        the entries not yet tried (``argmin``: the first of equal keys), instead of sorting every row; ``keys`` is used
+        up (its tried entries set to inf). ``read``: :meth:`_read_rows` of ``states`` where the caller has it."""
         n = games.size
         got = np.full(n, -1, dtype=np.int64)
         width = int(np.count_nonzero(maybe, axis=1).max()) if n else 0
@@ -430,10 +431,25 @@ class Legality:
         free = (view.alive[u][games] > 0) & ~view.acted[u][games]
         walk, size = self._walk, len(picked)
         moves, attacks, at_once = self.moves, self.attacks, PLAIN_AT_ONCE
+        left = keys  # the keys of the entries not yet tried (tried: set to inf, in the caller's array)
+        looking = np.ones(n, dtype=bool)  # a game with an entry left to try and none admitted yet
         for col in range(width):
-            todo = np.flatnonzero(got < 0)
-            cand = order[todo, col]
-            keep = maybe[todo, cand] & free[todo] & ~passes[cand]
+            todo = np.flatnonzero(looking)
+            if todo.size == 0:
+                break
+            if col == 0:
+                cand = left.argmin(axis=1)
+                least = left[todo, cand]
+            else:
+                sub = left[todo]
+                cand = sub.argmin(axis=1)
+                least = sub[np.arange(todo.size), cand]
+            left[todo, cand] = np.inf
+            # an entry left open has a finite key: the least key inf, the game has none left (a stable sort's later
+            # columns, whose entries ``maybe`` closes)
+            open_ = np.isfinite(least)
+            looking[todo[~open_]] = False
+            keep = open_ & free[todo] & ~passes[cand]
             todo, cand = todo[keep], cand[keep]
             if todo.size == 0:
                 continue
@@ -461,6 +477,7 @@ class Legality:
                     k = np.flatnonzero(reads & (cand == e))
                     ok[k] = self.game_reads(u, phase, e, games[todo[k]])
             got[todo[ok]] = cand[ok]
+            looking[todo[ok]] = False
         return got
 
     def _paid(self, u: int, phase: str) -> np.ndarray:
