@@ -31,6 +31,8 @@ LIMITS = [
     (features, "MEMO_LIMIT"),
     (reactions, "ROWS_LIMIT"),
     (moveverdicts, "WAY_LIMIT"),
+    (moveverdicts, "STATE_LIMIT"),
+    (moveverdicts, "CREEP_LIMIT"),
     (fastfeatures, "EXACT_LIMIT"),
     (fastfeatures, "POINTS_LIMIT"),
     (auto, "BASES_LIMIT"),

@@ -55,10 +55,13 @@ from .menu import UnitMenu
 
 #: the entry kinds answered here
 KINDS = ("move", "run", "hold")
-#: the memo of ways (per Grass mask, unit, Leading Model, point and Speed) is cleared past this many answers
-WAY_LIMIT = 1 << 12
+#: the memo of ways (per Grass mask, unit, Leading Model, point and Speed) is cleared past this many answers (a block
+#: of 10,000 random games asks about 12,000)
+WAY_LIMIT = 1 << 15
 #: the memo of a unit's Engagement per state (:meth:`MoveVerdicts.engaged_in`) is cleared past this many answers
 STATE_LIMIT = 1 << 12
+#: the memo of ON CREEP (:meth:`MoveVerdicts.on_creep`) is cleared past this many answers
+CREEP_LIMIT = 1 << 15
 #: a decision of more states reads a unit's Engaged in every state at once, the first time that unit is asked (fewer: in
 #: each state asked, one by one)
 FEW_STATES = 8
@@ -285,7 +288,7 @@ class MoveVerdicts:
     def on_creep(self, world: World, uid: str, p: tuple[int, ...]) -> bool:
         """The walk's ON CREEP of ``uid`` (``MoveChecks._speed_now``: the cards' ``on_creep`` hooks) at the placements
         ``p`` and the walk's Creep Tumors. The hooks read the unit's placement, the Sources of Creep's and the Creep
-        Tumors alone (``Creep.on_creep``): the answer is kept per those, at most :data:`STATE_LIMIT`."""
+        Tumors alone (``Creep.on_creep``): the answer is kept per those, at most :data:`CREEP_LIMIT`."""
         reads = self._creep_reads.get(uid)
         if reads is None:
             scn, uids = self.view.scn, self.view.uids
@@ -297,7 +300,7 @@ class MoveVerdicts:
             pos = {v: pv for v, pv in zip(self.view.uids, p, strict=True) if pv >= 0}
             chk: Any = SimpleNamespace(scn=self.view.scn, world=world, pos=pos, tumors=self.check.tumors)
             hit = any(fam.on_creep(chk, uid) for fam in CREEP_FAMILIES)
-            if len(self._creep) >= STATE_LIMIT:
+            if len(self._creep) >= CREEP_LIMIT:
                 self._creep.clear()
             self._creep[key] = hit
         return hit
