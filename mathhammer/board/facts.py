@@ -357,9 +357,9 @@ SIGHT_KEPT = 1 << 10
 class _Sight(NamedTuple):
     """What :func:`attack_facts` reads off the board whatever the weapon (:func:`_sight_of`)."""
 
-    #: per attacking model: it, the ids of the target models Visible to it, and the nearest of those (the distance, the
-    #: id, the model; the first id among the nearest) or None
-    models: tuple[tuple[Model, tuple[str, ...], tuple[float, str, Model] | None], ...]
+    #: per attacking model: it, the ids of the target models Visible to it, and the nearest of those (the distance and
+    #: the id; the first id among the nearest) or None
+    models: tuple[tuple[Model, tuple[str, ...], tuple[float, str] | None], ...]
     target_links: dict[str, set[str]]
     attacker_links: dict[str, set[str]]
     on_high: bool  # every target model on HIGH GROUND
@@ -399,8 +399,7 @@ def _sight_of(
         else:
             visible_to = [t for t, surely in zip(targets, known[i], strict=True) if surely or visible(board, a, t)]
         seen = tuple(t.id for t in visible_to)
-        # the nearest, then the first id (unique)
-        nearest = min((a.distance(t), t.id, t) for t in visible_to) if visible_to else None
+        nearest = min((a.distance(t), t.id) for t in visible_to) if visible_to else None  # the nearest, the first id
         models.append((a, seen, nearest))
     target_links = _engaged_with(board, target)
     sight = _Sight(
@@ -458,11 +457,11 @@ def attack_facts(
     for a, seen, nearest in sight.models:
         if indirect:  # ignores Line of Sight, not HIDDEN ("unless the acting model is Within 4""): any target model
             candidates = [t for t in targets if not hidden or a.distance(t) <= HIDDEN_RANGE + EPS]
-            nearest = min((a.distance(t), t.id, t) for t in candidates) if candidates else None
+            nearest = min((a.distance(t), t.id) for t in candidates) if candidates else None
         if nearest is None:
             per_model.append(ModelFacts(a.id, None, None, "no-target", False, seen))
             continue
-        d, near_id, _ = nearest
+        d, near_id = nearest
         band: Band
         if rng is None or d <= rng + EPS:
             band = "normal"
