@@ -350,6 +350,8 @@ def test_a_mixed_game_traces_and_replays_too(folder: Path) -> None:
 def test_a_round_picture_draws_the_moves_shots_and_charges_carried_out(scn: Scenario) -> None:
     """Per Round of a traced game: one ``move`` arrow per Move, Run or Disengage that moved the Leading Model, one
     ``shoot`` / ``charge`` line per Shoot / Charge carried out (not the void ones, written as Holds), the markers."""
+    from matplotlib.colors import to_hex
+
     from mathhammer.scenario.players.trace import round_figure
 
     seen = 0
@@ -358,6 +360,7 @@ def test_a_round_picture_draws_the_moves_shots_and_charges_carried_out(scn: Scen
         game = record(sim)
         for r in range(1, len(game.rounds) + 1):
             fig = round_figure(scn, game, sim.world, r)
+            board = sim.world.board_for(*game.rounds[r - 1])
             gids = [t.get_gid() for t in fig.axes[0].texts] + [p.get_gid() for p in fig.axes[0].patches]
             steps = [s for s in game.steps if s.act.round == r and not s.void]
             moves = [
@@ -371,6 +374,13 @@ def test_a_round_picture_draws_the_moves_shots_and_charges_carried_out(scn: Scen
             for kind in ("shoot", "charge"):
                 assert gids.count(kind) == sum(s.act.action == kind for s in steps)
             assert gids.count("marker") == len(scn.deployment.markers)
+            # each player's models and lines in its own colour, red red and blue blue (as the scenario's plots)
+            arrows = [to_hex(t.arrow_patch.get_edgecolor()) for t in fig.axes[0].texts if t.get_gid() == "move"]
+            for player, colour in (("red", "#d62728"), ("blue", "#1f77b4")):
+                assert arrows.count(colour) == sum(s.act.player == player for s in moves)
+                own = {f"model:{m.id}" for u in board.units if u.side == player for m in u.models}
+                fills = {to_hex(p.get_facecolor()) for p in fig.axes[0].patches if p.get_gid() in own}
+                assert fills == ({colour} if own else set()), (player, fills)
             seen += len(moves)
     assert seen > 0
 

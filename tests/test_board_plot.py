@@ -10,12 +10,13 @@ import matplotlib.image as mpimg
 import numpy as np
 import pytest
 from matplotlib.axes import Axes
+from matplotlib.colors import to_hex
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Polygon
 
 from mathhammer.board import Board, Model, Terrain, Unit, engagement, load_board, visibility
-from mathhammer.board.plot import FLYING_EDGE, plot_board
+from mathhammer.board.plot import FLYING_EDGE, NAMED_SIDE_COLOURS, SIDE_COLOURS, plot_board, side_colours
 from mathhammer.errors import InputError, MathhammerError
 
 GOLDEN = sorted((Path(__file__).parent / "golden" / "board").glob("*.toml"))
@@ -164,6 +165,41 @@ def test_engagement_flying_grass_token_access() -> None:
     assert polys["terrain:token"].get_linestyle() == "--"
     assert polys["terrain:deck"].get_facecolor() != polys["terrain:token"].get_facecolor()
     assert "2 Engaged pairs" in ax.get_title()
+
+
+def _fills(board: Board) -> tuple[dict[str, str], dict[str, str]]:
+    """Each model's fill and each legend entry's (``side: NAME``), as hex colours."""
+    ax = plot_board(board).axes[0]
+    models = {
+        str(c.get_gid())[6:]: to_hex(c.get_facecolor()) for c in _circles(ax) if str(c.get_gid()).startswith("model:")
+    }
+    legend = ax.figure.legends[0] if ax.figure.legends else ax.get_legend()
+    sides = {
+        t.get_text()[6:]: to_hex(h.get_facecolor())
+        for t, h in zip(legend.get_texts(), legend.legend_handles, strict=True)
+        if t.get_text().startswith("side: ")
+    }
+    return models, sides
+
+
+def test_a_side_named_red_or_blue_is_drawn_in_that_colour() -> None:
+    """A scenario's players are the sides "red" and "blue" (a trace's round pictures): each is drawn in its own colour,
+    whichever comes first on the board, as the scenario's plots draw them; other names keep the palette's order."""
+    a, b, c = Model("a", 5, 5), Model("b", 15, 5), Model("c", 25, 5)
+    blue_first = Board(30, 20, (), (Unit("zerg", "blue", (a,)), Unit("terran", "red", (b,))))
+    models, sides = _fills(blue_first)
+    assert models == {"a": "#1f77b4", "b": "#d62728"}
+    assert sides == {"blue": "#1f77b4", "red": "#d62728"}
+    red_first = Board(30, 20, (), (Unit("terran", "Red", (a,)), Unit("zerg", "BLUE", (b,))))
+    assert _fills(red_first) == ({"a": "#d62728", "b": "#1f77b4"}, {"Red": "#d62728", "BLUE": "#1f77b4"})
+    # other names: the palette in order of first appearance, less the named colours in use
+    assert side_colours(Board(30, 20, (), (Unit("u", "p1", (a,)), Unit("v", "p2", (b,))))) == {
+        "p1": SIDE_COLOURS[0],
+        "p2": SIDE_COLOURS[1],
+    }
+    mixed = Board(30, 20, (), (Unit("u", "p1", (a,)), Unit("v", "red", (b,)), Unit("w", "p3", (c,))))
+    assert side_colours(mixed) == {"p1": "#1f77b4", "red": "#d62728", "p3": SIDE_COLOURS[2]}
+    assert NAMED_SIDE_COLOURS == {"red": "#d62728", "blue": "#1f77b4"}
 
 
 def test_module_does_not_import_pyplot(tmp_path: Path) -> None:

@@ -49,6 +49,8 @@ from .model import Board, Model, Terrain
 
 #: fill colours for sides, in order of first appearance on the board.
 SIDE_COLOURS = ("#1f77b4", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
+#: a side named as a scenario's player is drawn in that colour (as the scenario's own plots and the presets' zones)
+NAMED_SIDE_COLOURS = {"red": "#d62728", "blue": "#1f77b4"}
 VISIBLE_COLOUR = "#2ca02c"
 BLOCKED_COLOUR = "#d62728"
 ENGAGED_COLOUR = "#ff7f0e"
@@ -62,9 +64,15 @@ _MARGIN = 0.5
 _Z_TABLE, _Z_TERRAIN, _Z_SIGHT, _Z_MODEL, _Z_ENGAGED, _Z_TEXT = 0, 1, 3, 4, 5, 6
 
 
-def _side_colours(board: Board) -> dict[str, str]:
+def side_colours(board: Board) -> dict[str, str]:
+    """Each side's fill colour, the sides in order of first appearance: a side named "red" or "blue" (any case: a
+    scenario's players) in that colour (:data:`NAMED_SIDE_COLOURS`), the others in :data:`SIDE_COLOURS`' order, less
+    the named colours in use."""
     sides = list(dict.fromkeys(u.side for u in board.units))
-    return {s: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(sides)}
+    named = {s: NAMED_SIDE_COLOURS[s.lower()] for s in sides if s.lower() in NAMED_SIDE_COLOURS}
+    rest = [c for c in SIDE_COLOURS if c not in named.values()]
+    others = iter(rest[i % len(rest)] for i in range(len(sides)))
+    return {s: named[s] if s in named else next(others) for s in sides}
 
 
 class _Labels:
@@ -198,7 +206,7 @@ def _draw_terrain(ax: Axes, board: Board, cmap: mcolors.Colormap, norm: mcolors.
 
 
 def _draw_models(ax: Axes, board: Board, labels: _Labels) -> None:
-    colours = _side_colours(board)
+    colours = side_colours(board)
     for unit in board.units:
         for m in unit.models:
             edge, width, style = "black", 0.8, "-"
@@ -309,7 +317,7 @@ def _draw_engagement(ax: Axes, board: Board) -> int:
 def _legend(ax: Axes, fig: Figure | None, board: Board, seen: int, blocked: int, engaged: bool) -> None:
     """The legend: in the figure's right margin when we made the figure, else beside the axes."""
     handles: list[Patch | Line2D] = [
-        Patch(facecolor=c, edgecolor="black", label=f"side: {s}") for s, c in _side_colours(board).items()
+        Patch(facecolor=c, edgecolor="black", label=f"side: {s}") for s, c in side_colours(board).items()
     ]
     if any(m.flying for m in board.models):
         handles.append(Patch(facecolor="white", edgecolor=FLYING_EDGE, linewidth=2.2, linestyle="--", label="Flying"))
@@ -439,4 +447,4 @@ def plot_board(
     return fig
 
 
-__all__ = ["plot_board"]
+__all__ = ["NAMED_SIDE_COLOURS", "SIDE_COLOURS", "plot_board", "side_colours"]

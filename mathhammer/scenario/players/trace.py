@@ -295,14 +295,12 @@ def round_figure(scn: Scenario, played: Played, world: Any, r: int) -> Any:
     from matplotlib.patches import Circle
 
     matplotlib.use("Agg")
-    from ...board.plot import SIDE_COLOURS, plot_board
+    from ...board.plot import plot_board, side_colours
 
     pos, alive = played.rounds[r - 1]
     board = world.board_for(pos, alive)
     fig = plot_board(board, title=f"{scn.name}: game {played.game}, round {r}")
-    # the players' lines in their models' colours (plot_board colours the sides in the order they come)
-    sides = dict.fromkeys(u.side for u in board.units)
-    colours = {s: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, s in enumerate(sides)}
+    colours = side_colours(board)  # the players' lines in their models' colours
     ax = fig.axes[0]
     for m in scn.deployment.markers:
         ax.add_patch(Circle((m.x, m.y), 3.0, fill=False, ls=":", color="#555555", gid="marker"))
