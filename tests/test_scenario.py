@@ -511,6 +511,21 @@ def test_cli_run_json_and_plots(tmp_path: Path) -> None:
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".mathhammer-")]
 
 
+def test_the_pictures_have_one_tick_per_round() -> None:
+    """VP and marker control are read at the end of each Round: the x axis is the Rounds, 1 to 5, no fractions."""
+    import matplotlib.pyplot as plt
+
+    res = simulate(load_scenario(builtin_scenarios()[0]), trials=50, seed=1)
+    figures = res.figures()
+    assert sorted(figures) == ["markers.png", "vp.png"]
+    by_round = [ax for fig in figures.values() for ax in fig.axes if ax.get_xlabel() == "round"]
+    assert len(by_round) == 1 + len(res.markers)  # the VP's and one per marker
+    for ax in by_round:
+        assert list(ax.get_xticks()) == [1, 2, 3, 4, 5]
+    for fig in figures.values():
+        plt.close(fig)
+
+
 @pytest.mark.parametrize(
     ("args", "expected"),
     [

@@ -360,13 +360,27 @@ class ScenarioResult:
         return path
 
     def plot(self, folder: str | Path) -> list[Path]:
-        """Write ``vp.png`` (VP over rounds, with error bars) and ``markers.png`` (P(control) per marker)."""
+        """Write ``vp.png`` (VP over rounds, with error bars) and ``markers.png`` (P(control) per marker):
+        :meth:`figures`."""
+        figures = self.figures()
+        import matplotlib.pyplot as plt
+
+        out = Path(folder)
+        paths = []
+        for name, fig in figures.items():
+            paths.append(out / name)
+            fig.savefig(paths[-1], dpi=110)
+            plt.close(fig)
+        return paths
+
+    def figures(self) -> dict[str, Any]:
+        """The pictures :meth:`plot` writes, by file name (matplotlib Figures): VP at the end of each Round (mean ±
+        SE) and P(control) of each marker, one tick per Round."""
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        out = Path(folder)
         rounds = list(range(1, len(self._counted.rounds) + 1))
         fig, ax = plt.subplots(figsize=(6, 4))
         for name, colour in (("red", "#d62728"), ("blue", "#1f77b4")):
@@ -381,13 +395,12 @@ class ScenarioResult:
                 capsize=3,
             )
         ax.set_xlabel("round")
+        ax.set_xticks(rounds)
         ax.set_ylabel("Victory Points (mean ± SE)")
         ax.set_title(self.scenario)
         ax.legend()
         fig.tight_layout()
-        paths = [out / "vp.png", out / "markers.png"]
-        fig.savefig(paths[0], dpi=110)
-        plt.close(fig)
+        vp = fig
         fig, axes = plt.subplots(1, len(self.markers), figsize=(3 * len(self.markers), 3.2), squeeze=False, sharey=True)
         rows = self.marker_rows()
         for ax, number in zip(axes[0], self.markers, strict=True):
@@ -402,12 +415,11 @@ class ScenarioResult:
             )
             ax.set_title(f"marker {number}")
             ax.set_xlabel("round")
+            ax.set_xticks(rounds)
         axes[0][0].set_ylabel("P(control)")
         axes[0][-1].legend(loc="lower right", fontsize=7)
         fig.tight_layout()
-        fig.savefig(paths[1], dpi=110)
-        plt.close(fig)
-        return paths
+        return {"vp.png": vp, "markers.png": fig}
 
 
 __all__ = ["ScenarioResult"]
