@@ -1,7 +1,8 @@
 """Output files written all together or not at all, also when the process is killed at any instant.
 
-Every command that writes files (``report --out``, ``compare --csv/--plot``, ``scenario run --plot``,
-``board show --out``, ``import-opr --out``) writes through one :class:`Outputs` transaction:
+Every command that writes files (``report --out``, ``compare --csv/--plot``, ``scenario run`` and ``game``'s
+``--plot`` and ``--trace-dir``, ``board show --out``, ``import-opr --out``) writes through :class:`Outputs`
+transactions:
 
 1. **begin** (before the long work): a later run's leftovers in the target folders are recovered
    (below); each target is checked (its folder exists, a file target is not a folder, a folder
@@ -19,7 +20,8 @@ Every command that writes files (``report --out``, ``compare --csv/--plot``, ``s
 temporary and leaves the targets as they were; after it, the renames are finished. A run killed
 (SIGKILL, power) at any step leaves a journal: the next run writing into that folder (any command)
 finishes a committed transaction or undoes one that was not, and removes its temporaries, when the
-process named by the journal is no longer running. Nothing else in a folder is ever touched.
+process named by the journal is no longer running (this process's own: when it is not one of its open
+transactions). Nothing else in a folder is ever touched.
 
 Errors name the flag and the path: a path problem (a folder, permission denied, no such folder)
 is an :class:`~mathhammer.errors.InputError` (exit status 2); the disk full, a quota or an I/O
@@ -52,6 +54,9 @@ JOURNAL_PREFIX = ".mathhammer-journal-"
 KIND = "mathhammer-outputs"
 #: OSError numbers that are the machine's fault, not the path's: exit status 1.
 ENVIRONMENT = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.ENOMEM, errno.EFBIG})
+#: the ids of this process's transactions begun and not yet finished or undone: :func:`recover` leaves their journals
+#: alone (a command may hold two at once in one folder: ``game --plot DIR --trace-dir DIR``)
+_OPEN: set[str] = set()
 
 
 class WriteError(InputError):
@@ -180,6 +185,7 @@ class Outputs:
             except OSError as exc:
                 raise error(self.shown[i], exc) from None
         self.started = True
+        _OPEN.add(self.id)
         for journal in self.journals:
             first = next(i for i, t in enumerate(self.targets) if t.path.parent == journal.parent)
             self._step(first, lambda journal=journal: self._journal("prepare", journal))  # type: ignore[misc]
@@ -262,6 +268,7 @@ class Outputs:
             except (OSError, ValueError):
                 break
         self.started = False
+        _OPEN.discard(self.id)
         if interrupted:
             raise KeyboardInterrupt
 
@@ -286,6 +293,7 @@ class Outputs:
                 continue
             except OSError:  # what is left is found by the next run
                 self.started = False
+        _OPEN.discard(self.id)
 
 
 def _sibling(t: Target, tx: str, what: str) -> Path:
@@ -428,7 +436,7 @@ def recover(folder: Path) -> list[str]:
             continue
         try:
             data = json.loads(path.read_text())
-            if data.get("kind") != KIND or _alive(int(data["pid"]), str(data["host"])):
+            if data.get("kind") != KIND or data.get("id") in _OPEN or _alive(int(data["pid"]), str(data["host"])):
                 continue
             _recover(path)
         except (OSError, ValueError, KeyError, TypeError):

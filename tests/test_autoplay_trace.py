@@ -306,6 +306,83 @@ def test_game_plot_and_trace_then_scenario_run_game_replays_it(tmp_path: Path) -
     assert [v["vp_mean"] for v in got["rounds"][-1]["vp"]] == sim.vp[:, 0].tolist()
 
 
+def _game_args(tmp_path: Path, *extra: str) -> list[str]:
+    a, b = armies(tmp_path)
+    args = ["game", str(a), str(b), "--mission", "Hold Position", "--deployment", "Frontier", "--trials", "3"]
+    return [*args, "--seed", "7", "--workers", "1", *extra]
+
+
+def _left(folder: Path) -> list[str]:
+    """What a run left in ``folder`` besides the army lists of :func:`armies`."""
+    return sorted(p.name for p in folder.iterdir() if p.suffix != ".toml")
+
+
+def test_a_trace_folder_that_cannot_be_written_is_refused_before_the_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Honest interfaces: --trace-dir is written through one transaction begun before the games (as --plot is), so a
+    folder that cannot be written is one error line naming the flag, with exit status 2, no report printed and
+    nothing written (it came after the whole run and its report, as a traceback)."""
+    monkeypatch.setenv("MATHHAMMER_FAULT_AT", "journal")  # the transaction's first write: the journal
+    monkeypatch.setenv("MATHHAMMER_FAULT", "eacces")
+    traces = tmp_path / "traces"
+    result = runner.invoke(app, _game_args(tmp_path, "--trace", "2", "--trace-dir", str(traces)))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        f"error: --trace-dir: got '{traces}'; allowed: a folder you may write to, or a new one in an existing folder "
+        "(Permission denied)"
+    ]
+    assert _left(tmp_path) == []
+
+
+def test_a_failed_trace_write_leaves_no_trace_and_no_plots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk full while the trace files are written: exit status 1, one error line, and neither the traces nor the
+    plots (one run's outputs, all or nothing)."""
+    # the second trace file (a new plots folder is written in one step, ``write:0``; the traces' existing folder file
+    # by file)
+    monkeypatch.setenv("MATHHAMMER_FAULT_AT", "write:1")
+    monkeypatch.setenv("MATHHAMMER_FAULT", "enospc")
+    plots, traces = tmp_path / "plots", tmp_path / "traces"
+    traces.mkdir()
+    result = runner.invoke(app, _game_args(tmp_path, "--plot", str(plots), "--trace", "2", "--trace-dir", str(traces)))
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"error: --trace-dir: got '{traces / 'game-2.toml'}'"), lines
+    assert "No space left on device; nothing was written" in lines[0]
+    assert _left(tmp_path) == ["traces"] and list(traces.iterdir()) == []
+
+
+def test_traces_in_an_existing_folder_replace_their_files_only(tmp_path: Path) -> None:
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    (traces / "keep.txt").write_text("mine")
+    (traces / "game-0.toml").write_text("old")
+    result = runner.invoke(app, _game_args(tmp_path, "--trace", "2", "--trace-dir", str(traces)))
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in traces.iterdir())
+    assert names[-3:] == ["game-0.toml", "game-2.toml", "keep.txt"]
+    assert all(n.startswith("game-0-round-") for n in names[:-3]) and names[:-3]
+    assert (traces / "keep.txt").read_text() == "mine"
+    assert "--seed 7 --game 0" in (traces / "game-0.toml").read_text()
+    listed = [line.strip() for line in result.stdout.splitlines() if line.startswith("  " + str(traces))]
+    assert sorted(Path(p).name for p in listed) == names[:-1]
+
+
+def test_trace_and_plots_into_one_new_folder_is_refused(tmp_path: Path) -> None:
+    both = tmp_path / "out"
+    result = runner.invoke(app, _game_args(tmp_path, "--plot", str(both), "--trace", "2", "--trace-dir", str(both)))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        f"error: --trace-dir: got '{both}'; allowed: a folder other than --plot's new one, or an existing folder"
+    )
+    both.mkdir()  # an existing one takes both
+    result = runner.invoke(app, _game_args(tmp_path, "--plot", str(both), "--trace", "2", "--trace-dir", str(both)))
+    assert result.exit_code == 0, result.output
+    assert {"vp.png", "game-0.toml", "game-2.toml"} <= {p.name for p in both.iterdir()}
+
+
 @pytest.mark.parametrize(
     ("extra", "line"),
     [

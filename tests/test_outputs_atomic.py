@@ -166,6 +166,18 @@ def test_a_file_target_that_is_a_folder_is_refused_and_kept(tmp_path: Path) -> N
     assert (tmp_path / "d.csv" / "keep.txt").read_text() == "mine" and _hidden(tmp_path) == []
 
 
+def test_two_open_transactions_in_one_folder_both_commit(tmp_path: Path) -> None:
+    """One process may hold two transactions in one folder (``game --plot DIR --trace-dir DIR``): the second's
+    recovery of leftovers leaves the first's journal and temporaries alone (this process's own journal is a leftover
+    only once its transaction is closed)."""
+    with Outputs([Target(tmp_path / "a.txt", "--plot")]) as first:
+        first.new(0).write_text("A")
+        with Outputs([Target(tmp_path / "d", "--trace-dir", "dir")]) as second:
+            (second.new(0) / "b.txt").write_text("B")
+    assert (tmp_path / "a.txt").read_text() == "A" and (tmp_path / "d" / "b.txt").read_text() == "B"
+    assert _hidden(tmp_path) == []
+
+
 def test_ordinary_permissions(tmp_path: Path) -> None:
     """The umask's permissions (0644 and 0755 under umask 022), not mkstemp's 0600."""
     old = os.umask(0o022)

@@ -181,7 +181,8 @@ def game(
     from ..starcraft.roster import load_roster
     from ..validate import whole
     from .board_presets import find_deployment
-    from .scenario import _plot_outputs, _simulate, check_plot, trace_plan, write_plots, write_traces
+    from .scenario import _plot_outputs, _simulate, check_plot, trace_plan, write_plots
+    from .traces import check_apart, trace_files
 
     n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
     s = check_seed(seed, "--seed")
@@ -203,22 +204,26 @@ def game(
             raise InputError("--profiles", folder, "a folder of TOML profiles")
     check_plot(plot)
     traces = trace_plan(trace, trace_dir, n, True, "automatic players")
+    check_apart(traces, plot)
     data = scenario_data(army_a, army_b, mission, deployment, terrain, red_policy, blue_policy, pieces, first_player)
     try:
         scn = parse_scenario(data, LABEL, Path.cwd(), load_roster(folders) if folders else None)
     except ScenarioError as exc:
         raise ScenarioError(_flags(exc.problems, terrain if pieces is not None else None)) from None
-    with _plot_outputs(plot, PLOTS) as tx:
+    # begun before the games: a folder that cannot be written is found now
+    with _plot_outputs(plot, PLOTS) as tx, trace_files(scn, s, traces) as written:
         result = _simulate(scn, n, s, k, as_json)
         write_plots(result, plot, tx, PLOTS)
+        if written is not None:
+            written.write(data, "mathhammer game")
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
         typer.echo(result.text_report())
         if plot is not None:
             typer.echo(f"\nplots: {', '.join(str(plot / name) for name in PLOTS)}")
-    if traces is not None:
-        write_traces(scn, data, s, traces, "mathhammer game", as_json)
+        if written is not None:
+            typer.echo(written.listing())
 
 
 __all__ = ["game", "register"]

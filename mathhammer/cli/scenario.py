@@ -130,6 +130,7 @@ def run(
     from ..engine.options import check_seed
     from ..scenario import MAX_TRIALS
     from ..validate import whole
+    from .traces import check_apart, trace_files
 
     one = None
     if game is not None:
@@ -143,19 +144,23 @@ def run(
     check_plot(plot)
     scn = _load(file, profiles)
     traces = trace_plan(trace, trace_dir, n, bool(scn.policies), "a scenario with an automatic player")
-    with _plot_outputs(plot) as tx:  # begun before the games: a folder that cannot be written is found now
+    check_apart(traces, plot)
+    # begun before the games: a folder that cannot be written is found now
+    with _plot_outputs(plot) as tx, trace_files(scn, s, traces) as written:
         result = _simulate(scn, n, s, k, as_json, one)
         write_plots(result, plot, tx)
+        if written is not None:
+            from ..scenario.loader import raw_with_paths
+
+            written.write(raw_with_paths(file), f"scenario run {file.name}")
     if as_json:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
         typer.echo(result.text_report())
         if plot is not None:
             typer.echo(f"\nplots: {', '.join(str(plot / name) for name in PLOTS)}")
-    if traces is not None:
-        from ..scenario.loader import raw_with_paths
-
-        write_traces(scn, raw_with_paths(file), s, traces, f"scenario run {file.name}", as_json)
+        if written is not None:
+            typer.echo(written.listing())
 
 
 def check_plot(plot: Path | None) -> None:
@@ -184,33 +189,12 @@ def trace_plan(
     out = Path("traces") if folder is None else folder
     target = out.resolve()
     if not target.parent.is_dir() or (target.exists() and not target.is_dir()):
-        raise InputError("--trace-dir", str(out), "a folder, or a new one in an existing folder")
+        from .traces import ALLOWED
+
+        raise InputError("--trace-dir", str(out), ALLOWED)
     from ..scenario.players.trace import sample
 
     return sample(trials, k), out
-
-
-def write_traces(
-    scn: Any, data: dict[str, Any], seed: int, traces: tuple[list[int], Path], command: str, quiet: bool
-) -> None:
-    """Play the sampled games again alone and write their trace files, and the first one's pictures."""
-    from ..scenario.players.trace import draw_rounds, record, write_trace
-    from ..scenario.sim import Simulation
-
-    games, folder = traces
-    folder.mkdir(exist_ok=True)
-    written = []
-    for i, g in enumerate(games):
-        sim = Simulation(scn, 1, seed, offset=g)
-        played = record(sim)
-        path = folder / f"game-{g}.toml"
-        write_trace(data, played, seed, path, command)
-        written.append(path)
-        if i == 0:
-            written += draw_rounds(scn, played, sim.world, folder, f"game-{g}")
-    if not quiet:
-        typer.echo(f"\ntraces ({len(games)} games; replay: mathhammer scenario run FILE --seed {seed} --game N):")
-        typer.echo("\n".join(f"  {p}" for p in written))
 
 
 def write_plots(result: Any, plot: Path | None, tx: Any, names: tuple[str, ...] | None = None) -> None:

@@ -268,12 +268,17 @@ def to_toml(data: dict[str, Any], header: str = "") -> str:
 
 def write_trace(data: dict[str, Any], played: Played, seed: int, path: Path, command: str) -> None:
     """Write the trace file of ``played`` (game ``played.game`` of ``seed``) at ``path``."""
+    path.write_text(trace_text(data, played, seed, path.name, command))
+
+
+def trace_text(data: dict[str, Any], played: Played, seed: int, name: str, command: str) -> str:
+    """The trace file of ``played`` (game ``played.game`` of ``seed``), to be saved as ``name``."""
     header = (
         f"Trace of game {played.game} of seed {seed} ({command}): the automatic players' activations as a plan, each\n"
         f"with the dice it was played with. Final VP: red {played.vp[0]}, blue {played.vp[1]}.\n"
-        f"Replay it: mathhammer scenario run {path.name} --seed {seed} --game {played.game}"
+        f"Replay it: mathhammer scenario run {name} --seed {seed} --game {played.game}"
     )
-    path.write_text(to_toml(trace_data(data, played, comments=True), header))
+    return to_toml(trace_data(data, played, comments=True), header)
 
 
 # ------------------------------------------------------------------ pictures
@@ -338,5 +343,6 @@ __all__ = [
     "sample",
     "to_toml",
     "trace_data",
+    "trace_text",
     "write_trace",
 ]
