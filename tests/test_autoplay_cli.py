@@ -114,6 +114,23 @@ def test_a_missing_army_file_names_its_argument(tmp_path: Path) -> None:
     ]
 
 
+def test_an_army_list_with_no_unit_is_refused(tmp_path: Path) -> None:
+    """9.1 sets no least number of units, so the list is valid (``army validate``), but it gives no game: refused as
+    a field of its file (the loader's, also for a scenario file's player), not played as a walkover."""
+    args = _game(tmp_path)
+    empty = tmp_path / "empty.toml"
+    empty.write_text('name = "none"\nscale = "Standard"\nfaction = "Terran Armed Forces"\n')
+    args[1] = str(empty)
+    valid = runner.invoke(app, ["army", "validate", str(empty)])
+    assert valid.exit_code == 0 and valid.stdout.strip().endswith("valid")
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "error: empty.toml: units: got none; allowed: at least one unit (a game needs units on both sides)"
+    ]
+
+
 def test_a_file_refuses_an_unknown_policy_and_a_policy_with_rounds(tmp_path: Path) -> None:
     d = data(tmp_path, red="greedy")
     with pytest.raises(ScenarioError) as err:

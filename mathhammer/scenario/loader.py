@@ -334,6 +334,8 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
             problems.extend(f"{name}: players.{player}.army: {p}" for p in exc.problems)
             continue
         bad = validate_army(army, roster)
+        if not army.units:  # a valid list (9.1 sets no least), but no game: nothing of that player's to play
+            bad = [*bad, f"{army.file}: units: got none; allowed: at least one unit (a game needs units on both sides)"]
         if bad:
             problems.extend(f"{name}: players.{player}.army: {p}" for p in bad)
             continue
