@@ -48,6 +48,14 @@ def test_a_game_of_two_shipped_lists_prints_json() -> None:
     assert out["scenario"] == "terran_skirmish vs zerg_skirmish"
     assert [r["round"] for r in out["rounds"]] == [1, 2, 3, 4, 5]  # the mission's five Rounds
     assert sum(out["outcome"][k]["p"] for k in ("red", "blue", "draw")) == pytest.approx(1.0)
+    assert out["game"] == {  # what was played, the cards by their names ("frontier" asked)
+        "red": {"army": str(ARMIES / "terran_skirmish.toml"), "policy": "random"},
+        "blue": {"army": str(ARMIES / "zerg_skirmish.toml"), "policy": "random"},
+        "mission": "Hold Position",
+        "deployment": "Frontier",
+        "terrain": "preset:standard",
+        "first_player": "roll-off",
+    }
 
 
 def _game(tmp_path: Path, *extra: str) -> list[str]:

@@ -217,7 +217,16 @@ def game(
         if written is not None:
             written.write(data, "mathhammer game")
     if as_json:
-        typer.echo(json.dumps(result.to_dict(), indent=2))
+        out = result.to_dict()
+        out["game"] = {  # what was played: the JSON says it by itself
+            "red": {"army": str(army_a), "policy": red_policy},
+            "blue": {"army": str(army_b), "policy": blue_policy},
+            "mission": scn.mission.name,
+            "deployment": dep["name"],
+            "terrain": terrain if pieces is not None else f"preset:{terrain}",
+            "first_player": first_player,
+        }
+        typer.echo(json.dumps(out, indent=2))
     else:
         typer.echo(result.text_report())
         if plot is not None:
