@@ -4,6 +4,7 @@ the refusals (one line naming the flag or the file's field, exit 2, nothing on s
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,8 @@ from tests.autoplay_kit import armies, data
 
 #: the built-in policies, as a refusal lists them
 FOUR = "aggressive, cautious, objective, random"
+#: what a policy name may be, as a refusal says it
+ALLOWED = "a policy: " + FOUR + ", or auto (random)"
 
 ROOT = Path(__file__).resolve().parents[1]
 ARMIES = ROOT / "profiles" / "armies"
@@ -79,8 +82,8 @@ def test_the_policy_flags_name_the_built_in_policies() -> None:
 @pytest.mark.parametrize(
     ("extra", "start"),
     [
-        (("--red-policy", "best"), "error: --red-policy: got 'best'; allowed: a policy: " + FOUR),
-        (("--blue-policy", ""), "error: --blue-policy: got ''; allowed: a policy: " + FOUR),
+        (("--red-policy", "best"), "error: --red-policy: got 'best'; allowed: " + ALLOWED),
+        (("--blue-policy", ""), "error: --blue-policy: got ''; allowed: " + ALLOWED),
         (("--deployment", "Frontie"), "error: --deployment: got 'Frontie'; allowed: a Deployment Card: "),
         (
             ("--terrain", "hills"),
@@ -143,7 +146,7 @@ def test_a_file_refuses_an_unknown_policy_and_a_policy_with_rounds(tmp_path: Pat
     d = data(tmp_path, red="greedy")
     with pytest.raises(ScenarioError) as err:
         parse_scenario(d, "s.toml", tmp_path)
-    assert err.value.problems == ["s.toml: players.red.policy: got 'greedy'; allowed: a policy: " + FOUR]
+    assert err.value.problems == ["s.toml: players.red.policy: got 'greedy'; allowed: " + ALLOWED]
     d = data(tmp_path)
     d["rounds"] = [{"round": 1, "blue": {"movement": [{"unit": "roach-1", "action": "hold"}]}}]
     with pytest.raises(ScenarioError) as err:
@@ -174,8 +177,30 @@ def test_the_registry_refuses_a_taken_name_and_an_unknown_one() -> None:
         class Other:
             pass
 
-    with pytest.raises(InputError, match=r"players.red.policy: got 'nope'; allowed: a policy: " + FOUR):
+    with pytest.raises(InputError, match=re.escape("players.red.policy: got 'nope'; allowed: " + ALLOWED)):
         policies.make_policy("nope", "players.red.policy")
+    with pytest.raises(InputError, match="policy: got 'auto'; allowed: a name other than 'auto'"):
+
+        @policies.policy("auto")
+        class Auto:
+            pass
+
+    assert "auto" not in policies.POLICIES
+
+
+def test_policy_auto_is_the_default_policy(tmp_path: Path) -> None:
+    """Issue 29 point 1: a scenario file's player with ``policy = "auto"`` (and ``--red-policy auto``) plays with the
+    policy ``game`` takes unnamed, random: the same games as naming it."""
+    d = data(tmp_path, red="auto", blue="random")
+    scn = parse_scenario(d, "s.toml", tmp_path)
+    assert scn.policies == {"red": "random", "blue": "random"}
+    runs = []
+    for red in ("auto", "random"):
+        result = runner.invoke(app, [*_game(tmp_path, "--red-policy", red, "--seed", "5", "--trials", "4"), "--json"])
+        assert result.exit_code == 0, result.output
+        runs.append(json.loads(result.stdout))
+    assert runs[0] == runs[1] and runs[0]["game"]["red"]["policy"] == "random"
+    assert "auto" in policies.allowed()
 
 
 def test_terrain_from_a_board_file(tmp_path: Path) -> None:

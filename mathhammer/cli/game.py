@@ -53,8 +53,8 @@ LABEL = "game"
 #: the names to the registry's)
 POLICY_HELP = (
     "{}'s policy: objective (markers first), aggressive (damage first), cautious (cover and threat first), or random "
-    "(a uniformly random legal action: the floor the others must beat; fastest); or a policy registered in Python "
-    "(docs/scenario.md, Writing a policy)."
+    "(a uniformly random legal action: the floor the others must beat; fastest; also named auto); or a policy "
+    "registered in Python (docs/scenario.md, Writing a policy)."
 )
 #: the pictures of ``--plot DIR``
 PLOTS = ("vp.png", "markers.png", "units.png")
@@ -177,7 +177,7 @@ def game(
     from ..engine.options import check_seed
     from ..scenario import MAX_TRIALS, ScenarioError
     from ..scenario.loader import parse_scenario
-    from ..scenario.players.policies import POLICIES, allowed
+    from ..scenario.players.policies import allowed, resolve
     from ..starcraft.roster import load_roster
     from ..validate import whole
     from .board_presets import find_deployment
@@ -187,9 +187,13 @@ def game(
     n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
     s = check_seed(seed, "--seed")
     k = None if workers is None else whole("--workers", workers, 1, 256, "a number of processes, 1 to 256")
+    chosen = []
     for flag, name in (("--red-policy", red_policy), ("--blue-policy", blue_policy)):
-        if name not in POLICIES:
+        registered = resolve(name)  # "auto": the default policy
+        if registered is None:
             raise InputError(flag, name, allowed())
+        chosen.append(registered)
+    red_policy, blue_policy = chosen
     for label, path in (("ARMY_A", army_a), ("ARMY_B", army_b)):
         if not path.is_file():
             raise InputError(label, str(path), "an army list TOML file (examples: profiles/armies/)")

@@ -258,17 +258,18 @@ def _card_layout(data: dict[str, Any], name: str) -> tuple[dict[str, Any], list[
 def _policies(sf: ScenarioFile, name: str, problems: list[str]) -> dict[str, str]:
     """The automatic players (``[players.X] policy``, issue 29): a registered policy, and no planned activations of
     that player (its activations are chosen in play)."""
-    from .players.policies import POLICIES, allowed
+    from .players.policies import allowed, resolve
 
     out: dict[str, str] = {}
     for player in PLAYERS:
         chosen = sf.players[player].policy  # type: ignore[index]
         if chosen is None:
             continue
-        if chosen not in POLICIES:
+        registered = resolve(chosen)  # "auto": the default policy
+        if registered is None:
             problems.append(f"{name}: players.{player}.policy: got {chosen!r}; allowed: {allowed()}")
             continue
-        out[player] = chosen
+        out[player] = registered
         for ri, rnd in enumerate(sf.rounds):
             planned = sum(len(getattr(getattr(rnd, player), phase)) for phase in PHASES)
             if planned:

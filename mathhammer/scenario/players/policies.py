@@ -82,12 +82,18 @@ class Policy(Protocol):
 
 #: name -> policy class (:func:`policy`)
 POLICIES: dict[str, type] = {}
+#: ``policy = "auto"`` in a scenario file, ``--red-policy auto``: an automatic player with the policy that ``mathhammer
+#: game`` takes when none is named, :data:`DEFAULT_POLICY` (issue 29 point 1); no policy may be registered under it
+AUTO = "auto"
+DEFAULT_POLICY = "random"
 
 
 def policy(name: str) -> Callable[[type], type]:
-    """Register a policy class under ``name`` (a second class under the same name is refused)."""
+    """Register a policy class under ``name`` (a second class under the same name is refused, and :data:`AUTO`)."""
 
     def register(cls: type) -> type:
+        if name == AUTO:
+            raise InputError("policy", name, f"a name other than {AUTO!r} (it names the default policy)")
         if name in POLICIES and POLICIES[name] is not cls:
             raise InputError("policy", name, f"a name not yet registered (taken: {', '.join(sorted(POLICIES))})")
         POLICIES[name] = cls
@@ -110,15 +116,21 @@ def block_games(name: str, default: int) -> int:
 
 def allowed() -> str:
     """What a policy name may be, for messages."""
-    return f"a policy: {', '.join(sorted(POLICIES))}"
+    return f"a policy: {', '.join(sorted(POLICIES))}, or {AUTO} ({DEFAULT_POLICY})"
+
+
+def resolve(name: str) -> str | None:
+    """The registered policy ``name`` names (:data:`AUTO`: :data:`DEFAULT_POLICY`), None for an unknown name."""
+    chosen = DEFAULT_POLICY if name == AUTO else name
+    return chosen if chosen in POLICIES else None
 
 
 def make_policy(name: str, field: str = "policy") -> Policy:
-    """The policy registered under ``name``; an unknown name is refused naming ``field``."""
-    cls = POLICIES.get(name)
-    if cls is None:
+    """The policy registered under ``name`` (:func:`resolve`); an unknown name is refused naming ``field``."""
+    chosen = resolve(name)
+    if chosen is None:
         raise InputError(field, name, allowed())
-    made: Policy = cls()
+    made: Policy = POLICIES[chosen]()
     return made
 
 
