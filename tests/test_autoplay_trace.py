@@ -128,6 +128,26 @@ def test_activations_are_counted_by_action(played: Simulation) -> None:
     assert acts[:, COUNTED.index("hold")].sum() > 0
 
 
+def test_the_units_picture_names_each_unit_in_its_players_colour(scn: Scenario) -> None:
+    """``units.png``: a unit's name in its player's colour, red red and blue blue, as the other pictures draw them."""
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import to_hex
+
+    from mathhammer.board.plot import NAMED_SIDE_COLOURS
+    from mathhammer.cli.board_presets import ZONE_COLOURS
+    from mathhammer.scenario.result import PLAYER_COLOURS
+
+    assert PLAYER_COLOURS == NAMED_SIDE_COLOURS == ZONE_COLOURS  # one colour per player in every picture
+    result = simulate(scn, trials=2, seed=5, workers=1)
+    fig = result.units_figure()
+    labels = fig.axes[0].get_yticklabels()
+    player = {r["unit"]: r["player"] for r in result.action_rows()}
+    assert sorted(t.get_text() for t in labels) == sorted(player)
+    assert {t.get_text(): to_hex(t.get_color()) for t in labels} == {u: PLAYER_COLOURS[p] for u, p in player.items()}
+    assert {"red", "blue"} == set(player.values())
+    plt.close(fig)
+
+
 def test_the_figures_are_the_same_on_two_workers(monkeypatch: pytest.MonkeyPatch, scn: Scenario) -> None:
     """The blocks' sums add up to the serial run's (a 1-game pilot, two forked blocks)."""
     monkeypatch.setattr(parallel, "PARALLEL_MIN", 1)

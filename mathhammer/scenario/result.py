@@ -17,6 +17,9 @@ from ..numbers import share
 from .counts import Counts, mean_se
 from .spec import PHASES, PLAYERS
 
+#: each player's colour in the pictures (as the board pictures draw a side named so: board.plot.NAMED_SIDE_COLOURS)
+PLAYER_COLOURS = {"red": "#d62728", "blue": "#1f77b4"}
+
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
@@ -317,8 +320,18 @@ class ScenarioResult:
         return out
 
     def plot_units(self, folder: str | Path) -> Path:
-        """Write ``units.png``: per unit, its mean activations per game by action (stacked) and its mean damage
-        dealt and taken per game (with standard errors)."""
+        """Write ``units.png``: :meth:`units_figure`."""
+        fig = self.units_figure()
+        import matplotlib.pyplot as plt
+
+        path = Path(folder) / "units.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        return path
+
+    def units_figure(self) -> Any:
+        """Per unit (named in its player's colour), its mean activations per game by action (stacked) and its mean
+        damage dealt and taken per game (with standard errors): a matplotlib Figure."""
         import matplotlib
 
         matplotlib.use("Agg")
@@ -338,6 +351,8 @@ class ScenarioResult:
                 left.barh(y, width, left=start, color=cmap(j), label=a)
                 start += width
         left.set_yticks(y, names)
+        for label, r in zip(left.get_yticklabels(), rows, strict=True):
+            label.set_color(PLAYER_COLOURS.get(r["player"], "black"))
         left.invert_yaxis()
         left.set_xlabel("activations per game")
         left.legend(fontsize=7, loc="lower right")
@@ -354,10 +369,7 @@ class ScenarioResult:
         right.legend(fontsize=7, loc="lower right")
         fig.suptitle(self.scenario)
         fig.tight_layout()
-        path = Path(folder) / "units.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        return path
+        return fig
 
     def plot(self, folder: str | Path) -> list[Path]:
         """Write ``vp.png`` (VP over rounds, with error bars) and ``markers.png`` (P(control) per marker):
@@ -383,7 +395,7 @@ class ScenarioResult:
 
         rounds = list(range(1, len(self._counted.rounds) + 1))
         fig, ax = plt.subplots(figsize=(6, 4))
-        for name, colour in (("red", "#d62728"), ("blue", "#1f77b4")):
+        for name, colour in PLAYER_COLOURS.items():
             rows = [r for r in self.vp_rows() if r["player"] == name]
             ax.errorbar(
                 rounds,
@@ -410,7 +422,7 @@ class ScenarioResult:
                 [r["p_red"] for r in mine],
                 [r["p_none"] for r in mine],
                 [r["p_blue"] for r in mine],
-                colors=["#d62728", "#dddddd", "#1f77b4"],
+                colors=[PLAYER_COLOURS["red"], "#dddddd", PLAYER_COLOURS["blue"]],
                 labels=["red", "nobody", "blue"],
             )
             ax.set_title(f"marker {number}")
