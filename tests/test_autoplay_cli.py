@@ -51,7 +51,8 @@ def test_a_game_of_two_shipped_lists_prints_json() -> None:
     assert out["scenario"] == "terran_skirmish vs zerg_skirmish"
     assert [r["round"] for r in out["rounds"]] == [1, 2, 3, 4, 5]  # the mission's five Rounds
     assert sum(out["outcome"][k]["p"] for k in ("red", "blue", "draw")) == pytest.approx(1.0)
-    assert out["game"] == {  # what was played, the cards by their names ("frontier" asked)
+    assert out["description"] == "Hold Position on Frontier (terrain preset standard), random vs random"
+    assert out["setup"] == {  # what was played, the cards by their names ("frontier" asked)
         "red": {"army": str(ARMIES / "terran_skirmish.toml"), "policy": "random"},
         "blue": {"army": str(ARMIES / "zerg_skirmish.toml"), "policy": "random"},
         "mission": "Hold Position",
@@ -199,7 +200,7 @@ def test_policy_auto_is_the_default_policy(tmp_path: Path) -> None:
         result = runner.invoke(app, [*_game(tmp_path, "--red-policy", red, "--seed", "5", "--trials", "4"), "--json"])
         assert result.exit_code == 0, result.output
         runs.append(json.loads(result.stdout))
-    assert runs[0] == runs[1] and runs[0]["game"]["red"]["policy"] == "random"
+    assert runs[0] == runs[1] and runs[0]["setup"]["red"]["policy"] == "random"
     assert "auto" in policies.allowed()
 
 

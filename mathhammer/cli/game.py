@@ -14,6 +14,7 @@ writes ``vp.png``, ``markers.png`` and ``units.png``; ``--trace K`` writes K sam
 A bad flag is one line naming it.
 """
 
+import dataclasses
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -214,6 +215,10 @@ def game(
         scn = parse_scenario(data, LABEL, Path.cwd(), load_roster(folders) if folders else None)
     except ScenarioError as exc:
         raise ScenarioError(_flags(exc.problems, terrain if pieces is not None else None)) from None
+    # the report's second line names the cards as they are printed, not as typed ("frontier")
+    where = f"terrain preset {terrain}" if pieces is None else f"terrain of {terrain}"
+    described = f"{scn.mission.name} on {dep['name']} ({where}), {red_policy} vs {blue_policy}"
+    scn = dataclasses.replace(scn, description=described)
     # begun before the games: a folder that cannot be written is found now
     with _plot_outputs(plot, PLOTS) as tx, trace_files(scn, s, traces) as written:
         result = _simulate(scn, n, s, k, as_json)
@@ -222,7 +227,7 @@ def game(
             written.write(data, "mathhammer game")
     if as_json:
         out = result.to_dict()
-        out["game"] = {  # what was played: the JSON says it by itself
+        out["setup"] = {  # what was played: the JSON says it by itself
             "red": {"army": str(army_a), "policy": red_policy},
             "blue": {"army": str(army_b), "policy": blue_policy},
             "mission": scn.mission.name,

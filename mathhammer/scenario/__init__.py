@@ -100,6 +100,7 @@ def simulate(
         tally=games.tally,
         why=bool(scn.policies),
         game=game,
+        description=scn.description,
     )
 
 

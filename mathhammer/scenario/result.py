@@ -88,6 +88,8 @@ class ScenarioResult:
         game: the one game number played (``scenario run --game N``), or None: games ``0 .. trials - 1``.
         why: the reports show :meth:`action_rows` (a game with an automatic player; a scripted plan's figures are
             counted too, read them with :meth:`action_rows`).
+        description: the scenario's ``description`` (``mathhammer game``: the mission, deployment, terrain and
+            policies), the reports' second line; empty: none.
     """
 
     scenario: str
@@ -105,6 +107,7 @@ class ScenarioResult:
     tally: dict[str, np.ndarray] = field(default_factory=dict)
     game: int | None = None
     why: bool = False
+    description: str = ""
 
     def __post_init__(self) -> None:
         if self.counts is None:
@@ -225,6 +228,7 @@ class ScenarioResult:
         return {
             "scenario": self.scenario,
             "file": self.file,
+            **({"description": self.description} if self.description else {}),
             "engine": "exact-transition sampling",
             "trials": self.trials,
             "seed": self.seed,
@@ -259,6 +263,7 @@ class ScenarioResult:
                 if self.game is not None
                 else f"{self.trials:,} games, seed {self.seed}"
             ),
+            *([f"  {self.description}"] if self.description else []),
             "  "
             + "   ".join(
                 _with_se(f"{who} wins" if who != "draw" else "draw", o[who]["p"], o[who]["stderr"], self.trials)
