@@ -313,6 +313,7 @@ def test_game_plot_and_trace_then_scenario_run_game_replays_it(tmp_path: Path) -
     assert "game-0.toml" in names and "game-2.toml" in names
     assert [n for n in names if n.endswith(".png")] == [f"game-0-round-{r}.png" for r in range(1, 6)]
     assert "activations per game by action" in result.stdout
+    assert result.stdout.splitlines()[1] == "  Hold Position on Frontier (terrain preset standard), random vs random"
     whole = runner.invoke(app, [*args[:-6], "--json"])
     assert whole.exit_code == 0, whole.output
     trace = traces / "game-2.toml"
