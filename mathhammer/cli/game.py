@@ -78,10 +78,9 @@ def scenario_data(
 ) -> Any:
     """The scenario file's table of this game (both players automatic): the card's terrain preset ``terrain``, or
     the ``pieces`` of the board file ``terrain`` (:func:`terrain_file`)."""
-    where = f"terrain preset {terrain}" if pieces is None else f"terrain of {terrain}"
     return {
         "name": f"{army_a.stem} vs {army_b.stem}",
-        "description": f"{mission} on {deployment} ({where}), {red} vs {blue}",
+        "description": describe(mission, deployment, terrain, pieces is not None, red, blue),
         "first_player": first,
         "mission": {"card": mission},
         "deployment": {"card": deployment},
@@ -91,6 +90,12 @@ def scenario_data(
             "blue": {"army": str(army_b.resolve()), "policy": blue},
         },
     }
+
+
+def describe(mission: str, deployment: str, terrain: str, from_file: bool, red: str, blue: str) -> str:
+    """What a game plays, in one line (the scenario's ``description``: the report's second line)."""
+    where = f"terrain of {terrain}" if from_file else f"terrain preset {terrain}"
+    return f"{mission} on {deployment} ({where}), {red} vs {blue}"
 
 
 def terrain_file(value: str, presets: str) -> list[Any]:
@@ -215,10 +220,9 @@ def game(
         scn = parse_scenario(data, LABEL, Path.cwd(), load_roster(folders) if folders else None)
     except ScenarioError as exc:
         raise ScenarioError(_flags(exc.problems, terrain if pieces is not None else None)) from None
-    # the report's second line names the cards as they are printed, not as typed ("frontier")
-    where = f"terrain preset {terrain}" if pieces is None else f"terrain of {terrain}"
-    described = f"{scn.mission.name} on {dep['name']} ({where}), {red_policy} vs {blue_policy}"
-    scn = dataclasses.replace(scn, description=described)
+    # the cards named as they are printed, not as typed ("frontier"), in the report and the trace files
+    data["description"] = describe(scn.mission.name, dep["name"], terrain, pieces is not None, red_policy, blue_policy)
+    scn = dataclasses.replace(scn, description=data["description"])
     # begun before the games: a folder that cannot be written is found now
     with _plot_outputs(plot, PLOTS) as tx, trace_files(scn, s, traces) as written:
         result = _simulate(scn, n, s, k, as_json)
@@ -244,4 +248,4 @@ def game(
             typer.echo(written.listing())
 
 
-__all__ = ["game", "register"]
+__all__ = ["describe", "game", "register", "scenario_data", "terrain_file"]

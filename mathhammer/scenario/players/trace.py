@@ -10,7 +10,7 @@ automatic activation's slot, :func:`~.auto.slot`; a planned one's place in the o
 run TRACE --seed S --game N`` plays game N of seed S of the trace (the header comment of the file says which): the
 same dice, so the same game.
 
-Pictures (:func:`draw_rounds`): one per Round, the board at the end of the Round (``board show``'s drawing,
+Pictures (:func:`round_figure`): one per Round, the board at the end of the Round (``board show``'s drawing,
 :func:`mathhammer.board.plot.plot_board`), with the Round's moves as arrows from where the Leading Model stood, shots
 as dotted lines and charges as dashed arrows to their targets, the Mission Markers as their contest circles.
 """
@@ -282,16 +282,6 @@ def trace_text(data: dict[str, Any], played: Played, seed: int, name: str, comma
 
 
 # ------------------------------------------------------------------ pictures
-def draw_rounds(scn: Scenario, played: Played, world: Any, folder: Path, stem: str) -> list[Path]:
-    """One picture a Round of ``played`` (``STEM-round-R.png`` in ``folder``, :func:`round_figure`)."""
-    out = []
-    for r in range(1, len(played.rounds) + 1):
-        path = folder / f"{stem}-round-{r}.png"
-        round_figure(scn, played, world, r).savefig(path, dpi=100)
-        out.append(path)
-    return out
-
-
 def round_figure(scn: Scenario, played: Played, world: Any, r: int) -> Any:
     """The picture of Round ``r`` of ``played`` (a matplotlib Figure, see the module text): the board at its end, and
     its activations carried out (not the void ones, written as Holds) as lines with ``gid`` ``move``, ``shoot`` or
@@ -336,7 +326,6 @@ def _lead(world: Any, pid: int) -> tuple[float, float] | None:
 __all__ = [
     "Played",
     "Step",
-    "draw_rounds",
     "entry",
     "record",
     "round_figure",
