@@ -326,13 +326,7 @@ class ScenarioResult:
 
     def plot_units(self, folder: str | Path) -> Path:
         """Write ``units.png``: :meth:`units_figure`."""
-        fig = self.units_figure()
-        import matplotlib.pyplot as plt
-
-        path = Path(folder) / "units.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        return path
+        return _save(folder, {"units.png": self.units_figure()})[0]
 
     def units_figure(self) -> Any:
         """Per unit (named in its player's colour), its mean activations per game by action (stacked) and its mean
@@ -379,16 +373,7 @@ class ScenarioResult:
     def plot(self, folder: str | Path) -> list[Path]:
         """Write ``vp.png`` (VP over rounds, with error bars) and ``markers.png`` (P(control) per marker):
         :meth:`figures`."""
-        figures = self.figures()
-        import matplotlib.pyplot as plt
-
-        out = Path(folder)
-        paths = []
-        for name, fig in figures.items():
-            paths.append(out / name)
-            fig.savefig(paths[-1], dpi=110)
-            plt.close(fig)
-        return paths
+        return _save(folder, self.figures())
 
     def figures(self) -> dict[str, Any]:
         """The pictures :meth:`plot` writes, by file name (matplotlib Figures): VP at the end of each Round (mean ±
@@ -437,6 +422,18 @@ class ScenarioResult:
         axes[0][-1].legend(loc="lower right", fontsize=7)
         fig.tight_layout()
         return {"vp.png": vp, "markers.png": fig}
+
+
+def _save(folder: str | Path, figures: dict[str, Any]) -> list[Path]:
+    """Write each Figure of ``figures`` into ``folder`` under its name, then close it; the paths, in order."""
+    import matplotlib.pyplot as plt
+
+    paths = []
+    for name, fig in figures.items():
+        paths.append(Path(folder) / name)
+        fig.savefig(paths[-1], dpi=110)
+        plt.close(fig)
+    return paths
 
 
 __all__ = ["ScenarioResult"]
