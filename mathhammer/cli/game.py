@@ -1,6 +1,6 @@
 """``mathhammer game ARMY_A.toml ARMY_B.toml --mission CARD --deployment CARD [--terrain PRESET|FILE]
 [--red-policy NAME] [--blue-policy NAME] [--first-player WHO] --trials N --seed S [--json] [--plot DIR]
-[--trace K [--trace-dir DIR]]``: whole games of two army lists with no plan (issue 29).
+[--trace K [--trace-dir DIR]] [--policies FILE]``: whole games of two army lists with no plan (issue 29).
 
 The scenario is built from the flags as a scenario file would give it (docs/scenario.md, Automatic players):
 ARMY_A is red, ARMY_B blue; the Deployment Card's markers and Entry Edges, its terrain preset (``standard`` unless
@@ -11,7 +11,7 @@ both players automatic, each choosing by its policy (``random`` unless named); R
 ``scenario run`` prints them, with each unit's activations by action and damage dealt and taken; ``--plot DIR``
 writes ``vp.png``, ``markers.png`` and ``units.png``; ``--trace K`` writes K sampled games as scenario files that
 ``scenario run --game N`` replays, with pictures of the first one's Rounds (:mod:`mathhammer.scenario.players.trace`).
-A bad flag is one line naming it.
+``--policies FILE`` reads policies of the user's own (:mod:`.policyfiles`). A bad flag is one line naming it.
 """
 
 import dataclasses
@@ -22,6 +22,7 @@ import typer
 
 from ..errors import InputError
 from .common import PROFILES_HELP, GameSeed, Workers, file_path, handle_errors
+from .policyfiles import PoliciesOpt, check_played, read_files
 from .scenario import TraceDirOpt, TraceOpt
 
 ArmyA = Annotated[
@@ -54,8 +55,8 @@ LABEL = "game"
 #: the names to the registry's)
 POLICY_HELP = (
     "{}'s policy: objective (markers first), aggressive (damage first), cautious (cover and threat first), or random "
-    "(a uniformly random legal action: the floor the others must beat; fastest; also named auto); or a policy "
-    "registered in Python (docs/scenario.md, Writing a policy)."
+    "(a uniformly random legal action: the floor the others must beat; fastest; also named auto); or one of a "
+    "--policies file."
 )
 #: the pictures of ``--plot DIR``
 PLOTS = ("vp.png", "markers.png", "units.png")
@@ -176,6 +177,7 @@ def game(
     profiles: Annotated[
         list[str] | None, typer.Option("--profiles", metavar="DIR", help=PROFILES_HELP, show_default=False)
     ] = None,
+    policies: PoliciesOpt = None,
 ) -> None:
     """Whole games of two army lists on a mission, both players automatic (no plan): who wins, how often."""
     import json
@@ -193,12 +195,14 @@ def game(
     n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
     s = check_seed(seed, "--seed")
     k = None if workers is None else whole("--workers", workers, 1, 256, "a number of processes, 1 to 256")
+    read = read_files(policies)  # the user's own policies, named below
     chosen = []
     for flag, name in (("--red-policy", red_policy), ("--blue-policy", blue_policy)):
         registered = resolve(name)  # "auto": the default policy
         if registered is None:
-            raise InputError(flag, name, allowed())
+            raise InputError(flag, name, allowed(), "your own: --policies FILE")
         chosen.append(registered)
+    check_played(read, chosen)
     red_policy, blue_policy = chosen
     for label, path in (("ARMY_A", army_a), ("ARMY_B", army_b)):
         if not path.is_file():

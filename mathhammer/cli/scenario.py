@@ -1,6 +1,7 @@
 """``mathhammer scenario check FILE`` and ``mathhammer scenario run FILE --trials N --seed S [--json] [--plot DIR]``.
 
-Both take ``--profiles DIR`` (repeatable): the armies' cards are read from the built-in profiles and DIR.
+Both take ``--profiles DIR`` (repeatable): the armies' cards are read from the built-in profiles and DIR; and
+``--policies FILE`` (repeatable): the automatic players' policies of the user's own (:mod:`.policyfiles`).
 
 ``check`` walks the plan (:func:`mathhammer.scenario.check_scenario`) and prints every illegal
 activation, one ``error:`` line each (exit status 2), or ``ok``. ``run`` simulates N games and
@@ -26,6 +27,7 @@ import typer
 
 from ..errors import InputError
 from .common import PROFILES_HELP, GameSeed, Workers, file_path, handle_errors
+from .policyfiles import PoliciesOpt, check_played, read_files
 
 app = typer.Typer(
     help=(
@@ -52,8 +54,9 @@ def register(root: typer.Typer) -> None:
     root.add_typer(app, name="scenario")
 
 
-def _load(file: Path, profiles: list[str] | None) -> Any:
-    """The scenario, its armies checked against the built-in cards and those of ``--profiles`` folders."""
+def _load(file: Path, profiles: list[str] | None, policies: list[str] | None = None) -> Any:
+    """The scenario, its armies checked against the built-in cards and those of ``--profiles`` folders, its
+    automatic players' policies among the built-in ones and those of ``--policies`` files."""
     from ..scenario import load_scenario
     from ..starcraft.roster import load_roster
 
@@ -61,17 +64,20 @@ def _load(file: Path, profiles: list[str] | None) -> Any:
     for folder in folders:
         if not str(folder).strip():  # "" would be the current folder, read whole
             raise InputError("--profiles", folder, "a folder of TOML profiles")
-    return load_scenario(file, load_roster(folders) if folders else None)
+    read = read_files(policies)
+    scn = load_scenario(file, load_roster(folders) if folders else None)
+    check_played(read, list(dict.fromkeys(scn.policies.values())))
+    return scn
 
 
 @app.command("check")
 @handle_errors
-def check(file: FileArg, profiles: ProfilesOpt = None) -> None:
+def check(file: FileArg, profiles: ProfilesOpt = None, policies: PoliciesOpt = None) -> None:
     """Validate a scenario file and its plan: every problem with its round, phase and activation."""
     from ..jit import announce
     from ..scenario import ScenarioError, check_scenario
 
-    scn = _load(file, profiles)
+    scn = _load(file, profiles, policies)
     announce("scenario-check")
     problems = check_scenario(scn)
     errors = [p for p in problems if not p.startswith("warning")]
@@ -125,6 +131,7 @@ def run(
     trace: TraceOpt = None,
     trace_dir: TraceDirOpt = None,
     profiles: ProfilesOpt = None,
+    policies: PoliciesOpt = None,
 ) -> None:
     """Simulate N games of the scenario's plan."""
     from ..engine.options import check_seed
@@ -142,7 +149,7 @@ def run(
     s = check_seed(seed, "--seed")
     k = None if workers is None else whole("--workers", workers, 1, 256, "a number of processes, 1 to 256")
     check_plot(plot)
-    scn = _load(file, profiles)
+    scn = _load(file, profiles, policies)
     traces = trace_plan(trace, trace_dir, n, bool(scn.policies), "a scenario with an automatic player")
     check_apart(traces, plot)
     # begun before the games: a folder that cannot be written is found now
