@@ -556,3 +556,28 @@ def test_builtin_919_summoned_units_refused() -> None:
     for name in summoned:
         report = check_army(army("Terran Armed Forces", UnitEntry(name)), roster)
         assert any("a Summoned Unit" in line for line in report.problems)
+
+
+GF_LIST = 'name = "Robot vanguard"\npoints = 1000\n\n[[units]]\nunit = "Robot Warriors"\ncount = 2\n'
+
+
+def test_a_grimdark_future_list_read_as_starcraft_is_one_line_naming_it(tmp_path: Path) -> None:
+    """docs/army.md: a Grimdark Future list (``points``, ``count``) given where a StarCraft TMG list is read is one
+    line saying so, not a refusal of each of its fields (faction missing, points and count unknown); ``army
+    validate`` names the flag that reads it, and ``game`` (StarCraft TMG only) names it once for two such lists."""
+    path = write(tmp_path, GF_LIST, "gf.toml")
+    line = (
+        "gf.toml: points: got 1000; allowed: a StarCraft TMG army list (faction, scale or minerals, units: "
+        "docs/army.md); it is a Grimdark Future army list (points)"
+    )
+    with pytest.raises(ArmyError) as err:
+        load_army(path)
+    assert err.value.problems == [line]
+    result = CliRunner().invoke(app, ["army", "validate", str(path)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"error: {line} (--system gf)\n"
+    assert CliRunner().invoke(app, ["army", "validate", str(path), "--system", "gf"]).exit_code == 0
+    game = ["game", str(path), str(path), "--mission", "Hold Position", "--deployment", "Gauntlet", "--trials", "1"]
+    result = CliRunner().invoke(app, game)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"error: {line}\n"

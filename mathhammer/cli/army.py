@@ -63,10 +63,13 @@ def validate(
         from ..errors import InputError
 
         raise InputError("--system", system, "starcraft (sc) or grimdark (gf, opr): the systems with army lists")
-    from ..starcraft.army import ArmyError, check_army, load_army
+    from ..starcraft.army import GRIMDARK_LIST, ArmyError, check_army, load_army
     from ..starcraft.roster import load_roster
 
-    army = load_army(file)
+    try:
+        army = load_army(file)
+    except ArmyError as exc:  # a Grimdark Future list: the flag that reads it
+        raise ArmyError([p + " (--system gf)" if p.endswith(GRIMDARK_LIST) else p for p in exc.problems]) from None
     roster = load_roster(profiles or [], plain=True)
     report = check_army(army, roster)
     if as_json:

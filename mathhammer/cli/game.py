@@ -133,7 +133,7 @@ def _flags(lines: list[str], terrain_path: str | None = None) -> list[str]:
                 line = rest if flag.startswith("ARMY") and not rest.startswith("got ") else f"{flag}: {rest}"
                 break
         out.append(line)
-    return out
+    return list(dict.fromkeys(out))  # ARMY_A and ARMY_B the same file: its problems once
 
 
 @handle_errors

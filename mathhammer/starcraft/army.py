@@ -183,6 +183,19 @@ class ArmyReport:
 _CODE = (__name__, "mathhammer.starcraft.army_file", "mathhammer.validate")
 
 
+#: the end of :func:`grimdark_list`'s line, which a command reading Grimdark Future lists too extends with its flag
+GRIMDARK_LIST = "it is a Grimdark Future army list (points)"
+
+
+def grimdark_list(name: str, points: object) -> str:
+    """The one line for a Grimdark Future army list (a ``points`` limit, no ``faction``, ``scale`` or ``minerals``)
+    read as a StarCraft TMG one: its fields would each be refused, none of them the mistake."""
+    return (
+        f"{name}: points: got {points!r}; allowed: a StarCraft TMG army list (faction, scale or minerals, units: "
+        f"docs/army.md); {GRIMDARK_LIST}"
+    )
+
+
 def load_army(path: str | Path, roster: Roster | None = None) -> Army:
     """Read an army list (TOML). Names are resolved by :func:`validate_army`.
 
@@ -206,6 +219,8 @@ def load_army(path: str | Path, roster: Roster | None = None) -> Army:
     data, problem = read_toml(p, "a TOML army list (docs/army.md)")
     if data is None:
         raise ArmyError([problem])
+    if "points" in data and not {"faction", "scale", "minerals"} & set(data):  # one line, not every field's
+        raise ArmyError([grimdark_list(name, data["points"])])
     from .army_file import parse
 
     af, problems = parse(name, data)
