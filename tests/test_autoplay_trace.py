@@ -426,6 +426,19 @@ def test_run_refuses_flags_it_does_not_use(tmp_path: Path, extra: list[str], lin
     assert len(lines) == 1 and lines[0].startswith(line), lines
 
 
+def test_game_refuses_more_traces_than_games_and_names_one_game_so(tmp_path: Path) -> None:
+    """``--trace K`` samples K of the games: more than ``--trials`` is refused (it would trace fewer than asked); a
+    run of one game says "1 game"."""
+    result = runner.invoke(app, _game_args(tmp_path, "--trace", "4"))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == "error: --trace: got '4'; allowed: a number of games to trace, at most --trials (3)\n"
+    one = [*_game_args(tmp_path)]
+    one[one.index("--trials") + 1] = "1"
+    result = runner.invoke(app, one)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "red_two vs blue_two (game): 1 game, seed 7"
+
+
 def test_a_mixed_game_traces_and_replays_too(folder: Path) -> None:
     """A scripted red (its planned entries keep their plan positions as dice) and a random blue (slots): each of 4
     games written as a trace replays to the same game."""

@@ -194,7 +194,7 @@ def game(
 
     n = whole("--trials", trials, 1, MAX_TRIALS, "a number of games")
     s = check_seed(seed, "--seed")
-    k = None if workers is None else whole("--workers", workers, 1, 256, "a number of processes, 1 to 256")
+    k = None if workers is None else whole("--workers", workers, 1, 256, "a number of processes")
     read = read_files(policies)  # the user's own policies, named below
     chosen = []
     for flag, name in (("--red-policy", red_policy), ("--blue-policy", blue_policy)):

@@ -147,7 +147,7 @@ def run(
                 raise InputError(flag, value, "nothing: --game N plays one chosen game")
     n = 1 if one is not None else whole("--trials", trials or "10000", 1, MAX_TRIALS, "a number of games")
     s = check_seed(seed, "--seed")
-    k = None if workers is None else whole("--workers", workers, 1, 256, "a number of processes, 1 to 256")
+    k = None if workers is None else whole("--workers", workers, 1, 256, "a number of processes")
     check_plot(plot)
     scn = _load(file, profiles, policies)
     traces = trace_plan(trace, trace_dir, n, bool(scn.policies), "a scenario with an automatic player")
@@ -193,6 +193,8 @@ def trace_plan(
     if not automatic:
         raise InputError("--trace", trace, f"only for {needs} (a scripted plan is its own trace)")
     k = whole("--trace", trace, 1, 100, "a number of games to trace, 1 to 100")
+    if k > trials:  # K sampled games of fewer: not what was asked
+        raise InputError("--trace", trace, f"a number of games to trace, at most --trials ({trials})")
     out = Path("traces") if folder is None else folder
     target = out.resolve()
     if not target.parent.is_dir() or (target.exists() and not target.is_dir()):

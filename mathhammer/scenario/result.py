@@ -261,7 +261,7 @@ class ScenarioResult:
             + (
                 f"game {self.game} of seed {self.seed}"
                 if self.game is not None
-                else f"{self.trials:,} games, seed {self.seed}"
+                else f"{self.trials:,} game{'s' if self.trials != 1 else ''}, seed {self.seed}"
             ),
             *([f"  {self.description}"] if self.description else []),
             "  "
