@@ -327,6 +327,28 @@ def test_game_plot_and_trace_then_scenario_run_game_replays_it(tmp_path: Path) -
     assert [v["vp_mean"] for v in got["rounds"][-1]["vp"]] == sim.vp[:, 0].tolist()
 
 
+def test_scenario_run_plots_units_where_a_player_is_automatic(tmp_path: Path) -> None:
+    """docs/scenario.md, Why, not only who: a scenario file with an automatic player reports each unit's actions and
+    damage, and ``--plot`` draws them (units.png) as ``game`` does; a scripted file's report has no such table and
+    its pictures stay vp.png and markers.png."""
+    from mathhammer.scenario.loader import builtin_scenarios
+
+    scenario = tmp_path / "s.toml"
+    scenario.write_text(to_toml(data(tmp_path, red="random", blue="random", length=2)))
+    plots = tmp_path / "plots"
+    result = runner.invoke(
+        app, ["scenario", "run", str(scenario), "--trials", "2", "--workers", "1", "--plot", str(plots)]
+    )
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in plots.iterdir()) == ["markers.png", "units.png", "vp.png"]
+    assert f"plots: {plots / 'vp.png'}, {plots / 'markers.png'}, {plots / 'units.png'}" in result.stdout
+    scripted = tmp_path / "scripted"
+    args = ["scenario", "run", str(builtin_scenarios()[0]), "--trials", "2", "--plot", str(scripted)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in scripted.iterdir()) == ["markers.png", "vp.png"]
+
+
 def _game_args(tmp_path: Path, *extra: str) -> list[str]:
     a, b = armies(tmp_path)
     args = ["game", str(a), str(b), "--mission", "Hold Position", "--deployment", "Frontier", "--trials", "3"]

@@ -8,7 +8,8 @@ activation, one ``error:`` line each (exit status 2), or ``ok``. ``run`` simulat
 prints the outcome (P(win / draw / loss) with standard errors, the game-ending Round, VP and
 marker control per Round, models left per unit), or with ``--json`` one object (see
 :meth:`mathhammer.scenario.ScenarioResult.to_dict`). ``--plot DIR`` writes ``vp.png`` and
-``markers.png`` into DIR, both or neither (:mod:`mathhammer.outputs`; a new DIR appears whole).
+``markers.png`` (and ``units.png`` with an automatic player) into DIR, all or none (:mod:`mathhammer.outputs`; a
+new DIR appears whole).
 ``--workers K`` plays on K processes (default: every core; :mod:`mathhammer.scenario.parallel`),
 with the same games for any K. ``--game N`` plays only game N of the seed (a trace's replay; not with ``--trials``
 or ``--workers``). With an automatic player, ``--trace K`` writes K sampled games as scenario files into
@@ -120,7 +121,12 @@ def run(
     workers: Workers = None,
     plot: Annotated[
         Path | None,
-        typer.Option("--plot", help="Folder for vp.png and markers.png.", metavar="DIR", show_default=False),
+        typer.Option(
+            "--plot",
+            help="Folder for vp.png and markers.png (and units.png with an automatic player).",
+            metavar="DIR",
+            show_default=False,
+        ),
     ] = None,
     game: Annotated[
         str | None,
@@ -153,9 +159,11 @@ def run(
     traces = trace_plan(trace, trace_dir, n, bool(scn.policies), "a scenario with an automatic player")
     check_apart(traces, plot)
     # begun before the games: a folder that cannot be written is found now
-    with _plot_outputs(plot) as tx, trace_files(scn, s, traces) as written:
+    # with an automatic player the report has each unit's actions and damage: drawn too, as ``game`` draws them
+    names = (*PLOTS, "units.png") if scn.policies else PLOTS
+    with _plot_outputs(plot, names) as tx, trace_files(scn, s, traces) as written:
         result = _simulate(scn, n, s, k, as_json, one)
-        write_plots(result, plot, tx)
+        write_plots(result, plot, tx, names)
         if written is not None:
             from ..scenario.loader import raw_with_paths
 
@@ -165,7 +173,7 @@ def run(
     else:
         typer.echo(result.text_report())
         if plot is not None:
-            typer.echo(f"\nplots: {', '.join(str(plot / name) for name in PLOTS)}")
+            typer.echo(f"\nplots: {', '.join(str(plot / name) for name in names)}")
         if written is not None:
             typer.echo(written.listing())
 
