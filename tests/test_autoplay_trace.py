@@ -482,7 +482,8 @@ def test_a_mixed_game_traces_and_replays_too(folder: Path) -> None:
 
 def test_a_round_picture_draws_the_moves_shots_and_charges_carried_out(scn: Scenario) -> None:
     """Per Round of a traced game: one ``move`` arrow per Move, Run or Disengage that moved the Leading Model, one
-    ``shoot`` / ``charge`` line per Shoot / Charge carried out (not the void ones, written as Holds), the markers."""
+    ``shoot`` line per enemy unit a Shoot's Batches struck and one ``charge`` line per Charge carried out (not the
+    void ones, written as Holds), the markers."""
     from matplotlib.colors import to_hex
 
     from mathhammer.scenario.players.trace import round_figure
@@ -504,8 +505,12 @@ def test_a_round_picture_draws_the_moves_shots_and_charges_carried_out(scn: Scen
                 and sim.world.placements[s.before].centres[0] != sim.world.placements[s.after].centres[0]
             ]
             assert gids.count("move") == len(moves)
-            for kind in ("shoot", "charge"):
-                assert gids.count(kind) == sum(s.act.action == kind for s in steps)
+            # a Shoot: a line to each enemy unit its Batches struck (its ``then`` too); a Charge: to its target
+            foes = [[t for t in s.struck if scn.units[sim.uids[t]].player != s.act.player] for s in steps]
+            assert gids.count("shoot") == sum(
+                max(1, len(f)) for s, f in zip(steps, foes, strict=True) if s.act.action == "shoot"
+            )
+            assert gids.count("charge") == sum(s.act.action == "charge" for s in steps)
             assert gids.count("marker") == len(scn.deployment.markers)
             # each player's models and lines in its own colour, red red and blue blue (as the scenario's plots)
             arrows = [to_hex(t.arrow_patch.get_edgecolor()) for t in fig.axes[0].texts if t.get_gid() == "move"]

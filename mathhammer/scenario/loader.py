@@ -255,6 +255,28 @@ def _card_layout(data: dict[str, Any], name: str) -> tuple[dict[str, Any], list[
     return data, problems
 
 
+def _then(
+    where: str, action: str, targets: list[str], then: list[str], units: dict[str, Any], player: str
+) -> list[str]:
+    """A shoot's ``then`` (8.7.3 step 2, part 11 SIDEARM): enemy units, none of them twice or among ``targets``."""
+    if not then:
+        return []
+    if action != "shoot":
+        return [
+            f"{where}.then: got {then!r}; allowed only on shoot (the targets of the Batches that can shoot none of "
+            "targets, 8.7.3 step 2)"
+        ]
+    enemy = sorted(k for k, v in units.items() if v.player != player)
+    out = []
+    for i, t in enumerate(then):
+        tu = units.get(t)
+        if tu is None or tu.player == player:
+            out.append(f"{where}.then: got {t!r}; allowed: an enemy unit: {', '.join(enemy)}")
+        elif t in targets or t in then[:i]:
+            out.append(f"{where}.then: got {t!r} twice; allowed: an enemy unit not among targets nor named before")
+    return out
+
+
 def _policies(sf: ScenarioFile, name: str, problems: list[str]) -> dict[str, str]:
     """The automatic players (``[players.X] policy``, issue 29): a registered policy, and no planned activations of
     that player (its activations are chosen in play)."""
@@ -419,6 +441,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                         if tu is None or tu.player == player:
                             enemy = sorted(k for k, v in units.items() if v.player != player)
                             problems.append(f"{where}.targets: got {t!r}; allowed: an enemy unit: {', '.join(enemy)}")
+                    problems += _then(where, act.action, act.targets, act.then, units, player)
                     reactions: list[Reaction] = []
                     for xi, rx in enumerate(act.react):
                         ru = units.get(rx.unit)
@@ -487,6 +510,7 @@ def parse_scenario(data: dict[str, Any], name: str, base: Path, roster: Roster |
                             via=act.via,
                             dice=act.dice,
                             headings=act.headings,
+                            then=tuple(act.then),
                         )
                     )
     problems += _dice_keys(name, plan)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +25,17 @@ from .spec import Activation
 #: no per-game column (the kernel reads 0), and no row of games counted as Activated
 _NO_STEPS = np.zeros(0, dtype=np.int64)
 _NONE_COUNTED = np.zeros(0, dtype=np.bool_)
+
+
+#: what :meth:`Shooting._fire` reads of its Shoot: the guards, locks, cuts and HIDDEN tags by target, stream, side
+_Kit = tuple[
+    dict[int, tuple[int, np.ndarray]],
+    dict[int, np.ndarray],
+    list[PoolCut],
+    dict[int, Callable[[int], str | None]],
+    int,
+    str,
+]
 
 
 class Draws:
@@ -232,7 +245,10 @@ class Shooting(SimState):
         barred = self._barred(u, trials)
         self.skip(act, int(barred.sum()), "Disengaged without Tactical Mass (8.5.4)")
         trials = trials[~barred]
-        targets = [self.uids.index(t) for t in act.targets]
+        # each Batch at the first planned target it may shoot, else the first of ``then`` (8.7.3 step 2, SIDEARM)
+        primary = [self.uids.index(t) for t in act.targets]
+        later = [self.uids.index(t) for t in act.then]
+        targets = primary + later
         for hook in self.cards.before_attack:  # ON CREEP for the weapons and the targets (Lurking)
             hook([u, *targets], trials)
         names = list(act.weapons)
@@ -261,46 +277,67 @@ class Shooting(SimState):
         tags: dict[int, Callable[[int], str | None]] = {}
         for hiding in self.cards.hiders:
             tags.update(hiding(list(dict.fromkeys([*targets, *(g for g, _ in guards.values())]))))
-        hiders = list(tags)
         for hook in self.cards.before_targeting:  # DETECTED
-            hook(hiders, trials)
+            hook(list(tags), trials)
+        kit = (guards, locks, cuts, tags, stream, side)
         for wi, wname in enumerate(names):
             ts_all = trials[(self.alive[u, trials] > 0) & ~self.over[trials]]
-            cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
-            for t in targets:
-                cols += [self.row_pos(t), self.row_alive(t)]
-            for g, _ in guards.values():
-                cols += [self.row_pos(g), self.row_alive(g), self.row_used(g)]
-            cols += [*locks.values(), *(c.dice for c in cuts), *(self.row_used(t) for t in hiders)]
-            for key, ts in self.groups(ts_all, cols):
-                pu, a, mask = key[0], key[1], key[2]
-                at = 3 + 2 * len(targets)
-                guard_state = {t: key[at + 3 * i : at + 3 * i + 3] for i, t in enumerate(guards)}
-                extra = key[at + 3 * len(guards) :]
-                lock = dict(zip(locks, extra[: len(locks)], strict=True))
-                cut = [(c, n) for c, n in zip(cuts, extra[len(locks) : len(locks) + len(cuts)], strict=True) if n]
-                at_hide = len(locks) + len(cuts)
-                hide = {t: tags[t](m) for t, m in zip(hiders, extra[at_hide : at_hide + len(hiders)], strict=True)}
-                left = ts  # the trials whose Batch has no target yet (the first planned target it may shoot)
-                for ti, t in enumerate(targets):
-                    pt, k = key[3 + 2 * ti], key[4 + 2 * ti]
-                    if k <= 0 or pt < 0 or left.size == 0:
-                        continue
-                    if t in guards:  # redirected: where the guard is a valid target, the attack goes to it
-                        g, games = guards[t]
-                        pg, kg, _ = guard_state[t]
-                        moved = left[games[left]] if pg >= 0 and kg > 0 else left[:0]
-                        fewer = [(c, n) for c, n in cut if c.target == g and c.redirected]
-                        hit = self._shoot_at(
-                            u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, fewer, hide.get(g)
-                        )
-                        left = left[~np.isin(left, moved[hit])]
-                    fewer = [(c, n) for c, n in cut if c.target == t]
-                    shot = self._shoot_at(
-                        u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, fewer, hide.get(t)
+            left = self._fire(u, names, wi, ts_all, primary, kit)
+            if later and left.size:  # the games where it may shoot none of ``targets``: grouped by ``then`` alone
+                left = self._fire(u, names, wi, left, later, kit)
+            self.skip(act, left.size, f"{wname}: no planned target it may shoot")
+
+    def _fire(
+        self,
+        u: int,
+        names: list[str],
+        wi: int,
+        trials: np.ndarray,
+        targets: list[int],
+        kit: _Kit,
+    ) -> np.ndarray:
+        """Weapon ``names[wi]``'s Batch in ``trials``, grouped by what it reads, at the first of ``targets`` it may
+        shoot (:meth:`shoot`'s guards, locks, cuts, HIDDEN tags, stream and side in ``kit``); the trials where it may
+        shoot none of them."""
+        every_guard, every_lock, cuts, tags, stream, side = kit
+        guards = {t: every_guard[t] for t in targets if t in every_guard}
+        locks = {t: every_lock[t] for t in targets if t in every_lock}
+        hiders = [t for t in dict.fromkeys([*targets, *(g for g, _ in guards.values())]) if t in tags]
+        cols: list[np.ndarray | int] = [self.row_pos(u), self.row_alive(u), self.row_used(u)]
+        for t in targets:
+            cols += [self.row_pos(t), self.row_alive(t)]
+        for g, _ in guards.values():
+            cols += [self.row_pos(g), self.row_alive(g), self.row_used(g)]
+        cols += [*locks.values(), *(c.dice for c in cuts), *(self.row_used(t) for t in hiders)]
+        out = []
+        for key, ts in self.groups(trials, cols):
+            pu, a, mask = key[0], key[1], key[2]
+            at = 3 + 2 * len(targets)
+            guard_state = {t: key[at + 3 * i : at + 3 * i + 3] for i, t in enumerate(guards)}
+            extra = key[at + 3 * len(guards) :]
+            lock = dict(zip(locks, extra[: len(locks)], strict=True))
+            cut = [(c, n) for c, n in zip(cuts, extra[len(locks) : len(locks) + len(cuts)], strict=True) if n]
+            at_hide = len(locks) + len(cuts)
+            hide = {t: tags[t](m) for t, m in zip(hiders, extra[at_hide : at_hide + len(hiders)], strict=True)}
+            left = ts  # the trials whose Batch has no target yet (the first planned target it may shoot)
+            for ti, t in enumerate(targets):
+                pt, k = key[3 + 2 * ti], key[4 + 2 * ti]
+                if k <= 0 or pt < 0 or left.size == 0:
+                    continue
+                if t in guards:  # redirected: where the guard is a valid target, the attack goes to it
+                    g, games = guards[t]
+                    pg, kg, _ = guard_state[t]
+                    moved = left[games[left]] if pg >= 0 and kg > 0 else left[:0]
+                    fewer = [(c, n) for c, n in cut if c.target == g and c.redirected]
+                    hit = self._shoot_at(
+                        u, g, pu, a, mask, pg, kg, names, wi, moved, stream, side, lock, fewer, hide.get(g)
                     )
-                    left = left[~shot]
-                self.skip(act, left.size, f"{wname}: no planned target it may shoot")
+                    left = left[~np.isin(left, moved[hit])]
+                fewer = [(c, n) for c, n in cut if c.target == t]
+                shot = self._shoot_at(u, t, pu, a, mask, pt, k, names, wi, left, stream, side, lock, fewer, hide.get(t))
+                left = left[~shot]
+            out.append(left)
+        return np.concatenate(out) if len(out) > 1 else out[0] if out else trials[:0]
 
     def _shoot_at(
         self,
@@ -340,6 +377,9 @@ class Shooting(SimState):
         if not batches:
             return shot
         w = batches[0].weapon
+        reach = _reach(w)
+        if reach is not None and not self.world.near(pu, pt, reach):  # no base of ``t`` Within its Range (8.7.3)
+            return shot
         tags = tuple(self.units[t].unit.card.combat_tags) + ((hidden,) if hidden else ())  # not Visible beyond 4"
         # the facts are read with the enemies near either unit (World.facts): split by those
         rest = [v for v in range(self.U) if v not in (u, t)]
@@ -379,6 +419,19 @@ class Shooting(SimState):
             return (foe_u[own] & near_u) | (foe_t[own] & world.near_many(pt, ps, ENGAGEMENT_RANGE))
 
         return _Test(many)
+
+
+@functools.lru_cache(maxsize=1024)
+def _reach(weapon: Any) -> float | None:
+    """The farthest a Ranged weapon may shoot, bases edge to edge (its Range, or LONG RANGE (X) where longer: 8.7.3
+    step 1, part 11), with a margin; None where its Range is not a number of inches. A unit no base of which is
+    within it of the attacker's (:meth:`World.near`, a superset test) is no target of the weapon."""
+    from ..starcraft.keywords import find
+
+    if isinstance(weapon.range, bool) or not isinstance(weapon.range, int | float):
+        return None
+    lr = find(weapon.keywords, "LONG RANGE")
+    return max(float(weapon.range), 0.0 if lr is None else float(lr.value or 0)) + 1e-6
 
 
 __all__ = ["Shooting"]

@@ -185,6 +185,9 @@ class ActivationSpec(_Strict):
     #: the terrain piece (with a horizontal top) the unit stands on after a deploy/move/run/disengage
     on: str | None = Field(default=None, min_length=1)
     targets: list[str] = []
+    #: a shoot's targets of the Batches that can shoot none of ``targets`` (8.7.3 step 2: a unit's Weapon Profiles may
+    #: fire at different targets; part 11 SIDEARM): each fires at the first of these it may shoot
+    then: list[str] = []
     weapons: list[str] = []
     use: list[str] = []
     #: the unit an ability of ``use`` selects (10.1: "Select one Enemy Unit Within 12\""), or the Enemy Unit of
@@ -400,6 +403,9 @@ class Activation:
     via: str | None = None  # the Friendly unit whose base a deploy enters by (Warp Conduit, Omega Network)
     dice: int | None = None  # the number keying its dice (a trace's); None: its place in the plan
     headings: int | None = None  # a move or run's rear rounded to the nearest of so many compass headings
+    #: a shoot's targets of the Batches that can shoot none of ``targets`` (the plan's ``then``): not planned targets
+    #: (its legality and the Reactions read ``targets``)
+    then: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

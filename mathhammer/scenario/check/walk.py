@@ -97,7 +97,7 @@ class PlanCheck(ReactionChecks):
                 self.world = self.grass.update(pos, act)  # part 11 GRASS: without the pieces removed so far
                 self.activation(act, acted[act.player], again[act.player])
                 if act.action in ("shoot", "charge"):
-                    self.attacked.update(act.targets)
+                    self.attacked.update((*act.targets, *act.then))  # ``then``: a Batch may fire at it
         self._end_of_round()
 
     def activation(self, act: Activation, acted: set[str], again: set[str]) -> None:

@@ -558,7 +558,7 @@ class Legality:
         at = (u, phase, e.use, view.round)
         fast = self._uses.get(at)
         if fast is None:
-            act = replace(e.activation(menu.unit, menu.player, view.round, phase), action="hold", targets=())
+            act = replace(e.activation(menu.unit, menu.player, view.round, phase), action="hold", targets=(), then=())
             fast = self._uses[at] = self._walk_act(act, state)
         return fast
 

@@ -123,6 +123,9 @@ class Entry:
     #: a Move or Run's formation with its rear rounded to the nearest of so many compass headings (the plan's
     #: ``headings``; :data:`HEADINGS`)
     headings: int | None = None
+    #: a Shoot's other enemy units, for the Batches that cannot shoot ``target`` (the plan's ``then``: 8.7.3 step 2,
+    #: part 11 SIDEARM); its legality is its target's
+    then: tuple[str, ...] = ()
 
     def activation(self, unit: str, player: str, rnd: int, phase: str, where: str = "auto") -> Activation:
         """The activation this entry makes for ``unit`` of ``player`` in Phase ``phase`` of Round ``rnd`` (a Pass
@@ -138,6 +141,7 @@ class Entry:
             targets=() if self.target is None else (self.target,),
             use=self.use,
             headings=self.headings,
+            then=self.then,
         )
 
 
@@ -198,9 +202,12 @@ def unit_menu(
         ]
     movement = (*(Entry("deploy", p, label=lab) for lab, p in deploy), *move, Entry("hold"), Entry("pass"))
     assault = [Entry("run", p, label=lab, headings=HEADINGS) for lab, p in spots] + [Entry("hold")]
-    shots = [Entry("shoot", target=e.id) for e in enemies]
+    # the Batches that cannot shoot the target fire at the first other enemy unit they may (8.7.3 step 2, SIDEARM)
+    shots = [Entry("shoot", target=e.id, then=tuple(o.id for o in enemies if o.id != e.id)) for e in enemies]
     assault += shots + [
-        Entry("shoot", target=e.target, use=(a,)) for a in attack_abilities(scn, su, "shoot") for e in shots
+        Entry("shoot", target=e.target, use=(a,), then=e.then)
+        for a in attack_abilities(scn, su, "shoot")
+        for e in shots
     ]
     if not su.flying:
         charges = [Entry("charge", target=e.id) for e in enemies if not e.flying]

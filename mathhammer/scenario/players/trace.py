@@ -12,7 +12,8 @@ same dice, so the same game.
 
 Pictures (:func:`round_figure`): one per Round, the board at the end of the Round (``board show``'s drawing,
 :func:`mathhammer.board.plot.plot_board`), with the Round's moves as arrows from where the Leading Model stood, shots
-as dotted lines and charges as dashed arrows to their targets, the Mission Markers as their contest circles.
+as dotted lines to the units their Batches struck and charges as dashed arrows to their targets, the Mission Markers
+as their contest circles.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ class Step:
     pos: tuple[int, ...]
     #: why the engine did nothing of it in this game (its skip report), or "": it was carried out
     void: str = ""
+    #: the units its attacks struck (World order, first struck first): a Shoot's Batches may fire at its ``then``
+    struck: tuple[int, ...] = ()
 
 
 @dataclass
@@ -79,10 +82,12 @@ def record(sim: Any) -> Played:
     played = Played(sim.offset)
     apply, snap, resolve, use, answer = sim.activate, sim.snapshot, sim.resolve, sim._use, sim.fight_answers
     attacks = [0]
+    struck: list[int] = []  # the units the activation's attacks resolve at
     was: list[tuple[object, ...]] = []  # the state before the action proper: after the abilities used, not a Deploy
 
     def resolving(*args: Any, **kw: Any) -> None:
         attacks[0] += 1
+        struck.append(int(args[1]))  # Shooting.resolve(batches, t, ...)
         resolve(*args, **kw)
 
     def using(u: int, act: Activation, here: np.ndarray) -> None:
@@ -95,6 +100,7 @@ def record(sim: Any) -> Played:
         before = int(sim.pos[u, 0]) if u >= 0 else -1
         live = trials.size > 0 and not bool(sim.over[0])
         was[:], skips, rolled = [_state(sim)], dict(sim.skipped), attacks[0]
+        struck.clear()
         apply(act, trials)
         if live:
             after = int(sim.pos[u, 0]) if u >= 0 else -1
@@ -103,7 +109,8 @@ def record(sim: Any) -> Played:
             # void: the action itself changed nothing (what its abilities used changed is kept: :func:`entry`)
             if act.action in VOIDABLE and _state(sim) == was[0] and attacks[0] == rolled:
                 void = "; ".join(why) or "no attack was made"
-            played.steps.append(Step(act, sim.ordinal[act], before, after, tuple(sim.pos[:, 0].tolist()), void))
+            hit = tuple(dict.fromkeys(struck))
+            played.steps.append(Step(act, sim.ordinal[act], before, after, tuple(sim.pos[:, 0].tolist()), void, hit))
 
     def snapshot() -> None:
         snap()
@@ -160,7 +167,7 @@ def entry(act: Activation, dice: int, void: str = "", comment: bool = False) -> 
         value = getattr(act, name)
         if value is not None:
             out[name] = value
-    for name in ("targets", "weapons", "use", "options"):
+    for name in ("targets", "then", "weapons", "use", "options"):
         value = getattr(act, name)
         if value:
             out[name] = list(value)
@@ -308,10 +315,14 @@ def round_figure(scn: Scenario, played: Played, world: Any, r: int) -> Any:
             if start is not None and end is not None and start != end:
                 ax.annotate("", end, start, arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.2}, gid="move")
         elif a.action in ("shoot", "charge") and (end or start) is not None and a.targets:
-            there = _lead(world, step.pos[world.uids.index(a.targets[0])])
-            if there is not None:
-                style = {"arrowstyle": "->", "ls": "--"} if a.action == "charge" else {"arrowstyle": "-", "ls": ":"}
-                ax.annotate("", there, end or start, arrowprops={**style, "color": colour, "lw": 1.0}, gid=a.action)
+            # a Shoot to each enemy unit its Batches struck (its ``then`` too), a Charge to its first target
+            foes = [t for t in step.struck if scn.units[world.uids[t]].player != a.player]
+            aimed = foes if a.action == "shoot" and foes else [world.uids.index(a.targets[0])]
+            style = {"arrowstyle": "->", "ls": "--"} if a.action == "charge" else {"arrowstyle": "-", "ls": ":"}
+            for t in aimed:
+                there = _lead(world, step.pos[t])
+                if there is not None:
+                    ax.annotate("", there, end or start, arrowprops={**style, "color": colour, "lw": 1.0}, gid=a.action)
     return fig
 
 
