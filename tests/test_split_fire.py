@@ -124,3 +124,49 @@ def test_a_traced_split_shot_is_drawn_to_each_unit_it_struck(tmp_path: Path) -> 
     assert [sim.uids[t] for t in shot.struck] == ["zergling-1", "roach-1"]  # Batch order: the C-14 Rifles first
     fig = round_figure(scn, game, sim.world, 3)
     assert [t.get_gid() for t in fig.axes[0].texts].count("shoot") == 2
+
+
+def test_a_weapons_reach_is_its_range_or_long_range() -> None:
+    """8.7.3 step 1 (Within the weapon's Range) and part 11 LONG RANGE (X): how far a weapon may shoot, bases edge to
+    edge; a Close Combat weapon's Range E has none."""
+    from mathhammer.board.facts import weapon_reach
+    from mathhammer.starcraft.loadout import attack_batches, make_loadout
+    from mathhammer.starcraft.roster import load_roster
+
+    roster = load_roster()
+    lo = make_loadout(roster.unit("Marine"), 6, ["AGG-12"])
+    ranged = {b.name: b.weapon for b in attack_batches(lo, roster.unit("Roach"), "assault")}
+    assert weapon_reach(ranged["C-14 Rifle"]) == pytest.approx(12.0)
+    assert weapon_reach(ranged["AGG-12"]) == pytest.approx(18.0)
+    (strike,) = [b.weapon for b in attack_batches(lo, roster.unit("Roach"), "combat")]
+    assert weapon_reach(strike) is None
+    profile = next(w for w in roster.unit("Marine").card.weapons if w.name == "C-14 Rifle")  # a file's: unhashable
+    assert weapon_reach(profile) == pytest.approx(12.0)
+
+
+def test_a_weapon_skipped_for_a_unit_out_of_reach_was_never_eligible(tmp_path: Path) -> None:
+    """The engine does not ask the facts of a weapon at a unit with no base within its reach (``World.near``, a
+    superset test): in the end states of random games, every pair and weapon the facts find eligible is near."""
+    from mathhammer.board.facts import weapon_reach
+    from mathhammer.scenario.sim import Simulation
+    from mathhammer.starcraft.loadout import attack_batches
+
+    d = skirmish("then", armies=write_armies(tmp_path, RED, BLUE))
+    d["players"] = {p: {"army": d["players"][p]["army"], "policy": "random"} for p in ("red", "blue")}
+    d["mission"]["game_length"] = 3
+    scn = build(d, "then.toml")
+    sim = Simulation(scn, 30, 5)
+    sim.run()
+    world, eligible = sim.world, 0
+    for g in range(30):
+        pos, alive = tuple(sim.pos[:, g].tolist()), tuple(sim.alive[:, g].tolist())
+        for u, su in enumerate(sim.units):
+            for t, tu in enumerate(sim.units):
+                if su.player == tu.player or min(pos[u], pos[t]) < 0 or min(alive[u], alive[t]) <= 0:
+                    continue
+                for b in attack_batches(sim.loadout(u, 0), tu.unit, "assault"):
+                    tags = tuple(tu.unit.card.combat_tags)
+                    if world.facts(pos, alive, sim.uids[u], sim.uids[t], b.weapon, tags).eligible:
+                        eligible += 1
+                        assert world.near(pos[u], pos[t], weapon_reach(b.weapon))
+    assert eligible > 0

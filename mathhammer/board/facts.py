@@ -66,6 +66,7 @@ evade=...)``) with the reason for each. Readings (rulebook seed 003 and FAQ v1.0
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -520,6 +521,28 @@ def attack_facts(
     )
 
 
+def weapon_reach(weapon: Any) -> float | None:
+    """The farthest a Ranged weapon may shoot, bases edge to edge (its Range, or LONG RANGE (X) where longer: 8.7.3
+    step 1, part 11), with a margin; None where its Range is not a number of inches. A unit no base of which is
+    within it of the attacker's is no target of the weapon (a superset test of the placements may skip its facts).
+    Kept per weapon where the weapon is hashable (the engine's are)."""
+    try:
+        return _reach(weapon)
+    except TypeError:  # unhashable (a profile file's model): read each time
+        return _reach.__wrapped__(weapon)
+
+
+@functools.lru_cache(maxsize=1024)
+def _reach(weapon: Any) -> float | None:
+    """:func:`weapon_reach`, kept."""
+    from ..starcraft.keywords import find
+
+    if isinstance(weapon.range, bool) or not isinstance(weapon.range, int | float):
+        return None
+    lr = find(weapon.keywords, "LONG RANGE")
+    return max(float(weapon.range), 0.0 if lr is None else float(lr.value or 0)) + 1e-6
+
+
 def _weapon_keywords(weapon: Any, target_tags: Iterable[str], indomitable: tuple[bool, bool]) -> dict[str, Any]:
     """The arguments of :func:`attack_facts` and :func:`attack_eligible` a weapon profile gives (its Range and the
     keywords that change the facts: LONG RANGE, INDIRECT FIRE, PINPOINT, BULKY; BURST FIRE apart, it changes no
@@ -635,4 +658,5 @@ __all__ = [
     "attack_facts",
     "weapon_eligible",
     "weapon_facts",
+    "weapon_reach",
 ]

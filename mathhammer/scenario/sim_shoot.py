@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 from collections.abc import Callable, Sequence
-from typing import Any
 
 import numpy as np
 
 from ..board.engagement import ENGAGEMENT_RANGE
+from ..board.facts import weapon_reach
 from ..starcraft.compiled import attack_key, banded_distances, compile_attack
 from ..starcraft.exact import exact_states
 from ..starcraft.loadout import as_target, attack_batches
@@ -377,7 +376,7 @@ class Shooting(SimState):
         if not batches:
             return shot
         w = batches[0].weapon
-        reach = _reach(w)
+        reach = weapon_reach(w)
         if reach is not None and not self.world.near(pu, pt, reach):  # no base of ``t`` Within its Range (8.7.3)
             return shot
         tags = tuple(self.units[t].unit.card.combat_tags) + ((hidden,) if hidden else ())  # not Visible beyond 4"
@@ -419,19 +418,6 @@ class Shooting(SimState):
             return (foe_u[own] & near_u) | (foe_t[own] & world.near_many(pt, ps, ENGAGEMENT_RANGE))
 
         return _Test(many)
-
-
-@functools.lru_cache(maxsize=1024)
-def _reach(weapon: Any) -> float | None:
-    """The farthest a Ranged weapon may shoot, bases edge to edge (its Range, or LONG RANGE (X) where longer: 8.7.3
-    step 1, part 11), with a margin; None where its Range is not a number of inches. A unit no base of which is
-    within it of the attacker's (:meth:`World.near`, a superset test) is no target of the weapon."""
-    from ..starcraft.keywords import find
-
-    if isinstance(weapon.range, bool) or not isinstance(weapon.range, int | float):
-        return None
-    lr = find(weapon.keywords, "LONG RANGE")
-    return max(float(weapon.range), 0.0 if lr is None else float(lr.value or 0)) + 1e-6
 
 
 __all__ = ["Shooting"]
