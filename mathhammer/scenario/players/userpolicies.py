@@ -25,7 +25,7 @@ import traceback
 from pathlib import Path
 
 from ...errors import InputError, MathhammerError
-from .policies import AUTO, POLICIES, Weighted, load_weights
+from .policies import POLICIES, Weighted, load_weights, policy
 
 #: what ``--policies`` takes, for messages
 ALLOWED = (
@@ -66,9 +66,12 @@ def _toml(path: Path, flag: str) -> tuple[str, ...]:
     except MathhammerError as exc:  # a file TOML cannot read: its one line
         raise MathhammerError(f"{flag} {exc}") from None
     for name, weights in tables.items():
-        _free(name, f"{flag} {path.name}: [{name}]")
         doc = f"The weights of [{name}] in {path}."
-        POLICIES[name] = type(f"{path.stem}[{name}]", (Weighted,), {"weights": dict(weights), "__doc__": doc})
+        cls = type(f"{path.stem}[{name}]", (Weighted,), {"weights": dict(weights), "__doc__": doc})
+        try:
+            policy(name)(cls)  # registered as a class's @policy is: a taken name or auto refused
+        except InputError as exc:
+            raise exc.with_field(f"{flag} {path.name}: [{name}]") from None
     return tuple(tables)
 
 
@@ -104,14 +107,6 @@ def _module(path: Path, flag: str) -> tuple[str, ...]:
                 "a policy class with a choose(self, d) method, or derived from Weighted",
             )
     return added
-
-
-def _free(name: str, where: str) -> None:
-    """Refuse ``name`` where it is taken (or :data:`~.policies.AUTO`), naming ``where``."""
-    if name == AUTO:
-        raise InputError(where, name, f"a name other than {AUTO!r} (it names the default policy)")
-    if name in POLICIES:
-        raise InputError(where, name, f"a name not yet registered (taken: {', '.join(sorted(POLICIES))})")
 
 
 __all__ = ["ALLOWED", "read_policies"]
