@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SCENARIO = ROOT / "mathhammer" / "scenario"
 GEOMETRY = SCENARIO / "geometry"
 MAX_LINES = 800
-PARTS = {"core", "routes", "placement", "charge", "ranks", "facts", "contest"}
+PARTS = {"core", "routes", "placement", "charge", "ranks", "facts", "contest", "toward"}
 
 
 def test_one_module_per_concern() -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from mathhammer.scenario.geometry.toward import TOWARD_STEP
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.spec import Scenario
 
@@ -85,28 +86,52 @@ def test_lunge_too_far(tmp_path: Path) -> None:
     assert sum(v for k, v in sim.skipped.items() if "'Lunge' not triggered" in k) == 20
 
 
-def test_a_lunge_with_no_room_names_the_reacting_unit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where the Hydralisks' Lunge finds no room at its end (the World's setting refused there), they stay, and the
-    skip report, keyed by the Marines' Shoot it answers, names the unit that could not be set (not "the unit": the
-    Marines are not the ones set)."""
+def run_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refused_at) -> Simulation:  # type: ignore[no-untyped-def]
+    """The scenario with the Lunge, 20 games, the World's setting of the Hydralisks refused where
+    ``refused_at(lead)`` (their own planned Deploy, Run and Move never)."""
     scn = scenario(tmp_path, plan(24, [LUNGE]))
     sim = Simulation(scn, 20, seed=1)
     world = sim.world
     planned = {(24.0, 34.0), (24.0, 30.0), (24.0, 26.0)}  # the Hydralisks' own Deploy, Run and Move
-    near_lead, place = world.place_near_lead, world.place
+    near_lead, place, among = world.place_near_lead, world.place, world.place_among
 
     def refused(real):  # type: ignore[no-untyped-def]
         def ask(su, lead, *args, **kw):  # type: ignore[no-untyped-def]
-            if su.id == "hydralisk-1" and tuple(map(float, lead)) not in planned:
-                return None  # the Lunge's end: no room
+            at = tuple(map(float, lead))
+            if su.id == "hydralisk-1" and at not in planned and refused_at(at):
+                return None
             return real(su, lead, *args, **kw)
 
         return ask
 
     monkeypatch.setattr(world, "place_near_lead", refused(near_lead))
     monkeypatch.setattr(world, "place", refused(place))
+    monkeypatch.setattr(world, "place_among", refused(among))
     sim.run()
+    return sim
+
+
+def test_a_lunge_whose_full_distance_has_no_room_ends_short(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """FAQ v1.0 (a Directly Towards move: "the maximum possible distance"): where the unit cannot be set at the end of
+    its full 4" (refused there, as on a friendly base), the Hydralisks end at the farthest point short of it where they
+    can, one step (``TOWARD_STEP``, 0.1") back along the same line; before session 56 they stayed."""
+    sim = run_refused(tmp_path, monkeypatch, lambda at: math.dist(at, (24.0, 26.0)) > 4.0 - 1e-6)
+    h, m = sim.uids.index("hydralisk-1"), sim.uids.index("marine-1")
+    ends = {sim.world.placements[p].centres[0] for p in sim.pos[h].tolist()}
+    (end,) = ends
+    aim = min(sim.world.placements[int(sim.pos[m, 0])].centres, key=lambda c: math.dist((24, 26), c))
+    assert math.dist((24, 26), end) == pytest.approx(4.0 - TOWARD_STEP)
+    assert math.dist(end, aim) == pytest.approx(math.dist((24, 26), aim) - math.dist((24, 26), end))  # on the line
+    assert not any("Lunge" in k or "no room" in k for k in sim.skipped), sim.skipped
+
+
+def test_a_lunge_with_nowhere_to_go_names_the_reacting_unit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the unit can be set at no point of its way (every one refused), the Hydralisks stay, and the skip report,
+    keyed by the Marines' Shoot it answers, names the unit and its Lunge (not "the unit": the Marines are not the ones
+    set)."""
+    sim = run_refused(tmp_path, monkeypatch, lambda at: True)
     h = sim.uids.index("hydralisk-1")
-    assert {world.placements[p].centres[0] for p in sim.pos[h].tolist()} == {(24.0, 26.0)}  # they stayed
-    lunged = {k.split(": ", 1)[1]: v for k, v in sim.skipped.items() if "no room" in k}
-    assert lunged == {"no room to set hydralisk-1 there": 20}, sim.skipped
+    assert {sim.world.placements[p].centres[0] for p in sim.pos[h].tolist()} == {(24.0, 26.0)}  # they stayed
+    lunged = {k.split(": ", 1)[1]: v for k, v in sim.skipped.items() if "Directly Towards" in k}
+    why = "hydralisk-1's 'Lunge': no point Directly Towards marine-1 it can move to and be set at (8.5.3, FAQ v1.0)"
+    assert lunged == {why: 20}, sim.skipped

@@ -7,6 +7,7 @@ rules in its module text:
   Model"), levels of a placement, and the casualty order (8.7.4 step 5, 8.7.5);
 * :mod:`~mathhammer.scenario.geometry.charge`: a Charge's path (8.7.7 steps 2-3) and Placement priority (step 4);
 * :mod:`~mathhammer.scenario.geometry.ranks`: CLOSE RANKS (8.8.1 step 1);
+* :mod:`~mathhammer.scenario.geometry.toward`: a Move Directly Towards a unit (Lunge, FAQ v1.0);
 * :mod:`~mathhammer.scenario.geometry.contest`: Mission Markers contested (8.9.1);
 * :mod:`~mathhammer.scenario.geometry.routes`: the level of a point and moves between levels (8.5.3, part 11);
 * :mod:`~mathhammer.scenario.geometry.facts`: Engagement, Line of Sight, distances, Fighting Ranks, attack facts;
@@ -56,9 +57,10 @@ from .geometry.core import (
     mobility,
 )
 from .geometry.ranks import CloseRanks
+from .geometry.toward import Toward
 
 
-class World(Charges, CloseRanks, Contest):
+class World(Charges, CloseRanks, Toward, Contest):
     """Placements and board facts for one scenario, cached: one part per concern (:mod:`.geometry`)."""
 
 

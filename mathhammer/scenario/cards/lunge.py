@@ -31,8 +31,10 @@ class Lunge(Card):
     def after_attack(self, u: int, act: Activation, trials: np.ndarray) -> None:
         """The opponent's Lunges after ``act``'s Ranged Attack, in the games where the protected unit (``for``, else the
         activation's one planned target of that player) is Within ``within`` of the reacting unit, both on the table,
-        and the reacting unit is Unengaged. The Move: its Speed straight at the attacking unit's nearest live model,
-        ending short of its Engagement Range (:meth:`World.toward`), set as a Move is."""
+        and the reacting unit is Unengaged. The Move: straight at the attacking unit's nearest live model,
+        the maximum possible distance (FAQ v1.0): at most its Speed, short of its Engagement Range, as far along its
+        way as the unit can be set with the game's other units where they stand (:meth:`World.toward_end`), set as a
+        Move is; the games where it cannot move are in the skip report."""
         sim = self.sim
         for rx, found, e, p in guarding(sim, act, "lunge"):
             h, q = sim.uids.index(rx.unit), sim.uids.index(p)
@@ -44,13 +46,18 @@ class Lunge(Card):
                 f"{rx.unit}'s Reaction {found.ability.name!r} not triggered: {p} not Within {e.within:g}\" of it, one "
                 "of them not on the table, or it is Engaged (10.4)",
             )
-            speed = sim.units[h].speed
-            for (ph, kh, pu, ku), ts in sim.groups(
-                games, [sim.row_pos(h), sim.row_alive(h), sim.row_pos(u), sim.row_alive(u)]
-            ):
-                to = sim.world.toward(ph, kh, pu, ku, speed) if pu >= 0 and ku > 0 else None
-                if to is not None:
+            speed, stuck = float(sim.units[h].speed), 0
+            rows = [sim.row_pos(v) for v in range(sim.U)]  # the other units' placements: the way and the end
+            for key, ts in sim.groups(games, [*rows, sim.row_alive(h), sim.row_alive(u)]):
+                ph, pu, kh, ku = key[h], key[u], key[-2], key[-1]
+                occupied = tuple(p for v, p in enumerate(key[: sim.U]) if v != h and p >= 0)
+                to = sim.world.toward_end(ph, kh, pu, ku, speed, occupied) if pu >= 0 and ku > 0 else None
+                if to is None:
+                    stuck += ts.size
+                else:
                     sim.move_to(h, ts, to, act)
+            sim.skip(act, stuck, f"{rx.unit}'s {found.ability.name!r}: no point Directly Towards {act.unit} it can "
+                     "move to and be set at (8.5.3, FAQ v1.0)")  # fmt: skip
 
 
 # ----------------------------------------------------------------------------------------------------------------------
@@ -62,7 +69,7 @@ class LungeCheck(CardCheck):
     @staticmethod
     def after_shoot(chk: CheckView, act: Activation) -> None:
         """The opponent's Lunge after ``act``'s Ranged Attack (``lunge``): the reacting unit's Move Directly Towards the
-        attacking unit (:meth:`World.toward`), where the plan has them, so that its later entries are read from
+        attacking unit (:meth:`World.toward_end`), where the plan has them, so that its later entries are read from
         there."""
         scn, world, pos, occupied = chk.scn, chk.world, chk.pos, chk.occupied
         for rx in act.react:
@@ -71,11 +78,11 @@ class LungeCheck(CardCheck):
                 continue
             if not any(e.kind == "lunge" for e in found.ability.effects):
                 continue
-            su = scn.units[rx.unit]
-            to = world.toward(pos[rx.unit], su.models, pos[act.unit], scn.units[act.unit].models, su.speed)
+            su, others = scn.units[rx.unit], occupied(rx.unit)
+            to = world.toward_end(pos[rx.unit], su.models, pos[act.unit], scn.units[act.unit].models, su.speed, others)
             if to is None:
                 continue
-            pid = world.place(su, to, world.rear_from(pos[rx.unit], to), occupied(rx.unit))
+            pid = world.place(su, to, world.rear_from(pos[rx.unit], to), others)
             if pid is not None:
                 pos[rx.unit] = pid
 
