@@ -202,13 +202,14 @@ class Combat(SimState):
         parts = [
             (k[0], tuple(k[1:]), cat[out[(ends[i - 1] if i else 0) : ends[i]]]) for i, k in enumerate(keys.tolist())
         ]
-        if self.sharing:  # as _ordered of the groups, then of each group's parts
-            c, named = self.world.content, frozenset(pids)
+        if self.sharing:  # as _ordered of the groups (stable: groups of equal content in their order), then of each
+            c, named = self.world.content, frozenset(pids)  # group's parts: three stable sorts, the last first
 
-            def content(part: tuple[int, tuple[int, ...], np.ndarray]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-                key = groups[part[0]][0]
-                return tuple(c(v) if i in named else v for i, v in enumerate(key)), tuple(c(v) for v in part[1])
+            def content(part: tuple[int, tuple[int, ...], np.ndarray]) -> tuple[int, ...]:
+                return tuple(c(v) if i in named else v for i, v in enumerate(groups[part[0]][0]))
 
+            parts.sort(key=lambda part: tuple(c(v) for v in part[1]), reverse=self.reverse)
+            parts.sort(key=lambda part: part[0])
             parts.sort(key=content, reverse=self.reverse)
         for g, near_pos, ts in parts:
             yield g, near_pos, ts, world
