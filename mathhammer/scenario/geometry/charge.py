@@ -6,8 +6,10 @@ Set by the rules of :mod:`.placement` but for this:
   each model in Base-to-Base contact with a live model of a declared target wherever there is room
   (Priority A), else Within 1" of one (Priority B), else beside a model of the unit that is (its
   Supporting Rank) or on the grid nearest the Leading Model (Priority C). The removed models' spots
-  of the targets stay clear (as everywhere: boards read at full strength stay legal), so a target
-  with few models left inside a ring of removed ones may leave little room to touch it. The
+  of the targets stay clear of those models (as everywhere: boards read at full strength stay legal), so a target
+  with few models left inside a ring of removed ones may leave little room to touch it. The Leading Model stands where
+  the Charge path ended as the path reads the bases (:meth:`Charges._lead_free`, 8.7.7 step 3): touching another base,
+  or over a target's removed model. The
   models are set Wholly Within 3" of the Leading Model (4.4) where there is room; a model that finds
   no spot so is set by the same priorities without the 3" (4.4 would remove it as a casualty; not
   modelled). The Leading Model stays where the Charge path ended (Within 1" of every target), not moved on into
@@ -110,8 +112,8 @@ class Charges(Placing):
             _grow_box(box, np.asarray([lead], dtype=float))
         others, foes = self._others_foes(su, occupied, allowed_enemies)
         result: int | None = None
-        if not self._blocked(lead, r, others, True, level):
-            left = dict(targets_left)
+        left = dict(targets_left)
+        if self._lead_free(su, lead, r, occupied, allowed_enemies, left, level):
             live = [
                 (c, self._radius(pid))
                 for pid in occupied
@@ -130,6 +132,38 @@ class Charges(Placing):
                 spots = self._casualty_order(spots, back, r, live_foes)
                 result = self._intern(Placement(su.id, tuple(spots), level))
         return result
+
+    def _lead_free(
+        self,
+        su: ScenarioUnit,
+        lead: Coord,
+        r: float,
+        occupied: tuple[int, ...],
+        allowed_enemies: tuple[str, ...],
+        left: dict[str, int],
+        level: str | None,
+    ) -> bool:
+        """May the charging unit's Leading Model stand at ``lead``, where the Charge path ended (8.7.7 step 3: "Not
+        overlapping other bases or impassable terrain. Not Within the Engagement Range of any Enemy Unit that was not
+        declared as a target")? As the path reads the bases: touching one is no overlap (step 4: "Set it in
+        Base-to-Base contact with the Charge target(s) if possible"), and a declared target's removed models (its
+        first ``left`` centres are its live ones) are not on the table. The other models keep ``GAP / 2`` from every
+        base (:meth:`_charge_spots`). Before session 56 the Leading Model kept ``GAP / 2`` from every base, the
+        targets' removed ones included, so a quarter of the automatic players' Charges that reached found "no room"."""
+        if self._blocked(lead, r, [], True, level):  # off the table or its level, on terrain
+            return False
+        near = ENGAGEMENT_RANGE + EPS
+        for pid in occupied:
+            p = self.placements[pid]
+            other = self.scn.units[p.unit]
+            target = p.unit in allowed_enemies
+            enemy = not target and other.player != su.player and not other.flying and not su.flying
+            orad = self._radius(pid)
+            for c in p.centres[: left.get(p.unit, len(p.centres))] if target else p.centres:
+                gap = math.dist(lead, c) - r - orad
+                if gap < -EPS or (enemy and gap <= near):
+                    return False
+        return True
 
     def charge_place_kept(
         self,
