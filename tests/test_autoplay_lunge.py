@@ -9,6 +9,7 @@ nowhere: with a friendly unit at that point the Hydralisks paid 1 BM and stayed 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -87,3 +88,27 @@ def test_a_weighted_policy_never_declares_a_lunge_with_nowhere_to_go(tmp_path: P
         assert sim.world.toward(h, 2, g, 1, 4.0) is not None
         assert sim.world.toward_end(h, 2, g, 1, 4.0, (g, r, q)) is None
         assert _said(blue.react(games, _shoot(sim, "goliath-1", "roach-1", "red"))) == dict.fromkeys(range(4), ())
+
+
+def test_the_lunge_follows_an_attack_that_destroys_the_unit_it_answered(tmp_path: Path) -> None:
+    """10.4: the trigger ("When another Friendly Unit Within 10\\" is the target of a Ranged Attack") holds as the
+    attack is declared; "after the attack is fully resolved" the Hydralisks Move even where it destroyed that unit.
+    The Roaches down to one model with 2 Damage, the Goliath's attack with the Lunge declared in 200 games: in each
+    game it destroyed them the Hydralisks stand at :meth:`World.toward_end`'s point (before session 56 the trigger was
+    read after the attack, and they stayed: "not Within 10\\" of it, one of them not on the table")."""
+    sim = _sim(tmp_path, TERRAN, ZERG, ("random", "random"), 200)
+    games = np.arange(200)
+    g, r, h, q = _state(sim, games, (30.0, 4.0))
+    ri = sim.uids.index("roach-1")
+    sim.alive[ri, games], sim.mark[ri, games] = 1, 2  # one left, 2 Damage on it: 1 more Damage kills it (3 HP)
+    act = _shoot(sim, "goliath-1", "roach-1", "red")
+    act = dataclasses.replace(act, react=(LUNGE,))
+    sim.ordinal[act] = 7
+    end = sim.world.toward_end(h, 2, g, 1, 4.0, (g, r, q))
+    assert end is not None
+    sim.activate(act, games)
+    gone = games[sim.alive[ri, games] == 0]
+    assert 20 <= gone.size <= 180, gone.size
+    u = sim.uids.index("hydralisk-1")
+    assert {sim.world.placements[int(p)].centres[0] for p in sim.pos[u, gone]} == {end}
+    assert not [k for k in sim.skipped if "Lunge" in k], sim.skipped
