@@ -135,3 +135,24 @@ def test_a_lunge_with_nowhere_to_go_names_the_reacting_unit(tmp_path: Path, monk
     lunged = {k.split(": ", 1)[1]: v for k, v in sim.skipped.items() if "Directly Towards" in k}
     why = "hydralisk-1's 'Lunge': no point Directly Towards marine-1 it can move to and be set at (8.5.3, FAQ v1.0)"
     assert lunged == {why: 20}, sim.skipped
+
+
+def test_a_traced_lunge_is_drawn_in_the_round_picture(tmp_path: Path) -> None:
+    """The trace records the Hydralisks' Lunge in the Marines' Shoot (``Step.moved``: another unit the activation
+    moved) and the Round's picture draws it as a ``react`` arrow from where their Leading Model stood to where it
+    ended, in blue's colour (before session 56 it was not drawn: the Hydralisks stood elsewhere with no line)."""
+    from matplotlib.colors import to_hex
+
+    from mathhammer.scenario.players.trace import record, round_figure
+
+    scn = scenario(tmp_path, plan(24, [LUNGE]))
+    sim = Simulation(scn, 1, 1)
+    game = record(sim)
+    (shot,) = [s for s in game.steps if s.act.action == "shoot"]
+    h = sim.uids.index("hydralisk-1")
+    assert [(t, sim.world.placements[b].centres[0]) for t, b, _ in shot.moved] == [(h, (24.0, 26.0))]
+    end = sim.world.placements[shot.moved[0][2]].centres[0]
+    fig = round_figure(scn, game, sim.world, 3)
+    (arrow,) = [t for t in fig.axes[0].texts if t.get_gid() == "react"]
+    assert tuple(arrow.xyann) == (24.0, 26.0) and tuple(arrow.xy) == end
+    assert to_hex(arrow.arrow_patch.get_edgecolor()) == "#1f77b4"

@@ -12,7 +12,8 @@ same dice, so the same game.
 
 Pictures (:func:`round_figure`): one per Round, the board at the end of the Round (``board show``'s drawing,
 :func:`mathhammer.board.plot.plot_board`), with the Round's moves as arrows from where the Leading Model stood, shots
-as dotted lines to the units their Batches struck and charges as dashed arrows to their targets, the Mission Markers
+as dotted lines to the units their Batches struck and charges as dashed arrows to their targets, the moves of other
+units during an activation (a Lunge after a Shoot) as dash-dotted arrows in their player's colour, the Mission Markers
 as their contest circles.
 """
 
@@ -51,6 +52,9 @@ class Step:
     void: str = ""
     #: the units its attacks struck (World order, first struck first): a Shoot's Batches may fire at its ``then``
     struck: tuple[int, ...] = ()
+    #: the other units it moved, on the table before and after (an opponent's Lunge after a Shoot, 10.4): (unit,
+    #: placement before, placement after)
+    moved: tuple[tuple[int, int, int], ...] = ()
 
 
 @dataclass
@@ -101,16 +105,23 @@ def record(sim: Any) -> Played:
         live = trials.size > 0 and not bool(sim.over[0])
         was[:], skips, rolled = [_state(sim)], dict(sim.skipped), attacks[0]
         struck.clear()
+        old = sim.pos[:, 0].tolist()
         apply(act, trials)
         if live:
             after = int(sim.pos[u, 0]) if u >= 0 else -1
+            now = sim.pos[:, 0].tolist()
+            moved = tuple(
+                (t, b, a)
+                for t, (b, a) in enumerate(zip(old, now, strict=True))
+                if t != u and b >= 0 and a >= 0 and b != a
+            )
             why = [k.split(": ", 1)[1] for k, v in sim.skipped.items() if v != skips.get(k, 0)]
             void = ""
             # void: the action itself changed nothing (what its abilities used changed is kept: :func:`entry`)
             if act.action in VOIDABLE and _state(sim) == was[0] and attacks[0] == rolled:
                 void = "; ".join(why) or "no attack was made"
             hit = tuple(dict.fromkeys(struck))
-            played.steps.append(Step(act, sim.ordinal[act], before, after, tuple(sim.pos[:, 0].tolist()), void, hit))
+            played.steps.append(Step(act, sim.ordinal[act], before, after, tuple(now), void, hit, moved))
 
     def snapshot() -> None:
         snap()
@@ -292,7 +303,7 @@ def trace_text(data: dict[str, Any], played: Played, seed: int, name: str, comma
 def round_figure(scn: Scenario, played: Played, world: Any, r: int) -> Any:
     """The picture of Round ``r`` of ``played`` (a matplotlib Figure, see the module text): the board at its end, and
     its activations carried out (not the void ones, written as Holds) as lines with ``gid`` ``move``, ``shoot`` or
-    ``charge``; the markers' contest circles ``marker``."""
+    ``charge``, the other units an activation moved ``react``; the markers' contest circles ``marker``."""
     import matplotlib
     from matplotlib.patches import Circle
 
@@ -307,7 +318,14 @@ def round_figure(scn: Scenario, played: Played, world: Any, r: int) -> Any:
     for m in scn.deployment.markers:
         ax.add_patch(Circle((m.x, m.y), 3.0, fill=False, ls=":", color="#555555", gid="marker"))
         ax.text(m.x, m.y, f"M{m.number}", ha="center", va="center", fontsize=7, color="#555555")
-    for step in (s for s in played.steps if s.act.round == r and not s.void):
+    for step in (s for s in played.steps if s.act.round == r):
+        for t, was, now in step.moved:  # another unit it moved (a Lunge): from where its Leading Model stood
+            start, end = _lead(world, was), _lead(world, now)
+            if start is not None and end is not None and start != end:
+                style = {"arrowstyle": "->", "ls": "-.", "color": colours.get(scn.units[world.uids[t]].player, "black")}
+                ax.annotate("", end, start, arrowprops={**style, "lw": 1.2}, gid="react")
+        if step.void:
+            continue
         a = step.act
         colour = colours.get(a.player, "black")
         start, end = _lead(world, step.before), _lead(world, step.after)
