@@ -516,7 +516,7 @@ class Reactions:
         h = o.u
         others = tuple(p for v, p in enumerate(pos) if v != h and p >= 0)
         to = sim.world.toward_end(pos[h], alive[h], pos[a], alive[a], float(sim.units[h].speed), others)
-        if to is None:  # not legal there (Reactions._legal)
+        if to is None:  # nowhere to go there (World.toward_end): it scores 0, never declared
             return row
         menu = feats.menus[sim.uids[h]][act.phase]
         covers = tuple(e for e in menu if e.label.startswith("cover-"))
