@@ -1,6 +1,7 @@
 """Numba kernel of a charging unit's spots on the playmat (8.7.7 step 4's Placement priority): the reading of
 :meth:`Charges._charge_spots <mathhammer.scenario.geometry.charge.Charges._charge_spots>` in one compiled pass, the
-same spots from the same doubles.
+same spots from the same doubles, as far as every model finds a spot in its lists; where a model finds none, the
+spots of the models before it (the caller then reads the whole unit in Python, with its fine grid).
 
 The spot lists are laid and ordered as that method lays them (Priority A's ring round each live target model, B's
 rings at ``B_GAPS``, Priority C's ring round the models set Within the Engagement Range, the hexagonal grid in the
@@ -183,7 +184,8 @@ def _first_free(
 def _spots_kernel(
     lead, back, side_sign, models, r, live, ring, gaps, grid, others, terrain, limits, out, box, tol
 ):  # pragma: no cover - compiled
-    """:func:`spots` (its text): 1 the spots in ``out`` (the Leading Model's first), 0 none, -1 unsure."""
+    """:func:`spots` (its text): the number of spots in ``out`` (the Leading Model's first; fewer than ``models``
+    where a model finds none), -1 unsure."""
     lx, ly = lead
     bx, by = back
     lcx, lcy, lr = live
@@ -283,13 +285,13 @@ def _spots_kernel(
                     break
             if found >= 0:
                 break
-        if found < 0:
-            return 0
+        if found < 0:  # the models after it find none either (the same tests on the same models set)
+            break
         setx[nset], sety[nset] = px[found], py[found]
         nset += 1
     for m in range(nset):
         out[m, 0], out[m, 1] = setx[m], sety[m]
-    return 1
+    return nset
 
 
 def spots(
@@ -306,12 +308,12 @@ def spots(
     terrain: tuple[np.ndarray, ...],
     limits: tuple[float, float, float, float, float, float],
     box: list[float],
-) -> list[tuple[float, float]] | int | None:
+) -> list[tuple[float, float]] | int:
     """The spots of a charging unit of ``models`` models of base radius ``r``, its Leading Model at ``lead``, its rear
     ``back`` (``first``: the side of its frame filled first), as ``Charges._charge_spots`` reads them on the playmat:
-    the centres (the Leading Model's first), None where a model finds no spot, or :data:`UNSURE`. ``live``: the live
-    target models' centres (rows) and radii; ``others``: the other bases' centres (rows), radii and Enemy Ground
-    flags; ``ring``: the directions of a ring of spots (rows); ``gaps``: Priority
+    the centres (the Leading Model's first; where a model finds no spot, those set before it), or :data:`UNSURE`.
+    ``live``: the live target models' centres (rows) and radii; ``others``: the other bases' centres (rows), radii and
+    Enemy Ground flags; ``ring``: the directions of a ring of spots (rows); ``gaps``: Priority
     B's edge gaps; ``grid``: the hexagonal grid's offsets (lateral, ahead);
     ``terrain``: ``Routes._playmat_pack``; ``limits``: Base-to-Base's gap, the gap apart from a target model's spot
     and from any other base, the Coherency reach, the Wholly Within reach, the Engagement Range (each with its margin,
@@ -347,9 +349,7 @@ def spots(
     if got == UNSURE:
         return UNSURE
     box[:] = kbox.tolist()
-    if got == 0:
-        return None
-    return [(x, y) for x, y in out.tolist()]
+    return [(x, y) for x, y in out[:got].tolist()]
 
 
 __all__ = ["CHUNK", "UNSURE", "spots"]

@@ -18,6 +18,9 @@ from .spec import PLAYERS, Activation
 if TYPE_CHECKING:
     from .world import Zone
 
+#: The skip report's note where a Charge's models find no spot (4.4, :meth:`Movement._lost_unset`).
+LOST_UNSET = "models that cannot find a legal position maintaining the Coherency Link, removed as casualties (4.4)"
+
 #: a unit set in one game alone is set with every other unit's placement (``World.place_among``: an automatic player's
 #: Move verdict read it already) instead of split by the units near it (the tests turn this off to compare)
 ONE_GAME = True
@@ -235,11 +238,25 @@ class Movement(SimState):
                 continue
             mine.append((trials[done], pid))
             placed[done] = True
+            self._lost_unset(u, trials[done], len(self.world.placements[pid].centres), act)
         if moves is None:
             self.set_pos_many(u, mine)
         else:
             moves += mine
         return placed
+
+    def _lost_unset(self, u: int, games: np.ndarray, room: int, act: Activation) -> None:
+        """4.4 ("Any model that cannot find a legal position maintaining the Coherency Link is immediately removed as
+        a casualty"): in ``games``, where unit ``u`` has more live models than its new placement holds (``room``: the
+        models set, :meth:`World.charge_place`), the others are removed (their Supply is lost, as any Supply destroyed;
+        SHIELDED ends with the first model removed, part 11)."""
+        if room >= self.units[u].models:
+            return
+        lost = games[self.alive[u, games] > room]
+        if lost.size:
+            self.skip(act, lost.size, LOST_UNSET)
+            self.alive[u, lost] = room
+            self.shielded[u, lost] = False
 
     def _alike(
         self, trials: np.ndarray, units: Sequence[int]

@@ -9,12 +9,13 @@ Set by the rules of :mod:`.placement` but for this:
   of the targets stay clear of those models (as everywhere: boards read at full strength stay legal), so a target
   with few models left inside a ring of removed ones may leave little room to touch it. The Leading Model stands where
   the Charge path ended as the path reads the bases (:meth:`Charges._lead_free`, 8.7.7 step 3): touching another base,
-  or over a target's removed model. The
-  models are set Wholly Within 3" of the Leading Model (4.4) where there is room; a model that finds
-  no spot so is set by the same priorities without the 3" (4.4 would remove it as a casualty; not
-  modelled). The Leading Model stays where the Charge path ended (Within 1" of every target), not moved on into
-  Base-to-Base contact where the Charge Roll would allow ("Set it in Base-to-Base contact with the
-  Charge target(s) if possible"): that would make a placement per Charge Roll.
+  or over a target's removed model. The models are set Wholly Within 3" of the Leading Model (4.4) where there is room;
+  a model that finds no spot so is set by the same priorities without the 3" (4.4 would remove it as a casualty; not
+  modelled), else on a fine grid Within the 3" (:meth:`Charges._charge_spots`), and a model that finds no spot even so
+  is removed as a casualty (4.4), with every model after it (:meth:`Charges.charge_place`). The Leading Model stays
+  where the Charge path ended (Within 1" of every target), not moved on into Base-to-Base contact where the Charge Roll
+  would allow ("Set it in Base-to-Base contact with the Charge target(s) if possible"): that would make a placement per
+  Charge Roll.
 * Spots equally near the Leading Model are taken in the unit's own frame (its rear: towards where the Leading Model
   stood), the side of the table's centre first, then the nearer the rear, and the grid of Priority C is laid in that
   frame, as :meth:`~.placement.Placing._grid_order` lays a formation: the rules say which spots are legal, not which
@@ -84,6 +85,22 @@ def _hexagon_arrays(rings: int, step: float) -> tuple[np.ndarray, np.ndarray]:
     return lat, fwd
 
 
+#: The step of the square grid a model is looked for on, Wholly Within the Horizontal Coherency of the Leading Model,
+#: where the spot lists find it no spot there (4.4: a model that finds none is removed as a casualty)
+FINE = 0.02
+
+
+@lru_cache(maxsize=16)
+def _fine_arrays(reach: float) -> tuple[np.ndarray, np.ndarray]:
+    """The square grid of :data:`FINE` within ``reach`` of its centre (lateral, ahead), kept per reach."""
+    k = np.arange(-math.floor(reach / FINE), math.floor(reach / FINE) + 1) * FINE
+    lat, fwd = (a.ravel() for a in np.meshgrid(k, k))
+    inside = np.hypot(lat, fwd) <= reach + EPS
+    lat, fwd = np.ascontiguousarray(lat[inside]), np.ascontiguousarray(fwd[inside])
+    lat.flags.writeable = fwd.flags.writeable = False
+    return lat, fwd
+
+
 class Charges(Placing):
     """Charge geometry: the Charge path's length and the charging unit's Placement priority (8.7.7)."""
 
@@ -104,6 +121,12 @@ class Charges(Placing):
         bases. The answer depends on those bases only through the ones within their radius + the unit's
         radius + 1" of that box (:meth:`bases_test`): the test of the Leading Model's spot, each spot's test
         (:meth:`_charge_spots`), and 8.7.5's tiers (an enemy Within 1" of a spot set) read no others.
+
+        None where the Leading Model cannot stand at ``lead`` (:meth:`_lead_free`). Where a model finds no spot, the
+        placement holds the models set before it: fewer centres than the unit has models (4.4: "Any model that cannot
+        find a legal position maintaining the Coherency Link is immediately removed as a casualty"; the engine removes
+        the live models it lacks in each game, :meth:`Simulation._charge_place`). Before session 57 the answer was None
+        there: the whole unit stayed where it was ("no room to set the unit there"), at full strength or not.
         """
         level = self.level_at(lead) if level is AUTO else level
         assert not isinstance(level, _Auto)
@@ -125,12 +148,11 @@ class Charges(Placing):
             norm = math.hypot(*rear)
             back = (rear[0] / norm, rear[1] / norm) if norm else self.rear_of(su.player)
             spots = self._charge_spots_memo(su, lead, r, level, others, live, back, box)
-            if spots is not None:
-                # 8.7.5's tiers against the targets' live models (the order is fixed here, see :mod:`.placement`)
-                here = {c for c, _ in live}
-                live_foes = [f for f in foes if f[0] not in allowed_enemies or f[1] in here]
-                spots = self._casualty_order(spots, back, r, live_foes)
-                result = self._intern(Placement(su.id, tuple(spots), level))
+            # 8.7.5's tiers against the targets' live models (the order is fixed here, see :mod:`.placement`)
+            here = {c for c, _ in live}
+            live_foes = [f for f in foes if f[0] not in allowed_enemies or f[1] in here]
+            spots = self._casualty_order(spots, back, r, live_foes)
+            result = self._intern(Placement(su.id, tuple(spots), level))
         return result
 
     def _lead_free(
@@ -215,7 +237,7 @@ class Charges(Placing):
         live: list[tuple[Coord, float]],
         back: Coord,
         seen: list[float] | None = None,
-    ) -> list[Coord] | None:
+    ) -> list[Coord]:
         """:meth:`_charge_spots`, kept with the box of every spot it tested against the other bases.
 
         The other bases enter only the test of a spot, and a base farther than its radius + ``r`` + 1"
@@ -226,7 +248,7 @@ class Charges(Placing):
         """
         asked = (su.id, lead, r, level, tuple(live), back)  # coordinates only: the same question in every process
 
-        def compute() -> tuple[list[float], list[Coord] | None]:
+        def compute() -> tuple[list[float], list[Coord]]:
             box = [math.inf, math.inf, -math.inf, -math.inf]
             return box, self._charge_spots(su, lead, r, level, others, live, back, box)
 
@@ -246,7 +268,7 @@ class Charges(Placing):
         live: list[tuple[Coord, float]],
         back: Coord,
         box: list[float] | None = None,
-    ) -> list[Coord] | None:
+    ) -> list[Coord]:
         """8.7.7 step 4: where the other models of a charging unit are set, the Leading Model at ``lead``.
 
         "Set remaining models In Coherency ... None may end Within the Engagement Range of a Unit not
@@ -264,20 +286,25 @@ class Charges(Placing):
           free spot of the hexagonal grid around the Leading Model (spacing: base + 0.1"; laid in the unit's frame,
           a hexagon of ``ceil(sqrt(models)) + 3`` rings) nearest it.
 
-        Each step looks first at the spots Wholly Within 3" of the Leading Model (4.4); a model that
-        finds none there anywhere is set by the same steps without the 3".
+        Each step looks first at the spots Wholly Within 3" of the Leading Model (4.4: the unit's Horizontal
+        Coherency); a model that finds none there is set by the same steps without the 3" (4.4 would remove it as a
+        casualty; not modelled). One that finds none in those lists either takes the free spot nearest the Leading
+        Model on a square grid of :data:`FINE` (0.02") laid in the unit's frame Wholly Within it (the lists' spots
+        are few: a gap between other bases and terrain can hold a model that none of them falls in); one that finds
+        none there is removed as a casualty (4.4), and so is every model after it.
 
         A free spot is on the table (over the level's top), off the footprints a base there may not
         overlap, at least 0.05" from every other base (0.025" from a target model or the unit's
         own), not Within 1" of an enemy Ground unit that is not a target, and In Coherency as
         :meth:`place` reads it (centre at most a base spacing + 2" from a model already set).
         ``live``: centres and radii of the targets' live models; ``back``: the unit's rear (a unit vector): "nearest"
-        ties and the grid are read in its frame (the module text). None if a model finds no spot.
+        ties and the grid are read in its frame (the module text). Where a model finds no spot, the spots of the
+        models set before it (4.4: the others are removed as casualties, :meth:`charge_place`).
         ``box`` ([x0, y0, x1, y1]): grown to hold every spot tested against ``others``.
 
         On the playmat the same reading runs compiled (:func:`fastspots.spots
-        <mathhammer.scenario.fastspots.spots>`: the same spots and box), the reading below kept for a level and for a
-        terrain test too near its limit to say there.
+        <mathhammer.scenario.fastspots.spots>`: the same spots and box) where every model finds a spot in the lists,
+        the reading below kept for the other Charges, a level and a terrain test too near its limit to say there.
         """
         touch = CONTACT / 2
         apart = CONTACT / 2 - 1e-3
@@ -306,7 +333,7 @@ class Charges(Placing):
                 (*limits, ENGAGEMENT_RANGE + EPS),
                 box if box is not None else [math.inf, math.inf, -math.inf, -math.inf],
             )
-            if got != fastspots.UNSURE:
+            if got != fastspots.UNSURE and len(got) == su.models:  # type: ignore[arg-type]
                 return got  # type: ignore[return-value]
         # a live target model's own spot is in ``others`` too (every centre of the placement): it may be touched
         target_spot = np.zeros(len(others), dtype=bool)
@@ -332,27 +359,36 @@ class Charges(Placing):
             ahead = np.round(-(dx * bx + dy * by), 6)
             return pts[np.lexsort((ahead, side, d))]
 
-        def static_ok(pts: np.ndarray) -> np.ndarray:
+        def static_ok(pts: np.ndarray, sel: Any = slice(None)) -> np.ndarray:  # ``sel``: the other bases it may meet
             ok = np.ones(pts.shape[0], dtype=bool)
             if box is not None:
                 _grow_box(box, pts)
-            if OC.size:
-                dx, dy = pts[:, 0, None] - OC[None, :, 0], pts[:, 1, None] - OC[None, :, 1]
-                g = np.sqrt(dx * dx + dy * dy) - r - OR[None, :]  # as ``((pts - OC) ** 2).sum(axis=2)``
-                need = np.where(target_spot, apart, GAP / 2)
+            oc, orr = OC[sel], OR[sel]
+            if oc.size:
+                dx, dy = pts[:, 0, None] - oc[None, :, 0], pts[:, 1, None] - oc[None, :, 1]
+                g = np.sqrt(dx * dx + dy * dy) - r - orr[None, :]  # as ``((pts - OC) ** 2).sum(axis=2)``
+                need = np.where(target_spot[sel], apart, GAP / 2)
                 ok &= (g >= need[None, :] - 1e-12).all(axis=1)
-                ok &= ~((g <= ENGAGEMENT_RANGE + EPS) & OEN[None, :]).any(axis=1)
+                ok &= ~((g <= ENGAGEMENT_RANGE + EPS) & OEN[sel][None, :]).any(axis=1)
             idx = np.flatnonzero(ok)
             if idx.size:
                 ok[idx] = self._terrain_ok(pts[idx], r, level)
             return ok
 
-        # the spot lists (the tiers', the grid's), each made and ordered on its first read (most charges find every
-        # spot in the first tier) with static_ok per spot, read lazily in order (-1: not read yet)
-        lists: list[tuple[np.ndarray, np.ndarray] | None] = [None, None, None]
+        # the spot lists (the tiers', the grid's, the fine grid's), each made and ordered on its first read (most
+        # charges find every spot in the first tier) with static_ok per spot, read lazily in order (-1: not read yet)
+        lists: list[tuple[np.ndarray, np.ndarray] | None] = [None, None, None, None]
 
         def kept(k: int) -> tuple[np.ndarray, np.ndarray]:
             hit = lists[k]
+            if hit is None and k == 3:  # the fine grid in the unit's frame: its spots static_ok admits, in order
+                lat, fwd = _fine_arrays(within_lead)
+                pts = np.stack([lead[0] + lat * -by - fwd * bx, lead[1] + lat * bx - fwd * by], axis=1)
+                far = within_lead + r + OR + ENGAGEMENT_RANGE + 2 * EPS  # no base farther meets a test of the grid
+                sel = np.hypot(OC[:, 0] - lead[0], OC[:, 1] - lead[1]) <= far
+                ok = np.concatenate([static_ok(pts[i : i + 8192], sel) for i in range(0, pts.shape[0], 8192)])
+                pts = by_lead(pts[ok])
+                hit = lists[k] = (pts, np.ones(pts.shape[0], dtype=np.int8))
             if hit is None:
                 if k == 0:
                     pts = around(LC, LR, touch)
@@ -441,9 +477,10 @@ class Charges(Placing):
             return spot
 
         for _ in range(su.models - 1):
-            spot = next_spot(True) or next_spot(False)  # 4.4's 3" where there is room (the module text)
-            if spot is None:
-                return None
+            # 4.4's 3" where there is room, else the lists beyond it (the module text), else the fine grid Within it
+            spot = next_spot(True) or next_spot(False) or first_free(*kept(3), True)
+            if spot is None:  # 4.4: removed as a casualty, and so are the models after it (the same tests find none)
+                break
             set_.append(spot)
         return set_
 
