@@ -200,9 +200,11 @@ def naive_table(f: Features, u: int, phase: str, state: tuple[int, ...]) -> np.n
             out[i, COL["spend"]] = f.spend(sim.uids[u], e.use)
         if e.action in ("shoot", "charge") and e.target is not None:
             t = sim.uids.index(e.target)
-            if t in leads and u in leads:
-                ph = "assault" if e.action == "shoot" else "combat"
-                out[i, DAMAGE : MODELS + 1] = f.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, e.use)
+            if t in leads and u in leads and e.action == "shoot":  # each weapon in its Range (shotscore's tests)
+                then = tuple(sim.uids.index(o) for o in e.then)
+                out[i, DAMAGE : MODELS + 1] = f.shot(u, pos, alive, mark, shielded, (t, *then), e.use)
+            elif t in leads and u in leads:
+                out[i, DAMAGE : MODELS + 1] = f.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat", e.use)
                 if e.action == "charge":
                     out[i, DAMAGE : MODELS + 1] *= f._reach_p(u, pos[u], alive[u], pos[t], alive[t], e.use, 0.0)
         elif e.use and e.action in ("move", "hold") and u in leads:  # Stimpack (h-stim)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from mathhammer.board import load_board
 from mathhammer.board.charge import ChargePath, charge_distance
 from mathhammer.board.model import EPS
-from mathhammer.errors import InputError
+from mathhammer.errors import InputError, MathhammerError
 from mathhammer.scenario import builtin_scenarios, load_scenario
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.world import World
@@ -127,9 +127,17 @@ def _record(monkeypatch: pytest.MonkeyPatch) -> tuple[list[tuple[Any, ...]], lis
 def _asked_again(world: World, asked: list[tuple[Any, ...]], k: int) -> int:
     """``k`` of the Charges ``asked`` asked again of ``world`` (its memo as the games left it) with other longest
     lengths first (the walk's Speed + 6 + EPS, 2" longer, 1" shorter, none) and then their own: each answer is the
-    search on that board state with that length, bit for bit. The number of Charges compared."""
+    search on that board state with that length, bit for bit; one whose search raises on that board (a start Engaged
+    by a removed model, which the game asks again with Engaged allowed: ``sim_combat``) raises from the memo too. The
+    number of Charges compared."""
     calls = list(dict.fromkeys(asked))
     for pos, alive, uid, targets, reach, fields, dash in calls[:: max(1, len(calls) // k)]:
+        try:
+            world._search(world.board_for(pos, alive, fields), uid, targets, reach, dash)
+        except MathhammerError:  # Engaged on this board by a removed model: the game asks again, Engaged allowed
+            with pytest.raises(MathhammerError):
+                world._charge_memo(pos, alive, uid, targets, reach, fields, dash)
+            continue
         lengths = [None] if reach is None else [reach + EPS, reach + 2.0, reach - 1.0, None]
         for r in [*lengths, reach]:
             got = world._charge_memo(pos, alive, uid, targets, r, fields, dash)

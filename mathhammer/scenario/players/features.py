@@ -5,8 +5,9 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
 
 * ``damage``, ``destroy``: the expected enemy Supply the entry's attack destroys and the probability that it destroys
   the target, from the exact engine (:func:`~mathhammer.starcraft.exact.exact_states`) on the attacker's chain against
-  the target in its state in that game (models left, Damage Marker, SHIELDED). A Shoot entry: the Ranged Attack's
-  Batches (8.7.3; every model in range: whether the target may be shot at all is :mod:`.legal`'s answer); a Charge
+  the target in its state in that game (models left, Damage Marker, SHIELDED). A Shoot entry: each Ranged Weapon's
+  Batch of the models within its Range, at the target or the first of the entry's ``then`` it may shoot, summed over
+  the units shot (:mod:`.shotscore`; whether the target may be shot at all is :mod:`.legal`'s answer); a Charge
   entry: the Close Combat Batches that follow it (8.8.1), times the probability that the Charge reaches (below); a
   Fight entry: those at the nearest enemy unit. The attacker's loadout has the entry's abilities on (``use``: a
   weapon's keywords and Surge, 10.1). Memoised per (attacker, models left, target, models left, Damage Marker,
@@ -74,8 +75,8 @@ Columns (each a reading; the weights of ``profiles/policies.toml`` say how much 
   policy the score of the other units' uses it leaves unpaid (:func:`~.policies.forgone`).
 
 Not read (a policy lives with it): the abilities the unit used earlier in the Round (the chains are the units' own
-loadouts and the entry's abilities only), the enemy's Reactions, Line of Sight and range beyond what :mod:`.legal`
-admits, and who wins a marker's contest.
+loadouts and the entry's abilities only), the enemy's Reactions, Line of Sight beyond what :mod:`.legal` admits
+(range: a Shoot's weapons, :mod:`.shotscore`), and who wins a marker's contest.
 
 The end point of an entry: its point (Deploy, Move, Run), the target's Leading Model (Charge), else the unit's
 Leading Model where it stands (Hold, Shoot, Gather, Fight; a unit in Reserves: its Entry Edge's middle).
@@ -101,6 +102,7 @@ from ..world import CONTEST_RANGE
 from .fastfeatures import CHARGE_REACH, Ends, Resolver, distances, impact_batches, threat_column
 from .legal import MEMO_LIMIT
 from .menu import Entry, UnitMenu
+from .shotscore import ShotScore
 from .ways import EndRows, marker_ways
 
 #: the columns of a feature row, in order
@@ -164,7 +166,7 @@ class _Menu(NamedTuple):
     Pass, not Charge)."""
 
     to: np.ndarray
-    attacks: list[tuple[int, str, int, tuple[str, ...]]]
+    attacks: list[tuple[int, str, int, tuple[str, ...], tuple[int, ...]]]
     charges: list[tuple[int, int]]
     fights: list[int]
     laters: list[tuple[int, tuple[str, ...]]]
@@ -175,7 +177,7 @@ class _Menu(NamedTuple):
     geo: Ends
 
 
-class Features:
+class Features(ShotScore):
     """The feature rows of a Simulation's games (the module text); ``sim`` is a
     :class:`~mathhammer.scenario.simview.SimView` with ``control`` and ``scn.mission``."""
 
@@ -184,6 +186,7 @@ class Features:
         self.menus = menus
         self._rows: dict[tuple[object, ...], np.ndarray] = {}
         self._attack: dict[tuple[object, ...], tuple[float, float, float, float]] = {}
+        self.shot_memos()
         self._spend: dict[tuple[str, tuple[str, ...]], float] = {}
         self._menus: dict[tuple[int, str], _Menu] = {}
         self._fixed_moves: dict[tuple[int, str], np.ndarray] = {}
@@ -260,7 +263,7 @@ class Features:
         to = np.asarray([e.to if e.to is not None else (np.nan, np.nan) for e in menu], dtype=float).reshape(-1, 2)
         target = [sim.uids.index(e.target) if e.target is not None else -1 for e in menu]
         attacks = [
-            (i, e.action, target[i], e.use)
+            (i, e.action, target[i], e.use, tuple(sim.uids.index(o) for o in e.then))
             for i, e in enumerate(menu)
             if e.action in ("shoot", "charge") and e.target is not None
         ]
@@ -309,11 +312,12 @@ class Features:
         out[:, COL["spend"]] = st.spend
         if u in leads:
             hits, vals = [], []
-            for i, action, t, use in st.attacks:
+            for i, action, t, use, then in st.attacks:
                 if t in leads:
-                    ph = "assault" if action == "shoot" else "combat"
-                    got = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], ph, use)
-                    if action == "charge":  # 8.7.7: the attack follows a Charge that reaches
+                    if action == "shoot":  # each weapon in its Range (shotscore)
+                        got = self.shot(u, pos, alive, mark, shielded, (t, *then), use)
+                    else:  # 8.7.7: the attack follows a Charge that reaches
+                        got = self.attack(u, alive[u], t, alive[t], mark[t], shielded[t], "combat", use)
                         r = self.reaches(u, pos[u], alive[u], pos[t], alive[t], use)
                         got = (got[0] * r, got[1] * r, got[2] * r)
                     hits.append(i)
