@@ -55,6 +55,16 @@ def exact_outcomes(batches: Sequence[Batch], target: Target) -> tuple[tuple[tupl
     return hit
 
 
+def states_after(batches: Sequence[Batch], target: Target, k: int) -> list[tuple[tuple[int, int, int], float]]:
+    """The target's states (models left, Damage Marker, SHIELDED; 0, 0 once none is left) after the chain ``batches``
+    at ``target`` (``k`` models left), each with its probability, in the exact engine's order."""
+    out = []
+    for st, pr in exact_outcomes(batches, target):
+        left = max(k - int(st[0]), 0)
+        out.append(((left, int(st[1]) if left else 0, int(bool(st[2])) if left else 0), pr))
+    return out
+
+
 class Resolver:
     """An attack's states as :meth:`~.features.Features.outcome` reads them, for the Simulation ``sim`` (a
     :class:`~mathhammer.scenario.simview.SimView`): :meth:`states`. Its parts are memoised apart, each by what it
@@ -78,12 +88,7 @@ class Resolver:
         if not batches:
             return [((max(k, 0), mark if k > 0 else 0, shielded if k > 0 else 0), 1.0)]
         phase = "combat" if phase == "impact" else phase  # IMPACT is resolved as a Close Combat attack (sim_combat)
-        target = self.target(t, k, mark, shielded, phase, guard)
-        out = []
-        for st, pr in exact_outcomes(batches, target):
-            left = max(k - int(st[0]), 0)
-            out.append(((left, int(st[1]) if left else 0, int(bool(st[2])) if left else 0), pr))
-        return out
+        return states_after(batches, self.target(t, k, mark, shielded, phase, guard), k)
 
     def batches(self, u: int, a: int, t: int, phase: str, use: tuple[str, ...]) -> list[Batch]:
         """The Batches of unit ``u``'s ``a`` models at unit ``t`` in ``phase`` with the abilities ``use`` on."""

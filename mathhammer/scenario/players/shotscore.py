@@ -31,7 +31,7 @@ from ...starcraft.compiled import banded_distances
 from ...starcraft.loadout import attack_batches
 from ...starcraft.model import Batch
 from ..lookup import use_bits
-from .fastfeatures import Resolver, distances, exact_outcomes
+from .fastfeatures import Resolver, distances, states_after
 
 #: the memo of shots is cleared past this many
 SHOTS_LIMIT = 1 << 14
@@ -159,11 +159,7 @@ class ShotScore:
             if len(self._chains) > SHOTS_LIMIT:
                 self._chains.clear()
             target = self.resolver.target(x, k, mark, shielded, "assault", (0, 0, 0))
-            states = []
-            for st, pr in exact_outcomes(batches, target):  # as Resolver.states reads them
-                left = max(k - int(st[0]), 0)
-                states.append(((left, int(st[1]) if left else 0, int(bool(st[2])) if left else 0), pr))
-            hit = self._chains[key] = self._summary(x, k, states)[:3]
+            hit = self._chains[key] = self._summary(x, k, states_after(batches, target, k))[:3]
         return hit
 
 
