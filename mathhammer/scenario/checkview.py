@@ -69,6 +69,10 @@ class CheckView(Protocol):
         be: True where it was set (``pos`` updated)."""
         ...
 
+    def as_set(self, unit: str) -> ScenarioUnit:
+        """``unit`` as a Move sets it in the walk's state: its models left only (``World.models_left``)."""
+        ...
+
 
 class CardCheck:
     """The plan check of one card or effect family's Active abilities and Statuses (``Card.plan_check``): its hooks at

@@ -13,7 +13,7 @@ from .basics import split_by as _split_by
 from .fastmove import add_supply, in_reserve
 from .fastmove import supply_fits as _fits
 from .sim_state import SimState, _group_of
-from .spec import PLAYERS, Activation
+from .spec import PLAYERS, Activation, ScenarioUnit
 
 if TYPE_CHECKING:
     from .world import Zone
@@ -99,8 +99,16 @@ class Movement(SimState):
         if allowed and not su.flying:
             assert zone is None, "a Charge is no arrival"
             return self._charge_place(u, trials, lead, rear, act, allowed, targets_left, moves)
-        if not allowed:
-            return self._free_place(u, trials, lead, rear, act, quiet, zone)
+        if not allowed:  # each count of models left sets its own formation (the removed models are off the table)
+            left = self.alive[u, trials]
+            if not trials.size or int(left.min()) >= su.models or int(left.min()) <= 0:
+                return self._free_place(u, trials, lead, rear, act, quiet, zone)
+            placed = np.zeros(trials.size, dtype=bool)
+            for k in np.unique(left).tolist():
+                sel = np.flatnonzero(left == k)
+                unit = self.world.models_left(su, k)
+                placed[sel] = self._free_place(u, trials[sel], lead, rear, act, quiet, zone, unit)
+            return placed
         placed = np.zeros(self.T, dtype=bool)
         tgt = [v for v in range(self.U) if v != u and self.uids[v] in allowed]
         rest = [v for v in range(self.U) if v != u and v not in tgt]
@@ -132,14 +140,16 @@ class Movement(SimState):
         act: Activation,
         quiet: bool,
         zone: Zone | None = None,
+        unit: ScenarioUnit | None = None,
     ) -> np.ndarray:
-        """:meth:`place` without Charge targets: which of ``trials`` were set.
+        """:meth:`place` without Charge targets: which of ``trials`` were set (``unit``: the unit as set there,
+        :meth:`World.models_left`; by default unit ``u`` at full strength).
 
         The trials are split first by the units near the Leading Model (:meth:`World.lead_test`), whose answer
         (:meth:`World.place_near_lead`) holds for every board with those units there; only where it needs the
         others (-1) are its trials split again by every unit that may change :meth:`World.place`
         (:meth:`World.place_test`)."""
-        su = self.units[u]
+        su = self.units[u] if unit is None else unit
         placed = np.zeros(trials.size, dtype=bool)
         world = self.world
         if ONE_GAME and trials.size == 1 and zone is None:  # one game: its board (as a Move verdict read it)
@@ -357,10 +367,12 @@ class Movement(SimState):
         is set in one pass, not one per placement."""
         su, world = self.units[u], self.world
         by_pid: dict[int | None, list[int]] = {}
+        left = self.alive[u, trials].tolist()
         for i, board in enumerate(self._board_arr[self.board[trials]].tolist()):
             occupied = tuple(p for v, p in enumerate(board) if v != u and p >= 0)
             back = world.rear_from(board[u], lead, headings) if rear is None else rear
-            by_pid.setdefault(world.place_among(su, lead, back, occupied), []).append(i)
+            unit = world.models_left(su, left[i]) if 0 < left[i] < su.models else su
+            by_pid.setdefault(world.place_among(unit, lead, back, occupied), []).append(i)
         placed = np.zeros(trials.size, dtype=bool)
         few = {pid: [np.asarray(idx, dtype=np.int64)] for pid, idx in by_pid.items()}
         self._set_answers(u, trials, few, act, quiet, placed)

@@ -351,6 +351,28 @@ class ScenarioUnit:
         s = self.unit.card.size
         return 1 if s == "-" else s
 
+    @property
+    def set_key(self) -> str | tuple[str, int]:
+        """How the placements' memos name the unit set: its id (every model; :class:`ModelsLeft` adds its count)."""
+        return self.id
+
+
+@dataclass(frozen=True)
+class ModelsLeft(ScenarioUnit):
+    """A unit with models removed, as its formation is set: only its ``left`` models are on the table (8.7.4 step 5:
+    a removed model is taken off it), so a Move, Run or Deploy sets those (8.5.3 step 2: "set them In Coherency around
+    the Leading Model"), not the removed ones' spots too. ``World.models_left`` makes it."""
+
+    left: int = 0
+
+    @property
+    def models(self) -> int:
+        return self.left
+
+    @property
+    def set_key(self) -> str | tuple[str, int]:
+        return (self.id, self.left)
+
 
 @dataclass(frozen=True)
 class Condition:

@@ -227,7 +227,7 @@ class EndTokenCheck(CardCheck):
             xy = act.token_at
             if used_effect(scn, act, "shade") is not None:
                 if act.unit in pos:
-                    su = scn.units[act.unit]
+                    su = chk.as_set(act.unit)
                     pid = world.place(su, xy, world.rear_from(pos[act.unit], xy), occupied(act.unit))
                     if pid is None:
                         say(act, f"token_at: at the End of the Round {act.unit!r} finds no room around the Shade token")

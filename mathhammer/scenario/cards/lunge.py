@@ -99,8 +99,8 @@ class LungeCheck(CardCheck):
                 continue
             if not any(e.kind == "lunge" for e in found.ability.effects):
                 continue
-            su, others = scn.units[rx.unit], occupied(rx.unit)
-            to = world.toward_end(pos[rx.unit], su.models, pos[act.unit], scn.units[act.unit].models, su.speed, others)
+            su, others = chk.as_set(rx.unit), occupied(rx.unit)  # the models left (the walk's state)
+            to = world.toward_end(pos[rx.unit], su.models, pos[act.unit], chk.as_set(act.unit).models, su.speed, others)
             if to is None:
                 continue
             pid = world.place(su, to, world.rear_from(pos[rx.unit], to), others)

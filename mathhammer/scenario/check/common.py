@@ -92,6 +92,11 @@ class _State:
     def occupied(self, but: str) -> tuple[int, ...]:
         return tuple(p for u, p in self.pos.items() if u != but)
 
+    def as_set(self, unit: str) -> ScenarioUnit:
+        """``unit`` as a Move, Run or Deploy sets it in the walk's state: its models left only
+        (:meth:`World.models_left`; the plan check's own state is at full strength)."""
+        return self.world.models_left(self.scn.units[unit], self.state()[1][self.world.index[unit]])
+
     def state(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         p = tuple(self.pos.get(u, -1) for u in self.world.uids)
         a = tuple(self.scn.units[u].models if self.pos.get(u, -1) >= 0 else 0 for u in self.world.uids)

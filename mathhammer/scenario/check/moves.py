@@ -119,8 +119,8 @@ class MoveChecks(_State):
     def set_unit(self, act: Activation, to: tuple[float, float], level: str | None, field: str) -> bool:
         """Set ``act``'s unit with its Leading Model at ``to`` on ``level``, the others behind it (8.5.3), where the
         plan has it (``pos``); a ``field`` error where it cannot be set there. True where it was set."""
-        scn, world, say, pos, occupied, why_not = self.scn, self.world, self.say, self.pos, self.occupied, self.why_not
-        su = scn.units[act.unit]
+        world, say, pos, occupied, why_not = self.world, self.say, self.pos, self.occupied, self.why_not
+        su = self.as_set(act.unit)
         pid = world.place(su, to, world.rear_from(pos[act.unit], to), occupied(act.unit), on=level)
         if pid is None:
             say(act, f"{field}: " + why_not(act, to))
@@ -135,7 +135,7 @@ class MoveChecks(_State):
         have destroyed stand in the way (:meth:`spared`), a warning with that condition; else None, and an error unless
         ``quiet`` (the caller says it). ``arriving``: the unit arrives from Reserves, its models set out of this Zone
         of Influence (8.3.3, :meth:`World.place`), as the games set it."""
-        world, su = self.world, self.scn.units[act.unit]
+        world, su = self.world, self.as_set(act.unit)
         assert act.to is not None
         pid = world.place(su, act.to, rear, self.occupied(act.unit), on=act.on, arriving=arriving)
         if pid is not None:
@@ -148,6 +148,18 @@ class MoveChecks(_State):
             if pid is not None:
                 self.if_destroyed(act, why, self.near(pid, gone))
                 return pid
+        if act.unit in self.attacked:  # fewer models left may fit: the games set those only (8.5.3 step 2)
+            for k in range(su.models - 1, 0, -1):
+                fewer = world.models_left(su, k)
+                pid = world.place(fewer, act.to, rear, self.occupied(act.unit), on=act.on, arriving=arriving)
+                if pid is not None:
+                    self.warn(
+                        act,
+                        f"{why} at the walk's full-strength placements; legal only in games where casualties left "
+                        f"{act.unit!r} at most {k} model{'s' if k > 1 else ''} (8.7.4 step 5: removed models are off "
+                        "the table; 8.5.3 step 2 sets the models left); the simulation skips it in the other games",
+                    )
+                    return pid
         if not quiet:
             self.say(act, why)
         return None
@@ -156,7 +168,7 @@ class MoveChecks(_State):
         """Why ``act``'s unit cannot be set at ``act.to`` (:meth:`why_not`); an arriving unit that fits only with a
         model in the opponent's Zone of Influence: that (8.3.3)."""
         assert act.to is not None
-        su = self.scn.units[act.unit]
+        su = self.as_set(act.unit)
         if arriving is not None and self.world.place(su, act.to, rear, self.occupied(act.unit), on=act.on) is not None:
             return (
                 "no formation In Coherency out of the opponent's Zone of Influence (8.3.3: \"If all models cannot be "

@@ -27,7 +27,7 @@ from ...board.model import MM_PER_INCH, Board, Model, Terrain, Unit
 from .. import fastranks
 from ..fastnear import Centres, Span
 from ..memo import BoxEntry, Memo, SharedAnswers
-from ..spec import Scenario, ScenarioUnit
+from ..spec import ModelsLeft, Scenario, ScenarioUnit
 
 Coord = tuple[float, float]
 #: the opponent's Zone of Influence for an arriving unit (8.3.3): the opponent's Entry Edge and the zone's depth
@@ -426,6 +426,21 @@ class BoardState:
             if (np.hypot(d[:, 0], d[:, 1]) <= reach + self._radius(pid)).any():
                 keep.append(pid)
         return tuple(keep)
+
+    def models_left(self, su: ScenarioUnit, left: int) -> ScenarioUnit:
+        """``su`` as a Move, Run or Deploy sets it with ``left`` models on the table (:class:`ModelsLeft`; ``su``
+        itself at full strength): the formation holds the models left only."""
+        if left >= su.models or left <= 0:
+            return su
+        hit = self._left_units.get((su.id, left))
+        if hit is None:
+            hit = ModelsLeft(su.id, su.player, su.loadout, su.summoned_by, su.parent, left)
+            self._left_units[su.id, left] = hit
+        return hit
+
+    @cached_property
+    def _left_units(self) -> dict[tuple[str, int], ScenarioUnit]:
+        return {}
 
     def _centres(self, pid: int) -> np.ndarray:
         hit = self._centre_arrays.get(pid)

@@ -167,7 +167,7 @@ class Placing(Facts):
         (:meth:`zone_gap`).
         """
         assert arriving is None or not allowed_enemies, "a Charge is no arrival"
-        asked = (su.id, lead, rear, occupied, allowed_enemies, on, targets_left, arriving)  # the arguments as given
+        asked = (su.set_key, lead, rear, occupied, allowed_enemies, on, targets_left, arriving)  # the arguments
         hit = self._placed.get(asked, -2)
         if hit != -2:
             return hit
@@ -205,7 +205,7 @@ class Placing(Facts):
         if level is not None and level not in self.surfaces:
             raise ValueError(f"level {level!r}: not a terrain piece with a horizontal top (surface = true)")
         key = (
-            su.id,
+            su.set_key,
             round(lead[0], 4),
             round(lead[1], 4),
             round(rear[0], 3),
@@ -258,7 +258,7 @@ class Placing(Facts):
         level = self.level_at(lead)
         if level is not None and level not in self.surfaces:
             raise ValueError(f"level {level!r}: not a terrain piece with a horizontal top (surface = true)")
-        key = (su.id, round(lead[0], 4), round(lead[1], 4), round(rear[0], 3), round(rear[1], 3))
+        key = (su.set_key, round(lead[0], 4), round(lead[1], 4), round(rear[0], 3), round(rear[1], 3))
         return self._placed_near(su, key, lead, rear, small, level, arriving)
 
     def place_among(self, su: ScenarioUnit, lead: Coord, rear: Coord, occupied: tuple[int, ...]) -> int | None:
@@ -268,7 +268,7 @@ class Placing(Facts):
         table's placement where no base of any of them blocks its spots (:meth:`_bare_holds` read on them all: then
         none near the Leading Model blocks one either), and none where one blocks the Leading Model's (the grid's
         first test)."""
-        key = (su.id, lead, rear, occupied)
+        key = (su.set_key, lead, rear, occupied)
         hit = self._among.get(key, -2)
         if hit == -2:
             if self.level_at(lead) is None:
@@ -323,7 +323,7 @@ class Placing(Facts):
         unit's own spots, the same ones); no spot is then Within 1" of an enemy, so the casualty order is the same
         (8.7.5 reads none). The gaps are read as :meth:`_blocked` reads them (``math.dist``) where numpy's are
         within 1e-9 of a limit."""
-        key = (su.id, lead, rear, level, arriving)
+        key = (su.set_key, lead, rear, level, arriving)
         bare = self._bare_near.get(key, -2)
         if bare == -2:
             limit = near_limit(su.models, su.base_mm)

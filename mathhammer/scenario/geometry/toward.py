@@ -83,7 +83,7 @@ class Toward(Placing):
     ) -> Coord | None:
         """:meth:`toward_end`, computed."""
         p = self.placements[pid]
-        su = self.scn.units[p.unit]
+        su = self.models_left(self.scn.units[p.unit], alive)  # its models left are set (``Movement.place``)
         for end in self._toward_spots(pid, alive, qid, kq, inches, occupied):
             if (
                 self.level_at(end) == p.level

@@ -219,7 +219,8 @@ class MoveVerdicts:
         # the other units on the table (:func:`on_table`'s placements), read off the state in one pass
         occupied = tuple(pv for v, pv in enumerate(state[:n]) if v != u and pv >= 0 and state[n + v] > 0)
         rear = world.rear_from(pid, to, headings)
-        return world.place_among(su, to, rear, occupied) is not None  # ``to`` is on the playmat (above): place's level
+        unit = world.models_left(su, state[n + u])  # the models left are set (the engine's ``Movement.place``)
+        return world.place_among(unit, to, rear, occupied) is not None  # ``to`` is on the playmat: place's level
 
     def engaged_in(self, u: int, state: tuple[int, ...], world: World) -> bool:
         """Is unit ``u`` :meth:`engaged` in ``state`` (read from a game of the state where a decision is being taken,
