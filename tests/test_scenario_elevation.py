@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from mathhammer.cli import app
 from mathhammer.scenario import ScenarioError, check_scenario, simulate
 from mathhammer.scenario import mission as missions
 from mathhammer.scenario.sim import Simulation
+from mathhammer.scenario.spec import Scenario
 from mathhammer.scenario.world import CONTEST_RANGE, MARKER_MM
 from mathhammer.starcraft.loadout import attack_batches
 from mathhammer.starcraft.roster import load_roster
@@ -100,6 +102,22 @@ def _played(terrain: list[dict], rounds: list[dict], trials: int = 8) -> Simulat
             for a in sim.scn.activations(1, phase, player):
                 sim.activate(a, every)
     return sim
+
+
+def _when_shot(scn: Scenario) -> tuple[Simulation, tuple[int, ...]]:
+    """One game played, and the units' placements when the first attack is resolved (before its casualties leave the
+    table)."""
+    sim = Simulation(scn, 1, seed=1)
+    shot: list[tuple[int, ...]] = []
+    resolve = sim.resolve
+
+    def spy(*a: Any, **k: Any) -> None:
+        shot.append(_state(sim)[0])
+        resolve(*a, **k)
+
+    sim.resolve = spy  # type: ignore[method-assign]
+    sim.run()
+    return sim, shot[0]
 
 
 def _state(sim: Simulation, trial: int = 0) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -275,10 +293,8 @@ def test_high_ground_evade_in_a_simulated_ranged_attack() -> None:
     for size in (3, 2):
         scn = scenario([_perch(size)], SHOOT_UP)
         assert [p for p in check_scenario(scn) if not p.startswith("warning")] == []
-        sim = Simulation(scn, 1, seed=1)
-        sim.run()  # the units' places when the Marines shoot (nobody moves after the shot)
+        sim, pos = _when_shot(scn)
         world = sim.world
-        pos, _ = _state(sim)
         alive = tuple(scn.units[u].models if p >= 0 else 0 for u, p in zip(world.uids, pos, strict=True))
         lings = scn.units["zergling-1"].unit
         batch = next(b for b in attack_batches(scn.units["marine-2"].loadout, lings, "assault"))

@@ -105,7 +105,9 @@ def test_compiled_close_ranks_equals_the_python_reading(close_ranks_calls: list[
         assert compiled == _search(world, args, False), args
         answer = compiled[0]
         kinds["grid fallback" if isinstance(answer, tuple) else "stays" if answer == args[0] else "moved"] += 1
-    assert min(kinds.values()) >= 100, kinds  # every outcome is compared, many times
+    # every outcome is compared, many times (a grid fallback: 47 times since session 58, where the removed models
+    # leave the table and stand in no unit's way)
+    assert min(kinds.values()) >= 40, kinds
 
 
 def _fences() -> list[dict]:
@@ -410,4 +412,5 @@ def test_close_ranks_arrays_kept_are_the_placements_read_afresh(
         assert outs[0] == outs[1], args
         checked += 1
         gone += len(world.placements[pid].centres) > alive  # type: ignore[index]
-    assert checked >= 500 and gone >= 100, (checked, gone)
+    # since session 58 a unit's placement holds its models left only (SimState.trim): none of its own removed models
+    assert checked >= 500 and gone == 0, (checked, gone)

@@ -137,6 +137,7 @@ def _fail(sim: SimView, u: int, act: Activation, games: np.ndarray) -> None:
     if gone.size:
         sim.mark[u, gone] = 0
         sim.set_pos(u, gone, -1)
+    sim.trim(u, games)  # the model removed leaves the table; the others stay where they stand
 
 
 def move(sim: SimView, u: int, act: Activation, trials: np.ndarray, engaged: np.ndarray) -> np.ndarray:

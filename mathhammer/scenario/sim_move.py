@@ -246,9 +246,13 @@ class Movement(SimState):
             if pid is None:
                 self.skip(act, done.size, self._no_room(u, act))
                 continue
-            mine.append((trials[done], pid))
             placed[done] = True
-            self._lost_unset(u, trials[done], len(self.world.placements[pid].centres), act)
+            games = trials[done]
+            self._lost_unset(u, games, len(self.world.placements[pid].centres), act)
+            # the models left only, set first to last by the Placement priority (the others are off the table)
+            left = self.alive[u, games]
+            for k in np.unique(left).tolist():
+                mine.append((games[left == k], self.world.trimmed(pid, k)))
         if moves is None:
             self.set_pos_many(u, mine)
         else:

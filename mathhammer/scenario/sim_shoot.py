@@ -199,6 +199,7 @@ class Shooting(SimState):
         )
         if dead.size:
             self.set_pos(t, dead, -1)
+        self.trim(t, trials)  # the models removed leave the table
 
     def _transition(
         self,

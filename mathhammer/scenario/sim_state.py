@@ -310,6 +310,22 @@ class SimState:
             self._bits_arr[:, bid] = self._board_words(pos)
         return bid
 
+    def trim(self, u: int, games: np.ndarray) -> None:
+        """Unit ``u``'s placement in ``games`` reduced to its models left (8.7.4 step 5: "The defending player removes
+        models"; a removed model is off the table): the bases removed are no obstacle to any later placement, path
+        or test. Called where models are removed (an attack's casualties, a failed Disengage)."""
+        if games.size == 0:
+            return
+        p, k = self.pos[u, games], self.alive[u, games]
+        on = p >= 0
+        short = on & (k < self.world.sizes()[np.where(on, p, 0)])
+        if not short.any():
+            return
+        g, key = games[short], p[short] * 65536 + k[short]
+        uniq, inv = np.unique(key, return_inverse=True)
+        parts = [(g[inv == i], self.world.trimmed(q >> 16, q & 65535)) for i, q in enumerate(uniq.tolist())]
+        self.set_pos_many(u, parts)
+
     def set_pos(self, u: int, ts: np.ndarray, pid: int) -> None:
         """Place unit ``u`` (or clear it: ``pid`` -1) in trials ``ts``, keeping the board ids."""
         self.set_pos_many(u, [(ts, pid)])

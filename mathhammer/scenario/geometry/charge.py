@@ -5,9 +5,8 @@ Set by the rules of :mod:`.placement` but for this:
 * A charging unit is set by 8.7.7 step 4's Placement priority instead (:meth:`World._charge_spots`):
   each model in Base-to-Base contact with a live model of a declared target wherever there is room
   (Priority A), else Within 1" of one (Priority B), else beside a model of the unit that is (its
-  Supporting Rank) or on the grid nearest the Leading Model (Priority C). The removed models' spots
-  of the targets stay clear of those models (as everywhere: boards read at full strength stay legal), so a target
-  with few models left inside a ring of removed ones may leave little room to touch it. The Leading Model stands where
+  Supporting Rank) or on the grid nearest the Leading Model (Priority C). A removed model is off the table (each
+  unit's placement holds its models left only, ``SimState.trim``): its spot is free. The Leading Model stands where
   the Charge path ended as the path reads the bases (:meth:`Charges._lead_free`, 8.7.7 step 3): touching another base,
   or over a target's removed model. The models are set Wholly Within 3" of the Leading Model (4.4) where there is room;
   a model that finds no spot so is set by the same priorities without the 3" (4.4 would remove it as a casualty; not

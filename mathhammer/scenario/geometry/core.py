@@ -442,6 +442,25 @@ class BoardState:
     def _left_units(self) -> dict[tuple[str, int], ScenarioUnit]:
         return {}
 
+    def trimmed(self, pid: int, left: int) -> int:
+        """Placement ``pid`` with its first ``left`` models only (the models left: the others removed, 8.7.4 step 5,
+        are off the table and nobody's obstacle), interned."""
+        p = self.placements[pid]
+        return self._intern(Placement(p.unit, p.centres[:left], p.level)) if left < len(p.centres) else pid
+
+    def sizes(self) -> np.ndarray:
+        """Per placement id: its number of models (centres), for every placement made so far."""
+        have = self._sizes
+        n = len(self.placements)
+        if have.size < n:
+            more = np.fromiter((len(p.centres) for p in self.placements[have.size :]), dtype=np.int64)
+            have = self._sizes = np.concatenate([have, more])
+        return have
+
+    @cached_property
+    def _sizes(self) -> np.ndarray:
+        return np.zeros(0, dtype=np.int64)
+
     def _centres(self, pid: int) -> np.ndarray:
         hit = self._centre_arrays.get(pid)
         if hit is None:

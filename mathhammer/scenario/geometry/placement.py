@@ -683,7 +683,7 @@ class Placing(Facts):
         model goes to the first free spot, in the order of the live models and of 36 directions around each (in the
         unit's own frame, :meth:`_ring_order`), in Base-to-Base contact with a model of the unit (bases 0.025"
         apart, as Close Ranks sets them): on the table (on the unit's level), clear of terrain it may not overlap,
-        of every other base (the removed models' spots too, as every placement keeps them) and more than 1" from
+        of every other base (in a game a placement holds its models left only, ``SimState.trim``) and more than 1" from
         every Enemy Ground model. Returns (the new placement: the live models, the returned ones, the spots of the
         others removed; the number returned).
         """

@@ -31,8 +31,8 @@ the Unit may press into the fight". Reading:
   find a legal position maintaining the Coherency Link is immediately removed"; not modelled).
 * A free spot: on the table, over the placement's level (``Placement.level`` is kept) and off the
   footprints a base there may not overlap (as ``place``), overlapping no base (every centre of the
-  other placements and of the Engaged units, removed models included, so that boards read at full
-  strength stay legal), and not Within 1" of an enemy Ground unit that is not Engaged ("cannot bring
+  other placements and of the Engaged units: their models left, as the simulation keeps each placement to
+  them, ``SimState.trim``), and not Within 1" of an enemy Ground unit that is not Engaged ("cannot bring
   the Unit into Engagement with new Enemy Units").
 * "Models cannot use this move to Disengage": if the unit would no longer be Engaged (7.2.1) with
   every unit it was Engaged with, nothing moves.
@@ -292,8 +292,8 @@ class CloseRanks(Placing):
         touch = CONTACT / 2  # a spot set in Base-to-Base contact: bases 0.025" apart
         apart = CONTACT / 2 - 1e-3  # no two bases closer than this (never overlapping)
         cent: list[Coord] = list(p.centres[:alive])
-        # live models of the Engaged enemy units, and (every centre kept clear: boards read with a unit at full
-        # strength, ``Simulation._local_state``, stay legal) their removed ones; the other units' bases (every
+        # live models of the Engaged enemy units, and any other centre of their placements (none in a game: the
+        # simulation keeps each placement to its models left, ``SimState.trim``); the other units' bases (every
         # centre, as in ``place``)
         FC, FR, _, _ = self._close_foes(foes)
         if not FC.shape[0]:
