@@ -226,64 +226,61 @@ def _spots_kernel(
     fend = bounds[3]
     for _ in range(models - 1):
         found = -1
-        for w in range(2):  # 4.4's 3" where there is room
-            wholly = w == 0
-            for t in range(4):  # the lists in the order 0, 1, 3, 2
-                lst = t if t < 2 else 5 - t
-                lo, hi = bounds[lst], bounds[lst + 1]
-                if lst == 3:
-                    for m in range(nfight_read, nset):
-                        for q in range(lcx.size):
-                            if np.hypot(lcx[q] - setx[m], lcy[q] - sety[m]) - r - lr[q] <= eng:
-                                fights[m] = True
-                                break
-                    nfight_read = nset
-                    count = 0
+        wholly = True  # 4.4: Wholly Within the Horizontal Coherency of the Leading Model, or none (removed)
+        for t in range(4):  # the lists in the order 0, 1, 3, 2
+            lst = t if t < 2 else 5 - t
+            lo, hi = bounds[lst], bounds[lst + 1]
+            if lst == 3:
+                for m in range(nfight_read, nset):
+                    for q in range(lcx.size):
+                        if np.hypot(lcx[q] - setx[m], lcy[q] - sety[m]) - r - lr[q] <= eng:
+                            fights[m] = True
+                            break
+                nfight_read = nset
+                count = 0
+                for m in range(nset):
+                    if fights[m]:
+                        count += 1
+                if count == 0:
+                    continue
+                if count != fcount:  # a new list round the models set Within the Engagement Range
+                    c = lo
                     for m in range(nset):
                         if fights[m]:
-                            count += 1
-                    if count == 0:
-                        continue
-                    if count != fcount:  # a new list round the models set Within the Engagement Range
-                        c = lo
-                        for m in range(nset):
-                            if fights[m]:
-                                for j in range(k):
-                                    px[c] = setx[m] + (r + r + touch) * ring[j, 0]
-                                    py[c] = sety[m] + (r + r + touch) * ring[j, 1]
-                                    c += 1
-                        fend = c
-                        _lay(px, py, lo, fend, lx, ly, bx, by, side_sign)
-                        st[lo:fend] = -1
-                        ap[lo:fend] = True
-                        co[lo:fend] = False
-                        wi[lo:fend] = False
-                        nread[3] = 0
-                        fcount = count
-                    hi = fend
-                elif not built[lst]:
-                    if lst == 0:
-                        _around(lcx, lcy, lr, r, touch, ring, px, py, lo)
-                    elif lst == 1:
-                        at = lo
-                        for g in gaps:
-                            at = _around(lcx, lcy, lr, r, g, ring, px, py, at)
-                    else:  # the grid laid in the unit's frame (lateral, ahead)
-                        for i in range(lat.size):
-                            px[lo + i] = lx + lat[i] * -by - fwd[i] * bx
-                            py[lo + i] = ly + lat[i] * bx - fwd[i] * by
-                    _lay(px, py, lo, hi, lx, ly, bx, by, side_sign)
-                    built[lst] = True
-                i = _first_free(
-                    px, py, st, ap, co, wi, lo, hi, nread, lst, setx, sety, nset, wholly, r, limits, bases, terrain,
-                    box, tol,
-                )  # fmt: skip
-                if i == -2:
-                    return UNSURE
-                if i >= 0:
-                    found = i
-                    break
-            if found >= 0:
+                            for j in range(k):
+                                px[c] = setx[m] + (r + r + touch) * ring[j, 0]
+                                py[c] = sety[m] + (r + r + touch) * ring[j, 1]
+                                c += 1
+                    fend = c
+                    _lay(px, py, lo, fend, lx, ly, bx, by, side_sign)
+                    st[lo:fend] = -1
+                    ap[lo:fend] = True
+                    co[lo:fend] = False
+                    wi[lo:fend] = False
+                    nread[3] = 0
+                    fcount = count
+                hi = fend
+            elif not built[lst]:
+                if lst == 0:
+                    _around(lcx, lcy, lr, r, touch, ring, px, py, lo)
+                elif lst == 1:
+                    at = lo
+                    for g in gaps:
+                        at = _around(lcx, lcy, lr, r, g, ring, px, py, at)
+                else:  # the grid laid in the unit's frame (lateral, ahead)
+                    for i in range(lat.size):
+                        px[lo + i] = lx + lat[i] * -by - fwd[i] * bx
+                        py[lo + i] = ly + lat[i] * bx - fwd[i] * by
+                _lay(px, py, lo, hi, lx, ly, bx, by, side_sign)
+                built[lst] = True
+            i = _first_free(
+                px, py, st, ap, co, wi, lo, hi, nread, lst, setx, sety, nset, wholly, r, limits, bases, terrain,
+                box, tol,
+            )  # fmt: skip
+            if i == -2:
+                return UNSURE
+            if i >= 0:
+                found = i
                 break
         if found < 0:  # the models after it find none either (the same tests on the same models set)
             break

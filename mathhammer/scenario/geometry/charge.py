@@ -8,13 +8,12 @@ Set by the rules of :mod:`.placement` but for this:
   Supporting Rank) or on the grid nearest the Leading Model (Priority C). A removed model is off the table (each
   unit's placement holds its models left only, ``SimState.trim``): its spot is free. The Leading Model stands where
   the Charge path ended as the path reads the bases (:meth:`Charges._lead_free`, 8.7.7 step 3): touching another base,
-  or over a target's removed model. The models are set Wholly Within 3" of the Leading Model (4.4) where there is room;
-  a model that finds no spot so is set by the same priorities without the 3" (4.4 would remove it as a casualty; not
-  modelled), else on a fine grid Within the 3" (:meth:`Charges._charge_spots`), and a model that finds no spot even so
-  is removed as a casualty (4.4), with every model after it (:meth:`Charges.charge_place`). The Leading Model stays
-  where the Charge path ended (Within 1" of every target), not moved on into Base-to-Base contact where the Charge Roll
-  would allow ("Set it in Base-to-Base contact with the Charge target(s) if possible"): that would make a placement per
-  Charge Roll.
+  or over a target's removed model. The models are set Wholly Within 3" of the Leading Model (4.4; 4" for a
+  Squadron), by those priorities, else on a fine grid Within the 3" (:meth:`Charges._charge_spots`), and a model that
+  finds no spot so is removed as a casualty (4.4), with every model after it (:meth:`Charges.charge_place`). The
+  Leading Model stays where the Charge path ended (Within 1" of every target), not moved on into Base-to-Base contact
+  where the Charge Roll would allow ("Set it in Base-to-Base contact with the Charge target(s) if possible"): that
+  would make a placement per Charge Roll.
 * Spots equally near the Leading Model are taken in the unit's own frame (its rear: towards where the Leading Model
   stood), the side of the table's centre first, then the nearer the rear, and the grid of Priority C is laid in that
   frame, as :meth:`~.placement.Placing._grid_order` lays a formation: the rules say which spots are legal, not which
@@ -285,12 +284,14 @@ class Charges(Placing):
           free spot of the hexagonal grid around the Leading Model (spacing: base + 0.1"; laid in the unit's frame,
           a hexagon of ``ceil(sqrt(models)) + 3`` rings) nearest it.
 
-        Each step looks first at the spots Wholly Within 3" of the Leading Model (4.4: the unit's Horizontal
-        Coherency); a model that finds none there is set by the same steps without the 3" (4.4 would remove it as a
-        casualty; not modelled). One that finds none in those lists either takes the free spot nearest the Leading
-        Model on a square grid of :data:`FINE` (0.02") laid in the unit's frame Wholly Within it (the lists' spots
-        are few: a gap between other bases and terrain can hold a model that none of them falls in); one that finds
-        none there is removed as a casualty (4.4), and so is every model after it.
+        Each step takes only spots Wholly Within 3" of the Leading Model (4.4: "set each remaining model one at a
+        time, Wholly Within 3" of the Leading Model"; the unit's Horizontal Coherency, 4" for a Squadron). A model
+        that finds none in those lists takes the free spot nearest the Leading Model on a square grid of
+        :data:`FINE` (0.02") laid in the unit's frame Wholly Within it (the lists' spots are few: a gap between other
+        bases and terrain can hold a model that none of them falls in); one that finds none there is removed as a
+        casualty (4.4: "Any model that cannot find a legal position maintaining the Coherency Link is immediately
+        removed as a casualty"), and so is every model after it. Before session 58 such a model was set by the same
+        steps beyond the 3" (in 17% of the weighted players' Charges).
 
         A free spot is on the table (over the level's top), off the footprints a base there may not
         overlap, at least 0.05" from every other base (0.025" from a target model or the unit's
@@ -465,19 +466,19 @@ class Charges(Placing):
                 hit = fight_lists[len(fighting)] = (c, np.asarray(known, dtype=np.int8))
             return hit
 
-        def next_spot(wholly: bool) -> Coord | None:
-            spot = first_free(*kept(0), wholly) or first_free(*kept(1), wholly)
+        def next_spot() -> Coord | None:  # Priority A, B, C beside the models fighting, C on the grid
+            spot = first_free(*kept(0), True) or first_free(*kept(1), True)
             if spot is None:
                 fight = fighting_list()
                 if fight is not None:
-                    spot = first_free(*fight, wholly)
+                    spot = first_free(*fight, True)
             if spot is None:
-                spot = first_free(*kept(2), wholly)
+                spot = first_free(*kept(2), True)
             return spot
 
         for _ in range(su.models - 1):
-            # 4.4's 3" where there is room, else the lists beyond it (the module text), else the fine grid Within it
-            spot = next_spot(True) or next_spot(False) or first_free(*kept(3), True)
+            # 4.4: Wholly Within the Horizontal Coherency: the lists, else the fine grid (the module text)
+            spot = next_spot() or first_free(*kept(3), True)
             if spot is None:  # 4.4: removed as a casualty, and so are the models after it (the same tests find none)
                 break
             set_.append(spot)
