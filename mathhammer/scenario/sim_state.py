@@ -411,52 +411,13 @@ class SimState:
     def engaged_bits(self, trials: np.ndarray) -> np.ndarray:
         """Per trial of ``trials`` (columns): bit ``i % 62`` of row ``i // 62`` set where the i-th pair of enemy
         units (:attr:`_enemy_pairs`) is Engaged (7.2.1; :meth:`World.pair_engaged` of the two placements): read once
-        per board (:meth:`board_id`) on the units whole, then on the models left where a unit of a pair Engaged
-        whole has lost models (:meth:`_on_models_left`)."""
+        per board (:meth:`board_id`). A placement holds its models left only (:meth:`trim`; 8.7.4 step 5: a removed
+        model Engages nobody), so the units whole are their models left: before session 58 the pairs of a unit short
+        of its models were read again on its models left."""
         bits = self._bits_arr[:, self.board[trials]]
         if self.grass.on:  # part 11 GRASS: Engaged across the pieces removed in a game (grass.py)
             bits = self.grass.engaged(bits, trials, self.board, lambda b, w: self._board_words(self.board_pos(b), w))
-        return self._on_models_left(bits, trials)
-
-    def _on_models_left(self, bits: np.ndarray, trials: np.ndarray) -> np.ndarray:
-        """``bits`` (:meth:`engaged_bits` of ``trials`` read on the units whole) read on the models left: 8.7.4 step 5
-        removes the models a unit loses, and 7.2.1 Engages models, so a pair Engaged only through removed models is
-        not Engaged. Fewer models Engage no more pairs, so only a pair set in a game where one of its units is short
-        of its models is read again (:meth:`World.pair_engaged` of the two placements and models left, on the
-        game's World: part 11 GRASS), once per (pair, placements, models left, Grass mask)."""
-        if trials.size == 0 or not self._enemy_pairs:
-            return bits
-        on = np.flatnonzero((bits != 0).any(axis=0))
-        if on.size == 0:
-            return bits
-        hurt = self.alive[:, trials[on]] < self.full[:, None]  # per unit and game: short of its models
-        short = hurt.any(axis=0)
-        if not short.any():
-            return bits
-        sel, hurt = on[short], hurt[:, short]
-        ts = trials[sel]
-        words = bits[:, sel]
-        union = np.bitwise_or.reduce(words, axis=1)
-        out = bits
-        for k, (u, v) in enumerate(self._enemy_pairs):
-            bit = np.int64(1) << np.int64(k % 62)
-            if not union[k // 62] & bit:
-                continue
-            js = np.flatnonzero(((words[k // 62] & bit) != 0) & (hurt[u] | hurt[v]))
-            if js.size == 0:
-                continue
-            tj = ts[js]
-            gone = self.grass.gone[tj] if self.grass.on else np.zeros(tj.size, dtype=np.int64)
-            rows = np.vstack([self.pos[u, tj], self.alive[u, tj], self.pos[v, tj], self.alive[v, tj], gone])
-            order, bounds, keys = group_rows(rows, np.arange(tj.size))
-            for g, (pa, ka, pb, kb, m) in enumerate(keys.tolist()):
-                world = self.grass.world_for(m) if m else self.world
-                if ka > 0 and kb > 0 and world.pair_engaged(pa, ka, pb, kb):
-                    continue
-                if out is bits:
-                    out = bits.copy()
-                out[k // 62, sel[js[order[bounds[g] : bounds[g + 1]]]]] &= ~bit
-        return out
+        return bits
 
     def _board_words(self, pos: tuple[int, ...], world: World | None = None) -> list[int]:
         """:meth:`engaged_bits` of a board, from each pair of placements (read once per pair)."""
