@@ -156,7 +156,7 @@ def test_close_ranks_maps_onto_its_image(tmp_path: Path, card: str, preset: str,
         if one is None or two is None:
             continue
         assert m.mapped(one, two)
-        ka = rng.randint(1, m.scn.units[a].models)  # models left of each
+        ka = rng.randint(1, len(w.placements[one].centres))  # models left of each (a Charge may set fewer: 4.4)
         kb = rng.randint(1, m.scn.units[b].models)
         # the charged unit presses in (its foe: the charger), and the charger (its foe: the charged unit)
         for mine, kmine, foe, kfoe, mine2, foe2 in ((pb, kb, one, ka, ib, two), (one, ka, pb, kb, two, ib)):
