@@ -13,6 +13,7 @@ games, seed 1); now the two are set and the other ten are removed (and the games
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -23,8 +24,9 @@ from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.board.model import EPS, MM_PER_INCH
 from mathhammer.board.ranks import CONTACT
 from mathhammer.scenario import builtin_scenarios, load_scenario
-from mathhammer.scenario.geometry.charge import FINE
-from mathhammer.scenario.geometry.core import COHERENCY_SLACK, horizontal_coherency
+from mathhammer.scenario.geometry import charge, fine
+from mathhammer.scenario.geometry.core import COHERENCY_SLACK, Coord, horizontal_coherency
+from mathhammer.scenario.geometry.fine import FINE
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.sim_move import LOST_UNSET, Movement
 from mathhammer.scenario.spec import Scenario, ScenarioUnit
@@ -197,11 +199,23 @@ def test_a_model_is_removed_only_where_no_spot_is_left_on_random_crowded_boards(
     lists did not look at: a Marine unit of 6 kept its Leading Model alone beside 2,231 free points of 0.02"; with the
     grid, none of 11."""
     w = World(load_scenario(next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")))
+    short = 0
+    for su, lead, r, others, live, back in random_charges(w, 800):
+        spots = w._charge_spots(su, lead, r, None, others, live, back)
+        if len(spots) < su.models:
+            short += 1
+            assert not naive_free(w, su, spots, r, others, live).any(), (su.id, lead, len(spots))
+    assert short >= 40
+
+
+def random_charges(w: World, n: int) -> Iterator[tuple[ScenarioUnit, Coord, float, list, list, Coord]]:
+    """``n`` Charges set at random beside the terrain of ``w`` (the generator of tests/test_fastspots.py: 1-6 live
+    target models round the Leading Model, 0-4 other bases, up to 12 in the second half): the unit, the Leading
+    Model's point, its radius, the other bases, the live target models and the rear."""
     units = list(w.scn.units.values())
     rng = np.random.default_rng(57)
     pieces = [t for t in w.board.terrain if not t.token and not t.grass]
-    short = 0
-    for n in range(800):
+    for k in range(n):
         piece = pieces[int(rng.integers(len(pieces)))]
         x0, y0, x1, y1 = piece.polygon.bounds
         lead = (float(rng.uniform(x0 - 3, x1 + 3)), float(rng.uniform(y0 - 3, y1 + 3)))
@@ -215,15 +229,40 @@ def test_a_model_is_removed_only_where_no_spot_is_left_on_random_crowded_boards(
             d = r + g + rng.uniform(0.05, 0.9)
             live.append(((lead[0] + d * math.cos(a), lead[1] + d * math.sin(a)), g))
         others = [(c, g, True) for c, g in live]
-        for _ in range(int(rng.integers(0, 5 if n < 400 else 13))):
+        for _ in range(int(rng.integers(0, 5 if k < n // 2 else 13))):
             c = (lead[0] + rng.uniform(-4, 4), lead[1] + rng.uniform(-4, 4))
             others.append((c, float(rng.choice([0.5, 0.63, 0.98])), bool(rng.random() < 0.3)))
         a = rng.uniform(0, 2 * math.pi)
-        spots = w._charge_spots(su, lead, r, None, others, live, (math.cos(a), math.sin(a)))
-        if len(spots) < su.models:
-            short += 1
-            assert not naive_free(w, su, spots, r, others, live).any(), (su.id, lead, len(spots))
-    assert short >= 40
+        yield su, lead, r, others, live, (math.cos(a), math.sin(a))
+
+
+def test_the_fine_grid_read_by_cells_is_the_grid_read_spot_by_spot(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fine grid is read by cells of 0.1" first (``geometry/fine.py``): a cell whose centre fails the tests eased
+    by ``cell_slack`` is left out. On 400 random crowded Charges the spots set and the box they grew are the same as
+    with every spot of the grid read, and the grid was read in many of them."""
+    w = World(load_scenario(next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")))
+    read = 0
+    for su, lead, r, others, live, back in random_charges(w, 400):
+        got = []
+        for cells in (True, False):
+            monkeypatch.setattr(fine, "CELLS", cells)
+            seen: list[int] = []
+            monkeypatch.setattr(charge, "fine_arrays", spy_arrays(seen))
+            box = [math.inf, math.inf, -math.inf, -math.inf]
+            got.append((w._charge_spots(su, lead, r, None, others, live, back, box), box, bool(seen)))
+        assert got[0] == got[1], (su.id, lead)
+        read += got[0][2]
+    assert read >= 40, read
+
+
+def spy_arrays(seen: list[int]) -> Callable[[float], tuple[np.ndarray, np.ndarray]]:
+    """``fine.fine_arrays`` that notes each read in ``seen``."""
+
+    def spy(reach: float) -> tuple[np.ndarray, np.ndarray]:
+        seen.append(1)
+        return fine.fine_arrays(reach)
+
+    return spy
 
 
 def test_every_charging_model_is_set_wholly_within_the_horizontal_coherency(

@@ -47,6 +47,7 @@ from ...board.model import EPS, MM_PER_INCH, Board, Unit
 from ...board.ranks import CONTACT
 from .. import fastspots
 from ..spec import ScenarioUnit
+from . import fine
 from .core import (
     _RING,
     AUTO,
@@ -63,6 +64,7 @@ from .core import (
     force_field_piece,
     horizontal_coherency,
 )
+from .fine import cell_slack, fine_arrays, fine_cells
 from .placement import Placing, hexagon
 
 #: a charging unit's spots on the playmat are read compiled (:mod:`~mathhammer.scenario.fastspots`; the tests turn this
@@ -79,22 +81,6 @@ def _hexagon_arrays(rings: int, step: float) -> tuple[np.ndarray, np.ndarray]:
     """:func:`~.placement.hexagon` as two arrays (lateral, ahead), kept per (rings, step)."""
     spots = np.asarray(hexagon(rings, step), dtype=float).reshape(-1, 2)
     lat, fwd = np.ascontiguousarray(spots[:, 0]), np.ascontiguousarray(spots[:, 1])
-    lat.flags.writeable = fwd.flags.writeable = False
-    return lat, fwd
-
-
-#: The step of the square grid a model is looked for on, Wholly Within the Horizontal Coherency of the Leading Model,
-#: where the spot lists find it no spot there (4.4: a model that finds none is removed as a casualty)
-FINE = 0.02
-
-
-@lru_cache(maxsize=16)
-def _fine_arrays(reach: float) -> tuple[np.ndarray, np.ndarray]:
-    """The square grid of :data:`FINE` within ``reach`` of its centre (lateral, ahead), kept per reach."""
-    k = np.arange(-math.floor(reach / FINE), math.floor(reach / FINE) + 1) * FINE
-    lat, fwd = (a.ravel() for a in np.meshgrid(k, k))
-    inside = np.hypot(lat, fwd) <= reach + EPS
-    lat, fwd = np.ascontiguousarray(lat[inside]), np.ascontiguousarray(fwd[inside])
     lat.flags.writeable = fwd.flags.writeable = False
     return lat, fwd
 
@@ -359,20 +345,21 @@ class Charges(Placing):
             ahead = np.round(-(dx * bx + dy * by), 6)
             return pts[np.lexsort((ahead, side, d))]
 
-        def static_ok(pts: np.ndarray, sel: Any = slice(None)) -> np.ndarray:  # ``sel``: the other bases it may meet
+        def static_ok(pts: np.ndarray, sel: Any = slice(None), slack: float = 0.0) -> np.ndarray:
+            # ``sel``: the other bases it may meet; ``slack``: every test eased by so much (a cell's centre, below)
             ok = np.ones(pts.shape[0], dtype=bool)
-            if box is not None:
+            if box is not None and not slack:
                 _grow_box(box, pts)
             oc, orr = OC[sel], OR[sel]
             if oc.size:
                 dx, dy = pts[:, 0, None] - oc[None, :, 0], pts[:, 1, None] - oc[None, :, 1]
-                g = np.sqrt(dx * dx + dy * dy) - r - orr[None, :]  # as ``((pts - OC) ** 2).sum(axis=2)``
+                g = np.sqrt(dx * dx + dy * dy) - r - orr[None, :] + slack  # as ``((pts - OC) ** 2).sum(axis=2)``
                 need = np.where(target_spot[sel], apart, GAP / 2)
                 ok &= (g >= need[None, :] - 1e-12).all(axis=1)
                 ok &= ~((g <= ENGAGEMENT_RANGE + EPS) & OEN[sel][None, :]).any(axis=1)
             idx = np.flatnonzero(ok)
             if idx.size:
-                ok[idx] = self._terrain_ok(pts[idx], r, level)
+                ok[idx] = self._terrain_ok(pts[idx], r - slack, level)
             return ok
 
         # the spot lists (the tiers', the grid's, the fine grid's), each made and ordered on its first read (most
@@ -382,11 +369,29 @@ class Charges(Placing):
         def kept(k: int) -> tuple[np.ndarray, np.ndarray]:
             hit = lists[k]
             if hit is None and k == 3:  # the fine grid in the unit's frame: its spots static_ok admits, in order
-                lat, fwd = _fine_arrays(within_lead)
+                lat, fwd = fine_arrays(within_lead)
                 pts = np.stack([lead[0] + lat * -by - fwd * bx, lead[1] + lat * bx - fwd * by], axis=1)
                 far = within_lead + r + OR + ENGAGEMENT_RANGE + 2 * EPS  # no base farther meets a test of the grid
                 sel = np.hypot(OC[:, 0] - lead[0], OC[:, 1] - lead[1]) <= far
-                ok = np.concatenate([static_ok(pts[i : i + 8192], sel) for i in range(0, pts.shape[0], 8192)])
+                if box is not None:
+                    _grow_box(box, pts)
+                # a spot too near a model already set stays so (models are only added): left out before the tests
+                cand = np.arange(pts.shape[0])
+                if fine.CELLS:
+                    for mx, my in set_:
+                        dx, dy = pts[cand, 0] - mx, pts[cand, 1] - my
+                        cand = cand[(np.sqrt(dx * dx + dy * dy) - 2 * r) >= apart]
+                if level is None and fine.CELLS and cand.size:  # the cells first: a cell whose centre fails every
+                    # test eased by cell_slack holds no spot that passes them (each a distance's threshold)
+                    inv, clat, cfwd = fine_cells(within_lead)
+                    cpts = np.stack([lead[0] + clat * -by - cfwd * bx, lead[1] + clat * bx - cfwd * by], axis=1)
+                    cells = np.zeros(clat.size, dtype=bool)
+                    cells[np.unique(inv[cand])] = True
+                    cells[cells] = static_ok(cpts[cells], sel, cell_slack(r))
+                    cand = cand[cells[inv[cand]]]
+                ok = np.zeros(pts.shape[0], dtype=bool)
+                for i in range(0, cand.size, 8192):
+                    ok[cand[i : i + 8192]] = static_ok(pts[cand[i : i + 8192]], sel)
                 pts = by_lead(pts[ok])
                 hit = lists[k] = (pts, np.ones(pts.shape[0], dtype=np.int8))
             if hit is None:
