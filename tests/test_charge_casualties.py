@@ -24,9 +24,8 @@ from mathhammer.board.engagement import ENGAGEMENT_RANGE
 from mathhammer.board.model import EPS, MM_PER_INCH
 from mathhammer.board.ranks import CONTACT
 from mathhammer.scenario import builtin_scenarios, load_scenario
-from mathhammer.scenario.geometry import charge, fine
-from mathhammer.scenario.geometry.core import COHERENCY_SLACK, Coord, horizontal_coherency
-from mathhammer.scenario.geometry.fine import FINE
+from mathhammer.scenario.geometry import charge, core
+from mathhammer.scenario.geometry.core import COHERENCY_SLACK, FINE, Coord, horizontal_coherency
 from mathhammer.scenario.sim import Simulation
 from mathhammer.scenario.sim_move import LOST_UNSET, Movement
 from mathhammer.scenario.spec import Scenario, ScenarioUnit
@@ -237,7 +236,7 @@ def random_charges(w: World, n: int) -> Iterator[tuple[ScenarioUnit, Coord, floa
 
 
 def test_the_fine_grid_read_by_cells_is_the_grid_read_spot_by_spot(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The fine grid is read by cells of 0.1" first (``geometry/fine.py``): a cell whose centre fails the tests eased
+    """The fine grid is read by cells of 0.1" first (``core.fine_cells``): a cell whose centre fails the tests eased
     by ``cell_slack`` is left out. On 400 random crowded Charges the spots set and the box they grew are the same as
     with every spot of the grid read, and the grid was read in many of them."""
     w = World(load_scenario(next(p for p in builtin_scenarios() if p.name == "standard_clash.toml")))
@@ -245,7 +244,7 @@ def test_the_fine_grid_read_by_cells_is_the_grid_read_spot_by_spot(monkeypatch: 
     for su, lead, r, others, live, back in random_charges(w, 400):
         got = []
         for cells in (True, False):
-            monkeypatch.setattr(fine, "CELLS", cells)
+            monkeypatch.setattr(charge, "CELLS", cells)
             seen: list[int] = []
             monkeypatch.setattr(charge, "fine_arrays", spy_arrays(seen))
             box = [math.inf, math.inf, -math.inf, -math.inf]
@@ -256,11 +255,11 @@ def test_the_fine_grid_read_by_cells_is_the_grid_read_spot_by_spot(monkeypatch: 
 
 
 def spy_arrays(seen: list[int]) -> Callable[[float], tuple[np.ndarray, np.ndarray]]:
-    """``fine.fine_arrays`` that notes each read in ``seen``."""
+    """``core.fine_arrays`` that notes each read in ``seen``."""
 
     def spy(reach: float) -> tuple[np.ndarray, np.ndarray]:
         seen.append(1)
-        return fine.fine_arrays(reach)
+        return core.fine_arrays(reach)
 
     return spy
 

@@ -47,7 +47,6 @@ from ...board.model import EPS, MM_PER_INCH, Board, Unit
 from ...board.ranks import CONTACT
 from .. import fastspots
 from ..spec import ScenarioUnit
-from . import fine
 from .core import (
     _RING,
     AUTO,
@@ -61,13 +60,18 @@ from .core import (
     _bases_near,
     _grow_box,
     _join_box,
+    cell_slack,
+    fine_arrays,
+    fine_cells,
     force_field_piece,
     horizontal_coherency,
 )
-from .fine import cell_slack, fine_arrays, fine_cells
 from .placement import Placing, hexagon
 
 #: a charging unit's spots on the playmat are read compiled (:mod:`~mathhammer.scenario.fastspots`; the tests turn this
+#: Read the fine grid by cells first (``core.cell_slack``; the tests compare it with the spots read one by one)
+CELLS = True
+
 #: off to compare with the Python reading)
 SPOTS_COMPILED = True
 
@@ -377,11 +381,11 @@ class Charges(Placing):
                     _grow_box(box, pts)
                 # a spot too near a model already set stays so (models are only added): left out before the tests
                 cand = np.arange(pts.shape[0])
-                if fine.CELLS:
+                if CELLS:
                     for mx, my in set_:
                         dx, dy = pts[cand, 0] - mx, pts[cand, 1] - my
                         cand = cand[(np.sqrt(dx * dx + dy * dy) - 2 * r) >= apart]
-                if level is None and fine.CELLS and cand.size:  # the cells first: a cell whose centre fails every
+                if level is None and CELLS and cand.size:  # the cells first: a cell whose centre fails every
                     # test eased by cell_slack holds no spot that passes them (each a distance's threshold)
                     inv, clat, cfwd = fine_cells(within_lead)
                     cpts = np.stack([lead[0] + clat * -by - cfwd * bx, lead[1] + clat * bx - cfwd * by], axis=1)
